@@ -1,0 +1,89 @@
+"""Build (and execute) the notebooks of the course from their trilingual sources.
+
+    python tools/build_notebooks.py                 # every source under src/
+    python tools/build_notebooks.py src/chapters/02_heads.py --no-execute
+
+Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``.
+Executed notebooks keep their outputs, which nbval then re-checks.
+Cell ids are stable (``<name>-NN``) so diffs stay small and the three
+languages line up cell for cell.
+"""
+
+import argparse
+import os
+import pathlib
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools.nbsource import LANGUAGES, load  # noqa: E402
+
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def make_notebook(cells, lang, stem):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["language_info"] = {"name": "python"}
+    for i, cell in enumerate(cells):
+        meta = dict(cell.metadata)
+        if cell.tags:
+            meta["tags"] = list(cell.tags)
+        if cell.kind == "markdown":
+            new = nbformat.v4.new_markdown_cell(cell.text[lang], metadata=meta)
+        else:
+            new = nbformat.v4.new_code_cell(cell.text[lang], metadata=meta)
+        new["id"] = f"{stem.replace('_', '-')}-{i:02d}"
+        nb.cells.append(new)
+    return nb
+
+
+def execute(nb, cwd, timeout=120):
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        resources={"metadata": {"path": str(cwd)}},
+    )
+    client.execute()
+    for cell in nb.cells:          # execution counts carry no meaning and only make diffs noisy
+        if cell.cell_type == "code":
+            cell.execution_count = None
+            for out in cell.outputs:
+                if "execution_count" in out:
+                    out["execution_count"] = None
+
+
+def build(source_path, run=True):
+    source_path = pathlib.Path(source_path).resolve()
+    kind = source_path.parent.name
+    stem = source_path.stem
+    cells = load(source_path)
+    for lang in LANGUAGES:
+        out_dir = ROOT / kind / lang
+        out_dir.mkdir(parents=True, exist_ok=True)
+        nb = make_notebook(cells, lang, stem)
+        start = time.perf_counter()
+        if run:
+            execute(nb, out_dir)
+        target = out_dir / f"{stem}.ipynb"
+        tmp = target.with_suffix(".ipynb.tmp")
+        nbformat.write(nb, tmp)
+        os.replace(tmp, target)
+        print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sources", nargs="*", help="source files (default: every src/*/*.py)")
+    parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
+    args = parser.parse_args(argv)
+    sources = args.sources or sorted(str(p) for p in (ROOT / "src").glob("*/*.py") if not p.name.startswith("_"))
+    for path in sources:
+        build(path, run=not args.no_execute)
+
+
+if __name__ == "__main__":
+    main()
