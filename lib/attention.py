@@ -52,11 +52,22 @@ def masked_softmax(scores, allowed):
             f"row {row} of allowed has no True entry: this query may read no key, so its softmax "
             "has no denominator; every query must be allowed at least one key (with a causal mask, itself)"
         )
-    masked = np.where(allowed, scores, -np.inf)                  # (..., Tk)
-    shifted = masked - masked.max(axis=-1, keepdims=True)       # largest allowed score -> 0
-    weights = np.exp(shifted)                                   # exp(-inf) is exactly 0
-    weights /= weights.sum(axis=-1, keepdims=True)
+    weights, row_sums = _exp_over_allowed(np.array(scores), ~allowed)   # (..., Tk), (..., 1)
+    weights /= row_sums
     return weights
+
+
+def _exp_over_allowed(scores, future):
+    """exp(score - row max over the allowed entries), exactly 0 on ``future`` entries.
+
+    Works in place on ``scores`` (the caller hands over a buffer it owns) and
+    returns it with the row sums, so that a caller may normalise after a matmul
+    instead of before (§1: restricting first, then normalising over what is left).
+    """
+    np.copyto(scores, -np.inf, where=future)                    # forbidden -> -inf
+    scores -= scores.max(axis=-1, keepdims=True)                # largest allowed score -> 0
+    np.exp(scores, out=scores)                                  # exp(-inf) is exactly 0
+    return scores, scores.sum(axis=-1, keepdims=True)
 
 
 def causal_future(tq, tk):
@@ -91,8 +102,12 @@ def causal_attention(q, k, v):
     future = causal_future(q.shape[-2], k.shape[-2])            # (Tq, Tk), True = forbidden
     scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))
     scores = (q * scale) @ np.swapaxes(k, -1, -2)               # (..., Tq, Tk)
-    weights = masked_softmax(scores, ~future)                   # (..., Tq, Tk)
-    return weights @ v                                          # (..., Tq, dv)
+    # Same as masked_softmax(scores, ~future) @ v, with the division by the
+    # row sums moved after the product: (Tq, dv) divisions instead of (Tq, Tk).
+    weights, row_sums = _exp_over_allowed(scores, future)       # (..., Tq, Tk), (..., Tq, 1)
+    out = weights @ v                                           # (..., Tq, dv)
+    out /= row_sums
+    return out
 
 
 def split_heads(x, n_heads):
