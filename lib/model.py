@@ -36,6 +36,12 @@ class KVCache:
     def values(self):
         return self._values[:, :self._length]                   # (H, n, d)
 
+    def truncate(self, length):
+        """Forget every position from ``length`` on (e.g. to try another continuation)."""
+        if not 0 <= length <= self._length:
+            raise ValueError(f"cannot truncate a cache of {self._length} positions to {length}")
+        self._length = length
+
     def append(self, key, value):
         """Store one position's key and value, each (H, d)."""
         if self._length == self.capacity:

@@ -1,0 +1,57 @@
+# Two commands do all the set-up on a fresh machine with Python 3.11:
+#   make book   - build the website in all three languages and print where it is
+#   make test   - install what the tests need and run the whole test suite
+# Everything installs into .venv; nothing outside the project folder is touched.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+# Extra packages for the test run, e.g. TEST_EXTRAS=torch==2.13.0 (set by .ci/run).
+TEST_EXTRAS ?=
+# pytest arguments; e.g. `make test PYTEST_ARGS="tests/test_errors.py"`
+PYTEST_ARGS ?=
+
+.PHONY: help venv dev test book serve notebooks bench clean
+
+help:
+	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
+	@echo "make serve      serve the built site on http://127.0.0.1:8000"
+	@echo "make test       install test requirements into .venv and run the whole test suite"
+	@echo "make notebooks  regenerate and execute every notebook from src/"
+	@echo "make bench      attention vs torch SDPA and KV-cache speedup (not part of the tests)"
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PIP) install -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+dev: $(VENV)/.installed-dev
+ifneq ($(strip $(TEST_EXTRAS)),)
+	$(PIP) install $(TEST_EXTRAS)
+endif
+
+test: dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+notebooks: dev
+	$(PY) tools/build_notebooks.py
+
+bench: dev
+	$(PY) bench/attention_cache.py
+
+book: venv
+	$(PY) tools/build_site.py
+
+serve: venv
+	$(PY) tools/build_site.py --serve
+
+clean:
+	rm -rf _build .pytest_cache
