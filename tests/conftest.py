@@ -9,6 +9,11 @@ from lib.model import AttentionModel
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
+# Notebook kernels inherit this: the main nbval run uses two BLAS threads and
+# tests/test_blas_threads.py re-runs the notebooks with one.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "2")
+
 
 def chapter_tables():
     """The hand-set tables of the chapter's checking program (§6): D=4, H=2."""

@@ -1,0 +1,110 @@
+"""The three languages must teach the same thing: same notebooks, same cells in
+the same order, the same code (comments aside) and the same outputs.
+
+Also checks that every committed notebook still matches its trilingual source in
+src/, so nobody edits a generated notebook by hand (or forgets to rebuild it).
+"""
+
+import io
+import pathlib
+import sys
+import tokenize
+
+import nbformat
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools.nbsource import LANGUAGES, load  # noqa: E402
+
+KINDS = ["chapters", "exercises", "solutions"]
+
+
+def notebooks(kind, lang):
+    return sorted(p.name for p in (ROOT / kind / lang).glob("*.ipynb"))
+
+
+def read(kind, lang, name):
+    return nbformat.read(ROOT / kind / lang / name, as_version=4)
+
+
+def code_without_comments(source):
+    """Tokens of the code with comments and blank lines dropped (comments may be translated)."""
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    kept = [(t.type, t.string) for t in tokens
+            if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                              tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER)]
+    return kept
+
+
+def comparable_outputs(cell):
+    """Outputs as text; images only by kind (their bytes are covered by the same code)."""
+    if "nbval-ignore-output" in cell.metadata.get("tags", []):
+        return "ignored"
+    result = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            result.append((out.name, out.text))
+        elif out.output_type == "error":
+            result.append(("error", out.ename, out.evalue))
+        else:
+            data = out.get("data", {})
+            result.append(tuple(sorted((mime, value if mime.startswith("text/") else "<binary>")
+                                       for mime, value in data.items()
+                                       if mime != "application/vnd.jupyter.widget-view+json")))
+    return result
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_same_notebooks_in_every_language(kind):
+    listings = {lang: notebooks(kind, lang) for lang in LANGUAGES}
+    assert listings["zh"] == listings["en"] == listings["ru"], f"{kind}: notebook lists differ: {listings}"
+
+
+def notebook_triples():
+    for kind in KINDS:
+        for name in notebooks(kind, "en"):
+            yield pytest.param(kind, name, id=f"{kind}/{name}")
+
+
+@pytest.mark.parametrize("kind, name", list(notebook_triples()))
+def test_cells_code_and_outputs_agree(kind, name):
+    nbs = {lang: read(kind, lang, name) for lang in LANGUAGES if (ROOT / kind / lang / name).exists()}
+    assert set(nbs) == set(LANGUAGES), f"{kind}/{name} is missing in {set(LANGUAGES) - set(nbs)}"
+    shapes = {lang: [c.cell_type for c in nb.cells] for lang, nb in nbs.items()}
+    assert shapes["zh"] == shapes["en"] == shapes["ru"], f"{kind}/{name}: cell count or order differs"
+    for i, cells in enumerate(zip(*(nbs[lang].cells for lang in LANGUAGES))):
+        if cells[0].cell_type != "code":
+            assert all(c.source.strip() for c in cells), f"{kind}/{name} cell {i}: an empty Markdown cell"
+            continue
+        code = [code_without_comments(c.source) for c in cells]
+        assert code[0] == code[1] == code[2], f"{kind}/{name} cell {i}: code differs between languages"
+        tags = [sorted(c.metadata.get("tags", [])) for c in cells]
+        assert tags[0] == tags[1] == tags[2], f"{kind}/{name} cell {i}: tags differ between languages"
+        outputs = [comparable_outputs(c) for c in cells]
+        assert outputs[0] == outputs[1] == outputs[2], f"{kind}/{name} cell {i}: outputs differ between languages"
+
+
+def chapter_sources():
+    return [pytest.param(p, id=p.name) for p in sorted((ROOT / "src" / "chapters").glob("[0-9]*.py"))]
+
+
+@pytest.mark.parametrize("source", chapter_sources())
+def test_chapter_notebooks_match_their_source(source):
+    cells = load(source)
+    for lang in LANGUAGES:
+        path = ROOT / "chapters" / lang / f"{source.stem}.ipynb"
+        assert path.exists(), f"{path.relative_to(ROOT)} is missing: run `make notebooks`"
+        nb = nbformat.read(path, as_version=4)
+        committed = [(c.cell_type, c.source) for c in nb.cells]
+        expected = [(c.kind, c.text[lang]) for c in cells]
+        assert committed == expected, (
+            f"{path.relative_to(ROOT)} does not match {source.relative_to(ROOT)}: "
+            f"rebuild it with `python tools/build_notebooks.py {source.relative_to(ROOT)}`")
+
+
+def test_every_chapter_notebook_has_a_source():
+    sources = {p.stem for p in (ROOT / "src" / "chapters").glob("[0-9]*.py")}
+    for lang in LANGUAGES:
+        built = {p.stem for p in (ROOT / "chapters" / lang).glob("*.ipynb")}
+        assert built <= sources, f"chapters/{lang} has notebooks without a source: {built - sources}"
