@@ -1159,18 +1159,19 @@ def check(exercise_id, func, lang=None):
     if not callable(func):
         print(message("not_callable", lang, function=exercise.function, got_type=type(func).__name__))
         return
-    lines = [message("header", lang, id=exercise.id, function=exercise.function)]
     results = run_checks(exercise_id, func, lang)
     passed = sum(r.ok for r in results)
-    if all(r.reason == "not_implemented" for r in results):
-        lines.append("  … " + message("not_implemented", lang))
-        lines.append(message("summary_todo", lang, id=exercise.id))
+    header = f"{exercise.id} · {exercise.function}"
+    if passed == len(results):
+        # Success is printed without words, so that solved notebooks read the same in every language.
+        lines = [f"{header}: {passed}/{len(results)} ✓"] + [f"  ✓ {r.name}" for r in results]
+    elif all(r.reason == "not_implemented" for r in results):
+        lines = [header, "  … " + message("not_implemented", lang), message("summary_todo", lang, id=exercise.id)]
     else:
+        lines = [header]
         for r in results:
-            mark = "✓" if r.ok else ("…" if r.reason == "not_implemented" else "✗")
-            lines.append(f"  {mark} {r.name}: " + (message("passed", lang) if r.ok else r.text))
-        key = "summary_all" if passed == len(results) else "summary_some"
-        lines.append(message(key, lang, id=exercise.id, passed=passed, total=len(results)))
+            lines.append(f"  ✓ {r.name}" if r.ok else f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.name}: {r.text}")
+        lines.append(message("summary_some", lang, id=exercise.id, passed=passed, total=len(results)))
     try:
         culprit = uses_library(exercise, func)
     except Exception:  # noqa: BLE001 - a warning is never worth a crash

@@ -49,11 +49,6 @@ def detect_language(lang=None, cwd=None):
 # Each message is a str.format template; the fields are filled from the
 # ``details`` dict that lib.exercises.Exercise.compare returns.
 MESSAGES = {
-    "passed": {
-        "zh": "通过",
-        "en": "passed",
-        "ru": "пройден",
-    },
     "not_implemented": {
         "zh": "尚未完成：函数仍然抛出 NotImplementedError。把 TODO 那一行换成你的代码",
         "en": "not done yet: the function still raises NotImplementedError; replace the TODO line with your code",
@@ -154,16 +149,6 @@ MESSAGES = {
         "en": "note: {function} uses the library's reference implementation {name}; this exercise asks you to write it in the notebook, so the grader gives it no points",
         "ru": "внимание: {function} пользуется эталонной реализацией из библиотеки {name}; в упражнении её нужно написать самому в блокноте, поэтому оценщик не засчитает эту задачу",
     },
-    "header": {
-        "zh": "{id} · {function}",
-        "en": "{id} · {function}",
-        "ru": "{id} · {function}",
-    },
-    "summary_all": {
-        "zh": "{id}：全部 {total} 个公开用例通过",
-        "en": "{id}: all {total} public cases passed",
-        "ru": "{id}: все открытые случаи пройдены ({total} из {total})",
-    },
     "summary_some": {
         "zh": "{id}：{passed}/{total} 个公开用例通过",
         "en": "{id}: {passed} of {total} public cases passed",
@@ -173,11 +158,6 @@ MESSAGES = {
         "zh": "{id}：尚未完成",
         "en": "{id}: not done yet",
         "ru": "{id}: ещё не сделано",
-    },
-    "case": {
-        "zh": "用例",
-        "en": "case",
-        "ru": "случай",
     },
 }
 

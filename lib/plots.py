@@ -42,3 +42,57 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
                 ax.text(m.shape[1] - 0.4, i, f"Σ={total:.3g}", ha="left", va="center", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
+    """§4. Bars of the change of every output row i under a future perturbation.
+
+    changes: a list of (T,) arrays (e.g. from :func:`lib.checks.row_changes`),
+    labels: one language-neutral label per array (code names).  Rows left of
+    the dashed line form the prefix, whose outputs a causal model must not move.
+    The y axis is symmetric-log, linear below ``linthresh``, so that an exact
+    0 stays visible as "no bar" next to changes of very different sizes.
+    Returns the figure; the notebook ends its cell with ``plt.show()``.
+    """
+    import matplotlib.pyplot as plt
+
+    changes = [np.asarray(c, dtype=float) for c in changes]
+    T = changes[0].shape[0]
+    if any(c.shape != (T,) for c in changes) or len(labels) != len(changes):
+        raise ValueError("row_change_bars needs one label per change array, and arrays of the same shape (T,)")
+    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    width = 0.8 / len(changes)
+    rows = np.arange(T)
+    for n, (c, label) in enumerate(zip(changes, labels)):
+        ax.bar(rows + (n - (len(changes) - 1) / 2) * width, c, width, label=label)
+    ax.axvline(prefix_length - 0.5, color="black", linestyle="--", linewidth=1)
+    ax.set_yscale("symlog", linthresh=linthresh)
+    ax.set_ylim(0, 3 * max(float(max(c.max() for c in changes)), linthresh))
+    ax.set_xticks(rows)
+    ax.set_xlabel("i")
+    ax.set_ylabel(r"$\max\,|\Delta y_i|$")
+    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(changes), frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def timing_lines(lengths, seconds, labels):
+    """§5. Time per new token against the prefix length T, on log-log axes.
+
+    lengths: (N,) prefix lengths; seconds: a list of (N,) arrays of measured
+    times; labels: one language-neutral label per array.  Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    lengths = np.asarray(lengths)
+    if len(labels) != len(seconds) or any(np.shape(s) != lengths.shape for s in seconds):
+        raise ValueError("timing_lines needs one label per series and series with the shape of lengths")
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for s, label in zip(seconds, labels):
+        ax.loglog(lengths, s, marker="o", label=label)
+    ax.set_xlabel("T")
+    ax.set_ylabel("s")
+    ax.legend(fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    return fig

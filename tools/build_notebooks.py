@@ -5,6 +5,9 @@
 
 Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``.
 Executed notebooks keep their outputs, which nbval then re-checks.
+A source under ``src/solutions/`` also yields ``exercises/{zh,en,ru}/<name>.ipynb``:
+the same cells with the answers cut out (see tools/nbsource.py), never executed,
+so it carries no outputs.
 Cell ids are stable (``<name>-NN``) so diffs stay small and the three
 languages line up cell for cell.
 """
@@ -20,16 +23,17 @@ from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools.nbsource import LANGUAGES, load  # noqa: E402
+from tools.nbsource import LANGUAGES, exercise_cells, load  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
-def make_notebook(cells, lang, stem):
+def make_notebook(cells, lang, stem, numbers=None):
+    """``numbers``: the cell numbers used in the ids (default 0, 1, 2 ...)."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata["language_info"] = {"name": "python"}
-    for i, cell in enumerate(cells):
+    for i, cell in zip(numbers if numbers is not None else range(len(cells)), cells):
         meta = dict(cell.metadata)
         if cell.tags:
             meta["tags"] = list(cell.tags)
@@ -67,6 +71,27 @@ def build(source_path, run=True):
         nbformat.write(nb, tmp)
         os.replace(tmp, target)
         print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
+    if kind == "solutions":
+        build_exercise(cells, stem)
+
+
+def build_exercise(solution_cells, stem):
+    """exercises/{zh,en,ru}/<stem>.ipynb: the solved cells with the answers cut out, unexecuted.
+
+    Cell ids are those of the solved notebook, so the two line up cell by cell.
+    """
+    numbered = exercise_cells(solution_cells)
+    numbers = [i for i, _ in numbered]
+    cells = [cell for _, cell in numbered]
+    for lang in LANGUAGES:
+        out_dir = ROOT / "exercises" / lang
+        out_dir.mkdir(parents=True, exist_ok=True)
+        nb = make_notebook(cells, lang, stem, numbers)
+        target = out_dir / f"{stem}.ipynb"
+        tmp = target.with_suffix(".ipynb.tmp")
+        nbformat.write(nb, tmp)
+        os.replace(tmp, target)
+        print(f"{target.relative_to(ROOT)}  (not executed)")
 
 
 def main(argv=None):

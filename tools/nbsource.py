@@ -8,12 +8,30 @@ A source file is plain Python that calls two functions, in reading order:
 Code cells are written once, so the three notebooks cannot differ in code;
 only the Markdown differs.  ``tools/build_notebooks.py`` turns a source into
 ``<kind>/{zh,en,ru}/<name>.ipynb`` and executes it.
+
+Exercise sources (``src/solutions/exNN_name.py``) are written *solved*.  In a
+code cell, the lines of an answer sit between two marker lines::
+
+    # BEGIN SOLUTION
+    return key_position <= query_position
+    # END SOLUTION
+
+and a Markdown cell that explains an answer carries the tag ``solution``.
+The solved notebook (``solutions/``) keeps everything; the exercise notebook
+(``exercises/``, see :func:`exercise_cells`) drops the ``solution`` cells and
+replaces every marked block by one stub line, :data:`STUB`, at the block's
+indentation.  Both come from the same source, so they cannot drift apart.
 """
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 LANGUAGES = ("zh", "en", "ru")
+
+SOLUTION_BEGIN = "# BEGIN SOLUTION"
+SOLUTION_END = "# END SOLUTION"
+SOLUTION_TAG = "solution"              # a Markdown cell shown only in the solved notebook
+STUB = "raise NotImplementedError  # TODO"
 
 
 @dataclass
@@ -52,3 +70,58 @@ def load(path):
     if not source.cells:
         raise ValueError(f"{path} defines no cells")
     return source.cells
+
+
+def solution_blocks(text):
+    """The marked answer blocks of a code cell: list of (indent, [lines])."""
+    blocks, current, indent = [], None, ""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped == SOLUTION_BEGIN:
+            if current is not None:
+                raise ValueError(f"line {number}: {SOLUTION_BEGIN} inside an open block")
+            current, indent = [], line[:len(line) - len(line.lstrip())]
+        elif stripped == SOLUTION_END:
+            if current is None:
+                raise ValueError(f"line {number}: {SOLUTION_END} without {SOLUTION_BEGIN}")
+            if not any(l.strip() for l in current):
+                raise ValueError(f"line {number}: an empty solution block")
+            blocks.append((indent, current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        raise ValueError(f"{SOLUTION_BEGIN} is never closed")
+    return blocks
+
+
+def exercise_code(text):
+    """A code cell as the learner sees it: every marked block becomes one STUB line."""
+    solution_blocks(text)                     # validates the markers
+    out, inside = [], False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped == SOLUTION_BEGIN:
+            inside = True
+            out.append(line[:len(line) - len(line.lstrip())] + STUB)
+        elif stripped == SOLUTION_END:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+def exercise_cells(cells):
+    """(index in the solved notebook, cell) for every cell of the exercise notebook."""
+    result = []
+    for i, cell in enumerate(cells):
+        if SOLUTION_TAG in cell.tags:
+            if cell.kind != "markdown":
+                raise ValueError(f"cell {i}: only Markdown cells may be tagged {SOLUTION_TAG!r}; "
+                                 f"mark answer lines in code with {SOLUTION_BEGIN} / {SOLUTION_END}")
+            continue
+        if cell.kind == "code":
+            text = exercise_code(cell.text[LANGUAGES[0]])
+            cell = replace(cell, text={lang: text for lang in LANGUAGES})
+        result.append((i, cell))
+    return result
