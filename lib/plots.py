@@ -44,6 +44,96 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     return fig
 
 
+def head_layout_picture(layouts, width):
+    """§2. Where each feature lands after splitting heads: one panel per layout.
+
+    layouts: dict title -> integer array (H, T, d) whose entries are codes
+    t * width + f of the input feature (time t, feature f) stored in that slot.
+    Each slot is coloured by the time t its content comes from and labelled
+    with the feature index f.  Rows are (h, slot); a line separates the heads.
+    Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    first = np.asarray(next(iter(layouts.values())))
+    H, T, d = first.shape
+    fig, axes = plt.subplots(1, len(layouts), figsize=(1.2 + 2.6 * len(layouts) + 0.35 * d * len(layouts),
+                                                       0.9 + 0.42 * H * T), squeeze=False)
+    cmap = plt.get_cmap("Pastel1", max(T, 3))
+    for ax, (title, codes) in zip(axes[0], layouts.items()):
+        codes = np.asarray(codes).reshape(H * T, d)            # (H*T, d) rows = (h, slot)
+        times, features = np.divmod(codes, width)              # source time and feature of each slot
+        ax.imshow(times, cmap=cmap, vmin=-0.5, vmax=max(T, 3) - 0.5, aspect="auto")
+        for r in range(H * T):
+            for a in range(d):
+                ax.text(a, r, f"t{times[r, a]} f{features[r, a]}", ha="center", va="center", fontsize=8)
+        for h in range(1, H):
+            ax.axhline(h * T - 0.5, color="black", linewidth=2)
+        ax.set_xticks(range(d))
+        ax.set_xlabel("a")
+        ax.set_yticks(range(H * T))
+        ax.set_yticklabels([f"h={h}, t={t}" for h in range(H) for t in range(T)], fontsize=8)
+        ax.set_title(title, fontsize=10, family="monospace")
+    fig.tight_layout()
+    return fig
+
+
+def head_cost_chart(heads, costs, keys, labels):
+    """§2. How each cost grows with H, relative to H = 1 (log-2 axes).
+
+    heads: (n,) ints; costs: the dict of :func:`lib.costs.head_costs`;
+    keys: which entries to draw; labels: one language-neutral label per key.
+    Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    heads = np.asarray(heads)
+    fig, ax = plt.subplots(figsize=(5.2, 3.4))
+    markers, styles = "osD^v<>", ("-", "--", ":", "-.")
+    for n, (key, label) in enumerate(zip(keys, labels)):
+        values = np.asarray(costs[key], dtype=float)
+        ax.plot(heads, values / values[0], marker=markers[n % len(markers)],
+                linestyle=styles[n % len(styles)], label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(heads, [str(h) for h in heads])
+    ax.set_xlabel("H")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: f"{value:g}"))
+    ax.set_ylabel("× (H = 1)")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def position_table_heatmap(position_table, decimals=2):
+    """§3. The position table P (C, D) as a heatmap: row t, column = coordinate c.
+
+    Every cell carries its value rounded to ``decimals``.  Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    P = np.asarray(position_table, dtype=float)
+    C, D = P.shape
+    shown = np.round(P, decimals) + 0.0                        # + 0.0: no "-0.00" labels
+    bound = max(float(np.abs(P).max()), 1e-12)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * D, 0.8 + 0.42 * C))
+    image = ax.imshow(P, cmap="RdBu_r", vmin=-bound, vmax=bound, aspect="auto")
+    for t in range(C):
+        for c in range(D):
+            dark = abs(P[t, c]) > 0.6 * bound
+            ax.text(c, t, f"{shown[t, c]:.{decimals}f}", ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black")
+    ax.set_xticks(range(D))
+    ax.set_yticks(range(C))
+    ax.set_xlabel("c")
+    ax.set_ylabel("t")
+    ax.set_title("P[t, c]", fontsize=10)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    fig.tight_layout()
+    return fig
+
+
 def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
     """§4. Bars of the change of every output row i under a future perturbation.
 
