@@ -1,0 +1,730 @@
+# Chapter 02 (§2): multiple heads change subspaces, not time order.
+# Trilingual source: see tools/nbsource.py and CONTRIBUTING.md.
+
+md(
+    zh=r"""
+# 多头改变的是子空间，而不是时间顺序
+
+在 01 节里，一次注意力读取每个许可位置的全部 D 维特征。多头注意力把宽度切成 H 段，每段宽 d = D/H，让每一段在**同一个**许可集合上各自做一次注意力。时间轴原封不动：第 h 个头在位置 t 上仍然只读位置 0..t。改变的只是：拿哪几个坐标去比较，又拿哪几个坐标去加权混合。
+
+本节内容：
+
+1. 从 B×T×D 拆分到 B×H×T×d，以及一种形状正确、内容却错误的 reshape；
+2. 每个头按自己的 √d 缩放，并各自归一化；
+3. 合并头与输出投影 W_O，以及它为什么不是可有可无的装饰；
+4. 算例一：两头注意力，先手算，再用 `lib` 算；
+5. 固定 D 时头数 H 的代价：参数量、注意力表的内存、运算量。
+
+记号：B 为批量大小，T 为位置数，D 为模型宽度，H 为头数，d = D/H 为每个头的宽度（D 必须能被 H 整除）。采用行向量约定：线性映射写作 `x @ W`，其中 `W` 的形状是（输入宽度，输出宽度）。
+""",
+    en=r"""
+# Multiple heads change subspaces, not time order
+
+In notebook 01 a single attention read all D features of every allowed position. Multi-head attention cuts the width into H slices of width d = D/H and lets every slice run its own attention over the **same** allowed set. The time axis is left alone: head h at position t still reads only positions 0..t. What changes is which coordinates are compared, and which coordinates are mixed.
+
+In this notebook:
+
+1. the split from B×T×D to B×H×T×d, and a reshape that has the right shape and the wrong contents;
+2. every head scales by its own √d and normalises on its own;
+3. merging the heads, and the output projection W_O, which is not decoration;
+4. Example 1: a two-head computation by hand and with `lib`;
+5. what the number of heads H costs at fixed D: parameters, attention-table memory, operations.
+
+Notation: B batch size, T number of positions, D model width, H number of heads, d = D/H head width (D must be divisible by H). Vectors are rows: a linear map is `x @ W`, with `W` of shape (input width, output width).
+""",
+    ru=r"""
+# Несколько голов меняют подпространства, а не порядок во времени
+
+В блокноте 01 одно внимание читало все D признаков каждой разрешённой позиции. Многоголовое внимание режет ширину на H кусков шириной d = D/H, и каждый кусок проводит своё внимание по **тому же самому** множеству разрешённых позиций. Ось времени никто не трогает: голова h в позиции t по-прежнему читает только позиции 0..t. Меняется лишь то, какие координаты сравниваются и какие смешиваются.
+
+В этом блокноте:
+
+1. разбиение B×T×D → B×H×T×d и reshape, у которого форма правильная, а содержимое — нет;
+2. каждая голова масштабирует оценки на свой √d и нормирует их сама;
+3. склейка голов и выходная проекция W_O — и почему это не украшение;
+4. пример 1: двухголовое внимание вручную и через `lib`;
+5. во что обходится число голов H при фиксированной D: параметры, память под таблицы внимания, число операций.
+
+Обозначения: B — размер батча, T — число позиций, D — ширина модели, H — число голов, d = D/H — ширина одной головы (D должна делиться на H). Векторы — строки: линейное отображение записывается как `x @ W`, где `W` имеет форму (входная ширина, выходная ширина).
+""",
+)
+
+code(r"""
+import itertools
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+from IPython.display import display
+
+from lib import plots
+from lib.attention import (causal_attention, causal_future, masked_softmax,
+                           merge_heads, multi_head_attention, split_heads)
+from lib.costs import head_costs
+
+
+def r(x, digits=6):
+    # rounded copy for printing; adding 0.0 turns -0.0 into 0.0
+    return np.round(np.asarray(x, dtype=float), digits) + 0.0
+""")
+
+md(
+    zh=r"""
+## 1. 拆分：第 h 个头的第 a 个坐标就是第 h·d + a 号特征
+
+Q、K、V 的投影输出形状都是 B×T×D。拆成多个头时，先把最后一维切成 H 段连续的 d 维，再把“头”这一轴挪到时间轴前面：
+
+(B, T, D) → reshape → (B, T, H, d) → 交换轴 → (B, H, T, d)。
+
+只需要记住一条规则：**第 h 个头在位置 t 的第 a 个坐标，就是同一位置 t 的第 h·d + a 号特征。** `lib.attention.split_heads` 正是这样拆的，`merge_heads` 再把它原样拼回去。
+
+为了逐项核对这条规则，我们构造一个“每个元素都写着自己地址”的输入：`x = np.arange(B*T*D).reshape(B, T, D)`。元素的值就是它在 (b, t, f) 中的扁平编号，看一眼数值就知道它从哪里来。下面取 B = 2、T = 3、D = 8、H = 2，于是 d = 4，一共 48 个元素。
+""",
+    en=r"""
+## 1. Splitting: coordinate a of head h is feature h·d + a
+
+The Q, K and V projections all produce B×T×D arrays. To split them into heads we cut the last axis into H consecutive blocks of d features and then move the head axis in front of the time axis:
+
+(B, T, D) → reshape → (B, T, H, d) → swap axes → (B, H, T, d).
+
+There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits exactly like this, and `merge_heads` puts everything back.
+
+To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, f), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8, H = 2, hence d = 4 and 48 entries in all.
+""",
+    ru=r"""
+## 1. Разбиение: координата a головы h — это признак h·d + a
+
+Проекции Q, K и V выдают массивы B×T×D. Чтобы разбить их на головы, последнюю ось режут на H идущих подряд блоков по d признаков, а затем ось голов переставляют перед осью времени:
+
+(B, T, D) → reshape → (B, T, H, d) → перестановка осей → (B, H, T, d).
+
+Запомнить нужно одно правило: **координата a головы h в позиции t — это признак h·d + a в той же позиции t.** Ровно так разбивает `lib.attention.split_heads`, а `merge_heads` собирает всё обратно.
+
+Чтобы проверить правило поэлементно, построим вход, в котором каждый элемент хранит собственный адрес: `x = np.arange(B*T*D).reshape(B, T, D)`. Значение элемента — его плоский номер в (b, t, f), так что по значению сразу видно, откуда он взялся. Возьмём B = 2, T = 3, D = 8, H = 2; тогда d = 4, а всего элементов 48.
+""",
+)
+
+code(r"""
+B, T, D, H = 2, 3, 8, 2
+d = D // H
+x = np.arange(B * T * D).reshape(B, T, D)       # x[b, t, f] = flat index of (b, t, f)
+
+
+def origin(value):
+    # (b, t, f) of the entry of x that holds this value
+    return tuple(int(i) for i in np.unravel_index(value, x.shape))
+
+
+def mismatches(split):
+    # every (b, h, t, a) whose entry is not feature h*d + a of x at (b, t)
+    return [(b, h, t, a)
+            for b, h, t, a in itertools.product(range(B), range(H), range(T), range(d))
+            if split[b, h, t, a] != x[b, t, h * d + a]]
+
+
+heads = split_heads(x, H)                       # (B, H, T, d)
+print(x.shape, "->", heads.shape)
+print(len(mismatches(heads)), "/", heads.size)
+print(heads[0, 1])                              # sequence 0, head 1: features 4..7 at t = 0, 1, 2
+assert heads.shape == (B, H, T, d) and heads.size == 48 and mismatches(heads) == []
+assert [origin(v)[1:] for v in heads[0, 1, :, 0]] == [(0, 4), (1, 4), (2, 4)]
+""")
+
+md(
+    zh=r"""
+48 个元素全部对上。第 0 条序列的第 1 个头里，三行分别是 t = 0、1、2 时刻的第 4–7 号特征：每一行仍然对应一个时刻，只是换成了另一组坐标。
+
+### 形状合法、内容错误的 reshape
+
+一个诱人的捷径是直接写 `x.reshape(B, H, T, d)`：形状恰好是想要的，也从不报错。可是 reshape 只会按内存顺序重新读数，而内存里 T 行、每行 D 个特征是一行接一行排着的。把这串数切成 H·T 段、每段长 d，就会把**不同时刻**的片段塞进同一个头。用同一个逐项检查就能抓住它：
+""",
+    en=r"""
+All 48 entries agree. In head 1 of sequence 0 the three rows are features 4–7 at t = 0, 1, 2: each row still belongs to one time step, it just holds a different group of coordinates.
+
+### A reshape with legal shapes and wrong contents
+
+A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is exactly the one we want, and it never raises an error. But reshape only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
+""",
+    ru=r"""
+Все 48 элементов совпали. В голове 1 последовательности 0 три строки — это признаки 4–7 в моменты t = 0, 1, 2: каждая строка по-прежнему относится к одному моменту времени, просто содержит другую группу координат.
+
+### reshape с допустимой формой и неверным содержимым
+
+Соблазнительно написать просто `x.reshape(B, H, T, d)`: форма ровно та, что нужна, и никакой ошибки не будет. Но reshape лишь перечитывает память по порядку, а в памяти T строк по D признаков лежат одна за другой. Если нарезать этот поток на H·T кусков длины d, в одну голову попадут куски из **разных моментов времени**. Та же поэлементная проверка это ловит:
+""",
+)
+
+code(r"""
+wrong = x.reshape(B, H, T, d)                   # same shape, no axis swap
+bad = mismatches(wrong)
+print(wrong.shape == heads.shape)
+print(len(bad), "/", wrong.size)
+b, h, t, a = bad[0]
+print((b, h, t, a), origin(wrong[b, h, t, a]), (b, t, h * d + a))   # slot, what it holds, what it should hold
+print(np.array_equal(wrong.reshape(B, T, D), x), np.array_equal(merge_heads(heads), x))   # both round trips pass
+assert wrong.shape == heads.shape and len(bad) == 32
+assert (b, h, t, a) == (0, 0, 1, 0) and origin(wrong[0, 0, 1, 0]) == (0, 0, 4)
+assert np.array_equal(wrong.reshape(B, T, D), x)
+""")
+
+md(
+    zh=r"""
+形状检查通过了，48 个元素里却有 32 个放错了位置。第一个错处：第 0 个头在 t = 1 这一行的第 0 个坐标，本该是时刻 1 的第 0 号特征，实际装的却是**时刻 0** 的第 4 号特征。
+
+还要注意什么**抓不住**这个错误：用 `wrong.reshape(B, T, D)` 变回去，`x` 分毫不差，所以“往返一次还原”的测试同样会通过。只有把每个下标和规则 h·d + a 逐项对照的检查，才能发现问题。
+
+接下来看看时间被打乱成了什么样子。下表列出每个头的每一行实际来自哪个时刻：
+""",
+    en=r"""
+The shape test passes, yet 32 of the 48 entries are in the wrong place. The first one: coordinate 0 of head 0 in the row for t = 1 should be feature 0 of time 1, but it holds feature 4 of **time 0**.
+
+Notice also what does **not** catch the bug: reshaping back with `wrong.reshape(B, T, D)` gives `x` exactly, so a round-trip test passes as well. Only a check that compares individual indices with the rule h·d + a finds the problem.
+
+Now let us see what happened to time. The table lists, for every row of every head, the time step its contents came from:
+""",
+    ru=r"""
+Проверка формы проходит, а 32 элемента из 48 стоят не на своих местах. Первый из них: координата 0 головы 0 в строке t = 1 должна быть признаком 0 момента 1, а содержит признак 4 **момента 0**.
+
+Обратите внимание и на то, что ошибку **не** ловит: обратный `wrong.reshape(B, T, D)` возвращает ровно `x`, так что тест «туда и обратно» тоже проходит. Найти ошибку может только проверка, которая сверяет отдельные индексы с правилом h·d + a.
+
+Посмотрим теперь, что стало со временем. В таблице для каждой строки каждой головы указано, из какого момента времени взято её содержимое:
+""",
+)
+
+code(r"""
+time_right = np.unravel_index(heads[0], x.shape)[1][:, :, 0]   # (H, T): time behind each row, sequence 0
+time_wrong = np.unravel_index(wrong[0], x.shape)[1][:, :, 0]   # (H, T)
+print(time_right)
+print(time_wrong)
+assert np.array_equal(time_right, [[0, 1, 2], [0, 1, 2]])
+assert np.array_equal(time_wrong, [[0, 0, 1], [1, 2, 2]])
+
+rng = np.random.default_rng(0)
+xf = rng.normal(size=(B, T, D))
+right_out = merge_heads(causal_attention(*[split_heads(xf, H)] * 3))    # identity Q/K/V, correct split
+w = xf.reshape(B, H, T, d)
+wrong_out = causal_attention(w, w, w).reshape(B, T, D)                  # same, with the reshape-only split
+print(r(np.abs(right_out - wrong_out).max(), 3))
+assert np.abs(right_out - wrong_out).max() > 0.1
+""")
+
+md(
+    zh=r"""
+正确拆分时，每个头的第 t 行都来自时刻 t。只 reshape 不交换轴时，第 0 个头中被当作 t = 1 的那一行来自时刻 0，第 1 个头中被当作 t = 0 的那一行来自时刻 1。因果掩码仍按行号工作，可行号已经不再代表时间。把这种拆分送进注意力，程序照样运行、照样输出，只是结果和正确拆分不同（上面最后一个数）。没有任何报错会提醒你。
+
+下图画出第 0 条序列的两种布局：每个格子是一个槽位 (h, t, a)，颜色表示里面的值来自哪个时刻，文字写着时刻 t 和特征编号 f。左图每个头的每一行只有一种颜色，且与行号 t 一致；右图同一个头里颜色是乱的。
+""",
+    en=r"""
+With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs and produces output; the output just differs from the correct one (the last number above). No error message warns you.
+
+The picture shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature number f. On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
+""",
+    ru=r"""
+При правильном разбиении строка t каждой головы берётся из момента t. При разбиении одним reshape строка, которую голова 0 считает моментом t = 1, взята из момента 0, а строка, которую голова 1 считает моментом t = 0, — из момента 1. Причинная маска по-прежнему работает с номерами строк, но номера строк больше не означают время. Если подать такое разбиение во внимание, всё посчитается и выдаст результат — просто не тот, что при правильном разбиении (последнее число выше). Никакой ошибки не будет.
+
+На рисунке обе раскладки для последовательности 0. Каждая клетка — ячейка (h, t, a); цвет показывает, из какого момента времени взято её значение, а подпись — этот момент t и номер признака f. Слева каждая строка каждой головы одного цвета, и он совпадает с номером строки t; справа цвета внутри головы перемешаны.
+""",
+)
+
+code(r"""
+plots.head_layout_picture({"split_heads(x, H)": heads[0], "x.reshape(B, H, T, d)": wrong[0]}, width=D)
+plt.show()
+""")
+
+md(
+    zh=r"""
+## 2. 每个头按 √d 缩放，并各自归一化
+
+在第 h 个头里，查询 i 与键 j 的分数是两个 d 维向量的点积，再除以 √d——除的是**这个头**的宽度，而不是 D：
+
+$$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
+
+为什么是 √d？若各坐标相互独立、均值为 0、方差为 1，那么 d 个乘积之和的标准差是 √d，除以 √d 正好把分数拉回到 1 的量级。如果改除以 √D，每个头的分数会再缩小 √H 倍，softmax 就比设计的更“平”。下面用 d = 4、D = 8 做个模拟：未缩放时标准差约为 2，除以 √d 后约为 1，除以 √D 后只剩约 0.7（理论值 1/√2 ≈ 0.707）。
+""",
+    en=r"""
+## 2. Every head scales by √d and normalises on its own
+
+Inside head h the score of query i and key j is the dot product of two d-dimensional vectors divided by √d, the width of **this head**, not D:
+
+$$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
+
+Why √d? If the coordinates are independent with mean 0 and variance 1, a sum of d products has standard deviation √d, and dividing by √d brings the scores back to scale 1. Dividing by √D instead would shrink every head's scores by another factor √H and make its softmax flatter than designed. A simulation with d = 4, D = 8: unscaled the standard deviation is about 2, divided by √d about 1, divided by √D only about 0.7 (in theory 1/√2 ≈ 0.707).
+""",
+    ru=r"""
+## 2. Каждая голова масштабирует на √d и нормирует сама
+
+Внутри головы h оценка (score) запроса i и ключа j — скалярное произведение двух d-мерных векторов, делённое на √d, то есть на ширину **этой головы**, а не на D:
+
+$$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
+
+Почему √d? Если координаты независимы, со средним 0 и дисперсией 1, то у суммы d произведений стандартное отклонение √d, и деление на √d возвращает оценки к масштабу 1. Деление на √D уменьшило бы оценки каждой головы ещё в √H раз, и softmax получился бы более плоским, чем задумано. Моделирование при d = 4, D = 8: без масштабирования стандартное отклонение около 2, после деления на √d — около 1, после деления на √D — всего около 0,7 (теоретически 1/√2 ≈ 0,707).
+""",
+)
+
+code(r"""
+rng = np.random.default_rng(1)
+q_sample, k_sample = rng.normal(size=(2, 200_000, d))
+dots = (q_sample * k_sample).sum(axis=-1)                 # 200000 dot products of width d = 4
+spread = [dots.std(), (dots / np.sqrt(d)).std(), (dots / np.sqrt(D)).std()]
+print(r(spread, 3))
+assert abs(spread[0] - 2) < 0.03 and abs(spread[1] - 1) < 0.015 and abs(spread[2] - 1 / np.sqrt(2)) < 0.01
+""")
+
+md(
+    zh=r"""
+缩放之后，softmax 也是**每个头单独**做的：每个头、每个查询 i，都在同一个许可集合（键 0..i）上归一化，权重之和为 1，未来位置上的权重恰好为 0。
+
+下面是一个小的随机例子：T = 5、D = 8、H = 2。我们先拆分出每个头的 q、k、v，用 `masked_softmax` 算出每个头的权重，再核对两件事：每行之和为 1、未来位置为 0；以及“权重乘值”与 `lib.attention.causal_attention` 的结果一致。
+""",
+    en=r"""
+After scaling, the softmax also runs **per head**: for every head and every query i it normalises over the same allowed set (keys 0..i), the weights sum to 1, and the weights on future positions are exactly 0.
+
+A small random example: T = 5, D = 8, H = 2. We split q, k, v into heads, compute each head's weights with `masked_softmax` and check two things: every row sums to 1 with zeros on the future, and weights times values equal what `lib.attention.causal_attention` returns.
+""",
+    ru=r"""
+После масштабирования softmax тоже считается **в каждой голове отдельно**: для каждой головы и каждого запроса i нормировка идёт по одному и тому же множеству разрешённых позиций (ключи 0..i), веса в сумме дают 1, а на будущих позициях равны ровно 0.
+
+Небольшой случайный пример: T = 5, D = 8, H = 2. Разобьём q, k, v на головы, вычислим веса каждой головы через `masked_softmax` и проверим две вещи: каждая строка в сумме даёт 1 и содержит нули на будущих позициях, а произведение весов на значения совпадает с тем, что возвращает `lib.attention.causal_attention`.
+""",
+)
+
+code(r"""
+rng = np.random.default_rng(2)
+T5 = 5
+xs = rng.normal(size=(1, T5, D))                                    # (1, T, D)
+w_q, w_k, w_v, w_o = rng.normal(size=(4, D, D)) / np.sqrt(D)
+q, k, v = (split_heads(xs @ w_, H) for w_ in (w_q, w_k, w_v))      # each (1, H, T, d)
+future = causal_future(T5, T5)                                      # (T, T), True = forbidden
+scores = q @ k.swapaxes(-1, -2) / np.sqrt(d)                        # (1, H, T, T), one table per head
+weights = masked_softmax(scores, ~future)                           # (1, H, T, T)
+print(weights.shape)
+print(r(weights.sum(axis=-1)))                                      # one sum per head and query
+print(weights[..., future].max())                                   # largest weight on a future key
+head_gap = np.abs(weights[0, 0] - weights[0, 1]).max()
+print(r(head_gap, 3))                                               # the two heads weigh differently
+assert np.allclose(weights.sum(axis=-1), 1) and (weights[..., future] == 0).all()
+assert np.allclose(weights @ v, causal_attention(q, k, v))
+assert head_gap > 0.1
+""")
+
+md(
+    zh=r"""
+两个头看的是同样的位置、用的是同一个掩码，分配注意力的方式却不同，因为它们比较的是不同的坐标。下图是两个头的注意力权重（行 i 为查询，列 j 为键）：两张图右上角都是 0，每行之和都是 1。
+""",
+    en=r"""
+The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. The figure shows both heads' attention weights (row i = query, column j = key): in both the upper right triangle is 0 and every row sums to 1.
+""",
+    ru=r"""
+Обе головы смотрят на одни и те же позиции под одной и той же маской, но распределяют внимание по-разному, потому что сравнивают разные координаты. На рисунке веса внимания обеих голов (строка i — запрос, столбец j — ключ): в обеих правый верхний треугольник нулевой, а каждая строка в сумме даёт 1.
+""",
+)
+
+code(r"""
+maps = [weights[0, h_] for h_ in range(H)]
+labels = [[[f"{value:.2f}" for value in row] for row in m] for m in maps]
+plots.heatmaps(maps, [f"h = {h_}" for h_ in range(H)], labels=labels, row_sums=True, cell_size=0.8)
+plt.show()
+""")
+
+md(
+    zh=r"""
+## 3. 合并头，以及 W_O 为什么不是装饰
+
+注意力之后，各个头给出 B×H×T×d 的结果。`merge_heads` 把头轴挪回时间轴之后，按头的顺序拼接成 B×T×D，仍然满足“第 h·d + a 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 D×D 矩阵 W_O，计算 `merged @ W_O`。
+
+如果没有 W_O，拼接只是把各个头并排摆放：输出的第 h·d … h·d+d−1 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。W_O 正是它们汇合的地方：
+
+$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+
+下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 W_O = I（单位矩阵，相当于没有 W_O），一次取随机的 W_O。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
+""",
+    en=r"""
+## 3. Merging the heads, and why W_O is not decoration
+
+After attention the heads return B×H×T×d. `merge_heads` moves the head axis back behind time and concatenates the heads in their order into B×T×D, again with feature h·d + a = coordinate a of head h. Then comes the output projection: a D×D matrix W_O without bias, `merged @ W_O`.
+
+Without W_O the concatenation only places the heads side by side: output features h·d … h·d+d−1 would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. W_O is where they meet:
+
+$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+
+The experiment below changes only head 1's values v and watches the output: once with W_O = I (the identity, i.e. no W_O) and once with a random W_O. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
+""",
+    ru=r"""
+## 3. Склейка голов и почему W_O — не украшение
+
+После внимания головы выдают B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция: матрица W_O размера D×D без смещения, `merged @ W_O`.
+
+Без W_O склейка лишь ставит головы рядом: выходные признаки h·d … h·d+d−1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в W_O они встречаются:
+
+$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+
+В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при W_O = I (единичная матрица, то есть W_O нет), другой раз при случайной W_O. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
+""",
+)
+
+code(r"""
+per_head = causal_attention(q, k, v)                                 # (1, H, T, d)
+merged = merge_heads(per_head)                                       # (1, T, D)
+assert all(merged[0, t_, h_ * d + a_] == per_head[0, h_, t_, a_]
+           for h_, t_, a_ in itertools.product(range(H), range(T5), range(d)))
+
+v_changed = v.copy()
+v_changed[:, 1] += 1.0                                               # only head 1 reads different values
+merged_changed = merge_heads(causal_attention(q, k, v_changed))      # (1, T, D)
+changes = {}
+for name, w_out in (("I", np.eye(D)), ("W_O", w_o)):
+    change = np.abs(merged_changed @ w_out - merged @ w_out)[0]      # (T, D)
+    changes[name] = (change[:, :d].max(), change[:, d:].max())
+    print(name, r(changes[name], 3))
+assert changes["I"][0] == 0 and changes["I"][1] > 0.5
+assert min(changes["W_O"]) > 0.1
+assert np.allclose(multi_head_attention(xs, w_q, w_k, w_v, w_o, H), merged @ w_o)
+""")
+
+md(
+    zh=r"""
+W_O = I 时，输出的前 d 个坐标纹丝不动：它们只属于第 0 个头。换成一般的 W_O，每个输出坐标都会对第 1 个头的变化作出反应。（更深的层里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，W_O 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 W_O”。
+
+## 4. 算例一：两头注意力的完整手算
+
+为了便于手算，暂时关闭位置项。D = 4，H = 2，d = 2，Q、K、V 三个投影都取 4×4 单位矩阵，于是每个位置的查询、键和值就是它的输入向量本身。输入是序列 `<bos> 春`，嵌入是手工设定的：
+
+E[`<bos>`] = [1, 0, 0, 1]，E[春] = [0, 1, 1, 0]。
+
+这些向量只为方便手算，不是训练得到的嵌入。第 0 个头读坐标 0–1，第 1 个头读坐标 2–3。
+
+* 查询 0 只能读它自己，所以每个头都原样返回自己的值，拼接结果是 [1, 0, 0, 1]。
+* 查询 1 读键 0 和键 1。第 0 个头中查询是 [0, 1]，两个键是 [1, 0] 和 [0, 1]，分数为 [0, 1/√2]。第 1 个头中查询是 [1, 0]，两个键是 [0, 1] 和 [1, 0]，分数同样是 [0, 1/√2]。记 a = 1/(1 + e^{1/√2})、b = 1 − a，两个头的权重都是 [a, b]。
+* 第 0 个头的值是 [1, 0] 和 [0, 1]，输出 [a, b]；第 1 个头的值是 [0, 1] 和 [1, 0]，输出 [b, a]。拼接得 [a, b, b, a]。
+
+数值上 a ≈ 0.330238，b ≈ 0.669762。
+
+输出投影把 [c₀, c₁, c₂, c₃] 变成 [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]。按行向量约定 `c @ W_O`，它的矩阵是（第 i 行对应输入坐标 cᵢ，第 j 列对应输出坐标）：
+
+$$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
+
+于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 W_O 的写法，再算 a 和 b：
+""",
+    en=r"""
+With W_O = I the first d output coordinates do not move at all: they belong to head 0 alone. With a generic W_O every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, W_O is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is exactly "project → split → attention per head → merge → multiply by W_O".
+
+## 4. Example 1: two heads, computed in full by hand
+
+To keep the arithmetic small, positions are switched off for now. D = 4, H = 2, d = 2, and the three projections Q, K, V are the 4×4 identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with hand-set embeddings
+
+E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
+
+These vectors are chosen to make the arithmetic easy; they are not embeddings of a trained model. Head 0 reads coordinates 0–1, head 1 reads coordinates 2–3.
+
+* Query 0 may read only itself, so each head returns its own value unchanged: the concatenation is [1, 0, 0, 1].
+* Query 1 reads keys 0 and 1. In head 0 the query is [0, 1] and the keys are [1, 0] and [0, 1]: scores [0, 1/√2]. In head 1 the query is [1, 0] and the keys are [0, 1] and [1, 0]: again scores [0, 1/√2]. With a = 1/(1 + e^{1/√2}) and b = 1 − a, both heads get the weights [a, b].
+* Head 0's values are [1, 0] and [0, 1], so it returns [a, b]; head 1's values are [0, 1] and [1, 0], so it returns [b, a]. The concatenation is [a, b, b, a].
+
+Numerically a ≈ 0.330238 and b ≈ 0.669762.
+
+The output projection maps [c₀, c₁, c₂, c₃] to [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]. In the row-vector convention `c @ W_O` its matrix is (row i = input coordinate cᵢ, column j = output coordinate):
+
+$$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
+
+So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check how W_O is written down, on a vector that is easy to recognise, and then compute a and b:
+""",
+    ru=r"""
+При W_O = I первые d выходных координат не сдвигаются вовсе: они принадлежат только голове 0. При обычной W_O на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания W_O — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на W_O».
+
+## 4. Пример 1: две головы, полностью вручную
+
+Чтобы арифметика оставалась простой, позиции пока отключены. D = 4, H = 2, d = 2, а все три проекции Q, K, V — единичные матрицы 4×4, так что запрос, ключ и значение позиции совпадают с её входным вектором. На входе последовательность `<bos> 春` с заданными вручную эмбеддингами
+
+E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
+
+Эти векторы подобраны ради удобного счёта; это не эмбеддинги обученной модели. Голова 0 читает координаты 0–1, голова 1 — координаты 2–3.
+
+* Запрос 0 может читать только себя, поэтому каждая голова возвращает собственное значение без изменений: склейка равна [1, 0, 0, 1].
+* Запрос 1 читает ключи 0 и 1. В голове 0 запрос равен [0, 1], ключи — [1, 0] и [0, 1]: оценки [0, 1/√2]. В голове 1 запрос равен [1, 0], ключи — [0, 1] и [1, 0]: снова оценки [0, 1/√2]. Обозначим a = 1/(1 + e^{1/√2}) и b = 1 − a; обе головы получают веса [a, b].
+* Значения головы 0 — [1, 0] и [0, 1], она возвращает [a, b]; значения головы 1 — [0, 1] и [1, 0], она возвращает [b, a]. Склейка: [a, b, b, a].
+
+Численно a ≈ 0,330238, b ≈ 0,669762.
+
+Выходная проекция переводит [c₀, c₁, c₂, c₃] в [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]. В соглашении о векторах-строках `c @ W_O` её матрица такова (строка i — входная координата cᵢ, столбец j — выходная координата):
+
+$$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
+
+Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где a − b ≈ −0,339523. Сначала проверим запись W_O на легко узнаваемом векторе, затем вычислим a и b:
+""",
+)
+
+code(r"""
+W_O = np.array([[1., 0., 1., 0.],
+                [0., 1., 0., 1.],
+                [1., 0., -1., 0.],
+                [0., 1., 0., -1.]])
+c = np.array([10., 20., 30., 40.])
+print(c @ W_O)                                   # [c0+c2, c1+c3, c0-c2, c1-c3]
+a = 1 / (1 + np.exp(1 / np.sqrt(2)))
+b = 1 - a
+print(round(a, 6), round(b, 6), round(a - b, 6))
+assert np.array_equal(c @ W_O, [40., 60., -20., -20.])
+assert round(a, 6) == 0.330238 and round(b, 6) == 0.669762 and round(a - b, 6) == -0.339523
+""")
+
+md(
+    zh=r"""
+现在照着上面的步骤，一个头一个头地手算（不调用 `lib`），再把同样的输入交给 `lib.attention.multi_head_attention`，两边结果应当一致：
+""",
+    en=r"""
+Now the computation by hand, head by head, following the steps above (no `lib`), and then the same input through `lib.attention.multi_head_attention`. Both must agree:
+""",
+    ru=r"""
+Теперь счёт вручную, голова за головой, по шагам выше (без `lib`), а затем тот же вход через `lib.attention.multi_head_attention`. Результаты должны совпасть:
+""",
+)
+
+code(r"""
+x1 = np.array([[1., 0., 0., 1.],                 # E[<bos>] at position 0
+               [0., 1., 1., 0.]])                # E[春]    at position 1
+d1 = 2
+concat = np.zeros((2, 4))
+for t_ in range(2):                              # query position
+    for h_ in range(2):                          # head h reads coordinates 2h, 2h+1
+        block = x1[: t_ + 1, 2 * h_: 2 * h_ + 2] # keys = values = allowed rows 0..t of this head
+        s = block @ x1[t_, 2 * h_: 2 * h_ + 2] / np.sqrt(d1)
+        p = np.exp(s) / np.exp(s).sum()
+        concat[t_, 2 * h_: 2 * h_ + 2] = p @ block
+out_hand = concat @ W_O
+out_lib = multi_head_attention(x1[None], np.eye(4), np.eye(4), np.eye(4), W_O, n_heads=2)[0]
+print(r(concat))
+print(r(out_hand))
+print(np.abs(out_hand - out_lib).max() < 1e-12)
+assert np.allclose(concat, [[1, 0, 0, 1], [a, b, b, a]], rtol=0, atol=1e-12)
+assert np.allclose(out_lib, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+assert np.abs(out_hand - out_lib).max() < 1e-12
+""")
+
+md(
+    zh=r"""
+### 经过 W_O 之后，输出不再是概率向量
+
+每个头的输出是它的值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个算例同时也检验了“管道”是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
+""",
+    en=r"""
+### After W_O the output is no longer a probability vector
+
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After W_O this is gone: output 1 has the negative entry a − b ≈ −0.339523, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had W_O been left out, the last two coordinates would not be a − b and b − a.
+""",
+    ru=r"""
+### После W_O выход уже не вектор вероятностей
+
+Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После W_O этого уже нет: у выхода 1 есть отрицательная координата a − b ≈ −0,339523, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или W_O пропустили, последние две координаты не были бы равны a − b и b − a.
+""",
+)
+
+code(r"""
+head_outputs = concat.reshape(2, 2, 2)                       # (T, H, d)
+print(r(head_outputs.sum(axis=-1)))                          # every head output sums to 1
+print(r(out_lib.min(axis=-1)), r(out_lib.sum(axis=-1)))      # after W_O: a negative entry, row sums 2
+assert ((head_outputs >= 0) & (head_outputs <= 1)).all() and np.allclose(head_outputs.sum(axis=-1), 1)
+assert out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), a - b) and np.allclose(out_lib.sum(axis=-1), 2)
+""")
+
+md(
+    zh=r"""
+### 权重相同，读的值坐标不同
+
+这个例子还有一个细节。对查询 1，两个头算出的权重都是 [a, b]；它们的 Q/K/V 分块也都是单位矩阵——在本例中两个头**碰巧**共享了权重。多头结构并不要求这样：训练好的模型里，每个头在 W_Q、W_K、W_V 中都有自己的分块。而且即使权重完全相同，两个头也不重复：它们读的值坐标不同，分别返回 [a, b] 和 [b, a]。
+""",
+    en=r"""
+### Same weights, different value coordinates
+
+One more detail of this example. For query 1 both heads compute the weights [a, b], and their Q/K/V blocks are all identity matrices: in this example the two heads **happen** to share their weights. Multi-head attention does not require that; in a trained model every head has its own blocks of W_Q, W_K and W_V. And even with identical weights the heads are not redundant: they read different value coordinates and return [a, b] and [b, a].
+""",
+    ru=r"""
+### Одинаковые веса, разные координаты значений
+
+Ещё одна деталь этого примера. Для запроса 1 обе головы получают веса [a, b], а их блоки Q/K/V — единичные матрицы: в этом примере у двух голов **случайно** одинаковые веса. Многоголовое внимание этого не требует; в обученной модели у каждой головы свои блоки в W_Q, W_K и W_V. И даже при совершенно одинаковых весах головы не дублируют друг друга: они читают разные координаты значений и возвращают [a, b] и [b, a].
+""",
+)
+
+code(r"""
+for h_ in range(2):
+    block = x1[:, 2 * h_: 2 * h_ + 2]                          # keys = values of head h, rows t = 0, 1
+    weights_1 = masked_softmax(block @ block[1] / np.sqrt(d1), np.array([True, True]))
+    print(h_, r(weights_1), block.tolist(), r(weights_1 @ block))
+weights_h0 = masked_softmax(x1[:, :2] @ x1[1, :2] / np.sqrt(d1), np.array([True, True]))
+weights_h1 = masked_softmax(x1[:, 2:] @ x1[1, 2:] / np.sqrt(d1), np.array([True, True]))
+assert np.allclose(weights_h0, [a, b]) and np.allclose(weights_h1, [a, b])
+assert np.allclose(weights_h0 @ x1[:, :2], [a, b]) and np.allclose(weights_h1 @ x1[:, 2:], [b, a])
+""")
+
+md(
+    zh=r"""
+## 5. 固定宽度时，头数的代价
+
+人们很容易这样想：“头越多，模型越大，跑得越慢。”在 D 固定时，每一项都得分开记账：
+
+* **参数量。** 无论 H 是多少，W_Q、W_K、W_V、W_O 都是 D×D，一共 4·D² 个参数。头数只决定这些列如何分组。
+* **矩阵乘法。** 四个投影根本看不到 H。每条序列上，算分数要 H·(T²·d) = T²·D 次乘加，加权求和也一样：总量不变。
+* **注意力表。** 每个头都有自己的一张 T×T 权重表。如果把它们保存下来（反向传播需要，或者想查看它们），内存是 B·H·T² 个数，随 H 线性增长。softmax 要归一化的元素也是这么多。
+
+`lib.costs.head_costs` 把这些换算成数字（按 `lib` 的实现计算完整的 T×T 表；一次乘加算 2 次浮点运算；softmax 的每个元素按 5 次运算计）。下面取 D = 512、T = 1024、B = 1、float32。
+""",
+    en=r"""
+## 5. What the number of heads costs at fixed width
+
+It is easy to think "more heads, bigger model, slower model". At fixed D every item has to be counted separately:
+
+* **Parameters.** Whatever H is, W_Q, W_K, W_V and W_O are D×D each: 4·D² parameters. The heads only decide how the columns are grouped.
+* **Matrix products.** The four projections do not see H at all. Per sequence the scores take H·(T²·d) = T²·D multiply-adds and the weighted sum as many: the total does not change.
+* **Attention tables.** Every head has its own T×T table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take B·H·T² numbers, growing linearly with H. The softmax has as many entries to normalise.
+
+`lib.costs.head_costs` turns this into numbers (full T×T tables, as `lib` computes them; a multiply-add counts as 2 FLOPs; a softmax entry as 5 operations). Below: D = 512, T = 1024, B = 1, float32.
+""",
+    ru=r"""
+## 5. Во что обходится число голов при фиксированной ширине
+
+Легко решить: «больше голов — больше модель — медленнее работа». При фиксированной D каждую статью расходов нужно считать отдельно:
+
+* **Параметры.** При любом H матрицы W_Q, W_K, W_V и W_O имеют размер D×D: всего 4·D² параметров. Головы лишь определяют, как сгруппированы столбцы.
+* **Матричные умножения.** Четыре проекции вообще не видят H. На одну последовательность оценки требуют H·(T²·d) = T²·D умножений-сложений, взвешенная сумма — столько же: итог не меняется.
+* **Таблицы внимания.** У каждой головы своя таблица весов T×T. Если их хранить (они нужны обратному проходу, или на них хочется посмотреть), они занимают B·H·T² чисел — линейно по H. Столько же элементов нормирует softmax.
+
+`lib.costs.head_costs` переводит это в числа (полные таблицы T×T, как их считает `lib`; умножение-сложение — 2 FLOP; элемент softmax — 5 операций). Ниже: D = 512, T = 1024, B = 1, float32.
+""",
+)
+
+code(r"""
+head_counts = np.array([1, 2, 4, 8, 16])
+D_big, T_big = 512, 1024
+cost = head_costs(head_counts, width=D_big, length=T_big)          # batch 1, 4 bytes per number
+print(f"{'H':>3} {'d':>4} {'4*D^2':>9} {'B*H*T^2':>10} {'MiB':>4} {'GFLOP mm':>9} {'Mop sm':>7}")
+for i, h_ in enumerate(head_counts):
+    print(f"{h_:>3} {cost['head_width'][i]:>4} {cost['parameters'][i]:>9,} {cost['attention_entries'][i]:>10,} "
+          f"{cost['attention_bytes'][i] / 2**20:>4.0f} {cost['matmul_flops'][i] / 1e9:>9.2f} "
+          f"{cost['softmax_ops'][i] / 1e6:>7.1f}")
+assert (cost["parameters"] == 4 * D_big**2).all()
+assert (cost["matmul_flops"] == cost["matmul_flops"][0]).all() and round(cost["matmul_flops"][0] / 1e9, 2) == 4.29
+assert cost["attention_bytes"][0] == 4 * 2**20 and cost["attention_bytes"][-1] == 64 * 2**20
+assert (cost["attention_entries"] == head_counts * T_big**2).all()
+assert cost["softmax_ops"][-1] == 16 * cost["softmax_ops"][0]
+""")
+
+md(
+    zh=r"""
+从 H = 1 到 H = 16，参数量始终是 1,048,576，矩阵乘法始终约 4.29 GFLOP；注意力表却从 4 MiB 涨到 64 MiB，softmax 的工作量涨了 16 倍。注意这些是**计数**，不是计时：实际运行时间还取决于硬件处理大量 d 维小矩阵乘法的效率，而这张表并不测量这一点。
+
+同样的内容画成图（纵轴是相对于 H = 1 的倍数）：
+""",
+    en=r"""
+From H = 1 to H = 16 the parameters stay at 1,048,576 and the matrix products at about 4.29 GFLOP, while the attention tables grow from 4 MiB to 64 MiB and the softmax work grows 16-fold. These are **counts**, not timings: real running time also depends on how efficiently the hardware handles many small d-wide products, which this table does not measure.
+
+The same as a figure (vertical axis: factor relative to H = 1):
+""",
+    ru=r"""
+От H = 1 до H = 16 число параметров остаётся 1 048 576, а матричные умножения — около 4,29 GFLOP, тогда как таблицы внимания растут с 4 до 64 МиБ, а работа softmax — в 16 раз. Это **подсчёты**, а не замеры времени: реальное время зависит ещё и от того, насколько хорошо железо справляется со множеством маленьких умножений ширины d, а этого таблица не измеряет.
+
+То же самое на графике (по вертикали — во сколько раз больше, чем при H = 1):
+""",
+)
+
+code(r"""
+plots.head_cost_chart(head_counts, cost,
+                      keys=["parameters", "matmul_flops", "attention_entries", "softmax_ops"],
+                      labels=["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
+plt.show()
+""")
+
+md(
+    zh=r"""
+### 自己动手：头数与宽度的权衡
+
+在下面的控件里选择 H、D 和 T，就能看到每个头的宽度 d、参数量、注意力表的内存和运算量如何变化（B = 1，float32）。试试：固定 D，把 H 从 1 调到 32；再固定 H，把 T 翻倍——注意力表随 T² 增长。
+
+控件需要一个正在运行的 Python 内核。在静态网页上控件不会响应，因为页面背后没有内核；上面的表格和图给出的是同样的信息。想让它“活”起来，请在 Jupyter 中打开这个笔记本（在本地运行 `jupyter lab`，或通过 Binder 在线打开），然后从头运行各个单元。
+""",
+    en=r"""
+### Try it: the head-count / width trade-off
+
+Choose H, D and T in the controls below to see how the head width d, the parameters, the attention-table memory and the operation counts change (B = 1, float32). Try fixing D and moving H from 1 to 32; then fix H and double T: the attention tables grow with T².
+
+The controls need a running Python kernel. On the static web page they do not respond, because there is no kernel behind the page; the table and figure above say the same thing. To make them live, open this notebook in Jupyter (`jupyter lab` on your machine, or online through Binder) and run the cells from the top.
+""",
+    ru=r"""
+### Попробуйте сами: число голов против ширины
+
+Выберите H, D и T в элементах управления ниже и посмотрите, как меняются ширина головы d, число параметров, память под таблицы внимания и число операций (B = 1, float32). Зафиксируйте D и подвигайте H от 1 до 32; затем зафиксируйте H и удвойте T — таблицы внимания растут как T².
+
+Элементам управления нужно работающее ядро Python. На статической веб-странице они не откликаются: за страницей нет ядра; таблица и график выше сообщают то же самое. Чтобы «оживить» их, откройте этот блокнот в Jupyter (`jupyter lab` у себя на компьютере или онлайн через Binder) и выполните ячейки с начала.
+""",
+)
+
+code(r"""
+def cost_table_html(n_heads, width, length):
+    c_ = {key: int(value) for key, value in head_costs(n_heads, width=width, length=length).items()}
+    rows = [("d", f"{c_['head_width']:,}"),
+            ("4·D²", f"{c_['parameters']:,}"),
+            ("B·H·T²", f"{c_['attention_entries']:,}"),
+            ("MiB (float32)", f"{c_['attention_bytes'] / 2**20:,.1f}"),
+            ("GFLOP (matmul)", f"{c_['matmul_flops'] / 1e9:,.3f}"),
+            ("Mop (softmax)", f"{c_['softmax_ops'] / 1e6:,.1f}")]
+    cells = "".join(f"<tr><td>{name}</td><td style='text-align:right'>{value}</td></tr>" for name, value in rows)
+    return f"<table>{cells}</table>"
+
+
+h_choice = widgets.SelectionSlider(options=[1, 2, 4, 8, 16, 32], value=8, description="H")
+d_choice = widgets.Dropdown(options=[128, 256, 512, 1024], value=512, description="D")
+t_choice = widgets.SelectionSlider(options=[128, 256, 512, 1024, 2048, 4096], value=1024, description="T")
+table = widgets.HTML(cost_table_html(8, 512, 1024))
+
+
+def refresh(_change):
+    table.value = cost_table_html(h_choice.value, d_choice.value, t_choice.value)
+
+
+for control in (h_choice, d_choice, t_choice):
+    control.observe(refresh, names="value")
+display(widgets.VBox([h_choice, d_choice, t_choice, table]))
+""")
+
+md(
+    zh=r"""
+## 头多了，不等于每个头都学到了有名字的分工
+
+人们常说“这个头负责句法，那个头负责前一个词”。拆分本身并不保证任何这样的事。拆分只是给每个头一个自己的子空间、一次自己的 softmax；一个头最终做什么由训练决定，几个头也可能学得差不多，或者学到的东西根本说不出名字。某个头有没有某种分工，是需要观察和实验（例如关掉它、再测量效果）来检验的论断，不能从 H 的大小推出来。
+
+## 小结
+
+* `split_heads`：第 h 个头在位置 t 的第 a 个坐标，是位置 t 的第 h·d + a 号特征。要逐个下标核对布局：形状检查和往返还原检查都发现不了漏掉的轴交换。
+* 每个头按自己的 √d 缩放，在同一个许可集合上各自归一化；时间顺序和因果掩码对所有头都一样。
+* `merge_heads` 按头的顺序拼接；W_O（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
+* D 固定时，H 只是把代价挪了地方：参数量和矩阵乘法不变，注意力表的内存和 softmax 的工作量随 H 线性增长。
+
+下一节（03）：可学习的绝对位置。
+""",
+    en=r"""
+## More heads do not mean named roles
+
+People like to say "this head tracks syntax, that one the previous word". Nothing in the split guarantees anything of the kind. The split only gives each head its own subspace and its own softmax; what a head ends up doing is decided by training, several heads may learn much the same thing, or something that has no name at all. Whether a head has a role is a claim to be checked by observation and experiment (for example by switching the head off and measuring the effect), not something that follows from the value of H.
+
+## Summary
+
+* `split_heads`: coordinate a of head h at position t is feature h·d + a at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
+* Every head scales by its own √d and normalises over the same allowed set; time order and the causal mask are the same for all heads.
+* `merge_heads` concatenates in head order; W_O (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
+* At fixed D, H only moves cost around: parameters and matrix products stay, attention-table memory and softmax work grow linearly with H.
+
+Next (03): learned absolute positions.
+""",
+    ru=r"""
+## Больше голов — не значит именованные роли
+
+Часто говорят: «эта голова отвечает за синтаксис, а та — за предыдущее слово». Само разбиение ничего подобного не гарантирует. Оно лишь даёт каждой голове своё подпространство и свой softmax; чем голова в итоге занимается, решает обучение, и несколько голов вполне могут выучить почти одно и то же или нечто, чему нет названия. Есть ли у головы роль — это утверждение, которое проверяют наблюдением и экспериментом (например, отключают голову и измеряют эффект), а не следствие величины H.
+
+## Итоги
+
+* `split_heads`: координата a головы h в позиции t — это признак h·d + a в позиции t. Раскладку проверяйте поиндексно: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
+* Каждая голова масштабирует на свой √d и нормирует по тому же множеству разрешённых позиций; порядок во времени и причинная маска у всех голов общие.
+* `merge_heads` склеивает головы по порядку; W_O (D×D, без смещения) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
+* При фиксированной D число голов лишь перераспределяет затраты: параметры и матричные умножения не меняются, память под таблицы внимания и работа softmax растут линейно по H.
+
+Дальше (03): обучаемые абсолютные позиции.
+""",
+)
