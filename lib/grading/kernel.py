@@ -1,0 +1,297 @@
+"""One sandboxed IPython kernel, driven over ZeroMQ ipc sockets.
+
+The grader talks to the kernel with jupyter_client's :class:`Session` (signed
+messages) on two DEALER sockets, shell and control.  The kernel's IOPub
+stream (prints, plots) is not subscribed at all: whatever a student prints
+is dropped by ZeroMQ inside the kernel process, so a flood of output costs
+the grader nothing.  Replies bigger than :data:`MAX_MESSAGE` are refused by
+ZeroMQ itself (``MAXMSGSIZE``).  Results of the exercise calls do not travel
+in messages either, but in files of the kernel's I/O folder (see runner).
+
+ipc (Unix domain) sockets live in the file system, so they cross the
+kernel's network namespace, in which not even loopback TCP reaches the grader.
+"""
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import time
+
+import zmq
+from jupyter_client.session import Session
+
+MAX_MESSAGE = 8 * 1024 * 1024
+_CONTEXT = None
+
+
+def _context():
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = zmq.Context.instance()
+    return _CONTEXT
+
+
+class ExecResult:
+    """What came of one execute_request."""
+
+    __slots__ = ("status", "ename", "evalue", "traceback", "seconds")
+
+    def __init__(self, status, ename="", evalue="", traceback=(), seconds=0.0):
+        self.status = status           # ok | error | timeout | died
+        self.ename, self.evalue = ename, evalue
+        self.traceback = list(traceback)
+        self.seconds = seconds
+
+    def __repr__(self):
+        return f"ExecResult({self.status}, {self.ename}: {self.evalue[:60]!r}, {self.seconds:.2f}s)"
+
+
+class KernelDied(RuntimeError):
+    pass
+
+
+class Kernel:
+    """Start with :meth:`start`, always finish with :meth:`kill`."""
+
+    def __init__(self, sandbox, lang=None):
+        self.sandbox = sandbox
+        self.lang = lang
+        self.kdir = None
+        self.proc = None
+        self.info = {}
+        self.session = None
+        self.shell = self.control = None
+        self._log_file = None
+        self.started = None
+
+    # -- life cycle --------------------------------------------------------
+
+    def start(self, timeout=60):
+        self.kdir = self.sandbox.new_kernel_dir()
+        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang)
+        self.info = info
+        key = secrets.token_hex(32)
+        ports = {"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5}
+        inside = {"transport": "ipc", "ip": f"{info['inside_io']}/k", "key": key,
+                  "signature_scheme": "hmac-sha256", "kernel_name": "", **ports}
+        conn_path = self.kdir / "in" / "kernel.json"
+        with open(conn_path, "w", encoding="utf-8") as f:
+            json.dump(inside, f)
+        conn_path.chmod(0o644)
+        self.outside_ip = str(self.kdir / "io" / "k")
+        self._log_file = open(self.kdir / "bootstrap.log", "wb")
+        kwargs = {}
+        if self.info["mode"] == "none":
+            log = open(self.kdir / "io" / "kernel.log", "wb")
+            kwargs = {"stdout": log, "stderr": log}
+        else:
+            kwargs = {"stdout": self._log_file, "stderr": self._log_file}
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+                                     start_new_session=True, preexec_fn=preexec, close_fds=True, **kwargs)
+        if self.info["mode"] == "none":
+            log.close()
+        self.session = Session(key=key.encode(), signature_scheme="hmac-sha256", username="grader")
+        self.shell = self._socket(ports["shell_port"])
+        self.control = self._socket(ports["control_port"])
+        self._wait_ready(timeout)
+        return self
+
+    def _socket(self, port):
+        sock = _context().socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        sock.setsockopt(zmq.RECONNECT_IVL, 20)
+        sock.setsockopt(zmq.IDENTITY, secrets.token_hex(8).encode())
+        sock.connect(f"ipc://{self.outside_ip}-{port}")
+        return sock
+
+    def _wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
+        msg = self.session.send(self.shell, "kernel_info_request", {})
+        while True:
+            reply = self._recv(self.shell, msg["header"]["msg_id"], deadline)
+            if reply is not None:
+                return
+            if not self.alive():
+                raise KernelDied(self.describe_exit())
+            if time.monotonic() >= deadline:
+                raise KernelDied(f"the kernel did not start within {timeout:.0f} s")
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def exit_code(self):
+        return None if self.proc is None else self.proc.poll()
+
+    def describe_exit(self):
+        code = self.exit_code()
+        if code is None:
+            return "the kernel is still running"
+        if code == 111:
+            return "the sandbox failed to start: " + self.log_tail()
+        if code == 112:
+            return "the kernel failed to start: " + self.log_tail()
+        if code < 0 or code > 128:
+            sig = -code if code < 0 else code - 128
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            reason = {"SIGSEGV": "segmentation fault", "SIGKILL": "killed, e.g. out of memory or CPU time",
+                      "SIGXCPU": "CPU time limit", "SIGXFSZ": "file size limit", "SIGABRT": "aborted",
+                      "SIGBUS": "bus error"}.get(name, name)
+            return f"the kernel crashed ({name}: {reason})"
+        return f"the kernel exited with status {code}"
+
+    def log_tail(self, n=600):
+        chunks = []
+        for path in (self.kdir / "bootstrap.log", self.kdir / "io" / "kernel.log"):
+            try:
+                with open(path, "rb") as f:
+                    f.seek(0, os.SEEK_END)
+                    size = f.tell()
+                    f.seek(max(0, size - n))
+                    chunks.append(f.read().decode("utf-8", "replace"))
+            except OSError:
+                pass
+        return " ".join(c.strip() for c in chunks if c.strip())[-n:]
+
+    def kill(self):
+        """SIGKILL the sandbox; with it dies every process inside (PID namespace)."""
+        for sock in (self.shell, self.control):
+            if sock is not None:
+                sock.close(linger=0)
+        self.shell = self.control = None
+        if self.proc is not None:
+            inner = _children(self.proc.pid)
+            if self.proc.poll() is None:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)       # unshare (and, mode none, the kernel's group)
+                except OSError:
+                    pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            if self.info.get("mode") == "none":
+                _kill_tree(inner)
+            else:
+                _wait_gone(inner, timeout=10)
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        if self.info.get("mode") == "root":
+            self.sandbox.uids.give_back(self.info["uid"])
+        if self.kdir is not None and not self.sandbox.keep:
+            _rmtree(self.kdir)
+
+    # -- messaging ---------------------------------------------------------
+
+    def _recv(self, sock, msg_id, deadline):
+        """The reply to ``msg_id`` on ``sock``, or None at the deadline / if the kernel died."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if sock.poll(int(min(left, 0.05) * 1000) + 1):
+                try:
+                    _, msg = self.session.recv(sock, mode=zmq.NOBLOCK)
+                except (ValueError, KeyError, TypeError, zmq.ZMQError):
+                    continue            # a malformed or badly signed message: ignore it
+                if msg and msg.get("parent_header", {}).get("msg_id") == msg_id:
+                    return msg
+            elif not self.alive():
+                return None
+
+    def execute(self, code, timeout):
+        """Run ``code``; returns an ExecResult (status ok / error / timeout / died)."""
+        if not self.alive():
+            return ExecResult("died", seconds=0.0)
+        start = time.monotonic()
+        msg = self.session.send(self.shell, "execute_request", {
+            "code": code, "silent": False, "store_history": False, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": False})
+        self._pending = msg["header"]["msg_id"]
+        reply = self._recv(self.shell, self._pending, start + timeout)
+        seconds = time.monotonic() - start
+        if reply is None:
+            return ExecResult("died" if not self.alive() else "timeout", seconds=seconds)
+        self._pending = None
+        content = reply.get("content", {})
+        if content.get("status") == "ok":
+            return ExecResult("ok", seconds=seconds)
+        if content.get("status") == "aborted":
+            return ExecResult("error", "Aborted", "execution aborted", seconds=seconds)
+        tb = content.get("traceback") or []
+        return ExecResult("error", str(content.get("ename", "Error"))[:200], str(content.get("evalue", ""))[:2000],
+                          [str(line)[:2000] for line in tb[-20:]], seconds)
+
+    def interrupt(self, grace=2.0):
+        """Interrupt the pending execution; True if the kernel answered within ``grace`` s."""
+        if not self.alive():
+            return False
+        pending = getattr(self, "_pending", None)
+        deadline = time.monotonic() + grace
+        msg = self.session.send(self.control, "interrupt_request", {})
+        self._recv(self.control, msg["header"]["msg_id"], deadline)
+        if pending is None:
+            return self.alive()
+        reply = self._recv(self.shell, pending, deadline)
+        if reply is not None:
+            self._pending = None
+            return True
+        return False
+
+
+def _children(pid):
+    """Direct children of ``pid`` (the bootstrap, PID 1 of the sandbox)."""
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+def _wait_gone(pids, timeout):
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    if f.read().rsplit(")", 1)[-1].split()[0] == "Z":
+                        break
+            except OSError:
+                break
+            time.sleep(0.01)
+
+
+def _kill_tree(pids):
+    """Mode none: kill the kernel's remaining descendants (they may have left its group)."""
+    try:
+        import psutil
+    except ImportError:
+        return
+    procs = []
+    for pid in pids:
+        try:
+            p = psutil.Process(pid)
+            procs += [p] + p.children(recursive=True)
+        except psutil.Error:
+            pass
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(procs, timeout=5)
+
+
+def _rmtree(path):
+    import shutil
+    shutil.rmtree(path, ignore_errors=True)
