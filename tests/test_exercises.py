@@ -1,0 +1,597 @@
+"""The exercises: solved notebooks earn full marks, unsolved ones earn nothing,
+common mistakes are caught, the exercise notebooks are the solved ones with the
+answers cut out, and ``check`` explains failures in all three languages.
+"""
+
+import contextlib
+import io
+import json
+import os
+import pathlib
+import sys
+
+import nbformat
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lib import exercises as ex  # noqa: E402
+from lib.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
+                           to_jsonable, uses_library)
+from lib.feedback import detect_language, set_language  # noqa: E402
+from tools.nbsource import (LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
+                            exercise_cells, exercise_code, load, solution_blocks)
+
+SEEDS = (0, 1, 2, 7, 2024)
+STEMS = sorted({e.notebook for e in EXERCISES.values()})
+
+
+def source_path(stem):
+    return ROOT / "src" / "solutions" / f"{stem}.py"
+
+
+def run_cells(texts):
+    """Execute code cells in one namespace, as a kernel would; a failing cell is skipped."""
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for text in texts:
+            try:
+                exec(compile(text, "<cell>", "exec"), namespace)
+            except Exception:  # noqa: BLE001 - an unsolved notebook fails cell by cell
+                pass
+    return namespace
+
+
+_namespaces = {}
+
+
+def namespace(stem, solved):
+    key = (stem, solved)
+    if key not in _namespaces:
+        cells = load(source_path(stem))
+        if solved:
+            texts = [c.text["en"] for c in cells if c.kind == "code"]
+        else:
+            texts = [c.text["en"] for _, c in exercise_cells(cells) if c.kind == "code"]
+        _namespaces[key] = run_cells(texts)
+    return _namespaces[key]
+
+
+def all_cases(exercise):
+    cases = list(exercise.public_cases())
+    for seed in SEEDS:
+        cases += exercise.hidden_cases(seed)
+    return cases
+
+
+def score(exercise, func, cases):
+    return [(case.name, *exercise.compare(exercise.expected(case), exercise.call(func, case))) for case in cases]
+
+
+# --------------------------------------------------------------------------
+# Registry
+# --------------------------------------------------------------------------
+
+def test_registry_shape():
+    ids = list(EXERCISES)
+    assert ids[0] == "mask-1" and ids[-1] == "cache-3"
+    for stem in STEMS:
+        in_notebook = [e for e in EXERCISES.values() if e.notebook == stem]
+        assert len(in_notebook) >= 3, f"{stem} has fewer than three exercises"
+        assert [e.points for e in in_notebook][:3] == [1, 2, 3], f"{stem}: points should rise 1, 2, 3"
+    for e in EXERCISES.values():
+        assert isinstance(e.points, int) and e.points > 0
+        assert set(e.title) == set(LANGUAGES)
+        assert source_path(e.notebook).exists()
+        assert callable(e.reference)
+    assert ex.total_points() == sum(e.points for e in EXERCISES.values())
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_cases_are_plain_json(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    for case in all_cases(exercise):
+        text = json.dumps(case.to_jsonable(), allow_nan=False)
+        back = Case.from_jsonable(json.loads(text))
+        assert back.name == case.name and back.setup == case.setup
+        expected = exercise.expected(case)
+        shipped = from_jsonable(json.loads(json.dumps(to_jsonable(expected), allow_nan=False)))
+        ok, reason, details = exercise.compare(expected, shipped)
+        assert ok, (case.name, reason, details)
+        json.dumps(details, allow_nan=False)
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_hidden_cases_depend_only_on_the_seed(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    first = json.dumps([c.to_jsonable() for c in exercise.hidden_cases(11)])
+    again = json.dumps([c.to_jsonable() for c in exercise.hidden_cases(11)])
+    other = json.dumps([c.to_jsonable() for c in exercise.hidden_cases(12)])
+    assert first == again and first != other
+    public = {c.name for c in exercise.public_cases()}
+    assert all(c.name.startswith("hidden-") and c.name not in public for c in exercise.hidden_cases(11))
+
+
+# --------------------------------------------------------------------------
+# Full marks for the solutions, zero for the stubs
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_solution_passes_every_case(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    func = namespace(exercise.notebook, solved=True)[exercise.function]
+    assert func.__module__ == "__main__"
+    failures = [r for r in score(exercise, func, all_cases(exercise)) if not r[1]]
+    assert not failures, failures
+    assert uses_library(exercise, func) is None
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_stub_fails_every_case(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    func = namespace(exercise.notebook, solved=False)[exercise.function]
+    results = score(exercise, func, all_cases(exercise))
+    assert all(not ok for _, ok, _, _ in results), [r for r in results if r[1]]
+    assert {reason for _, _, reason, _ in results} == {"not_implemented"}
+
+
+# Plausible wrong answers: each must fail at least one public and one hidden case.
+MISTAKES = {
+    "mask-1": """
+def f(tq, tk):
+    return np.arange(tk)[None, :] < np.arange(tk - tq, tk)[:, None]
+""",
+    "mask-2": """
+def f(scores, allowed):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.where(allowed, e / e.sum(axis=-1, keepdims=True), 0.0)
+""",
+    "mask-3": """
+def f(weights, allowed, atol=1e-9):
+    return bool((weights[~np.broadcast_to(allowed, weights.shape)] == 0).all())
+""",
+    "heads-1": """
+def f(x, n_heads):
+    return x.reshape(*x.shape[:-2], n_heads, x.shape[-2], x.shape[-1] // n_heads)
+""",
+    "heads-2": """
+def f(x):
+    if x.ndim < 3:
+        raise ValueError("too few axes")
+    return x.reshape(*x.shape[:-3], x.shape[-2], -1)
+""",
+    "heads-3": """
+from lib.attention import causal_attention, merge_heads, split_heads
+def f(x, w_q, w_k, w_v, w_o, n_heads):
+    q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
+    return merge_heads(causal_attention(q, k, v))
+""",
+    "pos-1": """
+def f(ids, token_table, position_table, offset=0):
+    return token_table[ids] + position_table[:np.shape(ids)[-1]]
+""",
+    "pos-2": """
+def f(grad, ids, vocab_size, context_size, offset=0):
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset + T > context_size:
+        raise ValueError("outside")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""",
+    "pos-3": """
+def f(forward, ids, i, j):
+    if i == j or max(i, j) >= ids.shape[-1] - 1:
+        raise ValueError("bad")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(ids) - forward(swapped))))
+""",
+    "causal-1": """
+def f(forward, ids, position, replacement):
+    perturbed = ids.copy()
+    perturbed[..., position - 1:] = replacement
+    return float(np.max(np.abs(forward(ids)[..., :position, :] - forward(perturbed)[..., :position, :])))
+""",
+    "causal-2": """
+def f(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < ids.shape[-1]:
+        raise ValueError("bad position")
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    change = np.max(np.abs(forward(ids)[..., :position, :] - forward(perturbed)[..., :position, :]))
+    return "leaks" if change > tol else "causal"
+""",
+    "causal-3": """
+def f(forward, ids, replacement_token):
+    if ids.shape[-1] < 2:
+        raise ValueError("short")
+    out = []
+    for p in range(1, ids.shape[-1]):
+        perturbed = ids.copy()
+        perturbed[p] = replacement_token
+        out.append(np.max(np.abs(forward(ids)[:p] - forward(perturbed)[:p])))
+    return np.array(out)
+""",
+    "causal-4": """
+def f(x, eps=1e-5):
+    mean = x.mean(axis=-2, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""",
+    "cache-1": """
+def f(model, token, cache):
+    return model.step(token, cache, position=0)
+""",
+    "cache-2": """
+from lib.attention import masked_softmax
+def f(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    H = n_heads
+    d = x.shape[-1] // H
+    q, k, v = ((x @ w).reshape(H, 1, d) for w in (w_q, w_k, w_v))
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2)
+    weights = masked_softmax(scores, np.ones(scores.shape[-1], dtype=bool))
+    return (weights @ values).reshape(-1) @ w_o, keys, values
+""",
+    "cache-3": """
+def f(forward, step, new_cache, ids):
+    full = forward(ids)
+    cache = new_cache()
+    last = [step(int(t), cache) for t in ids][-1]
+    return float(np.max(np.abs(full[-1] - last)))
+""",
+}
+
+
+def test_every_exercise_has_a_mistake():
+    assert set(MISTAKES) == set(EXERCISES)
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_common_mistake_is_caught(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    scope = {"np": np, "__name__": "__main__"}
+    exec(MISTAKES[exercise_id], scope)
+    wrong = scope["f"]
+    public = score(exercise, wrong, exercise.public_cases())
+    hidden = score(exercise, wrong, [c for seed in SEEDS for c in exercise.hidden_cases(seed)])
+    assert not all(ok for _, ok, _, _ in public), f"{exercise_id}: the public cases miss the mistake"
+    assert not all(ok for _, ok, _, _ in hidden), f"{exercise_id}: the hidden cases miss the mistake"
+
+
+# --------------------------------------------------------------------------
+# The notebooks: generated, in sync, no answer left in an exercise
+# --------------------------------------------------------------------------
+
+def read(kind, lang, stem):
+    return nbformat.read(ROOT / kind / lang / f"{stem}.ipynb", as_version=4)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_committed_notebooks_match_the_source(stem):
+    cells = load(source_path(stem))
+    numbered = exercise_cells(cells)
+    for lang in LANGUAGES:
+        solved, exercise = read("solutions", lang, stem), read("exercises", lang, stem)
+        hint = f"rebuild with `python tools/build_notebooks.py src/solutions/{stem}.py`"
+        assert [(c.cell_type, c.source) for c in solved.cells] == [(c.kind, c.text[lang]) for c in cells], \
+            f"solutions/{lang}/{stem}.ipynb is out of date: {hint}"
+        assert [(c.cell_type, c.source) for c in exercise.cells] == [(c.kind, c.text[lang]) for _, c in numbered], \
+            f"exercises/{lang}/{stem}.ipynb is out of date: {hint}"
+        # the exercise is the solved notebook minus the 'solution' cells, with stubs
+        solved_by_id = {c.id: c for c in solved.cells}
+        for cell in exercise.cells:
+            twin = solved_by_id[cell.id]
+            assert cell.cell_type == twin.cell_type
+            assert SOLUTION_TAG not in twin.metadata.get("tags", [])
+            expected = exercise_code(twin.source) if cell.cell_type == "code" else twin.source
+            assert cell.source == expected
+        dropped = [c for c in solved.cells if c.id not in {x.id for x in exercise.cells}]
+        assert all(SOLUTION_TAG in c.metadata.get("tags", []) for c in dropped)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_no_answer_survives_in_the_exercise(stem):
+    cells = load(source_path(stem))
+    answer_lines, other_lines = set(), set()
+    for cell in cells:
+        if cell.kind != "code":
+            continue
+        text = cell.text["en"]
+        block_lines = {line.strip() for _, block in solution_blocks(text) for line in block if line.strip()}
+        answer_lines |= block_lines
+        outside = exercise_code(text).splitlines()
+        other_lines |= {line.strip() for line in outside}
+    unique = answer_lines - other_lines
+    assert unique, f"{stem}: no solution block found"
+    stubs = 0
+    for lang in LANGUAGES:
+        nb = read("exercises", lang, stem)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert SOLUTION_BEGIN not in cell.source and SOLUTION_END not in cell.source
+                for line in cell.source.splitlines():
+                    assert line.strip() not in unique, f"exercises/{lang}/{stem}: answer line left: {line!r}"
+                stubs += cell.source.count(STUB)
+                assert cell.outputs == [] and cell.execution_count is None, "exercise notebooks stay unexecuted"
+            else:
+                assert SOLUTION_TAG not in cell.metadata.get("tags", [])
+    n_exercises = sum(e.notebook == stem for e in EXERCISES.values())
+    assert stubs >= 3 * n_exercises
+
+
+def test_markers_are_validated():
+    with pytest.raises(ValueError):
+        exercise_code("# BEGIN SOLUTION\nx = 1\n")
+    with pytest.raises(ValueError):
+        exercise_code("x = 1\n# END SOLUTION\n")
+    with pytest.raises(ValueError):
+        exercise_code("# BEGIN SOLUTION\n# END SOLUTION\n")
+    assert exercise_code("def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION\n") == \
+        "def f():\n    " + STUB
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_solved_notebooks_report_full_marks(stem):
+    ids_here = [e.id for e in EXERCISES.values() if e.notebook == stem]
+    for lang in LANGUAGES:
+        nb = read("solutions", lang, stem)
+        seen = []
+        for cell in nb.cells:
+            if cell.cell_type != "code" or not cell.source.startswith("check("):
+                continue
+            text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+            exercise_id = cell.source.split('"')[1]
+            n = len(EXERCISES[exercise_id].public_cases())
+            assert f"{exercise_id} · {EXERCISES[exercise_id].function}: {n}/{n} ✓" in text, text
+            assert "✗" not in text and "…" not in text and "!" not in text, text
+            assert all(o.output_type != "error" for o in cell.outputs)
+            seen.append(exercise_id)
+        assert seen == ids_here, f"solutions/{lang}/{stem}: check cells {seen}, expected {ids_here}"
+
+
+# --------------------------------------------------------------------------
+# check(): localised, never a traceback from the checker
+# --------------------------------------------------------------------------
+
+def right_softmax(scores, allowed):
+    if not np.broadcast_to(allowed, np.shape(scores)).any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, -np.inf)
+    w = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return w / w.sum(axis=-1, keepdims=True)
+
+
+def no_empty_check(scores, allowed):
+    return np.where(allowed, 1.0, 0.0) + 0 * scores
+
+
+def wrong_value(scores, allowed):
+    return right_softmax(scores, allowed) * 0.5 + 0.25 * allowed
+
+
+def wrong_shape(scores, allowed):
+    return right_softmax(scores, allowed)[..., :-1]
+
+
+def wrong_dtype(scores, allowed):
+    return right_softmax(scores, allowed).astype(np.float32)
+
+
+def overflow(scores, allowed):
+    if not np.broadcast_to(allowed, np.shape(scores)).any(axis=-1).all():
+        raise ValueError("empty row")
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = np.exp(scores) * allowed
+        return w / w.sum(axis=-1, keepdims=True)
+
+
+def returns_none(scores, allowed):
+    right_softmax(scores, allowed)
+
+
+def returns_text(scores, allowed):
+    return "weights"
+
+
+def crashes(scores, allowed):
+    return scores[None, None, None] @ np.ones((7, 7))
+
+
+def not_done(scores, allowed):
+    raise NotImplementedError  # TODO
+
+
+# kind of failure -> (function, exercise, case name, phrase per language)
+FAILURES = {
+    "wrong value": (wrong_value, "mask-2", "zeros-3x3",
+                    {"zh": "数值不对", "en": "wrong value at index", "ru": "неверное значение"}),
+    "wrong shape": (wrong_shape, "mask-2", "zeros-3x3",
+                    {"zh": "形状不对：应为 (3, 3)，实际是 (3, 2)", "en": "wrong shape: expected (3, 3), got (3, 2)",
+                     "ru": "неверная форма: ожидалась (3, 3), получена (3, 2)"}),
+    "wrong dtype": (wrong_dtype, "mask-2", "zeros-3x3",
+                    {"zh": "dtype 不对：应为 float64，实际是 float32", "en": "wrong dtype: expected float64, got float32",
+                     "ru": "неверный dtype: ожидался float64, получен float32"}),
+    "nan": (overflow, "mask-2", "large-scores", {"zh": "得到 nan", "en": "got nan at index", "ru": "получено nan"}),
+    "none": (returns_none, "mask-2", "zeros-3x3",
+             {"zh": "返回了 None", "en": "returned None", "ru": "вернула None"}),
+    "string": (returns_text, "mask-2", "zeros-3x3",
+               {"zh": "类型不对：应为 NumPy 数组，实际是 字符串", "en": "wrong type: expected a NumPy array, got a string",
+                "ru": "Ожидалось: массив NumPy; получено: строка"}),
+    "raises": (crashes, "mask-2", "zeros-3x3",
+               {"zh": "你的函数抛出了 ValueError", "en": "your function raised ValueError",
+                "ru": "ваша функция выбросила ValueError"}),
+    "no exception": (no_empty_check, "mask-2", "empty-row",
+                     {"zh": "这里应当抛出 ValueError", "en": "this input should raise ValueError",
+                      "ru": "должна быть ошибка ValueError"}),
+}
+
+
+def output_of(*args, **kwargs):
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert check(*args, **kwargs) is None
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", list(FAILURES))
+def test_check_explains_failures(kind, lang):
+    func, exercise_id, case_name, phrases = FAILURES[kind]
+    text = output_of(exercise_id, func, lang=lang)
+    line = next(l for l in text.splitlines() if l.strip().startswith(("✗", "✓")) and f" {case_name}" in l)
+    assert line.strip().startswith("✗"), text
+    assert phrases[lang] in line, line
+    assert "Traceback" not in text
+    others = [l for l in LANGUAGES if l != lang]
+    assert not any(FAILURES[kind][3][o] in text for o in others if FAILURES[kind][3][o] != phrases[lang])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_check_not_done_and_done(lang):
+    text = output_of("mask-2", not_done, lang=lang)
+    assert {"zh": "尚未完成", "en": "not done yet", "ru": "ещё не сделано"}[lang] in text
+    assert "✗" not in text
+    done = output_of("mask-2", right_softmax, lang=lang)
+    assert done.splitlines()[0] == "mask-2 · masked_softmax: 6/6 ✓"     # the same in every language
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_check_wrong_arguments(lang):
+    text = output_of("mask-7", right_softmax, lang=lang)
+    assert "'mask-7'" in text and "mask-1" in text
+    text = output_of("mask-2", "masked_softmax", lang=lang)
+    assert "masked_softmax" in text and "str" in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_check_warns_about_the_library(lang):
+    import lib
+    import lib.attention as attention_module
+    from lib.attention import masked_softmax as library_version
+
+    def wrapper(scores, allowed):
+        return lib.attention.masked_softmax(scores, allowed)
+
+    def aliased(scores, allowed):
+        return attention_module.masked_softmax(scores, allowed)
+
+    marker = {"zh": "不计分", "en": "no points", "ru": "не засчитает"}[lang]
+    for func in (library_version, wrapper, aliased):
+        assert marker in output_of("mask-2", func, lang=lang)
+    assert marker not in output_of("mask-2", right_softmax, lang=lang)
+    assert uses_library(EXERCISES["heads-3"], namespace("ex02_heads", solved=True)["multi_head_attention"]) is None
+
+
+def test_check_survives_a_broken_setup(capsys):
+    exercise = EXERCISES["causal-1"]
+    broken = Case("broken", (Ref("forward"), np.array([1, 2, 3]), 1, 0), setup="raise RuntimeError('boom')\n")
+    result = ex.run_checks("causal-1", exercise.reference, lang="en", cases=[broken])[0]
+    assert not result.ok and result.reason == "setup_failed" and "boom" in result.text
+
+
+# --------------------------------------------------------------------------
+# Comparison details the grader relies on
+# --------------------------------------------------------------------------
+
+def test_compare_rules():
+    cmp = ex.compare_values
+    a = np.array([[1.0, 0.0], [0.5, 0.5]])
+    assert cmp(a, a + 1e-12)[0]
+    assert cmp(a, a + 1e-6)[1] == "wrong_value"
+    assert cmp(a, a.astype(np.float32))[1] == "wrong_dtype"
+    assert cmp(a.astype(np.float32), a.astype(np.float32) + 1e-6)[0]          # float32 tolerance
+    assert cmp(a, a.tolist())[1] == "wrong_type"
+    assert cmp(a, a.T.copy()[:1])[1] == "wrong_shape"
+    assert cmp(a, a + np.array([[0.0, 1e-20], [0.0, 0.0]]), exact_zeros=True)[1] == "not_exact_zero"
+    assert cmp(a, np.where(a > 0.6, np.nan, a))[1] == "nan"
+    assert cmp((a, a), [a, a])[0] and cmp((a, a), (a,))[1] == "wrong_length"
+    ok, reason, details = cmp((a, a), (a, a * 2))
+    assert reason == "wrong_value" and details["item"] == 1
+    assert cmp(1.5, np.float64(1.5))[0] and cmp(1.5, np.array(1.5))[0] and cmp(1.5, True)[1] == "wrong_type"
+    assert cmp(1.5, float("nan"))[1] == "nan_number" and cmp(1.5, 1.6)[1] == "wrong_number"
+    assert cmp(True, np.bool_(True))[0] and cmp(True, 1)[1] == "wrong_type"
+    assert cmp("causal", "leaks")[1] == "wrong_exact"
+    assert cmp(np.array([1, 2]), np.array([1, 3]))[1] == "wrong_value"
+    assert cmp(Raised("ValueError"), Raised("ValueError", "x", ("ValueError", "Exception")))[0]
+    assert cmp(Raised("ValueError"), Raised("KeyError", "x", ("KeyError", "LookupError")))[1] == "wrong_exception"
+    assert cmp(Raised("ValueError"), a)[1] == "missing_exception"
+    assert cmp(a, Raised("NotImplementedError", "", ("NotImplementedError", "RuntimeError")))[1] == "not_implemented"
+    assert cmp(a, None)[1] == "none_returned"
+    assert cmp(a, Opaque("Tensor", "tensor([...])"))[1] == "wrong_type"
+
+
+def test_json_round_trip():
+    value = {
+        "array": np.array([[1.0, np.nan], [np.inf, -np.inf]]),
+        "ints": np.arange(6, dtype=np.int32).reshape(2, 3),
+        "bools": np.array([True, False]),
+        "empty": np.zeros((2, 0, 3)),
+        "scalars": [np.float32(1.5), np.int64(3), np.bool_(True), float("nan"), 2.5, 7, None, "text"],
+        "tuple": (1, (2.0, "x")),
+        "__name__": "a key that looks like a marker",
+        "ref": Ref("forward"),
+        "raised": Raised("ValueError", "message", ("ValueError", "Exception")),
+    }
+    text = json.dumps(to_jsonable(value), allow_nan=False)
+    back = from_jsonable(json.loads(text))
+    assert set(back) == set(value)
+    np.testing.assert_array_equal(back["array"], value["array"])
+    assert back["ints"].dtype == np.int32 and back["ints"].shape == (2, 3)
+    assert back["empty"].shape == (2, 0, 3)
+    assert isinstance(back["scalars"][0], np.float32) and isinstance(back["scalars"][2], np.bool_)
+    assert np.isnan(back["scalars"][3]) and back["scalars"][4:] == [2.5, 7, None, "text"]
+    assert back["tuple"] == (1, (2.0, "x")) and back["ref"] == Ref("forward")
+    assert back["raised"] == value["raised"] and back["__name__"] == value["__name__"]
+    with pytest.raises(TypeError):
+        to_jsonable(object())
+    assert isinstance(from_jsonable(json.loads(json.dumps(ex.encode_result(object())))), Opaque)
+
+
+def test_resolve_and_setup_run_in_a_fresh_namespace():
+    exercise = EXERCISES["causal-2"]
+    case = exercise.public_cases()[0]
+    args, kwargs = exercise.prepare(case)
+    assert callable(args[0]) and callable(args[1]) and isinstance(args[2], np.ndarray)
+    with pytest.raises(KeyError):
+        ex.resolve(Ref("missing"), {})
+
+
+# --------------------------------------------------------------------------
+# Language detection
+# --------------------------------------------------------------------------
+
+def test_language_from_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    set_language(None)
+    for lang in LANGUAGES:
+        folder = tmp_path / "exercises" / lang
+        folder.mkdir(parents=True)
+        monkeypatch.chdir(folder)
+        assert detect_language() == lang
+    monkeypatch.chdir(tmp_path)
+    assert detect_language() == "en"
+    monkeypatch.setenv("COURSE_LANG", "ru")
+    assert detect_language() == "ru"
+    set_language("zh")
+    try:
+        assert detect_language() == "zh" and detect_language("en") == "en"
+    finally:
+        set_language(None)
+    with pytest.raises(ValueError):
+        set_language("de")
+
+
+def test_check_uses_the_notebook_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    folder = tmp_path / "exercises" / "ru"
+    folder.mkdir(parents=True)
+    monkeypatch.chdir(folder)
+    assert "неверная форма" in output_of("mask-2", wrong_shape)
+    assert os.getcwd() == str(folder)
