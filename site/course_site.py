@@ -1,0 +1,181 @@
+"""Sphinx extension for the course website (loaded by every language build).
+
+It adds what the theme does not do for a site built three times from one source:
+
+* ``course_switcher`` in the page context: links to the same page in the other
+  languages (site layout ``<root>/<lang>/<pagename>.html``), used by the
+  ``lang-switcher.html`` template and the ``hreflang`` alternates in ``layout.html``;
+* launch buttons (Binder and a local JupyterLab) whose notebook path is the
+  path in the repository (``chapters/<lang>/NN.ipynb``), which the theme cannot
+  compute because each build sees ``chapters/NN.ipynb``;
+* the project's own message catalogs as fallbacks for strings the theme leaves
+  untranslated in zh_CN and ru.
+
+Configuration values are written by ``tools/build_site.py``.
+"""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+from urllib.parse import quote
+
+from sphinx import locale
+from sphinx.locale import get_translation
+
+HERE = Path(__file__).resolve().parent
+booktheme = get_translation("booktheme")
+
+
+def repo_parts(url: str):
+    """Return (provider, org, repo) for a GitHub/GitLab URL, else (None, None, None)."""
+    url = url.strip().rstrip("/")
+    if url.endswith(".git"):
+        url = url[:-4]
+    for host, provider in (("github.com/", "github"), ("gitlab.com/", "gitlab")):
+        if host in url:
+            parts = url.split(host, 1)[1].split("/")
+            if len(parts) >= 2 and parts[0] and parts[1]:
+                return provider, parts[0], parts[1]
+    return None, None, None
+
+
+def repo_path(pagename: str, lang: str, suffix: str = ".ipynb") -> str:
+    """``chapters/02_heads`` in the ``en`` build is ``chapters/en/02_heads.ipynb`` in the repository."""
+    head, _, rest = pagename.partition("/")
+    if not rest:
+        return f"{lang}/{pagename}{suffix}"
+    return f"{head}/{lang}/{rest}{suffix}"
+
+
+def launch_links(launch: dict, pagename: str, lang: str) -> list[dict]:
+    """The launch URLs for one notebook page (pure function, unit-tested)."""
+    repo_url = (launch.get("repo_url") or "").strip().rstrip("/")
+    if not repo_url:
+        return []
+    branch = launch.get("branch") or "main"
+    interface = "lab/tree" if launch.get("notebook_interface", "jupyterlab") == "jupyterlab" else "tree"
+    path = repo_path(pagename, lang)
+    links = []
+    binder = (launch.get("binderhub_url") or "").rstrip("/")
+    if binder:
+        provider, org, repo = repo_parts(repo_url)
+        if provider == "github":
+            base = f"{binder}/v2/gh/{org}/{repo}/{quote(branch, safe='')}"
+        elif provider == "gitlab":
+            base = f"{binder}/v2/gl/{org}%2F{repo}/{quote(branch, safe='')}"
+        else:
+            base = f"{binder}/v2/git/{quote(repo_url, safe='')}/{quote(branch, safe='')}"
+        links.append({"name": "binder", "url": f"{base}?urlpath={interface}/{path}"})
+    local = (launch.get("local_jupyterlab_url") or "").rstrip("/")
+    if local:
+        links.append({"name": "jupyterlab", "url": f"{local}/{path}"})
+    return links
+
+
+def switcher(app, pagename: str) -> list[dict]:
+    """Links from this page to its counterparts (or the language's root page)."""
+    here = app.config.course_lang
+    docs = app.config.course_docs
+    roots = app.config.course_roots
+    up = "../" * (pagename.count("/") + 1)        # from this page up to the site root
+    items = []
+    for lang in app.config.course_languages:
+        code = lang["code"]
+        special = pagename in ("search", "genindex")
+        exists = special or pagename in docs.get(code, ())
+        target = pagename if exists else roots.get(code, pagename)
+        items.append({
+            "code": code,
+            "label": lang["label"],
+            "html_lang": lang["html_lang"],
+            "href": f"{up}{code}/{target}.html",
+            "current": code == here,
+            "exists": exists,
+        })
+    return items
+
+
+def add_switcher(app, pagename, templatename, context, doctree):
+    # Runs before the theme drops templates that render empty (priority 500).
+    context["course_switcher"] = switcher(app, pagename)
+    context["course_switcher_label"] = app.config.course_switcher_label
+    context["course_lang"] = app.config.course_lang
+
+
+def add_launch_buttons(app, pagename, templatename, context, doctree):
+    # Runs after the theme has built its header buttons (priority 501).
+    is_notebook = "kernelspec" in app.env.metadata.get(pagename, {}) or \
+        ".ipynb" in (context.get("page_source_suffix") or "")
+    links = launch_links(app.config.course_launch, pagename, app.config.course_lang) if is_notebook else []
+    if not links:
+        return
+    buttons = []
+    for link in links:
+        if link["name"] == "binder":
+            buttons.append({"type": "link", "text": "Binder", "url": link["url"],
+                            "tooltip": booktheme("Launch on") + " Binder",
+                            "icon": "_static/images/logo_binder.svg"})
+        else:
+            buttons.append({"type": "link", "text": "JupyterLab (local)", "url": link["url"],
+                            "tooltip": "Open in JupyterLab (local server)",
+                            "icon": "fa-solid fa-laptop-code"})
+    group = {"type": "group", "tooltip": booktheme("Launch interactive content"),
+             "icon": "fas fa-rocket", "buttons": buttons, "label": "launch-buttons"}
+    header_buttons = context.setdefault("header_buttons", [])
+    position = next((i for i, b in enumerate(header_buttons) if b.get("label") == "download-buttons"),
+                    len(header_buttons))
+    header_buttons.insert(position, group)
+
+
+def translate_groups(app, pagename, templatename, context, doctree):
+    """The theme renders a dropdown's aria-label untranslated; translate it here."""
+    for button in context.get("header_buttons", []):
+        if button.get("type") == "group" and button.get("tooltip"):
+            button["tooltip"] = booktheme(button["tooltip"])
+
+
+def add_catalogs(app):
+    """Make the site's booktheme catalog primary: it fixes and completes the theme's.
+
+    (``app.add_message_catalog`` would only add it as a fallback.) The catalog
+    for the ``sphinx`` domain needs no help: ``locale_dirs`` come first there.
+    """
+    locale_dir = app.config.course_locale_dir or str(HERE / "locale")
+    try:
+        ours = gettext.translation("booktheme", locale_dir, [app.config.language])
+    except OSError:
+        return
+    key = ("general", "booktheme")
+    theirs = locale.translators.get(key)
+    if theirs is not None and theirs.__class__ is not gettext.NullTranslations:
+        ours.add_fallback(theirs)
+    locale.translators[key] = ours
+
+
+def relocate_nb_outputs(app):
+    """myst-nb writes notebook images to <outdir>/../jupyter_execute, which the three
+    language builds would share (and race on); give each build its own folder."""
+    folder = app.config.course_nb_output_folder
+    if folder and getattr(app.env, "mystnb_config", None) is not None:
+        app.env.mystnb_config = app.env.mystnb_config.copy(
+            output_folder=str(Path(folder) / "jupyter_execute"),
+            execution_cache_path=str(Path(folder) / "jupyter_cache"))
+
+
+def setup(app):
+    app.add_config_value("course_lang", "en", "html")
+    app.add_config_value("course_languages", [], "html")
+    app.add_config_value("course_docs", {}, "html")
+    app.add_config_value("course_roots", {}, "html")
+    app.add_config_value("course_launch", {}, "html")
+    app.add_config_value("course_switcher_label", "Language", "html")
+    app.add_config_value("course_locale_dir", "", "env")
+    app.add_config_value("course_nb_output_folder", "", "env")
+    app.add_config_value("course_ui_version", "", "html")   # digest of the .po files
+    app.connect("builder-inited", relocate_nb_outputs, priority=900)
+    app.connect("builder-inited", add_catalogs)
+    app.connect("html-page-context", add_switcher, priority=400)
+    app.connect("html-page-context", add_launch_buttons, priority=502)
+    app.connect("html-page-context", translate_groups, priority=503)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
