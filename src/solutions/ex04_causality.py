@@ -326,7 +326,7 @@ md(
 **About the solution.** One axis number changed: `axis=-1` makes every position use its own features only, the layer becomes position-wise, stops reading across time, and causality is kept. This agrees with the structural argument of section 4: position-wise normalisation, feed-forward and residual layers add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
 """,
     ru="""
-**О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой становится поточечным (по позициям), перестаёт читать через время, и причинность сохраняется. Это согласуется со структурным рассуждением раздела 4: поточечные нормировка, полносвязный слой и остаточная связь не добавляют путей из будущего, а всё, что читает через время, нужно доказывать отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.
+**О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой обрабатывает позиции по отдельности, больше не заглядывает в другие моменты времени, и причинность сохраняется. Это согласуется со структурным рассуждением раздела 4: нормировка, полносвязный слой и остаточная связь, применяемые к каждой позиции отдельно, не добавляют путей из будущего, а всё, что смешивает разные позиции, нужно проверять отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.
 """,
     tags=("solution",),
 )
