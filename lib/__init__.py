@@ -13,6 +13,9 @@ Conventions used everywhere in this package:
   reading is forbidden.  No name ever means both.
 """
 
-from . import attention, data, model, positions
+from . import attention, checks, costs, data, model, positions
 
-__all__ = ["attention", "data", "model", "positions"]
+# The modules the chapters teach.  Also here, imported on demand: ``lib.plots``
+# (matplotlib figures), ``lib.exercises`` (exercise checks) and ``lib.grading``
+# (the instructors' batch grader, ``python -m lib.grading``).
+__all__ = ["attention", "checks", "costs", "data", "model", "positions"]

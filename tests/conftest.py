@@ -2,10 +2,9 @@
 
 import os
 
-import numpy as np
 import pytest
 
-from lib.model import AttentionModel
+from lib.checks import chapter_model as lib_chapter_model
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -15,21 +14,10 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "2")
 
 
-def chapter_tables():
-    """The hand-set tables of the chapter's checking program (§6): D=4, H=2."""
-    E = np.array([[40., -30., 20., -10.], [1., 0., 0., 1.], [.2, .1, .3, -.1],
-                  [0., 1., 1., 0.], [.5, .5, -.5, .5], [1., 0., 0., 1.]])
-    t = np.arange(8)
-    P = np.stack([.1 * (t + 1), .03 * t, .07 * (t % 2), -.02 * t], axis=1)
-    W_O = np.array([[1., 0., 1., 0.], [0., 1., 0., 1.], [1., 0., -1., 0.], [0., 1., 0., -1.]])
-    return E, P, W_O
-
-
 @pytest.fixture
 def chapter_model():
-    E, P, W_O = chapter_tables()
-    identity = np.eye(4)
-    return AttentionModel(E, P, identity, identity, identity, W_O, n_heads=2)
+    """The hand-set model of the chapter's checking program (§6): D=4, H=2, identity Q/K/V."""
+    return lib_chapter_model()
 
 
 def require_or_skip(module_name, why):

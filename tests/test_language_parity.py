@@ -15,6 +15,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from tools.build_notebooks import coalesce_streams  # noqa: E402
 from tools.nbsource import LANGUAGES, load  # noqa: E402
 
 KINDS = ["chapters", "exercises", "solutions"]
@@ -42,7 +43,7 @@ def comparable_outputs(cell):
     if "nbval-ignore-output" in cell.metadata.get("tags", []):
         return "ignored"
     result = []
-    for out in cell.get("outputs", []):
+    for out in coalesce_streams(cell.get("outputs", [])):
         if out.output_type == "stream":
             result.append((out.name, out.text))
         elif out.output_type == "error":

@@ -52,6 +52,31 @@ def execute(nb, cwd, timeout=120):
         resources={"metadata": {"path": str(cwd)}},
     )
     client.execute()          # execution counts stay: nbval treats a cell without one as never run
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = coalesce_streams(cell.outputs)
+
+
+def coalesce_streams(outputs):
+    """Join consecutive stdout (or stderr) messages into one output.
+
+    A kernel under load may deliver one print in several messages; joined, the
+    same code always gives the same outputs, in every language.
+    """
+    merged = []
+    for out in outputs:
+        if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name):
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
+def write_atomically(nb, target):
+    tmp = target.with_suffix(".ipynb.tmp")
+    nbformat.write(nb, tmp)
+    os.replace(tmp, target)
 
 
 def build(source_path, run=True):
@@ -67,9 +92,7 @@ def build(source_path, run=True):
         if run:
             execute(nb, out_dir)
         target = out_dir / f"{stem}.ipynb"
-        tmp = target.with_suffix(".ipynb.tmp")
-        nbformat.write(nb, tmp)
-        os.replace(tmp, target)
+        write_atomically(nb, target)
         print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
     if kind == "solutions":
         build_exercise(cells, stem)
@@ -88,9 +111,7 @@ def build_exercise(solution_cells, stem):
         out_dir.mkdir(parents=True, exist_ok=True)
         nb = make_notebook(cells, lang, stem, numbers)
         target = out_dir / f"{stem}.ipynb"
-        tmp = target.with_suffix(".ipynb.tmp")
-        nbformat.write(nb, tmp)
-        os.replace(tmp, target)
+        write_atomically(nb, target)
         print(f"{target.relative_to(ROOT)}  (not executed)")
 
 
