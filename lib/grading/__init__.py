@@ -48,7 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 from . import report as _report
 from .notebooks import find_notebooks, identify, read_notebook
 from .runner import Cancelled, Course, Options, assemble, make_row, plan_submission, run_unit
-from .sandbox import Limits, Sandbox, SandboxError, choose_isolation, fence_stubs
+from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation, fence_stubs
 
 __all__ = ["grade_batch", "Options", "Limits", "UsageError"]
 
@@ -68,14 +68,15 @@ def _log(stream, text):
             pass
 
 
-def make_sandbox(isolation, course, limits, keep_temp=False, progress=None):
+def make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_base=None):
     """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a self-check."""
     stubs = fence_stubs(course.all_fenced())
+    uids = UidPool(uid_base, 1_000_000) if uid_base else None
     if isolation != "auto":
         mode, warnings = choose_isolation(isolation)
         for w in warnings:
             _log(progress, w)
-        sandbox = Sandbox(mode, limits, lib_stubs=stubs, keep=keep_temp)
+        sandbox = Sandbox(mode, limits, lib_stubs=stubs, keep=keep_temp, uid_pool=uids)
         try:
             sandbox.self_check()
         except SandboxError:
@@ -86,7 +87,7 @@ def make_sandbox(isolation, course, limits, keep_temp=False, progress=None):
     order = {"root": ["root", "userns", "none"], "userns": ["userns", "none"], "none": ["none"]}[mode]
     last = None
     for candidate in order:
-        sandbox = Sandbox(candidate, limits, lib_stubs=stubs, keep=keep_temp)
+        sandbox = Sandbox(candidate, limits, lib_stubs=stubs, keep=keep_temp, uid_pool=uids)
         try:
             sandbox.self_check()
         except SandboxError as exc:
@@ -105,7 +106,7 @@ def make_sandbox(isolation, course, limits, keep_temp=False, progress=None):
 
 def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=None, jobs=None, group_by="dir",
                 isolation="auto", registry="lib.exercises", seed=None, exercise_ids=None, all_exercises=False,
-                progress=sys.stderr, keep_temp=False):
+                progress=sys.stderr, keep_temp=False, uid_base=None):
     """Grade every submission under ``paths``; returns the report (a dict).
 
     Raises UsageError for misuse (nothing to grade, unknown exercise ids ...).
@@ -148,7 +149,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=No
     jobs = max(1, int(jobs or min(2, os.cpu_count() or 1)))
     started = time.time()
     try:
-        sandbox = make_sandbox(isolation, course, limits, keep_temp, progress)
+        sandbox = make_sandbox(isolation, course, limits, keep_temp, progress, uid_base)
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     _log(progress, f"grader: {len(groups)} submission(s), {sum(len(v) for v in groups.values())} notebook(s), "
@@ -220,6 +221,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=No
             "registry": registry,
             "seed": seed,
             "isolation": sandbox.mode,
+            "uids": [sandbox.uids.first, sandbox.uids.first + sandbox.uids.count - 1] if sandbox.mode == "root" else None,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "seconds": round(time.time() - started, 3),
             "jobs": jobs,

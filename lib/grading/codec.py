@@ -142,7 +142,7 @@ def encode(value, max_bytes=MAX_BYTES, strict=False):
         if isinstance(v, str):
             spend(len(v) * 2)
             # lone surrogates cannot be UTF-8 encoded: replace them
-            return v.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if _has_surrogates(v) else v
+            return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in v) if _has_surrogates(v) else v
         if isinstance(v, (bytes, bytearray)):
             spend(len(v) * 2)
             return {"__bytes__": _b64(bytes(v))}
@@ -342,10 +342,19 @@ def dumps(value, **kwargs):
     return json.dumps(encode(value, **kwargs), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
+def _no_constants(name):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def parse_json(text):
+    """Strict JSON (no NaN / Infinity tokens); ValueError or RecursionError otherwise."""
+    return json.loads(text, parse_constant=_no_constants)
+
+
 def loads(text, refs=None):
     """Inverse of :func:`dumps`; any malformation becomes a CodecError."""
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except (ValueError, RecursionError) as exc:
         raise CodecError(f"not valid JSON: {exc}") from None
     try:

@@ -103,7 +103,11 @@ class Course:
         """A decoded kernel value in the registry's vocabulary (Raised, Opaque)."""
         reg = self.registry
         if isinstance(value, codec.RaisedError):
-            return reg.Raised(value.type_name, value.message, (value.type_name,) + tuple(value.bases))
+            bases = tuple(value.bases)
+            if value.type_name == "StdinNotImplementedError":
+                # IPython derives it from NotImplementedError, which would read as "not done yet"
+                bases = tuple(b for b in bases if b != "NotImplementedError")
+            return reg.Raised(value.type_name, value.message, (value.type_name,) + bases)
         if isinstance(value, codec.Unsupported):
             return reg.Opaque(value.type_name, value.text)
         if isinstance(value, codec.Ref):
@@ -330,7 +334,8 @@ class NotebookRun:
                 outcomes.append((name, False, "setup_failed", {"type": "SetupError", "message": str(rec["setup_error"])}))
                 continue
             if "encode_error" in rec or "result" not in rec:
-                got = self.course.registry.Opaque("unencodable", str(rec.get("encode_error", "no result"))[:120])
+                reason = str(rec.get("encode_error", "no result"))
+                got = self.course.registry.Opaque(f"a value the grader cannot receive ({reason[:80]})", "")
             else:
                 try:
                     got = self.course.from_kernel(codec.decode(rec["result"]))
@@ -397,7 +402,7 @@ def _read_records(path, limit=MAX_RESULT_BYTES):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = codec.parse_json(line)
         except (ValueError, RecursionError):
             continue
         if not isinstance(rec, dict):

@@ -1,0 +1,295 @@
+"""Bad submissions for the grader, generated from the solution notebooks.
+
+    python tests/grading_cases/make_cases.py OUT_DIR      # write them, then e.g.
+    python -m lib.grading OUT_DIR --csv report.csv
+
+Every case is one student folder under OUT_DIR.  Most start from the solved
+``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3) and
+add or change a cell; :data:`CASES` says, for each, what the grader must
+report (``EXPECT``: exercise id -> status, or "not pass").  tests/test_grading_bad.py
+grades them all in one batch and checks every row.
+"""
+
+import copy
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SOLVED = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
+STUB = ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb"
+SOLVED_ZH = ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb"
+STUB_HEADS = ROOT / "exercises" / "en" / "ex02_heads.ipynb"
+
+NOT_PASS = "not pass"
+
+GOOD = '''
+import numpy as np
+
+def _good_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row of allowed has no True entry")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+'''
+
+
+def softmax_cell(body):
+    """A cell redefining masked_softmax with ``body`` (indented by the caller)."""
+    return GOOD + "\n\ndef masked_softmax(scores, allowed):\n" + body
+
+
+def code_cell(source):
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+
+
+def load(path):
+    return json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+
+
+def with_cells(base, cells=(), insert_at=None, transform=None):
+    nb = copy.deepcopy(load(base))
+    new = [code_cell(c) for c in cells]
+    if insert_at is None:
+        nb["cells"] += new
+    else:
+        nb["cells"][insert_at:insert_at] = new
+    if transform:
+        transform(nb)
+    return nb
+
+
+def _code_index(nb, startswith):
+    for i, cell in enumerate(nb["cells"]):
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and src.lstrip().startswith(startswith):
+            return i
+    raise ValueError(startswith)
+
+
+def rename_function(nb):
+    i = _code_index(nb, "def masked_softmax")
+    cell = nb["cells"][i]
+    src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    cell["source"] = src.replace("def masked_softmax(", "def masked_softmax_v2(", 1)
+    for cell in nb["cells"]:                 # the later demo cells would stop at a NameError: keep them working
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and "masked_softmax(" in src and "def masked_softmax_v2" not in src:
+            cell["source"] = src.replace("masked_softmax(", "masked_softmax_v2(")
+
+
+ISOLATION_PROBE = '''
+import os, socket, numpy as np
+
+def causal_allowed(tq, tk):
+    problems = []
+    if os.getuid() == 0 and not os.path.exists("/proc/self/uid_map"):
+        problems.append("runs as root")
+    for path in {secret_paths!r}:
+        if os.path.exists(path):
+            problems.append("sees " + path)
+    for host, port in (("1.1.1.1", 53), ("127.0.0.1", 22), ("pypi.org", 443)):
+        try:
+            socket.create_connection((host, port), timeout=0.5).close()
+            problems.append(f"reaches {{host}}:{{port}}")
+        except OSError:
+            pass
+    pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    if len(pids) > 30:
+        problems.append(f"sees {{len(pids)}} processes")
+    try:
+        text = open("{root}/lib/exercises.py", encoding="utf-8").read()
+        if "hidden_cases" in text:
+            problems.append("reads the real exercise registry")
+    except OSError:
+        pass
+    try:
+        open("{root}/lib/attention.py", "a").close()
+        problems.append("can write the library")
+    except OSError:
+        pass
+    if problems:
+        raise RuntimeError("; ".join(problems))
+    return np.arange(tk)[None, :] <= np.arange(tk - tq, tk)[:, None]
+'''
+
+READ_SOLUTIONS = '''
+import json
+
+def masked_softmax(scores, allowed):
+    nb = json.load(open("{solved}", encoding="utf-8"))          # the teacher's solution, if visible
+    for cell in nb["cells"]:
+        src = "".join(cell["source"])
+        if src.startswith("def masked_softmax"):
+            space = {{"np": __import__("numpy")}}
+            exec(src, space)
+            return space["masked_softmax"](scores, allowed)
+    from lib.exercises import EXERCISES                             # or the registry's reference
+    return EXERCISES["mask-2"].reference(scores, allowed)
+'''
+
+TAMPER = '''
+import os, glob, signal
+
+def masked_softmax(scores, allowed):
+    attempts = [
+        lambda: open("{root}/lib/exercises.py", "w").write("EXERCISES = {{}}"),
+        lambda: open("{root}/lib/attention.py", "a").write("# tampered"),
+        lambda: [os.remove(p) for p in glob.glob("/grader/in/*")],
+        lambda: open("/grader/in/kernel.json", "w").write("{{}}"),
+        lambda: os.kill(1, signal.SIGKILL),
+        lambda: os.setuid(0),
+        lambda: os.chroot("/"),
+        lambda: open("/etc/passwd", "a").write("x"),
+        lambda: open("/usr/tampered", "w").write("x"),
+    ]
+    for attempt in attempts:
+        try:
+            attempt()
+        except Exception:
+            pass
+    return _good_softmax(scores, allowed)
+'''
+
+FORK_BOMB = '''
+import os, time
+children = 0
+for _ in range(300):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        try:
+            time.sleep(1000)
+        finally:
+            os._exit(0)
+    children += 1
+print(children)
+'''
+
+MONKEYPATCH_NUMPY = softmax_cell('''    return np.ones(np.shape(scores)) / 7          # wrong, and then:
+import numpy.testing
+np.allclose = lambda *a, **k: True
+np.isclose = lambda a, b, *r, **k: np.ones(np.broadcast(a, b).shape, dtype=bool)
+np.array_equal = lambda *a, **k: True
+np.testing.assert_allclose = lambda *a, **k: None
+np.testing.assert_array_equal = lambda *a, **k: None
+np.testing.assert_equal = lambda *a, **k: None
+''')
+
+MONKEYPATCH_BUILTINS = softmax_cell('''    import builtins, math, json           # patched while the grader calls it
+    builtins.isinstance = lambda *a: True
+    builtins.abs = lambda x: 0
+    builtins.all = lambda *a: True
+    math.isclose = lambda *a, **k: True
+    json.dumps = lambda *a, **k: '{"case": 0, "result": true}'
+    return np.zeros(np.shape(scores))
+''')
+
+
+def cases():
+    """(folder, {file name: notebook dict or bytes}, {exercise: expected status}, [message fragments])."""
+    P = "pass"
+    ok3 = {"mask-1": P, "mask-2": P, "mask-3": P}
+
+    def solved(*cells, **kw):
+        return {"ex01_allowed_set.ipynb": with_cells(SOLVED, cells, **kw)}
+
+    def mask2(status, body, *fragments):
+        return (solved(softmax_cell(body)), {**ok3, "mask-2": status}, list(fragments))
+
+    raw = load(SOLVED)
+    utf8 = json.dumps(raw, ensure_ascii=False).encode("utf-8")
+    non_utf8 = utf8.replace(b"causal allowed set", b"causal \xff\xfe allowed set", 1)
+    assert non_utf8 != utf8
+    batch_secret = str(pathlib.Path("{batch}"))
+    table = {
+        "solved": (solved(), ok3, ["passed"]),
+        "stub": ({"ex01_allowed_set.ipynb": load(STUB)}, {k: "fail" for k in ok3}, ["NotImplementedError"]),
+        "wrong_values": mask2("fail", "    return _good_softmax(scores, np.ones_like(allowed))\n", "wrong value"),
+        "float32": mask2("fail", "    return _good_softmax(scores, allowed).astype(np.float32)\n", "dtype"),
+        "nan": mask2("fail", "    return np.full(np.shape(scores), np.nan)\n"),
+        "wrong_shape": mask2("fail", "    return _good_softmax(scores, allowed)[..., :-1]\n", "shape"),
+        "int_dtype": mask2("fail", "    return (_good_softmax(scores, allowed) * 100).astype(np.int64)\n", "dtype"),
+        "returns_none": mask2("fail", "    _good_softmax(scores, allowed)\n", "None"),
+        "returns_string": mask2("fail", "    return 'softmax'\n"),
+        "returns_generator": mask2("fail", "    return (x for x in _good_softmax(scores, allowed))\n"),
+        "returns_huge": mask2("fail", "    return np.zeros((100_000_000,))\n"),
+        "huge_exception": mask2("fail", "    raise ValueError('x' * 50_000_000)\n", "ValueError"),
+        "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
+        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {**ok3, "mask-2": NOT_PASS}, []),
+        "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"}, []),
+        "isolation_probe": (solved(ISOLATION_PROBE.format(
+            root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "lib" / "grading"), str(ROOT / ".git"),
+                                     str(ROOT / "tests"), batch_secret, "/root/.bashrc", "/work/shared"])), ok3, []),
+        "tamper": (solved(GOOD + TAMPER.format(root=ROOT)), ok3, []),
+        "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},
+                         ["reference implementation"]),
+        "uses_library_inside": mask2("fail", "    import lib.attention as A\n    return A.masked_softmax(scores, allowed)\n",
+                                     "reference implementation"),
+        "while_true": mask2("timeout", "    while True:\n        pass\n"),
+        "ignore_interrupt": mask2("timeout", "    while True:\n        try:\n            while True:\n"
+                                             "                pass\n        except KeyboardInterrupt:\n"
+                                             "            continue\n"),
+        "os_exit": mask2("error", "    import os\n    os._exit(0)\n", "exited"),
+        "sys_exit": mask2("fail", "    import sys\n    sys.exit(3)\n", "SystemExit"),
+        "segfault": mask2("error", "    import ctypes\n    ctypes.string_at(0)\n", "SIGSEGV"),
+        "memory": mask2("fail", "    big = np.ones(3 * 2**30 // 8)\n    return _good_softmax(scores, allowed)\n",
+                        "MemoryError"),
+        "input": mask2("fail", "    name = input('your name? ')\n    return _good_softmax(scores, allowed)\n"),
+        "print_in_function": mask2(P, "    print('y' * 1_000_000)\n    return _good_softmax(scores, allowed)\n"),
+        "print_flood": (solved("print('x' * 100_000_000)"), ok3, []),
+        "fork_bomb": (solved(FORK_BOMB), ok3, []),
+        "toplevel_exit": (solved("import os\nos._exit(0)", insert_at=3), ok3, []),
+        "toplevel_hang": (solved("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
+                                 insert_at=3), ok3, []),
+        "toplevel_input": (solved("answer = input('?')"), ok3, []),
+        "toplevel_memory": (solved("import numpy as np\nhuge = np.ones(3 * 2**30 // 8)"), ok3, []),
+        "magics": (solved("!ls /", "%timeit -n1 -r1 1 + 1", "%%bash\necho hi", "files = !ls",
+                          "%matplotlib inline\nx = 1", "np.exp?"), ok3, []),
+        "missing_function": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=rename_function)},
+                             {**ok3, "mask-2": "missing"}, ["masked_softmax"]),
+        "invalid_json": ({"ex01_allowed_set.ipynb": b'{"cells": [ {"cell_type": "code", '},
+                         {k: "error" for k in ok3}, ["JSON"]),
+        "non_utf8": ({"ex01_allowed_set.ipynb": non_utf8}, {k: "error" for k in ok3}, ["UTF-8"]),
+        "empty_file": ({"ex01_allowed_set.ipynb": b""}, {k: "error" for k in ok3}, ["JSON"]),
+        "cjk": ({"练习一 ex01_allowed_set.ipynb": with_cells(SOLVED_ZH, [
+            "# 中文注释：掩码与许可集合\n变量 = '注意力权重'\nprint(变量, 'маска')\n",
+            GOOD + "\ndef 掩码软最大(分数, 许可):\n    return _good_softmax(分数, 许可)\n\nmasked_softmax = 掩码软最大\n"])},
+            ok3, []),
+        "two_notebooks_same": ({"ex01_allowed_set.ipynb": load(STUB), "ex01_allowed_set (1).ipynb": load(SOLVED)},
+                               ok3, ["best of 2"]),
+        "two_notebooks_different": ({"ex01_allowed_set.ipynb": load(SOLVED), "ex02_heads.ipynb": load(STUB_HEADS)},
+                                    {**ok3, "heads-1": "fail", "heads-2": "fail", "heads-3": "fail"}, []),
+        "other_course": ({"homework3.ipynb": {"cells": [code_cell("def fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)")],
+                                              "metadata": {}, "nbformat": 4, "nbformat_minor": 5}},
+                         {"-": "error", **{k: "missing" for k in ok3}}, ["not an exercise notebook"]),
+    }
+    return table
+
+
+def build(out_dir):
+    """Write every case under ``out_dir``; returns {folder: (expected, fragments)}."""
+    out_dir = pathlib.Path(out_dir)
+    expectations = {}
+    for folder, (files, expect, fragments) in cases().items():
+        d = out_dir / folder
+        d.mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            if isinstance(content, dict):
+                text = json.dumps(content, ensure_ascii=False, indent=1).replace("{batch}", str(out_dir))
+                content = text.encode("utf-8")
+            (d / name).write_bytes(content)
+        expectations[folder] = (expect, fragments)
+    return expectations
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    for name in build(sys.argv[1]):
+        print(name)

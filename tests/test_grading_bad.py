@@ -1,0 +1,115 @@
+"""The grader against bad submissions: one batch of every case in
+tests/grading_cases/make_cases.py (crashes, hangs, floods, forks, cheats,
+broken files), each with its expected row.  The batch must complete with
+exit code 0, the report must hold every row, no student process may
+survive, and the repository must be untouched."""
+
+import csv
+import hashlib
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
+import make_cases  # noqa: E402
+
+UID_BASE = 1_720_000_000
+CASES = make_cases.cases()
+WATCHED = [ROOT / "lib" / "exercises.py", ROOT / "lib" / "attention.py", make_cases.SOLVED]
+# Cases whose expectation holds only when the sandbox hides files and the network.
+NEEDS_ISOLATION = {"isolation_probe", "read_solutions"}
+
+pytestmark = pytest.mark.heavy
+
+
+def digest(paths):
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+@pytest.fixture(scope="module")
+def bad_batch(tmp_path_factory):
+    batch = tmp_path_factory.mktemp("submissions")
+    expectations = make_cases.build(batch)
+    out = tmp_path_factory.mktemp("report")
+    before = digest(WATCHED)
+    proc = subprocess.run(
+        [sys.executable, "-m", "lib.grading", str(batch), "--json", str(out / "r.json"), "--csv", str(out / "r.csv"),
+         "--timeout", "3", "--cell-timeout", "6", "--seed", "5", "--jobs", "2", "--uid-base", str(UID_BASE)],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    report = json.loads((out / "r.json").read_text(encoding="utf-8")) if (out / "r.json").exists() else None
+    rows = {}
+    for row in (report or {}).get("rows", []):
+        rows.setdefault(pathlib.Path(row["submission"]).name, []).append(row)
+    return {"proc": proc, "report": report, "rows": rows, "expect": expectations, "out": out,
+            "before": before, "batch": batch}
+
+
+def test_batch_completes_with_exit_code_0(bad_batch):
+    proc = bad_batch["proc"]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert bad_batch["report"]["grader"]["complete"] is True
+    assert f"[{len(CASES)}/{len(CASES)}]" in proc.stderr
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_expected_row(bad_batch, case):
+    if case in NEEDS_ISOLATION and bad_batch["report"]["grader"]["isolation"] == "none":
+        pytest.skip("without a sandbox student code can read the repository")
+    expect, fragments = bad_batch["expect"][case]
+    rows = {r["exercise"]: r for r in bad_batch["rows"][case]}
+    scope = {e["id"] for e in bad_batch["report"]["grader"]["exercises"]}
+    # exercises of notebooks this student did not hand in are "missing"
+    wanted = {**{ex: "missing" for ex in scope}, **expect}
+    assert set(rows) == set(wanted), (sorted(rows), sorted(wanted))
+    for ex, status in wanted.items():
+        row = rows[ex]
+        if status == make_cases.NOT_PASS:
+            assert row["status"] != "pass" and row["points"] == 0, row
+        else:
+            assert row["status"] == status, row
+        assert row["points"] == (row["max_points"] if row["status"] == "pass" else 0)
+    messages = " ".join(r["message"] for r in rows.values())
+    for fragment in fragments:
+        assert fragment in messages, messages
+
+
+def test_report_has_every_row_in_both_files(bad_batch):
+    report, out = bad_batch["report"], bad_batch["out"]
+    scope = len(report["grader"]["exercises"])
+    extra = sum(1 for rows in bad_batch["rows"].values() for r in rows if r["exercise"] == "-")
+    assert len(report["rows"]) == len(CASES) * scope + extra
+    assert len(report["summary"]) == len(CASES)
+    with open(out / "r.csv", encoding="utf-8", newline="") as f:
+        csv_rows = list(csv.DictReader(f))
+    assert [(r["submission"], r["exercise"], r["status"]) for r in csv_rows] == \
+        [(r["submission"], r["exercise"], r["status"]) for r in report["rows"]]
+    assert any("学生" in r["message"] or "练习" in r["notebook"] for r in csv_rows)   # CJK survives the CSV
+    for row in report["rows"]:
+        assert row["status"] in ("pass", "fail", "error", "timeout", "missing")
+        assert len(row["message"]) <= 400 and "\n" not in row["message"]
+
+
+def test_no_student_process_survives(bad_batch):
+    grader = bad_batch["report"]["grader"]
+    if grader["isolation"] != "root":
+        pytest.skip("only root mode runs kernels as dedicated uids")
+    first, last = grader["uids"]
+    survivors = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if first <= entry.stat().st_uid <= last:
+                    survivors.append(entry.name)
+            except OSError:
+                pass
+    assert survivors == []
+
+
+def test_repository_untouched(bad_batch):
+    assert digest(WATCHED) == bad_batch["before"]
+    assert not (pathlib.Path("/usr") / "tampered").exists()
