@@ -172,7 +172,7 @@ def setup(app):
     app.add_config_value("course_switcher_label", "Language", "html")
     app.add_config_value("course_locale_dir", "", "env")
     app.add_config_value("course_nb_output_folder", "", "env")
-    app.add_config_value("course_ui_version", "", "html")   # digest of the .po files
+    app.add_config_value("course_assets_version", "", "html")   # digest of translations and static files
     app.connect("builder-inited", relocate_nb_outputs, priority=900)
     app.connect("builder-inited", add_catalogs)
     app.connect("html-page-context", add_switcher, priority=400)

@@ -185,6 +185,12 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sphinx["local_extensions"] = dict(sphinx["local_extensions"] or {}, course_site=str(SITE_SRC))
     sc = sphinx.setdefault("config", {}) or {}
     sphinx["config"] = sc
+    # Jupyter Book's extensions, less sphinx-thebe, which this site does not use
+    # (live code from a CDN; under Sphinx 7 it also declares a `const` twice,
+    # a JavaScript error on every page).
+    from jupyter_book.config import get_default_sphinx_config
+    sc["extensions"] = [e for e in get_default_sphinx_config()["extensions"]
+                        if e != "sphinx_thebe"] + ["course_site"]
     sc["language"] = spec["sphinx_language"]
     sc["project"] = cfg["title"]
     sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC)]
@@ -207,6 +213,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     theme["launch_buttons"] = {}
     if spec.get("search_bar_text"):
         theme["search_bar_text"] = spec["search_bar_text"]
+    for key, value in (spec.get("sphinx_config") or {}).items():
+        sc[key] = value
     sc["course_lang"] = lang
     sc["course_languages"] = [{"code": s["code"], "label": s["label"], "html_lang": s["html_lang"]}
                               for s in langs]
@@ -214,7 +222,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["course_roots"] = dict(roots)
     sc["course_switcher_label"] = SWITCHER_LABEL.get(lang, "Language")
     sc["course_locale_dir"] = str(stage / "locale")
-    sc["course_ui_version"] = ui_catalog_digest(spec["sphinx_language"])
+    sc["course_assets_version"] = site_assets_digest(spec["sphinx_language"])
     sc["course_nb_output_folder"] = str(NB_OUTPUTS / lang)
     sc["course_launch"] = {
         "repo_url": repo_url,
@@ -262,11 +270,16 @@ def stage(lang: str, base: dict, toc: dict, docs: dict, roots: dict, toc_lang: d
     return src
 
 
-def ui_catalog_digest(sphinx_lang: str) -> str:
-    """Changes when the site's translations change, so every page is rewritten."""
+def site_assets_digest(sphinx_lang: str) -> str:
+    """Changes when the site's translations, static files or vendored packages
+    change. Sphinx rewrites every page when a config value changes, but not when
+    only a static file does ("no targets are out of date")."""
     digest = hashlib.sha256()
-    for po in sorted((SITE_SRC / "locale" / sphinx_lang / "LC_MESSAGES").glob("*.po")):
-        digest.update(po.name.encode() + po.read_bytes())
+    files = sorted((SITE_SRC / "locale" / sphinx_lang / "LC_MESSAGES").glob("*.po"))
+    files += sorted(p for p in (SITE_SRC / "static").rglob("*") if p.is_file())
+    files += [SITE_SRC / "vendor.json"]
+    for path in files:
+        digest.update(str(path.relative_to(SITE_SRC)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -441,6 +454,25 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict) -> str:
             .replace("{{ titles }}", titles))
 
 
+def report_lines(rows: list[dict]) -> list[str]:
+    """Summary of the page weights and load times measured by tests/test_site.py."""
+    import statistics
+    weights = [r["bytes"] for r in rows]
+    heaviest = sorted(rows, key=lambda r: -r["bytes"])[:5]
+    slowest = sorted(rows, key=lambda r: -r["ready_ms"])[:5]
+    kib = 1024
+    return [
+        f"course site, {len(rows)} pages, first visit (HTML + everything it loads, uncompressed): "
+        f"median {statistics.median(weights) / kib:.0f} KiB, min {min(weights) / kib:.0f} KiB, "
+        f"max {max(weights) / kib:.0f} KiB",
+        "  heaviest: " + ", ".join(f"{r['page']} {r['bytes'] / kib:.0f} KiB ({r['requests']} requests)"
+                                   for r in heaviest),
+        "  slowest (ms to the load event / until math and widgets are rendered): "
+        + ", ".join(f"{r['page']} {r['load_ms']:.0f}/{r['ready_ms']:.0f}" for r in slowest),
+        f"  every page: {BUILD / 'site-report.json'}",
+    ]
+
+
 def serve(port: int, directory: Path = OUT) -> None:
     import functools
     import http.server
@@ -462,12 +494,20 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=3, help="parallel language builds (default 3)")
     parser.add_argument("--serve", action="store_true", help="serve _build/site instead of building")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--report", action="store_true",
+                        help="print the page weights and load times measured by tests/test_site.py")
     parser.add_argument("--one", metavar="LANG", help=argparse.SUPPRESS)   # internal: one Sphinx build
     parser.add_argument("--fresh", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.serve:
         serve(args.port)
+        return 0
+    if args.report:
+        path = BUILD / "site-report.json"
+        if not path.exists():
+            raise SystemExit(f"{path} does not exist: run `pytest tests/test_site.py` first")
+        print("\n".join(report_lines(json.loads(path.read_text(encoding="utf8")))))
         return 0
     if args.one:
         return build_one(args.one, fresh=args.fresh)

@@ -1,0 +1,182 @@
+"""The site's build configuration, without building anything (fast, no browser).
+
+tools/build_site.py derives one Jupyter Book config and toc per language from
+the top-level _config.yml and _toc.yml; site/course_site.py computes the
+language switcher and launch links. These tests pin what the three sites must
+get from that one source.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "site"))
+from tools import build_site  # noqa: E402
+
+import course_site  # noqa: E402
+
+BASE = build_site.load_yaml(ROOT / "_config.yml")
+TOC = build_site.load_yaml(ROOT / "_toc.yml")
+EXPECTED = {"zh": ("zh_CN", "zh-CN"), "en": ("en", "en"), "ru": ("ru", "ru")}
+
+
+def _derive(lang, base=BASE):
+    docs = {code: sorted(build_site.existing_docs(code)) for code in EXPECTED}
+    roots = {code: TOC["root"] for code in EXPECTED}
+    return build_site.derive_config(base, lang, docs, roots, build_site.STAGE / lang)
+
+
+def test_three_languages_from_one_config():
+    langs = build_site.site_languages(BASE)
+    assert [s["code"] for s in langs] == ["zh", "en", "ru"]
+    for spec in langs:
+        assert (spec["sphinx_language"], spec["html_lang"]) == EXPECTED[spec["code"]]
+        assert spec["title"] and spec["label"]
+    assert len({s["title"] for s in langs}) == 3
+
+
+@pytest.mark.parametrize("lang", sorted(EXPECTED))
+def test_derived_config(lang):
+    cfg = _derive(lang)
+    sc = cfg["sphinx"]["config"]
+    assert "languages" not in cfg
+    assert cfg["sphinx"]["recursive_update"] is True
+    assert sc["language"] == EXPECTED[lang][0]
+    assert cfg["title"] == next(s["title"] for s in build_site.site_languages(BASE) if s["code"] == lang)
+    assert cfg["execute"]["execute_notebooks"] == "off"
+    # Nothing from a CDN: MathJax and the widget manager are served from _static/vendor.
+    assert "://" not in sc["mathjax_path"] and sc["mathjax_path"].startswith("vendor/mathjax/")
+    assert sc["nb_ipywidgets_js"] and not any("://" in key for key in sc["nb_ipywidgets_js"])
+    assert not any("://" in str(v) for opts in sc["nb_ipywidgets_js"].values() for v in opts.values())
+    assert "sphinx_thebe" not in sc["extensions"] and "course_site" in sc["extensions"]
+    theme = sc["html_theme_options"]
+    assert theme["article_header_end"][0] == "lang-switcher"
+    assert theme["use_download_button"] is True
+    assert theme["launch_buttons"] == {}          # ours, with repository paths, replace the theme's
+    if lang != "en":
+        assert theme["search_bar_text"] != "Search this book..."
+    assert sc["course_lang"] == lang
+    assert [item["code"] for item in sc["course_languages"]] == ["zh", "en", "ru"]
+
+
+def test_launch_buttons_follow_the_repository_url():
+    assert _derive("en")["sphinx"]["config"]["course_launch"]["binderhub_url"] == (
+        BASE["launch_buttons"]["binderhub_url"] if BASE["repository"]["url"] else "")
+    base = json.loads(json.dumps(BASE))
+    base["repository"]["url"] = "https://github.com/example/course"
+    cfg = _derive("ru", base)
+    launch = cfg["sphinx"]["config"]["course_launch"]
+    assert launch["repo_url"] == "https://github.com/example/course"
+    assert cfg["html"]["use_repository_button"] is True
+    links = course_site.launch_links(launch, "chapters/02_heads", "ru")
+    assert links[0] == {"name": "binder", "url": "https://mybinder.org/v2/gh/example/course/main"
+                        "?urlpath=lab/tree/chapters/ru/02_heads.ipynb"}
+    assert links[1] == {"name": "jupyterlab", "url": "http://localhost:8888/lab/tree/chapters/ru/02_heads.ipynb"}
+    base["repository"]["url"] = ""
+    cfg = _derive("ru", base)
+    assert cfg["html"]["use_repository_button"] is False
+    assert course_site.launch_links(cfg["sphinx"]["config"]["course_launch"], "chapters/02_heads", "ru") == []
+
+
+def test_launch_links_for_other_hosts():
+    launch = {"repo_url": "https://gitlab.com/g/c.git", "branch": "dev", "binderhub_url": "https://b.example/"}
+    assert course_site.launch_links(launch, "solutions/ex01_allowed_set", "zh") == [
+        {"name": "binder", "url": "https://b.example/v2/gl/g%2Fc/dev?urlpath=lab/tree/solutions/zh/ex01_allowed_set.ipynb"}]
+    launch = {"repo_url": "https://git.example/c", "binderhub_url": "https://b.example"}
+    url = course_site.launch_links(launch, "exercises/ex02_heads", "en")[0]["url"]
+    assert url.startswith("https://b.example/v2/git/https%3A%2F%2Fgit.example%2Fc/main?")
+    assert course_site.repo_path("chapters/02_heads", "en") == "chapters/en/02_heads.ipynb"
+
+
+def test_toc_keeps_order_drops_missing_appends_new():
+    existing = {"chapters/00_start", "chapters/02_heads", "chapters/01_allowed_set",
+                "chapters/07_extra", "exercises/ex02_heads", "solutions/ex02_heads", "misc/notes"}
+    toc, order, notes = build_site.derive_toc(TOC, "en", existing)
+    assert toc["root"] == "chapters/00_start"
+    assert order == ["chapters/00_start", "chapters/01_allowed_set", "chapters/02_heads",
+                     "chapters/07_extra", "exercises/ex02_heads", "solutions/ex02_heads", "misc/notes"]
+    assert [p["caption"] for p in toc["parts"]][:3] == ["Chapters", "Exercises", "Solutions"]
+    assert any("07_extra" in n for n in notes) and any("03_positions" in n for n in notes)
+    zh, _, _ = build_site.derive_toc(TOC, "zh", existing)
+    assert [p["caption"] for p in zh["parts"]][:3] == ["章节", "练习", "参考解答"]
+
+
+def test_toc_root_falls_back_and_empty_fails():
+    toc, order, notes = build_site.derive_toc(TOC, "en", {"chapters/02_heads"})
+    assert toc["root"] == "chapters/02_heads" and order == ["chapters/02_heads"] and toc["parts"] == []
+    with pytest.raises(SystemExit):
+        build_site.derive_toc(TOC, "en", set())
+
+
+def test_every_part_of_the_toc_is_translated():
+    for part in TOC["parts"]:
+        assert set(part["caption"]) == set(EXPECTED), part["caption"]
+        assert part["folder"] in build_site.KINDS
+        assert all(entry["file"].startswith(part["folder"] + "/") for entry in part["chapters"])
+
+
+def test_switcher_links_to_counterparts():
+    class App:
+        class config:
+            course_lang = "zh"
+            course_languages = [{"code": c, "label": c, "html_lang": h} for c, (_, h) in EXPECTED.items()]
+            course_docs = {"zh": ["chapters/00_start", "chapters/02_heads"],
+                           "en": ["chapters/00_start", "chapters/02_heads"],
+                           "ru": ["chapters/00_start"]}
+            course_roots = {"zh": "chapters/00_start", "en": "chapters/00_start", "ru": "chapters/00_start"}
+    items = {i["code"]: i for i in course_site.switcher(App, "chapters/02_heads")}
+    assert items["zh"]["current"] and not items["en"]["current"]
+    assert items["en"]["href"] == "../../en/chapters/02_heads.html" and items["en"]["exists"]
+    assert items["ru"]["href"] == "../../ru/chapters/00_start.html" and not items["ru"]["exists"]
+    assert {i["code"]: i["href"] for i in course_site.switcher(App, "search")}["ru"] == "../ru/search.html"
+
+
+def test_vendored_packages_are_pinned():
+    spec = json.loads((ROOT / "site" / "vendor.json").read_text(encoding="utf8"))
+    names = {p["name"] for p in spec["packages"]}
+    assert {"mathjax", "@jupyter-widgets/html-manager", "requirejs"} <= names
+    for pkg in spec["packages"]:
+        assert re.fullmatch(r"\d+\.\d+\.\d+", pkg["version"]), pkg
+        assert pkg["integrity"].startswith("sha512-")
+        assert len(base64.b64decode(pkg["integrity"][7:])) == 64
+        assert pkg["files"]
+
+
+def test_vendor_file_patterns():
+    files = ["es5/tex-mml-chtml.js", "es5/ui/", "dist/*.woff2"]
+    assert build_site._wanted("es5/tex-mml-chtml.js", files)
+    assert build_site._wanted("es5/ui/menu.js", files)
+    assert build_site._wanted("dist/abc.woff2", files)
+    assert not build_site._wanted("dist/sub/abc.woff2", files)
+    assert not build_site._wanted("es5/tex-chtml.js", files)
+
+
+def test_every_translation_catalog_compiles(tmp_path):
+    for lang in ("zh_CN", "ru"):
+        build_site.compile_catalogs(lang, tmp_path)
+        out = tmp_path / lang / "LC_MESSAGES"
+        assert (out / "sphinx.mo").stat().st_size > 0 and (out / "booktheme.mo").stat().st_size > 0
+        js = (out / "sphinx.js").read_text(encoding="utf8")
+        data = json.loads(js[js.index("(") + 1:js.rindex(")")])
+        assert data["messages"]["Color mode"]
+    import gettext
+    ru = gettext.translation("booktheme", str(tmp_path), ["ru"])
+    assert ru.gettext("Launch on") == "Запустить в"
+
+
+def test_landing_page_links_every_language():
+    langs = build_site.site_languages(BASE)
+    roots = {s["code"]: "chapters/00_start" for s in langs}
+    page = build_site.landing_page(langs, roots, {s["code"]: s["title"] for s in langs})
+    for spec in langs:
+        assert f'href="{spec["code"]}/chapters/00_start.html"' in page
+        assert spec["title"] in page
+    assert "{{" not in page and "://" not in page.replace("http://www.w3.org", "")
