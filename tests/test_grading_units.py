@@ -203,14 +203,20 @@ def test_fence_stubs_only_touch_lib_modules():
 
 # -- the sandbox, one kernel at a time -------------------------------------------------
 
-@pytest.fixture(scope="module")
-def root_sandbox():
+@pytest.fixture(scope="module", params=["exec", "fork-server"])
+def root_sandbox(request):
+    """A root-mode sandbox whose kernels start by exec, or from the fork server (_zygote.py)."""
     if not IS_ROOT:
         pytest.skip("root mode needs root")
     sandbox = Sandbox("root", Limits(max_procs=64), lib_stubs=fence_stubs(["lib.attention.masked_softmax"]))
     sandbox.self_check()
+    if request.param == "fork-server":
+        assert sandbox.start_zygote() is None
     yield sandbox
+    zygote = sandbox.zygote
     sandbox.close()
+    if zygote is not None:
+        assert zygote.proc.returncode == 0          # ended cleanly when its stdin closed
 
 
 def run_in_kernel(sandbox, code, timeout=20):
@@ -336,19 +342,20 @@ def test_interrupt_then_kill(root_sandbox):
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("mode", ["userns", "none"])
-def test_weaker_isolation_modes_still_grade(tmp_path, mode):
+@pytest.mark.parametrize("mode, extra", [("userns", ()), ("none", ()), ("auto", ("--no-fork-server",))])
+def test_other_isolation_modes_and_exec_start_still_grade(tmp_path, mode, extra):
     if mode == "userns":
         try:
             choose_isolation("userns")
         except Exception as exc:
             pytest.skip(f"user namespaces unavailable: {exc}")
     proc = subprocess.run([sys.executable, "-m", "lib.grading", str(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"),
-                           "--isolation", mode, "--json", str(tmp_path / "r.json"), "--seed", "3"],
+                           "--isolation", mode, "--json", str(tmp_path / "r.json"), "--seed", "3", *extra],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "r.json").read_text())
-    assert data["grader"]["isolation"] == mode
+    assert data["grader"]["isolation"] == (mode if mode != "auto" else data["grader"]["isolation"])
+    assert data["grader"]["fork_server"] is (mode == "userns")
     assert [r["status"] for r in data["rows"]] == ["pass", "pass", "pass"]
     if mode == "none":
         assert "WARNING" in proc.stderr

@@ -20,6 +20,8 @@ How a notebook is graded (details in the modules):
   grader, no other submission), as a fresh unprivileged uid, with RLIMIT_AS,
   RLIMIT_NPROC, RLIMIT_CPU and RLIMIT_FSIZE; killing the sandbox's PID 1 kills
   every process the student started;
+* _zygote.py    a fork server that pre-imports IPython/ipykernel/NumPy (never
+  ``lib``) and forks each sandbox from it, saving ~0.4 s per notebook;
 * kernel.py     talks to the kernel over ipc sockets, with size-capped replies,
   without listening to its output at all;
 * runner.py     runs the cells with time limits (interrupt, then kill and restart
@@ -68,8 +70,39 @@ def _log(stream, text):
             pass
 
 
-def make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_base=None):
-    """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a self-check."""
+def make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_base=None, zygote=True):
+    """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a self-check.
+
+    With ``zygote`` kernels are forked from a pre-imported server (see _zygote.py),
+    if it passes a test start; otherwise each kernel is started by exec.
+    """
+    sandbox = _make_sandbox(isolation, course, limits, keep_temp, progress, uid_base)
+    if zygote and sandbox.mode != "none":
+        problem = sandbox.start_zygote()
+        if problem is None:
+            problem = _try_kernel(sandbox)
+        if problem is not None:
+            _log(progress, f"grader: kernels start without the fork server ({problem})")
+            if sandbox.zygote is not None:
+                sandbox.zygote.close()
+                sandbox.zygote = None
+    return sandbox
+
+
+def _try_kernel(sandbox):
+    from .kernel import Kernel, KernelDied
+    kernel = Kernel(sandbox)
+    try:
+        kernel.start(timeout=30)
+        result = kernel.execute("import lib, numpy", 30)
+        return None if result.status == "ok" else f"test kernel: {result.status} {result.ename} {result.evalue}"
+    except (KernelDied, RuntimeError, OSError) as exc:
+        return f"test kernel: {exc}"
+    finally:
+        kernel.kill()
+
+
+def _make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_base=None):
     stubs = fence_stubs(course.all_fenced())
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
     if isolation != "auto":
@@ -106,7 +139,7 @@ def make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_
 
 def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=None, jobs=None, group_by="dir",
                 isolation="auto", registry="lib.exercises", seed=None, exercise_ids=None, all_exercises=False,
-                progress=sys.stderr, keep_temp=False, uid_base=None):
+                progress=sys.stderr, keep_temp=False, uid_base=None, zygote=True):
     """Grade every submission under ``paths``; returns the report (a dict).
 
     Raises UsageError for misuse (nothing to grade, unknown exercise ids ...).
@@ -149,7 +182,8 @@ def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=No
     jobs = max(1, int(jobs or min(2, os.cpu_count() or 1)))
     started = time.time()
     try:
-        sandbox = make_sandbox(isolation, course, limits, keep_temp, progress, uid_base)
+        sandbox = make_sandbox(isolation, course, limits, keep_temp, progress, uid_base, zygote)
+        fork_server = sandbox.zygote is not None
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     _log(progress, f"grader: {len(groups)} submission(s), {sum(len(v) for v in groups.values())} notebook(s), "
@@ -221,6 +255,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=No
             "registry": registry,
             "seed": seed,
             "isolation": sandbox.mode,
+            "fork_server": fork_server,
             "uids": [sandbox.uids.first, sandbox.uids.first + sandbox.uids.count - 1] if sandbox.mode == "root" else None,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "seconds": round(time.time() - started, 3),

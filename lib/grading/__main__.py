@@ -68,6 +68,8 @@ def build_parser():
     p.add_argument("--isolation", choices=("auto", "root", "userns", "none"), default="auto",
                    help="sandbox (default: the strongest that works here)")
     p.add_argument("--registry", default="lib.exercises", help=argparse.SUPPRESS)
+    p.add_argument("--no-fork-server", action="store_true",
+                   help="start every kernel by exec instead of forking a pre-imported server (slower)")
     p.add_argument("--uid-base", type=positive(int), default=None, help=argparse.SUPPRESS)
     p.add_argument("--keep-temp", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr, no table on stdout")
@@ -91,7 +93,7 @@ def main(argv=None):
                              jobs=args.jobs, group_by=args.group_by, isolation=args.isolation,
                              registry=args.registry, seed=args.seed, exercise_ids=exercise_ids,
                              all_exercises=args.all_exercises, progress=None if args.quiet else sys.stderr,
-                             keep_temp=args.keep_temp, uid_base=args.uid_base)
+                             keep_temp=args.keep_temp, uid_base=args.uid_base, zygote=not args.no_fork_server)
     except UsageError as exc:
         print(f"python -m lib.grading: error: {exc}", file=sys.stderr)
         return 2

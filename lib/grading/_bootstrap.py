@@ -143,9 +143,8 @@ def drop_privileges(cfg):
     prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
-def main():
-    with open(sys.argv[1], encoding="utf-8") as f:
-        cfg = json.load(f)
+def run_sandbox(cfg, launch):
+    """PID 1: build the root, fork the kernel (``launch(cfg)`` in the child), reap, exit with its status."""
     try:
         if cfg.get("root"):
             build_root(cfg["root"], cfg["layout"])
@@ -172,27 +171,29 @@ def main():
         try:
             os.close(read_end)
             os.setsid()
-            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
             null = os.open("/dev/null", os.O_RDONLY)
             os.dup2(null, 0)
             if log_fd is not None:
                 os.dup2(log_fd, 1)
                 os.dup2(log_fd, 2)
+            os.closerange(3, write_end)
+            os.closerange(write_end + 1, 65536)
             os.chdir(cfg["cwd"])
             drop_privileges(cfg)
-            os.set_inheritable(write_end, False)
-            os.execve(cfg["argv"][0], cfg["argv"], cfg["env"])
+            launch(cfg, write_end)
         except BaseException as exc:          # report to PID 1, which reports to the grader
             try:
                 os.write(write_end, f"{type(exc).__name__}: {exc}".encode()[:2000])
             finally:
                 os._exit(112)
+        os._exit(0)
     child[0] = pid
     os.close(write_end)
     if log_fd is not None:
         os.close(log_fd)
-    problem = os.read(read_end, 4000)           # empty once the exec succeeded (close-on-exec)
+    problem = os.read(read_end, 4000)           # empty once the kernel started (pipe closed)
     os.close(read_end)
     if problem:
         fail(f"could not start the kernel: {problem.decode(errors='replace')}")
@@ -207,6 +208,17 @@ def main():
             if os.WIFSIGNALED(status):
                 os._exit(128 + os.WTERMSIG(status))
             os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def exec_launch(cfg, report_fd):
+    os.set_inheritable(report_fd, False)        # closed by a successful exec
+    os.execve(cfg["argv"][0], cfg["argv"], cfg["env"])
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as f:
+        cfg = json.load(f)
+    run_sandbox(cfg, exec_launch)
 
 
 if __name__ == "__main__":

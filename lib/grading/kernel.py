@@ -63,8 +63,8 @@ class Kernel:
         self.info = {}
         self.session = None
         self.shell = self.control = None
-        self._log_file = None
         self.started = None
+        self._pending = None
 
     # -- life cycle --------------------------------------------------------
 
@@ -81,18 +81,8 @@ class Kernel:
             json.dump(inside, f)
         conn_path.chmod(0o644)
         self.outside_ip = str(self.kdir / "io" / "k")
-        self._log_file = open(self.kdir / "bootstrap.log", "wb")
-        kwargs = {}
-        if self.info["mode"] == "none":
-            log = open(self.kdir / "io" / "kernel.log", "wb")
-            kwargs = {"stdout": log, "stderr": log}
-        else:
-            kwargs = {"stdout": self._log_file, "stderr": self._log_file}
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
-                                     start_new_session=True, preexec_fn=preexec, close_fds=True, **kwargs)
-        if self.info["mode"] == "none":
-            log.close()
+        self.proc = self.sandbox.spawn(self.kdir, argv, env, cwd, preexec)
         self.session = Session(key=key.encode(), signature_scheme="hmac-sha256", username="grader")
         self.shell = self._socket(ports["shell_port"])
         self.control = self._socket(ports["control_port"])
@@ -180,9 +170,6 @@ class Kernel:
                 _kill_tree(inner)
             else:
                 _wait_gone(inner, timeout=10)
-        if self._log_file is not None:
-            self._log_file.close()
-            self._log_file = None
         if self.info.get("mode") == "root":
             self.sandbox.uids.give_back(self.info["uid"])
         if self.kdir is not None and not self.sandbox.keep:
