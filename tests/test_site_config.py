@@ -180,3 +180,30 @@ def test_landing_page_links_every_language():
         assert f'href="{spec["code"]}/chapters/00_start.html"' in page
         assert spec["title"] in page
     assert "{{" not in page and "://" not in page.replace("http://www.w3.org", "")
+
+
+def test_error_outputs_fail_the_build_only_where_unexpected(tmp_path):
+    import nbformat
+    error = nbformat.v4.new_output("error", ename="ValueError", evalue="boom", traceback=[])
+
+    def write(kind, name, tags=(), outputs=(error,)):
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("raise ValueError('boom')", outputs=list(outputs))
+        if tags:
+            cell.metadata["tags"] = list(tags)
+        nb.cells.append(cell)
+        (tmp_path / kind / "en").mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, tmp_path / kind / "en" / f"{name}.ipynb")
+
+    write("chapters", "01_bad")
+    write("chapters", "02_meant", tags=("raises-exception",))
+    write("solutions", "ex01_bad")
+    write("exercises", "ex01_stub")                  # exercises may show their stubs failing
+    write("chapters", "03_unexecuted", outputs=())
+    (tmp_path / "chapters" / "en" / "04_broken.ipynb").write_text("{not json", encoding="utf8")
+    docs = ["chapters/01_bad", "chapters/02_meant", "solutions/ex01_bad", "exercises/ex01_stub",
+            "chapters/03_unexecuted", "chapters/04_broken"]
+    errors, notes = build_site.check_notebooks("en", docs, root=tmp_path)
+    assert sorted(e.split(" ")[0].rstrip(":") for e in errors) == [
+        "chapters/en/01_bad.ipynb", "chapters/en/04_broken.ipynb", "solutions/en/ex01_bad.ipynb"]
+    assert notes == ["chapters/en/03_unexecuted.ipynb has no outputs (not executed?)"]

@@ -247,7 +247,7 @@ def copy_if_changed(src: Path, dst: Path) -> None:
         shutil.copyfile(src, dst)
 
 
-def stage(lang: str, base: dict, toc: dict, docs: dict, roots: dict, toc_lang: dict) -> Path:
+def stage(lang: str, base: dict, docs: dict, roots: dict, toc_lang: dict) -> Path:
     """Write _build/src/<lang>/: derived config and toc, links to the notebooks, catalogs."""
     src = STAGE / lang
     src.mkdir(parents=True, exist_ok=True)
@@ -316,30 +316,30 @@ def compile_catalogs(sphinx_lang: str, locale_dir: Path) -> None:
 
 # --------------------------------------------------------------------------- checks
 
-def check_notebooks(lang: str, docs: list[str]) -> tuple[list[str], list[str]]:
+def check_notebooks(lang: str, docs: list[str], root: Path = ROOT) -> tuple[list[str], list[str]]:
     """(errors, notes): committed error outputs where none are expected, unexecuted notebooks."""
     import nbformat
     errors, notes = [], []
     for doc in docs:
         kind, name = doc.split("/", 1)
-        path = ROOT / kind / lang / f"{name}.ipynb"
+        path = root / kind / lang / f"{name}.ipynb"
         try:
             nb = nbformat.read(path, as_version=4)
         except Exception as exc:      # a half-written notebook: report, do not crash
-            errors.append(f"{path.relative_to(ROOT)}: cannot be read ({exc})")
+            errors.append(f"{path.relative_to(root)}: cannot be read ({exc})")
             continue
         if kind not in EXECUTED_KINDS:
             continue
         code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
         if code and not any(c.get("outputs") for c in code):
-            notes.append(f"{path.relative_to(ROOT)} has no outputs (not executed?)")
+            notes.append(f"{path.relative_to(root)} has no outputs (not executed?)")
         for i, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
             tags = cell.get("metadata", {}).get("tags", [])
             for out in cell.get("outputs", []):
                 if out.get("output_type") == "error" and "raises-exception" not in tags:
-                    errors.append(f"{path.relative_to(ROOT)} cell {i} ({cell.get('id', '?')}): "
+                    errors.append(f"{path.relative_to(root)} cell {i} ({cell.get('id', '?')}): "
                                   f"{out.get('ename')}: {out.get('evalue')}")
     return errors, notes
 
@@ -493,7 +493,8 @@ def main(argv=None) -> int:
     parser.add_argument("--clean", action="store_true", help="remove previous output first")
     parser.add_argument("--jobs", type=int, default=3, help="parallel language builds (default 3)")
     parser.add_argument("--serve", action="store_true", help="serve _build/site instead of building")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)),
+                        help="port for --serve (default $PORT or 8000)")
     parser.add_argument("--report", action="store_true",
                         help="print the page weights and load times measured by tests/test_site.py")
     parser.add_argument("--one", metavar="LANG", help=argparse.SUPPRESS)   # internal: one Sphinx build
@@ -512,6 +513,15 @@ def main(argv=None) -> int:
     if args.one:
         return build_one(args.one, fresh=args.fresh)
 
+    # One build at a time in this working tree (several people, pytest-xdist workers).
+    import fcntl
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / "site-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return build(args)
+
+
+def build(args) -> int:
     start = time.perf_counter()
     base = load_yaml(ROOT / "_config.yml")
     toc = load_yaml(ROOT / "_toc.yml")
@@ -542,7 +552,7 @@ def main(argv=None) -> int:
         for note in notes:
             print(f"[{code}] note: {note}")
         failures += [f"[{code}] {e}" for e in errors]
-        stage(code, base, toc, docs, roots, tocs[code])
+        stage(code, base, docs, roots, tocs[code])
     if failures:
         print("notebooks with unexpected errors (tag the cell `raises-exception` if intended):")
         print("\n".join("  " + f for f in failures))
