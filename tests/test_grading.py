@@ -128,3 +128,30 @@ def test_misuse_exits_2_with_a_clear_message(args, fragment):
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     assert fragment in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_interrupted_batch_still_writes_every_row(tmp_path):
+    """SIGINT in the middle of a batch: kernels die at once, the report holds every row, exit code 130."""
+    import signal
+    import time
+    hang = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                       "source": "import time\ntime.sleep(600)"}],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    for student in ("a", "b", "c"):
+        (tmp_path / "batch" / student).mkdir(parents=True)
+        (tmp_path / "batch" / student / "ex01_allowed_set.ipynb").write_text(json.dumps(hang))
+    proc = subprocess.Popen([sys.executable, "-m", "lib.grading", str(tmp_path / "batch"), "--json",
+                             str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv"), "--jobs", "2",
+                             "--cell-timeout", "300", "--uid-base", str(UID_BASE + 500_000)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - start < 20
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["grader"]["complete"] is False
+    assert len(report["rows"]) == 3 * 3 and all(r["status"] == "error" and r["points"] == 0 for r in report["rows"])
+    assert len((tmp_path / "r.csv").read_text().splitlines()) == 1 + 9
+    assert student_processes(UID_BASE + 500_000, UID_BASE + 1_499_999) == []

@@ -232,6 +232,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=No
     except KeyboardInterrupt:
         interrupted = True
         cancel.set()
+        sandbox.kill_all()                # workers waiting on a kernel return at once
         _log(progress, "grader: interrupted; stopping kernels and writing the report")
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

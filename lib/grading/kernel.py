@@ -65,6 +65,7 @@ class Kernel:
         self.shell = self.control = None
         self.started = None
         self._pending = None
+        self._killed = False
 
     # -- life cycle --------------------------------------------------------
 
@@ -83,6 +84,8 @@ class Kernel:
         self.outside_ip = str(self.kdir / "io" / "k")
         self.started = time.monotonic()
         self.proc = self.sandbox.spawn(self.kdir, argv, env, cwd, preexec)
+        with self.sandbox._lock:
+            self.sandbox.live.add(self)
         self.session = Session(key=key.encode(), signature_scheme="hmac-sha256", username="grader")
         self.shell = self._socket(ports["shell_port"])
         self.control = self._socket(ports["control_port"])
@@ -151,6 +154,11 @@ class Kernel:
 
     def kill(self):
         """SIGKILL the sandbox; with it dies every process inside (PID namespace)."""
+        with self.sandbox._lock:
+            if self._killed:
+                return
+            self._killed = True
+            self.sandbox.live.discard(self)
         for sock in (self.shell, self.control):
             if sock is not None:
                 sock.close(linger=0)
@@ -174,6 +182,15 @@ class Kernel:
             self.sandbox.uids.give_back(self.info["uid"])
         if self.kdir is not None and not self.sandbox.keep:
             _rmtree(self.kdir)
+
+    def terminate(self):
+        """SIGKILL the sandbox's processes only; safe from another thread (sockets untouched).
+        The thread driving this kernel sees it die and calls :meth:`kill`."""
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
 
     # -- messaging ---------------------------------------------------------
 

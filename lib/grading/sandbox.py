@@ -255,8 +255,16 @@ class Sandbox:
         self.uids = uid_pool or UidPool()
         self.unshare = shutil.which("unshare")
         self.zygote = None
+        self.live = set()                # kernels started and not yet killed (see kill_all)
         self._counter = 0
         self._lock = threading.Lock()
+
+    def kill_all(self):
+        """SIGKILL every live kernel now (the grader was interrupted); their threads clean up."""
+        with self._lock:
+            kernels = list(self.live)
+        for kernel in kernels:
+            kernel.terminate()
 
     def close(self):
         if self.zygote is not None:
