@@ -61,7 +61,8 @@ def launch_in_process(cfg, report_fd):
     argv = cfg["argv"]
     rest = argv[argv.index("ipykernel_launcher") + 1:]
     sys.argv = [os.path.join(os.path.dirname(os.path.dirname(ipykernel.__file__)), "ipykernel_launcher.py")] + rest
-    sys.path.insert(0, os.getcwd())      # as `python -m ipykernel_launcher` would have it
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in sys.path]
+    sys.path[0:0] = [os.getcwd()] + extra  # as `PYTHONPATH=... python -m ipykernel_launcher` would have it
     os.close(report_fd)                  # tells PID 1 the kernel is starting
     from ipykernel import kernelapp
     kernelapp.launch_new_instance()

@@ -317,19 +317,16 @@ class Sandbox:
     # -- the file system the kernel sees ------------------------------------
 
     def layout(self, kdir, uid, gid):
+        """The chroot, in mount order: fresh file systems first, so that a bind
+        below /tmp (a virtual environment in /tmp, say) is not hidden by them."""
         items = []
         for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"):
             if os.path.islink(top):
                 items.append({"kind": "symlink", "path": top, "target": os.readlink(top)})
             elif os.path.isdir(top):
                 items.append({"kind": "ro", "path": top, "source": top})
-        covered = [item["path"] for item in items if item["kind"] == "ro"]
-        for path in _python_dirs():
-            if not any(path == c or path.startswith(c + "/") for c in covered):
-                items.append({"kind": "ro", "path": path, "source": path})
-                covered.append(path)
-        items.append({"kind": "ro", "path": str(LIB_DIR), "source": str(self.student_lib)})
         items += [
+            {"kind": "proc", "path": "/proc"},
             {"kind": "tmpfs", "path": "/dev", "options": "size=64k,mode=755"},
             *({"kind": "dev", "path": f"/dev/{name}", "source": f"/dev/{name}"}
               for name in ("null", "zero", "full", "random", "urandom")),
@@ -338,8 +335,15 @@ class Sandbox:
             {"kind": "symlink", "path": "/dev/stdout", "target": "/proc/self/fd/1"},
             {"kind": "symlink", "path": "/dev/stderr", "target": "/proc/self/fd/2"},
             {"kind": "tmpfs", "path": "/dev/shm", "options": "size=64m,mode=1777"},
-            {"kind": "proc", "path": "/proc"},
             {"kind": "tmpfs", "path": "/tmp", "options": f"size={self.limits.tmp_mb}m,mode=1777"},
+        ]
+        covered = [item["path"] for item in items if item["kind"] == "ro"]
+        for path in _python_dirs():
+            if not any(path == c or path.startswith(c + "/") for c in covered):
+                items.append({"kind": "ro", "path": path, "source": path})
+                covered.append(path)
+        items += [
+            {"kind": "ro", "path": str(LIB_DIR), "source": str(self.student_lib)},
             {"kind": "dir", "path": INSIDE_WORK, "owner": [uid, gid], "mode": 0o755},
             {"kind": "dir", "path": INSIDE_HOME, "owner": [uid, gid], "mode": 0o700},
             {"kind": "ro", "path": INSIDE_IN, "source": str(kdir / "in")},
@@ -363,6 +367,10 @@ class Sandbox:
             env.update({"HOME": home, "MPLCONFIGDIR": f"{home}/.mpl", "IPYTHONDIR": f"{home}/.ipython",
                         "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter/data",
                         "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter/runtime"})
+        if home:
+            # the student-safe copy of lib is mounted where lib is; its parent folder
+            # holds nothing else but the bound virtual environment
+            env["PYTHONPATH"] = str(LIB_DIR.parent)
         if lang:
             env["COURSE_LANG"] = lang
         return env
