@@ -224,7 +224,7 @@ def run_in_kernel(sandbox, code, timeout=20):
     kernel = Kernel(sandbox).start()
     try:
         result = kernel.execute(code, timeout)
-        out = kernel.kdir / "io" / "out.json"
+        out = kernel.io_path("out.json")
         data = json.loads(out.read_text()) if out.exists() else None
         return kernel, result, data
     finally:
@@ -359,3 +359,35 @@ def test_other_isolation_modes_and_exec_start_still_grade(tmp_path, mode, extra)
     assert [r["status"] for r in data["rows"]] == ["pass", "pass", "pass"]
     if mode == "none":
         assert "WARNING" in proc.stderr
+
+
+@pytest.mark.heavy
+def test_writes_end_in_small_sandbox_file_systems_not_on_the_host_disk(root_sandbox):
+    code = """
+import json, os
+written = {}
+for folder in ("/grader/io", "/tmp", "/dev/shm"):
+    total, i = 0, 0
+    block = b"x" * (1 << 20)
+    while total < 2000:                  # at most 2 GB each, if nothing stopped it
+        try:
+            with open(f"{folder}/fill{i}", "wb") as f:
+                for _ in range(32):
+                    f.write(block)
+                    total += 1
+        except OSError as exc:
+            written[folder] = (total, exc.errno)
+            break
+        i += 1
+    for name in os.listdir(folder):
+        if name.startswith("fill"):
+            os.remove(f"{folder}/{name}")
+json.dump(written, open("/grader/io/out.json", "w"))
+"""
+    _, result, written = run_in_kernel(root_sandbox, code, timeout=60)
+    assert result.status == "ok", result
+    import errno
+    limits = {"/grader/io": root_sandbox.limits.io_mb, "/tmp": root_sandbox.limits.tmp_mb, "/dev/shm": 64}
+    for folder, (total, err) in written.items():
+        assert err == errno.ENOSPC and total <= limits[folder] + 1, (folder, total, err)
+    assert set(written) == set(limits)

@@ -14,6 +14,7 @@ kernel's network namespace, in which not even loopback TCP reaches the grader.
 
 import json
 import os
+import pathlib
 import secrets
 import signal
 import subprocess
@@ -66,6 +67,7 @@ class Kernel:
         self.started = None
         self._pending = None
         self._killed = False
+        self.io_dir = None
 
     # -- life cycle --------------------------------------------------------
 
@@ -81,16 +83,38 @@ class Kernel:
         with open(conn_path, "w", encoding="utf-8") as f:
             json.dump(inside, f)
         conn_path.chmod(0o644)
-        self.outside_ip = str(self.kdir / "io" / "k")
         self.started = time.monotonic()
         self.proc = self.sandbox.spawn(self.kdir, argv, env, cwd, preexec)
         with self.sandbox._lock:
             self.sandbox.live.add(self)
+        if info["mode"] == "none":
+            self.io_dir = str(self.kdir / "io")
+        else:
+            pid1 = self._sandbox_init(deadline=time.monotonic() + timeout)
+            # the sandbox's own /grader/io, seen from outside through its PID 1's root
+            self.io_dir = f"/proc/{pid1}/root{info['inside_io']}"
+        self.outside_ip = f"{self.io_dir}/k"
         self.session = Session(key=key.encode(), signature_scheme="hmac-sha256", username="grader")
         self.shell = self._socket(ports["shell_port"])
         self.control = self._socket(ports["control_port"])
         self._wait_ready(timeout)
         return self
+
+    def _sandbox_init(self, deadline):
+        """Host PID of the sandbox's PID 1 (the only child of unshare / the fork server's child)."""
+        while True:
+            children = _children(self.proc.pid)
+            if children:
+                return children[0]
+            if self.proc.poll() is not None:
+                raise KernelDied(self.describe_exit())
+            if time.monotonic() > deadline:
+                raise KernelDied("the sandbox did not start")
+            time.sleep(0.002)
+
+    def io_path(self, name):
+        """A file of the kernel's I/O folder, as the grader reaches it (None before start)."""
+        return None if self.io_dir is None else pathlib.Path(self.io_dir) / name
 
     def _socket(self, port):
         sock = _context().socket(zmq.DEALER)
@@ -141,7 +165,9 @@ class Kernel:
 
     def log_tail(self, n=600):
         chunks = []
-        for path in (self.kdir / "bootstrap.log", self.kdir / "io" / "kernel.log"):
+        for path in (self.kdir / "bootstrap.log", self.io_path("kernel.log")):
+            if path is None:
+                continue
             try:
                 with open(path, "rb") as f:
                     f.seek(0, os.SEEK_END)

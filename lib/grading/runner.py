@@ -284,7 +284,7 @@ class NotebookRun:
         fd = os.open(cases_out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        result_outside = kernel.kdir / "io" / f"r-{nonce}.jsonl"
+        result_outside = kernel.io_path(f"r-{nonce}.jsonl")
         params = {"function": ex.function, "cases": f"{kernel.info['inside_in']}/c-{nonce}.json",
                   "out": f"{kernel.info['inside_io']}/r-{nonce}.jsonl",
                   "fenced": self.course.fenced.get(ex.id, []), "max_bytes": MAX_RESULT_BYTES // 2}
