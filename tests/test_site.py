@@ -198,6 +198,16 @@ def _assert_clean(log, what):
     assert not log.console, f"{what}: console errors: {log.console}"
 
 
+@functools.lru_cache(maxsize=None)
+def _gzip_size(site_dir, url):
+    """What the response would weigh from a server that compresses (most hosts do)."""
+    import gzip
+    path = site_dir / unquote(urlparse(url).path).lstrip("/")
+    if path.is_dir():
+        path = path / "index.html"
+    return len(gzip.compress(path.read_bytes(), 6)) if path.is_file() else 0
+
+
 def _search_term(lang, title):
     """A word of the page title, as a reader of that language would type it."""
     if lang == "zh":
@@ -277,6 +287,7 @@ def test_page(browser, base_url, site_dir, report, lang, html_lang, pagename):
                 assert launch == []
 
         report.append({"page": f"{lang}/{pagename}", "bytes": sum(log.sizes.values()),
+                       "gzip_bytes": sum(_gzip_size(site_dir, u) for u in log.sizes),
                        "requests": len(log.requests), "load_ms": load_ms, "ready_ms": ready_ms})
 
         # Search: a word of this page's title, in this page's language, finds it.

@@ -464,7 +464,9 @@ def report_lines(rows: list[dict]) -> list[str]:
     return [
         f"course site, {len(rows)} pages, first visit (HTML + everything it loads, uncompressed): "
         f"median {statistics.median(weights) / kib:.0f} KiB, min {min(weights) / kib:.0f} KiB, "
-        f"max {max(weights) / kib:.0f} KiB",
+        f"max {max(weights) / kib:.0f} KiB"
+        + (f"; gzip-compressed median {statistics.median(r['gzip_bytes'] for r in rows) / kib:.0f} KiB, "
+           f"max {max(r['gzip_bytes'] for r in rows) / kib:.0f} KiB" if all("gzip_bytes" in r for r in rows) else ""),
         "  heaviest: " + ", ".join(f"{r['page']} {r['bytes'] / kib:.0f} KiB ({r['requests']} requests)"
                                    for r in heaviest),
         "  slowest (ms to the load event / until math and widgets are rendered): "
