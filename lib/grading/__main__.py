@@ -6,6 +6,14 @@ import sys
 from . import Limits, Options, UsageError, grade_batch
 from .report import summary_table
 
+DESCRIPTION = """\
+Grade submitted exercise notebooks of the course against the reference
+solutions.  Each notebook runs in a fresh, sandboxed kernel (no network, no
+view of the repository or of other submissions, time and memory limits);
+expected values are computed and compared in the grader.  The report has one
+row per submission and exercise: status (pass / fail / error / timeout /
+missing), points and a short message."""
+
 EPILOG = """\
 examples:
   python -m lib.grading submissions/ --json report.json --csv report.csv
@@ -38,8 +46,7 @@ def positive(kind):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(prog="python -m lib.grading", description=__doc__.split(";")[0] +
-                                ": grade submitted exercise notebooks against the reference solutions.",
+    p = argparse.ArgumentParser(prog="python -m lib.grading", description=DESCRIPTION,
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
     p.add_argument("--json", metavar="FILE", help="write the full report (rows, summaries, settings) as JSON")

@@ -50,9 +50,9 @@ MESSAGES = {
         "ru": "работа исчерпала общий лимит времени {seconds} с",
     },
     "kernel_died": {
-        "en": "{reason} while running case {case}",
-        "zh": "运行用例 {case} 时{reason}",
-        "ru": "{reason} во время случая {case}",
+        "en": "{reason} while {function} ran on the cases",
+        "zh": "{function} 运行用例时{reason}",
+        "ru": "{reason}, пока {function} выполнялась на случаях",
     },
     "kernel_failed": {
         "en": "the notebook could not be run: {reason}",

@@ -359,7 +359,7 @@ class NotebookRun:
                 status, message = "timeout", messages.text("case_timeout", lang, case=name, seconds=_num(limit))
             elif died_reason is not None or result.status == "died":
                 status, message = "error", messages.text("kernel_died", lang, reason=died_reason or "the kernel died",
-                                                         case=name)
+                                                         function=ex.function)
             elif result.status == "error":
                 status, message = "error", messages.text("call_failed", lang, function=ex.function,
                                                          error=f"{result.ename}: {result.evalue}")
