@@ -3,7 +3,7 @@
 
 md(
     zh=r"""
-# 多头改变的是子空间，而不是时间顺序
+# 2 多头改变的是子空间，而不是时间顺序
 
 在 01 节里，一次注意力读取每个许可位置的全部 D 维特征。多头注意力把宽度切成 H 段，每段宽 d = D/H，让每一段在**同一个**许可集合上各自做一次注意力。时间轴原封不动：第 h 个头在位置 t 上仍然只读位置 0..t。改变的只是：拿哪几个坐标去比较，又拿哪几个坐标去加权混合。
 
@@ -18,7 +18,7 @@ md(
 记号：B 为批量大小，T 为位置数，D 为模型宽度，H 为头数，d = D/H 为每个头的宽度（D 必须能被 H 整除）。采用行向量约定：线性映射写作 `x @ W`，其中 `W` 的形状是（输入宽度，输出宽度）。
 """,
     en=r"""
-# Multiple heads change subspaces, not time order
+# 2 Multiple heads change subspaces, not time order
 
 In notebook 01 a single attention read all D features of every allowed position. Multi-head attention cuts the width into H slices of width d = D/H and lets every slice run its own attention over the **same** allowed set. The time axis is left alone: head h at position t still reads only positions 0..t. What changes is which coordinates are compared, and which coordinates are mixed.
 
@@ -33,7 +33,7 @@ In this notebook:
 Notation: B batch size, T number of positions, D model width, H number of heads, d = D/H head width (D must be divisible by H). Vectors are rows: a linear map is `x @ W`, with `W` of shape (input width, output width).
 """,
     ru=r"""
-# Несколько голов меняют подпространства, а не порядок во времени
+# 2 Несколько голов меняют подпространства, а не порядок во времени
 
 В блокноте 01 одно внимание читало все D признаков каждой разрешённой позиции. Многоголовое внимание режет ширину на H кусков шириной d = D/H, и каждый кусок проводит своё внимание по **тому же самому** множеству разрешённых позиций. Ось времени никто не трогает: голова h в позиции t по-прежнему читает только позиции 0..t. Меняется лишь то, какие координаты сравниваются и какие смешиваются.
 

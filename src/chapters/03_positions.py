@@ -3,7 +3,7 @@
 
 md(
     zh=r"""
-# 可学习的绝对位置
+# 3 可学习的绝对位置
 
 注意力本身只会比较向量：除了借助掩码以外，它不知道哪个向量在前、哪个在后。本课程用最直接的办法把位置送进模型——一张可学习的表。除了词元嵌入表 E（形状 V×D）之外，模型还有一张位置表 P（形状 C×D），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元（token）$x_{b,t}$，其输入向量为
 
@@ -20,7 +20,7 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 5. 对照阅读：RoPE。
 """,
     en=r"""
-# Learned absolute positions
+# 3 Learned absolute positions
 
 Attention by itself only compares vectors: apart from what the mask tells it, it does not know which vector came first. In this course positions enter the model in the most direct way, through a learned table. Besides the token embedding table E (shape V×D) the model keeps a position table P (shape C×D), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
 
@@ -37,7 +37,7 @@ In this notebook:
 5. a comparison reading: RoPE.
 """,
     ru=r"""
-# Обучаемые абсолютные позиции
+# 3 Обучаемые абсолютные позиции
 
 Само по себе внимание лишь сравнивает векторы: кроме того, что сообщает маска, оно не знает, какой вектор шёл раньше. В этом курсе позиции попадают в модель самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
 

@@ -3,7 +3,7 @@
 
 md(
     zh=r"""
-# 因果性必须覆盖整个计算
+# 4 因果性必须覆盖整个计算
 
 第一节里，我们先规定许可集合，再在许可集合上做 softmax，于是每个查询只读取自己和之前的位置。但注意力权重只是模型中的一步：输入怎样构造、多头怎样拆分与合并、注意力之后还有哪些层，任何一步都可能把未来的信息带回过去。
 
@@ -15,7 +15,7 @@ md(
 贯穿全节的约定：所有结论都针对**一次前向传播、参数固定不变**的情形。
 """,
     en=r"""
-# Causality over the whole computation
+# 4 Causality over the whole computation
 
 In §1 we built the allowed set first and took the softmax over it, so every query reads only its own position and earlier ones. But the attention weights are a single step of the model. How the input is built, how the heads are split and merged, which layers come after attention: any of these steps could carry information from the future back into the past.
 
@@ -27,7 +27,7 @@ This section answers two questions:
 One convention holds throughout: every statement is about **one forward pass with fixed parameters**.
 """,
     ru=r"""
-# Причинность на всём пути вычисления
+# 4 Причинность на всём пути вычисления
 
 В §1 мы сначала строили множество разрешённых позиций и только потом брали softmax по нему, поэтому каждый запрос читает лишь свою позицию и предыдущие. Но веса внимания — всего один шаг модели. Как собирается вход, как головы разбиваются и склеиваются, какие слои стоят после внимания — на любом из этих шагов информация из будущего может просочиться в прошлое.
 

@@ -3,7 +3,7 @@
 
 md(
     zh=r"""
-# 缓存需要位置偏移量
+# 5 缓存需要位置偏移量
 
 生成文本时，模型每次只新增一个词元。最朴素的做法是：每来一个新词元，就把整段序列重新前向一遍，只取最后一行输出。可是前面各位置的计算每次都在重复。
 
@@ -12,7 +12,7 @@ md(
 本节要说明：缓存按头保存什么；新词元为什么必须放在位置 `len(cache)` 上；如何用“逐词元与整段前向逐项比较”来检错；以及缓存的适用边界和它省下的时间。
 """,
     en=r"""
-# The cache needs a position offset
+# 5 The cache needs a position offset
 
 When a model generates text, it adds one token at a time. The naive way is to run the whole sequence through the forward pass again for every new token and keep only the last output row. All the work for the earlier positions is repeated each time.
 
@@ -21,7 +21,7 @@ The previous section lets us skip that repetition: in a causal model with fixed 
 This section covers what the cache stores per head; why the new token must sit at position `len(cache)`; how comparing token-by-token output with the full forward catches mistakes; where the cache stops being valid; and how much time it saves.
 """,
     ru=r"""
-# Кэшу нужно смещение позиции
+# 5 Кэшу нужно смещение позиции
 
 При генерации текста модель добавляет по одному токену. Самый простой способ — для каждого нового токена заново прогонять через прямой проход всю последовательность и брать только последнюю строку выхода. Но тогда вся работа по предыдущим позициям каждый раз повторяется.
 

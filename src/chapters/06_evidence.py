@@ -3,7 +3,7 @@
 
 md(
     zh=r"""
-# 四类证据
+# 6 四类证据
 
 原章节以一段独立的检查程序收尾：它打印六个数，每个数背后是一种不同的论证方式。这里用 `lib` 重做这段程序：不再另写一套参考实现，而是直接调用前几节讲过的 `AttentionModel`、`lib.data` 和 `lib.checks`。六个数分别支持四类证据：
 
@@ -19,7 +19,7 @@ md(
 四类证据各有所长：**手算**确认一个小例子里每一步都算对了；**结构推理**从架构推出对所有输入都成立的结论，再用具体数值印证；**带对照的扰动检验**在真实代码上寻找泄漏，并证明检验本身看得见泄漏；**等价检验**确认两种本应相同的计算路径确实给出相同结果。
 """,
     en=r"""
-# Four kinds of evidence
+# 6 Four kinds of evidence
 
 The original chapter ends with an independent checking program that prints six figures, each backed by a different way of reasoning. Here we redo that program with `lib`: instead of writing a second reference implementation, we call the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. The six figures support four kinds of evidence:
 
@@ -35,7 +35,7 @@ The original chapter ends with an independent checking program that prints six f
 Each kind does something the others cannot. **Hand computation** confirms that every step of a small example is right. **Structural reasoning** derives from the architecture a statement that holds for every input, and a concrete number then illustrates it. A **perturbation test with a control** looks for leaks in real code and shows that the test itself can see one. An **equivalence test** confirms that two computations that should agree really do.
 """,
     ru=r"""
-# Четыре вида доказательств
+# 6 Четыре вида доказательств
 
 Исходная глава завершается независимой проверочной программой, которая печатает шесть чисел, и за каждым стоит свой способ рассуждения. Здесь мы повторяем эту программу средствами `lib`: вместо второй эталонной реализации вызываем `AttentionModel`, `lib.data` и `lib.checks` из предыдущих разделов. Шесть чисел подкрепляют четыре вида доказательств:
 
