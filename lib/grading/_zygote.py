@@ -31,7 +31,7 @@ if sys.path and os.path.abspath(sys.path[0] or ".") == HERE:
     del sys.path[0]                     # kernels must not import the grader's modules by accident
 
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWUSER = 0x00020000, 0x40000000, 0x20000000, 0x10000000
-PR_SET_PDEATHSIG = 1
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 libc = B.libc
 libc.unshare.argtypes = [ctypes.c_int]
 
@@ -122,6 +122,8 @@ def main():
     if threading.active_count() != 1 or len(os.listdir("/proc/self/task")) != 1:
         sys.stderr.write("zygote: threads exist after the imports; refusing to fork\n")
         return 3
+    # orphaned sandbox PID 1s (their parent was killed first) are reaped here, not left to init
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.signal(signal.SIGCHLD, lambda *_: _poke(wake_w))
@@ -146,16 +148,17 @@ def main():
                 os.read(wake_r, 4096)
             except BlockingIOError:
                 pass
-            while live:
+            while True:
                 try:
                     pid, status = os.waitpid(-1, os.WNOHANG)
                 except ChildProcessError:
                     break
                 if pid == 0:
                     break
-                live.discard(pid)
-                code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-                say({"exit": pid, "code": code})
+                if pid in live:                  # not for adopted orphans
+                    live.discard(pid)
+                    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+                    say({"exit": pid, "code": code})
         if stdin.fileno() in ready:
             chunk = os.read(stdin.fileno(), 65536)
             if not chunk:
