@@ -255,6 +255,7 @@ class Sandbox:
         self.student_lib = build_student_lib(self.student_root, lib_stubs)
         self.uids = uid_pool or UidPool()
         self.unshare = shutil.which("unshare")
+        self.setpriv = _setpriv_with_pdeathsig()
         self.zygote = None
         self.live = set()                # kernels started and not yet killed (see kill_all)
         self._counter = 0
@@ -404,7 +405,9 @@ class Sandbox:
         }
         cfg_path = kdir / "bootstrap.json"
         _write_json(cfg_path, config, 0o600)
-        argv = [self.unshare]
+        # if the grader dies abruptly, unshare dies too (and --kill-child takes the sandbox along)
+        argv = [self.setpriv, "--pdeathsig", "KILL", "--"] if self.setpriv else []
+        argv += [self.unshare]
         if self.mode == "userns":
             argv += ["--user", "--map-root-user"]
         argv += ["--net", "--pid", "--fork", "--mount", "--propagation", "private", "--kill-child",
@@ -465,6 +468,14 @@ class Sandbox:
                 detail = "the kernel would not run as a fresh unprivileged user in the expected file system"
             raise SandboxError(f"the {self.mode} sandbox does not work on this machine: {detail}")
         shutil.rmtree(kdir, ignore_errors=True)
+
+
+def _setpriv_with_pdeathsig():
+    path = shutil.which("setpriv")
+    if not path:
+        return None
+    ok, _ = _run_quiet([path, "--pdeathsig", "KILL", "--", "true"])
+    return path if ok else None
 
 
 def _python_dirs():
