@@ -12,14 +12,18 @@ TEST_EXTRAS ?=
 # pytest arguments; e.g. `make test PYTEST_ARGS="tests/test_errors.py"`
 PYTEST_ARGS ?=
 
-.PHONY: help venv dev test book serve notebooks bench clean
+# Arguments of the batch grader, e.g. `make grade GRADE_ARGS="submissions/ --json report.json"`
+GRADE_ARGS ?=
+
+.PHONY: help venv dev test book serve notebooks bench grade clean
 
 help:
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
 	@echo "make serve      serve the built site on http://127.0.0.1:8000"
 	@echo "make test       install test requirements into .venv and run the whole test suite"
 	@echo "make notebooks  regenerate and execute every notebook from src/"
-	@echo "make bench      attention vs torch SDPA and KV-cache speedup (not part of the tests)"
+	@echo "make bench      attention vs torch SDPA, KV-cache speedup, grading speed (not part of the tests)"
+	@echo "make grade GRADE_ARGS=\"submissions/ --json report.json --csv report.csv\"   grade exercise notebooks"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
@@ -46,6 +50,10 @@ notebooks: dev
 
 bench: dev
 	$(PY) bench/attention_cache.py
+	$(PY) bench/grading_speed.py
+
+grade: venv
+	$(PY) -m lib.grading $(GRADE_ARGS)
 
 book: venv
 	$(PY) tools/build_site.py
