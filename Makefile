@@ -51,6 +51,7 @@ notebooks: dev
 bench: dev
 	$(PY) bench/attention_cache.py
 	$(PY) bench/grading_speed.py
+	$(PY) bench/notebook_times.py
 
 grade: venv
 	$(PY) -m lib.grading $(GRADE_ARGS)

@@ -1,0 +1,48 @@
+"""Execution time of every chapter and solution notebook (targets: < 10 s each,
+all chapters together < 60 s on 2 cores).
+
+    python bench/notebook_times.py [--kinds chapters solutions]
+
+Each notebook runs in a fresh kernel, as nbval and the builder run it; the time
+includes the kernel start.  A benchmark, not a test: it prints and never fails.
+"""
+
+import argparse
+import pathlib
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run(path):
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kinds", nargs="+", default=["chapters", "solutions"])
+    args = parser.parse_args()
+    for kind in args.kinds:
+        total, slowest = 0.0, (0.0, "")
+        for path in sorted((ROOT / kind).glob("*/*.ipynb")):
+            seconds = run(path)
+            total += seconds
+            slowest = max(slowest, (seconds, str(path.relative_to(ROOT))))
+            flag = "" if seconds < 10 else "   over the 10 s target"
+            print(f"{str(path.relative_to(ROOT)):<42}{seconds:6.2f} s{flag}", flush=True)
+        per_language = total / 3
+        print(f"{kind}: {total:.1f} s for all languages, {per_language:.1f} s per language "
+              f"(target < 60 s per language for chapters); slowest {slowest[1]} {slowest[0]:.2f} s\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
