@@ -1,6 +1,8 @@
 """Shared fixtures: the chapter's hand-set model and optional-dependency policy."""
 
 import os
+import pathlib
+import time
 
 import pytest
 
@@ -28,3 +30,15 @@ def require_or_skip(module_name, why):
         if IN_CI:
             pytest.fail(f"{module_name} is mandatory in CI ({why}) but is not installed", pytrace=False)
         pytest.skip(f"{module_name} is not installed: {why} skipped (CI installs it and makes it mandatory)")
+
+
+_SESSION_START = time.time()
+_SITE_REPORT = pathlib.Path(__file__).resolve().parent.parent / "_build" / "site-report.txt"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the page weights and load times the browser tests measured in this run
+    (they run in xdist workers, whose own output pytest does not show)."""
+    if _SITE_REPORT.exists() and _SITE_REPORT.stat().st_mtime >= _SESSION_START:
+        terminalreporter.section("website: page weight and load time")
+        terminalreporter.write(_SITE_REPORT.read_text(encoding="utf-8"))
