@@ -21,8 +21,8 @@ from lib import exercises as ex  # noqa: E402
 from lib.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
                            to_jsonable, uses_library)
 from lib.feedback import detect_language, set_language  # noqa: E402
-from tools.nbsource import (LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
-                            exercise_cells, exercise_code, load, solution_blocks)
+from tools.nbsource import (EXERCISE_TAG, LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
+                            exercise_cells, exercise_code, load, solution_blocks, solution_cells)
 
 SEEDS = (0, 1, 2, 7, 2024)
 STEMS = sorted({e.notebook for e in EXERCISES.values()})
@@ -276,17 +276,21 @@ def read(kind, lang, stem):
 @pytest.mark.parametrize("stem", STEMS)
 def test_committed_notebooks_match_the_source(stem):
     cells = load(source_path(stem))
-    numbered = exercise_cells(cells)
+    solved_cells, exercise_only = solution_cells(cells), exercise_cells(cells)
     for lang in LANGUAGES:
         solved, exercise = read("solutions", lang, stem), read("exercises", lang, stem)
         hint = f"rebuild with `python tools/build_notebooks.py src/solutions/{stem}.py`"
-        assert [(c.cell_type, c.source) for c in solved.cells] == [(c.kind, c.text[lang]) for c in cells], \
+        assert [(c.cell_type, c.source) for c in solved.cells] == [(c.kind, c.text[lang]) for _, c in solved_cells], \
             f"solutions/{lang}/{stem}.ipynb is out of date: {hint}"
-        assert [(c.cell_type, c.source) for c in exercise.cells] == [(c.kind, c.text[lang]) for _, c in numbered], \
+        assert [(c.cell_type, c.source) for c in exercise.cells] == [(c.kind, c.text[lang]) for _, c in exercise_only], \
             f"exercises/{lang}/{stem}.ipynb is out of date: {hint}"
-        # the exercise is the solved notebook minus the 'solution' cells, with stubs
+        # the exercise is the solved notebook minus the 'solution' cells, with stubs,
+        # plus the few Markdown cells tagged 'exercise' (its title)
         solved_by_id = {c.id: c for c in solved.cells}
         for cell in exercise.cells:
+            if EXERCISE_TAG in cell.metadata.get("tags", []):
+                assert cell.cell_type == "markdown" and cell.id not in solved_by_id
+                continue
             twin = solved_by_id[cell.id]
             assert cell.cell_type == twin.cell_type
             assert SOLUTION_TAG not in twin.metadata.get("tags", [])
@@ -294,6 +298,7 @@ def test_committed_notebooks_match_the_source(stem):
             assert cell.source == expected
         dropped = [c for c in solved.cells if c.id not in {x.id for x in exercise.cells}]
         assert all(SOLUTION_TAG in c.metadata.get("tags", []) for c in dropped)
+        assert solved.cells[0].source != exercise.cells[0].source, "a solved notebook needs a title of its own"
 
 
 @pytest.mark.parametrize("stem", STEMS)

@@ -23,7 +23,7 @@ from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools.nbsource import LANGUAGES, exercise_cells, load  # noqa: E402
+from tools.nbsource import LANGUAGES, exercise_cells, load, solution_cells  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -83,11 +83,14 @@ def build(source_path, run=True):
     source_path = pathlib.Path(source_path).resolve()
     kind = source_path.parent.name
     stem = source_path.stem
-    cells = load(source_path)
+    source_cells = load(source_path)
+    # a solved notebook leaves out the cells meant for the exercise only (its title, say)
+    numbered = solution_cells(source_cells) if kind == "solutions" else list(enumerate(source_cells))
+    numbers, cells = [i for i, _ in numbered], [cell for _, cell in numbered]
     for lang in LANGUAGES:
         out_dir = ROOT / kind / lang
         out_dir.mkdir(parents=True, exist_ok=True)
-        nb = make_notebook(cells, lang, stem)
+        nb = make_notebook(cells, lang, stem, numbers)
         start = time.perf_counter()
         if run:
             execute(nb, out_dir)
@@ -95,15 +98,16 @@ def build(source_path, run=True):
         write_atomically(nb, target)
         print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
     if kind == "solutions":
-        build_exercise(cells, stem)
+        build_exercise(source_cells, stem)
 
 
-def build_exercise(solution_cells, stem):
+def build_exercise(source_cells, stem):
     """exercises/{zh,en,ru}/<stem>.ipynb: the solved cells with the answers cut out, unexecuted.
 
-    Cell ids are those of the solved notebook, so the two line up cell by cell.
+    Cell ids are numbered by position in the source, so a cell shared by the
+    exercise and the solved notebook has the same id in both.
     """
-    numbered = exercise_cells(solution_cells)
+    numbered = exercise_cells(source_cells)
     numbers = [i for i, _ in numbered]
     cells = [cell for _, cell in numbered]
     for lang in LANGUAGES:

@@ -31,6 +31,7 @@ LANGUAGES = ("zh", "en", "ru")
 SOLUTION_BEGIN = "# BEGIN SOLUTION"
 SOLUTION_END = "# END SOLUTION"
 SOLUTION_TAG = "solution"              # a Markdown cell shown only in the solved notebook
+EXERCISE_TAG = "exercise"              # a Markdown cell shown only in the exercise notebook
 STUB = "raise NotImplementedError  # TODO"
 
 
@@ -111,14 +112,25 @@ def exercise_code(text):
     return "\n".join(out)
 
 
+def _markdown_only(cells, tag):
+    for i, cell in enumerate(cells):
+        if tag in cell.tags and cell.kind != "markdown":
+            raise ValueError(f"cell {i}: only Markdown cells may be tagged {tag!r}; "
+                             f"mark answer lines in code with {SOLUTION_BEGIN} / {SOLUTION_END}")
+
+
+def solution_cells(cells):
+    """(index in the source, cell) for every cell of the solved notebook."""
+    _markdown_only(cells, EXERCISE_TAG)
+    return [(i, cell) for i, cell in enumerate(cells) if EXERCISE_TAG not in cell.tags]
+
+
 def exercise_cells(cells):
-    """(index in the solved notebook, cell) for every cell of the exercise notebook."""
+    """(index in the source, cell) for every cell of the exercise notebook."""
+    _markdown_only(cells, SOLUTION_TAG)
     result = []
     for i, cell in enumerate(cells):
         if SOLUTION_TAG in cell.tags:
-            if cell.kind != "markdown":
-                raise ValueError(f"cell {i}: only Markdown cells may be tagged {SOLUTION_TAG!r}; "
-                                 f"mark answer lines in code with {SOLUTION_BEGIN} / {SOLUTION_END}")
             continue
         if cell.kind == "code":
             text = exercise_code(cell.text[LANGUAGES[0]])

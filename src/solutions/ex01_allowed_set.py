@@ -2,10 +2,14 @@
 # writes solutions/{zh,en,ru}/ex01_allowed_set.ipynb from it, and the exercise
 # notebooks exercises/{zh,en,ru}/ex01_allowed_set.ipynb with the answers cut out.
 
+md(zh="# 练习一：许可集合", en="# Exercises 1: the allowed set", ru="# Упражнения 1: множество разрешённых позиций",
+   tags=("exercise",))
+
+md(zh="# 练习一 参考解答：许可集合", en="# Solutions 1: the allowed set", ru="# Решения упражнений 1: множество разрешённых позиций",
+   tags=("solution",))
+
 md(
     zh="""
-# 练习一：许可集合
-
 本笔记本配合第一节。每道题先写明要求，再给出一个函数，其中答案的位置只有一行 `raise NotImplementedError  # TODO`。把这一行换成你的代码，然后运行紧随其后的 `check(...)` 单元。
 
 `check` 只运行公开用例，并用本笔记本的语言告诉你：哪个用例通过，哪个失败，失败的原因是什么（期望值与实际值、形状、dtype、容差）。评分时还会加入随机生成的隐藏用例，所以请实现题目中的规则，而不是只迎合这几个例子。
@@ -13,8 +17,6 @@ md(
 函数要在笔记本里亲手写出。直接调用 `lib` 中的参考实现（例如 `lib.attention.masked_softmax`）会被检查发现：`check` 会给出提示，评分时这一题不计分。
 """,
     en="""
-# Exercises 1: the allowed set
-
 This notebook goes with section 1. Each exercise states a task and gives a function in which the answer is a single line, `raise NotImplementedError  # TODO`. Replace that line with your code and run the `check(...)` cell right below it.
 
 `check` runs the public cases only and tells you, in this notebook's language, which case passed, which failed and why (expected against obtained value, shape, dtype, tolerance). Grading adds hidden cases drawn at random, so implement the rule the task states rather than fitting the few examples.
@@ -22,8 +24,6 @@ This notebook goes with section 1. Each exercise states a task and gives a funct
 Write the functions yourself, here in the notebook. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` prints a warning and the grader gives no points for that exercise.
 """,
     ru="""
-# Упражнения 1: множество разрешённых позиций
-
 Этот блокнот относится к разделу 1. В каждом упражнении есть условие и функция, в которой на месте ответа стоит одна строка `raise NotImplementedError  # TODO`. Замените её своим кодом и запустите ячейку `check(...)` сразу под функцией.
 
 `check` прогоняет только открытые случаи и сообщает на языке блокнота, какие из них пройдены, какие нет и почему (ожидаемое и полученное значение, форма, dtype, допуск). При оценке добавятся скрытые случаи, сгенерированные случайно, поэтому реализуйте правило из условия, а не подгоняйте ответ под несколько примеров.

@@ -1,19 +1,19 @@
 # Exercises for section 2 (heads).  See src/solutions/ex01_allowed_set.py for the format.
 
+md(zh="# 练习二：多头", en="# Exercises 2: heads", ru="# Упражнения 2: головы",
+   tags=("exercise",))
+
+md(zh="# 练习二 参考解答：多头", en="# Solutions 2: heads", ru="# Решения упражнений 2: головы",
+   tags=("solution",))
+
 md(
     zh="""
-# 练习二：多头
-
 本笔记本配合第二节。做法与练习一相同：把函数中 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)` 单元；反馈使用本笔记本的语言。评分时还有随机生成的隐藏用例。拆分头、合并头和多头注意力都要亲手写出，不要调用 `lib.attention` 中的同名函数；第一节的 `causal_attention` 可以直接使用。
 """,
     en="""
-# Exercises 2: heads
-
 This notebook goes with section 2. It works like Exercises 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it; the feedback comes in this notebook's language, and grading adds hidden random cases. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from section 1 is yours to use.
 """,
     ru="""
-# Упражнения 2: головы
-
 Этот блокнот относится к разделу 2 и устроен так же, как упражнения 1: замените в функции строку `raise NotImplementedError  # TODO` своим кодом и запустите ячейку `check(...)` под ней. Ответ проверки приходит на языке блокнота, а при оценке добавляются скрытые случайные случаи. Разбиение на головы, склейку и многоголовое внимание напишите сами, не вызывая одноимённые функции из `lib.attention`; `causal_attention` из раздела 1 использовать можно.
 """,
 )

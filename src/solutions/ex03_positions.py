@@ -1,19 +1,19 @@
 # Exercises for section 3 (learned absolute positions).  See src/solutions/ex01_allowed_set.py.
 
+md(zh="# 练习三：可学习绝对位置", en="# Exercises 3: learned absolute positions", ru="# Упражнения 3: обучаемые абсолютные позиции",
+   tags=("exercise",))
+
+md(zh="# 练习三 参考解答：可学习绝对位置", en="# Solutions 3: learned absolute positions", ru="# Решения упражнений 3: обучаемые абсолютные позиции",
+   tags=("solution",))
+
 md(
     zh="""
-# 练习三：可学习绝对位置
-
 本笔记本配合第三节。做法与前两份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。`lib.positions` 里的 `embed` 和 `embed_backward` 是参考实现，请不要直接调用它们。
 """,
     en="""
-# Exercises 3: learned absolute positions
-
 This notebook goes with section 3 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it. `embed` and `embed_backward` in `lib.positions` are the reference versions; do not call them.
 """,
     ru="""
-# Упражнения 3: обучаемые абсолютные позиции
-
 Этот блокнот относится к разделу 3 и устроен как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней. `embed` и `embed_backward` из `lib.positions` — эталонные версии, вызывать их не нужно.
 """,
 )

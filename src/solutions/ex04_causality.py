@@ -1,23 +1,23 @@
 # Exercises for section 4 (causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
 
+md(zh="# 练习四：因果性要覆盖整条计算链", en="# Exercises 4: causality must cover the whole computation", ru="# Упражнения 4: причинность должна охватывать всё вычисление",
+   tags=("exercise",))
+
+md(zh="# 练习四 参考解答：因果性要覆盖整条计算链", en="# Solutions 4: causality must cover the whole computation", ru="# Решения упражнений 4: причинность должна охватывать всё вычисление",
+   tags=("solution",))
+
 md(
     zh="""
-# 练习四：因果性要覆盖整条计算链
-
 本笔记本配合第四节。做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
 这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
 """,
     en="""
-# Exercises 4: causality must cover the whole computation
-
 This notebook goes with section 4 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
 
 The functions here are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then fix it.
 """,
     ru="""
-# Упражнения 4: причинность должна охватывать всё вычисление
-
 Этот блокнот относится к разделу 4 и устроен как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
 Здесь все функции — тесты. Каждая получает функцию прямого прохода `forward(ids)` (номера токенов → выходы формы `(T, D)` или `(B, T, D)`) и сравнивает два прохода при фиксированных параметрах. Вы напишете проверку возмущением будущего и её отрицательный контроль, с их помощью поймаете модель, у которой маска внимания безупречна, а утечка из будущего всё равно есть, и исправите её.

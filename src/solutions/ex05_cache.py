@@ -1,23 +1,23 @@
 # Exercises for section 5 (the KV cache and its position offset).  See src/solutions/ex01_allowed_set.py.
 
+md(zh="# 练习五：KV 缓存与位置偏移量", en="# Exercises 5: the KV cache and the position offset", ru="# Упражнения 5: KV-кэш и смещение позиции",
+   tags=("exercise",))
+
+md(zh="# 练习五 参考解答：KV 缓存与位置偏移量", en="# Solutions 5: the KV cache and the position offset", ru="# Решения упражнений 5: KV-кэш и смещение позиции",
+   tags=("solution",))
+
 md(
     zh="""
-# 练习五：KV 缓存与位置偏移量
-
 本笔记本配合第五节。做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
 逐词元推理时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。这里要写的是：缓存步骤的位置、一个从零写出的缓存步骤，以及证明缓存与整段前向等价的检验。
 """,
     en="""
-# Exercises 5: the KV cache and the position offset
-
 This notebook goes with section 5 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
 
 When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will write the position of a cached step, a cached step from scratch, and the test showing that the cache agrees with the full forward.
 """,
     ru="""
-# Упражнения 5: KV-кэш и смещение позиции
-
 Этот блокнот относится к разделу 5 и устроен как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
 При пошаговой генерации модель хранит в KV-кэше ключи и значения уже увиденных позиций для каждой головы, а новый токен вычисляет только свои запрос, ключ и значение. Вам предстоит написать позицию шага с кэшем, шаг с кэшем с нуля и тест, показывающий, что кэш совпадает с полным прямым проходом.
