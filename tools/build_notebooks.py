@@ -13,10 +13,13 @@ languages line up cell for cell.
 """
 
 import argparse
+import json
 import os
 import pathlib
+import re
 import sys
 import time
+import uuid
 
 import nbformat
 from nbclient import NotebookClient
@@ -73,6 +76,25 @@ def coalesce_streams(outputs):
     return merged
 
 
+WIDGET_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")
+
+
+def stable_widget_ids(nb, stem, lang):
+    """Replace the random ids of widget models by ids derived from their order.
+
+    ipywidgets names every model with a fresh uuid4, so each rebuild would
+    rewrite hundreds of lines; derived ids keep a rebuild's diff to what changed.
+    """
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    ids = list(state.get("state", {}))
+    if not ids:
+        return nb
+    text = json.dumps(nb)
+    mapping = {old: uuid.uuid5(uuid.NAMESPACE_URL, f"{stem}/{lang}/{i}").hex for i, old in enumerate(ids)}
+    text = WIDGET_ID.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+    return nbformat.from_dict(json.loads(text))
+
+
 def write_atomically(nb, target):
     tmp = target.with_suffix(".ipynb.tmp")
     nbformat.write(nb, tmp)
@@ -94,6 +116,7 @@ def build(source_path, run=True):
         start = time.perf_counter()
         if run:
             execute(nb, out_dir)
+            nb = stable_widget_ids(nb, stem, lang)
         target = out_dir / f"{stem}.ipynb"
         write_atomically(nb, target)
         print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
