@@ -17,6 +17,8 @@ so that a learner's check has something to catch; never use them in a model.
 import numpy as np
 
 from .attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
+from . import checks
+from .checks import feature_normalization, leaky_time_normalization
 from .model import AttentionModel
 
 
@@ -25,32 +27,13 @@ from .model import AttentionModel
 # --------------------------------------------------------------------------
 
 def random_model(seed, vocab_size=7, context_size=8, width=8, n_heads=2):
-    """A reproducible AttentionModel with Gaussian tables and weights (float64)."""
-    rng = np.random.default_rng(seed)
-    token_table = rng.normal(size=(vocab_size, width))                       # (V, D)
-    position_table = rng.normal(scale=0.7, size=(context_size, width))       # (C, D)
-    weights = [rng.normal(scale=width ** -0.5, size=(width, width)) for _ in range(4)]  # 4 x (D, D)
-    return AttentionModel(token_table, position_table, *weights, n_heads)
+    """A reproducible float64 AttentionModel made from a seed (see :func:`lib.checks.random_model`)."""
+    return checks.random_model(seed, vocab_size=vocab_size, context_size=context_size, width=width, n_heads=n_heads)
 
 
-def feature_norm(x, eps=1e-5):
-    """Normalise every position over its own D features (mean 0, variance 1)."""
-    x = np.asarray(x)
-    mean = x.mean(axis=-1, keepdims=True)                                   # (..., T, 1)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)                     # (..., T, 1)
-    return (x - mean) / np.sqrt(var + eps)
-
-
-def time_norm(x, eps=1e-5):
-    """COUNTER-EXAMPLE: normalise every feature over the T positions.
-
-    The mean and variance of feature a are taken over all positions, the future
-    included, so position 0 already depends on the last token.
-    """
-    x = np.asarray(x)
-    mean = x.mean(axis=-2, keepdims=True)                                   # (..., 1, D)
-    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)                     # (..., 1, D)
-    return (x - mean) / np.sqrt(var + eps)
+# The causal normalisation of §4 (the answer to causal-4) and its leaky twin.
+feature_norm = feature_normalization
+time_norm = leaky_time_normalization
 
 
 class NormalisedModel:
