@@ -87,6 +87,16 @@ def causal_future(tq, tk):
     return key_position > query_position                        # (tq, tk)
 
 
+def attention_scores(q, k):
+    """§1, §2. Scaled dot products q·k / sqrt(d): (..., Tq, d), (..., Tk, d) -> (..., Tq, Tk).
+
+    q is scaled before the product (Tq·d multiplications instead of Tq·Tk);
+    the dtype of q is kept.
+    """
+    scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))
+    return (q * scale) @ np.swapaxes(k, -1, -2)                 # (..., Tq, Tk)
+
+
 def causal_attention(q, k, v):
     """§1, §2, §5. Scaled dot-product attention in which no query reads its future.
 
@@ -100,8 +110,7 @@ def causal_attention(q, k, v):
     if k.shape[-2] != v.shape[-2]:
         raise ValueError(f"k has {k.shape[-2]} positions but v has {v.shape[-2]}; they must match")
     future = causal_future(q.shape[-2], k.shape[-2])            # (Tq, Tk), True = forbidden
-    scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))
-    scores = (q * scale) @ np.swapaxes(k, -1, -2)               # (..., Tq, Tk)
+    scores = attention_scores(q, k)                             # (..., Tq, Tk)
     # Same as masked_softmax(scores, ~future) @ v, with the division by the
     # row sums moved after the product: (Tq, dv) divisions instead of (Tq, Tk).
     weights, row_sums = _exp_over_allowed(scores, future)       # (..., Tq, Tk), (..., Tq, 1)
@@ -156,7 +165,6 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 def unmasked_attention(q, k, v):
     """§4. Attention without any mask: the negative control of a causality test."""
     q, k, v = (_float_array(a, n) for a, n in ((q, "q"), (k, "k"), (v, "v")))
-    scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))
-    scores = (q * scale) @ np.swapaxes(k, -1, -2)               # (..., Tq, Tk)
+    scores = attention_scores(q, k)                             # (..., Tq, Tk)
     allowed = np.ones(scores.shape[-2:], dtype=bool)            # everything may be read
     return masked_softmax(scores, allowed) @ v

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .attention import causal_future, masked_softmax, multi_head_attention, split_heads
+from .attention import attention_scores, causal_future, masked_softmax, multi_head_attention, split_heads
 from .model import AttentionModel
 
 
@@ -144,8 +144,8 @@ def attention_weights(x, w_q, w_k, n_heads, causal=True):
         raise ValueError(f"attention_weights expects x of shape (B, T, D), got {x.shape}")
     q = split_heads(x @ w_q, n_heads)                                 # (B, H, T, d)
     k = split_heads(x @ w_k, n_heads)                                 # (B, H, T, d)
-    T, d = q.shape[-2], q.shape[-1]
-    scores = (q * q.dtype.type(1.0 / np.sqrt(d))) @ np.swapaxes(k, -1, -2)   # (B, H, T, T)
+    T = q.shape[-2]
+    scores = attention_scores(q, k)                                   # (B, H, T, T)
     allowed = ~causal_future(T, T) if causal else np.ones((T, T), dtype=bool)
     return masked_softmax(scores, allowed)                            # (B, H, T, T)
 

@@ -16,11 +16,12 @@ code cell, the lines of an answer sit between two marker lines::
     return key_position <= query_position
     # END SOLUTION
 
-and a Markdown cell that explains an answer carries the tag ``solution``.
-The solved notebook (``solutions/``) keeps everything; the exercise notebook
-(``exercises/``, see :func:`exercise_cells`) drops the ``solution`` cells and
-replaces every marked block by one stub line, :data:`STUB`, at the block's
-indentation.  Both come from the same source, so they cannot drift apart.
+and a Markdown cell that explains an answer carries the tag ``solution``; one
+meant only for the exercise (its title) carries the tag ``exercise``.
+The solved notebook (``solutions/``, see :func:`solution_cells`) drops the
+``exercise`` cells; the exercise notebook (``exercises/``, see
+:func:`exercise_cells`) drops the ``solution`` cells and replaces every marked
+block by one stub line, :data:`STUB`, at the block's indentation.  Both come from the same source, so they cannot drift apart.
 """
 
 import textwrap
