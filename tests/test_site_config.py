@@ -103,10 +103,10 @@ def test_toc_keeps_order_drops_missing_appends_new():
     assert toc["root"] == "chapters/00_start"
     assert order == ["chapters/00_start", "chapters/01_allowed_set", "chapters/02_heads",
                      "chapters/07_extra", "exercises/ex02_heads", "solutions/ex02_heads", "misc/notes"]
-    assert [p["caption"] for p in toc["parts"]][:3] == ["Chapters", "Exercises", "Solutions"]
+    assert [p["caption"] for p in toc["parts"]][:3] == ["Sections", "Exercises", "Solutions"]
     assert any("07_extra" in n for n in notes) and any("03_positions" in n for n in notes)
     zh, _, _ = build_site.derive_toc(TOC, "zh", existing)
-    assert [p["caption"] for p in zh["parts"]][:3] == ["章节", "练习", "参考解答"]
+    assert [p["caption"] for p in zh["parts"]][:3] == ["本章各节", "练习", "参考解答"]
 
 
 def test_toc_root_falls_back_and_empty_fails():
