@@ -78,7 +78,10 @@ vocab = build_vocab(["春雨风"])
 model = checks.chapter_model()
 print(vocab)
 print(model.token_table)
-print(np.round(model.position_table, 6) + 0.0)   #zh 加上 `0.0`，把 `-0.0` 变成 `0.0` #en adding `0.0` turns `-0.0` into `0.0` #ru прибавление `0.0` превращает `-0.0` в `0.0`
+#zh 加上 `0.0`，把 `-0.0` 变成 `0.0`
+#en adding `0.0` turns `-0.0` into `0.0`
+#ru прибавление `0.0` превращает `-0.0` в `0.0`
+print(np.round(model.position_table, 6) + 0.0)
 print(model.w_o)
 print(model.n_heads, model.width, model.context_size)
 assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
@@ -166,7 +169,10 @@ ids = np.array([BOS, 3, 4])
 perturbed = np.array([BOS, 3, UNK])
 print(decode(ids, vocab), "|", decode(perturbed, vocab))
 
-input_rows = checks.row_changes(model.embed, ids, perturbed)    #zh (T,)：X 每一行的变化 #en (T,): the change of each row of X #ru (T,): изменение каждой строки X
+#zh (T,)：X 每一行的变化
+#en (T,): the change of each row of X
+#ru (T,): изменение каждой строки X
+input_rows = checks.row_changes(model.embed, ids, perturbed)
 print(np.round(input_rows, 12))
 assert input_rows[0] == 0.0 and input_rows[1] == 0.0 and input_rows[2] > 1
 
@@ -201,7 +207,10 @@ With the mask off, the largest change over the first two rows is about 39.772020
 
 code(r"""
 def control(x):
-    return model.forward(x, causal=False)    #zh 阴性对照：每个查询读取全部键 #en negative control: every query reads every key #ru отрицательный контроль: каждый запрос читает все ключи
+    #zh 阴性对照：每个查询读取全部键
+    #en negative control: every query reads every key
+    #ru отрицательный контроль: каждый запрос читает все ключи
+    return model.forward(x, causal=False)
 
 control_change = checks.future_change(control, ids, perturbed, prefix_length=2)
 print(f"{control_change:.12g}")
@@ -260,7 +269,7 @@ md(
 code(r"""
 def buggy_forward(x, causal=True):
     out = model.forward(x, causal=causal)
-    return np.zeros_like(out)                 #zh 错误所在：计算结果根本没有返回给调用者 #en the bug: the result never reaches the caller #ru ошибка: результат так и не доходит до вызывающего кода
+    return np.zeros_like(out)  #zh 错误所在：计算结果根本没有返回给调用者 #en the bug: the result never reaches the caller #ru ошибка: результат так и не доходит до вызывающего кода
 
 constant = checks.check_causality(buggy_forward, lambda x: buggy_forward(x, causal=False),
                                   ids, perturbed, prefix_length=2)
@@ -343,8 +352,11 @@ original = causal_attention(q, k, v)                                          # 
 value_changes = {}
 for name, new_value in (("nan", np.nan), ("inf", np.inf), ("+1000", v[:, :, 2] + 1000.0)):
     v_new = v.copy()
-    v_new[:, :, 2] = new_value                                                #zh 只改未来位置 2 的值 #en only the future value at position 2 changes #ru меняется только будущее значение на позиции 2
-    with np.errstate(invalid="ignore"):                                       #zh 0·NaN 与 0·inf 在意料之中，不让 NumPy 发出警告 #en 0·NaN and 0·inf are expected here: silence NumPy's warning #ru 0·NaN и 0·inf здесь ожидаемы: предупреждение NumPy не нужно
+    v_new[:, :, 2] = new_value  #zh 只改未来位置 2 的值 #en only the future value at position 2 changes #ru меняется только будущее значение на позиции 2
+    #zh 0·NaN 与 0·inf 在意料之中，不让 NumPy 发出警告
+    #en 0·NaN and 0·inf are expected here: silence NumPy's warning
+    #ru 0·NaN и 0·inf здесь ожидаемы: предупреждение NumPy не нужно
+    with np.errstate(invalid="ignore"):
         prefix = causal_attention(q, k, v_new)[:, :, :2]                      # (1, H, 2, d)
         value_changes[name] = float(np.abs(prefix - original[:, :, :2]).max())
     print(name, np.isnan(prefix).all(), value_changes[name])
@@ -393,7 +405,10 @@ For contrast, a normalisation over the features before and after attention keeps
 
 code(r"""
 ids8 = np.array([BOS, 3, 4, 5, 3, 4, 5, 4])
-other8 = np.array([BOS, 3, 4, 5, 5, 3, 4, EOS])  #zh 前 4 个位置相同，未来不同 #en the same prefix of 4, a different future #ru тот же префикс из 4 позиций, другое будущее
+#zh 前 4 个位置相同，未来不同
+#en the same prefix of 4, a different future
+#ru тот же префикс из 4 позиций, другое будущее
+other8 = np.array([BOS, 3, 4, 5, 5, 3, 4, EOS])
 print(decode(ids8, vocab), "|", decode(other8, vocab))
 
 x = checks.leaky_time_normalization(model.embed(ids8)[None])                  # (1, T, D)
@@ -469,14 +484,17 @@ def dropout_forward(ids, rng, rate=0.5, causal=True):
     weights = weights * keep / (1 - rate)
     return (merge_heads(weights @ v) @ model.w_o)[0]                          # (T, D)
 
-fresh = np.random.default_rng(0)                                  #zh 一个生成器，每次调用抽取新的掩码 #en one generator: a fresh mask on every call #ru один генератор: на каждый вызов новая маска
+fresh = np.random.default_rng(0)  #zh 一个生成器，每次调用抽取新的掩码 #en one generator: a fresh mask on every call #ru один генератор: на каждый вызов новая маска
 same_input = float(np.abs(dropout_forward(ids, fresh) - dropout_forward(ids, fresh))[:2].max())
 fresh_masks = checks.future_change(lambda t: dropout_forward(t, fresh), ids, perturbed, prefix_length=2)
 print(round(same_input, 6), round(fresh_masks, 6))
 assert same_input > 0.1 and fresh_masks > 0.1
 
 def seeded(causal):
-    return lambda t: dropout_forward(t, np.random.default_rng(1), causal=causal)   #zh 每次调用都用同一个种子 #en the same seed on every call #ru один и тот же seed при каждом вызове
+    #zh 每次调用都用同一个种子
+    #en the same seed on every call
+    #ru один и тот же seed при каждом вызове
+    return lambda t: dropout_forward(t, np.random.default_rng(1), causal=causal)
 
 def evaluation(causal):
     return lambda t: dropout_forward(t, fresh, rate=0.0, causal=causal)
@@ -487,8 +505,11 @@ for name, make in (("seed", seeded), ("eval", evaluation)):
     assert r.passed and r.change == 0.0
 assert np.abs(evaluation(True)(ids) - model.forward(ids)).max() < 1e-12
 
+#zh 一次“训练更新”：W_O 放大 1%
+#en a "training update": W_O scaled by 1%
+#ru «шаг обучения»: W_O увеличена на 1 %
 updated = AttentionModel(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v,
-                         1.01 * model.w_o, model.n_heads)                 #zh 一次“训练更新”：W_O 放大 1% #en a "training update": W_O scaled by 1% #ru «шаг обучения»: W_O увеличена на 1 %
+                         1.01 * model.w_o, model.n_heads)
 after_update = float(np.abs(updated.forward(ids) - model.forward(ids))[:2].max())
 print(round(after_update, 6))
 assert after_update > 1e-3

@@ -118,9 +118,12 @@ When the third token `雨` arrived, the cache already held 2 positions, so its i
 )
 
 code(r"""
-x_new = model.token_table[4] + model.position_table[2]     #zh E[雨] + P[len(cache)]，len 取这一步之前的值 #en E[雨] + P[len(cache) before the step] #ru E[雨] + P[len(cache) до этого шага]
+#zh E[雨] + P[len(cache)]，len 取这一步之前的值
+#en E[雨] + P[len(cache) before the step]
+#ru E[雨] + P[len(cache) до этого шага]
+x_new = model.token_table[4] + model.position_table[2]
 print(np.round(x_new, 12))
-print(np.round(cache.keys[:, 2], 12))                      #zh (H, d)：为位置 2 存下的键 #en (H, d): the key stored for position 2 #ru (H, d): ключ, сохранённый для позиции 2
+print(np.round(cache.keys[:, 2], 12))  #zh (H, d)：为位置 2 存下的键 #en (H, d): the key stored for position 2 #ru (H, d): ключ, сохранённый для позиции 2
 assert np.array_equal(cache.keys[:, 2], (x_new @ model.w_k).reshape(model.n_heads, -1))
 """)
 
@@ -169,7 +172,7 @@ for trial in range(4):
     width = n_heads * int(rng.integers(1, 9))
     C = int(rng.integers(32, 129))
     random_model = checks.random_model(rng, vocab_size=50, context_size=C, width=width, n_heads=n_heads)
-    stream = rng.integers(0, 50, size=C)                   #zh 用满位置表的每一行 #en uses every row of the position table #ru задействует каждую строку таблицы позиций
+    stream = rng.integers(0, 50, size=C)  #zh 用满位置表的每一行 #en uses every row of the position table #ru задействует каждую строку таблицы позиций
     err = checks.cache_error(random_model, stream)
     print(C, width, n_heads, err < 1e-12)
     assert err < 1e-12
@@ -203,7 +206,7 @@ code(r"""
 bad_cache = model.new_cache()
 model.step(BOS, bad_cache)
 model.step(3, bad_cache)
-wrong = model.step(4, bad_cache, position=0)               #zh 错误所在：第三个词元被放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен на позиции 0
+wrong = model.step(4, bad_cache, position=0)  #zh 错误所在：第三个词元被放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен на позиции 0
 reset_error = float(np.abs(wrong - full[2]).max())
 print(f"{reset_error:.12g}")
 assert abs(reset_error - 0.08753403247684122) < 1e-12
@@ -313,11 +316,14 @@ layers = [[rng.standard_normal((D2, D2)) / np.sqrt(D2) for _ in range(4)] for _ 
 def two_layer_forward(ids):
     h = E2[ids] + P2[:len(ids)]                                                # (T, D)
     for w_q, w_k, w_v, w_o in layers:
-        h = h + multi_head_attention(h[None], w_q, w_k, w_v, w_o, H2)[0]     #zh 残差连接 #en residual connection #ru остаточная связь
+        #zh 残差连接
+        #en residual connection
+        #ru остаточная связь
+        h = h + multi_head_attention(h[None], w_q, w_k, w_v, w_o, H2)[0]
     return h                                                                   # (T, D)
 
 def two_layer_steps(ids, cached_layers):
-    stored = [[] for _ in layers]                  #zh 每层已存位置的 (k, v) #en (k, v) of the stored positions, per layer #ru (k, v) сохранённых позиций, для каждого слоя
+    stored = [[] for _ in layers]  #zh 每层已存位置的 (k, v) #en (k, v) of the stored positions, per layer #ru (k, v) сохранённых позиций, для каждого слоя
     outputs = []
     for t, token in enumerate(ids):
         h = (E2[token] + P2[t])[None]                                          # (1, D)
@@ -439,13 +445,19 @@ assert valid == 2
 true_cache = model.new_cache()
 checks.incremental_forward(model, inputs[0, :valid], cache=true_cache)
 padded_cache = model.new_cache()
-checks.incremental_forward(model, inputs[0], cache=padded_cache)       #zh 误用：连填充一起送进缓存 #en misuse: the padding goes into the cache too #ru неправильно: в кэш попадает и дополнение
-print(len(true_cache), len(padded_cache))                 #zh 下一个词元的位置：2，带着填充则是 3 #en the next token's position: 2, or 3 with the padding #ru позиция следующего токена: 2, а с дополнением 3
+#zh 误用：连填充一起送进缓存
+#en misuse: the padding goes into the cache too
+#ru неправильно: в кэш попадает и дополнение
+checks.incremental_forward(model, inputs[0], cache=padded_cache)
+#zh 下一个词元的位置：2，带着填充则是 3
+#en the next token's position: 2, or 3 with the padding
+#ru позиция следующего токена: 2, а с дополнением 3
+print(len(true_cache), len(padded_cache))
 next_true, next_padded = model.step(3, true_cache), model.step(3, padded_cache)
 print(round(float(np.abs(next_padded - next_true).max()), 6))
 assert np.abs(next_padded - next_true).max() > 1e-3
 
-left_padded = np.array([EOS, BOS, 4])                      #zh 误用：填充放在文本之前 #en misuse: padding placed before the text #ru неправильно: дополнение стоит перед текстом
+left_padded = np.array([EOS, BOS, 4])  #zh 误用：填充放在文本之前 #en misuse: padding placed before the text #ru неправильно: дополнение стоит перед текстом
 shifted = checks.incremental_forward(model, left_padded)[-1]
 print(round(float(np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max()), 6))
 assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
@@ -496,7 +508,7 @@ big = checks.random_model(rng, vocab_size=100, context_size=512, width=64, n_hea
 stream = rng.integers(0, 100, size=512)
 lengths = [8, 16, 32, 64, 128, 256, 511]
 
-snapshots, growing = {}, big.new_cache()                   #zh 读入 T 个词元之后的缓存 #en the cache as it stands after T tokens #ru кэш в том виде, в каком он стал после T токенов
+snapshots, growing = {}, big.new_cache()  #zh 读入 T 个词元之后的缓存 #en the cache as it stands after T tokens #ru кэш в том виде, в каком он стал после T токенов
 for token in stream[:max(lengths)]:
     big.step(int(token), growing)
     if len(growing) in lengths:
@@ -506,7 +518,7 @@ def best_seconds(run, prepare, repeats=7):
     run(prepare())                                         #zh 预热 #en warm-up #ru прогрев
     times = []
     for _ in range(repeats):
-        state = prepare()                                  #zh 不计时：一份新的缓存副本 #en not timed: a fresh copy of the cache #ru не входит в замер: свежая копия кэша
+        state = prepare()  #zh 不计时：一份新的缓存副本 #en not timed: a fresh copy of the cache #ru не входит в замер: свежая копия кэша
         start = time.perf_counter()
         run(state)
         times.append(time.perf_counter() - start)

@@ -63,7 +63,10 @@ from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode, encode
 from lib.model import AttentionModel
 
 vocab = build_vocab(["春雨风"])
-model = checks.chapter_model()        #zh §4.1 的模型：手工设定的 E、P、W_O，单位 Q/K/V，D=4，H=2 #en the model of §4.1: hand-chosen E, P, W_O; identity Q/K/V; D=4, H=2 #ru модель из §4.1: E, P, W_O заданы вручную, Q/K/V единичные, D=4, H=2
+#zh §4.1 的模型：手工设定的 E、P、W_O，单位 Q/K/V，D=4，H=2
+#en the model of §4.1: hand-chosen E, P, W_O; identity Q/K/V; D=4, H=2
+#ru модель из §4.1: E, P, W_O заданы вручную, Q/K/V единичные, D=4, H=2
+model = checks.chapter_model()
 print(vocab, model.width, model.n_heads, model.context_size)
 assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
 """)
@@ -105,7 +108,10 @@ code(r"""
 a = 1 / (1 + np.exp(1 / np.sqrt(2)))
 b = 1 - a
 manual = np.array([[1, 1, 1, -1], [1, 1, a - b, b - a]])
-two_heads = model.forward(np.array([BOS, 3]), use_positions=False)   #zh <bos> 春，关掉位置项 #en <bos> 春 with positions off #ru <bos> 春 без позиций
+#zh <bos> 春，关掉位置项
+#en <bos> 春 with positions off
+#ru <bos> 春 без позиций
+two_heads = model.forward(np.array([BOS, 3]), use_positions=False)
 print(round(a, 6), round(a - b, 6))
 print(np.round(two_heads, 6))
 assert round(a, 6) == 0.330238 and round(a - b, 6) == -0.339523
@@ -180,7 +186,10 @@ print(decode(short_inputs, vocab), short_targets.tolist())
 print(real.tolist(), scored.tolist())
 assert real.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
 
-padded_out = model.forward(short_inputs)                                #zh (3, D)：填充位置的查询同样有输出 #en (3, D): the padded query has an output too #ru (3, D): у запроса на позиции дополнения тоже есть выход
+#zh (3, D)：填充位置的查询同样有输出
+#en (3, D): the padded query has an output too
+#ru (3, D): у запроса на позиции дополнения тоже есть выход
+padded_out = model.forward(short_inputs)
 unpadded = np.abs(padded_out[:2] - model.forward(short_inputs[:2])).max()
 replaced = np.abs(padded_out[:2] - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
 print(len(padded_out), unpadded, replaced)
@@ -224,7 +233,7 @@ rows_no_pos = np.abs(model.forward(order_a, use_positions=False) - model.forward
 no_positions = float(rows_no_pos[-1])
 with_positions = float(np.abs(model.forward(order_a)[-1] - model.forward(order_b)[-1]).max())
 print(no_positions, f"{with_positions:.12g}")
-print(np.round(rows_no_pos, 6))                                       #zh 即使没有位置项，第 0 行也不同 #en row 0 differs even without positions #ru строка 0 различается даже без позиций
+print(np.round(rows_no_pos, 6))  #zh 即使没有位置项，第 0 行也不同 #en row 0 differs even without positions #ru строка 0 различается даже без позиций
 assert no_positions < 1e-12 and abs(with_positions - 0.047053077502492324) < 1e-12
 assert rows_no_pos[0] > 1
 """)
@@ -249,7 +258,10 @@ The two numbers of §5.2 and §5.3: the token-by-token output through the cache 
 
 code(r"""
 cache_difference = checks.cache_error(model, ids)
-reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])   #zh 错误所在：第三个词元放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен на позиции 0
+#zh 错误所在：第三个词元放在位置 0
+#en the bug: the third token at position 0
+#ru ошибка: третий токен на позиции 0
+reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
 print(cache_difference, f"{reset_error:.12g}")
 assert cache_difference == 0.0 and abs(reset_error - 0.08753403247684122) < 1e-12
@@ -299,7 +311,10 @@ def forward_py(tokens, positions=None, use_positions=True, causal=True):
           for token, pos in zip(tokens, positions)]
     rows = []
     for i, x in enumerate(xs):
-        readable = list(range(i + 1)) if causal else list(range(len(xs)))       #zh 许可集合 #en the allowed set #ru множество разрешённых позиций
+        #zh 许可集合
+        #en the allowed set
+        #ru множество разрешённых позиций
+        readable = list(range(i + 1)) if causal else list(range(len(xs)))
         merged = []
         for h in range(HEADS):
             lo, hi = h * WIDTH, (h + 1) * WIDTH
@@ -424,7 +439,10 @@ print(round(head_difference, 6))
 assert head_difference > 0.01
 
 failures = []
-for bad_input in (np.array(encode("风", vocab_v2)), np.array([BOS] + [3] * 8)):   #zh 编号 6；9 个词元 #en id 6; 9 tokens #ru номер 6; 9 токенов
+#zh 两个不合规的输入：编号 6，以及 9 个词元
+#en two inputs the model cannot take: id 6, and 9 tokens
+#ru два входа, которые модель принять не может: номер 6 и 9 токенов
+for bad_input in (np.array(encode("风", vocab_v2)), np.array([BOS] + [3] * 8)):
     try:
         model.forward(bad_input)
     except ValueError as err:

@@ -65,7 +65,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     ids = np.asarray(ids)
     perturbed = ids.copy()
     # BEGIN SOLUTION
-    perturbed[..., position:] = replacement            #zh 未来改变，前缀不变 #en the future changes, the prefix stays #ru будущее меняется, префикс остаётся
+    perturbed[..., position:] = replacement  #zh 未来改变，前缀不变 #en the future changes, the prefix stays #ru будущее меняется, префикс остаётся
     # END SOLUTION
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
@@ -153,7 +153,7 @@ check("causal-2", perturbation_verdict)
 """)
 
 code("""
-same_suffix = ids[3:]                                 #zh 什么也没改变的“扰动” #en a 'perturbation' that changes nothing #ru «возмущение», которое ничего не меняет
+same_suffix = ids[3:]  #zh 什么也没改变的“扰动” #en a 'perturbation' that changes nothing #ru «возмущение», которое ничего не меняет
 print(perturbation_verdict(model.forward, control, ids, 3, 0))
 print(perturbation_verdict(control, control, ids, 3, 0))
 print(perturbation_verdict(model.forward, control, ids, 3, same_suffix))
@@ -302,7 +302,7 @@ code("""
 def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
     # BEGIN SOLUTION
-    mean = x.mean(axis=-1, keepdims=True)                  #zh (..., T, 1)：在 D 个特征上求均值 #en (..., T, 1): over the D features #ru (..., T, 1): по D признакам
+    mean = x.mean(axis=-1, keepdims=True)                  #zh (..., T, 1)：按 D 个特征求 #en (..., T, 1): over the D features #ru (..., T, 1): по D признакам
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)   # (..., T, 1)
     return (x - mean) / np.sqrt(var + eps)
     # END SOLUTION

@@ -132,7 +132,10 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     # BEGIN SOLUTION
     H = n_heads
     d = x.shape[-1] // H
-    q = (x @ w_q).reshape(H, 1, d)                           #zh (H, 1, d)：只有一个位置，reshape 就是拆分 #en (H, 1, d): one position, so reshape is a split #ru (H, 1, d): позиция одна, поэтому `reshape` и есть разбиение
+    #zh (H, 1, d)：只有一个位置，reshape 就是拆分
+    #en (H, 1, d): one position, so reshape is a split
+    #ru (H, 1, d): позиция одна, поэтому `reshape` и есть разбиение
+    q = (x @ w_q).reshape(H, 1, d)
     k = (x @ w_k).reshape(H, 1, d)
     v = (x @ w_v).reshape(H, 1, d)
     keys = np.concatenate([keys, k], axis=1)                 # (H, n+1, d)
