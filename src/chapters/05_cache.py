@@ -508,7 +508,7 @@ big = checks.random_model(rng, vocab_size=100, context_size=512, width=64, n_hea
 stream = rng.integers(0, 100, size=512)
 lengths = [8, 16, 32, 64, 128, 256, 511]
 
-snapshots, growing = {}, big.new_cache()  #zh 读入 T 个词元之后的缓存 #en the cache as it stands after T tokens #ru кэш в том виде, в каком он стал после T токенов
+snapshots, growing = {}, big.new_cache()  #zh 读入 T 个词元后的缓存 #en the cache after T tokens #ru кэш после T токенов
 for token in stream[:max(lengths)]:
     big.step(int(token), growing)
     if len(growing) in lengths:
@@ -525,8 +525,10 @@ def best_seconds(run, prepare, repeats=7):
     return min(times)
 
 with threadpool_limits(limits=1, user_api="blas"):
-    full_seconds = [best_seconds(lambda _: big.forward(stream[:T + 1]), lambda: None) for T in lengths]
-    step_seconds = [best_seconds(lambda c: big.step(int(stream[T]), c), lambda: copy.deepcopy(snapshots[T]))
+    full_seconds = [best_seconds(lambda _: big.forward(stream[:T + 1]), lambda: None)
+                    for T in lengths]
+    step_seconds = [best_seconds(lambda c: big.step(int(stream[T]), c),
+                                 lambda: copy.deepcopy(snapshots[T]))
                     for T in lengths]
 ratios = [f / s for f, s in zip(full_seconds, step_seconds)]
 print(f"{'T':>4} {'t_full [ms]':>12} {'t_cache [ms]':>13} {'ratio':>7}")
@@ -534,10 +536,11 @@ for T, f, s, r in zip(lengths, full_seconds, step_seconds, ratios):
     print(f"{T:>4} {f * 1e3:>12.3f} {s * 1e3:>13.3f} {r:>7.1f}")
 
 last = max(lengths)
-check = copy.deepcopy(snapshots[last])
-assert np.abs(big.step(int(stream[last]), check) - big.forward(stream[:last + 1])[-1]).max() < 1e-12
+cached_last = big.step(int(stream[last]), copy.deepcopy(snapshots[last]))
+assert np.abs(cached_last - big.forward(stream[:last + 1])[-1]).max() < 1e-12
 assert ratios[-1] >= 10 and ratios[-1] > ratios[0]
-plots.timing_lines(lengths, [full_seconds, step_seconds], ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
+plots.timing_lines(lengths, [full_seconds, step_seconds],
+                   ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
 plt.show()
 """, tags=("nbval-ignore-output",), alt=dict(
     zh="双对数坐标图：横轴为前缀长度 T，纵轴为得到一个新词元输出所需的时间（秒）。完整前向传播的曲线随 T 陡峭上升，"
