@@ -37,7 +37,7 @@ Write the functions yourself, here in the notebook. Calling the reference versio
 code("""
 import numpy as np
 
-from lib.exercises import check
+from grading.exercises import check
 """)
 
 md(

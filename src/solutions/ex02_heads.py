@@ -21,8 +21,8 @@ This notebook goes with section 2. It works like Exercises 1: replace the line `
 code("""
 import numpy as np
 
+from grading.exercises import check
 from lib.attention import causal_attention
-from lib.exercises import check
 """)
 
 md(

@@ -21,8 +21,8 @@ This notebook goes with section 3 and works like the previous ones: replace the 
 code("""
 import numpy as np
 
-from lib.exercise_models import no_position_forward, random_model
-from lib.exercises import check
+from grading.exercise_models import no_position_forward, random_model
+from grading.exercises import check
 """)
 
 md(
