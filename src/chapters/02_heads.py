@@ -259,7 +259,7 @@ bad = mismatches(wrong)
 print(wrong.shape == heads.shape)
 print(len(bad), "/", wrong.size)
 b, h, t, a = bad[0]
-print((b, h, t, a), origin(wrong[b, h, t, a]), (b, t, h * d + a))   #zh 槽位、它装的内容、它应装的内容 #en slot, what it holds, what it should hold #ru ячейка, что в ней лежит, что должно лежать
+print((b, h, t, a), origin(wrong[b, h, t, a]), (b, t, h * d + a))   #zh 槽位、它装的内容、它应装的内容 #en slot, what it holds, what it should hold #ru место, что в нём лежит, что там должно быть
 print(np.array_equal(wrong.reshape(B, T, D), x), np.array_equal(merge_heads(heads), x))   #zh 两种往返都能还原 #en both round trips pass #ru оба пути «туда и обратно» проходят
 assert wrong.shape == heads.shape and len(bad) == 32
 assert (b, h, t, a) == (0, 0, 1, 0) and origin(wrong[0, 0, 1, 0]) == (0, 0, 4)
@@ -321,7 +321,7 @@ The picture shows both layouts for sequence 0. Each cell is a slot (h, t, a); it
     ru=r"""
 При правильном разбиении строка t каждой головы берётся из момента t. При разбиении одним `reshape` строка, которую голова 0 считает моментом t = 1, взята из момента 0, а строка, которую голова 1 считает моментом t = 0, — из момента 1. Причинная маска по-прежнему работает с номерами строк, но номера строк больше не означают время. Если подать такое разбиение во внимание, всё посчитается и результат будет получен — только не тот, что при правильном разбиении (последнее число выше). Никакого сообщения об ошибке не появится.
 
-На рисунке обе раскладки для последовательности 0. Каждая клетка — ячейка (h, t, a); её цвет показывает, из какого момента времени взято значение, а подпись — этот момент t и номер признака f. Слева каждая строка каждой головы одного цвета, и он совпадает с номером строки t; справа цвета внутри одной головы перемешаны.
+На рисунке обе раскладки для последовательности 0. Каждая клетка — место (h, t, a) в массиве голов; её цвет показывает, из какого момента времени взято значение, а подпись — этот момент t и номер признака f. Слева каждая строка каждой головы одного цвета, и он совпадает с номером строки t; справа цвета внутри одной головы перемешаны.
 """,
 )
 
@@ -607,7 +607,7 @@ md(
     zh=r"""
 ### 经过 W_O 之后，输出不再是概率向量
 
-每个头的输出是它的值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个算例同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
+每个头的输出是它的值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
 """,
     en=r"""
 ### After W_O the output is no longer a probability vector
@@ -757,17 +757,17 @@ md(
     zh=r"""
 ### 其他 H、D、T 下的代价
 
-下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上一个计数单元的最后一行把所有组合都核对了一遍）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
+下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面那个计数单元核对了所有组合，就是它最后输出的那个 `True`）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
 """,
     en=r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the last line of the counting cell above checked every combination): at fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same; at fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
+The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the counting cell above checks every combination: that is the `True` on its last output line): at fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same; at fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
 """,
     ru=r"""
 ### Те же подсчёты для других H, D и T
 
-Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (последняя строка ячейки с подсчётами выше проверила все сочетания): при фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений остаются прежними; при фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
+Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверяет все сочетания: это `True` в последней строке её результата): при фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений остаются прежними; при фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
 """,
 )
 
@@ -813,7 +813,7 @@ md(
 * `merge_heads` 按头的顺序拼接；W_O（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
 * D 固定时，H 只是改变代价落在哪里：参数量和矩阵乘法不变，注意力表的内存和 softmax 的工作量随 H 线性增长。
 
-下一节（§3）：可学习的绝对位置。
+接下来，§3 讨论可学习的绝对位置。
 """,
     en=r"""
 ## 2.7 More heads do not give each head a nameable role
