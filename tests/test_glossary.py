@@ -79,7 +79,7 @@ def _catalogues(obj, depth=0):
 
 
 def message_texts():
-    for name in ("grading.feedback", "grading.messages", "lib.feedback", "lib.grading.messages"):
+    for name in ("grading.feedback", "grading.batch.messages", "grading.messages"):
         try:
             module = importlib.import_module(name)
         except ImportError:
