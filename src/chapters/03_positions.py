@@ -496,7 +496,7 @@ md(
 This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module: token embedding plus position row; identity Q, K and V, so query, key and value are the input vector itself; each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here); then the heads are concatenated and multiplied by W_O. The two computations differ by less than 1e-15.
 """,
     ru=r"""
-Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, только с модулем `math`: эмбеддинг токена плюс строка позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на 1e-15.
+Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на 1e-15.
 """,
 )
 
