@@ -107,7 +107,7 @@ md(
 **About the solution.** `np.swapaxes(heads, -3, -2)` swaps the time axis `T` with the head axis `H`; with negative axis numbers it works with or without a batch axis. The result is a view, nothing is copied. The label test is more direct than any random test: every row of every head holds data of its own position only. Note that with `T = 1` or `H = 1` `reshape` alone happens to be right, so a test must use `T > 1` and `H > 1` together.
 """,
     ru="""
-**О решении.** `np.swapaxes(heads, -3, -2)` меняет местами ось времени `T` и ось голов `H`; с отрицательными номерами осей это работает и с осью батча, и без неё. Результат — представление (view), данные не копируются. Проверка метками нагляднее любой проверки на случайных данных: каждая строка каждой головы содержит данные только своей позиции. Заметьте, что при `T = 1` или `H = 1` один `reshape` случайно оказывается верным, поэтому тест должен брать одновременно `T > 1` и `H > 1`.
+**О решении.** `np.swapaxes(heads, -3, -2)` меняет местами ось времени `T` и ось голов `H`; с отрицательными номерами осей это работает и с осью батча, и без неё. Результат — представление (view), данные не копируются. Проверка на таких элементах-адресах нагляднее любой проверки на случайных данных: каждая строка каждой головы содержит данные только своей позиции. Заметьте, что при `T = 1` или `H = 1` один `reshape` случайно оказывается верным, поэтому тест должен брать одновременно `T > 1` и `H > 1`.
 """,
     tags=("solution",),
 )
@@ -157,7 +157,7 @@ md(
 **About the solution.** Merging undoes the split in reverse order: first move the head axis back behind the time axis, then flatten the last two axes `(H, d)` into one. Reshaping before swapping would repeat the mistake of the reshape-only split. The round trip `merge_heads(split_heads(x)) == x` on integer labels compares exactly, with no tolerance.
 """,
     ru="""
-**О решении.** Склейка отменяет разбиение в обратном порядке: сначала ось голов возвращается за ось времени, затем последние две оси `(H, d)` сливаются в одну. Если сделать `reshape` до перестановки осей, получится та же ошибка, что и при разбиении одним `reshape`. Проверка «туда и обратно» `merge_heads(split_heads(x)) == x` на целочисленных метках сравнивает точно, без допуска.
+**О решении.** Склейка отменяет разбиение в обратном порядке: сначала ось голов возвращается за ось времени, затем последние две оси `(H, d)` сливаются в одну. Если сделать `reshape` до перестановки осей, получится та же ошибка, что и при разбиении одним `reshape`. Проверка «туда и обратно» `merge_heads(split_heads(x)) == x` на массиве целочисленных адресов сравнивает точно, без допуска.
 """,
     tags=("solution",),
 )
