@@ -302,3 +302,53 @@ def cross_entropy_backward(d_loss, saved):
                       np.take_along_axis(d_logits, safe_targets[..., None], axis=-1) - 1, axis=-1)
     d_logits *= (scored[..., None] * (d_loss / count)).astype(d_logits.dtype)   # padding rows -> 0
     return d_logits
+
+
+# --------------------------------------------------------------------------
+# Checking a backward: central finite differences (§7.1)
+# --------------------------------------------------------------------------
+
+def numerical_gradient(f, x, eps=1e-6):
+    """§7. Central differences of a scalar function f at x, for every entry of x.
+
+    ``f`` takes no argument and reads x (directly, or through a model that holds
+    it); x, a float64 array, is changed entry by entry in place and restored
+    bit for bit.  Returns an array of the shape of x.  Two evaluations of f per
+    entry: for small arrays only (see :func:`numerical_partial` for one entry).
+    """
+    grad = np.empty_like(_float64_array(x))
+    for index in np.ndindex(x.shape):
+        grad[index] = numerical_partial(f, x, index, eps)
+    return grad
+
+
+def numerical_partial(f, x, index, eps=1e-6):
+    """§7. (f() with x[index] + eps  -  f() with x[index] - eps) / (2 eps); x is restored exactly."""
+    _float64_array(x)
+    if not eps > 0:
+        raise ValueError(f"eps must be positive, got {eps!r}")
+    kept = x[index]
+    try:
+        x[index] = kept + eps
+        f_plus = float(f())
+        x[index] = kept - eps
+        f_minus = float(f())
+    finally:
+        x[index] = kept                                                 # restored bit for bit
+    return (f_plus - f_minus) / (2 * eps)
+
+
+def _float64_array(x):
+    if not isinstance(x, np.ndarray) or x.dtype != np.float64:
+        raise TypeError("finite differences need a float64 array: in float32 the rounding error of f "
+                        f"swamps a difference of 2 eps; got {type(x).__name__} {getattr(x, 'dtype', '')}")
+    return x
+
+
+def relative_error(analytic, numeric):
+    """§7. max |analytic - numeric| / max(max |analytic|, max |numeric|), 0 when both are 0."""
+    analytic, numeric = np.asarray(analytic, dtype=np.float64), np.asarray(numeric, dtype=np.float64)
+    if analytic.shape != numeric.shape:
+        raise ValueError(f"analytic {analytic.shape} and numeric {numeric.shape} gradients must have the same shape")
+    scale = max(float(np.abs(analytic).max(initial=0.0)), float(np.abs(numeric).max(initial=0.0)))
+    return float(np.abs(analytic - numeric).max(initial=0.0)) / scale if scale > 0 else 0.0
