@@ -38,6 +38,7 @@ def make_notebook(cells, lang, stem, numbers=None):
     nb.metadata["language_info"] = {"name": "python"}
     for i, cell in zip(numbers if numbers is not None else range(len(cells)), cells):
         meta = dict(cell.metadata)
+        meta.update(cell.lang_metadata.get(lang, {}))
         if cell.tags:
             meta["tags"] = list(cell.tags)
         if cell.kind == "markdown":
