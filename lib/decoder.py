@@ -90,6 +90,7 @@ class Decoder:
             raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}; D must be a multiple of H")
         self.n_heads = int(n_heads)
         self.n_layers = n_layers
+        self.vocab = None                   # set by load() when the file holds one
 
     @classmethod
     def init(cls, vocab_size, context_size, width, n_heads, n_layers, seed=0, *, mlp_width=None,
@@ -153,7 +154,9 @@ class Decoder:
 
     def copy(self):
         """An independent decoder with copies of every parameter."""
-        return Decoder({name: value.copy() for name, value in self.params.items()}, self.n_heads)
+        twin = Decoder({name: value.copy() for name, value in self.params.items()}, self.n_heads)
+        twin.vocab = None if self.vocab is None else list(self.vocab)
+        return twin
 
     def block(self, layer):
         """The parameters of block ``layer`` as a dict short name -> array (views, not copies)."""
@@ -166,26 +169,46 @@ class Decoder:
     def forward(self, ids, causal=True):
         """§7. ids (T,) -> logits (T, V); ids (B, T) -> logits (B, T, V).
 
-        ``causal=False`` removes the mask in every layer: the negative control only.
+        ``causal=False`` removes the mask in every layer: the negative control
+        only.  A tuple of L bools switches the mask per layer (to show, in §7.4,
+        that one unmasked layer is enough to leak).
         """
         return self.forward_train(ids, causal)[0]
 
+    def residual_stream(self, ids, causal=True):
+        """§7. The residual stream entering each block and leaving the last: L + 1 arrays (T, D) or (B, T, D).
+
+        Entry 0 is the embedding E[x] + P[t]; entry l is the output of block l - 1.
+        """
+        ids = np.asarray(ids)
+        stream = self.forward_train(ids, causal)[1]["residual"]
+        return [x[0] for x in stream] if ids.ndim == 1 else stream
+
+    def _layer_flags(self, causal):
+        if isinstance(causal, (bool, np.bool_)):
+            return [bool(causal)] * self.n_layers
+        if (isinstance(causal, (tuple, list)) and len(causal) == self.n_layers
+                and all(isinstance(c, (bool, np.bool_)) for c in causal)):
+            return [bool(c) for c in causal]
+        raise TypeError(f"causal must be True or False (False only for the negative control), or a tuple of "
+                        f"{self.n_layers} bools, one per layer; got {causal!r}")
+
     def forward_train(self, ids, causal=True):
         """§7. The forward pass that also returns what :meth:`backward` needs: (logits, saved)."""
-        if not isinstance(causal, (bool, np.bool_)):
-            raise TypeError(f"causal must be True or False (False only for the negative control), got {causal!r}")
+        flags = self._layer_flags(causal)
         ids = _check_ids(ids, self.vocab_size)
         check_positions(0, ids.shape[-1], self.context_size)
         p = self.params
         batch = ids[None] if ids.ndim == 1 else ids                         # (B, T)
         x = embed(batch, p["token_table"], p["position_table"])            # (B, T, D)
-        saved_blocks = []
-        for layer in range(self.n_layers):
-            x, saved_block = self._block_forward(self.block(layer), x, causal)
+        residual, saved_blocks = [x], []
+        for layer, layer_causal in enumerate(flags):
+            x, saved_block = self._block_forward(self.block(layer), x, layer_causal)
+            residual.append(x)
             saved_blocks.append(saved_block)
         h, saved_ln_f = layers.layer_norm_forward(x, p["ln_f.gain"], p["ln_f.bias"])   # (B, T, D)
-        logits, saved_head = layers.linear_forward(h, p["w_head"])          # (B, T, V)
-        saved = {"ids": batch, "single": ids.ndim == 1, "blocks": saved_blocks,
+        logits, saved_head = layers.linear_forward(h, p["w_head"])          # (B, T, V): the output head
+        saved = {"ids": batch, "single": ids.ndim == 1, "blocks": saved_blocks, "residual": residual,
                  "ln_f": saved_ln_f, "head": saved_head}
         return (logits[0] if ids.ndim == 1 else logits), saved
 
@@ -270,16 +293,19 @@ class Decoder:
         if len(cache) == self.context_size:
             raise ValueError(f"the cache is full: it holds {len(cache)} positions, the size of the position table")
         length = len(cache)
-        p = self.params
-        x = (p["token_table"][token] + p["position_table"][position])[None]   # (1, D)
+        x = embed(np.array([token]), self.params["token_table"], self.params["position_table"], position)  # (1, D)
         try:
             for layer, kv in enumerate(cache.layers):
                 x = self.block_step(layer, x, kv)
         except BaseException:
             cache.truncate(length)                                          # never leave a half-written step
             raise
-        h, _ = layers.layer_norm_forward(x, p["ln_f.gain"], p["ln_f.bias"])   # (1, D)
-        return (h @ p["w_head"])[0]                                         # (V,)
+        return self.output_head(x)[0]                                      # (V,)
+
+    def output_head(self, x):
+        """§7. The end of the model: final layer norm, then W_head.  Residual stream (..., D) -> logits (..., V)."""
+        h, _ = layers.layer_norm_forward(x, self.params["ln_f.gain"], self.params["ln_f.bias"])
+        return h @ self.params["w_head"]
 
     def block_step(self, layer, x, kv):
         """§7. Block ``layer`` for one new position: x (1, D) -> (1, D).
@@ -344,16 +370,29 @@ class Decoder:
 
     # -- saving and loading -------------------------------------------------
 
-    def save(self, path):
-        """Write every parameter and H to an .npz file."""
-        np.savez(path, n_heads=np.array(self.n_heads), **self.params)
+    def save(self, path, vocab=None):
+        """Write every parameter, H and (if given) the vocabulary to one .npz file.
+
+        The three belong together (§6): the same arrays with another head count
+        or another vocabulary are another model.
+        """
+        extra = {}
+        if vocab is not None:
+            vocab = list(vocab)
+            if len(vocab) != self.vocab_size or not all(isinstance(t, str) for t in vocab):
+                raise ValueError(f"vocab must be {self.vocab_size} strings, one per row of the token table, "
+                                 f"got {len(vocab)} entries")
+            extra["vocab"] = np.array(vocab, dtype=str)
+        np.savez(path, n_heads=np.array(self.n_heads), **extra, **self.params)
 
     @classmethod
     def load(cls, path):
-        """Read a decoder written by :meth:`save`."""
-        with np.load(path) as data:
-            params = {name: data[name] for name in data.files if name != "n_heads"}
-            return cls(params, int(data["n_heads"]))
+        """Read a decoder written by :meth:`save`; its ``vocab`` attribute is the saved vocabulary or None."""
+        with np.load(path, allow_pickle=False) as data:
+            params = {name: data[name] for name in data.files if name not in ("n_heads", "vocab")}
+            model = cls(params, int(data["n_heads"]))
+            model.vocab = [str(t) for t in data["vocab"]] if "vocab" in data.files else None
+        return model
 
 
 class DecoderCache:

@@ -187,8 +187,14 @@ def gelu_forward(x):
     torch.nn.functional.gelu(x, approximate="tanh").
     """
     x = _float_input(x, "x")
-    tanh = np.tanh(_GELU_C * (x + _GELU_A * (x * x * x)))              # x * x * x: much faster than x ** 3
-    return 0.5 * x * (1.0 + tanh), (x, tanh)
+    tanh = x * x                                                        # built in place: x * x * x is
+    tanh *= _GELU_A                                                     # much faster than x ** 3
+    tanh += 1.0
+    tanh *= _GELU_C * x
+    np.tanh(tanh, out=tanh)                                             # tanh(sqrt(2/pi) (x + a x^3))
+    out = tanh + 1.0
+    out *= 0.5 * x
+    return out, (x, tanh)
 
 
 def gelu_backward(d_out, saved):
@@ -197,8 +203,15 @@ def gelu_backward(d_out, saved):
     d/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
     """
     x, tanh = saved
-    slope = 0.5 * (1.0 + tanh) + 0.5 * x * (1.0 - tanh * tanh) * _GELU_C * (1.0 + 3.0 * _GELU_A * x * x)
-    return d_out * slope
+    du_dx = x * x                                                       # sqrt(2/pi) (1 + 3 a x^2)
+    du_dx *= 3.0 * _GELU_A * _GELU_C
+    du_dx += _GELU_C
+    slope = 1.0 - tanh * tanh                                           # 0.5 x (1 - tanh^2) du/dx + 0.5 (1 + tanh)
+    slope *= du_dx
+    slope *= 0.5 * x
+    slope += 0.5 * (1.0 + tanh)
+    slope *= d_out
+    return slope
 
 
 # --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from lib.data import BOS, EOS, IGNORE, build_vocab, collate
 from lib.decoder import (Adam, Decoder, DecoderCache, is_mirror_line, mirror_language, parameter_shapes,
                          pick_token, read_mirror_corpus, train)
 from lib.layers import numerical_gradient, relative_error
+from lib.positions import embed
 
 DTYPES = st.sampled_from([np.float32, np.float64])
 SEEDS = st.integers(0, 2**32 - 1)
@@ -529,7 +530,12 @@ def test_save_and_load(tmp_path):
     model = small_decoder(seed=4)
     model.save(tmp_path / "m.npz")
     loaded = Decoder.load(tmp_path / "m.npz")
-    assert loaded.n_heads == 2 and list(loaded.params) == list(model.params)
+    assert loaded.n_heads == 2 and list(loaded.params) == list(model.params) and loaded.vocab is None
+    vocab = ["<unk>", "<bos>", "<eos>", "a", "b", "|", "д", "春", "雨"]
+    model.save(tmp_path / "v.npz", vocab=vocab)
+    assert Decoder.load(tmp_path / "v.npz").vocab == vocab
+    with pytest.raises(ValueError, match="vocab must be 9 strings"):
+        model.save(tmp_path / "w.npz", vocab=vocab[:-1])
     ids = np.array([1, 3, 4])
     assert np.array_equal(loaded.forward(ids), model.forward(ids))
     copy = model.copy()
@@ -614,3 +620,35 @@ def test_decoder_forward_agrees_with_the_one_layer_building_blocks():
     q, k, v = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 6, 4)), rng.standard_normal((2, 6, 4))
     np.testing.assert_allclose(layers.causal_attention_forward(q, k, v)[0], causal_attention(q, k, v), atol=1e-13)
     assert EOS == 2
+
+
+def test_per_layer_mask_switches_and_the_residual_stream():
+    model = small_decoder(n_layers=2)
+    ids, other = np.array([1, 3, 4, 5, 6]), np.array([1, 3, 8, 8, 8])
+
+    def prefix_changes(causal):
+        a, b = model.residual_stream(ids, causal), model.residual_stream(other, causal)
+        return [float(np.abs(x[:2] - y[:2]).max()) for x, y in zip(a, b)]
+
+    assert len(model.residual_stream(ids)) == 3 and model.residual_stream(ids)[0].shape == (5, 8)
+    np.testing.assert_array_equal(model.residual_stream(ids)[0], embed(ids, model.params["token_table"],
+                                                                        model.params["position_table"]))
+    assert prefix_changes(True) == [0.0, 0.0, 0.0]
+    assert prefix_changes((True, False))[:2] == [0.0, 0.0] and prefix_changes((True, False))[2] > 0
+    leak_first = prefix_changes((False, True))
+    assert leak_first[0] == 0.0 and leak_first[1] > 0 and leak_first[2] > 0   # later layers carry the leak
+    assert np.array_equal(model.forward(ids, (True, True)), model.forward(ids))
+    with pytest.raises(TypeError, match="a tuple of 2 bools"):
+        model.forward(ids, (True,))
+
+
+def test_gradient_of_position_i_never_reaches_later_positions():
+    model = small_decoder(n_layers=3, seed=2)
+    ids = np.array([1, 3, 4, 5, 6, 7])
+    logits, saved = model.forward_train(ids)
+    rng = np.random.default_rng(0)
+    for i in range(6):
+        d_logits = np.zeros_like(logits)
+        d_logits[i] = rng.standard_normal(9)
+        d_position = model.backward(d_logits, saved)["position_table"]
+        assert np.all(d_position[i + 1:] == 0.0) and np.all(np.abs(d_position[:i + 1]).max(axis=1) > 0)
