@@ -67,7 +67,8 @@ import matplotlib.pyplot as plt
 from lib import checks, layers
 from lib.attention import causal_future, masked_softmax
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode, encode
-from lib.decoder import Adam, Decoder, is_mirror_line, mirror_language, pick_token, read_mirror_corpus, train
+from lib.decoder import (Adam, Decoder, is_mirror_line, mirror_language, pick_token,
+                         read_mirror_corpus, train)
 from lib.layers import numerical_gradient, numerical_partial, relative_error
 from lib.positions import embed, embed_backward
 """)
@@ -679,18 +680,18 @@ The figure shows the batch loss $\mathcal{L}$ at every training step $n$ for bot
 )
 
 code(r"""
-fig, ax = plt.subplots(figsize=(7, 3.8))
+fig, ax = plt.subplots(figsize=(5.4, 3.6))
 steps = np.arange(len(masked_losses))
 ax.plot(steps, masked_losses, label="causal=True", linewidth=1.5)
 ax.plot(steps, unmasked_losses, label="causal=False", linewidth=1.5)
 ax.axhline(best_causal, color="black", linestyle="--", linewidth=1, label=r"$\mathcal{L}^*$")
 ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5, label=r"$\ln V$")
 ax.set_yscale("log")
-ax.set_xlabel("$n$", fontsize=12)
-ax.set_ylabel(r"$\mathcal{L}$", fontsize=12)
-ax.tick_params(labelsize=10)
+ax.set_xlabel("$n$", fontsize=14)
+ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
+ax.tick_params(labelsize=13)   #zh 缩小到手机宽度后仍不小于 10 像素 #en still at least 10 px when shrunk to a phone's width #ru и на ширине телефона не меньше 10 пикселей
 ax.grid(True, which="major", alpha=0.3)
-ax.legend(fontsize=10, loc="center right")
+ax.legend(fontsize=12, loc="center right")
 fig.tight_layout()
 assert unmasked_losses[-50:].max() < best_causal / 100 < best_causal < masked_losses[-50:].min()
 plt.show()
