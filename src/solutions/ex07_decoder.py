@@ -267,7 +267,7 @@ print([k.shape for k in keys], np.abs(np.stack(stepped) - model.forward(ids)).ma
 
 md(
     zh="""
-**解答说明。** 新词元在每一层都要先把自己的键和值接到**那一层**的缓存里，再计算注意力，因为查询也要读取自己。第 $\\ell$ 层缓存的是进入第 $\\ell$ 块的残差流算出的键和值，它们与其他层的不同，不能共用，也不能只存第一层（§7.5）。只有一个查询时，`causal_attention` 本来就允许它读取全部键（右下角对齐），所以这里不需要另加掩码。上面的循环从空缓存开始逐个送入 8 个词元，结果与完整前向传播一致到 $10^{-12}$。
+**解答说明。** 新词元在每一层都要先把自己的键和值接到**那一层**的缓存里，再计算注意力，因为查询也要读取自己。第 $\\ell$ 层缓存的是进入第 $\\ell$ 块的残差流算出的键和值，它们与其他层的不同，不能共用，也不能只存第一层（§7.5）。只有一个查询时，`causal_attention` 本来就允许它读取全部键（右下对齐），所以这里不需要另加掩码。上面的循环从空缓存开始逐个送入 8 个词元，结果与完整前向传播一致到 $10^{-12}$。
 """,
     en="""
 **About the solution.** In every layer the new token appends its own key and value to **that layer's** cache before the attention, because the query reads itself too. Layer $\\ell$ caches keys and values computed from the residual stream entering block $\\ell$; they differ from layer to layer, so the layers cannot share one cache, nor can only the first layer be stored (§7.5). With a single query, `causal_attention` lets it read every key anyway (bottom-right alignment), so no extra mask is needed. The loop above feeds 8 tokens from empty caches and agrees with the full forward pass to $10^{-12}$.
