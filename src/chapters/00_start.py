@@ -91,7 +91,7 @@ md(zh=r"""
 | V | vocabulary size |
 | C | number of rows of the position table P, the largest number of positions it can represent |
 
-Positions are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: x @ W, with W of shape (D_in, D_out). The input at position t is the t-th token already seen, and its output is used to predict the next token.
+Positions are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: x @ W, with W of shape (D_in, D_out). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.
 
 Every statement about causality in this chapter concerns **one forward pass with fixed parameters**. Once training has updated the shared parameters, a later forward pass may of course give different results; that is not future information leaking through the computation graph.
 
@@ -171,9 +171,9 @@ pip install -r requirements.txt
 jupyter lab
 ```
 
-`requirements.txt` installs the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more); its last line, `-e .`, then installs the course's own two packages in editable mode: `lib`, the shared library this chapter teaches, and `grading`, which provides the `check(...)` after every exercise and the instructors' batch grader. So `import lib` works no matter which folder a notebook sits in. Then open `chapters/en/00_start.ipynb` in JupyterLab.
+`requirements.txt` installs the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, then installs the course's own two packages in editable mode: `lib`, the shared library this chapter teaches, and `grading`, which provides the `check(...)` after every exercise and the instructors' batch grader. So `import lib` works no matter which folder a notebook sits in. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
-**Downloaded from the website.** Every notebook page has a download button at the top. Download the notebook (`.ipynb`) and open it in Jupyter, in the environment set up above, to run and change it. If the website was built with the address of its repository, the top of each page also has a launch button that runs the notebook on Binder, with nothing to install; Binder prepares the environment from `requirements.txt`, and the first start can take a few minutes.
+**Downloading from the website.** Every notebook page has a download button at the top. Download the notebook (`.ipynb`) and open it in Jupyter, in the environment set up above, to run and change it. If the website was built with the address of its repository, the top of each page also has a launch button that runs the notebook on Binder, with nothing to install. Binder prepares the environment from `requirements.txt`, and the first start can take a few minutes.
 
 ## 0.4 The shared library `lib`
 
@@ -270,7 +270,7 @@ md(zh=r"""
 | 证据 | evidence | свидетельство |
 | 手工设定的参数 | hand-chosen parameters | параметры, заданные вручную |
 """, en=r"""
-For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. `lib` also contains one helper module, `lib.plots`, which only draws the notebooks' figures and is not part of the subject, so it is not listed. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
+For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. `lib` also contains one helper module, `lib.plots`, which only draws the notebooks' figures and is not part of what the chapter teaches, so it is not listed. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
 
 ## 0.5 Glossary
 

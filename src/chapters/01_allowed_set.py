@@ -9,7 +9,7 @@ md(zh=r"""
 """, en=r"""
 # 1 The allowed set comes before softmax
 
-In the previous chapter every query could read every position. That is harmless when we only want to describe a whole sentence, but it breaks a model trained to predict the next token: the answer for position t sits at position t + 1, and a query that can read it will simply copy it instead of learning to predict it.
+In the previous chapter every query could read every position. That is harmless when we only want to describe a whole sentence, but it breaks a model trained to predict the next token. The answer for position t sits at position t + 1, and a query that can read it will simply copy it instead of learning to predict it.
 
 This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """, ru=r"""
@@ -101,7 +101,7 @@ Row 0, 春雨, fills T = 3 exactly and needs no padding. Row 1, 雨, has a singl
 
 ## 1.2 Why position i may read itself
 
-Line the inputs up with the targets. The input at position t is the t-th token already seen; the output at position t is used to predict target t, which is the token that comes next:
+Line the inputs up with the targets. The input at position t is token t, which has already been seen; the output at position t is used to predict target t, the token that comes next:
 """, ru=r"""
 Строка 0, 春雨, ровно заполняет T = 3, дополнять её не нужно. В строке 1, 雨, всего один символ: в конец входов добавлен один EOS (номер 2), в конец целевых меток — число −100. Обратите внимание, что две двойки в этой строке играют совершенно разные роли. Двойка в позиции 1 целевых меток — настоящий конец текста 雨, и модель должна научиться её предсказывать; двойка в позиции 2 входов — всего лишь заполнитель.
 
@@ -135,7 +135,7 @@ md(zh=r"""
 
 两者互为补集：`allowed == ~future`。
 """, en=r"""
-Two things follow. First, target t is exactly input t + 1 (the code checks this at every scored position): the answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. This holds for position 0 too: it holds BOS, which is known before any character appears, so reading it reveals nothing about the first character; 春 exists only among the targets. The allowed set is therefore j ≤ i, diagonal included.
+Two things follow. First, target t is exactly input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore j ≤ i, diagonal included.
 
 ## 1.3 One constraint, two names: `allowed` and `future`
 
@@ -355,7 +355,7 @@ md(zh=r"""
 
 ## 1.6 分数为 0 并不等于禁止
 
-一个很自然的误解是：把禁止位置的分数置为 0（例如写成 `scores * allowed`，或者 `np.where(allowed, scores, 0)`），就算把它们遮住了。可是 0 只是一个普通的分数，softmax 给它的是 exp(0) = 1，与一个分数同样为 0 的许可键毫无差别。在分数全为零的例子里，禁止位置的分数本来就是 0，把它们“清零”什么也没改变：
+一个很自然的误解是：把禁止位置的分数置为 0（例如写成 `scores * allowed`，或者 `np.where(allowed, scores, 0)`），这些键就被禁止了。可是 0 只是一个普通的分数，softmax 给它的是 exp(0) = 1，与一个分数同样为 0 的许可键毫无差别。在分数全为零的例子里，禁止位置的分数本来就是 0，把它们“清零”什么也没改变：
 """, en=r"""
 A zero weight therefore cannot tell which keys were forbidden; only the mask can.
 
@@ -529,7 +529,7 @@ for big_negative in (-1e6, -1e9):
     #en rows 1 and 2 keep a readable key: the same as masked_softmax
     #ru у строк 1 и 2 остался доступный ключ: то же, что masked_softmax
     assert np.array_equal(with_big[1:], masked_softmax(scores[1:], strict[1:]))
-    #zh 第 0 行全部被遮住：悄悄变成均匀分布
+    #zh 第 0 行的键全部被禁止：悄悄变成均匀分布
     #en row 0 is fully masked: it quietly turns uniform
     #ru строка 0 замаскирована целиком: втихую становится равномерной
     assert np.allclose(with_big[0], 1/3)
@@ -540,13 +540,13 @@ assert "row (0,)" in str(err)
 """)
 
 md(zh=r"""
-用 −∞ 填充时，第 0 行算的是 exp(−∞ − (−∞))，结果是 NaN，它会悄无声息地传遍后面所有的计算。用很大的有限负数代替 −∞ 就更隐蔽了。在第 1、2 行，它确实管用：这两行还有可读的键，exp(−10⁹ − m)（m 是这一行许可分数中的最大值）下溢为 0，权重与 `masked_softmax` 分毫不差。可在全部被遮住的第 0 行，每个分数都被换成了同一个常数，softmax 给出均匀的 [1/3, 1/3, 1/3]：查询 0 读到了位置 0、1、2，包括它的未来，而且没有任何提示。对同一行，`masked_softmax` 直接拒绝，并指出是哪一行。
+用 −∞ 填充时，第 0 行算的是 exp(−∞ − (−∞))，结果是 NaN，它会悄无声息地传遍后面所有的计算。用很大的有限负数代替 −∞ 就更隐蔽了。在第 1、2 行，它确实管用：这两行还有可读的键，exp(−10⁹ − m)（m 是这一行许可分数中的最大值）下溢为 0，权重与 `masked_softmax` 分毫不差。可在所有键都被禁止的第 0 行，每个分数都被换成了同一个常数，softmax 给出均匀的 [1/3, 1/3, 1/3]：查询 0 读到了位置 0、1、2，包括它的未来，而且没有任何提示。对同一行，`masked_softmax` 直接拒绝，并指出是哪一行。
 
 所以本课程的约定是：没有可读键的行（空行）是错误，必须报错，既不能变成 NaN，也不能悄悄变成均匀分布。本课程里不存在有意为之的空行：条件是 j ≤ i，并且查询不多于键（右下对齐，§1.4），每个查询至少能读自己的键。正因为如此，`causal_future` 拒绝查询多于键的情形，否则最前面的查询就没有属于自己的键了：
 """, en=r"""
-With −∞, row 0 computes exp(−∞ − (−∞)), which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of −∞ is even sneakier. In rows 1 and 2 it does work: those rows keep a readable key, exp(−10⁹ − m), with m the row's largest allowed score, underflows to exactly 0, and the weights equal those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
+With −∞, row 0 computes exp(−∞ − (−∞)), which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of −∞ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so exp(−10⁹ − m), where m is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is j ≤ i and there are never more queries than keys (the bottom-right alignment of §1.4), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
+Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is j ≤ i and there are never more queries than keys (the bottom-right alignment of §1.4), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
 """, ru=r"""
 С −∞ строка 0 вычисляет exp(−∞ − (−∞)), то есть NaN, и этот NaN незаметно расползается по всем дальнейшим вычислениям. Большое конечное отрицательное число вместо −∞ ещё коварнее. В строках 1 и 2 оно действительно работает: у этих строк остался доступный ключ, exp(−10⁹ − m), где m — наибольшая разрешённая оценка строки, обращается ровно в 0, и веса до последнего бита совпадают с весами `masked_softmax`. Но в целиком замаскированной строке 0 все оценки заменены одной и той же константой, и softmax возвращает равномерное [1/3, 1/3, 1/3]: запрос 0 читает позиции 0, 1 и 2, включая своё будущее, и никакого предупреждения нет. Ту же строку `masked_softmax` отвергает и называет её номер.
 
@@ -624,7 +624,7 @@ Five positions are scored, and two of their targets are EOS: position 2 of 春�
 
 Because of the way `collate` lays out a batch, the positions whose input is EOS are exactly the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id.
 
-This is also why EOS must not be declared a padding index (such as `padding_idx` of PyTorch's `nn.Embedding`, or the `ignore_index` of a loss): EOS is a real token, predicted as a target and given its own embedding vector as an input, and registering it as padding turns a real token into nothing. The padding role is split between two things instead: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets, which is not a token id at all; `decode` refuses it outright:
+This is also why EOS must not be declared a padding index (such as `padding_idx` of PyTorch's `nn.Embedding`, or the `ignore_index` of a loss). EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so registering it as padding turns a real token into nothing. The padding role is split between two things instead: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets, which is not a token id at all; `decode` refuses it outright:
 """, ru=r"""
 Учитываются пять позиций, и в двух из них целевая метка — EOS: позиция 2 в 春雨 и позиция 1 в 雨. Это настоящие концы текстов, и модель должна научиться предсказывать там EOS. Если считать EOS дополнением и игнорировать его (например, выбрасывать из функции потерь позиции, где `targets == EOS`), останутся только 3 учитываемые позиции, и модель так и не узнает, где заканчивается текст.
 
@@ -784,7 +784,7 @@ With this condition the outputs of the real queries differ from the unpadded one
 
 A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row X[2], and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
 
-First a fixed change, computed once: replace X[2] by [2, −2, 2, −2] and print max_j |ΔY[i, j]| for every row:
+Start with one fixed change: replace X[2] by [2, −2, 2, −2] and print max_j |ΔY[i, j]| for every row:
 """, ru=r"""
 С этим условием выходы настоящих запросов отличаются от выходов без дополнения на 0,0, а строка 0 стала пустой. Второе изменение касается позиций: BOS оказался бы не в позиции 0, и векторы позиций из §3, прибавляемые по номеру позиции, пришлось бы перенумеровать. Это уже новый договор о масках и позициях; прямой проход этого курса его не поддерживает и не делает вид, что поддерживает.
 
@@ -837,7 +837,7 @@ plt.show()
 md(zh=r"""
 在下面的交互图里，你可以亲手改动 X[2] 的四个分量 X[2, 0]～X[2, 3]。表格同时列出两种计算的输出行 Y[i]，以及它与原始输出之间的最大差 max|ΔY[i]|。拖动任意一个滑块，比较左右两边：有因果掩码时，第 0 行和第 1 行的差始终恰好是 0，只有第 2 行跟着变；去掉掩码后，三行都会变。
 """, en=r"""
-In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself. The table lists, for both computations, the output rows Y[i] and their largest difference from the original output, max|ΔY[i]|. Drag any slider and compare the two sides: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 follows; without the mask all three rows change.
+In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself. The table lists, for both computations, the output rows Y[i] and their largest difference from the original output, max|ΔY[i]|. Drag any slider and compare the two sides: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
 """, ru=r"""
 В интерактивном рисунке ниже вы сами меняете четыре элемента последней строки, X[2, 0] … X[2, 3]. В таблице для обоих вычислений показаны строки выхода Y[i] и их наибольшее отклонение от исходного выхода, max|ΔY[i]|. Передвиньте любой ползунок и сравните обе стороны: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
 """)
@@ -892,7 +892,7 @@ md(zh=r"""
 * Position i may read itself: input i is a token already seen, and the answer sits at position i + 1. Every query has at least one readable key thanks to the diagonal j = i; BOS at position 0 only makes reading position 0 harmless. With `<` instead of `≤`, row 0 is empty whatever token stands at position 0.
 * With fewer queries than keys (tq < tk, new queries after a cache), query i stands at absolute position tk − tq + i: the mask is aligned to the bottom-right corner.
 * `allowed` (True = may read) and `future` (True = forbidden) are complements; pass them by name and never one for the other.
-* An empty row (a query with no key to read) is an error and raises: −∞ turns it into NaN, and a finite constant such as −10⁹ quietly turns it into a uniform row that reads the future as well.
+* An empty row (a query with no key to read) is an error and raises an exception: −∞ turns it into NaN, and a finite constant such as −10⁹ quietly turns it into a uniform row that reads the future as well.
 * Queries at right-padded positions are computed as usual; whether they are scored depends only on whether the target is −100. Such a query is an unscored output, not an empty row. Real EOS targets must be scored, and EOS is not a padding index.
 * A general system intersects j ≤ i with "key j is a real position"; with right padding only, the padding keys already lie in the future of every real query, so the causal mask alone suffices. Left padding would need a new contract of masks and positions, which this course does not support.
 

@@ -9,12 +9,12 @@ md(
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-其中偏移量 o 是这段输入之前已有的真实位置数：整段输入时 o = 0；逐个词元生成时，o 等于缓存的长度（见 §5）。一般说来，每条序列可以有自己的偏移量 $o_b$；`lib` 的 `embed` 对整个批量只接受一个整数 o。两行的宽度都是 D，才能相加。位置向量会参与学习，但“第 7 个位置”不是词元：它不在词表里，也从来不是预测目标。
+其中偏移量 o 是这段输入之前已有的真实位置数：整段输入时 o = 0；逐个词元生成时，o 等于缓存的长度（见 §5）。一般说来，每条序列可以有自己的偏移量 $o_b$；`lib` 的 `embed` 对整个批量只接受一个整数 o。两行的宽度都必须是 D，才能相加。位置向量会参与学习，但“第 7 个位置”不是词元：它不在词表里，也从来不是预测目标。
 
 本节内容：
 
-* §3.1 前向：在 E 和 P 中查行，再相加；
-* §3.2 反向：梯度以散射累加（scatter-add）的方式流回两张表，并用有限差分验证；
+* §3.1 前向传播：在 E 和 P 中查行，再相加；
+* §3.2 反向传播：梯度以散射累加（scatter-add）的方式流回两张表，并用有限差分验证；
 * §3.3 超出 C 的位置：为什么要拒绝，而不是取模回绕或截断到最后一行；以及训练从未用到的那些行；
 * §3.4 例 2：交换两个词元——没有位置时，一层注意力在最后一行上看不出区别，加上位置就能看出；
 * §3.5 作为对照：RoPE。
@@ -26,12 +26,12 @@ Attention by itself only compares vectors: apart from what the mask tells it, it
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o = the length of the cache when tokens are generated one at a time (see §5). In general every sequence may have its own offset $o_b$; `lib`'s `embed` takes a single int o for the whole batch. Both rows have width D, otherwise they could not be added. The position vectors are learned, but "position 7" is not a token: it is not in the vocabulary and never a prediction target.
+where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5). In general every sequence may have its own offset $o_b$; `lib`'s `embed` takes a single int o for the whole batch. Both rows have width D, otherwise they could not be added. The position vectors are learned, but "position 7" is not a token: it is not in the vocabulary and is never a prediction target.
 
 In this section:
 
-* §3.1 does the forward pass: look up rows of E and P and add them;
-* §3.2 does the backward pass: the gradient flows back into both tables as a scatter-add, checked against finite differences;
+* §3.1 covers the forward pass: look up rows of E and P and add them;
+* §3.2 derives the backward pass: the gradient flows back into both tables as a scatter-add, checked against finite differences;
 * §3.3 deals with positions beyond C, which are rejected rather than wrapped around or clamped to the last row, and with the rows that training never reaches;
 * §3.4 works through Example 2: a swap of two tokens that one attention layer cannot see in its last row without positions, but can with them;
 * §3.5 describes RoPE, for comparison.
@@ -91,11 +91,11 @@ print(E.shape, P.shape)
 
 md(
     zh=r"""
-## 3.1 前向：查表再相加
+## 3.1 前向传播：查表再相加
 
-词表是 `<unk>`、`<bos>`、`<eos>` 三个特殊词元，加上按 Unicode 码位排序的 春、雨、风，共 V = 6 个。上面的 E 和 P 是本章手工设定的小数值表（D = 4，C = 8），只用来核对下标和加法，**没有经过训练**。
+词表是 `<unk>`、`<bos>`、`<eos>` 三个特殊词元，加上按 Unicode 码位排序的 春、雨、风，共 V = 6 个。上面的 E 和 P 是本章手工设定的两张小表（D = 4，C = 8），只用来核对下标和加法，**没有经过训练**。
 
-E 中有两行是有意这样设的，后面会用到：
+E 中有两行是特意这样设定的，后面会用到：
 
 * `<unk>` 的嵌入 [40, −30, 20, −10] 比其他各行大得多。§4 用它替换未来位置上的词元：一旦它泄漏进更早的位置，结果会非常醒目。
 * `<bos>` 和 风 的嵌入完全相同，都是 [1, 0, 0, 1]。编号不同、向量相同，§4 用这一点演示扰动检验怎样“假通过”。
@@ -107,12 +107,12 @@ E 中有两行是有意这样设的，后面会用到：
 
 The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: V = 6. The E and P above are small tables chosen by hand for this chapter (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
 
-Two rows of E are set this way on purpose, for later use:
+Two rows of E are chosen deliberately, for later use:
 
 * The embedding of `<unk>`, [40, −30, 20, −10], is far larger than every other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
 * `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
 
-Besides, the rows of `<bos>` (that is, of 风) and 春 are exactly the two vectors of Example 1 in §2.5, so §3.4 can check the model against the result of Example 1.
+In addition, the rows of `<bos>` (that is, of 风) and 春 are exactly the two vectors of Example 1 in §2.5, so §3.4 can check the model against the result of Example 1.
 """,
     ru=r"""
 ## 3.1 Прямой проход: найти строки и сложить
@@ -166,7 +166,7 @@ md(
 下面是本章的位置表 P：第 0 列随 t 增长，第 1 列增长得慢一些，第 2 列在 0 和 0.07 之间交替（偶数、奇数位置），第 3 列逐渐减小。每一行都不相同，这一点后面会用到。
 """,
     en=r"""
-This is the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, which we shall use later.
+This is the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
 """,
     ru=r"""
 Вот таблица позиций P этой главы: столбец 0 растёт с t, столбец 1 растёт медленнее, столбец 2 чередует 0 и 0,07 (чётные и нечётные позиции), столбец 3 убывает. Одинаковых строк нет — это пригодится дальше.
@@ -184,9 +184,9 @@ plt.show()
 
 md(
     zh=r"""
-## 3.2 反向：对两张表做散射累加
+## 3.2 反向传播：对两张表做散射累加
 
-前向是一次“按下标取行”：读出 E 的第 $x_{b,t}$ 行和 P 的第 o + t 行，再相加。所以反向时，上游梯度 $G_{b,t} = \partial L / \partial X_{b,t}$ 原样送回这两行；若有多个 (b, t) 读的是同一行，它们的梯度就累加起来：
+前向传播是一次“按下标取行”：读出 E 的第 $x_{b,t}$ 行和 P 的第 o + t 行，再相加。所以反向传播时，上游梯度 $G_{b,t} = \partial L / \partial X_{b,t}$ 原样送回这两行；若有多个 (b, t) 读的是同一行，它们的梯度就累加起来：
 
 $$\frac{\partial L}{\partial E[v]} = \sum_{(b,t):\ x_{b,t} = v} G_{b,t}, \qquad \frac{\partial L}{\partial P[p]} = \sum_{(b,t):\ o + t = p} G_{b,t}.$$
 
@@ -239,7 +239,7 @@ md(
     zh=r"""
 最后几行是一个常见的坑：用花式索引写 `dE[ids] += G`，重复出现的编号只会保留其中一次写入（这里 E[雨] 只得到了 [1, −1]，丢了 [0.5, 0]）。真正的散射累加要用 `np.add.at` 之类的操作，`lib.positions.embed_backward` 就是这样做的。
 
-### 用有限差分验证反向
+### 用有限差分验证反向传播
 
 这类错误不会有任何报错，所以我们用有限差分核对 `embed_backward`。取一个非线性的损失 $L = \sum R \odot \sin(X)$，其中 $X = E[\text{ids}] + P[o + t]$，R 是固定的随机数组；于是 $\partial L / \partial X = R \odot \cos(X)$，`embed_backward` 应把它变成 E 和 P 的梯度。我们对两张表的**每一个**元素做中心差分 $(L(\theta + \varepsilon) - L(\theta - \varepsilon)) / 2\varepsilon$ 来比较。批量中有重复的词元，偏移量 o = 1，所以 P 的第 0 行和最后一行不会被读到，它们的梯度应当恰好为 0。
 """,
@@ -344,7 +344,7 @@ Two "fixes" come to mind: wrap around (use row (o + t) mod C) or clamp to the la
 * wrapping gives position 8 the row P[0]: 雨 at position 8 gets exactly the vector of 雨 at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row P[7]: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
 
-In a legal input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row, and such a (token, position) pair does not exist in the model's definition at all. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
+In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row, and such a (token, position) pair does not exist in the model's definition at all. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
 """,
     ru=r"""
 Напрашиваются два «исправления»: брать позицию по модулю (строка (o + t) mod C) или прижимать её к последней строке (строка min(o + t, C − 1)). Оба незаметно меняют модель. Возьмём вход из 9 токенов в позициях от 0 до 8 — на одну больше, чем C = 8:
@@ -458,7 +458,7 @@ md(
 结果：不加位置时差为 0；加上位置后约为 0.047053077502。
 """,
     en=r"""
-Then we compare the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens swapped, the last one the same. We look at the last row of the output, the only one that reads all three positions, and take the largest absolute difference of its coordinates.
+Then we compare the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. We look at the last row of the output, the only one that reads all three positions, and take the largest absolute difference of its coordinates.
 
 Result: without positions the difference is 0; with positions it is about 0.047053077502.
 """,
@@ -493,7 +493,7 @@ md(
 这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 W_O。两种算法的结果之差小于 1e-15。
 """,
     en=r"""
-This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module: token embedding plus position row; identity Q, K and V, so query, key and value are the input vector itself; each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here); then the heads are concatenated and multiplied by W_O. The two computations differ by less than 1e-15.
+This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by W_O. The two computations differ by less than 1e-15.
 """,
     ru=r"""
 Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, только с модулем `math`: эмбеддинг токена плюс строка позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на 1e-15.
@@ -532,7 +532,7 @@ md(
     en=r"""
 ### Why exactly 0
 
-For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. With a permutation π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
+For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. Written with a permutation π, this is $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
 
 With positions, 春 at position 0 and 春 at position 1 carry different rows of P, so their keys and values differ, and the second input is no longer a mere permutation of the first. Here are the last query's weights in both heads:
 """,
@@ -569,7 +569,7 @@ md(
 
 ### 这个反例**不能**证明什么
 
-如果由此得出“有掩码、无位置的模型完全看不见顺序”，那就错了。这里看不见顺序的只有最后一行。因果掩码本身是不对称的：第 0 行只读第一个词元，所以它的输出取决于哪个词元排在最前；第 1 行虽然读的是同样两个词元，查询却是第二个词元，交换也改变了它。所以两个输出的前两行都不相同——而第二层注意力的最后一个查询恰恰要读这些行，它收到的两组向量也就不再只是彼此的置换。下面的单元同时检查这两点：前两行不同；把同一个注意力层直接叠两次（仍然不加位置，为简洁起见也不加残差），最后一行也不同了。
+如果由此得出“有掩码、无位置的模型完全看不见顺序”，那就错了。这里看不见顺序的只有最后一行。因果掩码本身是不对称的：第 0 行只读第一个词元，所以它的输出取决于哪个词元排在最前；第 1 行虽然读的是同样两个词元，查询却是第二个词元，交换也改变了它。所以两个输出的前两行都不相同——而第二层注意力的最后一个查询恰恰要读这些行，它收到的两组向量也就不再只是彼此的置换。下面的单元格同时检查这两点：前两行不同；把同一个注意力层直接叠两次（仍然不加位置，为简洁起见也不加残差），最后一行也不同了。
 
 准确的说法要窄得多：**这一个单层**在最后一个位置上区分不了这两种前缀。正因为如此，我们给模型一个明确的、效果可以检验的位置表示，而不是寄希望于三角掩码能提供任务所需的全部顺序信息。
 """,
@@ -627,7 +627,7 @@ Rotary position embedding (RoPE) is a different design. Nothing is added to the 
 
 This course keeps one position scheme, the learned table; RoPE is not part of `lib`. Nor does this section say which scheme is better: that would take a controlled comparison under equal training conditions, and results from papers are no substitute for measurements on this project.
 
-The tiny example below is a standalone illustration, **not part of `lib`** and not used by the course model: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; (0, 5) is a different distance and gets a different score.
+The tiny example below is a standalone illustration, **not part of `lib`** and not used by the course model: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
 """,
     ru=r"""
 ## 3.5 Для сравнения: RoPE
@@ -663,10 +663,10 @@ assert abs(rotated_score(2, 5) - rotated_score(0, 5)) > 0.1
 
 md(
     zh=r"""
-## 小结
+## 3.6 小结
 
 * 输入向量是 $E[x_{b,t}] + P[o + t]$：词元嵌入表按词元编号查行，位置表按绝对位置 o + t 查行；偏移量 o 是此前已有的真实位置数。
-* 反向是对两张表的散射累加：E 的行按词元编号累加，P 的行按绝对位置累加，整个批量共享位置行。要用 `np.add.at` 这类操作，而不是花式索引的 `+=`；并用有限差分核对。
+* 反向传播是对两张表的散射累加：E 的行按词元编号累加，P 的行按绝对位置累加，整个批量共享位置行。要用 `np.add.at` 这类操作，而不是花式索引的 `+=`；并用有限差分核对。
 * 超出 C 的位置会被拒绝。取模回绕和截断到最后一行都会让两个不同的位置共用 P 的同一行，造出模型定义里不存在的（词元，位置）组合；训练从未用到的行仍停留在初始值，不代表“学会了长上下文”。
 * 没有位置时，这个单层模型的最后一行看不出前两个词元的交换（键和值一起被置换）；加上位置后差约为 0.047053077502，一段不依赖 `lib` 的纯 Python 计算给出同一个数。但这只是关于一层、一行的结论：因果掩码本身不对称，叠上第二层，差别就会传到最后一行。
 * RoPE 通过旋转查询和键来编码相对位置，这里只作为对照介绍，不进入 `lib`。
@@ -674,7 +674,7 @@ md(
 接下来，§4 说明因果性为什么必须覆盖整条计算链。
 """,
     en=r"""
-## Summary
+## 3.6 Summary
 
 * The input vector is $E[x_{b,t}] + P[o + t]$: the token embedding table is indexed by token id, the position table by the absolute position o + t; the offset o is the number of real positions before this input.
 * The backward pass is a scatter-add into both tables: rows of E accumulate by token id, rows of P by absolute position, and the whole batch shares the position rows. Use an operation like `np.add.at`, not fancy-index `+=`, and check against finite differences.
@@ -682,7 +682,7 @@ md(
 * Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047053077502, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
 * RoPE encodes relative position by rotating queries and keys; it is discussed here for comparison only and is not part of `lib`.
 
-Next, §4: causality has to cover the whole computation.
+Next, §4 explains why causality has to cover the whole computation.
 """,
     ru=r"""
 ## Итоги

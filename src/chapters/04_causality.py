@@ -4,7 +4,7 @@
 
 md(
     zh=r"""
-# 4 因果性必须覆盖整个计算
+# 4 因果性必须覆盖整条计算链
 
 §1 先规定许可集合，再在许可集合上做 softmax，于是每个查询只读取自己和之前的位置。但注意力权重只是模型中的一步：输入怎样构造、多头怎样拆分与合并、注意力之后还有哪些层，任何一步都可能把未来的信息带回过去。
 
@@ -18,7 +18,7 @@ md(
     en=r"""
 # 4 Causality must cover the whole computation
 
-In §1 we built the allowed set first and took the softmax over it, so every query reads only its own position and earlier ones. But the attention weights are a single step of the model. How the input is built, how the heads are split and merged, which layers come after attention: any of these steps could carry information from the future back into the past.
+In §1 we built the allowed set first and took the softmax over it, so every query reads only its own position and earlier ones. But the attention weights are only one step of the model. How the input is built, how the heads are split and merged, which layers come after attention: any of these steps could carry information from the future back into the past.
 
 This section answers two questions:
 
@@ -441,8 +441,8 @@ md(
 因果性说的是：在**同一组参数**下的一次前向传播里，未来输入不能沿计算图影响过去的输出。扰动检验比较两次前向传播，所以这两次必须是**同一个确定的函数**：
 
 * **训练模式下的 dropout** 每次调用都重新抽取随机掩码。同一个输入连算两次，前缀的输出就已经不同。这种变化与未来无关，不是泄漏，检验却会把它报告成泄漏。
-* **固定随机种子**（两次前向用同样的随机数），或者在**评估模式**下关闭 dropout，两次前向又成了同一个函数，检验重新有意义：带掩码的模型变化为 `0.0`，阴性对照仍然看得见变化。
-* **训练更新**会改变共享参数，即使输入完全相同，下一次前向中前缀的输出也会变。这同样不是泄漏，而是换了一个模型；两次前向之间不能做优化器更新。
+* **固定随机种子**（两次前向传播用同样的随机数），或者在**评估模式**下关闭 dropout，两次前向传播又成了同一个函数，检验重新有意义：带掩码的模型变化为 `0.0`，阴性对照仍然看得见变化。
+* **训练更新**会改变共享参数，即使输入完全相同，下一次前向传播中前缀的输出也会变。这同样不是泄漏，而是换了一个模型；两次前向传播之间不能做优化器更新。
 
 下面在注意力权重上加 dropout 来演示（丢弃率 0.5，保留下来的权重乘以 2；`rate=0` 即评估模式）。它在单元格里由 `lib.attention` 的函数拼成，`lib` 里没有 dropout。最后一行输出是把 $W_O$ 放大 1% 之后、同一输入的前缀变化。
 """,
@@ -452,10 +452,10 @@ md(
 Causality is a statement about one forward pass with **one set of parameters**: future inputs must not reach past outputs along the computation graph. A perturbation test compares two forward passes, so the two must be **the same deterministic function**:
 
 * **Dropout in training mode** draws a fresh random mask on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
-* With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more: the masked model changes by `0.0` and the negative control still sees a change.
+* With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for exactly the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). It is put together in the cell from functions of `lib.attention`; `lib` itself has no dropout. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The cell assembles it from functions of `lib.attention`; `lib` itself has no dropout. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """,
     ru=r"""
 ## 4.8 Параметры фиксированы: dropout, seed и шаги обучения
@@ -593,7 +593,7 @@ md(
 * **未来扰动检验**在具体代码上检错：固定前缀、改动全部未来位置、比较全部前缀输出。它覆盖真实代码，但只覆盖试过的输入。
 * 检验必须与**阴性对照**一起运行：关掉掩码后必须看到变化，否则退化输入、常量输出或空比较都会让检验空转。
 * 扰动只能用有限值：未来位置上的 NaN 或 inf 会经由 $0 \cdot \text{NaN} = \text{NaN}$ 污染前缀，让完全因果的模型也“泄漏”。
-* 只看注意力权重的右上角不够，沿时间轴的归一化可以在权重完全正确时泄漏未来信息。
+* 只看注意力权重的右上角是不够的：即使权重完全正确，沿时间轴的归一化照样可以泄漏未来信息。
 * 一切都针对参数固定的一次前向传播：dropout 要关闭或固定随机种子；训练改变参数不是泄漏。
 
 §5 的 KV 缓存正依赖本节的结论：未来词元不会改变旧位置的表示，所以旧位置的键和值可以直接复用。

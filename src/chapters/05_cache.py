@@ -136,7 +136,7 @@ md(
     en=r"""
 ## 5.2 The equivalence test: token by token must equal the full forward pass
 
-The cache reuses computation; it must not change what the model computes. The check: run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
+The cache reuses computation; it must not change what the model computes. To check this, run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
 """,
     ru=r"""
 ## 5.2 Проверка эквивалентности: пошаговые выходы должны совпасть с полным проходом
@@ -189,7 +189,7 @@ md(
     en=r"""
 ## 5.3 The reset-to-zero bug
 
-A natural mistake: since each step feeds a single token, treat it as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
+A natural mistake is to treat the single token of each step as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
 
 We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875340324768. §6.6 recomputes this number independently with a short pure-Python program.
 """,
@@ -217,7 +217,7 @@ md(
 如果每一步都把位置归零，误差会出现在除第 0 个之外的每个位置上（第 0 个位置本来就是 0，所以碰巧正确）。下面用 8 个词元、把位置表用满来看每个位置的误差。这种错误只能通过与完整前向传播逐项比较来发现，光检查形状是发现不了的。
 """,
     en=r"""
-If every step resets the position to 0, the error appears at every position except position 0, which happens to be right because its position is 0 anyway. Below, 8 tokens fill the position table and we look at the error at every position. Only an item-by-item comparison with the full forward pass reveals this bug; checking shapes never will.
+If every step resets the position to 0, the error appears at every position except position 0, which happens to be right because its position is 0 anyway. Below, 8 tokens fill the position table and we look at the error at every position. Only an entry-by-entry comparison with the full forward pass reveals this bug; checking shapes never will.
 """,
     ru=r"""
 Если сбрасывать позицию в ноль на каждом шаге, ошибка появится на всех позициях, кроме нулевой: та случайно верна, потому что её позиция и так 0. Ниже 8 токенов заполняют всю таблицу позиций, и мы смотрим на ошибку в каждой позиции. Такую ошибку выявляет только поэлементное сравнение с полным проходом; проверка форм её не увидит никогда.
@@ -242,7 +242,7 @@ md(
     en=r"""
 ## 5.4 Past the position table: an error, and the cache left as it was
 
-A learned absolute position table has only $C$ rows; position $C$ is simply undefined. Once the cache holds 8 positions, one more step makes `step` raise `ValueError` instead of quietly wrapping around or clamping to the last row. Just as important, the failed step does **not** touch the cache: its length is still 8 and the stored keys and values have not changed by a single bit. A caller that catches the error still has a usable cache.
+A learned absolute position table has only $C$ rows; position $C$ is simply undefined. Once the cache holds 8 positions, one more call to `step` raises a `ValueError` instead of quietly wrapping around or clamping to the last row. Just as important, the failed step does **not** touch the cache: its length is still 8 and the stored keys and values have not changed by a single bit. A caller that catches the error still has a usable cache.
 """,
     ru=r"""
 ## 5.4 За пределами таблицы позиций: ошибка, а кэш остаётся прежним
@@ -283,9 +283,9 @@ md(
     en=r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions; by causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is exactly the full forward pass the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions. By causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is exactly the full forward pass the cache is meant to avoid.
 
-Below we measure this on a two-layer model. The model is put together in the cell from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$ and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention with a residual connection, with random parameters. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
+Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$, and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
 * only layer 1 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
@@ -373,7 +373,7 @@ $$
 
 where the 2 counts keys and values, $T$ is the number of stored positions and itemsize is the number of bytes per number (4 for float32, 8 for float64). For a batch of $B$ sequences, multiply by $B$.
 
-First we check the formula against our model: one layer, 2 heads of width 2, 8 positions, float64 gives 512 bytes, the actual size of the cache arrays. Then a more realistic configuration: 12 layers, $D=768$, 1024 positions, float32 gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
+First we check the formula against our model: for one layer, 2 heads of width 2, 8 positions and float64 it gives 512 bytes, the actual size of the cache arrays. For a more realistic configuration, 12 layers, $D=768$, 1024 positions and float32, it gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
 """,
     ru=r"""
 ## 5.6 Сколько памяти занимает кэш
@@ -474,12 +474,12 @@ md(
 
 前者每次都要重算全部投影和一张 $(T+1)\times(T+1)$ 的注意力表，后者只算一个新位置并读取 $T+1$ 个键。为了让测量尽量稳定：每种情形先预热一次，再重复 7 次取**最短**时间（干扰只会让一次测量变慢，不会让它变快）；整个测量期间用 `threadpoolctl` 把 BLAS 固定为 1 个线程，这样结果不取决于 BLAS 在某个矩阵尺寸上决定开几个线程，也较少受机器上其他任务的影响。
 
-表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器，所以这个单元格的输出不参与比对；在任何一台正常的机器上都应成立、因而被断言的只有两点：在最长的前缀上缓存至少快 10 倍，并且这个倍数在最长前缀上大于最短前缀上，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别，这里不作断言。缓存给出的输出也顺带与完整前向传播核对。
+表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器，所以这个单元格的输出不参与比对。断言只检查在任何一台正常的机器上都应成立的两点：在最长的前缀上，缓存至少快 10 倍；并且这个倍数在最长前缀上比在最短前缀上大，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别，这里不作断言。缓存给出的输出也顺带与完整前向传播核对。
 """,
     en=r"""
 ## 5.8 How much time the cache saves
 
-Finally, a measurement. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
+Finally, let us measure it. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
 
 * without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
@@ -566,7 +566,7 @@ md(
 ## 5.9 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache takes $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes, whatever the head count.
-* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an item-by-item comparison with the full forward pass finds it.
+* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.

@@ -22,7 +22,7 @@ md(
     en=r"""
 # 6 Four kinds of evidence
 
-This section brings the arguments of §1–§5 together. Of the numbers computed so far, six say the most; they illustrate four kinds of evidence, and each kind answers a different question. §6.1–§6.5 recompute the six one by one with the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. §6.6 then runs an independent check on the page: a short pure-Python program, with lists and `math` only and no NumPy, computes the floating-point numbers again, and prints them next to lib's; they differ by at most about $10^{-15}$ (possibly by exactly 0).
+This section brings the arguments of §1–§5 together. Of the numbers computed so far, six say the most; they illustrate four kinds of evidence, and each kind answers a different question. §6.1–§6.5 recompute the six one by one with the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. §6.6 then runs an independent check on the page: a short pure-Python program, with lists and `math` only and no NumPy, computes the floating-point numbers again, and prints them next to the values from `lib`; they differ by at most about $10^{-15}$ (possibly by exactly 0).
 
 | no. | what is checked | value | kind of evidence |
 | --- | --- | --- | --- |
@@ -80,7 +80,7 @@ md(
 * 第 0 行只能读自己，拼接后仍是 $[1,0,0,1]$。
 * 第 1 行在两个头里的分数都是 $[0, 1/\sqrt2]$，权重为 $a = 1/(1+e^{1/\sqrt2})$ 和 $b = 1-a$。第一个头的值是 $[1,0]$ 和 $[0,1]$，输出 $[a,b]$；第二个头的值是 $[0,1]$ 和 $[1,0]$，输出 $[b,a]$。拼接得到 $[a,b,b,a]$。
 
-两个头的权重在这里碰巧相同，但读取的值坐标不同。$W_O$ 把 $[c_0,c_1,c_2,c_3]$ 变成 $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$，于是第 0 行输出 $[1,1,1,-1]$，第 1 行输出 $[1,1,a-b,b-a]$，其中 $a \approx 0.330238$，$a-b \approx -0.339523$。经过 $W_O$ 后出现了负数，输出已不再是若干值向量的凸组合；这个数值同时说明拼接的轴和输出投影确实被用上了。
+两个头的权重在这里碰巧相同，但读取的值坐标不同。$W_O$ 把 $[c_0,c_1,c_2,c_3]$ 变成 $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$，于是第 0 行输出 $[1,1,1,-1]$，第 1 行输出 $[1,1,a-b,b-a]$，其中 $a \approx 0.330238$，$a-b \approx -0.339523$。经过 $W_O$ 后出现了负数，输出已不再是若干值向量的凸组合；这个结果同时说明：拼接用对了轴，输出投影也确实用上了。
 """,
     en=r"""
 ## 6.1 Hand computation: two heads and the output projection (no. 1)
@@ -90,7 +90,7 @@ Switch the positions off and feed `<bos> 春`; the two embedding rows are $[1,0,
 * Row 0 can read only itself, so the concatenation is still $[1,0,0,1]$.
 * In both heads, row 1 has scores $[0, 1/\sqrt2]$ and weights $a = 1/(1+e^{1/\sqrt2})$ and $b = 1-a$. The first head's values are $[1,0]$ and $[0,1]$, giving $[a,b]$; the second head's values are $[0,1]$ and $[1,0]$, giving $[b,a]$. The concatenation is $[a,b,b,a]$.
 
-The two heads happen to have equal weights here, but they read different value coordinates. $W_O$ maps $[c_0,c_1,c_2,c_3]$ to $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, so row 0 becomes $[1,1,1,-1]$ and row 1 becomes $[1,1,a-b,b-a]$, with $a \approx 0.330238$ and $a-b \approx -0.339523$. After $W_O$ negative numbers appear: the output is no longer a convex combination of value vectors. The result also shows that the concatenation axis and the output projection are really used.
+The two heads happen to have equal weights here, but they read different value coordinates. $W_O$ maps $[c_0,c_1,c_2,c_3]$ to $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, so row 0 becomes $[1,1,1,-1]$ and row 1 becomes $[1,1,a-b,b-a]$, with $a \approx 0.330238$ and $a-b \approx -0.339523$. After $W_O$ negative numbers appear: the output is no longer a convex combination of value vectors. The result also confirms that the heads are concatenated along the right axis and that the output projection is actually applied.
 """,
     ru=r"""
 ## 6.1 Ручной расчёт: две головы и выходная проекция (№ 1)
@@ -153,7 +153,7 @@ md(
 
 本项目只做右填充。若一条文本的真实长度为 $\ell$，真实位置上的查询满足 $i < \ell$，而填充键满足 $j \ge \ell > i$，于是每个填充键都在每个真实查询的未来，因果掩码已经把它们排除在外。这就是为什么模型的前向传播不需要单独的填充掩码。
 
-`collate(["雨", "春雨"])` 把短文 `雨` 补成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。哪些位置是真实位置，由目标是否等于 −100 决定，得到 `[True, True, False]`，计分目标为 `[4, 2]`。注意第 1 个位置的目标是真正的 `<eos>`（编号 2），它必须计分；输入末尾的 `<eos>` 只是填充角色，不能按它的值去屏蔽任何东西。填充位置的查询照常产生输出，只是不计分。
+`collate(["雨", "春雨"])` 把较短的文本 `雨` 补成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。哪些位置是真实位置，由目标是否等于 −100 决定，得到 `[True, True, False]`，计分目标为 `[4, 2]`。注意第 1 个位置的目标是真正的 `<eos>`（编号 2），它必须计分；输入末尾的 `<eos>` 只是填充角色，不能按它的值去屏蔽任何东西。填充位置的查询照常产生输出，只是不计分。
 
 推理给出的可检验结论是：带填充的输入在真实位置上的输出，与去掉填充的输入完全相同，也与把填充换成别的词元时完全相同。两个差异都是 0.0。
 """,
@@ -209,7 +209,7 @@ md(
     en=r"""
 ## 6.4 Structural reasoning: a mask does not make order visible (no. 5)
 
-Compare the last rows for `春 风 雨` and `风 春 雨`. Without positions, both last queries are the same (`雨`), and its allowed set contains all three positions; swapping the first two tokens merely swaps the first two key–value pairs together. The softmax weights are swapped along with the keys, multiplied by the values swapped the same way, and summed: the result is unchanged, a difference of 0. In its last row this one-layer structure cannot tell the order of the first two tokens, although it is strictly causal.
+Compare the last rows for `春 风 雨` and `风 春 雨`. Without positions the last query is the same in both (`雨`), and its allowed set contains all three positions; swapping the first two tokens merely swaps the first two key–value pairs together. The softmax weights are swapped along with the keys, multiplied by the values swapped the same way, and summed: the result is unchanged, a difference of 0. In its last row this one-layer structure cannot tell the order of the first two tokens, although it is strictly causal.
 
 With the position table, swapping `春` and `风` also swaps the $P$ rows added to them, so the keys and values are no longer merely reordered, and the last rows differ by about 0.0470530775025.
 
@@ -242,12 +242,12 @@ md(
     zh=r"""
 ## 6.5 等价检验：缓存与完整前向传播（编号 6）
 
-§5.2 和 §5.3 的两个数：逐词元经过缓存的输出与完整前向传播之差为 0.0；第三个词元的位置被错误地归零时，误差约为 0.0875340324768。第一个数说明缓存实现与完整前向传播等价，第二个数说明这个检验对位置错误足够敏感，它在这里起着类似阴性对照的作用。
+§5.2 和 §5.3 给出了两个数：逐词元经过缓存的输出与完整前向传播之差为 0.0；第三个词元的位置被错误地归零时，误差约为 0.0875340324768。第一个数说明缓存实现与完整前向传播等价，第二个数说明这个检验对位置错误足够敏感，它在这里起着类似阴性对照的作用。
 """,
     en=r"""
 ## 6.5 Equivalence test: the cache and the full forward pass (no. 6)
 
-The two numbers of §5.2 and §5.3: the token-by-token output through the cache differs from the full forward pass by 0.0; with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
+§5.2 and §5.3 gave two numbers: the token-by-token output through the cache differs from the full forward pass by 0.0, and with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
 """,
     ru=r"""
 ## 6.5 Проверка эквивалентности: кэш и полный проход (№ 6)
@@ -346,10 +346,10 @@ assert py[2] == 0.0
 
 md(
     zh=r"""
-下面把纯 Python 的结果与 `lib` 的结果并排打印：编号、`lib` 的值、纯 Python 的值、两者之差的绝对值。编号 1 比较的是 $a-b$（第 1 行输出的第 3 个分量）；编号 4 只涉及整数和布尔值，不在此列。两条路径做的运算相同，只是次序可能不同（`lib` 用 NumPy 的矩阵乘法，纯 Python 逐项求和），所以最后一两位可能不同：打印出的差都不超过约 $10^{-15}$（也可能恰好为 0），相对差都小于 $10^{-14}$（断言）。为了让输出与 BLAS 线程数无关，值本身舍入到 12 位有效数字打印，差则如实打印。
+下面把纯 Python 的结果与 `lib` 的结果并排打印：编号、`lib` 的值、纯 Python 的值、两者之差的绝对值。编号 1 比较的是 $a-b$（第 1 行输出的第 3 个分量）；编号 4 只涉及整数和布尔值，不在此列。两条路径做的运算相同，只是次序可能不同（`lib` 用 NumPy 的矩阵乘法，纯 Python 逐项求和），所以最后一两位可能不同：打印出的差都不超过约 $10^{-15}$（也可能恰好为 0），相对差都小于 $10^{-14}$（由断言检查）。为了让输出与 BLAS 线程数无关，值本身舍入到 12 位有效数字打印，差则如实打印。
 """,
     en=r"""
-Below, the pure-Python results are printed next to lib's: the number, lib's value, the pure-Python value and the absolute difference between them. Number 1 compares $a-b$ (the third component of output row 1); number 4 involves only integers and booleans and is left out. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ: the printed differences are at most about $10^{-15}$ (possibly exactly 0), and every relative difference is below $10^{-14}$ (asserted). To keep the output independent of the number of BLAS threads, the values themselves are printed rounded to 12 significant digits; the differences are printed as they are.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value and the absolute difference between them. Number 1 compares $a-b$ (the third component of output row 1); number 4 involves only integers and booleans and is left out. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. The printed differences are at most about $10^{-15}$ (possibly exactly 0), and every relative difference is below $10^{-14}$ (asserted). To keep the output independent of the number of BLAS threads, the values themselves are printed rounded to 12 significant digits; the differences are printed as they are.
 """,
     ru=r"""
 Ниже результаты на чистом Python напечатаны рядом с результатами `lib`: номер, значение `lib`, значение чистого Python и абсолютная разница между ними. Под номером 1 сравнивается $a-b$ (третья компонента строки 1 выхода); номер 4 касается только целых чисел и логических значений и здесь не участвует. Оба пути выполняют одни и те же операции, но, возможно, в другом порядке (`lib` использует матричные произведения NumPy, программа на чистом Python суммирует поэлементно), поэтому последние один-два знака могут различаться: напечатанные разницы не превышают примерно $10^{-15}$ (могут быть и в точности нулевыми), а каждая относительная разница меньше $10^{-14}$ (это проверяется). Чтобы результат ячейки не зависел от числа потоков BLAS, сами значения печатаются округлёнными до 12 значащих цифр, а разницы — как есть.
@@ -413,10 +413,10 @@ md(
     en=r"""
 ## 6.8 What a whole model adds
 
-This chapter was written for a project that trains a decoder-only model coded by hand in PyTorch: pre-LN residual blocks (layer normalisation before each sublayer), a position-wise MLP with biases and GELU, learned absolute positions, all parameters trained together with cross-entropy, and no `nn.Transformer` in place of its own code. §7 builds a small model of this kind in NumPy and trains it. Then:
+This chapter was written for a project that trains a decoder-only model coded by hand in PyTorch. The model has pre-LN residual blocks (layer normalisation before each sublayer), a position-wise MLP with biases and GELU, and learned absolute positions; all its parameters are trained together with cross-entropy, and the project does not use `nn.Transformer` in place of its own code. §7 builds a small model of this kind in NumPy and trains it. At that point:
 
-* **The causality checks must be re-run on the whole model.** Passing for one layer does not guarantee that a newly added normalisation, data windowing or cache code introduced no leak; the time-axis normalisation of §4.7 is an example. `lib.checks.check_causality` accepts any forward function and applies unchanged to the whole model.
-* **The position table length, the head count and the vocabulary version must be saved together.** Change any one of them alone, and the same parameters describe a different function, or cannot run at all. Three small examples below: adding the character `雪` to the vocabulary moves `风` from id 5 to id 6 (the old table has only 6 rows, so id 6 is out of range, while id 5 would now be read as `雪`); the same matrices cut into 1 head instead of 2 give a different output; a position table of 8 rows cannot take 9 tokens.
+* **The causality checks must be re-run on the whole model.** Passing for one layer does not guarantee that a newly added normalisation, data windowing or cache code introduced no leak; the time-axis normalisation of §4.7 is an example. `lib.checks.check_causality` accepts any forward function and can be applied unchanged to the whole model.
+* **The position table length, the head count and the vocabulary version must be saved together.** Change any one of them alone, and the same parameters describe a different function, or cannot run at all. The three small examples below show this. Adding the character `雪` to the vocabulary moves `风` from id 5 to id 6 (the old table has only 6 rows, so id 6 is out of range, while id 5 would now be read as `雪`). The same matrices cut into 1 head instead of 2 give a different output. A position table of 8 rows cannot take 9 tokens.
 """,
     ru=r"""
 ## 6.8 Что добавляет полная модель
@@ -462,7 +462,7 @@ md(
 * **带对照的扰动检验**在代码上寻找泄漏，同时证明检验本身有效（编号 2、3）；
 * **等价检验**确认缓存与完整前向传播一致，并对位置错误敏感（编号 6）。
 
-§6.6 的纯 Python 程序沿一条不经过 NumPy 和 `lib` 的路径重算了其中的浮点数，与 `lib` 之差不超过约 $10^{-15}$。所有这些都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行，§7 就这样做。
+§6.6 的纯 Python 程序沿一条不经过 NumPy 和 `lib` 的路径重算了其中的浮点数，与 `lib` 之差不超过约 $10^{-15}$。所有这些都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行，§7 正是这样做的。
 """,
     en=r"""
 ## 6.9 Summary
@@ -474,7 +474,7 @@ Every conclusion of §1–§5 rests on at least one piece of evidence, and the k
 * **perturbation tests with controls** look for leaks in the code and show that the test itself works (nos. 2 and 3);
 * **equivalence tests** confirm that the cache agrees with the full forward pass and is sensitive to position mistakes (no. 6).
 
-The pure-Python program of §6.6 recomputed the floating-point numbers along a route that passes through neither NumPy nor `lib`, and agrees with `lib` to within about $10^{-15}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
+The pure-Python program of §6.6 recomputed the floating-point numbers along a route that passes through neither NumPy nor `lib`, and agreed with `lib` to within about $10^{-15}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
 """,
     ru=r"""
 ## 6.9 Итоги

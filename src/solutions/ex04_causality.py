@@ -1,19 +1,19 @@
 # Exercise set 4 (§4, causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
 
-md(zh="# 练习 4：因果性必须覆盖整个计算", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всё вычисление",
+md(zh="# 练习 4：因果性必须覆盖整条计算链", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всё вычисление",
    tags=("exercise",))
 
-md(zh="# 练习 4 参考解答：因果性必须覆盖整个计算", en="# Solutions to exercise set 4: causality must cover the whole computation", ru="# Решения упражнений к разделу 4: причинность должна охватывать всё вычисление",
+md(zh="# 练习 4 参考解答：因果性必须覆盖整条计算链", en="# Solutions to exercise set 4: causality must cover the whole computation", ru="# Решения упражнений к разделу 4: причинность должна охватывать всё вычисление",
    tags=("solution",))
 
 md(
     zh="""
 本笔记本配合 §4，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
-这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
+这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向传播。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
 """,
     en="""
-This notebook goes with §4 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
+This notebook goes with §4 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
 The functions here are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then fix it.
 """,
@@ -220,7 +220,7 @@ md(
     en="""
 ## causal-3: sweeping every position for a leak (3 points)
 
-A perturbation at a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
+Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
 Then sweep `suspect` and give the verdict with `perturbation_verdict`.
 """,
@@ -323,7 +323,7 @@ md(
 **解答说明。** 只改了一个轴号：`axis=-1` 让每个位置只用自己的特征，整层变成逐位置运算，不再跨时间读取，因果性得以保持。这与 §4.2 的结构推理一致：逐位置的归一化、逐位置 MLP 和残差连接都不会新增来自未来的路径；跨时间的运算则必须单独证明。修好后的扫描全为零，而对照仍然有变化，所以判定是 `"causal"` 而不是 `"blind"`。
 """,
     en="""
-**About the solution.** One axis number changed: `axis=-1` makes every position use its own features only, the layer becomes position-wise, stops reading across time, and causality is kept. This agrees with the structural argument of §4.2: position-wise normalisation, a position-wise MLP and residual connections add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
+**About the solution.** Only one axis number changes: with `axis=-1` every position uses its own features only, so the layer works position by position, no longer reads across time, and stays causal. This agrees with the structural argument of §4.2: position-wise normalisation, a position-wise MLP and residual connections add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
 """,
     ru="""
 **О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой обрабатывает позиции по отдельности, больше не заглядывает в другие моменты времени, и причинность сохраняется. Это согласуется со структурным рассуждением из §4.2: нормализация, позиционный MLP и остаточная связь, применяемые к каждой позиции отдельно, не добавляют путей из будущего, а всё, что смешивает разные позиции, нужно проверять отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.

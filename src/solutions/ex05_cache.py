@@ -10,12 +10,12 @@ md(
     zh="""
 本笔记本配合 §5，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
-逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要确定缓存步骤中新词元的位置，不借助现成函数写出完整的一步，再写出证明缓存与完整前向传播等价的检验。
+逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要确定缓存步骤中新词元的位置，不借助现成函数写出完整的一步，再写一个检验，确认缓存与完整前向传播给出相同的输出。
 """,
     en="""
-This notebook goes with §5 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
+This notebook goes with §5 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
-When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will work out the position of the new token in a cached step, write a whole cached step from scratch, and write the test showing that the cache agrees with the full forward pass.
+When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will work out the position of the new token in a cached step, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
 """,
     ru="""
 Этот блокнот относится к §5 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
@@ -240,7 +240,7 @@ assert right < 1e-12 < reset and reset_one_token == 0.0
 
 md(
     zh="""
-**解答说明。** 每次检验都要用新的空缓存：沿用旧缓存，新词元会排在旧序列之后，位置全部错开。重置到 0 的步骤在第一个词元上恰好正确，因为第一个词元的位置本来就是 0，所以只有一个词元的序列看不出错误；这也是阴性对照的意义：先确认检验能在这组输入上抓住已知的错误，才能相信它对正确缓存给出的小误差。比较时用容差而不是精确相等：逐步计算与完整前向传播的求和顺序不同，可能相差几个 1e-16。
+**解答说明。** 每次检验都要用新的空缓存：沿用旧缓存，新词元会排在旧序列之后，位置全部错开。重置到 0 的步骤在第一个词元上恰好正确，因为第一个词元的位置本来就是 0，所以只有一个词元的序列看不出错误。这正是阴性对照的意义：先确认检验能在这组输入上抓住已知的错误，才能相信它对正确缓存给出的小误差。比较时用容差而不是精确相等：逐步计算与完整前向传播的求和顺序不同，可能相差几个 1e-16。
 """,
     en="""
 **About the solution.** Every run needs a fresh empty cache: reusing an old one would put the new tokens after the old sequence and shift every position. The reset-to-0 step happens to be right on the first token, whose position is 0 anyway, which is why a single-token sequence cannot reveal the bug. That is the point of the negative control: first make sure the test catches a known bug on these inputs, then trust the small error it reports for the correct cache. Compare with a tolerance rather than exact equality: the step-by-step and the full computation sum in different orders and may differ by a few 1e-16.
