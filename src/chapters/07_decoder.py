@@ -199,7 +199,7 @@ def magnitude(error):
 
 md(
     zh=r"""
-**掩码 softmax。** 若 $w = \mathrm{softmax}(s)$ 只在许可集合上取值，则对分数的梯度为 $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$。未来位置的权重 $w_j = 0$，所以它的梯度**恰好为 0**：被掩码挡住的分数从未影响输出，也就收不到任何梯度。这里用 3 个查询、5 个键，查询按 §1 的方式右下对齐（第 $i$ 个查询位于位置 $5-3+i$）。
+**掩码 softmax。** 若 $w = \mathrm{softmax}(s)$ 只在许可集合上取值，则对分数的梯度为 $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$。未来位置的权重 $w_j = 0$，所以它的梯度**恰好为 0**：被掩码禁止的分数从未影响输出，也就收不到任何梯度。这里用 3 个查询、5 个键，查询按 §1 的方式右下对齐（第 $i$ 个查询位于位置 $5-3+i$）。
 """,
     en=r"""
 **Masked softmax.** If $w = \mathrm{softmax}(s)$ is taken over the allowed set only, the gradient of the scores is $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. A future position has weight $w_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §1 (query $i$ sits at position $5-3+i$).

@@ -88,7 +88,7 @@ print(relative_error(analytic, numeric) < 1e-7, np.all(analytic[~allowed] == 0.0
 
 md(
     zh="""
-**解答说明。** softmax 的雅可比矩阵是 $\\mathrm{diag}(w) - w w^\\top$，乘上 $g$ 就得到 $w \\odot (g - w^\\top g)$：不必把矩阵建出来，每行一个点积就够了。因为因子 $w_j$ 在前，被禁止的位置梯度恰好为 0：掩码不仅挡住了前向传播中的读取，也挡住了反向传播中的梯度。上面的单元用中心差分核对了结果（相对误差小于 $10^{-7}$）。
+**解答说明。** softmax 的雅可比矩阵是 $\\mathrm{diag}(w) - w w^\\top$，乘上 $g$ 就得到 $w \\odot (g - w^\\top g)$：不必把矩阵建出来，每行一个点积就够了。因为因子 $w_j$ 在前，被禁止的位置梯度恰好为 0：掩码不仅挡住了前向传播中的读取，也挡住了反向传播中的梯度。上面的单元格用中心差分核对了结果（相对误差小于 $10^{-7}$）。
 """,
     en="""
 **About the solution.** The Jacobian of the softmax is $\\mathrm{diag}(w) - w w^\\top$; applied to $g$ it gives $w \\odot (g - w^\\top g)$. There is no need to build the matrix: one dot product per row is enough. Because the factor $w_j$ comes first, a forbidden entry gets a gradient of exactly 0: the mask blocks the gradient in the backward pass just as it blocks the read in the forward pass. The cell above checks the result against central differences (relative error below $10^{-7}$).
@@ -110,7 +110,7 @@ md(
 * `d_gain` 和 `d_bias` 形状为 `(D,)`，对所有前面的轴（批量和位置）求和；
 * 保持输入的 dtype；`gain` 的宽度不是 $D$ 时抛出 `ValueError`。
 
-写完后，下面的单元用中心差分检验 `d_x` 和 `d_gain`。
+写完后，下面的单元格用中心差分检验 `d_x` 和 `d_gain`。
 """,
     en="""
 ## dec-2: the backward pass of layer normalisation (2 points)
@@ -282,7 +282,7 @@ md(
     zh="""
 ## dec-4：诊断交来的模型（3 分）
 
-一位同事在 §7 的镜像语言上训练了一个解码器，把权重交给你，并报告了一个漂亮的损失。下面的单元用他的运行方式 `forward` 复算了这个损失：它远低于 §7.2 算出的因果模型下界 $\\mathcal{L}^* \\approx 0.6969$——好得不可能。
+一位同事在 §7 的镜像语言上训练了一个解码器，把权重交给你，并报告了一个漂亮的损失。下面的单元格用他的运行方式 `forward` 复算了这个损失：它远低于 §7.2 算出的因果模型下界 $\\mathcal{L}^* \\approx 0.6969$——好得不可能。
 
 写出 `diagnose(model, forward, ids, prefix_length, tol=1e-9)`，返回三个判定之一：
 
