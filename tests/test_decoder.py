@@ -103,8 +103,10 @@ def test_multi_head_attention_backward(batch, T, H, d, causal, seed):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(1, 3), min_size=0, max_size=2), st.integers(2, 6), SEEDS)
+@given(st.lists(st.integers(1, 3), min_size=0, max_size=2), st.integers(3, 6), SEEDS)
 def test_layer_norm_backward(lead, D, seed):
+    # D >= 3: with D = 2 a row whose two entries nearly agree has a variance near eps, where layer
+    # normalisation bends so sharply that no central difference with a fixed eps is accurate
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((*lead, D)) * 3 + 1
     gain, bias = rng.standard_normal(D), rng.standard_normal(D)
@@ -246,11 +248,11 @@ def test_forward_shapes_and_batch_rows_are_independent():
     np.testing.assert_allclose(logits[1], model.forward(ids[1]), atol=1e-13)
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.integers(1, 3), st.integers(1, 2), st.integers(1, 2), st.booleans(), SEEDS)
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 2), st.integers(1, 2), st.integers(1, 2), st.booleans(), SEEDS)
 def test_decoder_backward_matches_finite_differences(n_layers, n_heads, batch, causal, seed):
     rng = np.random.default_rng(seed)
-    model = Decoder.init(6, 5, 2 * n_heads, n_heads, n_layers, seed, mlp_width=5)
+    model = Decoder.init(6, 5, 4 * n_heads, n_heads, n_layers, seed, mlp_width=5)   # D >= 4: see layer norm above
     ids = rng.integers(0, 6, (batch, 4))
     targets = rng.integers(0, 6, (batch, 4))
     targets[0, -1] = IGNORE
