@@ -14,12 +14,14 @@ languages line up cell for cell.
 """
 
 import argparse
+import io
 import json
 import os
 import pathlib
 import re
 import sys
 import time
+import tokenize
 import uuid
 
 import nbformat
@@ -103,11 +105,28 @@ def write_atomically(nb, target):
     os.replace(tmp, target)
 
 
-def reuse_outputs(nb, target):
-    """Copy outputs from the committed ``target`` into ``nb`` when no code cell changed.
+def _code_tokens(source):
+    """The tokens of a code cell without comments and layout (translated comments may differ)."""
+    skip = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+            tokenize.ENCODING, tokenize.ENDMARKER)
+    try:
+        return [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type not in skip]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return source
 
-    Returns None on success, otherwise a sentence naming the first code cell that
-    differs (so the notebook has to be executed again).
+
+def _metadata_without_alt(metadata):
+    meta = {k: v for k, v in metadata.items() if k != "mystnb"}
+    image = {k: v for k, v in metadata.get("mystnb", {}).get("image", {}).items() if k != "alt"}
+    return meta, image
+
+
+def reuse_outputs(nb, target):
+    """Copy outputs from the committed ``target`` into ``nb`` when no code changed.
+
+    Comments and alt text may differ (they do not change what a cell prints).
+    Returns None on success, otherwise a sentence naming the first code cell
+    whose code differs (so the notebook has to be executed again).
     """
     if not target.exists():
         return f"{target.relative_to(ROOT)} does not exist yet"
@@ -117,7 +136,8 @@ def reuse_outputs(nb, target):
     if len(old_code) != len(new_code):
         return f"{target.relative_to(ROOT)}: {len(new_code)} code cells instead of {len(old_code)}"
     for before, after in zip(old_code, new_code):
-        if before.source != after.source or before.metadata != after.metadata:
+        if (_code_tokens(before.source) != _code_tokens(after.source)
+                or _metadata_without_alt(before.metadata) != _metadata_without_alt(after.metadata)):
             return f"{target.relative_to(ROOT)}: code cell {after.id} changed"
     for before, after in zip(old_code, new_code):
         after.outputs, after.execution_count = before.outputs, before.execution_count
@@ -133,17 +153,19 @@ def build(source_path, run=True, prose_only=False):
     # a solved notebook leaves out the cells meant for the exercise only (its title, say)
     numbered = solution_cells(source_cells) if kind == "solutions" else list(enumerate(source_cells))
     numbers, cells = [i for i, _ in numbered], [cell for _, cell in numbered]
+    if prose_only:           # check every language before writing any
+        notebooks = {lang: make_notebook(cells, lang, stem, numbers) for lang in LANGUAGES}
+        for lang, nb in notebooks.items():
+            problem = reuse_outputs(nb, ROOT / kind / lang / f"{stem}.ipynb")
+            if problem:
+                raise SystemExit(f"--prose-only: {problem}; rebuild without --prose-only to execute it")
     for lang in LANGUAGES:
         out_dir = ROOT / kind / lang
         out_dir.mkdir(parents=True, exist_ok=True)
-        nb = make_notebook(cells, lang, stem, numbers)
+        nb = notebooks[lang] if prose_only else make_notebook(cells, lang, stem, numbers)
         start = time.perf_counter()
         target = out_dir / f"{stem}.ipynb"
-        if prose_only:
-            problem = reuse_outputs(nb, target)
-            if problem:
-                raise SystemExit(f"--prose-only: {problem}; rebuild without --prose-only to execute it")
-        elif run:
+        if run and not prose_only:
             execute(nb, out_dir)
             nb = stable_widget_ids(nb, stem, lang)
         write_atomically(nb, target)
