@@ -205,7 +205,7 @@ md(
 **Masked softmax.** If $w = \mathrm{softmax}(s)$ is taken over the allowed set only, the gradient of the scores is $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. A future position has weight $w_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §1 (query $i$ sits at position $5-3+i$).
 """,
     ru=r"""
-**Маскированный softmax.** Если $w = \mathrm{softmax}(s)$ берётся только по множеству разрешённых позиций, то градиент по оценкам равен $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. У будущей позиции вес $w_j = 0$, поэтому её градиент **в точности равен 0**: оценка, закрытая маской, никогда не влияла на выход и градиента тоже не получает. Берём 3 запроса и 5 ключей, выровненных по правому нижнему углу, как в §1 (запрос $i$ стоит на позиции $5-3+i$).
+**Маскированный softmax.** Если $w = \mathrm{softmax}(s)$ берётся только по множеству разрешённых позиций, то градиент по оценкам равен $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. У будущей позиции вес $w_j = 0$, поэтому её градиент **в точности равен 0**: оценка, закрытая маской, никогда не влияла на выход и градиента тоже не получает. Берём 3 запроса и 5 ключей, выровненных по правому нижнему углу, как в §1 (запрос $i$ стоит в позиции $5-3+i$).
 """,
 )
 
