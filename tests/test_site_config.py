@@ -207,3 +207,16 @@ def test_error_outputs_fail_the_build_only_where_unexpected(tmp_path):
     assert sorted(e.split(" ")[0].rstrip(":") for e in errors) == [
         "chapters/en/01_bad.ipynb", "chapters/en/04_broken.ipynb", "solutions/en/ex01_bad.ipynb"]
     assert notes == ["chapters/en/03_unexecuted.ipynb has no outputs (not executed?)"]
+
+
+def test_language_switch_costs_come_from_each_pages_files():
+    rows = [{"page": "en/a", "bytes": 30, "gzip_bytes": 12, "requests": 3, "load_ms": 1, "ready_ms": 1,
+             "files": {"en/a.html": [10, 4], "_static/x.css": [20, 8]}},
+            {"page": "ru/a", "bytes": 31, "gzip_bytes": 13, "requests": 3, "load_ms": 1, "ready_ms": 1,
+             "files": {"ru/a.html": [11, 5], "_static/x.css": [20, 8], "ru/_static/translations.js": [9, 3]}}]
+    costs = {(c["from"], c["to"]): c for c in build_site.switch_costs(rows)}
+    assert (costs["en/a", "ru/a"]["bytes"], costs["en/a", "ru/a"]["gzip_bytes"]) == (20, 8)
+    assert costs["en/a", "ru/a"]["files"] == ["ru/_static/translations.js", "ru/a.html"]
+    assert (costs["ru/a", "en/a"]["bytes"], costs["ru/a", "en/a"]["gzip_bytes"]) == (10, 4)
+    text = "\n".join(build_site.report_lines(rows))
+    assert "switching language" in text and "translations.js" in text and "the page's HTML" in text
