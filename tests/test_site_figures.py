@@ -46,35 +46,35 @@ def _figures():
     rng = np.random.default_rng(0)
     allowed = np.tril(np.ones((3, 3), bool))
     weights = allowed / allowed.sum(1, keepdims=True)
-    yield "§1 three maps", plots.heatmaps(
+    yield "§1 three maps", lambda: plots.heatmaps(
         [allowed, weights, weights * 0.9],
         ["allowed = ~future", "masked_softmax(S, allowed)", "softmax(S) * allowed"],
         labels=[allowed.astype(int).astype(str), _fractions(weights), _fractions(weights)],
         row_sums=[False, True, True])
     change = rng.random((3, 4))
-    yield "§1 two maps", plots.heatmaps([change, change], ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
+    yield "§1 two maps", lambda: plots.heatmaps([change, change], ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
                                         labels=[_fractions(change)] * 2, cmap="Reds", vmax=1.0)
-    yield "§2 heads", plots.heatmaps([weights, weights], ["h = 0", "h = 1"], labels=[_fractions(weights)] * 2,
+    yield "§2 heads", lambda: plots.heatmaps([weights, weights], ["h = 0", "h = 1"], labels=[_fractions(weights)] * 2,
                                      row_sums=True, cell_size=0.8)
     big = [rng.random((6, 6)) for _ in range(4)]
-    yield "four 6x6 maps", plots.heatmaps(big, [f"m{n}" for n in range(4)], labels=[_fractions(m) for m in big],
+    yield "four 6x6 maps", lambda: plots.heatmaps(big, [f"m{n}" for n in range(4)], labels=[_fractions(m) for m in big],
                                           row_sums=True)
     codes = np.arange(2 * 3 * 2).reshape(2, 3, 2)
-    yield "§2 layout", plots.head_layout_picture({"split_heads(x, H)": codes, "x.reshape(B, H, T, d)": codes}, width=4)
-    yield "wide layout", plots.head_layout_picture({"a": np.arange(4 * 4 * 4).reshape(4, 4, 4)}, width=16)
+    yield "§2 layout", lambda: plots.head_layout_picture({"split_heads(x, H)": codes, "x.reshape(B, H, T, d)": codes}, width=4)
+    yield "wide layout", lambda: plots.head_layout_picture({"a": np.arange(4 * 4 * 4).reshape(4, 4, 4)}, width=16)
     heads = np.array([1, 2, 4, 8, 16])
     cost = {k: heads * (n + 1.0) for n, k in enumerate(["parameters", "matmul_flops", "attention_entries", "softmax_ops"])}
-    yield "§2 costs", plots.head_cost_chart(heads, cost, list(cost), ["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
-    yield "§3 table", plots.position_table_heatmap(rng.normal(size=(8, 4)))
-    yield "wide table", plots.position_table_heatmap(rng.normal(size=(16, 12)))
+    yield "§2 costs", lambda: plots.head_cost_chart(heads, cost, list(cost), ["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
+    yield "§3 table", lambda: plots.position_table_heatmap(rng.normal(size=(8, 4)))
+    yield "wide table", lambda: plots.position_table_heatmap(rng.normal(size=(16, 12)))
     rows = [np.r_[np.zeros(4), rng.random(4)] for _ in range(3)]
-    yield "§4 bars", plots.row_change_bars(rows, ["causal=True", "causal=False", "leaky_time_normalization"], 4)
+    yield "§4 bars", lambda: plots.row_change_bars(rows, ["causal=True", "causal=False", "leaky_time_normalization"], 4)
     lengths = np.array([16, 64, 256, 1024])
-    yield "§5 timing", plots.timing_lines(lengths, [lengths * 1e-5, lengths * 1e-6],
+    yield "§5 timing", lambda: plots.timing_lines(lengths, [lengths * 1e-5, lengths * 1e-6],
                                           ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
 
 
-FIGURES = list(_figures())
+FIGURES = list(_figures())          # (name, function drawing the figure): drawn in the test only
 
 
 def _png_width(fig):
@@ -84,9 +84,12 @@ def _png_width(fig):
     return struct.unpack(">I", data[16:20])[0]
 
 
-@pytest.mark.parametrize("name,fig", FIGURES, ids=[n for n, _ in FIGURES])
-def test_figure_text_is_readable(name, fig):
+@pytest.mark.parametrize("name,draw", FIGURES, ids=[n for n, _ in FIGURES])
+def test_figure_is_readable(name, draw):
+    fig = draw()
     width = _png_width(fig)
+    # Wider than the column, a figure is shrunk and its text with it.
+    assert width <= DESKTOP_COLUMN, f"{name}: {width} px wide, the column is {DESKTOP_COLUMN} px"
     desktop = min(1.0, DESKTOP_COLUMN / width)
     phone = min(1.0, PHONE_COLUMN / width)
     texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
@@ -102,12 +105,4 @@ def test_figure_text_is_readable(name, fig):
         tiny = [(t.get_text(), round(t.get_fontsize() * DPI / 72 * phone, 1)) for t in legend.get_texts()
                 if t.get_fontsize() * DPI / 72 * phone < MIN_PX]
         assert not tiny, f"{name}: {width} px wide, legend under {MIN_PX} px on a phone: {tiny}"
-    plt.close(fig)
-
-
-@pytest.mark.parametrize("name,fig", FIGURES, ids=[n for n, _ in FIGURES])
-def test_figure_fits_the_desktop_column(name, fig):
-    """Wider than the column, a figure is shrunk and its text with it."""
-    width = _png_width(fig)
-    assert width <= DESKTOP_COLUMN, f"{name}: {width} px wide, the column is {DESKTOP_COLUMN} px"
     plt.close(fig)

@@ -241,10 +241,12 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["mathjax_path"] = "vendor/mathjax/tex-mml-chtml.js"
     sc["nb_ipywidgets_js"] = {
         "widgets-setup.js": {},
-        "vendor/requirejs/require.js": {},
-        # Widget modules that are not bundled would be fetched from this
-        # prefix; keep it on the site so nothing ever goes to a CDN.
-        "vendor/html-manager/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/vendor/widget-modules/"},
+        # require.js and the widget manager are loaded when a widget comes near
+        # the window (site/static/widgets-lazy.js). Widget modules that are not
+        # bundled would be fetched from the cdn prefix; keep it on the site so
+        # nothing ever goes to a CDN.
+        "widgets-lazy.js": {"data-course-load": "vendor/requirejs/require.js vendor/html-manager/embed-amd.js",
+                            "data-jupyter-widgets-cdn": "_static/vendor/widget-modules/"},
     }
     theme = sc.setdefault("html_theme_options", {})
     theme["article_header_end"] = ["lang-switcher", "article-header-buttons"]

@@ -1,21 +1,12 @@
 // Course site, on every page (small on purpose; see site/README.md).
 (function () {
-  // The section the reader is in: the one the URL points at (#...), else the
-  // last section whose heading has scrolled past the top of the window.
-  // Section ids are language-neutral (site/course_site.py: #sec-2-3, #part-1),
-  // so the same id names the same place on the page in every language.
+  // The section the URL points at (#...), as the id of its <section>. Section
+  // ids are language-neutral (site/course_site.py: #sec-2-3, #part-1), so the
+  // same id names the same place on the page in every language.
   function currentSection() {
     var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
     var section = target && (target.matches("section[id]") ? target : target.closest("section[id]"));
-    if (section) return section.id;
-    if (window.scrollY < 80) return "";
-    var best = "";
-    var sections = document.querySelectorAll("article section[id]");
-    for (var i = 0; i < sections.length; i++) {
-      if (sections[i].getBoundingClientRect().top > 96) break;
-      best = sections[i].id;
-    }
-    return best;
+    return section ? section.id : "";
   }
 
   document.addEventListener("click", function (event) {
