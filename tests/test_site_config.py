@@ -220,3 +220,53 @@ def test_language_switch_costs_come_from_each_pages_files():
     assert (costs["ru/a", "en/a"]["bytes"], costs["ru/a", "en/a"]["gzip_bytes"]) == (10, 4)
     text = "\n".join(build_site.report_lines(rows))
     assert "switching language" in text and "translations.js" in text and "the page's HTML" in text
+
+
+def test_assembly_stores_shared_files_once_and_rewrites_their_urls(tmp_path):
+    raw, out = tmp_path / "html", tmp_path / "site"
+    page = ('<link href="../_static/theme.css?v=1" rel="stylesheet"><script src="../_static/options.js"></script>'
+            '<img src="../_images/fig.png"><a href="other.html#sec-1">x</a><a href="https://example.org/">y</a>')
+    for lang, options in (("en", "EN"), ("ru", "RU")):
+        for rel, text in {"_static/theme.css": "body{background:url(img/bg.png)}", "_static/img/bg.png": "png",
+                          "_static/options.js": options, "_images/fig.png": "fig", "chapters/a.html": page,
+                          "chapters/other.html": "", ".buildinfo": "state", "_static/webpack-macros.html": "{{ x }}"}.items():
+            (raw / lang / rel).parent.mkdir(parents=True, exist_ok=True)
+            (raw / lang / rel).write_text(text)
+    (out / "stale.txt").parent.mkdir(parents=True)
+    (out / "stale.txt").write_text("left over")
+    summary = build_site.assemble(["en", "ru"], raw, out)
+    assert summary["shared"] == ["_images/fig.png", "_static/img/bg.png", "_static/theme.css"]
+    assert summary["per_language"] == {"en": ["_static/options.js"], "ru": ["_static/options.js"]}
+    html = (out / "ru/chapters/a.html").read_text()
+    assert 'href="../../_static/theme.css?v=1"' in html and 'src="../../_images/fig.png"' in html
+    assert 'src="../_static/options.js"' in html and (out / "ru/_static/options.js").read_text() == "RU"
+    assert 'href="other.html#sec-1"' in html and "https://example.org/" in html
+    assert not (out / "stale.txt").exists() and not (out / "en/.buildinfo").exists()
+    assert not (out / "en/_static/webpack-macros.html").exists() and not (out / "en/_static/theme.css").exists()
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert build_site.broken_references(out, files) == []
+    (out / "_static/img/bg.png").unlink()
+    (out / "ru/chapters/other.html").unlink()
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert sorted(build_site.broken_references(out, files)) == [
+        "_static/theme.css: img/bg.png", "ru/chapters/a.html: other.html#sec-1"]
+    assert build_site.broken_references(out, files, ("ru/",)) == ["_static/theme.css: img/bg.png"]
+
+
+def test_icon_subset_names_every_icon_the_pages_use():
+    css = '.fa-bars:before,.fa-navicon:before{content:"\\f0c9"}.fa-sun:before{content:"\\f185"}' \
+          '.x{--pst-icon-note:"\\f05a"}'
+    assert build_site.icon_map(css) == {"bars": 0xF0C9, "navicon": 0xF0C9, "sun": 0xF185}
+    assert build_site.icon_codepoints(css, ['<i class="fa-solid fa-bars">']) == {0xF0C9, 0xF05A}
+    subset = '@font-face{font-family:"X";unicode-range:U+F0C9,U+F05A}'
+    assert build_site.icon_classes_missing('<i class="fa-solid fa-bars"></i>', css, subset) == []
+    assert build_site.icon_classes_missing('<i class="fas fa-sun fa-lg"></i>', css, subset) == ["fa-sun"]
+
+
+def test_section_anchor_names():
+    assert course_site.section_anchor("2.3 Masks") == "sec-2-3"
+    assert course_site.section_anchor("§2.3 Masks") == "sec-2-3"
+    assert course_site.section_anchor("1. Разбиение") == "sec-1"
+    assert course_site.section_anchor("7 Putting it together") == "sec-7"
+    assert course_site.section_anchor("Summary") is None
+    assert course_site.section_anchor("2D attention") is None

@@ -615,8 +615,10 @@ def rewrite_shared_urls(text: str, page: str, shared: set[str]) -> str:
     return URL_ATTR.sub(fix, text)
 
 
-def broken_references(site: Path, files: set[str]) -> list[str]:
-    """Local ``href``/``src`` of every page and ``url()`` of every stylesheet that name no file of the site."""
+def broken_references(site: Path, files: set[str], unbuilt: tuple[str, ...] = ()) -> list[str]:
+    """Local ``href``/``src`` of every page and ``url()`` of every stylesheet that name no file of the site.
+
+    ``unbuilt``: folders (``"zh/"``) of languages not built yet; links into them are not judged."""
     bad = []
     for rel in sorted(files):
         if not rel.endswith((".html", ".css")):
@@ -633,7 +635,7 @@ def broken_references(site: Path, files: set[str]) -> list[str]:
             if parts is None or not parts[0]:
                 continue
             target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), parts[0]))
-            if target in files or (target + "/index.html") in files:
+            if target in files or (target + "/index.html") in files or target.startswith(unbuilt):
                 continue
             bad.append(f"{rel}: {ref}")
     return bad
@@ -949,7 +951,8 @@ def build(args) -> int:
 
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
     summary = assemble(built)
-    problems = broken_references(OUT, {p.relative_to(OUT).as_posix() for p in OUT.rglob("*") if p.is_file()})
+    problems = broken_references(OUT, {p.relative_to(OUT).as_posix() for p in OUT.rglob("*") if p.is_file()},
+                                 tuple(f"{c}/" for c in codes if c not in built))
     theme_css = (OUT / "_static" / "styles" / "pydata-sphinx-theme.css")
     icons_css = (VENDOR_STATIC / ICONS_CSS).read_text(encoding="utf8")
     if theme_css.exists():
