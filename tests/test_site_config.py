@@ -182,6 +182,28 @@ def test_landing_page_links_every_language():
     assert "{{" not in page and "://" not in page.replace("http://www.w3.org", "")
 
 
+def test_landing_page_says_where_to_start_and_mentions_binder_only_with_a_repository():
+    langs = build_site.site_languages(BASE)
+    roots = {s["code"]: "chapters/00_start" for s in langs}
+    docs = {s["code"]: ["chapters/00_start", "chapters/01_a", "chapters/06_b", "exercises/ex01_a", "exercises/ex02_b", "exercises/ex03_c",
+                        "solutions/ex01_a"] for s in langs}
+    titles = {s["code"]: s["title"] for s in langs}
+    page = build_site.landing_page(langs, roots, titles, docs)
+    assert page.count("<h1") == 1 and "Binder" not in page and "mybinder" not in page
+    for spec in langs:
+        section = page.split(f'id="intro-{spec["code"]}"', 1)[1].split("</section>", 1)[0]
+        assert re.search(rf'<section class="intro" id="intro-{spec["code"]}" lang="{spec["html_lang"]}"', page)
+        assert f'href="{spec["code"]}/exercises/ex01_a.html"' in section
+        assert f'href="{spec["code"]}/solutions/ex01_a.html"' in section
+        assert f"chapters/{spec['code']}/00_start.ipynb" in section
+    zh = page.split('id="intro-zh"', 1)[1].split("</section>", 1)[0]
+    assert "§1～§6" in zh and "§1～§3" in zh and "–" not in zh
+    assert "§1–§6" in page.split('id="intro-ru"', 1)[1].split("</section>", 1)[0]
+    page = build_site.landing_page(langs, roots, titles, docs, binder_url="https://mybinder.org/v2/gh/o/r/main",
+                                   repo_url="https://github.com/o/r")
+    assert page.count('href="https://mybinder.org/v2/gh/o/r/main"') == len(langs)
+
+
 def test_error_outputs_fail_the_build_only_where_unexpected(tmp_path):
     import nbformat
     error = nbformat.v4.new_output("error", ename="ValueError", evalue="boom", traceback=[])

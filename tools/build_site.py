@@ -723,13 +723,13 @@ def build_one(lang: str, fresh: bool = False) -> int:
     return int(result or 0)
 
 
-def _section_range(names: list[str]) -> str:
-    """``1–5`` for exercise notebooks ex01..ex05 (their number is the section they follow)."""
+def _section_range(names: list[str], dash: str = "–") -> str:
+    """``1–§5`` (to follow a "§") for exercise notebooks ex01..ex05: their number is the section they follow."""
     numbers = sorted({int(m.group(1)) for n in names if (m := re.match(r"\D*(\d+)", n))})
     if not numbers:
         return ""
     if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 1:
-        return f"{numbers[0]}–§{numbers[-1]}"
+        return f"{numbers[0]}{dash}§{numbers[-1]}"
     return ", §".join(str(n) for n in numbers)
 
 
@@ -758,7 +758,8 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
             "exercises": f"{code}/{exercises[0]}.html" if exercises else "",
             "solutions": f"{code}/{solutions[0]}.html" if solutions else "",
             "sections": max(numbers) if numbers else 0,
-            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises]),
+            # Chinese writes ranges with ～ (CONTRIBUTING.md), the others with an en dash.
+            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], "～" if code == "zh" else "–"),
         })
     targets = json.dumps({i["code"]: i["start"] for i in items})
     return env.get_template("landing.html").render(
