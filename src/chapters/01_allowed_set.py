@@ -564,48 +564,30 @@ plt.show()
 """)
 
 md(zh=r"""
-下面的控件让你亲手拖动 X[2] 的四个分量。表格同时列出两种计算的输出行 Y[i] 以及它与原始输出之间的最大差 max|ΔY[i]|：无论怎么拖，左边前两行的差始终是 0，右边则跟着变。
+现在亲手改动 X[2]。每个滑块以 0.5 为步长改变 X[2] 的一个分量；表格对两种计算分别列出每行输出与 X 未改动时相比的最大变化 max|ΔY[i]|。无论滑块怎么放，`causal_attention` 的第 0、1 行始终恰好是 0，`unmasked_attention` 的三行却都跟着变。
 
-在静态网页上没有正在运行的内核，滑块不会有反应，表格停留在初始值（此时 X 未改动，所有差都是 0）；上面的固定改动和热力图展示的正是拖动后会看到的情形。要让控件动起来，请在本地的 Jupyter 中打开这本笔记本，或者点击页面顶部的火箭按钮，在 Binder 中运行。
+在网页上，滑块直接就能拖动：每一种设置的结果都是运行这本笔记本时由 `lib` 算好的。在 Jupyter 中，先运行这个单元格。
 """, en=r"""
-The widget below lets you drag the four entries of X[2] yourself. The table lists, for both computations, the output rows Y[i] and their largest difference from the original output, max|ΔY[i]|: however you drag, the first two differences on the left stay 0, while those on the right follow along.
+Now change X[2] yourself. Each slider moves one entry of X[2] in steps of 0.5; for both computations the table lists the largest change of every output row from the output for the unchanged X, max|ΔY[i]|. Wherever the sliders are, rows 0 and 1 of `causal_attention` stay exactly 0, while all three rows of `unmasked_attention` move.
 
-On the static website no kernel is running, so the sliders do not respond and the table stays at its initial state (X unchanged, every difference 0); the fixed change and the heatmaps above show what dragging would reveal. To make the widget live, open this notebook in Jupyter on your machine, or click the rocket button at the top of the page to run it on Binder.
+On the website the sliders work as they are: the result of every setting was computed by `lib` when this notebook ran. In Jupyter, run the cell first.
 """, ru=r"""
-Ниже — виджет, в котором можно самому двигать четыре элемента X[2]. В таблице для обоих вычислений показаны строки выхода Y[i] и их наибольшее отклонение от исходного выхода, max|ΔY[i]|: как ни двигай ползунки, первые два отклонения слева остаются нулевыми, а справа меняются вслед за ползунками.
+Теперь измените X[2] сами. Каждый ползунок меняет один элемент X[2] с шагом 0,5; в таблице для обоих вычислений показано наибольшее изменение каждой строки выхода по сравнению с выходом для исходного X, max|ΔY[i]|. Где бы ни стояли ползунки, строки 0 и 1 у `causal_attention` остаются ровно нулевыми, а у `unmasked_attention` меняются все три строки.
 
-На статическом сайте ядро не запущено, поэтому ползунки не реагируют, и таблица остаётся в начальном состоянии (X не изменён, все отклонения нулевые); что покажут ползунки, видно по фиксированному изменению и тепловым картам выше. Чтобы оживить виджет, откройте этот блокнот в Jupyter на своём компьютере или нажмите кнопку с ракетой вверху страницы и запустите его в Binder.
+На сайте ползунки работают сразу: результат для каждого положения посчитан `lib` при выполнении этого блокнота. В Jupyter сначала выполните ячейку.
 """)
 
 code("""
-import ipywidgets as widgets
+from lib.interactive import last_row_experiment
 
-reference = {"causal": causal_attention(X, X, X), "unmasked": unmasked_attention(X, X, X)}
-
-def table(last_row):
-    X_try = X.copy()
-    X_try[2] = last_row
-    outputs = {"causal": causal_attention(X_try, X_try, X_try), "unmasked": unmasked_attention(X_try, X_try, X_try)}
-    head = "<tr><th>i</th>" + "".join(f"<th>Y[i] {n}</th><th>max|ΔY[i]|</th>" for n in outputs) + "</tr>"
-    rows = ""
-    for i in range(len(X)):
-        rows += f"<tr><td>{i}</td>"
-        for n, Y_try in outputs.items():
-            rows += "<td>" + " ".join(f"{v:+.3f}" for v in Y_try[i]) + "</td>"
-            rows += f"<td>{np.abs(Y_try[i] - reference[n][i]).max():.6f}</td>"
-        rows += "</tr>"
-    return f"<table>{head}{rows}</table>"
-
-sliders = [widgets.FloatSlider(value=float(X[2, j]), min=-3.0, max=3.0, step=0.1, description=f"X[2,{j}]")
-           for j in range(X.shape[1])]
-view = widgets.HTML(table(X[2]))
-
-def update(_):
-    view.value = table([slider.value for slider in sliders])
-
-for slider in sliders:
-    slider.observe(update, names="value")
-widgets.VBox([widgets.HBox(sliders[:2]), widgets.HBox(sliders[2:]), view])
+figure = last_row_experiment(X, [causal_attention, unmasked_attention])
+rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}    # (states, 2)
+#zh 每一种设置下：有掩码时恰好为 0；无掩码时，除了 X 未改动的那一种，都不为 0
+#en every setting: exactly 0 with the mask; without it nonzero, except for X unchanged
+#ru при любом положении: с маской ровно 0; без маски не 0, кроме положения с исходным X
+assert (rows_01["causal_attention"] == 0).all()
+assert (rows_01["unmasked_attention"] > 0).sum() == 2 * (len(figure.states) - 1)
+figure
 """)
 
 md(zh=r"""

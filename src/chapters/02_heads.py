@@ -52,10 +52,8 @@ Notation: B batch size, T number of positions, D model width, H number of heads,
 code(r"""
 import itertools
 
-import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import display
 
 from lib import plots
 from lib.attention import (causal_attention, causal_future, masked_softmax,
@@ -638,50 +636,29 @@ md(
 
 在下面的控件里选择 H、D 和 T，就能看到每个头的宽度 d、参数量、注意力表的内存和运算量如何变化（B = 1，float32）。试试：固定 D，把 H 从 1 调到 32；再固定 H，把 T 翻倍——注意力表随 T² 增长。
 
-控件需要一个正在运行的 Python 内核。在静态网页上控件不会响应，因为页面背后没有内核；上面的表格和图给出的是同样的信息。想让它“活”起来，请在 Jupyter 中打开这个笔记本（在本地运行 `jupyter lab`，或通过 Binder 在线打开），然后从头运行各个单元。
+在网页上，按钮直接就能用：每一种组合的表格都是运行这本笔记本时由 `lib.costs.head_costs` 算好的。在 Jupyter 中，先从头运行各个单元格。
 """,
     en=r"""
 ### Try it: the head-count / width trade-off
 
 Choose H, D and T in the controls below to see how the head width d, the parameters, the attention-table memory and the operation counts change (B = 1, float32). Try fixing D and moving H from 1 to 32; then fix H and double T: the attention tables grow with T².
 
-The controls need a running Python kernel. On the static web page they do not respond, because there is no kernel behind the page; the table and figure above say the same thing. To make them live, open this notebook in Jupyter (`jupyter lab` on your machine, or online through Binder) and run the cells from the top.
+On the website the buttons work as they are: the table for every combination was computed by `lib.costs.head_costs` when this notebook ran. In Jupyter, run the cells from the top first.
 """,
     ru=r"""
 ### Попробуйте сами: число голов против ширины
 
 Выберите H, D и T в элементах управления ниже и посмотрите, как меняются ширина головы d, число параметров, память под таблицы внимания и число операций (B = 1, float32). Зафиксируйте D и подвигайте H от 1 до 32; затем зафиксируйте H и удвойте T — таблицы внимания растут как T².
 
-Элементам управления нужно работающее ядро Python. На статической веб-странице они не откликаются: за страницей нет ядра; таблица и график выше сообщают то же самое. Чтобы «оживить» их, откройте этот блокнот в Jupyter (`jupyter lab` у себя на компьютере или онлайн через Binder) и выполните ячейки с начала.
+На сайте кнопки работают сразу: таблица для каждого сочетания посчитана `lib.costs.head_costs` при выполнении этого блокнота. В Jupyter сначала выполните ячейки с начала.
 """,
 )
 
 code(r"""
-def cost_table_html(n_heads, width, length):
-    c_ = {key: int(value) for key, value in head_costs(n_heads, width=width, length=length).items()}
-    rows = [("d", f"{c_['head_width']:,}"),
-            ("4·D²", f"{c_['parameters']:,}"),
-            ("B·H·T²", f"{c_['attention_entries']:,}"),
-            ("MiB (float32)", f"{c_['attention_bytes'] / 2**20:,.1f}"),
-            ("GFLOP (matmul)", f"{c_['matmul_flops'] / 1e9:,.3f}"),
-            ("Mop (softmax)", f"{c_['softmax_ops'] / 1e6:,.1f}")]
-    cells = "".join(f"<tr><td>{name}</td><td style='text-align:right'>{value}</td></tr>" for name, value in rows)
-    return f"<table>{cells}</table>"
+from lib.interactive import head_cost_table
 
-
-h_choice = widgets.SelectionSlider(options=[1, 2, 4, 8, 16, 32], value=8, description="H")
-d_choice = widgets.Dropdown(options=[128, 256, 512, 1024], value=512, description="D")
-t_choice = widgets.SelectionSlider(options=[128, 256, 512, 1024, 2048, 4096], value=1024, description="T")
-table = widgets.HTML(cost_table_html(8, 512, 1024))
-
-
-def refresh(_change):
-    table.value = cost_table_html(h_choice.value, d_choice.value, t_choice.value)
-
-
-for control in (h_choice, d_choice, t_choice):
-    control.observe(refresh, names="value")
-display(widgets.VBox([h_choice, d_choice, t_choice, table]))
+head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024], T=[128, 256, 512, 1024, 2048, 4096],
+                start=(8, 512, 1024))
 """)
 
 md(
