@@ -54,7 +54,7 @@ bench: dev
 	$(PY) bench/notebook_times.py
 
 grade: venv
-	$(PY) -m lib.grading $(GRADE_ARGS)
+	$(PY) -m grading $(GRADE_ARGS)
 
 book: venv
 	$(PY) tools/build_site.py

@@ -17,10 +17,10 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lib import exercises as ex  # noqa: E402
-from lib.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
+from grading import exercises as ex  # noqa: E402
+from grading.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
                            to_jsonable, uses_library)
-from lib.feedback import detect_language, set_language  # noqa: E402
+from grading.feedback import detect_language, set_language  # noqa: E402
 from tools.nbsource import (EXERCISE_TAG, LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
                             exercise_cells, exercise_code, load, solution_blocks, solution_cells)
 

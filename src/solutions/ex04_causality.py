@@ -27,9 +27,9 @@ The functions here are tests. Each receives a forward function `forward(ids)` (t
 code("""
 import numpy as np
 
+from grading.exercise_models import constant_forward, random_model, unmasked_forward
+from grading.exercises import check
 from lib.attention import multi_head_attention
-from lib.exercise_models import constant_forward, random_model, unmasked_forward
-from lib.exercises import check
 
 model = random_model(4)                 # V=7, C=8, D=8, H=2, causal
 control = unmasked_forward(model)       # the same model with the mask switched off

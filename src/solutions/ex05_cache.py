@@ -27,8 +27,8 @@ When generating token by token, the model keeps the keys and values of the posit
 code("""
 import numpy as np
 
-from lib.exercise_models import buggy_step, random_model
-from lib.exercises import check
+from grading.exercise_models import buggy_step, random_model
+from grading.exercises import check
 
 model = random_model(7)                 # V=7, C=8, D=8, H=2
 ids = np.array([1, 3, 5, 6, 2])

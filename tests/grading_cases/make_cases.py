@@ -1,7 +1,7 @@
 """Bad submissions for the grader, generated from the solution notebooks.
 
     python tests/grading_cases/make_cases.py OUT_DIR      # write them, then e.g.
-    python -m lib.grading OUT_DIR --csv report.csv
+    python -m grading OUT_DIR --csv report.csv
 
 Every case is one student folder under OUT_DIR.  Most start from the solved
 ``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3) and
@@ -101,7 +101,7 @@ def causal_allowed(tq, tk):
     if len(pids) > 30:
         problems.append(f"sees {{len(pids)}} processes")
     try:
-        text = open("{root}/lib/exercises.py", encoding="utf-8").read()
+        text = open("{root}/grading/exercises.py", encoding="utf-8").read()
         if "hidden_cases" in text:
             problems.append("reads the real exercise registry")
     except OSError:
@@ -127,7 +127,7 @@ def masked_softmax(scores, allowed):
             space = {{"np": __import__("numpy")}}
             exec(src, space)
             return space["masked_softmax"](scores, allowed)
-    from lib.exercises import EXERCISES                             # or the registry's reference
+    from grading.exercises import EXERCISES                         # or the registry's reference
     return EXERCISES["mask-2"].reference(scores, allowed)
 '''
 
@@ -136,7 +136,7 @@ import os, glob, signal
 
 def masked_softmax(scores, allowed):
     attempts = [
-        lambda: open("{root}/lib/exercises.py", "w").write("EXERCISES = {{}}"),
+        lambda: open("{root}/grading/exercises.py", "w").write("EXERCISES = {{}}"),
         lambda: open("{root}/lib/attention.py", "a").write("# tampered"),
         lambda: [os.remove(p) for p in glob.glob("/grader/in/*")],
         lambda: open("/grader/in/kernel.json", "w").write("{{}}"),
@@ -224,7 +224,7 @@ def cases():
         "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {**ok3, "mask-2": NOT_PASS}, []),
         "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"}, []),
         "isolation_probe": (solved(ISOLATION_PROBE.format(
-            root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "lib" / "grading"), str(ROOT / ".git"),
+            root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "grading" / "batch"), str(ROOT / ".git"),
                                      str(ROOT / "tests"), batch_secret, "/root/.bashrc", "/work/shared"])), ok3, []),
         "tamper": (solved(GOOD + TAMPER.format(root=ROOT)), ok3, []),
         "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},

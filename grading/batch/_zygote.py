@@ -4,7 +4,7 @@
 
 Importing IPython, ipykernel and NumPy takes about half of a kernel's start.
 This process imports them once, *before* any student code exists and
-without importing ``lib``, then for every request forks a child that does
+without importing ``lib`` or ``grading``, then for every request forks a child that does
 what ``unshare --fork --kill-child`` + ``_bootstrap.py`` do (new namespaces,
 PID 1 building the chroot, an unprivileged kernel with resource limits), except
 that the kernel is started in the forked, pre-imported interpreter instead

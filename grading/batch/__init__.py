@@ -1,6 +1,6 @@
 """Batch grader of the course's exercise notebooks.
 
-    python -m lib.grading PATH... --json report.json --csv report.csv
+    python -m grading PATH... --json report.json --csv report.csv
 
 Every PATH is a notebook or a folder of notebooks; by default the notebooks
 in one folder form one submission (``--group-by``).  For every submission and
@@ -16,8 +16,9 @@ How a notebook is graded (details in the modules):
   shell escapes and magics;
 * sandbox.py    starts each notebook's kernel in its own network, PID and mount
   namespaces, chrooted into a tree that holds only the OS, the Python environment
-  and a student-safe copy of ``lib`` (no ``lib/exercises.py``, no solutions, no
-  grader, no other submission), as a fresh unprivileged uid, with RLIMIT_AS,
+  and student-safe copies of ``lib`` and ``grading`` (the library the chapters
+  teach, the test models and a ``check()`` that does nothing; no exercise registry,
+  no hidden cases, no solutions, no grader, no other submission), as a fresh unprivileged uid, with RLIMIT_AS,
   RLIMIT_NPROC, RLIMIT_CPU and RLIMIT_FSIZE; killing the sandbox's PID 1 kills
   every process the student started;
 * _zygote.py    a fork server that pre-imports IPython/ipykernel/NumPy (never
@@ -27,12 +28,12 @@ How a notebook is graded (details in the modules):
 * runner.py     runs the cells with time limits (interrupt, then kill and restart
   without the offending cell), then for each exercise sends the case inputs,
   reads back plain-JSON results (codec.py) and compares them with the expected
-  values computed here, in the grader, with ``lib.exercises``;
+  values computed here, in the grader, with ``grading.exercises``;
 * report.py     writes JSON and CSV atomically.
 
 Calling the library's reference answer instead of writing the function:
-the sandbox's copy of ``lib`` fences each exercise's reference and its
-``forbidden`` functions (lib/_fence.py in the sandbox): while that exercise
+the sandbox's copies of ``lib`` and ``grading`` fence each exercise's reference
+and its ``forbidden`` functions (grading/_fence.py in the sandbox): while that exercise
 is graded, calling them from the learner's code raises and is recorded, and
 the exercise gets no points (message ``uses_library``).  Library code calling
 them (a model's forward, the case setup) is unaffected.
@@ -138,7 +139,7 @@ def _make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid
 
 
 def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=None, jobs=None, group_by="dir",
-                isolation="auto", registry="lib.exercises", seed=None, exercise_ids=None, all_exercises=False,
+                isolation="auto", registry="grading.exercises", seed=None, exercise_ids=None, all_exercises=False,
                 progress=sys.stderr, keep_temp=False, uid_base=None, zygote=True):
     """Grade every submission under ``paths``; returns the report (a dict).
 

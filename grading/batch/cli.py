@@ -1,4 +1,4 @@
-"""Command line of the batch grader; see ``python -m lib.grading --help``."""
+"""Command line of the batch grader; see ``python -m grading --help``."""
 
 import argparse
 import sys
@@ -16,9 +16,9 @@ missing), points and a short message."""
 
 EPILOG = """\
 examples:
-  python -m lib.grading submissions/ --json report.json --csv report.csv
-  python -m lib.grading alice/ex01_allowed_set.ipynb bob/ex01_allowed_set.ipynb --csv ex01.csv
-  python -m lib.grading submissions/ --group-by top --exercises mask-1,mask-2 --jobs 2
+  python -m grading submissions/ --json report.json --csv report.csv
+  python -m grading alice/ex01_allowed_set.ipynb bob/ex01_allowed_set.ipynb --csv ex01.csv
+  python -m grading submissions/ --group-by top --exercises mask-1,mask-2 --jobs 2
 
 Submissions: with --group-by dir (default) the notebooks in one folder are one
 submission; `top` makes each first-level folder under a PATH one submission;
@@ -46,7 +46,7 @@ def positive(kind):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(prog="python -m lib.grading", description=DESCRIPTION,
+    p = argparse.ArgumentParser(prog="python -m grading", description=DESCRIPTION,
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
     p.add_argument("--json", metavar="FILE", help="write the full report (rows, summaries, settings) as JSON")
@@ -74,7 +74,7 @@ def build_parser():
                    help="language of the messages (default: from the notebook's folder, else en)")
     p.add_argument("--isolation", choices=("auto", "root", "userns", "none"), default="auto",
                    help="sandbox (default: the strongest that works here)")
-    p.add_argument("--registry", default="lib.exercises", help=argparse.SUPPRESS)
+    p.add_argument("--registry", default="grading.exercises", help=argparse.SUPPRESS)
     p.add_argument("--no-fork-server", action="store_true",
                    help="start every kernel by exec instead of forking a pre-imported server (slower)")
     p.add_argument("--uid-base", type=positive(int), default=None, help=argparse.SUPPRESS)
@@ -88,7 +88,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not args.paths:
         parser.print_usage(sys.stderr)
-        print("python -m lib.grading: error: no PATH given: name notebooks or folders of notebooks to grade",
+        print("python -m grading: error: no PATH given: name notebooks or folders of notebooks to grade",
               file=sys.stderr)
         return 2
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
@@ -102,7 +102,7 @@ def main(argv=None):
                              all_exercises=args.all_exercises, progress=None if args.quiet else sys.stderr,
                              keep_temp=args.keep_temp, uid_base=args.uid_base, zygote=not args.no_fork_server)
     except UsageError as exc:
-        print(f"python -m lib.grading: error: {exc}", file=sys.stderr)
+        print(f"python -m grading: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -6,8 +6,8 @@ function in the notebook and then run one line such as::
     check("mask-2", masked_softmax)
 
 which runs the *public* cases of that exercise in the learner's kernel and
-prints, in the notebook's language (see :mod:`lib.feedback`), which case
-passed, which failed and why.  The batch grader (``lib.grading``) uses the
+prints, in the notebook's language (see :mod:`grading.feedback`), which case
+passed, which failed and why.  The batch grader (``python -m grading``) uses the
 same registry with *hidden* cases generated from a secret seed.
 
 Registry
@@ -51,7 +51,7 @@ Exercises whose answer is a test rather than an array function (for example
 ``future_perturbation_change(forward, ids, position, replacement)``) receive
 callables built from data: ``case.setup`` is code that, executed in a fresh
 namespace, defines names (``model``, ``forward``, ``control`` ...) from seeded
-constructors in :mod:`lib.exercise_models`; ``Ref("forward")`` in ``args``
+constructors in :mod:`grading.exercise_models`; ``Ref("forward")`` in ``args``
 stands for the object of that name.  To run a case anywhere (learner kernel
 or grader) do what :meth:`Exercise.call` does::
 
@@ -86,7 +86,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import attention, exercise_models, positions
+from lib import attention, positions
+
+from . import exercise_models
 from .feedback import detect_language, message, type_name
 
 __all__ = [
@@ -350,7 +352,7 @@ def compare_values(expected, got, rtol=1e-7, atol=1e-9, exact_zeros=False, item=
     """Compare one expected result with one obtained result -> (ok, reason_key, details).
 
     ``details`` holds only strings (and ``item``, the position inside a tuple
-    result), so it is JSON-encodable and ready for :func:`lib.feedback.message`.
+    result), so it is JSON-encodable and ready for :func:`grading.feedback.message`.
     """
     def out(ok, key, details=None):
         details = dict(details or {})
@@ -741,7 +743,7 @@ def _pos2_hidden(rng):
 
 
 def _model_setup(seed, *extra):
-    return _setup("from lib import exercise_models as m", f"model = m.random_model({int(seed)})", *extra)
+    return _setup("from grading import exercise_models as m", f"model = m.random_model({int(seed)})", *extra)
 
 
 def _pos3_public():
@@ -775,7 +777,7 @@ def _pos3_hidden(rng):
 def _causal1_public():
     causal = _model_setup(4, "forward = model.forward")
     control = _model_setup(4, "forward = m.unmasked_forward(model)")
-    leaky = _setup("from lib import exercise_models as m", "forward = m.time_norm_model(4).forward")
+    leaky = _setup("from grading import exercise_models as m", "forward = m.time_norm_model(4).forward")
     ids = np.array([1, 3, 4, 5, 2])
     return [
         Case("causal-model", (Ref("forward"), ids, 2, 0), setup=causal),
@@ -792,9 +794,9 @@ def _forward_setup(seed, which):
     if which == "unmasked":
         return _model_setup(seed, "forward = m.unmasked_forward(model)")
     if which == "time_norm":
-        return _setup("from lib import exercise_models as m", f"forward = m.time_norm_model({seed}).forward")
+        return _setup("from grading import exercise_models as m", f"forward = m.time_norm_model({seed}).forward")
     if which == "feature_norm":
-        return _setup("from lib import exercise_models as m", f"forward = m.feature_norm_model({seed}).forward")
+        return _setup("from grading import exercise_models as m", f"forward = m.feature_norm_model({seed}).forward")
     raise ValueError(which)
 
 
@@ -815,7 +817,7 @@ def _causal1_hidden(rng):
 
 
 def _verdict_setup(seed, forward, control):
-    lines = ["from lib import exercise_models as m", f"model = m.random_model({seed})"]
+    lines = ["from grading import exercise_models as m", f"model = m.random_model({seed})"]
     table = {
         "causal": "model.forward",
         "unmasked": "m.unmasked_forward(model)",

@@ -6,8 +6,8 @@
 It runs with fresh network, PID and mount namespaces, as root of them, and:
 
 1. builds a new root file system on a tmpfs from the layout in CONFIG
-   (read-only binds of the Python installation and of a student-safe copy of
-   ``lib``, a minimal /dev, a fresh /proc, tmpfs /tmp, the kernel's I/O folder),
+   (read-only binds of the Python installation and of student-safe copies of
+   ``lib`` and ``grading``, a minimal /dev, a fresh /proc, tmpfs /tmp, the kernel's I/O folder),
    then chroots into it, so the repository, the solutions, the grader and the
    other submissions do not exist for the student;
 2. forks the kernel: new session, resource limits, unprivileged user (or, in a

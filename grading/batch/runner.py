@@ -48,7 +48,7 @@ class Cancelled(Exception):
 # -- the exercise registry --------------------------------------------------------
 
 class Course:
-    """The registry (``lib.exercises`` or a stand-in with the same interface)
+    """The registry (``grading.exercises`` or a stand-in with the same interface)
     plus everything computed once per batch: hidden cases and expected values."""
 
     def __init__(self, registry, seed, exercise_ids=None):
@@ -125,7 +125,7 @@ def _fenced_names(ex):
     names = []
     ref = getattr(ex, "reference", None)
     module = getattr(ref, "__module__", "") or ""
-    if module.startswith("lib.") and hasattr(ref, "__name__"):
+    if module.split(".")[0] in ("lib", "grading") and hasattr(ref, "__name__"):
         names.append(f"{module}.{ref.__name__}")
     names += [n for n in getattr(ex, "forbidden", ()) if isinstance(n, str)]
     return names

@@ -1,10 +1,10 @@
-"""Reference answers and small test models of the exercises (see lib.exercises).
+"""Reference answers and small test models of the exercises (see grading.exercises).
 
 Two kinds of object live here:
 
 * the reference answer of every exercise whose function is not already part of
   the library (``is_valid_attention``, ``future_perturbation_change``, ...);
-  :mod:`lib.exercises` computes expected results with them;
+  :mod:`grading.exercises` computes expected results with them;
 * small deterministic models the cases are built on, each made from a seed,
   so that a case can be shipped as a short string of setup code, e.g.
   ``model = random_model(7)``, and rebuilt identically in any process.
@@ -16,10 +16,10 @@ so that a learner's check has something to catch; never use them in a model.
 
 import numpy as np
 
-from .attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
-from . import checks
-from .checks import feature_normalization, leaky_time_normalization
-from .model import AttentionModel
+from lib import checks
+from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
+from lib.checks import feature_normalization, leaky_time_normalization
+from lib.model import AttentionModel
 
 
 # --------------------------------------------------------------------------

@@ -1,9 +1,9 @@
-"""Localised feedback of the exercise checker (:mod:`lib.exercises`).
+"""Localised feedback of the exercise checker (:mod:`grading.exercises`).
 
 The code cells of the three exercise notebooks are identical, so the checker
 cannot be told the language by the code.  It finds it, in this order:
 
-1. an explicit ``lang=`` argument of :func:`lib.exercises.check`;
+1. an explicit ``lang=`` argument of :func:`grading.exercises.check`;
 2. :func:`set_language` called earlier in the kernel;
 3. the environment variable ``COURSE_LANG`` (``zh``, ``en`` or ``ru``);
 4. the kernel's working directory: Jupyter starts a kernel in the folder of
@@ -47,7 +47,7 @@ def detect_language(lang=None, cwd=None):
 
 
 # Each message is a str.format template; the fields are filled from the
-# ``details`` dict that lib.exercises.Exercise.compare returns.
+# ``details`` dict that grading.exercises.Exercise.compare returns.
 MESSAGES = {
     "not_implemented": {
         "zh": "尚未完成：函数仍然抛出 NotImplementedError。把 TODO 那一行换成你的代码",

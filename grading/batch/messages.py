@@ -1,12 +1,12 @@
 """Short grader messages in the course's three languages.
 
 Messages about a case's value (wrong shape, wrong value, ...) come from
-:mod:`lib.feedback`, the same texts ``check()`` prints in the notebook; the
+:mod:`grading.feedback`, the same texts ``check()`` prints in the notebook; the
 ones here are about everything around it (a missing function, a crashed or
 hung kernel, an unreadable notebook).  Each is a ``str.format`` template.
 """
 
-from lib import feedback
+from .. import feedback
 
 MESSAGES = {
     "passed": {
@@ -109,7 +109,7 @@ def text(key, lang, **fields):
 
 
 def explain(reason, details, lang):
-    """A case's (reason_key, details) from Exercise.compare, as lib.exercises.check words it."""
+    """A case's (reason_key, details) from Exercise.compare, as grading.exercises.check words it."""
     fields = dict(details)
     for key in ("expected_type", "got_type"):
         if key in fields:

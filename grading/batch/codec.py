@@ -9,7 +9,7 @@ a float64 survives and the dtype is the one the student really produced.
 
 The same source runs on both sides: the grader imports it, and the kernel
 receives its text (see :data:`KERNEL_SOURCE` users in ``runner.py``), so it
-uses only the standard library and NumPy, and nothing from ``lib``.
+uses only the standard library and NumPy, and nothing from ``lib`` or ``grading``.
 
 Decoding is defensive (it runs in the grader on data a student controls):
 sizes, nesting depth and dtypes are checked, and anything unknown becomes an

@@ -21,11 +21,12 @@ never ``lib`` nor any student code; each fork then does what unshare and the
 bootstrap do).  The fork server saves about 0.4 s of imports per notebook;
 if it does not pass a test start, or dies, kernels start by exec.
 
-The repository, its ``solutions/`` and ``lib/exercises.py``, the grader, the
+The repository, its ``solutions/``, the exercise registry, the grader, the
 hidden cases and the other submissions are never inside the chroot: it holds
 the operating system (``/usr``, ``/etc``), the Python installation and the
-virtual environment (read-only), a *student-safe copy* of ``lib`` (see
-:func:`build_student_lib`), an empty ``/tmp`` and the kernel's I/O folder.
+virtual environment (read-only), *student-safe copies* of ``lib`` and
+``grading`` (see :func:`build_student_packages`), an empty ``/tmp`` and the
+kernel's I/O folder.
 """
 
 import dataclasses
@@ -39,19 +40,22 @@ import threading
 
 import lib as _lib
 
+import grading as _grading
+
 HERE = pathlib.Path(__file__).resolve().parent
 BOOTSTRAP = HERE / "_bootstrap.py"
 ZYGOTE = HERE / "_zygote.py"
 LIB_DIR = pathlib.Path(_lib.__file__).resolve().parent
+GRADING_DIR = pathlib.Path(_grading.__file__).resolve().parent
 
 INSIDE_IN = "/grader/in"          # read-only for the kernel: connection file, case inputs
 INSIDE_IO = "/grader/io"          # writable by the kernel: sockets, results, log
 INSIDE_WORK = "/tmp/work"
 INSIDE_HOME = "/tmp/home"
 
-# Modules of lib that never enter the sandbox: the exercise registry (hidden
-# cases, references) and the grader itself.
-PRIVATE_MODULES = ("exercises", "grading")
+# The only modules of the grading package that enter the sandbox (besides a
+# stand-in for grading.exercises): the test models the cases are built on.
+STUDENT_GRADING_MODULES = ("exercise_models",)
 
 
 @dataclasses.dataclass
@@ -125,34 +129,45 @@ def choose_isolation(requested="auto"):
     raise SandboxError(f"unknown isolation mode {requested!r}")
 
 
-def build_student_lib(dest, stubs=None):
-    """Copy the student-safe part of ``lib`` into ``dest/lib``.
+def build_student_packages(dest, stubs=None):
+    """Copy the student-safe parts of ``lib`` and ``grading`` into ``dest``.
 
-    Every module except :data:`PRIVATE_MODULES` is copied as is; ``lib.exercises``
+    ``lib`` (what the chapters teach) is copied whole.  Of ``grading`` only the
+    test models (:data:`STUDENT_GRADING_MODULES`) are copied; ``grading.exercises``
     is replaced by a stub whose ``check()`` does nothing (grading runs the real
-    checks in the grader), so an exercise notebook's ``from lib.exercises import
-    check`` still works.  ``stubs`` maps module name -> extra source appended
-    to that module in the copy (used to fence reference answers, see runner).
+    checks in the grader), so an exercise notebook's ``from grading.exercises
+    import check`` still works.  The registry, its hidden cases and the batch
+    grader never enter.  ``stubs`` maps ``(package, module)`` -> extra source
+    appended to that module in the copy (used to fence reference answers, see runner).
+    Returns (lib copy, grading copy).
     """
-    out = pathlib.Path(dest) / "lib"
-    out.mkdir(parents=True)
-    for path in sorted(LIB_DIR.glob("*.py")):
-        if path.stem in PRIVATE_MODULES:
-            continue
+    dest = pathlib.Path(dest)
+    lib_out, grading_out = dest / "lib", dest / "grading"
+    lib_out.mkdir(parents=True)
+    grading_out.mkdir()
+    stubs = stubs or {}
+    sources = [("lib", path) for path in sorted(LIB_DIR.glob("*.py"))]
+    sources += [("grading", GRADING_DIR / f"{name}.py") for name in STUDENT_GRADING_MODULES]
+    for package, path in sources:
         text = path.read_text(encoding="utf-8")
-        if stubs and path.stem in stubs:
-            text += "\n\n" + stubs[path.stem]
-        (out / path.name).write_text(text, encoding="utf-8")
-    (out / "exercises.py").write_text(EXERCISES_STUB, encoding="utf-8")
-    (out / "_fence.py").write_text(FENCE_SOURCE, encoding="utf-8")
-    for path in out.rglob("*"):
+        if (package, path.stem) in stubs:
+            text += "\n\n" + stubs[(package, path.stem)]
+        (dest / package / path.name).write_text(text, encoding="utf-8")
+    (grading_out / "__init__.py").write_text(GRADING_INIT_STUB, encoding="utf-8")
+    (grading_out / "exercises.py").write_text(EXERCISES_STUB, encoding="utf-8")
+    (grading_out / "_fence.py").write_text(FENCE_SOURCE, encoding="utf-8")
+    for path in dest.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)
-    out.chmod(0o755)
-    pathlib.Path(dest).chmod(0o755)
-    return out
+    dest.chmod(0o755)
+    return lib_out, grading_out
 
 
-EXERCISES_STUB = '''"""Stand-in for lib.exercises while a notebook is graded.
+GRADING_INIT_STUB = '''"""The course's grading package, as a notebook sees it while it is graded:
+the test models (grading.exercise_models) and a check() that does nothing."""
+'''
+
+
+EXERCISES_STUB = '''"""Stand-in for grading.exercises while a notebook is graded.
 
 The real module (its hidden cases and reference answers) stays with the
 grader; here check() does nothing, so the notebook runs as it would for you.
@@ -164,15 +179,15 @@ def check(*args, **kwargs):
 
 
 def __getattr__(name):
-    raise AttributeError(f"lib.exercises.{name} is not available while grading")
+    raise AttributeError(f"grading.exercises.{name} is not available while grading")
 '''
 
 
-FENCE_SOURCE = '''"""Grading fence around the library's reference answers (sandbox copy of lib only).
+FENCE_SOURCE = '''"""Grading fence around the library's reference answers (sandbox copies only).
 
 While the grader calls a learner's function for exercise X, the reference
 answer of X and the library functions X forbids (``Exercise.forbidden``) raise
-ReferenceUsedError when called from outside ``lib``, and the use is recorded;
+ReferenceUsedError when called from outside ``lib`` and ``grading``, and the use is recorded;
 the grader then gives X no points.  Calls from inside ``lib`` (a model's
 forward using masked_softmax, the case setup code) are not affected, nor is
 anything outside the grader's calls (the notebook's own cells).
@@ -192,7 +207,7 @@ def wrap(func, dotted):
     def fenced(*args, **kwargs):
         if dotted in ACTIVE:
             caller = sys._getframe(1).f_globals.get("__name__", "")
-            if not (isinstance(caller, str) and (caller == "lib" or caller.startswith("lib."))):
+            if not (isinstance(caller, str) and caller.split(".")[0] in ("lib", "grading")):
                 USED.append(dotted)
                 raise ReferenceUsedError(
                     f"{dotted} is the library's reference answer of this exercise: write the function yourself")
@@ -204,18 +219,22 @@ def wrap(func, dotted):
 
 
 def fence_stubs(dotted_names):
-    """Source to append to each lib module so that ``dotted_names`` are fenced."""
+    """Source to append to each module of the copies so that ``dotted_names`` are fenced.
+
+    Returns {(package, module): source}; names outside ``lib.X`` / ``grading.X`` are ignored.
+    """
     by_module = {}
     for dotted in sorted(set(dotted_names)):
         module, _, name = dotted.rpartition(".")
-        if module.startswith("lib.") and module.count(".") == 1 and name.isidentifier():
-            by_module.setdefault(module[4:], []).append((name, dotted))
+        package, _, stem = module.partition(".")
+        if package in ("lib", "grading") and stem and "." not in stem and name.isidentifier():
+            by_module.setdefault((package, stem), []).append((name, dotted))
     stubs = {}
-    for module, names in by_module.items():
-        lines = ["# --- added by the grader: fence around reference answers (see lib/_fence.py) ---",
-                 "from lib import _fence as _grading_fence"]
+    for key, names in by_module.items():
+        lines = ["# --- added by the grader: fence around reference answers (see grading/_fence.py) ---",
+                 "from grading import _fence as _grading_fence"]
         lines += [f"{name} = _grading_fence.wrap({name}, {dotted!r})" for name, dotted in names]
-        stubs[module] = "\n".join(lines) + "\n"
+        stubs[key] = "\n".join(lines) + "\n"
     return stubs
 
 
@@ -252,7 +271,7 @@ class Sandbox:
         self.tmp = pathlib.Path(_short_tempdir(tmp_parent))
         self.tmp.chmod(0o755)
         self.student_root = self.tmp / "student"
-        self.student_lib = build_student_lib(self.student_root, lib_stubs)
+        self.student_lib, self.student_grading = build_student_packages(self.student_root, lib_stubs)
         self.uids = uid_pool or UidPool()
         self.unshare = shutil.which("unshare")
         self.setpriv = _setpriv_with_pdeathsig()
@@ -346,6 +365,7 @@ class Sandbox:
                 covered.append(path)
         items += [
             {"kind": "ro", "path": str(LIB_DIR), "source": str(self.student_lib)},
+            {"kind": "ro", "path": str(GRADING_DIR), "source": str(self.student_grading)},
             {"kind": "dir", "path": INSIDE_WORK, "owner": [uid, gid], "mode": 0o755},
             {"kind": "dir", "path": INSIDE_HOME, "owner": [uid, gid], "mode": 0o700},
             {"kind": "ro", "path": INSIDE_IN, "source": str(kdir / "in")},
@@ -373,8 +393,8 @@ class Sandbox:
                         "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter/data",
                         "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter/runtime"})
         if home:
-            # the student-safe copy of lib is mounted where lib is; its parent folder
-            # holds nothing else but the bound virtual environment
+            # the student-safe copies of lib and grading are mounted where they are;
+            # their parent folder holds nothing else but the bound virtual environment
             env["PYTHONPATH"] = str(LIB_DIR.parent)
         if lang:
             env["COURSE_LANG"] = lang
@@ -453,7 +473,7 @@ class Sandbox:
         expected = info["uid"] if self.mode == "root" else 0
         cfg["argv"] = [self.python, "-I", "-S", "-c",
                        f"import os, sys; sys.exit(0 if os.geteuid() == {expected} and os.path.isdir('{INSIDE_IO}') "
-                       f"and not os.path.exists('{LIB_DIR / 'grading'}') else 7)"]
+                       f"and not os.path.exists('{GRADING_DIR / 'batch'}') else 7)"]
         _write_json(cfg_path, cfg, 0o600)
         try:
             proc = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
