@@ -35,6 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lib.attention import causal_future, split_heads  # noqa: E402
+from lib.positions import embed  # noqa: E402
 
 LANGUAGES = ("zh", "en", "ru")
 HTML_LANG = {"zh": "zh-CN", "en": "en", "ru": "ru"}
@@ -219,16 +220,17 @@ def words(zh, en, ru):
     return {"zh": zh, "en": en, "ru": ru}
 
 
-TOKENS = ["<bos>", "春", "雨", "风"]
+TOKENS = ["<bos>", "春", "风", "春", "雨"]           # 春风春雨, "spring wind, spring rain"
 
 WORDS = {
     "allowed_pairs": {
-        "square": words("Tq = Tk = 4：查询 i 读取键 j ≤ i", "Tq = Tk = 4: query i reads keys j ≤ i",
-                        "Tq = Tk = 4: запрос i читает ключи j ≤ i"),
+        "square": words("Tq = Tk = 5：查询 i 读取键 j ≤ i", "Tq = Tk = 5: query i reads keys j ≤ i",
+                        "Tq = Tk = 5: запрос i читает ключи j ≤ i"),
         "key": words("键 j", "key j", "ключ j"),
         "query": words("查询 i", "query i", "запрос i"),
-        "cache": words("缓存之后：Tq = 2 个新查询，Tk = 4 个键", "After a cache: Tq = 2 new queries, Tk = 4 keys",
-                       "После кэша: Tq = 2 новых запроса, Tk = 4 ключа"),
+        "cache": words("缓存了 3 个位置之后：Tq = 2 个新查询，Tk = 5 个键",
+                       "After a cache of 3 positions: Tq = 2 new queries, Tk = 5 keys",
+                       "После кэша из 3 позиций: Tq = 2 новых запроса, Tk = 5 ключей"),
         "cached": words("已在缓存中", "in the cache", "уже в кэше"),
         "new": words("新的", "new", "новые"),
         "position": words("位置 {p}", "position {p}", "позиция {p}"),
@@ -245,6 +247,8 @@ WORDS = {
                                "целевая метка запроса i = вход i + 1"),
     },
     "one_head": {
+        "head": words("一个头 h：W_Q、W_K、W_V 是它自己的 D × d 列块", "one head h: W_Q, W_K, W_V are its own D × d blocks",
+                      "одна голова h: W_Q, W_K, W_V — её собственные блоки D × d"),
         "x": words("输入，每个位置一行", "inputs, one row per position", "входы, по строке на позицию"),
         "q": words("查询", "queries", "запросы"),
         "k": words("键", "keys", "ключи"),
@@ -271,14 +275,14 @@ WORDS = {
         "y": words("输出 y[t]", "output y[t]", "выход y[t]"),
     },
     "positions": {
-        "tokens": words("新词元 x = [雨, 风]，t = 0, 1", "new tokens x = [雨, 风], t = 0, 1",
-                        "новые токены x = [雨, 风], t = 0, 1"),
-        "offset": words("偏移量 = 2：位置 0、1 已在缓存中", "offset = 2: positions 0, 1 are already in the cache",
-                        "смещение = 2: позиции 0 и 1 уже в кэше"),
+        "tokens": words("词元 x = [<bos>, 春, 雨]，t = 0, 1, 2", "tokens x = [<bos>, 春, 雨], t = 0, 1, 2",
+                        "токены x = [<bos>, 春, 雨], t = 0, 1, 2"),
+        "offset": words("偏移量 o = 2：它们位于位置 2、3、4", "offset o = 2: they stand at positions 2, 3, 4",
+                        "смещение o = 2: они стоят в позициях 2, 3, 4"),
         "E": words("词元嵌入表 E（V × D）：按词元编号取行", "token embedding table E (V × D): row by token id",
                    "таблица эмбеддингов токенов E (V × D): строка по номеру токена"),
-        "P": words("位置表 P（C × D）：按位置 offset + t 取行", "position table P (C × D): row by position offset + t",
-                   "таблица позиций P (C × D): строка по позиции offset + t"),
+        "P": words("位置表 P（C × D）：按位置 o + t 取行", "position table P (C × D): row by position o + t",
+                   "таблица позиций P (C × D): строка по позиции o + t"),
         "sum": words("输入 t = {t}", "input t = {t}", "вход t = {t}"),
         "is": words("=", "=", "="),
     },
@@ -296,17 +300,18 @@ WORDS = {
 
 ALT = {
     "allowed_pairs": words(
-        "两个网格。上图：4 个位置 <bos> 春 雨 风，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，"
-        "右上方的未来格子被禁止；每行的目标，即输入 i + 1，正是第一个被禁止的格子。下图：缓存之后只有 2 个新查询、4 个键，"
-        "允许的格子是上图三角形的右下角，即最后两行。",
-        "Two grids. Top: four positions <bos> 春 雨 风, queries i as rows and keys j as columns; the cells with j ≤ i "
-        "(the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, "
-        "is the first forbidden cell. Bottom: after a cache there are 2 new queries and 4 keys, and the allowed cells are "
-        "the bottom-right corner of the triangle above, its last two rows.",
-        "Две сетки. Сверху: четыре позиции <bos> 春 雨 风, запросы i — строки, ключи j — столбцы; клетки с j ≤ i "
+        "两个网格。上图：5 个位置 <bos> 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，"
+        "右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，"
+        "2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。",
+        "Two grids. Top: five positions <bos> 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i "
+        "(the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input "
+        "i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and "
+        "query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its "
+        "last two rows.",
+        "Две сетки. Сверху: пять позиций <bos> 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i "
         "(диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая "
-        "запрещённая клетка. Снизу: после кэша 2 новых запроса и 4 ключа, разрешённые клетки — правый нижний угол "
-        "треугольника сверху, его две последние строки."),
+        "запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит "
+        "в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки."),
     "one_head": words(
         "一个头的计算流程：输入 X（T × D）分别乘以 W_Q、W_K、W_V，得到 Q、K、V（T × d）；Q 与 K 的转置相乘再除以 √d，"
         "得到 T × T 的分数 S；掩码 softmax 只在 j ≤ i 上归一化，得到下三角的权重 A；A 乘以 V 得到这个头的输出 Y（T × d）。",
@@ -328,14 +333,14 @@ ALT = {
         "разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов "
         "и умножаются на W_O, так что каждый признак выхода смешивает обе головы."),
     "positions": words(
-        "可学习的绝对位置：缓存中已有位置 0 和 1，所以偏移量为 2；新词元 雨（编号 4）和 风（编号 5）在 t = 0, 1，"
-        "分别取词元嵌入表 E 的第 4、5 行和位置表 P 的第 2、3 行（offset + t），两者相加就是输入向量。",
-        "Learned absolute positions: positions 0 and 1 are already in the cache, so the offset is 2; the new tokens 雨 "
-        "(id 4) and 风 (id 5), at t = 0 and 1, take rows 4 and 5 of the token embedding table E and rows 2 and 3 "
-        "(offset + t) of the position table P, and each input vector is the sum of its two rows.",
-        "Обучаемые абсолютные позиции: позиции 0 и 1 уже в кэше, поэтому смещение равно 2; новые токены 雨 (номер 4) "
-        "и 风 (номер 5) при t = 0 и 1 берут строки 4 и 5 таблицы эмбеддингов токенов E и строки 2 и 3 (offset + t) "
-        "таблицы позиций P, а вход — сумма этих двух строк."),
+        "可学习的绝对位置：词元 <bos>、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中"
+        "按编号取的一行（第 1、3、4 行）加上位置表 P 中按位置 o + t 取的一行（第 2、3、4 行）。",
+        "Learned absolute positions: the tokens <bos>, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each "
+        "input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the "
+        "position table P picked by the position o + t (rows 2, 3, 4).",
+        "Обучаемые абсолютные позиции: токены <bos>, 春 и 雨 (номера 1, 3, 4) при t = 0, 1, 2 со смещением o = 2; "
+        "каждый вход — строка таблицы эмбеддингов токенов E, выбранная по номеру (строки 1, 3, 4), плюс строка таблицы "
+        "позиций P, выбранная по позиции o + t (строки 2, 3, 4)."),
     "cache": words(
         "KV 缓存逐步增长：第 0、1、2 步依次送入 <bos>、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，"
         "新查询读取缓存中的全部位置，包括它自己。",
@@ -368,8 +373,9 @@ def allowed_pairs(lang: str) -> Drawing:
     """§1: which (query, key) pairs are allowed, and the bottom-right shift after a cache."""
     w = {k: v[lang] for k, v in WORDS["allowed_pairs"].items()}
     d = Drawing(lang)
+    T = len(TOKENS)
     cell, label_w = 52, 110
-    x0 = (WIDTH - label_w - 8 - 4 * cell) / 2 + label_w + 8            # the grids' left edge
+    x0 = (WIDTH - label_w - 8 - T * cell) / 2 + label_w + 8            # the grids' left edge
     lx = x0 - 8 - label_w
 
     def columns(y, groups=None):
@@ -379,7 +385,7 @@ def allowed_pairs(lang: str) -> Drawing:
                       pad=4)
             y += 30
         else:
-            d.box(x0 + 1, y, 4 * cell - 2, [w["key"]], FILL["note"], size=14, h=26)
+            d.box(x0 + 1, y, T * cell - 2, [w["key"]], FILL["note"], size=14, h=26)
             d.box(lx, y, label_w, [w["query"]], FILL["note"], size=14, h=26)
             y += 30
         for j, token in enumerate(TOKENS):
@@ -389,14 +395,14 @@ def allowed_pairs(lang: str) -> Drawing:
 
     y = d.box(10, 10, WIDTH - 20, [w["square"]], FILL["note"], size=15, bold_first=True) + 8
     y = columns(y)
-    allowed = ~causal_future(4, 4)                                      # (Tq, Tk), True = may read
+    allowed = ~causal_future(T, T)                                      # (Tq, Tk), True = may read
     for i, token in enumerate(TOKENS):
         d.box(lx, y + i * cell + 2, label_w, [(f"i = {i} {token}", 14, True, False)], FILL["token"], h=cell - 4,
               pad=4)
     _grid(d, x0, y, cell, allowed, target_offset=0)
-    y += 4 * cell + 18
+    y += T * cell + 18
 
-    tq, tk = 2, 4
+    tq, tk = 2, T                                                       # §1.4: a cache of 3, then 2 queries
     y = d.box(10, y, WIDTH - 20, [w["cache"]], FILL["note"], size=15, bold_first=True) + 8
     y = columns(y, groups=[(w["cached"], 0, tk - tq - 1), (w["new"], tk - tq, tk - 1)])
     allowed = ~causal_future(tq, tk)                                    # bottom-right alignment
@@ -430,7 +436,8 @@ def one_head(lang: str) -> Drawing:
     mono = lambda s: (s, 15, True, True)          # noqa: E731
     shape = lambda s: (s, 14, True, False)        # noqa: E731
     cx = WIDTH / 2
-    bottom = d.box(cx - 110, 10, 220, [mono("X"), w["x"], shape("(T, D)")], FILL["mix"])
+    top = d.box(10, 10, WIDTH - 20, [w["head"]], FILL["note"], size=14) + 12
+    bottom = d.box(cx - 110, top, 220, [mono("X"), w["x"], shape("(T, D)")], FILL["mix"])
     bw, gap = 128, 8
     xs = [10, 10 + bw + gap, 10 + 2 * (bw + gap)]
     top = bottom + 34
@@ -524,13 +531,18 @@ def heads(lang: str) -> Drawing:
 
 
 def positions(lang: str) -> Drawing:
-    """§3: E[x] + P[offset + t] with the position table and the offset."""
+    """§3: E[x] + P[o + t] with the position table and the offset (the example of §3.1)."""
     w = {k: v[lang] for k, v in WORDS["positions"].items()}
     d = Drawing(lang)
     vocab = ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
-    ids, offset, C, D = [4, 5], 2, 6, 4
-    rows_E = ids                                                   # token_table[ids]
-    rows_P = [offset + t for t in range(len(ids))]                 # position_table[offset + t]
+    ids, offset, C, D = [1, 3, 4], 2, 8, 4                        # <bos> 春 雨 at o = 2
+    # ask embed which rows it adds: one-hot tables, E's in the first V columns, P's in the last C
+    V = len(vocab)
+    E_codes = np.hstack([np.eye(V), np.zeros((V, C))])
+    P_codes = np.hstack([np.zeros((C, V)), np.eye(C)])
+    picked = embed(np.array(ids), E_codes, P_codes, offset=offset)  # (T, V + C)
+    rows_E = [int(np.argmax(row[:V])) for row in picked]
+    rows_P = [int(np.argmax(row[V:])) for row in picked]
     y = d.box(10, 10, WIDTH - 20, [w["tokens"]], FILL["token"], size=15, bold_first=True) + 6
     y = d.box(10, y, WIDTH - 20, [w["offset"]], FILL["position"], size=14) + 16
     tw, cell, row_h = 196, 22, 28
@@ -552,17 +564,18 @@ def positions(lang: str) -> Drawing:
             for c in range(D):
                 d.rect(tx + 92 + c * (cell + 2), ry + 3, cell, row_h - 6, fill if picked else FILL["mix"], rx=2)
     y = grid_top + C * row_h + 16
-    sw = (WIDTH - 20 - 12) / 2
+    gap = 8
+    sw = (WIDTH - 20 - (len(ids) - 1) * gap) / len(ids)
     for t in range(len(ids)):
-        sx = 10 + t * (sw + 12)
+        sx = 10 + t * (sw + gap)
         d.rect(sx, y, sw, 84, FILL["mix"])
         d.text(sx + sw / 2, y + 16, w["sum"].format(t=t), 14, bold=True)
-        chip = (sw - 16 - 22) / 2
-        d.box(sx + 8, y + 34, chip, [(f"E[{ids[t]}]", 14, True, True), (vocab[ids[t]], 14, False, False)],
-              FILL["token"], h=42, pad=2)
-        d.text(sx + sw / 2, y + 55, "+", 16, bold=True)
-        d.box(sx + sw - 8 - chip, y + 34, chip, [(f"P[{rows_P[t]}]", 14, True, True), (f"{offset} + {t}", 14, True, False)],
-              FILL["position"], h=42, pad=2)
+        chip = (sw - 8 - 16) / 2
+        d.box(sx + 4, y + 34, chip, [(f"E[{rows_E[t]}]", 14, True, True), (vocab[rows_E[t]], 14, True, False)],
+              FILL["token"], h=42, pad=1)
+        d.text(sx + sw / 2, y + 55, "+", 15, bold=True)
+        d.box(sx + sw - 4 - chip, y + 34, chip, [(f"P[{rows_P[t]}]", 14, True, True), (f"{offset}+{t}", 14, True, False)],
+              FILL["position"], h=42, pad=1)
     return d
 
 
