@@ -42,6 +42,8 @@ md(
 3. 把每个头的键和值追加进缓存；
 4. 用新查询读取缓存中**全部**已存位置（包括它自己）。
 
+![KV 缓存逐步增长：第 0、1、2 步依次送入 <bos>、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，新查询读取缓存中的全部位置，包括它自己。](figures/cache.svg)
+
 缓存中的位置都不晚于新词元，所以这一步不需要再挡住什么；`causal_attention` 在查询只有一个时，本来就允许它读取所有键。旧位置的查询不必保存：输出只需要新词元自己的查询。
 
 下面依次送入 `<bos> 春 雨`，观察缓存的长度和形状 $(H, n, d)$。
@@ -56,6 +58,8 @@ We keep the hand-set model of the previous section ($D=4$, $H=2$, $d=2$, a posit
 3. every head's key and value are appended to the cache;
 4. the new query reads **every** stored position, its own included.
 
+![The KV cache growing step by step: steps 0, 1 and 2 feed <bos>, 春 and 雨; at each step the new token goes to position len(cache), its key and value are appended to the cache, and the new query reads every stored position, its own included.](figures/cache.svg)
+
 All stored positions come no later than the new token, so nothing needs to be masked in this step: with a single query, `causal_attention` allows every key anyway. Queries of old positions are not stored: the output needs only the new token's own query.
 
 Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n, d)$.
@@ -69,6 +73,8 @@ Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n,
 2. вычисляются его запрос, ключ и значение и разбиваются по головам;
 3. ключ и значение каждой головы дописываются в кэш;
 4. новый запрос читает **все** сохранённые позиции, включая собственную.
+
+![KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются <bos>, 春 и 雨; на каждом шаге новый токен встаёт в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, включая свою.](figures/cache.svg)
 
 Все сохранённые позиции не позже нового токена, поэтому на этом шаге ничего маскировать не нужно: при единственном запросе `causal_attention` и так разрешает читать все ключи. Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
 
