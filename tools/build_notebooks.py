@@ -2,6 +2,7 @@
 
     python tools/build_notebooks.py                 # every source under src/
     python tools/build_notebooks.py src/chapters/02_heads.py --no-execute
+    python tools/build_notebooks.py src/chapters/02_heads.py --prose-only   # Markdown edits: no execution
 
 Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``.
 Executed notebooks keep their outputs, which nbval then re-checks.
@@ -106,7 +107,29 @@ def write_atomically(nb, target):
     os.replace(tmp, target)
 
 
-def build(source_path, run=True):
+def reuse_outputs(nb, target):
+    """Copy outputs from the committed ``target`` into ``nb`` when no code cell changed.
+
+    Returns None on success, otherwise a sentence naming the first code cell that
+    differs (so the notebook has to be executed again).
+    """
+    if not target.exists():
+        return f"{target.relative_to(ROOT)} does not exist yet"
+    old = nbformat.read(target, as_version=4)
+    old_code = [c for c in old.cells if c.cell_type == "code"]
+    new_code = [c for c in nb.cells if c.cell_type == "code"]
+    if len(old_code) != len(new_code):
+        return f"{target.relative_to(ROOT)}: {len(new_code)} code cells instead of {len(old_code)}"
+    for before, after in zip(old_code, new_code):
+        if before.source != after.source or before.metadata != after.metadata:
+            return f"{target.relative_to(ROOT)}: code cell {after.id} changed"
+    for before, after in zip(old_code, new_code):
+        after.outputs, after.execution_count = before.outputs, before.execution_count
+    nb.metadata = old.metadata
+    return None
+
+
+def build(source_path, run=True, prose_only=False):
     source_path = pathlib.Path(source_path).resolve()
     kind = source_path.parent.name
     stem = source_path.stem
@@ -119,10 +142,14 @@ def build(source_path, run=True):
         out_dir.mkdir(parents=True, exist_ok=True)
         nb = make_notebook(cells, lang, stem, numbers)
         start = time.perf_counter()
-        if run:
+        target = out_dir / f"{stem}.ipynb"
+        if prose_only:
+            problem = reuse_outputs(nb, target)
+            if problem:
+                raise SystemExit(f"--prose-only: {problem}; rebuild without --prose-only to execute it")
+        elif run:
             execute(nb, out_dir)
             nb = stable_widget_ids(nb, stem, lang)
-        target = out_dir / f"{stem}.ipynb"
         write_atomically(nb, target)
         print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
     if kind == "solutions":
@@ -151,10 +178,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sources", nargs="*", help="source files (default: every src/*/*.py)")
     parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
+    parser.add_argument("--prose-only", action="store_true",
+                        help="only Markdown changed: keep the committed outputs (refused if any code cell changed)")
     args = parser.parse_args(argv)
     sources = args.sources or sorted(str(p) for p in (ROOT / "src").glob("*/*.py") if not p.name.startswith("_"))
     for path in sources:
-        build(path, run=not args.no_execute)
+        build(path, run=not args.no_execute, prose_only=args.prose_only)
 
 
 if __name__ == "__main__":
