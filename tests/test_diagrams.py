@@ -60,11 +60,28 @@ def test_sizes_titles_and_words(name, lang):
         assert not prose_lines(diagrams.render(name, "en")) & set(re.findall(r"<text[^>]*>([^<]+)</text>", svg))
 
 
+def test_alt_text_survives_markdown():
+    """No brackets or angle brackets: Markdown would end the alt text there or drop a tag (<bos>)."""
+    for name, texts in diagrams.ALT.items():
+        for lang, text in texts.items():
+            assert not set("[]<>") & set(text), (name, lang)
+
+
 def test_every_language_has_every_word():
     for name, table in diagrams.WORDS.items():
         for key, texts in table.items():
             assert set(texts) == set(diagrams.LANGUAGES) and all(t.strip() for t in texts.values()), (name, key)
     assert set(diagrams.ALT) == set(diagrams.DIAGRAMS) == set(diagrams.PLACES)
+
+
+def test_the_drawings_use_the_chapters_examples():
+    """§5 feeds <bos> 春 雨; §1.4 a cache of 3 positions and 2 queries over 5 keys; §3 offset 2."""
+    for lang in diagrams.LANGUAGES:
+        cache = diagrams.render("cache", lang)
+        assert all(t in cache for t in ("&lt;bos&gt;", "春", "雨")) and "风" not in cache
+        assert cache.count("q2") == 2 and "q3" not in cache          # three steps, the last one q2
+        assert "tk = 5" in diagrams.render("allowed_pairs", lang)
+        assert "2+2 = 4" in diagrams.render("positions", lang)
 
 
 def test_wrapping_keeps_formulas_and_chinese_words_whole():
@@ -111,7 +128,7 @@ LAYOUT = """() => {
 
 
 # Chromium as the site tests start it: skipped without it, failing under CI=true.
-from test_site import browser  # noqa: E402,F401
+from test_site import base_url, browser, site_dir  # noqa: E402,F401
 
 
 @pytest.mark.parametrize("name, lang", CASES, ids=IDS)
@@ -123,3 +140,34 @@ def test_words_sit_on_their_fills_in_chromium(browser, name, lang):
     finally:
         page.close()
     assert not problems, f"{name} [{lang}]:\n" + "\n".join(problems)
+
+
+PAGES = sorted({(chapter, lang) for chapter in diagrams.PLACES.values() for lang in diagrams.LANGUAGES})
+
+
+@pytest.mark.parametrize("chapter, lang", PAGES, ids=[f"{lang}/{chapter}" for chapter, lang in PAGES])
+def test_on_the_site_at_phone_width_and_in_dark_mode(browser, base_url, chapter, lang):
+    """Each diagram of the page: its alt text, text of at least 10 px at 360 px, no white box in dark mode."""
+    names = [name for name, place in diagrams.PLACES.items() if place == chapter]
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}{lang}/chapters/{chapter}.html", wait_until="load")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        for name in names:
+            image = page.locator(f'img[src$="/{name}.svg"]')
+            assert image.count() == 1, f"{lang}/{chapter} shows {name} {image.count()} times"
+            assert image.get_attribute("alt") == diagrams.ALT[name][lang]
+            image.scroll_into_view_if_needed()
+            page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+            shown = image.evaluate("""img => { const s = getComputedStyle(img), r = img.getBoundingClientRect();
+                return {width: r.width, right: r.right, background: s.backgroundColor, filter: s.filter}; }""")
+            svg = diagrams.render(name, lang)
+            width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+            smallest = min(float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)) * shown["width"] / width
+            assert smallest >= 10, f"{name}: smallest text {smallest:.1f} px at 360 px"
+            assert shown["right"] <= 360, f"{name} sticks out: {shown}"
+            assert shown["background"] in ("rgba(0, 0, 0, 0)", "transparent") and shown["filter"] == "none", shown
+    finally:
+        context.close()

@@ -224,20 +224,20 @@ TOKENS = ["<bos>", "春", "风", "春", "雨"]           # 春风春雨, "spring
 
 WORDS = {
     "allowed_pairs": {
-        "square": words("Tq = Tk = 5：查询 i 读取键 j ≤ i", "Tq = Tk = 5: query i reads keys j ≤ i",
-                        "Tq = Tk = 5: запрос i читает ключи j ≤ i"),
+        "square": words("tq = tk = 5：查询 i 读取键 j ≤ i", "tq = tk = 5: query i reads keys j ≤ i",
+                        "tq = tk = 5: запрос i читает ключи j ≤ i"),
         "key": words("键 j", "key j", "ключ j"),
         "query": words("查询 i", "query i", "запрос i"),
-        "cache": words("缓存了 3 个位置之后：Tq = 2 个新查询，Tk = 5 个键",
-                       "After a cache of 3 positions: Tq = 2 new queries, Tk = 5 keys",
-                       "После кэша из 3 позиций: Tq = 2 новых запроса, Tk = 5 ключей"),
+        "cache": words("缓存了 3 个位置之后：tq = 2 个新查询，tk = 5 个键",
+                       "After a cache of 3 positions: tq = 2 new queries, tk = 5 keys",
+                       "После кэша из 3 позиций: tq = 2 новых запроса, tk = 5 ключей"),
         "cached": words("已在缓存中", "in the cache", "уже в кэше"),
         "new": words("新的", "new", "новые"),
         "position": words("位置 {p}", "position {p}", "позиция {p}"),
-        "shift": words("查询 i 位于位置 Tk − Tq + i，读取键 j ≤ Tk − Tq + i：三角形的右下角",
-                       "Query i stands at position Tk − Tq + i and reads keys j ≤ Tk − Tq + i: "
+        "shift": words("查询 i 位于位置 tk − tq + i，读取键 j ≤ tk − tq + i：三角形的右下角",
+                       "Query i stands at position tk − tq + i and reads keys j ≤ tk − tq + i: "
                        "the bottom-right corner of the triangle",
-                       "Запрос i стоит в позиции Tk − Tq + i и читает ключи j ≤ Tk − Tq + i: "
+                       "Запрос i стоит в позиции tk − tq + i и читает ключи j ≤ tk − tq + i: "
                        "правый нижний угол треугольника"),
         "legend_allowed": words("许可：可以读取（allowed = True）", "allowed: may read (allowed = True)",
                                 "разрешено: читать можно (allowed = True)"),
@@ -300,15 +300,15 @@ WORDS = {
 
 ALT = {
     "allowed_pairs": words(
-        "两个网格。上图：5 个位置 <bos> 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，"
+        "两个网格。上图：5 个位置 BOS 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，"
         "右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，"
         "2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。",
-        "Two grids. Top: five positions <bos> 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i "
+        "Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i "
         "(the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input "
         "i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and "
         "query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its "
         "last two rows.",
-        "Две сетки. Сверху: пять позиций <bos> 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i "
+        "Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i "
         "(диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая "
         "запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит "
         "в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки."),
@@ -333,21 +333,21 @@ ALT = {
         "разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов "
         "и умножаются на W_O, так что каждый признак выхода смешивает обе головы."),
     "positions": words(
-        "可学习的绝对位置：词元 <bos>、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中"
+        "可学习的绝对位置：词元 BOS、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中"
         "按编号取的一行（第 1、3、4 行）加上位置表 P 中按位置 o + t 取的一行（第 2、3、4 行）。",
-        "Learned absolute positions: the tokens <bos>, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each "
+        "Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each "
         "input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the "
         "position table P picked by the position o + t (rows 2, 3, 4).",
-        "Обучаемые абсолютные позиции: токены <bos>, 春 и 雨 (номера 1, 3, 4) при t = 0, 1, 2 со смещением o = 2; "
+        "Обучаемые абсолютные позиции: токены BOS, 春 и 雨 (номера 1, 3, 4) при t = 0, 1, 2 со смещением o = 2; "
         "каждый вход — строка таблицы эмбеддингов токенов E, выбранная по номеру (строки 1, 3, 4), плюс строка таблицы "
         "позиций P, выбранная по позиции o + t (строки 2, 3, 4)."),
     "cache": words(
-        "KV 缓存逐步增长：第 0、1、2 步依次送入 <bos>、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，"
+        "KV 缓存逐步增长：第 0、1、2 步依次送入 BOS、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，"
         "新查询读取缓存中的全部位置，包括它自己。",
-        "The KV cache growing step by step: steps 0, 1 and 2 feed <bos>, 春 and 雨; at each step the new token goes to "
+        "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to "
         "position len(cache), its key and value are appended to the cache, and the new query reads every stored "
         "position, its own included.",
-        "KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются <bos>, 春 и 雨; на каждом шаге новый токен встаёт "
+        "KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт "
         "в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, "
         "включая свою."),
 }
@@ -583,7 +583,7 @@ def cache(lang: str) -> Drawing:
     """§5: the KV cache grows by one position per step; the new query reads all of it."""
     w = {k: v[lang] for k, v in WORDS["cache"].items()}
     d = Drawing(lang)
-    steps = TOKENS[:3]
+    steps = ["<bos>", "春", "雨"]                      # §5 feeds <bos> 春 雨
     cell, label_w = 62, 34
     x0 = 10 + label_w + 6
     y = 10

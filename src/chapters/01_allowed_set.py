@@ -191,7 +191,7 @@ md(zh=r"""
 
 `causal_future(tq, tk)` 接收两个长度，而不是一个。到目前为止查询和键一样多，tq = tk = T。但在逐词元生成时（§5），前面各位置的键和值已经存在 KV 缓存里，每一步只来几个新的查询：查询少于键，tq < tk。这时 tq 个查询是全部 tk 个位置中的最后 tq 个，查询 i 位于绝对位置 tk − tq + i。许可集合仍然是“键的位置不晚于查询的位置”，只不过比较的是绝对位置。画成矩阵，许可的三角形贴在右下角，所以叫**右下对齐**。
 
-![两个网格。上图：5 个位置 <bos> 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。](figures/allowed_pairs.svg)
+![两个网格。上图：5 个位置 BOS 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。](figures/allowed_pairs.svg)
 
 以缓存里已有 3 个位置、再来 2 个查询为例（tq = 2，tk = 5）：
 """, en=r"""
@@ -201,7 +201,7 @@ If `future` is passed where `allowed` belongs, every query reads exactly the key
 
 `causal_future(tq, tk)` takes two lengths, not one. So far there have been as many queries as keys, tq = tk = T. When a model generates token by token (§5), however, the keys and values of the earlier positions are already stored in a KV cache, and each step brings only a few new queries: there are fewer queries than keys, tq < tk. The tq queries are then the last tq of the tk positions, and query i stands at absolute position tk − tq + i. The allowed set is still "the key's position is not after the query's position"; only the positions compared are absolute ones. Drawn as a matrix, the allowed triangle sits in the bottom-right corner, hence the name **bottom-right alignment**.
 
-![Two grids. Top: five positions <bos> 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
+![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
 Take a cache of 3 positions followed by 2 new queries (tq = 2, tk = 5):
 """, ru=r"""
@@ -211,7 +211,7 @@ Take a cache of 3 positions followed by 2 new queries (tq = 2, tk = 5):
 
 `causal_future(tq, tk)` принимает две длины, а не одну. До сих пор запросов было столько же, сколько ключей: tq = tk = T. Но когда модель порождает текст по одному токену (§5), ключи и значения прежних позиций уже лежат в KV-кэше, и на каждом шаге приходит лишь несколько новых запросов: запросов меньше, чем ключей, tq < tk. Тогда tq запросов — это последние tq из tk позиций, и запрос i стоит на абсолютной позиции tk − tq + i. Множество разрешённых позиций по-прежнему задаётся условием «ключ стоит не позже запроса», только сравниваются абсолютные позиции. Если нарисовать матрицу, разрешённый треугольник прижат к правому нижнему углу — отсюда и название: **выравнивание по правому нижнему углу**.
 
-![Две сетки. Сверху: пять позиций <bos> 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i (диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки.](figures/allowed_pairs.svg)
+![Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i (диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки.](figures/allowed_pairs.svg)
 
 Возьмём кэш из 3 позиций и 2 новых запроса (tq = 2, tk = 5):
 """)
