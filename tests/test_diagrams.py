@@ -127,27 +127,41 @@ LAYOUT = """() => {
 }"""
 
 
-# Chromium as the site tests start it: skipped without it, failing under CI=true.
-from test_site import base_url, browser, site_dir  # noqa: E402,F401
+# Chromium in a thread of its own (tests/chromium_thread.py): skipped without it,
+# failing under CI=true; the built site and its server are tests/test_site.py's.
+from test_site import base_url, site_dir  # noqa: E402,F401
+import chromium_thread  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    instance = chromium_thread.start()
+    yield instance
+    instance.close()
 
 
 @pytest.mark.parametrize("name, lang", CASES, ids=IDS)
-def test_words_sit_on_their_fills_in_chromium(browser, name, lang):
-    page = browser.new_page()
-    try:
-        page.goto(diagrams.path(name, lang).as_uri())
-        problems = page.evaluate(LAYOUT)
-    finally:
-        page.close()
+def test_words_sit_on_their_fills_in_chromium(chromium, name, lang):
+    def layout(browser):
+        page = browser.new_page()
+        try:
+            page.goto(diagrams.path(name, lang).as_uri())
+            return page.evaluate(LAYOUT)
+        finally:
+            page.close()
+    problems = chromium.run(layout)
     assert not problems, f"{name} [{lang}]:\n" + "\n".join(problems)
-
 
 PAGES = sorted({(chapter, lang) for chapter in diagrams.PLACES.values() for lang in diagrams.LANGUAGES})
 
 
 @pytest.mark.parametrize("chapter, lang", PAGES, ids=[f"{lang}/{chapter}" for chapter, lang in PAGES])
-def test_on_the_site_at_phone_width_and_in_dark_mode(browser, base_url, chapter, lang):
+def test_on_the_site_at_phone_width_and_in_dark_mode(chromium, base_url, chapter, lang):
     """Each diagram of the page: its alt text, text of at least 10 px at 360 px, no white box in dark mode."""
+    chromium.run(_check_page, base_url, chapter, lang)
+
+
+def _check_page(browser, base_url, chapter, lang):
     names = [name for name, place in diagrams.PLACES.items() if place == chapter]
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
                                   color_scheme="dark")

@@ -15,6 +15,7 @@ existing _build/site as it is.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
@@ -174,9 +175,18 @@ def test_the_site_prefers_the_static_figure():
 
 # --------------------------------------------------------------------------- in the browser
 
-# One Chromium, one site build and one server for the session, shared with
-# tests/test_site.py (its fixtures skip without chromium, and fail under CI=true).
-from test_site import base_url, browser, site_dir  # noqa: E402,F401
+# The site build and its server are tests/test_site.py's fixtures; Chromium runs
+# in a thread of its own (tests/chromium_thread.py: several browser test files
+# may share a pytest worker, and Playwright allows one instance per thread).
+from test_site import base_url, site_dir  # noqa: E402,F401
+import chromium_thread  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    instance = chromium_thread.start()
+    yield instance
+    instance.close()
 
 
 class Page:
@@ -190,23 +200,34 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.goto(url, wait_until="load")
 
-    def close(self):
-        errors = self.errors
-        self.context.close()
-        assert not errors, f"JavaScript errors: {errors}"
 
+def in_chromium(test):
+    """Run a test's body in Chromium's thread. The body's first argument is
+    open_page(lang, chapter, **context) -> a Playwright page; after the body, no
+    page may have logged a JavaScript error."""
+    parameters = list(inspect.signature(test).parameters.values())[1:]
 
-@pytest.fixture
-def open_page(browser, base_url):
-    pages = []
+    def wrapper(chromium, base_url, **kwargs):
+        def body(browser):
+            pages = []
 
-    def opener(lang, chapter, **context):
-        page = Page(browser, f"{base_url}{lang}/chapters/{chapter}.html", **context)
-        pages.append(page)
-        return page.page
-    yield opener
-    for page in pages:
-        page.close()
+            def open_page(lang, chapter, **context):
+                pages.append(Page(browser, f"{base_url}{lang}/chapters/{chapter}.html", **context))
+                return pages[-1].page
+            try:
+                test(open_page, **kwargs)
+            finally:
+                errors = [e for page in pages for e in page.errors]
+                for page in pages:
+                    page.context.close()
+            assert not errors, f"JavaScript errors: {errors}"
+        chromium.run(body)
+
+    wrapper.__name__, wrapper.__doc__ = test.__name__, test.__doc__
+    wrapper.__signature__ = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("chromium", "base_url")]
+        + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in parameters])
+    return wrapper
 
 
 def shown_rows(figure):
@@ -223,6 +244,7 @@ def _live(page, selector):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
 def test_last_row_sliders_show_what_lib_computes(open_page, lang):
     page = open_page(lang, "01_allowed_set")
     figure = _live(page, "#cx-last-row")
@@ -246,6 +268,7 @@ def test_last_row_sliders_show_what_lib_computes(open_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
 def test_cost_buttons_show_what_lib_computes(open_page, lang):
     page = open_page(lang, "02_heads")
     figure = _live(page, "#cx-head-costs")
@@ -261,6 +284,7 @@ def test_cost_buttons_show_what_lib_computes(open_page, lang):
     assert shown_rows(figure)[:2] == [["d", "16"], ["4·D²", "65,536"]]   # H = 8, D = 128: once left showing D = 512
 
 
+@in_chromium
 def test_touch_at_phone_width(open_page):
     page = open_page("ru", "02_heads", viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     figure = _live(page, "#cx-head-costs")
@@ -290,6 +314,7 @@ def _fits_and_is_touchable(page, figure):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
 def test_without_javascript_the_initial_state_is_shown_and_said(open_page, lang):
     page = open_page(lang, "02_heads", java_script_enabled=False)
     figure = page.locator("#cx-head-costs")
@@ -307,6 +332,7 @@ def test_without_javascript_the_initial_state_is_shown_and_said(open_page, lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
 def test_only_the_pages_language_and_no_note_when_live(open_page, lang):
     page = open_page(lang, "01_allowed_set")
     figure = _live(page, "#cx-last-row")
@@ -333,6 +359,7 @@ CONTRAST = """el => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
+@in_chromium
 def test_text_is_readable_in_light_and_dark_mode(open_page, scheme):
     for chapter, selector in (("01_allowed_set", "#cx-last-row"), ("02_heads", "#cx-head-costs")):
         page = open_page("en", chapter, color_scheme=scheme)
