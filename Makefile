@@ -50,6 +50,7 @@ notebooks: dev
 
 bench: dev
 	$(PY) bench/attention_cache.py
+	$(PY) bench/decoder.py
 	$(PY) bench/grading_speed.py
 	$(PY) bench/notebook_times.py
 

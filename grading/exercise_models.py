@@ -210,3 +210,138 @@ def cache_error(forward, step, new_cache, ids):
     incremental = np.stack([np.asarray(step(int(token), cache)) for token in ids])  # (T, D)
     return float(np.max(np.abs(full - incremental)))
 
+
+
+# --------------------------------------------------------------------------
+# §7 the decoder (exercise set 7)
+# --------------------------------------------------------------------------
+
+from functools import lru_cache  # noqa: E402  (kept with the section that needs it)
+
+from lib import layers  # noqa: E402
+from lib.data import build_vocab  # noqa: E402
+from lib.decoder import Decoder, mirror_language, train  # noqa: E402
+
+
+def training_lines():
+    """The 216 training lines of §7, built from the rule rather than read from lib/corpus/mirror.txt
+    (a graded kernel gets lib's Python files only): every line of the mirror language but every seventh."""
+    return [line for i, line in enumerate(mirror_language()) if i % 7 != 6]
+
+
+def random_decoder(seed, n_layers=2, n_heads=2, width=8, vocab_size=10, context_size=8):
+    """A reproducible float64 Decoder with random parameters (lib.decoder.Decoder.init)."""
+    return Decoder.init(vocab_size, context_size, width, n_heads, n_layers, seed)
+
+
+def deaf_decoder(seed, n_layers=2):
+    """A decoder whose attention writes nothing (W_O = 0 in every block).
+
+    No position can then read any other, so a future-perturbation test sees
+    nothing, and neither does its negative control: the test is blind here.
+    """
+    model = random_decoder(seed, n_layers)
+    for layer in range(n_layers):
+        model.params[f"blocks.{layer}.w_o"][...] = 0.0
+    return model
+
+
+@lru_cache(maxsize=2)
+def _trained_decoder(causal):
+    lines = training_lines()
+    vocab = build_vocab(lines)
+    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
+    train(model, lines, vocab, steps=40, batch_size=16, lr=0.01, causal=causal, seed=1)
+    return model
+
+
+def handed_over_decoder(trained):
+    """[dec-4] A small decoder trained for 40 steps on the mirror language of §7, handed over as weights.
+
+    ``trained="masked"``: trained with the causal mask; ``"unmasked"``: trained
+    with ``causal=False``, the cheater of §7.3.  Each call returns a fresh copy.
+    """
+    if trained not in ("masked", "unmasked"):
+        raise ValueError(f"trained must be 'masked' or 'unmasked', got {trained!r}")
+    return _trained_decoder(trained == "masked").copy()
+
+
+def decoder_forward(model, how):
+    """[dec-4] How a colleague runs a decoder: ids -> logits.
+
+    ``"masked"``: model.forward; ``"unmasked"``: the mask off in every block;
+    ``"leaky-block-L"``: the mask off in block L only.
+    """
+    if how == "masked":
+        return model.forward
+    if how == "unmasked":
+        return lambda ids: model.forward(ids, causal=False)
+    if how.startswith("leaky-block-"):
+        leaky = int(how.rsplit("-", 1)[1])
+        flags = tuple(layer != leaky for layer in range(model.n_layers))
+        return lambda ids: model.forward(ids, causal=flags)
+    raise ValueError(f"unknown way to run the model: {how!r}")
+
+
+def decoder_prefix(model, tokens):
+    """[dec-3] The keys and values every layer stores for ``tokens``: two lists of L arrays (H, n, d)."""
+    cache = model.new_cache()
+    for token in tokens:
+        model.step(int(token), cache)
+    return [kv.keys.copy() for kv in cache.layers], [kv.values.copy() for kv in cache.layers]
+
+
+def decoder_step(model, token, keys, values):
+    """[dec-3] One token through every block with per-layer caches given as arrays.
+
+    keys, values: lists of L arrays (H, n, d), the n positions stored so far in
+    each layer; the token takes position n.  Returns (logits (V,), keys, values),
+    the two tuples with the new position appended in every layer.  A position
+    past the table is a ValueError.
+    """
+    if len(keys) != model.n_layers or len(values) != model.n_layers:
+        raise ValueError(f"need one key and one value array per layer ({model.n_layers}), "
+                         f"got {len(keys)} and {len(values)}")
+    cache = model.new_cache()
+    for kv, k, v in zip(cache.layers, keys, values):
+        k, v = np.asarray(k), np.asarray(v)
+        for position in range(k.shape[1]):
+            kv.append(k[:, position], v[:, position])
+    logits = model.step(token, cache)
+    return logits, tuple(kv.keys.copy() for kv in cache.layers), tuple(kv.values.copy() for kv in cache.layers)
+
+
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    """[dec-2] (dx, d_gain, d_bias) of layer normalisation LN(x) * gain + bias (the bias plays no part)."""
+    x, gain = np.asarray(x), np.asarray(gain)
+    d_out = np.asarray(d_out)
+    if d_out.shape != x.shape:
+        raise ValueError(f"d_out has shape {d_out.shape} but x has shape {x.shape}; they must match")
+    _, saved = layers.layer_norm_forward(x, gain, np.zeros_like(gain), eps)
+    return layers.layer_norm_backward(d_out, saved)
+
+
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    """[dec-4] "leaks", "causal" or "blind" for ``forward``, a way of running ``model``.
+
+    Every token from ``prefix_length`` on is changed to the next id (mod V); the
+    prefix logits of ``forward`` must not move.  If they do not, the negative
+    control (the same model with the mask off) must see a change, or the test
+    is blind on this input.
+    """
+    ids = np.asarray(ids)
+    if not 1 <= prefix_length < ids.shape[-1]:
+        raise ValueError(f"prefix_length must be in 1..T-1, got {prefix_length} for T={ids.shape[-1]}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        before = np.asarray(f(ids))[..., :prefix_length, :]
+        after = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return float(np.max(np.abs(after - before)))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"

@@ -86,7 +86,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lib import attention, positions
+from lib import attention, layers, positions
 
 from . import exercise_models
 from .feedback import detect_language, message, type_name
@@ -980,6 +980,145 @@ def _cache3_hidden(rng):
     return cases
 
 
+# ---- §7 the decoder -----------------------------------------------------------
+
+def _softmax_weights(rng, shape, dtype=np.float64):
+    """Weights of a masked softmax over a random allowed set, and that set."""
+    allowed = _random_allowed(rng, shape)
+    return attention.masked_softmax(_rng_scores(rng, shape).astype(dtype), allowed), allowed
+
+
+def _dec1_public():
+    allowed3 = ~attention.causal_future(3, 3)
+    uniform = attention.masked_softmax(np.zeros((3, 3)), allowed3)          # rows [1], [1/2, 1/2], [1/3 ...]
+    rng = np.random.default_rng(71)
+    after = attention.masked_softmax(rng.normal(size=(2, 4)), ~attention.causal_future(2, 4))
+    batch, _ = _softmax_weights(rng, (2, 3, 5))
+    w32, _ = _softmax_weights(rng, (3, 4), np.float32)
+    one_key = attention.masked_softmax(rng.normal(size=(2, 3)), np.array([[False, True, False], [True, True, True]]))
+    return [
+        Case("uniform-3x3", (np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]), uniform)),
+        Case("after-cache-2x4", (rng.normal(size=(2, 4)), after)),
+        Case("batch", (rng.normal(size=(2, 3, 5)), batch)),
+        Case("float32", (rng.normal(size=(3, 4)).astype(np.float32), w32)),
+        Case("one-allowed-key", (rng.normal(size=(2, 3)), one_key)),
+        Case("shape-mismatch", (np.ones((2, 3)), uniform)),
+    ]
+
+
+def _dec1_hidden(rng):
+    cases = []
+    for i in range(5):
+        shape = tuple(int(n) for n in rng.integers(1, 6, size=int(rng.integers(1, 4))))
+        dtype = np.float32 if i == 2 else np.float64
+        weights, _ = _softmax_weights(rng, shape, dtype)
+        cases.append(Case(f"random-{i}", (rng.normal(size=shape).astype(dtype), weights)))
+    tq = int(rng.integers(1, 5))
+    tk = int(rng.integers(tq, 7))
+    causal = attention.masked_softmax(_rng_scores(rng, (2, tq, tk)), ~attention.causal_future(tq, tk))
+    cases.append(Case("causal", (rng.normal(size=(2, tq, tk)), causal)))
+    cases.append(Case("shape-mismatch", (rng.normal(size=(3, 4)), _softmax_weights(rng, (3, 5))[0])))
+    return cases
+
+
+def _dec2_public():
+    rng = np.random.default_rng(72)
+    x = np.array([[1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 1.0, -1.0]])
+    return [
+        Case("two-rows", (np.array([[1.0, 0.0, 0.0, -1.0], [0.5, 0.5, 0.5, 0.5]]), x, np.ones(4))),
+        Case("batch-with-gain", (rng.normal(size=(2, 3, 5)), 3 * rng.normal(size=(2, 3, 5)) + 1,
+                                 rng.normal(size=5))),
+        Case("float32", (rng.normal(size=(3, 6)).astype(np.float32), rng.normal(size=(3, 6)).astype(np.float32),
+                         rng.normal(size=6).astype(np.float32))),
+        Case("eps", (rng.normal(size=(2, 4)), rng.normal(size=(2, 4)), rng.normal(size=4)), {"eps": 0.5}),
+        Case("one-position", (rng.normal(size=(1, 3)), rng.normal(size=(1, 3)), rng.normal(size=3))),
+        Case("gain-of-wrong-width", (np.ones((2, 4)), rng.normal(size=(2, 4)), np.ones(3))),
+    ]
+
+
+def _dec2_hidden(rng):
+    cases = []
+    for i in range(5):
+        shape = tuple(int(n) for n in rng.integers(1, 5, size=int(rng.integers(1, 3)))) + (int(rng.integers(2, 8)),)
+        dtype = np.float32 if i == 3 else np.float64
+        x = rng.normal(loc=rng.normal(scale=3), scale=rng.uniform(0.2, 4), size=shape)
+        args = tuple(a.astype(dtype) for a in (rng.normal(size=shape), x, rng.normal(size=shape[-1])))
+        cases.append(Case(f"norm-{i}", args, {"eps": float(rng.uniform(1e-6, 1e-2))} if i == 4 else {}))
+    cases.append(Case("gain-of-wrong-width", (np.ones((2, 5)), rng.normal(size=(2, 5)), np.ones(4))))
+    return cases
+
+
+def _decoder_setup(seed, prefix, n_layers=2, n_heads=2, width=8):
+    return _setup("from grading import exercise_models as m",
+                  f"model = m.random_decoder({int(seed)}, n_layers={n_layers}, n_heads={n_heads}, width={width})",
+                  f"keys, values = m.decoder_prefix(model, {[int(t) for t in prefix]})")
+
+
+def _dec3_public():
+    args = (Ref("model"), 4, Ref("keys"), Ref("values"))
+    return [
+        Case("first-token", args, setup=_decoder_setup(73, [])),
+        Case("three-stored", args, setup=_decoder_setup(73, [1, 3, 5])),
+        Case("one-layer", args, setup=_decoder_setup(73, [1, 3], n_layers=1)),
+        Case("three-layers-four-heads", args, setup=_decoder_setup(73, [1, 3, 5, 6], n_layers=3, n_heads=4)),
+        Case("last-row", args, setup=_decoder_setup(73, [1, 3, 5, 6, 2, 2, 4])),
+        Case("past-the-table", args, setup=_decoder_setup(73, [1, 3, 5, 6, 2, 2, 4, 4])),
+    ]
+
+
+def _dec3_hidden(rng):
+    cases = []
+    for i in range(5):
+        n_heads = int(rng.integers(1, 4))
+        setup = _decoder_setup(int(rng.integers(1_000_000)), rng.integers(0, 10, size=int(rng.integers(0, 8))),
+                               n_layers=int(rng.integers(1, 4)), n_heads=n_heads,
+                               width=n_heads * int(rng.integers(1, 4)))
+        cases.append(Case(f"step-{i}", (Ref("model"), int(rng.integers(0, 10)), Ref("keys"), Ref("values")),
+                          setup=setup))
+    cases.append(Case("past-the-table", (Ref("model"), 1, Ref("keys"), Ref("values")),
+                      setup=_decoder_setup(int(rng.integers(1_000_000)), rng.integers(0, 10, size=8))))
+    return cases
+
+
+def _diagnose_setup(model, how):
+    return _setup("from grading import exercise_models as m", f"model = {model}",
+                  f"forward = m.decoder_forward(model, {how!r})")
+
+
+_MIRROR_IDS = np.array([1, 3, 8, 6, 5, 6, 8, 3])            # <bos> a 春 д | д 春 a
+
+
+def _dec4_public():
+    args = (Ref("model"), Ref("forward"), _MIRROR_IDS, 4)
+    cheater, masked = "m.handed_over_decoder('unmasked')", "m.handed_over_decoder('masked')"
+    return [
+        Case("run-without-the-mask", args, setup=_diagnose_setup(cheater, "unmasked")),
+        Case("cheater-run-with-the-mask", args, setup=_diagnose_setup(cheater, "masked")),
+        Case("masked-model", args, setup=_diagnose_setup(masked, "masked")),
+        Case("one-leaky-block", args, setup=_diagnose_setup(masked, "leaky-block-1")),
+        Case("attention-writes-nothing", args, setup=_diagnose_setup("m.deaf_decoder(74)", "masked")),
+        Case("batch", (Ref("model"), Ref("forward"), np.stack([_MIRROR_IDS, _MIRROR_IDS[::-1]]), 2),
+             setup=_diagnose_setup(masked, "leaky-block-0")),
+        Case("prefix-0", (Ref("model"), Ref("forward"), _MIRROR_IDS, 0), setup=_diagnose_setup(masked, "masked")),
+    ]
+
+
+def _dec4_hidden(rng):
+    cases = []
+    for i, how in enumerate(("masked", "unmasked", "leaky-block-0", "leaky-block-1", "masked")):
+        seed = int(rng.integers(1_000_000))
+        model = f"m.random_decoder({seed})" if i < 4 else f"m.deaf_decoder({seed})"
+        T = int(rng.integers(2, 9))
+        cases.append(Case(f"{how}-{i}", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
+                                         int(rng.integers(1, T))), setup=_diagnose_setup(model, how)))
+    trained = str(rng.choice(["masked", "unmasked"]))
+    how = str(rng.choice(["masked", "unmasked"]))
+    cases.append(Case(f"handed-over-{trained}-run-{how}", (Ref("model"), Ref("forward"), _MIRROR_IDS,
+                                                           int(rng.integers(1, 8))),
+                      setup=_diagnose_setup(f"m.handed_over_decoder({trained!r})", how)))
+    return cases
+
+
 # ---- the registry -------------------------------------------------------------
 
 def _title(zh, en, ru):
@@ -1049,6 +1188,24 @@ _SPECS = [
          reference=exercise_models.cache_error, make_public=_cache3_public, make_hidden=_cache3_hidden,
          title=_title("缓存与整段前向的等价检验", "Cache against the full forward",
                       "Кэш против полного прохода")),
+    dict(id="dec-1", notebook="ex07_decoder", function="masked_softmax_backward", points=1,
+         reference=layers.masked_softmax_backward, make_public=_dec1_public, make_hidden=_dec1_hidden,
+         exact_zeros=True, forbidden=("lib.layers.masked_softmax_backward",),
+         title=_title("掩码 softmax 的反向传播", "The backward pass of the masked softmax",
+                      "Обратный проход маскированного softmax")),
+    dict(id="dec-2", notebook="ex07_decoder", function="layer_norm_backward", points=2,
+         reference=exercise_models.layer_norm_backward, make_public=_dec2_public, make_hidden=_dec2_hidden,
+         forbidden=("lib.layers.layer_norm_backward",),
+         title=_title("层归一化的反向传播", "The backward pass of layer normalisation",
+                      "Обратный проход нормализации слоя")),
+    dict(id="dec-3", notebook="ex07_decoder", function="decoder_step", points=3,
+         reference=exercise_models.decoder_step, make_public=_dec3_public, make_hidden=_dec3_hidden,
+         title=_title("逐层 KV 缓存的一步", "One step with a KV cache in every layer",
+                      "Шаг с KV-кэшем в каждом слое")),
+    dict(id="dec-4", notebook="ex07_decoder", function="diagnose", points=3,
+         reference=exercise_models.diagnose, make_public=_dec4_public, make_hidden=_dec4_hidden,
+         title=_title("诊断交来的模型", "Diagnosing a model handed over as weights",
+                      "Диагностика переданной модели")),
 ]
 
 EXERCISES = {spec["id"]: Exercise(**spec) for spec in _SPECS}

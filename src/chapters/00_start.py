@@ -44,18 +44,18 @@ The chapter has eight sections, §0–§7, and each section is one notebook (one
 
 В предыдущей главе внимание позволяло каждому запросу читать все позиции. Модель, которую с таким вниманием учат предсказывать следующий токен, заранее получает ответы. В этой главе к той же цепочке вычислений добавляются три вещи:
 
-1. правило, какие позиции может читать каждый запрос, причём применяемое **до** softmax (причинная маска);
+1. правило, определяющее, какие позиции может читать каждый запрос; оно применяется **до** softmax (причинная маска);
 2. разбиение одной головы внимания на несколько и их склейка обратно через выходную проекцию W_O;
 3. обучаемые абсолютные позиции вместе с обратным проходом для таблицы позиций.
 
-Затем мы проверим, что причинность соблюдается во всей цепочке вычислений, и сравним полный прямой проход с пошаговым, использующим KV-кэш. В §1–§6 эти составные части проверяются по одной, с параметрами, заданными вручную. В §7 они вместе с нормализацией слоя, позиционным MLP и оптимизатором собираются в небольшой декодер, который обучается на NumPy, и вы сами увидите, что именно маска решает, научится ли модель предсказывать или будет просто списывать ответ.
+Затем мы проверим, что причинность соблюдается во всей цепочке вычислений, и сравним полный прямой проход с пошаговым, использующим KV-кэш. В §1–§6 эти составные части проверяются по одной, с параметрами, заданными вручную. В §7 они вместе с нормализацией слоя, позиционным MLP и оптимизатором собираются в небольшой декодер, обучаемый на NumPy. Там вы сами увидите, что именно от маски зависит, научится ли модель предсказывать или будет просто списывать ответ.
 
 Глава состоит из восьми разделов, §0–§7, и каждый раздел — это один блокнот (один файл `.ipynb`). В этом разделе — что нужно знать заранее, обозначения и способы запуска блокнотов, а в конце — карта главы.
 
 ## 0.1 Что нужно знать заранее
 
 * индексацию, срезы и трансляцию (broadcasting) массивов в NumPy;
-* softmax и его численно устойчивую запись (сначала вычесть максимум строки);
+* softmax и его численно устойчивую запись (сначала из каждой строки вычитается её максимум);
 * локальный обратный проход из предыдущей главы: зная градиент по выходу, найти градиенты одной операции по её входам и параметрам;
 * перекрёстную энтропию как функцию потерь и идею градиентного спуска (они понадобятся в §7).
 """)
@@ -91,7 +91,7 @@ md(zh=r"""
 | V | vocabulary size |
 | C | number of rows of the position table P, the largest number of positions it can represent |
 
-Positions are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: x @ W, with W of shape (D_in, D_out). The input at position t is the t-th token already seen, and its output is used to predict the next token.
+Positions are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: x @ W, with W of shape (D_in, D_out). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.
 
 Every statement about causality in this chapter concerns **one forward pass with fixed parameters**. Once training has updated the shared parameters, a later forward pass may of course give different results; that is not future information leaking through the computation graph.
 
@@ -99,7 +99,7 @@ The code below checks the environment and ties the notation to array shapes:
 """, ru=r"""
 ## 0.2 Обозначения
 
-| символ | смысл |
+| обозначение | смысл |
 | --- | --- |
 | B | размер батча |
 | T | число позиций в последовательности |
@@ -109,9 +109,9 @@ The code below checks the environment and ties the notation to array shapes:
 | V | размер словаря |
 | C | число строк таблицы позиций P, то есть наибольшее число позиций, которое она может представить |
 
-Позиции нумеруются с нуля, и «строка t таблицы P» — это строка с индексом t. Линейные отображения действуют на векторы-строки: x @ W, где W имеет форму (D_in, D_out). Вход в позиции t — это уже увиденный t-й токен, а его выход служит для предсказания следующего токена.
+Позиции нумеруются с нуля, и «строка t таблицы P» — это строка с индексом t. Линейные отображения действуют на векторы-строки: x @ W, где W имеет форму (D_in, D_out). Вход в позиции t — это уже увиденный токен t, а выход в этой позиции служит для предсказания следующего токена.
 
-Все утверждения о причинности в этой главе относятся к **одному прямому проходу при фиксированных параметрах**. Когда обучение обновило общие параметры, следующий прямой проход, конечно, может дать другой результат; это не утечка информации из будущего по графу вычислений.
+Все утверждения о причинности в этой главе относятся к **одному прямому проходу при фиксированных параметрах**. После того как обучение обновит общие параметры, следующий прямой проход, конечно, может дать другой результат, но это не утечка информации из будущего по графу вычислений.
 
 Код ниже проверяет окружение и связывает обозначения с формами массивов:
 """)
@@ -171,9 +171,9 @@ pip install -r requirements.txt
 jupyter lab
 ```
 
-`requirements.txt` installs the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more); its last line, `-e .`, then installs the course's own two packages in editable mode: `lib`, the shared library this chapter teaches, and `grading`, which provides the `check(...)` after every exercise and the instructors' batch grader. So `import lib` works no matter which folder a notebook sits in. Then open `chapters/en/00_start.ipynb` in JupyterLab.
+`requirements.txt` installs the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, then installs the course's own two packages in editable mode: `lib`, the shared library this chapter teaches, and `grading`, which provides the `check(...)` after every exercise and the instructors' batch grader. So `import lib` works no matter which folder a notebook sits in. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
-**Downloaded from the website.** Every notebook page has a download button at the top. Download the notebook (`.ipynb`) and open it in Jupyter, in the environment set up above, to run and change it. If the website was built with the address of its repository, the top of each page also has a launch button that runs the notebook on Binder, with nothing to install; Binder prepares the environment from `requirements.txt`, and the first start can take a few minutes.
+**Downloading from the website.** Every notebook page has a download button at the top. Download the notebook (`.ipynb`) and open it in Jupyter, in the environment set up above, to run and change it. If the website was built with the address of its repository, the top of each page also has a launch button that runs the notebook on Binder, with nothing to install. Binder prepares the environment from `requirements.txt`, and the first start can take a few minutes.
 
 ## 0.4 The shared library `lib`
 
@@ -181,7 +181,7 @@ All the code the chapter teaches lives in one small NumPy package, `lib`. Each f
 """, ru=r"""
 ## 0.3 Как читать и запускать блокноты
 
-**На сайте.** Сайт показывает каждый блокнот с результатами ячеек, сохранёнными при его выполнении; при чтении никакой код не запускается. В главе два интерактивных рисунка: эксперимент в конце §1 (меняем только последнюю строку входа и смотрим, какие выходы меняются вслед за ней) и таблица затрат в §2 (меняем число голов). Оба откликаются и на сайте, без всякого ядра: числа для каждого состояния вычислены `lib` при выполнении блокнота. В Jupyter те же ячейки — обычные живые виджеты.
+**На сайте.** Сайт показывает каждый блокнот с результатами ячеек, сохранёнными при его выполнении; при чтении никакой код не запускается. В главе два интерактивных рисунка: эксперимент в конце §1 (меняем только последнюю строку входа и смотрим, какие выходы меняются вслед за ней) и таблица затрат в §2 (меняем число голов). Оба откликаются и на сайте, без всякого ядра: числа для каждого состояния вычислены `lib` при выполнении блокнота. В Jupyter те же ячейки работают как обычные интерактивные виджеты и пересчитывают всё на лету.
 
 **На своём компьютере.** В корне репозитория выполните:
 
@@ -192,13 +192,13 @@ pip install -r requirements.txt
 jupyter lab
 ```
 
-`requirements.txt` устанавливает всё, что нужно блокнотам (NumPy, Matplotlib, ipywidgets, JupyterLab и ещё несколько библиотек), а его последняя строка, `-e .`, устанавливает в режиме редактирования собственный код курса: `lib` — общую библиотеку, которую разбирает глава, и `grading` — проверку `check(...)` после каждого упражнения и систему оценивания для преподавателей. Поэтому `import lib` работает, в какой бы папке ни лежал блокнот. После установки откройте в JupyterLab `chapters/ru/00_start.ipynb`.
+`requirements.txt` устанавливает всё, что нужно блокнотам (NumPy, Matplotlib, ipywidgets, JupyterLab и ещё несколько библиотек). Его последняя строка, `-e .`, затем устанавливает в режиме редактирования два собственных пакета курса: `lib` — общую библиотеку, которую разбирает глава, и `grading`, где находятся проверка `check(...)` после каждого упражнения и система оценивания для преподавателей. Поэтому `import lib` работает, в какой бы папке ни лежал блокнот. После установки откройте в JupyterLab `chapters/ru/00_start.ipynb`.
 
-**Скачанные с сайта.** На каждой странице с блокнотом вверху есть кнопка скачивания. Скачайте блокнот (`.ipynb`) и откройте его в Jupyter в окружении, подготовленном выше, — тогда его можно запускать и менять. Если сайт собран с адресом репозитория, вверху страницы есть ещё и кнопка запуска в Binder: блокнот откроется в браузере без всякой установки. Binder сам подготовит окружение по `requirements.txt`; первый запуск может занять несколько минут.
+**Блокнот, скачанный с сайта.** На каждой странице с блокнотом вверху есть кнопка скачивания. Скачайте блокнот (`.ipynb`) и откройте его в Jupyter в окружении, подготовленном выше, — тогда его можно запускать и менять. Если при сборке сайта был указан адрес репозитория, вверху страницы есть ещё и кнопка запуска в Binder: блокнот откроется в браузере без всякой установки. Binder сам подготовит окружение по `requirements.txt`; первый запуск может занять несколько минут.
 
 ## 0.4 Общая библиотека `lib`
 
-Весь код, который разбирает глава, собран в одной небольшой библиотеке на NumPy — `lib`. Каждая функция написана один раз, и блокноты импортируют её, а не переписывают заново. Строка документации каждой функции начинается с раздела, где она разбирается (например, «§1.»). Код ниже перечисляет открытые функции и классы учебных модулей `lib` (`lib.__all__`) вместе с их разделами:
+Весь код, который разбирает глава, собран в одной небольшой библиотеке на NumPy — `lib`. Каждая функция написана один раз, и блокноты импортируют её, а не переписывают заново. Строка документации каждой функции начинается с номера раздела, где она разбирается (например, «§1.»). Код ниже перечисляет открытые функции и классы учебных модулей `lib` (`lib.__all__`) вместе с их разделами:
 """)
 
 code("""
@@ -270,7 +270,7 @@ md(zh=r"""
 | 证据 | evidence | свидетельство |
 | 手工设定的参数 | hand-chosen parameters | параметры, заданные вручную |
 """, en=r"""
-For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. `lib` also contains one helper module, `lib.plots`, which only draws the notebooks' figures and is not part of the subject, so it is not listed. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
+For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. `lib` also contains one helper module, `lib.plots`, which only draws the notebooks' figures and is not part of what the chapter teaches, so it is not listed. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
 
 ## 0.5 Glossary
 
@@ -318,11 +318,11 @@ The text uses the terms of this table in all three languages.
 | evidence | 证据 | свидетельство |
 | hand-chosen parameters | 手工设定的参数 | параметры, заданные вручную |
 """, ru=r"""
-Полное описание функции выдаст `help(lib.attention.masked_softmax)`, выполненный в блокноте. Кроме того, в `lib` есть один вспомогательный модуль, `lib.plots`: он только рисует графики для блокнотов и к самому предмету не относится, поэтому в списке его нет. Автоматическая проверка упражнений и система оценивания лежат вовсе не в `lib`: они вынесены в отдельный модуль `grading`.
+Чтобы увидеть полное описание функции, выполните в блокноте `help(lib.attention.masked_softmax)`. Кроме того, в `lib` есть один вспомогательный модуль, `lib.plots`: он только рисует графики для блокнотов и к самому предмету не относится, поэтому в списке его нет. Автоматическая проверка упражнений и система оценивания лежат вовсе не в `lib`: они вынесены в отдельный пакет `grading`.
 
 ## 0.5 Словарь терминов
 
-Во всех трёх языках текст пользуется терминами из этой таблицы.
+Текст на всех трёх языках пользуется терминами из этой таблицы.
 
 | Русский | English | 中文 |
 | --- | --- | --- |
@@ -409,7 +409,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 | §4 | `04_causality` | причинность должна соблюдаться во всей цепочке вычислений; проверка возмущением будущего и её отрицательный контроль | `ex04_causality` |
 | §5 | `05_cache` | KV-кэш и смещение позиции: позиция нового токена — это длина кэша, а не 0 | `ex05_cache` |
 | §6 | `06_evidence` | независимая проверочная программа, в которой разные виды свидетельств не смешиваются | — |
-| §7 | `07_decoder` | составные части собраны в небольшой декодер, обученный на NumPy: с маской он учится предсказывать, без маски списывает ответ, который ему виден, а когда будущее скрыто, угадывает не лучше случайного | `ex07_decoder` |
+| §7 | `07_decoder` | составные части собраны в небольшой декодер, обученный на NumPy: с маской он учится предсказывать; без маски списывает ответ, который ему виден, а стоит скрыть от него будущее — угадывает не лучше случайного выбора | `ex07_decoder` |
 
-Блокноты с упражнениями лежат в `exercises/ru/`. После каждого упражнения стоит однострочная проверка `check(...)`, которая сразу говорит, что верно, а что нет. Разобранные решения — в `solutions/ru/`. Сначала прочитайте раздел, затем решайте его упражнения.
+Блокноты с упражнениями лежат в `exercises/ru/`. После каждого упражнения стоит однострочная проверка `check(...)`, которая сразу говорит, что верно, а что нет. Разобранные решения — в `solutions/ru/`. Сначала прочитайте раздел, затем решайте упражнения к нему.
 """)

@@ -9,7 +9,7 @@ md(zh=r"""
 """, en=r"""
 # 1 The allowed set comes before softmax
 
-In the previous chapter every query could read every position. That is harmless when we only want to describe a whole sentence, but it breaks a model trained to predict the next token: the answer for position t sits at position t + 1, and a query that can read it will simply copy it instead of learning to predict it.
+In the previous chapter every query could read every position. That is harmless when we only want to describe a whole sentence, but it breaks a model trained to predict the next token. The answer for position t sits at position t + 1, and a query that can read it will simply copy it instead of learning to predict it.
 
 This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """, ru=r"""
@@ -43,11 +43,11 @@ Here is the vocabulary built from the three characters 春 (spring), 雨 (rain) 
 """, ru=r"""
 ## 1.1 Протокол данных
 
-Все примеры главы следуют одному протоколу данных — тому, что реализован в `lib/data.py`:
+Все примеры главы следуют одному протоколу данных — тому, который реализован в `lib/data.py`:
 
 * три специальных токена занимают первые номера: `<unk>` = 0 (символ вне словаря), `<bos>` = 1 (начало последовательности), `<eos>` = 2 (конец последовательности);
-* остальные токены — различные символы обучающих текстов, упорядоченные по кодовой позиции Unicode и пронумерованные в этом порядке;
-* отдельного номера PAD нет. Короткие тексты в батче дополняются справа: входы — токеном EOS, целевые метки — числом −100.
+* остальные токены — различные символы обучающих текстов, упорядоченные по возрастанию кодовой позиции Unicode и пронумерованные в этом порядке;
+* отдельного номера PAD нет. Более короткие тексты в батче дополняются справа: входы — токеном EOS, целевые метки — числом −100.
 
 Построим словарь из трёх иероглифов 春 («весна»), 雨 («дождь») и 风 («ветер»):
 """)
@@ -79,7 +79,7 @@ The code points increase in that order, so 春, 雨 and 风 get the ids 3, 4 and
 """, ru=r"""
 Кодовые позиции возрастают именно в этом порядке, поэтому 春, 雨 и 风 получают номера 3, 4 и 5.
 
-Функция `lib.data.collate` собирает из списка текстов батч. Каждая строка входов начинается с BOS, за которым идут символы текста; целевые метки — это символы текста и следом один EOS. Длина батча T на единицу больше длины самого длинного текста. Для ["春雨", "雨"]:
+Функция `lib.data.collate` собирает из списка текстов батч. Каждая строка входов начинается с BOS, за которым идут символы текста; целевые метки — это символы текста, за которыми следует один EOS. Длина батча T на единицу больше длины самого длинного текста. Для ["春雨", "雨"]:
 """)
 
 code("""
@@ -101,13 +101,13 @@ Row 0, 春雨, fills T = 3 exactly and needs no padding. Row 1, 雨, has a singl
 
 ## 1.2 Why position i may read itself
 
-Line the inputs up with the targets. The input at position t is the t-th token already seen; the output at position t is used to predict target t, which is the token that comes next:
+Line the inputs up with the targets. The input at position t is token t, which has already been seen; the output at position t is used to predict target t, the token that comes next:
 """, ru=r"""
-Строка 0, 春雨, ровно заполняет T = 3, дополнять её не нужно. В строке 1, 雨, всего один символ: в конец входов добавлен один EOS (номер 2), в конец целевых меток — число −100. Обратите внимание, что две двойки в этой строке играют совершенно разные роли. Двойка в позиции 1 целевых меток — настоящий конец текста 雨, и модель должна научиться её предсказывать; двойка в позиции 2 входов — всего лишь заполнитель.
+Строка 0 (春雨) занимает ровно T = 3 позиции, и дополнять её не нужно. В строке 1 (雨) всего один символ: в конец входов добавлен один EOS (номер 2), в конец целевых меток — число −100. Обратите внимание, что две двойки в этой строке играют совершенно разные роли. Двойка в позиции 1 целевых меток — настоящий конец текста 雨, и модель должна научиться её предсказывать; двойка в позиции 2 входов — всего лишь заполнитель.
 
 ## 1.2 Почему позиции i можно читать саму себя
 
-Поставим входы и целевые метки друг под другом. Вход в позиции t — это уже увиденный t-й токен; выход в позиции t служит для предсказания целевой метки t, то есть следующего токена:
+Поставим входы и целевые метки друг под другом. Вход в позиции t — это уже увиденный токен t; выход в позиции t служит для предсказания целевой метки t, то есть следующего токена:
 """)
 
 code("""
@@ -135,7 +135,7 @@ md(zh=r"""
 
 两者互为补集：`allowed == ~future`。
 """, en=r"""
-Two things follow. First, target t is exactly input t + 1 (the code checks this at every scored position): the answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. This holds for position 0 too: it holds BOS, which is known before any character appears, so reading it reveals nothing about the first character; 春 exists only among the targets. The allowed set is therefore j ≤ i, diagonal included.
+Two things follow. First, target t is exactly input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore j ≤ i, diagonal included.
 
 ## 1.3 One constraint, two names: `allowed` and `future`
 
@@ -146,7 +146,7 @@ The same causal constraint can be written as two different boolean arrays. The c
 
 They are complements: `allowed == ~future`.
 """, ru=r"""
-Отсюда следуют две вещи. Во-первых, целевая метка t в точности равна входу t + 1 (код проверяет это во всех учитываемых позициях): ответ всегда находится в следующей позиции, поэтому запрос i, читающий ключи j ≤ i, своего ответа не видит, а ключ i + 1 — как раз первый ключ, который нужно запретить. Во-вторых, позиции i безопасно читать саму себя: вход i — уже увиденный токен, а не ответ. Это верно и для позиции 0: там стоит BOS, известный ещё до появления любого символа, так что чтение его ничего не говорит о первом символе; 春 есть только среди целевых меток. Итак, множество разрешённых позиций — это j ≤ i, включая диагональ.
+Отсюда следуют две вещи. Во-первых, целевая метка t в точности равна входу t + 1 (код проверяет это во всех учитываемых позициях): ответ всегда находится в следующей позиции, поэтому запрос i, читающий ключи j ≤ i, своего ответа не видит, а ключ i + 1 — как раз первый ключ, который нужно запретить. Во-вторых, позиции i безопасно читать саму себя: вход i — уже увиденный токен, а не ответ. Это верно и для позиции 0: там стоит BOS, известный ещё до появления любого символа, так что, читая его, запрос ничего не узнаёт о первом символе; 春 есть только среди целевых меток. Итак, множество разрешённых позиций — это j ≤ i, включая диагональ.
 
 ## 1.3 Одно ограничение, два имени: `allowed` и `future`
 
@@ -205,11 +205,11 @@ If `future` is passed where `allowed` belongs, every query reads exactly the key
 
 Take a cache of 3 positions followed by 2 new queries (tq = 2, tk = 5):
 """, ru=r"""
-Если подать `future` туда, где ожидается `allowed`, каждый запрос будет читать ровно те ключи, которые ему читать нельзя. В квадратной маске последняя строка `future` целиком состоит из False, поэтому у строки 2 не остаётся ни одного ключа, и библиотека выдаёт ошибку — только благодаря этому путаница здесь и обнаружилась. Не стоит рассчитывать на такую удачу: передавайте маски по имени, `allowed` — что читать можно, `future` — что нельзя.
+Если подать `future` туда, где ожидается `allowed`, каждый запрос будет читать ровно те ключи, которые ему читать нельзя. В квадратной маске последняя строка `future` целиком состоит из False, поэтому у строки 2 не остаётся ни одного ключа, и библиотека выдаёт ошибку — только благодаря этому путаница здесь и обнаружилась. Не стоит рассчитывать на такую удачу. Передавайте маски по имени: `allowed` — то, что читать можно, `future` — то, что нельзя.
 
 ## 1.4 Запросов меньше, чем ключей: выравнивание по правому нижнему углу
 
-`causal_future(tq, tk)` принимает две длины, а не одну. До сих пор запросов было столько же, сколько ключей: tq = tk = T. Но когда модель порождает текст по одному токену (§5), ключи и значения прежних позиций уже лежат в KV-кэше, и на каждом шаге приходит лишь несколько новых запросов: запросов меньше, чем ключей, tq < tk. Тогда tq запросов — это последние tq из tk позиций, и запрос i стоит на абсолютной позиции tk − tq + i. Множество разрешённых позиций по-прежнему задаётся условием «ключ стоит не позже запроса», только сравниваются абсолютные позиции. Если нарисовать матрицу, разрешённый треугольник прижат к правому нижнему углу — отсюда и название: **выравнивание по правому нижнему углу**.
+`causal_future(tq, tk)` принимает две длины, а не одну. До сих пор запросов было столько же, сколько ключей: tq = tk = T. Но когда модель порождает текст по одному токену (§5), ключи и значения прежних позиций уже лежат в KV-кэше, и на каждом шаге приходит лишь несколько новых запросов: запросов меньше, чем ключей, tq < tk. Тогда tq запросов — это последние tq из tk позиций, и запрос i стоит в абсолютной позиции tk − tq + i. Множество разрешённых позиций по-прежнему задаётся условием «ключ стоит не позже запроса», только сравниваются абсолютные позиции. На рисунке матрицы разрешённый треугольник прижат к правому нижнему углу — отсюда и название: **выравнивание по правому нижнему углу**.
 
 ![Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i (диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки.](figures/allowed_pairs.svg)
 
@@ -251,9 +251,9 @@ The first query stands at absolute position 3, and only key 4 lies in its future
 
 A common mistake carries over the habit of square masks and starts the triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i can then read only keys 0–i and loses history it is entitled to. Nothing leaks from the future, but the outputs are wrong:
 """, ru=r"""
-Первый запрос стоит на абсолютной позиции 3, и в его будущем только ключ 4; второй стоит на позиции 4 и может читать все пять ключей. Это в точности две последние строки маски 5 × 5, поэтому выходы, вычисленные только для двух последних запросов, совпадают с двумя последними строками полного вычисления (разница 0,0). На этом и держится KV-кэш из §5: на каждом шаге приходит один новый запрос (tq = 1), он стоит на последней позиции и может читать все ключи кэша, то есть всю историю.
+Первый запрос стоит в абсолютной позиции 3, и в его будущем только ключ 4; второй стоит в позиции 4 и может читать все пять ключей. Это в точности две последние строки маски 5 × 5, поэтому выходы, вычисленные только для двух последних запросов, совпадают с двумя последними строками полного вычисления (разница 0,0). На этом и держится KV-кэш из §5: на каждом шаге приходит один новый запрос (tq = 1), он стоит в последней позиции и может читать все ключи кэша, то есть всю историю.
 
-Частая ошибка — перенести сюда привычку, выработанную на квадратных масках, и строить треугольник от левого верхнего угла, как это делает `np.tril(np.ones((tq, tk)))`. Тогда запрос i читает только ключи 0–i и теряет историю, которую ему читать можно. Из будущего ничего не просачивается, но выходы неверны:
+Частая ошибка — перенести сюда привычку, выработанную на квадратных масках, и строить треугольник от левого верхнего угла, как это делает `np.tril(np.ones((tq, tk)))`. Тогда запрос i читает только ключи 0–i и теряет историю, которую ему читать можно. Утечки из будущего нет, но выходы неверны:
 """)
 
 code("""
@@ -343,7 +343,7 @@ The converse does not hold: a weight of exactly 0 does not mean that the key was
 """, ru=r"""
 У строки 0 только один доступный ключ, её веса — [1, 0, 0]; у строки 1 — [1/2, 1/2, 0]; строка 2 может читать все три позиции и отдаёт каждой по 1/3. Запрещённые элементы в точности равны 0, сумма каждой строки равна 1.
 
-Обратное неверно: вес, в точности равный 0, ещё не означает, что ключ был запрещён. В точной арифметике экспонента конечной оценки положительна, так что каждый разрешённый вес больше 0; но в числах с плавающей точкой exp обращается в 0, как только оценка оказывается достаточно далеко ниже максимума строки (в формате float64 — примерно на 745 и больше):
+Обратное неверно: вес, в точности равный 0, ещё не означает, что ключ был запрещён. В точной арифметике экспонента конечной оценки положительна, так что каждый разрешённый вес больше 0; но в арифметике с плавающей точкой exp обращается в 0 (происходит исчезновение порядка), как только оценка оказывается меньше максимума строки на достаточно большую величину (в float64 — примерно на 745 и больше):
 """)
 
 code("""
@@ -361,7 +361,7 @@ md(zh=r"""
 
 ## 1.6 分数为 0 并不等于禁止
 
-一个很自然的误解是：把禁止位置的分数置为 0（例如写成 `scores * allowed`，或者 `np.where(allowed, scores, 0)`），就算把它们遮住了。可是 0 只是一个普通的分数，softmax 给它的是 exp(0) = 1，与一个分数同样为 0 的许可键毫无差别。在分数全为零的例子里，禁止位置的分数本来就是 0，把它们“清零”什么也没改变：
+一个很自然的误解是：把禁止位置的分数置为 0（例如写成 `scores * allowed`，或者 `np.where(allowed, scores, 0)`），这些键就被禁止了。可是 0 只是一个普通的分数，softmax 给它的是 exp(0) = 1，与一个分数同样为 0 的许可键毫无差别。在分数全为零的例子里，禁止位置的分数本来就是 0，把它们“清零”什么也没改变：
 """, en=r"""
 A zero weight therefore cannot tell which keys were forbidden; only the mask can.
 
@@ -373,7 +373,7 @@ A natural misconception is that setting the forbidden scores to 0 (say with `sco
 
 ## 1.6 Нулевая оценка ничего не запрещает
 
-Естественное заблуждение — считать, что запрещённые ключи скрыты, если заменить их оценки нулём (например, `scores * allowed` или `np.where(allowed, scores, 0)`). Но 0 — обычная оценка: softmax даёт ей exp(0) = 1, ровно столько же, сколько разрешённому ключу с нулевой оценкой. В примере с нулевыми оценками запрещённые оценки и так равны 0, и их «обнуление» ничего не меняет:
+Напрашивается ошибочная мысль: если заменить оценки запрещённых ключей нулём (например, `scores * allowed` или `np.where(allowed, scores, 0)`), эти ключи будут скрыты. Но 0 — обычная оценка: softmax даёт ей exp(0) = 1, ровно столько же, сколько разрешённому ключу с нулевой оценкой. В примере с нулевыми оценками запрещённые оценки и так равны 0, и их «обнуление» ничего не меняет:
 """)
 
 code("""
@@ -413,7 +413,7 @@ Another common mistake zeroes the right thing at the wrong time: it applies an o
 
 ## 1.7 Неправильный порядок: сначала softmax, потом обнуление будущего
 
-Другая частая ошибка обнуляет то, что нужно, но не вовремя: сначала применяет обычный softmax ко всем позициям и лишь затем обнуляет **веса** будущих позиций. В том же примере softmax сначала превращает каждую строку в [1/3, 1/3, 1/3], а после обнуления получается:
+Другая частая ошибка — обнулить то, что нужно, но не в тот момент: сначала применить обычный softmax ко всем позициям и лишь затем обнулить **веса** будущих позиций. В том же примере softmax сначала превращает каждую строку в [1/3, 1/3, 1/3], а после обнуления получается:
 """)
 
 code("""
@@ -455,7 +455,7 @@ plt.show()
 """, alt=dict(
     zh="三张 3×3 热力图，行 i 为查询，列 j 为键。左：masked_softmax，右上三角为 0，行和都是 1。中：禁止分数置 0，每格都是 1/3，未来被读到。右：先 softmax 后清零，行和为 1/3、2/3、1。",
     en="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.",
-    ru="Три тепловые карты 3×3: строки i — запросы, столбцы j — ключи. Слева masked_softmax: над диагональю нули, суммы строк равны 1. В центре оценки заменены нулём: везде 1/3, будущее читается. Справа softmax, затем обнуление: суммы 1/3, 2/3, 1.",
+    ru="Три тепловые карты 3×3: строки i — запросы, столбцы j — ключи. Слева masked_softmax: над диагональю нули, суммы строк равны 1. В центре запрещённые оценки заменены нулём: везде 1/3, будущее читается. Справа softmax, затем обнуление: суммы 1/3, 2/3, 1.",
 ))
 
 md(zh=r"""
@@ -463,7 +463,7 @@ md(zh=r"""
 """, en=r"""
 The wrong order does more damage than rows that fail to sum to 1. Its denominator contains the scores of future keys, so the future leaks in through the denominator. Change only the score of query 0 against its future key 2, from 0 to 2:
 """, ru=r"""
-Вред неправильного порядка не сводится к тому, что суммы строк не равны 1. В его знаменатель входят оценки будущих ключей, и через знаменатель будущее просачивается внутрь. Изменим только оценку запроса 0 для будущего ключа 2 — с 0 на 2:
+Вред неправильного порядка не сводится к тому, что суммы строк не равны 1. В знаменатель здесь входят оценки будущих ключей, и через него информация из будущего утекает в результат. Изменим только оценку запроса 0 для будущего ключа 2 — с 0 на 2:
 """)
 
 code("""
@@ -516,9 +516,9 @@ Row 0 has no readable key, so its softmax has no denominator. In that case `mask
 
 Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts −∞ on the forbidden entries; the second puts a large finite negative number there, −10⁹ in many implementations, −10⁶ in d2l's `masked_softmax`:
 """, ru=r"""
-У строки 0 нет ни одного доступного ключа, и у её softmax просто нет знаменателя. В такой ситуации `masked_softmax` выбрасывает `ValueError`, а в сообщении об ошибке указывает номер строки (здесь это строка 0). BOS в позиции 0 здесь не помогает: строке 0 вообще нельзя читать позицию 0, и неважно, какой токен там стоит. Каждому запросу хотя бы один доступный ключ гарантирует диагональ j = i в условии j ≤ i; BOS лишь делает чтение позиции 0 безвредным.
+У строки 0 нет ни одного доступного ключа, и знаменателя у её softmax просто нет. В такой ситуации `masked_softmax` выбрасывает `ValueError`, а в сообщении об ошибке указывает номер строки (здесь это строка 0). BOS в позиции 0 здесь не помогает: строке 0 вообще нельзя читать позицию 0, и неважно, какой токен там стоит. То, что у каждого запроса есть хотя бы один доступный ключ, гарантирует диагональ j = i в условии j ≤ i; BOS лишь делает чтение позиции 0 безвредным.
 
-Почему ошибка, а не какое-нибудь число? Возьмём оценки, не равные нулю, и посмотрим, что дают две наивные реализации. Первая ставит на запрещённые позиции −∞, вторая — большое конечное отрицательное число: во многих реализациях −10⁹, в `masked_softmax` из d2l −10⁶:
+Почему выбрасывается ошибка, а не возвращается хоть какой-то результат? Возьмём оценки, не все равные нулю, и посмотрим, что дают две наивные реализации. Первая ставит на запрещённые позиции −∞, вторая — большое конечное отрицательное число: во многих реализациях −10⁹, в `masked_softmax` из d2l — −10⁶:
 """)
 
 code("""
@@ -533,11 +533,11 @@ for big_negative in (-1e6, -1e9):
     print(big_negative, np.round(with_big, 6).tolist())
     #zh 第 1、2 行还有可读的键：与 masked_softmax 完全相同
     #en rows 1 and 2 keep a readable key: the same as masked_softmax
-    #ru у строк 1 и 2 остался доступный ключ: то же, что masked_softmax
+    #ru у строк 1 и 2 остался доступный ключ: результат тот же, что у masked_softmax
     assert np.array_equal(with_big[1:], masked_softmax(scores[1:], strict[1:]))
-    #zh 第 0 行全部被遮住：悄悄变成均匀分布
+    #zh 第 0 行的键全部被禁止：悄悄变成均匀分布
     #en row 0 is fully masked: it quietly turns uniform
-    #ru строка 0 замаскирована целиком: втихую становится равномерной
+    #ru строка 0 замаскирована целиком: незаметно становится равномерной
     assert np.allclose(with_big[0], 1/3)
 
 err = refusal(masked_softmax, scores[:1], strict[:1])
@@ -546,17 +546,17 @@ assert "row (0,)" in str(err)
 """)
 
 md(zh=r"""
-用 −∞ 填充时，第 0 行算的是 exp(−∞ − (−∞))，结果是 NaN，它会悄无声息地传遍后面所有的计算。用很大的有限负数代替 −∞ 就更隐蔽了。在第 1、2 行，它确实管用：这两行还有可读的键，exp(−10⁹ − m)（m 是这一行许可分数中的最大值）下溢为 0，权重与 `masked_softmax` 分毫不差。可在全部被遮住的第 0 行，每个分数都被换成了同一个常数，softmax 给出均匀的 [1/3, 1/3, 1/3]：查询 0 读到了位置 0、1、2，包括它的未来，而且没有任何提示。对同一行，`masked_softmax` 直接拒绝，并指出是哪一行。
+用 −∞ 填充时，第 0 行算的是 exp(−∞ − (−∞))，结果是 NaN，它会悄无声息地传遍后面所有的计算。用很大的有限负数代替 −∞ 就更隐蔽了。在第 1、2 行，它确实管用：这两行还有可读的键，exp(−10⁹ − m)（m 是这一行许可分数中的最大值）下溢为 0，权重与 `masked_softmax` 分毫不差。可在所有键都被禁止的第 0 行，每个分数都被换成了同一个常数，softmax 给出均匀的 [1/3, 1/3, 1/3]：查询 0 读到了位置 0、1、2，包括它的未来，而且没有任何提示。对同一行，`masked_softmax` 直接拒绝，并指出是哪一行。
 
 所以本课程的约定是：没有可读键的行（空行）是错误，必须报错，既不能变成 NaN，也不能悄悄变成均匀分布。本课程里不存在有意为之的空行：条件是 j ≤ i，并且查询不多于键（右下对齐，§1.4），每个查询至少能读自己的键。正因为如此，`causal_future` 拒绝查询多于键的情形，否则最前面的查询就没有属于自己的键了：
 """, en=r"""
-With −∞, row 0 computes exp(−∞ − (−∞)), which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of −∞ is even sneakier. In rows 1 and 2 it does work: those rows keep a readable key, exp(−10⁹ − m), with m the row's largest allowed score, underflows to exactly 0, and the weights equal those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
+With −∞, row 0 computes exp(−∞ − (−∞)), which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of −∞ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so exp(−10⁹ − m), where m is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is j ≤ i and there are never more queries than keys (the bottom-right alignment of §1.4), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
+Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is j ≤ i and there are never more queries than keys (the bottom-right alignment of §1.4), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
 """, ru=r"""
-С −∞ строка 0 вычисляет exp(−∞ − (−∞)), то есть NaN, и этот NaN незаметно расползается по всем дальнейшим вычислениям. Большое конечное отрицательное число вместо −∞ ещё коварнее. В строках 1 и 2 оно действительно работает: у этих строк остался доступный ключ, exp(−10⁹ − m), где m — наибольшая разрешённая оценка строки, обращается ровно в 0, и веса до последнего бита совпадают с весами `masked_softmax`. Но в целиком замаскированной строке 0 все оценки заменены одной и той же константой, и softmax возвращает равномерное [1/3, 1/3, 1/3]: запрос 0 читает позиции 0, 1 и 2, включая своё будущее, и никакого предупреждения нет. Ту же строку `masked_softmax` отвергает и называет её номер.
+При −∞ в строке 0 вычисляется exp(−∞ − (−∞)), то есть NaN, и этот NaN незаметно расползается по всем дальнейшим вычислениям. Большое конечное отрицательное число вместо −∞ ещё коварнее. В строках 1 и 2 оно действительно работает: у этих строк остался доступный ключ, exp(−10⁹ − m), где m — наибольшая разрешённая оценка строки, обращается ровно в 0, и веса до последнего бита совпадают с весами `masked_softmax`. Но в целиком замаскированной строке 0 все оценки заменены одной и той же константой, и softmax возвращает равномерное [1/3, 1/3, 1/3]: запрос 0 читает позиции 0, 1 и 2, включая своё будущее, и никакого предупреждения нет. Ту же строку `masked_softmax` отвергает и называет её номер.
 
-Отсюда правило курса: строка, которой нечего читать (пустая строка), — это ошибка, о ней сообщает исключение; она никогда не превращается в NaN и не подменяется втихую равномерным распределением. Намеренно пустых строк в этом курсе нет: условие — j ≤ i, а запросов никогда не больше, чем ключей (выравнивание по правому нижнему углу, §1.4), поэтому каждый запрос может читать хотя бы свой собственный ключ. Именно поэтому `causal_future` не принимает запросов больше, чем ключей: иначе первым запросам не досталось бы своего ключа:
+Отсюда правило курса: строка, которой нечего читать (пустая строка), — это ошибка, о ней сообщает исключение; она никогда не превращается в NaN и не подменяется незаметно равномерным распределением. Намеренно пустых строк в этом курсе нет: условие — j ≤ i, а запросов никогда не больше, чем ключей (выравнивание по правому нижнему углу, §1.4), поэтому каждый запрос может читать хотя бы свой собственный ключ. Именно поэтому `causal_future` отказывается работать, если запросов больше, чем ключей: иначе первым запросам не досталось бы своего ключа:
 """)
 
 code("""
@@ -574,7 +574,7 @@ Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the pad
 """, ru=r"""
 ## 1.9 Запросы в позициях дополнения вычисляются, но не учитываются
 
-Вернёмся к батчу ["春雨", "雨"]. В строке 1 вход в позиции 2 — это EOS, добавленный при дополнении. Прямой проход не выделяет его особо: это обычный запрос, он читает позиции 0–2 и получает выход, и этот выход никто не обнуляет принудительно. Чтобы увидеть это, возьмём маленькую случайную таблицу эмбеддингов токенов E (позиции появятся только в §3), положим X = E[inputs] и используем прямо q = k = v = X. Проекций W_Q, W_K, W_V пока нет (они появятся в §2), так что в примере важно только то, какие ключи может читать каждый запрос:
+Вернёмся к батчу ["春雨", "雨"]. В строке 1 вход в позиции 2 — это EOS, добавленный при дополнении. Прямой проход никак не выделяет его: это обычный запрос, он читает позиции 0–2 и получает выход, и этот выход никто не обнуляет принудительно. Чтобы увидеть это, возьмём маленькую случайную таблицу эмбеддингов токенов E (позиции появятся только в §3), положим X = E[inputs] и будем использовать прямо q = k = v = X. Проекций W_Q, W_K, W_V пока нет (они появятся в §2), так что в примере важно только то, какие ключи может читать каждый запрос:
 """)
 
 code("""
@@ -630,13 +630,13 @@ Five positions are scored, and two of their targets are EOS: position 2 of 春�
 
 Because of the way `collate` lays out a batch, the positions whose input is EOS are exactly the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id.
 
-This is also why EOS must not be declared a padding index (such as `padding_idx` of PyTorch's `nn.Embedding`, or the `ignore_index` of a loss): EOS is a real token, predicted as a target and given its own embedding vector as an input, and registering it as padding turns a real token into nothing. The padding role is split between two things instead: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets, which is not a token id at all; `decode` refuses it outright:
+This is also why EOS must not be declared a padding index (such as `padding_idx` of PyTorch's `nn.Embedding`, or the `ignore_index` of a loss). EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so registering it as padding turns a real token into nothing. The padding role is split between two things instead: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets, which is not a token id at all; `decode` refuses it outright:
 """, ru=r"""
 Учитываются пять позиций, и в двух из них целевая метка — EOS: позиция 2 в 春雨 и позиция 1 в 雨. Это настоящие концы текстов, и модель должна научиться предсказывать там EOS. Если считать EOS дополнением и игнорировать его (например, выбрасывать из функции потерь позиции, где `targets == EOS`), останутся только 3 учитываемые позиции, и модель так и не узнает, где заканчивается текст.
 
-Из-за того, как `collate` собирает батч, позиции со входом EOS — это ровно позиции с меткой −100. И всё же, что учитывать, решают только целевые метки. Прямой проход не получает никакой маски дополнения и ничего не маскирует в зависимости от значения входа: для него EOS на входе — обычный номер токена.
+По построению `collate` позиции, где на входе стоит EOS, — это ровно те позиции, где целевая метка равна −100. И всё же, что учитывать, решают только целевые метки. Прямой проход не получает никакой маски дополнения и ничего не маскирует в зависимости от значения входа: для него EOS на входе — обычный номер токена.
 
-Поэтому же EOS нельзя объявлять индексом дополнения (например, `padding_idx` у `nn.Embedding` в PyTorch или `ignore_index` у функции потерь): EOS — настоящий токен, его предсказывают как целевую метку, а на входе у него есть собственный вектор эмбеддинга; объявить его дополнением значит превратить настоящий токен в ничто. Роль дополнения разделена между двумя вещами: обычный EOS как заполнитель во входах, чей запрос не учитывается, и −100 в целевых метках, которое вообще не номер токена — `decode` его попросту отвергает:
+По той же причине EOS нельзя объявлять индексом дополнения (например, `padding_idx` у `nn.Embedding` в PyTorch или `ignore_index` у функции потерь): EOS — настоящий токен, его предсказывают как целевую метку, а на входе у него есть собственный вектор эмбеддинга; объявить его дополнением — значит превратить настоящий токен в ничто. Роль дополнения поделена между двумя вещами: во входах это обычный EOS-заполнитель, запрос которого не учитывается, а в целевых метках — число −100, которое вообще не является номером токена; `decode` его попросту отвергает:
 """)
 
 code("""
@@ -652,7 +652,7 @@ md(zh=r"""
 """, en=r"""
 Two different things must be kept apart here. The query at a padded position is an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps it out of the loss. An **empty row** is a query with no key to read at all: its softmax has no denominator, there is no output to compute, and it must raise (§1.8). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
 """, ru=r"""
-Здесь важно не смешать две разные вещи. Запрос в позиции дополнения — это **неучитываемый выход**: ему есть что читать (как минимум самого себя), выход вычисляется как обычно, и только целевая метка −100 не пускает его в функцию потерь. **Пустая строка** — это запрос, которому читать нечего вовсе: у его softmax нет знаменателя, выход вычислить нельзя, и нужно выбросить исключение (§1.8). Первое определяют целевые метки, второе — маска. Ошибочно пропускать пустую строку под видом «дополнения, которое всё равно не учитывается»; так же ошибочно выбрасывать исключение на запросе дополнения или обнулять его выход, как будто его строка пуста. Для каждой позиции батча ниже указано, сколько ключей она может читать и учитывается ли она:
+Здесь важно не смешать две разные вещи. Запрос в позиции дополнения — это **неучитываемый выход**: ему есть что читать (как минимум себя самого), выход вычисляется как обычно, и только целевая метка −100 не пускает его в функцию потерь. **Пустая строка** — это запрос, которому читать нечего вовсе: у его softmax нет знаменателя, выход вычислить нельзя, и нужно выбросить исключение (§1.8). Первое определяют целевые метки, второе — маска. Ошибочно пропускать пустую строку под видом «дополнения, которое всё равно не учитывается»; так же ошибочно выбрасывать исключение из-за запроса дополнения или обнулять его выход, как будто его строка пуста. Для каждой позиции батча ниже указано, сколько ключей она может читать и учитывается ли она:
 """)
 
 code("""
@@ -674,7 +674,7 @@ md(zh=r"""
 """, en=r"""
 There is one more reason why right padding is harmless: real queries cannot read it. A general sequence system takes the allowed set to be the intersection of two conditions: j ≤ i, and key j is a real position (not padding). This course pads on the right only. Let a row have real length ℓ (ℓ = 2 for the row of 雨: BOS and 雨). A real query has i < ℓ and a padding key has j ≥ ℓ > i, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """, ru=r"""
-Есть и ещё одна причина, по которой дополнение справа безвредно: настоящие запросы его не видят. В общем случае система для последовательностей берёт в качестве множества разрешённых позиций пересечение двух условий: j ≤ i и «ключ j — настоящая позиция, а не дополнение». В этом курсе дополнение бывает только справа. Пусть настоящая длина строки равна ℓ (для строки 雨 ℓ = 2: BOS и 雨). У настоящего запроса i < ℓ, у ключа дополнения j ≥ ℓ > i, так что каждый ключ дополнения уже лежит в будущем каждого настоящего запроса и исключён причинным условием. С условием «ключ j настоящий» и без него множества разрешённых позиций настоящих запросов одинаковы, и одной причинной маски достаточно; различаются лишь строки запросов дополнения, а они не учитываются. Поэтому прямой проход в этом курсе не принимает маску дополнения:
+Есть и ещё одна причина, по которой дополнение справа безвредно: настоящие запросы его не видят. В общем случае системы обработки последовательностей задают множество разрешённых позиций двумя условиями сразу: j ≤ i и «ключ j — настоящая позиция, а не дополнение». В этом курсе дополнение бывает только справа. Пусть настоящая длина строки равна ℓ (для строки 雨 ℓ = 2: BOS и 雨). У настоящего запроса i < ℓ, у ключа дополнения j ≥ ℓ > i, так что каждый ключ дополнения уже лежит в будущем каждого настоящего запроса и исключён причинным условием. С условием «ключ j настоящий» и без него множества разрешённых позиций настоящих запросов одинаковы, и одной причинной маски достаточно; различаются лишь строки запросов дополнения, а они не учитываются. Поэтому прямой проход в этом курсе не принимает маску дополнения:
 """)
 
 code("""
@@ -702,7 +702,7 @@ md(zh=r"""
 """, en=r"""
 The numbers agree: computing 雨 alone without padding (T = 2) gives the same two outputs as the first two outputs of its row in the batch:
 """, ru=r"""
-Числа это подтверждают: если посчитать 雨 отдельно, без дополнения (T = 2), получатся те же два выхода, что и первые два выхода его строки в батче:
+Числа это подтверждают: если посчитать 雨 отдельно, без дополнения (T = 2), то оба его выхода совпадут с первыми двумя выходами его строки в батче:
 """)
 
 code("""
@@ -729,11 +729,11 @@ The difference is 0.0 (to 12 decimals).
 
 Pad 雨 on the left instead, as [EOS, BOS, 雨], and the argument above falls apart. The padding now lies to the left of the real positions, which is exactly where the causal mask allows reading:
 """, ru=r"""
-Разница равна нулю (с точностью до 12 знаков после запятой).
+Разница равна 0,0 (при округлении до 12 знаков после запятой).
 
 ## 1.10 Почему не дополнение слева
 
-Если дополнить 雨 слева, как [EOS, BOS, 雨], рассуждение выше рушится. Теперь дополнение стоит левее настоящих позиций — как раз там, где причинная маска чтение разрешает:
+Если дополнить 雨 слева, то есть записать [EOS, BOS, 雨], рассуждение выше перестаёт работать. Теперь дополнение стоит левее настоящих позиций — как раз там, где причинная маска чтение разрешает:
 """)
 
 code("""
@@ -756,7 +756,7 @@ md(zh=r"""
 """, en=r"""
 The real queries 1 and 2 can both read the padding key 0, and their outputs differ from the unpadded ones by about 0.33 (largest absolute difference). Supporting left padding needs two changes. The first is the condition "key j is real" of §1.9. It repairs the real queries, but it leaves the padded query at position 0 with no key it may read: an empty row. In such a system empty rows arise by design; they have to be singled out and handled explicitly, and never scored. `masked_softmax` still refuses the row, because in this course an empty row can only be a mistake:
 """, ru=r"""
-Настоящие запросы 1 и 2 оба видят ключ дополнения 0, и их выходы отличаются от выходов без дополнения примерно на 0,33 (наибольшая абсолютная разница). Чтобы поддержать дополнение слева, нужны два изменения. Первое — условие «ключ j настоящий» из §1.9. Оно исправляет настоящие запросы, но у запроса дополнения в позиции 0 не остаётся ни одного ключа, который ему можно читать: получается пустая строка. В такой системе пустые строки возникают намеренно; их нужно отдельно выделять и обрабатывать и никогда не учитывать. `masked_softmax` такую строку по-прежнему отвергает: в этом курсе пустая строка может быть только ошибкой:
+Настоящие запросы 1 и 2 оба видят ключ дополнения 0, и их выходы отличаются от выходов без дополнения примерно на 0,33 (наибольшая абсолютная разница). Чтобы поддержать дополнение слева, нужны два изменения. Первое — условие «ключ j настоящий» из §1.9. Оно исправляет настоящие запросы, но у запроса дополнения в позиции 0 не остаётся ни одного ключа, который ему можно читать: получается пустая строка. В такой системе пустые строки возникают намеренно; их нужно отдельно выделять и обрабатывать и никогда не учитывать. `masked_softmax` такую строку по-прежнему отвергает, потому что в этом курсе пустая строка может быть только ошибкой:
 """)
 
 code("""
@@ -790,13 +790,13 @@ With this condition the outputs of the real queries differ from the unpadded one
 
 A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row X[2], and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
 
-First a fixed change, computed once: replace X[2] by [2, −2, 2, −2] and print max_j |ΔY[i, j]| for every row:
+Start with one fixed change: replace X[2] by [2, −2, 2, −2] and print max_j |ΔY[i, j]| for every row:
 """, ru=r"""
-С этим условием выходы настоящих запросов отличаются от выходов без дополнения на 0,0, а строка 0 стала пустой. Второе изменение касается позиций: BOS оказался бы не в позиции 0, и векторы позиций из §3, прибавляемые по номеру позиции, пришлось бы перенумеровать. Это уже новый договор о масках и позициях; прямой проход этого курса его не поддерживает и не делает вид, что поддерживает.
+С этим условием выходы настоящих запросов отличаются от выходов без дополнения на 0,0, а строка 0 стала пустой. Второе изменение касается позиций: BOS оказался бы не в позиции 0, и векторы позиций из §3, прибавляемые по номеру позиции, пришлось бы перенумеровать. Это уже новое соглашение о масках и позициях; прямой проход этого курса его не поддерживает и не делает вид, что поддерживает.
 
 ## 1.11 Эксперимент: меняем только последнюю строку
 
-Свяжем всё сказанное одним экспериментом. Возьмём вход X из трёх позиций ширины 4 (снова q = k = v = X), изменим только его последнюю строку X[2] и посмотрим, какие строки выхода Y изменятся. С причинной маской строки 0 и 1 вообще не видят позицию 2 и обязаны остаться в точности прежними. Без маски (`unmasked_attention`, в §4 она служит отрицательным контролем) будущее просачивается в более ранние строки.
+Свяжем всё сказанное одним экспериментом. Возьмём вход X из трёх позиций и ширины 4 (снова q = k = v = X), изменим только его последнюю строку X[2] и посмотрим, какие строки выхода Y изменятся. С причинной маской строки 0 и 1 вообще не видят позицию 2 и обязаны остаться в точности прежними. Без маски (`unmasked_attention`, в §4 она служит отрицательным контролем) будущее просачивается в более ранние строки.
 
 Сначала одно фиксированное изменение: заменим X[2] на [2, −2, 2, −2] и напечатаем max_j |ΔY[i, j]| для каждой строки:
 """)
@@ -837,7 +837,7 @@ plt.show()
 """, alt=dict(
     zh="两张 3×4 热力图，行 i 为位置，列 j 为特征，颜色表示只改 X[2] 后的 |ΔY|。左：causal_attention，第 0、1 行全是 0.00，只有第 2 行有颜色。右：unmasked_attention，三行都有变化。",
     en="Two 3×4 heatmaps, rows i are positions, columns j features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.",
-    ru="Две тепловые карты 3×4: строки i — позиции, столбцы j — признаки, цвет — |ΔY| после изменения одной X[2]. Слева causal_attention: строки 0 и 1 целиком 0.00, окрашена только строка 2. Справа unmasked_attention: меняются все три строки.",
+    ru="Две тепловые карты 3×4: строки i — позиции, столбцы j — признаки, цвет — |ΔY| после изменения только X[2]. Слева causal_attention: строки 0 и 1 целиком 0.00, окрашена только строка 2. Справа unmasked_attention: меняются все три строки.",
 ))
 
 md(zh=r"""
@@ -845,11 +845,11 @@ md(zh=r"""
 
 在网页上，滑块直接就能拖动：每一种设置的结果都是运行这本笔记本时由 `lib` 算好的。在 Jupyter 中，先运行这个单元格。
 """, en=r"""
-In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, max|ΔY[i]|. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 follows; without the mask all three rows change.
+In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, max|ΔY[i]|. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
 
 On the website the sliders work as they are: the result of every setting was computed by `lib` when this notebook ran. In Jupyter, run the cell first.
 """, ru=r"""
-В интерактивном рисунке ниже вы сами меняете четыре элемента последней строки, X[2, 0] … X[2, 3], с шагом 0,5. В таблице для обоих вычислений показано наибольшее отклонение каждой строки выхода от исходного выхода, max|ΔY[i]|. Передвиньте любой ползунок и сравните оба столбца: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
+В интерактивном рисунке ниже вы сами меняете четыре элемента X[2, 0]–X[2, 3] последней строки, с шагом 0,5. В таблице для обоих вычислений показано наибольшее отклонение каждой строки выхода от исходного выхода, max|ΔY[i]|. Передвиньте любой ползунок и сравните оба столбца: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
 
 На сайте ползунки работают сразу: результат для каждого положения посчитан `lib` при выполнении этого блокнота. В Jupyter сначала выполните ячейку.
 """)
@@ -886,7 +886,7 @@ md(zh=r"""
 * Position i may read itself: input i is a token already seen, and the answer sits at position i + 1. Every query has at least one readable key thanks to the diagonal j = i; BOS at position 0 only makes reading position 0 harmless. With `<` instead of `≤`, row 0 is empty whatever token stands at position 0.
 * With fewer queries than keys (tq < tk, new queries after a cache), query i stands at absolute position tk − tq + i: the mask is aligned to the bottom-right corner.
 * `allowed` (True = may read) and `future` (True = forbidden) are complements; pass them by name and never one for the other.
-* An empty row (a query with no key to read) is an error and raises: −∞ turns it into NaN, and a finite constant such as −10⁹ quietly turns it into a uniform row that reads the future as well.
+* An empty row (a query with no key to read) is an error and raises an exception: −∞ turns it into NaN, and a finite constant such as −10⁹ quietly turns it into a uniform row that reads the future as well.
 * Queries at right-padded positions are computed as usual; whether they are scored depends only on whether the target is −100. Such a query is an unscored output, not an empty row. Real EOS targets must be scored, and EOS is not a padding index.
 * A general system intersects j ≤ i with "key j is a real position"; with right padding only, the padding keys already lie in the future of every real query, so the causal mask alone suffices. Left padding would need a new contract of masks and positions, which this course does not support.
 
@@ -894,13 +894,13 @@ The exercises for this section are in `exercises/en/ex01_allowed_set.ipynb`. The
 """, ru=r"""
 ## 1.12 Итоги
 
-* Сначала фиксируем множество разрешённых позиций j ≤ i, затем нормализуем по нему. Запрещённые ключи нужно исключить из нормализации: нулевая оценка ничего не запрещает (exp(0) = 1), а если сначала применить softmax и потом обнулить будущее, нарушаются не только суммы строк: будущее просачивается через знаменатель.
-* Позиции i можно читать саму себя: вход i — уже увиденный токен, а ответ лежит в позиции i + 1. Хотя бы один доступный ключ каждому запросу гарантирует диагональ j = i; BOS в позиции 0 лишь делает чтение позиции 0 безвредным. Если написать `<` вместо `≤`, строка 0 пуста, какой бы токен ни стоял в позиции 0.
-* Когда запросов меньше, чем ключей (tq < tk, новые запросы после кэша), запрос i стоит на абсолютной позиции tk − tq + i: маска выровнена по правому нижнему углу.
+* Сначала фиксируем множество разрешённых позиций j ≤ i, затем нормализуем по нему. Запрещённые ключи нужно исключить из нормализации: нулевая оценка ничего не запрещает (exp(0) = 1), а если сначала применить softmax и лишь потом обнулить будущее, то не только нарушаются суммы строк, но и будущее просачивается через знаменатель.
+* Позиции i можно читать саму себя: вход i — уже увиденный токен, а ответ лежит в позиции i + 1. Хотя бы один доступный ключ у каждого запроса есть благодаря диагонали j = i; BOS в позиции 0 лишь делает чтение позиции 0 безвредным. Если написать `<` вместо `≤`, строка 0 пуста, какой бы токен ни стоял в позиции 0.
+* Когда запросов меньше, чем ключей (tq < tk, новые запросы после кэша), запрос i стоит в абсолютной позиции tk − tq + i: маска выровнена по правому нижнему углу.
 * `allowed` (True — читать можно) и `future` (True — читать нельзя) дополняют друг друга; передавайте их по имени и никогда не подставляйте одну вместо другой.
-* Пустая строка (запрос, которому нечего читать) — ошибка, о которой сообщает исключение: −∞ превращает её в NaN, а конечная константа вроде −10⁹ втихую делает её равномерной, и запрос читает в том числе будущее.
+* Пустая строка (запрос, которому нечего читать) — ошибка, о которой сообщает исключение: −∞ превращает её в NaN, а конечная константа вроде −10⁹ незаметно делает её равномерной, и запрос читает в том числе будущее.
 * Запросы в позициях дополнения справа вычисляются как обычно; учитываются ли они, зависит только от того, равна ли целевая метка −100. Такой запрос — неучитываемый выход, а не пустая строка. Настоящие целевые метки EOS обязательно учитываются, и EOS — не индекс дополнения.
-* В общем случае система пересекает j ≤ i с условием «ключ j — настоящая позиция»; при дополнении только справа ключи дополнения и так лежат в будущем каждого настоящего запроса, поэтому одной причинной маски достаточно. Дополнение слева потребовало бы нового договора о масках и позициях; этот курс его не поддерживает.
+* В общем случае система пересекает j ≤ i с условием «ключ j — настоящая позиция»; при дополнении только справа ключи дополнения и так лежат в будущем каждого настоящего запроса, поэтому одной причинной маски достаточно. Дополнение слева потребовало бы нового соглашения о масках и позициях; этот курс его не поддерживает.
 
-Упражнения к разделу — в `exercises/ru/ex01_allowed_set.ipynb`. В следующем разделе (§2) одна голова превращается в несколько.
+Упражнения к разделу — в `exercises/ru/ex01_allowed_set.ipynb`. В следующем разделе (§2) одна голова разбивается на несколько.
 """)

@@ -46,12 +46,12 @@ Notation: B is the batch size, T the number of positions, D the model width, H t
 * §2.1 — сначала многоголовое внимание как H независимых голов: у каждой свои проекции, выходы склеиваются и умножаются на W_O; результат совпадает с тем, что даёт запись через разбиение, принятая в `lib`;
 * §2.2 — разбиение B×T×D → B×H×T×d и `reshape`, после которого форма правильная, а содержимое — нет;
 * §2.3 — почему каждая голова делит оценки на свой √d и нормализует их отдельно;
-* §2.4 — склейка голов и выходная проекция W_O, и почему она не украшение;
+* §2.4 — склейка голов и выходная проекция W_O; почему эта проекция — не украшение;
 * §2.5 — пример 1: двухголовое внимание вручную и через `lib`;
 * §2.6 — во что обходится число голов H при фиксированном D: параметры, память под таблицы внимания, число операций;
 * §2.7 — почему от увеличения числа голов у каждой из них не появляется роль, которую можно назвать.
 
-Обозначения: B — размер батча, T — число позиций, D — ширина модели, H — число голов, d = D/H — ширина одной головы (D должен делиться на H). Векторы — строки: линейное отображение записывается как `x @ W`, где `W` имеет форму (входная ширина, выходная ширина).
+Обозначения: B — размер батча, T — число позиций, D — ширина модели, H — число голов, d = D/H — ширина одной головы (D должен делиться на H). Векторы записываются строками: линейное отображение имеет вид `x @ W`, где `W` имеет форму (входная ширина, выходная ширина).
 """,
 )
 
@@ -96,7 +96,7 @@ The three D×d matrices of each head need not be stored separately. Placed side 
     ru=r"""
 ## 2.1 H независимых голов: склейка и умножение на W_O
 
-Самый прямой способ построить многоголовое внимание — применить одноголовое внимание из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются в порядке голов в массив T×D, который затем умножается на выходную проекцию W_O (D×D).
+Самый прямой способ построить многоголовое внимание — применить одноголовое внимание из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию W_O (D×D).
 
 ![Путь через одну голову: вход X (T × D) умножается на W_Q, W_K и W_V и даёт Q, K и V (T × d); Q, умноженное на транспонированное K и делённое на √d, даёт оценки S размера T × T; softmax по маске нормирует каждую строку только по j ≤ i и даёт нижнетреугольные веса A; A, умноженное на V, — выход головы Y (T × d).](figures/one_head.svg)
 
@@ -133,17 +133,17 @@ md(
 
 既然如此，为什么还要换一种写法？上面的循环做了 3H 次窄的矩阵乘法（每次只算 d 列），还调用了 H 次注意力。可是第 h 个头的投影，恰好就是全宽投影的一个列块：`(x @ W_Q)[..., h*d:(h+1)*d]` 等于 `x @ W_Q[:, h*d:(h+1)*d]`。所以 `x @ W_Q`、`x @ W_K`、`x @ W_V` 三次全宽乘法，就一次算出了所有头的查询、键和值；剩下的只是把 D 列重新分组成 H 个头，让“头”成为又一条批量轴，这样一次注意力调用就能处理所有的头。这种重新分组就是 §2.2 的拆分。
 
-输出一侧也有类似的等式：拼接后乘 W_O，等于让每个头用 W_O 中属于自己的 d 行去乘自己的输出，再把 H 个结果相加。由此已经可以看出，W_O 是各个头汇合的地方（§2.4）。下面的单元核对这两个等式。
+输出一侧也有类似的等式：拼接后乘 W_O，等于让每个头用 W_O 中属于自己的 d 行去乘自己的输出，再把 H 个结果相加。由此已经可以看出，W_O 是各个头汇合的地方（§2.4）。下面的单元格核对这两个等式。
 """,
     en=r"""
 Both computations give the same output: the largest difference is below 1e-14, the size of rounding error (rounded to 12 decimal places it prints as `0.0`).
 
-Why, then, a second way of writing it? The loop performs 3H narrow matrix products, d columns at a time, and calls attention H times. But the projection of head h is just a block of columns of the full-width projection: `(x @ W_Q)[..., h*d:(h+1)*d]` equals `x @ W_Q[:, h*d:(h+1)*d]`. The three full-width products `x @ W_Q`, `x @ W_K` and `x @ W_V` therefore compute the queries, keys and values of every head at once. All that is left is to regroup the D columns into H heads and make the head one more batch axis, so that a single attention call handles every head. That regrouping is the split of §2.2.
+Why, then, write it a second way? The loop performs 3H narrow matrix products, d columns at a time, and calls attention H times. But the projection of head h is just a block of columns of the full-width projection: `(x @ W_Q)[..., h*d:(h+1)*d]` equals `x @ W_Q[:, h*d:(h+1)*d]`. The three full-width products `x @ W_Q`, `x @ W_K` and `x @ W_V` therefore compute the queries, keys and values of every head at once. All that is left is to regroup the D columns into H heads and make the head one more batch axis, so that a single attention call handles every head. That regrouping is the split of §2.2.
 
 The output side has a similar identity: concatenating and multiplying by W_O is the same as letting each head multiply its output by its own block of d rows of W_O and adding up the H results. This already shows that W_O is where the heads meet (§2.4). The cell below checks both identities.
 """,
     ru=r"""
-Оба вычисления дают один и тот же выход: наибольшая разность меньше 1e-14, то есть того же порядка, что и ошибка округления (с точностью до 12 знаков после запятой печатается `0.0`).
+Оба вычисления дают один и тот же выход: наибольшая разность меньше 1e-14, то есть того же порядка, что и ошибка округления (при округлении до 12 знаков после запятой печатается `0.0`).
 
 Зачем же тогда другой способ записи? Цикл выполняет 3H узких матричных умножений, по d столбцов за раз, и H раз вызывает внимание. Но проекция головы h — это просто блок столбцов проекции на полную ширину: `(x @ W_Q)[..., h*d:(h+1)*d]` равно `x @ W_Q[:, h*d:(h+1)*d]`. Поэтому три умножения на полную ширину — `x @ W_Q`, `x @ W_K` и `x @ W_V` — сразу дают запросы, ключи и значения всех голов. Остаётся перегруппировать D столбцов в H голов и сделать голову ещё одной осью батча, чтобы один вызов внимания обработал все головы. Эта перегруппировка и есть разбиение из §2.2.
 
@@ -184,7 +184,7 @@ Q、K、V 的投影输出形状都是 B×T×D。拆分要一次完成 §2.1 中�
     en=r"""
 ## 2.2 Splitting: coordinate a of head h is feature h·d + a
 
-The Q, K and V projections all produce B×T×D arrays. The split has to do in one go what the loop of §2.1 did head by head, cutting out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
+The Q, K and V projections all produce B×T×D arrays. The split does in one step what the loop of §2.1 did head by head by slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
@@ -250,7 +250,7 @@ md(
     en=r"""
 All 48 entries agree. In head 1 of sequence 0 the three rows are features 4 to 7 at t = 0, 1, 2: each row still belongs to one time step; it just holds a different group of coordinates.
 
-### A `reshape` with legal shapes and wrong contents
+### A `reshape` with the right shape and the wrong contents
 
 A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is exactly the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
 """,
@@ -280,7 +280,7 @@ md(
     zh=r"""
 形状检查通过了，48 个元素里却有 32 个放错了位置。第一个错处：第 0 个头在 t = 1 这一行的第 0 个坐标，本该是时刻 1 的第 0 号特征，实际装的却是**时刻 0** 的第 4 号特征。
 
-还要注意什么**抓不住**这个错误：用 `wrong.reshape(B, T, D)` 变回去，得到的 `x` 分毫不差，所以“往返一次能还原”的测试同样会通过。只有把每个下标和规则 h·d + a 逐项对照的检查，才能发现问题。
+还要注意，有一种检查**抓不住**这个错误：用 `wrong.reshape(B, T, D)` 变回去，得到的 `x` 分毫不差，所以“往返一次能还原”的测试同样会通过。只有把每个下标和规则 h·d + a 逐项对照的检查，才能发现问题。
 
 接下来看看时间被打乱成了什么样子。下面两个数组列出每个头的每一行实际来自哪个时刻，先是正确的拆分，再是只用 `reshape` 的拆分：
 """,
@@ -294,7 +294,7 @@ Now let us see what happened to time. The two arrays below give, for every row o
     ru=r"""
 Проверка формы проходит, а 32 элемента из 48 стоят не на своих местах. Первый из них: координата 0 головы 0 в строке t = 1 должна быть признаком 0 момента 1, а содержит признак 4 **момента 0**.
 
-Обратите внимание и на то, что эту ошибку **не** обнаруживает: обратный `wrong.reshape(B, T, D)` возвращает ровно `x`, так что тест «туда и обратно» тоже проходит. Найти ошибку может только проверка, которая сверяет отдельные индексы с правилом h·d + a.
+Обратите внимание и на то, что эту ошибку **не** обнаруживает: обратное преобразование `wrong.reshape(B, T, D)` возвращает ровно `x`, так что тест «туда и обратно» тоже проходит. Найти ошибку может только проверка, которая сверяет отдельные индексы с правилом h·d + a.
 
 Посмотрим теперь, что стало со временем. Два массива ниже показывают для каждой строки каждой головы, из какого момента времени взято её содержимое: сначала при правильном разбиении, затем при разбиении одним `reshape`:
 """,
@@ -326,12 +326,12 @@ md(
     en=r"""
 With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs and produces output; the output just differs from the correct one (the last number above). No error message warns you.
 
-The picture shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature number f. On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
+The figure below shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature number f. On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
 """,
     ru=r"""
-При правильном разбиении строка t каждой головы берётся из момента t. При разбиении одним `reshape` строка, которую голова 0 считает моментом t = 1, взята из момента 0, а строка, которую голова 1 считает моментом t = 0, — из момента 1. Причинная маска по-прежнему работает с номерами строк, но номера строк больше не означают время. Если подать такое разбиение во внимание, всё посчитается и результат будет получен — только не тот, что при правильном разбиении (последнее число выше). Никакого сообщения об ошибке не появится.
+При правильном разбиении строка t каждой головы берётся из момента t. При разбиении одним `reshape` строка, которую голова 0 считает моментом t = 1, взята из момента 0, а строка, которую голова 1 считает моментом t = 0, — из момента 1. Причинная маска по-прежнему работает с номерами строк, но номера строк больше не означают время. Если подать такое разбиение во внимание, программа спокойно отработает и выдаст результат — только не тот, что при правильном разбиении (последнее число выше). Никакого сообщения об ошибке не появится.
 
-На рисунке обе раскладки для последовательности 0. Каждая клетка — место (h, t, a) в массиве голов; её цвет показывает, из какого момента времени взято значение, а подпись — этот момент t и номер признака f. Слева каждая строка каждой головы одного цвета, и он совпадает с номером строки t; справа цвета внутри одной головы перемешаны.
+На рисунке показаны обе раскладки для последовательности 0. Каждая клетка — место (h, t, a) в массиве голов; её цвет показывает, из какого момента времени взято значение, а подпись — этот момент t и номер признака f. Слева каждая строка каждой головы одного цвета, и он совпадает с номером строки t; справа цвета внутри одной головы перемешаны.
 """,
 )
 
@@ -361,7 +361,7 @@ Inside head h the score of query i and key j is the dot product of two d-dimensi
 
 $$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
 
-Why √d? If the coordinates are independent with mean 0 and variance 1, a sum of d products has standard deviation √d, and dividing by √d brings the scores back to scale 1. Dividing by √D instead would shrink every head's scores by another factor √H and make its softmax flatter than intended. A simulation with d = 4 and D = 8 shows this: unscaled, the standard deviation is about 2; divided by √d, it is about 1; divided by √D, only about 0.7 (in theory 1/√2 ≈ 0.707).
+Why √d? If the coordinates are independent with mean 0 and variance 1, a sum of d products has standard deviation √d, and dividing by √d brings the scores back to scale 1. Dividing by √D instead would shrink every head's scores by a further factor of √H and make its softmax flatter than intended. A simulation with d = 4 and D = 8 shows this: the standard deviation of the scores is about 2 without scaling, about 1 after division by √d, and only about 0.7 after division by √D (in theory 1/√2 ≈ 0.707).
 """,
     ru=r"""
 ## 2.3 Каждая голова делит оценки на свой √d и нормализует их сама
@@ -397,7 +397,7 @@ We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projecte
     ru=r"""
 После масштабирования softmax тоже считается **в каждой голове отдельно**: для каждой головы и каждого запроса i нормализация идёт по одному и тому же множеству разрешённых позиций (ключи от 0 до i), веса в сумме дают 1, а на будущих позициях равны ровно 0.
 
-Возьмём тот же случайный пример, что в §2.1 (T = 5, D = 8, H = 2). Разобьём спроецированные q, k и v на головы, вычислим веса каждой головы через `masked_softmax` и проверим две вещи: каждая строка в сумме даёт 1 и содержит нули на будущих позициях, а произведение весов на значения совпадает с тем, что возвращает `lib.attention.causal_attention`.
+Возьмём тот же случайный пример, что и в §2.1 (T = 5, D = 8, H = 2). Разобьём спроецированные q, k и v на головы, вычислим веса каждой головы через `masked_softmax` и проверим две вещи: каждая строка в сумме даёт 1 и содержит нули на будущих позициях, а произведение весов на значения совпадает с тем, что возвращает `lib.attention.causal_attention`.
 """,
 )
 
@@ -421,7 +421,7 @@ md(
 两个头看的是同样的位置、用的是同一个掩码，分配注意力的方式却不同，因为它们比较的是不同的坐标。下图是两个头的注意力权重（行 i 为查询，列 j 为键）：两张图右上角都是 0，每行之和都是 1。
 """,
     en=r"""
-The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. The figure shows both heads' attention weights (row i = query, column j = key): in both the upper right triangle is 0 and every row sums to 1.
+The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. The figure shows both heads' attention weights (row i = query, column j = key): in both the upper-right triangle is 0 and every row sums to 1.
 """,
     ru=r"""
 Обе головы смотрят на одни и те же позиции под одной и той же маской, но распределяют внимание по-разному, потому что сравнивают разные координаты. На рисунке веса внимания обеих голов (строка i — запрос, столбец j — ключ): в обеих правый верхний треугольник нулевой, а каждая строка в сумме даёт 1.
@@ -436,7 +436,7 @@ plt.show()
 """, alt=dict(
     zh="两张 5×5 热图（h = 0 和 h = 1）：行 i 为查询，列 j 为键，格中写着权重。对角线以上全为 0，每行之和为 1，两个头的权重分布不同。",
     en="Two 5×5 heatmaps, h = 0 and h = 1: weight of query i (row) on key j (column), each cell labelled. Above the diagonal all 0, every row sums to 1, and the two heads weigh keys differently.",
-    ru="Две тепловые карты 5×5 (h = 0 и h = 1): вес запроса i (строка) на ключе j (столбец), числа в клетках. Выше диагонали нули, каждая строка в сумме даёт 1, головы распределяют веса по-разному.",
+    ru="Две тепловые карты 5×5 (h = 0 и h = 1): вес, который запрос i (строка) отдаёт ключу j (столбец), подписан в клетке. Выше диагонали нули, каждая строка в сумме даёт 1, головы распределяют веса по-разному.",
 ))
 
 md(
@@ -465,7 +465,7 @@ The experiment below changes only head 1's values v and watches the output: once
     ru=r"""
 ## 2.4 Склейка голов и почему W_O — не украшение
 
-После внимания головы выдают B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица W_O размера D×D без свободного члена: `merged @ W_O`.
+После внимания головы выдают массив B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица W_O размера D×D без свободного члена: `merged @ W_O`.
 
 Без W_O склейка лишь ставит головы рядом: выходные признаки с h·d по h·d + d − 1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в W_O они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
 
@@ -599,7 +599,7 @@ d1 = 2
 concat = np.zeros((2, 4))
 for t_ in range(2):                              #zh 查询位置 #en query position #ru позиция запроса
     for h_ in range(2):                          #zh 第 h 个头读坐标 2h 和 2h+1 #en head h reads coordinates 2h, 2h+1 #ru голова h читает координаты 2h и 2h+1
-        block = x1[: t_ + 1, 2 * h_: 2 * h_ + 2] #zh 键 = 值 = 这个头的许可行 0～t #en keys = values = allowed rows 0..t of this head #ru ключи = значения = разрешённые строки от 0 до t этой головы
+        block = x1[: t_ + 1, 2 * h_: 2 * h_ + 2] #zh 键 = 值 = 这个头的许可行 0～t #en keys = values = allowed rows 0 to t of this head #ru ключи = значения = разрешённые строки от 0 до t этой головы
         s = block @ x1[t_, 2 * h_: 2 * h_ + 2] / np.sqrt(d1)
         p = np.exp(s) / np.exp(s).sum()
         concat[t_, 2 * h_: 2 * h_ + 2] = p @ block
@@ -617,7 +617,7 @@ md(
     zh=r"""
 ### 经过 W_O 之后，输出不再是概率向量
 
-每个头的输出是它的值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
+每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
 """,
     en=r"""
 ### After W_O the output is no longer a probability vector
@@ -696,11 +696,11 @@ It is easy to think "more heads, bigger model, slower model". At fixed D every i
 
 Легко решить: «больше голов — больше модель — медленнее работа». При фиксированном D каждую статью затрат нужно считать отдельно:
 
-* **Параметры.** При любом H матрицы W_Q, W_K, W_V и W_O имеют размер D×D: всего 4·D² параметров. Головы лишь определяют, как сгруппированы столбцы.
+* **Параметры.** При любом H матрицы W_Q, W_K, W_V и W_O имеют размер D×D: всего 4·D² параметров. Число голов лишь определяет, как сгруппированы столбцы.
 * **Матричные умножения.** Четыре проекции вообще не зависят от H. На одну последовательность оценки требуют H·(T²·d) = T²·D умножений-сложений, взвешенная сумма — столько же: итог не меняется.
-* **Таблицы внимания.** У каждой головы своя таблица весов T×T. Если их хранить (они нужны обратному проходу, или на них хочется посмотреть), они занимают B·H·T² чисел — линейно по H. Столько же элементов нормализует softmax.
+* **Таблицы внимания.** У каждой головы своя таблица весов T×T. Если их хранить (они нужны для обратного прохода, или на них хочется посмотреть), они занимают B·H·T² чисел, и этот объём растёт линейно с H. Столько же элементов нормализует softmax.
 
-`lib.costs.head_costs` переводит это в числа (полные таблицы T×T, как их считает `lib`; умножение-сложение — 2 FLOP; элемент softmax — 5 операций). Таблица ниже построена для D = 512, T = 1024, B = 1 и чисел float32.
+`lib.costs.head_costs` переводит это в числа (полные таблицы T×T, как их считает `lib`; умножение со сложением считается за 2 FLOP, элемент softmax — за 5 операций). Таблица ниже построена для D = 512, T = 1024, B = 1 и чисел float32.
 """,
 )
 
@@ -767,21 +767,21 @@ md(
     zh=r"""
 ### 其他 H、D、T 下的代价
 
-下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面那个计数单元核对了所有组合，就是它最后输出的那个 `True`）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
+下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面的计数单元格核对了所有组合，它最后输出的 `True` 就是核对结果）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
 
 用表格上方的按钮选取数值。在网页上，按钮直接就能用：每一种组合的表格都是运行这本笔记本时由 `lib.costs.head_costs` 算好的。在 Jupyter 中，先从头运行各个单元格。
 """,
     en=r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the counting cell above checks every combination: that is the `True` on its last output line): at fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same; at fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
+The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold; the counting cell above checks every combination, and the `True` on its last output line is the result. At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
 
 Pick the values with the buttons above the table. On the website they work as they are: the table for every combination was computed by `lib.costs.head_costs` when this notebook ran. In Jupyter, run the cells from the top first.
 """,
     ru=r"""
 ### Те же подсчёты для других H, D и T
 
-Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверяет все сочетания: это `True` в последней строке её результата): при фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений остаются прежними; при фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
+Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверяет все сочетания — это `True` в последней строке её результата). При фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений не меняются. При фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
 
 Значения выбираются кнопками над таблицей. На сайте кнопки работают сразу: таблица для каждого сочетания посчитана `lib.costs.head_costs` при выполнении этого блокнота. В Jupyter сначала выполните ячейки с начала.
 """,
@@ -800,7 +800,7 @@ md(
 
 人们常说“这个头负责句法，那个头负责前一个词”。拆分本身并不保证任何这样的事。拆分只是给每个头一个自己的子空间、一次自己的 softmax；一个头最终做什么由训练决定，几个头也可能学得差不多，或者学到的东西根本说不出名字。某个头有没有某种分工，是需要观察和实验（例如关掉它，再测量效果）来检验的论断，不能从 H 的大小推出来。
 
-## 小结
+## 2.8 小结
 
 * 多头注意力就是 H 个独立的单头注意力，各自用 W_Q、W_K、W_V 的一个列块，输出拼接后乘 W_O；拆分写法只是把同样的计算合并成几次全宽乘法和一次注意力调用，结果在舍入误差内相同。
 * `split_heads`：第 h 个头在位置 t 的第 a 个坐标，是位置 t 的第 h·d + a 号特征。要逐个下标核对布局：形状检查和往返还原检查都发现不了漏掉的轴交换。
@@ -815,7 +815,7 @@ md(
 
 People like to say "this head tracks syntax, that one the previous word". Nothing in the split guarantees anything of the kind. The split only gives each head its own subspace and its own softmax; what a head ends up doing is decided by training, and several heads may learn much the same thing, or something that has no name at all. Whether a head has a role is a claim to be checked by observation and experiment (for example by switching the head off and measuring the effect); it does not follow from the value of H.
 
-## Summary
+## 2.8 Summary
 
 * Multi-head attention is H independent single-head computations, each using a block of columns of W_Q, W_K and W_V, with the outputs concatenated and multiplied by W_O. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
 * `split_heads`: coordinate a of head h at position t is feature h·d + a at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
@@ -823,21 +823,21 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 * `merge_heads` concatenates in head order; W_O (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
 * At fixed D, H only moves cost around: parameters and matrix products stay the same, while attention-table memory and softmax work grow linearly with H.
 
-Next, §3: learned absolute positions.
+Next, §3 turns to learned absolute positions.
 """,
     ru=r"""
 ## 2.7 Больше голов — ещё не значит, что у каждой есть понятная роль
 
 Часто говорят: «эта голова отвечает за синтаксис, а та — за предыдущее слово». Само разбиение ничего подобного не гарантирует. Оно лишь даёт каждой голове своё подпространство и свой softmax; чем голова в итоге занимается, решает обучение, и несколько голов вполне могут выучить почти одно и то же или нечто, чему нет названия. Есть ли у головы роль — это утверждение, которое проверяют наблюдением и экспериментом (например, отключают голову и измеряют эффект); из величины H оно не следует.
 
-## Итоги
+## 2.8 Итоги
 
 * Многоголовое внимание — это H независимых одноголовых вычислений, каждое со своим блоком столбцов W_Q, W_K и W_V; их выходы склеиваются и умножаются на W_O. Запись через разбиение лишь собирает то же вычисление в несколько умножений на полную ширину и один вызов внимания; результаты совпадают с точностью до ошибки округления.
-* `split_heads`: координата a головы h в позиции t — это признак h·d + a в позиции t. Раскладку проверяйте поиндексно: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
+* `split_heads`: координата a головы h в позиции t — это признак h·d + a в позиции t. Раскладку проверяйте индекс за индексом: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
 * Каждая голова делит оценки на свой √d и нормализует их по тому же множеству разрешённых позиций; порядок во времени и причинная маска у всех голов общие.
 * `merge_heads` склеивает головы по порядку; W_O (D×D, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
-* При фиксированном D число голов лишь перераспределяет затраты: параметры и матричные умножения не меняются, а память под таблицы внимания и работа softmax растут линейно по H.
+* При фиксированном D число голов лишь перераспределяет затраты: параметры и матричные умножения не меняются, а память под таблицы внимания и работа softmax растут линейно с H.
 
-Дальше, в §3: обучаемые абсолютные позиции.
+Далее, в §3, — обучаемые абсолютные позиции.
 """,
 )

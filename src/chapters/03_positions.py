@@ -9,14 +9,14 @@ md(
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-其中偏移量 o 是这段输入之前已有的真实位置数：整段输入时 o = 0；逐个词元生成时，o 等于缓存的长度（见 §5）。一般说来，每条序列可以有自己的偏移量 $o_b$；`lib` 的 `embed` 对整个批量只接受一个整数 o。两行的宽度都是 D，才能相加。位置向量会参与学习，但“第 7 个位置”不是词元：它不在词表里，也从来不是预测目标。
+其中偏移量 o 是这段输入之前已有的真实位置数：整段输入时 o = 0；逐个词元生成时，o 等于缓存的长度（见 §5）。一般说来，每条序列可以有自己的偏移量 $o_b$；`lib` 的 `embed` 对整个批量只接受一个整数 o。两行的宽度都必须是 D，才能相加。位置向量会参与学习，但“第 7 个位置”不是词元：它不在词表里，也从来不是预测目标。
 
 ![可学习的绝对位置：词元 BOS、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中按编号取的一行（第 1、3、4 行）加上位置表 P 中按位置 o + t 取的一行（第 2、3、4 行）。](figures/positions.svg)
 
 本节内容：
 
-* §3.1 前向：在 E 和 P 中查行，再相加；
-* §3.2 反向：梯度以散射累加（scatter-add）的方式流回两张表，并用有限差分验证；
+* §3.1 前向传播：在 E 和 P 中查行，再相加；
+* §3.2 反向传播：梯度以散射累加（scatter-add）的方式流回两张表，并用有限差分验证；
 * §3.3 超出 C 的位置：为什么要拒绝，而不是取模回绕或截断到最后一行；以及训练从未用到的那些行；
 * §3.4 例 2：交换两个词元——没有位置时，一层注意力在最后一行上看不出区别，加上位置就能看出；
 * §3.5 作为对照：RoPE。
@@ -28,14 +28,14 @@ Attention by itself only compares vectors: apart from what the mask tells it, it
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o = the length of the cache when tokens are generated one at a time (see §5). In general every sequence may have its own offset $o_b$; `lib`'s `embed` takes a single int o for the whole batch. Both rows have width D, otherwise they could not be added. The position vectors are learned, but "position 7" is not a token: it is not in the vocabulary and never a prediction target.
+where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5). In general every sequence may have its own offset $o_b$; `lib`'s `embed` takes a single int o for the whole batch. Both rows have width D, otherwise they could not be added. The position vectors are learned, but "position 7" is not a token: it is not in the vocabulary and is never a prediction target.
 
 ![Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the position table P picked by the position o + t (rows 2, 3, 4).](figures/positions.svg)
 
 In this section:
 
-* §3.1 does the forward pass: look up rows of E and P and add them;
-* §3.2 does the backward pass: the gradient flows back into both tables as a scatter-add, checked against finite differences;
+* §3.1 covers the forward pass: look up rows of E and P and add them;
+* §3.2 derives the backward pass: the gradient flows back into both tables as a scatter-add, checked against finite differences;
 * §3.3 deals with positions beyond C, which are rejected rather than wrapped around or clamped to the last row, and with the rows that training never reaches;
 * §3.4 works through Example 2: a swap of two tokens that one attention layer cannot see in its last row without positions, but can with them;
 * §3.5 describes RoPE, for comparison.
@@ -43,7 +43,7 @@ In this section:
     ru=r"""
 # 3 Обучаемые абсолютные позиции
 
-Само по себе внимание лишь сравнивает векторы: кроме того, что сообщает маска, оно не знает, какой вектор шёл раньше. В этом курсе позиции попадают в модель самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
+Само по себе внимание лишь сравнивает векторы: кроме того, что сообщает маска, оно не знает, какой вектор идёт раньше, а какой позже. В этом курсе позиции попадают в модель самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -54,7 +54,7 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 В этом разделе:
 
 * §3.1 — прямой проход: берём строки E и P и складываем;
-* §3.2 — обратный проход: градиент возвращается в обе таблицы накоплением по индексам (scatter-add); проверяем конечными разностями;
+* §3.2 — обратный проход: градиент возвращается в обе таблицы накоплением по индексам (scatter-add); проверка конечными разностями;
 * §3.3 — позиции за пределами C: почему их отвергают, а не берут по модулю и не прижимают к последней строке; и строки, до которых обучение так и не дошло;
 * §3.4 — пример 2: перестановка двух токенов, которую один слой внимания без позиций не видит в последней строке, а с позициями видит;
 * §3.5 — для сравнения: RoPE.
@@ -97,11 +97,11 @@ print(E.shape, P.shape)
 
 md(
     zh=r"""
-## 3.1 前向：查表再相加
+## 3.1 前向传播：查表再相加
 
-词表是 `<unk>`、`<bos>`、`<eos>` 三个特殊词元，加上按 Unicode 码位排序的 春、雨、风，共 V = 6 个。上面的 E 和 P 是本章手工设定的小数值表（D = 4，C = 8），只用来核对下标和加法，**没有经过训练**。
+词表是 `<unk>`、`<bos>`、`<eos>` 三个特殊词元，加上按 Unicode 码位排序的 春、雨、风，共 V = 6 个。上面的 E 和 P 是本章手工设定的两张小表（D = 4，C = 8），只用来核对下标和加法，**没有经过训练**。
 
-E 中有两行是有意这样设的，后面会用到：
+E 中有两行是特意这样设定的，后面会用到：
 
 * `<unk>` 的嵌入 [40, −30, 20, −10] 比其他各行大得多。§4 用它替换未来位置上的词元：一旦它泄漏进更早的位置，结果会非常醒目。
 * `<bos>` 和 风 的嵌入完全相同，都是 [1, 0, 0, 1]。编号不同、向量相同，§4 用这一点演示扰动检验怎样“假通过”。
@@ -113,22 +113,22 @@ E 中有两行是有意这样设的，后面会用到：
 
 The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: V = 6. The E and P above are small tables chosen by hand for this chapter (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
 
-Two rows of E are set this way on purpose, for later use:
+Two rows of E are chosen deliberately, for later use:
 
 * The embedding of `<unk>`, [40, −30, 20, −10], is far larger than every other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
 * `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
 
-Besides, the rows of `<bos>` (that is, of 风) and 春 are exactly the two vectors of Example 1 in §2.5, so §3.4 can check the model against the result of Example 1.
+In addition, the rows of `<bos>` (that is, of 风) and 春 are exactly the two vectors of Example 1 in §2.5, so §3.4 can check the model against the result of Example 1.
 """,
     ru=r"""
 ## 3.1 Прямой проход: найти строки и сложить
 
 Словарь — это три специальных токена `<unk>`, `<bos>`, `<eos>`, за которыми идут 春, 雨, 风 в порядке кодовых позиций Unicode: V = 6. Таблицы E и P выше — небольшие таблицы этой главы, заданные вручную (D = 4, C = 8). Они нужны, чтобы проверять индексы и сложение; **их никто не обучал**.
 
-Две строки E заданы так нарочно, они понадобятся позже:
+Две строки E заданы так нарочно: они понадобятся позже.
 
 * эмбеддинг `<unk>`, [40, −30, 20, −10], намного больше всех остальных строк. В §4 он подставляется вместо будущего токена: если он когда-нибудь просочится в более раннюю позицию, это сразу бросится в глаза;
-* у `<bos>` и 风 эмбеддинги совпадают — [1, 0, 0, 1]. Разные номера при одинаковом векторе позволяют в §4 показать, как проверка возмущением может пройти по неверной причине.
+* у `<bos>` и 风 эмбеддинги совпадают — [1, 0, 0, 1]. Разные номера при одинаковом векторе позволяют в §4 показать, как проверка возмущением даёт ложное «прохождение».
 
 Кроме того, строки `<bos>` (то есть и 风) и 春 — это ровно те два вектора, которые мы считали вручную в примере 1 из §2.5, поэтому в §3.4 модель можно сверить с результатом примера 1.
 """,
@@ -172,7 +172,7 @@ md(
 下面是本章的位置表 P：第 0 列随 t 增长，第 1 列增长得慢一些，第 2 列在 0 和 0.07 之间交替（偶数、奇数位置），第 3 列逐渐减小。每一行都不相同，这一点后面会用到。
 """,
     en=r"""
-This is the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, which we shall use later.
+This is the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
 """,
     ru=r"""
 Вот таблица позиций P этой главы: столбец 0 растёт с t, столбец 1 растёт медленнее, столбец 2 чередует 0 и 0,07 (чётные и нечётные позиции), столбец 3 убывает. Одинаковых строк нет — это пригодится дальше.
@@ -190,9 +190,9 @@ plt.show()
 
 md(
     zh=r"""
-## 3.2 反向：对两张表做散射累加
+## 3.2 反向传播：对两张表做散射累加
 
-前向是一次“按下标取行”：读出 E 的第 $x_{b,t}$ 行和 P 的第 o + t 行，再相加。所以反向时，上游梯度 $G_{b,t} = \partial L / \partial X_{b,t}$ 原样送回这两行；若有多个 (b, t) 读的是同一行，它们的梯度就累加起来：
+前向传播是一次“按下标取行”：读出 E 的第 $x_{b,t}$ 行和 P 的第 o + t 行，再相加。所以反向传播时，上游梯度 $G_{b,t} = \partial L / \partial X_{b,t}$ 原样送回这两行；若有多个 (b, t) 读的是同一行，它们的梯度就累加起来：
 
 $$\frac{\partial L}{\partial E[v]} = \sum_{(b,t):\ x_{b,t} = v} G_{b,t}, \qquad \frac{\partial L}{\partial P[p]} = \sum_{(b,t):\ o + t = p} G_{b,t}.$$
 
@@ -245,7 +245,7 @@ md(
     zh=r"""
 最后几行是一个常见的坑：用花式索引写 `dE[ids] += G`，重复出现的编号只会保留其中一次写入（这里 E[雨] 只得到了 [1, −1]，丢了 [0.5, 0]）。真正的散射累加要用 `np.add.at` 之类的操作，`lib.positions.embed_backward` 就是这样做的。
 
-### 用有限差分验证反向
+### 用有限差分验证反向传播
 
 这类错误不会有任何报错，所以我们用有限差分核对 `embed_backward`。取一个非线性的损失 $L = \sum R \odot \sin(X)$，其中 $X = E[\text{ids}] + P[o + t]$，R 是固定的随机数组；于是 $\partial L / \partial X = R \odot \cos(X)$，`embed_backward` 应把它变成 E 和 P 的梯度。我们对两张表的**每一个**元素做中心差分 $(L(\theta + \varepsilon) - L(\theta - \varepsilon)) / 2\varepsilon$ 来比较。批量中有重复的词元，偏移量 o = 1，所以 P 的第 0 行和最后一行不会被读到，它们的梯度应当恰好为 0。
 """,
@@ -257,7 +257,7 @@ The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps onl
 Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. We compare with the central difference $(L(\theta + \varepsilon) - L(\theta - \varepsilon)) / 2\varepsilon$ for **every** entry of both tables. The batch contains repeated tokens and the offset is o = 1, so the first and the last row of P are never read and their gradient must be exactly 0.
 """,
     ru=r"""
-Последние строки показывают частую ловушку: при расширенной (fancy) индексации `dE[ids] += G` из нескольких записей в повторяющийся номер остаётся только одна (здесь E[雨] получает лишь [1, −1] и теряет `[0.5, 0]`). Настоящее накопление по индексам требует операции вроде `np.add.at` — её и использует `lib.positions.embed_backward`.
+Последние строки кода показывают частую ловушку: при расширенной (fancy) индексации `dE[ids] += G` из нескольких записей в повторяющийся номер остаётся только одна (здесь E[雨] получает лишь [1, −1] и теряет `[0.5, 0]`). Настоящее накопление по индексам требует операции вроде `np.add.at` — её и использует `lib.positions.embed_backward`.
 
 ### Проверка обратного прохода конечными разностями
 
@@ -317,7 +317,7 @@ Analytic and numerical gradients agree to within 1e-8 for both tables, and the p
 The table has rows 0 to C−1 and nothing else. A position ≥ C has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
 """,
     ru=r"""
-Аналитические и численные градиенты обеих таблиц совпадают с точностью 1e-8, а строки позиций, которые не читались, получают ровно 0.
+Аналитические и численные градиенты обеих таблиц совпадают с точностью до 1e-8, а строки позиций, которые не читались, получают ровно 0.
 
 ## 3.3 Позиции за пределами C
 
@@ -350,13 +350,13 @@ Two "fixes" come to mind: wrap around (use row (o + t) mod C) or clamp to the la
 * wrapping gives position 8 the row P[0]: 雨 at position 8 gets exactly the vector of 雨 at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row P[7]: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
 
-In a legal input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row, and such a (token, position) pair does not exist in the model's definition at all. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
+In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row, and such a (token, position) pair does not exist in the model's definition at all. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
 """,
     ru=r"""
 Напрашиваются два «исправления»: брать позицию по модулю (строка (o + t) mod C) или прижимать её к последней строке (строка min(o + t, C − 1)). Оба незаметно меняют модель. Возьмём вход из 9 токенов в позициях от 0 до 8 — на одну больше, чем C = 8:
 
-* если брать по модулю, позиция 8 получает строку P[0]: токен 雨 в позиции 8 получает в точности вектор 雨 в позиции 0, то есть в начале текста;
-* если прижимать к последней строке, позиции 7 и 8 получают одну и ту же строку P[7]: 雨 в позиции 8 получает тот же вектор, что 雨 в позиции 7, и две разные позиции больше не различимы.
+* если брать по модулю, позиции 8 достаётся строка P[0]: токен 雨 в позиции 8 получает в точности тот же вектор, что 雨 в позиции 0, то есть в начале текста;
+* если прижимать к последней строке, позициям 7 и 8 достаётся одна и та же строка P[7]: 雨 в позиции 8 получает тот же вектор, что 雨 в позиции 7, и две разные позиции становятся неразличимы.
 
 Во входе, который укладывается в таблицу, у каждой позиции своя строка P, а все C строк этой таблицы различны (последнее число ниже — наименьшее расстояние между двумя строками, 0,1). После взятия по модулю или прижимания две разные позиции делят одну строку, а такой пары (токен, позиция) в определении модели просто нет. Расширение таблицы позиций — отдельное решение, которое нужно объявить явно, а не тихий трюк с индексами.
 """,
@@ -397,7 +397,7 @@ In a simulation we initialise P at random, run 200 SGD steps with random upstrea
     ru=r"""
 ### Строки, до которых обучение так и не дошло
 
-Таблица из C строк ещё не означает, что модель выучила C позиций. Строка получает градиент, только если какой-нибудь обучающий вход действительно использует эту позицию (накопление по индексам выше больше никуда не пишет). Если все обучающие тексты короткие, дальние строки не меняются никогда и остаются со случайными начальными значениями. Модель с C = 8, которая видела входы длиной не больше 5, «длинный контекст» не выучила: её строки 5–7 — по-прежнему шум.
+Таблица из C строк ещё не означает, что модель выучила C позиций. Строка получает градиент, только если какой-нибудь обучающий вход действительно использует эту позицию (накопление по индексам выше больше никуда не пишет). Если все обучающие тексты короткие, дальние строки не меняются никогда и остаются со случайными начальными значениями. Модель с C = 8, которая видела только входы длиной не больше 5, «длинный контекст» не выучила: её строки 5–7 — по-прежнему шум.
 
 Смоделируем это: инициализируем P случайно, сделаем 200 шагов SGD со случайными градиентами по выходу для входов длиной от 1 до 5 и посмотрим, какие строки изменились.
 """,
@@ -435,11 +435,11 @@ Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit
 Now we use the whole one-layer model `lib.model.AttentionModel`: E and P as above, identity Q, K and V, the W_O of §2.5, H = 2. First we check the model against Example 1: with positions switched off, `<bos> 春` must reproduce the output of Example 1.
 """,
     ru=r"""
-Строки 0–4 изменились, строки 5–7 совпадают с начальными значениями до последнего бита. Обучаемые абсолютные позиции — выбор этого проекта: простой и легко проверяемый, но осмысленный только для позиций, которые обучение действительно видело. Это не утверждение, что методы относительных позиций всегда лучше или всегда хуже.
+Строки 0–4 изменились, строки 5–7 совпадают с начальными значениями до последнего бита. Обучаемые абсолютные позиции — выбор этого проекта: простой и легко проверяемый, но осмысленный только для позиций, которые обучение действительно видело. Из этого не следует, что методы относительных позиций всегда лучше или всегда хуже.
 
 ## 3.4 Пример 2: перестановка, которую один слой без позиций не видит
 
-Теперь возьмём всю однослойную модель `lib.model.AttentionModel`: E и P как выше, единичные Q, K и V, матрица W_O из §2.5, H = 2. Сначала сверим модель с примером 1: при отключённых позициях последовательность `<bos> 春` должна дать тот же выход, что в примере 1.
+Теперь возьмём полную однослойную модель `lib.model.AttentionModel`: E и P как выше, единичные Q, K и V, матрица W_O из §2.5, H = 2. Сначала сверим модель с примером 1: при отключённых позициях последовательность `<bos> 春` должна дать тот же выход, что и в примере 1.
 """,
 )
 
@@ -464,7 +464,7 @@ md(
 结果：不加位置时差为 0；加上位置后约为 0.047053077502。
 """,
     en=r"""
-Then we compare the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens swapped, the last one the same. We look at the last row of the output, the only one that reads all three positions, and take the largest absolute difference of its coordinates.
+Then we compare the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. We look at the last row of the output, the only one that reads all three positions, and take the largest absolute difference of its coordinates.
 
 Result: without positions the difference is 0; with positions it is about 0.047053077502.
 """,
@@ -499,10 +499,10 @@ md(
 这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 W_O。两种算法的结果之差小于 1e-15。
 """,
     en=r"""
-This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module: token embedding plus position row; identity Q, K and V, so query, key and value are the input vector itself; each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here); then the heads are concatenated and multiplied by W_O. The two computations differ by less than 1e-15.
+This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by W_O. The two computations differ by less than 1e-15.
 """,
     ru=r"""
-Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, только с модулем `math`: эмбеддинг токена плюс строка позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на 1e-15.
+Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на 1e-15.
 """,
 )
 
@@ -538,14 +538,14 @@ md(
     en=r"""
 ### Why exactly 0
 
-For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. With a permutation π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
+For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. Written with a permutation π, this is $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
 
 With positions, 春 at position 0 and 春 at position 1 carry different rows of P, so their keys and values differ, and the second input is no longer a mere permutation of the first. Here are the last query's weights in both heads:
 """,
     ru=r"""
 ### Почему ровно 0
 
-Для последнего запроса два входа различаются только порядком ключей 0 и 1. Сам запрос (雨 в конце) одинаков; причинная маска в обоих случаях разрешает все три ключа; а без позиций ключ и значение позиции зависят только от её токена. Поэтому перестановка двух токенов переставляет ключи и значения **вместе**: оценки переставляются, softmax так же переставляет веса, а взвешенная сумма $\sum_j w_j v_j$ складывает те же слагаемые в другом порядке. С перестановкой π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
+Для последнего запроса два входа различаются только порядком ключей 0 и 1. Сам запрос (雨 в конце) одинаков; причинная маска в обоих случаях разрешает все три ключа; а без позиций ключ и значение позиции зависят только от её токена. Поэтому перестановка двух токенов переставляет ключи и значения **вместе**: оценки переставляются, softmax так же переставляет веса, а взвешенная сумма $\sum_j w_j v_j$ складывает те же слагаемые в другом порядке. Если записать это через перестановку π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
 
 Если позиции учитываются, 春 в позиции 0 и 春 в позиции 1 получают разные строки P, их ключи и значения различаются, и второй вход уже не просто перестановка первого. Вот веса последнего запроса в обеих головах:
 """,
@@ -575,7 +575,7 @@ md(
 
 ### 这个反例**不能**证明什么
 
-如果由此得出“有掩码、无位置的模型完全看不见顺序”，那就错了。这里看不见顺序的只有最后一行。因果掩码本身是不对称的：第 0 行只读第一个词元，所以它的输出取决于哪个词元排在最前；第 1 行虽然读的是同样两个词元，查询却是第二个词元，交换也改变了它。所以两个输出的前两行都不相同——而第二层注意力的最后一个查询恰恰要读这些行，它收到的两组向量也就不再只是彼此的置换。下面的单元同时检查这两点：前两行不同；把同一个注意力层直接叠两次（仍然不加位置，为简洁起见也不加残差），最后一行也不同了。
+如果由此得出“有掩码、无位置的模型完全看不见顺序”，那就错了。这里看不见顺序的只有最后一行。因果掩码本身是不对称的：第 0 行只读第一个词元，所以它的输出取决于哪个词元排在最前；第 1 行虽然读的是同样两个词元，查询却是第二个词元，交换也改变了它。所以两个输出的前两行都不相同——而第二层注意力的最后一个查询恰恰要读这些行，它收到的两组向量也就不再只是彼此的置换。下面的单元格同时检查这两点：前两行不同；把同一个注意力层直接叠两次（仍然不加位置，为简洁起见也不加残差），最后一行也不同了。
 
 准确的说法要窄得多：**这一个单层**在最后一个位置上区分不了这两种前缀。正因为如此，我们给模型一个明确的、效果可以检验的位置表示，而不是寄希望于三角掩码能提供任务所需的全部顺序信息。
 """,
@@ -633,16 +633,16 @@ Rotary position embedding (RoPE) is a different design. Nothing is added to the 
 
 This course keeps one position scheme, the learned table; RoPE is not part of `lib`. Nor does this section say which scheme is better: that would take a controlled comparison under equal training conditions, and results from papers are no substitute for measurements on this project.
 
-The tiny example below is a standalone illustration, **not part of `lib`** and not used by the course model: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; (0, 5) is a different distance and gets a different score.
+The tiny example below is a standalone illustration, **not part of `lib`** and not used by the course model: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
 """,
     ru=r"""
 ## 3.5 Для сравнения: RoPE
 
 Поворотное позиционное кодирование (rotary position embedding, RoPE) устроено иначе. Ко входу ничего не прибавляется; вместо этого внутри каждого слоя внимания запрос и ключ позиции t **поворачиваются**: координаты разбиваются на пары, и каждая пара поворачивается на угол t·θ_k, со своей частотой θ_k для каждой пары. Скалярное произведение вектора, повёрнутого на mθ, и вектора, повёрнутого на nθ, зависит только от (n − m)θ, так что оценка зависит от **относительного** расстояния между позициями; значения не поворачиваются. Подробности (какие координаты объединяются в пары, как выбираются частоты, как получается относительное скалярное произведение) — отдельная тема.
 
-В этом курсе одна схема позиций — обучаемая таблица; RoPE в `lib` нет. Этот раздел не утверждает и того, какая схема лучше: для этого нужно контролируемое сравнение в одинаковых условиях обучения, а результаты из статей не заменяют измерений в этом проекте.
+В этом курсе одна схема позиций — обучаемая таблица; RoPE в `lib` нет. Какая схема лучше, этот раздел тоже не берётся судить: для этого нужно контролируемое сравнение в одинаковых условиях обучения, а результаты из статей не заменяют измерений в этом проекте.
 
-Крошечный пример ниже — самостоятельная иллюстрация, **не часть `lib`**, и модель курса её не использует: одна пара координат, θ = 0,5. Пары позиций (2, 5) и (0, 3) находятся на одном расстоянии и получают одинаковую оценку; у (0, 5) расстояние другое, и оценка другая.
+Крошечный пример ниже — самостоятельная иллюстрация, **не часть `lib`**, и модель курса её не использует: одна пара координат, θ = 0,5. Позиции в парах (2, 5) и (0, 3) разнесены на одно и то же расстояние, и оценки у пар одинаковые; у (0, 5) расстояние другое, и оценка тоже другая.
 """,
 )
 
@@ -669,10 +669,10 @@ assert abs(rotated_score(2, 5) - rotated_score(0, 5)) > 0.1
 
 md(
     zh=r"""
-## 小结
+## 3.6 小结
 
 * 输入向量是 $E[x_{b,t}] + P[o + t]$：词元嵌入表按词元编号查行，位置表按绝对位置 o + t 查行；偏移量 o 是此前已有的真实位置数。
-* 反向是对两张表的散射累加：E 的行按词元编号累加，P 的行按绝对位置累加，整个批量共享位置行。要用 `np.add.at` 这类操作，而不是花式索引的 `+=`；并用有限差分核对。
+* 反向传播是对两张表的散射累加：E 的行按词元编号累加，P 的行按绝对位置累加，整个批量共享位置行。要用 `np.add.at` 这类操作，而不是花式索引的 `+=`；并用有限差分核对。
 * 超出 C 的位置会被拒绝。取模回绕和截断到最后一行都会让两个不同的位置共用 P 的同一行，造出模型定义里不存在的（词元，位置）组合；训练从未用到的行仍停留在初始值，不代表“学会了长上下文”。
 * 没有位置时，这个单层模型的最后一行看不出前两个词元的交换（键和值一起被置换）；加上位置后差约为 0.047053077502，一段不依赖 `lib` 的纯 Python 计算给出同一个数。但这只是关于一层、一行的结论：因果掩码本身不对称，叠上第二层，差别就会传到最后一行。
 * RoPE 通过旋转查询和键来编码相对位置，这里只作为对照介绍，不进入 `lib`。
@@ -680,7 +680,7 @@ md(
 接下来，§4 说明因果性为什么必须覆盖整条计算链。
 """,
     en=r"""
-## Summary
+## 3.6 Summary
 
 * The input vector is $E[x_{b,t}] + P[o + t]$: the token embedding table is indexed by token id, the position table by the absolute position o + t; the offset o is the number of real positions before this input.
 * The backward pass is a scatter-add into both tables: rows of E accumulate by token id, rows of P by absolute position, and the whole batch shares the position rows. Use an operation like `np.add.at`, not fancy-index `+=`, and check against finite differences.
@@ -688,10 +688,10 @@ md(
 * Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047053077502, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
 * RoPE encodes relative position by rotating queries and keys; it is discussed here for comparison only and is not part of `lib`.
 
-Next, §4: causality has to cover the whole computation.
+Next, §4 explains why causality has to cover the whole computation.
 """,
     ru=r"""
-## Итоги
+## 3.6 Итоги
 
 * Входной вектор равен $E[x_{b,t}] + P[o + t]$: таблица эмбеддингов токенов индексируется номером токена, таблица позиций — абсолютной позицией o + t; смещение o — число настоящих позиций перед этим входом.
 * Обратный проход — накопление по индексам в обе таблицы: строки E накапливают градиент по номеру токена, строки P — по абсолютной позиции, и строки позиций общие для всего батча. Используйте операцию вроде `np.add.at`, а не `+=` с расширенной (fancy) индексацией, и сверяйтесь с конечными разностями.
@@ -699,6 +699,6 @@ Next, §4: causality has to cover the whole computation.
 * Без позиций последняя строка этой однослойной модели не видит перестановки первых двух токенов (ключи и значения переставляются вместе); с позициями разность около 0,047053077502, и вычисление на чистом Python без `lib` даёт то же число. Но это утверждение об одном слое и одной строке: сама причинная маска несимметрична, и второй слой доносит различие до последней строки.
 * RoPE кодирует относительную позицию поворотом запросов и ключей; здесь эта схема приведена только для сравнения и в `lib` не входит.
 
-Дальше, в §4: причинность должна охватывать всё вычисление.
+Далее, в §4, — почему причинность должна соблюдаться во всей цепочке вычислений.
 """,
 )

@@ -24,11 +24,11 @@ This section covers what the cache stores per head; why the new token must sit a
     ru=r"""
 # 5 Кэшу нужно смещение позиции
 
-При генерации текста модель добавляет по одному токену. Самый простой способ — для каждого нового токена заново прогонять через прямой проход всю последовательность и брать только последнюю строку выхода. Но тогда вся работа по предыдущим позициям каждый раз повторяется.
+При генерации текста модель добавляет токены по одному. Самый простой способ — для каждого нового токена заново прогонять через прямой проход всю последовательность и брать только последнюю строку выхода. Но тогда вся работа по предыдущим позициям каждый раз повторяется.
 
 Результат §4 позволяет этого избежать: в причинной модели с фиксированными параметрами токены, добавленные позже, не меняют представлений более ранних позиций. Значит, **ключи и значения** старых позиций можно вычислить один раз и сохранить. Такое хранилище и называется **KV-кэшем**. Новому токену нужно вычислить только свои запрос, ключ и значение, а затем прочитать всю сохранённую историю.
 
-В этом разделе: что кэш хранит для каждой головы; почему новый токен должен стоять на позиции `len(cache)`; как сравнение пошаговых выходов с полным прямым проходом ловит ошибки; почему в многослойной модели кэш нужен каждому слою; где кэш перестаёт быть применимым; и сколько времени он экономит.
+В этом разделе мы разберём: что кэш хранит для каждой головы; почему новый токен должен стоять в позиции `len(cache)`; как сравнение пошаговых выходов с полным прямым проходом ловит ошибки; почему в многослойной модели кэш нужен каждому слою; где кэш перестаёт быть применимым; и сколько времени он экономит.
 """,
 )
 
@@ -68,7 +68,7 @@ Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n,
     ru=r"""
 ## 5.1 Ключи и значения хранятся по головам
 
-Продолжаем работать с моделью из §4.1 с параметрами, заданными вручную ($D=4$, $H=2$, $d=2$, таблица позиций из 8 строк). `model.new_cache()` создаёт пустой кэш, ёмкость которого равна числу строк таблицы позиций. `model.step(token, cache)` обрабатывает один новый токен:
+Продолжаем работать с моделью из §4.1, параметры которой заданы вручную ($D=4$, $H=2$, $d=2$, таблица позиций из 8 строк). `model.new_cache()` создаёт пустой кэш, ёмкость которого равна числу строк таблицы позиций. `model.step(token, cache)` обрабатывает один новый токен:
 
 1. новый токен получает позицию $t = $ `len(cache)`, его входной вектор равен $E[x] + P[t]$;
 2. вычисляются его запрос, ключ и значение и разбиваются по головам;
@@ -77,7 +77,7 @@ Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n,
 
 ![KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, включая свою.](figures/cache.svg)
 
-Все сохранённые позиции не позже нового токена, поэтому на этом шаге причинную маску применять не нужно: `causal_attention` выравнивает единственный запрос по правому нижнему углу, то есть ставит его на последнюю позицию, так что ему и без того разрешено читать все ключи (напечатанная ниже `causal_future(1, 3)` целиком состоит из `False`). Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
+Ни одна сохранённая позиция не стоит позже нового токена, поэтому на этом шаге причинную маску применять не нужно. `causal_attention` выравнивает единственный запрос по правому нижнему углу, то есть ставит его в последнюю позицию, так что ему и без того разрешено читать все ключи (напечатанная ниже маска `causal_future(1, 3)` целиком состоит из `False`). Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
 
 Подадим по очереди `<bos> 春 雨` и посмотрим на длину кэша и его форму $(H, n, d)$.
 """,
@@ -142,7 +142,7 @@ md(
     en=r"""
 ## 5.2 The equivalence test: token by token must equal the full forward pass
 
-The cache reuses computation; it must not change what the model computes. The check: run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
+The cache reuses computation; it must not change what the model computes. To check this, run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
 """,
     ru=r"""
 ## 5.2 Проверка эквивалентности: пошаговые выходы должны совпасть с полным проходом
@@ -195,14 +195,14 @@ md(
     en=r"""
 ## 5.3 The reset-to-zero bug
 
-A natural mistake: since each step feeds a single token, treat it as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
+A natural mistake is to treat the single token of each step as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
 
 We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875340324768. §6.6 recomputes this number independently with a short pure-Python program.
 """,
     ru=r"""
 ## 5.3 Ошибка со сбросом позиции в ноль
 
-Естественная ошибка: раз на каждом шаге подаётся один токен, считать его последовательностью длины 1, так что его позиция всегда 0. Все формы массивов по-прежнему согласованы, ничего не падает, но новый токен получает чужой вектор позиции.
+Естественная ошибка: раз на каждом шаге подаётся один токен, считать его последовательностью длины 1, так что его позиция всегда 0. Все формы массивов по-прежнему согласованы, никакой ошибки не возникает, но новый токен получает чужой вектор позиции.
 
 Пусть первые два токена попадут в кэш правильно, а третий, `雨`, получит позицию 0 (аргумент `position=0` существует только для демонстрации этой ошибки). По сравнению с третьей строкой полного прохода наибольшая ошибка — около 0,0875340324768. В §6.6 это число независимо пересчитывает короткая программа на чистом Python.
 """,
@@ -212,7 +212,7 @@ code(r"""
 bad_cache = model.new_cache()
 model.step(BOS, bad_cache)
 model.step(3, bad_cache)
-wrong = model.step(4, bad_cache, position=0)  #zh 错误所在：第三个词元被放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен на позиции 0
+wrong = model.step(4, bad_cache, position=0)  #zh 错误所在：第三个词元被放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен в позиции 0
 reset_error = float(np.abs(wrong - full[2]).max())
 print(f"{reset_error:.12g}")
 assert abs(reset_error - 0.08753403247684122) < 1e-12
@@ -223,10 +223,10 @@ md(
 如果每一步都把位置归零，误差会出现在除第 0 个之外的每个位置上（第 0 个位置本来就是 0，所以碰巧正确）。下面用 8 个词元、把位置表用满来看每个位置的误差。这种错误只能通过与完整前向传播逐项比较来发现，光检查形状是发现不了的。
 """,
     en=r"""
-If every step resets the position to 0, the error appears at every position except position 0, which happens to be right because its position is 0 anyway. Below, 8 tokens fill the position table and we look at the error at every position. Only an item-by-item comparison with the full forward pass reveals this bug; checking shapes never will.
+If every step resets the position to 0, the error appears at every position except position 0, which happens to be right because its position is 0 anyway. Below, 8 tokens fill the position table and we look at the error at every position. Only an entry-by-entry comparison with the full forward pass reveals this bug; checking shapes never will.
 """,
     ru=r"""
-Если сбрасывать позицию в ноль на каждом шаге, ошибка появится на всех позициях, кроме нулевой: та случайно верна, потому что её позиция и так 0. Ниже 8 токенов заполняют всю таблицу позиций, и мы смотрим на ошибку в каждой позиции. Такую ошибку выявляет только поэлементное сравнение с полным проходом; проверка форм её не увидит никогда.
+Если сбрасывать позицию в ноль на каждом шаге, ошибка появится во всех позициях, кроме нулевой: в ней результат случайно верен, потому что её позиция и так равна 0. Ниже 8 токенов заполняют всю таблицу позиций, и мы смотрим на ошибку в каждой позиции. Такую ошибку выявляет только поэлементное сравнение с полным проходом; проверка форм её никогда не обнаружит.
 """,
 )
 
@@ -248,7 +248,7 @@ md(
     en=r"""
 ## 5.4 Past the position table: an error, and the cache left as it was
 
-A learned absolute position table has only $C$ rows; position $C$ is simply undefined. Once the cache holds 8 positions, one more step makes `step` raise `ValueError` instead of quietly wrapping around or clamping to the last row. Just as important, the failed step does **not** touch the cache: its length is still 8 and the stored keys and values have not changed by a single bit. A caller that catches the error still has a usable cache.
+A learned absolute position table has only $C$ rows; position $C$ is simply undefined. Once the cache holds 8 positions, one more call to `step` raises a `ValueError` instead of quietly wrapping around or clamping to the last row. Just as important, the failed step does **not** touch the cache: its length is still 8 and the stored keys and values have not changed by a single bit. A caller that catches the error still has a usable cache.
 """,
     ru=r"""
 ## 5.4 За пределами таблицы позиций: ошибка, а кэш остаётся прежним
@@ -289,9 +289,9 @@ md(
     en=r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions; by causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is exactly the full forward pass the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions. By causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is exactly the full forward pass the cache is meant to avoid.
 
-Below we measure this on a two-layer model. The model is put together in the cell from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$ and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention with a residual connection, with random parameters. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
+Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$, and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
 * only layer 1 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
@@ -301,12 +301,12 @@ Below we measure this on a two-layer model. The model is put together in the cel
     ru=r"""
 ## 5.5 Многослойная модель: каждому слою нужен свой кэш
 
-У модели из §4–§6 один слой. В модели из $L$ слоёв ключи и значения старых позиций в слое $\ell$ вычисляются из выходов слоя $\ell-1$ на тех же позициях; по причинности эти выходы не меняются с приходом нового токена, поэтому ключи и значения каждого слоя можно кэшировать — и у каждого слоя **должен** быть свой кэш. Одного кэша первого слоя недостаточно: когда новый токен доходит до второго слоя, его запрос должен прочитать ключи и значения второго слоя для всех старых позиций, а они получаются из выходов первого слоя, которых в кэше первого слоя нет. Без кэша второго слоя единственный правильный способ — на каждом шаге заново вычислять выходы первого слоя для всех старых позиций, то есть тот самый полный прямой проход, от которого кэш должен избавить.
+У модели из §4–§6 один слой. В модели из $L$ слоёв ключи и значения старых позиций в слое $\ell$ вычисляются из выходов слоя $\ell-1$ в тех же позициях; в силу причинности эти выходы не меняются с приходом нового токена, поэтому ключи и значения каждого слоя можно кэшировать — и у каждого слоя **должен** быть свой кэш. Одного кэша первого слоя недостаточно: когда новый токен доходит до второго слоя, его запрос должен прочитать ключи и значения второго слоя для всех старых позиций, а они получаются из выходов первого слоя, которых в кэше первого слоя нет. Без кэша второго слоя единственный правильный способ — на каждом шаге заново вычислять выходы первого слоя для всех старых позиций, то есть тот самый полный прямой проход, от которого кэш должен избавить.
 
 Ниже измерим это на двухслойной модели. Она собрана прямо в ячейке из функций `lib.attention` (только для демонстрации, в `lib` её нет): вход $h^{(0)}_t = E[x_t] + P[t]$, каждый слой вычисляет $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$ — причинное многоголовое внимание с остаточной связью, параметры случайные. В пошаговой версии выбранные слои хранят собственные ключи и значения; слой без кэша на шаге нового токена видит только сам этот токен. По сравнению с полным прямым проходом:
 
 * кэшированы оба слоя: наибольшая ошибка — на уровне округления (меньше $10^{-12}$);
-* кэширован только первый слой: на всех позициях, кроме нулевой, ошибка заметна (везде больше 0,1). Нулевая позиция случайно верна, потому что она и так читает только себя.
+* кэширован только первый слой: во всех позициях, кроме нулевой, ошибка заметна (везде больше 0,1). В нулевой позиции результат случайно верен, потому что она и так читает только себя.
 
 В §7 та же проверка проводится на обученном многослойном декодере.
 """,
@@ -379,7 +379,7 @@ $$
 
 where the 2 counts keys and values, $T$ is the number of stored positions and itemsize is the number of bytes per number (4 for float32, 8 for float64). For a batch of $B$ sequences, multiply by $B$.
 
-First we check the formula against our model: one layer, 2 heads of width 2, 8 positions, float64 gives 512 bytes, the actual size of the cache arrays. Then a more realistic configuration: 12 layers, $D=768$, 1024 positions, float32 gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
+First we check the formula against our model: for one layer, 2 heads of width 2, 8 positions and float64 it gives 512 bytes, the actual size of the cache arrays. For a more realistic configuration, 12 layers, $D=768$, 1024 positions and float32, it gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
 """,
     ru=r"""
 ## 5.6 Сколько памяти занимает кэш
@@ -390,9 +390,9 @@ $$
 \text{bytes} = 2 \cdot L \cdot H \cdot T \cdot d \cdot \text{itemsize} = 2 \cdot L \cdot T \cdot D \cdot \text{itemsize},
 $$
 
-где 2 — это ключи и значения, $T$ — число сохранённых позиций, itemsize — число байт на одно число (4 для float32, 8 для float64). Для батча из $B$ последовательностей результат умножается на $B$.
+где множитель 2 отвечает за ключи и значения, $T$ — число сохранённых позиций, itemsize — число байт на одно число (4 для float32, 8 для float64). Для батча из $B$ последовательностей результат умножается на $B$.
 
-Сначала сверим формулу с нашей моделью: один слой, 2 головы ширины 2, 8 позиций, float64 — получается 512 байт, ровно размер массивов кэша. Затем конфигурация ближе к реальной: 12 слоёв, $D=768$, 1024 позиции, float32 — около 72 МиБ на последовательность. Число голов роли не играет: при фиксированном $D$ выполняется $H \cdot d = D$, и головы лишь определяют, как поделить тот же объём.
+Сначала сверим формулу с нашей моделью: один слой, 2 головы ширины 2, 8 позиций, float64 — получается 512 байт, ровно размер массивов кэша. Затем возьмём конфигурацию, более близкую к реальной: 12 слоёв, $D=768$, 1024 позиции, float32 — около 72 МиБ на последовательность. Число голов роли не играет: при фиксированном $D$ выполняется $H \cdot d = D$, и число голов лишь определяет, как поделить тот же объём.
 """,
 )
 
@@ -431,10 +431,10 @@ Below we measure how far each misuse is from the correct computation; neither di
     ru=r"""
 ## 5.7 Кэш обслуживает один поток без дополнения
 
-Длина кэша — это позиция следующего токена; другого смещения у него нет. Отсюда:
+Длина кэша — это позиция следующего токена; другого смещения у него нет. Отсюда следует:
 
-* **Дополнение слева не поддерживается.** У кэша нет способа пропускать позиции дополнения для отдельного примера. Токены дополнения перед настоящим текстом оказываются в прошлом, поэтому читаются, а номера позиций всех настоящих токенов увеличиваются.
-* **Строка обучающего батча с дополнением справа — не префикс для продолжения.** При обучении короткие тексты дополняются справа: `collate` превращает `雨` во вход `<bos> 雨 <eos>` с целевыми метками `雨 <eos> −100`. Последний вход, чья целевая метка равна −100, — просто дополнение. Если отправить в кэш всю строку и продолжить генерацию, новый токен окажется на позиции 3 и прочитает позицию, которая к тексту не относится. Продолжать нужно префикс из позиций, чья целевая метка не равна −100; здесь это `<bos> 雨` длины 2.
+* **Дополнение слева не поддерживается.** У кэша нет способа пропускать позиции дополнения для отдельного примера. Токены дополнения перед настоящим текстом оказываются в прошлом, поэтому их читают запросы, а номера позиций всех настоящих токенов увеличиваются.
+* **Строка обучающего батча с дополнением справа — не префикс для продолжения.** При обучении короткие тексты дополняются справа: `collate` превращает `雨` во вход `<bos> 雨 <eos>` с целевыми метками `雨 <eos> −100`. Последний вход, чья целевая метка равна −100, — просто дополнение. Если отправить в кэш всю строку и продолжить генерацию, новый токен окажется в позиции 3 и прочитает позицию, которая к тексту не относится. Продолжать нужно префикс из позиций, чья целевая метка не равна −100; здесь это `<bos> 雨` длины 2.
 
 Ниже измерим, насколько каждое из этих неправильных применений отличается от правильного вычисления; оба расхождения ненулевые.
 """,
@@ -480,12 +480,12 @@ md(
 
 前者每次都要重算全部投影和一张 $(T+1)\times(T+1)$ 的注意力表，后者只算一个新位置并读取 $T+1$ 个键。为了让测量尽量稳定：每种情形先预热一次，再重复 7 次取**最短**时间（干扰只会让一次测量变慢，不会让它变快）；整个测量期间用 `threadpoolctl` 把 BLAS 固定为 1 个线程，这样结果不取决于 BLAS 在某个矩阵尺寸上决定开几个线程，也较少受机器上其他任务的影响。
 
-表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器，所以这个单元格的输出不参与比对；在任何一台正常的机器上都应成立、因而被断言的只有两点：在最长的前缀上缓存至少快 10 倍，并且这个倍数在最长前缀上大于最短前缀上，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别，这里不作断言。缓存给出的输出也顺带与完整前向传播核对。
+表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器，所以这个单元格的输出不参与比对。断言只检查在任何一台正常的机器上都应成立的两点：在最长的前缀上，缓存至少快 10 倍；并且这个倍数在最长前缀上比在最短前缀上大，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别，这里不作断言。缓存给出的输出也顺带与完整前向传播核对。
 """,
     en=r"""
 ## 5.8 How much time the cache saves
 
-Finally, a measurement. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
+Finally, let us measure it. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
 
 * without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
@@ -497,14 +497,14 @@ The columns are $T$, the time of each way in milliseconds, and their ratio. Abso
     ru=r"""
 ## 5.8 Сколько времени экономит кэш
 
-Напоследок измерим. Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, таблица позиций из 512 строк) и для нескольких длин префикса $T$ сравним два способа получить выход для следующего токена:
+Напоследок проведём замер. Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, таблица позиций из 512 строк) и для нескольких длин префикса $T$ сравним два способа получить выход для следующего токена:
 
 * без кэша: полный прямой проход по $T+1$ токенам и последняя строка результата;
 * с кэшем: в кэше уже $T$ позиций, один вызов `step`.
 
 Первый способ каждый раз заново вычисляет все проекции и таблицу внимания $(T+1)\times(T+1)$; второй вычисляет одну новую позицию и читает $T+1$ ключей. Чтобы замер был устойчивым, каждый вариант сначала запускается один раз для прогрева, затем 7 раз, и берётся **наименьшее** время (посторонняя нагрузка может замер только замедлить, но не ускорить). На всё время замера `threadpoolctl` оставляет BLAS один поток: тогда результат не зависит от того, сколько потоков BLAS решит запустить для данного размера матриц, и меньше зависит от других задач на машине.
 
-Столбцы таблицы: $T$, время каждого способа в миллисекундах и их отношение. Абсолютное время зависит от машины, поэтому результат этой ячейки не сравнивается. На любой нормальной машине должны выполняться лишь два утверждения, и только они проверяются: на самом длинном префиксе кэш быстрее как минимум в 10 раз, и это отношение на самом длинном префиксе больше, чем на самом коротком, то есть разрыв растёт с $T$. Точная форма кривых (например, при каком $T$ они становятся круче) на разных машинах разная и не проверяется. Заодно ячейка проверяет, что выход с кэшем совпадает с полным прямым проходом.
+Столбцы таблицы: $T$, время каждого способа в миллисекундах и их отношение. Абсолютное время зависит от машины, поэтому при проверке блокнота результат этой ячейки не сравнивается. На любой нормальной машине должны выполняться лишь два утверждения, и только они проверяются: на самом длинном префиксе кэш быстрее как минимум в 10 раз, и это отношение на самом длинном префиксе больше, чем на самом коротком, то есть разрыв растёт с $T$. Точная форма кривых (например, при каком $T$ они становятся круче) на разных машинах разная и не проверяется. Заодно ячейка проверяет, что выход с кэшем совпадает с полным прямым проходом.
 """,
 )
 
@@ -572,7 +572,7 @@ md(
 ## 5.9 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache takes $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes, whatever the head count.
-* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an item-by-item comparison with the full forward pass finds it.
+* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
@@ -581,8 +581,8 @@ md(
     ru=r"""
 ## 5.9 Итоги
 
-* KV-кэш хранит для каждой головы ключ и значение каждой уже увиденной позиции, форма $(H, n, d)$. В многослойной модели такой кэш есть у каждого слоя; если кэшировать только первый слой, все позиции, кроме нулевой, получаются неверными. Весь кэш занимает $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ байт независимо от числа голов.
-* Новый токен стоит на позиции `len(cache)`, его вход — $E[x] + P[\texttt{len(cache)}]$. Сброс позиции в ноль не вызывает ошибки; найти его можно только поэлементным сравнением с полным прямым проходом.
+* KV-кэш хранит для каждой головы ключ и значение каждой уже увиденной позиции в массивах формы $(H, n, d)$. В многослойной модели такой кэш есть у каждого слоя; если кэшировать только первый слой, выходы во всех позициях, кроме нулевой, получаются неверными. Весь кэш занимает $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ байт независимо от числа голов.
+* Новый токен стоит в позиции `len(cache)`, его вход — $E[x] + P[\texttt{len(cache)}]$. Сброс позиции в ноль не вызывает ошибки; заметить его можно только поэлементным сравнением с полным прямым проходом.
 * Совпадение пошаговых выходов с полным проходом — стандартная проверка: `0.0` на модели из §4.1 и в пределах $10^{-12}$ на случайных моделях и длинных последовательностях, заполняющих таблицу позиций.
 * Шаг за пределы таблицы позиций вызывает ошибку и не меняет кэш.
 * Кэш обслуживает один поток без дополнения: дополнение слева не поддерживается, а строку обучающего батча с дополнением справа перед продолжением нужно обрезать до её настоящей длины.

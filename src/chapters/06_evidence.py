@@ -22,7 +22,7 @@ md(
     en=r"""
 # 6 Four kinds of evidence
 
-This section brings the arguments of §1–§5 together. Of the numbers computed so far, six say the most; they illustrate four kinds of evidence, and each kind answers a different question. §6.1–§6.5 recompute the six one by one with the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. §6.6 then runs an independent check on the page: a short pure-Python program, with lists and `math` only and no NumPy, computes the floating-point numbers again, and prints them next to lib's; they differ by at most about $10^{-15}$ (possibly by exactly 0).
+This section brings the arguments of §1–§5 together. Of the numbers computed so far, six say the most; they illustrate four kinds of evidence, and each kind answers a different question. §6.1–§6.5 recompute the six one by one with the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. §6.6 then runs an independent check on the page: a short pure-Python program, with lists and `math` only and no NumPy, computes the floating-point numbers again, and prints them next to the values from `lib`; they differ by at most about $10^{-15}$ (possibly by exactly 0).
 
 | no. | what is checked | value | kind of evidence |
 | --- | --- | --- | --- |
@@ -47,9 +47,9 @@ Each kind does something the others cannot. **Hand computation** confirms that e
 | 3 | та же проверка без маски (отрицательный контроль) | 39,772020613422825 | проверка возмущением с контролем |
 | 4 | дополнение справа: настоящие позиции и учитываемые целевые метки | [True, True, False], [4, 2] | структурное рассуждение |
 | 5 | разница последней строки после перестановки первых двух токенов, без позиций / с позициями | 0 / 0,047053077502492324 | структурное рассуждение |
-| 6 | кэш и полный проход / ошибка при сбросе позиции в 0 | 0 / 0,08753403247684122 | проверка эквивалентности |
+| 6 | расхождение кэша и полного прохода / ошибка при сбросе позиции в 0 | 0 / 0,08753403247684122 | проверка эквивалентности |
 
-Каждый вид делает то, чего не могут остальные. **Ручной расчёт** подтверждает, что в маленьком примере верен каждый шаг. **Структурное рассуждение** получает из устройства модели утверждение, верное для любого входа, а конкретное число его иллюстрирует. **Проверка возмущением с контролем** ищет утечки в настоящем коде и показывает, что сама проверка способна утечку увидеть. **Проверка эквивалентности** подтверждает, что два вычисления, которые обязаны совпадать, действительно совпадают. Шесть чисел — лишь примеры, и каждое относится только к одному маленькому случаю.
+Каждый вид делает то, чего не могут остальные. **Ручной расчёт** подтверждает, что в маленьком примере верен каждый шаг. **Структурное рассуждение** выводит из устройства модели утверждение, верное для любого входа, а конкретное число его иллюстрирует. **Проверка возмущением с контролем** ищет утечки в настоящем коде и показывает, что сама проверка способна утечку увидеть. **Проверка эквивалентности** подтверждает, что два вычисления, которые обязаны совпадать, действительно совпадают. Шесть чисел — лишь примеры, и каждое относится только к одному маленькому случаю.
 """,
 )
 
@@ -80,7 +80,7 @@ md(
 * 第 0 行只能读自己，拼接后仍是 $[1,0,0,1]$。
 * 第 1 行在两个头里的分数都是 $[0, 1/\sqrt2]$，权重为 $a = 1/(1+e^{1/\sqrt2})$ 和 $b = 1-a$。第一个头的值是 $[1,0]$ 和 $[0,1]$，输出 $[a,b]$；第二个头的值是 $[0,1]$ 和 $[1,0]$，输出 $[b,a]$。拼接得到 $[a,b,b,a]$。
 
-两个头的权重在这里碰巧相同，但读取的值坐标不同。$W_O$ 把 $[c_0,c_1,c_2,c_3]$ 变成 $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$，于是第 0 行输出 $[1,1,1,-1]$，第 1 行输出 $[1,1,a-b,b-a]$，其中 $a \approx 0.330238$，$a-b \approx -0.339523$。经过 $W_O$ 后出现了负数，输出已不再是若干值向量的凸组合；这个数值同时说明拼接的轴和输出投影确实被用上了。
+两个头的权重在这里碰巧相同，但读取的值坐标不同。$W_O$ 把 $[c_0,c_1,c_2,c_3]$ 变成 $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$，于是第 0 行输出 $[1,1,1,-1]$，第 1 行输出 $[1,1,a-b,b-a]$，其中 $a \approx 0.330238$，$a-b \approx -0.339523$。经过 $W_O$ 后出现了负数，输出已不再是若干值向量的凸组合；这个结果同时说明：拼接用对了轴，输出投影也确实用上了。
 """,
     en=r"""
 ## 6.1 Hand computation: two heads and the output projection (no. 1)
@@ -90,7 +90,7 @@ Switch the positions off and feed `<bos> 春`; the two embedding rows are $[1,0,
 * Row 0 can read only itself, so the concatenation is still $[1,0,0,1]$.
 * In both heads, row 1 has scores $[0, 1/\sqrt2]$ and weights $a = 1/(1+e^{1/\sqrt2})$ and $b = 1-a$. The first head's values are $[1,0]$ and $[0,1]$, giving $[a,b]$; the second head's values are $[0,1]$ and $[1,0]$, giving $[b,a]$. The concatenation is $[a,b,b,a]$.
 
-The two heads happen to have equal weights here, but they read different value coordinates. $W_O$ maps $[c_0,c_1,c_2,c_3]$ to $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, so row 0 becomes $[1,1,1,-1]$ and row 1 becomes $[1,1,a-b,b-a]$, with $a \approx 0.330238$ and $a-b \approx -0.339523$. After $W_O$ negative numbers appear: the output is no longer a convex combination of value vectors. The result also shows that the concatenation axis and the output projection are really used.
+The two heads happen to have equal weights here, but they read different value coordinates. $W_O$ maps $[c_0,c_1,c_2,c_3]$ to $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, so row 0 becomes $[1,1,1,-1]$ and row 1 becomes $[1,1,a-b,b-a]$, with $a \approx 0.330238$ and $a-b \approx -0.339523$. After $W_O$ negative numbers appear: the output is no longer a convex combination of value vectors. The result also confirms that the heads are concatenated along the right axis and that the output projection is actually applied.
 """,
     ru=r"""
 ## 6.1 Ручной расчёт: две головы и выходная проекция (№ 1)
@@ -100,7 +100,7 @@ The two heads happen to have equal weights here, but they read different value c
 * Строка 0 может читать только себя, поэтому после склейки остаётся $[1,0,0,1]$.
 * В обеих головах у строки 1 оценки $[0, 1/\sqrt2]$ и веса $a = 1/(1+e^{1/\sqrt2})$ и $b = 1-a$. Значения первой головы — $[1,0]$ и $[0,1]$, её выход $[a,b]$; значения второй — $[0,1]$ и $[1,0]$, выход $[b,a]$. После склейки получаем $[a,b,b,a]$.
 
-Веса у двух голов здесь случайно совпали, но читают они разные координаты значений. $W_O$ переводит $[c_0,c_1,c_2,c_3]$ в $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, поэтому строка 0 становится $[1,1,1,-1]$, а строка 1 — $[1,1,a-b,b-a]$, где $a \approx 0{,}330238$ и $a-b \approx -0{,}339523$. После $W_O$ появляются отрицательные числа: выход уже не выпуклая комбинация векторов значений. Заодно этот результат показывает, что ось склейки и выходная проекция действительно используются.
+Веса у двух голов здесь случайно совпали, но читают они разные координаты значений. $W_O$ переводит $[c_0,c_1,c_2,c_3]$ в $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, поэтому строка 0 становится $[1,1,1,-1]$, а строка 1 — $[1,1,a-b,b-a]$, где $a \approx 0{,}330238$ и $a-b \approx -0{,}339523$. После $W_O$ появляются отрицательные числа: выход уже не выпуклая комбинация векторов значений. Заодно этот результат подтверждает, что головы склеены по правильной оси, а выходная проекция действительно применена.
 """,
 )
 
@@ -153,7 +153,7 @@ md(
 
 本项目只做右填充。若一条文本的真实长度为 $\ell$，真实位置上的查询满足 $i < \ell$，而填充键满足 $j \ge \ell > i$，于是每个填充键都在每个真实查询的未来，因果掩码已经把它们排除在外。这就是为什么模型的前向传播不需要单独的填充掩码。
 
-`collate(["雨", "春雨"])` 把短文 `雨` 补成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。哪些位置是真实位置，由目标是否等于 −100 决定，得到 `[True, True, False]`，计分目标为 `[4, 2]`。注意第 1 个位置的目标是真正的 `<eos>`（编号 2），它必须计分；输入末尾的 `<eos>` 只是填充角色，不能按它的值去屏蔽任何东西。填充位置的查询照常产生输出，只是不计分。
+`collate(["雨", "春雨"])` 把较短的文本 `雨` 补成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。哪些位置是真实位置，由目标是否等于 −100 决定，得到 `[True, True, False]`，计分目标为 `[4, 2]`。注意第 1 个位置的目标是真正的 `<eos>`（编号 2），它必须计分；输入末尾的 `<eos>` 只是填充角色，不能按它的值去屏蔽任何东西。填充位置的查询照常产生输出，只是不计分。
 
 推理给出的可检验结论是：带填充的输入在真实位置上的输出，与去掉填充的输入完全相同，也与把填充换成别的词元时完全相同。两个差异都是 0.0。
 """,
@@ -169,11 +169,11 @@ The argument makes a testable prediction: at the real positions, the output for 
     ru=r"""
 ## 6.3 Структурное рассуждение: почему дополнение справа безвредно (№ 4)
 
-В проекте используется только дополнение справа. Если настоящая длина текста равна $\ell$, запросы на настоящих позициях — это $i < \ell$, а ключи дополнения — $j \ge \ell > i$: каждый ключ дополнения лежит в будущем каждого настоящего запроса, и причинная маска его уже исключает. Поэтому прямому проходу не нужна отдельная маска дополнения.
+В проекте используется только дополнение справа. Если настоящая длина текста равна $\ell$, запросы в настоящих позициях — это $i < \ell$, а ключи дополнения — $j \ge \ell > i$: каждый ключ дополнения лежит в будущем каждого настоящего запроса, и причинная маска его уже исключает. Поэтому прямому проходу не нужна отдельная маска дополнения.
 
-`collate(["雨", "春雨"])` дополняет короткий текст `雨` до входа `<bos> 雨 <eos>` с целевыми метками `雨 <eos> −100`. Какие позиции настоящие, решает целевая метка: она не должна быть равна −100. Получаем `[True, True, False]` и учитываемые целевые метки `[4, 2]`. Заметьте: целевая метка на позиции 1 — настоящий `<eos>` (номер 2), и её нужно учитывать; `<eos>` в конце входа лишь играет роль дополнения, и ничего нельзя маскировать по его значению. Запрос на позиции дополнения по-прежнему даёт выход — он просто не входит в функцию потерь.
+`collate(["雨", "春雨"])` дополняет короткий текст `雨` до входа `<bos> 雨 <eos>` с целевыми метками `雨 <eos> −100`. Какие позиции настоящие, определяет целевая метка: позиция настоящая, если её метка не равна −100. Получаем `[True, True, False]` и учитываемые целевые метки `[4, 2]`. Заметьте: целевая метка в позиции 1 — настоящий `<eos>` (номер 2), и её нужно учитывать; `<eos>` в конце входа лишь играет роль дополнения, и ничего нельзя маскировать по его значению. Запрос в позиции дополнения по-прежнему даёт выход — он просто не входит в функцию потерь.
 
-Рассуждение даёт проверяемое предсказание: на настоящих позициях выход для дополненного входа совпадает с выходом для входа без дополнения и не меняется, если заменить дополнение другим токеном. Обе разницы равны 0,0.
+Рассуждение даёт проверяемое предсказание: в настоящих позициях выход для дополненного входа совпадает с выходом для входа без дополнения и не меняется, если заменить дополнение другим токеном. Обе разницы равны 0,0.
 """,
 )
 
@@ -188,7 +188,7 @@ assert real.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
 
 #zh (3, D)：填充位置的查询同样有输出
 #en (3, D): the padded query has an output too
-#ru (3, D): у запроса на позиции дополнения тоже есть выход
+#ru (3, D): у запроса в позиции дополнения тоже есть выход
 padded_out = model.forward(short_inputs)
 unpadded = np.abs(padded_out[:2] - model.forward(short_inputs[:2])).max()
 replaced = np.abs(padded_out[:2] - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
@@ -209,7 +209,7 @@ md(
     en=r"""
 ## 6.4 Structural reasoning: a mask does not make order visible (no. 5)
 
-Compare the last rows for `春 风 雨` and `风 春 雨`. Without positions, both last queries are the same (`雨`), and its allowed set contains all three positions; swapping the first two tokens merely swaps the first two key–value pairs together. The softmax weights are swapped along with the keys, multiplied by the values swapped the same way, and summed: the result is unchanged, a difference of 0. In its last row this one-layer structure cannot tell the order of the first two tokens, although it is strictly causal.
+Compare the last rows for `春 风 雨` and `风 春 雨`. Without positions the last query is the same in both (`雨`), and its allowed set contains all three positions; swapping the first two tokens merely swaps the first two key–value pairs together. The softmax weights are swapped along with the keys, multiplied by the values swapped the same way, and summed: the result is unchanged, a difference of 0. In its last row this one-layer structure cannot tell the order of the first two tokens, although it is strictly causal.
 
 With the position table, swapping `春` and `风` also swaps the $P$ rows added to them, so the keys and values are no longer merely reordered, and the last rows differ by about 0.0470530775025.
 
@@ -220,9 +220,9 @@ Do not stretch this counter-example into "every masked model without positions i
 
 Сравним последние строки для `春 风 雨` и `风 春 雨`. Без позиций последний запрос в обоих случаях один и тот же (`雨`), и его множество разрешённых позиций содержит все три; перестановка первых двух токенов лишь меняет местами первые две пары «ключ — значение». Веса softmax переставляются вместе с ключами, умножаются на так же переставленные значения и суммируются: результат не меняется, разница 0. В последней строке эта однослойная конструкция не различает порядок первых двух токенов, хотя она строго причинна.
 
-С таблицей позиций перестановка `春` и `风` меняет и прибавленные к ним строки $P$, так что ключи и значения уже не просто переставлены, и последние строки различаются примерно на 0,0470530775025.
+С таблицей позиций перестановка `春` и `风` меняет и строки $P$, которые к ним прибавляются, так что ключи и значения уже не просто переставлены, и последние строки различаются примерно на 0,0470530775025.
 
-Не стоит раздувать этот контрпример до «любая модель с маской и без позиций слепа к порядку». Множество разрешённых позиций само несимметрично: даже без позиций строка 0 читает только себя и в двух порядках различается, а многослойная модель может передавать такие различия дальше. Утверждение здесь скромнее: треугольная маска ещё не означает, что структура последовательности представлена полностью.
+Не стоит обобщать этот контрпример до утверждения «любая модель с маской и без позиций слепа к порядку». Причинное множество разрешённых позиций само по себе несимметрично: даже без позиций строка 0 читает только себя и при двух порядках получается разной, а многослойная модель может передавать такие различия дальше. Утверждение здесь скромнее: треугольная маска ещё не означает, что структура последовательности представлена полностью.
 """,
 )
 
@@ -242,12 +242,12 @@ md(
     zh=r"""
 ## 6.5 等价检验：缓存与完整前向传播（编号 6）
 
-§5.2 和 §5.3 的两个数：逐词元经过缓存的输出与完整前向传播之差为 0.0；第三个词元的位置被错误地归零时，误差约为 0.0875340324768。第一个数说明缓存实现与完整前向传播等价，第二个数说明这个检验对位置错误足够敏感，它在这里起着类似阴性对照的作用。
+§5.2 和 §5.3 给出了两个数：逐词元经过缓存的输出与完整前向传播之差为 0.0；第三个词元的位置被错误地归零时，误差约为 0.0875340324768。第一个数说明缓存实现与完整前向传播等价，第二个数说明这个检验对位置错误足够敏感，它在这里起着类似阴性对照的作用。
 """,
     en=r"""
 ## 6.5 Equivalence test: the cache and the full forward pass (no. 6)
 
-The two numbers of §5.2 and §5.3: the token-by-token output through the cache differs from the full forward pass by 0.0; with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
+§5.2 and §5.3 gave two numbers: the token-by-token output through the cache differs from the full forward pass by 0.0, and with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
 """,
     ru=r"""
 ## 6.5 Проверка эквивалентности: кэш и полный проход (№ 6)
@@ -260,7 +260,7 @@ code(r"""
 cache_difference = checks.cache_error(model, ids)
 #zh 错误所在：第三个词元放在位置 0
 #en the bug: the third token at position 0
-#ru ошибка: третий токен на позиции 0
+#ru ошибка: третий токен в позиции 0
 reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
 print(cache_difference, f"{reset_error:.12g}")
@@ -285,9 +285,9 @@ The program performs one full forward pass: embedding plus position, the scaled 
     ru=r"""
 ## 6.6 Независимая проверка на странице: те же числа на чистом Python
 
-Все числа выше получены с помощью `lib`. Будь в `lib` ошибка — скажем, неверное разбиение на головы, не тот масштабный множитель или транспонированная $W_O$, — прежние утверждения могли бы всё равно «согласованно» выполняться, ведь они часто сравнивают друг с другом два способа вызвать `lib`. Поэтому в конце идём совсем другим путём: программа ниже использует только списки Python и модуль `math`, без NumPy и без `lib`. Она записывает $E$, $P$ и $W_O$ числами из §4.1 и затем поэлементно сверяет их с таблицами `chapter_model()`. Проекции единичные, поэтому запрос, ключ и значение каждой головы — это просто её часть входного вектора.
+Все числа выше получены с помощью `lib`. Будь в `lib` ошибка — скажем, неверное разбиение на головы, не тот масштабный множитель или транспонированная $W_O$, — прежние утверждения могли бы всё равно «согласованно» выполняться, ведь они часто сравнивают друг с другом два способа вызвать `lib`. Поэтому напоследок пойдём совсем другим путём: программа ниже использует только списки Python и модуль `math`, без NumPy и без `lib`. Она задаёт $E$, $P$ и $W_O$ явно, теми же числами, что в §4.1, и затем поэлементно сверяет их с таблицами `chapter_model()`. Проекции единичные, поэтому запрос, ключ и значение каждой головы — это просто её часть входного вектора.
 
-Программа выполняет один полный прямой проход: эмбеддинг плюс позиция, масштабированные скалярные произведения для каждой головы, численно устойчивый softmax по множеству разрешённых позиций, взвешенная сумма, склейка и умножение на $W_O$. Аргумент `positions` позволяет записать ошибку со сбросом позиции напрямую (третий токен на позиции 0): такой проход читает ровно то же, что и ошибочный шаг с кэшем, — ключи и значения старых позиций и свои собственные, поставленные не на то место.
+Программа выполняет один полный прямой проход: эмбеддинг плюс позиция, масштабированные скалярные произведения для каждой головы, численно устойчивый softmax по множеству разрешённых позиций, взвешенная сумма, склейка и умножение на $W_O$. Аргумент `positions` позволяет записать ошибку со сбросом позиции напрямую (третий токен в позиции 0): такой проход читает ровно то же, что и ошибочный шаг с кэшем, — ключи и значения старых позиций и свои собственные, поставленные не на то место.
 """,
 )
 
@@ -346,13 +346,13 @@ assert py[2] == 0.0
 
 md(
     zh=r"""
-下面把纯 Python 的结果与 `lib` 的结果并排打印：编号、`lib` 的值、纯 Python 的值、两者之差的绝对值。编号 1 比较的是 $a-b$（第 1 行输出的第 3 个分量）；编号 4 只涉及整数和布尔值，不在此列。两条路径做的运算相同，只是次序可能不同（`lib` 用 NumPy 的矩阵乘法，纯 Python 逐项求和），所以最后一两位可能不同：打印出的差都不超过约 $10^{-15}$（也可能恰好为 0），相对差都小于 $10^{-14}$（断言）。为了让输出与 BLAS 线程数无关，值本身舍入到 12 位有效数字打印，差则如实打印。
+下面把纯 Python 的结果与 `lib` 的结果并排打印：编号、`lib` 的值、纯 Python 的值、两者之差的绝对值。编号 1 比较的是 $a-b$（第 1 行输出的第 3 个分量）；编号 4 只涉及整数和布尔值，不在此列。两条路径做的运算相同，只是次序可能不同（`lib` 用 NumPy 的矩阵乘法，纯 Python 逐项求和），所以最后一两位可能不同：打印出的差都不超过约 $10^{-15}$（也可能恰好为 0），相对差都小于 $10^{-14}$（由断言检查）。为了让输出与 BLAS 线程数无关，值本身舍入到 12 位有效数字打印，差则如实打印。
 """,
     en=r"""
-Below, the pure-Python results are printed next to lib's: the number, lib's value, the pure-Python value and the absolute difference between them. Number 1 compares $a-b$ (the third component of output row 1); number 4 involves only integers and booleans and is left out. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ: the printed differences are at most about $10^{-15}$ (possibly exactly 0), and every relative difference is below $10^{-14}$ (asserted). To keep the output independent of the number of BLAS threads, the values themselves are printed rounded to 12 significant digits; the differences are printed as they are.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value and the absolute difference between them. Number 1 compares $a-b$ (the third component of output row 1); number 4 involves only integers and booleans and is left out. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. The printed differences are at most about $10^{-15}$ (possibly exactly 0), and every relative difference is below $10^{-14}$ (asserted). To keep the output independent of the number of BLAS threads, the values themselves are printed rounded to 12 significant digits; the differences are printed as they are.
 """,
     ru=r"""
-Ниже результаты на чистом Python напечатаны рядом с результатами `lib`: номер, значение `lib`, значение чистого Python и абсолютная разница между ними. Под номером 1 сравнивается $a-b$ (третья компонента строки 1 выхода); номер 4 касается только целых чисел и логических значений и здесь не участвует. Оба пути выполняют одни и те же операции, но, возможно, в другом порядке (`lib` использует матричные произведения NumPy, программа на чистом Python суммирует поэлементно), поэтому последние один-два знака могут различаться: напечатанные разницы не превышают примерно $10^{-15}$ (могут быть и в точности нулевыми), а каждая относительная разница меньше $10^{-14}$ (это проверяется). Чтобы результат ячейки не зависел от числа потоков BLAS, сами значения печатаются округлёнными до 12 значащих цифр, а разницы — как есть.
+Ниже результаты на чистом Python напечатаны рядом с результатами `lib`: номер, значение `lib`, значение, полученное на чистом Python, и абсолютная разница между ними. Под номером 1 сравнивается $a-b$ (третья компонента строки 1 выхода); номер 4 касается только целых чисел и логических значений и здесь не участвует. Оба пути выполняют одни и те же операции, но, возможно, в другом порядке (`lib` использует матричные произведения NumPy, программа на чистом Python суммирует слагаемые по одному), поэтому последние один-два знака могут различаться. Напечатанные разницы не превышают примерно $10^{-15}$ (могут быть и в точности нулевыми), а каждая относительная разница меньше $10^{-14}$ (это проверяется). Чтобы результат ячейки не зависел от числа потоков BLAS, сами значения печатаются округлёнными до 12 значащих цифр, а разницы — как есть.
 """,
 )
 
@@ -413,18 +413,18 @@ md(
     en=r"""
 ## 6.8 What a whole model adds
 
-This chapter was written for a project that trains a decoder-only model coded by hand in PyTorch: pre-LN residual blocks (layer normalisation before each sublayer), a position-wise MLP with biases and GELU, learned absolute positions, all parameters trained together with cross-entropy, and no `nn.Transformer` in place of its own code. §7 builds a small model of this kind in NumPy and trains it. Then:
+This chapter was written for a project that trains a decoder-only model coded by hand in PyTorch. The model has pre-LN residual blocks (layer normalisation before each sublayer), a position-wise MLP with biases and GELU, and learned absolute positions; all its parameters are trained together with cross-entropy, and the project does not use `nn.Transformer` in place of its own code. §7 builds a small model of this kind in NumPy and trains it. At that point:
 
-* **The causality checks must be re-run on the whole model.** Passing for one layer does not guarantee that a newly added normalisation, data windowing or cache code introduced no leak; the time-axis normalisation of §4.7 is an example. `lib.checks.check_causality` accepts any forward function and applies unchanged to the whole model.
-* **The position table length, the head count and the vocabulary version must be saved together.** Change any one of them alone, and the same parameters describe a different function, or cannot run at all. Three small examples below: adding the character `雪` to the vocabulary moves `风` from id 5 to id 6 (the old table has only 6 rows, so id 6 is out of range, while id 5 would now be read as `雪`); the same matrices cut into 1 head instead of 2 give a different output; a position table of 8 rows cannot take 9 tokens.
+* **The causality checks must be re-run on the whole model.** Passing for one layer does not guarantee that a newly added normalisation, data windowing or cache code introduced no leak; the time-axis normalisation of §4.7 is an example. `lib.checks.check_causality` accepts any forward function and can be applied unchanged to the whole model.
+* **The position table length, the head count and the vocabulary version must be saved together.** Change any one of them alone, and the same parameters describe a different function, or cannot run at all. The three small examples below show this. Adding the character `雪` to the vocabulary moves `风` from id 5 to id 6 (the old table has only 6 rows, so id 6 is out of range, while id 5 would now be read as `雪`). The same matrices cut into 1 head instead of 2 give a different output. A position table of 8 rows cannot take 9 tokens.
 """,
     ru=r"""
 ## 6.8 Что добавляет полная модель
 
-Эта глава написана для проекта, в котором обучается модель, состоящая только из декодера (decoder-only) и написанная вручную на PyTorch: остаточные блоки с предварительной нормализацией слоя (pre-LN), позиционный MLP со свободными членами (bias) и активацией GELU, обучаемые абсолютные позиции; все параметры обучаются вместе по перекрёстной энтропии, и собственный код не заменён готовым `nn.Transformer`. В §7 такая небольшая модель строится на NumPy и обучается. В такой модели:
+Эта глава написана для проекта, где вручную, на PyTorch, реализована модель, состоящая только из декодера (decoder-only): остаточные блоки с предварительной нормализацией слоя (pre-LN), позиционный MLP со свободными членами (bias) и активацией GELU, обучаемые абсолютные позиции. Все параметры обучаются совместно по перекрёстной энтропии, а готовый `nn.Transformer` вместо собственного кода не используется. В §7 небольшая модель того же рода строится на NumPy и обучается. И тогда:
 
-* **Проверки причинности нужно заново провести на модели целиком.** То, что один слой прошёл проверку, не гарантирует, что новая нормализация, нарезка данных на окна или код кэша не внесли утечку; нормализация вдоль оси времени из §4.7 — тому пример. `lib.checks.check_causality` принимает любую функцию прямого прохода и без изменений применима ко всей модели.
-* **Длину таблицы позиций, число голов и версию словаря нужно сохранять вместе.** Стоит изменить что-то одно, и те же параметры описывают уже другую функцию или вовсе не запускаются. Три небольших примера ниже: если добавить в словарь иероглиф `雪`, номер `风` сменится с 5 на 6 (в старой таблице всего 6 строк, так что номер 6 выходит за её пределы, а номер 5 теперь прочитается как `雪`); те же матрицы, разрезанные на 1 голову вместо 2, дают другой выход; таблица позиций из 8 строк не примет 9 токенов.
+* **Проверки причинности нужно заново провести на модели целиком.** То, что один слой прошёл проверку, не гарантирует, что новая нормализация, нарезка данных на окна или код кэша не внесли утечку; нормализация вдоль оси времени из §4.7 — тому пример. `lib.checks.check_causality` принимает любую функцию прямого прохода и применяется ко всей модели без изменений.
+* **Длину таблицы позиций, число голов и версию словаря нужно сохранять вместе.** Стоит изменить что-то одно — и те же параметры задают уже другую функцию, а то и вовсе не дают модели запуститься. Ниже три небольших примера. Если добавить в словарь иероглиф `雪`, номер `风` сменится с 5 на 6: в старой таблице всего 6 строк, так что номер 6 выходит за её пределы, а номер 5 теперь прочитается как `雪`. Те же матрицы, разрезанные на 1 голову вместо 2, дают другой выход. Таблица позиций из 8 строк не примет 9 токенов.
 """,
 )
 
@@ -462,7 +462,7 @@ md(
 * **带对照的扰动检验**在代码上寻找泄漏，同时证明检验本身有效（编号 2、3）；
 * **等价检验**确认缓存与完整前向传播一致，并对位置错误敏感（编号 6）。
 
-§6.6 的纯 Python 程序沿一条不经过 NumPy 和 `lib` 的路径重算了其中的浮点数，与 `lib` 之差不超过约 $10^{-15}$。所有这些都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行，§7 就这样做。
+§6.6 的纯 Python 程序沿一条不经过 NumPy 和 `lib` 的路径重算了其中的浮点数，与 `lib` 之差不超过约 $10^{-15}$。所有这些都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行，§7 正是这样做的。
 """,
     en=r"""
 ## 6.9 Summary
@@ -474,7 +474,7 @@ Every conclusion of §1–§5 rests on at least one piece of evidence, and the k
 * **perturbation tests with controls** look for leaks in the code and show that the test itself works (nos. 2 and 3);
 * **equivalence tests** confirm that the cache agrees with the full forward pass and is sensitive to position mistakes (no. 6).
 
-The pure-Python program of §6.6 recomputed the floating-point numbers along a route that passes through neither NumPy nor `lib`, and agrees with `lib` to within about $10^{-15}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
+The pure-Python program of §6.6 recomputed the floating-point numbers along a route that passes through neither NumPy nor `lib`, and agreed with `lib` to within about $10^{-15}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
 """,
     ru=r"""
 ## 6.9 Итоги
@@ -486,6 +486,6 @@ The pure-Python program of §6.6 recomputed the floating-point numbers along a r
 * **проверки возмущением с контролем** ищут утечки в коде и показывают, что сама проверка работает (№ 2 и 3);
 * **проверки эквивалентности** подтверждают, что кэш совпадает с полным проходом и чувствителен к ошибкам в позициях (№ 6).
 
-Программа на чистом Python из §6.6 пересчитала числа с плавающей точкой путём, который не проходит ни через NumPy, ни через `lib`, и совпала с `lib` с точностью не хуже примерно $10^{-15}$. Всё это относится к одному слою с фиксированными параметрами, заданными вручную. Как только модель станет глубже и начнёт обучаться, каждую из этих проверок нужно будет повторить на модели целиком — именно это делается в §7.
+Программа на чистом Python из §6.6 пересчитала числа с плавающей точкой путём, который не проходит ни через NumPy, ни через `lib`, и её результаты совпали с результатами `lib` с точностью примерно до $10^{-15}$. Всё это относится к одному слою с фиксированными параметрами, заданными вручную. Как только модель станет глубже и начнёт обучаться, каждую из этих проверок нужно будет повторить на модели целиком — именно это делается в §7.
 """,
 )

@@ -19,7 +19,7 @@ md(
 函数要在笔记本里亲手写出。直接调用 `lib` 中的参考实现（例如 `lib.attention.masked_softmax`）会被检查发现：`check` 会给出提示，评分时这一题不计分。
 """,
     en="""
-This notebook goes with §1. Each exercise states a task and gives a function in which the answer is a single line, `raise NotImplementedError  # TODO`. Replace that line with your code and run the `check(...)` cell right below it.
+This notebook goes with §1. Each exercise states a task and gives a function in which a single line, `raise NotImplementedError  # TODO`, stands where the answer goes. Replace that line with your code and run the `check(...)` cell right below it.
 
 `check` runs the public test cases only and tells you, in this notebook's language, which case passed, which failed and why (expected vs. actual value, shape, dtype, tolerance). Grading adds hidden test cases drawn at random, so implement the rule the task states rather than fitting the few examples.
 
@@ -58,7 +58,7 @@ The two position arrays are given; write the one line that compares them.
     ru="""
 ## mask-1: причинное множество разрешённых позиций (1 балл)
 
-`causal_allowed(tq, tk)` возвращает булев массив формы `(tq, tk)`, где `allowed[i, j]` истинно, если запрос `i` может читать ключ `j`. Запросы — это последние `tq` из `tk` позиций: запрос `i` стоит на абсолютной позиции `tk - tq + i` (выравнивание по правому нижнему углу, §1.4; при KV-кэше более ранние позиции уже сохранены). Запрос может читать все ключи вплоть до своей позиции включительно.
+`causal_allowed(tq, tk)` возвращает булев массив формы `(tq, tk)`, где `allowed[i, j]` истинно, если запрос `i` может читать ключ `j`. Запросы — это последние `tq` из `tk` позиций: запрос `i` стоит в абсолютной позиции `tk - tq + i` (выравнивание по правому нижнему углу, §1.4; при KV-кэше более ранние позиции уже сохранены). Запрос может читать все ключи вплоть до своей позиции включительно.
 
 Оба массива позиций уже построены; допишите одну строку, которая их сравнивает.
 """,
@@ -90,7 +90,7 @@ md(
 **About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has no denominator. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4. This is the bottom-right alignment of §1.4, which a cache needs when a sequence continues.
 """,
     ru="""
-**О решении.** Сравнение — `<=`, а не `<`: вход в позиции `t` — уже увиденный токен, и чтение его не раскрывает следующий токен, то есть целевую метку. При `<` в первой строке `causal_allowed(3, 3)` не останется ни одного True: запросу 0 нечего читать, и у его softmax нет знаменателя. Во втором примере два запроса — последние две из пяти позиций: они стоят на абсолютных позициях 3 и 4 и читают позиции 0–3 и 0–4. Это выравнивание по правому нижнему углу из §1.4; оно нужно кэшу, когда последовательность продолжается.
+**О решении.** Сравнение — `<=`, а не `<`: вход в позиции `t` — уже увиденный токен, и его чтение не раскрывает следующий токен, то есть целевую метку. При `<` в первой строке `causal_allowed(3, 3)` не останется ни одного True: запросу 0 нечего читать, и у его softmax нет знаменателя. Во втором примере два запроса — последние две из пяти позиций: они стоят в абсолютных позициях 3 и 4 и читают позиции 0–3 и 0–4. Это выравнивание по правому нижнему углу из §1.4; оно нужно кэшу, когда последовательность продолжается.
 """,
     tags=("solution",),
 )
@@ -125,10 +125,10 @@ A softmax over all entries followed by zeroing the future ones is a different th
 
 Напишите `masked_softmax(scores, allowed)`: softmax по последней оси `scores`, в котором нормализация идёт только по позициям, где `allowed` истинно (`allowed` транслируется до формы `scores`). Требования:
 
-* на запрещённых позициях результат равен ровно `0.0`, а сумма каждой строки по разрешённым позициям равна 1;
+* в запрещённых позициях результат равен ровно `0.0`, а сумма каждой строки по разрешённым позициям равна 1;
 * форма и dtype результата — как у `scores` (на входе float32 — на выходе float32);
 * большие оценки вроде 1000 не должны приводить к переполнению: сначала вычтите из строки её наибольшую разрешённую оценку;
-* строка без единой разрешённой позиции вызывает `ValueError`: такому запросу нечего читать, и у softmax нет знаменателя.
+* для строки без единой разрешённой позиции выбрасывается `ValueError`: такому запросу нечего читать, и у softmax нет знаменателя.
 
 Softmax по всем позициям с последующим обнулением будущих — это другое: суммы строк перестают быть равны 1 (§1.7). Не годится и замена запрещённых оценок нулём: exp(0) = 1, и эти позиции всё равно получают вес (§1.6).
 """,
@@ -166,10 +166,10 @@ md(
 下面用 §1.7 的例子比较两种顺序：三个位置，分数全为零。
 """,
     en="""
-The example of §1.7 compares the two orders: three positions, every score zero.
+Below, the example of §1.7 compares the two orders: three positions, every score zero.
 """,
     ru="""
-Пример из §1.7 сравнивает два порядка действий: три позиции, все оценки равны нулю.
+Сравним два порядка действий на примере из §1.7: три позиции, все оценки равны нулю.
 """,
 )
 
@@ -187,13 +187,13 @@ assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 
 
 md(
     zh="""
-**解答说明。** 把禁止位置换成 `-inf` 再做 softmax，与只在许可集合上归一化完全等价，因为 `exp(-inf)` 恰好是 0（换成 `-1e9` 这样的有限常数就不行：全部被遮住的行会变成均匀分布，而不是被拒绝，见 §1.8）。减去每行的最大值不改变结果，却保证最大的指数是 `exp(0) = 1`，不会溢出成 `inf`，进而得到 `nan`。空行必须在计算之前拒绝：否则那一行的最大值是 `-inf`，`-inf - (-inf)` 得到 `nan`，错误会悄悄流到后面。`np.where` 和 `-np.inf` 都不会把 float32 提升为 float64，所以 dtype 自然保持不变。
+**解答说明。** 把禁止位置换成 `-inf` 再做 softmax，与只在许可集合上归一化完全等价，因为 `exp(-inf)` 恰好是 0（换成 `-1e9` 这样的有限常数就不行：所有键都被禁止的行会变成均匀分布，而不是被拒绝，见 §1.8）。减去每行的最大值不改变结果，却保证最大的指数是 `exp(0) = 1`，不会溢出成 `inf`，进而得到 `nan`。空行必须在计算之前拒绝：否则那一行的最大值是 `-inf`，`-inf - (-inf)` 得到 `nan`，错误会悄悄流到后面。`np.where` 和 `-np.inf` 都不会把 float32 提升为 float64，所以 dtype 自然保持不变。
 """,
     en="""
-**About the solution.** Putting `-inf` on the forbidden entries and then taking a softmax is exactly the same as normalising over the allowed set, because `exp(-inf)` is exactly 0 (a finite constant such as `-1e9` would not do: it turns a fully masked row into a uniform one instead of refusing it, §1.8). Subtracting the row maximum does not change the result but makes the largest exponential `exp(0) = 1`, so nothing overflows to `inf` and then to `nan`. The empty row has to be rejected before computing: its maximum would be `-inf`, `-inf - (-inf)` is `nan`, and the error would flow on silently. Neither `np.where` nor the Python scalar `-np.inf` promotes float32 to float64, so the dtype is kept for free.
+**About the solution.** Putting `-inf` on the forbidden entries and then taking a softmax is exactly the same as normalising over the allowed set, because `exp(-inf)` is exactly 0. A finite constant such as `-1e9` would not do: it turns a fully masked row into a uniform one instead of refusing it (§1.8). Subtracting the row maximum does not change the result but makes the largest exponential `exp(0) = 1`, so nothing overflows to `inf` and then to `nan`. The empty row has to be rejected before computing: its maximum would be `-inf`, `-inf - (-inf)` is `nan`, and the error would flow on silently. Neither `np.where` nor the Python scalar `-np.inf` promotes float32 to float64, so the dtype is kept for free.
 """,
     ru="""
-**О решении.** Подставить `-inf` на запрещённые позиции и затем взять softmax — ровно то же, что нормализовать только по разрешённым позициям, потому что `exp(-inf)` равно нулю точно (конечная константа вроде `-1e9` не годится: целиком замаскированная строка стала бы равномерной, а не была бы отвергнута, §1.8). Вычитание максимума строки не меняет результат, но делает наибольшую экспоненту равной `exp(0) = 1`, так что ничего не переполняется до `inf`, а затем до `nan`. Пустую строку нужно отвергнуть до вычислений: её максимум был бы `-inf`, `-inf - (-inf)` даёт `nan`, и ошибка тихо ушла бы дальше. Ни `np.where`, ни питоновское число `-np.inf` не повышают float32 до float64, поэтому dtype сохраняется сам собой.
+**О решении.** Подставить `-inf` на запрещённые позиции и затем взять softmax — ровно то же, что нормализовать только по разрешённым позициям, потому что `exp(-inf)` в точности равно нулю (конечная константа вроде `-1e9` не годится: целиком замаскированная строка стала бы равномерной, а не была бы отвергнута, §1.8). Вычитание максимума строки не меняет результат, но делает наибольшую экспоненту равной `exp(0) = 1`, так что ничего не переполняется до `inf`, а затем до `nan`. Пустую строку нужно отвергнуть до вычислений: её максимум был бы `-inf`, `-inf - (-inf)` даёт `nan`, и ошибка незаметно ушла бы дальше. Ни `np.where`, ни питоновское число `-np.inf` не повышают float32 до float64, поэтому dtype сохраняется сам собой.
 """,
     tags=("solution",),
 )
@@ -233,7 +233,7 @@ The check tests exactly these four conditions, nothing more. They are necessary 
 * отрицательных элементов нет;
 * сумма каждой строки отличается от 1 не больше чем на `atol`.
 
-Функция проверяет ровно эти четыре условия, не больше. Они необходимы для выхода softmax с маской, но не достаточны: если они выполнены, веса с точностью до `atol` выглядят так, как должен выглядеть выход softmax с маской, но это ещё не значит, что их действительно дали какие-то оценки. `allowed` транслируется до формы `weights`. На таких входах функция возвращает логическое значение (подойдёт и `np.bool_` из NumPy) и не выбрасывает исключений. Затем примените её к весам из mask-2 и к весам «сначала softmax, потом нули»: хорошая проверка принимает первые и отвергает вторые.
+Функция проверяет ровно эти четыре условия, не больше. Это необходимые условия для выхода softmax с маской, но не достаточные: если они выполнены, веса с точностью до `atol` выглядят так, как должен выглядеть выход softmax с маской, но это ещё не значит, что их действительно получили из каких-то оценок. `allowed` транслируется до формы `weights`. На таких входах функция возвращает логическое значение (подойдёт и `np.bool_` из NumPy) и не выбрасывает исключений. Затем примените её к весам из mask-2 и к весам «сначала softmax, потом нули»: хорошая проверка принимает первые и отвергает вторые.
 """,
 )
 
@@ -262,7 +262,7 @@ md(
     zh="""
 **解答说明。** 四条缺一不可。只看右上角是否为零的检验会放过“先 softmax 再清零”：那里的未来位置确实是零，但行和只有 1/3 或 2/3。只看行和的检验会放过 `[1.5, -0.5, 0]` 这样的行。`nan` 要单独排除：它与任何数比较都得到假，很容易从“没有负数”的检查中溜过去。注意浮点误差：正确的权重行和可能是 `0.9999999999999999`，所以行和用容差比较，而禁止位置用精确的 `!= 0`。
 
-这四条只是必要条件，所以检验会接受一些任何有限分数都算不出来的权重。在精确算术中，掩码 softmax 给每个许可键的权重都大于 0，可是像第 1 行写成 `[1, 0, 0]` 这样、在许可键上恰好为 0 的行，照样能通过检验。检验也不能要求许可位置的权重大于 0：在浮点数里，分数比本行最大值低得足够多时，许可键的权重确实会下溢成 0（§1.5）。所以返回 `True` 的意思是“在 `atol` 之内与掩码 softmax 的输出相符”，而不是“一定由掩码 softmax 算出”。
+这四条只是必要条件，所以检验会接受一些任何有限分数都算不出来的权重。在精确算术中，掩码 softmax 给每个许可键的权重都大于 0；可是在某个许可键上恰好为 0 的行照样能通过检验，例如把第 1 行写成 `[1, 0, 0]`。检验也不能要求许可位置的权重大于 0：在浮点数里，分数比本行最大值低得足够多时，许可键的权重确实会下溢成 0（§1.5）。所以返回 `True` 的意思是“在 `atol` 之内与掩码 softmax 的输出相符”，而不是“一定由掩码 softmax 算出”。
 """,
     en="""
 **About the solution.** All four conditions are needed. A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` has to be excluded on its own, since every comparison with it is False and it slips through "no negative entry". Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.

@@ -1,19 +1,19 @@
 # Exercise set 4 (§4, causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
 
-md(zh="# 练习 4：因果性必须覆盖整个计算", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всё вычисление",
+md(zh="# 练习 4：因果性必须覆盖整条计算链", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всю цепочку вычислений",
    tags=("exercise",))
 
-md(zh="# 练习 4 参考解答：因果性必须覆盖整个计算", en="# Solutions to exercise set 4: causality must cover the whole computation", ru="# Решения упражнений к разделу 4: причинность должна охватывать всё вычисление",
+md(zh="# 练习 4 参考解答：因果性必须覆盖整条计算链", en="# Solutions to exercise set 4: causality must cover the whole computation", ru="# Решения упражнений к разделу 4: причинность должна охватывать всю цепочку вычислений",
    tags=("solution",))
 
 md(
     zh="""
 本笔记本配合 §4，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
-这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
+这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向传播。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
 """,
     en="""
-This notebook goes with §4 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
+This notebook goes with §4 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
 The functions here are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then fix it.
 """,
@@ -54,7 +54,7 @@ The copy, the forward passes and the comparison are given; write the line that c
     ru="""
 ## causal-1: проверка возмущением будущего (1 балл)
 
-`future_perturbation_change(forward, ids, position, replacement)` оставляет токены на позициях `0 … position−1`, заменяет все токены начиная с `position` на `replacement` (один номер или массив длины `T − position`) и возвращает наибольшее абсолютное изменение выходов префикса (строк `0 … position−1`) в виде `float`. Причинная модель даёт 0, в крайнем случае ошибку округления.
+`future_perturbation_change(forward, ids, position, replacement)` оставляет токены в позициях `0 … position−1`, заменяет все токены начиная с `position` на `replacement` (один номер или массив длины `T − position`) и возвращает наибольшее абсолютное изменение выходов префикса (строк `0 … position−1`) в виде `float`. Причинная модель даёт 0, в крайнем случае ошибку округления.
 
 Копирование, проходы и сравнение уже написаны; допишите строку, которая меняет будущее. Батчи `(B, T)` тоже должны работать.
 """,
@@ -131,7 +131,7 @@ A `position` outside `1 … T−1` raises `ValueError`: there is no prefix to co
 * `"causal"` — изменение у `forward` не больше `tol`, а у `control` больше `tol`;
 * `"blind"` — оба изменения не больше `tol`, и этот прогон проверки ничего не доказывает.
 
-Если `position` не лежит в `1 … T−1`, выбросьте `ValueError`: тогда либо нечего сравнивать, либо нечего менять. Пользуйтесь своей `future_perturbation_change`.
+Если `position` не лежит в `1 … T−1`, выбросьте `ValueError`: тогда либо нечего сравнивать, либо нечего менять. Пользуйтесь своей функцией `future_perturbation_change`.
 """,
 )
 
@@ -168,7 +168,7 @@ md(
 **About the solution.** The model under test comes first: if its prefix moved, a leak is found and no control is needed. Only when it did not move does the control decide: if the control moved, this perturbation was able to expose a leak and "no change" carries weight; if the control did not move either, all we can say is "blind". The last two lines above are the two blind situations: a replacement equal to the original suffix, and a control whose output does not depend on its input.
 """,
     ru="""
-**О решении.** Сначала смотрим на проверяемую модель: если её префикс изменился, утечка найдена и контроль не нужен. Только когда префикс не изменился, решает контроль. Если контроль изменился, значит, это возмущение способно выявить утечку, и «нет изменения» что-то значит. Если не изменился и контроль, остаётся вердикт `"blind"`: проверка ничего не видит. Последние две строки выше — как раз две такие ситуации: замена совпадает с исходным суффиксом, и контроль, выход которого не зависит от входа.
+**О решении.** Сначала смотрим на проверяемую модель: если её префикс изменился, утечка найдена и контроль не нужен. Только когда префикс не изменился, решает контроль. Если контроль изменился, значит, это возмущение способно выявить утечку, и «нет изменения» что-то значит. Если не изменился и контроль, остаётся вердикт `"blind"`: проверка ничего не видит. Последние две строки выше — как раз две такие ситуации: замена, совпадающая с исходным суффиксом, и контроль, выход которого не зависит от входа.
 """,
     tags=("solution",),
 )
@@ -187,7 +187,7 @@ The model below puts a normalisation between the embedding and the attention. Th
     ru="""
 ## Подозрительная модель
 
-Модель ниже вставляет нормализацию между эмбеддингом и вниманием. Само внимание — `multi_head_attention` с причинной маской, и все веса внимания выше диагонали равны ровно нулю. Причинна ли она? Не ищите пока ответ в коде — пусть ответит проверка.
+В модели ниже между эмбеддингом и вниманием вставлена нормализация. Само внимание — `multi_head_attention` с причинной маской, и все веса внимания выше диагонали равны ровно нулю. Причинна ли она? Не ищите пока ответ в коде — пусть ответит проверка.
 """,
 )
 
@@ -220,14 +220,14 @@ md(
     en="""
 ## causal-3: sweeping every position for a leak (3 points)
 
-A perturbation at a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
+Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
 Then sweep `suspect` and give the verdict with `perturbation_verdict`.
 """,
     ru="""
 ## causal-3: поиск утечки по всем позициям (3 балла)
 
-Возмущение в одной позиции может случайно прийтись не туда. Напишите `leak_sweep(forward, ids, replacement_token)`: для каждого `p = 1 … T−1` замените все токены начиная с `p` на `replacement_token` и запишите изменение префикса; верните массив float64 формы `(T−1,)`, где элемент `p−1` относится к позиции `p`. `ids` имеет форму `(T,)`; при `T < 2` — `ValueError`.
+Возмущение в одной позиции может случайно прийтись не туда. Напишите `leak_sweep(forward, ids, replacement_token)`: для каждого `p = 1 … T−1` замените все токены начиная с `p` на `replacement_token` и запишите изменение префикса; верните массив float64 формы `(T−1,)`, где элемент `p−1` относится к позиции `p`. `ids` имеет форму `(T,)`; при `T < 2` функция выбрасывает `ValueError`.
 
 Затем проверьте `suspect` по всем позициям и вынесите вердикт с помощью `perturbation_verdict`.
 """,
@@ -275,7 +275,7 @@ md(
 **About the solution.** `axis=-2` is the time axis: the mean and variance of every feature are taken over all `T` positions, the future included. So the normalised input at position 0 already depends on the last token; the leak happens before the attention, and a clean upper-right triangle of weights does not help. A test that only inspects the weight matrices cannot see such a leak; the future-perturbation test looks at the outputs, so it does. A sweep is safer than a single position: testing only at `p = T−1` would miss a leak that shows up at earlier positions only.
 """,
     ru="""
-**О решении.** `axis=-2` — ось времени: среднее и дисперсия каждого признака берутся по всем `T` позициям, включая будущие. Значит, нормализованный вход на позиции 0 уже зависит от последнего токена; утечка происходит до внимания, и чистый правый верхний треугольник весов ничем не помогает. Проверка, которая смотрит только на матрицы весов, такой утечки не видит; проверка возмущением будущего смотрит на выходы и поэтому видит. Прогон по всем позициям надёжнее одной точки: проверка лишь при `p = T−1` пропустила бы утечку, проявляющуюся только на более ранних позициях.
+**О решении.** `axis=-2` — ось времени: среднее и дисперсия каждого признака берутся по всем `T` позициям, включая будущие. Значит, нормализованный вход в позиции 0 уже зависит от последнего токена; утечка происходит до внимания, и чистый правый верхний треугольник весов ничем не помогает. Проверка, которая смотрит только на матрицы весов, такой утечки не видит; проверка возмущением будущего смотрит на выходы и поэтому видит. Прогон по всем позициям надёжнее одной точки: проверка лишь при `p = T−1` пропустила бы утечку, проявляющуюся только в более ранних позициях.
 """,
     tags=("solution",),
 )
@@ -323,10 +323,10 @@ md(
 **解答说明。** 只改了一个轴号：`axis=-1` 让每个位置只用自己的特征，整层变成逐位置运算，不再跨时间读取，因果性得以保持。这与 §4.2 的结构推理一致：逐位置的归一化、逐位置 MLP 和残差连接都不会新增来自未来的路径；跨时间的运算则必须单独证明。修好后的扫描全为零，而对照仍然有变化，所以判定是 `"causal"` 而不是 `"blind"`。
 """,
     en="""
-**About the solution.** One axis number changed: `axis=-1` makes every position use its own features only, the layer becomes position-wise, stops reading across time, and causality is kept. This agrees with the structural argument of §4.2: position-wise normalisation, a position-wise MLP and residual connections add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
+**About the solution.** Only one axis number changes: with `axis=-1` every position uses its own features only, so the layer works position by position, no longer reads across time, and stays causal. This agrees with the structural argument of §4.2: position-wise normalisation, a position-wise MLP and residual connections add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
 """,
     ru="""
-**О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой обрабатывает позиции по отдельности, больше не заглядывает в другие моменты времени, и причинность сохраняется. Это согласуется со структурным рассуждением из §4.2: нормализация, позиционный MLP и остаточная связь, применяемые к каждой позиции отдельно, не добавляют путей из будущего, а всё, что смешивает разные позиции, нужно проверять отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.
+**О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой обрабатывает позиции по отдельности, больше не заглядывает в другие моменты времени, и причинность сохраняется. Это согласуется со структурным рассуждением из §4.2: нормализация, позиционный MLP и остаточная связь, применяемые к каждой позиции отдельно, не добавляют путей из будущего, а всё, что смешивает разные позиции, нужно обосновывать отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.
 """,
     tags=("solution",),
 )

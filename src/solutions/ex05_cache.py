@@ -10,17 +10,17 @@ md(
     zh="""
 本笔记本配合 §5，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
-逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要确定缓存步骤中新词元的位置，不借助现成函数写出完整的一步，再写出证明缓存与完整前向传播等价的检验。
+逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要确定缓存步骤中新词元的位置，不借助现成函数写出完整的一步，再写一个检验，确认缓存与完整前向传播给出相同的输出。
 """,
     en="""
-This notebook goes with §5 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
+This notebook goes with §5 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
-When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will work out the position of the new token in a cached step, write a whole cached step from scratch, and write the test showing that the cache agrees with the full forward pass.
+When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will work out the position of the new token in a cached step, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
 """,
     ru="""
 Этот блокнот относится к §5 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
-При пошаговой генерации модель хранит в KV-кэше ключи и значения уже увиденных позиций для каждой головы, а новый токен вычисляет только свои запрос, ключ и значение. Вам предстоит определить позицию нового токена при шаге с кэшем, самостоятельно написать такой шаг целиком и написать проверку того, что кэш даёт те же выходы, что и полный прямой проход.
+При пошаговой генерации модель хранит в KV-кэше ключи и значения уже увиденных позиций для каждой головы, а новый токен вычисляет только свои запрос, ключ и значение. Вам предстоит определить позицию нового токена при шаге с кэшем, самостоятельно запрограммировать такой шаг целиком и написать проверку того, что кэш даёт те же выходы, что и полный прямой проход.
 """,
 )
 
@@ -52,9 +52,9 @@ Write `step(model, token, cache)`; only the position of the new token is missing
     ru="""
 ## cache-1: позиция нового токена при шаге с кэшем (1 балл)
 
-`model.step(token, cache, position=p)` помещает токен на позицию `p` (прибавляя строку `p` таблицы позиций), сохраняет его ключ и значение в `cache` и возвращает его выход формы `(D,)`. `len(cache)` — число позиций, которые кэш уже хранит.
+`model.step(token, cache, position=p)` помещает токен в позицию `p` (прибавляя строку `p` таблицы позиций), сохраняет его ключ и значение в `cache` и возвращает его выход формы `(D,)`. `len(cache)` — число позиций, уже хранящихся в кэше.
 
-Напишите `step(model, token, cache)`: не хватает только позиции нового токена. Если в кэше три токена, на какую позицию встаёт новый?
+Напишите `step(model, token, cache)`: не хватает только позиции нового токена. Если в кэше уже три токена, в какую позицию встаёт новый?
 """,
 )
 
@@ -85,7 +85,7 @@ md(
 **About the solution.** The cache holds `len(cache)` positions, `0 … len(cache)−1`, so the new token is at `len(cache)`. Restarting at 0 on every step would add row 0 of the position table to every new token: the array lengths all look right, the positions mean the wrong thing, and every output after the first token drifts from the full forward pass. Once the cache is full (its length equals `C`, the number of rows of the position table), `model.step` raises `ValueError` instead of wrapping the position around or clamping it to the last row.
 """,
     ru="""
-**О решении.** В кэше `len(cache)` позиций, `0 … len(cache)−1`, значит, новый токен встаёт на `len(cache)`. Если на каждом шаге начинать с 0, каждому новому токену прибавится строка 0 таблицы позиций: длины массивов выглядят правильно, смысл позиций неверен, и все выходы после первого токена расходятся с полным проходом. Когда кэш заполнен (его длина равна `C`, числу строк таблицы позиций), `model.step` выбрасывает `ValueError`, а не берёт позицию по модулю и не прижимает её к последней строке.
+**О решении.** В кэше `len(cache)` позиций, `0 … len(cache)−1`, значит, новый токен встаёт в позицию `len(cache)`. Если на каждом шаге начинать с 0, каждому новому токену прибавится строка 0 таблицы позиций: длины массивов выглядят правильно, смысл позиций неверен, и все выходы после первого токена расходятся с полным проходом. Когда кэш заполнен (его длина равна `C`, числу строк таблицы позиций), `model.step` выбрасывает `ValueError`, а не берёт позицию по модулю и не прижимает её к последней строке.
 """,
     tags=("solution",),
 )
@@ -122,7 +122,7 @@ Steps: project to query, key and value and split them into `H` heads; append the
 * `keys`, `values` — ключи и значения `n` предыдущих позиций формы `(H, n, d)`; `n` может быть 0;
 * возвращает `(output, keys, values)`: выход формы `(D,)` и ключи и значения с добавленной новой позицией, `(H, n+1, d)`.
 
-Шаги: проекции в запрос, ключ и значение и разбиение их на `H` голов; новый ключ и значение — в конец кэша; в каждой голове softmax по всем `n+1` позициям от скалярных произведений, масштабированных на `1/√d`; склейка голов и умножение на `w_o`. В кэше только прошлые и текущая позиции, поэтому причинную маску здесь применять не нужно.
+Шаги: вычислите проекции в запрос, ключ и значение и разбейте их на `H` голов; допишите новые ключ и значение в конец кэша; в каждой голове возьмите softmax по всем `n+1` позициям от оценок — скалярных произведений, умноженных на `1/√d`; склейте головы и умножьте результат на `w_o`. В кэше только прошлые и текущая позиции, поэтому причинную маску здесь применять не нужно.
 """,
 )
 
@@ -157,7 +157,7 @@ H, d = model.n_heads, model.width // model.n_heads
 keys = values = np.zeros((H, 0, d))
 outputs = []
 for t, token in enumerate(ids):
-    x = model.embed(np.array([token]), offset=t)[0]          #zh (D,)，位于位置 t #en (D,) at position t #ru (D,) на позиции t
+    x = model.embed(np.array([token]), offset=t)[0]          #zh (D,)，位于位置 t #en (D,) at position t #ru (D,) в позиции t
     out, keys, values = attention_step(x, keys, values, model.w_q, model.w_k, model.w_v, model.w_o, H)
     outputs.append(out)
 print(keys.shape, np.abs(np.stack(outputs) - model.forward(ids)).max() < 1e-12)
@@ -240,7 +240,7 @@ assert right < 1e-12 < reset and reset_one_token == 0.0
 
 md(
     zh="""
-**解答说明。** 每次检验都要用新的空缓存：沿用旧缓存，新词元会排在旧序列之后，位置全部错开。重置到 0 的步骤在第一个词元上恰好正确，因为第一个词元的位置本来就是 0，所以只有一个词元的序列看不出错误；这也是阴性对照的意义：先确认检验能在这组输入上抓住已知的错误，才能相信它对正确缓存给出的小误差。比较时用容差而不是精确相等：逐步计算与完整前向传播的求和顺序不同，可能相差几个 1e-16。
+**解答说明。** 每次检验都要用新的空缓存：沿用旧缓存，新词元会排在旧序列之后，位置全部错开。重置到 0 的步骤在第一个词元上恰好正确，因为第一个词元的位置本来就是 0，所以只有一个词元的序列看不出错误。这正是阴性对照的意义：先确认检验能在这组输入上抓住已知的错误，才能相信它对正确缓存给出的小误差。比较时用容差而不是精确相等：逐步计算与完整前向传播的求和顺序不同，可能相差几个 1e-16。
 """,
     en="""
 **About the solution.** Every run needs a fresh empty cache: reusing an old one would put the new tokens after the old sequence and shift every position. The reset-to-0 step happens to be right on the first token, whose position is 0 anyway, which is why a single-token sequence cannot reveal the bug. That is the point of the negative control: first make sure the test catches a known bug on these inputs, then trust the small error it reports for the correct cache. Compare with a tolerance rather than exact equality: the step-by-step and the full computation sum in different orders and may differ by a few 1e-16.
