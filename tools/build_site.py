@@ -220,8 +220,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sphinx = cfg.setdefault("sphinx", {})
     sphinx["recursive_update"] = True
     sphinx.setdefault("local_extensions", {})
-    sphinx["local_extensions"] = dict(sphinx["local_extensions"] or {}, course_site=str(SITE_SRC),
-                                      course_interactive=str(SITE_SRC))   # site/course_interactive.py
+    sphinx["local_extensions"] = dict(sphinx["local_extensions"] or {}, course_site=str(SITE_SRC))
     sc = sphinx.setdefault("config", {}) or {}
     sphinx["config"] = sc
     # Jupyter Book's extensions, less sphinx-thebe, which this site does not use
@@ -229,7 +228,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     # a JavaScript error on every page).
     from jupyter_book.config import get_default_sphinx_config
     sc["extensions"] = [e for e in get_default_sphinx_config()["extensions"]
-                        if e != "sphinx_thebe"] + ["course_site", "course_interactive"]
+                        if e != "sphinx_thebe"] + ["course_site"]
     sc["language"] = spec["sphinx_language"]
     sc["project"] = cfg["title"]
     sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC)]
