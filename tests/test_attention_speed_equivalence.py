@@ -1,0 +1,173 @@
+"""causal_attention (blocks of queries, future key blocks skipped, threads) computes the definition.
+
+The definition is causal_attention_reference, one loop-free line; it is checked
+here against a third, independent computation written with Python loops.
+"""
+
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lib import attention
+from lib.attention import causal_attention, causal_attention_reference, causal_attention_work
+
+TOL = {np.float32: 3e-5, np.float64: 1e-12}
+
+
+def attention_by_loops(q, k, v):
+    """Query i of every leading index reads keys 0 .. Tk - Tq + i; float64, plain loops."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    q, k, v = (np.broadcast_to(a, lead + a.shape[-2:]) for a in (q, k, v))
+    tq, tk, d = q.shape[-2], k.shape[-2], q.shape[-1]
+    out = np.zeros(lead + (tq, v.shape[-1]))
+    for index in np.ndindex(*lead):
+        for i in range(tq):
+            readable = tk - tq + i + 1                                   # keys 0 .. tk - tq + i
+            scores = [float(q[index][i] @ k[index][j]) / np.sqrt(d) for j in range(readable)]
+            top = max(scores)
+            weights = [np.exp(s - top) for s in scores]
+            out[index][i] = sum(w * v[index][j] for j, w in enumerate(weights)) / sum(weights)
+    return out
+
+
+@st.composite
+def attention_problem(draw):
+    lead = draw(st.lists(st.integers(1, 3), max_size=3))
+    # some leading axes of k and v are 1 and broadcast against q's, or the other way round
+    k_lead = [n if draw(st.booleans()) else 1 for n in lead]
+    q_lead = [n if (draw(st.booleans()) or k_lead[i] == 1) else 1 for i, n in enumerate(lead)]
+    tq = draw(st.integers(0, 12))
+    tk = draw(st.integers(max(tq, 1), 20))
+    d, dv = draw(st.integers(1, 6)), draw(st.integers(0, 5))
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    q = rng.standard_normal(q_lead + [tq, d]).astype(dtype)
+    k = rng.standard_normal(k_lead + [tk, d]).astype(dtype)
+    v = rng.standard_normal(k_lead + [tk, dv]).astype(dtype)
+    return q, k, v
+
+
+@settings(max_examples=150, deadline=None)
+@given(attention_problem(), st.sampled_from([1, 2, 3, 5, 128]), st.booleans(), st.booleans())
+def test_blocks_agree_with_the_definition(problem, block, threads, skip_future):
+    """Any block size, with or without threads, skipping or not: the same numbers as the definition."""
+    q, k, v = problem
+    with mock.patch.object(attention, "QUERY_BLOCK", block), \
+            mock.patch.object(attention, "_SMALL_WORK", 0 if threads else attention._SMALL_WORK):
+        out = causal_attention(q, k, v, skip_future=skip_future)
+    reference = causal_attention_reference(q, k, v)
+    assert out.shape == reference.shape and out.dtype == reference.dtype == q.dtype
+    tol = TOL[q.dtype.type]
+    np.testing.assert_allclose(out, reference, rtol=tol, atol=tol)
+
+
+@settings(max_examples=40, deadline=None)
+@given(attention_problem())
+def test_the_definition_agrees_with_plain_loops(problem):
+    q, k, v = problem
+    tol = TOL[q.dtype.type]
+    np.testing.assert_allclose(causal_attention_reference(q, k, v), attention_by_loops(q, k, v), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("tq, extra", [(1, 0), (127, 0), (128, 0), (129, 0), (255, 1), (256, 0), (257, 130), (300, 7)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_real_block_size_and_threads_around_block_edges(tq, extra, dtype):
+    rng = np.random.default_rng(tq + extra)
+    q = rng.standard_normal((2, 2, tq, 8)).astype(dtype)
+    k = rng.standard_normal((2, 2, tq + extra, 8)).astype(dtype)
+    v = rng.standard_normal((2, 2, tq + extra, 5)).astype(dtype)
+    tol = TOL[dtype]
+    reference = causal_attention_reference(q, k, v)
+    np.testing.assert_allclose(causal_attention(q, k, v), reference, rtol=tol, atol=tol)
+    np.testing.assert_allclose(causal_attention(q, k, v, skip_future=False), reference, rtol=tol, atol=tol)
+
+
+def test_bottom_right_alignment_by_hand():
+    """2 queries after 1 cached position: query 0 is at position 1 and reads keys 0 and 1, never key 2."""
+    q = np.array([[0.0, 0.0], [0.0, 0.0]])                     # equal scores: plain averages
+    k = np.zeros((3, 2))
+    v = np.array([[1.0], [3.0], [8.0]])
+    np.testing.assert_array_equal(causal_attention(q, k, v), [[2.0], [4.0]])
+    np.testing.assert_array_equal(causal_attention_reference(q, k, v), [[2.0], [4.0]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype):
+    """The row maximum is taken over the allowed keys only."""
+    q = np.array([[30.0, 0.0], [0.0, 1.0]], dtype=dtype)
+    k = np.array([[0.0, 1.0], [30.0, 0.0]], dtype=dtype)       # q0·k1 / sqrt(2) = 636: key 1 is query 0's future
+    v = np.array([[1.0, 2.0], [5.0, 7.0]], dtype=dtype)
+    for fn in (causal_attention, causal_attention_reference):
+        out = fn(q, k, v)
+        np.testing.assert_array_equal(out[0], v[0])            # query 0 reads key 0 alone: weight exactly 1
+        assert np.isfinite(out).all()
+
+
+@pytest.mark.parametrize("tq", [5, 300])
+def test_the_future_changes_no_bit_of_earlier_rows(tq):
+    """Changing keys and values after position p leaves rows 0..p-1 bit for bit (blocks and threads too)."""
+    rng = np.random.default_rng(tq)
+    q, k, v = (rng.standard_normal((3, tq, 8)) for _ in range(3))
+    p = tq // 2 + 1
+    k2, v2 = k.copy(), v.copy()
+    k2[:, p:] += rng.standard_normal(k2[:, p:].shape) * 5
+    v2[:, p:] -= 7.0
+    q2 = q.copy()
+    q2[:, p:] *= -3.0
+    before, after = causal_attention(q, k, v), causal_attention(q2, k2, v2)
+    np.testing.assert_array_equal(before[:, :p], after[:, :p])
+    assert (np.abs(before[:, p:] - after[:, p:]).max(axis=-1) > 0).all()
+
+
+def test_work_counts_by_hand():
+    assert attention.QUERY_BLOCK == 128                        # the numbers below assume it
+    assert causal_attention_work(1024, 1024) == (589824, 524800, 1048576)   # 128 * (128 + 256 + ... + 1024)
+    assert causal_attention_work(1024, 1024).fraction == 0.5625
+    assert causal_attention_work(1024, 1024, skip_future=False) == (1048576, 524800, 1048576)
+    assert causal_attention_work(256, 300) == (128 * 172 + 128 * 300, 256 * 45 + 255 * 128, 256 * 300)
+    assert causal_attention_work(2, 5) == (10, 4 + 5, 10)      # one block of 2 queries after 3 cached keys
+    assert causal_attention_work(0, 3) == (0, 0, 0) and causal_attention_work(0, 3).fraction == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 128]))
+def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, block):
+    with mock.patch.object(attention, "QUERY_BLOCK", block):
+        work = causal_attention_work(tq, tq + extra)
+        everything = causal_attention_work(tq, tq + extra, skip_future=False)
+    assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
+    assert work.allowed <= work.computed <= work.total == tq * (tq + extra)
+    assert everything.computed == everything.total
+    if block == 1:
+        assert work.computed == work.allowed                   # one query per block: nothing in the future
+    # what a block computes beyond its allowed entries is its own triangle above the diagonal
+    waste = sum(b * (b - 1) // 2 for b in [min(block, tq - s) for s in range(0, tq, block)])
+    assert work.computed - work.allowed == waste
+
+
+def test_work_checks_its_arguments():
+    with pytest.raises(ValueError, match="3 queries but only 2 keys"):
+        causal_attention_work(3, 2)
+    with pytest.raises(TypeError, match="tq must be an int"):
+        causal_attention_work(2.0, 3)
+    with pytest.raises(TypeError, match="skip_future must be True or False"):
+        causal_attention_work(2, 3, skip_future=None)
+
+
+def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
+    """An error inside a block running in the pool reaches the caller."""
+    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    calls = []
+
+    def broken_exp(scores):
+        calls.append(scores.shape)
+        raise MemoryError("no memory for this block")
+    monkeypatch.setattr(attention, "_exp_minus_row_max", broken_exp)
+    q = np.ones((4, 300, 4))
+    with pytest.raises(MemoryError, match="no memory for this block"):
+        causal_attention(q, q, q)
+    assert len(calls) == 3 * min(4, attention._workers())      # 3 query blocks per group: all ran first
