@@ -23,9 +23,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-# Queries are processed in blocks of this many rows (§5).  Smaller blocks skip
-# more of the future but make more, smaller matrix products.
-QUERY_BLOCK = 128
+# causal_attention works on blocks of BLOCK queries against tiles of at most
+# BLOCK keys (§5).  For d <= 64 every matrix product is then at most
+# 64 * 64 * 64 = 2**18 multiply-adds: small enough that OpenBLAS runs it on the
+# calling thread, so the only threads are the ones of causal_attention, one per
+# core.  (A larger product starts BLAS threads of its own, which then compete
+# with ours for the cores, and wait for each other badly when the machine is busy.)
+BLOCK = 64
 
 
 # --------------------------------------------------------------------------
@@ -248,29 +252,61 @@ class AttentionWork(NamedTuple):
         return self.computed / self.total if self.total else 0.0
 
 
+def _tile_width(tk):
+    """Keys per tile: at most BLOCK, and as even as possible, so that the last tile is (nearly) full."""
+    tiles = -(-tk // BLOCK)                                     # ceil(tk / BLOCK)
+    return -(-tk // tiles) if tiles else 1
+
+
 def _query_blocks(tq, tk, skip_future):
-    """(start, stop, n_keys) for every block of queries; n_keys = the keys the block computes."""
-    blocks = []
-    for start in range(0, tq, QUERY_BLOCK):
-        stop = min(start + QUERY_BLOCK, tq)
-        blocks.append((start, stop, tk - tq + stop if skip_future else tk))
+    """(start, stop, tiles) for every block of queries: the key tiles that block computes."""
+    width, blocks = _tile_width(tk), []
+    for start in range(0, tq, BLOCK):
+        stop = min(start + BLOCK, tq)
+        n_keys = tk - tq + stop if skip_future else tk          # keys 0 .. n_keys - 1
+        blocks.append((start, stop, -(-n_keys // width)))       # ceil(n_keys / width) tiles
     return blocks
 
 
 def causal_attention_work(tq, tk, *, skip_future=True):
     """§5. How many score entries :func:`causal_attention` computes for Tq queries and Tk keys.
 
-    Query block [start, stop) reads keys 0 .. Tk - Tq + stop - 1; every key
-    block after that lies entirely in its future and is skipped.  With
-    ``skip_future=False`` every block computes all Tk keys (the masked
-    definition).  Returns an :class:`AttentionWork` (counts per head).
+    Query block [start, stop) needs keys 0 .. Tk - Tq + stop - 1 only; they
+    come in tiles of at most BLOCK keys, and every tile after them lies
+    entirely in the block's future and is never computed.  With
+    ``skip_future=False`` every block computes every tile: the whole table, as
+    the definition does.  Returns an :class:`AttentionWork` (counts per head).
+    (Inputs with fewer than 2**16 scores in all, such as one cached step, are
+    computed whole in one product: there, blocks would cost more than they save.)
     """
     tq, tk = _int_argument(tq, "tq", 0), _int_argument(tk, "tk", 0)
     causal_future(tq, tk)                                       # the same checks as the attention
     skip_future = _bool_argument(skip_future, "skip_future")
-    computed = sum((stop - start) * n_keys for start, stop, n_keys in _query_blocks(tq, tk, skip_future))
+    width = _tile_width(tk)
+    computed = sum((stop - start) * tiles * width for start, stop, tiles in _query_blocks(tq, tk, skip_future))
     allowed = sum(tk - tq + i + 1 for i in range(tq))
     return AttentionWork(computed, allowed, tq * tk)
+
+
+def _tiles(x, width):
+    """(N, T, w) -> (N, tiles, width, w): positions in tiles of ``width``, zero-padded after T."""
+    n, t, w = x.shape
+    tiles = -(-t // width)
+    if t < tiles * width:
+        padded = np.zeros((n, tiles * width, w), dtype=x.dtype)
+        padded[:, :t] = x
+        x = padded
+    return x.reshape(n, tiles, width, w)
+
+
+def _attend_whole(q, k, v):
+    """Small inputs: the whole (Tq, Tk) table in one product, as in the definition; q is scaled already."""
+    scores = q @ np.swapaxes(k, -1, -2)                         # (N, Tq, Tk)
+    np.copyto(scores, -np.inf, where=causal_future(q.shape[-2], k.shape[-2]))
+    row_sums = _exp_minus_row_max(scores)                       # (N, Tq, 1)
+    out = scores @ v                                            # (N, Tq, dv)
+    out /= row_sums
+    return out
 
 
 def causal_attention(q, k, v, *, skip_future=True):
@@ -286,52 +322,63 @@ def causal_attention(q, k, v, *, skip_future=True):
     Refused with a ValueError: fewer than 2 axes, mismatched widths or lengths,
     no key, more queries than keys, and any NaN or infinity in q, k or v.  A
     non-finite value is refused even at a future position, because in every
-    implementation of attention (this one, the definition, torch) it would reach
-    earlier outputs: their weight on it is 0, and 0 * nan = nan.  A causality
-    test must therefore perturb the future with finite values.  Inputs so large
-    that a score or a sum could overflow the dtype are refused too.
+    implementation that multiplies the weights by the values (this one, the
+    definition, torch) it reaches earlier outputs: their weight on it is 0, and
+    0 * nan = nan.  A causality test must therefore perturb the future with
+    finite values.  Inputs so large that a score or a sum could overflow the
+    dtype are refused too.
 
-    Computed block by block (same numbers as :func:`causal_attention_reference`
-    up to rounding): each block of QUERY_BLOCK queries computes scores only
-    against the keys up to its last query; only the square block on the
-    diagonal needs the mask.  ``skip_future=False`` computes every key block
-    and masks the future ones instead, to measure what skipping saves (§5).
-    Blocks are independent and run in threads (NumPy releases the GIL in
-    matrix products and element-wise operations).
+    The same numbers as :func:`causal_attention_reference` up to rounding,
+    computed block by block: each block of BLOCK queries computes its scores
+    tile by tile, against the keys up to its last query only; only the tile on
+    the diagonal needs the mask, and the tiles after it, entirely in the
+    future, are never computed (``skip_future=False`` computes and masks them,
+    to measure what skipping saves, §5).  Blocks are independent and run in
+    threads: NumPy releases the GIL in matrix products and element-wise work.
     """
     q, k, v = _attention_inputs(q, k, v)
     skip_future = _bool_argument(skip_future, "skip_future")
     tq, tk, d, dv = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
     causal_future(tq, tk)                                       # refuses tq > tk
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    n, width = int(np.prod(lead)), _tile_width(tk)              # N: all leading axes as one
     scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32
-    n = int(np.prod(lead))                                      # N: all leading axes as one
-    q = np.broadcast_to(q * scale, lead + (tq, d)).reshape(n, tq, d)    # (N, Tq, d)
+    q = np.broadcast_to(q * scale, lead + (tq, d)).reshape(n, tq, d)   # (N, Tq, d)
     k = np.broadcast_to(k, lead + (tk, d)).reshape(n, tk, d)            # (N, Tk, d)
     v = np.broadcast_to(v, lead + (tk, dv)).reshape(n, tk, dv)          # (N, Tk, dv)
-    out = np.empty(q.shape[:-1] + (dv,), dtype=q.dtype)                 # (N, Tq, dv)
+    if n * tq * tk < _SMALL_WORK:                               # e.g. one cached step: blocks would cost more
+        return _attend_whole(q, k, v).reshape(lead + (tq, dv))
+    k_tiles = np.swapaxes(_tiles(k, width), -1, -2)             # (N, tiles, d, width), each tile one piece of memory
+    v_tiles = _tiles(v, width)                                  # (N, tiles, width, dv)
+    out = np.empty((n, tq, dv), dtype=q.dtype)                  # (N, Tq, dv)
 
-    def attend(heads, start, stop, n_keys):
-        # Queries start..stop-1 of the rows `heads`, reading keys 0..n_keys-1.
-        b, first = stop - start, tk - tq + start                # block size, position of query `start`
-        scores = q[heads, start:stop] @ np.swapaxes(k[heads, :n_keys], -1, -2)   # (h, b, n_keys)
-        np.copyto(scores[..., first:first + b], -np.inf, where=causal_future(b, b))  # the diagonal block
-        scores[..., first + b:] = -np.inf                       # blocks after it (only if skip_future=False)
+    def attend(rows, start, stop, tiles):
+        # Queries start..stop-1 of the rows `rows` (batch and heads) against key tiles 0..tiles-1.
+        h, b, first = rows.stop - rows.start, stop - start, tk - tq + start   # first: position of query `start`
+        scores = np.empty((h, b, tiles * width), dtype=q.dtype)             # (h, b, keys)
+        by_tile = scores.reshape(h, b, tiles, width).swapaxes(1, 2)         # (h, tiles, b, width), same memory
+        np.matmul(q[rows, None, start:stop], k_tiles[rows, :tiles], out=by_tile)   # one small product per tile
+        np.copyto(scores[..., first:first + b], -np.inf, where=causal_future(b, b))   # the diagonal: j > i
+        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed
         row_sums = _exp_minus_row_max(scores)                   # (h, b, 1); -inf -> exactly 0
-        block = np.matmul(scores, v[heads, :n_keys], out=out[heads, start:stop])   # (h, b, dv)
+        parts = by_tile @ v_tiles[rows, :tiles]                 # (h, tiles, b, dv): each tile's share of the sum
+        block = np.sum(parts, axis=1, out=out[rows, start:stop])   # (h, b, dv)
         block /= row_sums                                       # divide after the product: b·dv divisions
 
-    n_groups = min(n, _workers())                               # the rows N shared out between the threads
+    # The rows N in groups: at least one per thread, and few enough per group that the scores
+    # of a task (h, BLOCK, Tk) stay within about 1 MB of cache.
+    n_groups = min(n, max(_workers(), -(-n * BLOCK * tk * q.itemsize // _TASK_BYTES)))
     groups = [slice(g * n // n_groups, (g + 1) * n // n_groups) for g in range(n_groups)]
-    tasks = [(heads, *block) for block in _query_blocks(tq, tk, skip_future) for heads in groups]
-    _run(attend, tasks, work=n * causal_attention_work(tq, tk, skip_future=skip_future).computed)
+    tasks = [(rows, *block) for block in _query_blocks(tq, tk, skip_future) for rows in groups]
+    _run(attend, tasks)
     return out.reshape(lead + (tq, dv))                         # (..., Tq, dv)
 
 
 # Threads for the blocks of causal_attention: one per core, created on first use.
 _POOL = None
 _POOL_LOCK = threading.Lock()
-_SMALL_WORK = 1 << 16            # fewer score entries than this: threads would cost more than they save
+_SMALL_WORK = 1 << 16            # fewer score entries in all: one product for the whole table
+_TASK_BYTES = 1 << 20            # scores of one task: about 1 MB
 
 
 def _workers():
@@ -341,10 +388,11 @@ def _workers():
         return max(1, os.cpu_count() or 1)
 
 
-def _run(fn, tasks, work):
-    """fn(*task) for every task: in the thread pool when the work is worth it, else here."""
+def _run(fn, tasks):
+    """fn(*task) for every task, largest first: in the thread pool if there are two tasks and two cores."""
     global _POOL
-    if len(tasks) < 2 or work < _SMALL_WORK or _workers() < 2:
+    tasks = sorted(tasks, key=lambda t: -(t[2] - t[1]) * t[3])  # most tiles first, for an even finish
+    if len(tasks) < 2 or _workers() < 2:
         for task in tasks:
             fn(*task)
         return
@@ -352,7 +400,6 @@ def _run(fn, tasks, work):
         if _POOL is None:
             _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="lib-attention")
         pool = _POOL
-    tasks = sorted(tasks, key=lambda t: -(t[2] - t[1]) * t[3])  # largest first, for an even finish
     futures = [pool.submit(fn, *task) for task in tasks]
     wait(futures)                                               # every block has finished writing ...
     for future in futures:

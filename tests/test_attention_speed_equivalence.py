@@ -1,4 +1,4 @@
-"""causal_attention (blocks of queries, future key blocks skipped, threads) computes the definition.
+"""causal_attention (blocks of queries, tiles of keys, future tiles skipped, threads) computes the definition.
 
 The definition is causal_attention_reference, one loop-free line; it is checked
 here against a third, independent computation written with Python loops.
@@ -52,12 +52,15 @@ def attention_problem(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(attention_problem(), st.sampled_from([1, 2, 3, 5, 128]), st.booleans(), st.booleans())
-def test_blocks_agree_with_the_definition(problem, block, threads, skip_future):
-    """Any block size, with or without threads, skipping or not: the same numbers as the definition."""
+@given(attention_problem(), st.sampled_from([1, 2, 3, 5, 64]), st.sampled_from(["whole", "tiles", "threads"]),
+       st.booleans())
+def test_blocks_agree_with_the_definition(problem, block, path, skip_future):
+    """Any block size, in one piece, in tiles or in tiles on threads, skipping or not: the definition's numbers."""
     q, k, v = problem
-    with mock.patch.object(attention, "QUERY_BLOCK", block), \
-            mock.patch.object(attention, "_SMALL_WORK", 0 if threads else attention._SMALL_WORK):
+    small = attention._SMALL_WORK if path == "whole" else 0    # 0: even tiny inputs go through the tiles
+    workers = attention._workers if path == "threads" else (lambda: 1)
+    with mock.patch.object(attention, "BLOCK", block), mock.patch.object(attention, "_SMALL_WORK", small), \
+            mock.patch.object(attention, "_workers", workers):
         out = causal_attention(q, k, v, skip_future=skip_future)
     reference = causal_attention_reference(q, k, v)
     assert out.shape == reference.shape and out.dtype == reference.dtype == q.dtype
@@ -73,7 +76,7 @@ def test_the_definition_agrees_with_plain_loops(problem):
     np.testing.assert_allclose(causal_attention_reference(q, k, v), attention_by_loops(q, k, v), rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("tq, extra", [(1, 0), (127, 0), (128, 0), (129, 0), (255, 1), (256, 0), (257, 130), (300, 7)])
+@pytest.mark.parametrize("tq, extra", [(1, 0), (63, 0), (64, 0), (65, 0), (127, 1), (128, 0), (129, 63), (300, 7)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_real_block_size_and_threads_around_block_edges(tq, extra, dtype):
     rng = np.random.default_rng(tq + extra)
@@ -124,29 +127,38 @@ def test_the_future_changes_no_bit_of_earlier_rows(tq):
 
 
 def test_work_counts_by_hand():
-    assert attention.QUERY_BLOCK == 128                        # the numbers below assume it
-    assert causal_attention_work(1024, 1024) == (589824, 524800, 1048576)   # 128 * (128 + 256 + ... + 1024)
-    assert causal_attention_work(1024, 1024).fraction == 0.5625
-    assert causal_attention_work(1024, 1024, skip_future=False) == (1048576, 524800, 1048576)
-    assert causal_attention_work(256, 300) == (128 * 172 + 128 * 300, 256 * 45 + 255 * 128, 256 * 300)
+    assert attention.BLOCK == 64                               # the numbers below assume it
+    # 16 blocks of 64 queries; block i computes i + 1 tiles of 64 keys
+    assert causal_attention_work(1024, 1024) == (64 * 64 * sum(range(1, 17)), 1024 * 1025 // 2, 1024**2)
+    assert causal_attention_work(1024, 1024).fraction == 0.53125
+    assert causal_attention_work(1024, 1024, skip_future=False) == (1024**2, 524800, 1024**2)
+    assert causal_attention_work(256, 256).fraction == 0.625
+    # 300 keys in 5 tiles of 60; the 4 blocks after 44 cached keys need 108, 172, 236, 300 keys: 2, 3, 4, 5 tiles
+    assert causal_attention_work(256, 300) == (64 * 60 * (2 + 3 + 4 + 5), 256 * 45 + 255 * 128, 256 * 300)
     assert causal_attention_work(2, 5) == (10, 4 + 5, 10)      # one block of 2 queries after 3 cached keys
     assert causal_attention_work(0, 3) == (0, 0, 0) and causal_attention_work(0, 3).fraction == 0.0
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 128]))
+@given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 64]))
 def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, block):
-    with mock.patch.object(attention, "QUERY_BLOCK", block):
-        work = causal_attention_work(tq, tq + extra)
-        everything = causal_attention_work(tq, tq + extra, skip_future=False)
+    tk = tq + extra
+    with mock.patch.object(attention, "BLOCK", block):
+        work = causal_attention_work(tq, tk)
+        everything = causal_attention_work(tq, tk, skip_future=False)
     assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
-    assert work.allowed <= work.computed <= work.total == tq * (tq + extra)
-    assert everything.computed == everything.total
+    assert work.allowed <= work.computed <= everything.computed and work.total == tq * tk
+    if tk:
+        tiles = -(-tk // block)
+        width = -(-tk // tiles)                                # tiles of (nearly) equal width, at most `block`
+        assert width <= block and tiles * width - tk < tiles   # padding: less than one key per tile
+        assert everything.computed == tq * tiles * width
+        # block [s, s + b) computes whole tiles up to the key of its last query
+        by_blocks = sum(min(block, tq - s) * -(-(extra + min(s + block, tq)) // width) * width
+                        for s in range(0, tq, block))
+        assert work.computed == by_blocks
     if block == 1:
-        assert work.computed == work.allowed                   # one query per block: nothing in the future
-    # what a block computes beyond its allowed entries is its own triangle above the diagonal
-    waste = sum(b * (b - 1) // 2 for b in [min(block, tq - s) for s in range(0, tq, block)])
-    assert work.computed - work.allowed == waste
+        assert work.computed == work.allowed                   # one query per block, one key per tile
 
 
 def test_work_checks_its_arguments():
@@ -170,4 +182,5 @@ def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
     q = np.ones((4, 300, 4))
     with pytest.raises(MemoryError, match="no memory for this block"):
         causal_attention(q, q, q)
-    assert len(calls) == 3 * min(4, attention._workers())      # 3 query blocks per group: all ran first
+    blocks = len(attention._query_blocks(300, 300, True))       # 5 blocks of at most 64 queries
+    assert len(calls) == blocks * min(4, attention._workers())  # every block of every group ran first

@@ -133,6 +133,27 @@ def test_the_tolerance_is_a_bound_not_a_rounding():
     assert exact.passed and exact.change == 0.0
 
 
+def test_a_control_change_equal_to_the_tolerance_sees_nothing():
+    assert not checks.CausalityCheck(0.0, 1e-12, 1e-12).control_saw_change
+    assert not checks.CausalityCheck(0.0, 0.0, 0.0).passed
+    assert checks.CausalityCheck(1e-12, 2e-12, 1e-12).passed          # change == tolerance is still causal
+    assert not checks.CausalityCheck(2e-12, 3e-12, 1e-12).causal
+
+
+def test_cache_error_sees_a_wrong_early_position():
+    """A cached step that is wrong only at position 1 must show up, although the last position is right."""
+    model = checks.chapter_model()
+
+    class WrongAtPositionOne(type(model)):
+        def step(self, token, cache, *, position=None):
+            out = super().step(token, cache, position=position)
+            return out + 0.25 if len(cache) == 2 else out
+    wrong = WrongAtPositionOne(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v,
+                               model.w_o, model.n_heads)
+    assert checks.cache_error(wrong, [BOS, 3, 4, 5]) == pytest.approx(0.25, abs=1e-15)
+    assert checks.cache_error(model, [BOS, 3, 4, 5]) <= 1e-15
+
+
 def test_upper_right_is_zero_means_exactly_zero():
     weights = np.tril(np.full((3, 3), 1 / 3))
     assert checks.upper_right_is_zero(weights)

@@ -375,3 +375,13 @@ def test_append_refuses_wrong_shapes_and_lossy_dtypes_writing_nothing():
     assert len(cache) == 0
     with pytest.raises(TypeError, match="a cache stores floats"):
         KVCache(2, 3, 4, np.int64)
+
+
+def test_append_to_a_full_cache_is_refused():
+    cache = KVCache(1, 2, 2, np.float64)
+    cache.append(np.zeros((1, 2)), np.zeros((1, 2)))
+    cache.append(np.ones((1, 2)), np.ones((1, 2)))
+    with pytest.raises(ValueError, match="the cache is full: it holds 2 positions"):
+        cache.append(np.ones((1, 2)), np.ones((1, 2)))
+    assert len(cache) == 2
+    np.testing.assert_array_equal(cache.keys, [[[0, 0], [1, 1]]])
