@@ -351,6 +351,7 @@ def causal_attention(q, k, v, *, skip_future=True):
     k_tiles = np.swapaxes(_tiles(k, width), -1, -2)             # (N, tiles, d, width), each tile one piece of memory
     v_tiles = _tiles(v, width)                                  # (N, tiles, width, dv)
     out = np.empty((n, tq, dv), dtype=q.dtype)                  # (N, Tq, dv)
+    future = causal_future(BLOCK, BLOCK)                        # of the diagonal tile: key j after query i
 
     def attend(rows, start, stop, tiles):
         # Queries start..stop-1 of the rows `rows` (batch and heads) against key tiles 0..tiles-1.
@@ -358,7 +359,7 @@ def causal_attention(q, k, v, *, skip_future=True):
         scores = np.empty((h, b, tiles * width), dtype=q.dtype)             # (h, b, keys)
         by_tile = scores.reshape(h, b, tiles, width).swapaxes(1, 2)         # (h, tiles, b, width), same memory
         np.matmul(q[rows, None, start:stop], k_tiles[rows, :tiles], out=by_tile)   # one small product per tile
-        np.copyto(scores[..., first:first + b], -np.inf, where=causal_future(b, b))   # the diagonal: j > i
+        np.copyto(scores[..., first:first + b], -np.inf, where=future[:b, :b])        # the diagonal tile
         scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed
         row_sums = _exp_minus_row_max(scores)                   # (h, b, 1); -inf -> exactly 0
         parts = by_tile @ v_tiles[rows, :tiles]                 # (h, tiles, b, dv): each tile's share of the sum

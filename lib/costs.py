@@ -49,8 +49,10 @@ def head_costs(n_heads, width, length, batch=1, bytes_per_number=4):
     for name, value in (("width", width), ("length", length), ("batch", batch), ("bytes_per_number", bytes_per_number)):
         _int_argument(value, name)
     heads = heads.astype(np.int64)
-    if (heads < 1).any() or (width % heads).any():
-        bad = int(heads[(heads < 1) | (width % np.maximum(heads, 1) != 0)].flat[0])
+    if (heads < 1).any():
+        raise ValueError(f"n_heads must be at least 1, got {int(heads[heads < 1].flat[0])}")
+    if (width % heads).any():
+        bad = int(heads[width % heads != 0].flat[0])
         raise ValueError(f"width D={width} is not divisible by n_heads={bad}; D must be a multiple of H")
     B, T, D = np.int64(batch), np.int64(length), np.int64(width)
     ones = np.ones_like(heads)                                   # quantities that do not depend on H

@@ -99,8 +99,11 @@ def test_bottom_right_alignment_by_hand():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype):
-    """The row maximum is taken over the allowed keys only."""
+@pytest.mark.parametrize("path", ["whole", "tiles"])
+def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype, path, monkeypatch):
+    """The row maximum is taken over the allowed keys only: in one product and in the diagonal tile."""
+    if path == "tiles":
+        monkeypatch.setattr(attention, "_SMALL_WORK", 0)
     q = np.array([[30.0, 0.0], [0.0, 1.0]], dtype=dtype)
     k = np.array([[0.0, 1.0], [30.0, 0.0]], dtype=dtype)       # q0·k1 / sqrt(2) = 636: key 1 is query 0's future
     v = np.array([[1.0, 2.0], [5.0, 7.0]], dtype=dtype)

@@ -77,14 +77,22 @@ def test_scalar_input_gives_scalar_arrays():
     assert c["head_width"].shape == () and int(c["head_width"]) == 8
 
 
-@pytest.mark.parametrize("heads", [3, [1, 3], 0, [2, -1]])
-def test_heads_must_divide_the_width(heads):
-    with pytest.raises(ValueError, match="divisible|multiple"):
+@pytest.mark.parametrize("heads, message", [
+    (3, "width D=512 is not divisible by n_heads=3"),
+    ([1, 3], "width D=512 is not divisible by n_heads=3"),
+    (0, "n_heads must be at least 1, got 0"),
+    ([2, -1], "n_heads must be at least 1, got -1"),
+])
+def test_heads_must_divide_the_width(heads, message):
+    with pytest.raises(ValueError, match=message):
         head_costs(heads, width=512, length=8)
 
 
 def test_rejects_non_integer_heads_and_bad_sizes():
-    with pytest.raises(TypeError):
-        head_costs(2.0, width=8, length=4)
-    with pytest.raises(ValueError):
+    for heads in (2.0, True, "2", [2.0]):
+        with pytest.raises(TypeError, match="n_heads must be an int or a 1-D sequence of ints"):
+            head_costs(heads, width=8, length=4)
+    with pytest.raises(ValueError, match="length must be at least 1, got 0"):
         head_costs(2, width=8, length=0)
+    with pytest.raises(TypeError, match="width must be an int, got float 8.0"):
+        head_costs(2, width=8.0, length=4)
