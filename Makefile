@@ -51,6 +51,7 @@ notebooks: dev
 
 bench: dev
 	$(PY) bench/attention_cache.py
+	$(PY) bench/decoder.py
 	$(PY) bench/grading_speed.py
 	$(PY) bench/notebook_times.py
 
@@ -58,7 +59,7 @@ mutants: dev
 	$(PY) tools/mutants.py
 
 grade: venv
-	$(PY) -m lib.grading $(GRADE_ARGS)
+	$(PY) -m grading $(GRADE_ARGS)
 
 book: venv
 	$(PY) tools/build_site.py

@@ -25,7 +25,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lib.grading import Options, grade_batch  # noqa: E402
+from grading.batch import Options, grade_batch  # noqa: E402
 
 TARGET = 3.0
 

@@ -33,6 +33,6 @@ Conventions used everywhere in this package:
 from . import attention, checks, costs, data, model, positions
 
 # The modules the chapters teach.  Also here, imported on demand: ``lib.plots``
-# (matplotlib figures), ``lib.exercises`` (exercise checks) and ``lib.grading``
-# (the instructors' batch grader, ``python -m lib.grading``).
+# (matplotlib figures).  The exercises and the batch grader are tooling, not
+# teaching: they live in the separate package ``grading`` (python -m grading).
 __all__ = ["attention", "checks", "costs", "data", "model", "positions"]

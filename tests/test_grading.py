@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from lib.exercises import EXERCISES
+from grading.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LANGS = ("zh", "en", "ru")
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.heavy
 
 
 def run_grader(*args, timeout=600):
-    return subprocess.run([sys.executable, "-m", "lib.grading", *map(str, args)], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "grading", *map(str, args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -140,7 +140,7 @@ def test_interrupted_batch_still_writes_every_row(tmp_path):
     for student in ("a", "b", "c"):
         (tmp_path / "batch" / student).mkdir(parents=True)
         (tmp_path / "batch" / student / "ex01_allowed_set.ipynb").write_text(json.dumps(hang))
-    proc = subprocess.Popen([sys.executable, "-m", "lib.grading", str(tmp_path / "batch"), "--json",
+    proc = subprocess.Popen([sys.executable, "-m", "grading", str(tmp_path / "batch"), "--json",
                              str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv"), "--jobs", "2",
                              "--cell-timeout", "300", "--uid-base", str(UID_BASE + 500_000)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

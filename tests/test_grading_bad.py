@@ -20,7 +20,7 @@ import make_cases  # noqa: E402
 
 UID_BASE = 1_720_000_000
 CASES = make_cases.cases()
-WATCHED = [ROOT / "lib" / "exercises.py", ROOT / "lib" / "attention.py", make_cases.SOLVED]
+WATCHED = [ROOT / "grading" / "exercises.py", ROOT / "lib" / "attention.py", make_cases.SOLVED]
 # Cases whose expectation holds only when the sandbox hides files and the network.
 NEEDS_ISOLATION = {"isolation_probe", "read_solutions"}
 
@@ -33,7 +33,7 @@ def digest(paths):
 
 def usable_isolation():
     """The isolation the grader will get here (the same choice as --isolation auto)."""
-    from lib.grading.sandbox import Sandbox, SandboxError, choose_isolation
+    from grading.batch.sandbox import Sandbox, SandboxError, choose_isolation
     mode, _ = choose_isolation("auto")
     for candidate in {"root": ("root", "userns"), "userns": ("userns",)}.get(mode, ()):
         sandbox = Sandbox(candidate)
@@ -56,7 +56,7 @@ def bad_batch(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     before = digest(WATCHED)
     proc = subprocess.run(
-        [sys.executable, "-m", "lib.grading", str(batch), "--json", str(out / "r.json"), "--csv", str(out / "r.csv"),
+        [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--csv", str(out / "r.csv"),
          "--isolation", isolation,
          "--timeout", "3", "--cell-timeout", "6", "--seed", "5", "--jobs", "2", "--uid-base", str(UID_BASE)],
         cwd=ROOT, capture_output=True, text=True, timeout=900)

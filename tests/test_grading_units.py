@@ -13,8 +13,8 @@ import time
 import numpy as np
 import pytest
 
-from lib.grading import codec, notebooks, report
-from lib.grading.sandbox import Limits, Sandbox, SandboxError, choose_isolation, fence_stubs
+from grading.batch import codec, notebooks, report
+from grading.batch.sandbox import Limits, Sandbox, SandboxError, choose_isolation, fence_stubs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IS_ROOT = os.geteuid() == 0
@@ -151,7 +151,7 @@ def test_strip_magics_keeps_python_and_line_numbers():
 
 def test_prepare_cell_drops_check_calls_only():
     assert notebooks.prepare_cell('check("mask-1", causal_allowed)') is None
-    assert notebooks.prepare_cell("lib.exercises.check('mask-2', f)\n") is None
+    assert notebooks.prepare_cell("grading.exercises.check('mask-2', f)\n") is None
     kept = notebooks.prepare_cell("def f():\n    return 1\ncheck('mask-1', f)\nprint(f())")
     assert "check(" not in kept and "def f" in kept and "print(f())" in kept
     assert notebooks.prepare_cell("x = check") == "x = check"
@@ -195,10 +195,11 @@ def test_csv_quotes_commas_and_newlines():
 
 
 def test_fence_stubs_only_touch_lib_modules():
-    stubs = fence_stubs(["lib.attention.masked_softmax", "lib.exercise_models.cached_step", "numpy.exp",
-                         "lib.attention.bad name"])
-    assert set(stubs) == {"attention", "exercise_models"}
-    assert "masked_softmax = _grading_fence.wrap(masked_softmax, 'lib.attention.masked_softmax')" in stubs["attention"]
+    stubs = fence_stubs(["lib.attention.masked_softmax", "grading.exercise_models.cached_step", "numpy.exp",
+                         "lib.attention.bad name", "lib.attention.deeper.name"])
+    assert set(stubs) == {("lib", "attention"), ("grading", "exercise_models")}
+    assert ("masked_softmax = _grading_fence.wrap(masked_softmax, 'lib.attention.masked_softmax')"
+            in stubs[("lib", "attention")])
 
 
 # -- the sandbox, one kernel at a time -------------------------------------------------
@@ -224,7 +225,7 @@ def root_sandbox(request):
 
 
 def run_in_kernel(sandbox, code, timeout=20):
-    from lib.grading.kernel import Kernel
+    from grading.batch.kernel import Kernel
     kernel = Kernel(sandbox).start()
     try:
         result = kernel.execute(code, timeout)
@@ -280,7 +281,8 @@ facts = {{"uid": os.getuid(), "groups": os.getgroups(),
           "caps": [l.split()[1] for l in open("/proc/self/status") if l.startswith(("CapEff", "CapBnd"))],
           "nnp": [l.split()[1] for l in open("/proc/self/status") if l.startswith("NoNewPrivs")][0],
           "repo": sorted(os.listdir({str(ROOT)!r})), "lib": sorted(os.listdir({str(ROOT / "lib")!r})),
-          "exercises_stub": "hidden_cases" not in open({str(ROOT / "lib" / "exercises.py")!r}).read(),
+          "grading": sorted(os.listdir({str(ROOT / "grading")!r})),
+          "exercises_stub": "hidden_cases" not in open({str(ROOT / "grading" / "exercises.py")!r}).read(),
           "pids": len([p for p in os.listdir("/proc") if p.isdigit()]),
           "interfaces": sorted(os.listdir("/sys/class/net")) if os.path.isdir("/sys/class/net") else []}}
 try:
@@ -301,8 +303,9 @@ json.dump(facts, open("/grader/io/out.json", "w"))
     assert facts["uid"] != 0 and facts["groups"] == []
     assert facts["caps"] == ["0000000000000000", "0000000000000000"] or facts["caps"][0] == "0000000000000000"
     assert facts["nnp"] == "1"
-    assert facts["repo"] == [".venv", "lib"]
-    assert "grading" not in facts["lib"] and "_fence.py" in facts["lib"] and facts["exercises_stub"]
+    assert facts["repo"] == [".venv", "grading", "lib"]
+    assert facts["grading"] == ["__init__.py", "_fence.py", "exercise_models.py", "exercises.py"]
+    assert facts["exercises_stub"] and "attention.py" in facts["lib"]
     assert facts["pids"] <= 3 and facts["net"] is False
     assert "writable" not in facts
 
@@ -310,7 +313,7 @@ json.dump(facts, open("/grader/io/out.json", "w"))
 @pytest.mark.heavy
 def test_fence_blocks_the_reference_only_while_grading(root_sandbox):
     code = """
-import json, lib.attention as A, lib._fence as F
+import json, lib.attention as A, grading._fence as F
 import numpy as np
 before = A.masked_softmax(np.zeros((1, 2)), np.ones((1, 2), bool)).tolist()   # outside grading: fine
 F.ACTIVE.add("lib.attention.masked_softmax")
@@ -330,7 +333,7 @@ json.dump({"before": before, "direct": direct, "used": F.USED, "inner": list(inn
 
 @pytest.mark.heavy
 def test_interrupt_then_kill(root_sandbox):
-    from lib.grading.kernel import Kernel
+    from grading.batch.kernel import Kernel
     kernel = Kernel(root_sandbox).start()
     try:
         assert kernel.execute("while True: pass", 0.5).status == "timeout"
@@ -353,7 +356,7 @@ def test_other_isolation_modes_and_exec_start_still_grade(tmp_path, mode, extra)
             choose_isolation("userns")
         except Exception as exc:
             pytest.skip(f"user namespaces unavailable: {exc}")
-    proc = subprocess.run([sys.executable, "-m", "lib.grading", str(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"),
+    proc = subprocess.run([sys.executable, "-m", "grading", str(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"),
                            "--isolation", mode, "--json", str(tmp_path / "r.json"), "--seed", "3", *extra],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

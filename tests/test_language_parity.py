@@ -16,7 +16,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tools.build_notebooks import coalesce_streams  # noqa: E402
-from tools.nbsource import LANGUAGES, load  # noqa: E402
+from tools.nbsource import LANG_PLACEHOLDER, LANGUAGES, load, untranslated_prose_comments  # noqa: E402
 
 KINDS = ["chapters", "exercises", "solutions"]
 
@@ -29,10 +29,17 @@ def read(kind, lang, name):
     return nbformat.read(ROOT / kind / lang / name, as_version=4)
 
 
-def code_without_comments(source):
-    """Tokens of the code with comments and blank lines dropped (comments may be translated)."""
+def code_without_comments(source, lang=None):
+    """Tokens of the code with comments and blank lines dropped (comments may be translated).
+
+    The one other difference allowed is the notebook's own language code where
+    the source says ``{{lang}}``: a string literal equal to ``lang`` compares as
+    the placeholder.
+    """
+    own = {f'"{lang}"', f"'{lang}'"} if lang else set()
     tokens = tokenize.generate_tokens(io.StringIO(source).readline)
-    kept = [(t.type, t.string) for t in tokens
+    kept = [(t.type, f'"{LANG_PLACEHOLDER}"' if t.type == tokenize.STRING and t.string in own else t.string)
+            for t in tokens
             if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
                               tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER)]
     return kept
@@ -78,7 +85,7 @@ def test_cells_code_and_outputs_agree(kind, name):
         if cells[0].cell_type != "code":
             assert all(c.source.strip() for c in cells), f"{kind}/{name} cell {i}: an empty Markdown cell"
             continue
-        code = [code_without_comments(c.source) for c in cells]
+        code = [code_without_comments(c.source, lang) for c, lang in zip(cells, LANGUAGES)]
         assert code[0] == code[1] == code[2], f"{kind}/{name} cell {i}: code differs between languages"
         tags = [sorted(c.metadata.get("tags", [])) for c in cells]
         assert tags[0] == tags[1] == tags[2], f"{kind}/{name} cell {i}: tags differ between languages"
@@ -109,3 +116,34 @@ def test_every_chapter_notebook_has_a_source():
     for lang in LANGUAGES:
         built = {p.stem for p in (ROOT / "chapters" / lang).glob("*.ipynb")}
         assert built <= sources, f"chapters/{lang} has notebooks without a source: {built - sources}"
+
+
+def all_sources():
+    return [pytest.param(p, id=f"{p.parent.name}/{p.name}") for p in sorted((ROOT / "src").glob("*/*.py"))]
+
+
+@pytest.mark.parametrize("source", all_sources())
+def test_comments_in_code_are_translated(source):
+    """A comment in prose is written #zh/#en/#ru so each notebook shows it in its language."""
+    found = [(i, c) for i, cell in enumerate(load(source)) if cell.kind == "code"
+             for c in untranslated_prose_comments(cell.source)]
+    assert not found, (f"{source.relative_to(ROOT)}: comments in one language only "
+                       "(write them as #zh/#en/#ru, see tools/nbsource.py):\n"
+                       + "\n".join(f"  cell {i}: {c}" for i, c in found))
+
+
+def test_figure_cells_have_alt_text_in_every_language():
+    """Every code cell whose committed output holds an image says what it shows, per language."""
+    missing = []
+    for kind in ("chapters", "solutions"):
+        for name in notebooks(kind, "en"):
+            for lang in LANGUAGES:
+                nb = read(kind, lang, name)
+                for i, cell in enumerate(nb.cells):
+                    has_image = cell.cell_type == "code" and any(
+                        "image/png" in out.get("data", {}) or "image/svg+xml" in out.get("data", {})
+                        for out in cell.get("outputs", []))
+                    alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
+                    if has_image and not alt.strip():
+                        missing.append(f"{kind}/{lang}/{name} cell {i}")
+    assert not missing, "figures without alt text (code(..., alt=dict(zh=, en=, ru=))):\n" + "\n".join(missing)

@@ -6,7 +6,25 @@ A source file is plain Python that calls two functions, in reading order:
     code("...", tags=("nbval-ignore-output",))   # one code cell, shared by all three
 
 Code cells are written once, so the three notebooks cannot differ in code;
-only the Markdown differs.  ``tools/build_notebooks.py`` turns a source into
+only the Markdown and the comments differ.
+
+Comments in code are translated in place (see :func:`localize_code`)::
+
+    #zh 目标 t 就是输入 t + 1
+    #en target t is input t + 1
+    #ru целевая метка t равна входу t + 1
+    x = f(y)  #zh 中文 #en English #ru русский
+
+In the zh notebook the first group becomes ``# 目标 t 就是输入 t + 1`` and the
+trailing comment ``# 中文``; the other lines are dropped.  A comment that is
+not tagged stays as it is in all three languages, so it must be language-neutral
+(a shape such as ``# (B, H, T, d)``); ``tests/test_language_parity.py`` checks this.
+
+``code(..., alt=dict(zh=..., en=..., ru=...))`` gives the images the cell
+outputs an alt text in each language (cell metadata ``mystnb.image.alt``, which
+the site puts on the ``<img>``).  ``{{lang}}`` in a code cell becomes the
+notebook's language code (``"{{lang}}"`` -> ``"ru"``), the one place where the
+code of the three notebooks may differ.  ``tools/build_notebooks.py`` turns a source into
 ``<kind>/{zh,en,ru}/<name>.ipynb`` and executes it.
 
 Exercise sources (``src/solutions/exNN_name.py``) are written *solved*.  In a
@@ -24,7 +42,10 @@ The solved notebook (``solutions/``, see :func:`solution_cells`) drops the
 block by one stub line, :data:`STUB`, at the block's indentation.  Both come from the same source, so they cannot drift apart.
 """
 
+import io
+import re
 import textwrap
+import tokenize
 from dataclasses import dataclass, field, replace
 
 LANGUAGES = ("zh", "en", "ru")
@@ -41,7 +62,9 @@ class Cell:
     kind: str                      # "markdown" or "code"
     text: dict                     # language -> source (code: the same text for every language)
     tags: tuple = ()
-    metadata: dict = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)        # the same in every language
+    lang_metadata: dict = field(default_factory=dict)   # language -> extra metadata (alt text)
+    source: str = ""                                    # a code cell as written, tagged comments included
 
 
 class Source:
@@ -55,13 +78,122 @@ class Source:
                 raise ValueError(f"markdown cell {len(self.cells)} has no {lang} text")
         self.cells.append(Cell("markdown", {k: _clean(v) for k, v in texts.items()}, tuple(tags)))
 
-    def code(self, source, tags=(), **metadata):
+    def code(self, source, tags=(), alt=None, **metadata):
+        where = f"code cell {len(self.cells)}"
         text = _clean(source)
-        self.cells.append(Cell("code", {lang: text for lang in LANGUAGES}, tuple(tags), metadata))
+        texts = {lang: localize_code(text, lang, where) for lang in LANGUAGES}
+        lang_metadata = {}
+        if alt is not None:
+            if not isinstance(alt, dict) or set(alt) != set(LANGUAGES):
+                raise ValueError(f"{where}: alt must be dict(zh=..., en=..., ru=...), got {alt!r}")
+            for lang in LANGUAGES:
+                if not isinstance(alt[lang], str) or not alt[lang].strip():
+                    raise ValueError(f"{where}: alt text for {lang} is empty")
+                lang_metadata[lang] = {"mystnb": {"image": {"alt": " ".join(alt[lang].split())}}}
+        self.cells.append(Cell("code", texts, tuple(tags), metadata, lang_metadata, text))
 
 
 def _clean(text):
     return textwrap.dedent(text).strip("\n")
+
+
+LANG_PLACEHOLDER = "{{lang}}"
+_TAG = re.compile(r"#(zh|en|ru) ")
+_TRAILING_PART = re.compile(r"\s*#(zh|en|ru) ")
+
+
+def _comments(text):
+    """(row, column, comment text) of every comment token; row counts from 0."""
+    try:
+        return [(tok.start[0] - 1, tok.start[1], tok.string)
+                for tok in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+                if tok.type == tokenize.COMMENT]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        # IPython syntax or unfinished code: fall back to a line-wise search
+        found = []
+        for row, line in enumerate(text.splitlines()):
+            match = re.search(r"(?:^|\s)(#.*)$", line)
+            if match:
+                found.append((row, match.start(1), match.group(1)))
+        return found
+
+
+def tagged_parts(comment, where="comment"):
+    """``"#zh a #en b #ru c"`` -> {"zh": "a", "en": "b", "ru": "c"}; an untagged comment -> None."""
+    if not _TAG.match(comment):
+        return None
+    pieces = _TRAILING_PART.split(comment)       # ['', 'zh', 'a', 'en', 'b', ...]
+    parts = {}
+    for lang, piece in zip(pieces[1::2], pieces[2::2]):
+        if lang in parts:
+            raise ValueError(f"{where}: #{lang} appears twice in one comment: {comment!r}")
+        parts[lang] = piece.strip()
+    return parts
+
+
+def localize_code(text, lang, where="code cell"):
+    """The code cell as the ``lang`` notebook shows it (see the module docstring).
+
+    A run of full-line tagged comments at one indentation must hold every
+    language; a trailing tagged comment must hold all three in one line.
+    """
+    lines = text.splitlines()
+    keep = [True] * len(lines)
+    group, group_indent = {}, None
+
+    def close_group(row):
+        if group and set(group) != set(LANGUAGES):
+            missing = ", ".join(sorted(set(LANGUAGES) - set(group)))
+            raise ValueError(f"{where}, line {row}: a translated comment has no {missing} line "
+                             f"(write #zh, #en and #ru lines together)")
+        group.clear()
+
+    last_row = -2
+    for row, col, comment in _comments(text):
+        parts = tagged_parts(comment, f"{where}, line {row + 1}")
+        full_line = not lines[row][:col].strip()
+        if parts is None or not full_line or row != last_row + 1 or lines[row][:col] != group_indent:
+            close_group(row + 1)
+        if parts is None:
+            continue
+        if full_line:
+            if len(parts) != 1:
+                raise ValueError(f"{where}, line {row + 1}: a full-line translated comment holds one "
+                                 f"language per line, got {comment!r}")
+            (tag, body), = parts.items()
+            group.setdefault(tag, []).append(body)
+            group_indent, last_row = lines[row][:col], row
+            keep[row] = tag == lang
+            if keep[row]:
+                lines[row] = f"{group_indent}# {body}".rstrip()
+        else:
+            if set(parts) != set(LANGUAGES):
+                raise ValueError(f"{where}, line {row + 1}: a trailing translated comment needs "
+                                 f"#zh, #en and #ru in one line, got {comment!r}")
+            lines[row] = f"{lines[row][:col]}# {parts[lang]}".rstrip()
+    close_group(len(lines))
+    out = "\n".join(line for line, k in zip(lines, keep) if k)
+    return out.replace(LANG_PLACEHOLDER, lang)
+
+
+def untranslated_prose_comments(text):
+    """Untagged comments of a code cell as written that hold words of one language.
+
+    Language-neutral comments stay allowed: shapes, symbols, numbers, the
+    answer markers, tool directives.
+    """
+    flagged = []
+    for _, _, comment in _comments(text):
+        if _TAG.match(comment):
+            continue
+        body = comment.lstrip("#").strip()
+        if body in (SOLUTION_BEGIN.lstrip("# "), SOLUTION_END.lstrip("# "), "TODO") or body.startswith(("noqa", "type:")):
+            continue
+        words = re.findall(r"[A-Za-z]{3,}", body)
+        # a lone character such as "# 春" names a token; two CJK characters or any Cyrillic word is prose
+        if re.search(r"[\u0400-\u04ff]{2}|[\u3400-\u9fff]{2}", body) or len(words) >= 2:
+            flagged.append(comment)
+    return flagged
 
 
 def load(path):
@@ -134,7 +266,6 @@ def exercise_cells(cells):
         if SOLUTION_TAG in cell.tags:
             continue
         if cell.kind == "code":
-            text = exercise_code(cell.text[LANGUAGES[0]])
-            cell = replace(cell, text={lang: text for lang in LANGUAGES})
+            cell = replace(cell, text={lang: exercise_code(cell.text[lang]) for lang in LANGUAGES})
         result.append((i, cell))
     return result

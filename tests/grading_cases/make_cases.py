@@ -1,7 +1,7 @@
 """Bad submissions for the grader, generated from the solution notebooks.
 
     python tests/grading_cases/make_cases.py OUT_DIR      # write them, then e.g.
-    python -m lib.grading OUT_DIR --csv report.csv
+    python -m grading OUT_DIR --csv report.csv
 
 Every case is one student folder under OUT_DIR.  Most start from the solved
 ``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3) and
@@ -20,6 +20,7 @@ SOLVED = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
 STUB = ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb"
 SOLVED_ZH = ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb"
 STUB_HEADS = ROOT / "exercises" / "en" / "ex02_heads.ipynb"
+SOLVED_DECODER = ROOT / "solutions" / "en" / "ex07_decoder.ipynb"
 
 NOT_PASS = "not pass"
 
@@ -81,6 +82,40 @@ def rename_function(nb):
             cell["source"] = src.replace("masked_softmax(", "masked_softmax_v2(")
 
 
+def decoder_dec_1_and_2(*cells):
+    """The solved ex07 notebook cut before the dec-3 heading (dec-1 and dec-2 only, no trained
+    model to wait for), then ``cells`` appended."""
+    nb = copy.deepcopy(load(SOLVED_DECODER))
+    for i, cell in enumerate(nb["cells"]):
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "markdown" and src.lstrip().startswith("## dec-3"):
+            del nb["cells"][i:]
+            nb["cells"] += [code_cell(c) for c in cells]
+            return nb
+    raise ValueError("no dec-3 heading in the solved ex07 notebook")
+
+
+LYING_ARRAY = '''
+class Agreeable(np.ndarray):
+    """An array that claims to equal anything: == and != always say 'the same'."""
+    def __eq__(self, other):
+        return np.ones(np.broadcast(self, other).shape, dtype=bool)
+    def __ne__(self, other):
+        return np.zeros(np.broadcast(self, other).shape, dtype=bool)
+    def __bool__(self):
+        return True
+
+def masked_softmax_backward(d_weights, weights):
+    return np.zeros_like(np.asarray(weights)).view(Agreeable)
+'''
+
+LIBRARY_BACKWARD = '''
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    _, saved = layers.layer_norm_forward(np.asarray(x), np.asarray(gain), np.zeros_like(gain), eps)
+    return layers.layer_norm_backward(np.asarray(d_out), saved)       # the reference, one call away
+'''
+
+
 ISOLATION_PROBE = '''
 import os, socket, numpy as np
 
@@ -101,7 +136,7 @@ def causal_allowed(tq, tk):
     if len(pids) > 30:
         problems.append(f"sees {{len(pids)}} processes")
     try:
-        text = open("{root}/lib/exercises.py", encoding="utf-8").read()
+        text = open("{root}/grading/exercises.py", encoding="utf-8").read()
         if "hidden_cases" in text:
             problems.append("reads the real exercise registry")
     except OSError:
@@ -127,7 +162,7 @@ def masked_softmax(scores, allowed):
             space = {{"np": __import__("numpy")}}
             exec(src, space)
             return space["masked_softmax"](scores, allowed)
-    from lib.exercises import EXERCISES                             # or the registry's reference
+    from grading.exercises import EXERCISES                         # or the registry's reference
     return EXERCISES["mask-2"].reference(scores, allowed)
 '''
 
@@ -136,7 +171,7 @@ import os, glob, signal
 
 def masked_softmax(scores, allowed):
     attempts = [
-        lambda: open("{root}/lib/exercises.py", "w").write("EXERCISES = {{}}"),
+        lambda: open("{root}/grading/exercises.py", "w").write("EXERCISES = {{}}"),
         lambda: open("{root}/lib/attention.py", "a").write("# tampered"),
         lambda: [os.remove(p) for p in glob.glob("/grader/in/*")],
         lambda: open("/grader/in/kernel.json", "w").write("{{}}"),
@@ -224,7 +259,7 @@ def cases():
         "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {**ok3, "mask-2": NOT_PASS}, []),
         "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"}, []),
         "isolation_probe": (solved(ISOLATION_PROBE.format(
-            root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "lib" / "grading"), str(ROOT / ".git"),
+            root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "grading" / "batch"), str(ROOT / ".git"),
                                      str(ROOT / "tests"), batch_secret, "/root/.bashrc", "/work/shared"])), ok3, []),
         "tamper": (solved(GOOD + TAMPER.format(root=ROOT)), ok3, []),
         "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},
@@ -265,6 +300,10 @@ def cases():
                                ok3, ["best of 2"]),
         "two_notebooks_different": ({"ex01_allowed_set.ipynb": load(SOLVED), "ex02_heads.ipynb": load(STUB_HEADS)},
                                     {**ok3, "heads-1": "fail", "heads-2": "fail", "heads-3": "fail"}, []),
+        "dec1_lying_array": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LYING_ARRAY)},
+                             {"dec-1": "fail", "dec-2": P}, ["Agreeable"]),
+        "dec2_calls_library": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LIBRARY_BACKWARD)},
+                               {"dec-1": P, "dec-2": "fail"}, ["reference implementation"]),
         "other_course": ({"homework3.ipynb": {"cells": [code_cell("def fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)")],
                                               "metadata": {}, "nbformat": 4, "nbformat_minor": 5}},
                          {"-": "error", **{k: "missing" for k in ok3}}, ["not an exercise notebook"]),

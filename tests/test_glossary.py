@@ -1,0 +1,138 @@
+"""The words CONTRIBUTING.md's glossary decided against do not appear in the prose.
+
+The table "Words we do not use" lists (language, pattern, use instead). The
+prose checked is what a reader sees in that language: the Markdown cells and
+translated comments of every source in src/, the feedback and grader messages
+and exercise titles (every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in
+the grading package)
+and the site's translated theme strings. Inline code, math, URLs and HTML tags
+are not prose, nor are section numbers (§2.3), heading numbers and version numbers.
+"""
+
+import importlib
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools.nbsource import LANGUAGES, _comments, load, tagged_parts  # noqa: E402
+
+CONTRIBUTING = ROOT / "CONTRIBUTING.md"
+
+
+def forbidden_words():
+    text = CONTRIBUTING.read_text(encoding="utf-8")
+    table = text.split("### Words we do not use", 1)[1]
+    rows = []
+    for line in table.splitlines():
+        match = re.match(r"\|\s*(zh|en|ru)\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
+        if match:
+            lang, pattern, instead = (g.replace("\x00", "|") for g in match.groups())
+            markdown_only = instead.startswith("[Markdown]")
+            rows.append((lang, re.compile(pattern, re.IGNORECASE), instead, markdown_only))
+    return rows
+
+
+RULES = forbidden_words()
+
+_NOT_PROSE = [
+    re.compile(r"```.*?```", re.S),                 # fenced code
+    re.compile(r"\$\$.*?\$\$", re.S),               # display math
+    re.compile(r"\$[^$\n]+\$"),                     # inline math
+    re.compile(r"`[^`\n]+`"),                       # inline code
+    re.compile(r"<[^>\n]+>"),                       # HTML tags
+    re.compile(r"https?://\S+"),                    # URLs
+    re.compile(r"§\d+(\.\d+)*"),                    # section references
+    re.compile(r"^#+\s*\d+(\.\d+)*", re.M),         # heading numbers
+    re.compile(r"\b(Python|Sphinx|Jupyter Book|NumPy|PyTorch|torch|Chromium)\s+\d+(\.\d+)+", re.I),
+]
+
+
+def prose(text):
+    for pattern in _NOT_PROSE:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def source_texts():
+    """(where, lang, text, kind) for every piece of translated prose in src/ (kind: markdown, comment)."""
+    for path in sorted((ROOT / "src").glob("*/*.py")):
+        rel = path.relative_to(ROOT)
+        for i, cell in enumerate(load(path)):
+            if cell.kind == "markdown":
+                for lang in LANGUAGES:
+                    yield f"{rel} cell {i}", lang, cell.text[lang], "markdown"
+            else:
+                for _, _, comment in _comments(cell.source):
+                    for lang, body in (tagged_parts(comment) or {}).items():
+                        yield f"{rel} cell {i} (comment)", lang, body, "comment"
+
+
+def _catalogues(obj, depth=0):
+    if isinstance(obj, dict):
+        if set(LANGUAGES) <= set(obj) and all(isinstance(obj[l], str) for l in LANGUAGES):
+            yield obj
+        elif depth < 3:
+            for value in obj.values():
+                yield from _catalogues(value, depth + 1)
+    elif isinstance(obj, (list, tuple)) and depth < 3:
+        for value in obj:
+            yield from _catalogues(value, depth + 1)
+
+
+def message_texts():
+    for name in ("grading.feedback", "grading.batch.messages", "grading.exercises", "lib.interactive", "tools.diagrams"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        for attr, value in vars(module).items():
+            for catalogue in _catalogues(value):
+                for lang in LANGUAGES:
+                    yield f"{name}.{attr}", lang, catalogue[lang], "message"
+    for lang, folder in (("zh", "zh_CN"), ("ru", "ru")):
+        for po in sorted((ROOT / "site" / "locale" / folder / "LC_MESSAGES").glob("*.po")):
+            for match in re.finditer(r'^msgstr "(.*)"$', po.read_text(encoding="utf-8"), re.M):
+                yield str(po.relative_to(ROOT)), lang, match.group(1), "message"
+
+
+def violations(texts):
+    found = []
+    for where, lang, text, kind in texts:
+        clean = prose(text)
+        for rule_lang, pattern, instead, markdown_only in RULES:
+            if rule_lang == lang and (kind == "markdown" or not markdown_only):
+                for match in pattern.finditer(clean):
+                    found.append(f"{where} [{lang}]: {match.group(0)!r} -> {instead}")
+    return found
+
+
+def test_the_table_is_read():
+    langs = {lang for lang, _, _, _ in RULES}
+    assert langs == set(LANGUAGES) and len(RULES) >= 20, "the table 'Words we do not use' was not parsed"
+
+
+def test_the_check_finds_what_it_looks_for():
+    sample = [("demo", "en", "The hand-set model; `hand-set` in code is fine.", "markdown"),
+              ("demo", "ru", "В §1.2 число 0,33, а не 0.33; `0.33` в коде можно.", "markdown"),
+              ("demo", "ru", "x = 0.5 в комментарии к коду можно; а пакет текстов нельзя", "comment"),
+              ("demo", "zh", "见 §2.3，第 5..7 行", "markdown")]
+    found = violations(sample)
+    assert len(found) == 4, found
+    assert "'hand-set'" in found[0] and "'0.3'" in found[1] and "'пакет текстов'" in found[2]
+    assert "'5..7'" in found[3]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "src").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_forbidden_words_in_the_sources(path):
+    rel = str(path.relative_to(ROOT))
+    found = violations(t for t in source_texts() if t[0].startswith(rel + " "))
+    assert not found, "words the glossary decided against:\n" + "\n".join(found)
+
+
+def test_no_forbidden_words_in_messages():
+    found = violations(message_texts())
+    assert not found, "words the glossary decided against:\n" + "\n".join(found)
