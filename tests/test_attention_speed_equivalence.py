@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lib import attention
-from lib.attention import causal_attention, causal_attention_reference, causal_attention_work
+from lib.attention import causal_attention, causal_attention_reference, causal_attention_work, causal_future
 
 TOL = {np.float32: 3e-5, np.float64: 1e-12}
 
@@ -203,3 +203,13 @@ def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
         causal_attention(q, q, q)
     blocks = len(attention._query_blocks(300, 300, True))       # 5 blocks of at most 64 queries
     assert len(calls) == blocks * min(4, attention._workers())  # every block of every group ran first
+
+
+@pytest.mark.parametrize("tq, tk", [(0, 1), (1, 1), (1, 5), (3, 3), (4, 9), (64, 64), (65, 130)])
+def test_the_mask_entry_by_entry(tq, tk):
+    """future[i, j] is True exactly when key j comes after query i's position tk - tq + i."""
+    future = causal_future(tq, tk)
+    assert future.shape == (tq, tk) and future.dtype == bool
+    for i in range(tq):
+        for j in range(tk):
+            assert future[i, j] == (j > tk - tq + i), (i, j)

@@ -42,6 +42,8 @@ LIB_TESTS = [
     "tests/test_costs.py",
     "tests/test_properties.py",
     "tests/test_torch_parity.py",
+    "tests/test_decoder.py",
+    "tests/test_decoder_torch.py",
 ]
 
 
@@ -250,6 +252,21 @@ MUTANTS = [
     m("kv-bytes-one-tensor", C, "    return 2 * n_layers * n_heads * length * head_width * batch * itemsize",
       "    return n_layers * n_heads * length * head_width * batch * itemsize",
       "kv_cache_bytes counts keys but not values"),
+    # ---- added after the first full run scored 100 %: bugs no test was written against
+    m("no-max-subtraction", A, "    scores -= scores.max(axis=-1, keepdims=True)\n", "",
+      "the softmax does not subtract the row maximum: large scores overflow to inf / inf = nan"),
+    m("split-h-and-d-swapped", A, "    heads = x.reshape(*x.shape[:-1], x.shape[-1] // d, d)       # (B, T, H, d)",
+      "    heads = x.reshape(*x.shape[:-1], d, x.shape[-1] // d)",
+      "split_heads swaps H and d in the reshape (invisible whenever H == d, as in the chapter's model)"),
+    m("embed-offset-off-by-one", P, "    return token_table[ids] + position_table[offset:offset + T]      # (..., T, D)",
+      "    return token_table[ids] + position_table[offset + 1:offset + T + 1]",
+      "embed starts one row after the offset (the cached token reads the next position's row)"),
+    m("cache-keys-one-too-many", M, "        return self._keys[:, :self._length]                     # (H, n, d)",
+      "        return self._keys[:, :self._length + 1]",
+      "the cache exposes one unwritten (zero) key slot past its length"),
+    m("perturbation-from-prefix-row", C, "    future = np.moveaxis(inputs, axis, 0)[prefix_length:]             # (T - p, ...) view of the future",
+      "    future = np.moveaxis(inputs, axis, 0)[prefix_length - 1:-1]",
+      "perturb_future computes the new future from ids shifted by one position (the last prefix id)"),
     # ---- costs (§2)
     m("score-flops-one-product", K, "    score_flops = 2 * 2 * B * heads * T * T * head_width",
       "    score_flops = 2 * B * heads * T * T * head_width",
