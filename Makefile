@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # Arguments of the batch grader, e.g. `make grade GRADE_ARGS="submissions/ --json report.json"`
 GRADE_ARGS ?=
 
-.PHONY: help venv dev test book serve notebooks bench grade clean
+.PHONY: help venv dev test book serve notebooks bench mutants grade clean
 
 help:
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
@@ -23,6 +23,7 @@ help:
 	@echo "make test       install test requirements into .venv and run the whole test suite"
 	@echo "make notebooks  regenerate and execute every notebook from src/"
 	@echo "make bench      attention vs torch SDPA, KV-cache speedup, grading speed (not part of the tests)"
+	@echo "make mutants    put realistic bugs into lib one at a time; which lib test catches each (minutes)"
 	@echo "make grade GRADE_ARGS=\"submissions/ --json report.json --csv report.csv\"   grade exercise notebooks"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
@@ -53,6 +54,9 @@ bench: dev
 	$(PY) bench/decoder.py
 	$(PY) bench/grading_speed.py
 	$(PY) bench/notebook_times.py
+
+mutants: dev
+	$(PY) tools/mutants.py
 
 grade: venv
 	$(PY) -m grading $(GRADE_ARGS)

@@ -1,88 +1,146 @@
-"""Benchmark: lib's causal attention against torch SDPA, and the KV-cache speedup.
+"""Benchmark: lib's causal attention against torch SDPA and a naive NumPy attention, and the KV-cache speedup.
 
-    make bench            (or: python bench/attention_cache.py)
+    make bench            (or: python bench/attention_cache.py [--repeats N])
 
-Everything is measured side by side in one run on this machine, so the ratios
-are comparable even when the absolute times drift.  This is not a test: it
-prints figures and the targets they are compared with.
+Everything is measured side by side in one run on this machine: the functions
+are called in turn, round after round, after a warm-up, and each time printed
+is the median over the rounds, so the ratios stay comparable when the load
+drifts.  The attention table also prints the fastest round and the median CPU
+time of the process (all threads): on a machine shared with other work the
+wall-clock figures can be several times too slow, the CPU times much less so.  This is not a test: it prints figures and the targets they are
+compared with.
+
+FLOP counts (one multiply-add = 2 FLOPs; q k^T and weights @ v together):
+
+* full   4 B H Tq Tk d: the whole (Tq, Tk) table, what the loop-free
+         definition and the naive version compute;
+* causal 4 B H A d with A = the allowed entries (about half of the table):
+         the least any method must compute.
+
+GFLOP/s is printed both ways; the fraction is of this machine's float32
+matrix-product rate, measured here on one large product.
 """
 
 import argparse
+import math
+import os
+import platform
 import statistics
 import time
 
 import numpy as np
 
-from lib.attention import _exp_over_allowed, causal_attention, causal_future
+from lib.attention import BLOCK, causal_attention, causal_attention_work
 from lib.model import AttentionModel
 
-
-def median_seconds(fn, repeats):
-    fn()                                            # warm-up: page faults, thread pools
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+SHAPES = [(1, 8, 1024, 64), (4, 8, 256, 32)]
 
 
-def interleaved(fns, repeats):
-    """Median time of each function, measured in alternation so load drifts hit all alike."""
-    for fn in fns:
-        fn()
-    times = [[] for _ in fns]
+def interleaved(fns, repeats, warmup=2, fastest=False):
+    """Median seconds of each function, called in alternation so that load drifts hit all alike.
+
+    With ``fastest=True``: (medians, minima, CPU medians).  Load can only make a run slower,
+    so the minimum is the figure closest to a quiet machine; the CPU time of this process
+    (all its threads, ``time.process_time``) hardly depends on other processes at all."""
+    for _ in range(warmup):
+        for fn in fns:
+            fn()
+    times, cpu = [[] for _ in fns], [[] for _ in fns]
     for _ in range(repeats):
         for i, fn in enumerate(fns):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             fn()
             times[i].append(time.perf_counter() - start)
-    return [statistics.median(t) for t in times]
+            cpu[i].append(time.process_time() - start_cpu)
+    medians = [statistics.median(t) for t in times]
+    if not fastest:
+        return medians
+    return medians, [min(t) for t in times], [statistics.median(t) for t in cpu]
 
 
-def blocked_causal_attention(q, k, v, block=128):
-    """For comparison only, not in lib: the same attention computed one block of
-    queries at a time, so that key blocks entirely in the future are never
-    touched (what torch's fused kernel does).  lib keeps the loop-free version,
-    which the chapters teach; this row shows how much of the gap is that skipped half.
-    """
+def naive_attention(q, k, v):
+    """The attention most tutorials write: the whole score matrix, an additive -inf mask, a full softmax."""
     tq, tk = q.shape[-2], k.shape[-2]
-    q_scaled = q * q.dtype.type(1.0 / np.sqrt(q.shape[-1]))
-    out = np.empty(q.shape[:-1] + v.shape[-1:], dtype=q.dtype)
-    for start in range(0, tq, block):
-        stop = min(start + block, tq)
-        keys_needed = tk - tq + stop
-        scores = q_scaled[..., start:stop, :] @ np.swapaxes(k[..., :keys_needed, :], -1, -2)
-        weights, row_sums = _exp_over_allowed(scores, causal_future(stop - start, keys_needed))
-        out[..., start:stop, :] = (weights @ v[..., :keys_needed, :]) / row_sums
-    return out
+    scores = q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1])        # (B, H, Tq, Tk); float32 stays float32
+    mask = np.triu(np.full((tq, tk), -np.inf, dtype=q.dtype), k=tk - tq + 1)   # 0 where allowed, -inf in the future
+    scores = scores + mask
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return weights @ v
 
 
-def attention_rows(repeats):
+def matmul_rate(repeats):
+    """This machine's float32 matrix-product rate in GFLOP/s: (1024, 1024) @ (1024, 1024), median."""
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((1024, 1024), dtype=np.float32) for _ in range(2))
+    out = np.empty_like(a)
+    (seconds,) = interleaved([lambda: np.matmul(a, b, out=out)], repeats)
+    return 2 * 1024**3 / seconds / 1e9
+
+
+def environment():
+    blas = {name: os.environ.get(name) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
     try:
-        import torch
-    except ImportError:
-        print("torch is not installed: attention ratios skipped (pip install torch==2.13.0)")
-        return
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; numpy {np.__version__}")
-    print(f"{'(B,H,T,d) float32':<22}{'lib ms':>10}{'torch ms':>10}{'ratio':>8}"
-          f"{'blocked ms':>12}{'ratio':>8}   target: lib ratio <= 1.5")
-    for shape in [(1, 8, 1024, 64), (4, 8, 256, 32)]:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count()
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(f"python {platform.python_version()}, numpy {np.__version__}, {cores} cores, load average {load}")
+    print(f"BLAS thread variables: {', '.join(f'{k}={v}' for k, v in blas.items() if v) or 'none set (defaults)'}")
+
+
+def attention_rows(repeats, torch):
+    rate = matmul_rate(repeats)
+    print(f"float32 matmul (1024^3): {rate:.0f} GFLOP/s on this machine (the 100 % below)")
+    print(f"lib: blocks of {BLOCK} queries against tiles of up to {BLOCK} keys, tiles in the future skipped, "
+          "blocks spread over one thread per core\n")
+    header = f"{'(B,H,T,d) float32':<20}{'':<8}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}" \
+             f"{'lib/torch':>11}{'naive/torch':>13}{'lib/naive':>11}"
+    print(header + "   target: lib/torch <= 1.5")
+    print("(median and min of the wall-clock times of interleaved rounds; CPU: median CPU time of all threads)")
+    rows = []
+    for shape in SHAPES:
         rng = np.random.default_rng(0)
         q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
-        tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
-        assert np.allclose(blocked_causal_attention(q, k, v), causal_attention(q, k, v), atol=1e-5)
-        ours, theirs, blocked = interleaved([
-            lambda: causal_attention(q, k, v),
-            lambda: torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True),
-            lambda: blocked_causal_attention(q, k, v),
-        ], repeats)
-        print(f"{str(shape):<22}{ours * 1e3:>10.2f}{theirs * 1e3:>10.2f}{ours / theirs:>8.2f}"
-              f"{blocked * 1e3:>12.2f}{blocked / theirs:>8.2f}")
+        fns = [lambda: causal_attention(q, k, v), lambda: naive_attention(q, k, v),
+               lambda: causal_attention(q, k, v, skip_future=False)]
+        if torch is not None:
+            tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
+            expected = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True).numpy()
+            fns.append(lambda: torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True))
+        else:
+            expected = naive_attention(q, k, v)
+        for fn in fns[:3]:
+            assert np.allclose(fn(), expected, atol=2e-5), "an implementation disagrees"
+        medians, minima, cpu = interleaved(fns, repeats, fastest=True)
+        for label, times in (("median", medians), ("min", minima), ("CPU", cpu)):
+            ours, naive = times[0], times[1]
+            theirs = times[3] if torch is not None else float("nan")
+            print(f"{str(shape) if label == 'median' else '':<20}{label:<8}{ours * 1e3:>9.2f}{theirs * 1e3:>10.2f}"
+                  f"{naive * 1e3:>10.2f}{ours / theirs:>11.2f}{naive / theirs:>13.2f}{ours / naive:>11.2f}")
+        ours, naive, everything = medians[:3]
+        theirs = medians[3] if torch is not None else float("nan")
+        rows.append((shape, ours, theirs, naive, everything))
+
+    print(f"\n{'GFLOP/s, medians (of matmul)':<30}{'count':<8}{'lib':>16}{'torch':>16}{'naive':>16}")
+    for shape, ours, theirs, naive, _ in rows:
+        B, H, T, d = shape
+        work = causal_attention_work(T, T)
+        for label, entries in (("full", work.total), ("causal", work.allowed)):
+            flops = 4 * B * H * entries * d
+            cells = "".join(f"{flops / t / 1e9:>9.1f} ({flops / t / 1e9 / rate:>4.0%})" for t in (ours, theirs, naive))
+            print(f"{str(shape):<30}{label:<8}{cells}")
+
+    print(f"\n{'the mask saves work':<20}{'computed':>10}{'skip ms':>10}{'all ms':>9}{'skip/all':>10}"
+          "   (lib with and without skipping the key tiles in the future)")
+    for shape, ours, _, _, everything in rows:
+        T = shape[2]
+        fraction = causal_attention_work(T, T).fraction
+        print(f"{str(shape):<20}{fraction:>10.1%}{ours * 1e3:>10.2f}{everything * 1e3:>9.2f}{ours / everything:>10.2f}")
 
 
 def cache_rows(repeats):
-    print(f"{'cache, D=64 H=4 f32':<22}{'full ms':>10}{'step ms':>10}{'speedup':>8}   target >= 20 at T=1024")
+    print(f"\n{'cache, D=64 H=4 f32':<22}{'full ms':>10}{'step ms':>10}{'speedup':>8}   target >= 20 at T=1024")
     D, H, V = 64, 4, 50
     for T in (256, 1024):
         rng = np.random.default_rng(T)
@@ -106,9 +164,16 @@ def cache_rows(repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--repeats", type=int, default=21, help="rounds per measurement (the median is printed)")
     args = parser.parse_args()
-    attention_rows(args.repeats)
+    environment()
+    try:
+        import torch
+        print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    except ImportError:
+        torch = None
+        print("torch is not installed: its column is nan (pip install torch==2.13.0)")
+    attention_rows(args.repeats, torch)
     cache_rows(args.repeats)
 
 

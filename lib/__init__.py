@@ -10,7 +10,24 @@ Conventions used everywhere in this package:
   C rows of the position table, V vocabulary size; positions count from 0;
 * row vectors: a linear map is ``x @ w`` with ``w`` of shape (D_in, D_out);
 * masks: ``allowed`` is True where reading is allowed, ``future`` is True where
-  reading is forbidden.  No name ever means both.
+  reading is forbidden.  No name ever means both;
+* dtypes, one rule for every function: a function that computes with numbers
+  returns them in the *common float dtype of its numeric array arguments*.
+  Float arrays keep their precision (float32 in, float32 out, float32
+  throughout); integer and boolean arrays, Python numbers and lists count as
+  float64; arguments of different precision meet in NumPy's promotion
+  (float32 with float64 gives float64).  Token ids, masks, positions and sizes
+  are indices, not numbers, and never change the dtype.  Functions that only
+  rearrange (``split_heads``, ``merge_heads``) return their input's dtype
+  unchanged; measurements of a difference (``checks.row_changes``,
+  ``checks.future_change``, ``checks.cache_error``) are float64 or Python
+  floats; ``costs`` counts are int64.  A model (``model.AttentionModel``)
+  stores all its parameters in their common dtype, which is the dtype of its
+  outputs and of its cache;
+* bad input is refused where it enters, with a TypeError (wrong kind: a float
+  where an int is needed, a list where one token is needed) or a ValueError
+  (wrong value or shape) that names the argument and says what is expected.
+  NaN and infinities are refused wherever they would be read.
 """
 
 from . import attention, checks, costs, data, model, positions

@@ -25,7 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .attention import attention_scores, causal_future, masked_softmax, multi_head_attention, split_heads
+from .attention import (_float_arrays, _head_width, _int_argument, attention_scores, causal_future,
+                        masked_softmax, multi_head_attention, split_heads)
 from .model import AttentionModel
 
 
@@ -34,13 +35,15 @@ from .model import AttentionModel
 # --------------------------------------------------------------------------
 
 def chapter_model(dtype=np.float64):
-    """§4-§6. The chapter's hand-set model: V=6, C=8, D=4, H=2, identity Q/K/V.
+    """§4-§6. The chapter's model with hand-chosen parameters: V=6, C=8, D=4, H=2, identity Q/K/V.
 
     Vocabulary ``<unk> <bos> <eos> 春 雨 风`` (ids 0..5).  Row 0 (UNK) is
     deliberately large, so that a leak of an UNK in the future is easy to see;
     rows 1 (BOS) and 5 (风) are equal, a trap for a careless perturbation test.
     P[t] = [0.1 (t+1), 0.03 t, 0.07 (t mod 2), -0.02 t] for t = 0..7.
+    ``dtype`` (float32 or float64) is the dtype of every parameter.
     """
+    dtype = _float_dtype(dtype)
     token_table = np.array([
         [40.0, -30.0, 20.0, -10.0],     # <unk>
         [1.0, 0.0, 0.0, 1.0],           # <bos>
@@ -65,15 +68,14 @@ def random_model(rng, *, vocab_size, context_size, width, n_heads, dtype=np.floa
     """§4, §5. An AttentionModel with random parameters, for checks on many sizes.
 
     Tables are standard normal, projections are normal with variance 1/width,
-    so attention scores stay of order one.  ``rng`` is a Generator or a seed.
+    so attention scores stay of order one.  ``rng`` is a Generator or a seed;
+    every parameter has the float ``dtype``.
     """
     rng = np.random.default_rng(rng)
-    for name, value in (("vocab_size", vocab_size), ("context_size", context_size),
-                        ("width", width), ("n_heads", n_heads)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
-    if width % n_heads:
-        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}; D must be a multiple of H")
+    for name, value in (("vocab_size", vocab_size), ("context_size", context_size), ("width", width)):
+        _int_argument(value, name)
+    _head_width(width, n_heads)
+    dtype = _float_dtype(dtype)
     token_table = rng.standard_normal((vocab_size, width)).astype(dtype)          # (V, D)
     position_table = rng.standard_normal((context_size, width)).astype(dtype)     # (C, D)
     w_q, w_k, w_v, w_o = (
@@ -89,10 +91,11 @@ def random_model(rng, *, vocab_size, context_size, width, n_heads, dtype=np.floa
 def feature_normalization(x, eps=1e-5):
     """§4. Normalise every position over its own features (axis -1), like LayerNorm without scale.
 
-    x: (..., T, D) -> same shape and dtype.  Output row t reads only input row t,
-    so this layer keeps a causal model causal.
+    x: (..., T, D) -> same shape and float dtype.  Output row t reads only input
+    row t, so this layer keeps a causal model causal.
     """
     x = _float_input(x, "x")
+    _check_eps(eps)
     mean = x.mean(axis=-1, keepdims=True)                             # (..., T, 1)
     var = x.var(axis=-1, keepdims=True)                               # (..., T, 1)
     return (x - mean) / np.sqrt(var + x.dtype.type(eps))
@@ -101,13 +104,14 @@ def feature_normalization(x, eps=1e-5):
 def leaky_time_normalization(x, eps=1e-5):
     """§4. COUNTER-EXAMPLE, never use it in a model: normalise every feature over the TIME axis.
 
-    x: (..., T, D) -> same shape and dtype.  The mean and variance of each
+    x: (..., T, D) -> same shape and float dtype.  The mean and variance of each
     feature are taken over all T positions, so output row 0 already depends on
     row T-1: placed before or after a correctly masked attention, it leaks the
     future while every attention weight above the diagonal stays exactly 0.
     The only difference from :func:`feature_normalization` is the axis.
     """
     x = _float_input(x, "x")
+    _check_eps(eps)
     mean = x.mean(axis=-2, keepdims=True)                             # (..., 1, D): reads every position
     var = x.var(axis=-2, keepdims=True)                               # (..., 1, D)
     return (x - mean) / np.sqrt(var + x.dtype.type(eps))
@@ -136,12 +140,18 @@ def forward_with(model, ids, *, before=None, after=None, causal=True):
 def attention_weights(x, w_q, w_k, n_heads, causal=True):
     """§4. The weights every head puts on every key: (B, T, D) -> (B, H, T, T).
 
-    Built from the same pieces as :func:`lib.attention.causal_attention`, so the
-    weights can be inspected (e.g. with :func:`upper_right_is_zero`).
+    Built from the same pieces as :func:`lib.attention.causal_attention_reference`,
+    so the weights can be inspected (e.g. with :func:`upper_right_is_zero`).
+    Returns the common float dtype of x, w_q and w_k.
     """
-    x = _float_input(x, "x")
+    x, w_q, w_k = _float_arrays(x=x, w_q=w_q, w_k=w_k)
     if x.ndim != 3:
         raise ValueError(f"attention_weights expects x of shape (B, T, D), got {x.shape}")
+    D = x.shape[-1]
+    _head_width(D, n_heads)
+    for name, w in (("w_q", w_q), ("w_k", w_k)):
+        if w.shape != (D, D):
+            raise ValueError(f"{name} has shape {w.shape}, expected ({D}, {D}) for width D={D}")
     q = split_heads(x @ w_q, n_heads)                                 # (B, H, T, d)
     k = split_heads(x @ w_k, n_heads)                                 # (B, H, T, d)
     T = q.shape[-2]
@@ -168,10 +178,20 @@ def upper_right_is_zero(weights):
 # --------------------------------------------------------------------------
 
 def _float_input(x, name):
-    x = np.asarray(x)
-    if not np.issubdtype(x.dtype, np.floating):
-        raise TypeError(f"{name} must be a float array (float32 or float64), got dtype {x.dtype}")
+    (x,) = _float_arrays(**{name: x})                                 # the package's dtype rule
     return x
+
+
+def _check_eps(eps):
+    if not (isinstance(eps, (int, float, np.floating, np.integer)) and not isinstance(eps, bool) and eps > 0):
+        raise ValueError(f"eps must be a positive number, got {eps!r}")
+
+
+def _float_dtype(dtype):
+    dtype = np.dtype(dtype)
+    if not np.issubdtype(dtype, np.floating):
+        raise TypeError(f"dtype must be a float dtype (float32 or float64), got {dtype}")
+    return dtype
 
 
 def _is_ids(inputs):
@@ -212,6 +232,11 @@ def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
     noise of standard deviation ``scale`` added (dtype kept).  ``rng`` is a
     Generator or a seed.  Different ids may still have equal embeddings: that is
     what the negative control is for.
+
+    The new future values are finite on purpose, and non-finite vectors are
+    refused: a NaN or an infinity in the future reaches earlier outputs through
+    0 * nan = nan in any attention implementation, so the test would report a
+    leak that the mask does not have.
     """
     inputs = np.asarray(inputs)
     axis = _time_axis(inputs)
@@ -222,22 +247,26 @@ def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
     out = inputs.copy()
     out_future = np.moveaxis(out, axis, 0)[prefix_length:]            # writable view into out
     if _is_ids(inputs):
-        if vocab_size is None or vocab_size < 2:
-            raise ValueError(f"perturbing ids needs vocab_size >= 2 (a different id must exist), got {vocab_size}")
+        if vocab_size is None:
+            raise ValueError("perturbing ids needs vocab_size (>= 2, so that a different id exists)")
+        vocab_size = _int_argument(vocab_size, "vocab_size", 2)
         if future.size and (future.min() < 0 or future.max() >= vocab_size):
             raise ValueError(f"ids must lie in 0..{vocab_size - 1}, got values {future.min()}..{future.max()}")
         shift = rng.integers(1, vocab_size, size=future.shape)        # never 0, so the id always changes
         out_future[...] = (future + shift) % vocab_size
     else:
-        if not scale > 0:
-            raise ValueError(f"scale must be positive, got {scale}")
+        if not np.isfinite(inputs).all():
+            raise ValueError("vectors to perturb must be finite (a NaN or an infinity would leak through 0 * nan)")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)) \
+                or not 0 < scale < np.inf:
+            raise ValueError(f"scale must be a positive finite number, got {scale!r}")
         noise = scale * rng.standard_normal(future.shape)
         out_future[...] = future + noise.astype(inputs.dtype)
     return out
 
 
 def row_changes(forward, inputs, perturbed):
-    """§4. Largest absolute change of every output row: (T,) floats.
+    """§4. Largest absolute change of every output row: (T,) float64.
 
     forward maps ids (T,)/(B, T) or vectors (T, D)/(B, T, D) to outputs whose
     leading axes are the same (T or B, T) followed by features.  Row t's change
@@ -373,6 +402,5 @@ def kv_cache_bytes(n_layers, n_heads, head_width, length, batch=1, itemsize=4):
     """
     for name, value in (("n_layers", n_layers), ("n_heads", n_heads), ("head_width", head_width),
                         ("length", length), ("batch", batch), ("itemsize", itemsize)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+        _int_argument(value, name, 0)
     return 2 * n_layers * n_heads * length * head_width * batch * itemsize

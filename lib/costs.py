@@ -10,11 +10,16 @@ Changing H at fixed D moves cost between places rather than adding it:
   of weights, so storing them takes B H T^2 numbers and the softmax has
   B H T^2 entries to normalise.
 
-The counts follow the library as it is written: full (T, T) tables (the
-masked half is computed and then zeroed), one multiply-add = 2 FLOPs.
+The counts follow the definition (:func:`lib.attention.causal_attention_reference`):
+full (T, T) tables, the masked half computed and then zeroed; one multiply-add
+= 2 FLOPs.  :func:`lib.attention.causal_attention` skips the key blocks that
+lie entirely in the future and computes only about half of each table
+(:func:`lib.attention.causal_attention_work`, §5).
 """
 
 import numpy as np
+
+from .attention import _int_argument
 
 # One softmax entry: compare against the row max, subtract it, exponentiate,
 # add to the row sum, divide by the row sum.  A convention, stated once here.
@@ -42,11 +47,12 @@ def head_costs(n_heads, width, length, batch=1, bytes_per_number=4):
     if heads.ndim > 1 or not np.issubdtype(heads.dtype, np.integer):
         raise TypeError(f"n_heads must be an int or a 1-D sequence of ints, got {n_heads!r}")
     for name, value in (("width", width), ("length", length), ("batch", batch), ("bytes_per_number", bytes_per_number)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
+        _int_argument(value, name)
     heads = heads.astype(np.int64)
-    if (heads < 1).any() or (width % heads).any():
-        bad = int(heads[(heads < 1) | (width % np.maximum(heads, 1) != 0)].flat[0])
+    if (heads < 1).any():
+        raise ValueError(f"n_heads must be at least 1, got {int(heads[heads < 1].flat[0])}")
+    if (width % heads).any():
+        bad = int(heads[width % heads != 0].flat[0])
         raise ValueError(f"width D={width} is not divisible by n_heads={bad}; D must be a multiple of H")
     B, T, D = np.int64(batch), np.int64(length), np.int64(width)
     ones = np.ones_like(heads)                                   # quantities that do not depend on H

@@ -2,18 +2,25 @@
 
 import numpy as np
 
+from .attention import _bool_argument, _float_arrays, _head_width, _int_argument
 from .attention import causal_attention, merge_heads, multi_head_attention, split_heads
-from .positions import _check_ids, check_positions, embed
+from .positions import _check_ids, _check_tables, check_positions, embed
 
 
 class KVCache:
     """§5. Keys and values of the positions seen so far, per head.
 
     ``keys`` and ``values`` have shape (H, len(cache), d); ``len(cache)`` is
-    the position the next token will take.
+    the position the next token will take.  The arrays are stored in one
+    float dtype, the model's.
     """
 
     def __init__(self, n_heads, head_width, capacity, dtype):
+        n_heads = _int_argument(n_heads, "n_heads")
+        head_width = _int_argument(head_width, "head_width")
+        capacity = _int_argument(capacity, "capacity")
+        if not np.issubdtype(np.dtype(dtype), np.floating):
+            raise TypeError(f"a cache stores floats, got dtype {np.dtype(dtype)}")
         self._keys = np.zeros((n_heads, capacity, head_width), dtype=dtype)    # (H, C, d)
         self._values = np.zeros((n_heads, capacity, head_width), dtype=dtype)  # (H, C, d)
         self._length = 0
@@ -29,6 +36,10 @@ class KVCache:
         return self._keys.shape[1]
 
     @property
+    def dtype(self):
+        return self._keys.dtype
+
+    @property
     def keys(self):
         return self._keys[:, :self._length]                     # (H, n, d)
 
@@ -37,15 +48,29 @@ class KVCache:
         return self._values[:, :self._length]                   # (H, n, d)
 
     def truncate(self, length):
-        """Forget every position from ``length`` on (e.g. to try another continuation)."""
-        if not 0 <= length <= self._length:
-            raise ValueError(f"cannot truncate a cache of {self._length} positions to {length}")
+        """Forget every position from ``length`` on (e.g. to try another continuation).
+
+        Only positions already stored can be kept: 0 <= length <= len(cache).
+        """
+        length = _int_argument(length, "length", 0)
+        if length > self._length:
+            raise ValueError(
+                f"cannot truncate a cache of {self._length} positions to {length}: only stored "
+                "positions can be kept (0 <= length <= len(cache))"
+            )
         self._length = length
 
     def append(self, key, value):
-        """Store one position's key and value, each (H, d)."""
+        """Store one position's key and value, each (H, d); nothing is written if either is refused."""
         if self._length == self.capacity:
             raise ValueError(f"the cache is full: it holds {self.capacity} positions, the size of the position table")
+        expected = (self._keys.shape[0], self._keys.shape[2])
+        key, value = np.asarray(key), np.asarray(value)
+        for name, a in (("key", key), ("value", value)):
+            if a.shape != expected:
+                raise ValueError(f"{name} has shape {a.shape}, expected (H, d) = {expected}")
+            if not np.can_cast(a.dtype, self.dtype, "safe"):
+                raise TypeError(f"{name} of dtype {a.dtype} cannot be stored without loss in a {self.dtype} cache")
         self._keys[:, self._length] = key
         self._values[:, self._length] = value
         self._length += 1
@@ -55,23 +80,23 @@ class AttentionModel:
     """§4-§6. Learned absolute positions followed by one causal multi-head attention layer.
 
     token_table (V, D), position_table (C, D), w_q/w_k/w_v/w_o (D, D), n_heads H.
+    All parameters are stored in their common float dtype (see lib/__init__),
+    which is the dtype of every output and of the cache.
     """
 
     def __init__(self, token_table, position_table, w_q, w_k, w_v, w_o, n_heads):
-        self.token_table = np.asarray(token_table)
-        self.position_table = np.asarray(position_table)
-        D = self.token_table.shape[-1]
-        if self.position_table.ndim != 2 or self.position_table.shape[1] != D:
-            raise ValueError(
-                f"position table has shape {self.position_table.shape}, expected (C, {D}) to match the token table"
-            )
-        if n_heads < 1 or D % n_heads:
-            raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}; D must be a multiple of H")
-        self.w_q, self.w_k, self.w_v, self.w_o = (np.asarray(w) for w in (w_q, w_k, w_v, w_o))
+        if np.ndim(token_table) != 2:
+            raise ValueError(f"token table must be 2-D (V, D), got shape {np.shape(token_table)}")
+        params = _float_arrays(token_table=token_table, position_table=position_table,
+                               w_q=w_q, w_k=w_k, w_v=w_v, w_o=w_o)
+        self.token_table, self.position_table = _check_tables(*params[:2])
+        D = self.token_table.shape[1]
+        _head_width(D, n_heads)
+        self.w_q, self.w_k, self.w_v, self.w_o = params[2:]
         for name, w in (("w_q", self.w_q), ("w_k", self.w_k), ("w_v", self.w_v), ("w_o", self.w_o)):
             if w.shape != (D, D):
                 raise ValueError(f"{name} has shape {w.shape}, expected ({D}, {D})")
-        self.n_heads = n_heads
+        self.n_heads = int(n_heads)
 
     @property
     def width(self):
@@ -81,9 +106,13 @@ class AttentionModel:
     def context_size(self):
         return self.position_table.shape[0]
 
+    @property
+    def dtype(self):
+        return self.token_table.dtype
+
     def embed(self, ids, use_positions=True, offset=0):
         """§3. (T,) or (B, T) ids -> input vectors; without positions only E[ids]."""
-        if use_positions:
+        if _bool_argument(use_positions, "use_positions"):
             return embed(ids, self.token_table, self.position_table, offset)
         return self.token_table[_check_ids(ids, self.token_table.shape[0])]
 
@@ -99,16 +128,35 @@ class AttentionModel:
 
     def new_cache(self):
         """§5. An empty cache; its capacity is the size of the position table."""
-        dtype = np.result_type(self.token_table, self.position_table, self.w_k)
-        return KVCache(self.n_heads, self.width // self.n_heads, self.context_size, dtype)
+        return KVCache(self.n_heads, self.width // self.n_heads, self.context_size, self.dtype)
+
+    def _check_cache(self, cache):
+        if not isinstance(cache, KVCache):
+            raise TypeError(f"cache must be a KVCache (from model.new_cache()), got {type(cache).__name__}")
+        mine = (self.n_heads, self.width // self.n_heads, self.context_size, self.dtype)
+        theirs = (cache._keys.shape[0], cache._keys.shape[2], cache.capacity, cache.dtype)
+        if theirs != mine:
+            raise ValueError(
+                f"this cache (H, d, capacity, dtype) = {theirs} does not belong to this model, which needs "
+                f"{mine}; create it with model.new_cache()"
+            )
 
     def step(self, token, cache, *, position=None):
         """§5. Output (D,) for one new token at position len(cache); stores its key and value.
 
-        ``position`` overrides the position only to demonstrate the reset bug of §5;
-        leave it as None.  A step past the position table raises ValueError and
-        leaves the cache as it was.
+        ``token`` is one token id, an int (a list or an array is refused: feed
+        a sequence one token per step).  ``position`` overrides the position
+        only to demonstrate the reset bug of §5; leave it as None.  Whatever is
+        refused (a bad token, a foreign cache, a step past the position table)
+        raises before anything is stored: the cache is left as it was.
         """
+        if isinstance(token, (bool, np.bool_)) or not isinstance(token, (int, np.integer)):
+            shape = f" of shape {np.shape(token)}" if isinstance(token, (list, tuple, np.ndarray)) else ""
+            raise TypeError(
+                f"step takes one token id (an int), got {type(token).__name__}{shape}: {token!r}; "
+                "feed a sequence one token per step (see lib.checks.incremental_forward)"
+            )
+        self._check_cache(cache)
         if position is None:
             position = len(cache)
         check_positions(position, 1, self.context_size)
@@ -117,5 +165,9 @@ class AttentionModel:
         k = split_heads((x @ self.w_k)[None], self.n_heads)[0]  # (H, 1, d)
         v = split_heads((x @ self.w_v)[None], self.n_heads)[0]  # (H, 1, d)
         cache.append(k[:, 0], v[:, 0])
-        heads = causal_attention(q, cache.keys, cache.values)   # (H, 1, d): reads every stored position
+        try:
+            heads = causal_attention(q, cache.keys, cache.values)   # (H, 1, d): reads every stored position
+        except BaseException:
+            cache.truncate(len(cache) - 1)                      # a failed step stores nothing
+            raise
         return (merge_heads(heads[None])[0] @ self.w_o)[0]      # (D,)

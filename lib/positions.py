@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from .attention import _float_arrays, _int_argument
+
 
 def _check_ids(ids, vocab_size):
     ids = np.asarray(ids)
@@ -20,8 +22,10 @@ def _check_ids(ids, vocab_size):
 
 def check_positions(offset, length, context_size):
     """§3. Positions offset .. offset+length-1 must all be rows of a C-row table."""
-    if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+    if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (int, np.integer)):
         raise TypeError(f"offset must be an int, got {type(offset).__name__}")
+    length = _int_argument(length, "length", 0)
+    context_size = _int_argument(context_size, "context_size")
     if offset < 0 or offset + length > context_size:
         raise ValueError(
             f"positions {offset}..{offset + length - 1} fall outside the position table, which has rows "
@@ -30,18 +34,29 @@ def check_positions(offset, length, context_size):
         )
 
 
-def embed(ids, token_table, position_table, offset=0):
-    """§3. Input vectors token_table[ids] + position_table[offset + t].
-
-    ids: (T,) or (B, T) ints; token_table: (V, D); position_table: (C, D).
-    Returns (T, D) or (B, T, D).
-    """
-    token_table, position_table = np.asarray(token_table), np.asarray(position_table)
+def _check_tables(token_table, position_table):
+    """Both tables in their common float dtype, after checking that they are (V, D) and (C, D)."""
+    token_table, position_table = _float_arrays(token_table=token_table, position_table=position_table)
     if token_table.ndim != 2 or position_table.ndim != 2 or token_table.shape[1] != position_table.shape[1]:
         raise ValueError(
             f"token table {token_table.shape} and position table {position_table.shape} must both be "
             "2-D with the same width D, so that their rows can be added"
         )
+    if 0 in token_table.shape or 0 in position_table.shape:
+        raise ValueError(
+            f"token table {token_table.shape} and position table {position_table.shape} need at least "
+            "one row and one column each"
+        )
+    return token_table, position_table
+
+
+def embed(ids, token_table, position_table, offset=0):
+    """§3. Input vectors token_table[ids] + position_table[offset + t].
+
+    ids: (T,) or (B, T) ints; token_table: (V, D); position_table: (C, D).
+    Returns (T, D) or (B, T, D) in the common float dtype of the two tables.
+    """
+    token_table, position_table = _check_tables(token_table, position_table)
     ids = _check_ids(ids, token_table.shape[0])
     T = ids.shape[-1]
     check_positions(offset, T, position_table.shape[0])
@@ -53,9 +68,12 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
 
     grad: (T, D) or (B, T, D), the gradient of the embedded input; ids: (T,) or (B, T).
     Token rows are summed by id, position rows by absolute position offset + t.
-    Returns (d_token_table (V, D), d_position_table (C, D)) in the dtype of grad.
+    Returns (d_token_table (V, D), d_position_table (C, D)), both in the float
+    dtype of grad (float32 stays float32; integers count as float64).
     """
-    grad = np.asarray(grad)
+    (grad,) = _float_arrays(grad=grad)
+    vocab_size = _int_argument(vocab_size, "vocab_size")
+    context_size = _int_argument(context_size, "context_size")
     ids = _check_ids(ids, vocab_size)
     if grad.shape[:-1] != ids.shape:
         raise ValueError(f"grad of shape {grad.shape} does not match ids of shape {ids.shape} (expected ids.shape + (D,))")

@@ -5,6 +5,7 @@ import pathlib
 import time
 
 import pytest
+from hypothesis import settings
 
 from lib.checks import chapter_model as lib_chapter_model
 
@@ -14,6 +15,10 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 # tests/test_blas_threads.py re-runs the notebooks with one.
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "2")
+
+
+# tools/mutants.py runs the lib tests with --hypothesis-profile=mutants: the same examples every run.
+settings.register_profile("mutants", derandomize=True, database=None)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from lib.attention import causal_future, masked_softmax, multi_head_attention, split_heads
+from lib.checks import attention_weights
 from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode, encode
 from lib.positions import embed_backward
 
@@ -20,13 +21,23 @@ def test_three_position_weights():
     np.testing.assert_allclose(weights[2], [1 / 3] * 3, rtol=0, atol=1e-15)
 
 
-def test_wrong_order_softmax_then_zero():
+def test_lib_restricts_before_normalising_not_after():
+    """softmax-then-zero leaves rows summing to 1/3 and 2/3; lib's rows sum to 1 and equal the renormalised rows."""
     future = causal_future(3, 3)
-    naive = np.exp(np.zeros((3, 3))) / 3           # softmax over every position first
-    naive[future] = 0                              # ... then zero the future
-    np.testing.assert_allclose(naive[0], [1 / 3, 0, 0])
-    assert naive[0].sum() == pytest.approx(1 / 3)
-    assert naive[1].sum() == pytest.approx(2 / 3)
+    for S in (np.zeros((3, 3)), np.array([[0.0, 2.0, -1.0], [0.5, -0.5, 3.0], [1.0, 0.0, 0.25]])):
+        weights = masked_softmax(S, ~future)
+        e = np.exp(S - S.max(axis=-1, keepdims=True))
+        wrong = e / e.sum(axis=-1, keepdims=True)               # normalise over every key first ...
+        wrong[future] = 0                                       # ... then zero the future
+        assert not np.allclose(weights, wrong)
+        assert wrong[0].sum() < 1 and wrong[1].sum() < 1
+        np.testing.assert_allclose(weights.sum(axis=-1), 1, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(weights, wrong / wrong.sum(axis=-1, keepdims=True), rtol=0, atol=1e-15)
+    zeros = masked_softmax(np.zeros((3, 3)), ~future)           # the chapter's numbers: 1, 1/2, 1/3 ...
+    np.testing.assert_allclose(zeros[[0, 1, 2], [0, 0, 0]], [1, 1 / 2, 1 / 3], rtol=0, atol=1e-15)
+    e = np.ones((3, 3)) / 3
+    e[future] = 0                                               # ... against 1/3, 1/3, 1/3 for the wrong order
+    np.testing.assert_allclose(e.sum(axis=1), [1 / 3, 2 / 3, 1], rtol=0, atol=1e-15)
 
 
 def test_strict_less_than_leaves_row_zero_empty():
@@ -35,10 +46,15 @@ def test_strict_less_than_leaves_row_zero_empty():
         masked_softmax(np.zeros((3, 3)), allowed_strict)
 
 
-def test_a_and_b():
-    assert A == pytest.approx(0.330238, abs=5e-7)
-    assert B == pytest.approx(0.669762, abs=5e-7)
-    assert A - B == pytest.approx(-0.339523, abs=5e-7)
+def test_a_and_b_are_the_weights_lib_computes():
+    """The chapter's a = 0.330238 and b = 0.669762: query 1 (春) over keys <bos>, 春 in both heads."""
+    x = np.array([[[1., 0., 0., 1.], [0., 1., 1., 0.]]])      # E[BOS], E[春], positions off
+    weights = attention_weights(x, np.eye(4), np.eye(4), n_heads=2)   # (1, H, T, T)
+    for head in range(2):
+        np.testing.assert_allclose(weights[0, head, 1], [A, B], rtol=0, atol=1e-15)
+        np.testing.assert_array_equal(weights[0, head, 0], [1, 0])
+    a, b = (float(w) for w in weights[0, 0, 1])
+    assert round(a, 6) == 0.330238 and round(b, 6) == 0.669762 and round(a - b, 6) == -0.339523
 
 
 def test_two_head_example_by_lib():

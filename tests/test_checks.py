@@ -97,6 +97,96 @@ def test_feature_normalization_keeps_causality():
     assert result.passed
 
 
+def leak_into_last_prefix_row(model, prefix_length, amount):
+    """model.forward, except that output row prefix_length-1 also reads input row prefix_length."""
+    def forward(ids):
+        out = model.forward(ids).copy()
+        out[..., prefix_length - 1, :] += amount * model.embed(ids)[..., prefix_length, :]
+        return out
+    return forward
+
+
+@pytest.mark.parametrize("prefix_length", [1, 3, 5])
+def test_a_leak_confined_to_the_last_prefix_row_is_caught(prefix_length):
+    model = checks.chapter_model()
+    ids = np.array([BOS, 3, 4, 5, 3, 4])
+    perturbed = checks.perturb_future(ids, prefix_length, 0, vocab_size=6)
+    leaky = leak_into_last_prefix_row(model, prefix_length, 1e-3)
+    changes = checks.row_changes(leaky, ids, perturbed)
+    assert (changes[:prefix_length - 1] == 0).all() and changes[prefix_length - 1] > 0
+    expected = 1e-3 * np.abs(model.embed(ids)[prefix_length] - model.embed(perturbed)[prefix_length]).max()
+    assert checks.future_change(leaky, ids, perturbed, prefix_length) == pytest.approx(expected, rel=1e-12)
+    result = checks.check_causality(leaky, unmasked(model), ids, perturbed, prefix_length)
+    assert not result.causal and not result.passed
+    with pytest.raises(AssertionError, match="leak"):
+        result.raise_if_failed()
+
+
+def test_the_tolerance_is_a_bound_not_a_rounding():
+    model = checks.chapter_model()
+    ids, perturbed = np.array([BOS, 3, 4]), np.array([BOS, 3, UNK])
+    leaky = leak_into_last_prefix_row(model, 2, 1e-9)
+    change = checks.future_change(leaky, ids, perturbed, 2)
+    assert checks.check_causality(leaky, unmasked(model), ids, perturbed, 2, tolerance=change).causal
+    assert not checks.check_causality(leaky, unmasked(model), ids, perturbed, 2, tolerance=change / 2).causal
+    exact = checks.check_causality(masked(model), unmasked(model), ids, perturbed, 2, tolerance=0.0)
+    assert exact.passed and exact.change == 0.0
+
+
+def test_a_control_change_equal_to_the_tolerance_sees_nothing():
+    assert not checks.CausalityCheck(0.0, 1e-12, 1e-12).control_saw_change
+    assert not checks.CausalityCheck(0.0, 0.0, 0.0).passed
+    assert checks.CausalityCheck(1e-12, 2e-12, 1e-12).passed          # change == tolerance is still causal
+    assert not checks.CausalityCheck(2e-12, 3e-12, 1e-12).causal
+
+
+def test_cache_error_sees_a_wrong_early_position():
+    """A cached step that is wrong only at position 1 must show up, although the last position is right."""
+    model = checks.chapter_model()
+
+    class WrongAtPositionOne(type(model)):
+        def step(self, token, cache, *, position=None):
+            out = super().step(token, cache, position=position)
+            return out + 0.25 if len(cache) == 2 else out
+    wrong = WrongAtPositionOne(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v,
+                               model.w_o, model.n_heads)
+    assert checks.cache_error(wrong, [BOS, 3, 4, 5]) == pytest.approx(0.25, abs=1e-15)
+    assert checks.cache_error(model, [BOS, 3, 4, 5]) <= 1e-15
+
+
+def test_upper_right_is_zero_means_exactly_zero():
+    weights = np.tril(np.full((3, 3), 1 / 3))
+    assert checks.upper_right_is_zero(weights)
+    for tiny in (1e-9, 1e-300, 5e-324, -1e-12):
+        almost = weights.copy()
+        almost[0, 2] = tiny                                     # a tiny weight on a future key is still a read
+        assert not checks.upper_right_is_zero(almost), tiny
+    negative_zero = weights.copy()
+    negative_zero[1, 2] = -0.0
+    assert checks.upper_right_is_zero(negative_zero)
+    nan = weights.copy()
+    nan[0, 1] = np.nan
+    assert not checks.upper_right_is_zero(nan)
+    assert not checks.upper_right_is_zero(np.stack([weights, weights.T]))   # one bad head is enough
+
+
+def test_random_model_scale():
+    """Tables standard normal, projections with variance 1/width: scores stay of order one."""
+    width = 256
+    model = checks.random_model(0, vocab_size=300, context_size=200, width=width, n_heads=4)
+    for table in (model.token_table, model.position_table):
+        assert abs(table.std() - 1) < 0.02 and abs(table.mean()) < 0.02
+    for w in (model.w_q, model.w_k, model.w_v, model.w_o):
+        assert abs(w.std() * np.sqrt(width) - 1) < 0.02 and abs(w.mean()) * np.sqrt(width) < 0.02
+    x = model.embed(np.arange(200) % 300)                       # (T, D), entries of variance 2
+    q_std = (x @ model.w_q).std()
+    assert abs(q_std / np.sqrt(2) - 1) < 0.05                   # x @ w keeps the variance of x
+    other = checks.random_model(1, vocab_size=300, context_size=200, width=width, n_heads=4)
+    assert not np.array_equal(model.w_q, other.w_q)             # the seed matters ...
+    np.testing.assert_array_equal(model.w_q, checks.random_model(0, vocab_size=300, context_size=200,
+                                                                 width=width, n_heads=4).w_q)   # ... and only it
+
+
 def test_upper_right_is_zero_detects_unmasked_weights():
     model = checks.chapter_model()
     x = model.embed(np.array([BOS, 3, 4]))[None]
@@ -208,14 +298,26 @@ def test_perturb_future_keeps_dtype_and_prefix():
     assert (y[:, 1:] != x[:, 1:]).any(axis=-1).all()
 
 
-def test_normalizations_keep_dtype_and_reject_ints():
+def test_normalizations_keep_dtype_and_normalise_the_right_axis():
     x = np.random.default_rng(0).standard_normal((2, 5, 4)).astype(np.float32)
     assert checks.feature_normalization(x).dtype == np.float32
     assert checks.leaky_time_normalization(x).dtype == np.float32
     np.testing.assert_allclose(checks.feature_normalization(x).mean(axis=-1), 0, atol=1e-6)
+    np.testing.assert_allclose(checks.feature_normalization(x).std(axis=-1), 1, atol=1e-4)
     np.testing.assert_allclose(checks.leaky_time_normalization(x).mean(axis=-2), 0, atol=1e-6)
-    with pytest.raises(TypeError):
-        checks.feature_normalization(np.arange(4))
+    np.testing.assert_allclose(checks.leaky_time_normalization(x).std(axis=-2), 1, atol=1e-4)
+    with pytest.raises(TypeError, match="x must hold real numbers"):
+        checks.feature_normalization(np.array(["a", "b"]))
+    with pytest.raises(ValueError, match="eps must be a positive number"):
+        checks.leaky_time_normalization(x, eps=0.0)
+
+
+def test_feature_normalization_rows_read_only_their_own_row():
+    x = np.random.default_rng(1).standard_normal((6, 4))
+    y = x.copy()
+    y[3:] = 10 * np.random.default_rng(2).standard_normal((3, 4))
+    np.testing.assert_array_equal(checks.feature_normalization(x)[:3], checks.feature_normalization(y)[:3])
+    assert not np.allclose(checks.leaky_time_normalization(x)[:3], checks.leaky_time_normalization(y)[:3])
 
 
 def test_forward_with_rejects_non_callables():
@@ -231,8 +333,23 @@ def test_upper_right_is_zero_rejects_non_square():
 def test_random_model_rejects_bad_sizes():
     with pytest.raises(ValueError, match="divisible"):
         checks.random_model(0, vocab_size=3, context_size=4, width=6, n_heads=4)
-    with pytest.raises(ValueError, match="vocab_size"):
+    with pytest.raises(ValueError, match="vocab_size must be at least 1, got 0"):
         checks.random_model(0, vocab_size=0, context_size=4, width=4, n_heads=2)
+    with pytest.raises(TypeError, match="width must be an int, got float 4.0"):
+        checks.random_model(0, vocab_size=3, context_size=4, width=4.0, n_heads=2)
+    with pytest.raises(TypeError, match="dtype must be a float dtype"):
+        checks.random_model(0, vocab_size=3, context_size=4, width=4, n_heads=2, dtype=np.int32)
+
+
+def test_perturbing_vectors_needs_finite_values():
+    x = np.zeros((4, 2))
+    x[3, 0] = np.nan
+    with pytest.raises(ValueError, match=r"vectors to perturb must be finite.*0 \* nan"):
+        checks.perturb_future(x, 2, 0)
+    with pytest.raises(ValueError, match="scale must be a positive finite number"):
+        checks.perturb_future(np.zeros((4, 2)), 2, 0, scale=np.inf)
+    with pytest.raises(TypeError, match="vocab_size must be an int"):
+        checks.perturb_future(np.array([1, 2, 3]), 1, 0, vocab_size=6.0)
 
 
 # ---------------------------------------------------------------- cache

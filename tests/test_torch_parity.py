@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from lib.attention import causal_attention, multi_head_attention
+from lib.attention import causal_attention, causal_attention_reference, multi_head_attention
 
 from conftest import require_or_skip
 
@@ -22,6 +22,34 @@ def test_causal_attention_matches_sdpa(torch, shape, dtype):
         torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v), is_causal=True).numpy()
     tol = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(causal_attention(q, k, v), expected, atol=tol, rtol=tol)
+    np.testing.assert_allclose(causal_attention_reference(q, k, v), expected, atol=tol, rtol=tol)
+
+
+@pytest.mark.parametrize("shape", [(1, 8, 1024, 64), (4, 8, 256, 32), (2, 3, 300, 16)])
+def test_blocked_threaded_attention_matches_sdpa_on_the_benchmark_shapes(torch, shape):
+    rng = np.random.default_rng(shape[2])
+    q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
+    expected = torch.nn.functional.scaled_dot_product_attention(
+        torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v), is_causal=True).numpy()
+    out = causal_attention(q, k, v)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, expected, atol=2e-5, rtol=2e-5)
+
+
+def test_a_nan_in_a_future_value_reaches_earlier_outputs_in_torch_too(torch):
+    """Why lib refuses non-finite values and why a perturbation test perturbs with finite ones:
+    the weight of query 0 on value 2 is exactly 0, but 0 * nan = nan."""
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((1, 1, 3, 4)) for _ in range(3))
+    v[..., 2, 0] = np.nan                                       # the future of queries 0 and 1
+    out = torch.nn.functional.scaled_dot_product_attention(
+        torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v), is_causal=True).numpy()
+    assert np.isnan(out[0, 0, 0, 0]) and np.isnan(out[0, 0, 1, 0])
+    weights = np.tril(np.ones((3, 3))) / np.arange(1, 4)[:, None]     # row 0 puts weight 0 on key 2 ...
+    with np.errstate(invalid="ignore"):
+        assert np.isnan((weights @ v[0, 0])[0, 0])                     # ... and still turns nan
+    with pytest.raises(ValueError, match=r"v holds nan at index \(0, 0, 2, 0\).*0 \* nan = nan"):
+        causal_attention(q, k, v)
 
 
 def test_bottom_right_alignment_differs_from_torch_is_causal(torch):

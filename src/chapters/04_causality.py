@@ -307,10 +307,12 @@ md(
 
 上面三种情形是“假通过”；反过来，检验也可能“假报警”。把未来的某个值换成 NaN 或无穷大，看上去是最彻底的扰动，其实却让检验失效。原因在浮点算术本身：$0 \cdot \text{NaN} = \text{NaN}$，$0 \cdot \infty = \text{NaN}$。注意力输出是权重矩阵与全部值 $V$ 的乘积，第 0、1 行对位置 2 的权重虽然**恰好是 0**，乘上 NaN 仍得 NaN，于是这两行整行变成 NaN，检验报告“前缀变了”，而模型完全是因果的。只要加权求和把未来的值也乘了进去（矩阵乘积正是这样做的），任何实现都会如此，这不是哪个库的缺陷。
 
-下面沿用 §4.3 的 `<bos> 春 雨`，在两个头里只把位置 2 的**值**向量换掉，查询和键保持不变：
+下面沿用 §4.3 的 `<bos> 春 雨`，在两个头里只把位置 2 的**值**向量换掉，查询和键保持不变。输出按 §1 的定义算出：注意力权重乘以全部的值，即 `weights @ v`。
 
 * 换成 NaN 或 inf：第 0、1 行对位置 2 的权重精确为 0，输出却全是 NaN，变化也是 NaN；
 * 换成一个有限但很大的扰动（每个分量加 1000）：第 0、1 行与原来完全相等，变化为 `0.0`。
+
+`lib` 的 `causal_attention` 对 q、k、v 中任何位置上的 NaN 或 inf 都抛出 `ValueError`，未来位置也不例外，错误信息里说明了 $0 \cdot \text{NaN}$ 的问题；有限的扰动则照常计算，前缀逐位不变（输出 `True`）。为什么连未来位置也要拒绝？§5.9 会讲到，`causal_attention` 按块计算，完全处在未来的键块根本不会被读取。如果不拒绝，未来位置上的 NaN 会不会污染前面的行，就取决于它恰好落在哪一块里。与其留下这样一条隐蔽的规则，不如统一拒绝。
 
 所以未来扰动检验只能使用有限值。NaN 和 inf 要另行测试（例如检查它们是否被明确拒绝），不能拿来充当扰动。
 """,
@@ -319,10 +321,12 @@ md(
 
 The three cases above are false passes; a test can also raise a false alarm. Replacing a future value by NaN or infinity looks like the most drastic perturbation, yet it defeats the test. The reason is floating-point arithmetic itself: $0 \cdot \text{NaN} = \text{NaN}$ and $0 \cdot \infty = \text{NaN}$. The attention output is the product of the weight matrix with all of the values $V$. The weights of rows 0 and 1 on position 2 are **exactly 0**, but 0 times NaN is still NaN, so both rows become NaN throughout, and the test reports that the prefix changed although the model is perfectly causal. Any implementation whose weighted sum includes the future values, as a matrix product does, behaves this way; it is not a flaw of one library.
 
-Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **value** vector of position 2, leaving queries and keys as they are:
+Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **value** vector of position 2, leaving queries and keys as they are. The outputs are computed as §1 defines them: the attention weights times all of the values, `weights @ v`.
 
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are exactly 0, yet their outputs are all NaN, and so is the change;
 * replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original exactly, a change of `0.0`.
+
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`). Why refuse even at future positions? As §5.9 shows, `causal_attention` works in blocks, and key blocks lying entirely in the future are never read. Without the refusal, whether a future NaN contaminated earlier rows would depend on which block it happened to fall into. One plain refusal is better than such a hidden rule.
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """,
@@ -331,10 +335,12 @@ So the future-perturbation test must use finite values. NaN and inf need tests o
 
 Три ситуации выше — ложные «прохождения»; бывает и наоборот, ложная тревога. Замена будущего значения на NaN или бесконечность кажется самым сильным возмущением, но как раз она лишает проверку смысла. Причина в самой арифметике с плавающей точкой: $0 \cdot \text{NaN} = \text{NaN}$ и $0 \cdot \infty = \text{NaN}$. Выход внимания — произведение матрицы весов на все значения $V$. Веса, с которыми строки 0 и 1 читают позицию 2, равны **в точности 0**, но ноль, умноженный на NaN, всё равно NaN, поэтому обе строки целиком становятся NaN, и проверка сообщает, что префикс изменился, хотя модель безупречно причинна. Так ведёт себя любая реализация, в которой взвешенная сумма включает будущие значения (а матричное произведение включает их все); это не недостаток какой-то одной библиотеки.
 
-Ниже берём `<bos> 春 雨` из §4.3 и в обеих головах заменяем только вектор **значения** в позиции 2, оставляя запросы и ключи прежними:
+Ниже берём `<bos> 春 雨` из §4.3 и в обеих головах заменяем только вектор **значения** в позиции 2, оставляя запросы и ключи прежними. Выходы вычисляются так, как их определяет §1: веса внимания, умноженные на все значения, `weights @ v`.
 
 * значение заменено на NaN или inf: веса, с которыми строки 0 и 1 читают позицию 2, в точности равны 0, а выходы этих строк целиком состоят из NaN, и изменение тоже NaN;
 * значение изменено на конечную, но большую величину (к каждой компоненте прибавлено 1000): строки 0 и 1 в точности совпадают с исходными, изменение равно `0.0`.
+
+`causal_attention` из `lib` выбрасывает `ValueError`, если NaN или inf встречается где угодно в q, k или v, в том числе в будущих позициях, и в сообщении объясняет, в чём беда с $0 \cdot \text{NaN}$. Конечное возмущение вычисляется как обычно, и префикс не меняется ни в одном бите (результат `True`). Зачем отвергать и будущие позиции? Как покажет §5.9, `causal_attention` считает блоками, и блоки ключей, целиком лежащие в будущем, вообще не читаются. Без такого запрета то, испортит ли NaN из будущего более ранние строки, зависело бы от того, в какой блок он случайно попал. Лучше один понятный отказ, чем такое скрытое правило.
 
 Поэтому проверка возмущением будущего должна использовать только конечные значения. NaN и inf требуют отдельных тестов (например, что они отвергаются с понятной ошибкой), а в качестве возмущения не годятся.
 """,
@@ -348,7 +354,8 @@ print(weights[0, :, :2, 2])                                                   # 
 print(0.0 * np.nan, 0.0 * np.inf)
 assert np.all(weights[0, :, :2, 2] == 0.0)
 
-original = causal_attention(q, k, v)                                          # (1, H, T, d)
+original = weights @ v  #zh 加权求和，与 causal_attention 相同 #en the weighted sum, as causal_attention computes it #ru взвешенная сумма, как в causal_attention
+assert np.allclose(original, causal_attention(q, k, v), rtol=0, atol=1e-12)
 value_changes = {}
 for name, new_value in (("nan", np.nan), ("inf", np.inf), ("+1000", v[:, :, 2] + 1000.0)):
     v_new = v.copy()
@@ -357,9 +364,16 @@ for name, new_value in (("nan", np.nan), ("inf", np.inf), ("+1000", v[:, :, 2] +
     #en 0·NaN and 0·inf are expected here: silence NumPy's warning
     #ru 0·NaN и 0·inf здесь ожидаемы: предупреждение NumPy не нужно
     with np.errstate(invalid="ignore"):
-        prefix = causal_attention(q, k, v_new)[:, :, :2]                      # (1, H, 2, d)
+        prefix = (weights @ v_new)[:, :, :2]                                   # (1, H, 2, d)
         value_changes[name] = float(np.abs(prefix - original[:, :, :2]).max())
     print(name, np.isnan(prefix).all(), value_changes[name])
+    try:
+        causal_attention(q, k, v_new)
+    except ValueError as err:
+        print(type(err).__name__)
+        assert "v holds" in str(err) and "0 * nan = nan" in str(err)
+    else:
+        print(np.array_equal(causal_attention(q, k, v_new)[:, :, :2], causal_attention(q, k, v)[:, :, :2]))
 assert np.isnan(value_changes["nan"]) and np.isnan(value_changes["inf"])
 assert value_changes["+1000"] == 0.0
 """)

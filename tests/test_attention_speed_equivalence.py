@@ -1,0 +1,215 @@
+"""causal_attention (blocks of queries, tiles of keys, future tiles skipped, threads) computes the definition.
+
+The definition is causal_attention_reference, one loop-free line; it is checked
+here against a third, independent computation written with Python loops.
+"""
+
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lib import attention
+from lib.attention import causal_attention, causal_attention_reference, causal_attention_work, causal_future
+
+TOL = {np.float32: 3e-5, np.float64: 1e-12}
+
+
+def attention_by_loops(q, k, v):
+    """Query i of every leading index reads keys 0 .. Tk - Tq + i; float64, plain loops."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    q, k, v = (np.broadcast_to(a, lead + a.shape[-2:]) for a in (q, k, v))
+    tq, tk, d = q.shape[-2], k.shape[-2], q.shape[-1]
+    out = np.zeros(lead + (tq, v.shape[-1]))
+    for index in np.ndindex(*lead):
+        for i in range(tq):
+            readable = tk - tq + i + 1                                   # keys 0 .. tk - tq + i
+            scores = [float(q[index][i] @ k[index][j]) / np.sqrt(d) for j in range(readable)]
+            top = max(scores)
+            weights = [np.exp(s - top) for s in scores]
+            out[index][i] = sum(w * v[index][j] for j, w in enumerate(weights)) / sum(weights)
+    return out
+
+
+def attention_by_rows(q, k, v):
+    """The same rule for large inputs: a Python loop over the queries, each row's keys cut by slicing."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    tq, tk, d = q.shape[-2], k.shape[-2], q.shape[-1]
+    out = np.zeros(np.broadcast_shapes(q.shape[:-2], k.shape[:-2]) + (tq, v.shape[-1]))
+    for i in range(tq):
+        readable = tk - tq + i + 1                                       # keys 0 .. tk - tq + i
+        scores = np.einsum("...d,...jd->...j", q[..., i, :], k[..., :readable, :]) / np.sqrt(d)
+        weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        out[..., i, :] = np.einsum("...j,...jd->...d", weights, v[..., :readable, :]) / weights.sum(-1)[..., None]
+    return out
+
+
+@st.composite
+def attention_problem(draw):
+    lead = draw(st.lists(st.integers(1, 3), max_size=3))
+    # some leading axes of k and v are 1 and broadcast against q's, or the other way round
+    k_lead = [n if draw(st.booleans()) else 1 for n in lead]
+    q_lead = [n if (draw(st.booleans()) or k_lead[i] == 1) else 1 for i, n in enumerate(lead)]
+    tq = draw(st.integers(0, 12))
+    tk = draw(st.integers(max(tq, 1), 20))
+    d, dv = draw(st.integers(1, 6)), draw(st.integers(0, 5))
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    q = rng.standard_normal(q_lead + [tq, d]).astype(dtype)
+    k = rng.standard_normal(k_lead + [tk, d]).astype(dtype)
+    v = rng.standard_normal(k_lead + [tk, dv]).astype(dtype)
+    return q, k, v
+
+
+@settings(max_examples=150, deadline=None)
+@given(attention_problem(), st.sampled_from([1, 2, 3, 5, 64]), st.sampled_from(["whole", "tiles", "threads"]),
+       st.booleans())
+def test_blocks_agree_with_the_definition(problem, block, path, skip_future):
+    """Any block size, in one piece, in tiles or in tiles on threads, skipping or not: the definition's numbers."""
+    q, k, v = problem
+    small = attention._SMALL_WORK if path == "whole" else 0    # 0: even tiny inputs go through the tiles
+    workers = attention._workers if path == "threads" else (lambda: 1)
+    with mock.patch.object(attention, "BLOCK", block), mock.patch.object(attention, "_SMALL_WORK", small), \
+            mock.patch.object(attention, "_workers", workers):
+        out = causal_attention(q, k, v, skip_future=skip_future)
+    reference = causal_attention_reference(q, k, v)
+    assert out.shape == reference.shape and out.dtype == reference.dtype == q.dtype
+    tol = TOL[q.dtype.type]
+    np.testing.assert_allclose(out, reference, rtol=tol, atol=tol)
+    np.testing.assert_allclose(out, attention_by_loops(q, k, v), rtol=tol, atol=tol)   # and without lib's mask
+
+
+@settings(max_examples=40, deadline=None)
+@given(attention_problem())
+def test_the_definition_agrees_with_plain_loops(problem):
+    q, k, v = problem
+    tol = TOL[q.dtype.type]
+    np.testing.assert_allclose(causal_attention_reference(q, k, v), attention_by_loops(q, k, v), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("tq, extra", [(1, 0), (63, 0), (64, 0), (65, 0), (127, 1), (128, 0), (129, 63), (300, 7)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_real_block_size_and_threads_around_block_edges(tq, extra, dtype):
+    rng = np.random.default_rng(tq + extra)
+    q = rng.standard_normal((2, 2, tq, 8)).astype(dtype)
+    k = rng.standard_normal((2, 2, tq + extra, 8)).astype(dtype)
+    v = rng.standard_normal((2, 2, tq + extra, 5)).astype(dtype)
+    tol = TOL[dtype]
+    reference = causal_attention_reference(q, k, v)
+    np.testing.assert_allclose(reference, attention_by_rows(q, k, v), rtol=tol, atol=tol)
+    for out in (causal_attention(q, k, v), causal_attention(q, k, v, skip_future=False)):
+        assert out.dtype == dtype
+        np.testing.assert_allclose(out, reference, rtol=tol, atol=tol)
+
+
+def test_bottom_right_alignment_by_hand():
+    """2 queries after 1 cached position: query 0 is at position 1 and reads keys 0 and 1, never key 2."""
+    q = np.array([[0.0, 0.0], [0.0, 0.0]])                     # equal scores: plain averages
+    k = np.zeros((3, 2))
+    v = np.array([[1.0], [3.0], [8.0]])
+    np.testing.assert_array_equal(causal_attention(q, k, v), [[2.0], [4.0]])
+    np.testing.assert_array_equal(causal_attention_reference(q, k, v), [[2.0], [4.0]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("path", ["whole", "tiles"])
+def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype, path, monkeypatch):
+    """The row maximum is taken over the allowed keys only: in one product and in the diagonal tile."""
+    if path == "tiles":
+        monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    q = np.array([[30.0, 0.0], [0.0, 1.0]], dtype=dtype)
+    k = np.array([[0.0, 1.0], [30.0, 0.0]], dtype=dtype)       # q0·k1 / sqrt(2) = 636: key 1 is query 0's future
+    v = np.array([[1.0, 2.0], [5.0, 7.0]], dtype=dtype)
+    for fn in (causal_attention, causal_attention_reference):
+        out = fn(q, k, v)
+        np.testing.assert_array_equal(out[0], v[0])            # query 0 reads key 0 alone: weight exactly 1
+        assert np.isfinite(out).all()
+
+
+@pytest.mark.parametrize("tq", [5, 300])
+def test_the_future_changes_no_bit_of_earlier_rows(tq):
+    """Changing keys and values after position p leaves rows 0..p-1 bit for bit (blocks and threads too)."""
+    rng = np.random.default_rng(tq)
+    q, k, v = (rng.standard_normal((3, tq, 8)) for _ in range(3))
+    p = tq // 2 + 1
+    k2, v2 = k.copy(), v.copy()
+    k2[:, p:] += rng.standard_normal(k2[:, p:].shape) * 5
+    v2[:, p:] -= 7.0
+    q2 = q.copy()
+    q2[:, p:] *= -3.0
+    before, after = causal_attention(q, k, v), causal_attention(q2, k2, v2)
+    np.testing.assert_array_equal(before[:, :p], after[:, :p])
+    assert (np.abs(before[:, p:] - after[:, p:]).max(axis=-1) > 0).all()
+
+
+def test_work_counts_by_hand():
+    assert attention.BLOCK == 64                               # the numbers below assume it
+    # 16 blocks of 64 queries; block i computes i + 1 tiles of 64 keys
+    assert causal_attention_work(1024, 1024) == (64 * 64 * sum(range(1, 17)), 1024 * 1025 // 2, 1024**2)
+    assert causal_attention_work(1024, 1024).fraction == 0.53125
+    assert causal_attention_work(1024, 1024, skip_future=False) == (1024**2, 524800, 1024**2)
+    assert causal_attention_work(256, 256).fraction == 0.625
+    # 300 keys in 5 tiles of 60; the 4 blocks after 44 cached keys need 108, 172, 236, 300 keys: 2, 3, 4, 5 tiles
+    assert causal_attention_work(256, 300) == (64 * 60 * (2 + 3 + 4 + 5), 256 * 45 + 255 * 128, 256 * 300)
+    assert causal_attention_work(2, 5) == (10, 4 + 5, 10)      # one block of 2 queries after 3 cached keys
+    assert causal_attention_work(0, 3) == (0, 0, 0) and causal_attention_work(0, 3).fraction == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 64]))
+def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, block):
+    tk = tq + extra
+    with mock.patch.object(attention, "BLOCK", block):
+        work = causal_attention_work(tq, tk)
+        everything = causal_attention_work(tq, tk, skip_future=False)
+    assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
+    assert work.allowed <= work.computed <= everything.computed and work.total == tq * tk
+    if tk:
+        tiles = -(-tk // block)
+        width = -(-tk // tiles)                                # tiles of (nearly) equal width, at most `block`
+        assert width <= block and tiles * width - tk < tiles   # padding: less than one key per tile
+        assert everything.computed == tq * tiles * width
+        # block [s, s + b) computes whole tiles up to the key of its last query
+        by_blocks = sum(min(block, tq - s) * -(-(extra + min(s + block, tq)) // width) * width
+                        for s in range(0, tq, block))
+        assert work.computed == by_blocks
+    if block == 1:
+        assert work.computed == work.allowed                   # one query per block, one key per tile
+
+
+def test_work_checks_its_arguments():
+    with pytest.raises(ValueError, match="3 queries but only 2 keys"):
+        causal_attention_work(3, 2)
+    with pytest.raises(TypeError, match="tq must be an int"):
+        causal_attention_work(2.0, 3)
+    with pytest.raises(TypeError, match="skip_future must be True or False"):
+        causal_attention_work(2, 3, skip_future=None)
+
+
+def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
+    """An error inside a block running in the pool reaches the caller."""
+    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    calls = []
+
+    def broken_exp(scores):
+        calls.append(scores.shape)
+        raise MemoryError("no memory for this block")
+    monkeypatch.setattr(attention, "_exp_minus_row_max", broken_exp)
+    q = np.ones((4, 300, 4))
+    with pytest.raises(MemoryError, match="no memory for this block"):
+        causal_attention(q, q, q)
+    blocks = len(attention._query_blocks(300, 300, True))       # 5 blocks of at most 64 queries
+    assert len(calls) == blocks * min(4, attention._workers())  # every block of every group ran first
+
+
+@pytest.mark.parametrize("tq, tk", [(0, 1), (1, 1), (1, 5), (3, 3), (4, 9), (64, 64), (65, 130)])
+def test_the_mask_entry_by_entry(tq, tk):
+    """future[i, j] is True exactly when key j comes after query i's position tk - tq + i."""
+    future = causal_future(tq, tk)
+    assert future.shape == (tq, tk) and future.dtype == bool
+    for i in range(tq):
+        for j in range(tk):
+            assert future[i, j] == (j > tk - tq + i), (i, j)
