@@ -2,6 +2,8 @@
 # writes solutions/{zh,en,ru}/ex01_allowed_set.ipynb from it, and the exercise
 # notebooks exercises/{zh,en,ru}/ex01_allowed_set.ipynb with the answers cut out.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习一：许可集合", en="# Exercises 1: the allowed set", ru="# Упражнения 1: множество разрешённых позиций",
    tags=("exercise",))
 
@@ -32,11 +34,11 @@ Write the functions yourself, here in the notebook. Calling the reference versio
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercises import check
-""")
+from grading import check
+"""))
 
 md(
     zh="""

@@ -1,5 +1,7 @@
 # Exercises for section 2 (heads).  See src/solutions/ex01_allowed_set.py for the format.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习二：多头", en="# Exercises 2: heads", ru="# Упражнения 2: головы",
    tags=("exercise",))
 
@@ -18,12 +20,12 @@ This notebook goes with section 2. It works like Exercises 1: replace the line `
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercises import check
+from grading import check
 from lib.attention import causal_attention
-""")
+"""))
 
 md(
     zh="""

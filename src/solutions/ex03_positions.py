@@ -1,5 +1,7 @@
 # Exercises for section 3 (learned absolute positions).  See src/solutions/ex01_allowed_set.py.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习三：可学习绝对位置", en="# Exercises 3: learned absolute positions", ru="# Упражнения 3: обучаемые абсолютные позиции",
    tags=("exercise",))
 
@@ -18,12 +20,12 @@ This notebook goes with section 3 and works like the previous ones: replace the 
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercise_models import no_position_forward, random_model
-from grading.exercises import check
-""")
+from grading import check
+from grading.models import no_position_forward, random_model
+"""))
 
 md(
     zh="""

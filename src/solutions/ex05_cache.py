@@ -1,5 +1,7 @@
 # Exercises for section 5 (the KV cache and its position offset).  See src/solutions/ex01_allowed_set.py.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习五：KV 缓存与位置偏移量", en="# Exercises 5: the KV cache and the position offset", ru="# Упражнения 5: KV-кэш и смещение позиции",
    tags=("exercise",))
 
@@ -24,15 +26,15 @@ When generating token by token, the model keeps the keys and values of the posit
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercise_models import buggy_step, random_model
-from grading.exercises import check
-
+from grading import check
+from grading.models import buggy_step, random_model
+""", after="""
 model = random_model(7)                 # V=7, C=8, D=8, H=2
 ids = np.array([1, 3, 5, 6, 2])
-""")
+"""))
 
 md(
     zh="""
