@@ -103,6 +103,11 @@ MESSAGES = {
         "ru": "неверное значение в элементе {index}: ожидалось {expected}, получено {got}; наибольшая ошибка "
               "{error} больше допуска (atol={atol}, rtol={rtol})",
     },
+    "wrong_entry": {
+        "zh": "下标 {index} 处的值不对：应为 {expected}，实际是 {got}",
+        "en": "wrong entry at index {index}: expected {expected}, got {got}",
+        "ru": "неверный элемент {index}: ожидалось {expected}, получено {got}",
+    },
     "wrong_number": {
         "zh": "数值不对：应为 {expected}，实际是 {got}；误差 {error} 超出容差（atol={atol}, rtol={rtol}）",
         "en": "wrong value: expected {expected}, got {got}; the error {error} exceeds the tolerance (atol={atol}, rtol={rtol})",
@@ -238,6 +243,7 @@ HIDDEN = {
     "wrong_exact": {"zh": "结果不对", "en": "wrong result", "ru": "неверный результат"},
 }
 HIDDEN["wrong_number"] = HIDDEN["wrong_value"]
+HIDDEN["wrong_entry"] = {"zh": "有的元素不对", "en": "wrong entries", "ru": "неверные элементы"}
 HIDDEN["nan_number"] = HIDDEN["nan"]
 
 # Names of kinds of values, used in wrong_type / none_returned.

@@ -298,6 +298,10 @@ MESSAGES = {
         "en": "Total: {points} of {max_points} points",
         "ru": "Итого баллов: {points} из {max_points}",
     },
+    "page_row_points": {"zh": "得分 {points} / {max_points}", "en": "{points} of {max_points} points",
+                        "ru": "баллов: {points} из {max_points}"},
+    "page_row_tests": {"zh": "通过 {passed} / {total} 个测试", "en": "{passed} of {total} tests passed",
+                       "ru": "пройдено тестов: {passed} из {total}"},
     "page_exercise": {"zh": "练习", "en": "Exercise", "ru": "Упражнение"},
     "page_status": {"zh": "状态", "en": "Status", "ru": "Статус"},
     "page_points": {"zh": "得分", "en": "Points", "ru": "Баллы"},
@@ -331,7 +335,7 @@ MESSAGES = {
     "status_fail": {"zh": "未通过", "en": "failed", "ru": "не пройдено"},
     "status_error": {"zh": "出错", "en": "error", "ru": "ошибка"},
     "status_timeout": {"zh": "超时", "en": "timed out", "ru": "превышено время"},
-    "status_missing": {"zh": "缺失", "en": "missing", "ru": "нет"},
+    "status_missing": {"zh": "未提交", "en": "not handed in", "ru": "не сдано"},
 }
 
 # What a signal that ended a kernel means, for "exit_signal".

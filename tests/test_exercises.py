@@ -631,7 +631,7 @@ def test_compare_rules():
     assert cmp(1.5, float("nan"))[1] == "nan_number" and cmp(1.5, 1.6)[1] == "wrong_number"
     assert cmp(True, np.bool_(True))[0] and cmp(True, 1)[1] == "wrong_type"
     assert cmp("causal", "leaks")[1] == "wrong_exact"
-    assert cmp(np.array([1, 2]), np.array([1, 3]))[1] == "wrong_value"
+    assert cmp(np.array([1, 2]), np.array([1, 3]))[1] == "wrong_entry"
     assert cmp(Raised("ValueError"), Raised("ValueError", "x", ("ValueError", "Exception")))[0]
     assert cmp(Raised("ValueError"), Raised("KeyError", "x", ("KeyError", "LookupError")))[1] == "wrong_exception"
     assert cmp(Raised("ValueError"), a)[1] == "missing_exception"

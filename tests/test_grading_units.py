@@ -458,11 +458,12 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     assert {p.suffix for p in written} == {".html", ".md"} and (tmp_path / "index.html") in written
     ru = (tmp_path / f"{report.page_name('a,b')}.html").read_text(encoding="utf-8")
     assert '<html lang="ru">' in ru and "Итого баллов: 1 из 3" in ru and "скрытый тест" in ru
-    assert "&lt;b&gt;not bold&lt;/b&gt;" in ru and "<b>not bold" not in ru and "&lt;3×3&gt;" in ru
+    assert "1 &amp; получено" in ru and "&lt;3×3&gt;" in ru and "<3×3>" not in ru
     zh = (tmp_path / f"{report.page_name('学生')}.md").read_text(encoding="utf-8")
-    assert zh.startswith("# 评分反馈：学生") and "缺失" in zh
+    assert zh.startswith("# 评分反馈：学生") and "未提交" in zh
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert index.count("<tr>") == 3 and report.page_name("学生") in index
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
 
 
 def test_page_names_are_safe_and_distinct():

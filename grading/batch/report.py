@@ -178,6 +178,24 @@ def _status(status, lang, capital=False):
     return text[:1].upper() + text[1:] if capital else text
 
 
+def _points_line(row, lang):
+    text = messages.text("page_row_points", lang, points=format(row["points"], "g"),
+                         max_points=format(row["max_points"], "g"))
+    if row["cases_total"]:
+        text += " · " + messages.text("page_row_tests", lang, passed=row["cases_passed"], total=row["cases_total"])
+    return text
+
+
+def _stop(lang):
+    return "。" if lang == "zh" else "."
+
+
+def _sentence(message):
+    """A row's message as a sentence of its own: without the [p/t] counts, capitalised."""
+    text = re.sub(r"^\[\d+/\d+\]\s*", "", message)
+    return text[:1].upper() + text[1:] if text else text
+
+
 def _exercise_heading(row, titles, lang):
     title = titles.get(row["exercise"], {}).get(lang, "")
     return f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "")
@@ -201,11 +219,11 @@ def feedback_markdown(report, summary):
                    f"{r['points']:g} / {r['max_points']:g} | {r['cases_passed']} / {r['cases_total']} |")
     out.append("")
     for r in graded:
+        listed = [f for f in r.get("feedback", []) if f.get("test")]
+        said = "" if listed or r["status"] == "pass" else f" {_md(_sentence(r['message']))}"
         out += [f"## {_md(_exercise_heading(r, titles, lang))}", "",
-                f"{_status(r['status'], lang, True)}, {r['points']:g} / {r['max_points']:g}. {_md(r['message'])}", ""]
-        for f in r.get("feedback", []):
-            if not f.get("test"):
-                continue
+                f"{_status(r['status'], lang, True)} · {_md(_points_line(r, lang))}{_stop(lang)}{said}", ""]
+        for f in listed:
             kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
             out.append(f"* **{_md(f['test'])}** ({kind}): {_md(f['text'])}")
             if f.get("hint"):
@@ -235,6 +253,7 @@ body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto S
 h1 { font-size: 1.6rem; overflow-wrap: anywhere; } h2 { font-size: 1.2rem; margin-top: 2rem; overflow-wrap: anywhere; }
 .table { overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
+th, td:nth-child(3), td:nth-child(4) { white-space: nowrap; } details { margin: 1rem 0; } summary { cursor: pointer; }
 .pass { color: var(--pass); } .fail, .error { color: var(--fail); } .timeout, .missing { color: var(--warn); }
 .muted, footer { color: var(--muted); font-size: .9rem; } code { font-size: .95em; overflow-wrap: anywhere; }
 li { margin: .3rem 0; overflow-wrap: anywhere; }
@@ -278,9 +297,10 @@ def feedback_html(report, summary):
             items.append(f"<li><strong>{e(f['test'])}</strong> <span class=\"muted\">({e(kind)})</span>: "
                          f"{e(f['text'])}{hint}</li>")
         listing = f"<ul>{''.join(items)}</ul>" if items else ""
+        said = "" if items or r["status"] == "pass" else f" {e(_sentence(r['message']))}"
         parts.append(f"<h2 id=\"{e(r['exercise'])}\">{e(_exercise_heading(r, titles, lang))}</h2>"
-                     f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span>, "
-                     f"{r['points']:g} / {r['max_points']:g}. {e(r['message'])}</p>{listing}")
+                     f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span> · "
+                     f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}")
     other = [r for r in rows if not r["function"]]
     if other:
         parts.append(f"<h2>{e(messages.text('page_other', lang))}</h2><ul>" + "".join(
@@ -312,12 +332,14 @@ def index_html(report, lang="en"):
         lines.append(f"<tr><td>{e(s['submission'])}</td>{''.join(cells)}<td>{s['points']:g} / {s['max_points']:g}</td>"
                      f"<td>{e(s.get('lang', ''))}</td><td><a href=\"{e(name)}.html\">HTML</a> · "
                      f"<a href=\"{e(name)}.md\">Markdown</a></td></tr>")
-    iso = g.get("isolation", {})
-    iso_text = "; ".join(f"{k}: {v}" for k, v in iso.items() if isinstance(v, str)) if isinstance(iso, dict) else str(iso)
+    iso = g.get("isolation", {}) if isinstance(g.get("isolation"), dict) else {}
+    iso_items = "".join(f"<li>{e(k)}: {e(', '.join(v) if isinstance(v, list) else str(v))}</li>"
+                        for k, v in iso.items() if v not in (None, ""))
     body = (f"<h1>{e(title)}</h1>\n<div class=\"table\"><table><thead><tr>{head}</tr></thead><tbody>"
             + "".join(lines) + "</tbody></table></div>\n"
             + (f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>" if not g.get("complete", True) else "")
-            + f"<p class=\"muted\">{e(messages.text('index_isolation', lang))}: {e(iso_text)}</p>"
+            + f"<details class=\"muted\"><summary>{e(messages.text('index_isolation', lang))}: "
+              f"{e(str(iso.get('mode')))}, cgroups {e(str(iso.get('cgroups')))}</summary><ul>{iso_items}</ul></details>"
             + f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
     return _page(lang, title, body)
 

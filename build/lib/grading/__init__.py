@@ -1,0 +1,23 @@
+"""Exercises and grading of the course "Causality, Multiple Heads and Position".
+
+Tooling, kept apart from ``lib`` (the small library the chapters teach; it
+never imports this package):
+
+* ``check`` (:mod:`grading.exercises`) — the one-line check an exercise
+  notebook runs after each exercise: ``from grading import check``;
+* :mod:`grading.registry` and :mod:`grading.specs` — the exercises, declared one
+  module per notebook: public and hidden tests, references, comparison settings;
+* :mod:`grading.models` — the small seeded test models the tests are built on
+  (the only part of this package a grading sandbox holds);
+* :mod:`grading.references` — reference answers not already in ``lib``;
+* :mod:`grading.feedback` — every learner-facing sentence, in zh / en / ru;
+* :mod:`grading.usage` — whether a function calls a reference answer, decided
+  from the notebook's source;
+* :mod:`grading.batch` — the instructors' batch grader (``python -m grading``):
+  sandboxed kernels, hidden tests, reports, feedback pages, gradebook exports.
+"""
+
+from .exercises import check
+from .feedback import set_language
+
+__all__ = ["check", "set_language"]

@@ -1,0 +1,352 @@
+"""One sandboxed IPython kernel, driven over ZeroMQ ipc sockets.
+
+The grader talks to the kernel with jupyter_client's :class:`Session` (signed
+messages) on two DEALER sockets, shell and control.  The kernel's IOPub
+stream (prints, plots) is not subscribed at all: whatever a student prints
+is dropped by ZeroMQ inside the kernel process, so a flood of output costs
+the grader nothing.  Replies bigger than :data:`MAX_MESSAGE` are refused by
+ZeroMQ itself (``MAXMSGSIZE``).  Results of the exercise calls do not travel
+in messages either, but in files of the kernel's I/O folder (see runner).
+
+ipc (Unix domain) sockets live in the file system, so they cross the
+kernel's network namespace, in which not even loopback TCP reaches the grader.
+"""
+
+import json
+import os
+import pathlib
+import secrets
+import signal
+import subprocess
+import time
+
+import zmq
+from jupyter_client.session import Session
+
+from ._bootstrap import EXITED, STARTED
+
+MAX_MESSAGE = 8 * 1024 * 1024
+_CONTEXT = None
+
+
+def _context():
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = zmq.Context.instance()
+    return _CONTEXT
+
+
+class ExecResult:
+    """What came of one execute_request."""
+
+    __slots__ = ("status", "ename", "evalue", "traceback", "seconds")
+
+    def __init__(self, status, ename="", evalue="", traceback=(), seconds=0.0):
+        self.status = status           # ok | error | timeout | died
+        self.ename, self.evalue = ename, evalue
+        self.traceback = list(traceback)
+        self.seconds = seconds
+
+    def __repr__(self):
+        return f"ExecResult({self.status}, {self.ename}: {self.evalue[:60]!r}, {self.seconds:.2f}s)"
+
+
+class KernelDied(RuntimeError):
+    pass
+
+
+class Kernel:
+    """Start with :meth:`start`, always finish with :meth:`kill`."""
+
+    def __init__(self, sandbox, lang=None, group=None):
+        self.sandbox = sandbox
+        self.lang = lang
+        self.group = group                 # the submission's control group (cgroups.Group) or None
+        self.oom_before = 0
+        self.kdir = None
+        self.proc = None
+        self.info = {}
+        self.session = None
+        self.shell = self.control = None
+        self.started = None
+        self._pending = None
+        self._killed = False
+        self.io_dir = None
+
+    # -- life cycle --------------------------------------------------------
+
+    def start(self, timeout=60):
+        self.kdir = self.sandbox.new_kernel_dir()
+        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group)
+        self.oom_before = self.group.oom_kills() if self.group is not None else 0
+        self.info = info
+        key = secrets.token_hex(32)
+        ports = {"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5}
+        inside = {"transport": "ipc", "ip": f"{info['inside_io']}/k", "key": key,
+                  "signature_scheme": "hmac-sha256", "kernel_name": "", **ports}
+        conn_path = self.kdir / "in" / "kernel.json"
+        with open(conn_path, "w", encoding="utf-8") as f:
+            json.dump(inside, f)
+        conn_path.chmod(0o644)
+        self.started = time.monotonic()
+        self.proc = self.sandbox.spawn(self.kdir, argv, env, cwd, preexec)
+        with self.sandbox._lock:
+            self.sandbox.live.add(self)
+        if info["mode"] == "none":
+            self.io_dir = str(self.kdir / "io")
+        else:
+            pid1 = self._sandbox_init(deadline=time.monotonic() + timeout)
+            # the sandbox's own /grader/io, seen from outside through its PID 1's root
+            self.io_dir = f"/proc/{pid1}/root{info['inside_io']}"
+        self.outside_ip = f"{self.io_dir}/k"
+        self.session = Session(key=key.encode(), signature_scheme="hmac-sha256", username="grader")
+        self.shell = self._socket(ports["shell_port"])
+        self.control = self._socket(ports["control_port"])
+        self._wait_ready(timeout)
+        return self
+
+    def _sandbox_init(self, deadline):
+        """Host PID of the sandbox's PID 1 (the only child of unshare / the fork server's child)."""
+        while True:
+            children = _children(self.proc.pid)
+            if children:
+                return children[0]
+            if self.proc.poll() is not None:
+                raise KernelDied(self.describe_exit())
+            if time.monotonic() > deadline:
+                raise KernelDied(("sandbox_failed", {"detail": "no PID 1"}))
+            time.sleep(0.002)
+
+    def io_path(self, name):
+        """A file of the kernel's I/O folder, as the grader reaches it (None before start)."""
+        return None if self.io_dir is None else pathlib.Path(self.io_dir) / name
+
+    def _socket(self, port):
+        sock = _context().socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        sock.setsockopt(zmq.RECONNECT_IVL, 20)
+        sock.setsockopt(zmq.IDENTITY, secrets.token_hex(8).encode())
+        sock.connect(f"ipc://{self.outside_ip}-{port}")
+        return sock
+
+    def _wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
+        msg = self.session.send(self.shell, "kernel_info_request", {})
+        while True:
+            reply = self._recv(self.shell, msg["header"]["msg_id"], deadline)
+            if reply is not None:
+                return
+            if not self.alive():
+                raise KernelDied(self.describe_exit())
+            if time.monotonic() >= deadline:
+                raise KernelDied(("start_timeout", {"seconds": f"{timeout:.0f}"}))
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def exit_code(self):
+        return None if self.proc is None else self.proc.poll()
+
+    def describe_exit(self):
+        """Why the kernel is gone, as ``(message key, fields)`` of grading.messages.
+
+        Only the sandbox's PID 1 writes bootstrap.log (see _bootstrap.py): without its
+        STARTED line the sandbox never ran the kernel (the grader's problem); with it,
+        its EXITED line says how the kernel ended, whatever status the student's code chose.
+        """
+        code = self.exit_code()
+        if code is None:
+            return ("exit_gone", {})
+        log = self._bootstrap_log() if self.info.get("mode") != "none" else f"{STARTED}\n"
+        if STARTED not in log:
+            return ("sandbox_failed", {"detail": self.log_tail() or f"exit status {code}"})
+        if self.group is not None and self.group.oom_kills() > self.oom_before:
+            return ("exit_memory", {"limit": self.sandbox.limits.memory_mb})
+        how = log.rsplit(EXITED, 1)[1].split() if EXITED in log else []
+        if len(how) >= 2 and how[0] == "status" and how[1].isdigit():
+            return ("exit_student", {"code": int(how[1])})
+        sig = int(how[1]) if len(how) >= 2 and how[0] == "signal" and how[1].isdigit() else None
+        if sig is None and (code < 0 or code > 128):
+            sig = -code if code < 0 else code - 128
+        if sig is None:
+            return ("exit_gone", {})
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        if name == "SIGKILL":
+            return ("exit_killed", {})
+        return ("exit_signal", {"signal": name})
+
+    def _bootstrap_log(self):
+        try:
+            with open(self.kdir / "bootstrap.log", "rb") as f:
+                return f.read(1 << 16).decode("utf-8", "replace")
+        except (OSError, TypeError):
+            return ""
+
+    def log_tail(self, n=600):
+        chunks = []
+        for path in (self.kdir / "bootstrap.log", self.io_path("kernel.log")):
+            if path is None:
+                continue
+            try:
+                with open(path, "rb") as f:
+                    f.seek(0, os.SEEK_END)
+                    size = f.tell()
+                    f.seek(max(0, size - n))
+                    chunks.append(f.read().decode("utf-8", "replace"))
+            except OSError:
+                pass
+        return " ".join(c.strip() for c in chunks if c.strip())[-n:]
+
+    def kill(self):
+        """SIGKILL the sandbox; with it dies every process inside (PID namespace)."""
+        with self.sandbox._lock:
+            if self._killed:
+                return
+            self._killed = True
+            self.sandbox.live.discard(self)
+        for sock in (self.shell, self.control):
+            if sock is not None:
+                sock.close(linger=0)
+        self.shell = self.control = None
+        if self.proc is not None:
+            inner = _children(self.proc.pid)
+            if self.proc.poll() is None:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)       # unshare (and, mode none, the kernel's group)
+                except OSError:
+                    pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            if self.info.get("mode") == "none":
+                _kill_tree(inner)
+            else:
+                _wait_gone(inner, timeout=10)
+        if self.group is not None:
+            self.group.kill()                  # whatever is left in the submission's group
+        if self.info.get("mode") == "root":
+            self.sandbox.uids.give_back(self.info["uid"])
+        if self.kdir is not None and not self.sandbox.keep:
+            _rmtree(self.kdir)
+
+    def terminate(self):
+        """SIGKILL the sandbox's processes only; safe from another thread (sockets untouched).
+        The thread driving this kernel sees it die and calls :meth:`kill`."""
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    # -- messaging ---------------------------------------------------------
+
+    def _recv(self, sock, msg_id, deadline):
+        """The reply to ``msg_id`` on ``sock``, or None at the deadline / if the kernel died."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if sock.poll(int(min(left, 0.05) * 1000) + 1):
+                try:
+                    _, msg = self.session.recv(sock, mode=zmq.NOBLOCK)
+                except (ValueError, KeyError, TypeError, zmq.ZMQError):
+                    continue            # a malformed or badly signed message: ignore it
+                if msg and msg.get("parent_header", {}).get("msg_id") == msg_id:
+                    return msg
+            elif not self.alive():
+                return None
+
+    def execute(self, code, timeout):
+        """Run ``code``; returns an ExecResult (status ok / error / timeout / died)."""
+        if not self.alive():
+            return ExecResult("died", seconds=0.0)
+        start = time.monotonic()
+        msg = self.session.send(self.shell, "execute_request", {
+            "code": code, "silent": False, "store_history": False, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": False})
+        self._pending = msg["header"]["msg_id"]
+        reply = self._recv(self.shell, self._pending, start + timeout)
+        seconds = time.monotonic() - start
+        if reply is None:
+            return ExecResult("died" if not self.alive() else "timeout", seconds=seconds)
+        self._pending = None
+        content = reply.get("content", {})
+        if content.get("status") == "ok":
+            return ExecResult("ok", seconds=seconds)
+        if content.get("status") == "aborted":
+            return ExecResult("error", "Aborted", "execution aborted", seconds=seconds)
+        tb = content.get("traceback") or []
+        return ExecResult("error", str(content.get("ename", "Error"))[:200], str(content.get("evalue", ""))[:2000],
+                          [str(line)[:2000] for line in tb[-20:]], seconds)
+
+    def interrupt(self, grace=2.0):
+        """Interrupt the pending execution; True if the kernel answered within ``grace`` s."""
+        if not self.alive():
+            return False
+        pending = getattr(self, "_pending", None)
+        deadline = time.monotonic() + grace
+        msg = self.session.send(self.control, "interrupt_request", {})
+        self._recv(self.control, msg["header"]["msg_id"], deadline)
+        if pending is None:
+            return self.alive()
+        reply = self._recv(self.shell, pending, deadline)
+        if reply is not None:
+            self._pending = None
+            return True
+        return False
+
+
+def _children(pid):
+    """Direct children of ``pid`` (the bootstrap, PID 1 of the sandbox)."""
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+def _wait_gone(pids, timeout):
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    if f.read().rsplit(")", 1)[-1].split()[0] == "Z":
+                        break
+            except OSError:
+                break
+            time.sleep(0.01)
+
+
+def _kill_tree(pids):
+    """Mode none: kill the kernel's remaining descendants (they may have left its group)."""
+    try:
+        import psutil
+    except ImportError:
+        return
+    procs = []
+    for pid in pids:
+        try:
+            p = psutil.Process(pid)
+            procs += [p] + p.children(recursive=True)
+        except psutil.Error:
+            pass
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(procs, timeout=5)
+
+
+def _rmtree(path):
+    import shutil
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,198 @@
+"""``check()``: the one-line check an exercise notebook runs after each exercise.
+
+Notebooks ``exercises/{zh,en,ru}/exNN_*.ipynb`` ask the learner to define a
+function in the notebook and then run one line such as::
+
+    check("mask-2", masked_softmax)
+
+which runs the *public* tests of that exercise in the learner's kernel and
+prints, in the notebook's language (see :mod:`grading.feedback`), which test
+passed, which failed and why.  ``check("mask-2", masked_softmax, practice=True)``
+runs tests of the kinds the grader hides, on fresh random data (its seed is
+printed; ``practice=1234`` repeats that draw).  The batch grader
+(``python -m grading``) uses the same registry (:mod:`grading.registry`) with
+hidden tests drawn from a secret seed.
+
+``check`` never raises, and prints the same verdict about calling the
+library's reference answer as the grader gives (:mod:`grading.usage`).
+
+The names the registry and its values define are re-exported here
+(``EXERCISES``, ``Exercise``, ``Case``, ``Ref``, ``Raised``, ``Opaque`` ...).
+"""
+
+import secrets
+import sys
+from dataclasses import dataclass
+
+from . import cells as _cells
+from . import usage
+from .compare import FLOAT32_TOLERANCE, compare_values
+from .feedback import detect_language, explain, message
+from .registry import EXERCISES, Exercise, SetupError, total_points
+from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, resolve, to_jsonable
+
+__all__ = [
+    "EXERCISES", "Exercise", "Case", "Ref", "Raised", "Opaque", "SetupError",
+    "to_jsonable", "from_jsonable", "resolve", "encode_result", "compare_values", "FLOAT32_TOLERANCE",
+    "check", "run_checks", "library_use", "total_points",
+]
+
+
+@dataclass
+class CaseResult:
+    name: str
+    label: str                      # what the learner reads (localised)
+    ok: bool
+    reason: str
+    details: dict
+    text: str                       # the localised explanation ("" when passed)
+
+
+def run_checks(exercise_id, func, lang=None, cases=None):
+    """Run the public tests (or ``cases``) of one exercise -> list of CaseResult."""
+    lang = detect_language(lang)
+    exercise = EXERCISES[exercise_id]
+    results = []
+    for case in exercise.public_cases() if cases is None else cases:
+        try:
+            expected = exercise.expected(case)
+            got = exercise.call(func, case)
+            ok, reason, details = exercise.compare(expected, got)
+        except SetupError as exc:
+            ok, reason, details = False, "setup_failed", {"type": "SetupError", "message": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - the checker must never crash in the learner's face
+            ok, reason, details = False, "internal_error", {"type": type(exc).__name__, "message": str(exc)}
+        results.append(CaseResult(case.name, exercise.label_of(case, lang), ok, reason, details,
+                                  "" if ok else explain(reason, details, lang)))
+    return results
+
+
+def _notebook_cells():
+    """The code the kernel ran, as numbered cells (IPython's input history), or None outside IPython."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    history = getattr(shell, "user_ns", {}).get("In") if shell is not None else None
+    if not isinstance(history, list) or not any(history):
+        return None
+    out = []
+    for number, source in enumerate(history):
+        code = _cells.prepare_cell(source) if isinstance(source, str) and source else None
+        if code:
+            out.append((number, code))
+    return out
+
+
+def _function_cells(target):
+    """Outside a notebook (a script, a test): the function's own source, after imports that
+    bind the modules and course functions its code refers to, as they are bound at run time."""
+    import inspect
+    import textwrap
+    import types
+    code = getattr(target, "__code__", None)
+    if code is None:
+        return []
+    names, stack = set(), [code]
+    while stack:
+        c = stack.pop()
+        names |= set(c.co_names) | set(c.co_freevars)
+        stack += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    scope = dict(getattr(target, "__globals__", {}))
+    for name, cell in zip(code.co_freevars, target.__closure__ or ()):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:
+            pass
+    lines = []
+    for name in sorted(n for n in names if n.isidentifier()):
+        value = scope.get(name)
+        module = getattr(value, "__module__", None) or ""
+        if isinstance(value, types.ModuleType):
+            lines.append(f"import {value.__name__} as {name}")
+        elif module.split(".")[0] in usage.COURSE_PACKAGES and getattr(value, "__name__", "").isidentifier():
+            lines.append(f"from {module} import {value.__name__} as {name}")
+    try:
+        source = textwrap.dedent(inspect.getsource(target))
+    except (OSError, TypeError):
+        return []
+    return [(0, "\n".join(lines)), (1, source)]
+
+
+def library_use(exercise, func, namespace=None):
+    """A :class:`grading.usage.Finding` when ``func`` uses a forbidden library object, else None.
+
+    In a notebook the kernel's input history is analysed, as the grader analyses
+    the notebook; elsewhere the function's own source."""
+    table = usage.forbidden_table(exercise)
+    target = getattr(func, "__func__", func)
+    if id(target) in table:
+        return usage.Finding("reference", table[id(target)])
+    namespace = namespace if isinstance(namespace, dict) else getattr(target, "__globals__", {})
+    names = [k for k, v in namespace.items() if v is func or v is target]
+    name = exercise.function if exercise.function in names else (names[0] if names else
+                                                                  getattr(target, "__name__", exercise.function))
+    cells = _notebook_cells()
+    finding = usage.analyze(cells, name, table) if cells is not None else None
+    if cells is None or (finding is not None and finding.kind == "undefined"):
+        finding = usage.analyze(_function_cells(target), getattr(target, "__name__", name), table)
+    return None if finding is None or finding.kind == "undefined" else finding
+
+
+def finding_message(finding, exercise, lang):
+    """The localised sentence for a usage finding."""
+    where = message("where_line", lang, cell=finding.cell, line=finding.line) if finding.line else ""
+    return message(finding.message_key(), lang, function=exercise.function, name=finding.name,
+                   what=finding.name, where=where or finding.name)
+
+
+def check(exercise_id, func, lang=None, practice=False):
+    """Run the public tests of ``exercise_id`` on ``func`` and print localised feedback.
+
+    Never raises: a wrong id, a non-function or a crashing function are all
+    reported as text.  ``lang`` ("zh", "en", "ru") overrides the detection.
+    When every test passes the report is one line without words (``mask-2 ·
+    masked_softmax: 6/6 ✓``), so the executed solution notebooks have
+    identical outputs in the three languages; failures and "not done yet" are
+    explained in the notebook's language, each test named in it.
+    ``practice=True`` (or a seed) runs tests of the hidden kinds on fresh random data.
+    """
+    caller = sys._getframe(1).f_globals
+    lang = detect_language(lang, namespace=caller)
+    if exercise_id not in EXERCISES:
+        print(message("unknown_exercise", lang, id=exercise_id, known=", ".join(EXERCISES)))
+        return
+    exercise = EXERCISES[exercise_id]
+    if not callable(func):
+        print(message("not_callable", lang, function=exercise.function, got_type=type(func).__name__))
+        return
+    cases, seed = None, None
+    if practice is not False and practice is not None:
+        seed = secrets.randbelow(1_000_000) if practice is True else int(practice)
+        cases = exercise.hidden_cases(seed)
+    results = run_checks(exercise_id, func, lang, cases)
+    passed = sum(r.ok for r in results)
+    header = f"{exercise.id} · {exercise.function}"
+    lines = []
+    if seed is not None:
+        lines.append(header + " — " + message("practice_header", lang, seed=seed))
+    if passed == len(results):
+        # Success is printed without words, so that solved notebooks read the same in every language.
+        lines.append(f"{header}: {passed}/{len(results)} ✓")
+    elif all(r.reason == "not_implemented" for r in results):
+        lines += [header, "  … " + message("not_implemented", lang)]
+    else:
+        if seed is None:
+            lines.append(header)
+        for r in results:
+            if r.ok:
+                lines.append(f"  ✓ {r.label}")
+            else:
+                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.label}: {r.text}")
+        key = "summary_practice" if seed is not None else "summary_some"
+        lines.append(message(key, lang, id=exercise.id, passed=passed, total=len(results), seed=seed))
+    try:
+        finding = library_use(exercise, func, caller)
+    except Exception:  # noqa: BLE001 - a warning is never worth a crash
+        finding = None
+    if finding is not None:
+        lines.append("  ! " + finding_message(finding, exercise, lang))
+    print("\n".join(lines))

@@ -1,0 +1,188 @@
+"""Plotting helpers shared by the chapter notebooks.
+
+Every function names the section that uses it.  Figures carry no
+language-specific text: titles and labels are code names and symbols
+(i, j, t, h, ...), so that the three languages share one set of outputs.
+"""
+
+import numpy as np
+
+
+def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0):
+    """§1. Matrices side by side as heatmaps, rows i (queries) and columns j (keys).
+
+    matrices: a list of 2-D arrays (bool or numbers); titles: one string per
+    matrix (keep them language-neutral: code names and symbols).
+    labels: None, or one 2-D array of strings per matrix, written into the cells.
+    row_sums: True, False, or one bool per matrix; where True, each row's sum
+    is written to the right of the row.
+    Returns the figure; the notebook ends its cell with ``plt.show()``.
+    """
+    import matplotlib.pyplot as plt
+
+    matrices = [np.asarray(m, dtype=float) for m in matrices]
+    width = sum(m.shape[1] for m in matrices) * cell_size + 1.6 * len(matrices)
+    height = max(m.shape[0] for m in matrices) * cell_size + 1.2
+    fig, axes = plt.subplots(1, len(matrices), figsize=(width, height), squeeze=False)
+    for n, (ax, m, title) in enumerate(zip(axes[0], matrices, titles)):
+        ax.imshow(m, cmap=cmap, vmin=vmin, vmax=vmax)
+        ax.set_title(title, fontsize=10)
+        ax.set_xticks(range(m.shape[1]))
+        ax.set_yticks(range(m.shape[0]))
+        ax.set_xlabel("j")
+        ax.set_ylabel("i")
+        if labels is not None:
+            for i in range(m.shape[0]):
+                for j in range(m.shape[1]):
+                    dark = (m[i, j] - vmin) > 0.6 * (vmax - vmin)
+                    ax.text(j, i, labels[n][i][j], ha="center", va="center",
+                            color="white" if dark else "black", fontsize=10)
+        if row_sums is True or (not isinstance(row_sums, bool) and row_sums[n]):
+            for i, total in enumerate(m.sum(axis=1)):
+                ax.text(m.shape[1] - 0.4, i, f"Σ={total:.3g}", ha="left", va="center", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def head_layout_picture(layouts, width):
+    """§2. Where each feature lands after splitting heads: one panel per layout.
+
+    layouts: dict title -> integer array (H, T, d) whose entries are codes
+    t * width + f of the input feature (time t, feature f) stored in that slot.
+    Each slot is coloured by the time t its content comes from and labelled
+    with the feature index f.  Rows are (h, slot); a line separates the heads.
+    Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    first = np.asarray(next(iter(layouts.values())))
+    H, T, d = first.shape
+    fig, axes = plt.subplots(1, len(layouts), figsize=(1.2 + 2.6 * len(layouts) + 0.35 * d * len(layouts),
+                                                       0.9 + 0.42 * H * T), squeeze=False)
+    cmap = plt.get_cmap("Pastel1", max(T, 3))
+    for ax, (title, codes) in zip(axes[0], layouts.items()):
+        codes = np.asarray(codes).reshape(H * T, d)            # (H*T, d) rows = (h, slot)
+        times, features = np.divmod(codes, width)              # source time and feature of each slot
+        ax.imshow(times, cmap=cmap, vmin=-0.5, vmax=max(T, 3) - 0.5, aspect="auto")
+        for r in range(H * T):
+            for a in range(d):
+                ax.text(a, r, f"t{times[r, a]} f{features[r, a]}", ha="center", va="center", fontsize=8)
+        for h in range(1, H):
+            ax.axhline(h * T - 0.5, color="black", linewidth=2)
+        ax.set_xticks(range(d))
+        ax.set_xlabel("a")
+        ax.set_yticks(range(H * T))
+        ax.set_yticklabels([f"h={h}, t={t}" for h in range(H) for t in range(T)], fontsize=8)
+        ax.set_title(title, fontsize=10, family="monospace")
+    fig.tight_layout()
+    return fig
+
+
+def head_cost_chart(heads, costs, keys, labels):
+    """§2. How each cost grows with H, relative to H = 1 (log-2 axes).
+
+    heads: (n,) ints; costs: the dict of :func:`lib.costs.head_costs`;
+    keys: which entries to draw; labels: one language-neutral label per key.
+    Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    heads = np.asarray(heads)
+    fig, ax = plt.subplots(figsize=(5.2, 3.4))
+    markers, styles = "osD^v<>", ("-", "--", ":", "-.")
+    for n, (key, label) in enumerate(zip(keys, labels)):
+        values = np.asarray(costs[key], dtype=float)
+        ax.plot(heads, values / values[0], marker=markers[n % len(markers)],
+                linestyle=styles[n % len(styles)], label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(heads, [str(h) for h in heads])
+    ax.set_xlabel("H")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: f"{value:g}"))
+    ax.set_ylabel("× (H = 1)")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def position_table_heatmap(position_table, decimals=2):
+    """§3. The position table P (C, D) as a heatmap: row t, column = coordinate c.
+
+    Every cell carries its value rounded to ``decimals``.  Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    P = np.asarray(position_table, dtype=float)
+    C, D = P.shape
+    shown = np.round(P, decimals) + 0.0                        # + 0.0: no "-0.00" labels
+    bound = max(float(np.abs(P).max()), 1e-12)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * D, 0.8 + 0.42 * C))
+    image = ax.imshow(P, cmap="RdBu_r", vmin=-bound, vmax=bound, aspect="auto")
+    for t in range(C):
+        for c in range(D):
+            dark = abs(P[t, c]) > 0.6 * bound
+            ax.text(c, t, f"{shown[t, c]:.{decimals}f}", ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black")
+    ax.set_xticks(range(D))
+    ax.set_yticks(range(C))
+    ax.set_xlabel("c")
+    ax.set_ylabel("t")
+    ax.set_title("P[t, c]", fontsize=10)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    fig.tight_layout()
+    return fig
+
+
+def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
+    """§4. Bars of the change of every output row i under a future perturbation.
+
+    changes: a list of (T,) arrays (e.g. from :func:`lib.checks.row_changes`),
+    labels: one language-neutral label per array (code names).  Rows left of
+    the dashed line form the prefix, whose outputs a causal model must not move.
+    The y axis is symmetric-log, linear below ``linthresh``, so that an exact
+    0 stays visible as "no bar" next to changes of very different sizes.
+    Returns the figure; the notebook ends its cell with ``plt.show()``.
+    """
+    import matplotlib.pyplot as plt
+
+    changes = [np.asarray(c, dtype=float) for c in changes]
+    T = changes[0].shape[0]
+    if any(c.shape != (T,) for c in changes) or len(labels) != len(changes):
+        raise ValueError("row_change_bars needs one label per change array, and arrays of the same shape (T,)")
+    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    width = 0.8 / len(changes)
+    rows = np.arange(T)
+    for n, (c, label) in enumerate(zip(changes, labels)):
+        ax.bar(rows + (n - (len(changes) - 1) / 2) * width, c, width, label=label)
+    ax.axvline(prefix_length - 0.5, color="black", linestyle="--", linewidth=1)
+    ax.set_yscale("symlog", linthresh=linthresh)
+    ax.set_ylim(0, 3 * max(float(max(c.max() for c in changes)), linthresh))
+    ax.set_xticks(rows)
+    ax.set_xlabel("i")
+    ax.set_ylabel(r"$\max\,|\Delta y_i|$")
+    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(changes), frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def timing_lines(lengths, seconds, labels):
+    """§5. Time per new token against the prefix length T, on log-log axes.
+
+    lengths: (N,) prefix lengths; seconds: a list of (N,) arrays of measured
+    times; labels: one language-neutral label per array.  Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    lengths = np.asarray(lengths)
+    if len(labels) != len(seconds) or any(np.shape(s) != lengths.shape for s in seconds):
+        raise ValueError("timing_lines needs one label per series and series with the shape of lengths")
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for s, label in zip(seconds, labels):
+        ax.loglog(lengths, s, marker="o", label=label)
+    ax.set_xlabel("T")
+    ax.set_ylabel("s")
+    ax.legend(fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    return fig
