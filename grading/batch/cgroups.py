@@ -194,6 +194,9 @@ class Cgroups:
             except OSError as exc:
                 problems.append(f"{attempt.__name__[5:]}: {exc.strerror or exc}")
                 self._undo()
+            except BaseException:                    # interrupted: leave no group behind
+                self._undo()
+                raise
         self.why = "; ".join(problems) or "no cgroup hierarchy this process may create groups in"
 
     # -- detection ------------------------------------------------------------

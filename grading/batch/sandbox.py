@@ -222,32 +222,32 @@ class Sandbox:
         self.limits = limits or Limits()
         self.keep = keep
         self.python = python or sys.executable
+        self.zygote = None
+        self.cgroups = None
         self.tmp = pathlib.Path(_short_tempdir(tmp_parent))
-        try:
+        try:                             # interrupted or failing half-way: nothing is left behind
             self.tmp.chmod(0o755)
             self.student_root = self.tmp / "student"
             self.student_lib, self.student_grading = build_student_packages(self.student_root)
+            self.uids = uid_pool or UidPool()
+            self.unshare = shutil.which("unshare")
+            self.setpriv = _setpriv_with_pdeathsig()
+            self.live = set()                # kernels started and not yet killed (see kill_all)
+            self._counter = 0
+            self._lock = threading.Lock()
+            self.cgroup_note = "not requested" if not cgroups else ""
+            if cgroups and mode != "none":
+                from .cgroups import Cgroups
+                found = Cgroups(self.limits.memory_mb, self.limits.max_procs, jobs)
+                if found.version is None:
+                    self.cgroup_note = found.why
+                else:
+                    self.cgroups = found
+            elif cgroups:
+                self.cgroup_note = "no sandbox (isolation none) to put processes in"
         except BaseException:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.close()
             raise
-        self.uids = uid_pool or UidPool()
-        self.unshare = shutil.which("unshare")
-        self.setpriv = _setpriv_with_pdeathsig()
-        self.zygote = None
-        self.live = set()                # kernels started and not yet killed (see kill_all)
-        self._counter = 0
-        self._lock = threading.Lock()
-        self.cgroups = None
-        self.cgroup_note = "not requested" if not cgroups else ""
-        if cgroups and mode != "none":
-            from .cgroups import Cgroups
-            found = Cgroups(self.limits.memory_mb, self.limits.max_procs, jobs)
-            if found.version is None:
-                self.cgroup_note = found.why
-            else:
-                self.cgroups = found
-        elif cgroups:
-            self.cgroup_note = "no sandbox (isolation none) to put processes in"
 
     def new_group(self):
         """A control group for one submission (None without cgroups)."""

@@ -119,7 +119,7 @@ def _pos3_hidden(rng):
 EXERCISES = [
     exercise(
         id="pos-1", function="embed", points=1,
-        title=L("带偏移量的嵌入", "Embedding with an offset", "Эмбеддинг со смещением"),
+        title=L("带偏移量的嵌入", "Embedding with an offset", "Эмбеддинг с учётом смещения (offset)"),
         reference=positions.embed, forbidden=("lib.model.AttentionModel",),
         public=_pos1_public, hidden=_pos1_hidden,
         hidden_kinds={
