@@ -158,7 +158,7 @@ def test_feedback_pages_for_students_and_an_index_for_the_instructor(course_batc
                                   ("ru", "Отзыв о работе", "ещё не сделано")):
         page = next(p for p in pages if p.name.startswith(f"exercises_{lang}-"))
         html = page.read_text(encoding="utf-8")
-        assert f'<html lang="{lang}">' in html and title in html and not_done in html
+        assert f'<html lang="{lang}">' in html and title in html and not_done in html.lower()
         for ex in EXERCISES.values():
             assert f'id="{ex.id}"' in html and escape(ex.title[lang]) in html
     index = (folder / "index.html").read_text(encoding="utf-8")
@@ -200,9 +200,17 @@ def grade_small(batch, out, *extra):
     return json.loads((out / "r.json").read_text(encoding="utf-8"))
 
 
-def test_regrading_with_the_same_seed_gives_the_same_files(small_batch, tmp_path):
-    first, second = tmp_path / "1", tmp_path / "2"
-    a, b = grade_small(small_batch, first), grade_small(small_batch, second)
+@pytest.fixture(scope="module")
+def small_graded(small_batch, tmp_path_factory):
+    """The small batch graded once, whole (the regrading and the shard tests compare with it)."""
+    out = tmp_path_factory.mktemp("whole")
+    return out, grade_small(small_batch, out)
+
+
+def test_regrading_with_the_same_seed_gives_the_same_files(small_batch, small_graded, tmp_path):
+    first, a = small_graded
+    second = tmp_path / "2"
+    b = grade_small(small_batch, second)
     assert [s["points"] for s in a["summary"]] == [6, 0, 4]
     carl = {r["exercise"]: r for r in a["rows"] if r["submission"].endswith("carl")}
     assert carl["mask-2"]["status"] == "fail"
@@ -221,8 +229,8 @@ def test_regrading_with_the_same_seed_gives_the_same_files(small_batch, tmp_path
     assert strip(json_a) == strip(json_b)
 
 
-def test_shards_merge_into_the_report_of_the_whole_batch(small_batch, tmp_path):
-    whole = grade_small(small_batch, tmp_path / "whole")
+def test_shards_merge_into_the_report_of_the_whole_batch(small_batch, small_graded, tmp_path):
+    whole_out, whole = small_graded
     shard_files = []
     for k in (1, 2):
         out = tmp_path / f"s{k}"
@@ -236,8 +244,8 @@ def test_shards_merge_into_the_report_of_the_whole_batch(small_batch, tmp_path):
     assert proc.returncode == 0, proc.stderr
     merged = json.loads((merged_out / "r.json").read_text(encoding="utf-8"))
     assert merged["rows"] == whole["rows"] and merged["summary"] == whole["summary"]
-    assert (merged_out / "w.csv").read_bytes() == (tmp_path / "whole" / "w.csv").read_bytes()
-    assert files_of(merged_out / "fb") == files_of(tmp_path / "whole" / "fb")
+    assert (merged_out / "w.csv").read_bytes() == (whole_out / "w.csv").read_bytes()
+    assert files_of(merged_out / "fb") == files_of(whole_out / "fb")
     refused = run_grader("merge", shard_files[0], "--json", tmp_path / "x.json")
     assert refused.returncode == 2 and "shard(s) 2/2 missing" in refused.stderr
     twice = run_grader("merge", shard_files[0], shard_files[0], shard_files[1])
