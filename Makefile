@@ -51,6 +51,7 @@ notebooks: dev
 
 bench: dev
 	$(PY) bench/attention_cache.py
+	$(PY) bench/decoder.py
 	$(PY) bench/grading_speed.py --fairness
 	$(PY) bench/notebook_times.py
 

@@ -126,6 +126,8 @@ def library_use(exercise, func, namespace=None):
     target = getattr(func, "__func__", func)
     if id(target) in table:
         return usage.Finding("reference", table[id(target)])
+    if getattr(target, "__name__", None) in table["methods"] and getattr(target, "__self__", None) is not None:
+        return usage.Finding("reference", f"{type(target.__self__).__name__}.{target.__name__}")
     namespace = namespace if isinstance(namespace, dict) else getattr(target, "__globals__", {})
     names = [k for k, v in namespace.items() if v is func or v is target]
     name = exercise.function if exercise.function in names else (names[0] if names else

@@ -14,11 +14,15 @@ Nothing here is a reference answer (those live in :mod:`grading.references`,
 which never enters a sandbox).
 """
 
+from functools import lru_cache
+
 import numpy as np
 
 from lib import checks
 from lib.attention import merge_heads, multi_head_attention, split_heads
 from lib.checks import feature_normalization, leaky_time_normalization
+from lib.data import build_vocab
+from lib.decoder import Decoder, mirror_language, train
 
 
 # --------------------------------------------------------------------------
@@ -105,3 +109,73 @@ def buggy_step(model, bug):
     else:
         raise ValueError(f"unknown bug {bug!r}")
     return step
+
+
+# -- §7 the decoder (exercise set 7) --------------------------------------------
+
+def training_lines():
+    """The 216 training lines of §7, built from the rule rather than read from lib/corpus/mirror.txt
+    (a graded kernel gets lib's Python files only): every line of the mirror language but every seventh."""
+    return [line for i, line in enumerate(mirror_language()) if i % 7 != 6]
+
+
+def random_decoder(seed, n_layers=2, n_heads=2, width=8, vocab_size=10, context_size=8):
+    """A reproducible float64 Decoder with random parameters (lib.decoder.Decoder.init)."""
+    return Decoder.init(vocab_size, context_size, width, n_heads, n_layers, seed)
+
+
+def deaf_decoder(seed, n_layers=2):
+    """A decoder whose attention writes nothing (W_O = 0 in every block).
+
+    No position can then read any other, so a future-perturbation test sees
+    nothing, and neither does its negative control: the test is blind here.
+    """
+    model = random_decoder(seed, n_layers)
+    for layer in range(n_layers):
+        model.params[f"blocks.{layer}.w_o"][...] = 0.0
+    return model
+
+
+@lru_cache(maxsize=2)
+def _trained_decoder(causal):
+    lines = training_lines()
+    vocab = build_vocab(lines)
+    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
+    train(model, lines, vocab, steps=40, batch_size=16, lr=0.01, causal=causal, seed=1)
+    return model
+
+
+def handed_over_decoder(trained):
+    """[dec-4] A small decoder trained for 40 steps on the mirror language of §7, handed over as weights.
+
+    ``trained="masked"``: trained with the causal mask; ``"unmasked"``: trained
+    with ``causal=False``, the cheater of §7.3.  Each call returns a fresh copy.
+    """
+    if trained not in ("masked", "unmasked"):
+        raise ValueError(f"trained must be 'masked' or 'unmasked', got {trained!r}")
+    return _trained_decoder(trained == "masked").copy()
+
+
+def decoder_forward(model, how):
+    """[dec-4] How a colleague runs a decoder: ids -> logits.
+
+    ``"masked"``: model.forward; ``"unmasked"``: the mask off in every block;
+    ``"leaky-block-L"``: the mask off in block L only.
+    """
+    if how == "masked":
+        return model.forward
+    if how == "unmasked":
+        return lambda ids: model.forward(ids, causal=False)
+    if how.startswith("leaky-block-"):
+        leaky = int(how.rsplit("-", 1)[1])
+        flags = tuple(layer != leaky for layer in range(model.n_layers))
+        return lambda ids: model.forward(ids, causal=flags)
+    raise ValueError(f"unknown way to run the model: {how!r}")
+
+
+def decoder_prefix(model, tokens):
+    """[dec-3] The keys and values every layer stores for ``tokens``: two lists of L arrays (H, n, d)."""
+    cache = model.new_cache()
+    for token in tokens:
+        model.step(int(token), cache)
+    return [kv.keys.copy() for kv in cache.layers], [kv.values.copy() for kv in cache.layers]

@@ -8,8 +8,10 @@ it: a learner who calls a reference answer gets no points (see
 
 import numpy as np
 
+from lib import layers
 from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
 from lib.checks import feature_normalization
+
 
 def causal_allowed(tq, tk):
     """[mask-1] allowed[i, j] = key j is not after query i (bottom-right aligned)."""
@@ -114,3 +116,58 @@ def cache_error(forward, step, new_cache, ids):
     incremental = np.stack([np.asarray(step(int(token), cache)) for token in ids])  # (T, D)
     return float(np.max(np.abs(full - incremental)))
 
+
+def decoder_step(model, token, keys, values):
+    """[dec-3] One token through every block with per-layer caches given as arrays.
+
+    keys, values: lists of L arrays (H, n, d), the n positions stored so far in
+    each layer; the token takes position n.  Returns (logits (V,), keys, values),
+    the two tuples with the new position appended in every layer.  A position
+    past the table is a ValueError.
+    """
+    if len(keys) != model.n_layers or len(values) != model.n_layers:
+        raise ValueError(f"need one key and one value array per layer ({model.n_layers}), "
+                         f"got {len(keys)} and {len(values)}")
+    cache = model.new_cache()
+    for kv, k, v in zip(cache.layers, keys, values):
+        k, v = np.asarray(k), np.asarray(v)
+        for position in range(k.shape[1]):
+            kv.append(k[:, position], v[:, position])
+    logits = model.step(token, cache)
+    return logits, tuple(kv.keys.copy() for kv in cache.layers), tuple(kv.values.copy() for kv in cache.layers)
+
+
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    """[dec-2] (dx, d_gain, d_bias) of layer normalisation LN(x) * gain + bias (the bias plays no part)."""
+    x, gain = np.asarray(x), np.asarray(gain)
+    d_out = np.asarray(d_out)
+    if d_out.shape != x.shape:
+        raise ValueError(f"d_out has shape {d_out.shape} but x has shape {x.shape}; they must match")
+    _, saved = layers.layer_norm_forward(x, gain, np.zeros_like(gain), eps)
+    return layers.layer_norm_backward(d_out, saved)
+
+
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    """[dec-4] "leaks", "causal" or "blind" for ``forward``, a way of running ``model``.
+
+    Every token from ``prefix_length`` on is changed to the next id (mod V); the
+    prefix logits of ``forward`` must not move.  If they do not, the negative
+    control (the same model with the mask off) must see a change, or the test
+    is blind on this input.
+    """
+    ids = np.asarray(ids)
+    if not 1 <= prefix_length < ids.shape[-1]:
+        raise ValueError(f"prefix_length must be in 1..T-1, got {prefix_length} for T={ids.shape[-1]}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        before = np.asarray(f(ids))[..., :prefix_length, :]
+        after = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return float(np.max(np.abs(after - before)))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"

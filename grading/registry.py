@@ -23,6 +23,8 @@ defines) and ``points``:
   to it (feedback on a hidden test names the property, never its values);
 * ``forbidden`` — dotted names of library functions the learner's function
   must not call (its reference is always forbidden, see :mod:`grading.usage`);
+* ``forbidden_methods`` — names of methods it must not call on any object
+  (``model.step`` when the exercise is to write the step);
 * ``rtol``, ``atol``, ``exact_zeros`` — comparison settings (see :mod:`grading.compare`).
 
 Case setups build their models with ``from grading import models as m``
@@ -82,6 +84,7 @@ class Exercise:
     atol: float = 1e-9
     exact_zeros: bool = False
     forbidden: tuple = ()               # dotted names the learner's function must not use
+    forbidden_methods: tuple = ()       # method names it must not call on any object
 
     def public_cases(self):
         return self.make_public()
@@ -145,7 +148,7 @@ class Exercise:
 
 
 def exercise(*, id, function, points, title, reference, public, hidden, hidden_kinds=None, forbidden=(),
-             rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None):
+             forbidden_methods=(), rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None):
     """Declare one exercise (see the module docstring); ``notebook`` defaults to the spec module's."""
     if not callable(reference):
         raise TypeError(f"{id}: the reference must be a function, got {type(reference).__name__}")
@@ -154,7 +157,8 @@ def exercise(*, id, function, points, title, reference, public, hidden, hidden_k
             raise ValueError(f"{id}: the title has no {lang} text")
     return Exercise(id=id, notebook=notebook, function=function, points=int(points), reference=reference,
                     title=dict(title), make_public=public, make_hidden=hidden, hidden_kinds=dict(hidden_kinds or {}),
-                    rtol=rtol, atol=atol, exact_zeros=exact_zeros, forbidden=tuple(forbidden))
+                    rtol=rtol, atol=atol, exact_zeros=exact_zeros, forbidden=tuple(forbidden),
+                    forbidden_methods=tuple(forbidden_methods))
 
 
 def load_specs(package="grading.specs"):

@@ -34,7 +34,9 @@ reason and the line):
   function that comes from a module outside the course and the standard library.
 
 Building blocks stay allowed: a function may call ``lib.attention.causal_attention``
-(heads-3) or a model's ``step`` (cache-1) as long as they are not forbidden.
+(heads-3) or a model's ``step`` (cache-1) as long as they are not forbidden; an
+exercise can forbid method names on any object (``Exercise.forbidden_methods``:
+dec-3 may not call a decoder's ``step``).
 """
 
 import ast
@@ -98,9 +100,12 @@ class Finding:
 
 
 def forbidden_table(exercise):
-    """{id(object): dotted name} of the objects ``exercise``'s function must not use."""
+    """{id(object): dotted name} of the objects ``exercise``'s function must not use; the key
+    ``"methods"`` holds the method names it must not call on any object."""
     names = exercise.forbidden_names()
-    return {id(obj): name for obj, name in zip(exercise.forbidden_objects(), names)}
+    table = {id(obj): name for obj, name in zip(exercise.forbidden_objects(), names)}
+    table["methods"] = frozenset(getattr(exercise, "forbidden_methods", ()))
+    return table
 
 
 def _is_course(dotted):
@@ -340,8 +345,9 @@ def _bound_inside(node):
 class _Follower:
     def __init__(self, program, forbidden):
         self.program = program
-        self.forbidden = forbidden            # {id(obj): dotted}
-        self.forbidden_names = set(forbidden.values())
+        self.methods = forbidden.get("methods", frozenset())
+        self.forbidden = {k: v for k, v in forbidden.items() if k != "methods"}     # {id(obj): dotted}
+        self.forbidden_names = set(self.forbidden.values())
         self.seen = set()
         self.queue = []
         self.cache = {}
@@ -425,6 +431,8 @@ class _Follower:
                     return Finding("dynamic", f".{sub.attr}", cell, line)
                 if sub.attr in INTERNAL_ATTRIBUTES:
                     return Finding("dynamic", f".{sub.attr}", cell, line)
+                if sub.attr in self.methods:
+                    return Finding("reference", f"{_dotted(sub) or '…'}()", cell, line)
                 if isinstance(parents.get(id(sub)), ast.Attribute):
                     continue                   # the outermost attribute of a chain is checked
                 finding = self.chain(sub, local, imports, cell)
@@ -435,6 +443,8 @@ class _Follower:
                 if name in ("getattr", "hasattr") and name not in local:
                     if len(sub.args) >= 2 and isinstance(sub.args[1], ast.Constant) and isinstance(sub.args[1].value, str):
                         attr = sub.args[1].value
+                        if attr in self.methods:
+                            return Finding("reference", f"{attr}()", cell, line)
                         if attr.startswith("__") or attr in INTERNAL_ATTRIBUTES:
                             return Finding("dynamic", f"getattr(..., {attr!r})", cell, line)
                         fake = ast.Attribute(value=sub.args[0], attr=attr, ctx=ast.Load())

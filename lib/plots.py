@@ -3,9 +3,21 @@
 Every function names the section that uses it.  Figures carry no
 language-specific text: titles and labels are code names and symbols
 (i, j, t, h, ...), so that the three languages share one set of outputs.
+
+Readable on the website: a notebook draws at 100 dpi, and the site's text
+column is about 750 px wide on a desktop, so no figure is wider than
+:data:`MAX_WIDTH` inches (it is never shrunk there) and no text is smaller than
+10 pt (13.9 px); legends are large enough to stay readable when a
+phone shrinks the figure to its ~330 px column (tests/test_site_figures.py).
 """
 
 import numpy as np
+
+MAX_WIDTH = 7.2           # inches: 720 px at 100 dpi, the widest figure the desktop page shows unshrunk
+TEXT = 10                 # tick labels, cell labels
+LABEL = 11                # axis labels, titles
+LEGEND = 12               # legends (line and bar charts are at most ~5.4 in wide: >= 10 px on a phone)
+
 
 
 def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0):
@@ -21,25 +33,56 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     import matplotlib.pyplot as plt
 
     matrices = [np.asarray(m, dtype=float) for m in matrices]
-    width = sum(m.shape[1] for m in matrices) * cell_size + 1.6 * len(matrices)
-    height = max(m.shape[0] for m in matrices) * cell_size + 1.2
-    fig, axes = plt.subplots(1, len(matrices), figsize=(width, height), squeeze=False)
-    for n, (ax, m, title) in enumerate(zip(axes[0], matrices, titles)):
+    sums = [row_sums is True or (not isinstance(row_sums, bool) and bool(row_sums[n])) for n in range(len(matrices))]
+    # Side by side, with cells of at most cell_size inches within MAX_WIDTH; when the
+    # cells would get too small for their labels (0.38 in), fewer panels per row.
+    for per_row in range(len(matrices), 0, -1):
+        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax)
+        if per_row == 1 or _smallest_cell(fig, matrices) >= 0.38:
+            return fig
+        plt.close(fig)
+
+
+def _smallest_cell(fig, matrices):
+    """The side in inches of the smallest heatmap cell as drawn."""
+    fig.canvas.draw()
+    sizes = [ax.get_window_extent().width / fig.dpi / m.shape[1] for ax, m in zip(fig.axes, matrices)]
+    return min(sizes)
+
+
+def _tight_width(fig):
+    """Width in inches of the figure as the notebook saves it (``bbox_inches="tight"``)."""
+    return fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1   # savefig pads 0.1 in on each side
+
+
+def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax):
+    import matplotlib.pyplot as plt
+
+    rows = -(-len(matrices) // per_row)
+    columns = max(sum(m.shape[1] for m in matrices[r * per_row:(r + 1) * per_row]) for r in range(rows))
+    margin = 0.75 + (0.55 if any(sums) else 0.0)              # ticks and "i" on the left, "Σ=0.333" on the right
+    width = min(MAX_WIDTH - 0.25, columns * cell + margin * per_row)
+    height = rows * (max(m.shape[0] for m in matrices) * cell + 1.0)   # blank space is cropped when saved
+    fig, axes = plt.subplots(rows, per_row, figsize=(width, height), squeeze=False)
+    for ax in axes.flat[len(matrices):]:
+        ax.set_visible(False)
+    for n, (ax, m, title) in enumerate(zip(axes.flat, matrices, titles)):
         ax.imshow(m, cmap=cmap, vmin=vmin, vmax=vmax)
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=LABEL)
         ax.set_xticks(range(m.shape[1]))
         ax.set_yticks(range(m.shape[0]))
-        ax.set_xlabel("j")
-        ax.set_ylabel("i")
+        ax.tick_params(labelsize=TEXT)
+        ax.set_xlabel("j", fontsize=LABEL)
+        ax.set_ylabel("i", fontsize=LABEL, rotation=0, labelpad=8)
         if labels is not None:
             for i in range(m.shape[0]):
                 for j in range(m.shape[1]):
                     dark = (m[i, j] - vmin) > 0.6 * (vmax - vmin)
                     ax.text(j, i, labels[n][i][j], ha="center", va="center",
-                            color="white" if dark else "black", fontsize=10)
-        if row_sums is True or (not isinstance(row_sums, bool) and row_sums[n]):
+                            color="white" if dark else "black", fontsize=TEXT)
+        if sums[n]:
             for i, total in enumerate(m.sum(axis=1)):
-                ax.text(m.shape[1] - 0.4, i, f"Σ={total:.3g}", ha="left", va="center", fontsize=9)
+                ax.text(m.shape[1] - 0.4, i, f"Σ={total:.3g}", ha="left", va="center", fontsize=TEXT)
     fig.tight_layout()
     return fig
 
@@ -57,8 +100,10 @@ def head_layout_picture(layouts, width):
 
     first = np.asarray(next(iter(layouts.values())))
     H, T, d = first.shape
-    fig, axes = plt.subplots(1, len(layouts), figsize=(1.2 + 2.6 * len(layouts) + 0.35 * d * len(layouts),
-                                                       0.9 + 0.42 * H * T), squeeze=False)
+    n = len(layouts)
+    slot = min(0.85, (MAX_WIDTH - 1.35 * n) / max(d * n, 1))   # inches per slot column, "t0 f3" must fit
+    fig, axes = plt.subplots(1, n, figsize=(min(MAX_WIDTH, 1.35 * n + slot * d * n), 0.9 + 0.36 * H * T),
+                             squeeze=False)
     cmap = plt.get_cmap("Pastel1", max(T, 3))
     for ax, (title, codes) in zip(axes[0], layouts.items()):
         codes = np.asarray(codes).reshape(H * T, d)            # (H*T, d) rows = (h, slot)
@@ -66,14 +111,15 @@ def head_layout_picture(layouts, width):
         ax.imshow(times, cmap=cmap, vmin=-0.5, vmax=max(T, 3) - 0.5, aspect="auto")
         for r in range(H * T):
             for a in range(d):
-                ax.text(a, r, f"t{times[r, a]} f{features[r, a]}", ha="center", va="center", fontsize=8)
+                ax.text(a, r, f"t{times[r, a]} f{features[r, a]}", ha="center", va="center", fontsize=TEXT)
         for h in range(1, H):
             ax.axhline(h * T - 0.5, color="black", linewidth=2)
         ax.set_xticks(range(d))
-        ax.set_xlabel("a")
+        ax.set_xlabel("a", fontsize=LABEL)
         ax.set_yticks(range(H * T))
-        ax.set_yticklabels([f"h={h}, t={t}" for h in range(H) for t in range(T)], fontsize=8)
-        ax.set_title(title, fontsize=10, family="monospace")
+        ax.set_yticklabels([f"h={h}, t={t}" for h in range(H) for t in range(T)])
+        ax.tick_params(labelsize=TEXT)
+        ax.set_title(title, fontsize=LABEL, family="monospace")
     fig.tight_layout()
     return fig
 
@@ -88,7 +134,7 @@ def head_cost_chart(heads, costs, keys, labels):
     import matplotlib.pyplot as plt
 
     heads = np.asarray(heads)
-    fig, ax = plt.subplots(figsize=(5.2, 3.4))
+    fig, ax = plt.subplots(figsize=(5.0, 3.8))
     markers, styles = "osD^v<>", ("-", "--", ":", "-.")
     for n, (key, label) in enumerate(zip(keys, labels)):
         values = np.asarray(costs[key], dtype=float)
@@ -97,11 +143,12 @@ def head_cost_chart(heads, costs, keys, labels):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xticks(heads, [str(h) for h in heads])
-    ax.set_xlabel("H")
+    ax.set_xlabel("H", fontsize=LABEL)
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: f"{value:g}"))
-    ax.set_ylabel("× (H = 1)")
+    ax.set_ylabel("× (H = 1)", fontsize=LABEL)
+    ax.tick_params(labelsize=TEXT)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=LEGEND, loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
 
@@ -117,19 +164,22 @@ def position_table_heatmap(position_table, decimals=2):
     C, D = P.shape
     shown = np.round(P, decimals) + 0.0                        # + 0.0: no "-0.00" labels
     bound = max(float(np.abs(P).max()), 1e-12)
-    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * D, 0.8 + 0.42 * C))
+    column = min(0.9, (MAX_WIDTH - 2.0) / max(D, 1))
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, 2.0 + column * D), 0.9 + 0.4 * C))
     image = ax.imshow(P, cmap="RdBu_r", vmin=-bound, vmax=bound, aspect="auto")
     for t in range(C):
         for c in range(D):
             dark = abs(P[t, c]) > 0.6 * bound
-            ax.text(c, t, f"{shown[t, c]:.{decimals}f}", ha="center", va="center", fontsize=8,
+            ax.text(c, t, f"{shown[t, c]:.{decimals}f}", ha="center", va="center", fontsize=TEXT,
                     color="white" if dark else "black")
     ax.set_xticks(range(D))
     ax.set_yticks(range(C))
-    ax.set_xlabel("c")
-    ax.set_ylabel("t")
-    ax.set_title("P[t, c]", fontsize=10)
-    fig.colorbar(image, ax=ax, shrink=0.8)
+    ax.tick_params(labelsize=TEXT)
+    ax.set_xlabel("c", fontsize=LABEL)
+    ax.set_ylabel("t", fontsize=LABEL)
+    ax.set_title("P[t, c]", fontsize=LABEL)
+    bar = fig.colorbar(image, ax=ax, shrink=0.8)
+    bar.ax.tick_params(labelsize=TEXT)
     fig.tight_layout()
     return fig
 
@@ -150,7 +200,7 @@ def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
     T = changes[0].shape[0]
     if any(c.shape != (T,) for c in changes) or len(labels) != len(changes):
         raise ValueError("row_change_bars needs one label per change array, and arrays of the same shape (T,)")
-    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    fig, ax = plt.subplots(figsize=(5.4, 3.9))
     width = 0.8 / len(changes)
     rows = np.arange(T)
     for n, (c, label) in enumerate(zip(changes, labels)):
@@ -159,9 +209,12 @@ def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
     ax.set_yscale("symlog", linthresh=linthresh)
     ax.set_ylim(0, 3 * max(float(max(c.max() for c in changes)), linthresh))
     ax.set_xticks(rows)
-    ax.set_xlabel("i")
-    ax.set_ylabel(r"$\max\,|\Delta y_i|$")
-    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(changes), frameon=False)
+    ax.tick_params(labelsize=TEXT)
+    ax.set_xlabel("i", fontsize=LABEL)
+    ax.set_ylabel(r"$\max\,|\Delta y_i|$", fontsize=LABEL)
+    # One legend entry per line above the axes: long code names never overlap the bars.
+    ax.legend(fontsize=LEGEND, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=1, frameon=False,
+              borderaxespad=0.2)
     fig.tight_layout()
     return fig
 
@@ -177,12 +230,13 @@ def timing_lines(lengths, seconds, labels):
     lengths = np.asarray(lengths)
     if len(labels) != len(seconds) or any(np.shape(s) != lengths.shape for s in seconds):
         raise ValueError("timing_lines needs one label per series and series with the shape of lengths")
-    fig, ax = plt.subplots(figsize=(6, 3.6))
+    fig, ax = plt.subplots(figsize=(5.2, 3.9))
     for s, label in zip(seconds, labels):
         ax.loglog(lengths, s, marker="o", label=label)
-    ax.set_xlabel("T")
-    ax.set_ylabel("s")
-    ax.legend(fontsize=9)
+    ax.set_xlabel("T", fontsize=LABEL)
+    ax.set_ylabel("s", fontsize=LABEL)
+    ax.tick_params(labelsize=TEXT, which="both")
+    ax.legend(fontsize=LEGEND, loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False, borderaxespad=0.2)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     return fig

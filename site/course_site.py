@@ -9,7 +9,12 @@ It adds what the theme does not do for a site built three times from one source:
   path in the repository (``chapters/<lang>/NN.ipynb``), which the theme cannot
   compute because each build sees ``chapters/NN.ipynb``;
 * the project's own message catalogs as fallbacks for strings the theme leaves
-  untranslated in zh_CN and ru.
+  untranslated in zh_CN and ru;
+* language-neutral section anchors (``#sec-2-3`` for the heading "2.3 ...", the
+  same in every language), so the switcher can keep the reader's place;
+* per-page assets: MathJax only where the page itself has math, the widget
+  runtime only where the page shows a widget, and every entry of
+  :data:`PAGE_ASSETS` only on the pages whose HTML contains its marker.
 
 Configuration values are written by ``tools/build_site.py``.
 """
@@ -17,11 +22,15 @@ Configuration values are written by ``tools/build_site.py``.
 from __future__ import annotations
 
 import gettext
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from docutils import nodes
 from sphinx import locale
 from sphinx.locale import get_translation
+from sphinx.transforms import SphinxTransform
 
 HERE = Path(__file__).resolve().parent
 booktheme = get_translation("booktheme")
@@ -117,8 +126,8 @@ def add_launch_buttons(app, pagename, templatename, context, doctree):
                             "tooltip": booktheme("Launch on") + " Binder",
                             "icon": "_static/images/logo_binder.svg"})
         else:
-            buttons.append({"type": "link", "text": "JupyterLab (local)", "url": link["url"],
-                            "tooltip": "Open in JupyterLab (local server)",
+            buttons.append({"type": "link", "text": booktheme("JupyterLab (local)"), "url": link["url"],
+                            "tooltip": booktheme("Open in JupyterLab (local server)"),
                             "icon": "fa-solid fa-laptop-code"})
     group = {"type": "group", "tooltip": booktheme("Launch interactive content"),
              "icon": "fas fa-rocket", "buttons": buttons, "label": "launch-buttons"}
@@ -126,6 +135,119 @@ def add_launch_buttons(app, pagename, templatename, context, doctree):
     position = next((i for i, b in enumerate(header_buttons) if b.get("label") == "download-buttons"),
                     len(header_buttons))
     header_buttons.insert(position, group)
+
+
+# --------------------------------------------------------------------------- section anchors
+
+SECTION_NUMBER = re.compile(r"^\s*§?\s*(\d+(?:\.\d+)*)\.?(?:\s|$)")
+
+
+def section_anchor(title: str) -> str | None:
+    """``sec-2-3`` for a heading that starts with its number ("2.3 Masks", "§2.3", "2. ..."), else None."""
+    match = SECTION_NUMBER.match(title)
+    return "sec-" + match.group(1).replace(".", "-") if match else None
+
+
+class SectionAnchors(SphinxTransform):
+    """Give every section a language-neutral first id.
+
+    Headings are numbered the same way in the three languages, so ``#sec-2-3``
+    names the same place on the zh, en and ru page; an unnumbered heading gets
+    ``part-K`` (its rank among the page's unnumbered headings, which the three
+    languages also share). The slug ids docutils made from the heading text stay
+    as secondary ids, so old links keep working. Runs before the toctree
+    collector, so the page's table of contents links to the neutral ids too.
+    """
+    default_priority = 880
+
+    def apply(self, **kwargs) -> None:
+        used = set(self.document.ids)
+        unnumbered = 0
+        for section in self.document.findall(nodes.section):
+            title = section.next_node(nodes.title)
+            anchor = section_anchor(title.astext()) if title is not None else None
+            if anchor is None or anchor in used:
+                unnumbered += 1
+                anchor = f"part-{unnumbered}"
+                while anchor in used:
+                    anchor += "x"
+            used.add(anchor)
+            section["ids"].insert(0, anchor)
+            self.document.ids[anchor] = section
+
+
+# --------------------------------------------------------------------------- per-page assets
+
+@dataclass(frozen=True)
+class PageAsset:
+    """A script or stylesheet (a file in ``site/static/``) that only some pages need.
+
+    It is loaded on a page exactly when the page's HTML body contains ``marker``
+    (for example the class name of the element the script drives). ``.js`` files
+    are loaded with ``defer``, ``.css`` files as stylesheets.
+    """
+    file: str
+    marker: str
+
+
+# One line per page-specific asset. tests/test_site.py checks, on every page,
+# that each one is loaded exactly where its marker occurs.
+PAGE_ASSETS: tuple[PageAsset, ...] = (
+)
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+TEX_IN_HTML = re.compile(r"\\\(|\\\[|\$\$")      # \( \[ $$ in raw HTML that MathJax would typeset
+
+
+def page_has_math(doctree) -> bool:
+    """The page itself has math (Sphinx also counts the math of every page in its toctree)."""
+    if doctree is None:
+        return False
+    for node in doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block, nodes.raw))):
+        if not isinstance(node, nodes.raw) or ("html" in node.get("format", "") and TEX_IN_HTML.search(node.astext())):
+            return True
+    return False
+
+
+def _script_name(js) -> str:
+    """The file of a script as configured (Sphinx stores ``_static/`` + the configured name)."""
+    name = str(getattr(js, "filename", js) or "")
+    return name[len("_static/"):] if name.startswith("_static/") else name
+
+
+def trim_page_assets(app, pagename, templatename, context, doctree):
+    """Drop MathJax from pages without math and the widget runtime from pages without widgets.
+
+    Runs after sphinx.ext.mathjax and myst-nb have added their files (priority 500).
+    """
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    mathjax = app.config.mathjax_path
+    widget_files = set(getattr(app.config, "nb_ipywidgets_js", None) or {})
+    keep_math = page_has_math(doctree)
+    keep_widgets = WIDGET_VIEW in (context.get("body") or "")
+    kept = []
+    for js in scripts:
+        name = _script_name(js)
+        attrs = getattr(js, "attributes", {}) or {}
+        if not keep_math and (name == mathjax or (not name and "window.MathJax" in attrs.get("body", ""))):
+            continue
+        if not keep_widgets and (name in widget_files or attrs.get("type") == WIDGET_STATE):
+            continue
+        kept.append(js)
+    context["script_files"] = kept
+
+
+def add_page_assets(app, pagename, templatename, context, doctree):
+    body = context.get("body") or ""
+    for asset in PAGE_ASSETS:
+        if asset.marker in body:
+            if asset.file.endswith(".css"):
+                app.add_css_file(asset.file)
+            else:
+                app.add_js_file(asset.file, loading_method="defer")
 
 
 def translate_groups(app, pagename, templatename, context, doctree):
@@ -178,4 +300,7 @@ def setup(app):
     app.connect("html-page-context", add_switcher, priority=400)
     app.connect("html-page-context", add_launch_buttons, priority=502)
     app.connect("html-page-context", translate_groups, priority=503)
+    app.connect("html-page-context", add_page_assets, priority=490)
+    app.connect("html-page-context", trim_page_assets, priority=600)
+    app.add_transform(SectionAnchors)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -113,7 +113,7 @@ def score(exercise, func, cases):
 
 def test_registry_shape():
     ids = list(EXERCISES)
-    assert ids[0] == "mask-1" and ids[-1] == "cache-3"
+    assert ids[0] == "mask-1" and ids[-1] == "dec-4"
     for stem in STEMS:
         in_notebook = [e for e in EXERCISES.values() if e.notebook == stem]
         assert len(in_notebook) >= 3, f"{stem} has fewer than three exercises"
@@ -326,6 +326,59 @@ def f(forward, step, new_cache, ids):
     cache = new_cache()
     last = [step(int(t), cache) for t in ids][-1]
     return float(np.max(np.abs(full[-1] - last)))
+""",
+    "dec-1": """
+def f(d_weights, weights):
+    if d_weights.shape != weights.shape:
+        raise ValueError("shapes")
+    return weights * d_weights                      # forgets the row sum: the softmax couples a row
+""",
+    "dec-2": """
+def f(d_out, x, gain, eps=1e-5):
+    if gain.shape != x.shape[-1:]:
+        raise ValueError("gain")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1 / np.sqrt((centred ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = centred * r
+    D = x.shape[-1]
+    return (d_out * gain * r, (d_out * x_hat).reshape(-1, D).sum(0),     # mean and variance taken as constants
+            d_out.reshape(-1, D).sum(0))
+""",
+    "dec-3": """
+from lib import layers
+from lib.attention import causal_attention
+def f(model, token, keys, values):
+    n = keys[0].shape[1]
+    if n >= model.context_size:
+        raise ValueError("past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        ks = np.concatenate([keys[layer], k], axis=1)
+        vs = np.concatenate([values[layer], v], axis=1)
+        if layer == 0:                                                     # only the first layer reads its history
+            heads = causal_attention(q, ks, vs)
+        else:
+            heads = causal_attention(q, k, v)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        x = x + layers.mlp_forward(layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0],
+                                   b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(ks)
+        new_values.append(vs)
+    return model.output_head(x)[0], new_keys, new_values
+""",
+    "dec-4": """
+def f(model, forward, ids, prefix_length, tol=1e-9):
+    if not 1 <= prefix_length < ids.shape[-1]:
+        raise ValueError("prefix")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    change = np.max(np.abs(forward(perturbed)[..., :prefix_length, :] - forward(ids)[..., :prefix_length, :]))
+    return "leaks" if change > tol else "causal"                           # no negative control
 """,
 }
 

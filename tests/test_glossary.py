@@ -3,7 +3,8 @@
 The table "Words we do not use" lists (language, pattern, use instead). The
 prose checked is what a reader sees in that language: the Markdown cells and
 translated comments of every source in src/, the feedback and grader messages
-(every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in the grading package)
+and exercise titles (every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in
+the grading package)
 and the site's translated theme strings. Inline code, math, URLs and HTML tags
 are not prose, nor are section numbers (§2.3), heading numbers and version numbers.
 """
@@ -30,7 +31,8 @@ def forbidden_words():
         match = re.match(r"\|\s*(zh|en|ru)\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
         if match:
             lang, pattern, instead = (g.replace("\x00", "|") for g in match.groups())
-            rows.append((lang, re.compile(pattern, re.IGNORECASE), instead))
+            markdown_only = instead.startswith("[Markdown]")
+            rows.append((lang, re.compile(pattern, re.IGNORECASE), instead, markdown_only))
     return rows
 
 
@@ -56,17 +58,17 @@ def prose(text):
 
 
 def source_texts():
-    """(where, lang, text) for every piece of translated prose in src/."""
+    """(where, lang, text, kind) for every piece of translated prose in src/ (kind: markdown, comment)."""
     for path in sorted((ROOT / "src").glob("*/*.py")):
         rel = path.relative_to(ROOT)
         for i, cell in enumerate(load(path)):
             if cell.kind == "markdown":
                 for lang in LANGUAGES:
-                    yield f"{rel} cell {i}", lang, cell.text[lang]
+                    yield f"{rel} cell {i}", lang, cell.text[lang], "markdown"
             else:
                 for _, _, comment in _comments(cell.source):
                     for lang, body in (tagged_parts(comment) or {}).items():
-                        yield f"{rel} cell {i} (comment)", lang, body
+                        yield f"{rel} cell {i} (comment)", lang, body, "comment"
 
 
 def _catalogues(obj, depth=0):
@@ -76,10 +78,13 @@ def _catalogues(obj, depth=0):
         elif depth < 3:
             for value in obj.values():
                 yield from _catalogues(value, depth + 1)
+    elif isinstance(obj, (list, tuple)) and depth < 3:
+        for value in obj:
+            yield from _catalogues(value, depth + 1)
 
 
 def message_texts():
-    for name in ("grading.feedback", "grading.messages", "lib.feedback", "lib.grading.messages"):
+    for name in ("grading.feedback", "grading.batch.messages", "grading.exercises"):
         try:
             module = importlib.import_module(name)
         except ImportError:
@@ -87,36 +92,38 @@ def message_texts():
         for attr, value in vars(module).items():
             for catalogue in _catalogues(value):
                 for lang in LANGUAGES:
-                    yield f"{name}.{attr}", lang, catalogue[lang]
+                    yield f"{name}.{attr}", lang, catalogue[lang], "message"
     for lang, folder in (("zh", "zh_CN"), ("ru", "ru")):
         for po in sorted((ROOT / "site" / "locale" / folder / "LC_MESSAGES").glob("*.po")):
             for match in re.finditer(r'^msgstr "(.*)"$', po.read_text(encoding="utf-8"), re.M):
-                yield str(po.relative_to(ROOT)), lang, match.group(1)
+                yield str(po.relative_to(ROOT)), lang, match.group(1), "message"
 
 
 def violations(texts):
     found = []
-    for where, lang, text in texts:
+    for where, lang, text, kind in texts:
         clean = prose(text)
-        for rule_lang, pattern, instead in RULES:
-            if rule_lang == lang:
+        for rule_lang, pattern, instead, markdown_only in RULES:
+            if rule_lang == lang and (kind == "markdown" or not markdown_only):
                 for match in pattern.finditer(clean):
                     found.append(f"{where} [{lang}]: {match.group(0)!r} -> {instead}")
     return found
 
 
 def test_the_table_is_read():
-    langs = {lang for lang, _, _ in RULES}
+    langs = {lang for lang, _, _, _ in RULES}
     assert langs == set(LANGUAGES) and len(RULES) >= 20, "the table 'Words we do not use' was not parsed"
 
 
 def test_the_check_finds_what_it_looks_for():
-    sample = [("demo", "en", "The hand-set model; `hand-set` in code is fine."),
-              ("demo", "ru", "В §1.2 число 0,33, а не 0.33; `0.33` в коде можно."),
-              ("demo", "zh", "见 §2.3，第 5..7 行")]
+    sample = [("demo", "en", "The hand-set model; `hand-set` in code is fine.", "markdown"),
+              ("demo", "ru", "В §1.2 число 0,33, а не 0.33; `0.33` в коде можно.", "markdown"),
+              ("demo", "ru", "x = 0.5 в комментарии к коду можно; а пакет текстов нельзя", "comment"),
+              ("demo", "zh", "见 §2.3，第 5..7 行", "markdown")]
     found = violations(sample)
-    assert len(found) == 3, found
-    assert "'hand-set'" in found[0] and "'0.3'" in found[1] and "'5..7'" in found[2]
+    assert len(found) == 4, found
+    assert "'hand-set'" in found[0] and "'0.3'" in found[1] and "'пакет текстов'" in found[2]
+    assert "'5..7'" in found[3]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "src").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")

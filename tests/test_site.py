@@ -1,32 +1,52 @@
 """The course website in a real browser (headless Chromium driven by Playwright).
 
 Every page of every language is opened over HTTP from 127.0.0.1 and checked:
-it loads with no console error and no failed request, no request leaves
-localhost, <html lang> is right, the language switcher leads to the same page
-in the other languages (which exists), math is typeset by the site's own
-MathJax, every image has loaded, widgets render, notebook pages offer the
-.ipynb download, and searching a word of the page's title (in the page's
-language) finds the page. The landing page sends a visitor to the language of
-the browser.
+
+* it loads with no console error and no failed request, nothing leaves
+  localhost, ``<html lang>`` is right;
+* the language switcher (the row of names and the phone menu) leads to the same
+  page in the other languages, which exists;
+* weight: MathJax only where the page has math, the widget runtime only where
+  it shows a widget, each page-specific asset (site/course_site.py PAGE_ASSETS)
+  only where its marker is; no fontawesome.js and no full icon font; every
+  shared asset comes from the one ``/_static/`` (same URL in every language);
+  the page, with everything it loads, weighs at most HEAVIEST_LIMIT (gzip);
+* math is typeset by the site's MathJax, images load, widgets render, notebook
+  pages offer the .ipynb download and (with no repository set) no launch button;
+* axe-core (npm, pinned in site/vendor.json, injected by the test, never part of
+  the site) finds no serious or critical violation, in light and in dark mode;
+* at 360 px nothing scrolls sideways and the header's buttons are on screen.
+
+Other tests: search in each language finds every page by a word of its
+headings; the landing page (h1, one section per language, browser language
+redirect, ``?stay``); the switcher keeps the reader's section; switching
+language loads only the new page's HTML, images and a few small per-language
+files; every figure has alt text in the page's language; no sentence points at
+a launch button that is not there; and a second build with a placeholder
+repository URL (``_build/launch-check``) has Binder and download buttons on
+every notebook page and still fits a phone.
 
 The site is built by the session fixture (`python tools/build_site.py`,
 incremental: a few seconds when `make book` already ran; about a minute from
 scratch). Set COURSE_SITE_NO_BUILD=1 to test an existing _build/site as is.
 
-Needs Debian's chromium (`apt-get install chromium`, used as
-/usr/bin/chromium or $CHROMIUM) and the Python package playwright. Without
-them the tests skip, except when CI=true, where they fail.
+Needs Debian's chromium (`apt-get install chromium`, used as /usr/bin/chromium
+or $CHROMIUM), the Python package playwright and npm (axe-core). Without them
+the tests skip, except when CI=true, where they fail.
 
-At the end the session prints the page weight (HTML plus everything it loads
-on a first visit) and load times, and writes them to _build/site-report.json.
+At the end the session prints the page weight (first visit and language
+switch, raw and gzip) and load times, and writes them to _build/site-report.json.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
+import html as html_lib
 import http.server
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -40,15 +60,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "site"))
 from tools import build_site  # noqa: E402
+
+import course_site  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 OUT = build_site.OUT
+LAUNCH_BUILD = ROOT / "_build" / "launch-check"
+PLACEHOLDER_REPO = "https://github.com/example/course"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync",
                   "--disable-dev-shm-usage"]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NAV_TIMEOUT_MS = 30_000
+DESKTOP = {"width": 1366, "height": 900}
+PHONE_WIDTH = 360
+# tests/test_site_figures.py assumes the text column is at least this wide
+# (figures are drawn to fit it unshrunk; legends to stay readable on a phone).
+DESKTOP_COLUMN, PHONE_COLUMN = 720, 320
+SCRIPT_OF = {"zh": r"[\u4e00-\u9fff]", "ru": r"[А-Яа-яЁё]", "en": r"[A-Za-z]"}
 
 
 def _unavailable(message):
@@ -73,9 +104,35 @@ def _site_pages():
 
 PAGES = _site_pages()
 LANGS = sorted({p[0] for p in PAGES})
+NOTEBOOK_PAGES = [p for p in PAGES if p[2].split("/", 1)[0] in build_site.KINDS]
+
+
+def _article(source: str) -> str:
+    """The <article> of a built page, without scripts, styles and code."""
+    match = re.search(r"<article\b.*?</article>", source, re.S)
+    text = match.group(0) if match else ""
+    return re.sub(r"<(script|style)\b.*?</\1>", "", text, flags=re.S)
+
+
+def _prose(source: str) -> str:
+    """The article's reading text: no code cells, no outputs, no inline code."""
+    text = _article(source)
+    text = re.sub(r'<div class="cell_input.*?</div>\s*</div>', " ", text, flags=re.S)
+    text = re.sub(r'<div class="cell_output.*?</div>\s*</div>', " ", text, flags=re.S)
+    text = re.sub(r"<(pre|code)\b.*?</\1>", " ", text, flags=re.S)
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", text))
 
 
 # --------------------------------------------------------------------------- fixtures
+
+def _build(*args):
+    # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.fail(f"site build {' '.join(args)} failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-4000:]}",
+                    pytrace=False)
+
 
 @pytest.fixture(scope="session")
 def site_dir():
@@ -84,12 +141,20 @@ def site_dir():
         if not (OUT / "build-info.json").exists():
             pytest.fail(f"COURSE_SITE_NO_BUILD is set but {OUT} is not built: run `make book`", pytrace=False)
         return OUT
-    # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py")], cwd=ROOT,
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail(f"site build failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-4000:]}", pytrace=False)
+    _build()
     return OUT
+
+
+@pytest.fixture(scope="session")
+def build_info(site_dir):
+    return json.loads((site_dir / "build-info.json").read_text(encoding="utf8"))
+
+
+@pytest.fixture(scope="session")
+def launch_site():
+    """A second site, built as if repository.url were set (its own build folder)."""
+    _build("--build-dir", str(LAUNCH_BUILD), "--repository-url", PLACEHOLDER_REPO)
+    return LAUNCH_BUILD / "site"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -97,13 +162,25 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def _serve(directory):
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
 @pytest.fixture(scope="session")
 def base_url(site_dir):
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server, url = _serve(site_dir)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def launch_url(launch_site):
+    server, url = _serve(launch_site)
+    yield url
     server.shutdown()
     server.server_close()
 
@@ -129,6 +206,19 @@ def browser():
 
 
 @pytest.fixture(scope="session")
+def axe_script():
+    """axe-core's axe.min.js, fetched (pinned, checked) by the site builder's vendor step."""
+    try:
+        folder = build_site.fetch_vendor(quiet=True, group="test_packages")
+    except SystemExit as exc:
+        _unavailable(f"axe-core could not be fetched ({exc}): accessibility checks skipped")
+    path = folder / "axe-core" / "axe.min.js"
+    if not path.exists():
+        pytest.fail(f"{path} missing after fetching axe-core", pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
 def report(request):
     """Collects page weight and load time; prints a summary when the session ends."""
     rows = []
@@ -140,7 +230,7 @@ def report(request):
     lines = build_site.report_lines(rows)
     (OUT.parent / "site-report.txt").write_text("\n".join(lines) + "\n", encoding="utf8")
     # Shown when the tests run in one process; under pytest-xdist the workers'
-    # output is not, so `python tools/build_site.py --report` prints the file.
+    # output is not, so tests/conftest.py prints the file at the end.
     capture = request.config.pluginmanager.getplugin("capturemanager")
     terminal = request.config.pluginmanager.getplugin("terminalreporter")
     if terminal is None or capture is None:
@@ -155,16 +245,15 @@ class PageLog:
     """Everything a page did while loading."""
 
     def __init__(self, context):
-        self.requests, self.failed, self.console, self.errors, self.sizes = [], [], [], [], {}
+        self.requests, self.failed, self.console, self.errors, self.responses = [], [], [], [], []
         context.on("request", lambda r: self.requests.append(r.url))
         context.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
         context.on("response", self._response)
 
     def _response(self, response):
+        self.responses.append(response)
         if response.status >= 400:
             self.failed.append(f"{response.url} (HTTP {response.status})")
-        length = response.headers.get("content-length")
-        self.sizes[response.url] = int(length) if length and length.isdigit() else 0
 
     def watch(self, page):
         page.on("console", lambda m: m.type == "error" and self.console.append(m.text))
@@ -180,9 +269,20 @@ class PageLog:
                 bad.append(url)
         return bad
 
+    def paths(self):
+        """Site paths (``_static/x.css``) of every local request, in order, once each."""
+        seen = []
+        for url in self.requests:
+            parts = urlparse(url)
+            if parts.hostname in LOCAL_HOSTS:
+                path = unquote(parts.path).lstrip("/")
+                if path not in seen:
+                    seen.append(path)
+        return seen
 
-def _open(browser, url, locale=None):
-    context = browser.new_context(locale=locale) if locale else browser.new_context()
+
+def _open(browser, url, locale=None, **options):
+    context = browser.new_context(locale=locale, **options) if locale else browser.new_context(**options)
     log = PageLog(context)
     page = context.new_page()
     page.set_default_timeout(NAV_TIMEOUT_MS)
@@ -199,13 +299,256 @@ def _assert_clean(log, what):
 
 
 @functools.lru_cache(maxsize=None)
-def _gzip_size(site_dir, url):
-    """What the response would weigh from a server that compresses (most hosts do)."""
-    import gzip
-    path = site_dir / unquote(urlparse(url).path).lstrip("/")
-    if path.is_dir():
-        path = path / "index.html"
-    return len(gzip.compress(path.read_bytes(), 6)) if path.is_file() else 0
+def _sizes(site_dir, path):
+    """(raw, gzip) bytes of one file of the site: what it weighs from a server that compresses (most hosts do)."""
+    file = site_dir / path
+    if file.is_dir():
+        file = file / "index.html"
+    if not file.is_file():
+        return 0, 0
+    data = file.read_bytes()
+    return len(data), len(gzip.compress(data, 6))
+
+
+# In dark mode only colours change: the rules that look at colours are enough there.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def _axe(page, axe_script, rules=None):
+    """Serious and critical axe-core violations on the page as it is now (all rules, or ``rules``)."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_script))
+    return page.evaluate("""async rules => {
+        const options = {resultTypes: ["violations"]};
+        if (rules) options.runOnly = {type: "rule", values: rules};
+        const result = await axe.run(document, options);
+        return result.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                        nodes: v.nodes.slice(0, 4).map(n => n.target.join(" "))}));
+    }""", rules)
+
+
+def _go_dark(page):
+    """The reader's system turns dark; the theme follows (no colour transitions half-way)."""
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
+    page.emulate_media(color_scheme="dark")
+    if page.evaluate("'theme' in document.documentElement.dataset"):      # the theme's pages; not the landing page
+        page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    page.wait_for_timeout(50)
+
+
+def _header_fits(page, width):
+    """Header controls that stick out of a ``width`` px window (none, if it fits)."""
+    return page.evaluate("""width => Array.from(document.querySelectorAll(
+            ".bd-header-article button, .bd-header-article a, .bd-header-article summary"))
+        .filter(e => e.offsetParent !== null && !e.closest(".dropdown-menu, .course-lang-menu__items"))
+        .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && (r.right > width + 0.5 || r.left < -0.5); })
+        .map(e => (e.getAttribute("aria-label") || e.title || e.textContent).trim().slice(0, 40))""", width)
+
+
+def _phone_overflow(page):
+    page.set_viewport_size({"width": PHONE_WIDTH, "height": 800})
+    page.wait_for_timeout(150)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate("""w => Array.from(document.querySelectorAll("article *, .bd-header-article *"))
+        .filter(e => e.getBoundingClientRect().right > w + 0.5 && e.offsetParent !== null
+                     && !e.closest("div.cell_output, div.output, .highlight, .pst-scrollable-table-container, mjx-container, .dropdown-menu"))
+        .slice(0, 5).map(e => e.tagName + "." + String(e.className).slice(0, 40))""", PHONE_WIDTH)
+    return width, wide
+
+
+# --------------------------------------------------------------------------- every page
+
+@pytest.mark.parametrize("lang,html_lang,pagename", PAGES, ids=[f"{p[0]}/{p[2]}" for p in PAGES])
+def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang, html_lang, pagename):
+    url = urljoin(base_url, f"{lang}/{pagename}.html")
+    start = time.perf_counter()
+    context, page, log = _open(browser, url, viewport=DESKTOP)
+    try:
+        source = (site_dir / lang / f"{pagename}.html").read_text(encoding="utf8")
+        has_math = bool(re.search(r'class="[^"]*\bmath\b', _article(source)))
+        has_widgets = "application/vnd.jupyter.widget-view+json" in source
+        if has_math:
+            page.wait_for_function("document.querySelectorAll('mjx-container').length > 0")
+        page.wait_for_load_state("networkidle")
+        ready_ms = (time.perf_counter() - start) * 1000
+        first_visit = log.paths()            # before the reader scrolls
+        if has_widgets:                      # the widget runtime comes when a widget nears the window
+            page.evaluate("""() => document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')
+                                   .parentElement.scrollIntoView()""")
+            page.wait_for_function("document.querySelectorAll('.jupyter-widgets').length > 0")
+            page.wait_for_load_state("networkidle")
+            page.evaluate("window.scrollTo(0, 0)")
+        load_ms = page.evaluate(
+            "(() => { const n = performance.getEntriesByType('navigation')[0];"
+            " return n ? n.loadEventEnd - n.startTime : 0; })()")
+
+        _assert_clean(log, url)
+        assert page.evaluate("document.documentElement.lang") == html_lang
+
+        # Language switcher, both forms: the same page in each other language, and it exists.
+        for where in ("nav.course-lang-switcher", ".course-lang-menu__items"):
+            links = page.eval_on_selector_all(
+                f"{where} a.course-lang",
+                "els => els.map(e => [e.dataset.courseLang, e.href, e.dataset.courseFallback || ''])")
+            assert sorted(code for code, _, _ in links) == sorted(set(LANGS) - {lang}), (where, links)
+            for code, href, fallback in links:
+                assert not fallback, f"{url}: no {code} counterpart of {pagename}"
+                expected = urljoin(base_url, f"{code}/{pagename}.html")
+                assert href == expected, (href, expected)
+                assert (site_dir / code / f"{pagename}.html").exists(), f"{expected} missing"
+
+        # What the page loads.
+        paths = log.paths()
+        mathjax = [p for p in paths if "/mathjax/" in p]
+        assert bool(mathjax) == has_math, f"{url}: MathJax loaded {bool(mathjax)}, page has math {has_math}"
+        widget_runtime = [p for p in paths if "html-manager" in p or "requirejs" in p]
+        assert bool(widget_runtime) == has_widgets, f"{url}: widget runtime {widget_runtime}, widgets {has_widgets}"
+        if has_widgets:
+            assert page.evaluate("document.querySelectorAll('.jupyter-widgets .widget-readout, .jupyter-widgets').length") > 0
+        body = _article(source)
+        for asset in course_site.PAGE_ASSETS:
+            loaded = any(p.endswith(asset.file) for p in paths)
+            assert loaded == (asset.marker in body), f"{url}: {asset.file} loaded {loaded}"
+        assert not [p for p in paths if "fontawesome.js" in p or re.search(r"fontawesome/webfonts/fa-", p)], \
+            f"{url}: the full icon script or font was loaded: the icon subset misses an icon"
+        own = {f"{lang}/_static/{f}" for f in [r.split("/", 1)[1] for r in build_info["per_language_files"][lang]
+                                                if r.startswith("_static/")]}
+        stray = [p for p in paths if p.startswith(f"{lang}/_static/") and p not in own]
+        assert not stray, f"{url}: per-language copies of shared assets: {stray}"
+        if pagename != "search":
+            assert not [p for p in paths if p.endswith("searchindex.js")], f"{url}: search index loaded"
+
+        if has_math:
+            assert page.evaluate("document.querySelectorAll('mjx-merror').length") == 0, "TeX error on page"
+        broken = page.evaluate(
+            "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+        assert not broken, f"{url}: images not loaded: {broken}"
+        icons = page.evaluate("""() => Array.from(document.fonts).filter(f => /Font Awesome 6/.test(f.family)
+                                  && f.status === 'loaded').map(f => f.unicodeRange)""")
+        assert icons and all(r != "U+0-10FFFF" for r in icons), f"{url}: icon fonts loaded: {icons}"
+
+        kind = pagename.split("/", 1)[0]
+        if kind in build_site.KINDS:
+            if kind in build_site.EXECUTED_KINDS:
+                tracebacks = page.evaluate(
+                    "document.querySelectorAll('.cell:not(.tag_raises-exception) .output.traceback').length")
+                assert tracebacks == 0, f"{url}: error output in an executed notebook"
+            download = page.eval_on_selector_all(
+                "a.btn-download-source-button", "els => els.map(e => e.getAttribute('href'))")
+            assert download and download[0].endswith(f"{pagename.split('/')[-1]}.ipynb"), download
+            target = (site_dir / lang / pagename).parent / download[0]
+            assert target.resolve().exists(), f"download link {download[0]} is broken"
+            assert build_info["repository_url"] == "", "the default build has no repository"
+            launch = page.eval_on_selector_all(".dropdown-launch-buttons a", "els => els.map(e => e.href)")
+            assert launch == [], f"{url}: launch buttons without a repository: {launch}"
+            column = page.evaluate("(() => { const a = document.querySelector('article.bd-article');"
+                                   " const s = getComputedStyle(a); return a.clientWidth"
+                                   " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); })()")
+            assert column >= DESKTOP_COLUMN, f"{url}: text column {column} px < {DESKTOP_COLUMN} px"
+
+        files = {p: list(_sizes(site_dir, p)) for p in first_visit if p != ""}
+        gz = sum(v[1] for v in files.values())
+        report.append({"page": f"{lang}/{pagename}", "bytes": sum(v[0] for v in files.values()), "gzip_bytes": gz,
+                       "requests": len(log.requests), "load_ms": load_ms, "ready_ms": ready_ms, "files": files})
+        assert gz <= build_site.HEAVIEST_LIMIT, (
+            f"{url} weighs {gz / 1024:.0f} KiB gzip on a first visit, more than "
+            f"{build_site.HEAVIEST_LIMIT // 1024} KiB: " + ", ".join(
+                f"{p} {v[1] // 1024} KiB" for p, v in sorted(files.items(), key=lambda kv: -kv[1][1])[:6]))
+
+        # Accessibility, light then dark.
+        violations = _axe(page, axe_script)
+        assert not violations, f"{url} (light): {json.dumps(violations, ensure_ascii=False, indent=1)}"
+        _go_dark(page)
+        violations = _axe(page, axe_script, COLOUR_RULES)
+        assert not violations, f"{url} (dark): {json.dumps(violations, ensure_ascii=False, indent=1)}"
+
+        # A 360 px phone: nothing scrolls sideways, every header button is on screen.
+        width, wide = _phone_overflow(page)
+        assert width <= PHONE_WIDTH, f"{url}: {width} px wide at {PHONE_WIDTH} px; too wide: {wide}"
+        assert not _header_fits(page, PHONE_WIDTH), f"{url}: header off screen: {_header_fits(page, PHONE_WIDTH)}"
+        if kind in build_site.KINDS:
+            column = page.evaluate("document.querySelector('article.bd-article').getBoundingClientRect().width")
+            assert column >= PHONE_COLUMN, f"{url}: phone text column {column} px < {PHONE_COLUMN} px"
+        _assert_clean(log, f"{url} after the checks")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang,html_lang,pagename", NOTEBOOK_PAGES, ids=[f"{p[0]}/{p[2]}" for p in NOTEBOOK_PAGES])
+def test_figures_have_alt_text(site_dir, lang, html_lang, pagename):
+    """Every figure says what it shows, in the page's language (not its file name)."""
+    article = _article((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
+    problems = []
+    for img in re.findall(r"<img\b[^>]*>", article):
+        alt = html_lib.unescape((re.search(r'\balt="([^"]*)"', img) or [None, ""])[1]).strip()
+        src = (re.search(r'\bsrc="([^"]*)"', img) or [None, ""])[1]
+        name = posixpath.basename(src)
+        if not alt or name in alt or re.search(r"_images/|[0-9a-f]{16,}|\.(png|jpe?g|gif|svg)$", alt):
+            problems.append(f"{name}: alt={alt!r}")
+        elif len(alt) < 12 or not re.search(SCRIPT_OF[lang], alt) or (
+                lang == "en" and re.search(SCRIPT_OF["ru"] + "|" + SCRIPT_OF["zh"], alt)):
+            problems.append(f"{name}: alt={alt!r} does not describe the figure in {lang}")
+    for svg in re.findall(r"<svg\b[^>]*>", article):
+        if 'aria-hidden="true"' in svg:
+            continue
+        label = re.search(r'\baria-label="([^"]*)"', svg)
+        if 'role="img"' not in svg or not label or not re.search(SCRIPT_OF[lang], label.group(1)):
+            problems.append(f"inline svg without role=img and an aria-label in {lang}: {svg[:80]}")
+    assert not problems, f"{lang}/{pagename}: " + "; ".join(problems)
+
+
+LAUNCH_PHRASES = {
+    "en": r"rocket|launch button|Binder button|button at the top",
+    "zh": r"火箭|启动按钮|顶部的.{0,6}按钮",
+    "ru": r"ракет|кнопк\w* запуска|кнопк\w* вверху",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_sentence_points_at_a_missing_launch_button(site_dir, build_info, lang):
+    """With no repository set there is no launch button, so no page may tell the reader to click one."""
+    assert build_info["repository_url"] == ""
+    pages = [(f"{lang}/{p[2]}.html", (site_dir / lang / f"{p[2]}.html").read_text(encoding="utf8"))
+             for p in PAGES if p[0] == lang]
+    landing = (site_dir / "index.html").read_text(encoding="utf8")
+    section = re.search(rf'<section class="intro" id="intro-{lang}".*?</section>', landing, re.S)
+    assert section, f"the landing page has no {lang} section"
+    texts = [(path, _prose(text)) for path, text in pages] + [("index.html", re.sub(r"<[^>]+>", " ", section.group(0)))]
+    found = []
+    for path, text in texts:
+        for sentence in re.split(r"(?<=[.!?。！？])\s*", text):
+            if re.search(LAUNCH_PHRASES[lang], sentence, re.I):
+                found.append(f"{path}: {' '.join(sentence.split())[:160]}")
+    assert not found, "sentences about a launch button the page does not have:\n" + "\n".join(found)
+
+
+# --------------------------------------------------------------------------- search
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_finds_every_page(browser, base_url, site_dir, lang):
+    """A word of each page's headings, in the page's language, finds that page (search page's engine)."""
+    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+    try:
+        page.wait_for_function("typeof Search !== 'undefined' && Search.hasIndex()")
+        misses = []
+        for code, _, pagename in NOTEBOOK_PAGES:
+            if code != lang:
+                continue
+            article = _article((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
+            headings = [html_lib.unescape(re.sub(r"<[^>]+>", "", h)).replace("#", "")
+                        for h in re.findall(r"<h[12][^>]*>(.*?)</h[12]>", article, re.S)]
+            term = next(filter(None, (_search_term(lang, h) for h in headings)), None)
+            if not term:
+                misses.append(f"{pagename}: no searchable word in {headings!r}")
+                continue
+            found = page.evaluate("term => Search._performSearch(...Search._parseQuery(term)).map(r => r[0])", term)
+            if pagename not in found:
+                misses.append(f"{pagename}: {term!r} found {found[:5]}")
+        assert not misses, f"search ({lang}): " + "; ".join(misses)
+        _assert_clean(log, f"search page {lang}")
+    finally:
+        context.close()
 
 
 def _search_term(lang, title):
@@ -223,109 +566,28 @@ def _search_term(lang, title):
     return words[0] if words else None
 
 
-# --------------------------------------------------------------------------- tests
-
-@pytest.mark.parametrize("lang,html_lang,pagename", PAGES, ids=[f"{p[0]}/{p[2]}" for p in PAGES])
-def test_page(browser, base_url, site_dir, report, lang, html_lang, pagename):
-    url = urljoin(base_url, f"{lang}/{pagename}.html")
-    start = time.perf_counter()
-    context, page, log = _open(browser, url)
-    try:
-        source = (site_dir / lang / f"{pagename}.html").read_text(encoding="utf8")
-        has_math = bool(re.search(r'class="[^"]*\bmath\b', source))
-        has_widgets = "application/vnd.jupyter.widget-view+json" in source
-        if has_math:
-            page.wait_for_function("document.querySelectorAll('mjx-container').length > 0")
-        if has_widgets:
-            page.wait_for_function("document.querySelectorAll('.jupyter-widgets').length > 0")
-        page.wait_for_load_state("networkidle")
-        ready_ms = (time.perf_counter() - start) * 1000
-        load_ms = page.evaluate(
-            "(() => { const n = performance.getEntriesByType('navigation')[0];"
-            " return n ? n.loadEventEnd - n.startTime : 0; })()")
-
-        _assert_clean(log, url)
-        assert page.evaluate("document.documentElement.lang") == html_lang
-
-        # Language switcher: the same page in each other language, and it exists.
-        links = page.eval_on_selector_all(
-            ".course-lang-switcher a.course-lang",
-            "els => els.map(e => [e.dataset.courseLang, e.href, e.dataset.courseFallback || ''])")
-        assert sorted(code for code, _, _ in links) == sorted(set(LANGS) - {lang}), links
-        for code, href, fallback in links:
-            assert not fallback, f"{url}: no {code} counterpart of {pagename}"
-            expected = urljoin(base_url, f"{code}/{pagename}.html")
-            assert href == expected, (href, expected)
-            assert (site_dir / code / f"{pagename}.html").exists(), f"{expected} missing"
-
-        if has_math:
-            assert page.evaluate("document.querySelectorAll('mjx-container').length") > 0
-            assert page.evaluate("document.querySelectorAll('mjx-merror').length") == 0, "TeX error on page"
-        broken = page.evaluate(
-            "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
-        assert not broken, f"{url}: images not loaded: {broken}"
-        if has_widgets:
-            assert page.evaluate("document.querySelectorAll('.jupyter-widgets').length") > 0
-
-        kind = pagename.split("/", 1)[0]
-        if kind in build_site.KINDS:
-            # A committed error output may only show where the cell says it raises.
-            if kind in build_site.EXECUTED_KINDS:
-                tracebacks = page.evaluate(
-                    "document.querySelectorAll('.cell:not(.tag_raises-exception) .output.traceback').length")
-                assert tracebacks == 0, f"{url}: error output in an executed notebook"
-            download = page.eval_on_selector_all(
-                "a.btn-download-source-button", "els => els.map(e => e.getAttribute('href'))")
-            assert download and download[0].endswith(f"{pagename.split('/')[-1]}.ipynb"), download
-            target = (site_dir / lang / pagename).parent / download[0]
-            assert target.resolve().exists(), f"download link {download[0]} is broken"
-            repo_url = ((build_site.load_yaml(ROOT / "_config.yml").get("repository") or {}).get("url") or "").strip()
-            launch = page.eval_on_selector_all(".dropdown-launch-buttons a", "els => els.map(e => e.href)")
-            if repo_url:
-                assert any("/v2/" in h and quote(f"{kind}/{lang}/", safe="/") in h for h in launch), launch
-            else:
-                assert launch == []
-
-        report.append({"page": f"{lang}/{pagename}", "bytes": sum(log.sizes.values()),
-                       "gzip_bytes": sum(_gzip_size(site_dir, u) for u in log.sizes),
-                       "requests": len(log.requests), "load_ms": load_ms, "ready_ms": ready_ms})
-
-        # Search: a word of this page's title, in this page's language, finds it.
-        # Every page loads Sphinx's search engine and index for the theme's search
-        # dialog; run the query there, as the search page would
-        # (test_search_finds_course_term goes through the search page itself).
-        if kind in build_site.KINDS:
-            headings = page.eval_on_selector_all("article h1, article h2", "els => els.map(e => e.innerText)")
-            term = next(filter(None, (_search_term(lang, h.replace("#", "")) for h in headings)), None)
-            assert term, f"no searchable word in the headings {headings!r}"
-            page.wait_for_function("typeof Search !== 'undefined' && Search.hasIndex()")
-            found = page.evaluate(
-                "term => Search._performSearch(...Search._parseQuery(term)).map(r => r[0])", term)
-            assert pagename in found, f"search for {term!r} ({lang}) did not find {pagename}: {found}"
-            _assert_clean(log, f"search {term!r}")
-    finally:
-        context.close()
+COURSE_TERM = {"zh": "因果", "en": "causal", "ru": "причинная"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_search_finds_course_term(browser, base_url, lang):
-    """The glossary word for 'causal' finds the causality chapter in each language."""
-    term = {"zh": "因果", "en": "causal", "ru": "причинная"}.get(lang)
-    if term is None:
-        pytest.skip(f"no search term for {lang}")
+    """The glossary word for 'causal' finds the causality section in each language."""
+    assert lang in COURSE_TERM, f"no search term for {lang}: add one to COURSE_TERM"
+    term = COURSE_TERM[lang]
+    assert (ROOT / "chapters" / lang / "04_causality.ipynb").exists(), f"chapters/{lang}/04_causality.ipynb missing"
     context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html?q={quote(term)}"))
     try:
         page.wait_for_function(
             "typeof Search !== 'undefined' && Search.title"
             " && Search.title.innerText === Documentation.gettext('Search Results')")
         found = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.href)")
-        assert found, f"search for {term!r} found nothing"
-        if (ROOT / "chapters" / lang / "04_causality.ipynb").exists():
-            assert any("chapters/04_causality.html" in h for h in found), found
+        assert any("chapters/04_causality.html" in h for h in found), (term, found)
         _assert_clean(log, f"search {term!r}")
     finally:
         context.close()
 
+
+# --------------------------------------------------------------------------- landing page
 
 @pytest.mark.parametrize("locale,expected", [("zh-CN", "zh"), ("ru-RU", "ru"), ("en-US", "en"), ("de-DE", "en")])
 def test_landing_page_follows_browser_language(browser, base_url, locale, expected):
@@ -342,22 +604,124 @@ def test_landing_page_follows_browser_language(browser, base_url, locale, expect
         context.close()
 
 
-def test_landing_page_links_every_language(browser, base_url, site_dir):
-    context, page, log = _open(browser, urljoin(base_url, "index.html?stay"))
+def test_landing_page_is_a_front_door(browser, base_url, site_dir, build_info, axe_script):
+    """?stay shows the page: an h1, and per language a section in that language with
+    the course, where to start, the exercises and how to run the notebooks."""
+    context, page, log = _open(browser, urljoin(base_url, "index.html?stay"), viewport=DESKTOP)
     try:
+        assert page.evaluate("document.querySelectorAll('h1').length") == 1
         links = page.eval_on_selector_all("a[data-course-lang]", "els => els.map(e => [e.dataset.courseLang, e.href])")
         assert sorted(code for code, _ in links) == LANGS
         for code, href in links:
             assert (site_dir / unquote(urlparse(href).path).lstrip("/")).exists(), href
+        for spec in build_info["languages"]:
+            code = spec["code"]
+            section = page.locator(f"section#intro-{code}")
+            assert section.get_attribute("lang") == spec["html_lang"]
+            text = section.inner_text()
+            assert len(re.findall(SCRIPT_OF[code], text)) > 100, f"{code} section is not written in {code}"
+            hrefs = section.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+            assert f"{code}/{spec['root']}.html" in hrefs, f"{code}: no link to where to start"
+            first_exercise = next((p for p in spec["pages"] if p.startswith("exercises/")), None)
+            if first_exercise:
+                assert f"{code}/{first_exercise}.html" in hrefs, f"{code}: no link to the exercises"
+            assert "pip install -r requirements.txt" in text and f"chapters/{code}/" in text
+            assert "mybinder" not in " ".join(hrefs), "a Binder link without a repository"
+        assert not _axe(page, axe_script)
+        _go_dark(page)
+        assert not _axe(page, axe_script, COLOUR_RULES)
+        width, _ = _phone_overflow(page)
+        assert width <= PHONE_WIDTH
         _assert_clean(log, "landing page")
     finally:
         context.close()
 
 
+# --------------------------------------------------------------------------- language switch
+
+def _section_ids(source):
+    return re.findall(r'<section\b[^>]*\bid="((?:sec|part)-[^"]+)"', _article(source))
+
+
+@pytest.mark.parametrize("pagename", sorted({p[2] for p in NOTEBOOK_PAGES}))
+def test_section_anchors_are_the_same_in_every_language(site_dir, pagename):
+    """#sec-2-3 names the same section in every language, so the switcher can keep it."""
+    ids = {lang: _section_ids((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
+           for lang in LANGS if (site_dir / lang / f"{pagename}.html").exists()}
+    assert all(ids.values()), ids
+    first = next(iter(ids.values()))
+    for lang, seen in ids.items():
+        assert seen == first, f"{pagename}: {lang} has sections {seen}, expected {first}"
+
+
+def test_switcher_keeps_the_section(browser, base_url, site_dir):
+    page_name = next(p[2] for p in NOTEBOOK_PAGES if len(_section_ids(
+        (site_dir / p[0] / f"{p[2]}.html").read_text(encoding="utf8"))) >= 4)
+    ids = _section_ids((site_dir / "en" / f"{page_name}.html").read_text(encoding="utf8"))
+    here = re.escape(page_name)
+    context, page, log = _open(browser, urljoin(base_url, f"en/{page_name}.html#{ids[2]}"), viewport=DESKTOP)
+    try:
+        # The section in the URL.
+        page.click("nav.course-lang-switcher a[data-course-lang=ru]")
+        page.wait_for_url(re.compile(rf"/ru/{here}\.html#{ids[2]}$"))
+        assert page.evaluate("id => !!document.getElementById(id)", ids[2])
+        # An id inside a section (here: its heading's old text id) stands for that section.
+        inner = page.evaluate("id => { const s = document.getElementById(id).querySelector(':scope > span[id]');"
+                              " return s ? s.id : ''; }", ids[1])
+        if inner:
+            page.goto(urljoin(base_url, f"ru/{page_name}.html#{inner}"), wait_until="networkidle")
+            page.click("nav.course-lang-switcher a[data-course-lang=zh]")
+            page.wait_for_url(re.compile(rf"/zh/{here}\.html#{ids[1]}$"))
+        # The phone menu does the same.
+        page.set_viewport_size({"width": PHONE_WIDTH, "height": 800})
+        page.goto(urljoin(base_url, f"zh/{page_name}.html#{ids[3]}"), wait_until="networkidle")
+        page.click("details.course-lang-menu > summary")
+        page.click(".course-lang-menu__items a[data-course-lang=en]")
+        page.wait_for_url(re.compile(rf"/en/{here}\.html#{ids[3]}$"))
+        _assert_clean(log, "language switch")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("pagename", ["chapters/00_start", "chapters/03_positions"])
+def test_switching_language_reloads_only_the_page(browser, base_url, site_dir, build_info, pagename):
+    """Shared assets have one URL for every language, so the browser's cache serves them."""
+    if not all((site_dir / lang / f"{pagename}.html").exists() for lang in LANGS):
+        pytest.fail(f"{pagename} is missing in some language", pytrace=False)
+    context, page, log = _open(browser, urljoin(base_url, f"{LANGS[0]}/{pagename}.html"), viewport=DESKTOP)
+
+    def settle():
+        # MathJax fetches its fonts after typesetting, the browser its icon later still.
+        page.wait_for_function("!document.querySelector('.math') || document.querySelector('mjx-container')")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)
+
+    try:
+        settle()
+        # What matters is the URL: the same URL is the same entry in the browser's cache
+        # (this test server sends no cache headers, so it does not show the cache at work).
+        seen = set(log.paths())
+        for lang in LANGS[1:]:
+            before = len(log.requests)
+            page.click(f"nav.course-lang-switcher a[data-course-lang={lang}]")
+            page.wait_for_url(re.compile(rf"/{lang}/{re.escape(pagename)}\.html"))
+            settle()
+            new = [p for p in dict.fromkeys(unquote(urlparse(u).path).lstrip("/") for u in log.requests[before:])
+                   if p not in seen]
+            own = {f"{lang}/{f}" for f in build_info["per_language_files"][lang]}
+            unexpected = [p for p in new if p != f"{lang}/{pagename}.html" and p not in own]
+            assert not unexpected, f"switching to {lang} loaded shared files again: {unexpected}"
+            seen.update(new)
+        _assert_clean(log, "language switch")
+    finally:
+        context.close()
+
+
+# --------------------------------------------------------------------------- table of contents
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_table_of_contents_lists_every_page(browser, base_url, site_dir, lang):
-    info = json.loads((site_dir / "build-info.json").read_text(encoding="utf8"))
-    spec = next(s for s in info["languages"] if s["code"] == lang)
+def test_table_of_contents_lists_every_page(browser, base_url, site_dir, build_info, lang):
+    spec = next(s for s in build_info["languages"] if s["code"] == lang)
     context, page, log = _open(browser, urljoin(base_url, f"{lang}/{spec['root']}.html"))
     try:
         hrefs = page.eval_on_selector_all("nav.bd-docs-nav a", "els => els.map(e => e.href)")
@@ -369,3 +733,52 @@ def test_table_of_contents_lists_every_page(browser, base_url, site_dir, lang):
                 (ROOT / kind / lang).glob("*.ipynb")), kind
     finally:
         context.close()
+
+
+# --------------------------------------------------------------------------- launch buttons
+
+def test_launch_build_has_binder_and_download_on_every_notebook_page(launch_site):
+    info = json.loads((launch_site / "build-info.json").read_text(encoding="utf8"))
+    assert info["repository_url"] == PLACEHOLDER_REPO
+    problems = []
+    for lang, _, pagename in NOTEBOOK_PAGES:
+        source = (launch_site / lang / f"{pagename}.html").read_text(encoding="utf8")
+        menu = re.search(r'<div class="dropdown dropdown-launch-buttons">.*?</ul>', source, re.S)
+        kind, _, name = pagename.partition("/")
+        binder = ("https://mybinder.org/v2/gh/example/course/main?urlpath=lab/tree/"
+                  f"{kind}/{lang}/{name}.ipynb")
+        if not menu or html_lib.escape(binder) not in menu.group(0) and binder not in menu.group(0):
+            problems.append(f"{lang}/{pagename}: no Binder link {binder}")
+        download = re.search(r'class="btn btn-sm btn-download-source-button[^"]*"', source)
+        href = re.search(r'<a href="([^"]+\.ipynb)"[^>]*\n?\s*class="btn btn-sm btn-download-source-button', source)
+        if not download or not href or not ((launch_site / lang / pagename).parent / href.group(1)).resolve().exists():
+            problems.append(f"{lang}/{pagename}: no working .ipynb download")
+        if PLACEHOLDER_REPO not in source:
+            problems.append(f"{lang}/{pagename}: no repository link")
+    assert not problems, "\n".join(problems)
+    landing = (launch_site / "index.html").read_text(encoding="utf8")
+    assert "https://mybinder.org/v2/gh/example/course/main" in landing
+
+
+def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script):
+    """With the launch and repository buttons the header is fuller; it must still fit 360 px."""
+    pages = []
+    for lang in LANGS:
+        for kind in build_site.KINDS:
+            first = next((p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")), None)
+            if first:
+                pages.append(f"{lang}/{first}.html")
+    assert pages
+    for path in pages:
+        context, page, log = _open(browser, urljoin(launch_url, path), viewport=DESKTOP)
+        try:
+            page.click(".dropdown-launch-buttons button")
+            binder = page.locator(".dropdown-launch-buttons a[href*='mybinder.org']")
+            assert binder.is_visible(), f"{path}: the launch menu shows no Binder entry"
+            assert not _axe(page, axe_script), f"{path}: {_axe(page, axe_script)}"
+            width, wide = _phone_overflow(page)
+            assert width <= PHONE_WIDTH, f"{path}: {width} px at {PHONE_WIDTH} px: {wide}"
+            assert not _header_fits(page, PHONE_WIDTH), f"{path}: {_header_fits(page, PHONE_WIDTH)}"
+            _assert_clean(log, path)
+        finally:
+            context.close()

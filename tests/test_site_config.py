@@ -182,6 +182,28 @@ def test_landing_page_links_every_language():
     assert "{{" not in page and "://" not in page.replace("http://www.w3.org", "")
 
 
+def test_landing_page_says_where_to_start_and_mentions_binder_only_with_a_repository():
+    langs = build_site.site_languages(BASE)
+    roots = {s["code"]: "chapters/00_start" for s in langs}
+    docs = {s["code"]: ["chapters/00_start", "chapters/01_a", "chapters/06_b", "exercises/ex01_a", "exercises/ex02_b", "exercises/ex03_c",
+                        "solutions/ex01_a"] for s in langs}
+    titles = {s["code"]: s["title"] for s in langs}
+    page = build_site.landing_page(langs, roots, titles, docs)
+    assert page.count("<h1") == 1 and "Binder" not in page and "mybinder" not in page
+    for spec in langs:
+        section = page.split(f'id="intro-{spec["code"]}"', 1)[1].split("</section>", 1)[0]
+        assert re.search(rf'<section class="intro" id="intro-{spec["code"]}" lang="{spec["html_lang"]}"', page)
+        assert f'href="{spec["code"]}/exercises/ex01_a.html"' in section
+        assert f'href="{spec["code"]}/solutions/ex01_a.html"' in section
+        assert f"chapters/{spec['code']}/00_start.ipynb" in section
+    zh = page.split('id="intro-zh"', 1)[1].split("</section>", 1)[0]
+    assert "§1～§6" in zh and "§1～§3" in zh and "–" not in zh
+    assert "§1–§6" in page.split('id="intro-ru"', 1)[1].split("</section>", 1)[0]
+    page = build_site.landing_page(langs, roots, titles, docs, binder_url="https://mybinder.org/v2/gh/o/r/main",
+                                   repo_url="https://github.com/o/r")
+    assert page.count('href="https://mybinder.org/v2/gh/o/r/main"') == len(langs)
+
+
 def test_error_outputs_fail_the_build_only_where_unexpected(tmp_path):
     import nbformat
     error = nbformat.v4.new_output("error", ename="ValueError", evalue="boom", traceback=[])
@@ -207,3 +229,66 @@ def test_error_outputs_fail_the_build_only_where_unexpected(tmp_path):
     assert sorted(e.split(" ")[0].rstrip(":") for e in errors) == [
         "chapters/en/01_bad.ipynb", "chapters/en/04_broken.ipynb", "solutions/en/ex01_bad.ipynb"]
     assert notes == ["chapters/en/03_unexecuted.ipynb has no outputs (not executed?)"]
+
+
+def test_language_switch_costs_come_from_each_pages_files():
+    rows = [{"page": "en/a", "bytes": 30, "gzip_bytes": 12, "requests": 3, "load_ms": 1, "ready_ms": 1,
+             "files": {"en/a.html": [10, 4], "_static/x.css": [20, 8]}},
+            {"page": "ru/a", "bytes": 31, "gzip_bytes": 13, "requests": 3, "load_ms": 1, "ready_ms": 1,
+             "files": {"ru/a.html": [11, 5], "_static/x.css": [20, 8], "ru/_static/translations.js": [9, 3]}}]
+    costs = {(c["from"], c["to"]): c for c in build_site.switch_costs(rows)}
+    assert (costs["en/a", "ru/a"]["bytes"], costs["en/a", "ru/a"]["gzip_bytes"]) == (20, 8)
+    assert costs["en/a", "ru/a"]["files"] == ["ru/_static/translations.js", "ru/a.html"]
+    assert (costs["ru/a", "en/a"]["bytes"], costs["ru/a", "en/a"]["gzip_bytes"]) == (10, 4)
+    text = "\n".join(build_site.report_lines(rows))
+    assert "switching language" in text and "translations.js" in text and "the page's HTML" in text
+
+
+def test_assembly_stores_shared_files_once_and_rewrites_their_urls(tmp_path):
+    raw, out = tmp_path / "html", tmp_path / "site"
+    page = ('<link href="../_static/theme.css?v=1" rel="stylesheet"><script src="../_static/options.js"></script>'
+            '<img src="../_images/fig.png"><a href="other.html#sec-1">x</a><a href="https://example.org/">y</a>')
+    for lang, options in (("en", "EN"), ("ru", "RU")):
+        for rel, text in {"_static/theme.css": "body{background:url(img/bg.png)}", "_static/img/bg.png": "png",
+                          "_static/options.js": options, "_images/fig.png": "fig", "chapters/a.html": page,
+                          "chapters/other.html": "", ".buildinfo": "state", "_static/webpack-macros.html": "{{ x }}"}.items():
+            (raw / lang / rel).parent.mkdir(parents=True, exist_ok=True)
+            (raw / lang / rel).write_text(text)
+    (out / "stale.txt").parent.mkdir(parents=True)
+    (out / "stale.txt").write_text("left over")
+    summary = build_site.assemble(["en", "ru"], raw, out)
+    assert summary["shared"] == ["_images/fig.png", "_static/img/bg.png", "_static/theme.css"]
+    assert summary["per_language"] == {"en": ["_static/options.js"], "ru": ["_static/options.js"]}
+    html = (out / "ru/chapters/a.html").read_text()
+    assert 'href="../../_static/theme.css?v=1"' in html and 'src="../../_images/fig.png"' in html
+    assert 'src="../_static/options.js"' in html and (out / "ru/_static/options.js").read_text() == "RU"
+    assert 'href="other.html#sec-1"' in html and "https://example.org/" in html
+    assert not (out / "stale.txt").exists() and not (out / "en/.buildinfo").exists()
+    assert not (out / "en/_static/webpack-macros.html").exists() and not (out / "en/_static/theme.css").exists()
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert build_site.broken_references(out, files) == []
+    (out / "_static/img/bg.png").unlink()
+    (out / "ru/chapters/other.html").unlink()
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert sorted(build_site.broken_references(out, files)) == [
+        "_static/theme.css: img/bg.png", "ru/chapters/a.html: other.html#sec-1"]
+    assert build_site.broken_references(out, files, ("ru/",)) == ["_static/theme.css: img/bg.png"]
+
+
+def test_icon_subset_names_every_icon_the_pages_use():
+    css = '.fa-bars:before,.fa-navicon:before{content:"\\f0c9"}.fa-sun:before{content:"\\f185"}' \
+          '.x{--pst-icon-note:"\\f05a"}'
+    assert build_site.icon_map(css) == {"bars": 0xF0C9, "navicon": 0xF0C9, "sun": 0xF185}
+    assert build_site.icon_codepoints(css, ['<i class="fa-solid fa-bars">']) == {0xF0C9, 0xF05A}
+    subset = '@font-face{font-family:"X";unicode-range:U+F0C9,U+F05A}'
+    assert build_site.icon_classes_missing('<i class="fa-solid fa-bars"></i>', css, subset) == []
+    assert build_site.icon_classes_missing('<i class="fas fa-sun fa-lg"></i>', css, subset) == ["fa-sun"]
+
+
+def test_section_anchor_names():
+    assert course_site.section_anchor("2.3 Masks") == "sec-2-3"
+    assert course_site.section_anchor("§2.3 Masks") == "sec-2-3"
+    assert course_site.section_anchor("1. Разбиение") == "sec-1"
+    assert course_site.section_anchor("7 Putting it together") == "sec-7"
+    assert course_site.section_anchor("Summary") is None
+    assert course_site.section_anchor("2D attention") is None

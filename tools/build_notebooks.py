@@ -2,6 +2,7 @@
 
     python tools/build_notebooks.py                 # every source under src/
     python tools/build_notebooks.py src/chapters/02_heads.py --no-execute
+    python tools/build_notebooks.py src/chapters/02_heads.py --prose-only   # Markdown edits: no execution
 
 Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``.
 Executed notebooks keep their outputs, which nbval then re-checks.
@@ -13,12 +14,14 @@ languages line up cell for cell.
 """
 
 import argparse
+import io
 import json
 import os
 import pathlib
 import re
 import sys
 import time
+import tokenize
 import uuid
 
 import nbformat
@@ -125,7 +128,47 @@ def write_atomically(nb, target):
     os.replace(tmp, target)
 
 
-def build(source_path, run=True):
+def _code_tokens(source):
+    """The tokens of a code cell without comments and layout (translated comments may differ)."""
+    skip = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+            tokenize.ENCODING, tokenize.ENDMARKER)
+    try:
+        return [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type not in skip]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return source
+
+
+def _metadata_without_alt(metadata):
+    meta = {k: v for k, v in metadata.items() if k != "mystnb"}
+    image = {k: v for k, v in metadata.get("mystnb", {}).get("image", {}).items() if k != "alt"}
+    return meta, image
+
+
+def reuse_outputs(nb, target):
+    """Copy outputs from the committed ``target`` into ``nb`` when no code changed.
+
+    Comments and alt text may differ (they do not change what a cell prints).
+    Returns None on success, otherwise a sentence naming the first code cell
+    whose code differs (so the notebook has to be executed again).
+    """
+    if not target.exists():
+        return f"{target.relative_to(ROOT)} does not exist yet"
+    old = nbformat.read(target, as_version=4)
+    old_code = [c for c in old.cells if c.cell_type == "code"]
+    new_code = [c for c in nb.cells if c.cell_type == "code"]
+    if len(old_code) != len(new_code):
+        return f"{target.relative_to(ROOT)}: {len(new_code)} code cells instead of {len(old_code)}"
+    for before, after in zip(old_code, new_code):
+        if (_code_tokens(before.source) != _code_tokens(after.source)
+                or _metadata_without_alt(before.metadata) != _metadata_without_alt(after.metadata)):
+            return f"{target.relative_to(ROOT)}: code cell {after.id} changed"
+    for before, after in zip(old_code, new_code):
+        after.outputs, after.execution_count = before.outputs, before.execution_count
+    nb.metadata = old.metadata
+    return None
+
+
+def build(source_path, run=True, prose_only=False):
     source_path = pathlib.Path(source_path).resolve()
     kind = source_path.parent.name
     stem = source_path.stem
@@ -133,15 +176,21 @@ def build(source_path, run=True):
     # a solved notebook leaves out the cells meant for the exercise only (its title, say)
     numbered = solution_cells(source_cells) if kind == "solutions" else list(enumerate(source_cells))
     numbers, cells = [i for i, _ in numbered], [cell for _, cell in numbered]
+    if prose_only:           # check every language before writing any
+        notebooks = {lang: make_notebook(cells, lang, stem, numbers) for lang in LANGUAGES}
+        for lang, nb in notebooks.items():
+            problem = reuse_outputs(nb, ROOT / kind / lang / f"{stem}.ipynb")
+            if problem:
+                raise SystemExit(f"--prose-only: {problem}; rebuild without --prose-only to execute it")
     for lang in LANGUAGES:
         out_dir = ROOT / kind / lang
         out_dir.mkdir(parents=True, exist_ok=True)
-        nb = make_notebook(cells, lang, stem, numbers)
+        nb = notebooks[lang] if prose_only else make_notebook(cells, lang, stem, numbers)
         start = time.perf_counter()
-        if run:
+        target = out_dir / f"{stem}.ipynb"
+        if run and not prose_only:
             execute(nb, out_dir)
             nb = stable_widget_ids(nb, stem, lang)
-        target = out_dir / f"{stem}.ipynb"
         write_atomically(nb, target)
         print(f"{target.relative_to(ROOT)}  ({time.perf_counter() - start:.1f} s)")
     if kind == "solutions":
@@ -170,10 +219,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sources", nargs="*", help="source files (default: every src/*/*.py)")
     parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
+    parser.add_argument("--prose-only", action="store_true",
+                        help="only Markdown changed: keep the committed outputs (refused if any code cell changed)")
     args = parser.parse_args(argv)
     sources = args.sources or sorted(str(p) for p in (ROOT / "src").glob("*/*.py") if not p.name.startswith("_"))
     for path in sources:
-        build(path, run=not args.no_execute)
+        build(path, run=not args.no_execute, prose_only=args.prose_only)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,14 @@
     python tools/build_site.py --lang en     # only some languages (repeatable)
     python tools/build_site.py --serve       # serve _build/site on http://127.0.0.1:8000/
 
+    python tools/build_site.py --build-dir _build/launch --repository-url https://github.com/ORG/REPO
+                                             # a second site elsewhere, as if the repository were set
+
 Result: ``_build/site/{zh,en,ru}/`` plus a landing page ``_build/site/index.html``
-that links the three and sends a visitor to the one matching the browser's
-language, and ``_build/site/build-info.json`` (languages, pages, build time)
-that the browser tests read.
+that says what the course is in each language and sends a visitor to the one
+matching the browser's language, one shared ``_build/site/_static/`` and
+``_build/site/_images/`` (see "Assembly" below), and ``_build/site/build-info.json``
+(languages, pages) that the browser tests read.
 
 How it works
 * ``_config.yml`` and ``_toc.yml`` at the top level are the only sources. For
@@ -26,7 +30,22 @@ How it works
   cell is tagged ``raises-exception``.
 * The three Sphinx builds run in parallel processes, each with ``-W
   --keep-going``: any warning fails the build (on a clean build every page is
-  read, so every warning shows up).
+  read, so every warning shows up). Each writes its own ``_build/html/<lang>/``
+  and keeps its incremental state there.
+* Assembly (:func:`assemble`): ``_build/site`` is rebuilt from the three
+  ``_build/html/<lang>`` after every build. A file under ``_static/`` or
+  ``_images/`` that is byte-for-byte the same in every language is stored once,
+  in ``_build/site/_static/`` (``_images/``), and every ``href``/``src`` of every
+  page that pointed at a language's copy is rewritten to it; what differs
+  (``documentation_options.js``, translations, stemmers, a figure labelled in
+  one language) stays in ``<lang>/_static/``. The same URL in every language
+  means a reader who switches language loads only the new page's HTML (and any
+  image of its own). Every local link and every ``url()`` of every stylesheet is
+  then checked to point at a file of the site.
+* Icons: the theme's icon font (Font Awesome, 156 KB + 118 KB) is cut down to the
+  icons the theme and the site can show (:func:`make_icon_subset`, a few KB),
+  and the theme's ``fontawesome.js`` (1.5 MB) is not loaded
+  (``site/templates/layout.html``).
 """
 
 from __future__ import annotations
@@ -39,6 +58,8 @@ import hashlib
 import html
 import json
 import os
+import posixpath
+import re
 import shutil
 import subprocess
 import sys
@@ -55,14 +76,31 @@ sys.modules.setdefault("rfc3987_syntax", None)
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_SRC = ROOT / "site"
-BUILD = ROOT / "_build"
-OUT = BUILD / "site"
-STAGE = BUILD / "src"
-DOCTREES = BUILD / "doctrees"
-LOGS = BUILD / "logs"
-NB_OUTPUTS = BUILD / "nb_outputs"      # myst-nb's per-language jupyter_execute folders
-VENDOR = BUILD / "vendor"
+VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked from them (shared by every build dir)
 VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in _static/vendor/...
+ICONS_CSS = "course-icons.css"           # written by make_icon_subset into VENDOR_STATIC
+TEST_VENDOR = VENDOR / "test"            # packages only the tests use (axe-core); never in the site
+SHARED_DIRS = ("_static", "_images")     # stored once for all languages when identical
+# Files of a Sphinx output that are not part of the published site: Sphinx's own
+# state, the theme's template macros (copied as static files), source maps, and
+# the icon script no page loads (site/templates/layout.html). A page that still
+# referred to one would fail the build's reference check.
+NOT_PUBLISHED = (".buildinfo", "_static/*.html", "*.map", "_static/scripts/fontawesome.js*")
+
+
+def use_build_dir(build: Path) -> None:
+    """Point every output path at ``build`` (default ``_build``); the npm cache stays in ``_build/vendor``."""
+    global BUILD, OUT, RAW, STAGE, DOCTREES, LOGS, NB_OUTPUTS
+    BUILD = Path(build).resolve()
+    OUT = BUILD / "site"              # the published site (assembled)
+    RAW = BUILD / "html"              # one Sphinx output per language, with its incremental state
+    STAGE = BUILD / "src"
+    DOCTREES = BUILD / "doctrees"
+    LOGS = BUILD / "logs"
+    NB_OUTPUTS = BUILD / "nb_outputs"  # myst-nb's per-language jupyter_execute folders
+
+
+use_build_dir(ROOT / "_build")
 KINDS = ("chapters", "exercises", "solutions")
 EXECUTED_KINDS = ("chapters", "solutions")   # committed with outputs; errors there fail the build
 
@@ -195,7 +233,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["project"] = cfg["title"]
     sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC)]
     sc["html_favicon"] = str(SITE_SRC / "static" / "favicon.svg")
-    sc["html_css_files"] = ["course.css"]
+    sc["html_css_files"] = [ICONS_CSS, "course.css"]
     sc["html_js_files"] = ["course.js"]
     sc["templates_path"] = [str(SITE_SRC / "templates")]
     sc["locale_dirs"] = [str(stage / "locale")]
@@ -203,10 +241,12 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["mathjax_path"] = "vendor/mathjax/tex-mml-chtml.js"
     sc["nb_ipywidgets_js"] = {
         "widgets-setup.js": {},
-        "vendor/requirejs/require.js": {},
-        # Widget modules that are not bundled would be fetched from this
-        # prefix; keep it on the site so nothing ever goes to a CDN.
-        "vendor/html-manager/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/vendor/widget-modules/"},
+        # require.js and the widget manager are loaded when a widget comes near
+        # the window (site/static/widgets-lazy.js). Widget modules that are not
+        # bundled would be fetched from the cdn prefix; keep it on the site so
+        # nothing ever goes to a CDN.
+        "widgets-lazy.js": {"data-course-load": "vendor/requirejs/require.js vendor/html-manager/embed-amd.js",
+                            "data-jupyter-widgets-cdn": "_static/vendor/widget-modules/"},
     }
     theme = sc.setdefault("html_theme_options", {})
     theme["article_header_end"] = ["lang-switcher", "article-header-buttons"]
@@ -271,15 +311,18 @@ def stage(lang: str, base: dict, docs: dict, roots: dict, toc_lang: dict) -> Pat
 
 
 def site_assets_digest(sphinx_lang: str) -> str:
-    """Changes when the site's translations, static files or vendored packages
-    change. Sphinx rewrites every page when a config value changes, but not when
-    only a static file does ("no targets are out of date")."""
+    """Changes when the site's translations, static files, templates, extension or
+    vendored packages change. Sphinx rewrites every page when a config value
+    changes, but not when only a static file or an extension's code does ("no
+    targets are out of date")."""
     digest = hashlib.sha256()
     files = sorted((SITE_SRC / "locale" / sphinx_lang / "LC_MESSAGES").glob("*.po"))
     files += sorted(p for p in (SITE_SRC / "static").rglob("*") if p.is_file())
-    files += [SITE_SRC / "vendor.json"]
+    files += sorted((SITE_SRC / "templates").rglob("*.html"))
+    files += [SITE_SRC / "vendor.json", SITE_SRC / "course_site.py"]   # the extension shapes every page
+    files += [p for p in [VENDOR_STATIC / ICONS_CSS] if p.exists()]
     for path in files:
-        digest.update(str(path.relative_to(SITE_SRC)).encode() + b"\0" + path.read_bytes())
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -363,25 +406,30 @@ def _wanted(name: str, patterns: list[str]) -> bool:
     return False
 
 
-def fetch_vendor(quiet: bool = False) -> Path:
-    """Fetch the pinned npm tarballs (cached) and unpack the needed files."""
+def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
+    """Fetch the pinned npm tarballs of one group of site/vendor.json (cached) and unpack the needed files.
+
+    ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``test_packages``
+    in TEST_VENDOR (read by the browser tests only). Returns that folder.
+    """
     spec = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))
-    stamp_text = json.dumps(spec["packages"], sort_keys=True)
-    target = VENDOR_STATIC / "vendor"
-    stamp = VENDOR / "unpacked.json"
+    packages = spec.get(group) or []
+    stamp_text = json.dumps(packages, sort_keys=True)
+    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
+    stamp = VENDOR / ("unpacked.json" if group == "packages" else f"unpacked-{group}.json")
     if stamp.exists() and stamp.read_text(encoding="utf8") == stamp_text and target.is_dir():
         return target
     cache = VENDOR / "tarballs"
     cache.mkdir(parents=True, exist_ok=True)
     if target.exists():
         shutil.rmtree(target)
-    for pkg in spec["packages"]:
+    for pkg in packages:
         ident = f"{pkg['name']}@{pkg['version']}"
         tarball = cache / (pkg["name"].lstrip("@").replace("/", "-") + f"-{pkg['version']}.tgz")
         if not tarball.exists() or _integrity(tarball.read_bytes()) != pkg["integrity"]:
             npm = shutil.which("npm")
             if not npm:
-                raise SystemExit("npm is needed once to fetch MathJax and the widget manager "
+                raise SystemExit(f"npm is needed once to fetch {ident} "
                                  "from the npm registry (Debian: apt-get install npm)")
             if not quiet:
                 print(f"fetching {ident} from the npm registry")
@@ -414,6 +462,244 @@ def fetch_vendor(quiet: bool = False) -> Path:
     return target
 
 
+# --------------------------------------------------------------------------- icons
+
+FA_RULE = re.compile(r"((?:\.fa-[a-z0-9-]+:(?:before|after),?)+)\{content:\"\\([0-9a-f]{4})\"\}")
+PUA = re.compile(r"[\ue000-\uf8ff]|\\([ef][0-9a-f]{3})(?![0-9a-f])")
+FA_NAME = re.compile(r"\bfa-([a-z0-9]+(?:-[a-z0-9]+)*)")
+THEME_PACKAGES = ("pydata_sphinx_theme", "sphinx_book_theme")
+
+
+def _package_root(package: str) -> Path:
+    import importlib
+    return Path(importlib.import_module(package).__file__).parent
+
+
+def _theme_static(package: str) -> Path:
+    return next(_package_root(package).rglob("static/styles")).parent
+
+
+def icon_map(css: str) -> dict[str, int]:
+    """``{"bars": 0xf0c9, ...}`` from Font Awesome's ``.fa-bars:before{content:"\f0c9"}`` rules."""
+    names = {}
+    for selectors, code in FA_RULE.findall(css):
+        for name in FA_NAME.findall(selectors):
+            names.setdefault(name, int(code, 16))
+    return names
+
+
+def icon_codepoints(css: str, sources: list[str]) -> set[int]:
+    """Every icon the site can show: each ``fa-NAME`` named in ``sources`` (the
+    theme's and the site's templates, Python and JavaScript) and every private-use
+    character the theme's stylesheets use outside Font Awesome's own class list
+    (admonition, link and search icons drawn by CSS)."""
+    names = icon_map(css)
+    used = {names[n] for text in sources for n in FA_NAME.findall(text) if n in names}
+    rest = FA_RULE.sub("", css)
+    for match in PUA.finditer(rest):
+        used.add(int(match.group(1), 16) if match.group(1) else ord(match.group(0)))
+    return used
+
+
+def make_icon_subset(quiet: bool = False) -> Path:
+    """Write ``course-icons.css`` and subsets of the theme's icon fonts into VENDOR_STATIC.
+
+    The theme's stylesheet declares the full fonts; ``course-icons.css`` comes
+    after it and declares the same families again with a ``unicode-range`` that
+    lists only the icons in the subset. A browser then takes those icons from the
+    small file, and would fetch the full font only for an icon outside the
+    subset (tests/test_site.py checks that no page does).
+    """
+    from fontTools import subset, ttLib
+    static = _theme_static("pydata_sphinx_theme")
+    css_files = [p for pkg in THEME_PACKAGES for p in _theme_static(pkg).rglob("*.css")]
+    css = "\n".join(p.read_text(encoding="utf8") for p in sorted(css_files))
+    sources = []
+    for pkg in THEME_PACKAGES:
+        for path in sorted(_package_root(pkg).rglob("*")):
+            if path.suffix in (".py", ".html", ".js") and path.is_file() and ".map" not in path.name:
+                sources.append(path.read_text(encoding="utf8", errors="replace"))
+    for path in sorted(SITE_SRC.rglob("*")):
+        if path.suffix in (".py", ".html", ".js") and path.is_file():
+            sources.append(path.read_text(encoding="utf8"))
+    sources.append((ROOT / "_config.yml").read_text(encoding="utf8"))
+    wanted = sorted(icon_codepoints(css, sources))
+    fonts = [("Font Awesome 6 Free", 900, "fa-solid-900"), ("Font Awesome 6 Free", 400, "fa-regular-400"),
+             ("Font Awesome 6 Brands", 400, "fa-brands-400")]
+    stamp_text = json.dumps({"codepoints": wanted, "fonttools": __import__("fontTools").version,
+                             "fonts": [hashlib.sha256((static / "vendor/fontawesome/webfonts" / f"{n}.ttf").read_bytes())
+                                       .hexdigest() for _, _, n in fonts]})
+    out = VENDOR_STATIC / "course-icons"
+    stamp = VENDOR / "course-icons.json"
+    if stamp.exists() and stamp.read_text(encoding="utf8") == stamp_text and (VENDOR_STATIC / ICONS_CSS).exists():
+        return VENDOR_STATIC / ICONS_CSS
+    out.mkdir(parents=True, exist_ok=True)
+    rules = ["/* Generated by tools/build_site.py (make_icon_subset): the icons the site can show,",
+             "   cut out of the theme's Font Awesome fonts. Declared after the theme's own @font-face",
+             "   rules, so these faces win for the code points in their unicode-range. */"]
+    for family, weight, name in fonts:
+        font = ttLib.TTFont(static / "vendor/fontawesome/webfonts" / f"{name}.ttf")
+        options = subset.Options()
+        options.flavor = "woff"                  # zlib; woff2 would need the brotli package
+        options.layout_features = ["*"]
+        options.name_IDs = ["*"]
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=wanted)
+        subsetter.subset(font)
+        present = sorted(set(font.getBestCmap()) & set(wanted))
+        if not present:
+            continue
+        target = out / f"{name}.woff"
+        font.flavor = "woff"
+        import io
+        buf = io.BytesIO()
+        font.save(buf)
+        if not target.exists() or target.read_bytes() != buf.getvalue():
+            target.write_bytes(buf.getvalue())
+        ranges = ",".join(f"U+{c:X}" for c in present)
+        rules.append(f'@font-face{{font-family:"{family}";font-style:normal;font-weight:{weight};'
+                     f'font-display:block;src:url(course-icons/{name}.woff) format("woff");'
+                     f'unicode-range:{ranges}}}')
+    write_if_changed(VENDOR_STATIC / ICONS_CSS, "\n".join(rules) + "\n")
+    stamp.write_text(stamp_text, encoding="utf8")
+    if not quiet:
+        print(f"icon font subset: {len(wanted)} icons")
+    return VENDOR_STATIC / ICONS_CSS
+
+
+def icon_classes_missing(html_text: str, css: str, subset_css: str) -> list[str]:
+    """``fa-NAME`` classes on a page whose icon the subset does not hold."""
+    names = icon_map(css)
+    covered = set()
+    for ranges in re.findall(r"unicode-range:([^}]*)\}", subset_css):
+        covered.update(int(r.strip()[2:], 16) for r in ranges.split(","))
+    missing = set()
+    for classes in re.findall(r'class="([^"]*\bfa-[^"]*)"', html_text):
+        for name in FA_NAME.findall(classes):
+            if name in names and names[name] not in covered:
+                missing.add(f"fa-{name}")
+    return sorted(missing)
+
+
+# --------------------------------------------------------------------------- assembly
+
+URL_ATTR = re.compile(r'(\s(?:href|src)=)(["\'])(.*?)\2', re.S)
+CSS_URL = re.compile(r"url\(\s*(['\"]?)([^)'\"]+)\1\s*\)")
+
+
+def _split_url(value: str):
+    """(path, rest) of a relative URL, or None for absolute, data:, #fragment-only ones."""
+    if not value or value.startswith(("#", "/", "data:", "mailto:", "javascript:", "about:")) or "://" in value[:12]:
+        return None
+    cut = min([i for i in (value.find("?"), value.find("#")) if i >= 0] or [len(value)])
+    return html.unescape(value[:cut]), value[cut:]
+
+
+def rewrite_shared_urls(text: str, page: str, shared: set[str]) -> str:
+    """Point every ``href``/``src`` of ``page`` (``en/chapters/x.html``) that resolves to
+    ``en/_static/F`` or ``en/_images/F`` at ``_static/F`` (``_images/F``) when F is shared."""
+    lang = page.split("/", 1)[0]
+    here = posixpath.dirname(page)
+
+    def fix(match):
+        parts = _split_url(match.group(3))
+        if parts is None:
+            return match.group(0)
+        path, rest = parts
+        target = posixpath.normpath(posixpath.join(here, path))
+        if not target.startswith(lang + "/") or target[len(lang) + 1:] not in shared:
+            return match.group(0)
+        new = posixpath.relpath(target[len(lang) + 1:], here)
+        return f"{match.group(1)}{match.group(2)}{html.escape(new, quote=False)}{rest}{match.group(2)}"
+
+    return URL_ATTR.sub(fix, text)
+
+
+def broken_references(site: Path, files: set[str], unbuilt: tuple[str, ...] = ()) -> list[str]:
+    """Local ``href``/``src`` of every page and ``url()`` of every stylesheet that name no file of the site.
+
+    ``unbuilt``: folders (``"zh/"``) of languages not built yet; links into them are not judged."""
+    bad = []
+    for rel in sorted(files):
+        if not rel.endswith((".html", ".css")):
+            continue
+        text = (site / rel).read_text(encoding="utf8", errors="replace")
+        if rel.endswith(".html"):
+            # Script bodies (JSON state, inline code) are not markup.
+            text = re.sub(r"<script\b[^>]*>.*?</script>", lambda m: m.group(0).split(">", 1)[0] + ">", text, flags=re.S)
+            refs = [m.group(3) for m in URL_ATTR.finditer(text)]
+        else:
+            refs = [m.group(2) for m in CSS_URL.finditer(text)]
+        for ref in refs:
+            parts = _split_url(ref)
+            if parts is None or not parts[0]:
+                continue
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), parts[0]))
+            if target in files or (target + "/index.html") in files or target.startswith(unbuilt):
+                continue
+            bad.append(f"{rel}: {ref}")
+    return bad
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    sa, sb = a.stat(), b.stat()
+    if sa.st_size != sb.st_size:
+        return False
+    return a.read_bytes() == b.read_bytes()
+
+
+def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None) -> dict:
+    """Build the published site ``out`` from the per-language Sphinx outputs in ``raw``.
+
+    Returns ``{"shared": [...], "per_language": {lang: [...]}, "files": n}``.
+    Only files that changed are written, and files no build produced any more
+    are removed, so ``out`` is always exactly what the builds say.
+    """
+    raw = raw or RAW
+    out = out or OUT
+    langs = [c for c in codes if (raw / c).is_dir()]
+    inventory = {}
+    for code in langs:
+        base = raw / code
+        inventory[code] = {rel: p for p in base.rglob("*") if p.is_file()
+                           and not any(fnmatch.fnmatch(rel := p.relative_to(base).as_posix(), pat)
+                                       for pat in NOT_PUBLISHED)}
+    candidates = None
+    for code in langs:
+        keys = {k for k in inventory[code] if k.split("/", 1)[0] in SHARED_DIRS}
+        candidates = keys if candidates is None else candidates & keys
+    shared = {rel for rel in (candidates or set())
+              if all(_same_file(inventory[langs[0]][rel], inventory[c][rel]) for c in langs[1:])}
+
+    written = set()
+    for rel in sorted(shared):
+        copy_if_changed(inventory[langs[0]][rel], out / rel)
+        written.add(rel)
+    per_language = {}
+    for code in langs:
+        own = []
+        for rel, src in sorted(inventory[code].items()):
+            if rel in shared:
+                continue
+            page = f"{code}/{rel}"
+            if rel.endswith(".html"):
+                write_if_changed(out / page, rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared))
+            else:
+                copy_if_changed(src, out / page)
+            written.add(page)
+            if rel.split("/", 1)[0] in SHARED_DIRS:
+                own.append(rel)
+        per_language[code] = own
+    keep = written | {"index.html", "build-info.json"}
+    for path in sorted(out.rglob("*"), reverse=True):
+        rel = path.relative_to(out).as_posix()
+        if path.is_file() and rel not in keep:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return {"shared": sorted(shared), "per_language": per_language, "files": len(written)}
+
+
 # --------------------------------------------------------------------------- building
 
 def build_one(lang: str, fresh: bool = False) -> int:
@@ -421,7 +707,7 @@ def build_one(lang: str, fresh: bool = False) -> int:
     from jupyter_book.sphinx import build_sphinx
     src = STAGE / lang
     result = build_sphinx(
-        str(src), str(OUT / lang),
+        str(src), str(RAW / lang),
         noconfig=True,
         path_config=str(src / "_config.yml"),
         confoverrides={"external_toc_path": str(src / "_toc.yml"), "latex_individualpages": False},
@@ -437,42 +723,109 @@ def build_one(lang: str, fresh: bool = False) -> int:
     return int(result or 0)
 
 
-def landing_page(langs: list[dict], roots: dict, title_by_lang: dict) -> str:
-    template = (SITE_SRC / "landing.html").read_text(encoding="utf8")
-    items = "\n".join(
-        f'      <li><a href="{s["code"]}/{roots[s["code"]]}.html" hreflang="{s["html_lang"]}" '
-        f'lang="{s["html_lang"]}" data-course-lang="{s["code"]}">'
-        f'<span class="label">{html.escape(s["label"])}</span>'
-        f'<span class="title">{html.escape(title_by_lang[s["code"]])}</span></a></li>'
-        for s in langs if s["code"] in roots)
-    targets = json.dumps({s["code"]: f'{s["code"]}/{roots[s["code"]]}.html' for s in langs if s["code"] in roots})
-    titles = " · ".join(html.escape(title_by_lang[s["code"]]) for s in langs if s["code"] in roots)
-    favicon = f'{langs[0]["code"]}/_static/favicon.svg' if langs else ""
-    return (template.replace("{{ items }}", items)
-            .replace("{{ favicon }}", favicon)
-            .replace("{{ targets }}", targets)
-            .replace("{{ titles }}", titles))
+def _section_range(names: list[str], dash: str = "–") -> str:
+    """``1–§5`` (to follow a "§") for exercise notebooks ex01..ex05: their number is the section they follow."""
+    numbers = sorted({int(m.group(1)) for n in names if (m := re.match(r"\D*(\d+)", n))})
+    if not numbers:
+        return ""
+    if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 1:
+        return f"{numbers[0]}{dash}§{numbers[-1]}"
+    return ", §".join(str(n) for n in numbers)
+
+
+def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict | None = None,
+                 binder_url: str = "", repo_url: str = "") -> str:
+    """The landing page (site/landing.html rendered): what the course is, in every language."""
+    import jinja2
+    from markupsafe import Markup
+    docs = docs or {}
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(SITE_SRC)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    items = []
+    for spec in langs:
+        code = spec["code"]
+        if code not in roots:
+            continue
+        pages = docs.get(code) or []
+        chapters = [d.split("/", 1)[1] for d in pages if d.startswith("chapters/")]
+        exercises = [d for d in pages if d.startswith("exercises/")]
+        solutions = [d for d in pages if d.startswith("solutions/")]
+        numbers = [int(m.group(1)) for n in chapters if (m := re.match(r"(\d+)", n))]
+        items.append({
+            "code": code, "html_lang": spec["html_lang"], "label": spec["label"],
+            "title": title_by_lang[code],
+            "start": f"{code}/{roots[code]}.html",
+            "exercises": f"{code}/{exercises[0]}.html" if exercises else "",
+            "solutions": f"{code}/{solutions[0]}.html" if solutions else "",
+            "sections": max(numbers) if numbers else 0,
+            # Chinese writes ranges with ～ (CONTRIBUTING.md), the others with an en dash.
+            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], "～" if code == "zh" else "–"),
+        })
+    targets = json.dumps({i["code"]: i["start"] for i in items})
+    return env.get_template("landing.html").render(
+        languages=items, targets=Markup(targets), favicon="_static/favicon.svg",
+        binder_url=binder_url, repo_url=repo_url)
+
+
+MEDIAN_GOAL = 500 * 1024           # bytes, gzip, first visit: the goal for the median page
+HEAVIEST_LIMIT = 1536 * 1024       # bytes, gzip, first visit: no page may weigh more (tests/test_site.py)
+
+
+def switch_costs(rows: list[dict]) -> list[dict]:
+    """What switching language costs: for every page and every other language, the
+    files the page in the new language loads that the page in the old one did not
+    (a browser has the rest in its cache, same URL). Rows need ``files``:
+    ``{site path: [raw bytes, gzip bytes]}``."""
+    by_page = {}
+    for row in rows:
+        lang, _, name = row["page"].partition("/")
+        by_page.setdefault(name, {})[lang] = row
+    costs = []
+    for name, langs in sorted(by_page.items()):
+        for old, a in langs.items():
+            for new, b in langs.items():
+                if old == new or "files" not in a or "files" not in b:
+                    continue
+                extra = {f: size for f, size in b["files"].items() if f not in a["files"]}
+                costs.append({"from": a["page"], "to": b["page"], "files": sorted(extra),
+                              "bytes": sum(v[0] for v in extra.values()),
+                              "gzip_bytes": sum(v[1] for v in extra.values())})
+    return costs
 
 
 def report_lines(rows: list[dict]) -> list[str]:
     """Summary of the page weights and load times measured by tests/test_site.py."""
     import statistics
-    weights = [r["bytes"] for r in rows]
-    heaviest = sorted(rows, key=lambda r: -r["bytes"])[:5]
-    slowest = sorted(rows, key=lambda r: -r["ready_ms"])[:5]
     kib = 1024
-    return [
-        f"course site, {len(rows)} pages, first visit (HTML + everything it loads, uncompressed): "
-        f"median {statistics.median(weights) / kib:.0f} KiB, min {min(weights) / kib:.0f} KiB, "
-        f"max {max(weights) / kib:.0f} KiB"
-        + (f"; gzip-compressed median {statistics.median(r['gzip_bytes'] for r in rows) / kib:.0f} KiB, "
-           f"max {max(r['gzip_bytes'] for r in rows) / kib:.0f} KiB" if all("gzip_bytes" in r for r in rows) else ""),
-        "  heaviest: " + ", ".join(f"{r['page']} {r['bytes'] / kib:.0f} KiB ({r['requests']} requests)"
-                                   for r in heaviest),
+
+    def spread(values):
+        values = list(values)
+        return f"median {statistics.median(values) / kib:.0f} KiB, max {max(values) / kib:.0f} KiB"
+
+    heaviest = sorted(rows, key=lambda r: -r.get("gzip_bytes", r["bytes"]))[:5]
+    slowest = sorted(rows, key=lambda r: -r["ready_ms"])[:5]
+    lines = [f"course site, {len(rows)} pages, first visit (HTML + everything it loads):"
+             f" uncompressed {spread(r['bytes'] for r in rows)}"]
+    if all("gzip_bytes" in r for r in rows):
+        gz = [r["gzip_bytes"] for r in rows]
+        lines.append(f"  gzip-compressed {spread(gz)} (goal: median <= {MEDIAN_GOAL // kib} KiB, "
+                     f"limit: every page <= {HEAVIEST_LIMIT // kib} KiB)")
+    costs = switch_costs(rows)
+    if costs:
+        lines.append(f"  switching language (what the new page loads that the old one did not): "
+                     f"uncompressed {spread(c['bytes'] for c in costs)}, gzip {spread(c['gzip_bytes'] for c in costs)}")
+        def kind(f):
+            return "the page's HTML" if f.endswith(".html") else "its images" if "_images/" in f else posixpath.basename(f)
+        kinds = sorted({kind(f) for c in costs for f in c["files"]})
+        lines.append(f"    loaded anew on a switch: {', '.join(kinds)}")
+    lines += [
+        "  heaviest (gzip): " + ", ".join(f"{r['page']} {r.get('gzip_bytes', r['bytes']) / kib:.0f} KiB "
+                                          f"({r['requests']} requests)" for r in heaviest),
         "  slowest (ms to the load event / until math and widgets are rendered): "
         + ", ".join(f"{r['page']} {r['load_ms']:.0f}/{r['ready_ms']:.0f}" for r in slowest),
         f"  every page: {BUILD / 'site-report.json'}",
     ]
+    return lines
 
 
 def serve(port: int, directory: Path = OUT) -> None:
@@ -499,12 +852,19 @@ def main(argv=None) -> int:
                         help="port for --serve (default $PORT or 8000)")
     parser.add_argument("--report", action="store_true",
                         help="print the page weights and load times measured by tests/test_site.py")
+    parser.add_argument("--build-dir", type=Path, default=None,
+                        help="build into this folder instead of _build (the site lands in DIR/site)")
+    parser.add_argument("--repository-url", default=None,
+                        help="use this repository URL instead of repository.url in _config.yml "
+                             "(e.g. to check the launch buttons)")
     parser.add_argument("--one", metavar="LANG", help=argparse.SUPPRESS)   # internal: one Sphinx build
     parser.add_argument("--fresh", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.build_dir is not None:
+        use_build_dir(args.build_dir if args.build_dir.is_absolute() else Path.cwd() / args.build_dir)
 
     if args.serve:
-        serve(args.port)
+        serve(args.port, OUT)
         return 0
     if args.report:
         path = BUILD / "site-report.json"
@@ -526,6 +886,8 @@ def main(argv=None) -> int:
 def build(args) -> int:
     start = time.perf_counter()
     base = load_yaml(ROOT / "_config.yml")
+    if args.repository_url is not None:
+        base["repository"] = dict(base.get("repository") or {}, url=args.repository_url)
     toc = load_yaml(ROOT / "_toc.yml")
     langs = site_languages(base)
     codes = [s["code"] for s in langs]
@@ -535,11 +897,12 @@ def build(args) -> int:
         raise SystemExit(f"unknown language(s) {unknown}; _config.yml has {codes}")
 
     if args.clean:
-        for path in [OUT, DOCTREES, STAGE, LOGS, NB_OUTPUTS]:
+        for path in [OUT, RAW, DOCTREES, STAGE, LOGS, NB_OUTPUTS]:
             shutil.rmtree(path, ignore_errors=True)
         for path in BUILD.glob(".doctrees*"):
             shutil.rmtree(path, ignore_errors=True)
     fetch_vendor()
+    make_icon_subset()
 
     # Every language's pages first, so each site's switcher knows what exists elsewhere.
     docs, roots, tocs, failures = {}, {}, {}, []
@@ -567,7 +930,7 @@ def build(args) -> int:
         while pending and len(running) < max(1, args.jobs):
             code = pending.pop(0)
             log = (LOGS / f"{code}.log").open("w", encoding="utf8")
-            cmd = [sys.executable, str(Path(__file__).resolve()), "--one", code]
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--build-dir", str(BUILD), "--one", code]
             if args.clean:
                 cmd.append("--fresh")
             running[code] = (subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT), log, time.perf_counter())
@@ -587,20 +950,50 @@ def build(args) -> int:
         print(f"site build failed for: {', '.join(bad)} (warnings are errors)")
         return 1
 
-    built = [c for c in codes if (OUT / c / "index.html").exists() or (OUT / c / f"{roots[c]}.html").exists()]
+    built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
+    summary = assemble(built)
+    problems = broken_references(OUT, {p.relative_to(OUT).as_posix() for p in OUT.rglob("*") if p.is_file()},
+                                 tuple(f"{c}/" for c in codes if c not in built))
+    theme_css = (OUT / "_static" / "styles" / "pydata-sphinx-theme.css")
+    icons_css = (VENDOR_STATIC / ICONS_CSS).read_text(encoding="utf8")
+    if theme_css.exists():
+        css = theme_css.read_text(encoding="utf8")
+        for page in sorted(OUT.glob("*/**/*.html")):
+            missing = icon_classes_missing(page.read_text(encoding="utf8"), css, icons_css)
+            if missing:
+                problems.append(f"{page.relative_to(OUT)}: icons not in the subset: {', '.join(missing)} "
+                                f"(name them in site/templates or site/course_site.py)")
+    if problems:
+        print("the assembled site has references to missing files:")
+        print("\n".join("  " + p for p in problems[:50]))
+        return 1
+
     titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}
-    write_if_changed(OUT / "index.html", landing_page([s for s in langs if s["code"] in built], roots, titles))
+    repo_url = ((base.get("repository") or {}).get("url") or "").strip()
+    launch = dict(base.get("launch_buttons") or {})
+    binder = ""
+    if repo_url and launch.get("binderhub_url"):
+        sys.path.insert(0, str(SITE_SRC))
+        import course_site
+        binder = course_site.launch_links({"repo_url": repo_url, "branch": (base.get("repository") or {}).get("branch"),
+                                           "binderhub_url": launch["binderhub_url"]}, roots.get("en", ""), "en")[0]["url"]
+        binder = binder.split("?", 1)[0]                  # the repository, not one notebook
+    write_if_changed(OUT / "index.html", landing_page([s for s in langs if s["code"] in built], roots, titles,
+                                                      docs, repo_url=repo_url, binder_url=binder))
     info = {
         "languages": [{"code": s["code"], "label": s["label"], "html_lang": s["html_lang"],
                        "sphinx_language": s["sphinx_language"], "root": roots[s["code"]],
                        "pages": docs[s["code"]]} for s in langs if s["code"] in built],
+        "repository_url": repo_url,
+        "shared_files": len(summary["shared"]),
+        "per_language_files": summary["per_language"],
         "vendor": json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))["packages"],
     }
     for pkg in info["vendor"]:
         pkg.pop("files", None)
     write_if_changed(OUT / "build-info.json", json.dumps(info, ensure_ascii=False, indent=1))
     print(f"site built in {time.perf_counter() - start:.1f} s: {OUT}/index.html  "
-          f"(serve it with `make serve`)")
+          f"({len(summary['shared'])} files shared by {len(built)} languages; serve it with `make serve`)")
     return 0
 
 

@@ -190,7 +190,8 @@ def untranslated_prose_comments(text):
         if body in (SOLUTION_BEGIN.lstrip("# "), SOLUTION_END.lstrip("# "), "TODO") or body.startswith(("noqa", "type:")):
             continue
         words = re.findall(r"[A-Za-z]{3,}", body)
-        if re.search(r"[\u0400-\u04ff\u3400-\u9fff]", body) or len(words) >= 2:
+        # a lone character such as "# 春" names a token; two CJK characters or any Cyrillic word is prose
+        if re.search(r"[\u0400-\u04ff]{2}|[\u3400-\u9fff]{2}", body) or len(words) >= 2:
             flagged.append(comment)
     return flagged
 

@@ -1,76 +1,77 @@
 # §5 The KV cache needs a position offset: per-head K/V reuse, equivalence with the
-# full forward, the reset-to-zero bug, the end of the position table, memory, timing.
+# full forward pass, the reset-to-zero bug, the end of the position table, a cache per
+# layer (two-layer demonstration), memory, the single unpadded stream, timing.
 
 md(
     zh=r"""
 # 5 缓存需要位置偏移量
 
-生成文本时，模型每次只新增一个词元。最朴素的做法是：每来一个新词元，就把整段序列重新前向一遍，只取最后一行输出。可是前面各位置的计算每次都在重复。
+生成文本时，模型每次只新增一个词元。最朴素的做法是：每来一个新词元，就把整段序列重新做一遍前向传播，只取最后一行输出。可是前面各位置的计算每次都在重复。
 
-上一节的结论让我们可以省掉这些重复：在参数固定的因果模型里，后面追加的词元不会改变前面位置的表示。于是旧位置的**键和值**算过一次就可以保存下来，这就是 **KV 缓存**。新词元只需算出自己的查询、键和值，再读取缓存中的全部历史。
+§4 的结论让我们可以省掉这些重复：在参数固定的因果模型里，后面追加的词元不会改变前面位置的表示。于是旧位置的**键和值**算过一次就可以保存下来，这就是 **KV 缓存**。新词元只需算出自己的查询、键和值，再读取缓存中的全部历史。
 
-本节要说明：缓存按头保存什么；新词元为什么必须放在位置 `len(cache)` 上；如何用“逐词元与整段前向逐项比较”来检错；以及缓存的适用边界和它省下的时间。
+本节要说明：缓存按头保存什么；新词元为什么必须放在位置 `len(cache)` 上；如何用“逐词元输出与完整前向传播逐项比较”来检错；多层模型为什么每层都要缓存；缓存的适用边界；以及它省下的时间。
 """,
     en=r"""
 # 5 The cache needs a position offset
 
 When a model generates text, it adds one token at a time. The naive way is to run the whole sequence through the forward pass again for every new token and keep only the last output row. All the work for the earlier positions is repeated each time.
 
-The previous section lets us skip that repetition: in a causal model with fixed parameters, tokens appended later do not change the representations of earlier positions. So the **keys and values** of old positions can be computed once and stored. That store is the **KV cache**. A new token needs only its own query, key and value, and then reads the whole stored history.
+§4 lets us skip that repetition: in a causal model with fixed parameters, tokens appended later do not change the representations of earlier positions. So the **keys and values** of old positions can be computed once and stored. That store is the **KV cache**. A new token needs only its own query, key and value, and then reads the whole stored history.
 
-This section covers what the cache stores per head; why the new token must sit at position `len(cache)`; how comparing token-by-token output with the full forward catches mistakes; where the cache stops being valid; and how much time it saves.
+This section covers what the cache stores per head; why the new token must sit at position `len(cache)`; how comparing the token-by-token outputs with the full forward pass catches mistakes; why every layer of a multi-layer model needs its own cache; where the cache stops being valid; and how much time it saves.
 """,
     ru=r"""
 # 5 Кэшу нужно смещение позиции
 
-При генерации текста модель добавляет по одному токену. Самый простой способ — для каждого нового токена заново прогонять через прямой проход всю последовательность и брать только последнюю строку выхода. Но тогда вся работа по предыдущим позициям каждый раз повторяется.
+При генерации текста модель добавляет токены по одному. Самый простой способ — для каждого нового токена заново прогонять через прямой проход всю последовательность и брать только последнюю строку выхода. Но тогда вся работа по предыдущим позициям каждый раз повторяется.
 
-Вывод предыдущего раздела позволяет этого избежать: в причинной модели с фиксированными параметрами токены, добавленные позже, не меняют представлений более ранних позиций. Значит, **ключи и значения** старых позиций можно вычислить один раз и сохранить. Такое хранилище и называется **KV-кэшем**. Новому токену нужно вычислить только свои запрос, ключ и значение, а затем прочитать всю сохранённую историю.
+Результат §4 позволяет этого избежать: в причинной модели с фиксированными параметрами токены, добавленные позже, не меняют представлений более ранних позиций. Значит, **ключи и значения** старых позиций можно вычислить один раз и сохранить. Такое хранилище и называется **KV-кэшем**. Новому токену нужно вычислить только свои запрос, ключ и значение, а затем прочитать всю сохранённую историю.
 
-В этом разделе: что кэш хранит для каждой головы; почему новый токен должен стоять на позиции `len(cache)`; как сравнение пошагового вывода с полным прямым проходом ловит ошибки; где кэш перестаёт быть применим; и сколько времени он экономит.
+В этом разделе мы разберём: что кэш хранит для каждой головы; почему новый токен должен стоять в позиции `len(cache)`; как сравнение пошаговых выходов с полным прямым проходом ловит ошибки; почему в многослойной модели кэш нужен каждому слою; где кэш перестаёт быть применимым; и сколько времени он экономит.
 """,
 )
 
 md(
     zh=r"""
-## 按头保存键和值
+## 5.1 按头保存键和值
 
-我们继续使用上一节的手设模型（$D=4$，$H=2$，$d=2$，位置表 8 行）。`model.new_cache()` 创建一个空缓存，它的容量就是位置表的行数。`model.step(token, cache)` 处理一个新词元：
+我们继续使用 §4.1 那个手工设定参数的模型（$D=4$，$H=2$，$d=2$，位置表 8 行）。`model.new_cache()` 创建一个空缓存，它的容量就是位置表的行数。`model.step(token, cache)` 处理一个新词元：
 
 1. 新词元的位置是 $t = $ `len(cache)`，输入向量为 $E[x] + P[t]$；
 2. 计算它的查询、键、值，拆分到各个头；
 3. 把每个头的键和值追加进缓存；
 4. 用新查询读取缓存中**全部**已存位置（包括它自己）。
 
-缓存中的位置都不晚于新词元，所以这一步不需要再挡住什么；`causal_attention` 在查询只有一个时，本来就允许它读取所有键。旧位置的查询不必保存：输出只需要新词元自己的查询。
+缓存中的位置都不晚于新词元，所以这一步不需要施加因果掩码：查询只有一个时，`causal_attention` 采用右下对齐，把它放在最后一个位置上，本来就允许它读取所有键（下面打印的 `causal_future(1, 3)` 全为 `False`）。旧位置的查询不必保存：输出只需要新词元自己的查询。
 
 下面依次送入 `<bos> 春 雨`，观察缓存的长度和形状 $(H, n, d)$。
 """,
     en=r"""
-## Keys and values, stored per head
+## 5.1 Keys and values, stored per head
 
-We keep the hand-set model of the previous section ($D=4$, $H=2$, $d=2$, a position table of 8 rows). `model.new_cache()` creates an empty cache whose capacity is the number of rows of the position table. `model.step(token, cache)` handles one new token:
+We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a position table of 8 rows). `model.new_cache()` creates an empty cache whose capacity is the number of rows of the position table. `model.step(token, cache)` handles one new token:
 
 1. the new token takes position $t = $ `len(cache)`, and its input vector is $E[x] + P[t]$;
 2. its query, key and value are computed and split into heads;
 3. every head's key and value are appended to the cache;
 4. the new query reads **every** stored position, its own included.
 
-All stored positions come no later than the new token, so nothing needs to be masked in this step: with a single query, `causal_attention` allows every key anyway. Queries of old positions are not stored: the output needs only the new token's own query.
+All stored positions come no later than the new token, so no causal mask needs to be applied in this step: with a single query, `causal_attention` aligns it bottom-right, at the last position, and lets it read every key anyway (`causal_future(1, 3)`, printed below, is all `False`). Queries of old positions are not stored: the output needs only the new token's own query.
 
 Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n, d)$.
 """,
     ru=r"""
-## Ключи и значения хранятся по головам
+## 5.1 Ключи и значения хранятся по головам
 
-Продолжаем работать с моделью из предыдущего раздела ($D=4$, $H=2$, $d=2$, таблица позиций из 8 строк). `model.new_cache()` создаёт пустой кэш, ёмкость которого равна числу строк таблицы позиций. `model.step(token, cache)` обрабатывает один новый токен:
+Продолжаем работать с моделью из §4.1, параметры которой заданы вручную ($D=4$, $H=2$, $d=2$, таблица позиций из 8 строк). `model.new_cache()` создаёт пустой кэш, ёмкость которого равна числу строк таблицы позиций. `model.step(token, cache)` обрабатывает один новый токен:
 
 1. новый токен получает позицию $t = $ `len(cache)`, его входной вектор равен $E[x] + P[t]$;
 2. вычисляются его запрос, ключ и значение и разбиваются по головам;
 3. ключ и значение каждой головы дописываются в кэш;
 4. новый запрос читает **все** сохранённые позиции, включая собственную.
 
-Все сохранённые позиции не позже нового токена, поэтому на этом шаге ничего маскировать не нужно: при единственном запросе `causal_attention` и так разрешает читать все ключи. Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
+Ни одна сохранённая позиция не стоит позже нового токена, поэтому на этом шаге причинную маску применять не нужно. `causal_attention` выравнивает единственный запрос по правому нижнему углу, то есть ставит его в последнюю позицию, так что ему и без того разрешено читать все ключи (напечатанная ниже маска `causal_future(1, 3)` целиком состоит из `False`). Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
 
 Подадим по очереди `<bos> 春 雨` и посмотрим на длину кэша и его форму $(H, n, d)$.
 """,
@@ -82,13 +83,18 @@ import time
 
 import numpy as np
 import matplotlib.pyplot as plt
+from threadpoolctl import threadpool_limits
 
 from lib import checks, plots
+from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode
 
 vocab = build_vocab(["春雨风"])
 model = checks.chapter_model()
-ids = np.array([BOS, 3, 4])          # <bos> 春 雨
+ids = np.array([BOS, 3, 4])
+print(decode(ids, vocab))
+print(causal_future(1, 3))
+assert not causal_future(1, 3).any()
 
 cache = model.new_cache()
 print(cache)
@@ -112,25 +118,28 @@ When the third token `雨` arrived, the cache already held 2 positions, so its i
 )
 
 code(r"""
-x_new = model.token_table[4] + model.position_table[2]     # E[雨] + P[len(cache) before the step]
+#zh E[雨] + P[len(cache)]，len 取这一步之前的值
+#en E[雨] + P[len(cache) before the step]
+#ru E[雨] + P[len(cache) до этого шага]
+x_new = model.token_table[4] + model.position_table[2]
 print(np.round(x_new, 12))
-print(np.round(cache.keys[:, 2], 12))                      # (H, d): the key stored for position 2
+print(np.round(cache.keys[:, 2], 12))  #zh (H, d)：为位置 2 存下的键 #en (H, d): the key stored for position 2 #ru (H, d): ключ, сохранённый для позиции 2
 assert np.array_equal(cache.keys[:, 2], (x_new @ model.w_k).reshape(model.n_heads, -1))
 """)
 
 md(
     zh=r"""
-## 等价检验：逐词元输出必须等于整段前向
+## 5.2 等价检验：逐词元输出必须等于完整前向传播
 
-缓存只是计算上的复用，它不能改变模型算出的结果。检验办法是：同一序列先整段前向一次，再从空缓存出发逐个词元送入，逐位置比较两组输出。对 `<bos> 春 雨`，最大差异恰好是 `0.0`。
+缓存只是计算上的复用，它不能改变模型算出的结果。检验办法是：同一序列先做一次完整前向传播，再从空缓存出发逐个词元送入，逐位置比较两组输出。对 `<bos> 春 雨`，最大差异恰好是 `0.0`。
 """,
     en=r"""
-## The equivalence test: token by token must equal the full forward
+## 5.2 The equivalence test: token by token must equal the full forward pass
 
-The cache reuses computation; it must not change what the model computes. The check: run the full forward on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
+The cache reuses computation; it must not change what the model computes. To check this, run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
 """,
     ru=r"""
-## Проверка эквивалентности: пошаговый вывод должен совпасть с полным проходом
+## 5.2 Проверка эквивалентности: пошаговые выходы должны совпасть с полным проходом
 
 Кэш лишь повторно использует вычисления и не должен менять результат модели. Проверка: сначала один раз делаем полный прямой проход по последовательности, затем подаём её же по одному токену, начиная с пустого кэша, и сравниваем выходы позиция за позицией. Для `<bos> 春 雨` наибольшее расхождение в точности равно `0.0`.
 """,
@@ -138,7 +147,7 @@ The cache reuses computation; it must not change what the model computes. The ch
 
 code(r"""
 full = model.forward(ids)                                  # (T, D)
-incremental = checks.incremental_forward(model, ids)       # (T, D), one step per token
+incremental = checks.incremental_forward(model, ids)       #zh (T, D)，每个词元一步 #en (T, D), one step per token #ru (T, D), по шагу на токен
 error = float(np.abs(incremental - full).max())
 print(error)
 assert error == 0.0
@@ -146,13 +155,13 @@ assert error == 0.0
 
 md(
     zh=r"""
-一个例子不够。下面随机生成几个不同宽度和头数的模型，每个模型的位置表有 $C$ 行，并取一条长度恰好为 $C$ 的随机序列，把位置表用满。逐词元与整段前向的矩阵乘法形状不同，结果在最后几位可能有舍入差异，所以这里使用 $10^{-12}$ 的容差。每行输出依次是 $C, D, H$ 以及误差是否在容差之内。
+一个例子不够。下面随机生成几个不同宽度和头数的模型，每个模型的位置表有 $C$ 行，并取一条长度恰好为 $C$ 的随机序列，把位置表用满。逐词元计算与完整前向传播做的矩阵乘法形状不同，结果在最后几位可能有舍入差异，所以这里使用 $10^{-12}$ 的容差。每行输出依次是 $C, D, H$ 以及误差是否在容差之内。
 """,
     en=r"""
-One example is not enough. Below we draw a few random models with different widths and head counts, each with a position table of $C$ rows, and a random sequence of exactly $C$ tokens, so that the whole table is used. The step-by-step and the full forward multiply matrices of different shapes, so the results may differ by rounding in the last digits; we use a tolerance of $10^{-12}$. Each printed row is $C, D, H$ and whether the error is within tolerance.
+One example is not enough. Below we draw a few random models with different widths and head counts, each with a position table of $C$ rows, and a random sequence of exactly $C$ tokens, so that the whole table is used. The step-by-step computation and the full forward pass multiply matrices of different shapes, so the results may differ by rounding in the last digits; we use a tolerance of $10^{-12}$. Each printed row is $C, D, H$ and whether the error is within tolerance.
 """,
     ru=r"""
-Одного примера мало. Ниже мы берём несколько случайных моделей с разной шириной и числом голов; у каждой таблица позиций из $C$ строк, и к ней — случайная последовательность ровно из $C$ токенов, чтобы таблица использовалась целиком. Пошаговый и полный проходы перемножают матрицы разной формы, поэтому результаты могут расходиться в последних знаках из-за округления; берём допуск $10^{-12}$. Каждая напечатанная строка: $C, D, H$ и то, укладывается ли ошибка в допуск.
+Одного примера мало. Ниже мы берём несколько случайных моделей с разной шириной и числом голов; у каждой таблица позиций из $C$ строк, и к ней — случайная последовательность ровно из $C$ токенов, чтобы таблица использовалась целиком. Пошаговое вычисление и полный проход перемножают матрицы разной формы, поэтому результаты могут расходиться в последних знаках из-за округления; берём допуск $10^{-12}$. Каждая напечатанная строка: $C, D, H$ и то, укладывается ли ошибка в допуск.
 """,
 )
 
@@ -163,7 +172,7 @@ for trial in range(4):
     width = n_heads * int(rng.integers(1, 9))
     C = int(rng.integers(32, 129))
     random_model = checks.random_model(rng, vocab_size=50, context_size=C, width=width, n_heads=n_heads)
-    stream = rng.integers(0, 50, size=C)                   # uses every row of the position table
+    stream = rng.integers(0, 50, size=C)  #zh 用满位置表的每一行 #en uses every row of the position table #ru задействует каждую строку таблицы позиций
     err = checks.cache_error(random_model, stream)
     print(C, width, n_heads, err < 1e-12)
     assert err < 1e-12
@@ -171,25 +180,25 @@ for trial in range(4):
 
 md(
     zh=r"""
-## 位置归零的错误
+## 5.3 位置归零的错误
 
 一个很自然的错误写法是：既然每次只送入一个词元，就把它当成一段长度为 1 的序列，于是它的位置总是 0。数组形状处处都对得上，程序不会报错，但新词元拿到了错误的位置向量。
 
-我们让前两个词元正常进入缓存，第三个词元 `雨` 却用位置 0（`position=0` 这个参数只为演示这个错误而存在）。与整段前向的第三行相比，最大误差约为 0.0875340324768。原章节的程序给出 0.08753403247684122，两者在最后一两位上可能略有不同，这只是浮点运算次序不同造成的。
+我们让前两个词元正常进入缓存，第三个词元 `雨` 却用位置 0（`position=0` 这个参数只为演示这个错误而存在）。与完整前向传播的第三行相比，最大误差约为 0.0875340324768。§6.6 会用一段纯 Python 程序独立地重算这个数。
 """,
     en=r"""
-## The reset-to-zero bug
+## 5.3 The reset-to-zero bug
 
-A natural mistake: since each step feeds a single token, treat it as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
+A natural mistake is to treat the single token of each step as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
 
-We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward, the largest error is about 0.0875340324768. The chapter's original program printed 0.08753403247684122; the last digit or two may differ, which only reflects a different order of floating-point operations.
+We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875340324768. §6.6 recomputes this number independently with a short pure-Python program.
 """,
     ru=r"""
-## Ошибка со сбросом позиции в ноль
+## 5.3 Ошибка со сбросом позиции в ноль
 
-Естественная ошибка: раз на каждом шаге подаётся один токен, считать его последовательностью длины 1, так что его позиция всегда 0. Все формы массивов по-прежнему согласованы, ничего не падает, но новый токен получает чужой вектор позиции.
+Естественная ошибка: раз на каждом шаге подаётся один токен, считать его последовательностью длины 1, так что его позиция всегда 0. Все формы массивов по-прежнему согласованы, никакой ошибки не возникает, но новый токен получает чужой вектор позиции.
 
-Пусть первые два токена попадут в кэш правильно, а третий, `雨`, получит позицию 0 (аргумент `position=0` существует только для демонстрации этой ошибки). По сравнению с третьей строкой полного прохода наибольшая ошибка — около 0.0875340324768. Программа из исходной главы печатала 0.08753403247684122; последние один-два знака могут отличаться — это лишь следствие другого порядка операций с плавающей точкой.
+Пусть первые два токена попадут в кэш правильно, а третий, `雨`, получит позицию 0 (аргумент `position=0` существует только для демонстрации этой ошибки). По сравнению с третьей строкой полного прохода наибольшая ошибка — около 0,0875340324768. В §6.6 это число независимо пересчитывает короткая программа на чистом Python.
 """,
 )
 
@@ -197,7 +206,7 @@ code(r"""
 bad_cache = model.new_cache()
 model.step(BOS, bad_cache)
 model.step(3, bad_cache)
-wrong = model.step(4, bad_cache, position=0)               # the bug: the third token at position 0
+wrong = model.step(4, bad_cache, position=0)  #zh 错误所在：第三个词元被放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен в позиции 0
 reset_error = float(np.abs(wrong - full[2]).max())
 print(f"{reset_error:.12g}")
 assert abs(reset_error - 0.08753403247684122) < 1e-12
@@ -205,18 +214,19 @@ assert abs(reset_error - 0.08753403247684122) < 1e-12
 
 md(
     zh=r"""
-如果每一步都把位置归零，误差会出现在除第 0 个之外的每个位置上（第 0 个位置本来就是 0，所以碰巧正确）。下面用 8 个词元、把位置表用满来看每个位置的误差。这种错误只能通过与整段前向逐项比较发现，光检查形状是发现不了的。
+如果每一步都把位置归零，误差会出现在除第 0 个之外的每个位置上（第 0 个位置本来就是 0，所以碰巧正确）。下面用 8 个词元、把位置表用满来看每个位置的误差。这种错误只能通过与完整前向传播逐项比较来发现，光检查形状是发现不了的。
 """,
     en=r"""
-If every step resets the position to 0, the error appears at every position except position 0, which happens to be right because its position is 0 anyway. Below, 8 tokens fill the position table and we look at the error at every position. Only an item-by-item comparison with the full forward reveals this bug; checking shapes never will.
+If every step resets the position to 0, the error appears at every position except position 0, which happens to be right because its position is 0 anyway. Below, 8 tokens fill the position table and we look at the error at every position. Only an entry-by-entry comparison with the full forward pass reveals this bug; checking shapes never will.
 """,
     ru=r"""
-Если сбрасывать позицию в ноль на каждом шаге, ошибка появится на всех позициях, кроме нулевой: та случайно верна, потому что её позиция и так 0. Ниже 8 токенов заполняют всю таблицу позиций, и мы смотрим на ошибку в каждой позиции. Такую ошибку выявляет только поэлементное сравнение с полным проходом; проверка форм её не увидит никогда.
+Если сбрасывать позицию в ноль на каждом шаге, ошибка появится во всех позициях, кроме нулевой: в ней результат случайно верен, потому что её позиция и так равна 0. Ниже 8 токенов заполняют всю таблицу позиций, и мы смотрим на ошибку в каждой позиции. Такую ошибку выявляет только поэлементное сравнение с полным проходом; проверка форм её никогда не обнаружит.
 """,
 )
 
 code(r"""
-seq8 = np.array([BOS, 3, 4, 5, 3, 4, 5, 4])                # <bos> 春 雨 风 春 雨 风 雨
+seq8 = np.array([BOS, 3, 4, 5, 3, 4, 5, 4])
+print(decode(seq8, vocab))
 always_zero = checks.incremental_forward(model, seq8, positions=[0] * 8)
 per_position_error = np.abs(always_zero - model.forward(seq8)).max(axis=1)   # (T,)
 print(np.round(per_position_error, 6))
@@ -225,19 +235,19 @@ assert per_position_error[0] == 0.0 and np.all(per_position_error[1:] > 1e-3)
 
 md(
     zh=r"""
-## 超出位置表：报错，且缓存保持原样
+## 5.4 超出位置表：报错，且缓存保持原样
 
-可学习的绝对位置表只有 $C$ 行，位置 $C$ 根本没有定义。缓存装满 8 个位置后再走一步，`step` 会抛出 `ValueError`，而不是悄悄取模或截断到最后一行。同样重要的是：失败的一步**不会**改动缓存，长度仍是 8，已存的键和值一个字节也没变。这样调用者捕获异常之后，缓存依然可用。
+可学习的绝对位置表只有 $C$ 行，位置 $C$ 根本没有定义。缓存装满 8 个位置后再走一步，`step` 会抛出 `ValueError`，而不是悄悄取模回绕或截断到最后一行。同样重要的是：失败的一步**不会**改动缓存，长度仍是 8，已存的键和值一个比特也没变。这样调用者捕获异常之后，缓存依然可用。
 """,
     en=r"""
-## Past the position table: an error, and the cache left as it was
+## 5.4 Past the position table: an error, and the cache left as it was
 
-A learned absolute position table has only $C$ rows; position $C$ is simply undefined. Once the cache holds 8 positions, one more step makes `step` raise `ValueError` instead of quietly wrapping around or clamping to the last row. Just as important, the failed step does **not** touch the cache: its length is still 8 and the stored keys and values have not changed by a single bit. A caller that catches the error still has a usable cache.
+A learned absolute position table has only $C$ rows; position $C$ is simply undefined. Once the cache holds 8 positions, one more call to `step` raises a `ValueError` instead of quietly wrapping around or clamping to the last row. Just as important, the failed step does **not** touch the cache: its length is still 8 and the stored keys and values have not changed by a single bit. A caller that catches the error still has a usable cache.
 """,
     ru=r"""
-## За пределами таблицы позиций: ошибка, а кэш остаётся прежним
+## 5.4 За пределами таблицы позиций: ошибка, а кэш остаётся прежним
 
-В обучаемой таблице абсолютных позиций всего $C$ строк; позиция $C$ просто не определена. Когда в кэше уже 8 позиций, следующий вызов `step` выбрасывает `ValueError`, а не заворачивает позицию по модулю и не прижимает её к последней строке. Не менее важно, что неудачный шаг **не** трогает кэш: длина остаётся 8, а сохранённые ключи и значения не меняются ни на бит. Перехватив исключение, вызывающий код по-прежнему может пользоваться кэшем.
+В обучаемой таблице абсолютных позиций всего $C$ строк; позиция $C$ просто не определена. Когда в кэше уже 8 позиций, следующий вызов `step` выбрасывает `ValueError`, а не берёт позицию по модулю и не прижимает её к последней строке. Не менее важно, что неудачный шаг **не** трогает кэш: длина остаётся 8, а сохранённые ключи и значения не меняются ни на бит. Перехватив исключение, вызывающий код по-прежнему может пользоваться кэшем.
 """,
 )
 
@@ -259,9 +269,90 @@ assert np.array_equal(cache8.keys, keys_before) and np.array_equal(cache8.values
 
 md(
     zh=r"""
-## 多层模型要存什么
+## 5.5 多层模型：每一层都要有自己的缓存
 
-本章的模型只有一层。在 $L$ 层的模型里，第 $\ell$ 层旧位置的键和值由第 $\ell-1$ 层旧位置的输出算出；由因果性，这些输出不会因新词元而改变，所以每一层的键和值都可以缓存，也**必须**各自缓存：只存第一层是不够的。对每条序列，缓存占用
+§4～§6 的模型只有一层。在 $L$ 层的模型里，第 $\ell$ 层旧位置的键和值由第 $\ell-1$ 层在这些位置上的输出算出；由因果性，这些输出不会因新词元而改变，所以每一层的键和值都可以缓存，也**必须**各自缓存。只缓存第一层是不够的：新词元到达第二层时，它的查询要读取所有旧位置在第二层的键和值，而这些键和值来自第一层的输出，第一层的缓存里并没有它们。不缓存第二层，就只能在每一步重算所有旧位置的第一层输出，那正是缓存想要省掉的完整前向传播。
+
+下面在一个两层模型上测量这一点。模型在单元格里由 `lib.attention` 的函数拼成（只作演示，不进入 `lib`）：输入 $h^{(0)}_t = E[x_t] + P[t]$，每层 $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$，即因果多头注意力加残差连接，参数随机。逐词元版本让指定的层各自保存键和值；没有缓存的层在新词元这一步只能读到新词元自己。与完整前向传播相比：
+
+* 两层都缓存：最大误差只有舍入量级（小于 $10^{-12}$）；
+* 只缓存第一层：除第 0 个位置外，每个位置都有明显误差（都大于 0.1）。第 0 个位置碰巧正确，因为它本来就只读自己。
+
+§7 会在一个训练过的多层解码器上做同样的检验。
+""",
+    en=r"""
+## 5.5 A multi-layer model: every layer needs its own cache
+
+The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions. By causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is exactly the full forward pass the cache is meant to avoid.
+
+Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$, and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
+
+* both layers cached: the largest error is rounding error (below $10^{-12}$);
+* only layer 1 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
+
+§7 runs the same check on a trained multi-layer decoder.
+""",
+    ru=r"""
+## 5.5 Многослойная модель: каждому слою нужен свой кэш
+
+У модели из §4–§6 один слой. В модели из $L$ слоёв ключи и значения старых позиций в слое $\ell$ вычисляются из выходов слоя $\ell-1$ в тех же позициях; в силу причинности эти выходы не меняются с приходом нового токена, поэтому ключи и значения каждого слоя можно кэшировать — и у каждого слоя **должен** быть свой кэш. Одного кэша первого слоя недостаточно: когда новый токен доходит до второго слоя, его запрос должен прочитать ключи и значения второго слоя для всех старых позиций, а они получаются из выходов первого слоя, которых в кэше первого слоя нет. Без кэша второго слоя единственный правильный способ — на каждом шаге заново вычислять выходы первого слоя для всех старых позиций, то есть тот самый полный прямой проход, от которого кэш должен избавить.
+
+Ниже измерим это на двухслойной модели. Она собрана прямо в ячейке из функций `lib.attention` (только для демонстрации, в `lib` её нет): вход $h^{(0)}_t = E[x_t] + P[t]$, каждый слой вычисляет $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$ — причинное многоголовое внимание с остаточной связью, параметры случайные. В пошаговой версии выбранные слои хранят собственные ключи и значения; слой без кэша на шаге нового токена видит только сам этот токен. По сравнению с полным прямым проходом:
+
+* кэшированы оба слоя: наибольшая ошибка — на уровне округления (меньше $10^{-12}$);
+* кэширован только первый слой: во всех позициях, кроме нулевой, ошибка заметна (везде больше 0,1). В нулевой позиции результат случайно верен, потому что она и так читает только себя.
+
+В §7 та же проверка проводится на обученном многослойном декодере.
+""",
+)
+
+code(r"""
+rng = np.random.default_rng(8)
+V2, C2, D2, H2 = 6, 8, 8, 2
+E2 = rng.standard_normal((V2, D2))                                             # (V, D)
+P2 = rng.standard_normal((C2, D2))                                             # (C, D)
+layers = [[rng.standard_normal((D2, D2)) / np.sqrt(D2) for _ in range(4)] for _ in range(2)]   # 2 x (w_q, w_k, w_v, w_o)
+
+def two_layer_forward(ids):
+    h = E2[ids] + P2[:len(ids)]                                                # (T, D)
+    for w_q, w_k, w_v, w_o in layers:
+        #zh 残差连接
+        #en residual connection
+        #ru остаточная связь
+        h = h + multi_head_attention(h[None], w_q, w_k, w_v, w_o, H2)[0]
+    return h                                                                   # (T, D)
+
+def two_layer_steps(ids, cached_layers):
+    stored = [[] for _ in layers]  #zh 每层已存位置的 (k, v) #en (k, v) of the stored positions, per layer #ru (k, v) сохранённых позиций, для каждого слоя
+    outputs = []
+    for t, token in enumerate(ids):
+        h = (E2[token] + P2[t])[None]                                          # (1, D)
+        for n, (w_q, w_k, w_v, w_o) in enumerate(layers):
+            q, k, v = (split_heads((h @ w)[None], H2)[0] for w in (w_q, w_k, w_v))    # (H, 1, d)
+            if n in cached_layers:
+                stored[n].append((k, v))
+                k = np.concatenate([key for key, _ in stored[n]], axis=1)      # (H, t+1, d)
+                v = np.concatenate([value for _, value in stored[n]], axis=1)  # (H, t+1, d)
+            heads = causal_attention(q, k, v)                                  # (H, 1, d)
+            h = h + merge_heads(heads[None])[0] @ w_o                          # (1, D)
+        outputs.append(h[0])
+    return np.stack(outputs)                                                   # (T, D)
+
+ids2 = rng.integers(0, V2, size=C2)
+full2 = two_layer_forward(ids2)
+both_cached = float(np.abs(two_layer_steps(ids2, cached_layers={0, 1}) - full2).max())
+first_only = np.abs(two_layer_steps(ids2, cached_layers={0}) - full2).max(axis=1)   # (T,)
+print(both_cached < 1e-12, f"{both_cached:.0e}")
+print(np.round(first_only, 6))
+assert both_cached < 1e-12
+assert first_only[0] < 1e-12 and np.all(first_only[1:] > 0.1)
+""")
+
+md(
+    zh=r"""
+## 5.6 缓存占多少内存
+
+每一层、每个头、每个已存位置都要保存一个键和一个值。对每条序列，缓存占用
 
 $$
 \text{bytes} = 2 \cdot L \cdot H \cdot T \cdot d \cdot \text{itemsize} = 2 \cdot L \cdot T \cdot D \cdot \text{itemsize},
@@ -269,12 +360,12 @@ $$
 
 其中 2 代表键和值两份，$T$ 是已存位置数，itemsize 是每个数的字节数（float32 为 4，float64 为 8）。批量为 $B$ 时再乘以 $B$。
 
-先用本章的模型核对公式：一层、2 个头、每头宽 2、8 个位置、float64，公式给出 512 字节，与缓存数组的实际大小一致。再看一个更接近实际的配置：12 层、$D=768$、1024 个位置、float32，每条序列约 72 MiB。注意头数不影响结果：在 $D$ 固定时 $H \cdot d = D$，头数只决定怎样切分，总量不变。
+先用我们的模型核对公式：一层、2 个头、每头宽 2、8 个位置、float64，公式给出 512 字节，与缓存数组的实际大小一致。再看一个更接近实际的配置：12 层、$D=768$、1024 个位置、float32，每条序列约 72 MiB。注意头数不影响结果：在 $D$ 固定时 $H \cdot d = D$，头数只决定怎样切分，总量不变。
 """,
     en=r"""
-## What a multi-layer model must store
+## 5.6 How much memory the cache takes
 
-This chapter's model has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions; by causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own: storing the first layer alone is not enough. Per sequence, the cache takes
+Every layer, every head and every stored position keeps one key and one value. Per sequence, the cache takes
 
 $$
 \text{bytes} = 2 \cdot L \cdot H \cdot T \cdot d \cdot \text{itemsize} = 2 \cdot L \cdot T \cdot D \cdot \text{itemsize},
@@ -282,20 +373,20 @@ $$
 
 where the 2 counts keys and values, $T$ is the number of stored positions and itemsize is the number of bytes per number (4 for float32, 8 for float64). For a batch of $B$ sequences, multiply by $B$.
 
-First we check the formula against our model: one layer, 2 heads of width 2, 8 positions, float64 gives 512 bytes, the actual size of the cache arrays. Then a more realistic configuration: 12 layers, $D=768$, 1024 positions, float32 gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
+First we check the formula against our model: for one layer, 2 heads of width 2, 8 positions and float64 it gives 512 bytes, the actual size of the cache arrays. For a more realistic configuration, 12 layers, $D=768$, 1024 positions and float32, it gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
 """,
     ru=r"""
-## Что должна хранить многослойная модель
+## 5.6 Сколько памяти занимает кэш
 
-В модели этой главы один слой. В модели из $L$ слоёв ключи и значения старых позиций в слое $\ell$ вычисляются из выходов слоя $\ell-1$ на тех же позициях; по причинности эти выходы не меняются с приходом нового токена, поэтому ключи и значения каждого слоя можно кэшировать — и **нужно** кэшировать для каждого слоя отдельно: одного первого слоя недостаточно. На одну последовательность кэш занимает
+Для каждого слоя, каждой головы и каждой сохранённой позиции хранятся один ключ и одно значение. На одну последовательность кэш занимает
 
 $$
 \text{bytes} = 2 \cdot L \cdot H \cdot T \cdot d \cdot \text{itemsize} = 2 \cdot L \cdot T \cdot D \cdot \text{itemsize},
 $$
 
-где 2 — это ключи и значения, $T$ — число сохранённых позиций, itemsize — число байт на одно число (4 для float32, 8 для float64). Для пакета из $B$ последовательностей результат умножается на $B$.
+где множитель 2 отвечает за ключи и значения, $T$ — число сохранённых позиций, itemsize — число байт на одно число (4 для float32, 8 для float64). Для батча из $B$ последовательностей результат умножается на $B$.
 
-Сначала сверим формулу с нашей моделью: один слой, 2 головы ширины 2, 8 позиций, float64 — получается 512 байт, ровно размер массивов кэша. Затем конфигурация ближе к реальной: 12 слоёв, $D=768$, 1024 позиции, float32 — около 72 МиБ на последовательность. Число голов роли не играет: при фиксированном $D$ выполняется $H \cdot d = D$, и головы лишь определяют, как поделить тот же объём.
+Сначала сверим формулу с нашей моделью: один слой, 2 головы ширины 2, 8 позиций, float64 — получается 512 байт, ровно размер массивов кэша. Затем возьмём конфигурацию, более близкую к реальной: 12 слоёв, $D=768$, 1024 позиции, float32 — около 72 МиБ на последовательность. Число голов роли не играет: при фиксированном $D$ выполняется $H \cdot d = D$, и число голов лишь определяет, как поделить тот же объём.
 """,
 )
 
@@ -312,32 +403,32 @@ for n_heads in (1, 4, 12):
 
 md(
     zh=r"""
-## 缓存只处理一条无填充的输入流
+## 5.7 缓存只处理一条无填充的输入流
 
-缓存的长度就是下一个词元的位置，这是它唯一的“偏移量”。这意味着：
+缓存的长度就是下一个词元的位置，这是它唯一的偏移量。这意味着：
 
-* **不支持左填充。** 缓存没有按样本跳过填充位置的接口。若在真实内容前面垫上填充词元，这些填充位于过去，会被读取，真实词元的位置也全部后移。
+* **不支持左填充。** 缓存没有按样本跳过填充位置的接口。若在真实内容前面垫上填充词元，这些填充位于过去，会被读取，所有真实词元的位置也都被推后。
 * **右填充的训练样本不是可续写的前缀。** 训练时短文本被右填充，例如 `collate` 把 `雨` 变成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。目标为 −100 的最后一个输入只是填充。若把整行送进缓存再续写，新词元会落在位置 3，并读到一个并不属于文本的位置。真正该续写的前缀只有目标不为 −100 的那几个位置，这里是 `<bos> 雨`，长度为 2。
 
 下面分别测量这两种误用与正确做法的差异，两者都不为零。
 """,
     en=r"""
-## The cache handles one unpadded stream
+## 5.7 The cache handles one unpadded stream
 
 The cache's length is the position of the next token; that is its only offset. This means:
 
-* **No left padding.** The cache has no way to skip padding positions per example. Padding tokens placed before the real content lie in the past, so they are read, and every real token's position is shifted.
+* **No left padding.** The cache has no way to skip padding positions per example. Padding tokens placed before the real content lie in the past, so they are read, and every real token's position is pushed back.
 * **A right-padded training row is not a prefix to continue.** In training, short texts are padded on the right: `collate` turns `雨` into the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`. The last input, whose target is −100, is only padding. If the whole row goes into the cache and generation continues, the new token lands at position 3 and reads a position that is not part of the text. The prefix to continue consists only of the positions whose target is not −100; here that is `<bos> 雨`, of length 2.
 
 Below we measure how far each misuse is from the correct computation; neither difference is zero.
 """,
     ru=r"""
-## Кэш обслуживает один поток без дополнения
+## 5.7 Кэш обслуживает один поток без дополнения
 
-Длина кэша — это позиция следующего токена; другого смещения у него нет. Отсюда:
+Длина кэша — это позиция следующего токена; другого смещения у него нет. Отсюда следует:
 
-* **Дополнение слева не поддерживается.** У кэша нет способа пропускать позиции дополнения для отдельного примера. Токены дополнения перед настоящим текстом оказываются в прошлом, поэтому читаются, а позиции всех настоящих токенов сдвигаются.
-* **Строка обучающего пакета с дополнением справа — не префикс для продолжения.** При обучении короткие тексты дополняются справа: `collate` превращает `雨` во вход `<bos> 雨 <eos>` с целями `雨 <eos> −100`. Последний вход, чья цель равна −100, — просто дополнение. Если отправить в кэш всю строку и продолжить генерацию, новый токен окажется на позиции 3 и прочитает позицию, которая к тексту не относится. Продолжать нужно префикс из позиций, чья цель не равна −100; здесь это `<bos> 雨` длины 2.
+* **Дополнение слева не поддерживается.** У кэша нет способа пропускать позиции дополнения для отдельного примера. Токены дополнения перед настоящим текстом оказываются в прошлом, поэтому их читают запросы, а номера позиций всех настоящих токенов увеличиваются.
+* **Строка обучающего батча с дополнением справа — не префикс для продолжения.** При обучении короткие тексты дополняются справа: `collate` превращает `雨` во вход `<bos> 雨 <eos>` с целевыми метками `雨 <eos> −100`. Последний вход, чья целевая метка равна −100, — просто дополнение. Если отправить в кэш всю строку и продолжить генерацию, новый токен окажется в позиции 3 и прочитает позицию, которая к тексту не относится. Продолжать нужно префикс из позиций, чья целевая метка не равна −100; здесь это `<bos> 雨` длины 2.
 
 Ниже измерим, насколько каждое из этих неправильных применений отличается от правильного вычисления; оба расхождения ненулевые.
 """,
@@ -347,20 +438,26 @@ code(r"""
 inputs, targets = collate(["雨", "春雨"], vocab)
 print(inputs)
 print(targets)
-valid = int((targets[0] != IGNORE).sum())                  # 2: <bos> 雨 is the real prefix
+valid = int((targets[0] != IGNORE).sum())                  #zh 2：真实前缀是 <bos> 雨 #en 2: the real prefix is <bos> 雨 #ru 2: настоящий префикс — <bos> 雨
 print(decode(inputs[0], vocab), valid)
 assert valid == 2
 
 true_cache = model.new_cache()
 checks.incremental_forward(model, inputs[0, :valid], cache=true_cache)
 padded_cache = model.new_cache()
-checks.incremental_forward(model, inputs[0], cache=padded_cache)       # misuse: padding kept
-print(len(true_cache), len(padded_cache))                 # the next token's position: 2, or 3 after padding
+#zh 误用：连填充一起送进缓存
+#en misuse: the padding goes into the cache too
+#ru неправильно: в кэш попадает и дополнение
+checks.incremental_forward(model, inputs[0], cache=padded_cache)
+#zh 下一个词元的位置：2，带着填充则是 3
+#en the next token's position: 2, or 3 with the padding
+#ru позиция следующего токена: 2, а с дополнением 3
+print(len(true_cache), len(padded_cache))
 next_true, next_padded = model.step(3, true_cache), model.step(3, padded_cache)
 print(round(float(np.abs(next_padded - next_true).max()), 6))
 assert np.abs(next_padded - next_true).max() > 1e-3
 
-left_padded = np.array([EOS, BOS, 4])                      # misuse: padding placed before the text
+left_padded = np.array([EOS, BOS, 4])  #zh 误用：填充放在文本之前 #en misuse: padding placed before the text #ru неправильно: дополнение стоит перед текстом
 shifted = checks.incremental_forward(model, left_padded)[-1]
 print(round(float(np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max()), 6))
 assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
@@ -368,34 +465,40 @@ assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
 
 md(
     zh=r"""
-## 缓存省下了多少时间
+## 5.8 缓存省下了多少时间
 
-最后实际测一测。用一个随机参数的较大模型（$D=64$，$H=4$，位置表 512 行），对不同的前缀长度 $T$ 比较两种得到“下一个词元输出”的方式：
+最后实际测一测。用一个随机参数的较大模型（$D=64$，$H=4$，位置表 512 行），对不同的前缀长度 $T$ 比较两种得到“下一个词元的输出”的方式：
 
-* 不用缓存：把 $T+1$ 个词元整段前向，取最后一行；
+* 不用缓存：对 $T+1$ 个词元做完整前向传播，取最后一行；
 * 用缓存：缓存里已有 $T$ 个位置，只调用一次 `step`。
 
-每个点重复测量若干次取中位数。前者每次都要重算全部投影和一张 $(T+1)\times(T+1)$ 的注意力表，后者只算一个新位置并读取 $T+1$ 个键，因此随着 $T$ 增长，两条曲线的差距越拉越大。计时结果依赖机器，所以这一格的输出不参与比对；但它断言在最长的前缀上缓存更快，并顺带核对缓存给出的输出与整段前向一致。
+前者每次都要重算全部投影和一张 $(T+1)\times(T+1)$ 的注意力表，后者只算一个新位置并读取 $T+1$ 个键。为了让测量尽量稳定：每种情形先预热一次，再重复 7 次取**最短**时间（干扰只会让一次测量变慢，不会让它变快）；整个测量期间用 `threadpoolctl` 把 BLAS 固定为 1 个线程，这样结果不取决于 BLAS 在某个矩阵尺寸上决定开几个线程，也较少受机器上其他任务的影响。
+
+表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器，所以这个单元格的输出不参与比对。断言只检查在任何一台正常的机器上都应成立的两点：在最长的前缀上，缓存至少快 10 倍；并且这个倍数在最长前缀上比在最短前缀上大，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别，这里不作断言。缓存给出的输出也顺带与完整前向传播核对。
 """,
     en=r"""
-## How much time the cache saves
+## 5.8 How much time the cache saves
 
-Finally, a measurement. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
+Finally, let us measure it. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
 
-* without the cache: run the full forward on $T+1$ tokens and keep the last row;
+* without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
 
-Each point is the median of a few repeated measurements. The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. The gap between the two curves therefore widens as $T$ grows. Timings depend on the machine, so this cell's output is not compared; the cell still asserts that the cache is faster at the longest prefix, and checks that the cache's output agrees with the full forward.
+The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. To keep the measurement stable, each case is run once to warm up and then 7 times, and we keep the **shortest** time (interference can only make a run slower, never faster). Throughout the measurement `threadpoolctl` pins BLAS to a single thread, so the result does not depend on how many threads BLAS decides to start for a given matrix size, and depends less on whatever else the machine is running.
+
+The columns are $T$, the time of each way in milliseconds, and their ratio. Absolute times depend on the machine, so this cell's output is not compared. Only two things should hold on any reasonable machine, and only those are asserted: at the longest prefix the cache is at least 10 times faster, and that ratio is larger at the longest prefix than at the shortest, so the gap widens as $T$ grows. The exact shape of the curves (for instance, at which $T$ they steepen) differs from machine to machine and is not asserted. The cell also checks that the cache's output agrees with the full forward pass.
 """,
     ru=r"""
-## Сколько времени экономит кэш
+## 5.8 Сколько времени экономит кэш
 
-Напоследок измерим. Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, таблица позиций из 512 строк) и для нескольких длин префикса $T$ сравним два способа получить выход для следующего токена:
+Напоследок проведём замер. Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, таблица позиций из 512 строк) и для нескольких длин префикса $T$ сравним два способа получить выход для следующего токена:
 
 * без кэша: полный прямой проход по $T+1$ токенам и последняя строка результата;
 * с кэшем: в кэше уже $T$ позиций, один вызов `step`.
 
-Каждая точка — медиана нескольких повторных замеров. Первый способ каждый раз заново вычисляет все проекции и таблицу внимания $(T+1)\times(T+1)$; второй вычисляет одну новую позицию и читает $T+1$ ключей. Поэтому с ростом $T$ разрыв между кривыми увеличивается. Время зависит от машины, поэтому вывод этой ячейки не сравнивается; но ячейка всё равно проверяет, что на самом длинном префиксе кэш быстрее, и что выход с кэшем совпадает с полным проходом.
+Первый способ каждый раз заново вычисляет все проекции и таблицу внимания $(T+1)\times(T+1)$; второй вычисляет одну новую позицию и читает $T+1$ ключей. Чтобы замер был устойчивым, каждый вариант сначала запускается один раз для прогрева, затем 7 раз, и берётся **наименьшее** время (посторонняя нагрузка может замер только замедлить, но не ускорить). На всё время замера `threadpoolctl` оставляет BLAS один поток: тогда результат не зависит от того, сколько потоков BLAS решит запустить для данного размера матриц, и меньше зависит от других задач на машине.
+
+Столбцы таблицы: $T$, время каждого способа в миллисекундах и их отношение. Абсолютное время зависит от машины, поэтому при проверке блокнота результат этой ячейки не сравнивается. На любой нормальной машине должны выполняться лишь два утверждения, и только они проверяются: на самом длинном префиксе кэш быстрее как минимум в 10 раз, и это отношение на самом длинном префиксе больше, чем на самом коротком, то есть разрыв растёт с $T$. Точная форма кривых (например, при каком $T$ они становятся круче) на разных машинах разная и не проверяется. Заодно ячейка проверяет, что выход с кэшем совпадает с полным прямым проходом.
 """,
 )
 
@@ -405,64 +508,78 @@ big = checks.random_model(rng, vocab_size=100, context_size=512, width=64, n_hea
 stream = rng.integers(0, 100, size=512)
 lengths = [8, 16, 32, 64, 128, 256, 511]
 
-snapshots, growing = {}, big.new_cache()                   # the cache as it stands after T tokens
+snapshots, growing = {}, big.new_cache()  #zh 读入 T 个词元后的缓存 #en the cache after T tokens #ru кэш после T токенов
 for token in stream[:max(lengths)]:
     big.step(int(token), growing)
     if len(growing) in lengths:
         snapshots[len(growing)] = copy.deepcopy(growing)
 
-def median_seconds(run, prepare, repeats=7):
+def best_seconds(run, prepare, repeats=7):
+    run(prepare())                                         #zh 预热 #en warm-up #ru прогрев
     times = []
     for _ in range(repeats):
-        state = prepare()                                  # untimed: a fresh copy of the cache
+        state = prepare()  #zh 不计时：一份新的缓存副本 #en not timed: a fresh copy of the cache #ru не входит в замер: свежая копия кэша
         start = time.perf_counter()
         run(state)
         times.append(time.perf_counter() - start)
-    return float(np.median(times))
+    return min(times)
 
-full_seconds = [median_seconds(lambda _: big.forward(stream[:T + 1]), lambda: None) for T in lengths]
-step_seconds = [median_seconds(lambda c: big.step(int(stream[T]), c), lambda: copy.deepcopy(snapshots[T]))
-                for T in lengths]
-for T, f, s in zip(lengths, full_seconds, step_seconds):
-    print(T, f"{f:.2e}", f"{s:.2e}", round(f / s, 1))
+with threadpool_limits(limits=1, user_api="blas"):
+    full_seconds = [best_seconds(lambda _: big.forward(stream[:T + 1]), lambda: None)
+                    for T in lengths]
+    step_seconds = [best_seconds(lambda c: big.step(int(stream[T]), c),
+                                 lambda: copy.deepcopy(snapshots[T]))
+                    for T in lengths]
+ratios = [f / s for f, s in zip(full_seconds, step_seconds)]
+print(f"{'T':>4} {'t_full [ms]':>12} {'t_cache [ms]':>13} {'ratio':>7}")
+for T, f, s, r in zip(lengths, full_seconds, step_seconds, ratios):
+    print(f"{T:>4} {f * 1e3:>12.3f} {s * 1e3:>13.3f} {r:>7.1f}")
 
 last = max(lengths)
-check = copy.deepcopy(snapshots[last])
-assert np.abs(big.step(int(stream[last]), check) - big.forward(stream[:last + 1])[-1]).max() < 1e-12
-assert step_seconds[-1] < full_seconds[-1]
-plots.timing_lines(lengths, [full_seconds, step_seconds], ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
+cached_last = big.step(int(stream[last]), copy.deepcopy(snapshots[last]))
+assert np.abs(cached_last - big.forward(stream[:last + 1])[-1]).max() < 1e-12
+assert ratios[-1] >= 10 and ratios[-1] > ratios[0]
+plots.timing_lines(lengths, [full_seconds, step_seconds],
+                   ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
 plt.show()
-""", tags=("nbval-ignore-output",))
+""", tags=("nbval-ignore-output",), alt=dict(
+    zh="双对数坐标图：横轴为前缀长度 T，纵轴为得到一个新词元输出所需的时间（秒）。完整前向传播的曲线随 T 陡峭上升，"
+       "带缓存的 step 曲线几乎持平，两条曲线之间的差距随 T 增大。",
+    en="Log-log plot of the time to get one new token's output (seconds) against the prefix length T. The full forward pass "
+       "rises steeply with T while the cached step stays almost flat, so the gap between the curves widens as T grows.",
+    ru="График в двойном логарифмическом масштабе: время получения выхода для одного нового токена (секунды) в зависимости от "
+       "длины префикса T. Полный прямой проход круто растёт с T, шаг с кэшем почти не меняется, разрыв между кривыми растёт.",
+))
 
 md(
     zh=r"""
-## 小结
+## 5.9 小结
 
-* KV 缓存按头保存每个已见位置的键和值，形状为 $(H, n, d)$；多层模型每层各存一份，占用 $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ 字节，与头数无关。
-* 新词元位于位置 `len(cache)`，输入为 $E[x] + P[\texttt{len(cache)}]$。把位置归零不会报错，只能靠与整段前向逐项比较才能发现。
-* 逐词元输出与整段前向的一致性是检错的标准做法：手设模型上差异为 `0.0`，随机模型和用满位置表的长序列上都在 $10^{-12}$ 以内。
+* KV 缓存按头保存每个已见位置的键和值，形状为 $(H, n, d)$；多层模型每层各存一份，只缓存第一层会让第 0 个位置之后的每个位置都出错。缓存总共占用 $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ 字节，与头数无关。
+* 新词元位于位置 `len(cache)`，输入为 $E[x] + P[\texttt{len(cache)}]$。把位置归零不会报错，只能靠与完整前向传播逐项比较才能发现。
+* 逐词元输出与完整前向传播的一致性是检错的标准做法：在 §4.1 的模型上差异为 `0.0`，在随机模型和用满位置表的长序列上都在 $10^{-12}$ 以内。
 * 超出位置表的一步会报错，并且不改动缓存。
-* 缓存只处理一条无填充的输入流：不支持左填充，训练中右填充的行也要先截到有效长度才能续写。
-* 缓存的正确性依赖上一节的因果性：只要模型某处读取了未来，旧位置的键和值就不再固定，缓存也就不再成立。
+* 缓存只处理一条无填充的输入流：不支持左填充，训练中右填充的行也要先截到真实长度才能续写。
+* 缓存的正确性依赖 §4 的因果性：只要模型某处读取了未来，旧位置的键和值就不再固定，缓存也就不再成立。
 """,
     en=r"""
-## Summary
+## 5.9 Summary
 
-* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$; a multi-layer model stores one such pair per layer, $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes whatever the head count.
-* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an item-by-item comparison with the full forward finds it.
-* Agreement of the token-by-token output with the full forward is the standard check: `0.0` on the hand-set model, within $10^{-12}$ on random models and on long sequences that fill the position table.
+* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache takes $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes, whatever the head count.
+* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
+* Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
-* The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its valid length before it can be continued.
-* The cache is correct only because of the previous section's causality: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
+* The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
+* The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
 """,
     ru=r"""
-## Итоги
+## 5.9 Итоги
 
-* KV-кэш хранит для каждой головы ключ и значение каждой уже увиденной позиции, форма $(H, n, d)$; многослойная модель хранит такую пару для каждого слоя — $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ байт независимо от числа голов.
-* Новый токен стоит на позиции `len(cache)`, его вход — $E[x] + P[\texttt{len(cache)}]$. Сброс позиции в ноль не вызывает ошибки; найти его можно только поэлементным сравнением с полным проходом.
-* Совпадение пошагового вывода с полным проходом — стандартная проверка: `0.0` на модели с ручными параметрами и в пределах $10^{-12}$ на случайных моделях и длинных последовательностях, заполняющих таблицу позиций.
+* KV-кэш хранит для каждой головы ключ и значение каждой уже увиденной позиции в массивах формы $(H, n, d)$. В многослойной модели такой кэш есть у каждого слоя; если кэшировать только первый слой, выходы во всех позициях, кроме нулевой, получаются неверными. Весь кэш занимает $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ байт независимо от числа голов.
+* Новый токен стоит в позиции `len(cache)`, его вход — $E[x] + P[\texttt{len(cache)}]$. Сброс позиции в ноль не вызывает ошибки; заметить его можно только поэлементным сравнением с полным прямым проходом.
+* Совпадение пошаговых выходов с полным проходом — стандартная проверка: `0.0` на модели из §4.1 и в пределах $10^{-12}$ на случайных моделях и длинных последовательностях, заполняющих таблицу позиций.
 * Шаг за пределы таблицы позиций вызывает ошибку и не меняет кэш.
-* Кэш обслуживает один поток без дополнения: дополнение слева не поддерживается, а строку обучающего пакета с дополнением справа перед продолжением нужно обрезать до её настоящей длины.
-* Кэш корректен только благодаря причинности из предыдущего раздела: если бы какая-то часть модели читала будущее, старые ключи и значения перестали бы быть неизменными, и кэш давал бы неверный результат.
+* Кэш обслуживает один поток без дополнения: дополнение слева не поддерживается, а строку обучающего батча с дополнением справа перед продолжением нужно обрезать до её настоящей длины.
+* Кэш корректен только благодаря причинности из §4: если бы какая-то часть модели читала будущее, старые ключи и значения перестали бы быть неизменными, и кэш давал бы неверный результат.
 """,
 )

@@ -1,58 +1,61 @@
-# §6 Four kinds of evidence: the chapter's checking program redone with lib, its six
-# printed figures with the reasoning each supports, what it does not prove, what comes next.
+# §6 Four kinds of evidence: six numbers of §1-§5 recomputed with lib, each with the reasoning
+# it illustrates; an independent pure-Python check on the page; what the checks do not prove;
+# what a whole model adds (§7).
 
 md(
     zh=r"""
 # 6 四类证据
 
-原章节以一段独立的检查程序收尾：它打印六个数，每个数背后是一种不同的论证方式。这里用 `lib` 重做这段程序：不再另写一套参考实现，而是直接调用前几节讲过的 `AttentionModel`、`lib.data` 和 `lib.checks`。六个数分别支持四类证据：
+本节把 §1～§5 的论证收拢起来。前几节算出的数里，有六个最能说明问题，它们分属四类证据，每一类回答的问题不同。§6.1～§6.5 用前几节讲过的 `AttentionModel`、`lib.data` 和 `lib.checks` 把这六个数逐一重算；§6.6 再做一次页面上的独立核对：一段只用列表和 `math`、不用 NumPy 的纯 Python 程序，把其中的浮点数重新算一遍，与 `lib` 的结果并排打印，两者之差不超过约 $10^{-15}$（也可能恰好为 0）。
 
-| 编号 | 检查内容 | 原程序打印的值 | 证据类型 |
+| 编号 | 检查内容 | 值 | 证据类型 |
 | --- | --- | --- | --- |
-| 1 | 两头手算输出的第 1 行 | $[1, 1, a-b, b-a]$ | 手算 |
+| 1 | 两头手算输出的第 1 行 | $[1, 1, a-b, b-a]$，$a \approx 0.330238$ | 手算 |
 | 2 | 未来扰动：前两行的变化 | 0.0 | 带对照的扰动检验 |
 | 3 | 同一检验关掉掩码（阴性对照） | 39.772020613422825 | 带对照的扰动检验 |
-| 4 | 右填充：有效位置与计分目标 | [True, True, False]，[4, 2] | 结构推理 |
+| 4 | 右填充：真实位置与计分目标 | [True, True, False]，[4, 2] | 结构推理 |
 | 5 | 交换前两个词元后最后一行的差异：无位置 / 有位置 | 0 / 0.047053077502492324 | 结构推理 |
-| 6 | 缓存与整段前向之差 / 位置归零后的误差 | 0 / 0.08753403247684122 | 等价检验 |
+| 6 | 缓存与完整前向传播之差 / 位置归零后的误差 | 0 / 0.08753403247684122 | 等价检验 |
 
-四类证据各有所长：**手算**确认一个小例子里每一步都算对了；**结构推理**从架构推出对所有输入都成立的结论，再用具体数值印证；**带对照的扰动检验**在真实代码上寻找泄漏，并证明检验本身看得见泄漏；**等价检验**确认两种本应相同的计算路径确实给出相同结果。
+四类证据各有所长：**手算**确认一个小例子里每一步都算对了；**结构推理**从架构推出对所有输入都成立的结论，再用具体数值印证；**带对照的扰动检验**在真实代码上寻找泄漏，并证明检验本身看得见泄漏；**等价检验**确认两种本应相同的计算路径确实给出相同结果。这六个数只是例证，各自只覆盖一个小例子。
 """,
     en=r"""
 # 6 Four kinds of evidence
 
-The original chapter ends with an independent checking program that prints six figures, each backed by a different way of reasoning. Here we redo that program with `lib`: instead of writing a second reference implementation, we call the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. The six figures support four kinds of evidence:
+This section brings the arguments of §1–§5 together. Of the numbers computed so far, six say the most; they illustrate four kinds of evidence, and each kind answers a different question. §6.1–§6.5 recompute the six one by one with the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. §6.6 then runs an independent check on the page: a short pure-Python program, with lists and `math` only and no NumPy, computes the floating-point numbers again, and prints them next to the values from `lib`; they differ by at most about $10^{-15}$ (possibly by exactly 0).
 
-| no. | what is checked | printed by the original program | kind of evidence |
+| no. | what is checked | value | kind of evidence |
 | --- | --- | --- | --- |
-| 1 | row 1 of the two-head output computed by hand | $[1, 1, a-b, b-a]$ | hand computation |
-| 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with control |
-| 3 | the same test with the mask off (negative control) | 39.772020613422825 | perturbation test with control |
-| 4 | right padding: valid positions and scored targets | [True, True, False], [4, 2] | structural reasoning |
+| 1 | row 1 of the two-head output computed by hand | $[1, 1, a-b, b-a]$, $a \approx 0.330238$ | hand computation |
+| 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control |
+| 3 | the same test with the mask off (negative control) | 39.772020613422825 | perturbation test with a control |
+| 4 | right padding: real positions and scored targets | [True, True, False], [4, 2] | structural reasoning |
 | 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.047053077502492324 | structural reasoning |
-| 6 | cache vs full forward / error after resetting the position to 0 | 0 / 0.08753403247684122 | equivalence test |
+| 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.08753403247684122 | equivalence test |
 
-Each kind does something the others cannot. **Hand computation** confirms that every step of a small example is right. **Structural reasoning** derives from the architecture a statement that holds for every input, and a concrete number then illustrates it. A **perturbation test with a control** looks for leaks in real code and shows that the test itself can see one. An **equivalence test** confirms that two computations that should agree really do.
+Each kind does something the others cannot. **Hand computation** confirms that every step of a small example is right. **Structural reasoning** derives from the architecture a statement that holds for every input, and a concrete number then illustrates it. A **perturbation test with a control** looks for leaks in real code and shows that the test itself can see one. An **equivalence test** confirms that two computations that should agree really do. The six numbers are illustrations; each covers one small example only.
 """,
     ru=r"""
-# 6 Четыре вида доказательств
+# 6 Четыре вида свидетельств
 
-Исходная глава завершается независимой проверочной программой, которая печатает шесть чисел, и за каждым стоит свой способ рассуждения. Здесь мы повторяем эту программу средствами `lib`: вместо второй эталонной реализации вызываем `AttentionModel`, `lib.data` и `lib.checks` из предыдущих разделов. Шесть чисел подкрепляют четыре вида доказательств:
+В этом разделе сводятся вместе рассуждения из §1–§5. Из вычисленных до сих пор чисел шесть говорят больше всего; они иллюстрируют четыре вида свидетельств, и каждый вид отвечает на свой вопрос. В §6.1–§6.5 эти шесть чисел по очереди пересчитываются с помощью `AttentionModel`, `lib.data` и `lib.checks` из предыдущих разделов. Затем в §6.6 прямо на странице проводится независимая проверка: короткая программа на чистом Python — только списки и `math`, без NumPy — заново вычисляет числа с плавающей точкой и печатает их рядом со значениями `lib`; они расходятся не больше чем примерно на $10^{-15}$ (а возможно, совпадают в точности).
 
-| № | что проверяется | что печатала исходная программа | вид доказательства |
+| № | что проверяется | значение | вид свидетельства |
 | --- | --- | --- | --- |
-| 1 | строка 1 выхода двух голов, посчитанного вручную | $[1, 1, a-b, b-a]$ | ручной расчёт |
-| 2 | возмущение будущего: изменение первых двух строк | 0.0 | проверка возмущением с контролем |
-| 3 | та же проверка без маски (отрицательный контроль) | 39.772020613422825 | проверка возмущением с контролем |
-| 4 | дополнение справа: допустимые позиции и учитываемые цели | [True, True, False], [4, 2] | структурное рассуждение |
-| 5 | разница последней строки после перестановки первых двух токенов, без позиций / с позициями | 0 / 0.047053077502492324 | структурное рассуждение |
-| 6 | кэш против полного прохода / ошибка при сбросе позиции в 0 | 0 / 0.08753403247684122 | проверка эквивалентности |
+| 1 | строка 1 выхода двух голов, посчитанного вручную | $[1, 1, a-b, b-a]$, $a \approx 0{,}330238$ | ручной расчёт |
+| 2 | возмущение будущего: изменение первых двух строк | 0,0 | проверка возмущением с контролем |
+| 3 | та же проверка без маски (отрицательный контроль) | 39,772020613422825 | проверка возмущением с контролем |
+| 4 | дополнение справа: настоящие позиции и учитываемые целевые метки | [True, True, False], [4, 2] | структурное рассуждение |
+| 5 | разница последней строки после перестановки первых двух токенов, без позиций / с позициями | 0 / 0,047053077502492324 | структурное рассуждение |
+| 6 | расхождение кэша и полного прохода / ошибка при сбросе позиции в 0 | 0 / 0,08753403247684122 | проверка эквивалентности |
 
-Каждый вид делает то, чего не могут остальные. **Ручной расчёт** подтверждает, что в маленьком примере верен каждый шаг. **Структурное рассуждение** выводит из архитектуры утверждение, верное для любого входа, а конкретное число его иллюстрирует. **Проверка возмущением с контролем** ищет утечки в настоящем коде и показывает, что сама проверка способна утечку увидеть. **Проверка эквивалентности** подтверждает, что два вычисления, которые обязаны совпадать, действительно совпадают.
+Каждый вид делает то, чего не могут остальные. **Ручной расчёт** подтверждает, что в маленьком примере верен каждый шаг. **Структурное рассуждение** выводит из устройства модели утверждение, верное для любого входа, а конкретное число его иллюстрирует. **Проверка возмущением с контролем** ищет утечки в настоящем коде и показывает, что сама проверка способна утечку увидеть. **Проверка эквивалентности** подтверждает, что два вычисления, которые обязаны совпадать, действительно совпадают. Шесть чисел — лишь примеры, и каждое относится только к одному маленькому случаю.
 """,
 )
 
 code(r"""
+import math
+
 import numpy as np
 
 from lib import checks
@@ -60,41 +63,44 @@ from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode, encode
 from lib.model import AttentionModel
 
 vocab = build_vocab(["春雨风"])
-model = checks.chapter_model()        # E, P, W_O set by hand; identity Q/K/V; D=4, H=2
+#zh §4.1 的模型：手工设定的 E、P、W_O，单位 Q/K/V，D=4，H=2
+#en the model of §4.1: hand-chosen E, P, W_O; identity Q/K/V; D=4, H=2
+#ru модель из §4.1: E, P, W_O заданы вручную, Q/K/V единичные, D=4, H=2
+model = checks.chapter_model()
 print(vocab, model.width, model.n_heads, model.context_size)
 assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
 """)
 
 md(
     zh=r"""
-## 1. 手算：两个头与输出投影
+## 6.1 手算：两个头与输出投影（编号 1）
 
 关掉位置项，输入 `<bos> 春`，两行嵌入分别是 $[1,0,0,1]$ 和 $[0,1,1,0]$。第一个头读前两维，第二个头读后两维，每头宽度 $d=2$。
 
 * 第 0 行只能读自己，拼接后仍是 $[1,0,0,1]$。
 * 第 1 行在两个头里的分数都是 $[0, 1/\sqrt2]$，权重为 $a = 1/(1+e^{1/\sqrt2})$ 和 $b = 1-a$。第一个头的值是 $[1,0]$ 和 $[0,1]$，输出 $[a,b]$；第二个头的值是 $[0,1]$ 和 $[1,0]$，输出 $[b,a]$。拼接得到 $[a,b,b,a]$。
 
-两个头的权重在这里碰巧相同，但读取的值坐标不同。$W_O$ 把 $[c_0,c_1,c_2,c_3]$ 变成 $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$，于是第 0 行输出 $[1,1,1,-1]$，第 1 行输出 $[1,1,a-b,b-a]$，其中 $a \approx 0.330238$，$a-b \approx -0.339523$。经过 $W_O$ 后出现了负数，输出已不再是若干值向量的凸组合；这个数值同时证明了拼接的轴和输出投影确实被用上了。
+两个头的权重在这里碰巧相同，但读取的值坐标不同。$W_O$ 把 $[c_0,c_1,c_2,c_3]$ 变成 $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$，于是第 0 行输出 $[1,1,1,-1]$，第 1 行输出 $[1,1,a-b,b-a]$，其中 $a \approx 0.330238$，$a-b \approx -0.339523$。经过 $W_O$ 后出现了负数，输出已不再是若干值向量的凸组合；这个结果同时说明：拼接用对了轴，输出投影也确实用上了。
 """,
     en=r"""
-## 1. Hand computation: two heads and the output projection
+## 6.1 Hand computation: two heads and the output projection (no. 1)
 
 Switch the positions off and feed `<bos> 春`; the two embedding rows are $[1,0,0,1]$ and $[0,1,1,0]$. The first head reads the first two features, the second head the last two; each head has width $d=2$.
 
 * Row 0 can read only itself, so the concatenation is still $[1,0,0,1]$.
 * In both heads, row 1 has scores $[0, 1/\sqrt2]$ and weights $a = 1/(1+e^{1/\sqrt2})$ and $b = 1-a$. The first head's values are $[1,0]$ and $[0,1]$, giving $[a,b]$; the second head's values are $[0,1]$ and $[1,0]$, giving $[b,a]$. The concatenation is $[a,b,b,a]$.
 
-The two heads happen to have equal weights here, but they read different value coordinates. $W_O$ maps $[c_0,c_1,c_2,c_3]$ to $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, so row 0 becomes $[1,1,1,-1]$ and row 1 becomes $[1,1,a-b,b-a]$, with $a \approx 0.330238$ and $a-b \approx -0.339523$. After $W_O$ negative numbers appear: the output is no longer a convex combination of value vectors. The figure also proves that the concatenation axis and the output projection are really used.
+The two heads happen to have equal weights here, but they read different value coordinates. $W_O$ maps $[c_0,c_1,c_2,c_3]$ to $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, so row 0 becomes $[1,1,1,-1]$ and row 1 becomes $[1,1,a-b,b-a]$, with $a \approx 0.330238$ and $a-b \approx -0.339523$. After $W_O$ negative numbers appear: the output is no longer a convex combination of value vectors. The result also confirms that the heads are concatenated along the right axis and that the output projection is actually applied.
 """,
     ru=r"""
-## 1. Ручной расчёт: две головы и выходная проекция
+## 6.1 Ручной расчёт: две головы и выходная проекция (№ 1)
 
 Отключим позиции и подадим `<bos> 春`; строки эмбеддингов — $[1,0,0,1]$ и $[0,1,1,0]$. Первая голова читает первые два признака, вторая — последние два; ширина каждой головы $d=2$.
 
 * Строка 0 может читать только себя, поэтому после склейки остаётся $[1,0,0,1]$.
 * В обеих головах у строки 1 оценки $[0, 1/\sqrt2]$ и веса $a = 1/(1+e^{1/\sqrt2})$ и $b = 1-a$. Значения первой головы — $[1,0]$ и $[0,1]$, её выход $[a,b]$; значения второй — $[0,1]$ и $[1,0]$, выход $[b,a]$. После склейки получаем $[a,b,b,a]$.
 
-Веса у двух голов здесь случайно совпали, но читают они разные координаты значений. $W_O$ переводит $[c_0,c_1,c_2,c_3]$ в $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, поэтому строка 0 становится $[1,1,1,-1]$, а строка 1 — $[1,1,a-b,b-a]$, где $a \approx 0.330238$ и $a-b \approx -0.339523$. После $W_O$ появляются отрицательные числа: выход уже не выпуклая комбинация векторов значений. Заодно это число доказывает, что ось склейки и выходная проекция действительно используются.
+Веса у двух голов здесь случайно совпали, но читают они разные координаты значений. $W_O$ переводит $[c_0,c_1,c_2,c_3]$ в $[c_0+c_2,\ c_1+c_3,\ c_0-c_2,\ c_1-c_3]$, поэтому строка 0 становится $[1,1,1,-1]$, а строка 1 — $[1,1,a-b,b-a]$, где $a \approx 0{,}330238$ и $a-b \approx -0{,}339523$. После $W_O$ появляются отрицательные числа: выход уже не выпуклая комбинация векторов значений. Заодно этот результат подтверждает, что головы склеены по правильной оси, а выходная проекция действительно применена.
 """,
 )
 
@@ -102,7 +108,10 @@ code(r"""
 a = 1 / (1 + np.exp(1 / np.sqrt(2)))
 b = 1 - a
 manual = np.array([[1, 1, 1, -1], [1, 1, a - b, b - a]])
-two_heads = model.forward(np.array([BOS, 3]), use_positions=False)   # <bos> 春, positions off
+#zh <bos> 春，关掉位置项
+#en <bos> 春 with positions off
+#ru <bos> 春 без позиций
+two_heads = model.forward(np.array([BOS, 3]), use_positions=False)
 print(round(a, 6), round(a - b, 6))
 print(np.round(two_heads, 6))
 assert round(a, 6) == 0.330238 and round(a - b, 6) == -0.339523
@@ -111,25 +120,26 @@ assert np.abs(two_heads - manual).max() < 1e-12
 
 md(
     zh=r"""
-## 2 和 3. 带阴性对照的未来扰动检验
+## 6.2 带阴性对照的未来扰动检验（编号 2、3）
 
-第四节已经详细讨论过这一对数字。`<bos> 春 雨` 与 `<bos> 春 <unk>` 只在最后一个位置不同：带掩码的模型前两行变化为 0.0；关掉掩码的阴性对照变化约 39.7720206134，说明这个检验确实看得见泄漏。两个数必须一起报告，只报告第一个数没有意义。
+§4.3 和 §4.4 已经详细讨论过这一对数。`<bos> 春 雨` 与 `<bos> 春 <unk>` 只在最后一个位置不同：带掩码的模型前两行变化为 0.0；关掉掩码的阴性对照变化约 39.7720206134，说明这个检验确实看得见泄漏。两个数必须一起报告，只报告第一个数没有意义。
 """,
     en=r"""
-## 2 and 3. The future-perturbation test with its negative control
+## 6.2 The future-perturbation test with its negative control (nos. 2 and 3)
 
-§4 discussed this pair in detail. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position: the masked model's first two rows change by 0.0, and the negative control with the mask off changes by about 39.7720206134, which shows that the test can see a leak. The two numbers belong together; the first alone means nothing.
+§4.3 and §4.4 discussed this pair in detail. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position: the masked model's first two rows change by 0.0, and the negative control with the mask off changes by about 39.7720206134, which shows that the test can see a leak. The two numbers belong together; the first alone means nothing.
 """,
     ru=r"""
-## 2 и 3. Проверка возмущением будущего с отрицательным контролем
+## 6.2 Проверка возмущением будущего с отрицательным контролем (№ 2 и 3)
 
-Эту пару чисел мы подробно разобрали в §4. `<bos> 春 雨` и `<bos> 春 <unk>` различаются только последней позицией: у модели с маской первые две строки меняются на 0.0, а у отрицательного контроля без маски — примерно на 39.7720206134, то есть проверка действительно способна увидеть утечку. Эти числа сообщают только вместе: первое само по себе ничего не значит.
+Эту пару чисел мы подробно разобрали в §4.3 и §4.4. `<bos> 春 雨` и `<bos> 春 <unk>` различаются только последней позицией: у модели с маской первые две строки меняются на 0,0, а у отрицательного контроля без маски — примерно на 39,7720206134, то есть проверка действительно способна увидеть утечку. Эти числа имеют смысл только вместе: первое само по себе ничего не значит.
 """,
 )
 
 code(r"""
-ids = np.array([BOS, 3, 4])            # <bos> 春 雨
-perturbed = np.array([BOS, 3, UNK])    # <bos> 春 <unk>
+ids = np.array([BOS, 3, 4])
+perturbed = np.array([BOS, 3, UNK])
+print(decode(ids, vocab), "|", decode(perturbed, vocab))
 perturbation = checks.check_causality(model.forward, lambda x: model.forward(x, causal=False),
                                       ids, perturbed, prefix_length=2)
 print(perturbation.change, f"{perturbation.control_change:.12g}")
@@ -139,44 +149,47 @@ assert abs(perturbation.control_change - 39.772020613422825) < 1e-9
 
 md(
     zh=r"""
-## 4. 结构推理：右填充为什么无害
+## 6.3 结构推理：右填充为什么无害（编号 4）
 
-本项目只做右填充。若一条文本的有效长度为 $\ell$，有效查询满足 $i < \ell$，而填充键满足 $j \ge \ell > i$，于是每个填充键都在每个有效查询的未来，因果掩码已经把它们排除在外。这就是为什么模型的前向不需要单独的填充掩码。
+本项目只做右填充。若一条文本的真实长度为 $\ell$，真实位置上的查询满足 $i < \ell$，而填充键满足 $j \ge \ell > i$，于是每个填充键都在每个真实查询的未来，因果掩码已经把它们排除在外。这就是为什么模型的前向传播不需要单独的填充掩码。
 
-`collate(["雨", "春雨"])` 把短文 `雨` 补成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。哪些位置有效由目标是否等于 −100 决定，得到 `[True, True, False]`，计分目标为 `[4, 2]`。注意第 1 个位置的目标是真正的 `<eos>`（编号 2），它必须计分；输入末尾的 `<eos>` 只是填充角色，不能按它的值去屏蔽任何东西。填充位置的查询照常产生输出，只是不计分。
+`collate(["雨", "春雨"])` 把较短的文本 `雨` 补成输入 `<bos> 雨 <eos>`、目标 `雨 <eos> −100`。哪些位置是真实位置，由目标是否等于 −100 决定，得到 `[True, True, False]`，计分目标为 `[4, 2]`。注意第 1 个位置的目标是真正的 `<eos>`（编号 2），它必须计分；输入末尾的 `<eos>` 只是填充角色，不能按它的值去屏蔽任何东西。填充位置的查询照常产生输出，只是不计分。
 
-推理给出的可检验结论是：带填充的输入在有效位置上的输出，与去掉填充的输入完全相同，也与把填充换成别的词元时完全相同。两个差异都是 0.0。
+推理给出的可检验结论是：带填充的输入在真实位置上的输出，与去掉填充的输入完全相同，也与把填充换成别的词元时完全相同。两个差异都是 0.0。
 """,
     en=r"""
-## 4. Structural reasoning: why right padding is harmless
+## 6.3 Structural reasoning: why right padding is harmless (no. 4)
 
-This project pads on the right only. If a text has valid length $\ell$, the valid queries are $i < \ell$ and the padding keys are $j \ge \ell > i$: every padding key lies in the future of every valid query, and the causal mask already excludes it. That is why the forward pass needs no separate padding mask.
+This project pads on the right only. If a text has real length $\ell$, the queries at real positions are $i < \ell$ and the padding keys are $j \ge \ell > i$: every padding key lies in the future of every real query, and the causal mask already excludes it. That is why the forward pass needs no separate padding mask.
 
-`collate(["雨", "春雨"])` pads the short text `雨` to the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`. Whether a position is valid is decided by its target being different from −100, which gives `[True, True, False]` and the scored targets `[4, 2]`. Note that the target at position 1 is a real `<eos>` (id 2) and must be scored; the `<eos>` at the end of the input only plays the role of padding, and nothing may be masked because of its value. The padded query still produces an output; it is just not scored.
+`collate(["雨", "春雨"])` pads the short text `雨` to the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`. Which positions are real is decided by whether their target differs from −100, which gives `[True, True, False]` and the scored targets `[4, 2]`. Note that the target at position 1 is a real `<eos>` (id 2) and must be scored; the `<eos>` at the end of the input only plays the role of padding, and nothing may be masked because of its value. The padded query still produces an output; it is just not scored.
 
-The argument makes a testable prediction: on the valid positions, the output for the padded input equals the output for the input without padding, and equals it again when the padding is replaced by another token. Both differences are 0.0.
+The argument makes a testable prediction: at the real positions, the output for the padded input equals the output for the input without padding, and equals it again when the padding is replaced by another token. Both differences are 0.0.
 """,
     ru=r"""
-## 4. Структурное рассуждение: почему дополнение справа безвредно
+## 6.3 Структурное рассуждение: почему дополнение справа безвредно (№ 4)
 
-В проекте используется только дополнение справа. Если настоящая длина текста равна $\ell$, допустимые запросы — это $i < \ell$, а ключи дополнения — $j \ge \ell > i$: каждый ключ дополнения лежит в будущем каждого допустимого запроса, и причинная маска его уже исключает. Поэтому прямому проходу не нужна отдельная маска дополнения.
+В проекте используется только дополнение справа. Если настоящая длина текста равна $\ell$, запросы в настоящих позициях — это $i < \ell$, а ключи дополнения — $j \ge \ell > i$: каждый ключ дополнения лежит в будущем каждого настоящего запроса, и причинная маска его уже исключает. Поэтому прямому проходу не нужна отдельная маска дополнения.
 
-`collate(["雨", "春雨"])` дополняет короткий текст `雨` до входа `<bos> 雨 <eos>` с целями `雨 <eos> −100`. Допустима ли позиция, решает её цель: она не должна быть равна −100. Получаем `[True, True, False]` и учитываемые цели `[4, 2]`. Заметьте: цель на позиции 1 — настоящий `<eos>` (номер 2), и её нужно учитывать; `<eos>` в конце входа лишь играет роль дополнения, и ничего нельзя маскировать по его значению. Запрос на позиции дополнения по-прежнему даёт выход — он просто не входит в функцию потерь.
+`collate(["雨", "春雨"])` дополняет короткий текст `雨` до входа `<bos> 雨 <eos>` с целевыми метками `雨 <eos> −100`. Какие позиции настоящие, определяет целевая метка: позиция настоящая, если её метка не равна −100. Получаем `[True, True, False]` и учитываемые целевые метки `[4, 2]`. Заметьте: целевая метка в позиции 1 — настоящий `<eos>` (номер 2), и её нужно учитывать; `<eos>` в конце входа лишь играет роль дополнения, и ничего нельзя маскировать по его значению. Запрос в позиции дополнения по-прежнему даёт выход — он просто не входит в функцию потерь.
 
-Рассуждение даёт проверяемое предсказание: на допустимых позициях выход для дополненного входа совпадает с выходом для входа без дополнения и не меняется, если заменить дополнение другим токеном. Обе разницы равны 0.0.
+Рассуждение даёт проверяемое предсказание: в настоящих позициях выход для дополненного входа совпадает с выходом для входа без дополнения и не меняется, если заменить дополнение другим токеном. Обе разницы равны 0,0.
 """,
 )
 
 code(r"""
 inputs, targets = collate(["雨", "春雨"], vocab)
 short_inputs, short_targets = inputs[0], targets[0]
-valid = short_targets != IGNORE
-scored = short_targets[valid]
+real = short_targets != IGNORE
+scored = short_targets[real]
 print(decode(short_inputs, vocab), short_targets.tolist())
-print(valid.tolist(), scored.tolist())
-assert valid.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
+print(real.tolist(), scored.tolist())
+assert real.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
 
-padded_out = model.forward(short_inputs)                                # (3, D): the padded query has an output too
+#zh (3, D)：填充位置的查询同样有输出
+#en (3, D): the padded query has an output too
+#ru (3, D): у запроса в позиции дополнения тоже есть выход
+padded_out = model.forward(short_inputs)
 unpadded = np.abs(padded_out[:2] - model.forward(short_inputs[:2])).max()
 replaced = np.abs(padded_out[:2] - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
 print(len(padded_out), unpadded, replaced)
@@ -185,7 +198,7 @@ assert len(padded_out) == 3 and unpadded == 0.0 and replaced == 0.0
 
 md(
     zh=r"""
-## 5. 结构推理：有掩码不等于看得见顺序
+## 6.4 结构推理：有掩码不等于看得见顺序（编号 5）
 
 比较 `春 风 雨` 与 `风 春 雨` 的最后一行。没有位置项时，两者最后的查询相同（都是 `雨`），它的许可集合包含全部三个位置；交换前两个词元，只是把前两对键和值一起换了顺序。softmax 的权重随键一起交换，再乘以同样交换过的值求和，结果不变，差异为 0。这个单层结构在最后一行上分辨不出前两个词元的顺序，尽管它严格遵守因果性。
 
@@ -194,57 +207,61 @@ md(
 不要把这个反例推广成“凡是有掩码、无位置的模型都看不见顺序”。因果许可集合本身就不对称：同样没有位置项，第 0 行只读自己，在两种顺序下就不同；多层模型还能把这类差异一层层传下去。这里要说明的只是：有了三角掩码，并不等于序列结构已经被完整表示。
 """,
     en=r"""
-## 5. Structural reasoning: a mask does not make order visible
+## 6.4 Structural reasoning: a mask does not make order visible (no. 5)
 
-Compare the last rows for `春 风 雨` and `风 春 雨`. Without positions, both last queries are the same (`雨`), and its allowed set contains all three positions; swapping the first two tokens merely swaps the first two key–value pairs together. The softmax weights are swapped along with the keys, multiplied by the values swapped the same way, and summed: the result is unchanged, a difference of 0. In its last row this one-layer structure cannot tell the order of the first two tokens, although it is strictly causal.
+Compare the last rows for `春 风 雨` and `风 春 雨`. Without positions the last query is the same in both (`雨`), and its allowed set contains all three positions; swapping the first two tokens merely swaps the first two key–value pairs together. The softmax weights are swapped along with the keys, multiplied by the values swapped the same way, and summed: the result is unchanged, a difference of 0. In its last row this one-layer structure cannot tell the order of the first two tokens, although it is strictly causal.
 
 With the position table, swapping `春` and `风` also swaps the $P$ rows added to them, so the keys and values are no longer merely reordered, and the last rows differ by about 0.0470530775025.
 
 Do not stretch this counter-example into "every masked model without positions is blind to order". The causal allowed set is itself asymmetric: even without positions, row 0 reads only itself and differs between the two orders, and a multi-layer model can pass such differences on. The point is narrower: a triangular mask does not mean that the structure of the sequence is fully represented.
 """,
     ru=r"""
-## 5. Структурное рассуждение: маска ещё не делает порядок видимым
+## 6.4 Структурное рассуждение: маска ещё не делает порядок видимым (№ 5)
 
 Сравним последние строки для `春 风 雨` и `风 春 雨`. Без позиций последний запрос в обоих случаях один и тот же (`雨`), и его множество разрешённых позиций содержит все три; перестановка первых двух токенов лишь меняет местами первые две пары «ключ — значение». Веса softmax переставляются вместе с ключами, умножаются на так же переставленные значения и суммируются: результат не меняется, разница 0. В последней строке эта однослойная конструкция не различает порядок первых двух токенов, хотя она строго причинна.
 
-С таблицей позиций перестановка `春` и `风` меняет и прибавленные к ним строки $P$, так что ключи и значения уже не просто переставлены, и последние строки различаются примерно на 0.0470530775025.
+С таблицей позиций перестановка `春` и `风` меняет и строки $P$, которые к ним прибавляются, так что ключи и значения уже не просто переставлены, и последние строки различаются примерно на 0,0470530775025.
 
-Не стоит раздувать этот контрпример до «любая модель с маской и без позиций слепа к порядку». Множество разрешённых позиций само несимметрично: даже без позиций строка 0 читает только себя и в двух порядках различается, а многослойная модель может передавать такие различия дальше. Вывод скромнее: треугольная маска ещё не означает, что структура последовательности представлена полностью.
+Не стоит обобщать этот контрпример до утверждения «любая модель с маской и без позиций слепа к порядку». Причинное множество разрешённых позиций само по себе несимметрично: даже без позиций строка 0 читает только себя и при двух порядках получается разной, а многослойная модель может передавать такие различия дальше. Утверждение здесь скромнее: треугольная маска ещё не означает, что структура последовательности представлена полностью.
 """,
 )
 
 code(r"""
-order_a, order_b = np.array([3, 5, 4]), np.array([5, 3, 4])          # 春 风 雨 / 风 春 雨
+order_a, order_b = np.array([3, 5, 4]), np.array([5, 3, 4])
+print(decode(order_a, vocab), "|", decode(order_b, vocab))
 rows_no_pos = np.abs(model.forward(order_a, use_positions=False) - model.forward(order_b, use_positions=False)).max(axis=1)
 no_positions = float(rows_no_pos[-1])
 with_positions = float(np.abs(model.forward(order_a)[-1] - model.forward(order_b)[-1]).max())
 print(no_positions, f"{with_positions:.12g}")
-print(np.round(rows_no_pos, 6))                                       # row 0 differs even without positions
+print(np.round(rows_no_pos, 6))  #zh 即使没有位置项，第 0 行也不同 #en row 0 differs even without positions #ru строка 0 различается даже без позиций
 assert no_positions < 1e-12 and abs(with_positions - 0.047053077502492324) < 1e-12
 assert rows_no_pos[0] > 1
 """)
 
 md(
     zh=r"""
-## 6. 等价检验：缓存与整段前向
+## 6.5 等价检验：缓存与完整前向传播（编号 6）
 
-第五节的两个数：逐词元经过缓存的输出与整段前向之差为 0.0；第三个词元的位置被错误地归零时，误差约为 0.0875340324768。第一个数说明缓存实现与整段前向等价，第二个数说明这个检验对位置错误足够敏感，它在这里起着类似阴性对照的作用。
+§5.2 和 §5.3 给出了两个数：逐词元经过缓存的输出与完整前向传播之差为 0.0；第三个词元的位置被错误地归零时，误差约为 0.0875340324768。第一个数说明缓存实现与完整前向传播等价，第二个数说明这个检验对位置错误足够敏感，它在这里起着类似阴性对照的作用。
 """,
     en=r"""
-## 6. Equivalence test: the cache against the full forward
+## 6.5 Equivalence test: the cache and the full forward pass (no. 6)
 
-The two figures of §5: the token-by-token output through the cache differs from the full forward by 0.0; with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
+§5.2 and §5.3 gave two numbers: the token-by-token output through the cache differs from the full forward pass by 0.0, and with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
 """,
     ru=r"""
-## 6. Проверка эквивалентности: кэш против полного прохода
+## 6.5 Проверка эквивалентности: кэш и полный проход (№ 6)
 
-Два числа из §5: пошаговый вывод через кэш отличается от полного прохода на 0.0; если позицию третьего токена ошибочно сбросить в 0, ошибка составит около 0.0875340324768. Первое число показывает, что кэш эквивалентен полному проходу, второе — что проверка достаточно чувствительна, чтобы поймать ошибку в позиции; здесь оно играет роль, близкую к отрицательному контролю.
+Два числа из §5.2 и §5.3: пошаговый выход через кэш отличается от полного прохода на 0,0; если позицию третьего токена ошибочно сбросить в 0, ошибка составит около 0,0875340324768. Первое число показывает, что кэш эквивалентен полному проходу, второе — что проверка достаточно чувствительна, чтобы поймать ошибку в позиции; здесь оно играет роль, близкую к отрицательному контролю.
 """,
 )
 
 code(r"""
 cache_difference = checks.cache_error(model, ids)
-reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])   # the third token at position 0: the bug
+#zh 错误所在：第三个词元放在位置 0
+#en the bug: the third token at position 0
+#ru ошибка: третий токен в позиции 0
+reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
 print(cache_difference, f"{reset_error:.12g}")
 assert cache_difference == 0.0 and abs(reset_error - 0.08753403247684122) < 1e-12
@@ -252,58 +269,124 @@ assert cache_difference == 0.0 and abs(reset_error - 0.08753403247684122) < 1e-1
 
 md(
     zh=r"""
-## 六个数放在一起
+## 6.6 页面上的独立核对：用纯 Python 重算
 
-下面按编号把六个数再打印一遍，并与原程序打印的值比较。凡是非零的浮点数，两边都在约 15 位有效数字上一致（相对差小于 $10^{-13}$，实际约为 $10^{-15}$）；剩下的一点差别只来自运算次序：原程序用纯 Python 逐项求和，`lib` 用 NumPy 的矩阵乘法。为了让输出与 BLAS 线程数无关，这里打印的是舍入到 12 位有效数字的值。
+上面的数都来自 `lib`。如果 `lib` 里有一个错误，比如头拆错了、缩放因子写错了、$W_O$ 转置了，前面的断言仍可能“自洽”地通过，因为它们比较的往往是 `lib` 的两种用法。所以最后换一条完全独立的计算路径：下面的程序只用 Python 列表和 `math` 模块，不用 NumPy，也不调用 `lib`；$E$、$P$、$W_O$ 按 §4.1 的数值直接写出，再与 `chapter_model()` 的表逐项核对。投影是单位矩阵，所以每个头的查询、键、值就是输入向量中属于这个头的那一段。
+
+程序实现一次完整前向传播：嵌入加位置、按头计算缩放点积分数、在许可集合上做数值稳定的 softmax、加权求和、拼接、乘 $W_O$。`positions` 参数让我们直接写出位置归零的错误（第三个词元放在位置 0），这与缓存里那次错误的一步读到的内容完全相同：旧位置的键和值，加上放错位置的自己。
 """,
     en=r"""
-## The six figures together
+## 6.6 An independent check on the page: the same numbers in pure Python
 
-Below, the six figures are printed again by number and compared with the values printed by the original program. Every non-zero float agrees to about 15 significant digits (relative difference below $10^{-13}$, in fact around $10^{-15}$); the small remaining discrepancy comes only from the order of operations, since the original program sums term by term in pure Python while `lib` uses NumPy matrix products. To keep the output independent of the number of BLAS threads, the values are printed rounded to 12 significant digits.
+All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split, a wrong scale factor or a transposed $W_O$, the assertions so far might still pass "consistently", since they often compare two uses of `lib` with each other. So we finish with a completely independent route: the program below uses Python lists and the `math` module only, neither NumPy nor `lib`. It writes $E$, $P$ and $W_O$ out with the numbers of §4.1 and then checks them entry by entry against the tables of `chapter_model()`. The projections are identities, so each head's query, key and value are simply that head's slice of the input vector.
+
+The program performs one full forward pass: embedding plus position, the scaled dot-product scores of each head, a numerically stable softmax over the allowed set, the weighted sum, the concatenation and the product with $W_O$. Its `positions` argument lets us write the reset bug directly (the third token at position 0); this reads exactly what the faulty cached step reads: the keys and values of the old positions plus its own, wrongly placed.
 """,
     ru=r"""
-## Все шесть чисел вместе
+## 6.6 Независимая проверка на странице: те же числа на чистом Python
 
-Ниже шесть чисел напечатаны ещё раз по номерам и сравнены со значениями исходной программы. Все ненулевые числа с плавающей точкой совпадают примерно в 15 значащих цифрах (относительная разница меньше $10^{-13}$, на деле порядка $10^{-15}$); оставшееся крошечное расхождение вызвано лишь порядком операций: исходная программа суммирует поэлементно на чистом Python, а `lib` использует матричные произведения NumPy. Чтобы вывод не зависел от числа потоков BLAS, значения печатаются округлёнными до 12 значащих цифр.
+Все числа выше получены с помощью `lib`. Будь в `lib` ошибка — скажем, неверное разбиение на головы, не тот масштабный множитель или транспонированная $W_O$, — прежние утверждения могли бы всё равно «согласованно» выполняться, ведь они часто сравнивают друг с другом два способа вызвать `lib`. Поэтому напоследок пойдём совсем другим путём: программа ниже использует только списки Python и модуль `math`, без NumPy и без `lib`. Она задаёт $E$, $P$ и $W_O$ явно, теми же числами, что в §4.1, и затем поэлементно сверяет их с таблицами `chapter_model()`. Проекции единичные, поэтому запрос, ключ и значение каждой головы — это просто её часть входного вектора.
+
+Программа выполняет один полный прямой проход: эмбеддинг плюс позиция, масштабированные скалярные произведения для каждой головы, численно устойчивый softmax по множеству разрешённых позиций, взвешенная сумма, склейка и умножение на $W_O$. Аргумент `positions` позволяет записать ошибку со сбросом позиции напрямую (третий токен в позиции 0): такой проход читает ровно то же, что и ошибочный шаг с кэшем, — ключи и значения старых позиций и свои собственные, поставленные не на то место.
 """,
 )
 
 code(r"""
-print(1, np.round(two_heads[1], 6).tolist())
-print(2, perturbation.change)
-print(3, f"{perturbation.control_change:.12g}")
-print(4, valid.tolist(), scored.tolist())
-print(5, round(no_positions, 12), f"{with_positions:.12g}")
-print(6, cache_difference, f"{reset_error:.12g}")
+E_py = [[40.0, -30.0, 20.0, -10.0], [1.0, 0.0, 0.0, 1.0], [0.2, 0.1, 0.3, -0.1],
+        [0.0, 1.0, 1.0, 0.0], [0.5, 0.5, -0.5, 0.5], [1.0, 0.0, 0.0, 1.0]]        # (V, D)
+P_py = [[0.1 * (t + 1), 0.03 * t, 0.07 * (t % 2), -0.02 * t] for t in range(8)]    # (C, D)
+W_O_py = [[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0],
+          [1.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, -1.0]]                             # (D, D)
+HEADS, WIDTH = 2, 2                                                                 # H, d
+assert E_py == model.token_table.tolist() and P_py == model.position_table.tolist()
+assert W_O_py == model.w_o.tolist()
 
-printed_by_the_original = {3: 39.772020613422825, 5: 0.047053077502492324, 6: 0.08753403247684122}
-ours = {3: perturbation.control_change, 5: with_positions, 6: reset_error}
-relative = {k: abs(ours[k] - v) / v for k, v in printed_by_the_original.items()}
-print(all(r < 1e-13 for r in relative.values()))
-assert all(r < 1e-13 for r in relative.values())
+def forward_py(tokens, positions=None, use_positions=True, causal=True):
+    #zh 一次完整前向传播，只用列表和 math；返回 T 行，每行 D 个数
+    #en one full forward pass with lists and math only; returns T rows of D numbers
+    #ru один полный прямой проход только на списках и math; возвращает T строк по D чисел
+    if positions is None:
+        positions = list(range(len(tokens)))
+    xs = [[e + (p if use_positions else 0.0) for e, p in zip(E_py[token], P_py[pos])]
+          for token, pos in zip(tokens, positions)]
+    rows = []
+    for i, x in enumerate(xs):
+        #zh 许可集合
+        #en the allowed set
+        #ru множество разрешённых позиций
+        readable = list(range(i + 1)) if causal else list(range(len(xs)))
+        merged = []
+        for h in range(HEADS):
+            lo, hi = h * WIDTH, (h + 1) * WIDTH
+            scores = [sum(qa * ka for qa, ka in zip(x[lo:hi], xs[j][lo:hi])) / math.sqrt(WIDTH) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            merged += [sum(w / total * xs[j][c] for w, j in zip(exps, readable)) for c in range(lo, hi)]
+        rows.append([sum(merged[r] * W_O_py[r][c] for r in range(len(merged))) for c in range(len(W_O_py[0]))])
+    return rows
+
+def largest_difference(rows_a, rows_b):
+    return max(abs(u - w) for ra, rb in zip(rows_a, rows_b) for u, w in zip(ra, rb))
+
+py = {
+    1: forward_py([BOS, 3], use_positions=False)[1][2],
+    2: largest_difference(forward_py([BOS, 3, 4])[:2], forward_py([BOS, 3, UNK])[:2]),
+    3: largest_difference(forward_py([BOS, 3, 4], causal=False)[:2], forward_py([BOS, 3, UNK], causal=False)[:2]),
+    5: largest_difference(forward_py([3, 5, 4])[-1:], forward_py([5, 3, 4])[-1:]),
+    6: largest_difference(forward_py([BOS, 3, 4], positions=[0, 1, 0])[-1:], forward_py([BOS, 3, 4])[-1:]),
+}
+for number, value in py.items():
+    print(number, repr(value))
+a_py = 1 / (1 + math.exp(1 / math.sqrt(2)))
+print(round(a_py, 6))
+assert round(a_py, 6) == 0.330238 and abs(py[1] - (2 * a_py - 1)) < 1e-15      # a - b = 2a - 1
+assert py[2] == 0.0
 """)
 
 md(
     zh=r"""
-## 这段程序没有证明什么
-
-* **没有训练。** 程序从不更新位置表、投影或词表；没有损失，没有梯度。它检查的是算子的结构，而不是模型能学到什么。
-* **单位投影只为手算。** $W_Q$、$W_K$、$W_V$ 都取单位矩阵，手算才变得可行，但也因此掩盖了一类错误：例如把 $W_Q$ 和 $W_K$ 用反了。在手设模型上这种错误的差异恰好是 0.0，而在随机参数的模型上立刻显现。这正是第四、五节还要在随机模型上重复检验的原因。
-* **只有一层。** 没有归一化、前馈网络或残差连接；多层的因果性由第四节的归纳论证给出，但还没有在代码上检验。
+下面把纯 Python 的结果与 `lib` 的结果并排打印：编号、`lib` 的值、纯 Python 的值、两者之差的绝对值。编号 1 比较的是 $a-b$（第 1 行输出的第 3 个分量）；编号 4 只涉及整数和布尔值，不在此列。两条路径做的运算相同，只是次序可能不同（`lib` 用 NumPy 的矩阵乘法，纯 Python 逐项求和），所以最后一两位可能不同：打印出的差都不超过约 $10^{-15}$（也可能恰好为 0），相对差都小于 $10^{-14}$（由断言检查）。为了让输出与 BLAS 线程数无关，值本身舍入到 12 位有效数字打印，差则如实打印。
 """,
     en=r"""
-## What this program does not prove
-
-* **No training.** The program never updates the position table, the projections or the vocabulary; there is no loss and no gradient. It checks the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the hand-set model such a swap changes the output by exactly 0.0; on a model with random parameters it shows at once. That is why §4 and §5 repeat their checks on random models.
-* **One layer only.** There is no normalisation, feed-forward network or residual connection. Causality over many layers follows from the induction argument of §4, but has not yet been tested in code.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value and the absolute difference between them. Number 1 compares $a-b$ (the third component of output row 1); number 4 involves only integers and booleans and is left out. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. The printed differences are at most about $10^{-15}$ (possibly exactly 0), and every relative difference is below $10^{-14}$ (asserted). To keep the output independent of the number of BLAS threads, the values themselves are printed rounded to 12 significant digits; the differences are printed as they are.
 """,
     ru=r"""
-## Чего эта программа не доказывает
+Ниже результаты на чистом Python напечатаны рядом с результатами `lib`: номер, значение `lib`, значение, полученное на чистом Python, и абсолютная разница между ними. Под номером 1 сравнивается $a-b$ (третья компонента строки 1 выхода); номер 4 касается только целых чисел и логических значений и здесь не участвует. Оба пути выполняют одни и те же операции, но, возможно, в другом порядке (`lib` использует матричные произведения NumPy, программа на чистом Python суммирует слагаемые по одному), поэтому последние один-два знака могут различаться. Напечатанные разницы не превышают примерно $10^{-15}$ (могут быть и в точности нулевыми), а каждая относительная разница меньше $10^{-14}$ (это проверяется). Чтобы результат ячейки не зависел от числа потоков BLAS, сами значения печатаются округлёнными до 12 значащих цифр, а разницы — как есть.
+""",
+)
 
-* **Никакого обучения.** Программа не обновляет ни таблицу позиций, ни проекции, ни словарь; нет ни функции потерь, ни градиентов. Проверяется устройство операций, а не то, чему модель способна научиться.
-* **Единичные проекции — только ради ручного счёта.** Когда $W_Q$, $W_K$ и $W_V$ — единичные матрицы, всё можно посчитать вручную, но целый класс ошибок становится невидимым, например перепутанные $W_Q$ и $W_K$. На модели с ручными параметрами такая перестановка меняет выход ровно на 0.0, а на модели со случайными параметрами сразу проявляется. Поэтому в §4 и §5 проверки повторяются на случайных моделях.
-* **Всего один слой.** Нет ни нормализации, ни полносвязного блока, ни остаточных связей. Причинность многослойной модели следует из индукции в §4, но в коде ещё не проверена.
+code(r"""
+ours = {1: float(two_heads[1, 2]), 2: perturbation.change, 3: perturbation.control_change,
+        5: with_positions, 6: reset_error}
+differences = {n: abs(ours[n] - py[n]) for n in ours}
+for n in ours:
+    print(n, f"{ours[n]:.12g}", f"{py[n]:.12g}", f"{differences[n]:.1e}")
+assert all(differences[n] <= 1e-14 * abs(py[n]) for n in ours)
+assert max(differences.values()) < 1e-13
+""")
+
+md(
+    zh=r"""
+## 6.7 这些检查没有证明什么
+
+* **没有训练。** 这里从不更新位置表、投影或词表；没有损失，没有梯度。检查的是算子的结构，而不是模型能学到什么。
+* **单位投影只为手算。** $W_Q$、$W_K$、$W_V$ 都取单位矩阵，手算才变得可行，但也因此掩盖了一类错误：例如把 $W_Q$ 和 $W_K$ 用反了。在 §4.1 的模型上这种错误的差异恰好是 0.0，而在随机参数的模型上立刻显现。这正是 §4 和 §5 还要在随机模型上重复检验的原因。
+* **只有一层。** 没有归一化、逐位置 MLP 或残差连接；多层的因果性由 §4.2 的归纳论证给出，§5.5 在一个随机参数的两层模型上检验了缓存，但完整的多层模型要到 §7 才在代码上检验。
+""",
+    en=r"""
+## 6.7 What these checks do not prove
+
+* **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by exactly 0.0; on a model with random parameters it shows at once. That is why §4 and §5 repeat their checks on random models.
+* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the induction argument of §4.2, and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
+""",
+    ru=r"""
+## 6.7 Чего эти проверки не доказывают
+
+* **Никакого обучения.** Здесь не обновляются ни таблица позиций, ни проекции, ни словарь; нет ни функции потерь, ни градиентов. Проверяется устройство операций, а не то, чему модель способна научиться.
+* **Единичные проекции — только ради ручного счёта.** Когда $W_Q$, $W_K$ и $W_V$ — единичные матрицы, всё можно посчитать вручную, но целый класс ошибок становится невидимым, например перепутанные $W_Q$ и $W_K$. На модели из §4.1 такая перестановка меняет выход ровно на 0,0, а на модели со случайными параметрами сразу проявляется. Поэтому в §4 и §5 проверки повторяются на случайных моделях.
+* **Всего один слой.** Нет ни нормализации, ни позиционного MLP, ни остаточных связей. Причинность многослойной модели следует из индукции в §4.2, а в §5.5 кэш проверен на двухслойной модели со случайными параметрами, но полная многослойная модель проверяется в коде только в §7.
 """,
 )
 
@@ -311,37 +394,37 @@ code(r"""
 def with_query_and_key_swapped(m):
     return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q, m.w_v, m.w_o, m.n_heads)
 
-hand_set_swap = np.abs(with_query_and_key_swapped(model).forward(ids) - model.forward(ids)).max()
+hand_chosen_swap = np.abs(with_query_and_key_swapped(model).forward(ids) - model.forward(ids)).max()
 random_params = checks.random_model(0, vocab_size=6, context_size=8, width=4, n_heads=2)
 random_swap = np.abs(with_query_and_key_swapped(random_params).forward(ids) - random_params.forward(ids)).max()
-print(hand_set_swap, round(float(random_swap), 6))
-assert hand_set_swap == 0.0 and random_swap > 0.1
+print(hand_chosen_swap, round(float(random_swap), 6))
+assert hand_chosen_swap == 0.0 and random_swap > 0.1
 """)
 
 md(
     zh=r"""
-## 后续章节要补上的内容
+## 6.8 完整的模型还要加上什么
 
-接下来的章节会把同样的算子放进**前置层归一化（pre-LN）的残差块**，加上**带偏置的 GELU 前馈网络**，并让交叉熵的梯度流入全部参数。到那时：
+本章是为这样一个项目而写的：它用 PyTorch 手写了一个只含解码器（decoder-only）的模型，由前置层归一化（pre-LN）的残差块、带偏置和 GELU 的逐位置 MLP 以及可学习的绝对位置组成，全部参数用交叉熵联合训练；项目没有用 `nn.Transformer` 代替自己的实现。§7 用 NumPy 搭一个同类的小模型并训练它。到那时：
 
-* **整个模型必须重新跑一遍因果检查。** 单层通过并不保证后来新加的归一化、数据切窗或缓存代码没有引入泄漏；上一节的时间轴归一化就是例子。`lib.checks.check_causality` 接受任意前向函数，可以原样用在整个模型上。
+* **因果检查必须在整个模型上重新运行。** 单层通过并不保证后来新加的归一化、数据切窗或缓存代码没有引入泄漏；§4.7 的时间轴归一化就是例子。`lib.checks.check_causality` 接受任意前向函数，可以原样用在整个模型上。
 * **位置表长度、头数和词表版本必须一起保存。** 它们任何一个单独改变，同一组参数就表示另一个函数，甚至根本无法运行。下面用三个小例子说明：给词表添一个字 `雪`，`风` 的编号就从 5 变成 6（旧模型的表只有 6 行，编号 6 直接越界，而编号 5 会被读成 `雪`）；同一组矩阵按 1 个头而不是 2 个头切分，输出就变了；8 行的位置表无法处理 9 个词元。
 """,
     en=r"""
-## What the next chapters add
+## 6.8 What a whole model adds
 
-The next chapters put the same operators into **pre-LN residual blocks**, add a **feed-forward network with biases and GELU**, and let the cross-entropy gradient flow into every parameter. Then:
+This chapter was written for a project that trains a decoder-only model coded by hand in PyTorch. The model has pre-LN residual blocks (layer normalisation before each sublayer), a position-wise MLP with biases and GELU, and learned absolute positions; all its parameters are trained together with cross-entropy, and the project does not use `nn.Transformer` in place of its own code. §7 builds a small model of this kind in NumPy and trains it. At that point:
 
-* **The whole model must re-run the causality checks.** Passing for one layer does not guarantee that a newly added normalisation, data windowing or cache code introduced no leak; the time-axis normalisation of §4 is an example. `lib.checks.check_causality` accepts any forward function and applies unchanged to the whole model.
-* **The position table length, the head count and the vocabulary version must be saved together.** Change any one of them alone, and the same parameters describe a different function, or cannot run at all. Three small examples below: adding the character `雪` to the vocabulary moves `风` from id 5 to id 6 (the old table has only 6 rows, so id 6 is out of range, while id 5 would now be read as `雪`); the same matrices cut into 1 head instead of 2 give a different output; a position table of 8 rows cannot take 9 tokens.
+* **The causality checks must be re-run on the whole model.** Passing for one layer does not guarantee that a newly added normalisation, data windowing or cache code introduced no leak; the time-axis normalisation of §4.7 is an example. `lib.checks.check_causality` accepts any forward function and can be applied unchanged to the whole model.
+* **The position table length, the head count and the vocabulary version must be saved together.** Change any one of them alone, and the same parameters describe a different function, or cannot run at all. The three small examples below show this. Adding the character `雪` to the vocabulary moves `风` from id 5 to id 6 (the old table has only 6 rows, so id 6 is out of range, while id 5 would now be read as `雪`). The same matrices cut into 1 head instead of 2 give a different output. A position table of 8 rows cannot take 9 tokens.
 """,
     ru=r"""
-## Что добавят следующие главы
+## 6.8 Что добавляет полная модель
 
-В следующих главах те же операции войдут в **остаточные блоки с предварительной нормализацией (pre-LN)**, к ним добавится **полносвязный блок со смещениями и активацией GELU**, а градиент перекрёстной энтропии потечёт во все параметры. Тогда:
+Эта глава написана для проекта, где вручную, на PyTorch, реализована модель, состоящая только из декодера (decoder-only): остаточные блоки с предварительной нормализацией слоя (pre-LN), позиционный MLP со свободными членами (bias) и активацией GELU, обучаемые абсолютные позиции. Все параметры обучаются совместно по перекрёстной энтропии, а готовый `nn.Transformer` вместо собственного кода не используется. В §7 небольшая модель того же рода строится на NumPy и обучается. И тогда:
 
-* **Всю модель нужно заново прогнать через проверки причинности.** То, что один слой прошёл проверку, не гарантирует, что новая нормализация, нарезка данных на окна или код кэша не внесли утечку; нормализация вдоль оси времени из §4 — тому пример. `lib.checks.check_causality` принимает любую функцию прямого прохода и без изменений применима ко всей модели.
-* **Длину таблицы позиций, число голов и версию словаря нужно сохранять вместе.** Стоит изменить что-то одно, и те же параметры описывают уже другую функцию или вовсе не запускаются. Три небольших примера ниже: если добавить в словарь иероглиф `雪`, номер `风` сменится с 5 на 6 (в старой таблице всего 6 строк, так что номер 6 выходит за её пределы, а номер 5 теперь прочитается как `雪`); те же матрицы, разрезанные на 1 голову вместо 2, дают другой выход; таблица позиций из 8 строк не примет 9 токенов.
+* **Проверки причинности нужно заново провести на модели целиком.** То, что один слой прошёл проверку, не гарантирует, что новая нормализация, нарезка данных на окна или код кэша не внесли утечку; нормализация вдоль оси времени из §4.7 — тому пример. `lib.checks.check_causality` принимает любую функцию прямого прохода и применяется ко всей модели без изменений.
+* **Длину таблицы позиций, число голов и версию словаря нужно сохранять вместе.** Стоит изменить что-то одно — и те же параметры задают уже другую функцию, а то и вовсе не дают модели запуститься. Ниже три небольших примера. Если добавить в словарь иероглиф `雪`, номер `风` сменится с 5 на 6: в старой таблице всего 6 строк, так что номер 6 выходит за её пределы, а номер 5 теперь прочитается как `雪`. Те же матрицы, разрезанные на 1 голову вместо 2, дают другой выход. Таблица позиций из 8 строк не примет 9 токенов.
 """,
 )
 
@@ -356,7 +439,10 @@ print(round(head_difference, 6))
 assert head_difference > 0.01
 
 failures = []
-for bad_input in (np.array(encode("风", vocab_v2)), np.array([BOS] + [3] * 8)):   # id 6; 9 tokens
+#zh 两个不合规的输入：编号 6，以及 9 个词元
+#en two inputs the model cannot take: id 6, and 9 tokens
+#ru два входа, которые модель принять не может: номер 6 и 9 токенов
+for bad_input in (np.array(encode("风", vocab_v2)), np.array([BOS] + [3] * 8)):
     try:
         model.forward(bad_input)
     except ValueError as err:
@@ -367,39 +453,39 @@ assert failures == ["ValueError", "ValueError"]
 
 md(
     zh=r"""
-## 小结
+## 6.9 小结
 
-本章的每个结论都至少有一种证据支撑，而且证据的类型各不相同：
+§1～§5 的每个结论都至少有一种证据支撑，而且证据的类型各不相同：
 
 * **手算**确认了多头拆分、拼接和 $W_O$ 的每一步（编号 1）；
-* **结构推理**说明右填充为何无害、单层无位置模型为何分不清最后一行前面的顺序（编号 4、5），并由具体数值印证；
+* **结构推理**说明右填充为何无害（编号 4），以及为什么单层无位置的模型在最后一行分不清前面词元的顺序（编号 5），并由具体数值印证；
 * **带对照的扰动检验**在代码上寻找泄漏，同时证明检验本身有效（编号 2、3）；
-* **等价检验**确认缓存与整段前向一致，并对位置错误敏感（编号 6）。
+* **等价检验**确认缓存与完整前向传播一致，并对位置错误敏感（编号 6）。
 
-它们都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行。
+§6.6 的纯 Python 程序沿一条不经过 NumPy 和 `lib` 的路径重算了其中的浮点数，与 `lib` 之差不超过约 $10^{-15}$。所有这些都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行，§7 正是这样做的。
 """,
     en=r"""
-## Summary
+## 6.9 Summary
 
-Every conclusion of this chapter rests on at least one piece of evidence, and the kinds differ:
+Every conclusion of §1–§5 rests on at least one piece of evidence, and the kinds differ:
 
-* **hand computation** confirms every step of splitting heads, concatenating them and applying $W_O$ (figure 1);
-* **structural reasoning** explains why right padding is harmless and why a one-layer model without positions cannot tell the order before its last row (figures 4 and 5), and concrete numbers illustrate it;
-* **perturbation tests with controls** look for leaks in the code and show that the test itself works (figures 2 and 3);
-* **equivalence tests** confirm that the cache agrees with the full forward and is sensitive to position mistakes (figure 6).
+* **hand computation** confirms every step of splitting heads, concatenating them and applying $W_O$ (no. 1);
+* **structural reasoning** explains why right padding is harmless (no. 4) and why, in its last row, a one-layer model without positions cannot tell the order of the preceding tokens (no. 5), and concrete numbers illustrate it;
+* **perturbation tests with controls** look for leaks in the code and show that the test itself works (nos. 2 and 3);
+* **equivalence tests** confirm that the cache agrees with the full forward pass and is sensitive to position mistakes (no. 6).
 
-All of them concern a single hand-set layer with fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model.
+The pure-Python program of §6.6 recomputed the floating-point numbers along a route that passes through neither NumPy nor `lib`, and agreed with `lib` to within about $10^{-15}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
 """,
     ru=r"""
-## Итоги
+## 6.9 Итоги
 
-Каждый вывод этой главы опирается хотя бы на одно доказательство, и доказательства эти разного рода:
+Каждое утверждение из §1–§5 опирается хотя бы на одно свидетельство, и свидетельства эти разного рода:
 
-* **ручной расчёт** подтверждает каждый шаг разбиения на головы, склейки и применения $W_O$ (число 1);
-* **структурное рассуждение** объясняет, почему дополнение справа безвредно и почему однослойная модель без позиций не различает порядок токенов перед последней строкой (числа 4 и 5), а конкретные числа это иллюстрируют;
-* **проверки возмущением с контролем** ищут утечки в коде и показывают, что сама проверка работает (числа 2 и 3);
-* **проверки эквивалентности** подтверждают, что кэш совпадает с полным проходом и чувствителен к ошибкам в позициях (число 6).
+* **ручной расчёт** подтверждает каждый шаг разбиения на головы, склейки и применения $W_O$ (№ 1);
+* **структурное рассуждение** объясняет, почему дополнение справа безвредно (№ 4) и почему однослойная модель без позиций в последней строке не различает порядок предшествующих токенов (№ 5), а конкретные числа это иллюстрируют;
+* **проверки возмущением с контролем** ищут утечки в коде и показывают, что сама проверка работает (№ 2 и 3);
+* **проверки эквивалентности** подтверждают, что кэш совпадает с полным проходом и чувствителен к ошибкам в позициях (№ 6).
 
-Всё это относится к одному слою с заданными вручную фиксированными параметрами. Как только модель станет глубже и начнёт обучаться, каждую из этих проверок нужно будет повторить на модели целиком.
+Программа на чистом Python из §6.6 пересчитала числа с плавающей точкой путём, который не проходит ни через NumPy, ни через `lib`, и её результаты совпали с результатами `lib` с точностью примерно до $10^{-15}$. Всё это относится к одному слою с фиксированными параметрами, заданными вручную. Как только модель станет глубже и начнёт обучаться, каждую из этих проверок нужно будет повторить на модели целиком — именно это делается в §7.
 """,
 )

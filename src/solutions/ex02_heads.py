@@ -1,22 +1,22 @@
-# Exercises for section 2 (heads).  See src/solutions/ex01_allowed_set.py for the format.
+# Exercise set 2 (§2, heads).  See src/solutions/ex01_allowed_set.py for the format.
 
 from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
 
-md(zh="# 练习二：多头", en="# Exercises 2: heads", ru="# Упражнения 2: головы",
+md(zh="# 练习 2：多头", en="# Exercise set 2: heads", ru="# Упражнения к разделу 2: головы",
    tags=("exercise",))
 
-md(zh="# 练习二 参考解答：多头", en="# Solutions 2: heads", ru="# Решения упражнений 2: головы",
+md(zh="# 练习 2 参考解答：多头", en="# Solutions to exercise set 2: heads", ru="# Решения упражнений к разделу 2: головы",
    tags=("solution",))
 
 md(
     zh="""
-本笔记本配合第二节。做法与练习一相同：把函数中 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)` 单元；反馈使用本笔记本的语言。评分时还有随机生成的隐藏用例。拆分头、合并头和多头注意力都要亲手写出，不要调用 `lib.attention` 中的同名函数；第一节的 `causal_attention` 可以直接使用。
+本笔记本配合 §2，做法与练习 1 相同：把函数中 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)` 单元格；反馈使用本笔记本的语言。评分时还会加上随机生成数据的隐藏测试用例。拆分头、合并头和多头注意力都要亲手写出，不要调用 `lib.attention` 中的同名函数；§1 的 `causal_attention` 可以直接使用。
 """,
     en="""
-This notebook goes with section 2. It works like Exercises 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it; the feedback comes in this notebook's language, and grading adds hidden random cases. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from section 1 is yours to use.
+This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The feedback comes in this notebook's language, and grading adds hidden test cases with random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
 """,
     ru="""
-Этот блокнот относится к разделу 2 и устроен так же, как упражнения 1: замените в функции строку `raise NotImplementedError  # TODO` своим кодом и запустите ячейку `check(...)` под ней. Ответ проверки приходит на языке блокнота, а при оценке добавляются скрытые случайные случаи. Разбиение на головы, склейку и многоголовое внимание напишите сами, не вызывая одноимённые функции из `lib.attention`; `causal_attention` из раздела 1 использовать можно.
+Этот блокнот относится к §2 и устроен так же, как упражнения к разделу 1: замените в функции строку `raise NotImplementedError  # TODO` своим кодом и запустите ячейку `check(...)` под ней. Сообщения проверки написаны на языке блокнота, а при оценивании добавляются скрытые тесты со случайными данными. Разбиение на головы, склейку и многоголовое внимание напишите сами, не вызывая одноимённые функции из `lib.attention`; `causal_attention` из §1 использовать можно.
 """,
 )
 
@@ -29,30 +29,30 @@ from lib.attention import causal_attention
 
 md(
     zh="""
-## 先找出错误：只改形状的拆分
+## 先找出错误：只用 `reshape` 的拆分
 
-把 `(B, T, D)` 直接 `reshape` 成 `(B, H, T, d)`，形状是对的，数值却不对。为了看清每个数来自哪里，给每个元素贴上标签：位置 `t`、特征 `f` 处的值就是 `D·t + f`，于是 `值 // D` 就是它原来的时间位置。下面打印“只改形状”得到的每个头中，每一行数据原本来自哪个位置。
+把 `(B, T, D)` 直接 `reshape` 成 `(B, H, T, d)`，形状是对的，数值却不对。为了看清每个数来自哪里，给每个元素贴上标签：位置 `t`、特征 `f` 处的值就是 `D·t + f`，于是 `值 // D` 就是它原来的时间位置。下面的单元格对只用 `reshape` 得到的每个头，打印出每一行的数据原本来自哪个位置。
 """,
     en="""
-## First find the bug: a split by reshape alone
+## First find the bug: a split by `reshape` alone
 
-Reshaping `(B, T, D)` straight into `(B, H, T, d)` gives the right shape and the wrong numbers. To see where each number comes from, label every entry: the value at position `t`, feature `f` is `D·t + f`, so `value // D` is the position it came from. Below, for every head of the reshape-only split, the position each row's data originally belonged to.
+Reshaping `(B, T, D)` straight into `(B, H, T, d)` gives the right shape and the wrong numbers. To see where each number comes from, label every entry: the value at position `t`, feature `f` is `D·t + f`, so `value // D` is the position it came from. The cell below prints, for every head of the reshape-only split, the position that each row's data came from.
 """,
     ru="""
-## Сначала найдём ошибку: разбиение одним reshape
+## Сначала найдём ошибку: разбиение одним `reshape`
 
-Если сразу сделать `reshape` из `(B, T, D)` в `(B, H, T, d)`, форма выйдет правильной, а числа — нет. Чтобы увидеть, откуда взялось каждое число, пометим элементы: на позиции `t` в признаке `f` стоит `D·t + f`, так что `значение // D` — это исходная позиция. Ниже для каждой головы разбиения «одним reshape» показано, с какой позиции на самом деле пришли данные каждой строки.
+Если сразу сделать `reshape` из `(B, T, D)` в `(B, H, T, d)`, форма выйдет правильной, а числа — нет. Чтобы увидеть, откуда взялось каждое число, пометим элементы: элемент в позиции `t` с признаком `f` равен `D·t + f`, так что `значение // D` — это исходная позиция. Ячейка ниже печатает для каждой головы разбиения одним `reshape`, из какой позиции на самом деле пришли данные каждой строки.
 """,
 )
 
 code("""
 B, T, D, H = 1, 3, 4, 2
 d = D // H
-x = np.arange(B * T * D).reshape(B, T, D)        # value = D * t + f
-wrong = x.reshape(B, H, T, d)                     # reshape alone
+x = np.arange(B * T * D).reshape(B, T, D)        #zh 值 = D * t + f #en value = D * t + f #ru значение = D * t + f
+wrong = x.reshape(B, H, T, d)                     #zh 只用 reshape #en reshape alone #ru только reshape
 print(x[0])
-print(wrong[0] // D)                              # source position of every entry, per head
-assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()   # head 1: rows 0 and 1 hold positions 1 and 2
+print(wrong[0] // D)                              #zh 每个元素原来的位置，按头列出 #en the source position of every entry, head by head #ru исходная позиция каждого элемента, по головам
+assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()   #zh 第 1 个头：第 0、1 行装的是位置 1 和 2 #en head 1: rows 0 and 1 hold positions 1 and 2 #ru голова 1: в строках 0 и 1 лежат позиции 1 и 2
 """)
 
 md(
@@ -61,21 +61,21 @@ md(
 
 ## heads-1：修好拆分（1 分）
 
-`split_heads(x, n_heads)` 把 `(..., T, D)` 变成 `(..., H, T, d)`，使第 `h` 个头的第 `a` 个坐标对应原特征 `h·d + a`。检查 `D` 能否被 `H` 整除、以及 reshape 的那一行已经给出；补上交换轴的那一行。
+`split_heads(x, n_heads)` 把 `(..., T, D)` 变成 `(..., H, T, d)`，使第 `h` 个头的第 `a` 个坐标对应原特征 `h·d + a`。检查 `D` 能否被 `H` 整除的代码和 `reshape` 那一行已经给出；补上交换轴的那一行。
 """,
     en="""
 Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask only makes row 0 read "row 0", but that row already carries future data: the shape is valid, the mask is right, and information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
 
 ## heads-1: fix the split (1 point)
 
-`split_heads(x, n_heads)` turns `(..., T, D)` into `(..., H, T, d)` so that coordinate `a` of head `h` is the original feature `h·d + a`. The check that `H` divides `D` and the reshape are given; write the line that swaps the axes.
+`split_heads(x, n_heads)` turns `(..., T, D)` into `(..., H, T, d)` so that coordinate `a` of head `h` is the original feature `h·d + a`. The check that `H` divides `D` and the `reshape` line are given; write the line that swaps the axes.
 """,
     ru="""
-Строка 0 головы 1 содержит признаки позиции 1, а строка 1 — признаки позиции 2. Причинная маска лишь заставляет строку 0 читать «строку 0», но в этой строке уже лежат данные из будущего: форма допустима, маска верна, а утечка всё равно есть. `reshape` режет память по порядку и смешивает ось времени с осью голов. Правильно сначала разбить последнюю ось на `(H, d)`, получив `(B, T, H, d)`, а затем переставить ось голов перед осью времени.
+Строка 0 головы 1 содержит признаки позиции 1, а строка 1 — признаки позиции 2. Причинная маска лишь заставляет строку 0 читать «строку 0», но в этой строке уже лежат данные из будущего: форма допустима, маска верна, а утечка всё равно есть. Ошибка в том, что `reshape` нарезает память по порядку и смешивает ось времени с осью голов. Правильно сначала разбить последнюю ось на `(H, d)`, получив `(B, T, H, d)`, а затем переставить ось голов перед осью времени.
 
 ## heads-1: исправьте разбиение (1 балл)
 
-`split_heads(x, n_heads)` превращает `(..., T, D)` в `(..., H, T, d)` так, что координата `a` головы `h` — это исходный признак `h·d + a`. Проверка делимости `D` на `H` и сам reshape уже написаны; допишите строку, которая переставляет оси.
+`split_heads(x, n_heads)` превращает `(..., T, D)` в `(..., H, T, d)` так, что координата `a` головы `h` — это исходный признак `h·d + a`. Проверка делимости `D` на `H` и сам `reshape` уже написаны; допишите строку, которая переставляет оси.
 """,
 )
 
@@ -97,19 +97,19 @@ check("heads-1", split_heads)
 
 code("""
 right = split_heads(x, H)
-print(right[0] // D)                              # every row now comes from its own position
+print(right[0] // D)                              #zh 现在每一行都来自它自己的位置 #en every row now comes from its own position #ru теперь каждая строка взята из своей позиции
 assert (right[0] // D == np.arange(T)[None, :, None]).all()
 """)
 
 md(
     zh="""
-**解答说明。** `np.swapaxes(heads, -3, -2)` 交换的是时间轴 `T` 和头轴 `H`，写成负轴号后，有没有批维都能用。结果是一个视图，不复制数据。标签检验比任何随机数检验都直接：每个头的每一行都只含本位置的数据。注意 `T = 1` 或 `H = 1` 时只改形状恰好也对，所以测试必须同时用 `T > 1` 和 `H > 1`。
+**解答说明。** `np.swapaxes(heads, -3, -2)` 交换的是时间轴 `T` 和头轴 `H`，写成负轴号后，有没有批量轴都能用。结果是一个视图，不复制数据。标签检验比任何随机数检验都直接：每个头的每一行都只含本位置的数据。注意 `T = 1` 或 `H = 1` 时只用 `reshape` 恰好也对，所以测试必须同时用 `T > 1` 和 `H > 1`。
 """,
     en="""
-**About the solution.** `np.swapaxes(heads, -3, -2)` swaps the time axis `T` with the head axis `H`; with negative axis numbers it works with or without a batch axis. The result is a view, nothing is copied. The label test is more direct than any random test: every row of every head holds data of its own position only. Note that with `T = 1` or `H = 1` the reshape alone happens to be right, so a test must use `T > 1` and `H > 1` together.
+**About the solution.** `np.swapaxes(heads, -3, -2)` swaps the time axis `T` with the head axis `H`; with negative axis numbers it works with or without a batch axis. The result is a view, nothing is copied. The label test is more direct than any random test: every row of every head holds data of its own position only. Note that with `T = 1` or `H = 1`, `reshape` alone happens to be right, so a test must use `T > 1` and `H > 1` together.
 """,
     ru="""
-**О решении.** `np.swapaxes(heads, -3, -2)` меняет местами ось времени `T` и ось голов `H`; с отрицательными номерами осей это работает и с осью батча, и без неё. Результат — представление (view), данные не копируются. Проверка метками нагляднее любой случайной: каждая строка каждой головы содержит данные только своей позиции. Заметьте, что при `T = 1` или `H = 1` один reshape случайно оказывается верным, поэтому тест должен брать одновременно `T > 1` и `H > 1`.
+**О решении.** `np.swapaxes(heads, -3, -2)` меняет местами ось времени `T` и ось голов `H`; с отрицательными номерами осей это работает и с осью батча, и без неё. Результат — представление (view), данные не копируются. Проверка на таких элементах-адресах нагляднее любой проверки на случайных данных: каждая строка каждой головы содержит данные только своей позиции. Заметьте, что при `T = 1` или `H = 1` один `reshape` случайно оказывается верным, поэтому тест должен брать одновременно `T > 1` и `H > 1`.
 """,
     tags=("solution",),
 )
@@ -128,7 +128,7 @@ Write `merge_heads(x)`: it turns `(..., H, T, d)` back into `(..., T, H·d)`, th
     ru="""
 ## heads-2: склейте головы (2 балла)
 
-Напишите `merge_heads(x)`: она возвращает `(..., H, T, d)` обратно в `(..., T, H·d)` и должна быть точным обращением `split_heads`, склеивая головы в исходном порядке. Вход, у которого меньше трёх осей, вызывает `ValueError`.
+Напишите `merge_heads(x)`: эта функция превращает `(..., H, T, d)` обратно в `(..., T, H·d)` и должна быть операцией, точно обратной к `split_heads`, то есть склеивать головы в исходном порядке. Для входа, у которого меньше трёх осей, она выбрасывает `ValueError`.
 """,
 )
 
@@ -153,13 +153,13 @@ print(np.array_equal(merge_heads(split_heads(x, H)), x))
 
 md(
     zh="""
-**解答说明。** 合并是拆分的逆序：先把头轴换回时间轴之后，再把最后两维 `(H, d)` 压成一维。如果先 reshape 再换轴，会犯与只改形状的拆分同样的错误。往返检验 `merge_heads(split_heads(x)) == x` 用整数标签做，可以精确比较，不依赖容差。
+**解答说明。** 合并是拆分的逆序：先把头轴换回时间轴之后，再把最后两维 `(H, d)` 压成一维。如果先 `reshape` 再换轴，就会犯与只用 `reshape` 的拆分同样的错误。往返检验 `merge_heads(split_heads(x)) == x` 用整数标签做，可以精确比较，不依赖容差。
 """,
     en="""
 **About the solution.** Merging undoes the split in reverse order: first move the head axis back behind the time axis, then flatten the last two axes `(H, d)` into one. Reshaping before swapping would repeat the mistake of the reshape-only split. The round trip `merge_heads(split_heads(x)) == x` on integer labels compares exactly, with no tolerance.
 """,
     ru="""
-**О решении.** Склейка отменяет разбиение в обратном порядке: сначала ось голов возвращается за ось времени, затем последние две оси `(H, d)` сливаются в одну. Если сделать reshape до перестановки осей, получится та же ошибка, что и в разбиении одним reshape. Проверка туда-обратно `merge_heads(split_heads(x)) == x` на целочисленных метках сравнивает точно, без допуска.
+**О решении.** Склейка отменяет разбиение в обратном порядке: сначала ось голов возвращается за ось времени, затем последние две оси `(H, d)` сливаются в одну. Если сделать `reshape` до перестановки осей, получится та же ошибка, что и при разбиении одним `reshape`. Проверка «туда и обратно» `merge_heads(split_heads(x)) == x` на массиве целочисленных адресов сравнивает точно, без допуска.
 """,
     tags=("solution",),
 )
@@ -171,7 +171,7 @@ md(
 写出 `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)`，约定与本课程一致：行向量、无偏置，`x` 形状为 `(B, T, D)`，四个矩阵都是 `(D, D)`。步骤：
 
 1. 全宽投影 `x @ w_q`、`x @ w_k`、`x @ w_v`，再用你的 `split_heads` 拆成 `(B, H, T, d)`；
-2. 每个头做因果注意力（可以用 `causal_attention(q, k, v)`，它在每个头的 `d` 维上除以 √d）；
+2. 每个头做因果注意力（可以直接用 `causal_attention(q, k, v)`，它按每个头的宽度 `d` 把分数除以 √d）；
 3. 用你的 `merge_heads` 合并成 `(B, T, D)`，最后乘 `w_o`。
 
 `D` 不能被 `H` 整除时应抛出 `ValueError`（你的 `split_heads` 已经会这样做）。
@@ -182,7 +182,7 @@ md(
 Write `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)` in the course's conventions: row vectors, no biases, `x` of shape `(B, T, D)` and all four matrices `(D, D)`. Steps:
 
 1. project at full width, `x @ w_q`, `x @ w_k`, `x @ w_v`, and split each into `(B, H, T, d)` with your `split_heads`;
-2. run causal attention in every head (`causal_attention(q, k, v)` will do; it divides by √d of the head width `d`);
+2. run causal attention in every head (`causal_attention(q, k, v)` will do; it divides the scores by √d, where `d` is the head width);
 3. merge back to `(B, T, D)` with your `merge_heads` and multiply by `w_o`.
 
 When `H` does not divide `D` the function raises `ValueError` (your `split_heads` already does).
@@ -190,11 +190,11 @@ When `H` does not divide `D` the function raises `ValueError` (your `split_heads
     ru="""
 ## heads-3: причинное многоголовое внимание (3 балла)
 
-Напишите `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)` в соглашениях курса: векторы-строки, без смещений, `x` формы `(B, T, D)`, все четыре матрицы `(D, D)`. Шаги:
+Напишите `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)` в соглашениях курса: векторы-строки, без свободных членов, `x` формы `(B, T, D)`, все четыре матрицы `(D, D)`. Шаги:
 
-1. проекции на полную ширину `x @ w_q`, `x @ w_k`, `x @ w_v`, затем разбиение каждой на `(B, H, T, d)` вашей `split_heads`;
-2. причинное внимание в каждой голове (подойдёт `causal_attention(q, k, v)`, она делит на √d ширины головы `d`);
-3. склейка обратно в `(B, T, D)` вашей `merge_heads` и умножение на `w_o`.
+1. проекции на полную ширину `x @ w_q`, `x @ w_k`, `x @ w_v`, затем разбиение каждой на `(B, H, T, d)` вашей функцией `split_heads`;
+2. причинное внимание в каждой голове (подойдёт `causal_attention(q, k, v)`: она делит оценки на √d, где `d` — ширина головы);
+3. склейка обратно в `(B, T, D)` вашей функцией `merge_heads` и умножение на `w_o`.
 
 Если `D` не делится на `H`, функция выбрасывает `ValueError` (ваша `split_heads` уже это делает).
 """,
@@ -217,13 +217,13 @@ check("heads-3", multi_head_attention)
 
 md(
     zh="""
-用第二节的算例一核对：BOS 与“春”的向量分别是 `[1, 0, 0, 1]` 和 `[0, 1, 1, 0]`，三个投影都是单位矩阵，`H = 2`。第 1 个输出应为 `[1, 1, a−b, b−a]`，其中 `a = 1/(1+exp(1/√2))`，`b = 1−a`。
+用 §2.5 的例 1 核对：BOS 与“春”的向量分别是 `[1, 0, 0, 1]` 和 `[0, 1, 1, 0]`，三个投影都是单位矩阵，`H = 2`。第 1 个输出应为 `[1, 1, a−b, b−a]`，其中 `a = 1/(1+exp(1/√2))`，`b = 1−a`。
 """,
     en="""
-Check against worked example 1 of section 2: BOS and 春 are `[1, 0, 0, 1]` and `[0, 1, 1, 0]`, all three projections are the identity, `H = 2`. Output 1 should be `[1, 1, a−b, b−a]` with `a = 1/(1+exp(1/√2))` and `b = 1−a`.
+Check against Example 1 of §2.5: BOS and 春 are `[1, 0, 0, 1]` and `[0, 1, 1, 0]`, all three projections are the identity, `H = 2`. Output 1 should be `[1, 1, a−b, b−a]` with `a = 1/(1+exp(1/√2))` and `b = 1−a`.
 """,
     ru="""
-Сверим с примером 1 из раздела 2: BOS и 春 — это `[1, 0, 0, 1]` и `[0, 1, 1, 0]`, все три проекции единичные, `H = 2`. Выход 1 должен быть `[1, 1, a−b, b−a]`, где `a = 1/(1+exp(1/√2))`, `b = 1−a`.
+Сверим с примером 1 из §2.5: BOS и 春 — это `[1, 0, 0, 1]` и `[0, 1, 1, 0]`, все три проекции единичные, `H = 2`. Выход 1 должен быть `[1, 1, a−b, b−a]`, где `a = 1/(1+exp(1/√2))`, `b = 1−a`.
 """,
 )
 
@@ -240,13 +240,13 @@ assert np.allclose(out[0], [[1, 1, 1, -1], [1, 1, a - b, b - a]])
 
 md(
     zh="""
-**解答说明。** 三个投影都是全宽的 `(D, D)` 矩阵，拆分发生在投影之后；每个头在自己的 `d` 维子空间里归一化。`w_o` 不可省略：它把各头拼接的结果混合起来，所以输出可以有负数，不再是概率向量。算例的第 1 行 `[1, 1, −0.339523, 0.339523]` 同时检验了拆分、合并的顺序和 `w_o` 确实被使用。
+**解答说明。** 三个投影都是全宽的 `(D, D)` 矩阵，拆分发生在投影之后；每个头在自己的 `d` 维子空间里归一化。`w_o` 不可省略：它把各头拼接的结果混合起来，所以输出可以有负数，不再是概率向量。例子的第 1 行 `[1, 1, −0.339523, 0.339523]` 既检验了拆分与合并的顺序，也检验了 `w_o` 确实被用上。
 """,
     en="""
 **About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head normalises in its own `d`-dimensional subspace. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, −0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
 """,
     ru="""
-**О решении.** Все три проекции — матрицы полной ширины `(D, D)`, а разбиение идёт после них; каждая голова нормирует внутри своего `d`-мерного подпространства. Без `w_o` обойтись нельзя: она смешивает склеенные головы, поэтому выход может быть отрицательным и уже не является вектором вероятностей. Строка 1 примера, `[1, 1, −0.339523, 0.339523]`, проверяет сразу и порядок разбиения и склейки, и то, что `w_o` действительно применяется.
+**О решении.** Все три проекции — матрицы полной ширины `(D, D)`, а разбиение идёт после них; каждая голова нормализует веса внутри своего `d`-мерного подпространства. Без `w_o` обойтись нельзя: она смешивает склеенные головы, поэтому выход может быть отрицательным и уже не является вектором вероятностей. Строка 1 примера, `[1, 1, −0.339523, 0.339523]`, проверяет сразу и порядок разбиения и склейки, и то, что `w_o` действительно применяется.
 """,
     tags=("solution",),
 )

@@ -1,28 +1,28 @@
-# Exercises for section 4 (causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
+# Exercise set 4 (§4, causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
 
 from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
 
-md(zh="# 练习四：因果性要覆盖整条计算链", en="# Exercises 4: causality must cover the whole computation", ru="# Упражнения 4: причинность должна охватывать всё вычисление",
+md(zh="# 练习 4：因果性必须覆盖整条计算链", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всю цепочку вычислений",
    tags=("exercise",))
 
-md(zh="# 练习四 参考解答：因果性要覆盖整条计算链", en="# Solutions 4: causality must cover the whole computation", ru="# Решения упражнений 4: причинность должна охватывать всё вычисление",
+md(zh="# 练习 4 参考解答：因果性必须覆盖整条计算链", en="# Solutions to exercise set 4: causality must cover the whole computation", ru="# Решения упражнений к разделу 4: причинность должна охватывать всю цепочку вычислений",
    tags=("solution",))
 
 md(
     zh="""
-本笔记本配合第四节。做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
+本笔记本配合 §4，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
-这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
+这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向传播。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
 """,
     en="""
-This notebook goes with section 4 and works like the previous ones: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it.
+This notebook goes with §4 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
 The functions here are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then fix it.
 """,
     ru="""
-Этот блокнот относится к разделу 4 и устроен как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
+Этот блокнот относится к §4 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
-Здесь все функции — тесты. Каждая получает функцию прямого прохода `forward(ids)` (номера токенов → выходы формы `(T, D)` или `(B, T, D)`) и сравнивает два прохода при фиксированных параметрах. Вы напишете проверку возмущением будущего и её отрицательный контроль, с их помощью поймаете модель, у которой маска внимания безупречна, а утечка из будущего всё равно есть, и исправите её.
+Все функции здесь — проверки. Каждая получает функцию прямого прохода `forward(ids)` (номера токенов → выходы формы `(T, D)` или `(B, T, D)`) и сравнивает два прохода при фиксированных параметрах. Вы напишете проверку возмущением будущего и её отрицательный контроль, с их помощью поймаете модель, у которой маска внимания безупречна, а утечка из будущего всё равно есть, и исправите её.
 """,
 )
 
@@ -33,8 +33,8 @@ from grading import check
 from grading.models import constant_forward, random_model, unmasked_forward
 from lib.attention import multi_head_attention
 """, after="""
-model = random_model(4)                 # V=7, C=8, D=8, H=2
-control = unmasked_forward(model)       #zh 同一个模型，去掉因果掩码 #en the same model with the mask switched off #ru та же модель без причинной маски
+model = random_model(4)                 # V=7, C=8, D=8, H=2, causal
+control = unmasked_forward(model)       #zh 同一个模型，关掉了掩码 #en the same model with the mask switched off #ru та же модель с отключённой маской
 ids = np.array([1, 3, 4, 5, 6, 2])
 """))
 
@@ -44,7 +44,7 @@ md(
 
 `future_perturbation_change(forward, ids, position, replacement)` 保留位置 `0 … position−1` 的词元，把从 `position` 起的所有词元换成 `replacement`（一个编号，或长度为 `T − position` 的数组），再返回前缀输出（第 `0 … position−1` 行）变化的最大绝对值，类型为 `float`。因果的模型应得到 0（至多是舍入误差）。
 
-复制、前向和比较已经写好；补上修改未来的那一行。批输入 `(B, T)` 也要能用。
+复制、前向传播和比较已经写好；补上修改未来的那一行。批量输入 `(B, T)` 也要能用。
 """,
     en="""
 ## causal-1: the future-perturbation test (1 point)
@@ -56,7 +56,7 @@ The copy, the forward passes and the comparison are given; write the line that c
     ru="""
 ## causal-1: проверка возмущением будущего (1 балл)
 
-`future_perturbation_change(forward, ids, position, replacement)` оставляет токены на позициях `0 … position−1`, заменяет все токены начиная с `position` на `replacement` (один номер или массив длины `T − position`) и возвращает наибольшее абсолютное изменение выходов префикса (строк `0 … position−1`) в виде `float`. Причинная модель даёт 0, в крайнем случае ошибку округления.
+`future_perturbation_change(forward, ids, position, replacement)` оставляет токены в позициях `0 … position−1`, заменяет все токены начиная с `position` на `replacement` (один номер или массив длины `T − position`) и возвращает наибольшее абсолютное изменение выходов префикса (строк `0 … position−1`) в виде `float`. Причинная модель даёт 0, в крайнем случае ошибку округления.
 
 Копирование, проходы и сравнение уже написаны; допишите строку, которая меняет будущее. Батчи `(B, T)` тоже должны работать.
 """,
@@ -67,7 +67,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     ids = np.asarray(ids)
     perturbed = ids.copy()
     # BEGIN SOLUTION
-    perturbed[..., position:] = replacement            # the future changes, the prefix stays
+    perturbed[..., position:] = replacement  #zh 未来改变，前缀不变 #en the future changes, the prefix stays #ru будущее меняется, префикс остаётся
     # END SOLUTION
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
@@ -84,24 +84,24 @@ print(future_perturbation_change(model.forward, ids, 3, 0), round(future_perturb
 
 md(
     zh="""
-**解答说明。** 赋值 `perturbed[..., position:] = replacement` 对单个编号和数组都适用，对批输入也适用。一定要在副本上改：直接改 `ids` 会让“扰动前”和“扰动后”变成同一个输入，检验永远通过。因果模型的变化在这里恰好是 0：前缀行的计算根本不读未来的行。
+**解答说明。** 赋值 `perturbed[..., position:] = replacement` 对单个编号和数组都适用，对批量输入也适用。一定要在副本上改：直接改 `ids` 会让“扰动前”和“扰动后”变成同一个输入，检验永远通过。因果模型的变化在这里恰好是 0：前缀行的计算根本不读未来的行。
 """,
     en="""
 **About the solution.** The assignment `perturbed[..., position:] = replacement` works for one id and for an array, and for batches. Change a copy: modifying `ids` itself would make "before" and "after" the same input, and the test would always pass. For the causal model the change is exactly 0 here: the prefix rows never read the future rows at all.
 """,
     ru="""
-**О решении.** Присваивание `perturbed[..., position:] = replacement` работает и с одним номером, и с массивом, и с батчами. Менять нужно копию: если изменить сам `ids`, «до» и «после» окажутся одним и тем же входом, и тест будет проходить всегда. Для причинной модели изменение здесь ровно 0: строки префикса вообще не читают будущие строки.
+**О решении.** Присваивание `perturbed[..., position:] = replacement` работает и с одним номером, и с массивом, и с батчами. Менять нужно копию: если изменить сам `ids`, «до» и «после» окажутся одним и тем же входом, и проверка будет проходить всегда. Для причинной модели изменение здесь ровно 0: строки префикса вообще не читают будущие строки.
 """,
     tags=("solution",),
 )
 
 md(
     zh="""
-## causal-2：加上阴性对照的结论（2 分）
+## causal-2：带阴性对照的判定（2 分）
 
 变化为 0 可能说明模型是因果的，也可能只说明检验什么都看不见：扰动没有改变任何东西，或者输出被常量覆盖，或者位置选错了。所以要在同一个扰动下运行一个故意去掉因果掩码的版本（阴性对照），确认它能看到变化。
 
-`perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)` 返回三个字符串之一：
+`perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)` 返回三种判定之一（字符串）：
 
 * `"leaks"`：`forward` 的前缀变化大于 `tol`；
 * `"causal"`：`forward` 的变化不超过 `tol`，而 `control` 的变化大于 `tol`；
@@ -123,17 +123,17 @@ A change of 0 may mean the model is causal, or only that the test cannot see any
 A `position` outside `1 … T−1` raises `ValueError`: there is no prefix to compare or no future to change. Use your `future_perturbation_change`.
 """,
     ru="""
-## causal-2: вывод с отрицательным контролем (2 балла)
+## causal-2: вердикт с отрицательным контролем (2 балла)
 
-Нулевое изменение может означать, что модель причинная, а может — что тест ничего не видит: возмущение ничего не изменило, выход затёрт константой или позиция выбрана неудачно. Поэтому то же возмущение подают версии, у которой причинная маска нарочно снята, — отрицательному контролю, и он обязан показать изменение.
+Нулевое изменение может означать, что модель причинная, а может — что проверка ничего не видит: возмущение ничего не изменило, выход затёрт константой или позиция выбрана неудачно. Поэтому то же возмущение применяют к версии модели с нарочно снятой причинной маской — отрицательному контролю; она обязана показать изменение.
 
-`perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)` возвращает одну из трёх строк:
+`perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)` возвращает один из трёх вердиктов (строку):
 
 * `"leaks"` — изменение префикса у `forward` больше `tol`;
 * `"causal"` — изменение у `forward` не больше `tol`, а у `control` больше `tol`;
-* `"blind"` — оба изменения не больше `tol`, и этот прогон теста ничего не доказывает.
+* `"blind"` — оба изменения не больше `tol`, и этот прогон проверки ничего не доказывает.
 
-Если `position` не лежит в `1 … T−1`, выбросьте `ValueError`: сравнивать нечего или нечего менять. Пользуйтесь своей `future_perturbation_change`.
+Если `position` не лежит в `1 … T−1`, выбросьте `ValueError`: тогда либо нечего сравнивать, либо нечего менять. Пользуйтесь своей функцией `future_perturbation_change`.
 """,
 )
 
@@ -155,7 +155,7 @@ check("causal-2", perturbation_verdict)
 """)
 
 code("""
-same_suffix = ids[3:]                                 # a 'perturbation' that changes nothing
+same_suffix = ids[3:]  #zh 什么也没改变的“扰动” #en a 'perturbation' that changes nothing #ru «возмущение», которое ничего не меняет
 print(perturbation_verdict(model.forward, control, ids, 3, 0))
 print(perturbation_verdict(control, control, ids, 3, 0))
 print(perturbation_verdict(model.forward, control, ids, 3, same_suffix))
@@ -164,13 +164,13 @@ print(perturbation_verdict(model.forward, constant_forward(model.width), ids, 3,
 
 md(
     zh="""
-**解答说明。** 先看被测模型：只要它的前缀变了，就已经发现泄漏，不需要对照。只有在它没有变化时，对照才决定结论：对照有变化，说明这次扰动足以暴露泄漏，“没有变化”才有分量；对照也没有变化，就只能说“看不见”。上面最后两行正是两种看不见的情形：扰动与原后缀相同，以及对照的输出与输入无关。
+**解答说明。** 先看被测模型：只要它的前缀变了，就已经发现泄漏，不需要对照。只有在它没有变化时，对照才决定判定：对照有变化，说明这次扰动足以暴露泄漏，“没有变化”才有分量；对照也没有变化，就只能判定为“看不见”（`"blind"`）。上面最后两行正是两种看不见的情形：扰动与原后缀相同，以及对照的输出与输入无关。
 """,
     en="""
 **About the solution.** The model under test comes first: if its prefix moved, a leak is found and no control is needed. Only when it did not move does the control decide: if the control moved, this perturbation was able to expose a leak and "no change" carries weight; if the control did not move either, all we can say is "blind". The last two lines above are the two blind situations: a replacement equal to the original suffix, and a control whose output does not depend on its input.
 """,
     ru="""
-**О решении.** Сначала смотрим на проверяемую модель: если её префикс сдвинулся, утечка найдена и контроль не нужен. Только когда он не сдвинулся, решает контроль: если контроль изменился, значит, это возмущение способно выявить утечку, и «нет изменения» что-то значит; если не изменился и контроль, остаётся сказать «слепо». Последние две строки выше — как раз два слепых случая: замена совпадает с исходным суффиксом и контроль, выход которого не зависит от входа.
+**О решении.** Сначала смотрим на проверяемую модель: если её префикс изменился, утечка найдена и контроль не нужен. Только когда префикс не изменился, решает контроль. Если контроль изменился, значит, это возмущение способно выявить утечку, и «нет изменения» что-то значит. Если не изменился и контроль, остаётся вердикт `"blind"`: проверка ничего не видит. Последние две строки выше — как раз две такие ситуации: замена, совпадающая с исходным суффиксом, и контроль, выход которого не зависит от входа.
 """,
     tags=("solution",),
 )
@@ -189,7 +189,7 @@ The model below puts a normalisation between the embedding and the attention. Th
     ru="""
 ## Подозрительная модель
 
-Модель ниже вставляет нормировку между эмбеддингом и вниманием. Само внимание — `multi_head_attention` с причинной маской, и все веса внимания выше диагонали равны ровно нулю. Причинна ли она? Не ищите пока ответ в коде — пусть ответит тест.
+В модели ниже между эмбеддингом и вниманием вставлена нормализация. Само внимание — `multi_head_attention` с причинной маской, и все веса внимания выше диагонали равны ровно нулю. Причинна ли она? Не ищите пока ответ в коде — пусть ответит проверка.
 """,
 )
 
@@ -217,21 +217,21 @@ md(
 
 只在一个位置做扰动，可能恰好选错位置。写出 `leak_sweep(forward, ids, replacement_token)`：对每个 `p = 1 … T−1`，把从 `p` 起的所有词元换成 `replacement_token`，记录前缀变化；返回形状为 `(T−1,)` 的 float64 数组，第 `p−1` 项对应位置 `p`。`ids` 形状为 `(T,)`；`T < 2` 时抛出 `ValueError`。
 
-写好后扫描 `suspect`，再用 `perturbation_verdict` 给出结论。
+写好后扫描 `suspect`，再用 `perturbation_verdict` 给出判定。
 """,
     en="""
 ## causal-3: sweeping every position for a leak (3 points)
 
-A perturbation at a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
+Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
 Then sweep `suspect` and give the verdict with `perturbation_verdict`.
 """,
     ru="""
 ## causal-3: поиск утечки по всем позициям (3 балла)
 
-Возмущение в одной позиции может случайно прийтись не туда. Напишите `leak_sweep(forward, ids, replacement_token)`: для каждого `p = 1 … T−1` замените все токены начиная с `p` на `replacement_token` и запишите изменение префикса; верните массив float64 формы `(T−1,)`, где элемент `p−1` относится к позиции `p`. `ids` имеет форму `(T,)`; при `T < 2` — `ValueError`.
+Возмущение в одной позиции может случайно прийтись не туда. Напишите `leak_sweep(forward, ids, replacement_token)`: для каждого `p = 1 … T−1` замените все токены начиная с `p` на `replacement_token` и запишите изменение префикса; верните массив float64 формы `(T−1,)`, где элемент `p−1` относится к позиции `p`. `ids` имеет форму `(T,)`; при `T < 2` функция выбрасывает `ValueError`.
 
-Затем прогоните по `suspect` и вынесите вердикт с помощью `perturbation_verdict`.
+Затем проверьте `suspect` по всем позициям и вынесите вердикт с помощью `perturbation_verdict`.
 """,
 )
 
@@ -265,7 +265,7 @@ md(
 The sweep shows that wherever the perturbation starts, the prefix moves. Now read `normalise`: along which axis are the mean and the variance taken?
 """,
     ru="""
-Прогон показывает: откуда бы ни начиналось возмущение, префикс сдвигается. Теперь прочитайте `normalise`: по какой оси берутся среднее и дисперсия?
+Прогон показывает: откуда бы ни начиналось возмущение, префикс меняется. Теперь прочитайте `normalise`: по какой оси берутся среднее и дисперсия?
 """,
 )
 
@@ -277,7 +277,7 @@ md(
 **About the solution.** `axis=-2` is the time axis: the mean and variance of every feature are taken over all `T` positions, the future included. So the normalised input at position 0 already depends on the last token; the leak happens before the attention, and a clean upper-right triangle of weights does not help. A test that only inspects the weight matrices cannot see such a leak; the future-perturbation test looks at the outputs, so it does. A sweep is safer than a single position: testing only at `p = T−1` would miss a leak that shows up at earlier positions only.
 """,
     ru="""
-**О решении.** `axis=-2` — ось времени: среднее и дисперсия каждого признака берутся по всем `T` позициям, включая будущие. Значит, нормированный вход на позиции 0 уже зависит от последнего токена; утечка происходит до внимания, и чистый правый верхний треугольник весов ничем не помогает. Тест, который смотрит только на матрицы весов, такой утечки не видит; проверка возмущением будущего смотрит на выходы и поэтому видит. Прогон по всем позициям надёжнее одной точки: проверка лишь при `p = T−1` пропустила бы утечку, проявляющуюся только на более ранних позициях.
+**О решении.** `axis=-2` — ось времени: среднее и дисперсия каждого признака берутся по всем `T` позициям, включая будущие. Значит, нормализованный вход в позиции 0 уже зависит от последнего токена; утечка происходит до внимания, и чистый правый верхний треугольник весов ничем не помогает. Проверка, которая смотрит только на матрицы весов, такой утечки не видит; проверка возмущением будущего смотрит на выходы и поэтому видит. Прогон по всем позициям надёжнее одной точки: проверка лишь при `p = T−1` пропустила бы утечку, проявляющуюся только в более ранних позициях.
 """,
     tags=("solution",),
 )
@@ -294,9 +294,9 @@ md(
 Write `feature_norm(x, eps=1e-5)`: normalise every position over its own `D` features to mean 0 and variance 1, that is `(x − mean) / √(variance + eps)`, with the population variance (divided by `D`). The result has the shape and dtype of `x`. Then put it in place of `normalise` and sweep again.
 """,
     ru="""
-## causal-4: исправление — нормировка по признакам (2 балла)
+## causal-4: исправление — нормализация по признакам (2 балла)
 
-Напишите `feature_norm(x, eps=1e-5)`: нормируйте каждую позицию по её собственным `D` признакам к среднему 0 и дисперсии 1, то есть `(x − среднее) / √(дисперсия + eps)`, где дисперсия считается с делением на `D` (без поправки Бесселя). Форма и dtype результата — как у `x`. Затем подставьте её вместо `normalise` и повторите прогон.
+Напишите `feature_norm(x, eps=1e-5)`: нормализуйте каждую позицию по её собственным `D` признакам к среднему 0 и дисперсии 1, то есть `(x − среднее) / √(дисперсия + eps)`, где дисперсия считается с делением на `D` (без поправки Бесселя). Форма и dtype результата — как у `x`. Затем подставьте её вместо `normalise` и повторите прогон.
 """,
 )
 
@@ -304,7 +304,7 @@ code("""
 def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
     # BEGIN SOLUTION
-    mean = x.mean(axis=-1, keepdims=True)                  # (..., T, 1): over the D features
+    mean = x.mean(axis=-1, keepdims=True)                  #zh (..., T, 1)：按 D 个特征求 #en (..., T, 1): over the D features #ru (..., T, 1): по D признакам
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)   # (..., T, 1)
     return (x - mean) / np.sqrt(var + eps)
     # END SOLUTION
@@ -322,13 +322,13 @@ print(perturbation_verdict(fixed, control, ids, 3, 0))
 
 md(
     zh="""
-**解答说明。** 只改了一个轴号：`axis=-1` 让每个位置只用自己的特征，整层变成逐位置运算，不再跨时间读取，因果性得以保持。这与第四节的结构推理一致：逐位置的归一化、前馈和残差都不会新增未来路径；跨时间的运算则必须单独证明。修好后的扫描全为零，而对照仍然有变化，所以结论是 `"causal"` 而不是 `"blind"`。
+**解答说明。** 只改了一个轴号：`axis=-1` 让每个位置只用自己的特征，整层变成逐位置运算，不再跨时间读取，因果性得以保持。这与 §4.2 的结构推理一致：逐位置的归一化、逐位置 MLP 和残差连接都不会新增来自未来的路径；跨时间的运算则必须单独证明。修好后的扫描全为零，而对照仍然有变化，所以判定是 `"causal"` 而不是 `"blind"`。
 """,
     en="""
-**About the solution.** One axis number changed: `axis=-1` makes every position use its own features only, the layer becomes position-wise, stops reading across time, and causality is kept. This agrees with the structural argument of section 4: position-wise normalisation, feed-forward and residual layers add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
+**About the solution.** Only one axis number changes: with `axis=-1` every position uses its own features only, so the layer works position by position, no longer reads across time, and stays causal. This agrees with the structural argument of §4.2: position-wise normalisation, a position-wise MLP and residual connections add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.
 """,
     ru="""
-**О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой обрабатывает позиции по отдельности, больше не заглядывает в другие моменты времени, и причинность сохраняется. Это согласуется со структурным рассуждением раздела 4: нормировка, полносвязный слой и остаточная связь, применяемые к каждой позиции отдельно, не добавляют путей из будущего, а всё, что смешивает разные позиции, нужно проверять отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.
+**О решении.** Изменился один номер оси: с `axis=-1` каждая позиция использует только свои признаки, слой обрабатывает позиции по отдельности, больше не заглядывает в другие моменты времени, и причинность сохраняется. Это согласуется со структурным рассуждением из §4.2: нормализация, позиционный MLP и остаточная связь, применяемые к каждой позиции отдельно, не добавляют путей из будущего, а всё, что смешивает разные позиции, нужно обосновывать отдельно. Прогон исправленной модели даёт одни нули, а контроль по-прежнему меняется, поэтому вердикт — `"causal"`, а не `"blind"`.
 """,
     tags=("solution",),
 )

@@ -26,6 +26,7 @@ SOLVED = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
 STUB = ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb"
 SOLVED_ZH = ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb"
 STUB_HEADS = ROOT / "exercises" / "en" / "ex02_heads.ipynb"
+SOLVED_DECODER = ROOT / "solutions" / "en" / "ex07_decoder.ipynb"
 
 NOT_PASS = "not pass"
 
@@ -93,6 +94,40 @@ def rename_function(nb):
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell["cell_type"] == "code" and "masked_softmax(" in src and "def masked_softmax_v2" not in src:
             cell["source"] = src.replace("masked_softmax(", "masked_softmax_v2(")
+
+
+def decoder_dec_1_and_2(*cells):
+    """The solved ex07 notebook cut before the dec-3 heading (dec-1 and dec-2 only, no trained
+    model to wait for), then ``cells`` appended."""
+    nb = copy.deepcopy(load(SOLVED_DECODER))
+    for i, cell in enumerate(nb["cells"]):
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "markdown" and src.lstrip().startswith("## dec-3"):
+            del nb["cells"][i:]
+            nb["cells"] += [code_cell(c) for c in cells]
+            return nb
+    raise ValueError("no dec-3 heading in the solved ex07 notebook")
+
+
+LYING_ARRAY = '''
+class Agreeable(np.ndarray):
+    """An array that claims to equal anything: == and != always say 'the same'."""
+    def __eq__(self, other):
+        return np.ones(np.broadcast(self, other).shape, dtype=bool)
+    def __ne__(self, other):
+        return np.zeros(np.broadcast(self, other).shape, dtype=bool)
+    def __bool__(self):
+        return True
+
+def masked_softmax_backward(d_weights, weights):
+    return np.zeros_like(np.asarray(weights)).view(Agreeable)
+'''
+
+LIBRARY_BACKWARD = '''
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    _, saved = layers.layer_norm_forward(np.asarray(x), np.asarray(gain), np.zeros_like(gain), eps)
+    return layers.layer_norm_backward(np.asarray(d_out), saved)       # the reference, one call away
+'''
 
 
 ISOLATION_PROBE = '''
@@ -355,6 +390,10 @@ def cases():
         "device": ({"ex01_allowed_set.ipynb": ("device",)}, {k: "error" for k in ok3}, ["device file"]),
         "deep_nesting": ({"ex01_allowed_set.ipynb": load(SOLVED), "d": ("deep", 1000)}, {**ok3, "-": "error"},
                          ["nested deeper"]),
+        "dec1_lying_array": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LYING_ARRAY)},
+                             {"dec-1": "fail", "dec-2": P}, ["Agreeable"]),
+        "dec2_calls_library": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LIBRARY_BACKWARD)},
+                               {"dec-1": P, "dec-2": "fail"}, ["reference implementation"]),
         "other_course": ({"homework3.ipynb": {"cells": [code_cell("def fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)")],
                                               "metadata": {}, "nbformat": 4, "nbformat_minor": 5}},
                          {"-": "error", **{k: "missing" for k in ok3}}, ["not an exercise notebook"]),

@@ -1,0 +1,367 @@
+"""The layers of the small decoder (§7), each forward next to its backward.
+
+Written in the manner of llm.c: every ``*_forward`` returns ``(out, saved)``,
+where ``saved`` holds what the backward needs, and the ``*_backward`` beside it
+takes the gradient of the loss with respect to ``out`` (the upstream gradient,
+``d_out``) and returns the gradients of the inputs and parameters.  Shapes are
+in the comments; every function keeps the dtype of its input (float32 or
+float64) and is vectorised over any leading (batch) axes.
+
+``saved`` is not the KV cache of §5: it is what one forward pass keeps for its
+own backward, and it is thrown away after the backward.
+
+What is reused rather than written again: the masked softmax, the causal mask
+with its bottom-right alignment, the scaled scores and the split and merge of
+heads come from :mod:`lib.attention` (§1, §2); the embedding and its
+scatter-add backward from :mod:`lib.positions` (§3); IGNORE from :mod:`lib.data`.
+"""
+
+import math
+
+import numpy as np
+
+from .attention import attention_scores, causal_future, masked_softmax, merge_heads, split_heads
+from .data import IGNORE
+
+
+def _float_input(x, name):
+    x = np.asarray(x)
+    if x.dtype not in (np.float32, np.float64):
+        raise TypeError(f"{name} must be a float32 or float64 array, got dtype {x.dtype}")
+    return x
+
+
+def _check_shape(array, expected, name):
+    if np.shape(array) != tuple(expected):
+        raise ValueError(f"{name} has shape {np.shape(array)}, expected {tuple(expected)}")
+
+
+def _rows(x):
+    """(..., n) -> (N, n): every leading axis flattened, for the weight gradients."""
+    return x.reshape(-1, x.shape[-1])
+
+
+# --------------------------------------------------------------------------
+# Masked softmax (§1)
+# --------------------------------------------------------------------------
+# forward: lib.attention.masked_softmax(scores, allowed) -> weights
+
+def masked_softmax_backward(d_weights, weights):
+    """§7. Gradient of the scores from the gradient of the masked softmax weights.
+
+    d_weights, weights: (..., Tk), weights = masked_softmax(scores, allowed).
+    d_scores[j] = w[j] * (d_weights[j] - sum_k w[k] d_weights[k]).  A forbidden
+    entry has w = 0, so its gradient is exactly 0: its score never reached the
+    output.  Returns (..., Tk) in the dtype of weights.
+    """
+    d_weights, weights = np.asarray(d_weights), _float_input(weights, "weights")
+    if d_weights.shape != weights.shape:
+        raise ValueError(f"d_weights has shape {d_weights.shape} but weights has shape {weights.shape}; they must match")
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)     # (..., 1)
+    return weights * (d_weights - along_row)                            # (..., Tk)
+
+
+# --------------------------------------------------------------------------
+# Causal attention, one head or many heads side by side (§1, §2, §5)
+# --------------------------------------------------------------------------
+
+def causal_attention_forward(q, k, v, causal=True):
+    """§7. softmax over the allowed keys of q k^T / sqrt(d), times v, keeping the weights.
+
+    q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv) with Tq <= Tk; query i
+    sits at position Tk - Tq + i (bottom-right alignment, :func:`lib.attention.causal_future`).
+    ``causal=False`` lets every query read every key: the negative control only.
+    Returns out (..., Tq, dv) and saved = (q, k, v, weights).
+    """
+    q, k, v = _float_input(q, "q"), _float_input(k, "k"), _float_input(v, "v")
+    if q.shape[-1] != k.shape[-1] or k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"q {q.shape}, k {k.shape}, v {v.shape}: q and k need the same width d, "
+                         "k and v the same number of positions Tk")
+    tq, tk = q.shape[-2], k.shape[-2]
+    allowed = ~causal_future(tq, tk) if causal else np.ones((tq, tk), dtype=bool)   # (Tq, Tk)
+    weights = masked_softmax(attention_scores(q, k), allowed)          # (..., Tq, Tk)
+    return weights @ v, (q, k, v, weights)                              # (..., Tq, dv)
+
+
+def causal_attention_backward(d_out, saved):
+    """§7. Gradients (dq, dk, dv) of :func:`causal_attention_forward`.
+
+    d_out: (..., Tq, dv).  Forbidden pairs have weight 0 and get no gradient,
+    so no key in a query's future receives anything from that query.
+    """
+    q, k, v, weights = saved
+    scale = q.dtype.type(1.0 / math.sqrt(q.shape[-1]))
+    d_weights = d_out @ np.swapaxes(v, -1, -2)                          # (..., Tq, Tk)
+    d_v = np.swapaxes(weights, -1, -2) @ d_out                          # (..., Tk, dv)
+    d_scores = masked_softmax_backward(d_weights, weights)              # (..., Tq, Tk)
+    d_q = (d_scores @ k) * scale                                        # (..., Tq, d)
+    d_k = (np.swapaxes(d_scores, -1, -2) @ q) * scale                   # (..., Tk, d)
+    return d_q, d_k, d_v
+
+
+def multi_head_attention_forward(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    """§7. Multi-head attention of §2 (split, causal attention per head, merge, W_O), no biases.
+
+    x: (B, T, D); w_q, w_k, w_v, w_o: (D, D).  Returns out (B, T, D) and saved.
+    """
+    x = _float_input(x, "x")
+    D = x.shape[-1]
+    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v), ("w_o", w_o)):
+        _check_shape(w, (D, D), name)
+    q = split_heads(x @ w_q, n_heads)                                   # (B, H, T, d)
+    k = split_heads(x @ w_k, n_heads)                                   # (B, H, T, d)
+    v = split_heads(x @ w_v, n_heads)                                   # (B, H, T, d)
+    heads, attention_saved = causal_attention_forward(q, k, v, causal)  # (B, H, T, d)
+    merged = merge_heads(heads)                                         # (B, T, D)
+    return merged @ w_o, (x, w_q, w_k, w_v, w_o, n_heads, merged, attention_saved)
+
+
+def multi_head_attention_backward(d_out, saved):
+    """§7. Gradients (dx, dw_q, dw_k, dw_v, dw_o) of :func:`multi_head_attention_forward`.
+
+    d_out: (B, T, D).  A weight's gradient sums over every batch row and position.
+    """
+    x, w_q, w_k, w_v, w_o, n_heads, merged, attention_saved = saved
+    d_w_o = _rows(merged).T @ _rows(d_out)                              # (D, D)
+    d_heads = split_heads(d_out @ w_o.T, n_heads)                       # (B, H, T, d)
+    d_q, d_k, d_v = causal_attention_backward(d_heads, attention_saved) # 3 x (B, H, T, d)
+    d_x = np.zeros_like(x)                                              # (B, T, D)
+    d_ws = []
+    for d_heads_w, w in ((d_q, w_q), (d_k, w_k), (d_v, w_v)):
+        d_projected = merge_heads(d_heads_w)                            # (B, T, D): gradient of x @ w
+        d_ws.append(_rows(x).T @ _rows(d_projected))                    # (D, D)
+        d_x += d_projected @ w.T                                        # x feeds all three projections
+    return (d_x, *d_ws, d_w_o)
+
+
+# --------------------------------------------------------------------------
+# Layer normalisation (§4: normalisation within each position)
+# --------------------------------------------------------------------------
+
+def layer_norm_forward(x, gain, bias, eps=1e-5):
+    """§7. Normalise every position over its own D features, then scale and shift.
+
+    x: (..., D); gain, bias: (D,).  (x - mean) / sqrt(var + eps) * gain + bias,
+    with the population variance (as torch.nn.LayerNorm).  Row t of the output
+    reads only row t of the input (§4, step 6).  Returns out (..., D) and saved.
+    """
+    x = _float_input(x, "x")
+    D = x.shape[-1]
+    _check_shape(gain, (D,), "gain")
+    _check_shape(bias, (D,), "bias")
+    mean = x.mean(axis=-1, keepdims=True)                               # (..., 1)
+    centred = x - mean                                                  # (..., D)
+    inv_std = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))  # (..., 1)
+    normalised = centred * inv_std                                      # (..., D)
+    return normalised * gain + bias, (normalised, inv_std, gain)
+
+
+def layer_norm_backward(d_out, saved):
+    """§7. Gradients (dx, d_gain, d_bias) of :func:`layer_norm_forward`.
+
+    d_out: (..., D).  With n = normalised input and g = d_out * gain:
+    dx = inv_std * (g - mean(g) - n * mean(g * n)), the means over the D features.
+    """
+    normalised, inv_std, gain = saved
+    d_normalised = d_out * gain                                         # (..., D)
+    d_x = inv_std * (d_normalised
+                     - d_normalised.mean(axis=-1, keepdims=True)
+                     - normalised * (d_normalised * normalised).mean(axis=-1, keepdims=True))
+    d_gain = np.sum(_rows(d_out * normalised), axis=0)                  # (D,)
+    d_bias = np.sum(_rows(d_out), axis=0)                               # (D,)
+    return d_x, d_gain, d_bias
+
+
+# --------------------------------------------------------------------------
+# GELU, tanh form (as in GPT-2)
+# --------------------------------------------------------------------------
+
+_GELU_C = math.sqrt(2.0 / math.pi)
+_GELU_A = 0.044715
+
+
+def gelu_forward(x):
+    """§7. GELU, tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+
+    x: any shape.  Returns out (same shape) and saved.  Matches
+    torch.nn.functional.gelu(x, approximate="tanh").
+    """
+    x = _float_input(x, "x")
+    tanh = x * x                                                        # built in place: x * x * x is
+    tanh *= _GELU_A                                                     # much faster than x ** 3
+    tanh += 1.0
+    tanh *= _GELU_C * x
+    np.tanh(tanh, out=tanh)                                             # tanh(sqrt(2/pi) (x + a x^3))
+    out = tanh + 1.0
+    out *= 0.5 * x
+    return out, (x, tanh)
+
+
+def gelu_backward(d_out, saved):
+    """§7. Gradient dx of :func:`gelu_forward`:
+
+    d/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
+    """
+    x, tanh = saved
+    du_dx = x * x                                                       # sqrt(2/pi) (1 + 3 a x^2)
+    du_dx *= 3.0 * _GELU_A * _GELU_C
+    du_dx += _GELU_C
+    slope = 1.0 - tanh * tanh                                           # 0.5 x (1 - tanh^2) du/dx + 0.5 (1 + tanh)
+    slope *= du_dx
+    slope *= 0.5 * x
+    slope += 0.5 * (1.0 + tanh)
+    slope *= d_out
+    return slope
+
+
+# --------------------------------------------------------------------------
+# Linear map and the position-wise MLP
+# --------------------------------------------------------------------------
+
+def linear_forward(x, w, b=None):
+    """§7. x @ w (+ b), row-vector convention.
+
+    x: (..., n_in); w: (n_in, n_out); b: (n_out,) or None.  Also the output
+    head of the decoder (width D to vocabulary V, no bias).  Returns out (..., n_out) and saved.
+    """
+    x = _float_input(x, "x")
+    w = np.asarray(w)
+    if w.ndim != 2 or w.shape[0] != x.shape[-1]:
+        raise ValueError(f"w has shape {w.shape}, expected ({x.shape[-1]}, n_out) for x of shape {x.shape}")
+    if b is not None:
+        _check_shape(b, (w.shape[1],), "b")
+    out = x @ w                                                         # (..., n_out)
+    if b is not None:
+        out += b
+    return out, (x, w, b is not None)
+
+
+def linear_backward(d_out, saved):
+    """§7. Gradients (dx, dw, db) of :func:`linear_forward`; db is None without a bias."""
+    x, w, has_bias = saved
+    d_x = d_out @ w.T                                                   # (..., n_in)
+    d_w = _rows(x).T @ _rows(d_out)                                     # (n_in, n_out)
+    d_b = np.sum(_rows(d_out), axis=0) if has_bias else None           # (n_out,)
+    return d_x, d_w, d_b
+
+
+def mlp_forward(x, w_1, b_1, w_2, b_2):
+    """§7. The position-wise MLP: GELU(x @ w_1 + b_1) @ w_2 + b_2.
+
+    x: (..., D); w_1: (D, F), b_1: (F,), w_2: (F, D), b_2: (D,).  Every
+    position goes through the same MLP on its own: row t reads only row t.
+    Returns out (..., D) and saved.
+    """
+    hidden, saved_1 = linear_forward(x, w_1, b_1)                       # (..., F)
+    activated, saved_gelu = gelu_forward(hidden)                        # (..., F)
+    out, saved_2 = linear_forward(activated, w_2, b_2)                  # (..., D)
+    return out, (saved_1, saved_gelu, saved_2)
+
+
+def mlp_backward(d_out, saved):
+    """§7. Gradients (dx, dw_1, db_1, dw_2, db_2) of :func:`mlp_forward`."""
+    saved_1, saved_gelu, saved_2 = saved
+    d_activated, d_w_2, d_b_2 = linear_backward(d_out, saved_2)         # (..., F)
+    d_hidden = gelu_backward(d_activated, saved_gelu)                   # (..., F)
+    d_x, d_w_1, d_b_1 = linear_backward(d_hidden, saved_1)              # (..., D)
+    return d_x, d_w_1, d_b_1, d_w_2, d_b_2
+
+
+# --------------------------------------------------------------------------
+# Cross-entropy over the scored targets (§1: IGNORE = -100 is never scored)
+# --------------------------------------------------------------------------
+
+def cross_entropy_forward(logits, targets):
+    """§7. Mean of -log softmax(logits)[target] over the targets that are not IGNORE.
+
+    logits: (..., V) floats; targets: (...) ints, each in 0..V-1 or IGNORE (-100).
+    Padding (target IGNORE) adds nothing and does not count in the mean; a batch
+    with no scored target is a ValueError (its mean would be 0/0).
+    Returns the loss (a Python float) and saved.
+    """
+    logits = _float_input(logits, "logits")
+    targets = np.asarray(targets)
+    if not np.issubdtype(targets.dtype, np.integer):
+        raise TypeError(f"targets must be integer token ids (or IGNORE={IGNORE}), got dtype {targets.dtype}")
+    if targets.shape != logits.shape[:-1]:
+        raise ValueError(f"targets of shape {targets.shape} do not match logits of shape {logits.shape} "
+                         "(expected logits.shape[:-1])")
+    V = logits.shape[-1]
+    scored = targets != IGNORE                                          # (...) True where the target counts
+    bad = targets[scored & ((targets < 0) | (targets >= V))]
+    if bad.size:
+        raise ValueError(f"target {int(bad[0])} is not a token id 0..{V - 1} and not IGNORE={IGNORE}")
+    count = int(scored.sum())
+    if count == 0:
+        raise ValueError(f"no target is scored (all are IGNORE={IGNORE}): the mean loss over 0 targets is undefined")
+    shifted = logits - logits.max(axis=-1, keepdims=True)               # (..., V), largest logit -> 0
+    log_norm = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))      # (..., 1)
+    log_probs = shifted - log_norm                                      # (..., V)
+    safe_targets = np.where(scored, targets, 0)                         # IGNORE -> any valid index, masked below
+    picked = np.take_along_axis(log_probs, safe_targets[..., None], axis=-1)[..., 0]   # (...)
+    loss = -float(np.sum(picked, where=scored, dtype=np.float64)) / count
+    return loss, (log_probs, safe_targets, scored, count)
+
+
+def cross_entropy_backward(d_loss, saved):
+    """§7. Gradient of the logits: d_loss * (softmax - one_hot(target)) / count on scored rows, 0 elsewhere.
+
+    d_loss: the upstream gradient of the (scalar) loss, 1.0 when the loss is what is minimised.
+    Returns d_logits (..., V) in the dtype of the logits.
+    """
+    log_probs, safe_targets, scored, count = saved
+    d_logits = np.exp(log_probs)                                        # (..., V) = softmax
+    np.put_along_axis(d_logits, safe_targets[..., None],
+                      np.take_along_axis(d_logits, safe_targets[..., None], axis=-1) - 1, axis=-1)
+    d_logits *= (scored[..., None] * (d_loss / count)).astype(d_logits.dtype)   # padding rows -> 0
+    return d_logits
+
+
+# --------------------------------------------------------------------------
+# Checking a backward: central finite differences (§7.1)
+# --------------------------------------------------------------------------
+
+def numerical_gradient(f, x, eps=1e-6):
+    """§7. Central differences of a scalar function f at x, for every entry of x.
+
+    ``f`` takes no argument and reads x (directly, or through a model that holds
+    it); x, a float64 array, is changed entry by entry in place and restored
+    bit for bit.  Returns an array of the shape of x.  Two evaluations of f per
+    entry: for small arrays only (see :func:`numerical_partial` for one entry).
+    """
+    grad = np.empty_like(_float64_array(x))
+    for index in np.ndindex(x.shape):
+        grad[index] = numerical_partial(f, x, index, eps)
+    return grad
+
+
+def numerical_partial(f, x, index, eps=1e-6):
+    """§7. (f() with x[index] + eps  -  f() with x[index] - eps) / (2 eps); x is restored exactly."""
+    _float64_array(x)
+    if not eps > 0:
+        raise ValueError(f"eps must be positive, got {eps!r}")
+    kept = x[index]
+    try:
+        x[index] = kept + eps
+        f_plus = float(f())
+        x[index] = kept - eps
+        f_minus = float(f())
+    finally:
+        x[index] = kept                                                 # restored bit for bit
+    return (f_plus - f_minus) / (2 * eps)
+
+
+def _float64_array(x):
+    if not isinstance(x, np.ndarray) or x.dtype != np.float64:
+        raise TypeError("finite differences need a float64 array: in float32 the rounding error of f "
+                        f"swamps a difference of 2 eps; got {type(x).__name__} {getattr(x, 'dtype', '')}")
+    return x
+
+
+def relative_error(analytic, numeric):
+    """§7. max |analytic - numeric| / max(max |analytic|, max |numeric|), 0 when both are 0."""
+    analytic, numeric = np.asarray(analytic, dtype=np.float64), np.asarray(numeric, dtype=np.float64)
+    if analytic.shape != numeric.shape:
+        raise ValueError(f"analytic {analytic.shape} and numeric {numeric.shape} gradients must have the same shape")
+    scale = max(float(np.abs(analytic).max(initial=0.0)), float(np.abs(numeric).max(initial=0.0)))
+    return float(np.abs(analytic - numeric).max(initial=0.0)) / scale if scale > 0 else 0.0

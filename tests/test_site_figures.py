@@ -1,0 +1,108 @@
+"""Figures are readable on the website (no browser: lib.plots drawn as a notebook draws them).
+
+A notebook draws at 100 dpi and saves the PNG with a tight bounding box; the
+site shows it at its natural size unless it is wider than the text column,
+which then shrinks it. So the size of a text on screen is
+
+    font size (pt) x 100 / 72 x min(1, column width / PNG width)   (px)
+
+Every text of every figure must be at least 10 px on a desktop (column
+DESKTOP_COLUMN px wide at 1366 px), and every legend at least 10 px on a 360 px
+phone (column PHONE_COLUMN px). tests/test_site.py measures both columns in
+the browser and fails if they are narrower than assumed here.
+
+The inputs have the shapes the chapter's sections use (§1: three 3x3 maps and
+two 3x4 maps; §2: two heads of 3x3, a 2x3x2 split, five head counts; §3: the
+8x4 position table; §4: three bar series over 8 rows; §5: two timing lines),
+plus larger ones, so a figure that grows is still checked.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+
+from lib import plots  # noqa: E402
+
+DPI = 100                 # matplotlib's default figure.dpi, which the inline backend uses
+DESKTOP_COLUMN = 720      # px: the narrowest text column of the site on a 1366 px desktop (checked in test_site.py)
+PHONE_COLUMN = 320        # px: the same on a 360 px phone
+MIN_PX = 10
+
+
+def _fractions(m):
+    return [[f"{v:.2f}" for v in row] for row in m]
+
+
+def _figures():
+    rng = np.random.default_rng(0)
+    allowed = np.tril(np.ones((3, 3), bool))
+    weights = allowed / allowed.sum(1, keepdims=True)
+    yield "§1 three maps", lambda: plots.heatmaps(
+        [allowed, weights, weights * 0.9],
+        ["allowed = ~future", "masked_softmax(S, allowed)", "softmax(S) * allowed"],
+        labels=[allowed.astype(int).astype(str), _fractions(weights), _fractions(weights)],
+        row_sums=[False, True, True])
+    change = rng.random((3, 4))
+    yield "§1 two maps", lambda: plots.heatmaps([change, change], ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
+                                        labels=[_fractions(change)] * 2, cmap="Reds", vmax=1.0)
+    yield "§2 heads", lambda: plots.heatmaps([weights, weights], ["h = 0", "h = 1"], labels=[_fractions(weights)] * 2,
+                                     row_sums=True, cell_size=0.8)
+    big = [rng.random((6, 6)) for _ in range(4)]
+    yield "four 6x6 maps", lambda: plots.heatmaps(big, [f"m{n}" for n in range(4)], labels=[_fractions(m) for m in big],
+                                          row_sums=True)
+    codes = np.arange(2 * 3 * 2).reshape(2, 3, 2)
+    yield "§2 layout", lambda: plots.head_layout_picture({"split_heads(x, H)": codes, "x.reshape(B, H, T, d)": codes}, width=4)
+    yield "wide layout", lambda: plots.head_layout_picture({"a": np.arange(4 * 4 * 4).reshape(4, 4, 4)}, width=16)
+    heads = np.array([1, 2, 4, 8, 16])
+    cost = {k: heads * (n + 1.0) for n, k in enumerate(["parameters", "matmul_flops", "attention_entries", "softmax_ops"])}
+    yield "§2 costs", lambda: plots.head_cost_chart(heads, cost, list(cost), ["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
+    yield "§3 table", lambda: plots.position_table_heatmap(rng.normal(size=(8, 4)))
+    yield "wide table", lambda: plots.position_table_heatmap(rng.normal(size=(16, 12)))
+    rows = [np.r_[np.zeros(4), rng.random(4)] for _ in range(3)]
+    yield "§4 bars", lambda: plots.row_change_bars(rows, ["causal=True", "causal=False", "leaky_time_normalization"], 4)
+    lengths = np.array([16, 64, 256, 1024])
+    yield "§5 timing", lambda: plots.timing_lines(lengths, [lengths * 1e-5, lengths * 1e-6],
+                                          ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
+
+
+FIGURES = list(_figures())          # (name, function drawing the figure): drawn in the test only
+
+
+def _png_width(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    data = buf.getvalue()
+    return struct.unpack(">I", data[16:20])[0]
+
+
+@pytest.mark.parametrize("name,draw", FIGURES, ids=[n for n, _ in FIGURES])
+def test_figure_is_readable(name, draw):
+    fig = draw()
+    width = _png_width(fig)
+    # Wider than the column, a figure is shrunk and its text with it.
+    assert width <= DESKTOP_COLUMN, f"{name}: {width} px wide, the column is {DESKTOP_COLUMN} px"
+    desktop = min(1.0, DESKTOP_COLUMN / width)
+    phone = min(1.0, PHONE_COLUMN / width)
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+             and (t.axes is None or t.axes.get_visible())]
+    assert texts, f"{name}: no text found"
+    small = [(t.get_text(), round(t.get_fontsize() * DPI / 72 * desktop, 1)) for t in texts
+             if t.get_fontsize() * DPI / 72 * desktop < MIN_PX]
+    assert not small, f"{name}: {width} px wide, texts under {MIN_PX} px on a desktop: {small[:8]}"
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        tiny = [(t.get_text(), round(t.get_fontsize() * DPI / 72 * phone, 1)) for t in legend.get_texts()
+                if t.get_fontsize() * DPI / 72 * phone < MIN_PX]
+        assert not tiny, f"{name}: {width} px wide, legend under {MIN_PX} px on a phone: {tiny}"
+    plt.close(fig)
