@@ -193,6 +193,9 @@ class PageAsset:
 # One line per page-specific asset. tests/test_site.py checks, on every page,
 # that each one is loaded exactly where its marker occurs.
 PAGE_ASSETS: tuple[PageAsset, ...] = (
+    # lib/interactive.py writes each figure as <div class="cx" id="cx-...">
+    PageAsset("interactive-figures.js", '<div class="cx" id="cx-'),
+    PageAsset("interactive-figures.css", '<div class="cx" id="cx-'),
 )
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -250,6 +253,19 @@ def add_page_assets(app, pagename, templatename, context, doctree):
                 app.add_js_file(asset.file, loading_method="defer")
 
 
+def is_diagram(uri: str) -> bool:
+    """A diagram of tools/diagrams.py (``chapters/<lang>/figures/*.svg``)."""
+    return uri.endswith(".svg") and (uri.startswith("figures/") or "/figures/" in uri)
+
+
+def mark_diagrams(app, doctree):
+    """Diagrams read on light and dark pages as drawn: the theme's ``dark-light`` class
+    turns off its white box and dimming filter in dark mode."""
+    for node in doctree.findall(nodes.image):
+        if is_diagram(node.get("uri", "")):
+            node["classes"] = list(dict.fromkeys(node.get("classes", []) + ["dark-light", "course-diagram"]))
+
+
 def translate_groups(app, pagename, templatename, context, doctree):
     """The theme renders a dropdown's aria-label untranslated; translate it here."""
     for button in context.get("header_buttons", []):
@@ -302,5 +318,8 @@ def setup(app):
     app.connect("html-page-context", translate_groups, priority=503)
     app.connect("html-page-context", add_page_assets, priority=490)
     app.connect("html-page-context", trim_page_assets, priority=600)
+    app.connect("doctree-read", mark_diagrams)
     app.add_transform(SectionAnchors)
-    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
+    # env_version: Sphinx re-reads every page when it changes; bump it when what
+    # this extension does to a doctree changes.
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1", "env_version": 2}

@@ -84,7 +84,7 @@ def _catalogues(obj, depth=0):
 
 
 def message_texts():
-    for name in ("grading.feedback", "grading.batch.messages", "grading.exercises"):
+    for name in ("grading.feedback", "grading.batch.messages", "grading.exercises", "lib.interactive", "tools.diagrams"):
         try:
             module = importlib.import_module(name)
         except ImportError:

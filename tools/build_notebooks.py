@@ -77,9 +77,13 @@ def make_notebook(cells, lang, stem, numbers=None):
 
 
 def execute(nb, cwd, timeout=120):
+    # No widget state in the notebook: a widget restored from saved state has
+    # no kernel behind it, so its controls would move while its numbers stay.
+    # Interactive figures carry a static version for the website instead
+    # (lib/interactive.py); in Jupyter, running the cell brings the widget back.
     client = NotebookClient(
         nb, timeout=timeout, kernel_name="python3", record_timing=False,
-        resources={"metadata": {"path": str(cwd)}},
+        store_widget_state=False, resources={"metadata": {"path": str(cwd)}},
     )
     client.execute()          # execution counts stay: nbval treats a cell without one as never run
     for cell in nb.cells:

@@ -191,6 +191,8 @@ md(zh=r"""
 
 `causal_future(tq, tk)` 接收两个长度，而不是一个。到目前为止查询和键一样多，tq = tk = T。但在逐词元生成时（§5），前面各位置的键和值已经存在 KV 缓存里，每一步只来几个新的查询：查询少于键，tq < tk。这时 tq 个查询是全部 tk 个位置中的最后 tq 个，查询 i 位于绝对位置 tk − tq + i。许可集合仍然是“键的位置不晚于查询的位置”，只不过比较的是绝对位置。画成矩阵，许可的三角形贴在右下角，所以叫**右下对齐**。
 
+![两个网格。上图：5 个位置 BOS 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。](figures/allowed_pairs.svg)
+
 以缓存里已有 3 个位置、再来 2 个查询为例（tq = 2，tk = 5）：
 """, en=r"""
 If `future` is passed where `allowed` belongs, every query reads exactly the keys it must not read. In a square mask the last row of `future` is all False, so row 2 has no key to read and the library raises an error; that is the only reason the mistake is caught here. Do not count on such luck: pass masks by name, `allowed` for what may be read, `future` for what may not.
@@ -199,6 +201,8 @@ If `future` is passed where `allowed` belongs, every query reads exactly the key
 
 `causal_future(tq, tk)` takes two lengths, not one. So far there have been as many queries as keys, tq = tk = T. When a model generates token by token (§5), however, the keys and values of the earlier positions are already stored in a KV cache, and each step brings only a few new queries: there are fewer queries than keys, tq < tk. The tq queries are then the last tq of the tk positions, and query i stands at absolute position tk − tq + i. The allowed set is still "the key's position is not after the query's position"; only the positions compared are absolute ones. Drawn as a matrix, the allowed triangle sits in the bottom-right corner, hence the name **bottom-right alignment**.
 
+![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
+
 Take a cache of 3 positions followed by 2 new queries (tq = 2, tk = 5):
 """, ru=r"""
 Если подать `future` туда, где ожидается `allowed`, каждый запрос будет читать ровно те ключи, которые ему читать нельзя. В квадратной маске последняя строка `future` целиком состоит из False, поэтому у строки 2 не остаётся ни одного ключа, и библиотека выдаёт ошибку — только благодаря этому путаница здесь и обнаружилась. Не стоит рассчитывать на такую удачу. Передавайте маски по имени: `allowed` — то, что читать можно, `future` — то, что нельзя.
@@ -206,6 +210,8 @@ Take a cache of 3 positions followed by 2 new queries (tq = 2, tk = 5):
 ## 1.4 Запросов меньше, чем ключей: выравнивание по правому нижнему углу
 
 `causal_future(tq, tk)` принимает две длины, а не одну. До сих пор запросов было столько же, сколько ключей: tq = tk = T. Но когда модель порождает текст по одному токену (§5), ключи и значения прежних позиций уже лежат в KV-кэше, и на каждом шаге приходит лишь несколько новых запросов: запросов меньше, чем ключей, tq < tk. Тогда tq запросов — это последние tq из tk позиций, и запрос i стоит в абсолютной позиции tk − tq + i. Множество разрешённых позиций по-прежнему задаётся условием «ключ стоит не позже запроса», только сравниваются абсолютные позиции. На рисунке матрицы разрешённый треугольник прижат к правому нижнему углу — отсюда и название: **выравнивание по правому нижнему углу**.
+
+![Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i (диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки.](figures/allowed_pairs.svg)
 
 Возьмём кэш из 3 позиций и 2 новых запроса (tq = 2, tk = 5):
 """)
@@ -835,42 +841,30 @@ plt.show()
 ))
 
 md(zh=r"""
-在下面的交互图里，你可以亲手改动 X[2] 的四个分量 X[2, 0]～X[2, 3]。表格同时列出两种计算的输出行 Y[i]，以及它与原始输出之间的最大差 max|ΔY[i]|。拖动任意一个滑块，比较左右两边：有因果掩码时，第 0 行和第 1 行的差始终恰好是 0，只有第 2 行跟着变；去掉掩码后，三行都会变。
+在下面的交互图里，你可以亲手改动 X[2] 的四个分量 X[2, 0]～X[2, 3]，每个滑块的步长是 0.5。表格对两种计算分别列出每行输出与原始输出之间的最大差 max|ΔY[i]|。拖动任意一个滑块，比较左右两列：有因果掩码时，第 0 行和第 1 行的差始终恰好是 0，只有第 2 行跟着变；去掉掩码后，三行都会变。
+
+在网页上，滑块直接就能拖动：每一种设置的结果都是运行这本笔记本时由 `lib` 算好的。在 Jupyter 中，先运行这个单元格。
 """, en=r"""
-In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself. The table lists, for both computations, the output rows Y[i] and their largest difference from the original output, max|ΔY[i]|. Drag any slider and compare the two sides: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
+In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, max|ΔY[i]|. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
+
+On the website the sliders work as they are: the result of every setting was computed by `lib` when this notebook ran. In Jupyter, run the cell first.
 """, ru=r"""
-В интерактивном рисунке ниже вы сами меняете четыре элемента X[2, 0]–X[2, 3] последней строки. В таблице для обоих вычислений показаны строки выхода Y[i] и их наибольшее отклонение от исходного выхода, max|ΔY[i]|. Передвиньте любой ползунок и сравните обе стороны: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
+В интерактивном рисунке ниже вы сами меняете четыре элемента X[2, 0]–X[2, 3] последней строки, с шагом 0,5. В таблице для обоих вычислений показано наибольшее отклонение каждой строки выхода от исходного выхода, max|ΔY[i]|. Передвиньте любой ползунок и сравните оба столбца: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
+
+На сайте ползунки работают сразу: результат для каждого положения посчитан `lib` при выполнении этого блокнота. В Jupyter сначала выполните ячейку.
 """)
 
 code("""
-import ipywidgets as widgets
+from lib.interactive import last_row_experiment
 
-reference = {"causal": causal_attention(X, X, X), "unmasked": unmasked_attention(X, X, X)}
-
-def table(last_row):
-    X_try = X.copy()
-    X_try[2] = last_row
-    outputs = {"causal": causal_attention(X_try, X_try, X_try), "unmasked": unmasked_attention(X_try, X_try, X_try)}
-    head = "<tr><th>i</th>" + "".join(f"<th>Y[i] {n}</th><th>max|ΔY[i]|</th>" for n in outputs) + "</tr>"
-    rows = ""
-    for i in range(len(X)):
-        rows += f"<tr><td>{i}</td>"
-        for n, Y_try in outputs.items():
-            rows += "<td>" + " ".join(f"{v:+.3f}" for v in Y_try[i]) + "</td>"
-            rows += f"<td>{np.abs(Y_try[i] - reference[n][i]).max():.6f}</td>"
-        rows += "</tr>"
-    return f"<table>{head}{rows}</table>"
-
-sliders = [widgets.FloatSlider(value=float(X[2, j]), min=-3.0, max=3.0, step=0.1, description=f"X[2,{j}]")
-           for j in range(X.shape[1])]
-view = widgets.HTML(table(X[2]))
-
-def update(_):
-    view.value = table([slider.value for slider in sliders])
-
-for slider in sliders:
-    slider.observe(update, names="value")
-widgets.VBox([widgets.HBox(sliders[:2]), widgets.HBox(sliders[2:]), view])
+figure = last_row_experiment(X, [causal_attention, unmasked_attention])
+rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}    # (states, 2)
+#zh 每一种设置下：有掩码时恰好为 0；无掩码时，除了 X 未改动的那一种，都不为 0
+#en every setting: exactly 0 with the mask; without it nonzero, except for X unchanged
+#ru при любом положении: с маской ровно 0; без маски не 0, кроме положения с исходным X
+assert (rows_01["causal_attention"] == 0).all()
+assert (rows_01["unmasked_attention"] > 0).sum() == 2 * (len(figure.states) - 1)
+figure
 """)
 
 md(zh=r"""

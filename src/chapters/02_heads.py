@@ -58,10 +58,8 @@ Notation: B is the batch size, T the number of positions, D the model width, H t
 code(r"""
 import itertools
 
-import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import display
 
 from lib import plots
 from lib.attention import (causal_attention, causal_future, masked_softmax,
@@ -82,6 +80,8 @@ md(
 
 构造多头注意力最直接的办法，是把 §1 的单头注意力原样用上 H 次。第 h 个头有自己的三个投影矩阵，形状都是 D×d：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 T×d 的输出。H 个头的输出按头的顺序拼接成 T×D，最后再乘输出投影 W_O（D×D）。
 
+![一个头的计算流程：输入 X（T × D）分别乘以 W_Q、W_K、W_V，得到 Q、K、V（T × d）；Q 与 K 的转置相乘再除以 √d，得到 T × T 的分数 S；掩码 softmax 只在 j ≤ i 上归一化，得到下三角的权重 A；A 乘以 V 得到这个头的输出 Y（T × d）。](figures/one_head.svg)
+
 每个头的三个 D×d 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 D×D 矩阵 W_Q、W_K、W_V，第 h 个头用的是其中的第 h·d～h·d + d − 1 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
 """,
     en=r"""
@@ -89,12 +89,16 @@ md(
 
 The most direct way to build multi-head attention is to use the single-head attention of §1 H times. Head h has three projection matrices of its own, each of shape D×d: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a T×d output. The outputs of the H heads are concatenated in head order into a T×D array, which is then multiplied by the output projection W_O (D×D).
 
+![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights A; A times V is the head's output Y (T × d).](figures/one_head.svg)
+
 The three D×d matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three D×D matrices W_Q, W_K and W_V, and head h uses columns h·d to h·d + d − 1 of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """,
     ru=r"""
 ## 2.1 H независимых голов: склейка и умножение на W_O
 
 Самый прямой способ построить многоголовое внимание — применить одноголовое внимание из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию W_O (D×D).
+
+![Путь через одну голову: вход X (T × D) умножается на W_Q, W_K и W_V и даёт Q, K и V (T × d); Q, умноженное на транспонированное K и делённое на √d, даёт оценки S размера T × T; softmax по маске нормирует каждую строку только по j ≤ i и даёт нижнетреугольные веса A; A, умноженное на V, — выход головы Y (T × d).](figures/one_head.svg)
 
 Хранить три матрицы D×d каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы D×D — W_Q, W_K и W_V, и голова h берёт из каждой столбцы с h·d по h·d + d − 1. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
 """,
@@ -173,6 +177,8 @@ Q、K、V 的投影输出形状都是 B×T×D。拆分要一次完成 §2.1 中�
 
 只需要记住一条规则：**第 h 个头在位置 t 的第 a 个坐标，就是同一位置 t 的第 h·d + a 号特征。** `lib.attention.split_heads` 正是这样拆分的，`merge_heads` 再把它原样拼回去。
 
+![拆分与合并头：一个位置的 8 个特征中，特征 0～3 进入头 0，特征 4～7 进入头 1，头 h 的坐标 a 就是特征 h·d + a（d = 4）；两个头在同一个许可集合上各自做注意力；输出按头的顺序拼接回 8 个特征，再乘以 W_O，每个输出特征都混合了两个头。](figures/heads.svg)
+
 为了逐项核对这条规则，我们构造一个“每个元素都写着自己地址”的输入：`x = np.arange(B*T*D).reshape(B, T, D)`。元素的值就是它在 (b, t, f) 中的扁平编号，看一眼数值就知道它从哪里来。下面取 B = 2、T = 3、D = 8、H = 2，于是 d = 4，一共 48 个元素。
 """,
     en=r"""
@@ -184,6 +190,8 @@ The Q, K and V projections all produce B×T×D arrays. The split does in one ste
 
 There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits exactly like this, and `merge_heads` puts everything back.
 
+![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
+
 To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, f), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
 """,
     ru=r"""
@@ -194,6 +202,8 @@ To check the rule entry by entry we build an input in which every entry carries 
 (B, T, D) → `reshape` → (B, T, H, d) → перестановка осей → (B, H, T, d).
 
 Запомнить нужно одно правило: **координата a головы h в позиции t — это признак h·d + a в той же позиции t.** Именно так разбивает `lib.attention.split_heads`, а `merge_heads` собирает всё обратно.
+
+![Разбиение и склейка голов: из 8 признаков одной позиции признаки 0–3 идут в голову 0, а 4–7 — в голову 1, то есть координата a головы h — это признак h·d + a (d = 4); обе головы работают по одному множеству разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов и умножаются на W_O, так что каждый признак выхода смешивает обе головы.](figures/heads.svg)
 
 Чтобы проверить правило поэлементно, построим вход, в котором каждый элемент хранит собственный адрес: `x = np.arange(B*T*D).reshape(B, T, D)`. Значение элемента — его плоский номер в (b, t, f), так что по значению сразу видно, откуда он взялся. Возьмём B = 2, T = 3, D = 8, H = 2; тогда d = 4, а всего элементов 48.
 """,
@@ -758,45 +768,30 @@ md(
 ### 其他 H、D、T 下的代价
 
 下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面的计数单元格核对了所有组合，它最后输出的 `True` 就是核对结果）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
+
+用表格上方的按钮选取数值。在网页上，按钮直接就能用：每一种组合的表格都是运行这本笔记本时由 `lib.costs.head_costs` 算好的。在 Jupyter 中，先从头运行各个单元格。
 """,
     en=r"""
 ### The same counts for other H, D and T
 
 The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold; the counting cell above checks every combination, and the `True` on its last output line is the result. At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
+
+Pick the values with the buttons above the table. On the website they work as they are: the table for every combination was computed by `lib.costs.head_costs` when this notebook ran. In Jupyter, run the cells from the top first.
 """,
     ru=r"""
 ### Те же подсчёты для других H, D и T
 
 Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверяет все сочетания — это `True` в последней строке её результата). При фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений не меняются. При фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
+
+Значения выбираются кнопками над таблицей. На сайте кнопки работают сразу: таблица для каждого сочетания посчитана `lib.costs.head_costs` при выполнении этого блокнота. В Jupyter сначала выполните ячейки с начала.
 """,
 )
 
 code(r"""
-def cost_table_html(n_heads, width, length):
-    c_ = {key: int(value) for key, value in head_costs(n_heads, width=width, length=length).items()}
-    rows = [("d", f"{c_['head_width']:,}"),
-            ("4·D²", f"{c_['parameters']:,}"),
-            ("B·H·T²", f"{c_['attention_entries']:,}"),
-            ("MiB (float32)", f"{c_['attention_bytes'] / 2**20:,.1f}"),
-            ("GFLOP (matmul)", f"{c_['matmul_flops'] / 1e9:,.3f}"),
-            ("Mop (softmax)", f"{c_['softmax_ops'] / 1e6:,.1f}")]
-    cells = "".join(f"<tr><td>{name}</td><td style='text-align:right'>{value}</td></tr>" for name, value in rows)
-    return f"<table>{cells}</table>"
+from lib.interactive import head_cost_table
 
-
-h_choice = widgets.SelectionSlider(options=[1, 2, 4, 8, 16, 32], value=8, description="H")
-d_choice = widgets.Dropdown(options=[128, 256, 512, 1024], value=512, description="D")
-t_choice = widgets.SelectionSlider(options=[128, 256, 512, 1024, 2048, 4096], value=1024, description="T")
-table = widgets.HTML(cost_table_html(8, 512, 1024))
-
-
-def refresh(_change):
-    table.value = cost_table_html(h_choice.value, d_choice.value, t_choice.value)
-
-
-for control in (h_choice, d_choice, t_choice):
-    control.observe(refresh, names="value")
-display(widgets.VBox([h_choice, d_choice, t_choice, table]))
+head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024], T=[128, 256, 512, 1024, 2048, 4096],
+                start=(8, 512, 1024))
 """)
 
 md(

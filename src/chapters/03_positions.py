@@ -11,6 +11,8 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 其中偏移量 o 是这段输入之前已有的真实位置数：整段输入时 o = 0；逐个词元生成时，o 等于缓存的长度（见 §5）。一般说来，每条序列可以有自己的偏移量 $o_b$；`lib` 的 `embed` 对整个批量只接受一个整数 o。两行的宽度都必须是 D，才能相加。位置向量会参与学习，但“第 7 个位置”不是词元：它不在词表里，也从来不是预测目标。
 
+![可学习的绝对位置：词元 BOS、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中按编号取的一行（第 1、3、4 行）加上位置表 P 中按位置 o + t 取的一行（第 2、3、4 行）。](figures/positions.svg)
+
 本节内容：
 
 * §3.1 前向传播：在 E 和 P 中查行，再相加；
@@ -28,6 +30,8 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5). In general every sequence may have its own offset $o_b$; `lib`'s `embed` takes a single int o for the whole batch. Both rows have width D, otherwise they could not be added. The position vectors are learned, but "position 7" is not a token: it is not in the vocabulary and is never a prediction target.
 
+![Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the position table P picked by the position o + t (rows 2, 3, 4).](figures/positions.svg)
+
 In this section:
 
 * §3.1 covers the forward pass: look up rows of E and P and add them;
@@ -44,6 +48,8 @@ In this section:
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 где смещение (offset) o — число настоящих позиций перед этим входом: o = 0 для целой последовательности и o = длина кэша, когда токены порождаются по одному (см. §5). В общем случае у каждой последовательности может быть своё смещение $o_b$; функция `embed` из `lib` принимает одно целое o на весь батч. Обе строки имеют ширину D, иначе их нельзя было бы сложить. Векторы позиций обучаются, но «позиция 7» — не токен: её нет в словаре, и модель никогда её не предсказывает.
+
+![Обучаемые абсолютные позиции: токены BOS, 春 и 雨 (номера 1, 3, 4) при t = 0, 1, 2 со смещением o = 2; каждый вход — строка таблицы эмбеддингов токенов E, выбранная по номеру (строки 1, 3, 4), плюс строка таблицы позиций P, выбранная по позиции o + t (строки 2, 3, 4).](figures/positions.svg)
 
 В этом разделе:
 

@@ -43,6 +43,8 @@ md(
 3. 把每个头的键和值追加进缓存；
 4. 用新查询读取缓存中**全部**已存位置（包括它自己）。
 
+![KV 缓存逐步增长：第 0、1、2 步依次送入 BOS、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，新查询读取缓存中的全部位置，包括它自己。](figures/cache.svg)
+
 缓存中的位置都不晚于新词元，所以这一步不需要施加因果掩码：查询只有一个时，`causal_attention` 采用右下对齐，把它放在最后一个位置上，本来就允许它读取所有键（下面打印的 `causal_future(1, 3)` 全为 `False`）。旧位置的查询不必保存：输出只需要新词元自己的查询。
 
 下面依次送入 `<bos> 春 雨`，观察缓存的长度和形状 $(H, n, d)$。
@@ -57,6 +59,8 @@ We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a
 3. every head's key and value are appended to the cache;
 4. the new query reads **every** stored position, its own included.
 
+![The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to position len(cache), its key and value are appended to the cache, and the new query reads every stored position, its own included.](figures/cache.svg)
+
 All stored positions come no later than the new token, so no causal mask needs to be applied in this step: with a single query, `causal_attention` aligns it bottom-right, at the last position, and lets it read every key anyway (`causal_future(1, 3)`, printed below, is all `False`). Queries of old positions are not stored: the output needs only the new token's own query.
 
 Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n, d)$.
@@ -70,6 +74,8 @@ Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n,
 2. вычисляются его запрос, ключ и значение и разбиваются по головам;
 3. ключ и значение каждой головы дописываются в кэш;
 4. новый запрос читает **все** сохранённые позиции, включая собственную.
+
+![KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, включая свою.](figures/cache.svg)
 
 Ни одна сохранённая позиция не стоит позже нового токена, поэтому на этом шаге причинную маску применять не нужно. `causal_attention` выравнивает единственный запрос по правому нижнему углу, то есть ставит его в последнюю позицию, так что ему и без того разрешено читать все ключи (напечатанная ниже маска `causal_future(1, 3)` целиком состоит из `False`). Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
 

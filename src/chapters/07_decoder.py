@@ -10,7 +10,7 @@ md(
 §1～§6 把每个部件单独验证了一遍：掩码在 softmax 之前施加，多头拆分后经 $W_O$ 合并，位置表有自己的反向传播，KV 缓存需要位置偏移量。但那些验证用的都是手工设定的参数，而且模型只有一层。还有两个问题没有回答：
 
 1. **掩码到底有多重要？** 如果训练时忘了掩码，会发生什么？答案是：训练看起来非常成功，损失几乎降到 0，可模型学会的只是“照抄答案”，一旦要它自己生成，它就无从下手。
-2. **多层模型还成立吗？** 一个由 $L$ 层组成、经过训练的完整模型，必须和单层模型一样通过因果检查和缓存检查。
+2. **这些结论对多层模型还成立吗？** 一个由 $L$ 层组成、经过训练的完整模型，必须和单层模型一样通过因果检查和缓存检查。
 
 本节把前面的部件装配成一个真正的解码器，在 NumPy 中训练它，并逐一检验上面的说法：
 
@@ -24,10 +24,10 @@ md(
     en=r"""
 # 7 Putting it together: a small decoder trained in NumPy
 
-§1–§6 proved each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. All of it used hand-chosen parameters and a single layer. Two questions remain open:
+§1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. All of it used hand-chosen parameters and a single layer. Two questions remain open:
 
 1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But what the model has learned is to copy the answer, and as soon as it must generate on its own, it is lost.
-2. **Does it all still hold for a deep model?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
+2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
 This section assembles the parts into a real decoder, trains it in NumPy, and checks each of these claims:
 
@@ -44,7 +44,7 @@ This section assembles the parts into a real decoder, trains it in NumPy, and ch
 В §1–§6 каждая часть проверялась по отдельности: маска применяется до softmax, головы разбиваются и склеиваются через $W_O$, у таблицы позиций свой обратный проход, KV-кэшу нужно смещение позиции. Но везде параметры были заданы вручную, а слой был один. Остались два вопроса:
 
 1. **Насколько важна маска?** Что будет, если забыть её при обучении? Обучение покажется блестящим: потери упадут почти до нуля. Но модель научится лишь списывать ответ и, когда ей придётся порождать текст самой, окажется беспомощной.
-2. **Верно ли всё это для глубокой модели?** Обученная модель из $L$ слоёв должна проходить те же проверки причинности и кэша, что и однослойная.
+2. **Верно ли всё это для многослойной модели?** Обученная модель из $L$ слоёв должна проходить те же проверки причинности и кэша, что и однослойная.
 
 В этом разделе мы соберём из частей настоящий декодер, обучим его на NumPy и проверим каждое из этих утверждений:
 
@@ -98,7 +98,7 @@ $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
 $$
 
-where Attn is the causal multi-head attention of §2 (with $W_O$, no biases) and MLP is the position-wise two-layer network $\mathrm{GELU}(x W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output head $W_\text{head}$ of shape $(D, V)$ maps every position to $V$ logits, the unnormalised log-probabilities of the next token. The vector $x$ that flows along this path is called the **residual stream**.
+where Attn is the causal multi-head attention of §2 (with $W_O$, no biases) and MLP is the position-wise two-layer network $\mathrm{GELU}(x W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $(D, V)$ maps every position to $V$ logits, the unnormalised log-probabilities of the next token. The vector $x$ that flows along this path is called the **residual stream**.
 
 All layers live in `lib/layers.py`, written in the manner of llm.c: every `*_forward` sits next to its `*_backward`. A forward function returns its output and `saved`, the intermediate results its backward needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
@@ -113,7 +113,7 @@ $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
 $$
 
-где Attn — причинное многоголовое внимание из §2 (с $W_O$, без свободных членов), а MLP — позиционный двухслойный MLP $\mathrm{GELU}(x W_1 + b_1) W_2 + b_2$. После $L$ блоков идёт ещё одна нормализация слоя, и, наконец, выходной слой $W_\text{head}$ формы $(D, V)$ переводит каждую позицию в $V$ логитов — ненормированных логарифмов вероятностей следующего токена. Вектор $x$, который течёт по этому пути, называют **остаточным потоком**.
+где Attn — причинное многоголовое внимание из §2 (с $W_O$, без свободных членов), а MLP — позиционный MLP, двухслойная сеть $\mathrm{GELU}(x W_1 + b_1) W_2 + b_2$, применяемая к каждой позиции отдельно. После $L$ блоков идёт ещё одна нормализация слоя, и, наконец, выходной слой $W_\text{head}$ формы $(D, V)$ переводит каждую позицию в $V$ логитов — ненормированных логарифмов вероятностей следующего токена. Вектор $x$, который течёт по этому пути, называют **остаточным потоком**.
 
 Все слои лежат в `lib/layers.py` и написаны в духе llm.c: рядом с каждой `*_forward` стоит её `*_backward`. Функция прямого прохода возвращает выход и `saved` — промежуточные результаты, нужные обратному проходу; функция обратного прохода получает градиент по выходу `d_out` и `saved` и возвращает градиенты по входам и параметрам. `saved` — это не KV-кэш из §5: он хранится ради одного обратного прохода и затем выбрасывается. `lib.decoder.Decoder` связывает слои в цепочку; все параметры лежат в одном словаре `params`, а `backward` возвращает словарь градиентов с теми же ключами.
 
@@ -140,7 +140,7 @@ $$
 \frac{f(\theta + \varepsilon e_i) - f(\theta - \varepsilon e_i)}{2\varepsilon}
 $$
 
-与真实偏导数只差 $O(\varepsilon^2)$。为了检验一个层的反向传播，我们取一个随机的上游梯度 $g$，令 $f = \sum g \odot \text{输出}$，那么 $f$ 对输入的梯度正好就是反向传播应当返回的结果。两者之差用**相对误差** $\max|a-n| / \max(\max|a|, \max|n|)$ 衡量。
+与真实偏导数只差 $O(\varepsilon^2)$。为了检验一个层的反向传播，我们取一个随机的上游梯度 $g$，令 $f = \sum g \odot \text{输出}$，那么 $f$ 对输入的梯度正好就是反向传播应当返回的结果。两者之差用**相对误差** $\max|a-n| / \max(\max|a|, \max|n|)$ 衡量，其中 $a$ 是反向传播给出的梯度，$n$ 是中心差分的结果。
 
 $\varepsilon$ 的取值有讲究：太大，截断误差 $O(\varepsilon^2)$ 变大；太小，浮点舍入误差（约 $10^{-16}/\varepsilon$）变大。这里一律用 float64 和 $\varepsilon = 10^{-4}$：误差约为 $10^{-10}$～$10^{-7}$，几乎全部来自截断，因而在任何机器上都给出相同的数量级；而一个写错的反向传播，误差通常在 $10^{-2}$ 以上。下面只打印误差所在的数量级（不小于误差的那个 10 的幂），并断言它小于 $10^{-6}$。
 """,
@@ -153,7 +153,7 @@ $$
 \frac{f(\theta + \varepsilon e_i) - f(\theta - \varepsilon e_i)}{2\varepsilon}
 $$
 
-differs from the true partial derivative by only $O(\varepsilon^2)$. To check a layer's backward pass we draw a random upstream gradient $g$ and let $f = \sum g \odot \text{output}$; the gradient of $f$ with respect to the inputs is then exactly what the backward pass must return. We measure the gap with the **relative error** $\max|a-n| / \max(\max|a|, \max|n|)$.
+differs from the true partial derivative by only $O(\varepsilon^2)$. To check a layer's backward pass we draw a random upstream gradient $g$ and let $f = \sum g \odot \text{output}$; the gradient of $f$ with respect to the inputs is then exactly what the backward pass must return. We measure the gap with the **relative error** $\max|a-n| / \max(\max|a|, \max|n|)$, where $a$ is the gradient from the backward pass and $n$ the central differences.
 
 The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$: the error is then about $10^{-10}$ to $10^{-7}$, almost all of it truncation, so every machine gives the same order of magnitude, while a wrong backward pass typically gives $10^{-2}$ or more. Below we print only the order of magnitude (the power of ten at or above the error) and assert that it is below $10^{-6}$.
 """,
@@ -166,7 +166,7 @@ $$
 \frac{f(\theta + \varepsilon e_i) - f(\theta - \varepsilon e_i)}{2\varepsilon}
 $$
 
-отличается от настоящей частной производной лишь на $O(\varepsilon^2)$. Чтобы проверить обратный проход слоя, возьмём случайный градиент по выходу $g$ и положим $f = \sum g \odot \text{выход}$; тогда градиент $f$ по входам — в точности то, что должен вернуть обратный проход. Расхождение измеряем **относительной ошибкой** $\max|a-n| / \max(\max|a|, \max|n|)$.
+отличается от настоящей частной производной лишь на $O(\varepsilon^2)$. Чтобы проверить обратный проход слоя, возьмём случайный градиент по выходу $g$ и положим $f = \sum g \odot \text{выход}$; тогда градиент $f$ по входам — в точности то, что должен вернуть обратный проход. Расхождение измеряем **относительной ошибкой** $\max|a-n| / \max(\max|a|, \max|n|)$, где $a$ — градиент из обратного прохода, а $n$ — центральные разности.
 
 Значение $\varepsilon$ важно: при слишком большом растёт ошибка усечения $O(\varepsilon^2)$, при слишком маленьком — ошибка округления (около $10^{-16}/\varepsilon$). Мы везде берём float64 и $\varepsilon = 10^{-4}$: ошибка тогда порядка $10^{-10}$–$10^{-7}$ и почти целиком состоит из усечения, поэтому на любой машине порядок получается одинаковым, а неправильный обратный проход обычно даёт $10^{-2}$ и больше. Ниже печатается только порядок ошибки (ближайшая сверху степень десяти), и проверяется, что он меньше $10^{-6}$.
 """,
@@ -199,13 +199,13 @@ def magnitude(error):
 
 md(
     zh=r"""
-**掩码 softmax。** 若 $w = \mathrm{softmax}(s)$ 只在许可集合上取值，则对分数的梯度为 $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$。未来位置的权重 $w_j = 0$，所以它的梯度**恰好为 0**：被掩码禁止的分数从未影响输出，也就收不到任何梯度。这里用 3 个查询、5 个键，查询按 §1 的方式右下对齐（第 $i$ 个查询位于位置 $5-3+i$）。
+**掩码 softmax。** 若 $w = \mathrm{softmax}(s)$ 只在许可集合上取值，则对分数的梯度为 $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$。未来位置的权重 $w_j = 0$，所以它的梯度**恰好为 0**：被掩码禁止的分数从未影响输出，也就收不到任何梯度。这里用 3 个查询、5 个键，查询按 §1.4 的方式右下对齐（第 $i$ 个查询位于位置 $5-3+i$）。
 """,
     en=r"""
-**Masked softmax.** If $w = \mathrm{softmax}(s)$ is taken over the allowed set only, the gradient of the scores is $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. A future position has weight $w_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §1 (query $i$ sits at position $5-3+i$).
+**Masked softmax.** If $w = \mathrm{softmax}(s)$ is taken over the allowed set only, the gradient with respect to the scores is $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. A future position has weight $w_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §1.4 (query $i$ sits at position $5-3+i$).
 """,
     ru=r"""
-**Маскированный softmax.** Если $w = \mathrm{softmax}(s)$ берётся только по множеству разрешённых позиций, то градиент по оценкам равен $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. У будущей позиции вес $w_j = 0$, поэтому её градиент **в точности равен 0**: оценка, закрытая маской, никогда не влияла на выход и градиента тоже не получает. Берём 3 запроса и 5 ключей, выровненных по правому нижнему углу, как в §1 (запрос $i$ стоит в позиции $5-3+i$).
+**Маскированный softmax.** Если $w = \mathrm{softmax}(s)$ берётся только по множеству разрешённых позиций, то градиент по оценкам равен $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. У будущей позиции вес $w_j = 0$, поэтому её градиент **в точности равен 0**: оценка, закрытая маской, никогда не влияла на выход и градиента тоже не получает. Берём 3 запроса и 5 ключей с выравниванием по правому нижнему углу, как в §1.4 (запрос $i$ находится в позиции $5-3+i$).
 """,
 )
 
@@ -228,7 +228,7 @@ md(
 **因果注意力与多头注意力。** 注意力 $\mathrm{softmax}(QK^\top/\sqrt d)\,V$ 的反向传播依次经过：对 $V$ 的梯度 $w^\top g$，对权重的梯度 $g V^\top$，上面的掩码 softmax，再回到 $Q$ 和 $K$（各乘以 $1/\sqrt d$）。多头注意力在外面再包一层 §2 的拆分、合并和 $W_O$；拆分与合并只是重新排列元素，所以拆分的反向传播就是合并，反之亦然。
 """,
     en=r"""
-**Causal attention and multi-head attention.** The backward pass of $\mathrm{softmax}(QK^\top/\sqrt d)\,V$ goes through the gradient of $V$, $w^\top g$; the gradient of the weights, $g V^\top$; the masked softmax above; and back to $Q$ and $K$ (each times $1/\sqrt d$). Multi-head attention wraps this in the split, merge and $W_O$ of §2; split and merge only rearrange entries, so the backward pass of the split is the merge, and vice versa.
+**Causal attention and multi-head attention.** The backward pass of $\mathrm{softmax}(QK^\top/\sqrt d)\,V$ goes through the gradient with respect to $V$, $w^\top g$; the gradient with respect to the weights, $g V^\top$; the masked softmax above; and back to $Q$ and $K$ (each times $1/\sqrt d$). Multi-head attention wraps this in the split, merge and $W_O$ of §2; split and merge only rearrange entries, so the backward pass of the split is the merge, and vice versa.
 """,
     ru=r"""
 **Причинное и многоголовое внимание.** Обратный проход через $\mathrm{softmax}(QK^\top/\sqrt d)\,V$ идёт так: градиент по $V$ равен $w^\top g$, градиент по весам — $g V^\top$, затем маскированный softmax выше и обратно к $Q$ и $K$ (каждый раз с множителем $1/\sqrt d$). Многоголовое внимание оборачивает это в разбиение, склейку и $W_O$ из §2; разбиение и склейка лишь переставляют элементы, поэтому обратный проход разбиения — это склейка, и наоборот.
@@ -253,13 +253,13 @@ assert error < 1e-6
 
 md(
     zh=r"""
-**层归一化。** 每个位置在自己的 $D$ 个特征上归一化，再乘以增益、加上偏置：$\hat x = (x - \mu)/\sqrt{\sigma^2 + \epsilon}$，输出 $\hat x \odot \gamma + \beta$。它就是 §4 的逐位置归一化 `feature_normalization` 加上两组参数，第 $t$ 行只读第 $t$ 行。反向传播中均值和方差都依赖整行，于是 $\partial f/\partial x = \frac{1}{\sqrt{\sigma^2+\epsilon}}\big(\hat g - \overline{\hat g} - \hat x\,\overline{\hat g \odot \hat x}\big)$，其中 $\hat g = g \odot \gamma$，横线表示对 $D$ 个特征取平均。
+**层归一化。** 每个位置在自己的 $D$ 个特征上归一化，再乘以增益、加上偏置：$\hat x = (x - \mu)/\sqrt{\sigma^2 + \epsilon}$，输出 $\hat x \odot \gamma + \beta$。它就是 §4.7 中在每个位置内部（按特征）归一化的 `feature_normalization` 加上两组参数，第 $t$ 行只读第 $t$ 行。反向传播中均值和方差都依赖整行，于是 $\partial f/\partial x = \frac{1}{\sqrt{\sigma^2+\epsilon}}\big(\hat g - \overline{\hat g} - \hat x\,\overline{\hat g \odot \hat x}\big)$，其中 $\hat g = g \odot \gamma$，横线表示对 $D$ 个特征取平均。
 """,
     en=r"""
-**Layer normalisation.** Each position is normalised over its own $D$ features, then scaled by a gain and shifted by a bias: $\hat x = (x - \mu)/\sqrt{\sigma^2 + \epsilon}$, output $\hat x \odot \gamma + \beta$. It is the per-position `feature_normalization` of §4 with two parameter vectors; row $t$ reads only row $t$. In the backward pass the mean and the variance depend on the whole row, which gives $\partial f/\partial x = \frac{1}{\sqrt{\sigma^2+\epsilon}}\big(\hat g - \overline{\hat g} - \hat x\,\overline{\hat g \odot \hat x}\big)$ with $\hat g = g \odot \gamma$, the bars being means over the $D$ features.
+**Layer normalisation.** Each position is normalised over its own $D$ features, then scaled by a gain and shifted by a bias: $\hat x = (x - \mu)/\sqrt{\sigma^2 + \epsilon}$, output $\hat x \odot \gamma + \beta$. It is `feature_normalization` of §4.7, the normalisation within each position (over the features), with two parameter vectors added; row $t$ reads only row $t$. In the backward pass the mean and the variance depend on the whole row, which gives $\partial f/\partial x = \frac{1}{\sqrt{\sigma^2+\epsilon}}\big(\hat g - \overline{\hat g} - \hat x\,\overline{\hat g \odot \hat x}\big)$ with $\hat g = g \odot \gamma$, the bars being means over the $D$ features.
 """,
     ru=r"""
-**Нормализация слоя.** Каждая позиция нормализуется по своим $D$ признакам, затем умножается на коэффициент, и к ней прибавляется свободный член: $\hat x = (x - \mu)/\sqrt{\sigma^2 + \epsilon}$, выход $\hat x \odot \gamma + \beta$. Это позиционная нормализация `feature_normalization` из §4 с двумя векторами параметров; строка $t$ читает только строку $t$. В обратном проходе среднее и дисперсия зависят от всей строки, отсюда $\partial f/\partial x = \frac{1}{\sqrt{\sigma^2+\epsilon}}\big(\hat g - \overline{\hat g} - \hat x\,\overline{\hat g \odot \hat x}\big)$, где $\hat g = g \odot \gamma$, а черта означает среднее по $D$ признакам.
+**Нормализация слоя.** Каждая позиция нормализуется по своим $D$ признакам, затем умножается на коэффициент, и к ней прибавляется свободный член: $\hat x = (x - \mu)/\sqrt{\sigma^2 + \epsilon}$, выход $\hat x \odot \gamma + \beta$. Это `feature_normalization` из §4.7, нормализация внутри каждой позиции (по признакам), к которой добавлены два вектора параметров; строка $t$ читает только строку $t$. В обратном проходе среднее и дисперсия зависят от всей строки, отсюда $\partial f/\partial x = \frac{1}{\sqrt{\sigma^2+\epsilon}}\big(\hat g - \overline{\hat g} - \hat x\,\overline{\hat g \odot \hat x}\big)$, где $\hat g = g \odot \gamma$, а черта означает среднее по $D$ признакам.
 """,
 )
 
@@ -278,7 +278,7 @@ md(
 **GELU and the position-wise MLP.** We use GPT-2's tanh form, $\mathrm{GELU}(x) = \tfrac12 x\big(1 + \tanh(\sqrt{2/\pi}\,(x + 0.044715\,x^3))\big)$, whose derivative can be written down directly. The MLP is linear, GELU, linear; its backward pass goes through the three steps in reverse order.
 """,
     ru=r"""
-**GELU и позиционный MLP.** Мы берём tanh-форму из GPT-2, $\mathrm{GELU}(x) = \tfrac12 x\big(1 + \tanh(\sqrt{2/\pi}\,(x + 0.044715\,x^3))\big)$; её производную можно выписать явно. MLP — это «линейный слой, GELU, линейный слой», и обратный проход проходит эти три шага в обратном порядке.
+**GELU и позиционный MLP.** Мы берём tanh-форму из GPT-2, $\mathrm{GELU}(x) = \tfrac12 x\big(1 + \tanh(\sqrt{2/\pi}\,(x + 0.044715\,x^3))\big)$; её производную можно выписать явно. MLP — это «линейный слой, GELU, линейный слой», а обратный проход идёт через те же три шага в обратном порядке.
 """,
 )
 
@@ -301,10 +301,10 @@ md(
 **嵌入、输出层与交叉熵。** 嵌入的反向传播就是 §3 的散射累加 `embed_backward`，这里原样复用；输出层 $W_\text{head}$ 是一个没有偏置的线性映射。损失是交叉熵：对每个目标取 $-\log \mathrm{softmax}(\text{logits})[\text{目标}]$，再**只对计分的目标**求平均。按 §1 的数据协议，填充位置的目标是 IGNORE（−100），它们既不计入总和，也不计入个数，收到的梯度恰好为 0。对 logits 的梯度是 $(\mathrm{softmax} - \text{one-hot}) / n$，$n$ 是计分目标的个数。
 """,
     en=r"""
-**Embedding, output head and cross-entropy.** The embedding's backward pass is the scatter-add `embed_backward` of §3, reused as it is; the output head $W_\text{head}$ is a linear map without bias. The loss is the cross-entropy: $-\log \mathrm{softmax}(\text{logits})[\text{target}]$ for each target, averaged **over the scored targets only**. Under the data protocol of §1 the targets at padding positions are IGNORE (−100); they count neither in the sum nor in the number of targets, and their gradient is exactly 0. The gradient of the logits is $(\mathrm{softmax} - \text{one-hot}) / n$, where $n$ is the number of scored targets.
+**Embedding, output layer and cross-entropy.** The embedding's backward pass is the scatter-add `embed_backward` of §3, reused as it is; the output layer $W_\text{head}$ is a linear map without bias. The loss is the cross-entropy: $-\log \mathrm{softmax}(\text{logits})[\text{target}]$ for each target, averaged **over the scored targets only**. Under the data protocol of §1 the targets at padding positions are IGNORE (−100); they count neither in the sum nor in the number of targets, and their gradient is exactly 0. The gradient of the logits is $(\mathrm{softmax} - \text{one-hot}) / n$, where $n$ is the number of scored targets.
 """,
     ru=r"""
-**Эмбеддинги, выходной слой и перекрёстная энтропия.** Обратный проход эмбеддингов — это накопление по индексам (scatter-add) `embed_backward` из §3, оно используется как есть; выходной слой $W_\text{head}$ — линейное отображение без свободного члена. Функция потерь — перекрёстная энтропия: $-\log \mathrm{softmax}(\text{logits})[\text{целевая метка}]$ для каждой целевой метки, усреднённое **только по учитываемым меткам**. По протоколу данных из §1 на позициях дополнения стоит метка IGNORE (−100); она не входит ни в сумму, ни в число меток, и её градиент в точности равен 0. Градиент по логитам равен $(\mathrm{softmax} - \text{one-hot}) / n$, где $n$ — число учитываемых меток.
+**Эмбеддинги, выходной слой и перекрёстная энтропия.** Обратный проход эмбеддингов — это накопление по индексам (scatter-add) `embed_backward` из §3, мы берём его без изменений; выходной слой $W_\text{head}$ — линейное отображение без свободного члена. Функция потерь — перекрёстная энтропия: $-\log \mathrm{softmax}(\text{logits})[\text{целевая метка}]$ для каждой целевой метки, усреднённое **только по учитываемым меткам**. По протоколу данных из §1 в позициях дополнения целевая метка равна IGNORE (−100); такая метка не входит ни в сумму, ни в число меток, и её градиент в точности равен 0. Градиент по логитам равен $(\mathrm{softmax} - \text{one-hot}) / n$, где $n$ — число учитываемых меток.
 """,
 )
 
@@ -333,13 +333,13 @@ assert np.all(d_logits[targets == IGNORE] == 0.0)
 
 md(
     zh=r"""
-**整个解码器。** 最后检验完整模型：用一个小批量算出全部梯度，再对 8 个参数张量各随机挑一个分量做中心差分。每行输出是参数名、分量位置、反向传播给出的梯度、中心差分的结果，以及相对误差的数量级。挑选时跳过梯度恰好为 0 的分量（例如批量里没有出现的词元所对应的 $E$ 的行），因为那里的相对误差没有意义；8 个分量覆盖了嵌入表、两个块里的注意力、层归一化和 MLP，以及输出层。
+**整个解码器。** 最后检验完整模型：用一个小批量算出全部梯度，再对 8 个参数张量各随机挑一个分量做中心差分。每行输出是参数名、分量位置、反向传播给出的梯度、中心差分的结果，以及相对误差的数量级。挑选时跳过梯度恰好为 0 的分量（例如批量里没有出现的词元所对应的 $E$ 的行），因为那里的相对误差没有意义。这 8 个分量覆盖了两张嵌入表、两个块里的注意力（块 0 的 $W_Q$、块 1 的 $W_O$）、块 0 的层归一化、块 1 的 MLP，以及输出层。
 """,
     en=r"""
-**The whole decoder.** Finally we check the complete model: compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there; the 8 entries cover the embedding tables, attention, layer normalisation and MLP in both blocks, and the output head.
+**The whole decoder.** Finally we check the complete model: compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. The 8 entries cover both embedding tables, the attention of both blocks ($W_Q$ of block 0, $W_O$ of block 1), the layer normalisation of block 0, the MLP of block 1, and the output layer.
 """,
     ru=r"""
-**Декодер целиком.** Наконец, проверим всю модель: вычислим все градиенты на маленьком батче, затем возьмём по одной случайной компоненте из 8 массивов параметров и сравним с центральной разностью. В каждой напечатанной строке — имя параметра, компонента, градиент из обратного прохода, центральная разность и порядок относительной ошибки. Компоненты с градиентом, в точности равным 0 (например, строка $E$ для токена, которого нет в батче), пропускаются: относительная ошибка там бессмысленна. Эти 8 компонент охватывают таблицы эмбеддингов, внимание, нормализацию слоя и MLP в обоих блоках и выходной слой.
+**Декодер целиком.** Наконец, проверим всю модель: вычислим все градиенты на маленьком батче, затем возьмём по одной случайной компоненте из 8 массивов параметров и сравним с центральной разностью. В каждой напечатанной строке — имя параметра, компонента, градиент из обратного прохода, центральная разность и порядок относительной ошибки. Компоненты с градиентом, в точности равным 0 (например, строка $E$ для токена, которого нет в батче), пропускаются: относительная ошибка там бессмысленна. Эти 8 компонент охватывают обе таблицы эмбеддингов, внимание обоих блоков ($W_Q$ блока 0 и $W_O$ блока 1), нормализацию слоя блока 0, MLP блока 1 и выходной слой.
 """,
 )
 
@@ -370,7 +370,7 @@ md(
 
 > 每一行是一个由 2 或 3 个字母组成的词，接一个竖线 `|`，再接这个词的倒序。
 
-字母表有 6 个字母，三种文字各取两个：`a b д ж 春 雨`。例如 `春ж雨|雨ж春`、`ab|ba`。这门语言一共有 $6^2 + 6^3 = 252$ 行。随课程发布的语料 `lib/corpus/mirror.txt` 收了其中 216 行；另外 36 行（按 `mirror_language()` 的顺序每隔 7 行取一行）**从不出现在训练中**，留作检验：模型如果真学会了规则，就应当能把没见过的词也正确地倒写出来。
+字母表有 6 个字母，三种文字各取两个：`a b д ж 春 雨`。例如 `春ж雨|雨ж春`、`ab|ba`。这门语言一共有 $6^2 + 6^3 = 252$ 行。随课程发布的语料 `lib/corpus/mirror.txt` 收了其中 216 行；另外 36 行（按 `mirror_language()` 的顺序每 7 行取 1 行：第 7、14、21……行）**从不出现在训练中**，留作检验：模型如果真学会了规则，就应当能把没见过的词也正确地倒写出来。
 
 词表按 §1 的规则构造：3 个特殊词元，加上语料中出现的 7 个字符（6 个字母和 `|`），共 $V = 10$。`collate` 在右侧填充：2 个字母的行比 3 个字母的行短 2 个字符，输入用 `<eos>` 补齐，目标用 IGNORE 补齐。
 """,
@@ -388,7 +388,7 @@ The vocabulary follows §1: the 3 special tokens plus the 7 characters of the co
     ru=r"""
 ## 7.2 Зеркальный язык и обучение
 
-Чтобы увидеть разницу между обучением и списыванием, правило корпуса должно быть настолько простым, чтобы его можно было сформулировать одной фразой: тогда сразу видно, верно ли то, что порождает модель. Для этого раздела мы придумали **зеркальный язык**:
+Чтобы увидеть разницу между обучением и списыванием, нужен корпус с настолько простым правилом, что его можно сформулировать одной фразой: тогда сразу видно, верно ли то, что порождает модель. Для этого раздела мы придумали **зеркальный язык**:
 
 > Каждая строка — слово из 2 или 3 букв, вертикальная черта `|` и то же слово задом наперёд.
 
@@ -407,7 +407,7 @@ print(len(language), len(corpus), len(held_out), held_out[:3])
 print(vocab, len(vocab))
 assert len(language) == 252 and len(corpus) == 216 and len(held_out) == 36 and len(vocab) == 10
 assert all(is_mirror_line(line) for line in language) and not set(held_out) & set(corpus)
-assert held_out == language[6::7]                           #zh 每隔 7 行取一行 #en every seventh line #ru каждая седьмая строка
+assert held_out == language[6::7]                           #zh 每 7 行取 1 行 #en every seventh line #ru каждая седьмая строка
 
 inputs, targets = collate(corpus, vocab)                   # (216, 8) each
 print(inputs.shape, decode(inputs[0], vocab))
@@ -421,21 +421,33 @@ md(
 
 不是每个目标都能预测。词的字母是自由选择的：看到 `<bos>`，下一个字母是 6 个中的哪一个，谁也无法知道；看到两个字母之后，下一个是 `|` 还是第三个字母，也只能猜。而一旦写出了 `|`，后面的每个词元都由前面唯一确定。
 
-对一个**因果**模型来说，位置 $t$ 的预测只能依赖前缀 $x_0, \dots, x_t$。在一个固定的语料上，使交叉熵最小的做法是：对每个前缀，照搬语料里这个前缀之后各个目标出现的频率。因此，数一数每个前缀之后的目标，就能算出**任何因果模型在这份语料上都无法低于的损失** $\mathcal{L}^* \approx 0.6969$。作为对照，完全随机猜测 $V$ 个词元的损失是 $\ln V = \ln 10 \approx 2.3026$。
+这给损失定了一个下限，而且它只对因果模型成立。**因果**模型对位置 $t$ 的预测只依赖前缀 $x_0, \dots, x_t$：前缀相同，预测就相同。把它对一行中各个目标（从第一个字母到 `<eos>`）预测的概率连乘起来，得到的正是模型逐个词元书写时恰好写出这一行的概率。这些是互斥结果的概率，所以语料中 216 个不同的行，概率加起来至多为 1。语料上的损失等于这 216 行的 $-\ln(\text{该行的概率})$ 之和除以计分目标的个数；由于对数是凹函数，这个和在 216 个概率都等于 1/216 时最小。因此，在这份语料上**任何因果模型的损失都不可能低于** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$，其中 1666 是计分目标的个数。用计数也能得到同一个数：对每个前缀，照搬语料里这个前缀之后各个目标出现的频率，损失恰好就是 $\mathcal{L}^*$。下面的单元格用两种方法各算一遍。
+
+不带掩码的模型不受这个限制。它在位置 $t$ 的预测可以读取输入 $t+1$，也就是目标 $t$ 本身，于是这些连乘积不再是一个逐词元书写的模型写出各行的概率，216 个乘积可以同时接近 1。**所以，损失低于 $\mathcal{L}^*$ 就证明模型读到了未来。**
+
+再给两个数作参照。一个懂得规则、把这门语言的 252 行都看作同样可能的模型，损失是 $216 \ln 252 / 1666 \approx 0.7169$（下文称为“规则水平”）；因果模型要比它更低，只能让语料中的行分到多于其份额的概率，也就是记住语料里缺了哪 36 行，极限就是 $\mathcal{L}^*$。完全随机地猜 $V$ 个词元之一，损失则是 $\ln V = \ln 10 \approx 2.3026$。
 """,
     en=r"""
 ### The lowest loss a causal model can reach
 
 Not every target can be predicted. The letters of the word are free choices: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following token is determined by what came before.
 
-For a **causal** model, the prediction at position $t$ can depend only on the prefix $x_0, \dots, x_t$. On a fixed corpus the cross-entropy is smallest when, for every prefix, the model predicts exactly the frequencies with which the targets follow that prefix in the corpus. So by counting the targets after each prefix we can compute **a loss that no causal model can go below on this corpus**, $\mathcal{L}^* \approx 0.6969$. For comparison, guessing uniformly among $V$ tokens gives $\ln V = \ln 10 \approx 2.3026$.
+This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes exactly this line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, exactly the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+
+A model without the mask is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself, so its products are no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
+
+Two more numbers for scale. A model that knows the rule and treats all 252 lines of the language as equally likely has the loss $216 \ln 252 / 1666 \approx 0.7169$ (the "rule level" below); a causal model can go lower only by giving the lines of the corpus more than their share of probability, that is, by learning which 36 lines are missing from it, and the limit of that is $\mathcal{L}^*$. Guessing uniformly among the $V$ tokens gives $\ln V = \ln 10 \approx 2.3026$.
 """,
     ru=r"""
 ### Наименьшие потери, доступные причинной модели
 
 Не каждую целевую метку можно предсказать. Буквы слова выбираются свободно: после `<bos>` никто не знает, какая из 6 букв будет следующей, а после двух букв снова остаётся гадать, будет ли дальше `|` или третья буква. Зато после `|` каждый следующий токен однозначно определяется предыдущими.
 
-У **причинной** модели предсказание на позиции $t$ может зависеть только от префикса $x_0, \dots, x_t$. На фиксированном корпусе перекрёстная энтропия минимальна, когда для каждого префикса модель предсказывает ровно те частоты, с которыми целевые метки следуют за этим префиксом в корпусе. Поэтому, подсчитав метки после каждого префикса, можно вычислить **потери, ниже которых на этом корпусе не опустится ни одна причинная модель**: $\mathcal{L}^* \approx 0{,}6969$. Для сравнения: равномерное угадывание среди $V$ токенов даёт $\ln V = \ln 10 \approx 2{,}3026$.
+Отсюда нижняя граница потерь, и действует она только для причинных моделей. **Причинная** модель предсказывает позицию $t$ только по префиксу $x_0, \dots, x_t$: одинаковые префиксы получают одинаковые предсказания. Перемножим вероятности, которые модель даёт целевым меткам одной строки, от первой буквы до `<eos>`: произведение — это вероятность того, что модель, порождая текст по одному токену, напишет ровно эту строку. Это вероятности разных исходов, поэтому для 216 различных строк корпуса в сумме они дают не больше 1. Потери на корпусе — это сумма $-\ln(\text{вероятность строки})$ по 216 строкам, делённая на число учитываемых меток; так как логарифм — вогнутая функция, сумма минимальна, когда все 216 вероятностей равны 1/216. Значит, на этом корпусе **ни одна причинная модель не опустится ниже** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0{,}6969$, где 1666 — число учитываемых меток. То же число даёт подсчёт: если после каждого префикса предсказывать ровно те частоты, с которыми за ним следуют целевые метки в корпусе, потери будут равны $\mathcal{L}^*$. Ячейка ниже вычисляет его обоими способами.
+
+На модель без маски это ограничение не распространяется. Её предсказание в позиции $t$ может прочитать вход $t+1$, то есть саму целевую метку $t$; поэтому её произведения уже не являются вероятностями, с которыми модель, пишущая по одному токену, пишет каждую строку, и все 216 могут быть одновременно близки к 1. **Поэтому потери ниже $\mathcal{L}^*$ доказывают, что модель прочитала будущее.**
+
+Ещё два числа для масштаба. Модель, которая знает правило и считает все 252 строки языка равновероятными, имеет потери $216 \ln 252 / 1666 \approx 0{,}7169$ (дальше — «уровень правила»); причинная модель может опуститься ниже, только отдав строкам корпуса больше вероятности, чем им положено, то есть запомнив, каких 36 строк в корпусе нет, и предел этого — $\mathcal{L}^*$. Равномерное угадывание среди $V$ токенов даёт $\ln V = \ln 10 \approx 2{,}3026$.
 """,
 )
 
@@ -446,15 +458,18 @@ for b, t in zip(*np.nonzero(targets != IGNORE)):
 n_scored = int((targets != IGNORE).sum())
 best_causal = -sum(n * np.log(n / sum(after.values())) for after in counts.values() for n in after.values()) / n_scored
 chance = np.log(len(vocab))
-print(n_scored, round(best_causal, 4), round(chance, 4))
+every_line_alike = len(corpus) * np.log(len(corpus)) / n_scored   #zh 216 行各占 1/216 #en each of the 216 lines gets 1/216 #ru каждой из 216 строк достаётся 1/216
+rule_level = len(corpus) * np.log(len(language)) / n_scored        #zh 252 行各占 1/252 #en each of the 252 lines gets 1/252 #ru каждой из 252 строк достаётся 1/252
+print(n_scored, round(best_causal, 4), round(every_line_alike, 4), round(rule_level, 4), round(chance, 4))
 assert n_scored == 1666 and round(best_causal, 4) == 0.6969 and round(chance, 4) == 2.3026
+assert abs(best_causal - every_line_alike) < 1e-12 and round(rule_level, 4) == 0.7169
 """)
 
 md(
     zh=r"""
 ### 一个训练步
 
-训练的一步只有四件事：随机抽 32 行组成一个批量，用 `collate` 右填充，算损失和全部梯度（`loss_and_grads` 就是前向、交叉熵、反向三步），再用 Adam 更新参数。Adam 也写在 `lib/decoder.py` 里：它为每个参数维护梯度的滑动平均 $m$ 和梯度平方的滑动平均 $v$，更新量为 $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$，$\hat m, \hat v$ 是去掉初始偏差后的估计；测试中它与 `torch.optim.Adam` 逐位一致到 $10^{-12}$。
+训练的一步只有四件事：随机抽 32 行组成一个批量，用 `collate` 右填充，算损失和全部梯度（`loss_and_grads` 就是前向、交叉熵、反向三步），再用 Adam 更新参数。Adam 也写在 `lib/decoder.py` 里：它为每个参数维护梯度的滑动平均 $m$ 和梯度平方的滑动平均 $v$，更新量为 $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$，$\hat m, \hat v$ 是去掉初始偏差后的估计；测试中它与 `torch.optim.Adam` 逐元素一致，误差在 $10^{-12}$ 以内。
 
 这一次随机初始化的模型在这个批量上的损失约为 2.7056；更新一步后，同一个批量上的损失降到 2.4152。
 """,
@@ -468,7 +483,7 @@ On this batch the randomly initialised model has a loss of about 2.7056; after o
     ru=r"""
 ### Один шаг обучения
 
-Шаг обучения делает четыре вещи: выбирает 32 случайные строки в батч, дополняет их справа с помощью `collate`, вычисляет потери и все градиенты (`loss_and_grads` — это прямой проход, перекрёстная энтропия и обратный проход за один вызов) и обновляет параметры методом Adam. Adam тоже написан явно в `lib/decoder.py`: для каждого параметра он хранит скользящее среднее градиента $m$ и скользящее среднее его квадрата $v$ и делает шаг $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$, где $\hat m, \hat v$ — оценки с устранённым начальным смещением; в тестах он совпадает с `torch.optim.Adam` с точностью $10^{-12}$.
+Шаг обучения делает четыре вещи: выбирает 32 случайные строки в батч, дополняет их справа с помощью `collate`, вычисляет потери и все градиенты (`loss_and_grads` — это прямой проход, перекрёстная энтропия и обратный проход за один вызов) и обновляет параметры методом Adam. Adam тоже написан явно в `lib/decoder.py`: для каждого параметра он хранит скользящее среднее градиента $m$ и скользящее среднее его квадрата $v$ и делает шаг $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$, где $\hat m, \hat v$ — оценки с устранённым начальным смещением; в тестах он совпадает с `torch.optim.Adam` с точностью до $10^{-12}$.
 
 На этом батче у случайно инициализированной модели потери около 2,7056; после одного шага потери на том же батче равны 2,4152.
 """,
@@ -491,17 +506,17 @@ md(
     zh=r"""
 ### 训练
 
-`lib.decoder.train` 把上面这一步重复 300 次：同样的初始化（随机种子 0），同样的批量顺序（随机种子 1），学习率 0.01，不用学习率调度。它的第一个损失正是上面的 2.7056。每 50 步打印一次当前批量的损失：很快就降到 0.7 左右，然后停在那里。这并不是训练停滞，而是碰到了上面算出的下界 $\mathcal{L}^*$：剩下的损失来自自由选择的字母，任何因果模型都无法再降低。在整个语料上，训练好的模型损失约为 0.7272，比 $\mathcal{L}^*$ 高 0.03。
+`lib.decoder.train` 把上面这一步重复 300 次：同样的初始化（随机种子 0），同样的批量顺序（随机种子 1），学习率 0.01，不用学习率调度。它的第一个损失正是上面的 2.7056。每 50 步打印一次当前批量的损失：很快就降到 0.7 左右，然后停在那里。这并不是训练停滞，而是已经接近上面算出的下界 $\mathcal{L}^*$：剩下的损失来自自由选择的字母，任何因果模型都无法预测它们。在整个语料上，训练好的模型损失约为 0.7272，比 $\mathcal{L}^*$ 高 0.03，比规则水平 0.7169 高 0.01。要降得更低，就得记住语料里缺了哪 36 行，而那已经不是规则了。
 """,
     en=r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule. Its first loss is the 2.7056 above. Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has reached the bound $\mathcal{L}^*$ computed above. What remains comes from the freely chosen letters, and no causal model can do better. Over the whole corpus the trained model's loss is about 0.7272, 0.03 above $\mathcal{L}^*$.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule. Its first loss is the 2.7056 above. Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the freely chosen letters, which no causal model can predict. Over the whole corpus the trained model's loss is about 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. Going lower would take learning which 36 lines are missing from the corpus, and that is no longer the rule.
 """,
     ru=r"""
 ### Обучение
 
-`lib.decoder.train` повторяет этот шаг 300 раз: та же инициализация (seed 0), тот же порядок батчей (seed 1), скорость обучения 0,01, без расписания скорости обучения. Первое значение потерь — те же 2,7056. Каждые 50 шагов печатаем потери на текущем батче: они быстро падают примерно до 0,7 и там остаются. Обучение не застряло: оно дошло до границы $\mathcal{L}^*$, вычисленной выше. Оставшиеся потери вызваны свободно выбранными буквами, и ни одна причинная модель не сделает лучше. На всём корпусе потери обученной модели около 0,7272 — на 0,03 выше $\mathcal{L}^*$.
+`lib.decoder.train` повторяет этот шаг 300 раз: та же инициализация (seed 0), тот же порядок батчей (seed 1), скорость обучения 0,01, без расписания скорости обучения. Первое значение потерь — те же 2,7056. Каждые 50 шагов печатаем потери на текущем батче: они быстро падают примерно до 0,7 и там остаются. Обучение не застряло: оно подошло вплотную к границе $\mathcal{L}^*$, вычисленной выше, а оставшиеся потери вызваны свободно выбранными буквами, которые не предскажет ни одна причинная модель. На всём корпусе потери обученной модели около 0,7272 — на 0,03 выше $\mathcal{L}^*$ и на 0,01 выше уровня правила 0,7169. Чтобы опуститься ниже, модели пришлось бы запомнить, каких 36 строк нет в корпусе, а это уже не правило.
 """,
 )
 
@@ -512,9 +527,10 @@ masked_losses = train(masked, corpus, vocab, steps=300, batch_size=32, lr=0.01, 
 masked_seconds = time.perf_counter() - start
 masked_loss = masked.loss(inputs, targets)
 print(np.round(masked_losses[::50], 4))
-print(round(masked_loss, 4), round(masked_loss - best_causal, 2))
+print(round(masked_loss, 4), round(masked_loss - best_causal, 2), round(masked_loss - rule_level, 2))
 assert round(masked_losses[0], 4) == 2.7056 and round(masked_loss, 4) == 0.7272
 assert best_causal <= masked_loss < best_causal + 0.05 and round(masked_loss - best_causal, 2) == 0.03
+assert round(masked_loss - rule_level, 2) == 0.01
 assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))   #zh 停在 0.7 左右 #en stays near 0.7 #ru держится около 0,7
 """)
 
@@ -524,21 +540,21 @@ md(
 
 把 36 个留出词逐个做成提示 `<bos> 词 |`，让模型用贪心解码（每步取概率最大的词元）续写“词的长度 + 1”个词元，也就是倒序的词再加一个 `<eos>`。36 个提示全部续写正确，尽管这些词在训练中从未出现过。
 
-贪心解码取的是最大值，如果最大的两个 logits 几乎相等，不同机器上 $10^{-15}$ 量级的舍入差异就可能改变选择。所以这里同时打印所有贪心选择中最大与次大 logits 的最小间隔，并断言它远大于舍入误差。
+贪心解码取的是最大值，如果最大的两个 logits 几乎相等，不同机器上 $10^{-15}$ 量级的舍入差异就可能改变选择。所以这里还求出所有贪心选择中最大与次大 logits 的最小间隔，打印它是否大于 $10^{-6}$（远大于舍入误差），并断言如此。
 """,
     en=r"""
 ### Has it learned the rule?
 
 We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for the word's length plus one tokens: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
 
-Greedy decoding takes a maximum; if the two largest logits were almost equal, rounding differences of order $10^{-15}$ between machines could change the choice. So we also print the smallest gap between the largest and the second-largest logit over all greedy choices, and assert that it is far above rounding error.
+Greedy decoding takes a maximum; if the two largest logits were almost equal, rounding differences of order $10^{-15}$ between machines could change the choice. So we also find the smallest gap between the largest and the second-largest logit over all greedy choices, print whether it is above $10^{-6}$ (far above rounding error), and assert that it is.
 """,
     ru=r"""
 ### Усвоила ли модель правило?
 
-Превратим каждое из 36 отложенных слов в подсказку `<bos> слово |` и дадим модели продолжить жадной генерацией (на каждом шаге — самый вероятный токен) на длину слова плюс один токен: перевёрнутое слово и `<eos>`. Все 36 продолжений верны, хотя ни одно из этих слов при обучении не встречалось.
+Превратим каждое из 36 отложенных слов в подсказку `<bos> слово |` и дадим модели дописать жадной генерацией (на каждом шаге — самый вероятный токен) столько токенов, сколько букв в слове, и ещё один: перевёрнутое слово и `<eos>`. Все 36 продолжений верны, хотя ни одно из этих слов при обучении не встречалось.
 
-Жадная генерация берёт максимум; если бы два наибольших логита почти совпадали, различия в округлении порядка $10^{-15}$ между машинами могли бы изменить выбор. Поэтому печатаем ещё и наименьший зазор между наибольшим и вторым по величине логитом среди всех жадных выборов и проверяем, что он намного больше ошибки округления.
+Жадная генерация берёт максимум; если бы два наибольших логита почти совпадали, различия в округлении порядка $10^{-15}$ между машинами могли бы изменить выбор. Поэтому находим ещё и наименьший зазор между наибольшим и вторым по величине логитом среди всех жадных выборов, печатаем, больше ли он $10^{-6}$ (это намного больше ошибки округления), и проверяем, что больше.
 """,
 )
 
@@ -576,21 +592,21 @@ md(
 
 现在只改一处：训练时传入 `causal=False`，每一层的注意力都可以读取全部位置。初始参数和批量顺序都与上面相同。
 
-回忆 §1 的数据协议：目标 $t$ 就是输入 $t+1$。没有掩码，位置 $t$ 就能直接读到输入 $t+1$，也就是它要预测的答案。模型很快就发现了这条捷径：最后一个批量的损失只有 0.0005 左右，远低于 $\mathcal{L}^*$；在整个语料上（仍然不加掩码）损失也约为 0.0005。前面说过，**任何**因果模型都不可能低于 $\mathcal{L}^* \approx 0.6969$；低于它，就说明模型读到了未来。
+回忆 §1 的数据协议：目标 $t$ 就是输入 $t+1$。没有掩码，位置 $t$ 就能直接读到输入 $t+1$，也就是它要预测的答案。模型很快就发现了这条捷径：最后一个批量的损失只有 0.0005 左右，远低于 $\mathcal{L}^*$；在整个语料上（仍然不加掩码）损失也约为 0.0005。§7.2 已经证明，**任何**因果模型在这份语料上的损失都不可能低于 $\mathcal{L}^* \approx 0.6969$；所以这个模型读到了未来。
 """,
     en=r"""
 ## 7.3 Without the mask, the model cheats
 
 Now we change one thing only: training passes `causal=False`, so the attention of every layer may read every position. The initial parameters and the order of the batches are the same as above.
 
-Recall the data protocol of §1: target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$ directly, which is the very answer it must predict. The model soon finds this shortcut: the loss of its last batch is only about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As shown above, **no** causal model can go below $\mathcal{L}^* \approx 0.6969$; a loss below it means the model has read the future.
+Recall the data protocol of §1: target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$ directly, which is the very answer it must predict. The model soon finds this shortcut: the loss of its last batch is only about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As §7.2 showed, **no** causal model can bring the loss over this corpus below $\mathcal{L}^* \approx 0.6969$; this model has read the future.
 """,
     ru=r"""
 ## 7.3 Без маски модель списывает
 
 Теперь изменим только одно: при обучении передаём `causal=False`, и внимание каждого слоя может читать все позиции. Начальные параметры и порядок батчей те же, что выше.
 
-Вспомним протокол данных из §1: целевая метка $t$ — это вход $t+1$. Без маски позиция $t$ может прямо прочитать вход $t+1$, то есть тот самый ответ, который ей нужно предсказать. Модель быстро находит эту лазейку: потери на последнем батче — всего около 0,0005, намного ниже $\mathcal{L}^*$, и на всём корпусе (по-прежнему без маски) они тоже около 0,0005. Как мы видели, **ни одна** причинная модель не может опуститься ниже $\mathcal{L}^* \approx 0{,}6969$; потери ниже этой границы означают, что модель прочитала будущее.
+Вспомним протокол данных из §1: целевая метка $t$ — это вход $t+1$. Без маски позиция $t$ может прямо прочитать вход $t+1$, то есть тот самый ответ, который ей нужно предсказать. Модель быстро находит эту лазейку: потери на последнем батче — всего около 0,0005, намного ниже $\mathcal{L}^*$, и на всём корпусе (по-прежнему без маски) они тоже около 0,0005. Как показано в §7.2, **ни одна** причинная модель не может опустить потери на этом корпусе ниже $\mathcal{L}^* \approx 0{,}6969$; значит, эта модель прочитала будущее.
 """,
 )
 
@@ -608,13 +624,13 @@ assert unmasked_loss < best_causal / 100 < masked_loss
 
 md(
     zh=r"""
-两次训练各自用了多少时间，取决于机器；这一格的输出不参与比对，但它断言每次训练都不超过 20 秒（在空闲的 2 核机器上只要一两秒）。
+两次训练各自用了多少时间，取决于机器；这个单元格的输出不参与比对，但它断言每次训练都不超过 20 秒（在 2 核机器上通常只要几秒）。
 """,
     en=r"""
-How long each training run takes depends on the machine; this cell's output is not compared, but it asserts that each run takes at most 20 s (a second or two on an idle machine with 2 cores).
+How long each training run takes depends on the machine; this cell's output is not compared, but it asserts that each run takes at most 20 s (usually a few seconds on a machine with 2 cores).
 """,
     ru=r"""
-Сколько времени заняло каждое обучение, зависит от машины; результат этой ячейки не сравнивается, но она проверяет, что каждое обучение заняло не больше 20 с (на незагруженной машине с 2 ядрами — секунду-другую).
+Сколько времени заняло каждое обучение, зависит от машины; результат этой ячейки не сравнивается, но она проверяет, что каждое обучение заняло не больше 20 с (на машине с 2 ядрами обычно несколько секунд).
 """,
 )
 
@@ -630,7 +646,7 @@ md(
 生成时，模型是一个词元一个词元地写：写位置 $t+1$ 时，位置 $t$ 之后的输入**还不存在**。“把未来藏起来”指的正是这种情形：对每个 $t$，只把输入 $x_0, \dots, x_t$ 交给模型（后面的行根本不存在），用它最后一行的输出去预测目标 $t$。这样算出的损失才是模型在生成时的真实水平。
 
 * 对带掩码的模型，这样做**什么也不改变**：位置 $t$ 本来就只读 $0, \dots, t$。两种算法的 logits 之差在 $10^{-12}$ 以内，损失仍是 0.7272。这正是因果性的另一种说法。
-* 作弊的模型则原形毕露：它的损失从 0.0005 跳到约 4.4393，比随机猜测的 $\ln 10 \approx 2.3026$ 还要差。它从没学过如何在看不到答案时做预测，于是信心十足地猜错。
+* 作弊的模型则原形毕露：它的损失从 0.0005 跳到约 4.4393，比随机猜测的 $\ln 10 \approx 2.3026$ 还要差。它从没学过如何在看不到答案时做预测：平均而言，它给正确词元的概率比均匀猜测还低。
 """,
     en=r"""
 ### Hiding the future
@@ -638,15 +654,15 @@ md(
 A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ **do not exist yet**. "Hiding the future" means exactly this situation: for every $t$ we give the model only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way is what the model is really worth when it generates.
 
 * For the masked model this **changes nothing**: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
-* The cheating model is exposed: its loss jumps from 0.0005 to about 4.4393, worse than guessing at random, $\ln 10 \approx 2.3026$. It never learned to predict without seeing the answer, so it guesses wrong, and confidently.
+* The cheating model is exposed: its loss jumps from 0.0005 to about 4.4393, worse than guessing at random, $\ln 10 \approx 2.3026$. It never learned to predict without seeing the answer: on average it gives the right token less probability than a uniform guess would.
 """,
     ru=r"""
 ### Прячем будущее
 
 Модель порождает текст по одному токену: когда она пишет позицию $t+1$, входов после позиции $t$ **ещё нет**. «Спрятать будущее» значит поставить модель ровно в это положение: для каждого $t$ дать ей только входы $x_0, \dots, x_t$ (следующих строк попросту нет) и сравнить её последнюю строку выхода с целевой меткой $t$. Потери, посчитанные так, и показывают, чего модель стоит при генерации.
 
-* Для модели с маской это **ничего не меняет**: позиция $t$ и так читает только $0, \dots, t$. Логиты двух вычислений отличаются меньше чем на $10^{-12}$, потери по-прежнему 0,7272. Это та же причинность, сказанная другими словами.
-* Списывающая модель разоблачена: её потери подскакивают с 0,0005 примерно до 4,4393 — хуже случайного угадывания, $\ln 10 \approx 2{,}3026$. Она так и не научилась предсказывать, не видя ответа, и уверенно ошибается.
+* Для модели с маской это **ничего не меняет**: позиция $t$ и так читает только $0, \dots, t$. Логиты двух вычислений отличаются меньше чем на $10^{-12}$, потери по-прежнему 0,7272. Это та же причинность, только сформулированная иначе.
+* Списывающая модель разоблачена: её потери подскакивают с 0,0005 примерно до 4,4393 — хуже случайного угадывания, $\ln 10 \approx 2{,}3026$. Она так и не научилась предсказывать, не видя ответа: в среднем она отдаёт верному токену меньшую вероятность, чем равномерное угадывание.
 """,
 )
 
@@ -670,12 +686,18 @@ assert round(unmasked_hidden_loss, 4) == 4.4393 and unmasked_hidden_loss > chanc
 md(
     zh=r"""
 下图画出两次训练中每一步批量损失 $\mathcal{L}$ 随训练步数 $n$ 的变化（纵轴为对数刻度），以及两条水平线：因果模型的下界 $\mathcal{L}^*$ 和随机猜测的 $\ln V$。带掩码的模型贴着 $\mathcal{L}^*$；不带掩码的模型一路钻到它下面两个数量级以上——这恰恰是它作弊的证据，而不是学得更好的证据。
+
+严格说来，$\mathcal{L}^*$ 限制的是整个语料上的损失，而不是单个批量：带掩码的模型在 300 步中有 6 步的批量损失略低于它，差距不到 0.01。把 §7.2 的论证用在一个由 32 个不同的行组成的批量上，仍然得到一个下界：损失之和至少是 $32 \ln 32$，计分目标至多 $32 \cdot 8$ 个，所以批量损失不低于 $\ln 32 / 8 \approx 0.43$；不带掩码的曲线也远在这个下界之下。
 """,
     en=r"""
 The figure shows the batch loss $\mathcal{L}$ at every training step $n$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the chance level $\ln V$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives more than two orders of magnitude below it, which is evidence that it cheats, not that it learns better.
+
+Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. The argument of §7.2 applied to a batch of 32 different lines still gives a bound: the summed loss is at least $32 \ln 32$ over at most $32 \cdot 8$ scored targets, so a batch loss cannot fall below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
 """,
     ru=r"""
 На рисунке — потери на батче $\mathcal{L}$ на каждом шаге обучения $n$ для обоих обучений (вертикальная ось логарифмическая) и две горизонтальные линии: граница для причинных моделей $\mathcal{L}^*$ и уровень случайного угадывания $\ln V$. Модель с маской идёт вдоль $\mathcal{L}^*$; модель без маски уходит ниже неё больше чем на два порядка — и это свидетельство списывания, а не лучшего обучения.
+
+Строго говоря, $\mathcal{L}^*$ ограничивает потери на всём корпусе, а не на одном батче: у модели с маской потери на батче оказываются ниже неё на 6 шагах из 300, меньше чем на 0,01. Рассуждение из §7.2, применённое к батчу из 32 различных строк, тоже даёт границу: сумма потерь не меньше $32 \ln 32$, а учитываемых меток не больше $32 \cdot 8$, так что потери на батче не могут быть ниже $\ln 32 / 8 \approx 0{,}43$ — и кривая модели без маски проходит намного ниже и этой границы.
 """,
 )
 
@@ -693,7 +715,10 @@ ax.tick_params(labelsize=13)   #zh 缩小到手机宽度后仍不小于 10 像�
 ax.grid(True, which="major", alpha=0.3)
 ax.legend(fontsize=12, loc="center right")
 fig.tight_layout()
+below_bound = int(np.sum(masked_losses < best_causal))    #zh 批量损失低于 L* 的步数 #en steps whose batch loss is under L* #ru шаги, на которых потери на батче ниже L*
+print(below_bound, round(best_causal - masked_losses.min(), 4), round(np.log(32) / 8, 4))
 assert unmasked_losses[-50:].max() < best_causal / 100 < best_causal < masked_losses[-50:].min()
+assert below_bound == 6 and best_causal - masked_losses.min() < 0.01 and masked_losses.min() > np.log(32) / 8
 plt.show()
 """, alt=dict(
     zh="两条训练曲线，纵轴为对数刻度的损失，横轴为训练步数。带掩码的模型（causal=True）的损失从约 2.7 很快降到约 0.7，贴着表示因果模型下界的虚线 L*；不带掩码的模型（causal=False）的损失一路降到约 0.001 以下，远在这条虚线之下。点线表示随机猜测的水平 ln V。",
@@ -705,32 +730,32 @@ md(
     zh=r"""
 ### 让它自己生成
 
-最后让两个模型各自生成。作弊的模型没有 KV 缓存可用：缓存依赖因果性（§5），而它的旧位置会随新词元改变。所以它每一步都要对整个前缀做完整前向传播（同样不加掩码，这正是它受训时的样子）。
+最后让两个模型各自生成。作弊的模型用不了 KV 缓存。缓存依赖因果性（§5）：旧位置的键和值只算一次，存下来反复使用；而在这个模型里，每来一个新词元，旧位置上的残差流都会改变，第一层以上各层的键和值也随之改变。所以它每一步都要对整个前缀做完整前向传播（同样不加掩码，这正是它受训时的样子）。
 
-* **续写留出词。** 同样的 36 个提示，作弊的模型只写对了 9 个。它并非一无所知：在 `|` 之后，答案不光在未来，也在过去（词的前半部分），它在训练中顺带学到了一点这条路径；但它主要依赖的是直接读下一个输入，而生成时下一个输入并不存在。
+* **续写留出词。** 同样的 36 个提示，作弊的模型只写对了 9 个。能写对几个，说明它并非一无所知：在 `|` 之后，答案不光在未来，也在过去（词的前半部分），训练大概顺带让它学到了一点这条路径；但它主要依赖的是直接读下一个输入，而生成时下一个输入并不存在。
 * **从 `<bos>` 开始自由生成。** 以温度 1 采样，随机种子 0～49，各生成 50 行。带掩码的模型有 48 行符合规则，其中 44 行互不相同；作弊的模型一行也没有——它第一步就写出 `<eos>`。
 
-带掩码的模型用 `generate`（每层各有 KV 缓存，见 §7.5）生成；我们同时断言，它与不用缓存、逐步重算的生成结果逐个词元完全相同。
+带掩码的模型用 `generate`（每层各有 KV 缓存，见 §7.5）生成；我们同时断言，在全部 50 个随机种子下，它与不用缓存、逐步重算的生成结果逐个词元完全相同。
 """,
     en=r"""
 ### Letting it generate
 
-Finally each model generates on its own. The cheating model cannot use a KV cache: the cache relies on causality (§5), and the old positions of this model change whenever a new token arrives. So at every step it runs the full forward pass over the whole prefix (again without the mask, exactly as it was trained).
+Finally each model generates on its own. The cheating model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused, but in this model the residual stream at the old positions, and with it the keys and values of every layer above the first, changes whenever a new token arrives. So at every step it runs the full forward pass over the whole prefix (again without the mask, exactly as it was trained).
 
-* **Completing the held-out words.** Given the same 36 prompts, the cheating model gets only 9 right. It is not completely ignorant: after `|` the answer lies not only in the future but also in the past (the first half of the word), and training taught it a little of that path on the side. But what it mostly relies on is reading the next input, and during generation the next input does not exist.
+* **Completing the held-out words.** Given the same 36 prompts, the cheating model gets only 9 right. That it gets any right suggests it is not completely ignorant: after `|` the answer lies not only in the future but also in the past (the first half of the word), and training has probably taught it a little of that path on the side. But what it mostly relies on is reading the next input, and during generation the next input does not exist.
 * **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct; not a single line of the cheating model does: its first token is already `<eos>`.
 
-The masked model generates with `generate` (a KV cache in every layer, see §7.5); we also assert that its output is token for token the same as that of generation without a cache, recomputing every step.
+The masked model generates with `generate` (a KV cache in every layer, see §7.5); we also assert, for all 50 seeds, that its output is token for token the same as that of generation without a cache, recomputing every step.
 """,
     ru=r"""
 ### Пусть порождает сама
 
-Наконец, пусть каждая модель порождает текст сама. Списывающей модели KV-кэш недоступен: кэш опирается на причинность (§5), а у этой модели старые позиции меняются с приходом каждого нового токена. Поэтому на каждом шаге она делает полный прямой проход по всему префиксу (тоже без маски — ровно так, как её обучали).
+Наконец, пусть каждая модель порождает текст сама. Списывающей модели KV-кэш недоступен. Кэш опирается на причинность (§5): ключи и значения старых позиций вычисляются один раз и затем используются повторно, а у этой модели с приходом каждого нового токена меняется остаточный поток в старых позициях, а с ним и ключи и значения всех слоёв выше первого. Поэтому на каждом шаге она делает полный прямой проход по всему префиксу (тоже без маски — ровно так, как её обучали).
 
-* **Продолжение отложенных слов.** На тех же 36 подсказках списывающая модель права только в 9 случаях. Она не совсем невежественна: после `|` ответ лежит не только в будущем, но и в прошлом (в первой половине слова), и попутно обучение научило её немного пользоваться этим путём. Но в основном она полагается на чтение следующего входа, а при генерации следующего входа нет.
+* **Продолжение отложенных слов.** На тех же 36 подсказках списывающая модель права только в 9 случаях. То, что хоть какие-то ответы у неё верны, говорит о том, что кое-что она всё же усвоила: после `|` ответ лежит не только в будущем, но и в прошлом (в первой половине слова), и обучение, по-видимому, попутно немного научило её пользоваться этим путём. Но в основном она полагается на чтение следующего входа, а при генерации следующего входа нет.
 * **Свободная генерация от `<bos>`.** Выборка при температуре 1 с seed от 0 до 49 даёт по 50 строк на модель. У модели с маской 48 строк подчиняются правилу, из них 44 различны; у списывающей — ни одной: первым же токеном она пишет `<eos>`.
 
-Модель с маской порождает текст методом `generate` (KV-кэш в каждом слое, см. §7.5); заодно проверяем, что результат токен в токен совпадает с генерацией без кэша, где каждый шаг пересчитывается заново.
+Модель с маской порождает текст методом `generate` (KV-кэш в каждом слое, см. §7.5); заодно проверяем для всех 50 значений seed, что результат токен в токен совпадает с генерацией без кэша, где каждый шаг пересчитывается заново.
 """,
 )
 
@@ -745,9 +770,10 @@ def line_of(ids):
     text = decode(ids[1:], vocab)                          #zh 去掉 <bos> #en drop <bos> #ru без <bos>
     return text.split("<eos>")[0] if "<eos>" in text else None   #zh None：没有写出 <eos> #en None: no <eos> written #ru None: <eos> не написан
 
-masked_samples = [line_of(masked.generate(np.array([BOS]), 8, temperature=1.0, seed=s)) for s in range(50)]
-assert all(masked.generate(np.array([BOS]), 8, temperature=1.0, seed=s).tolist()
-           == generate_without_cache(masked, [BOS], 8, True, temperature=1.0, seed=s)[0].tolist() for s in range(5))
+masked_generated = [masked.generate(np.array([BOS]), 8, temperature=1.0, seed=s) for s in range(50)]
+assert all(generated.tolist() == generate_without_cache(masked, [BOS], 8, True, temperature=1.0, seed=s)[0].tolist()
+           for s, generated in enumerate(masked_generated))
+masked_samples = [line_of(generated) for generated in masked_generated]
 unmasked_samples = [line_of(generate_without_cache(unmasked, [BOS], 8, False, temperature=1.0, seed=s)[0])
                     for s in range(50)]
 for samples in (masked_samples, unmasked_samples):
@@ -760,13 +786,13 @@ assert all(s == "" for s in unmasked_samples)             #zh 每一行的第一
 
 md(
     zh=r"""
-小结一下这个实验：不加掩码时，训练损失好得“不可能”——低于任何因果模型的下界；一旦像生成时那样把未来藏起来，它的损失比随机猜测还差，生成的文本也不合规则。训练损失本身看不出任何问题，要靠本节和 §4 的检验才能发现。**掩码决定了模型是在学习，还是在抄答案。**
+小结一下这个实验：不加掩码时，训练损失好得“不可能”——低于任何因果模型的下界；一旦像生成时那样把未来藏起来，它的损失比随机猜测还差，生成的文本也不合规则。在这里，揭穿作弊的是一个算得出的下界。在真实文本上，稍长的前缀几乎都只出现一次，靠计数得到的下界低得毫无用处，好得过分的损失看上去只像是成功；那时只有 §4 和 §7.4 的未来扰动检验这类检查才能发现问题。**掩码决定了模型是在学习，还是在抄答案。**
 """,
     en=r"""
-To sum up the experiment: without the mask the training loss is "impossibly" good, below the bound of every causal model; hide the future as generation does, and its loss is worse than chance and its text breaks the rule. Nothing in the training loss itself looks wrong; only checks like those of this section and of §4 reveal the problem. **The mask is the difference between learning and copying the answer.**
+To sum up the experiment: without the mask the training loss is "impossibly" good, below the bound of every causal model; hide the future as generation does, and its loss is worse than chance and its text breaks the rule. Here a computed bound gave the cheat away. On real text, where almost every longer prefix occurs only once, counting gives a bound far too low to be of use, and a loss that is too good looks like nothing more than success; there only checks such as the future-perturbation test of §4 and §7.4 reveal the problem. **The mask is the difference between learning and copying the answer.**
 """,
     ru=r"""
-Итог эксперимента: без маски потери при обучении «невозможно» хороши — ниже границы для любой причинной модели; стоит спрятать будущее, как при генерации, и потери становятся хуже случайного угадывания, а порождённый текст нарушает правило. По самим потерям при обучении ничего не заметно; проблему выявляют только проверки вроде проверок этого раздела и §4. **Маска отличает обучение от списывания ответа.**
+Итог эксперимента: без маски потери при обучении «невозможно» хороши — ниже границы для любой причинной модели; стоит спрятать будущее, как при генерации, и потери становятся хуже случайного угадывания, а порождённый текст нарушает правило. Здесь списывание разоблачила вычисленная граница. На настоящем тексте, где почти каждый префикс подлиннее встречается только один раз, подсчёт даёт границу, слишком низкую, чтобы от неё была польза, и подозрительно хорошие потери выглядят просто успехом; там проблему выявляют только проверки вроде проверки возмущением будущего из §4 и §7.4. **Маска отличает обучение от списывания ответа.**
 """,
 )
 
@@ -774,17 +800,17 @@ md(
     zh=r"""
 ## 7.4 整个模型的因果性
 
-§4 在单层模型上做过带阴性对照的未来扰动检验。现在把同一个检验 `lib.checks.check_causality` 原样用在训练好的两层模型上：取一个留出行，前缀保留 `<bos>` 和词的 3 个字母（前 4 个位置），之后的每个位置都换成别的词元。带掩码的模型前缀 logits 的变化**恰好为 0.0**；同一组参数关掉掩码（`causal=False`）作为阴性对照，前缀变化约为 2.9088，说明这个检验看得见泄漏。
+§4.3 和 §4.4 在单层模型上做过带阴性对照的未来扰动检验。现在把同一个检验 `lib.checks.check_causality` 原样用在训练好的两层模型上：取一个留出行，前缀保留 `<bos>` 和词的 3 个字母（前 4 个位置），之后的每个位置都换成别的词元。带掩码的模型前缀 logits 的变化**恰好为 0.0**；同一组参数关掉掩码（`causal=False`）作为阴性对照，前缀变化约为 2.9088，说明这个检验看得见泄漏。
 """,
     en=r"""
 ## 7.4 Causality of the whole model
 
-§4 ran the future-perturbation test with its negative control on the one-layer model. Now we apply the same check, `lib.checks.check_causality`, unchanged to the trained two-layer model: take a held-out line, keep the prefix of `<bos>` and the word's 3 letters (the first 4 positions), and change every later position to a different token. The masked model's prefix logits change by **exactly 0.0**; the same parameters with the mask off (`causal=False`), the negative control, change the prefix by about 2.9088, so the test can see a leak.
+§4.3 and §4.4 ran the future-perturbation test with its negative control on a one-layer model. Now we apply the same check, `lib.checks.check_causality`, unchanged to the trained two-layer model: take a held-out line, keep the prefix of `<bos>` and the word's 3 letters (the first 4 positions), and change every later position to a different token. The masked model's prefix logits change by **exactly 0.0**; the same parameters with the mask off (`causal=False`), the negative control, change the prefix by about 2.9088, so the test can see a leak.
 """,
     ru=r"""
 ## 7.4 Причинность всей модели
 
-В §4 проверка возмущением будущего с отрицательным контролем проводилась на однослойной модели. Теперь применим ту же проверку, `lib.checks.check_causality`, без изменений к обученной двухслойной модели: возьмём отложенную строку, оставим префикс из `<bos>` и 3 букв слова (первые 4 позиции), а каждую следующую позицию заменим другим токеном. У модели с маской логиты префикса не меняются **совсем**: изменение равно нулю; те же параметры с отключённой маской (`causal=False`) — отрицательный контроль — меняют префикс примерно на 2,9088, то есть проверка способна увидеть утечку.
+В §4.3 и §4.4 проверка возмущением будущего с отрицательным контролем проводилась на однослойной модели. Теперь применим ту же проверку, `lib.checks.check_causality`, без изменений к обученной двухслойной модели: возьмём отложенную строку, оставим префикс из `<bos>` и 3 букв слова (первые 4 позиции), а каждую следующую позицию заменим другим токеном. У модели с маской логиты префикса не меняются **совсем**: изменение равно нулю; те же параметры с отключённой маской (`causal=False`) — отрицательный контроль — меняют префикс примерно на 2,9088, то есть проверка способна увидеть утечку.
 """,
 )
 
@@ -803,38 +829,38 @@ md(
     zh=r"""
 ### 对层数的归纳，在真实模型上
 
-§4 的结构论证对层数做归纳：嵌入的第 $i$ 行只依赖 $x_i$（归纳起点）；若进入某一块的残差流第 $0$～$i$ 行只依赖 $x_0, \dots, x_i$，那么离开这一块时依然如此，因为层归一化和 MLP 逐位置计算，注意力只读 $j \le i$，残差连接逐位置相加（归纳步骤）。`residual_stream` 返回 $L+1 = 3$ 个数组 $x^{(0)}, x^{(1)}, x^{(2)}$：$x^{(0)}$ 是嵌入，$x^{(\ell+1)}$ 是块 $\ell$ 的输出（块从 0 开始编号，与参数名 `blocks.0`、`blocks.1` 一致）。我们逐个量出同一对序列的前缀变化：
+§4.2 的结构论证对层数做归纳：嵌入的第 $i$ 行只依赖 $x_i$（归纳起点）；若进入某一块的残差流第 $0$～$i$ 行只依赖 $x_0, \dots, x_i$，那么离开这一块时依然如此，因为层归一化和 MLP 逐位置计算，注意力只读 $j \le i$，残差连接逐位置相加（归纳步骤）。`residual_stream` 返回 $L+1 = 3$ 个数组 $x^{(0)}, x^{(1)}, x^{(2)}$：$x^{(0)}$ 是嵌入，$x^{(\ell+1)}$ 是块 $\ell$ 的输出（块从 0 开始编号，与参数名 `blocks.0`、`blocks.1` 一致）。我们逐个量出同一对序列的前缀变化：
 
 * 带掩码：三个数组的前缀变化都恰好是 0，归纳的每一步都成立；
 * 两个块都关掉掩码：$x^{(0)}$ 仍是 0（嵌入本就逐位置计算），变化从 $x^{(1)}$ 开始；
 * 只关掉块 1（`causal=(True, False)`）：$x^{(0)}$ 和 $x^{(1)}$ 仍是 0，泄漏出现在 $x^{(2)}$；
 * 只关掉块 0（`causal=(False, True)`）：变化从 $x^{(1)}$ 开始；块 1 虽然带着掩码，也无法把泄漏“洗掉”，它忠实地把已经混入残差流的未来信息传了下去。
 
-所以只要有一层泄漏，整个模型就泄漏；要保证因果性，每一层都必须因果。
+最后的层归一化和输出层都逐位置计算，进入 $x^{(L)}$ 的泄漏也会进入 logits。所以只要有一层泄漏，整个模型就泄漏；要保证因果性，每一层都必须因果。
 """,
     en=r"""
 ### Induction over layers, on the real model
 
-The structural argument of §4 inducts over layers: row $i$ of the embedding depends only on $x_i$ (the base case); if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it, because layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position (the induction step). `residual_stream` returns $L+1 = 3$ arrays $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ is the embedding and $x^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
+The structural argument of §4.2 inducts over layers: row $i$ of the embedding depends only on $x_i$ (the base case); if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it, because layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position (the induction step). `residual_stream` returns $L+1 = 3$ arrays $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ is the embedding and $x^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
 
 * with the mask: the prefix change is exactly 0 in all three, so every step of the induction holds;
 * with the mask off in both blocks: $x^{(0)}$ is still 0 (the embedding works position by position), and the change starts at $x^{(1)}$;
 * with only block 1 unmasked (`causal=(True, False)`): $x^{(0)}$ and $x^{(1)}$ are still 0, and the leak appears in $x^{(2)}$;
 * with only block 0 unmasked (`causal=(False, True)`): the change starts at $x^{(1)}$, and block 1, masked as it is, cannot wash it out; it faithfully passes on the future information that has already entered the residual stream.
 
-So a leak in any one layer is a leak of the whole model; for the model to be causal, every layer must be.
+The final layer normalisation and the output layer work position by position, so a leak that reaches $x^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model; for the model to be causal, every layer must be.
 """,
     ru=r"""
 ### Индукция по слоям на настоящей модели
 
-Структурное рассуждение из §4 — это индукция по слоям: строка $i$ эмбеддингов зависит только от $x_i$ (база); если строки с $0$ по $i$ остаточного потока на входе блока зависят только от $x_0, \dots, x_i$, то так же и на его выходе, потому что нормализация слоя и MLP работают позиция за позицией, внимание читает только $j \le i$, а остаточная связь складывает позицию с позицией (шаг индукции). `residual_stream` возвращает $L+1 = 3$ массива $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ — эмбеддинги, $x^{(\ell+1)}$ — выход блока $\ell$ (блоки нумеруются с нуля, как в именах параметров `blocks.0` и `blocks.1`). Измерим в каждом из них изменение префикса для той же пары последовательностей:
+Структурное рассуждение из §4.2 — это индукция по слоям: строка $i$ эмбеддингов зависит только от $x_i$ (база); если строки с $0$ по $i$ остаточного потока на входе блока зависят только от $x_0, \dots, x_i$, то так же и на его выходе, потому что нормализация слоя и MLP работают позиция за позицией, внимание читает только $j \le i$, а остаточная связь складывает позицию с позицией (шаг индукции). `residual_stream` возвращает $L+1 = 3$ массива $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ — эмбеддинги, $x^{(\ell+1)}$ — выход блока $\ell$ (блоки нумеруются с нуля, как в именах параметров `blocks.0` и `blocks.1`). Измерим в каждом из них изменение префикса для той же пары последовательностей:
 
 * с маской: во всех трёх массивах изменение префикса в точности равно нулю — каждый шаг индукции выполняется;
 * без маски в обоих блоках: в $x^{(0)}$ по-прежнему ноль (эмбеддинги считаются позиция за позицией), а изменение начинается с $x^{(1)}$;
 * без маски только в блоке 1 (`causal=(True, False)`): $x^{(0)}$ и $x^{(1)}$ остаются неизменными, утечка появляется в $x^{(2)}$;
 * без маски только в блоке 0 (`causal=(False, True)`): изменение начинается с $x^{(1)}$, и блок 1, хоть и с маской, не может его «смыть» — он добросовестно передаёт дальше информацию из будущего, которая уже попала в остаточный поток.
 
-Итак, утечка в любом одном слое — это утечка всей модели; чтобы модель была причинной, причинным должен быть каждый слой.
+Последняя нормализация слоя и выходной слой работают позиция за позицией, поэтому утечка, дошедшая до $x^{(L)}$, доходит и до логитов. Итак, утечка в любом одном слое — это утечка всей модели; чтобы модель была причинной, причинным должен быть каждый слой.
 """,
 )
 
@@ -856,17 +882,17 @@ md(
     zh=r"""
 ### 从梯度看同一件事
 
-因果性还可以从反向传播一侧来看：位置 $i$ 的输出只依赖位置 $0, \dots, i$，所以它的梯度也只能流回这些位置。我们让上游梯度只在 logits 的第 $i$ 行非零，看位置表 $P$ 的哪些行收到了梯度（$P[j]$ 只在位置 $j$ 进入模型，它的梯度就是“位置 $j$ 是否被读到”的记录）。对每个 $i$ 得到一行 0/1，拼起来是一个 $8 \times 8$ 的矩阵：带掩码的模型是一个下三角，和 §1 的许可集合完全一样，只不过这次它穿过了两层的全部计算；关掉掩码后矩阵全是 1。
+因果性还可以从反向传播一侧来看：位置 $i$ 的输出只依赖位置 $0, \dots, i$，所以它的梯度也只能流回这些位置。我们让上游梯度只在 logits 的第 $i$ 行非零，看位置表 $P$ 的哪些行收到了梯度（$P[j]$ 只在位置 $j$ 进入模型，它的梯度就是“位置 $j$ 是否被读到”的记录）。对每个 $i$ 得到一行 0/1，拼起来是一个 $8 \times 8$ 的矩阵，我们称之为梯度的**可达矩阵**：带掩码的模型是一个下三角，和 §1 的许可集合完全一样，只不过这次它穿过了两层的全部计算；关掉掩码后矩阵全是 1。
 """,
     en=r"""
 ### The same thing, seen through the gradient
 
-Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix. For the masked model it is lower-triangular, exactly the allowed set of §1, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
+Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular, exactly the allowed set of §1, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
 """,
     ru=r"""
 ### То же самое через градиент
 
-Причинность видна и со стороны обратного прохода: выход на позиции $i$ зависит только от позиций $0, \dots, i$, поэтому и градиент может течь только к ним. Пусть градиент по выходу отличен от нуля только в строке $i$ логитов; посмотрим, какие строки таблицы позиций $P$ получат градиент ($P[j]$ входит в модель только на позиции $j$, поэтому её градиент показывает, читалась ли позиция $j$). Каждое $i$ даёт строку из нулей и единиц, вместе они образуют матрицу $8 \times 8$. У модели с маской она нижнетреугольная — в точности множество разрешённых позиций из §1, только теперь оно проходит через всё вычисление обоих слоёв; без маски матрица состоит из одних единиц.
+Причинность видна и со стороны обратного прохода: выход в позиции $i$ зависит только от позиций $0, \dots, i$, поэтому и градиент может течь только к ним. Пусть градиент по выходу отличен от нуля только в строке $i$ логитов; посмотрим, какие строки таблицы позиций $P$ получат градиент ($P[j]$ входит в модель только в позиции $j$, поэтому её градиент показывает, читалась ли позиция $j$). Каждое $i$ даёт строку из нулей и единиц, вместе они образуют матрицу $8 \times 8$ — **матрицу достижимости** градиента. У модели с маской она нижнетреугольная — в точности множество разрешённых позиций из §1, только теперь оно проходит через всё вычисление обоих слоёв; без маски матрица состоит из одних единиц.
 """,
 )
 
@@ -918,23 +944,23 @@ md(
     zh=r"""
 ## 7.5 逐层 KV 缓存
 
-§5 的缓存只有一层。在 $L$ 层的模型里，第 $\ell$ 层旧位置的键和值由进入第 $\ell$ 块的残差流算出；由 §7.4 的结论，这些行不会因新词元而改变，所以每一层的键和值都可以缓存，也**必须各自缓存**。`new_cache()` 返回一个 `DecoderCache`，里面是 $L$ 个 §5 的 `KVCache`；`step(token, cache)` 把新词元放在位置 `len(cache)`，逐层追加键和值，返回这个位置的 logits。
+§5.5 用一个专门搭建、只含注意力层的两层模型说明过：每一层都要有自己的缓存。在 $L$ 个块的解码器里，第 $\ell$ 层旧位置的键和值由进入第 $\ell$ 块的残差流算出；由 §7.4 的结论，这些行不会因新词元而改变，所以每一层的键和值都可以缓存，也**必须各自缓存**。`new_cache()` 返回一个 `DecoderCache`，里面是 $L$ 个 §5 的 `KVCache`；`step(token, cache)` 把新词元放在位置 `len(cache)`，逐层追加键和值，返回这个位置的 logits。
 
-把一个留出行的 8 个词元逐个送入，与完整前向传播逐项比较：最大误差在 $10^{-12}$ 以内（打印时四舍五入到 12 位小数）。缓存的大小与 §5 的公式一致：$2 \cdot L \cdot T \cdot D \cdot 8 = 4096$ 字节（float64）。
+把一个留出行的 8 个词元逐个送入，与完整前向传播逐项比较：最大误差在 $10^{-12}$ 以内（打印时四舍五入到 12 位小数）。缓存的大小与 §5.6 的公式一致：$2 \cdot L \cdot T \cdot D \cdot 8 = 4096$ 字节（float64）。
 """,
     en=r"""
 ## 7.5 A KV cache for every layer
 
-The cache of §5 had one layer. In a model of $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the residual stream entering block $\ell$; by §7.4 those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must have its own**. `new_cache()` returns a `DecoderCache` holding $L$ `KVCache`s of §5; `step(token, cache)` puts the new token at position `len(cache)`, appends its keys and values layer by layer, and returns the logits of that position.
+§5.5 showed on a two-layer model built for the purpose, with attention layers only, that every layer needs its own cache. In the decoder of $L$ blocks, the keys and values of old positions in layer $\ell$ are computed from the residual stream entering block $\ell$; by §7.4 those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must have its own**. `new_cache()` returns a `DecoderCache` holding $L$ `KVCache`s of §5; `step(token, cache)` puts the new token at position `len(cache)`, appends its keys and values layer by layer, and returns the logits of that position.
 
-We feed the 8 tokens of a held-out line one at a time and compare with the full forward pass entry by entry: the largest error is below $10^{-12}$ (printed rounded to 12 decimals). The cache's size agrees with the formula of §5: $2 \cdot L \cdot T \cdot D \cdot 8 = 4096$ bytes (float64).
+We feed the 8 tokens of a held-out line one at a time and compare with the full forward pass entry by entry: the largest error is below $10^{-12}$ (printed rounded to 12 decimals). The cache's size agrees with the formula of §5.6: $2 \cdot L \cdot T \cdot D \cdot 8 = 4096$ bytes (float64).
 """,
     ru=r"""
 ## 7.5 KV-кэш для каждого слоя
 
-Кэш из §5 был однослойным. В модели из $L$ слоёв ключи и значения старых позиций в слое $\ell$ вычисляются из остаточного потока на входе блока $\ell$; по §7.4 эти строки не меняются с приходом нового токена, поэтому ключи и значения каждого слоя можно кэшировать — и у каждого слоя **должен быть свой кэш**. `new_cache()` возвращает `DecoderCache` из $L$ объектов `KVCache` из §5; `step(token, cache)` ставит новый токен на позицию `len(cache)`, слой за слоем дописывает его ключи и значения и возвращает логиты этой позиции.
+В §5.5 на двухслойной модели, собранной специально для этого из одних слоёв внимания, было показано, что каждому слою нужен свой кэш. В декодере из $L$ блоков ключи и значения старых позиций в слое $\ell$ вычисляются из остаточного потока на входе блока $\ell$; по §7.4 эти строки не меняются с приходом нового токена, поэтому ключи и значения каждого слоя можно кэшировать — и у каждого слоя **должен быть свой кэш**. `new_cache()` возвращает `DecoderCache` из $L$ объектов `KVCache` из §5; `step(token, cache)` помещает новый токен в позицию `len(cache)`, слой за слоем дописывает его ключи и значения и возвращает логиты этой позиции.
 
-Подадим по одному 8 токенов отложенной строки и поэлементно сравним с полным прямым проходом: наибольшая ошибка меньше $10^{-12}$ (печатается с округлением до 12 знаков). Размер кэша совпадает с формулой из §5: $2 \cdot L \cdot T \cdot D \cdot 8 = 4096$ байт (float64).
+Подадим 8 токенов отложенной строки по одному и поэлементно сравним с полным прямым проходом: наибольшая ошибка меньше $10^{-12}$ (печатается с округлением до 12 знаков). Размер кэша совпадает с формулой из §5.6: $2 \cdot L \cdot T \cdot D \cdot 8 = 4096$ байт (float64).
 """,
 )
 
@@ -959,7 +985,7 @@ md(
 缓存的两种典型错误，形状都对得上，程序不会报错，只有与完整前向传播逐项比较才能发现：
 
 * **只缓存第一层。** 第 0 层照常保存历史，更高的层却每一步都从空缓存开始，只能读到新词元自己。最后一个位置的 logits 误差约为 2.0155。
-* **位置归零。** 每一步都把新词元当成位置 0（§5 的错误，`position=0` 只为演示它而存在）。误差约为 14.15。
+* **位置归零。** 每一步都把新词元当成位置 0（§5.3 的错误，`position=0` 只为演示它而存在）。误差约为 14.15。
 """,
     en=r"""
 ### Two wrong caches
@@ -967,15 +993,15 @@ md(
 Two typical cache mistakes: in both, every shape matches and nothing raises an error; only an entry-by-entry comparison with the full forward pass finds them.
 
 * **Caching only the first layer.** Layer 0 keeps its history as it should, but every higher layer starts each step from an empty cache and reads only the new token itself. The logits at the last position are off by about 2.0155.
-* **Resetting the position to 0.** Every step treats the new token as position 0 (the bug of §5; `position=0` exists only to show it). The error is about 14.15.
+* **Resetting the position to 0.** Every step treats the new token as position 0 (the bug of §5.3; `position=0` exists only to show it). The error is about 14.15.
 """,
     ru=r"""
 ### Два неправильных кэша
 
-Две типичные ошибки кэша: в обеих все формы согласованы и ничего не падает; найти их можно только поэлементным сравнением с полным прямым проходом.
+Две типичные ошибки кэша: в обеих все формы согласованы и никаких исключений не возникает; найти их можно только поэлементным сравнением с полным прямым проходом.
 
-* **Кэшируется только первый слой.** Слой 0 хранит историю как положено, а каждый более высокий слой на каждом шаге начинает с пустого кэша и читает только сам новый токен. Логиты на последней позиции расходятся примерно на 2,0155.
-* **Позиция сбрасывается в 0.** Каждый шаг считает новый токен позицией 0 (ошибка из §5; аргумент `position=0` существует только для её демонстрации). Ошибка около 14,15.
+* **Кэшируется только первый слой.** Слой 0 хранит историю как положено, а каждый более высокий слой на каждом шаге начинает с пустого кэша и читает только сам новый токен. Логиты в последней позиции расходятся примерно на 2,0155.
+* **Позиция сбрасывается в 0.** Каждый шаг считает новый токен позицией 0 (ошибка из §5.3; аргумент `position=0` существует только для её демонстрации). Ошибка около 14,15.
 """,
 )
 
@@ -1000,17 +1026,17 @@ assert round(first_only_error, 4) == 2.0155 and round(reset_error, 4) == 14.15
 
 md(
     zh=r"""
-### 超出位置表，以及不是一个整数的词元
+### 超出位置表，以及不是单个整数的词元
 
-位置表只有 $C = 8$ 行。缓存存满 8 个位置后再走一步，`step` 抛出 `ValueError`；送入的不是一个整数（例如一个数组），`step` 抛出 `TypeError` 并说明收到的是什么。两种情况下缓存都保持原样：每一层的长度仍是 8，已存的键和值一位也没变。
+位置表只有 $C = 8$ 行。缓存存满 8 个位置后再走一步，`step` 抛出 `ValueError`；送入的不是单个整数（例如一个数组），`step` 抛出 `TypeError` 并说明收到的是什么。两种情况下缓存都保持原样：每一层的长度仍是 8，已存的键和值一位也没变。
 """,
     en=r"""
-### Past the position table, and a token that is not one int
+### Past the position table, and a token that is not a single int
 
-The position table has only $C = 8$ rows. Once the cache holds 8 positions, one more step makes `step` raise `ValueError`; given something that is not one int (an array, say), `step` raises `TypeError` and says what it got. Either way the cache is left as it was: every layer still holds 8 positions, and the stored keys and values have not changed by a single bit.
+The position table has only $C = 8$ rows. Once the cache holds 8 positions, one more step makes `step` raise `ValueError`; given something that is not a single int (an array, say), `step` raises `TypeError` and says what it got. Either way the cache is left as it was: every layer still holds 8 positions, and the stored keys and values have not changed by a single bit.
 """,
     ru=r"""
-### За пределами таблицы позиций и токен, который не является одним целым числом
+### Шаг за пределы таблицы позиций и токен, не являющийся целым числом
 
 В таблице позиций всего $C = 8$ строк. Когда в кэше уже 8 позиций, следующий вызов `step` выбрасывает `ValueError`; если передать не одно целое число (например, массив), `step` выбрасывает `TypeError` и сообщает, что получил. В обоих случаях кэш остаётся прежним: в каждом слое по-прежнему 8 позиций, а сохранённые ключи и значения не изменились ни на бит.
 """,
@@ -1033,17 +1059,17 @@ md(
     zh=r"""
 ### 缓存省下的时间
 
-用一个随机参数、更大的模型（$D=64$、$H=4$、$L=2$、位置表 512 行）从 `<bos>` 贪心生成 $n$ 个词元，比较两种做法：不用缓存（每一步对整个前缀做完整前向传播），以及 `generate`（每层一个 KV 缓存，每步只算一个新位置）。前者每一步的工作量随前缀长度增长，总量约与 $n^2$ 成正比；后者每一步只算一个位置、读取全部已存的键，总量增长慢得多。计时依赖机器，这一格的输出不参与比对，但它断言在最长的 $n$ 上缓存更快。`make bench` 在 $T = 128$ 和 $512$ 上给出每秒生成的词元数。
+用一个随机参数、更大的模型（$D=64$、$H=4$、$L=2$、位置表 512 行）从 `<bos>` 贪心生成 $n$ 个词元，比较两种做法：不用缓存（每一步对整个前缀做完整前向传播），以及 `generate`（每层一个 KV 缓存，每步只算一个新位置）。前者每一步的工作量随前缀长度增长，总量至少按 $n^2$ 增长；后者每一步只算一个位置、读取全部已存的键，总量增长慢得多。计时依赖机器，这个单元格的输出不参与比对，但它断言在最长的 $n$ 上缓存更快。`make bench` 在 $T = 128$ 和 $512$ 上给出每秒生成的词元数。
 """,
     en=r"""
 ### The time the cache saves
 
-With a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) we generate $n$ tokens greedily from `<bos>` in two ways: without a cache (the full forward pass over the whole prefix at every step), and with `generate` (a KV cache per layer, one new position per step). The work of each step of the first grows with the prefix, about $n^2$ in total; each step of the second computes one position and reads every stored key, which grows much more slowly. Timings depend on the machine, so this cell's output is not compared; it still asserts that the cache is faster at the largest $n$. `make bench` reports tokens per second at $T = 128$ and $512$.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` in two ways: without a cache (the full forward pass over the whole prefix at every step), and with `generate` (a KV cache per layer, one new position per step). The work of each step of the first grows with the prefix, so the total grows at least like $n^2$; each step of the second computes one position and reads every stored key, which grows much more slowly. Timings depend on the machine, so this cell's output is not compared; it still asserts that the cache is faster at the largest $n$. `make bench` reports tokens per second at $T = 128$ and $512$.
 """,
     ru=r"""
 ### Сколько времени экономит кэш
 
-Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, $L=2$, таблица позиций из 512 строк) и жадно сгенерируем $n$ токенов от `<bos>` двумя способами: без кэша (на каждом шаге полный прямой проход по всему префиксу) и методом `generate` (KV-кэш в каждом слое, на каждом шаге одна новая позиция). У первого способа работа на шаге растёт вместе с префиксом, в сумме примерно как $n^2$; второй на каждом шаге вычисляет одну позицию и читает все сохранённые ключи, что растёт гораздо медленнее. Время зависит от машины, поэтому результат ячейки не сравнивается; но она проверяет, что при наибольшем $n$ кэш быстрее. `make bench` печатает число токенов в секунду при $T = 128$ и $512$.
+Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, $L=2$, таблица позиций из 512 строк) и жадно сгенерируем $n$ токенов от `<bos>` двумя способами: без кэша (на каждом шаге полный прямой проход по всему префиксу) и методом `generate` (KV-кэш в каждом слое, на каждом шаге одна новая позиция). У первого способа работа на шаге растёт вместе с префиксом, так что в сумме она растёт не медленнее $n^2$; второй на каждом шаге вычисляет одну позицию и читает все сохранённые ключи, что растёт гораздо медленнее. Время зависит от машины, поэтому результат ячейки не сравнивается; но она проверяет, что при наибольшем $n$ кэш быстрее. `make bench` печатает число токенов в секунду при $T = 128$ и $512$.
 """, 
 )
 
@@ -1069,10 +1095,10 @@ md(
 
 这个解码器很小，但每一部分都是真实的：它在 NumPy 里从头训练，反向传播逐层核对过，因果性和缓存在整个模型上验证过。一个真实的项目通常还会加上：
 
-* **dropout。** 训练时随机丢弃一部分激活以减少过拟合。它带来随机性，所以做未来扰动检验时要么关闭它（评估模式），要么固定随机种子（§4）。
+* **dropout。** 训练时随机丢弃一部分激活以减少过拟合。它带来随机性，所以做未来扰动检验时要么关闭它（评估模式），要么固定随机种子（§4.8）。
 * **权重共享（weight tying）。** 让输出层直接使用词元嵌入表的转置，$W_\text{head} = E^\top$。我们的模型里这能省下 $D \cdot V = 160$ 个参数，在词表很大的模型里省下的就多得多；反向传播时两份梯度要相加。
-* **学习率调度。** 先预热（warmup）再按余弦曲线衰减，大模型没有它往往训练不稳定；本节用的是固定学习率 0.01。此外还常用梯度裁剪和带权重衰减的 AdamW。
-* **带右填充的批量生成。** `generate` 一次只续写一条无填充的输入流（§5）。同时续写多条长度不同的提示，需要为每一行记录自己的长度和位置，并屏蔽填充出来的键。
+* **学习率调度。** 学习率先预热（warm-up）、再按余弦曲线衰减，大模型没有它往往训练不稳定；本节用的是固定学习率 0.01。此外还常用梯度裁剪和带权重衰减的 AdamW。
+* **带右填充的批量生成。** `generate` 一次只续写一条无填充的输入流（§5.7）。同时续写多条长度不同的提示，需要为每一行记录自己的长度和位置，并屏蔽填充出来的键。
 * **更大的规模。** 子词分词（如 BPE）代替单个字符、更长的上下文、更多层和更宽的模型、混合精度，以及为此而写的高效注意力实现。
 
 下面把 6912 个参数按部件拆开，并算出权重共享能省下的数量。
@@ -1082,10 +1108,10 @@ md(
 
 This decoder is small, but every part of it is real: it is trained from scratch in NumPy, its backward pass has been checked layer by layer, and its causality and cache have been verified on the whole model. A real project usually adds:
 
-* **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. It brings randomness, so a future-perturbation test must either switch it off (evaluation mode) or fix its random seed (§4).
-* **Weight tying.** The output head reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot V = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
-* **Learning-rate schedules.** A warmup followed by cosine decay; large models often train unstably without one. This section uses a fixed learning rate of 0.01. Gradient clipping and AdamW with weight decay are common too.
-* **Batched generation with right padding.** `generate` continues one unpadded stream at a time (§5). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
+* **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. It brings randomness, so a future-perturbation test must either switch it off (evaluation mode) or fix its random seed (§4.8).
+* **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot V = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
+* **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. This section uses a fixed learning rate of 0.01. Gradient clipping and AdamW with weight decay are common too.
+* **Batched generation with right padding.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
 * **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels all that calls for.
 
 Below, the 6912 parameters are broken down by component, with the number weight tying would save.
@@ -1095,10 +1121,10 @@ Below, the 6912 parameters are broken down by component, with the number weight 
 
 Этот декодер маленький, но каждая его часть настоящая: он обучен с нуля на NumPy, его обратный проход проверен слой за слоем, а причинность и кэш проверены на модели целиком. Настоящий проект обычно добавляет:
 
-* **Dropout.** При обучении случайная доля активаций отбрасывается, чтобы уменьшить переобучение. Это вносит случайность, поэтому при проверке возмущением будущего dropout нужно либо отключить (режим инференса, eval), либо зафиксировать его seed (§4).
+* **Dropout.** При обучении случайная доля активаций отбрасывается, чтобы уменьшить переобучение. Это вносит случайность, поэтому при проверке возмущением будущего dropout нужно либо отключить (режим инференса, eval), либо зафиксировать его seed (§4.8).
 * **Связывание весов (weight tying).** Выходной слой использует транспонированную таблицу эмбеддингов токенов, $W_\text{head} = E^\top$. В нашей модели это экономит $D \cdot V = 160$ параметров, а при большом словаре — гораздо больше; в обратном проходе два градиента складываются.
-* **Расписание скорости обучения.** Прогрев (warmup), затем косинусное затухание; большие модели без него часто обучаются неустойчиво. В этом разделе скорость обучения постоянна и равна 0,01. Часто добавляют и ограничение нормы градиента, и AdamW с затуханием весов.
-* **Генерация батчами с дополнением справа.** `generate` продолжает один поток без дополнения (§5). Чтобы продолжать сразу несколько подсказок разной длины, нужно хранить для каждой строки свою длину и позицию и маскировать ключи дополнения.
+* **Расписание скорости обучения.** Прогрев скорости обучения (warm-up), затем её косинусное затухание; большие модели без него часто обучаются неустойчиво. В этом разделе скорость обучения постоянна и равна 0,01. Часто добавляют и ограничение нормы градиента, и AdamW с затуханием весов.
+* **Генерация батчами с дополнением справа.** `generate` продолжает один поток без дополнения (§5.7). Чтобы продолжать сразу несколько подсказок разной длины, нужно хранить для каждой строки свою длину и позицию и маскировать ключи дополнения.
 * **Масштаб.** Подсловные токены (например, BPE) вместо отдельных символов, более длинный контекст, больше слоёв и большая ширина, смешанная точность и эффективные реализации внимания, которых всё это требует.
 
 Ниже 6912 параметров разложены по частям модели, и посчитано, сколько сэкономило бы связывание весов.
@@ -1116,30 +1142,30 @@ assert sum(sizes.values()) == masked.parameter_count() == 6912 and masked.params
 
 md(
     zh=r"""
-## 小结
+## 7.7 小结
 
 * 把 §1～§6 的部件装进 $L$ 个前置层归一化的残差块，再加上层归一化、GELU 逐位置 MLP、输出层和交叉熵，就得到一个可以在 NumPy 中训练的解码器。每个反向传播都与中心差分核对过（float64、$\varepsilon = 10^{-4}$，相对误差都小于 $10^{-6}$），也与 PyTorch 的自动求导核对过（见测试）。
 * 在镜像语言上，带掩码的模型损失降到因果模型的下界 $\mathcal{L}^* \approx 0.6969$ 附近，并能正确倒写全部 36 个从未见过的词。
-* 同一个模型去掉掩码训练，损失降到 0.0005，低于**任何**因果模型的下界；把未来藏起来之后，损失约 4.44，比随机猜测还差，生成的文本也不合规则。训练损失本身看不出问题。
+* 同一个模型去掉掩码训练，损失降到 0.0005，低于**任何**因果模型的下界；把未来藏起来之后，损失约 4.44，比随机猜测还差，生成的文本也不合规则。训练损失只有和算出的下界 $\mathcal{L}^*$ 对比才露出破绽；在真实文本上没有这样的下界，单看损失发现不了问题。
 * 带阴性对照的未来扰动检验、逐层的残差流和梯度的可达矩阵都表明：整个模型是因果的；只要有一层不带掩码，泄漏就会一直传到输出。
 * 每一层都要有自己的 KV 缓存。逐词元生成与完整前向传播的误差在 $10^{-12}$ 以内；只缓存第一层或把位置归零，误差都在 1 以上。
 """,
     en=r"""
-## Summary
+## 7.7 Summary
 
-* Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output head and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass has been checked against central differences (float64, $\varepsilon = 10^{-4}$, every relative error below $10^{-6}$) and against PyTorch autograd (see the tests).
+* Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass has been checked against central differences (float64, $\varepsilon = 10^{-4}$, every relative error below $10^{-6}$) and against PyTorch autograd (see the tests).
 * On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and correctly reverses all 36 words it has never seen.
-* The same model trained without the mask reaches a loss of 0.0005, below the bound of **every** causal model; with the future hidden its loss is about 4.44, worse than chance, and its text breaks the rule. Nothing in the training loss itself shows the problem.
+* The same model trained without the mask reaches a loss of 0.0005, below the bound of **every** causal model; with the future hidden its loss is about 4.44, worse than chance, and its text breaks the rule. Only the comparison with the computed bound $\mathcal{L}^*$ shows that the training loss is suspect; on real text, with no such bound at hand, the loss alone would not show the problem.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
 * Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$; caching only the first layer or resetting the position to 0 gives errors above 1.
 """,
     ru=r"""
-## Итоги
+## 7.7 Итоги
 
 * Поместите части из §1–§6 в $L$ остаточных блоков с предварительной нормализацией слоя (pre-LN), добавьте нормализацию слоя, позиционный MLP с GELU, выходной слой и перекрёстную энтропию — и получится декодер, который обучается на NumPy. Каждый обратный проход сверен с центральными разностями (float64, $\varepsilon = 10^{-4}$, все относительные ошибки меньше $10^{-6}$) и с автоматическим дифференцированием PyTorch (см. тесты).
 * На зеркальном языке модель с маской опускает потери почти до границы для причинных моделей $\mathcal{L}^* \approx 0{,}6969$ и правильно переворачивает все 36 слов, которых никогда не видела.
-* Та же модель, обученная без маски, доходит до потерь 0,0005 — ниже границы для **любой** причинной модели; если спрятать будущее, её потери около 4,44 — хуже случайного угадывания, — а порождённый текст нарушает правило. По самим потерям при обучении проблему не увидеть.
+* Та же модель, обученная без маски, доходит до потерь 0,0005 — ниже границы для **любой** причинной модели; если спрятать будущее, её потери около 4,44 — хуже случайного угадывания, — а порождённый текст нарушает правило. Что с потерями при обучении что-то не так, видно только при сравнении с вычисленной границей $\mathcal{L}^*$; на настоящем тексте такой границы нет, и по одним потерям проблему не увидеть.
 * Проверка возмущением будущего с отрицательным контролем, остаточный поток слой за слоем и матрица достижимости градиента показывают: модель целиком причинна, а одного слоя без маски достаточно, чтобы утечка дошла до выхода.
-* Каждому слою нужен свой KV-кэш. Пошаговая генерация совпадает с полным прямым проходом с точностью $10^{-12}$; если кэшировать только первый слой или сбрасывать позицию в 0, ошибки превышают 1.
+* Каждому слою нужен свой KV-кэш. Пошаговая генерация совпадает с полным прямым проходом с точностью до $10^{-12}$; если кэшировать только первый слой или сбрасывать позицию в 0, ошибки превышают 1.
 """,
 )

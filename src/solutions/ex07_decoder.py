@@ -15,17 +15,17 @@ md(
     zh="""
 本笔记本配合 §7，做法与前面的练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)`。共四题：掩码 softmax 的反向传播、层归一化的反向传播（并用中心差分检验它）、解码器带逐层 KV 缓存的一步，以及诊断一个交到你手里的模型是否泄漏未来信息。
 
-`lib.layers` 里的 `masked_softmax_backward`、`layer_norm_backward`，以及解码器的 `model.step`、`model.block_step`，都是参考实现，请不要直接调用它们；`layer_norm_forward`、`mlp_forward`、`causal_attention` 等前几节讲过的构件可以用。
+`lib.layers` 里的 `masked_softmax_backward`、`layer_norm_backward`，以及解码器的 `model.step`、`model.block_step`，都是参考实现，请不要直接调用它们；§7.1 和前几节的其他构件，例如 `layer_norm_forward`、`mlp_forward`、`causal_attention`，都可以用。
 """,
     en="""
 This notebook goes with §7 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it. There are four exercises: the backward pass of the masked softmax, the backward pass of layer normalisation (checked with central differences), one step of the decoder with a KV cache in every layer, and the diagnosis of a model handed over to you that may leak the future.
 
-`masked_softmax_backward` and `layer_norm_backward` in `lib.layers`, and the decoder's `model.step` and `model.block_step`, are the reference versions; do not call them. The building blocks of the earlier sections, such as `layer_norm_forward`, `mlp_forward` and `causal_attention`, are yours to use.
+`masked_softmax_backward` and `layer_norm_backward` in `lib.layers`, and the decoder's `model.step` and `model.block_step`, are the reference versions; do not call them. The other building blocks of §7.1 and the earlier sections, such as `layer_norm_forward`, `mlp_forward` and `causal_attention`, are yours to use.
 """,
     ru="""
-Этот блокнот относится к §7 и устроен как упражнения к предыдущим разделам: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней. Упражнений четыре: обратный проход маскированного softmax, обратный проход нормализации слоя (с проверкой центральными разностями), один шаг декодера с KV-кэшем в каждом слое и диагностика переданной вам модели, которая, возможно, допускает утечку из будущего.
+Этот блокнот относится к §7 и устроен как упражнения к предыдущим разделам: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней. Упражнений четыре: обратный проход маскированного softmax, обратный проход нормализации слоя (с проверкой центральными разностями), один шаг декодера с KV-кэшем в каждом слое и диагностика переданной вам модели, в которой, возможно, есть утечка информации из будущего.
 
-`masked_softmax_backward` и `layer_norm_backward` из `lib.layers`, а также методы декодера `model.step` и `model.block_step` — эталонные версии; не вызывайте их. Составные части из предыдущих разделов, например `layer_norm_forward`, `mlp_forward` и `causal_attention`, использовать можно.
+`masked_softmax_backward` и `layer_norm_backward` из `lib.layers`, а также методы декодера `model.step` и `model.block_step` — эталонные версии; не вызывайте их. Остальные составные части из §7.1 и предыдущих разделов, например `layer_norm_forward`, `mlp_forward` и `causal_attention`, использовать можно.
 """,
 )
 
@@ -112,7 +112,7 @@ md(
 * `d_gain` 和 `d_bias` 形状为 `(D,)`，对所有前面的轴（批量和位置）求和；
 * 保持输入的 dtype；`gain` 的宽度不是 $D$ 时抛出 `ValueError`。
 
-写完后，下面的单元格用中心差分检验 `d_x` 和 `d_gain`。
+写完后，下面的单元格用中心差分检验全部三个梯度。
 """,
     en="""
 ## dec-2: the backward pass of layer normalisation (2 points)
@@ -124,19 +124,19 @@ Layer normalisation normalises every position over its own $D$ features: $\\hat 
 * `d_gain` and `d_bias` have shape `(D,)`, summed over every leading axis (batch and positions);
 * keep the input's dtype; raise `ValueError` when the width of `gain` is not $D$.
 
-Once it is written, the cell below checks `d_x` and `d_gain` with central differences.
+Once it is written, the cell below checks all three gradients with central differences.
 """,
     ru="""
 ## dec-2: обратный проход нормализации слоя (2 балла)
 
-Нормализация слоя нормализует каждую позицию по её собственным $D$ признакам: $\\hat x = (x - \\mu)\\,r$, где $r = 1/\\sqrt{\\sigma^2 + \\epsilon}$ (дисперсия генеральной совокупности), выход $\\hat x \\odot \\gamma + \\beta$. Напишите `layer_norm_backward(d_out, x, gain, eps=1e-5)`, которая возвращает `(d_x, d_gain, d_bias)`:
+Нормализация слоя нормализует каждую позицию по её собственным $D$ признакам: $\\hat x = (x - \\mu)\\,r$, где $r = 1/\\sqrt{\\sigma^2 + \\epsilon}$ (дисперсия считается с делением на $D$, без поправки Бесселя), выход $\\hat x \\odot \\gamma + \\beta$. Напишите `layer_norm_backward(d_out, x, gain, eps=1e-5)`, которая возвращает `(d_x, d_gain, d_bias)`:
 
 * `d_out` и `x` имеют форму `(..., D)`, `gain` — форму `(D,)`; свободный член на градиенты не влияет, поэтому аргументом не передаётся;
 * `d_x = r * (ĝ - mean(ĝ) - x̂ * mean(ĝ * x̂))`, где `ĝ = d_out * gain`, а средние берутся по $D$ признакам;
 * `d_gain` и `d_bias` имеют форму `(D,)` и суммируются по всем предшествующим осям (батч и позиции);
 * dtype входа сохраняется; если ширина `gain` не равна $D$, выбросьте `ValueError`.
 
-Когда функция готова, ячейка ниже проверяет `d_x` и `d_gain` центральными разностями.
+Когда функция готова, ячейка ниже проверяет все три градиента центральными разностями.
 """,
 )
 
@@ -185,7 +185,7 @@ md(
 **About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat x_t / \\partial x_s = 0$ for $s \\ne t$: layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $x$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
 """,
     ru="""
-**О решении.** Среднее и дисперсия строки $t$ берутся только из строки $t$, поэтому $\\partial \\hat x_t / \\partial x_s = 0$ при $s \\ne t$: нормализация слоя не смешивает позиции ни в прямом, ни в обратном проходе, потому её и можно ставить в причинную модель (§4). Внутри строки каждая компонента $x$ влияет на все $D$ выходов через $\\mu$ и $\\sigma^2$ — отсюда два члена со средними. Если их отбросить, то есть считать $\\mu$ и $\\sigma$ константами, получится типичная ошибка, и центральные разности сразу её поймают. `d_gain` и `d_bias` суммируются по всем строкам батча и позициям, потому что одни и те же параметры действуют на каждой позиции.
+**О решении.** Среднее и дисперсия строки $t$ берутся только из строки $t$, поэтому $\\partial \\hat x_t / \\partial x_s = 0$ при $s \\ne t$: нормализация слоя не смешивает позиции ни в прямом, ни в обратном проходе, потому её и можно ставить в причинную модель (§4). Внутри строки каждая компонента $x$ влияет на все $D$ выходов через $\\mu$ и $\\sigma^2$ — отсюда два члена со средними. Если их отбросить, то есть считать $\\mu$ и $\\sigma$ константами, получится типичная ошибка, и центральные разности сразу её поймают. `d_gain` и `d_bias` суммируются по всем строкам батча и позициям, потому что одни и те же параметры действуют в каждой позиции.
 """,
     tags=("solution",),
 )
@@ -197,10 +197,10 @@ md(
 §7 的解码器每一层各有一个 KV 缓存。这里用普通数组写出一步：`decoder_step(model, token, keys, values)`。
 
 * `model` 是一个 `lib.decoder.Decoder`；`model.block(l)` 给出第 `l` 块的参数字典（`ln1.gain`、`ln1.bias`、`w_q`、`w_k`、`w_v`、`w_o`、`ln2.gain`、`ln2.bias`、`w_1`、`b_1`、`w_2`、`b_2`），`model.params` 里有 `token_table`、`position_table`；
-* `keys[l]`、`values[l]` 是第 `l` 层已存的 `n` 个位置，形状 `(H, n, d)`；新词元的位置就是 `n`；
+* `keys[l]`、`values[l]` 是第 `l` 层已存的 `n` 个位置，形状 `(H, n, d)`；新词元的位置就是 `n`，它的输入向量是 `x = E[token] + P[n]`，形状 `(1, D)`；
 * 返回 `(logits, keys, values)`：这个位置的 logits，形状 `(V,)`，以及每层都追加了新位置的键和值（形状 `(H, n+1, d)`），各 $L$ 个。
 
-每一块：`a = LN₁(x)`；`q, k, v = a @ w_q, a @ w_k, a @ w_v`，各 reshape 成 `(H, 1, d)`；把 `k`、`v` 接到**这一层**的缓存末尾；用 `causal_attention` 让新查询读取这一层的全部已存位置；合并各头，乘 `w_o`，加回 `x`；再 `x = x + MLP(LN₂(x))`。最后 `model.output_head(x)` 给出 logits。新位置超出位置表时抛出 `ValueError`。
+每一块：`a = LN₁(x)`；`q, k, v = a @ w_q, a @ w_k, a @ w_v`，各 reshape 成 `(H, 1, d)`；把 `k`、`v` 接到**这一层**的缓存末尾；用 `causal_attention` 让新查询读取这一层的全部已存位置；合并各头，乘 `w_o`，加回 `x`；再 `x = x + MLP(LN₂(x))`。最后 `model.output_head(x)`（最后的层归一化加上 $W_\\text{head}$）给出 logits。新位置超出位置表时抛出 `ValueError`。
 """,
     en="""
 ## dec-3: one step with a KV cache in every layer (3 points)
@@ -208,10 +208,10 @@ md(
 The decoder of §7 keeps one KV cache per layer. Here you write one step with plain arrays: `decoder_step(model, token, keys, values)`.
 
 * `model` is a `lib.decoder.Decoder`; `model.block(l)` gives the parameters of block `l` as a dict (`ln1.gain`, `ln1.bias`, `w_q`, `w_k`, `w_v`, `w_o`, `ln2.gain`, `ln2.bias`, `w_1`, `b_1`, `w_2`, `b_2`), and `model.params` holds `token_table` and `position_table`;
-* `keys[l]` and `values[l]` are the `n` positions layer `l` has stored, of shape `(H, n, d)`; the new token takes position `n`;
+* `keys[l]` and `values[l]` are the `n` positions layer `l` has stored, of shape `(H, n, d)`; the new token takes position `n`, and its input vector is `x = E[token] + P[n]`, of shape `(1, D)`;
 * return `(logits, keys, values)`: the logits of that position, shape `(V,)`, and the keys and values with the new position appended in every layer (shape `(H, n+1, d)`), $L$ of each.
 
-In every block: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)`; append `k` and `v` to **this layer's** cache; let the new query read every position this layer has stored, with `causal_attention`; merge the heads, multiply by `w_o` and add back to `x`; then `x = x + MLP(LN₂(x))`. Finally `model.output_head(x)` gives the logits. A new position past the position table is a `ValueError`.
+In every block: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)`; append `k` and `v` to **this layer's** cache; let the new query read every position this layer has stored, with `causal_attention`; merge the heads, multiply by `w_o` and add back to `x`; then `x = x + MLP(LN₂(x))`. Finally `model.output_head(x)` (the final layer normalisation, then $W_\\text{head}$) gives the logits. A new position past the position table is a `ValueError`.
 """,
     ru="""
 ## dec-3: шаг с KV-кэшем в каждом слое (3 балла)
@@ -219,10 +219,10 @@ In every block: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each resh
 Декодер из §7 хранит по KV-кэшу на каждый слой. Здесь вы напишете один шаг на обычных массивах: `decoder_step(model, token, keys, values)`.
 
 * `model` — это `lib.decoder.Decoder`; `model.block(l)` возвращает параметры блока `l` в виде словаря (`ln1.gain`, `ln1.bias`, `w_q`, `w_k`, `w_v`, `w_o`, `ln2.gain`, `ln2.bias`, `w_1`, `b_1`, `w_2`, `b_2`), а в `model.params` лежат `token_table` и `position_table`;
-* `keys[l]` и `values[l]` — это `n` позиций, сохранённых слоем `l`, формы `(H, n, d)`; новый токен встаёт на позицию `n`;
+* `keys[l]` и `values[l]` — это `n` позиций, сохранённых слоем `l`, формы `(H, n, d)`; новый токен занимает позицию `n`, и его входной вектор — `x = E[token] + P[n]` формы `(1, D)`;
 * верните `(logits, keys, values)`: логиты этой позиции формы `(V,)` и ключи и значения, к которым в каждом слое добавлена новая позиция (форма `(H, n+1, d)`), — по $L$ штук.
 
-В каждом блоке: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, каждый приводится к форме `(H, 1, d)`; `k` и `v` дописываются в конец кэша **этого слоя**; новый запрос с помощью `causal_attention` читает все позиции, сохранённые этим слоем; головы склеиваются, умножаются на `w_o` и прибавляются к `x`; затем `x = x + MLP(LN₂(x))`. В конце `model.output_head(x)` даёт логиты. Если новая позиция выходит за пределы таблицы позиций, выбросьте `ValueError`.
+В каждом блоке: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, каждый приводится к форме `(H, 1, d)`; `k` и `v` дописываются в конец кэша **этого слоя**; новый запрос с помощью `causal_attention` читает все позиции, сохранённые этим слоем; головы склеиваются, умножаются на `w_o` и прибавляются к `x`; затем `x = x + MLP(LN₂(x))`. В конце `model.output_head(x)` (последняя нормализация слоя, затем $W_\\text{head}$) даёт логиты. Если новая позиция выходит за пределы таблицы позиций, выбросьте `ValueError`.
 """,
 )
 
@@ -284,7 +284,7 @@ md(
     zh="""
 ## dec-4：诊断交来的模型（3 分）
 
-一位同事在 §7 的镜像语言上训练了一个解码器，把权重交给你，并报告了一个漂亮的损失。下面的单元格用他的运行方式 `forward` 复算了这个损失：它远低于 §7.2 算出的因果模型下界 $\\mathcal{L}^* \\approx 0.6969$——好得不可能。
+一位同事在 §7 的镜像语言上训练了一个解码器，把权重交给你，并报告了一个漂亮的损失。下面的单元格用他的运行方式 `forward` 复算了这个损失：它远低于 §7.2 算出的因果模型下界 $\\mathcal{L}^* \\approx 0.6969$——好得令人难以置信。
 
 写出 `diagnose(model, forward, ids, prefix_length, tol=1e-9)`，返回三个判定之一：
 
@@ -316,7 +316,7 @@ Write `diagnose(model, forward, ids, prefix_length, tol=1e-9)`, returning one of
 
 * `"leaks"`: если заменить каждый токен начиная с `prefix_length` другим (например, следующим номером по модулю $V$), выходы `forward` на префиксе меняются больше чем на `tol`;
 * `"causal"`: префикс не меняется, а отрицательный контроль (та же модель с отключённой маской, `model.forward(t, causal=False)`) при том же возмущении меняется больше чем на `tol`;
-* `"blind"`: не меняется ни то, ни другое: на этих входах проверка ничего не видит.
+* `"blind"`: не меняется ни то, ни другое — на этих входах проверка ничего не видит.
 
 `ids` имеет форму `(T,)` или `(B, T)`; если `prefix_length` не лежит в `1 … T−1`, выбросьте `ValueError`.
 """,
@@ -328,7 +328,7 @@ vocab = build_vocab(lines)
 inputs, targets = collate(lines, vocab)
 handed_over = m.handed_over_decoder("unmasked")        #zh 交给你的权重 #en the weights you were given #ru веса, которые вам передали
 colleague_forward = m.decoder_forward(handed_over, "unmasked")   #zh 以及它的运行方式 #en and how they are run #ru и способ их запуска
-claimed = handed_over.loss(inputs, targets, causal=False)
+claimed = layers.cross_entropy_forward(colleague_forward(inputs), targets)[0]   #zh 同事报告的损失 #en the loss the colleague reported #ru потери, о которых сообщил коллега
 print(round(claimed, 4), claimed < 0.6969)
 """)
 

@@ -1,0 +1,86 @@
+// Interactive figures on the static site (written by lib/interactive.py).
+//
+// The table of every state of a figure's controls was computed by lib when the
+// notebook ran and sits in the page as JSON; this script only enables the
+// controls and, on every change, shows the strings stored for the new state.
+// It computes nothing. Until it has run (or without JavaScript) the controls
+// stay disabled and the table shows the initial state, as the note says.
+(function () {
+  "use strict";
+
+  function control(figure, labels, n) {
+    var id = figure.id + "-" + n;
+    var slider = document.getElementById(id);
+    if (slider && slider.type === "range") {
+      var output = figure.querySelector('output[for="' + id + '"]');
+      return {
+        size: labels.length, inputs: [slider],
+        index: function () { return Number(slider.value); },
+        show: function (i) {
+          output.textContent = labels[i];
+          slider.setAttribute("aria-valuetext", labels[i]);
+        }
+      };
+    }
+    var radios = Array.prototype.slice.call(figure.querySelectorAll('input[name="' + id + '"]'));
+    if (radios.length !== labels.length) throw new Error(figure.id + ": control " + n + " is missing");
+    return {
+      size: labels.length, inputs: radios,
+      index: function () {
+        for (var i = 0; i < radios.length; i++) if (radios[i].checked) return Number(radios[i].value);
+        throw new Error(figure.id + ": no option of control " + n + " is selected");
+      },
+      show: function () {}
+    };
+  }
+
+  function setUp(figure) {
+    var data = JSON.parse(figure.querySelector("script.cx-data").textContent);
+    var controls = data.labels.map(function (labels, n) { return control(figure, labels, n); });
+    var cells = Array.prototype.slice.call(figure.querySelectorAll("[data-cx-cell]"));
+    var marked = {};
+    data.marked.forEach(function (k) { marked[k] = true; });
+
+    function update() {
+      var state = 0;
+      controls.forEach(function (c) {
+        var i = c.index();
+        c.show(i);
+        state = state * c.size + i;        // the order of itertools.product in lib/interactive.py
+      });
+      var values = data.states[state].split("|");
+      var keys = cells.map(function (cell) { return Number(cell.getAttribute("data-cx-cell")); });
+      keys.forEach(function (k) {            // check everything before changing anything
+        if (values[k] === undefined) throw new Error(figure.id + ": state " + state + " has no cell " + k);
+      });
+      cells.forEach(function (cell, n) {
+        var k = keys[n];
+        cell.textContent = values[k];
+        if (marked[k]) {
+          cell.classList.toggle("cx-zero", values[k] === "0");
+          cell.classList.toggle("cx-moved", values[k] !== "0");
+        }
+      });
+    }
+
+    update();        // a browser may restore the controls' positions on reload
+    controls.forEach(function (c) {
+      c.inputs.forEach(function (input) { input.addEventListener("input", update); });
+    });
+    figure.querySelector("fieldset.cx-controls").disabled = false;
+    figure.classList.add("cx-live");
+  }
+
+  function setUpAll() {
+    document.querySelectorAll("div.cx").forEach(function (figure) {
+      try {
+        setUp(figure);
+      } catch (error) {          // leave this figure static (controls disabled) and say why
+        console.error("interactive figure " + figure.id + ": " + error.message);
+      }
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpAll);
+  else setUpAll();
+})();

@@ -1,0 +1,187 @@
+"""The conceptual diagrams (tools/diagrams.py): committed as generated, shown where
+their idea is taught, readable on a phone and on a dark page.
+
+In Chromium (tests/test_site.py's browser fixture; skipped without it, failing
+under CI=true) every word of every diagram, in every language, must lie inside
+a filled shape (the diagrams rely on that to read on white and on black), inside
+the drawing, and clear of every other word; and on the built site at 360 px the
+smallest text of each diagram must be at least 10 px.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools import diagrams  # noqa: E402
+from tools.nbsource import load  # noqa: E402
+
+CASES = [(name, lang) for name in diagrams.DIAGRAMS for lang in diagrams.LANGUAGES]
+IDS = [f"{name}-{lang}" for name, lang in CASES]
+PHONE_COLUMN = 328          # px of content width on a 360 px phone (measured with the site's theme)
+
+
+@pytest.mark.parametrize("name, lang", CASES, ids=IDS)
+def test_committed_file_is_what_the_generator_writes(name, lang):
+    path = diagrams.path(name, lang)
+    assert path.exists(), f"{path.relative_to(ROOT)} is missing: run python tools/diagrams.py"
+    assert path.read_text(encoding="utf-8") == diagrams.render(name, lang), \
+        f"{path.relative_to(ROOT)} is stale: run python tools/diagrams.py"
+
+
+CODE_WORDS = {"allowed", "future", "True", "softmax", "cache", "len", "offset"}
+
+
+def prose_lines(svg):
+    """Lines of a drawing in a proportional font with two or more English words that are not code."""
+    lines = set()
+    for attrs, text in re.findall(r"<text([^>]*)>([^<]+)</text>", svg):
+        words = [w for w in re.findall(r"[A-Za-z_]{3,}", text) if w not in CODE_WORDS and "_" not in w]
+        if "font-family" not in attrs and len(words) >= 2:
+            lines.add(text)
+    return lines
+
+
+@pytest.mark.parametrize("name, lang", CASES, ids=IDS)
+def test_sizes_titles_and_words(name, lang):
+    svg = diagrams.render(name, lang)
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert sizes and min(sizes) * PHONE_COLUMN / width >= 10, f"text under 10 px on a phone: {min(sizes)}"
+    assert re.search(r"<title>(.*?)</title>", svg).group(1) == diagrams.html.escape(diagrams.ALT[name][lang])
+    assert f'lang="{diagrams.HTML_LANG[lang]}"' in svg
+    assert "<image" not in svg and "http" not in svg.replace("http://www.w3.org/2000/svg", "")
+    if lang != "en":   # translated: no line of English prose (not code) is left in the drawing
+        assert not prose_lines(diagrams.render(name, "en")) & set(re.findall(r"<text[^>]*>([^<]+)</text>", svg))
+
+
+def test_alt_text_survives_markdown():
+    """No brackets or angle brackets: Markdown would end the alt text there or drop a tag (<bos>)."""
+    for name, texts in diagrams.ALT.items():
+        for lang, text in texts.items():
+            assert not set("[]<>") & set(text), (name, lang)
+
+
+def test_every_language_has_every_word():
+    for name, table in diagrams.WORDS.items():
+        for key, texts in table.items():
+            assert set(texts) == set(diagrams.LANGUAGES) and all(t.strip() for t in texts.values()), (name, key)
+    assert set(diagrams.ALT) == set(diagrams.DIAGRAMS) == set(diagrams.PLACES)
+
+
+def test_the_drawings_use_the_chapters_examples():
+    """§5 feeds <bos> 春 雨; §1.4 a cache of 3 positions and 2 queries over 5 keys; §3 offset 2."""
+    for lang in diagrams.LANGUAGES:
+        cache = diagrams.render("cache", lang)
+        assert all(t in cache for t in ("&lt;bos&gt;", "春", "雨")) and "风" not in cache
+        assert cache.count("q2") == 2 and "q3" not in cache          # three steps, the last one q2
+        assert "tk = 5" in diagrams.render("allowed_pairs", lang)
+        assert "2+2 = 4" in diagrams.render("positions", lang)
+
+
+def test_wrapping_keeps_formulas_and_chinese_words_whole():
+    lines = diagrams.wrap("split_heads: head h, coordinate a = feature h·d + a", 14, 300)
+    assert len(lines) == 2 and any("h·d + a" in line for line in lines), lines
+    assert any("a = feature" in line for line in lines), lines          # never "a =" / "feature"
+    lines = diagrams.wrap("掩码 softmax：每行只在 j ≤ i 上归一化，未来的权重恰好为 0", 14, 240)
+    assert all(not line.startswith(("，", "：")) for line in lines) and "".join(lines).count("归一化") == 1
+    assert not any(line.endswith("归") for line in lines)
+
+
+@pytest.mark.parametrize("name", list(diagrams.DIAGRAMS))
+def test_each_diagram_is_shown_where_its_idea_is_taught(name):
+    """The chapter's Markdown shows the diagram with its alt text, in every language."""
+    source = ROOT / "src" / "chapters" / f"{diagrams.PLACES[name]}.py"
+    cells = [c for c in load(source) if c.kind == "markdown"]
+    for lang in diagrams.LANGUAGES:
+        assert any(diagrams.markdown(name, lang) in c.text[lang] for c in cells), \
+            f"{source.relative_to(ROOT)} [{lang}] does not show {diagrams.markdown(name, lang)[:60]}..."
+
+
+LAYOUT = """() => {
+  const svg = document.documentElement;
+  const [, , vw, vh] = svg.getAttribute('viewBox').split(' ').map(Number);
+  const fills = Array.from(document.querySelectorAll('rect'))
+    .filter(r => r.getAttribute('fill') !== 'none').map(r => r.getBBox());
+  const inside = (b, r, e) => b.x >= r.x - e && b.y >= r.y - e && b.x + b.width <= r.x + r.width + e
+                              && b.y + b.height <= r.y + r.height + e;
+  const texts = Array.from(document.querySelectorAll('text')).map(t => ({text: t.textContent, box: t.getBBox()}));
+  const problems = [];
+  for (const {text, box} of texts) {
+    if (!inside(box, {x: 0, y: 0, width: vw, height: vh}, 0.5)) problems.push(`outside the drawing: ${text}`);
+    if (!fills.some(r => inside(box, r, 1.5))) problems.push(`not on a fill of its own: ${text}`);
+  }
+  for (let i = 0; i < texts.length; i++)
+    for (let j = i + 1; j < texts.length; j++) {
+      const a = texts[i].box, b = texts[j].box;
+      const dx = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+      const dy = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+      if (dx > 1 && dy > 3) problems.push(`overlap: ${texts[i].text} / ${texts[j].text}`);
+    }
+  return problems;
+}"""
+
+
+# Chromium in a thread of its own (tests/chromium_thread.py): skipped without it,
+# failing under CI=true; the built site and its server are tests/test_site.py's.
+from test_site import base_url, site_dir  # noqa: E402,F401
+import chromium_thread  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    instance = chromium_thread.start()
+    yield instance
+    instance.close()
+
+
+@pytest.mark.parametrize("name, lang", CASES, ids=IDS)
+def test_words_sit_on_their_fills_in_chromium(chromium, name, lang):
+    def layout(browser):
+        page = browser.new_page()
+        try:
+            page.goto(diagrams.path(name, lang).as_uri())
+            return page.evaluate(LAYOUT)
+        finally:
+            page.close()
+    problems = chromium.run(layout)
+    assert not problems, f"{name} [{lang}]:\n" + "\n".join(problems)
+
+PAGES = sorted({(chapter, lang) for chapter in diagrams.PLACES.values() for lang in diagrams.LANGUAGES})
+
+
+@pytest.mark.parametrize("chapter, lang", PAGES, ids=[f"{lang}/{chapter}" for chapter, lang in PAGES])
+def test_on_the_site_at_phone_width_and_in_dark_mode(chromium, base_url, chapter, lang):
+    """Each diagram of the page: its alt text, text of at least 10 px at 360 px, no white box in dark mode."""
+    chromium.run(_check_page, base_url, chapter, lang)
+
+
+def _check_page(browser, base_url, chapter, lang):
+    names = [name for name, place in diagrams.PLACES.items() if place == chapter]
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}{lang}/chapters/{chapter}.html", wait_until="load")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        for name in names:
+            image = page.locator(f'img[src$="/{name}.svg"]')
+            assert image.count() == 1, f"{lang}/{chapter} shows {name} {image.count()} times"
+            assert image.get_attribute("alt") == diagrams.ALT[name][lang]
+            image.scroll_into_view_if_needed()
+            page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+            shown = image.evaluate("""img => { const s = getComputedStyle(img), r = img.getBoundingClientRect();
+                return {width: r.width, right: r.right, background: s.backgroundColor, filter: s.filter}; }""")
+            svg = diagrams.render(name, lang)
+            width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+            smallest = min(float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)) * shown["width"] / width
+            assert smallest >= 10, f"{name}: smallest text {smallest:.1f} px at 360 px"
+            assert shown["right"] <= 360, f"{name} sticks out: {shown}"
+            assert shown["background"] in ("rgba(0, 0, 0, 0)", "transparent") and shown["filter"] == "none", shown
+    finally:
+        context.close()

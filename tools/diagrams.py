@@ -1,0 +1,667 @@
+"""The chapter's conceptual diagrams, drawn as SVG in each of its languages.
+
+    python tools/diagrams.py             # write chapters/<lang>/figures/<name>.svg
+    python tools/diagrams.py --check     # exit 1 if a committed file is not what this writes
+    python tools/diagrams.py --markdown  # print the image line of each diagram, per language
+
+Where ``lib`` decides what a diagram shows, the diagram asks ``lib``: which
+(query, key) pairs are allowed comes from ``lib.attention.causal_future``,
+which feature lands in which head from ``lib.attention.split_heads``, which
+rows of E and P are added from the rule of ``lib.positions.embed``.  Words
+come from the tables ``WORDS`` (zh, en, ru) below; the alt text of each
+diagram (``ALT``) also becomes its SVG ``<title>``.
+
+Sizes: every drawing is 420 units wide and no text is under 14 units, so in
+the 328 px column of a 360 px phone the smallest text is 10.9 px; on a wide
+screen the image is shown 1.25 times larger.
+
+Light and dark: an ``<img>`` cannot see the page's theme, so every word sits
+on a light fill of its own (dark ink on it) and lines are a middle grey; the
+background stays transparent.  The same file then reads on a white and on a
+black page, in Jupyter as on the website.  ``tests/test_diagrams.py`` renders
+each file in Chromium and checks that every word lies inside its fill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import sys
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from lib.attention import causal_future, split_heads  # noqa: E402
+from lib.positions import embed  # noqa: E402
+
+LANGUAGES = ("zh", "en", "ru")
+HTML_LANG = {"zh": "zh-CN", "en": "en", "ru": "ru"}
+WIDTH = 420
+SCALE = 1.25                # shown size on a wide screen, relative to the units
+MIN_FONT = 14
+FONT = "'Noto Sans', 'DejaVu Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"
+MONO = "'DejaVu Sans Mono', 'Noto Sans Mono', Menlo, Consolas, monospace"
+
+INK = "#1b1f24"             # text, always on a light fill
+LINE = "#7d8792"            # arrows and outlines: readable on white and on black
+FILL = {
+    "note": "#c6cdd6", "allowed": "#9fc2f3", "future": "#d8dde4", "query": "#f6c27c",
+    "key": "#9fc2f3", "value": "#a4d9ac", "score": "#cbb8f2", "weights": "#cbb8f2",
+    "out": "#91d3cb", "head0": "#9fc2f3", "head1": "#f6c27c", "mix": "#c8ced6",
+    "token": "#f1d98a", "position": "#f3b3c7", "new": "#a4d9ac", "old": "#9fc2f3",
+}
+TARGET = "#d9731a"          # the outline that marks a query's target
+
+
+# --------------------------------------------------------------------------- drawing
+
+def wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def text_width(text: str, size: float, mono: bool = False, bold: bool = False) -> float:
+    """A generous estimate (DejaVu Sans, the widest of the fonts above)."""
+    if mono:
+        return sum(size * (1.0 if wide(c) else 0.61) for c in text)
+    if bold:
+        return 1.1 * text_width(text, size)
+    width = 0.0
+    for c in text:
+        if wide(c):
+            width += 1.0
+        elif c in " \u00a0":
+            width += 0.32
+        elif c in "ijlI.,:;'|!()[]{}·":
+            width += 0.36
+        elif "\u0400" <= c <= "\u04ff":              # Cyrillic: wider than Latin in these fonts
+            width += 0.76 if c.isupper() or c in "жшщюыМДФ" else 0.68
+        elif c.isupper() or c in "mw—":
+            width += 0.72
+        elif c.isdigit():
+            width += 0.64
+        else:
+            width += 0.59
+    return width * size
+
+
+OPERATORS = {"=", "+", "−", "-", "×", "≤", "<", ">", "≥", "·", "→", "…"}
+CLOSING, OPENING = "，。：；、）》”！？", "（《“"
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """(piece, a space follows): the units a line break may not split.  Chinese is
+    cut into words (jieba, as the site's search does), punctuation kept with its word."""
+    pieces = []
+    for part in text.split(" "):
+        if any(wide(c) for c in part):
+            import jieba
+            jieba.setLogLevel(60)
+            merged = []
+            for word in jieba.lcut(part, HMM=False):
+                if merged and (word[0] in CLOSING or merged[-1][-1] in OPENING or not wide(word[0]) and not wide(merged[-1][-1])):
+                    merged[-1] += word
+                else:
+                    merged.append(word)
+            pieces += [(word, False) for word in merged[:-1]] + [(merged[-1], True)]
+        else:
+            pieces.append((part, True))
+    return pieces
+
+
+def wrap(text: str, size: float, width: float, mono: bool = False, bold: bool = False) -> list[str]:
+    """Lines of at most ``width``: break at spaces (never next to an operator, so
+    a formula stays whole) and between Chinese words."""
+    units = []                                   # (text, a space follows): formulas glued whole
+    for chunk, spaced in _pieces(text):
+        if units and units[-1][1] and (chunk in OPERATORS or units[-1][0].split(" ")[-1] in OPERATORS):
+            units[-1] = (units[-1][0] + " " + chunk, spaced)
+        else:
+            units.append((chunk, spaced))
+    lines, line, joiner = [], "", ""
+    for chunk, spaced in units:
+        candidate = line + joiner + chunk if line else chunk
+        if line and text_width(candidate, size, mono, bold) > width:
+            lines.append(line)
+            line = chunk
+        else:
+            line = candidate
+        joiner = " " if spaced else ""
+    if line:
+        lines.append(line)
+    return lines
+
+class Drawing:
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.items: list[str] = []
+        self.bottom = 0.0
+
+    def _grow(self, y: float) -> None:
+        self.bottom = max(self.bottom, y)
+
+    def rect(self, x, y, w, h, fill, rx=5.0, stroke=LINE, stroke_width=1.0, dash=None):
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        self.items.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" fill="{fill}" '
+                          f'stroke="{stroke}" stroke-width="{stroke_width:g}"{extra}/>')
+        self._grow(y + h)
+
+    def text(self, x, y, text, size=15.0, anchor="middle", bold=False, mono=False):
+        """One line of text, vertically centred on y."""
+        if size < MIN_FONT:
+            raise ValueError(f"text {text!r} at {size} units would be under {MIN_FONT}")
+        attrs = f' font-weight="bold"' if bold else ""
+        attrs += f' font-family="{MONO}"' if mono else ""
+        self.items.append(f'<text x="{x:g}" y="{y + 0.36 * size:g}" font-size="{size:g}" text-anchor="{anchor}"'
+                          f'{attrs}>{html.escape(text)}</text>')
+
+    @staticmethod
+    def rows(w, lines, size=15.0, pad=8.0, bold_first=False, mono_first=False):
+        """The wrapped lines of a box: [(text, size, mono, bold)], and their height."""
+        rows = []
+        for n, line in enumerate(lines):
+            if isinstance(line, tuple):
+                text, line_size, mono, bold = line
+            else:
+                text, line_size, mono, bold = line, size, n == 0 and mono_first, n == 0 and bold_first
+            for part in wrap(text, line_size, w - 2 * pad, mono, bold):
+                rows.append((part, line_size, mono, bold))
+        return rows, sum(1.3 * r[1] for r in rows)
+
+    def box(self, x, y, w, lines, fill, size=15.0, h=None, bold_first=False, mono_first=False,
+            pad=8.0, align="middle", stroke=LINE):
+        """A filled box with lines of text; a line is a str (wrapped to fit) or (str, size, mono, bold).
+        Returns the box's bottom."""
+        rows, content = self.rows(w, lines, size, pad, bold_first, mono_first)
+        h = h if h is not None else content + 2 * pad
+        if content > h - 2:
+            raise ValueError(f"{lines!r} do not fit a box {w}x{h}")
+        self.rect(x, y, w, h, fill, stroke=stroke)
+        cy = y + (h - content) / 2
+        tx = {"middle": x + w / 2, "start": x + pad}[align]
+        for text, line_size, mono, bold in rows:
+            self.text(tx, cy + 0.65 * line_size, text, line_size, anchor=align, bold=bold, mono=mono)
+            cy += 1.3 * line_size
+        return y + h
+
+    def arrow(self, *points):
+        path = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self.items.append(f'<polyline points="{path}" fill="none" stroke="{LINE}" stroke-width="2" '
+                          f'marker-end="url(#arrow)"/>')
+        self._grow(max(y for _, y in points))
+
+    def line(self, *points, width=2.0):
+        path = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self.items.append(f'<polyline points="{path}" fill="none" stroke="{LINE}" stroke-width="{width:g}"/>')
+
+    def svg(self, alt: str) -> str:
+        height = round(self.bottom + 10)
+        defs = (
+            '<defs>'
+            f'<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
+            f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{LINE}"/></marker>'
+            '<pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+            f'<rect width="7" height="7" fill="{FILL["future"]}"/>'
+            f'<line x1="0" y1="0" x2="0" y2="7" stroke="{LINE}" stroke-width="2.2"/></pattern>'
+            '</defs>'
+        )
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+                f'width="{WIDTH * SCALE:g}" height="{height * SCALE:g}" role="img" lang="{HTML_LANG[self.lang]}" '
+                f'font-family="{FONT}" fill="{INK}">'
+                f'<title>{html.escape(alt)}</title>{defs}'
+                + "".join(self.items) + "</svg>\n")
+
+
+# --------------------------------------------------------------------------- words
+
+def words(zh, en, ru):
+    return {"zh": zh, "en": en, "ru": ru}
+
+
+TOKENS = ["<bos>", "春", "风", "春", "雨"]           # 春风春雨, "spring wind, spring rain"
+
+WORDS = {
+    "allowed_pairs": {
+        "square": words("tq = tk = 5：查询 i 读取键 j ≤ i", "tq = tk = 5: query i reads keys j ≤ i",
+                        "tq = tk = 5: запрос i читает ключи j ≤ i"),
+        "key": words("键 j", "key j", "ключ j"),
+        "query": words("查询 i", "query i", "запрос i"),
+        "cache": words("缓存了 3 个位置之后：tq = 2 个新查询，tk = 5 个键",
+                       "After a cache of 3 positions: tq = 2 new queries, tk = 5 keys",
+                       "После кэша из 3 позиций: tq = 2 новых запроса, tk = 5 ключей"),
+        "cached": words("已在缓存中", "in the cache", "уже в кэше"),
+        "new": words("新的", "new", "новые"),
+        "position": words("位置 {p}", "position {p}", "позиция {p}"),
+        "shift": words("查询 i 位于位置 tk − tq + i，读取键 j ≤ tk − tq + i：三角形的右下角",
+                       "Query i stands at position tk − tq + i and reads keys j ≤ tk − tq + i: "
+                       "the bottom-right corner of the triangle",
+                       "Запрос i стоит в позиции tk − tq + i и читает ключи j ≤ tk − tq + i: "
+                       "правый нижний угол треугольника"),
+        "legend_allowed": words("许可：可以读取（allowed = True）", "allowed: may read (allowed = True)",
+                                "разрешено: читать можно (allowed = True)"),
+        "legend_future": words("未来：禁止读取（future = True）", "future: forbidden (future = True)",
+                               "будущее: читать нельзя (future = True)"),
+        "legend_target": words("查询 i 的目标 = 输入 i + 1", "target of query i = input i + 1",
+                               "целевая метка запроса i = вход i + 1"),
+    },
+    "one_head": {
+        "head": words("一个头 h：W_Q、W_K、W_V 是它自己的 D × d 列块", "one head h: W_Q, W_K, W_V are its own D × d blocks",
+                      "одна голова h: W_Q, W_K, W_V — её собственные блоки D × d"),
+        "x": words("输入，每个位置一行", "inputs, one row per position", "входы, по строке на позицию"),
+        "q": words("查询", "queries", "запросы"),
+        "k": words("键", "keys", "ключи"),
+        "v": words("值", "values", "значения"),
+        "s": words("分数：每个查询与每个键", "scores: every query with every key", "оценки: каждый запрос с каждым ключом"),
+        "a": words("掩码 softmax：每行只在 j ≤ i 上归一化，未来的权重恰好为 0",
+                   "masked softmax: each row normalised over j ≤ i only; future weights are exactly 0",
+                   "softmax по маске: каждая строка нормируется только по j ≤ i, веса будущего ровно 0"),
+        "y": words("这个头的输出：已读取的值的加权平均", "output of the head: a weighted mean of the values it may read",
+                   "выход головы: взвешенное среднее доступных значений"),
+    },
+    "heads": {
+        "x": words("一个位置 t 的 D = 8 个特征", "the D = 8 features of one position t",
+                   "D = 8 признаков одной позиции t"),
+        "rule": words("split_heads：头 h 的坐标 a = 特征 h·d + a", "split_heads: head h, coordinate a = feature h·d + a",
+                      "split_heads: голова h, координата a = признак h·d + a"),
+        "head": words("头 {h}：特征 {a}…{b}", "head {h}: features {a}…{b}", "голова {h}: признаки {a}…{b}"),
+        "attend": words("在同一个许可集合 j ≤ i 上，各自 softmax", "same allowed set j ≤ i, its own softmax",
+                        "то же множество j ≤ i, свой softmax"),
+        "merge": words("merge_heads：按头的顺序拼接", "merge_heads: concatenated in head order",
+                       "merge_heads: склейка по порядку голов"),
+        "wo": words("× W_O（D × D）：每个输出特征混合所有的头", "× W_O (D × D): every output feature mixes all heads",
+                    "× W_O (D × D): каждый признак выхода смешивает все головы"),
+        "y": words("输出 y[t]", "output y[t]", "выход y[t]"),
+    },
+    "positions": {
+        "tokens": words("词元 x = [<bos>, 春, 雨]，t = 0, 1, 2", "tokens x = [<bos>, 春, 雨], t = 0, 1, 2",
+                        "токены x = [<bos>, 春, 雨], t = 0, 1, 2"),
+        "offset": words("偏移量 o = 2：它们位于位置 2、3、4", "offset o = 2: they stand at positions 2, 3, 4",
+                        "смещение o = 2: они стоят в позициях 2, 3, 4"),
+        "E": words("词元嵌入表 E（V × D）：按词元编号取行", "token embedding table E (V × D): row by token id",
+                   "таблица эмбеддингов токенов E (V × D): строка по номеру токена"),
+        "P": words("位置表 P（C × D）：按位置 o + t 取行", "position table P (C × D): row by position o + t",
+                   "таблица позиций P (C × D): строка по позиции o + t"),
+        "sum": words("输入 t = {t}", "input t = {t}", "вход t = {t}"),
+        "is": words("=", "=", "="),
+    },
+    "cache": {
+        "step": words("第 {s} 步：{tok} 放在位置 len(cache) = {s}", "step {s}: {tok} goes to position len(cache) = {s}",
+                      "шаг {s}: {tok} встаёт в позицию len(cache) = {s}"),
+        "reads": words("q{s} 读取缓存中的全部位置：{ps}", "q{s} reads every stored position: {ps}",
+                       "q{s} читает все позиции кэша: {ps}"),
+        "legend_new": words("这一步追加的键和值", "key and value appended in this step",
+                            "ключ и значение, добавленные на этом шаге"),
+        "legend_old": words("已在缓存中（每个头一份）", "already in the cache (one per head)",
+                            "уже в кэше (у каждой головы свои)"),
+    },
+}
+
+ALT = {
+    "allowed_pairs": words(
+        "两个网格。上图：5 个位置 BOS 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，"
+        "右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，"
+        "2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。",
+        "Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i "
+        "(the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input "
+        "i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and "
+        "query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its "
+        "last two rows.",
+        "Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i "
+        "(диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая "
+        "запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит "
+        "в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки."),
+    "one_head": words(
+        "一个头的计算流程：输入 X（T × D）分别乘以 W_Q、W_K、W_V，得到 Q、K、V（T × d）；Q 与 K 的转置相乘再除以 √d，"
+        "得到 T × T 的分数 S；掩码 softmax 只在 j ≤ i 上归一化，得到下三角的权重 A；A 乘以 V 得到这个头的输出 Y（T × d）。",
+        "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); "
+        "Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over "
+        "j ≤ i only, giving lower-triangular weights A; A times V is the head's output Y (T × d).",
+        "Путь через одну голову: вход X (T × D) умножается на W_Q, W_K и W_V и даёт Q, K и V (T × d); Q, умноженное "
+        "на транспонированное K и делённое на √d, даёт оценки S размера T × T; softmax по маске нормирует каждую строку "
+        "только по j ≤ i и даёт нижнетреугольные веса A; A, умноженное на V, — выход головы Y (T × d)."),
+    "heads": words(
+        "拆分与合并头：一个位置的 8 个特征中，特征 0～3 进入头 0，特征 4～7 进入头 1，头 h 的坐标 a 就是特征 h·d + a（d = 4）；"
+        "两个头在同一个许可集合上各自做注意力；输出按头的顺序拼接回 8 个特征，再乘以 W_O，每个输出特征都混合了两个头。",
+        "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to "
+        "head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, "
+        "each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied "
+        "by W_O, so every output feature mixes both heads.",
+        "Разбиение и склейка голов: из 8 признаков одной позиции признаки 0–3 идут в голову 0, а 4–7 — в голову 1, "
+        "то есть координата a головы h — это признак h·d + a (d = 4); обе головы работают по одному множеству "
+        "разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов "
+        "и умножаются на W_O, так что каждый признак выхода смешивает обе головы."),
+    "positions": words(
+        "可学习的绝对位置：词元 BOS、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中"
+        "按编号取的一行（第 1、3、4 行）加上位置表 P 中按位置 o + t 取的一行（第 2、3、4 行）。",
+        "Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each "
+        "input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the "
+        "position table P picked by the position o + t (rows 2, 3, 4).",
+        "Обучаемые абсолютные позиции: токены BOS, 春 и 雨 (номера 1, 3, 4) при t = 0, 1, 2 со смещением o = 2; "
+        "каждый вход — строка таблицы эмбеддингов токенов E, выбранная по номеру (строки 1, 3, 4), плюс строка таблицы "
+        "позиций P, выбранная по позиции o + t (строки 2, 3, 4)."),
+    "cache": words(
+        "KV 缓存逐步增长：第 0、1、2 步依次送入 BOS、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，"
+        "新查询读取缓存中的全部位置，包括它自己。",
+        "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to "
+        "position len(cache), its key and value are appended to the cache, and the new query reads every stored "
+        "position, its own included.",
+        "KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт "
+        "в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, "
+        "включая свою."),
+}
+
+
+# --------------------------------------------------------------------------- the diagrams
+
+def _grid(d: Drawing, x0, y0, cell, allowed, target_offset=None):
+    """Cells of an allowed matrix: filled where True, hatched where False; a target
+    outline on (i, i + 1 + target_offset) when target_offset is given."""
+    rows, cols = allowed.shape
+    for i in range(rows):
+        for j in range(cols):
+            x, y = x0 + j * cell, y0 + i * cell
+            d.rect(x + 1, y + 1, cell - 2, cell - 2, FILL["allowed"] if allowed[i, j] else "url(#hatch)", rx=3)
+        if target_offset is not None and i + 1 + target_offset < cols:
+            j = i + 1 + target_offset
+            d.rect(x0 + j * cell + 3, y0 + i * cell + 3, cell - 6, cell - 6, "none", rx=3, stroke=TARGET,
+                   stroke_width=3.5)
+
+
+def allowed_pairs(lang: str) -> Drawing:
+    """§1: which (query, key) pairs are allowed, and the bottom-right shift after a cache."""
+    w = {k: v[lang] for k, v in WORDS["allowed_pairs"].items()}
+    d = Drawing(lang)
+    T = len(TOKENS)
+    cell, label_w = 52, 110
+    x0 = (WIDTH - label_w - 8 - T * cell) / 2 + label_w + 8            # the grids' left edge
+    lx = x0 - 8 - label_w
+
+    def columns(y, groups=None):
+        if groups:
+            for (text, first, last) in groups:
+                d.box(x0 + first * cell + 1, y, (last - first + 1) * cell - 2, [text], FILL["note"], size=14, h=26,
+                      pad=4)
+            y += 30
+        else:
+            d.box(x0 + 1, y, T * cell - 2, [w["key"]], FILL["note"], size=14, h=26)
+            d.box(lx, y, label_w, [w["query"]], FILL["note"], size=14, h=26)
+            y += 30
+        for j, token in enumerate(TOKENS):
+            d.box(x0 + j * cell + 2, y, cell - 4, [(str(j), 14, True, False), (token, 14, True, True)],
+                  FILL["token"], h=42, pad=4)
+        return y + 46
+
+    y = d.box(10, 10, WIDTH - 20, [w["square"]], FILL["note"], size=15, bold_first=True) + 8
+    y = columns(y)
+    allowed = ~causal_future(T, T)                                      # (Tq, Tk), True = may read
+    for i, token in enumerate(TOKENS):
+        d.box(lx, y + i * cell + 2, label_w, [(f"i = {i} {token}", 14, True, False)], FILL["token"], h=cell - 4,
+              pad=4)
+    _grid(d, x0, y, cell, allowed, target_offset=0)
+    y += T * cell + 18
+
+    tq, tk = 2, T                                                       # §1.4: a cache of 3, then 2 queries
+    y = d.box(10, y, WIDTH - 20, [w["cache"]], FILL["note"], size=15, bold_first=True) + 8
+    y = columns(y, groups=[(w["cached"], 0, tk - tq - 1), (w["new"], tk - tq, tk - 1)])
+    allowed = ~causal_future(tq, tk)                                    # bottom-right alignment
+    for i in range(tq):
+        p = tk - tq + i
+        d.box(lx, y + i * cell + 2, label_w, [(f"i = {i} {TOKENS[p]}", 14, True, False),
+                                              (w["position"].format(p=p), 14, False, False)], FILL["token"],
+              h=cell - 4, pad=3)
+    _grid(d, x0, y, cell, allowed)
+    y += tq * cell + 10
+    y = d.box(10, y, WIDTH - 20, [w["shift"]], FILL["note"], size=14) + 14
+
+    # legend: one box, a swatch and a line each
+    top = y
+    d.rect(10, top, WIDTH - 20, 3 * 30 + 12, FILL["note"])
+    for n, (kind, text) in enumerate([("allowed", w["legend_allowed"]), ("future", w["legend_future"]),
+                                      ("target", w["legend_target"])]):
+        sy = top + 8 + n * 30
+        if kind == "target":
+            d.rect(22, sy + 2, 30, 22, FILL["future"], rx=3, stroke=TARGET, stroke_width=3.5)
+        else:
+            d.rect(22, sy + 2, 30, 22, FILL["allowed"] if kind == "allowed" else "url(#hatch)", rx=3)
+        d.text(62, sy + 13, text, 14, anchor="start")
+    return d
+
+
+def one_head(lang: str) -> Drawing:
+    """§1 / §2: one head, from X through Q, K, V, the scores and the masked softmax to its output."""
+    w = {k: v[lang] for k, v in WORDS["one_head"].items()}
+    d = Drawing(lang)
+    mono = lambda s: (s, 15, True, True)          # noqa: E731
+    shape = lambda s: (s, 14, True, False)        # noqa: E731
+    cx = WIDTH / 2
+    top = d.box(10, 10, WIDTH - 20, [w["head"]], FILL["note"], size=14) + 12
+    bottom = d.box(cx - 110, top, 220, [mono("X"), w["x"], shape("(T, D)")], FILL["mix"])
+    bw, gap = 128, 8
+    xs = [10, 10 + bw + gap, 10 + 2 * (bw + gap)]
+    top = bottom + 34
+    for x in xs:
+        d.arrow((cx, bottom), (cx, bottom + 14), (x + bw / 2, bottom + 14), (x + bw / 2, top - 2))
+    bottoms = [d.box(x, top, bw, [mono(f), text, shape("(T, d)")], FILL[kind], h=86)
+               for x, f, text, kind in zip(xs, ["Q = X·W_Q", "K = X·W_K", "V = X·W_V"],
+                                           [w["q"], w["k"], w["v"]], ["query", "key", "value"])]
+    top = bottoms[0] + 34
+    sw = 2 * bw + gap
+    for x in xs[:2]:
+        d.arrow((x + bw / 2, bottoms[0]), (x + bw / 2, top - 2))
+    bottom = d.box(10, top, sw, [mono("S = Q·Kᵀ / √d"), w["s"], shape("(T, T)")], FILL["score"])
+    top = bottom + 34
+    d.arrow((10 + sw / 2, bottom), (10 + sw / 2, top - 2))
+    # the masked softmax, a small picture of its lower-triangular result in the same box
+    aw, icon_w, cell = WIDTH - 30, 96, 20
+    lines = [("A = masked_softmax(S, allowed)", 14, True, True), w["a"], shape("(T, T)")]
+    _, content = d.rows(aw - icon_w, lines)
+    box_h = max(content + 16, 4 * cell + 16)
+    d.rect(10, top, aw, box_h, FILL["weights"])
+    d.box(10, top, aw - icon_w, lines, FILL["weights"], h=box_h, stroke="none")
+    icon = 10 + aw - icon_w + (icon_w - 4 * cell) / 2 - 6
+    tri = ~causal_future(4, 4)
+    for i in range(4):
+        for j in range(4):
+            d.rect(icon + j * cell, top + (box_h - 4 * cell) / 2 + i * cell, cell - 2, cell - 2,
+                   FILL["weights"] if tri[i, j] else "url(#hatch)", rx=2)
+    box_bottom = top + box_h
+    top = box_bottom + 34
+    d.arrow((10 + sw / 2, box_bottom), (10 + sw / 2, top - 2))
+    vx = xs[2] + bw / 2
+    d.arrow((vx, bottoms[2]), (vx, bottoms[2] + 12), (WIDTH - 6, bottoms[2] + 12), (WIDTH - 6, top + 30),
+            (10 + sw + 2, top + 30))
+    d.box(10, top, sw, [mono("Y = A·V"), w["y"], shape("(T, d)")], FILL["out"])
+    return d
+
+
+def heads(lang: str) -> Drawing:
+    """§2: which feature goes to which head (split_heads), and the merge through W_O."""
+    w = {k: v[lang] for k, v in WORDS["heads"].items()}
+    d = Drawing(lang)
+    D, H = 8, 2
+    dh = D // H
+    # ask lib where every feature goes: feature f of position 0 -> (head, coordinate)
+    codes = split_heads(np.arange(D)[None, None, :], H)[0, :, 0, :]       # (H, d): feature index per slot
+    cell = 44
+    x0 = (WIDTH - D * cell) / 2
+
+    def feature_row(y, labels, fills):
+        for f in range(D):
+            d.box(x0 + f * cell + 2, y, cell - 4, [(labels[f], 15, True, True)], fills[f], h=34, pad=3)
+        return y + 34
+
+    head_fill = [FILL["head0"] if f // dh == 0 else FILL["head1"] for f in range(D)]
+    y = d.box(10, 10, WIDTH - 20, [w["x"]], FILL["note"], size=14) + 6
+    y = d.box(10, y, WIDTH - 20, [w["rule"]], FILL["note"], size=14) + 8
+    y = feature_row(y, [f"f{f}" for f in range(D)], head_fill)
+    hw = (WIDTH - 20 - 12) / H
+    top = y + 40
+    bottoms = []
+    for h in range(H):
+        hx = 10 + h * (hw + 12)
+        first, last = int(codes[h, 0]), int(codes[h, -1])
+        # a bracket under the head's features, and an arrow down to the head
+        left, right = x0 + first * cell + 6, x0 + (last + 1) * cell - 6
+        d.line((left, y + 4), (left, y + 12), (right, y + 12), (right, y + 4))
+        middle = (left + right) / 2
+        d.arrow((middle, y + 12), (middle, y + 24), (hx + hw / 2, y + 24), (hx + hw / 2, top - 2))
+        bottom = d.box(hx, top, hw, [(w["head"].format(h=h, a=first, b=last), 15, False, True)], FILL[f"head{h}"],
+                       pad=6)
+        slots_top = bottom + 6
+        sc = (hw - 8) / dh
+        for a in range(dh):
+            d.box(hx + 4 + a * sc, slots_top, sc - 4, [(f"a={a}", 14, True, False), (f"f{int(codes[h, a])}", 14, True, True)],
+                  FILL[f"head{h}"], h=42, pad=2)
+        bottom = d.box(hx, slots_top + 48, hw, [w["attend"]], FILL["note"], size=14)
+        bottoms.append(bottom)
+    y = max(bottoms) + 30
+    for h in range(H):
+        hx = 10 + h * (hw + 12)
+        d.arrow((hx + hw / 2, max(bottoms)), (hx + hw / 2, y - 2))
+    y = d.box(10, y, WIDTH - 20, [w["merge"]], FILL["note"], size=14) + 6
+    y = feature_row(y, [f"a{f % dh}" for f in range(D)], head_fill) + 30
+    d.arrow((WIDTH / 2, y - 30), (WIDTH / 2, y - 2))
+    y = d.box(10, y, WIDTH - 20, [w["wo"]], FILL["mix"], size=14) + 30
+    d.arrow((WIDTH / 2, y - 30), (WIDTH / 2, y - 2))
+    y = d.box(x0, y, D * cell, [w["y"]], FILL["note"], size=14) + 6
+    feature_row(y, [f"y{f}" for f in range(D)], [FILL["out"]] * D)
+    return d
+
+
+def positions(lang: str) -> Drawing:
+    """§3: E[x] + P[o + t] with the position table and the offset (the example of §3.1)."""
+    w = {k: v[lang] for k, v in WORDS["positions"].items()}
+    d = Drawing(lang)
+    vocab = ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
+    ids, offset, C, D = [1, 3, 4], 2, 8, 4                        # <bos> 春 雨 at o = 2
+    # ask embed which rows it adds: one-hot tables, E's in the first V columns, P's in the last C
+    V = len(vocab)
+    E_codes = np.hstack([np.eye(V), np.zeros((V, C))])
+    P_codes = np.hstack([np.zeros((C, V)), np.eye(C)])
+    picked = embed(np.array(ids), E_codes, P_codes, offset=offset)  # (T, V + C)
+    rows_E = [int(np.argmax(row[:V])) for row in picked]
+    rows_P = [int(np.argmax(row[V:])) for row in picked]
+    y = d.box(10, 10, WIDTH - 20, [w["tokens"]], FILL["token"], size=15, bold_first=True) + 6
+    y = d.box(10, y, WIDTH - 20, [w["offset"]], FILL["position"], size=14) + 16
+    tw, cell, row_h = 196, 22, 28
+    tables = []
+    for n, (title, names, chosen, fill) in enumerate([
+            (w["E"], [f"{i} {v}" for i, v in enumerate(vocab)], rows_E, FILL["token"]),
+            (w["P"], [f"{offset}+{p - offset} = {p}" if p in rows_P else str(p) for p in range(C)], rows_P,
+             FILL["position"])]):
+        tx = 10 + n * (tw + 8)
+        head_bottom = d.box(tx, y, tw, [title], FILL["note"], size=14, h=76)
+        tables.append((tx, head_bottom + 6, names, chosen, fill))
+    grid_top = max(t[1] for t in tables)
+    for tx, _, names, chosen, fill in tables:
+        for r, name in enumerate(names):
+            ry = grid_top + r * row_h
+            picked = r in chosen
+            label_fill = fill if picked else FILL["note"]
+            d.box(tx, ry + 2, 84, [(name, 14, True, picked)], label_fill, h=row_h - 4, pad=3)
+            for c in range(D):
+                d.rect(tx + 92 + c * (cell + 2), ry + 3, cell, row_h - 6, fill if picked else FILL["mix"], rx=2)
+    y = grid_top + C * row_h + 16
+    gap = 8
+    sw = (WIDTH - 20 - (len(ids) - 1) * gap) / len(ids)
+    for t in range(len(ids)):
+        sx = 10 + t * (sw + gap)
+        d.rect(sx, y, sw, 84, FILL["mix"])
+        d.text(sx + sw / 2, y + 16, w["sum"].format(t=t), 14, bold=True)
+        chip = (sw - 8 - 16) / 2
+        d.box(sx + 4, y + 34, chip, [(f"E[{rows_E[t]}]", 14, True, True), (vocab[rows_E[t]], 14, True, False)],
+              FILL["token"], h=42, pad=1)
+        d.text(sx + sw / 2, y + 55, "+", 15, bold=True)
+        d.box(sx + sw - 4 - chip, y + 34, chip, [(f"P[{rows_P[t]}]", 14, True, True), (f"{offset}+{t}", 14, True, False)],
+              FILL["position"], h=42, pad=1)
+    return d
+
+
+def cache(lang: str) -> Drawing:
+    """§5: the KV cache grows by one position per step; the new query reads all of it."""
+    w = {k: v[lang] for k, v in WORDS["cache"].items()}
+    d = Drawing(lang)
+    steps = ["<bos>", "春", "雨"]                      # §5 feeds <bos> 春 雨
+    cell, label_w = 62, 34
+    x0 = 10 + label_w + 6
+    y = 10
+    for s, token in enumerate(steps):
+        y = d.box(10, y, WIDTH - 20, [w["step"].format(s=s, tok=token)], FILL["note"], size=14, bold_first=True) + 6
+        for r, name in enumerate(("K", "V")):
+            ry = y + r * 34
+            d.box(10, ry, label_w, [(name, 15, True, True)], FILL["mix"], h=30, pad=2)
+            for p in range(s + 1):
+                fill = FILL["new"] if p == s else FILL["old"]
+                d.box(x0 + p * cell, ry, cell - 4, [(f"{name.lower()}{p}", 15, True, p == s)], fill, h=30, pad=2)
+        # the new query reads every stored position: a bracket under 0 .. s, q hanging from it
+        by = y + 2 * 34 + 2
+        left, right = x0 + 4, x0 + (s + 1) * cell - 8
+        d.line((left, by), (left, by + 8), (right, by + 8), (right, by))
+        qx = x0 + s * cell
+        d.line((qx + cell / 2 - 2, by + 8), (qx + cell / 2 - 2, by + 20))
+        qy = by + 20
+        d.box(qx, qy, cell - 4, [(f"q{s}", 15, True, True)], FILL["query"], h=30, pad=2)
+        rx = x0 + (s + 1) * cell + 4
+        d.box(rx, qy - 6, WIDTH - 10 - rx, [w["reads"].format(s=s, ps=",\u00a0".join(map(str, range(s + 1))))],
+              FILL["query"], size=14, pad=5)
+        y = d.bottom + 16
+    top = y
+    d.rect(10, top, WIDTH - 20, 2 * 30 + 12, FILL["note"])
+    for n, (kind, text) in enumerate([("new", w["legend_new"]), ("old", w["legend_old"])]):
+        sy = top + 8 + n * 30
+        d.rect(22, sy + 2, 30, 22, FILL[kind], rx=3)
+        d.text(62, sy + 13, text, 14, anchor="start")
+    return d
+
+
+DIAGRAMS = {"allowed_pairs": allowed_pairs, "one_head": one_head, "heads": heads,
+            "positions": positions, "cache": cache}
+# Where each diagram is taught (tests/test_diagrams.py checks that the chapter shows it there).
+PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "02_heads", "heads": "02_heads",
+          "positions": "03_positions", "cache": "05_cache"}
+
+
+# --------------------------------------------------------------------------- files
+
+def path(name: str, lang: str) -> Path:
+    return ROOT / "chapters" / lang / "figures" / f"{name}.svg"
+
+
+def render(name: str, lang: str) -> str:
+    return DIAGRAMS[name](lang).svg(ALT[name][lang])
+
+
+def markdown(name: str, lang: str) -> str:
+    """The Markdown image line a chapter's cell uses (alt text = the SVG's title)."""
+    return f"![{ALT[name][lang]}](figures/{name}.svg)"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
+    parser.add_argument("--markdown", action="store_true", help="print each diagram's Markdown image line")
+    args = parser.parse_args(argv)
+    stale = []
+    for name in DIAGRAMS:
+        for lang in LANGUAGES:
+            if args.markdown:
+                print(f"{name} [{lang}]: {markdown(name, lang)}")
+                continue
+            text, target = render(name, lang), path(name, lang)
+            if args.check:
+                if not target.exists() or target.read_text(encoding="utf-8") != text:
+                    stale.append(str(target.relative_to(ROOT)))
+            elif not target.exists() or target.read_text(encoding="utf-8") != text:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+                print(target.relative_to(ROOT))
+    if stale:
+        print("not what tools/diagrams.py writes (run it):\n  " + "\n  ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
