@@ -173,6 +173,16 @@ MESSAGES = {
         "ru": "внимание: {function} использует {what} ({where}); система оценивания не может убедиться, что "
               "эталонная реализация не вызывается, и не засчитает задачу; напишите функцию без динамического поиска имён",
     },
+    "uses_module": {
+        "zh": "注意：{function} 用到了 {name}（{where}）。本练习要求只用 Python 本身（列表、循环和 math 模块）"
+              "写出这段计算，它才是一次独立的核对，所以评分时这一题不计分",
+        "en": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
+              "(lists, loops and the math module), which is what makes it an independent check, so the grader "
+              "gives it no points",
+        "ru": "внимание: {function} использует {name} ({where}); в этом упражнении вычисление нужно написать на "
+              "чистом Python (списки, циклы и модуль math) — только так проверка будет независимой, поэтому "
+              "система оценивания не засчитает задачу",
+    },
     "defined_elsewhere": {
         "zh": "注意：{function} 不是在笔记本里定义的，而是来自 {where}。本练习要求在笔记本里写出它，评分时这一题不计分",
         "en": "note: {function} is not defined in the notebook but comes from {where}; this exercise asks you to "

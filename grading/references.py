@@ -10,7 +10,9 @@ import numpy as np
 
 from lib import layers
 from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
-from lib.checks import feature_normalization
+from lib.checks import feature_normalization, kv_cache_bytes
+from lib.costs import head_costs
+from lib.data import IGNORE
 
 
 def causal_allowed(tq, tk):
@@ -86,9 +88,18 @@ def leak_sweep(forward, ids, replacement_token):
     return np.array(changes, dtype=np.float64)
 
 
-def cached_step(model, token, cache):
-    """[cache-1] One cached step at the right position, len(cache)."""
-    return model.step(token, cache)
+def continue_padded(model, inputs, targets, tokens):
+    """[cache-1] Row b of a right-padded batch continued by tokens[b]: the output (D,) of the new
+    token after the real prefix of row b (the positions whose target is not IGNORE).  (B, D)."""
+    inputs, targets, tokens = np.asarray(inputs), np.asarray(targets), np.asarray(tokens)
+    if inputs.ndim != 2 or inputs.shape != targets.shape or tokens.shape != inputs.shape[:1]:
+        raise ValueError(f"inputs and targets must be (B, T) and tokens (B,), got {inputs.shape}, "
+                         f"{targets.shape} and {tokens.shape}")
+    rows = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        rows.append(model.forward(np.append(inputs[b, :n], tokens[b]))[-1])
+    return np.stack(rows)
 
 
 def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
@@ -171,3 +182,21 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
+
+
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    """[cost-1] (parameters, KV-cache bytes) of ``n_layers`` attention layers of width D with H heads:
+    n_layers * 4 D^2 (§2) and 2 * n_layers * B * T * D * itemsize (§5)."""
+    if isinstance(n_layers, bool) or not isinstance(n_layers, (int, np.integer)) or n_layers < 1:
+        raise ValueError(f"n_layers must be a positive int, got {n_layers!r}")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = int(head_costs(n_heads, width, length, batch, itemsize)["parameters"]) * n_layers
+    return parameters, int(kv_cache_bytes(n_layers, n_heads, width // n_heads, length, batch, itemsize))
+
+
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    """[evidence-1] lib's multi-head attention on one sequence given as lists; rows as tuples of floats."""
+    out = multi_head_attention(np.asarray(x, dtype=np.float64)[None], *(np.asarray(w, dtype=np.float64)
+                                                                        for w in (w_q, w_k, w_v, w_o)),
+                               n_heads, causal=causal)[0]
+    return tuple(tuple(float(v) for v in row) for row in out)

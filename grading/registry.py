@@ -25,6 +25,8 @@ defines) and ``points``:
   must not call (its reference is always forbidden, see :mod:`grading.usage`);
 * ``forbidden_methods`` — names of methods it must not call on any object
   (``model.step`` when the exercise is to write the step);
+* ``forbidden_modules`` — top-level packages it must not touch at all
+  (``("numpy", "lib")`` for an exercise in pure Python);
 * ``rtol``, ``atol``, ``exact_zeros`` — comparison settings (see :mod:`grading.compare`).
 
 Case setups build their models with ``from grading import models as m``
@@ -85,6 +87,7 @@ class Exercise:
     exact_zeros: bool = False
     forbidden: tuple = ()               # dotted names the learner's function must not use
     forbidden_methods: tuple = ()       # method names it must not call on any object
+    forbidden_modules: tuple = ()       # top-level packages it must not use at all (pure-Python exercises)
 
     def public_cases(self):
         return self.make_public()
@@ -148,7 +151,7 @@ class Exercise:
 
 
 def exercise(*, id, function, points, title, reference, public, hidden, hidden_kinds=None, forbidden=(),
-             forbidden_methods=(), rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None):
+             forbidden_methods=(), forbidden_modules=(), rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None):
     """Declare one exercise (see the module docstring); ``notebook`` defaults to the spec module's."""
     if not callable(reference):
         raise TypeError(f"{id}: the reference must be a function, got {type(reference).__name__}")
@@ -158,7 +161,7 @@ def exercise(*, id, function, points, title, reference, public, hidden, hidden_k
     return Exercise(id=id, notebook=notebook, function=function, points=int(points), reference=reference,
                     title=dict(title), make_public=public, make_hidden=hidden, hidden_kinds=dict(hidden_kinds or {}),
                     rtol=rtol, atol=atol, exact_zeros=exact_zeros, forbidden=tuple(forbidden),
-                    forbidden_methods=tuple(forbidden_methods))
+                    forbidden_methods=tuple(forbidden_methods), forbidden_modules=tuple(forbidden_modules))
 
 
 def load_specs(package="grading.specs"):

@@ -96,15 +96,18 @@ class Finding:
     line: int = 0
 
     def message_key(self):
-        return {"reference": "uses_library", "dynamic": "uses_dynamic", "elsewhere": "defined_elsewhere"}[self.kind]
+        return {"reference": "uses_library", "dynamic": "uses_dynamic", "elsewhere": "defined_elsewhere",
+                "module": "uses_module"}[self.kind]
 
 
 def forbidden_table(exercise):
     """{id(object): dotted name} of the objects ``exercise``'s function must not use; the key
-    ``"methods"`` holds the method names it must not call on any object."""
+    ``"methods"`` holds the method names it must not call on any object, the key ``"modules"`` the
+    top-level packages it must not touch at all (``numpy`` and ``lib`` for a pure-Python exercise)."""
     names = exercise.forbidden_names()
     table = {id(obj): name for obj, name in zip(exercise.forbidden_objects(), names)}
     table["methods"] = frozenset(getattr(exercise, "forbidden_methods", ()))
+    table["modules"] = frozenset(getattr(exercise, "forbidden_modules", ()))
     return table
 
 
@@ -346,7 +349,8 @@ class _Follower:
     def __init__(self, program, forbidden):
         self.program = program
         self.methods = forbidden.get("methods", frozenset())
-        self.forbidden = {k: v for k, v in forbidden.items() if k != "methods"}     # {id(obj): dotted}
+        self.modules = forbidden.get("modules", frozenset())
+        self.forbidden = {k: v for k, v in forbidden.items() if k not in ("methods", "modules")}  # {id(obj): dotted}
         self.forbidden_names = set(self.forbidden.values())
         self.seen = set()
         self.queue = []
@@ -365,6 +369,11 @@ class _Follower:
             if self.cache[prefix]:
                 return self.cache[prefix]
         return None
+
+    def banned_module(self, dotted):
+        """The forbidden top-level package ``dotted`` belongs to (``numpy.exp`` -> ``numpy``), else None."""
+        root = dotted.lstrip(".").split(".")[0]
+        return root if root in self.modules else None
 
     def is_module(self, dotted):
         obj = _resolve_object(dotted)
@@ -391,6 +400,8 @@ class _Follower:
         return None
 
     def follow(self, b):
+        if b.kind in ("lib", "module", "star") and self.banned_module(b.target):
+            return Finding("module", self.banned_module(b.target), b.cell, b.line)
         if b.kind == "lib":
             culprit = self.is_forbidden(b.target)
             if culprit:
@@ -485,6 +496,8 @@ class _Follower:
         line = getattr(node, "lineno", 0)
         for root in self.roots(head, local, imports):
             full = f"{root}.{rest}" if rest else root
+            if self.banned_module(full):
+                return Finding("module", self.banned_module(full), cell, line)
             if _is_course(full):
                 culprit = self.is_forbidden(full)
                 if culprit:
@@ -499,6 +512,8 @@ class _Follower:
         name = node.id
         line = getattr(node, "lineno", 0)
         if name in local:
+            if name in imports and self.banned_module(imports[name]):
+                return Finding("module", self.banned_module(imports[name]), cell, line)
             if name in imports:
                 dotted = imports[name]
                 if not isinstance(parents.get(id(node)), ast.Attribute) and _is_course(dotted) \
@@ -506,6 +521,8 @@ class _Follower:
                     return Finding("dynamic", f"the module {dotted} used as a value", cell, line)
             return None
         for b in self.program.lookup(name):
+            if b.kind in ("lib", "module", "star") and self.banned_module(b.target):
+                return Finding("module", self.banned_module(b.target), cell, line)
             if b.kind == "lib":
                 culprit = self.is_forbidden(b.target)
                 if culprit:

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from lib.data import build_vocab, collate
+
 from .. import references
 from ..registry import Kind, L, exercise
 from ..values import Case, Ref
@@ -10,34 +12,53 @@ from ._common import model_setup
 NOTEBOOK = "ex05_cache"
 
 
-# ---- cache-1: step(model, token, cache) ------------------------------------------
+# ---- cache-1: continue_padded(model, inputs, targets, tokens) -----------------------
 
-def _cache_setup(seed, prefix):
-    return model_setup(seed, "cache = model.new_cache()", f"for token in {list(int(t) for t in prefix)}:",
-                       "    model.step(token, cache)")
+_VOCAB = build_vocab(["春雨风"])            # 6 tokens; the test models have V = 7, C = 8
+
+
+def _padded(texts, tokens):
+    inputs, targets = collate(texts, _VOCAB)
+    return inputs, targets, np.array(tokens, dtype=np.int64)
 
 
 def _cache1_public():
-    args = (Ref("model"), 4, Ref("cache"))
+    def case(name, texts, tokens, label):
+        return Case(name, (Ref("model"), *_padded(texts, tokens)), setup=model_setup(7), label=label)
     return [
-        Case("empty-cache", args, setup=_cache_setup(7, []), label=L("空缓存", "an empty cache", "пустой кэш")),
-        Case("three-stored", args, setup=_cache_setup(7, [1, 3, 5]),
-             label=L("缓存里已有 3 个位置", "3 positions already stored", "в кэше уже 3 позиции")),
-        Case("last-row", args, setup=_cache_setup(7, [1, 3, 5, 6, 2, 2, 4]),
-             label=L("用到位置表的最后一行", "the last row of the position table", "последняя строка таблицы позиций")),
-        Case("full-cache", args, setup=_cache_setup(7, [1, 3, 5, 6, 2, 2, 4, 4]),
-             label=L("缓存已满（应当报错）", "a full cache (must raise)", "кэш заполнен (должна быть ошибка)")),
+        case("section-example", ["雨", "春雨"], [5, 5],
+             L("§5.7 的例子：“雨”和“春雨”后面各接一个“风”", "the example of §5.7: 风 after 雨 and after 春雨",
+               "пример из §5.7: 风 после 雨 и после 春雨")),
+        case("no-padding", ["春雨风"], [4], L("一行，没有填充", "one row without padding", "одна строка без дополнения")),
+        case("three-lengths", ["风", "春雨风雨", "雨春"], [3, 4, 5],
+             L("三行，长度各不相同", "three rows of different lengths", "три строки разной длины")),
+        case("unknown-character", ["雪", "春雪风"], [1, 2],
+             L("词表之外的字符（<unk>）", "characters outside the vocabulary (<unk>)",
+               "символы вне словаря (<unk>)")),
+        case("table-full", ["春雨风春雨风春"], [3],
+             L("真实前缀占满了位置表（应当报错）", "the real prefix fills the position table (must raise)",
+               "настоящий префикс занимает всю таблицу позиций (должна быть ошибка)")),
     ]
+
+
+def _random_texts(rng, n, longest):
+    chars = "春雨风雪"                      # 雪 is outside the vocabulary: <unk>
+    return ["".join(rng.choice(list(chars), size=int(rng.integers(1, longest + 1)))) for _ in range(n)]
 
 
 def _cache1_hidden(rng):
     cases = []
     for i in range(5):
-        n = int(rng.integers(0, 8))
-        cases.append(Case(f"step-{i}", (Ref("model"), int(rng.integers(0, 7)), Ref("cache")),
-                          setup=_cache_setup(int(rng.integers(1_000_000)), rng.integers(0, 7, size=n)), kind="step"))
-    cases.append(Case("full-cache", (Ref("model"), 1, Ref("cache")),
-                      setup=_cache_setup(int(rng.integers(1_000_000)), rng.integers(0, 7, size=8)), kind="full"))
+        B = int(rng.integers(2, 5))
+        texts = _random_texts(rng, B, 6)
+        cases.append(Case(f"batch-{i}", (Ref("model"), *_padded(texts, rng.integers(0, 7, size=B))),
+                          setup=model_setup(int(rng.integers(1_000_000))), kind="batch"))
+    texts = _random_texts(rng, 1, 6)
+    cases.append(Case("one-row", (Ref("model"), *_padded(texts, rng.integers(0, 7, size=1))),
+                      setup=model_setup(int(rng.integers(1_000_000))), kind="one-row"))
+    texts = _random_texts(rng, 2, 6) + ["".join(rng.choice(list("春雨风"), size=7))]
+    cases.append(Case("table-full", (Ref("model"), *_padded(texts, rng.integers(0, 7, size=3))),
+                      setup=model_setup(int(rng.integers(1_000_000))), kind="full"))
     return cases
 
 
@@ -108,19 +129,24 @@ def _cache3_hidden(rng):
 
 EXERCISES = [
     exercise(
-        id="cache-1", function="step", points=1,
-        title=L("缓存步骤的位置", "The position of a cached step", "Позиция шага с кэшем"),
-        reference=references.cached_step,
+        id="cache-1", function="continue_padded", points=2,
+        title=L("续写右填充的批量", "Continuing a right-padded batch", "Продолжение батча с дополнением справа"),
+        reference=references.continue_padded,
+        forbidden=("lib.checks.incremental_forward",), forbidden_methods=("forward",),
         public=_cache1_public, hidden=_cache1_hidden,
         hidden_kinds={
-            "step": Kind(L("随机模型，缓存里有随机数量的位置", "a random model with a random number of stored positions",
-                           "случайная модель, в кэше случайное число позиций"), like="three-stored"),
-            "full": Kind(L("随机模型，缓存已满（应当报错）", "a random model with a full cache (must raise)",
-                           "случайная модель с заполненным кэшем (должна быть ошибка)"), like="full-cache"),
+            "batch": Kind(L("随机模型，随机文本组成的批量", "a random model and a batch of random texts",
+                            "случайная модель и батч из случайных текстов"), like="three-lengths"),
+            "one-row": Kind(L("随机模型，只有一行（没有填充）", "a random model and a single row (no padding)",
+                              "случайная модель и одна строка (без дополнения)"), like="no-padding"),
+            "full": Kind(L("随机模型，有一行的真实前缀占满了位置表（应当报错）",
+                           "a random model, one row whose real prefix fills the position table (must raise)",
+                           "случайная модель, настоящий префикс одной строки занимает всю таблицу позиций "
+                           "(должна быть ошибка)"), like="table-full"),
         },
     ),
     exercise(
-        id="cache-2", function="attention_step", points=2,
+        id="cache-2", function="attention_step", points=3,
         title=L("从零写一个缓存步骤", "A cached step from scratch", "Шаг с кэшем, написанный с нуля"),
         reference=references.attention_step,
         forbidden=("lib.model.AttentionModel", "lib.model.KVCache", "lib.checks.incremental_forward",
@@ -133,7 +159,7 @@ EXERCISES = [
         },
     ),
     exercise(
-        id="cache-3", function="cache_error", points=3,
+        id="cache-3", function="cache_error", points=2,
         title=L("缓存与完整前向传播的对照检验", "The cache checked against the full forward pass",
                 "Сверка кэша с полным прямым проходом"),
         reference=references.cache_error, forbidden=("lib.checks.cache_error", "lib.checks.incremental_forward"),
