@@ -233,6 +233,22 @@ def f(scores, allowed):
 def f(weights, allowed, atol=1e-9):
     return bool((weights[~np.broadcast_to(allowed, weights.shape)] == 0).all())
 """,
+    "data-1": """
+def f(texts, vocab):
+    from lib.data import encode
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), 2, dtype=np.int64)
+    targets = np.full((len(texts), T), -100, dtype=np.int64)
+    inputs[:, 0] = 1
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids                  # forgets the EOS target: the model never learns to stop
+    return inputs, targets
+""",
     "heads-1": """
 def f(x, n_heads):
     return x.reshape(*x.shape[:-2], n_heads, x.shape[-2], x.shape[-1] // n_heads)

@@ -1,8 +1,8 @@
-"""Exercise set 1 (§1, the allowed set): mask-1, mask-2, mask-3."""
+"""Exercise set 1 (§1, the allowed set and the data protocol): mask-1, mask-2, mask-3, data-1."""
 
 import numpy as np
 
-from lib import attention
+from lib import attention, data
 
 from .. import references
 from ..registry import Kind, L, exercise
@@ -91,6 +91,8 @@ def _mask3_public():
     loose = np.array([[1.0, 0.0, 0.0], [0.4, 0.6001, 0.0], [0.3, 0.3, 0.4]])
     with_nan = good.copy()
     with_nan[2, 1] = np.nan
+    zero_on_allowed = good.copy()
+    zero_on_allowed[1] = [1.0, 0.0, 0.0]          # no finite scores give it, yet all four conditions hold
     return [
         Case("correct", (good, allowed), label=L("正确的权重", "correct weights", "правильные веса")),
         Case("softmax-then-zero", (zeroed, allowed),
@@ -107,6 +109,10 @@ def _mask3_public():
         Case("loose-atol", (loose, allowed), {"atol": 1e-3},
              label=L("放宽的容差 atol=1e-3", "a looser tolerance, atol=1e-3", "ослабленный допуск atol=1e-3")),
         Case("nan", (with_nan, allowed), label=L("权重中有 nan", "a nan among the weights", "nan среди весов")),
+        Case("zero-on-allowed-key", (zero_on_allowed, allowed),
+             label=L("许可键上的权重恰好为 0：第 1 行为 [1, 0, 0]（应当通过）",
+                     "an exact 0 on an allowed key: row 1 is [1, 0, 0] (passes)",
+                     "ровно 0 на разрешённом ключе: строка 1 равна [1, 0, 0] (проверку проходит)")),
     ]
 
 
@@ -136,6 +142,46 @@ def _mask3_hidden(rng):
                 w[r, cols[0]] = -0.05
                 kind = "negative"
         cases.append(Case(f"weights-{i}", (w, allowed), kind=kind))
+    return cases
+
+
+# ---- data-1: collate(texts, vocab) -------------------------------------------------
+
+_VOCAB = data.build_vocab(["春雨风"])          # <unk> <bos> <eos> 春 雨 风
+
+
+def _data1_public():
+    def case(name, texts, label):
+        return Case(name, (texts, _VOCAB), label=label)
+    return [
+        case("section-example", ["春雨", "雨"], L("§1 的例子：[\"春雨\", \"雨\"]", "the example of §1: [\"春雨\", \"雨\"]",
+                                                  "пример из §1: [\"春雨\", \"雨\"]")),
+        case("one-text", ["风"], L("只有一条文本", "a single text", "один текст")),
+        case("equal-lengths", ["春雨", "雨风"], L("长度相同，没有填充", "equal lengths, no padding",
+                                                 "одинаковая длина, без дополнения")),
+        case("unknown-character", ["雪春", "风"], L("词表之外的字符（<unk>）", "a character outside the vocabulary (<unk>)",
+                                                   "символ вне словаря (<unk>)")),
+        case("empty-text", ["春", ""], L("有一条空文本（应当报错）", "an empty text (must raise)",
+                                        "пустой текст (должна быть ошибка)")),
+        case("empty-batch", [], L("空批量（应当报错）", "an empty batch (must raise)", "пустой батч (должна быть ошибка)")),
+    ]
+
+
+def _texts(rng, n, lengths):
+    chars = list("春雨风雪")                        # 雪 is outside the vocabulary
+    return ["".join(rng.choice(chars, size=int(k))) for k in lengths[:n]]
+
+
+def _data1_hidden(rng):
+    cases = []
+    for i in range(5):
+        B = int(rng.integers(1, 5))
+        cases.append(Case(f"random-{i}", (_texts(rng, B, rng.integers(1, 7, size=B)), _VOCAB), kind="random"))
+    B, k = int(rng.integers(2, 5)), int(rng.integers(1, 6))
+    cases.append(Case("equal", (_texts(rng, B, [k] * B), _VOCAB), kind="equal"))
+    texts = _texts(rng, 3, rng.integers(1, 6, size=3))
+    texts[int(rng.integers(3))] = ""
+    cases.append(Case("empty-text", (texts, _VOCAB), kind="empty-text"))
     return cases
 
 
@@ -180,6 +226,23 @@ EXERCISES = [
                                  "случайные веса, одна строка в сумме не даёт 1"), like="softmax-then-zero"),
             "negative": Kind(L("随机权重，含一个负权重", "random weights with one negative weight",
                                "случайные веса с одним отрицательным весом"), like="negative-weight"),
+        },
+    ),
+    exercise(
+        id="data-1", function="collate", points=2,
+        title=L("右填充的批量与计分目标", "A right-padded batch and its scored targets",
+                "Батч с дополнением справа и учитываемые целевые метки"),
+        reference=data.collate,
+        public=_data1_public, hidden=_data1_hidden,
+        hidden_kinds={
+            "random": Kind(L("随机文本（长度不同，可能有词表之外的字符）",
+                             "random texts (of different lengths, possibly with characters outside the vocabulary)",
+                             "случайные тексты (разной длины, возможно, с символами вне словаря)"),
+                           like="section-example"),
+            "equal": Kind(L("长度相同的随机文本", "random texts of equal length", "случайные тексты одинаковой длины"),
+                          like="equal-lengths"),
+            "empty-text": Kind(L("随机文本中有一条空文本（应当报错）", "random texts, one of them empty (must raise)",
+                                 "случайные тексты, один из них пустой (должна быть ошибка)"), like="empty-text"),
         },
     ),
 ]
