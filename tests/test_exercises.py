@@ -265,6 +265,13 @@ def f(x, w_q, w_k, w_v, w_o, n_heads):
     q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
     return merge_heads(causal_attention(q, k, v))
 """,
+    "cost-1": """
+def f(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad sizes")
+    itemsize = np.dtype(dtype).itemsize
+    return n_layers * 4 * width ** 2, n_layers * batch * length * width * itemsize   # keys only: the factor 2 is lost
+""",
     "pos-1": """
 def f(ids, token_table, position_table, offset=0):
     return token_table[ids] + position_table[:np.shape(ids)[-1]]

@@ -1,4 +1,4 @@
-"""Exercise set 2 (§2, heads): heads-1, heads-2, heads-3."""
+"""Exercise set 2 (§2, heads): heads-1, heads-2, heads-3, cost-1."""
 
 import numpy as np
 
@@ -99,6 +99,40 @@ def _heads3_hidden(rng):
 _NUMBERED = L("带编号的随机大小输入（可以看出每个元素去了哪里）", "numbered input of random size (shows where every entry goes)",
               "пронумерованный вход случайного размера (видно, куда попадает каждый элемент)")
 
+# ---- cost-1: attention_costs(batch, length, width, n_heads, n_layers, dtype) ---------
+
+def _cost1_public():
+    return [
+        Case("gpt2-small", (1, 1024, 768, 12, 12, "float32"),
+             label=L("§5.6 的例子：12 层，D = 768，H = 12，T = 1024，float32",
+                     "the example of §5.6: 12 layers, D = 768, H = 12, T = 1024, float32",
+                     "пример из §5.6: 12 слоёв, D = 768, H = 12, T = 1024, float32")),
+        Case("chapter-model", (1, 8, 4, 2, 1, "float64"),
+             label=L("本章的模型：1 层，D = 4，H = 2，T = 8，float64",
+                     "the chapter's model: 1 layer, D = 4, H = 2, T = 8, float64",
+                     "модель из раздела: 1 слой, D = 4, H = 2, T = 8, float64")),
+        Case("batch-float16", (8, 512, 512, 8, 6, "float16"),
+             label=L("批量 B = 8，6 层，float16", "a batch of B = 8, 6 layers, float16", "батч B = 8, 6 слоёв, float16")),
+        Case("one-head", (8, 512, 512, 1, 6, "float16"),
+             label=L("同样的模型，只有 1 个头", "the same model with a single head", "та же модель с одной головой")),
+        Case("not-divisible", (1, 16, 10, 4, 2, "float32"),
+             label=L("D = 10 不能被 H = 4 整除（应当报错）", "D = 10 is not divisible by H = 4 (must raise)",
+                     "D = 10 не делится на H = 4 (должна быть ошибка)")),
+    ]
+
+
+def _cost1_hidden(rng):
+    cases = []
+    for i in range(6):
+        H, d = int(rng.integers(1, 17)), int(rng.integers(1, 129))
+        dtype = str(rng.choice(["float16", "float32", "float64"]))
+        cases.append(Case(f"random-{i}", (int(rng.integers(1, 17)), int(rng.integers(1, 4097)), H * d, H,
+                                          int(rng.integers(1, 49)), dtype), kind="random"))
+    H = int(rng.integers(3, 9))
+    cases.append(Case("not-divisible", (2, 64, H * int(rng.integers(2, 9)) + 1, H, 4, "float32"), kind="not-divisible"))
+    return cases
+
+
 EXERCISES = [
     exercise(
         id="heads-1", function="split_heads", points=1,
@@ -136,6 +170,20 @@ EXERCISES = [
                              "случайные входы, веса и число голов"), like="random-2x4x6-three-heads"),
             "not-divisible": Kind(L("宽度不能被头数整除", "a width not divisible by the number of heads",
                                     "ширина не делится на число голов"), like="width-not-divisible"),
+        },
+    ),
+    exercise(
+        id="cost-1", function="attention_costs", points=2,
+        title=L("参数与 KV 缓存的字节数", "Parameters and KV-cache bytes", "Параметры и байты KV-кэша"),
+        reference=references.attention_costs,
+        forbidden=("lib.costs.head_costs", "lib.checks.kv_cache_bytes"),
+        public=_cost1_public, hidden=_cost1_hidden,
+        hidden_kinds={
+            "random": Kind(L("随机的 B、T、D、H、层数与 dtype", "random B, T, D, H, numbers of layers and dtypes",
+                             "случайные B, T, D, H, число слоёв и dtype"), like="batch-float16"),
+            "not-divisible": Kind(L("宽度不能被头数整除（应当报错）",
+                                    "a width not divisible by the number of heads (must raise)",
+                                    "ширина не делится на число голов (должна быть ошибка)"), like="not-divisible"),
         },
     ),
 ]
