@@ -4,7 +4,7 @@
     python -m grading OUT_DIR --csv report.csv
 
 Every case is one student folder under OUT_DIR.  Most start from the solved
-``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3) and
+``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3, data-1) and
 add or change a cell; :func:`cases` says, for each, what the grader must
 report (exercise id -> status, or "not pass"; "-" is a row about a file that
 is not graded) and words its messages must hold.  tests/test_grading_bad.py
@@ -27,6 +27,7 @@ STUB = ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb"
 SOLVED_ZH = ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb"
 STUB_HEADS = ROOT / "exercises" / "en" / "ex02_heads.ipynb"
 SOLVED_DECODER = ROOT / "solutions" / "en" / "ex07_decoder.ipynb"
+SOLVED_EVIDENCE = ROOT / "solutions" / "en" / "ex06_evidence.ipynb"
 
 NOT_PASS = "not pass"
 
@@ -129,6 +130,13 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     return layers.layer_norm_backward(np.asarray(d_out), saved)       # the reference, one call away
 '''
 
+
+EVIDENCE_NUMPY = '''
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    from lib.attention import multi_head_attention
+    return multi_head_attention(np.asarray(x)[None], *map(np.asarray, (w_q, w_k, w_v, w_o)), n_heads,
+                                causal=causal)[0].tolist()
+'''
 
 ISOLATION_PROBE = '''
 import os, socket, numpy as np
@@ -287,7 +295,7 @@ MONKEYPATCH_BUILTINS = softmax_cell('''    import builtins, math, json          
 def cases():
     """(folder, {file name: notebook dict or bytes}, {exercise: expected status}, [message fragments])."""
     P = "pass"
-    ok3 = {"mask-1": P, "mask-2": P, "mask-3": P}
+    ok3 = {"mask-1": P, "mask-2": P, "mask-3": P, "data-1": P}        # every exercise of ex01_allowed_set
 
     def solved(*cells, **kw):
         return {"ex01_allowed_set.ipynb": with_cells(SOLVED, cells, **kw)}
@@ -370,7 +378,7 @@ def cases():
         "forty_guesses": ({f"ex01_allowed_set ({k}).ipynb": with_cells(SOLVED, [GUESS.format(k=k)]) for k in range(1, 41)},
                           {**ok3, "mask-3": "fail"}, ["ex01_allowed_set (2).ipynb"]),
         "two_notebooks_different": ({"ex01_allowed_set.ipynb": load(SOLVED), "ex02_heads.ipynb": load(STUB_HEADS)},
-                                    {**ok3, "heads-1": "fail", "heads-2": "fail", "heads-3": "fail"}, []),
+                                    {**ok3, "heads-1": "fail", "heads-2": "fail", "heads-3": "fail", "cost-1": "fail"}, []),
         # what other systems leave in a folder
         "stray_names": ({" .ex01_allowed_set.ipynb ": load(SOLVED)}, ok3, []),
         "macos_junk": ({"ex01_allowed_set.ipynb": load(SOLVED), "._ex01_allowed_set.ipynb": b"\x00\x05\x16\x07\x00\x02"},
@@ -392,6 +400,13 @@ def cases():
                          ["nested deeper"]),
         "dec1_lying_array": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LYING_ARRAY)},
                              {"dec-1": "fail", "dec-2": P}, ["Agreeable"]),
+        # data-1: the library's collate under the learner's name
+        "data1_calls_library": (solved("from lib.data import collate"), {**ok3, "data-1": "fail"},
+                                ["reference implementation", "lib.data.collate"]),
+        # evidence-1 gives the right numbers through NumPy: refused, it is no independent check
+        "evidence_uses_numpy": ({"ex06_evidence.ipynb": with_cells(SOLVED_EVIDENCE, [EVIDENCE_NUMPY])},
+                                {"evidence-1": "fail"}, ["plain Python"]),
+        "evidence_solved": ({"ex06_evidence.ipynb": load(SOLVED_EVIDENCE)}, {"evidence-1": P}, []),
         "dec2_calls_library": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LIBRARY_BACKWARD)},
                                {"dec-1": P, "dec-2": "fail"}, ["reference implementation"]),
         "other_course": ({"homework3.ipynb": {"cells": [code_cell("def fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)")],
