@@ -48,8 +48,10 @@ def test_codec_keeps_nan_bits_and_dtype():
     a = np.array([np.nan, -0.0, 1e-310, np.inf], dtype=np.float64)
     b = codec.loads(codec.dumps(a))
     assert a.tobytes() == b.tobytes()
-    assert codec.loads(codec.dumps(float("nan"))) != codec.loads(codec.dumps(float("nan")))   # still a NaN
-    assert math.isnan(codec.loads(codec.dumps(float("nan"))))
+    # a Python float NaN comes back a float NaN (not None, not a string, not 0), infinities keep their sign
+    back = codec.loads(codec.dumps([float("nan"), float("inf"), -float("inf"), -0.0]))
+    assert [type(x) for x in back] == [float] * 4 and math.isnan(back[0])
+    assert back[1:3] == [math.inf, -math.inf] and math.copysign(1.0, back[3]) == -1.0
 
 
 def test_codec_output_is_strict_json():
@@ -509,3 +511,18 @@ def test_merge_combines_shards_and_refuses_what_does_not_belong_together():
     for fragment, reports in cases.items():
         with pytest.raises(shards.MergeError, match=fragment):
             shards.merge(reports)
+
+
+# -- the tests' own rule: nothing skips silently under CI -------------------------------
+
+def test_a_missing_piece_skips_locally_and_fails_under_ci(monkeypatch):
+    import conftest
+    monkeypatch.setattr(conftest, "IN_CI", False)
+    with pytest.raises(pytest.skip.Exception, match="no sandbox here"):
+        conftest.unavailable("no sandbox here")
+    monkeypatch.setattr(conftest, "IN_CI", True)
+    with pytest.raises(pytest.fail.Exception, match="mandatory under CI=true: no sandbox here"):
+        conftest.unavailable("no sandbox here")
+    with pytest.raises(pytest.fail.Exception, match="no_such_module_here"):
+        conftest.require_or_skip("no_such_module_here", "a test")
+
