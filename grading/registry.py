@@ -44,7 +44,7 @@ from .compare import compare_values
 from .values import Raised, from_jsonable, resolve, to_jsonable
 
 __all__ = ["Exercise", "Kind", "L", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
-           "total_points", "LANGUAGES"]
+           "total_points", "texts", "LANGUAGES"]
 
 LANGUAGES = ("zh", "en", "ru")
 
@@ -189,3 +189,15 @@ EXERCISES = load_specs()
 
 def total_points():
     return sum(ex.points for ex in EXERCISES.values())
+
+
+def texts(exercises=None):
+    """``(where, {zh, en, ru})`` for every text of the exercises a learner reads: each
+    title, public test label and hidden kind label (tests/test_glossary.py checks them)."""
+    for ex in (EXERCISES if exercises is None else exercises).values():
+        yield f"{ex.id} title", ex.title
+        for case in ex.public_cases():
+            if case.label:
+                yield f"{ex.id} test {case.name}", case.label
+        for name, kind in ex.hidden_kinds.items():
+            yield f"{ex.id} hidden kind {name}", kind.label

@@ -21,6 +21,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from conftest import require_or_skip  # noqa: E402
 from grading import exercises as ex  # noqa: E402
 from grading import usage  # noqa: E402
 from grading.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
@@ -72,6 +73,24 @@ def run_cells(texts, solved):
                     raise AssertionError(f"cell failed with {exc!r}:\n{text}") from exc
                 undefined |= assigned_names(text)
     return namespace
+
+
+def test_the_cell_runner_fails_when_a_solved_notebook_raises():
+    """run_cells is what the tests below trust: it lets nothing pass that a kernel would stop at."""
+    with pytest.raises(ValueError, match="broken"):
+        run_cells(["x = 1", "raise ValueError('broken')"], solved=True)
+    with pytest.raises(NotImplementedError):
+        run_cells(["def f():\n    raise NotImplementedError", "f()"], solved=True)
+    with pytest.raises(AssertionError, match="NameError"):
+        run_cells(["print(undefined_name)"], solved=True)
+    # an unsolved notebook may stop at a stub, and at later cells that need what the stub never defined
+    done = run_cells(["a = 1", "def f():\n    raise NotImplementedError", "b = f()", "c = b + 1", "d = a + 1"],
+                     solved=False)
+    assert done["d"] == 2 and "b" not in done
+    with pytest.raises(ZeroDivisionError):                          # but nothing else
+        run_cells(["b = 1 / 0"], solved=False)
+    with pytest.raises(AssertionError, match="NameError"):
+        run_cells(["c = never_defined + 1"], solved=False)
 
 
 _namespaces = {}
@@ -712,7 +731,7 @@ def test_check_warns_about_the_library(lang):
 
 def test_check_and_the_grader_agree_on_notebook_code():
     """check() in a kernel reads the kernel's input history, the grader reads the notebook: same cells, same verdict."""
-    pytest.importorskip("IPython")
+    require_or_skip("IPython", "check() reading a kernel's input history")
     from IPython.core.interactiveshell import InteractiveShell
     shell = InteractiveShell.instance()
     try:

@@ -25,12 +25,12 @@ import time
 
 import pytest
 
+from conftest import IN_CI, slowdown, unavailable
 from grading.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LANGS = ("zh", "en", "ru")
 UID_BASE = 1_710_000_000          # this module's kernels run as uids from here (root mode)
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 pytestmark = pytest.mark.heavy
 
@@ -168,9 +168,7 @@ def test_feedback_pages_for_students_and_an_index_for_the_instructor(course_batc
 
 def test_no_student_process_survives(course_batch):
     if course_batch["report"]["grader"]["isolation"]["mode"] != "root":
-        if IN_CI:
-            pytest.fail("the root sandbox is mandatory under CI=true")
-        pytest.skip("only root mode runs kernels as dedicated uids")
+        unavailable("only root mode runs kernels as dedicated uids")
     first, last = course_batch["report"]["grader"]["uids"]
     assert first == UID_BASE
     assert student_processes(first, last) == []
@@ -298,19 +296,43 @@ def hanging_batch(folder, students=3):
     return folder
 
 
+def wait_for_line(proc, marker, seconds=120):
+    """Read the grader's stderr until a line holds ``marker``; returns what was read."""
+    waited = ""
+    deadline = time.monotonic() + seconds
+    while marker not in waited and time.monotonic() < deadline and proc.poll() is None:
+        waited += proc.stderr.readline()
+    assert marker in waited, waited
+    return waited
+
+
 def test_interrupted_batch_still_writes_every_row(tmp_path):
     """SIGINT in the middle of a batch: kernels die at once, the report holds every row, exit code 130."""
     batch = hanging_batch(tmp_path / "batch")
+    first_uid = UID_BASE + 500_000
+    factor = slowdown()
+    started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"),
                              "--csv", str(tmp_path / "r.csv"), "--jobs", "2", "--cell-timeout", "300",
-                             "--uid-base", str(UID_BASE + 500_000)],
+                             "--uid-base", str(first_uid)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    # the middle of a batch is a condition, not a moment: grading has begun, and (where kernels run as
+    # their own uids) two kernels hang in the notebook's cell
+    waited = wait_for_line(proc, "grader: isolation")
+    startup = time.monotonic() - started
+    if "isolation root" in waited:
+        deadline = time.monotonic() + 60 * factor
+        while len(student_processes(first_uid, first_uid + 999_999)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(student_processes(first_uid, first_uid + 999_999)) >= 2, "no kernel started within a minute"
+    else:
+        time.sleep(2 * startup)
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=60 * factor)
     assert proc.returncode == 130, err
-    assert time.monotonic() - start < 20
+    # prompt: within 20 s on an idle machine (where the grader starts in about 2 s), longer as the machine is slower
+    assert time.monotonic() - start < 20 * max(1.0, startup / 2, factor), (startup, factor, err)
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["grader"]["complete"] is False
     assert len(report["rows"]) == 3 * 3 and all(r["status"] == "error" and r["points"] == 0 for r in report["rows"])
@@ -329,12 +351,7 @@ def test_sigterm_at_any_stage_writes_the_whole_report_and_leaves_no_temporary_fo
     if stage != "grading":
         args += ["--pause-at", stage]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    waited = ""
-    deadline = time.monotonic() + 120
-    marker = f"pausing at {stage}" if stage != "grading" else "grader: isolation"
-    while marker not in waited and time.monotonic() < deadline and proc.poll() is None:
-        waited += proc.stderr.readline()
-    assert marker in waited, waited
+    wait_for_line(proc, f"pausing at {stage}" if stage != "grading" else "grader: isolation")
     if stage == "grading":
         time.sleep(3)                              # let the kernels start and hang
     proc.send_signal(signal.SIGTERM)

@@ -1,8 +1,10 @@
 """Pieces of the grader that run in the grader's own process: the JSON codec and its
 bounds, the result records, reading notebooks and finding submissions on hostile file
 systems, cell preparation, the report files (CSV, wide CSV, Gradescope, feedback pages)
-and shards.  The sandbox itself is tested in test_grading_sandbox.py."""
+and shards; that lib imports nothing from grading.  The sandbox itself is tested in
+test_grading_sandbox.py."""
 
+import ast
 import csv
 import io
 import json
@@ -10,6 +12,8 @@ import math
 import os
 import pathlib
 import stat
+import subprocess
+import sys
 import time
 import tracemalloc
 
@@ -48,8 +52,10 @@ def test_codec_keeps_nan_bits_and_dtype():
     a = np.array([np.nan, -0.0, 1e-310, np.inf], dtype=np.float64)
     b = codec.loads(codec.dumps(a))
     assert a.tobytes() == b.tobytes()
-    assert codec.loads(codec.dumps(float("nan"))) != codec.loads(codec.dumps(float("nan")))   # still a NaN
-    assert math.isnan(codec.loads(codec.dumps(float("nan"))))
+    # a Python float NaN comes back a float NaN (not None, not a string, not 0), infinities keep their sign
+    back = codec.loads(codec.dumps([float("nan"), float("inf"), -float("inf"), -0.0]))
+    assert [type(x) for x in back] == [float] * 4 and math.isnan(back[0])
+    assert back[1:3] == [math.inf, -math.inf] and math.copysign(1.0, back[3]) == -1.0
 
 
 def test_codec_output_is_strict_json():
@@ -509,3 +515,52 @@ def test_merge_combines_shards_and_refuses_what_does_not_belong_together():
     for fragment, reports in cases.items():
         with pytest.raises(shards.MergeError, match=fragment):
             shards.merge(reports)
+
+
+# -- its own package: lib (what the chapters teach) never depends on the grader -------------
+
+def _imported_names(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+            yield str(node.args[0].value)
+
+
+def test_lib_imports_nothing_from_grading():
+    lib_files = sorted((ROOT / "lib").rglob("*.py"))
+    assert len(lib_files) >= 5
+    found = [f"{p.relative_to(ROOT)}: {name}" for p in lib_files
+             for name in _imported_names(ast.parse(p.read_text(encoding="utf-8")))
+             if name == "grading" or name.startswith("grading.")]
+    assert found == [], found
+    # and at run time: importing every module of lib loads no module of grading
+    modules = [f"lib.{p.stem}" for p in lib_files if p.parent == ROOT / "lib" and p.stem != "__init__"]
+    code = ("import importlib, sys\n"
+            f"for name in {modules!r}:\n    importlib.import_module(name)\n"
+            "print(sorted(m for m in sys.modules if m == 'grading' or m.startswith('grading.')))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]", run.stdout
+    # the checker of this rule can fail
+    assert list(_imported_names(ast.parse("import grading.batch\nfrom grading import check\n"
+                                          "importlib.import_module('grading.registry')"))) == \
+        ["grading.batch", "grading", "grading.registry"]
+
+
+# -- the tests' own rule: nothing skips silently under CI -------------------------------
+
+def test_a_missing_piece_skips_locally_and_fails_under_ci(monkeypatch):
+    import conftest
+    monkeypatch.setattr(conftest, "IN_CI", False)
+    with pytest.raises(pytest.skip.Exception, match="no sandbox here"):
+        conftest.unavailable("no sandbox here")
+    monkeypatch.setattr(conftest, "IN_CI", True)
+    with pytest.raises(pytest.fail.Exception, match="mandatory under CI=true: no sandbox here"):
+        conftest.unavailable("no sandbox here")
+    with pytest.raises(pytest.fail.Exception, match="no_such_module_here"):
+        conftest.require_or_skip("no_such_module_here", "a test")
+

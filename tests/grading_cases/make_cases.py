@@ -320,7 +320,8 @@ def cases():
         "returns_string": mask2("fail", "    return 'softmax'\n"),
         "returns_generator": mask2("fail", "    return (x for x in _good_softmax(scores, allowed))\n"),
         "returns_huge": mask2("fail", "    return np.zeros((100_000_000,))\n"),
-        "huge_exception": mask2(NOT_PASS, "    raise ValueError('x' * 50_000_000)\n", "ValueError"),
+        # 5 MB: more than a result record may hold (2 MiB), 2500 times the message an exception keeps
+        "huge_exception": mask2(NOT_PASS, "    raise ValueError('x' * 5_000_000)\n", "ValueError"),
         "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
         # reflection anywhere in the notebook: no exercise of it can be verified
         "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {k: NOT_PASS for k in ok3}, ["import builtins"]),
