@@ -65,7 +65,9 @@ def test_allowed_building_blocks_are_not_flagged():
         return merge_heads(causal_attention(q, k, v)) @ w_o
     """
     assert verdict("heads-3", heads3) is None
-    assert verdict("cache-1", "def step(model, token, cache):\n    return model.step(token, cache, position=len(cache))") is None
+    assert verdict("cache-1", "def continue_padded(model, inputs, targets, tokens):\n"
+                              "    cache = model.new_cache()\n"
+                              "    return [model.step(int(t), cache) for t in inputs[0]]") is None
 
 
 @pytest.mark.parametrize("cells, name", [
