@@ -160,6 +160,7 @@ def test_feedback_pages_for_students_and_an_index_for_the_instructor(course_batc
         page = next(p for p in pages if p.name.startswith(f"exercises_{lang}-"))
         html = page.read_text(encoding="utf-8")
         assert f'<html lang="{lang}">' in html and title in html and not_done in html.lower()
+        assert str(ROOT) not in html and f"{title}{'：' if lang == 'zh' else ': '}exercises/{lang}<" in html
         for ex in EXERCISES.values():
             assert f'id="{ex.id}"' in html and escape(ex.title[lang]) in html
     index = (folder / "index.html").read_text(encoding="utf-8")

@@ -472,6 +472,44 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
 
 
+def test_pages_name_a_submission_without_the_instructors_paths(tmp_path):
+    r = sample_report()
+    for s, who in zip(r["summary"], ("/home/prof/2026/subs/alice", "/home/prof/2026/subs/group-2/张伟")):
+        old = s["submission"]
+        s["submission"] = who
+        for row in r["rows"]:
+            if row["submission"] == old:
+                row["submission"] = who
+    assert report.display_names(r) == {"/home/prof/2026/subs/alice": "alice",
+                                       "/home/prof/2026/subs/group-2/张伟": "group-2/张伟"}
+    report.write_feedback(r, tmp_path)
+    for page in tmp_path.iterdir():
+        assert "/home/prof" not in page.read_text(encoding="utf-8").replace(
+            'title="/home/prof', "") or page.name == "index.html", page.name   # the index has them as tooltips
+    assert sorted(p.name.split("-")[0] for p in tmp_path.glob("*.md")) == ["alice", "group"]
+    zh = next(tmp_path.glob("group-2_*.md")).read_text(encoding="utf-8")
+    assert zh.startswith("# 评分反馈：group-2/张伟")
+    single = {"summary": [{"submission": "/x/y/bob"}]}
+    assert report.display_names(single) == {"/x/y/bob": "bob"}
+    assert report.display_names({"summary": [{"submission": "a"}, {"submission": "/b/c"}]}) == {"a": "a", "/b/c": "/b/c"}
+
+
+def test_pages_punctuate_each_language_and_set_calls_as_code(tmp_path):
+    r = sample_report()
+    for row in r["rows"]:
+        row.update(lang="zh", submission="学生") if row["submission"] == "a,b" else None
+    r["rows"][1]["feedback"][1]["hint"] = 'run check("mask-2", masked_softmax, practice=True) again'
+    r["summary"] = [report.summarize("学生", r["rows"], "zh")]
+    report.write_feedback(r, tmp_path)
+    md = next(tmp_path.glob("*.md")).read_text(encoding="utf-8")
+    assert "（公开测试）：" in md and "（隐藏测试）：" in md and " (" not in md.split("|---")[1]
+    assert '`check("mask-2", masked_softmax, practice=True)`' in md
+    html_page = next(p for p in tmp_path.glob("*.html") if p.name != "index.html").read_text(encoding="utf-8")
+    assert '<code>check(&quot;mask-2&quot;, masked_softmax, practice=True)</code>' in html_page
+    assert "masked_<wbr>softmax" in html_page
+    assert "。 " not in md and "。 " not in html_page                  # no space between Chinese sentences
+
+
 def test_page_names_are_safe_and_distinct():
     names = {report.page_name(s) for s in ("a/b", "a_b", "../../etc", "学生", "a b")}
     assert len(names) == 5 and all("/" not in n and not n.startswith(".") for n in names)
