@@ -23,6 +23,7 @@ side in one run; the numbers depend on the machine and its load.  Not a test.
 
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import statistics
@@ -121,12 +122,22 @@ def main(argv=None):
     parser.add_argument("--fairness", action="store_true", help="also measure the noisy-neighbour slowdown")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    print(f"machine: {os.cpu_count()} CPU(s), load average {_load()} at the start "
+          "(a loaded machine makes every figure below slower; compare runs on a quiet one)")
     ok = True
     if args.count:
         _, ok = throughput(args.count, args.jobs, args.seed)
     if args.fairness:
         fairness(args.seed)
+    print(f"machine: load average {_load()} at the end")
     return 0 if ok else 1
+
+
+def _load():
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 if __name__ == "__main__":
