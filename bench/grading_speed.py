@@ -13,16 +13,20 @@ from its first kernel to its last row, and the speedup of the last --jobs
 value over the first.  Every row must pass.
 
 Fairness (``--fairness``): a correct one-notebook submission graded alone,
-then beside a "noisy neighbour" whose notebook starts 56 busy processes, with
-and without control groups.  It prints the correct submission's time in each
-case and the slowdown the neighbour causes (with control groups the CPU is
-shared per submission, so it should stay near 1; without them, near the
-neighbour's process count over the cores).  Everything is measured side by
+then beside a "noisy neighbour" whose notebook keeps 56 processes busy for 45 s,
+with and without control groups, in ``--repeat`` interleaved rounds (the correct
+notebook first sleeps 4 s, not counted, so that it is graded while the
+neighbour is already busy).  It prints
+the correct submission's time in each run and the median slowdown the neighbour
+causes (with control groups the CPU is shared per submission, so it should stay
+near 1 on a quiet machine; without them, near the neighbour's process count
+over the cores).  Every batch beside the neighbour lasts about 45 s.  Everything is measured side by
 side in one run; the numbers depend on the machine and its load.  Not a test.
 """
 
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import statistics
@@ -36,14 +40,20 @@ sys.path.insert(0, str(ROOT))
 from grading.batch import Limits, Options, grade_batch  # noqa: E402
 
 LANGS = ("zh", "en", "ru")
-NOISY = """import os, time
+NOISY_SECONDS = 45
+NOISY = f"""import os, time
 for _ in range(56):
     if os.fork() == 0:
-        end = time.time() + 120
+        os.setsid()              # a session of its own: out of the kernel's scheduler autogroup
+        end = time.time() + {NOISY_SECONDS}
         while time.time() < end:
             pass
         os._exit(0)
+time.sleep({NOISY_SECONDS})      # busy for as long as its neighbour is graded, not just its own first seconds
 """
+HEAD_START = 4      # the correct submission waits this long first, so that the neighbour is already busy
+WAIT = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+        "source": f"import time\ntime.sleep({HEAD_START})"}
 
 
 def make_course_batch(dest, count):
@@ -85,33 +95,38 @@ def throughput(count, jobs_list, seed):
     return results, True
 
 
-def fairness(seed):
+def fairness(seed, repeat):
     solved = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
     noisy = json.loads(solved.read_text(encoding="utf-8"))
     noisy["cells"].insert(2, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
                               "source": NOISY})
-    print("fairness: one correct whole-course submission, alone and beside a neighbour running 56 busy processes")
+    print(f"fairness: one correct submission ({solved.name}, timed after a {HEAD_START} s head start that lets the "
+          f"neighbour get busy), alone and beside a neighbour running 56 busy processes for {NOISY_SECONDS} s; "
+          f"{repeat} interleaved round(s), medians")
     times = {}
     with tempfile.TemporaryDirectory(prefix="grading-fair-") as tmp:
         alone, pair = pathlib.Path(tmp) / "alone", pathlib.Path(tmp) / "pair"
+        correct = json.loads(solved.read_text(encoding="utf-8"))
+        correct["cells"].insert(0, WAIT)
         for folder in (alone / "a_correct", pair / "a_correct"):
             folder.mkdir(parents=True)
-            for nb in sorted((ROOT / "solutions" / "en").glob("ex0*.ipynb")):
-                shutil.copy(nb, folder / nb.name)
+            (folder / solved.name).write_text(json.dumps(correct), encoding="utf-8")
         (pair / "0_noisy").mkdir()
         (pair / "0_noisy" / solved.name).write_text(json.dumps(noisy), encoding="utf-8")
         limits = Limits(max_procs=128, cpu_seconds=600)
-        for label, batch, cgroups in (("alone", alone, True), ("beside it, cgroups", pair, True),
-                                      ("beside it, no cgroups", pair, False)):
-            report = grade_batch([batch], group_by="top", options=Options(cell_timeout=60), limits=limits, jobs=2,
-                                 seed=seed, progress=None, cgroups=cgroups)
-            seconds = next(v for k, v in report["timing"]["submissions"].items() if k.endswith("a_correct"))
-            times[label] = seconds
-            iso = report["grader"]["isolation"]
-            print(f"  {label:<22} {seconds:6.2f} s   (cpu: {iso['cpu']})")
-    base = times["alone"]
-    print(f"  slowdown with cgroups {times['beside it, cgroups'] / base:.2f}x, "
-          f"without {times['beside it, no cgroups'] / base:.2f}x")
+        for round_ in range(repeat):
+            for label, batch, cgroups in (("alone", alone, True), ("beside it, cgroups", pair, True),
+                                          ("beside it, no cgroups", pair, False)):
+                report = grade_batch([batch], group_by="top", options=Options(cell_timeout=NOISY_SECONDS + 30),
+                                     limits=limits, jobs=2, seed=seed, progress=None, cgroups=cgroups)
+                seconds = next(v for k, v in report["timing"]["submissions"].items()
+                               if k.endswith("a_correct")) - HEAD_START
+                times.setdefault(label, []).append(seconds)
+                iso = report["grader"]["isolation"]
+                print(f"  round {round_ + 1}: {label:<22} {seconds:6.2f} s   (cpu: {iso['cpu']}; load {_load()})")
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"  median: alone {med['alone']:.2f} s; slowdown beside the neighbour with cgroups "
+          f"{med['beside it, cgroups'] / med['alone']:.2f}x, without {med['beside it, no cgroups'] / med['alone']:.2f}x")
 
 
 def main(argv=None):
@@ -119,14 +134,36 @@ def main(argv=None):
     parser.add_argument("--count", type=int, default=200, help="whole-course submissions (default 200; 0 skips)")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="--jobs values to compare (default 1 2)")
     parser.add_argument("--fairness", action="store_true", help="also measure the noisy-neighbour slowdown")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds of the fairness runs (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    print(f"machine: {os.cpu_count()} CPU(s), load average {_load()} at the start "
+          "(a loaded machine makes every figure below slower; compare runs on a quiet one); "
+          f"scheduler autogroup {_autogroup()}")
     ok = True
     if args.count:
         _, ok = throughput(args.count, args.jobs, args.seed)
     if args.fairness:
-        fairness(args.seed)
+        fairness(args.seed, max(1, args.repeat))
+    print(f"machine: load average {_load()} at the end")
     return 0 if ok else 1
+
+
+def _autogroup():
+    """Linux's per-session CPU fairness, which shares the CPU between kernels even without control
+    groups, until a process starts a session of its own (the neighbour's processes do)."""
+    try:
+        return {"1": "on", "0": "off"}.get(pathlib.Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip(),
+                                          "unknown")
+    except OSError:
+        return "absent"
+
+
+def _load():
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 if __name__ == "__main__":

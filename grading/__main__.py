@@ -1,6 +1,13 @@
 """``python -m grading``: the batch grader's command line (see grading/batch/cli.py)."""
 
+import signal
 import sys
+
+# A SIGTERM or SIGINT that comes while the grader is still starting is kept, not fatal: the
+# batch then stops at once and still writes its (empty, incomplete) report and exits 130.
+EARLY_SIGNALS = []
+for _sig in (signal.SIGTERM, signal.SIGINT):
+    signal.signal(_sig, lambda signum, frame: EARLY_SIGNALS.append(signum))
 
 try:
     from .batch.cli import main
@@ -11,4 +18,4 @@ except ModuleNotFoundError as missing:          # check() needs only numpy; the 
     sys.exit(2)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(early_signals=EARLY_SIGNALS))

@@ -55,6 +55,12 @@ def detect_language(lang=None, cwd=None, namespace=None):
 
 
 MESSAGES = {
+    # a result made of several values (a tuple): which one the message is about
+    "in_item": {
+        "zh": "结果的第 {item} 项（从 0 数起）：{text}",
+        "en": "item {item} of the result (counting from 0): {text}",
+        "ru": "элемент {item} результата (счёт с 0): {text}",
+    },
     "not_implemented": {
         "zh": "尚未完成：函数仍然抛出 NotImplementedError。把 TODO 那一行换成你的代码",
         "en": "not done yet: the function still raises NotImplementedError; replace the TODO line with your code",
@@ -305,5 +311,5 @@ def explain(reason, details, lang, hidden=False):
     else:
         text = message(reason, lang, **fields)
     if "item" in details:
-        text = f"[{details['item']}] {text}"
+        text = message("in_item", lang, item=details["item"], text=text)
     return text

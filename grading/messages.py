@@ -298,7 +298,7 @@ MESSAGES = {
         "en": "Total: {points} of {max_points} points",
         "ru": "Итого баллов: {points} из {max_points}",
     },
-    "page_row_points": {"zh": "得分 {points} / {max_points}", "en": "{points} of {max_points} points",
+    "page_row_points": {"zh": "得分 {points} / {max_points}", "en": "points: {points} of {max_points}",
                         "ru": "баллов: {points} из {max_points}"},
     "page_row_tests": {"zh": "通过 {passed} / {total} 个测试", "en": "{passed} of {total} tests passed",
                        "ru": "пройдено тестов: {passed} из {total}"},

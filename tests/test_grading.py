@@ -161,6 +161,7 @@ def test_feedback_pages_for_students_and_an_index_for_the_instructor(course_batc
         page = next(p for p in pages if p.name.startswith(f"exercises_{lang}-"))
         html = page.read_text(encoding="utf-8")
         assert f'<html lang="{lang}">' in html and title in html and not_done in html.lower()
+        assert str(ROOT) not in html and f"{title}{'：' if lang == 'zh' else ': '}exercises/{lang}<" in html
         for ex in EXERCISES.values():
             assert f'id="{ex.id}"' in html and escape(ex.title[lang]) in html
     index = (folder / "index.html").read_text(encoding="utf-8")
@@ -341,6 +342,33 @@ def test_interrupted_batch_still_writes_every_row(tmp_path):
     assert len(report["rows"]) == 3 * SET_1 and all(r["status"] == "error" and r["points"] == 0 for r in report["rows"])
     assert len((tmp_path / "r.csv").read_text().splitlines()) == 1 + 3 * SET_1
     assert student_processes(UID_BASE + 500_000, UID_BASE + 1_499_999) == []
+
+
+def catches(pid, signum):
+    """Whether process ``pid`` has a handler for ``signum`` (SigCgt in /proc/PID/status)."""
+    try:
+        status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(mask & (1 << (signum - 1)))
+
+
+def test_sigterm_while_the_grader_starts_still_writes_a_report(tmp_path):
+    """The first thing ``python -m grading`` does is take SIGTERM; one that comes while it is still
+    importing ends the batch at once with an (empty, incomplete) report, exit code 130."""
+    batch = hanging_batch(tmp_path / "batch", students=1)
+    proc = subprocess.Popen([sys.executable, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"),
+                             "--cell-timeout", "300"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 30 * slowdown()
+    while not catches(proc.pid, signal.SIGTERM) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["grader"]["complete"] is False and "grader: interrupted during start-up" in err, err
 
 
 @pytest.mark.parametrize("stage", ["discovery", "planning", "sandbox", "grading"])

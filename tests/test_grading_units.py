@@ -23,6 +23,9 @@ import pytest
 from grading.batch import codec, notebooks, report, shards
 from grading.batch.runner import read_records
 from grading.cells import prepare_cell, strip_magics
+from grading.compare import compare_values
+from grading.feedback import explain
+from grading.values import Raised
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IS_ROOT = os.geteuid() == 0
@@ -165,6 +168,33 @@ def test_result_records_are_checked_one_by_one(tmp_path):
     assert read_records(fifo, 5) == {"head": None, "cases": {}}           # never blocks on a FIFO
 
 
+# -- feedback on hidden tests: the property, never the values ---------------------------
+
+E = np.array([[123.25, 0.0], [4.5, 6.5]])
+MISMATCHES = {                  # reason -> (expected, got): a real comparison gives each its details
+    "wrong_value": (E, E + [[0, 0], [0, 0.125]]), "wrong_shape": (E, E[:1]), "nan": (E, E * np.nan),
+    "wrong_number": (123.25, 987.5), "wrong_entry": (np.array([7, 8]), np.array([7, 9])),
+    "wrong_length": ((E, E), (E,)), "wrong_exact": ("causal", "leaks"), "not_exact_zero": (E, E + [[0, 1e-20], [0, 0]]),
+    "raised": (E, Raised("ValueError", "secret 4242", ("ValueError", "Exception"))),
+    "item": ((E, E), (E, E + [[0, 0], [0, 0.125]])),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "ru"])
+@pytest.mark.parametrize("reason", sorted(MISMATCHES))
+def test_hidden_tests_are_explained_without_their_values(reason, lang):
+    expected, got = MISMATCHES[reason]
+    ok, key, details = compare_values(expected, got, exact_zeros=reason == "not_exact_zero")
+    assert not ok and (key == reason or reason == "item")
+    values = [str(v) for k, v in details.items() if k in ("index", "expected", "got", "error", "message")
+              and str(v) not in ("nan", "inf", "-inf")]                  # words a hidden message may use
+    assert values
+    shown = explain(key, details, lang)
+    assert any(v in shown for v in values), shown                          # public: expected vs got
+    hidden = explain(key, details, lang, hidden=True)
+    assert hidden and not [v for v in values if v in hidden], hidden       # hidden: none of them
+
+
 # -- cells --------------------------------------------------------------------------------
 
 def test_strip_magics_keeps_python_and_line_numbers():
@@ -264,6 +294,28 @@ def test_malformed_cells_are_read_as_far_as_they_make_sense(tmp_path):
     info = notebooks.read_notebook(path)
     assert info.problem is None and info.metadata == {}
     assert [(n, s, t) for n, s, t in info.cells] == [(1, "a = 1", ()), (2, "b = 2", ()), (3, "c = 3", ("x",))]
+
+
+def test_reading_a_notebook_is_bounded(tmp_path):
+    """A notebook past 32 MiB is not read at all (a sparse file: its size costs no disk); a cell past
+    a million characters is not run; cells past the 5000th are not read."""
+    big = tmp_path / "big" / "ex01_allowed_set.ipynb"
+    big.parent.mkdir()
+    with open(big, "wb") as f:
+        f.truncate(notebooks.MAX_NOTEBOOK_BYTES + 1)
+    tracemalloc.start()
+    try:
+        info = notebooks.read_notebook(big)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert info.problem[0] == "problem_too_large" and peak < 4 * 1024 * 1024
+    long_cell = "x = 1\n" * (notebooks.MAX_CELL_CHARS // 6 + 1)
+    many = [f"v{i} = {i}" for i in range(notebooks.MAX_CELLS + 50)]
+    info = notebooks.read_notebook(write_nb(tmp_path / "ex01_allowed_set.ipynb", [long_cell] + many))
+    assert info.problem is None and len(info.cells) == notebooks.MAX_CELLS
+    assert info.cells[0][1].startswith("raise MemoryError") and "not run" in info.cells[0][1]
+    assert info.cells[-1][1] == f"v{notebooks.MAX_CELLS - 2} = {notebooks.MAX_CELLS - 2}"
 
 
 def test_a_fifo_or_device_named_like_a_notebook_is_never_opened(tmp_path):
@@ -470,6 +522,44 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert index.count("<tr>") == 3 and report.page_name("学生") in index
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
+
+
+def test_pages_name_a_submission_without_the_instructors_paths(tmp_path):
+    r = sample_report()
+    for s, who in zip(r["summary"], ("/home/prof/2026/subs/alice", "/home/prof/2026/subs/group-2/张伟")):
+        old = s["submission"]
+        s["submission"] = who
+        for row in r["rows"]:
+            if row["submission"] == old:
+                row["submission"] = who
+    assert report.display_names(r) == {"/home/prof/2026/subs/alice": "alice",
+                                       "/home/prof/2026/subs/group-2/张伟": "group-2/张伟"}
+    report.write_feedback(r, tmp_path)
+    for page in tmp_path.iterdir():
+        assert "/home/prof" not in page.read_text(encoding="utf-8").replace(
+            'title="/home/prof', "") or page.name == "index.html", page.name   # the index has them as tooltips
+    assert sorted(p.name.split("-")[0] for p in tmp_path.glob("*.md")) == ["alice", "group"]
+    zh = next(tmp_path.glob("group-2_*.md")).read_text(encoding="utf-8")
+    assert zh.startswith("# 评分反馈：group-2/张伟")
+    single = {"summary": [{"submission": "/x/y/bob"}]}
+    assert report.display_names(single) == {"/x/y/bob": "bob"}
+    assert report.display_names({"summary": [{"submission": "a"}, {"submission": "/b/c"}]}) == {"a": "a", "/b/c": "/b/c"}
+
+
+def test_pages_punctuate_each_language_and_set_calls_as_code(tmp_path):
+    r = sample_report()
+    for row in r["rows"]:
+        row.update(lang="zh", submission="学生") if row["submission"] == "a,b" else None
+    r["rows"][1]["feedback"][1]["hint"] = 'run check("mask-2", masked_softmax, practice=True) again'
+    r["summary"] = [report.summarize("学生", r["rows"], "zh")]
+    report.write_feedback(r, tmp_path)
+    md = next(tmp_path.glob("*.md")).read_text(encoding="utf-8")
+    assert "（公开测试）：" in md and "（隐藏测试）：" in md and " (" not in md.split("|---")[1]
+    assert '`check("mask-2", masked_softmax, practice=True)`' in md
+    html_page = next(p for p in tmp_path.glob("*.html") if p.name != "index.html").read_text(encoding="utf-8")
+    assert '<code>check(&quot;mask-2&quot;, masked_softmax, practice=True)</code>' in html_page
+    assert "masked_<wbr>softmax" in html_page
+    assert "。 " not in md and "。 " not in html_page                  # no space between Chinese sentences
 
 
 def test_page_names_are_safe_and_distinct():

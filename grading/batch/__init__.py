@@ -188,7 +188,7 @@ class _Signals:
 def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None, gradescope_path=None,
                 options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
                 seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
-                uid_base=None, zygote=True, cgroups=True, pause_at=None):
+                uid_base=None, zygote=True, cgroups=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
 
     Raises UsageError for misuse (nothing to grade, unknown exercise ids ...).
@@ -196,6 +196,8 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
     batch is interrupted (SIGINT, SIGTERM) at any stage, with the rows not
     graded marked as such and ``complete: false``; KeyboardInterrupt is then re-raised.
     ``pause_at`` (a stage name, for the tests of that promise) waits 60 s when the stage begins.
+    ``early_signals``: a list that a signal handler installed before this call appends to; a
+    signal in it (or arriving later) stops the batch the same way.
     """
     options = options or Options()
     limits = limits or Limits(cpu_seconds=int(options.total_timeout) + 60)
@@ -219,11 +221,13 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
         raise UsageError(str(exc)) from None
     jobs = max(1, int(jobs or min(2, os.cpu_count() or 1)))
     started = time.time()
-    state = {"submissions": {}, "plans": {}, "scope": set(course.exercises), "sandbox": None, "stage": "discovery",
+    state = {"submissions": {}, "plans": {}, "scope": set(course.exercises), "sandbox": None, "stage": "start-up",
              "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress}
     interrupted = False
     with _Signals():
         try:
+            if early_signals:
+                raise KeyboardInterrupt
             _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises,
                  shard, progress, keep_temp, uid_base, zygote, cgroups,
                  single=bool(gradescope_path) and str(gradescope_path).endswith(".json"))

@@ -142,7 +142,8 @@ def merge_main(argv):
     return 0
 
 
-def main(argv=None):
+def main(argv=None, early_signals=None):
+    """The command line; ``early_signals`` (a list) holds the signals that came while the grader started."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "merge":
         return merge_main(argv[1:])
@@ -163,7 +164,7 @@ def main(argv=None):
                              all_exercises=args.all_exercises, shard=args.shard,
                              progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
                              uid_base=args.uid_base, zygote=not args.no_fork_server, cgroups=not args.no_cgroups,
-                             pause_at=args.pause_at)
+                             pause_at=args.pause_at, early_signals=early_signals)
     except (UsageError, ValueError) as exc:
         return _error(exc)
     except KeyboardInterrupt:

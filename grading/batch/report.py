@@ -109,10 +109,24 @@ def summary_table(summaries):
 
 # -- per submission -----------------------------------------------------------------
 
-def page_name(submission):
-    """A file name for a submission's pages: readable, safe, unique (a short hash of the id)."""
-    slug = re.sub(r"[^\w.-]+", "_", submission).strip("._")[-60:] or "submission"
+def page_name(name, submission=None):
+    """A file name for a submission's pages: readable (from ``name``, what the page shows), safe,
+    and unique (a short hash of the submission's id, ``name`` when not given)."""
+    submission = name if submission is None else submission
+    slug = re.sub(r"[^\w.-]+", "_", name).strip("._")[-60:] or "submission"
     return f"{slug}-{hashlib.sha256(submission.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+
+
+def display_names(report):
+    """{submission id: the name a page shows}: each id relative to the folder that holds all
+    the batch's submissions, so that a student's page never shows the instructor's paths
+    ("alice", "group-2/bob"); one submission alone shows its last part."""
+    ids = [s["submission"] for s in report["summary"]]
+    try:
+        common = os.path.commonpath([os.path.dirname(i) for i in ids]) if ids else ""
+    except ValueError:                  # absolute and relative ids mixed
+        common = ""
+    return {i: (os.path.relpath(i, common) if common and i != common else i) or i for i in ids}
 
 
 def _rows_of(report):
@@ -166,8 +180,9 @@ def write_gradescope(report, target):
         atomic_write(target, json.dumps(gradescope(report, report["summary"][0]), ensure_ascii=False, indent=1) + "\n")
         return [target]
     written = []
+    names = display_names(report)
     for summary in report["summary"]:
-        path = target / page_name(summary["submission"]) / "results.json"
+        path = target / page_name(names[summary["submission"]], summary["submission"]) / "results.json"
         atomic_write(path, json.dumps(gradescope(report, summary), ensure_ascii=False, indent=1) + "\n")
         written.append(path)
     return written
@@ -190,10 +205,24 @@ def _stop(lang):
     return "。" if lang == "zh" else "."
 
 
-def _sentence(message):
-    """A row's message as a sentence of its own: without the [p/t] counts, capitalised."""
-    text = re.sub(r"^\[\d+/\d+\]\s*", "", message)
-    return text[:1].upper() + text[1:] if text else text
+def _colon(lang):
+    return "：" if lang == "zh" else ": "
+
+
+def _parenthesised(text, lang):
+    return f"（{text}）" if lang == "zh" else f" ({text})"
+
+
+def _sentence(message, lang):
+    """A row's message as a sentence of its own: without the [p/t] counts, capitalised, with its
+    full stop, and after the sentence before it (a space, but none between Chinese sentences)."""
+    text = re.sub(r"^\[\d+/\d+\]\s*", "", message).strip()
+    if not text:
+        return ""
+    text = text[:1].upper() + text[1:]
+    if text[-1] not in ".!?。！？…":
+        text += _stop(lang)
+    return text if lang == "zh" else " " + text
 
 
 def _exercise_heading(row, titles, lang):
@@ -208,7 +237,8 @@ def feedback_markdown(report, summary):
     g = report["grader"]
     total = messages.text("page_total", lang, points=format(summary["points"], "g"),
                           max_points=format(summary["max_points"], "g"))
-    out = [f"# {_md(messages.text('page_title', lang, submission=summary['submission']))}", "", f"**{total}**", ""]
+    name = display_names(report)[summary["submission"]]
+    out = [f"# {_md(messages.text('page_title', lang, submission=name))}", "", f"**{total}**", ""]
     if not g.get("complete", True):
         out += [f"> {messages.text('page_incomplete', lang)}", ""]
     cols = [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")]
@@ -220,19 +250,19 @@ def feedback_markdown(report, summary):
     out.append("")
     for r in graded:
         listed = [f for f in r.get("feedback", []) if f.get("test")]
-        said = "" if listed or r["status"] == "pass" else f" {_md(_sentence(r['message']))}"
+        said = "" if listed or r["status"] == "pass" else _md(_sentence(r["message"], lang))
         out += [f"## {_md(_exercise_heading(r, titles, lang))}", "",
                 f"{_status(r['status'], lang, True)} · {_md(_points_line(r, lang))}{_stop(lang)}{said}", ""]
         for f in listed:
             kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
-            out.append(f"* **{_md(f['test'])}** ({kind}): {_md(f['text'])}")
+            out.append(f"* **{_md(f['test'])}**{_parenthesised(kind, lang)}{_colon(lang)}{_md(f['text'])}")
             if f.get("hint"):
-                out.append(f"  * {messages.text('page_reproduce', lang)}: {_md(f['hint'])}")
+                out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
         out.append("")
     other = [r for r in rows if not r["function"]]
     if other:
         out += [f"## {messages.text('page_other', lang)}", ""]
-        out += [f"* {_md(r['notebook'] or r['submission'])}: {_md(r['message'])}" for r in other]
+        out += [f"* {_md(r['notebook'] or name)}{_colon(lang)}{_md(r['message'])}" for r in other]
         out.append("")
     out += [f"_{messages.text('page_hidden_note', lang)}_", "",
             f"<sub>{_md(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</sub>", ""]
@@ -256,14 +286,45 @@ th, td { border-bottom: 1px solid var(--line); padding: .35rem .6rem; text-align
 th, td:nth-child(3), td:nth-child(4) { white-space: nowrap; } details { margin: 1rem 0; } summary { cursor: pointer; }
 .pass { color: var(--pass); } .fail, .error { color: var(--fail); } .timeout, .missing { color: var(--warn); }
 .muted, footer { color: var(--muted); font-size: .9rem; } code { font-size: .95em; overflow-wrap: anywhere; }
-li { margin: .3rem 0; overflow-wrap: anywhere; }
+li { margin: .3rem 0; overflow-wrap: anywhere; } body.wide { max-width: 96rem; }
+td.status { white-space: nowrap; }
+@media (max-width: 36rem) { body { margin: 1rem auto; font-size: 15px; } th, td { padding: .3rem .35rem; }
+        .feedback th:nth-child(4), .feedback td:nth-child(4) { display: none; } }
 """
 
 
-def _page(lang, title, body):
+def _page(lang, title, body, wide=False):
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+            + ('<body class="wide">' if wide else "<body>") + f"\n{body}\n</body>\n</html>\n")
+
+
+def _breakable(name):
+    """A function's name, escaped, that a narrow screen may break after its underscores."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
+_CHECK_CALL = re.compile(r"check\([^()]*\)")
+
+
+def _with_code(text, code):
+    """``text`` with every check(...) call it quotes set as code: ``code(call)``, the rest ``plain``."""
+    out, last = [], 0
+    for m in _CHECK_CALL.finditer(text):
+        out += [("plain", text[last:m.start()]), ("code", m.group(0))]
+        last = m.end()
+    out.append(("plain", text[last:]))
+    return "".join(code(part) if kind == "code" else (html.escape(part) if code is _html_code else _md(part))
+                   for kind, part in out)
+
+
+def _html_code(call):
+    return f"<code>{html.escape(call)}</code>"
+
+
+def _md_code(call):
+    return f"`{call}`"
 
 
 def feedback_html(report, summary):
@@ -272,7 +333,8 @@ def feedback_html(report, summary):
     titles = _titles(report)
     g = report["grader"]
     e = html.escape
-    title = messages.text("page_title", lang, submission=summary["submission"])
+    name = display_names(report)[summary["submission"]]
+    title = messages.text("page_title", lang, submission=name)
     parts = [f"<h1>{e(title)}</h1>",
              f"<p><strong>{e(messages.text('page_total', lang, points=format(summary['points'], 'g'), max_points=format(summary['max_points'], 'g')))}</strong></p>"]
     if not g.get("complete", True):
@@ -281,30 +343,31 @@ def feedback_html(report, summary):
     head = "".join(f"<th>{e(messages.text(k, lang))}</th>" for k in ("page_exercise", "page_status", "page_points",
                                                                      "page_tests"))
     body_rows = "".join(
-        f"<tr><td><a href=\"#{e(r['exercise'])}\">{e(r['exercise'])} · <code>{e(r['function'])}</code></a></td>"
-        f"<td class=\"{e(r['status'])}\">{e(_status(r['status'], lang))}</td>"
+        f"<tr><td><a href=\"#{e(r['exercise'])}\">{e(r['exercise'])} · <code>{_breakable(r['function'])}</code></a></td>"
+        f"<td class=\"status {e(r['status'])}\">{e(_status(r['status'], lang))}</td>"
         f"<td>{r['points']:g} / {r['max_points']:g}</td><td>{r['cases_passed']} / {r['cases_total']}</td></tr>"
         for r in graded)
-    parts.append(f"<div class=\"table\"><table><thead><tr>{head}</tr></thead><tbody>{body_rows}</tbody></table></div>")
+    parts.append(f"<div class=\"table\"><table class=\"feedback\"><thead><tr>{head}</tr></thead>"
+                 f"<tbody>{body_rows}</tbody></table></div>")
     for r in graded:
         items = []
         for f in r.get("feedback", []):
             if not f.get("test"):
                 continue
             kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
-            hint = f"<br><span class=\"muted\">{e(messages.text('page_reproduce', lang))}: {e(f['hint'])}</span>" \
-                if f.get("hint") else ""
-            items.append(f"<li><strong>{e(f['test'])}</strong> <span class=\"muted\">({e(kind)})</span>: "
-                         f"{e(f['text'])}{hint}</li>")
+            hint = f"<br><span class=\"muted\">{e(messages.text('page_reproduce', lang))}{_colon(lang)}" \
+                   f"{_with_code(f['hint'], _html_code)}</span>" if f.get("hint") else ""
+            items.append(f"<li><strong>{e(f['test'])}</strong><span class=\"muted\">{e(_parenthesised(kind, lang))}"
+                         f"</span>{_colon(lang)}{e(f['text'])}{hint}</li>")
         listing = f"<ul>{''.join(items)}</ul>" if items else ""
-        said = "" if items or r["status"] == "pass" else f" {e(_sentence(r['message']))}"
+        said = "" if items or r["status"] == "pass" else e(_sentence(r["message"], lang))
         parts.append(f"<h2 id=\"{e(r['exercise'])}\">{e(_exercise_heading(r, titles, lang))}</h2>"
                      f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span> · "
                      f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}")
     other = [r for r in rows if not r["function"]]
     if other:
         parts.append(f"<h2>{e(messages.text('page_other', lang))}</h2><ul>" + "".join(
-            f"<li>{e(r['notebook'] or r['submission'])}: {e(r['message'])}</li>" for r in other) + "</ul>")
+            f"<li>{e(r['notebook'] or name)}{_colon(lang)}{e(r['message'])}</li>" for r in other) + "</ul>")
     parts.append(f"<p class=\"muted\">{e(messages.text('page_hidden_note', lang))}</p>")
     parts.append(f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
     return _page(lang, title, "\n".join(parts))
@@ -315,23 +378,26 @@ def index_html(report, lang="en"):
     g = report["grader"]
     ids = exercise_ids(report)
     title = messages.text("index_title", lang)
-    head = "".join(f"<th>{e(x)}</th>" for x in [messages.text("index_submission", lang), *ids,
-                                               messages.text("page_points", lang), messages.text("index_language", lang),
-                                               messages.text("index_pages", lang)])
+    # what an instructor looks for first (who, the total, the page to send) before one column per exercise
+    head = "".join(f"<th>{e(x)}</th>" for x in [messages.text("index_submission", lang), messages.text("page_points", lang),
+                                               messages.text("index_pages", lang), messages.text("index_language", lang),
+                                               *ids])
     by_sub = {}
     for row in report["rows"]:
         by_sub.setdefault(row["submission"], {})[row["exercise"]] = row
     lines = []
+    names = display_names(report)
     for s in report["summary"]:
         cells = []
         for i in ids:
             r = by_sub.get(s["submission"], {}).get(i)
             cells.append(f"<td class=\"{e(r['status'])}\" title=\"{e(r['message'])}\">{r['points']:g}</td>" if r
                          else "<td></td>")
-        name = page_name(s["submission"])
-        lines.append(f"<tr><td>{e(s['submission'])}</td>{''.join(cells)}<td>{s['points']:g} / {s['max_points']:g}</td>"
-                     f"<td>{e(s.get('lang', ''))}</td><td><a href=\"{e(name)}.html\">HTML</a> · "
-                     f"<a href=\"{e(name)}.md\">Markdown</a></td></tr>")
+        name = page_name(names[s["submission"]], s["submission"])
+        lines.append(f"<tr><td title=\"{e(s['submission'])}\">{e(names[s['submission']])}</td>"
+                     f"<td class=\"status\">{s['points']:g} / {s['max_points']:g}</td>"
+                     f"<td class=\"status\"><a href=\"{e(name)}.html\">HTML</a> · <a href=\"{e(name)}.md\">Markdown</a></td>"
+                     f"<td>{e(s.get('lang', ''))}</td>{''.join(cells)}</tr>")
     iso = g.get("isolation", {}) if isinstance(g.get("isolation"), dict) else {}
     iso_items = "".join(f"<li>{e(k)}: {e(', '.join(v) if isinstance(v, list) else str(v))}</li>"
                         for k, v in iso.items() if v not in (None, ""))
@@ -341,15 +407,16 @@ def index_html(report, lang="en"):
             + f"<details class=\"muted\"><summary>{e(messages.text('index_isolation', lang))}: "
               f"{e(str(iso.get('mode')))}, cgroups {e(str(iso.get('cgroups')))}</summary><ul>{iso_items}</ul></details>"
             + f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
-    return _page(lang, title, body)
+    return _page(lang, title, body, wide=True)
 
 
 def write_feedback(report, folder, lang="en"):
     """Every submission's HTML and Markdown page, and index.html; returns the paths written."""
     folder = pathlib.Path(folder)
     written = []
+    names = display_names(report)
     for summary in report["summary"]:
-        name = page_name(summary["submission"])
+        name = page_name(names[summary["submission"]], summary["submission"])
         for suffix, text in ((".html", feedback_html(report, summary)), (".md", feedback_markdown(report, summary))):
             atomic_write(folder / f"{name}{suffix}", text)
             written.append(folder / f"{name}{suffix}")
