@@ -12,7 +12,8 @@ TEST_EXTRAS ?=
 # pytest arguments; e.g. `make test PYTEST_ARGS="tests/test_errors.py"`
 PYTEST_ARGS ?=
 
-# Arguments of the batch grader, e.g. `make grade GRADE_ARGS="submissions/ --json report.json"`
+# Arguments of the batch grader, e.g. `make grade GRADE_ARGS="submissions/ --group-by top --json report.json"`
+# (`python -m grading --help` lists them; `python -m grading merge --help` for shard reports)
 GRADE_ARGS ?=
 
 .PHONY: help venv dev test book serve notebooks bench mutants grade clean
@@ -24,7 +25,7 @@ help:
 	@echo "make notebooks  regenerate and execute every notebook from src/"
 	@echo "make bench      attention vs torch SDPA, KV-cache speedup, grading speed (not part of the tests)"
 	@echo "make mutants    put realistic bugs into lib one at a time; which lib test catches each (minutes)"
-	@echo "make grade GRADE_ARGS=\"submissions/ --json report.json --csv report.csv\"   grade exercise notebooks"
+	@echo "make grade GRADE_ARGS=\"submissions/ --group-by top --json report.json --feedback feedback/\"   grade exercise notebooks"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
@@ -52,7 +53,7 @@ notebooks: dev
 bench: dev
 	$(PY) bench/attention_cache.py
 	$(PY) bench/decoder.py
-	$(PY) bench/grading_speed.py
+	$(PY) bench/grading_speed.py --fairness
 	$(PY) bench/notebook_times.py
 
 mutants: dev

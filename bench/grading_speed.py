@@ -1,20 +1,32 @@
-"""Benchmark: how fast the batch grader grades correct submissions.
+"""Benchmark: how fast the batch grader grades whole-course submissions, and how fairly it
+shares the CPU between submissions graded side by side.
 
-    python bench/grading_speed.py                 # 30 one-notebook submissions + 6 full ones
-    python bench/grading_speed.py --count 60 --jobs 2
+    python bench/grading_speed.py                        # 200 submissions at --jobs 1 and --jobs 2 (slow)
+    python bench/grading_speed.py --count 20             # a quicker look
+    python bench/grading_speed.py --count 0 --fairness   # only the noisy-neighbour measurement
 
-Two batches of copies of the committed solutions:
+Throughput: ``--count`` copies of a whole course (the five solved notebooks, in
+zh / en / ru in turn), graded with the same seed at each ``--jobs`` value.  For
+each run it prints the wall time, the seconds per submission (wall time /
+submissions: what a class of 200 costs), the median time one submission took
+from its first kernel to its last row, and the speedup of the last --jobs
+value over the first.  Every row must pass.
 
-* ``--count`` submissions of one notebook each (solutions/en/ex01_allowed_set);
-* ``--full`` submissions holding all five solution notebooks (a whole course).
-
-For each it prints the batch's wall time, the throughput in seconds per
-submission (wall time / submissions), and the median latency of one
-submission (from its first kernel start to its last row).  Every row must
-pass; the target is under 3 s per submission on 2 cores.  Not a test.
+Fairness (``--fairness``): a correct one-notebook submission graded alone,
+then beside a "noisy neighbour" whose notebook keeps 56 processes busy for 45 s,
+with and without control groups, in ``--repeat`` interleaved rounds (the correct
+notebook first sleeps 4 s, not counted, so that it is graded while the
+neighbour is already busy).  It prints
+the correct submission's time in each run and the median slowdown the neighbour
+causes (with control groups the CPU is shared per submission, so it should stay
+near 1 on a quiet machine; without them, near the neighbour's process count
+over the cores).  Every batch beside the neighbour lasts about 45 s.  Everything is measured side by
+side in one run; the numbers depend on the machine and its load.  Not a test.
 """
 
 import argparse
+import json
+import os
 import pathlib
 import shutil
 import statistics
@@ -25,58 +37,133 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grading.batch import Options, grade_batch  # noqa: E402
+from grading.batch import Limits, Options, grade_batch  # noqa: E402
 
-TARGET = 3.0
+LANGS = ("zh", "en", "ru")
+NOISY_SECONDS = 45
+NOISY = f"""import os, time
+for _ in range(56):
+    if os.fork() == 0:
+        os.setsid()              # a session of its own: out of the kernel's scheduler autogroup
+        end = time.time() + {NOISY_SECONDS}
+        while time.time() < end:
+            pass
+        os._exit(0)
+time.sleep({NOISY_SECONDS})      # busy for as long as its neighbour is graded, not just its own first seconds
+"""
+HEAD_START = 4      # the correct submission waits this long first, so that the neighbour is already busy
+WAIT = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+        "source": f"import time\ntime.sleep({HEAD_START})"}
 
 
-def make_batch(dest, count, notebooks):
+def make_course_batch(dest, count):
+    notebooks = {lang: sorted((ROOT / "solutions" / lang).glob("ex0*.ipynb")) for lang in LANGS}
+    if not all(notebooks.values()):
+        sys.exit("no solutions/<lang>/*.ipynb to grade (run `make notebooks`)")
     for i in range(count):
         d = dest / f"student{i:03d}"
         d.mkdir(parents=True)
-        for nb in notebooks:
+        for nb in notebooks[LANGS[i % 3]]:
             shutil.copy(nb, d / nb.name)
+    return len(notebooks["en"])
 
 
-def run(label, count, notebooks, jobs):
+def throughput(count, jobs_list, seed):
+    results = []
     with tempfile.TemporaryDirectory(prefix="grading-bench-") as tmp:
         batch = pathlib.Path(tmp) / "batch"
-        make_batch(batch, count, notebooks)
-        start = time.perf_counter()
-        report = grade_batch([batch], options=Options(), jobs=jobs, seed=1, progress=None)
-        wall = time.perf_counter() - start
-    rows = report["rows"]
-    failed = [r for r in rows if r["status"] != "pass"]
-    per_submission = wall / count
-    latency = statistics.median(s["seconds"] for s in report["summary"])
-    print(f"{label}: {count} submissions x {len(notebooks)} notebook(s), {len(rows)} rows, jobs={jobs}, "
-          f"isolation={report['grader']['isolation']}")
-    print(f"  batch wall time          {wall:7.2f} s")
-    print(f"  per submission           {per_submission:7.2f} s   (target < {TARGET:.0f} s)"
-          f"{'  OK' if per_submission < TARGET else '  SLOW'}")
-    print(f"  per notebook             {wall / (count * len(notebooks)):7.2f} s")
-    print(f"  median latency of one    {latency:7.2f} s")
-    if failed:
-        print(f"  NOT ALL PASSED: {len(failed)} rows, e.g. {failed[0]['exercise']}: {failed[0]['message']}")
-    return per_submission, not failed
+        per = make_course_batch(batch, count)
+        print(f"throughput: {count} whole-course submissions ({per} notebooks each, zh/en/ru in turn), seed {seed}")
+        for jobs in jobs_list:
+            start = time.perf_counter()
+            report = grade_batch([batch], group_by="top", options=Options(), jobs=jobs, seed=seed, progress=None)
+            wall = time.perf_counter() - start
+            failed = [r for r in report["rows"] if r["status"] != "pass"]
+            latency = statistics.median(report["timing"]["submissions"].values())
+            iso = report["grader"]["isolation"]
+            results.append((jobs, wall))
+            print(f"  --jobs {jobs}: wall {wall:8.1f} s   per submission {wall / count:6.2f} s   "
+                  f"per notebook {wall / (count * per):5.2f} s   median latency of one {latency:6.2f} s")
+            print(f"             isolation {iso['mode']}, cgroups {iso.get('cgroups')}, fork server "
+                  f"{report['grader']['fork_server']}, grader peak {report['timing']['grader_max_rss_mb']} MiB")
+            if failed:
+                print(f"  NOT ALL PASSED: {len(failed)} rows, e.g. {failed[0]['exercise']}: {failed[0]['message']}")
+                return results, False
+    if len(results) > 1:
+        (j0, w0), (j1, w1) = results[0], results[-1]
+        print(f"  speedup --jobs {j1} over --jobs {j0}: {w0 / w1:.2f}x")
+    return results, True
+
+
+def fairness(seed, repeat):
+    solved = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
+    noisy = json.loads(solved.read_text(encoding="utf-8"))
+    noisy["cells"].insert(2, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                              "source": NOISY})
+    print(f"fairness: one correct submission ({solved.name}, timed after a {HEAD_START} s head start that lets the "
+          f"neighbour get busy), alone and beside a neighbour running 56 busy processes for {NOISY_SECONDS} s; "
+          f"{repeat} interleaved round(s), medians")
+    times = {}
+    with tempfile.TemporaryDirectory(prefix="grading-fair-") as tmp:
+        alone, pair = pathlib.Path(tmp) / "alone", pathlib.Path(tmp) / "pair"
+        correct = json.loads(solved.read_text(encoding="utf-8"))
+        correct["cells"].insert(0, WAIT)
+        for folder in (alone / "a_correct", pair / "a_correct"):
+            folder.mkdir(parents=True)
+            (folder / solved.name).write_text(json.dumps(correct), encoding="utf-8")
+        (pair / "0_noisy").mkdir()
+        (pair / "0_noisy" / solved.name).write_text(json.dumps(noisy), encoding="utf-8")
+        limits = Limits(max_procs=128, cpu_seconds=600)
+        for round_ in range(repeat):
+            for label, batch, cgroups in (("alone", alone, True), ("beside it, cgroups", pair, True),
+                                          ("beside it, no cgroups", pair, False)):
+                report = grade_batch([batch], group_by="top", options=Options(cell_timeout=NOISY_SECONDS + 30),
+                                     limits=limits, jobs=2, seed=seed, progress=None, cgroups=cgroups)
+                seconds = next(v for k, v in report["timing"]["submissions"].items()
+                               if k.endswith("a_correct")) - HEAD_START
+                times.setdefault(label, []).append(seconds)
+                iso = report["grader"]["isolation"]
+                print(f"  round {round_ + 1}: {label:<22} {seconds:6.2f} s   (cpu: {iso['cpu']}; load {_load()})")
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"  median: alone {med['alone']:.2f} s; slowdown beside the neighbour with cgroups "
+          f"{med['beside it, cgroups'] / med['alone']:.2f}x, without {med['beside it, no cgroups'] / med['alone']:.2f}x")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--count", type=int, default=30, help="one-notebook submissions (default 30)")
-    parser.add_argument("--full", type=int, default=6, help="five-notebook submissions (default 6; 0 skips)")
-    parser.add_argument("--jobs", type=int, default=2, help="parallel kernels (default 2)")
+    parser.add_argument("--count", type=int, default=200, help="whole-course submissions (default 200; 0 skips)")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="--jobs values to compare (default 1 2)")
+    parser.add_argument("--fairness", action="store_true", help="also measure the noisy-neighbour slowdown")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds of the fairness runs (default 3)")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    solutions = sorted((ROOT / "solutions" / "en").glob("ex0*.ipynb"))
-    if not solutions:
-        sys.exit("no solutions/en/*.ipynb to grade")
+    print(f"machine: {os.cpu_count()} CPU(s), load average {_load()} at the start "
+          "(a loaded machine makes every figure below slower; compare runs on a quiet one); "
+          f"scheduler autogroup {_autogroup()}")
     ok = True
-    _, passed = run("one notebook", args.count, [ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"], args.jobs)
-    ok &= passed
-    if args.full:
-        _, passed = run("whole course", args.full, solutions, args.jobs)
-        ok &= passed
+    if args.count:
+        _, ok = throughput(args.count, args.jobs, args.seed)
+    if args.fairness:
+        fairness(args.seed, max(1, args.repeat))
+    print(f"machine: load average {_load()} at the end")
     return 0 if ok else 1
+
+
+def _autogroup():
+    """Linux's per-session CPU fairness, which shares the CPU between kernels even without control
+    groups, until a process starts a session of its own (the neighbour's processes do)."""
+    try:
+        return {"1": "on", "0": "off"}.get(pathlib.Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip(),
+                                          "unknown")
+    except OSError:
+        return "absent"
+
+
+def _load():
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -1,15 +1,31 @@
 """Exercises and grading of the course "Causality, Multiple Heads and Position".
 
-Tooling, kept apart from ``lib`` (the small library the chapters teach):
+Tooling, kept apart from ``lib`` (the small library the chapters teach; it
+never imports this package):
 
-* :mod:`grading.exercises` — the exercise registry (public and hidden cases,
-  references, comparison) and ``check()``, the one-line check an exercise
-  notebook runs after each exercise;
-* :mod:`grading.feedback` — the learner-facing messages in zh / en / ru;
-* :mod:`grading.exercise_models` — reference answers and the small seeded test
-  models the cases are built on;
+* ``check`` (:mod:`grading.exercises`) — the one-line check an exercise
+  notebook runs after each exercise: ``from grading import check``;
+* :mod:`grading.registry` and :mod:`grading.specs` — the exercises, declared one
+  module per notebook: public and hidden tests, references, comparison settings;
+* :mod:`grading.models` — the small seeded test models the tests are built on
+  (the only part of this package a grading sandbox holds);
+* :mod:`grading.references` — reference answers not already in ``lib``;
+* :mod:`grading.feedback` — every learner-facing sentence, in zh / en / ru;
+* :mod:`grading.usage` — whether a function calls a reference answer, decided
+  from the notebook's source;
 * :mod:`grading.batch` — the instructors' batch grader (``python -m grading``):
-  sandboxed kernels, hidden cases, reports.
-
-Importing this package imports nothing heavy; ``lib`` never imports it.
+  sandboxed kernels, hidden tests, reports, feedback pages, gradebook exports.
 """
+
+__all__ = ["check", "set_language"]
+
+
+def __getattr__(name):
+    # imported on first use: ``python -m grading`` starts (and takes its signals) before NumPy loads
+    if name == "check":
+        from .exercises import check
+        return check
+    if name == "set_language":
+        from .feedback import set_language
+        return set_language
+    raise AttributeError(f"module 'grading' has no attribute {name!r}")

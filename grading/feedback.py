@@ -1,17 +1,24 @@
-"""Localised feedback of the exercise checker (:mod:`grading.exercises`).
+"""What a learner reads: the feedback of ``check()`` and of the grader, in zh, en, ru.
 
-The code cells of the three exercise notebooks are identical, so the checker
-cannot be told the language by the code.  It finds it, in this order:
+The code cells of the three exercise notebooks are identical except for one
+line, ``COURSE_LANGUAGE = "zh"`` (or "en", "ru"), that the notebook builder
+writes into each language's first code cell.  :func:`detect_language` finds
+the language, in this order:
 
-1. an explicit ``lang=`` argument of :func:`grading.exercises.check`;
+1. an explicit ``lang=`` argument of :func:`grading.check`;
 2. :func:`set_language` called earlier in the kernel;
-3. the environment variable ``COURSE_LANG`` (``zh``, ``en`` or ``ru``);
-4. the kernel's working directory: Jupyter starts a kernel in the folder of
-   its notebook, so ``exercises/zh`` or ``solutions/ru`` names the language
-   (the innermost folder called ``zh``, ``en`` or ``ru`` wins);
-5. English.
+3. ``COURSE_LANGUAGE`` in the namespace that calls ``check()`` (the notebook's);
+4. the environment variable ``COURSE_LANG`` (``zh``, ``en`` or ``ru``);
+5. the kernel's working directory: the innermost folder called ``zh``, ``en``
+   or ``ru`` (Jupyter starts a kernel in the folder of its notebook);
+6. English.
 
-Everything here is offline: no locale database, no network.
+So a notebook keeps its language wherever it is opened.  Everything here is
+offline: no locale database, no network.
+
+Messages are ``str.format`` templates filled from the ``details`` that
+:func:`grading.compare.compare_values` returns.  For a *hidden* test the
+learner is told which property failed (:data:`HIDDEN`), never the values.
 """
 
 import os
@@ -31,10 +38,11 @@ def set_language(lang):
     _override = lang
 
 
-def detect_language(lang=None, cwd=None):
+def detect_language(lang=None, cwd=None, namespace=None):
     """The language of the feedback; see the module docstring for the order."""
-    for candidate in (lang, _override, os.environ.get("COURSE_LANG")):
-        if candidate in LANGUAGES:
+    from_namespace = namespace.get("COURSE_LANGUAGE") if isinstance(namespace, dict) else None
+    for candidate in (lang, _override, from_namespace, os.environ.get("COURSE_LANG")):
+        if isinstance(candidate, str) and candidate in LANGUAGES:
             return candidate
     try:
         parts = pathlib.Path(cwd if cwd is not None else os.getcwd()).parts
@@ -46,9 +54,13 @@ def detect_language(lang=None, cwd=None):
     return DEFAULT_LANGUAGE
 
 
-# Each message is a str.format template; the fields are filled from the
-# ``details`` dict that grading.exercises.Exercise.compare returns.
 MESSAGES = {
+    # a result made of several values (a tuple): which one the message is about
+    "in_item": {
+        "zh": "结果的第 {item} 项（从 0 数起）：{text}",
+        "en": "item {item} of the result (counting from 0): {text}",
+        "ru": "элемент {item} результата (счёт с 0): {text}",
+    },
     "not_implemented": {
         "zh": "尚未完成：函数仍然抛出 NotImplementedError。把 TODO 那一行换成你的代码",
         "en": "not done yet: the function still raises NotImplementedError; replace the TODO line with your code",
@@ -57,12 +69,12 @@ MESSAGES = {
     "raised": {
         "zh": "你的函数抛出了 {type}：{message}",
         "en": "your function raised {type}: {message}",
-        "ru": "ваша функция выбросила {type}: {message}",
+        "ru": "ваша функция выбросила исключение {type}: {message}",
     },
     "none_returned": {
-        "zh": "函数返回了 None，应返回 {expected_type}。是否漏写了 return？",
+        "zh": "函数返回了 None，应当返回 {expected_type}。是不是漏写了 return？",
         "en": "the function returned None instead of {expected_type}; is a `return` missing?",
-        "ru": "функция вернула None, а должна вернуть результат (ожидалось: {expected_type}); может быть, забыт `return`?",
+        "ru": "функция вернула None, а ожидалось: {expected_type}; не забыт ли `return`?",
     },
     "wrong_type": {
         "zh": "类型不对：应为 {expected_type}，实际是 {got_type}",
@@ -85,14 +97,22 @@ MESSAGES = {
         "ru": "неверный dtype: ожидался {expected}, получен {got}",
     },
     "nan": {
-        "zh": "在位置 {index} 得到 {got}，应为 {expected}（是否在 exp 之前没有减去最大值，或除以了零？）",
-        "en": "got {got} at index {index} where {expected} was expected (an exp before subtracting the maximum, or a division by zero?)",
-        "ru": "в позиции {index} получено {got} вместо {expected} (exp без вычитания максимума или деление на ноль?)",
+        "zh": "在下标 {index} 处得到 {got}，应为 {expected}（是不是在 exp 之前没有减去最大值，或者除以了零？）",
+        "en": "got {got} at index {index} where {expected} was expected (an exp before subtracting the maximum, "
+              "or a division by zero?)",
+        "ru": "в элементе {index} получено {got} вместо {expected} (exp без вычитания максимума или деление на ноль?)",
     },
     "wrong_value": {
-        "zh": "数值不对：位置 {index} 应为 {expected}，实际是 {got}；最大误差 {error} 超出容差（atol={atol}, rtol={rtol}）",
-        "en": "wrong value at index {index}: expected {expected}, got {got}; largest error {error} exceeds the tolerance (atol={atol}, rtol={rtol})",
-        "ru": "неверное значение в позиции {index}: ожидалось {expected}, получено {got}; наибольшая ошибка {error} больше допуска (atol={atol}, rtol={rtol})",
+        "zh": "数值不对：下标 {index} 处应为 {expected}，实际是 {got}；最大误差 {error} 超出容差（atol={atol}, rtol={rtol}）",
+        "en": "wrong value at index {index}: expected {expected}, got {got}; the largest error {error} exceeds "
+              "the tolerance (atol={atol}, rtol={rtol})",
+        "ru": "неверное значение в элементе {index}: ожидалось {expected}, получено {got}; наибольшая ошибка "
+              "{error} больше допуска (atol={atol}, rtol={rtol})",
+    },
+    "wrong_entry": {
+        "zh": "下标 {index} 处的值不对：应为 {expected}，实际是 {got}",
+        "en": "wrong entry at index {index}: expected {expected}, got {got}",
+        "ru": "неверный элемент {index}: ожидалось {expected}, получено {got}",
     },
     "wrong_number": {
         "zh": "数值不对：应为 {expected}，实际是 {got}；误差 {error} 超出容差（atol={atol}, rtol={rtol}）",
@@ -110,27 +130,27 @@ MESSAGES = {
         "ru": "неверный результат: ожидалось {expected}, получено {got}",
     },
     "not_exact_zero": {
-        "zh": "位置 {index} 是禁止读取的，权重必须恰好为 0，实际是 {got}",
-        "en": "index {index} is forbidden, so its weight must be exactly 0, got {got}",
-        "ru": "позиция {index} запрещена, её вес должен быть ровно 0, получено {got}",
+        "zh": "下标 {index} 处禁止读取，它的权重必须恰好为 0，实际是 {got}",
+        "en": "the entry at index {index} is forbidden, so its weight must be exactly 0; got {got}",
+        "ru": "элемент {index} запрещён, его вес должен быть ровно 0, а получено {got}",
     },
     "missing_exception": {
-        "zh": "这里应当抛出 {type}，但函数正常返回了 {got}",
+        "zh": "这个输入应当抛出 {type}，但函数正常返回了 {got}",
         "en": "this input should raise {type}, but the function returned {got}",
         "ru": "на этом входе должна быть ошибка {type}, а функция вернула {got}",
     },
     "wrong_exception": {
-        "zh": "应抛出 {type}，实际抛出了 {got_type}：{message}",
+        "zh": "应当抛出 {type}，但函数抛出了 {got_type}：{message}",
         "en": "expected {type}, but the function raised {got_type}: {message}",
         "ru": "ожидалась ошибка {type}, а функция выбросила {got_type}: {message}",
     },
     "setup_failed": {
-        "zh": "准备本例所需的模型时出错（{type}：{message}），这不是你的错误，请报告",
-        "en": "preparing the models of this case failed ({type}: {message}); this is not your mistake, please report it",
-        "ru": "не удалось подготовить модели для этого случая ({type}: {message}); это не ваша ошибка, сообщите о ней",
+        "zh": "准备这个测试所需的模型时出错（{type}：{message}）。这不是你的错误，请报告",
+        "en": "preparing the models of this test failed ({type}: {message}); this is not your mistake, please report it",
+        "ru": "не удалось подготовить модели для этого теста ({type}: {message}); это не ваша ошибка, сообщите о ней",
     },
     "internal_error": {
-        "zh": "检查器内部出错（{type}：{message}），这不是你的错误，请报告",
+        "zh": "检查程序本身出错（{type}：{message}）。这不是你的错误，请报告",
         "en": "the checker itself failed ({type}: {message}); this is not your mistake, please report it",
         "ru": "сбой самой проверки ({type}: {message}); это не ваша ошибка, сообщите о нём",
     },
@@ -140,26 +160,107 @@ MESSAGES = {
         "ru": "упражнения {id!r} нет; есть такие: {known}",
     },
     "not_callable": {
-        "zh": "check 的第二个参数应是你定义的函数 {function}，实际收到的是 {got_type}",
+        "zh": "check 的第二个参数应当是你定义的函数 {function}，实际收到的是 {got_type}",
         "en": "the second argument of check should be your function {function}, got {got_type}",
-        "ru": "вторым аргументом check должна быть ваша функция {function}, а получен {got_type}",
+        "ru": "вторым аргументом check должна быть ваша функция {function}, а передано значение типа {got_type}",
     },
     "uses_library": {
-        "zh": "注意：{function} 用到了库中的参考实现 {name}。本练习要求在笔记本里亲自写出它，评分时这一题不计分",
-        "en": "note: {function} uses the library's reference implementation {name}; this exercise asks you to write it in the notebook, so the grader gives it no points",
-        "ru": "внимание: {function} пользуется эталонной реализацией из библиотеки {name}; в упражнении её нужно написать самому в блокноте, поэтому оценщик не засчитает эту задачу",
+        "zh": "注意：{function} 用到了库中的参考实现 {name}。本练习要求在笔记本里亲手写出它，评分时这一题不计分",
+        "en": "note: {function} uses the library's reference implementation {name}; this exercise asks you to "
+              "write it in the notebook, so the grader gives it no points",
+        "ru": "внимание: {function} пользуется эталонной реализацией из библиотеки ({name}); в упражнении её "
+              "нужно написать самому, поэтому система оценивания не засчитает задачу",
+    },
+    "uses_dynamic": {
+        "zh": "注意：{function} 用到了 {what}（{where}）。评分程序无法确认它没有调用库中的参考实现，所以这一题不计分；"
+              "请不借助动态查找写出这个函数",
+        "en": "note: {function} uses {what} ({where}); the grader cannot verify that it does not call the "
+              "library's reference implementation, so it gives it no points; write the function without dynamic lookups",
+        "ru": "внимание: {function} использует {what} ({where}); система оценивания не может убедиться, что "
+              "эталонная реализация не вызывается, и не засчитает задачу; напишите функцию без динамического поиска имён",
+    },
+    "uses_module": {
+        "zh": "注意：{function} 用到了 {name}（{where}）。本练习要求只用 Python 本身（列表、循环和 math 模块）"
+              "写出这段计算，它才是一次独立的核对，所以评分时这一题不计分",
+        "en": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
+              "(lists, loops and the math module), which is what makes it an independent check, so the grader "
+              "gives it no points",
+        "ru": "внимание: {function} использует {name} ({where}); в этом упражнении вычисление нужно написать на "
+              "чистом Python (списки, циклы и модуль math) — только так проверка будет независимой, поэтому "
+              "система оценивания не засчитает задачу",
+    },
+    "defined_elsewhere": {
+        "zh": "注意：{function} 不是在笔记本里定义的，而是来自 {where}。本练习要求在笔记本里写出它，评分时这一题不计分",
+        "en": "note: {function} is not defined in the notebook but comes from {where}; this exercise asks you to "
+              "write it in the notebook, so the grader gives it no points",
+        "ru": "внимание: {function} не определена в блокноте, а берётся из {where}; в упражнении её нужно "
+              "написать в блокноте, поэтому система оценивания не засчитает задачу",
+    },
+    "where_line": {
+        "zh": "第 {cell} 个单元格第 {line} 行",
+        "en": "cell {cell}, line {line}",
+        "ru": "ячейка {cell}, строка {line}",
     },
     "summary_some": {
-        "zh": "{id}：{passed}/{total} 个公开用例通过",
-        "en": "{id}: {passed} of {total} public cases passed",
-        "ru": "{id}: пройдено открытых случаев — {passed} из {total}",
+        "zh": "{id}：{total} 个公开测试中通过了 {passed} 个",
+        "en": "{id}: {passed} of {total} public tests passed",
+        "ru": "{id}: пройдено открытых тестов — {passed} из {total}",
     },
-    "summary_todo": {
-        "zh": "{id}：尚未完成",
-        "en": "{id}: not done yet",
-        "ru": "{id}: ещё не сделано",
+    "summary_practice": {
+        "zh": "{id}：{total} 个练习测试中通过了 {passed} 个（随机种子 {seed}）",
+        "en": "{id}: {passed} of {total} practice tests passed (random seed {seed})",
+        "ru": "{id}: пройдено тренировочных тестов — {passed} из {total} (seed {seed})",
+    },
+    "practice_header": {
+        "zh": "练习测试：与隐藏测试同类，数据是新的随机数据（随机种子 {seed}）",
+        "en": "practice tests: the kinds the hidden tests use, on fresh random data (random seed {seed})",
+        "ru": "тренировочные тесты того же вида, что и скрытые, на новых случайных данных (seed {seed})",
+    },
+    "hidden_failed": {
+        "zh": "隐藏测试“{label}”未通过：{what}",
+        "en": "hidden test “{label}” failed: {what}",
+        "ru": "скрытый тест «{label}» не пройден: {what}",
+    },
+    "reproduce": {
+        "zh": "运行 check(\"{id}\", {function}, practice=True) 可以在新的随机数据上重复这类测试{like}",
+        "en": "check(\"{id}\", {function}, practice=True) repeats tests of this kind on fresh random data{like}",
+        "ru": "check(\"{id}\", {function}, practice=True) повторяет тесты этого вида на новых случайных данных{like}",
+    },
+    "reproduce_like": {
+        "zh": "；公开测试“{label}”检查的是同一性质",
+        "en": "; the public test “{label}” checks the same property",
+        "ru": "; то же свойство проверяет открытый тест «{label}»",
     },
 }
+
+# What failed in a hidden test, without its values (keyed by the reason of compare_values).
+HIDDEN = {
+    "raised": {"zh": "你的函数抛出了 {type}", "en": "your function raised {type}",
+               "ru": "ваша функция выбросила исключение {type}"},
+    "none_returned": {"zh": "函数返回了 None", "en": "the function returned None", "ru": "функция вернула None"},
+    "wrong_type": {"zh": "结果的类型不对，应为 {expected_type}", "en": "the result has the wrong type (expected {expected_type})",
+                   "ru": "у результата неверный тип (ожидалось: {expected_type})"},
+    "wrong_length": {"zh": "结果的项数不对", "en": "the result has the wrong number of items",
+                     "ru": "в результате неверное число элементов"},
+    "wrong_shape": {"zh": "结果的形状不对", "en": "the result has the wrong shape", "ru": "у результата неверная форма"},
+    "wrong_dtype": {"zh": "dtype 不对：应为 {expected}，实际是 {got}", "en": "wrong dtype: expected {expected}, got {got}",
+                    "ru": "неверный dtype: ожидался {expected}, получен {got}"},
+    "nan": {"zh": "在应为有限数的地方出现了 nan 或无穷大", "en": "a nan or an infinity where a finite number belongs",
+            "ru": "nan или бесконечность там, где должно быть конечное число"},
+    "wrong_value": {"zh": "数值不对，误差超出容差", "en": "wrong values, beyond the tolerance",
+                    "ru": "неверные значения, ошибка больше допуска"},
+    "not_exact_zero": {"zh": "某个禁止位置的权重不是恰好为 0", "en": "a forbidden entry has a weight that is not exactly 0",
+                       "ru": "у запрещённого элемента вес не равен ровно 0"},
+    "missing_exception": {"zh": "这个输入应当抛出 {type}，但函数正常返回了结果",
+                          "en": "this input should raise {type}, but the function returned a result",
+                          "ru": "на этом входе должна быть ошибка {type}, а функция вернула результат"},
+    "wrong_exception": {"zh": "应当抛出 {type}，但函数抛出了 {got_type}", "en": "expected {type}, but the function raised {got_type}",
+                        "ru": "ожидалась ошибка {type}, а функция выбросила {got_type}"},
+    "wrong_exact": {"zh": "结果不对", "en": "wrong result", "ru": "неверный результат"},
+}
+HIDDEN["wrong_number"] = HIDDEN["wrong_value"]
+HIDDEN["wrong_entry"] = {"zh": "有的元素不对", "en": "wrong entries", "ru": "неверные элементы"}
+HIDDEN["nan_number"] = HIDDEN["nan"]
 
 # Names of kinds of values, used in wrong_type / none_returned.
 TYPE_NAMES = {
@@ -169,19 +270,26 @@ TYPE_NAMES = {
     "bool": {"zh": "布尔值（True/False）", "en": "a bool (True/False)", "ru": "логическое значение (True/False)"},
     "str": {"zh": "字符串", "en": "a string", "ru": "строка"},
     "tuple": {"zh": "元组", "en": "a tuple", "ru": "кортеж"},
+    "result_too_large": {"zh": "评分程序无法接收的值（太大或无法编码）",
+                         "en": "a value the grader cannot receive (too large or not encodable)",
+                         "ru": "значение, которое система оценивания не может принять (слишком большое или не кодируется)"},
 }
 
 
-def message(key, lang, **fields):
-    """The message ``key`` in ``lang``, with ``fields`` filled in."""
-    table = MESSAGES.get(key)
-    if table is None:
-        return f"{key}: {fields}"
-    template = table.get(lang) or table[DEFAULT_LANGUAGE]
+def fill(table, key, lang, fields):
+    """``table[key]`` in ``lang`` (else English), formatted with ``fields``; never raises."""
+    template = table[key].get(lang) or table[key][DEFAULT_LANGUAGE]
     try:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):
         return f"{template} {fields}"
+
+
+def message(key, lang, **fields):
+    """The message ``key`` in ``lang``, with ``fields`` filled in."""
+    if key not in MESSAGES:
+        return f"{key}: {fields}"
+    return fill(MESSAGES, key, lang, fields)
 
 
 def type_name(kind, lang):
@@ -190,3 +298,18 @@ def type_name(kind, lang):
     if names is None:
         return str(kind)
     return names.get(lang) or names[DEFAULT_LANGUAGE]
+
+
+def explain(reason, details, lang, hidden=False):
+    """A test's (reason, details) from compare_values, in words; ``hidden`` leaves every value out."""
+    fields = dict(details)
+    for key in ("expected_type", "got_type"):
+        if key in fields:
+            fields[key] = type_name(fields[key], lang)
+    if hidden and reason in HIDDEN:
+        text = fill(HIDDEN, reason, lang, fields)
+    else:
+        text = message(reason, lang, **fields)
+    if "item" in details:
+        text = message("in_item", lang, item=details["item"], text=text)
+    return text

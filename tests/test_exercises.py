@@ -1,13 +1,17 @@
 """The exercises: solved notebooks earn full marks, unsolved ones earn nothing,
 common mistakes are caught, the exercise notebooks are the solved ones with the
-answers cut out, and ``check`` explains failures in all three languages.
+answers cut out, every test is named in three languages, and ``check`` explains
+failures in the notebook's language, wherever the notebook is opened.
 """
 
+import ast
 import contextlib
 import io
 import json
 import os
 import pathlib
+import re
+import subprocess
 import sys
 
 import nbformat
@@ -17,10 +21,14 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from conftest import require_or_skip  # noqa: E402
 from grading import exercises as ex  # noqa: E402
+from grading import usage  # noqa: E402
 from grading.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
-                           to_jsonable, uses_library)
+                               library_use, to_jsonable)
 from grading.feedback import detect_language, set_language  # noqa: E402
+from grading.registry import Kind, L, exercise, load_specs  # noqa: E402
+from tools.build_notebooks import course_package, fill_placeholders  # noqa: E402
 from tools.nbsource import (EXERCISE_TAG, LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
                             exercise_cells, exercise_code, load, solution_blocks, solution_cells)
 
@@ -32,16 +40,57 @@ def source_path(stem):
     return ROOT / "src" / "solutions" / f"{stem}.py"
 
 
-def run_cells(texts):
-    """Execute code cells in one namespace, as a kernel would; a failing cell is skipped."""
+def assigned_names(text):
+    """Names a cell assigns at its top level (what a later cell may miss when this one fails)."""
+    names = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def run_cells(texts, solved):
+    """Execute code cells in one namespace, as a kernel would.
+
+    A solved notebook must run without any exception.  An unsolved one may fail
+    only where a stub is reached (NotImplementedError), or where a later cell needs
+    a name that such a failing cell never got to define; anything else fails the test.
+    """
     namespace = {"__name__": "__main__"}
+    undefined = set()
     with contextlib.redirect_stdout(io.StringIO()):
         for text in texts:
             try:
                 exec(compile(text, "<cell>", "exec"), namespace)
-            except Exception:  # noqa: BLE001 - an unsolved notebook fails cell by cell
-                pass
+            except NotImplementedError:
+                if solved:
+                    raise
+                undefined |= assigned_names(text)
+            except NameError as exc:
+                if solved or exc.name not in undefined:
+                    raise AssertionError(f"cell failed with {exc!r}:\n{text}") from exc
+                undefined |= assigned_names(text)
     return namespace
+
+
+def test_the_cell_runner_fails_when_a_solved_notebook_raises():
+    """run_cells is what the tests below trust: it lets nothing pass that a kernel would stop at."""
+    with pytest.raises(ValueError, match="broken"):
+        run_cells(["x = 1", "raise ValueError('broken')"], solved=True)
+    with pytest.raises(NotImplementedError):
+        run_cells(["def f():\n    raise NotImplementedError", "f()"], solved=True)
+    with pytest.raises(AssertionError, match="NameError"):
+        run_cells(["print(undefined_name)"], solved=True)
+    # an unsolved notebook may stop at a stub, and at later cells that need what the stub never defined
+    done = run_cells(["a = 1", "def f():\n    raise NotImplementedError", "b = f()", "c = b + 1", "d = a + 1"],
+                     solved=False)
+    assert done["d"] == 2 and "b" not in done
+    with pytest.raises(ZeroDivisionError):                          # but nothing else
+        run_cells(["b = 1 / 0"], solved=False)
+    with pytest.raises(AssertionError, match="NameError"):
+        run_cells(["c = never_defined + 1"], solved=False)
 
 
 _namespaces = {}
@@ -55,8 +104,16 @@ def namespace(stem, solved):
             texts = [c.text["en"] for c in cells if c.kind == "code"]
         else:
             texts = [c.text["en"] for _, c in exercise_cells(cells) if c.kind == "code"]
-        _namespaces[key] = run_cells(texts)
+        _namespaces[key] = run_cells(texts, solved)
     return _namespaces[key]
+
+
+def notebook_cells(stem, solved=True):
+    """(number, code) of the notebook's code cells, as the grader's source analysis reads them."""
+    cells = load(source_path(stem))
+    chosen = [c for c in cells if c.kind == "code"] if solved else \
+        [c for _, c in exercise_cells(cells) if c.kind == "code"]
+    return [(i, c.text["en"]) for i, c in enumerate(chosen)]
 
 
 def all_cases(exercise):
@@ -79,14 +136,90 @@ def test_registry_shape():
     assert ids[0] == "mask-1" and ids[-1] == "dec-4"
     for stem in STEMS:
         in_notebook = [e for e in EXERCISES.values() if e.notebook == stem]
-        assert len(in_notebook) >= 3, f"{stem} has fewer than three exercises"
-        assert [e.points for e in in_notebook][:3] == [1, 2, 3], f"{stem}: points should rise 1, 2, 3"
+        assert in_notebook, f"{stem} has no exercise"
     for e in EXERCISES.values():
         assert isinstance(e.points, int) and e.points > 0
         assert set(e.title) == set(LANGUAGES)
         assert source_path(e.notebook).exists()
         assert callable(e.reference)
     assert ex.total_points() == sum(e.points for e in EXERCISES.values())
+
+
+def rubric():
+    """{exercise id: points} from the rubric table of CONTRIBUTING.md, and the total it states."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    table = text.split("<!-- rubric: id | points | why -->", 1)[1]
+    rows = dict(re.findall(r"^\| `([a-z]+-\d+)` \| (\d+) \|", table, flags=re.M))
+    total = re.search(r"^Total: \*\*(\d+) points\*\*", table, flags=re.M)
+    return {k: int(v) for k, v in rows.items()}, int(total.group(1))
+
+
+HEADING_POINTS = {"zh": r"（(\d+) 分）", "en": r"\((\d+) points?\)", "ru": r"\((\d+) балл(?:а|ов)?\)"}
+
+
+def test_points_agree_with_the_rubric_and_the_headings():
+    points, total = rubric()
+    assert points == {e.id: e.points for e in EXERCISES.values()}, "CONTRIBUTING.md's rubric and the registry differ"
+    assert total == ex.total_points() == sum(points.values())
+    for e in EXERCISES.values():
+        for lang in LANGUAGES:
+            nb = json.loads((ROOT / "solutions" / lang / f"{e.notebook}.ipynb").read_text(encoding="utf-8"))
+            headings = [line for c in nb["cells"] if c["cell_type"] == "markdown"
+                        for line in "".join(c["source"]).splitlines() if re.match(rf"## {re.escape(e.id)}\b", line)]
+            assert len(headings) == 1, (e.id, lang, headings)
+            stated = re.search(HEADING_POINTS[lang], headings[0])
+            assert stated and int(stated.group(1)) == e.points, (e.id, lang, headings[0])
+
+
+def test_the_rubric_check_can_fail(monkeypatch):
+    points, _ = rubric()
+    assert "mask-1" in points and len(points) == len(EXERCISES)
+    monkeypatch.setattr(EXERCISES["mask-1"], "points", EXERCISES["mask-1"].points + 1)
+    with pytest.raises(AssertionError):
+        test_points_agree_with_the_rubric_and_the_headings()
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_every_test_is_named_in_three_languages(exercise_id):
+    """Public tests carry a label per language; hidden tests a kind whose label says what it checks."""
+    exercise_ = EXERCISES[exercise_id]
+    public = exercise_.public_cases()
+    names = [c.name for c in public]
+    assert len(set(names)) == len(names), "public test names repeat"
+    for case in public:
+        assert case.label and all(case.label.get(lang, "").strip() for lang in LANGUAGES), case.name
+        labels = {case.label[lang] for lang in LANGUAGES}
+        assert len(labels) > 1 or case.label["en"].startswith(("eps", "offset", "position")), case.name
+    for seed in SEEDS:
+        for case in exercise_.hidden_cases(seed):
+            kind = exercise_.hidden_kinds.get(case.kind)
+            assert kind is not None, f"{case.name}: kind {case.kind!r} has no label"
+            assert all(kind.label.get(lang, "").strip() for lang in LANGUAGES)
+            assert kind.like is None or kind.like in names, f"{case.kind}: like={kind.like!r} is no public test"
+    assert set(exercise_.hidden_kinds) == {c.kind for s in SEEDS for c in exercise_.hidden_cases(s)}, \
+        "a declared kind no hidden test uses"
+
+
+def test_specs_refuse_incomplete_declarations(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="no ru text"):
+        exercise(id="x-1", function="f", points=1, title=L("甲", "A", ""), reference=abs, public=list, hidden=list)
+    with pytest.raises(TypeError, match="reference must be a function"):
+        exercise(id="x-1", function="f", points=1, title=L("甲", "A", "А"), reference="abs", public=list, hidden=list)
+    pkg = tmp_path / "fake_specs"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    body = ("from grading.registry import L, exercise\nNOTEBOOK = 'exNN'\n"
+            "EXERCISES = [exercise(id='dup-1', function='f', points=1, title=L('甲', 'A', 'А'), reference=abs, "
+            "public=list, hidden=list)]\n")
+    (pkg / "a.py").write_text(body)
+    (pkg / "b.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match="declared twice"):
+        load_specs("fake_specs")
+    (pkg / "b.py").unlink()
+    (pkg / "c.py").write_text("NOTEBOOK = 3\n")
+    with pytest.raises(ValueError, match="must define NOTEBOOK"):
+        load_specs("fake_specs")
 
 
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
@@ -125,7 +258,8 @@ def test_solution_passes_every_case(exercise_id):
     assert func.__module__ == "__main__"
     failures = [r for r in score(exercise, func, all_cases(exercise)) if not r[1]]
     assert not failures, failures
-    assert uses_library(exercise, func) is None
+    # the solution is the notebook's own code: the grader's source analysis finds nothing to object to
+    assert usage.analyze(notebook_cells(exercise.notebook), exercise.function, usage.forbidden_table(exercise)) is None
 
 
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
@@ -152,6 +286,22 @@ def f(scores, allowed):
 def f(weights, allowed, atol=1e-9):
     return bool((weights[~np.broadcast_to(allowed, weights.shape)] == 0).all())
 """,
+    "data-1": """
+def f(texts, vocab):
+    from lib.data import encode
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), 2, dtype=np.int64)
+    targets = np.full((len(texts), T), -100, dtype=np.int64)
+    inputs[:, 0] = 1
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids                  # forgets the EOS target: the model never learns to stop
+    return inputs, targets
+""",
     "heads-1": """
 def f(x, n_heads):
     return x.reshape(*x.shape[:-2], n_heads, x.shape[-2], x.shape[-1] // n_heads)
@@ -167,6 +317,13 @@ from lib.attention import causal_attention, merge_heads, split_heads
 def f(x, w_q, w_k, w_v, w_o, n_heads):
     q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
     return merge_heads(causal_attention(q, k, v))
+""",
+    "cost-1": """
+def f(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad sizes")
+    itemsize = np.dtype(dtype).itemsize
+    return n_layers * 4 * width ** 2, n_layers * batch * length * width * itemsize   # keys only: the factor 2 is lost
 """,
     "pos-1": """
 def f(ids, token_table, position_table, offset=0):
@@ -224,8 +381,14 @@ def f(x, eps=1e-5):
     return (x - mean) / np.sqrt(var + eps)
 """,
     "cache-1": """
-def f(model, token, cache):
-    return model.step(token, cache, position=0)
+def f(model, inputs, targets, tokens):
+    out = []
+    for b in range(len(inputs)):                     # the whole row, padding included, goes into the cache
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        out.append(model.step(int(tokens[b]), cache))
+    return np.stack(out)
 """,
     "cache-2": """
 from lib.attention import masked_softmax
@@ -302,6 +465,18 @@ def f(model, forward, ids, prefix_length, tol=1e-9):
 }
 
 
+def _without_the_scale():
+    """evidence-1's solution with the 1/sqrt(d) scale of the scores forgotten."""
+    nb = json.loads((ROOT / "solutions" / "en" / "ex06_evidence.ipynb").read_text(encoding="utf-8"))
+    source = next("".join(c["source"]) for c in nb["cells"]
+                  if c["cell_type"] == "code" and "".join(c["source"]).startswith("def attention_py("))
+    assert " / math.sqrt(d)" in source
+    return "import math\n" + source.replace(" / math.sqrt(d)", "").replace("def attention_py(", "def f(")
+
+
+MISTAKES["evidence-1"] = _without_the_scale()
+
+
 def test_every_exercise_has_a_mistake():
     assert set(MISTAKES) == set(EXERCISES)
 
@@ -326,6 +501,10 @@ def read(kind, lang, stem):
     return nbformat.read(ROOT / kind / lang / f"{stem}.ipynb", as_version=4)
 
 
+def built(cell, lang):
+    return fill_placeholders(cell.text[lang]) if cell.kind == "code" else cell.text[lang]
+
+
 @pytest.mark.parametrize("stem", STEMS)
 def test_committed_notebooks_match_the_source(stem):
     cells = load(source_path(stem))
@@ -333,10 +512,10 @@ def test_committed_notebooks_match_the_source(stem):
     for lang in LANGUAGES:
         solved, exercise = read("solutions", lang, stem), read("exercises", lang, stem)
         hint = f"rebuild with `python tools/build_notebooks.py src/solutions/{stem}.py`"
-        assert [(c.cell_type, c.source) for c in solved.cells] == [(c.kind, c.text[lang]) for _, c in solved_cells], \
-            f"solutions/{lang}/{stem}.ipynb is out of date: {hint}"
-        assert [(c.cell_type, c.source) for c in exercise.cells] == [(c.kind, c.text[lang]) for _, c in exercise_only], \
-            f"exercises/{lang}/{stem}.ipynb is out of date: {hint}"
+        assert [(c.cell_type, c.source) for c in solved.cells] == [(c.kind, built(c, lang)) for _, c in solved_cells], \
+            f"solutions/{lang}/{stem}.ipynb is out of date (or _config.yml's repository changed): {hint}"
+        assert [(c.cell_type, c.source) for c in exercise.cells] == [(c.kind, built(c, lang)) for _, c in exercise_only], \
+            f"exercises/{lang}/{stem}.ipynb is out of date (or _config.yml's repository changed): {hint}"
         # the exercise is the solved notebook minus the 'solution' cells, with stubs,
         # plus the few Markdown cells tagged 'exercise' (its title)
         solved_by_id = {c.id: c for c in solved.cells}
@@ -407,8 +586,8 @@ def test_solved_notebooks_report_full_marks(stem):
             text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
             exercise_id = cell.source.split('"')[1]
             n = len(EXERCISES[exercise_id].public_cases())
-            assert f"{exercise_id} · {EXERCISES[exercise_id].function}: {n}/{n} ✓" in text, text
-            assert "✗" not in text and "…" not in text and "!" not in text, text
+            # success is one line without words: the same in every language
+            assert text == f"{exercise_id} · {EXERCISES[exercise_id].function}: {n}/{n} ✓\n", text
             assert all(o.output_type != "error" for o in cell.outputs)
             seen.append(exercise_id)
         assert seen == ids_here, f"solutions/{lang}/{stem}: check cells {seen}, expected {ids_here}"
@@ -484,9 +663,9 @@ FAILURES = {
                 "ru": "Ожидалось: массив NumPy; получено: строка"}),
     "raises": (crashes, "mask-2", "zeros-3x3",
                {"zh": "你的函数抛出了 ValueError", "en": "your function raised ValueError",
-                "ru": "ваша функция выбросила ValueError"}),
+                "ru": "ваша функция выбросила исключение ValueError"}),
     "no exception": (no_empty_check, "mask-2", "empty-row",
-                     {"zh": "这里应当抛出 ValueError", "en": "this input should raise ValueError",
+                     {"zh": "这个输入应当抛出 ValueError", "en": "this input should raise ValueError",
                       "ru": "должна быть ошибка ValueError"}),
 }
 
@@ -503,12 +682,16 @@ def output_of(*args, **kwargs):
 def test_check_explains_failures(kind, lang):
     func, exercise_id, case_name, phrases = FAILURES[kind]
     text = output_of(exercise_id, func, lang=lang)
-    line = next(l for l in text.splitlines() if l.strip().startswith(("✗", "✓")) and f" {case_name}" in l)
+    case = next(c for c in EXERCISES[exercise_id].public_cases() if c.name == case_name)
+    label = case.label[lang]                       # every test is named in the notebook's language
+    line = next(l for l in text.splitlines() if l.strip().startswith(("✗", "✓")) and f" {label}:" in l)
     assert line.strip().startswith("✗"), text
     assert phrases[lang] in line, line
     assert "Traceback" not in text
     others = [l for l in LANGUAGES if l != lang]
     assert not any(FAILURES[kind][3][o] in text for o in others if FAILURES[kind][3][o] != phrases[lang])
+    assert not any(case.label[o] in text for o in others if case.label[o] != label)
+    assert case_name not in text or case_name == label
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -542,9 +725,28 @@ def test_check_warns_about_the_library(lang):
 
     marker = {"zh": "不计分", "en": "no points", "ru": "не засчитает"}[lang]
     for func in (library_version, wrapper, aliased):
-        assert marker in output_of("mask-2", func, lang=lang)
+        assert marker in output_of("mask-2", func, lang=lang), func
     assert marker not in output_of("mask-2", right_softmax, lang=lang)
-    assert uses_library(EXERCISES["heads-3"], namespace("ex02_heads", solved=True)["multi_head_attention"]) is None
+
+
+def test_check_and_the_grader_agree_on_notebook_code():
+    """check() in a kernel reads the kernel's input history, the grader reads the notebook: same cells, same verdict."""
+    require_or_skip("IPython", "check() reading a kernel's input history")
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    try:
+        cells = ["import lib.attention as A", "def masked_softmax(s, a):\n    return A.masked_softmax(s, a)",
+                 'from grading import check\ncheck("mask-2", masked_softmax, lang="en")']
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            for cell in cells:
+                shell.run_cell(cell, store_history=True)
+        assert "lib.attention.masked_softmax" in out.getvalue() and "no points" in out.getvalue(), out.getvalue()
+        graded = usage.analyze([(i, c) for i, c in enumerate(cells[:2])], "masked_softmax",
+                               usage.forbidden_table(EXERCISES["mask-2"]))
+        assert graded is not None and graded.name == "lib.attention.masked_softmax"
+    finally:
+        InteractiveShell.clear_instance()
 
 
 def test_check_survives_a_broken_setup(capsys):
@@ -576,7 +778,7 @@ def test_compare_rules():
     assert cmp(1.5, float("nan"))[1] == "nan_number" and cmp(1.5, 1.6)[1] == "wrong_number"
     assert cmp(True, np.bool_(True))[0] and cmp(True, 1)[1] == "wrong_type"
     assert cmp("causal", "leaks")[1] == "wrong_exact"
-    assert cmp(np.array([1, 2]), np.array([1, 3]))[1] == "wrong_value"
+    assert cmp(np.array([1, 2]), np.array([1, 3]))[1] == "wrong_entry"
     assert cmp(Raised("ValueError"), Raised("ValueError", "x", ("ValueError", "Exception")))[0]
     assert cmp(Raised("ValueError"), Raised("KeyError", "x", ("KeyError", "LookupError")))[1] == "wrong_exception"
     assert cmp(Raised("ValueError"), a)[1] == "missing_exception"
@@ -653,3 +855,70 @@ def test_check_uses_the_notebook_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(folder)
     assert "неверная форма" in output_of("mask-2", wrong_shape)
     assert os.getcwd() == str(folder)
+
+
+def first_code_cell(kind, lang, stem):
+    return next(c.source for c in read(kind, lang, stem).cells if c.cell_type == "code")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_notebook_keeps_its_language_wherever_it_is_opened(tmp_path, monkeypatch, lang):
+    """The first cell sets COURSE_LANGUAGE; check() answers in it, not in the language of the folder."""
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    elsewhere = tmp_path / ("ru" if lang != "ru" else "zh")        # a folder that names another language
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    ns = {"__name__": "__main__"}
+    exec(first_code_cell("exercises", lang, "ex01_allowed_set"), ns)
+    assert ns["COURSE_LANGUAGE"] == lang
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec("def masked_softmax(scores, allowed):\n    return scores[..., :-1]\ncheck('mask-2', masked_softmax)", ns)
+    assert FAILURES["wrong shape"][3][lang].split("：")[0].split(":")[0] in out.getvalue(), out.getvalue()
+
+
+@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_opened_outside_the_course_the_first_cell_says_what_to_install(tmp_path, stem, lang):
+    """No course code installed (python -I -S: no site-packages at all): the first output is one
+    sentence in the notebook's language and one command, no traceback; every check() repeats it."""
+    code = first_code_cell("exercises", lang, stem)
+    script = code + "\ncheck('mask-1', None)\n"
+    run = subprocess.run([sys.executable, "-I", "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    sentence = {"zh": "本笔记本需要课程的代码", "en": "This notebook needs the course's code",
+                "ru": "Этому блокноту нужен код курса"}[lang]
+    command = (f'pip install "{course_package()}"' if course_package() else "pip install -r requirements.txt")
+    assert run.stdout.count(sentence) == 2 and run.stdout.count(command) == 2, run.stdout
+    others = [s for l, s in {"zh": "本笔记本", "en": "This notebook", "ru": "Этому блокноту"}.items() if l != lang]
+    assert not any(s in run.stdout for s in others)
+
+
+def test_the_install_command_comes_from_the_repository_setting(tmp_path):
+    config = tmp_path / "_config.yml"
+    config.write_text("repository:\n  url: https://github.com/ORG/REPO/\n  branch: main\n")
+    assert course_package(config) == "git+https://github.com/ORG/REPO@main"
+    config.write_text("repository:\n  url: ''\n")
+    assert course_package(config) == ""
+    config.write_text("repository:\n  url: 'https://x/\"; import os'\n")
+    with pytest.raises(ValueError):
+        course_package(config)
+    cell = first_code_cell("exercises", "en", "ex01_allowed_set").replace(
+        'COURSE_PACKAGE = "en", ""', 'COURSE_PACKAGE = "en", "git+https://github.com/ORG/REPO@main"')
+    assert "git+https://github.com/ORG/REPO@main" in cell
+    run = subprocess.run([sys.executable, "-I", "-S", "-c", cell], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=60)
+    assert 'pip install "git+https://github.com/ORG/REPO@main"' in run.stdout and "in a terminal" in run.stdout
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_practice_runs_the_hidden_kinds_on_fresh_data(lang):
+    done = output_of("mask-2", right_softmax, lang=lang, practice=12)
+    n = len(EXERCISES["mask-2"].hidden_cases(12))
+    assert f"mask-2 · masked_softmax: {n}/{n} ✓" in done and "12" in done
+    wrong = output_of("mask-2", wrong_dtype, lang=lang, practice=12)
+    kind = EXERCISES["mask-2"].hidden_kinds["random-float32"].label[lang]
+    assert kind not in done and any(kind in line and "✓" in line for line in wrong.splitlines()), wrong
+    assert output_of("mask-2", wrong_dtype, lang=lang, practice=12) == wrong       # the seed repeats the draw
+    assert output_of("mask-2", wrong_dtype, lang=lang, practice=13) != wrong

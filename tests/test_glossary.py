@@ -3,8 +3,8 @@
 The table "Words we do not use" lists (language, pattern, use instead). The
 prose checked is what a reader sees in that language: the Markdown cells and
 translated comments of every source in src/, the feedback and grader messages
-and exercise titles (every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in
-the grading package)
+(every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in the grading
+package), the exercises' titles, test labels and hidden kinds (``grading.registry.texts``)
 and the site's translated theme strings. Inline code, math, URLs and HTML tags
 are not prose, nor are section numbers (§2.3), heading numbers and version numbers.
 """
@@ -83,16 +83,20 @@ def _catalogues(obj, depth=0):
             yield from _catalogues(value, depth + 1)
 
 
+MESSAGE_MODULES = ("grading.feedback", "grading.messages", "lib.interactive", "tools.diagrams")
+
+
 def message_texts():
-    for name in ("grading.feedback", "grading.batch.messages", "grading.exercises", "lib.interactive", "tools.diagrams"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
+    for name in MESSAGE_MODULES:           # a module moved or renamed fails here, it is never skipped
+        module = importlib.import_module(name)
         for attr, value in vars(module).items():
             for catalogue in _catalogues(value):
                 for lang in LANGUAGES:
                     yield f"{name}.{attr}", lang, catalogue[lang], "message"
+    from grading.registry import texts     # exercise titles, test labels, hidden kinds (grading/specs/)
+    for where, catalogue in texts():
+        for lang in LANGUAGES:
+            yield f"grading.specs {where}", lang, catalogue[lang], "message"
     for lang, folder in (("zh", "zh_CN"), ("ru", "ru")):
         for po in sorted((ROOT / "site" / "locale" / folder / "LC_MESSAGES").glob("*.po")):
             for match in re.finditer(r'^msgstr "(.*)"$', po.read_text(encoding="utf-8"), re.M):

@@ -32,6 +32,29 @@ sys.path.insert(0, str(ROOT))
 from tools.nbsource import LANGUAGES, exercise_cells, load, solution_cells  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+PACKAGE_PLACEHOLDER = "{{course_package}}"
+
+
+def course_package(config_path=ROOT / "_config.yml"):
+    """The `pip install` address of the course's code, ``git+URL@branch`` from _config.yml's
+    ``repository``, or "" when no repository is configured (the exercise notebooks' first
+    cell then tells a learner to install from the repository's folder)."""
+    import yaml
+    repository = (yaml.safe_load(pathlib.Path(config_path).read_text(encoding="utf-8")) or {}).get("repository") or {}
+    url = str(repository.get("url") or "").strip().rstrip("/")
+    if not url:
+        return ""
+    if not re.fullmatch(r"https?://[^\s\"'\\{}]+", url):
+        raise ValueError(f"_config.yml repository.url is not a plain http(s) URL: {url!r}")
+    branch = str(repository.get("branch") or "").strip()
+    if branch and not re.fullmatch(r"[\w./-]+", branch):
+        raise ValueError(f"_config.yml repository.branch is not a plain branch name: {branch!r}")
+    return f"git+{url}" + (f"@{branch}" if branch else "")
+
+
+def fill_placeholders(code):
+    """A code cell with ``{{course_package}}`` replaced (the same in every language; see course_package)."""
+    return code.replace(PACKAGE_PLACEHOLDER, course_package()) if PACKAGE_PLACEHOLDER in code else code
 
 
 def make_notebook(cells, lang, stem, numbers=None):
@@ -47,7 +70,7 @@ def make_notebook(cells, lang, stem, numbers=None):
         if cell.kind == "markdown":
             new = nbformat.v4.new_markdown_cell(cell.text[lang], metadata=meta)
         else:
-            new = nbformat.v4.new_code_cell(cell.text[lang], metadata=meta)
+            new = nbformat.v4.new_code_cell(fill_placeholders(cell.text[lang]), metadata=meta)
         new["id"] = f"{stem.replace('_', '-')}-{i:02d}"
         nb.cells.append(new)
     return nb

@@ -1,6 +1,7 @@
 """Batch grader of the course's exercise notebooks.
 
-    python -m grading PATH... --json report.json --csv report.csv
+    python -m grading PATH... --json report.json --csv report.csv [--wide-csv ...] [--feedback DIR]
+    python -m grading merge SHARD.json... --json report.json ...
 
 Every PATH is a notebook or a folder of notebooks; by default the notebooks
 in one folder form one submission (``--group-by``).  For every submission and
@@ -11,35 +12,33 @@ students scored; 2 means the grader was misused (no paths, bad options).
 
 How a notebook is graded (details in the modules):
 
-* notebooks.py  reads the file as data, recognises which exercise notebook it is
-  (metadata, file name, or the functions it defines), drops ``check(...)`` calls,
-  shell escapes and magics;
-* sandbox.py    starts each notebook's kernel in its own network, PID and mount
-  namespaces, chrooted into a tree that holds only the OS, the Python environment
-  and student-safe copies of ``lib`` and ``grading`` (the library the chapters
-  teach, the test models and a ``check()`` that does nothing; no exercise registry,
-  no hidden cases, no solutions, no grader, no other submission), as a fresh unprivileged uid, with RLIMIT_AS,
-  RLIMIT_NPROC, RLIMIT_CPU and RLIMIT_FSIZE; killing the sandbox's PID 1 kills
-  every process the student started;
+* notebooks.py  finds the submissions (never following a link out of one, never
+  opening anything but a regular file) and reads each notebook as data;
+* grading.cells drops ``check(...)`` calls, shell escapes and magics;
+* grading.usage decides from the notebook's source whether an exercise's
+  function calls the library's reference answer (no points if so);
+* sandbox.py    starts each kernel in its own network, PID, IPC, UTS and mount
+  namespaces, chrooted into a tree that holds only the OS, the Python
+  environment and student-safe copies of ``lib`` and ``grading`` (no registry,
+  no hidden tests, no references, no solutions, no grader, no other
+  submission), as a fresh unprivileged uid, with resource limits;
+* cgroups.py    puts all of a submission's processes in one control group:
+  memory for all of them together, an equal CPU share, a process cap;
 * _zygote.py    a fork server that pre-imports IPython/ipykernel/NumPy (never
   ``lib``) and forks each sandbox from it, saving ~0.4 s per notebook;
 * kernel.py     talks to the kernel over ipc sockets, with size-capped replies,
   without listening to its output at all;
 * runner.py     runs the cells with time limits (interrupt, then kill and restart
-  without the offending cell), then for each exercise sends the case inputs,
+  without the offending cell), then for each exercise sends the test inputs,
   reads back plain-JSON results (codec.py) and compares them with the expected
-  values computed here, in the grader, with ``grading.exercises``;
-* report.py     writes JSON and CSV atomically.
-
-Calling the library's reference answer instead of writing the function:
-the sandbox's copies of ``lib`` and ``grading`` fence each exercise's reference
-and its ``forbidden`` functions (grading/_fence.py in the sandbox): while that exercise
-is graded, calling them from the learner's code raises and is recorded, and
-the exercise gets no points (message ``uses_library``).  Library code calling
-them (a model's forward, the case setup) is unaffected.
+  values computed here, in the grader;
+* report.py     JSON, long and wide CSV, Gradescope results, feedback pages;
+* shards.py     ``--shard K/N`` and the merge of shard reports.
 """
 
+import hashlib
 import importlib
+import inspect
 import os
 import secrets
 import signal
@@ -48,14 +47,16 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from .. import messages
 from . import report as _report
-from .notebooks import find_notebooks, identify, read_notebook
-from .runner import Cancelled, Course, Options, assemble, make_row, plan_submission, run_unit
-from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation, fence_stubs
+from . import shards as _shards
+from .notebooks import Discovery, NotebookInfo, find_submissions, identify
+from .runner import Cancelled, Course, Options, assemble, interrupted_rows, plan_submission, run_submission
+from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation
 
-__all__ = ["grade_batch", "Options", "Limits", "UsageError"]
+__all__ = ["grade_batch", "write_outputs", "merge_reports", "Options", "Limits", "UsageError"]
 
-VERSION = "1"
+VERSION = "2"
 
 
 class UsageError(ValueError):
@@ -71,22 +72,28 @@ def _log(stream, text):
             pass
 
 
-def make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_base=None, zygote=True):
+def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=None, zygote=True, cgroups=True,
+                 jobs=1):
     """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a self-check.
 
     With ``zygote`` kernels are forked from a pre-imported server (see _zygote.py),
-    if it passes a test start; otherwise each kernel is started by exec.
+    if it passes a test start; otherwise each kernel is started by exec.  Whatever
+    goes wrong or is interrupted here, no temporary folder is left behind.
     """
-    sandbox = _make_sandbox(isolation, course, limits, keep_temp, progress, uid_base)
-    if zygote and sandbox.mode != "none":
-        problem = sandbox.start_zygote()
-        if problem is None:
-            problem = _try_kernel(sandbox)
-        if problem is not None:
-            _log(progress, f"grader: kernels start without the fork server ({problem})")
-            if sandbox.zygote is not None:
-                sandbox.zygote.close()
-                sandbox.zygote = None
+    sandbox = _make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs)
+    try:
+        if zygote and sandbox.mode != "none":
+            problem = sandbox.start_zygote()
+            if problem is None:
+                problem = _try_kernel(sandbox)
+            if problem is not None:
+                _log(progress, f"grader: kernels start without the fork server ({problem})")
+                if sandbox.zygote is not None:
+                    sandbox.zygote.close()
+                    sandbox.zygote = None
+    except BaseException:
+        sandbox.close()
+        raise
     return sandbox
 
 
@@ -95,70 +102,114 @@ def _try_kernel(sandbox):
     kernel = Kernel(sandbox)
     try:
         kernel.start(timeout=30)
-        result = kernel.execute("import lib, numpy", 30)
+        result = kernel.execute("import lib, grading.models, numpy", 30)
         return None if result.status == "ok" else f"test kernel: {result.status} {result.ename} {result.evalue}"
     except (KernelDied, RuntimeError, OSError) as exc:
-        return f"test kernel: {exc}"
+        return f"test kernel: {messages.reason(exc.args[0], 'en') if exc.args else exc}"
     finally:
         kernel.kill()
 
 
-def _make_sandbox(isolation, course, limits, keep_temp=False, progress=None, uid_base=None):
-    stubs = fence_stubs(course.all_fenced())
+def _make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs):
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
     if isolation != "auto":
         mode, warnings = choose_isolation(isolation)
-        for w in warnings:
-            _log(progress, w)
-        sandbox = Sandbox(mode, limits, lib_stubs=stubs, keep=keep_temp, uid_pool=uids)
-        try:
-            sandbox.self_check()
-        except SandboxError:
-            sandbox.close()
-            raise
-        return sandbox
-    mode, warnings = choose_isolation("auto")
-    order = {"root": ["root", "userns", "none"], "userns": ["userns", "none"], "none": ["none"]}[mode]
+        order = [mode]
+    else:
+        mode, warnings = choose_isolation("auto")
+        order = {"root": ["root", "userns", "none"], "userns": ["userns", "none"], "none": ["none"]}[mode]
     last = None
     for candidate in order:
-        sandbox = Sandbox(candidate, limits, lib_stubs=stubs, keep=keep_temp, uid_pool=uids)
+        sandbox = Sandbox(candidate, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs)
         try:
             sandbox.self_check()
         except SandboxError as exc:
             sandbox.close()
             last = exc
+            if isolation != "auto":
+                raise
             _log(progress, f"grader: {exc}; trying a weaker isolation")
             continue
+        except BaseException:
+            sandbox.close()
+            raise
         if candidate == "none":
-            if not warnings:
-                warnings = choose_isolation("none")[1]
-            for w in warnings:
+            for w in warnings or choose_isolation("none")[1]:
                 _log(progress, w)
         return sandbox
     raise SandboxError(str(last))
 
 
-def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=None, jobs=None, group_by="dir",
-                isolation="auto", registry="grading.exercises", seed=None, exercise_ids=None, all_exercises=False,
-                progress=sys.stderr, keep_temp=False, uid_base=None, zygote=True):
+def course_version(registry_module, course):
+    """A fingerprint of what grading means: the exercises and the code that defines their tests."""
+    h = hashlib.sha256()
+    files = {inspect.getsourcefile(registry_module)}
+    for ex in course.exercises.values():
+        h.update(f"{ex.id}|{ex.notebook}|{ex.function}|{ex.points}|".encode())
+        for func in (ex.make_public, ex.make_hidden, ex.reference, getattr(ex, "compare", None)):
+            try:
+                files.add(inspect.getsourcefile(func))
+            except TypeError:
+                pass
+    for path in sorted(f for f in files if f):
+        try:
+            with open(path, "rb") as f:
+                h.update(f.read())
+        except OSError:
+            pass
+    return h.hexdigest()[:12]
+
+
+class _Signals:
+    """SIGTERM and SIGINT become one KeyboardInterrupt in the main thread; later ones are ignored,
+    so writing the report cannot itself be interrupted."""
+
+    def __init__(self):
+        self.previous = {}
+        self.received = False
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self.previous[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        if not self.received:
+            self.received = True
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        return False
+
+
+def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None, gradescope_path=None,
+                options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
+                seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
+                uid_base=None, zygote=True, cgroups=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
 
     Raises UsageError for misuse (nothing to grade, unknown exercise ids ...).
-    The report is written (atomically) even when the batch is interrupted,
-    with the rows not graded marked as such; KeyboardInterrupt is then re-raised.
+    The report and every requested file are written (atomically) even when the
+    batch is interrupted (SIGINT, SIGTERM) at any stage, with the rows not
+    graded marked as such and ``complete: false``; KeyboardInterrupt is then re-raised.
+    ``pause_at`` (a stage name, for the tests of that promise) waits 60 s when the stage begins.
+    ``early_signals``: a list that a signal handler installed before this call appends to; a
+    signal in it (or arriving later) stops the batch the same way.
     """
     options = options or Options()
     limits = limits or Limits(cpu_seconds=int(options.total_timeout) + 60)
     if not paths:
         raise UsageError("no PATH given: name notebooks or folders of notebooks to grade")
-    groups, problems = find_notebooks(paths, group_by)
-    missing = [p for p in problems if p.startswith("no such")]
-    if missing:
-        raise UsageError("; ".join(missing))
-    for p in problems:
-        _log(progress, f"grader: warning: {p}")
-    if not groups:
-        raise UsageError("found no notebooks (*.ipynb) to grade in " + ", ".join(map(str, paths)))
+    if shard is not None:
+        if seed is None:
+            raise UsageError("--shard needs --seed: every shard must draw the same hidden tests")
+        try:
+            shard = _shards.parse_shard(shard) if isinstance(shard, str) else tuple(shard)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         registry_module = importlib.import_module(registry)
     except ImportError as exc:
@@ -168,128 +219,213 @@ def grade_batch(paths, *, json_path=None, csv_path=None, options=None, limits=No
         course = Course(registry_module, seed, exercise_ids)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-
-    # Which exercises get rows: the ones asked for, else those of every notebook in the batch.
-    if exercise_ids or all_exercises:
-        scope = set(course.exercises)
-    else:
-        scope = set()
-        for files in groups.values():
-            for path in files:
-                info = read_notebook(path)
-                stem = identify(info, course.functions)
-                if stem:
-                    scope |= {ex.id for ex in course.by_notebook[stem]}
     jobs = max(1, int(jobs or min(2, os.cpu_count() or 1)))
     started = time.time()
-    try:
-        sandbox = make_sandbox(isolation, course, limits, keep_temp, progress, uid_base, zygote)
-        fork_server = sandbox.zygote is not None
-    except SandboxError as exc:
-        raise UsageError(str(exc)) from None
-    _log(progress, f"grader: {len(groups)} submission(s), {sum(len(v) for v in groups.values())} notebook(s), "
-                   f"{len(scope)} exercise(s), {jobs} job(s), isolation {sandbox.mode}, seed {seed}")
-
-    cancel = threading.Event()
-    plans = {sub: plan_submission(sub, files, course, options, scope) for sub, files in groups.items()}
-    remaining = {sub: len([u for u in plan.units() if u.rows is None]) for sub, plan in plans.items()}
-    results = {}
-    lock = threading.Lock()
-
-    def finish(sub):
-        rows, seconds = assemble(plans[sub], options)
-        summary = _report.summarize(sub, rows, seconds)
-        results[sub] = (rows, summary)
-        _log(progress, f"[{len(results)}/{len(groups)}] {sub}: {summary['points']:g}/{summary['max_points']:g} "
-                       f"points, {seconds:.1f} s")
-
-    def work(unit):
-        sub = unit.plan.submission
-        try:
-            run_unit(unit, course, sandbox, options, cancel)
-        except Cancelled:
-            return
-        except Exception as exc:          # never lose a submission to a grader bug
-            import traceback
-            unit.rows = [make_row(sub, unit.info.path, ex, "error", f"internal grader error: {type(exc).__name__}: {exc}",
-                                  details={"traceback": traceback.format_exc()[-2000:]}) for ex in unit.exercises]
-        with lock:
-            remaining[sub] -= 1
-            if remaining[sub] == 0:
-                finish(sub)
-
-    with lock:
-        for sub, n in remaining.items():
-            if n == 0:
-                finish(sub)
+    state = {"submissions": {}, "plans": {}, "scope": set(course.exercises), "sandbox": None, "stage": "start-up",
+             "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress}
     interrupted = False
-    previous = _install_sigterm()
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grader")
-    try:
-        futures = [pool.submit(work, unit) for plan in plans.values() for unit in plan.units() if unit.rows is None]
-        for f in futures:
-            while not f.done():
-                time.sleep(0.05)
-    except KeyboardInterrupt:
-        interrupted = True
-        cancel.set()
-        sandbox.kill_all()                # workers waiting on a kernel return at once
-        _log(progress, "grader: interrupted; stopping kernels and writing the report")
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        sandbox.close()
-        _restore_sigterm(previous)
-
-    all_rows, summaries = [], []
-    for submission in groups:
-        if submission in results:
-            rows, summary = results[submission]
-        else:
-            from . import messages
-            rows = [make_row(submission, "", course.exercises[eid], "error", messages.text("interrupted", "en"))
-                    for eid in course.exercises if eid in scope]
-            summary = _report.summarize(submission, rows, 0.0)
-        all_rows += rows
-        summaries.append(summary)
-    report = {
-        "grader": {
-            "version": VERSION,
-            "registry": registry,
-            "seed": seed,
-            "isolation": sandbox.mode,
-            "fork_server": fork_server,
-            "uids": [sandbox.uids.first, sandbox.uids.first + sandbox.uids.count - 1] if sandbox.mode == "root" else None,
-            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
-            "seconds": round(time.time() - started, 3),
-            "jobs": jobs,
-            "complete": not interrupted,
-            "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
-                        "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
-                        "max_procs": limits.max_procs, "group_by": group_by},
-            "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points}
-                          for ex in course.exercises.values() if ex.id in scope],
-        },
-        "summary": summaries,
-        "rows": all_rows,
-    }
-    if json_path:
-        _report.atomic_write(json_path, _report.to_json(report))
-    if csv_path:
-        _report.atomic_write(csv_path, _report.to_csv(all_rows))
+    with _Signals():
+        try:
+            if early_signals:
+                raise KeyboardInterrupt
+            _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises,
+                 shard, progress, keep_temp, uid_base, zygote, cgroups,
+                 single=bool(gradescope_path) and str(gradescope_path).endswith(".json"))
+        except KeyboardInterrupt:
+            interrupted = True
+            _log(progress, f"grader: interrupted during {state['stage']}; writing the report")
+        finally:
+            sandbox = state["sandbox"]
+            if sandbox is not None:
+                sandbox.close()
+        report = _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started,
+                               interrupted, registry_module)
+        write_outputs(report, json_path=json_path, csv_path=csv_path, wide_csv_path=wide_csv_path,
+                      feedback_dir=feedback_dir, gradescope_path=gradescope_path,
+                      lang=options.lang if options.lang != "auto" else "en")
     if interrupted:
         raise KeyboardInterrupt
     return report
 
 
-def _install_sigterm():
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-    return signal.signal(signal.SIGTERM, handler)
+def _stage(state, name):
+    state["stage"] = name
+    if state.get("pause_at") == name:
+        _log(state.get("progress"), f"grader: pausing at {name} (test hook)")
+        time.sleep(60)
 
 
-def _restore_sigterm(previous):
-    if previous is not None and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, previous)
+def _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises, shard,
+         progress, keep_temp, uid_base, zygote, cgroups, single=False):
+    _stage(state, "discovery")
+    walk = Discovery(group_by)
+    state["walk"] = walk
+    found, usage = find_submissions(paths, group_by, walk)
+    missing = [p for p in usage if p.startswith(("no such", "not a file"))]
+    if missing:
+        raise UsageError("; ".join(missing))
+    for p in usage:
+        _log(progress, f"grader: warning: {p}")
+    if not found:
+        raise UsageError("found no notebooks (*.ipynb) to grade in " + ", ".join(map(str, paths)))
+    if single and len(found) != 1:
+        raise UsageError(f"--gradescope FILE.json takes a batch of one submission, found {len(found)} "
+                         "(use --group-by all, or give a folder)")
+    state["all_ids"] = [s.id for s in found.values()]
+    if shard is not None:
+        keep = set(_shards.select(state["all_ids"], *shard))
+        found = {k: s for k, s in found.items() if s.id in keep}
+        state["shard_ids"] = [s.id for s in found.values()]
+    state["submissions"] = found
+    if not (exercise_ids or all_exercises):
+        # a first guess from the file names alone, in case the batch is interrupted while planning
+        stems = set()
+        for sub in found.values():
+            for f in sub.files:
+                info = NotebookInfo(f.path, f.display)
+                stems.add(identify(info, course.functions))
+        guess = {ex.id for stem in stems if stem for ex in course.by_notebook.get(stem, [])}
+        state["scope"] = guess or set(course.exercises)
+    _stage(state, "planning")
+    # Which exercises get rows: the ones asked for, else those of every notebook in the batch.
+    plans = state["plans"]
+    for key, sub in found.items():
+        plans[key] = plan_submission(sub, course, options, set(course.exercises))
+    if not (exercise_ids or all_exercises):
+        stems = {u.info.stem for plan in plans.values() for u in plan.units()}
+        scope = {ex.id for stem in stems for ex in course.by_notebook.get(stem, [])} or set(course.exercises)
+        if scope != set(course.exercises):
+            for key, sub in found.items():
+                plans[key] = plan_submission(sub, course, options, scope)
+        state["scope"] = scope
+    _stage(state, "sandbox")
+    try:
+        sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, zygote, cgroups, jobs)
+    except SandboxError as exc:
+        raise UsageError(str(exc)) from None
+    state["sandbox"] = sandbox
+    iso = state["isolation"] = sandbox.describe()
+    state["fork_server"] = sandbox.zygote is not None
+    _log(progress, f"grader: {len(found)} submission(s), {sum(len(s.files) for s in found.values())} notebook(s), "
+                   f"{len(state['scope'])} exercise(s), {jobs} job(s), seed {course.seed}")
+    _log(progress, f"grader: isolation {iso['mode']} ({', '.join(iso['namespaces']) or 'no namespaces'}); "
+                   f"memory {iso['memory']}; cpu {iso['cpu']}; processes {iso['processes']}")
+    if iso.get("cgroups") is None and iso.get("why"):
+        _log(progress, f"grader: no control groups: {iso['why']}")
+    _stage(state, "grading")
+    cancel = threading.Event()
+    done = {"n": 0}
+    lock = threading.Lock()
+
+    def work(key):
+        plan = plans[key]
+        try:
+            run_submission(plan, course, sandbox, options, cancel)
+        except Cancelled:
+            return
+        rows = assemble(plan)
+        summary = _report.summarize(plan.submission, rows, plan.lang)
+        with lock:
+            done["n"] += 1
+            _log(progress, f"[{done['n']}/{len(plans)}] {plan.submission}: {summary['points']:g}/"
+                           f"{summary['max_points']:g} points, {plan.seconds:.1f} s")
+
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grader")
+    try:
+        futures = [pool.submit(work, key) for key in plans]
+        for f in futures:
+            while not f.done():
+                time.sleep(0.05)
+            f.result()
+    except BaseException:
+        cancel.set()
+        sandbox.kill_all()                # workers waiting on a kernel return at once
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started, interrupted,
+                  registry_module):
+    scope = state["scope"]
+    sandbox = state["sandbox"]
+    submissions = state["submissions"] or (state["walk"].submissions if state.get("walk") else {})
+    all_rows, summaries, seconds = [], [], {}
+    for key, sub in submissions.items():
+        plan = state["plans"].get(key)
+        if plan is None:
+            rows = interrupted_rows(sub.id, course, scope)
+            lang = "en"
+        else:
+            rows = [r for r in assemble(plan) if r["exercise"] == "-" or r["exercise"] in scope]
+            lang = plan.lang
+            seconds[plan.submission] = round(plan.seconds, 3)
+        all_rows += rows
+        summaries.append(_report.summarize(sub.id, rows, lang))
+    all_ids = state["all_ids"] or [s.id for s in submissions.values()]
+    complete = not interrupted and all(p.units() == [] or all(u.rows is not None for u in p.units())
+                                       for p in state["plans"].values())
+    isolation = state.get("isolation") or {"mode": None, "why": "no sandbox was started"}
+    return {
+        "grader": {
+            "version": VERSION,
+            "registry": registry,
+            "course": {"version": course_version(registry_module, course)},
+            "seed": seed,
+            "shard": {"k": shard[0], "of": shard[1]} if shard else None,
+            "batch": {"submissions": len(all_ids), "digest": _shards.digest(all_ids), "graded": len(summaries)},
+            "complete": complete,
+            "isolation": isolation,
+            "fork_server": bool(state.get("fork_server")),
+            "uids": ([sandbox.uids.first, sandbox.uids.first + sandbox.uids.count - 1]
+                     if sandbox is not None and sandbox.mode == "root" else None),
+            "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
+                        "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
+                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs},
+            "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points,
+                           "title": dict(ex.title)} for ex in course.exercises.values() if ex.id in scope],
+        },
+        "summary": summaries,
+        "rows": all_rows,
+        # everything that depends on the clock or the machine's speed, and nothing else
+        "timing": {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+                   "seconds": round(time.time() - started, 3), "submissions": seconds,
+                   "grader_max_rss_mb": _max_rss_mb()},
+    }
+
+
+def _max_rss_mb():
+    """The grader's own peak memory (kernels are other processes): what no submission can inflate."""
+    import resource
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def write_outputs(report, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None,
+                  gradescope_path=None, lang="en"):
+    """Write every requested file of a report (each atomically)."""
+    if json_path:
+        _report.atomic_write(json_path, _report.to_json(report))
+    if csv_path:
+        _report.atomic_write(csv_path, _report.to_csv(report["rows"]))
+    if wide_csv_path:
+        _report.atomic_write(wide_csv_path, _report.to_wide_csv(report))
+    if feedback_dir:
+        _report.write_feedback(report, feedback_dir, lang)
+    if gradescope_path:
+        _report.write_gradescope(report, gradescope_path)
+
+
+def merge_reports(paths):
+    """The merged report of shard reports (JSON files); UsageError when they do not belong together."""
+    import json
+    reports = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                reports.append(json.load(f))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot read the shard report {path}: {exc}") from None
+    try:
+        return _shards.merge(reports)
+    except (_shards.MergeError, KeyError, TypeError) as exc:
+        raise UsageError(f"cannot merge: {exc}") from None

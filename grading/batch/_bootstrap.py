@@ -1,10 +1,14 @@
 """PID 1 of a grading sandbox (run by ``unshare``; standard library only).
 
-    unshare [--user --map-root-user] --net --pid --fork --mount --kill-child \\
+    unshare [--user --map-root-user] --net --pid --ipc --uts --fork --mount --kill-child \\
         python -I -S _bootstrap.py CONFIG.json
 
-It runs with fresh network, PID and mount namespaces, as root of them, and:
+It runs with fresh network, PID, IPC, UTS and mount namespaces, as root of them, and:
 
+0. joins the submission's control groups (``cfg["cgroups"]``: memory for all
+   its processes together, CPU share, process count; see cgroups.py) and sets
+   the host name of its UTS namespace (``cfg["hostname"]``), so the machine's
+   name is not visible and SysV IPC objects die with the sandbox;
 1. builds a new root file system on a tmpfs from the layout in CONFIG
    (read-only binds of the Python installation and of student-safe copies of
    ``lib`` and ``grading``, a minimal /dev, a fresh /proc, tmpfs /tmp, the kernel's I/O folder),
@@ -17,6 +21,11 @@ It runs with fresh network, PID and mount namespaces, as root of them, and:
    child a student forked can outlive the sandbox.
 
 Errors before the exec go to stderr (a file the grader reads) and exit 111.
+Once the kernel runs, PID 1 writes ``STARTED`` to that file, and when the
+kernel ends, ``EXITED <status>``: only PID 1 writes there (the kernel's output
+goes to the sandbox's own log), so the grader can tell a sandbox that failed
+to start (the grader's problem) from a kernel the student's code ended, even
+when that code exits with 111 or 112 itself.
 """
 
 import ctypes
@@ -24,6 +33,7 @@ import json
 import os
 import resource
 import signal
+import socket
 import sys
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
@@ -34,6 +44,9 @@ PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_SECUREBITS, PR_SET_DUMPABLE = 38, 2
 # SECBIT_NOROOT | _LOCKED | SECBIT_NO_SETUID_FIXUP | _LOCKED | SECBIT_KEEP_CAPS_LOCKED
 #   | SECBIT_NO_CAP_AMBIENT_RAISE | _LOCKED
 SECUREBITS = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
+
+STARTED = "grading sandbox: STARTED"
+EXITED = "grading sandbox: EXITED"
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
@@ -143,8 +156,30 @@ def drop_privileges(cfg):
     prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
+def join_cgroups(files):
+    for path in files:
+        try:
+            with open(path, "w") as f:
+                f.write("0")
+        except OSError as exc:
+            fail(f"could not join the control group {path}: {exc.strerror or exc}")
+
+
+def say(line):
+    try:
+        os.write(2, (line + "\n").encode())
+    except OSError:
+        pass
+
+
 def run_sandbox(cfg, launch):
     """PID 1: build the root, fork the kernel (``launch(cfg)`` in the child), reap, exit with its status."""
+    join_cgroups(cfg.get("cgroups") or ())
+    if cfg.get("hostname"):
+        try:
+            socket.sethostname(cfg["hostname"])
+        except OSError as exc:
+            fail(f"could not set the sandbox's host name: {exc}")
     try:
         if cfg.get("root"):
             build_root(cfg["root"], cfg["layout"])
@@ -197,6 +232,7 @@ def run_sandbox(cfg, launch):
     os.close(read_end)
     if problem:
         fail(f"could not start the kernel: {problem.decode(errors='replace')}")
+    say(STARTED)
     while True:
         try:
             done, status = os.wait()
@@ -206,8 +242,11 @@ def run_sandbox(cfg, launch):
             continue
         if done == pid:
             if os.WIFSIGNALED(status):
+                say(f"{EXITED} signal {os.WTERMSIG(status)}")
                 os._exit(128 + os.WTERMSIG(status))
-            os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+            code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1
+            say(f"{EXITED} status {code}")
+            os._exit(code)
 
 
 def exec_launch(cfg, report_fd):

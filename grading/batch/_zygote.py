@@ -4,11 +4,12 @@
 
 Importing IPython, ipykernel and NumPy takes about half of a kernel's start.
 This process imports them once, *before* any student code exists and
-without importing ``lib`` or ``grading``, then for every request forks a child that does
-what ``unshare --fork --kill-child`` + ``_bootstrap.py`` do (new namespaces,
-PID 1 building the chroot, an unprivileged kernel with resource limits), except
-that the kernel is started in the forked, pre-imported interpreter instead
-of by exec.  Each kernel is still a fresh process: nothing of another
+without importing ``lib`` or ``grading``, then for every request forks a child
+that does what ``unshare --fork --kill-child`` + ``_bootstrap.py`` do (new
+network, PID, mount, IPC and UTS namespaces, PID 1 joining the submission's
+control groups and building the chroot, an unprivileged kernel with resource
+limits), except that the kernel is started in the forked, pre-imported
+interpreter instead of by exec.  Each kernel is still a fresh process: nothing of another
 kernel's state can be in it, only the pristine imports.
 
 Protocol (JSON lines): request ``{"id": n, "config": path, "log": path}``;
@@ -29,8 +30,10 @@ import _bootstrap as B  # noqa: E402  (the script's own folder is sys.path[0])
 
 if sys.path and os.path.abspath(sys.path[0] or ".") == HERE:
     del sys.path[0]                     # kernels must not import the grader's modules by accident
+os.chdir("/")
 
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWUSER = 0x00020000, 0x40000000, 0x20000000, 0x10000000
+CLONE_NEWIPC, CLONE_NEWUTS = 0x08000000, 0x04000000
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 libc = B.libc
 libc.unshare.argtypes = [ctypes.c_int]
@@ -46,8 +49,20 @@ def preimport():
     import zmq  # noqa: F401
 
 
+def forget_the_grader():
+    """Drop what this interpreter knows about where the course is installed (an editable
+    install's import hook names the repository), and the grader's own modules."""
+    for name in list(sys.modules):
+        if name.startswith("__editable__") or name == "_bootstrap":
+            sys.modules.pop(name, None)
+    sys.meta_path[:] = [f for f in sys.meta_path if not str(getattr(f, "__module__", "")).startswith("__editable__")]
+    sys.path_hooks[:] = [h for h in sys.path_hooks if not str(getattr(h, "__module__", "")).startswith("__editable__")]
+    sys.path_importer_cache.clear()
+
+
 def launch_in_process(cfg, report_fd):
     """In the sandbox, as the student: become the kernel (no exec)."""
+    forget_the_grader()
     os.environ.clear()
     os.environ.update(cfg["env"])
     import random
@@ -63,6 +78,9 @@ def launch_in_process(cfg, report_fd):
     sys.argv = [os.path.join(os.path.dirname(os.path.dirname(ipykernel.__file__)), "ipykernel_launcher.py")] + rest
     extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in sys.path]
     sys.path[0:0] = [os.getcwd()] + extra  # as `PYTHONPATH=... python -m ipykernel_launcher` would have it
+    sys.path_importer_cache.clear()      # folders that did not exist before the chroot exist now
+    import importlib
+    importlib.invalidate_caches()
     os.close(report_fd)                  # tells PID 1 the kernel is starting
     from ipykernel import kernelapp
     kernelapp.launch_new_instance()
@@ -84,7 +102,7 @@ def child(request):
         os.closerange(3, 65536)
         with open(request["config"], encoding="utf-8") as f:
             cfg = json.load(f)
-        flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID
+        flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
         uid, gid = os.getuid(), os.getgid()
         if cfg["mode"] == "userns":
             flags |= CLONE_NEWUSER

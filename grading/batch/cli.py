@@ -1,10 +1,12 @@
-"""Command line of the batch grader; see ``python -m grading --help``."""
+"""Command line of the batch grader; see ``python -m grading --help`` and ``python -m grading merge --help``."""
 
 import argparse
 import sys
 
-from . import Limits, Options, UsageError, grade_batch
+from . import Limits, Options, UsageError, grade_batch, merge_reports, write_outputs
 from .report import summary_table
+
+PROG = "python -m grading"
 
 DESCRIPTION = """\
 Grade submitted exercise notebooks of the course against the reference
@@ -12,25 +14,38 @@ solutions.  Each notebook runs in a fresh, sandboxed kernel (no network, no
 view of the repository or of other submissions, time and memory limits);
 expected values are computed and compared in the grader.  The report has one
 row per submission and exercise: status (pass / fail / error / timeout /
-missing), points and a short message."""
+missing), points and a short message; students get feedback pages in their
+notebook's language."""
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
-  python -m grading submissions/ --json report.json --csv report.csv
-  python -m grading alice/ex01_allowed_set.ipynb bob/ex01_allowed_set.ipynb --csv ex01.csv
-  python -m grading submissions/ --group-by top --exercises mask-1,mask-2 --jobs 2
+  {PROG} submissions/ --group-by top --json report.json --csv report.csv --wide-csv grades.csv
+  {PROG} submissions/ --group-by top --feedback feedback/        # one HTML and one Markdown page per student
+  {PROG} alice/ex01_allowed_set.ipynb bob/ex01_allowed_set.ipynb --csv ex01.csv
+  {PROG} /autograder/submission --group-by all --gradescope /autograder/results/results.json
+  {PROG} submissions/ --seed 7 --shard 3/8 --json shard3.json    # one of 8 machines
+  {PROG} merge shard*.json --json report.json --wide-csv grades.csv --feedback feedback/
 
 Submissions: with --group-by dir (default) the notebooks in one folder are one
 submission; `top` makes each first-level folder under a PATH one submission;
-`file` grades each notebook on its own.  Rows cover the exercises of every
-notebook found in the batch (or --exercises / --all-exercises); a submission
-without a notebook gets `missing` rows.
+`file` grades each notebook on its own; `all` makes each PATH one submission.
+Rows cover the exercises of every notebook found in the batch (or --exercises
+/ --all-exercises).  A student folder without a notebook gets `missing` rows;
+of several notebooks for one exercise set, the one named like the course's
+(else the first by name) is graded, and the row names the others.
 
 Exit status: 0 when the batch completed (whatever the scores), 2 for misuse
-(no paths, unknown options or exercises, no notebooks, no working sandbox),
-130 when interrupted (the report is still written, with `error` rows for the
-submissions not graded).
+(no paths, unknown options or exercises, no notebooks, no working sandbox,
+shard reports that do not belong together), 130 when interrupted by SIGINT or
+SIGTERM (every requested file is still written, with `error` rows for the
+submissions not graded and "complete": false).
 """
+
+MERGE_DESCRIPTION = """\
+Merge the JSON reports of shards 1/N ... N/N of one batch into one report,
+and write from it any of the files a batch writes.  Refuses reports with
+different seeds, course or grader versions, exercises or batches, a shard
+given twice, a missing shard, and a submission in two shards."""
 
 
 def positive(kind):
@@ -45,65 +60,113 @@ def positive(kind):
     return parse
 
 
-def build_parser():
-    p = argparse.ArgumentParser(prog="python -m grading", description=DESCRIPTION,
-                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
+def add_outputs(p):
     p.add_argument("--json", metavar="FILE", help="write the full report (rows, summaries, settings) as JSON")
     p.add_argument("--csv", metavar="FILE", help="write one CSV row per submission and exercise")
+    p.add_argument("--wide-csv", metavar="FILE", help="write a gradebook CSV: one row per submission, one column "
+                                                       "per exercise, the total")
+    p.add_argument("--feedback", metavar="DIR", help="write one HTML and one Markdown feedback page per submission, "
+                                                     "in its language, and DIR/index.html for the instructor")
+    p.add_argument("--gradescope", metavar="PATH", help="write Gradescope autograder results: PATH.json for a batch "
+                                                        "of one submission, else PATH/<submission>/results.json")
+    p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
+                   help="language of the messages (default: each notebook's own, else en; the index page: en)")
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
+    add_outputs(p)
     p.add_argument("--jobs", "-j", type=positive(int), default=None,
                    help="submissions graded in parallel (default: min(2, CPUs))")
-    p.add_argument("--group-by", choices=("dir", "top", "file"), default="dir",
+    p.add_argument("--group-by", choices=("dir", "top", "file", "all"), default="dir",
                    help="what one submission is (default: dir)")
     p.add_argument("--exercises", metavar="IDS", help="comma-separated exercise ids to grade (default: all of the "
                                                        "notebooks found)")
     p.add_argument("--all-exercises", action="store_true", help="rows for every exercise of the course")
     p.add_argument("--timeout", type=positive(float), default=10.0,
-                   help="seconds per exercise, all its cases together (default: 10)")
+                   help="seconds per exercise, all its tests together (default: 10)")
     p.add_argument("--cell-timeout", type=positive(float), default=30.0,
                    help="seconds per notebook cell (default: 30)")
     p.add_argument("--total-timeout", type=positive(float), default=300.0,
                    help="seconds per submission (default: 300)")
     p.add_argument("--memory", type=positive(int), default=2048, metavar="MIB",
-                   help="address-space limit of a kernel in MiB (default: 2048)")
+                   help="memory of a submission, all its processes together where control groups exist, "
+                        "and of every single process (default: 2048)")
     p.add_argument("--max-procs", type=positive(int), default=64,
-                   help="processes and threads a kernel may have (default: 64)")
+                   help="processes and threads a submission may have (default: 64)")
     p.add_argument("--seed", type=int, default=None,
-                   help="seed of the hidden cases (default: random; it is recorded in the JSON report)")
-    p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
-                   help="language of the messages (default: from the notebook's folder, else en)")
+                   help="seed of the hidden tests (default: random; it is recorded in the JSON report)")
+    p.add_argument("--shard", metavar="K/N", default=None,
+                   help="grade only the K-th of N deterministic parts of the batch (needs --seed); "
+                        f"combine the parts with `{PROG} merge`")
     p.add_argument("--isolation", choices=("auto", "root", "userns", "none"), default="auto",
                    help="sandbox (default: the strongest that works here)")
+    p.add_argument("--no-cgroups", action="store_true",
+                   help="do not put submissions in control groups (limits are then per process only)")
     p.add_argument("--registry", default="grading.exercises", help=argparse.SUPPRESS)
     p.add_argument("--no-fork-server", action="store_true",
                    help="start every kernel by exec instead of forking a pre-imported server (slower)")
     p.add_argument("--uid-base", type=positive(int), default=None, help=argparse.SUPPRESS)
     p.add_argument("--keep-temp", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--pause-at", default=None, help=argparse.SUPPRESS)    # tests: SIGTERM at a given stage
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr, no table on stdout")
     return p
 
 
-def main(argv=None):
+def build_merge_parser():
+    p = argparse.ArgumentParser(prog=f"{PROG} merge", description=MERGE_DESCRIPTION)
+    p.add_argument("reports", nargs="+", metavar="SHARD.json", help="the JSON reports of every shard")
+    add_outputs(p)
+    p.add_argument("--quiet", "-q", action="store_true", help="no table on stdout")
+    return p
+
+
+def _error(text):
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+    return 2
+
+
+def merge_main(argv):
+    args = build_merge_parser().parse_args(argv)
+    try:
+        report = merge_reports(args.reports)
+        write_outputs(report, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
+                      feedback_dir=args.feedback, gradescope_path=args.gradescope,
+                      lang=args.lang if args.lang != "auto" else "en")
+    except (UsageError, ValueError) as exc:
+        return _error(exc)
+    if not args.quiet:
+        sys.stdout.write(summary_table(report["summary"]))
+    return 0
+
+
+def main(argv=None, early_signals=None):
+    """The command line; ``early_signals`` (a list) holds the signals that came while the grader started."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "merge":
+        return merge_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.paths:
         parser.print_usage(sys.stderr)
-        print("python -m grading: error: no PATH given: name notebooks or folders of notebooks to grade",
-              file=sys.stderr)
-        return 2
+        return _error("no PATH given: name notebooks or folders of notebooks to grade")
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
                       lang=args.lang)
     limits = Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60)
     try:
-        report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, options=options, limits=limits,
-                             jobs=args.jobs, group_by=args.group_by, isolation=args.isolation,
+        report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
+                             feedback_dir=args.feedback, gradescope_path=args.gradescope, options=options,
+                             limits=limits, jobs=args.jobs, group_by=args.group_by, isolation=args.isolation,
                              registry=args.registry, seed=args.seed, exercise_ids=exercise_ids,
-                             all_exercises=args.all_exercises, progress=None if args.quiet else sys.stderr,
-                             keep_temp=args.keep_temp, uid_base=args.uid_base, zygote=not args.no_fork_server)
-    except UsageError as exc:
-        print(f"python -m grading: error: {exc}", file=sys.stderr)
-        return 2
+                             all_exercises=args.all_exercises, shard=args.shard,
+                             progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
+                             uid_base=args.uid_base, zygote=not args.no_fork_server, cgroups=not args.no_cgroups,
+                             pause_at=args.pause_at, early_signals=early_signals)
+    except (UsageError, ValueError) as exc:
+        return _error(exc)
     except KeyboardInterrupt:
         return 130
     if not args.quiet:

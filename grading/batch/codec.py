@@ -12,8 +12,12 @@ receives its text (see :data:`KERNEL_SOURCE` users in ``runner.py``), so it
 uses only the standard library and NumPy, and nothing from ``lib`` or ``grading``.
 
 Decoding is defensive (it runs in the grader on data a student controls):
-sizes, nesting depth and dtypes are checked, and anything unknown becomes an
-:class:`Unsupported` marker instead of an exception.
+it is linear in the size of the payload and bounded by :data:`MAX_ELEMENTS`
+(every list item, dict entry and array element of the whole payload counted
+together), :data:`MAX_DECODED_BYTES` (what the decoded arrays, strings and
+numbers may hold together: a 300-byte line cannot ask for gigabytes, as a
+text array of dtype ``<U99999999`` would), the nesting depth and the dtypes.
+Anything malformed is a :class:`CodecError`; anything unknown an :class:`Unsupported`.
 """
 
 import base64
@@ -27,7 +31,11 @@ except ImportError:  # pragma: no cover - numpy is a dependency of the course
 
 MAX_DEPTH = 64
 MAX_BYTES = 64 * 1024 * 1024
+MAX_ELEMENTS = 4_000_000          # items of the whole decoded payload
+MAX_DECODED_BYTES = 64 * 1024 * 1024
+MAX_TEXT_ITEM = 4096              # characters of one element of a text array
 _NUMERIC_KINDS = "biufc"
+_TEXT_DTYPE = __import__("re").compile(r"[<>|=]?[US][1-9][0-9]{0,3}")
 
 
 class CodecError(ValueError):
@@ -221,14 +229,28 @@ def _safe_repr(v):
     return text[:200]
 
 
-def decode(data, refs=None, max_elements=50_000_000):
+def decode(data, refs=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_DECODED_BYTES):
     """Inverse of :func:`encode`.  ``refs`` maps ``Ref`` names to objects;
-    without it a ``Ref`` decodes to a :class:`Ref` marker."""
+    without it a ``Ref`` decodes to a :class:`Ref` marker.  The whole payload
+    may hold at most ``max_elements`` items and ``max_bytes`` of decoded data."""
+    budget = {"elements": max_elements, "bytes": max_bytes}
+
+    def spend(elements=0, nbytes=0):
+        budget["elements"] -= elements
+        budget["bytes"] -= nbytes
+        if budget["elements"] < 0:
+            raise CodecError(f"payload with more than {max_elements} items")
+        if budget["bytes"] < 0:
+            raise CodecError(f"payload asking for more than {max_bytes} bytes")
 
     def dec(v, depth):
         if depth > MAX_DEPTH:
             raise CodecError(f"payload nested deeper than {MAX_DEPTH} levels")
-        if v is None or isinstance(v, (bool, int, float, str)):
+        spend(1, 8)
+        if v is None or isinstance(v, (bool, int, float)):
+            return v
+        if isinstance(v, str):
+            spend(0, len(v))
             return v
         if isinstance(v, list):
             return [dec(x, depth + 1) for x in v]
@@ -237,16 +259,23 @@ def decode(data, refs=None, max_elements=50_000_000):
         (tag, body), = v.items()
         if tag == "__float__":
             if body not in ("nan", "inf", "-inf"):
-                raise CodecError(f"malformed float {body!r}")
+                raise CodecError(f"malformed float {str(body)[:20]!r}")
             return float(body)
         if tag == "__bigint__":
-            if not isinstance(body, str) or len(body) > 4000:
+            if not isinstance(body, str) or len(body) > 4000 or not body.lstrip("-").isdigit():
                 raise CodecError("malformed big integer")
             return int(body)
         if tag == "__complex__":
+            if not isinstance(body, list) or len(body) != 2:
+                raise CodecError("malformed complex number")
             re_, im = (dec(x, depth + 1) for x in body)
+            if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (re_, im)):
+                raise CodecError("malformed complex number")
             return complex(re_, im)
         if tag == "__bytes__":
+            if not isinstance(body, str):
+                raise CodecError("malformed bytes")
+            spend(0, len(body))
             return base64.b64decode(body, validate=True)
         if tag == "__tuple__":
             return tuple(dec(x, depth + 1) for x in _list(body))
@@ -270,28 +299,42 @@ def decode(data, refs=None, max_elements=50_000_000):
         if tag == "__ndarray__":
             return dec_array(body)
         if tag == "__npscalar__":
+            if not isinstance(body, dict) or not isinstance(body.get("data", ""), str):
+                raise CodecError("malformed NumPy scalar")
             dtype = _dtype(body.get("dtype"))
             raw = base64.b64decode(body.get("data", ""), validate=True)
             if len(raw) != dtype.itemsize:
                 raise CodecError("malformed NumPy scalar")
             return np.frombuffer(raw, dtype=dtype)[0]
         if tag == "__ref__":
+            if not isinstance(body, str):
+                raise CodecError("malformed reference")
             if refs is None:
                 return Ref(body)
             if body not in refs:
-                raise CodecError(f"the setup code defined no name {body!r}")
+                raise CodecError(f"the setup code defined no name {body[:40]!r}")
             return refs[body]
         if tag == "__raised__":
-            return RaisedError(body.get("type", "?"), body.get("message", ""), body.get("bases", ()))
+            if not isinstance(body, dict):
+                raise CodecError("malformed exception")
+            fields = (body.get("type", "?"), body.get("message", ""))
+            bases = body.get("bases", ())
+            if not all(isinstance(f, str) for f in fields) or not isinstance(bases, (list, tuple)) \
+                    or not all(isinstance(b, str) for b in bases):
+                raise CodecError("malformed exception")
+            return RaisedError(fields[0], fields[1], bases)
         if tag == "__unsupported__":
+            if not isinstance(body, dict):
+                raise CodecError("malformed marker")
             return Unsupported(body.get("type", "?"), body.get("text", ""))
-        raise CodecError(f"unknown tag {tag!r}")
+        raise CodecError(f"unknown tag {str(tag)[:40]!r}")
 
     def dec_array(body):
         if not isinstance(body, dict):
             raise CodecError("malformed array")
         shape = body.get("shape")
-        if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape) or len(shape) > 32:
+        if not isinstance(shape, list) or len(shape) > 32 or \
+                not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2 ** 31 for n in shape):
             raise CodecError("malformed array shape")
         count = 1
         for n in shape:
@@ -299,21 +342,29 @@ def decode(data, refs=None, max_elements=50_000_000):
         if count > max_elements:
             raise CodecError(f"array of {count} elements is too large")
         if "items" in body:
-            dtype = np.dtype(str(body.get("dtype")))
-            if dtype.kind not in "US":
-                raise CodecError("malformed text array")
+            text = body.get("dtype")
+            if not isinstance(text, str) or not _TEXT_DTYPE.fullmatch(text):
+                raise CodecError("malformed text array dtype")
+            dtype = np.dtype(text)
+            if dtype.itemsize > 4 * MAX_TEXT_ITEM:
+                raise CodecError(f"text array elements longer than {MAX_TEXT_ITEM} characters")
             items = _list(body["items"])
-            if len(items) != count:
+            if len(items) != count or not all(isinstance(x, str) for x in items):
                 raise CodecError("array items do not match its shape")
+            spend(count, count * dtype.itemsize)
             arr = np.array(items, dtype=dtype).reshape(shape)
         else:
             dtype = _dtype(body.get("dtype"))
-            raw = base64.b64decode(body.get("data", ""), validate=True)
+            data = body.get("data", "")
+            if not isinstance(data, str):
+                raise CodecError("malformed array data")
+            spend(count, count * dtype.itemsize)
+            raw = base64.b64decode(data, validate=True)
             if len(raw) != count * dtype.itemsize:
                 raise CodecError("array bytes do not match its shape and dtype")
             arr = np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
         if "class" in body:
-            return Unsupported(str(body["class"]), f"array subclass of shape {tuple(shape)}")
+            return Unsupported(str(body["class"])[:200], f"array subclass of shape {tuple(shape)}")
         return arr
 
     return dec(data, 0)

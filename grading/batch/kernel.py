@@ -23,6 +23,8 @@ import time
 import zmq
 from jupyter_client.session import Session
 
+from ._bootstrap import EXITED, STARTED
+
 MAX_MESSAGE = 8 * 1024 * 1024
 _CONTEXT = None
 
@@ -56,9 +58,11 @@ class KernelDied(RuntimeError):
 class Kernel:
     """Start with :meth:`start`, always finish with :meth:`kill`."""
 
-    def __init__(self, sandbox, lang=None):
+    def __init__(self, sandbox, lang=None, group=None):
         self.sandbox = sandbox
         self.lang = lang
+        self.group = group                 # the submission's control group (cgroups.Group) or None
+        self.oom_before = 0
         self.kdir = None
         self.proc = None
         self.info = {}
@@ -73,7 +77,8 @@ class Kernel:
 
     def start(self, timeout=60):
         self.kdir = self.sandbox.new_kernel_dir()
-        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang)
+        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group)
+        self.oom_before = self.group.oom_kills() if self.group is not None else 0
         self.info = info
         key = secrets.token_hex(32)
         ports = {"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5}
@@ -109,7 +114,7 @@ class Kernel:
             if self.proc.poll() is not None:
                 raise KernelDied(self.describe_exit())
             if time.monotonic() > deadline:
-                raise KernelDied("the sandbox did not start")
+                raise KernelDied(("sandbox_failed", {"detail": "no PID 1"}))
             time.sleep(0.002)
 
     def io_path(self, name):
@@ -135,7 +140,7 @@ class Kernel:
             if not self.alive():
                 raise KernelDied(self.describe_exit())
             if time.monotonic() >= deadline:
-                raise KernelDied(f"the kernel did not start within {timeout:.0f} s")
+                raise KernelDied(("start_timeout", {"seconds": f"{timeout:.0f}"}))
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
@@ -144,24 +149,42 @@ class Kernel:
         return None if self.proc is None else self.proc.poll()
 
     def describe_exit(self):
+        """Why the kernel is gone, as ``(message key, fields)`` of grading.messages.
+
+        Only the sandbox's PID 1 writes bootstrap.log (see _bootstrap.py): without its
+        STARTED line the sandbox never ran the kernel (the grader's problem); with it,
+        its EXITED line says how the kernel ended, whatever status the student's code chose.
+        """
         code = self.exit_code()
         if code is None:
-            return "the kernel is still running"
-        if code == 111:
-            return "the sandbox failed to start: " + self.log_tail()
-        if code == 112:
-            return "the kernel failed to start: " + self.log_tail()
-        if code < 0 or code > 128:
+            return ("exit_gone", {})
+        log = self._bootstrap_log() if self.info.get("mode") != "none" else f"{STARTED}\n"
+        if STARTED not in log:
+            return ("sandbox_failed", {"detail": self.log_tail() or f"exit status {code}"})
+        if self.group is not None and self.group.oom_kills() > self.oom_before:
+            return ("exit_memory", {"limit": self.sandbox.limits.memory_mb})
+        how = log.rsplit(EXITED, 1)[1].split() if EXITED in log else []
+        if len(how) >= 2 and how[0] == "status" and how[1].isdigit():
+            return ("exit_student", {"code": int(how[1])})
+        sig = int(how[1]) if len(how) >= 2 and how[0] == "signal" and how[1].isdigit() else None
+        if sig is None and (code < 0 or code > 128):
             sig = -code if code < 0 else code - 128
-            try:
-                name = signal.Signals(sig).name
-            except ValueError:
-                name = f"signal {sig}"
-            reason = {"SIGSEGV": "segmentation fault", "SIGKILL": "killed, e.g. out of memory or CPU time",
-                      "SIGXCPU": "CPU time limit", "SIGXFSZ": "file size limit", "SIGABRT": "aborted",
-                      "SIGBUS": "bus error"}.get(name, name)
-            return f"the kernel crashed ({name}: {reason})"
-        return f"the kernel exited with status {code}"
+        if sig is None:
+            return ("exit_gone", {})
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        if name == "SIGKILL":
+            return ("exit_killed", {})
+        return ("exit_signal", {"signal": name})
+
+    def _bootstrap_log(self):
+        try:
+            with open(self.kdir / "bootstrap.log", "rb") as f:
+                return f.read(1 << 16).decode("utf-8", "replace")
+        except (OSError, TypeError):
+            return ""
 
     def log_tail(self, n=600):
         chunks = []
@@ -204,6 +227,8 @@ class Kernel:
                 _kill_tree(inner)
             else:
                 _wait_gone(inner, timeout=10)
+        if self.group is not None:
+            self.group.kill()                  # whatever is left in the submission's group
         if self.info.get("mode") == "root":
             self.sandbox.uids.give_back(self.info["uid"])
         if self.kdir is not None and not self.sandbox.keep:

@@ -1,63 +1,361 @@
-"""Reading submitted notebooks, recognising them, and preparing their code.
+"""Finding submissions on disk, reading notebooks, recognising which exercise notebook each is.
 
-Nothing here executes student code: notebooks are parsed as data, with size
-limits, and every problem becomes a readable sentence (``NotebookInfo.problem``).
+Nothing here executes student code, and nothing can block or run away:
+
+* the folders are walked with ``os.scandir`` without following a single
+  symbolic link, to a fixed depth and a fixed number of entries per submission;
+* a file is opened only if ``lstat`` says it is a regular file, and then with
+  ``O_NOFOLLOW | O_NONBLOCK`` (a FIFO or a device named like a notebook is
+  reported, never opened), and read up to a size limit;
+* a symbolic link inside a submission is followed only when it points to a
+  regular file inside the same submission; anything else is reported;
+* file names that are not valid UTF-8 (an archive made on another system) are
+  read through their bytes and shown decoded as GB18030 when that works, with
+  escapes otherwise; stray spaces and leading dots are forgiven;
+* every problem becomes a row of the report (a ``(message key, fields)``
+  worded in the notebook's language later), never an exception.
 """
 
-import ast
 import json
+import os
 import pathlib
 import re
+import stat
+from dataclasses import dataclass, field
+
+from ..cells import top_level_functions
 
 MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
 MAX_CELL_CHARS = 1_000_000
+MAX_CELLS = 5_000
+MAX_DEPTH = 16                       # folders below a PATH
+MAX_ENTRIES = 20_000                 # directory entries looked at per submission folder
+SKIPPED_FOLDERS = {".ipynb_checkpoints", "__MACOSX", "__pycache__", ".git", ".venv", ".Trash"}
+LANGUAGE_LINE = re.compile(r"^[ \t]*COURSE_LANGUAGE\b[^=\n]*=[ \t]*[\"'](zh|en|ru)[\"']", re.M)
 
 _EX_TOKEN = re.compile(r"(?<![a-z0-9])ex0*(\d{1,2})(?![0-9])", re.IGNORECASE)
 
 
+def _decode(raw):
+    for encoding in ("utf-8", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def display_name(name):
+    """A file or folder name as text: UTF-8, else GB18030 (archives from Chinese Windows), else escaped."""
+    return _decode(os.fsencode(name))
+
+
+def display_path(path):
+    """A path as text, each part decoded as :func:`display_name` does."""
+    return "/".join(_decode(part) for part in os.fsencode(path).split(b"/"))
+
+
+def normal_name(name):
+    """The name a student meant: stray spaces and dots around it dropped (``' .ex01.ipynb '``)."""
+    return display_name(name).strip(" \t\r\n.")
+
+
+def looks_like_notebook(name):
+    return normal_name(name).lower().endswith(".ipynb")
+
+
+@dataclass
+class NotebookFile:
+    """A file that should be a notebook of one submission."""
+    path: str                        # the path to open (str, surrogate-escaped if not UTF-8)
+    display: str                     # the same path as text, for reports
+    problem: tuple = None            # (message key, fields) when it must not be read
+
+
+@dataclass
+class Submission:
+    """One submission: its notebooks and what is wrong with its folder."""
+    id: str
+    files: list = field(default_factory=list)
+    problems: list = field(default_factory=list)      # (message key, fields) -> rows with exercise "-"
+    empty: tuple = None                               # (message key, fields) when it holds no notebook at all
+    refused: tuple = None                             # (message key, fields): not graded at all
+
+
+class Discovery:
+    """The walk over the PATHs (see :func:`find_submissions`)."""
+
+    def __init__(self, group_by):
+        self.group_by = group_by
+        self.submissions = {}
+        self.usage = []
+
+    def submission(self, key):
+        if key not in self.submissions:
+            self.submissions[key] = Submission(display_path(key))
+        return self.submissions[key]
+
+    def key_for(self, top, parts, path):
+        """The submission a file at ``path`` (``parts`` below ``top``) belongs to."""
+        if self.group_by == "file":
+            return path
+        if self.group_by == "all":
+            return top
+        if self.group_by == "top":
+            return os.path.join(top, parts[0]) if len(parts) > 1 else top
+        return os.path.dirname(path) or "."
+
+    def walk(self, top):
+        """Every notebook-like file under ``top``; returns {first-level folder: holds a notebook?}."""
+        first_level = {}
+        seen = {}
+        stack = [(top, ())]
+        while stack:
+            folder, rel = stack.pop()
+            student = os.path.join(top, rel[0]) if rel else top
+            try:
+                with os.scandir(folder) as it:
+                    listing = sorted(it, key=lambda e: os.fsencode(e.name))
+            except OSError as exc:
+                self.submission(student).problems.append(
+                    ("problem_unreadable", {"error": f"{display_path(folder)}: {exc.strerror or exc}"}))
+                continue
+            for entry in listing:
+                seen[student] = seen.get(student, 0) + 1
+                if seen[student] > MAX_ENTRIES:
+                    self.submission(student).problems.append(
+                        ("too_many_files", {"name": display_path(student), "count": MAX_ENTRIES}))
+                    break
+                name, path, parts = entry.name, entry.path, rel + (entry.name,)
+                try:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                except OSError:
+                    continue
+                hidden = name in SKIPPED_FOLDERS or name.startswith(".")
+                if not rel and self.group_by in ("dir", "top") and not hidden:
+                    if stat.S_ISLNK(mode) and os.path.isdir(path):
+                        self.submission(path).refused = ("folder_symlink", {"name": display_path(path)})
+                        continue
+                    if stat.S_ISDIR(mode):
+                        first_level.setdefault(path, False)
+                if stat.S_ISDIR(mode):
+                    if hidden:
+                        continue
+                    if len(parts) > MAX_DEPTH:
+                        self.submission(student).problems.append(
+                            ("too_deep", {"name": display_path(student), "depth": MAX_DEPTH}))
+                        continue
+                    stack.append((path, parts))
+                    continue
+                if stat.S_ISLNK(mode) and os.path.isdir(path) and looks_like_notebook(name):
+                    self.submission(self.key_for(top, parts, path)).problems.append(
+                        ("problem_symlink", {"name": display_path(path)}))
+                    continue
+                if self.file(top, parts, path, name, mode) and len(parts) > 1:
+                    first_level[os.path.join(top, parts[0])] = True
+        return first_level
+
+    def file(self, top, parts, path, name, mode):
+        """Record one file; True when it is (meant to be) a notebook."""
+        shown = display_path(path)
+        key = self.key_for(top, parts, path)
+        if not looks_like_notebook(name):
+            if "ipynb" in display_name(name).lower():
+                self.submission(key).problems.append(("unrecognised_name", {"name": shown}))
+            return False
+        sub = self.submission(key)
+        if display_name(name).lstrip(" ").startswith("._"):
+            sub.problems.append(("macos_metadata", {"name": shown}))
+            return False
+        if stat.S_ISLNK(mode):
+            target = _inside_target(path, os.path.dirname(path) if self.group_by == "file" else key)
+            if isinstance(target, tuple):
+                sub.files.append(NotebookFile(path, shown, (target[0], {"name": shown})))
+            else:
+                sub.files.append(NotebookFile(target, shown))
+            return True
+        if not stat.S_ISREG(mode):
+            sub.files.append(NotebookFile(path, shown, ("problem_not_regular", {"name": shown, "what": _what(mode)})))
+            return True
+        sub.files.append(NotebookFile(path, shown))
+        return True
+
+
+def _what(mode):
+    if stat.S_ISFIFO(mode):
+        return ("what_fifo", {})
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return ("what_device", {})
+    if stat.S_ISSOCK(mode):
+        return ("what_socket", {})
+    if stat.S_ISDIR(mode):
+        return ("what_folder", {})
+    return ("what_other", {})
+
+
+def _inside_target(link, root):
+    """The regular file inside ``root`` a symbolic link points to, or (problem key,) when it is not one."""
+    try:
+        target = os.path.realpath(link, strict=True)
+        real_root = os.path.realpath(root, strict=True)
+    except (OSError, RuntimeError):
+        return ("problem_symlink_loop",)
+    if os.path.commonpath([target, real_root]) != real_root:
+        return ("problem_symlink",)
+    try:
+        if not stat.S_ISREG(os.lstat(target).st_mode):
+            return ("problem_symlink",)
+    except OSError:
+        return ("problem_symlink_loop",)
+    return target
+
+
+def find_submissions(paths, group_by="dir", walk=None):
+    """Group notebook files into submissions: returns (ordered {key: Submission}, usage problems).
+
+    ``group_by``: ``dir`` (default): the folder that holds a notebook is one
+    submission; ``top``: each first-level folder under a given folder is one
+    submission (a student's folder with sub-folders); ``file``: every notebook
+    is its own submission.  In ``dir`` and ``top`` mode a first-level folder
+    with no notebook anywhere below it is a submission too (it gets ``missing``
+    rows), and a first-level folder that is a symbolic link is refused.
+    A PATH that does not exist, or is neither a file nor a folder, is a usage
+    problem; so is a folder in which nothing at all was found.  ``group_by="all"``
+    makes everything under one PATH one submission (a Gradescope upload).
+    ``walk``: a Discovery to fill (its state stays readable if the walk is interrupted).
+    """
+    walk = walk if walk is not None else Discovery(group_by)
+    for raw in paths:
+        path = os.fspath(raw)
+        try:
+            info = os.stat(path)                     # the instructor's own PATHs are followed
+        except OSError:
+            walk.usage.append(f"no such file or folder: {display_path(path)}")
+            continue
+        if stat.S_ISREG(info.st_mode):
+            key = path if group_by in ("file", "all") else (os.path.dirname(path) or ".")
+            walk.submission(key).files.append(NotebookFile(path, display_path(path)))
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            walk.usage.append(f"not a file or folder: {display_path(path)}")
+            continue
+        before = len(walk.submissions)
+        first_level = walk.walk(path)
+        found = len(walk.submissions) > before
+        for folder, has_notebook in first_level.items():
+            if not has_notebook and folder not in walk.submissions and found:
+                walk.submission(folder).empty = ("empty_folder", {"found": _contents(folder)})
+        if not found:
+            walk.usage.append(f"no notebooks (*.ipynb) in folder {display_path(path)}")
+    # the same file reached twice (a PATH given twice, an inside symlink) is graded once
+    for sub in walk.submissions.values():
+        seen, unique = set(), []
+        for f in sub.files:
+            real = f.display if f.problem is not None else os.path.realpath(f.path)
+            if real not in seen:
+                seen.add(real)
+                unique.append(f)
+        sub.files = unique
+    ordered = dict(sorted(walk.submissions.items(), key=lambda kv: (kv[1].id, os.fsencode(kv[0]))))
+    ids = {}
+    for sub in ordered.values():          # two folders whose names display alike keep distinct ids
+        n = ids.get(sub.id, 0)
+        ids[sub.id] = n + 1
+        if n:
+            sub.id = f"{sub.id} ({n + 1})"
+    return ordered, walk.usage
+
+
+def _contents(folder):
+    """What a folder without notebooks holds, briefly: ("found_nothing" | "found_files", fields)."""
+    names = []
+    try:
+        for root, dirs, files in os.walk(folder, followlinks=False):
+            names += [os.path.join(root, f) for f in files]
+            dirs[:] = [d for d in dirs if d not in SKIPPED_FOLDERS][:50]
+            if len(names) > 100:
+                break
+    except OSError:
+        pass
+    if not names:
+        return ("found_nothing", {})
+    return ("found_files", {"count": len(names) if len(names) <= 100 else "100+",
+                            "example": display_name(os.path.relpath(sorted(names)[0], folder))})
+
+
+# -- one notebook ------------------------------------------------------------------
+
 class NotebookInfo:
     """A submitted notebook: where it is, what it is, its code cells (or why not)."""
 
-    def __init__(self, path):
-        self.path = pathlib.Path(path)
+    def __init__(self, path, display=None):
+        self.path = path
+        self.display = display or display_path(path)
+        self.name = normal_name(os.path.basename(os.fspath(path)) if display is None
+                                else self.display.rsplit("/", 1)[-1])
         self.stem = None            # the course notebook it is, e.g. "ex01_allowed_set"
         self.how = ""               # how it was recognised
-        self.cells = []             # [(cell number (1-based), code)]
+        self.cells = []             # [(cell number (1-based), code, tags)]
         self.defined = set()        # names of top-level functions
-        self.problem = None         # why it cannot be graded
-        self.language = None        # zh / en / ru if the metadata or path says so
+        self.problem = None         # (message key, fields): why it cannot be graded
+        self.language = None        # zh / en / ru if the notebook says so
         self.metadata = {}
 
     def __repr__(self):
-        return f"NotebookInfo({self.path}, stem={self.stem}, cells={len(self.cells)}, problem={self.problem!r})"
+        return f"NotebookInfo({self.display}, stem={self.stem}, cells={len(self.cells)}, problem={self.problem!r})"
 
 
-def read_notebook(path):
-    """Parse ``path`` into a NotebookInfo; never raises for bad content."""
-    info = NotebookInfo(path)
+def _read_bytes(path):
+    """The file's bytes, or (problem key, fields): never follows a link, never blocks on a FIFO."""
     try:
-        size = info.path.stat().st_size
-        if size > MAX_NOTEBOOK_BYTES:
-            info.problem = f"the file is too large to be a notebook ({size // 1048576} MiB)"
-            return info
-        raw = info.path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        info.problem = f"cannot read the file: {exc.strerror or exc}"
+        return ("problem_unreadable", {"error": exc.strerror or str(exc)})
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return ("problem_not_regular", {"name": display_path(path), "what": _what(info.st_mode)})
+        if info.st_size > MAX_NOTEBOOK_BYTES:
+            return ("problem_too_large", {"size": info.st_size // 1048576})
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_NOTEBOOK_BYTES:
+                return ("problem_too_large", {"size": size // 1048576})
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        return ("problem_unreadable", {"error": exc.strerror or str(exc)})
+    finally:
+        os.close(fd)
+
+
+def read_notebook(path, display=None, problem=None):
+    """Parse ``path`` into a NotebookInfo; never raises for bad content."""
+    info = NotebookInfo(path, display)
+    if problem is not None:
+        info.problem = problem
+        return info
+    raw = _read_bytes(path)
+    if isinstance(raw, tuple):
+        info.problem = raw
         return info
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        info.problem = (f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
-                        "save the notebook again from Jupyter")
+        info.problem = ("problem_not_utf8", {"byte": f"{raw[exc.start]:02x}", "offset": exc.start})
         return info
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
-        info.problem = f"the file is not a notebook: it is not valid JSON{where}"
+        where = ("problem_json_where", {"line": exc.lineno, "column": exc.colno}) if hasattr(exc, "lineno") else ""
+        info.problem = ("problem_not_json", {"where": where})
         return info
     if not isinstance(data, dict) or not isinstance(data.get("cells", data.get("worksheets")), list):
-        info.problem = "the file is JSON but not a Jupyter notebook (no cells)"
+        info.problem = ("problem_no_cells", {})
         return info
     cells = data.get("cells") if isinstance(data.get("cells"), list) else []
     metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
@@ -67,12 +365,12 @@ def read_notebook(path):
         try:
             import nbformat
             nb = nbformat.reads(text, as_version=4)
-            cells, metadata = nb.cells, nb.metadata
-        except Exception as exc:
-            info.problem = f"the notebook format is not supported ({type(exc).__name__}: {exc})"[:300]
+            cells, metadata = list(nb.cells), dict(nb.metadata)
+        except Exception as exc:  # noqa: BLE001 - any failure of the converter is the file's problem
+            info.problem = ("problem_old_format", {"error": f"{type(exc).__name__}: {exc}"[:200]})
             return info
     number = 0
-    for cell in cells:
+    for cell in cells[:MAX_CELLS]:
         if not isinstance(cell, dict):
             continue
         number += 1
@@ -85,34 +383,29 @@ def read_notebook(path):
             continue
         if len(source) > MAX_CELL_CHARS:
             source = f"raise MemoryError('cell {number} is longer than {MAX_CELL_CHARS} characters; not run')"
-        tags = (cell.get("metadata") or {}).get("tags") or []
-        info.cells.append((number, source, tuple(t for t in tags if isinstance(t, str))))
+        cell_meta = cell.get("metadata")
+        tags = cell_meta.get("tags") if isinstance(cell_meta, dict) else None
+        tags = tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ()
+        info.cells.append((number, source, tags))
     info.metadata = metadata if isinstance(metadata, dict) else {}
     for _, source, _ in info.cells:
         info.defined |= top_level_functions(source)
-    lang = info.metadata.get("language") if isinstance(info.metadata.get("language"), str) else None
-    if lang is None:
-        for part in reversed(info.path.parts[:-1]):
-            if part in ("zh", "en", "ru"):
-                lang = part
-                break
-    info.language = lang
+    info.language = _language(info)
     return info
 
 
-def top_level_functions(source):
-    """Names of functions (and lambdas assigned to a name) defined at the top of a cell."""
-    try:
-        tree = ast.parse(strip_magics(source))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
-    names = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return names
+def _language(info):
+    for _, source, _ in info.cells[:5]:
+        match = LANGUAGE_LINE.search(source[:20_000])
+        if match:
+            return match.group(1)
+    meta = info.metadata.get("language")
+    if isinstance(meta, str) and meta in ("zh", "en", "ru"):
+        return meta
+    for part in reversed(pathlib.PurePath(info.display).parts[:-1]):
+        if part in ("zh", "en", "ru"):
+            return part
+    return None
 
 
 def identify(info, notebooks):
@@ -123,14 +416,15 @@ def identify(info, notebooks):
     longer name such as ``alice-ex01_allowed_set (1).ipynb``, or the ``exNN``
     number), then the functions it defines.
     """
-    meta = getattr(info, "metadata", {}) or {}
+    meta = info.metadata if isinstance(info.metadata, dict) else {}
     for key in ("exercise_notebook", "course_notebook", "notebook"):
-        value = meta.get(key) if isinstance(meta, dict) else None
+        value = meta.get(key)
         if isinstance(value, str) and value in notebooks:
             info.stem, info.how = value, "metadata"
             return info.stem
-    name = info.path.name
-    stem = name[:-6] if name.lower().endswith(".ipynb") else info.path.stem
+    name = info.name
+    stem = name[:-6] if name.lower().endswith(".ipynb") else name
+    stem = stem.strip(" .")
     if stem in notebooks:
         info.stem, info.how = stem, "file name"
         return stem
@@ -151,126 +445,3 @@ def identify(info, notebooks):
             info.stem, info.how = winners[0], "functions it defines"
             return info.stem
     return None
-
-
-# -- preparing code cells -------------------------------------------------------
-
-_MAGIC_LINE = re.compile(r"^(\s*)(?:[!%].*)$")
-_MAGIC_ASSIGN = re.compile(r"^(\s*)([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[!%].*$")
-_RUN_CELL_MAGICS = ("%%time", "%%capture", "%%timeit")
-SKIP_TAGS = {"grader-skip", "skip-grading", "check", "raises-exception-check"}
-
-
-def strip_magics(source):
-    """IPython-only lines become ``pass`` (or ``name = None``): shell escapes and
-    magics are not run while grading.  A cell magic other than %%time / %%capture
-    makes the whole cell a no-op."""
-    lines = source.split("\n")
-    if lines and lines[0].lstrip().startswith("%%"):
-        head = lines[0].strip().split()[0]
-        if head not in _RUN_CELL_MAGICS:
-            return ""
-        lines = lines[1:]
-    out = []
-    for line in lines:
-        m = _MAGIC_ASSIGN.match(line)
-        if m:
-            out.append(f"{m.group(1)}{m.group(2)} = None")
-            continue
-        m = _MAGIC_LINE.match(line)
-        if m and not _inside_string_guess(out):
-            out.append(f"{m.group(1)}pass")
-            continue
-        if line.rstrip().endswith("?") and not line.lstrip().startswith("#") and re.match(r"^\s*[\w.]+\?{1,2}\s*$", line):
-            out.append(re.sub(r"\S.*", "pass", line, count=1))
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
-def _inside_string_guess(previous_lines):
-    """True when an odd number of triple quotes precede: the line is inside a string."""
-    text = "\n".join(previous_lines)
-    return (text.count('"""') % 2 == 1) or (text.count("'''") % 2 == 1)
-
-
-def _is_check_call(node):
-    if not isinstance(node, ast.Expr) or not isinstance(node.value, ast.Call):
-        return False
-    func = node.value.func
-    return (isinstance(func, ast.Name) and func.id == "check") or (
-        isinstance(func, ast.Attribute) and func.attr == "check")
-
-
-def prepare_cell(source, tags=()):
-    """The code to run for one cell, or None to skip it.
-
-    ``check(...)`` calls at the top level of a cell are removed (the grader
-    checks in its own process); magics and shell lines are neutralised.
-    """
-    if SKIP_TAGS & set(tags):
-        return None
-    code = strip_magics(source)
-    if not code.strip():
-        return None
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return code                    # let the kernel report the SyntaxError
-    checks = [n for n in tree.body if _is_check_call(n)]
-    if not checks:
-        return code
-    if len(checks) == len(tree.body):
-        return None
-    lines = code.split("\n")
-    for node in checks:
-        start, end = node.lineno - 1, (node.end_lineno or node.lineno) - 1
-        indent = re.match(r"\s*", lines[start]).group(0)
-        lines[start] = indent + "pass"
-        for i in range(start + 1, end + 1):
-            lines[i] = ""
-    return "\n".join(lines)
-
-
-def find_notebooks(paths, group_by="dir"):
-    """Group notebook files into submissions.
-
-    ``paths`` are files or folders.  ``group_by``: ``dir`` (default): the
-    folder that holds a notebook is one submission; ``top``: each first-level
-    folder under a given folder is one submission (a student's folder with
-    sub-folders); ``file``: every notebook is its own submission.
-    Returns (ordered dict submission id -> [paths], problems).
-    """
-    groups = {}
-    problems = []
-    for raw in paths:
-        p = pathlib.Path(raw)
-        if not p.exists():
-            problems.append(f"no such file or folder: {raw}")
-            continue
-        if p.is_file():
-            key = str(p) if group_by == "file" else str(p.parent)
-            groups.setdefault(key, []).append(p)
-            continue
-        found = sorted(q for q in p.rglob("*.ipynb")
-                       if not any(part.startswith(".") for part in q.relative_to(p).parts))
-        if not found:
-            problems.append(f"no notebooks (*.ipynb) in folder {raw}")
-        for q in found:
-            if group_by == "file":
-                key = str(q)
-            elif group_by == "top":
-                rel = q.relative_to(p)
-                key = str(p / rel.parts[0]) if len(rel.parts) > 1 else str(p)
-            else:
-                key = str(q.parent)
-            groups.setdefault(key, []).append(q)
-    for key in groups:
-        seen, unique = set(), []
-        for q in groups[key]:
-            r = q.resolve()
-            if r not in seen:
-                seen.add(r)
-                unique.append(q)
-        groups[key] = unique
-    return groups, problems

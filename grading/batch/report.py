@@ -1,19 +1,34 @@
-"""The grading report: JSON (everything) and CSV (one row per submission and
-exercise), each written atomically (temporary file in the same folder, then
-``os.replace``), so a reader never sees half a report."""
+"""What a batch produces: the JSON report (everything), the long CSV (one row per
+submission and exercise), the wide CSV (one row per student, one column per
+exercise), Gradescope's ``results.json``, and the feedback pages (one HTML and
+one Markdown page per submission, in its language, and an index for the
+instructor).
+
+Every file is written atomically (a temporary file in the same folder, then
+``os.replace``), so a reader never sees half a report.  Nothing written here
+depends on the clock or on the order in which kernels finished: the same
+submissions graded with the same seed give byte-identical files, except the
+JSON report's ``timing`` section, which holds every duration and timestamp.
+"""
 
 import csv
+import hashlib
+import html
 import io
 import json
 import os
 import pathlib
+import re
 import tempfile
 
+from .. import messages
+
 CSV_COLUMNS = ("submission", "exercise", "function", "status", "points", "max_points", "cases_passed",
-               "cases_total", "seconds", "notebook", "message")
+               "cases_total", "notebook", "lang", "message")
+STATUS_ORDER = ("pass", "fail", "error", "timeout", "missing")
 
 
-def summarize(submission, rows, seconds):
+def summarize(submission, rows, lang="en"):
     counts = {}
     for row in rows:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
@@ -21,9 +36,9 @@ def summarize(submission, rows, seconds):
         "submission": submission,
         "points": sum(r["points"] for r in rows),
         "max_points": sum(r["max_points"] for r in rows),
-        "counts": counts,
+        "counts": {k: counts[k] for k in STATUS_ORDER if k in counts},
         "notebooks": sorted({r["notebook"] for r in rows if r["notebook"]}),
-        "seconds": round(seconds, 3),
+        "lang": lang,
     }
 
 
@@ -59,15 +74,352 @@ def to_csv(rows):
     return buf.getvalue()
 
 
+def exercise_ids(report):
+    return [e["id"] for e in report["grader"]["exercises"]]
+
+
+def to_wide_csv(report):
+    """One row per submission: its points in each exercise (in registry order), the total and the maximum."""
+    ids = exercise_ids(report)
+    by_sub = {}
+    for row in report["rows"]:
+        by_sub.setdefault(row["submission"], {}).setdefault(row["exercise"], 0)
+        by_sub[row["submission"]][row["exercise"]] += row["points"]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["submission", *ids, "total", "max_total"])
+    for s in report["summary"]:
+        points = by_sub.get(s["submission"], {})
+        writer.writerow([s["submission"], *(points.get(i, 0) for i in ids), s["points"], s["max_points"]])
+    return buf.getvalue()
+
+
 def summary_table(summaries):
     """A plain-text table for the terminal."""
     if not summaries:
         return "no submissions\n"
     width = min(60, max(len(s["submission"]) for s in summaries))
-    lines = [f"{'submission':<{width}}  points  " + "  ".join(f"{k:>7}" for k in ("pass", "fail", "error", "timeout", "missing"))]
+    lines = [f"{'submission':<{width}}  points  " + "  ".join(f"{k:>7}" for k in STATUS_ORDER)]
     for s in summaries:
         name = s["submission"] if len(s["submission"]) <= width else "…" + s["submission"][-(width - 1):]
         pts = f"{s['points']:g}/{s['max_points']:g}"
-        lines.append(f"{name:<{width}}  {pts:>6}  " + "  ".join(f"{s['counts'].get(k, 0):>7}"
-                                                                for k in ("pass", "fail", "error", "timeout", "missing")))
+        lines.append(f"{name:<{width}}  {pts:>6}  " + "  ".join(f"{s['counts'].get(k, 0):>7}" for k in STATUS_ORDER))
     return "\n".join(lines) + "\n"
+
+
+# -- per submission -----------------------------------------------------------------
+
+def page_name(name, submission=None):
+    """A file name for a submission's pages: readable (from ``name``, what the page shows), safe,
+    and unique (a short hash of the submission's id, ``name`` when not given)."""
+    submission = name if submission is None else submission
+    slug = re.sub(r"[^\w.-]+", "_", name).strip("._")[-60:] or "submission"
+    return f"{slug}-{hashlib.sha256(submission.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+
+
+def display_names(report):
+    """{submission id: the name a page shows}: each id relative to the folder that holds all
+    the batch's submissions, so that a student's page never shows the instructor's paths
+    ("alice", "group-2/bob"); one submission alone shows its last part."""
+    ids = [s["submission"] for s in report["summary"]]
+    try:
+        common = os.path.commonpath([os.path.dirname(i) for i in ids]) if ids else ""
+    except ValueError:                  # absolute and relative ids mixed
+        common = ""
+    return {i: (os.path.relpath(i, common) if common and i != common else i) or i for i in ids}
+
+
+def _rows_of(report):
+    out = {}
+    for row in report["rows"]:
+        out.setdefault(row["submission"], []).append(row)
+    return out
+
+
+def _titles(report):
+    return {e["id"]: e.get("title", {}) for e in report["grader"]["exercises"]}
+
+
+def gradescope(report, summary):
+    """Gradescope's autograder results for one submission (results.json)."""
+    rows = [r for r in report["rows"] if r["submission"] == summary["submission"]]
+    lang = summary.get("lang", "en")
+    titles = _titles(report)
+    tests = []
+    for row in rows:
+        title = titles.get(row["exercise"], {}).get(lang, "")
+        name = f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "") if row["function"] \
+            else f"{messages.text('page_other', lang)}: {row['notebook'] or row['submission']}"
+        output = [row["message"]] + [f"{f.get('line') or f.get('text')}" + (f"\n  {f['hint']}" if f.get("hint") else "")
+                                     for f in row.get("feedback", [])[1 if _finding_first(row) else 0:]]
+        tests.append({"name": name, "number": row["exercise"], "score": row["points"], "max_score": row["max_points"],
+                      "status": "passed" if row["status"] == "pass" else "failed",
+                      "output": "\n".join(output), "visibility": "visible"})
+    return {
+        "score": summary["points"],
+        "output": messages.text("page_total", lang, points=f"{summary['points']:g}",
+                                max_points=f"{summary['max_points']:g}"),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def _finding_first(row):
+    fb = row.get("feedback", [])
+    return bool(fb) and fb[0].get("test") == "" and row["message"].endswith(fb[0].get("text", "\0"))
+
+
+def write_gradescope(report, target):
+    """``target`` ending in .json: the one submission's results.json; else a folder with one per submission."""
+    target = pathlib.Path(target)
+    if target.suffix == ".json":
+        if len(report["summary"]) != 1:
+            raise ValueError(f"--gradescope {target}: the batch holds {len(report['summary'])} submissions, "
+                             "a results.json holds one (give a folder instead)")
+        atomic_write(target, json.dumps(gradescope(report, report["summary"][0]), ensure_ascii=False, indent=1) + "\n")
+        return [target]
+    written = []
+    names = display_names(report)
+    for summary in report["summary"]:
+        path = target / page_name(names[summary["submission"]], summary["submission"]) / "results.json"
+        atomic_write(path, json.dumps(gradescope(report, summary), ensure_ascii=False, indent=1) + "\n")
+        written.append(path)
+    return written
+
+
+def _status(status, lang, capital=False):
+    text = messages.text(f"status_{status}", lang)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def _points_line(row, lang):
+    text = messages.text("page_row_points", lang, points=format(row["points"], "g"),
+                         max_points=format(row["max_points"], "g"))
+    if row["cases_total"]:
+        text += " · " + messages.text("page_row_tests", lang, passed=row["cases_passed"], total=row["cases_total"])
+    return text
+
+
+def _stop(lang):
+    return "。" if lang == "zh" else "."
+
+
+def _colon(lang):
+    return "：" if lang == "zh" else ": "
+
+
+def _parenthesised(text, lang):
+    return f"（{text}）" if lang == "zh" else f" ({text})"
+
+
+def _sentence(message, lang):
+    """A row's message as a sentence of its own: without the [p/t] counts, capitalised, with its
+    full stop, and after the sentence before it (a space, but none between Chinese sentences)."""
+    text = re.sub(r"^\[\d+/\d+\]\s*", "", message).strip()
+    if not text:
+        return ""
+    text = text[:1].upper() + text[1:]
+    if text[-1] not in ".!?。！？…":
+        text += _stop(lang)
+    return text if lang == "zh" else " " + text
+
+
+def _exercise_heading(row, titles, lang):
+    title = titles.get(row["exercise"], {}).get(lang, "")
+    return f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "")
+
+
+def feedback_markdown(report, summary):
+    lang = summary.get("lang", "en")
+    rows = _rows_of(report).get(summary["submission"], [])
+    titles = _titles(report)
+    g = report["grader"]
+    total = messages.text("page_total", lang, points=format(summary["points"], "g"),
+                          max_points=format(summary["max_points"], "g"))
+    name = display_names(report)[summary["submission"]]
+    out = [f"# {_md(messages.text('page_title', lang, submission=name))}", "", f"**{total}**", ""]
+    if not g.get("complete", True):
+        out += [f"> {messages.text('page_incomplete', lang)}", ""]
+    cols = [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")]
+    out += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    graded = [r for r in rows if r["function"]]
+    for r in graded:
+        out.append(f"| {_md(r['exercise'] + ' · ' + r['function'])} | {_status(r['status'], lang)} | "
+                   f"{r['points']:g} / {r['max_points']:g} | {r['cases_passed']} / {r['cases_total']} |")
+    out.append("")
+    for r in graded:
+        listed = [f for f in r.get("feedback", []) if f.get("test")]
+        said = "" if listed or r["status"] == "pass" else _md(_sentence(r["message"], lang))
+        out += [f"## {_md(_exercise_heading(r, titles, lang))}", "",
+                f"{_status(r['status'], lang, True)} · {_md(_points_line(r, lang))}{_stop(lang)}{said}", ""]
+        for f in listed:
+            kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
+            out.append(f"* **{_md(f['test'])}**{_parenthesised(kind, lang)}{_colon(lang)}{_md(f['text'])}")
+            if f.get("hint"):
+                out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
+        out.append("")
+    other = [r for r in rows if not r["function"]]
+    if other:
+        out += [f"## {messages.text('page_other', lang)}", ""]
+        out += [f"* {_md(r['notebook'] or name)}{_colon(lang)}{_md(r['message'])}" for r in other]
+        out.append("")
+    out += [f"_{messages.text('page_hidden_note', lang)}_", "",
+            f"<sub>{_md(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</sub>", ""]
+    return "\n".join(out)
+
+
+def _md(text):
+    return re.sub(r"([\\`*_|<>\[\]])", r"\\\1", str(text))
+
+
+_CSS = """
+:root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --muted: #5f6368; --line: #d0d7de;
+        --pass: #1a7f37; --fail: #b42318; --warn: #9a6700; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6e6e6; --bg: #15171a; --muted: #a0a4a8; --line: #3a3f44;
+        --pass: #4ac26b; --fail: #ff7b72; --warn: #d29922; } }
+body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif;
+       color: var(--fg); background: var(--bg); max-width: 52rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.6rem; overflow-wrap: anywhere; } h2 { font-size: 1.2rem; margin-top: 2rem; overflow-wrap: anywhere; }
+.table { overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
+th, td:nth-child(3), td:nth-child(4) { white-space: nowrap; } details { margin: 1rem 0; } summary { cursor: pointer; }
+.pass { color: var(--pass); } .fail, .error { color: var(--fail); } .timeout, .missing { color: var(--warn); }
+.muted, footer { color: var(--muted); font-size: .9rem; } code { font-size: .95em; overflow-wrap: anywhere; }
+li { margin: .3rem 0; overflow-wrap: anywhere; } body.wide { max-width: 96rem; }
+td.status { white-space: nowrap; }
+@media (max-width: 36rem) { body { margin: 1rem auto; font-size: 15px; } th, td { padding: .3rem .35rem; }
+        .feedback th:nth-child(4), .feedback td:nth-child(4) { display: none; } }
+"""
+
+
+def _page(lang, title, body, wide=False):
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+            + ('<body class="wide">' if wide else "<body>") + f"\n{body}\n</body>\n</html>\n")
+
+
+def _breakable(name):
+    """A function's name, escaped, that a narrow screen may break after its underscores."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
+_CHECK_CALL = re.compile(r"check\([^()]*\)")
+
+
+def _with_code(text, code):
+    """``text`` with every check(...) call it quotes set as code: ``code(call)``, the rest ``plain``."""
+    out, last = [], 0
+    for m in _CHECK_CALL.finditer(text):
+        out += [("plain", text[last:m.start()]), ("code", m.group(0))]
+        last = m.end()
+    out.append(("plain", text[last:]))
+    return "".join(code(part) if kind == "code" else (html.escape(part) if code is _html_code else _md(part))
+                   for kind, part in out)
+
+
+def _html_code(call):
+    return f"<code>{html.escape(call)}</code>"
+
+
+def _md_code(call):
+    return f"`{call}`"
+
+
+def feedback_html(report, summary):
+    lang = summary.get("lang", "en")
+    rows = _rows_of(report).get(summary["submission"], [])
+    titles = _titles(report)
+    g = report["grader"]
+    e = html.escape
+    name = display_names(report)[summary["submission"]]
+    title = messages.text("page_title", lang, submission=name)
+    parts = [f"<h1>{e(title)}</h1>",
+             f"<p><strong>{e(messages.text('page_total', lang, points=format(summary['points'], 'g'), max_points=format(summary['max_points'], 'g')))}</strong></p>"]
+    if not g.get("complete", True):
+        parts.append(f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>")
+    graded = [r for r in rows if r["function"]]
+    head = "".join(f"<th>{e(messages.text(k, lang))}</th>" for k in ("page_exercise", "page_status", "page_points",
+                                                                     "page_tests"))
+    body_rows = "".join(
+        f"<tr><td><a href=\"#{e(r['exercise'])}\">{e(r['exercise'])} · <code>{_breakable(r['function'])}</code></a></td>"
+        f"<td class=\"status {e(r['status'])}\">{e(_status(r['status'], lang))}</td>"
+        f"<td>{r['points']:g} / {r['max_points']:g}</td><td>{r['cases_passed']} / {r['cases_total']}</td></tr>"
+        for r in graded)
+    parts.append(f"<div class=\"table\"><table class=\"feedback\"><thead><tr>{head}</tr></thead>"
+                 f"<tbody>{body_rows}</tbody></table></div>")
+    for r in graded:
+        items = []
+        for f in r.get("feedback", []):
+            if not f.get("test"):
+                continue
+            kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
+            hint = f"<br><span class=\"muted\">{e(messages.text('page_reproduce', lang))}{_colon(lang)}" \
+                   f"{_with_code(f['hint'], _html_code)}</span>" if f.get("hint") else ""
+            items.append(f"<li><strong>{e(f['test'])}</strong><span class=\"muted\">{e(_parenthesised(kind, lang))}"
+                         f"</span>{_colon(lang)}{e(f['text'])}{hint}</li>")
+        listing = f"<ul>{''.join(items)}</ul>" if items else ""
+        said = "" if items or r["status"] == "pass" else e(_sentence(r["message"], lang))
+        parts.append(f"<h2 id=\"{e(r['exercise'])}\">{e(_exercise_heading(r, titles, lang))}</h2>"
+                     f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span> · "
+                     f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}")
+    other = [r for r in rows if not r["function"]]
+    if other:
+        parts.append(f"<h2>{e(messages.text('page_other', lang))}</h2><ul>" + "".join(
+            f"<li>{e(r['notebook'] or name)}{_colon(lang)}{e(r['message'])}</li>" for r in other) + "</ul>")
+    parts.append(f"<p class=\"muted\">{e(messages.text('page_hidden_note', lang))}</p>")
+    parts.append(f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
+    return _page(lang, title, "\n".join(parts))
+
+
+def index_html(report, lang="en"):
+    e = html.escape
+    g = report["grader"]
+    ids = exercise_ids(report)
+    title = messages.text("index_title", lang)
+    # what an instructor looks for first (who, the total, the page to send) before one column per exercise
+    head = "".join(f"<th>{e(x)}</th>" for x in [messages.text("index_submission", lang), messages.text("page_points", lang),
+                                               messages.text("index_pages", lang), messages.text("index_language", lang),
+                                               *ids])
+    by_sub = {}
+    for row in report["rows"]:
+        by_sub.setdefault(row["submission"], {})[row["exercise"]] = row
+    lines = []
+    names = display_names(report)
+    for s in report["summary"]:
+        cells = []
+        for i in ids:
+            r = by_sub.get(s["submission"], {}).get(i)
+            cells.append(f"<td class=\"{e(r['status'])}\" title=\"{e(r['message'])}\">{r['points']:g}</td>" if r
+                         else "<td></td>")
+        name = page_name(names[s["submission"]], s["submission"])
+        lines.append(f"<tr><td title=\"{e(s['submission'])}\">{e(names[s['submission']])}</td>"
+                     f"<td class=\"status\">{s['points']:g} / {s['max_points']:g}</td>"
+                     f"<td class=\"status\"><a href=\"{e(name)}.html\">HTML</a> · <a href=\"{e(name)}.md\">Markdown</a></td>"
+                     f"<td>{e(s.get('lang', ''))}</td>{''.join(cells)}</tr>")
+    iso = g.get("isolation", {}) if isinstance(g.get("isolation"), dict) else {}
+    iso_items = "".join(f"<li>{e(k)}: {e(', '.join(v) if isinstance(v, list) else str(v))}</li>"
+                        for k, v in iso.items() if v not in (None, ""))
+    body = (f"<h1>{e(title)}</h1>\n<div class=\"table\"><table><thead><tr>{head}</tr></thead><tbody>"
+            + "".join(lines) + "</tbody></table></div>\n"
+            + (f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>" if not g.get("complete", True) else "")
+            + f"<details class=\"muted\"><summary>{e(messages.text('index_isolation', lang))}: "
+              f"{e(str(iso.get('mode')))}, cgroups {e(str(iso.get('cgroups')))}</summary><ul>{iso_items}</ul></details>"
+            + f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
+    return _page(lang, title, body, wide=True)
+
+
+def write_feedback(report, folder, lang="en"):
+    """Every submission's HTML and Markdown page, and index.html; returns the paths written."""
+    folder = pathlib.Path(folder)
+    written = []
+    names = display_names(report)
+    for summary in report["summary"]:
+        name = page_name(names[summary["submission"]], summary["submission"])
+        for suffix, text in ((".html", feedback_html(report, summary)), (".md", feedback_markdown(report, summary))):
+            atomic_write(folder / f"{name}{suffix}", text)
+            written.append(folder / f"{name}{suffix}")
+    atomic_write(folder / "index.html", index_html(report, lang))
+    written.append(folder / "index.html")
+    return written

@@ -1,38 +1,51 @@
 """Grading submissions: run each notebook in a sandboxed kernel, call the
-learner's functions on public and hidden cases, compare in the grader.
+learner's functions on public and hidden tests, compare in the grader.
 
 Trust boundary: expected values come from ``Exercise.expected`` run here, in
-the grader's process, and ``Exercise.compare`` runs here too.  The kernel
-only ever receives case inputs and sends back plain JSON results (see
-codec.py); whatever a student's code patches inside its kernel (NumPy,
-builtins, the grader's helper code) can only spoil its own results.
+the grader's process, and ``Exercise.compare`` runs here too; whether a
+function uses a reference answer is decided here from the notebook's source
+(:mod:`grading.usage`).  The kernel only ever receives test inputs and sends
+back plain JSON results (see codec.py), read with a size limit and checked
+record by record: whatever a student's code patches or writes inside its
+kernel can only spoil its own results, and a malformed record is the
+student's failure, never "an internal grader error".
+
+One worker grades one submission at a time, its notebooks one after the
+other, all of them in the submission's control group (see cgroups.py).
 """
 
 import dataclasses
 import json
+import math
 import os
-import pathlib
+import re
 import secrets
 import stat
 import threading
 import time
 import traceback
 
-from . import codec, messages
+from .. import messages, usage
+from ..cells import prepare_cell
+from ..feedback import explain
+from . import codec
 from .kernel import Kernel, KernelDied
-from .notebooks import identify, prepare_cell, read_notebook
+from .notebooks import identify, read_notebook
 
-HERE = pathlib.Path(__file__).resolve().parent
-KERNEL_CODE = (HERE / "codec.py").read_text(encoding="utf-8") + "\n" + \
-    (HERE / "_kernel_side.py").read_text(encoding="utf-8")
-MAX_RESULT_BYTES = 32 * 1024 * 1024
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "codec.py"), encoding="utf-8") as _a, \
+        open(os.path.join(HERE, "_kernel_side.py"), encoding="utf-8") as _b:
+    KERNEL_CODE = _a.read() + "\n" + _b.read()
+MAX_RESULT_BYTES = 16 * 1024 * 1024          # the whole result file of one exercise
+MAX_RECORD_BYTES = 2 * 1024 * 1024           # one line of it (one test's result)
+MAX_FEEDBACK = 3                             # failed tests explained per row
 STATUSES = ("pass", "fail", "error", "timeout", "missing")
-_RANK = {"pass": 4, "fail": 3, "timeout": 2, "error": 1, "missing": 0}
+RECORD_KEYS = {"case", "seconds", "result", "encode_error", "setup_error"}
 
 
 @dataclasses.dataclass
 class Options:
-    timeout: float = 10.0            # per exercise: all its cases together
+    timeout: float = 10.0            # per exercise: all its tests together
     cell_timeout: float = 30.0       # per notebook cell
     total_timeout: float = 300.0     # per submission (all its notebooks)
     start_timeout: float = 60.0      # starting one kernel
@@ -49,7 +62,7 @@ class Cancelled(Exception):
 
 class Course:
     """The registry (``grading.exercises`` or a stand-in with the same interface)
-    plus everything computed once per batch: hidden cases and expected values."""
+    plus everything computed once per batch: hidden tests and expected values."""
 
     def __init__(self, registry, seed, exercise_ids=None):
         self.registry = registry
@@ -65,24 +78,20 @@ class Course:
         for ex in self.exercises.values():
             self.by_notebook.setdefault(ex.notebook, []).append(ex)
         self.functions = {stem: {ex.function for ex in exs} for stem, exs in self.by_notebook.items()}
-        self.fenced = {ex.id: _fenced_names(ex) for ex in self.exercises.values()}
+        self.forbidden = {ex.id: usage.forbidden_table(ex) for ex in self.exercises.values()}
         self._prepared = {}
-        self._lock = threading.Lock()
         self._locks = {ex_id: threading.Lock() for ex_id in self.exercises}
 
-    def all_fenced(self):
-        return sorted({name for names in self.fenced.values() for name in names})
-
     def prepared(self, ex):
-        """(cases JSON text for the kernel, [(case name, expected)]) — computed once."""
+        """(tests JSON text for the kernel, [(case, hidden, expected)]) — computed once per batch."""
         with self._locks[ex.id]:
             if ex.id not in self._prepared:
-                cases = list(ex.public_cases()) + list(ex.hidden_cases(self.seed))
-                expected = [(case.name, ex.expected(case)) for case in cases]
+                cases = [(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(self.seed)]
+                expected = [(case, hidden, ex.expected(case)) for case, hidden in cases]
                 payload = [{"name": case.name, "setup": case.setup or "",
                             "args": codec.encode(self._to_codec(tuple(case.args)), strict=True),
                             "kwargs": codec.encode(self._to_codec(dict(case.kwargs)), strict=True)}
-                           for case in cases]
+                           for case, _ in cases]
                 text = json.dumps(payload, ensure_ascii=False, allow_nan=False)
                 self._prepared[ex.id] = (text, expected)
             return self._prepared[ex.id]
@@ -121,20 +130,10 @@ class Course:
         return value
 
 
-def _fenced_names(ex):
-    names = []
-    ref = getattr(ex, "reference", None)
-    module = getattr(ref, "__module__", "") or ""
-    if module.split(".")[0] in ("lib", "grading") and hasattr(ref, "__name__"):
-        names.append(f"{module}.{ref.__name__}")
-    names += [n for n in getattr(ex, "forbidden", ()) if isinstance(n, str)]
-    return names
-
-
 # -- rows ------------------------------------------------------------------------------
 
-def make_row(submission, notebook, ex, status, message, *, exercise_id=None, max_points=None, seconds=0.0,
-             passed=0, total=0, details=None):
+def make_row(submission, notebook, ex, status, message, *, exercise_id=None, max_points=None, passed=0, total=0,
+             lang="en", feedback=(), details=None):
     points = ex.points if (ex is not None and status == "pass") else 0
     return {
         "submission": submission,
@@ -144,19 +143,24 @@ def make_row(submission, notebook, ex, status, message, *, exercise_id=None, max
         "status": status,
         "points": points,
         "max_points": max_points if max_points is not None else (ex.points if ex is not None else 0),
-        "message": _clean(message),
+        "message": clean(message),
         "cases_passed": passed,
         "cases_total": total,
-        "seconds": round(seconds, 3),
+        "lang": lang,
+        "feedback": [{k: clean(v, 1000) if isinstance(v, str) else v for k, v in f.items()} for f in feedback],
         **({"details": details} if details else {}),
     }
 
 
-def _clean(text, limit=400):
+def clean(text, limit=400):
     text = str(text).encode("utf-8", "replace").decode("utf-8", "replace")
     text = " ".join(text.replace("\x00", " ").split())
     text = "".join(ch if ch.isprintable() else "?" for ch in text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _num(x):
+    return f"{x:g}"
 
 
 # -- one notebook in one kernel ---------------------------------------------------------
@@ -165,18 +169,17 @@ class NotebookRun:
     """Runs one notebook's cells in a kernel, restarting it when a cell kills
     or wedges it, and calls its exercise functions."""
 
-    def __init__(self, info, course, sandbox, options, deadline, lang, cancel):
+    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None):
         self.info, self.course, self.sandbox, self.options = info, course, sandbox, options
-        self.deadline, self.lang, self.cancel = deadline, lang, cancel
+        self.deadline, self.lang, self.cancel, self.group = deadline, lang, cancel, group
         self.cells = []
         for number, source, tags in info.cells:
             code = prepare_cell(source, tags)
             if code is not None:
                 self.cells.append((number, code))
         self.kernel = None
-        self.skip = {}              # cell number -> reason
+        self.skip = {}              # cell number -> reason (key, fields)
         self.cell_errors = []       # (cell number, "Type: message")
-        self.restarts = 0
         self.fatal = None           # (status, message): nothing more can run
         self.kernels_started = 0
 
@@ -192,26 +195,32 @@ class NotebookRun:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled()
 
+    def _timeout_message(self):
+        return messages.text("total_timeout", self.lang, seconds=_num(self.options.total_timeout))
+
     def boot(self):
         """A kernel in which every runnable cell has run; False (and self.fatal) if impossible."""
         while True:
             self._check_cancel()
             self.close()
             if self.left() <= 0:
-                self.fatal = ("timeout", messages.text("total_timeout", self.lang, seconds=_num(self.options.total_timeout)))
+                self.fatal = ("timeout", self._timeout_message())
                 return False
             if self.kernels_started > self.options.max_restarts:
-                reasons = "; ".join(f"cell {n}: {r}" for n, r in self.skip.items())
-                self.fatal = ("error", messages.text("kernel_failed", self.lang, reason=f"gave up after "
-                                                     f"{self.kernels_started} kernels ({reasons})"))
+                reasons = "; ".join(messages.text("cell_skipped_hint", self.lang, cell=n,
+                                                  reason=messages.reason(r, self.lang)) for n, r in self.skip.items())
+                self.fatal = ("error", messages.text("kernel_failed", self.lang, reason=messages.text(
+                    "gave_up", self.lang, count=self.kernels_started, reasons=reasons)))
                 return False
             self.kernels_started += 1
-            kernel = Kernel(self.sandbox, self.lang)
+            kernel = Kernel(self.sandbox, self.lang, self.group)
             try:
                 kernel.start(timeout=max(1.0, min(self.options.start_timeout, self.left())))
             except KernelDied as exc:
+                why = exc.args[0] if exc.args else ("exit_gone", {})
                 kernel.kill()
-                self.fatal = ("error", messages.text("kernel_failed", self.lang, reason=str(exc)))
+                status = "error"
+                self.fatal = (status, messages.text("kernel_failed", self.lang, reason=messages.reason(why, self.lang)))
                 return False
             except BaseException:
                 kernel.kill()
@@ -230,7 +239,7 @@ class NotebookRun:
             self._check_cancel()
             left = self.left()
             if left <= 0:
-                self.fatal = ("timeout", messages.text("total_timeout", self.lang, seconds=_num(self.options.total_timeout)))
+                self.fatal = ("timeout", self._timeout_message())
                 return False
             limit = min(self.options.cell_timeout, left)
             result = self.kernel.execute(code, limit)
@@ -238,9 +247,10 @@ class NotebookRun:
                 self.cell_errors.append((number, f"{result.ename}: {result.evalue}"))
             elif result.status == "timeout":
                 if self.kernel.interrupt(self.options.interrupt_grace):
-                    self.cell_errors.append((number, f"interrupted after {_num(limit)} s"))
+                    self.cell_errors.append((number, messages.text("interrupted_after", self.lang,
+                                                                   seconds=_num(limit))))
                     continue
-                self.skip[number] = f"ran longer than {_num(limit)} s and ignored the interrupt"
+                self.skip[number] = ("ignored_interrupt", {"seconds": _num(limit)})
                 return False
             elif result.status == "died":
                 self.skip[number] = self.kernel.describe_exit()
@@ -248,36 +258,37 @@ class NotebookRun:
         return True
 
     def hints(self):
-        parts = [messages.text("cell_skipped_hint", self.lang, cell=n, reason=r) for n, r in self.skip.items()]
+        parts = [messages.text("cell_skipped_hint", self.lang, cell=n, reason=messages.reason(r, self.lang))
+                 for n, r in self.skip.items()]
         parts += [messages.text("cell_error_hint", self.lang, cell=n, error=e) for n, e in self.cell_errors[:2]]
         return "; ".join(parts)
 
     def grade(self, submission, exercises):
         rows = []
         for ex in exercises:
-            start = time.monotonic()
             if self.fatal is None and (self.kernel is None or not self.kernel.alive()):
                 self.boot()
             if self.fatal is not None:
                 status, message = self.fatal
-                rows.append(make_row(submission, self.info.path, ex, status, message))
+                rows.append(self.row(submission, ex, status, message))
                 continue
             try:
                 row = self.grade_exercise(submission, ex)
             except Cancelled:
                 raise
             except Exception as exc:          # a grader bug must cost one row, not the batch
-                row = make_row(submission, self.info.path, ex, "error", messages.text(
+                row = self.row(submission, ex, "error", messages.text(
                     "internal", self.lang, error=f"{type(exc).__name__}: {exc}"),
                     details={"traceback": traceback.format_exc()[-2000:]})
                 self.close()
-            row["seconds"] = round(time.monotonic() - start, 3)
             rows.append(row)
         return rows
 
+    def row(self, submission, ex, status, message, **kw):
+        return make_row(submission, self.info.display, ex, status, message, lang=self.lang, **kw)
+
     def grade_exercise(self, submission, ex):
         text, expected = self.course.prepared(ex)
-        names = [name for name, _ in expected]
         kernel = self.kernel
         nonce = secrets.token_hex(8)
         cases_out = kernel.kdir / "in" / f"c-{nonce}.json"
@@ -286,103 +297,155 @@ class NotebookRun:
             f.write(text)
         result_outside = kernel.io_path(f"r-{nonce}.jsonl")
         params = {"function": ex.function, "cases": f"{kernel.info['inside_in']}/c-{nonce}.json",
-                  "out": f"{kernel.info['inside_io']}/r-{nonce}.jsonl",
-                  "fenced": self.course.fenced.get(ex.id, []), "max_bytes": MAX_RESULT_BYTES // 2}
+                  "out": f"{kernel.info['inside_io']}/r-{nonce}.jsonl", "max_bytes": MAX_RECORD_BYTES // 2}
         code = (f"__import__('builtins').exec({KERNEL_CODE!r}, "
                 f"{{'__name__': '__grader__', 'PARAMS': {params!r}, 'USER_NS': __import__('builtins').globals()}})")
         limit = min(self.options.timeout, self.left())
         if limit <= 0:
-            return make_row(submission, self.info.path, ex, "timeout",
-                            messages.text("total_timeout", self.lang, seconds=_num(self.options.total_timeout)),
-                            total=len(names))
+            return self.row(submission, ex, "timeout", self._timeout_message(), total=len(expected))
         result = kernel.execute(code, limit)
         recovered = True
         if result.status == "timeout":
             recovered = kernel.interrupt(self.options.interrupt_grace)
-        records = _read_records(result_outside)
+        records = read_records(result_outside, len(expected))
         try:
             os.unlink(cases_out)
         except OSError:
             pass
+        died = None
         if result.status == "died" or not recovered or not kernel.alive():
-            reason = kernel.describe_exit() if not kernel.alive() else None
+            died = kernel.describe_exit() if not kernel.alive() else None
             self.close()                     # the next exercise starts a fresh kernel
-        else:
-            reason = None
-        return self._judge(submission, ex, expected, records, result, limit, reason)
+        return self._judge(submission, ex, expected, records, result, limit, died)
 
-    def _judge(self, submission, ex, expected, records, result, limit, died_reason):
+    def _judge(self, submission, ex, expected, records, result, limit, died):
         lang = self.lang
-        path = self.info.path
         total = len(expected)
-        first = records.get("head")
-        if first and first.get("missing"):
+        head = records["head"]
+        if head is not None and head.get("missing") is True:
             message = messages.text("missing_function", lang, function=ex.function)
             hint = self.hints()
-            return make_row(submission, path, ex, "missing", f"{message} ({hint})" if hint else message, total=total)
-        if first and "not_callable" in first:
-            return make_row(submission, path, ex, "missing", messages.text(
-                "not_callable", lang, function=ex.function, type=str(first["not_callable"])[:60]), total=total)
-        outcomes = []              # (name, ok, reason, details)
-        used = []
-        for index, (name, exp) in enumerate(expected):
+            return self.row(submission, ex, "missing", f"{message} ({hint})" if hint else message, total=total)
+        if head is not None and isinstance(head.get("not_callable"), str):
+            return self.row(submission, ex, "missing", messages.text(
+                "not_callable", lang, function=ex.function, type=head["not_callable"][:60]), total=total)
+        outcomes = []                      # (case, hidden, ok, reason, details)
+        for index, (case, hidden, exp) in enumerate(expected):
             rec = records["cases"].get(index)
             if rec is None:
                 break
-            used += [u for u in rec.get("used", []) if isinstance(u, str)]
+            if isinstance(rec, str):       # a record that is not one: the notebook's code wrote it
+                outcomes.append((case, hidden, False, "invalid_result", {"problem": (rec, {})}))
+                continue
             if "setup_error" in rec:
-                outcomes.append((name, False, "setup_failed", {"type": "SetupError", "message": str(rec["setup_error"])}))
+                outcomes.append((case, hidden, False, "setup_in_kernel", {"error": rec["setup_error"][:200]}))
                 continue
             if "encode_error" in rec or "result" not in rec:
-                reason = str(rec.get("encode_error", "no result"))
-                got = self.course.registry.Opaque(f"a value the grader cannot receive ({reason[:80]})", "")
+                got = self.course.registry.Opaque("result_too_large", "")
             else:
                 try:
                     got = self.course.from_kernel(codec.decode(rec["result"]))
                 except (codec.CodecError, ValueError, TypeError, KeyError, AttributeError,
-                        RecursionError, OverflowError, MemoryError) as exc:
-                    got = self.course.registry.Opaque("invalid result", f"{type(exc).__name__}: {exc}"[:120])
+                        RecursionError, OverflowError, MemoryError):
+                    outcomes.append((case, hidden, False, "invalid_result", {"problem": ("record_undecodable", {})}))
+                    continue
             try:
                 ok, reason, details = ex.compare(exp, got)
-            except Exception as exc:
-                ok, reason, details = False, "internal_error", {"type": type(exc).__name__, "message": str(exc)}
-            outcomes.append((name, bool(ok), reason, dict(details or {})))
-        passed = sum(1 for o in outcomes if o[1])
+            except Exception as exc:  # noqa: BLE001 - the comparison of a student's value failed: a failed test
+                ok, reason, details = False, "invalid_result", {"problem": ("record_undecodable", {}),
+                                                                "error": f"{type(exc).__name__}"}
+            outcomes.append((case, hidden, bool(ok), reason, dict(details or {})))
+        passed = sum(1 for o in outcomes if o[2])
         counts = f"[{passed}/{total}]"
-        if used:
-            return make_row(submission, path, ex, "fail", f"{counts} " + messages.text(
-                "uses_library", lang, function=ex.function, name=used[0]), passed=passed, total=total)
-        failures = [o for o in outcomes if not o[1]]
-        if len(outcomes) < total:          # stopped early: timeout, crash or the runner failed
-            name = expected[len(outcomes)][0]
+        failures = [o for o in outcomes if not o[2]]
+        if failures and all(o[3] == "not_implemented" for o in failures):
+            # the stub is still there: one sentence says it, not one per test
+            text = explain("not_implemented", {}, lang)
+            feedback = [{"test": "", "hidden": False, "text": text, "line": text}]
+        else:
+            # the first public failures, and the first hidden one: its property is worth a line of its own
+            shown = [o for o in failures if o[3] != "not_implemented"]
+            public = [o for o in shown if not o[1]][:MAX_FEEDBACK - 1]
+            hidden = [o for o in shown if o[1]][:MAX_FEEDBACK - len(public)]
+            feedback = [self._feedback(ex, o) for o in sorted(public + hidden, key=shown.index)]
+        finding = self.finding(ex)
+        if finding is not None:
+            text = finding_text(finding, ex, lang)
+            return self.row(submission, ex, "fail", f"{counts} {text}", passed=passed, total=total,
+                            feedback=[{"test": "", "hidden": False, "text": text}] + feedback)
+        if len(outcomes) < total:          # stopped early: timeout, crash, or no record written
+            label = ex.label_of(expected[len(outcomes)][0], lang)
             if result.status == "timeout":
-                status, message = "timeout", messages.text("case_timeout", lang, case=name, seconds=_num(limit))
-            elif died_reason is not None or result.status == "died":
-                status, message = "error", messages.text("kernel_died", lang, reason=died_reason or "the kernel died",
-                                                         function=ex.function)
+                status, message = "timeout", messages.text("case_timeout", lang, case=label, seconds=_num(limit))
+            elif died is not None or result.status == "died":
+                status, message = "error", messages.text("kernel_died", lang, function=ex.function,
+                                                         reason=messages.reason(died or ("exit_gone", {}), lang))
             elif result.status == "error":
                 status, message = "error", messages.text("call_failed", lang, function=ex.function,
                                                          error=f"{result.ename}: {result.evalue}")
-            else:
-                status, message = "error", messages.text("no_result", lang, case=name)
-            if failures:         # a wrong answer before the stop says more than the stop
-                name, _, reason, details = failures[0]
-                message = f"{name}: {messages.explain(reason, details, lang)}; {message}"
-            return make_row(submission, path, ex, status, f"{counts} {message}", passed=passed, total=total)
+            else:                          # the call finished, but no record: the notebook's code removed it
+                status, message = "fail", messages.text("invalid_result", lang, problem=messages.text(
+                    "record_missing", lang, case=label))
+            if failures:                   # a wrong answer before the stop says more than the stop
+                message = f"{feedback[0]['line']}; {message}"
+            return self.row(submission, ex, status, f"{counts} {message}", passed=passed, total=total,
+                            feedback=feedback)
         if not failures:
-            return make_row(submission, path, ex, "pass", f"{counts} " + messages.text("passed", lang),
+            return self.row(submission, ex, "pass", f"{counts} " + messages.text("passed", lang),
                             passed=passed, total=total)
-        name, _, reason, details = failures[0]
-        status = "error" if reason in ("setup_failed", "internal_error") else "fail"
-        return make_row(submission, path, ex, status, f"{counts} {name}: {messages.explain(reason, details, lang)}",
-                        passed=passed, total=total)
+        return self.row(submission, ex, "fail", f"{counts} {feedback[0]['line']}", passed=passed, total=total,
+                        feedback=feedback)
+
+    def _feedback(self, ex, outcome):
+        """What a student reads about one failed test (hidden tests: the property, never the values)."""
+        case, hidden, _, reason, details = outcome
+        lang = self.lang
+        label = ex.label_of(case, lang)
+        if reason == "invalid_result":
+            text = messages.text("invalid_result", lang, problem=messages.reason(details["problem"], lang))
+        elif reason == "setup_in_kernel":
+            text = messages.text("setup_in_kernel", lang, error=details["error"])
+        else:
+            text = explain(reason, details, lang, hidden=hidden)
+        if not hidden:
+            return {"test": label, "hidden": False, "text": text, "line": f"{label}: {text}"}
+        kind = ex.hidden_kinds.get(case.kind)
+        like = ""
+        if kind is not None and kind.like:
+            public = {c.name: c for c in ex.public_cases()}
+            if kind.like in public:
+                like = messages.text("reproduce_like", lang, label=ex.label_of(public[kind.like], lang))
+        hint = messages.text("reproduce", lang, id=ex.id, function=ex.function, like=like)
+        line = messages.text("hidden_failed", lang, label=label, what=text)
+        return {"test": label, "hidden": True, "text": text, "hint": hint, "line": line}
+
+    def finding(self, ex):
+        """The verdict of grading.usage on this notebook's source for ``ex`` (None: no objection)."""
+        found = usage.analyze(self.cells, ex.function, self.course.forbidden[ex.id])
+        if found is not None and found.kind == "undefined":
+            # the kernel has the function, the source shows no plain definition of it
+            return usage.Finding("elsewhere", ("hidden_definition", {}))
+        return found
 
 
-def _read_records(path, limit=MAX_RESULT_BYTES):
-    """Parse the kernel's result file defensively (no symlinks, size cap)."""
+def finding_text(finding, ex, lang):
+    where = messages.text("where_line", lang, cell=finding.cell, line=finding.line) if finding.line else ""
+    name = messages.reason(finding.name, lang) if isinstance(finding.name, tuple) else finding.name
+    return messages.text(finding.message_key(), lang, function=ex.function, name=name, what=name,
+                         where=where or name)
+
+
+def read_records(path, n_cases, limit=MAX_RESULT_BYTES):
+    """Parse the kernel's result file defensively: no symlinks, size caps, every record checked.
+
+    Returns {"head": dict or None, "cases": {index: record dict, or a problem key when the
+    line that claimed the index was malformed}}.
+    """
     out = {"head": None, "cases": {}}
+    if path is None:
+        return out
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return out
     try:
@@ -397,27 +460,43 @@ def _read_records(path, limit=MAX_RESULT_BYTES):
             size += len(chunk)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
-    for number, line in enumerate(data.split(b"\n")):
+    for number, line in enumerate(b"".join(chunks).split(b"\n")):
         if not line.strip():
             continue
-        try:
-            rec = codec.parse_json(line)
-        except (ValueError, RecursionError):
-            continue
-        if not isinstance(rec, dict):
-            continue
-        if number == 0 and ("missing" in rec or "not_callable" in rec):
+        if len(line) > MAX_RECORD_BYTES:
+            rec = None
+        else:
+            try:
+                rec = codec.parse_json(line)
+            except (ValueError, RecursionError):
+                rec = None
+        if number == 0 and isinstance(rec, dict) and set(rec) in ({"missing"}, {"not_callable"}):
             out["head"] = rec
             break
-        index = rec.get("case")
-        if isinstance(index, int) and not isinstance(index, bool) and index not in out["cases"]:
-            out["cases"][index] = rec
+        index, problem = _check_record(rec, n_cases)
+        if index is None:
+            continue
+        if index not in out["cases"]:
+            out["cases"][index] = problem or rec
     return out
 
 
-def _num(x):
-    return f"{x:g}"
+def _check_record(rec, n_cases):
+    """(index, None) for a well-formed record, (index, problem key) for a malformed one, (None, _) if unattributable."""
+    if not isinstance(rec, dict):
+        return None, None
+    index = rec.get("case")
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n_cases:
+        return None, None
+    if not set(rec) <= RECORD_KEYS:
+        return index, "record_malformed"
+    seconds = rec.get("seconds", 0)
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not math.isfinite(seconds):
+        return index, "record_malformed"
+    for key in ("encode_error", "setup_error"):
+        if key in rec and not isinstance(rec[key], str):
+            return index, "record_malformed"
+    return index, None
 
 
 # -- one submission ------------------------------------------------------------------
@@ -428,120 +507,132 @@ def notebook_language(info, options):
     return info.language if info.language in ("zh", "en", "ru") else "en"
 
 
-class Plan:
-    """What grading one submission takes: fixed rows and notebooks to run."""
-
-    def __init__(self, submission):
-        self.submission = submission
-        self.slots = []          # in report order: ("rows", [rows]) or ("run", [Unit, ...]) (several = best of)
-        self.deadline = None
-        self.started = None
-        self.lock = threading.Lock()
-
-    def units(self):
-        return [u for kind, items in self.slots if kind == "run" for u in items]
-
-    def start_clock(self, options):
-        with self.lock:
-            if self.deadline is None:
-                self.started = time.monotonic()
-                self.deadline = self.started + options.total_timeout
-            return self.deadline
-
-
 class Unit:
-    """One notebook to run for some exercises."""
+    """One notebook to run for some exercises (and the notebooks of that set not graded)."""
 
-    def __init__(self, plan, info, exercises, lang):
-        self.plan, self.info, self.exercises, self.lang = plan, info, exercises, lang
+    def __init__(self, info, exercises, lang, others=()):
+        self.info, self.exercises, self.lang, self.others = info, exercises, lang, list(others)
         self.rows = None
 
 
-def plan_submission(submission, paths, course, options, scope):
-    plan = Plan(submission)
-    infos = [read_notebook(p) for p in paths]
-    by_stem = {}
+class Plan:
+    """What grading one submission takes: fixed rows, and notebooks to run (one per exercise set)."""
+
+    def __init__(self, submission, lang):
+        self.submission = submission
+        self.lang = lang
+        self.slots = []          # in report order: ("rows", [rows]) or ("run", Unit)
+        self.seconds = 0.0
+
+    def units(self):
+        return [u for kind, u in self.slots if kind == "run"]
+
+
+def _choice_order(info, stem):
+    """Which of several notebooks of one exercise set is graded: the one named exactly like the
+    course's notebook, then the others in natural name order ("x (2)" before "x (10)");
+    deterministic, so 40 copies do not add 40 chances."""
+    name = info.name[:-6] if info.name.lower().endswith(".ipynb") else info.name
+    natural = [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", info.display)]
+    return (name.strip(" .") != stem, natural, info.display)
+
+
+def plan_submission(sub, course, options, scope):
+    """The Plan for one notebooks.Submission."""
+    infos = [read_notebook(f.path, f.display, f.problem) for f in sub.files]
     for info in infos:
-        identify(info, course.functions)
+        identify(info, course.functions)         # an unreadable file is still known by its name
+    languages = [i.language for i in infos if i.language in ("zh", "en", "ru")]
+    lang = options.lang if options.lang != "auto" else (languages[0] if languages else "en")
+    plan = Plan(sub.id, lang)
+    scoped = {stem: [ex for ex in exs if ex.id in scope] for stem, exs in course.by_notebook.items()}
+    if sub.refused is not None:
+        plan.slots.append(("rows", [make_row(sub.id, "", ex, "error", messages.reason(sub.refused, lang), lang=lang)
+                                    for exs in scoped.values() for ex in exs]))
+        return plan
+    by_stem, extra = {}, []
+    for info in infos:
         if info.stem is None:
-            lang = notebook_language(info, options)
-            message = (messages.text("unreadable", lang, problem=info.problem) if info.problem else
-                       messages.text("unknown_notebook", lang, known=", ".join(course.by_notebook)))
-            plan.slots.append(("rows", [make_row(submission, info.path, None, "error", message,
-                                                 exercise_id="-", max_points=0)]))
+            lang_i = notebook_language(info, options)
+            message = (messages.text("unreadable", lang_i, problem=messages.reason(info.problem, lang_i))
+                       if info.problem else messages.text("unknown_notebook", lang_i, known=", ".join(course.by_notebook)))
+            extra.append(make_row(sub.id, info.display, None, "error", message, exercise_id="-", max_points=0,
+                                  lang=lang_i))
         else:
             by_stem.setdefault(info.stem, []).append(info)
-    for stem, exercises in course.by_notebook.items():
-        exercises = [ex for ex in exercises if ex.id in scope]
+    for stem, exercises in scoped.items():
         if not exercises:
             continue
-        candidates = by_stem.get(stem, [])
+        candidates = sorted(by_stem.get(stem, []), key=lambda i: _choice_order(i, stem))
         if not candidates:
-            lang = options.lang if options.lang != "auto" else _submission_language(infos)
-            plan.slots.append(("rows", [make_row(submission, "", ex, "missing",
-                                                 messages.text("missing_notebook", lang, notebook=stem))
-                                        for ex in exercises]))
+            if not sub.files and sub.empty is not None:
+                message = messages.reason(sub.empty, lang)
+            else:
+                message = messages.text("missing_notebook", lang, notebook=stem)
+            plan.slots.append(("rows", [make_row(sub.id, "", ex, "missing", message, lang=lang) for ex in exercises]))
             continue
-        units = []
-        for info in candidates:
-            lang = notebook_language(info, options)
-            unit = Unit(plan, info, exercises, lang)
-            if info.problem:
-                unit.rows = [make_row(submission, info.path, ex, "error",
-                                      messages.text("unreadable", lang, problem=info.problem)) for ex in exercises]
-            units.append(unit)
-        plan.slots.append(("run", units))
+        info, others = candidates[0], candidates[1:]
+        lang_i = notebook_language(info, options)
+        unit = Unit(info, exercises, lang_i, others)
+        if info.problem:
+            unit.rows = [make_row(sub.id, info.display, ex, "error", messages.text(
+                "unreadable", lang_i, problem=messages.reason(info.problem, lang_i)), lang=lang_i) for ex in exercises]
+        plan.slots.append(("run", unit))
+    for problem in sub.problems:
+        extra.append(make_row(sub.id, "", None, "error", messages.reason(problem, lang), exercise_id="-",
+                              max_points=0, lang=lang))
+    if extra:
+        plan.slots.append(("rows", extra))
     return plan
 
 
-def run_unit(unit, course, sandbox, options, cancel=None):
-    """Grade one notebook (sets unit.rows); raises only Cancelled."""
-    if unit.rows is not None:
-        return unit.rows
-    deadline = unit.plan.start_clock(options)
-    run = NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel)
+def run_submission(plan, course, sandbox, options, cancel=None):
+    """Grade every notebook of one plan, one after the other, in one control group."""
+    start = time.monotonic()
+    deadline = start + options.total_timeout
+    group = sandbox.new_group() if sandbox is not None else None
     try:
-        unit.rows = run.grade(unit.plan.submission, unit.exercises)
+        for unit in plan.units():
+            if unit.rows is not None:
+                continue
+            run = NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel, group)
+            try:
+                unit.rows = run.grade(plan.submission, unit.exercises)
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
+                unit.rows = [make_row(plan.submission, unit.info.display, ex, "error", messages.text(
+                    "internal", unit.lang, error=f"{type(exc).__name__}: {exc}"), lang=unit.lang,
+                    details={"traceback": traceback.format_exc()[-2000:]}) for ex in unit.exercises]
+            finally:
+                run.close()
     finally:
-        run.close()
-    return unit.rows
+        if group is not None:
+            group.remove()
+        plan.seconds = time.monotonic() - start
 
 
-def assemble(plan, options):
+def assemble(plan):
+    """Every row of a plan, in report order; notebooks not graded (an interrupted batch) get 'not graded' rows."""
     rows = []
-    for kind, items in plan.slots:
+    for kind, item in plan.slots:
         if kind == "rows":
-            rows += items
-        else:
-            rows += _best_of([u.rows for u in items], [u.info for u in items], options)
-    seconds = 0.0 if plan.started is None else time.monotonic() - plan.started
-    return rows, seconds
+            rows += item
+            continue
+        unit_rows = item.rows
+        if unit_rows is None:
+            unit_rows = [make_row(plan.submission, item.info.display, ex, "error", messages.text("interrupted", item.lang),
+                                  lang=item.lang) for ex in item.exercises]
+        if item.others:
+            names = [o.display.rsplit("/", 1)[-1] for o in item.others]
+            key = "also_handed_in" if len(names) <= 3 else "also_handed_in_many"
+            note = messages.text(key, item.lang, count=len(names), names=", ".join(names[:3]))
+            unit_rows = [dict(r, message=clean(f"{r['message']} {note}")) for r in unit_rows]
+        rows += unit_rows
+    return rows
 
 
-def grade_submission(submission, paths, course, sandbox, options, scope, cancel=None):
-    """All rows of one submission, one notebook after the other (see plan/run_unit for parallel use)."""
-    plan = plan_submission(submission, paths, course, options, scope)
-    for unit in plan.units():
-        run_unit(unit, course, sandbox, options, cancel)
-    return assemble(plan, options)
-
-
-def _best_of(graded, candidates, options):
-    if len(graded) == 1:
-        return graded[0]
-    out = []
-    for per_exercise in zip(*graded):
-        best = max(per_exercise, key=lambda r: (r["points"], _RANK[r["status"]], r["cases_passed"]))
-        best = dict(best)
-        lang = options.lang if options.lang != "auto" else "en"
-        best["message"] = _clean(f"{best['message']} ({messages.text('best_of', lang, count=len(candidates))}: "
-                                 + ", ".join(c.path.name for c in candidates) + ")")
-        out.append(best)
-    return out
-
-
-def _submission_language(infos):
-    for info in infos:
-        if info.language in ("zh", "en", "ru"):
-            return info.language
-    return "en"
+def interrupted_rows(submission, course, scope, lang="en"):
+    """Rows for a submission the batch never planned: every exercise in scope, 'not graded'."""
+    return [make_row(submission, "", ex, "error", messages.text("interrupted", lang), lang=lang)
+            for ex in course.exercises.values() if ex.id in scope]

@@ -2,6 +2,8 @@
 # writes solutions/{zh,en,ru}/ex01_allowed_set.ipynb from it, and the exercise
 # notebooks exercises/{zh,en,ru}/ex01_allowed_set.ipynb with the answers cut out.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习 1：许可集合", en="# Exercise set 1: the allowed set",
    ru="# Упражнения к разделу 1: множество разрешённых позиций",
    tags=("exercise",))
@@ -34,11 +36,12 @@ Write the functions yourself, here in the notebook. Calling the reference versio
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercises import check
-""")
+from grading import check
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+"""))
 
 md(
     zh="""
@@ -209,7 +212,7 @@ md(
 * 没有负数；
 * 每一行的和与 1 相差不超过 `atol`。
 
-检验的就是这四条，不多也不少。它们是掩码 softmax 输出的必要条件，却不是充分条件：通过检验，只说明这些权重在 `atol` 之内符合掩码 softmax 的输出应有的样子，并不说明它们一定是某组分数算出来的。`allowed` 可以广播到 `weights` 的形状。函数对这些输入必须返回布尔值（NumPy 的 `np.bool_` 也可以），不能抛出异常。写好后，用它检查 mask-2 的权重和“先 softmax 再清零”的权重：好的检验接受前者、拒绝后者。
+检验的就是这四条，不多也不少。它们是掩码 softmax 输出的必要条件，却不是充分条件：通过检验，只说明这些权重在 `atol` 之内符合掩码 softmax 的输出应有的样子，并不说明它们一定是某组分数算出来的。例如第 1 行为 `[1, 0, 0]` 的权重能通过检验（测试用例 `zero-on-allowed-key` 要求返回 `True`），尽管任何有限的分数都不会让许可键 1 的权重恰好为 0。`allowed` 可以广播到 `weights` 的形状。函数对这些输入必须返回布尔值（NumPy 的 `np.bool_` 也可以），不能抛出异常。写好后，用它检查 mask-2 的权重和“先 softmax 再清零”的权重：好的检验接受前者、拒绝后者。
 """,
     en="""
 ## mask-3: a check for attention weights (3 points)
@@ -221,7 +224,7 @@ Now turn the rules into a test. Write `is_valid_attention(weights, allowed, atol
 * no entry is negative;
 * every row sums to 1 within `atol`.
 
-The check tests exactly these four conditions, nothing more. They are necessary for the output of a masked softmax, but not sufficient: passing them means that the weights look, within `atol`, the way the output of a masked softmax must look, not that some scores actually produced them. `allowed` broadcasts to the shape of `weights`. For these inputs the function returns a bool (a NumPy `np.bool_` is fine) and never raises. Then run it on the weights of mask-2 and on the "softmax first, zeros after" weights: a good check accepts the first and rejects the second.
+The check tests exactly these four conditions, nothing more. They are necessary for the output of a masked softmax, but not sufficient: passing them means that the weights look, within `atol`, the way the output of a masked softmax must look, not that some scores actually produced them. For example, weights whose row 1 is `[1, 0, 0]` pass (the test `zero-on-allowed-key` expects `True`), although no finite scores give allowed key 1 a weight of exactly 0. `allowed` broadcasts to the shape of `weights`. For these inputs the function returns a bool (a NumPy `np.bool_` is fine) and never raises. Then run it on the weights of mask-2 and on the "softmax first, zeros after" weights: a good check accepts the first and rejects the second.
 """,
     ru="""
 ## mask-3: проверка весов внимания (3 балла)
@@ -233,7 +236,7 @@ The check tests exactly these four conditions, nothing more. They are necessary 
 * отрицательных элементов нет;
 * сумма каждой строки отличается от 1 не больше чем на `atol`.
 
-Функция проверяет ровно эти четыре условия, не больше. Это необходимые условия для выхода softmax с маской, но не достаточные: если они выполнены, веса с точностью до `atol` выглядят так, как должен выглядеть выход softmax с маской, но это ещё не значит, что их действительно получили из каких-то оценок. `allowed` транслируется до формы `weights`. На таких входах функция возвращает логическое значение (подойдёт и `np.bool_` из NumPy) и не выбрасывает исключений. Затем примените её к весам из mask-2 и к весам «сначала softmax, потом нули»: хорошая проверка принимает первые и отвергает вторые.
+Функция проверяет ровно эти четыре условия, не больше. Это необходимые условия для выхода softmax с маской, но не достаточные: если они выполнены, веса с точностью до `atol` выглядят так, как должен выглядеть выход softmax с маской, но это ещё не значит, что их действительно получили из каких-то оценок. Например, веса, у которых строка 1 равна `[1, 0, 0]`, проверку проходят (тест `zero-on-allowed-key` ждёт `True`), хотя никакие конечные оценки не дают разрешённому ключу 1 вес, равный ровно 0. `allowed` транслируется до формы `weights`. На таких входах функция возвращает логическое значение (подойдёт и `np.bool_` из NumPy) и не выбрасывает исключений. Затем примените её к весам из mask-2 и к весам «сначала softmax, потом нули»: хорошая проверка принимает первые и отвергает вторые.
 """,
 )
 
@@ -255,7 +258,14 @@ check("mask-3", is_valid_attention)
 """)
 
 code("""
-print(is_valid_attention(weights, allowed), is_valid_attention(zeroed, allowed))
+#zh 第 1 行 [1, 0, 0]：许可键 1 上恰好为 0，四条仍然成立
+#en row 1 is [1, 0, 0]: an exact 0 on allowed key 1, and the four conditions still hold
+#ru строка 1 равна [1, 0, 0]: ровно 0 на разрешённом ключе 1, а четыре условия выполнены
+zero_on_allowed = weights.copy()
+zero_on_allowed[1] = [1.0, 0.0, 0.0]
+print(is_valid_attention(weights, allowed), is_valid_attention(zeroed, allowed),
+      is_valid_attention(zero_on_allowed, allowed))
+assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0
 """)
 
 md(
@@ -273,6 +283,103 @@ The four conditions are only necessary, so the check accepts some weights that n
 **О решении.** Нужны все четыре условия. Проверка, которая смотрит только на правый верхний треугольник, пропустит «сначала softmax, потом нули»: будущие позиции там действительно нулевые, но суммы строк равны 1/3 и 2/3. Проверка одних сумм пропустит строку `[1.5, -0.5, 0]`. `nan` нужно исключать отдельно: любое сравнение с ним ложно, и он проскальзывает мимо условия «нет отрицательных». Учтите округление: правильные веса могут давать сумму `0.9999999999999999`, поэтому суммы строк сравниваются с допуском, а запрещённые позиции — точно, через `!= 0`.
 
 Эти четыре условия только необходимы, поэтому проверка принимает и такие веса, каких не дают никакие конечные оценки. В точной арифметике softmax с маской даёт каждому разрешённому ключу вес больше 0, но строка с ровно нулевым весом на разрешённом ключе, например `[1, 0, 0]` в строке 1, проверку проходит. Требовать положительных весов на разрешённых ключах проверка тоже не может: в числах с плавающей точкой вес разрешённого ключа действительно обращается в 0, если его оценка достаточно далеко ниже максимума строки (§1.5). Поэтому `True` означает «с точностью до `atol` согласуется с выходом softmax с маской», а не «получено им».
+""",
+    tags=("solution",),
+)
+
+md(
+    zh="""
+## data-1：右填充的批量与计分目标（2 分）
+
+写出 `collate(texts, vocab)`，按 §1 的数据约定把一组文本整理成一个批量，返回 `(inputs, targets)`，两者都是 int64 数组，形状为 `(B, T)`，其中 `B` 是文本条数，`T` 等于最长文本的长度加一。第 `b` 行的文本编码为 `ids = encode(text, vocab)`（词表之外的字符变成 `<unk>`，编号 0）之后：
+
+* 输入是 `BOS`，接着是 `ids`，剩下的位置都填 `EOS`；
+* 目标是 `ids`，接着是一个 `EOS`，剩下的位置都填 `IGNORE`（−100）。
+
+目标中的 `EOS` 要计分：模型靠它学会在文本结尾处停下。−100 只出现在填充位置，不计分。输入里的 `EOS` 只是填充，输入本身不决定哪里计分。批量为空，或者某条文本为空时，抛出 `ValueError`。
+""",
+    en="""
+## data-1: a right-padded batch and its scored targets (2 points)
+
+Write `collate(texts, vocab)`, which turns a list of texts into a batch following the data protocol of §1. It returns `(inputs, targets)`, two int64 arrays of shape `(B, T)`, where `B` is the number of texts and `T` is one more than the length of the longest text. With row `b`'s text encoded as `ids = encode(text, vocab)` (a character outside the vocabulary becomes `<unk>`, id 0):
+
+* the inputs are `BOS`, then `ids`, and `EOS` in every remaining position;
+* the targets are `ids`, then one `EOS`, and `IGNORE` (−100) in every remaining position.
+
+The `EOS` among the targets is scored: it is how the model learns to stop at the end of a text. −100 appears only at padded positions and is not scored. An `EOS` among the inputs is only padding, and the inputs do not decide what is scored. An empty batch or an empty text raises `ValueError`.
+""",
+    ru="""
+## data-1: батч с дополнением справа и учитываемые целевые метки (2 балла)
+
+Напишите `collate(texts, vocab)`: функция собирает из списка текстов батч по соглашению о данных из §1 и возвращает `(inputs, targets)` — два массива int64 формы `(B, T)`, где `B` — число текстов, а `T` на единицу больше длины самого длинного текста. Пусть текст строки `b` закодирован как `ids = encode(text, vocab)` (символ вне словаря становится `<unk>` с номером 0). Тогда:
+
+* входы — это `BOS`, затем `ids`, а во всех оставшихся позициях `EOS`;
+* целевые метки — это `ids`, затем один `EOS`, а во всех оставшихся позициях `IGNORE` (−100).
+
+`EOS` среди целевых меток учитывается в функции потерь: по нему модель учится останавливаться в конце текста. −100 стоит только в позициях дополнения и не учитывается. `EOS` среди входов — всего лишь дополнение, и что учитывать, входы не решают. Пустой батч или пустой текст вызывает `ValueError`.
+""",
+)
+
+code("""
+def collate(texts, vocab):
+    texts = list(texts)
+    # BEGIN SOLUTION
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: every text needs at least one character")
+    T = 1 + max(len(text) for text in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)          # (B, T)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)      # (B, T)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        #zh 文本之后的 EOS 是要计分的目标
+        #en the EOS after the text is a scored target
+        #ru EOS после текста — учитываемая целевая метка
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+    # END SOLUTION
+""")
+
+code("""
+check("data-1", collate)
+""")
+
+md(
+    zh="""
+下面用 §1 的例子 `["春雨", "雨"]` 看看哪些目标计分：每条文本计分的目标个数等于它的长度加一（最后一个是 `EOS`），−100 的个数等于它比最长文本短多少。
+""",
+    en="""
+Below, the example of §1, `["春雨", "雨"]`, shows which targets are scored: each text has one scored target more than its length (the last one is `EOS`), and as many −100 as it is shorter than the longest text.
+""",
+    ru="""
+Ниже на примере из §1, `["春雨", "雨"]`, видно, какие целевые метки учитываются: у каждого текста их на одну больше, чем символов (последняя — `EOS`), а меток −100 столько, на сколько текст короче самого длинного.
+""",
+)
+
+code("""
+vocab = build_vocab(["春雨风"])
+inputs, targets = collate(["春雨", "雨"], vocab)
+scored = targets != IGNORE
+print(inputs.tolist())
+print(targets.tolist())
+print(scored.sum(axis=1).tolist(), (targets == EOS).sum(axis=1).tolist())
+assert scored.sum(axis=1).tolist() == [3, 2] and (targets[scored] == EOS).sum() == 2
+assert (inputs[~scored] == EOS).all()
+""")
+
+md(
+    zh="""
+**解答说明。** 输入与目标错开一位：位置 `t` 的输入是第 `t` 个已经看到的词元（位置 0 是 `BOS`），目标是下一个词元，所以最后一个字符的下一个目标正是 `EOS`。这个 `EOS` 必须计分，否则模型学不会何时结束；若把目标里所有的 `EOS` 都当作填充换成 −100，这一点就丢了。填充位置的目标一律是 −100，计分只看目标：不能按输入是不是 `EOS` 来判断，因为 `EOS` 也是一个普通的词元编号。形状由最长文本决定，`T` 比它多一，是因为输入前面多了一个 `BOS`。空文本被拒绝：它的那一行只剩下一个要计分的 `EOS`，没有任何文本可学，这多半是数据出了错。
+""",
+    en="""
+**About the solution.** Inputs and targets are offset by one: the input at position `t` is the `t`-th token already seen (position 0 holds `BOS`) and the target is the next token, so the target after the last character is `EOS`. That `EOS` must be scored, or the model never learns when to stop; replacing every `EOS` in the targets by −100, as if it were padding, loses exactly this. Padded positions always get the target −100, and only the targets decide what is scored: whether an input is `EOS` cannot decide it, since `EOS` is also an ordinary token id. The longest text sets the shape, and `T` is one more than its length because the inputs start with an extra `BOS`. An empty text is refused: its row would hold a single scored `EOS` and no text to learn from, which almost always means the data is broken.
+""",
+    ru="""
+**О решении.** Входы и целевые метки сдвинуты на одну позицию: вход в позиции `t` — это `t`-й уже увиденный токен (в позиции 0 стоит `BOS`), а целевая метка — следующий токен, поэтому после последнего символа целевой меткой оказывается `EOS`. Этот `EOS` обязательно учитывается, иначе модель не научится вовремя останавливаться; если заменить все `EOS` в целевых метках на −100, будто это дополнение, пропадёт именно это. В позициях дополнения целевая метка всегда −100, и что учитывать, решают только целевые метки: по тому, равен ли вход `EOS`, этого не определить, ведь `EOS` — ещё и обычный номер токена. Форму задаёт самый длинный текст, а `T` на единицу больше его длины, потому что входы начинаются с лишнего `BOS`. Пустой текст отвергается: в его строке осталась бы одна учитываемая метка `EOS` и никакого текста для обучения, а это почти всегда означает ошибку в данных.
 """,
     tags=("solution",),
 )

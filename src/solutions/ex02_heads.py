@@ -1,5 +1,7 @@
 # Exercise set 2 (§2, heads).  See src/solutions/ex01_allowed_set.py for the format.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习 2：多头", en="# Exercise set 2: heads", ru="# Упражнения к разделу 2: головы",
    tags=("exercise",))
 
@@ -18,12 +20,12 @@ This notebook goes with §2 and works like exercise set 1: replace the line `rai
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercises import check
+from grading import check
 from lib.attention import causal_attention
-""")
+"""))
 
 md(
     zh="""
@@ -245,6 +247,101 @@ md(
 """,
     ru="""
 **О решении.** Все три проекции — матрицы полной ширины `(D, D)`, а разбиение идёт после них; каждая голова нормализует веса внутри своего `d`-мерного подпространства. Без `w_o` обойтись нельзя: она смешивает склеенные головы, поэтому выход может быть отрицательным и уже не является вектором вероятностей. Строка 1 примера, `[1, 1, −0.339523, 0.339523]`, проверяет сразу и порядок разбиения и склейки, и то, что `w_o` действительно применяется.
+""",
+    tags=("solution",),
+)
+
+md(
+    zh="""
+## cost-1：参数与 KV 缓存的字节数（2 分）
+
+写出 `attention_costs(batch, length, width, n_heads, n_layers, dtype)`，返回一个二元组 `(parameters, kv_cache_bytes)`，两个都是整数：
+
+* `parameters`：`n_layers` 个注意力层的参数个数。每层有 $W_Q$、$W_K$、$W_V$、$W_O$ 四个 `(D, D)` 矩阵，没有偏置（与 `lib.attention.multi_head_attention` 相同，§2.6）。
+* `kv_cache_bytes`：批量为 `batch` 条序列、每条已存 `length` 个位置时 KV 缓存的字节数。每一层、每个头、每个位置、每条序列都存一个键和一个值，各是 `d = D / H` 个数（§5.6）。
+* `dtype` 是 `"float16"`、`"float32"` 或 `"float64"`，每个数占的字节数是 `np.dtype(dtype).itemsize`（2、4 或 8）。
+* `width` 不能被 `n_heads` 整除时抛出 `ValueError`；层数至少为 1，否则同样抛出 `ValueError`。
+
+先想一想：在 `D` 固定时，头数 `H` 会改变哪一个结果？
+""",
+    en="""
+## cost-1: parameters and KV-cache bytes (2 points)
+
+Write `attention_costs(batch, length, width, n_heads, n_layers, dtype)`, which returns a pair of ints `(parameters, kv_cache_bytes)`:
+
+* `parameters`: the number of parameters of `n_layers` attention layers. Each layer has four `(D, D)` matrices, $W_Q$, $W_K$, $W_V$ and $W_O$, and no biases (as in `lib.attention.multi_head_attention`, §2.6).
+* `kv_cache_bytes`: the size in bytes of the KV cache of a batch of `batch` sequences, each with `length` stored positions. Every layer, head, position and sequence stores one key and one value of `d = D / H` numbers each (§5.6).
+* `dtype` is `"float16"`, `"float32"` or `"float64"`; one number takes `np.dtype(dtype).itemsize` bytes (2, 4 or 8).
+* A `width` that `n_heads` does not divide raises `ValueError`, and so does a number of layers below 1.
+
+Think first: at fixed `D`, which of the two results does the number of heads `H` change?
+""",
+    ru="""
+## cost-1: параметры и байты KV-кэша (2 балла)
+
+Напишите `attention_costs(batch, length, width, n_heads, n_layers, dtype)`, которая возвращает пару целых чисел `(parameters, kv_cache_bytes)`:
+
+* `parameters` — число параметров `n_layers` слоёв внимания. В каждом слое четыре матрицы `(D, D)`: $W_Q$, $W_K$, $W_V$ и $W_O$, свободных членов нет (как в `lib.attention.multi_head_attention`, §2.6).
+* `kv_cache_bytes` — размер KV-кэша в байтах для батча из `batch` последовательностей, в каждой из которых сохранено `length` позиций. Для каждого слоя, головы, позиции и последовательности хранятся один ключ и одно значение, по `d = D / H` чисел каждый (§5.6).
+* `dtype` — это `"float16"`, `"float32"` или `"float64"`; одно число занимает `np.dtype(dtype).itemsize` байт (2, 4 или 8).
+* Если `width` не делится на `n_heads`, выбрасывается `ValueError`; то же при числе слоёв меньше 1.
+
+Сначала подумайте: какой из двух результатов меняется от числа голов `H` при фиксированном `D`?
+""",
+)
+
+code("""
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    # BEGIN SOLUTION
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    head_width = width // n_heads                                 # d
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width                     #zh W_Q、W_K、W_V、W_O #en W_Q, W_K, W_V, W_O #ru W_Q, W_K, W_V, W_O
+    #zh 键和值两份 × 层 × 序列 × 位置 × 头 × 每头宽度 × 字节数
+    #en keys and values × layers × sequences × positions × heads × head width × bytes
+    #ru ключи и значения × слои × последовательности × позиции × головы × ширина головы × байты
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * itemsize
+    return parameters, kv_cache_bytes
+    # END SOLUTION
+""")
+
+code("""
+check("cost-1", attention_costs)
+""")
+
+md(
+    zh="""
+下面取 §5.6 的配置（12 层，D = 768，T = 1024，B = 1），让头数从 1 变到 12，并把 float32 换成 float16：每一行依次是 H、dtype、参数个数、缓存的 MiB 数。
+""",
+    en="""
+Below, the configuration of §5.6 (12 layers, D = 768, T = 1024, B = 1) runs with 1 to 12 heads, in float32 and in float16; each row gives H, the dtype, the number of parameters and the cache size in MiB.
+""",
+    ru="""
+Ниже конфигурация из §5.6 (12 слоёв, D = 768, T = 1024, B = 1) считается для числа голов от 1 до 12 во float32 и во float16; в каждой строке — H, dtype, число параметров и размер кэша в МиБ.
+""",
+)
+
+code("""
+for dtype in ("float32", "float16"):
+    for n_heads in (1, 4, 12):
+        parameters, kv_bytes = attention_costs(1, 1024, 768, n_heads, 12, dtype)
+        print(n_heads, dtype, parameters, kv_bytes / 2**20)
+assert attention_costs(1, 1024, 768, 12, 12, "float32") == (28_311_552, 75_497_472)
+assert attention_costs(1, 1024, 768, 1, 12, "float16") == (28_311_552, 75_497_472 // 2)
+""")
+
+md(
+    zh="""
+**解答说明。** 两个结果都与头数无关：参数是每层 4·D²，缓存每个位置每层存 2·H·d = 2·D 个数，`H` 只决定这些数怎样分组。真正起作用的是层数、宽度、已存位置数、批量和 dtype：参数个数随层数和 D² 增长，缓存随层数、批量、位置数和 D 线性增长，换成 float16 就减半。常见的错误是漏掉因子 2（只算了键，没算值），或者忘了乘层数；在 §5.6 的例子里，正确答案是 28,311,552 个参数和每条序列 72 MiB 的缓存（float32）。宽度不能被头数整除时，拆分头本身就不成立，所以要报错，而不是把 `D // H` 向下取整后继续计算。
+""",
+    en="""
+**About the solution.** Neither result depends on the number of heads: the parameters are 4·D² per layer, and per position and layer the cache stores 2·H·d = 2·D numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with D², the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers; for the example of §5.6 the right answer is 28,311,552 parameters and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
+""",
+    ru="""
+**О решении.** Ни один из результатов не зависит от числа голов: параметров 4·D² на слой, а кэш на каждую позицию и слой хранит 2·H·d = 2·D чисел; `H` лишь определяет, как они сгруппированы. Важны число слоёв, ширина, число сохранённых позиций, батч и dtype: параметры растут с числом слоёв и с D², кэш растёт линейно с числом слоёв, размером батча, числом позиций и D, а во float16 вдвое меньше. Типичные ошибки — потерять множитель 2 (посчитаны ключи, забыты значения) и забыть умножить на число слоёв; для примера из §5.6 правильный ответ — 28 311 552 параметра и кэш 72 МиБ на последовательность во float32. Если ширина не делится на число голов, разбить её на головы нельзя вовсе, поэтому функция выбрасывает ошибку, а не округляет `D // H` вниз и не считает дальше.
 """,
     tags=("solution",),
 )

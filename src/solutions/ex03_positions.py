@@ -1,5 +1,7 @@
 # Exercise set 3 (§3, learned absolute positions).  See src/solutions/ex01_allowed_set.py.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习 3：可学习的绝对位置", en="# Exercise set 3: learned absolute positions", ru="# Упражнения к разделу 3: обучаемые абсолютные позиции",
    tags=("exercise",))
 
@@ -18,12 +20,12 @@ This notebook goes with §3 and works like the previous exercise sets: replace t
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercise_models import no_position_forward, random_model
-from grading.exercises import check
-""")
+from grading import check
+from grading.models import no_position_forward, random_model
+"""))
 
 md(
     zh="""

@@ -1,5 +1,7 @@
 # Exercise set 4 (§4, causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习 4：因果性必须覆盖整条计算链", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всю цепочку вычислений",
    tags=("exercise",))
 
@@ -24,17 +26,17 @@ The functions here are tests. Each receives a forward function `forward(ids)` (t
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercise_models import constant_forward, random_model, unmasked_forward
-from grading.exercises import check
+from grading import check
+from grading.models import constant_forward, random_model, unmasked_forward
 from lib.attention import multi_head_attention
-
+""", after="""
 model = random_model(4)                 # V=7, C=8, D=8, H=2, causal
 control = unmasked_forward(model)       #zh 同一个模型，关掉了掩码 #en the same model with the mask switched off #ru та же модель с отключённой маской
 ids = np.array([1, 3, 4, 5, 6, 2])
-""")
+"""))
 
 md(
     zh="""

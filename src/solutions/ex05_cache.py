@@ -1,5 +1,7 @@
 # Exercise set 5 (§5, the KV cache and its position offset).  See src/solutions/ex01_allowed_set.py.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习 5：KV 缓存与位置偏移量", en="# Exercise set 5: the KV cache and the position offset", ru="# Упражнения к разделу 5: KV-кэш и смещение позиции",
    tags=("exercise",))
 
@@ -10,89 +12,131 @@ md(
     zh="""
 本笔记本配合 §5，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
-逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要确定缓存步骤中新词元的位置，不借助现成函数写出完整的一步，再写一个检验，确认缓存与完整前向传播给出相同的输出。
+逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要用缓存续写一个右填充的批量，让每一行的新词元落在正确的位置上；再不借助现成函数写出完整的一步，再写一个检验，确认缓存与完整前向传播给出相同的输出。
 """,
     en="""
 This notebook goes with §5 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
-When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will work out the position of the new token in a cached step, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
+When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will continue a right-padded batch through the cache, with every row's new token at the right position, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
 """,
     ru="""
 Этот блокнот относится к §5 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
-При пошаговой генерации модель хранит в KV-кэше ключи и значения уже увиденных позиций для каждой головы, а новый токен вычисляет только свои запрос, ключ и значение. Вам предстоит определить позицию нового токена при шаге с кэшем, самостоятельно запрограммировать такой шаг целиком и написать проверку того, что кэш даёт те же выходы, что и полный прямой проход.
+При пошаговой генерации модель хранит в KV-кэше ключи и значения уже увиденных позиций для каждой головы, а новый токен вычисляет только свои запрос, ключ и значение. Вам предстоит продолжить через кэш батч с дополнением справа так, чтобы новый токен каждой строки встал в правильную позицию, самостоятельно запрограммировать шаг с кэшем целиком и написать проверку того, что кэш даёт те же выходы, что и полный прямой проход.
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading.exercise_models import buggy_step, random_model
-from grading.exercises import check
-
+from grading import check
+from grading.models import buggy_step, random_model
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+""", after="""
 model = random_model(7)                 # V=7, C=8, D=8, H=2
 ids = np.array([1, 3, 5, 6, 2])
-""")
+"""))
 
 md(
     zh="""
-## cache-1：缓存步骤的位置（1 分）
+## cache-1：续写右填充的批量（2 分）
 
-`model.step(token, cache, position=p)` 把词元嵌入到位置 `p`（加上位置表第 `p` 行），把它的键和值存进 `cache`，并返回它的输出，形状为 `(D,)`。`len(cache)` 是缓存中已有的位置数。
+`model.new_cache()` 创建一个空缓存；`model.step(token, cache)` 把词元放在位置 `len(cache)`，把它的键和值存进 `cache`，返回它的输出，形状为 `(D,)`。位置表满了（`len(cache)` 等于行数 `C`）时，`model.step` 抛出 `ValueError`，缓存保持原样。
 
-写出 `step(model, token, cache)`：只需补上新词元的位置。缓存里已有三个词元时，新词元的位置是多少？
+训练用的批量由 `collate` 做右填充：较短的文本后面补上输入 `<eos>`、目标 −100。写出 `continue_padded(model, inputs, targets, tokens)`：`inputs`、`targets` 是 `collate` 返回的 `(B, T)` 数组，`tokens` 的形状为 `(B,)`，`tokens[b]` 是接在第 `b` 行文本后面的词元。对每一行，把这一行的文本送进缓存，再让 `tokens[b]` 走一步；返回这些输出堆成的 `(B, D)` 数组。
+
+哪些位置属于文本，由目标决定：目标不是 −100 的位置（§1.9）。不许调用 `model.forward`：这一题要的是缓存。
 """,
     en="""
-## cache-1: the position of a cached step (1 point)
+## cache-1: continuing a right-padded batch (2 points)
 
-`model.step(token, cache, position=p)` embeds the token at position `p` (adding row `p` of the position table), stores its key and value in `cache` and returns its output, of shape `(D,)`. `len(cache)` is the number of positions the cache already holds.
+`model.new_cache()` creates an empty cache; `model.step(token, cache)` puts the token at position `len(cache)`, stores its key and value in `cache` and returns its output, of shape `(D,)`. When the position table is full (`len(cache)` equals its number of rows `C`), `model.step` raises `ValueError` and leaves the cache as it was.
 
-Write `step(model, token, cache)`; only the position of the new token is missing. When the cache holds three tokens, where does the new one go?
+A training batch is right-padded by `collate`: a shorter text is followed by input `<eos>` with target −100. Write `continue_padded(model, inputs, targets, tokens)`: `inputs` and `targets` are the `(B, T)` arrays `collate` returns, `tokens` has shape `(B,)`, and `tokens[b]` is the token that follows the text of row `b`. For every row, feed that row's text into a cache and then take one step with `tokens[b]`; return the outputs stacked into a `(B, D)` array.
+
+The targets decide which positions belong to the text: those whose target is not −100 (§1.9). Do not call `model.forward`: this exercise is about the cache.
 """,
     ru="""
-## cache-1: позиция нового токена при шаге с кэшем (1 балл)
+## cache-1: продолжение батча с дополнением справа (2 балла)
 
-`model.step(token, cache, position=p)` помещает токен в позицию `p` (прибавляя строку `p` таблицы позиций), сохраняет его ключ и значение в `cache` и возвращает его выход формы `(D,)`. `len(cache)` — число позиций, уже хранящихся в кэше.
+`model.new_cache()` создаёт пустой кэш; `model.step(token, cache)` ставит токен в позицию `len(cache)`, сохраняет его ключ и значение в `cache` и возвращает его выход формы `(D,)`. Когда таблица позиций заполнена (`len(cache)` равно числу её строк `C`), `model.step` выбрасывает `ValueError` и оставляет кэш как был.
 
-Напишите `step(model, token, cache)`: не хватает только позиции нового токена. Если в кэше уже три токена, в какую позицию встаёт новый?
+Обучающий батч `collate` дополняет справа: за коротким текстом идут вход `<eos>` и целевая метка −100. Напишите `continue_padded(model, inputs, targets, tokens)`: `inputs` и `targets` — массивы `(B, T)`, которые возвращает `collate`, `tokens` имеет форму `(B,)`, а `tokens[b]` — токен, который следует за текстом строки `b`. Для каждой строки отправьте её текст в кэш и сделайте один шаг с `tokens[b]`; верните выходы, собранные в массив `(B, D)`.
+
+Какие позиции относятся к тексту, решают целевые метки: это позиции, где метка не равна −100 (§1.9). Вызывать `model.forward` нельзя: упражнение — про кэш.
 """,
 )
 
 code("""
-def step(model, token, cache):
-    # BEGIN SOLUTION
-    position = len(cache)                  #zh 新词元紧接在已存位置之后 #en the new token comes right after the stored ones #ru новый токен встаёт сразу после сохранённых
-    # END SOLUTION
-    return model.step(token, cache, position=position)
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # BEGIN SOLUTION
+        #zh 真实位置 0 … n−1：目标不是 −100 的位置
+        #en the real positions 0 … n−1: those whose target is not −100
+        #ru настоящие позиции 0 … n−1: те, где целевая метка не равна −100
+        n = int((targets[b] != IGNORE).sum())
+        #zh 每一行一个缓存
+        #en one cache per row
+        #ru у каждой строки свой кэш
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        #zh 新词元落在位置 n
+        #en the new token lands at position n
+        #ru новый токен встаёт в позицию n
+        outputs.append(model.step(int(tokens[b]), cache))
+        # END SOLUTION
+    return np.stack(outputs)                                  # (B, D)
 """)
 
 code("""
-check("cache-1", step)
-""")
-
-code("""
-cache = model.new_cache()
-incremental = np.stack([step(model, int(token), cache) for token in ids])     # (T, D)
-full = model.forward(ids)                                                       # (T, D)
-print(len(cache), np.abs(incremental - full).max() < 1e-12)
+check("cache-1", continue_padded)
 """)
 
 md(
     zh="""
-**解答说明。** 缓存中已有 `len(cache)` 个位置 `0 … len(cache)−1`，新词元就在 `len(cache)`。若每一步都从 0 开始，每个新词元都会加上位置表第 0 行：数组长度都对，位置含义却全错，第一个词元之后的输出都会偏离完整前向传播。缓存满了以后（长度等于位置表的行数 `C`），`model.step` 会抛出 `ValueError`，而不是取模回绕或截断到最后一行。
+下面的单元格用 §5.7 的例子对照：第 0 行是填充过的 `雨`，第 1 行是 `春雨`，两行后面都接 `风`。每一行的输出与对“文本加新词元”做完整前向传播的最后一行相比；把整行（连同填充）送进缓存时，第 0 行的误差不为 0。
 """,
     en="""
-**About the solution.** The cache holds `len(cache)` positions, `0 … len(cache)−1`, so the new token is at `len(cache)`. Restarting at 0 on every step would add row 0 of the position table to every new token: the array lengths all look right, the positions mean the wrong thing, and every output after the first token drifts from the full forward pass. Once the cache is full (its length equals `C`, the number of rows of the position table), `model.step` raises `ValueError` instead of wrapping the position around or clamping it to the last row.
+The cell below checks the example of §5.7: row 0 is the padded `雨`, row 1 is `春雨`, and 风 follows both. Each row's output is compared with the last row of a full forward pass over the text followed by the new token; feeding the whole row, padding included, into the cache gives row 0 a nonzero error.
 """,
     ru="""
-**О решении.** В кэше `len(cache)` позиций, `0 … len(cache)−1`, значит, новый токен встаёт в позицию `len(cache)`. Если на каждом шаге начинать с 0, каждому новому токену прибавится строка 0 таблицы позиций: длины массивов выглядят правильно, смысл позиций неверен, и все выходы после первого токена расходятся с полным проходом. Когда кэш заполнен (его длина равна `C`, числу строк таблицы позиций), `model.step` выбрасывает `ValueError`, а не берёт позицию по модулю и не прижимает её к последней строке.
+Ячейка ниже проверяет пример из §5.7: строка 0 — дополненный `雨`, строка 1 — `春雨`, и за обеими следует 风. Выход каждой строки сравнивается с последней строкой полного прохода по тексту с новым токеном; если отправить в кэш всю строку вместе с дополнением, у строки 0 появляется ненулевая ошибка.
+""",
+)
+
+code("""
+vocab = build_vocab(["春雨风"])
+inputs, targets = collate(["雨", "春雨"], vocab)
+wind = vocab.index("风")
+ours = continue_padded(model, inputs, targets, np.array([wind, wind]))
+full = [model.forward(np.array([BOS, *encode(text, vocab), wind]))[-1] for text in ("雨", "春雨")]
+whole_row = model.new_cache()
+for token in inputs[0]:
+    model.step(int(token), whole_row)
+padded_error = float(np.abs(model.step(wind, whole_row) - full[0]).max())
+print(inputs.tolist(), targets.tolist())
+print([float(np.abs(ours[b] - full[b]).max()) < 1e-12 for b in range(2)], padded_error > 1e-3)
+assert np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3
+""")
+
+md(
+    zh="""
+**解答说明。** 关键在于每一行的真实长度 `n` 不同：第 `b` 行的文本占位置 `0 … n−1`，`n` 是目标不为 −100 的个数，新词元必须落在位置 `n`，而不是批量长度 `T`。把整行送进缓存，短文本的新词元就会落在 `T`，还会读到填充的 `<eos>`：长度都对，输出却错了。每一行都要有自己的缓存，因为缓存记的是一条序列的历史；所有行共用一个缓存，后面的行会读到前面各行的键和值。最后一种情况：真实前缀已经有 `C` 个位置时，位置表里没有新词元的那一行，`model.step` 抛出 `ValueError`，我们的函数也原样抛出，不悄悄截断。
+""",
+    en="""
+**About the solution.** The point is that every row has its own real length `n`: the text of row `b` occupies positions `0 … n−1`, where `n` is the number of targets that are not −100, so the new token must land at position `n`, not at the batch length `T`. Feeding the whole row into the cache puts a short text's new token at `T` and lets it read the padding `<eos>`: every length is right and the output is wrong. Each row needs a cache of its own, because a cache holds the history of one sequence; with one cache shared by all rows, later rows would read the keys and values of earlier ones. Finally, when the real prefix already has `C` positions, the position table has no row for the new token: `model.step` raises `ValueError`, and our function passes it on instead of truncating anything silently.
+""",
+    ru="""
+**О решении.** Главное — у каждой строки своя настоящая длина `n`: текст строки `b` занимает позиции `0 … n−1`, где `n` — число целевых меток, не равных −100, и новый токен должен встать в позицию `n`, а не в позицию, равную длине батча `T`. Если отправить в кэш всю строку, новый токен короткого текста окажется в позиции `T` и прочитает `<eos>` дополнения: все длины правильные, а выход неверный. Каждой строке нужен свой кэш, потому что кэш хранит историю одной последовательности; с одним кэшем на все строки следующие строки читали бы ключи и значения предыдущих. Наконец, если настоящий префикс уже занимает `C` позиций, в таблице позиций нет строки для нового токена: `model.step` выбрасывает `ValueError`, и наша функция передаёт эту ошибку дальше, ничего молча не обрезая.
 """,
     tags=("solution",),
 )
 
 md(
     zh="""
-## cache-2：从零写一个缓存步骤（2 分）
+## cache-2：从零写一个缓存步骤（3 分）
 
 现在不用 `model.step`，只用数组写出一步。`attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads)`：
 
@@ -103,7 +147,7 @@ md(
 步骤：投影得到查询、键、值并拆成 `H` 个头；把新的键和值接到缓存末尾；每个头用 `1/√d` 缩放的点积分数，在全部 `n+1` 个位置上做 softmax；合并各头，乘 `w_o`。缓存里都是过去和当前的位置，所以这里不需要施加因果掩码。
 """,
     en="""
-## cache-2: a cached step from scratch (2 points)
+## cache-2: a cached step from scratch (3 points)
 
 Now write one step with arrays only, without `model.step`. `attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads)`:
 
@@ -114,7 +158,7 @@ Now write one step with arrays only, without `model.step`. `attention_step(x, ke
 Steps: project to query, key and value and split them into `H` heads; append the new key and value at the end of the cache; in every head, take a softmax of the dot-product scores scaled by `1/√d` over all `n+1` positions; merge the heads and multiply by `w_o`. Everything in the cache is past or present, so no causal mask needs to be applied here.
 """,
     ru="""
-## cache-2: шаг с кэшем без готовых функций (2 балла)
+## cache-2: шаг с кэшем без готовых функций (3 балла)
 
 Теперь напишите один шаг только на массивах, без `model.step`. `attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads)`:
 
@@ -178,7 +222,7 @@ md(
 
 md(
     zh="""
-## cache-3：缓存与完整前向传播的等价检验（3 分）
+## cache-3：缓存与完整前向传播的等价检验（2 分）
 
 写出 `cache_error(forward, step, new_cache, ids)`：
 
@@ -189,7 +233,7 @@ md(
 正确的缓存得到舍入误差量级的数。下面的单元格还会用一个位置总被重置为 0 的步骤来做阴性对照：检验必须能看出它错了。想一想：为什么只有一个词元的序列看不出这个错误？
 """,
     en="""
-## cache-3: the cache and the full forward pass (3 points)
+## cache-3: the cache and the full forward pass (2 points)
 
 Write `cache_error(forward, step, new_cache, ids)`:
 
@@ -200,7 +244,7 @@ Write `cache_error(forward, step, new_cache, ids)`:
 A correct cache gives a number of the size of rounding error. The cell below also runs a step whose position is always reset to 0, as a negative control: the test has to see that it is wrong. Think about it: why can a sequence of a single token not reveal this bug?
 """,
     ru="""
-## cache-3: кэш и полный проход (3 балла)
+## cache-3: кэш и полный проход (2 балла)
 
 Напишите `cache_error(forward, step, new_cache, ids)`:
 
@@ -228,10 +272,7 @@ check("cache-3", cache_error)
 """)
 
 code("""
-def my_step(token, cache):
-    return step(model, token, cache)
-
-right = cache_error(model.forward, my_step, model.new_cache, ids)
+right = cache_error(model.forward, model.step, model.new_cache, ids)
 reset = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids)
 reset_one_token = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids[:1])
 print(right < 1e-12, round(reset, 6), reset_one_token)

@@ -1,5 +1,7 @@
 # Exercise set 7 (§7, the small decoder trained in NumPy).  See src/solutions/ex01_allowed_set.py.
 
+from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+
 md(zh="# 练习 7：反向传播、逐层缓存与泄漏诊断", en="# Exercise set 7: backward passes, the per-layer cache and a leak diagnosis",
    ru="# Упражнения к разделу 7: обратные проходы, послойный кэш и диагностика утечки",
    tags=("exercise",))
@@ -27,16 +29,16 @@ This notebook goes with §7 and works like the previous exercise sets: replace t
 """,
 )
 
-code("""
+code(setup_cell("""
 import numpy as np
 
-from grading import exercise_models as m
-from grading.exercises import check
+from grading import check
+from grading import models as m
 from lib import layers
 from lib.attention import causal_attention, causal_future, masked_softmax
 from lib.data import build_vocab, collate, decode
 from lib.layers import numerical_gradient, relative_error
-""")
+"""))
 
 md(
     zh="""

@@ -4,10 +4,16 @@
     python -m grading OUT_DIR --csv report.csv
 
 Every case is one student folder under OUT_DIR.  Most start from the solved
-``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3) and
-add or change a cell; :data:`CASES` says, for each, what the grader must
-report (``EXPECT``: exercise id -> status, or "not pass").  tests/test_grading_bad.py
+``solutions/en/ex01_allowed_set.ipynb`` (exercises mask-1, mask-2, mask-3, data-1) and
+add or change a cell; :func:`cases` says, for each, what the grader must
+report (exercise id -> status, or "not pass"; "-" is a row about a file that
+is not graded) and words its messages must hold.  tests/test_grading_bad.py
 grades them all in one batch and checks every row.
+
+Besides notebooks, a case's files may be raw bytes, or special entries
+(:func:`build`): ``("symlink", target)``, ``("fifo",)``, ``("device",)``, ``("deep", n)``
+(folders nested n deep); a file name may be bytes (not valid UTF-8); and a whole
+case may be ``("folder_symlink", target)``: the student folder is itself a link.
 """
 
 import copy
@@ -21,6 +27,7 @@ STUB = ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb"
 SOLVED_ZH = ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb"
 STUB_HEADS = ROOT / "exercises" / "en" / "ex02_heads.ipynb"
 SOLVED_DECODER = ROOT / "solutions" / "en" / "ex07_decoder.ipynb"
+SOLVED_EVIDENCE = ROOT / "solutions" / "en" / "ex06_evidence.ipynb"
 
 NOT_PASS = "not pass"
 
@@ -71,6 +78,14 @@ def _code_index(nb, startswith):
     raise ValueError(startswith)
 
 
+def _bad_metadata(nb):
+    nb["metadata"] = "not a dict"
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["metadata"] = ["tags", "not", "a", "dict"]
+            break
+
+
 def rename_function(nb):
     i = _code_index(nb, "def masked_softmax")
     cell = nb["cells"][i]
@@ -115,6 +130,13 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     return layers.layer_norm_backward(np.asarray(d_out), saved)       # the reference, one call away
 '''
 
+
+EVIDENCE_NUMPY = '''
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    from lib.attention import multi_head_attention
+    return multi_head_attention(np.asarray(x)[None], *map(np.asarray, (w_q, w_k, w_v, w_o)), n_heads,
+                                causal=causal)[0].tolist()
+'''
 
 ISOLATION_PROBE = '''
 import os, socket, numpy as np
@@ -167,7 +189,7 @@ def masked_softmax(scores, allowed):
 '''
 
 TAMPER = '''
-import os, glob, signal
+import os, glob
 
 def masked_softmax(scores, allowed):
     attempts = [
@@ -175,7 +197,7 @@ def masked_softmax(scores, allowed):
         lambda: open("{root}/lib/attention.py", "a").write("# tampered"),
         lambda: [os.remove(p) for p in glob.glob("/grader/in/*")],
         lambda: open("/grader/in/kernel.json", "w").write("{{}}"),
-        lambda: os.kill(1, signal.SIGKILL),
+        lambda: os.kill(1, 9),
         lambda: os.setuid(0),
         lambda: os.chroot("/"),
         lambda: open("/etc/passwd", "a").write("x"),
@@ -206,6 +228,50 @@ for _ in range(300):
 print(children)
 '''
 
+CLOSURE = '''
+import lib.attention
+
+def _make():
+    f = lib.attention.masked_softmax          # the wrapper's closure hid this from the old run-time fence
+    return lambda scores, allowed: f(scores, allowed)
+
+masked_softmax = _make()
+'''
+
+FAKE_LIB = '''
+_space = {"__name__": "lib.fake"}              # a namespace that claims to be lib
+exec(compile("import lib.attention\\nmasked_softmax = lib.attention.masked_softmax", "x", "exec"), _space)
+masked_softmax = _space["masked_softmax"]
+'''
+
+FENCE_STATE = '''
+try:
+    import grading._fence as F                 # the old fence's state, if it still existed
+    F.ACTIVE.clear()
+except ImportError:
+    pass
+from lib.attention import masked_softmax
+'''
+
+FORGED_RECORDS = softmax_cell('''    import glob, json
+    for path in glob.glob("/grader/io/r-*.jsonl"):   # the kernel's result file: replace what it wrote so far
+        with open(path, "w") as f:
+            f.write(json.dumps({"case": 0, "result": {"__ndarray__": {"dtype": "<U99999999", "shape": [5],
+                                                                     "items": ["a"] * 5}}}) + "\\n")
+            f.write(json.dumps({"case": 1, "forged": True}) + "\\n")
+            f.write("not json\\n")
+    return _good_softmax(scores, allowed)
+''')
+
+GUESS = '''
+import numpy as np
+
+def is_valid_attention(weights, allowed, atol=1e-9):
+    return bool(np.random.default_rng({k}).integers(2))     # a guess, one per copy
+'''
+
+MANY_MAGICS = "\n".join(["%time x = 1", "!echo hi"] * 40_000)
+
 MONKEYPATCH_NUMPY = softmax_cell('''    return np.ones(np.shape(scores)) / 7          # wrong, and then:
 import numpy.testing
 np.allclose = lambda *a, **k: True
@@ -229,7 +295,7 @@ MONKEYPATCH_BUILTINS = softmax_cell('''    import builtins, math, json          
 def cases():
     """(folder, {file name: notebook dict or bytes}, {exercise: expected status}, [message fragments])."""
     P = "pass"
-    ok3 = {"mask-1": P, "mask-2": P, "mask-3": P}
+    ok3 = {"mask-1": P, "mask-2": P, "mask-3": P, "data-1": P}        # every exercise of ex01_allowed_set
 
     def solved(*cells, **kw):
         return {"ex01_allowed_set.ipynb": with_cells(SOLVED, cells, **kw)}
@@ -254,14 +320,20 @@ def cases():
         "returns_string": mask2("fail", "    return 'softmax'\n"),
         "returns_generator": mask2("fail", "    return (x for x in _good_softmax(scores, allowed))\n"),
         "returns_huge": mask2("fail", "    return np.zeros((100_000_000,))\n"),
-        "huge_exception": mask2("fail", "    raise ValueError('x' * 50_000_000)\n", "ValueError"),
+        # 5 MB: more than a result record may hold (2 MiB), 2500 times the message an exception keeps
+        "huge_exception": mask2(NOT_PASS, "    raise ValueError('x' * 5_000_000)\n", "ValueError"),
         "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
-        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {**ok3, "mask-2": NOT_PASS}, []),
-        "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"}, []),
+        # reflection anywhere in the notebook: no exercise of it can be verified
+        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {k: NOT_PASS for k in ok3}, ["import builtins"]),
+        "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {k: "fail" for k in ok3}, ["exec()"]),
         "isolation_probe": (solved(ISOLATION_PROBE.format(
             root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "grading" / "batch"), str(ROOT / ".git"),
                                      str(ROOT / "tests"), batch_secret, "/root/.bashrc", "/work/shared"])), ok3, []),
         "tamper": (solved(GOOD + TAMPER.format(root=ROOT)), ok3, []),
+        "closure": (solved(CLOSURE), {**ok3, "mask-2": "fail"}, ["lib.attention.masked_softmax"]),
+        "fake_lib_namespace": (solved(FAKE_LIB), {k: "fail" for k in ok3}, ["exec()"]),
+        "fence_state": (solved(FENCE_STATE), {**ok3, "mask-2": "fail"}, ["reference implementation"]),
+        "forged_records": (solved(FORGED_RECORDS), {**ok3, "mask-2": "fail"}, ["malformed result"]),
         "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},
                          ["reference implementation"]),
         "uses_library_inside": mask2("fail", "    import lib.attention as A\n    return A.masked_softmax(scores, allowed)\n",
@@ -270,22 +342,27 @@ def cases():
         "ignore_interrupt": mask2("timeout", "    while True:\n        try:\n            while True:\n"
                                              "                pass\n        except KeyboardInterrupt:\n"
                                              "            continue\n"),
-        "os_exit": mask2("error", "    import os\n    os._exit(0)\n", "exited"),
+        "os_exit": mask2("error", "    import os\n    os._exit(0)\n", "ended the kernel process (os._exit(0)"),
+        # the status the sandbox uses for its own failures: still the notebook's doing, said so
+        "os_exit_112": mask2("error", "    import os\n    os._exit(112)\n", "os._exit(112)"),
         "sys_exit": mask2("fail", "    import sys\n    sys.exit(3)\n", "SystemExit"),
-        "segfault": mask2("error", "    import ctypes\n    ctypes.string_at(0)\n", "SIGSEGV"),
+        "segfault": mask2("error", "    import faulthandler\n    faulthandler._sigsegv()\n", "SIGSEGV", "segmentation"),
         "memory": mask2("fail", "    big = np.ones(3 * 2**30 // 8)\n    return _good_softmax(scores, allowed)\n",
                         "MemoryError"),
         "input": mask2("fail", "    name = input('your name? ')\n    return _good_softmax(scores, allowed)\n"),
         "print_in_function": mask2(P, "    print('y' * 1_000_000)\n    return _good_softmax(scores, allowed)\n"),
         "print_flood": (solved("print('x' * 100_000_000)"), ok3, []),
-        "fork_bomb": (solved(FORK_BOMB), ok3, []),
+        # processes started beside the grader's calls could rewrite their results
+        "fork_bomb": (solved(FORK_BOMB), {k: "fail" for k in ok3}, ["os.fork"]),
         "toplevel_exit": (solved("import os\nos._exit(0)", insert_at=3), ok3, []),
-        "toplevel_hang": (solved("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
-                                 insert_at=3), ok3, []),
+        "toplevel_hang": (solved("while True:\n    try:\n        while True:\n            pass\n"
+                                 "    except KeyboardInterrupt:\n        continue", insert_at=3), ok3, []),
         "toplevel_input": (solved("answer = input('?')"), ok3, []),
         "toplevel_memory": (solved("import numpy as np\nhuge = np.ones(3 * 2**30 // 8)"), ok3, []),
         "magics": (solved("!ls /", "%timeit -n1 -r1 1 + 1", "%%bash\necho hi", "files = !ls",
                           "%matplotlib inline\nx = 1", "np.exp?"), ok3, []),
+        "many_magics": (solved(MANY_MAGICS), ok3, []),
+        "metadata_not_dict": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=_bad_metadata)}, ok3, []),
         "missing_function": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=rename_function)},
                              {**ok3, "mask-2": "missing"}, ["masked_softmax"]),
         "invalid_json": ({"ex01_allowed_set.ipynb": b'{"cells": [ {"cell_type": "code", '},
@@ -296,12 +373,41 @@ def cases():
             "# 中文注释：掩码与许可集合\n变量 = '注意力权重'\nprint(变量, 'маска')\n",
             GOOD + "\ndef 掩码软最大(分数, 许可):\n    return _good_softmax(分数, 许可)\n\nmasked_softmax = 掩码软最大\n"])},
             ok3, []),
+        # one notebook per exercise set is graded (the one named like the course's), whatever the others score
         "two_notebooks_same": ({"ex01_allowed_set.ipynb": load(STUB), "ex01_allowed_set (1).ipynb": load(SOLVED)},
-                               ok3, ["best of 2"]),
+                               {k: "fail" for k in ok3}, ["ex01_allowed_set (1).ipynb"]),
+        "forty_guesses": ({f"ex01_allowed_set ({k}).ipynb": with_cells(SOLVED, [GUESS.format(k=k)]) for k in range(1, 41)},
+                          {**ok3, "mask-3": "fail"}, ["ex01_allowed_set (2).ipynb"]),
         "two_notebooks_different": ({"ex01_allowed_set.ipynb": load(SOLVED), "ex02_heads.ipynb": load(STUB_HEADS)},
-                                    {**ok3, "heads-1": "fail", "heads-2": "fail", "heads-3": "fail"}, []),
+                                    {**ok3, "heads-1": "fail", "heads-2": "fail", "heads-3": "fail", "cost-1": "fail"}, []),
+        # what other systems leave in a folder
+        "stray_names": ({" .ex01_allowed_set.ipynb ": load(SOLVED)}, ok3, []),
+        "macos_junk": ({"ex01_allowed_set.ipynb": load(SOLVED), "._ex01_allowed_set.ipynb": b"\x00\x05\x16\x07\x00\x02"},
+                       {**ok3, "-": "error"}, ["macOS"]),
+        "unrecognised_name": ({"ex01_allowed_set.ipynb.txt": load(SOLVED)}, {**{k: "missing" for k in ok3}, "-": "error"},
+                              ["does not end in .ipynb"]),
+        "gbk_name": ({"练习一 ex01_allowed_set.ipynb".encode("gb18030"): load(SOLVED)}, ok3, []),
+        "empty_student_folder": ({}, {k: "missing" for k in ok3}, ["no notebook (*.ipynb) in this folder"]),
+        "symlink_to_solutions": ({"ex01_allowed_set.ipynb": ("symlink", str(SOLVED))}, {k: "error" for k in ok3},
+                                 ["symbolic link"]),
+        "symlink_to_classmate": ({"ex01_allowed_set.ipynb": ("symlink", "../solved/ex01_allowed_set.ipynb")},
+                                 {k: "error" for k in ok3}, ["symbolic link"]),
+        "symlink_loop": ({"ex01_allowed_set.ipynb": ("symlink", "ex01_allowed_set.ipynb")}, {k: "error" for k in ok3},
+                         ["does not resolve"]),
+        "folder_symlink": (("folder_symlink", "solved"), {"*": "error"}, ["symbolic link"]),        # refused whole
+        "fifo": ({"ex01_allowed_set.ipynb": ("fifo",)}, {k: "error" for k in ok3}, ["named pipe"]),
+        "device": ({"ex01_allowed_set.ipynb": ("device",)}, {k: "error" for k in ok3}, ["device file"]),
+        "deep_nesting": ({"ex01_allowed_set.ipynb": load(SOLVED), "d": ("deep", 1000)}, {**ok3, "-": "error"},
+                         ["nested deeper"]),
         "dec1_lying_array": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LYING_ARRAY)},
                              {"dec-1": "fail", "dec-2": P}, ["Agreeable"]),
+        # data-1: the library's collate under the learner's name
+        "data1_calls_library": (solved("from lib.data import collate"), {**ok3, "data-1": "fail"},
+                                ["reference implementation", "lib.data.collate"]),
+        # evidence-1 gives the right numbers through NumPy: refused, it is no independent check
+        "evidence_uses_numpy": ({"ex06_evidence.ipynb": with_cells(SOLVED_EVIDENCE, [EVIDENCE_NUMPY])},
+                                {"evidence-1": "fail"}, ["plain Python"]),
+        "evidence_solved": ({"ex06_evidence.ipynb": load(SOLVED_EVIDENCE)}, {"evidence-1": P}, []),
         "dec2_calls_library": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LIBRARY_BACKWARD)},
                                {"dec-1": P, "dec-2": "fail"}, ["reference implementation"]),
         "other_course": ({"homework3.ipynb": {"cells": [code_cell("def fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)")],
@@ -313,24 +419,71 @@ def cases():
 
 # Cases that really damage the machine when no sandbox stops them (isolation "none").
 DESTRUCTIVE = {"tamper"}
+# Cases only root can build (a device file).
+NEEDS_ROOT = {"device"}
 
 
 def build(out_dir, skip=()):
     """Write every case under ``out_dir`` (but ``skip``); returns {folder: (expected, fragments)}."""
+    import os
+    import stat
     out_dir = pathlib.Path(out_dir)
     expectations = {}
+    if os.geteuid() != 0:
+        skip = set(skip) | NEEDS_ROOT
     for folder, (files, expect, fragments) in cases().items():
         if folder in skip:
             continue
         d = out_dir / folder
+        if isinstance(files, tuple) and files[0] == "folder_symlink":
+            os.symlink(files[1], d)
+            expectations[folder] = (expect, fragments)
+            continue
         d.mkdir(parents=True, exist_ok=True)
         for name, content in files.items():
+            path = os.path.join(os.fsencode(d), name) if isinstance(name, bytes) else str(d / name)
             if isinstance(content, dict):
                 text = json.dumps(content, ensure_ascii=False, indent=1).replace("{batch}", str(out_dir))
                 content = text.encode("utf-8")
-            (d / name).write_bytes(content)
+            if isinstance(content, tuple):
+                kind = content[0]
+                if kind == "symlink":
+                    os.symlink(content[1], path)
+                elif kind == "fifo":
+                    os.mkfifo(path)
+                elif kind == "device":
+                    os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+                elif kind == "deep":
+                    fd = os.open(d, os.O_RDONLY)
+                    for _ in range(content[1]):
+                        os.mkdir(name, dir_fd=fd)
+                        inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+                        os.close(fd)
+                        fd = inner
+                    os.close(fd)
+                continue
+            with open(path, "wb") as f:
+                f.write(content)
         expectations[folder] = (expect, fragments)
     return expectations
+
+
+def remove(out_dir):
+    """Remove a built batch, the thousand-deep folders included (without recursion)."""
+    import os
+    import shutil
+    for dirpath, dirnames, _ in os.walk(out_dir):
+        if "d" in dirnames and os.path.basename(dirpath) == "deep_nesting":
+            fds = [os.open(os.path.join(dirpath, "d"), os.O_RDONLY)]
+            while "d" in os.listdir(fds[-1]):
+                fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+            for parent in reversed(fds[:-1]):
+                os.rmdir("d", dir_fd=parent)
+            for fd in fds:
+                os.close(fd)
+            os.rmdir(os.path.join(dirpath, "d"))
+            dirnames.remove("d")
+    shutil.rmtree(out_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,371 @@
+"""The grader's sentences in the course's three languages: everything a report row says
+that is not about a test's values.
+
+Messages about a test's result (wrong shape, wrong value, ...) come from
+:mod:`grading.feedback`, the same texts ``check()`` prints in the notebook; the
+ones here are about everything around it (a missing function, a crashed or
+hung kernel, an unreadable file).  Each is a ``str.format`` template; a
+reason inside another message (why a kernel stopped) is itself one of these
+keys, so a Russian row never carries an English clause.
+"""
+
+from . import feedback
+
+MESSAGES = {
+    "passed": {
+        "zh": "通过",
+        "en": "passed",
+        "ru": "пройдено",
+    },
+    "missing_function": {
+        "zh": "笔记本中没有定义 {function}",
+        "en": "the notebook does not define {function}",
+        "ru": "в блокноте не определена функция {function}",
+    },
+    "not_callable": {
+        "zh": "{function} 是 {type}，不是函数",
+        "en": "{function} is a {type}, not a function",
+        "ru": "{function} — это {type}, а не функция",
+    },
+    "missing_notebook": {
+        "zh": "本次提交中没有笔记本 {notebook}.ipynb",
+        "en": "no notebook {notebook}.ipynb in this submission",
+        "ru": "в работе нет блокнота {notebook}.ipynb",
+    },
+    "empty_folder": {
+        "zh": "这个文件夹里没有笔记本（*.ipynb）；{found}",
+        "en": "no notebook (*.ipynb) in this folder; {found}",
+        "ru": "в этой папке нет ни одного блокнота (*.ipynb); {found}",
+    },
+    "found_nothing": {
+        "zh": "文件夹是空的",
+        "en": "the folder is empty",
+        "ru": "папка пуста",
+    },
+    "found_files": {
+        "zh": "找到了 {count} 个其他文件，例如 {example}",
+        "en": "found {count} other file(s), e.g. {example}",
+        "ru": "найдено других файлов: {count}, например {example}",
+    },
+    "unknown_notebook": {
+        "zh": "这不是本课程的练习笔记本（应为以下之一：{known}）",
+        "en": "not an exercise notebook of this course (expected one of: {known})",
+        "ru": "это не блокнот упражнений этого курса (ожидался один из: {known})",
+    },
+    "unrecognised_name": {
+        "zh": "{name}：文件名看起来像笔记本，但不是以 .ipynb 结尾，没有评分",
+        "en": "{name}: the name looks like a notebook's but does not end in .ipynb; not graded",
+        "ru": "{name}: имя похоже на имя блокнота, но не оканчивается на .ipynb; не оценено",
+    },
+    "macos_metadata": {
+        "zh": "{name}：这是 macOS 打包时附带的元数据文件，不是笔记本，已忽略",
+        "en": "{name}: a metadata file that macOS adds to archives, not a notebook; ignored",
+        "ru": "{name}: служебный файл, который macOS добавляет в архивы, а не блокнот; пропущен",
+    },
+    "unreadable": {
+        "zh": "无法评分这个笔记本：{problem}",
+        "en": "the notebook cannot be graded: {problem}",
+        "ru": "блокнот нельзя оценить: {problem}",
+    },
+    "problem_too_large": {
+        "zh": "文件太大，不可能是笔记本（{size} MiB）",
+        "en": "the file is too large to be a notebook ({size} MiB)",
+        "ru": "файл слишком велик для блокнота ({size} МиБ)",
+    },
+    "problem_unreadable": {
+        "zh": "无法读取这个文件（{error}）",
+        "en": "the file cannot be read ({error})",
+        "ru": "файл не удалось прочитать ({error})",
+    },
+    "problem_not_utf8": {
+        "zh": "文件不是有效的 UTF-8（偏移 {offset} 处的字节 0x{byte}）；请在 Jupyter 中重新保存笔记本",
+        "en": "the file is not valid UTF-8 (byte 0x{byte} at offset {offset}); save the notebook again from Jupyter",
+        "ru": "файл не в кодировке UTF-8 (байт 0x{byte} по смещению {offset}); сохраните блокнот в Jupyter заново",
+    },
+    "problem_not_json": {
+        "zh": "文件不是笔记本：它不是有效的 JSON{where}",
+        "en": "the file is not a notebook: it is not valid JSON{where}",
+        "ru": "файл не является блокнотом: это не корректный JSON{where}",
+    },
+    "problem_json_where": {
+        "zh": "（第 {line} 行第 {column} 列）",
+        "en": " (line {line}, column {column})",
+        "ru": " (строка {line}, столбец {column})",
+    },
+    "problem_no_cells": {
+        "zh": "文件是 JSON，但不是 Jupyter 笔记本（没有单元格列表）",
+        "en": "the file is JSON but not a Jupyter notebook (no list of cells)",
+        "ru": "файл в формате JSON, но это не блокнот Jupyter (нет списка ячеек)",
+    },
+    "problem_old_format": {
+        "zh": "不支持这种笔记本格式（{error}）",
+        "en": "the notebook format is not supported ({error})",
+        "ru": "этот формат блокнота не поддерживается ({error})",
+    },
+    "problem_symlink": {
+        "zh": "{name} 是一个符号链接，指向提交之外；请提交文件本身",
+        "en": "{name} is a symbolic link to something outside the submission; hand in the file itself",
+        "ru": "{name} — символическая ссылка за пределы работы; сдайте сам файл",
+    },
+    "problem_symlink_loop": {
+        "zh": "{name} 是一个无法解析的符号链接（循环或断开）",
+        "en": "{name} is a symbolic link that does not resolve (a loop or a broken link)",
+        "ru": "{name} — символическая ссылка, которая никуда не ведёт (цикл или обрыв)",
+    },
+    "problem_not_regular": {
+        "zh": "{name} 不是普通文件（而是{what}），没有读取",
+        "en": "{name} is not a regular file but {what}; not read",
+        "ru": "{name} — не обычный файл, а {what}; не прочитан",
+    },
+    "what_fifo": {"zh": "命名管道", "en": "a named pipe (FIFO)", "ru": "именованный канал (FIFO)"},
+    "what_device": {"zh": "设备文件", "en": "a device file", "ru": "файл устройства"},
+    "what_socket": {"zh": "套接字", "en": "a socket", "ru": "сокет"},
+    "what_folder": {"zh": "文件夹", "en": "a folder", "ru": "папка"},
+    "what_other": {"zh": "特殊文件", "en": "a special file", "ru": "специальный файл"},
+    "folder_symlink": {
+        "zh": "拒绝评分：学生文件夹 {name} 本身是一个符号链接",
+        "en": "refused: the student folder {name} is itself a symbolic link",
+        "ru": "отказано: папка студента {name} сама является символической ссылкой",
+    },
+    "too_deep": {
+        "zh": "{name} 下的文件夹嵌套超过 {depth} 层，更深的部分没有搜索",
+        "en": "folders under {name} are nested deeper than {depth} levels; the deeper part was not searched",
+        "ru": "папки внутри {name} вложены глубже {depth} уровней; глубже поиск не шёл",
+    },
+    "too_many_files": {
+        "zh": "{name} 中的文件超过 {count} 个，其余的没有搜索",
+        "en": "{name} holds more than {count} files; the rest were not searched",
+        "ru": "в {name} больше {count} файлов; остальные не просматривались",
+    },
+    "duplicate_ignored": {
+        "zh": "没有评分：本练习集只评一个笔记本，评的是 {graded}",
+        "en": "not graded: one notebook per exercise set is graded, and it is {graded}",
+        "ru": "не оценено: из каждого набора упражнений оценивается один блокнот, и это {graded}",
+    },
+    "also_handed_in": {
+        "zh": "（同一练习集另有 {count} 个笔记本没有评分：{names}）",
+        "en": "(also handed in for this exercise set and not graded: {names})",
+        "ru": "(для этого набора сданы ещё блокноты, они не оценивались: {names})",
+    },
+    "also_handed_in_many": {
+        "zh": "（同一练习集另有 {count} 个笔记本没有评分，例如 {names}）",
+        "en": "(also handed in for this exercise set and not graded: {count} notebooks, e.g. {names})",
+        "ru": "(для этого набора сданы ещё блокноты, они не оценивались: {count}, например {names})",
+    },
+    "case_timeout": {
+        "zh": "测试“{case}”没有在 {seconds} 秒内完成",
+        "en": "the test “{case}” did not finish within {seconds} s",
+        "ru": "тест «{case}» не завершился за {seconds} с",
+    },
+    "total_timeout": {
+        "zh": "本次提交用完了总时限 {seconds} 秒",
+        "en": "the submission used up its total time limit of {seconds} s",
+        "ru": "работа исчерпала общий лимит времени {seconds} с",
+    },
+    "kernel_died": {
+        "zh": "{function} 运行测试时内核停止了：{reason}",
+        "en": "{function}: the kernel stopped while the tests ran: {reason}",
+        "ru": "{function}: ядро остановилось во время прогона тестов: {reason}",
+    },
+    "kernel_failed": {
+        "zh": "无法运行这个笔记本：{reason}",
+        "en": "the notebook could not be run: {reason}",
+        "ru": "блокнот не удалось выполнить: {reason}",
+    },
+    "call_failed": {
+        "zh": "评分程序无法调用 {function}：{error}",
+        "en": "the grader could not call {function}: {error}",
+        "ru": "системе оценивания не удалось вызвать {function}: {error}",
+    },
+    "no_result": {
+        "zh": "测试“{case}”没有返回可读的结果",
+        "en": "the test “{case}” returned no readable result",
+        "ru": "тест «{case}» не вернул результата, который можно прочитать",
+    },
+    "invalid_result": {
+        "zh": "笔记本的代码送回了格式错误的结果（{problem}）",
+        "en": "the notebook's code sent back a malformed result ({problem})",
+        "ru": "код блокнота вернул результат в неверном формате ({problem})",
+    },
+    "result_too_large": {
+        "zh": "结果太大，评分程序不接收",
+        "en": "the result is too large for the grader to receive",
+        "ru": "результат слишком велик, система оценивания его не принимает",
+    },
+    "record_missing": {
+        "zh": "测试“{case}”没有记录",
+        "en": "no record for the test “{case}”",
+        "ru": "нет записи для теста «{case}»",
+    },
+    "record_malformed": {
+        "zh": "记录的格式不对",
+        "en": "a record has the wrong form",
+        "ru": "запись имеет неверный вид",
+    },
+    "record_undecodable": {
+        "zh": "结果无法解码",
+        "en": "a result cannot be decoded",
+        "ru": "результат не удаётся декодировать",
+    },
+    "setup_in_kernel": {
+        "zh": "笔记本的内核里无法搭建这个测试的模型（{error}）；笔记本是否改动了 numpy 或 lib？",
+        "en": "the test's models could not be built in the notebook's kernel ({error}); did the notebook change numpy or lib?",
+        "ru": "в ядре блокнота не удалось построить модели этого теста ({error}); не изменял ли блокнот numpy или lib?",
+    },
+    "hidden_definition": {
+        "zh": "笔记本源代码里看不到的定义（例如 exec 或魔法命令）",
+        "en": "a definition the notebook's source does not show (exec, a magic command, ...)",
+        "ru": "определения, которого нет в исходном коде блокнота (exec, магическая команда и т. п.)",
+    },
+    "cell_error_hint": {
+        "zh": "第 {cell} 个单元格抛出了 {error}",
+        "en": "cell {cell} raised {error}",
+        "ru": "ячейка {cell} выбросила исключение {error}",
+    },
+    "cell_skipped_hint": {
+        "zh": "第 {cell} 个单元格被跳过：{reason}",
+        "en": "cell {cell} was skipped: {reason}",
+        "ru": "ячейка {cell} пропущена: {reason}",
+    },
+    "interrupted_after": {
+        "zh": "运行 {seconds} 秒后被中断",
+        "en": "interrupted after {seconds} s",
+        "ru": "прервана через {seconds} с",
+    },
+    "ignored_interrupt": {
+        "zh": "运行超过 {seconds} 秒，并且不理会中断",
+        "en": "it ran longer than {seconds} s and ignored the interrupt",
+        "ru": "выполнялась дольше {seconds} с и не реагировала на прерывание",
+    },
+    "gave_up": {
+        "zh": "启动了 {count} 个内核后放弃（{reasons}）",
+        "en": "gave up after {count} kernels ({reasons})",
+        "ru": "после {count} запусков ядра система оценивания остановилась ({reasons})",
+    },
+    "exit_student": {
+        "zh": "笔记本的代码结束了内核进程（os._exit({code}) 或类似的调用）",
+        "en": "the notebook's code ended the kernel process (os._exit({code}) or the like)",
+        "ru": "код блокнота завершил процесс ядра (os._exit({code}) или подобный вызов)",
+    },
+    "exit_signal": {
+        "zh": "内核崩溃了（{signal}：{what}）",
+        "en": "the kernel crashed ({signal}: {what})",
+        "ru": "ядро аварийно завершилось ({signal}: {what})",
+    },
+    "exit_memory": {
+        "zh": "本次提交的所有进程合计超出了 {limit} MiB 的内存限制，内核被终止",
+        "en": "the submission's processes together went over the memory limit of {limit} MiB; the kernel was killed",
+        "ru": "процессы работы вместе превысили лимит памяти {limit} МиБ; ядро остановлено",
+    },
+    "exit_killed": {
+        "zh": "内核被终止了（可能是内存或 CPU 时间用完）",
+        "en": "the kernel was killed (out of memory or CPU time, probably)",
+        "ru": "ядро было остановлено (вероятно, закончилась память или процессорное время)",
+    },
+    "exit_gone": {
+        "zh": "内核停止了",
+        "en": "the kernel stopped",
+        "ru": "ядро остановилось",
+    },
+    "start_timeout": {
+        "zh": "内核没有在 {seconds} 秒内启动",
+        "en": "the kernel did not start within {seconds} s",
+        "ru": "ядро не запустилось за {seconds} с",
+    },
+    "sandbox_failed": {
+        "zh": "评分沙箱没能启动（{detail}）；这不是学生的错误",
+        "en": "the grading sandbox did not start ({detail}); this is not the student's fault",
+        "ru": "песочница системы оценивания не запустилась ({detail}); это не ошибка студента",
+    },
+    "interrupted": {
+        "zh": "没有评分：评分程序被中断",
+        "en": "not graded: the grader was interrupted",
+        "ru": "не оценено: работа системы оценивания была прервана",
+    },
+    "internal": {
+        "zh": "评分程序内部错误（{error}），这不是学生的错误",
+        "en": "internal grader error ({error}); this is not the student's fault",
+        "ru": "внутренняя ошибка системы оценивания ({error}); это не ошибка студента",
+    },
+    # -- feedback pages and the instructor's index --------------------------------------
+    "page_title": {
+        "zh": "评分反馈：{submission}",
+        "en": "Feedback: {submission}",
+        "ru": "Отзыв о работе: {submission}",
+    },
+    "page_total": {
+        "zh": "总分：{points} / {max_points}",
+        "en": "Total: {points} of {max_points} points",
+        "ru": "Итого баллов: {points} из {max_points}",
+    },
+    "page_row_points": {"zh": "得分 {points} / {max_points}", "en": "points: {points} of {max_points}",
+                        "ru": "баллов: {points} из {max_points}"},
+    "page_row_tests": {"zh": "通过 {passed} / {total} 个测试", "en": "{passed} of {total} tests passed",
+                       "ru": "пройдено тестов: {passed} из {total}"},
+    "page_exercise": {"zh": "练习", "en": "Exercise", "ru": "Упражнение"},
+    "page_status": {"zh": "状态", "en": "Status", "ru": "Статус"},
+    "page_points": {"zh": "得分", "en": "Points", "ru": "Баллы"},
+    "page_tests": {"zh": "通过的测试", "en": "Tests passed", "ru": "Пройдено тестов"},
+    "page_notebook": {"zh": "笔记本", "en": "Notebook", "ru": "Блокнот"},
+    "page_hidden": {"zh": "隐藏测试", "en": "hidden test", "ru": "скрытый тест"},
+    "page_public": {"zh": "公开测试", "en": "public test", "ru": "открытый тест"},
+    "page_reproduce": {"zh": "如何重现", "en": "To reproduce", "ru": "Как воспроизвести"},
+    "page_hidden_note": {
+        "zh": "隐藏测试只说明哪一项性质没有满足，不给出它的数据；公开测试给出期望值与实际值。",
+        "en": "Public tests show the expected and the actual value; hidden tests say which property failed, never their data.",
+        "ru": "Для открытых тестов показаны ожидаемое и полученное значения; о скрытых сказано, какое свойство не выполнено, но не их данные.",
+    },
+    "page_other": {"zh": "其他文件", "en": "Other files", "ru": "Другие файлы"},
+    "page_footer": {
+        "zh": "评分程序 {version}，课程版本 {course}，随机种子 {seed}",
+        "en": "grader {version}, course version {course}, random seed {seed}",
+        "ru": "система оценивания {version}, версия курса {course}, seed {seed}",
+    },
+    "page_incomplete": {
+        "zh": "评分没有完成：有些练习没有评分。",
+        "en": "Grading did not finish: some exercises were not graded.",
+        "ru": "Оценивание не завершено: часть упражнений не оценена.",
+    },
+    "index_title": {"zh": "评分总览", "en": "Grading overview", "ru": "Сводка оценок"},
+    "index_submission": {"zh": "提交", "en": "Submission", "ru": "Работа"},
+    "index_language": {"zh": "语言", "en": "Language", "ru": "Язык"},
+    "index_pages": {"zh": "反馈页面", "en": "Feedback page", "ru": "Страница отзыва"},
+    "index_isolation": {"zh": "隔离", "en": "Isolation", "ru": "Изоляция"},
+    "status_pass": {"zh": "通过", "en": "passed", "ru": "пройдено"},
+    "status_fail": {"zh": "未通过", "en": "failed", "ru": "не пройдено"},
+    "status_error": {"zh": "出错", "en": "error", "ru": "ошибка"},
+    "status_timeout": {"zh": "超时", "en": "timed out", "ru": "превышено время"},
+    "status_missing": {"zh": "未提交", "en": "not handed in", "ru": "не сдано"},
+}
+
+# What a signal that ended a kernel means, for "exit_signal".
+SIGNALS = {
+    "SIGSEGV": {"zh": "段错误", "en": "segmentation fault", "ru": "ошибка сегментации"},
+    "SIGBUS": {"zh": "总线错误", "en": "bus error", "ru": "ошибка шины"},
+    "SIGABRT": {"zh": "异常中止", "en": "aborted", "ru": "аварийное прерывание"},
+    "SIGFPE": {"zh": "算术错误", "en": "arithmetic error", "ru": "арифметическая ошибка"},
+    "SIGILL": {"zh": "非法指令", "en": "illegal instruction", "ru": "недопустимая инструкция"},
+    "SIGXCPU": {"zh": "CPU 时间用完", "en": "CPU time limit", "ru": "исчерпано процессорное время"},
+    "SIGXFSZ": {"zh": "文件大小超限", "en": "file size limit", "ru": "превышен размер файла"},
+    "SIGTERM": {"zh": "被终止", "en": "terminated", "ru": "завершено"},
+    "SIGKILL": {"zh": "被强制终止", "en": "killed", "ru": "принудительно остановлено"},
+}
+
+
+def text(key, lang, **fields):
+    """The grader message ``key`` (or, if it is not one, the feedback message) in ``lang``."""
+    if key not in MESSAGES:
+        return feedback.message(key, lang, **fields)
+    return feedback.fill(MESSAGES, key, lang, fields)
+
+
+def reason(value, lang):
+    """A reason given as ``(key, fields)`` (or plain text) in ``lang``."""
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
+        key, fields = value
+        fields = {k: reason(v, lang) if isinstance(v, tuple) else v for k, v in fields.items()}
+        if key == "exit_signal" and "signal" in fields:
+            names = SIGNALS.get(fields["signal"])
+            fields.setdefault("what", (names or {}).get(lang) or (names or {}).get("en") or fields["signal"])
+        return text(key, lang, **fields)
+    return str(value)

@@ -1,0 +1,181 @@
+"""Small deterministic test models the exercises' cases are built on.
+
+Each is made from a seed, so that a case can be shipped as a short string of
+setup code, e.g. ``model = random_model(7)``, and rebuilt identically in any
+process: in the learner's kernel (``check()``), in a sandboxed kernel while a
+notebook is graded (this module is the only part of ``grading`` a sandbox
+holds), and in the grader.  The exercise notebooks import them too.
+
+The models include deliberately broken ones (a normalisation over time that
+leaks the future, cache steps with a wrong position).  They exist only so that
+a learner's test has something to catch; never use them in a model.
+
+Nothing here is a reference answer (those live in :mod:`grading.references`,
+which never enters a sandbox).
+"""
+
+from functools import lru_cache
+
+import numpy as np
+
+from lib import checks
+from lib.attention import merge_heads, multi_head_attention, split_heads
+from lib.checks import feature_normalization, leaky_time_normalization
+from lib.data import build_vocab
+from lib.decoder import Decoder, mirror_language, train
+
+
+# --------------------------------------------------------------------------
+# Test models
+# --------------------------------------------------------------------------
+
+def random_model(seed, vocab_size=7, context_size=8, width=8, n_heads=2):
+    """A reproducible float64 AttentionModel made from a seed (see :func:`lib.checks.random_model`)."""
+    return checks.random_model(seed, vocab_size=vocab_size, context_size=context_size, width=width, n_heads=n_heads)
+
+
+# The causal normalisation of §4 and its leaky twin.
+feature_norm = feature_normalization
+time_norm = leaky_time_normalization
+
+
+class NormalisedModel:
+    """An AttentionModel with a normalisation between the embedding and the attention."""
+
+    def __init__(self, model, norm):
+        self.model = model
+        self.norm = norm
+
+    def forward(self, ids):
+        m = self.model
+        x = self.norm(m.embed(ids))                                          # (T, D) or (B, T, D)
+        batch = x[None] if x.ndim == 2 else x                                # (B, T, D)
+        out = multi_head_attention(batch, m.w_q, m.w_k, m.w_v, m.w_o, m.n_heads)
+        return out[0] if x.ndim == 2 else out
+
+
+def time_norm_model(seed):
+    """A model that leaks the future through :func:`time_norm`."""
+    return NormalisedModel(random_model(seed), time_norm)
+
+
+def feature_norm_model(seed):
+    """The same model with the normalisation over features: causal again."""
+    return NormalisedModel(random_model(seed), feature_norm)
+
+
+def unmasked_forward(model):
+    """The negative control: the same model with the causal mask switched off."""
+    def forward(ids):
+        return model.forward(ids, causal=False)
+    return forward
+
+
+def no_position_forward(model):
+    """The same model without the position table: E[ids] only."""
+    def forward(ids):
+        return model.forward(ids, use_positions=False)
+    return forward
+
+
+def constant_forward(width):
+    """A 'model' whose output never depends on its input: blind to every test."""
+    def forward(ids):
+        ids = np.asarray(ids)
+        return np.zeros(ids.shape + (width,))
+    return forward
+
+
+def buggy_step(model, bug):
+    """A cache step with a deliberate bug, for the cache-equivalence test.
+
+    ``"reset"``: every new token takes position 0;
+    ``"shift"``: every new token takes position len(cache) + 1;
+    ``"local"``: the new query reads only its own key and value.
+    """
+    if bug == "reset":
+        def step(token, cache):
+            return model.step(token, cache, position=0)
+    elif bug == "shift":
+        def step(token, cache):
+            return model.step(token, cache, position=len(cache) + 1)
+    elif bug == "local":
+        def step(token, cache):
+            x = model.embed(np.array([token]), offset=len(cache))            # (1, D)
+            k = split_heads((x @ model.w_k)[None], model.n_heads)[0]         # (H, 1, d)
+            v = split_heads((x @ model.w_v)[None], model.n_heads)[0]         # (H, 1, d)
+            cache.append(k[:, 0], v[:, 0])
+            return (merge_heads(v[None])[0] @ model.w_o)[0]                  # one key: weight 1
+    else:
+        raise ValueError(f"unknown bug {bug!r}")
+    return step
+
+
+# -- §7 the decoder (exercise set 7) --------------------------------------------
+
+def training_lines():
+    """The 216 training lines of §7, built from the rule rather than read from lib/corpus/mirror.txt
+    (a graded kernel gets lib's Python files only): every line of the mirror language but every seventh."""
+    return [line for i, line in enumerate(mirror_language()) if i % 7 != 6]
+
+
+def random_decoder(seed, n_layers=2, n_heads=2, width=8, vocab_size=10, context_size=8):
+    """A reproducible float64 Decoder with random parameters (lib.decoder.Decoder.init)."""
+    return Decoder.init(vocab_size, context_size, width, n_heads, n_layers, seed)
+
+
+def deaf_decoder(seed, n_layers=2):
+    """A decoder whose attention writes nothing (W_O = 0 in every block).
+
+    No position can then read any other, so a future-perturbation test sees
+    nothing, and neither does its negative control: the test is blind here.
+    """
+    model = random_decoder(seed, n_layers)
+    for layer in range(n_layers):
+        model.params[f"blocks.{layer}.w_o"][...] = 0.0
+    return model
+
+
+@lru_cache(maxsize=2)
+def _trained_decoder(causal):
+    lines = training_lines()
+    vocab = build_vocab(lines)
+    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
+    train(model, lines, vocab, steps=40, batch_size=16, lr=0.01, causal=causal, seed=1)
+    return model
+
+
+def handed_over_decoder(trained):
+    """[dec-4] A small decoder trained for 40 steps on the mirror language of §7, handed over as weights.
+
+    ``trained="masked"``: trained with the causal mask; ``"unmasked"``: trained
+    with ``causal=False``, the cheater of §7.3.  Each call returns a fresh copy.
+    """
+    if trained not in ("masked", "unmasked"):
+        raise ValueError(f"trained must be 'masked' or 'unmasked', got {trained!r}")
+    return _trained_decoder(trained == "masked").copy()
+
+
+def decoder_forward(model, how):
+    """[dec-4] How a colleague runs a decoder: ids -> logits.
+
+    ``"masked"``: model.forward; ``"unmasked"``: the mask off in every block;
+    ``"leaky-block-L"``: the mask off in block L only.
+    """
+    if how == "masked":
+        return model.forward
+    if how == "unmasked":
+        return lambda ids: model.forward(ids, causal=False)
+    if how.startswith("leaky-block-"):
+        leaky = int(how.rsplit("-", 1)[1])
+        flags = tuple(layer != leaky for layer in range(model.n_layers))
+        return lambda ids: model.forward(ids, causal=flags)
+    raise ValueError(f"unknown way to run the model: {how!r}")
+
+
+def decoder_prefix(model, tokens):
+    """[dec-3] The keys and values every layer stores for ``tokens``: two lists of L arrays (H, n, d)."""
+    cache = model.new_cache()
+    for token in tokens:
+        model.step(int(token), cache)
+    return [kv.keys.copy() for kv in cache.layers], [kv.values.copy() for kv in cache.layers]

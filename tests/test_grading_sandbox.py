@@ -1,0 +1,343 @@
+"""The sandbox, one kernel at a time: privileges, network, file system, host name, SysV IPC,
+control groups (memory for all of a submission's processes together, its CPU share, its
+process cap), exits the student causes, interrupts, clean-up, and the weaker isolation modes.
+
+These tests need root (the grader's strongest sandbox).  Locally they skip with the reason;
+under CI=true a missing sandbox is a failure, never a skip.  Control groups depend on the
+machine (cgroup v1 as root, or v2 delegated to the grader): where there are none, the tests
+of them check instead that the grader falls back to per-process limits and reports why.
+"""
+
+import ctypes
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import unavailable
+from grading.batch.kernel import Kernel
+from grading.batch.sandbox import GRADING_DIR, HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
+from grading.exercises import EXERCISES
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+IS_ROOT = os.geteuid() == 0
+pytestmark = pytest.mark.heavy
+
+
+@pytest.fixture(scope="module", params=["exec", "fork-server"])
+def root_sandbox(request):
+    """A root-mode sandbox whose kernels start by exec, or from the fork server (_zygote.py).
+    Its control groups allow 700 MiB per submission; each process may map 2 GiB."""
+    if not IS_ROOT:
+        unavailable("root mode needs root")
+    sandbox = Sandbox("root", Limits(max_procs=64, memory_mb=700, address_space_mb=2048), jobs=2)
+    try:
+        sandbox.self_check()
+    except SandboxError as exc:
+        sandbox.close()
+        unavailable(f"no root sandbox on this machine: {exc}")
+    if request.param == "fork-server":
+        assert sandbox.start_zygote() is None
+    yield sandbox
+    zygote = sandbox.zygote
+    sandbox.close()
+    if zygote is not None:
+        assert zygote.proc.returncode == 0          # ended cleanly when its stdin closed
+
+
+def run_in_kernel(sandbox, code, timeout=20, group=None):
+    kernel = Kernel(sandbox, group=group).start()
+    try:
+        result = kernel.execute(code, timeout)
+        out = kernel.io_path("out.json")
+        data = json.loads(out.read_text()) if out.exists() else None
+        return kernel, result, data
+    finally:
+        kernel.kill()
+
+
+def uid_processes(uid):
+    n = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                n += entry.stat().st_uid == uid
+            except OSError:
+                pass
+    return n
+
+
+def test_forks_are_capped_and_all_die_with_the_sandbox(root_sandbox):
+    code = """
+import os, time, json
+made = 0
+for _ in range(300):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        os.setsid()                      # try to escape the kernel's process group too
+        time.sleep(1000)
+        os._exit(0)
+    made += 1
+json.dump({"made": made, "uid": os.getuid()}, open("/grader/io/out.json", "w"))
+"""
+    group = root_sandbox.new_group()
+    try:
+        kernel, result, data = run_in_kernel(root_sandbox, code, group=group)
+        assert result.status == "ok" and 10 < data["made"] < 64, (result, data)
+        assert data["uid"] == kernel.info["uid"] != 0
+        deadline = time.monotonic() + 5
+        while uid_processes(data["uid"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert uid_processes(data["uid"]) == 0
+        if group is not None:
+            assert group.pids() == []                  # nothing of the submission survives
+    finally:
+        if group is not None:
+            group.remove()
+
+
+def test_kernel_has_no_privileges_network_secrets_or_host_names(root_sandbox, tmp_path):
+    secret = tmp_path / "submissions-of-the-class"
+    secret.mkdir()
+    code = f"""
+import os, json, socket, sys
+facts = {{"uid": os.getuid(), "groups": os.getgroups(),
+          "caps": [l.split()[1] for l in open("/proc/self/status") if l.startswith(("CapEff", "CapBnd"))],
+          "nnp": [l.split()[1] for l in open("/proc/self/status") if l.startswith("NoNewPrivs")][0],
+          "repo": sorted(os.listdir({str(ROOT)!r})) if os.path.isdir({str(ROOT)!r}) else None,
+          "course": sorted(os.listdir("{INSIDE_COURSE}")),
+          "grading": sorted(os.listdir("{INSIDE_COURSE}/grading")),
+          "lib_file": __import__("lib").__file__,
+          "exercises_stub": "hidden_cases" not in open("{INSIDE_COURSE}/grading/exercises.py").read(),
+          "pids": len([p for p in os.listdir("/proc") if p.isdigit()]),
+          "interfaces": sorted(os.listdir("/sys/class/net")) if os.path.isdir("/sys/class/net") else [],
+          "hostname": socket.gethostname(), "etc_hostname": open("/etc/hostname").read().strip()
+              if os.path.exists("/etc/hostname") else None,
+          "seen": " ".join([os.getcwd(), *sys.path, *os.environ.values(), open("/proc/self/cmdline").read(),
+                            open("/proc/self/mountinfo").read()])}}
+try:
+    socket.create_connection(("1.1.1.1", 53), timeout=1)
+    facts["net"] = True
+except OSError:
+    facts["net"] = False
+for path in ("/", "/usr/x", "{INSIDE_COURSE}/lib/x"):
+    try:
+        open(path.rstrip("/") + "/probe", "w")
+        facts.setdefault("writable", []).append(path)
+    except OSError:
+        pass
+json.dump(facts, open("/grader/io/out.json", "w"))
+"""
+    _, result, facts = run_in_kernel(root_sandbox, code)
+    assert result.status == "ok", result
+    assert facts["uid"] != 0 and facts["groups"] == []
+    assert facts["caps"] == ["0000000000000000", "0000000000000000"] or facts["caps"][0] == "0000000000000000"
+    assert facts["nnp"] == "1"
+    # the repository holds nothing but the Python environment (when it lives there)
+    assert facts["repo"] in (None, [".venv"]) and not os.path.exists(GRADING_DIR / "nothing")
+    assert facts["course"] == ["grading", "lib"] and facts["lib_file"].startswith(INSIDE_COURSE)
+    assert facts["grading"] == ["__init__.py", "exercise_models.py", "exercises.py", "models.py"] and facts["exercises_stub"]
+    assert facts["pids"] <= 3 and facts["net"] is False
+    assert "writable" not in facts
+    assert facts["hostname"] == HOSTNAME != socket.gethostname()
+    assert facts["etc_hostname"] in (None, HOSTNAME)
+    for host_path in (str(secret.parent), str(ROOT / "solutions"), str(ROOT / "grading"), str(ROOT / "lib"),
+                      str(ROOT / "tests")):
+        assert host_path not in facts["seen"], host_path
+
+
+def fallback_is_reported(sandbox):
+    """A machine without usable control groups (a CI container, say): the grader falls back to
+    per-process limits and says so, with the reason, in its report."""
+    described = sandbox.describe()
+    assert described["cgroups"] is None and described["why"]
+    assert "per process" in described["memory"] and "no fair share" in described["cpu"]
+
+
+SHM = """
+import ctypes, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+KEY = 0x5EED1234
+"""
+
+
+def test_sysv_ipc_is_private_and_dies_with_the_sandbox(root_sandbox):
+    create = SHM + """
+shmid = libc.shmget(KEY, 4096, 0o1666)          # IPC_CREAT | 0666, and never removed
+json.dump({"shmid": shmid}, open("/grader/io/out.json", "w"))
+"""
+    look = SHM + """
+json.dump({"shmid": libc.shmget(KEY, 0, 0o666), "errno": ctypes.get_errno()}, open("/grader/io/out.json", "w"))
+"""
+    _, result, made = run_in_kernel(root_sandbox, create)
+    assert result.status == "ok" and made["shmid"] >= 0, (result, made)
+    _, result, seen = run_in_kernel(root_sandbox, look)
+    assert result.status == "ok" and seen["shmid"] == -1, seen          # the next kernel does not see it
+    with open("/proc/sysvipc/shm") as f:                                 # nor does the host
+        keys = {int(line.split()[0]) for line in f.readlines()[1:] if line.split()}
+    assert 0x5EED1234 not in keys
+
+
+def test_memory_is_limited_for_all_processes_of_a_submission_together(root_sandbox):
+    """Three children of 300 MiB each stay under the per-process limit (2 GiB) but not, together,
+    under the submission's 700 MiB: the control group stops them."""
+    group = root_sandbox.new_group()
+    if group is None:
+        fallback_is_reported(root_sandbox)
+        return
+    code = """
+import json, os, time
+children = []
+for _ in range(3):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(300 * 1024 * 1024)
+        block[::4096] = b"x" * len(range(0, len(block), 4096))      # touch every page
+        time.sleep(2)
+        os._exit(0)
+    children.append(pid)
+codes = [os.waitpid(pid, 0)[1] for pid in children]
+json.dump({"codes": codes}, open("/grader/io/out.json", "w"))
+"""
+    try:
+        _, result, data = run_in_kernel(root_sandbox, code, timeout=60, group=group)
+        assert result.status == "ok", result
+        assert any(code != 0 for code in data["codes"]), data          # not all three could hold their memory
+        assert group.oom_kills() > 0
+        peak = group.dirs.get("memory") or group.dirs.get("")
+        for name in ("memory.max_usage_in_bytes", "memory.peak"):
+            if os.path.exists(os.path.join(peak, name)):
+                assert int(open(os.path.join(peak, name)).read()) <= 700 * 1024 * 1024
+    finally:
+        group.remove()
+
+
+def test_every_process_of_a_submission_is_in_its_group_with_an_equal_cpu_share(root_sandbox):
+    groups = [root_sandbox.new_group(), root_sandbox.new_group()]
+    if groups[0] is None:
+        fallback_is_reported(root_sandbox)
+        return
+    try:
+        kernel = Kernel(root_sandbox, group=groups[0]).start()
+        try:
+            code = "import os, time\nfor _ in range(5):\n    if os.fork() == 0:\n        time.sleep(30)\n        os._exit(0)"
+            assert kernel.execute(code, 5).status == "ok"
+            inside = set(groups[0].pids())
+            sandbox_init = kernel._sandbox_init(time.monotonic() + 5)
+            assert len(inside) >= 7 and sandbox_init in inside            # PID 1, the kernel, its 5 children
+            assert groups[1].pids() == []
+        finally:
+            kernel.kill()
+        assert groups[0].pids() == []
+        if "cpu" in root_sandbox.cgroups.controllers:
+            def share(g):
+                d = g.dirs.get("cpu") or g.dirs[""]
+                name = "cpu.shares" if os.path.exists(os.path.join(d, "cpu.shares")) else "cpu.weight"
+                return open(os.path.join(d, name)).read().strip()
+            assert share(groups[0]) == share(groups[1])
+        limits = groups[0].dirs.get("pids") or groups[0].dirs[""]
+        assert open(os.path.join(limits, "pids.max")).read().strip() == "64"
+    finally:
+        for g in groups:
+            g.remove()
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("import os; os._exit(112)", ("exit_student", {"code": 112})),      # the code the sandbox uses for its own failures
+    ("import os; os._exit(3)", ("exit_student", {"code": 3})),
+    ("import faulthandler; faulthandler._sigsegv()", ("exit_signal", {"signal": "SIGSEGV"})),
+])
+def test_exits_the_notebook_causes_are_reported_as_such(root_sandbox, code, expected):
+    kernel = Kernel(root_sandbox).start()
+    try:
+        assert kernel.execute(code, 10).status == "died"
+        deadline = time.monotonic() + 5
+        while kernel.alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert kernel.describe_exit() == expected
+    finally:
+        kernel.kill()
+
+
+def test_interrupt_then_kill(root_sandbox):
+    kernel = Kernel(root_sandbox).start()
+    try:
+        assert kernel.execute("while True: pass", 0.5).status == "timeout"
+        assert kernel.interrupt(2.0) is True
+        assert kernel.execute("x = 1", 5).status == "ok"
+        stubborn = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass"
+        assert kernel.execute(stubborn, 0.5).status == "timeout"
+        assert kernel.interrupt(1.0) is False
+    finally:
+        start = time.monotonic()
+        kernel.kill()
+        assert time.monotonic() - start < 5 and not kernel.alive()
+
+
+def test_writes_end_in_small_sandbox_file_systems_not_on_the_host_disk(root_sandbox):
+    code = """
+import json, os
+written = {}
+for folder in ("/grader/io", "/tmp", "/dev/shm"):
+    total, i = 0, 0
+    block = b"x" * (1 << 20)
+    while total < 2000:                  # at most 2 GB each, if nothing stopped it
+        try:
+            with open(f"{folder}/fill{i}", "wb") as f:
+                for _ in range(32):
+                    f.write(block)
+                    total += 1
+        except OSError as exc:
+            written[folder] = (total, exc.errno)
+            break
+        i += 1
+    for name in os.listdir(folder):
+        if name.startswith("fill"):
+            os.remove(f"{folder}/{name}")
+json.dump(written, open("/grader/io/out.json", "w"))
+"""
+    _, result, written = run_in_kernel(root_sandbox, code, timeout=60)
+    assert result.status == "ok", result
+    import errno
+    limits = {"/grader/io": root_sandbox.limits.io_mb, "/tmp": root_sandbox.limits.tmp_mb, "/dev/shm": 64}
+    for folder, (total, err) in written.items():
+        assert err == errno.ENOSPC and total <= limits[folder] + 1, (folder, total, err)
+    assert set(written) == set(limits)
+
+
+def strongest_isolation():
+    """What --isolation auto must pick here: root when the grader is root, else userns when it works."""
+    mode, _ = choose_isolation("auto")
+    return mode
+
+
+@pytest.mark.parametrize("mode, extra", [("userns", ()), ("none", ()), ("auto", ("--no-fork-server",))])
+def test_other_isolation_modes_and_exec_start_still_grade(tmp_path, mode, extra):
+    if mode == "userns":
+        try:
+            choose_isolation("userns")
+        except SandboxError as exc:
+            unavailable(f"user namespaces unavailable: {exc}")
+    proc = subprocess.run([sys.executable, "-m", "grading", str(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"),
+                           "--isolation", mode, "--json", str(tmp_path / "r.json"), "--seed", "3", *extra],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    isolation = data["grader"]["isolation"]
+    assert isolation["mode"] == (mode if mode != "auto" else strongest_isolation())
+    assert data["grader"]["fork_server"] is (mode == "userns")
+    assert [r["status"] for r in data["rows"]] == ["pass"] * sum(e.notebook == "ex01_allowed_set"
+                                                                  for e in EXERCISES.values())
+    if mode == "none":
+        assert "WARNING" in proc.stderr and isolation["namespaces"] == [] and isolation["cgroups"] is None
+    else:
+        assert {"pid", "net", "ipc", "uts", "mount"} <= set(isolation["namespaces"])
+    assert "isolation" in proc.stderr and "memory" in proc.stderr        # the log says what was in force
