@@ -378,7 +378,7 @@ md(zh=r"""
 | §3 | `03_positions` | 可学习绝对位置 E[x] + P[o + t]；两张表的反向传播（散射累加）；没有位置时的排列反例 | `ex03_positions` |
 | §4 | `04_causality` | 因果性要覆盖整条计算链；未来扰动检验及其阴性对照 | `ex04_causality` |
 | §5 | `05_cache` | KV 缓存与位置偏移量：新词元的位置是已缓存的长度，而不是 0 | `ex05_cache` |
-| §6 | `06_evidence` | 一个独立的检查程序，把不同种类的证据分开 | — |
+| §6 | `06_evidence` | 一个独立的检查程序，把不同种类的证据分开 | `ex06_evidence` |
 | §7 | `07_decoder` | 把各个构件装配成小型解码器，用 NumPy 训练：有掩码时它学会预测，去掉掩码它就照抄读得到的答案，一旦看不到未来，就只能靠猜 | `ex07_decoder` |
 
 练习笔记本在 `exercises/zh/`，每道题后面都有一行 `check(...)`，运行它就能立刻知道哪里对、哪里错；参考解答在 `solutions/zh/`。建议先读完一节，再做对应的练习。
@@ -393,7 +393,7 @@ md(zh=r"""
 | §3 | `03_positions` | learned absolute positions E[x] + P[o + t]; the backward pass into both tables (scatter-add); the permutation counter-example without positions | `ex03_positions` |
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0 | `ex05_cache` |
-| §6 | `06_evidence` | an independent checking program that keeps the different kinds of evidence apart | — |
+| §6 | `06_evidence` | an independent checking program that keeps the different kinds of evidence apart | `ex06_evidence` |
 | §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and does no better than chance once the future is hidden | `ex07_decoder` |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
@@ -408,7 +408,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 | §3 | `03_positions` | обучаемые абсолютные позиции E[x] + P[o + t]; обратный проход в обе таблицы (накопление по индексам); контрпример с перестановкой без позиций | `ex03_positions` |
 | §4 | `04_causality` | причинность должна соблюдаться во всей цепочке вычислений; проверка возмущением будущего и её отрицательный контроль | `ex04_causality` |
 | §5 | `05_cache` | KV-кэш и смещение позиции: позиция нового токена — это длина кэша, а не 0 | `ex05_cache` |
-| §6 | `06_evidence` | независимая проверочная программа, в которой разные виды свидетельств не смешиваются | — |
+| §6 | `06_evidence` | независимая проверочная программа, в которой разные виды свидетельств не смешиваются | `ex06_evidence` |
 | §7 | `07_decoder` | составные части собраны в небольшой декодер, обученный на NumPy: с маской он учится предсказывать; без маски списывает ответ, который ему виден, а стоит скрыть от него будущее — угадывает не лучше случайного выбора | `ex07_decoder` |
 
 Блокноты с упражнениями лежат в `exercises/ru/`. После каждого упражнения стоит однострочная проверка `check(...)`, которая сразу говорит, что верно, а что нет. Разобранные решения — в `solutions/ru/`. Сначала прочитайте раздел, затем решайте упражнения к нему.

@@ -463,6 +463,8 @@ md(
 * **等价检验**确认缓存与完整前向传播一致，并对位置错误敏感（编号 6）。
 
 §6.6 的纯 Python 程序沿一条不经过 NumPy 和 `lib` 的路径重算了其中的浮点数，与 `lib` 之差不超过约 $10^{-15}$。所有这些都只针对一个参数固定、手工设定的单层模型。模型一旦变深、开始训练，这些检验都要在完整模型上重新运行，§7 正是这样做的。
+
+本节的练习在 `exercises/zh/ex06_evidence.ipynb`：不借助 NumPy 和 `lib`，用纯 Python 写出多头注意力，再用它重算本节的编号 2 和编号 3。
 """,
     en=r"""
 ## 6.9 Summary
@@ -475,6 +477,8 @@ Every conclusion of §1–§5 rests on at least one piece of evidence, and the k
 * **equivalence tests** confirm that the cache agrees with the full forward pass and is sensitive to position mistakes (no. 6).
 
 The pure-Python program of §6.6 recomputed the floating-point numbers along a route that passes through neither NumPy nor `lib`, and agreed with `lib` to within about $10^{-15}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
+
+The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of this section with it.
 """,
     ru=r"""
 ## 6.9 Итоги
@@ -487,5 +491,7 @@ The pure-Python program of §6.6 recomputed the floating-point numbers along a r
 * **проверки эквивалентности** подтверждают, что кэш совпадает с полным проходом и чувствителен к ошибкам в позициях (№ 6).
 
 Программа на чистом Python из §6.6 пересчитала числа с плавающей точкой путём, который не проходит ни через NumPy, ни через `lib`, и её результаты совпали с результатами `lib` с точностью примерно до $10^{-15}$. Всё это относится к одному слою с фиксированными параметрами, заданными вручную. Как только модель станет глубже и начнёт обучаться, каждую из этих проверок нужно будет повторить на модели целиком — именно это делается в §7.
+
+Упражнение к разделу — в `exercises/ru/ex06_evidence.ipynb`: написать многоголовое внимание на чистом Python, без NumPy и `lib`, и пересчитать с его помощью числа № 2 и № 3 этого раздела.
 """,
 )
