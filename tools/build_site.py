@@ -952,6 +952,20 @@ def build(args) -> int:
 
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
     summary = assemble(built)
+    # The landing page is written before the references are checked, so that a
+    # landing page left by an older build is never the one checked.
+    titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}
+    repo_url = ((base.get("repository") or {}).get("url") or "").strip()
+    launch = dict(base.get("launch_buttons") or {})
+    binder = ""
+    if repo_url and launch.get("binderhub_url"):
+        sys.path.insert(0, str(SITE_SRC))
+        import course_site
+        binder = course_site.launch_links({"repo_url": repo_url, "branch": (base.get("repository") or {}).get("branch"),
+                                           "binderhub_url": launch["binderhub_url"]}, roots.get("en", ""), "en")[0]["url"]
+        binder = binder.split("?", 1)[0]                  # the repository, not one notebook
+    write_if_changed(OUT / "index.html", landing_page([s for s in langs if s["code"] in built], roots, titles,
+                                                      docs, repo_url=repo_url, binder_url=binder))
     problems = broken_references(OUT, {p.relative_to(OUT).as_posix() for p in OUT.rglob("*") if p.is_file()},
                                  tuple(f"{c}/" for c in codes if c not in built))
     theme_css = (OUT / "_static" / "styles" / "pydata-sphinx-theme.css")
@@ -968,18 +982,6 @@ def build(args) -> int:
         print("\n".join("  " + p for p in problems[:50]))
         return 1
 
-    titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}
-    repo_url = ((base.get("repository") or {}).get("url") or "").strip()
-    launch = dict(base.get("launch_buttons") or {})
-    binder = ""
-    if repo_url and launch.get("binderhub_url"):
-        sys.path.insert(0, str(SITE_SRC))
-        import course_site
-        binder = course_site.launch_links({"repo_url": repo_url, "branch": (base.get("repository") or {}).get("branch"),
-                                           "binderhub_url": launch["binderhub_url"]}, roots.get("en", ""), "en")[0]["url"]
-        binder = binder.split("?", 1)[0]                  # the repository, not one notebook
-    write_if_changed(OUT / "index.html", landing_page([s for s in langs if s["code"] in built], roots, titles,
-                                                      docs, repo_url=repo_url, binder_url=binder))
     info = {
         "languages": [{"code": s["code"], "label": s["label"], "html_lang": s["html_lang"],
                        "sphinx_language": s["sphinx_language"], "root": roots[s["code"]],

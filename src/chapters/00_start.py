@@ -152,7 +152,7 @@ jupyter lab
 
 `requirements.txt` 安装笔记本需要的软件包（NumPy、Matplotlib、ipywidgets、JupyterLab 等）；它的最后一行 `-e .` 再把本课程自己的两个包以可编辑模式装进当前环境：`lib`（本章讲解的共享库）和 `grading`（每道练习后面的 `check(...)`，以及教师用的批量评分程序）。所以无论笔记本放在哪个目录，`import lib` 都能直接使用。装好之后，在 JupyterLab 中打开 `chapters/zh/00_start.ipynb`。
 
-**从网页下载。** 每个笔记本页面的顶部都有下载按钮。把笔记本（`.ipynb`）下载下来，在上面准备好的环境里用 Jupyter 打开，就能运行和修改。如果网站构建时设置了仓库地址，页面顶部还会出现启动按钮，可以直接在 Binder 中运行，不必在本地安装；Binder 会按照 `requirements.txt` 准备环境，第一次启动可能要等几分钟。
+**从网页下载。** 每个笔记本页面的页眉里都有下载菜单，选 `.ipynb` 就能把笔记本下载下来；在上面准备好的环境里用 Jupyter 打开，就能运行和修改。如果想什么都不装、直接在 Binder 上运行，做法见仓库的 README：Binder 会按照 `requirements.txt` 准备环境，第一次启动可能要等几分钟。
 
 ## 0.4 共享库 `lib`
 
@@ -173,7 +173,7 @@ jupyter lab
 
 `requirements.txt` installs the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, then installs the course's own two packages in editable mode: `lib`, the shared library this chapter teaches, and `grading`, which provides the `check(...)` after every exercise and the instructors' batch grader. So `import lib` works no matter which folder a notebook sits in. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
-**Downloading from the website.** Every notebook page has a download button at the top. Download the notebook (`.ipynb`) and open it in Jupyter, in the environment set up above, to run and change it. If the website was built with the address of its repository, the top of each page also has a launch button that runs the notebook on Binder, with nothing to install. Binder prepares the environment from `requirements.txt`, and the first start can take a few minutes.
+**Downloading from the website.** Each notebook page has a download menu in its header: choose `.ipynb` there, then open the file in Jupyter, in the environment set up above, to run and change it. To run the notebooks on Binder with nothing to install, follow the repository's README. Binder prepares the environment from `requirements.txt`, and the first start can take a few minutes.
 
 ## 0.4 The shared library `lib`
 
@@ -194,7 +194,7 @@ jupyter lab
 
 `requirements.txt` устанавливает всё, что нужно блокнотам (NumPy, Matplotlib, ipywidgets, JupyterLab и ещё несколько библиотек). Его последняя строка, `-e .`, затем устанавливает в режиме редактирования два собственных пакета курса: `lib` — общую библиотеку, которую разбирает глава, и `grading`, где находятся проверка `check(...)` после каждого упражнения и система оценивания для преподавателей. Поэтому `import lib` работает, в какой бы папке ни лежал блокнот. После установки откройте в JupyterLab `chapters/ru/00_start.ipynb`.
 
-**Блокнот, скачанный с сайта.** На каждой странице с блокнотом вверху есть кнопка скачивания. Скачайте блокнот (`.ipynb`) и откройте его в Jupyter в окружении, подготовленном выше, — тогда его можно запускать и менять. Если при сборке сайта был указан адрес репозитория, вверху страницы есть ещё и кнопка запуска в Binder: блокнот откроется в браузере без всякой установки. Binder сам подготовит окружение по `requirements.txt`; первый запуск может занять несколько минут.
+**Блокнот, скачанный с сайта.** В шапке каждой страницы с блокнотом есть меню скачивания: выберите в нём `.ipynb` и откройте файл в Jupyter в окружении, подготовленном выше, — тогда блокнот можно запускать и менять. Как запустить блокноты в Binder, ничего не устанавливая, написано в README репозитория. Binder сам подготовит окружение по `requirements.txt`; первый запуск может занять несколько минут.
 
 ## 0.4 Общая библиотека `lib`
 
