@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from conftest import IN_CI, slowdown, unavailable
+from conftest import IN_CI, no_student_process_left, slowdown, student_processes, unavailable
 from grading.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -39,19 +39,6 @@ SET_1 = sum(e.notebook == "ex01_allowed_set" for e in EXERCISES.values())     # 
 def run_grader(*args, timeout=600, env=None):
     return subprocess.run([sys.executable, "-m", "grading", *map(str, args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout, env=env)
-
-
-def student_processes(uid_first, uid_last):
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                uid = entry.stat().st_uid
-            except OSError:
-                continue
-            if uid_first <= uid <= uid_last:
-                found.append((int(entry.name), uid))
-    return found
 
 
 def files_of(folder):
@@ -173,7 +160,7 @@ def test_no_student_process_survives(course_batch):
         unavailable("only root mode runs kernels as dedicated uids")
     first, last = course_batch["report"]["grader"]["uids"]
     assert first == UID_BASE
-    assert student_processes(first, last) == []
+    assert no_student_process_left(first, last) == []
 
 
 # -- regrading and shards ----------------------------------------------------------------
@@ -341,7 +328,7 @@ def test_interrupted_batch_still_writes_every_row(tmp_path):
     assert report["grader"]["complete"] is False
     assert len(report["rows"]) == 3 * SET_1 and all(r["status"] == "error" and r["points"] == 0 for r in report["rows"])
     assert len((tmp_path / "r.csv").read_text().splitlines()) == 1 + 3 * SET_1
-    assert student_processes(UID_BASE + 500_000, UID_BASE + 1_499_999) == []
+    assert no_student_process_left(UID_BASE + 500_000, UID_BASE + 1_499_999) == []
 
 
 def catches(pid, signum):

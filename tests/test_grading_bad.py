@@ -12,14 +12,13 @@ a sandbox skip with the reason when there is none.
 import csv
 import hashlib
 import json
-import os
 import pathlib
 import subprocess
 import sys
 
 import pytest
 
-from conftest import slowdown, unavailable
+from conftest import no_student_process_left, slowdown, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
@@ -140,15 +139,7 @@ def test_no_student_process_survives(bad_batch):
     if grader["isolation"]["mode"] != "root":
         unavailable("only root mode runs kernels as dedicated uids")
     first, last = grader["uids"]
-    survivors = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if first <= entry.stat().st_uid <= last:
-                    survivors.append(entry.name)
-            except OSError:
-                pass
-    assert survivors == []
+    assert no_student_process_left(first, last) == []
 
 
 def test_repository_untouched(bad_batch):
