@@ -78,6 +78,18 @@ def matmul_rate(repeats):
     return 2 * 1024**3 / seconds / 1e9
 
 
+def exp_rates(repeats, torch):
+    """Nanoseconds per float32 exp, NumPy and (if present) torch, on 2**18 scores in [-8, 0]: one exp per
+    computed score is the part of causal attention that is not a matrix product."""
+    x = np.random.default_rng(2).uniform(-8, 0, 1 << 18).astype(np.float32)
+    out = np.empty_like(x)
+    fns = [lambda: np.exp(x, out=out)]
+    if torch is not None:
+        tx, tout = torch.from_numpy(x), torch.from_numpy(np.empty_like(x))
+        fns.append(lambda: torch.exp(tx, out=tout))
+    return [seconds / x.size * 1e9 for seconds in interleaved(fns, repeats)]
+
+
 def environment():
     blas = {name: os.environ.get(name) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
     try:
@@ -92,6 +104,9 @@ def environment():
 def attention_rows(repeats, torch):
     rate = matmul_rate(repeats)
     print(f"float32 matmul (1024^3): {rate:.0f} GFLOP/s on this machine (the 100 % below)")
+    exps = exp_rates(repeats, torch)
+    print(f"float32 exp: NumPy {exps[0]:.2f} ns" + (f", torch {exps[1]:.2f} ns" if len(exps) > 1 else "")
+          + " per element (lib computes one exp per score it computes, torch's fused kernel too)")
     print(f"lib: blocks of {BLOCK} queries against tiles of up to {BLOCK} keys, tiles in the future skipped, "
           "blocks spread over one thread per core\n")
     header = f"{'(B,H,T,d) float32':<20}{'':<8}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}" \
