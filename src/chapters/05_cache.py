@@ -566,7 +566,7 @@ md(
 
 下面单元格输出的前 8 行画出 $T = 512$ 时的情形：第 $i$ 行是第 $i$ 个查询块，`#` 是要计算的键块，`.` 是跳过的键块。接下来一行对应 $T = 1024$：16 个查询块共计算 $1 + 2 + \cdots + 16 = 136$ 个键块（共 256 个），也就是 557056 个分数，而不是 1048576 个，占 53.1%；许可集合本身有 524800 个元素，占 50.05%，多出的部分只是对角线块里被掩码禁止的那一半。最后一行检查按块计算的结果与定义一致（float32，在舍入误差范围内）。
 
-省下的计算在时间上也看得出来。我们在 2 个核心上运行 `make bench`（测量时机器上还有别的任务，所以只有比值有意义），对形状为 `(1, 8, 1024, 64)` 的 float32 输入，比较跳过未来键块与不跳过（`skip_future=False` 计算全部键块）的 `causal_attention`：跳过时的用时约为不跳过时的 0.55～0.6，即少用约 40% 的时间（21 轮交替测量的中位数，运行了多次）。时间省得比分数（少算 47%）少，因为有一部分工作并不随之减少：检查和准备输入，以及每一块的固定开销。计时只放在基准测试里，这个单元格的输出不依赖机器。
+省下的计算在时间上也看得出来。我们在一台没有其他任务的机器上用 2 个核心运行 `make bench`，对形状为 `(1, 8, 1024, 64)` 的 float32 输入，比较跳过未来键块与不跳过（`skip_future=False` 计算全部键块，再加上掩码）的 `causal_attention`：跳过时的用时只有不跳过时的 0.37～0.47（交替测量的中位数，共运行三次），省下了一半以上的时间，而少算的分数只有 47%。多省下的部分大概来自缓存：不跳过时分数表大了将近一倍，不再能很好地留在处理器缓存里。计时只放在基准测试里，这个单元格的输出不依赖机器。
 """,
     en=r"""
 ## 5.9 The mask also saves half of the work
@@ -575,7 +575,7 @@ The causal mask says which positions may not be read; it also means that about h
 
 The first 8 lines of the cell's output draw this for $T = 512$: line $i$ is query block $i$, `#` a key block that is computed, `.` one that is skipped. The next line is for $T = 1024$: the 16 query blocks compute $1 + 2 + \cdots + 16 = 136$ of the 256 key blocks, 557056 scores instead of 1048576, or 53.1 %. The allowed set itself has 524800 entries (50.05 %); the difference is the forbidden half of each diagonal block. The last line checks that the blocked computation gives the numbers of the definition (float32, up to rounding).
 
-The saving shows in the time too. We ran `make bench` on 2 cores (other work was running on the machine at the time, so only the ratio means something) and compared `causal_attention` on float32 inputs of shape `(1, 8, 1024, 64)` with and without skipping the future key blocks (`skip_future=False` computes every key block). Skipping took 0.55 to 0.6 of the time, about 40 % less (medians of 21 interleaved rounds, in several runs). The time shrinks less than the number of scores (47 % fewer) because part of the work does not shrink at all: checking and preparing the inputs, and a fixed cost per block. Timings belong to the benchmark; this cell's output does not depend on the machine.
+The saving shows in the time too. We ran `make bench` on 2 cores of an otherwise idle machine and compared `causal_attention` on float32 inputs of shape `(1, 8, 1024, 64)` with and without skipping the future key blocks (`skip_future=False` computes every key block and then masks it). Skipping took 0.37 to 0.47 of the time (medians of interleaved rounds, three runs): more than half of the time is saved, although only 47 % fewer scores are computed. The extra saving most likely comes from the cache: without skipping, the tables of scores are nearly twice as large and no longer stay as well in the processor's cache. Timings belong to the benchmark; this cell's output does not depend on the machine.
 """,
     ru=r"""
 ## 5.9 Маска экономит ещё и половину вычислений
@@ -584,7 +584,7 @@ The saving shows in the time too. We ran `make bench` on 2 cores (other work was
 
 Первые 8 строк результата ячейки показывают это для $T = 512$: строка $i$ — блок запросов $i$, `#` — вычисляемый блок ключей, `.` — пропущенный. Следующая строка относится к $T = 1024$: 16 блоков запросов вычисляют $1 + 2 + \cdots + 16 = 136$ блоков ключей из 256, то есть 557056 оценок вместо 1048576, или 53,1 %. В самом множестве разрешённых позиций 524800 элементов (50,05 %); разница — запрещённая половина каждого диагонального блока. Последняя строка проверяет, что вычисление блоками даёт числа из определения (float32, с точностью до округления).
 
-Экономия видна и по времени. Мы запускали `make bench` на 2 ядрах (во время замеров на машине шли и другие задачи, поэтому смысл имеет только отношение) и сравнивали `causal_attention` на входах float32 формы `(1, 8, 1024, 64)` с пропуском будущих блоков ключей и без него (`skip_future=False` вычисляет все блоки ключей). С пропуском уходило от 0,55 до 0,6 времени, то есть примерно на 40 % меньше (медианы по 21 чередующемуся замеру, несколько запусков). Время сокращается меньше, чем число оценок (на 47 %), потому что часть работы не уменьшается вовсе: проверка и подготовка входов и постоянные накладные расходы на каждый блок. Замеры времени — дело бенчмарка; результат этой ячейки от машины не зависит.
+Экономия видна и по времени. Мы запускали `make bench` на 2 ядрах машины, где больше ничего не выполнялось, и сравнивали `causal_attention` на входах float32 формы `(1, 8, 1024, 64)` с пропуском будущих блоков ключей и без него (`skip_future=False` вычисляет все блоки ключей, а затем накладывает маску). С пропуском уходило от 0,37 до 0,47 времени (медианы чередующихся замеров, три запуска): экономится больше половины времени, хотя оценок вычисляется лишь на 47 % меньше. Дополнительный выигрыш, скорее всего, даёт кэш: без пропуска таблицы оценок почти вдвое больше и хуже помещаются в кэш процессора. Замеры времени — дело бенчмарка; результат этой ячейки от машины не зависит.
 """,
 )
 
