@@ -105,6 +105,8 @@ KINDS = ("chapters", "exercises", "solutions")
 EXECUTED_KINDS = ("chapters", "solutions")   # committed with outputs; errors there fail the build
 
 SWITCHER_LABEL = {"zh": "语言", "en": "Language", "ru": "Язык"}
+# myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
+CODE_PROMPTS = {"zh": ("显示代码", "隐藏代码"), "en": ("Show code", "Hide code"), "ru": ("Показать код", "Скрыть код")}
 
 
 # --------------------------------------------------------------------------- config
@@ -261,6 +263,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["course_docs"] = {k: sorted(v) for k, v in docs.items()}
     sc["course_roots"] = dict(roots)
     sc["course_switcher_label"] = SWITCHER_LABEL.get(lang, "Language")
+    sc["nb_code_prompt_show"], sc["nb_code_prompt_hide"] = CODE_PROMPTS.get(lang, CODE_PROMPTS["en"])
     sc["course_locale_dir"] = str(stage / "locale")
     sc["course_assets_version"] = site_assets_digest(spec["sphinx_language"])
     sc["course_nb_output_folder"] = str(NB_OUTPUTS / lang)

@@ -41,7 +41,7 @@ import numpy as np
 
 from grading import check
 from lib.data import BOS, EOS, IGNORE, build_vocab, encode
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""

@@ -25,7 +25,7 @@ import numpy as np
 
 from grading import check
 from lib.attention import causal_attention
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""

@@ -25,7 +25,7 @@ import numpy as np
 
 from grading import check
 from grading.models import no_position_forward, random_model
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""

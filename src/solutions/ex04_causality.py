@@ -36,7 +36,7 @@ from lib.attention import multi_head_attention
 model = random_model(4)                 # V=7, C=8, D=8, H=2, causal
 control = unmasked_forward(model)       #zh 同一个模型，关掉了掩码 #en the same model with the mask switched off #ru та же модель с отключённой маской
 ids = np.array([1, 3, 4, 5, 6, 2])
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""

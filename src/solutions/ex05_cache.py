@@ -35,7 +35,7 @@ from lib.data import BOS, IGNORE, build_vocab, collate, encode
 """, after="""
 model = random_model(7)                 # V=7, C=8, D=8, H=2
 ids = np.array([1, 3, 5, 6, 2])
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""

@@ -37,7 +37,7 @@ from lib import checks
 from lib.data import BOS, UNK
 """, after="""
 model = checks.chapter_model()          # §4.1: D=4, H=2, C=8, W_Q = W_K = W_V = I
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""

@@ -38,7 +38,7 @@ from lib import layers
 from lib.attention import causal_attention, causal_future, masked_softmax
 from lib.data import build_vocab, collate, decode
 from lib.layers import numerical_gradient, relative_error
-"""))
+"""), tags=("hide-input",))
 
 md(
     zh="""
