@@ -266,6 +266,21 @@ def mark_diagrams(app, doctree):
             node["classes"] = list(dict.fromkeys(node.get("classes", []) + ["dark-light", "course-diagram"]))
 
 
+def _visit_folded_input(self, node):
+    """myst-nb's fold of a ``hide-input`` cell, without its fixed English aria-label
+    ("Toggle hidden content"), so that the visible, translated prompt (nb_code_prompt_show)
+    is the control's accessible name, as WCAG's label-in-name rule asks."""
+    from html import escape
+    self.body.append(f'<details class="admonition hide {" ".join(node["classes"])}">\n<summary>\n')
+    self.body.append(f'<p class="collapsed admonition-title">{escape(node["prompt_show"])}</p>\n')
+    self.body.append(f'<p class="expanded admonition-title">{escape(node["prompt_hide"])}</p>\n</summary>\n')
+
+
+def fold_input_in_page_language(app):
+    from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
+    app.add_node(HideCodeCellNode, override=True, html=(_visit_folded_input, depart_HideCellInput))
+
+
 def translate_groups(app, pagename, templatename, context, doctree):
     """The theme renders a dropdown's aria-label untranslated; translate it here."""
     for button in context.get("header_buttons", []):
@@ -313,6 +328,7 @@ def setup(app):
     app.add_config_value("course_assets_version", "", "html")   # digest of translations and static files
     app.connect("builder-inited", relocate_nb_outputs, priority=900)
     app.connect("builder-inited", add_catalogs)
+    app.connect("builder-inited", fold_input_in_page_language)
     app.connect("html-page-context", add_switcher, priority=400)
     app.connect("html-page-context", add_launch_buttons, priority=502)
     app.connect("html-page-context", translate_groups, priority=503)
