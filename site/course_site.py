@@ -266,19 +266,19 @@ def mark_diagrams(app, doctree):
             node["classes"] = list(dict.fromkeys(node.get("classes", []) + ["dark-light", "course-diagram"]))
 
 
-def _visit_folded_input(self, node):
+def fold_input_in_page_language(app):
     """myst-nb's fold of a ``hide-input`` cell, without its fixed English aria-label
     ("Toggle hidden content"), so that the visible, translated prompt (nb_code_prompt_show)
     is the control's accessible name, as WCAG's label-in-name rule asks."""
-    from html import escape
-    self.body.append(f'<details class="admonition hide {" ".join(node["classes"])}">\n<summary>\n')
-    self.body.append(f'<p class="collapsed admonition-title">{escape(node["prompt_show"])}</p>\n')
-    self.body.append(f'<p class="expanded admonition-title">{escape(node["prompt_hide"])}</p>\n</summary>\n')
+    from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput, visit_HideCellInput
 
+    def visit(self, node):
+        start = len(self.body)
+        visit_HideCellInput(self, node)
+        self.body[start:] = [part.replace('<summary aria-label="Toggle hidden content">', "<summary>")
+                             for part in self.body[start:]]
 
-def fold_input_in_page_language(app):
-    from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
-    app.add_node(HideCodeCellNode, override=True, html=(_visit_folded_input, depart_HideCellInput))
+    app.add_node(HideCodeCellNode, override=True, html=(visit, depart_HideCellInput))
 
 
 def translate_groups(app, pagename, templatename, context, doctree):
