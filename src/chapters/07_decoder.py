@@ -624,19 +624,18 @@ assert unmasked_loss < best_causal / 100 < masked_loss
 
 md(
     zh=r"""
-两次训练各自用了多少时间，取决于机器；这个单元格的输出不参与比对，但它断言每次训练都不超过 20 秒（在 2 核机器上通常只要几秒）。
+两次训练各自用了多少时间，取决于机器和它当时的负载，所以这个单元格的输出不参与比对，也不做断言；在 2 核机器上每次通常只要几秒。
 """,
     en=r"""
-How long each training run takes depends on the machine; this cell's output is not compared, but it asserts that each run takes at most 20 s (usually a few seconds on a machine with 2 cores).
+How long each training run takes depends on the machine and its load, so this cell's output is not compared and it asserts nothing; on a machine with 2 cores each run usually takes a few seconds.
 """,
     ru=r"""
-Сколько времени заняло каждое обучение, зависит от машины; результат этой ячейки не сравнивается, но она проверяет, что каждое обучение заняло не больше 20 с (на машине с 2 ядрами обычно несколько секунд).
+Сколько времени заняло каждое обучение, зависит от машины и её загрузки, поэтому результат этой ячейки не сравнивается и она ничего не проверяет; на машине с 2 ядрами каждое обучение обычно длится несколько секунд.
 """,
 )
 
 code(r"""
 print(f"{masked_seconds:.1f} s", f"{unmasked_seconds:.1f} s")
-assert masked_seconds < 20 and unmasked_seconds < 20
 """, tags=("nbval-ignore-output",))
 
 md(
@@ -1057,26 +1056,45 @@ assert raised == ["ValueError", "TypeError"] and len(cache) == 8 and unchanged
 
 md(
     zh=r"""
-### 缓存省下的时间
+### 缓存省下的工作和时间
 
-用一个随机参数、更大的模型（$D=64$、$H=4$、$L=2$、位置表 512 行）从 `<bos>` 贪心生成 $n$ 个词元，比较两种做法：不用缓存（每一步对整个前缀做完整前向传播），以及 `generate`（每层一个 KV 缓存，每步只算一个新位置）。前者每一步的工作量随前缀长度增长，总量至少按 $n^2$ 增长；后者每一步只算一个位置、读取全部已存的键，总量增长慢得多。计时依赖机器，这个单元格的输出不参与比对，但它断言在最长的 $n$ 上缓存更快。`make bench` 在 $T = 128$ 和 $512$ 上给出每秒生成的词元数。
+用一个随机参数、更大的模型（$D=64$、$H=4$、$L=2$、位置表 512 行）从 `<bos>` 贪心生成 $n$ 个词元，比较两种做法：不用缓存（每一步对整个前缀做完整前向传播），以及 `generate`（每层一个 KV 缓存，每步只算一个新位置）。不用缓存时，第 $s$ 步要把长度为 $s$ 的整个前缀重新算一遍，每一层一共算 $1 + 2 + \dots + n = n(n+1)/2$ 个位置；用缓存时每一层只算 $n$ 个位置，少了 $(n+1)/2$ 倍。下面的单元格打印这两个数和它们的比值，并断言两种做法生成的词元完全相同：缓存省下的是重复的工作，不改变结果。
 """,
     en=r"""
-### The time the cache saves
+### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` in two ways: without a cache (the full forward pass over the whole prefix at every step), and with `generate` (a KV cache per layer, one new position per step). The work of each step of the first grows with the prefix, so the total grows at least like $n^2$; each step of the second computes one position and reads every stored key, which grows much more slowly. Timings depend on the machine, so this cell's output is not compared; it still asserts that the cache is faster at the largest $n$. `make bench` reports tokens per second at $T = 128$ and $512$.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` in two ways: without a cache (the full forward pass over the whole prefix at every step), and with `generate` (a KV cache per layer, one new position per step). Without the cache, step $s$ recomputes the whole prefix of length $s$, so every layer computes $1 + 2 + \dots + n = n(n+1)/2$ positions in all; with the cache every layer computes $n$ positions, $(n+1)/2$ times fewer. The cell below prints both counts and their ratio, and asserts that both ways generate exactly the same tokens: what the cache saves is repeated work, and the result does not change.
 """,
     ru=r"""
-### Сколько времени экономит кэш
+### Сколько работы и времени экономит кэш
 
-Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, $L=2$, таблица позиций из 512 строк) и жадно сгенерируем $n$ токенов от `<bos>` двумя способами: без кэша (на каждом шаге полный прямой проход по всему префиксу) и методом `generate` (KV-кэш в каждом слое, на каждом шаге одна новая позиция). У первого способа работа на шаге растёт вместе с префиксом, так что в сумме она растёт не медленнее $n^2$; второй на каждом шаге вычисляет одну позицию и читает все сохранённые ключи, что растёт гораздо медленнее. Время зависит от машины, поэтому результат ячейки не сравнивается; но она проверяет, что при наибольшем $n$ кэш быстрее. `make bench` печатает число токенов в секунду при $T = 128$ и $512$.
-""", 
+Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, $L=2$, таблица позиций из 512 строк) и жадно сгенерируем $n$ токенов от `<bos>` двумя способами: без кэша (на каждом шаге полный прямой проход по всему префиксу) и методом `generate` (KV-кэш в каждом слое, на каждом шаге одна новая позиция). Без кэша шаг $s$ заново вычисляет весь префикс длины $s$, и каждый слой вычисляет всего $1 + 2 + \dots + n = n(n+1)/2$ позиций; с кэшем каждый слой вычисляет $n$ позиций, в $(n+1)/2$ раз меньше. Ячейка ниже печатает оба числа и их отношение и проверяет, что оба способа порождают в точности одни и те же токены: кэш экономит повторную работу, а результат не меняется.
+""",
 )
 
 code(r"""
 big = Decoder.init(vocab_size=64, context_size=512, width=64, n_heads=4, n_layers=2, seed=0)
 lengths = [16, 32, 64, 128]
-timings = []
+for n in lengths:
+    same = big.generate(np.array([BOS]), n).tolist() == generate_without_cache(big, [BOS], n, True)[0].tolist()
+    without, with_cache = n * (n + 1) // 2, n                  #zh 每一层算过的位置数 #en positions computed in every layer #ru сколько позиций вычислено в каждом слое
+    print(n, without, with_cache, round(without / with_cache, 1), same)
+    assert same
+""")
+
+md(
+    zh=r"""
+时间则取决于机器和它当时的负载，所以下面这个单元格只打印计时，输出不参与比对，也不做断言。时间的比值比位置数的比值小：用缓存的每一步仍要读取所有已存的键，而且每次调用都有一份与 $n$ 无关的固定开销。`make bench` 在同一次运行里并排测量两种做法，给出 $T = 128$ 和 $512$ 时每秒生成的词元数。
+""",
+    en=r"""
+Time, on the other hand, depends on the machine and on its load at the moment, so the cell below only prints timings: its output is not compared and it asserts nothing. The ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost that does not depend on $n$. `make bench` measures both ways side by side in one run and reports tokens per second at $T = 128$ and $512$.
+""",
+    ru=r"""
+Время же зависит от машины и от её загрузки в данный момент, поэтому ячейка ниже только печатает замеры: её результат не сравнивается, и она ничего не проверяет. Отношение времён меньше отношения числа позиций: каждый шаг с кэшем всё равно читает все сохранённые ключи, а у каждого вызова есть постоянные накладные расходы, не зависящие от $n$. `make bench` измеряет оба способа бок о бок в одном запуске и печатает число токенов в секунду при $T = 128$ и $512$.
+""",
+)
+
+code(r"""
 for n in lengths:
     start = time.perf_counter()
     generate_without_cache(big, [BOS], n, True)
@@ -1084,9 +1102,7 @@ for n in lengths:
     start = time.perf_counter()
     big.generate(np.array([BOS]), n)
     with_cache = time.perf_counter() - start
-    timings.append((without, with_cache))
     print(n, f"{without:.3f} s", f"{with_cache:.3f} s", round(without / with_cache, 1))
-assert timings[-1][1] < timings[-1][0]
 """, tags=("nbval-ignore-output",))
 
 md(
