@@ -1,14 +1,22 @@
 """Benchmark: lib's causal attention against torch SDPA and a naive NumPy attention, and the KV-cache speedup.
 
-    make bench            (or: python bench/attention_cache.py [--repeats N])
+    make bench            (or: python bench/attention_cache.py [--repeats N] [--gap SECONDS])
 
 Everything is measured side by side in one run on this machine: the functions
 are called in turn, round after round, after a warm-up, and each time printed
 is the median over the rounds, so the ratios stay comparable when the load
 drifts.  The attention table also prints the fastest round and the median CPU
 time of the process (all threads): on a machine shared with other work the
-wall-clock figures can be several times too slow, the CPU times much less so.  This is not a test: it prints figures and the targets they are
-compared with.
+wall-clock figures can be several times too slow, the CPU times much less so.
+
+Back to back, a function can be timed while the threads of the one before it
+still spin on the cores (OpenBLAS's pool after the naive version's large
+products, torch's OpenMP team after torch), which slows it down; the order of
+the calls then decides who pays.  ``--gap 0.2`` sleeps before each timed call
+so that every function starts on idle cores; on the 2-core machine of the
+course this makes torch faster and lib/torch larger.  Report both.
+
+This is not a test: it prints figures and the targets they are compared with.
 
 FLOP counts (one multiply-add = 2 FLOPs; q k^T and weights @ v together):
 
@@ -36,8 +44,12 @@ from lib.model import AttentionModel
 SHAPES = [(1, 8, 1024, 64), (4, 8, 256, 32)]
 
 
-def interleaved(fns, repeats, warmup=2, fastest=False):
+def interleaved(fns, repeats, warmup=2, fastest=False, gap=0.0):
     """Median seconds of each function, called in alternation so that load drifts hit all alike.
+
+    ``gap`` seconds of sleep before each timed call let the threads the previous function left
+    spinning (OpenBLAS's pool, torch's OpenMP team) go idle first, so that no function is timed
+    while another one's threads still hold the cores.
 
     With ``fastest=True``: (medians, minima, CPU medians).  Load can only make a run slower,
     so the minimum is the figure closest to a quiet machine; the CPU time of this process
@@ -48,6 +60,8 @@ def interleaved(fns, repeats, warmup=2, fastest=False):
     times, cpu = [[] for _ in fns], [[] for _ in fns]
     for _ in range(repeats):
         for i, fn in enumerate(fns):
+            if gap:
+                time.sleep(gap)
             start, start_cpu = time.perf_counter(), time.process_time()
             fn()
             times[i].append(time.perf_counter() - start)
@@ -103,7 +117,7 @@ def environment():
     print(f"BLAS thread variables: {', '.join(f'{k}={v}' for k, v in blas.items() if v) or 'none set (defaults)'}")
 
 
-def attention_rows(repeats, torch):
+def attention_rows(repeats, torch, gap):
     rate = matmul_rate(repeats)
     print(f"float32 matmul (1024^3): {rate:.0f} GFLOP/s on this machine (the 100 % below)")
     exps = exp_rates(repeats, torch)
@@ -114,7 +128,8 @@ def attention_rows(repeats, torch):
     header = f"{'(B,H,T,d) float32':<20}{'':<8}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}" \
              f"{'lib/torch':>11}{'naive/torch':>13}{'lib/naive':>11}"
     print(header + "   target: lib/torch <= 1.5")
-    print("(median and min of the wall-clock times of interleaved rounds; CPU: median CPU time of all threads)")
+    print("(median and min of the wall-clock times of interleaved rounds; CPU: median CPU time of all threads"
+          + (f"; {gap} s of sleep before each timed call)" if gap else ")"))
     rows = []
     for shape in SHAPES:
         rng = np.random.default_rng(0)
@@ -129,7 +144,7 @@ def attention_rows(repeats, torch):
             expected = naive_attention(q, k, v)
         for fn in fns[:3]:
             assert np.allclose(fn(), expected, atol=2e-5), "an implementation disagrees"
-        medians, minima, cpu = interleaved(fns, repeats, fastest=True)
+        medians, minima, cpu = interleaved(fns, repeats, fastest=True, gap=gap)
         for label, times in (("median", medians), ("min", minima), ("CPU", cpu)):
             ours, naive = times[0], times[1]
             theirs = times[3] if torch is not None else float("nan")
@@ -182,7 +197,11 @@ def cache_rows(repeats):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=21, help="rounds per measurement (the median is printed)")
+    parser.add_argument("--gap", type=float, default=0.0,
+                        help="seconds of sleep before each timed attention call (default 0: back to back)")
     args = parser.parse_args()
+    if args.gap < 0:
+        parser.error(f"--gap must be 0 or more seconds, got {args.gap}")
     environment()
     try:
         import torch
@@ -190,7 +209,7 @@ def main():
     except ImportError:
         torch = None
         print("torch is not installed: its column is nan (pip install torch==2.13.0)")
-    attention_rows(args.repeats, torch)
+    attention_rows(args.repeats, torch, args.gap)
     cache_rows(args.repeats)
 
 
