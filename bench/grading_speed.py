@@ -5,7 +5,7 @@ shares the CPU between submissions graded side by side.
     python bench/grading_speed.py --count 20             # a quicker look
     python bench/grading_speed.py --count 0 --fairness   # only the noisy-neighbour measurement
 
-Throughput: ``--count`` copies of a whole course (the five solved notebooks, in
+Throughput: ``--count`` copies of a whole course (every solved notebook, in
 zh / en / ru in turn), graded with the same seed at each ``--jobs`` value.  For
 each run it prints the wall time, the seconds per submission (wall time /
 submissions: what a class of 200 costs), the median time one submission took

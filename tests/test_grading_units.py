@@ -519,6 +519,8 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     assert "1 &amp; получено" in ru and "&lt;3×3&gt;" in ru and "<3×3>" not in ru
     zh = (tmp_path / f"{report.page_name('学生')}.md").read_text(encoding="utf-8")
     assert zh.startswith("# 评分反馈：学生") and "未提交" in zh
+    for page in tmp_path.glob("*.md"):                      # sections apart by one blank line, never two
+        assert "\n\n\n" not in page.read_text(encoding="utf-8"), page.name
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert index.count("<tr>") == 3 and report.page_name("学生") in index
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index

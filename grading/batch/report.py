@@ -258,7 +258,8 @@ def feedback_markdown(report, summary):
             out.append(f"* **{_md(f['test'])}**{_parenthesised(kind, lang)}{_colon(lang)}{_md(f['text'])}")
             if f.get("hint"):
                 out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
-        out.append("")
+        if listed:
+            out.append("")                                  # one blank line after a list, none twice
     other = [r for r in rows if not r["function"]]
     if other:
         out += [f"## {messages.text('page_other', lang)}", ""]
