@@ -266,6 +266,38 @@ def mark_diagrams(app, doctree):
             node["classes"] = list(dict.fromkeys(node.get("classes", []) + ["dark-light", "course-diagram"]))
 
 
+# A formula is one unbreakable box, and browsers may wrap a line on either side of
+# such a box even next to punctuation: "... of length s" / ", so every layer ...".
+# Punctuation that closes (or, before the formula, opens) goes into one no-wrap box
+# with the formula.
+_CLOSING = ",.;:!?)]}»”’…，。；：！？、）」』】"
+_OPENING = "([{«“‘（「『【"
+
+
+def keep_math_with_punctuation(app, doctree):
+    """Wrap each inline formula with the punctuation touching it in a ``math-nowrap`` span."""
+    for math in list(doctree.findall(nodes.math)):
+        parent = math.parent
+        index = next(i for i, child in enumerate(parent.children) if child is math)   # Text compares by value
+        before = parent[index - 1] if index > 0 and isinstance(parent[index - 1], nodes.Text) else None
+        after = parent[index + 1] if index + 1 < len(parent) and isinstance(parent[index + 1], nodes.Text) else None
+        last = before.astext()[-1:] if before is not None else ""
+        opening = last if last and last in _OPENING else ""
+        text = after.astext() if after is not None else ""
+        closing = text[:len(text) - len(text.lstrip(_CLOSING))]
+        if not (opening or closing):
+            continue
+        box = nodes.inline(classes=["math-nowrap"])
+        box += [nodes.Text(opening)] if opening else []
+        parent[index] = box
+        box += math
+        box += [nodes.Text(closing)] if closing else []
+        if closing:
+            parent[index + 1] = nodes.Text(text[len(closing):])
+        if opening:
+            parent[index - 1] = nodes.Text(before.astext()[:-1])
+
+
 def fold_input_in_page_language(app):
     """myst-nb's fold of a ``hide-input`` cell, without its fixed English aria-label
     ("Toggle hidden content"), so that the visible, translated prompt (nb_code_prompt_show)
@@ -335,7 +367,8 @@ def setup(app):
     app.connect("html-page-context", add_page_assets, priority=490)
     app.connect("html-page-context", trim_page_assets, priority=600)
     app.connect("doctree-read", mark_diagrams)
+    app.connect("doctree-read", keep_math_with_punctuation)
     app.add_transform(SectionAnchors)
     # env_version: Sphinx re-reads every page when it changes; bump it when what
     # this extension does to a doctree changes.
-    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1", "env_version": 2}
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1", "env_version": 3}

@@ -292,3 +292,23 @@ def test_section_anchor_names():
     assert course_site.section_anchor("7 Putting it together") == "sec-7"
     assert course_site.section_anchor("Summary") is None
     assert course_site.section_anchor("2D attention") is None
+
+
+def test_a_formula_wraps_with_the_punctuation_touching_it():
+    """"of length s" / ", so" must not happen: punctuation right after a formula (or an
+    opening bracket right before it) shares its no-wrap box; other text is left alone."""
+    from docutils import nodes
+
+    paragraph = nodes.paragraph()
+    paragraph += [nodes.Text("length ("), nodes.math(text="s"), nodes.Text("), so "), nodes.math(text="n"),
+                  nodes.Text(" and "), nodes.math(text="m"), nodes.Text("。下一"), nodes.math(text="k"),
+                  nodes.Text(""), nodes.math(text="j"), nodes.Text("")]                # empty neighbours
+    document = nodes.document(None, None)
+    document += paragraph
+    course_site.keep_math_with_punctuation(None, document)
+    boxes = list(paragraph.findall(lambda n: isinstance(n, nodes.inline) and "math-nowrap" in n["classes"]))
+    assert [b.astext() for b in boxes] == ["(s),", "m。"]
+    assert paragraph.astext() == "length (s), so n and m。下一kj"           # no character lost or moved
+    assert [type(n).__name__ for n in boxes[0].children] == ["Text", "math", "Text"]
+    css = (ROOT / "site" / "static" / "course.css").read_text(encoding="utf-8")
+    assert re.search(r"\.math-nowrap\s*\{\s*white-space:\s*nowrap", css)
