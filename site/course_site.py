@@ -278,24 +278,21 @@ def keep_math_with_punctuation(app, doctree):
     """Wrap each inline formula with the punctuation touching it in a ``math-nowrap`` span."""
     for math in list(doctree.findall(nodes.math)):
         parent = math.parent
-        index = next(i for i, child in enumerate(parent.children) if child is math)   # Text compares by value
-        before = parent[index - 1] if index > 0 and isinstance(parent[index - 1], nodes.Text) else None
-        after = parent[index + 1] if index + 1 < len(parent) and isinstance(parent[index + 1], nodes.Text) else None
-        last = before.astext()[-1:] if before is not None else ""
-        opening = last if last and last in _OPENING else ""
-        text = after.astext() if after is not None else ""
-        closing = text[:len(text) - len(text.lstrip(_CLOSING))]
+        index = parent.index(math)
+        before = parent[index - 1] if index > 0 else None
+        after = parent[index + 1] if index + 1 < len(parent) else None
+        before_text = before.astext() if isinstance(before, nodes.Text) else ""     # plain text only, not a neighbouring node
+        after_text = after.astext() if isinstance(after, nodes.Text) else ""
+        opening = before_text[-1] if before_text.endswith(tuple(_OPENING)) else ""
+        closing = after_text[:len(after_text) - len(after_text.lstrip(_CLOSING))]
         if not (opening or closing):
             continue
-        box = nodes.inline(classes=["math-nowrap"])
-        box += [nodes.Text(opening)] if opening else []
-        parent[index] = box
-        box += math
-        box += [nodes.Text(closing)] if closing else []
         if closing:
-            parent[index + 1] = nodes.Text(text[len(closing):])
+            parent[index + 1] = nodes.Text(after_text[len(closing):])
         if opening:
-            parent[index - 1] = nodes.Text(before.astext()[:-1])
+            parent[index - 1] = nodes.Text(before_text[:-1])
+        boxed = ([nodes.Text(opening)] if opening else []) + [math] + ([nodes.Text(closing)] if closing else [])
+        parent[index] = nodes.inline("", "", *boxed, classes=["math-nowrap"])
 
 
 def fold_input_in_page_language(app):

@@ -1077,8 +1077,8 @@ big = Decoder.init(vocab_size=64, context_size=512, width=64, n_heads=4, n_layer
 lengths = [16, 32, 64, 128]
 for n in lengths:
     same = big.generate(np.array([BOS]), n).tolist() == generate_without_cache(big, [BOS], n, True)[0].tolist()
-    without, with_cache = n * (n + 1) // 2, n                  #zh 每一层算过的位置数 #en positions computed in every layer #ru сколько позиций вычислено в каждом слое
-    print(n, without, with_cache, round(without / with_cache, 1), same)
+    positions_without, positions_with = n * (n + 1) // 2, n    #zh 每一层算过的位置数 #en positions computed in every layer #ru сколько позиций вычислено в каждом слое
+    print(n, positions_without, positions_with, round(positions_without / positions_with, 1), same)
     assert same
 """)
 
