@@ -183,7 +183,7 @@ def causal_future(tq, tk):
 # --------------------------------------------------------------------------
 
 def _attention_inputs(q, k, v):
-    """q, k, v in their common float dtype, after checking shapes and values (see causal_attention)."""
+    """q, k, v in their common float dtype and max |v|, after checking shapes and values (see causal_attention)."""
     q, k, v = _float_arrays(q=q, k=k, v=v)
     for name, a, axes in (("q", q, "Tq, d"), ("k", k, "Tk, d"), ("v", v, "Tk, dv")):
         if a.ndim < 2:
@@ -211,7 +211,7 @@ def _attention_inputs(q, k, v):
             f"q, k, v are too large for {q.dtype} (max |q| = {largest['q']:.3g}, max |k| = {largest['k']:.3g}, "
             f"max |v| = {largest['v']:.3g}): scores or sums could overflow; scale them down or use float64"
         )
-    return q, k, v
+    return q, k, v, largest["v"]
 
 
 def attention_scores(q, k):
@@ -234,7 +234,7 @@ def causal_attention_reference(q, k, v):
     values.  Same arguments, checks and dtype rule as :func:`causal_attention`,
     which computes the same numbers faster.
     """
-    q, k, v = _attention_inputs(q, k, v)
+    q, k, v, _ = _attention_inputs(q, k, v)
     allowed = ~causal_future(q.shape[-2], k.shape[-2])          # (Tq, Tk)
     return masked_softmax(attention_scores(q, k), allowed) @ v  # (..., Tq, dv)
 
@@ -333,53 +333,95 @@ def causal_attention(q, k, v, *, skip_future=True):
     tile by tile, against the keys up to its last query only; only the tile on
     the diagonal needs the mask, and the tiles after it, entirely in the
     future, are never computed (``skip_future=False`` computes and masks them,
-    to measure what skipping saves, §5).  Blocks are independent and run in
-    threads: NumPy releases the GIL in matrix products and element-wise work.
+    to measure what skipping saves, §5).
+
+    Softmax is unchanged when a row of scores is shifted by any constant.  The
+    definition shifts by the row's largest score, which takes a pass of its
+    own; here each query's row is shifted by its score with its own key, which
+    costs only d multiply-adds and is always allowed (so the row sum is at
+    least 1).  If some score lies so far above it that the sum could overflow,
+    the block is computed again with the largest score.
+
+    Blocks are independent and run in threads, one per core: each thread takes
+    some of the (batch, head) rows through all their blocks (with fewer rows
+    than cores, the blocks of the rows are shared out instead).  NumPy releases
+    the GIL in matrix products and element-wise work.
     """
-    q, k, v = _attention_inputs(q, k, v)
+    q, k, v, v_largest = _attention_inputs(q, k, v)
     skip_future = _bool_argument(skip_future, "skip_future")
     tq, tk, d, dv = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
     causal_future(tq, tk)                                       # refuses tq > tk
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     n, width = int(np.prod(lead)), _tile_width(tk)              # N: all leading axes as one
     scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32
-    q = np.broadcast_to(q * scale, lead + (tq, d)).reshape(n, tq, d)   # (N, Tq, d)
-    k = np.broadcast_to(k, lead + (tk, d)).reshape(n, tk, d)            # (N, Tk, d)
-    v = np.broadcast_to(v, lead + (tk, dv)).reshape(n, tk, dv)          # (N, Tk, dv)
+    q = np.broadcast_to(q, lead + (tq, d)).reshape(n, tq, d)    # (N, Tq, d), scaled block by block below
+    k = np.broadcast_to(k, lead + (tk, d)).reshape(n, tk, d)    # (N, Tk, d)
+    v = np.broadcast_to(v, lead + (tk, dv)).reshape(n, tk, dv)  # (N, Tk, dv)
     if n * tq * tk < _SMALL_WORK:                               # e.g. one cached step: blocks would cost more
-        return _attend_whole(q, k, v).reshape(lead + (tq, dv))
+        return _attend_whole(q * scale, k, v).reshape(lead + (tq, dv))
     k_tiles = np.swapaxes(_tiles(k, width), -1, -2)             # (N, tiles, d, width), each tile one piece of memory
     v_tiles = _tiles(v, width)                                  # (N, tiles, width, dv)
     out = np.empty((n, tq, dv), dtype=q.dtype)                  # (N, Tq, dv)
     future = causal_future(BLOCK, BLOCK)                        # of the diagonal tile: key j after query i
+    # A row sum up to this bound times the largest |v| cannot overflow the weighted sum of the values.
+    largest_sum = float(np.finfo(q.dtype).max) / 4 / max(1.0, v_largest)
+
+    def masked_scores(q_block, rows, first, tiles):
+        # Scores (h, b, keys) of the queries q_block at positions first.. against key tiles 0..tiles-1.
+        h, b = q_block.shape[:2]
+        scores = np.empty((h, b, tiles * width), dtype=q.dtype)             # (h, b, keys)
+        by_tile = scores.reshape(h, b, tiles, width).swapaxes(1, 2)         # (h, tiles, b, width), same memory
+        np.matmul(q_block[:, None], k_tiles[rows, :tiles], out=by_tile)     # one small product per tile
+        np.copyto(scores[..., first:first + b], -np.inf, where=future[:b, :b])        # the diagonal tile
+        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed
+        return scores, by_tile
 
     def attend(rows, start, stop, tiles):
         # Queries start..stop-1 of the rows `rows` (batch and heads) against key tiles 0..tiles-1.
-        h, b, first = rows.stop - rows.start, stop - start, tk - tq + start   # first: position of query `start`
-        scores = np.empty((h, b, tiles * width), dtype=q.dtype)             # (h, b, keys)
-        by_tile = scores.reshape(h, b, tiles, width).swapaxes(1, 2)         # (h, tiles, b, width), same memory
-        np.matmul(q[rows, None, start:stop], k_tiles[rows, :tiles], out=by_tile)   # one small product per tile
-        np.copyto(scores[..., first:first + b], -np.inf, where=future[:b, :b])        # the diagonal tile
-        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed
-        row_sums = _exp_minus_row_max(scores)                   # (h, b, 1); -inf -> exactly 0
+        first = tk - tq + start                                 # position of query `start`, and of its own key
+        q_block = q[rows, start:stop] * scale                   # (h, b, d)
+        scores, by_tile = masked_scores(q_block, rows, first, tiles)
+        own = np.einsum("hbd,hbd->hb", q_block, k[rows, first:first + stop - start])   # (h, b): q_i · k_i
+        scores -= own[..., None]                                # shift row i by its own score
+        with np.errstate(over="ignore"):                        # an overflow is handled just below
+            np.exp(scores, out=scores)                          # -inf -> exactly 0; own key -> 1
+        row_sums = scores.sum(axis=-1, keepdims=True)           # (h, b, 1), each about 1 or more
+        if not row_sums.max() <= largest_sum:                   # a score far above its own: shift by the max
+            scores, by_tile = masked_scores(q_block, rows, first, tiles)
+            row_sums = _exp_minus_row_max(scores)               # (h, b, 1); -inf -> exactly 0
         parts = by_tile @ v_tiles[rows, :tiles]                 # (h, tiles, b, dv): each tile's share of the sum
         block = np.sum(parts, axis=1, out=out[rows, start:stop])   # (h, b, dv)
         block /= row_sums                                       # divide after the product: b·dv divisions
 
-    # The rows N in groups: at least one per thread, and few enough per group that the scores
-    # of a task (h, BLOCK, Tk) stay within about 1 MB of cache.
-    n_groups = min(n, max(_workers(), -(-n * BLOCK * tk * q.itemsize // _TASK_BYTES)))
-    groups = [slice(g * n // n_groups, (g + 1) * n // n_groups) for g in range(n_groups)]
-    tasks = [(rows, *block) for block in _query_blocks(tq, tk, skip_future) for rows in groups]
-    _run(attend, tasks)
+    _run(attend, _tasks(n, tk * q.itemsize, _query_blocks(tq, tk, skip_future)))
     return out.reshape(lead + (tq, dv))                         # (..., Tq, dv)
+
+
+def _tasks(n, row_bytes, blocks):
+    """(groups of rows, blocks) for each thread: its share of the N rows, with every block; or, with
+    fewer rows than threads, every row with its share of the blocks (largest first, to the
+    least loaded thread)."""
+    workers = _workers()
+    if n >= workers:
+        # Rows split evenly between the threads, and each thread's rows in groups small enough
+        # that the scores of one block, (rows, BLOCK, Tk), stay within about 1 MB of cache.
+        per_group = max(1, _TASK_BYTES // (BLOCK * row_bytes))
+        bounds = [w * n // workers for w in range(workers + 1)]
+        return [([slice(a, min(a + per_group, hi)) for a in range(lo, hi, per_group)], blocks)
+                for lo, hi in zip(bounds, bounds[1:])]
+    shares, loads = [[] for _ in range(workers)], [0] * workers
+    for block in sorted(blocks, key=lambda b: -(b[1] - b[0]) * b[2]):   # queries * tiles: its work
+        w = loads.index(min(loads))
+        shares[w].append(block)
+        loads[w] += (block[1] - block[0]) * block[2]
+    return [([slice(0, n)], share) for share in shares if share]
 
 
 # Threads for the blocks of causal_attention: one per core, created on first use.
 _POOL = None
 _POOL_LOCK = threading.Lock()
 _SMALL_WORK = 1 << 16            # fewer score entries in all: one product for the whole table
-_TASK_BYTES = 1 << 20            # scores of one task: about 1 MB
+_TASK_BYTES = 1 << 20            # scores of one block of one group of rows: about 1 MB
 
 
 def _workers():
@@ -389,20 +431,27 @@ def _workers():
         return max(1, os.cpu_count() or 1)
 
 
-def _run(fn, tasks):
-    """fn(*task) for every task, largest first: in the thread pool if there are two tasks and two cores."""
+def _run(attend, tasks):
+    """attend(rows, *block) for every group of rows and block of every task; one thread per task.
+
+    (One call per block, so that a block's scores are freed before the next block allocates its own,
+    which then reuse the same memory, already in cache.)"""
+    def task(groups, blocks):
+        for rows in groups:
+            for block in blocks:
+                attend(rows, *block)
+
     global _POOL
-    tasks = sorted(tasks, key=lambda t: -(t[2] - t[1]) * t[3])  # most tiles first, for an even finish
-    if len(tasks) < 2 or _workers() < 2:
-        for task in tasks:
-            fn(*task)
+    if len(tasks) < 2:
+        for t in tasks:
+            task(*t)
         return
     with _POOL_LOCK:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="lib-attention")
         pool = _POOL
-    futures = [pool.submit(fn, *task) for task in tasks]
-    wait(futures)                                               # every block has finished writing ...
+    futures = [pool.submit(task, *t) for t in tasks]
+    wait(futures)                                               # every thread has finished writing ...
     for future in futures:
         future.result()                                         # ... before an error of one is raised
 
@@ -422,7 +471,7 @@ def unmasked_attention(q, k, v):
     Same arguments, checks and dtype rule as :func:`causal_attention`, except
     that Tq may exceed Tk (no query has a future).
     """
-    q, k, v = _attention_inputs(q, k, v)
+    q, k, v, _ = _attention_inputs(q, k, v)
     scores = attention_scores(q, k)                             # (..., Tq, Tk)
     allowed = np.ones(scores.shape[-2:], dtype=bool)            # everything may be read
     return masked_softmax(scores, allowed) @ v

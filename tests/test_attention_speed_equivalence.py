@@ -189,8 +189,64 @@ def test_work_checks_its_arguments():
         causal_attention_work(2, 3, skip_future=None)
 
 
+def far_above_own_scores(n, t, dtype=np.float64):
+    """q, k, v in which every query's score with key 0 lies 1600 above its score with its own key.
+
+    exp(1600) overflows float32 and float64 alike, so every block of queries must fall back to the row max."""
+    q = np.ones((n, t, 1), dtype=dtype) * 40.0                  # d = 1: scores are plain products
+    k = np.full((n, t, 1), -20.0, dtype=dtype)                 # own key (and every later key): score -800
+    k[:, 0] = 20.0                                              # key 0: score +800
+    v = np.arange(n * t * 2, dtype=dtype).reshape(n, t, 2) % 7
+    return q, k, v
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_score_far_above_its_own_falls_back_to_the_row_max(dtype, monkeypatch):
+    """Every row is shifted by its own score; when another score lies far above it, by the row max instead."""
+    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    fallbacks = []
+    row_max = attention._exp_minus_row_max
+    monkeypatch.setattr(attention, "_exp_minus_row_max", lambda scores: fallbacks.append(1) or row_max(scores))
+    q, k, v = far_above_own_scores(3, 130, dtype)
+    out = causal_attention(q, k, v)
+    tasks = attention._tasks(3, 130 * q.itemsize, attention._query_blocks(130, 130, True))
+    assert len(fallbacks) == sum(len(groups) * len(blocks) for groups, blocks in tasks) >= 3   # every block
+    assert out.dtype == dtype and np.isfinite(out).all()
+    np.testing.assert_array_equal(out[:, 1:], np.broadcast_to(v[:, :1], out[:, 1:].shape))   # all weight on key 0
+    np.testing.assert_allclose(out, causal_attention_reference(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
+    fallbacks.clear()
+    causal_attention(*(rng_inputs := [np.random.default_rng(0).standard_normal((3, 130, 8)) for _ in range(3)]))
+    assert not fallbacks                                        # ordinary scores: the own score is enough
+    np.testing.assert_allclose(causal_attention(*rng_inputs), causal_attention_reference(*rng_inputs), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_fallback_max_ignores_a_huge_future_score(dtype, monkeypatch):
+    """Query 1 falls back to the row max, which must be taken over its allowed keys only: key 2, in its
+    future on the diagonal tile, scores 1600 and would make every allowed weight underflow."""
+    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    q = np.array([[1.0], [40.0], [1.0]], dtype=dtype)
+    k = np.array([[20.0], [-20.0], [40.0]], dtype=dtype)        # query 1: 800 (key 0), -800 (own), 1600 (future)
+    v = np.array([[1.0, 2.0], [5.0, 7.0], [3.0, 3.0]], dtype=dtype)
+    out = causal_attention(q, k, v)
+    np.testing.assert_array_equal(out[1], v[0])                 # key 0 alone: weight exactly 1
+    np.testing.assert_allclose(out, causal_attention_reference(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
+
+
+def test_large_values_times_a_large_row_sum_do_not_overflow(monkeypatch):
+    """float32, values of 1e10: a row sum of e^69 (1e30) is finite, but the weighted sum of the values
+    would not be (1e40); the bound on the row sums takes the values into account and falls back."""
+    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    q, k, _ = far_above_own_scores(2, 70, np.float32)
+    k[:, 0] = -20.0 + 69.0 / 40.0                               # key 0: 69 above the own score -800
+    v = np.full((2, 70, 3), 1e10, dtype=np.float32)
+    out = causal_attention(q, k, v)
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out, 1e10, rtol=1e-6)            # any weights average equal values to themselves
+
+
 def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
-    """An error inside a block running in the pool reaches the caller."""
+    """An error inside a block running in the pool reaches the caller, after every thread has stopped."""
     monkeypatch.setattr(attention, "_SMALL_WORK", 0)
     calls = []
 
@@ -198,11 +254,37 @@ def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
         calls.append(scores.shape)
         raise MemoryError("no memory for this block")
     monkeypatch.setattr(attention, "_exp_minus_row_max", broken_exp)
-    q = np.ones((4, 300, 4))
+    q, k, v = far_above_own_scores(4, 300)                      # every block falls back, and fails
     with pytest.raises(MemoryError, match="no memory for this block"):
-        causal_attention(q, q, q)
-    blocks = len(attention._query_blocks(300, 300, True))       # 5 blocks of at most 64 queries
-    assert len(calls) == blocks * min(4, attention._workers())  # every block of every group ran first
+        causal_attention(q, k, v)
+    tasks = attention._tasks(4, 300 * 8, attention._query_blocks(300, 300, True))
+    assert len(tasks) == min(4, attention._workers())
+    assert len(calls) == len(tasks)                             # every thread reached its first block
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 8])
+@pytest.mark.parametrize("n", [1, 2, 5, 64])
+def test_the_threads_share_out_every_row_and_block_once(n, workers, monkeypatch):
+    """At least as many rows as threads: each thread takes some rows through every block; fewer: all
+    rows, with its share of the blocks.  Either way each (row, block) is computed exactly once."""
+    monkeypatch.setattr(attention, "_workers", lambda: workers)
+    blocks = attention._query_blocks(700, 700, True)            # 11 blocks of 1 to 11 tiles
+    tasks = attention._tasks(n, 700 * 4, blocks)
+    assert len(tasks) == min(workers, max(n, len(blocks)))
+    done = [(row, block) for groups, share in tasks for rows in groups
+            for row in range(n)[rows] for block in share]
+    assert sorted(done) == sorted((row, block) for row in range(n) for block in blocks)
+    work = [sum(len(range(n)[rows]) for rows in groups) * sum((b - a) * t for a, b, t in share)
+            for groups, share in tasks]
+    if n >= workers:
+        assert all(share == blocks for _, share in tasks)
+        rows = [sum(len(range(n)[r]) for r in groups) for groups, _ in tasks]
+        assert max(rows) - min(rows) <= 1                      # rows split evenly
+        assert all(len(range(n)[r]) * 64 * 700 * 4 <= attention._TASK_BYTES or len(range(n)[r]) == 1
+                   for groups, _ in tasks for r in groups)      # a block's scores of a group: about 1 MB at most
+    else:
+        assert all(groups == [slice(0, n)] for groups, _ in tasks)
+        assert max(work) - min(work) <= 64 * 11 * n                # at most the largest block apart
 
 
 @pytest.mark.parametrize("tq, tk", [(0, 1), (1, 1), (1, 5), (3, 3), (4, 9), (64, 64), (65, 130)])

@@ -67,7 +67,8 @@ MUTANTS = [
       "the causal mask also forbids the diagonal: a query may not read itself"),
     m("top-left-mask", A, "query_position = np.arange(tk - tq, tk)[:, None]", "query_position = np.arange(tq)[:, None]",
       "the mask aligns queries top-left, ignoring the Tk - Tq cached positions"),
-    m("block-top-left", A, "stop - start, tk - tq + start   # first: position", "stop - start, start   # first: position",
+    m("block-top-left", A, "        first = tk - tq + start                                 # position of query",
+      "        first = start                                 # position of query",
       "the blocked attention places its diagonal tile top-left, ignoring the cache offset"),
     m("block-diagonal-forbidden", A, "    future = causal_future(BLOCK, BLOCK)",
       "    future = ~np.tril(np.ones((BLOCK, BLOCK), dtype=bool), -1)",
@@ -88,15 +89,24 @@ MUTANTS = [
         "    row_sums = weights.sum(axis=-1, keepdims=True)\n")],
       "masked_softmax subtracts the max over all entries, forbidden ones included"),
     Mutant("block-max-over-all-entries", A, [(
-        "        np.copyto(scores[..., first:first + b], -np.inf, where=future[:b, :b])        # the diagonal tile\n"
-        "        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed\n"
-        "        row_sums = _exp_minus_row_max(scores)                   # (h, b, 1); -inf -> exactly 0\n",
-        "        scores -= scores.max(axis=-1, keepdims=True)\n"
-        "        np.copyto(scores[..., first:first + b], -np.inf, where=future[:b, :b])\n"
-        "        scores[..., first + b:] = -np.inf\n"
-        "        np.exp(scores, out=scores)\n"
-        "        row_sums = scores.sum(axis=-1, keepdims=True)\n")],
-      "the blocked attention takes the row max before masking the diagonal tile"),
+        "            scores, by_tile = masked_scores(q_block, rows, first, tiles)\n"
+        "            row_sums = _exp_minus_row_max(scores)               # (h, b, 1); -inf -> exactly 0\n",
+        "            top = (q_block[:, None] @ k_tiles[rows, :tiles]).max(axis=(1, 3))[..., None]\n"
+        "            scores, by_tile = masked_scores(q_block, rows, first, tiles)\n"
+        "            scores -= top\n"
+        "            np.exp(scores, out=scores)\n"
+        "            row_sums = scores.sum(axis=-1, keepdims=True)\n")],
+      "the blocked attention's fallback takes the row max over the whole tiles, future keys included"),
+    m("no-overflow-fallback", A, "        if not row_sums.max() <= largest_sum:", "        if False:",
+      "the blocked attention never falls back to the row max when a score lies far above the query's own"),
+    m("fallback-keeps-own-sums", A,
+      "            row_sums = _exp_minus_row_max(scores)               # (h, b, 1); -inf -> exactly 0\n",
+      "            _exp_minus_row_max(scores)\n",
+      "the fallback recomputes the weights but divides by the row sums of the overflowed ones"),
+    m("sum-bound-ignores-values", A,
+      "    largest_sum = float(np.finfo(q.dtype).max) / 4 / max(1.0, v_largest)",
+      "    largest_sum = float(np.finfo(q.dtype).max) / 4",
+      "the overflow bound on the row sums forgets that the sums multiply the values"),
     Mutant("softmax-then-zero", A, [(
         "    np.copyto(weights, -np.inf, where=~allowed)                 # forbidden -> -inf\n"
         "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n"
@@ -135,10 +145,10 @@ MUTANTS = [
     m("no-division-after-product", A, "        block /= row_sums                                       # divide after the product: b·dv divisions",
       "        pass",
       "the blocked attention forgets to divide by the row sums after the product"),
-    m("thread-groups-miss-a-row", A,
-      "groups = [slice(g * n // n_groups, (g + 1) * n // n_groups) for g in range(n_groups)]",
-      "groups = [slice(g * n // n_groups, (g + 1) * n // n_groups - (g == n_groups - 1)) for g in range(n_groups)]",
-      "the rows shared out between threads leave the last (batch, head) row uncomputed"),
+    m("thread-rows-miss-the-remainder", A,
+      "        bounds = [w * n // workers for w in range(workers + 1)]",
+      "        bounds = [w * (n // workers) for w in range(workers + 1)]",
+      "the rows shared out between threads leave the last N mod threads (batch, head) rows uncomputed"),
     m("work-counts-everything", A, "    computed = sum((stop - start) * tiles * width for start, stop, tiles in _query_blocks(tq, tk, skip_future))",
       "    computed = tq * tk",
       "causal_attention_work reports the whole table, hiding the saving"),
