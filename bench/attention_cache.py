@@ -2,19 +2,24 @@
 
     make bench            (or: python bench/attention_cache.py [--repeats N] [--gap SECONDS])
 
-Everything is measured side by side in one run on this machine: the functions
-are called in turn, round after round, after a warm-up, and each time printed
-is the median over the rounds, so the ratios stay comparable when the load
-drifts.  The attention table also prints the fastest round and the median CPU
-time of the process (all threads): on a machine shared with other work the
-wall-clock figures can be several times too slow, the CPU times much less so.
+Everything is measured side by side in one run on this machine, in two ways.
 
-Back to back, a function can be timed while the threads of the one before it
-still spin on the cores (OpenBLAS's pool after the naive version's large
-products, torch's OpenMP team after torch), which slows it down; the order of
-the calls then decides who pays.  ``--gap 0.2`` sleeps before each timed call
-so that every function starts on idle cores; on the 2-core machine of the
-course this makes torch faster and lib/torch larger.  Report both.
+Each alone (the figure the target is about): every implementation runs in a
+process of its own, as it would in a program that uses only it, and the
+processes take turns, round after round: a burst of calls each (the first
+0.05 s, which wake the process's threads, are not timed).  The median over all
+timed calls is printed, so load drifts hit all alike, and no implementation is
+timed while another one's threads still hold the cores.
+
+Interleaved in one process: the functions are called in turn, round after
+round, after a warm-up; the median, the fastest round and the median CPU time
+of the process (all threads) are printed.  Back to back, a function can be
+timed while the threads of the one before it still spin on the cores
+(OpenBLAS's pool after the naive version's large products, torch's OpenMP team
+after torch), which slows it down; the order of the calls then decides who
+pays.  ``--gap 0.2`` sleeps before each timed call, so that each starts on
+idle cores (and, on a virtual machine, on cores that may first have to wake).
+These figures show how much the neighbours matter; they are not the target's.
 
 This is not a test: it prints figures and the targets they are compared with.
 
@@ -31,6 +36,7 @@ matrix-product rate, measured here on one large product.
 
 import argparse
 import math
+import multiprocessing
 import os
 import platform
 import statistics
@@ -70,6 +76,85 @@ def interleaved(fns, repeats, warmup=2, fastest=False, gap=0.0):
     if not fastest:
         return medians
     return medians, [min(t) for t in times], [statistics.median(t) for t in cpu]
+
+
+def attention_functions(shape):
+    """{name: function of no arguments} for float32 inputs of ``shape`` (seed 0), and the expected output."""
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
+    fns = {"lib": lambda: causal_attention(q, k, v), "naive": lambda: naive_attention(q, k, v),
+           "lib, no skip": lambda: causal_attention(q, k, v, skip_future=False)}
+    try:
+        import torch
+    except ImportError:
+        return fns, naive_attention(q, k, v)
+    tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    fns["torch"] = lambda: sdpa(tq, tk, tv, is_causal=True)
+    return fns, sdpa(tq, tk, tv, is_causal=True).numpy()
+
+
+def timed_burst(fn, seconds, warmup):
+    """Times of the calls of fn made in ``seconds`` (at least 3), after ``warmup`` seconds of untimed calls
+    (they wake the threads fn uses, and let those of whatever ran before go idle)."""
+    start = time.perf_counter()
+    fn()
+    while time.perf_counter() - start < warmup:
+        fn()
+    times, start = [], time.perf_counter()
+    while len(times) < 3 or time.perf_counter() - start < seconds:
+        before = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - before)
+    return times
+
+
+def in_bursts(fns, rounds, burst=0.25, warmup=0.05):
+    """Median seconds per call of each function, in one process: ``rounds`` rounds, each a burst of
+    every function in turn (see :func:`timed_burst`)."""
+    times = [[] for _ in fns]
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            times[i] += timed_burst(fn, burst, warmup)
+    return [statistics.median(t) for t in times]
+
+
+def _serve(connection, name, shape, warmup):
+    """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation."""
+    fn = attention_functions(shape)[0][name]
+    fn()
+    connection.send("ready")
+    while (seconds := connection.recv()) is not None:
+        connection.send(timed_burst(fn, seconds, warmup))
+
+
+def each_alone(names, shape, rounds, burst=0.25, warmup=0.05):
+    """Median seconds per call of each implementation, each in its own process, the processes taking
+    turns: ``rounds`` bursts each of ``warmup`` seconds of untimed calls, then ``burst`` seconds of
+    timed ones.  Within a burst an implementation runs as in a program that uses only it."""
+    context = multiprocessing.get_context("spawn")             # a fresh interpreter: no threads inherited
+    workers = {}
+    try:
+        for name in names:
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs, name, shape, warmup), daemon=True)
+            process.start()
+            workers[name] = (ours, process)
+        for ours, _ in workers.values():
+            assert ours.recv() == "ready"
+        times = {name: [] for name in names}
+        for _ in range(rounds):
+            for name, (ours, _) in workers.items():
+                ours.send(burst)
+                times[name] += ours.recv()
+        return {name: statistics.median(t) for name, t in times.items()}
+    finally:
+        for ours, process in workers.values():
+            if process.is_alive():
+                ours.send(None)
+                process.join(10)
+            if process.is_alive():
+                process.kill()
 
 
 def naive_attention(q, k, v):
@@ -125,36 +210,37 @@ def attention_rows(repeats, torch, gap):
           + " per element, each timed alone (attention needs one per computed score)")
     print(f"lib: blocks of {BLOCK} queries against tiles of up to {BLOCK} keys, tiles in the future skipped, "
           "blocks spread over one thread per core\n")
-    header = f"{'(B,H,T,d) float32':<20}{'':<8}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}" \
-             f"{'lib/torch':>11}{'naive/torch':>13}{'lib/naive':>11}"
-    print(header + "   target: lib/torch <= 1.5")
-    print("(median and min of the wall-clock times of interleaved rounds; CPU: median CPU time of all threads"
-          + (f"; {gap} s of sleep before each timed call)" if gap else ")"))
-    rows = []
+    names = ["lib", "naive", "lib, no skip"] + (["torch"] if torch is not None else [])
+    alone = {}
+    print(f"{'each alone':<20}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}{'lib/torch':>11}{'naive/torch':>13}"
+          f"{'lib/naive':>11}   target: lib/torch <= 1.5")
+    print(f"(each in its own process, the processes taking turns: {repeats} bursts each of 0.05 s of untimed calls,"
+          " then 0.25 s of timed ones; median over all timed calls)")
     for shape in SHAPES:
-        rng = np.random.default_rng(0)
-        q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
-        fns = [lambda: causal_attention(q, k, v), lambda: naive_attention(q, k, v),
-               lambda: causal_attention(q, k, v, skip_future=False)]
-        if torch is not None:
-            tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
-            expected = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True).numpy()
-            fns.append(lambda: torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True))
-        else:
-            expected = naive_attention(q, k, v)
-        for fn in fns[:3]:
-            assert np.allclose(fn(), expected, atol=2e-5), "an implementation disagrees"
-        medians, minima, cpu = interleaved(fns, repeats, fastest=True, gap=gap)
+        fns, expected = attention_functions(shape)
+        for name in ("lib", "naive", "lib, no skip"):
+            assert np.allclose(fns[name](), expected, atol=2e-5), f"{name} disagrees"
+        alone[shape] = medians = each_alone(names, shape, repeats)
+        ours, naive, theirs = medians["lib"], medians["naive"], medians.get("torch", float("nan"))
+        print(f"{str(shape):<20}{ours * 1e3:>9.2f}{theirs * 1e3:>10.2f}{naive * 1e3:>10.2f}{ours / theirs:>11.2f}"
+              f"{naive / theirs:>13.2f}{ours / naive:>11.2f}")
+
+    print(f"\n{'interleaved':<20}{'':<8}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}"
+          f"{'lib/torch':>11}{'naive/torch':>13}{'lib/naive':>11}")
+    print("(in one process: median and min of the wall-clock times of interleaved rounds; CPU: median CPU time"
+          " of all threads" + (f"; {gap} s of sleep before each timed call)" if gap else ")"))
+    for shape in SHAPES:
+        fns = attention_functions(shape)[0]
+        medians, minima, cpu = interleaved([fns[name] for name in names], repeats, fastest=True, gap=gap)
         for label, times in (("median", medians), ("min", minima), ("CPU", cpu)):
             ours, naive = times[0], times[1]
             theirs = times[3] if torch is not None else float("nan")
             print(f"{str(shape) if label == 'median' else '':<20}{label:<8}{ours * 1e3:>9.2f}{theirs * 1e3:>10.2f}"
                   f"{naive * 1e3:>10.2f}{ours / theirs:>11.2f}{naive / theirs:>13.2f}{ours / naive:>11.2f}")
-        ours, naive, everything = medians[:3]
-        theirs = medians[3] if torch is not None else float("nan")
-        rows.append((shape, ours, theirs, naive, everything))
+    rows = [(shape, m["lib"], m.get("torch", float("nan")), m["naive"], m["lib, no skip"])
+            for shape, m in alone.items()]
 
-    print(f"\n{'GFLOP/s, medians (of matmul)':<30}{'count':<8}{'lib':>16}{'torch':>16}{'naive':>16}")
+    print(f"\n{'GFLOP/s, each alone (of matmul)':<30}{'count':<8}{'lib':>16}{'torch':>16}{'naive':>16}")
     for shape, ours, theirs, naive, _ in rows:
         B, H, T, d = shape
         work = causal_attention_work(T, T)
@@ -164,7 +250,7 @@ def attention_rows(repeats, torch, gap):
             print(f"{str(shape):<30}{label:<8}{cells}")
 
     print(f"\n{'the mask saves work':<20}{'computed':>10}{'skip ms':>10}{'all ms':>9}{'skip/all':>10}"
-          "   (lib with and without skipping the key tiles in the future)")
+          "   (lib with and without skipping the key tiles in the future, each alone)")
     for shape, ours, _, _, everything in rows:
         T = shape[2]
         fraction = causal_attention_work(T, T).fraction
@@ -173,6 +259,8 @@ def attention_rows(repeats, torch, gap):
 
 def cache_rows(repeats):
     print(f"\n{'cache, D=64 H=4 f32':<22}{'full ms':>10}{'step ms':>10}{'speedup':>8}   target >= 20 at T=1024")
+    print(f"(in one process, {max(3, repeats // 3)} rounds of a 0.25 s burst of each after 0.05 s untimed; median:"
+          " as in generation, where steps follow steps)")
     D, H, V = 64, 4, 50
     for T in (256, 1024):
         rng = np.random.default_rng(T)
@@ -190,7 +278,7 @@ def cache_rows(repeats):
             model.step(int(ids[T]), cache)
             cache.truncate(prefix_len)
 
-        full, step = interleaved([lambda: model.forward(ids[:T + 1]), one_step], repeats)
+        full, step = in_bursts([lambda: model.forward(ids[:T + 1]), one_step], max(3, repeats // 3))
         print(f"{'T=' + str(T):<22}{full * 1e3:>10.3f}{step * 1e3:>10.3f}{full / step:>8.1f}")
 
 

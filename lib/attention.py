@@ -338,9 +338,10 @@ def causal_attention(q, k, v, *, skip_future=True):
     Softmax is unchanged when a row of scores is shifted by any constant.  The
     definition shifts by the row's largest score, which takes a pass of its
     own; here each query's row is shifted by its score with its own key, which
-    costs only d multiply-adds and is always allowed (so the row sum is at
-    least 1).  If some score lies so far above it that the sum could overflow,
-    the block is computed again with the largest score.
+    is always allowed and already in the table, on the diagonal (its term is
+    exp(0) = 1, so every row sum is at least 1).  If some score lies so far
+    above it that the sum could overflow, the block is computed again with the
+    largest score.
 
     Blocks are independent and run in threads, one per core: each thread takes
     some of the (batch, head) rows through all their blocks (with fewer rows
@@ -363,6 +364,7 @@ def causal_attention(q, k, v, *, skip_future=True):
     v_tiles = _tiles(v, width)                                  # (N, tiles, width, dv)
     out = np.empty((n, tq, dv), dtype=q.dtype)                  # (N, Tq, dv)
     future = causal_future(BLOCK, BLOCK)                        # of the diagonal tile: key j after query i
+    ones = np.ones(k_tiles.shape[1] * width, dtype=q.dtype)     # (keys,): row sums as products
     # A row sum up to this bound times the largest |v| cannot overflow the weighted sum of the values.
     largest_sum = float(np.finfo(q.dtype).max) / 4 / max(1.0, v_largest)
 
@@ -381,11 +383,13 @@ def causal_attention(q, k, v, *, skip_future=True):
         first = tk - tq + start                                 # position of query `start`, and of its own key
         q_block = q[rows, start:stop] * scale                   # (h, b, d)
         scores, by_tile = masked_scores(q_block, rows, first, tiles)
-        own = np.einsum("hbd,hbd->hb", q_block, k[rows, first:first + stop - start])   # (h, b): q_i · k_i
-        scores -= own[..., None]                                # shift row i by its own score
+        diagonal = scores[..., first:first + stop - start]      # (h, b, b): the diagonal tile
+        own = np.diagonal(diagonal, axis1=1, axis2=2).copy()    # (h, b): query i's score with its own key
+        scores -= own[..., None]                                # shift row i by it: the own key -> exactly 0
         with np.errstate(over="ignore"):                        # an overflow is handled just below
-            np.exp(scores, out=scores)                          # -inf -> exactly 0; own key -> 1
-        row_sums = scores.sum(axis=-1, keepdims=True)           # (h, b, 1), each about 1 or more
+            np.exp(scores, out=scores)                          # -inf -> exactly 0; own key -> exactly 1
+        row_sums = (scores @ ones[:scores.shape[-1]])[..., None]   # (h, b, 1), each at least 1 (BLAS: faster
+                                                                # than scores.sum(axis=-1, keepdims=True))
         if not row_sums.max() <= largest_sum:                   # a score far above its own: shift by the max
             scores, by_tile = masked_scores(q_block, rows, first, tiles)
             row_sums = _exp_minus_row_max(scores)               # (h, b, 1); -inf -> exactly 0
