@@ -343,19 +343,20 @@ def catches(pid, signum):
 
 def test_sigterm_while_the_grader_starts_still_writes_a_report(tmp_path):
     """The first thing ``python -m grading`` does is take SIGTERM; one that comes while it is still
-    importing ends the batch at once with an (empty, incomplete) report, exit code 130."""
+    starting (``--pause-at start-up`` holds it there, before it imports the grader) ends the batch at
+    once with an (empty, incomplete) report, exit code 130."""
     batch = hanging_batch(tmp_path / "batch", students=1)
     proc = subprocess.Popen([sys.executable, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"),
-                             "--cell-timeout", "300"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 30 * slowdown()
-    while not catches(proc.pid, signal.SIGTERM) and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.002)
+                             "--cell-timeout", "300", "--pause-at", "start-up"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_line(proc, "pausing at start-up")
+    assert catches(proc.pid, signal.SIGTERM)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["grader"]["complete"] is False and "grader: interrupted during start-up" in err, err
+    assert report["rows"] == []
 
 
 @pytest.mark.parametrize("stage", ["discovery", "planning", "sandbox", "grading"])
