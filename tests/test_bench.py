@@ -1,0 +1,34 @@
+"""The benchmark's measuring helpers work (smoke test: figures are `make bench`'s business, not the tests')."""
+
+import importlib
+import multiprocessing
+import pathlib
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def load_bench(monkeypatch):
+    # bench/ on sys.path, as when the file runs as a script: the spawned workers import it by name
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    return importlib.import_module("attention_cache")
+
+
+def test_each_alone_times_every_implementation_in_a_process_of_its_own(monkeypatch):
+    bench = load_bench(monkeypatch)
+    shape = (1, 2, 80, 8)
+    fns, expected = bench.attention_functions(shape)
+    for name in ("lib", "naive", "lib, no skip"):
+        np.testing.assert_allclose(fns[name](), expected, atol=2e-5)
+    medians = bench.each_alone(["lib", "naive"], shape, rounds=2, burst=0.02, warmup=0.01)
+    assert set(medians) == {"lib", "naive"} and all(0 < t < 1 for t in medians.values())
+    assert not multiprocessing.active_children()              # every worker process has been stopped
+
+
+def test_in_bursts_gives_one_median_per_function(monkeypatch):
+    bench = load_bench(monkeypatch)
+    calls = []
+    medians = bench.in_bursts([lambda: calls.append(1), lambda: None], rounds=2, burst=0.01, warmup=0.0)
+    assert len(medians) == 2 and all(t >= 0 for t in medians)
+    assert len(calls) >= 2 * 3                                 # at least 3 timed calls per burst
