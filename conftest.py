@@ -1,0 +1,35 @@
+"""Loaded by every pytest run in this project: the whole suite, and the nbval re-run of
+tests/test_blas_threads.py (which collects only chapters/ and solutions/)."""
+
+import atexit
+import os
+import shutil
+import tempfile
+import uuid
+
+import nbval.kernel
+from jupyter_client.manager import KernelManager
+from traitlets import CaselessStrEnum, default
+
+_SOCKETS = tempfile.mkdtemp(prefix="nbval-sockets-")
+atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
+
+
+class _UnixSocketKernelManager(KernelManager):
+    """nbval's kernels talk to pytest over Unix sockets, not TCP ports.
+
+    Over TCP, jupyter_client picks five ports that are free at that moment and lets them go for
+    the kernel to bind; with many kernels and their clients starting at once (two xdist workers,
+    and the nested run beside them) one of those ports can be taken in between, and the kernel
+    dies "before replying to kernel_info".  Unix sockets are files, here under a name of the
+    kernel's own in a folder of this run's own (an absolute path: the kernel runs in the
+    notebook's folder), so no two kernels can want the same one."""
+
+    transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
+
+    @default("ip")
+    def _unique_socket_prefix(self):
+        return os.path.join(_SOCKETS, uuid.uuid4().hex[:16])
+
+
+nbval.kernel.KernelManager = _UnixSocketKernelManager
