@@ -79,7 +79,7 @@ def interleaved(fns, repeats, warmup=2, fastest=False, gap=0.0):
 
 
 def attention_functions(shape):
-    """{name: function of no arguments} for float32 inputs of ``shape`` (seed 0), and the expected output."""
+    """{name: function of no arguments} for float32 inputs of ``shape`` (seed 0); "torch" if it is installed."""
     rng = np.random.default_rng(0)
     q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
     fns = {"lib": lambda: causal_attention(q, k, v), "naive": lambda: naive_attention(q, k, v),
@@ -87,11 +87,18 @@ def attention_functions(shape):
     try:
         import torch
     except ImportError:
-        return fns, naive_attention(q, k, v)
+        return fns
     tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
     sdpa = torch.nn.functional.scaled_dot_product_attention
     fns["torch"] = lambda: sdpa(tq, tk, tv, is_causal=True)
-    return fns, sdpa(tq, tk, tv, is_causal=True).numpy()
+    return fns
+
+
+def check_agreement(fns):
+    """Every NumPy implementation gives torch's numbers (the naive version's without torch)."""
+    expected = np.asarray(fns["torch"]() if "torch" in fns else fns["naive"]())
+    for name in ("lib", "naive", "lib, no skip"):
+        assert np.allclose(fns[name](), expected, atol=2e-5), f"{name} disagrees"
 
 
 def timed_burst(fn, seconds, warmup):
@@ -121,7 +128,7 @@ def in_bursts(fns, rounds, burst=0.25, warmup=0.05):
 
 def _serve(connection, name, shape, warmup):
     """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation."""
-    fn = attention_functions(shape)[0][name]
+    fn = attention_functions(shape)[name]
     fn()
     connection.send("ready")
     while (seconds := connection.recv()) is not None:
@@ -216,10 +223,9 @@ def attention_rows(repeats, torch, gap):
           f"{'lib/naive':>11}   target: lib/torch <= 1.5")
     print(f"(each in its own process, the processes taking turns: {repeats} bursts each of 0.05 s of untimed calls,"
           " then 0.25 s of timed ones; median over all timed calls)")
-    for shape in SHAPES:
-        fns, expected = attention_functions(shape)
-        for name in ("lib", "naive", "lib, no skip"):
-            assert np.allclose(fns[name](), expected, atol=2e-5), f"{name} disagrees"
+    functions = {shape: attention_functions(shape) for shape in SHAPES}
+    for shape, fns in functions.items():
+        check_agreement(fns)
         alone[shape] = medians = each_alone(names, shape, repeats)
         ours, naive, theirs = medians["lib"], medians["naive"], medians.get("torch", float("nan"))
         print(f"{str(shape):<20}{ours * 1e3:>9.2f}{theirs * 1e3:>10.2f}{naive * 1e3:>10.2f}{ours / theirs:>11.2f}"
@@ -229,8 +235,7 @@ def attention_rows(repeats, torch, gap):
           f"{'lib/torch':>11}{'naive/torch':>13}{'lib/naive':>11}")
     print("(in one process: median and min of the wall-clock times of interleaved rounds; CPU: median CPU time"
           " of all threads" + (f"; {gap} s of sleep before each timed call)" if gap else ")"))
-    for shape in SHAPES:
-        fns = attention_functions(shape)[0]
+    for shape, fns in functions.items():
         medians, minima, cpu = interleaved([fns[name] for name in names], repeats, fastest=True, gap=gap)
         for label, times in (("median", medians), ("min", minima), ("CPU", cpu)):
             ours, naive = times[0], times[1]
@@ -258,8 +263,9 @@ def attention_rows(repeats, torch, gap):
 
 
 def cache_rows(repeats):
+    rounds = max(3, repeats // 3)
     print(f"\n{'cache, D=64 H=4 f32':<22}{'full ms':>10}{'step ms':>10}{'speedup':>8}   target >= 20 at T=1024")
-    print(f"(in one process, {max(3, repeats // 3)} rounds of a 0.25 s burst of each after 0.05 s untimed; median:"
+    print(f"(in one process, {rounds} rounds of a 0.25 s burst of each after 0.05 s untimed; median:"
           " as in generation, where steps follow steps)")
     D, H, V = 64, 4, 50
     for T in (256, 1024):
@@ -278,7 +284,7 @@ def cache_rows(repeats):
             model.step(int(ids[T]), cache)
             cache.truncate(prefix_len)
 
-        full, step = in_bursts([lambda: model.forward(ids[:T + 1]), one_step], max(3, repeats // 3))
+        full, step = in_bursts([lambda: model.forward(ids[:T + 1]), one_step], rounds)
         print(f"{'T=' + str(T):<22}{full * 1e3:>10.3f}{step * 1e3:>10.3f}{full / step:>8.1f}")
 
 

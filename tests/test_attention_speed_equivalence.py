@@ -215,9 +215,11 @@ def test_a_score_far_above_its_own_falls_back_to_the_row_max(dtype, monkeypatch)
     np.testing.assert_array_equal(out[:, 1:], np.broadcast_to(v[:, :1], out[:, 1:].shape))   # all weight on key 0
     np.testing.assert_allclose(out, causal_attention_reference(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
     fallbacks.clear()
-    causal_attention(*(rng_inputs := [np.random.default_rng(0).standard_normal((3, 130, 8)) for _ in range(3)]))
+    rng = np.random.default_rng(0)
+    ordinary = [rng.standard_normal((3, 130, 8)) for _ in range(3)]
+    out = causal_attention(*ordinary)
     assert not fallbacks                                        # ordinary scores: the own score is enough
-    np.testing.assert_allclose(causal_attention(*rng_inputs), causal_attention_reference(*rng_inputs), rtol=1e-12)
+    np.testing.assert_allclose(out, causal_attention_reference(*ordinary), rtol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -274,8 +276,6 @@ def test_the_threads_share_out_every_row_and_block_once(n, workers, monkeypatch)
     done = [(row, block) for groups, share in tasks for rows in groups
             for row in range(n)[rows] for block in share]
     assert sorted(done) == sorted((row, block) for row in range(n) for block in blocks)
-    work = [sum(len(range(n)[rows]) for rows in groups) * sum((b - a) * t for a, b, t in share)
-            for groups, share in tasks]
     if n >= workers:
         assert all(share == blocks for _, share in tasks)
         rows = [sum(len(range(n)[r]) for r in groups) for groups, _ in tasks]
@@ -284,6 +284,7 @@ def test_the_threads_share_out_every_row_and_block_once(n, workers, monkeypatch)
                    for groups, _ in tasks for r in groups)      # a block's scores of a group: about 1 MB at most
     else:
         assert all(groups == [slice(0, n)] for groups, _ in tasks)
+        work = [n * sum((b - a) * t for a, b, t in share) for _, share in tasks]
         assert max(work) - min(work) <= 64 * 11 * n                # at most the largest block apart
 
 
