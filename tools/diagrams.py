@@ -186,9 +186,9 @@ class Drawing:
             cy += 1.3 * line_size
         return y + h
 
-    def arrow(self, *points):
+    def arrow(self, *points, width=2.0):
         path = " ".join(f"{x:g},{y:g}" for x, y in points)
-        self.items.append(f'<polyline points="{path}" fill="none" stroke="{LINE}" stroke-width="2" '
+        self.items.append(f'<polyline points="{path}" fill="none" stroke="{LINE}" stroke-width="{width:g}" '
                           f'marker-end="url(#arrow)"/>')
         self._grow(max(y for _, y in points))
 
@@ -296,6 +296,28 @@ WORDS = {
         "legend_old": words("已在缓存中（每个头一份）", "already in the cache (one per head)",
                             "уже в кэше (у каждой головы свои)"),
     },
+    "cone": {
+        "title": words("第 2 层的第 i = 2 行，以及它可能依赖的每一行",
+                       "Row i = 2 of layer 2 and every row it can depend on",
+                       "Строка i = 2 слоя 2 и все строки, от которых она может зависеть"),
+        "layer": words("第 {l} 层", "layer {l}", "слой {l}"),
+        "input": words("输入 X", "input X", "вход X"),
+        "tokens": words("词元 t", "tokens t", "токены t"),
+        "attention": words("注意力：第 i 行读取下面一层中 j ≤ i 的各行。",
+                           "Attention: row i reads rows j ≤ i of the layer below.",
+                           "Внимание: строка i читает строки j ≤ i слоя ниже."),
+        "local": words("其余各步（投影、W_O、位置内的归一化、MLP、残差连接）只读第 i 行。",
+                       "Everything else (projections, W_O, normalisation within a position, MLP, residual) "
+                       "reads row i only.",
+                       "Всё остальное (проекции, W_O, нормализация внутри позиции, MLP, остаточная связь) "
+                       "читает только строку i."),
+        "legend_cone": words("锥内：每一层的第 0…2 行", "in the cone: rows 0…2 of every layer",
+                             "конус: строки 0…2 каждого слоя"),
+        "legend_future": words("第 2 行的未来：哪一层都不读", "the future of row 2: read at no layer",
+                               "будущее строки 2: не читается ни в одном слое"),
+        "legend_other": words("第 2 层的其他行：第 2 行不读它们", "other rows of layer 2: row 2 does not read them",
+                              "другие строки слоя 2: строка 2 их не читает"),
+    },
 }
 
 ALT = {
@@ -350,6 +372,18 @@ ALT = {
         "KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт "
         "в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, "
         "включая свою."),
+    "cone": words(
+        "结构论证的示意图：5 个位置 BOS 春 风 春 雨，自下而上依次是词元、输入 X = E 加 P、第 1 层、第 2 层。"
+        "第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行，这些行又读取输入的第 0～2 行；"
+        "于是每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。",
+        "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, "
+        "the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through "
+        "attention, and these read rows 0 to 2 of the input; so at every layer only rows 0 to 2 lie in its cone, "
+        "while rows 3 and 4 are its future and are read at no layer.",
+        "Структурное рассуждение на рисунке: пять позиций BOS 春 风 春 雨, снизу вверх — токены, вход X = E "
+        "плюс P, слой 1 и слой 2. Строка 2 слоя 2 через внимание читает строки 0–2 слоя 1, а те читают "
+        "строки 0–2 входа; поэтому в каждом слое в её конус попадают только строки 0–2, а строки 3 и 4 — "
+        "её будущее и не читаются ни в одном слое."),
 }
 
 
@@ -616,11 +650,81 @@ def cache(lang: str) -> Drawing:
     return d
 
 
+def cone(lang: str) -> Drawing:
+    """§4.2: the rows that row i of the top layer can depend on, layer by layer (the induction).
+
+    Which rows a row reads through attention comes from ``lib.attention.causal_future``;
+    the cone of the top row is followed down through every layer from it."""
+    w = {k: v[lang] for k, v in WORDS["cone"].items()}
+    d = Drawing(lang)
+    T, top_row, n_layers = len(TOKENS), 2, 2
+    allowed = ~causal_future(T, T)                                     # (Tq, Tk), True = may read
+    # cone[l]: the rows of layer l (0 = the input X) that row top_row of the top layer can depend on
+    cone = [set() for _ in range(n_layers + 1)]
+    cone[n_layers] = {top_row}
+    for layer in range(n_layers, 0, -1):
+        cone[layer - 1] = {j for i in cone[layer] for j in range(T) if allowed[i, j]}
+    cell, label_w, row_h, gap = 56, 96, 46, 56
+    x0 = WIDTH - 10 - T * cell
+    centre = lambda t: x0 + t * cell + cell / 2                        # noqa: E731
+    y = d.box(10, 10, WIDTH - 20, [w["title"]], FILL["note"], size=15, bold_first=True) + 16
+
+    def cells(y, layer, label):
+        d.box(10, y, label_w, label, FILL["mix"], size=14, h=row_h, pad=4)
+        for t in range(T):
+            if t in cone[layer]:
+                fill = FILL["allowed"]
+            elif t > top_row:
+                fill = "url(#hatch)"
+            else:
+                fill = FILL["mix"]
+            d.rect(x0 + t * cell + 3, y, cell - 6, row_h, fill, rx=4)
+            if layer == n_layers and t == top_row:
+                d.rect(x0 + t * cell + 6, y + 3, cell - 12, row_h - 6, "none", rx=3, stroke=TARGET,
+                       stroke_width=3.5)
+        return y + row_h
+
+    tops = {}
+    for layer in range(n_layers, -1, -1):
+        tops[layer] = y
+        label = [w["layer"].format(l=layer)] if layer else [w["input"], ("E[x]+P[t]", 14, True, False)]
+        y = cells(y, layer, label) + gap
+    # arrows: every row of the cone at layer l reads (attention) the allowed rows of layer l - 1
+    for layer in range(n_layers, 0, -1):
+        for i in sorted(cone[layer]):
+            read = [j for j in range(T) if allowed[i, j]]
+            for n, j in enumerate(read):
+                spread = 9 * (n - (len(read) - 1) / 2)                 # arrowheads side by side
+                d.arrow((centre(j), tops[layer - 1] - 2), (centre(i) + spread, tops[layer] + row_h + 3), width=1.5)
+    y -= gap
+    y += 30
+    for t, token in enumerate(TOKENS):
+        fill = FILL["token"] if t in cone[0] else FILL["future"]
+        d.box(x0 + t * cell + 3, y, cell - 6, [(str(t), 14, True, False), (token, 14, True, True)], fill, h=42, pad=3)
+        if t in cone[0]:
+            d.arrow((centre(t), y - 2), (centre(t), tops[0] + row_h + 3), width=1.5)
+    d.box(10, y, label_w, [w["tokens"]], FILL["mix"], h=42, pad=4)
+    y += 42 + 16
+    y = d.box(10, y, WIDTH - 20, [w["attention"], w["local"]], FILL["note"], size=14, align="start") + 14
+    # legend: a swatch and its words (wrapped) per line
+    items = [(fill, wrap(text, 14, WIDTH - 20 - 52 - 10)) for fill, text in
+             [(FILL["allowed"], w["legend_cone"]), ("url(#hatch)", w["legend_future"]), (FILL["mix"], w["legend_other"])]]
+    heights = [max(30, 18.2 * len(lines) + 8) for _, lines in items]
+    d.rect(10, y, WIDTH - 20, sum(heights) + 12, FILL["note"])
+    sy = y + 6
+    for (fill, lines), h in zip(items, heights):
+        d.rect(22, sy + 4, 30, 22, fill, rx=3)
+        for n, line in enumerate(lines):
+            d.text(62, sy + 15 + 18.2 * n, line, 14, anchor="start")
+        sy += h
+    return d
+
+
 DIAGRAMS = {"allowed_pairs": allowed_pairs, "one_head": one_head, "heads": heads,
-            "positions": positions, "cache": cache}
+            "positions": positions, "cache": cache, "cone": cone}
 # Where each diagram is taught (tests/test_diagrams.py checks that the chapter shows it there).
 PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "02_heads", "heads": "02_heads",
-          "positions": "03_positions", "cache": "05_cache"}
+          "positions": "03_positions", "cache": "05_cache", "cone": "04_causality"}
 
 
 # --------------------------------------------------------------------------- files

@@ -10,7 +10,7 @@ md(
 
 本节回答两个问题：
 
-1. **为什么整个模型是因果的？** 这是一条沿着架构逐层展开的推理。
+1. **为什么整个模型是因果的？** 答案是一条沿着架构逐层展开的论证。
 2. **怎样在具体代码上发现错误？** 这要靠未来扰动检验，而且检验必须带上阴性对照，否则它可能在什么也没检查的情况下“通过”。
 
 贯穿本节的约定：所有结论都针对**参数固定的一次前向传播**。§4.8 说明这条约定对 dropout、随机种子和训练更新意味着什么。
@@ -104,6 +104,10 @@ md(
 
 再对层数做数学归纳：若第 $\ell$ 层输出的第 $i$ 行只依赖 $x_0,\dots,x_i$，那么第 $\ell+1$ 层的第 $i$ 行读取的是第 $\ell$ 层的第 $0$ 到 $i$ 行（注意力）或仅第 $i$ 行（其余各层），它们都只依赖 $x_0,\dots,x_i$。第 1 步给出归纳起点，于是任意多层的模型都保持因果性。
 
+下图以两层模型的第 $i = 2$ 行为例画出这条归纳。从上往下看：第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行；这几行又各自只读取输入中不晚于自己的行；输入的第 $t$ 行只来自词元 $t$。所以无论在哪一层，第 $i$ 行可能依赖的都是同一组行，即第 $0$～$i$ 行。这个“锥”只向左张开，叠多少层都不会越过第 $i$ 列；第 2 行的未来（第 3、4 行）在每一层都落在锥外。
+
+![结构论证的示意图：5 个位置 BOS 春 风 春 雨，自下而上依次是词元、输入 X = E 加 P、第 1 层、第 2 层。第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行，这些行又读取输入的第 0～2 行；于是每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。](figures/cone.svg)
+
 这条论证讲的是**架构**：每个组件按设计应该读哪些行。它对所有输入都成立，却无法保证代码真的照此实现。转置错了的掩码、写错的 `axis`、在时间轴上求的统计量，都会让代码背离设计。这类错误要由**未来扰动检验**来发现：它在一份具体实现上，用具体输入去检错。结构论证与扰动检验是两种不同的证据，彼此支持，却不能互相替代。
 """,
     en=r"""
@@ -119,6 +123,10 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection $y_i = x_i + f(x_i)$ use only row $i$ for row $i$, as long as none of them reads across time.
 
 Now induct over layers. If row $i$ of layer $\ell$'s output depends only on $x_0,\dots,x_i$, then row $i$ of layer $\ell+1$ reads rows $0$ to $i$ of layer $\ell$ (attention) or row $i$ alone (every other layer), and all of these depend only on $x_0,\dots,x_i$. Step 1 is the base case, so a model with any number of layers stays causal.
+
+The picture follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. Whatever the layer, row $i$ can therefore depend on the same rows, $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past column $i$, and the future of row 2 (rows 3 and 4) stays outside it at every layer.
+
+![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention, and these read rows 0 to 2 of the input; so at every layer only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
 
 This argument is about the **architecture**: which rows each component is designed to read. It holds for every input, but it cannot promise that the code does what the design says. A transposed mask, a wrong `axis`, a statistic taken over the time axis: each makes the code depart from the design. Such mistakes are caught by the **future-perturbation test**, an error detector that runs a concrete implementation on concrete inputs. The structural argument and the perturbation test are two different kinds of evidence; they support each other, and neither replaces the other.
 """,
@@ -136,6 +144,10 @@ This argument is about the **architecture**: which rows each component is design
 
 Теперь проведём индукцию по слоям. Если строка $i$ выхода слоя $\ell$ зависит только от $x_0,\dots,x_i$, то строка $i$ слоя $\ell+1$ читает строки с $0$ по $i$ слоя $\ell$ (внимание) или только строку $i$ (все остальные слои), а они зависят лишь от $x_0,\dots,x_i$. Шаг 1 даёт базу индукции, поэтому модель с любым числом слоёв остаётся причинной.
 
+Рисунок показывает эту индукцию для строки $i = 2$ двухслойной модели. Читаем сверху вниз: строка 2 слоя 2 через внимание читает строки 0–2 слоя 1; каждая из них читает только строки входа, стоящие не позже её самой; а строка $t$ входа получается из одного токена $t$. Значит, в каком слое ни смотри, строка $i$ может зависеть от одних и тех же строк — с $0$ по $i$. Этот конус раскрывается только влево: сколько бы слоёв ни стояло друг над другом, он не заходит правее столбца $i$, а будущее строки 2 (строки 3 и 4) в каждом слое остаётся вне его.
+
+![Структурное рассуждение на рисунке: пять позиций BOS 春 风 春 雨, снизу вверх — токены, вход X = E плюс P, слой 1 и слой 2. Строка 2 слоя 2 через внимание читает строки 0–2 слоя 1, а те читают строки 0–2 входа; поэтому в каждом слое в её конус попадают только строки 0–2, а строки 3 и 4 — её будущее и не читаются ни в одном слое.](figures/cone.svg)
+
 Это рассуждение об **архитектуре**: какие строки каждый компонент должен читать по замыслу. Оно верно для любого входа, но не гарантирует, что код делает то, что задумано. Транспонированная маска, не тот `axis`, статистика, посчитанная вдоль оси времени, — всё это уводит код от замысла. Такие ошибки ловит **проверка возмущением будущего**: она запускает конкретную реализацию на конкретных входах и ищет ошибку. Структурное рассуждение и проверка возмущением — два разных вида свидетельств: они поддерживают друг друга, но друг друга не заменяют.
 """,
 )
@@ -144,23 +156,23 @@ md(
     zh=r"""
 ## 4.3 未来扰动检验
 
-做法很直接：固定长度和前缀，只把前缀之后的位置换成**明显不同**的词元（或连续向量），再比较所有前缀位置的输出。正确的实现应当在浮点容差内完全不变。
+检验分三步。先准备两条等长的序列：前 $p$ 个位置一模一样，这是共同的前缀；前缀之后的每个位置都放上**截然不同**的词元，也可以直接改输入向量。然后两条序列各做一次前向传播。最后逐个比较前缀位置上的输出。实现若是因果的，这些输出最多相差浮点舍入，没有一个真正改变。
 
-我们用 `<bos> 春 雨` 和 `<bos> 春 <unk>`：前两个位置相同，第三个位置从 `雨` 换成数值很大的 `<unk>`。先看输入 $X$ 本身：它只有第 2 行变了，这正是 §4.2 第 1 步所说的。再看整个模型的输出：前两行的最大变化恰好是 `0.0`。
+我们用 `<bos> 春 雨` 和 `<bos> 春 <unk>`：前两个位置相同，第三个位置从 `雨` 换成数值很大的 `<unk>`。先看输入 $X$ 本身：只有第 2 行变了，与 §4.2 第 1 步一致。再看整个模型的输出：前两行的最大变化是 `0.0`，不是“很小”，而是零。
 """,
     en=r"""
 ## 4.3 The future-perturbation test
 
-The recipe is simple: fix the length and the prefix, replace every position after the prefix by **clearly different** tokens (or vectors), and compare the outputs at all prefix positions. A correct implementation leaves them unchanged up to floating-point tolerance.
+The test has three steps. Build two sequences of the same length that agree on their first $p$ positions, the prefix, and hold **clearly different** tokens at every position after it (or, directly, different input vectors). Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
 
-We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to the large `<unk>`. First we look at the input $X$ itself: only its row 2 changes, exactly as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is exactly `0.0`.
+We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to the large `<unk>`. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small.
 """,
     ru=r"""
 ## 4.3 Проверка возмущением будущего
 
-Рецепт простой: фиксируем длину и префикс, заменяем все позиции после префикса **явно другими** токенами (или векторами) и сравниваем выходы во всех позициях префикса. Правильная реализация оставляет их неизменными с точностью до погрешности вычислений с плавающей точкой.
+Проверка состоит из трёх шагов. Строим две последовательности одной длины: первые $p$ позиций (префикс) у них одинаковы, а во всех позициях после префикса стоят **явно разные** токены (или сразу разные входные векторы). Прогоняем каждую через прямой проход. Сравниваем выходы во всех позициях префикса. Если реализация причинна, ни один из них не изменится больше чем на ошибку округления.
 
-Возьмём `<bos> 春 雨` и `<bos> 春 <unk>`: первые две позиции совпадают, третья меняется с `雨` на большой `<unk>`. Сначала посмотрим на сам вход $X$: меняется только его строка 2, ровно как говорит шаг 1 из §4.2. Затем — на выход модели: наибольшее изменение первых двух строк равно в точности `0.0`.
+Возьмём `<bos> 春 雨` и `<bos> 春 <unk>`: первые две позиции совпадают, третья меняется с `雨` на большой `<unk>`. Сначала посмотрим на сам вход $X$: меняется только его строка 2, как и говорит шаг 1 из §4.2. Затем — на выход модели: наибольшее изменение первых двух строк равно `0.0` — не просто мало, а ноль.
 """,
 )
 
@@ -312,7 +324,7 @@ md(
 * 换成 NaN 或 inf：第 0、1 行对位置 2 的权重精确为 0，输出却全是 NaN，变化也是 NaN；
 * 换成一个有限但很大的扰动（每个分量加 1000）：第 0、1 行与原来完全相等，变化为 `0.0`。
 
-`lib` 的 `causal_attention` 对 q、k、v 中任何位置上的 NaN 或 inf 都抛出 `ValueError`，未来位置也不例外，错误信息里说明了 $0 \cdot \text{NaN}$ 的问题；有限的扰动则照常计算，前缀逐位不变（输出 `True`）。为什么连未来位置也要拒绝？§5.9 会讲到，`causal_attention` 按块计算，完全处在未来的键块根本不会被读取。如果不拒绝，未来位置上的 NaN 会不会污染前面的行，就取决于它恰好落在哪一块里。与其留下这样一条隐蔽的规则，不如统一拒绝。
+`lib` 的 `causal_attention` 对 q、k、v 中任何位置上的 NaN 或 inf 都抛出 `ValueError`，未来位置也不例外，错误信息里说明了 $0 \cdot \text{NaN}$ 的问题；有限的扰动则照常计算，前两行逐位不变（最后一行打印 `True`）。为什么连未来位置也要拒绝？`causal_attention` 把查询和键分成块来算：完全处在一个查询块未来的键块，它一个分数都不算，对角线上的那一块却整块相乘。于是未来的 NaN 若落在前一种块里，前面的行安然无恙；落在对角线块里，就会经由零权重污染这一块的前面几行。结果取决于块的边界在哪里，这样一条隐蔽的规则不如一次明确的拒绝。
 
 所以未来扰动检验只能使用有限值。NaN 和 inf 要另行测试（例如检查它们是否被明确拒绝），不能拿来充当扰动。
 """,
@@ -323,10 +335,10 @@ The three cases above are false passes; a test can also raise a false alarm. Rep
 
 Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **value** vector of position 2, leaving queries and keys as they are. The outputs are computed as §1 defines them: the attention weights times all of the values, `weights @ v`.
 
-* replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are exactly 0, yet their outputs are all NaN, and so is the change;
-* replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original exactly, a change of `0.0`.
+* replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
+* replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`). Why refuse even at future positions? As §5.9 shows, `causal_attention` works in blocks, and key blocks lying entirely in the future are never read. Without the refusal, whether a future NaN contaminated earlier rows would depend on which block it happened to fall into. One plain refusal is better than such a hidden rule.
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the first two rows stay the same to the last bit (the last line prints `True`). Why refuse even at future positions? `causal_attention` works on blocks of queries and keys. A key block that lies wholly in the future of a query block is never computed, while the block on the diagonal is multiplied out in full. A future NaN in the first kind of block would leave the earlier rows alone; in the diagonal block it would reach them through a zero weight. The outcome would depend on where the block boundaries fall, and one plain refusal is better than such a hidden rule.
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """,
@@ -337,10 +349,10 @@ So the future-perturbation test must use finite values. NaN and inf need tests o
 
 Ниже берём `<bos> 春 雨` из §4.3 и в обеих головах заменяем только вектор **значения** в позиции 2, оставляя запросы и ключи прежними. Выходы вычисляются так, как их определяет §1: веса внимания, умноженные на все значения, `weights @ v`.
 
-* значение заменено на NaN или inf: веса, с которыми строки 0 и 1 читают позицию 2, в точности равны 0, а выходы этих строк целиком состоят из NaN, и изменение тоже NaN;
-* значение изменено на конечную, но большую величину (к каждой компоненте прибавлено 1000): строки 0 и 1 в точности совпадают с исходными, изменение равно `0.0`.
+* значение заменено на NaN или inf: веса, с которыми строки 0 и 1 читают позицию 2, равны 0, а выходы этих строк целиком состоят из NaN, и изменение тоже NaN;
+* значение изменено на конечную, но большую величину (к каждой компоненте прибавлено 1000): строки 0 и 1 совпадают с исходными до последнего бита, изменение равно `0.0`.
 
-`causal_attention` из `lib` выбрасывает `ValueError`, если NaN или inf встречается где угодно в q, k или v, в том числе в будущих позициях, и в сообщении объясняет, в чём беда с $0 \cdot \text{NaN}$. Конечное возмущение вычисляется как обычно, и префикс не меняется ни в одном бите (результат `True`). Зачем отвергать и будущие позиции? Как покажет §5.9, `causal_attention` считает блоками, и блоки ключей, целиком лежащие в будущем, вообще не читаются. Без такого запрета то, испортит ли NaN из будущего более ранние строки, зависело бы от того, в какой блок он случайно попал. Лучше один понятный отказ, чем такое скрытое правило.
+`causal_attention` из `lib` выбрасывает `ValueError`, если NaN или inf встречается где угодно в q, k или v, в том числе в будущих позициях, и в сообщении объясняет, в чём беда с $0 \cdot \text{NaN}$. Конечное возмущение вычисляется как обычно, и первые две строки не меняются ни в одном бите (последняя строка печатает `True`). Зачем отвергать и будущие позиции? `causal_attention` работает с блоками запросов и ключей. Блок ключей, целиком лежащий в будущем блока запросов, вообще не вычисляется, а диагональный блок перемножается целиком. NaN из будущего в блоке первого рода не тронул бы более ранние строки, а в диагональном блоке добрался бы до них через нулевой вес. Исход зависел бы от того, где проходят границы блоков, — лучше один понятный отказ, чем такое скрытое правило.
 
 Поэтому проверка возмущением будущего должна использовать только конечные значения. NaN и inf требуют отдельных тестов (например, что они отвергаются с понятной ошибкой), а в качестве возмущения не годятся.
 """,
@@ -467,7 +479,7 @@ Causality is a statement about one forward pass with **one set of parameters**: 
 
 * **Dropout in training mode** draws a fresh random mask on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
-* A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for exactly the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
+* A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
 Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The cell assembles it from functions of `lib.attention`; `lib` itself has no dropout. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """,
@@ -573,12 +585,12 @@ md(
     en=r"""
 ## 4.10 One picture of the three cases
 
-For the same pair of sequences as in §4.7 (a prefix of 4 equal positions) we plot the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (the change is exactly 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
+For the same pair of sequences as in §4.7 (a prefix of 4 equal positions) we plot the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
 """,
     ru=r"""
 ## 4.10 Три варианта на одном рисунке
 
-Для той же пары последовательностей, что и в §4.7 (префикс из 4 совпадающих позиций), построим график наибольшего изменения каждой строки $i$ выхода: модель с маской (`causal=True`), отрицательный контроль без маски (`causal=False`) и версия с утечкой, где перед вниманием стоит нормализация вдоль оси времени. Префикс — слева от пунктирной линии. У модели с маской там нет столбиков (изменение в точности 0), у двух других префикс меняется. Вертикальная ось линейна ниже $10^{-3}$ и логарифмична выше.
+Для той же пары последовательностей, что и в §4.7 (префикс из 4 совпадающих позиций), построим график наибольшего изменения каждой строки $i$ выхода: модель с маской (`causal=True`), отрицательный контроль без маски (`causal=False`) и версия с утечкой, где перед вниманием стоит нормализация вдоль оси времени. Префикс — слева от пунктирной линии. У модели с маской там нет столбиков (её изменение равно 0), у двух других префикс меняется. Вертикальная ось линейна ниже $10^{-3}$ и логарифмична выше.
 """,
 )
 

@@ -11,7 +11,13 @@ md(
 
 §4 的结论让我们可以省掉这些重复：在参数固定的因果模型里，后面追加的词元不会改变前面位置的表示。于是旧位置的**键和值**算过一次就可以保存下来，这就是 **KV 缓存**。新词元只需算出自己的查询、键和值，再读取缓存中的全部历史。
 
-本节要说明：缓存按头保存什么；新词元为什么必须放在位置 `len(cache)` 上；如何用“逐词元输出与完整前向传播逐项比较”来检错；多层模型为什么每层都要缓存；缓存的适用边界；以及它省下的时间。
+本节依次讨论：
+
+* §5.1 缓存按头保存什么，以及一次送入几个新词元时掩码为什么要右下对齐；
+* §5.2～§5.4 新词元为什么必须放在位置 `len(cache)` 上，怎样用逐词元输出与完整前向传播的逐项比较来检错，位置表用完时又会怎样；
+* §5.5 多层模型为什么每层都要有自己的缓存；
+* §5.6～§5.7 缓存占多少内存，它在哪里不再适用；
+* §5.8～§5.9 它省下多少时间，以及因果掩码本身省下的那一半计算。
 """,
     en=r"""
 # 5 The cache needs a position offset
@@ -20,7 +26,13 @@ When a model generates text, it adds one token at a time. The naive way is to ru
 
 §4 lets us skip that repetition: in a causal model with fixed parameters, tokens appended later do not change the representations of earlier positions. So the **keys and values** of old positions can be computed once and stored. That store is the **KV cache**. A new token needs only its own query, key and value, and then reads the whole stored history.
 
-This section covers what the cache stores per head; why the new token must sit at position `len(cache)`; how comparing the token-by-token outputs with the full forward pass catches mistakes; why every layer of a multi-layer model needs its own cache; where the cache stops being valid; and how much time it saves.
+This section covers, in order:
+
+* §5.1 what the cache stores per head, and why several new tokens in one step need a mask aligned bottom-right;
+* §5.2–§5.4 why the new token must sit at position `len(cache)`, how comparing the token-by-token outputs with the full forward pass catches mistakes, and what happens at the end of the position table;
+* §5.5 why every layer of a multi-layer model needs a cache of its own;
+* §5.6–§5.7 how much memory the cache takes and where it stops being valid;
+* §5.8–§5.9 how much time it saves, and the half of the work that the causal mask itself saves.
 """,
     ru=r"""
 # 5 Кэшу нужно смещение позиции
@@ -29,7 +41,13 @@ This section covers what the cache stores per head; why the new token must sit a
 
 Результат §4 позволяет этого избежать: в причинной модели с фиксированными параметрами токены, добавленные позже, не меняют представлений более ранних позиций. Значит, **ключи и значения** старых позиций можно вычислить один раз и сохранить. Такое хранилище и называется **KV-кэшем**. Новому токену нужно вычислить только свои запрос, ключ и значение, а затем прочитать всю сохранённую историю.
 
-В этом разделе мы разберём: что кэш хранит для каждой головы; почему новый токен должен стоять в позиции `len(cache)`; как сравнение пошаговых выходов с полным прямым проходом ловит ошибки; почему в многослойной модели кэш нужен каждому слою; где кэш перестаёт быть применимым; и сколько времени он экономит.
+В этом разделе по порядку:
+
+* §5.1 — что кэш хранит для каждой головы и почему, когда за один шаг приходит несколько новых токенов, маску выравнивают по правому нижнему углу;
+* §5.2–§5.4 — почему новый токен должен стоять в позиции `len(cache)`, как сравнение пошаговых выходов с полным прямым проходом ловит ошибки и что происходит, когда таблица позиций кончается;
+* §5.5 — почему в многослойной модели каждому слою нужен свой кэш;
+* §5.6–§5.7 — сколько памяти занимает кэш и где он перестаёт быть применимым;
+* §5.8–§5.9 — сколько времени он экономит и какую половину работы экономит сама причинная маска.
 """,
 )
 
@@ -46,7 +64,7 @@ md(
 
 ![KV 缓存逐步增长：第 0、1、2 步依次送入 BOS、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，新查询读取缓存中的全部位置，包括它自己。](figures/cache.svg)
 
-缓存中的位置都不晚于新词元，所以这一步不需要施加因果掩码：查询只有一个时，`causal_attention` 采用右下对齐，把它放在最后一个位置上，本来就允许它读取所有键（下面打印的 `causal_future(1, 3)` 全为 `False`）。旧位置的查询不必保存：输出只需要新词元自己的查询。
+缓存中的位置都不晚于新词元，所以这一步不需要施加因果掩码：查询只有一个时，`causal_attention` 把它对齐到最后一个位置（右下对齐，本小节末尾会讲一步送入几个词元的一般情形），本来就允许它读取所有键（下面打印的 `causal_future(1, 3)` 全为 `False`）。旧位置的查询不必保存：输出只需要新词元自己的查询。
 
 下面依次送入 `<bos> 春 雨`，观察缓存的长度和形状 $(H, n, d)$。
 """,
@@ -62,7 +80,7 @@ We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a
 
 ![The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to position len(cache), its key and value are appended to the cache, and the new query reads every stored position, its own included.](figures/cache.svg)
 
-All stored positions come no later than the new token, so no causal mask needs to be applied in this step: with a single query, `causal_attention` aligns it bottom-right, at the last position, and lets it read every key anyway (`causal_future(1, 3)`, printed below, is all `False`). Queries of old positions are not stored: the output needs only the new token's own query.
+All stored positions come no later than the new token, so no causal mask needs to be applied in this step: `causal_attention` aligns a single query with the last position (the bottom-right alignment; the end of this subsection treats several tokens in one step) and so lets it read every key anyway (`causal_future(1, 3)`, printed below, is all `False`). Queries of old positions are not stored: the output needs only the new token's own query.
 
 Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n, d)$.
 """,
@@ -78,7 +96,7 @@ Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n,
 
 ![KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, включая свою.](figures/cache.svg)
 
-Ни одна сохранённая позиция не стоит позже нового токена, поэтому на этом шаге причинную маску применять не нужно. `causal_attention` выравнивает единственный запрос по правому нижнему углу, то есть ставит его в последнюю позицию, так что ему и без того разрешено читать все ключи (напечатанная ниже маска `causal_future(1, 3)` целиком состоит из `False`). Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
+Ни одна сохранённая позиция не стоит позже нового токена, поэтому на этом шаге причинную маску применять не нужно. `causal_attention` выравнивает единственный запрос по правому нижнему углу, то есть ставит его в последнюю позицию (общий случай, несколько токенов за шаг, разобран в конце этого подраздела), так что ему и без того разрешено читать все ключи (напечатанная ниже маска `causal_future(1, 3)` целиком состоит из `False`). Запросы старых позиций не хранятся: для выхода нужен только запрос нового токена.
 
 Подадим по очереди `<bos> 春 雨` и посмотрим на длину кэша и его форму $(H, n, d)$.
 """,
@@ -93,7 +111,8 @@ import matplotlib.pyplot as plt
 from threadpoolctl import threadpool_limits
 
 from lib import checks, plots
-from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
+from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax, merge_heads,
+                           multi_head_attention, split_heads)
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode
 
 vocab = build_vocab(["春雨风"])
@@ -136,19 +155,109 @@ assert np.array_equal(cache.keys[:, 2], (x_new @ model.w_k).reshape(model.n_head
 
 md(
     zh=r"""
+### 一步送入几个词元：右下对齐
+
+缓存不一定每次只长一个位置。例如，在已存的内容之后，一段提示可以一步送进去，这时查询就比键少：tq 个新查询要读 tk = 已存位置数 + tq 个键。这正是 `causal_future(tq, tk)` 接收两个长度的原因。这 tq 个查询是全部 tk 个位置中的最后 tq 个，查询 i 位于绝对位置 tk − tq + i，可以读取位置不晚于它的键。画成矩阵，许可的格子是方阵三角形的右下角，即它的最后 tq 行，所以叫**右下对齐**；§1.2 那张图的下半部分画的正是下面这个例子。
+
+缓存里已有 `<bos> 春 风`（3 个位置），这一步送入 `春 雨`（tq = 2，tk = 5）。`model.step` 一次只收一个词元，所以单元格自己把这一步算出来：位置 3 和 4 上的新查询、键和值，新键值接在已存的键值之后，再对全部 5 个键做 `causal_attention`。
+""",
+    en=r"""
+### Several tokens in one step: the bottom-right alignment
+
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: tq new queries read tk = (stored positions) + tq keys. This is why `causal_future(tq, tk)` takes two lengths, not one. The tq queries are the last tq of the tk positions, so query i stands at absolute position tk − tq + i and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square triangle, its last tq rows, hence the name **bottom-right alignment**; the lower grid of the figure in §1.2 draws the example below.
+
+The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` (tq = 2, tk = 5). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
+""",
+    ru=r"""
+### Несколько токенов за один шаг: выравнивание по правому нижнему углу
+
+Кэш не обязан расти по одной позиции. Например, подсказку можно подать за один шаг вслед за тем, что уже сохранено, и тогда запросов меньше, чем ключей: tq новых запросов читают tk = (число сохранённых позиций) + tq ключей. Именно поэтому `causal_future(tq, tk)` принимает две длины, а не одну. Эти tq запросов — последние tq из tk позиций, так что запрос i стоит в абсолютной позиции tk − tq + i и может читать ключи, стоящие не позже него. На рисунке матрицы разрешённые клетки — правый нижний угол квадратного треугольника, его последние tq строк; отсюда и название: **выравнивание по правому нижнему углу**. Нижняя сетка рисунка в §1.2 изображает как раз пример ниже.
+
+В кэше уже `<bos> 春 风` (3 позиции), и за один шаг подаются `春 雨` (tq = 2, tk = 5). `model.step` принимает по одному токену, поэтому ячейка выполняет этот шаг сама: новые запросы, ключи и значения в позициях 3 и 4, новые ключи и значения вслед за сохранёнными и `causal_attention` по всем пяти ключам.
+""",
+)
+
+code(r"""
+prompt = np.array([BOS, 3, 5, 3, 4])
+print(decode(prompt, vocab))
+chunk_cache = model.new_cache()
+for token in prompt[:3]:
+    model.step(int(token), chunk_cache)
+tq, tk = 2, len(chunk_cache) + 2
+print(causal_future(tq, tk).astype(int))
+print(np.arange(tk - tq, tk))  #zh 两个新查询的绝对位置 tk − tq + i #en absolute positions tk − tq + i of the new queries #ru абсолютные позиции tk − tq + i новых запросов
+assert (causal_future(tq, tk) == causal_future(tk, tk)[tk - tq:]).all()
+
+x_step = model.embed(prompt[3:], offset=len(chunk_cache))                      # (tq, D)
+q_step, k_step, v_step = (split_heads((x_step @ w)[None], model.n_heads)[0]
+                          for w in (model.w_q, model.w_k, model.w_v))           # (H, tq, d)
+keys = np.concatenate([chunk_cache.keys, k_step], axis=1)                      # (H, tk, d)
+values = np.concatenate([chunk_cache.values, v_step], axis=1)                  # (H, tk, d)
+two_at_once = merge_heads(causal_attention(q_step, keys, values)[None])[0] @ model.w_o   # (tq, D)
+full5 = model.forward(prompt)                                                   # (tk, D)
+step_gap = float(np.abs(two_at_once - full5[tk - tq:]).max())
+print("max|Δ| < 1e-12:", step_gap < 1e-12)
+assert step_gap < 1e-12
+""")
+
+md(
+    zh=r"""
+第一个新查询位于位置 3，它的未来只有键 4；第二个位于位置 4，五个键都能读。这两行正是 5 × 5 掩码的最后两行，所以这一步给出的正是完整前向传播的最后两行（差小于 $10^{-12}$）。每步只送一个词元时 tq = 1：唯一的查询位于最后一个位置，缓存里的键全都能读，上面逐词元的每一步都是这样。
+
+一个常见的错误是沿用方阵的习惯，从左上角画三角形，例如 `np.tril(np.ones((tq, tk)))`。这样查询 i 只能读到键 0～i，丢掉了本该读到的历史。它不会泄漏未来，但输出是错的：
+""",
+    en=r"""
+The first new query stands at position 3, and only key 4 lies in its future; the second stands at position 4 and reads all five keys. These are the last two rows of the 5 × 5 mask, so the step gives the last two rows of the full forward pass (they differ by less than $10^{-12}$). With one token per step, tq = 1: the single query stands at the last position and reads every stored key, as in each step above.
+
+A common mistake carries over the habit of square masks and starts the triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. Nothing leaks from the future, but the outputs are wrong:
+""",
+    ru=r"""
+Первый новый запрос стоит в позиции 3, и в его будущем только ключ 4; второй стоит в позиции 4 и читает все пять ключей. Это две последние строки маски 5 × 5, поэтому шаг даёт две последние строки полного прямого прохода (расхождение меньше $10^{-12}$). Когда за шаг подаётся один токен, tq = 1: единственный запрос стоит в последней позиции и читает все ключи кэша — так было на каждом шаге выше.
+
+Частая ошибка — перенести сюда привычку квадратных масок и строить треугольник от левого верхнего угла, как это делает `np.tril(np.ones((tq, tk)))`. Тогда запрос i читает только ключи с 0 по i и теряет историю, которую ему читать можно. Утечки из будущего нет, но выходы неверны:
+""",
+)
+
+code(r"""
+#zh 错误：三角形贴在左上角
+#en wrong: the triangle aligned to the top-left corner
+#ru ошибка: треугольник прижат к левому верхнему углу
+top_left = np.tril(np.ones((tq, tk), dtype=bool))
+print(top_left.astype(int))
+weights_top_left = masked_softmax(attention_scores(q_step, keys), top_left)    # (H, tq, tk)
+wrong_step = merge_heads((weights_top_left @ values)[None])[0] @ model.w_o      # (tq, D)
+gap_top_left = np.abs(wrong_step - full5[tk - tq:]).max(axis=1)                 # (tq,)
+print(np.round(gap_top_left, 6))
+assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
+""")
+
+md(
+    zh=r"""
+两个新行都错了，最大差分别约为 1.417 和 0.371。所以只要查询比键少，就先弄清楚掩码是按哪个角对齐的。`causal_future` 和 `causal_attention` 一律右下对齐，练习 mask-1 要求的也是这种对齐。
+""",
+    en=r"""
+Both new rows are wrong, by up to about 1.417 and 0.371. So whenever there are fewer queries than keys, find out first which corner a mask is aligned to. `causal_future` and `causal_attention` always align bottom-right, and exercise mask-1 asks for the same.
+""",
+    ru=r"""
+Обе новые строки неверны: наибольшие отклонения — около 1,417 и 0,371. Поэтому, если запросов меньше, чем ключей, сначала выясните, к какому углу выровнена маска. `causal_future` и `causal_attention` всегда выравнивают по правому нижнему углу; того же требует и упражнение mask-1.
+""",
+)
+
+md(
+    zh=r"""
 ## 5.2 等价检验：逐词元输出必须等于完整前向传播
 
-缓存只是计算上的复用，它不能改变模型算出的结果。检验办法是：同一序列先做一次完整前向传播，再从空缓存出发逐个词元送入，逐位置比较两组输出。对 `<bos> 春 雨`，最大差异恰好是 `0.0`。
+缓存只是计算上的复用，它不能改变模型算出的结果。检验办法是：同一序列先做一次完整前向传播，再从空缓存出发逐个词元送入，逐位置比较两组输出。对 `<bos> 春 雨`，最大差异是 `0.0`。
 """,
     en=r"""
 ## 5.2 The equivalence test: token by token must equal the full forward pass
 
-The cache reuses computation; it must not change what the model computes. To check this, run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is exactly `0.0`.
+The cache reuses computation; it must not change what the model computes. To check this, run the full forward pass on a sequence once, then feed the same sequence token by token from an empty cache, and compare the two sets of outputs position by position. For `<bos> 春 雨` the largest difference is `0.0`.
 """,
     ru=r"""
 ## 5.2 Проверка эквивалентности: пошаговые выходы должны совпасть с полным проходом
 
-Кэш лишь повторно использует вычисления и не должен менять результат модели. Проверка: сначала один раз делаем полный прямой проход по последовательности, затем подаём её же по одному токену, начиная с пустого кэша, и сравниваем выходы позиция за позицией. Для `<bos> 春 雨` наибольшее расхождение в точности равно `0.0`.
+Кэш лишь повторно использует вычисления и не должен менять результат модели. Проверка: сначала один раз делаем полный прямой проход по последовательности, затем подаём её же по одному токену, начиная с пустого кэша, и сравниваем выходы позиция за позицией. Для `<bos> 春 雨` наибольшее расхождение равно `0.0`.
 """,
 )
 
@@ -165,7 +274,7 @@ md(
 一个例子不够。下面随机生成几个不同宽度和头数的模型，每个模型的位置表有 $C$ 行，并取一条长度恰好为 $C$ 的随机序列，把位置表用满。逐词元计算与完整前向传播做的矩阵乘法形状不同，结果在最后几位可能有舍入差异，所以这里使用 $10^{-12}$ 的容差。每行输出依次是 $C, D, H$ 以及误差是否在容差之内。
 """,
     en=r"""
-One example is not enough. Below we draw a few random models with different widths and head counts, each with a position table of $C$ rows, and a random sequence of exactly $C$ tokens, so that the whole table is used. The step-by-step computation and the full forward pass multiply matrices of different shapes, so the results may differ by rounding in the last digits; we use a tolerance of $10^{-12}$. Each printed row is $C, D, H$ and whether the error is within tolerance.
+One example is not enough. Below we draw a few random models with different widths and head counts, each with a position table of $C$ rows, and a random sequence of $C$ tokens, so that the whole table is used. The step-by-step computation and the full forward pass multiply matrices of different shapes, so the results may differ by rounding in the last digits; we use a tolerance of $10^{-12}$. Each printed row is $C, D, H$ and whether the error is within tolerance.
 """,
     ru=r"""
 Одного примера мало. Ниже мы берём несколько случайных моделей с разной шириной и числом голов; у каждой таблица позиций из $C$ строк, и к ней — случайная последовательность ровно из $C$ токенов, чтобы таблица использовалась целиком. Пошаговое вычисление и полный проход перемножают матрицы разной формы, поэтому результаты могут расходиться в последних знаках из-за округления; берём допуск $10^{-12}$. Каждая напечатанная строка: $C, D, H$ и то, укладывается ли ошибка в допуск.
@@ -290,7 +399,7 @@ md(
     en=r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions. By causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is exactly the full forward pass the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions. By causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is the very full forward pass the cache is meant to avoid.
 
 Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$, and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
@@ -625,33 +734,36 @@ md(
 ## 5.10 小结
 
 * KV 缓存按头保存每个已见位置的键和值，形状为 $(H, n, d)$；多层模型每层各存一份，只缓存第一层会让第 0 个位置之后的每个位置都出错。缓存总共占用 $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ 字节，与头数无关。
+* 一步送入 tq 个词元时，查询比键少（tq < tk）：查询 i 位于绝对位置 tk − tq + i，掩码右下对齐；从左上角对齐会丢掉历史，输出出错。
 * 新词元位于位置 `len(cache)`，输入为 $E[x] + P[\texttt{len(cache)}]$。把位置归零不会报错，只能靠与完整前向传播逐项比较才能发现。
 * 逐词元输出与完整前向传播的一致性是检错的标准做法：在 §4.1 的模型上差异为 `0.0`，在随机模型和用满位置表的长序列上都在 $10^{-12}$ 以内。
 * 超出位置表的一步会报错，并且不改动缓存。
 * 缓存只处理一条无填充的输入流：不支持左填充，训练中右填充的行也要先截到真实长度才能续写。
 * 缓存的正确性依赖 §4 的因果性：只要模型某处读取了未来，旧位置的键和值就不再固定，缓存也就不再成立。
-* 因果掩码还省下计算：按块计算时，完全处在未来的键块从不计算；$T = 1024$ 时只算 53.1% 的分数，结果与定义一致。
+* 因果掩码还省下计算：查询未来的分数根本用不上，所以注意力表大约一半不必计算（§5.9），结果仍与定义一致。
 """,
     en=r"""
 ## 5.10 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache takes $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes, whatever the head count.
+* A step that feeds tq tokens has fewer queries than keys (tq < tk): query i stands at absolute position tk − tq + i, and the mask is aligned bottom-right; a mask aligned top-left loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
-* The causal mask also saves work: computed in blocks, key blocks lying entirely in the future are never computed; at $T = 1024$ only 53.1 % of the scores are, with the numbers of the definition.
+* The causal mask also saves work: no score in a query's future is ever needed, so about half of the attention table need not be computed (§5.9), and the outputs still equal those of the definition.
 """,
     ru=r"""
 ## 5.10 Итоги
 
 * KV-кэш хранит для каждой головы ключ и значение каждой уже увиденной позиции в массивах формы $(H, n, d)$. В многослойной модели такой кэш есть у каждого слоя; если кэшировать только первый слой, выходы во всех позициях, кроме нулевой, получаются неверными. Весь кэш занимает $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ байт независимо от числа голов.
+* Когда за шаг подаётся tq токенов, запросов меньше, чем ключей (tq < tk): запрос i стоит в абсолютной позиции tk − tq + i, и маска выровнена по правому нижнему углу; маска, выровненная по левому верхнему углу, теряет историю и даёт неверные выходы.
 * Новый токен стоит в позиции `len(cache)`, его вход — $E[x] + P[\texttt{len(cache)}]$. Сброс позиции в ноль не вызывает ошибки; заметить его можно только поэлементным сравнением с полным прямым проходом.
 * Совпадение пошаговых выходов с полным проходом — стандартная проверка: `0.0` на модели из §4.1 и в пределах $10^{-12}$ на случайных моделях и длинных последовательностях, заполняющих таблицу позиций.
 * Шаг за пределы таблицы позиций вызывает ошибку и не меняет кэш.
 * Кэш обслуживает один поток без дополнения: дополнение слева не поддерживается, а строку обучающего батча с дополнением справа перед продолжением нужно обрезать до её настоящей длины.
 * Кэш корректен только благодаря причинности из §4: если бы какая-то часть модели читала будущее, старые ключи и значения перестали бы быть неизменными, и кэш давал бы неверный результат.
-* Причинная маска ещё и экономит вычисления: при вычислении блоками блоки ключей, целиком лежащие в будущем, не вычисляются вовсе; при $T = 1024$ вычисляется лишь 53,1 % оценок, а результат совпадает с определением.
+* Причинная маска ещё и экономит вычисления: оценки из будущего запроса никогда не нужны, поэтому примерно половину таблицы внимания можно не вычислять (§5.9), а выходы всё равно совпадают с определением.
 """,
 )
