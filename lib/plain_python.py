@@ -1,0 +1,94 @@
+"""§3.4, §6.6. The attention layer of the chapter's model in plain Python.
+
+Lists, loops and the ``math`` module only: this module imports neither NumPy
+nor any other part of ``lib`` (``tests/test_plain_python.py`` checks that), so
+the numbers it computes come by a route that shares no code with
+``lib.model.AttentionModel``, and each can check the other.
+
+As in the model of §3.4 and §4.1, the query, key and value projections are
+identities: the query, key and value of head h at a position are the head's
+slice of that position's input vector, coordinates h*d to h*d + d - 1, with
+d = D / H.  Tables are lists of rows (lists of floats): the token table E
+(V x D), the position table P (C x D) and the output projection W_O (D x D).
+"""
+
+import math
+
+
+def _table(table, name, width=None):
+    """A non-empty list of equally long rows of numbers; returns their length."""
+    if not isinstance(table, (list, tuple)) or not table:
+        raise ValueError(f"{name} must be a non-empty list of rows, got {type(table).__name__}")
+    lengths = {len(row) if isinstance(row, (list, tuple)) else None for row in table}
+    if None in lengths or len(lengths) != 1 or 0 in lengths:
+        raise ValueError(f"{name} must be a list of rows of one length, got row lengths {sorted(map(str, lengths))}")
+    found = lengths.pop()
+    if width is not None and found != width:
+        raise ValueError(f"the rows of {name} have {found} numbers, expected {width} (the width D)")
+    return found
+
+
+def _index(value, size, what):
+    """An int in range(size); bools, and negative numbers (which would count from the end), are refused."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int in 0..{size - 1}, got {type(value).__name__} {value!r}")
+    if not 0 <= value < size:
+        raise ValueError(f"{what} {value} is outside 0..{size - 1}")
+    return value
+
+
+def input_rows(tokens, token_table, position_table, positions=None, use_positions=True):
+    """The layer's input, one row per token: E[x_t] + P[p_t], or E[x_t] alone without positions.
+
+    ``positions`` defaults to 0, 1, ..., T - 1; giving others (e.g. ``[0, 1, 0]``)
+    writes a wrong position on purpose, like the reset bug of §5.3.
+    """
+    width = _table(token_table, "token_table")
+    _table(position_table, "position_table", width)
+    tokens = list(tokens)
+    if not tokens:
+        raise ValueError("tokens is empty: the layer needs at least one position")
+    positions = list(range(len(tokens))) if positions is None else list(positions)
+    if len(positions) != len(tokens):
+        raise ValueError(f"{len(tokens)} tokens but {len(positions)} positions: give one position per token")
+    rows = []
+    for token, position in zip(tokens, positions):
+        embedding = token_table[_index(token, len(token_table), "token id")]
+        if use_positions:
+            offset = position_table[_index(position, len(position_table), "position")]
+            rows.append([e + p for e, p in zip(embedding, offset)])
+        else:
+            rows.append([float(e) for e in embedding])
+    return rows
+
+
+def read(query, rows, n_heads, w_o):
+    """What one query reads from ``rows``: a list of D numbers.
+
+    ``rows`` are the positions the query may read; each row is that position's
+    key and its value (identity projections).  For every head: the query's
+    slice times each row's slice, divided by sqrt(d); a softmax over the rows
+    (the largest score subtracted first, so that no exp overflows); the rows'
+    slices weighted and summed.  The heads' results are joined in head order
+    and multiplied by ``w_o``.
+    """
+    width = len(query)
+    _table(rows, "rows", width)
+    _table(w_o, "w_o", width)
+    if len(w_o) != width:
+        raise ValueError(f"w_o has {len(w_o)} rows, expected {width} (the width D)")
+    if isinstance(n_heads, bool) or not isinstance(n_heads, int):
+        raise TypeError(f"n_heads must be an int, got {type(n_heads).__name__} {n_heads!r}")
+    if n_heads < 1 or width % n_heads:
+        raise ValueError(f"n_heads={n_heads} must be positive and divide the width D={width}")
+    d = width // n_heads
+    joined = []
+    for head in range(n_heads):
+        part = slice(head * d, (head + 1) * d)
+        scores = [math.fsum(q * k for q, k in zip(query[part], row[part])) / math.sqrt(d) for row in rows]
+        largest = max(scores)
+        weights = [math.exp(score - largest) for score in scores]
+        total = math.fsum(weights)
+        for a in range(head * d, (head + 1) * d):
+            joined.append(math.fsum(w * row[a] for w, row in zip(weights, rows)) / total)
+    return [math.fsum(joined[r] * w_o[r][c] for r in range(width)) for c in range(width)]
