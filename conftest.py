@@ -1,5 +1,5 @@
-"""Loaded by every pytest run in this project: the whole suite, and the nbval re-run of
-tests/test_blas_threads.py (which collects only chapters/ and solutions/)."""
+"""Loaded by every pytest run in this project, whatever it collects: how nbval starts its kernels
+(over Unix sockets, each in its folder's numerical configuration, checked before the notebook runs)."""
 
 import atexit
 import os
@@ -33,3 +33,97 @@ class _UnixSocketKernelManager(KernelManager):
 
 
 nbval.kernel.KernelManager = _UnixSocketKernelManager
+
+
+# ---------------------------------------------------------------------------------------------
+# Numerical configurations (tools/numeric_configs.py): the notebooks of each language folder run
+# under a configuration of their own (another OpenBLAS kernel, NumPy's SIMD dispatch capped, one or
+# two BLAS threads), so one suite run checks every printed number under three of them.
+
+import json  # noqa: E402
+import pathlib  # noqa: E402
+from queue import Empty  # noqa: E402
+
+from tools import numeric_configs  # noqa: E402
+
+# One folder for the whole run, the xdist workers' kernels included (they inherit the variable).
+if "COURSE_NUMERIC_REPORTS" not in os.environ:
+    os.environ["COURSE_NUMERIC_REPORTS"] = tempfile.mkdtemp(prefix="numeric-reports-")
+    atexit.register(shutil.rmtree, os.environ["COURSE_NUMERIC_REPORTS"], ignore_errors=True)
+
+
+def _reports():
+    return pathlib.Path(os.environ["COURSE_NUMERIC_REPORTS"])
+
+
+def _start_kernel_in_its_configuration(self, **kw):
+    config = numeric_configs.config_for(kw.get("cwd"))
+    if config is not None:
+        kw["env"] = numeric_configs.environment(config, kw.get("env"))
+    self.numeric_config = config
+    return KernelManager.start_kernel(self, **kw)
+
+
+_UnixSocketKernelManager.start_kernel = _start_kernel_in_its_configuration
+
+
+def _ask_the_kernel(kc, code, timeout=120):
+    """Run ``code`` in the kernel (no history, no execution count) and return what it printed."""
+    msg_id = kc.execute(code, silent=False, store_history=False)
+    printed, error = [], None
+    while True:
+        try:
+            msg = kc.get_iopub_msg(timeout=timeout)
+        except Empty:
+            raise RuntimeError(f"the kernel did not answer the configuration check in {timeout} s") from None
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "stream":
+            printed.append(content["text"])
+        elif kind == "error":
+            error = "\n".join(content.get("traceback", [])) or content.get("evalue")
+        elif kind == "status" and content["execution_state"] == "idle":
+            break
+    kc.get_shell_msg(timeout=timeout)  # the execute_reply, so nbval's next reply is its own
+    if error:
+        raise RuntimeError(f"the configuration check failed in the kernel:\n{error}")
+    return "".join(printed)
+
+
+_original_running_kernel_init = nbval.kernel.RunningKernel.__init__
+
+
+def _running_kernel_checked(self, kernel_name, cwd=None, startup_timeout=60):
+    _original_running_kernel_init(self, kernel_name, cwd=cwd, startup_timeout=startup_timeout)
+    config = getattr(self.km, "numeric_config", None)
+    if config is None:
+        return
+    report = json.loads(_ask_the_kernel(self.kc, numeric_configs.report_code))
+    problems = config.problems(report)
+    (_reports() / f"{uuid.uuid4().hex}.json").write_text(
+        json.dumps({"folder": str(cwd), "config": config.name, "report": report, "problems": problems}))
+    if problems:
+        self.stop()
+        raise RuntimeError(f"the kernel for {cwd} does not run configuration {config.name}: "
+                           + "; ".join(problems))
+
+
+nbval.kernel.RunningKernel.__init__ = _running_kernel_checked
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Which kernel each configuration really ran, as the kernels themselves reported it."""
+    seen = {}
+    for path in sorted(_reports().glob("*.json")):
+        entry = json.loads(path.read_text())
+        report = entry["report"]
+        blas = ", ".join(f"{lib['api']} {lib['architecture']} x{lib['threads']}" for lib in report["blas"])
+        key = (entry["config"], blas, " ".join(report["numpy"]), "; ".join(entry["problems"]) or "ok")
+        seen.setdefault(key, set()).add(str(pathlib.Path(entry["folder"]).relative_to(pathlib.Path(__file__).parent)))
+    if not seen:
+        return
+    terminalreporter.section("numerical configurations of the notebook kernels")
+    for (name, blas, numpy_targets, verdict), folders in sorted(seen.items()):
+        terminalreporter.write_line(
+            f"{name}: {', '.join(sorted(folders))} | BLAS {blas} | NumPy targets {numpy_targets} | {verdict}")

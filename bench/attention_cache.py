@@ -156,12 +156,19 @@ def each_alone(names, shape, rounds, burst=0.25, warmup=0.05):
                 times[name] += ours.recv()
         return {name: statistics.median(t) for name, t in times.items()}
     finally:
+        # Ask every worker to stop, then wait for each: a killed process is reaped too (join), so
+        # none is left running or unreaped, however slowly a loaded machine lets them exit.
         for ours, process in workers.values():
             if process.is_alive():
-                ours.send(None)
-                process.join(10)
+                try:
+                    ours.send(None)
+                except OSError:                                # it has already gone
+                    pass
+        for ours, process in workers.values():
+            process.join(60)
             if process.is_alive():
                 process.kill()
+                process.join()
 
 
 def naive_attention(q, k, v):

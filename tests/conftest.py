@@ -11,8 +11,8 @@ from lib.checks import chapter_model as lib_chapter_model
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
-# Notebook kernels inherit this: the main nbval run uses two BLAS threads and
-# tests/test_blas_threads.py re-runs the notebooks with one.
+# Processes the tests start inherit this (two BLAS threads).  nbval's kernels for the
+# chapters and solutions get their folder's configuration instead (root conftest.py).
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "2")
 

@@ -13,7 +13,7 @@ from lib.attention import causal_attention, masked_softmax, multi_head_attention
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate
 from lib.decoder import (Adam, Decoder, DecoderCache, is_mirror_line, mirror_language, parameter_shapes,
                          pick_token, read_mirror_corpus, train)
-from lib.layers import numerical_gradient, relative_error
+from lib.layers import numerical_gradient, numerical_partial, relative_error
 from lib.positions import embed
 
 DTYPES = st.sampled_from([np.float32, np.float64])
@@ -259,8 +259,15 @@ def test_decoder_backward_matches_finite_differences(n_layers, n_heads, batch, c
     loss, grads = model.loss_and_grads(ids, targets, causal)
     assert list(grads) == list(model.params)
     for name, value in model.params.items():
-        numeric = numerical_gradient(lambda: model.loss(ids, targets, causal), value)
-        assert close_to_numeric(grads[name], numeric), name
+        # Every parameter array, a sample of its entries: the largest analytic partial and three
+        # more at random (two evaluations of the whole model per entry; all entries took ~150 s).
+        flat = rng.choice(value.size, size=min(value.size, 3), replace=False).tolist()
+        picked = sorted({int(np.argmax(np.abs(grads[name]))), *flat})
+        indices = [np.unravel_index(i, value.shape) for i in picked]
+        numeric = np.array([numerical_partial(lambda: model.loss(ids, targets, causal), value, index)
+                            for index in indices])
+        analytic = np.array([grads[name][index] for index in indices])
+        assert close_to_numeric(analytic, numeric), name
     unused = sorted(set(range(6)) - set(ids.reshape(-1).tolist()))
     assert np.all(grads["token_table"][unused] == 0.0)       # rows of ids never seen get no gradient
     assert np.all(grads["position_table"][4:] == 0.0)          # nor do positions beyond T

@@ -21,7 +21,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conftest import require_or_skip  # noqa: E402
+from conftest import require_or_skip, slowdown  # noqa: E402
 from grading import exercises as ex  # noqa: E402
 from grading import usage  # noqa: E402
 from grading.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from_jsonable,  # noqa: E402
@@ -885,7 +885,7 @@ def test_opened_outside_the_course_the_first_cell_says_what_to_install(tmp_path,
     code = first_code_cell("exercises", lang, stem)
     script = code + "\ncheck('mask-1', None)\n"
     run = subprocess.run([sys.executable, "-I", "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=60)
+                         timeout=60 * slowdown())
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     sentence = {"zh": "本笔记本需要课程的代码", "en": "This notebook needs the course's code",
                 "ru": "Этому блокноту нужен код курса"}[lang]
@@ -908,7 +908,7 @@ def test_the_install_command_comes_from_the_repository_setting(tmp_path):
         'COURSE_PACKAGE = "en", ""', 'COURSE_PACKAGE = "en", "git+https://github.com/ORG/REPO@main"')
     assert "git+https://github.com/ORG/REPO@main" in cell
     run = subprocess.run([sys.executable, "-I", "-S", "-c", cell], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=60)
+                         timeout=60 * slowdown())
     assert 'pip install "git+https://github.com/ORG/REPO@main"' in run.stdout and "in a terminal" in run.stdout
 
 

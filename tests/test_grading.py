@@ -38,7 +38,7 @@ SET_1 = sum(e.notebook == "ex01_allowed_set" for e in EXERCISES.values())     # 
 
 def run_grader(*args, timeout=600, env=None):
     return subprocess.run([sys.executable, "-m", "grading", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout, env=env)
+                          capture_output=True, text=True, timeout=timeout * slowdown(), env=env)
 
 
 def files_of(folder):
@@ -290,7 +290,7 @@ def hanging_batch(folder, students=3):
 def wait_for_line(proc, marker, seconds=120):
     """Read the grader's stderr until a line holds ``marker``; returns what was read."""
     waited = ""
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + seconds * slowdown()
     while marker not in waited and time.monotonic() < deadline and proc.poll() is None:
         waited += proc.stderr.readline()
     assert marker in waited, waited
@@ -352,7 +352,7 @@ def test_sigterm_while_the_grader_starts_still_writes_a_report(tmp_path):
     wait_for_line(proc, "pausing at start-up")
     assert catches(proc.pid, signal.SIGTERM)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=120 * slowdown())
     assert proc.returncode == 130, err
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["grader"]["complete"] is False and "grader: interrupted during start-up" in err, err
@@ -372,9 +372,9 @@ def test_sigterm_at_any_stage_writes_the_whole_report_and_leaves_no_temporary_fo
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     wait_for_line(proc, f"pausing at {stage}" if stage != "grading" else "grader: isolation")
     if stage == "grading":
-        time.sleep(3)                              # let the kernels start and hang
+        time.sleep(3 * slowdown())                 # let the kernels start and hang
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=60 * slowdown())
     assert proc.returncode == 130, err
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["grader"]["complete"] is False

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from conftest import unavailable
+from conftest import slowdown, unavailable
 from grading.batch.kernel import Kernel
 from grading.batch.sandbox import GRADING_DIR, HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
 from grading.exercises import EXERCISES
@@ -53,7 +53,7 @@ def root_sandbox(request):
 def run_in_kernel(sandbox, code, timeout=20, group=None):
     kernel = Kernel(sandbox, group=group).start()
     try:
-        result = kernel.execute(code, timeout)
+        result = kernel.execute(code, timeout * slowdown())
         out = kernel.io_path("out.json")
         data = json.loads(out.read_text()) if out.exists() else None
         return kernel, result, data
@@ -93,7 +93,7 @@ json.dump({"made": made, "uid": os.getuid()}, open("/grader/io/out.json", "w"))
         kernel, result, data = run_in_kernel(root_sandbox, code, group=group)
         assert result.status == "ok" and 10 < data["made"] < 64, (result, data)
         assert data["uid"] == kernel.info["uid"] != 0
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 5 * slowdown()
         while uid_processes(data["uid"]) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert uid_processes(data["uid"]) == 0
@@ -229,9 +229,10 @@ def test_every_process_of_a_submission_is_in_its_group_with_an_equal_cpu_share(r
         kernel = Kernel(root_sandbox, group=groups[0]).start()
         try:
             code = "import os, time\nfor _ in range(5):\n    if os.fork() == 0:\n        time.sleep(30)\n        os._exit(0)"
-            assert kernel.execute(code, 5).status == "ok"
+            patience = slowdown()
+            assert kernel.execute(code, 5 * patience).status == "ok"
             inside = set(groups[0].pids())
-            sandbox_init = kernel._sandbox_init(time.monotonic() + 5)
+            sandbox_init = kernel._sandbox_init(time.monotonic() + 5 * patience)
             assert len(inside) >= 7 and sandbox_init in inside            # PID 1, the kernel, its 5 children
             assert groups[1].pids() == []
         finally:
@@ -258,8 +259,9 @@ def test_every_process_of_a_submission_is_in_its_group_with_an_equal_cpu_share(r
 def test_exits_the_notebook_causes_are_reported_as_such(root_sandbox, code, expected):
     kernel = Kernel(root_sandbox).start()
     try:
-        assert kernel.execute(code, 10).status == "died"
-        deadline = time.monotonic() + 5
+        patience = slowdown()
+        assert kernel.execute(code, 10 * patience).status == "died"
+        deadline = time.monotonic() + 5 * patience
         while kernel.alive() and time.monotonic() < deadline:
             time.sleep(0.02)
         assert kernel.describe_exit() == expected
@@ -269,17 +271,18 @@ def test_exits_the_notebook_causes_are_reported_as_such(root_sandbox, code, expe
 
 def test_interrupt_then_kill(root_sandbox):
     kernel = Kernel(root_sandbox).start()
+    patience = slowdown()
     try:
         assert kernel.execute("while True: pass", 0.5).status == "timeout"
-        assert kernel.interrupt(2.0) is True
-        assert kernel.execute("x = 1", 5).status == "ok"
+        assert kernel.interrupt(2.0 * patience) is True
+        assert kernel.execute("x = 1", 5 * patience).status == "ok"
         stubborn = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass"
         assert kernel.execute(stubborn, 0.5).status == "timeout"
         assert kernel.interrupt(1.0) is False
     finally:
         start = time.monotonic()
         kernel.kill()
-        assert time.monotonic() - start < 5 and not kernel.alive()
+        assert time.monotonic() - start < 5 * patience and not kernel.alive()
 
 
 def test_writes_end_in_small_sandbox_file_systems_not_on_the_host_disk(root_sandbox):
@@ -328,7 +331,7 @@ def test_other_isolation_modes_and_exec_start_still_grade(tmp_path, mode, extra)
             unavailable(f"user namespaces unavailable: {exc}")
     proc = subprocess.run([sys.executable, "-m", "grading", str(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"),
                            "--isolation", mode, "--json", str(tmp_path / "r.json"), "--seed", "3", *extra],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+                          cwd=ROOT, capture_output=True, text=True, timeout=300 * slowdown())
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "r.json").read_text())
     isolation = data["grader"]["isolation"]

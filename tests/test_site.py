@@ -64,6 +64,7 @@ sys.path.insert(0, str(ROOT / "site"))
 from tools import build_site  # noqa: E402
 
 import course_site  # noqa: E402
+from conftest import slowdown  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 OUT = build_site.OUT
@@ -297,7 +298,7 @@ def _open(browser, url, locale=None, **options):
     context = browser.new_context(locale=locale, **options) if locale else browser.new_context(**options)
     log = PageLog(context)
     page = context.new_page()
-    page.set_default_timeout(NAV_TIMEOUT_MS)
+    page.set_default_timeout(NAV_TIMEOUT_MS * slowdown())
     log.watch(page)
     page.goto(url, wait_until="networkidle")
     return context, page, log
