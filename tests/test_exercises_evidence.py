@@ -97,7 +97,13 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     model = checks.chapter_model()                  # anything of lib, even a building block
     return HONEST_RESULT
 '''),
-], ids=["np", "import-inside", "alias", "from-numpy", "helper", "lib-reference", "lib-building-block"])
+    (SETUP, '''
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    from lib import plain_python                    # §6.6's own plain-Python route is lib too
+    return [plain_python.read(row, x[:i + 1] if causal else x, n_heads, w_o) for i, row in enumerate(x)]
+'''),
+], ids=["np", "import-inside", "alias", "from-numpy", "helper", "lib-reference", "lib-building-block",
+        "lib-plain-python"])
 def test_numpy_or_lib_in_the_pure_python_exercise_gets_no_points(cells):
     found = verdict("evidence-1", *cells)
     assert found is not None and found.kind == "module" and found.name in ("numpy", "lib"), found
