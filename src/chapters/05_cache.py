@@ -157,23 +157,23 @@ md(
     zh=r"""
 ### 一步送入几个词元：右下对齐
 
-缓存不一定每次只长一个位置。例如，在已存的内容之后，一段提示词（prompt）可以一步送进去，这时查询就比键少：tq 个新查询要读 tk = 已存位置数 + tq 个键。这正是 `causal_future(tq, tk)` 接收两个长度的原因。这 tq 个查询是全部 tk 个位置中的最后 tq 个，查询 i 位于绝对位置 tk − tq + i，可以读取位置不晚于它的键。画成矩阵，许可的格子是方阵掩码里那个三角形的右下角，即它的最后 tq 行，所以叫**右下对齐**；§1.2 那张图的下半部分画的正是下面这个例子。
+缓存不一定每次只长一个位置。例如，在已存的内容之后，一段提示词（prompt）可以一步送进去，这时查询就比键少：$t_q$ 个新查询要读 $t_k$ = 已存位置数 + $t_q$ 个键。这正是 `causal_future(tq, tk)` 接收两个长度的原因。这 $t_q$ 个查询是全部 $t_k$ 个位置中的最后 $t_q$ 个，查询 $i$ 位于绝对位置 $t_k - t_q + i$，可以读取位置不晚于它的键。画成矩阵，许可的格子是方阵掩码里那个三角形的右下角，即它的最后 $t_q$ 行，所以叫**右下对齐**；§1.2 那张图的下半部分画的正是下面这个例子。
 
-缓存里已有 `<bos> 春 风`（3 个位置），这一步送入 `春 雨`（tq = 2，tk = 5）。`model.step` 一次只收一个词元，所以单元格自己把这一步算出来：位置 3 和 4 上的新查询、键和值，新键值接在已存的键值之后，再对全部 5 个键做 `causal_attention`。
+缓存里已有 `<bos> 春 风`（3 个位置），这一步送入 `春 雨`（$t_q = 2$，$t_k = 5$）。`model.step` 一次只收一个词元，所以单元格自己把这一步算出来：位置 3 和 4 上的新查询、键和值，新键值接在已存的键值之后，再对全部 5 个键做 `causal_attention`。
 """,
     en=r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: tq new queries read tk = (stored positions) + tq keys. This is why `causal_future(tq, tk)` takes two lengths, not one. The tq queries are the last tq of the tk positions, so query i stands at absolute position tk − tq + i and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last tq rows, hence the name **bottom-right alignment**; the lower grid of the figure in §1.2 draws the example below.
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ = (stored positions) + $t_q$ keys. This is why `causal_future(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of the figure in §1.2 draws the example below.
 
-The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` (tq = 2, tk = 5). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
+The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """,
     ru=r"""
 ### Несколько токенов за один шаг: выравнивание по правому нижнему углу
 
-Кэш не обязан расти по одной позиции. Например, начальный текст (промпт) можно подать за один шаг вслед за тем, что уже сохранено, и тогда запросов меньше, чем ключей: tq новых запросов читают tk = (число сохранённых позиций) + tq ключей. Именно поэтому `causal_future(tq, tk)` принимает две длины, а не одну. Эти tq запросов — последние tq из tk позиций, так что запрос i стоит в абсолютной позиции tk − tq + i и может читать ключи, стоящие не позже него. На рисунке матрицы разрешённые клетки — правый нижний угол треугольника квадратной маски, его последние tq строк; отсюда и название: **выравнивание по правому нижнему углу**. Нижняя сетка рисунка в §1.2 изображает как раз пример ниже.
+Кэш не обязан расти по одной позиции. Например, начальный текст (промпт) можно подать за один шаг вслед за тем, что уже сохранено, и тогда запросов меньше, чем ключей: $t_q$ новых запросов читают $t_k$ = (число сохранённых позиций) + $t_q$ ключей. Именно поэтому `causal_future(tq, tk)` принимает две длины, а не одну. Эти $t_q$ запросов — последние $t_q$ из $t_k$ позиций, так что запрос $i$ стоит в абсолютной позиции $t_k - t_q + i$ и может читать ключи, стоящие не позже него. На рисунке матрицы разрешённые клетки — правый нижний угол треугольника квадратной маски, его последние $t_q$ строк; отсюда и название: **выравнивание по правому нижнему углу**. Нижняя сетка рисунка в §1.2 изображает как раз пример ниже.
 
-В кэше уже `<bos> 春 风` (3 позиции), и за один шаг подаются `春 雨` (tq = 2, tk = 5). `model.step` принимает по одному токену, поэтому ячейка выполняет этот шаг сама: новые запросы, ключи и значения в позициях 3 и 4, новые ключи и значения вслед за сохранёнными и `causal_attention` по всем пяти ключам.
+В кэше уже `<bos> 春 风` (3 позиции), и за один шаг подаются `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` принимает по одному токену, поэтому ячейка выполняет этот шаг сама: новые запросы, ключи и значения в позициях 3 и 4, новые ключи и значения вслед за сохранёнными и `causal_attention` по всем пяти ключам.
 """,
 )
 
@@ -202,19 +202,19 @@ assert step_gap < 1e-12
 
 md(
     zh=r"""
-第一个新查询位于位置 3，它的未来只有键 4；第二个位于位置 4，五个键都能读。这两行正是 5 × 5 掩码的最后两行，所以这一步给出的正是完整前向传播的最后两行（差小于 $10^{-12}$）。每步只送一个词元时 tq = 1：唯一的查询位于最后一个位置，缓存里的键全都能读，上面逐词元的每一步都是这样。
+第一个新查询位于位置 3，它的未来只有键 4；第二个位于位置 4，五个键都能读。这两行正是 $5 \times 5$ 掩码的最后两行，所以这一步给出的正是完整前向传播的最后两行（差小于 $10^{-12}$）。每步只送一个词元时 $t_q = 1$：唯一的查询位于最后一个位置，缓存里的键全都能读，上面逐词元的每一步都是这样。
 
-一个常见的错误是沿用方阵的习惯，从左上角画三角形，例如 `np.tril(np.ones((tq, tk)))`。这样查询 i 只能读到键 0～i，丢掉了本该读到的历史。它不会泄漏未来，但输出是错的：
+一个常见的错误是沿用方阵的习惯，从左上角画三角形，例如 `np.tril(np.ones((tq, tk)))`。这样查询 $i$ 只能读到键 $0$～$i$，丢掉了本该读到的历史。它不会泄漏未来，但输出是错的：
 """,
     en=r"""
-The first new query stands at position 3, and only key 4 lies in its future; the second stands at position 4 and reads all five keys. These are the last two rows of the 5 × 5 mask, so the step gives the last two rows of the full forward pass (they differ by less than $10^{-12}$). With one token per step, tq = 1: the single query stands at the last position and reads every stored key, as in each step above.
+The first new query stands at position 3, and only key 4 lies in its future; the second stands at position 4 and reads all five keys. These are the last two rows of the $5 \times 5$ mask, so the step gives the last two rows of the full forward pass (they differ by less than $10^{-12}$). With one token per step, $t_q = 1$: the single query stands at the last position and reads every stored key, as in each step above.
 
-A common mistake carries over the habit of square masks and starts the triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. Nothing leaks from the future, but the outputs are wrong:
+A common mistake carries over the habit of square masks and starts the triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query $i$ then reads only keys $0$ to $i$ and loses history it is entitled to. Nothing leaks from the future, but the outputs are wrong:
 """,
     ru=r"""
-Первый новый запрос стоит в позиции 3, и в его будущем только ключ 4; второй стоит в позиции 4 и читает все пять ключей. Это две последние строки маски 5 × 5, поэтому шаг даёт две последние строки полного прямого прохода (расхождение меньше $10^{-12}$). Когда за шаг подаётся один токен, tq = 1: единственный запрос стоит в последней позиции и читает все ключи кэша — так было на каждом шаге выше.
+Первый новый запрос стоит в позиции 3, и в его будущем только ключ 4; второй стоит в позиции 4 и читает все пять ключей. Это две последние строки маски $5 \times 5$, поэтому шаг даёт две последние строки полного прямого прохода (расхождение меньше $10^{-12}$). Когда за шаг подаётся один токен, $t_q = 1$: единственный запрос стоит в последней позиции и читает все ключи кэша — так было на каждом шаге выше.
 
-Частая ошибка — перенести сюда привычку квадратных масок и строить треугольник от левого верхнего угла, как это делает `np.tril(np.ones((tq, tk)))`. Тогда запрос i читает только ключи с 0 по i и теряет историю, которую ему читать можно. Утечки из будущего нет, но выходы неверны:
+Частая ошибка — перенести сюда привычку квадратных масок и строить треугольник от левого верхнего угла, как это делает `np.tril(np.ones((tq, tk)))`. Тогда запрос $i$ читает только ключи с $0$ по $i$ и теряет историю, которую ему читать можно. Утечки из будущего нет, но выходы неверны:
 """,
 )
 
@@ -734,7 +734,7 @@ md(
 ## 5.10 小结
 
 * KV 缓存按头保存每个已见位置的键和值，形状为 $(H, n, d)$；多层模型每层各存一份，只缓存第一层会让第 0 个位置之后的每个位置都出错。缓存总共占用 $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ 字节，与头数无关。
-* 一步送入 tq 个词元时，查询比键少（tq < tk）：查询 i 位于绝对位置 tk − tq + i，掩码右下对齐；从左上角对齐会丢掉历史，输出出错。
+* 一步送入 $t_q$ 个词元时，查询比键少（$t_q < t_k$）：查询 $i$ 位于绝对位置 $t_k - t_q + i$，掩码右下对齐；从左上角对齐会丢掉历史，输出出错。
 * 新词元位于位置 `len(cache)`，输入为 $E[x] + P[\texttt{len(cache)}]$。把位置归零不会报错，只能靠与完整前向传播逐项比较才能发现。
 * 逐词元输出与完整前向传播的一致性是检错的标准做法：在 §4.1 的模型上差异为 `0.0`，在随机模型和用满位置表的长序列上都在 $10^{-12}$ 以内。
 * 超出位置表的一步会报错，并且不改动缓存。
@@ -746,7 +746,7 @@ md(
 ## 5.10 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache takes $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes, whatever the head count.
-* A step that feeds tq tokens has fewer queries than keys (tq < tk): query i stands at absolute position tk − tq + i, and the mask is aligned bottom-right; a mask aligned top-left loses history and gives wrong outputs.
+* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
@@ -758,7 +758,7 @@ md(
 ## 5.10 Итоги
 
 * KV-кэш хранит для каждой головы ключ и значение каждой уже увиденной позиции в массивах формы $(H, n, d)$. В многослойной модели такой кэш есть у каждого слоя; если кэшировать только первый слой, выходы во всех позициях, кроме нулевой, получаются неверными. Весь кэш занимает $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ байт независимо от числа голов.
-* Когда за шаг подаётся tq токенов, запросов меньше, чем ключей (tq < tk): запрос i стоит в абсолютной позиции tk − tq + i, и маска выровнена по правому нижнему углу; маска, выровненная по левому верхнему углу, теряет историю и даёт неверные выходы.
+* Когда за шаг подаётся $t_q$ токенов, запросов меньше, чем ключей ($t_q < t_k$): запрос $i$ стоит в абсолютной позиции $t_k - t_q + i$, и маска выровнена по правому нижнему углу; маска, выровненная по левому верхнему углу, теряет историю и даёт неверные выходы.
 * Новый токен стоит в позиции `len(cache)`, его вход — $E[x] + P[\texttt{len(cache)}]$. Сброс позиции в ноль не вызывает ошибки; заметить его можно только поэлементным сравнением с полным прямым проходом.
 * Совпадение пошаговых выходов с полным проходом — стандартная проверка: `0.0` на модели из §4.1 и в пределах $10^{-12}$ на случайных моделях и длинных последовательностях, заполняющих таблицу позиций.
 * Шаг за пределы таблицы позиций вызывает ошибку и не меняет кэш.
