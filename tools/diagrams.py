@@ -311,8 +311,8 @@ WORDS = {
                        "reads row i only.",
                        "Всё остальное (проекции, W_O, нормализация внутри позиции, MLP, остаточная связь) "
                        "читает только строку i."),
-        "legend_cone": words("锥内：每一层的第 0…2 行", "in the cone: rows 0…2 of every layer",
-                             "конус: строки 0…2 каждого слоя"),
+        "legend_cone": words("锥内：下面每一层的第 0…2 行", "in the cone: rows 0…2 of every layer below",
+                             "конус: строки 0…2 каждого слоя ниже"),
         "legend_future": words("第 2 行的未来：哪一层都不读", "the future of row 2: read at no layer",
                                "будущее строки 2: не читается ни в одном слое"),
         "legend_other": words("第 2 层的其他行：第 2 行不读它们", "other rows of layer 2: row 2 does not read them",
@@ -375,14 +375,14 @@ ALT = {
     "cone": words(
         "结构论证的示意图：5 个位置 BOS 春 风 春 雨，自下而上依次是词元、输入 X = E 加 P、第 1 层、第 2 层。"
         "第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行，这些行又读取输入的第 0～2 行；"
-        "于是每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。",
+        "于是它下面的每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。",
         "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, "
         "the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through "
-        "attention, and these read rows 0 to 2 of the input; so at every layer only rows 0 to 2 lie in its cone, "
+        "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, "
         "while rows 3 and 4 are its future and are read at no layer.",
         "Структурное рассуждение на рисунке: пять позиций BOS 春 风 春 雨, снизу вверх — токены, вход X = E "
         "плюс P, слой 1 и слой 2. Строка 2 слоя 2 через внимание читает строки 0–2 слоя 1, а те читают "
-        "строки 0–2 входа; поэтому в каждом слое в её конус попадают только строки 0–2, а строки 3 и 4 — "
+        "строки 0–2 входа; поэтому в каждом слое ниже в её конус попадают только строки 0–2, а строки 3 и 4 — "
         "её будущее и не читаются ни в одном слое."),
 }
 

@@ -104,9 +104,9 @@ md(
 
 再对层数做数学归纳：若第 $\ell$ 层输出的第 $i$ 行只依赖 $x_0,\dots,x_i$，那么第 $\ell+1$ 层的第 $i$ 行读取的是第 $\ell$ 层的第 $0$ 到 $i$ 行（注意力）或仅第 $i$ 行（其余各层），它们都只依赖 $x_0,\dots,x_i$。第 1 步给出归纳起点，于是任意多层的模型都保持因果性。
 
-下图以两层模型的第 $i = 2$ 行为例画出这条归纳。从上往下看：第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行；这几行又各自只读取输入中不晚于自己的行；输入的第 $t$ 行只来自词元 $t$。所以无论在哪一层，第 $i$ 行可能依赖的都是同一组行，即第 $0$～$i$ 行。这个“锥”只向左张开，叠多少层都不会越过第 $i$ 列；第 2 行的未来（第 3、4 行）在每一层都落在锥外。
+下图以两层模型的第 $i = 2$ 行为例画出这条归纳。从上往下看：第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行；这几行又各自只读取输入中不晚于自己的行；输入的第 $t$ 行只来自词元 $t$。所以在它下面的每一层里，第 $i$ 行可能依赖的都是同一组行，即第 $0$～$i$ 行。这个“锥”只向左张开，叠多少层都不会越过第 $i$ 列；第 2 行的未来（第 3、4 行）在每一层都落在锥外。
 
-![结构论证的示意图：5 个位置 BOS 春 风 春 雨，自下而上依次是词元、输入 X = E 加 P、第 1 层、第 2 层。第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行，这些行又读取输入的第 0～2 行；于是每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。](figures/cone.svg)
+![结构论证的示意图：5 个位置 BOS 春 风 春 雨，自下而上依次是词元、输入 X = E 加 P、第 1 层、第 2 层。第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行，这些行又读取输入的第 0～2 行；于是它下面的每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。](figures/cone.svg)
 
 这条论证讲的是**架构**：每个组件按设计应该读哪些行。它对所有输入都成立，却无法保证代码真的照此实现。转置错了的掩码、写错的 `axis`、在时间轴上求的统计量，都会让代码背离设计。这类错误要由**未来扰动检验**来发现：它在一份具体实现上，用具体输入去检错。结构论证与扰动检验是两种不同的证据，彼此支持，却不能互相替代。
 """,
@@ -124,9 +124,9 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 
 Now induct over layers. If row $i$ of layer $\ell$'s output depends only on $x_0,\dots,x_i$, then row $i$ of layer $\ell+1$ reads rows $0$ to $i$ of layer $\ell$ (attention) or row $i$ alone (every other layer), and all of these depend only on $x_0,\dots,x_i$. Step 1 is the base case, so a model with any number of layers stays causal.
 
-The picture follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. Whatever the layer, row $i$ can therefore depend on the same rows, $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past column $i$, and the future of row 2 (rows 3 and 4) stays outside it at every layer.
+The picture follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. In every layer below it, row $i$ can therefore depend on the same rows, $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past column $i$, and the future of row 2 (rows 3 and 4) stays outside it at every layer.
 
-![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention, and these read rows 0 to 2 of the input; so at every layer only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
+![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
 
 This argument is about the **architecture**: which rows each component is designed to read. It holds for every input, but it cannot promise that the code does what the design says. A transposed mask, a wrong `axis`, a statistic taken over the time axis: each makes the code depart from the design. Such mistakes are caught by the **future-perturbation test**, an error detector that runs a concrete implementation on concrete inputs. The structural argument and the perturbation test are two different kinds of evidence; they support each other, and neither replaces the other.
 """,
@@ -144,9 +144,9 @@ This argument is about the **architecture**: which rows each component is design
 
 Теперь проведём индукцию по слоям. Если строка $i$ выхода слоя $\ell$ зависит только от $x_0,\dots,x_i$, то строка $i$ слоя $\ell+1$ читает строки с $0$ по $i$ слоя $\ell$ (внимание) или только строку $i$ (все остальные слои), а они зависят лишь от $x_0,\dots,x_i$. Шаг 1 даёт базу индукции, поэтому модель с любым числом слоёв остаётся причинной.
 
-Рисунок показывает эту индукцию для строки $i = 2$ двухслойной модели. Читаем сверху вниз: строка 2 слоя 2 через внимание читает строки 0–2 слоя 1; каждая из них читает только строки входа, стоящие не позже её самой; а строка $t$ входа получается из одного токена $t$. Значит, в каком бы слое мы ни смотрели, строка $i$ может зависеть от одних и тех же строк — с $0$ по $i$. Этот конус раскрывается только влево: сколько бы слоёв ни стояло друг над другом, он не заходит правее столбца $i$, а будущее строки 2 (строки 3 и 4) в каждом слое остаётся вне его.
+Рисунок показывает эту индукцию для строки $i = 2$ двухслойной модели. Читаем сверху вниз: строка 2 слоя 2 через внимание читает строки 0–2 слоя 1; каждая из них читает только строки входа, стоящие не позже её самой; а строка $t$ входа получается из одного токена $t$. Значит, в каждом слое ниже строка $i$ может зависеть от одних и тех же строк — с $0$ по $i$. Этот конус раскрывается только влево: сколько бы слоёв ни стояло друг над другом, он не заходит правее столбца $i$, а будущее строки 2 (строки 3 и 4) в каждом слое остаётся вне его.
 
-![Структурное рассуждение на рисунке: пять позиций BOS 春 风 春 雨, снизу вверх — токены, вход X = E плюс P, слой 1 и слой 2. Строка 2 слоя 2 через внимание читает строки 0–2 слоя 1, а те читают строки 0–2 входа; поэтому в каждом слое в её конус попадают только строки 0–2, а строки 3 и 4 — её будущее и не читаются ни в одном слое.](figures/cone.svg)
+![Структурное рассуждение на рисунке: пять позиций BOS 春 风 春 雨, снизу вверх — токены, вход X = E плюс P, слой 1 и слой 2. Строка 2 слоя 2 через внимание читает строки 0–2 слоя 1, а те читают строки 0–2 входа; поэтому в каждом слое ниже в её конус попадают только строки 0–2, а строки 3 и 4 — её будущее и не читаются ни в одном слое.](figures/cone.svg)
 
 Это рассуждение об **архитектуре**: какие строки каждый компонент должен читать по замыслу. Оно верно для любого входа, но не гарантирует, что код делает то, что задумано. Транспонированная маска, не тот `axis`, статистика, посчитанная вдоль оси времени, — всё это уводит код от замысла. Такие ошибки ловит **проверка возмущением будущего**: она запускает конкретную реализацию на конкретных входах и ищет ошибку. Структурное рассуждение и проверка возмущением — два разных вида свидетельств: они поддерживают друг друга, но друг друга не заменяют.
 """,
