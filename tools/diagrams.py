@@ -721,10 +721,12 @@ def cone(lang: str) -> Drawing:
 
 
 DIAGRAMS = {"allowed_pairs": allowed_pairs, "one_head": one_head, "heads": heads,
-            "positions": positions, "cache": cache, "cone": cone}
+            "positions": positions, "cache": cache}
 # Where each diagram is taught (tests/test_diagrams.py checks that the chapter shows it there).
 PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "02_heads", "heads": "02_heads",
-          "positions": "03_positions", "cache": "05_cache", "cone": "04_causality"}
+          "positions": "03_positions", "cache": "05_cache"}
+
+DIAGRAMS["cone"], PLACES["cone"] = cone, "04_causality"     # §4.2: the structural argument's cone
 
 
 # --------------------------------------------------------------------------- files
