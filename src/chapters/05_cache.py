@@ -265,8 +265,11 @@ code(r"""
 full = model.forward(ids)                                  # (T, D)
 incremental = checks.incremental_forward(model, ids)       #zh (T, D)，每个词元一步 #en (T, D), one step per token #ru (T, D), по шагу на токен
 error = float(np.abs(incremental - full).max())
-print(error)
-assert error == 0.0
+#zh 一步的乘积与整段的乘积可能由不同的 BLAS 内核计算：这里只可能差舍入误差
+#en a step's products and the whole sequence's may run in different BLAS kernels: only rounding can differ
+#ru произведения одного шага и всей последовательности могут считать разные ядра BLAS: разниться может лишь округление
+print(round(error, 12))
+assert error < 1e-12
 """)
 
 md(
@@ -346,7 +349,7 @@ print(decode(seq8, vocab))
 always_zero = checks.incremental_forward(model, seq8, positions=[0] * 8)
 per_position_error = np.abs(always_zero - model.forward(seq8)).max(axis=1)   # (T,)
 print(np.round(per_position_error, 6))
-assert per_position_error[0] == 0.0 and np.all(per_position_error[1:] > 1e-3)
+assert per_position_error[0] < 1e-12 and np.all(per_position_error[1:] > 1e-3)
 """)
 
 md(

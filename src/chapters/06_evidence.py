@@ -177,8 +177,8 @@ assert real.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
 padded_out = model.forward(short_inputs)
 unpadded = np.abs(padded_out[:2] - model.forward(short_inputs[:2])).max()
 replaced = np.abs(padded_out[:2] - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
-print(len(padded_out), unpadded, replaced)
-assert len(padded_out) == 3 and unpadded == 0.0 and replaced == 0.0
+print(len(padded_out), round(unpadded, 12), round(replaced, 12))
+assert len(padded_out) == 3 and unpadded < 1e-12 and replaced < 1e-12
 """)
 
 md(
@@ -242,8 +242,8 @@ cache_difference = checks.cache_error(model, ids)
 #ru ошибка: третий токен в позиции 0
 reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
-print(cache_difference, f"{reset_error:.12g}")
-assert cache_difference == 0.0 and abs(reset_error - 0.08753403247684122) < 1e-12
+print(round(cache_difference, 12), f"{reset_error:.12g}")
+assert cache_difference < 1e-12 and abs(reset_error - 0.08753403247684122) < 1e-12
 """)
 
 md(
