@@ -50,7 +50,8 @@ from concurrent.futures import ThreadPoolExecutor
 from .. import messages
 from . import report as _report
 from . import shards as _shards
-from .notebooks import Discovery, NotebookInfo, find_submissions, identify
+from .notebooks import Discovery, NotebookInfo, _contents, find_submissions, identify, read_notebook
+from .notebooks import student_pattern as student_pattern_of
 from .runner import Cancelled, Course, Options, assemble, interrupted_rows, plan_submission, run_submission
 from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation
 
@@ -61,6 +62,14 @@ VERSION = "2"
 
 class UsageError(ValueError):
     """The grader was called wrongly (exit code 2)."""
+
+
+class NothingToGrade(UsageError):
+    """No notebook at all under the PATHs: misuse, except for a Gradescope upload (a 0 with the reason)."""
+
+    def __init__(self, text, found=None):
+        super().__init__(text)
+        self.found = found
 
 
 def _log(stream, text):
@@ -186,7 +195,7 @@ class _Signals:
 
 
 def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None, gradescope_path=None,
-                options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
+                exports=None, student_pattern=None, options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
                 seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
                 uid_base=None, zygote=True, cgroups=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
@@ -203,6 +212,12 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
     limits = limits or Limits(cpu_seconds=int(options.total_timeout) + 60)
     if not paths:
         raise UsageError("no PATH given: name notebooks or folders of notebooks to grade")
+    pattern = None
+    if student_pattern:
+        try:
+            pattern = student_pattern_of(student_pattern)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     if shard is not None:
         if seed is None:
             raise UsageError("--shard needs --seed: every shard must draw the same hidden tests")
@@ -224,25 +239,36 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
     state = {"submissions": {}, "plans": {}, "scope": set(course.exercises), "sandbox": None, "stage": "start-up",
              "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress}
     interrupted = False
+    nothing = None
+    single = bool(gradescope_path) and str(gradescope_path).endswith(".json")
     with _Signals():
         try:
             if early_signals:
                 raise KeyboardInterrupt
+            state["pattern"] = pattern
             _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises,
                  shard, progress, keep_temp, uid_base, zygote, cgroups,
                  single=bool(gradescope_path) and str(gradescope_path).endswith(".json"))
         except KeyboardInterrupt:
             interrupted = True
             _log(progress, f"grader: interrupted during {state['stage']}; writing the report")
+        except NothingToGrade as exc:
+            if not single:
+                raise
+            nothing = exc             # a Gradescope upload without a notebook: a 0 that says why
+            _log(progress, f"grader: {exc}; writing a results.json with 0 points")
         finally:
             sandbox = state["sandbox"]
             if sandbox is not None:
                 sandbox.close()
         report = _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started,
                                interrupted, registry_module)
+        if nothing is not None:
+            _report.write_nothing_gradable(report, gradescope_path, options.lang, nothing.found)
+            gradescope_path = None
         write_outputs(report, json_path=json_path, csv_path=csv_path, wide_csv_path=wide_csv_path,
                       feedback_dir=feedback_dir, gradescope_path=gradescope_path,
-                      lang=options.lang if options.lang != "auto" else "en")
+                      lang=options.lang if options.lang != "auto" else "en", exports=exports)
     if interrupted:
         raise KeyboardInterrupt
     return report
@@ -258,7 +284,7 @@ def _stage(state, name):
 def _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises, shard,
          progress, keep_temp, uid_base, zygote, cgroups, single=False):
     _stage(state, "discovery")
-    walk = Discovery(group_by)
+    walk = Discovery(group_by, state.get("pattern"))
     state["walk"] = walk
     found, usage = find_submissions(paths, group_by, walk)
     missing = [p for p in usage if p.startswith(("no such", "not a file"))]
@@ -267,11 +293,13 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
     for p in usage:
         _log(progress, f"grader: warning: {p}")
     if not found:
-        raise UsageError("found no notebooks (*.ipynb) to grade in " + ", ".join(map(str, paths)))
+        raise NothingToGrade("found no notebooks (*.ipynb) to grade in " + ", ".join(map(str, paths)),
+                             _contents(os.fspath(paths[0])) if len(paths) == 1 and os.path.isdir(paths[0]) else None)
     if single and len(found) != 1:
         raise UsageError(f"--gradescope FILE.json takes a batch of one submission, found {len(found)} "
                          "(use --group-by all, or give a folder)")
     state["all_ids"] = [s.id for s in found.values()]
+    whole = found
     if shard is not None:
         keep = set(_shards.select(state["all_ids"], *shard))
         found = {k: s for k, s in found.items() if s.id in keep}
@@ -279,25 +307,15 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
     state["submissions"] = found
     if not (exercise_ids or all_exercises):
         # a first guess from the file names alone, in case the batch is interrupted while planning
-        stems = set()
-        for sub in found.values():
-            for f in sub.files:
-                info = NotebookInfo(f.path, f.display)
-                stems.add(identify(info, course.functions))
-        guess = {ex.id for stem in stems if stem for ex in course.by_notebook.get(stem, [])}
-        state["scope"] = guess or set(course.exercises)
+        state["scope"] = _scope_of(whole, course, read=False)
     _stage(state, "planning")
-    # Which exercises get rows: the ones asked for, else those of every notebook in the batch.
+    # Which exercises get rows: the ones asked for, else those of every notebook in the WHOLE batch,
+    # decided before sharding, so that every shard grades the same exercises as a whole run.
+    if not (exercise_ids or all_exercises):
+        state["scope"] = _scope_of(whole, course, read=True)
     plans = state["plans"]
     for key, sub in found.items():
-        plans[key] = plan_submission(sub, course, options, set(course.exercises))
-    if not (exercise_ids or all_exercises):
-        stems = {u.info.stem for plan in plans.values() for u in plan.units()}
-        scope = {ex.id for stem in stems for ex in course.by_notebook.get(stem, [])} or set(course.exercises)
-        if scope != set(course.exercises):
-            for key, sub in found.items():
-                plans[key] = plan_submission(sub, course, options, scope)
-        state["scope"] = scope
+        plans[key] = plan_submission(sub, course, options, state["scope"])
     _stage(state, "sandbox")
     try:
         sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, zygote, cgroups, jobs)
@@ -345,6 +363,18 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _scope_of(submissions, course, read):
+    """The exercises of every course notebook found in ``submissions`` (by file name alone, or
+    ``read``: as grading recognises them, metadata and defined functions included); all of the
+    course's exercises when none is recognised."""
+    stems = set()
+    for sub in submissions.values():
+        for f in sub.files:
+            info = read_notebook(f.path, f.display, f.problem) if read else NotebookInfo(f.path, f.display)
+            stems.add(identify(info, course.functions))
+    return {ex.id for stem in stems if stem for ex in course.by_notebook.get(stem, [])} or set(course.exercises)
+
+
 def _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started, interrupted,
                   registry_module):
     scope = state["scope"]
@@ -362,6 +392,8 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
             seconds[plan.submission] = round(plan.seconds, 3)
         all_rows += rows
         summaries.append(_report.summarize(sub.id, rows, lang))
+        if sub.student_id:
+            summaries[-1]["student_id"] = sub.student_id
     all_ids = state["all_ids"] or [s.id for s in submissions.values()]
     complete = not interrupted and all(p.units() == [] or all(u.rows is not None for u in p.units())
                                        for p in state["plans"].values())
@@ -381,7 +413,8 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
                      if sandbox is not None and sandbox.mode == "root" else None),
             "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
                         "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
-                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs},
+                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs,
+                        "duplicates": options.duplicates},
             "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points,
                            "title": dict(ex.title)} for ex in course.exercises.values() if ex.id in scope],
         },
@@ -401,8 +434,17 @@ def _max_rss_mb():
 
 
 def write_outputs(report, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None,
-                  gradescope_path=None, lang="en"):
-    """Write every requested file of a report (each atomically)."""
+                  gradescope_path=None, lang="en", exports=None):
+    """Write every requested file of a report (each atomically); ``exports``: {"totals_csv", "canvas_csv",
+    "moodle_csv": path, "assignment": the LMS column's name, "per_exercise": Canvas columns per exercise}."""
+    exports = exports or {}
+    if exports.get("totals_csv"):
+        _report.atomic_write(exports["totals_csv"], _report.to_totals_csv(report))
+    if exports.get("canvas_csv"):
+        _report.atomic_write(exports["canvas_csv"], _report.to_canvas_csv(
+            report, exports.get("assignment") or "Exercises", bool(exports.get("per_exercise"))))
+    if exports.get("moodle_csv"):
+        _report.atomic_write(exports["moodle_csv"], _report.to_moodle_csv(report))
     if json_path:
         _report.atomic_write(json_path, _report.to_json(report))
     if csv_path:
