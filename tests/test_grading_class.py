@@ -264,3 +264,114 @@ def test_an_upload_without_a_notebook_gets_a_zero_that_says_why(autograder, tmp_
     assert "Загрузите сам файл .ipynb" in data["output"] and "请上传 .ipynb 文件本身" in data["output"]
     assert sum(t["max_score"] for t in data["tests"]) == sum(
         e.points for e in EXERCISES.values() if e.notebook == "ex01_allowed_set")
+
+
+# -- a messy class: copies, a damaged file, a cell that never ends, late work, a regrade ------------
+
+@pytest.fixture(scope="module")
+def messy(tmp_path_factory):
+    """fang: the stub and, downloaded later, her solution "(1)"; dmitri: a truncated ex01 and a solved ex02,
+    in Russian; hana: a solved zh ex01 with a top-level `while True: pass`, collected late by nbgrader."""
+    root = tmp_path_factory.mktemp("messy")
+    klass = root / "class"
+    for student in ("fang", "dmitri", "hana"):
+        (klass / student).mkdir(parents=True)
+    shutil.copy(ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb", klass / "fang" / "ex01_allowed_set.ipynb")
+    shutil.copy(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb", klass / "fang" / "ex01_allowed_set (1).ipynb")
+    os.utime(klass / "fang" / "ex01_allowed_set.ipynb", (1_764_000_000, 1_764_000_000))
+    os.utime(klass / "fang" / "ex01_allowed_set (1).ipynb", (1_764_090_000, 1_764_090_000))
+    text = (ROOT / "solutions" / "ru" / "ex01_allowed_set.ipynb").read_bytes()
+    (klass / "dmitri" / "ex01_allowed_set.ipynb").write_bytes(text[:len(text) // 2].rsplit(b",", 1)[0])
+    shutil.copy(ROOT / "solutions" / "ru" / "ex02_heads.ipynb", klass / "dmitri")
+    nb = json.loads((ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))
+    nb["cells"].insert(3, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                           "source": "while True:\n    pass"})
+    (klass / "hana" / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    (klass / "hana" / "timestamp.txt").write_text("2026-12-02 09:30:00.000000 UTC\n", encoding="utf-8")
+    for path in klass.rglob("*.ipynb"):
+        if path.parent.name != "fang":
+            os.utime(path, (1_764_000_000, 1_764_000_000))                    # 2025-11-24: on time
+    out = root / "out"
+    proc = subprocess.run([sys.executable, "-m", "grading", str(klass), "--group-by", "top", "--seed", "4",
+                           "--cell-timeout", "5", "--deadline", "2026-12-01T23:59", "--lang", "ru",
+                           "--json", str(out / "r.json"), "--wide-csv", str(out / "w.csv"), "--feedback",
+                           str(out / "fb")], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return klass, out, json.loads((out / "r.json").read_text(encoding="utf-8"))
+
+
+def rows_for(report, student):
+    return [r for r in report["rows"] if r["submission"].endswith("/" + student)]
+
+
+def test_the_newest_copy_is_graded_and_flagged_everywhere(messy):
+    _, out, report = messy
+    fang = [r for r in rows_for(report, "fang") if r["exercise"] != "-" and r["notebook"]]
+    set_1 = [e for e in EXERCISES.values() if e.notebook == "ex01_allowed_set"]
+    assert [r["status"] for r in fang] == ["pass"] * len(set_1)
+    assert all(r["duplicates"] == {"graded": "ex01_allowed_set (1).ipynb", "others": ["ex01_allowed_set.ipynb"],
+                                   "rule": "newest", "ambiguous": False} for r in fang)
+    assert "most recently modified" in fang[0]["message"]
+    wide = (out / "w.csv").read_text(encoding="utf-8").splitlines()
+    assert next(line for line in wide if line.startswith("fang,")).split(",")[-3] == "duplicates"
+    index = (out / "fb" / "index.html").read_text(encoding="utf-8")
+    assert "⚑ несколько блокнотов для одного набора" in index            # --lang ru: the instructor's page
+
+
+def test_a_damaged_notebook_is_one_row_in_the_students_language(messy):
+    _, _, report = messy
+    dmitri = rows_for(report, "dmitri")
+    notes = [r for r in dmitri if r["exercise"] == "-"]
+    assert len(notes) == 1 and notes[0]["lang"] == "ru"
+    assert "повреждён или обрезан" in notes[0]["message"] and "сдайте заново" in notes[0]["message"]
+    short = [r for r in dmitri if r["notebook"].endswith("ex01_allowed_set.ipynb") and r["exercise"] != "-"]
+    assert short and all(r["lang"] == "ru" and "см. ниже" in r["message"] and len(r["message"]) < 80 for r in short)
+
+
+def test_a_cell_that_never_finished_gets_its_own_row_and_students_keep_their_language(messy):
+    _, _, report = messy
+    hana = rows_for(report, "hana")
+    notes = [r for r in hana if r["exercise"] == "-"]
+    assert len(notes) == 1 and "第 4 个单元格" in notes[0]["message"] and notes[0]["lang"] == "zh"
+    assert all(r["status"] == "pass" for r in hana if r["exercise"] != "-" and r["notebook"])
+
+
+def test_late_work_is_flagged_not_penalised(messy):
+    _, out, report = messy
+    by = {s["submission"].rsplit("/", 1)[-1]: s for s in report["summary"]}
+    assert by["hana"]["handed_in"] == {"time": "2026-12-02T09:30:00+00:00", "from": "timestamp.txt",
+                                       "late_hours": 9.6}
+    assert "late" in by["hana"]["flags"] and by["hana"]["points"] == sum(
+        e.points for e in EXERCISES.values() if e.notebook == "ex01_allowed_set")
+    assert by["dmitri"]["handed_in"]["late_hours"] == 0 and "late" not in by["dmitri"]["flags"]
+    header = (out / "w.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.endswith("flags,handed in,late (hours)")
+
+
+def test_regrading_one_student_keeps_the_others(messy, tmp_path):
+    klass, out, report = messy
+    work = tmp_path / "class"
+    shutil.copytree(klass, work)
+    (work / "fang" / "ex01_allowed_set.ipynb").unlink()           # the instructor settles fang's copies
+    old = tmp_path / "r.json"
+    text = (out / "r.json").read_text(encoding="utf-8").replace(str(klass), str(work))
+    old.write_text(text, encoding="utf-8")
+    run = lambda *extra: subprocess.run(                            # noqa: E731
+        [sys.executable, "-m", "grading", str(work), "--group-by", "top", "--regrade", str(old), *extra],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    wrong_seed = run("--only", "fang", "--seed", "5")
+    assert wrong_seed.returncode == 2 and "--seed 4" in wrong_seed.stderr
+    nobody = run("--only", "zoe")
+    assert nobody.returncode == 2 and "no submission named zoe" in nobody.stderr
+    proc = run("--only", "fang", "--json", str(tmp_path / "new.json"), "--deadline", "2026-12-01T23:59")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "1 submission(s)" in proc.stderr
+    new = json.loads((tmp_path / "new.json").read_text(encoding="utf-8"))
+    before = json.loads(text)
+    assert [s["submission"] for s in new["summary"]] == [s["submission"] for s in before["summary"]]
+    for student in ("dmitri", "hana"):
+        assert rows_for(new, student) == rows_for(before, student)
+    fang = [r for r in rows_for(new, "fang") if r["notebook"]]
+    assert fang and all("duplicates" not in r for r in fang) and new["grader"]["regraded"] == [
+        str(work / "fang")]
+    assert new["grader"]["seed"] == 4

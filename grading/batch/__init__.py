@@ -49,6 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .. import messages
 from . import report as _report
+from . import late as _late
 from . import shards as _shards
 from .notebooks import Discovery, NotebookInfo, _contents, find_submissions, identify, read_notebook
 from .notebooks import student_pattern as student_pattern_of
@@ -195,7 +196,8 @@ class _Signals:
 
 
 def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None, gradescope_path=None,
-                exports=None, student_pattern=None, options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
+                exports=None, student_pattern=None, index_lang=None, deadline=None, late_penalty=0.0,
+                regrade=None, only=None, options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
                 seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
                 uid_base=None, zygote=True, cgroups=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
@@ -225,19 +227,31 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
             shard = _shards.parse_shard(shard) if isinstance(shard, str) else tuple(shard)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    if deadline is not None:
+        try:
+            deadline = _late.parse_deadline(deadline) if isinstance(deadline, str) else deadline
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         registry_module = importlib.import_module(registry)
     except ImportError as exc:
         raise UsageError(f"cannot import the exercise registry {registry!r}: {exc}") from None
+    old = None
+    if regrade is not None:
+        old, seed, exercise_ids = _regrade_setup(regrade, only, seed, shard, group_by, registry_module, exercise_ids)
     seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
     try:
         course = Course(registry_module, seed, exercise_ids)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if old is not None:
+        _regrade_check(old, course, registry_module)
     jobs = max(1, int(jobs or min(2, os.cpu_count() or 1)))
     started = time.time()
     state = {"submissions": {}, "plans": {}, "scope": set(course.exercises), "sandbox": None, "stage": "start-up",
-             "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress}
+             "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress,
+             "deadline": deadline, "late_penalty": float(late_penalty or 0), "only": only if old is not None else None,
+             "fixed_scope": {e["id"] for e in old["grader"]["exercises"]} if old is not None else None}
     interrupted = False
     nothing = None
     single = bool(gradescope_path) and str(gradescope_path).endswith(".json")
@@ -263,15 +277,25 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
                 sandbox.close()
         report = _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started,
                                interrupted, registry_module)
+        if old is not None:
+            report = _combine(old, report)
         if nothing is not None:
             _report.write_nothing_gradable(report, gradescope_path, options.lang, nothing.found)
             gradescope_path = None
         write_outputs(report, json_path=json_path, csv_path=csv_path, wide_csv_path=wide_csv_path,
                       feedback_dir=feedback_dir, gradescope_path=gradescope_path,
-                      lang=options.lang if options.lang != "auto" else "en", exports=exports)
+                      lang=_index_lang(index_lang, options), exports=exports)
     if interrupted:
         raise KeyboardInterrupt
     return report
+
+
+def _index_lang(index_lang, options):
+    """The instructor's language: --lang, else the students' forced language, else en."""
+    for lang in (index_lang, options.lang):
+        if lang in ("zh", "en", "ru"):
+            return lang
+    return "en"
 
 
 def _stage(state, name):
@@ -298,6 +322,8 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
     if single and len(found) != 1:
         raise UsageError(f"--gradescope FILE.json takes a batch of one submission, found {len(found)} "
                          "(use --group-by all, or give a folder)")
+    if state.get("only"):
+        found = _only(found, state["only"])
     state["all_ids"] = [s.id for s in found.values()]
     whole = found
     if shard is not None:
@@ -305,13 +331,15 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         found = {k: s for k, s in found.items() if s.id in keep}
         state["shard_ids"] = [s.id for s in found.values()]
     state["submissions"] = found
-    if not (exercise_ids or all_exercises):
+    if state.get("fixed_scope"):
+        state["scope"] = set(state["fixed_scope"])     # a regrade keeps the report's exercises
+    elif not (exercise_ids or all_exercises):
         # a first guess from the file names alone, in case the batch is interrupted while planning
         state["scope"] = _scope_of(whole, course, read=False)
     _stage(state, "planning")
     # Which exercises get rows: the ones asked for, else those of every notebook in the WHOLE batch,
     # decided before sharding, so that every shard grades the same exercises as a whole run.
-    if not (exercise_ids or all_exercises):
+    if not (exercise_ids or all_exercises or state.get("fixed_scope")):
         state["scope"] = _scope_of(whole, course, read=True)
     plans = state["plans"]
     for key, sub in found.items():
@@ -363,6 +391,96 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _mark_late(summary, key, sub, deadline, penalty):
+    """When a submission was handed in, how late, and (with --late-penalty) its points after the penalty."""
+    folder = key if isinstance(key, str) and os.path.isdir(key) else None
+    when, source = _late.handed_in(folder, [f.path for f in sub.files if f.problem is None])
+    hours = _late.lateness(when, deadline)
+    summary["handed_in"] = {"time": when.isoformat(timespec="seconds") if when else None, "from": source,
+                            "late_hours": hours}
+    if hours > 0:
+        summary["flags"] = sorted(set(summary.get("flags", [])) | {"late"})
+        if penalty:
+            summary["points_before_penalty"] = summary["points"]
+            summary["points"] = _late.penalised(summary["points"], hours, penalty)
+
+
+def _only(found, names):
+    """The submissions named by --only (their id, last part, or path under the batch's folder)."""
+    wanted = {n.strip().strip("/") for n in names if n.strip()}
+    keep, matched = {}, set()
+    for key, sub in found.items():
+        hits = {n for n in wanted if sub.id == n or sub.id.endswith("/" + n) or os.path.basename(sub.id) == n}
+        if hits:
+            keep[key] = sub
+            matched |= hits
+    unknown = sorted(wanted - matched)
+    if unknown:
+        raise UsageError(f"--only: no submission named {', '.join(unknown)} under the PATHs (found: "
+                         + ", ".join(os.path.basename(s.id) for s in list(found.values())[:20]) + ")")
+    return keep
+
+
+def _regrade_setup(path, only, seed, shard, group_by, registry_module, exercise_ids):
+    """The old report, and the seed and exercises a regrade must use (its own)."""
+    import json
+    if not only:
+        raise UsageError("--regrade REPORT.json needs --only NAME[,NAME...]: the students to grade again")
+    if shard is not None:
+        raise UsageError("--regrade and --shard do not go together: regrade into the merged report")
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = json.load(f)
+        head = old["grader"]
+        old_seed, old_ids = head["seed"], [e["id"] for e in head["exercises"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--regrade: cannot read the report {path}: {exc}") from None
+    if seed is not None and int(seed) != int(old_seed):
+        raise UsageError(f"--regrade: the report was graded with --seed {old_seed}, not {seed}; leave --seed out "
+                         "(a regrade always uses the report's seed)")
+    if head.get("version") != VERSION:
+        raise UsageError(f"--regrade: the report was written by grader version {head.get('version')}, this is "
+                         f"{VERSION}: grade the whole class again")
+    old_group = head.get("options", {}).get("group_by")
+    if old_group and old_group != group_by:
+        raise UsageError(f"--regrade: the report was graded with --group-by {old_group}, not {group_by}")
+    if exercise_ids and set(exercise_ids) != set(old_ids):
+        raise UsageError("--regrade: the report's exercises are fixed; leave --exercises out")
+    return old, old_seed, None
+
+
+def _regrade_check(old, course, registry_module):
+    """The course must grade as it did when the report was written."""
+    wanted = old["grader"].get("course", {}).get("version")
+    now = course_version(registry_module, course)
+    if wanted != now:
+        restricted = Course(registry_module, course.seed, [e["id"] for e in old["grader"]["exercises"]])
+        if course_version(registry_module, restricted) != wanted:
+            raise UsageError(f"--regrade: the report was graded against course version {wanted}, this checkout is "
+                             f"{now}: the tests changed since, so grade the whole class again")
+
+
+def _combine(old, new):
+    """The old report with the regraded submissions' rows and summaries replaced, the rest kept."""
+    replaced = {s["submission"] for s in new["summary"]}
+    summaries = {s["submission"]: s for s in old["summary"] if s["submission"] not in replaced}
+    summaries.update({s["submission"]: s for s in new["summary"]})
+    rows = {}
+    for row in old["rows"]:
+        if row["submission"] not in replaced:
+            rows.setdefault(row["submission"], []).append(row)
+    for row in new["rows"]:
+        rows.setdefault(row["submission"], []).append(row)
+    order = sorted(summaries)
+    grader = dict(old["grader"])
+    grader["regraded"] = sorted(set(grader.get("regraded", [])) | replaced)
+    grader["complete"] = bool(old["grader"].get("complete")) and bool(new["grader"].get("complete"))
+    grader["isolation"] = new["grader"].get("isolation")
+    return {"grader": grader, "summary": [summaries[s] for s in order],
+            "rows": [r for s in order for r in rows.get(s, [])],
+            "timing": {"regrade": new.get("timing", {}), "before": old.get("timing", {})}}
+
+
 def _scope_of(submissions, course, read):
     """The exercises of every course notebook found in ``submissions`` (by file name alone, or
     ``read``: as grading recognises them, metadata and defined functions included); all of the
@@ -394,6 +512,8 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
         summaries.append(_report.summarize(sub.id, rows, lang))
         if sub.student_id:
             summaries[-1]["student_id"] = sub.student_id
+        if state.get("deadline") is not None:
+            _mark_late(summaries[-1], key, sub, state["deadline"], state.get("late_penalty", 0.0))
     all_ids = state["all_ids"] or [s.id for s in submissions.values()]
     complete = not interrupted and all(p.units() == [] or all(u.rows is not None for u in p.units())
                                        for p in state["plans"].values())
@@ -414,7 +534,9 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
             "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
                         "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
                         "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs,
-                        "duplicates": options.duplicates},
+                        "duplicates": options.duplicates,
+                        **({"deadline": state["deadline"].isoformat(), "late_penalty": state.get("late_penalty", 0.0)}
+                           if state.get("deadline") is not None else {})},
             "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points,
                            "title": dict(ex.title)} for ex in course.exercises.values() if ex.id in scope],
         },

@@ -79,7 +79,8 @@ def add_outputs(p):
     p.add_argument("--per-exercise", action="store_true",
                    help="--canvas-csv gets one column per exercise (\"NAME mask-1\" ...) instead of the total")
     p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
-                   help="language of the messages (default: each notebook's own, else en; the index page: en)")
+                   help="language of the instructor's pages: the index and its histogram (default: en); "
+                        "students keep their notebooks' language")
 
 
 def build_parser():
@@ -87,6 +88,9 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
     add_outputs(p)
+    p.add_argument("--student-lang", choices=("auto", "zh", "en", "ru"), default="auto",
+                   help="language of every student's rows and pages (default: each notebook's own, else the "
+                        "language of the submission's other notebooks, else en)")
     p.add_argument("--jobs", "-j", type=positive(int), default=None,
                    help="submissions graded in parallel (default: min(2, CPUs))")
     p.add_argument("--group-by", choices=("dir", "top", "file", "all"), default="dir",
@@ -97,6 +101,17 @@ def build_parser():
                         "file or folder name; presets: canvas "
                         "(smithjohn_12345_67890_ex01_allowed_set.ipynb), moodle "
                         "(Full Name_123456_assignsubmission_file_)")
+    p.add_argument("--regrade", metavar="REPORT.json", default=None,
+                   help="grade again only the students named by --only and write the report REPORT.json with "
+                        "their rows replaced and everyone else's kept (same seed, exercises and course version)")
+    p.add_argument("--only", metavar="NAMES", default=None,
+                   help="comma-separated students to grade (their folder names), with --regrade")
+    p.add_argument("--deadline", metavar="WHEN", default=None,
+                   help="flag late submissions: an ISO date and time (2026-12-01T23:59, zone +03:00 or UTC by "
+                        "default), compared with nbgrader's timestamp.txt, else the notebooks' modification time")
+    p.add_argument("--late-penalty", metavar="PERCENT", type=float, default=0.0,
+                   help="with --deadline, take off this percentage of the points per started day late "
+                        "(default 0: late work is flagged, not penalised)")
     p.add_argument("--exercises", metavar="IDS", help="comma-separated exercise ids to grade (default: all of the "
                                                        "notebooks found)")
     p.add_argument("--all-exercises", action="store_true", help="rows for every exercise of the course")
@@ -171,6 +186,9 @@ def main(argv=None, early_signals=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "merge":
         return merge_main(argv[1:])
+    if argv and argv[0] == "rubric":
+        from .rubric import main as rubric_main
+        return rubric_main(argv[1:], PROG)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.paths:
@@ -178,7 +196,7 @@ def main(argv=None, early_signals=None):
         return _error("no PATH given: name notebooks or folders of notebooks to grade")
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
-                      lang=args.lang, duplicates=args.duplicates)
+                      lang=args.student_lang, duplicates=args.duplicates)
     limits = Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60)
     try:
         report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
@@ -189,7 +207,9 @@ def main(argv=None, early_signals=None):
                              progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
                              uid_base=args.uid_base, zygote=not args.no_fork_server, cgroups=not args.no_cgroups,
                              pause_at=args.pause_at, early_signals=early_signals, exports=exports_of(args),
-                             student_pattern=args.student_pattern)
+                             student_pattern=args.student_pattern, index_lang=args.lang, deadline=args.deadline,
+                             late_penalty=args.late_penalty, regrade=args.regrade,
+                             only=args.only.split(",") if args.only else None)
     except (UsageError, ValueError) as exc:
         return _error(exc)
     except KeyboardInterrupt:

@@ -125,21 +125,37 @@ def to_wide_csv(report):
     ids, maxima = exercise_ids(report), _maxima(report)
     by_sub, names = _points_by_student(report), display_names(report)
     total = sum(maxima.values())
-    rows = [["student", "id", *(f"{i} (max {_num(maxima[i])})" for i in ids), f"total (max {_num(total)})", "flags"]]
+    late = _late_columns(report)
+    rows = [["student", "id", *(f"{i} (max {_num(maxima[i])})" for i in ids), f"total (max {_num(total)})", "flags",
+             *late(None)]]
     for s in report["summary"]:
         points = by_sub.get(s["submission"], {})
         rows.append([names[s["submission"]], s.get("student_id", ""), *(_num(points.get(i, 0)) for i in ids),
-                     _num(s["points"]), " ".join(s.get("flags", []))])
+                     _num(s["points"]), " ".join(s.get("flags", [])), *late(s)])
     return _csv(rows)
+
+
+def _late_columns(report):
+    """With --deadline: the columns "handed in" and "late (hours)" (header for None, else a summary's values)."""
+    if not report["grader"].get("options", {}).get("deadline"):
+        return lambda s: []
+
+    def columns(s):
+        if s is None:
+            return ["handed in", "late (hours)"]
+        info = s.get("handed_in") or {}
+        return [info.get("time") or "", _num(info.get("late_hours", 0))]
+    return columns
 
 
 def to_totals_csv(report):
     """One row per student: name, LMS id, total, flags; the maximum in the total's header."""
     total = sum(_maxima(report).values())
     names = display_names(report)
-    rows = [["student", "id", f"total (max {_num(total)})", "flags"]]
-    rows += [[names[s["submission"]], s.get("student_id", ""), _num(s["points"]), " ".join(s.get("flags", []))]
-             for s in report["summary"]]
+    late = _late_columns(report)
+    rows = [["student", "id", f"total (max {_num(total)})", "flags", *late(None)]]
+    rows += [[names[s["submission"]], s.get("student_id", ""), _num(s["points"]), " ".join(s.get("flags", [])),
+              *late(s)] for s in report["summary"]]
     return _csv(rows)
 
 
@@ -508,7 +524,7 @@ def feedback_html(report, summary):
 
 
 # status marks of the index: a sign and a word, never colour alone
-MARKS = {"pass": "✓", "fail": "✗", "error": "⚠", "timeout": "⏱", "missing": "–"}
+MARKS = {"pass": "✓", "fail": "✗", "error": "⚠", "timeout": "◔", "missing": "–"}
 FLAG_MARK = "⚑"
 
 
