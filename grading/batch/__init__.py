@@ -32,8 +32,14 @@ How a notebook is graded (details in the modules):
   without the offending cell), then for each exercise sends the test inputs,
   reads back plain-JSON results (codec.py) and compares them with the expected
   values computed here, in the grader;
-* report.py     JSON, long and wide CSV, Gradescope results, feedback pages;
-* shards.py     ``--shard K/N`` and the merge of shard reports.
+* report.py     JSON, long and wide CSV, gradebooks (totals, Canvas, Moodle), Gradescope
+  results, feedback pages and the instructor's index;
+* shards.py     ``--shard K/N`` and the merge of shard reports;
+* duplicates.py which of several notebooks of one exercise set is graded (``--duplicates``);
+* late.py       ``--deadline``: when a submission was handed in, and how late;
+* rubric.py     ``python -m grading rubric``.
+
+The instructor's guide is docs/instructors.md.
 """
 
 import hashlib

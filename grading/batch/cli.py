@@ -25,14 +25,19 @@ examples:
   {PROG} /autograder/submission --group-by all --gradescope /autograder/results/results.json
   {PROG} submissions/ --seed 7 --shard 3/8 --json shard3.json    # one of 8 machines
   {PROG} merge shard*.json --json report.json --wide-csv grades.csv --feedback feedback/
+  {PROG} canvas/ --student-pattern canvas --canvas-csv canvas-grades.csv --assignment "Exercises 1"
+  {PROG} submissions/ --group-by top --regrade report.json --only fang --json report.json
+  {PROG} rubric --lang ru                                         # the rubric (Markdown; --format csv)
 
 Submissions: with --group-by dir (default) the notebooks in one folder are one
 submission; `top` makes each first-level folder under a PATH one submission;
 `file` grades each notebook on its own; `all` makes each PATH one submission.
 Rows cover the exercises of every notebook found in the batch (or --exercises
-/ --all-exercises).  A student folder without a notebook gets `missing` rows;
-of several notebooks for one exercise set, the one named like the course's
-(else the first by name) is graded, and the row names the others.
+/ --all-exercises), decided from the whole batch before --shard splits it.
+A student folder without a notebook gets `missing` rows; of several notebooks
+for one exercise set, the most recently modified is graded (--duplicates), and
+the rows name the others.  Flat LMS downloads: --student-pattern canvas|moodle.
+Instructors' guide: docs/instructors.md.
 
 Exit status: 0 when the batch completed (whatever the scores), 2 for misuse
 (no paths, unknown options or exercises, no notebooks, no working sandbox,

@@ -8,7 +8,10 @@ Every file is written atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees half a report.  Nothing written here
 depends on the clock or on the order in which kernels finished: the same
 submissions graded with the same seed give byte-identical files, except the
-JSON report's ``timing`` section, which holds every duration and timestamp.
+JSON report's ``timing`` section, which holds every duration and timestamp, and
+the ``execution_time`` of Gradescope's results (seconds, which Gradescope asks for).
+The histogram of totals (matplotlib, Agg, no timestamp in the PNG) is
+byte-identical too for the same report and matplotlib version.
 """
 
 import csv
