@@ -281,7 +281,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
 
 
 def course_wheel_name() -> str:
-    sys.path.insert(0, str(ROOT))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     from tools.build_notebooks import course_wheel
     return course_wheel()
 
@@ -289,6 +290,8 @@ def course_wheel_name() -> str:
 def build_course_wheel() -> Path:
     """The course's package as a wheel in WHEEL_STATIC (offered in every exercise page's download menu;
     the exercise notebooks' first cell tells a learner without the course to %pip install it)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     from tools.make_autograder import build_wheel
     wheel = build_wheel(WHEEL_STATIC)
     if wheel.name != course_wheel_name():
