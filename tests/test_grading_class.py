@@ -375,3 +375,23 @@ def test_regrading_one_student_keeps_the_others(messy, tmp_path):
     assert fang and all("duplicates" not in r for r in fang) and new["grader"]["regraded"] == [
         str(work / "fang")]
     assert new["grader"]["seed"] == 4
+
+
+@pytest.mark.parametrize("rule, points, status", [("best", 1, "pass"), ("ambiguous", 0, "error")])
+def test_the_other_duplicate_rules(messy, tmp_path, rule, points, status):
+    klass, _, _ = messy
+    fang = tmp_path / "fang"
+    shutil.copytree(klass / "fang", fang)
+    os.utime(fang / "ex01_allowed_set.ipynb")                       # the stub is now the newest copy
+    proc = subprocess.run([sys.executable, "-m", "grading", str(fang), "--group-by", "all", "--exercises", "mask-1",
+                           "--seed", "4", "--duplicates", rule, "--json", str(tmp_path / "r.json"), "-q"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    row = report["rows"][0]
+    assert (row["points"], row["status"], row["duplicates"]["rule"]) == (points, status, rule)
+    assert "duplicates" in report["summary"][0]["flags"]
+    if rule == "best":
+        assert row["duplicates"]["graded"] == "ex01_allowed_set (1).ipynb" and "not graded" not in row["message"]
+    else:
+        assert "ambiguous" in report["summary"][0]["flags"] and "instructor decides" in row["message"]

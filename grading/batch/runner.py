@@ -682,11 +682,12 @@ def assemble(plan):
         if item.others:
             names = [o.display.rsplit("/", 1)[-1] for o in item.others]
             key = "also_handed_in" if len(names) <= 3 else "also_handed_in_many"
-            note = messages.text(key, item.lang, count=len(names), names=", ".join(names[:3]))
+            note = "" if item.rule == "best" and len(item.tries) > 1 else messages.text(
+                key, item.lang, count=len(names), names=", ".join(names[:3]))
             how = messages.text(f"duplicates_{item.rule}" + ("_tied" if item.ambiguous else ""), item.lang,
                                 graded=item.info.display.rsplit("/", 1)[-1])
             dup = _duplicates.record(item.info, item.others, item.rule, item.ambiguous)
-            unit_rows = [dict(r, message=clean(f"{r['message']} {note} {how}"), duplicates=dup)
+            unit_rows = [dict(r, message=clean(" ".join(p for p in (r["message"], note, how) if p)), duplicates=dup)
                          if r["exercise"] != "-" else r for r in unit_rows]
         rows += unit_rows + item.notes
     return rows
