@@ -16,7 +16,7 @@ PYTEST_ARGS ?=
 # (`python -m grading --help` lists them; `python -m grading merge --help` for shard reports)
 GRADE_ARGS ?=
 
-.PHONY: help venv dev test book serve notebooks bench mutants grade clean
+.PHONY: help venv dev test book serve notebooks bench mutants grade wheel autograder clean
 
 help:
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
@@ -26,6 +26,8 @@ help:
 	@echo "make bench      attention vs torch SDPA, KV-cache speedup, grading speed (not part of the tests)"
 	@echo "make mutants    put realistic bugs into lib one at a time; which lib test catches each (minutes)"
 	@echo "make grade GRADE_ARGS=\"submissions/ --group-by top --json report.json --feedback feedback/\"   grade exercise notebooks"
+	@echo "make wheel      build the course's package as a wheel into _build/dist (for learners and Gradescope)"
+	@echo "make autograder NOTEBOOK=ex01_allowed_set   a ready Gradescope autograder (docs/instructors.md)"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
@@ -61,6 +63,17 @@ mutants: dev
 
 grade: venv
 	$(PY) -m grading $(GRADE_ARGS)
+
+# The course's package (lib and grading) as a wheel, for learners outside the repository
+# (`%pip install "./causality_heads_position-<version>-py3-none-any.whl[learner]"`) and for Gradescope.
+wheel: venv
+	rm -f _build/dist/causality_heads_position-*.whl
+	$(PY) -m pip wheel --no-deps --no-build-isolation --quiet --disable-pip-version-check -w _build/dist .
+	@ls _build/dist/causality_heads_position-*.whl
+
+# A Gradescope autograder for one assignment: make autograder NOTEBOOK=ex01_allowed_set
+autograder: venv
+	$(PY) tools/make_autograder.py --notebook $(NOTEBOOK)
 
 book: venv
 	$(PY) tools/build_site.py

@@ -338,6 +338,94 @@ MESSAGES = {
     "status_missing": {"zh": "未提交", "en": "not handed in", "ru": "не сдано"},
 }
 
+# -- the instructor's workflow: copies of a notebook, damaged files, unfinished cells, Gradescope (issue 22) --
+MESSAGES.update({
+    "duplicates_newest": {
+        "zh": "评分的是最后修改的那一份：{graded}。",
+        "en": "The most recently modified copy was graded: {graded}.",
+        "ru": "Оценена копия, изменённая последней: {graded}.",
+    },
+    "duplicates_newest_tied": {
+        "zh": "几份文件的修改时间无法区分，评分的是 {graded}（按文件名选出）；请老师确认。",
+        "en": "The copies were modified at the same time, so {graded} was graded (chosen by name); "
+              "the instructor should check.",
+        "ru": "Копии изменены одновременно, поэтому оценена {graded} (выбрана по имени); преподавателю стоит проверить.",
+    },
+    "duplicates_best": {
+        "zh": "每一份都评了分，计入得分最高的一份：{graded}。",
+        "en": "Every copy was graded and the best one counts: {graded}.",
+        "ru": "Оценены все копии, засчитана лучшая: {graded}.",
+    },
+    "duplicates_best_tied": {
+        "zh": "每一份都评了分，计入得分最高的一份：{graded}。",
+        "en": "Every copy was graded and the best one counts: {graded}.",
+        "ru": "Оценены все копии, засчитана лучшая: {graded}.",
+    },
+    "duplicates_undecided": {
+        "zh": "本练习集交了 {count} 个笔记本（{names}），没有评分：由老师决定评哪一个",
+        "en": "{count} notebooks were handed in for this exercise set ({names}); none was graded: "
+              "the instructor decides which one counts",
+        "ru": "для этого набора сдано блокнотов: {count} ({names}); ни один не оценён: "
+              "какой из них засчитать, решает преподаватель",
+    },
+    "damaged_notebook": {
+        "zh": "{name}：文件已损坏或不完整（{problem}）。请在 Jupyter 中打开它，保存后重新提交；"
+              "如果 Jupyter 也打不开，请提交你最后一份完好的副本",
+        "en": "{name}: the file is damaged or truncated ({problem}). Open it in Jupyter, save it and hand it in "
+              "again; if Jupyter cannot open it either, hand in your last good copy",
+        "ru": "{name}: файл повреждён или обрезан ({problem}). Откройте его в Jupyter, сохраните и сдайте заново; "
+              "если Jupyter его тоже не открывает, сдайте последнюю исправную копию",
+    },
+    "damaged_see_note": {
+        "zh": "没有评分：{name} 已损坏（见下方说明）",
+        "en": "not graded: {name} is damaged (see below)",
+        "ru": "не оценено: файл {name} повреждён (см. ниже)",
+    },
+    "cell_never_finished": {
+        "zh": "第 {cell} 个单元格在 {seconds} 秒内没有运行完，被中断并跳过：你的笔记本不能从头到尾顺利运行",
+        "en": "cell {cell} did not finish within {seconds} s and was skipped: your notebook does not run "
+              "from top to bottom",
+        "ru": "ячейка {cell} не завершилась за {seconds} с и была пропущена: блокнот не выполняется "
+              "целиком сверху вниз",
+    },
+    "nothing_gradable": {
+        "zh": "这次上传中没有可以评分的笔记本（需要 {expected}）。{found}。请上传 .ipynb 文件本身",
+        "en": "This upload holds no notebook that can be graded (expected {expected}). {found}. "
+              "Upload the .ipynb file itself",
+        "ru": "В этой загрузке нет блокнота, который можно оценить (ожидался {expected}). {found}. "
+              "Загрузите сам файл .ipynb",
+    },
+    "index_legend": {"zh": "图例", "en": "Legend", "ru": "Обозначения"},
+    "index_max": {"zh": "满分", "en": "Maximum", "ru": "Максимум"},
+    "index_pass_rate": {"zh": "通过率", "en": "Passed", "ru": "Доля сдавших"},
+    "index_mean": {"zh": "平均分", "en": "Mean", "ru": "Среднее"},
+    "index_median": {"zh": "中位数", "en": "Median", "ru": "Медиана"},
+    "index_flags": {"zh": "需要留意", "en": "Check", "ru": "Проверить"},
+    "index_histogram": {"zh": "总分分布", "en": "Distribution of totals", "ru": "Распределение итоговых баллов"},
+    "index_students": {"zh": "人数", "en": "students", "ru": "студентов"},
+    "flag_duplicates": {"zh": "同一练习集交了多个笔记本", "en": "several notebooks for one exercise set",
+                        "ru": "несколько блокнотов для одного набора"},
+    "flag_ambiguous": {"zh": "无法确定该评哪一个", "en": "which one to grade could not be decided",
+                       "ru": "не удалось решить, какой оценивать"},
+    "flag_late": {"zh": "迟交", "en": "handed in late", "ru": "сдано с опозданием"},
+    "rubric_title": {"zh": "评分细则", "en": "Rubric", "ru": "Критерии оценивания"},
+    "rubric_notebook": {"zh": "笔记本", "en": "Notebook", "ru": "Блокнот"},
+    "rubric_function": {"zh": "函数", "en": "Function", "ru": "Функция"},
+    "rubric_title_col": {"zh": "内容", "en": "Title", "ru": "Что проверяется"},
+    "rubric_tests": {"zh": "公开测试 / 隐藏测试", "en": "Public / hidden tests", "ru": "Открытые / скрытые тесты"},
+    "rubric_total": {"zh": "合计", "en": "Total", "ru": "Итого"},
+    "rubric_rule": {
+        "zh": "一道练习的所有测试都通过才得分。",
+        "en": "An exercise earns its points when all its tests pass.",
+        "ru": "Упражнение приносит баллы, когда пройдены все его тесты.",
+    },
+    "late_by": {
+        "zh": "迟交 {hours} 小时",
+        "en": "late by {hours} h",
+        "ru": "опоздание на {hours} ч",
+    },
+})
+
 # What a signal that ended a kernel means, for "exit_signal".
 SIGNALS = {
     "SIGSEGV": {"zh": "段错误", "en": "segmentation fault", "ru": "ошибка сегментации"},

@@ -23,26 +23,33 @@ try:
 '''
 
 TAIL = r'''except ImportError as missing:
-    #zh 缺少课程的代码：说明用哪条命令安装，而不是给出一段回溯；之后每次 check() 都会重复这条说明
-    #en the course's code is missing: say which command installs it instead of a traceback; every check() repeats it
-    #ru кода курса нет: вместо трассировки стека сообщить, какой командой его установить; каждый вызов check() это повторит
+    #zh 缺少课程的代码：说明怎样用 %pip 安装（装进这个内核所用的 Python），而不是给出一段回溯；之后每次 check() 都会重复
+    #en the course's code is missing: say how %pip installs it (into this kernel's own Python) instead of a traceback;
+    #en every check() repeats it
+    #ru кода курса нет: вместо трассировки сказать, как установить его через %pip (в Python этого ядра);
+    #ru каждый вызов check() это повторит
     MISSING = missing.name or "grading"
 
     def check(*args, **kwargs):
-        command = f'pip install "{COURSE_PACKAGE}"' if COURSE_PACKAGE else "pip install -r requirements.txt"
+        import os
+        command = f'%pip install "{COURSE_PACKAGE}"'
+        wheel = COURSE_PACKAGE[2:].split("[")[0] if COURSE_PACKAGE.startswith("./") else ""
         text = dict(
-            zh=("本笔记本需要课程的代码，但找不到模块 {}。请在终端里运行下面这条命令，然后重启内核：",
-                "本笔记本需要课程的代码，但找不到模块 {}。请在课程仓库的文件夹里打开终端，运行下面这条命令，然后重启内核："),
-            en=("This notebook needs the course's code, but the module {} is missing. "
-                "Run this command in a terminal, then restart the kernel:",
-                "This notebook needs the course's code, but the module {} is missing. "
-                "Open a terminal in the folder of the course's repository, run this command, then restart the kernel:"),
-            ru=("Этому блокноту нужен код курса, но модуль {} не найден. "
-                "Выполните в терминале эту команду и перезапустите ядро:",
-                "Этому блокноту нужен код курса, но модуль {} не найден. "
-                "Откройте терминал в папке репозитория курса, выполните эту команду и перезапустите ядро:"),
-        )[COURSE_LANGUAGE][not COURSE_PACKAGE]
-        print(text.format(MISSING) + "\n\n    " + command)
+            zh=("本笔记本需要课程的代码，但找不到模块 {0}。在一个代码单元格里运行下面这一行，然后重启内核：",
+                "本笔记本需要课程的代码，但找不到模块 {0}。请从课程网站上本页的下载菜单下载课程代码包 {1}，"
+                "放进本笔记本所在的文件夹，然后在一个代码单元格里运行下面这一行，再重启内核："),
+            en=("This notebook needs the course's code, but the module {0} is missing. "
+                "Run this line in a code cell, then restart the kernel:",
+                "This notebook needs the course's code, but the module {0} is missing. "
+                "Download the course package {1} from the download menu of this notebook's page on the course site "
+                "into the folder of this notebook, then run this line in a code cell and restart the kernel:"),
+            ru=("Этому блокноту нужен код курса, но модуль {0} не найден. "
+                "Выполните эту строку в ячейке кода и перезапустите ядро:",
+                "Этому блокноту нужен код курса, но модуль {0} не найден. "
+                "Скачайте пакет курса {1} из меню загрузки страницы этого блокнота на сайте курса в папку блокнота, "
+                "затем выполните эту строку в ячейке кода и перезапустите ядро:"),
+        )[COURSE_LANGUAGE][bool(wheel) and not os.path.exists(wheel)]
+        print(text.format(MISSING, wheel) + "\n\n    " + command)
 
     check()
 '''

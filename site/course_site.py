@@ -137,6 +137,26 @@ def add_launch_buttons(app, pagename, templatename, context, doctree):
     header_buttons.insert(position, group)
 
 
+WHEEL_TOOLTIP = {"zh": "课程代码包（在课程之外运行本笔记本时用 %pip 安装）",
+                 "en": "The course's package (to %pip install when running this notebook outside the course)",
+                 "ru": "Пакет курса (для %pip install, если блокнот запускается вне курса)"}
+
+
+def add_wheel_download(app, pagename, templatename, context, doctree):
+    """Exercise and solution pages: the course's wheel in the download menu, next to the .ipynb, so that a
+    downloaded notebook can install what it needs with the one %pip line its first cell prints."""
+    wheel = app.config.course_wheel
+    if not wheel or not pagename.startswith(("exercises/", "solutions/")):
+        return
+    group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
+    if group is None:
+        return
+    group.setdefault("buttons", []).append({
+        "type": "link", "text": ".whl", "url": context["pathto"](f"_static/{wheel}", 1),
+        "tooltip": WHEEL_TOOLTIP.get(app.config.course_lang, WHEEL_TOOLTIP["en"]),
+        "icon": "fas fa-download", "label": "download-wheel-button"})
+
+
 # --------------------------------------------------------------------------- section anchors
 
 SECTION_NUMBER = re.compile(r"^\s*§?\s*(\d+(?:\.\d+)*)\.?(?:\s|$)")
@@ -351,6 +371,7 @@ def setup(app):
     app.add_config_value("course_docs", {}, "html")
     app.add_config_value("course_roots", {}, "html")
     app.add_config_value("course_launch", {}, "html")
+    app.add_config_value("course_wheel", "", "html")
     app.add_config_value("course_switcher_label", "Language", "html")
     app.add_config_value("course_locale_dir", "", "env")
     app.add_config_value("course_nb_output_folder", "", "env")
@@ -360,6 +381,7 @@ def setup(app):
     app.connect("builder-inited", fold_input_in_page_language)
     app.connect("html-page-context", add_switcher, priority=400)
     app.connect("html-page-context", add_launch_buttons, priority=502)
+    app.connect("html-page-context", add_wheel_download, priority=502)
     app.connect("html-page-context", translate_groups, priority=503)
     app.connect("html-page-context", add_page_assets, priority=490)
     app.connect("html-page-context", trim_page_assets, priority=600)

@@ -28,7 +28,7 @@ from grading.exercises import (EXERCISES, Case, Opaque, Raised, Ref, check, from
                                library_use, to_jsonable)
 from grading.feedback import detect_language, set_language  # noqa: E402
 from grading.registry import Kind, L, exercise, load_specs  # noqa: E402
-from tools.build_notebooks import course_package, fill_placeholders  # noqa: E402
+from tools.build_notebooks import course_package, course_wheel, fill_placeholders  # noqa: E402
 from tools.nbsource import (EXERCISE_TAG, LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
                             exercise_cells, exercise_code, load, solution_blocks, solution_cells)
 
@@ -889,7 +889,7 @@ def test_opened_outside_the_course_the_first_cell_says_what_to_install(tmp_path,
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     sentence = {"zh": "本笔记本需要课程的代码", "en": "This notebook needs the course's code",
                 "ru": "Этому блокноту нужен код курса"}[lang]
-    command = (f'pip install "{course_package()}"' if course_package() else "pip install -r requirements.txt")
+    command = f'%pip install "{course_package()}"'           # a magic: it installs into the kernel's Python
     assert run.stdout.count(sentence) == 2 and run.stdout.count(command) == 2, run.stdout
     others = [s for l, s in {"zh": "本笔记本", "en": "This notebook", "ru": "Этому блокноту"}.items() if l != lang]
     assert not any(s in run.stdout for s in others)
@@ -898,18 +898,20 @@ def test_opened_outside_the_course_the_first_cell_says_what_to_install(tmp_path,
 def test_the_install_command_comes_from_the_repository_setting(tmp_path):
     config = tmp_path / "_config.yml"
     config.write_text("repository:\n  url: https://github.com/ORG/REPO/\n  branch: main\n")
-    assert course_package(config) == "git+https://github.com/ORG/REPO@main"
+    package = "causality-heads-position[learner] @ git+https://github.com/ORG/REPO@main"
+    assert course_package(config) == package
     config.write_text("repository:\n  url: ''\n")
-    assert course_package(config) == ""
+    assert course_package(config) == f"./{course_wheel()}[learner]"          # the wheel in the download menu
     config.write_text("repository:\n  url: 'https://x/\"; import os'\n")
     with pytest.raises(ValueError):
         course_package(config)
     cell = first_code_cell("exercises", "en", "ex01_allowed_set").replace(
-        'COURSE_PACKAGE = "en", ""', 'COURSE_PACKAGE = "en", "git+https://github.com/ORG/REPO@main"')
-    assert "git+https://github.com/ORG/REPO@main" in cell
+        f'COURSE_PACKAGE = "en", "{course_package()}"', f'COURSE_PACKAGE = "en", "{package}"')
+    assert package in cell
     run = subprocess.run([sys.executable, "-I", "-S", "-c", cell], cwd=tmp_path, capture_output=True, text=True,
                          timeout=60 * slowdown())
-    assert 'pip install "git+https://github.com/ORG/REPO@main"' in run.stdout and "in a terminal" in run.stdout
+    assert f'%pip install "{package}"' in run.stdout and "Run this line in a code cell" in run.stdout
+    assert "Download" not in run.stdout                         # nothing to download from a repository
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -312,3 +312,29 @@ def test_a_formula_wraps_with_the_punctuation_touching_it():
     assert [type(n).__name__ for n in boxes[0].children] == ["Text", "math", "Text"]
     css = (ROOT / "site" / "static" / "course.css").read_text(encoding="utf-8")
     assert re.search(r"\.math-nowrap\s*\{\s*white-space:\s*nowrap", css)
+
+
+def test_exercise_pages_offer_the_course_wheel_in_their_download_menu():
+    """A notebook downloaded from an exercise page prints `%pip install "./<wheel>[learner]"`: the wheel is in
+    the same menu as the .ipynb, on exercise and solution pages only (site/course_site.py)."""
+    from tools.build_notebooks import course_wheel
+    sc = _derive("ru")["sphinx"]["config"]
+    assert sc["course_wheel"] == course_wheel() and str(build_site.WHEEL_STATIC) in sc["html_static_path"]
+
+    class App:
+        class config:
+            course_lang = "ru"
+    App.config.course_wheel = course_wheel()
+
+    def context():
+        return {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [{"text": ".ipynb"}]}],
+                "pathto": lambda name, resource=0: "../../" + name}
+
+    page = context()
+    course_site.add_wheel_download(App, "exercises/ex01_allowed_set", "page.html", page, None)
+    button = page["header_buttons"][0]["buttons"][-1]
+    assert button["url"] == f"../../_static/{course_wheel()}" and button["text"] == ".whl"
+    assert "%pip" in button["tooltip"] and "курса" in button["tooltip"]
+    chapter = context()
+    course_site.add_wheel_download(App, "chapters/02_heads", "page.html", chapter, None)
+    assert [b["text"] for b in chapter["header_buttons"][0]["buttons"]] == [".ipynb"]

@@ -35,21 +35,29 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 PACKAGE_PLACEHOLDER = "{{course_package}}"
 
 
+def course_wheel(pyproject=ROOT / "pyproject.toml"):
+    """The file name of the course's wheel (`make wheel`), e.g. causality_heads_position-0.1.0-py3-none-any.whl."""
+    import tomllib
+    project = tomllib.loads(pathlib.Path(pyproject).read_text(encoding="utf-8"))["project"]
+    return f"{project['name'].replace('-', '_')}-{project['version']}-py3-none-any.whl"
+
+
 def course_package(config_path=ROOT / "_config.yml"):
-    """The `pip install` address of the course's code, ``git+URL@branch`` from _config.yml's
-    ``repository``, or "" when no repository is configured (the exercise notebooks' first
-    cell then tells a learner to install from the repository's folder)."""
+    """What ``%pip install`` installs the course's code from, with the ``learner`` extra: the
+    repository (``causality-heads-position[learner] @ git+URL@branch``) when _config.yml names one,
+    else the course's wheel next to the notebook (``./<wheel>[learner]``), which the site offers
+    in every exercise page's download menu (see course_wheel and site/course_site.py)."""
     import yaml
     repository = (yaml.safe_load(pathlib.Path(config_path).read_text(encoding="utf-8")) or {}).get("repository") or {}
     url = str(repository.get("url") or "").strip().rstrip("/")
     if not url:
-        return ""
+        return f"./{course_wheel()}[learner]"
     if not re.fullmatch(r"https?://[^\s\"'\\{}]+", url):
         raise ValueError(f"_config.yml repository.url is not a plain http(s) URL: {url!r}")
     branch = str(repository.get("branch") or "").strip()
     if branch and not re.fullmatch(r"[\w./-]+", branch):
         raise ValueError(f"_config.yml repository.branch is not a plain branch name: {branch!r}")
-    return f"git+{url}" + (f"@{branch}" if branch else "")
+    return "causality-heads-position[learner] @ git+" + url + (f"@{branch}" if branch else "")
 
 
 def fill_placeholders(code):

@@ -98,6 +98,8 @@ def use_build_dir(build: Path) -> None:
     DOCTREES = BUILD / "doctrees"
     LOGS = BUILD / "logs"
     NB_OUTPUTS = BUILD / "nb_outputs"  # myst-nb's per-language jupyter_execute folders
+    global WHEEL_STATIC
+    WHEEL_STATIC = BUILD / "wheel"     # html_static_path entry: the course's wheel lands in _static/
 
 
 use_build_dir(ROOT / "_build")
@@ -233,7 +235,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
                         if e != "sphinx_thebe"] + ["course_site"]
     sc["language"] = spec["sphinx_language"]
     sc["project"] = cfg["title"]
-    sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC)]
+    sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC), str(WHEEL_STATIC)]
+    sc["course_wheel"] = course_wheel_name()
     sc["html_favicon"] = str(SITE_SRC / "static" / "favicon.svg")
     sc["html_css_files"] = [ICONS_CSS, "course.css"]
     sc["html_js_files"] = ["course.js"]
@@ -275,6 +278,25 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
         "notebook_interface": launch.get("notebook_interface", "jupyterlab"),
     }
     return cfg
+
+
+def course_wheel_name() -> str:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tools.build_notebooks import course_wheel
+    return course_wheel()
+
+
+def build_course_wheel() -> Path:
+    """The course's package as a wheel in WHEEL_STATIC (offered in every exercise page's download menu;
+    the exercise notebooks' first cell tells a learner without the course to %pip install it)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tools.make_autograder import build_wheel
+    wheel = build_wheel(WHEEL_STATIC)
+    if wheel.name != course_wheel_name():
+        raise SystemExit(f"built {wheel.name}, but the notebooks name {course_wheel_name()}")
+    return wheel
 
 
 def write_if_changed(path: Path, text: str) -> None:
@@ -906,6 +928,7 @@ def build(args) -> int:
             shutil.rmtree(path, ignore_errors=True)
     fetch_vendor()
     make_icon_subset()
+    build_course_wheel()
 
     # Every language's pages first, so each site's switcher knows what exists elsewhere.
     docs, roots, tocs, failures = {}, {}, {}, []

@@ -32,8 +32,14 @@ How a notebook is graded (details in the modules):
   without the offending cell), then for each exercise sends the test inputs,
   reads back plain-JSON results (codec.py) and compares them with the expected
   values computed here, in the grader;
-* report.py     JSON, long and wide CSV, Gradescope results, feedback pages;
-* shards.py     ``--shard K/N`` and the merge of shard reports.
+* report.py     JSON, long and wide CSV, gradebooks (totals, Canvas, Moodle), Gradescope
+  results, feedback pages and the instructor's index;
+* shards.py     ``--shard K/N`` and the merge of shard reports;
+* duplicates.py which of several notebooks of one exercise set is graded (``--duplicates``);
+* late.py       ``--deadline``: when a submission was handed in, and how late;
+* rubric.py     ``python -m grading rubric``.
+
+The instructor's guide is docs/instructors.md.
 """
 
 import hashlib
@@ -49,8 +55,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .. import messages
 from . import report as _report
+from . import late as _late
 from . import shards as _shards
-from .notebooks import Discovery, NotebookInfo, find_submissions, identify
+from .notebooks import Discovery, NotebookInfo, _contents, find_submissions, identify, read_notebook
+from .notebooks import student_pattern as student_pattern_of
 from .runner import Cancelled, Course, Options, assemble, interrupted_rows, plan_submission, run_submission
 from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation
 
@@ -61,6 +69,14 @@ VERSION = "2"
 
 class UsageError(ValueError):
     """The grader was called wrongly (exit code 2)."""
+
+
+class NothingToGrade(UsageError):
+    """No notebook at all under the PATHs: misuse, except for a Gradescope upload (a 0 with the reason)."""
+
+    def __init__(self, text, found=None):
+        super().__init__(text)
+        self.found = found
 
 
 def _log(stream, text):
@@ -186,7 +202,8 @@ class _Signals:
 
 
 def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None, gradescope_path=None,
-                options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
+                exports=None, student_pattern=None, index_lang=None, deadline=None, late_penalty=0.0,
+                regrade=None, only=None, options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
                 seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
                 uid_base=None, zygote=True, cgroups=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
@@ -203,6 +220,12 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
     limits = limits or Limits(cpu_seconds=int(options.total_timeout) + 60)
     if not paths:
         raise UsageError("no PATH given: name notebooks or folders of notebooks to grade")
+    pattern = None
+    if student_pattern:
+        try:
+            pattern = student_pattern_of(student_pattern)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     if shard is not None:
         if seed is None:
             raise UsageError("--shard needs --seed: every shard must draw the same hidden tests")
@@ -210,42 +233,75 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
             shard = _shards.parse_shard(shard) if isinstance(shard, str) else tuple(shard)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    if deadline is not None:
+        try:
+            deadline = _late.parse_deadline(deadline) if isinstance(deadline, str) else deadline
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         registry_module = importlib.import_module(registry)
     except ImportError as exc:
         raise UsageError(f"cannot import the exercise registry {registry!r}: {exc}") from None
+    old = None
+    if regrade is not None:
+        old, seed, exercise_ids = _regrade_setup(regrade, only, seed, shard, group_by, registry_module, exercise_ids)
     seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
     try:
         course = Course(registry_module, seed, exercise_ids)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if old is not None:
+        _regrade_check(old, course, registry_module)
     jobs = max(1, int(jobs or min(2, os.cpu_count() or 1)))
     started = time.time()
     state = {"submissions": {}, "plans": {}, "scope": set(course.exercises), "sandbox": None, "stage": "start-up",
-             "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress}
+             "all_ids": [], "shard_ids": None, "pause_at": pause_at, "progress": progress,
+             "deadline": deadline, "late_penalty": float(late_penalty or 0), "only": only if old is not None else None,
+             "fixed_scope": {e["id"] for e in old["grader"]["exercises"]} if old is not None else None}
     interrupted = False
+    nothing = None
+    single = bool(gradescope_path) and str(gradescope_path).endswith(".json")
     with _Signals():
         try:
             if early_signals:
                 raise KeyboardInterrupt
+            state["pattern"] = pattern
             _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises,
                  shard, progress, keep_temp, uid_base, zygote, cgroups,
                  single=bool(gradescope_path) and str(gradescope_path).endswith(".json"))
         except KeyboardInterrupt:
             interrupted = True
             _log(progress, f"grader: interrupted during {state['stage']}; writing the report")
+        except NothingToGrade as exc:
+            if not single:
+                raise
+            nothing = exc             # a Gradescope upload without a notebook: a 0 that says why
+            _log(progress, f"grader: {exc}; writing a results.json with 0 points")
         finally:
             sandbox = state["sandbox"]
             if sandbox is not None:
                 sandbox.close()
         report = _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started,
                                interrupted, registry_module)
+        if old is not None:
+            report = _combine(old, report)
+        if nothing is not None:
+            _report.write_nothing_gradable(report, gradescope_path, options.lang, nothing.found)
+            gradescope_path = None
         write_outputs(report, json_path=json_path, csv_path=csv_path, wide_csv_path=wide_csv_path,
                       feedback_dir=feedback_dir, gradescope_path=gradescope_path,
-                      lang=options.lang if options.lang != "auto" else "en")
+                      lang=_index_lang(index_lang, options), exports=exports)
     if interrupted:
         raise KeyboardInterrupt
     return report
+
+
+def _index_lang(index_lang, options):
+    """The instructor's language: --lang, else the students' forced language, else en."""
+    for lang in (index_lang, options.lang):
+        if lang in ("zh", "en", "ru"):
+            return lang
+    return "en"
 
 
 def _stage(state, name):
@@ -258,7 +314,7 @@ def _stage(state, name):
 def _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises, shard,
          progress, keep_temp, uid_base, zygote, cgroups, single=False):
     _stage(state, "discovery")
-    walk = Discovery(group_by)
+    walk = Discovery(group_by, state.get("pattern"))
     state["walk"] = walk
     found, usage = find_submissions(paths, group_by, walk)
     missing = [p for p in usage if p.startswith(("no such", "not a file"))]
@@ -267,37 +323,33 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
     for p in usage:
         _log(progress, f"grader: warning: {p}")
     if not found:
-        raise UsageError("found no notebooks (*.ipynb) to grade in " + ", ".join(map(str, paths)))
+        raise NothingToGrade("found no notebooks (*.ipynb) to grade in " + ", ".join(map(str, paths)),
+                             _contents(os.fspath(paths[0])) if len(paths) == 1 and os.path.isdir(paths[0]) else None)
     if single and len(found) != 1:
         raise UsageError(f"--gradescope FILE.json takes a batch of one submission, found {len(found)} "
                          "(use --group-by all, or give a folder)")
+    if state.get("only"):
+        found = _only(found, state["only"])
     state["all_ids"] = [s.id for s in found.values()]
+    whole = found
     if shard is not None:
         keep = set(_shards.select(state["all_ids"], *shard))
         found = {k: s for k, s in found.items() if s.id in keep}
         state["shard_ids"] = [s.id for s in found.values()]
     state["submissions"] = found
-    if not (exercise_ids or all_exercises):
+    if state.get("fixed_scope"):
+        state["scope"] = set(state["fixed_scope"])     # a regrade keeps the report's exercises
+    elif not (exercise_ids or all_exercises):
         # a first guess from the file names alone, in case the batch is interrupted while planning
-        stems = set()
-        for sub in found.values():
-            for f in sub.files:
-                info = NotebookInfo(f.path, f.display)
-                stems.add(identify(info, course.functions))
-        guess = {ex.id for stem in stems if stem for ex in course.by_notebook.get(stem, [])}
-        state["scope"] = guess or set(course.exercises)
+        state["scope"] = _scope_of(whole, course, read=False)
     _stage(state, "planning")
-    # Which exercises get rows: the ones asked for, else those of every notebook in the batch.
+    # Which exercises get rows: the ones asked for, else those of every notebook in the WHOLE batch,
+    # decided before sharding, so that every shard grades the same exercises as a whole run.
+    if not (exercise_ids or all_exercises or state.get("fixed_scope")):
+        state["scope"] = _scope_of(whole, course, read=True)
     plans = state["plans"]
     for key, sub in found.items():
-        plans[key] = plan_submission(sub, course, options, set(course.exercises))
-    if not (exercise_ids or all_exercises):
-        stems = {u.info.stem for plan in plans.values() for u in plan.units()}
-        scope = {ex.id for stem in stems for ex in course.by_notebook.get(stem, [])} or set(course.exercises)
-        if scope != set(course.exercises):
-            for key, sub in found.items():
-                plans[key] = plan_submission(sub, course, options, scope)
-        state["scope"] = scope
+        plans[key] = plan_submission(sub, course, options, state["scope"])
     _stage(state, "sandbox")
     try:
         sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, zygote, cgroups, jobs)
@@ -345,6 +397,108 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _mark_late(summary, key, sub, deadline, penalty):
+    """When a submission was handed in, how late, and (with --late-penalty) its points after the penalty."""
+    folder = key if isinstance(key, str) and os.path.isdir(key) else None
+    when, source = _late.handed_in(folder, [f.path for f in sub.files if f.problem is None])
+    hours = _late.lateness(when, deadline)
+    summary["handed_in"] = {"time": when.isoformat(timespec="seconds") if when else None, "from": source,
+                            "late_hours": hours}
+    if hours > 0:
+        summary["flags"] = sorted(set(summary.get("flags", [])) | {"late"})
+        if penalty:
+            summary["points_before_penalty"] = summary["points"]
+            summary["points"] = _late.penalised(summary["points"], hours, penalty)
+
+
+def _only(found, names):
+    """The submissions named by --only (their id, last part, or path under the batch's folder)."""
+    wanted = {n.strip().strip("/") for n in names if n.strip()}
+    keep, matched = {}, set()
+    for key, sub in found.items():
+        hits = {n for n in wanted if sub.id == n or sub.id.endswith("/" + n) or os.path.basename(sub.id) == n}
+        if hits:
+            keep[key] = sub
+            matched |= hits
+    unknown = sorted(wanted - matched)
+    if unknown:
+        raise UsageError(f"--only: no submission named {', '.join(unknown)} under the PATHs (found: "
+                         + ", ".join(os.path.basename(s.id) for s in list(found.values())[:20]) + ")")
+    return keep
+
+
+def _regrade_setup(path, only, seed, shard, group_by, registry_module, exercise_ids):
+    """The old report, and the seed and exercises a regrade must use (its own)."""
+    import json
+    if not only:
+        raise UsageError("--regrade REPORT.json needs --only NAME[,NAME...]: the students to grade again")
+    if shard is not None:
+        raise UsageError("--regrade and --shard do not go together: regrade into the merged report")
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = json.load(f)
+        head = old["grader"]
+        old_seed, old_ids = head["seed"], [e["id"] for e in head["exercises"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--regrade: cannot read the report {path}: {exc}") from None
+    if seed is not None and int(seed) != int(old_seed):
+        raise UsageError(f"--regrade: the report was graded with --seed {old_seed}, not {seed}; leave --seed out "
+                         "(a regrade always uses the report's seed)")
+    if head.get("version") != VERSION:
+        raise UsageError(f"--regrade: the report was written by grader version {head.get('version')}, this is "
+                         f"{VERSION}: grade the whole class again")
+    old_group = head.get("options", {}).get("group_by")
+    if old_group and old_group != group_by:
+        raise UsageError(f"--regrade: the report was graded with --group-by {old_group}, not {group_by}")
+    if exercise_ids and set(exercise_ids) != set(old_ids):
+        raise UsageError("--regrade: the report's exercises are fixed; leave --exercises out")
+    return old, old_seed, None
+
+
+def _regrade_check(old, course, registry_module):
+    """The course must grade as it did when the report was written."""
+    wanted = old["grader"].get("course", {}).get("version")
+    now = course_version(registry_module, course)
+    if wanted != now:
+        restricted = Course(registry_module, course.seed, [e["id"] for e in old["grader"]["exercises"]])
+        if course_version(registry_module, restricted) != wanted:
+            raise UsageError(f"--regrade: the report was graded against course version {wanted}, this checkout is "
+                             f"{now}: the tests changed since, so grade the whole class again")
+
+
+def _combine(old, new):
+    """The old report with the regraded submissions' rows and summaries replaced, the rest kept."""
+    replaced = {s["submission"] for s in new["summary"]}
+    summaries = {s["submission"]: s for s in old["summary"] if s["submission"] not in replaced}
+    summaries.update({s["submission"]: s for s in new["summary"]})
+    rows = {}
+    for row in old["rows"]:
+        if row["submission"] not in replaced:
+            rows.setdefault(row["submission"], []).append(row)
+    for row in new["rows"]:
+        rows.setdefault(row["submission"], []).append(row)
+    order = sorted(summaries)
+    grader = dict(old["grader"])
+    grader["regraded"] = sorted(set(grader.get("regraded", [])) | replaced)
+    grader["complete"] = bool(old["grader"].get("complete")) and bool(new["grader"].get("complete"))
+    grader["isolation"] = new["grader"].get("isolation")
+    return {"grader": grader, "summary": [summaries[s] for s in order],
+            "rows": [r for s in order for r in rows.get(s, [])],
+            "timing": {"regrade": new.get("timing", {}), "before": old.get("timing", {})}}
+
+
+def _scope_of(submissions, course, read):
+    """The exercises of every course notebook found in ``submissions`` (by file name alone, or
+    ``read``: as grading recognises them, metadata and defined functions included); all of the
+    course's exercises when none is recognised."""
+    stems = set()
+    for sub in submissions.values():
+        for f in sub.files:
+            info = read_notebook(f.path, f.display, f.problem) if read else NotebookInfo(f.path, f.display)
+            stems.add(identify(info, course.functions))
+    return {ex.id for stem in stems if stem for ex in course.by_notebook.get(stem, [])} or set(course.exercises)
+
+
 def _build_report(state, course, registry, seed, options, limits, jobs, group_by, shard, started, interrupted,
                   registry_module):
     scope = state["scope"]
@@ -362,6 +516,10 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
             seconds[plan.submission] = round(plan.seconds, 3)
         all_rows += rows
         summaries.append(_report.summarize(sub.id, rows, lang))
+        if sub.student_id:
+            summaries[-1]["student_id"] = sub.student_id
+        if state.get("deadline") is not None:
+            _mark_late(summaries[-1], key, sub, state["deadline"], state.get("late_penalty", 0.0))
     all_ids = state["all_ids"] or [s.id for s in submissions.values()]
     complete = not interrupted and all(p.units() == [] or all(u.rows is not None for u in p.units())
                                        for p in state["plans"].values())
@@ -381,7 +539,10 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
                      if sandbox is not None and sandbox.mode == "root" else None),
             "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
                         "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
-                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs},
+                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs,
+                        "duplicates": options.duplicates,
+                        **({"deadline": state["deadline"].isoformat(), "late_penalty": state.get("late_penalty", 0.0)}
+                           if state.get("deadline") is not None else {})},
             "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points,
                            "title": dict(ex.title)} for ex in course.exercises.values() if ex.id in scope],
         },
@@ -401,8 +562,17 @@ def _max_rss_mb():
 
 
 def write_outputs(report, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None,
-                  gradescope_path=None, lang="en"):
-    """Write every requested file of a report (each atomically)."""
+                  gradescope_path=None, lang="en", exports=None):
+    """Write every requested file of a report (each atomically); ``exports``: {"totals_csv", "canvas_csv",
+    "moodle_csv": path, "assignment": the LMS column's name, "per_exercise": Canvas columns per exercise}."""
+    exports = exports or {}
+    if exports.get("totals_csv"):
+        _report.atomic_write(exports["totals_csv"], _report.to_totals_csv(report))
+    if exports.get("canvas_csv"):
+        _report.atomic_write(exports["canvas_csv"], _report.to_canvas_csv(
+            report, exports.get("assignment") or "Exercises", bool(exports.get("per_exercise"))))
+    if exports.get("moodle_csv"):
+        _report.atomic_write(exports["moodle_csv"], _report.to_moodle_csv(report))
     if json_path:
         _report.atomic_write(json_path, _report.to_json(report))
     if csv_path:

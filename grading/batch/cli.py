@@ -25,14 +25,19 @@ examples:
   {PROG} /autograder/submission --group-by all --gradescope /autograder/results/results.json
   {PROG} submissions/ --seed 7 --shard 3/8 --json shard3.json    # one of 8 machines
   {PROG} merge shard*.json --json report.json --wide-csv grades.csv --feedback feedback/
+  {PROG} canvas/ --student-pattern canvas --canvas-csv canvas-grades.csv --assignment "Exercises 1"
+  {PROG} submissions/ --group-by top --regrade report.json --only fang --json report.json
+  {PROG} rubric --lang ru                                         # the rubric (Markdown; --format csv)
 
 Submissions: with --group-by dir (default) the notebooks in one folder are one
 submission; `top` makes each first-level folder under a PATH one submission;
 `file` grades each notebook on its own; `all` makes each PATH one submission.
 Rows cover the exercises of every notebook found in the batch (or --exercises
-/ --all-exercises).  A student folder without a notebook gets `missing` rows;
-of several notebooks for one exercise set, the one named like the course's
-(else the first by name) is graded, and the row names the others.
+/ --all-exercises), decided from the whole batch before --shard splits it.
+A student folder without a notebook gets `missing` rows; of several notebooks
+for one exercise set, the most recently modified is graded (--duplicates), and
+the rows name the others.  Flat LMS downloads: --student-pattern canvas|moodle.
+Instructors' guide: docs/instructors.md.
 
 Exit status: 0 when the batch completed (whatever the scores), 2 for misuse
 (no paths, unknown options or exercises, no notebooks, no working sandbox,
@@ -69,8 +74,18 @@ def add_outputs(p):
                                                      "in its language, and DIR/index.html for the instructor")
     p.add_argument("--gradescope", metavar="PATH", help="write Gradescope autograder results: PATH.json for a batch "
                                                         "of one submission, else PATH/<submission>/results.json")
+    p.add_argument("--totals-csv", metavar="FILE", help="write a gradebook CSV with the totals only")
+    p.add_argument("--canvas-csv", metavar="FILE", help="write a CSV for Canvas's gradebook import (Student, ID, "
+                                                        "SIS User ID, SIS Login ID, Section, a Points Possible row)")
+    p.add_argument("--moodle-csv", metavar="FILE", help="write Moodle's offline grading worksheet (Identifier "
+                                                        "\"Participant <id>\", Grade) for one assignment")
+    p.add_argument("--assignment", metavar="NAME", default="Exercises",
+                   help="the assignment's name in --canvas-csv (default: Exercises)")
+    p.add_argument("--per-exercise", action="store_true",
+                   help="--canvas-csv gets one column per exercise (\"NAME mask-1\" ...) instead of the total")
     p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
-                   help="language of the messages (default: each notebook's own, else en; the index page: en)")
+                   help="language of the instructor's pages: the index and its histogram (default: en); "
+                        "students keep their notebooks' language")
 
 
 def build_parser():
@@ -78,13 +93,37 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
     add_outputs(p)
+    p.add_argument("--student-lang", choices=("auto", "zh", "en", "ru"), default="auto",
+                   help="language of every student's rows and pages (default: each notebook's own, else the "
+                        "language of the submission's other notebooks, else en)")
     p.add_argument("--jobs", "-j", type=positive(int), default=None,
                    help="submissions graded in parallel (default: min(2, CPUs))")
     p.add_argument("--group-by", choices=("dir", "top", "file", "all"), default="dir",
                    help="what one submission is (default: dir)")
+    p.add_argument("--student-pattern", metavar="REGEX|canvas|moodle", default=None,
+                   help="group a flat LMS download by student: a regular expression with a (?P<student>...) "
+                        "group, optionally (?P<id>...) for the LMS's id, matched against each first-level "
+                        "file or folder name; presets: canvas "
+                        "(smithjohn_12345_67890_ex01_allowed_set.ipynb), moodle "
+                        "(Full Name_123456_assignsubmission_file_)")
+    p.add_argument("--regrade", metavar="REPORT.json", default=None,
+                   help="grade again only the students named by --only and write the report REPORT.json with "
+                        "their rows replaced and everyone else's kept (same seed, exercises and course version)")
+    p.add_argument("--only", metavar="NAMES", default=None,
+                   help="comma-separated students to grade (their folder names), with --regrade")
+    p.add_argument("--deadline", metavar="WHEN", default=None,
+                   help="flag late submissions: an ISO date and time (2026-12-01T23:59, zone +03:00 or UTC by "
+                        "default), compared with nbgrader's timestamp.txt, else the notebooks' modification time")
+    p.add_argument("--late-penalty", metavar="PERCENT", type=float, default=0.0,
+                   help="with --deadline, take off this percentage of the points per started day late "
+                        "(default 0: late work is flagged, not penalised)")
     p.add_argument("--exercises", metavar="IDS", help="comma-separated exercise ids to grade (default: all of the "
                                                        "notebooks found)")
     p.add_argument("--all-exercises", action="store_true", help="rows for every exercise of the course")
+    p.add_argument("--duplicates", choices=("newest", "best", "ambiguous"), default="newest",
+                   help="several notebooks of one exercise set in a submission: grade the most recently "
+                        "modified (default; equal times are flagged), the best of them, or none (flag the "
+                        "rows for the instructor); see docs/instructors.md")
     p.add_argument("--timeout", type=positive(float), default=10.0,
                    help="seconds per exercise, all its tests together (default: 10)")
     p.add_argument("--cell-timeout", type=positive(float), default=30.0,
@@ -123,6 +162,11 @@ def build_merge_parser():
     return p
 
 
+def exports_of(args):
+    return {"totals_csv": args.totals_csv, "canvas_csv": args.canvas_csv, "moodle_csv": args.moodle_csv,
+            "assignment": args.assignment, "per_exercise": args.per_exercise}
+
+
 def _error(text):
     print(f"{PROG}: error: {text}", file=sys.stderr)
     return 2
@@ -134,7 +178,7 @@ def merge_main(argv):
         report = merge_reports(args.reports)
         write_outputs(report, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
                       feedback_dir=args.feedback, gradescope_path=args.gradescope,
-                      lang=args.lang if args.lang != "auto" else "en")
+                      lang=args.lang if args.lang != "auto" else "en", exports=exports_of(args))
     except (UsageError, ValueError) as exc:
         return _error(exc)
     if not args.quiet:
@@ -147,6 +191,9 @@ def main(argv=None, early_signals=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "merge":
         return merge_main(argv[1:])
+    if argv and argv[0] == "rubric":
+        from .rubric import main as rubric_main
+        return rubric_main(argv[1:], PROG)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.paths:
@@ -154,7 +201,7 @@ def main(argv=None, early_signals=None):
         return _error("no PATH given: name notebooks or folders of notebooks to grade")
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
-                      lang=args.lang)
+                      lang=args.student_lang, duplicates=args.duplicates)
     limits = Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60)
     try:
         report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
@@ -164,7 +211,10 @@ def main(argv=None, early_signals=None):
                              all_exercises=args.all_exercises, shard=args.shard,
                              progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
                              uid_base=args.uid_base, zygote=not args.no_fork_server, cgroups=not args.no_cgroups,
-                             pause_at=args.pause_at, early_signals=early_signals)
+                             pause_at=args.pause_at, early_signals=early_signals, exports=exports_of(args),
+                             student_pattern=args.student_pattern, index_lang=args.lang, deadline=args.deadline,
+                             late_penalty=args.late_penalty, regrade=args.regrade,
+                             only=args.only.split(",") if args.only else None)
     except (UsageError, ValueError) as exc:
         return _error(exc)
     except KeyboardInterrupt:

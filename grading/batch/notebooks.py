@@ -80,19 +80,44 @@ class Submission:
     problems: list = field(default_factory=list)      # (message key, fields) -> rows with exercise "-"
     empty: tuple = None                               # (message key, fields) when it holds no notebook at all
     refused: tuple = None                             # (message key, fields): not graded at all
+    student_id: str = ""                              # the LMS's id of the student (--student-pattern)
+
+
+# --student-pattern presets: how learning-management systems name what they hand out.
+# Canvas's bulk download of an assignment is flat: <lastfirst>[_late]_<user id>_<submission id>_<file name>;
+# Moodle's "Download all submissions" names each file or folder <Full Name>_<participant id>_assignsubmission_file_.
+STUDENT_PATTERNS = {
+    "canvas": r"^(?P<student>[^_]+?)(?:_late)?_(?P<id>\d+)_\d+_",
+    "moodle": r"^(?P<student>.+?)_(?P<id>\d+)_assignsubmission_",
+}
+
+
+def student_pattern(text):
+    """The compiled --student-pattern (a preset name or a regular expression with a ``student`` group)."""
+    source = STUDENT_PATTERNS.get(text, text)
+    try:
+        pattern = re.compile(source, re.IGNORECASE)
+    except re.error as exc:
+        raise ValueError(f"--student-pattern {text!r} is not a regular expression: {exc}") from None
+    if "student" not in pattern.groupindex:
+        raise ValueError(f"--student-pattern {text!r} needs a group (?P<student>...) that names the student "
+                         f"(presets: {', '.join(STUDENT_PATTERNS)})")
+    return pattern
 
 
 class Discovery:
     """The walk over the PATHs (see :func:`find_submissions`)."""
 
-    def __init__(self, group_by):
-        self.group_by = group_by
+    def __init__(self, group_by, pattern=None):
+        self.group_by = "top" if pattern is not None else group_by
+        self.pattern = pattern          # --student-pattern: the student of a first-level file or folder
         self.submissions = {}
         self.usage = []
+        self.student_ids = {}
 
     def submission(self, key):
         if key not in self.submissions:
-            self.submissions[key] = Submission(display_path(key))
+            self.submissions[key] = Submission(display_path(key), student_id=self.student_ids.get(key, ""))
         return self.submissions[key]
 
     def key_for(self, top, parts, path):
@@ -101,6 +126,14 @@ class Discovery:
             return path
         if self.group_by == "all":
             return top
+        if self.pattern is not None:
+            match = self.pattern.search(display_name(parts[0]))
+            if match is None or not match.group("student"):
+                return os.path.join(top, parts[0])
+            key = os.path.join(top, match.group("student"))
+            if "id" in self.pattern.groupindex and match.group("id"):
+                self.student_ids.setdefault(key, match.group("id"))
+            return key
         if self.group_by == "top":
             return os.path.join(top, parts[0]) if len(parts) > 1 else top
         return os.path.dirname(path) or "."
@@ -210,7 +243,7 @@ def _inside_target(link, root):
     return target
 
 
-def find_submissions(paths, group_by="dir", walk=None):
+def find_submissions(paths, group_by="dir", walk=None, pattern=None):
     """Group notebook files into submissions: returns (ordered {key: Submission}, usage problems).
 
     ``group_by``: ``dir`` (default): the folder that holds a notebook is one
@@ -224,7 +257,7 @@ def find_submissions(paths, group_by="dir", walk=None):
     makes everything under one PATH one submission (a Gradescope upload).
     ``walk``: a Discovery to fill (its state stays readable if the walk is interrupted).
     """
-    walk = walk if walk is not None else Discovery(group_by)
+    walk = walk if walk is not None else Discovery(group_by, pattern)
     for raw in paths:
         path = os.fspath(raw)
         try:

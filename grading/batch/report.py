@@ -8,7 +8,10 @@ Every file is written atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees half a report.  Nothing written here
 depends on the clock or on the order in which kernels finished: the same
 submissions graded with the same seed give byte-identical files, except the
-JSON report's ``timing`` section, which holds every duration and timestamp.
+JSON report's ``timing`` section, which holds every duration and timestamp, and
+the ``execution_time`` of Gradescope's results (seconds, which Gradescope asks for).
+The histogram of totals (matplotlib, Agg, no timestamp in the PNG) is
+byte-identical too for the same report and matplotlib version.
 """
 
 import csv
@@ -39,7 +42,23 @@ def summarize(submission, rows, lang="en"):
         "counts": {k: counts[k] for k in STATUS_ORDER if k in counts},
         "notebooks": sorted({r["notebook"] for r in rows if r["notebook"]}),
         "lang": lang,
+        "flags": flags(rows),
     }
+
+
+def flags(rows):
+    """What the instructor should look at in a submission, as words: "duplicates" (several notebooks of
+    one set), "ambiguous" (and the rule could not tell them apart), "late"."""
+    out = set()
+    for row in rows:
+        dup = row.get("duplicates")
+        if dup:
+            out.add("duplicates")
+            if dup.get("ambiguous"):
+                out.add("ambiguous")
+        if row.get("late"):
+            out.add("late")
+    return sorted(out)
 
 
 def atomic_write(path, text):
@@ -78,20 +97,104 @@ def exercise_ids(report):
     return [e["id"] for e in report["grader"]["exercises"]]
 
 
-def to_wide_csv(report):
-    """One row per submission: its points in each exercise (in registry order), the total and the maximum."""
-    ids = exercise_ids(report)
+def _points_by_student(report):
     by_sub = {}
     for row in report["rows"]:
         by_sub.setdefault(row["submission"], {}).setdefault(row["exercise"], 0)
         by_sub[row["submission"]][row["exercise"]] += row["points"]
+    return by_sub
+
+
+def _maxima(report):
+    return {e["id"]: e["points"] for e in report["grader"]["exercises"]}
+
+
+def _num(x):
+    return format(x, "g")
+
+
+def _csv(rows):
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["submission", *ids, "total", "max_total"])
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def to_wide_csv(report):
+    """The gradebook, one row per student: the name the pages show, the LMS id when known
+    (``--student-pattern``), points per exercise (in registry order), the total and the flags
+    (duplicates, ambiguous, late).  Every points column names its maximum in the header, e.g.
+    ``mask-1 (max 3)``, so the file also imports into Moodle's gradebook as it is."""
+    ids, maxima = exercise_ids(report), _maxima(report)
+    by_sub, names = _points_by_student(report), display_names(report)
+    total = sum(maxima.values())
+    late = _late_columns(report)
+    rows = [["student", "id", *(f"{i} (max {_num(maxima[i])})" for i in ids), f"total (max {_num(total)})", "flags",
+             *late(None)]]
     for s in report["summary"]:
         points = by_sub.get(s["submission"], {})
-        writer.writerow([s["submission"], *(points.get(i, 0) for i in ids), s["points"], s["max_points"]])
-    return buf.getvalue()
+        rows.append([names[s["submission"]], s.get("student_id", ""), *(_num(points.get(i, 0)) for i in ids),
+                     _num(s["points"]), " ".join(s.get("flags", [])), *late(s)])
+    return _csv(rows)
+
+
+def _late_columns(report):
+    """With --deadline: the columns "handed in" and "late (hours)" (header for None, else a summary's values)."""
+    if not report["grader"].get("options", {}).get("deadline"):
+        return lambda s: []
+
+    def columns(s):
+        if s is None:
+            return ["handed in", "late (hours)"]
+        info = s.get("handed_in") or {}
+        return [info.get("time") or "", _num(info.get("late_hours", 0))]
+    return columns
+
+
+def to_totals_csv(report):
+    """One row per student: name, LMS id, total, flags; the maximum in the total's header."""
+    total = sum(_maxima(report).values())
+    names = display_names(report)
+    late = _late_columns(report)
+    rows = [["student", "id", f"total (max {_num(total)})", "flags", *late(None)]]
+    rows += [[names[s["submission"]], s.get("student_id", ""), _num(s["points"]), " ".join(s.get("flags", [])),
+              *late(s)] for s in report["summary"]]
+    return _csv(rows)
+
+
+CANVAS_HEAD = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+
+
+def to_canvas_csv(report, assignment="Exercises", per_exercise=False):
+    """Canvas's gradebook import: its five student columns, then one column per assignment (the total, or
+    one per exercise named ``<assignment> <id>``), and a "Points Possible" row under the header, as in
+    the gradebook Canvas exports.  Canvas matches a row by its ID (the user id in the file names of its
+    bulk download, see ``--student-pattern canvas``); new columns become new assignments."""
+    ids, maxima = exercise_ids(report), _maxima(report)
+    by_sub, names = _points_by_student(report), display_names(report)
+    columns = [f"{assignment} {i}" for i in ids] if per_exercise else [assignment]
+    possible = [_num(maxima[i]) for i in ids] if per_exercise else [_num(sum(maxima.values()))]
+    rows = [[*CANVAS_HEAD, *columns], ["Points Possible", "", "", "", "", *possible]]
+    for s in report["summary"]:
+        points = by_sub.get(s["submission"], {})
+        values = [_num(points.get(i, 0)) for i in ids] if per_exercise else [_num(s["points"])]
+        rows.append([names[s["submission"]], s.get("student_id", ""), "", "", "", *values])
+    return _csv(rows)
+
+
+def to_moodle_csv(report):
+    """Moodle's offline grading worksheet of one assignment (Assignment → "Upload grading worksheet"):
+    the columns its importer reads, "Identifier" ("Participant <id>", the id in the folder names of
+    Moodle's "Download all submissions", see ``--student-pattern moodle``), "Grade" and
+    "Last modified (grade)", plus the full name and the maximum for the reader.  Rows without an
+    id are written with an empty Identifier: Moodle skips them."""
+    total = sum(_maxima(report).values())
+    names = display_names(report)
+    rows = [["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]]
+    for s in report["summary"]:
+        ident = f"Participant {s['student_id']}" if s.get("student_id") else ""
+        rows.append([ident, names[s["submission"]], _num(s["points"]), _num(total), ""])
+    return _csv(rows)
 
 
 def summary_table(summaries):
@@ -148,26 +251,71 @@ def gradescope(report, summary):
     tests = []
     for row in rows:
         title = titles.get(row["exercise"], {}).get(lang, "")
+        where = _relative(row["notebook"], summary["submission"]) if row["notebook"] else ""
         name = f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "") if row["function"] \
-            else f"{messages.text('page_other', lang)}: {row['notebook'] or row['submission']}"
-        output = [row["message"]] + [f"{f.get('line') or f.get('text')}" + (f"\n  {f['hint']}" if f.get("hint") else "")
-                                     for f in row.get("feedback", [])[1 if _finding_first(row) else 0:]]
+            else f"{messages.text('page_other', lang)}: {where or os.path.basename(row['submission'])}"
+        output = [row["message"]]
+        for f in row.get("feedback", []):
+            line = f"{f.get('line') or f.get('text')}"
+            if line and line in row["message"] and not f.get("hint"):
+                continue                    # the message already says it
+            output.append(line + (f"\n  {f['hint']}" if f.get("hint") else ""))
         tests.append({"name": name, "number": row["exercise"], "score": row["points"], "max_score": row["max_points"],
                       "status": "passed" if row["status"] == "pass" else "failed",
                       "output": "\n".join(output), "visibility": "visible"})
+    seconds = report.get("timing", {}).get("submissions", {}).get(summary["submission"])
     return {
         "score": summary["points"],
+        **({"execution_time": round(seconds, 1)} if seconds is not None else {}),
         "output": messages.text("page_total", lang, points=f"{summary['points']:g}",
                                 max_points=f"{summary['max_points']:g}"),
         "visibility": "visible",
         "stdout_visibility": "hidden",
+        "extra_data": _extra_data(report),
         "tests": tests,
     }
 
 
-def _finding_first(row):
-    fb = row.get("feedback", [])
-    return bool(fb) and fb[0].get("test") == "" and row["message"].endswith(fb[0].get("text", "\0"))
+def _relative(path, folder):
+    """``path`` under the submission's folder, as the student knows it (never the grader's full path)."""
+    try:
+        rel = os.path.relpath(path, folder)
+    except ValueError:
+        return os.path.basename(path)
+    return os.path.basename(path) if rel.startswith("..") else rel
+
+
+def _extra_data(report):
+    """For the instructor (Gradescope stores it, students do not see it): what grading meant and the
+    isolation in force in the container (in Docker without namespaces: process limits only)."""
+    g = report["grader"]
+    iso = g.get("isolation") if isinstance(g.get("isolation"), dict) else {}
+    return {"grader": g.get("version"), "course": g.get("course", {}).get("version"), "seed": g.get("seed"),
+            "exercises": exercise_ids(report),
+            "isolation": {k: iso.get(k) for k in ("mode", "namespaces", "memory", "cpu", "processes", "why")
+                          if iso.get(k) not in (None, "", [])}}
+
+
+def write_nothing_gradable(report, target, lang, found=None):
+    """A Gradescope upload without a notebook: results.json with 0 points and the reason, in ``lang``
+    (``auto``: in the course's three languages, since no notebook says which one the student reads)."""
+    g = report["grader"]
+    notebooks = sorted({e["notebook"] for e in g["exercises"]})
+    expected = ", ".join(f"{n}.ipynb" for n in notebooks)
+    total = sum(e["points"] for e in g["exercises"])
+    langs = [lang] if lang in ("zh", "en", "ru") else ["zh", "en", "ru"]
+    lines = []
+    for code in langs:
+        what = messages.reason(found, code) if found else messages.text("found_nothing", code)
+        what = what[:1].upper() + what[1:]
+        lines.append(messages.text("nothing_gradable", code, expected=expected, found=what))
+    data = {"score": 0, "execution_time": report.get("timing", {}).get("seconds", 0),
+            "output": "\n\n".join(lines), "visibility": "visible", "stdout_visibility": "hidden",
+            "extra_data": _extra_data(report),
+            "tests": [{"name": n, "score": 0, "max_score": sum(e["points"] for e in g["exercises"] if e["notebook"] == n),
+                       "status": "failed", "output": "\n\n".join(lines), "visibility": "visible"} for n in notebooks]}
+    assert sum(t["max_score"] for t in data["tests"]) == total
+    atomic_write(target, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def write_gradescope(report, target):
@@ -287,7 +435,11 @@ th, td { border-bottom: 1px solid var(--line); padding: .35rem .6rem; text-align
 th, td:nth-child(3), td:nth-child(4) { white-space: nowrap; } details { margin: 1rem 0; } summary { cursor: pointer; }
 .pass { color: var(--pass); } .fail, .error { color: var(--fail); } .timeout, .missing { color: var(--warn); }
 .muted, footer { color: var(--muted); font-size: .9rem; } code { font-size: .95em; overflow-wrap: anywhere; }
-li { margin: .3rem 0; overflow-wrap: anywhere; } body.wide { max-width: 96rem; }
+li { margin: .3rem 0; overflow-wrap: anywhere; } body.wide { max-width: none; margin: 1rem; }
+.legend ul { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; list-style: none; padding: 0; margin: .3rem 0 1rem; }
+table.index td, table.index th { white-space: nowrap; } tr.max td, tr.max th, tfoot td, tfoot th { color: var(--muted); }
+tfoot tr:first-child td, tfoot tr:first-child th { border-top: 2px solid var(--line); }
+figure { margin: 1.5rem 0; } figure img { max-width: 100%; height: auto; }
 td.status { white-space: nowrap; }
 @media (max-width: 36rem) { body { margin: 1rem auto; font-size: 15px; } th, td { padding: .3rem .35rem; }
         .feedback th:nth-child(4), .feedback td:nth-child(4) { display: none; } }
@@ -374,15 +526,87 @@ def feedback_html(report, summary):
     return _page(lang, title, "\n".join(parts))
 
 
-def index_html(report, lang="en"):
+# status marks of the index: a sign and a word, never colour alone
+MARKS = {"pass": "✓", "fail": "✗", "error": "⚠", "timeout": "◔", "missing": "–"}
+FLAG_MARK = "⚑"
+
+
+def class_statistics(report):
+    """Per exercise and for the total: how many passed, the mean and the median points."""
+    import statistics
+    by_sub = {}
+    for row in report["rows"]:
+        by_sub.setdefault(row["submission"], {})[row["exercise"]] = row
+    subs = [s["submission"] for s in report["summary"]]
+    out = {}
+    for i in exercise_ids(report):
+        rows = [by_sub.get(s, {}).get(i) for s in subs]
+        points = [r["points"] if r else 0 for r in rows]
+        out[i] = {"passed": sum(1 for r in rows if r and r["status"] == "pass"), "of": len(subs),
+                  "mean": statistics.fmean(points) if points else 0.0,
+                  "median": statistics.median(points) if points else 0.0}
+    totals = [s["points"] for s in report["summary"]]
+    out["total"] = {"passed": sum(1 for s in report["summary"] if s["points"] == s["max_points"] and s["max_points"]),
+                    "of": len(subs), "mean": statistics.fmean(totals) if totals else 0.0,
+                    "median": statistics.median(totals) if totals else 0.0}
+    return out
+
+
+def _stat(x):
+    return f"{x:.1f}".rstrip("0").rstrip(".") if x == x else ""
+
+
+def histogram_png(report, path, lang="en"):
+    """A histogram of the totals (matplotlib, Agg), one bar per point; False when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg", force=True)
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    totals = [s["points"] for s in report["summary"]]
+    top = max([s["max_points"] for s in report["summary"]] + [1])
+    fig, ax = plt.subplots(figsize=(6.4, 3.2), dpi=100)
+    try:
+        edges = [x - 0.5 for x in range(0, int(top) + 2)]
+        ax.hist(totals, bins=edges, color="#4477aa", edgecolor="white")
+        ax.set_xlim(-0.5, top + 0.5)
+        ax.set_xlabel(messages.text("page_points", lang))
+        ax.set_ylabel(messages.text("index_students", lang))
+        ax.set_title(messages.text("index_histogram", lang))
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        fig.tight_layout()
+        path = pathlib.Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+    finally:
+        plt.close(fig)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(buf.getvalue())
+    os.replace(tmp, path)
+    return True
+
+
+def index_html(report, lang="en", histogram=None):
+    """The instructor's page: one row per student (name, total, flags, pages, language, one column per
+    exercise with a sign and the points), the maximum of every column, the class's pass rates, mean
+    and median, a legend, and the histogram of totals when one was drawn."""
     e = html.escape
     g = report["grader"]
     ids = exercise_ids(report)
+    maxima = _maxima(report)
     title = messages.text("index_title", lang)
+    titles = _titles(report)
     # what an instructor looks for first (who, the total, the page to send) before one column per exercise
-    head = "".join(f"<th>{e(x)}</th>" for x in [messages.text("index_submission", lang), messages.text("page_points", lang),
-                                               messages.text("index_pages", lang), messages.text("index_language", lang),
-                                               *ids])
+    fixed = [messages.text(k, lang) for k in ("index_submission", "page_points", "index_flags", "index_pages",
+                                              "index_language")]
+    head = "".join(f"<th>{e(x)}</th>" for x in fixed) + "".join(
+        f"<th title=\"{e(titles.get(i, {}).get(lang, ''))}\">{e(i)}</th>" for i in ids)
+    total_max = sum(maxima.values())
+    max_row = (f"<tr class=\"max\"><th scope=\"row\">{e(messages.text('index_max', lang))}</th>"
+               f"<td class=\"status\">{_num(total_max)}</td><td></td><td></td><td></td>"
+               + "".join(f"<td>{_num(maxima[i])}</td>" for i in ids) + "</tr>")
     by_sub = {}
     for row in report["rows"]:
         by_sub.setdefault(row["submission"], {})[row["exercise"]] = row
@@ -392,18 +616,39 @@ def index_html(report, lang="en"):
         cells = []
         for i in ids:
             r = by_sub.get(s["submission"], {}).get(i)
-            cells.append(f"<td class=\"{e(r['status'])}\" title=\"{e(r['message'])}\">{r['points']:g}</td>" if r
-                         else "<td></td>")
+            if r is None:
+                cells.append("<td></td>")
+                continue
+            mark = MARKS.get(r["status"], "?") + (FLAG_MARK if r.get("duplicates") else "")
+            word = _status(r["status"], lang)
+            cells.append(f"<td class=\"{e(r['status'])}\" title=\"{e(word)}: {e(r['message'])}\">"
+                         f"<span aria-label=\"{e(word)}\">{mark}</span> {r['points']:g}</td>")
         name = page_name(names[s["submission"]], s["submission"])
-        lines.append(f"<tr><td title=\"{e(s['submission'])}\">{e(names[s['submission']])}</td>"
+        flag_text = "; ".join(messages.text(f"flag_{f}", lang) for f in s.get("flags", []))
+        flag_cell = f"{FLAG_MARK} {e(flag_text)}" if flag_text else ""
+        lines.append(f"<tr><td title=\"{e(names[s['submission']])}\">{e(names[s['submission']])}</td>"
                      f"<td class=\"status\">{s['points']:g} / {s['max_points']:g}</td>"
+                     f"<td class=\"flags\">{flag_cell}</td>"
                      f"<td class=\"status\"><a href=\"{e(name)}.html\">HTML</a> · <a href=\"{e(name)}.md\">Markdown</a></td>"
                      f"<td>{e(s.get('lang', ''))}</td>{''.join(cells)}</tr>")
+    stats = class_statistics(report)
+    foot = []
+    for key, fmt in (("index_pass_rate", lambda st: f"{st['passed']}/{st['of']}"),
+                     ("index_mean", lambda st: _stat(st["mean"])), ("index_median", lambda st: _stat(st["median"]))):
+        foot.append(f"<tr class=\"stats\"><th scope=\"row\">{e(messages.text(key, lang))}</th>"
+                    f"<td class=\"status\">{e(fmt(stats['total']))}</td><td></td><td></td><td></td>"
+                    + "".join(f"<td>{e(fmt(stats[i]))}</td>" for i in ids) + "</tr>")
+    legend = "".join(f"<li><span class=\"{k}\">{MARKS[k]}</span> {e(_status(k, lang))}</li>" for k in STATUS_ORDER)
+    legend += f"<li>{FLAG_MARK} {e(messages.text('flag_duplicates', lang))}</li>"
     iso = g.get("isolation", {}) if isinstance(g.get("isolation"), dict) else {}
     iso_items = "".join(f"<li>{e(k)}: {e(', '.join(v) if isinstance(v, list) else str(v))}</li>"
                         for k, v in iso.items() if v not in (None, ""))
-    body = (f"<h1>{e(title)}</h1>\n<div class=\"table\"><table><thead><tr>{head}</tr></thead><tbody>"
-            + "".join(lines) + "</tbody></table></div>\n"
+    figure = (f"<figure><img src=\"{e(histogram)}\" alt=\"{e(messages.text('index_histogram', lang))}\" "
+              f"width=\"640\" height=\"320\"></figure>" if histogram else "")
+    body = (f"<h1>{e(title)}</h1>\n"
+            f"<div class=\"legend\"><strong>{e(messages.text('index_legend', lang))}</strong><ul>{legend}</ul></div>\n"
+            f"<div class=\"table\"><table class=\"index\"><thead><tr>{head}</tr>{max_row}</thead><tbody>"
+            + "".join(lines) + f"</tbody><tfoot>{''.join(foot)}</tfoot></table></div>\n" + figure
             + (f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>" if not g.get("complete", True) else "")
             + f"<details class=\"muted\"><summary>{e(messages.text('index_isolation', lang))}: "
               f"{e(str(iso.get('mode')))}, cgroups {e(str(iso.get('cgroups')))}</summary><ul>{iso_items}</ul></details>"
@@ -421,6 +666,9 @@ def write_feedback(report, folder, lang="en"):
         for suffix, text in ((".html", feedback_html(report, summary)), (".md", feedback_markdown(report, summary))):
             atomic_write(folder / f"{name}{suffix}", text)
             written.append(folder / f"{name}{suffix}")
-    atomic_write(folder / "index.html", index_html(report, lang))
+    histogram = "totals.png" if report["summary"] and histogram_png(report, folder / "totals.png", lang) else None
+    if histogram:
+        written.append(folder / "totals.png")
+    atomic_write(folder / "index.html", index_html(report, lang, histogram))
     written.append(folder / "index.html")
     return written

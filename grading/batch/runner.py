@@ -29,6 +29,7 @@ from .. import messages, usage
 from ..cells import prepare_cell
 from ..feedback import explain
 from . import codec
+from . import duplicates as _duplicates
 from .kernel import Kernel, KernelDied
 from .notebooks import identify, read_notebook
 
@@ -52,6 +53,7 @@ class Options:
     interrupt_grace: float = 2.0     # after an interrupt, before the kernel is killed
     max_restarts: int = 3            # kernel restarts per notebook
     lang: str = "auto"               # message language: auto / zh / en / ru
+    duplicates: str = "newest"       # several notebooks of one set: newest / best / ambiguous (duplicates.py)
 
 
 class Cancelled(Exception):
@@ -182,6 +184,7 @@ class NotebookRun:
         self.cell_errors = []       # (cell number, "Type: message")
         self.fatal = None           # (status, message): nothing more can run
         self.kernels_started = 0
+        self.unfinished = set()     # top-level cells interrupted or skipped for running too long
 
     def left(self):
         return self.deadline - time.monotonic()
@@ -246,6 +249,7 @@ class NotebookRun:
             if result.status == "error":
                 self.cell_errors.append((number, f"{result.ename}: {result.evalue}"))
             elif result.status == "timeout":
+                self.unfinished.add(number)
                 if self.kernel.interrupt(self.options.interrupt_grace):
                     self.cell_errors.append((number, messages.text("interrupted_after", self.lang,
                                                                    seconds=_num(limit))))
@@ -501,10 +505,12 @@ def _check_record(rec, n_cases):
 
 # -- one submission ------------------------------------------------------------------
 
-def notebook_language(info, options):
+def notebook_language(info, options, fallback="en"):
+    """The language of a notebook's rows: --lang, else the notebook's own, else ``fallback`` (the
+    submission's: a damaged notebook, which says nothing, is reported in its classmates' language)."""
     if options.lang != "auto":
         return options.lang
-    return info.language if info.language in ("zh", "en", "ru") else "en"
+    return info.language if info.language in ("zh", "en", "ru") else fallback
 
 
 class Unit:
@@ -513,6 +519,9 @@ class Unit:
     def __init__(self, info, exercises, lang, others=()):
         self.info, self.exercises, self.lang, self.others = info, exercises, lang, list(others)
         self.rows = None
+        self.tries = [info]          # the copies to grade (several under --duplicates best)
+        self.rule, self.ambiguous = "newest", False
+        self.notes = []              # rows about the notebook itself (a cell that never finished)
 
 
 class Plan:
@@ -528,15 +537,6 @@ class Plan:
         return [u for kind, u in self.slots if kind == "run"]
 
 
-def _choice_order(info, stem):
-    """Which of several notebooks of one exercise set is graded: the one named exactly like the
-    course's notebook, then the others in natural name order ("x (2)" before "x (10)");
-    deterministic, so 40 copies do not add 40 chances."""
-    name = info.name[:-6] if info.name.lower().endswith(".ipynb") else info.name
-    natural = [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", info.display)]
-    return (name.strip(" .") != stem, natural, info.display)
-
-
 def plan_submission(sub, course, options, scope):
     """The Plan for one notebooks.Submission."""
     infos = [read_notebook(f.path, f.display, f.problem) for f in sub.files]
@@ -544,6 +544,7 @@ def plan_submission(sub, course, options, scope):
         identify(info, course.functions)         # an unreadable file is still known by its name
     languages = [i.language for i in infos if i.language in ("zh", "en", "ru")]
     lang = options.lang if options.lang != "auto" else (languages[0] if languages else "en")
+    student_lang = languages[0] if languages else lang     # --lang aside: what the student reads
     plan = Plan(sub.id, lang)
     scoped = {stem: [ex for ex in exs if ex.id in scope] for stem, exs in course.by_notebook.items()}
     if sub.refused is not None:
@@ -553,9 +554,9 @@ def plan_submission(sub, course, options, scope):
     by_stem, extra = {}, []
     for info in infos:
         if info.stem is None:
-            lang_i = notebook_language(info, options)
-            message = (messages.text("unreadable", lang_i, problem=messages.reason(info.problem, lang_i))
-                       if info.problem else messages.text("unknown_notebook", lang_i, known=", ".join(course.by_notebook)))
+            lang_i = notebook_language(info, options, student_lang)
+            message = (_unreadable(info, lang_i) if info.problem
+                       else messages.text("unknown_notebook", lang_i, known=", ".join(course.by_notebook)))
             extra.append(make_row(sub.id, info.display, None, "error", message, exercise_id="-", max_points=0,
                                   lang=lang_i))
         else:
@@ -563,7 +564,7 @@ def plan_submission(sub, course, options, scope):
     for stem, exercises in scoped.items():
         if not exercises:
             continue
-        candidates = sorted(by_stem.get(stem, []), key=lambda i: _choice_order(i, stem))
+        candidates, ambiguous = _duplicates.order(by_stem.get(stem, []), stem, options.duplicates)
         if not candidates:
             if not sub.files and sub.empty is not None:
                 message = messages.reason(sub.empty, lang)
@@ -572,11 +573,21 @@ def plan_submission(sub, course, options, scope):
             plan.slots.append(("rows", [make_row(sub.id, "", ex, "missing", message, lang=lang) for ex in exercises]))
             continue
         info, others = candidates[0], candidates[1:]
-        lang_i = notebook_language(info, options)
+        lang_i = notebook_language(info, options, student_lang)
+        if others and options.duplicates == "ambiguous":
+            # the instructor decides: no copy is graded, every row names them all
+            names = ", ".join(o.display.rsplit("/", 1)[-1] for o in candidates[:4])
+            dup = _duplicates.record(None, candidates, "ambiguous", True)
+            plan.slots.append(("rows", [dict(make_row(sub.id, "", ex, "error", messages.text(
+                "duplicates_undecided", lang_i, count=len(candidates), names=names), lang=lang_i), duplicates=dup)
+                for ex in exercises]))
+            continue
         unit = Unit(info, exercises, lang_i, others)
-        if info.problem:
-            unit.rows = [make_row(sub.id, info.display, ex, "error", messages.text(
-                "unreadable", lang_i, problem=messages.reason(info.problem, lang_i)), lang=lang_i) for ex in exercises]
+        unit.rule, unit.ambiguous = options.duplicates, ambiguous
+        if options.duplicates == "best":
+            unit.tries = [c for c in candidates if not c.problem][:_duplicates.MAX_TRIES] or [info]
+        if info.problem and len(unit.tries) == 1 and unit.tries[0] is info:
+            unit.rows = _damaged_rows(sub.id, info, exercises, lang_i)
         plan.slots.append(("run", unit))
     for problem in sub.problems:
         extra.append(make_row(sub.id, "", None, "error", messages.reason(problem, lang), exercise_id="-",
@@ -595,21 +606,66 @@ def run_submission(plan, course, sandbox, options, cancel=None):
         for unit in plan.units():
             if unit.rows is not None:
                 continue
-            run = NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel, group)
-            try:
-                unit.rows = run.grade(plan.submission, unit.exercises)
-            except Cancelled:
-                raise
-            except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
-                unit.rows = [make_row(plan.submission, unit.info.display, ex, "error", messages.text(
-                    "internal", unit.lang, error=f"{type(exc).__name__}: {exc}"), lang=unit.lang,
-                    details={"traceback": traceback.format_exc()[-2000:]}) for ex in unit.exercises]
-            finally:
-                run.close()
+            best = None
+            for info in unit.tries:       # one copy, or under --duplicates best each, the most points counting
+                lang = notebook_language(info, options, unit.lang)
+                rows, notes = _grade_notebook(plan, unit, info, lang, course, sandbox, options, deadline, cancel, group)
+                points = sum(r["points"] for r in rows)
+                if best is None or points > best[0]:
+                    best = (points, info, rows, notes, lang)
+            _, chosen, unit.rows, unit.notes, unit.lang = best
+            if chosen is not unit.info:
+                unit.others = [unit.info] + [o for o in unit.others if o is not chosen]
+                unit.info = chosen
     finally:
         if group is not None:
             group.remove()
         plan.seconds = time.monotonic() - start
+
+
+def _grade_notebook(plan, unit, info, lang, course, sandbox, options, deadline, cancel, group):
+    """(rows, note rows) of one notebook run for a unit's exercises."""
+    run = NotebookRun(info, course, sandbox, options, deadline, lang, cancel, group)
+    try:
+        rows = run.grade(plan.submission, unit.exercises)
+        return rows, never_finished_rows(plan.submission, info, run, lang)
+    except Cancelled:
+        raise
+    except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
+        return [make_row(plan.submission, info.display, ex, "error", messages.text(
+            "internal", lang, error=f"{type(exc).__name__}: {exc}"), lang=lang,
+            details={"traceback": traceback.format_exc()[-2000:]}) for ex in unit.exercises], []
+    finally:
+        run.close()
+
+
+def never_finished_rows(submission, info, run, lang):
+    """One note row per top-level cell that did not finish and was interrupted or skipped: the
+    grade may not show it (the rest of the notebook ran), but the notebook does not run top to bottom."""
+    return [make_row(submission, info.display, None, "error", messages.text(
+        "cell_never_finished", lang, cell=n, seconds=_num(run.options.cell_timeout)), exercise_id="-", max_points=0,
+        lang=lang) for n in sorted(run.unfinished)]
+
+
+DAMAGED = {"problem_not_json", "problem_not_utf8", "problem_no_cells", "problem_old_format", "problem_too_large"}
+
+
+def _unreadable(info, lang):
+    """Why a notebook cannot be read, once, with what the student can do about it."""
+    problem = messages.reason(info.problem, lang)
+    if info.problem[0] in DAMAGED:
+        return messages.text("damaged_notebook", lang, name=info.display.rsplit("/", 1)[-1], problem=problem)
+    return messages.text("unreadable", lang, problem=problem)
+
+
+def _damaged_rows(submission, info, exercises, lang):
+    """A notebook that cannot be read: its exercises get short rows, and one row says why and what to do."""
+    if info.problem[0] not in DAMAGED:
+        return [make_row(submission, info.display, ex, "error", _unreadable(info, lang), lang=lang) for ex in exercises]
+    short = messages.text("damaged_see_note", lang, name=info.display.rsplit("/", 1)[-1])
+    rows = [make_row(submission, info.display, ex, "error", short, lang=lang) for ex in exercises]
+    return rows + [make_row(submission, info.display, None, "error", _unreadable(info, lang), exercise_id="-",
+                            max_points=0, lang=lang)]
 
 
 def assemble(plan):
@@ -626,9 +682,14 @@ def assemble(plan):
         if item.others:
             names = [o.display.rsplit("/", 1)[-1] for o in item.others]
             key = "also_handed_in" if len(names) <= 3 else "also_handed_in_many"
-            note = messages.text(key, item.lang, count=len(names), names=", ".join(names[:3]))
-            unit_rows = [dict(r, message=clean(f"{r['message']} {note}")) for r in unit_rows]
-        rows += unit_rows
+            note = "" if item.rule == "best" and len(item.tries) > 1 else messages.text(
+                key, item.lang, count=len(names), names=", ".join(names[:3]))
+            how = messages.text(f"duplicates_{item.rule}" + ("_tied" if item.ambiguous else ""), item.lang,
+                                graded=item.info.display.rsplit("/", 1)[-1])
+            dup = _duplicates.record(item.info, item.others, item.rule, item.ambiguous)
+            unit_rows = [dict(r, message=clean(" ".join(p for p in (r["message"], note, how) if p)), duplicates=dup)
+                         if r["exercise"] != "-" else r for r in unit_rows]
+        rows += unit_rows + item.notes
     return rows
 
 

@@ -53,42 +53,56 @@ def merge(reports):
     for key, what in (("seed", "seeds"), ("version", "grader versions")):
         values = {h.get(key) for h in heads}
         if len(values) != 1:
-            raise MergeError(f"the shard reports have different {what}: {sorted(map(str, values))}")
+            raise MergeError(f"the shard reports have different {what}: {sorted(map(str, values))}; "
+                             + ("grade every shard again with the same --seed" if key == "seed" else
+                                "grade every shard with the same installation of the grader"))
     courses = {h.get("course", {}).get("version") for h in heads}
     if len(courses) != 1:
-        raise MergeError(f"the shard reports were graded against different course versions: {sorted(map(str, courses))}")
+        raise MergeError(f"the shard reports were graded against different course versions: {sorted(map(str, courses))}; "
+                         "grade every shard from the same commit of the course")
     exercises = {tuple(e["id"] for e in h.get("exercises", [])) for h in heads}
     if len(exercises) != 1:
-        raise MergeError("the shard reports grade different exercises")
+        counts = ", ".join(f"shard {(h.get('shard') or {}).get('k', '?')}: {len(h.get('exercises', []))}" for h in heads)
+        raise MergeError(f"the shard reports grade different exercises ({counts}); give every shard the same "
+                         "--exercises IDS or --all-exercises (this grader decides them from the whole batch "
+                         "before sharding, so shards graded by it with the same options always agree)")
     shards = [h.get("shard") for h in heads]
     if any(s is None for s in shards):
-        raise MergeError("a report is not a shard report (it was graded without --shard)")
+        raise MergeError("a report is not a shard report (it was graded without --shard); "
+                         "give only the JSON reports written by `--shard K/N --json FILE`")
     totals = {s["of"] for s in shards}
     if len(totals) != 1:
-        raise MergeError(f"the shard reports split the batch differently: N = {sorted(totals)}")
+        raise MergeError(f"the shard reports split the batch differently: N = {sorted(totals)}; "
+                         "grade every shard with the same N in --shard K/N")
     n = totals.pop()
     batches = {(h["batch"]["submissions"], h["batch"]["digest"]) for h in heads}
     if len(batches) != 1:
-        raise MergeError("the shard reports come from different batches (other submissions were found)")
+        raise MergeError("the shard reports come from different batches (other submissions were found); give "
+                         "every shard the same folder and --group-by, and do not change the folder between shards")
     count, batch_digest = batches.pop()
     seen = {}
     for s in shards:
         seen[s["k"]] = seen.get(s["k"], 0) + 1
     twice = sorted(k for k, c in seen.items() if c > 1)
     if twice:
-        raise MergeError(f"shard(s) {', '.join(f'{k}/{n}' for k in twice)} given more than once")
+        raise MergeError(f"shard(s) {', '.join(f'{k}/{n}' for k in twice)} given more than once; "
+                         "name each shard's report once")
     gaps = sorted(set(range(1, n + 1)) - set(seen))
     if gaps:
-        raise MergeError(f"shard(s) {', '.join(f'{k}/{n}' for k in gaps)} missing")
+        raise MergeError(f"shard(s) {', '.join(f'{k}/{n}' for k in gaps)} missing; grade "
+                         + " and ".join(f"--shard {k}/{n}" for k in gaps[:3]) + (" ..." if len(gaps) > 3 else "")
+                         + " with the same options and add the report(s)")
     graded = {}
     for report, s in zip(reports, shards):
         for summary in report.get("summary", []):
             sub = summary["submission"]
             if sub in graded:
-                raise MergeError(f"the submission {sub!r} is in shard {graded[sub]}/{n} and in shard {s['k']}/{n}")
+                raise MergeError(f"the submission {sub!r} is in shard {graded[sub]}/{n} and in shard {s['k']}/{n}; "
+                                 "the folder changed between shards: grade every shard again")
             graded[sub] = s["k"]
     if len(graded) != count or digest(graded) != batch_digest:
-        raise MergeError(f"the shards hold {len(graded)} submissions, the batch has {count}")
+        raise MergeError(f"the shards hold {len(graded)} submissions, the batch has {count}; a shard was interrupted "
+                         "or the folder changed: grade the incomplete shard again")
     order = sorted(graded)
     by_sub = {}
     summaries = {}

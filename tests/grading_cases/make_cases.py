@@ -356,7 +356,8 @@ def cases():
         "fork_bomb": (solved(FORK_BOMB), {k: "fail" for k in ok3}, ["os.fork"]),
         "toplevel_exit": (solved("import os\nos._exit(0)", insert_at=3), ok3, []),
         "toplevel_hang": (solved("while True:\n    try:\n        while True:\n            pass\n"
-                                 "    except KeyboardInterrupt:\n        continue", insert_at=3), ok3, []),
+                                 "    except KeyboardInterrupt:\n        continue", insert_at=3),
+                          {**ok3, "-": "error"}, ["did not finish"]),
         "toplevel_input": (solved("answer = input('?')"), ok3, []),
         "toplevel_memory": (solved("import numpy as np\nhuge = np.ones(3 * 2**30 // 8)"), ok3, []),
         "magics": (solved("!ls /", "%timeit -n1 -r1 1 + 1", "%%bash\necho hi", "files = !ls",
@@ -366,14 +367,15 @@ def cases():
         "missing_function": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=rename_function)},
                              {**ok3, "mask-2": "missing"}, ["masked_softmax"]),
         "invalid_json": ({"ex01_allowed_set.ipynb": b'{"cells": [ {"cell_type": "code", '},
-                         {k: "error" for k in ok3}, ["JSON"]),
-        "non_utf8": ({"ex01_allowed_set.ipynb": non_utf8}, {k: "error" for k in ok3}, ["UTF-8"]),
-        "empty_file": ({"ex01_allowed_set.ipynb": b""}, {k: "error" for k in ok3}, ["JSON"]),
+                         {**{k: "error" for k in ok3}, "-": "error"}, ["JSON", "damaged or truncated"]),
+        "non_utf8": ({"ex01_allowed_set.ipynb": non_utf8}, {**{k: "error" for k in ok3}, "-": "error"}, ["UTF-8"]),
+        "empty_file": ({"ex01_allowed_set.ipynb": b""}, {**{k: "error" for k in ok3}, "-": "error"}, ["JSON"]),
         "cjk": ({"练习一 ex01_allowed_set.ipynb": with_cells(SOLVED_ZH, [
             "# 中文注释：掩码与许可集合\n变量 = '注意力权重'\nprint(变量, 'маска')\n",
             GOOD + "\ndef 掩码软最大(分数, 许可):\n    return _good_softmax(分数, 许可)\n\nmasked_softmax = 掩码软最大\n"])},
             ok3, []),
-        # one notebook per exercise set is graded (the one named like the course's), whatever the others score
+        # one notebook per exercise set is graded: the newest, and of copies written within 2 s of each other
+        # (these are) the one named like the course's, whatever the others score
         "two_notebooks_same": ({"ex01_allowed_set.ipynb": load(STUB), "ex01_allowed_set (1).ipynb": load(SOLVED)},
                                {k: "fail" for k in ok3}, ["ex01_allowed_set (1).ipynb"]),
         "forty_guesses": ({f"ex01_allowed_set ({k}).ipynb": with_cells(SOLVED, [GUESS.format(k=k)]) for k in range(1, 41)},

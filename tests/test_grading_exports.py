@@ -1,0 +1,132 @@
+"""The instructor's files, without kernels: gradebook exports (plain, totals, Canvas, Moodle), the
+class statistics and the index page, which copy of a notebook is graded, flat LMS downloads grouped
+by student, and the rubric.  (The grader end to end: test_grading_class.py.)"""
+
+import csv
+import io
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from grading.batch import duplicates, report
+from grading.batch.notebooks import NotebookInfo, find_submissions, student_pattern
+from grading.exercises import EXERCISES
+from test_grading_units import sample_report
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def rows_of(text):
+    return list(csv.reader(io.StringIO(text)))
+
+
+def ids_report():
+    r = sample_report()
+    r["summary"][0]["student_id"] = "12345"
+    return r
+
+
+def test_totals_canvas_and_moodle_exports_name_students_as_the_pages_do():
+    r = ids_report()
+    assert rows_of(report.to_totals_csv(r)) == [["student", "id", "total (max 3)", "flags"],
+                                                ["a,b", "12345", "1", ""], ["学生", "", "0", ""]]
+    canvas = rows_of(report.to_canvas_csv(r, "Week 1"))
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Week 1"]
+    assert canvas[1] == ["Points Possible", "", "", "", "", "3"]
+    assert canvas[2] == ["a,b", "12345", "", "", "", "1"]
+    per = rows_of(report.to_canvas_csv(r, "Week 1", per_exercise=True))
+    assert per[0][5:] == ["Week 1 mask-1", "Week 1 mask-2"] and per[1][5:] == ["1", "2"] and per[2][5:] == ["1", "0"]
+    moodle = rows_of(report.to_moodle_csv(r))
+    assert moodle[0][:3] == ["Identifier", "Full name", "Grade"] and "Last modified (grade)" in moodle[0]
+    assert moodle[1][:4] == ["Participant 12345", "a,b", "1", "3"] and moodle[2][0] == ""
+
+
+def test_no_export_shows_the_instructors_paths():
+    r = sample_report()
+    for s in r["summary"]:
+        s["submission"] = "/home/prof/subs/" + s["submission"]
+    for row in r["rows"]:
+        row["submission"] = "/home/prof/subs/" + row["submission"]
+    for text in (report.to_wide_csv(r), report.to_totals_csv(r), report.to_canvas_csv(r), report.to_moodle_csv(r)):
+        assert "/home/prof" not in text
+
+
+def test_class_statistics_and_an_index_that_does_not_rely_on_colour(tmp_path):
+    r = sample_report()
+    stats = report.class_statistics(r)
+    assert stats["mask-1"] == {"passed": 1, "of": 2, "mean": 0.5, "median": 0.5}
+    assert stats["total"]["mean"] == 0.5
+    report.write_feedback(r, tmp_path, "ru")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "body.wide { max-width: none" in index
+    for status in report.STATUS_ORDER:                 # every status has a sign and a word in the legend
+        assert f'{report.MARKS[status]}</span> {report._status(status, "ru")}' in index
+    assert "Максимум" in index and "Доля сдавших" in index and "Среднее" in index and "Медиана" in index
+    assert (tmp_path / "totals.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and 'src="totals.png"' in index
+    first = (tmp_path / "totals.png").read_bytes()
+    report.write_feedback(r, tmp_path, "ru")
+    assert (tmp_path / "totals.png").read_bytes() == first        # the same report draws the same bytes
+
+
+def info(tmp_path, name, when):
+    path = tmp_path / name
+    path.write_text("{}", encoding="utf-8")
+    os.utime(path, (when, when))
+    return NotebookInfo(str(path))
+
+
+def test_the_newest_copy_is_graded_and_equal_times_are_flagged(tmp_path):
+    stub, solved = info(tmp_path, "ex01_allowed_set.ipynb", 1_000), info(tmp_path, "ex01_allowed_set (1).ipynb", 5_000)
+    order, ambiguous = duplicates.order([stub, solved], "ex01_allowed_set", "newest")
+    assert order == [solved, stub] and not ambiguous
+    os.utime(solved.path, (1_001, 1_001))                  # within a zip archive's 2 s: cannot be told apart
+    order, ambiguous = duplicates.order([solved, stub], "ex01_allowed_set", "newest")
+    assert order == [stub, solved] and ambiguous         # then the one named like the course's
+    assert duplicates.record(stub, [solved], "newest", True) == {
+        "graded": "ex01_allowed_set.ipynb", "others": ["ex01_allowed_set (1).ipynb"], "rule": "newest",
+        "ambiguous": True}
+
+
+@pytest.mark.parametrize("preset, names, expected", [
+    ("canvas", ["smithjohn_12345_67890_ex01_allowed_set.ipynb", "smithjohn_12345_67891_ex02_heads.ipynb",
+                "doejane_late_222_333_ex01_allowed_set.ipynb"], {"smithjohn": "12345", "doejane": "222"}),
+    ("moodle", ["Anna Petrova_1001_assignsubmission_file_/ex01_allowed_set.ipynb",
+                "Li Wei_1002_assignsubmission_file_ex01_allowed_set.ipynb"], {"Anna Petrova": "1001", "Li Wei": "1002"}),
+])
+def test_flat_lms_downloads_are_grouped_by_student(tmp_path, preset, names, expected):
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    found, _ = find_submissions([tmp_path], pattern=student_pattern(preset))
+    got = {os.path.basename(s.id): s.student_id for s in found.values()}
+    assert got == expected
+    if preset == "canvas":
+        smith = next(s for s in found.values() if s.id.endswith("smithjohn"))
+        assert len(smith.files) == 2
+
+
+def test_a_student_pattern_needs_a_student_group():
+    with pytest.raises(ValueError, match=r"\(\?P<student>"):
+        student_pattern(r"^(\w+)_")
+    with pytest.raises(ValueError, match="not a regular expression"):
+        student_pattern("(")
+
+
+@pytest.mark.parametrize("lang, title", [("zh", "评分细则"), ("en", "Rubric"), ("ru", "Критерии оценивания")])
+def test_rubric_in_markdown_and_csv(lang, title):
+    md = subprocess.run([sys.executable, "-m", "grading", "rubric", "--lang", lang], cwd=ROOT, capture_output=True,
+                        text=True, timeout=120)
+    assert md.returncode == 0 and md.stdout.startswith(f"# {title}")
+    for ex in EXERCISES.values():
+        assert f"| {ex.id} | {ex.notebook} | `{ex.function}` |" in md.stdout
+        assert ex.title[lang].replace("|", "\\|") in md.stdout
+    total = sum(ex.points for ex in EXERCISES.values())
+    assert f"**{total:g}**" in md.stdout
+    table = subprocess.run([sys.executable, "-m", "grading", "rubric", "--format", "csv", "--lang", lang], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    back = list(csv.DictReader(io.StringIO(table.stdout)))
+    assert [r["id"] for r in back] == list(EXERCISES) and sum(float(r["points"]) for r in back) == total
+    assert all(int(r["public_tests"]) > 0 and int(r["hidden_tests"]) > 0 for r in back)
