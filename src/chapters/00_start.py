@@ -360,7 +360,7 @@ md(zh=r"""
 | 注意力权重 | attention weights | веса внимания |
 | 头，多头注意力 | head, multi-head attention | голова, многоголовое внимание |
 | 拆分 / 合并头 | split / merge heads | разбиение / склейка голов |
-| 输出投影 W_O | output projection W_O | выходная проекция W_O |
+| 输出投影 $W_O$ | output projection $W_O$ | выходная проекция $W_O$ |
 | 偏置 | bias | свободный член (bias) |
 | 子空间 | subspace | подпространство |
 | 词元（token） | token | токен |
@@ -408,7 +408,7 @@ The text uses the terms of this table in all three languages.
 | attention weights | 注意力权重 | веса внимания |
 | head, multi-head attention | 头，多头注意力 | голова, многоголовое внимание |
 | split / merge heads | 拆分 / 合并头 | разбиение / склейка голов |
-| output projection W_O | 输出投影 W_O | выходная проекция W_O |
+| output projection $W_O$ | 输出投影 $W_O$ | выходная проекция $W_O$ |
 | bias | 偏置 | свободный член (bias) |
 | subspace | 子空间 | подпространство |
 | token | 词元（token） | токен |
@@ -456,7 +456,7 @@ The text uses the terms of this table in all three languages.
 | веса внимания | attention weights | 注意力权重 |
 | голова, многоголовое внимание | head, multi-head attention | 头，多头注意力 |
 | разбиение / склейка голов | split / merge heads | 拆分 / 合并头 |
-| выходная проекция W_O | output projection W_O | 输出投影 W_O |
+| выходная проекция $W_O$ | output projection $W_O$ | 输出投影 $W_O$ |
 | свободный член (bias) | bias | 偏置 |
 | подпространство | subspace | 子空间 |
 | токен | token | 词元（token） |

@@ -97,7 +97,7 @@ md(zh=r"""
 
 把输入和目标逐位对齐来看。位置 t 的输入是已经看到的第 t 个词元，位置 t 的输出用来预测目标 t，也就是紧接着的下一个词元：
 """, en=r"""
-Row 0, 春雨, fills T = 3 exactly and needs no padding. Row 1, 雨, has a single character: its inputs end with one EOS (id 2) and its targets end with −100. Note that the two 2s in this row play entirely different roles. The 2 at target position 1 is the real end of the text 雨, and the model must learn to predict it; the 2 at input position 2 is only filler.
+Row 0, 春雨, fills T = 3 and needs no padding. Row 1, 雨, has a single character: its inputs end with one EOS (id 2) and its targets end with −100. Note that the two 2s in this row play entirely different roles. The 2 at target position 1 is the real end of the text 雨, and the model must learn to predict it; the 2 at input position 2 is only filler.
 
 ## 1.2 Why position i may read itself
 
@@ -139,7 +139,7 @@ md(zh=r"""
 
 两者互为补集：`allowed == ~future`。
 """, en=r"""
-Two things follow. First, target t is exactly input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore j ≤ i, diagonal included.
+Two things follow. First, target t is input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore j ≤ i, diagonal included.
 
 The upper grid of the figure draws this for five positions. The lower grid is the case of a KV cache, where a few new queries face more keys than there are queries; §5 returns to it.
 
@@ -199,7 +199,7 @@ assert "row (2,)" in str(err)
 md(zh=r"""
 如果把 `future` 当成 `allowed` 传进去，每个查询读到的恰好是它不该读的位置。在方阵里，`future` 的最后一行全为假，于是第 2 行没有任何可读的键，库会报错，我们才侥幸发现传错了。别的掩码错误未必会这样自己暴露出来。稳妥的做法是按名字传参：`allowed` 表示允许，`future` 表示禁止，两者从不互换。
 """, en=r"""
-If `future` is passed where `allowed` belongs, every query reads exactly the keys it must not read. In a square mask the last row of `future` is all False, so row 2 has no key to read and the library raises an error; that is the only reason the mistake is caught here. Do not count on such luck: pass masks by name, `allowed` for what may be read, `future` for what may not.
+If `future` is passed where `allowed` belongs, every query reads the very keys it must not read. In a square mask the last row of `future` is all False, so row 2 has no key to read and the library raises an error; that is the only reason the mistake is caught here. Do not count on such luck: pass masks by name, `allowed` for what may be read, `future` for what may not.
 """, ru=r"""
 Если подать `future` туда, где ожидается `allowed`, каждый запрос будет читать ровно те ключи, которые ему читать нельзя. В квадратной маске последняя строка `future` целиком состоит из False, поэтому у строки 2 не остаётся ни одного ключа, и библиотека выдаёт ошибку — только благодаря этому путаница здесь и обнаружилась. Не стоит рассчитывать на такую удачу. Передавайте маски по имени: `allowed` — то, что читать можно, `future` — то, что нельзя.
 """)
@@ -277,7 +277,7 @@ md(zh=r"""
 """, en=r"""
 ## 1.5 A score of 0 forbids nothing
 
-A natural misconception is that setting the forbidden scores to 0 (say with `scores * allowed`, or `np.where(allowed, scores, 0)`) hides those keys. But 0 is just an ordinary score: softmax gives it exp(0) = 1, exactly what an allowed key with score 0 gets. In the all-zero example the forbidden scores are 0 already, so "zeroing" them changes nothing:
+A natural misconception is that setting the forbidden scores to 0 (say with `scores * allowed`, or `np.where(allowed, scores, 0)`) hides those keys. But 0 is just an ordinary score: softmax gives it exp(0) = 1, the same as an allowed key with score 0. In the all-zero example the forbidden scores are 0 already, so "zeroing" them changes nothing:
 """, ru=r"""
 ## 1.5 Нулевая оценка ничего не запрещает
 
@@ -474,15 +474,15 @@ print(type(refusal(causal_future, 4, 3)).__name__)
 md(zh=r"""
 ## 1.8 填充位置的查询：照常计算，但不计分
 
-回到批量 ["春雨", "雨"]。第 1 行位置 2 的输入是补上的 EOS。前向传播并不特殊对待它：它是一个普通的查询，照样读取位置 0～2 并得到输出，这个输出也不会被强行置零。为了演示，取一张随机的小词元嵌入表 E（位置要到 §3 才加入），令 X = E[inputs]，并直接用 q = k = v = X。这里还没有投影矩阵 W_Q、W_K、W_V（它们在 §2 出现），这样一来，例子里唯一起作用的就是每个查询能读哪些键：
+回到批量 ["春雨", "雨"]。第 1 行位置 2 的输入是补上的 EOS。前向传播并不特殊对待它：它是一个普通的查询，照样读取位置 0～2 并得到输出，这个输出也不会被强行置零。为了演示，取一张随机的小词元嵌入表 E（位置要到 §3 才加入），令 X = E[inputs]，并直接用 q = k = v = X。这里还没有投影矩阵 $W_Q$、$W_K$、$W_V$（它们在 §2 出现），这样一来，例子里唯一起作用的就是每个查询能读哪些键：
 """, en=r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set X = E[inputs] and use q = k = v = X directly. There are no projections W_Q, W_K, W_V yet (they come in §2), so the only thing that matters in the example is which keys each query may read:
+Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set X = E[inputs] and use q = k = v = X directly. There are no projections $W_Q$, $W_K$, $W_V$ yet (they come in §2), so the only thing that matters in the example is which keys each query may read:
 """, ru=r"""
 ## 1.8 Запросы в позициях дополнения вычисляются, но не учитываются
 
-Вернёмся к батчу ["春雨", "雨"]. В строке 1 вход в позиции 2 — это EOS, добавленный при дополнении. Прямой проход никак не выделяет его: это обычный запрос, он читает позиции 0–2 и получает выход, и этот выход никто не обнуляет принудительно. Чтобы увидеть это, возьмём маленькую случайную таблицу эмбеддингов токенов E (позиции появятся только в §3), положим X = E[inputs] и будем использовать прямо q = k = v = X. Проекций W_Q, W_K, W_V пока нет (они появятся в §2), так что в примере важно только то, какие ключи может читать каждый запрос:
+Вернёмся к батчу ["春雨", "雨"]. В строке 1 вход в позиции 2 — это EOS, добавленный при дополнении. Прямой проход никак не выделяет его: это обычный запрос, он читает позиции 0–2 и получает выход, и этот выход никто не обнуляет принудительно. Чтобы увидеть это, возьмём маленькую случайную таблицу эмбеддингов токенов E (позиции появятся только в §3), положим X = E[inputs] и будем использовать прямо q = k = v = X. Проекций $W_Q$, $W_K$, $W_V$ пока нет (они появятся в §2), так что в примере важно только то, какие ключи может читать каждый запрос:
 """)
 
 code("""
@@ -538,7 +538,7 @@ md(zh=r"""
 """, en=r"""
 Five positions are scored, and two of their targets are EOS: position 2 of 春雨 and position 1 of 雨. They are the real ends of the texts, and the model has to learn to predict EOS there. Treat EOS as padding and ignore it (say, by dropping the positions where `targets == EOS` from the loss) and only 3 scored positions remain; the model never learns where a text ends.
 
-Because of the way `collate` lays out a batch, the positions whose input is EOS are exactly the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id. (Why EOS must not be declared a padding index either is explained in §1.10.)
+Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id. (Why EOS must not be declared a padding index either is explained in §1.10.)
 """, ru=r"""
 Учитываются пять позиций, и в двух из них целевая метка — EOS: позиция 2 в 春雨 и позиция 1 в 雨. Это настоящие концы текстов, и модель должна научиться предсказывать там EOS. Если считать EOS дополнением и игнорировать его (например, выбрасывать из функции потерь позиции, где `targets == EOS`), останутся только 3 учитываемые позиции, и модель так и не узнает, где заканчивается текст.
 
@@ -661,7 +661,7 @@ assert change["causal"][2].max() > 0 and change["unmasked"][:2].max(axis=1).min(
 md(zh=r"""
 有掩码时，第 0 行和第 1 行的最大变化恰好是 0.0，变的只有第 2 行；去掉掩码后，三行都变了。下面的热力图画出每个元素的 |ΔY[i, j]|（横轴 j 这里是特征维度）：
 """, en=r"""
-With the mask the largest change in rows 0 and 1 is exactly 0.0 and only row 2 changes; without it all three rows change. The heatmaps show |ΔY[i, j]| for every entry (here the axis j runs over features):
+With the mask the largest change in rows 0 and 1 is 0.0 and only row 2 changes; without it all three rows change. The heatmaps show |ΔY[i, j]| for every entry (here the axis j runs over features):
 """, ru=r"""
 С маской наибольшее изменение строк 0 и 1 равно ровно нулю, меняется только строка 2; без маски меняются все три строки. Тепловые карты показывают |ΔY[i, j]| для каждого элемента (ось j здесь пробегает признаки):
 """)
@@ -678,7 +678,7 @@ plt.show()
 """, alt=dict(
     zh="两张 3×4 热力图，行 i 为位置，列 j 为特征，颜色表示只改 X[2] 后的 |ΔY|。左：causal_attention，第 0、1 行全是 0.00，只有第 2 行有颜色。右：unmasked_attention，三行都有变化。",
     en="Two 3×4 heatmaps, rows i are positions, columns j features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.",
-    ru="Две тепловые карты 3×4: строки i — позиции, столбцы j — признаки, цвет — |ΔY| после изменения только X[2]. Слева causal_attention: строки 0 и 1 целиком 0.00, окрашена только строка 2. Справа unmasked_attention: меняются все три строки.",
+    ru="Две тепловые карты 3×4: строки i — позиции, столбцы j — признаки, цвет — |ΔY| после изменения только X[2]. Слева causal_attention: строки 0 и 1 целиком 0,00, окрашена только строка 2. Справа unmasked_attention: меняются все три строки.",
 ))
 
 md(zh=r"""
@@ -719,7 +719,7 @@ md(zh=r"""
 """, en=r"""
 ## 1.10 Going deeper (optional)
 
-Three topics round off the picture; the rest of the chapter does not need them. Why a weight of exactly 0 does not prove that a key was forbidden; why EOS must not be a padding index; and why this chapter pads on the right only.
+Three topics round off the picture; the rest of the chapter does not need them. Why a zero weight does not prove that a key was forbidden; why EOS must not be a padding index; and why this chapter pads on the right only.
 
 ### A zero weight is not a forbidden key
 
@@ -775,7 +775,7 @@ md(zh=r"""
 """, en=r"""
 ### Why not left padding
 
-Pad 雨 on the left instead, as [EOS, BOS, 雨], and the argument of §1.8 falls apart. The padding now lies to the left of the real positions, which is exactly where the causal mask allows reading:
+Pad 雨 on the left instead, as [EOS, BOS, 雨], and the argument of §1.8 falls apart. The padding now lies to the left of the real positions, which is where the causal mask allows reading:
 """, ru=r"""
 ### Почему не дополнять слева
 

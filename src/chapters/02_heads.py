@@ -10,10 +10,10 @@ md(zh=r"""
 
 本节内容：
 
-* §2.1 先把多头注意力写成 H 个独立的头：各自投影、各自读取，拼接后乘 W_O；它与 `lib` 中的拆分写法结果相同；
+* §2.1 先把多头注意力写成 H 个独立的头：各自投影、各自读取，拼接后乘 $W_O$；它与 `lib` 中的拆分写法结果相同；
 * §2.2 从 B×T×D 拆分到 B×H×T×d，以及一种形状正确、内容却错误的 `reshape`；
 * §2.3 每个头按自己的 √d 缩放，并各自归一化；
-* §2.4 合并头与输出投影 W_O，以及它为什么不是可有可无的装饰；
+* §2.4 合并头与输出投影 $W_O$，以及它为什么不是可有可无的装饰；
 * §2.5 例 1：两头注意力，先手算，再用 `lib` 算；
 * §2.6 固定 D 时头数 H 的代价：参数量、注意力表的内存、运算量；
 * §2.7 两个头能做到、一个头做不到的事：一个头读前一个词元，另一个头读 `<bos>`；
@@ -29,10 +29,10 @@ Why do it? A softmax gives each query a total weight of 1. One head can put near
 
 In this section:
 
-* §2.1 builds multi-head attention first as H independent heads, each with its own projections, whose outputs are concatenated and multiplied by W_O; the result equals that of the split form used in `lib`;
+* §2.1 builds multi-head attention first as H independent heads, each with its own projections, whose outputs are concatenated and multiplied by $W_O$; the result equals that of the split form used in `lib`;
 * §2.2 splits B×T×D into B×H×T×d and shows a `reshape` that has the right shape and the wrong contents;
 * §2.3 explains why every head scales by its own √d and normalises on its own;
-* §2.4 merges the heads and shows why the output projection W_O is not decoration;
+* §2.4 merges the heads and shows why the output projection $W_O$ is not decoration;
 * §2.5 works through Example 1, a two-head computation, by hand and with `lib`;
 * §2.6 counts what the number of heads H costs at fixed D: parameters, attention-table memory, operations;
 * §2.7 shows what two heads can do and one cannot: one head reads the previous token, the other reads `<bos>`;
@@ -48,10 +48,10 @@ Notation: B is the batch size, T the number of positions, D the model width, H t
 
 В этом разделе:
 
-* §2.1 — сначала многоголовое внимание как H независимых голов: у каждой свои проекции, выходы склеиваются и умножаются на W_O; результат совпадает с тем, что даёт запись через разбиение, принятая в `lib`;
+* §2.1 — сначала многоголовое внимание как H независимых голов: у каждой свои проекции, выходы склеиваются и умножаются на $W_O$; результат совпадает с тем, что даёт запись через разбиение, принятая в `lib`;
 * §2.2 — разбиение B×T×D → B×H×T×d и `reshape`, после которого форма правильная, а содержимое — нет;
 * §2.3 — почему каждая голова делит оценки на свой √d и нормализует их отдельно;
-* §2.4 — склейка голов и выходная проекция W_O; почему эта проекция — не украшение;
+* §2.4 — склейка голов и выходная проекция $W_O$; почему эта проекция — не украшение;
 * §2.5 — пример 1: двухголовое внимание вручную и через `lib`;
 * §2.6 — во что обходится число голов H при фиксированном D: параметры, память под таблицы внимания, число операций;
 * §2.7 — что могут две головы и не может одна: одна голова читает предыдущий токен, другая — `<bos>`;
@@ -80,23 +80,23 @@ def r(x, digits=6):
 """)
 
 md(zh=r"""
-## 2.1 H 个独立的头：各自读取，拼接后乘 W_O
+## 2.1 H 个独立的头：各自读取，拼接后乘 $W_O$
 
-构造多头注意力最直接的办法，是把单头注意力（§0.2 有它的示意图）原样用上 H 次，每次都带上 §1 的掩码。第 h 个头有自己的三个投影矩阵，形状都是 D×d：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 T×d 的输出。H 个头的输出按头的顺序拼接成 T×D，最后再乘输出投影 W_O（D×D）。
+构造多头注意力最直接的办法，是把单头注意力（§0.2 有它的示意图）原样用上 H 次，每次都带上 §1 的掩码。第 h 个头有自己的三个投影矩阵，形状都是 D×d：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 T×d 的输出。H 个头的输出按头的顺序拼接成 T×D，最后再乘输出投影 $W_O$（D×D）。
 
-每个头的三个 D×d 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 D×D 矩阵 W_Q、W_K、W_V，第 h 个头用的是其中的第 h·d～h·d + d − 1 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
+每个头的三个 D×d 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 D×D 矩阵 $W_Q$、$W_K$、$W_V$，第 h 个头用的是其中的第 h·d～h·d + d − 1 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
 """, en=r"""
-## 2.1 H independent heads, concatenated, then multiplied by W_O
+## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-The most direct way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape D×d: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a T×d output. The outputs of the H heads are concatenated in head order into a T×D array, which is then multiplied by the output projection W_O (D×D).
+The most direct way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape D×d: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a T×d output. The outputs of the H heads are concatenated in head order into a T×D array, which is then multiplied by the output projection $W_O$ (D×D).
 
-The three D×d matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three D×D matrices W_Q, W_K and W_V, and head h uses columns h·d to h·d + d − 1 of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
+The three D×d matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three D×D matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns h·d to h·d + d − 1 of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """, ru=r"""
-## 2.1 H независимых голов: склейка и умножение на W_O
+## 2.1 H независимых голов: склейка и умножение на $W_O$
 
-Самый прямой способ построить многоголовое внимание — применить одноголовое внимание (его схема — в §0.2) с маской из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию W_O (D×D).
+Самый прямой способ построить многоголовое внимание — применить одноголовое внимание (его схема — в §0.2) с маской из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию $W_O$ (D×D).
 
-Хранить три матрицы D×d каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы D×D — W_Q, W_K и W_V, и голова h берёт из каждой столбцы с h·d по h·d + d − 1. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
+Хранить три матрицы D×d каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы D×D — $W_Q$, $W_K$ и $W_V$, и голова h берёт из каждой столбцы с h·d по h·d + d − 1. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
 """)
 
 code(r"""
@@ -127,19 +127,19 @@ md(zh=r"""
 
 既然如此，为什么还要换一种写法？上面的循环做了 3H 次窄的矩阵乘法（每次只算 d 列），还调用了 H 次注意力。可是第 h 个头的投影，恰好就是全宽投影的一个列块：`(x @ W_Q)[..., h*d:(h+1)*d]` 等于 `x @ W_Q[:, h*d:(h+1)*d]`。所以 `x @ W_Q`、`x @ W_K`、`x @ W_V` 三次全宽乘法，就一次算出了所有头的查询、键和值；剩下的只是把 D 列重新分组成 H 个头，让“头”成为又一条批量轴，这样一次注意力调用就能处理所有的头。这种重新分组就是 §2.2 的拆分。
 
-输出一侧也有类似的等式：拼接后乘 W_O，等于让每个头用 W_O 中属于自己的 d 行去乘自己的输出，再把 H 个结果相加。由此已经可以看出，W_O 是各个头汇合的地方（§2.4）。下面的单元格核对这两个等式。
+输出一侧也有类似的等式：拼接后乘 $W_O$，等于让每个头用 $W_O$ 中属于自己的 d 行去乘自己的输出，再把 H 个结果相加。由此已经可以看出，$W_O$ 是各个头汇合的地方（§2.4）。下面的单元格核对这两个等式。
 """, en=r"""
 Both computations give the same output: the largest difference is below $10^{-14}$, the size of rounding error.
 
 Why, then, write it a second way? The loop performs 3H narrow matrix products, d columns at a time, and calls attention H times. But the projection of head h is just a block of columns of the full-width projection: `(x @ W_Q)[..., h*d:(h+1)*d]` equals `x @ W_Q[:, h*d:(h+1)*d]`. The three full-width products `x @ W_Q`, `x @ W_K` and `x @ W_V` therefore compute the queries, keys and values of every head at once. All that is left is to regroup the D columns into H heads and make the head one more batch axis, so that a single attention call handles every head. That regrouping is the split of §2.2.
 
-The output side has a similar identity: concatenating and multiplying by W_O is the same as letting each head multiply its output by its own block of d rows of W_O and adding up the H results. This already shows that W_O is where the heads meet (§2.4). The cell below checks both identities.
+The output side has a similar identity: concatenating and multiplying by $W_O$ is the same as letting each head multiply its output by its own block of d rows of $W_O$ and adding up the H results. This already shows that $W_O$ is where the heads meet (§2.4). The cell below checks both identities.
 """, ru=r"""
 Оба вычисления дают один и тот же выход: наибольшая разность меньше $10^{-14}$, то есть того же порядка, что и ошибка округления.
 
 Зачем же тогда другой способ записи? Цикл выполняет 3H узких матричных умножений, по d столбцов за раз, и H раз вызывает внимание. Но проекция головы h — это просто блок столбцов проекции на полную ширину: `(x @ W_Q)[..., h*d:(h+1)*d]` равно `x @ W_Q[:, h*d:(h+1)*d]`. Поэтому три умножения на полную ширину — `x @ W_Q`, `x @ W_K` и `x @ W_V` — сразу дают запросы, ключи и значения всех голов. Остаётся перегруппировать D столбцов в H голов и сделать голову ещё одной осью батча, чтобы один вызов внимания обработал все головы. Эта перегруппировка и есть разбиение из §2.2.
 
-На стороне выхода есть похожее тождество: склеить выходы голов и умножить на W_O — всё равно что умножить выход каждой головы на её собственный блок из d строк W_O и сложить H результатов. Уже отсюда видно, что W_O — то место, где головы встречаются (§2.4). Ячейка ниже проверяет оба тождества.
+На стороне выхода есть похожее тождество: склеить выходы голов и умножить на $W_O$ — всё равно что умножить выход каждой головы на её собственный блок из d строк $W_O$ и сложить H результатов. Уже отсюда видно, что $W_O$ — то место, где головы встречаются (§2.4). Ячейка ниже проверяет оба тождества.
 """)
 
 code(r"""
@@ -177,7 +177,7 @@ The Q, K and V projections all produce B×T×D arrays. The split does in one ste
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
-There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits exactly like this, and `merge_heads` puts everything back.
+There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
 
 ![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
 
@@ -239,7 +239,7 @@ All 48 entries agree. In head 1 of sequence 0 the three rows are features 4 to 7
 
 ### A `reshape` with the right shape and the wrong contents
 
-A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is exactly the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
+A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
 """,
     ru=r"""
 Все 48 элементов совпали. В голове 1 последовательности 0 три строки — это признаки 4–7 в моменты t = 0, 1, 2: каждая строка по-прежнему относится к одному моменту времени, просто содержит другую группу координат.
@@ -426,41 +426,37 @@ plt.show()
     ru="Две тепловые карты 5×5 (h = 0 и h = 1): вес, который запрос i (строка) отдаёт ключу j (столбец), подписан в клетке. Выше диагонали нули, каждая строка в сумме даёт 1, головы распределяют веса по-разному.",
 ))
 
-md(
-    zh=r"""
-## 2.4 合并头，以及 W_O 为什么不是装饰
+md(zh=r"""
+## 2.4 合并头，以及 $W_O$ 为什么不是装饰
 
-注意力之后，各个头给出 B×H×T×d 的结果。`merge_heads` 把头轴移回时间轴之后，按头的顺序拼接成 B×T×D，仍然满足“第 h·d + a 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 D×D 矩阵 W_O，计算 `merged @ W_O`。
+注意力之后，各个头给出 B×H×T×d 的结果。`merge_heads` 把头轴移回时间轴之后，按头的顺序拼接成 B×T×D，仍然满足“第 h·d + a 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 D×D 矩阵 $W_O$，计算 `merged @ W_O`。
 
-如果没有 W_O，拼接只是把各个头并排摆放：输出的第 h·d～h·d + d − 1 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。W_O 正是它们汇合的地方；写成公式，就是 §2.1 核对过的按行分块的等式：
-
-$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
-
-下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 W_O = I（单位矩阵，相当于没有 W_O），一次取随机的 W_O。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
-""",
-    en=r"""
-## 2.4 Merging the heads, and why W_O is not decoration
-
-After attention the heads return B×H×T×d. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into B×T×D, again with feature h·d + a = coordinate a of head h. Then comes the output projection, a D×D matrix W_O without bias: `merged @ W_O`.
-
-Without W_O the concatenation only places the heads side by side: output features h·d to h·d + d − 1 would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. W_O is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
+如果没有 $W_O$，拼接只是把各个头并排摆放：输出的第 h·d～h·d + d − 1 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。$W_O$ 正是它们汇合的地方；写成公式，就是 §2.1 核对过的按行分块的等式：
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-The experiment below changes only head 1's values v and watches the output: once with W_O = I (the identity, i.e. no W_O) and once with a random W_O. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
-""",
-    ru=r"""
-## 2.4 Склейка голов и почему W_O — не украшение
+下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 $$W_O$ = I$（单位矩阵，相当于没有 $W_O$），一次取随机的 $W_O$。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
+""", en=r"""
+## 2.4 Merging the heads, and why $W_O$ is not decoration
 
-После внимания головы выдают массив B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица W_O размера D×D без свободного члена: `merged @ W_O`.
+After attention the heads return B×H×T×d. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into B×T×D, again with feature h·d + a = coordinate a of head h. Then comes the output projection, a D×D matrix $W_O$ without bias: `merged @ W_O`.
 
-Без W_O склейка лишь ставит головы рядом: выходные признаки с h·d по h·d + d − 1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в W_O они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
+Without $W_O$ the concatenation only places the heads side by side: output features h·d to h·d + d − 1 would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при W_O = I (единичная матрица, то есть W_O нет), другой раз при случайной W_O. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
-""",
-)
+The experiment below changes only head 1's values v and watches the output: once with $$W_O$ = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
+""", ru=r"""
+## 2.4 Склейка голов и почему $W_O$ — не украшение
+
+После внимания головы выдают массив B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица $W_O$ размера D×D без свободного члена: `merged @ W_O`.
+
+Без $W_O$ склейка лишь ставит головы рядом: выходные признаки с h·d по h·d + d − 1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в $W_O$ они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
+
+$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+
+В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при $$W_O$ = I$ (единичная матрица, то есть $W_O$ нет), другой раз при случайной $W_O$. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
+""")
 
 code(r"""
 per_head = causal_attention(q, k, v)                                 # (1, H, T, d)
@@ -482,7 +478,7 @@ assert np.allclose(multi_head_attention(xs, w_q, w_k, w_v, w_o, H), merged @ w_o
 """)
 
 md(zh=r"""
-W_O = I 时，输出的前 d 个坐标完全不变：它们只属于第 0 个头。换成一般的 W_O，每个输出坐标都会对第 1 个头的变化作出反应。（在更深的模型里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，W_O 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 W_O”。
+$$W_O$ = I$ 时，输出的前 d 个坐标完全不变：它们只属于第 0 个头。换成一般的 $W_O$，每个输出坐标都会对第 1 个头的变化作出反应。（在更深的模型里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，$W_O$ 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 $W_O$”。
 
 ## 2.5 例 1：两头注意力的完整手算
 
@@ -502,9 +498,9 @@ E[`<bos>`] = [1, 0, 0, 1]，E[春] = [0, 1, 1, 0]。
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 W_O 的写法，再算 a 和 b：
+于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 $W_O$ 的写法，再算 a 和 b：
 """, en=r"""
-With W_O = I the first d output coordinates do not change at all: they belong to head 0 alone. With a generic W_O every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, W_O is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is exactly "project → split → attention per head → merge → multiply by W_O".
+With $$W_O$ = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
@@ -524,9 +520,9 @@ The output projection maps [c₀, c₁, c₂, c₃] to [c₀ + c₂, c₁ + c₃
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check, on a vector that is easy to recognise, that W_O is written down correctly, and then we compute a and b:
+So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute a and b:
 """, ru=r"""
-При W_O = I первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной W_O на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания W_O — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на W_O».
+При $$W_O$ = I$ первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной $W_O$ на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания $W_O$ — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на $W_O$».
 
 ## 2.5 Пример 1: две головы, полностью вручную
 
@@ -546,7 +542,7 @@ E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где a − b ≈ −0,339523. Сначала проверим запись W_O на легко узнаваемом векторе, затем вычислим a и b:
+Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где a − b ≈ −0,339523. Сначала проверим запись $W_O$ на легко узнаваемом векторе, затем вычислим a и b:
 """)
 
 code(r"""
@@ -596,23 +592,19 @@ assert np.allclose(out_lib, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=
 assert np.abs(out_hand - out_lib).max() < 1e-12
 """)
 
-md(
-    zh=r"""
-### 经过 W_O 之后，输出不再是概率向量
+md(zh=r"""
+### 经过 $W_O$ 之后，输出不再是概率向量
 
-每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
-""",
-    en=r"""
-### After W_O the output is no longer a probability vector
+每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 $W_O$ 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 $W_O$，最后两个坐标就不会是 a − b 和 b − a。
+""", en=r"""
+### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After W_O this is gone: output 1 has the negative entry a − b ≈ −0.339523, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had W_O been left out, the last two coordinates would not be a − b and b − a.
-""",
-    ru=r"""
-### После W_O выход уже не вектор вероятностей
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry a − b ≈ −0.339523, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be a − b and b − a.
+""", ru=r"""
+### После $W_O$ выход уже не вектор вероятностей
 
-Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После W_O этого уже нет: у выхода 1 есть отрицательная координата a − b ≈ −0,339523, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или W_O пропустили, последние две координаты не были бы равны a − b и b − a.
-""",
-)
+Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После $W_O$ этого уже нет: у выхода 1 есть отрицательная координата a − b ≈ −0,339523, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или $W_O$ пропустили, последние две координаты не были бы равны a − b и b − a.
+""")
 
 code(r"""
 head_outputs = concat.reshape(2, 2, 2)                       # (T, H, d)
@@ -625,15 +617,15 @@ assert out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), a - b) and np.allcl
 md(zh=r"""
 ### 权重相同，读的值坐标不同
 
-这个例子还有一个细节。对查询 1，两个头算出的权重都是 [a, b]；两个头的权重相同，纯属本例的巧合：它们的 Q/K/V 分块恰好都取了单位矩阵。多头结构并不要求这样：训练好的模型里，每个头在 W_Q、W_K、W_V 中都有自己的分块。而且即使权重完全相同，两个头也不重复：它们读的值坐标不同，分别返回 [a, b] 和 [b, a]。
+这个例子还有一个细节。对查询 1，两个头算出的权重都是 [a, b]；两个头的权重相同，纯属本例的巧合：它们的 Q/K/V 分块恰好都取了单位矩阵。多头结构并不要求这样：训练好的模型里，每个头在 $W_Q$、$W_K$、$W_V$ 中都有自己的分块。而且即使权重完全相同，两个头也不重复：它们读的值坐标不同，分别返回 [a, b] 和 [b, a]。
 """, en=r"""
 ### Same weights, different value coordinates
 
-One more detail of this example. For query 1 both heads compute the weights [a, b], and their Q/K/V blocks are all identity matrices: in this example the two heads **happen** to share their weights. Multi-head attention does not require that; in a trained model every head has its own blocks of W_Q, W_K and W_V. And even with identical weights the heads are not redundant: they read different value coordinates and return [a, b] and [b, a].
+One more detail of this example. For query 1 both heads compute the weights [a, b], and their Q/K/V blocks are all identity matrices: in this example the two heads **happen** to share their weights. Multi-head attention does not require that; in a trained model every head has its own blocks of $W_Q$, $W_K$ and $W_V$. And even with identical weights the heads are not redundant: they read different value coordinates and return [a, b] and [b, a].
 """, ru=r"""
 ### Одинаковые веса, разные координаты значений
 
-Ещё одна деталь этого примера. Для запроса 1 обе головы получают веса [a, b], а их блоки Q/K/V — единичные матрицы: в этом примере у двух голов **случайно** одинаковые веса. Многоголовое внимание этого не требует; в обученной модели у каждой головы свои блоки в W_Q, W_K и W_V. И даже при совершенно одинаковых весах головы не дублируют друг друга: они читают разные координаты значений и возвращают [a, b] и [b, a].
+Ещё одна деталь этого примера. Для запроса 1 обе головы получают веса [a, b], а их блоки Q/K/V — единичные матрицы: в этом примере у двух голов **случайно** одинаковые веса. Многоголовое внимание этого не требует; в обученной модели у каждой головы свои блоки в $W_Q$, $W_K$ и $W_V$. И даже при совершенно одинаковых весах головы не дублируют друг друга: они читают разные координаты значений и возвращают [a, b] и [b, a].
 """)
 
 code(r"""
@@ -652,7 +644,7 @@ md(zh=r"""
 
 人们很容易这样想：“头越多，模型越大，跑得越慢。”在 D 固定时，每一项都得分开记账：
 
-* **参数量。** 无论 H 是多少，W_Q、W_K、W_V、W_O 都是 D×D，一共 4·D² 个参数。头数只决定这些列如何分组。
+* **参数量。** 无论 H 是多少，$W_Q$、$W_K$、$W_V$、$W_O$ 都是 D×D，一共 4·D² 个参数。头数只决定这些列如何分组。
 * **矩阵乘法。** 四个投影的计算量与 H 无关。每条序列上，算分数要 H·(T²·d) = T²·D 次乘加，加权求和也一样：总量不变。
 * **注意力表。** 每个头都有自己的一张 T×T 权重表。如果把它们保存下来（反向传播需要它们，或者想查看它们），内存是 B·H·T² 个数，随 H 线性增长。softmax 要归一化的元素也是这么多。
 
@@ -662,7 +654,7 @@ md(zh=r"""
 
 It is easy to think "more heads, bigger model, slower model". At fixed D these costs do not move together, so count each one separately:
 
-* **Parameters.** Whatever H is, W_Q, W_K, W_V and W_O are D×D each: 4·D² parameters. The heads only decide how the columns are grouped.
+* **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are D×D each: 4·D² parameters. The heads only decide how the columns are grouped.
 * **Matrix products.** The four projections do not see H at all. Per sequence the scores take H·(T²·d) = T²·D multiply-adds and the weighted sum as many: the total does not change.
 * **Attention tables.** Every head has its own T×T table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take B·H·T² numbers, growing linearly with H. The softmax has as many entries to normalise.
 
@@ -672,7 +664,7 @@ It is easy to think "more heads, bigger model, slower model". At fixed D these c
 
 Легко решить: «больше голов — больше модель — медленнее работа». При фиксированном D эти затраты ведут себя по-разному, поэтому каждую статью нужно считать отдельно:
 
-* **Параметры.** При любом H матрицы W_Q, W_K, W_V и W_O имеют размер D×D: всего 4·D² параметров. Число голов лишь определяет, как сгруппированы столбцы.
+* **Параметры.** При любом H матрицы $W_Q$, $W_K$, $W_V$ и $W_O$ имеют размер D×D: всего 4·D² параметров. Число голов лишь определяет, как сгруппированы столбцы.
 * **Матричные умножения.** Четыре проекции вообще не зависят от H. На одну последовательность оценки требуют H·(T²·d) = T²·D умножений-сложений, взвешенная сумма — столько же: итог не меняется.
 * **Таблицы внимания.** У каждой головы своя таблица весов T×T. Если их хранить (они нужны для обратного прохода, или на них хочется посмотреть), они занимают B·H·T² чисел, и этот объём растёт линейно с H. Столько же элементов нормализует softmax.
 
@@ -884,10 +876,10 @@ md(zh=r"""
 
 ## 2.9 小结
 
-* 多头注意力就是 H 个独立的单头注意力，各自用 W_Q、W_K、W_V 的一个列块，输出拼接后乘 W_O；拆分写法只是把同样的计算合并成几次全宽乘法和一次注意力调用，结果在舍入误差内相同。
+* 多头注意力就是 H 个独立的单头注意力，各自用 $W_Q$、$W_K$、$W_V$ 的一个列块，输出拼接后乘 $W_O$；拆分写法只是把同样的计算合并成几次全宽乘法和一次注意力调用，结果在舍入误差内相同。
 * `split_heads`：第 h 个头在位置 t 的第 a 个坐标，是位置 t 的第 h·d + a 号特征。要逐个下标核对布局：形状检查和往返还原检查都发现不了漏掉的轴交换。
 * 每个头按自己的 √d 缩放，在同一个许可集合上各自归一化；时间顺序和因果掩码对所有头都一样。
-* `merge_heads` 按头的顺序拼接；W_O（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
+* `merge_heads` 按头的顺序拼接；$W_O$（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
 * 一次 softmax 只能把权重分给几个键；H 个头给每个查询 H 次 softmax，可以同时干脆地读 H 个位置，各自写进自己的坐标块（§2.7）。
 * D 固定时，H 只是改变代价落在哪里：参数量和矩阵乘法不变，注意力表的内存和 softmax 的工作量随 H 线性增长。
 
@@ -899,10 +891,10 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 
 ## 2.9 Summary
 
-* Multi-head attention is H independent single-head computations, each using a block of columns of W_Q, W_K and W_V, with the outputs concatenated and multiplied by W_O. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
+* Multi-head attention is H independent single-head computations, each using a block of columns of $W_Q$, $W_K$ and $W_V$, with the outputs concatenated and multiplied by $W_O$. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
 * `split_heads`: coordinate a of head h at position t is feature h·d + a at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
 * Every head scales by its own √d and normalises over the same allowed set; time order and the causal mask are the same for all heads.
-* `merge_heads` concatenates in head order; W_O (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
+* `merge_heads` concatenates in head order; $W_O$ (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
 * One softmax can only share its weight among keys; H heads give each query H softmaxes, so it can read H positions sharply at once, each into its own block of coordinates (§2.7).
 * At fixed D, H only moves cost around: parameters and matrix products stay the same, while attention-table memory and softmax work grow linearly with H.
 
@@ -914,10 +906,10 @@ Next, §3 turns to learned absolute positions.
 
 ## 2.9 Итоги
 
-* Многоголовое внимание — это H независимых одноголовых вычислений, каждое со своим блоком столбцов W_Q, W_K и W_V; их выходы склеиваются и умножаются на W_O. Запись через разбиение лишь собирает то же вычисление в несколько умножений на полную ширину и один вызов внимания; результаты совпадают с точностью до ошибки округления.
+* Многоголовое внимание — это H независимых одноголовых вычислений, каждое со своим блоком столбцов $W_Q$, $W_K$ и $W_V$; их выходы склеиваются и умножаются на $W_O$. Запись через разбиение лишь собирает то же вычисление в несколько умножений на полную ширину и один вызов внимания; результаты совпадают с точностью до ошибки округления.
 * `split_heads`: координата a головы h в позиции t — это признак h·d + a в позиции t. Раскладку проверяйте индекс за индексом: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
 * Каждая голова делит оценки на свой √d и нормализует их по тому же множеству разрешённых позиций; порядок во времени и причинная маска у всех голов общие.
-* `merge_heads` склеивает головы по порядку; W_O (D×D, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
+* `merge_heads` склеивает головы по порядку; $W_O$ (D×D, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
 * Один softmax может лишь делить вес между ключами; H голов дают каждому запросу H softmax'ов, и он может чётко читать H позиций сразу, каждую — в свой блок координат (§2.7).
 * При фиксированном D число голов лишь перераспределяет затраты: параметры и матричные умножения не меняются, а память под таблицы внимания и работа softmax растут линейно с H.
 

@@ -410,7 +410,7 @@ The message names the positions that fall outside the table (`3..8`) and the val
 
 Two "fixes" come to mind: wrap around (use row (o + t) mod C) or clamp to the last row (use row min(o + t, C − 1)). Both quietly change the model. Take a 9-token input at positions 0 to 8, one more than C = 8:
 
-* wrapping gives position 8 the row P[0]: 雨 at position 8 gets exactly the vector of 雨 at position 0, the start of a text;
+* wrapping gives position 8 the row P[0]: 雨 at position 8 gets the vector of 雨 at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row P[7]: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
 
 In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row: the model never defined a vector for position 8, and borrowing the row of position 0 or 7 computes a different model. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
@@ -505,11 +505,11 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(zh=r"""
-这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 W_O。两种算法的结果之差小于 $10^{-15}$。
+这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 $W_O$。两种算法的结果之差小于 $10^{-15}$。
 """, en=r"""
-This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by W_O. The two computations differ by less than $10^{-15}$.
+This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by $W_O$. The two computations differ by less than $10^{-15}$.
 """, ru=r"""
-Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на $10^{-15}$.
+Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на $W_O$. Два вычисления расходятся меньше чем на $10^{-15}$.
 """)
 
 code(r"""
@@ -561,7 +561,7 @@ assert not np.allclose(last_query_weights(second, True), last_query_weights(firs
 
 md(
     zh=r"""
-不加位置时，第二个输入的权重正好是第一个输入的权重交换前两项（行末的 `True`）；加上位置后就不是了。
+不加位置时，第二个输入的权重正好是第一个输入的权重交换前两项（第一行末尾的 `True`）；加上位置后就不是了。
 
 ### 这个反例**不能**证明什么
 
@@ -570,16 +570,16 @@ md(
 准确的说法要窄得多：**这一个单层**在最后一个位置上区分不了这两种前缀。正因为如此，我们给模型一个明确的、效果可以检验的位置表示，而不是寄希望于三角掩码能提供任务所需的全部顺序信息。
 """,
     en=r"""
-Without positions the second input's weights are exactly the first input's weights with the first two entries swapped (the `True` at the end of the line); with positions they are not.
+Without positions the second input's weights are exactly the first input's weights with the first two entries swapped (the `True` at the end of the first line); with positions they are not.
 
 ### What this counter-example does **not** prove
 
-It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric: row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query is the second token, which the swap changes too. So the first two rows of the two outputs differ, and the last query of a second attention layer reads exactly those rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
+It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric: row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query is the second token, which the swap changes too. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
 The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two prefixes apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """,
     ru=r"""
-Без позиций веса второго входа — это в точности веса первого с переставленными первыми двумя элементами (`True` в конце строки); с позициями это уже не так.
+Без позиций веса второго входа — это в точности веса первого с переставленными первыми двумя элементами (`True` в конце первой строки); с позициями это уже не так.
 
 ### Чего этот контрпример **не** доказывает
 
