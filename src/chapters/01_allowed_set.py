@@ -615,11 +615,11 @@ assert gap < 1e-12
 """)
 
 md(zh=r"""
-两者之差小于 10⁻¹²，也就是只剩舍入误差。
+两者之差小于 $10^{-12}$，也就是只剩舍入误差。
 """, en=r"""
-The two differ by less than 10⁻¹², that is, by rounding error at most.
+The two differ by less than $10^{-12}$, that is, by rounding error at most.
 """, ru=r"""
-Они отличаются меньше чем на 10⁻¹², то есть не больше чем на ошибку округления.
+Они отличаются меньше чем на $10^{-12}$, то есть не больше чем на ошибку округления.
 """)
 
 md(zh=r"""
@@ -699,7 +699,7 @@ code("""
 from lib.interactive import last_row_experiment
 
 figure = last_row_experiment(X, [causal_attention, unmasked_attention])
-rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}    # (states, 2)
+rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}    #zh (设置数, 2) #en (settings, 2) #ru (число положений, 2)
 #zh 每一种设置下：有掩码时恰好为 0；无掩码时，除了 X 未改动的那一种，都不为 0
 #en every setting: exactly 0 with the mask; without it nonzero, except for X unchanged
 #ru при любом положении: с маской ровно 0; без маски не 0, кроме положения с исходным X
@@ -822,11 +822,11 @@ assert "row (0,)" in str(err)
 """)
 
 md(zh=r"""
-加上这个条件后，真实查询的输出与不填充时的差小于 10⁻¹²，而第 0 行成了空行。第二处改动在位置上：BOS 不再位于位置 0，§3 中按位置编号加上去的位置向量也要随之重新编号。所以左填充改变的是掩码与位置之间的整套约定，本章的前向传播不支持它。
+加上这个条件后，真实查询的输出与不填充时的差小于 $10^{-12}$，而第 0 行成了空行。第二处改动在位置上：BOS 不再位于位置 0，§3 中按位置编号加上去的位置向量也要随之重新编号。所以左填充改变的是掩码与位置之间的整套约定，本章的前向传播不支持它。
 """, en=r"""
-With this condition the outputs of the real queries differ from the unpadded ones by less than 10⁻¹², and row 0 has become an empty row. The second change concerns positions: BOS would no longer sit at position 0, so the position vectors of §3, added by position index, would have to be renumbered as well. Left padding therefore changes how masks and positions fit together, and this chapter's forward pass does not support it.
+With this condition the outputs of the real queries differ from the unpadded ones by less than $10^{-12}$, and row 0 has become an empty row. The second change concerns positions: BOS would no longer sit at position 0, so the position vectors of §3, added by position index, would have to be renumbered as well. Left padding therefore changes how masks and positions fit together, and this chapter's forward pass does not support it.
 """, ru=r"""
-С этим условием выходы настоящих запросов отличаются от выходов без дополнения меньше чем на 10⁻¹², а строка 0 стала пустой. Второе изменение касается позиций: BOS оказался бы не в позиции 0, и векторы позиций из §3, прибавляемые по номеру позиции, пришлось бы перенумеровать. Значит, дополнение слева меняет то, как согласованы маски и позиции, и прямой проход этой главы его не поддерживает.
+С этим условием выходы настоящих запросов отличаются от выходов без дополнения меньше чем на $10^{-12}$, а строка 0 стала пустой. Второе изменение касается позиций: BOS оказался бы не в позиции 0, и векторы позиций из §3, прибавляемые по номеру позиции, пришлось бы перенумеровать. Значит, дополнение слева меняет то, как согласованы маски и позиции, и прямой проход этой главы его не поддерживает.
 """)
 
 md(zh=r"""

@@ -767,7 +767,7 @@ md(zh=r"""
 * 第 0 个头：位置 t 的查询是位置 t − 1 的编码乘以 c = 20，键是位置编码，值是词元编码。于是查询 t 只与键 t − 1 对得上；
 * 第 1 个头：每个查询都是位置 0 的编码乘以 c，键和值同上，于是每个查询都只与键 0 对得上。
 
-$W_O = I$，输出就是两个头的结果并排放在一起。作为对比，再用一个头（H = 1、d = 8）同时去找这两个位置：它的查询是两个编码之和乘以 c。
+取 $W_O = I$，输出就是两个头的结果并排放在一起。作为对比，再用一个头（H = 1、d = 8）同时去找这两个位置：它的查询是两个编码之和乘以 c。
 """, en=r"""
 ## 2.7 What two heads can do and one cannot
 
@@ -778,7 +778,7 @@ Here is a small example built by hand. Four positions hold `<bos> 雨 春 风`, 
 * head 0: the query of position t is the code of position t − 1 times c = 20, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
 * head 1: every query is the code of position 0 times c, with the same keys and values, so every query matches key 0 alone.
 
-$W_O = I$, so the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is c times the sum of the two codes.
+With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is c times the sum of the two codes.
 """, ru=r"""
 ## 2.7 Что могут две головы и не может одна
 
@@ -789,7 +789,7 @@ Softmax выдаёт каждому запросу суммарный вес 1. 
 * голова 0: запрос позиции t — код позиции t − 1, умноженный на c = 20, ключи — коды позиций, значения — коды токенов. Поэтому запрос t совпадает только с ключом t − 1;
 * голова 1: каждый запрос — код позиции 0, умноженный на c, ключи и значения те же, так что каждый запрос совпадает только с ключом 0.
 
-$W_O = I$, поэтому в выходе две головы просто стоят рядом. Для сравнения одна голова (H = 1, d = 8) ищет обе позиции сразу: её запрос — сумма двух кодов, умноженная на c.
+При $W_O = I$ в выходе две головы просто стоят рядом. Для сравнения одна голова (H = 1, d = 8) ищет обе позиции сразу: её запрос — сумма двух кодов, умноженная на c.
 """)
 
 code(r"""

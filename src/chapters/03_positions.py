@@ -4,9 +4,9 @@
 md(zh=r"""
 # 3 可学习的绝对位置
 
-本章用最直接的办法把位置送进模型：一张可学习的表。除了词元嵌入表 E（形状 V×D）之外，模型还有一张位置表 P（形状 C×D），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元 $x_{b,t}$，其输入向量为
+因果掩码告诉每个查询哪些键在它之前，可它并没有告诉模型这些键的先后顺序。本节一开始就会看到后果：把一句话的前两个词元对调，一层没有位置信息的注意力在最后一个位置上给出完全相同的输出。所以位置必须明确地交给模型。
 
-因果掩码告诉每个查询哪些键在它之前，可它并没有告诉模型这些键的先后顺序。本节一开始就会看到后果：把一句话的前两个词元对调，一层没有位置信息的注意力在最后一个位置上给出完全相同的输出。所以本节要把位置送进模型。
+本章用的是最直接的办法：一张可学习的表。除了词元嵌入表 E（形状 V×D）之外，模型还有一张位置表 P（形状 C×D），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元 $x_{b,t}$，其输入向量为
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -25,9 +25,9 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 """, en=r"""
 # 3 Learned absolute positions
 
-This chapter puts positions into the model in the most direct way, through a learned table. Besides the token embedding table E (shape V×D) the model keeps a position table P (shape C×D), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
+The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. So positions have to be put into the model.
+This chapter does so in the most direct way, through a learned table. Besides the token embedding table E (shape V×D) the model keeps a position table P (shape C×D), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -46,9 +46,9 @@ In this section:
 """, ru=r"""
 # 3 Обучаемые абсолютные позиции
 
-В этой главе позиции попадают в модель самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
-
 Причинная маска сообщает каждому запросу, какие ключи стоят раньше него, но не в каком порядке они шли. Пример в начале раздела показывает, к чему это ведёт: если переставить первые два токена текста, один слой внимания без позиций даёт в последней позиции тот же выход. Значит, позиции нужно ввести в модель явно.
+
+В этой главе это сделано самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -101,15 +101,15 @@ print(E.shape, P.shape)
 """)
 
 md(zh=r"""
-### 开头的例子：没有位置时，一层注意力看不出的交换
+**开头的例子：没有位置时，一层注意力看不出的交换**
 
 为什么需要位置？因果掩码已经告诉每个查询哪些键在它前面了。取单层模型 `lib.model.AttentionModel`，用上面的两张小表 E 和 P（§3.1 会细看它们），$W_Q$、$W_K$、$W_V$ 都是单位矩阵，$W_O$ 取 §2.5 的那个矩阵，H = 2，并且先把位置关掉。给它两个输入 [春, 风, 雨] 和 [风, 春, 雨]：前两个词元对调，最后一个词元相同。输出的最后一行是唯一读到全部三个位置的一行，我们比较两个输入在这一行上的差别。先核对模型：关掉位置后，`<bos> 春` 应当重现 §2.5 例 1 的输出。
 """, en=r"""
-### The opening example: a swap that one layer cannot see without positions
+**The opening example: a swap that one layer cannot see without positions**
 
 Why positions, when the causal mask already tells each query which keys come before it? Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above (§3.1 looks at them closely), identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """, ru=r"""
-### Вступительный пример: перестановка, которую один слой без позиций не видит
+**Вступительный пример: перестановка, которую один слой без позиций не видит**
 
 Зачем позиции, если причинная маска и так сообщает каждому запросу, какие ключи стоят раньше? Возьмём однослойную модель `lib.model.AttentionModel` с двумя небольшими таблицами E и P, заданными выше (подробно они разобраны в §3.1), единичными $W_Q$, $W_K$ и $W_V$, матрицей $W_O$ из §2.5 и H = 2 и отключим в ней позиции. Подадим ей входы [春, 风, 雨] и [风, 春, 雨]: первые два токена переставлены, последний тот же. Последняя строка выхода — единственная, которая читает все три позиции; её мы и сравним для двух входов. Сначала сверим модель: при отключённых позициях `<bos> 春` должна дать выход примера 1 из §2.5.
 """)
@@ -145,19 +145,19 @@ assert without_positions < 1e-12
 """)
 
 md(zh=r"""
-### 为什么差别是 0
+**为什么差别是 0**
 
 对最后一个查询来说，两个输入只差在键 0 和键 1 的顺序上。查询本身（末尾的“雨”）相同；因果掩码在两种情况下都允许读全部三个键；而没有位置时，一个位置的键和值只取决于它的词元。所以交换两个词元，就是把键和值**一起**交换：分数被置换，softmax 以同样的方式置换权重，加权和 $\sum_j w_j v_j$ 只是换了个顺序把同样的几项加起来。用置换 π 写出来就是 $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$。
 
 所以对这一层来说，在最后一个位置上，“春风雨”和“风春雨”是同一段文本。本节接下来给每个位置配上一个自己的向量，§3.4 再打开位置，回到这个交换。
 """, en=r"""
-### Why the difference is 0
+**Why the difference is 0**
 
 For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. Written with a permutation π, this is $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
 
 To this layer, at its last position, 春风雨 and 风春雨 are the same text. The rest of the section gives every position a vector of its own, and §3.4 comes back to this swap with positions switched on.
 """, ru=r"""
-### Почему разность равна нулю
+**Почему разность равна нулю**
 
 Для последнего запроса два входа различаются только порядком ключей 0 и 1. Сам запрос (雨 в конце) одинаков; причинная маска в обоих случаях разрешает все три ключа; а без позиций ключ и значение позиции зависят только от её токена. Поэтому перестановка двух токенов переставляет ключи и значения **вместе**: оценки переставляются, softmax так же переставляет веса, а взвешенная сумма $\sum_j w_j v_j$ складывает те же слагаемые в другом порядке. Если записать это через перестановку π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
 
