@@ -263,7 +263,7 @@ assert np.allclose(weights.sum(axis=1), 1.0)
 """)
 
 md(zh=r"""
-第 0 行只有一个可读的键，权重是 [1, 0, 0]；第 1 行是 [1/2, 1/2, 0]；第 2 行三个位置都可读，各得 1/3。被禁止的项严格等于 0，每一行的和都是 1。 （反过来，权重恰好为 0 是否说明那个键被禁止了？不一定，§1.10 会说明浮点数里什么时候会出现这种情况。）
+第 0 行只有一个可读的键，权重是 [1, 0, 0]；第 1 行是 [1/2, 1/2, 0]；第 2 行三个位置都可读，各得 1/3。被禁止的项严格等于 0，每一行的和都是 1。（反过来，权重恰好为 0 是否说明那个键被禁止了？不一定，§1.10 会说明浮点数里什么时候会出现这种情况。）
 """, en=r"""
 Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1. (The converse, that a weight of exactly 0 means a forbidden key, does not hold in floating point; §1.10 shows when it fails.)
 """, ru=r"""
@@ -534,7 +534,7 @@ assert ((inputs == EOS) == ~scored).all()
 md(zh=r"""
 一共 5 个位置计分，其中有两个 EOS 目标：“春雨”的第 2 位和“雨”的第 1 位。它们是文本真正的结尾，模型要学会在这里预测 EOS。如果把 EOS 当成填充忽略掉（比如在损失里丢弃 `targets == EOS` 的位置），计分位置就只剩 3 个，模型永远学不会在哪里结束。
 
-按照 `collate` 的构造，输入为 EOS 的位置恰好就是目标为 −100 的位置；即便如此，判断是否计分也只看目标。前向传播不接收任何填充掩码，也不会根据输入的数值屏蔽任何位置：输入里的 EOS 对它来说就是一个普通的词元编号。 （为什么 EOS 也不能登记成“填充编号”，见 §1.10。）
+按照 `collate` 的构造，输入为 EOS 的位置恰好就是目标为 −100 的位置；即便如此，判断是否计分也只看目标。前向传播不接收任何填充掩码，也不会根据输入的数值屏蔽任何位置：输入里的 EOS 对它来说就是一个普通的词元编号。（为什么 EOS 也不能登记成“填充编号”，见 §1.10。）
 """, en=r"""
 Five positions are scored, and two of their targets are EOS: position 2 of 春雨 and position 1 of 雨. They are the real ends of the texts, and the model has to learn to predict EOS there. Treat EOS as padding and ignore it (say, by dropping the positions where `targets == EOS` from the loss) and only 3 scored positions remain; the model never learns where a text ends.
 
@@ -715,7 +715,7 @@ md(zh=r"""
 
 ### 权重为 0，不等于键被禁止
 
-§1.4 里被禁止的项严格等于 0。 反过来却不成立：权重恰好为 0，并不说明那个键被禁止了。在精确算术中，有限分数的 exp 总是正数，所以每个许可位置的权重都大于 0；可在浮点数里，一个分数只要比本行最大值低得足够多（float64 中大约低 745 以上），exp 就会下溢成 0：
+§1.4 里被禁止的项严格等于 0。反过来却不成立：权重恰好为 0，并不说明那个键被禁止了。在精确算术中，有限分数的 exp 总是正数，所以每个许可位置的权重都大于 0；可在浮点数里，一个分数只要比本行最大值低得足够多（float64 中大约低 745 以上），exp 就会下溢成 0：
 """, en=r"""
 ## 1.10 Going deeper (optional)
 
@@ -749,7 +749,7 @@ md(zh=r"""
 
 ### EOS 不是填充编号
 
-§1.8 说过，前向传播不接收填充掩码，输入里的 EOS 只是一个普通的词元编号。 同样的道理说明了 EOS 为什么不能当“填充编号”（例如 PyTorch 中 `nn.Embedding` 的 `padding_idx`，或损失函数的 `ignore_index`）：EOS 是真实的词元，作为目标要被预测，作为输入有自己的嵌入向量，把它登记为填充，就等于把一个真实的词元当成了“什么都不是”。填充这个角色由两样东西分担：输入里用一个普通的 EOS 占位，它的查询不计分；目标里用 −100，它根本不是词元编号，`decode` 会直接拒绝它：
+§1.8 说过，前向传播不接收填充掩码，输入里的 EOS 只是一个普通的词元编号。同样的道理说明了 EOS 为什么不能当“填充编号”（例如 PyTorch 中 `nn.Embedding` 的 `padding_idx`，或损失函数的 `ignore_index`）：EOS 是真实的词元，作为目标要被预测，作为输入有自己的嵌入向量，把它登记为填充，就等于把一个真实的词元当成了“什么都不是”。填充这个角色由两样东西分担：输入里用一个普通的 EOS 占位，它的查询不计分；目标里用 −100，它根本不是词元编号，`decode` 会直接拒绝它：
 """, en=r"""
 A zero weight therefore cannot tell which keys were forbidden; only the mask can.
 
