@@ -21,9 +21,84 @@ This section fixes what each query may read, the **allowed set**, and shows why 
 """)
 
 md(zh=r"""
-## 1.1 数据协议
+## 1.1 三个位置、分数全为零
 
-本章所有例子都遵循同一个数据协议，它就是 `lib/data.py` 中实现的那一套：
+先看最简单的例子：三个位置，所有分数 S 都是 0。查询 i 可以读取键 j ≤ i，包括它自己的位置（为什么读自己是安全的，见 §1.3）。在这个许可集合上做 softmax：
+
+$$
+A_{ij} =
+\begin{cases}
+\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
+0, & j > i.
+\end{cases}
+$$
+
+第 i 行只在 i + 1 个可读位置上分配权重，分数都一样，于是平分：
+""", en=r"""
+## 1.1 Three positions, all scores zero
+
+Start with the simplest case: three positions and all scores S equal to 0. Query i may read the keys j ≤ i, its own position included (§1.3 shows why reading itself is safe). Softmax over this allowed set is
+
+$$
+A_{ij} =
+\begin{cases}
+\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
+0, & j > i.
+\end{cases}
+$$
+
+Row i spreads its weight over its i + 1 readable positions; the scores are equal, so they share it equally:
+""", ru=r"""
+## 1.1 Три позиции, все оценки нулевые
+
+Начнём с простейшего случая: три позиции, все оценки S равны 0. Запрос i может читать ключи j ≤ i, включая собственную позицию (почему читать себя безопасно, показано в §1.3). Softmax по этому множеству разрешённых позиций выглядит так:
+
+$$
+A_{ij} =
+\begin{cases}
+\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
+0, & j > i.
+\end{cases}
+$$
+
+Строка i распределяет вес по своим i + 1 доступным позициям; оценки одинаковы, поэтому вес делится поровну:
+""")
+
+code("""
+import numpy as np
+import matplotlib.pyplot as plt
+from fractions import Fraction
+
+from lib import plots
+from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax,
+                           unmasked_attention)
+from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode
+
+def as_fractions(w):
+    return [[str(Fraction(float(x)).limit_denominator(100)) for x in row] for row in np.atleast_2d(w)]
+
+future = causal_future(3, 3)            #zh 真 = 禁止读取：键 j 在查询 i 之后 #en True = forbidden: key j comes after query i #ru True — читать нельзя: ключ j стоит после запроса i
+allowed = ~future                       #zh 真 = 允许读取：j ≤ i #en True = may read: j ≤ i #ru True — читать можно: j ≤ i
+S = np.zeros((3, 3))
+weights = masked_softmax(S, allowed)
+print(as_fractions(weights))
+assert np.allclose(weights, [[1, 0, 0], [1/2, 1/2, 0], [1/3, 1/3, 1/3]])
+assert (weights[future] == 0.0).all()
+assert np.allclose(weights.sum(axis=1), 1.0)
+""")
+
+md(zh=r"""
+第 0 行只有一个可读的键，权重是 [1, 0, 0]；第 1 行是 [1/2, 1/2, 0]；第 2 行三个位置都可读，各得 1/3。被禁止的项严格等于 0，每一行的和都是 1。（反过来，权重恰好为 0 是否说明那个键被禁止了？不一定，§1.10 会说明浮点数里什么时候会出现这种情况。）
+""", en=r"""
+Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1. (The converse, that a weight of exactly 0 means a forbidden key, does not hold in floating point; §1.10 shows when it fails.)
+""", ru=r"""
+У строки 0 только один доступный ключ, её веса — [1, 0, 0]; у строки 1 — [1/2, 1/2, 0]; строка 2 может читать все три позиции и отдаёт каждой по 1/3. Запрещённые элементы в точности равны 0, сумма каждой строки равна 1. (Обратное — что вес, равный ровно 0, означает запрещённый ключ, — в арифметике с плавающей точкой неверно; когда именно, показано в §1.10.)
+""")
+
+md(zh=r"""
+## 1.2 数据协议
+
+本章凡是涉及文本的例子，都遵循同一个数据协议，也就是 `lib/data.py` 中实现的那一套：
 
 * 三个特殊词元占据最前面的编号：`<unk>` = 0（词表外的字符），`<bos>` = 1（序列开始），`<eos>` = 2（序列结束）；
 * 其余词元是训练文本中出现过的字符，去重后按 Unicode 码位从小到大排序，依次编号；
@@ -31,9 +106,9 @@ md(zh=r"""
 
 用“春”“雨”“风”三个字构造词表：
 """, en=r"""
-## 1.1 The data protocol
+## 1.2 The data protocol
 
-Every example in this chapter follows one data protocol, the one implemented in `lib/data.py`:
+Every example with text in this chapter follows one data protocol, the one implemented in `lib/data.py`:
 
 * three special tokens take the first ids: `<unk>` = 0 (a character outside the vocabulary), `<bos>` = 1 (beginning of sequence), `<eos>` = 2 (end of sequence);
 * the remaining tokens are the distinct characters of the training texts, sorted by Unicode code point and numbered in that order;
@@ -41,9 +116,9 @@ Every example in this chapter follows one data protocol, the one implemented in 
 
 Here is the vocabulary built from the three characters 春 (spring), 雨 (rain) and 风 (wind):
 """, ru=r"""
-## 1.1 Протокол данных
+## 1.2 Протокол данных
 
-Все примеры главы следуют одному протоколу данных — тому, который реализован в `lib/data.py`:
+Все примеры главы, где есть текст, следуют одному протоколу данных — тому, который реализован в `lib/data.py`:
 
 * три специальных токена занимают первые номера: `<unk>` = 0 (символ вне словаря), `<bos>` = 1 (начало последовательности), `<eos>` = 2 (конец последовательности);
 * остальные токены — различные символы обучающих текстов, упорядоченные по возрастанию кодовой позиции Unicode и пронумерованные в этом порядке;
@@ -53,14 +128,6 @@ Here is the vocabulary built from the three characters 春 (spring), 雨 (rain) 
 """)
 
 code("""
-import numpy as np
-import matplotlib.pyplot as plt
-
-from lib import plots
-from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax,
-                           unmasked_attention)
-from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode
-
 vocab = build_vocab(["春雨", "风"])
 print(vocab)
 print([f"U+{ord(ch):04X}" for ch in vocab[3:]])
@@ -93,19 +160,19 @@ assert targets.tolist() == [[3, 4, 2], [4, 2, -100]]
 md(zh=r"""
 第 0 行“春雨”正好占满 T = 3，不需要补齐。第 1 行“雨”只有一个字：输入末尾补了一个 EOS（编号 2），目标末尾补了 −100。注意这一行里两个 2 的身份完全不同：目标第 1 位的 2 是“雨”这段文本真正的结尾，模型必须学会预测它；输入第 2 位的 2 只是占位用的填充。
 
-## 1.2 为什么位置 i 可以读取它自己
+## 1.3 为什么位置 i 可以读取它自己
 
 把输入和目标逐位对齐来看。位置 t 的输入是已经看到的第 t 个词元，位置 t 的输出用来预测目标 t，也就是紧接着的下一个词元：
 """, en=r"""
 Row 0, 春雨, fills T = 3 and needs no padding. Row 1, 雨, has a single character: its inputs end with one EOS (id 2) and its targets end with −100. Note that the two 2s in this row play entirely different roles. The 2 at target position 1 is the real end of the text 雨, and the model must learn to predict it; the 2 at input position 2 is only filler.
 
-## 1.2 Why position i may read itself
+## 1.3 Why position i may read itself
 
 Line the inputs up with the targets. The input at position t is token t, which has already been seen; the output at position t is used to predict target t, the token that comes next:
 """, ru=r"""
 Строка 0 (春雨) занимает ровно T = 3 позиции, и дополнять её не нужно. В строке 1 (雨) всего один символ: в конец входов добавлен один EOS (номер 2), в конец целевых меток — число −100. Обратите внимание, что две двойки в этой строке играют совершенно разные роли. Двойка в позиции 1 целевых меток — настоящий конец текста 雨, и модель должна научиться её предсказывать; двойка в позиции 2 входов — всего лишь заполнитель.
 
-## 1.2 Почему позиции i можно читать саму себя
+## 1.3 Почему позиции i можно читать саму себя
 
 Поставим входы и целевые метки друг под другом. Вход в позиции t — это уже увиденный токен t; выход в позиции t служит для предсказания целевой метки t, то есть следующего токена:
 """)
@@ -130,7 +197,7 @@ md(zh=r"""
 
 ![两个网格。上图：5 个位置 BOS 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。](figures/allowed_pairs.svg)
 
-## 1.3 同一个约束的两种写法：`allowed` 与 `future`
+## 1.4 同一个约束的两种写法：`allowed` 与 `future`
 
 同一个因果约束可以写成两种布尔数组。本章给它们起了不同的名字，而且从不混用：
 
@@ -145,7 +212,7 @@ The upper grid of the figure draws this for five positions. The lower grid is th
 
 ![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
-## 1.3 One constraint, two names: `allowed` and `future`
+## 1.4 One constraint, two names: `allowed` and `future`
 
 The same causal constraint can be written as two different boolean arrays. The course gives them different names and never mixes them up:
 
@@ -160,7 +227,7 @@ They are complements: `allowed == ~future`.
 
 ![Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i (диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки.](figures/allowed_pairs.svg)
 
-## 1.3 Одно ограничение, два имени: `allowed` и `future`
+## 1.4 Одно ограничение, два имени: `allowed` и `future`
 
 Одно и то же причинное ограничение можно записать двумя разными булевыми массивами. В курсе у них разные имена, и они никогда не подменяют друг друга:
 
@@ -202,72 +269,6 @@ md(zh=r"""
 If `future` is passed where `allowed` belongs, every query reads the very keys it must not read. In a square mask the last row of `future` is all False, so row 2 has no key to read and the library raises an error; that is the only reason the mistake is caught here. Do not count on such luck: pass masks by name, `allowed` for what may be read, `future` for what may not.
 """, ru=r"""
 Если подать `future` туда, где ожидается `allowed`, каждый запрос будет читать ровно те ключи, которые ему читать нельзя. В квадратной маске последняя строка `future` целиком состоит из False, поэтому у строки 2 не остаётся ни одного ключа, и библиотека выдаёт ошибку — только благодаря этому путаница здесь и обнаружилась. Не стоит рассчитывать на такую удачу. Передавайте маски по имени: `allowed` — то, что читать можно, `future` — то, что нельзя.
-""")
-
-md(zh=r"""
-## 1.4 三个位置、分数全为零
-
-先看最简单的例子：三个位置，所有分数 S 都是 0。在许可集合上做 softmax：
-
-$$
-A_{ij} =
-\begin{cases}
-\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
-0, & j > i.
-\end{cases}
-$$
-
-第 i 行只在 i + 1 个可读位置上分配权重，分数都一样，于是平分：
-""", en=r"""
-## 1.4 Three positions, all scores zero
-
-Start with the simplest case: three positions and all scores S equal to 0. Softmax over the allowed set is
-
-$$
-A_{ij} =
-\begin{cases}
-\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
-0, & j > i.
-\end{cases}
-$$
-
-Row i spreads its weight over its i + 1 readable positions; the scores are equal, so they share it equally:
-""", ru=r"""
-## 1.4 Три позиции, все оценки нулевые
-
-Начнём с простейшего случая: три позиции, все оценки S равны 0. Softmax по множеству разрешённых позиций выглядит так:
-
-$$
-A_{ij} =
-\begin{cases}
-\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
-0, & j > i.
-\end{cases}
-$$
-
-Строка i распределяет вес по своим i + 1 доступным позициям; оценки одинаковы, поэтому вес делится поровну:
-""")
-
-code("""
-from fractions import Fraction
-
-def as_fractions(w):
-    return [[str(Fraction(float(x)).limit_denominator(100)) for x in row] for row in np.atleast_2d(w)]
-
-S = np.zeros((3, 3))
-weights = masked_softmax(S, allowed)
-print(as_fractions(weights))
-assert np.allclose(weights, [[1, 0, 0], [1/2, 1/2, 0], [1/3, 1/3, 1/3]])
-assert (weights[future] == 0.0).all()
-assert np.allclose(weights.sum(axis=1), 1.0)
-""")
-
-md(zh=r"""
-第 0 行只有一个可读的键，权重是 [1, 0, 0]；第 1 行是 [1/2, 1/2, 0]；第 2 行三个位置都可读，各得 1/3。被禁止的项严格等于 0，每一行的和都是 1。（反过来，权重恰好为 0 是否说明那个键被禁止了？不一定，§1.10 会说明浮点数里什么时候会出现这种情况。）
-""", en=r"""
-Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1. (The converse, that a weight of exactly 0 means a forbidden key, does not hold in floating point; §1.10 shows when it fails.)
-""", ru=r"""
-У строки 0 только один доступный ключ, её веса — [1, 0, 0]; у строки 1 — [1/2, 1/2, 0]; строка 2 может читать все три позиции и отдаёт каждой по 1/3. Запрещённые элементы в точности равны 0, сумма каждой строки равна 1. (Обратное — что вес, равный ровно 0, означает запрещённый ключ, — в арифметике с плавающей точкой неверно; когда именно, показано в §1.10.)
 """)
 
 md(zh=r"""
@@ -341,15 +342,15 @@ assert np.allclose(renormalised, weights)
 md(zh=r"""
 第 0 行变成 [1/3, 0, 0]，和为 1/3；第 1 行变成 [1/3, 1/3, 0]，和为 2/3；只有没有未来位置的第 2 行保持 [1/3, 1/3, 1/3]，和为 1。前两行已经不是概率分布了。清零之后再按行重新归一化，可以恢复正确的权重（代码里核对过），但这不过是“在许可集合上归一化”的另一种写法。
 
-下图把正确的做法与两种错误并排画出：左边是 `masked_softmax`，中间是把禁止分数置 0（§1.6），右边是先 softmax 后清零；每行右侧标出了行和：
+下图把正确的做法与两种错误并排画出：左边是 `masked_softmax`，中间是把禁止分数置 0（§1.5），右边是先 softmax 后清零；每行右侧标出了行和：
 """, en=r"""
 Row 0 becomes [1/3, 0, 0] and sums to 1/3; row 1 becomes [1/3, 1/3, 0] and sums to 2/3; only row 2, which has no future, keeps [1/3, 1/3, 1/3] and sums to 1. The first two rows are no longer probability distributions. Renormalising each row after zeroing does recover the correct weights (the code checks it), but that is just another way of writing "normalise over the allowed set".
 
-The figure puts the right way next to the two wrong ones: on the left `masked_softmax`, in the middle forbidden scores set to 0 (§1.6), on the right softmax first and zeroing afterwards. Each row's sum is written to its right:
+The figure puts the right way next to the two wrong ones: on the left `masked_softmax`, in the middle forbidden scores set to 0 (§1.5), on the right softmax first and zeroing afterwards. Each row's sum is written to its right:
 """, ru=r"""
 Строка 0 превращается в [1/3, 0, 0] с суммой 1/3; строка 1 — в [1/3, 1/3, 0] с суммой 2/3; лишь строка 2, у которой нет будущего, остаётся [1/3, 1/3, 1/3] с суммой 1. Первые две строки больше не являются распределениями вероятностей. Если после обнуления заново нормализовать каждую строку, правильные веса восстанавливаются (код это проверяет), но это лишь другая запись того же правила: нормализовать по множеству разрешённых позиций.
 
-На рисунке правильный способ стоит рядом с двумя неправильными: слева `masked_softmax`, в середине запрещённые оценки заменены нулём (§1.6), справа сначала softmax, потом обнуление. Справа от каждой строки подписана её сумма:
+На рисунке правильный способ стоит рядом с двумя неправильными: слева `masked_softmax`, в середине запрещённые оценки заменены нулём (§1.5), справа сначала softmax, потом обнуление. Справа от каждой строки подписана её сумма:
 """)
 
 code("""
@@ -546,11 +547,11 @@ Because of the way `collate` lays out a batch, the positions whose input is EOS 
 """)
 
 md(zh=r"""
-这里要分清两件不同的事。填充位置的查询是一个**不计分的输出**：它有可读的键（至少有它自己），照常算出输出，只是目标为 −100，不进入损失。**空行**则是一个没有任何可读键的查询：它的 softmax 没有分母，根本算不出输出，必须报错（§1.8）。前者由目标决定，后者由掩码决定。把空行当成“反正不计分的填充”悄悄放过，或者把填充查询当成空行去报错、把它的输出置零，都是错的。下面逐个位置列出可读键的个数，以及是否计分：
+这里要分清两件不同的事。填充位置的查询是一个**不计分的输出**：它有可读的键（至少有它自己），照常算出输出，只是目标为 −100，不进入损失。**空行**则是一个没有任何可读键的查询：它的 softmax 没有分母，根本算不出输出，必须报错（§1.7）。前者由目标决定，后者由掩码决定。把空行当成“反正不计分的填充”悄悄放过，或者把填充查询当成空行去报错、把它的输出置零，都是错的。下面逐个位置列出可读键的个数，以及是否计分：
 """, en=r"""
-Two different things must be kept apart here. The query at a padded position is an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps it out of the loss. An **empty row** is a query with no key to read at all: its softmax has no denominator, there is no output to compute, and it must raise (§1.8). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
+Two different things must be kept apart here. The query at a padded position is an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps it out of the loss. An **empty row** is a query with no key to read at all: its softmax has no denominator, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
 """, ru=r"""
-Здесь важно не смешать две разные вещи. Запрос в позиции дополнения — это **неучитываемый выход**: ему есть что читать (как минимум себя самого), выход вычисляется как обычно, и только целевая метка −100 не пускает его в функцию потерь. **Пустая строка** — это запрос, которому читать нечего вовсе: у его softmax нет знаменателя, выход вычислить нельзя, и нужно выбросить исключение (§1.8). Первое определяют целевые метки, второе — маска. Ошибочно пропускать пустую строку под видом «дополнения, которое всё равно не учитывается»; так же ошибочно выбрасывать исключение из-за запроса дополнения или обнулять его выход, как будто его строка пуста. Для каждой позиции батча ниже указано, сколько ключей она может читать и учитывается ли она:
+Здесь важно не смешать две разные вещи. Запрос в позиции дополнения — это **неучитываемый выход**: ему есть что читать (как минимум себя самого), выход вычисляется как обычно, и только целевая метка −100 не пускает его в функцию потерь. **Пустая строка** — это запрос, которому читать нечего вовсе: у его softmax нет знаменателя, выход вычислить нельзя, и нужно выбросить исключение (§1.7). Первое определяют целевые метки, второе — маска. Ошибочно пропускать пустую строку под видом «дополнения, которое всё равно не учитывается»; так же ошибочно выбрасывать исключение из-за запроса дополнения или обнулять его выход, как будто его строка пуста. Для каждой позиции батча ниже указано, сколько ключей она может читать и учитывается ли она:
 """)
 
 code("""
@@ -715,7 +716,7 @@ md(zh=r"""
 
 ### 权重为 0，不等于键被禁止
 
-§1.4 里被禁止的项严格等于 0。反过来却不成立：权重恰好为 0，并不说明那个键被禁止了。在精确算术中，有限分数的 exp 总是正数，所以每个许可位置的权重都大于 0；可在浮点数里，一个分数只要比本行最大值低得足够多（float64 中大约低 745 以上），exp 就会下溢成 0：
+§1.1 里被禁止的项严格等于 0。反过来却不成立：权重恰好为 0，并不说明那个键被禁止了。在精确算术中，有限分数的 exp 总是正数，所以每个许可位置的权重都大于 0；可在浮点数里，一个分数只要比本行最大值低得足够多（float64 中大约低 745 以上），exp 就会下溢成 0：
 """, en=r"""
 ## 1.10 Going deeper (optional)
 
@@ -723,7 +724,7 @@ Three topics round off the picture; the rest of the chapter does not need them. 
 
 ### A zero weight is not a forbidden key
 
-In §1.4 the forbidden entries were exactly 0. The converse does not hold: a weight of exactly 0 does not mean that the key was forbidden. In exact arithmetic the exp of a finite score is positive, so every allowed weight is greater than 0; in floating point, however, exp underflows to 0 once a score lies far enough below the row's maximum (by more than about 745 in float64):
+In §1.1 the forbidden entries were exactly 0. The converse does not hold: a weight of exactly 0 does not mean that the key was forbidden. In exact arithmetic the exp of a finite score is positive, so every allowed weight is greater than 0; in floating point, however, exp underflows to 0 once a score lies far enough below the row's maximum (by more than about 745 in float64):
 """, ru=r"""
 ## 1.10 Глубже (по желанию)
 
@@ -731,7 +732,7 @@ In §1.4 the forbidden entries were exactly 0. The converse does not hold: a wei
 
 ### Нулевой вес — ещё не запрещённый ключ
 
-В §1.4 запрещённые элементы были равны ровно 0. Обратное неверно: вес, в точности равный 0, ещё не означает, что ключ был запрещён. В точной арифметике экспонента конечной оценки положительна, так что каждый разрешённый вес больше 0; но в арифметике с плавающей точкой exp обращается в 0 (происходит исчезновение порядка), как только оценка оказывается меньше максимума строки на достаточно большую величину (в float64 — примерно на 745 и больше):
+В §1.1 запрещённые элементы были равны ровно 0. Обратное неверно: вес, в точности равный 0, ещё не означает, что ключ был запрещён. В точной арифметике экспонента конечной оценки положительна, так что каждый разрешённый вес больше 0; но в арифметике с плавающей точкой exp обращается в 0 (происходит исчезновение порядка), как только оценка оказывается меньше максимума строки на достаточно большую величину (в float64 — примерно на 745 и больше):
 """)
 
 code("""
