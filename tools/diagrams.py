@@ -723,7 +723,7 @@ def cone(lang: str) -> Drawing:
 DIAGRAMS = {"allowed_pairs": allowed_pairs, "one_head": one_head, "heads": heads,
             "positions": positions, "cache": cache}
 # Where each diagram is taught (tests/test_diagrams.py checks that the chapter shows it there).
-PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "02_heads", "heads": "02_heads",
+PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "00_start", "heads": "02_heads",
           "positions": "03_positions", "cache": "05_cache"}
 
 DIAGRAMS["cone"], PLACES["cone"] = cone, "04_causality"     # §4.2: the structural argument's cone

@@ -1,59 +1,64 @@
 # §2 Multiple heads change subspaces, not time order.
 # Trilingual source: see tools/nbsource.py and CONTRIBUTING.md.
 
-md(
-    zh=r"""
+md(zh=r"""
 # 2 多头改变的是子空间，而不是时间顺序
 
 在 §1 中，一个注意力头读取每个许可位置的全部 D 维特征。多头注意力把宽度分成 H 段，每段宽 d = D/H，每一段在**同一个**许可集合上各自做一次注意力。时间轴保持原样：第 h 个头在位置 t 上仍然只读位置 0～t。变化的只是拿哪些坐标去比较、拿哪些坐标去加权混合。
 
+为什么要这样做？一次 softmax 给每个查询的权重总和是 1。一个头可以把几乎全部权重放在一个键上；可如果查询需要从两个不同的位置各取一样东西，一次 softmax 只能把权重一分为二，交回的是两个值的混合。H 个头给每个查询 H 次 softmax，它就能同时集中读取 H 个位置。§2.7 用一个小例子把这一点算出来。
+
 本节内容：
 
-* §2.1 先把多头注意力写成 H 个独立的头：各自投影、各自读取，拼接后乘 W_O；它与 `lib` 中的拆分写法结果相同；
+* §2.1 先把多头注意力写成 H 个独立的头：各自投影、各自读取，拼接后乘 $W_O$；它与 `lib` 中的拆分写法结果相同；
 * §2.2 从 B×T×D 拆分到 B×H×T×d，以及一种形状正确、内容却错误的 `reshape`；
 * §2.3 每个头按自己的 √d 缩放，并各自归一化；
-* §2.4 合并头与输出投影 W_O，以及它为什么不是可有可无的装饰；
+* §2.4 合并头与输出投影 $W_O$，以及它为什么不是可有可无的装饰；
 * §2.5 例 1：两头注意力，先手算，再用 `lib` 算；
 * §2.6 固定 D 时头数 H 的代价：参数量、注意力表的内存、运算量；
-* §2.7 头多了，并不等于每个头都有说得出名字的分工。
+* §2.7 两个头能做到、一个头做不到的事：一个头读前一个词元，另一个头读 `<bos>`；
+* §2.8 头多了，并不等于每个头都有说得出名字的分工。
 
 记号：B 为批量大小，T 为位置数，D 为模型宽度，H 为头数，d = D/H 为每个头的宽度（D 必须能被 H 整除）。采用行向量约定：线性映射写作 `x @ W`，其中 `W` 的形状是（输入宽度，输出宽度）。
-""",
-    en=r"""
+""", en=r"""
 # 2 Multiple heads change subspaces, not time order
 
 In §1 a single attention head read all D features of every allowed position. Multi-head attention divides the width into H slices of width d = D/H, and each slice computes its own attention over the **same** allowed set. The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
 
+Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once. §2.7 computes this on a small example.
+
 In this section:
 
-* §2.1 builds multi-head attention first as H independent heads, each with its own projections, whose outputs are concatenated and multiplied by W_O; the result equals that of the split form used in `lib`;
+* §2.1 builds multi-head attention first as H independent heads, each with its own projections, whose outputs are concatenated and multiplied by $W_O$; the result equals that of the split form used in `lib`;
 * §2.2 splits B×T×D into B×H×T×d and shows a `reshape` that has the right shape and the wrong contents;
 * §2.3 explains why every head scales by its own √d and normalises on its own;
-* §2.4 merges the heads and shows why the output projection W_O is not decoration;
+* §2.4 merges the heads and shows why the output projection $W_O$ is not decoration;
 * §2.5 works through Example 1, a two-head computation, by hand and with `lib`;
 * §2.6 counts what the number of heads H costs at fixed D: parameters, attention-table memory, operations;
-* §2.7 explains why more heads do not give each head a nameable role.
+* §2.7 shows what two heads can do and one cannot: one head reads the previous token, the other reads `<bos>`;
+* §2.8 explains why more heads do not give each head a nameable role.
 
 Notation: B is the batch size, T the number of positions, D the model width, H the number of heads and d = D/H the head width (D must be divisible by H). Vectors are rows: a linear map is written `x @ W`, with `W` of shape (input width, output width).
-""",
-    ru=r"""
+""", ru=r"""
 # 2 Несколько голов меняют подпространства, а не порядок во времени
 
 В §1 одна голова внимания читала все D признаков каждой разрешённой позиции. Многоголовое внимание делит ширину на H частей шириной d = D/H, и в каждой части вычисляется своё внимание по **тому же самому** множеству разрешённых позиций. Ось времени остаётся нетронутой: голова h в позиции t по-прежнему читает только позиции от 0 до t. Меняется лишь то, какие координаты сравниваются и какие смешиваются.
 
+Зачем это нужно? Softmax выдаёт каждому запросу суммарный вес 1. Одна голова может отдать почти весь вес одному ключу; но если запросу нужно взять по одной вещи из двух разных позиций, единственный softmax может лишь поделить вес между ними и вернуть смесь двух значений. H голов дают каждому запросу H отдельных softmax, и он может чётко читать H позиций сразу. В §2.7 это посчитано на маленьком примере.
+
 В этом разделе:
 
-* §2.1 — сначала многоголовое внимание как H независимых голов: у каждой свои проекции, выходы склеиваются и умножаются на W_O; результат совпадает с тем, что даёт запись через разбиение, принятая в `lib`;
+* §2.1 — сначала многоголовое внимание как H независимых голов: у каждой свои проекции, выходы склеиваются и умножаются на $W_O$; результат совпадает с тем, что даёт запись через разбиение, принятая в `lib`;
 * §2.2 — разбиение B×T×D → B×H×T×d и `reshape`, после которого форма правильная, а содержимое — нет;
 * §2.3 — почему каждая голова делит оценки на свой √d и нормализует их отдельно;
-* §2.4 — склейка голов и выходная проекция W_O; почему эта проекция — не украшение;
+* §2.4 — склейка голов и выходная проекция $W_O$; почему эта проекция — не украшение;
 * §2.5 — пример 1: двухголовое внимание вручную и через `lib`;
 * §2.6 — во что обходится число голов H при фиксированном D: параметры, память под таблицы внимания, число операций;
-* §2.7 — почему от увеличения числа голов у каждой из них не появляется роль, которую можно назвать.
+* §2.7 — что могут две головы и не может одна: одна голова читает предыдущий токен, другая — `<bos>`;
+* §2.8 — почему от увеличения числа голов у каждой из них не появляется роль, которую можно назвать.
 
 Обозначения: B — размер батча, T — число позиций, D — ширина модели, H — число голов, d = D/H — ширина одной головы (D должен делиться на H). Векторы записываются строками: линейное отображение имеет вид `x @ W`, где `W` имеет форму (входная ширина, выходная ширина).
-""",
-)
+""")
 
 code(r"""
 import itertools
@@ -74,35 +79,25 @@ def r(x, digits=6):
     return np.round(np.asarray(x, dtype=float), digits) + 0.0
 """)
 
-md(
-    zh=r"""
-## 2.1 H 个独立的头：各自读取，拼接后乘 W_O
+md(zh=r"""
+## 2.1 H 个独立的头：各自读取，拼接后乘 $W_O$
 
-构造多头注意力最直接的办法，是把 §1 的单头注意力原样用上 H 次。第 h 个头有自己的三个投影矩阵，形状都是 D×d：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 T×d 的输出。H 个头的输出按头的顺序拼接成 T×D，最后再乘输出投影 W_O（D×D）。
+构造多头注意力最直接的办法，是把单头注意力（§0.2 有它的示意图）原样用上 H 次，每次都带上 §1 的掩码。第 h 个头有自己的三个投影矩阵，形状都是 D×d：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 T×d 的输出。H 个头的输出按头的顺序拼接成 T×D，最后再乘输出投影 $W_O$（D×D）。
 
-![一个头的计算流程：输入 X（T × D）分别乘以 W_Q、W_K、W_V，得到 Q、K、V（T × d）；Q 与 K 的转置相乘再除以 √d，得到 T × T 的分数 S；掩码 softmax 只在 j ≤ i 上归一化，得到下三角的权重 A；A 乘以 V 得到这个头的输出 Y（T × d）。](figures/one_head.svg)
+每个头的三个 D×d 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 D×D 矩阵 $W_Q$、$W_K$、$W_V$，第 h 个头用的是其中的第 h·d～h·d + d − 1 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
+""", en=r"""
+## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-每个头的三个 D×d 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 D×D 矩阵 W_Q、W_K、W_V，第 h 个头用的是其中的第 h·d～h·d + d − 1 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
-""",
-    en=r"""
-## 2.1 H independent heads, concatenated, then multiplied by W_O
+The most direct way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape D×d: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a T×d output. The outputs of the H heads are concatenated in head order into a T×D array, which is then multiplied by the output projection $W_O$ (D×D).
 
-The most direct way to build multi-head attention is to use the single-head attention of §1 H times. Head h has three projection matrices of its own, each of shape D×d: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a T×d output. The outputs of the H heads are concatenated in head order into a T×D array, which is then multiplied by the output projection W_O (D×D).
+The three D×d matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three D×D matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns h·d to h·d + d − 1 of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
+""", ru=r"""
+## 2.1 H независимых голов: склейка и умножение на $W_O$
 
-![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights A; A times V is the head's output Y (T × d).](figures/one_head.svg)
+Самый прямой способ построить многоголовое внимание — применить одноголовое внимание (его схема — в §0.2) с маской из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию $W_O$ (D×D).
 
-The three D×d matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three D×D matrices W_Q, W_K and W_V, and head h uses columns h·d to h·d + d − 1 of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
-""",
-    ru=r"""
-## 2.1 H независимых голов: склейка и умножение на W_O
-
-Самый прямой способ построить многоголовое внимание — применить одноголовое внимание из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию W_O (D×D).
-
-![Путь через одну голову: вход X (T × D) умножается на W_Q, W_K и W_V и даёт Q, K и V (T × d); Q, умноженное на транспонированное K и делённое на √d, даёт оценки S размера T × T; softmax по маске нормирует каждую строку только по j ≤ i и даёт нижнетреугольные веса A; A, умноженное на V, — выход головы Y (T × d).](figures/one_head.svg)
-
-Хранить три матрицы D×d каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы D×D — W_Q, W_K и W_V, и голова h берёт из каждой столбцы с h·d по h·d + d − 1. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
-""",
-)
+Хранить три матрицы D×d каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы D×D — $W_Q$, $W_K$ и $W_V$, и голова h берёт из каждой столбцы с h·d по h·d + d − 1. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
+""")
 
 code(r"""
 rng = np.random.default_rng(2)
@@ -122,34 +117,30 @@ one_by_one = np.concatenate(outputs_by_head, axis=-1) @ w_o         # (1, T, D)
 with_split = multi_head_attention(xs, w_q, w_k, w_v, w_o, n_heads=H)   # (1, T, D)
 gap = np.abs(one_by_one - with_split).max()
 print(one_by_one.shape, with_split.shape)
-print(round(gap, 12), gap < 1e-14)
+print("max|Δ| < 1e-14:", gap < 1e-14)
 assert one_by_one.shape == with_split.shape == (1, T5, D)
 assert gap < 1e-14
 """)
 
-md(
-    zh=r"""
-两种算法给出同一个输出：最大差异小于 1e-14，只是舍入误差的量级（保留 12 位小数打印出来是 `0.0`）。
+md(zh=r"""
+两种算法给出同一个输出：最大差异小于 $10^{-14}$，只是舍入误差的量级。
 
 既然如此，为什么还要换一种写法？上面的循环做了 3H 次窄的矩阵乘法（每次只算 d 列），还调用了 H 次注意力。可是第 h 个头的投影，恰好就是全宽投影的一个列块：`(x @ W_Q)[..., h*d:(h+1)*d]` 等于 `x @ W_Q[:, h*d:(h+1)*d]`。所以 `x @ W_Q`、`x @ W_K`、`x @ W_V` 三次全宽乘法，就一次算出了所有头的查询、键和值；剩下的只是把 D 列重新分组成 H 个头，让“头”成为又一条批量轴，这样一次注意力调用就能处理所有的头。这种重新分组就是 §2.2 的拆分。
 
-输出一侧也有类似的等式：拼接后乘 W_O，等于让每个头用 W_O 中属于自己的 d 行去乘自己的输出，再把 H 个结果相加。由此已经可以看出，W_O 是各个头汇合的地方（§2.4）。下面的单元格核对这两个等式。
-""",
-    en=r"""
-Both computations give the same output: the largest difference is below 1e-14, the size of rounding error (rounded to 12 decimal places it prints as `0.0`).
+输出一侧也有类似的等式：拼接后乘 $W_O$，等于让每个头用 $W_O$ 中属于自己的 d 行去乘自己的输出，再把 H 个结果相加。由此已经可以看出，$W_O$ 是各个头汇合的地方（§2.4）。下面的单元格核对这两个等式。
+""", en=r"""
+Both computations give the same output: the largest difference is below $10^{-14}$, the size of rounding error.
 
 Why, then, write it a second way? The loop performs 3H narrow matrix products, d columns at a time, and calls attention H times. But the projection of head h is just a block of columns of the full-width projection: `(x @ W_Q)[..., h*d:(h+1)*d]` equals `x @ W_Q[:, h*d:(h+1)*d]`. The three full-width products `x @ W_Q`, `x @ W_K` and `x @ W_V` therefore compute the queries, keys and values of every head at once. All that is left is to regroup the D columns into H heads and make the head one more batch axis, so that a single attention call handles every head. That regrouping is the split of §2.2.
 
-The output side has a similar identity: concatenating and multiplying by W_O is the same as letting each head multiply its output by its own block of d rows of W_O and adding up the H results. This already shows that W_O is where the heads meet (§2.4). The cell below checks both identities.
-""",
-    ru=r"""
-Оба вычисления дают один и тот же выход: наибольшая разность меньше 1e-14, то есть того же порядка, что и ошибка округления (при округлении до 12 знаков после запятой печатается `0.0`).
+The output side has a similar identity: concatenating and multiplying by $W_O$ is the same as letting each head multiply its output by its own block of d rows of $W_O$ and adding up the H results. This already shows that $W_O$ is where the heads meet (§2.4). The cell below checks both identities.
+""", ru=r"""
+Оба вычисления дают один и тот же выход: наибольшая разность меньше $10^{-14}$, то есть того же порядка, что и ошибка округления.
 
 Зачем же тогда другой способ записи? Цикл выполняет 3H узких матричных умножений, по d столбцов за раз, и H раз вызывает внимание. Но проекция головы h — это просто блок столбцов проекции на полную ширину: `(x @ W_Q)[..., h*d:(h+1)*d]` равно `x @ W_Q[:, h*d:(h+1)*d]`. Поэтому три умножения на полную ширину — `x @ W_Q`, `x @ W_K` и `x @ W_V` — сразу дают запросы, ключи и значения всех голов. Остаётся перегруппировать D столбцов в H голов и сделать голову ещё одной осью батча, чтобы один вызов внимания обработал все головы. Эта перегруппировка и есть разбиение из §2.2.
 
-На стороне выхода есть похожее тождество: склеить выходы голов и умножить на W_O — всё равно что умножить выход каждой головы на её собственный блок из d строк W_O и сложить H результатов. Уже отсюда видно, что W_O — то место, где головы встречаются (§2.4). Ячейка ниже проверяет оба тождества.
-""",
-)
+На стороне выхода есть похожее тождество: склеить выходы голов и умножить на $W_O$ — всё равно что умножить выход каждой головы на её собственный блок из d строк $W_O$ и сложить H результатов. Уже отсюда видно, что $W_O$ — то место, где головы встречаются (§2.4). Ячейка ниже проверяет оба тождества.
+""")
 
 code(r"""
 #zh 投影：第 h 个头的窄乘积，就是全宽乘积的第 h 个列块
@@ -167,8 +158,7 @@ print(blocks_match, rows_match)
 assert blocks_match and rows_match
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
 ## 2.2 拆分：第 h 个头的第 a 个坐标就是第 h·d + a 号特征
 
 Q、K、V 的投影输出形状都是 B×T×D。拆分要一次完成 §2.1 中逐头截取列块的工作：先把最后一维切成 H 段连续的 d 维，再把“头”这一轴移到时间轴前面：
@@ -180,21 +170,19 @@ Q、K、V 的投影输出形状都是 B×T×D。拆分要一次完成 §2.1 中�
 ![拆分与合并头：一个位置的 8 个特征中，特征 0～3 进入头 0，特征 4～7 进入头 1，头 h 的坐标 a 就是特征 h·d + a（d = 4）；两个头在同一个许可集合上各自做注意力；输出按头的顺序拼接回 8 个特征，再乘以 W_O，每个输出特征都混合了两个头。](figures/heads.svg)
 
 为了逐项核对这条规则，我们构造一个“每个元素都写着自己地址”的输入：`x = np.arange(B*T*D).reshape(B, T, D)`。元素的值就是它在 (b, t, f) 中的扁平编号，看一眼数值就知道它从哪里来。下面取 B = 2、T = 3、D = 8、H = 2，于是 d = 4，一共 48 个元素。
-""",
-    en=r"""
+""", en=r"""
 ## 2.2 Splitting: coordinate a of head h is feature h·d + a
 
 The Q, K and V projections all produce B×T×D arrays. The split does in one step what the loop of §2.1 did head by head by slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
-There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits exactly like this, and `merge_heads` puts everything back.
+There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
 
 ![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
 
 To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, f), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
-""",
-    ru=r"""
+""", ru=r"""
 ## 2.2 Разбиение: координата a головы h — это признак h·d + a
 
 Проекции Q, K и V выдают массивы B×T×D. Разбиение должно за один раз сделать то, что цикл из §2.1 делал голова за головой, вырезая блоки столбцов: последнюю ось режут на H идущих подряд блоков по d признаков, а затем ось голов переставляют перед осью времени:
@@ -205,14 +193,13 @@ To check the rule entry by entry we build an input in which every entry carries 
 
 ![Разбиение и склейка голов: из 8 признаков одной позиции признаки 0–3 идут в голову 0, а 4–7 — в голову 1, то есть координата a головы h — это признак h·d + a (d = 4); обе головы работают по одному множеству разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов и умножаются на W_O, так что каждый признак выхода смешивает обе головы.](figures/heads.svg)
 
-Чтобы проверить правило поэлементно, построим вход, в котором каждый элемент хранит собственный адрес: `x = np.arange(B*T*D).reshape(B, T, D)`. Значение элемента — его плоский номер в (b, t, f), так что по значению сразу видно, откуда он взялся. Возьмём B = 2, T = 3, D = 8, H = 2; тогда d = 4, а всего элементов 48.
-""",
-)
+Чтобы проверить правило поэлементно, построим вход, в котором каждый элемент хранит собственный адрес: `x = np.arange(B*T*D).reshape(B, T, D)`. Значение элемента — его сквозной номер в (b, t, f), так что по значению сразу видно, откуда он взялся. Возьмём B = 2, T = 3, D = 8, H = 2; тогда d = 4, а всего элементов 48.
+""")
 
 code(r"""
 B, T, D, H = 2, 3, 8, 2
 d = D // H
-x = np.arange(B * T * D).reshape(B, T, D)       #zh x[b, t, f] = (b, t, f) 的扁平编号 #en x[b, t, f] = flat index of (b, t, f) #ru x[b, t, f] = плоский номер (b, t, f)
+x = np.arange(B * T * D).reshape(B, T, D)       #zh x[b, t, f] = (b, t, f) 的扁平编号 #en x[b, t, f] = flat index of (b, t, f) #ru x[b, t, f] = сквозной номер элемента (b, t, f)
 
 
 def origin(value):
@@ -252,7 +239,7 @@ All 48 entries agree. In head 1 of sequence 0 the three rows are features 4 to 7
 
 ### A `reshape` with the right shape and the wrong contents
 
-A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is exactly the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
+A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
 """,
     ru=r"""
 Все 48 элементов совпали. В голове 1 последовательности 0 три строки — это признаки 4–7 в моменты t = 0, 1, 2: каждая строка по-прежнему относится к одному моменту времени, просто содержит другую группу координат.
@@ -439,41 +426,37 @@ plt.show()
     ru="Две тепловые карты 5×5 (h = 0 и h = 1): вес, который запрос i (строка) отдаёт ключу j (столбец), подписан в клетке. Выше диагонали нули, каждая строка в сумме даёт 1, головы распределяют веса по-разному.",
 ))
 
-md(
-    zh=r"""
-## 2.4 合并头，以及 W_O 为什么不是装饰
+md(zh=r"""
+## 2.4 合并头，以及 $W_O$ 为什么不是装饰
 
-注意力之后，各个头给出 B×H×T×d 的结果。`merge_heads` 把头轴移回时间轴之后，按头的顺序拼接成 B×T×D，仍然满足“第 h·d + a 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 D×D 矩阵 W_O，计算 `merged @ W_O`。
+注意力之后，各个头给出 B×H×T×d 的结果。`merge_heads` 把头轴移回时间轴之后，按头的顺序拼接成 B×T×D，仍然满足“第 h·d + a 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 D×D 矩阵 $W_O$，计算 `merged @ W_O`。
 
-如果没有 W_O，拼接只是把各个头并排摆放：输出的第 h·d～h·d + d − 1 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。W_O 正是它们汇合的地方；写成公式，就是 §2.1 核对过的按行分块的等式：
-
-$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
-
-下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 W_O = I（单位矩阵，相当于没有 W_O），一次取随机的 W_O。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
-""",
-    en=r"""
-## 2.4 Merging the heads, and why W_O is not decoration
-
-After attention the heads return B×H×T×d. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into B×T×D, again with feature h·d + a = coordinate a of head h. Then comes the output projection, a D×D matrix W_O without bias: `merged @ W_O`.
-
-Without W_O the concatenation only places the heads side by side: output features h·d to h·d + d − 1 would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. W_O is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
+如果没有 $W_O$，拼接只是把各个头并排摆放：输出的第 h·d～h·d + d − 1 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。$W_O$ 正是它们汇合的地方；写成公式，就是 §2.1 核对过的按行分块的等式：
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-The experiment below changes only head 1's values v and watches the output: once with W_O = I (the identity, i.e. no W_O) and once with a random W_O. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
-""",
-    ru=r"""
-## 2.4 Склейка голов и почему W_O — не украшение
+下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 $$W_O$ = I$（单位矩阵，相当于没有 $W_O$），一次取随机的 $W_O$。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
+""", en=r"""
+## 2.4 Merging the heads, and why $W_O$ is not decoration
 
-После внимания головы выдают массив B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица W_O размера D×D без свободного члена: `merged @ W_O`.
+After attention the heads return B×H×T×d. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into B×T×D, again with feature h·d + a = coordinate a of head h. Then comes the output projection, a D×D matrix $W_O$ without bias: `merged @ W_O`.
 
-Без W_O склейка лишь ставит головы рядом: выходные признаки с h·d по h·d + d − 1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в W_O они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
+Without $W_O$ the concatenation only places the heads side by side: output features h·d to h·d + d − 1 would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при W_O = I (единичная матрица, то есть W_O нет), другой раз при случайной W_O. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
-""",
-)
+The experiment below changes only head 1's values v and watches the output: once with $$W_O$ = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
+""", ru=r"""
+## 2.4 Склейка голов и почему $W_O$ — не украшение
+
+После внимания головы выдают массив B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица $W_O$ размера D×D без свободного члена: `merged @ W_O`.
+
+Без $W_O$ склейка лишь ставит головы рядом: выходные признаки с h·d по h·d + d − 1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в $W_O$ они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
+
+$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+
+В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при $$W_O$ = I$ (единичная матрица, то есть $W_O$ нет), другой раз при случайной $W_O$. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
+""")
 
 code(r"""
 per_head = causal_attention(q, k, v)                                 # (1, H, T, d)
@@ -494,9 +477,8 @@ assert min(changes["W_O"]) > 0.1
 assert np.allclose(multi_head_attention(xs, w_q, w_k, w_v, w_o, H), merged @ w_o)
 """)
 
-md(
-    zh=r"""
-W_O = I 时，输出的前 d 个坐标完全不变：它们只属于第 0 个头。换成一般的 W_O，每个输出坐标都会对第 1 个头的变化作出反应。（在更深的模型里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，W_O 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 W_O”。
+md(zh=r"""
+$$W_O$ = I$ 时，输出的前 d 个坐标完全不变：它们只属于第 0 个头。换成一般的 $W_O$，每个输出坐标都会对第 1 个头的变化作出反应。（在更深的模型里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，$W_O$ 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 $W_O$”。
 
 ## 2.5 例 1：两头注意力的完整手算
 
@@ -507,7 +489,7 @@ E[`<bos>`] = [1, 0, 0, 1]，E[春] = [0, 1, 1, 0]。
 这些向量只为方便手算，不是训练得到的嵌入。第 0 个头读坐标 0～1，第 1 个头读坐标 2～3。
 
 * 查询 0 只能读它自己，所以每个头都原样返回自己的值，拼接结果是 [1, 0, 0, 1]。
-* 查询 1 读键 0 和键 1。第 0 个头中查询是 [0, 1]，两个键是 [1, 0] 和 [0, 1]，分数为 [0, 1/√2]。第 1 个头中查询是 [1, 0]，两个键是 [0, 1] 和 [1, 0]，分数同样是 [0, 1/√2]。记 a = 1/(1 + e^{1/√2})、b = 1 − a，两个头的权重都是 [a, b]。
+* 查询 1 读键 0 和键 1。第 0 个头中查询是 [0, 1]，两个键是 [1, 0] 和 [0, 1]，分数为 [0, 1/√2]。第 1 个头中查询是 [1, 0]，两个键是 [0, 1] 和 [1, 0]，分数同样是 [0, 1/√2]。记 $a = 1/(1 + e^{1/\sqrt 2})$、$b = 1 - a$，两个头的权重都是 [a, b]。
 * 第 0 个头的值是 [1, 0] 和 [0, 1]，输出 [a, b]；第 1 个头的值是 [0, 1] 和 [1, 0]，输出 [b, a]。拼接得 [a, b, b, a]。
 
 数值上 a ≈ 0.330238，b ≈ 0.669762。
@@ -516,10 +498,9 @@ E[`<bos>`] = [1, 0, 0, 1]，E[春] = [0, 1, 1, 0]。
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 W_O 的写法，再算 a 和 b：
-""",
-    en=r"""
-With W_O = I the first d output coordinates do not change at all: they belong to head 0 alone. With a generic W_O every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, W_O is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is exactly "project → split → attention per head → merge → multiply by W_O".
+于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 $W_O$ 的写法，再算 a 和 b：
+""", en=r"""
+With $$W_O$ = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
@@ -530,7 +511,7 @@ E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
 These vectors are chosen to make the arithmetic easy; they are not embeddings of a trained model. Head 0 reads coordinates 0–1, head 1 reads coordinates 2–3.
 
 * Query 0 may read only itself, so each head returns its own value unchanged: the concatenation is [1, 0, 0, 1].
-* Query 1 reads keys 0 and 1. In head 0 the query is [0, 1] and the keys are [1, 0] and [0, 1], so the scores are [0, 1/√2]. In head 1 the query is [1, 0] and the keys are [0, 1] and [1, 0], so the scores are again [0, 1/√2]. With a = 1/(1 + e^{1/√2}) and b = 1 − a, both heads get the weights [a, b].
+* Query 1 reads keys 0 and 1. In head 0 the query is [0, 1] and the keys are [1, 0] and [0, 1], so the scores are [0, 1/√2]. In head 1 the query is [1, 0] and the keys are [0, 1] and [1, 0], so the scores are again [0, 1/√2]. With $a = 1/(1 + e^{1/\sqrt 2})$ and $b = 1 - a$, both heads get the weights [a, b].
 * Head 0's values are [1, 0] and [0, 1], so it returns [a, b]; head 1's values are [0, 1] and [1, 0], so it returns [b, a]. The concatenation is [a, b, b, a].
 
 Numerically a ≈ 0.330238 and b ≈ 0.669762.
@@ -539,10 +520,9 @@ The output projection maps [c₀, c₁, c₂, c₃] to [c₀ + c₂, c₁ + c₃
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check, on a vector that is easy to recognise, that W_O is written down correctly, and then we compute a and b:
-""",
-    ru=r"""
-При W_O = I первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной W_O на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания W_O — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на W_O».
+So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute a and b:
+""", ru=r"""
+При $$W_O$ = I$ первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной $W_O$ на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания $W_O$ — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на $W_O$».
 
 ## 2.5 Пример 1: две головы, полностью вручную
 
@@ -553,7 +533,7 @@ E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
 Эти векторы подобраны ради удобного счёта; это не эмбеддинги обученной модели. Голова 0 читает координаты 0–1, голова 1 — координаты 2–3.
 
 * Запрос 0 может читать только себя, поэтому каждая голова возвращает собственное значение без изменений: склейка равна [1, 0, 0, 1].
-* Запрос 1 читает ключи 0 и 1. В голове 0 запрос равен [0, 1], ключи — [1, 0] и [0, 1], поэтому оценки равны [0, 1/√2]. В голове 1 запрос равен [1, 0], ключи — [0, 1] и [1, 0], и оценки снова [0, 1/√2]. Обозначим a = 1/(1 + e^{1/√2}) и b = 1 − a; обе головы получают веса [a, b].
+* Запрос 1 читает ключи 0 и 1. В голове 0 запрос равен [0, 1], ключи — [1, 0] и [0, 1], поэтому оценки равны [0, 1/√2]. В голове 1 запрос равен [1, 0], ключи — [0, 1] и [1, 0], и оценки снова [0, 1/√2]. Обозначим $a = 1/(1 + e^{1/\sqrt 2})$ и b = 1 − a; обе головы получают веса [a, b].
 * Значения головы 0 — [1, 0] и [0, 1], она возвращает [a, b]; значения головы 1 — [0, 1] и [1, 0], она возвращает [b, a]. Склейка: [a, b, b, a].
 
 Численно a ≈ 0,330238, b ≈ 0,669762.
@@ -562,9 +542,8 @@ E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где a − b ≈ −0,339523. Сначала проверим запись W_O на легко узнаваемом векторе, затем вычислим a и b:
-""",
-)
+Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где a − b ≈ −0,339523. Сначала проверим запись $W_O$ на легко узнаваемом векторе, затем вычислим a и b:
+""")
 
 code(r"""
 W_O = np.array([[1., 0., 1., 0.],
@@ -613,23 +592,19 @@ assert np.allclose(out_lib, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=
 assert np.abs(out_hand - out_lib).max() < 1e-12
 """)
 
-md(
-    zh=r"""
-### 经过 W_O 之后，输出不再是概率向量
+md(zh=r"""
+### 经过 $W_O$ 之后，输出不再是概率向量
 
-每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 W_O 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 W_O，最后两个坐标就不会是 a − b 和 b − a。
-""",
-    en=r"""
-### After W_O the output is no longer a probability vector
+每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 $W_O$ 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 $W_O$，最后两个坐标就不会是 a − b 和 b − a。
+""", en=r"""
+### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After W_O this is gone: output 1 has the negative entry a − b ≈ −0.339523, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had W_O been left out, the last two coordinates would not be a − b and b − a.
-""",
-    ru=r"""
-### После W_O выход уже не вектор вероятностей
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry a − b ≈ −0.339523, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be a − b and b − a.
+""", ru=r"""
+### После $W_O$ выход уже не вектор вероятностей
 
-Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После W_O этого уже нет: у выхода 1 есть отрицательная координата a − b ≈ −0,339523, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или W_O пропустили, последние две координаты не были бы равны a − b и b − a.
-""",
-)
+Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После $W_O$ этого уже нет: у выхода 1 есть отрицательная координата a − b ≈ −0,339523, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или $W_O$ пропустили, последние две координаты не были бы равны a − b и b − a.
+""")
 
 code(r"""
 head_outputs = concat.reshape(2, 2, 2)                       # (T, H, d)
@@ -639,23 +614,19 @@ assert ((head_outputs >= 0) & (head_outputs <= 1)).all() and np.allclose(head_ou
 assert out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), a - b) and np.allclose(out_lib.sum(axis=-1), 2)
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
 ### 权重相同，读的值坐标不同
 
-这个例子还有一个细节。对查询 1，两个头算出的权重都是 [a, b]；它们的 Q/K/V 分块也都是单位矩阵——在本例中两个头**碰巧**拥有相同的权重。多头结构并不要求这样：训练好的模型里，每个头在 W_Q、W_K、W_V 中都有自己的分块。而且即使权重完全相同，两个头也不重复：它们读的值坐标不同，分别返回 [a, b] 和 [b, a]。
-""",
-    en=r"""
+这个例子还有一个细节。对查询 1，两个头算出的权重都是 [a, b]；两个头的权重相同，纯属本例的巧合：它们的 Q/K/V 分块恰好都取了单位矩阵。多头结构并不要求这样：训练好的模型里，每个头在 $W_Q$、$W_K$、$W_V$ 中都有自己的分块。而且即使权重完全相同，两个头也不重复：它们读的值坐标不同，分别返回 [a, b] 和 [b, a]。
+""", en=r"""
 ### Same weights, different value coordinates
 
-One more detail of this example. For query 1 both heads compute the weights [a, b], and their Q/K/V blocks are all identity matrices: in this example the two heads **happen** to share their weights. Multi-head attention does not require that; in a trained model every head has its own blocks of W_Q, W_K and W_V. And even with identical weights the heads are not redundant: they read different value coordinates and return [a, b] and [b, a].
-""",
-    ru=r"""
+One more detail of this example. For query 1 both heads compute the weights [a, b], and their Q/K/V blocks are all identity matrices: in this example the two heads **happen** to share their weights. Multi-head attention does not require that; in a trained model every head has its own blocks of $W_Q$, $W_K$ and $W_V$. And even with identical weights the heads are not redundant: they read different value coordinates and return [a, b] and [b, a].
+""", ru=r"""
 ### Одинаковые веса, разные координаты значений
 
-Ещё одна деталь этого примера. Для запроса 1 обе головы получают веса [a, b], а их блоки Q/K/V — единичные матрицы: в этом примере у двух голов **случайно** одинаковые веса. Многоголовое внимание этого не требует; в обученной модели у каждой головы свои блоки в W_Q, W_K и W_V. И даже при совершенно одинаковых весах головы не дублируют друг друга: они читают разные координаты значений и возвращают [a, b] и [b, a].
-""",
-)
+Ещё одна деталь этого примера. Для запроса 1 обе головы получают веса [a, b], а их блоки Q/K/V — единичные матрицы: в этом примере у двух голов **случайно** одинаковые веса. Многоголовое внимание этого не требует; в обученной модели у каждой головы свои блоки в $W_Q$, $W_K$ и $W_V$. И даже при совершенно одинаковых весах головы не дублируют друг друга: они читают разные координаты значений и возвращают [a, b] и [b, a].
+""")
 
 code(r"""
 for h_ in range(2):
@@ -668,41 +639,37 @@ assert np.allclose(weights_h0, [a, b]) and np.allclose(weights_h1, [a, b])
 assert np.allclose(weights_h0 @ x1[:, :2], [a, b]) and np.allclose(weights_h1 @ x1[:, 2:], [b, a])
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
 ## 2.6 固定宽度时，头数的代价
 
 人们很容易这样想：“头越多，模型越大，跑得越慢。”在 D 固定时，每一项都得分开记账：
 
-* **参数量。** 无论 H 是多少，W_Q、W_K、W_V、W_O 都是 D×D，一共 4·D² 个参数。头数只决定这些列如何分组。
-* **矩阵乘法。** 四个投影根本看不到 H。每条序列上，算分数要 H·(T²·d) = T²·D 次乘加，加权求和也一样：总量不变。
+* **参数量。** 无论 H 是多少，$W_Q$、$W_K$、$W_V$、$W_O$ 都是 D×D，一共 4·D² 个参数。头数只决定这些列如何分组。
+* **矩阵乘法。** 四个投影的计算量与 H 无关。每条序列上，算分数要 H·(T²·d) = T²·D 次乘加，加权求和也一样：总量不变。
 * **注意力表。** 每个头都有自己的一张 T×T 权重表。如果把它们保存下来（反向传播需要它们，或者想查看它们），内存是 B·H·T² 个数，随 H 线性增长。softmax 要归一化的元素也是这么多。
 
 `lib.costs.head_costs` 把这些换算成数字（按 `lib` 的实现计算完整的 T×T 表；一次乘加算 2 次浮点运算；softmax 的每个元素按 5 次运算计）。下表取 D = 512、T = 1024、B = 1，数值为 float32。
-""",
-    en=r"""
+""", en=r"""
 ## 2.6 What the number of heads costs at fixed width
 
-It is easy to think "more heads, bigger model, slower model". At fixed D every item has to be counted separately:
+It is easy to think "more heads, bigger model, slower model". At fixed D these costs do not move together, so count each one separately:
 
-* **Parameters.** Whatever H is, W_Q, W_K, W_V and W_O are D×D each: 4·D² parameters. The heads only decide how the columns are grouped.
+* **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are D×D each: 4·D² parameters. The heads only decide how the columns are grouped.
 * **Matrix products.** The four projections do not see H at all. Per sequence the scores take H·(T²·d) = T²·D multiply-adds and the weighted sum as many: the total does not change.
 * **Attention tables.** Every head has its own T×T table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take B·H·T² numbers, growing linearly with H. The softmax has as many entries to normalise.
 
 `lib.costs.head_costs` turns this into numbers (full T×T tables, as `lib` computes them; a multiply-add counts as 2 FLOPs; a softmax entry as 5 operations). The table below is for D = 512, T = 1024, B = 1 and float32 numbers.
-""",
-    ru=r"""
+""", ru=r"""
 ## 2.6 Во что обходится число голов при фиксированной ширине
 
-Легко решить: «больше голов — больше модель — медленнее работа». При фиксированном D каждую статью затрат нужно считать отдельно:
+Легко решить: «больше голов — больше модель — медленнее работа». При фиксированном D эти затраты ведут себя по-разному, поэтому каждую статью нужно считать отдельно:
 
-* **Параметры.** При любом H матрицы W_Q, W_K, W_V и W_O имеют размер D×D: всего 4·D² параметров. Число голов лишь определяет, как сгруппированы столбцы.
+* **Параметры.** При любом H матрицы $W_Q$, $W_K$, $W_V$ и $W_O$ имеют размер D×D: всего 4·D² параметров. Число голов лишь определяет, как сгруппированы столбцы.
 * **Матричные умножения.** Четыре проекции вообще не зависят от H. На одну последовательность оценки требуют H·(T²·d) = T²·D умножений-сложений, взвешенная сумма — столько же: итог не меняется.
 * **Таблицы внимания.** У каждой головы своя таблица весов T×T. Если их хранить (они нужны для обратного прохода, или на них хочется посмотреть), они занимают B·H·T² чисел, и этот объём растёт линейно с H. Столько же элементов нормализует softmax.
 
 `lib.costs.head_costs` переводит это в числа (полные таблицы T×T, как их считает `lib`; умножение со сложением считается за 2 FLOP, элемент softmax — за 5 операций). Таблица ниже построена для D = 512, T = 1024, B = 1 и чисел float32.
-""",
-)
+""")
 
 code(r"""
 head_counts = np.array([1, 2, 4, 8, 16])
@@ -763,29 +730,25 @@ plt.show()
     ru="Логарифмический график по H = 1, 2, 4, 8, 16, каждая величина поделена на её значение при H = 1: 4·D² и FLOP умножений остаются равны 1, B·H·T² и работа softmax растут до 16.",
 ))
 
-md(
-    zh=r"""
+md(zh=r"""
 ### 其他 H、D、T 下的代价
 
-下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面的计数单元格核对了所有组合，它最后输出的 `True` 就是核对结果）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
+下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面的计数单元格已经核对了所有组合）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
 
 用表格上方的按钮选取数值。在网页上，按钮直接就能用：每一种组合的表格都是运行这本笔记本时由 `lib.costs.head_costs` 算好的。在 Jupyter 中，先从头运行各个单元格。
-""",
-    en=r"""
+""", en=r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold; the counting cell above checks every combination, and the `True` on its last output line is the result. At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
+The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the counting cell above checks every combination). At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
 
 Pick the values with the buttons above the table. On the website they work as they are: the table for every combination was computed by `lib.costs.head_costs` when this notebook ran. In Jupyter, run the cells from the top first.
-""",
-    ru=r"""
+""", ru=r"""
 ### Те же подсчёты для других H, D и T
 
-Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверяет все сочетания — это `True` в последней строке её результата). При фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений не меняются. При фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
+Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверила все сочетания). При фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений не меняются. При фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
 
-Значения выбираются кнопками над таблицей. На сайте кнопки работают сразу: таблица для каждого сочетания посчитана `lib.costs.head_costs` при выполнении этого блокнота. В Jupyter сначала выполните ячейки с начала.
-""",
-)
+Значения выбираются кнопками над таблицей. На сайте кнопки работают сразу: таблица для каждого сочетания посчитана `lib.costs.head_costs` при выполнении этого блокнота. В Jupyter сначала выполните по порядку все ячейки выше.
+""")
 
 code(r"""
 from lib.interactive import head_cost_table
@@ -794,50 +757,161 @@ head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024], T=[128, 256, 51
                 start=(8, 512, 1024))
 """)
 
-md(
-    zh=r"""
-## 2.7 头多了，并不等于每个头都有说得出名字的分工
+md(zh=r"""
+## 2.7 两个头能做到、一个头做不到的事
+
+一次 softmax 给每个查询的权重总和是 1。如果一个查询要从两个位置各取一样东西，一个头只能把权重对半分，交回两个值的平均；两个头则各有一次 softmax，可以各自把权重几乎全部放在自己的键上，再把读到的东西写进各自的坐标块。
+
+下面手工搭一个小例子。四个位置上是 `<bos> 雨 春 风`，输入宽度 D = 8：坐标 0～3 是位置 t 的独热编码（§3 讲模型怎样得到这种位置信息），坐标 4～7 是词元的独热编码。我们希望每个位置读两样东西：前一个词元，以及开头的 `<bos>`。取 H = 2、d = 4，权重按下面的办法手工设定：
+
+* 第 0 个头：位置 t 的查询是位置 t − 1 的编码乘以 c = 20，键是位置编码，值是词元编码。于是查询 t 只与键 t − 1 对得上；
+* 第 1 个头：每个查询都是位置 0 的编码乘以 c，键和值同上，于是每个查询都只与键 0 对得上。
+
+取 $W_O = I$，输出就是两个头的结果并排放在一起。作为对比，再用一个头（H = 1、d = 8）同时去找这两个位置：它的查询是两个编码之和乘以 c。
+""", en=r"""
+## 2.7 What two heads can do and one cannot
+
+A softmax gives each query a total weight of 1. If a query needs one thing from each of two positions, one head can only split its weight in half and return the average of the two values. Two heads have a softmax each: each can put nearly all its weight on its own key and write what it read into its own block of coordinates.
+
+Here is a small example built by hand. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
+
+* head 0: the query of position t is the code of position t − 1 times c = 20, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
+* head 1: every query is the code of position 0 times c, with the same keys and values, so every query matches key 0 alone.
+
+With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is c times the sum of the two codes.
+""", ru=r"""
+## 2.7 Что могут две головы и не может одна
+
+Softmax выдаёт каждому запросу суммарный вес 1. Если запросу нужно взять по одной вещи из двух позиций, одна голова может лишь поделить вес пополам и вернуть среднее двух значений. У каждой из двух голов свой softmax, и каждая может отдать почти весь вес своему ключу и записать прочитанное в свой блок координат.
+
+Вот маленький пример, собранный вручную. В четырёх позициях стоят `<bos> 雨 春 风`, ширина входа D = 8: координаты 0–3 — унитарный (one-hot) код позиции t (как модель получает такие сведения о позиции, показано в §3), координаты 4–7 — унитарный код токена. Каждая позиция должна прочитать две вещи: предыдущий токен и `<bos>` в начале. При H = 2 и d = 4 веса заданы вручную так:
+
+* голова 0: запрос позиции t — код позиции t − 1, умноженный на c = 20, ключи — коды позиций, значения — коды токенов. Поэтому запрос t совпадает только с ключом t − 1;
+* голова 1: каждый запрос — код позиции 0, умноженный на c, ключи и значения те же, так что каждый запрос совпадает только с ключом 0.
+
+При $W_O = I$ в выходе две головы просто стоят рядом. Для сравнения одна голова (H = 1, d = 8) ищет обе позиции сразу: её запрос — сумма двух кодов, умноженная на c.
+""")
+
+code(r"""
+from lib.checks import attention_weights
+
+T4, D8, c = 4, 8, 20.0
+token_code = {"<bos>": 0, "春": 1, "雨": 2, "风": 3}
+x4 = np.zeros((1, T4, D8))                                         # (1, T, D)
+for t_, token in enumerate(["<bos>", "雨", "春", "风"]):
+    x4[0, t_, t_] = 1                                              #zh 坐标 0～3：位置编码 #en coordinates 0–3: the position code #ru координаты 0–3: код позиции
+    x4[0, t_, 4 + token_code[token]] = 1                           #zh 坐标 4～7：词元编码 #en coordinates 4–7: the token code #ru координаты 4–7: код токена
+previous = np.maximum(np.arange(T4) - 1, 0)                        #zh 每个位置要读的前一个位置（位置 0 只能读自己） #en the previous position each position should read (0 can only read itself) #ru предыдущая позиция для каждой позиции (позиция 0 может читать только себя)
+
+#zh 两个头：第 0 个头用第 0～3 列，第 1 个头用第 4～7 列
+#en two heads: head 0 owns columns 0–3, head 1 columns 4–7
+#ru две головы: голове 0 принадлежат столбцы 0–3, голове 1 — столбцы 4–7
+w_q2, w_k2, w_v2 = np.zeros((3, D8, D8))
+w_q2[np.arange(T4), previous] = c                                  #zh 第 0 个头：查询 t = c · 编码(t − 1) #en head 0: query t = c · code(t − 1) #ru голова 0: запрос t = c · код(t − 1)
+w_q2[np.arange(T4), 4] = c                                         #zh 第 1 个头：查询 = c · 编码(0) #en head 1: query = c · code(0) #ru голова 1: запрос = c · код(0)
+w_k2[np.arange(T4), np.arange(T4)] = w_k2[np.arange(T4), 4 + np.arange(T4)] = 1      #zh 两个头的键：位置编码 #en keys of both heads: the position code #ru ключи обеих голов: код позиции
+w_v2[4 + np.arange(4), np.arange(4)] = w_v2[4 + np.arange(4), 4 + np.arange(4)] = 1  #zh 两个头的值：词元编码 #en values of both heads: the token code #ru значения обеих голов: код токена
+two_heads = multi_head_attention(x4, w_q2, w_k2, w_v2, np.eye(D8), n_heads=2)[0]     # (T, D)
+w2 = attention_weights(x4, w_q2, w_k2, n_heads=2)[0]                                 # (H, T, T)
+
+#zh 一个头（d = 8）同时找两个位置
+#en one head (d = 8) looking for both positions at once
+#ru одна голова (d = 8) ищет обе позиции сразу
+w_q1, w_k1, w_v1 = np.zeros((3, D8, D8))
+np.add.at(w_q1, (np.arange(T4), previous), c)                      #zh 查询 = c · (编码(t − 1) + 编码(0)) #en query = c · (code(t − 1) + code(0)) #ru запрос = c · (код(t − 1) + код(0))
+w_q1[np.arange(T4), 0] += c
+w_k1[np.arange(T4), np.arange(T4)] = 1
+w_v1[4 + np.arange(4), np.arange(4)] = 1
+one_head = multi_head_attention(x4, w_q1, w_k1, w_v1, np.eye(D8), n_heads=1)[0]     # (T, D)
+w1 = attention_weights(x4, w_q1, w_k1, n_heads=1)[0, 0]                              # (T, T)
+
+print(np.round(w2, 3))
+print(np.round(w1, 3))
+print(np.round(two_heads[3], 3), np.round(one_head[3, :4], 3))
+#zh 两个头：每个头几乎把全部权重给了自己的键
+#en two heads: each puts nearly all its weight on its own key
+#ru две головы: каждая отдаёт почти весь вес своему ключу
+assert (w2[0, np.arange(T4), previous] > 0.999).all() and (w2[1, :, 0] > 0.999).all()
+#zh 输出的两个块：前一个词元的编码和 <bos> 的编码
+#en the two blocks of the output: the code of the previous token and the code of <bos>
+#ru два блока выхода: код предыдущего токена и код <bos>
+assert np.allclose(two_heads[:, :4], x4[0, previous, 4:], atol=1e-3)
+assert np.allclose(two_heads[:, 4:], x4[0, [0] * T4, 4:], atol=1e-3)
+#zh 一个头：t ≥ 2 时权重对半分，输出是两个编码的平均
+#en one head: for t ≥ 2 the weight is split in half and the output is the average of the two codes
+#ru одна голова: при t ≥ 2 вес делится пополам, а выход — среднее двух кодов
+assert np.allclose(w1[2:, 0], 0.5, atol=1e-3) and np.allclose(w1[np.arange(2, T4), previous[2:]], 0.5, atol=1e-3)
+assert np.allclose(one_head[2:, :4], (x4[0, previous[2:], 4:] + x4[0, 0, 4:]) / 2, atol=1e-3)
+""")
+
+code(r"""
+maps = [w2[0], w2[1], w1]
+plots.heatmaps(maps, ["h = 0", "h = 1", "H = 1"],
+               labels=[[[f"{value:.2f}" for value in row] for row in m] for m in maps], cell_size=0.8)
+plt.show()
+""", alt=dict(
+    zh="三张 4×4 热图，行 t 为查询，列 j 为键，格中写着权重。h = 0：每行的权重几乎全在 j = t − 1 上（第 0 行在 j = 0）。h = 1：每行的权重几乎全在 j = 0 上。H = 1（一个头）：从第 2 行起，权重在 j = 0 和 j = t − 1 上各约 0.5。",
+    en="Three 4×4 heatmaps, rows t are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = t − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = t − 1.",
+    ru="Три тепловые карты 4×4: строки t — запросы, столбцы j — ключи, в клетках веса. h = 0: почти весь вес строки на j = t − 1 (строка 0 — на j = 0). h = 1: почти весь вес строки на j = 0. H = 1 (одна голова): начиная со строки 2, примерно по 0,5 на j = 0 и на j = t − 1.",
+))
+
+md(zh=r"""
+第 0 个头把至少 0.999 的权重放在前一个词元上，第 1 个头放在 `<bos>` 上，输出同时带着两样东西，各占四个坐标：位置 3（风）的第一块是“春”的编码，第二块是 `<bos>` 的编码。只有一个头时，它要同时找两个键，只好各给约 1/2，交回的是两个编码的平均，放在同一块坐标里：位置 3 得到 [0.5, 0.5, 0, 0]，从中已经看不出哪个词元是前一个。
+
+这就是多头带来的东西：每个位置可以同时集中读取几个位置，读到的内容各自分开，直到 $W_O$ 把它们组合起来。这里的分工是手工设定的；训练好的模型里，头未必有这样清楚的分工（§2.8）。
+""", en=r"""
+Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own: at position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3, from which one can no longer tell which token came just before.
+
+This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.8).
+""", ru=r"""
+Голова 0 отдаёт не меньше 0,999 веса предыдущему токену, голова 1 — токену `<bos>`, и в выходе есть и то и другое, каждое в своих четырёх координатах: в позиции 3 (风) первый блок — код 春, второй — код `<bos>`. Одной голове приходится искать оба ключа сразу; она даёт каждому примерно 1/2 и возвращает среднее двух кодов в одном блоке: в позиции 3 получается [0,5; 0,5; 0; 0], и по нему уже не понять, какой токен стоял непосредственно перед ней.
+
+Вот что дают несколько голов: каждая позиция может чётко читать несколько позиций сразу и хранить прочитанное раздельно, пока $W_O$ не соединит его. Роли здесь заданы вручную; у голов обученной модели такого чёткого разделения может и не быть (§2.8).
+""")
+
+md(zh=r"""
+## 2.8 头多了，并不等于每个头都有说得出名字的分工
 
 人们常说“这个头负责句法，那个头负责前一个词”。拆分本身并不保证任何这样的事。拆分只是给每个头一个自己的子空间、一次自己的 softmax；一个头最终做什么由训练决定，几个头也可能学得差不多，或者学到的东西根本说不出名字。某个头有没有某种分工，是需要观察和实验（例如关掉它，再测量效果）来检验的论断，不能从 H 的大小推出来。
 
-## 2.8 小结
+## 2.9 小结
 
-* 多头注意力就是 H 个独立的单头注意力，各自用 W_Q、W_K、W_V 的一个列块，输出拼接后乘 W_O；拆分写法只是把同样的计算合并成几次全宽乘法和一次注意力调用，结果在舍入误差内相同。
+* 多头注意力就是 H 个独立的单头注意力，各自用 $W_Q$、$W_K$、$W_V$ 的一个列块，输出拼接后乘 $W_O$；拆分写法只是把同样的计算合并成几次全宽乘法和一次注意力调用，结果在舍入误差内相同。
 * `split_heads`：第 h 个头在位置 t 的第 a 个坐标，是位置 t 的第 h·d + a 号特征。要逐个下标核对布局：形状检查和往返还原检查都发现不了漏掉的轴交换。
 * 每个头按自己的 √d 缩放，在同一个许可集合上各自归一化；时间顺序和因果掩码对所有头都一样。
-* `merge_heads` 按头的顺序拼接；W_O（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
+* `merge_heads` 按头的顺序拼接；$W_O$（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
+* 一次 softmax 只能把权重分给几个键；H 个头给每个查询 H 次 softmax，可以同时集中读取 H 个位置，各自写进自己的坐标块（§2.7）。
 * D 固定时，H 只是改变代价落在哪里：参数量和矩阵乘法不变，注意力表的内存和 softmax 的工作量随 H 线性增长。
 
 接下来，§3 讨论可学习的绝对位置。
-""",
-    en=r"""
-## 2.7 More heads do not give each head a nameable role
+""", en=r"""
+## 2.8 More heads do not give each head a nameable role
 
 People like to say "this head tracks syntax, that one the previous word". Nothing in the split guarantees anything of the kind. The split only gives each head its own subspace and its own softmax; what a head ends up doing is decided by training, and several heads may learn much the same thing, or something that has no name at all. Whether a head has a role is a claim to be checked by observation and experiment (for example by switching the head off and measuring the effect); it does not follow from the value of H.
 
-## 2.8 Summary
+## 2.9 Summary
 
-* Multi-head attention is H independent single-head computations, each using a block of columns of W_Q, W_K and W_V, with the outputs concatenated and multiplied by W_O. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
+* Multi-head attention is H independent single-head computations, each using a block of columns of $W_Q$, $W_K$ and $W_V$, with the outputs concatenated and multiplied by $W_O$. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
 * `split_heads`: coordinate a of head h at position t is feature h·d + a at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
 * Every head scales by its own √d and normalises over the same allowed set; time order and the causal mask are the same for all heads.
-* `merge_heads` concatenates in head order; W_O (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
+* `merge_heads` concatenates in head order; $W_O$ (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
+* One softmax can only share its weight among keys; H heads give each query H softmaxes, so it can read H positions sharply at once, each into its own block of coordinates (§2.7).
 * At fixed D, H only moves cost around: parameters and matrix products stay the same, while attention-table memory and softmax work grow linearly with H.
 
 Next, §3 turns to learned absolute positions.
-""",
-    ru=r"""
-## 2.7 Больше голов — ещё не значит, что у каждой есть понятная роль
+""", ru=r"""
+## 2.8 Больше голов — ещё не значит, что у каждой есть понятная роль
 
 Часто говорят: «эта голова отвечает за синтаксис, а та — за предыдущее слово». Само разбиение ничего подобного не гарантирует. Оно лишь даёт каждой голове своё подпространство и свой softmax; чем голова в итоге занимается, решает обучение, и несколько голов вполне могут выучить почти одно и то же или нечто, чему нет названия. Есть ли у головы роль — это утверждение, которое проверяют наблюдением и экспериментом (например, отключают голову и измеряют эффект); из величины H оно не следует.
 
-## 2.8 Итоги
+## 2.9 Итоги
 
-* Многоголовое внимание — это H независимых одноголовых вычислений, каждое со своим блоком столбцов W_Q, W_K и W_V; их выходы склеиваются и умножаются на W_O. Запись через разбиение лишь собирает то же вычисление в несколько умножений на полную ширину и один вызов внимания; результаты совпадают с точностью до ошибки округления.
+* Многоголовое внимание — это H независимых одноголовых вычислений, каждое со своим блоком столбцов $W_Q$, $W_K$ и $W_V$; их выходы склеиваются и умножаются на $W_O$. Запись через разбиение лишь собирает то же вычисление в несколько умножений на полную ширину и один вызов внимания; результаты совпадают с точностью до ошибки округления.
 * `split_heads`: координата a головы h в позиции t — это признак h·d + a в позиции t. Раскладку проверяйте индекс за индексом: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
 * Каждая голова делит оценки на свой √d и нормализует их по тому же множеству разрешённых позиций; порядок во времени и причинная маска у всех голов общие.
-* `merge_heads` склеивает головы по порядку; W_O (D×D, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
+* `merge_heads` склеивает головы по порядку; $W_O$ (D×D, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
+* Один softmax может лишь делить вес между ключами; H голов дают каждому запросу H отдельных softmax, и он может чётко читать H позиций сразу, каждую — в свой блок координат (§2.7).
 * При фиксированном D число голов лишь перераспределяет затраты: параметры и матричные умножения не меняются, а память под таблицы внимания и работа softmax растут линейно с H.
 
 Далее, в §3, — обучаемые абсолютные позиции.
-""",
-)
+""")

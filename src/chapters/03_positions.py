@@ -1,11 +1,12 @@
 # §3 Learned absolute positions.
 # Trilingual source: see tools/nbsource.py and CONTRIBUTING.md.
 
-md(
-    zh=r"""
+md(zh=r"""
 # 3 可学习的绝对位置
 
-注意力本身只会比较向量：除了掩码告诉它的信息之外，它并不知道哪个向量在前、哪个在后。本课程用最直接的办法把位置送进模型——一张可学习的表。除了词元嵌入表 E（形状 V×D）之外，模型还有一张位置表 P（形状 C×D），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元 $x_{b,t}$，其输入向量为
+因果掩码告诉每个查询哪些键在它之前，可它并没有告诉模型这些键的先后顺序。本节一开始就会看到后果：把一句话的前两个词元对调，一层没有位置信息的注意力在最后一个位置上给出完全相同的输出。所以位置必须明确地交给模型。
+
+本章用的是最直接的办法：一张可学习的表。除了词元嵌入表 E（形状 V×D）之外，模型还有一张位置表 P（形状 C×D），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元 $x_{b,t}$，其输入向量为
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -15,16 +16,18 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 本节内容：
 
+* 开头：没有位置时，一层注意力看不出的交换；
 * §3.1 前向传播：在 E 和 P 中查行，再相加；
 * §3.2 反向传播：梯度以散射累加（scatter-add）的方式流回两张表，并用有限差分验证；
 * §3.3 超出 C 的位置：为什么要拒绝，而不是取模回绕或截断到最后一行；以及训练从未用到的那些行；
-* §3.4 例 2：交换两个词元——没有位置时，一层注意力在最后一行上看不出区别，加上位置就能看出；
+* §3.4 例 2：回到开头的交换，加上位置之后就能看出区别；
 * §3.5 作为对照：RoPE。
-""",
-    en=r"""
+""", en=r"""
 # 3 Learned absolute positions
 
-Attention by itself only compares vectors: apart from what the mask tells it, it does not know which vector came first. In this course positions enter the model in the most direct way, through a learned table. Besides the token embedding table E (shape V×D) the model keeps a position table P (shape C×D), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
+The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
+
+This chapter does so in the most direct way, through a learned table. Besides the token embedding table E (shape V×D) the model keeps a position table P (shape C×D), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -34,16 +37,18 @@ where the offset o is the number of real positions that come before this input: 
 
 In this section:
 
+* the opening example: a swap that one attention layer without positions cannot see;
 * §3.1 covers the forward pass: look up rows of E and P and add them;
 * §3.2 derives the backward pass: the gradient flows back into both tables as a scatter-add, checked against finite differences;
 * §3.3 deals with positions beyond C, which are rejected rather than wrapped around or clamped to the last row, and with the rows that training never reaches;
-* §3.4 works through Example 2: a swap of two tokens that one attention layer cannot see in its last row without positions, but can with them;
+* §3.4 returns to the swap of the opening as Example 2: with positions, the last row tells the two inputs apart;
 * §3.5 describes RoPE, for comparison.
-""",
-    ru=r"""
+""", ru=r"""
 # 3 Обучаемые абсолютные позиции
 
-Само по себе внимание лишь сравнивает векторы: кроме того, что сообщает маска, оно не знает, какой вектор идёт раньше, а какой позже. В этом курсе позиции попадают в модель самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
+Причинная маска сообщает каждому запросу, какие ключи стоят раньше него, но не в каком порядке они шли. Пример в начале раздела показывает, к чему это ведёт: если переставить первые два токена текста, один слой внимания без позиций даёт в последней позиции тот же выход. Значит, позиции нужно ввести в модель явно.
+
+В этой главе это сделано самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -53,13 +58,13 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 В этом разделе:
 
+* вступительный пример: перестановка, которую один слой внимания без позиций не видит;
 * §3.1 — прямой проход: берём строки E и P и складываем;
 * §3.2 — обратный проход: градиент возвращается в обе таблицы накоплением по индексам (scatter-add); проверка конечными разностями;
 * §3.3 — позиции за пределами C: почему их отвергают, а не берут по модулю и не прижимают к последней строке; и строки, до которых обучение так и не дошло;
-* §3.4 — пример 2: перестановка двух токенов, которую один слой внимания без позиций не видит в последней строке, а с позициями видит;
+* §3.4 — пример 2: возвращаемся к перестановке из начала раздела; с позициями последняя строка различает два входа;
 * §3.5 — для сравнения: RoPE.
-""",
-)
+""")
 
 code(r"""
 import math
@@ -95,8 +100,71 @@ print(vocab)
 print(E.shape, P.shape)
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
+**开头的例子：没有位置时，一层注意力看不出的交换**
+
+为什么需要位置？因果掩码已经告诉每个查询哪些键在它前面了。取单层模型 `lib.model.AttentionModel`，用上面的两张小表 E 和 P（§3.1 会细看它们），$W_Q$、$W_K$、$W_V$ 都是单位矩阵，$W_O$ 取 §2.5 的那个矩阵，H = 2，并且先把位置关掉。给它两个输入 [春, 风, 雨] 和 [风, 春, 雨]：前两个词元对调，最后一个词元相同。输出的最后一行是唯一读到全部三个位置的一行，我们比较两个输入在这一行上的差别。先核对模型：关掉位置后，`<bos> 春` 应当重现 §2.5 例 1 的输出。
+""", en=r"""
+**The opening example: a swap that one layer cannot see without positions**
+
+Why positions, when the causal mask already tells each query which keys come before it? Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above (§3.1 looks at them closely), identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
+""", ru=r"""
+**Вступительный пример: перестановка, которую один слой без позиций не видит**
+
+Зачем позиции, если причинная маска и так сообщает каждому запросу, какие ключи стоят раньше? Возьмём однослойную модель `lib.model.AttentionModel` с двумя небольшими таблицами E и P, заданными выше (подробно они разобраны в §3.1), единичными $W_Q$, $W_K$ и $W_V$, матрицей $W_O$ из §2.5 и H = 2 и отключим в ней позиции. Подадим ей входы [春, 风, 雨] и [风, 春, 雨]: первые два токена переставлены, последний тот же. Последняя строка выхода — единственная, которая читает все три позиции; её мы и сравним для двух входов. Сначала сверим модель: при отключённых позициях `<bos> 春` должна дать выход примера 1 из §2.5.
+""")
+
+code(r"""
+I4 = np.eye(4)
+W_O = np.array([[1., 0., 1., 0.],
+                [0., 1., 0., 1.],
+                [1., 0., -1., 0.],
+                [0., 1., 0., -1.]])
+model = AttentionModel(E, P, I4, I4, I4, W_O, n_heads=2)
+a = 1 / (1 + np.exp(1 / np.sqrt(2)))
+b = 1 - a
+example_1 = model.forward(np.array([BOS, chun]), use_positions=False)
+print(r(example_1))
+assert np.allclose(example_1, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+
+
+first = np.array(encode("春风雨", vocab))                  # [3, 5, 4]
+second = np.array(encode("风春雨", vocab))                 # [5, 3, 4]
+
+
+def last_row_difference(use_positions):
+    out_first = model.forward(first, use_positions=use_positions)    # (T, D)
+    out_second = model.forward(second, use_positions=use_positions)
+    return float(np.abs(out_first[-1] - out_second[-1]).max())
+
+
+without_positions = last_row_difference(False)
+print("max|Δ| < 1e-12:", without_positions < 1e-12)
+assert first.tolist() == [3, 5, 4] and second.tolist() == [5, 3, 4]
+assert without_positions < 1e-12
+""")
+
+md(zh=r"""
+**为什么差别是 0**
+
+对最后一个查询来说，两个输入只差在键 0 和键 1 的顺序上。查询本身（末尾的“雨”）相同；因果掩码在两种情况下都允许读全部三个键；而没有位置时，一个位置的键和值只取决于它的词元。所以交换两个词元，就是把键和值**一起**交换：分数被置换，softmax 以同样的方式置换权重，加权和 $\sum_j w_j v_j$ 只是换了个顺序把同样的几项加起来。用置换 π 写出来就是 $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$。
+
+所以对这一层来说，在最后一个位置上，“春风雨”和“风春雨”是同一段文本。本节接下来给每个位置配上一个自己的向量，§3.4 再打开位置，回到这个交换。
+""", en=r"""
+**Why the difference is 0**
+
+For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. Written with a permutation π, this is $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
+
+To this layer, at its last position, 春风雨 and 风春雨 are the same text. The rest of the section gives every position a vector of its own, and §3.4 comes back to this swap with positions switched on.
+""", ru=r"""
+**Почему разность равна нулю**
+
+Для последнего запроса два входа различаются только порядком ключей 0 и 1. Сам запрос (雨 в конце) одинаков; причинная маска в обоих случаях разрешает все три ключа; а без позиций ключ и значение позиции зависят только от её токена. Поэтому перестановка двух токенов переставляет ключи и значения **вместе**: оценки переставляются, softmax так же переставляет веса, а взвешенная сумма $\sum_j w_j v_j$ складывает те же слагаемые в другом порядке. Если записать это через перестановку π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
+
+Для этого слоя в последней позиции 春风雨 и 风春雨 — один и тот же текст. Дальше в разделе каждая позиция получает собственный вектор, а §3.4 возвращается к этой перестановке уже с включёнными позициями.
+""")
+
+md(zh=r"""
 ## 3.1 前向传播：查表再相加
 
 词表是 `<unk>`、`<bos>`、`<eos>` 三个特殊词元，加上按 Unicode 码位排序的 春、雨、风，共 V = 6 个。上面的 E 和 P 是本章手工设定的两张小表（D = 4，C = 8），只用来核对下标和加法，**没有经过训练**。
@@ -106,9 +174,8 @@ E 中有两行是特意这样设定的，后面会用到：
 * `<unk>` 的嵌入 [40, −30, 20, −10] 比其他各行大得多。§4 用它替换未来位置上的词元：一旦它泄漏进更早的位置，结果会非常醒目。
 * `<bos>` 和 风 的嵌入完全相同，都是 [1, 0, 0, 1]。编号不同、向量相同，§4 用这一点演示扰动检验怎样“假通过”。
 
-此外，`<bos>`（也就是 风）和 春 这两行正是 §2.5 例 1 手算用的两个向量，所以 §3.4 可以直接拿例 1 的结果来核对模型。
-""",
-    en=r"""
+此外，`<bos>`（风 的向量与它相同）和 春 这两行，正是 §2.5 例 1 手算时用的两个向量，所以本节开头可以直接拿例 1 的结果来核对模型。
+""", en=r"""
 ## 3.1 Forward: look up, then add
 
 The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: V = 6. The E and P above are small tables chosen by hand for this chapter (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
@@ -118,21 +185,19 @@ Two rows of E are chosen deliberately, for later use:
 * The embedding of `<unk>`, [40, −30, 20, −10], is far larger than every other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
 * `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
 
-In addition, the rows of `<bos>` (that is, of 风) and 春 are exactly the two vectors of Example 1 in §2.5, so §3.4 can check the model against the result of Example 1.
-""",
-    ru=r"""
+In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two vectors of Example 1 in §2.5, which is how the opening of this section could check the model against Example 1.
+""", ru=r"""
 ## 3.1 Прямой проход: найти строки и сложить
 
 Словарь — это три специальных токена `<unk>`, `<bos>`, `<eos>`, за которыми идут 春, 雨, 风 в порядке кодовых позиций Unicode: V = 6. Таблицы E и P выше — небольшие таблицы этой главы, заданные вручную (D = 4, C = 8). Они нужны, чтобы проверять индексы и сложение; **их никто не обучал**.
 
 Две строки E заданы так нарочно: они понадобятся позже.
 
-* эмбеддинг `<unk>`, [40, −30, 20, −10], намного больше всех остальных строк. В §4 он подставляется вместо будущего токена: если он когда-нибудь просочится в более раннюю позицию, это сразу бросится в глаза;
-* у `<bos>` и 风 эмбеддинги совпадают — [1, 0, 0, 1]. Разные номера при одинаковом векторе позволяют в §4 показать, как проверка возмущением даёт ложное «прохождение».
+* Эмбеддинг `<unk>`, [40, −30, 20, −10], намного больше всех остальных строк. В §4 он подставляется вместо будущего токена: если он когда-нибудь просочится в более раннюю позицию, это сразу бросится в глаза;
+* У `<bos>` и 风 эмбеддинги совпадают — [1, 0, 0, 1]. Разные номера при одинаковом векторе позволяют в §4 показать, как проверка возмущением даёт ложное «прохождение».
 
-Кроме того, строки `<bos>` (то есть и 风) и 春 — это ровно те два вектора, которые мы считали вручную в примере 1 из §2.5, поэтому в §3.4 модель можно сверить с результатом примера 1.
-""",
-)
+Кроме того, строки `<bos>` (у 风 тот же вектор) и 春 — те два вектора, которые мы считали вручную в примере 1 из §2.5; поэтому в начале раздела модель и удалось сверить с примером 1.
+""")
 
 code(r"""
 others = np.delete(E, UNK, axis=0)                          #zh 除 <unk> 外的各行 #en every row except <unk> #ru все строки, кроме <unk>
@@ -301,29 +366,25 @@ assert error_E < 1e-8 and error_P < 1e-8
 assert not dP_fd[[0, C_fd - 1]].any()
 """)
 
-md(
-    zh=r"""
-两张表的解析梯度与数值梯度在 1e-8 以内一致，未被读到的位置行梯度恰好为 0。
+md(zh=r"""
+两张表的解析梯度与数值梯度在 $10^{-8}$ 以内一致，未被读到的位置行梯度恰好为 0。
 
 ## 3.3 超出 C 的位置
 
 位置表只有第 0～C−1 行，别无其他。大于等于 C 的位置没有向量：`embed` 不会凭空造一个，而是抛出 `ValueError`。这里 C = 8；一条 6 个词元的输入若从偏移量 3 开始，就需要第 3～8 行：
-""",
-    en=r"""
-Analytic and numerical gradients agree to within 1e-8 for both tables, and the position rows that are never read get exactly 0.
+""", en=r"""
+Analytic and numerical gradients agree to within $10^{-8}$ for both tables, and the position rows that are never read get exactly 0.
 
 ## 3.3 Positions beyond C
 
 The table has rows 0 to C−1 and nothing else. A position ≥ C has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
-""",
-    ru=r"""
-Аналитические и численные градиенты обеих таблиц совпадают с точностью до 1e-8, а строки позиций, которые не читались, получают ровно 0.
+""", ru=r"""
+Аналитические и численные градиенты обеих таблиц совпадают с точностью до $10^{-8}$, а строки позиций, которые не читались, получают ровно 0.
 
 ## 3.3 Позиции за пределами C
 
 В таблице есть строки от 0 до C−1 и больше ничего. У позиции ≥ C нет вектора, и `embed` не выдумывает его, а выбрасывает `ValueError`. Здесь C = 8; входу из 6 токенов при смещении o = 3 понадобились бы строки с 3 по 8:
-""",
-)
+""")
 
 code(r"""
 try:
@@ -335,32 +396,34 @@ except ValueError as error:
 assert "3..8" in message and "C=8" in message
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
+错误信息（来自 `lib`，是英文）指出了哪些位置落在表外（`3..8`），以及 C = 8。
+
 有两种“修补”办法很容易想到：取模回绕（用第 (o + t) mod C 行），或者截断到最后一行（用第 min(o + t, C − 1) 行）。两者都会悄悄地改变模型。看一条 9 个词元的输入，位置 0～8，比 C = 8 多一个：
 
 * 取模让位置 8 使用 P[0]：位置 8 上的“雨”得到的向量，与位置 0 上的“雨”（也就是文本开头）一模一样；
 * 截断让位置 7 和位置 8 共用 P[7]：位置 8 上的“雨”与位置 7 上的“雨”得到同一个向量，两个不同的位置再也区分不开。
 
-在合法的输入中，每个位置都有 P 中独有的一行，而这张表的 C 行两两不同（下面最后一个数是任意两行之间的最小差距，为 0.1）。取模或截断之后，两个不同的位置共用同一行，这样的（词元，位置）组合在模型的定义里根本不存在。要扩展位置表，就得另行明确声明扩展策略，而不是在下标上悄悄做手脚。
-""",
-    en=r"""
+在合法的输入中，每个位置都有 P 中独有的一行，而这张表的 C 行两两不同（下面最后一个数是任意两行之间的最小差距，为 0.1）。取模或截断之后，两个不同的位置共用同一行：模型从没有给位置 8 定义过向量，现在却借用了位置 0 或位置 7 的，算的已经不是原来那个模型。要扩展位置表，就得另行明确声明扩展办法，而不是在下标上悄悄做手脚。
+""", en=r"""
+The message names the positions that fall outside the table (`3..8`) and the value of C.
+
 Two "fixes" come to mind: wrap around (use row (o + t) mod C) or clamp to the last row (use row min(o + t, C − 1)). Both quietly change the model. Take a 9-token input at positions 0 to 8, one more than C = 8:
 
-* wrapping gives position 8 the row P[0]: 雨 at position 8 gets exactly the vector of 雨 at position 0, the start of a text;
+* wrapping gives position 8 the row P[0]: 雨 at position 8 gets the vector of 雨 at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row P[7]: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row, and such a (token, position) pair does not exist in the model's definition at all. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
-""",
-    ru=r"""
+In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row: the model never defined a vector for position 8, and borrowing the row of position 0 or 7 computes a different model. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
+""", ru=r"""
+Сообщение (его выдаёт `lib`, поэтому оно на английском) называет позиции, которые не помещаются в таблицу (`3..8`), и значение C = 8.
+
 Напрашиваются два «исправления»: брать позицию по модулю (строка (o + t) mod C) или прижимать её к последней строке (строка min(o + t, C − 1)). Оба незаметно меняют модель. Возьмём вход из 9 токенов в позициях от 0 до 8 — на одну больше, чем C = 8:
 
 * если брать по модулю, позиции 8 достаётся строка P[0]: токен 雨 в позиции 8 получает в точности тот же вектор, что 雨 в позиции 0, то есть в начале текста;
 * если прижимать к последней строке, позициям 7 и 8 достаётся одна и та же строка P[7]: 雨 в позиции 8 получает тот же вектор, что 雨 в позиции 7, и две разные позиции становятся неразличимы.
 
-Во входе, который укладывается в таблицу, у каждой позиции своя строка P, а все C строк этой таблицы различны (последнее число ниже — наименьшее расстояние между двумя строками, 0,1). После взятия по модулю или прижимания две разные позиции делят одну строку, а такой пары (токен, позиция) в определении модели просто нет. Расширение таблицы позиций — отдельное решение, которое нужно объявить явно, а не тихий трюк с индексами.
-""",
-)
+Во входе, который укладывается в таблицу, у каждой позиции своя строка P, а все C строк этой таблицы различны (последнее число ниже — наименьшее расстояние между двумя строками, 0,1). После взятия по модулю или прижимания две разные позиции делят одну строку: вектора для позиции 8 модель никогда не определяла, а взяв строку позиции 0 или 7, мы вычисляем уже другую модель. Расширение таблицы позиций — отдельное решение, которое нужно объявить явно, а не незаметная подмена индексов.
+""")
 
 code(r"""
 ids9 = np.array([BOS] + encode("春雨风春雨风春雨", vocab))     #zh 9 个词元，位置 0～8 #en 9 tokens, positions 0 to 8 #ru 9 токенов, позиции 0–8
@@ -379,29 +442,25 @@ assert wrap_rows[8] == 0 and clamp_rows[7] == clamp_rows[8] == 7
 assert same_as_position_0 and same_as_position_7 and round(row_gaps.min(), 6) == 0.1
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
 ### 训练从未用到的那些行
 
-一张有 C 行的表，并不意味着模型学会了 C 个位置。只有当某个训练输入真的用到了某个位置，那一行才会得到梯度（上面的散射累加不会往别处写任何东西）。如果训练文本都很短，更靠后的那些行就永远不会变：它们停留在随机初始值上。一个 C = 8、却只见过长度不超过 5 的输入的模型，并没有“学会长上下文”——它的第 5～7 行仍然是噪声。
+一张有 C 行的表，并不意味着模型学会了 C 个位置。只有当某个训练输入真的用到了某个位置，那一行才会得到梯度（上面的散射累加不会往别处写任何东西）。如果训练文本都很短，更靠后的那些行就得不到梯度：用普通的 SGD 或不带权重衰减的 Adam，它们一直停留在随机初始值上；带权重衰减（例如 AdamW）时，它们只会被慢慢压向 0。无论哪种情况，它们都没有学到关于这些位置的任何东西。一个 C = 8、却只见过长度不超过 5 的输入的模型，并没有“学会长上下文”——它的第 5～7 行仍然是噪声。
 
 下面做个模拟：随机初始化 P，用随机的上游梯度对长度为 1～5 的输入做 200 步 SGD，然后看哪些行变了。
-""",
-    en=r"""
+""", en=r"""
 ### Rows that training never reaches
 
-A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the rows further on never change: they keep their random initial values. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
+A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the rows further on get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink toward 0. Either way they learn nothing about those positions. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
 
 In a simulation we initialise P at random, run 200 SGD steps with random upstream gradients for inputs of length 1 to 5, and see which rows changed.
-""",
-    ru=r"""
+""", ru=r"""
 ### Строки, до которых обучение так и не дошло
 
-Таблица из C строк ещё не означает, что модель выучила C позиций. Строка получает градиент, только если какой-нибудь обучающий вход действительно использует эту позицию (накопление по индексам выше больше никуда не пишет). Если все обучающие тексты короткие, дальние строки не меняются никогда и остаются со случайными начальными значениями. Модель с C = 8, которая видела только входы длиной не больше 5, «длинный контекст» не выучила: её строки 5–7 — по-прежнему шум.
+Таблица из C строк ещё не означает, что модель выучила C позиций. Строка получает градиент, только если какой-нибудь обучающий вход действительно использует эту позицию (накопление по индексам выше больше никуда не пишет). Если все обучающие тексты короткие, дальние строки не получают градиента: при обычном SGD или Adam без затухания весов они остаются со случайными начальными значениями, а с затуханием весов (как в AdamW) лишь постепенно стягиваются к нулю. В обоих случаях ничего об этих позициях они не узнают. Модель с C = 8, которая видела только входы длиной не больше 5, «длинный контекст» не выучила: её строки 5–7 — по-прежнему шум.
 
 Смоделируем это: инициализируем P случайно, сделаем 200 шагов SGD со случайными градиентами по выходу для входов длиной от 1 до 5 и посмотрим, какие строки изменились.
-""",
-)
+""")
 
 code(r"""
 rng = np.random.default_rng(3)
@@ -419,92 +478,39 @@ assert changed[:5].all() and not changed[5:].any()
 assert np.array_equal(P_trained[5:], P_init[5:])
 """)
 
-md(
-    zh=r"""
-第 0～4 行变了，第 5～7 行与初始值逐位相同。可学习的绝对位置是本项目的一个选择：它简单、容易检查，但只对训练中真正见过的位置有意义。这并不是说相对位置方法永远更好或更差。
+md(zh=r"""
+第 0～4 行变了，第 5～7 行与初始值逐位相同。本章使用可学习的绝对位置：它简单、容易检查，但只对训练中真正见过的位置有意义。
 
-## 3.4 例 2：没有位置时，一层注意力看不出的交换
+## 3.4 例 2：加上位置，交换就看得出来了
 
-现在用完整的单层模型 `lib.model.AttentionModel`：E 和 P 如上，Q、K、V 都是单位矩阵，W_O 取 §2.5 的那个矩阵，H = 2。先用例 1 核对这个模型：关闭位置后，`<bos> 春` 应当重现例 1 的输出。
-""",
-    en=r"""
-Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit for bit. Learned absolute positions are a choice this project makes: simple and easy to check, but meaningful only for positions that training has actually seen. This is not a claim that relative-position methods are always better or always worse.
+回到本节开头的交换，这次打开位置。两个输入仍然只差在“春”和“风”的顺序上，我们仍然比较输出的最后一行：加上位置后，各坐标之差的最大绝对值约为 0.047053077502，不再是 0。
+""", en=r"""
+Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit for bit. This chapter uses learned absolute positions: they are simple and easy to check, but meaningful only for positions that training has actually seen.
 
-## 3.4 Example 2: a swap that one layer cannot see without positions
+## 3.4 Example 2: with positions the swap shows
 
-Now we use the whole one-layer model `lib.model.AttentionModel`: E and P as above, identity Q, K and V, the W_O of §2.5, H = 2. First we check the model against Example 1: with positions switched off, `<bos> 春` must reproduce the output of Example 1.
-""",
-    ru=r"""
-Строки 0–4 изменились, строки 5–7 совпадают с начальными значениями до последнего бита. Обучаемые абсолютные позиции — выбор этого проекта: простой и легко проверяемый, но осмысленный только для позиций, которые обучение действительно видело. Из этого не следует, что методы относительных позиций всегда лучше или всегда хуже.
+Back to the swap of the opening, now with positions switched on. The two inputs still differ only in the order of 春 and 风, and we compare the last row of the output again: with positions, the largest absolute difference of its coordinates is about 0.047053077502 instead of 0.
+""", ru=r"""
+Строки 0–4 изменились, строки 5–7 совпадают с начальными значениями до последнего бита. В этой главе используются обучаемые абсолютные позиции: они просты и легко проверяются, но осмысленны только для тех позиций, которые обучение действительно видело.
 
-## 3.4 Пример 2: перестановка, которую один слой без позиций не видит
+## 3.4 Пример 2: с позициями перестановка видна
 
-Теперь возьмём полную однослойную модель `lib.model.AttentionModel`: E и P как выше, единичные Q, K и V, матрица W_O из §2.5, H = 2. Сначала сверим модель с примером 1: при отключённых позициях последовательность `<bos> 春` должна дать тот же выход, что и в примере 1.
-""",
-)
-
-code(r"""
-I4 = np.eye(4)
-W_O = np.array([[1., 0., 1., 0.],
-                [0., 1., 0., 1.],
-                [1., 0., -1., 0.],
-                [0., 1., 0., -1.]])
-model = AttentionModel(E, P, I4, I4, I4, W_O, n_heads=2)
-a = 1 / (1 + np.exp(1 / np.sqrt(2)))
-b = 1 - a
-example_1 = model.forward(np.array([BOS, chun]), use_positions=False)
-print(r(example_1))
-assert np.allclose(example_1, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+Вернёмся к перестановке из начала раздела, теперь с включёнными позициями. Входы по-прежнему различаются только порядком 春 и 风, и мы снова сравниваем последнюю строку выхода: с позициями наибольшая по модулю разность её координат равна примерно 0,047053077502, а не нулю.
 """)
 
-md(
-    zh=r"""
-然后比较输入 [春, 风, 雨] 和 [风, 春, 雨]：前两个词元互换，最后一个词元相同。我们看输出的最后一行——只有它读到了全部三个位置——并取各坐标之差的最大绝对值。
-
-结果：不加位置时差为 0；加上位置后约为 0.047053077502。
-""",
-    en=r"""
-Then we compare the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. We look at the last row of the output, the only one that reads all three positions, and take the largest absolute difference of its coordinates.
-
-Result: without positions the difference is 0; with positions it is about 0.047053077502.
-""",
-    ru=r"""
-Теперь сравним входы [春, 风, 雨] и [风, 春, 雨]: первые два токена переставлены, последний тот же. Смотрим на последнюю строку выхода — единственную, которая читает все три позиции, — и берём наибольшую по модулю разность её координат.
-
-Результат: без позиций разность равна 0; с позициями — около 0,047053077502.
-""",
-)
-
 code(r"""
-first = np.array(encode("春风雨", vocab))                  # [3, 5, 4]
-second = np.array(encode("风春雨", vocab))                 # [5, 3, 4]
-
-
-def last_row_difference(use_positions):
-    out_first = model.forward(first, use_positions=use_positions)    # (T, D)
-    out_second = model.forward(second, use_positions=use_positions)
-    return float(np.abs(out_first[-1] - out_second[-1]).max())
-
-
-without_positions = last_row_difference(False)
 with_positions = last_row_difference(True)
-print(round(without_positions, 12), round(with_positions, 12))
-assert first.tolist() == [3, 5, 4] and second.tolist() == [5, 3, 4]
-assert without_positions < 1e-12
+print(round(with_positions, 12))
 assert round(with_positions, 12) == 0.047053077502
 """)
 
-md(
-    zh=r"""
-这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 W_O。两种算法的结果之差小于 1e-15。
-""",
-    en=r"""
-This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by W_O. The two computations differ by less than 1e-15.
-""",
-    ru=r"""
-Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на W_O. Два вычисления расходятся меньше чем на 1e-15.
-""",
-)
+md(zh=r"""
+这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 $W_O$。两种算法的结果之差小于 $10^{-15}$。
+""", en=r"""
+This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by $W_O$. The two computations differ by less than $10^{-15}$.
+""", ru=r"""
+Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на $W_O$. Два вычисления расходятся меньше чем на $10^{-15}$.
+""")
 
 code(r"""
 E_rows, P_rows, W_O_rows = E.tolist(), P.tolist(), W_O.tolist()       #zh 同样的表，换成 Python 列表 #en the same tables as Python lists #ru те же таблицы в виде списков Python
@@ -527,29 +533,13 @@ print(round(plain, 12), abs(plain - with_positions) < 1e-15)
 assert abs(plain - with_positions) < 1e-15
 """)
 
-md(
-    zh=r"""
-### 为什么恰好是 0
-
-对最后一个查询来说，两个输入只差在键 0 和键 1 的顺序上。查询本身（末尾的“雨”）相同；因果掩码在两种情况下都允许读全部三个键；而没有位置时，一个位置的键和值只取决于它的词元。所以交换两个词元，就是把键和值**一起**交换：分数被置换，softmax 以同样的方式置换权重，加权和 $\sum_j w_j v_j$ 只是换了个顺序把同样的几项加起来。用置换 π 写出来就是 $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$。
-
+md(zh=r"""
 加上位置之后，位置 0 上的“春”和位置 1 上的“春”带着不同的 P 行，键和值都不同，第二个输入就不再是第一个输入的简单置换了。下面直接看最后一个查询在两个头中的权重：
-""",
-    en=r"""
-### Why exactly 0
-
-For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. Written with a permutation π, this is $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
-
+""", en=r"""
 With positions, 春 at position 0 and 春 at position 1 carry different rows of P, so their keys and values differ, and the second input is no longer a mere permutation of the first. Here are the last query's weights in both heads:
-""",
-    ru=r"""
-### Почему ровно 0
-
-Для последнего запроса два входа различаются только порядком ключей 0 и 1. Сам запрос (雨 в конце) одинаков; причинная маска в обоих случаях разрешает все три ключа; а без позиций ключ и значение позиции зависят только от её токена. Поэтому перестановка двух токенов переставляет ключи и значения **вместе**: оценки переставляются, softmax так же переставляет веса, а взвешенная сумма $\sum_j w_j v_j$ складывает те же слагаемые в другом порядке. Если записать это через перестановку π: $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
-
+""", ru=r"""
 Если позиции учитываются, 春 в позиции 0 и 春 в позиции 1 получают разные строки P, их ключи и значения различаются, и второй вход уже не просто перестановка первого. Вот веса последнего запроса в обеих головах:
-""",
-)
+""")
 
 code(r"""
 def last_query_weights(ids, use_positions):
@@ -571,7 +561,7 @@ assert not np.allclose(last_query_weights(second, True), last_query_weights(firs
 
 md(
     zh=r"""
-不加位置时，第二个输入的权重正好是第一个输入的权重交换前两项（行末的 `True`）；加上位置后就不是了。
+不加位置时，第二个输入的权重正好是第一个输入的权重交换前两项（第一行末尾的 `True`）；加上位置后就不是了。
 
 ### 这个反例**不能**证明什么
 
@@ -580,16 +570,16 @@ md(
 准确的说法要窄得多：**这一个单层**在最后一个位置上区分不了这两种前缀。正因为如此，我们给模型一个明确的、效果可以检验的位置表示，而不是寄希望于三角掩码能提供任务所需的全部顺序信息。
 """,
     en=r"""
-Without positions the second input's weights are exactly the first input's weights with the first two entries swapped (the `True` at the end of the line); with positions they are not.
+Without positions the second input's weights are exactly the first input's weights with the first two entries swapped (the `True` at the end of the first line); with positions they are not.
 
 ### What this counter-example does **not** prove
 
-It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric: row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query is the second token, which the swap changes too. So the first two rows of the two outputs differ, and the last query of a second attention layer reads exactly those rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
+It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric: row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query is the second token, which the swap changes too. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
 The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two prefixes apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """,
     ru=r"""
-Без позиций веса второго входа — это в точности веса первого с переставленными первыми двумя элементами (`True` в конце строки); с позициями это уже не так.
+Без позиций веса второго входа — это в точности веса первого с переставленными первыми двумя элементами (`True` в конце первой строки); с позициями это уже не так.
 
 ### Чего этот контрпример **не** доказывает
 
@@ -616,40 +606,36 @@ assert (row_differences[:2] > 0.5).all() and row_differences[2] < 1e-12
 assert two_layers > 0.1
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
 ## 3.5 作为对照：RoPE
 
-旋转位置编码（RoPE）是另一种设计。它不往输入上加任何东西，而是在每一层注意力内部，把位置 t 的查询和键**旋转**：把坐标两两配对，每一对按角度 t·θ_k 旋转，不同的坐标对用不同的频率 θ_k。把按 mθ 旋转的向量与按 nθ 旋转的向量做点积，结果只取决于 (n − m)θ，所以分数只取决于两个位置的**相对**距离；值向量不旋转。具体细节——哪些坐标配成一对、频率怎么选、相对点积如何推导——是另一个专题。
+旋转位置编码（RoPE）是另一种设计。它不往输入上加任何东西，而是在每一层注意力内部，把位置 t 的查询和键**旋转**：把坐标两两配对，每一对按角度 t·θ_k 旋转，不同的坐标对用不同的频率 θ_k。对给定的查询向量和键向量，把查询按 mθ 旋转、键按 nθ 旋转后再做点积，结果只通过 (n − m)θ 依赖于两个位置，所以分数只取决于两个位置的**相对**距离；值向量不旋转。具体细节——哪些坐标配成一对、频率怎么选、相对点积如何推导——是另一个专题。
 
-本课程只保留一种位置方案，即可学习的位置表；RoPE 不在 `lib` 里。这里也不评判哪种方案更好：那需要在相同训练条件下做受控的对比实验，不能用论文里的结果代替本项目的实测。
+本章只用一种位置方案，即可学习的位置表，RoPE 不在 `lib` 里。哪种方案更好，要在相同训练条件下做受控的对比实验才能回答，论文里的结果代替不了对手头这个模型的测量。
 
-下面这个小例子是独立的演示，**不属于 `lib`**，课程模型也不会用到它：只有一对坐标，θ = 0.5。位置对 (2, 5) 和 (0, 3) 的距离相同，分数也相同；(0, 5) 的距离不同，分数也不同。
-""",
-    en=r"""
+下面是一个独立的小演示，只有一对坐标，θ = 0.5。位置对 (2, 5) 和 (0, 3) 的距离相同，分数也相同；(0, 5) 的距离不同，分数也不同。
+""", en=r"""
 ## 3.5 For comparison: RoPE
 
-Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle t·θ_k, with a different frequency θ_k for each pair. A dot product of a vector rotated by mθ with a vector rotated by nθ depends only on (n − m)θ, so the score depends on the **relative** distance of the two positions; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
+Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle t·θ_k, with a different frequency θ_k for each pair. For a given query vector and key vector, rotating the query by mθ and the key by nθ gives a dot product that depends on the two positions only through (n − m)θ, so the score depends on their **relative** distance; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
 
-This course keeps one position scheme, the learned table; RoPE is not part of `lib`. Nor does this section say which scheme is better: that would take a controlled comparison under equal training conditions, and results from papers are no substitute for measurements on this project.
+This chapter uses one position scheme, the learned table, and RoPE is not part of `lib`. Which scheme is better is a question for a controlled comparison under equal training conditions; published results cannot stand in for measurements on the model at hand.
 
-The tiny example below is a standalone illustration, **not part of `lib`** and not used by the course model: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
-""",
-    ru=r"""
+The tiny example below stands on its own: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
+""", ru=r"""
 ## 3.5 Для сравнения: RoPE
 
-Поворотное позиционное кодирование (rotary position embedding, RoPE) устроено иначе. Ко входу ничего не прибавляется; вместо этого внутри каждого слоя внимания запрос и ключ позиции t **поворачиваются**: координаты разбиваются на пары, и каждая пара поворачивается на угол t·θ_k, со своей частотой θ_k для каждой пары. Скалярное произведение вектора, повёрнутого на mθ, и вектора, повёрнутого на nθ, зависит только от (n − m)θ, так что оценка зависит от **относительного** расстояния между позициями; значения не поворачиваются. Подробности (какие координаты объединяются в пары, как выбираются частоты, как получается относительное скалярное произведение) — отдельная тема.
+Поворотное позиционное кодирование (rotary position embedding, RoPE) устроено иначе. Ко входу ничего не прибавляется; вместо этого внутри каждого слоя внимания запрос и ключ позиции t **поворачиваются**: координаты разбиваются на пары, и каждая пара поворачивается на угол t·θ_k, со своей частотой θ_k для каждой пары. Если для заданных векторов запроса и ключа повернуть запрос на mθ, а ключ на nθ, их скалярное произведение зависит от позиций только через (n − m)θ, так что оценка зависит от **относительного** расстояния между ними; значения не поворачиваются. Подробности (какие координаты объединяются в пары, как выбираются частоты, как получается относительное скалярное произведение) — отдельная тема.
 
-В этом курсе одна схема позиций — обучаемая таблица; RoPE в `lib` нет. Какая схема лучше, этот раздел тоже не берётся судить: для этого нужно контролируемое сравнение в одинаковых условиях обучения, а результаты из статей не заменяют измерений в этом проекте.
+В этой главе одна схема позиций — обучаемая таблица, и RoPE в `lib` нет. Какая схема лучше, решает только контролируемое сравнение в одинаковых условиях обучения; результаты из статей не заменят измерений на той модели, с которой вы работаете.
 
-Крошечный пример ниже — самостоятельная иллюстрация, **не часть `lib`**, и модель курса её не использует: одна пара координат, θ = 0,5. Позиции в парах (2, 5) и (0, 3) разнесены на одно и то же расстояние, и оценки у пар одинаковые; у (0, 5) расстояние другое, и оценка тоже другая.
-""",
-)
+Крошечный пример ниже самостоятельный: одна пара координат, θ = 0,5. Позиции в парах (2, 5) и (0, 3) разнесены на одно и то же расстояние, и оценки у пар одинаковые; у (0, 5) расстояние другое, и оценка тоже другая.
+""")
 
 code(r"""
-#zh 仅作演示：不属于 lib，课程模型也不使用
-#en illustration only: not part of lib, not used by the course model
-#ru только иллюстрация: не часть lib, модель курса это не использует
+#zh 仅作演示，课程模型不使用
+#en an illustration only; the course model does not use it
+#ru только иллюстрация; модель курса её не использует
 def rotate(pair, position, theta=0.5):
     c, s = np.cos(position * theta), np.sin(position * theta)
     return np.array([c * pair[0] - s * pair[1], s * pair[0] + c * pair[1]])
@@ -659,7 +645,7 @@ q_pair, k_pair = np.array([1.0, 0.5]), np.array([0.3, -0.8])
 
 
 def rotated_score(m, n):
-    return float(rotate(q_pair, m) @ rotate(k_pair, n))       #zh 查询在位置 m，键在位置 n #en query at position m, key at position n #ru запрос в позиции m, ключ в позиции n
+    return float(rotate(q_pair, m) @ rotate(k_pair, n))       #zh 同一对 q、k，查询在位置 m，键在位置 n #en the same q and k, query at position m, key at position n #ru те же q и k: запрос в позиции m, ключ в позиции n
 
 
 print(round(rotated_score(2, 5), 6), round(rotated_score(0, 3), 6), round(rotated_score(0, 5), 6))
@@ -667,38 +653,34 @@ assert abs(rotated_score(2, 5) - rotated_score(0, 3)) < 1e-12
 assert abs(rotated_score(2, 5) - rotated_score(0, 5)) > 0.1
 """)
 
-md(
-    zh=r"""
+md(zh=r"""
 ## 3.6 小结
 
+* 没有位置时，这个单层模型的最后一行看不出前两个词元的交换（键和值一起被置换）；加上位置后差约为 0.047053077502，一段不依赖 `lib` 的纯 Python 计算给出同一个数。但这只是关于一层、一行的结论：因果掩码本身不对称，叠上第二层，差别就会传到最后一行。
 * 输入向量是 $E[x_{b,t}] + P[o + t]$：词元嵌入表按词元编号查行，位置表按绝对位置 o + t 查行；偏移量 o 是此前已有的真实位置数。
 * 反向传播是对两张表的散射累加：E 的行按词元编号累加，P 的行按绝对位置累加，整个批量共享位置行。要用 `np.add.at` 这类操作，而不是花式索引的 `+=`；并用有限差分核对。
-* 超出 C 的位置会被拒绝。取模回绕和截断到最后一行都会让两个不同的位置共用 P 的同一行，造出模型定义里不存在的（词元，位置）组合；训练从未用到的行仍停留在初始值，不代表“学会了长上下文”。
-* 没有位置时，这个单层模型的最后一行看不出前两个词元的交换（键和值一起被置换）；加上位置后差约为 0.047053077502，一段不依赖 `lib` 的纯 Python 计算给出同一个数。但这只是关于一层、一行的结论：因果掩码本身不对称，叠上第二层，差别就会传到最后一行。
-* RoPE 通过旋转查询和键来编码相对位置，这里只作为对照介绍，不进入 `lib`。
+* 超出 C 的位置会被拒绝。取模回绕和截断到最后一行都会让两个不同的位置共用 P 的同一行，造出模型定义里不存在的（词元，位置）组合；训练从未用到的行得不到梯度（不计权重衰减时停留在初始值），不代表“学会了长上下文”。
+* RoPE 通过旋转查询和键来编码相对位置；这里只作为对照介绍。
 
 接下来，§4 说明因果性为什么必须覆盖整条计算链。
-""",
-    en=r"""
+""", en=r"""
 ## 3.6 Summary
 
+* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047053077502, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
 * The input vector is $E[x_{b,t}] + P[o + t]$: the token embedding table is indexed by token id, the position table by the absolute position o + t; the offset o is the number of real positions before this input.
 * The backward pass is a scatter-add into both tables: rows of E accumulate by token id, rows of P by absolute position, and the whole batch shares the position rows. Use an operation like `np.add.at`, not fancy-index `+=`, and check against finite differences.
-* Positions beyond C are rejected. Wrapping around and clamping to the last row both make two different positions share one row of P, producing (token, position) pairs that do not exist in the model's definition; rows that training never reached keep their initial values and are not "learned long context".
-* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047053077502, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
-* RoPE encodes relative position by rotating queries and keys; it is discussed here for comparison only and is not part of `lib`.
+* Positions beyond C are rejected. Wrapping around and clamping to the last row both make two different positions share one row of P, producing (token, position) pairs that do not exist in the model's definition; rows that training never reached get no gradient (without weight decay they keep their initial values) and are not "learned long context".
+* RoPE encodes relative position by rotating queries and keys; it appears here for comparison only.
 
 Next, §4 explains why causality has to cover the whole computation.
-""",
-    ru=r"""
+""", ru=r"""
 ## 3.6 Итоги
 
+* Без позиций последняя строка этой однослойной модели не видит перестановки первых двух токенов (ключи и значения переставляются вместе); с позициями разность около 0,047053077502, и вычисление на чистом Python без `lib` даёт то же число. Но это утверждение об одном слое и одной строке: сама причинная маска несимметрична, и второй слой доносит различие до последней строки.
 * Входной вектор равен $E[x_{b,t}] + P[o + t]$: таблица эмбеддингов токенов индексируется номером токена, таблица позиций — абсолютной позицией o + t; смещение o — число настоящих позиций перед этим входом.
 * Обратный проход — накопление по индексам в обе таблицы: строки E накапливают градиент по номеру токена, строки P — по абсолютной позиции, и строки позиций общие для всего батча. Используйте операцию вроде `np.add.at`, а не `+=` с расширенной (fancy) индексацией, и сверяйтесь с конечными разностями.
-* Позиции за пределами C отвергаются. И взятие по модулю, и прижимание к последней строке дают двум разным позициям одну строку P, то есть создают пары (токен, позиция), которых в определении модели нет; строки, до которых обучение не дошло, остаются с начальными значениями, и это не «выученный длинный контекст».
-* Без позиций последняя строка этой однослойной модели не видит перестановки первых двух токенов (ключи и значения переставляются вместе); с позициями разность около 0,047053077502, и вычисление на чистом Python без `lib` даёт то же число. Но это утверждение об одном слое и одной строке: сама причинная маска несимметрична, и второй слой доносит различие до последней строки.
-* RoPE кодирует относительную позицию поворотом запросов и ключей; здесь эта схема приведена только для сравнения и в `lib` не входит.
+* Позиции за пределами C отвергаются. И взятие по модулю, и прижимание к последней строке дают двум разным позициям одну строку P, то есть создают пары (токен, позиция), которых в определении модели нет; строки, до которых обучение не дошло, не получают градиента (без затухания весов остаются с начальными значениями), и это не «выученный длинный контекст».
+* RoPE кодирует относительную позицию поворотом запросов и ключей; здесь эта схема приведена только для сравнения.
 
 Далее, в §4, — почему причинность должна соблюдаться во всей цепочке вычислений.
-""",
-)
+""")

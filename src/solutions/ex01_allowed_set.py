@@ -47,21 +47,21 @@ md(
     zh="""
 ## mask-1：因果许可集合（1 分）
 
-`causal_allowed(tq, tk)` 返回形状为 `(tq, tk)` 的布尔数组，`allowed[i, j]` 为真表示查询 `i` 可以读取键 `j`。这 `tq` 个查询是 `tk` 个位置中的最后 `tq` 个：查询 `i` 的绝对位置是 `tk - tq + i`（右下对齐，见 §1.4；有 KV 缓存时，前面的位置已经存好了）。查询可以读取直到它自身位置（含自身）的所有键。
+`causal_allowed(tq, tk)` 返回形状为 `(tq, tk)` 的布尔数组，`allowed[i, j]` 为真表示查询 `i` 可以读取键 `j`。这 `tq` 个查询是 `tk` 个位置中的最后 `tq` 个：查询 `i` 的绝对位置是 `tk - tq + i`（右下对齐，见 §5；有 KV 缓存时，前面的位置已经存好了）。查询可以读取直到它自身位置（含自身）的所有键。
 
 两个位置数组已经给出，只需补上比较它们的那一行。
 """,
     en="""
 ## mask-1: the causal allowed set (1 point)
 
-`causal_allowed(tq, tk)` returns a boolean array of shape `(tq, tk)` in which `allowed[i, j]` is True when query `i` may read key `j`. The `tq` queries are the last `tq` of the `tk` positions: query `i` stands at absolute position `tk - tq + i` (the bottom-right alignment of §1.4; with a KV cache, the earlier positions are already stored). A query may read every key up to and including its own position.
+`causal_allowed(tq, tk)` returns a boolean array of shape `(tq, tk)` in which `allowed[i, j]` is True when query `i` may read key `j`. The `tq` queries are the last `tq` of the `tk` positions: query `i` stands at absolute position `tk - tq + i` (the bottom-right alignment, see §5; with a KV cache, the earlier positions are already stored). A query may read every key up to and including its own position.
 
 The two position arrays are given; write the one line that compares them.
 """,
     ru="""
 ## mask-1: причинное множество разрешённых позиций (1 балл)
 
-`causal_allowed(tq, tk)` возвращает булев массив формы `(tq, tk)`, где `allowed[i, j]` истинно, если запрос `i` может читать ключ `j`. Запросы — это последние `tq` из `tk` позиций: запрос `i` стоит в абсолютной позиции `tk - tq + i` (выравнивание по правому нижнему углу, §1.4; при KV-кэше более ранние позиции уже сохранены). Запрос может читать все ключи вплоть до своей позиции включительно.
+`causal_allowed(tq, tk)` возвращает булев массив формы `(tq, tk)`, где `allowed[i, j]` истинно, если запрос `i` может читать ключ `j`. Запросы — это последние `tq` из `tk` позиций: запрос `i` стоит в абсолютной позиции `tk - tq + i` (выравнивание по правому нижнему углу, см. §5; при KV-кэше более ранние позиции уже сохранены). Запрос может читать все ключи вплоть до своей позиции включительно.
 
 Оба массива позиций уже построены; допишите одну строку, которая их сравнивает.
 """,
@@ -87,13 +87,13 @@ print(causal_allowed(2, 5).astype(int))
 
 md(
     zh="""
-**解答说明。** 关键是 `<=` 而不是 `<`：位置 `t` 的输入是已经看到的第 `t` 个词元，读取它并不泄漏要预测的下一个词元。若写成 `<`，`causal_allowed(3, 3)` 的第一行一个真值也没有：第 0 个查询无键可读，softmax 没有分母。第二个例子中两个查询排在五个位置的末尾，位于绝对位置 3 和 4，分别能读到位置 0～3 和 0～4。这就是 §1.4 的右下对齐，缓存之后接着生成时需要的正是它。
+**解答说明。** 关键是 `<=` 而不是 `<`：位置 `t` 的输入是已经看到的第 `t` 个词元，读取它并不泄漏要预测的下一个词元。若写成 `<`，`causal_allowed(3, 3)` 的第一行一个真值也没有：第 0 个查询无键可读，softmax 没有分母。第二个例子中两个查询排在五个位置的末尾，位于绝对位置 3 和 4，分别能读到位置 0～3 和 0～4。这就是右下对齐（§5），缓存之后接着生成时需要的正是它。
 """,
     en="""
-**About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has no denominator. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4. This is the bottom-right alignment of §1.4, which a cache needs when a sequence continues.
+**About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has no denominator. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4. This is the bottom-right alignment (§5), which a cache needs when a sequence continues.
 """,
     ru="""
-**О решении.** Сравнение — `<=`, а не `<`: вход в позиции `t` — уже увиденный токен, и его чтение не раскрывает следующий токен, то есть целевую метку. При `<` в первой строке `causal_allowed(3, 3)` не останется ни одного True: запросу 0 нечего читать, и у его softmax нет знаменателя. Во втором примере два запроса — последние две из пяти позиций: они стоят в абсолютных позициях 3 и 4 и читают позиции 0–3 и 0–4. Это выравнивание по правому нижнему углу из §1.4; оно нужно кэшу, когда последовательность продолжается.
+**О решении.** Сравнение — `<=`, а не `<`: вход в позиции `t` — уже увиденный токен, и его чтение не раскрывает следующий токен, то есть целевую метку. При `<` в первой строке `causal_allowed(3, 3)` не останется ни одного True: запросу 0 нечего читать, и у его softmax нет знаменателя. Во втором примере два запроса — последние две из пяти позиций: они стоят в абсолютных позициях 3 и 4 и читают позиции 0–3 и 0–4. Это выравнивание по правому нижнему углу (§5); оно нужно кэшу, когда последовательность продолжается.
 """,
     tags=("solution",),
 )
@@ -109,7 +109,7 @@ md(
 * 分数很大（例如 1000）时不能溢出：先减去每行许可位置中的最大分数；
 * 若某一行没有任何许可位置，抛出 `ValueError`：这个查询无键可读，softmax 没有分母。
 
-先对全部位置做 softmax、再把未来位置清零，并不是同一件事：那样每行的和不再是 1（§1.7）。把禁止位置的分数换成 0 也不行：exp(0) = 1，这些位置照样分到权重（§1.6）。
+先对全部位置做 softmax、再把未来位置清零，并不是同一件事：那样每行的和不再是 1（§1.6）。把禁止位置的分数换成 0 也不行：exp(0) = 1，这些位置照样分到权重（§1.5）。
 """,
     en="""
 ## mask-2: softmax over the allowed set (2 points)
@@ -121,7 +121,7 @@ Write `masked_softmax(scores, allowed)`: a softmax over the last axis of `scores
 * large scores such as 1000 must not overflow: first subtract the largest allowed score of each row;
 * a row without any allowed entry raises `ValueError`: that query may read no key, so its softmax has no denominator.
 
-A softmax over all entries followed by zeroing the future ones is a different thing: its rows no longer sum to 1 (§1.7). Replacing the forbidden scores by 0 does not work either: exp(0) = 1, so those entries still get weight (§1.6).
+A softmax over all entries followed by zeroing the future ones is a different thing: its rows no longer sum to 1 (§1.6). Replacing the forbidden scores by 0 does not work either: exp(0) = 1, so those entries still get weight (§1.5).
 """,
     ru="""
 ## mask-2: softmax по множеству разрешённых позиций (2 балла)
@@ -133,7 +133,7 @@ A softmax over all entries followed by zeroing the future ones is a different th
 * большие оценки вроде 1000 не должны приводить к переполнению: сначала вычтите из строки её наибольшую разрешённую оценку;
 * для строки без единой разрешённой позиции выбрасывается `ValueError`: такому запросу нечего читать, и у softmax нет знаменателя.
 
-Softmax по всем позициям с последующим обнулением будущих — это другое: суммы строк перестают быть равны 1 (§1.7). Не годится и замена запрещённых оценок нулём: exp(0) = 1, и эти позиции всё равно получают вес (§1.6).
+Softmax по всем позициям с последующим обнулением будущих — это другое: суммы строк перестают быть равны 1 (§1.6). Не годится и замена запрещённых оценок нулём: exp(0) = 1, и эти позиции всё равно получают вес (§1.5).
 """,
 )
 
@@ -166,13 +166,13 @@ check("mask-2", masked_softmax)
 
 md(
     zh="""
-下面用 §1.7 的例子比较两种顺序：三个位置，分数全为零。
+下面用 §1.6 的例子比较两种顺序：三个位置，分数全为零。
 """,
     en="""
-Below, the example of §1.7 compares the two orders: three positions, every score zero.
+Below, the example of §1.6 compares the two orders: three positions, every score zero.
 """,
     ru="""
-Сравним два порядка действий на примере из §1.7: три позиции, все оценки равны нулю.
+Сравним два порядка действий на примере из §1.6: три позиции, все оценки равны нулю.
 """,
 )
 
@@ -190,13 +190,13 @@ assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 
 
 md(
     zh="""
-**解答说明。** 把禁止位置换成 `-inf` 再做 softmax，与只在许可集合上归一化完全等价，因为 `exp(-inf)` 恰好是 0（换成 `-1e9` 这样的有限常数就不行：所有键都被禁止的行会变成均匀分布，而不是被拒绝，见 §1.8）。减去每行的最大值不改变结果，却保证最大的指数是 `exp(0) = 1`，不会溢出成 `inf`，进而得到 `nan`。空行必须在计算之前拒绝：否则那一行的最大值是 `-inf`，`-inf - (-inf)` 得到 `nan`，错误会悄悄流到后面。`np.where` 和 `-np.inf` 都不会把 float32 提升为 float64，所以 dtype 自然保持不变。
+**解答说明。** 把禁止位置换成 `-inf` 再做 softmax，与只在许可集合上归一化完全等价，因为 `exp(-inf)` 恰好是 0（换成 `-1e9` 这样的有限常数就不行：所有键都被禁止的行会变成均匀分布，而不是被拒绝，见 §1.7）。减去每行的最大值不改变结果，却保证最大的指数是 `exp(0) = 1`，不会溢出成 `inf`，进而得到 `nan`。空行必须在计算之前拒绝：否则那一行的最大值是 `-inf`，`-inf - (-inf)` 得到 `nan`，错误会悄悄流到后面。`np.where` 和 `-np.inf` 都不会把 float32 提升为 float64，所以 dtype 自然保持不变。
 """,
     en="""
-**About the solution.** Putting `-inf` on the forbidden entries and then taking a softmax is exactly the same as normalising over the allowed set, because `exp(-inf)` is exactly 0. A finite constant such as `-1e9` would not do: it turns a fully masked row into a uniform one instead of refusing it (§1.8). Subtracting the row maximum does not change the result but makes the largest exponential `exp(0) = 1`, so nothing overflows to `inf` and then to `nan`. The empty row has to be rejected before computing: its maximum would be `-inf`, `-inf - (-inf)` is `nan`, and the error would flow on silently. Neither `np.where` nor the Python scalar `-np.inf` promotes float32 to float64, so the dtype is kept for free.
+**About the solution.** Putting `-inf` on the forbidden entries and then taking a softmax is exactly the same as normalising over the allowed set, because `exp(-inf)` is exactly 0. A finite constant such as `-1e9` would not do: it turns a fully masked row into a uniform one instead of refusing it (§1.7). Subtracting the row maximum does not change the result but makes the largest exponential `exp(0) = 1`, so nothing overflows to `inf` and then to `nan`. The empty row has to be rejected before computing: its maximum would be `-inf`, `-inf - (-inf)` is `nan`, and the error would flow on silently. Neither `np.where` nor the Python scalar `-np.inf` promotes float32 to float64, so the dtype is kept for free.
 """,
     ru="""
-**О решении.** Подставить `-inf` на запрещённые позиции и затем взять softmax — ровно то же, что нормализовать только по разрешённым позициям, потому что `exp(-inf)` в точности равно нулю (конечная константа вроде `-1e9` не годится: целиком замаскированная строка стала бы равномерной, а не была бы отвергнута, §1.8). Вычитание максимума строки не меняет результат, но делает наибольшую экспоненту равной `exp(0) = 1`, так что ничего не переполняется до `inf`, а затем до `nan`. Пустую строку нужно отвергнуть до вычислений: её максимум был бы `-inf`, `-inf - (-inf)` даёт `nan`, и ошибка незаметно ушла бы дальше. Ни `np.where`, ни питоновское число `-np.inf` не повышают float32 до float64, поэтому dtype сохраняется сам собой.
+**О решении.** Подставить `-inf` на запрещённые позиции и затем взять softmax — ровно то же, что нормализовать только по разрешённым позициям, потому что `exp(-inf)` в точности равно нулю (конечная константа вроде `-1e9` не годится: целиком замаскированная строка стала бы равномерной, а не была бы отвергнута, §1.7). Вычитание максимума строки не меняет результат, но делает наибольшую экспоненту равной `exp(0) = 1`, так что ничего не переполняется до `inf`, а затем до `nan`. Пустую строку нужно отвергнуть до вычислений: её максимум был бы `-inf`, `-inf - (-inf)` даёт `nan`, и ошибка незаметно ушла бы дальше. Ни `np.where`, ни питоновское число `-np.inf` не повышают float32 до float64, поэтому dtype сохраняется сам собой.
 """,
     tags=("solution",),
 )
@@ -272,17 +272,17 @@ md(
     zh="""
 **解答说明。** 四条缺一不可。只看右上角是否为零的检验会放过“先 softmax 再清零”：那里的未来位置确实是零，但行和只有 1/3 或 2/3。只看行和的检验会放过 `[1.5, -0.5, 0]` 这样的行。`nan` 要单独排除：它与任何数比较都得到假，很容易从“没有负数”的检查中溜过去。注意浮点误差：正确的权重行和可能是 `0.9999999999999999`，所以行和用容差比较，而禁止位置用精确的 `!= 0`。
 
-这四条只是必要条件，所以检验会接受一些任何有限分数都算不出来的权重。在精确算术中，掩码 softmax 给每个许可键的权重都大于 0；可是在某个许可键上恰好为 0 的行照样能通过检验，例如把第 1 行写成 `[1, 0, 0]`。检验也不能要求许可位置的权重大于 0：在浮点数里，分数比本行最大值低得足够多时，许可键的权重确实会下溢成 0（§1.5）。所以返回 `True` 的意思是“在 `atol` 之内与掩码 softmax 的输出相符”，而不是“一定由掩码 softmax 算出”。
+这四条只是必要条件，所以检验会接受一些任何有限分数都算不出来的权重。在精确算术中，掩码 softmax 给每个许可键的权重都大于 0；可是在某个许可键上恰好为 0 的行照样能通过检验，例如把第 1 行写成 `[1, 0, 0]`。检验也不能要求许可位置的权重大于 0：在浮点数里，分数比本行最大值低得足够多时，许可键的权重确实会下溢成 0（§1.10）。所以返回 `True` 的意思是“在 `atol` 之内与掩码 softmax 的输出相符”，而不是“一定由掩码 softmax 算出”。
 """,
     en="""
 **About the solution.** All four conditions are needed. A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` has to be excluded on its own, since every comparison with it is False and it slips through "no negative entry". Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.
 
-The four conditions are only necessary, so the check accepts some weights that no finite scores can produce. In exact arithmetic a masked softmax gives every allowed key a weight above 0, yet a row with an exact 0 on an allowed key, such as `[1, 0, 0]` for row 1, passes the check. Nor can the check demand positive weights on allowed keys: in floating point an allowed weight does underflow to 0 when its score lies far enough below the row's maximum (§1.5). So `True` means "consistent with the output of a masked softmax within `atol`", not "produced by one".
+The four conditions are only necessary, so the check accepts some weights that no finite scores can produce. In exact arithmetic a masked softmax gives every allowed key a weight above 0, yet a row with an exact 0 on an allowed key, such as `[1, 0, 0]` for row 1, passes the check. Nor can the check demand positive weights on allowed keys: in floating point an allowed weight does underflow to 0 when its score lies far enough below the row's maximum (§1.10). So `True` means "consistent with the output of a masked softmax within `atol`", not "produced by one".
 """,
     ru="""
 **О решении.** Нужны все четыре условия. Проверка, которая смотрит только на правый верхний треугольник, пропустит «сначала softmax, потом нули»: будущие позиции там действительно нулевые, но суммы строк равны 1/3 и 2/3. Проверка одних сумм пропустит строку `[1.5, -0.5, 0]`. `nan` нужно исключать отдельно: любое сравнение с ним ложно, и он проскальзывает мимо условия «нет отрицательных». Учтите округление: правильные веса могут давать сумму `0.9999999999999999`, поэтому суммы строк сравниваются с допуском, а запрещённые позиции — точно, через `!= 0`.
 
-Эти четыре условия только необходимы, поэтому проверка принимает и такие веса, каких не дают никакие конечные оценки. В точной арифметике softmax с маской даёт каждому разрешённому ключу вес больше 0, но строка с ровно нулевым весом на разрешённом ключе, например `[1, 0, 0]` в строке 1, проверку проходит. Требовать положительных весов на разрешённых ключах проверка тоже не может: в числах с плавающей точкой вес разрешённого ключа действительно обращается в 0, если его оценка достаточно далеко ниже максимума строки (§1.5). Поэтому `True` означает «с точностью до `atol` согласуется с выходом softmax с маской», а не «получено им».
+Эти четыре условия только необходимы, поэтому проверка принимает и такие веса, каких не дают никакие конечные оценки. В точной арифметике softmax с маской даёт каждому разрешённому ключу вес больше 0, но строка с ровно нулевым весом на разрешённом ключе, например `[1, 0, 0]` в строке 1, проверку проходит. Требовать положительных весов на разрешённых ключах проверка тоже не может: в числах с плавающей точкой вес разрешённого ключа действительно обращается в 0, если его оценка достаточно далеко ниже максимума строки (§1.10). Поэтому `True` означает «с точностью до `atol` согласуется с выходом softmax с маской», а не «получено им».
 """,
     tags=("solution",),
 )

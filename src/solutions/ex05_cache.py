@@ -45,7 +45,7 @@ md(
 
 训练用的批量由 `collate` 做右填充：较短的文本后面补上输入 `<eos>`、目标 −100。写出 `continue_padded(model, inputs, targets, tokens)`：`inputs`、`targets` 是 `collate` 返回的 `(B, T)` 数组，`tokens` 的形状为 `(B,)`，`tokens[b]` 是接在第 `b` 行文本后面的词元。对每一行，把这一行的文本送进缓存，再让 `tokens[b]` 走一步；返回这些输出堆成的 `(B, D)` 数组。
 
-哪些位置属于文本，由目标决定：目标不是 −100 的位置（§1.9）。不许调用 `model.forward`：这一题要的是缓存。
+哪些位置属于文本，由目标决定：目标不是 −100 的位置（§1.8）。不许调用 `model.forward`：这一题要的是缓存。
 """,
     en="""
 ## cache-1: continuing a right-padded batch (2 points)
@@ -54,7 +54,7 @@ md(
 
 A training batch is right-padded by `collate`: a shorter text is followed by input `<eos>` with target −100. Write `continue_padded(model, inputs, targets, tokens)`: `inputs` and `targets` are the `(B, T)` arrays `collate` returns, `tokens` has shape `(B,)`, and `tokens[b]` is the token that follows the text of row `b`. For every row, feed that row's text into a cache and then take one step with `tokens[b]`; return the outputs stacked into a `(B, D)` array.
 
-The targets decide which positions belong to the text: those whose target is not −100 (§1.9). Do not call `model.forward`: this exercise is about the cache.
+The targets decide which positions belong to the text: those whose target is not −100 (§1.8). Do not call `model.forward`: this exercise is about the cache.
 """,
     ru="""
 ## cache-1: продолжение батча с дополнением справа (2 балла)
@@ -63,7 +63,7 @@ The targets decide which positions belong to the text: those whose target is not
 
 Обучающий батч `collate` дополняет справа: за коротким текстом идут вход `<eos>` и целевая метка −100. Напишите `continue_padded(model, inputs, targets, tokens)`: `inputs` и `targets` — массивы `(B, T)`, которые возвращает `collate`, `tokens` имеет форму `(B,)`, а `tokens[b]` — токен, который следует за текстом строки `b`. Для каждой строки отправьте её текст в кэш и сделайте один шаг с `tokens[b]`; верните выходы, собранные в массив `(B, D)`.
 
-Какие позиции относятся к тексту, решают целевые метки: это позиции, где метка не равна −100 (§1.9). Вызывать `model.forward` нельзя: упражнение — про кэш.
+Какие позиции относятся к тексту, решают целевые метки: это позиции, где метка не равна −100 (§1.8). Вызывать `model.forward` нельзя: упражнение — про кэш.
 """,
 )
 
