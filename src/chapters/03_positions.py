@@ -67,8 +67,6 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 """)
 
 code(r"""
-import math
-
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -505,27 +503,22 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(zh=r"""
-这个数也可以不借助 NumPy 和 `lib` 独立算出来。下面用纯 Python（只用 `math` 模块）把这一层的最后一行从头算一遍：词元嵌入加上位置行，Q、K、V 取单位矩阵，所以查询、键、值都是输入向量本身；两个头各自在自己的两个坐标上对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），拼接后乘 $W_O$。两种算法的结果之差小于 $10^{-15}$。
+这个数也可以走一条与 NumPy 模型不共享任何代码的路线算出来。`lib/plain_python.py` 只用 Python 列表、循环和 `math` 模块完成这一层的运算，既不导入 NumPy，也不导入 `lib` 的其他部分（有测试检查这一点）。`input_rows` 把每个位置行加到对应的词元嵌入上。Q、K、V 取单位矩阵，查询、键、值就是输入向量本身，所以 `read` 只需要查询和它可以读的那些行：每个头在自己的两个坐标上算缩放点积，对全部三个键做 softmax（最后一个查询本来就可以读所有的键，所以这里不需要掩码），再加权求和；最后把各头拼起来乘 $W_O$。两种算法的结果之差小于 $10^{-15}$。
 """, en=r"""
-This number can also be computed independently, without NumPy or `lib`. The cell below recomputes the last row of the layer from scratch in plain Python, using only the `math` module. It adds the position row to the token embedding; with identity Q, K and V, the query, key and value are the input vector itself. Each head takes a softmax over all three keys on its own two coordinates (the last query may read every key anyway, so no mask is needed here), and the heads are then concatenated and multiplied by $W_O$. The two computations differ by less than $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib` (a test checks this). `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two computations differ by less than $10^{-15}$.
 """, ru=r"""
-Это число можно получить и независимо, без NumPy и `lib`. Ячейка ниже заново вычисляет последнюю строку слоя на чистом Python, используя только модуль `math`. Эмбеддинг токена складывается со строкой позиции; Q, K и V единичные, так что запрос, ключ и значение — это сам входной вектор; каждая голова на своих двух координатах берёт softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна); затем головы склеиваются и умножаются на $W_O$. Два вычисления расходятся меньше чем на $10^{-15}$.
+Это число можно получить и путём, у которого с моделью на NumPy нет ни одной общей строчки кода. `lib/plain_python.py` выполняет арифметику слоя только на списках и циклах Python и модуле `math`; он не импортирует ни NumPy, ни остальной `lib` (это проверяет тест). `input_rows` прибавляет к эмбеддингу каждого токена строку его позиции. Q, K и V единичные, поэтому запрос, ключ и значение — это сам входной вектор, и функции `read` нужны только запрос и строки, которые ему разрешено читать: в каждой голове она берёт масштабированные скалярные произведения на двух координатах этой головы, softmax по всем трём ключам (последнему запросу и так разрешены все ключи, поэтому маска здесь не нужна) и взвешенную сумму, а затем склеивает головы и умножает на $W_O$. Два вычисления расходятся меньше чем на $10^{-15}$.
 """)
 
 code(r"""
+from lib import plain_python
+
 E_rows, P_rows, W_O_rows = E.tolist(), P.tolist(), W_O.tolist()       #zh 同样的表，换成 Python 列表 #en the same tables as Python lists #ru те же таблицы в виде списков Python
 
 
 def plain_last_row(tokens):
-    x = [[e + p for e, p in zip(E_rows[token], P_rows[position])] for position, token in enumerate(tokens)]
-    query, concat_ = x[-1], []
-    for head in range(2):
-        lo, hi = 2 * head, 2 * head + 2                                 #zh 这个头的两个坐标 #en this head's two coordinates #ru две координаты этой головы
-        scores_ = [sum(qa * ka for qa, ka in zip(query[lo:hi], key[lo:hi])) / math.sqrt(2) for key in x]
-        top = max(scores_)
-        exps = [math.exp(s_ - top) for s_ in scores_]
-        concat_ += [sum(e_ * value[lo + a_] for e_, value in zip(exps, x)) / sum(exps) for a_ in range(2)]
-    return [sum(concat_[i] * W_O_rows[i][j] for i in range(4)) for j in range(4)]
+    rows = plain_python.input_rows(tokens, E_rows, P_rows)
+    return plain_python.read(rows[-1], rows, 2, W_O_rows)
 
 
 plain = max(abs(u - w) for u, w in zip(plain_last_row(first.tolist()), plain_last_row(second.tolist())))
