@@ -81,10 +81,10 @@ def _compare_floats(exp, got, rtol, atol, exact_zeros, index_of):
         return False, "nan", {"index": index_of(i), "expected": _fmt(exp_flat[i]), "got": _fmt(got_flat[i])}
     with np.errstate(invalid="ignore", over="ignore"):
         error = np.abs(got_flat.astype(np.float64) - exp_flat.astype(np.float64))
-        error[np.isnan(exp_flat) & np.isnan(got_flat)] = 0.0
-        error[np.isinf(exp_flat) & (exp_flat == got_flat)] = 0.0
+        same = (np.isnan(exp_flat) & np.isnan(got_flat)) | (np.isinf(exp_flat) & (exp_flat == got_flat))
+        error[same] = 0.0
         limit = atol + rtol * np.abs(exp_flat.astype(np.float64))
-    bad = ~(error <= limit)
+    bad = ~(error <= limit) & ~same
     if bad.any():
         i = int(np.argmax(np.where(bad, np.nan_to_num(error, nan=np.inf), -1.0)))
         return False, "wrong_value", {

@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass
 
 from . import cells as _cells
-from . import usage
+from . import diagnoses, usage
 from .compare import FLOAT32_TOLERANCE, compare_values
 from .feedback import detect_language, explain, message
 from .registry import EXERCISES, Exercise, SetupError, total_points
@@ -34,7 +34,7 @@ from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, res
 __all__ = [
     "EXERCISES", "Exercise", "Case", "Ref", "Raised", "Opaque", "SetupError",
     "to_jsonable", "from_jsonable", "resolve", "encode_result", "compare_values", "FLOAT32_TOLERANCE",
-    "check", "run_checks", "library_use", "total_points",
+    "check", "run_checks", "diagnosis_of", "library_use", "total_points",
 ]
 
 
@@ -46,6 +46,9 @@ class CaseResult:
     reason: str
     details: dict
     text: str                       # the localised explanation ("" when passed)
+    case: object = None             # the test itself, and what was expected and obtained (for the diagnosis)
+    expected: object = None
+    got: object = None
 
 
 def run_checks(exercise_id, func, lang=None, cases=None):
@@ -54,6 +57,7 @@ def run_checks(exercise_id, func, lang=None, cases=None):
     exercise = EXERCISES[exercise_id]
     results = []
     for case in exercise.public_cases() if cases is None else cases:
+        expected = got = None
         try:
             expected = exercise.expected(case)
             got = exercise.call(func, case)
@@ -63,8 +67,17 @@ def run_checks(exercise_id, func, lang=None, cases=None):
         except Exception as exc:  # noqa: BLE001 - the checker must never crash in the learner's face
             ok, reason, details = False, "internal_error", {"type": type(exc).__name__, "message": str(exc)}
         results.append(CaseResult(case.name, exercise.label_of(case, lang), ok, reason, details,
-                                  "" if ok else explain(reason, details, lang)))
+                                  "" if ok else explain(reason, details, lang), case, expected, got))
     return results
+
+
+def diagnosis_of(exercise_id, results):
+    """The known mistake (:mod:`grading.diagnoses`) that the results of run_checks point to, or None."""
+    observations = [(r.case, r.expected, r.got, r.ok, r.reason, r.details) for r in results if r.case is not None]
+    try:
+        return diagnoses.diagnose(EXERCISES[exercise_id], observations)
+    except Exception:  # noqa: BLE001 - a diagnosis is never worth a crash
+        return None
 
 
 def _notebook_cells():
@@ -184,13 +197,17 @@ def check(exercise_id, func, lang=None, practice=False):
     else:
         if seed is None:
             lines.append(header)
+        colon = message("label_colon", lang)
         for r in results:
             if r.ok:
                 lines.append(f"  ✓ {r.label}")
             else:
-                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.label}: {r.text}")
+                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.label}{colon}{r.text}")
         key = "summary_practice" if seed is not None else "summary_some"
         lines.append(message(key, lang, id=exercise.id, passed=passed, total=len(results), seed=seed))
+        mistake = diagnosis_of(exercise_id, results)
+        if mistake is not None:
+            lines.append("  → " + diagnoses.explain_mistake(mistake, lang))
     try:
         finding = library_use(exercise, func, caller)
     except Exception:  # noqa: BLE001 - a warning is never worth a crash

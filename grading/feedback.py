@@ -55,6 +55,8 @@ def detect_language(lang=None, cwd=None, namespace=None):
 
 
 MESSAGES = {
+    # what follows a test's label: Chinese takes the full-width colon
+    "label_colon": {"zh": "：", "en": ": ", "ru": ": "},
     # a result made of several values (a tuple): which one the message is about
     "in_item": {
         "zh": "结果的第 {item} 项（从 0 数起）：{text}",
@@ -97,10 +99,9 @@ MESSAGES = {
         "ru": "неверный dtype: ожидался {expected}, получен {got}",
     },
     "nan": {
-        "zh": "在下标 {index} 处得到 {got}，应为 {expected}（是不是在 exp 之前没有减去最大值，或者除以了零？）",
-        "en": "got {got} at index {index} where {expected} was expected (an exp before subtracting the maximum, "
-              "or a division by zero?)",
-        "ru": "в элементе {index} получено {got} вместо {expected} (exp без вычитания максимума или деление на ноль?)",
+        "zh": "在下标 {index} 处得到 {got}，应为 {expected}",
+        "en": "got {got} at index {index} where {expected} was expected",
+        "ru": "в элементе {index} получено {got} вместо {expected}",
     },
     "wrong_value": {
         "zh": "数值不对：下标 {index} 处应为 {expected}，实际是 {got}；最大误差 {error} 超出容差（atol={atol}, rtol={rtol}）",
