@@ -154,9 +154,10 @@ def test_every_known_mistake_is_seen_by_the_tests(exercise_id):
     exercise = EXERCISES[exercise_id]
     cases = exercise.public_cases() + exercise.hidden_cases(GRADER_SEEDS[0])
     for mistake in diagnoses.MISTAKES[exercise_id]:
-        results = run_checks(exercise_id, mistake.wrong, "en", cases)
-        assert not all(r.ok for r in results), mistake.id
-        assert diagnosis_of(exercise_id, results) is mistake, mistake.id
+        for wrong in diagnoses.variants(mistake):
+            results = run_checks(exercise_id, wrong, "en", cases)
+            assert not all(r.ok for r in results), mistake.id
+            assert diagnosis_of(exercise_id, results) is mistake, mistake.id
 
 
 def test_texts_are_in_three_languages_and_name_a_section():
