@@ -34,7 +34,7 @@ from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, res
 __all__ = [
     "EXERCISES", "Exercise", "Case", "Ref", "Raised", "Opaque", "SetupError",
     "to_jsonable", "from_jsonable", "resolve", "encode_result", "compare_values", "FLOAT32_TOLERANCE",
-    "check", "run_checks", "diagnosis_of", "library_use", "total_points",
+    "check", "run_checks", "diagnosis_of", "needs_exercise", "library_use", "total_points",
 ]
 
 
@@ -157,6 +157,21 @@ def finding_message(finding, exercise, lang):
     where = message("where_line", lang, cell=finding.cell, line=finding.line) if finding.line else ""
     return message(finding.message_key(), lang, function=exercise.function, name=finding.name,
                    what=finding.name, where=where or finding.name)
+
+
+def needs_exercise(*exercise_ids, lang=None):
+    """The message of a worked example's ``assert`` that uses the learner's functions, in the notebook's
+    language: which functions of which exercises the cell relies on, and to fix those first.
+
+    ``assert weights[1, 0] == 0.5, needs_exercise("mask-1", "mask-2")``: Python builds the message only
+    when the assertion fails, so a solved notebook never calls it."""
+    caller = sys._getframe(1).f_globals
+    lang = detect_language(lang, namespace=caller)
+    known = [EXERCISES[i] for i in exercise_ids if i in EXERCISES]
+    functions = message("list_separator", lang).join(f"`{e.function}`" for e in known)
+    ids = message("list_separator", lang).join(e.id for e in known)
+    return message("needs_exercise", lang, functions=functions, ids=ids,
+                   checks=message("list_separator", lang).join(f'check("{e.id}", {e.function})' for e in known))
 
 
 def check(exercise_id, func, lang=None, practice=False):

@@ -381,9 +381,11 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
                      if sandbox is not None and sandbox.mode == "root" else None),
             "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
                         "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
-                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs},
+                        "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs,
+                        "partial": options.partial},
             "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points,
-                           "title": dict(ex.title)} for ex in course.exercises.values() if ex.id in scope],
+                           "title": dict(ex.title), **_rubric_groups(course, ex, options)}
+                          for ex in course.exercises.values() if ex.id in scope],
         },
         "summary": summaries,
         "rows": all_rows,
@@ -392,6 +394,15 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
                    "seconds": round(time.time() - started, 3), "submissions": seconds,
                    "grader_max_rss_mb": _max_rss_mb()},
     }
+
+
+def _rubric_groups(course, ex, options):
+    """Under --partial the rubric states each exercise's test groups: its points are split equally over them."""
+    if not options.partial:
+        return {}
+    from .runner import test_groups
+    cases = [(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(course.seed)]
+    return {"groups": list(test_groups(cases))}
 
 
 def _max_rss_mb():

@@ -69,6 +69,10 @@ def add_outputs(p):
                                                      "in its language, and DIR/index.html for the instructor")
     p.add_argument("--gradescope", metavar="PATH", help="write Gradescope autograder results: PATH.json for a batch "
                                                         "of one submission, else PATH/<submission>/results.json")
+    p.add_argument("--partial", action="store_true",
+                   help="partial credit: each exercise's points split equally over its test groups (every public "
+                        "test is a group, and all hidden tests of one kind are one); a group earns its share when "
+                        "all its tests pass. Default: an exercise earns its points only when every test passes")
     p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
                    help="language of the messages (default: each notebook's own, else en; the index page: en)")
 
@@ -154,7 +158,7 @@ def main(argv=None, early_signals=None):
         return _error("no PATH given: name notebooks or folders of notebooks to grade")
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
-                      lang=args.lang)
+                      lang=args.lang, partial=args.partial)
     limits = Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60)
     try:
         report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,

@@ -160,7 +160,7 @@ def _causal4_public():
              label=L("所有特征都相等的行", "rows whose features are all equal", "строки, в которых все признаки равны")),
         Case("float32", (rng.normal(size=(3, 5)).astype(np.float32),),
              label=L("float32 输入", "a float32 input", "вход во float32")),
-        Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label=L("eps=0.5", "eps=0.5", "eps=0,5")),
+        Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label=L("eps=0.5", "eps=0.5", "eps=0.5")),
         Case("one-position", (np.array([[3.0, -1.0, 2.0]]),), label=L("只有一个位置", "a single position", "одна позиция")),
     ]
 

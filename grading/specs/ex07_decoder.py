@@ -83,7 +83,7 @@ def _dec2_public():
                          rng.normal(size=6).astype(np.float32)),
              label=L("float32 输入", "a float32 input", "вход во float32")),
         Case("eps", (rng.normal(size=(2, 4)), rng.normal(size=(2, 4)), rng.normal(size=4)), {"eps": 0.5},
-             label=L("eps=0.5", "eps=0.5", "eps=0,5")),
+             label=L("eps=0.5", "eps=0.5", "eps=0.5")),
         Case("one-position", (rng.normal(size=(1, 3)), rng.normal(size=(1, 3)), rng.normal(size=3)),
              label=L("只有一个位置", "a single position", "одна позиция")),
         Case("gain-of-wrong-width", (np.ones((2, 4)), rng.normal(size=(2, 4)), np.ones(3)),

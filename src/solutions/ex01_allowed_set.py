@@ -39,7 +39,7 @@ Write the functions yourself, here in the notebook. Calling the reference versio
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from lib.data import BOS, EOS, IGNORE, build_vocab, encode
 """), tags=("hide-input",))
 
@@ -185,7 +185,8 @@ weights = masked_softmax(np.zeros((3, 3)), allowed)
 zeroed = np.where(allowed, np.full((3, 3), 1 / 3), 0.0)
 print(np.round(weights, 6))
 print(np.round(weights.sum(axis=-1), 12), np.round(zeroed.sum(axis=-1), 6))
-assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 1 / 3)
+assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 1 / 3), \
+    needs_exercise("mask-1", "mask-2")
 """)
 
 md(
@@ -265,7 +266,8 @@ zero_on_allowed = weights.copy()
 zero_on_allowed[1] = [1.0, 0.0, 0.0]
 print(is_valid_attention(weights, allowed), is_valid_attention(zeroed, allowed),
       is_valid_attention(zero_on_allowed, allowed))
-assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0
+assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0, \
+    needs_exercise("mask-1", "mask-2", "mask-3")
 """)
 
 md(
@@ -367,8 +369,8 @@ scored = targets != IGNORE
 print(inputs.tolist())
 print(targets.tolist())
 print(scored.sum(axis=1).tolist(), (targets == EOS).sum(axis=1).tolist())
-assert scored.sum(axis=1).tolist() == [3, 2] and (targets[scored] == EOS).sum() == 2
-assert (inputs[~scored] == EOS).all()
+assert scored.sum(axis=1).tolist() == [3, 2] and (targets[scored] == EOS).sum() == 2, needs_exercise("data-1")
+assert (inputs[~scored] == EOS).all(), needs_exercise("data-1")
 """)
 
 md(

@@ -23,7 +23,7 @@ This notebook goes with §2 and works like exercise set 1: replace the line `rai
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from lib.attention import causal_attention
 """), tags=("hide-input",))
 
@@ -98,7 +98,7 @@ check("heads-1", split_heads)
 code("""
 right = split_heads(x, H)
 print(right[0] // D)                              #zh 现在每一行都来自它自己的位置 #en every row now comes from its own position #ru теперь каждая строка взята из своей позиции
-assert (right[0] // D == np.arange(T)[None, :, None]).all()
+assert (right[0] // D == np.arange(T)[None, :, None]).all(), needs_exercise("heads-1")
 """)
 
 md(
@@ -235,7 +235,7 @@ w_o = np.array([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 0, -1, 0], [0, 1, 0, -1]])
 eye = np.eye(4)
 out = multi_head_attention(tokens, eye, eye, eye, w_o, 2)
 print(np.round(out[0], 6))
-assert np.allclose(out[0], [[1, 1, 1, -1], [1, 1, a - b, b - a]])
+assert np.allclose(out[0], [[1, 1, 1, -1], [1, 1, a - b, b - a]]), needs_exercise("heads-3")
 """)
 
 md(
@@ -329,8 +329,8 @@ for dtype in ("float32", "float16"):
     for n_heads in (1, 4, 12):
         parameters, kv_bytes = attention_costs(1, 1024, 768, n_heads, 12, dtype)
         print(n_heads, dtype, parameters, kv_bytes / 2**20)
-assert attention_costs(1, 1024, 768, 12, 12, "float32") == (28_311_552, 75_497_472)
-assert attention_costs(1, 1024, 768, 1, 12, "float16") == (28_311_552, 75_497_472 // 2)
+assert attention_costs(1, 1024, 768, 12, 12, "float32") == (28_311_552, 75_497_472), needs_exercise("cost-1")
+assert attention_costs(1, 1024, 768, 1, 12, "float16") == (28_311_552, 75_497_472 // 2), needs_exercise("cost-1")
 """)
 
 md(

@@ -29,7 +29,7 @@ When generating token by token, the model keeps the keys and values of the posit
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from grading.models import buggy_step, random_model
 from lib.data import BOS, IGNORE, build_vocab, collate, encode
 """, after="""
@@ -118,7 +118,7 @@ for token in inputs[0]:
 padded_error = float(np.abs(model.step(wind, whole_row) - full[0]).max())
 print(inputs.tolist(), targets.tolist())
 print([float(np.abs(ours[b] - full[b]).max()) < 1e-12 for b in range(2)], padded_error > 1e-3)
-assert np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3
+assert np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3, needs_exercise("cache-1")
 """)
 
 md(
@@ -276,7 +276,7 @@ right = cache_error(model.forward, model.step, model.new_cache, ids)
 reset = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids)
 reset_one_token = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids[:1])
 print(right < 1e-12, round(reset, 6), reset_one_token)
-assert right < 1e-12 < reset and reset_one_token == 0.0
+assert right < 1e-12 < reset and reset_one_token == 0.0, needs_exercise("cache-3")
 """)
 
 md(

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from lib import checks
 from lib.data import BOS, UNK
 """, after="""
@@ -145,8 +145,8 @@ perturbation = checks.check_causality(model.forward, lambda t: model.forward(t, 
 ours = {2: perturbation.change, 3: perturbation.control_change}
 for n in (2, 3):
     print(n, f"{py[n]:.10f}", f"{ours[n]:.10f}", abs(py[n] - ours[n]) < 1e-12)
-assert py[2] == 0.0 and abs(py[3] - 39.772020613422825) < 1e-9
-assert all(abs(py[n] - ours[n]) < 1e-12 for n in (2, 3))
+assert py[2] == 0.0 and abs(py[3] - 39.772020613422825) < 1e-9, needs_exercise("evidence-1")
+assert all(abs(py[n] - ours[n]) < 1e-12 for n in (2, 3)), needs_exercise("evidence-1")
 """)
 
 md(

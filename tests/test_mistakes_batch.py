@@ -1,0 +1,125 @@
+"""The corpus of wrong answers through the real batch grader, in one batch.
+
+Every entry of tests/mistakes/ is put into a copy of its solved notebook (a cell
+with the wrong definition right after the solution's), at most one entry per
+exercise in a notebook, so the 164 entries fit in about 50 notebooks; the
+notebooks alternate between zh, en and ru.  One run of ``python -m grading``
+with ``--seed 5`` grades them all.  Each entry's row must fail with 0 points,
+name the same diagnosis as the in-process scoring of tests/test_mistakes.py
+(the grader runs the function in a sandboxed kernel and compares in its own
+process: the two must agree), and the instructor's index must count it.
+"""
+
+import collections
+import copy
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from conftest import slowdown
+from grading.exercises import EXERCISES
+from mistakes import entries
+from test_mistakes import GRADER_SEEDS, outcome
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LANGS = ("zh", "en", "ru")
+SEED = GRADER_SEEDS[0]
+pytestmark = pytest.mark.heavy
+
+
+def _source(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def with_wrong_definitions(notebook, chosen):
+    """A copy of ``notebook`` with, after the cell defining each exercise's function, a cell holding the wrong one."""
+    nb = copy.deepcopy(notebook)
+    for entry in chosen:
+        function = EXERCISES[entry.exercise].function
+        where = next(i for i, c in enumerate(nb["cells"])
+                     if c["cell_type"] == "code" and f"def {function}(" in _source(c))
+        nb["cells"].insert(where + 1, {"cell_type": "code", "execution_count": None, "id": f"wrong-{function}"[:64],
+                                       "metadata": {}, "outputs": [], "source": entry.code.strip() + "\n"})
+    return nb
+
+
+def build_batch(folder):
+    """Write the corpus as submissions under ``folder``; returns {submission name: [entries]}."""
+    by_notebook = collections.defaultdict(lambda: collections.defaultdict(list))
+    for entry in entries():
+        by_notebook[EXERCISES[entry.exercise].notebook][entry.exercise].append(entry)
+    plan, n = {}, 0
+    for stem, per_exercise in sorted(by_notebook.items()):
+        for k in range(max(len(v) for v in per_exercise.values())):
+            chosen = [v[k] for v in per_exercise.values() if k < len(v)]
+            lang = LANGS[n % 3]
+            n += 1
+            solved = json.loads((ROOT / "solutions" / lang / f"{stem}.ipynb").read_text(encoding="utf-8"))
+            name = f"{stem}-{k:02d}-{lang}"
+            (folder / name).mkdir()
+            (folder / name / f"{stem}.ipynb").write_text(json.dumps(with_wrong_definitions(solved, chosen),
+                                                                   ensure_ascii=False), encoding="utf-8")
+            plan[name] = chosen
+    return plan
+
+
+@pytest.fixture(scope="module")
+def corpus_batch(tmp_path_factory):
+    batch = tmp_path_factory.mktemp("corpus")
+    plan = build_batch(batch)
+    out = tmp_path_factory.mktemp("corpus-report")
+    factor = slowdown()
+    proc = subprocess.run(
+        [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--feedback", str(out / "fb"),
+         "--seed", str(SEED), "--jobs", "2", "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=3600 * factor)
+    report = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    rows = {(pathlib.Path(r["submission"]).name, r["exercise"]): r for r in report["rows"]}
+    return {"proc": proc, "plan": plan, "rows": rows, "report": report, "out": out}
+
+
+def test_the_batch_completes(corpus_batch):
+    assert corpus_batch["proc"].returncode == 0, corpus_batch["proc"].stderr[-3000:]
+    assert corpus_batch["report"]["grader"]["complete"] is True
+
+
+def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
+    problems = []
+    for name, chosen in corpus_batch["plan"].items():
+        for entry in chosen:
+            row = corpus_batch["rows"][(name, entry.exercise)]
+            if row["status"] == "pass" or row["points"] != 0:
+                problems.append(f"{entry.name}: {row['status']} {row['points']} points")
+            expected = outcome(entry)["grader_mistakes"][SEED]
+            if row.get("diagnosis") != (expected.id if expected else None):
+                problems.append(f"{entry.name}: the grader names {row.get('diagnosis')}, check() "
+                                f"{expected.id if expected else None}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_index_counts_the_diagnoses(corpus_batch):
+    index = (corpus_batch["out"] / "fb" / "index.html").read_text(encoding="utf-8")
+    counts = collections.Counter((r["exercise"], r["diagnosis"]) for r in corpus_batch["rows"].values()
+                                 if r.get("diagnosis"))
+    assert counts, "no diagnosis at all"
+    assert "Known mistakes in this class" in index
+    from grading import diagnoses
+    for (exercise, mistake_id), n in counts.items():
+        what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "en")
+        assert f"{exercise}: {n} of " in index and what in index, (exercise, mistake_id)
+
+
+def test_pages_say_how_points_are_earned_and_why(corpus_batch):
+    fb = corpus_batch["out"] / "fb"
+    sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "what this suggests"),
+                 "ru": ("Как начисляются баллы", "вероятная причина")}
+    for name in corpus_batch["plan"]:
+        lang = name.rsplit("-", 1)[1]
+        for suffix in (".html", ".md"):
+            page = (fb / f"{name}{suffix}").read_text(encoding="utf-8")
+            assert sentences[lang][0] in page, (name, suffix)
+        diagnosed = any(corpus_batch["rows"][(name, e.exercise)].get("diagnosis") for e in corpus_batch["plan"][name])
+        assert (sentences[lang][1] in (fb / f"{name}.html").read_text(encoding="utf-8")) == diagnosed, name
