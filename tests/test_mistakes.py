@@ -176,3 +176,35 @@ def test_a_diagnosis_never_crashes_check(capsys):
     for exercise_id in EXERCISES:
         check(exercise_id, weird, lang="ru")
     assert "Traceback" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, lang, words", [
+    ("mask-2:softmax-then-zero", "zh", "请先修好它"),
+    ("heads-3:forgot-w-o", "en", "fix that first"),
+    ("cache-1:padding-into-the-cache", "ru", "сначала исправьте её"),
+    ("pos-3:whole-output", "ru", "сначала исправьте её"),
+])
+def test_worked_examples_name_the_exercise_to_fix(name, lang, words, capsys):
+    """A worked example that uses a wrong answer stops with a sentence in the notebook's language naming
+    the function and exercise to fix, not a bare AssertionError."""
+    import json
+    import pathlib
+    entry = next(e for e in CORPUS if e.name == name)
+    exercise = EXERCISES[entry.exercise]
+    root = pathlib.Path(__file__).resolve().parent.parent
+    nb = json.loads((root / "solutions" / lang / f"{exercise.notebook}.ipynb").read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    where = next(i for i, c in enumerate(cells) if f"def {exercise.function}(" in c)
+    cells.insert(where + 1, entry.code)
+    scope = {"__name__": "__main__"}
+    stopped = []
+    for cell in cells:
+        try:
+            exec(compile(cell, "<cell>", "exec"), scope)
+        except AssertionError as exc:
+            stopped.append(str(exc))
+        except Exception:  # noqa: BLE001 - a later cell may need what a failed one never defined
+            pass
+    capsys.readouterr()
+    assert stopped, f"{name}: no worked example noticed the wrong answer"
+    assert all(words in s and exercise.id in s and f"`{exercise.function}`" in s for s in stopped[:1]), stopped

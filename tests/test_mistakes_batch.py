@@ -12,6 +12,7 @@ process: the two must agree), and the instructor's index must count it.
 
 import collections
 import copy
+import html
 import json
 import pathlib
 import subprocess
@@ -109,17 +110,20 @@ def test_the_index_counts_the_diagnoses(corpus_batch):
     from grading import diagnoses
     for (exercise, mistake_id), n in counts.items():
         what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "en")
-        assert f"{exercise}: {n} of " in index and what in index, (exercise, mistake_id)
+        assert f"{exercise}: {n} of " in index and html.escape(what) in index, (exercise, mistake_id)
 
 
 def test_pages_say_how_points_are_earned_and_why(corpus_batch):
+    from grading.batch.report import display_names, page_name
     fb = corpus_batch["out"] / "fb"
+    names = display_names(corpus_batch["report"])
+    pages = {pathlib.Path(s).name: page_name(names[s], s) for s in names}
     sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "what this suggests"),
                  "ru": ("Как начисляются баллы", "вероятная причина")}
     for name in corpus_batch["plan"]:
         lang = name.rsplit("-", 1)[1]
         for suffix in (".html", ".md"):
-            page = (fb / f"{name}{suffix}").read_text(encoding="utf-8")
+            page = (fb / f"{pages[name]}{suffix}").read_text(encoding="utf-8")
             assert sentences[lang][0] in page, (name, suffix)
         diagnosed = any(corpus_batch["rows"][(name, e.exercise)].get("diagnosis") for e in corpus_batch["plan"][name])
-        assert (sentences[lang][1] in (fb / f"{name}.html").read_text(encoding="utf-8")) == diagnosed, name
+        assert (sentences[lang][1] in (fb / f"{pages[name]}.html").read_text(encoding="utf-8")) == diagnosed, name

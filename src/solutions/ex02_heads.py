@@ -11,12 +11,18 @@ md(zh="# 练习 2 参考解答：多头", en="# Solutions to exercise set 2: hea
 md(
     zh="""
 本笔记本配合 §2，做法与练习 1 相同：把函数中 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)` 单元格；反馈使用本笔记本的语言。评分时还会加上随机生成数据的隐藏测试用例。拆分头、合并头和多头注意力都要亲手写出，不要调用 `lib.attention` 中的同名函数；§1 的 `causal_attention` 可以直接使用。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The feedback comes in this notebook's language, and grading adds hidden test cases with random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §2 и устроен так же, как упражнения к разделу 1: замените в функции строку `raise NotImplementedError  # TODO` своим кодом и запустите ячейку `check(...)` под ней. Сообщения проверки написаны на языке блокнота, а при оценивании добавляются скрытые тесты со случайными данными. Разбиение на головы, склейку и многоголовое внимание напишите сами, не вызывая одноимённые функции из `lib.attention`; `causal_attention` из §1 использовать можно.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 

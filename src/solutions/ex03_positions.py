@@ -11,12 +11,18 @@ md(zh="# 练习 3 参考解答：可学习的绝对位置", en="# Solutions to e
 md(
     zh="""
 本笔记本配合 §3，做法与前两份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)`。`lib.positions` 里的 `embed` 和 `embed_backward` 是参考实现，请不要直接调用它们。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §3 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it. `embed` and `embed_backward` in `lib.positions` are the reference versions; do not call them.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §3 и устроен как упражнения к предыдущим разделам: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней. `embed` и `embed_backward` из `lib.positions` — эталонные версии; не вызывайте их.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 
