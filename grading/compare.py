@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from .values import Opaque, Raised
+from .values import ARGUMENT_CHANGED, Opaque, Raised
 
 __all__ = ["compare_values", "FLOAT32_TOLERANCE", "describe_value"]
 
@@ -141,6 +141,8 @@ def compare_values(expected, got, rtol=1e-7, atol=1e-9, exact_zeros=False, item=
                 return out(False, "not_implemented")
             return out(False, "wrong_exception", {"type": expected.type, "got_type": got.type, "message": got.message})
         return out(False, "missing_exception", {"type": expected.type, "got": describe_value(got) if got is not None else "None"})
+    if isinstance(got, Raised) and got.type == ARGUMENT_CHANGED:
+        return out(False, "argument_changed", {"which": got.message})
     if isinstance(got, Raised):
         # exactly the stub's exception: subclasses such as IPython's
         # StdinNotImplementedError (an input() call) are real errors, not "not done yet"

@@ -19,8 +19,9 @@ version gives on the same inputs, and names a mistake only when
 
 Several candidates: the one seen on the most tests wins, then the first
 declared.  The texts hold no values, so a diagnosis drawn from hidden tests
-reveals nothing about them.  Besides the per-exercise wrong versions, one
-mistake is read from the comparison itself: float32 in, float64 out.
+reveals nothing about them.  Besides the per-exercise wrong versions, two
+mistakes are read from the comparison itself: float32 in, float64 out, and an
+argument changed in place.
 
 This module runs in the learner's kernel (``check()``) and in the grader's
 process; it never enters a grading sandbox.
@@ -94,6 +95,10 @@ def _m1_numbers(tq, tk):
     return (~_future(tq, tk)).astype(np.int64)
 
 
+def _m1_float_numbers(tq, tk):
+    return (~_future(tq, tk)).astype(np.float64)
+
+
 # ---- mask-2 ------------------------------------------------------------------------
 
 def _m2_softmax_first(scores, allowed):
@@ -159,15 +164,19 @@ def _m2_zero_fill(scores, allowed):
     return _softmax(np.where(allowed, scores, 0.0).astype(scores.dtype))
 
 
-def _m2_wrong_axis(scores, allowed):
+def _m2_wrong_axis(scores, allowed, axis=-2):
     scores = np.asarray(scores)
     allowed = np.broadcast_to(allowed, scores.shape)
     if not allowed.any(axis=-1).all():
         raise ValueError("empty row")
     with np.errstate(all="ignore"):
         masked = np.where(allowed, scores, -np.inf)
-        e = np.exp(masked - masked.max(axis=-2, keepdims=True))
-        return e / e.sum(axis=-2, keepdims=True)
+        e = np.exp(masked - masked.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+
+def _m2_first_axis(scores, allowed):
+    return _m2_wrong_axis(scores, allowed, axis=0)
 
 
 # ---- mask-3 ------------------------------------------------------------------------
@@ -257,6 +266,17 @@ def _d1_pad_targets_eos(texts, vocab):
 
 def _d1_pad_inputs_ignore(texts, vocab):
     return _d1_build(texts, vocab, pad_input=IGNORE)
+
+
+def _d1_no_bos(texts, vocab):
+    texts, encoded = _d1_parts(texts, vocab)
+    T = max(len(ids) for ids in encoded)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, ids in enumerate(encoded):
+        inputs[b, :len(ids)] = ids
+        targets[b, :len(ids)] = list(ids[1:]) + [EOS]
+    return inputs, targets
 
 
 def _d1_empty_accepted(texts, vocab):
@@ -443,6 +463,12 @@ def _p2_grads(grad, ids, vocab_size, context_size, offset, *, scatter="add", pos
     return d_token, d_position
 
 
+def _p2_averaged(grad, ids, vocab_size, context_size, offset=0):
+    d_token, d_position = _p2_grads(grad, ids, vocab_size, context_size, offset)
+    counts = np.bincount(np.asarray(ids).reshape(-1), minlength=vocab_size)
+    return d_token / np.maximum(counts, 1)[:, None], d_position
+
+
 def _pos2(**twist):
     def wrong(grad, ids, vocab_size, context_size, offset=0):
         return _p2_grads(grad, ids, vocab_size, context_size, offset, **twist)
@@ -457,7 +483,11 @@ def _swap_change(forward, ids, i, j, *, rows="last", refuse_same=True, refuse_la
     if (refuse_same and i == j) or not (0 <= i < T and 0 <= j < T) or (refuse_last and max(i, j) >= T - 1):
         raise ValueError("bad positions")
     swapped = ids.copy()
-    swapped[..., [i, j]] = ids[..., [j, i]]
+    if rows == "batch-rows":
+        swapped[[i, j]] = ids[[j, i]]                                     # whole sequences of a batch
+        rows = "last"
+    else:
+        swapped[..., [i, j]] = ids[..., [j, i]]
     before, after = np.asarray(forward(ids)), np.asarray(forward(swapped))
     if rows == "last":
         before, after = before[..., -1, :], after[..., -1, :]
@@ -493,8 +523,9 @@ def _change(forward, ids, position, replacement, *, future="all", rows="prefix",
     elif future == "fixed":
         perturbed[..., position:] = 0
     before, after = np.asarray(forward(ids)), np.asarray(forward(perturbed))
-    stop = {"prefix": position, "with-position": position + 1, "all": ids.shape[-1]}[rows]
-    diff = after[..., :stop, :] - before[..., :stop, :]
+    stop = {"prefix": position, "with-position": position + 1, "all": ids.shape[-1], "last": position}[rows]
+    start = position - 1 if rows == "last" else 0
+    diff = after[..., start:stop, :] - before[..., start:stop, :]
     return float(np.max(np.abs(diff))) if reduce == "abs" else float(np.max(diff))
 
 
@@ -599,12 +630,15 @@ def _cache1(**twist):
 # ---- cache-2 ------------------------------------------------------------------------
 
 def _step(x, keys, values, w_q, w_k, w_v, w_o, n_heads, *, scale="d", append_first=True, w_o_on=True,
-          return_new=True):
+          return_new=True, split="blocks"):
     x = np.asarray(x)
     H = n_heads
     D = x.shape[-1]
     d = D // H
-    q, k, v = ((x @ w).reshape(H, 1, d) for w in (w_q, w_k, w_v))
+    if split == "interleaved":
+        q, k, v = ((x @ w).reshape(d, H).T.reshape(H, 1, d) for w in (w_q, w_k, w_v))
+    else:
+        q, k, v = ((x @ w).reshape(H, 1, d) for w in (w_q, w_k, w_v))
     new_keys = np.concatenate([keys, k], axis=1)
     new_values = np.concatenate([values, v], axis=1)
     read_k, read_v = (new_keys, new_values) if append_first is True else (np.asarray(keys), np.asarray(values))
@@ -642,6 +676,8 @@ def _cache_error(forward, step, new_cache, ids, *, rows="all", fresh=False, redu
     incremental = np.stack(outs)
     if rows == "last":
         full, incremental = full[-1:], incremental[-1:]
+    if rows == "first":
+        full, incremental = full[:1], incremental[:1]
     diff = full - incremental
     if reduce == "max":
         return float(np.max(np.abs(diff)))
@@ -703,6 +739,8 @@ def _attention_cut(xs, w_q, w_k, w_v, w_o, n_heads, d):
 def _d1b(kind):
     def wrong(d_weights, weights):
         g, w = np.asarray(d_weights), np.asarray(weights)
+        if kind == "broadcasts":
+            return w * (g - np.sum(g * w, axis=-1, keepdims=True))          # numpy broadcasts (1, k) silently
         if g.shape != w.shape:
             raise ValueError("shapes")
         if kind == "no-row-term":
@@ -727,7 +765,7 @@ def _ln_back(kind):
         centred = x - x.mean(axis=-1, keepdims=True)
         r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(e))
         x_hat = centred * r
-        g = d_out * gain
+        g = d_out if kind == "no-gain-in-dx" else d_out * gain
         mean_term = g.mean(axis=-1, keepdims=True)
         var_term = x_hat * (g * x_hat).mean(axis=-1, keepdims=True)
         if kind == "constants":
@@ -751,6 +789,10 @@ def _decoder_step(model, token, keys, values, *, position="n", history="all", sh
     C = model.context_size
     if position == "wrap":
         row = n % C
+    elif position == "next-checked":
+        if n + 1 >= C:
+            raise ValueError("past the table")
+        row = n + 1
     else:
         if n >= C:
             raise ValueError("past the table")
@@ -803,15 +845,12 @@ def _diagnose(model, forward, ids, prefix_length, tol=1e-9, *, control="unmasked
     perturbed = ids.copy()
     if future == "all":
         perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
-    elif prefix_length < T:
-        perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size
+    elif future == "zero":
+        perturbed[..., prefix_length:] = 0
 
     def change(f):
         stop = {"prefix": prefix_length, "with-position": prefix_length + 1}[rows]
-        start = prefix_length - 1 if rows == "last" else 0
-        if rows == "last":
-            stop = prefix_length
-        a, b = np.asarray(f(perturbed))[..., start:stop, :], np.asarray(f(ids))[..., start:stop, :]
+        a, b = np.asarray(f(perturbed))[..., :stop, :], np.asarray(f(ids))[..., :stop, :]
         return float(np.max(np.abs(a - b))) if a.size else 0.0
 
     if change(forward) > tol:
@@ -862,7 +901,7 @@ MISTAKES = {
            "than keys)",
            "результат всегда tq×tq: число ключей tk не используется (после кэша запросов меньше, чем ключей)"),
          L("忽略了 tk", "ignored tk", "не учли tk")),
-        ("numbers", _m1_numbers, "1.3",
+        ("numbers", (_m1_numbers, _m1_float_numbers), "1.3",
          L("取值对了，但返回的是 0/1 数字而不是布尔数组；掩码应当是 dtype=bool",
            "the values are right but they are 0/1 numbers, not booleans; a mask has dtype=bool",
            "значения верные, но это числа 0/1, а не логические значения; у маски dtype=bool"),
@@ -916,7 +955,7 @@ MISTAKES = {
            "запрещённые ключи всё ещё получают вес: оценка 0 ничего не запрещает (exp(0) = 1); запрещённые "
            "оценки должны стать −inf"),
          L("分数置 0 当作禁止", "zero scores as the mask", "обнуление оценок вместо маски")),
-        ("wrong-axis", _m2_wrong_axis, "1.5",
+        ("wrong-axis", (_m2_wrong_axis, _m2_first_axis), "1.5",
          L("每一列的和为 1，而不是每一行：softmax 沿错误的轴（查询轴）做了；应当沿最后一个轴（键）",
            "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
            "the last axis (the keys)",
@@ -1001,6 +1040,11 @@ MISTAKES = {
            "входы дополнены значением −100: −100 бывает только у целевых меток, а входы дополняют токеном EOS "
            "(настоящим номером токена)"),
          L("输入用 −100 填充", "inputs padded with −100", "входы дополнены −100")),
+        ("no-bos", _d1_no_bos, "1.1",
+         L("输入没有以 BOS 开头：每一行的位置 0 是 BOS，第一个字符的目标要由它来预测",
+           "the inputs do not start with BOS: position 0 of every row is BOS, which predicts the first character",
+           "входы не начинаются с BOS: в позиции 0 каждой строки стоит BOS, по нему предсказывается первый символ"),
+         L("缺少 BOS", "no BOS", "нет BOS")),
         ("empty-accepted", _d1_empty_accepted, "1.1",
          L("空文本被接受了：没有字符的文本应当抛出 ValueError",
            "an empty text is accepted: a text without characters must raise a ValueError",
@@ -1198,6 +1242,13 @@ MISTAKES = {
            "the position gradient lands in rows 0 … T−1: the forward pass used rows offset … offset+T−1",
            "градиент позиций записан в строки 0 … T−1, а прямой проход использовал строки offset … offset+T−1"),
          L("忽略了 offset", "offset ignored", "offset не учтён")),
+        ("averaged", _p2_averaged, "3.2",
+         L("重复词元的梯度被平均了：每次出现都各自贡献一份梯度，应当相加而不是取平均",
+           "the gradient of a repeated token is averaged: every occurrence contributes its own gradient, to be "
+           "added up, not averaged",
+           "градиент повторяющегося токена усреднён, а каждое вхождение вносит свой вклад, и вклады нужно "
+           "складывать, а не усреднять"),
+         L("梯度取了平均", "gradient averaged", "градиент усреднён")),
         ("wrapped", _pos2(check=False, wrap=True), "3.3",
          L("超出位置表的位置被绕回了开头而没有报错：应当抛出 ValueError",
            "positions past the table wrap round instead of raising: raise a ValueError",
@@ -1225,6 +1276,13 @@ MISTAKES = {
            "refused: it changes the last query itself", "перестановка с последней позицией не отвергнута, а она "
            "меняет сам последний запрос"),
          L("接受了最后一个位置", "accepted the last position", "принята последняя позиция")),
+        ("batch-rows", _pos3(rows="batch-rows"), "3.4",
+         L("在批量里交换的是两条序列（第一个轴），而不是每条序列中的两个位置（最后一个轴）",
+           "in a batch two sequences are swapped (the first axis) instead of two positions in every sequence "
+           "(the last axis)",
+           "в батче переставлены две последовательности (первая ось), а не две позиции в каждой "
+           "последовательности (последняя ось)"),
+         L("交换了批量中的序列", "swapped sequences of the batch", "переставлены последовательности батча")),
         ("signed", _pos3(reduce="signed"), "3.4",
          L("变化没有取绝对值：要报告的是最大的绝对变化", "the change is not taken in absolute value: report the "
            "largest absolute change", "изменение взято без модуля, а нужно наибольшее абсолютное изменение"),
@@ -1268,6 +1326,13 @@ MISTAKES = {
            "будущее заменено фиксированным токеном вместо аргумента replacement: он может совпасть с исходным, "
            "и тогда возмущение ничего не меняет"),
          L("用了固定的替换词元", "a fixed replacement token", "фиксированный токен замены")),
+        ("last-prefix-row", _causal1(rows="last"), "4.3",
+         L("只比较了前缀的最后一行：泄漏可能只出现在更早的行，要比较第 0 … position−1 的每一行",
+           "only the last prefix row is compared: a leak may show in earlier rows only; compare every row "
+           "0 … position−1",
+           "сравнивается только последняя строка префикса, а утечка может проявиться лишь в более ранних "
+           "строках; сравнивайте все строки 0 … position−1"),
+         L("只比较最后一行", "compared the last row only", "сравнили только последнюю строку")),
         ("signed", _causal1(reduce="signed"), "4.3",
          L("变化没有取绝对值：负方向的变化也是变化", "the change is not taken in absolute value: a change "
            "downwards is a change too", "изменение взято без модуля, а изменение вниз — тоже изменение"),
@@ -1329,7 +1394,7 @@ MISTAKES = {
     ),
     "causal-4": _mistakes(
         "causal-4",
-        ("over-time", _norm(axis=-2), "4.7",
+        ("over-time", (_norm(axis=-2), _norm(axis=0)), "4.7",
          L("沿时间轴（位置）做了归一化：均值和方差应当取自每个位置自己的特征（最后一个轴）",
            "the normalisation runs over time (the positions): the mean and variance come from each position's own "
            "features (the last axis)",
@@ -1403,6 +1468,13 @@ MISTAKES = {
          L("输出是拼接后的各头本身：最后没有乘 W_O", "the output is the concatenated heads themselves: W_O is "
            "missing at the end", "выход совпадает со склеенными головами: в конце нет умножения на W_O"),
          L("忘了 W_O", "forgot W_O", "забыли W_O")),
+        ("interleaved", _cache2(split="interleaved"), "2.2",
+         L("新词元的 q、k、v 按间隔分给了各个头：第 h 个头的第 a 个坐标应当是特征 h·d + a（reshape 成 (H, 1, d)）",
+           "the new token's q, k and v are dealt out to the heads every H-th feature: coordinate a of head h is "
+           "feature h·d + a (a reshape to (H, 1, d))",
+           "q, k и v нового токена розданы головам через H признаков, а координата a головы h — это признак "
+           "h·d + a (reshape в (H, 1, d))"),
+         L("头的特征交错", "interleaved heads", "головы через один признак")),
         ("old-cache-returned", _cache2(return_new=False), "5.1",
          L("返回的键和值没有包含新位置：返回追加之后的缓存 (H, n+1, d)", "the keys and values returned do not hold "
            "the new position: return the cache after appending, (H, n+1, d)", "возвращённые ключи и значения не "
@@ -1416,6 +1488,13 @@ MISTAKES = {
            "a cache can be wrong at earlier positions only; compare every position", "сравнивается только "
            "последняя строка, а кэш может ошибаться и в более ранних позициях; сравнивайте все позиции"),
          L("只比较最后一行", "compared the last row only", "сравнили только последнюю строку")),
+        ("first-row", _cache3(rows="first"), "5.2",
+         L("只比较了第一个位置：第一个词元时缓存还是空的，缓存的错误只会出现在之后的位置",
+           "only the first position is compared: the cache is still empty at the first token, so a wrong cache "
+           "shows only at later positions",
+           "сравнивается только первая позиция, но при первом токене кэш ещё пуст, и ошибка кэша проявляется "
+           "лишь в следующих позициях"),
+         L("只比较第一个位置", "compared the first position only", "сравнили только первую позицию")),
         ("fresh-cache", _cache3(fresh=True), "5.3",
          L("每个词元都用了一个新的缓存：这样每一步都从位置 0 开始，正确的缓存也显得有错；整段只建一个缓存",
            "every token gets a fresh cache: then every step starts at position 0 and even a correct cache looks "
@@ -1481,6 +1560,13 @@ MISTAKES = {
            "softmax is over the last axis (the keys), and so is the sum", "сумма берётся не по той оси: softmax "
            "считается по последней оси (ключам), и сумма тоже"),
          L("求和轴错了", "sum over the wrong axis", "сумма не по той оси")),
+        ("broadcasts", _d1b("broadcasts"), "7.1",
+         L("形状不同的两个数组没有被拒绝，而是被 NumPy 悄悄广播了：先检查 d_weights 与 weights 形状相同，否则抛出 ValueError",
+           "arrays of different shapes are not refused but silently broadcast by NumPy: check first that d_weights "
+           "and weights have the same shape, otherwise raise a ValueError",
+           "массивы разной формы не отвергнуты, а молча транслированы NumPy: сначала проверьте, что d_weights и "
+           "weights одной формы, иначе выбросьте ValueError"),
+         L("悄悄广播", "silent broadcasting", "молчаливая трансляция")),
         ("not-times-weights", _d1b("not-times-weights"), "7.1",
          L("禁止位置上的梯度不为 0：结果还要乘以权重 w（权重为 0 的地方梯度恰好为 0）", "the gradient is not 0 on "
            "forbidden entries: multiply by the weights w (where a weight is 0 the gradient is exactly 0)",
@@ -1505,6 +1591,11 @@ MISTAKES = {
          L("dx 少了经过方差 σ² 的那一项（− x̂ · mean(g·x̂)）", "dx lacks the term through the variance σ² "
            "(− x̂ · mean(g·x̂))", "в dx нет члена, идущего через дисперсию σ² (− x̂ · mean(g·x̂))"),
          L("缺少方差项", "variance term missing", "нет члена дисперсии")),
+        ("no-gain-in-dx", _ln_back("no-gain-in-dx"), "7.1",
+         L("dx 里没有乘增益 gain：经过 LN(x)·gain 反传回来的梯度是 d_out·gain", "dx misses the gain: the gradient "
+           "that flows back through LN(x)·gain is d_out·gain", "в dx нет коэффициента усиления gain: через "
+           "LN(x)·gain назад приходит градиент d_out·gain"),
+         L("dx 漏了 gain", "gain missing in dx", "в dx нет gain")),
         ("gain-uses-x", _ln_back("gain-uses-x"), "7.1",
          L("d_gain 用的是 x 而不是归一化后的 x̂", "d_gain uses x instead of the normalised x̂",
            "в d_gain взят x вместо нормированного x̂"),
@@ -1527,7 +1618,7 @@ MISTAKES = {
            "the position table: its position is n, the number of stored positions", "новый токен всегда получает "
            "строку 0 таблицы позиций, а его позиция — n, число сохранённых позиций"),
          L("位置重置为 0", "position reset to 0", "позиция сброшена в 0")),
-        ("position-next", _dec3(position="next"), "5.3",
+        ("position-next", (_dec3(position="next"), _dec3(position="next-checked")), "5.3",
          L("位置多算了一：新词元的位置是 n，不是 n + 1", "the position is off by one: the new token is at n, not "
            "n + 1", "позиция сдвинута на 1: новый токен стоит в позиции n, а не n + 1"),
          L("位置多一", "position off by one", "позиция сдвинута на 1")),
@@ -1560,6 +1651,13 @@ MISTAKES = {
            "отрицательным контролем служит сам проверяемый forward, а контроль — это та же модель без маски "
            "(model.forward(ids, causal=False))"),
          L("对照就是被测模型", "the control is the model under test", "контроль совпадает с моделью")),
+        ("fixed-token", _dec4(future="zero"), "4.5",
+         L("未来被换成了固定的词元：当原来的词元恰好就是它时，扰动什么也没改变；应当让每个未来词元都变（例如换成下一个编号）",
+           "the future is replaced by a fixed token: where the original tokens already are that token, the "
+           "perturbation changes nothing; make every future token change (the next id, say)",
+           "будущее заменено фиксированным токеном: там, где исходные токены уже такие, возмущение ничего не "
+           "меняет; нужно изменить каждый будущий токен (например, взять следующий номер)"),
+         L("用了固定的替换词元", "a fixed replacement token", "фиксированный токен замены")),
         ("prefix-equals-T", _dec4(check="loose"), "4.3",
          L("prefix_length = T 没有报错：那时没有可改变的未来，应当抛出 ValueError", "prefix_length = T is not "
            "refused: there is no future to change, so raise a ValueError", "prefix_length = T не отвергнуто: "
@@ -1586,6 +1684,19 @@ GENERIC = {
           "(np.float64, astype(float), np.zeros без dtype) повысили тип; правило курса — float32 на входе, "
           "float32 на выходе"),
         "0.4", L("float32 变成了 float64", "float32 in, float64 out", "float32 → float64")),
+    "argument-changed": Mistake(
+        "*/argument-changed", None,
+        L("函数改动了调用者的数组：原地运算（x -= …、x[...] = …、np.add.at 写进输入，或者把输入当作“副本”来改）"
+          "会悄悄改掉调用者的数据，之后用到它的计算都会出错；本课程的函数从不改动输入，先修好这一点，再看结果是否正确",
+          "the function alters the caller's array: an in-place operation (x -= …, x[...] = …, np.add.at into an "
+          "input, or changing an input taken for a copy) silently changes the caller's data and spoils every later "
+          "use of it; the course's functions never change their inputs, so fix this first, then see whether the "
+          "results are right",
+          "функция портит массив вызывающего кода: операция на месте (x -= …, x[...] = …, np.add.at во входной "
+          "массив или изменение входа, принятого за копию) молча меняет его данные и портит всё, что их потом "
+          "использует; функции курса никогда не меняют свои входы — исправьте сначала это, затем проверьте, верны "
+          "ли результаты"),
+        "0.4", L("改动了输入数组", "changed an input in place", "вход изменён на месте")),
 }
 for _generic in GENERIC.values():
     _REGISTERED[_generic.id] = _generic
@@ -1684,6 +1795,8 @@ def diagnose(exercise, observations):
     if reasons == {"wrong_dtype"} and all(o[5].get("expected") == "float32" and o[5].get("got") == "float64"
                                           for o in failed):
         return GENERIC["dtype-promoted"]
+    if reasons == {"argument_changed"}:
+        return GENERIC["argument-changed"]
     return None
 
 

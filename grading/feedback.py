@@ -83,6 +83,13 @@ MESSAGES = {
         "en": "your function raised {type}: {message}",
         "ru": "ваша функция выбросила исключение {type}: {message}",
     },
+    "argument_changed": {
+        "zh": "函数在原地修改了调用者传入的第 {which} 个参数：调用者的数组被改掉了。请在副本上计算，不要改动输入",
+        "en": "the function changed its argument {which} in place, so the caller's array was altered; compute on "
+              "a copy and leave the inputs as they are",
+        "ru": "функция изменила на месте свой аргумент {which}, и массив вызывающего кода испорчен; считайте на "
+              "копии и не меняйте входные данные",
+    },
     "none_returned": {
         "zh": "函数返回了 None，应当返回 {expected_type}。是不是漏写了 return？",
         "en": "the function returned None instead of {expected_type}; is a `return` missing?",
@@ -255,6 +262,8 @@ MESSAGES = {
 HIDDEN = {
     "raised": {"zh": "你的函数抛出了 {type}", "en": "your function raised {type}",
                "ru": "ваша функция выбросила исключение {type}"},
+    "argument_changed": {"zh": "函数在原地修改了传入的参数", "en": "the function changed an argument in place",
+                         "ru": "функция изменила аргумент на месте"},
     "none_returned": {"zh": "函数返回了 None", "en": "the function returned None", "ru": "функция вернула None"},
     "wrong_type": {"zh": "结果的类型不对，应为 {expected_type}", "en": "the result has the wrong type (expected {expected_type})",
                    "ru": "у результата неверный тип (ожидалось: {expected_type})"},

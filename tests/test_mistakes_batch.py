@@ -127,3 +127,41 @@ def test_pages_say_how_points_are_earned_and_why(corpus_batch):
             assert sentences[lang][0] in page, (name, suffix)
         diagnosed = any(corpus_batch["rows"][(name, e.exercise)].get("diagnosis") for e in corpus_batch["plan"][name])
         assert (sentences[lang][1] in (fb / f"{pages[name]}.html").read_text(encoding="utf-8")) == diagnosed, name
+
+
+def test_partial_credit_splits_the_points_over_the_test_groups(tmp_path):
+    """--partial: an exercise's points split equally over its test groups (each public test, each hidden
+    kind), stated in the rubric of the report, on the rows and on the pages; the default stays all or nothing."""
+    from grading.batch.runner import partial_points, test_groups
+    exercise = EXERCISES["mask-2"]
+    cases = [(c, False) for c in exercise.public_cases()] + [(c, True) for c in exercise.hidden_cases(SEED)]
+    groups = test_groups(cases)
+    assert len(groups) == len(exercise.public_cases()) + len({c.kind for c, hidden in cases if hidden})
+    assert partial_points(exercise, cases, set(range(len(cases)))) == (2, [len(groups), len(groups)])
+    assert partial_points(exercise, cases, set()) == (0, [0, len(groups)])
+    one_hidden_kind = set(range(len(cases))) - {next(i for i, (c, h) in enumerate(cases) if h)}
+    points, won = partial_points(exercise, cases, one_hidden_kind)
+    assert won == [len(groups) - 1, len(groups)] and points == round(2 * (len(groups) - 1) / len(groups), 2)
+
+    entry = next(e for e in entries() if e.name == "mask-2:softmax-then-zero")
+    solved = json.loads((ROOT / "solutions" / "ru" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))
+    (tmp_path / "in" / "anna").mkdir(parents=True)
+    (tmp_path / "in" / "anna" / "ex01_allowed_set.ipynb").write_text(
+        json.dumps(with_wrong_definitions(solved, [entry]), ensure_ascii=False), encoding="utf-8")
+    factor = slowdown()
+    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial", "--seed", str(SEED),
+                           "--json", str(tmp_path / "r.json"), "--feedback", str(tmp_path / "fb"),
+                           "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["grader"]["options"]["partial"] is True
+    rubric = {x["id"]: x for x in report["grader"]["exercises"]}
+    assert rubric["mask-2"]["groups"] == list(groups)
+    row = next(r for r in report["rows"] if r["exercise"] == "mask-2")
+    passed, total = row["groups"]
+    assert row["status"] == "fail" and 0 < passed < total
+    assert row["points"] == round(2 * passed / total, 2)
+    assert all(r["points"] == r["max_points"] for r in report["rows"] if r["exercise"] != "mask-2")
+    page = next((tmp_path / "fb").glob("anna*.html")).read_text(encoding="utf-8")
+    assert "частичный зачёт" in page and f"пройдено групп тестов: {passed} из {total}" in page

@@ -99,6 +99,8 @@ def _pos3_public():
              label=L("没有位置的模型", "a model without positions", "модель без позиций")),
         Case("with-positions", (Ref("forward"), ids, 0, 1), setup=with_pos,
              label=L("带位置的模型", "a model with positions", "модель с позициями")),
+        Case("swap-0-and-2", (Ref("forward"), ids, 0, 2), setup=with_pos,
+             label=L("交换位置 0 与 2", "swapping positions 0 and 2", "перестановка позиций 0 и 2")),
         Case("equal-tokens", (Ref("forward"), np.array([3, 5, 3, 6]), 0, 2), setup=with_pos,
              label=L("交换两个相同的词元", "swapping two equal tokens", "перестановка двух одинаковых токенов")),
         Case("batch", (Ref("forward"), np.array([[3, 5, 4, 6], [1, 2, 3, 4]]), 1, 2), setup=with_pos,

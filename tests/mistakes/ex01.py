@@ -48,7 +48,7 @@ def causal_allowed(tq, tk):
 import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk)), k=tk - tq)
-""", None),
+""", "mask-1/numbers"),
     Entry("mask-1", "int-compare", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -142,7 +142,7 @@ def masked_softmax(scores, allowed):
     masked = np.where(allowed, scores, -np.inf)
     e = np.exp(masked - masked.max(axis=0, keepdims=True))
     return e / e.sum(axis=0, keepdims=True)
-""", None),
+""", "mask-2/wrong-axis"),
     Entry("mask-2", "float64-out", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -370,5 +370,15 @@ def collate(texts, vocab):
         targets[b, :len(ids) - 1] = ids[1:]
         targets[b, len(ids) - 1] = EOS
     return inputs, targets
-""", None),
+""", "data-1/no-bos"),
+    Entry("mask-2", "masks-the-callers-scores", """
+import numpy as np
+def masked_softmax(scores, allowed):
+    allowed = np.broadcast_to(allowed, np.shape(scores))
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row may read no key")
+    scores[~allowed] = -np.inf
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", "*/argument-changed"),
 ]

@@ -298,4 +298,24 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     itemsize = np.dtype(dtype).itemsize
     return n_layers * 4 * width ** 2 / 1, 2 * n_layers * batch * length * width * itemsize / 1
 """, None),
+    Entry("heads-1", "squeezes-a-batch-of-one", """
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("not divisible")
+    return np.squeeze(np.swapaxes(x.reshape(*x.shape[:-1], n_heads, D // n_heads), -3, -2))
+""", None),
+    Entry("heads-3", "one-head-special-case", _MHA_HEAD + """
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("not divisible")
+    if n_heads == 1:
+        return causal_attention(x @ w_q, x @ w_k, x @ w_v)
+    d = D // n_heads
+    q, k, v = ((x @ w).reshape(B, T, n_heads, d).transpose(0, 2, 1, 3) for w in (w_q, w_k, w_v))
+    return causal_attention(q, k, v).transpose(0, 2, 1, 3).reshape(B, T, D) @ w_o
+""", None),
 ]

@@ -64,7 +64,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     perturbed = ids.copy()
     perturbed[..., position:] = replacement
     return float(np.max(np.abs(forward(perturbed)[..., position - 1, :] - forward(ids)[..., position - 1, :])))
-""", None),
+""", "causal-1/last-prefix-row"),
 
     # ---- causal-2: perturbation_verdict(forward, control, ids, position, replacement, tol) --
     Entry("causal-2", "no-negative-control", _CHANGE + """
@@ -187,7 +187,7 @@ def feature_norm(x, eps=1e-5):
 def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
     return (x - x.mean(axis=0)) / np.sqrt(x.var(axis=0) + eps)
-""", None),
+""", "causal-4/over-time"),
     Entry("causal-4", "eps-outside-root", _HEAD + """
 def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
@@ -221,4 +221,9 @@ def feature_norm(x, eps=1e-5):
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     return (x - mean) / np.sqrt(var + eps)
 """, "*/dtype-promoted"),
+    Entry("causal-4", "centres-the-callers-array", _HEAD + """
+def feature_norm(x, eps=1e-5):
+    x -= x.mean(axis=-1, keepdims=True)
+    return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps)
+""", "*/argument-changed"),
 ]

@@ -153,7 +153,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
     return (weights @ values).reshape(-1) @ w_o, keys, values
-""", None),
+""", "cache-2/interleaved"),
 
     # ---- cache-3: cache_error(forward, step, new_cache, ids) --------------------------------
     Entry("cache-3", "last-row-only", _STEP_HEAD + """
@@ -196,5 +196,5 @@ def cache_error(forward, step, new_cache, ids):
     cache = new_cache()
     first = step(int(ids[0]), cache)
     return float(np.max(np.abs(full[0] - first)))
-""", None),
+""", "cache-3/first-row"),
 ]

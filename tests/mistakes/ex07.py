@@ -132,7 +132,7 @@ def masked_softmax_backward(d_weights, weights):
 def masked_softmax_backward(d_weights, weights):
     along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
     return weights * (d_weights - along_row)
-""", None),
+""", "dec-1/broadcasts"),
 
     # ---- dec-2: layer_norm_backward(d_out, x, gain, eps=1e-5) --------------------------------
     Entry("dec-2", "mean-and-variance-as-constants", _ln(dx="g * r"), "dec-2/constants"),
@@ -144,7 +144,7 @@ def masked_softmax_backward(d_weights, weights):
     Entry("dec-2", "eps-hard-coded", _ln(eps="1e-5"), "dec-2/eps-ignored"),
     Entry("dec-2", "gain-forgotten-in-dx", _ln(
         dx="r * (d_out - d_out.mean(axis=-1, keepdims=True) - x_hat * (d_out * x_hat).mean(axis=-1, keepdims=True))"),
-        None),
+        "dec-2/no-gain-in-dx"),
 
     # ---- dec-3: decoder_step(model, token, keys, values) ---------------------------------------
     Entry("dec-3", "only-layer-0-reads-history", _step(read_k="layer_keys if layer == 0 else k",
@@ -153,7 +153,7 @@ def masked_softmax_backward(d_weights, weights):
     Entry("dec-3", "position-reset-to-0", _step(row="0"), "dec-3/position-zero"),
     Entry("dec-3", "position-n-plus-1", _step(row="n + 1", check='if n + 1 >= model.context_size:\n'
                                                                    '        raise ValueError("past the table")'),
-          None),
+          "dec-3/position-next"),
     Entry("dec-3", "one-cache-for-all-layers", _step(source="0"), "dec-3/shared-cache"),
     Entry("dec-3", "attends-before-appending", _step(read_k="keys[layer]", read_v="values[layer]"),
           "dec-3/attends-before-append"),
@@ -167,12 +167,19 @@ def masked_softmax_backward(d_weights, weights):
         "dec-4/control-is-forward"),
     Entry("dec-4", "perturbs-ids-in-place", _diagnose(
         perturb="perturbed = ids\n    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size"),
-        None),
+        "*/argument-changed"),
     Entry("dec-4", "prefix-equal-to-T-accepted", _diagnose(
         check='if not 1 <= prefix_length <= T:\n        raise ValueError("prefix_length")'),
         "dec-4/prefix-equals-T"),
     Entry("dec-4", "rows-include-prefix-length", _diagnose(rows=":prefix_length + 1"), "dec-4/with-position"),
     Entry("dec-4", "verdict-words-changed", _diagnose(control='if prefix_change(lambda t: model.forward(t, causal=False)) > tol:\n        return "causal"\n    return "inconclusive"'),
           None),
-    Entry("dec-4", "fixed-replacement-token", _diagnose(perturb="perturbed[..., prefix_length:] = 0"), None),
+    Entry("dec-4", "fixed-replacement-token", _diagnose(perturb="perturbed[..., prefix_length:] = 0"), "dec-4/fixed-token"),
+    Entry("dec-1", "subtracts-in-place", _HEAD + """
+def masked_softmax_backward(d_weights, weights):
+    if d_weights.shape != weights.shape:
+        raise ValueError("shapes")
+    d_weights -= np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * d_weights
+""", "*/argument-changed"),
 ]
