@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from . import cells as _cells
 from . import diagnoses, usage
-from .compare import FLOAT32_TOLERANCE, compare_values
-from .feedback import detect_language, explain, message
+from .compare import FLOAT32_TOLERANCE, compare_values, describe_value
+from .feedback import detect_language, explain, message, type_name
 from .registry import EXERCISES, Exercise, SetupError, total_points
 from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, resolve, to_jsonable
 
@@ -192,7 +192,8 @@ def check(exercise_id, func, lang=None, practice=False):
         return
     exercise = EXERCISES[exercise_id]
     if not callable(func):
-        print(message("not_callable", lang, function=exercise.function, got_type=type(func).__name__))
+        print(message("not_callable", lang, function=exercise.function,
+                      got_type=type_name(describe_value(func), lang)))
         return
     cases, seed = None, None
     if practice is not False and practice is not None:

@@ -23,8 +23,8 @@ MESSAGES = {
         "ru": "в блокноте не определена функция {function}",
     },
     "not_callable": {
-        "zh": "{function} 是 {type}，不是函数",
-        "en": "{function} is a {type}, not a function",
+        "zh": "{function} 是{type}，不是函数",
+        "en": "{function} is {type}, not a function",
         "ru": "{function} — это {type}, а не функция",
     },
     "missing_notebook": {

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from grading import diagnoses
-from grading.exercises import EXERCISES, check, diagnosis_of, run_checks
+from grading.exercises import EXERCISES, Raised, check, diagnosis_of, run_checks
 from mistakes import entries, load
 
 CORPUS = entries()
@@ -208,3 +208,34 @@ def test_worked_examples_name_the_exercise_to_fix(name, lang, words, capsys):
     capsys.readouterr()
     assert stopped, f"{name}: no worked example noticed the wrong answer"
     assert all(words in s and exercise.id in s and f"`{exercise.function}`" in s for s in stopped[:1]), stopped
+
+
+def test_messages_show_the_difference_and_name_types_in_the_learners_language():
+    from grading.compare import compare_values
+    from grading.feedback import explain
+    expected = np.array([0.25534212345678, 1.5])
+    rounded = expected.astype(np.float32).astype(np.float64)          # float32 rounding where float64 belongs
+    ok, reason, details = compare_values(expected, rounded, 1e-9, 1e-12)
+    assert not ok and details["expected"] != details["got"]           # enough digits to tell them apart
+    for lang, words in (("zh", "float32 的舍入误差"), ("en", "float32 rounding"), ("ru", "округление float32")):
+        assert words in explain(reason, details, lang)
+    ok, reason, details = compare_values(expected, expected + 0.1)
+    assert "float32" not in explain(reason, details, "en")             # a real error is not called rounding
+    ok, reason, details = compare_values(raised("ValueError"), np.zeros((2, 2)))
+    for lang, word in (("zh", "数组"), ("ru", "массив")):
+        text = explain(reason, details, lang)
+        assert word in text and "ndarray" not in text and "shape=" not in text, text
+    ok, reason, details = compare_values(np.zeros(2), (1.0, 2.0))
+    assert "кортеж" in explain(reason, details, "ru") and "tuple" not in explain(reason, details, "ru")
+
+
+def raised(type_name):
+    """An expected exception, as the registry records one."""
+    return Raised(type_name, "", (type_name, "Exception"))
+
+
+def test_zh_labels_take_the_full_width_colon(capsys):
+    entry = next(e for e in CORPUS if e.name == "mask-1:top-left-tril")
+    check("mask-1", wrong_function(entry), lang="zh")
+    failed = [line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("✗")]
+    assert failed and all("：" in line and ": " not in line for line in failed), failed

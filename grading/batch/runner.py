@@ -27,7 +27,7 @@ import traceback
 
 from .. import diagnoses, messages, usage
 from ..cells import prepare_cell
-from ..feedback import explain, message as _feedback_message
+from ..feedback import explain, message as _feedback_message, type_name
 from . import codec
 from .kernel import Kernel, KernelDied
 from .notebooks import identify, read_notebook
@@ -349,7 +349,8 @@ class NotebookRun:
             return self.row(submission, ex, "missing", f"{message} ({hint})" if hint else message, total=total)
         if head is not None and isinstance(head.get("not_callable"), str):
             return self.row(submission, ex, "missing", messages.text(
-                "not_callable", lang, function=ex.function, type=head["not_callable"][:60]), total=total)
+                "not_callable", lang, function=ex.function, type=type_name(head["not_callable"][:60], lang)),
+                total=total)
         outcomes = []                      # (case, hidden, ok, reason, details)
         observations = []                  # (case, expected, got, ok, reason, details): for grading.diagnoses
         for index, (case, hidden, exp) in enumerate(expected):
