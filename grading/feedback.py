@@ -67,6 +67,14 @@ MESSAGES = {
         "ru": "эта ячейка использует вашу функцию {functions} из упражнения {ids}, и её результат неверен: сначала "
               "исправьте её ({checks} подскажет, что не так), затем снова выполните эту ячейку",
     },
+    "needs_exercises": {
+        "zh": "这个单元格用到了你在练习 {ids} 中写的 {functions}，而它们的结果不对：请先修好它们（{checks} 会说明哪里不对），"
+              "再运行这个单元格",
+        "en": "this cell uses your {functions} from exercises {ids}, and their results are not right: fix those "
+              "first ({checks} say what is wrong), then run this cell again",
+        "ru": "эта ячейка использует ваши функции {functions} из упражнений {ids}, и их результаты неверны: сначала "
+              "исправьте их ({checks} подскажут, что не так), затем снова выполните эту ячейку",
+    },
     # a result made of several values (a tuple): which one the message is about
     "in_item": {
         "zh": "结果的第 {item} 项（从 0 数起）：{text}",

@@ -239,3 +239,16 @@ def test_zh_labels_take_the_full_width_colon(capsys):
     check("mask-1", wrong_function(entry), lang="zh")
     failed = [line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("✗")]
     assert failed and all("：" in line and ": " not in line for line in failed), failed
+
+
+def test_a_worked_example_names_only_the_exercises_that_fail():
+    from grading.exercises import needs_exercise
+    wrong = wrong_function(next(e for e in CORPUS if e.name == "mask-2:softmax-then-zero"))
+    scope = {"COURSE_LANGUAGE": "ru", "causal_allowed": EXERCISES["mask-1"].reference, "masked_softmax": wrong,
+             "needs_exercise": needs_exercise}
+    text = eval('needs_exercise("mask-1", "mask-2")', scope)
+    assert "`masked_softmax`" in text and "mask-2" in text and "causal_allowed" not in text, text
+    assert "вашу функцию" in text
+    scope["causal_allowed"] = wrong_function(next(e for e in CORPUS if e.name == "mask-1:top-left-tril"))
+    text = eval('needs_exercise("mask-1", "mask-2")', scope)
+    assert "ваши функции" in text and "mask-1" in text and "mask-2" in text, text
