@@ -4,7 +4,11 @@ Tooling, kept apart from ``lib`` (the small library the chapters teach; it
 never imports this package):
 
 * ``check`` (:mod:`grading.exercises`) — the one-line check an exercise
-  notebook runs after each exercise: ``from grading import check``;
+  notebook runs after each exercise: ``from grading import check``; and
+  ``needs_exercise``, the message of a worked example's ``assert`` that uses
+  the learner's functions ("fix exercise mask-2 first");
+* :mod:`grading.diagnoses` — the known mistakes, recognised from what a
+  function returns, and what each one means;
 * :mod:`grading.registry` and :mod:`grading.specs` — the exercises, declared one
   module per notebook: public and hidden tests, references, comparison settings;
 * :mod:`grading.models` — the small seeded test models the tests are built on
@@ -17,7 +21,7 @@ never imports this package):
   sandboxed kernels, hidden tests, reports, feedback pages, gradebook exports.
 """
 
-__all__ = ["check", "set_language"]
+__all__ = ["check", "needs_exercise", "set_language"]
 
 
 def __getattr__(name):
@@ -25,6 +29,9 @@ def __getattr__(name):
     if name == "check":
         from .exercises import check
         return check
+    if name == "needs_exercise":
+        from .exercises import needs_exercise
+        return needs_exercise
     if name == "set_language":
         from .feedback import set_language
         return set_language

@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from .values import Opaque, Raised
+from .values import ARGUMENT_CHANGED, Opaque, Raised
 
 __all__ = ["compare_values", "FLOAT32_TOLERANCE", "describe_value"]
 
@@ -44,12 +44,29 @@ def _fmt(x):
 
 
 def describe_value(x):
-    """What a result is, for 'got ...' phrases: type, shape and dtype when it is an array."""
+    """What a result is, for 'got ...' phrases, as a language-neutral code that
+    :func:`grading.feedback.type_name` words: ``array (2, 2) float64``, ``tuple``, ``list``, ``float`` ...
+    (any other type: its name)."""
     if isinstance(x, np.ndarray):
-        return f"ndarray shape={tuple(x.shape)} dtype={x.dtype}"
+        return f"array {tuple(x.shape)} {x.dtype}"
     if isinstance(x, Opaque):
         return x.type
+    if isinstance(x, (bool, np.bool_)):
+        return "bool"
+    if isinstance(x, (int, np.integer)):
+        return "int"
+    if isinstance(x, (float, np.floating)):
+        return "float"
     return type(x).__name__
+
+
+def _distinct(exp, got):
+    """exp and got printed with just enough digits to tell them apart (6 to 17 significant digits)."""
+    for digits in range(6, 18):
+        a, b = f"{float(exp):.{digits}g}", f"{float(got):.{digits}g}"
+        if a != b:
+            return a, b
+    return f"{float(exp):.17g}", f"{float(got):.17g}"
 
 
 def _kind(expected):
@@ -81,16 +98,21 @@ def _compare_floats(exp, got, rtol, atol, exact_zeros, index_of):
         return False, "nan", {"index": index_of(i), "expected": _fmt(exp_flat[i]), "got": _fmt(got_flat[i])}
     with np.errstate(invalid="ignore", over="ignore"):
         error = np.abs(got_flat.astype(np.float64) - exp_flat.astype(np.float64))
-        error[np.isnan(exp_flat) & np.isnan(got_flat)] = 0.0
-        error[np.isinf(exp_flat) & (exp_flat == got_flat)] = 0.0
+        same = (np.isnan(exp_flat) & np.isnan(got_flat)) | (np.isinf(exp_flat) & (exp_flat == got_flat))
+        error[same] = 0.0
         limit = atol + rtol * np.abs(exp_flat.astype(np.float64))
-    bad = ~(error <= limit)
+    bad = ~(error <= limit) & ~same
     if bad.any():
         i = int(np.argmax(np.where(bad, np.nan_to_num(error, nan=np.inf), -1.0)))
-        return False, "wrong_value", {
-            "index": index_of(i), "expected": _fmt(exp_flat[i]), "got": _fmt(got_flat[i]),
-            "error": f"{float(np.nanmax(np.where(bad, error, 0.0))):.3g}", "atol": f"{atol:g}", "rtol": f"{rtol:g}",
-        }
+        expected, obtained = _distinct(exp_flat[i], got_flat[i])
+        largest = float(np.max(np.where(bad, error, 0.0)))
+        details = {"index": index_of(i), "expected": expected, "got": obtained, "error": f"{largest:.3g}",
+                   "atol": f"{atol:g}", "rtol": f"{rtol:g}"}
+        # float32 rounding: every error within a few float32 steps of the values, while float64 was expected
+        scale = np.maximum(np.abs(exp_flat.astype(np.float64)), 1.0)
+        if exp.dtype.itemsize == 8 and np.all(np.where(bad, error <= 8 * np.finfo(np.float32).eps * scale, True)):
+            details["float32"] = "yes"
+        return False, "wrong_value", details
     if exact_zeros:
         not_zero = (exp_flat == 0) & (got_flat != 0)
         if not_zero.any():
@@ -119,6 +141,8 @@ def compare_values(expected, got, rtol=1e-7, atol=1e-9, exact_zeros=False, item=
                 return out(False, "not_implemented")
             return out(False, "wrong_exception", {"type": expected.type, "got_type": got.type, "message": got.message})
         return out(False, "missing_exception", {"type": expected.type, "got": describe_value(got) if got is not None else "None"})
+    if isinstance(got, Raised) and got.type == ARGUMENT_CHANGED:
+        return out(False, "argument_changed", {"which": got.message})
     if isinstance(got, Raised):
         # exactly the stub's exception: subclasses such as IPython's
         # StdinNotImplementedError (an input() call) are real errors, not "not done yet"

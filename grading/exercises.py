@@ -25,16 +25,16 @@ import sys
 from dataclasses import dataclass
 
 from . import cells as _cells
-from . import usage
-from .compare import FLOAT32_TOLERANCE, compare_values
-from .feedback import detect_language, explain, message
+from . import diagnoses, usage
+from .compare import FLOAT32_TOLERANCE, compare_values, describe_value
+from .feedback import detect_language, explain, message, type_name
 from .registry import EXERCISES, Exercise, SetupError, total_points
 from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, resolve, to_jsonable
 
 __all__ = [
     "EXERCISES", "Exercise", "Case", "Ref", "Raised", "Opaque", "SetupError",
     "to_jsonable", "from_jsonable", "resolve", "encode_result", "compare_values", "FLOAT32_TOLERANCE",
-    "check", "run_checks", "library_use", "total_points",
+    "check", "run_checks", "diagnosis_of", "needs_exercise", "library_use", "total_points",
 ]
 
 
@@ -46,6 +46,9 @@ class CaseResult:
     reason: str
     details: dict
     text: str                       # the localised explanation ("" when passed)
+    case: object = None             # the test itself, and what was expected and obtained (for the diagnosis)
+    expected: object = None
+    got: object = None
 
 
 def run_checks(exercise_id, func, lang=None, cases=None):
@@ -54,6 +57,7 @@ def run_checks(exercise_id, func, lang=None, cases=None):
     exercise = EXERCISES[exercise_id]
     results = []
     for case in exercise.public_cases() if cases is None else cases:
+        expected = got = None
         try:
             expected = exercise.expected(case)
             got = exercise.call(func, case)
@@ -63,8 +67,17 @@ def run_checks(exercise_id, func, lang=None, cases=None):
         except Exception as exc:  # noqa: BLE001 - the checker must never crash in the learner's face
             ok, reason, details = False, "internal_error", {"type": type(exc).__name__, "message": str(exc)}
         results.append(CaseResult(case.name, exercise.label_of(case, lang), ok, reason, details,
-                                  "" if ok else explain(reason, details, lang)))
+                                  "" if ok else explain(reason, details, lang), case, expected, got))
     return results
+
+
+def diagnosis_of(exercise_id, results):
+    """The known mistake (:mod:`grading.diagnoses`) that the results of run_checks point to, or None."""
+    observations = [(r.case, r.expected, r.got, r.ok, r.reason, r.details) for r in results if r.case is not None]
+    try:
+        return diagnoses.diagnose(EXERCISES[exercise_id], observations)
+    except Exception:  # noqa: BLE001 - a diagnosis is never worth a crash
+        return None
 
 
 def _notebook_cells():
@@ -146,6 +159,31 @@ def finding_message(finding, exercise, lang):
                    what=finding.name, where=where or finding.name)
 
 
+def needs_exercise(*exercise_ids, lang=None):
+    """The message of a worked example's ``assert`` that uses the learner's functions, in the notebook's
+    language: which functions of which exercises the cell relies on, and to fix those first.
+
+    ``assert weights[1, 0] == 0.5, needs_exercise("mask-1", "mask-2")``: Python builds the message only
+    when the assertion fails, so a solved notebook never calls it."""
+    caller = sys._getframe(1).f_globals
+    lang = detect_language(lang, namespace=caller)
+    known = [EXERCISES[i] for i in exercise_ids if i in EXERCISES]
+    # name the exercises whose function, as the notebook defines it now, fails its public tests
+    failing = []
+    for e in known:
+        func = caller.get(e.function)
+        try:
+            if callable(func) and not all(r.ok for r in run_checks(e.id, func, lang)):
+                failing.append(e)
+        except Exception:  # noqa: BLE001 - a message is never worth a crash
+            failing.append(e)
+    named = failing or known
+    join = message("list_separator", lang).join
+    return message("needs_exercise" if len(named) == 1 else "needs_exercises", lang,
+                   functions=join(f"`{e.function}`" for e in named), ids=join(e.id for e in named),
+                   checks=join(f'check("{e.id}", {e.function})' for e in named))
+
+
 def check(exercise_id, func, lang=None, practice=False):
     """Run the public tests of ``exercise_id`` on ``func`` and print localised feedback.
 
@@ -164,7 +202,8 @@ def check(exercise_id, func, lang=None, practice=False):
         return
     exercise = EXERCISES[exercise_id]
     if not callable(func):
-        print(message("not_callable", lang, function=exercise.function, got_type=type(func).__name__))
+        print(message("not_callable", lang, function=exercise.function,
+                      got_type=type_name(describe_value(func), lang)))
         return
     cases, seed = None, None
     if practice is not False and practice is not None:
@@ -184,13 +223,17 @@ def check(exercise_id, func, lang=None, practice=False):
     else:
         if seed is None:
             lines.append(header)
+        colon = message("label_colon", lang)
         for r in results:
             if r.ok:
                 lines.append(f"  ✓ {r.label}")
             else:
-                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.label}: {r.text}")
+                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.label}{colon}{r.text}")
         key = "summary_practice" if seed is not None else "summary_some"
         lines.append(message(key, lang, id=exercise.id, passed=passed, total=len(results), seed=seed))
+        mistake = diagnosis_of(exercise_id, results)
+        if mistake is not None:
+            lines.append("  → " + diagnoses.explain_mistake(mistake, lang))
     try:
         finding = library_use(exercise, func, caller)
     except Exception:  # noqa: BLE001 - a warning is never worth a crash

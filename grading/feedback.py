@@ -55,6 +55,26 @@ def detect_language(lang=None, cwd=None, namespace=None):
 
 
 MESSAGES = {
+    # what follows a test's label: Chinese takes the full-width colon
+    "label_colon": {"zh": "：", "en": ": ", "ru": ": "},
+    "clause_separator": {"zh": "；", "en": "; ", "ru": "; "},
+    "list_separator": {"zh": "、", "en": ", ", "ru": ", "},
+    "needs_exercise": {
+        "zh": "这个单元格用到了你在练习 {ids} 中写的 {functions}，而它的结果不对：请先修好它（{checks} 会说明哪里不对），"
+              "再运行这个单元格",
+        "en": "this cell uses your {functions} from exercise {ids}, and its result is not right: fix that first "
+              "({checks} says what is wrong), then run this cell again",
+        "ru": "эта ячейка использует вашу функцию {functions} из упражнения {ids}, и её результат неверен: сначала "
+              "исправьте её ({checks} подскажет, что не так), затем снова выполните эту ячейку",
+    },
+    "needs_exercises": {
+        "zh": "这个单元格用到了你在练习 {ids} 中写的 {functions}，而它们的结果不对：请先修好它们（{checks} 会说明哪里不对），"
+              "再运行这个单元格",
+        "en": "this cell uses your {functions} from exercises {ids}, and their results are not right: fix those "
+              "first ({checks} say what is wrong), then run this cell again",
+        "ru": "эта ячейка использует ваши функции {functions} из упражнений {ids}, и их результаты неверны: сначала "
+              "исправьте их ({checks} подскажут, что не так), затем снова выполните эту ячейку",
+    },
     # a result made of several values (a tuple): which one the message is about
     "in_item": {
         "zh": "结果的第 {item} 项（从 0 数起）：{text}",
@@ -70,6 +90,13 @@ MESSAGES = {
         "zh": "你的函数抛出了 {type}：{message}",
         "en": "your function raised {type}: {message}",
         "ru": "ваша функция выбросила исключение {type}: {message}",
+    },
+    "argument_changed": {
+        "zh": "函数在原地修改了调用者传入的第 {which} 个参数：调用者的数组被改掉了。请在副本上计算，不要改动输入",
+        "en": "the function changed its argument {which} in place, so the caller's array was altered; compute on "
+              "a copy and leave the inputs as they are",
+        "ru": "функция изменила на месте свой аргумент {which}, и массив вызывающего кода испорчен; считайте на "
+              "копии и не меняйте входные данные",
     },
     "none_returned": {
         "zh": "函数返回了 None，应当返回 {expected_type}。是不是漏写了 return？",
@@ -91,16 +118,22 @@ MESSAGES = {
         "en": "wrong shape: expected {expected}, got {got}",
         "ru": "неверная форма: ожидалась {expected}, получена {got}",
     },
+    "float32_rounding": {
+        "zh": "这么小的误差正是 float32 的舍入误差：函数的某一步用 float32 计算了，而这里期望的是 float64",
+        "en": "an error this small is float32 rounding: some step of the function computes in float32 where "
+              "float64 is expected",
+        "ru": "ошибка такого размера — это округление float32: какой-то шаг функции считается во float32, а "
+              "здесь ожидается float64",
+    },
     "wrong_dtype": {
         "zh": "dtype 不对：应为 {expected}，实际是 {got}",
         "en": "wrong dtype: expected {expected}, got {got}",
         "ru": "неверный dtype: ожидался {expected}, получен {got}",
     },
     "nan": {
-        "zh": "在下标 {index} 处得到 {got}，应为 {expected}（是不是在 exp 之前没有减去最大值，或者除以了零？）",
-        "en": "got {got} at index {index} where {expected} was expected (an exp before subtracting the maximum, "
-              "or a division by zero?)",
-        "ru": "в элементе {index} получено {got} вместо {expected} (exp без вычитания максимума или деление на ноль?)",
+        "zh": "在下标 {index} 处得到 {got}，应为 {expected}",
+        "en": "got {got} at index {index} where {expected} was expected",
+        "ru": "в элементе {index} получено {got} вместо {expected}",
     },
     "wrong_value": {
         "zh": "数值不对：下标 {index} 处应为 {expected}，实际是 {got}；最大误差 {error} 超出容差（atol={atol}, rtol={rtol}）",
@@ -135,7 +168,7 @@ MESSAGES = {
         "ru": "элемент {index} запрещён, его вес должен быть ровно 0, а получено {got}",
     },
     "missing_exception": {
-        "zh": "这个输入应当抛出 {type}，但函数正常返回了 {got}",
+        "zh": "这个输入应当抛出 {type}，但函数正常返回了{got}",
         "en": "this input should raise {type}, but the function returned {got}",
         "ru": "на этом входе должна быть ошибка {type}, а функция вернула {got}",
     },
@@ -237,6 +270,8 @@ MESSAGES = {
 HIDDEN = {
     "raised": {"zh": "你的函数抛出了 {type}", "en": "your function raised {type}",
                "ru": "ваша функция выбросила исключение {type}"},
+    "argument_changed": {"zh": "函数在原地修改了传入的参数", "en": "the function changed an argument in place",
+                         "ru": "функция изменила аргумент на месте"},
     "none_returned": {"zh": "函数返回了 None", "en": "the function returned None", "ru": "функция вернула None"},
     "wrong_type": {"zh": "结果的类型不对，应为 {expected_type}", "en": "the result has the wrong type (expected {expected_type})",
                    "ru": "у результата неверный тип (ожидалось: {expected_type})"},
@@ -270,6 +305,9 @@ TYPE_NAMES = {
     "bool": {"zh": "布尔值（True/False）", "en": "a bool (True/False)", "ru": "логическое значение (True/False)"},
     "str": {"zh": "字符串", "en": "a string", "ru": "строка"},
     "tuple": {"zh": "元组", "en": "a tuple", "ru": "кортеж"},
+    "list": {"zh": "列表", "en": "a list", "ru": "список"},
+    "dict": {"zh": "字典", "en": "a dict", "ru": "словарь"},
+    "NoneType": {"zh": "None", "en": "None", "ru": "None"},
     "result_too_large": {"zh": "评分程序无法接收的值（太大或无法编码）",
                          "en": "a value the grader cannot receive (too large or not encodable)",
                          "ru": "значение, которое система оценивания не может принять (слишком большое или не кодируется)"},
@@ -292,11 +330,23 @@ def message(key, lang, **fields):
     return fill(MESSAGES, key, lang, fields)
 
 
+ARRAY_OF = {
+    "zh": "形状为 {shape}、dtype 为 {dtype} 的 NumPy 数组",
+    "en": "a NumPy array of shape {shape} and dtype {dtype}",
+    "ru": "массив NumPy формы {shape} с dtype {dtype}",
+}
+
+
 def type_name(kind, lang):
-    """A localised name for one of the kinds in TYPE_NAMES (else the raw name)."""
+    """A localised name for one of the kinds in TYPE_NAMES, or for an array described by
+    :func:`grading.compare.describe_value` (``array (2, 2) float64``); else the raw name."""
+    text = str(kind)
+    if text.startswith("array (") and ") " in text:
+        shape, dtype = text[len("array "):].rsplit(" ", 1)
+        return (ARRAY_OF.get(lang) or ARRAY_OF[DEFAULT_LANGUAGE]).format(shape=shape, dtype=dtype)
     names = TYPE_NAMES.get(kind)
     if names is None:
-        return str(kind)
+        return text
     return names.get(lang) or names[DEFAULT_LANGUAGE]
 
 
@@ -306,10 +356,14 @@ def explain(reason, details, lang, hidden=False):
     for key in ("expected_type", "got_type"):
         if key in fields:
             fields[key] = type_name(fields[key], lang)
+    if reason == "missing_exception" and "got" in fields:
+        fields["got"] = type_name(fields["got"], lang)
     if hidden and reason in HIDDEN:
         text = fill(HIDDEN, reason, lang, fields)
     else:
         text = message(reason, lang, **fields)
+    if reason == "wrong_value" and details.get("float32"):
+        text += message("clause_separator", lang) + message("float32_rounding", lang)
     if "item" in details:
         text = message("in_item", lang, item=details["item"], text=text)
     return text

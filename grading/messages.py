@@ -23,8 +23,8 @@ MESSAGES = {
         "ru": "в блокноте не определена функция {function}",
     },
     "not_callable": {
-        "zh": "{function} 是 {type}，不是函数",
-        "en": "{function} is a {type}, not a function",
+        "zh": "{function} 是{type}，不是函数",
+        "en": "{function} is {type}, not a function",
         "ru": "{function} — это {type}, а не функция",
     },
     "missing_notebook": {
@@ -314,6 +314,32 @@ MESSAGES = {
         "zh": "隐藏测试只说明哪一项性质没有满足，不给出它的数据；公开测试给出期望值与实际值。",
         "en": "Public tests show the expected and the actual value; hidden tests say which property failed, never their data.",
         "ru": "Для открытых тестов показаны ожидаемое и полученное значения; о скрытых сказано, какое свойство не выполнено, но не их данные.",
+    },
+    "page_row_groups": {"zh": "通过 {passed} / {total} 个测试组", "en": "{passed} of {total} test groups passed",
+                        "ru": "пройдено групп тестов: {passed} из {total}"},
+    "page_scoring": {
+        "zh": "计分方法：一道练习的全部测试（公开测试和隐藏测试）都通过，才得到这道练习的分数；只要有一个测试没有通过，"
+              "这道练习就得 0 分。",
+        "en": "How points are earned: an exercise earns its points when all its tests, public and hidden, pass; "
+              "a single failed test leaves it at 0 points.",
+        "ru": "Как начисляются баллы: упражнение получает свои баллы, только если пройдены все его тесты, открытые "
+              "и скрытые; один непройденный тест оставляет его с 0 баллов.",
+    },
+    "page_scoring_partial": {
+        "zh": "计分方法（部分得分）：每道练习的分数平均分给它的测试组：每个公开测试是一组，同一类隐藏测试合为一组；"
+              "一组的测试全部通过，就得到这一份分数。",
+        "en": "How points are earned (partial credit): an exercise's points are split equally over its test "
+              "groups, where every public test is a group and all hidden tests of one kind are one; a group earns "
+              "its share when all its tests pass.",
+        "ru": "Как начисляются баллы (частичный зачёт): баллы упражнения поровну делятся между группами тестов — "
+              "каждый открытый тест составляет группу, все скрытые тесты одного вида тоже; группа приносит свою "
+              "долю, когда пройдены все её тесты.",
+    },
+    "index_diagnoses": {"zh": "常见错误", "en": "Known mistakes in this class", "ru": "Типичные ошибки в группе"},
+    "index_diagnosis": {
+        "zh": "{id}：{total} 名学生中有 {count} 名{what}",
+        "en": "{id}: {count} of {total} students: {what}",
+        "ru": "{id}: {count} из {total} студентов — {what}",
     },
     "page_other": {"zh": "其他文件", "en": "Other files", "ru": "Другие файлы"},
     "page_footer": {

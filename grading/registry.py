@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .compare import compare_values
-from .values import Raised, from_jsonable, resolve, to_jsonable
+from .values import (ArgumentChanged, Raised, changed_argument, from_jsonable, resolve, snapshot_arguments,
+                     to_jsonable)
 
 __all__ = ["Exercise", "Kind", "L", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
            "total_points", "texts", "LANGUAGES"]
@@ -120,10 +121,15 @@ class Exercise:
     def call(self, func, case):
         """func on the case: its result, or a Raised.  SetupError if the setup fails."""
         args, kwargs = self.prepare(case)
+        before = snapshot_arguments(args, kwargs)
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - any learner error is a failed case
             return Raised.from_exception(exc)
+        changed = changed_argument(args, kwargs, before)
+        if changed is not None:                # the caller's array changed under it: a failed case
+            return Raised.from_exception(ArgumentChanged(str(changed)))
+        return result
 
     def expected(self, case):
         return self.call(self.reference, case)

@@ -540,11 +540,12 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
             "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,
                         "total_timeout": options.total_timeout, "memory_mb": limits.memory_mb,
                         "max_procs": limits.max_procs, "group_by": group_by, "lang": options.lang, "jobs": jobs,
-                        "duplicates": options.duplicates,
+                        "duplicates": options.duplicates, "partial": options.partial,
                         **({"deadline": state["deadline"].isoformat(), "late_penalty": state.get("late_penalty", 0.0)}
                            if state.get("deadline") is not None else {})},
             "exercises": [{"id": ex.id, "notebook": ex.notebook, "function": ex.function, "points": ex.points,
-                           "title": dict(ex.title)} for ex in course.exercises.values() if ex.id in scope],
+                           "title": dict(ex.title), **_rubric_groups(course, ex, options)}
+                          for ex in course.exercises.values() if ex.id in scope],
         },
         "summary": summaries,
         "rows": all_rows,
@@ -553,6 +554,15 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
                    "seconds": round(time.time() - started, 3), "submissions": seconds,
                    "grader_max_rss_mb": _max_rss_mb()},
     }
+
+
+def _rubric_groups(course, ex, options):
+    """Under --partial the rubric states each exercise's test groups: its points are split equally over them."""
+    if not options.partial:
+        return {}
+    from .runner import test_groups
+    cases = [(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(course.seed)]
+    return {"groups": list(test_groups(cases))}
 
 
 def _max_rss_mb():

@@ -83,6 +83,10 @@ def add_outputs(p):
                    help="the assignment's name in --canvas-csv (default: Exercises)")
     p.add_argument("--per-exercise", action="store_true",
                    help="--canvas-csv gets one column per exercise (\"NAME mask-1\" ...) instead of the total")
+    p.add_argument("--partial", action="store_true",
+                   help="partial credit: each exercise's points split equally over its test groups (every public "
+                        "test is a group, and all hidden tests of one kind are one); a group earns its share when "
+                        "all its tests pass. Default: an exercise earns its points only when every test passes")
     p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
                    help="language of the instructor's pages: the index and its histogram (default: en); "
                         "students keep their notebooks' language")
@@ -201,7 +205,7 @@ def main(argv=None, early_signals=None):
         return _error("no PATH given: name notebooks or folders of notebooks to grade")
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
-                      lang=args.student_lang, duplicates=args.duplicates)
+                      lang=args.student_lang, duplicates=args.duplicates, partial=args.partial)
     limits = Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60)
     try:
         report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,

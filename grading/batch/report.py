@@ -346,6 +346,8 @@ def _points_line(row, lang):
                          max_points=format(row["max_points"], "g"))
     if row["cases_total"]:
         text += " · " + messages.text("page_row_tests", lang, passed=row["cases_passed"], total=row["cases_total"])
+    if row.get("groups"):
+        text += " · " + messages.text("page_row_groups", lang, passed=row["groups"][0], total=row["groups"][1])
     return text
 
 
@@ -408,12 +410,13 @@ def feedback_markdown(report, summary):
                 out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
         if listed:
             out.append("")                                  # one blank line after a list, none twice
+        out += [f"> {_md(text)}" for text in _diagnosis_texts(r)] + ([""] if _diagnosis_texts(r) else [])
     other = [r for r in rows if not r["function"]]
     if other:
         out += [f"## {messages.text('page_other', lang)}", ""]
         out += [f"* {_md(r['notebook'] or name)}{_colon(lang)}{_md(r['message'])}" for r in other]
         out.append("")
-    out += [f"_{messages.text('page_hidden_note', lang)}_", "",
+    out += [f"_{_scoring_note(report, lang)}_", "", f"_{messages.text('page_hidden_note', lang)}_", "",
             f"<sub>{_md(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</sub>", ""]
     return "\n".join(out)
 
@@ -441,6 +444,7 @@ table.index td, table.index th { white-space: nowrap; } tr.max td, tr.max th, tf
 tfoot tr:first-child td, tfoot tr:first-child th { border-top: 2px solid var(--line); }
 figure { margin: 1.5rem 0; } figure img { max-width: 100%; height: auto; }
 td.status { white-space: nowrap; }
+.diagnosis { border-left: 3px solid var(--warn); padding-left: .6rem; }
 @media (max-width: 36rem) { body { margin: 1rem auto; font-size: 15px; } th, td { padding: .3rem .35rem; }
         .feedback th:nth-child(4), .feedback td:nth-child(4) { display: none; } }
 """
@@ -516,11 +520,13 @@ def feedback_html(report, summary):
         said = "" if items or r["status"] == "pass" else e(_sentence(r["message"], lang))
         parts.append(f"<h2 id=\"{e(r['exercise'])}\">{e(_exercise_heading(r, titles, lang))}</h2>"
                      f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span> · "
-                     f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}")
+                     f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}"
+                     + "".join(f"<p class=\"diagnosis\">{e(text)}</p>" for text in _diagnosis_texts(r)))
     other = [r for r in rows if not r["function"]]
     if other:
         parts.append(f"<h2>{e(messages.text('page_other', lang))}</h2><ul>" + "".join(
             f"<li>{e(r['notebook'] or name)}{_colon(lang)}{e(r['message'])}</li>" for r in other) + "</ul>")
+    parts.append(f"<p class=\"muted\">{e(_scoring_note(report, lang))}</p>")
     parts.append(f"<p class=\"muted\">{e(messages.text('page_hidden_note', lang))}</p>")
     parts.append(f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
     return _page(lang, title, "\n".join(parts))
@@ -650,6 +656,7 @@ def index_html(report, lang="en", histogram=None):
             f"<div class=\"table\"><table class=\"index\"><thead><tr>{head}</tr>{max_row}</thead><tbody>"
             + "".join(lines) + f"</tbody><tfoot>{''.join(foot)}</tfoot></table></div>\n" + figure
             + (f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>" if not g.get("complete", True) else "")
+            + _class_diagnoses_html(report, lang)
             + f"<details class=\"muted\"><summary>{e(messages.text('index_isolation', lang))}: "
               f"{e(str(iso.get('mode')))}, cgroups {e(str(iso.get('cgroups')))}</summary><ul>{iso_items}</ul></details>"
             + f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
@@ -672,3 +679,47 @@ def write_feedback(report, folder, lang="en"):
     atomic_write(folder / "index.html", index_html(report, lang, histogram))
     written.append(folder / "index.html")
     return written
+
+
+# -- known mistakes (grading.diagnoses) and how points are earned ------------------------------
+
+def _diagnosis_texts(row):
+    """The diagnosis sentences of a row's feedback (the grader adds one when a known mistake explains it)."""
+    return [f["text"] for f in row.get("feedback", []) if f.get("diagnosis")]
+
+
+def _scoring_note(report, lang):
+    partial = (report["grader"].get("options") or {}).get("partial")
+    return messages.text("page_scoring_partial" if partial else "page_scoring", lang)
+
+
+def class_diagnoses(report, lang="en"):
+    """[(exercise id, count, graded submissions, what the mistake is)] for the instructor: how many students
+    made each known mistake, most frequent first within an exercise."""
+    from .. import diagnoses
+    graded, counts = {}, {}
+    for row in report["rows"]:
+        if row["exercise"] == "-" or row["status"] == "missing":
+            continue
+        graded[row["exercise"]] = graded.get(row["exercise"], 0) + 1
+        if row.get("diagnosis"):
+            key = (row["exercise"], row["diagnosis"])
+            counts[key] = counts.get(key, 0) + 1
+    out = []
+    for exercise in exercise_ids(report):
+        found = sorted(((n, d) for (x, d), n in counts.items() if x == exercise), key=lambda p: -p[0])
+        for n, mistake_id in found:
+            mistake = diagnoses.mistake_by_id(mistake_id)
+            what = diagnoses.short_name(mistake, lang) if mistake is not None else mistake_id
+            out.append((exercise, n, graded.get(exercise, 0), what))
+    return out
+
+
+def _class_diagnoses_html(report, lang):
+    found = class_diagnoses(report, lang)
+    if not found:
+        return ""
+    e = html.escape
+    items = "".join(f"<li>{e(messages.text('index_diagnosis', lang, id=x, count=n, total=total, what=what))}</li>"
+                    for x, n, total, what in found)
+    return f"<h2>{e(messages.text('index_diagnoses', lang))}</h2><ul>{items}</ul>"

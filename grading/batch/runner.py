@@ -25,9 +25,9 @@ import threading
 import time
 import traceback
 
-from .. import messages, usage
+from .. import diagnoses, messages, usage
 from ..cells import prepare_cell
-from ..feedback import explain
+from ..feedback import explain, message as _feedback_message, type_name
 from . import codec
 from . import duplicates as _duplicates
 from .kernel import Kernel, KernelDied
@@ -54,6 +54,7 @@ class Options:
     max_restarts: int = 3            # kernel restarts per notebook
     lang: str = "auto"               # message language: auto / zh / en / ru
     duplicates: str = "newest"       # several notebooks of one set: newest / best / ambiguous (duplicates.py)
+    partial: bool = False            # --partial: an exercise's points split over its test groups (test_groups)
 
 
 class Cancelled(Exception):
@@ -135,8 +136,9 @@ class Course:
 # -- rows ------------------------------------------------------------------------------
 
 def make_row(submission, notebook, ex, status, message, *, exercise_id=None, max_points=None, passed=0, total=0,
-             lang="en", feedback=(), details=None):
-    points = ex.points if (ex is not None and status == "pass") else 0
+             lang="en", feedback=(), details=None, diagnosis=None, points=None, groups=None):
+    if points is None:
+        points = ex.points if (ex is not None and status == "pass") else 0
     return {
         "submission": submission,
         "notebook": str(notebook) if notebook else "",
@@ -151,7 +153,26 @@ def make_row(submission, notebook, ex, status, message, *, exercise_id=None, max
         "lang": lang,
         "feedback": [{k: clean(v, 1000) if isinstance(v, str) else v for k, v in f.items()} for f in feedback],
         **({"details": details} if details else {}),
+        **({"diagnosis": diagnosis} if diagnosis else {}),
+        **({"groups": groups} if groups else {}),
     }
+
+
+def test_groups(cases):
+    """The test groups of --partial, in order: each public test is one, and all hidden tests of one kind are one.
+    ``cases``: [(case, hidden)].  Returns {group name: [indices into cases]}."""
+    groups = {}
+    for index, (case, hidden) in enumerate(cases):
+        groups.setdefault(f"hidden:{case.kind}" if hidden else case.name, []).append(index)
+    return groups
+
+
+def partial_points(ex, cases, passed_indices):
+    """(points, [groups passed, groups]) under --partial: ex.points split equally over the test groups,
+    a group earning its share when all its tests passed; rounded to 2 decimals."""
+    groups = test_groups(cases)
+    won = sum(1 for members in groups.values() if all(i in passed_indices for i in members))
+    return round(ex.points * won / len(groups), 2) if groups else 0, [won, len(groups)]
 
 
 def clean(text, limit=400):
@@ -332,8 +353,10 @@ class NotebookRun:
             return self.row(submission, ex, "missing", f"{message} ({hint})" if hint else message, total=total)
         if head is not None and isinstance(head.get("not_callable"), str):
             return self.row(submission, ex, "missing", messages.text(
-                "not_callable", lang, function=ex.function, type=head["not_callable"][:60]), total=total)
+                "not_callable", lang, function=ex.function, type=type_name(head["not_callable"][:60], lang)),
+                total=total)
         outcomes = []                      # (case, hidden, ok, reason, details)
+        observations = []                  # (case, expected, got, ok, reason, details): for grading.diagnoses
         for index, (case, hidden, exp) in enumerate(expected):
             rec = records["cases"].get(index)
             if rec is None:
@@ -359,6 +382,7 @@ class NotebookRun:
                 ok, reason, details = False, "invalid_result", {"problem": ("record_undecodable", {}),
                                                                 "error": f"{type(exc).__name__}"}
             outcomes.append((case, hidden, bool(ok), reason, dict(details or {})))
+            observations.append((case, exp, got, bool(ok), reason, dict(details or {})))
         passed = sum(1 for o in outcomes if o[2])
         counts = f"[{passed}/{total}]"
         failures = [o for o in outcomes if not o[2]]
@@ -395,10 +419,21 @@ class NotebookRun:
             return self.row(submission, ex, status, f"{counts} {message}", passed=passed, total=total,
                             feedback=feedback)
         if not failures:
+            groups = [len(test_groups([(c, h) for c, h, _ in expected]))] * 2 if self.options.partial else None
             return self.row(submission, ex, "pass", f"{counts} " + messages.text("passed", lang),
-                            passed=passed, total=total)
+                            passed=passed, total=total, groups=groups)
+        # a known mistake that explains every failed test (grading.diagnoses): named after the failures
+        mistake = _diagnose(ex, observations)
+        extra = {}
+        if self.options.partial:                       # (a call of the reference answer returned above: no points)
+            passed_indices = {i for i, o in enumerate(outcomes) if o[2]}
+            extra["points"], extra["groups"] = partial_points(ex, [(c, h) for c, h, _ in expected], passed_indices)
+        if mistake is not None:
+            said = diagnoses.explain_mistake(mistake, lang)
+            feedback = feedback + [{"test": "", "hidden": False, "text": said, "line": said, "diagnosis": mistake.id}]
+            extra["diagnosis"] = mistake.id
         return self.row(submission, ex, "fail", f"{counts} {feedback[0]['line']}", passed=passed, total=total,
-                        feedback=feedback)
+                        feedback=feedback, **extra)
 
     def _feedback(self, ex, outcome):
         """What a student reads about one failed test (hidden tests: the property, never the values)."""
@@ -412,7 +447,7 @@ class NotebookRun:
         else:
             text = explain(reason, details, lang, hidden=hidden)
         if not hidden:
-            return {"test": label, "hidden": False, "text": text, "line": f"{label}: {text}"}
+            return {"test": label, "hidden": False, "text": text, "line": f"{label}{explain_colon(lang)}{text}"}
         kind = ex.hidden_kinds.get(case.kind)
         like = ""
         if kind is not None and kind.like:
@@ -430,6 +465,19 @@ class NotebookRun:
             # the kernel has the function, the source shows no plain definition of it
             return usage.Finding("elsewhere", ("hidden_definition", {}))
         return found
+
+
+def explain_colon(lang):
+    """What follows a test's label: the full-width colon in Chinese."""
+    return _feedback_message("label_colon", lang)
+
+
+def _diagnose(ex, observations):
+    """grading.diagnoses on the grader's results; None for a registry without known mistakes, or on any error."""
+    try:
+        return diagnoses.diagnose(ex, observations) if ex.id in diagnoses.MISTAKES else None
+    except Exception:  # noqa: BLE001 - a diagnosis is never worth a row
+        return None
 
 
 def finding_text(finding, ex, lang):

@@ -60,6 +60,8 @@ def merge(reports):
     if len(courses) != 1:
         raise MergeError(f"the shard reports were graded against different course versions: {sorted(map(str, courses))}; "
                          "grade every shard from the same commit of the course")
+    if len({bool((h.get("options") or {}).get("partial")) for h in heads}) != 1:
+        raise MergeError("some shard reports were graded with --partial and some without; grade every shard alike")
     exercises = {tuple(e["id"] for e in h.get("exercises", [])) for h in heads}
     if len(exercises) != 1:
         counts = ", ".join(f"shard {(h.get('shard') or {}).get('k', '?')}: {len(h.get('exercises', []))}" for h in heads)

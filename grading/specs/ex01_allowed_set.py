@@ -54,6 +54,10 @@ def _mask2_public():
              label=L("float32 分数", "float32 scores", "оценки во float32")),
         Case("empty-row", (np.zeros((2, 2)), np.array([[True, True], [False, False]])),
              label=L("有一行不允许读取任何键", "a row that may read no key", "строка, в которой нельзя читать ни один ключ")),
+        Case("large-forbidden-score", (np.array([[0.0, 1000.0, -1.0], [3.0, 0.0, 900.0]]),
+                                       np.array([[True, False, True], [True, True, False]])),
+             label=L("禁止位置上的分数远大于许可位置", "a forbidden score far above the allowed ones",
+                     "запрещённая оценка намного больше разрешённых")),
     ]
 
 
@@ -71,6 +75,12 @@ def _mask2_hidden(rng):
     allowed = random_allowed(rng, (3, 4))
     allowed[int(rng.integers(3))] = False
     cases.append(Case("empty-row", (rng_scores(rng, (3, 4)), allowed), kind="empty-row"))
+    allowed = random_allowed(rng, (3, 5))
+    allowed[:, 0] = True
+    allowed[:, 1] = False
+    scores = rng_scores(rng, (3, 5))
+    scores[:, 1] = rng.uniform(800, 1000, size=3)                  # far above every allowed score
+    cases.append(Case("large-forbidden", (scores, allowed), kind="large-forbidden"))
     return cases
 
 
@@ -91,6 +101,8 @@ def _mask3_public():
     loose = np.array([[1.0, 0.0, 0.0], [0.4, 0.6001, 0.0], [0.3, 0.3, 0.4]])
     with_nan = good.copy()
     with_nan[2, 1] = np.nan
+    tiny_forbidden = good.copy()
+    tiny_forbidden[0] = [1.0 - 1e-12, 1e-12, 0.0]  # the row sums to 1; the future is "below atol" but not 0
     zero_on_allowed = good.copy()
     zero_on_allowed[1] = [1.0, 0.0, 0.0]          # no finite scores give it, yet all four conditions hold
     return [
@@ -109,6 +121,9 @@ def _mask3_public():
         Case("loose-atol", (loose, allowed), {"atol": 1e-3},
              label=L("放宽的容差 atol=1e-3", "a looser tolerance, atol=1e-3", "ослабленный допуск atol=1e-3")),
         Case("nan", (with_nan, allowed), label=L("权重中有 nan", "a nan among the weights", "nan среди весов")),
+        Case("tiny-forbidden-weight", (tiny_forbidden, allowed),
+             label=L("禁止位置上有 1e-12 的权重（应当判为无效）", "a weight of 1e-12 on a forbidden entry (invalid)",
+                     "вес 1e-12 на запрещённой позиции (недопустимо)")),
         Case("zero-on-allowed-key", (zero_on_allowed, allowed),
              label=L("许可键上的权重恰好为 0：第 1 行为 [1, 0, 0]（应当通过）",
                      "an exact 0 on an allowed key: row 1 is [1, 0, 0] (passes)",
@@ -124,6 +139,15 @@ def _mask3_hidden(rng):
         allowed = random_allowed(rng, (tq, tk)) if i % 2 else ~attention.causal_future(tq, tk)
         w = attention.masked_softmax(rng_scores(rng, (tq, tk)), allowed)
         bug, kind = i % 4, "valid"
+        if i == 7:                                     # a tiny weight on a forbidden entry, the row still sums to 1
+            allowed = ~attention.causal_future(tq, tk)     # tq >= 2: some entry is forbidden
+            w = attention.masked_softmax(rng_scores(rng, (tq, tk)), allowed)
+            forbidden = np.argwhere(~allowed)
+            r, c = forbidden[int(rng.integers(len(forbidden)))]
+            w[r, c] = 1e-12
+            w[r, int(np.flatnonzero(allowed[r])[0])] -= 1e-12
+            cases.append(Case(f"weights-{i}", (w, allowed), kind="tiny-forbidden"))
+            continue
         if bug == 1:                                   # mass moved into a forbidden entry
             forbidden = np.argwhere(~allowed)
             if len(forbidden):
@@ -211,6 +235,10 @@ EXERCISES = [
                              "случайные оценки с причинной маской после кэша"), like="after-cache-2x4"),
             "empty-row": Kind(L("随机输入中有一行不允许读取任何键", "random input with a row that may read no key",
                                 "случайный вход со строкой, в которой нельзя читать ни один ключ"), like="empty-row"),
+            "large-forbidden": Kind(L("随机输入，禁止位置上的分数远大于许可位置",
+                                      "random input with forbidden scores far above the allowed ones",
+                                      "случайный вход, запрещённые оценки намного больше разрешённых"),
+                                    like="large-forbidden-score"),
         },
     ),
     exercise(
@@ -226,6 +254,10 @@ EXERCISES = [
                                  "случайные веса, одна строка в сумме не даёт 1"), like="softmax-then-zero"),
             "negative": Kind(L("随机权重，含一个负权重", "random weights with one negative weight",
                                "случайные веса с одним отрицательным весом"), like="negative-weight"),
+            "tiny-forbidden": Kind(L("随机权重，某个禁止位置上的权重很小但不为 0",
+                                     "random weights with a tiny non-zero weight on a forbidden entry",
+                                     "случайные веса, на одной запрещённой позиции крошечный ненулевой вес"),
+                                   like="tiny-forbidden-weight"),
         },
     ),
     exercise(

@@ -34,6 +34,10 @@ def _heads1_hidden(rng):
         B, T, H, d = (int(n) for n in (rng.integers(1, 4), rng.integers(2, 6), rng.integers(2, 5), rng.integers(1, 4)))
         x = np.arange(B * T * H * d).reshape(B, T, H * d) if i == 0 else rng.normal(size=(B, T, H * d))
         cases.append(Case(f"split-{i}", (x, H), kind="numbered" if i == 0 else "random"))
+    H, d = int(rng.integers(2, 4)), int(rng.integers(1, 3))
+    cases.append(Case("rank-2", (rng.normal(size=(int(rng.integers(2, 5)), H * d)), H), kind="other-ranks"))
+    cases.append(Case("rank-4", (rng.normal(size=(2, int(rng.integers(1, 3)), int(rng.integers(2, 5)), H * d)), H),
+                      kind="other-ranks"))
     return cases
 
 
@@ -47,6 +51,11 @@ def _heads2_public():
         Case("batch-2x2x3x4", (rng.normal(size=(2, 2, 3, 4)),),
              label=L("批量 (2, 2, 3, 4)", "a batch (2, 2, 3, 4)", "батч (2, 2, 3, 4)")),
         Case("three-heads", (rng.normal(size=(1, 3, 4, 2)),), label=L("3 个头", "three heads", "три головы")),
+        Case("one-sequence-3d", (rng.normal(size=(2, 3, 2)),),
+             label=L("没有批量轴的 (H, T, d) = (2, 3, 2)，如缓存步骤中那样", "no batch axis, (H, T, d) = (2, 3, 2), "
+                     "as in a cached step", "без оси батча, (H, T, d) = (2, 3, 2), как в шаге с кэшем")),
+        Case("two-batch-axes-5d", (rng.normal(size=(2, 1, 2, 3, 2)),),
+             label=L("两个批量轴 (2, 1, 2, 3, 2)", "two batch axes (2, 1, 2, 3, 2)", "две оси батча (2, 1, 2, 3, 2)")),
         Case("too-few-axes", (np.zeros((3, 4)),),
              label=L("只有两个轴的输入", "an input with only two axes", "вход всего с двумя осями")),
     ]
@@ -58,6 +67,9 @@ def _heads2_hidden(rng):
         shape = (int(rng.integers(1, 4)), int(rng.integers(2, 5)), int(rng.integers(2, 6)), int(rng.integers(1, 4)))
         x = np.arange(int(np.prod(shape))).reshape(shape) if i == 0 else rng.normal(size=shape)
         cases.append(Case(f"merge-{i}", (x,), kind="numbered" if i == 0 else "random"))
+    for i, batch in enumerate(((), (int(rng.integers(1, 3)), int(rng.integers(1, 3))))):
+        shape = batch + (int(rng.integers(2, 5)), int(rng.integers(2, 5)), int(rng.integers(1, 4)))
+        cases.append(Case(f"rank-{len(shape)}", (rng.normal(size=shape),), kind="other-ranks"))
     cases.append(Case("too-few-axes", (rng.normal(size=(int(rng.integers(2, 5)), 4)),), kind="too-few-axes"))
     return cases
 
@@ -118,6 +130,8 @@ def _cost1_public():
         Case("not-divisible", (1, 16, 10, 4, 2, "float32"),
              label=L("D = 10 不能被 H = 4 整除（应当报错）", "D = 10 is not divisible by H = 4 (must raise)",
                      "D = 10 не делится на H = 4 (должна быть ошибка)")),
+        Case("no-layers", (1, 16, 8, 2, 0, "float32"),
+             label=L("0 层（应当报错）", "0 layers (must raise)", "0 слоёв (должна быть ошибка)")),
     ]
 
 
@@ -130,6 +144,7 @@ def _cost1_hidden(rng):
                                           int(rng.integers(1, 49)), dtype), kind="random"))
     H = int(rng.integers(3, 9))
     cases.append(Case("not-divisible", (2, 64, H * int(rng.integers(2, 9)) + 1, H, 4, "float32"), kind="not-divisible"))
+    cases.append(Case("no-layers", (int(rng.integers(1, 9)), 64, 4 * H, H, 0, "float16"), kind="no-layers"))
     return cases
 
 
@@ -143,6 +158,8 @@ EXERCISES = [
             "numbered": Kind(_NUMBERED, like="labels-1x3x4"),
             "random": Kind(L("随机批量与随机头数", "random batches and numbers of heads",
                              "случайные батчи и число голов"), like="batch-2x3x6-three-heads"),
+            "other-ranks": Kind(L("没有批量轴或有两个批量轴的随机输入", "random inputs with no batch axis or two",
+                                  "случайные входы без оси батча или с двумя осями"), like="unbatched-4x6"),
         },
     ),
     exercise(
@@ -154,6 +171,8 @@ EXERCISES = [
             "numbered": Kind(_NUMBERED, like="labels-1x2x3x2"),
             "random": Kind(L("随机批量与随机头数", "random batches and numbers of heads",
                              "случайные батчи и число голов"), like="batch-2x2x3x4"),
+            "other-ranks": Kind(L("没有批量轴或有两个批量轴的随机输入", "random inputs with no batch axis or two",
+                                  "случайные входы без оси батча или с двумя осями"), like="one-sequence-3d"),
             "too-few-axes": Kind(L("只有两个轴的随机输入", "a random input with only two axes",
                                    "случайный вход всего с двумя осями"), like="too-few-axes"),
         },
@@ -184,6 +203,8 @@ EXERCISES = [
             "not-divisible": Kind(L("宽度不能被头数整除（应当报错）",
                                     "a width not divisible by the number of heads (must raise)",
                                     "ширина не делится на число голов (должна быть ошибка)"), like="not-divisible"),
+            "no-layers": Kind(L("0 层（应当报错）", "0 layers (must raise)", "0 слоёв (должна быть ошибка)"),
+                              like="no-layers"),
         },
     ),
 ]

@@ -31,6 +31,9 @@ def _pos1_public():
         Case("last-rows", (np.array([1, 2, 0]), E, P, 5),
              label=L("用到位置表的最后几行（offset=5）", "the last rows of the position table (offset=5)",
                      "последние строки таблицы позиций (offset=5)")),
+        Case("past-the-table", (np.array([1, 2, 0]), E, P, 6),
+             label=L("位置超出位置表（offset=6，应当报错）", "positions past the table (offset=6, must raise)",
+                     "позиции за концом таблицы (offset=6, должна быть ошибка)")),
     ]
 
 
@@ -44,6 +47,10 @@ def _pos1_hidden(rng):
         shape = (T,) if i % 2 else (int(rng.integers(1, 4)), T)
         cases.append(Case(f"embed-{i}", (rng.integers(0, V, size=shape), E, P), {"offset": offset},
                           kind="sequence" if i % 2 else "batch"))
+    E, P = _tables(rng, 5, int(rng.integers(2, 6)), 3)
+    T = int(rng.integers(1, len(P) + 1))
+    cases.append(Case("past-the-table", (rng.integers(0, 5, size=T), E, P),
+                      {"offset": len(P) - T + int(rng.integers(1, 3))}, kind="past-the-table"))
     return cases
 
 
@@ -92,6 +99,8 @@ def _pos3_public():
              label=L("没有位置的模型", "a model without positions", "модель без позиций")),
         Case("with-positions", (Ref("forward"), ids, 0, 1), setup=with_pos,
              label=L("带位置的模型", "a model with positions", "модель с позициями")),
+        Case("swap-0-and-2", (Ref("forward"), ids, 0, 2), setup=with_pos,
+             label=L("交换位置 0 与 2", "swapping positions 0 and 2", "перестановка позиций 0 и 2")),
         Case("equal-tokens", (Ref("forward"), np.array([3, 5, 3, 6]), 0, 2), setup=with_pos,
              label=L("交换两个相同的词元", "swapping two equal tokens", "перестановка двух одинаковых токенов")),
         Case("batch", (Ref("forward"), np.array([[3, 5, 4, 6], [1, 2, 3, 4]]), 1, 2), setup=with_pos,
@@ -99,6 +108,8 @@ def _pos3_public():
         Case("moves-the-last-query", (Ref("forward"), ids, 1, 3), setup=with_pos,
              label=L("j 是最后一个位置（应当报错）", "j is the last position (must raise)",
                      "j — последняя позиция (должна быть ошибка)")),
+        Case("same-position", (Ref("forward"), ids, 1, 1), setup=with_pos,
+             label=L("i 与 j 相同（应当报错）", "i equal to j (must raise)", "i равно j (должна быть ошибка)")),
     ]
 
 
@@ -113,6 +124,9 @@ def _pos3_hidden(rng):
                           setup=forward_setup(seed, which), kind=which))
     cases.append(Case("moves-the-last-query", (Ref("forward"), rng.integers(0, 7, size=5), 0, 4),
                       setup=forward_setup(int(rng.integers(1_000_000)), "causal"), kind="last-position"))
+    same = int(rng.integers(0, 4))
+    cases.append(Case("same-position", (Ref("forward"), rng.integers(0, 7, size=5), same, same),
+                      setup=forward_setup(int(rng.integers(1_000_000)), "causal"), kind="same-position"))
     return cases
 
 
@@ -127,6 +141,10 @@ EXERCISES = [
                                "случайные таблицы, одна последовательность, случайное смещение"), like="offset-3"),
             "batch": Kind(L("随机大小的表和一个批量，随机偏移量", "random tables, a batch, a random offset",
                             "случайные таблицы, батч, случайное смещение"), like="batch"),
+            "past-the-table": Kind(L("位置超出随机大小的位置表（应当报错）",
+                                     "positions past the end of a random position table (must raise)",
+                                     "позиции за концом случайной таблицы позиций (должна быть ошибка)"),
+                                   like="past-the-table"),
         },
     ),
     exercise(
@@ -158,6 +176,8 @@ EXERCISES = [
             "last-position": Kind(L("交换涉及最后一个位置（应当报错）", "a swap involving the last position (must raise)",
                                     "перестановка с участием последней позиции (должна быть ошибка)"),
                                   like="moves-the-last-query"),
+            "same-position": Kind(L("i 与 j 相同（应当报错）", "i equal to j (must raise)",
+                                    "i равно j (должна быть ошибка)"), like="same-position"),
         },
     ),
 ]

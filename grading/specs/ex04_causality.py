@@ -91,10 +91,15 @@ def _causal2_public():
         Case("constant-control", args + (2, 0), setup=_verdict_setup(5, "causal", "constant"),
              label=L("对照的输出永远不变", "a control whose output never changes",
                      "контроль, выход которого никогда не меняется")),
+        Case("leak-with-a-blind-control", args + (2, 0), setup=_verdict_setup(5, "time_norm", "constant"),
+             label=L("会泄漏的模型，对照的输出永远不变", "a leaking model, a control whose output never changes",
+                     "модель с утечкой, контроль с неизменным выходом")),
         Case("huge-tolerance", args + (2, 0), {"tol": 10.0}, setup=_verdict_setup(5, "time_norm", "unmasked"),
              label=L("很大的容差 tol=10", "a huge tolerance, tol=10", "огромный допуск tol=10")),
         Case("position-0", args + (0, 0), setup=_verdict_setup(5, "causal", "unmasked"),
              label=L("position=0（应当报错）", "position=0 (must raise)", "position=0 (должна быть ошибка)")),
+        Case("position-T", args + (5, 0), setup=_verdict_setup(5, "causal", "unmasked"),
+             label=L("position=T=5（应当报错）", "position=T=5 (must raise)", "position=T=5 (должна быть ошибка)")),
     ]
 
 
@@ -155,7 +160,7 @@ def _causal4_public():
              label=L("所有特征都相等的行", "rows whose features are all equal", "строки, в которых все признаки равны")),
         Case("float32", (rng.normal(size=(3, 5)).astype(np.float32),),
              label=L("float32 输入", "a float32 input", "вход во float32")),
-        Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label=L("eps=0.5", "eps=0.5", "eps=0,5")),
+        Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label=L("eps=0.5", "eps=0.5", "eps=0.5")),
         Case("one-position", (np.array([[3.0, -1.0, 2.0]]),), label=L("只有一个位置", "a single position", "одна позиция")),
     ]
 

@@ -42,6 +42,9 @@ def _dec1_public():
         Case("shape-mismatch", (np.ones((2, 3)), uniform),
              label=L("两个数组形状不同（应当报错）", "arrays of different shapes (must raise)",
                      "массивы разной формы (должна быть ошибка)")),
+        Case("broadcastable-shapes", (np.ones((1, 3)), uniform),
+             label=L("形状 (1, 3) 与 (3, 3)：可以广播，但仍应报错", "shapes (1, 3) and (3, 3): they broadcast, "
+                     "yet must raise", "формы (1, 3) и (3, 3): транслируются, но должна быть ошибка")),
     ]
 
 
@@ -59,6 +62,8 @@ def _dec1_hidden(rng):
     cases.append(Case("causal", (rng.normal(size=(2, tq, tk)), causal), kind="causal"))
     cases.append(Case("shape-mismatch", (rng.normal(size=(3, 4)), _softmax_weights(rng, (3, 5))[0]),
                       kind="shape-mismatch"))
+    weights = _softmax_weights(rng, (int(rng.integers(2, 5)), 4))[0]
+    cases.append(Case("broadcastable", (rng.normal(size=(1, 4)), weights), kind="broadcastable"))
     return cases
 
 
@@ -78,7 +83,7 @@ def _dec2_public():
                          rng.normal(size=6).astype(np.float32)),
              label=L("float32 输入", "a float32 input", "вход во float32")),
         Case("eps", (rng.normal(size=(2, 4)), rng.normal(size=(2, 4)), rng.normal(size=4)), {"eps": 0.5},
-             label=L("eps=0.5", "eps=0.5", "eps=0,5")),
+             label=L("eps=0.5", "eps=0.5", "eps=0.5")),
         Case("one-position", (rng.normal(size=(1, 3)), rng.normal(size=(1, 3)), rng.normal(size=3)),
              label=L("只有一个位置", "a single position", "одна позиция")),
         Case("gain-of-wrong-width", (np.ones((2, 4)), rng.normal(size=(2, 4)), np.ones(3)),
@@ -174,6 +179,14 @@ def _dec4_public():
         Case("prefix-0", (Ref("model"), Ref("forward"), _MIRROR_IDS, 0), setup=_diagnose_setup(masked, "masked"),
              label=L("prefix_length=0（应当报错）", "prefix_length=0 (must raise)",
                      "prefix_length=0 (должна быть ошибка)")),
+        Case("prefix-T", (Ref("model"), Ref("forward"), _MIRROR_IDS, len(_MIRROR_IDS)),
+             setup=_diagnose_setup(masked, "masked"),
+             label=L("prefix_length=T=8（应当报错）", "prefix_length=T=8 (must raise)",
+                     "prefix_length=T=8 (должна быть ошибка)")),
+        Case("zeros-in-the-future", (Ref("model"), Ref("forward"), np.array([1, 3, 5, 0, 0, 0]), 3),
+             setup=_diagnose_setup("m.random_decoder(75)", "unmasked"),
+             label=L("未来的词元都是 0，去掉掩码来运行", "future tokens all 0, run without the mask",
+                     "все будущие токены равны 0, запуск без маски")),
     ]
 
 
@@ -191,6 +204,10 @@ def _dec4_hidden(rng):
     cases.append(Case(f"handed-over-{trained}-run-{how}", (Ref("model"), Ref("forward"), _MIRROR_IDS,
                                                            int(rng.integers(1, 8))),
                       setup=_diagnose_setup(f"m.handed_over_decoder({trained!r})", how), kind="handed-over"))
+    T = int(rng.integers(2, 9))
+    cases.append(Case("prefix-T", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T), T),
+                      setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "masked"),
+                      kind="prefix-T"))
     return cases
 
 
@@ -210,6 +227,10 @@ EXERCISES = [
                            like="after-cache-2x4"),
             "shape-mismatch": Kind(L("形状不同的随机数组（应当报错）", "random arrays of different shapes (must raise)",
                                      "случайные массивы разной формы (должна быть ошибка)"), like="shape-mismatch"),
+            "broadcastable": Kind(L("形状不同但可以广播的随机数组（应当报错）",
+                                    "random arrays of different shapes that broadcast (must raise)",
+                                    "случайные массивы разной формы, которые транслируются (должна быть ошибка)"),
+                                  like="broadcastable-shapes"),
         },
     ),
     exercise(
@@ -260,6 +281,8 @@ EXERCISES = [
             "handed-over": Kind(L("交来的训练好的模型，以随机方式运行", "the handed-over trained weights, run either way",
                                   "переданные обученные веса, запущенные тем или иным способом"),
                                 like="cheater-run-with-the-mask"),
+            "prefix-T": Kind(L("prefix_length 等于 T（应当报错）", "prefix_length equal to T (must raise)",
+                               "prefix_length равно T (должна быть ошибка)"), like="prefix-T"),
         },
     ),
 ]

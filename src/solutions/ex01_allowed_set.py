@@ -19,6 +19,8 @@ md(
 `check` 只运行公开的测试用例，并用本笔记本的语言告诉你：哪个用例通过，哪个失败，失败的原因是什么（期望值与实际值、形状、dtype、容差）。评分时还会加入随机生成的隐藏测试用例，所以请实现题目中的规则，而不是只迎合这几个例子。
 
 函数要在笔记本里亲手写出。直接调用 `lib` 中的参考实现（例如 `lib.attention.masked_softmax`）会被检查发现：`check` 会给出提示，评分时这一题不计分。
+
+计分：每道题的分数写在标题里。只有这道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数；只要有一个测试没通过，这道题就得 0 分（教师也可以选择部分得分，那时分数平均分给各个测试组）。失败时，`check` 若认出是常见的错误，会说明数字反映了什么，并指出本章哪一节讲到它。
 """,
     en="""
 This notebook goes with §1. Each exercise states a task and gives a function in which a single line, `raise NotImplementedError  # TODO`, stands where the answer goes. Replace that line with your code and run the `check(...)` cell right below it.
@@ -26,6 +28,8 @@ This notebook goes with §1. Each exercise states a task and gives a function in
 `check` runs the public test cases only and tells you, in this notebook's language, which case passed, which failed and why (expected vs. actual value, shape, dtype, tolerance). Grading adds hidden test cases drawn at random, so implement the rule the task states rather than fitting the few examples.
 
 Write the functions yourself, here in the notebook. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` prints a warning and the grader gives no points for that exercise.
+
+Scoring: each exercise's points are in its heading. An exercise earns them when all its tests, public and hidden, pass; one failed test leaves it at 0 points (an instructor may choose partial credit instead, which splits the points equally over the exercise's test groups). When a failure matches a common mistake, `check` says what the numbers suggest and which section of the chapter explains it.
 """,
     ru="""
 Этот блокнот относится к §1. В каждом упражнении есть условие и функция, в которой на месте ответа стоит одна строка `raise NotImplementedError  # TODO`. Замените её своим кодом и запустите ячейку `check(...)` сразу под функцией.
@@ -33,13 +37,15 @@ Write the functions yourself, here in the notebook. Calling the reference versio
 `check` прогоняет только открытые тесты и сообщает на языке блокнота, какие из них пройдены, какие нет и почему (ожидаемое и полученное значение, форма, dtype, допуск). При оценивании добавляются скрытые тесты со случайными данными, поэтому реализуйте правило из условия, а не подгоняйте ответ под несколько примеров.
 
 Функции нужно написать самостоятельно, здесь, в блокноте. Вызов эталонных версий из `lib` (например, `lib.attention.masked_softmax`) обнаруживается: `check` печатает предупреждение, а система оценивания не засчитывает такое упражнение.
+
+Баллы: у каждого упражнения они указаны в заголовке. Упражнение получает их, только если пройдены все его тесты, открытые и скрытые; один непройденный тест оставляет его с 0 баллов (преподаватель может вместо этого включить частичный зачёт, и тогда баллы поровну делятся между группами тестов упражнения). Если ошибка похожа на типичную, `check` объясняет, о чём говорят числа, и называет раздел главы, где это разобрано.
 """,
 )
 
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from lib.data import BOS, EOS, IGNORE, build_vocab, encode
 """), tags=("hide-input",))
 
@@ -185,7 +191,8 @@ weights = masked_softmax(np.zeros((3, 3)), allowed)
 zeroed = np.where(allowed, np.full((3, 3), 1 / 3), 0.0)
 print(np.round(weights, 6))
 print(np.round(weights.sum(axis=-1), 12), np.round(zeroed.sum(axis=-1), 6))
-assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 1 / 3)
+assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 1 / 3), \
+    needs_exercise("mask-1", "mask-2")
 """)
 
 md(
@@ -265,7 +272,8 @@ zero_on_allowed = weights.copy()
 zero_on_allowed[1] = [1.0, 0.0, 0.0]
 print(is_valid_attention(weights, allowed), is_valid_attention(zeroed, allowed),
       is_valid_attention(zero_on_allowed, allowed))
-assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0
+assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0, \
+    needs_exercise("mask-1", "mask-2", "mask-3")
 """)
 
 md(
@@ -367,8 +375,8 @@ scored = targets != IGNORE
 print(inputs.tolist())
 print(targets.tolist())
 print(scored.sum(axis=1).tolist(), (targets == EOS).sum(axis=1).tolist())
-assert scored.sum(axis=1).tolist() == [3, 2] and (targets[scored] == EOS).sum() == 2
-assert (inputs[~scored] == EOS).all()
+assert scored.sum(axis=1).tolist() == [3, 2] and (targets[scored] == EOS).sum() == 2, needs_exercise("data-1")
+assert (inputs[~scored] == EOS).all(), needs_exercise("data-1")
 """)
 
 md(

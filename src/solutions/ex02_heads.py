@@ -11,19 +11,25 @@ md(zh="# 练习 2 参考解答：多头", en="# Solutions to exercise set 2: hea
 md(
     zh="""
 本笔记本配合 §2，做法与练习 1 相同：把函数中 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)` 单元格；反馈使用本笔记本的语言。评分时还会加上随机生成数据的隐藏测试用例。拆分头、合并头和多头注意力都要亲手写出，不要调用 `lib.attention` 中的同名函数；§1 的 `causal_attention` 可以直接使用。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The feedback comes in this notebook's language, and grading adds hidden test cases with random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §2 и устроен так же, как упражнения к разделу 1: замените в функции строку `raise NotImplementedError  # TODO` своим кодом и запустите ячейку `check(...)` под ней. Сообщения проверки написаны на языке блокнота, а при оценивании добавляются скрытые тесты со случайными данными. Разбиение на головы, склейку и многоголовое внимание напишите сами, не вызывая одноимённые функции из `lib.attention`; `causal_attention` из §1 использовать можно.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from lib.attention import causal_attention
 """), tags=("hide-input",))
 
@@ -98,7 +104,7 @@ check("heads-1", split_heads)
 code("""
 right = split_heads(x, H)
 print(right[0] // D)                              #zh 现在每一行都来自它自己的位置 #en every row now comes from its own position #ru теперь каждая строка взята из своей позиции
-assert (right[0] // D == np.arange(T)[None, :, None]).all()
+assert (right[0] // D == np.arange(T)[None, :, None]).all(), needs_exercise("heads-1")
 """)
 
 md(
@@ -235,7 +241,7 @@ w_o = np.array([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 0, -1, 0], [0, 1, 0, -1]])
 eye = np.eye(4)
 out = multi_head_attention(tokens, eye, eye, eye, w_o, 2)
 print(np.round(out[0], 6))
-assert np.allclose(out[0], [[1, 1, 1, -1], [1, 1, a - b, b - a]])
+assert np.allclose(out[0], [[1, 1, 1, -1], [1, 1, a - b, b - a]]), needs_exercise("heads-3")
 """)
 
 md(
@@ -329,8 +335,8 @@ for dtype in ("float32", "float16"):
     for n_heads in (1, 4, 12):
         parameters, kv_bytes = attention_costs(1, 1024, 768, n_heads, 12, dtype)
         print(n_heads, dtype, parameters, kv_bytes / 2**20)
-assert attention_costs(1, 1024, 768, 12, 12, "float32") == (28_311_552, 75_497_472)
-assert attention_costs(1, 1024, 768, 1, 12, "float16") == (28_311_552, 75_497_472 // 2)
+assert attention_costs(1, 1024, 768, 12, 12, "float32") == (28_311_552, 75_497_472), needs_exercise("cost-1")
+assert attention_costs(1, 1024, 768, 1, 12, "float16") == (28_311_552, 75_497_472 // 2), needs_exercise("cost-1")
 """)
 
 md(

@@ -11,19 +11,25 @@ md(zh="# 练习 3 参考解答：可学习的绝对位置", en="# Solutions to e
 md(
     zh="""
 本笔记本配合 §3，做法与前两份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)`。`lib.positions` 里的 `embed` 和 `embed_backward` 是参考实现，请不要直接调用它们。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §3 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it. `embed` and `embed_backward` in `lib.positions` are the reference versions; do not call them.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §3 и устроен как упражнения к предыдущим разделам: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней. `embed` и `embed_backward` из `lib.positions` — эталонные версии; не вызывайте их.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from grading.models import no_position_forward, random_model
 """), tags=("hide-input",))
 
@@ -33,21 +39,21 @@ md(
 
 `embed(ids, token_table, position_table, offset=0)` 返回输入向量 `E[x_t] + P[offset + t]`：`ids` 形状为 `(T,)` 或 `(B, T)`，词元嵌入表 `E` 形状为 `(V, D)`，位置表 `P` 形状为 `(C, D)`。`offset` 是这段输入之前已有的位置数，所以第 `t` 个词元的绝对位置是 `offset + t`。
 
-位置越界的检查已经写好（位置既不取模回绕，也不截断到最后一行）；补上返回结果的那一行。
+位置表只有 `C` 行。若某个位置超出这个范围（或 `offset` 为负），就抛出 `ValueError`：位置既不能取模回绕，也不能截断到最后一行，因为那些行从未为这样的位置训练过（§3.3）。
 """,
     en="""
 ## pos-1: embedding with an offset (1 point)
 
 `embed(ids, token_table, position_table, offset=0)` returns the input vectors `E[x_t] + P[offset + t]`: `ids` has shape `(T,)` or `(B, T)`, the token embedding table `E` is `(V, D)` and the position table `P` is `(C, D)`. `offset` counts the positions that come before this piece of input, so token `t` sits at absolute position `offset + t`.
 
-The range check is given (a position table is never wrapped around, nor clamped to its last row); write the line that returns the result.
+The position table has `C` rows. If a position falls outside them (or `offset` is negative), raise `ValueError`: never wrap a position around the table, nor clamp it to the last row, since no row was trained for such a position (§3.3).
 """,
     ru="""
 ## pos-1: эмбеддинг с учётом смещения (1 балл)
 
 `embed(ids, token_table, position_table, offset=0)` возвращает входные векторы `E[x_t] + P[offset + t]`: `ids` имеет форму `(T,)` или `(B, T)`, таблица эмбеддингов токенов `E` — `(V, D)`, таблица позиций `P` — `(C, D)`. `offset` — число позиций перед этим фрагментом входа, поэтому токен `t` стоит в абсолютной позиции `offset + t`.
 
-Проверка выхода за таблицу уже написана (позицию не берут по модулю и не прижимают к последней строке); допишите строку, которая возвращает результат.
+В таблице позиций `C` строк. Если позиция выходит за них (или `offset` отрицателен), выбросьте `ValueError`: позицию нельзя брать по модулю или прижимать к последней строке, ведь ни одна строка не обучалась для такой позиции (§3.3).
 """,
 )
 
@@ -55,9 +61,9 @@ code("""
 def embed(ids, token_table, position_table, offset=0):
     ids = np.asarray(ids)
     T = ids.shape[-1]
+    # BEGIN SOLUTION
     if offset < 0 or offset + T > len(position_table):
         raise ValueError(f"positions {offset}..{offset + T - 1} are not rows of the position table")
-    # BEGIN SOLUTION
     return token_table[ids] + position_table[offset:offset + T]     # (..., T, D)
     # END SOLUTION
 """)
@@ -191,7 +197,7 @@ E_nudged = E.copy()
 E_nudged[4, 0] += h
 numeric = (loss(E_nudged, P) - loss(E, P)) / h
 print(round(numeric, 4), round(d_token[4, 0], 4))
-assert abs(numeric - d_token[4, 0]) < 1e-6
+assert abs(numeric - d_token[4, 0]) < 1e-6, needs_exercise("pos-1", "pos-2")
 """)
 
 md(
@@ -262,7 +268,7 @@ ids = np.array([3, 5, 4])
 without_positions = last_row_swap_change(no_position_forward(model), ids, 0, 1)
 with_positions = last_row_swap_change(model.forward, ids, 0, 1)
 print(without_positions < 1e-12, round(with_positions, 6))
-assert without_positions < 1e-12 < with_positions
+assert without_positions < 1e-12 < with_positions, needs_exercise("pos-3")
 """)
 
 md(

@@ -13,16 +13,22 @@ md(
 本笔记本配合 §4，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
 这里的函数都是检验：它们接收一个前向函数 `forward(ids)`（把词元编号映射为输出 `(T, D)` 或 `(B, T, D)`），在固定参数下比较两次前向传播。你将写出未来扰动检验和它的阴性对照，再用它们找出一个注意力掩码完全正确、却仍然泄漏未来信息的模型，并把它修好。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §4 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
 The functions here are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then fix it.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §4 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
 Все функции здесь — проверки. Каждая получает функцию прямого прохода `forward(ids)` (номера токенов → выходы формы `(T, D)` или `(B, T, D)`) и сравнивает два прохода при фиксированных параметрах. Вы напишете проверку возмущением будущего и её отрицательный контроль, с их помощью поймаете модель, у которой маска внимания безупречна, а утечка из будущего всё равно есть, и исправите её.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 

@@ -13,23 +13,29 @@ md(
 本笔记本配合 §5，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
 逐词元生成时，模型把每个头已有位置的键和值存进 KV 缓存，新词元只计算自己的查询、键和值。你要用缓存续写一个右填充的批量，让每一行的新词元落在正确的位置上；再不借助现成函数写出完整的一步，再写一个检验，确认缓存与完整前向传播给出相同的输出。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §5 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
 When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will continue a right-padded batch through the cache, with every row's new token at the right position, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §5 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
 При пошаговой генерации модель хранит в KV-кэше ключи и значения уже увиденных позиций для каждой головы, а новый токен вычисляет только свои запрос, ключ и значение. Вам предстоит продолжить через кэш батч с дополнением справа так, чтобы новый токен каждой строки встал в правильную позицию, самостоятельно запрограммировать шаг с кэшем целиком и написать проверку того, что кэш даёт те же выходы, что и полный прямой проход.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 
 code(setup_cell("""
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from grading.models import buggy_step, random_model
 from lib.data import BOS, IGNORE, build_vocab, collate, encode
 """, after="""
@@ -118,7 +124,7 @@ for token in inputs[0]:
 padded_error = float(np.abs(model.step(wind, whole_row) - full[0]).max())
 print(inputs.tolist(), targets.tolist())
 print([float(np.abs(ours[b] - full[b]).max()) < 1e-12 for b in range(2)], padded_error > 1e-3)
-assert np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3
+assert np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3, needs_exercise("cache-1")
 """)
 
 md(
@@ -276,7 +282,7 @@ right = cache_error(model.forward, model.step, model.new_cache, ids)
 reset = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids)
 reset_one_token = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids[:1])
 print(right < 1e-12, round(reset, 6), reset_one_token)
-assert right < 1e-12 < reset and reset_one_token == 0.0
+assert right < 1e-12 < reset and reset_one_token == 0.0, needs_exercise("cache-3")
 """)
 
 md(

@@ -14,16 +14,22 @@ md(
 本笔记本配合 §6，做法与前几份练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行下面的 `check(...)`。
 
 §6.6 说明了为什么要有一条独立的计算路径：如果 `lib` 里有错误，拿 `lib` 的两种用法互相比较，断言照样可能“自洽”地通过。这里由你亲手写出这条路径：只用 Python 本身（列表、循环和 `math` 模块）写一次多头注意力，再用它重算 §6 表中的编号 2 和编号 3，与 `lib` 的结果对照。函数里用到 NumPy 或 `lib`，核对就不再独立：`check` 会给出提示，评分时这一题不计分。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §6 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
 §6.6 explains why an independent route of computation is needed: if `lib` had a bug, assertions that compare two uses of `lib` could still pass "consistently". Here you write that route yourself: multi-head attention in plain Python (lists, loops and the `math` module), which you then use to recompute numbers 2 and 3 of the table of §6 and compare them with `lib`. A function that uses NumPy or `lib` is no longer an independent check: `check` prints a warning and the grader gives no points for it.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §6 и устроен так же, как предыдущие: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней.
 
 В §6.6 объяснено, зачем нужен независимый путь вычислений: будь в `lib` ошибка, утверждения, сравнивающие два способа вызвать `lib`, всё равно могли бы «согласованно» выполняться. Здесь вы прокладываете этот путь сами: пишете многоголовое внимание на чистом Python (списки, циклы и модуль `math`), а затем пересчитываете с его помощью числа № 2 и № 3 из таблицы §6 и сверяете их с `lib`. Функция, которая пользуется NumPy или `lib`, уже не даёт независимой проверки: `check` напечатает предупреждение, а система оценивания не засчитает упражнение.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 
@@ -32,7 +38,7 @@ import math
 
 import numpy as np
 
-from grading import check
+from grading import check, needs_exercise
 from lib import checks
 from lib.data import BOS, UNK
 """, after="""
@@ -145,8 +151,8 @@ perturbation = checks.check_causality(model.forward, lambda t: model.forward(t, 
 ours = {2: perturbation.change, 3: perturbation.control_change}
 for n in (2, 3):
     print(n, f"{py[n]:.10f}", f"{ours[n]:.10f}", abs(py[n] - ours[n]) < 1e-12)
-assert py[2] == 0.0 and abs(py[3] - 39.772020613422825) < 1e-9
-assert all(abs(py[n] - ours[n]) < 1e-12 for n in (2, 3))
+assert py[2] == 0.0 and abs(py[3] - 39.772020613422825) < 1e-9, needs_exercise("evidence-1")
+assert all(abs(py[n] - ours[n]) < 1e-12 for n in (2, 3)), needs_exercise("evidence-1")
 """)
 
 md(

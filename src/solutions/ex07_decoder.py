@@ -16,16 +16,22 @@ md(
 本笔记本配合 §7，做法与前面的练习相同：把 `raise NotImplementedError  # TODO` 那一行换成你的代码，再运行它下面的 `check(...)`。共四题：掩码 softmax 的反向传播、层归一化的反向传播（并用中心差分检验它）、解码器带逐层 KV 缓存的一步，以及诊断一个交到你手里的模型是否泄漏未来信息。
 
 `lib.layers` 里的 `masked_softmax_backward`、`layer_norm_backward`，以及解码器的 `model.step`、`model.block_step`，都是参考实现，请不要直接调用它们；§7.1 和前几节的其他构件，例如 `layer_norm_forward`、`mlp_forward`、`causal_attention`，都可以用。
+
+计分方法与练习 1 相同：一道题的全部测试（公开测试和隐藏测试）都通过，才得到这道题的分数。
 """,
     en="""
 This notebook goes with §7 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it. There are four exercises: the backward pass of the masked softmax, the backward pass of layer normalisation (checked with central differences), one step of the decoder with a KV cache in every layer, and the diagnosis of a model handed over to you that may leak the future.
 
 `masked_softmax_backward` and `layer_norm_backward` in `lib.layers`, and the decoder's `model.step` and `model.block_step`, are the reference versions; do not call them. The other building blocks of §7.1 and the earlier sections, such as `layer_norm_forward`, `mlp_forward` and `causal_attention`, are yours to use.
+
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """,
     ru="""
 Этот блокнот относится к §7 и устроен как упражнения к предыдущим разделам: замените строку `raise NotImplementedError  # TODO` своим кодом и запустите `check(...)` под ней. Упражнений четыре: обратный проход маскированного softmax, обратный проход нормализации слоя (с проверкой центральными разностями), один шаг декодера с KV-кэшем в каждом слое и диагностика переданной вам модели, в которой, возможно, есть утечка информации из будущего.
 
 `masked_softmax_backward` и `layer_norm_backward` из `lib.layers`, а также методы декодера `model.step` и `model.block_step` — эталонные версии; не вызывайте их. Остальные составные части из §7.1 и предыдущих разделов, например `layer_norm_forward`, `mlp_forward` и `causal_attention`, использовать можно.
+
+Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
 

@@ -1,0 +1,167 @@
+"""The corpus of wrong answers through the real batch grader, in one batch.
+
+Every entry of tests/mistakes/ is put into a copy of its solved notebook (a cell
+with the wrong definition right after the solution's), at most one entry per
+exercise in a notebook, so the 164 entries fit in about 50 notebooks; the
+notebooks alternate between zh, en and ru.  One run of ``python -m grading``
+with ``--seed 5`` grades them all.  Each entry's row must fail with 0 points,
+name the same diagnosis as the in-process scoring of tests/test_mistakes.py
+(the grader runs the function in a sandboxed kernel and compares in its own
+process: the two must agree), and the instructor's index must count it.
+"""
+
+import collections
+import copy
+import html
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from conftest import slowdown
+from grading.exercises import EXERCISES
+from mistakes import entries
+from test_mistakes import GRADER_SEEDS, outcome
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LANGS = ("zh", "en", "ru")
+SEED = GRADER_SEEDS[0]
+pytestmark = pytest.mark.heavy
+
+
+def _source(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def with_wrong_definitions(notebook, chosen):
+    """A copy of ``notebook`` with, after the cell defining each exercise's function, a cell holding the wrong one."""
+    nb = copy.deepcopy(notebook)
+    for entry in chosen:
+        function = EXERCISES[entry.exercise].function
+        where = next(i for i, c in enumerate(nb["cells"])
+                     if c["cell_type"] == "code" and f"def {function}(" in _source(c))
+        nb["cells"].insert(where + 1, {"cell_type": "code", "execution_count": None, "id": f"wrong-{function}"[:64],
+                                       "metadata": {}, "outputs": [], "source": entry.code.strip() + "\n"})
+    return nb
+
+
+def build_batch(folder):
+    """Write the corpus as submissions under ``folder``; returns {submission name: [entries]}."""
+    by_notebook = collections.defaultdict(lambda: collections.defaultdict(list))
+    for entry in entries():
+        by_notebook[EXERCISES[entry.exercise].notebook][entry.exercise].append(entry)
+    plan, n = {}, 0
+    for stem, per_exercise in sorted(by_notebook.items()):
+        for k in range(max(len(v) for v in per_exercise.values())):
+            chosen = [v[k] for v in per_exercise.values() if k < len(v)]
+            lang = LANGS[n % 3]
+            n += 1
+            solved = json.loads((ROOT / "solutions" / lang / f"{stem}.ipynb").read_text(encoding="utf-8"))
+            name = f"{stem}-{k:02d}-{lang}"
+            (folder / name).mkdir()
+            (folder / name / f"{stem}.ipynb").write_text(json.dumps(with_wrong_definitions(solved, chosen),
+                                                                   ensure_ascii=False), encoding="utf-8")
+            plan[name] = chosen
+    return plan
+
+
+@pytest.fixture(scope="module")
+def corpus_batch(tmp_path_factory):
+    batch = tmp_path_factory.mktemp("corpus")
+    plan = build_batch(batch)
+    out = tmp_path_factory.mktemp("corpus-report")
+    factor = slowdown()
+    proc = subprocess.run(
+        [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--feedback", str(out / "fb"),
+         "--seed", str(SEED), "--jobs", "2", "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=3600 * factor)
+    report = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    rows = {(pathlib.Path(r["submission"]).name, r["exercise"]): r for r in report["rows"]}
+    return {"proc": proc, "plan": plan, "rows": rows, "report": report, "out": out}
+
+
+def test_the_batch_completes(corpus_batch):
+    assert corpus_batch["proc"].returncode == 0, corpus_batch["proc"].stderr[-3000:]
+    assert corpus_batch["report"]["grader"]["complete"] is True
+
+
+def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
+    problems = []
+    for name, chosen in corpus_batch["plan"].items():
+        for entry in chosen:
+            row = corpus_batch["rows"][(name, entry.exercise)]
+            if row["status"] == "pass" or row["points"] != 0:
+                problems.append(f"{entry.name}: {row['status']} {row['points']} points")
+            expected = outcome(entry)["grader_mistakes"][SEED]
+            if row.get("diagnosis") != (expected.id if expected else None):
+                problems.append(f"{entry.name}: the grader names {row.get('diagnosis')}, check() "
+                                f"{expected.id if expected else None}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_index_counts_the_diagnoses(corpus_batch):
+    index = (corpus_batch["out"] / "fb" / "index.html").read_text(encoding="utf-8")
+    counts = collections.Counter((r["exercise"], r["diagnosis"]) for r in corpus_batch["rows"].values()
+                                 if r.get("diagnosis"))
+    assert counts, "no diagnosis at all"
+    assert "Known mistakes in this class" in index
+    from grading import diagnoses
+    for (exercise, mistake_id), n in counts.items():
+        what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "en")
+        assert f"{exercise}: {n} of " in index and html.escape(what) in index, (exercise, mistake_id)
+
+
+def test_pages_say_how_points_are_earned_and_why(corpus_batch):
+    from grading.batch.report import display_names, page_name
+    fb = corpus_batch["out"] / "fb"
+    names = display_names(corpus_batch["report"])
+    pages = {pathlib.Path(s).name: page_name(names[s], s) for s in names}
+    sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "what this suggests"),
+                 "ru": ("Как начисляются баллы", "вероятная причина")}
+    for name in corpus_batch["plan"]:
+        lang = name.rsplit("-", 1)[1]
+        for suffix in (".html", ".md"):
+            page = (fb / f"{pages[name]}{suffix}").read_text(encoding="utf-8")
+            assert sentences[lang][0] in page, (name, suffix)
+        diagnosed = any(corpus_batch["rows"][(name, e.exercise)].get("diagnosis") for e in corpus_batch["plan"][name])
+        assert (sentences[lang][1] in (fb / f"{pages[name]}.html").read_text(encoding="utf-8")) == diagnosed, name
+
+
+def test_partial_credit_splits_the_points_over_the_test_groups(tmp_path):
+    """--partial: an exercise's points split equally over its test groups (each public test, each hidden
+    kind), stated in the rubric of the report, on the rows and on the pages; the default stays all or nothing."""
+    from grading.batch.runner import partial_points, test_groups
+    exercise = EXERCISES["mask-2"]
+    cases = [(c, False) for c in exercise.public_cases()] + [(c, True) for c in exercise.hidden_cases(SEED)]
+    groups = test_groups(cases)
+    assert len(groups) == len(exercise.public_cases()) + len({c.kind for c, hidden in cases if hidden})
+    assert partial_points(exercise, cases, set(range(len(cases)))) == (2, [len(groups), len(groups)])
+    assert partial_points(exercise, cases, set()) == (0, [0, len(groups)])
+    one_hidden_kind = set(range(len(cases))) - {next(i for i, (c, h) in enumerate(cases) if h)}
+    points, won = partial_points(exercise, cases, one_hidden_kind)
+    assert won == [len(groups) - 1, len(groups)] and points == round(2 * (len(groups) - 1) / len(groups), 2)
+
+    entry = next(e for e in entries() if e.name == "mask-2:softmax-then-zero")
+    solved = json.loads((ROOT / "solutions" / "ru" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))
+    (tmp_path / "in" / "anna").mkdir(parents=True)
+    (tmp_path / "in" / "anna" / "ex01_allowed_set.ipynb").write_text(
+        json.dumps(with_wrong_definitions(solved, [entry]), ensure_ascii=False), encoding="utf-8")
+    factor = slowdown()
+    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial", "--seed", str(SEED),
+                           "--json", str(tmp_path / "r.json"), "--feedback", str(tmp_path / "fb"),
+                           "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["grader"]["options"]["partial"] is True
+    rubric = {x["id"]: x for x in report["grader"]["exercises"]}
+    assert rubric["mask-2"]["groups"] == list(groups)
+    row = next(r for r in report["rows"] if r["exercise"] == "mask-2")
+    passed, total = row["groups"]
+    assert row["status"] == "fail" and 0 < passed < total
+    assert row["points"] == round(2 * passed / total, 2)
+    assert all(r["points"] == r["max_points"] for r in report["rows"] if r["exercise"] != "mask-2")
+    page = next((tmp_path / "fb").glob("anna*.html")).read_text(encoding="utf-8")
+    assert "частичный зачёт" in page and f"пройдено групп тестов: {passed} из {total}" in page
