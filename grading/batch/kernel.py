@@ -58,9 +58,10 @@ class KernelDied(RuntimeError):
 class Kernel:
     """Start with :meth:`start`, always finish with :meth:`kill`."""
 
-    def __init__(self, sandbox, lang=None, group=None):
+    def __init__(self, sandbox, lang=None, group=None, packages=None):
         self.sandbox = sandbox
         self.lang = lang
+        self.packages = packages           # the folder of the lib and grading it gets (None: the usual)
         self.group = group                 # the submission's control group (cgroups.Group) or None
         self.oom_before = 0
         self.kdir = None
@@ -77,7 +78,7 @@ class Kernel:
 
     def start(self, timeout=60):
         self.kdir = self.sandbox.new_kernel_dir()
-        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group)
+        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group, self.packages)
         self.oom_before = self.group.oom_kills() if self.group is not None else 0
         self.info = info
         key = secrets.token_hex(32)

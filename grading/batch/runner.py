@@ -2,9 +2,11 @@
 learner's functions on public and hidden tests, compare in the grader.
 
 Trust boundary: expected values come from ``Exercise.expected`` run here, in
-the grader's process, and ``Exercise.compare`` runs here too; whether a
-function uses a reference answer is decided here from the notebook's source
-(:mod:`grading.usage`).  The kernel only ever receives test inputs and sends
+the grader's process, and ``Exercise.compare`` runs here too.  Whether a
+function relies on a reference answer is decided by its behaviour: each
+exercise is graded in a kernel whose ``lib`` withholds that exercise's
+reference answers (see blind.py), so an answer that needs them fails its
+tests there.  The kernel only ever receives test inputs and sends
 back plain JSON results (see codec.py), read with a size limit and checked
 record by record: whatever a student's code patches or writes inside its
 kernel can only spoil its own results, and a malformed record is the
@@ -28,7 +30,7 @@ import traceback
 from .. import messages, usage
 from ..cells import prepare_cell
 from ..feedback import explain
-from . import codec
+from . import blind, codec
 from .kernel import Kernel, KernelDied
 from .notebooks import identify, read_notebook
 
@@ -78,7 +80,7 @@ class Course:
         for ex in self.exercises.values():
             self.by_notebook.setdefault(ex.notebook, []).append(ex)
         self.functions = {stem: {ex.function for ex in exs} for stem, exs in self.by_notebook.items()}
-        self.forbidden = {ex.id: usage.forbidden_table(ex) for ex in self.exercises.values()}
+        self.blind = blind.BlindPlan(self)
         self._prepared = {}
         self._locks = {ex_id: threading.Lock() for ex_id in self.exercises}
 
@@ -169,9 +171,13 @@ class NotebookRun:
     """Runs one notebook's cells in a kernel, restarting it when a cell kills
     or wedges it, and calls its exercise functions."""
 
-    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None):
+    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None, withheld=None):
         self.info, self.course, self.sandbox, self.options = info, course, sandbox, options
         self.deadline, self.lang, self.cancel, self.group = deadline, lang, cancel, group
+        # {exercise id: sites} withheld from this kernel's lib (blind.py), and the packages that do it
+        self.withheld = dict(withheld or {})
+        every = frozenset().union(*self.withheld.values()) if self.withheld else frozenset()
+        self.packages = sandbox.packages_for(every) if (sandbox is not None and every) else None
         self.cells = []
         for number, source, tags in info.cells:
             code = prepare_cell(source, tags)
@@ -213,7 +219,7 @@ class NotebookRun:
                     "gave_up", self.lang, count=self.kernels_started, reasons=reasons)))
                 return False
             self.kernels_started += 1
-            kernel = Kernel(self.sandbox, self.lang, self.group)
+            kernel = Kernel(self.sandbox, self.lang, self.group, self.packages)
             try:
                 kernel.start(timeout=max(1.0, min(self.options.start_timeout, self.left())))
             except KernelDied as exc:
@@ -368,6 +374,11 @@ class NotebookRun:
             public = [o for o in shown if not o[1]][:MAX_FEEDBACK - 1]
             hidden = [o for o in shown if o[1]][:MAX_FEEDBACK - len(public)]
             feedback = [self._feedback(ex, o) for o in sorted(public + hidden, key=shown.index)]
+        withheld = self.withheld_in(ex, records) if failures or len(outcomes) < total else None
+        if withheld is not None:
+            text = messages.text("relies_on_reference", lang, function=ex.function, name=withheld)
+            return self.row(submission, ex, "fail", f"{counts} {text}", passed=passed, total=total,
+                            feedback=[{"test": "", "hidden": False, "text": text, "line": text}] + feedback)
         finding = self.finding(ex)
         if finding is not None:
             text = finding_text(finding, ex, lang)
@@ -419,13 +430,45 @@ class NotebookRun:
         line = messages.text("hidden_failed", lang, label=label, what=text)
         return {"test": label, "hidden": True, "text": text, "hint": hint, "line": line}
 
+    def withheld_in(self, ex, records):
+        """The withheld library object a failed test of ``ex`` ran into (its name), else None."""
+        sites = self.withheld.get(ex.id)
+        if not sites:
+            return None
+        named = {s.name for s in sites}
+        for rec in records["cases"].values():
+            if isinstance(rec, dict) and "result" in rec:
+                text = json.dumps(rec["result"], ensure_ascii=False)[:MAX_RECORD_BYTES]
+                for match in blind.WITHHELD_MARK.finditer(text):
+                    if match.group(1) in named:
+                        return match.group(1)
+        return None
+
     def finding(self, ex):
-        """The verdict of grading.usage on this notebook's source for ``ex`` (None: no objection)."""
-        found = usage.analyze(self.cells, ex.function, self.course.forbidden[ex.id])
-        if found is not None and found.kind == "undefined":
-            # the kernel has the function, the source shows no plain definition of it
-            return usage.Finding("elsewhere", ("hidden_definition", {}))
-        return found
+        """What the source says about the rules no kernel can check by behaviour (None: nothing).
+
+        Two rules only: ``forbidden_modules`` (evidence-1: plain Python, no NumPy, no lib) and a
+        forbidden object or method that the exercise's own tests need, so that no kernel can
+        withhold it (dec-3: ``Decoder.step``; see blind.BlindPlan.unchecked).  Everything else
+        about the reference is decided by behaviour; imports, introspection and printing are
+        never held against an answer here."""
+        modules = frozenset(getattr(ex, "forbidden_modules", ()))
+        unchecked = self.course.blind.unchecked(ex.id)
+        if not modules and not unchecked:
+            return None
+        methods = {s.qualname.rsplit(".", 1)[1] for s in unchecked
+                   if "." in s.qualname and s.qualname.rsplit(".", 1)[1] in getattr(ex, "forbidden_methods", ())}
+        table = {}
+        for site in unchecked:
+            obj = blind.resolve(site)
+            if obj is not None and site.qualname.rsplit(".", 1)[-1] not in methods:
+                table[id(obj)] = site.name
+        table["methods"] = frozenset(methods)
+        table["modules"] = modules
+        found = usage.analyze(self.cells, ex.function, table)
+        if found is not None and found.kind in ("reference", "module"):
+            return found
+        return None
 
 
 def finding_text(finding, ex, lang):
@@ -595,21 +638,44 @@ def run_submission(plan, course, sandbox, options, cancel=None):
         for unit in plan.units():
             if unit.rows is not None:
                 continue
-            run = NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel, group)
-            try:
-                unit.rows = run.grade(plan.submission, unit.exercises)
-            except Cancelled:
-                raise
-            except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
-                unit.rows = [make_row(plan.submission, unit.info.display, ex, "error", messages.text(
-                    "internal", unit.lang, error=f"{type(exc).__name__}: {exc}"), lang=unit.lang,
-                    details={"traceback": traceback.format_exc()[-2000:]}) for ex in unit.exercises]
-            finally:
-                run.close()
+            rows = {}
+            for exercises, withheld in kernel_plan(course, unit):
+                run = NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel, group, withheld)
+                try:
+                    for ex, row in zip(exercises, run.grade(plan.submission, exercises)):
+                        rows[ex.id] = row
+                except Cancelled:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
+                    for ex in exercises:
+                        rows[ex.id] = make_row(plan.submission, unit.info.display, ex, "error", messages.text(
+                            "internal", unit.lang, error=f"{type(exc).__name__}: {exc}"), lang=unit.lang,
+                            details={"traceback": traceback.format_exc()[-2000:]})
+                finally:
+                    run.close()
+            unit.rows = [rows[ex.id] for ex in unit.exercises]
     finally:
         if group is not None:
             group.remove()
         plan.seconds = time.monotonic() - start
+
+
+def kernel_plan(course, unit):
+    """[(exercises, {exercise id: withheld sites})]: the kernels one notebook is graded in.
+
+    Each exercise is graded in a kernel whose lib withholds its reference answers (blind.py);
+    exercises whose tests need nothing another one withholds share a kernel."""
+    wanted = {ex.id for ex in unit.exercises}
+    out = []
+    for group in course.blind.groups(unit.info.stem):
+        exercises = [course.exercises[i] for i in group.exercises if i in wanted]
+        if exercises:
+            out.append((exercises, {ex.id: group.sites.get(ex.id, frozenset()) for ex in exercises}))
+    planned = {ex.id for exs, _ in out for ex in exs}
+    rest = [ex for ex in unit.exercises if ex.id not in planned]
+    if rest:                               # not in the plan (a stand-in registry): the usual lib
+        out.append((rest, {}))
+    return out
 
 
 def assemble(plan):
