@@ -141,14 +141,14 @@ class Discovery:
                     if stat.S_ISLNK(mode) and os.path.isdir(path):
                         self.submission(path).refused = ("folder_symlink", {"name": display_path(path)})
                         continue
+                    if stat.S_ISDIR(mode):
+                        first_level.setdefault(path, False)
                 if stat.S_ISLNK(mode) and not _leads_inside(path, self.root_of(top, parts, path)):
                     # a link out of the submission (to solutions/, a classmate, /etc): the submission is refused
                     sub = self.submission(self.key_for(top, parts, path))
                     if sub.refused is None:
                         sub.refused = ("link_outside", {"name": display_path(path), "target": _link_text(path)})
                     continue
-                    if stat.S_ISDIR(mode):
-                        first_level.setdefault(path, False)
                 if stat.S_ISDIR(mode):
                     if hidden:
                         continue
@@ -411,9 +411,9 @@ def read_notebook(path, display=None, problem=None):
         except Exception as exc:  # noqa: BLE001 - any failure of the converter is the file's problem
             info.problem = ("problem_old_format", {"error": f"{type(exc).__name__}: {exc}"[:200]})
             return info
-    if len(cells) > MAX_CELLS:            # a limit is named, not passed off as a missing function
-        info.problem = ("problem_too_many_cells", {"count": len(cells), "limit": MAX_CELLS})
-        return info
+    # past a limit the notebook is not graded, and its rows name the limit (in its language)
+    too_many = len(cells) > MAX_CELLS
+    too_long = None
     number = 0
     for cell in cells:
         if not isinstance(cell, dict):
@@ -427,17 +427,23 @@ def read_notebook(path, display=None, problem=None):
         if not isinstance(source, str):
             continue
         if len(source) > MAX_CELL_CHARS:
-            info.problem = ("problem_cell_too_long", {"cell": number, "count": len(source), "limit": MAX_CELL_CHARS})
-            info.cells = []
-            return info
+            too_long = too_long or ("problem_cell_too_long",
+                                    {"cell": number, "count": len(source), "limit": MAX_CELL_CHARS})
+            source = ""
         cell_meta = cell.get("metadata")
         tags = cell_meta.get("tags") if isinstance(cell_meta, dict) else None
         tags = tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ()
         info.cells.append((number, source, tags))
+        if too_many and len(info.cells) >= 5:        # enough to find its language
+            break
     info.metadata = metadata if isinstance(metadata, dict) else {}
+    info.language = _language(info)
+    if too_many or too_long:
+        info.problem = ("problem_too_many_cells", {"count": len(cells), "limit": MAX_CELLS}) if too_many else too_long
+        info.cells = []
+        return info
     for _, source, _ in info.cells:
         info.defined |= top_level_functions(source)
-    info.language = _language(info)
     return info
 
 
