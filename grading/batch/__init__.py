@@ -15,8 +15,9 @@ How a notebook is graded (details in the modules):
 * notebooks.py  finds the submissions (never following a link out of one, never
   opening anything but a regular file) and reads each notebook as data;
 * grading.cells drops ``check(...)`` calls, shell escapes and magics;
-* grading.usage decides from the notebook's source whether an exercise's
-  function calls the library's reference answer (no points if so);
+* blind.py      decides by behaviour whether an exercise's function relies on the
+  library's reference answer: each exercise is graded in a kernel whose lib
+  withholds that exercise's reference answers (no points if it needs them);
 * sandbox.py    starts each kernel in its own network, PID, IPC, UTS and mount
   namespaces, chrooted into a tree that holds only the OS, the Python
   environment and student-safe copies of ``lib`` and ``grading`` (no registry,

@@ -140,15 +140,17 @@ def _code_site(code):
     return module, getattr(code, "co_qualname", code.co_name)
 
 
-def trace_needs(exercise, cases):
-    """What the tests of ``exercise`` run of the sandbox's packages: {"setup": {(module, qualname)},
-    "call": {...}}.  ``call`` is what running the reference on the tests' arguments reaches, not
-    counting the inside of the exercise's own forbidden objects (the grader's reference may use
-    them; a learner's answer may not).  Runs trusted code only, in the grader; a trace function
-    that sees Python calls only (never NumPy's C calls) keeps it cheap."""
+def trace_needs(exercise, run):
+    """Call ``run()`` (which computes the expected values of ``exercise``'s tests: their setup,
+    then the reference on their arguments) and record what it runs of the sandbox's packages:
+    returns (run's result, {"setup": {(module, qualname)}, "call": {...}}).  ``setup`` is what
+    :meth:`Exercise.prepare` runs; ``call`` what the reference reaches, not counting the inside
+    of the exercise's own forbidden objects (the grader's reference may use them; a learner's
+    answer may not).  Trusted code only, in the grader; a trace function that sees Python calls
+    only (never NumPy's C calls) and returns no local tracer keeps it cheap."""
     own = sites_of(exercise)
     found = {"setup": set(), "call": set()}
-    where = ["setup"]
+    prepare = getattr(getattr(type(exercise), "prepare", None), "__code__", None)
     known = {}
 
     def site_of(code):
@@ -161,37 +163,28 @@ def trace_needs(exercise, cases):
         site, is_own = site_of(frame.f_code)
         if site is None:
             return None
-        if where[0] == "call":
-            back = frame.f_back
-            while back is not None:                    # inside one of the exercise's own forbidden objects?
-                if site_of(back.f_code)[1]:
-                    return None
-                back = back.f_back
-            if is_own:
+        where = "call"
+        back = frame.f_back
+        while back is not None:
+            if back.f_code is prepare:
+                where = "setup"
+                break
+            if site_of(back.f_code)[1]:                # inside one of the exercise's own forbidden objects
                 return None
-        found[where[0]].add(site)
+            back = back.f_back
+        if where == "call" and is_own:
+            return None
+        found[where].add(site)
         return None
 
     _clear_caches()              # a model the grader already built would hide what building it runs
     previous = sys.gettrace()
+    sys.settrace(tracer)
     try:
-        for case in cases:
-            where[0] = "setup"
-            sys.settrace(tracer)
-            try:
-                args, kwargs = exercise.prepare(case)
-                where[0] = "call"
-                try:
-                    exercise.reference(*args, **kwargs)
-                except Exception:  # noqa: BLE001 - a test that expects an error
-                    pass
-            except Exception:  # noqa: BLE001 - a setup that fails fails in the kernel too
-                pass
-            finally:
-                sys.settrace(previous)
+        result = run()
     finally:
         sys.settrace(previous)
-    return found
+    return result, found
 
 
 def _clear_caches():
@@ -242,8 +235,7 @@ class BlindPlan:
         groups = []
         for ex in self.course.by_notebook.get(stem, []):
             sites = sites_of(ex)
-            cases = [c for c, _, _ in self.course.prepared(ex)[1]]
-            needs = trace_needs(ex, cases)
+            needs = self.course.needs(ex)
             own_setup = {s for s in sites if any(s.covers(*n) for n in needs["setup"])}
             if own_setup:
                 self._unchecked[ex.id] = frozenset(own_setup)
