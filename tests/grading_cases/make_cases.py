@@ -323,9 +323,10 @@ def cases():
         # 5 MB: more than a result record may hold (2 MiB), 2500 times the message an exception keeps
         "huge_exception": mask2(NOT_PASS, "    raise ValueError('x' * 5_000_000)\n", "ValueError"),
         "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
-        # patching builtins while the grader calls it spoils that answer (and the ones graded after it)
+        # patching builtins while the grader calls it spoils that answer and breaks the kernel for the next
+        # one; the exercise after that is graded in a fresh kernel
         "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": "fail", "mask-3": NOT_PASS,
-                                                                "data-1": NOT_PASS}, []),
+                                                                "data-1": P}, []),
         # neither the solutions nor the registry are in the sandbox
         "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"},
                            ["FileNotFoundError"]),
