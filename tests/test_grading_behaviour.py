@@ -31,7 +31,6 @@ from make_cases import SOLVED, decoder_dec_1_and_2, load, with_cells  # noqa: E4
 
 from grading.exercises import run_checks  # noqa: E402
 
-pytestmark = pytest.mark.heavy
 SOLVED_HEADS = ROOT / "solutions" / "en" / "ex02_heads.ipynb"
 EX01 = ("mask-1", "mask-2", "mask-3", "data-1")
 
@@ -170,6 +169,16 @@ CHEATS = {
             d_q, _, _ = layers.causal_attention_backward(d_weights, (q, eye, eye, weights))
             return d_q * weights.dtype.type(math.sqrt(T))
     """),
+    "method-by-a-computed-name": ("dec-3", """
+        import numpy as np
+        def decoder_step(model, token, keys, values):
+            cache = model.new_cache()
+            for kv, k, v in zip(cache.layers, keys, values):
+                for position in range(np.shape(k)[1]):
+                    kv.append(np.asarray(k)[:, position], np.asarray(v)[:, position])
+            logits = getattr(model, "st" + "ep")(token, cache)
+            return logits, tuple(kv.keys.copy() for kv in cache.layers), tuple(kv.values.copy() for kv in cache.layers)
+    """),
 }
 
 # the solution of heads-3 calls the notebook's split_heads, the cheat: it relies on the reference too
@@ -291,6 +300,7 @@ def batch(tmp_path_factory):
     return rows
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", sorted(CHEATS))
 def test_a_reference_reached_any_way_gives_no_points(batch, name):
     exercise_id, _ = CHEATS[name]
@@ -307,6 +317,7 @@ def test_a_reference_reached_any_way_gives_no_points(batch, name):
                 assert r["status"] == "pass", r
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", sorted(HONEST))
 def test_honest_answers_with_unusual_imports_get_every_point(batch, name):
     rows = batch[f"honest-{name}"]
@@ -332,6 +343,7 @@ def linked(tmp_path_factory):
     return _grade(paths, tmp_path_factory.mktemp("out"), ["--group-by", "top"])
 
 
+@pytest.mark.heavy
 def test_a_student_folder_that_is_a_link_is_refused(linked):
     report, rows = linked
     bob = rows["bob"]
@@ -341,8 +353,76 @@ def test_a_student_folder_that_is_a_link_is_refused(linked):
     assert all(r["status"] == "pass" for ex, r in rows["alice"].items() if ex in EX01)
 
 
+@pytest.mark.heavy
 def test_a_link_out_of_a_submission_refuses_it(linked):
     _, rows = linked
     carol = rows["carol"]
     assert all(r["status"] == "error" and r["points"] == 0 for r in carol.values()), carol
     assert all("helpers.py" in r["message"] and "outside" in r["message"] for r in carol.values())
+
+
+# -- the plan and the withheld copy of lib (no kernel) ----------------------------------------------
+
+@pytest.fixture(scope="module")
+def plan():
+    import grading.exercises as registry
+    from grading.batch.runner import Course
+    course = Course(registry, seed=5)
+    return course, {stem: course.blind.groups(stem) for stem in course.by_notebook}
+
+
+def test_every_exercise_is_graded_in_one_kernel_that_withholds_its_references(plan):
+    from grading.batch import blind
+    course, groups = plan
+    for stem, exercises in course.by_notebook.items():
+        placed = [i for g in groups[stem] for i in g.exercises]
+        assert sorted(placed) == sorted(ex.id for ex in exercises)
+        for group in groups[stem]:
+            for ex_id in group.exercises:
+                ex = course.exercises[ex_id]
+                # everything the exercise forbids that the sandbox holds is withheld from its kernel
+                assert group.sites[ex_id] == blind.sites_of(ex), ex_id
+                assert course.blind.unchecked(ex_id) == frozenset(), ex_id
+                # and nothing its own tests need is withheld there
+                needs = course.needs(ex)["setup"] | course.needs(ex)["call"]
+                clash = [(s.name, n) for s in group.withheld() for n in needs if s.covers(*n)]
+                assert clash == [], (ex_id, clash)
+
+
+def test_transitive_callers_are_covered_by_the_one_stub():
+    """multi_head_attention_forward is not withheld itself: it calls split_heads, which is."""
+    from grading.batch import blind
+    site = blind.Site("lib.attention", "split_heads", "lib.attention.split_heads")
+    source = (ROOT / "lib" / "attention.py").read_text(encoding="utf-8")
+    out = blind.withhold_source(source, [site])
+    space = {"__name__": "lib.attention_blind"}
+    exec(compile(out, "attention.py", "exec"), space)
+    with pytest.raises(RuntimeError, match=r"lib\.attention\.split_heads is withheld"):
+        space["split_heads"]([[1.0, 2.0]], 1)
+    with pytest.raises(RuntimeError, match="is withheld"):
+        space["multi_head_attention"](*[__import__("numpy").eye(2)[None]] + [__import__("numpy").eye(2)] * 4, 1)
+    assert space["causal_future"](2, 2).tolist() == [[False, True], [False, False]]    # the rest still works
+
+
+def test_the_real_code_is_not_in_the_withheld_copy(tmp_path):
+    """Reading lib's files from disk in that kernel finds the stub, not the reference."""
+    import inspect
+    import lib.attention
+    import lib.model
+    from grading.batch import blind
+    from grading.batch.sandbox import build_student_packages
+    sites = [blind.Site("lib.attention", "masked_softmax", "lib.attention.masked_softmax"),
+             blind.Site("lib.model", "AttentionModel", "lib.model.AttentionModel")]
+    build_student_packages(tmp_path / "s")
+    blind.build_blind_packages(tmp_path / "s", tmp_path / "b", sites)
+    for obj, rel in ((lib.attention.masked_softmax, "lib/attention.py"), (lib.model.AttentionModel.step, "lib/model.py")):
+        body = inspect.getsource(obj).splitlines()
+        lines = [ln.strip() for ln in body[2:] if len(ln.strip()) > 30 and not ln.strip().startswith(("#", '"'))]
+        text = (tmp_path / "b" / rel).read_text(encoding="utf-8")
+        assert lines and not any(ln in text for ln in lines), rel
+    proc = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path / 'b')!r}); "
+                           "import lib.attention, lib.model, lib.decoder, grading.models; "
+                           "print(lib.model.AttentionModel.__name__, lib.attention.__file__)"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["AttentionModel", str(tmp_path / "b" / "lib" / "attention.py")]

@@ -111,6 +111,8 @@ def _sandbox_classes():
 def sites_of(exercise):
     """The definitions withheld for ``exercise`` in its blind kernel (those the sandbox holds)."""
     sites = set()
+    if not hasattr(exercise, "forbidden_objects"):         # a stand-in registry: nothing to withhold
+        return frozenset()
     for obj, dotted in zip(exercise.forbidden_objects(), exercise.forbidden_names()):
         module = getattr(obj, "__module__", None) or ""
         qualname = getattr(obj, "__qualname__", None) or ""
@@ -140,17 +142,18 @@ def _code_site(code):
     return module, getattr(code, "co_qualname", code.co_name)
 
 
-def trace_needs(exercise, run):
-    """Call ``run()`` (which computes the expected values of ``exercise``'s tests: their setup,
-    then the reference on their arguments) and record what it runs of the sandbox's packages:
-    returns (run's result, {"setup": {(module, qualname)}, "call": {...}}).  ``setup`` is what
-    :meth:`Exercise.prepare` runs; ``call`` what the reference reaches, not counting the inside
-    of the exercise's own forbidden objects (the grader's reference may use them; a learner's
-    answer may not).  Trusted code only, in the grader; a trace function that sees Python calls
-    only (never NumPy's C calls) and returns no local tracer keeps it cheap."""
+def expected_and_needs(exercise, cases):
+    """The expected values of ``exercise``'s tests, ``[exercise.expected(case)]``, and what computing
+    them runs of the sandbox's packages: {"setup": {(module, qualname)}, "call": {...}}.
+
+    ``setup`` is what each test's setup runs (:meth:`Exercise.prepare`), ``call`` what the
+    reference reaches from the test's arguments, not counting the inside of the exercise's own
+    forbidden objects (the grader's reference may use them; a learner's answer may not).  Trusted
+    code only, in the grader; a trace function that sees Python calls only (never NumPy's C calls)
+    and sets no local tracer keeps it cheap."""
     own = sites_of(exercise)
     found = {"setup": set(), "call": set()}
-    prepare = getattr(getattr(type(exercise), "prepare", None), "__code__", None)
+    phase = ["setup"]
     known = {}
 
     def site_of(code):
@@ -161,30 +164,34 @@ def trace_needs(exercise, run):
 
     def tracer(frame, event, arg):
         site, is_own = site_of(frame.f_code)
-        if site is None:
+        if site is None or site in found[phase[0]]:
             return None
-        where = "call"
-        back = frame.f_back
-        while back is not None:
-            if back.f_code is prepare:
-                where = "setup"
-                break
-            if site_of(back.f_code)[1]:                # inside one of the exercise's own forbidden objects
+        if phase[0] == "call":
+            if is_own:
                 return None
-            back = back.f_back
-        if where == "call" and is_own:
-            return None
-        found[where].add(site)
+            back = frame.f_back
+            while back is not None:                    # inside one of the exercise's own forbidden objects?
+                if site_of(back.f_code)[1]:
+                    return None
+                back = back.f_back
+        found[phase[0]].add(site)
         return None
+
+    def reference(*args, **kwargs):                    # what Exercise.expected calls, with the phase marked
+        phase[0] = "call"
+        try:
+            return exercise.reference(*args, **kwargs)
+        finally:
+            phase[0] = "setup"
 
     _clear_caches()              # a model the grader already built would hide what building it runs
     previous = sys.gettrace()
     sys.settrace(tracer)
     try:
-        result = run()
+        expected = [exercise.call(reference, case) for case in cases]
     finally:
         sys.settrace(previous)
-    return result, found
+    return expected, found
 
 
 def _clear_caches():
