@@ -1,24 +1,22 @@
 """Does a learner's function rely on the library's reference answer?  Decided by what it does.
 
-An exercise that passed is graded once more in a *blind kernel*: a fresh
-sandboxed kernel whose ``lib`` (and ``grading.models``) is a copy in which the
-exercise's forbidden objects (its reference, when the library holds it, and
-``Exercise.forbidden``, ``Exercise.forbidden_methods``) are *withheld*: their
-bodies are replaced, in the source files themselves, by a ``raise``.  The
-notebook's cells run again from the start in that kernel, then the same
-public and hidden tests are called; a function whose results depend on a
-withheld object fails there, and the exercise gets no points.
+Every exercise is graded in a kernel that *withholds* its forbidden objects
+(its reference, when the library holds it, ``Exercise.forbidden`` and
+``Exercise.forbidden_methods``): the kernel's ``lib`` (and ``grading.models``)
+is a copy in which their bodies are replaced, in the source files themselves,
+by a ``raise``.  The notebook's cells run from the start in that kernel, then
+the public and hidden tests are called; a function whose results depend on a
+withheld object fails them, and its row names the object it ran into.
 
 Why this holds where reading the source could not:
 
-* the blind kernel is started by the grader after the notebook's first run
-  (a fresh process forked from the fork server, which never imported
-  ``lib``), in a fresh chroot: nothing the notebook did in its first run
-  survives, and nothing it does in the second can bring the real code back,
-  because the real code is not there.  ``import lib``, ``from lib.attention
-  import *``, ``importlib``, a helper module written at run time, a copy kept
-  in NumPy or in a container, reading ``/course/lib/*.py`` and exec'ing it:
-  all of them find the stub;
+* the kernel is a fresh process forked from the fork server (which never
+  imported ``lib``), in a fresh chroot, before any of the notebook's code
+  runs: nothing the notebook does can bring the real code back, because the
+  real code is not there.  ``import lib``, ``from lib.attention import *``,
+  ``importlib``, a helper module written at run time, a copy kept in NumPy or
+  in a container, a pickle, reading ``/course/lib/*.py`` and exec'ing it: all
+  of them find the stub;
 * every library function that *calls* a withheld one (``multi_head_attention``
   calling ``split_heads``, ``causal_attention_backward`` calling
   ``masked_softmax_backward``) calls the stub too, since the stub replaced the
@@ -26,15 +24,25 @@ Why this holds where reading the source could not:
 * importing, inspecting and printing never change what a function returns, so
   they never cost points.
 
-Which exercises share a blind kernel (:class:`BlindPlan`) is worked out once
-per batch, in the grader: the setup code and the reference of every test of
-an exercise run under a profiler, and an object is never withheld in a kernel
-where another exercise's tests need it (ex04: the feature-normalised models
-that causal-1 to causal-3 are tested on are causal-4's reference).  An object
-an exercise's own test setup needs cannot be withheld for it (dec-3's tests
-fill a decoder's cache with ``Decoder.step``, the method dec-3 may not call):
-:meth:`BlindPlan.unchecked` lists those, and :mod:`grading.usage` reads the
-source for them instead (see runner.py).
+Without a sandbox (``--isolation none``) the kernel sees the grader's files,
+the repository's ``lib`` among them, so the withholding holds only against
+answers that do not go looking for it; the grader warns loudly in that mode.
+
+The cost: a notebook whose exercises need different things withheld is graded
+in more than one kernel (ex03, ex04 and ex07 in two, ex05 in three: 12 kernels
+for the whole course instead of 7).  Each kernel is forked from the fork
+server, which has imported everything a kernel's start needs (see _zygote.py).
+
+Which exercises share a kernel (:class:`BlindPlan`) is worked out once per
+batch, in the grader, while it computes the expected values: the setup code
+and the reference of every test run under a trace function, and an object is
+never withheld in a kernel where another exercise's tests need it (ex04: the
+feature-normalised models that causal-1 to causal-3 are tested on are
+causal-4's reference).  An object an exercise's own tests need cannot be
+withheld for it: :meth:`BlindPlan.unchecked` lists those (none today: dec-3's
+tests fill the decoder's caches from the full forward pass, not with
+``Decoder.step``, the method dec-3 may not call), and :mod:`grading.usage`
+reads the source for them instead (see runner.py).
 """
 
 import ast

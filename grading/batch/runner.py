@@ -102,7 +102,7 @@ class Course:
             return self._prepared[ex.id]
 
     def needs(self, ex):
-        """What the tests of ``ex`` run of the sandbox's packages (see blind.trace_needs)."""
+        """What the tests of ``ex`` run of the sandbox's packages (see blind.expected_and_needs)."""
         self.prepared(ex)
         return self._needs[ex.id]
 
@@ -457,7 +457,7 @@ class NotebookRun:
 
         Two rules only: ``forbidden_modules`` (evidence-1: plain Python, no NumPy, no lib) and a
         forbidden object or method that the exercise's own tests need, so that no kernel can
-        withhold it (dec-3: ``Decoder.step``; see blind.BlindPlan.unchecked).  Everything else
+        withhold it (none today; see blind.BlindPlan.unchecked).  Everything else
         about the reference is decided by behaviour; imports, introspection and printing are
         never held against an answer here."""
         modules = frozenset(getattr(ex, "forbidden_modules", ()))
