@@ -229,7 +229,13 @@ class Kernel:
             else:
                 _wait_gone(inner, timeout=10)
         if self.group is not None:
-            self.group.kill()                  # whatever is left in the submission's group
+            with self.sandbox._lock:
+                sibling = any(k.group is self.group for k in self.sandbox.live)
+            # whatever is left in the submission's group, unless the next kernel of the submission is
+            # already starting there (runner.Prestart): this sandbox's processes died with its PID 1,
+            # and the group is killed whole when the submission is done
+            if not sibling:
+                self.group.kill()
         if self.info.get("mode") == "root":
             self.sandbox.uids.give_back(self.info["uid"])
         if self.kdir is not None and not self.sandbox.keep:

@@ -192,6 +192,7 @@ class NotebookRun:
             if code is not None:
                 self.cells.append((number, code))
         self.kernel = None
+        self.prestarted = None      # a Prestart of this run's first kernel (see run_submission)
         self.skip = {}              # cell number -> reason (key, fields)
         self.cell_errors = []       # (cell number, "Type: message")
         self.fatal = None           # (status, message): nothing more can run
@@ -204,6 +205,26 @@ class NotebookRun:
         if self.kernel is not None:
             self.kernel.kill()
             self.kernel = None
+
+    def discard_prestarted(self):
+        """Stop the kernel started in the background for this run, if it was never taken."""
+        if self.prestarted is not None:
+            self.prestarted.discard()
+            self.prestarted = None
+
+    def prestart(self):
+        """Start this run's first kernel in the background (while the run before it works)."""
+        if self.sandbox is not None and self.prestarted is None:
+            self.prestarted = Prestart(Kernel(self.sandbox, self.lang, self.group, self.packages),
+                                       max(1.0, min(self.options.start_timeout, self.left())))
+
+    def _take_prestarted(self):
+        """The kernel started in the background, if it started; None otherwise."""
+        prestarted, self.prestarted = self.prestarted, None
+        kernel = prestarted.take() if prestarted is not None else None
+        if kernel is not None and self.group is not None:
+            kernel.oom_before = self.group.oom_kills()         # what happened before this run is not its doing
+        return kernel
 
     def _check_cancel(self):
         if self.cancel is not None and self.cancel.is_set():
@@ -227,18 +248,21 @@ class NotebookRun:
                     "gave_up", self.lang, count=self.kernels_started, reasons=reasons)))
                 return False
             self.kernels_started += 1
-            kernel = Kernel(self.sandbox, self.lang, self.group, self.packages)
-            try:
-                kernel.start(timeout=max(1.0, min(self.options.start_timeout, self.left())))
-            except KernelDied as exc:
-                why = exc.args[0] if exc.args else ("exit_gone", {})
-                kernel.kill()
-                status = "error"
-                self.fatal = (status, messages.text("kernel_failed", self.lang, reason=messages.reason(why, self.lang)))
-                return False
-            except BaseException:
-                kernel.kill()
-                raise
+            kernel = self._take_prestarted()
+            if kernel is None:
+                kernel = Kernel(self.sandbox, self.lang, self.group, self.packages)
+                try:
+                    kernel.start(timeout=max(1.0, min(self.options.start_timeout, self.left())))
+                except KernelDied as exc:
+                    why = exc.args[0] if exc.args else ("exit_gone", {})
+                    kernel.kill()
+                    status = "error"
+                    self.fatal = (status, messages.text("kernel_failed", self.lang,
+                                                        reason=messages.reason(why, self.lang)))
+                    return False
+                except BaseException:
+                    kernel.kill()
+                    raise
             self.kernel = kernel
             if self._run_cells():
                 return True
@@ -479,6 +503,38 @@ class NotebookRun:
         return None
 
 
+class Prestart:
+    """A kernel started in a thread of its own, for the next run of the same submission, while the
+    current run works: kernel starts overlap with running cells.  The kernel is fresh (forked from
+    the fork server into its own sandbox) and no code of the submission runs in it before the run
+    it is for takes it."""
+
+    def __init__(self, kernel, timeout):
+        self.kernel = kernel
+        self.error = None
+        self.thread = threading.Thread(target=self._start, args=(timeout,), name="kernel-prestart", daemon=True)
+        self.thread.start()
+
+    def _start(self, timeout):
+        try:
+            self.kernel.start(timeout=timeout)
+        except BaseException as exc:  # noqa: BLE001 - the run starts its kernel itself then
+            self.error = exc
+
+    def take(self):
+        """The started kernel, or None (and nothing left running) when its start failed."""
+        self.thread.join()
+        if self.error is not None or not self.kernel.alive():
+            self.kernel.kill()
+            return None
+        return self.kernel
+
+    def discard(self):
+        self.kernel.terminate()              # safe from this thread; the start, if still going, fails
+        self.thread.join(timeout=60)
+        self.kernel.kill()
+
+
 def finding_text(finding, ex, lang):
     where = messages.text("where_line", lang, cell=finding.cell, line=finding.line) if finding.line else ""
     name = messages.reason(finding.name, lang) if isinstance(finding.name, tuple) else finding.name
@@ -642,27 +698,39 @@ def run_submission(plan, course, sandbox, options, cancel=None):
     start = time.monotonic()
     deadline = start + options.total_timeout
     group = sandbox.new_group() if sandbox is not None else None
+    upcoming = None
     try:
-        for unit in plan.units():
-            if unit.rows is not None:
-                continue
-            rows = {}
-            for exercises, withheld in kernel_plan(course, unit):
-                run = NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel, group, withheld)
-                try:
-                    for ex, row in zip(exercises, run.grade(plan.submission, exercises)):
-                        rows[ex.id] = row
-                except Cancelled:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
-                    for ex in exercises:
-                        rows[ex.id] = make_row(plan.submission, unit.info.display, ex, "error", messages.text(
-                            "internal", unit.lang, error=f"{type(exc).__name__}: {exc}"), lang=unit.lang,
-                            details={"traceback": traceback.format_exc()[-2000:]})
-                finally:
-                    run.close()
-            unit.rows = [rows[ex.id] for ex in unit.exercises]
+        # every kernel this submission needs, in order: each notebook's kernel groups (kernel_plan)
+        runs = [(unit, exercises, withheld) for unit in plan.units() if unit.rows is None
+                for exercises, withheld in kernel_plan(course, unit)]
+        rows = {}
+        for index, (unit, exercises, withheld) in enumerate(runs):
+            run = upcoming or NotebookRun(unit.info, course, sandbox, options, deadline, unit.lang, cancel, group,
+                                          withheld)
+            upcoming = None
+            if index + 1 < len(runs):            # the next kernel starts while this run works
+                nxt, nxt_exercises, nxt_withheld = runs[index + 1]
+                upcoming = NotebookRun(nxt.info, course, sandbox, options, deadline, nxt.lang, cancel, group,
+                                       nxt_withheld)
+                upcoming.prestart()
+            try:
+                for ex, row in zip(exercises, run.grade(plan.submission, exercises)):
+                    rows[ex.id] = row
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
+                for ex in exercises:
+                    rows[ex.id] = make_row(plan.submission, unit.info.display, ex, "error", messages.text(
+                        "internal", unit.lang, error=f"{type(exc).__name__}: {exc}"), lang=unit.lang,
+                        details={"traceback": traceback.format_exc()[-2000:]})
+            finally:
+                run.close()
+                run.discard_prestarted()
+            if all(ex.id in rows for ex in unit.exercises):
+                unit.rows = [rows[ex.id] for ex in unit.exercises]
     finally:
+        if upcoming is not None:
+            upcoming.discard_prestarted()
         if group is not None:
             group.remove()
         plan.seconds = time.monotonic() - start
