@@ -325,7 +325,7 @@ def cases():
         "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
         # patching builtins while the grader calls it spoils that answer and breaks the kernel for the next
         # one; the exercise after that is graded in a fresh kernel
-        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": "fail", "mask-3": NOT_PASS,
+        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": NOT_PASS, "mask-3": NOT_PASS,
                                                                 "data-1": P}, []),
         # neither the solutions nor the registry are in the sandbox
         "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"},
