@@ -12,8 +12,10 @@ record by record: whatever a student's code patches or writes inside its
 kernel can only spoil its own results, and a malformed record is the
 student's failure, never "an internal grader error".
 
-One worker grades one submission at a time, its notebooks one after the
-other, all of them in the submission's control group (see cgroups.py).
+One worker grades one submission at a time, its kernels one after the
+other (a notebook takes one kernel per group of its exercises, see
+:func:`kernel_plan`), all of them in the submission's control group (see
+cgroups.py); the next kernel starts while the current one runs (:class:`Prestart`).
 """
 
 import dataclasses
