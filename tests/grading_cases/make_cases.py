@@ -30,6 +30,7 @@ SOLVED_DECODER = ROOT / "solutions" / "en" / "ex07_decoder.ipynb"
 SOLVED_EVIDENCE = ROOT / "solutions" / "en" / "ex06_evidence.ipynb"
 
 NOT_PASS = "not pass"
+EITHER = "pass or not"          # whatever the row, it must be consistent (points only for a pass)
 
 GOOD = '''
 import numpy as np
@@ -323,10 +324,10 @@ def cases():
         # 5 MB: more than a result record may hold (2 MiB), 2500 times the message an exception keeps
         "huge_exception": mask2(NOT_PASS, "    raise ValueError('x' * 5_000_000)\n", "ValueError"),
         "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
-        # patching builtins while the grader calls it spoils that answer and breaks the kernel for the next
-        # one; the exercise after that is graded in a fresh kernel
-        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": NOT_PASS, "mask-3": NOT_PASS,
-                                                                "data-1": P}, []),
+        # patching builtins while the grader calls it spoils that answer; whether the kernel survives for the
+        # next exercise (or that one gets a fresh kernel) depends on where the patched kernel breaks
+        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": NOT_PASS, "mask-3": EITHER,
+                                                                "data-1": EITHER}, []),
         # neither the solutions nor the registry are in the sandbox
         "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"},
                            ["FileNotFoundError"]),
