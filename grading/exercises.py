@@ -13,8 +13,9 @@ printed; ``practice=1234`` repeats that draw).  The batch grader
 (``python -m grading``) uses the same registry (:mod:`grading.registry`) with
 hidden tests drawn from a secret seed.
 
-``check`` never raises, and prints the same verdict about calling the
-library's reference answer as the grader gives (:mod:`grading.usage`).
+``check`` never raises, and warns early when the source plainly uses the
+library's reference answer (:mod:`grading.usage`); the grader decides by
+behaviour, grading the answer with the reference withheld (grading/batch/blind.py).
 
 The names the registry and its values define are re-exported here
 (``EXERCISES``, ``Exercise``, ``Case``, ``Ref``, ``Raised``, ``Opaque`` ...).
@@ -149,7 +150,9 @@ def library_use(exercise, func, namespace=None):
     finding = usage.analyze(cells, name, table) if cells is not None else None
     if cells is None or (finding is not None and finding.kind == "undefined"):
         finding = usage.analyze(_function_cells(target), getattr(target, "__name__", name), table)
-    return None if finding is None or finding.kind == "undefined" else finding
+    # a hint, not the verdict (the grader decides by behaviour, grading/batch/blind.py): only what the
+    # source plainly shows; "cannot be followed" findings would warn honest notebooks for nothing
+    return finding if finding is not None and finding.kind in ("reference", "module") else None
 
 
 def finding_message(finding, exercise, lang):

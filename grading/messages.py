@@ -68,9 +68,19 @@ MESSAGES = {
         "ru": "блокнот нельзя оценить: {problem}",
     },
     "problem_too_large": {
-        "zh": "文件太大，不可能是笔记本（{size} MiB）",
-        "en": "the file is too large to be a notebook ({size} MiB)",
-        "ru": "файл слишком велик для блокнота ({size} МиБ)",
+        "zh": "文件有 {size} MiB，超过了评分程序对一个笔记本的大小上限（{limit} MiB）",
+        "en": "the file is {size} MiB, more than the grader's size limit for a notebook ({limit} MiB)",
+        "ru": "файл занимает {size} МиБ, больше предела системы оценивания для блокнота ({limit} МиБ)",
+    },
+    "problem_too_many_cells": {
+        "zh": "笔记本有 {count} 个单元格，超过了评分程序的上限（{limit} 个单元格）",
+        "en": "the notebook has {count} cells, more than the grader's limit of {limit} cells",
+        "ru": "в блокноте {count} ячеек, больше предела системы оценивания ({limit} ячеек)",
+    },
+    "problem_cell_too_long": {
+        "zh": "第 {cell} 个单元格有 {count} 个字符，超过了评分程序对一个单元格的上限（{limit} 个字符）",
+        "en": "cell {cell} is {count} characters long, more than the grader's limit for one cell ({limit} characters)",
+        "ru": "в ячейке {cell} {count} символов, больше предела системы оценивания для одной ячейки ({limit} символов)",
     },
     "problem_unreadable": {
         "zh": "无法读取这个文件（{error}）",
@@ -126,6 +136,20 @@ MESSAGES = {
         "zh": "拒绝评分：学生文件夹 {name} 本身是一个符号链接",
         "en": "refused: the student folder {name} is itself a symbolic link",
         "ru": "отказано: папка студента {name} сама является символической ссылкой",
+    },
+    "path_symlink": {
+        "zh": "拒绝评分：{name} 是一个符号链接（指向 {target}）；评分程序不跟随学生提交中的链接，请给出它指向的文件夹本身",
+        "en": "refused: {name} is a symbolic link (to {target}); the grader does not follow links in what students "
+              "hand in, so give the folder it points to instead",
+        "ru": "отказано: {name} — символическая ссылка (на {target}); система оценивания не следует по ссылкам в "
+              "сданных работах, укажите саму папку, на которую она ведёт",
+    },
+    "link_outside": {
+        "zh": "拒绝评分：提交中的 {name} 是一个符号链接，指向提交之外（{target}）；整份提交不计分",
+        "en": "refused: {name} in this submission is a symbolic link to something outside it ({target}); "
+              "the whole submission gets no points",
+        "ru": "отказано: {name} в этой работе — символическая ссылка за её пределы ({target}); вся работа "
+              "не засчитывается",
     },
     "too_deep": {
         "zh": "{name} 下的文件夹嵌套超过 {depth} 层，更深的部分没有搜索",
@@ -211,6 +235,16 @@ MESSAGES = {
         "zh": "笔记本的内核里无法搭建这个测试的模型（{error}）；笔记本是否改动了 numpy 或 lib？",
         "en": "the test's models could not be built in the notebook's kernel ({error}); did the notebook change numpy or lib?",
         "ru": "в ядре блокнота не удалось построить модели этого теста ({error}); не изменял ли блокнот numpy или lib?",
+    },
+    "relies_on_reference": {
+        "zh": "{function} 离不开库中的参考实现 {name}：评分时库里的参考实现被拿掉后，它没有通过这些测试。"
+              "本练习要求在笔记本里亲手写出它，这一题不计分",
+        "en": "{function} relies on the library's reference implementation {name}: graded with the library's "
+              "reference answers withheld, it failed these tests; this exercise asks you to write it in the "
+              "notebook, so it gets no points",
+        "ru": "{function} опирается на эталонную реализацию из библиотеки ({name}): при оценивании, когда "
+              "эталонные ответы библиотеки недоступны, она не прошла эти тесты; в упражнении её нужно написать "
+              "в блокноте самому, поэтому задача не засчитывается",
     },
     "hidden_definition": {
         "zh": "笔记本源代码里看不到的定义（例如 exec 或魔法命令）",

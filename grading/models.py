@@ -174,8 +174,15 @@ def decoder_forward(model, how):
 
 
 def decoder_prefix(model, tokens):
-    """[dec-3] The keys and values every layer stores for ``tokens``: two lists of L arrays (H, n, d)."""
-    cache = model.new_cache()
-    for token in tokens:
-        model.step(int(token), cache)
-    return [kv.keys.copy() for kv in cache.layers], [kv.values.copy() for kv in cache.layers]
+    """[dec-3] The keys and values every layer stores for ``tokens``: two lists of L arrays (H, n, d).
+
+    Read from the full forward pass (the keys and values each layer's attention computed),
+    not from ``model.step``: dec-3 asks the learner for that step, and the grader grades it
+    in a kernel whose ``Decoder.step`` is withheld (grading/batch/blind.py)."""
+    tokens = [int(t) for t in tokens]
+    if not tokens:
+        empty = np.zeros((model.n_heads, 0, model.width // model.n_heads), dtype=model.dtype)
+        return [empty.copy() for _ in range(model.n_layers)], [empty.copy() for _ in range(model.n_layers)]
+    _, saved = model.forward_train(np.array(tokens))
+    attention = [block[1][-1] for block in saved["blocks"]]          # (q, k, v, weights), each (1, H, n, ...)
+    return [a[1][0].copy() for a in attention], [a[2][0].copy() for a in attention]

@@ -1,13 +1,16 @@
-"""Does a learner's function use the library's reference answer?  Decided from the source.
+"""Does a learner's function use the library's reference answer?  What the source says: a hint.
 
-The exercises ask for functions written in the notebook, while ``lib`` holds
-reference versions of several answers (``masked_softmax``, ``split_heads``,
-``embed`` ...).  The grader decides whether an exercise's function uses one
-by reading the notebook's code cells in its own process: nothing the
-learner's code does at run time (fake ``lib`` namespaces, closures, patched
-modules, forged state) can change the verdict.  ``check()`` runs the same
-analysis on the cells the kernel has executed, so the notebook's warning and
-the grade agree.
+The batch grader does not decide this by reading the source any more: it grades
+every exercise in a kernel whose ``lib`` withholds that exercise's reference
+answers (:mod:`grading.batch.blind`), so an answer that relies on them fails its
+tests there, however it reached them.  What stays here is the early warning
+``check()`` prints in the notebook (:func:`grading.exercises.library_use`): a
+learner who wrote ``from lib.attention import masked_softmax`` hears at once that
+the grader will give it no points.  ``check()`` prints only findings of kind
+``reference`` (a forbidden library object the source shows) and ``module`` (a
+package a plain-Python exercise may not use); the grader still reads the source
+for the ``module`` rule of evidence-1 (no NumPy, no lib), which is about how the
+code is written, not about a reference.
 
 :func:`analyze` follows the exercise function through the notebook: its
 final definition (later cells override earlier ones), the notebook functions,
@@ -18,20 +21,12 @@ after ``import lib.attention as A``, ``getattr(A, "masked_softmax")``) is
 resolved in the grader and compared, by identity, with the exercise's
 forbidden objects (its reference and ``Exercise.forbidden``).
 
-What cannot be followed is reported instead of guessed (no points, with the
-reason and the line):
-
-* anywhere in the notebook: ``exec``, ``eval``, ``compile``, ``globals()``,
-  ``locals()``, ``vars()``, ``__import__``, ``get_ipython()``, ``importlib``,
-  ``import __main__`` / ``builtins`` / ``ctypes`` / ``gc``, ``sys.modules`` and
-  frame or code internals (``f_globals``, ``__code__``, ``__globals__`` ...):
-  each can rebind the exercise's function where the source does not show it;
-  and code that runs beside the grader's calls (threads, processes, ``os.fork``,
-  signal handlers, ``atexit``, finalizers): it could rewrite their results;
-* in the code the function reaches: ``getattr`` / ``setattr`` with a computed
-  name, ``operator.attrgetter`` and other reflection modules, dunder attributes
-  other than a few harmless ones, a ``lib`` module handled as a value, or a
-  function that comes from a module outside the course and the standard library.
+What cannot be followed is reported as ``dynamic`` instead of guessed (the
+construct and the line): ``exec``, ``eval``, ``globals()``, ``importlib``,
+frame internals, threads and the like anywhere in the notebook, reflection in
+the code the function reaches.  Those findings are for tests and tools; they
+cost no points and ``check()`` does not print them (an honest notebook that
+imports ``IPython.display`` or ``gc`` hears nothing).
 
 Building blocks stay allowed: a function may call ``lib.attention.causal_attention``
 (heads-3) or a model's ``step`` (cache-1) as long as they are not forbidden; an

@@ -104,6 +104,8 @@ def test_expected_row(bad_batch, case):
         row = rows[ex]
         if status == make_cases.NOT_PASS:
             assert row["status"] != "pass" and row["points"] == 0, row
+        elif status == make_cases.EITHER:
+            pass
         else:
             assert row["status"] == status, (row, f"timeouts scaled by {bad_batch['slowdown']}")
         assert row["points"] == (row["max_points"] if row["status"] == "pass" else 0)

@@ -20,6 +20,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from grading import messages
 from grading.batch import codec, notebooks, report, shards
 from grading.batch.runner import read_records
 from grading.cells import prepare_cell, strip_magics
@@ -237,6 +238,7 @@ STEMS = {"ex01_allowed_set": {"causal_allowed", "masked_softmax"}, "ex02_heads":
 
 
 def write_nb(path, cells, **metadata):
+    path.parent.mkdir(parents=True, exist_ok=True)
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
                     for c in cells], "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
     path.write_bytes(json.dumps(nb, ensure_ascii=False).encode("utf-8"))
@@ -297,8 +299,9 @@ def test_malformed_cells_are_read_as_far_as_they_make_sense(tmp_path):
 
 
 def test_reading_a_notebook_is_bounded(tmp_path):
-    """A notebook past 32 MiB is not read at all (a sparse file: its size costs no disk); a cell past
-    a million characters is not run; cells past the 5000th are not read."""
+    """A notebook past 32 MiB is not read at all (a sparse file: its size costs no disk); one with a
+    cell past a million characters, or with more than 5000 cells, is not run: each problem names its
+    limit (the rows say it in the notebook's language, see tests/grading_cases)."""
     big = tmp_path / "big" / "ex01_allowed_set.ipynb"
     big.parent.mkdir()
     with open(big, "wb") as f:
@@ -310,12 +313,20 @@ def test_reading_a_notebook_is_bounded(tmp_path):
     finally:
         tracemalloc.stop()
     assert info.problem[0] == "problem_too_large" and peak < 4 * 1024 * 1024
+    assert info.problem[1]["limit"] == "32"
     long_cell = "x = 1\n" * (notebooks.MAX_CELL_CHARS // 6 + 1)
+    info = notebooks.read_notebook(write_nb(tmp_path / "long" / "ex01_allowed_set.ipynb", ["a = 1", long_cell]))
+    assert info.problem == ("problem_cell_too_long", {"cell": 2, "count": len(long_cell),
+                                                      "limit": notebooks.MAX_CELL_CHARS})
     many = [f"v{i} = {i}" for i in range(notebooks.MAX_CELLS + 50)]
-    info = notebooks.read_notebook(write_nb(tmp_path / "ex01_allowed_set.ipynb", [long_cell] + many))
+    info = notebooks.read_notebook(write_nb(tmp_path / "ru" / "ex01_allowed_set.ipynb", many))
+    assert info.problem == ("problem_too_many_cells", {"count": notebooks.MAX_CELLS + 50, "limit": notebooks.MAX_CELLS})
+    assert info.language == "ru" and info.cells == []
+    text = messages.text("unreadable", "ru", problem=messages.reason(info.problem, "ru"))
+    assert "5050" in text and "5000 ячеек" in text
+    exactly = [f"v{i} = {i}" for i in range(notebooks.MAX_CELLS)]
+    info = notebooks.read_notebook(write_nb(tmp_path / "ok" / "ex01_allowed_set.ipynb", exactly))
     assert info.problem is None and len(info.cells) == notebooks.MAX_CELLS
-    assert info.cells[0][1].startswith("raise MemoryError") and "not run" in info.cells[0][1]
-    assert info.cells[-1][1] == f"v{notebooks.MAX_CELLS - 2} = {notebooks.MAX_CELLS - 2}"
 
 
 def test_a_fifo_or_device_named_like_a_notebook_is_never_opened(tmp_path):
@@ -423,7 +434,7 @@ def test_hostile_file_systems_give_rows_and_never_block(hostile):
     assert [f.problem for f in by_name["good"].files] == [None]
     assert by_name["empty"].empty[0] == "empty_folder" and by_name["empty"].empty[1]["found"] == ("found_nothing", {})
     assert by_name["only_zip"].empty[1]["found"][0] == "found_files"
-    assert by_name["linked_out"].files[0].problem[0] == "problem_symlink"
+    assert by_name["linked_out"].refused[0] == "link_outside"                       # the whole submission
     inside = by_name["linked_in"].files
     assert len(inside) == 1 and inside[0].problem is None                           # followed once, inside
     assert by_name["loop"].files[0].problem[0] == "problem_symlink_loop"

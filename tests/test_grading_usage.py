@@ -1,10 +1,9 @@
-"""Whether a function uses the library's reference answer is decided from the notebook's source
-(grading.usage), so nothing the learner's code does at run time can change the verdict.
+"""The source check of grading.usage: the early warning check() prints in a notebook.
 
-Every way around the old run-time fence (a namespace claiming to be ``lib``, the
-wrapper's closure, replacing the fence's state) and every other indirection we
-know of must be caught; honest solutions, building blocks the exercises allow
-and look-alike code must not be.
+The grader decides by behaviour (tests/test_grading_behaviour.py); this analysis only
+warns.  It must still find the plain ways of using a reference (so the warning comes
+early) and report as "dynamic" what it cannot follow, and it must not flag honest
+solutions, building blocks the exercises allow or look-alike code.
 """
 
 import textwrap

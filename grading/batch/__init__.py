@@ -15,8 +15,9 @@ How a notebook is graded (details in the modules):
 * notebooks.py  finds the submissions (never following a link out of one, never
   opening anything but a regular file) and reads each notebook as data;
 * grading.cells drops ``check(...)`` calls, shell escapes and magics;
-* grading.usage decides from the notebook's source whether an exercise's
-  function calls the library's reference answer (no points if so);
+* blind.py      decides by behaviour whether an exercise's function relies on the
+  library's reference answer: each exercise is graded in a kernel whose lib
+  withholds that exercise's reference answers (no points if it needs them);
 * sandbox.py    starts each kernel in its own network, PID, IPC, UTS and mount
   namespaces, chrooted into a tree that holds only the OS, the Python
   environment and student-safe copies of ``lib`` and ``grading`` (no registry,
@@ -64,7 +65,7 @@ from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation
 
 __all__ = ["grade_batch", "write_outputs", "merge_reports", "Options", "Limits", "UsageError"]
 
-VERSION = "2"
+VERSION = "3"                      # 3: reference use decided by behaviour (blind.py); links and limits refused with rows
 
 
 class UsageError(ValueError):

@@ -2,7 +2,9 @@
 
     python _zygote.py          (started by sandbox.Zygote; requests on stdin)
 
-Importing IPython, ipykernel and NumPy takes about half of a kernel's start.
+Importing IPython, ipykernel (with the debugger it loads, debugpy) and NumPy
+takes most of a kernel's start: measured, with these imported the kernel's own
+initialisation is about 0.25 s instead of 1 s.
 This process imports them once, *before* any student code exists and
 without importing ``lib`` or ``grading``, then for every request forks a child
 that does what ``unshare --fork --kill-child`` + ``_bootstrap.py`` do (new
@@ -41,6 +43,7 @@ libc.unshare.argtypes = [ctypes.c_int]
 
 def preimport():
     import IPython  # noqa: F401
+    import ipykernel.debugger  # noqa: F401  debugpy: once the rest is imported, most of what a kernel's start imports
     import ipykernel.ipkernel  # noqa: F401
     import ipykernel.kernelapp  # noqa: F401
     import ipykernel.zmqshell  # noqa: F401

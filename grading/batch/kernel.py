@@ -58,9 +58,10 @@ class KernelDied(RuntimeError):
 class Kernel:
     """Start with :meth:`start`, always finish with :meth:`kill`."""
 
-    def __init__(self, sandbox, lang=None, group=None):
+    def __init__(self, sandbox, lang=None, group=None, packages=None):
         self.sandbox = sandbox
         self.lang = lang
+        self.packages = packages           # the folder of the lib and grading it gets (None: the usual)
         self.group = group                 # the submission's control group (cgroups.Group) or None
         self.oom_before = 0
         self.kdir = None
@@ -77,7 +78,7 @@ class Kernel:
 
     def start(self, timeout=60):
         self.kdir = self.sandbox.new_kernel_dir()
-        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group)
+        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group, self.packages)
         self.oom_before = self.group.oom_kills() if self.group is not None else 0
         self.info = info
         key = secrets.token_hex(32)
@@ -228,7 +229,13 @@ class Kernel:
             else:
                 _wait_gone(inner, timeout=10)
         if self.group is not None:
-            self.group.kill()                  # whatever is left in the submission's group
+            with self.sandbox._lock:
+                sibling = any(k.group is self.group for k in self.sandbox.live)
+            # whatever is left in the submission's group, unless the next kernel of the submission is
+            # already starting there (runner.Prestart): this sandbox's processes died with its PID 1,
+            # and the group is killed whole when the submission is done
+            if not sibling:
+                self.group.kill()
         if self.info.get("mode") == "root":
             self.sandbox.uids.give_back(self.info["uid"])
         if self.kdir is not None and not self.sandbox.keep:

@@ -138,6 +138,11 @@ class Discovery:
             return os.path.join(top, parts[0]) if len(parts) > 1 else top
         return os.path.dirname(path) or "."
 
+    def root_of(self, top, parts, path):
+        """The folder of the submission a file at ``path`` belongs to (a link must stay inside it)."""
+        key = self.key_for(top, parts, path)
+        return os.path.dirname(path) if self.group_by == "file" else key
+
     def walk(self, top):
         """Every notebook-like file under ``top``; returns {first-level folder: holds a notebook?}."""
         first_level = {}
@@ -171,6 +176,12 @@ class Discovery:
                         continue
                     if stat.S_ISDIR(mode):
                         first_level.setdefault(path, False)
+                if stat.S_ISLNK(mode) and not _leads_inside(path, self.root_of(top, parts, path)):
+                    # a link out of the submission (to solutions/, a classmate, /etc): the submission is refused
+                    sub = self.submission(self.key_for(top, parts, path))
+                    if sub.refused is None:
+                        sub.refused = ("link_outside", {"name": display_path(path), "target": _link_text(path)})
+                    continue
                 if stat.S_ISDIR(mode):
                     if hidden:
                         continue
@@ -226,6 +237,25 @@ def _what(mode):
     return ("what_other", {})
 
 
+def _leads_inside(link, root):
+    """Does the symbolic link ``link`` lead to something inside ``root`` (a broken link leads nowhere)?"""
+    try:
+        target = os.path.realpath(link)
+        real_root = os.path.realpath(root)
+    except (OSError, ValueError):
+        return False
+    return target == real_root or target.startswith(real_root.rstrip("/") + "/")
+
+
+def _link_text(link):
+    """What a link points to, as text for a report (its own words, bounded)."""
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return "?"
+    return display_path(target)[:200]
+
+
 def _inside_target(link, root):
     """The regular file inside ``root`` a symbolic link points to, or (problem key,) when it is not one."""
     try:
@@ -260,10 +290,18 @@ def find_submissions(paths, group_by="dir", walk=None, pattern=None):
     walk = walk if walk is not None else Discovery(group_by, pattern)
     for raw in paths:
         path = os.fspath(raw)
+        bare = path.rstrip("/") or path              # "alice/" names the link alice, not what it points to
         try:
-            info = os.stat(path)                     # the instructor's own PATHs are followed
+            info = os.stat(path)
+            linked = stat.S_ISLNK(os.lstat(bare).st_mode)
         except OSError:
             walk.usage.append(f"no such file or folder: {display_path(path)}")
+            continue
+        if linked:
+            # `python -m grading subs/*` hands each student folder over as a PATH: one that is a link
+            # (to solutions/, to a classmate) is refused, whatever it holds
+            sub = walk.submission(bare)
+            sub.refused = ("path_symlink", {"name": display_path(bare), "target": _link_text(bare)})
             continue
         if stat.S_ISREG(info.st_mode):
             key = path if group_by in ("file", "all") else (os.path.dirname(path) or ".")
@@ -349,7 +387,7 @@ def _read_bytes(path):
         if not stat.S_ISREG(info.st_mode):
             return ("problem_not_regular", {"name": display_path(path), "what": _what(info.st_mode)})
         if info.st_size > MAX_NOTEBOOK_BYTES:
-            return ("problem_too_large", {"size": info.st_size // 1048576})
+            return ("problem_too_large", {"size": _mib(info.st_size), "limit": _mib(MAX_NOTEBOOK_BYTES)})
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, 1 << 20)
@@ -357,13 +395,17 @@ def _read_bytes(path):
                 break
             size += len(chunk)
             if size > MAX_NOTEBOOK_BYTES:
-                return ("problem_too_large", {"size": size // 1048576})
+                return ("problem_too_large", {"size": f"> {_mib(MAX_NOTEBOOK_BYTES)}", "limit": _mib(MAX_NOTEBOOK_BYTES)})
             chunks.append(chunk)
         return b"".join(chunks)
     except OSError as exc:
         return ("problem_unreadable", {"error": exc.strerror or str(exc)})
     finally:
         os.close(fd)
+
+
+def _mib(n):
+    return f"{n / 1048576:.0f}" if n >= 1048576 else f"{n / 1048576:.2f}"
 
 
 def read_notebook(path, display=None, problem=None):
@@ -402,8 +444,11 @@ def read_notebook(path, display=None, problem=None):
         except Exception as exc:  # noqa: BLE001 - any failure of the converter is the file's problem
             info.problem = ("problem_old_format", {"error": f"{type(exc).__name__}: {exc}"[:200]})
             return info
+    # past a limit the notebook is not graded, and its rows name the limit (in its language)
+    too_many = len(cells) > MAX_CELLS
+    too_long = None
     number = 0
-    for cell in cells[:MAX_CELLS]:
+    for cell in cells:
         if not isinstance(cell, dict):
             continue
         number += 1
@@ -415,15 +460,23 @@ def read_notebook(path, display=None, problem=None):
         if not isinstance(source, str):
             continue
         if len(source) > MAX_CELL_CHARS:
-            source = f"raise MemoryError('cell {number} is longer than {MAX_CELL_CHARS} characters; not run')"
+            too_long = too_long or ("problem_cell_too_long",
+                                    {"cell": number, "count": len(source), "limit": MAX_CELL_CHARS})
+            source = ""
         cell_meta = cell.get("metadata")
         tags = cell_meta.get("tags") if isinstance(cell_meta, dict) else None
         tags = tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ()
         info.cells.append((number, source, tags))
+        if too_many and len(info.cells) >= 5:        # enough to find its language
+            break
     info.metadata = metadata if isinstance(metadata, dict) else {}
+    info.language = _language(info)
+    if too_many or too_long:
+        info.problem = ("problem_too_many_cells", {"count": len(cells), "limit": MAX_CELLS}) if too_many else too_long
+        info.cells = []
+        return info
     for _, source, _ in info.cells:
         info.defined |= top_level_functions(source)
-    info.language = _language(info)
     return info
 
 

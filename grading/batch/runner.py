@@ -2,16 +2,20 @@
 learner's functions on public and hidden tests, compare in the grader.
 
 Trust boundary: expected values come from ``Exercise.expected`` run here, in
-the grader's process, and ``Exercise.compare`` runs here too; whether a
-function uses a reference answer is decided here from the notebook's source
-(:mod:`grading.usage`).  The kernel only ever receives test inputs and sends
+the grader's process, and ``Exercise.compare`` runs here too.  Whether a
+function relies on a reference answer is decided by its behaviour: each
+exercise is graded in a kernel whose ``lib`` withholds that exercise's
+reference answers (see blind.py), so an answer that needs them fails its
+tests there.  The kernel only ever receives test inputs and sends
 back plain JSON results (see codec.py), read with a size limit and checked
 record by record: whatever a student's code patches or writes inside its
 kernel can only spoil its own results, and a malformed record is the
 student's failure, never "an internal grader error".
 
-One worker grades one submission at a time, its notebooks one after the
-other, all of them in the submission's control group (see cgroups.py).
+One worker grades one submission at a time, its kernels one after the
+other (a notebook takes one kernel per group of its exercises, see
+:func:`kernel_plan`), all of them in the submission's control group (see
+cgroups.py); the next kernel starts while the current one runs (:class:`Prestart`).
 """
 
 import dataclasses
@@ -28,7 +32,7 @@ import traceback
 from .. import diagnoses, messages, usage
 from ..cells import prepare_cell
 from ..feedback import explain, message as _feedback_message, type_name
-from . import codec
+from . import blind, codec
 from . import duplicates as _duplicates
 from .kernel import Kernel, KernelDied
 from .notebooks import identify, read_notebook
@@ -81,8 +85,9 @@ class Course:
         for ex in self.exercises.values():
             self.by_notebook.setdefault(ex.notebook, []).append(ex)
         self.functions = {stem: {ex.function for ex in exs} for stem, exs in self.by_notebook.items()}
-        self.forbidden = {ex.id: usage.forbidden_table(ex) for ex in self.exercises.values()}
+        self.blind = blind.BlindPlan(self)
         self._prepared = {}
+        self._needs = {}
         self._locks = {ex_id: threading.Lock() for ex_id in self.exercises}
 
     def prepared(self, ex):
@@ -90,7 +95,9 @@ class Course:
         with self._locks[ex.id]:
             if ex.id not in self._prepared:
                 cases = [(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(self.seed)]
-                expected = [(case, hidden, ex.expected(case)) for case, hidden in cases]
+                # what the tests run of lib decides what a kernel may withhold (blind.py): traced on the way
+                values, self._needs[ex.id] = blind.expected_and_needs(ex, [case for case, _ in cases])
+                expected = [(case, hidden, value) for (case, hidden), value in zip(cases, values)]
                 payload = [{"name": case.name, "setup": case.setup or "",
                             "args": codec.encode(self._to_codec(tuple(case.args)), strict=True),
                             "kwargs": codec.encode(self._to_codec(dict(case.kwargs)), strict=True)}
@@ -98,6 +105,11 @@ class Course:
                 text = json.dumps(payload, ensure_ascii=False, allow_nan=False)
                 self._prepared[ex.id] = (text, expected)
             return self._prepared[ex.id]
+
+    def needs(self, ex):
+        """What the tests of ``ex`` run of the sandbox's packages (see blind.expected_and_needs)."""
+        self.prepared(ex)
+        return self._needs[ex.id]
 
     def _to_codec(self, obj):
         Ref = getattr(self.registry, "Ref", None)
@@ -192,15 +204,20 @@ class NotebookRun:
     """Runs one notebook's cells in a kernel, restarting it when a cell kills
     or wedges it, and calls its exercise functions."""
 
-    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None):
+    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None, withheld=None):
         self.info, self.course, self.sandbox, self.options = info, course, sandbox, options
         self.deadline, self.lang, self.cancel, self.group = deadline, lang, cancel, group
+        # {exercise id: sites} withheld from this kernel's lib (blind.py), and the packages that do it
+        self.withheld = dict(withheld or {})
+        every = frozenset().union(*self.withheld.values()) if self.withheld else frozenset()
+        self.packages = sandbox.packages_for(every) if (sandbox is not None and every) else None
         self.cells = []
         for number, source, tags in info.cells:
             code = prepare_cell(source, tags)
             if code is not None:
                 self.cells.append((number, code))
         self.kernel = None
+        self.prestarted = None      # a Prestart of this run's first kernel (see run_submission)
         self.skip = {}              # cell number -> reason (key, fields)
         self.cell_errors = []       # (cell number, "Type: message")
         self.fatal = None           # (status, message): nothing more can run
@@ -214,6 +231,26 @@ class NotebookRun:
         if self.kernel is not None:
             self.kernel.kill()
             self.kernel = None
+
+    def discard_prestarted(self):
+        """Stop the kernel started in the background for this run, if it was never taken."""
+        if self.prestarted is not None:
+            self.prestarted.discard()
+            self.prestarted = None
+
+    def prestart(self):
+        """Start this run's first kernel in the background (while the run before it works)."""
+        if self.sandbox is not None and self.prestarted is None:
+            self.prestarted = Prestart(Kernel(self.sandbox, self.lang, self.group, self.packages),
+                                       max(1.0, min(self.options.start_timeout, self.left())))
+
+    def _take_prestarted(self):
+        """The kernel started in the background, if it started; None otherwise."""
+        prestarted, self.prestarted = self.prestarted, None
+        kernel = prestarted.take() if prestarted is not None else None
+        if kernel is not None and self.group is not None:
+            kernel.oom_before = self.group.oom_kills()         # what happened before this run is not its doing
+        return kernel
 
     def _check_cancel(self):
         if self.cancel is not None and self.cancel.is_set():
@@ -237,18 +274,21 @@ class NotebookRun:
                     "gave_up", self.lang, count=self.kernels_started, reasons=reasons)))
                 return False
             self.kernels_started += 1
-            kernel = Kernel(self.sandbox, self.lang, self.group)
-            try:
-                kernel.start(timeout=max(1.0, min(self.options.start_timeout, self.left())))
-            except KernelDied as exc:
-                why = exc.args[0] if exc.args else ("exit_gone", {})
-                kernel.kill()
-                status = "error"
-                self.fatal = (status, messages.text("kernel_failed", self.lang, reason=messages.reason(why, self.lang)))
-                return False
-            except BaseException:
-                kernel.kill()
-                raise
+            kernel = self._take_prestarted()
+            if kernel is None:
+                kernel = Kernel(self.sandbox, self.lang, self.group, self.packages)
+                try:
+                    kernel.start(timeout=max(1.0, min(self.options.start_timeout, self.left())))
+                except KernelDied as exc:
+                    why = exc.args[0] if exc.args else ("exit_gone", {})
+                    kernel.kill()
+                    status = "error"
+                    self.fatal = (status, messages.text("kernel_failed", self.lang,
+                                                        reason=messages.reason(why, self.lang)))
+                    return False
+                except BaseException:
+                    kernel.kill()
+                    raise
             self.kernel = kernel
             if self._run_cells():
                 return True
@@ -396,6 +436,11 @@ class NotebookRun:
             public = [o for o in shown if not o[1]][:MAX_FEEDBACK - 1]
             hidden = [o for o in shown if o[1]][:MAX_FEEDBACK - len(public)]
             feedback = [self._feedback(ex, o) for o in sorted(public + hidden, key=shown.index)]
+        withheld = self.withheld_in(ex, records) if failures or len(outcomes) < total else None
+        if withheld is not None:
+            text = messages.text("relies_on_reference", lang, function=ex.function, name=withheld)
+            return self.row(submission, ex, "fail", f"{counts} {text}", passed=passed, total=total,
+                            feedback=[{"test": "", "hidden": False, "text": text, "line": text}] + feedback)
         finding = self.finding(ex)
         if finding is not None:
             text = finding_text(finding, ex, lang)
@@ -458,13 +503,77 @@ class NotebookRun:
         line = messages.text("hidden_failed", lang, label=label, what=text)
         return {"test": label, "hidden": True, "text": text, "hint": hint, "line": line}
 
+    def withheld_in(self, ex, records):
+        """The withheld library object a failed test of ``ex`` ran into (its name), else None."""
+        sites = self.withheld.get(ex.id)
+        if not sites:
+            return None
+        named = {s.name for s in sites}
+        for rec in records["cases"].values():
+            if isinstance(rec, dict) and "result" in rec:
+                text = json.dumps(rec["result"], ensure_ascii=False)[:MAX_RECORD_BYTES]
+                for match in blind.WITHHELD_MARK.finditer(text):
+                    if match.group(1) in named:
+                        return match.group(1)
+        return None
+
     def finding(self, ex):
-        """The verdict of grading.usage on this notebook's source for ``ex`` (None: no objection)."""
-        found = usage.analyze(self.cells, ex.function, self.course.forbidden[ex.id])
-        if found is not None and found.kind == "undefined":
-            # the kernel has the function, the source shows no plain definition of it
-            return usage.Finding("elsewhere", ("hidden_definition", {}))
-        return found
+        """What the source says about the rules no kernel can check by behaviour (None: nothing).
+
+        Two rules only: ``forbidden_modules`` (evidence-1: plain Python, no NumPy, no lib) and a
+        forbidden object or method that the exercise's own tests need, so that no kernel can
+        withhold it (none today; see blind.BlindPlan.unchecked).  Everything else
+        about the reference is decided by behaviour; imports, introspection and printing are
+        never held against an answer here."""
+        modules = frozenset(getattr(ex, "forbidden_modules", ()))
+        unchecked = self.course.blind.unchecked(ex.id)
+        if not modules and not unchecked:
+            return None
+        methods = {s.qualname.rsplit(".", 1)[1] for s in unchecked
+                   if "." in s.qualname and s.qualname.rsplit(".", 1)[1] in getattr(ex, "forbidden_methods", ())}
+        table = {}
+        for site in unchecked:
+            obj = blind.resolve(site)
+            if obj is not None and site.qualname.rsplit(".", 1)[-1] not in methods:
+                table[id(obj)] = site.name
+        table["methods"] = frozenset(methods)
+        table["modules"] = modules
+        found = usage.analyze(self.cells, ex.function, table)
+        if found is not None and found.kind in ("reference", "module"):
+            return found
+        return None
+
+
+class Prestart:
+    """A kernel started in a thread of its own, for the next run of the same submission, while the
+    current run works: kernel starts overlap with running cells.  The kernel is fresh (forked from
+    the fork server into its own sandbox) and no code of the submission runs in it before the run
+    it is for takes it."""
+
+    def __init__(self, kernel, timeout):
+        self.kernel = kernel
+        self.error = None
+        self.thread = threading.Thread(target=self._start, args=(timeout,), name="kernel-prestart", daemon=True)
+        self.thread.start()
+
+    def _start(self, timeout):
+        try:
+            self.kernel.start(timeout=timeout)
+        except BaseException as exc:  # noqa: BLE001 - the run starts its kernel itself then
+            self.error = exc
+
+    def take(self):
+        """The started kernel, or None (and nothing left running) when its start failed."""
+        self.thread.join()
+        if self.error is not None or not self.kernel.alive():
+            self.kernel.kill()
+            return None
+        return self.kernel
+
+    def discard(self):
+        self.kernel.terminate()              # safe from this thread; the start, if still going, fails
+        self.thread.join(timeout=60)
+        self.kernel.kill()
 
 
 def explain_colon(lang):
@@ -650,49 +759,91 @@ def run_submission(plan, course, sandbox, options, cancel=None):
     start = time.monotonic()
     deadline = start + options.total_timeout
     group = sandbox.new_group() if sandbox is not None else None
+    upcoming = None
     try:
-        for unit in plan.units():
-            if unit.rows is not None:
-                continue
-            best = None
-            for info in unit.tries:       # one copy, or under --duplicates best each, the most points counting
-                lang = notebook_language(info, options, unit.lang)
-                rows, notes = _grade_notebook(plan, unit, info, lang, course, sandbox, options, deadline, cancel, group)
-                points = sum(r["points"] for r in rows)
-                if best is None or points > best[0]:
-                    best = (points, info, rows, notes, lang)
-            _, chosen, unit.rows, unit.notes, unit.lang = best
-            if chosen is not unit.info:
-                unit.others = [unit.info] + [o for o in unit.others if o is not chosen]
-                unit.info = chosen
+        # every kernel this submission needs, in order: each copy of each notebook (one, or every copy
+        # under --duplicates best) in each of its kernel groups (kernel_plan)
+        runs = [(unit, info, notebook_language(info, options, unit.lang), exercises, withheld)
+                for unit in plan.units() if unit.rows is None for info in unit.tries
+                for exercises, withheld in kernel_plan(course, unit)]
+        rows, unfinished = {}, {}              # by (unit, copy): {exercise id: row}, {cell numbers}
+        for index, (unit, info, lang, exercises, withheld) in enumerate(runs):
+            run = upcoming or NotebookRun(info, course, sandbox, options, deadline, lang, cancel, group, withheld)
+            upcoming = None
+            if index + 1 < len(runs):            # the next kernel starts while this run works
+                nxt, nxt_info, nxt_lang, _, nxt_withheld = runs[index + 1]
+                upcoming = NotebookRun(nxt_info, course, sandbox, options, deadline, nxt_lang, cancel, group,
+                                       nxt_withheld)
+                upcoming.prestart()
+            key = (id(unit), id(info))
+            found = rows.setdefault(key, {})
+            try:
+                for ex, row in zip(exercises, run.grade(plan.submission, exercises)):
+                    found[ex.id] = row
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
+                for ex in exercises:
+                    found[ex.id] = make_row(plan.submission, info.display, ex, "error", messages.text(
+                        "internal", lang, error=f"{type(exc).__name__}: {exc}"), lang=lang,
+                        details={"traceback": traceback.format_exc()[-2000:]})
+            finally:
+                run.close()
+                run.discard_prestarted()
+            unfinished.setdefault(key, set()).update(run.unfinished)
+            _settle(plan, unit, rows, unfinished, options)   # as soon as every copy of it is graded
     finally:
+        if upcoming is not None:
+            upcoming.discard_prestarted()
         if group is not None:
             group.remove()
         plan.seconds = time.monotonic() - start
 
 
-def _grade_notebook(plan, unit, info, lang, course, sandbox, options, deadline, cancel, group):
-    """(rows, note rows) of one notebook run for a unit's exercises."""
-    run = NotebookRun(info, course, sandbox, options, deadline, lang, cancel, group)
-    try:
-        rows = run.grade(plan.submission, unit.exercises)
-        return rows, never_finished_rows(plan.submission, info, run, lang)
-    except Cancelled:
-        raise
-    except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
-        return [make_row(plan.submission, info.display, ex, "error", messages.text(
-            "internal", lang, error=f"{type(exc).__name__}: {exc}"), lang=lang,
-            details={"traceback": traceback.format_exc()[-2000:]}) for ex in unit.exercises], []
-    finally:
-        run.close()
+def _settle(plan, unit, rows, unfinished, options):
+    """Once every copy of a notebook has a row for each of its exercises, keep the copy with the most
+    points (there is one copy unless --duplicates best), with a note row per cell that never finished."""
+    best = None
+    for info in unit.tries:
+        found = rows.get((id(unit), id(info)), {})
+        if not all(ex.id in found for ex in unit.exercises):
+            return
+        lang = notebook_language(info, options, unit.lang)
+        graded = [found[ex.id] for ex in unit.exercises]
+        notes = never_finished_rows(plan.submission, info, unfinished.get((id(unit), id(info)), ()), lang, options)
+        points = sum(r["points"] for r in graded)
+        if best is None or points > best[0]:
+            best = (points, info, graded, notes, lang)
+    _, chosen, unit.rows, unit.notes, unit.lang = best
+    if chosen is not unit.info:
+        unit.others = [unit.info] + [o for o in unit.others if o is not chosen]
+        unit.info = chosen
 
 
-def never_finished_rows(submission, info, run, lang):
+def kernel_plan(course, unit):
+    """[(exercises, {exercise id: withheld sites})]: the kernels one notebook is graded in.
+
+    Each exercise is graded in a kernel whose lib withholds its reference answers (blind.py);
+    exercises whose tests need nothing another one withholds share a kernel."""
+    wanted = {ex.id for ex in unit.exercises}
+    out = []
+    for group in course.blind.groups(unit.info.stem):
+        exercises = [course.exercises[i] for i in group.exercises if i in wanted]
+        if exercises:
+            out.append((exercises, {ex.id: group.sites.get(ex.id, frozenset()) for ex in exercises}))
+    planned = {ex.id for exs, _ in out for ex in exs}
+    rest = [ex for ex in unit.exercises if ex.id not in planned]
+    if rest:                               # not in the plan (a stand-in registry): the usual lib
+        out.append((rest, {}))
+    return out
+
+
+def never_finished_rows(submission, info, cells, lang, options):
     """One note row per top-level cell that did not finish and was interrupted or skipped: the
     grade may not show it (the rest of the notebook ran), but the notebook does not run top to bottom."""
     return [make_row(submission, info.display, None, "error", messages.text(
-        "cell_never_finished", lang, cell=n, seconds=_num(run.options.cell_timeout)), exercise_id="-", max_points=0,
-        lang=lang) for n in sorted(run.unfinished)]
+        "cell_never_finished", lang, cell=n, seconds=_num(options.cell_timeout)), exercise_id="-", max_points=0,
+        lang=lang) for n in sorted(cells)]
 
 
 DAMAGED = {"problem_not_json", "problem_not_utf8", "problem_no_cells", "problem_old_format", "problem_too_large"}

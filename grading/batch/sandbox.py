@@ -237,6 +237,7 @@ class Sandbox:
             self.unshare = shutil.which("unshare")
             self.setpriv = _setpriv_with_pdeathsig()
             self.live = set()                # kernels started and not yet killed (see kill_all)
+            self._packages = {frozenset(): self.student_root}   # withheld sites -> packages root (blind.py)
             self._counter = 0
             self._lock = threading.Lock()
             self.cgroup_note = "not requested" if not cgroups else ""
@@ -252,6 +253,18 @@ class Sandbox:
         except BaseException:
             self.close()
             raise
+
+    def packages_for(self, sites):
+        """The folder holding the ``lib`` and ``grading`` a kernel gets when ``sites`` (see
+        blind.py) are withheld: built once per batch for each distinct set."""
+        sites = frozenset(sites)
+        with self._lock:
+            if sites not in self._packages:
+                from .blind import build_blind_packages
+                dest = self.tmp / f"withheld-{len(self._packages)}"
+                build_blind_packages(self.student_root, dest, sites)
+                self._packages[sites] = dest
+            return self._packages[sites]
 
     def new_group(self):
         """A control group for one submission (None without cgroups)."""
@@ -348,9 +361,12 @@ class Sandbox:
 
     # -- the file system the kernel sees ------------------------------------
 
-    def layout(self, kdir, uid, gid):
+    def layout(self, kdir, uid, gid, packages=None):
         """The chroot, in mount order: fresh file systems first, so that a bind
-        below /tmp (a virtual environment in /tmp, say) is not hidden by them."""
+        below /tmp (a virtual environment in /tmp, say) is not hidden by them.
+        ``packages``: the folder whose ``lib`` and ``grading`` the kernel gets (default: the
+        student-safe copies; see :meth:`packages_for`)."""
+        packages = pathlib.Path(packages or self.student_root)
         items = []
         for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"):
             if os.path.islink(top):
@@ -381,9 +397,13 @@ class Sandbox:
             if not any(path == c or path.startswith(c + "/") for c in covered):
                 items.append({"kind": "ro", "path": path, "source": path})
                 covered.append(path)
+        # a copy of the course installed into the environment (not editable) must not be a way around /course
+        from .blind import installed_copies
+        for package, path in installed_copies():
+            items.append({"kind": "ro", "path": path, "source": str(packages / package)})
         items += [
-            {"kind": "ro", "path": f"{INSIDE_COURSE}/lib", "source": str(self.student_lib)},
-            {"kind": "ro", "path": f"{INSIDE_COURSE}/grading", "source": str(self.student_grading)},
+            {"kind": "ro", "path": f"{INSIDE_COURSE}/lib", "source": str(packages / "lib")},
+            {"kind": "ro", "path": f"{INSIDE_COURSE}/grading", "source": str(packages / "grading")},
             {"kind": "dir", "path": INSIDE_WORK, "owner": [uid, gid], "mode": 0o755},
             {"kind": "dir", "path": INSIDE_HOME, "owner": [uid, gid], "mode": 0o700},
             {"kind": "ro", "path": INSIDE_IN, "source": str(kdir / "in")},
@@ -420,10 +440,11 @@ class Sandbox:
         return [self.python, "-m", "ipykernel_launcher", "-f", connection_file,
                 "--HistoryManager.enabled=False", "--IPKernelApp.quiet=True"]
 
-    def launch_command(self, kdir, lang=None, group=None):
-        """(argv, env, cwd, preexec_fn, info) starting a kernel for ``kdir`` in control ``group``."""
+    def launch_command(self, kdir, lang=None, group=None, packages=None):
+        """(argv, env, cwd, preexec_fn, info) starting a kernel for ``kdir`` in control ``group``,
+        with the ``lib`` and ``grading`` of the folder ``packages`` (default: the student-safe copies)."""
         if self.mode == "none":
-            return self._launch_unsandboxed(kdir, lang)
+            return self._launch_unsandboxed(kdir, lang, packages)
         if self.mode == "root":
             uid = gid = self.uids.take()
         else:
@@ -431,7 +452,7 @@ class Sandbox:
         config = {
             "mode": self.mode,
             "root": str(kdir / "root"),
-            "layout": self.layout(kdir, uid, gid),
+            "layout": self.layout(kdir, uid, gid, packages),
             "uid": uid, "gid": gid,
             "rlimits": self.limits.rlimits(),
             "cwd": INSIDE_WORK,
@@ -454,7 +475,7 @@ class Sandbox:
                 "inside_io": INSIDE_IO, "inside_in": INSIDE_IN}
         return argv, {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, str(kdir), None, info
 
-    def _launch_unsandboxed(self, kdir, lang):
+    def _launch_unsandboxed(self, kdir, lang, packages=None):
         io_dir, in_dir = kdir / "io", kdir / "in"
         work = kdir / "work"
         home = kdir / "home"
@@ -464,7 +485,7 @@ class Sandbox:
         env.update({"HOME": str(home), "MPLCONFIGDIR": str(home / ".mpl"), "IPYTHONDIR": str(home / ".ipython"),
                     "JUPYTER_CONFIG_DIR": str(home / ".jupyter"), "JUPYTER_DATA_DIR": str(home / "data"),
                     "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-                    "PYTHONPATH": str(self.student_root)})
+                    "PYTHONPATH": str(packages or self.student_root)})
         rlimits = self.limits.rlimits()
         # RLIMIT_NPROC counts every process of the uid: leave room for the ones already running.
         rlimits["NPROC"] += _count_processes_of(os.getuid())

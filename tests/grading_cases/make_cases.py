@@ -30,6 +30,7 @@ SOLVED_DECODER = ROOT / "solutions" / "en" / "ex07_decoder.ipynb"
 SOLVED_EVIDENCE = ROOT / "solutions" / "en" / "ex06_evidence.ipynb"
 
 NOT_PASS = "not pass"
+EITHER = "pass or not"          # whatever the row, it must be consistent (points only for a pass)
 
 GOOD = '''
 import numpy as np
@@ -323,15 +324,19 @@ def cases():
         # 5 MB: more than a result record may hold (2 MiB), 2500 times the message an exception keeps
         "huge_exception": mask2(NOT_PASS, "    raise ValueError('x' * 5_000_000)\n", "ValueError"),
         "monkeypatch_numpy": (solved(MONKEYPATCH_NUMPY), {**ok3, "mask-2": "fail"}, []),
-        # reflection anywhere in the notebook: no exercise of it can be verified
-        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {k: NOT_PASS for k in ok3}, ["import builtins"]),
-        "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {k: "fail" for k in ok3}, ["exec()"]),
+        # patching builtins while the grader calls it spoils that answer; whether the kernel survives for the
+        # next exercise (or that one gets a fresh kernel) depends on where the patched kernel breaks
+        "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": NOT_PASS, "mask-3": EITHER,
+                                                                "data-1": EITHER}, []),
+        # neither the solutions nor the registry are in the sandbox
+        "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"},
+                           ["FileNotFoundError"]),
         "isolation_probe": (solved(ISOLATION_PROBE.format(
             root=ROOT, secret_paths=[str(ROOT / "solutions"), str(ROOT / "grading" / "batch"), str(ROOT / ".git"),
                                      str(ROOT / "tests"), batch_secret, "/root/.bashrc", "/work/shared"])), ok3, []),
         "tamper": (solved(GOOD + TAMPER.format(root=ROOT)), ok3, []),
         "closure": (solved(CLOSURE), {**ok3, "mask-2": "fail"}, ["lib.attention.masked_softmax"]),
-        "fake_lib_namespace": (solved(FAKE_LIB), {k: "fail" for k in ok3}, ["exec()"]),
+        "fake_lib_namespace": (solved(FAKE_LIB), {**ok3, "mask-2": "fail"}, ["relies on", "lib.attention.masked_softmax"]),
         "fence_state": (solved(FENCE_STATE), {**ok3, "mask-2": "fail"}, ["reference implementation"]),
         "forged_records": (solved(FORGED_RECORDS), {**ok3, "mask-2": "fail"}, ["malformed result"]),
         "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},
@@ -352,8 +357,8 @@ def cases():
         "input": mask2("fail", "    name = input('your name? ')\n    return _good_softmax(scores, allowed)\n"),
         "print_in_function": mask2(P, "    print('y' * 1_000_000)\n    return _good_softmax(scores, allowed)\n"),
         "print_flood": (solved("print('x' * 100_000_000)"), ok3, []),
-        # processes started beside the grader's calls could rewrite their results
-        "fork_bomb": (solved(FORK_BOMB), {k: "fail" for k in ok3}, ["os.fork"]),
+        # forked processes are capped (--max-procs) and die with the sandbox; the answers still count
+        "fork_bomb": (solved(FORK_BOMB), ok3, []),
         "toplevel_exit": (solved("import os\nos._exit(0)", insert_at=3), ok3, []),
         "toplevel_hang": (solved("while True:\n    try:\n        while True:\n            pass\n"
                                  "    except KeyboardInterrupt:\n        continue", insert_at=3),
@@ -363,6 +368,12 @@ def cases():
         "magics": (solved("!ls /", "%timeit -n1 -r1 1 + 1", "%%bash\necho hi", "files = !ls",
                           "%matplotlib inline\nx = 1", "np.exp?"), ok3, []),
         "many_magics": (solved(MANY_MAGICS), ok3, []),
+        # past a limit: the row names the limit, in the notebook's language
+        "ten_thousand_cells": (solved(*["x = 1"] * 10_000), {k: "error" for k in ok3}, ["10", "5000 cells"]),
+        "ten_thousand_cells_zh": ({"ex01_allowed_set.ipynb": with_cells(SOLVED_ZH, ["x = 1"] * 10_000)},
+                                  {k: "error" for k in ok3}, ["上限（5000 个单元格）"]),
+        "cell_too_long": (solved("x = 1  # " + "y" * 1_000_001), {k: "error" for k in ok3},
+                          ["1000000 characters"]),
         "metadata_not_dict": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=_bad_metadata)}, ok3, []),
         "missing_function": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=rename_function)},
                              {**ok3, "mask-2": "missing"}, ["masked_softmax"]),
@@ -390,10 +401,13 @@ def cases():
                               ["does not end in .ipynb"]),
         "gbk_name": ({"练习一 ex01_allowed_set.ipynb".encode("gb18030"): load(SOLVED)}, ok3, []),
         "empty_student_folder": ({}, {k: "missing" for k in ok3}, ["no notebook (*.ipynb) in this folder"]),
-        "symlink_to_solutions": ({"ex01_allowed_set.ipynb": ("symlink", str(SOLVED))}, {k: "error" for k in ok3},
-                                 ["symbolic link"]),
+        # a link out of a submission refuses all of it, and says which link
+        "symlink_to_solutions": ({"ex01_allowed_set.ipynb": ("symlink", str(SOLVED))}, {"*": "error"},
+                                 ["symbolic link", "ex01_allowed_set.ipynb", "outside"]),
         "symlink_to_classmate": ({"ex01_allowed_set.ipynb": ("symlink", "../solved/ex01_allowed_set.ipynb")},
-                                 {k: "error" for k in ok3}, ["symbolic link"]),
+                                 {"*": "error"}, ["symbolic link", "../solved/ex01_allowed_set.ipynb"]),
+        "symlink_helper_outside": ({"ex01_allowed_set.ipynb": load(SOLVED), "notes": ("symlink", str(ROOT / "grading"))},
+                                   {"*": "error"}, ["notes", "outside"]),
         "symlink_loop": ({"ex01_allowed_set.ipynb": ("symlink", "ex01_allowed_set.ipynb")}, {k: "error" for k in ok3},
                          ["does not resolve"]),
         "folder_symlink": (("folder_symlink", "solved"), {"*": "error"}, ["symbolic link"]),        # refused whole
