@@ -152,7 +152,7 @@ def _attend_whole(q, k, v):
 
 
 def fast_causal_attention(q, k, v, *, skip_future=True):
-    """:func:`blocked_causal_attention` on every core (see the notes above): the same arguments and numbers.
+    """§5.9. :func:`blocked_causal_attention` on every core (see the notes above): the same arguments and numbers.
 
     With ``skip_future=False`` every block computes and masks every tile, to measure what skipping saves.
     """
