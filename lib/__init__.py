@@ -34,7 +34,6 @@ from . import attention, blocked, checks, costs, data, model, positions
 
 # The modules the chapters teach.  Also here, imported on demand: ``lib.layers``
 # and ``lib.decoder`` (§7), ``lib.validate`` (the argument checks every public
-# function uses), ``lib.plots`` and ``lib.interactive`` (figures).  The exercises
-# and the batch grader are tooling, not teaching: they live in the separate
-# package ``grading`` (python -m grading).
+# function uses).  Figures live in the package ``figures``, the exercises and the
+# batch grader in ``grading`` (python -m grading): presentation and tooling, not teaching.
 __all__ = ["attention", "blocked", "checks", "costs", "data", "model", "positions"]

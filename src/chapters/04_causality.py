@@ -69,7 +69,8 @@ code(r"""
 import numpy as np
 import matplotlib.pyplot as plt
 
-from lib import checks, plots
+from figures import plots
+from lib import checks
 from lib.attention import attention_scores, causal_attention, causal_future, masked_softmax, merge_heads, split_heads
 from lib.data import BOS, EOS, UNK, build_vocab, decode
 from lib.model import AttentionModel

@@ -92,7 +92,8 @@ import numpy as np
 import matplotlib.pyplot as plt
 from threadpoolctl import threadpool_limits
 
-from lib import checks, plots
+from figures import plots
+from lib import checks
 from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode
 
