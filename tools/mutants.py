@@ -131,7 +131,7 @@ MUTANTS = [
     # ---- scaled dot products (§1, §2)
     m("missing-scale", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
       "    scale = q.dtype.type(1.0)",
-      "causal_attention forgets the 1/sqrt(d) scale"),
+      "fast_causal_attention forgets the 1/sqrt(d) scale"),
     m("scores-missing-scale", A, "    scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))           # in the dtype of q: float32 stays float32",
       "    scale = q.dtype.type(1.0)",
       "attention_scores (the definition, the weights of §4) forgets the 1/sqrt(d) scale"),
