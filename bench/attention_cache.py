@@ -182,7 +182,6 @@ def each_alone(names, shape, rounds, burst=0.25, warmup=0.05):
                 process.join(10)
             if process.is_alive():
                 process.kill()
-                process.join()                                  # reaped: no child is left behind
 
 
 def naive_attention(q, k, v):
