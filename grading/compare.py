@@ -80,7 +80,7 @@ def _kind(expected):
         return "float"
     if isinstance(expected, str):
         return "str"
-    if isinstance(expected, tuple):
+    if isinstance(expected, (tuple, list)):                 # a sequence of results, item by item
         return "tuple"
     raise TypeError(f"no comparison for expected values of type {type(expected).__name__}")
 

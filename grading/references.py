@@ -3,200 +3,295 @@
 The grader computes expected results with them (``Exercise.reference``), in
 its own process.  This module never enters a sandbox, and no notebook imports
 it: a learner who calls a reference answer gets no points (see
-:mod:`grading.usage`).  Each docstring names its exercise in brackets.
+:mod:`grading.usage`).  The comment above each function names its exercise in
+brackets.
+
+Each answer is written once, here, and is also the answer the solved notebook
+shows: ``reference_cell(name)`` in ``src/solutions/*.py`` puts the function's
+source, as it stands below, into that notebook's code cell
+(tools/nbsource.py).  So the source is the notebook cell's: its answer lines
+sit between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` (the exercise notebook
+shows them as a stub), and its comments come in the three languages, tagged
+``#zh``, ``#en`` and ``#ru`` (each notebook keeps its own language).
 """
+
+import math
 
 import numpy as np
 
 from lib import layers
-from lib.attention import causal_attention, causal_future, merge_heads, multi_head_attention, split_heads
-from lib.checks import feature_normalization, kv_cache_bytes
-from lib.costs import head_costs
+from lib.attention import causal_attention, multi_head_attention
 from lib.data import IGNORE
 
 
-def causal_allowed(tq, tk):
-    """[mask-1] allowed[i, j] = key j is not after query i (bottom-right aligned)."""
-    return ~causal_future(tq, tk)
-
-
-def is_valid_attention(weights, allowed, atol=1e-9):
-    """[mask-3] True iff forbidden weights are exactly 0, none is negative or
-    non-finite, and every row sums to 1 within ``atol``."""
-    weights = np.asarray(weights)
-    allowed = np.broadcast_to(np.asarray(allowed, dtype=bool), weights.shape)
-    if not np.all(np.isfinite(weights)):
-        return False
-    if np.any(weights[~allowed] != 0) or np.any(weights < 0):
-        return False
-    return bool(np.all(np.abs(weights.sum(axis=-1) - 1) <= atol))
-
-
-def feature_norm(x, eps=1e-5):
-    """[causal-4] Normalise every position over its own features (the library's §4 layer)."""
-    return feature_normalization(x, eps)
-
-
+# [heads-3] Causal multi-head attention (the library's, with the mask on); the solved notebook writes
+# its own, step by step.
 def multi_head_causal(x, w_q, w_k, w_v, w_o, n_heads):
-    """[heads-3] Causal multi-head attention (the library's, with the mask on)."""
     return multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, causal=True)
 
 
+# [mask-1] allowed[i, j] = key j is not after query i (bottom-right aligned).  (src/solutions/ex01_allowed_set.py)
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # BEGIN SOLUTION
+    return key_position <= query_position               # (tq, tk)
+    # END SOLUTION
+
+
+# [mask-3] True iff forbidden weights are exactly 0, none is negative or non-finite, and every row
+# sums to 1 within ``atol``.  (src/solutions/ex01_allowed_set.py)
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    # BEGIN SOLUTION
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+    # END SOLUTION
+
+
+# [cost-1] (parameters, KV-cache bytes) of ``n_layers`` attention layers of width D with H heads:
+# n_layers * 4 D^2 (§2) and 2 * n_layers * B * T * D * itemsize (§5).  (src/solutions/ex02_heads.py)
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    # BEGIN SOLUTION
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    head_width = width // n_heads                                 # d
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width                     #zh W_Q、W_K、W_V、W_O #en W_Q, W_K, W_V, W_O #ru W_Q, W_K, W_V, W_O
+    #zh 键和值两份 × 层 × 序列 × 位置 × 头 × 每头宽度 × 字节数
+    #en keys and values × layers × sequences × positions × heads × head width × bytes
+    #ru ключи и значения × слои × последовательности × позиции × головы × ширина головы × байты
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * itemsize
+    return parameters, kv_cache_bytes
+    # END SOLUTION
+
+
+# [pos-3] How much the last output row moves when tokens i and j swap.  (src/solutions/ex03_positions.py)
 def last_row_swap_change(forward, ids, i, j):
-    """[pos-3] How much the last output row moves when tokens i and j swap."""
     ids = np.asarray(ids)
+    # BEGIN SOLUTION
     T = ids.shape[-1]
-    if not (0 <= i < T - 1 and 0 <= j < T - 1) or i == j:
-        raise ValueError(f"i={i} and j={j} must be two different positions before the last one (T={T})")
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError(f"i={i}, j={j}: two different positions before the last one are needed (T={T})")
     swapped = ids.copy()
     swapped[..., [i, j]] = ids[..., [j, i]]
-    before = np.asarray(forward(ids))[..., -1, :]
-    after = np.asarray(forward(swapped))[..., -1, :]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
     return float(np.max(np.abs(after - before)))
+    # END SOLUTION
 
 
+# [causal-1] Largest change of output rows 0..position-1 when the tokens from ``position`` on are
+# replaced by ``replacement``.  (src/solutions/ex04_causality.py)
 def future_perturbation_change(forward, ids, position, replacement):
-    """[causal-1] Largest change of output rows 0..position-1 when the tokens
-    from ``position`` on are replaced by ``replacement``."""
     ids = np.asarray(ids)
-    if not 1 <= position < ids.shape[-1]:
-        raise ValueError(f"position must be in 1..T-1, got {position} for T={ids.shape[-1]}")
     perturbed = ids.copy()
-    perturbed[..., position:] = replacement
-    before = np.asarray(forward(ids))[..., :position, :]
-    after = np.asarray(forward(perturbed))[..., :position, :]
+    # BEGIN SOLUTION
+    perturbed[..., position:] = replacement  #zh 未来改变，前缀不变 #en the future changes, the prefix stays #ru будущее меняется, префикс остаётся
+    # END SOLUTION
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
 
 
+# [causal-2] "leaks", "causal" or "blind" (the negative control saw nothing).  (src/solutions/ex04_causality.py)
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
-    """[causal-2] "leaks", "causal" or "blind" (the negative control saw nothing)."""
+    # BEGIN SOLUTION
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError(f"position {position} leaves no prefix to compare or no future to change")
     if future_perturbation_change(forward, ids, position, replacement) > tol:
         return "leaks"
     if future_perturbation_change(control, ids, position, replacement) > tol:
         return "causal"
     return "blind"
+    # END SOLUTION
 
 
+# [causal-3] Entry p-1: the change of rows < p when every token from p on becomes
+# ``replacement_token``, for p = 1..T-1. Shape (T-1,), float64.  (src/solutions/ex04_causality.py)
 def leak_sweep(forward, ids, replacement_token):
-    """[causal-3] Entry p-1: the change of rows < p when every token from p on
-    becomes ``replacement_token``, for p = 1..T-1.  Shape (T-1,), float64."""
     ids = np.asarray(ids)
+    # BEGIN SOLUTION
     T = ids.shape[-1]
     if T < 2:
-        raise ValueError(f"a sweep needs at least 2 positions, got T={T}")
+        raise ValueError(f"a sweep needs at least two positions, got T={T}")
     changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
     return np.array(changes, dtype=np.float64)
+    # END SOLUTION
 
 
-def continue_padded(model, inputs, targets, tokens):
-    """[cache-1] Row b of a right-padded batch continued by tokens[b]: the output (D,) of the new
-    token after the real prefix of row b (the positions whose target is not IGNORE).  (B, D)."""
-    inputs, targets, tokens = np.asarray(inputs), np.asarray(targets), np.asarray(tokens)
-    if inputs.ndim != 2 or inputs.shape != targets.shape or tokens.shape != inputs.shape[:1]:
-        raise ValueError(f"inputs and targets must be (B, T) and tokens (B,), got {inputs.shape}, "
-                         f"{targets.shape} and {tokens.shape}")
-    rows = []
-    for b in range(len(inputs)):
-        n = int((targets[b] != IGNORE).sum())
-        rows.append(model.forward(np.append(inputs[b, :n], tokens[b]))[-1])
-    return np.stack(rows)
-
-
-def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
-    """[cache-2] One token through multi-head attention with a functional cache.
-
-    x: (D,) the new token's input vector (position already added);
-    keys, values: (H, n, d) of the n earlier positions (n may be 0).
-    Returns (output (D,), keys (H, n+1, d), values (H, n+1, d)).
-    """
+# [causal-4] Normalise every position over its own features (the library's §4 layer).  (src/solutions/ex04_causality.py)
+def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
-    q = split_heads((x @ w_q)[None, None], n_heads)[0]                       # (H, 1, d)
-    k = split_heads((x @ w_k)[None, None], n_heads)[0]                       # (H, 1, d)
-    v = split_heads((x @ w_v)[None, None], n_heads)[0]                       # (H, 1, d)
-    keys = np.concatenate([keys, k], axis=1)                                 # (H, n+1, d)
-    values = np.concatenate([values, v], axis=1)                             # (H, n+1, d)
-    heads = causal_attention(q, keys, values)                                # (H, 1, d)
-    return (merge_heads(heads[None])[0] @ w_o)[0], keys, values
+    # BEGIN SOLUTION
+    mean = x.mean(axis=-1, keepdims=True)                  #zh (..., T, 1)：按 D 个特征求 #en (..., T, 1): over the D features #ru (..., T, 1): по D признакам
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)   # (..., T, 1)
+    return (x - mean) / np.sqrt(var + eps)
+    # END SOLUTION
 
 
+# [cache-1] Row b of a right-padded batch continued by tokens[b]: the output (D,) of the new token
+# after the real prefix of row b (the positions whose target is not IGNORE). (B, D).  (src/solutions/ex05_cache.py)
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # BEGIN SOLUTION
+        #zh 真实位置 0 … n−1：目标不是 −100 的位置
+        #en the real positions 0 … n−1: those whose target is not −100
+        #ru настоящие позиции 0 … n−1: те, где целевая метка не равна −100
+        n = int((targets[b] != IGNORE).sum())
+        #zh 每一行一个缓存
+        #en one cache per row
+        #ru у каждой строки свой кэш
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        #zh 新词元落在位置 n
+        #en the new token lands at position n
+        #ru новый токен встаёт в позицию n
+        outputs.append(model.step(int(tokens[b]), cache))
+        # END SOLUTION
+    return np.stack(outputs)                                  # (B, D)
+
+
+# [cache-2] One token through multi-head attention with a functional cache. x: (D,) the new token's
+# input vector (position already added); keys, values: (H, n, d) of the n earlier positions (n may be
+# 0). Returns (output (D,), keys (H, n+1, d), values (H, n+1, d)).  (src/solutions/ex05_cache.py)
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    # BEGIN SOLUTION
+    H = n_heads
+    d = x.shape[-1] // H
+    #zh (H, 1, d)：只有一个位置，reshape 就是拆分
+    #en (H, 1, d): one position, so reshape is a split
+    #ru (H, 1, d): позиция одна, поэтому `reshape` и есть разбиение
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)                 # (H, n+1, d)
+    values = np.concatenate([values, v], axis=1)             # (H, n+1, d)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)    # (H, 1, n+1)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values                                 # (H, 1, d)
+    return heads.reshape(-1) @ w_o, keys, values             # (D,), (H, n+1, d), (H, n+1, d)
+    # END SOLUTION
+
+
+# [cache-3] max |forward(ids) - outputs of step, token by token, from new_cache()|.  (src/solutions/ex05_cache.py)
 def cache_error(forward, step, new_cache, ids):
-    """[cache-3] max |forward(ids) - outputs of step, token by token, from new_cache()|."""
     ids = np.asarray(ids)
-    full = np.asarray(forward(ids))                                           # (T, D)
+    # BEGIN SOLUTION
+    full = np.asarray(forward(ids))                                        # (T, D)
     cache = new_cache()
-    incremental = np.stack([np.asarray(step(int(token), cache)) for token in ids])  # (T, D)
+    incremental = np.stack([step(int(token), cache) for token in ids])     # (T, D)
     return float(np.max(np.abs(full - incremental)))
+    # END SOLUTION
 
 
-def decoder_step(model, token, keys, values):
-    """[dec-3] One token through every block with per-layer caches given as arrays.
+# [evidence-1] lib's multi-head attention on one sequence given as lists; rows as tuples of floats.  (src/solutions/ex06_evidence.py)
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    # BEGIN SOLUTION
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
 
-    keys, values: lists of L arrays (H, n, d), the n positions stored so far in
-    each layer; the token takes position n.  Returns (logits (V,), keys, values),
-    the two tuples with the new position appended in every layer.  A position
-    past the table is a ValueError.
-    """
-    if len(keys) != model.n_layers or len(values) != model.n_layers:
-        raise ValueError(f"need one key and one value array per layer ({model.n_layers}), "
-                         f"got {len(keys)} and {len(values)}")
-    cache = model.new_cache()
-    for kv, k, v in zip(cache.layers, keys, values):
-        k, v = np.asarray(k), np.asarray(v)
-        for position in range(k.shape[1]):
-            kv.append(k[:, position], v[:, position])
-    logits = model.step(token, cache)
-    return logits, tuple(kv.keys.copy() for kv in cache.layers), tuple(kv.values.copy() for kv in cache.layers)
+    def project(rows, w):
+        #zh 行向量乘矩阵：(T, D) @ (D, D)
+        #en row vectors times a matrix: (T, D) @ (D, D)
+        #ru строки-векторы на матрицу: (T, D) @ (D, D)
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+    # END SOLUTION
 
 
+# [dec-2] (dx, d_gain, d_bias) of layer normalisation LN(x) * gain + bias (the bias plays no part).  (src/solutions/ex07_decoder.py)
 def layer_norm_backward(d_out, x, gain, eps=1e-5):
-    """[dec-2] (dx, d_gain, d_bias) of layer normalisation LN(x) * gain + bias (the bias plays no part)."""
-    x, gain = np.asarray(x), np.asarray(gain)
-    d_out = np.asarray(d_out)
-    if d_out.shape != x.shape:
-        raise ValueError(f"d_out has shape {d_out.shape} but x has shape {x.shape}; they must match")
-    _, saved = layers.layer_norm_forward(x, gain, np.zeros_like(gain), eps)
-    return layers.layer_norm_backward(d_out, saved)
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    # BEGIN SOLUTION
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)                             # (..., D)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))   # (..., 1)
+    x_hat = centred * r                                                      # (..., D)
+    g = d_out * gain                                                         # (..., D)
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)                      # (D,)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)                                # (D,)
+    return d_x, d_gain, d_bias
+    # END SOLUTION
 
 
+# [dec-3] One token through every block with per-layer caches given as arrays. keys, values: lists of
+# L arrays (H, n, d), the n positions stored so far in each layer; the token takes position n. Returns
+# (logits (V,), keys, values), the two tuples with the new position appended in every layer. A
+# position past the table is a ValueError.  (src/solutions/ex07_decoder.py)
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]                           #zh 新词元的位置 #en the new token's position #ru позиция нового токена
+    # BEGIN SOLUTION
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]   # (1, D)
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]   # (1, D)
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)   #zh (H, n+1, d)：只属于这一层 #en (H, n+1, d): this layer only #ru (H, n+1, d): только этот слой
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)               # (H, 1, d)
+        x = x + heads.reshape(1, -1) @ b["w_o"]          #zh 只有一个位置时 reshape 就是合并 #en one position: reshape merges #ru одна позиция: reshape и есть склейка
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+    # END SOLUTION
+
+
+# [dec-4] "leaks", "causal" or "blind" for ``forward``, a way of running ``model``. Every token from
+# ``prefix_length`` on is changed to the next id (mod V); the prefix logits of ``forward`` must not
+# move. If they do not, the negative control (the same model with the mask off) must see a change, or
+# the test is blind on this input.  (src/solutions/ex07_decoder.py)
 def diagnose(model, forward, ids, prefix_length, tol=1e-9):
-    """[dec-4] "leaks", "causal" or "blind" for ``forward``, a way of running ``model``.
-
-    Every token from ``prefix_length`` on is changed to the next id (mod V); the
-    prefix logits of ``forward`` must not move.  If they do not, the negative
-    control (the same model with the mask off) must see a change, or the test
-    is blind on this input.
-    """
     ids = np.asarray(ids)
-    if not 1 <= prefix_length < ids.shape[-1]:
-        raise ValueError(f"prefix_length must be in 1..T-1, got {prefix_length} for T={ids.shape[-1]}")
+    # BEGIN SOLUTION
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
     perturbed = ids.copy()
-    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size   #zh 每个未来词元都变了 #en every future token changes #ru меняется каждый будущий токен
 
     def prefix_change(f):
-        before = np.asarray(f(ids))[..., :prefix_length, :]
-        after = np.asarray(f(perturbed))[..., :prefix_length, :]
-        return float(np.max(np.abs(after - before)))
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :]
+                             - np.asarray(f(ids))[..., :prefix_length, :]))
 
     if prefix_change(forward) > tol:
         return "leaks"
     if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
-
-
-def attention_costs(batch, length, width, n_heads, n_layers, dtype):
-    """[cost-1] (parameters, KV-cache bytes) of ``n_layers`` attention layers of width D with H heads:
-    n_layers * 4 D^2 (§2) and 2 * n_layers * B * T * D * itemsize (§5)."""
-    if isinstance(n_layers, bool) or not isinstance(n_layers, (int, np.integer)) or n_layers < 1:
-        raise ValueError(f"n_layers must be a positive int, got {n_layers!r}")
-    itemsize = np.dtype(dtype).itemsize
-    parameters = int(head_costs(n_heads, width, length, batch, itemsize)["parameters"]) * n_layers
-    return parameters, int(kv_cache_bytes(n_layers, n_heads, width // n_heads, length, batch, itemsize))
-
-
-def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
-    """[evidence-1] lib's multi-head attention on one sequence given as lists; rows as tuples of floats."""
-    out = multi_head_attention(np.asarray(x, dtype=np.float64)[None], *(np.asarray(w, dtype=np.float64)
-                                                                        for w in (w_q, w_k, w_v, w_o)),
-                               n_heads, causal=causal)[0]
-    return tuple(tuple(float(v) for v in row) for row in out)
+    # END SOLUTION

@@ -24,15 +24,16 @@ Conventions used everywhere in this package:
   floats; ``costs`` counts are int64.  A model (``model.AttentionModel``)
   stores all its parameters in their common dtype, which is the dtype of its
   outputs and of its cache;
-* bad input is refused where it enters, with a TypeError (wrong kind: a float
+* bad input is refused where it enters (``lib.validate``), with a TypeError (wrong kind: a float
   where an int is needed, a list where one token is needed) or a ValueError
   (wrong value or shape) that names the argument and says what is expected.
   NaN and infinities are refused wherever they would be read.
 """
 
-from . import attention, checks, costs, data, model, positions
+from . import attention, blocked, checks, costs, data, model, positions
 
-# The modules the chapters teach.  Also here, imported on demand: ``lib.plots``
-# (matplotlib figures).  The exercises and the batch grader are tooling, not
-# teaching: they live in the separate package ``grading`` (python -m grading).
-__all__ = ["attention", "checks", "costs", "data", "model", "positions"]
+# The modules the chapters teach.  Also here, imported on demand: ``lib.layers``
+# and ``lib.decoder`` (§7), ``lib.validate`` (the argument checks every public
+# function uses).  Figures live in the package ``figures``, the exercises and the
+# batch grader in ``grading`` (python -m grading): presentation and tooling, not teaching.
+__all__ = ["attention", "blocked", "checks", "costs", "data", "model", "positions"]

@@ -25,8 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .attention import (_float_arrays, _head_width, _int_argument, attention_scores, causal_future,
-                        masked_softmax, multi_head_attention, split_heads)
+from . import validate
+from .attention import _scores, causal_future, masked_softmax, multi_head_attention, split_heads
 from .model import AttentionModel
 
 
@@ -43,7 +43,7 @@ def chapter_model(dtype=np.float64):
     P[t] = [0.1 (t+1), 0.03 t, 0.07 (t mod 2), -0.02 t] for t = 0..7.
     ``dtype`` (float32 or float64) is the dtype of every parameter.
     """
-    dtype = _float_dtype(dtype)
+    dtype = validate.float_dtype(dtype)
     token_table = np.array([
         [40.0, -30.0, 20.0, -10.0],     # <unk>
         [1.0, 0.0, 0.0, 1.0],           # <bos>
@@ -73,9 +73,9 @@ def random_model(rng, *, vocab_size, context_size, width, n_heads, dtype=np.floa
     """
     rng = np.random.default_rng(rng)
     for name, value in (("vocab_size", vocab_size), ("context_size", context_size), ("width", width)):
-        _int_argument(value, name)
-    _head_width(width, n_heads)
-    dtype = _float_dtype(dtype)
+        validate.integer(value, name)
+    validate.head_width(width, n_heads)
+    dtype = validate.float_dtype(dtype)
     token_table = rng.standard_normal((vocab_size, width)).astype(dtype)          # (V, D)
     position_table = rng.standard_normal((context_size, width)).astype(dtype)     # (C, D)
     w_q, w_k, w_v, w_o = (
@@ -94,8 +94,8 @@ def feature_normalization(x, eps=1e-5):
     x: (..., T, D) -> same shape and float dtype.  Output row t reads only input
     row t, so this layer keeps a causal model causal.
     """
-    x = _float_input(x, "x")
-    _check_eps(eps)
+    x = validate.float_array(x, "x")
+    validate.positive_number(eps, "eps")
     mean = x.mean(axis=-1, keepdims=True)                             # (..., T, 1)
     var = x.var(axis=-1, keepdims=True)                               # (..., T, 1)
     return (x - mean) / np.sqrt(var + x.dtype.type(eps))
@@ -110,8 +110,8 @@ def leaky_time_normalization(x, eps=1e-5):
     future while every attention weight above the diagonal stays exactly 0.
     The only difference from :func:`feature_normalization` is the axis.
     """
-    x = _float_input(x, "x")
-    _check_eps(eps)
+    x = validate.float_array(x, "x")
+    validate.positive_number(eps, "eps")
     mean = x.mean(axis=-2, keepdims=True)                             # (..., 1, D): reads every position
     var = x.var(axis=-2, keepdims=True)                               # (..., 1, D)
     return (x - mean) / np.sqrt(var + x.dtype.type(eps))
@@ -140,24 +140,19 @@ def forward_with(model, ids, *, before=None, after=None, causal=True):
 def attention_weights(x, w_q, w_k, n_heads, causal=True):
     """§4. The weights every head puts on every key: (B, T, D) -> (B, H, T, T).
 
-    Built from the same pieces as :func:`lib.attention.causal_attention_reference`,
+    Built from the same pieces as :func:`lib.attention.causal_attention`,
     so the weights can be inspected (e.g. with :func:`upper_right_is_zero`).
     Returns the common float dtype of x, w_q and w_k.
     """
-    x, w_q, w_k = _float_arrays(x=x, w_q=w_q, w_k=w_k)
+    x, w_q, w_k = validate.projections(x, w_q=w_q, w_k=w_k)
     if x.ndim != 3:
         raise ValueError(f"attention_weights expects x of shape (B, T, D), got {x.shape}")
-    D = x.shape[-1]
-    _head_width(D, n_heads)
-    for name, w in (("w_q", w_q), ("w_k", w_k)):
-        if w.shape != (D, D):
-            raise ValueError(f"{name} has shape {w.shape}, expected ({D}, {D}) for width D={D}")
+    validate.head_width(x.shape[-1], n_heads)
     q = split_heads(x @ w_q, n_heads)                                 # (B, H, T, d)
     k = split_heads(x @ w_k, n_heads)                                 # (B, H, T, d)
     T = q.shape[-2]
-    scores = attention_scores(q, k)                                   # (B, H, T, T)
-    allowed = ~causal_future(T, T) if causal else np.ones((T, T), dtype=bool)
-    return masked_softmax(scores, allowed)                            # (B, H, T, T)
+    allowed = ~causal_future(T, T) if validate.boolean(causal, "causal") else np.ones((T, T), dtype=bool)
+    return masked_softmax(_scores(q, k), allowed)                     # (B, H, T, T)
 
 
 def upper_right_is_zero(weights):
@@ -176,23 +171,6 @@ def upper_right_is_zero(weights):
 # --------------------------------------------------------------------------
 # The future-perturbation test and its negative control (§4)
 # --------------------------------------------------------------------------
-
-def _float_input(x, name):
-    (x,) = _float_arrays(**{name: x})                                 # the package's dtype rule
-    return x
-
-
-def _check_eps(eps):
-    if not (isinstance(eps, (int, float, np.floating, np.integer)) and not isinstance(eps, bool) and eps > 0):
-        raise ValueError(f"eps must be a positive number, got {eps!r}")
-
-
-def _float_dtype(dtype):
-    dtype = np.dtype(dtype)
-    if not np.issubdtype(dtype, np.floating):
-        raise TypeError(f"dtype must be a float dtype (float32 or float64), got {dtype}")
-    return dtype
-
 
 def _is_ids(inputs):
     if np.issubdtype(inputs.dtype, np.integer):
@@ -214,9 +192,7 @@ def _time_axis(inputs):
 
 
 def _check_prefix_length(prefix_length, T):
-    if isinstance(prefix_length, bool) or not isinstance(prefix_length, (int, np.integer)):
-        raise TypeError(f"prefix_length must be an int, got {type(prefix_length).__name__}")
-    if not 1 <= prefix_length < T:
+    if not 1 <= validate.integer(prefix_length, "prefix_length", minimum=-np.inf) < T:
         raise ValueError(
             f"prefix_length={prefix_length} with T={T}: need 1 <= prefix_length < T, so that there is "
             "at least one prefix output to compare and at least one future position to change "
@@ -249,7 +225,7 @@ def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
     if _is_ids(inputs):
         if vocab_size is None:
             raise ValueError("perturbing ids needs vocab_size (>= 2, so that a different id exists)")
-        vocab_size = _int_argument(vocab_size, "vocab_size", 2)
+        vocab_size = validate.integer(vocab_size, "vocab_size", 2)
         if future.size and (future.min() < 0 or future.max() >= vocab_size):
             raise ValueError(f"ids must lie in 0..{vocab_size - 1}, got values {future.min()}..{future.max()}")
         shift = rng.integers(1, vocab_size, size=future.shape)        # never 0, so the id always changes
@@ -257,9 +233,7 @@ def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
     else:
         if not np.isfinite(inputs).all():
             raise ValueError("vectors to perturb must be finite (a NaN or an infinity would leak through 0 * nan)")
-        if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)) \
-                or not 0 < scale < np.inf:
-            raise ValueError(f"scale must be a positive finite number, got {scale!r}")
+        validate.positive_number(scale, "scale")
         noise = scale * rng.standard_normal(future.shape)
         out_future[...] = future + noise.astype(inputs.dtype)
     return out
@@ -402,5 +376,5 @@ def kv_cache_bytes(n_layers, n_heads, head_width, length, batch=1, itemsize=4):
     """
     for name, value in (("n_layers", n_layers), ("n_heads", n_heads), ("head_width", head_width),
                         ("length", length), ("batch", batch), ("itemsize", itemsize)):
-        _int_argument(value, name, 0)
+        validate.integer(value, name, 0)
     return 2 * n_layers * n_heads * length * head_width * batch * itemsize

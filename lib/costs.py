@@ -19,7 +19,7 @@ lie entirely in the future and computes only about half of each table
 
 import numpy as np
 
-from .attention import _int_argument
+from . import validate
 
 # One softmax entry: compare against the row max, subtract it, exponentiate,
 # add to the row sum, divide by the row sum.  A convention, stated once here.
@@ -47,7 +47,7 @@ def head_costs(n_heads, width, length, batch=1, bytes_per_number=4):
     if heads.ndim > 1 or not np.issubdtype(heads.dtype, np.integer):
         raise TypeError(f"n_heads must be an int or a 1-D sequence of ints, got {n_heads!r}")
     for name, value in (("width", width), ("length", length), ("batch", batch), ("bytes_per_number", bytes_per_number)):
-        _int_argument(value, name)
+        validate.integer(value, name)
     heads = heads.astype(np.int64)
     if (heads < 1).any():
         raise ValueError(f"n_heads must be at least 1, got {int(heads[heads < 1].flat[0])}")

@@ -20,23 +20,27 @@ what a model trained without the mask learns.
 import itertools
 import numbers
 import pathlib
+from typing import NamedTuple
 
 import numpy as np
 
-from . import layers
+from . import layers, validate
 from .attention import causal_attention, merge_heads
 from .data import collate
 from .model import KVCache
-from .positions import _check_ids, check_positions, embed, embed_backward
+from .positions import check_positions, embed, embed_backward
 
 _BLOCK_PARAMETERS = ("ln1.gain", "ln1.bias", "w_q", "w_k", "w_v", "w_o",
                      "ln2.gain", "ln2.bias", "w_1", "b_1", "w_2", "b_2")
 
 
-def _positive_int(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
-    return int(value)
+class BlockSaved(NamedTuple):
+    """What one block's forward keeps for its backward."""
+
+    ln1: layers.LayerNormSaved
+    attention: layers.MultiHeadSaved
+    ln2: layers.LayerNormSaved
+    mlp: layers.MlpSaved
 
 
 def parameter_shapes(vocab_size, context_size, width, n_layers, mlp_width):
@@ -86,8 +90,7 @@ class Decoder:
             if value.shape != shape:
                 raise ValueError(f"parameter {name} has shape {value.shape}, expected {shape}")
             self.params[name] = value
-        if n_heads < 1 or D % n_heads:
-            raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}; D must be a multiple of H")
+        validate.head_width(D, n_heads)
         self.n_heads = int(n_heads)
         self.n_layers = n_layers
         self.vocab = None                   # set by load() when the file holds one
@@ -102,13 +105,11 @@ class Decoder:
         residual stream does not grow with depth; layer-norm gains 1, every bias 0.
         ``mlp_width`` F defaults to 4 D.
         """
-        V, C, D, H, L = (_positive_int(v, n) for v, n in ((vocab_size, "vocab_size"), (context_size, "context_size"),
-                                                           (width, "width"), (n_heads, "n_heads"), (n_layers, "n_layers")))
-        F = 4 * D if mlp_width is None else _positive_int(mlp_width, "mlp_width")
-        if D % H:
-            raise ValueError(f"width D={D} is not divisible by n_heads={H}; D must be a multiple of H")
-        if np.dtype(dtype) not in (np.float32, np.float64):
-            raise TypeError(f"dtype must be float32 or float64, got {np.dtype(dtype)}")
+        V, C, D, L = (validate.integer(v, n) for v, n in ((vocab_size, "vocab_size"), (context_size, "context_size"),
+                                                           (width, "width"), (n_layers, "n_layers")))
+        H = D // validate.head_width(D, n_heads)
+        F = 4 * D if mlp_width is None else validate.integer(mlp_width, "mlp_width")
+        dtype = validate.float_dtype(dtype)
         rng = np.random.default_rng(seed)
         residual_scale = 1.0 / np.sqrt(2 * L)
         params = {}
@@ -160,7 +161,7 @@ class Decoder:
 
     def block(self, layer):
         """The parameters of block ``layer`` as a dict short name -> array (views, not copies)."""
-        if isinstance(layer, bool) or not isinstance(layer, numbers.Integral) or not 0 <= layer < self.n_layers:
+        if not validate.integer(layer, "layer", 0) < self.n_layers:
             raise ValueError(f"layer must be an int in 0..{self.n_layers - 1}, got {layer!r}")
         return {name: self.params[f"blocks.{layer}.{name}"] for name in _BLOCK_PARAMETERS}
 
@@ -196,7 +197,7 @@ class Decoder:
     def forward_train(self, ids, causal=True):
         """§7. The forward pass that also returns what :meth:`backward` needs: (logits, saved)."""
         flags = self._layer_flags(causal)
-        ids = _check_ids(ids, self.vocab_size)
+        ids = validate.token_ids(ids, self.vocab_size)
         check_positions(0, ids.shape[-1], self.context_size)
         p = self.params
         batch = ids[None] if ids.ndim == 1 else ids                         # (B, T)
@@ -220,7 +221,7 @@ class Decoder:
         x = x + attended                                                    # residual
         m, saved_ln2 = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])
         mlp_out, saved_mlp = layers.mlp_forward(m, b["w_1"], b["b_1"], b["w_2"], b["b_2"])
-        return x + mlp_out, (saved_ln1, saved_attention, saved_ln2, saved_mlp)
+        return x + mlp_out, BlockSaved(saved_ln1, saved_attention, saved_ln2, saved_mlp)
 
     def backward(self, d_logits, saved):
         """§7. Gradients of every parameter from the upstream gradient of the logits.
@@ -342,13 +343,12 @@ class Decoder:
         int array; every step must stay inside the position table, so
         len(prompt) + n_new - 1 <= C.  Returns an int64 array.
         """
-        prompt = _check_ids(prompt_ids, self.vocab_size)
+        prompt = validate.token_ids(prompt_ids, self.vocab_size)
         if prompt.ndim != 1:
             raise ValueError(f"generate continues one stream: prompt_ids must have shape (T,), got {prompt.shape}")
-        if isinstance(n_new, bool) or not isinstance(n_new, numbers.Integral) or n_new < 0:
-            raise ValueError(f"n_new must be an int >= 0, got {n_new!r}")
-        if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) or not 0 <= temperature < np.inf:
-            raise ValueError(f"temperature must be a finite number >= 0 (0 = greedy), got {temperature!r}")
+        n_new = validate.integer(n_new, "n_new", 0)
+        if isinstance(temperature, (bool, np.bool_)) or temperature != 0:
+            validate.positive_number(temperature, "temperature (0 = greedy)")
         steps = len(prompt) + max(n_new - 1, 0)
         if steps > self.context_size:
             raise ValueError(
@@ -459,8 +459,7 @@ class Adam:
             if not isinstance(value, np.ndarray) or value.dtype not in (np.float32, np.float64):
                 raise TypeError(f"parameter {name} must be a float32 or float64 array (updated in place), "
                                 f"got {type(value).__name__}")
-        if not (isinstance(lr, numbers.Real) and lr > 0):
-            raise ValueError(f"lr must be a positive number, got {lr!r}")
+        validate.positive_number(lr, "lr")
         if len(betas) != 2 or not all(isinstance(b, numbers.Real) and 0 <= b < 1 for b in betas):
             raise ValueError(f"betas must be two numbers in [0, 1), got {betas!r}")
         if not (isinstance(eps, numbers.Real) and eps >= 0):
@@ -506,7 +505,7 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0):
     control: the same model reading the whole row, its target included.
     """
     texts = list(texts)
-    steps, batch_size = _positive_int(steps, "steps"), _positive_int(batch_size, "batch_size")
+    steps, batch_size = validate.integer(steps, "steps"), validate.integer(batch_size, "batch_size")
     if batch_size > len(texts):
         raise ValueError(f"batch_size={batch_size} is larger than the corpus of {len(texts)} texts")
     rng = np.random.default_rng(seed)

@@ -8,7 +8,13 @@ in the comments; every function keeps the dtype of its input (float32 or
 float64) and is vectorised over any leading (batch) axes.
 
 ``saved`` is not the KV cache of §5: it is what one forward pass keeps for its
-own backward, and it is thrown away after the backward.
+own backward, and it is thrown away after the backward.  Each layer's ``saved``
+is a NamedTuple whose fields name what is kept (as llm.c's backward signatures
+name ``mean, rstd``).
+
+Arguments are checked where they enter, in each ``*_forward`` (with
+:mod:`lib.validate`, under the package's dtype rule); a ``*_backward`` trusts
+the ``saved`` of its forward.
 
 What is reused rather than written again: the masked softmax, the causal mask
 with its bottom-right alignment, the scaled scores and the split and merge of
@@ -17,23 +23,13 @@ scatter-add backward from :mod:`lib.positions` (§3); IGNORE from :mod:`lib.data
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
-from .attention import attention_scores, causal_future, masked_softmax, merge_heads, split_heads
+from . import validate
+from .attention import _scores, _softmax_where, causal_future, merge_heads, split_heads
 from .data import IGNORE
-
-
-def _float_input(x, name):
-    x = np.asarray(x)
-    if x.dtype not in (np.float32, np.float64):
-        raise TypeError(f"{name} must be a float32 or float64 array, got dtype {x.dtype}")
-    return x
-
-
-def _check_shape(array, expected, name):
-    if np.shape(array) != tuple(expected):
-        raise ValueError(f"{name} has shape {np.shape(array)}, expected {tuple(expected)}")
 
 
 def _rows(x):
@@ -54,7 +50,7 @@ def masked_softmax_backward(d_weights, weights):
     entry has w = 0, so its gradient is exactly 0: its score never reached the
     output.  Returns (..., Tk) in the dtype of weights.
     """
-    d_weights, weights = np.asarray(d_weights), _float_input(weights, "weights")
+    d_weights, weights = validate.float_arrays(d_weights=d_weights, weights=weights)
     if d_weights.shape != weights.shape:
         raise ValueError(f"d_weights has shape {d_weights.shape} but weights has shape {weights.shape}; they must match")
     along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)     # (..., 1)
@@ -65,22 +61,30 @@ def masked_softmax_backward(d_weights, weights):
 # Causal attention, one head or many heads side by side (§1, §2, §5)
 # --------------------------------------------------------------------------
 
+class AttentionSaved(NamedTuple):
+    q: np.ndarray           # (..., Tq, d)
+    k: np.ndarray           # (..., Tk, d)
+    v: np.ndarray           # (..., Tk, dv)
+    weights: np.ndarray     # (..., Tq, Tk), the masked softmax
+
+
 def causal_attention_forward(q, k, v, causal=True):
     """§7. softmax over the allowed keys of q k^T / sqrt(d), times v, keeping the weights.
 
     q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv) with Tq <= Tk; query i
     sits at position Tk - Tq + i (bottom-right alignment, :func:`lib.attention.causal_future`).
     ``causal=False`` lets every query read every key: the negative control only.
-    Returns out (..., Tq, dv) and saved = (q, k, v, weights).
+    Returns out (..., Tq, dv) and an :class:`AttentionSaved`.
     """
-    q, k, v = _float_input(q, "q"), _float_input(k, "k"), _float_input(v, "v")
-    if q.shape[-1] != k.shape[-1] or k.shape[-2] != v.shape[-2]:
-        raise ValueError(f"q {q.shape}, k {k.shape}, v {v.shape}: q and k need the same width d, "
-                         "k and v the same number of positions Tk")
+    q, k, v, _ = validate.attention_inputs(q, k, v)
+    return _attention_forward(q, k, v, validate.boolean(causal, "causal"))
+
+
+def _attention_forward(q, k, v, causal):
     tq, tk = q.shape[-2], k.shape[-2]
     allowed = ~causal_future(tq, tk) if causal else np.ones((tq, tk), dtype=bool)   # (Tq, Tk)
-    weights = masked_softmax(attention_scores(q, k), allowed)          # (..., Tq, Tk)
-    return weights @ v, (q, k, v, weights)                              # (..., Tq, dv)
+    weights = _softmax_where(_scores(q, k), allowed)                    # (..., Tq, Tk)
+    return weights @ v, AttentionSaved(q, k, v, weights)                # (..., Tq, dv)
 
 
 def causal_attention_backward(d_out, saved):
@@ -99,21 +103,31 @@ def causal_attention_backward(d_out, saved):
     return d_q, d_k, d_v
 
 
+class MultiHeadSaved(NamedTuple):
+    x: np.ndarray                   # (B, T, D), the input
+    w_q: np.ndarray                 # (D, D), and the three below
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+    n_heads: int
+    merged: np.ndarray              # (B, T, D), the heads merged, before W_O
+    attention: AttentionSaved       # of the H heads side by side, (B, H, T, d)
+
+
 def multi_head_attention_forward(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     """§7. Multi-head attention of §2 (split, causal attention per head, merge, W_O), no biases.
 
-    x: (B, T, D); w_q, w_k, w_v, w_o: (D, D).  Returns out (B, T, D) and saved.
+    x: (B, T, D); w_q, w_k, w_v, w_o: (D, D).  Returns out (B, T, D) and a :class:`MultiHeadSaved`.
     """
-    x = _float_input(x, "x")
-    D = x.shape[-1]
-    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v), ("w_o", w_o)):
-        _check_shape(w, (D, D), name)
+    x, w_q, w_k, w_v, w_o = validate.projections(x, w_q=w_q, w_k=w_k, w_v=w_v, w_o=w_o)
+    validate.head_width(x.shape[-1], n_heads)
+    causal = validate.boolean(causal, "causal")
     q = split_heads(x @ w_q, n_heads)                                   # (B, H, T, d)
     k = split_heads(x @ w_k, n_heads)                                   # (B, H, T, d)
     v = split_heads(x @ w_v, n_heads)                                   # (B, H, T, d)
-    heads, attention_saved = causal_attention_forward(q, k, v, causal)  # (B, H, T, d)
+    heads, attention_saved = _attention_forward(q, k, v, causal)        # (B, H, T, d)
     merged = merge_heads(heads)                                         # (B, T, D)
-    return merged @ w_o, (x, w_q, w_k, w_v, w_o, n_heads, merged, attention_saved)
+    return merged @ w_o, MultiHeadSaved(x, w_q, w_k, w_v, w_o, int(n_heads), merged, attention_saved)
 
 
 def multi_head_attention_backward(d_out, saved):
@@ -121,13 +135,12 @@ def multi_head_attention_backward(d_out, saved):
 
     d_out: (B, T, D).  A weight's gradient sums over every batch row and position.
     """
-    x, w_q, w_k, w_v, w_o, n_heads, merged, attention_saved = saved
-    d_w_o = _rows(merged).T @ _rows(d_out)                              # (D, D)
-    d_heads = split_heads(d_out @ w_o.T, n_heads)                       # (B, H, T, d)
-    d_q, d_k, d_v = causal_attention_backward(d_heads, attention_saved) # 3 x (B, H, T, d)
-    d_x = np.zeros_like(x)                                              # (B, T, D)
+    d_w_o = _rows(saved.merged).T @ _rows(d_out)                        # (D, D)
+    d_heads = split_heads(d_out @ saved.w_o.T, saved.n_heads)           # (B, H, T, d)
+    d_q, d_k, d_v = causal_attention_backward(d_heads, saved.attention) # 3 x (B, H, T, d)
+    x, d_x = saved.x, np.zeros_like(saved.x)                            # (B, T, D)
     d_ws = []
-    for d_heads_w, w in ((d_q, w_q), (d_k, w_k), (d_v, w_v)):
+    for d_heads_w, w in ((d_q, saved.w_q), (d_k, saved.w_k), (d_v, saved.w_v)):
         d_projected = merge_heads(d_heads_w)                            # (B, T, D): gradient of x @ w
         d_ws.append(_rows(x).T @ _rows(d_projected))                    # (D, D)
         d_x += d_projected @ w.T                                        # x feeds all three projections
@@ -138,33 +151,41 @@ def multi_head_attention_backward(d_out, saved):
 # Layer normalisation (§4: normalisation within each position)
 # --------------------------------------------------------------------------
 
+class LayerNormSaved(NamedTuple):
+    normalised: np.ndarray  # (..., D), (x - mean) * rstd
+    rstd: np.ndarray        # (..., 1), 1 / sqrt(var + eps)
+    gain: np.ndarray        # (D,)
+
+
 def layer_norm_forward(x, gain, bias, eps=1e-5):
     """§7. Normalise every position over its own D features, then scale and shift.
 
     x: (..., D); gain, bias: (D,).  (x - mean) / sqrt(var + eps) * gain + bias,
     with the population variance (as torch.nn.LayerNorm).  Row t of the output
-    reads only row t of the input (§4, step 6).  Returns out (..., D) and saved.
+    reads only row t of the input (§4, step 6).  Returns out (..., D) and a :class:`LayerNormSaved`.
     """
-    x = _float_input(x, "x")
+    x, gain, bias = validate.float_arrays(x=x, gain=gain, bias=bias)
     D = x.shape[-1]
-    _check_shape(gain, (D,), "gain")
-    _check_shape(bias, (D,), "bias")
+    validate.shape(gain, (D,), "gain")
+    validate.shape(bias, (D,), "bias")
+    validate.positive_number(eps, "eps")
     mean = x.mean(axis=-1, keepdims=True)                               # (..., 1)
     centred = x - mean                                                  # (..., D)
-    inv_std = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))  # (..., 1)
-    normalised = centred * inv_std                                      # (..., D)
-    return normalised * gain + bias, (normalised, inv_std, gain)
+    var = (centred * centred).mean(axis=-1, keepdims=True)              # (..., 1), the population variance
+    rstd = 1.0 / np.sqrt(var + x.dtype.type(eps))                       # (..., 1)
+    normalised = centred * rstd                                         # (..., D)
+    return normalised * gain + bias, LayerNormSaved(normalised, rstd, gain)
 
 
 def layer_norm_backward(d_out, saved):
     """§7. Gradients (dx, d_gain, d_bias) of :func:`layer_norm_forward`.
 
     d_out: (..., D).  With n = normalised input and g = d_out * gain:
-    dx = inv_std * (g - mean(g) - n * mean(g * n)), the means over the D features.
+    dx = rstd * (g - mean(g) - n * mean(g * n)), the means over the D features.
     """
-    normalised, inv_std, gain = saved
+    normalised, rstd, gain = saved
     d_normalised = d_out * gain                                         # (..., D)
-    d_x = inv_std * (d_normalised
+    d_x = rstd * (d_normalised
                      - d_normalised.mean(axis=-1, keepdims=True)
                      - normalised * (d_normalised * normalised).mean(axis=-1, keepdims=True))
     d_gain = np.sum(_rows(d_out * normalised), axis=0)                  # (D,)
@@ -176,64 +197,53 @@ def layer_norm_backward(d_out, saved):
 # GELU, tanh form (as in GPT-2)
 # --------------------------------------------------------------------------
 
-_GELU_C = math.sqrt(2.0 / math.pi)
-_GELU_A = 0.044715
+class GeluSaved(NamedTuple):
+    x: np.ndarray           # the input
+    tanh: np.ndarray        # tanh(sqrt(2/pi) (x + 0.044715 x^3)), shared by the backward
 
 
 def gelu_forward(x):
-    """§7. GELU, tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+    """§7. GELU, tanh approximation (as in GPT-2); matches torch.nn.functional.gelu(x, approximate="tanh").
 
-    x: any shape.  Returns out (same shape) and saved.  Matches
-    torch.nn.functional.gelu(x, approximate="tanh").
+    x: any shape.  Returns out (same shape) and a :class:`GeluSaved`.
     """
-    x = _float_input(x, "x")
-    tanh = x * x                                                        # built in place: x * x * x is
-    tanh *= _GELU_A                                                     # much faster than x ** 3
-    tanh += 1.0
-    tanh *= _GELU_C * x
-    np.tanh(tanh, out=tanh)                                             # tanh(sqrt(2/pi) (x + a x^3))
-    out = tanh + 1.0
-    out *= 0.5 * x
-    return out, (x, tanh)
+    x = validate.float_array(x, "x")
+    tanh = np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))
+    return 0.5 * x * (1 + tanh), GeluSaved(x, tanh)
 
 
 def gelu_backward(d_out, saved):
-    """§7. Gradient dx of :func:`gelu_forward`:
-
-    d/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
-    """
+    """§7. Gradient dx of :func:`gelu_forward`, by the product and chain rules."""
     x, tanh = saved
-    du_dx = x * x                                                       # sqrt(2/pi) (1 + 3 a x^2)
-    du_dx *= 3.0 * _GELU_A * _GELU_C
-    du_dx += _GELU_C
-    slope = 1.0 - tanh * tanh                                           # 0.5 x (1 - tanh^2) du/dx + 0.5 (1 + tanh)
-    slope *= du_dx
-    slope *= 0.5 * x
-    slope += 0.5 * (1.0 + tanh)
-    slope *= d_out
-    return slope
+    d_inner = math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * x**2)       # d/dx of the argument of tanh
+    return d_out * (0.5 * (1 + tanh) + 0.5 * x * (1 - tanh**2) * d_inner)
 
 
 # --------------------------------------------------------------------------
 # Linear map and the position-wise MLP
 # --------------------------------------------------------------------------
 
+class LinearSaved(NamedTuple):
+    x: np.ndarray           # (..., n_in)
+    w: np.ndarray           # (n_in, n_out)
+    has_bias: bool
+
+
 def linear_forward(x, w, b=None):
     """§7. x @ w (+ b), row-vector convention.
 
     x: (..., n_in); w: (n_in, n_out); b: (n_out,) or None.  Also the output
-    head of the decoder (width D to vocabulary V, no bias).  Returns out (..., n_out) and saved.
+    head of the decoder (width D to vocabulary V, no bias).  Returns out (..., n_out) and a :class:`LinearSaved`.
     """
-    x = _float_input(x, "x")
-    w = np.asarray(w)
-    if w.ndim != 2 or w.shape[0] != x.shape[-1]:
-        raise ValueError(f"w has shape {w.shape}, expected ({x.shape[-1]}, n_out) for x of shape {x.shape}")
-    if b is not None:
-        _check_shape(b, (w.shape[1],), "b")
+    x, w, *b = validate.float_arrays(x=x, w=w, **({} if b is None else {"b": b}))
+    if w.ndim != 2 or x.ndim < 1 or w.shape[0] != x.shape[-1]:
+        raise ValueError(f"w has shape {w.shape}, expected ({x.shape[-1] if x.ndim else 'n_in'}, n_out) "
+                         f"for x of shape {x.shape}")
     out = x @ w                                                         # (..., n_out)
-    if b is not None:
-        out += b
-    return out, (x, w, b is not None)
+    if b:
+        validate.shape(b[0], (w.shape[1],), "b")
+        out += b[0]
+    return out, LinearSaved(x, w, bool(b))
 
 
 def linear_backward(d_out, saved):
@@ -245,17 +255,23 @@ def linear_backward(d_out, saved):
     return d_x, d_w, d_b
 
 
+class MlpSaved(NamedTuple):
+    linear_1: LinearSaved   # x @ w_1 + b_1
+    gelu: GeluSaved
+    linear_2: LinearSaved   # GELU(...) @ w_2 + b_2
+
+
 def mlp_forward(x, w_1, b_1, w_2, b_2):
     """§7. The position-wise MLP: GELU(x @ w_1 + b_1) @ w_2 + b_2.
 
     x: (..., D); w_1: (D, F), b_1: (F,), w_2: (F, D), b_2: (D,).  Every
     position goes through the same MLP on its own: row t reads only row t.
-    Returns out (..., D) and saved.
+    Returns out (..., D) and an :class:`MlpSaved`.
     """
     hidden, saved_1 = linear_forward(x, w_1, b_1)                       # (..., F)
     activated, saved_gelu = gelu_forward(hidden)                        # (..., F)
     out, saved_2 = linear_forward(activated, w_2, b_2)                  # (..., D)
-    return out, (saved_1, saved_gelu, saved_2)
+    return out, MlpSaved(saved_1, saved_gelu, saved_2)
 
 
 def mlp_backward(d_out, saved):
@@ -271,15 +287,22 @@ def mlp_backward(d_out, saved):
 # Cross-entropy over the scored targets (§1: IGNORE = -100 is never scored)
 # --------------------------------------------------------------------------
 
+class CrossEntropySaved(NamedTuple):
+    log_probs: np.ndarray   # (..., V), log softmax of the logits
+    targets: np.ndarray     # (...), IGNORE replaced by 0 (a valid index, masked by `scored`)
+    scored: np.ndarray      # (...), True where the target counts
+    count: int              # how many targets count
+
+
 def cross_entropy_forward(logits, targets):
     """§7. Mean of -log softmax(logits)[target] over the targets that are not IGNORE.
 
     logits: (..., V) floats; targets: (...) ints, each in 0..V-1 or IGNORE (-100).
     Padding (target IGNORE) adds nothing and does not count in the mean; a batch
     with no scored target is a ValueError (its mean would be 0/0).
-    Returns the loss (a Python float) and saved.
+    Returns the loss (a Python float) and a :class:`CrossEntropySaved`.
     """
-    logits = _float_input(logits, "logits")
+    logits = validate.float_array(logits, "logits")
     targets = np.asarray(targets)
     if not np.issubdtype(targets.dtype, np.integer):
         raise TypeError(f"targets must be integer token ids (or IGNORE={IGNORE}), got dtype {targets.dtype}")
@@ -300,7 +323,7 @@ def cross_entropy_forward(logits, targets):
     safe_targets = np.where(scored, targets, 0)                         # IGNORE -> any valid index, masked below
     picked = np.take_along_axis(log_probs, safe_targets[..., None], axis=-1)[..., 0]   # (...)
     loss = -float(np.sum(picked, where=scored, dtype=np.float64)) / count
-    return loss, (log_probs, safe_targets, scored, count)
+    return loss, CrossEntropySaved(log_probs, safe_targets, scored, count)
 
 
 def cross_entropy_backward(d_loss, saved):

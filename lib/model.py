@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from .attention import _bool_argument, _float_arrays, _head_width, _int_argument
+from . import validate
 from .attention import causal_attention, merge_heads, multi_head_attention, split_heads
-from .positions import _check_ids, _check_tables, check_positions, embed
+from .positions import _check_tables, check_positions, embed
 
 
 class KVCache:
@@ -16,9 +16,9 @@ class KVCache:
     """
 
     def __init__(self, n_heads, head_width, capacity, dtype):
-        n_heads = _int_argument(n_heads, "n_heads")
-        head_width = _int_argument(head_width, "head_width")
-        capacity = _int_argument(capacity, "capacity")
+        n_heads = validate.integer(n_heads, "n_heads")
+        head_width = validate.integer(head_width, "head_width")
+        capacity = validate.integer(capacity, "capacity")
         if not np.issubdtype(np.dtype(dtype), np.floating):
             raise TypeError(f"a cache stores floats, got dtype {np.dtype(dtype)}")
         self._keys = np.zeros((n_heads, capacity, head_width), dtype=dtype)    # (H, C, d)
@@ -52,7 +52,7 @@ class KVCache:
 
         Only positions already stored can be kept: 0 <= length <= len(cache).
         """
-        length = _int_argument(length, "length", 0)
+        length = validate.integer(length, "length", 0)
         if length > self._length:
             raise ValueError(
                 f"cannot truncate a cache of {self._length} positions to {length}: only stored "
@@ -87,11 +87,11 @@ class AttentionModel:
     def __init__(self, token_table, position_table, w_q, w_k, w_v, w_o, n_heads):
         if np.ndim(token_table) != 2:
             raise ValueError(f"token table must be 2-D (V, D), got shape {np.shape(token_table)}")
-        params = _float_arrays(token_table=token_table, position_table=position_table,
+        params = validate.float_arrays(token_table=token_table, position_table=position_table,
                                w_q=w_q, w_k=w_k, w_v=w_v, w_o=w_o)
         self.token_table, self.position_table = _check_tables(*params[:2])
         D = self.token_table.shape[1]
-        _head_width(D, n_heads)
+        validate.head_width(D, n_heads)
         self.w_q, self.w_k, self.w_v, self.w_o = params[2:]
         for name, w in (("w_q", self.w_q), ("w_k", self.w_k), ("w_v", self.w_v), ("w_o", self.w_o)):
             if w.shape != (D, D):
@@ -112,9 +112,9 @@ class AttentionModel:
 
     def embed(self, ids, use_positions=True, offset=0):
         """§3. (T,) or (B, T) ids -> input vectors; without positions only E[ids]."""
-        if _bool_argument(use_positions, "use_positions"):
+        if validate.boolean(use_positions, "use_positions"):
             return embed(ids, self.token_table, self.position_table, offset)
-        return self.token_table[_check_ids(ids, self.token_table.shape[0])]
+        return self.token_table[validate.token_ids(ids, self.token_table.shape[0])]
 
     def forward(self, ids, use_positions=True, causal=True):
         """§4. ids (T,) -> (T, D); ids (B, T) -> (B, T, D).

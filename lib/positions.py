@@ -2,30 +2,14 @@
 
 import numpy as np
 
-from .attention import _float_arrays, _int_argument
-
-
-def _check_ids(ids, vocab_size):
-    ids = np.asarray(ids)
-    if ids.ndim not in (1, 2) or ids.shape[-1] == 0:
-        raise ValueError(f"ids must have shape (T,) or (B, T) with T >= 1, got shape {ids.shape}")
-    if not np.issubdtype(ids.dtype, np.integer):
-        raise TypeError(f"ids must be integers, got dtype {ids.dtype}")
-    bad = ids[(ids < 0) | (ids >= vocab_size)]
-    if bad.size:
-        raise ValueError(
-            f"token id {int(bad[0])} is outside the token table of {vocab_size} rows "
-            f"(valid ids are 0..{vocab_size - 1}; IGNORE=-100 marks targets, it is never an input)"
-        )
-    return ids
+from . import validate
 
 
 def check_positions(offset, length, context_size):
     """§3. Positions offset .. offset+length-1 must all be rows of a C-row table."""
-    if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (int, np.integer)):
-        raise TypeError(f"offset must be an int, got {type(offset).__name__}")
-    length = _int_argument(length, "length", 0)
-    context_size = _int_argument(context_size, "context_size")
+    offset = validate.integer(offset, "offset", minimum=-np.inf)   # a negative offset is refused below
+    length = validate.integer(length, "length", 0)
+    context_size = validate.integer(context_size, "context_size")
     if offset < 0 or offset + length > context_size:
         raise ValueError(
             f"positions {offset}..{offset + length - 1} fall outside the position table, which has rows "
@@ -36,7 +20,7 @@ def check_positions(offset, length, context_size):
 
 def _check_tables(token_table, position_table):
     """Both tables in their common float dtype, after checking that they are (V, D) and (C, D)."""
-    token_table, position_table = _float_arrays(token_table=token_table, position_table=position_table)
+    token_table, position_table = validate.float_arrays(token_table=token_table, position_table=position_table)
     if token_table.ndim != 2 or position_table.ndim != 2 or token_table.shape[1] != position_table.shape[1]:
         raise ValueError(
             f"token table {token_table.shape} and position table {position_table.shape} must both be "
@@ -57,7 +41,7 @@ def embed(ids, token_table, position_table, offset=0):
     Returns (T, D) or (B, T, D) in the common float dtype of the two tables.
     """
     token_table, position_table = _check_tables(token_table, position_table)
-    ids = _check_ids(ids, token_table.shape[0])
+    ids = validate.token_ids(ids, token_table.shape[0])
     T = ids.shape[-1]
     check_positions(offset, T, position_table.shape[0])
     return token_table[ids] + position_table[offset:offset + T]      # (..., T, D)
@@ -71,10 +55,10 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     Returns (d_token_table (V, D), d_position_table (C, D)), both in the float
     dtype of grad (float32 stays float32; integers count as float64).
     """
-    (grad,) = _float_arrays(grad=grad)
-    vocab_size = _int_argument(vocab_size, "vocab_size")
-    context_size = _int_argument(context_size, "context_size")
-    ids = _check_ids(ids, vocab_size)
+    (grad,) = validate.float_arrays(grad=grad)
+    vocab_size = validate.integer(vocab_size, "vocab_size")
+    context_size = validate.integer(context_size, "context_size")
+    ids = validate.token_ids(ids, vocab_size)
     if grad.shape[:-1] != ids.shape:
         raise ValueError(f"grad of shape {grad.shape} does not match ids of shape {ids.shape} (expected ids.shape + (D,))")
     T, D = ids.shape[-1], grad.shape[-1]

@@ -213,7 +213,7 @@ class PageAsset:
 # One line per page-specific asset. tests/test_site.py checks, on every page,
 # that each one is loaded exactly where its marker occurs.
 PAGE_ASSETS: tuple[PageAsset, ...] = (
-    # lib/interactive.py writes each figure as <div class="cx" id="cx-...">
+    # figures/interactive.py writes each figure as <div class="cx" id="cx-...">
     PageAsset("interactive-figures.js", '<div class="cx" id="cx-'),
     PageAsset("interactive-figures.css", '<div class="cx" id="cx-'),
 )

@@ -1,7 +1,7 @@
-"""causal_attention (blocks of queries, tiles of keys, future tiles skipped, threads) computes the definition.
+"""The blocked form (lib.blocked: the readable one, and the fast one with tiles and threads) computes the definition.
 
-The definition is causal_attention_reference, one loop-free line; it is checked
-here against a third, independent computation written with Python loops.
+The definition is lib.attention.causal_attention, one loop-free line; it is
+checked here against a third, independent computation written with Python loops.
 """
 
 from unittest import mock
@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lib import attention
-from lib.attention import causal_attention, causal_attention_reference, causal_attention_work, causal_future
+from lib import blocked
+from lib.attention import causal_attention, causal_future
+from lib.blocked import attention_work, blocked_causal_attention, fast_causal_attention
 
 TOL = {np.float32: 3e-5, np.float64: 1e-12}
 
@@ -65,17 +66,19 @@ def attention_problem(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(attention_problem(), st.sampled_from([1, 2, 3, 5, 64]), st.sampled_from(["whole", "tiles", "threads"]),
-       st.booleans())
+@given(attention_problem(), st.sampled_from([1, 2, 3, 5, 64]),
+       st.sampled_from(["readable", "whole", "tiles", "threads"]), st.booleans())
 def test_blocks_agree_with_the_definition(problem, block, path, skip_future):
-    """Any block size, in one piece, in tiles or in tiles on threads, skipping or not: the definition's numbers."""
+    """Any block size; the readable form, or the fast one in one piece, in tiles or in tiles on threads;
+    skipping or not: the definition's numbers."""
     q, k, v = problem
-    small = attention._SMALL_WORK if path == "whole" else 0    # 0: even tiny inputs go through the tiles
-    workers = attention._workers if path == "threads" else (lambda: 1)
-    with mock.patch.object(attention, "BLOCK", block), mock.patch.object(attention, "_SMALL_WORK", small), \
-            mock.patch.object(attention, "_workers", workers):
-        out = causal_attention(q, k, v, skip_future=skip_future)
-    reference = causal_attention_reference(q, k, v)
+    small = blocked._SMALL_WORK if path == "whole" else 0      # 0: even tiny inputs go through the tiles
+    workers = blocked._workers if path == "threads" else (lambda: 1)
+    attend = blocked_causal_attention if path == "readable" else fast_causal_attention
+    with mock.patch.object(blocked, "BLOCK", block), mock.patch.object(blocked, "_SMALL_WORK", small), \
+            mock.patch.object(blocked, "_workers", workers):
+        out = attend(q, k, v, skip_future=skip_future)
+    reference = causal_attention(q, k, v)
     assert out.shape == reference.shape and out.dtype == reference.dtype == q.dtype
     tol = TOL[q.dtype.type]
     np.testing.assert_allclose(out, reference, rtol=tol, atol=tol)
@@ -87,7 +90,7 @@ def test_blocks_agree_with_the_definition(problem, block, path, skip_future):
 def test_the_definition_agrees_with_plain_loops(problem):
     q, k, v = problem
     tol = TOL[q.dtype.type]
-    np.testing.assert_allclose(causal_attention_reference(q, k, v), attention_by_loops(q, k, v), rtol=tol, atol=tol)
+    np.testing.assert_allclose(causal_attention(q, k, v), attention_by_loops(q, k, v), rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("tq, extra", [(1, 0), (63, 0), (64, 0), (65, 0), (127, 1), (128, 0), (129, 63), (300, 7)])
@@ -98,9 +101,10 @@ def test_real_block_size_and_threads_around_block_edges(tq, extra, dtype):
     k = rng.standard_normal((2, 2, tq + extra, 8)).astype(dtype)
     v = rng.standard_normal((2, 2, tq + extra, 5)).astype(dtype)
     tol = TOL[dtype]
-    reference = causal_attention_reference(q, k, v)
+    reference = causal_attention(q, k, v)
     np.testing.assert_allclose(reference, attention_by_rows(q, k, v), rtol=tol, atol=tol)
-    for out in (causal_attention(q, k, v), causal_attention(q, k, v, skip_future=False)):
+    for out in (fast_causal_attention(q, k, v), fast_causal_attention(q, k, v, skip_future=False),
+                blocked_causal_attention(q, k, v), blocked_causal_attention(q, k, v, skip_future=False)):
         assert out.dtype == dtype
         np.testing.assert_allclose(out, reference, rtol=tol, atol=tol)
 
@@ -110,8 +114,8 @@ def test_bottom_right_alignment_by_hand():
     q = np.array([[0.0, 0.0], [0.0, 0.0]])                     # equal scores: plain averages
     k = np.zeros((3, 2))
     v = np.array([[1.0], [3.0], [8.0]])
-    np.testing.assert_array_equal(causal_attention(q, k, v), [[2.0], [4.0]])
-    np.testing.assert_array_equal(causal_attention_reference(q, k, v), [[2.0], [4.0]])
+    for attend in (causal_attention, blocked_causal_attention, fast_causal_attention):
+        np.testing.assert_array_equal(attend(q, k, v), [[2.0], [4.0]])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -119,11 +123,11 @@ def test_bottom_right_alignment_by_hand():
 def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype, path, monkeypatch):
     """The row maximum is taken over the allowed keys only: in one product and in the diagonal tile."""
     if path == "tiles":
-        monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+        monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     q = np.array([[30.0, 0.0], [0.0, 1.0]], dtype=dtype)
     k = np.array([[0.0, 1.0], [30.0, 0.0]], dtype=dtype)       # q0·k1 / sqrt(2) = 636: key 1 is query 0's future
     v = np.array([[1.0, 2.0], [5.0, 7.0]], dtype=dtype)
-    for fn in (causal_attention, causal_attention_reference):
+    for fn in (fast_causal_attention, blocked_causal_attention, causal_attention):
         out = fn(q, k, v)
         np.testing.assert_array_equal(out[0], v[0])            # query 0 reads key 0 alone: weight exactly 1
         assert np.isfinite(out).all()
@@ -140,53 +144,54 @@ def test_the_future_changes_no_bit_of_earlier_rows(tq):
     v2[:, p:] -= 7.0
     q2 = q.copy()
     q2[:, p:] *= -3.0
-    before, after = causal_attention(q, k, v), causal_attention(q2, k2, v2)
-    np.testing.assert_array_equal(before[:, :p], after[:, :p])
-    assert (np.abs(before[:, p:] - after[:, p:]).max(axis=-1) > 0).all()
+    for attend in (causal_attention, blocked_causal_attention, fast_causal_attention):
+        before, after = attend(q, k, v), attend(q2, k2, v2)
+        np.testing.assert_array_equal(before[:, :p], after[:, :p])
+        assert (np.abs(before[:, p:] - after[:, p:]).max(axis=-1) > 0).all()
 
 
 def test_work_counts_by_hand():
-    assert attention.BLOCK == 64                               # the numbers below assume it
-    # 16 blocks of 64 queries; block i computes i + 1 tiles of 64 keys
-    assert causal_attention_work(1024, 1024) == (64 * 64 * sum(range(1, 17)), 1024 * 1025 // 2, 1024**2)
-    assert causal_attention_work(1024, 1024).fraction == 0.53125
-    assert causal_attention_work(1024, 1024, skip_future=False) == (1024**2, 524800, 1024**2)
-    assert causal_attention_work(256, 256).fraction == 0.625
-    # 300 keys in 5 tiles of 60; the 4 blocks after 44 cached keys need 108, 172, 236, 300 keys: 2, 3, 4, 5 tiles
-    assert causal_attention_work(256, 300) == (64 * 60 * (2 + 3 + 4 + 5), 256 * 45 + 255 * 128, 256 * 300)
-    assert causal_attention_work(2, 5) == (10, 4 + 5, 10)      # one block of 2 queries after 3 cached keys
-    assert causal_attention_work(0, 3) == (0, 0, 0) and causal_attention_work(0, 3).fraction == 0.0
+    assert blocked.BLOCK == 64                               # the numbers below assume it
+    # 16 blocks of 64 queries; block i computes 64 (i + 1) keys
+    assert attention_work(1024, 1024) == (64 * 64 * sum(range(1, 17)), 1024 * 1025 // 2, 1024**2)
+    assert attention_work(1024, 1024).fraction == 0.53125
+    assert attention_work(1024, 1024, skip_future=False) == (1024**2, 524800, 1024**2)
+    assert attention_work(256, 256).fraction == 0.625
+    # the 4 blocks after 44 cached keys need 108, 172, 236, 300 keys
+    assert attention_work(256, 300) == (64 * (108 + 172 + 236 + 300), 256 * 45 + 255 * 128, 256 * 300)
+    assert attention_work(2, 5) == (10, 4 + 5, 10)      # one block of 2 queries after 3 cached keys
+    assert attention_work(0, 3) == (0, 0, 0) and attention_work(0, 3).fraction == 0.0
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 64]))
 def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, block):
     tk = tq + extra
-    with mock.patch.object(attention, "BLOCK", block):
-        work = causal_attention_work(tq, tk)
-        everything = causal_attention_work(tq, tk, skip_future=False)
+    with mock.patch.object(blocked, "BLOCK", block):
+        work = attention_work(tq, tk)
+        everything = attention_work(tq, tk, skip_future=False)
+        fast_blocks = blocked._query_blocks(tq, tk, True)
     assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
-    assert work.allowed <= work.computed <= everything.computed and work.total == tq * tk
+    assert work.allowed <= work.computed <= everything.computed == work.total == tq * tk
+    # block [s, s + b) computes the keys up to that of its last query
+    assert work.computed == sum(min(block, tq - s) * (extra + min(s + block, tq)) for s in range(0, tq, block))
+    if block == 1:
+        assert work.computed == work.allowed                   # one query per block
     if tk:
         tiles = -(-tk // block)
-        width = -(-tk // tiles)                                # tiles of (nearly) equal width, at most `block`
+        width = -(-tk // tiles)                                # fast form: tiles of (nearly) equal width <= block
         assert width <= block and tiles * width - tk < tiles   # padding: less than one key per tile
-        assert everything.computed == tq * tiles * width
-        # block [s, s + b) computes whole tiles up to the key of its last query
-        by_blocks = sum(min(block, tq - s) * -(-(extra + min(s + block, tq)) // width) * width
-                        for s in range(0, tq, block))
-        assert work.computed == by_blocks
-    if block == 1:
-        assert work.computed == work.allowed                   # one query per block, one key per tile
+        fast = sum((stop - start) * n_tiles * width for start, stop, n_tiles in fast_blocks)
+        assert work.computed <= fast <= work.computed + tq * (width - 1)   # whole tiles: under one more per query
 
 
 def test_work_checks_its_arguments():
     with pytest.raises(ValueError, match="3 queries but only 2 keys"):
-        causal_attention_work(3, 2)
+        attention_work(3, 2)
     with pytest.raises(TypeError, match="tq must be an int"):
-        causal_attention_work(2.0, 3)
+        attention_work(2.0, 3)
     with pytest.raises(TypeError, match="skip_future must be True or False"):
-        causal_attention_work(2, 3, skip_future=None)
+        attention_work(2, 3, skip_future=None)
 
 
 def far_above_own_scores(n, t, dtype=np.float64):
@@ -203,64 +208,64 @@ def far_above_own_scores(n, t, dtype=np.float64):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_score_far_above_its_own_falls_back_to_the_row_max(dtype, monkeypatch):
     """Every row is shifted by its own score; when another score lies far above it, by the row max instead."""
-    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     fallbacks = []
-    row_max = attention._exp_minus_row_max
-    monkeypatch.setattr(attention, "_exp_minus_row_max", lambda scores: fallbacks.append(1) or row_max(scores))
+    row_max = blocked._exp_minus_row_max
+    monkeypatch.setattr(blocked, "_exp_minus_row_max", lambda scores: fallbacks.append(1) or row_max(scores))
     q, k, v = far_above_own_scores(3, 130, dtype)
-    out = causal_attention(q, k, v)
-    tasks = attention._tasks(3, 130 * q.itemsize, attention._query_blocks(130, 130, True))
+    out = fast_causal_attention(q, k, v)
+    tasks = blocked._tasks(3, 130 * q.itemsize, blocked._query_blocks(130, 130, True))
     assert len(fallbacks) == sum(len(groups) * len(blocks) for groups, blocks in tasks) >= 3   # every block
     assert out.dtype == dtype and np.isfinite(out).all()
     np.testing.assert_array_equal(out[:, 1:], np.broadcast_to(v[:, :1], out[:, 1:].shape))   # all weight on key 0
-    np.testing.assert_allclose(out, causal_attention_reference(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
+    np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
     fallbacks.clear()
     rng = np.random.default_rng(0)
     ordinary = [rng.standard_normal((3, 130, 8)) for _ in range(3)]
-    out = causal_attention(*ordinary)
+    out = fast_causal_attention(*ordinary)
     assert not fallbacks                                        # ordinary scores: the own score is enough
-    np.testing.assert_allclose(out, causal_attention_reference(*ordinary), rtol=1e-12)
+    np.testing.assert_allclose(out, causal_attention(*ordinary), rtol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_fallback_max_ignores_a_huge_future_score(dtype, monkeypatch):
     """Query 1 falls back to the row max, which must be taken over its allowed keys only: key 2, in its
     future on the diagonal tile, scores 1600 and would make every allowed weight underflow."""
-    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     q = np.array([[1.0], [40.0], [1.0]], dtype=dtype)
     k = np.array([[20.0], [-20.0], [40.0]], dtype=dtype)        # query 1: 800 (key 0), -800 (own), 1600 (future)
     v = np.array([[1.0, 2.0], [5.0, 7.0], [3.0, 3.0]], dtype=dtype)
-    out = causal_attention(q, k, v)
+    out = fast_causal_attention(q, k, v)
     np.testing.assert_array_equal(out[1], v[0])                 # key 0 alone: weight exactly 1
-    np.testing.assert_allclose(out, causal_attention_reference(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
+    np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
 
 
 def test_large_values_times_a_large_row_sum_do_not_overflow(monkeypatch):
     """float32, values of 1e10: a row sum of e^69 (1e30) is finite, but the weighted sum of the values
     would not be (1e40); the bound on the row sums takes the values into account and falls back."""
-    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     q, k, _ = far_above_own_scores(2, 70, np.float32)
     k[:, 0] = -20.0 + 69.0 / 40.0                               # key 0: 69 above the own score -800
     v = np.full((2, 70, 3), 1e10, dtype=np.float32)
-    out = causal_attention(q, k, v)
+    out = fast_causal_attention(q, k, v)
     assert np.isfinite(out).all()
     np.testing.assert_allclose(out, 1e10, rtol=1e-6)            # any weights average equal values to themselves
 
 
 def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
     """An error inside a block running in the pool reaches the caller, after every thread has stopped."""
-    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     calls = []
 
     def broken_exp(scores):
         calls.append(scores.shape)
         raise MemoryError("no memory for this block")
-    monkeypatch.setattr(attention, "_exp_minus_row_max", broken_exp)
+    monkeypatch.setattr(blocked, "_exp_minus_row_max", broken_exp)
     q, k, v = far_above_own_scores(4, 300)                      # every block falls back, and fails
     with pytest.raises(MemoryError, match="no memory for this block"):
-        causal_attention(q, k, v)
-    tasks = attention._tasks(4, 300 * 8, attention._query_blocks(300, 300, True))
-    assert len(tasks) == min(4, attention._workers())
+        fast_causal_attention(q, k, v)
+    tasks = blocked._tasks(4, 300 * 8, blocked._query_blocks(300, 300, True))
+    assert len(tasks) == min(4, blocked._workers())
     assert len(calls) == len(tasks)                             # every thread reached its first block
 
 
@@ -269,9 +274,9 @@ def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
 def test_the_threads_share_out_every_row_and_block_once(n, workers, monkeypatch):
     """At least as many rows as threads: each thread takes some rows through every block; fewer: all
     rows, with its share of the blocks.  Either way each (row, block) is computed exactly once."""
-    monkeypatch.setattr(attention, "_workers", lambda: workers)
-    blocks = attention._query_blocks(700, 700, True)            # 11 blocks of 1 to 11 tiles
-    tasks = attention._tasks(n, 700 * 4, blocks)
+    monkeypatch.setattr(blocked, "_workers", lambda: workers)
+    blocks = blocked._query_blocks(700, 700, True)            # 11 blocks of 1 to 11 tiles
+    tasks = blocked._tasks(n, 700 * 4, blocks)
     assert len(tasks) == min(workers, max(n, len(blocks)))
     done = [(row, block) for groups, share in tasks for rows in groups
             for row in range(n)[rows] for block in share]
@@ -280,7 +285,7 @@ def test_the_threads_share_out_every_row_and_block_once(n, workers, monkeypatch)
         assert all(share == blocks for _, share in tasks)
         rows = [sum(len(range(n)[r]) for r in groups) for groups, _ in tasks]
         assert max(rows) - min(rows) <= 1                      # rows split evenly
-        assert all(len(range(n)[r]) * 64 * 700 * 4 <= attention._TASK_BYTES or len(range(n)[r]) == 1
+        assert all(len(range(n)[r]) * 64 * 700 * 4 <= blocked._TASK_BYTES or len(range(n)[r]) == 1
                    for groups, _ in tasks for r in groups)      # a block's scores of a group: about 1 MB at most
     else:
         assert all(groups == [slice(0, n)] for groups, _ in tasks)

@@ -337,7 +337,7 @@ def test_random_model_rejects_bad_sizes():
         checks.random_model(0, vocab_size=0, context_size=4, width=4, n_heads=2)
     with pytest.raises(TypeError, match="width must be an int, got float 4.0"):
         checks.random_model(0, vocab_size=3, context_size=4, width=4.0, n_heads=2)
-    with pytest.raises(TypeError, match="dtype must be a float dtype"):
+    with pytest.raises(TypeError, match="dtype must be float32 or float64"):
         checks.random_model(0, vocab_size=3, context_size=4, width=4, n_heads=2, dtype=np.int32)
 
 
@@ -346,7 +346,7 @@ def test_perturbing_vectors_needs_finite_values():
     x[3, 0] = np.nan
     with pytest.raises(ValueError, match=r"vectors to perturb must be finite.*0 \* nan"):
         checks.perturb_future(x, 2, 0)
-    with pytest.raises(ValueError, match="scale must be a positive finite number"):
+    with pytest.raises(ValueError, match=r"scale must be a positive number \(finite"):
         checks.perturb_future(np.zeros((4, 2)), 2, 0, scale=np.inf)
     with pytest.raises(TypeError, match="vocab_size must be an int"):
         checks.perturb_future(np.array([1, 2, 3]), 1, 0, vocab_size=6.0)

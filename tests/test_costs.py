@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from lib.attention import (causal_attention_reference, causal_attention_work, merge_heads, multi_head_attention,
+from lib.blocked import attention_work
+from lib.attention import (causal_attention, merge_heads, multi_head_attention,
                            split_heads)
 from lib.checks import attention_weights
 from lib.costs import SOFTMAX_OPS_PER_ENTRY, head_costs
@@ -49,7 +50,7 @@ def test_counts_match_an_actual_forward():
     projections = [CountingWeight(w, log) for w in (w_q, w_k, w_v, w_o)]
     x_q, x_k, x_v = (x @ w for w in projections[:3])            # the products multi_head_attention makes ...
     q, k, v = (split_heads(a, H) for a in (x_q, x_k, x_v))     # (B, H, T, d)
-    heads = causal_attention_reference(q, k, v)
+    heads = causal_attention(q, k, v)
     out = merge_heads(heads) @ projections[3]                   # ... and the output projection
     np.testing.assert_allclose(out, multi_head_attention(x, w_q, w_k, w_v, w_o, H), rtol=1e-6, atol=1e-6)
     assert len(log) == 4 and c["projection_flops"] == 2 * sum(log)
@@ -65,9 +66,9 @@ def test_counts_match_an_actual_forward():
 
 
 def test_lib_computes_about_half_of_the_tables_it_counts():
-    """head_costs counts the whole (T, T) tables of the definition; causal_attention computes fewer."""
+    """head_costs counts the whole (T, T) tables of the definition; the blocked form computes fewer."""
     c = head_costs(8, width=512, length=1024)
-    work = causal_attention_work(1024, 1024)
+    work = attention_work(1024, 1024)
     assert c["attention_entries"] == 8 * work.total
     assert 0.5 < work.computed / work.total < 0.6
 

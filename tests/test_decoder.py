@@ -461,8 +461,9 @@ def test_pick_token_samples_the_softmax():
     (dict(prompt_ids=np.array([[1, 3]]), n_new=1), ValueError, r"shape \(T,\)"),
     (dict(prompt_ids=np.array([], dtype=int), n_new=1), ValueError, "T >= 1"),
     (dict(prompt_ids=np.array([1.0]), n_new=1), TypeError, "integers"),
-    (dict(prompt_ids=np.array([1]), n_new=-1), ValueError, "n_new must be an int >= 0"),
-    (dict(prompt_ids=np.array([1]), n_new=2.0), ValueError, "n_new must be an int"),
+    (dict(prompt_ids=np.array([1]), n_new=-1), ValueError, "n_new must be at least 0"),
+    (dict(prompt_ids=np.array([1]), n_new=2.0), TypeError, "n_new must be an int"),
+    (dict(prompt_ids=np.array([1]), n_new=1, temperature="hot"), TypeError, "temperature"),
     (dict(prompt_ids=np.array([1]), n_new=1, temperature=-1.0), ValueError, "temperature"),
     (dict(prompt_ids=np.array([1]), n_new=1, temperature=float("nan")), ValueError, "temperature"),
     (dict(prompt_ids=np.array([1, 12]), n_new=1), ValueError, "token id 12 is outside"),
@@ -482,16 +483,17 @@ def test_forward_errors():
         model.forward(np.array([1, IGNORE]))
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(width=6, n_heads=4), "not divisible"),
-    (dict(vocab_size=0), "vocab_size must be a positive int"),
-    (dict(n_layers=1.5), "n_layers must be a positive int"),
-    (dict(context_size=True), "context_size must be a positive int"),
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(width=6, n_heads=4), ValueError, "not divisible"),
+    (dict(vocab_size=0), ValueError, "vocab_size must be at least 1, got 0"),
+    (dict(n_layers=1.5), TypeError, "n_layers must be an int, got float"),
+    (dict(context_size=True), TypeError, "context_size must be an int, got bool"),
+    (dict(n_heads=2.0), TypeError, "n_heads must be an int, got float"),
 ])
-def test_init_errors(kwargs, match):
+def test_init_errors(kwargs, error, match):
     sizes = dict(vocab_size=9, context_size=7, width=8, n_heads=2, n_layers=2, seed=0)
     sizes.update(kwargs)
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         Decoder.init(**sizes)
 
 
@@ -515,8 +517,9 @@ def test_layer_errors():
         layers.layer_norm_forward(x, np.ones(3), np.zeros(4))
     with pytest.raises(ValueError, match=r"w has shape \(3, 2\), expected \(4, n_out\)"):
         layers.linear_forward(x, np.zeros((3, 2)))
-    with pytest.raises(TypeError, match="float32 or float64"):
-        layers.gelu_forward(np.arange(3))
+    with pytest.raises(TypeError, match="x must hold real numbers"):
+        layers.gelu_forward(np.array(["a", "b"]))
+    assert layers.gelu_forward(np.arange(3))[0].dtype == np.float64     # integers count as float64
     with pytest.raises(ValueError, match=r"w_o has shape \(4, 3\)"):
         layers.multi_head_attention_forward(np.zeros((1, 2, 4)), *[np.eye(4)] * 3, np.zeros((4, 3)), n_heads=2)
     with pytest.raises(ValueError, match="d_weights has shape"):

@@ -12,10 +12,10 @@ import re
 import numpy as np
 import pytest
 
-from lib import attention, checks, costs, data, model, positions
-from lib.attention import (attention_scores, causal_attention, causal_attention_reference, causal_attention_work,
-                           causal_future, masked_softmax, merge_heads, multi_head_attention, split_heads,
+from lib import attention, blocked, checks, costs, data, model, positions
+from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax, merge_heads, multi_head_attention, split_heads,
                            unmasked_attention)
+from lib.blocked import attention_work, blocked_causal_attention, fast_causal_attention
 from lib.model import AttentionModel, KVCache
 from lib.positions import embed, embed_backward
 
@@ -59,9 +59,10 @@ def expected(combo):
 def test_attention_functions(combo):
     q, k, v = args_for(combo, [(2, 3, 4), (2, 5, 4), (2, 5, 3)])
     assert attention_scores(q, k).dtype == expected(combo)
-    for fn in (causal_attention, causal_attention_reference, unmasked_attention):
+    for fn in (causal_attention, blocked_causal_attention, fast_causal_attention, unmasked_attention):
         assert fn(q, k, v).dtype == expected(combo), fn.__name__
-    assert causal_attention(q, k, v, skip_future=False).dtype == expected(combo)
+    for fn in (blocked_causal_attention, fast_causal_attention):
+        assert fn(q, k, v, skip_future=False).dtype == expected(combo)
     (scores,) = args_for(combo, [(3, 3)])                                  # one numeric argument
     want = scores.dtype if scores.dtype.kind == "f" else np.dtype(F64)
     assert masked_softmax(scores, ~causal_future(3, 3)).dtype == want
@@ -69,9 +70,9 @@ def test_attention_functions(combo):
 
 def test_causal_attention_stays_float32_in_threads(monkeypatch):
     """The blocked, threaded path (large inputs) keeps float32 too."""
-    monkeypatch.setattr(attention, "_SMALL_WORK", 0)
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     q = numbers((2, 300, 8), F32, 0)
-    assert causal_attention(q, q, q).dtype == F32
+    assert fast_causal_attention(q, q, q).dtype == F32
 
 
 @pytest.mark.parametrize("combo", COMBOS)
@@ -91,7 +92,7 @@ def test_rearrangements_keep_the_dtype(dtype):
 
 def test_masks_and_counts():
     assert causal_future(2, 3).dtype == bool
-    work = causal_attention_work(300, 300)
+    work = attention_work(300, 300)
     assert all(type(n) is int for n in work[:3]) and isinstance(work.fraction, float)
     assert checks.upper_right_is_zero(np.eye(3, dtype=F32)) is True
     assert type(checks.kv_cache_bytes(1, 2, 2, 8)) is int
@@ -168,7 +169,7 @@ def test_every_public_function_is_covered_here():
     source = inspect.getsource(inspect.getmodule(test_every_public_function_is_covered_here))
     source = source.replace("test_every_public_function_is_covered_here", "")
     missing = []
-    for module in (attention, checks, costs, data, model, positions):
+    for module in (attention, blocked, checks, costs, data, model, positions):
         for name, obj in vars(module).items():
             if name.startswith("_") or not callable(obj) or getattr(obj, "__module__", None) != module.__name__:
                 continue
@@ -179,13 +180,13 @@ def test_every_public_function_is_covered_here():
 
 # Named here because their results are not floats: data.build_vocab, data.encode, data.decode
 # (strings and ints), positions.check_positions (returns None), checks.CausalityCheck and
-# attention.AttentionWork (result records, checked above through check_causality and
-# causal_attention_work).
+# blocked.AttentionWork (result records, checked above through check_causality and
+# attention_work).
 def test_results_that_are_not_floats():
     vocab = data.build_vocab(["ab"])
     assert data.encode("ab", vocab) == [3, 4] and data.decode([3, 4], vocab) == "ab"
     assert positions.check_positions(0, 2, 3) is None
-    assert isinstance(causal_attention_work(2, 2), attention.AttentionWork)
+    assert isinstance(attention_work(2, 2), blocked.AttentionWork)
     m = checks.chapter_model()
     ids = np.array([1, 3, 4])
     assert isinstance(checks.check_causality(m.forward, m.forward, ids, np.array([1, 3, 0]), 2),

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from lib import checks
-from lib.attention import (causal_attention, causal_attention_reference, causal_future, masked_softmax,
+from lib.blocked import blocked_causal_attention, fast_causal_attention
+from lib.attention import (causal_attention, causal_future, masked_softmax,
                            multi_head_attention, split_heads)
 from lib.checks import attention_weights, random_model
 from lib.data import build_vocab, collate, decode
@@ -242,8 +243,9 @@ def test_causal_attention_shape_mismatches():
         causal_attention(np.zeros((2, 4)), np.zeros((3, 4)), np.zeros((2, 4)))
     with pytest.raises(ValueError, match=r"leading \(batch, head\) axes .* do not broadcast"):
         causal_attention(np.zeros((2, 2, 4)), np.zeros((3, 2, 4)), np.zeros((3, 2, 4)))
-    with pytest.raises(TypeError, match="skip_future must be True or False"):
-        causal_attention(np.zeros((2, 4)), np.zeros((2, 4)), np.zeros((2, 4)), skip_future="yes")
+    for attend in (blocked_causal_attention, fast_causal_attention):
+        with pytest.raises(TypeError, match="skip_future must be True or False"):
+            attend(np.zeros((2, 4)), np.zeros((2, 4)), np.zeros((2, 4)), skip_future="yes")
 
 
 @pytest.mark.parametrize("name", ["q", "k", "v"])
@@ -253,8 +255,9 @@ def test_causal_attention_refuses_non_finite_inputs_even_in_the_future(name, bad
     arrays[name][2, 1] = bad                                   # position 2: the future of queries 0 and 1
     with pytest.raises(ValueError, match=rf"{name} holds {bad} at index \(2, 1\).*0 \* nan = nan"):
         causal_attention(arrays["q"], arrays["k"], arrays["v"])
-    with pytest.raises(ValueError, match=rf"{name} holds {bad} at index \(2, 1\)"):
-        causal_attention_reference(arrays["q"], arrays["k"], arrays["v"])
+    for attend in (blocked_causal_attention, fast_causal_attention):
+        with pytest.raises(ValueError, match=rf"{name} holds {bad} at index \(2, 1\)"):
+            attend(arrays["q"], arrays["k"], arrays["v"])
 
 
 def test_causal_attention_refuses_inputs_that_would_overflow():

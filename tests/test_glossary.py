@@ -83,7 +83,7 @@ def _catalogues(obj, depth=0):
             yield from _catalogues(value, depth + 1)
 
 
-MESSAGE_MODULES = ("grading.feedback", "grading.messages", "lib.interactive", "tools.diagrams")
+MESSAGE_MODULES = ("grading.feedback", "grading.messages", "figures.interactive", "tools.diagrams")
 
 
 def message_texts():

@@ -1,4 +1,4 @@
-"""Figures are readable on the website (no browser: lib.plots drawn as a notebook draws them).
+"""Figures are readable on the website (no browser: figures.plots drawn as a notebook draws them).
 
 A notebook draws at 100 dpi and saves the PNG with a tight bounding box; the
 site shows it at its natural size unless it is wider than the text column,
@@ -30,7 +30,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from lib import plots  # noqa: E402
+from figures import plots  # noqa: E402
 
 DPI = 100                 # matplotlib's default figure.dpi, which the inline backend uses
 DESKTOP_COLUMN = 720      # px: the narrowest text column of the site on a 1366 px desktop (checked in test_site.py)

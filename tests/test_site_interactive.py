@@ -1,4 +1,4 @@
-"""Interactive figures (lib/interactive.py): in Jupyter terms, in the notebooks, and on the website.
+"""Interactive figures (figures/interactive.py): in Jupyter terms, in the notebooks, and on the website.
 
 The browser tests open §1 and §2 of the built site in headless Chromium, move
 every control (keyboard, mouse, and touch at 360 px) and compare what the page
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lib.attention import causal_attention, unmasked_attention  # noqa: E402
 from lib.costs import head_costs  # noqa: E402
-from lib.interactive import LANGUAGES, head_cost_table, last_row_experiment  # noqa: E402
+from figures.interactive import LANGUAGES, head_cost_table, last_row_experiment  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from lib.attention import causal_attention, causal_attention_reference, multi_head_attention
+from lib.attention import causal_attention, multi_head_attention
+from lib.blocked import blocked_causal_attention, fast_causal_attention
 
 from conftest import require_or_skip
 
@@ -21,8 +22,8 @@ def test_causal_attention_matches_sdpa(torch, shape, dtype):
     expected = torch.nn.functional.scaled_dot_product_attention(
         torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v), is_causal=True).numpy()
     tol = 1e-5 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(causal_attention(q, k, v), expected, atol=tol, rtol=tol)
-    np.testing.assert_allclose(causal_attention_reference(q, k, v), expected, atol=tol, rtol=tol)
+    for attend in (causal_attention, blocked_causal_attention, fast_causal_attention):
+        np.testing.assert_allclose(attend(q, k, v), expected, atol=tol, rtol=tol)
 
 
 @pytest.mark.parametrize("shape", [(1, 8, 1024, 64), (4, 8, 256, 32), (2, 3, 300, 16)])
@@ -31,9 +32,10 @@ def test_blocked_threaded_attention_matches_sdpa_on_the_benchmark_shapes(torch, 
     q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
     expected = torch.nn.functional.scaled_dot_product_attention(
         torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v), is_causal=True).numpy()
-    out = causal_attention(q, k, v)
-    assert out.dtype == np.float32
-    np.testing.assert_allclose(out, expected, atol=2e-5, rtol=2e-5)
+    for attend in (blocked_causal_attention, fast_causal_attention):
+        out = attend(q, k, v)
+        assert out.dtype == np.float32
+        np.testing.assert_allclose(out, expected, atol=2e-5, rtol=2e-5)
 
 
 def test_a_nan_in_a_future_value_reaches_earlier_outputs_in_torch_too(torch):

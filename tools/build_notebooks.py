@@ -88,7 +88,7 @@ def execute(nb, cwd, timeout=120):
     # No widget state in the notebook: a widget restored from saved state has
     # no kernel behind it, so its controls would move while its numbers stay.
     # Interactive figures carry a static version for the website instead
-    # (lib/interactive.py); in Jupyter, running the cell brings the widget back.
+    # (figures/interactive.py); in Jupyter, running the cell brings the widget back.
     client = NotebookClient(
         nb, timeout=timeout, kernel_name="python3", record_timing=False,
         store_widget_state=False, resources={"metadata": {"path": str(cwd)}},

@@ -35,6 +35,7 @@ BACKUP = ROOT / "_build" / "mutants"
 # The lib tests, fastest and most telling first (the first failure names the catching test).
 LIB_TESTS = [
     "tests/test_errors.py",
+    "tests/test_validation.py",
     "tests/test_chapter_numbers.py",
     "tests/test_attention_speed_equivalence.py",
     "tests/test_dtypes.py",
@@ -60,6 +61,7 @@ def m(name, path, old, new, description):
 
 
 A, P, M, D, C, K = "lib/attention.py", "lib/positions.py", "lib/model.py", "lib/data.py", "lib/checks.py", "lib/costs.py"
+B, V = "lib/blocked.py", "lib/validate.py"
 
 MUTANTS = [
     # ---- the mask (§1)
@@ -67,53 +69,53 @@ MUTANTS = [
       "the causal mask also forbids the diagonal: a query may not read itself"),
     m("top-left-mask", A, "query_position = np.arange(tk - tq, tk)[:, None]", "query_position = np.arange(tq)[:, None]",
       "the mask aligns queries top-left, ignoring the Tk - Tq cached positions"),
-    m("block-top-left", A, "        first = tk - tq + start                                 # position of query",
+    m("block-top-left", B, "        first = tk - tq + start                                 # position of query",
       "        first = start                                 # position of query",
       "the blocked attention places its diagonal tile top-left, ignoring the cache offset"),
-    m("block-diagonal-forbidden", A, "    future = causal_future(BLOCK, BLOCK)",
+    m("block-diagonal-forbidden", B, "    future = causal_future(BLOCK, BLOCK)",
       "    future = ~np.tril(np.ones((BLOCK, BLOCK), dtype=bool), -1)",
       "the diagonal tile of the blocked attention also forbids the diagonal"),
-    m("padding-not-masked", A, "        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed\n",
+    m("padding-not-masked", B, "        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed\n",
       "", "the keys after a block's diagonal tile (zero padding, or future tiles) are not masked"),
-    m("whole-table-unmasked", A, "    np.copyto(scores, -np.inf, where=causal_future(q.shape[-2], k.shape[-2]))\n", "",
+    m("whole-table-unmasked", B, "    np.copyto(scores, -np.inf, where=causal_future(q.shape[-2], k.shape[-2]))\n", "",
       "small inputs (computed in one product) are not masked at all"),
-    m("tiles-not-summed", A, "        block = np.sum(parts, axis=1, out=out[rows, start:stop])   # (h, b, dv)",
+    m("tiles-not-summed", B, "        block = np.sum(parts, axis=1, out=out[rows, start:stop])   # (rows, b, dv)",
       "        block = out[rows, start:stop]\n        block[...] = parts[:, -1]",
       "the weighted sum keeps only the last tile's share instead of adding every tile's"),
     Mutant("max-over-all-entries", A, [(
-        "    np.copyto(weights, -np.inf, where=~allowed)                 # forbidden -> -inf\n"
+        "    weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf, a new array\n"
         "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n",
-        "    weights -= weights.max(axis=-1, keepdims=True)\n"
-        "    np.copyto(weights, -np.inf, where=~allowed)\n"
-        "    np.exp(weights, out=weights)\n"
+        "    weights = scores - scores.max(axis=-1, keepdims=True)\n"
+        "    weights = np.where(allowed, np.exp(weights), 0.0)\n"
         "    row_sums = weights.sum(axis=-1, keepdims=True)\n")],
       "masked_softmax subtracts the max over all entries, forbidden ones included"),
-    Mutant("block-max-over-all-entries", A, [(
+    Mutant("block-max-over-all-entries", B, [(
         "            scores, by_tile = masked_scores(q_block, rows, first, tiles)\n"
-        "            row_sums = _exp_minus_row_max(scores)               # (h, b, 1); -inf -> exactly 0\n",
+        "            row_sums = _exp_minus_row_max(scores)               # (rows, b, 1); -inf -> exactly 0\n",
         "            top = (q_block[:, None] @ k_tiles[rows, :tiles]).max(axis=(1, 3))[..., None]\n"
         "            scores, by_tile = masked_scores(q_block, rows, first, tiles)\n"
         "            scores -= top\n"
         "            np.exp(scores, out=scores)\n"
         "            row_sums = scores.sum(axis=-1, keepdims=True)\n")],
       "the blocked attention's fallback takes the row max over the whole tiles, future keys included"),
-    m("no-overflow-fallback", A, "        if not row_sums.max() <= largest_sum:", "        if False:",
+    m("no-overflow-fallback", B, "        if not row_sums.max() <= largest_sum:", "        if False:",
       "the blocked attention never falls back to the row max when a score lies far above the query's own"),
-    m("fallback-keeps-own-sums", A,
-      "            row_sums = _exp_minus_row_max(scores)               # (h, b, 1); -inf -> exactly 0\n",
+    m("fallback-keeps-own-sums", B,
+      "            row_sums = _exp_minus_row_max(scores)               # (rows, b, 1); -inf -> exactly 0\n",
       "            _exp_minus_row_max(scores)\n",
       "the fallback recomputes the weights but divides by the row sums of the overflowed ones"),
-    m("sum-bound-ignores-values", A,
+    m("sum-bound-ignores-values", B,
       "    largest_sum = float(np.finfo(q.dtype).max) / 4 / max(1.0, v_largest)",
       "    largest_sum = float(np.finfo(q.dtype).max) / 4",
       "the overflow bound on the row sums forgets that the sums multiply the values"),
     Mutant("softmax-then-zero", A, [(
-        "    np.copyto(weights, -np.inf, where=~allowed)                 # forbidden -> -inf\n"
+        "    weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf, a new array\n"
         "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n"
         "    weights /= row_sums\n",
+        "    weights = np.array(np.broadcast_to(scores, np.broadcast_shapes(scores.shape, np.shape(allowed))))\n"
         "    row_sums = _exp_minus_row_max(weights)\n"
         "    weights /= row_sums\n"
-        "    np.copyto(weights, 0.0, where=~np.broadcast_to(allowed, weights.shape))\n")],
+        "    weights = np.where(allowed, weights, 0.0)\n")],
       "softmax over every key first, then the forbidden weights set to 0 (rows no longer sum to 1)"),
     m("softmax-wrong-axis", A, "    return scores.sum(axis=-1, keepdims=True)\n", "    return scores.sum(axis=-2, keepdims=True)\n",
       "the softmax denominators sum over the queries instead of the keys"),
@@ -121,41 +123,51 @@ MUTANTS = [
       "an all-forbidden row is not refused (it becomes nan)"),
     m("no-finite-score-check", A, "    if bad.any():\n", "    if False:\n",
       "a NaN or infinite allowed score is not refused (a silent nan row)"),
-    m("no-finite-input-check", A, "    if not np.isfinite(largest):", "    if False:",
+    m("no-finite-input-check", V, "    if not np.isfinite(largest):", "    if False:",
       "causal attention accepts NaN and infinities in q, k, v"),
     m("unmasked-is-masked", A, "    allowed = np.ones(scores.shape[-2:], dtype=bool)            # everything may be read",
       "    allowed = ~causal_future(scores.shape[-2], scores.shape[-1])",
       "the negative control keeps the causal mask, so it can never see a leak"),
     # ---- scaled dot products (§1, §2)
-    m("missing-scale", A, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
+    m("missing-scale", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
       "    scale = q.dtype.type(1.0)",
-      "causal_attention forgets the 1/sqrt(d) scale"),
+      "fast_causal_attention forgets the 1/sqrt(d) scale"),
     m("scores-missing-scale", A, "    scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))           # in the dtype of q: float32 stays float32",
       "    scale = q.dtype.type(1.0)",
       "attention_scores (the definition, the weights of §4) forgets the 1/sqrt(d) scale"),
-    m("scale-by-d", A, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
+    m("scale-by-d", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
       "    scale = q.dtype.type(1.0 / d)",
       "scores divided by d instead of sqrt(d)"),
-    m("scale-in-float64", A, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
+    m("scale-in-float64", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
       "    scale = 1.0 / np.sqrt(d)",
       "the scale is a float64 scalar, so float32 attention silently computes (and returns) float64"),
     # ---- blocks and threads (§5)
-    m("keys-off-by-one", A, "n_keys = tk - tq + stop if skip_future else tk", "n_keys = tk - tq + stop - 1 if skip_future else tk",
-      "each block of queries computes one key too few (its last query may miss itself)"),
-    m("no-division-after-product", A, "        block /= row_sums                                       # divide after the product: b·dv divisions",
+    m("keys-off-by-one", B, "n_keys = tk - tq + stop if skip_future else tk          # keys",
+      "n_keys = tk - tq + stop - 1 if skip_future else tk          # keys",
+      "each block of queries of the fast form computes one key too few (its last query may miss itself)"),
+    m("readable-keys-off-by-one", B, "n_keys = tk - tq + stop if skip_future else tk              # keys",
+      "n_keys = tk - tq + stop - 1 if skip_future else tk              # keys",
+      "each block of queries of the readable blocked form computes one key too few"),
+    m("readable-mask-of-the-first-block", B, "~future[start:stop, :n_keys]", "~future[:stop - start, :n_keys]",
+      "every block of the readable blocked form takes the mask rows of the first block"),
+    m("readable-values-unsliced", B, "        out[..., start:stop, :] = weights @ v[..., :n_keys, :]",
+      "        out[..., start:stop, :] = weights @ v[..., -n_keys:, :]",
+      "the readable blocked form weighs the last n_keys values instead of the first"),
+    m("no-division-after-product", B, "        block /= row_sums                                       # divide after the product: b·dv divisions",
       "        pass",
       "the blocked attention forgets to divide by the row sums after the product"),
-    m("thread-rows-miss-the-remainder", A,
+    m("thread-rows-miss-the-remainder", B,
       "        bounds = [w * n // workers for w in range(workers + 1)]",
       "        bounds = [w * (n // workers) for w in range(workers + 1)]",
       "the rows shared out between threads leave the last N mod threads (batch, head) rows uncomputed"),
-    m("work-counts-everything", A, "    computed = sum((stop - start) * tiles * width for start, stop, tiles in _query_blocks(tq, tk, skip_future))",
+    m("work-counts-everything", B,
+      "    computed = sum((stop - start) * (tk - tq + stop if skip_future else tk) for start, stop in _blocks(tq))",
       "    computed = tq * tk",
-      "causal_attention_work reports the whole table, hiding the saving"),
+      "attention_work reports the whole table, hiding the saving"),
     # ---- dtypes
-    m("dtype-of-first-argument", A, "    dtype = np.result_type(*converted)", "    dtype = converted[0].dtype",
+    m("dtype-of-first-argument", V, "    dtype = np.result_type(*converted)", "    dtype = converted[0].dtype",
       "the result has the dtype of the first argument, not the common dtype"),
-    m("integers-kept", A, "            a = a.astype(np.float64)\n", "            pass\n",
+    m("integers-kept", V, "            a = a.astype(np.float64)\n", "            pass\n",
       "integer arrays are not converted to float64"),
     # ---- heads (§2)
     m("plain-reshape-split", A, "    return np.swapaxes(heads, -3, -2)                           # (B, H, T, d)",
@@ -176,7 +188,7 @@ MUTANTS = [
     m("w-q-for-w-k", A, "    k = split_heads(x @ w_k, n_heads)                           # (B, H, T, d)",
       "    k = split_heads(x @ w_q, n_heads)",
       "the keys are projected with W_Q"),
-    m("n-heads-unchecked", A, "    n_heads = _int_argument(n_heads, \"n_heads\")\n", "",
+    m("n-heads-unchecked", V, "    n_heads = integer(n_heads, \"n_heads\")\n", "",
       "n_heads is not checked where it enters (2.0 or -2 fail late, deep in reshape)"),
     # ---- positions (§3)
     m("ignored-offset", P, "    return token_table[ids] + position_table[offset:offset + T]      # (..., T, D)",
@@ -195,7 +207,7 @@ MUTANTS = [
       "the position gradient averages over the batch instead of summing"),
     m("no-upper-position-check", P, "    if offset < 0 or offset + length > context_size:", "    if offset < 0:",
       "positions past the table are not refused"),
-    m("negative-ids-accepted", P, "    bad = ids[(ids < 0) | (ids >= vocab_size)]", "    bad = ids[ids >= vocab_size]",
+    m("negative-ids-accepted", V, "    bad = ids[(ids < 0) | (ids >= vocab_size)]", "    bad = ids[ids >= vocab_size]",
       "a negative id (IGNORE = -100) silently reads a row from the end of the table"),
     # ---- the model and its cache (§5)
     m("cache-at-position-0", M, "            position = len(cache)\n", "            position = 0\n",
@@ -216,7 +228,7 @@ MUTANTS = [
     m("cache-dtype-float64", M, "        return KVCache(self.n_heads, self.width // self.n_heads, self.context_size, self.dtype)",
       "        return KVCache(self.n_heads, self.width // self.n_heads, self.context_size, np.float64)",
       "the cache is always float64"),
-    m("model-heads-unchecked", M, "        _head_width(D, n_heads)\n", "",
+    m("model-heads-unchecked", M, "        validate.head_width(D, n_heads)\n", "",
       "the model constructor accepts any n_heads (it fails later)"),
     # ---- the data protocol (§1)
     m("wrong-padding-id", D, "    inputs = np.full((len(texts), T), EOS, dtype=np.int64)", "    inputs = np.full((len(texts), T), UNK, dtype=np.int64)",

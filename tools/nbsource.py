@@ -40,9 +40,15 @@ The solved notebook (``solutions/``, see :func:`solution_cells`) drops the
 ``exercise`` cells; the exercise notebook (``exercises/``, see
 :func:`exercise_cells`) drops the ``solution`` cells and replaces every marked
 block by one stub line, :data:`STUB`, at the block's indentation.  Both come from the same source, so they cannot drift apart.
+
+A solution whose function is also the grader's reference answer is written
+once, in grading/references.py, and the source takes it from there:
+``code(reference_cell("leak_sweep"))`` (see :func:`reference_cell`).
 """
 
+import ast
 import io
+import pathlib
 import re
 import textwrap
 import tokenize
@@ -196,10 +202,30 @@ def untranslated_prose_comments(text):
     return flagged
 
 
+REFERENCES = pathlib.Path(__file__).resolve().parent.parent / "grading" / "references.py"
+
+
+def reference_cell(name):
+    """The source of the function ``name`` in grading/references.py, for the code cell of a solved notebook.
+
+    A reference answer is written once, there; the solution source says
+    ``code(reference_cell("leak_sweep"))`` instead of writing it again.
+    """
+    text = REFERENCES.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            lines = text.splitlines()
+            end = node.end_lineno
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith((" ", "\t"))):
+                end += 1                        # trailing comments (# END SOLUTION) belong to the function
+            return "\n".join(lines[node.lineno - 1:end]).rstrip()
+    raise ValueError(f"grading/references.py defines no function {name!r}")
+
+
 def load(path):
     """Execute a source file and return its cells."""
     source = Source()
-    namespace = {"md": source.md, "code": source.code, "__file__": str(path)}
+    namespace = {"md": source.md, "code": source.code, "reference_cell": reference_cell, "__file__": str(path)}
     exec(compile(open(path, encoding="utf-8").read(), str(path), "exec"), namespace)
     if not source.cells:
         raise ValueError(f"{path} defines no cells")

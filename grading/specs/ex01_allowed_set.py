@@ -222,7 +222,7 @@ EXERCISES = [
         id="mask-2", function="masked_softmax", points=2,
         title=L("在许可集合上归一化的 softmax", "Softmax over the allowed set", "Softmax по множеству разрешённых позиций"),
         reference=attention.masked_softmax, exact_zeros=True,
-        forbidden=("lib.attention._exp_minus_row_max",),
+        forbidden=("lib.attention._exp_minus_row_max", "lib.attention._softmax_where"),
         public=_mask2_public, hidden=_mask2_hidden,
         hidden_kinds={
             "random": Kind(L("随机分数与随机许可集合", "random scores and random allowed sets",

@@ -1,4 +1,4 @@
-// Interactive figures on the static site (written by lib/interactive.py).
+// Interactive figures on the static site (written by figures/interactive.py).
 //
 // The table of every state of a figure's controls was computed by lib when the
 // notebook ran and sits in the page as JSON; this script only enables the
@@ -46,7 +46,7 @@
       controls.forEach(function (c) {
         var i = c.index();
         c.show(i);
-        state = state * c.size + i;        // the order of itertools.product in lib/interactive.py
+        state = state * c.size + i;        // the order of itertools.product in figures/interactive.py
       });
       var values = data.states[state].split("|");
       var keys = cells.map(function (cell) { return Number(cell.getAttribute("data-cx-cell")); });

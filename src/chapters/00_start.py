@@ -339,7 +339,7 @@ for module_name in lib.__all__:
 """)
 
 md(zh=r"""
-想看某个函数的完整说明，在笔记本里运行 `help(lib.attention.masked_softmax)` 即可。`lib` 里另有一个辅助模块 `lib.plots`，它只负责笔记本里的图，不属于讲解内容，所以没有列出。练习的自动检查和评分程序不在 `lib` 里，而是在单独的 `grading` 包中。
+想看某个函数的完整说明，在笔记本里运行 `help(lib.attention.masked_softmax)` 即可。笔记本里的图由单独的 `figures` 包绘制，它不属于讲解内容，所以不在 `lib` 里。练习的自动检查和评分程序不在 `lib` 里，而是在单独的 `grading` 包中。
 
 ## 0.7 术语表
 
@@ -387,7 +387,7 @@ md(zh=r"""
 | 证据 | evidence | свидетельство |
 | 手工设定的参数 | hand-chosen parameters | параметры, заданные вручную |
 """, en=r"""
-For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. `lib` also contains one helper module, `lib.plots`, which only draws the notebooks' figures and is not part of what the chapter teaches, so it is not listed. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
+For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. The notebooks' figures are drawn by a separate package, `figures`, which is not part of what the chapter teaches and so is not in `lib`. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
 
 ## 0.7 Glossary
 
@@ -435,7 +435,7 @@ The text uses the terms of this table in all three languages.
 | evidence | 证据 | свидетельство |
 | hand-chosen parameters | 手工设定的参数 | параметры, заданные вручную |
 """, ru=r"""
-Чтобы увидеть полное описание функции, выполните в блокноте `help(lib.attention.masked_softmax)`. Кроме того, в `lib` есть один вспомогательный модуль, `lib.plots`: он только рисует графики для блокнотов и к самому предмету не относится, поэтому в списке его нет. Автоматическая проверка упражнений и система оценивания лежат вовсе не в `lib`: они вынесены в отдельный пакет `grading`.
+Чтобы увидеть полное описание функции, выполните в блокноте `help(lib.attention.masked_softmax)`. Графики в блокнотах рисует отдельный пакет `figures`: к самому предмету он не относится, поэтому его нет в `lib`. Автоматическая проверка упражнений и система оценивания лежат вовсе не в `lib`: они вынесены в отдельный пакет `grading`.
 
 ## 0.7 Словарь терминов
 

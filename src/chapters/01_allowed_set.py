@@ -69,7 +69,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 from fractions import Fraction
 
-from lib import plots
+from figures import plots
 from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax,
                            unmasked_attention)
 from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode
@@ -697,7 +697,7 @@ On the website the sliders work as they are: the result of every setting was com
 """)
 
 code("""
-from lib.interactive import last_row_experiment
+from figures.interactive import last_row_experiment
 
 figure = last_row_experiment(X, [causal_attention, unmasked_attention])
 rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}    #zh (设置数, 2) #en (settings, 2) #ru (число положений, 2)

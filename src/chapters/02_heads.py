@@ -66,7 +66,7 @@ import itertools
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lib import plots
+from figures import plots
 from lib.attention import (causal_attention, causal_future, masked_softmax,
                            merge_heads, multi_head_attention, split_heads)
 from lib.costs import head_costs
@@ -751,7 +751,7 @@ Pick the values with the buttons above the table. On the website they work as th
 """)
 
 code(r"""
-from lib.interactive import head_cost_table
+from figures.interactive import head_cost_table
 
 head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024], T=[128, 256, 512, 1024, 2048, 4096],
                 start=(8, 512, 1024))

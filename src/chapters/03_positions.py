@@ -70,7 +70,7 @@ code(r"""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lib import plots
+from figures import plots
 from lib.attention import masked_softmax, multi_head_attention, split_heads
 from lib.data import BOS, UNK, build_vocab, encode
 from lib.model import AttentionModel

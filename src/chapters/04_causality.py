@@ -69,7 +69,8 @@ code(r"""
 import numpy as np
 import matplotlib.pyplot as plt
 
-from lib import checks, plots
+from figures import plots
+from lib import checks
 from lib.attention import attention_scores, causal_attention, causal_future, masked_softmax, merge_heads, split_heads
 from lib.data import BOS, EOS, UNK, build_vocab, decode
 from lib.model import AttentionModel
@@ -324,7 +325,7 @@ md(
 * 换成 NaN 或 inf：第 0、1 行对位置 2 的权重精确为 0，输出却全是 NaN，变化也是 NaN；
 * 换成一个有限但很大的扰动（每个分量加 1000）：第 0、1 行与原来完全相等，变化为 `0.0`。
 
-`lib` 的 `causal_attention` 对 q、k、v 中任何位置上的 NaN 或 inf 都抛出 `ValueError`，未来位置也不例外，错误信息里说明了 $0 \cdot \text{NaN}$ 的问题；有限的扰动则照常计算，前两行逐位不变（最后一行打印 `True`）。为什么连未来位置也要拒绝？`causal_attention` 把查询和键分成块来算：完全处在一个查询块未来的键块，它一个分数都不算（§5.9 会数出省下了多少），对角线上的那一块却整块相乘。于是未来的 NaN 若落在前一种块里，前面的行安然无恙；落在对角线块里，就会经由零权重污染这一块的前面几行。结果取决于块的边界在哪里，这样一条隐蔽的规则不如一次明确的拒绝。
+`lib` 的 `causal_attention` 对 q、k、v 中任何位置上的 NaN 或 inf 都抛出 `ValueError`，未来位置也不例外，错误信息里说明了 $0 \cdot \text{NaN}$ 的问题；有限的扰动则照常计算，前缀逐位不变（输出 `True`）。为什么连未来位置也要拒绝？§5.9 会讲到，同样的数也可以按块计算（`lib.blocked`），那时完全处在未来的键根本不会被读取。如果不拒绝，未来位置上的 NaN 会不会污染前面的行，就取决于用的是哪种算法、它又恰好落在哪一块里。与其留下这样一条隐蔽的规则，不如统一拒绝。
 
 所以未来扰动检验只能使用有限值。NaN 和 inf 要另行测试（例如检查它们是否被明确拒绝），不能拿来充当扰动。
 """,
@@ -338,7 +339,7 @@ Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
 * replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the first two rows stay the same to the last bit (the last line prints `True`). Why refuse even at future positions? `causal_attention` works on blocks of queries and keys. A key block that lies wholly in the future of a query block is never computed (§5.9 counts what this saves), while the block on the diagonal is multiplied out in full. A future NaN in the first kind of block would leave the earlier rows alone; in the diagonal block it would reach them through a zero weight. The outcome would depend on where the block boundaries fall, and one plain refusal is better than such a hidden rule.
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`). Why refuse even at future positions? As §5.9 shows, the same numbers can be computed in blocks (`lib.blocked`), and then keys lying entirely in the future are never read. Without the refusal, whether a future NaN contaminated earlier rows would depend on which algorithm ran and which block it happened to fall into. One plain refusal is better than such a hidden rule.
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """,
@@ -352,7 +353,7 @@ So the future-perturbation test must use finite values. NaN and inf need tests o
 * значение заменено на NaN или inf: веса, с которыми строки 0 и 1 читают позицию 2, равны 0, а выходы этих строк целиком состоят из NaN, и изменение тоже NaN;
 * значение изменено на конечную, но большую величину (к каждой компоненте прибавлено 1000): строки 0 и 1 совпадают с исходными до последнего бита, изменение равно `0.0`.
 
-`causal_attention` из `lib` выбрасывает `ValueError`, если NaN или inf встречается где угодно в q, k или v, в том числе в будущих позициях, и в сообщении объясняет, в чём беда с $0 \cdot \text{NaN}$. Конечное возмущение вычисляется как обычно, и первые две строки не меняются ни в одном бите (последняя строка печатает `True`). Зачем отвергать и будущие позиции? `causal_attention` работает с блоками запросов и ключей. Блок ключей, целиком лежащий в будущем блока запросов, вообще не вычисляется (сколько это экономит, подсчитано в §5.9), а диагональный блок перемножается целиком. NaN из будущего в блоке первого рода не тронул бы более ранние строки, а в диагональном блоке добрался бы до них через нулевой вес. Исход зависел бы от того, где проходят границы блоков, — лучше один понятный отказ, чем такое скрытое правило.
+`causal_attention` из `lib` выбрасывает `ValueError`, если NaN или inf встречается где угодно в q, k или v, в том числе в будущих позициях, и в сообщении объясняет, в чём беда с $0 \cdot \text{NaN}$. Конечное возмущение вычисляется как обычно, и префикс не меняется ни в одном бите (результат `True`). Зачем отвергать и будущие позиции? Как покажет §5.9, те же числа можно вычислять блоками (`lib.blocked`), и тогда ключи, целиком лежащие в будущем, вообще не читаются. Без такого запрета то, испортит ли NaN из будущего более ранние строки, зависело бы от того, какой алгоритм работал и в какой блок NaN случайно попал. Лучше один понятный отказ, чем такое скрытое правило.
 
 Поэтому проверка возмущением будущего должна использовать только конечные значения. NaN и inf требуют отдельных тестов (например, что они отвергаются с понятной ошибкой), а в качестве возмущения не годятся.
 """,

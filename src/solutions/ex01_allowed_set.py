@@ -73,14 +73,7 @@ The two position arrays are given; write the one line that compares them.
 """,
 )
 
-code("""
-def causal_allowed(tq, tk):
-    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
-    key_position = np.arange(tk)[None, :]               # (1, tk)
-    # BEGIN SOLUTION
-    return key_position <= query_position               # (tq, tk)
-    # END SOLUTION
-""")
+code(reference_cell("causal_allowed"))
 
 code("""
 check("mask-1", causal_allowed)
@@ -247,18 +240,7 @@ The check tests exactly these four conditions, nothing more. They are necessary 
 """,
 )
 
-code("""
-def is_valid_attention(weights, allowed, atol=1e-9):
-    weights = np.asarray(weights)
-    allowed = np.broadcast_to(allowed, weights.shape)
-    # BEGIN SOLUTION
-    if not np.isfinite(weights).all():
-        return False
-    if (weights[~allowed] != 0).any() or (weights < 0).any():
-        return False
-    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-    # END SOLUTION
-""")
+code(reference_cell("is_valid_attention"))
 
 code("""
 check("mask-3", is_valid_attention)

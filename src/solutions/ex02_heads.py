@@ -296,23 +296,7 @@ Think first: at fixed `D`, which of the two results does the number of heads `H`
 """,
 )
 
-code("""
-def attention_costs(batch, length, width, n_heads, n_layers, dtype):
-    # BEGIN SOLUTION
-    if width % n_heads != 0:
-        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
-    if n_layers < 1:
-        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
-    head_width = width // n_heads                                 # d
-    itemsize = np.dtype(dtype).itemsize
-    parameters = n_layers * 4 * width * width                     #zh W_Q、W_K、W_V、W_O #en W_Q, W_K, W_V, W_O #ru W_Q, W_K, W_V, W_O
-    #zh 键和值两份 × 层 × 序列 × 位置 × 头 × 每头宽度 × 字节数
-    #en keys and values × layers × sequences × positions × heads × head width × bytes
-    #ru ключи и значения × слои × последовательности × позиции × головы × ширина головы × байты
-    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * itemsize
-    return parameters, kv_cache_bytes
-    # END SOLUTION
-""")
+code(reference_cell("attention_costs"))
 
 code("""
 check("cost-1", attention_costs)

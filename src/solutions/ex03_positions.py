@@ -243,20 +243,7 @@ Then use the cell below to compare the forward with and without positions on one
 """,
 )
 
-code("""
-def last_row_swap_change(forward, ids, i, j):
-    ids = np.asarray(ids)
-    # BEGIN SOLUTION
-    T = ids.shape[-1]
-    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
-        raise ValueError(f"i={i}, j={j}: two different positions before the last one are needed (T={T})")
-    swapped = ids.copy()
-    swapped[..., [i, j]] = ids[..., [j, i]]
-    before = forward(ids)[..., -1, :]
-    after = forward(swapped)[..., -1, :]
-    return float(np.max(np.abs(after - before)))
-    # END SOLUTION
-""")
+code(reference_cell("last_row_swap_change"))
 
 code("""
 check("pos-3", last_row_swap_change)

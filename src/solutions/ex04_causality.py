@@ -68,17 +68,7 @@ The copy, the forward passes and the comparison are given; write the line that c
 """,
 )
 
-code("""
-def future_perturbation_change(forward, ids, position, replacement):
-    ids = np.asarray(ids)
-    perturbed = ids.copy()
-    # BEGIN SOLUTION
-    perturbed[..., position:] = replacement  #zh 未来改变，前缀不变 #en the future changes, the prefix stays #ru будущее меняется, префикс остаётся
-    # END SOLUTION
-    before = forward(ids)[..., :position, :]
-    after = forward(perturbed)[..., :position, :]
-    return float(np.max(np.abs(after - before)))
-""")
+code(reference_cell("future_perturbation_change"))
 
 code("""
 check("causal-1", future_perturbation_change)
@@ -143,18 +133,7 @@ A `position` outside `1 … T−1` raises `ValueError`: there is no prefix to co
 """,
 )
 
-code("""
-def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
-    # BEGIN SOLUTION
-    if not 1 <= position < np.shape(ids)[-1]:
-        raise ValueError(f"position {position} leaves no prefix to compare or no future to change")
-    if future_perturbation_change(forward, ids, position, replacement) > tol:
-        return "leaks"
-    if future_perturbation_change(control, ids, position, replacement) > tol:
-        return "causal"
-    return "blind"
-    # END SOLUTION
-""")
+code(reference_cell("perturbation_verdict"))
 
 code("""
 check("causal-2", perturbation_verdict)
@@ -241,17 +220,7 @@ Then sweep `suspect` and give the verdict with `perturbation_verdict`.
 """,
 )
 
-code("""
-def leak_sweep(forward, ids, replacement_token):
-    ids = np.asarray(ids)
-    # BEGIN SOLUTION
-    T = ids.shape[-1]
-    if T < 2:
-        raise ValueError(f"a sweep needs at least two positions, got T={T}")
-    changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
-    return np.array(changes, dtype=np.float64)
-    # END SOLUTION
-""")
+code(reference_cell("leak_sweep"))
 
 code("""
 check("causal-3", leak_sweep)
@@ -306,15 +275,7 @@ Write `feature_norm(x, eps=1e-5)`: normalise every position over its own `D` fea
 """,
 )
 
-code("""
-def feature_norm(x, eps=1e-5):
-    x = np.asarray(x)
-    # BEGIN SOLUTION
-    mean = x.mean(axis=-1, keepdims=True)                  #zh (..., T, 1)：按 D 个特征求 #en (..., T, 1): over the D features #ru (..., T, 1): по D признакам
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)   # (..., T, 1)
-    return (x - mean) / np.sqrt(var + eps)
-    # END SOLUTION
-""")
+code(reference_cell("feature_norm"))
 
 code("""
 check("causal-4", feature_norm)

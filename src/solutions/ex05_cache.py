@@ -73,28 +73,7 @@ The targets decide which positions belong to the text: those whose target is not
 """,
 )
 
-code("""
-def continue_padded(model, inputs, targets, tokens):
-    outputs = []
-    for b in range(len(inputs)):
-        # BEGIN SOLUTION
-        #zh 真实位置 0 … n−1：目标不是 −100 的位置
-        #en the real positions 0 … n−1: those whose target is not −100
-        #ru настоящие позиции 0 … n−1: те, где целевая метка не равна −100
-        n = int((targets[b] != IGNORE).sum())
-        #zh 每一行一个缓存
-        #en one cache per row
-        #ru у каждой строки свой кэш
-        cache = model.new_cache()
-        for token in inputs[b, :n]:
-            model.step(int(token), cache)
-        #zh 新词元落在位置 n
-        #en the new token lands at position n
-        #ru новый токен встаёт в позицию n
-        outputs.append(model.step(int(tokens[b]), cache))
-        # END SOLUTION
-    return np.stack(outputs)                                  # (B, D)
-""")
+code(reference_cell("continue_padded"))
 
 code("""
 check("cache-1", continue_padded)
@@ -176,27 +155,7 @@ Steps: project to query, key and value and split them into `H` heads; append the
 """,
 )
 
-code("""
-def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
-    x = np.asarray(x)
-    # BEGIN SOLUTION
-    H = n_heads
-    d = x.shape[-1] // H
-    #zh (H, 1, d)：只有一个位置，reshape 就是拆分
-    #en (H, 1, d): one position, so reshape is a split
-    #ru (H, 1, d): позиция одна, поэтому `reshape` и есть разбиение
-    q = (x @ w_q).reshape(H, 1, d)
-    k = (x @ w_k).reshape(H, 1, d)
-    v = (x @ w_v).reshape(H, 1, d)
-    keys = np.concatenate([keys, k], axis=1)                 # (H, n+1, d)
-    values = np.concatenate([values, v], axis=1)             # (H, n+1, d)
-    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)    # (H, 1, n+1)
-    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights /= weights.sum(axis=-1, keepdims=True)
-    heads = weights @ values                                 # (H, 1, d)
-    return heads.reshape(-1) @ w_o, keys, values             # (D,), (H, n+1, d), (H, n+1, d)
-    # END SOLUTION
-""")
+code(reference_cell("attention_step"))
 
 code("""
 check("cache-2", attention_step)
@@ -262,16 +221,7 @@ A correct cache gives a number of the size of rounding error. The cell below als
 """,
 )
 
-code("""
-def cache_error(forward, step, new_cache, ids):
-    ids = np.asarray(ids)
-    # BEGIN SOLUTION
-    full = np.asarray(forward(ids))                                        # (T, D)
-    cache = new_cache()
-    incremental = np.stack([step(int(token), cache) for token in ids])     # (T, D)
-    return float(np.max(np.abs(full - incremental)))
-    # END SOLUTION
-""")
+code(reference_cell("cache_error"))
 
 code("""
 check("cache-3", cache_error)

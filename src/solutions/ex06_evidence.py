@@ -84,36 +84,7 @@ NumPy и `lib` в функции использовать нельзя.
 """,
 )
 
-code("""
-def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
-    # BEGIN SOLUTION
-    D = len(w_q)
-    if D % n_heads != 0:
-        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
-    d = D // n_heads
-
-    def project(rows, w):
-        #zh 行向量乘矩阵：(T, D) @ (D, D)
-        #en row vectors times a matrix: (T, D) @ (D, D)
-        #ru строки-векторы на матрицу: (T, D) @ (D, D)
-        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
-
-    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
-    merged = []
-    for i in range(len(x)):
-        readable = range(i + 1) if causal else range(len(x))
-        row = []
-        for h in range(n_heads):
-            lo, hi = h * d, (h + 1) * d
-            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in readable]
-            top = max(scores)
-            exps = [math.exp(s - top) for s in scores]
-            total = sum(exps)
-            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
-        merged.append(row)
-    return project(merged, w_o)
-    # END SOLUTION
-""")
+code(reference_cell("attention_py"))
 
 code("""
 check("evidence-1", attention_py)

@@ -146,23 +146,7 @@ Once it is written, the cell below checks all three gradients with central diffe
 """,
 )
 
-code("""
-def layer_norm_backward(d_out, x, gain, eps=1e-5):
-    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
-    # BEGIN SOLUTION
-    D = x.shape[-1]
-    if gain.shape != (D,) or d_out.shape != x.shape:
-        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
-    centred = x - x.mean(axis=-1, keepdims=True)                             # (..., D)
-    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))   # (..., 1)
-    x_hat = centred * r                                                      # (..., D)
-    g = d_out * gain                                                         # (..., D)
-    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
-    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)                      # (D,)
-    d_bias = d_out.reshape(-1, D).sum(axis=0)                                # (D,)
-    return d_x, d_gain, d_bias
-    # END SOLUTION
-""")
+code(reference_cell("layer_norm_backward"))
 
 code("""
 check("dec-2", layer_norm_backward)
@@ -232,30 +216,7 @@ In every block: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each resh
 """,
 )
 
-code("""
-def decoder_step(model, token, keys, values):
-    n = np.shape(keys[0])[1]                           #zh 新词元的位置 #en the new token's position #ru позиция нового токена
-    # BEGIN SOLUTION
-    if n >= model.context_size:
-        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
-    H, d = model.n_heads, model.width // model.n_heads
-    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]   # (1, D)
-    new_keys, new_values = [], []
-    for layer in range(model.n_layers):
-        b = model.block(layer)
-        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]   # (1, D)
-        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
-        layer_keys = np.concatenate([keys[layer], k], axis=1)   #zh (H, n+1, d)：只属于这一层 #en (H, n+1, d): this layer only #ru (H, n+1, d): только этот слой
-        layer_values = np.concatenate([values[layer], v], axis=1)
-        heads = causal_attention(q, layer_keys, layer_values)               # (H, 1, d)
-        x = x + heads.reshape(1, -1) @ b["w_o"]          #zh 只有一个位置时 reshape 就是合并 #en one position: reshape merges #ru одна позиция: reshape и есть склейка
-        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
-        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
-        new_keys.append(layer_keys)
-        new_values.append(layer_values)
-    return model.output_head(x)[0], new_keys, new_values
-    # END SOLUTION
-""")
+code(reference_cell("decoder_step"))
 
 code("""
 check("dec-3", decoder_step)
@@ -338,27 +299,7 @@ claimed = layers.cross_entropy_forward(colleague_forward(inputs), targets)[0]   
 print(round(claimed, 4), claimed < 0.6969)
 """)
 
-code("""
-def diagnose(model, forward, ids, prefix_length, tol=1e-9):
-    ids = np.asarray(ids)
-    # BEGIN SOLUTION
-    T = ids.shape[-1]
-    if not 1 <= prefix_length < T:
-        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
-    perturbed = ids.copy()
-    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size   #zh 每个未来词元都变了 #en every future token changes #ru меняется каждый будущий токен
-
-    def prefix_change(f):
-        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :]
-                             - np.asarray(f(ids))[..., :prefix_length, :]))
-
-    if prefix_change(forward) > tol:
-        return "leaks"
-    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
-        return "causal"
-    return "blind"
-    # END SOLUTION
-""")
+code(reference_cell("diagnose"))
 
 code("""
 check("dec-4", diagnose)

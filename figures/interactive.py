@@ -1,6 +1,6 @@
 """Figures with controls (§1.9, §2.5): live in Jupyter, and live on the static website.
 
-Presentation only, like ``lib.plots``: the numbers come from ``lib.attention``
+Presentation only, like :mod:`figures.plots`: the numbers come from ``lib.attention``
 (§1) and ``lib.costs`` (§2); this module lays them out.  A figure is a few
 controls with discrete options and a function from one option per control to
 the strings of a table.  Displaying a :class:`Figure` gives one output with
@@ -278,7 +278,7 @@ def head_cost_table(H, D, T, start):
     H, D, T: the options offered (every H must divide every D); start: the
     (H, D, T) shown first.  Batch 1, float32.
     """
-    from .costs import head_costs
+    from lib.costs import head_costs
 
     options = {"H": list(H), "D": list(D), "T": list(T)}
     controls = []
