@@ -77,7 +77,7 @@ md(
     zh=r"""
 ## 7.1 模型与逐层梯度检验
 
-解码器由 $L$ 个残差块组成，每块都采用**前置层归一化**（pre-LN）。设 $x^{(0)}_t = E[x_t] + P[t]$ 是 §3 的输入向量，块 $\ell$ 把残差流更新两次，每次都先做层归一化，再把子层的输出加回去：
+解码器由 $L$ 个残差块组成，每块都采用**前置层归一化**（pre-LN）。设 $x^{(0)}_t = E[x_t] + P[t]$ 是 §3 的输入向量，块 $\ell$ 把 $x$ 更新两次，每次都先做层归一化、送进一个子层，再把子层的输出加回 $x$：
 
 $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
@@ -92,7 +92,7 @@ $$
     en=r"""
 ## 7.1 The model, and a gradient check for every layer
 
-The decoder is a stack of $L$ **pre-LN** residual blocks. Let $x^{(0)}_t = E[x_t] + P[t]$ be the input vector of §3; block $\ell$ updates it twice, each time normalising it, passing it through a sublayer and adding the result back:
+The decoder is a stack of $L$ **pre-LN** residual blocks. Let $x^{(0)}_t = E[x_t] + P[t]$ be the input vector of §3; block $\ell$ updates $x$ twice, each time normalising it, passing it through a sublayer and adding the result back:
 
 $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
@@ -107,7 +107,7 @@ Below we build a small model with random parameters: $V=10$, $C=8$, $D=16$, $H=2
     ru=r"""
 ## 7.1 Модель и проверка градиента каждого слоя
 
-Декодер — это стопка из $L$ остаточных блоков с **предварительной нормализацией слоя (pre-LN)**. Пусть $x^{(0)}_t = E[x_t] + P[t]$ — входной вектор из §3; блок $\ell$ дважды обновляет его: нормализует, пропускает через подслой и прибавляет результат к нему же:
+Декодер — это стопка из $L$ остаточных блоков с **предварительной нормализацией слоя (pre-LN)**. Пусть $x^{(0)}_t = E[x_t] + P[t]$ — входной вектор из §3; блок $\ell$ дважды обновляет $x$: нормализует его, пропускает через подслой и прибавляет результат к самому $x$:
 
 $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
@@ -432,7 +432,7 @@ md(
 
 Not every target can be predicted. The letters of the word are free choices: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following token is determined by what came before.
 
-This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, exactly the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
 A model without the mask is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself, so its products are no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
 
@@ -760,17 +760,17 @@ md(
     zh=r"""
 ### 它读的是哪里
 
-不带掩码的模型到底读了哪些位置？下图是它第一层两个头在 `aжb|bжa` 这一行上的注意力权重（小于 0.05 的不标数字）。第 $i$ 行是位置 $i$ 上的查询，第 $j$ 列是它读的键；方框标出下一个位置 $j = i + 1$，那里的输入正是目标 $i$。带掩码的模型在对角线以上只有 0，这个模型却把大量权重放在对角线以上。打印的一行数字是：对每个查询 $i$，在 $i$ 之后、输入等于目标 $i$ 的那些位置上，某一个头最多放了多少权重。第 0～3 行都在 0.97 以上：有时读的是方框，有时读的是 `|` 之后镜像那一半里的同一个字母（第 1 行在头 1 里读的是位置 6 的 `ж`）。前三行正是过去无法决定的三个目标：第一个字母、第二个字母，以及接下来是 `|` 还是第三个字母。这是这个随机种子下的一个模型；下文会看到，读答案这件事在每个种子下都会发生，只是读的位置和层不尽相同。
+不带掩码的模型到底读了哪些位置？下图是它第一层两个头在 `aжb|bжa` 这一行上的注意力权重（小于 0.05 的不标数字）。第 $i$ 行是位置 $i$ 上的查询，第 $j$ 列是它读的键；方框标出下一个位置 $j = i + 1$，那里的输入正是目标 $i$。带掩码的模型在对角线以上只有 0，这个模型却把大量权重放在对角线以上。打印的一行数字是：对每个查询 $i$，在 $i$ 之后、输入等于目标 $i$ 的那些位置上，某一个头最多放了多少权重。第 0～3 行都在 0.97 以上：有时读的是方框，有时读的是 `|` 之后镜像那一半里的同一个字母（第 1 行在头 1 里读的是位置 6 的 `ж`）。前三行正是过去无法决定的三个目标：第一个字母、第二个字母，以及接下来是 `|` 还是第三个字母。这只是一个种子下的一个模型；下文会看到，在每个种子下，不带掩码的模型都能答对全部自由目标，而不读未来是做不到这一点的。
 """,
     en=r"""
 ### What it reads
 
-Which positions does the unmasked model read? The figure shows the attention weights of the two heads of its first layer on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.97: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. This is one model at one seed; the next pages show that reading the answer happens at every seed, though where and in which layer varies.
+Which positions does the unmasked model read? The figure shows the attention weights of the two heads of its first layer on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.97: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. This is one model at one seed; below we will see that at every seed the unmasked model gets all the free targets right, which is impossible without reading the future.
 """,
     ru=r"""
 ### Что она читает
 
-Какие позиции читает модель без маски? На рисунке — веса внимания двух голов её первого слоя на строке `aжb|bжa` (веса меньше 0,05 не подписаны). Строка $i$ — запрос в позиции $i$, столбец $j$ — ключ, который он читает; рамки отмечают следующую позицию $j = i + 1$, вход которой и есть целевая метка $i$. У модели с маской выше диагонали одни нули, а эта модель кладёт туда большую часть веса. В напечатанной строке для каждого запроса $i$ указан наибольший вес, который одна голова отдаёт позициям после $i$ со входом, равным целевой метке $i$. В строках с 0 по 3 он больше 0,97: они читают рамку или ту же букву в зеркальной половине после `|` (строка 1 в голове 1 читает `ж` в позиции 6). Первые три строки — это как раз те метки, которые прошлое не определяет: первая буква, вторая и то, будет ли дальше `|` или третья буква. Это одна модель при одном seed; ниже мы увидим, что ответ читается при любом seed, хотя место и слой бывают разными.
+Какие позиции читает модель без маски? На рисунке — веса внимания двух голов её первого слоя на строке `aжb|bжa` (веса меньше 0,05 не подписаны). Строка $i$ — запрос в позиции $i$, столбец $j$ — ключ, который он читает; рамки отмечают следующую позицию $j = i + 1$, вход которой и есть целевая метка $i$. У модели с маской выше диагонали одни нули, а эта модель кладёт туда большую часть веса. В напечатанной строке для каждого запроса $i$ указан наибольший вес, который одна голова отдаёт позициям после $i$ со входом, равным целевой метке $i$. В строках с 0 по 3 он больше 0,97: они читают рамку или ту же букву в зеркальной половине после `|` (строка 1 в голове 1 читает `ж` в позиции 6). Первые три строки — это как раз те метки, которые прошлое не определяет: первая буква, вторая и то, будет ли дальше `|` или третья буква. Это одна модель при одном seed; ниже мы увидим, что при любом seed модель без маски угадывает все свободные метки, а без чтения будущего это невозможно.
 """,
 )
 
@@ -782,9 +782,15 @@ tokens = [vocab[i] for i in line_ids]
 first_layer = unmasked.attention_weights(line_ids, causal=False)[0]            # (H, T, T)
 labels = [[[f"{w:.1f}" if w >= 0.05 else "" for w in row] for row in head] for head in first_layer]
 fig = heatmaps(list(first_layer), ["causal=False, ℓ=0, h=0", "causal=False, ℓ=0, h=1"], labels=labels, cell_size=0.5)
-for ax in fig.axes:
+for ax in fig.axes:                                          #zh 手机上缩小后字仍够大 #en large enough to read when a phone shrinks it #ru крупно, чтобы читалось и на телефоне
     ax.set_xticks(range(len(tokens)), tokens)
     ax.set_yticks(range(len(tokens)), tokens)
+    ax.tick_params(labelsize=13)
+    ax.title.set_fontsize(14)
+    ax.xaxis.label.set_fontsize(14)
+    ax.yaxis.label.set_fontsize(14)
+    for text in ax.texts:
+        text.set_fontsize(13)
     for i in range(len(tokens) - 1):                        #zh 方框：下一个位置 j = i+1 #en boxes: the next position j = i+1 #ru рамки: следующая позиция j = i+1
         ax.add_patch(plt.Rectangle((i + 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
 fig.tight_layout()
@@ -807,7 +813,7 @@ md(
 最后让两个模型各自生成。不带掩码的模型用不了 KV 缓存。缓存依赖因果性（§5）：旧位置的键和值只算一次，存下来反复使用；而在这个模型里，每来一个新词元，旧位置上的残差流都会改变，第一层以上各层的键和值也随之改变。所以它每一步都要对整个前缀做完整前向传播（同样不加掩码，和训练时一样）。
 
 * **续写留出词。** 同样的 36 个提示，它在这个种子下写对 9 个。`|` 之后的答案其实也在过去，在词的前半部分；可是把未来藏起来时，它在这些由过去决定的目标上的损失仍有 2.49（见下文的表），这条路它只学会了一部分。而它一直从下一个位置读到的字母，生成时并不存在。
-* **从 `<bos>` 开始自由生成。** 以温度 1 采样，随机种子 0～49，每个模型各生成 50 行。带掩码的模型有 48 行符合规则，其中 44 行互不相同。不带掩码的模型在这个种子下 50 行全是空行：第一个词元就是 `<eos>`。只给它 `<bos>` 时，它给 `<eos>` 的概率是 0.96。原因很可能在训练里：在所有计分的位置中，只有 3 个字母的行的最后一个位置后面没有输入，而它的目标总是 `<eos>`；生成时，最新的位置后面也总是没有输入。把未来藏起来时，在目标不是 `<eos>` 的位置上，它有 23.7% 首选 `<eos>`；看得到整行时一次也没有（最后打印的数）。
+* **从 `<bos>` 开始自由生成。** 以温度 1 采样，随机种子 0～49，每个模型各生成 50 行。带掩码的模型有 48 行符合规则，其中 44 行互不相同。不带掩码的模型在这个种子下 50 行全是空行：第一个词元就是 `<eos>`。只给它 `<bos>` 时，它给 `<eos>` 的概率是 0.96。原因很可能在训练里：在所有计分的位置中，只有 3 个字母的行的最后一个位置后面没有输入，而它的目标总是 `<eos>`；生成时，最新的位置后面也总是没有输入。把未来藏起来时，在目标不是 `<eos>` 的位置上，它有 23.7% 的位置首选 `<eos>`；看得到整行时一次也没有（最后打印的数）。
 
 带掩码的模型用 `generate`（每层各有 KV 缓存，见 §7.5）生成；同时断言，在全部 50 个随机种子下，它和不用缓存、每步重算的生成结果逐个词元相同。
 """,
@@ -817,7 +823,7 @@ md(
 Finally each model generates on its own. The unmasked model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused, but in this model the residual stream at the old positions, and with it the keys and values of every layer above the first, changes whenever a new token arrives. So at every step it runs the full forward pass over the whole prefix (again without the mask, as it was trained).
 
 * **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word, but with the future hidden its loss on these determined targets is still 2.49 (see the table below): it has learned that route only in part, and the letter it always read from the next position is not there during generation.
-* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. The likely reason lies in training: of all scored positions, only the last position of a 3-letter line had no input after it, and its target is always `<eos>`; during generation the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7 % of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
+* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. The likely reason lies in training: of all scored positions, only the last position of a 3-letter line had no input after it, and its target is always `<eos>`; during generation the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
 The masked model generates with `generate` (a KV cache in every layer, see §7.5); we also assert, for all 50 seeds, that its output is token for token that of generation without a cache, recomputing every step.
 """,
@@ -826,8 +832,8 @@ The masked model generates with `generate` (a KV cache in every layer, see §7.5
 
 Наконец, пусть каждая модель порождает текст сама. Модели без маски KV-кэш недоступен. Кэш опирается на причинность (§5): ключи и значения старых позиций вычисляются один раз и затем используются повторно, а у этой модели с приходом каждого нового токена меняется остаточный поток в старых позициях, а с ним ключи и значения всех слоёв выше первого. Поэтому на каждом шаге она делает полный прямой проход по всему префиксу (тоже без маски — так же, как при обучении).
 
-* **Продолжение отложенных слов.** На тех же 36 подсказках при этом seed она права в 9 случаях. После `|` ответ есть и в прошлом — в первой половине слова, но со спрятанным будущим её потери на этих определённых прошлым метках всё ещё 2,49 (см. таблицу ниже): этот путь она освоила лишь отчасти, а буквы, которую она всегда читала из следующей позиции, при генерации нет.
-* **Свободная генерация от `<bos>`.** Выборка при температуре 1 с seed от 0 до 49 даёт по 50 строк на модель. У модели с маской 48 строк подчиняются правилу, из них 44 различны. У модели без маски при этом seed все 50 строк пустые: первым же токеном она пишет `<eos>`. Получив один `<bos>`, она отдаёт `<eos>` вероятность 0,96. Вероятная причина — в обучении: из всех учитываемых позиций только за последней позицией строки с трёхбуквенным словом не было ни одного входа, а её целевая метка всегда `<eos>`; при генерации за самой новой позицией тоже никогда ничего нет. Со спрятанным будущим модель первым выбором называет `<eos>` в 23,7 % позиций, где метка не `<eos>`, а когда видна вся строка — ни разу (последнее напечатанное число).
+* **Продолжение отложенных слов.** На тех же 36 подсказках при этом seed она права в 9 случаях. После `|` ответ есть и в прошлом — в первой половине слова, но со спрятанным будущим её потери на этих метках, которые определяет прошлое, всё ещё 2,49 (см. таблицу ниже): этот путь она освоила лишь отчасти, а буквы, которую она всегда читала из следующей позиции, при генерации нет.
+* **Свободная генерация от `<bos>`.** Выборка при температуре 1 с seed от 0 до 49 даёт по 50 строк на модель. У модели с маской 48 строк подчиняются правилу, из них 44 различны. У модели без маски при этом seed все 50 строк пустые: первым же токеном она пишет `<eos>`. Получив один `<bos>`, она отдаёт `<eos>` вероятность 0,96. Вероятная причина — в обучении: из всех учитываемых позиций только за последней позицией строки с трёхбуквенным словом не было ни одного входа, а её целевая метка всегда `<eos>`; при генерации за самой новой позицией тоже никогда ничего нет. Со спрятанным будущим самым вероятным токеном у неё оказывается `<eos>` в 23,7 % позиций, где метка не `<eos>`, а когда видна вся строка — ни разу (последнее напечатанное число).
 
 Модель с маской порождает текст методом `generate` (KV-кэш в каждом слое, см. §7.5); заодно проверяем для всех 50 значений seed, что результат токен в токен совпадает с генерацией без кэша, где каждый шаг пересчитывается заново.
 """,
@@ -915,10 +921,10 @@ md(
     zh=r"""
 **自由目标。** 如果语料里同一个前缀之后出现过不止一种词元，这个目标就是自由的：过去决定不了它。这样的目标有 648 个，每行 3 个（位置 0、1、2）。因果模型在相同前缀之后只能给出相同的预测，所以它最多只能押每个前缀之后最常见的那个词元：自由目标里最多猜对 17.6%（下面单元格打印的第一行）。
 
-之后每个模型、每个种子各打印一行，依次是：是否带掩码、种子、整个语料上的损失（教师强制，即每个位置都看得到它前面的真实输入）、把未来藏起来的损失、36 个留出行上（同样藏起未来）的损失、看得到整行时自由目标的准确率、把未来藏起来时自由目标上的损失和由过去决定的目标上的损失、续写对的留出词个数（共 36 个），以及 50 行自由生成中：符合规则的行数、其中互不相同的行数、空行数。
+之后每个模型、每个种子各打印一行，依次是：是否带掩码、种子、整个语料上的损失（强制教学，即 teacher forcing：每个位置都看得到它前面的真实输入）、把未来藏起来的损失、36 个留出行上（同样藏起未来）的损失、看得到整行时自由目标的准确率、把未来藏起来时自由目标上的损失和由过去决定的目标上的损失、续写对的留出词个数（共 36 个），以及 50 行自由生成中：符合规则的行数、其中互不相同的行数、空行数。
 """,
     en=r"""
-**Free targets.** A target is free if, after its prefix, the corpus continues with more than one token: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix, so the best it can do is bet on the most frequent continuation of each prefix, which gets at most 17.6 % of the free targets right (the first line the cell below prints).
+**Free targets.** A target is free if, after its prefix, the corpus continues with more than one token: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix, so the best it can do is bet on the most frequent continuation of each prefix, which gets at most 17.6% of the free targets right (the first line the cell below prints).
 
 After that the cell prints one row per model and seed: the mask (`True` or `False`), the seed, the teacher-forced loss on the corpus (every position sees the true inputs before it), the loss with the future hidden, the same on the 36 held-out lines, the accuracy on the free targets with the whole line in view, the loss with the future hidden on the free targets and on the targets the past decides, the held-out words completed (of 36), and, of 50 lines of free generation, how many obey the rule, how many of those are distinct, and how many are empty.
 """,
@@ -989,12 +995,12 @@ md(
     zh=r"""
 在全部五个种子下都成立的是（上一个单元格逐一断言，并打印了范围）：
 
-* 不带掩码的模型，教师强制的损失是 0.0004～0.0006，比 $\mathcal{L}^*$ 低两个数量级以上；
+* 不带掩码的模型，强制教学下的损失是 0.0004～0.0006，比 $\mathcal{L}^*$ 低两个数量级以上；
 * 看得到整行时，它在自由目标上的准确率是 100%，而任何因果模型都不可能超过 17.6%（带掩码的模型约 16%）；
 * 把未来藏起来后，它的损失是 2.50～5.12，而带掩码的模型是 0.7246～0.7342；单看自由目标，它的损失是 5.53～8.14，在 6 个字母中均匀地猜也只有 $\ln 6 \approx 1.79$；
 * 带掩码的模型 36 个留出词全部续写正确，50 行里至少 48 行符合规则，留出行上的损失是 0.7262～0.7393，紧贴这些行的规则水平 0.7160。
 
-随种子而变的，是不带掩码的模型在生成时错得有多厉害。它续写对的留出词从 0 到 31 个不等；把未来藏起来时，它在由过去决定的目标上的损失从 0.32 到 3.20 不等：种子 3 的模型几乎学会了从过去读这些目标，所以能写对 31 个。它的 50 行自由生成中，符合规则的有 0、0、0、2 或 46 行；种子 1 的那 46 行只有 5 种，因为藏起未来之后，它已经不会在自由字母之间分配概率了。只有种子 0 的模型第一个词元就写 `<eos>`。所以本节的结论只建立在稳健的信号上：训练损失低于任何因果模型都达不到的下界；过去无从预测的目标，它全部答对；把未来藏起来后，损失远高于带掩码的模型。
+随种子而变的，是不带掩码的模型在生成时错得有多厉害。它续写对的留出词从 0 到 31 个不等；把未来藏起来时，它在由过去决定的目标上的损失从 0.32 到 3.20 不等：种子 3 的模型几乎学会了从过去读这些目标，所以能写对 31 个。它的 50 行自由生成中，符合规则的有 0、0、0、2 或 46 行；种子 1 的那 46 行只有 5 种，因为藏起未来之后，它已经不会在自由字母之间分配概率了。50 行全以 `<eos>` 开头的只有种子 0（种子 3 下有 1 行）。所以本节的结论只建立在稳健的信号上：训练损失低于任何因果模型都达不到的下界；过去无从预测的目标，它全部答对；把未来藏起来后，损失远高于带掩码的模型。
 
 下图画出五个种子下，训练过程中把未来藏起来的损失（蓝色：带掩码；橙色：不带掩码）。对带掩码的模型，这就是普通的损失，它降到 $\mathcal{L}^*$ 附近就停住。不带掩码的模型起初也下降，因为它这时还在从过去学习；找到捷径之后，它就一路上升：在每个种子下，从第 50 步起每过 50 步都比前一次高。训练损失越来越好，它在生成时要面对的真正任务上却越来越差。
 """,
@@ -1002,11 +1008,11 @@ md(
 What holds at all five seeds (the cell above asserts it for each seed and prints the ranges):
 
 * the unmasked model's teacher-forced loss is 0.0004–0.0006, more than two orders of magnitude below $\mathcal{L}^*$;
-* with the whole line in view it gets 100 % of the free targets right, where no causal model can exceed 17.6 % (the masked model gets about 16 %);
+* with the whole line in view it gets 100% of the free targets right, where no causal model can exceed 17.6% (the masked model gets about 16%);
 * with the future hidden its loss is 2.50–5.12, against 0.7246–0.7342 for the masked model; on the free targets alone it is 5.53–8.14, where a uniform guess among the 6 letters would give $\ln 6 \approx 1.79$;
 * the masked model completes all 36 held-out words, writes at least 48 valid lines of 50, and has a held-out loss of 0.7262–0.7393, close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. It completes anywhere from 0 to 31 of the 36 held-out words, and with the future hidden its loss on the targets the past decides ranges from 0.32 to 3.20: at seed 3 it has nearly learned to read them from the past, which is why it completes 31. Of its 50 free lines, 0, 0, 0, 2 or 46 obey the rule; the 46 of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters. Only the seed-0 model writes `<eos>` first. The conclusions of this section therefore rest on the signals that hold at every seed: a training loss below a bound no causal model can reach, every unpredictable target predicted, and, with the future hidden, a loss far above the masked model's.
+What varies with the seed is how badly the unmasked model fails at generation. It completes anywhere from 0 to 31 of the 36 held-out words, and with the future hidden its loss on the targets the past decides ranges from 0.32 to 3.20: at seed 3 it has nearly learned to read them from the past, which is why it completes 31. Of its 50 free lines, 0, 0, 0, 2 or 46 obey the rule; the 46 of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters. All 50 lines start with `<eos>` only at seed 0 (at seed 3, one line does). The conclusions of this section therefore rest on the signals that hold at every seed: a training loss below a bound no causal model can reach, every unpredictable target predicted, and, with the future hidden, a loss far above the masked model's.
 
 The figure below follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """,
@@ -1018,9 +1024,9 @@ The figure below follows the loss with the future hidden during training at the 
 * со спрятанным будущим её потери 2,50–5,12, а у модели с маской — 0,7246–0,7342; на одних свободных метках — 5,53–8,14, тогда как равномерное угадывание среди 6 букв дало бы $\ln 6 \approx 1{,}79$;
 * модель с маской продолжает все 36 отложенных слов, пишет не меньше 48 правильных строк из 50, и её потери на отложенных строках — 0,7262–0,7393, совсем рядом с уровнем правила для этих строк 0,7160.
 
-От seed зависит другое: насколько плохо модель без маски справляется с генерацией. Она верно продолжает от 0 до 31 отложенного слова из 36, а её потери со спрятанным будущим на метках, которые определяет прошлое, лежат в пределах от 0,32 до 3,20: при seed 3 она почти научилась читать их из прошлого, поэтому и продолжает 31 слово. Из её 50 свободных строк правилу подчиняются 0, 0, 0, 2 или 46; эти 46 строк при seed 1 — всего 5 разных, потому что со спрятанным будущим она уже не распределяет вероятность между свободными буквами. Первым токеном пишет `<eos>` только модель при seed 0. Поэтому заключения раздела опираются лишь на то, что держится при любом seed: потери при обучении ниже границы, недоступной ни одной причинной модели; все непредсказуемые метки угаданы; со спрятанным будущим потери намного выше, чем у модели с маской.
+От seed зависит другое: насколько плохо модель без маски справляется с генерацией. Она верно продолжает от 0 до 31 отложенного слова из 36, а её потери со спрятанным будущим на метках, которые определяет прошлое, лежат в пределах от 0,32 до 3,20: при seed 3 она почти научилась читать их из прошлого, поэтому и продолжает 31 слово. Из её 50 свободных строк правилу подчиняются 0, 0, 0, 2 или 46; эти 46 строк при seed 1 — всего 5 разных, потому что со спрятанным будущим она уже не распределяет вероятность между свободными буквами. Все 50 строк начинаются с `<eos>` только при seed 0 (при seed 3 — одна строка). Поэтому заключения раздела опираются лишь на то, что держится при любом seed: потери при обучении ниже границы, недоступной ни одной причинной модели; все непредсказуемые метки угаданы; со спрятанным будущим потери намного выше, чем у модели с маской.
 
-На рисунке ниже — потери со спрятанным будущим по ходу обучения при пяти значениях seed (синие — с маской, оранжевые — без). У модели с маской это обычные потери: они падают почти до $\mathcal{L}^*$ и там остаются. Без маски они сначала тоже падают, пока модель ещё учится по прошлому; когда же она находит лазейку, потери растут — при каждом seed, на каждой отметке через 50 шагов начиная с шага 50. Потери при обучении всё улучшаются, а с задачей, которая ждёт модель при генерации, она справляется всё хуже.
+На рисунке ниже — потери со спрятанным будущим по ходу обучения при пяти значениях seed (синие — с маской, оранжевые — без). У модели с маской это обычные потери: они падают почти до $\mathcal{L}^*$ и там остаются. Без маски они сначала тоже падают, пока модель ещё учится по прошлому; когда же она находит лазейку, потери растут: при каждом seed, начиная с шага 50, каждая следующая отметка через 50 шагов выше предыдущей. Потери при обучении всё улучшаются, а с задачей, которая ждёт модель при генерации, она справляется всё хуже.
 """,
 )
 
@@ -1164,7 +1170,7 @@ md(
     en=r"""
 ### Induction over layers, on the real model
 
-The structural argument of §4.2 inducts over layers: row $i$ of the embedding depends only on $x_i$ (the base case); if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it, because layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position (the induction step). `residual_stream` returns $L+1 = 3$ arrays $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ is the embedding and $x^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
+The structural argument of §4.2 is an induction over layers. The base case: row $i$ of the embedding depends only on $x_i$. The induction step: if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it, because layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position. `residual_stream` returns $L+1 = 3$ arrays $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ is the embedding and $x^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
 
 * with the mask: the prefix change is exactly 0 in all three, so every step of the induction holds;
 * with the mask off in both blocks: $x^{(0)}$ is still 0 (the embedding works position by position), and the change starts at $x^{(1)}$;
@@ -1210,7 +1216,7 @@ md(
     en=r"""
 ### The same thing, seen through the gradient
 
-Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular, exactly the allowed set of §1, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
+Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular: the allowed set of §1 again, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
 """,
     ru=r"""
 ### То же самое через градиент
