@@ -794,7 +794,10 @@ for ax in fig.axes:                                          #zh 手机上缩小
     for i in range(len(tokens) - 1):                        #zh 方框：下一个位置 j = i+1 #en boxes: the next position j = i+1 #ru рамки: следующая позиция j = i+1
         ax.add_patch(plt.Rectangle((i + 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
 fig.tight_layout()
-holds_target = (line_ids[None, :] == line_ids[1:, None]) & np.triu(np.ones((7, 8), dtype=bool), k=1)   # (i, j): j > i holds target i
+#zh holds_target[i, j]：j 在 i 之后，且输入 j 就是目标 i
+#en holds_target[i, j]: j comes after i and input j is target i
+#ru holds_target[i, j]: j идёт после i, и вход j — это целевая метка i
+holds_target = (line_ids[None, :] == line_ids[1:, None]) & np.triu(np.ones((7, 8), dtype=bool), k=1)   # (7, 8)
 on_answer = (first_layer[:, :7] * holds_target).sum(axis=-1)                 # (H, 7)
 print(np.round(on_answer.max(axis=0), 2))
 assert np.all(on_answer.max(axis=0)[:4] > 0.9)
