@@ -176,6 +176,17 @@ class Decoder:
         """
         return self.forward_train(ids, causal)[0]
 
+    def attention_weights(self, ids, causal=True):
+        """§7. The attention weights of every layer: L arrays (H, T, T), or (B, H, T, T) for ids (B, T).
+
+        Entry [h, i, j] is how much query i of head h reads key j (rows sum to
+        1); with the mask every entry with j > i is exactly 0.
+        """
+        ids = np.asarray(ids)
+        saved = self.forward_train(ids, causal)[1]
+        weights = [saved_block[1][-1][-1] for saved_block in saved["blocks"]]   # (B, H, T, T) each
+        return [w[0] for w in weights] if ids.ndim == 1 else weights
+
     def residual_stream(self, ids, causal=True):
         """§7. The residual stream entering each block and leaving the last: L + 1 arrays (T, D) or (B, T, D).
 
@@ -496,27 +507,44 @@ class Adam:
 # Training
 # --------------------------------------------------------------------------
 
-def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0):
+def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0, loss_and_grads=None,
+          observe=None):
     """§7. Train ``model`` in place with Adam on random batches of ``texts``; returns the loss of every step.
 
     Each step draws ``batch_size`` texts without replacement (``np.random.default_rng(seed)``),
     collates them with right padding (:func:`lib.data.collate`), and takes one
     Adam step on the teacher-forced loss.  ``causal=False`` trains the negative
     control: the same model reading the whole row, its target included.
+
+    ``loss_and_grads(model, inputs, targets) -> (loss, grads)`` replaces that
+    loss (§7 trains a model without the mask on prefixes with it; ``causal`` is
+    then not used and must be left alone); ``observe(step, model)``, if given,
+    is called after every step (step = 1, 2, ..., steps), to follow a quantity
+    during training.  Neither changes which batches are drawn.
     """
     texts = list(texts)
     steps, batch_size = validate.integer(steps, "steps"), validate.integer(batch_size, "batch_size")
     if batch_size > len(texts):
         raise ValueError(f"batch_size={batch_size} is larger than the corpus of {len(texts)} texts")
+    for name, value in (("loss_and_grads", loss_and_grads), ("observe", observe)):
+        if value is not None and not callable(value):
+            raise TypeError(f"{name} must be a function or None, got {type(value).__name__}")
+    if loss_and_grads is None:
+        def loss_and_grads(model, inputs, targets):
+            return model.loss_and_grads(inputs, targets, causal)
+    elif causal is not True:
+        raise ValueError("give either causal or loss_and_grads: a custom loss_and_grads decides what the model reads")
     rng = np.random.default_rng(seed)
     optimiser = Adam(model.params, lr=lr)
     losses = []
-    for _ in range(steps):
+    for step in range(1, steps + 1):
         chosen = rng.choice(len(texts), size=batch_size, replace=False)
         inputs, targets = collate([texts[i] for i in chosen], vocab)       # (B, T) each, right-padded
-        loss, grads = model.loss_and_grads(inputs, targets, causal)
+        loss, grads = loss_and_grads(model, inputs, targets)
         optimiser.step(grads)
         losses.append(loss)
+        if observe is not None:
+            observe(step, model)
     return np.array(losses)
 
 

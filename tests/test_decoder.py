@@ -598,6 +598,44 @@ def test_training_lowers_the_loss():
         train(model, lines, vocab, steps=1, batch_size=300, lr=0.01)
 
 
+def test_train_hooks_change_nothing_but_what_they_say():
+    lines = read_mirror_corpus()
+    vocab = build_vocab(lines)
+    plain, hooked, custom = (Decoder.init(len(vocab), 8, 16, 2, 1, seed=0) for _ in range(3))
+    reference = train(plain, lines, vocab, steps=5, batch_size=8, lr=0.01, seed=3)
+    seen = []
+    observed = train(hooked, lines, vocab, steps=5, batch_size=8, lr=0.01, seed=3,
+                     observe=lambda step, model: seen.append((step, model is hooked)))
+    assert np.array_equal(reference, observed) and seen == [(s, True) for s in range(1, 6)]
+    assert all(np.array_equal(plain.params[n], hooked.params[n]) for n in plain.params)
+    calls = []
+
+    def counting(model, inputs, targets):
+        calls.append(inputs.shape[0])
+        return model.loss_and_grads(inputs, targets, True)
+
+    assert np.array_equal(train(custom, lines, vocab, steps=5, batch_size=8, lr=0.01, seed=3,
+                                loss_and_grads=counting), reference)
+    assert calls == [8] * 5
+    with pytest.raises(ValueError, match="either causal or loss_and_grads"):
+        train(custom, lines, vocab, steps=1, batch_size=8, lr=0.01, causal=False, loss_and_grads=counting)
+    with pytest.raises(TypeError, match="observe must be a function or None, got int"):
+        train(custom, lines, vocab, steps=1, batch_size=8, lr=0.01, observe=3)
+
+
+def test_attention_weights_are_rows_of_the_forward_pass():
+    model = Decoder.init(10, 8, 16, 2, 2, seed=1)
+    ids = np.array([1, 3, 5, 4, 6, 2])
+    for causal in (True, False):
+        weights = model.attention_weights(ids, causal)
+        assert len(weights) == 2 and all(w.shape == (2, 6, 6) for w in weights)
+        assert all(np.allclose(w.sum(axis=-1), 1.0, rtol=0, atol=1e-12) for w in weights)
+        future = np.triu(np.ones((6, 6), dtype=bool), k=1)
+        assert all(np.all(w[:, future] == 0.0) for w in weights) == causal
+    batched = model.attention_weights(ids[None], False)
+    assert batched[0].shape == (1, 2, 6, 6) and np.array_equal(batched[1][0], model.attention_weights(ids, False)[1])
+
+
 # --------------------------------------------------------------------------
 # the mirror corpus
 # --------------------------------------------------------------------------

@@ -77,7 +77,7 @@ md(
     zh=r"""
 ## 7.1 模型与逐层梯度检验
 
-解码器由 $L$ 个**前置层归一化（pre-LN）**的残差块组成。设 $x^{(0)}_t = E[x_t] + P[t]$ 是 §3 的输入向量，第 $\ell$ 个块做两次“读取—相加”：
+解码器由 $L$ 个残差块组成，每块都采用**前置层归一化**（pre-LN）。设 $x^{(0)}_t = E[x_t] + P[t]$ 是 §3 的输入向量，块 $\ell$ 把 $x$ 更新两次，每次都先做层归一化、送进一个子层，再把子层的输出加回 $x$：
 
 $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
@@ -92,7 +92,7 @@ $$
     en=r"""
 ## 7.1 The model, and a gradient check for every layer
 
-The decoder is a stack of $L$ **pre-LN** residual blocks. Let $x^{(0)}_t = E[x_t] + P[t]$ be the input vector of §3; block $\ell$ reads and adds twice:
+The decoder is a stack of $L$ **pre-LN** residual blocks. Let $x^{(0)}_t = E[x_t] + P[t]$ be the input vector of §3; block $\ell$ updates $x$ twice, each time normalising it, passing it through a sublayer and adding the result back:
 
 $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
@@ -100,14 +100,14 @@ $$
 
 where Attn is the causal multi-head attention of §2 (with $W_O$, no biases) and MLP is the position-wise two-layer network $\mathrm{GELU}(x W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $(D, V)$ maps every position to $V$ logits, the unnormalised log-probabilities of the next token. The vector $x$ that flows along this path is called the **residual stream**.
 
-All layers live in `lib/layers.py`, written in the manner of llm.c: every `*_forward` sits next to its `*_backward`. A forward function returns its output and `saved`, the intermediate results its backward needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
+All layers live in `lib/layers.py`, written in the manner of llm.c: every `*_forward` sits next to its `*_backward`. A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
 Below we build a small model with random parameters: $V=10$, $C=8$, $D=16$, $H=2$, $L=2$, 6912 parameters in all.
 """,
     ru=r"""
 ## 7.1 Модель и проверка градиента каждого слоя
 
-Декодер — это стопка из $L$ остаточных блоков с **предварительной нормализацией слоя (pre-LN)**. Пусть $x^{(0)}_t = E[x_t] + P[t]$ — входной вектор из §3; блок $\ell$ дважды читает и прибавляет:
+Декодер — это стопка из $L$ остаточных блоков с **предварительной нормализацией слоя (pre-LN)**. Пусть $x^{(0)}_t = E[x_t] + P[t]$ — входной вектор из §3; блок $\ell$ дважды обновляет $x$: нормализует его, пропускает через подслой и прибавляет результат к самому $x$:
 
 $$
 x \leftarrow x + \mathrm{Attn}(\mathrm{LN}_1(x)), \qquad x \leftarrow x + \mathrm{MLP}(\mathrm{LN}_2(x)),
@@ -153,7 +153,7 @@ $$
 \frac{f(\theta + \varepsilon e_i) - f(\theta - \varepsilon e_i)}{2\varepsilon}
 $$
 
-differs from the true partial derivative by only $O(\varepsilon^2)$. To check a layer's backward pass we draw a random upstream gradient $g$ and let $f = \sum g \odot \text{output}$; the gradient of $f$ with respect to the inputs is then exactly what the backward pass must return. We measure the gap with the **relative error** $\max|a-n| / \max(\max|a|, \max|n|)$, where $a$ is the gradient from the backward pass and $n$ the central differences.
+differs from the true partial derivative by only $O(\varepsilon^2)$. To check a layer's backward pass we draw a random upstream gradient $g$ and let $f = \sum g \odot \text{output}$; the gradient of $f$ with respect to the inputs is then what the backward pass must return. We measure the gap with the **relative error** $\max|a-n| / \max(\max|a|, \max|n|)$, where $a$ is the gradient from the backward pass and $n$ the central differences.
 
 The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$: the error is then about $10^{-10}$ to $10^{-7}$, almost all of it truncation, so every machine gives the same order of magnitude, while a wrong backward pass typically gives $10^{-2}$ or more. Below we print only the order of magnitude (the power of ten at or above the error) and assert that it is below $10^{-6}$.
 """,
@@ -192,7 +192,7 @@ def magnitude(error):
     exponent = np.log10(error)
     #zh 离 10 的幂太近的误差在别的机器上可能落进相邻的数量级
     #en an error too close to a power of ten could fall into the next order on another machine
-    #ru ошибка слишком близко к степени десяти на другой машине могла бы попасть в соседний порядок
+    #ru ошибка, слишком близкая к степени десяти, на другой машине могла бы попасть в соседний порядок
     assert abs(exponent - round(exponent)) > 0.05
     return f"{10.0 ** np.ceil(exponent):.0e}"
 """)
@@ -278,7 +278,7 @@ md(
 **GELU and the position-wise MLP.** We use GPT-2's tanh form, $\mathrm{GELU}(x) = \tfrac12 x\big(1 + \tanh(\sqrt{2/\pi}\,(x + 0.044715\,x^3))\big)$, whose derivative can be written down directly. The MLP is linear, GELU, linear; its backward pass goes through the three steps in reverse order.
 """,
     ru=r"""
-**GELU и позиционный MLP.** Мы берём tanh-форму из GPT-2, $\mathrm{GELU}(x) = \tfrac12 x\big(1 + \tanh(\sqrt{2/\pi}\,(x + 0.044715\,x^3))\big)$; её производную можно выписать явно. MLP — это «линейный слой, GELU, линейный слой», а обратный проход идёт через те же три шага в обратном порядке.
+**GELU и позиционный MLP.** Мы берём tanh-форму из GPT-2, $\mathrm{GELU}(x) = \tfrac12 x\big(1 + \tanh(\sqrt{2/\pi}\,(x + 0{,}044715\,x^3))\big)$; её производную можно выписать явно. MLP — это «линейный слой, GELU, линейный слой», а обратный проход идёт через те же три шага в обратном порядке.
 """,
 )
 
@@ -304,7 +304,7 @@ md(
 **Embedding, output layer and cross-entropy.** The embedding's backward pass is the scatter-add `embed_backward` of §3, reused as it is; the output layer $W_\text{head}$ is a linear map without bias. The loss is the cross-entropy: $-\log \mathrm{softmax}(\text{logits})[\text{target}]$ for each target, averaged **over the scored targets only**. Under the data protocol of §1 the targets at padding positions are IGNORE (−100); they count neither in the sum nor in the number of targets, and their gradient is exactly 0. The gradient of the logits is $(\mathrm{softmax} - \text{one-hot}) / n$, where $n$ is the number of scored targets.
 """,
     ru=r"""
-**Эмбеддинги, выходной слой и перекрёстная энтропия.** Обратный проход эмбеддингов — это накопление по индексам (scatter-add) `embed_backward` из §3, мы берём его без изменений; выходной слой $W_\text{head}$ — линейное отображение без свободного члена. Функция потерь — перекрёстная энтропия: $-\log \mathrm{softmax}(\text{logits})[\text{целевая метка}]$ для каждой целевой метки, усреднённое **только по учитываемым меткам**. По протоколу данных из §1 в позициях дополнения целевая метка равна IGNORE (−100); такая метка не входит ни в сумму, ни в число меток, и её градиент в точности равен 0. Градиент по логитам равен $(\mathrm{softmax} - \text{one-hot}) / n$, где $n$ — число учитываемых меток.
+**Эмбеддинги, выходной слой и перекрёстная энтропия.** Обратный проход эмбеддингов — это накопление по индексам (scatter-add) `embed_backward` из §3, мы берём его без изменений; выходной слой $W_\text{head}$ — линейное отображение без свободного члена. Функция потерь — перекрёстная энтропия: величина $-\log \mathrm{softmax}(\text{logits})[\text{целевая метка}]$, вычисленная для каждой целевой метки и усреднённая **только по учитываемым меткам**. По протоколу данных из §1 в позициях дополнения целевая метка равна IGNORE (−100); такая метка не входит ни в сумму, ни в число меток, и её градиент в точности равен 0. Градиент по логитам равен $(\mathrm{softmax} - \text{one-hot}) / n$, где $n$ — число учитываемых меток.
 """,
 )
 
@@ -409,7 +409,7 @@ assert len(language) == 252 and len(corpus) == 216 and len(held_out) == 36 and l
 assert all(is_mirror_line(line) for line in language) and not set(held_out) & set(corpus)
 assert held_out == language[6::7]                           #zh 每 7 行取 1 行 #en every seventh line #ru каждая седьмая строка
 
-inputs, targets = collate(corpus, vocab)                   # (216, 8) each
+inputs, targets = collate(corpus, vocab)                   # (216, 8), (216, 8)
 print(inputs.shape, decode(inputs[0], vocab))
 print(inputs[0], targets[0])
 assert inputs.shape == (216, 8) and list(targets[0][-2:]) == [IGNORE, IGNORE]
@@ -425,18 +425,18 @@ md(
 
 不带掩码的模型不受这个限制。它在位置 $t$ 的预测可以读取输入 $t+1$，也就是目标 $t$ 本身，于是这些连乘积不再是一个逐词元书写的模型写出各行的概率，216 个乘积可以同时接近 1。**所以，损失低于 $\mathcal{L}^*$ 就证明模型读到了未来。**
 
-再给两个数作参照。一个懂得规则、把这门语言的 252 行都看作同样可能的模型，损失是 $216 \ln 252 / 1666 \approx 0.7169$（下文称为“规则水平”）；因果模型要比它更低，只能让语料中的行分到多于其份额的概率，也就是记住语料里缺了哪 36 行，极限就是 $\mathcal{L}^*$。完全随机地猜 $V$ 个词元之一，损失则是 $\ln V = \ln 10 \approx 2.3026$。
+再给两个数作参照。一个懂得规则、把这门语言的 252 行都看作同样可能的模型，损失是 $216 \ln 252 / 1666 \approx 0.7169$，下文称为“规则水平”。因果模型要比它更低，只能让语料中的行分到多于其份额的概率，也就是记住语料里缺了哪 36 行；这条路走到头，就是 $\mathcal{L}^*$。完全随机地猜 $V$ 个词元之一，损失则是 $\ln V = \ln 10 \approx 2.3026$。
 """,
     en=r"""
 ### The lowest loss a causal model can reach
 
 Not every target can be predicted. The letters of the word are free choices: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following token is determined by what came before.
 
-This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes exactly this line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, exactly the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
 A model without the mask is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself, so its products are no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
 
-Two more numbers for scale. A model that knows the rule and treats all 252 lines of the language as equally likely has the loss $216 \ln 252 / 1666 \approx 0.7169$ (the "rule level" below); a causal model can go lower only by giving the lines of the corpus more than their share of probability, that is, by learning which 36 lines are missing from it, and the limit of that is $\mathcal{L}^*$. Guessing uniformly among the $V$ tokens gives $\ln V = \ln 10 \approx 2.3026$.
+Two more numbers for scale. A model that knows the rule and treats all 252 lines of the language as equally likely has the loss $216 \ln 252 / 1666 \approx 0.7169$, which we call the "rule level" below. A causal model can go lower only by giving the lines of the corpus more than their share of probability, that is, by learning which 36 lines are missing from it; the end of that road is $\mathcal{L}^*$. Guessing uniformly among the $V$ tokens gives $\ln V = \ln 10 \approx 2.3026$.
 """,
     ru=r"""
 ### Наименьшие потери, доступные причинной модели
@@ -445,9 +445,9 @@ Two more numbers for scale. A model that knows the rule and treats all 252 lines
 
 Отсюда нижняя граница потерь, и действует она только для причинных моделей. **Причинная** модель предсказывает позицию $t$ только по префиксу $x_0, \dots, x_t$: одинаковые префиксы получают одинаковые предсказания. Перемножим вероятности, которые модель даёт целевым меткам одной строки, от первой буквы до `<eos>`: произведение — это вероятность того, что модель, порождая текст по одному токену, напишет ровно эту строку. Это вероятности разных исходов, поэтому для 216 различных строк корпуса в сумме они дают не больше 1. Потери на корпусе — это сумма $-\ln(\text{вероятность строки})$ по 216 строкам, делённая на число учитываемых меток; так как логарифм — вогнутая функция, сумма минимальна, когда все 216 вероятностей равны 1/216. Значит, на этом корпусе **ни одна причинная модель не опустится ниже** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0{,}6969$, где 1666 — число учитываемых меток. То же число даёт подсчёт: если после каждого префикса предсказывать ровно те частоты, с которыми за ним следуют целевые метки в корпусе, потери будут равны $\mathcal{L}^*$. Ячейка ниже вычисляет его обоими способами.
 
-На модель без маски это ограничение не распространяется. Её предсказание в позиции $t$ может прочитать вход $t+1$, то есть саму целевую метку $t$; поэтому её произведения уже не являются вероятностями, с которыми модель, пишущая по одному токену, пишет каждую строку, и все 216 могут быть одновременно близки к 1. **Поэтому потери ниже $\mathcal{L}^*$ доказывают, что модель прочитала будущее.**
+На модель без маски это ограничение не распространяется. Её предсказание в позиции $t$ может прочитать вход $t+1$, то есть саму целевую метку $t$; поэтому её произведения уже не являются вероятностями того, что модель, порождающая текст по одному токену, напишет эту строку, и все 216 могут быть одновременно близки к 1. **Поэтому потери ниже $\mathcal{L}^*$ доказывают, что модель прочитала будущее.**
 
-Ещё два числа для масштаба. Модель, которая знает правило и считает все 252 строки языка равновероятными, имеет потери $216 \ln 252 / 1666 \approx 0{,}7169$ (дальше — «уровень правила»); причинная модель может опуститься ниже, только отдав строкам корпуса больше вероятности, чем им положено, то есть запомнив, каких 36 строк в корпусе нет, и предел этого — $\mathcal{L}^*$. Равномерное угадывание среди $V$ токенов даёт $\ln V = \ln 10 \approx 2{,}3026$.
+Ещё два числа для масштаба. Модель, которая знает правило и считает все 252 строки языка равновероятными, даёт потери $216 \ln 252 / 1666 \approx 0{,}7169$; дальше мы называем это «уровнем правила». Причинная модель может опуститься ниже, только отдав строкам корпуса больше вероятности, чем им положено, то есть запомнив, каких 36 строк в корпусе нет; предел на этом пути — $\mathcal{L}^*$. Равномерное угадывание среди $V$ токенов даёт $\ln V = \ln 10 \approx 2{,}3026$.
 """,
 )
 
@@ -469,21 +469,21 @@ md(
     zh=r"""
 ### 一个训练步
 
-训练的一步只有四件事：随机抽 32 行组成一个批量，用 `collate` 右填充，算损失和全部梯度（`loss_and_grads` 就是前向、交叉熵、反向三步），再用 Adam 更新参数。Adam 也写在 `lib/decoder.py` 里：它为每个参数维护梯度的滑动平均 $m$ 和梯度平方的滑动平均 $v$，更新量为 $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$，$\hat m, \hat v$ 是去掉初始偏差后的估计；测试中它与 `torch.optim.Adam` 逐元素一致，误差在 $10^{-12}$ 以内。
+训练的一步只有四件事：随机抽 32 行组成一个批量，用 `collate` 右填充，算损失和全部梯度（`loss_and_grads` 就是前向、交叉熵、反向三步），再用 Adam 更新参数。Adam 也写在 `lib/decoder.py` 里：它为每个参数维护梯度的滑动平均 $m$ 和梯度平方的滑动平均 $v$，更新量为 $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$，其中 $\hat m, \hat v$ 是修正了初始偏差（两个平均都从 0 开始）之后的 $m$ 和 $v$。装了 PyTorch 时，`tests/test_decoder_torch.py` 会把它与 `torch.optim.Adam` 逐元素比较，要求误差在 $10^{-12}$ 以内。
 
 这一次随机初始化的模型在这个批量上的损失约为 2.7056；更新一步后，同一个批量上的损失降到 2.4152。
 """,
     en=r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`: for every parameter it keeps a running mean $m$ of the gradient and a running mean $v$ of its square, and steps by $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$, where $\hat m, \hat v$ are the estimates with their initial bias removed; in the tests it agrees with `torch.optim.Adam` to $10^{-12}$.
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`. For every parameter it keeps a running mean $m$ of the gradient and a running mean $v$ of its square, and steps by $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$, where $\hat m$ and $\hat v$ are $m$ and $v$ corrected for starting at 0. When PyTorch is installed, `tests/test_decoder_torch.py` compares it with `torch.optim.Adam` entry by entry and requires agreement to $10^{-12}$.
 
 On this batch the randomly initialised model has a loss of about 2.7056; after one step the loss on the same batch is 2.4152.
 """,
     ru=r"""
 ### Один шаг обучения
 
-Шаг обучения делает четыре вещи: выбирает 32 случайные строки в батч, дополняет их справа с помощью `collate`, вычисляет потери и все градиенты (`loss_and_grads` — это прямой проход, перекрёстная энтропия и обратный проход за один вызов) и обновляет параметры методом Adam. Adam тоже написан явно в `lib/decoder.py`: для каждого параметра он хранит скользящее среднее градиента $m$ и скользящее среднее его квадрата $v$ и делает шаг $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$, где $\hat m, \hat v$ — оценки с устранённым начальным смещением; в тестах он совпадает с `torch.optim.Adam` с точностью до $10^{-12}$.
+Шаг обучения делает четыре вещи: выбирает 32 случайные строки в батч, дополняет их справа с помощью `collate`, вычисляет потери и все градиенты (`loss_and_grads` — это прямой проход, перекрёстная энтропия и обратный проход за один вызов) и обновляет параметры методом Adam. Adam тоже написан явно в `lib/decoder.py`. Для каждого параметра он хранит скользящее среднее градиента $m$ и скользящее среднее его квадрата $v$ и делает шаг $\text{lr}\cdot \hat m / (\sqrt{\hat v} + \epsilon)$, где $\hat m$ и $\hat v$ — те же средние с поправкой на то, что оба начинаются с нуля (bias correction). Если установлен PyTorch, `tests/test_decoder_torch.py` поэлементно сравнивает его с `torch.optim.Adam` и требует совпадения с точностью до $10^{-12}$.
 
 На этом батче у случайно инициализированной модели потери около 2,7056; после одного шага потери на том же батче равны 2,4152.
 """,
@@ -494,7 +494,7 @@ model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
 optimiser = Adam(model.params, lr=0.01)
 batch_rng = np.random.default_rng(1)
 chosen = batch_rng.choice(len(corpus), size=32, replace=False)
-batch_inputs, batch_targets = collate([corpus[i] for i in chosen], vocab)   # (32, T) each
+batch_inputs, batch_targets = collate([corpus[i] for i in chosen], vocab)   # (32, T), (32, T)
 loss_before, grads = model.loss_and_grads(batch_inputs, batch_targets)
 optimiser.step(grads)
 loss_after = model.loss(batch_inputs, batch_targets)
@@ -588,25 +588,47 @@ assert masked_right == 36 and masked_margin > 1e-6
 
 md(
     zh=r"""
+续写只检验了贪心选出的那一个词元。更直接的证据是留出行上的损失。只懂规则、把 252 行一视同仁的模型，在 36 个留出行上的损失是 $36 \ln 252 / 278 \approx 0.7160$（278 是留出行中计分目标的个数）；训练好的模型是 0.7312，只比它高 0.015。相反，一个把损失压到 $\mathcal{L}^*$ 的模型必须把全部概率分给语料里的 216 行，留出行的概率就是 0，损失为无穷大。所以这个模型学到的是规则，而不是这份语料。
+""",
+    en=r"""
+Completion tests only the token greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets); the trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
+""",
+    ru=r"""
+Продолжение слов проверяет только тот токен, который выбирает жадная генерация. Более прямое свидетельство — потери на отложенных строках. Модель, которая знает правило и не делает различий между 252 строками, получает на 36 отложенных строках потери $36 \ln 252 / 278 \approx 0{,}7160$ (278 — число учитываемых меток в этих строках); у обученной модели 0,7312, всего на 0,015 больше. А модели, которая довела бы потери при обучении до $\mathcal{L}^*$, пришлось бы отдать всю вероятность 216 строкам корпуса: отложенные строки получили бы вероятность 0 и бесконечные потери. Значит, модель усвоила правило, а не корпус.
+""",
+)
+
+code(r"""
+held_inputs, held_targets = collate(held_out, vocab)                       # (36, 8), (36, 8)
+n_held = int((held_targets != IGNORE).sum())
+held_rule_level = len(held_out) * np.log(len(language)) / n_held          #zh 每个留出行占 1/252 #en each held-out line gets 1/252 #ru каждой отложенной строке достаётся 1/252
+masked_held_loss = masked.loss(held_inputs, held_targets)
+print(n_held, round(masked_held_loss, 4), round(held_rule_level, 4))
+assert n_held == 278 and round(masked_held_loss, 4) == 0.7312 and round(held_rule_level, 4) == 0.716
+assert held_rule_level < masked_held_loss < held_rule_level + 0.02
+""")
+
+md(
+    zh=r"""
 ## 7.3 去掉掩码：作弊的模型
 
-现在只改一处：训练时传入 `causal=False`，每一层的注意力都可以读取全部位置。初始参数和批量顺序都与上面相同。
+现在只改一处：训练时传入 `causal=False`，每一层的注意力都可以读取全部位置。初始参数和批量顺序都与 §7.2 相同。
 
-回忆 §1 的数据协议：目标 $t$ 就是输入 $t+1$。没有掩码，位置 $t$ 就能直接读到输入 $t+1$，也就是它要预测的答案。模型很快就发现了这条捷径：最后一个批量的损失只有 0.0005 左右，远低于 $\mathcal{L}^*$；在整个语料上（仍然不加掩码）损失也约为 0.0005。§7.2 已经证明，**任何**因果模型在这份语料上的损失都不可能低于 $\mathcal{L}^* \approx 0.6969$；所以这个模型读到了未来。
+回忆 §1 的数据协议：目标 $t$ 就是输入 $t+1$。没有掩码，位置 $t$ 就能直接读到输入 $t+1$，也就是它要预测的答案。最后一个批量的损失只有 0.0005 左右，远低于 $\mathcal{L}^*$；在整个语料上（仍然不加掩码）损失也约为 0.0005。§7.2 已经证明，任何因果模型在这份语料上的损失都不可能低于 $\mathcal{L}^* \approx 0.6969$，所以这个模型读到了未来。
 """,
     en=r"""
 ## 7.3 Without the mask, the model cheats
 
-Now we change one thing only: training passes `causal=False`, so the attention of every layer may read every position. The initial parameters and the order of the batches are the same as above.
+Now we change one thing: training passes `causal=False`, so the attention of every layer may read every position. The initial parameters and the order of the batches are those of §7.2.
 
-Recall the data protocol of §1: target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$ directly, which is the very answer it must predict. The model soon finds this shortcut: the loss of its last batch is only about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As §7.2 showed, **no** causal model can bring the loss over this corpus below $\mathcal{L}^* \approx 0.6969$; this model has read the future.
+Recall the data protocol of §1: target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As §7.2 showed, no causal model can bring the loss over this corpus below $\mathcal{L}^* \approx 0.6969$, so this model has read the future.
 """,
     ru=r"""
 ## 7.3 Без маски модель списывает
 
-Теперь изменим только одно: при обучении передаём `causal=False`, и внимание каждого слоя может читать все позиции. Начальные параметры и порядок батчей те же, что выше.
+Теперь изменим только одно: при обучении передаём `causal=False`, и внимание каждого слоя может читать все позиции. Начальные параметры и порядок батчей — те же, что в §7.2.
 
-Вспомним протокол данных из §1: целевая метка $t$ — это вход $t+1$. Без маски позиция $t$ может прямо прочитать вход $t+1$, то есть тот самый ответ, который ей нужно предсказать. Модель быстро находит эту лазейку: потери на последнем батче — всего около 0,0005, намного ниже $\mathcal{L}^*$, и на всём корпусе (по-прежнему без маски) они тоже около 0,0005. Как показано в §7.2, **ни одна** причинная модель не может опустить потери на этом корпусе ниже $\mathcal{L}^* \approx 0{,}6969$; значит, эта модель прочитала будущее.
+Вспомним протокол данных из §1: целевая метка $t$ — это вход $t+1$. Без маски позиция $t$ может прямо прочитать вход $t+1$, то есть тот самый ответ, который ей нужно предсказать. Потери на последнем батче падают примерно до 0,0005, намного ниже $\mathcal{L}^*$, и на всём корпусе (по-прежнему без маски) они тоже около 0,0005. Как показано в §7.2, ни одна причинная модель не может опустить потери на этом корпусе ниже $\mathcal{L}^* \approx 0{,}6969$; значит, эта модель прочитала будущее.
 """,
 )
 
@@ -624,17 +646,20 @@ assert unmasked_loss < best_causal / 100 < masked_loss
 
 md(
     zh=r"""
-两次训练各自用了多少时间，取决于机器和它当时的负载，所以这个单元格的输出不参与比对，也不做断言；在 2 核机器上每次通常只要几秒。
+训练用时取决于机器和当时的负载；在 2 核机器上，每次训练只要几秒。
 """,
     en=r"""
-How long each training run takes depends on the machine and its load, so this cell's output is not compared and it asserts nothing; on a machine with 2 cores each run usually takes a few seconds.
+Training time depends on the machine and its load; on two cores each run takes a few seconds.
 """,
     ru=r"""
-Сколько времени заняло каждое обучение, зависит от машины и её загрузки, поэтому результат этой ячейки не сравнивается и она ничего не проверяет; на машине с 2 ядрами каждое обучение обычно длится несколько секунд.
+Время обучения зависит от машины и её загрузки; на двух ядрах каждый запуск занимает несколько секунд.
 """,
 )
 
 code(r"""
+#zh 用时因机器而异，所以这个单元格的输出不参与比对
+#en timings differ from machine to machine, so this cell's output is not compared
+#ru время на разных машинах разное, поэтому результат этой ячейки не сравнивается
 print(f"{masked_seconds:.1f} s", f"{unmasked_seconds:.1f} s")
 """, tags=("nbval-ignore-output",))
 
@@ -642,29 +667,28 @@ md(
     zh=r"""
 ### 把未来藏起来
 
-生成时，模型是一个词元一个词元地写：写位置 $t+1$ 时，位置 $t$ 之后的输入**还不存在**。“把未来藏起来”指的正是这种情形：对每个 $t$，只把输入 $x_0, \dots, x_t$ 交给模型（后面的行根本不存在），用它最后一行的输出去预测目标 $t$。这样算出的损失才是模型在生成时的真实水平。
+生成时，模型一个词元一个词元地写：写位置 $t+1$ 时，位置 $t$ 之后的输入还不存在。“把未来藏起来”就是重现这种情形：对每个 $t$，只把输入 $x_0, \dots, x_t$ 交给模型（后面的行根本不存在），用它最后一行的输出去预测目标 $t$。这样算出的损失，才是模型生成时的真实水平。
 
-* 对带掩码的模型，这样做**什么也不改变**：位置 $t$ 本来就只读 $0, \dots, t$。两种算法的 logits 之差在 $10^{-12}$ 以内，损失仍是 0.7272。这正是因果性的另一种说法。
-* 作弊的模型则原形毕露：它的损失从 0.0005 跳到约 4.4393，比随机猜测的 $\ln 10 \approx 2.3026$ 还要差。它从没学过如何在看不到答案时做预测：平均而言，它给正确词元的概率比均匀猜测还低。
+* 对带掩码的模型，这样做什么也不改变：位置 $t$ 本来就只读 $0, \dots, t$。两种算法的 logits 之差在 $10^{-12}$ 以内，损失仍是 0.7272。这正是因果性的另一种说法。
+* 不带掩码的模型在这个随机种子下，损失从 0.0005 跳到 4.4393，甚至高于在 10 个词元中均匀瞎猜的 $\ln 10 \approx 2.3026$：按几何平均算，它给正确词元的概率只有 $e^{-4.44} \approx 0.012$，瞎猜则是 0.1。比 $\ln 10$ 高出多少取决于随机种子（见下文“五个随机种子”）；远高于带掩码的模型，这一点则与种子无关。
 """,
     en=r"""
 ### Hiding the future
 
-A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ **do not exist yet**. "Hiding the future" means exactly this situation: for every $t$ we give the model only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way is what the model is really worth when it generates.
+A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way is what the model is worth when it generates.
 
-* For the masked model this **changes nothing**: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
-* The cheating model is exposed: its loss jumps from 0.0005 to about 4.4393, worse than guessing at random, $\ln 10 \approx 2.3026$. It never learned to predict without seeing the answer: on average it gives the right token less probability than a uniform guess would.
+* For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
+* At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens: the geometric mean of the probabilities it gives the right tokens is $e^{-4.44} \approx 0.012$, against 0.1 for the guess. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
 """,
     ru=r"""
 ### Прячем будущее
 
-Модель порождает текст по одному токену: когда она пишет позицию $t+1$, входов после позиции $t$ **ещё нет**. «Спрятать будущее» значит поставить модель ровно в это положение: для каждого $t$ дать ей только входы $x_0, \dots, x_t$ (следующих строк попросту нет) и сравнить её последнюю строку выхода с целевой меткой $t$. Потери, посчитанные так, и показывают, чего модель стоит при генерации.
+Модель порождает текст по одному токену: когда она пишет позицию $t+1$, входов после позиции $t$ ещё нет. Чтобы спрятать будущее, для каждого $t$ дадим модели только входы $x_0, \dots, x_t$ (следующих строк попросту нет) и сравним её последнюю строку выхода с целевой меткой $t$. Посчитанные так потери и показывают, чего модель стоит при генерации.
 
-* Для модели с маской это **ничего не меняет**: позиция $t$ и так читает только $0, \dots, t$. Логиты двух вычислений отличаются меньше чем на $10^{-12}$, потери по-прежнему 0,7272. Это та же причинность, только сформулированная иначе.
-* Списывающая модель разоблачена: её потери подскакивают с 0,0005 примерно до 4,4393 — хуже случайного угадывания, $\ln 10 \approx 2{,}3026$. Она так и не научилась предсказывать, не видя ответа: в среднем она отдаёт верному токену меньшую вероятность, чем равномерное угадывание.
+* Для модели с маской ничего не меняется: позиция $t$ и так читает только $0, \dots, t$. Логиты двух вычислений отличаются меньше чем на $10^{-12}$, потери по-прежнему 0,7272. Это та же причинность, только сформулированная иначе.
+* У модели без маски при этом seed потери подскакивают с 0,0005 до 4,4393 — выше даже $\ln 10 \approx 2{,}3026$, потерь равномерного угадывания среди 10 токенов: среднее геометрическое вероятностей, которые она даёт верным токенам, равно всего $e^{-4{,}44} \approx 0{,}012$, а у угадывания — 0,1. Насколько потери превышают $\ln 10$, зависит от seed (см. ниже «Пять значений seed»); а то, что они намного выше, чем у модели с маской, от seed не зависит.
 """,
 )
-
 code(r"""
 def hidden_future_logits(model, ids, causal):
     #zh 第 t 行只由输入 0..t 算出：之后的输入根本不交给模型
@@ -694,24 +718,31 @@ The figure shows the batch loss $\mathcal{L}$ at every training step $n$ for bot
 Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. The argument of §7.2 applied to a batch of 32 different lines still gives a bound: the summed loss is at least $32 \ln 32$ over at most $32 \cdot 8$ scored targets, so a batch loss cannot fall below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
 """,
     ru=r"""
-На рисунке — потери на батче $\mathcal{L}$ на каждом шаге обучения $n$ для обоих обучений (вертикальная ось логарифмическая) и две горизонтальные линии: граница для причинных моделей $\mathcal{L}^*$ и уровень случайного угадывания $\ln V$. Модель с маской идёт вдоль $\mathcal{L}^*$; модель без маски уходит ниже неё больше чем на два порядка — и это свидетельство списывания, а не лучшего обучения.
+На рисунке — потери на батче $\mathcal{L}$ на каждом шаге обучения $n$ для обоих запусков (вертикальная ось логарифмическая) и две горизонтальные линии: граница для причинных моделей $\mathcal{L}^*$ и уровень случайного угадывания $\ln V$. Модель с маской идёт вдоль $\mathcal{L}^*$; модель без маски уходит ниже неё больше чем на два порядка — и это свидетельство списывания, а не лучшего обучения.
 
 Строго говоря, $\mathcal{L}^*$ ограничивает потери на всём корпусе, а не на одном батче: у модели с маской потери на батче оказываются ниже неё на 6 шагах из 300, меньше чем на 0,01. Рассуждение из §7.2, применённое к батчу из 32 различных строк, тоже даёт границу: сумма потерь не меньше $32 \ln 32$, а учитываемых меток не больше $32 \cdot 8$, так что потери на батче не могут быть ниже $\ln 32 / 8 \approx 0{,}43$ — и кривая модели без маски проходит намного ниже и этой границы.
 """,
 )
 
 code(r"""
-fig, ax = plt.subplots(figsize=(5.4, 3.6))
+def loss_axes():
+    #zh 损失 L 对训练步数 n 的坐标轴，画好 L* 和 ln V 两条水平线
+    #en axes for the loss L against the training step n, with the lines L* and ln V drawn
+    #ru оси для потерь L в зависимости от шага обучения n, с линиями L* и ln V
+    fig, ax = plt.subplots(figsize=(5.4, 3.6))
+    ax.axhline(best_causal, color="black", linestyle="--", linewidth=1, label=r"$\mathcal{L}^*$")
+    ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5, label=r"$\ln V$")
+    ax.set_xlabel("$n$", fontsize=14)
+    ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
+    ax.tick_params(labelsize=13)   #zh 缩小到手机宽度后仍不小于 10 像素 #en still at least 10 px when shrunk to a phone's width #ru и на ширине телефона не меньше 10 пикселей
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+fig, ax = loss_axes()
 steps = np.arange(len(masked_losses))
 ax.plot(steps, masked_losses, label="causal=True", linewidth=1.5)
 ax.plot(steps, unmasked_losses, label="causal=False", linewidth=1.5)
-ax.axhline(best_causal, color="black", linestyle="--", linewidth=1, label=r"$\mathcal{L}^*$")
-ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5, label=r"$\ln V$")
 ax.set_yscale("log")
-ax.set_xlabel("$n$", fontsize=14)
-ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
-ax.tick_params(labelsize=13)   #zh 缩小到手机宽度后仍不小于 10 像素 #en still at least 10 px when shrunk to a phone's width #ru и на ширине телефона не меньше 10 пикселей
-ax.grid(True, which="major", alpha=0.3)
 ax.legend(fontsize=12, loc="center right")
 fig.tight_layout()
 below_bound = int(np.sum(masked_losses < best_causal))    #zh 批量损失低于 L* 的步数 #en steps whose batch loss is under L* #ru шаги, на которых потери на батче ниже L*
@@ -727,32 +758,85 @@ plt.show()
 
 md(
     zh=r"""
+### 它读的是哪里
+
+不带掩码的模型到底读了哪些位置？下图是它第一层两个头在 `aжb|bжa` 这一行上的注意力权重（小于 0.05 的不标数字）。第 $i$ 行是位置 $i$ 上的查询，第 $j$ 列是它读的键；方框标出下一个位置 $j = i + 1$，那里的输入正是目标 $i$。带掩码的模型在对角线以上只有 0，这个模型却把大量权重放在对角线以上。打印的一行数字是：对每个查询 $i$，在 $i$ 之后、输入等于目标 $i$ 的那些位置上，某一个头最多放了多少权重。第 0～3 行都在 0.97 以上：有时读的是方框，有时读的是 `|` 之后镜像那一半里的同一个字母（第 1 行在头 1 里读的是位置 6 的 `ж`）。前三行正是过去无法决定的三个目标：第一个字母、第二个字母，以及接下来是 `|` 还是第三个字母。这只是一个种子下的一个模型；下文会看到，在每个种子下，不带掩码的模型都能答对全部自由目标，而不读未来是做不到这一点的。
+""",
+    en=r"""
+### What it reads
+
+Which positions does the unmasked model read? The figure shows the attention weights of the two heads of its first layer on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.97: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. This is one model at one seed; below we will see that at every seed the unmasked model gets all the free targets right, which is impossible without reading the future.
+""",
+    ru=r"""
+### Что она читает
+
+Какие позиции читает модель без маски? На рисунке — веса внимания двух голов её первого слоя на строке `aжb|bжa` (веса меньше 0,05 не подписаны). Строка $i$ — запрос в позиции $i$, столбец $j$ — ключ, который он читает; рамки отмечают следующую позицию $j = i + 1$, вход которой и есть целевая метка $i$. У модели с маской выше диагонали одни нули, а эта модель кладёт туда большую часть веса. В напечатанной строке для каждого запроса $i$ указан наибольший вес, который одна голова отдаёт позициям после $i$ со входом, равным целевой метке $i$. В строках с 0 по 3 он больше 0,97: они читают рамку или ту же букву в зеркальной половине после `|` (строка 1 в голове 1 читает `ж` в позиции 6). Первые три строки — это как раз те метки, которые прошлое не определяет: первая буква, вторая и то, будет ли дальше `|` или третья буква. Это одна модель при одном seed; ниже мы увидим, что при любом seed модель без маски угадывает все свободные метки, а без чтения будущего это невозможно.
+""",
+)
+
+code(r"""
+from lib.plots import heatmaps
+
+line_ids = np.array([BOS] + encode("aжb|bжa", vocab))                        # (T,)
+tokens = [vocab[i] for i in line_ids]
+first_layer = unmasked.attention_weights(line_ids, causal=False)[0]            # (H, T, T)
+labels = [[[f"{w:.1f}" if w >= 0.05 else "" for w in row] for row in head] for head in first_layer]
+fig = heatmaps(list(first_layer), ["causal=False, ℓ=0, h=0", "causal=False, ℓ=0, h=1"], labels=labels, cell_size=0.5)
+for ax in fig.axes:                                          #zh 手机上缩小后字仍够大 #en large enough to read when a phone shrinks it #ru крупно, чтобы читалось и на телефоне
+    ax.set_xticks(range(len(tokens)), tokens)
+    ax.set_yticks(range(len(tokens)), tokens)
+    ax.tick_params(labelsize=13)
+    ax.title.set_fontsize(14)
+    ax.xaxis.label.set_fontsize(14)
+    ax.yaxis.label.set_fontsize(14)
+    for text in ax.texts:
+        text.set_fontsize(13)
+    for i in range(len(tokens) - 1):                        #zh 方框：下一个位置 j = i+1 #en boxes: the next position j = i+1 #ru рамки: следующая позиция j = i+1
+        ax.add_patch(plt.Rectangle((i + 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
+fig.tight_layout()
+#zh holds_target[i, j]：j 在 i 之后，且输入 j 就是目标 i
+#en holds_target[i, j]: j comes after i and input j is target i
+#ru holds_target[i, j]: j идёт после i, и вход j — это целевая метка i
+holds_target = (line_ids[None, :] == line_ids[1:, None]) & np.triu(np.ones((7, 8), dtype=bool), k=1)   # (7, 8)
+on_answer = (first_layer[:, :7] * holds_target).sum(axis=-1)                 # (H, 7)
+print(np.round(on_answer.max(axis=0), 2))
+assert np.all(on_answer.max(axis=0)[:4] > 0.9)
+assert np.all(masked.attention_weights(line_ids)[0][:, ~np.tri(8, dtype=bool)] == 0.0)
+plt.show()
+""", alt=dict(
+    zh="两张 8×8 热力图：不带掩码的模型第一层的头 0 和头 1 在 <bos> a ж b | b ж a 这一行上的注意力权重，行是查询 i，列是键 j。红框标出下一个位置 j = i+1。对角线以上有大量权重：例如头 1 的第 0、2、3 行在方框里的权重都约为 1.0，第 1 行有 0.7 落在镜像位置 6 的 ж 上。",
+    en="Two 8×8 heatmaps: the attention weights of heads 0 and 1 in the first layer of the unmasked model on the line <bos> a ж b | b ж a, rows are queries i, columns keys j. Red boxes mark the next position j = i+1. Much of the weight lies above the diagonal: in head 1, rows 0, 2 and 3 put about 1.0 in their box, and row 1 puts 0.7 on the mirrored ж at position 6.",
+    ru="Две тепловые карты 8×8: веса внимания голов 0 и 1 первого слоя модели без маски на строке <bos> a ж b | b ж a, строки — запросы i, столбцы — ключи j. Красные рамки отмечают следующую позицию j = i+1. Большая часть веса лежит выше диагонали: в голове 1 строки 0, 2 и 3 отдают своей рамке около 1,0, а строка 1 отдаёт 0,7 зеркальной букве ж в позиции 6.",
+))
+
+md(
+    zh=r"""
 ### 让它自己生成
 
-最后让两个模型各自生成。作弊的模型用不了 KV 缓存。缓存依赖因果性（§5）：旧位置的键和值只算一次，存下来反复使用；而在这个模型里，每来一个新词元，旧位置上的残差流都会改变，第一层以上各层的键和值也随之改变。所以它每一步都要对整个前缀做完整前向传播（同样不加掩码，这正是它受训时的样子）。
+最后让两个模型各自生成。不带掩码的模型用不了 KV 缓存。缓存依赖因果性（§5）：旧位置的键和值只算一次，存下来反复使用；而在这个模型里，每来一个新词元，旧位置上的残差流都会改变，第一层以上各层的键和值也随之改变。所以它每一步都要对整个前缀做完整前向传播（同样不加掩码，和训练时一样）。
 
-* **续写留出词。** 同样的 36 个提示，作弊的模型只写对了 9 个。能写对几个，说明它并非一无所知：在 `|` 之后，答案不光在未来，也在过去（词的前半部分），训练大概顺带让它学到了一点这条路径；但它主要依赖的是直接读下一个输入，而生成时下一个输入并不存在。
-* **从 `<bos>` 开始自由生成。** 以温度 1 采样，随机种子 0～49，各生成 50 行。带掩码的模型有 48 行符合规则，其中 44 行互不相同；作弊的模型一行也没有——它第一步就写出 `<eos>`。
+* **续写留出词。** 同样的 36 个提示，它在这个种子下写对 9 个。`|` 之后的答案其实也在过去，在词的前半部分；可是把未来藏起来时，它在这些由过去决定的目标上的损失仍有 2.49（见下文的表），这条路它只学会了一部分。而它一直从下一个位置读到的字母，生成时并不存在。
+* **从 `<bos>` 开始自由生成。** 以温度 1 采样，随机种子 0～49，每个模型各生成 50 行。带掩码的模型有 48 行符合规则，其中 44 行互不相同。不带掩码的模型在这个种子下 50 行全是空行：第一个词元就是 `<eos>`。只给它 `<bos>` 时，它给 `<eos>` 的概率是 0.96。原因很可能在训练里：在所有计分的位置中，只有 3 个字母的行的最后一个位置后面没有输入，而它的目标总是 `<eos>`；生成时，最新的位置后面也总是没有输入。把未来藏起来时，在目标不是 `<eos>` 的位置上，它有 23.7% 的位置首选 `<eos>`；看得到整行时一次也没有（最后打印的数）。
 
-带掩码的模型用 `generate`（每层各有 KV 缓存，见 §7.5）生成；我们同时断言，在全部 50 个随机种子下，它与不用缓存、逐步重算的生成结果逐个词元完全相同。
+带掩码的模型用 `generate`（每层各有 KV 缓存，见 §7.5）生成；同时断言，在全部 50 个随机种子下，它和不用缓存、每步重算的生成结果逐个词元相同。
 """,
     en=r"""
 ### Letting it generate
 
-Finally each model generates on its own. The cheating model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused, but in this model the residual stream at the old positions, and with it the keys and values of every layer above the first, changes whenever a new token arrives. So at every step it runs the full forward pass over the whole prefix (again without the mask, exactly as it was trained).
+Finally each model generates on its own. The unmasked model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused, but in this model the residual stream at the old positions, and with it the keys and values of every layer above the first, changes whenever a new token arrives. So at every step it runs the full forward pass over the whole prefix (again without the mask, as it was trained).
 
-* **Completing the held-out words.** Given the same 36 prompts, the cheating model gets only 9 right. That it gets any right suggests it is not completely ignorant: after `|` the answer lies not only in the future but also in the past (the first half of the word), and training has probably taught it a little of that path on the side. But what it mostly relies on is reading the next input, and during generation the next input does not exist.
-* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct; not a single line of the cheating model does: its first token is already `<eos>`.
+* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word, but with the future hidden its loss on these determined targets is still 2.49 (see the table below): it has learned that route only in part, and the letter it always read from the next position is not there during generation.
+* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. The likely reason lies in training: of all scored positions, only the last position of a 3-letter line had no input after it, and its target is always `<eos>`; during generation the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
-The masked model generates with `generate` (a KV cache in every layer, see §7.5); we also assert, for all 50 seeds, that its output is token for token the same as that of generation without a cache, recomputing every step.
+The masked model generates with `generate` (a KV cache in every layer, see §7.5); we also assert, for all 50 seeds, that its output is token for token that of generation without a cache, recomputing every step.
 """,
     ru=r"""
 ### Пусть порождает сама
 
-Наконец, пусть каждая модель порождает текст сама. Списывающей модели KV-кэш недоступен. Кэш опирается на причинность (§5): ключи и значения старых позиций вычисляются один раз и затем используются повторно, а у этой модели с приходом каждого нового токена меняется остаточный поток в старых позициях, а с ним и ключи и значения всех слоёв выше первого. Поэтому на каждом шаге она делает полный прямой проход по всему префиксу (тоже без маски — ровно так, как её обучали).
+Наконец, пусть каждая модель порождает текст сама. Модели без маски KV-кэш недоступен. Кэш опирается на причинность (§5): ключи и значения старых позиций вычисляются один раз и затем используются повторно, а у этой модели с приходом каждого нового токена меняется остаточный поток в старых позициях, а с ним ключи и значения всех слоёв выше первого. Поэтому на каждом шаге она делает полный прямой проход по всему префиксу (тоже без маски — так же, как при обучении).
 
-* **Продолжение отложенных слов.** На тех же 36 подсказках списывающая модель права только в 9 случаях. То, что хоть какие-то ответы у неё верны, говорит о том, что кое-что она всё же усвоила: после `|` ответ лежит не только в будущем, но и в прошлом (в первой половине слова), и обучение, по-видимому, попутно немного научило её пользоваться этим путём. Но в основном она полагается на чтение следующего входа, а при генерации следующего входа нет.
-* **Свободная генерация от `<bos>`.** Выборка при температуре 1 с seed от 0 до 49 даёт по 50 строк на модель. У модели с маской 48 строк подчиняются правилу, из них 44 различны; у списывающей — ни одной: первым же токеном она пишет `<eos>`.
+* **Продолжение отложенных слов.** На тех же 36 подсказках при этом seed она права в 9 случаях. После `|` ответ есть и в прошлом — в первой половине слова, но со спрятанным будущим её потери на этих метках, которые определяет прошлое, всё ещё 2,49 (см. таблицу ниже): этот путь она освоила лишь отчасти, а буквы, которую она всегда читала из следующей позиции, при генерации нет.
+* **Свободная генерация от `<bos>`.** Выборка при температуре 1 с seed от 0 до 49 даёт по 50 строк на модель. У модели с маской 48 строк подчиняются правилу, из них 44 различны. У модели без маски при этом seed все 50 строк пустые: первым же токеном она пишет `<eos>`. Получив один `<bos>`, она отдаёт `<eos>` вероятность 0,96. Вероятная причина — в обучении: из всех учитываемых позиций только за последней позицией строки с трёхбуквенным словом не было ни одного входа, а её целевая метка всегда `<eos>`; при генерации за самой новой позицией тоже никогда ничего нет. Со спрятанным будущим самым вероятным токеном у неё оказывается `<eos>` в 23,7 % позиций, где метка не `<eos>`, а когда видна вся строка — ни разу (последнее напечатанное число).
 
 Модель с маской порождает текст методом `generate` (KV-кэш в каждом слое, см. §7.5); заодно проверяем для всех 50 значений seed, что результат токен в токен совпадает с генерацией без кэша, где каждый шаг пересчитывается заново.
 """,
@@ -781,17 +865,272 @@ for samples in (masked_samples, unmasked_samples):
 masked_valid = [s for s in masked_samples if s is not None and is_mirror_line(s)]
 assert len(masked_valid) == 48 and len(set(masked_valid)) == 44
 assert all(s == "" for s in unmasked_samples)             #zh 每一行的第一个词元都是 <eos> #en every line starts with <eos> #ru каждая строка начинается с <eos>
+
+p_eos_first = float(np.exp(-layers.cross_entropy_forward(unmasked.forward(np.array([BOS]), False), np.array([EOS]))[0]))
+not_eos = (targets != IGNORE) & (targets != EOS)
+eos_hidden = float(np.mean(unmasked_hidden.argmax(axis=-1)[not_eos] == EOS))      #zh 看不到未来时 #en with the future hidden #ru без будущего
+eos_in_view = int(np.sum(unmasked.forward(inputs, False).argmax(axis=-1)[not_eos] == EOS))   #zh 看得到整行时 #en with the whole line in view #ru когда видна вся строка
+print(round(p_eos_first, 2), round(eos_hidden, 3), eos_in_view)
+assert round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237 and eos_in_view == 0
 """)
 
 md(
     zh=r"""
-小结一下这个实验：不加掩码时，训练损失好得“不可能”——低于任何因果模型的下界；一旦像生成时那样把未来藏起来，它的损失比随机猜测还差，生成的文本也不合规则。在这里，揭穿作弊的是一个算得出的下界。在真实文本上，稍长的前缀几乎都只出现一次，靠计数得到的下界低得毫无用处，好得过分的损失看上去只像是成功；那时只有 §4 和 §7.4 的未来扰动检验这类检查才能发现问题。**掩码决定了模型是在学习，还是在抄答案。**
+### 五个随机种子
+
+到这里为止，所有结果都来自一种初始化和一种批量顺序。这个种子有代表性吗？我们在五个种子下把两个模型各重新训练一遍：初始化用种子 $s$，批量顺序用种子 $s + 1$，$s = 0, \dots, 4$（$s = 0$ 就是上面那一次，单元格会核对它得到的参数完全相同）。训练过程中每 25 步再量一次把未来藏起来时的损失。
 """,
     en=r"""
-To sum up the experiment: without the mask the training loss is "impossibly" good, below the bound of every causal model; hide the future as generation does, and its loss is worse than chance and its text breaks the rule. Here a computed bound gave the cheat away. On real text, where almost every longer prefix occurs only once, counting gives a bound far too low to be of use, and a loss that is too good looks like nothing more than success; there only checks such as the future-perturbation test of §4 and §7.4 reveal the problem. **The mask is the difference between learning and copying the answer.**
+### Five seeds
+
+So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models again at five seeds: initialisation seed $s$ and batch seed $s + 1$, for $s = 0, \dots, 4$ ($s = 0$ is the run above, and the cell checks that it gives the same parameters). During each run we also measure the loss with the future hidden, every 25 steps.
 """,
     ru=r"""
-Итог эксперимента: без маски потери при обучении «невозможно» хороши — ниже границы для любой причинной модели; стоит спрятать будущее, как при генерации, и потери становятся хуже случайного угадывания, а порождённый текст нарушает правило. Здесь списывание разоблачила вычисленная граница. На настоящем тексте, где почти каждый префикс подлиннее встречается только один раз, подсчёт даёт границу, слишком низкую, чтобы от неё была польза, и подозрительно хорошие потери выглядят просто успехом; там проблему выявляют только проверки вроде проверки возмущением будущего из §4 и §7.4. **Маска отличает обучение от списывания ответа.**
+### Пять значений seed
+
+До сих пор все результаты получены при одной инициализации и одном порядке батчей. Типичен ли этот seed? Обучим обе модели заново при пяти значениях: seed инициализации $s$ и seed батчей $s + 1$ для $s = 0, \dots, 4$ ($s = 0$ — это запуск выше, и ячейка проверяет, что параметры получаются те же). Во время каждого запуска каждые 25 шагов измеряем ещё и потери со спрятанным будущим.
+""",
+)
+
+code(r"""
+SEEDS = range(5)
+checkpoints = np.arange(0, 301, 25)                                           #zh 每 25 步量一次 #en measured every 25 steps #ru замер каждые 25 шагов
+
+def future_hidden_loss(model, inputs, targets, causal):
+    return layers.cross_entropy_forward(hidden_future_logits(model, inputs, causal), targets)[0]
+
+def train_and_follow(seed, causal):
+    #zh 与 §7.2 相同的设置，初始化用种子 seed，批量顺序用 seed + 1；同时记录“把未来藏起来”的损失
+    #en the settings of §7.2 with initialisation seed `seed` and batch seed `seed + 1`; follows the loss with the future hidden
+    #ru настройки §7.2 с seed инициализации `seed` и seed батчей `seed + 1`; заодно следим за потерями со спрятанным будущим
+    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
+    curve = [future_hidden_loss(model, inputs, targets, causal)]
+    def observe(step, model):
+        if step % 25 == 0:
+            curve.append(future_hidden_loss(model, inputs, targets, causal))
+    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01, causal=causal, seed=seed + 1, observe=observe)
+    return model, np.array(curve)
+
+runs = {(True, seed): train_and_follow(seed, True) for seed in SEEDS}
+assert all(np.array_equal(runs[True, 0][0].params[name], masked.params[name]) for name in masked.params)
+""")
+
+code(r"""
+runs.update({(False, seed): train_and_follow(seed, False) for seed in SEEDS})
+assert all(np.array_equal(runs[False, 0][0].params[name], unmasked.params[name]) for name in unmasked.params)
+""")
+
+md(
+    zh=r"""
+**自由目标。** 如果语料里同一个前缀之后出现过不止一种词元，这个目标就是自由的：过去决定不了它。这样的目标有 648 个，每行 3 个（位置 0、1、2）。因果模型在相同前缀之后只能给出相同的预测，所以它最多只能押每个前缀之后最常见的那个词元：自由目标里最多猜对 17.6%（下面单元格打印的第一行）。
+
+之后每个模型、每个种子各打印一行，依次是：是否带掩码、种子、整个语料上的损失（强制教学，即 teacher forcing：每个位置都看得到它前面的真实输入）、把未来藏起来的损失、36 个留出行上（同样藏起未来）的损失、看得到整行时自由目标的准确率、把未来藏起来时自由目标上的损失和由过去决定的目标上的损失、续写对的留出词个数（共 36 个），以及 50 行自由生成中：符合规则的行数、其中互不相同的行数、空行数。
+""",
+    en=r"""
+**Free targets.** A target is free if, after its prefix, the corpus continues with more than one token: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix, so the best it can do is bet on the most frequent continuation of each prefix, which gets at most 17.6% of the free targets right (the first line the cell below prints).
+
+After that the cell prints one row per model and seed: the mask (`True` or `False`), the seed, the teacher-forced loss on the corpus (every position sees the true inputs before it), the loss with the future hidden, the same on the 36 held-out lines, the accuracy on the free targets with the whole line in view, the loss with the future hidden on the free targets and on the targets the past decides, the held-out words completed (of 36), and, of 50 lines of free generation, how many obey the rule, how many of those are distinct, and how many are empty.
+""",
+    ru=r"""
+**Свободные метки.** Метка свободна, если за её префиксом в корпусе идёт больше одного токена: прошлое её не определяет. Таких меток 648, по три в каждой строке (позиции 0, 1 и 2). Причинная модель после одинаковых префиксов даёт одинаковые предсказания, поэтому лучшее, что она может, — ставить на самое частое продолжение каждого префикса, а это не больше 17,6 % верных ответов на свободных метках (первая строка, которую печатает ячейка ниже).
+
+Затем ячейка печатает по строке на каждую модель и seed: есть ли маска (`True` или `False`), seed, потери на корпусе с учителем (teacher forcing: каждая позиция видит настоящие входы перед собой), потери со спрятанным будущим, они же на 36 отложенных строках, точность на свободных метках, когда видна вся строка, потери со спрятанным будущим на свободных метках и на метках, которые определяет прошлое, число верно продолженных отложенных слов (из 36) и для 50 свободно порождённых строк — сколько из них подчиняются правилу, сколько среди них различных и сколько пустых.
+""",
+)
+
+code(r"""
+free = np.zeros(targets.shape, dtype=bool)                                    #zh 自由目标：同一前缀之后语料里出现过不止一种词元 #en free targets: the corpus follows their prefix with more than one token #ru свободные метки: за их префиксом в корпусе идёт больше одного токена
+for b, t in zip(*np.nonzero(targets != IGNORE)):
+    free[b, t] = len(counts[tuple(inputs[b, :t + 1])]) > 1
+ceiling = sum(max(after.values()) for after in counts.values() if len(after) > 1) / free.sum()
+print(int(free.sum()), free.sum(axis=0), round(ceiling, 3))
+assert free.sum() == 648 and list(free.sum(axis=0)) == [216, 216, 216, 0, 0, 0, 0, 0] and round(ceiling, 3) == 0.176
+
+def completions_right(model, causal):
+    return sum(completion(model, line, causal)[0] == line + "<eos>" for line in held_out)
+
+def free_lines(model, causal):
+    samples = [line_of(generate_without_cache(model, [BOS], 8, causal, temperature=1.0, seed=s)[0]) for s in range(50)]
+    valid = [s for s in samples if s is not None and is_mirror_line(s)]
+    return len(valid), len(set(valid)), sum(s == "" for s in samples)   #zh 合规的行、其中不同的行、以 <eos> 开头的行 #en valid lines, distinct ones, lines that start with <eos> #ru строки по правилу, различные из них, строки, начатые с <eos>
+
+table = {}
+for (causal, seed), (model, curve) in runs.items():
+    hidden = hidden_future_logits(model, inputs, causal)                                 # (B, T, V)
+    table[causal, seed] = dict(
+        forced=model.loss(inputs, targets, causal),
+        hidden=layers.cross_entropy_forward(hidden, targets)[0],
+        held=future_hidden_loss(model, held_inputs, held_targets, causal),
+        free_accuracy=float(np.mean(model.forward(inputs, causal).argmax(axis=-1)[free] == targets[free])),
+        hidden_free=layers.cross_entropy_forward(hidden, np.where(free, targets, IGNORE))[0],
+        hidden_fixed=layers.cross_entropy_forward(hidden, np.where(free, IGNORE, targets))[0],
+        right=completions_right(model, causal),
+        lines=free_lines(model, causal))
+for causal in (True, False):
+    for seed in SEEDS:
+        row = table[causal, seed]
+        print(causal, seed, *(f"{row[k]:.4f}" for k in ("forced", "hidden", "held")), f"{row['free_accuracy']:.3f}",
+              *(f"{row[k]:.2f}" for k in ("hidden_free", "hidden_fixed")), row["right"], *row["lines"])
+""")
+
+code(r"""
+def seed_range(causal, key):
+    values = [table[causal, seed][key] for seed in SEEDS]
+    return min(values), max(values)
+
+for seed in SEEDS:
+    m, u = table[True, seed], table[False, seed]
+    assert abs(m["hidden"] - m["forced"]) < 1e-12 and best_causal < m["forced"] < best_causal + 0.05
+    assert held_rule_level < m["held"] < held_rule_level + 0.03 and m["free_accuracy"] <= ceiling
+    assert m["right"] == 36 and m["lines"][0] >= 48
+    assert u["forced"] < best_causal / 100 and u["free_accuracy"] == 1.0
+    assert u["hidden"] > m["hidden"] + 1.5 and u["hidden_free"] > 2 * np.log(6)
+unmasked_lines = [table[False, seed]["lines"] for seed in SEEDS]
+assert seed_range(False, "right") == (0, 31) and sorted(valid for valid, _, _ in unmasked_lines) == [0, 0, 0, 2, 46]
+assert unmasked_lines[1][:2] == (46, 5) and [empty for _, _, empty in unmasked_lines] == [50, 0, 0, 1, 0]
+print([tuple(round(v, 4) for v in seed_range(True, k)) for k in ("forced", "held")])
+print([tuple(round(v, 4) for v in seed_range(False, k)) for k in ("forced", "hidden")],
+      [tuple(round(v, 2) for v in seed_range(False, k)) for k in ("hidden_free", "hidden_fixed")],
+      seed_range(False, "right"), sorted(table[False, seed]["lines"][0] for seed in SEEDS))
+""")
+
+md(
+    zh=r"""
+在全部五个种子下都成立的是（上一个单元格逐一断言，并打印了范围）：
+
+* 不带掩码的模型，强制教学下的损失是 0.0004～0.0006，比 $\mathcal{L}^*$ 低两个数量级以上；
+* 看得到整行时，它在自由目标上的准确率是 100%，而任何因果模型都不可能超过 17.6%（带掩码的模型约 16%）；
+* 把未来藏起来后，它的损失是 2.50～5.12，而带掩码的模型是 0.7246～0.7342；单看自由目标，它的损失是 5.53～8.14，在 6 个字母中均匀地猜也只有 $\ln 6 \approx 1.79$；
+* 带掩码的模型 36 个留出词全部续写正确，50 行里至少 48 行符合规则，留出行上的损失是 0.7262～0.7393，紧贴这些行的规则水平 0.7160。
+
+随种子而变的，是不带掩码的模型在生成时错得有多厉害。它续写对的留出词从 0 到 31 个不等；把未来藏起来时，它在由过去决定的目标上的损失从 0.32 到 3.20 不等：种子 3 的模型几乎学会了从过去读这些目标，所以能写对 31 个。它的 50 行自由生成中，符合规则的有 0、0、0、2 或 46 行；种子 1 的那 46 行只有 5 种，因为藏起未来之后，它已经不会在自由字母之间分配概率了。50 行全以 `<eos>` 开头的只有种子 0（种子 3 下有 1 行）。所以本节的结论只建立在稳健的信号上：训练损失低于任何因果模型都达不到的下界；过去无从预测的目标，它全部答对；把未来藏起来后，损失远高于带掩码的模型。
+
+下图画出五个种子下，训练过程中把未来藏起来的损失（蓝色：带掩码；橙色：不带掩码）。对带掩码的模型，这就是普通的损失，它降到 $\mathcal{L}^*$ 附近就停住。不带掩码的模型起初也下降，因为它这时还在从过去学习；找到捷径之后，它就一路上升：在每个种子下，从第 50 步起每过 50 步都比前一次高。训练损失越来越好，它在生成时要面对的真正任务上却越来越差。
+""",
+    en=r"""
+What holds at all five seeds (the cell above asserts it for each seed and prints the ranges):
+
+* the unmasked model's teacher-forced loss is 0.0004–0.0006, more than two orders of magnitude below $\mathcal{L}^*$;
+* with the whole line in view it gets 100% of the free targets right, where no causal model can exceed 17.6% (the masked model gets about 16%);
+* with the future hidden its loss is 2.50–5.12, against 0.7246–0.7342 for the masked model; on the free targets alone it is 5.53–8.14, where a uniform guess among the 6 letters would give $\ln 6 \approx 1.79$;
+* the masked model completes all 36 held-out words, writes at least 48 valid lines of 50, and has a held-out loss of 0.7262–0.7393, close to the rule level 0.7160 of those lines.
+
+What varies with the seed is how badly the unmasked model fails at generation. It completes anywhere from 0 to 31 of the 36 held-out words, and with the future hidden its loss on the targets the past decides ranges from 0.32 to 3.20: at seed 3 it has nearly learned to read them from the past, which is why it completes 31. Of its 50 free lines, 0, 0, 0, 2 or 46 obey the rule; the 46 of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters. All 50 lines start with `<eos>` only at seed 0 (at seed 3, one line does). The conclusions of this section therefore rest on the signals that hold at every seed: a training loss below a bound no causal model can reach, every unpredictable target predicted, and, with the future hidden, a loss far above the masked model's.
+
+The figure below follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
+""",
+    ru=r"""
+При всех пяти значениях seed выполняется следующее (ячейка выше проверяет это для каждого seed и печатает диапазоны):
+
+* потери модели без маски с учителем — 0,0004–0,0006, больше чем на два порядка ниже $\mathcal{L}^*$;
+* когда видна вся строка, она верно предсказывает 100 % свободных меток, хотя ни одна причинная модель не может превысить 17,6 % (у модели с маской около 16 %);
+* со спрятанным будущим её потери 2,50–5,12, а у модели с маской — 0,7246–0,7342; на одних свободных метках — 5,53–8,14, тогда как равномерное угадывание среди 6 букв дало бы $\ln 6 \approx 1{,}79$;
+* модель с маской продолжает все 36 отложенных слов, пишет не меньше 48 правильных строк из 50, и её потери на отложенных строках — 0,7262–0,7393, совсем рядом с уровнем правила для этих строк 0,7160.
+
+От seed зависит другое: насколько плохо модель без маски справляется с генерацией. Она верно продолжает от 0 до 31 отложенного слова из 36, а её потери со спрятанным будущим на метках, которые определяет прошлое, лежат в пределах от 0,32 до 3,20: при seed 3 она почти научилась читать их из прошлого, поэтому и продолжает 31 слово. Из её 50 свободных строк правилу подчиняются 0, 0, 0, 2 или 46; эти 46 строк при seed 1 — всего 5 разных, потому что со спрятанным будущим она уже не распределяет вероятность между свободными буквами. Все 50 строк начинаются с `<eos>` только при seed 0 (при seed 3 — одна строка). Поэтому заключения раздела опираются лишь на то, что держится при любом seed: потери при обучении ниже границы, недоступной ни одной причинной модели; все непредсказуемые метки угаданы; со спрятанным будущим потери намного выше, чем у модели с маской.
+
+На рисунке ниже — потери со спрятанным будущим по ходу обучения при пяти значениях seed (синие — с маской, оранжевые — без). У модели с маской это обычные потери: они падают почти до $\mathcal{L}^*$ и там остаются. Без маски они сначала тоже падают, пока модель ещё учится по прошлому; когда же она находит лазейку, потери растут: при каждом seed, начиная с шага 50, каждая следующая отметка через 50 шагов выше предыдущей. Потери при обучении всё улучшаются, а с задачей, которая ждёт модель при генерации, она справляется всё хуже.
+""",
+)
+
+code(r"""
+fig, ax = loss_axes()
+for seed in SEEDS:
+    ax.plot(checkpoints, runs[True, seed][1], color="C0", linewidth=1.5, label="causal=True" if seed == 0 else None)
+    ax.plot(checkpoints, runs[False, seed][1], color="C1", linewidth=1.5, label="causal=False" if seed == 0 else None)
+ax.legend(fontsize=12, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False)
+fig.tight_layout()
+for seed in SEEDS:
+    curve = runs[False, seed][1]
+    assert curve[1] < curve[0]                                   #zh 起初下降 #en falls at first #ru сначала падает
+    assert np.all(np.diff(curve[2::2]) > 0)                      #zh 从第 50 步起每 50 步都上升 #en from step 50 on, rises every 50 steps #ru с шага 50 растёт каждые 50 шагов
+print([round(float(runs[False, seed][1][1]), 2) for seed in SEEDS], [round(float(runs[False, seed][1][-1]), 2) for seed in SEEDS])
+plt.show()
+""", alt=dict(
+    zh="五个随机种子下，训练过程中把未来藏起来时的损失，横轴为训练步数。五条蓝线（带掩码）从约 2.5～3.2 降到约 0.73，贴着虚线 L*；五条橙线（不带掩码）先在第 25 步降到约 1.6～2.3，然后一路上升，到第 300 步时在 2.5 到 5.1 之间，都在点线 ln V 之上。",
+    en="The loss with the future hidden during training, at five seeds, against the training step. Five blue lines (masked) fall from about 2.5–3.2 to about 0.73, along the dashed line L*; five orange lines (unmasked) first dip to about 1.6–2.3 at step 25, then rise steadily to between 2.5 and 5.1 at step 300, all above the dotted line ln V.",
+    ru="Потери со спрятанным будущим по ходу обучения при пяти значениях seed в зависимости от шага обучения. Пять синих линий (с маской) падают примерно с 2,5–3,2 до 0,73 и идут вдоль пунктира L*; пять оранжевых (без маски) сначала опускаются к шагу 25 примерно до 1,6–2,3, а затем неуклонно растут и к шагу 300 оказываются между 2,5 и 5,1 — все выше точечной линии ln V.",
+))
+
+md(
+    zh=r"""
+### 掩码换来了什么
+
+那么，是掩码让模型学会了规则吗？不完全是。泄漏来自训练的方式：一行中每个位置都计分，而它的目标就在输入里。不加掩码的模型也可以老老实实地训练：只把前缀 $x_0, \dots, x_t$ 交给它，只给最后一行对目标 $t$ 计分，目标就永远不会出现在它的输入里。`prefix_loss_and_grads` 对每个 $t$ 都这样做，再像原来一样对整个批量求平均；`train` 用它代替通常的损失。
+
+在五个种子下，这样训练出的模型把未来藏起来时的损失是 0.7209～0.7356（带掩码的模型是 0.7246～0.7342），留出行上是 0.7215～0.7365，36 个留出词每次都全部续写正确：不加掩码、也不读未来，它同样学会了规则。它失去的是效率。每个训练步要做 $T = 8$ 次前向和反向传播，而不是一次，因为每个前缀都是一次单独的计算；生成时也什么都不能复用，因为每来一个新词元，所有旧位置上的残差流都会改变。掩码把这两样都换了回来：一次传播就同时训练全部 $T$ 个位置，每个位置只看自己的前缀；旧位置的键和值从此不再改变，可以缓存（§7.5）。也正因为每次训练的代价是原来的 8 倍，下面五次训练分在三个单元格里。
+""",
+    en=r"""
+### What the mask buys
+
+Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss.
+
+At the five seeds, the model trained this way has a loss with the future hidden of 0.7209–0.7356 (the masked model: 0.7246–0.7342) and 0.7215–0.7365 on the held-out lines, and it completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own; and generation can reuse nothing, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5). Because each run costs eight times as much, the five runs below are spread over three cells.
+""",
+    ru=r"""
+### Что даёт маска
+
+Так, может быть, выучить правило позволяет именно маска? Не совсем. Утечка возникает из-за способа обучения: учитывается каждая позиция строки, а её целевая метка лежит во входе. Модель без маски тоже можно обучать честно: давать ей только префикс $x_0, \dots, x_t$ и учитывать лишь её последнюю строку с целевой меткой $t$ — тогда метки во входе никогда нет. `prefix_loss_and_grads` делает это для каждого $t$ и, как и раньше, усредняет по всему батчу; `train` использует её вместо обычной функции потерь.
+
+При пяти значениях seed обученная так модель со спрятанным будущим даёт потери 0,7209–0,7356 (модель с маской — 0,7246–0,7342), на отложенных строках — 0,7215–0,7365 и каждый раз верно продолжает все 36 отложенных слов: без маски и не читая будущего, она тоже усваивает правило. Теряет она в эффективности. Каждый шаг обучения стоит $T = 8$ прямых и обратных проходов вместо одного, потому что каждый префикс — отдельное вычисление; а при генерации ничего нельзя использовать повторно, потому что каждый новый токен меняет остаточный поток во всех старых позициях. Маска возвращает и то и другое: один проход обучает сразу все $T$ позиций, каждую по её собственному префиксу, а ключи и значения старых позиций больше не меняются, и их можно кэшировать (§7.5). Каждый такой запуск обходится в восемь раз дороже, поэтому пять запусков ниже разнесены по трём ячейкам.
+""",
+)
+
+code(r"""
+def prefix_loss_and_grads(model, inputs, targets):
+    #zh 不加掩码，但只在前缀上训练：第 t 行只由输入 0..t 算出，只给最后一行计分，目标从不在输入里
+    #en no mask, but trained on prefixes: row t is computed from inputs 0..t alone and only the last row is scored, so the target is never in the input
+    #ru без маски, но на префиксах: строка t вычисляется только из входов 0..t, учитывается лишь последняя строка, и целевой метки во входе нет
+    n_scored = int((targets != IGNORE).sum())
+    loss, grads = 0.0, {name: np.zeros_like(value) for name, value in model.params.items()}
+    for t in range(inputs.shape[1]):                              #zh 每一步 T 次前向传播 #en T forward passes per step #ru T прямых проходов на шаг
+        scored_here = int((targets[:, t] != IGNORE).sum())
+        if scored_here == 0:
+            continue
+        logits, saved = model.forward_train(inputs[:, :t + 1], causal=False)            # (B, t + 1, V)
+        last_only = np.full(logits.shape[:2], IGNORE)
+        last_only[:, -1] = targets[:, t]
+        part, saved_loss = layers.cross_entropy_forward(logits, last_only)
+        share = scored_here / n_scored                             #zh 整个批量上的平均 #en the mean over the whole batch #ru среднее по всему батчу
+        loss += share * part
+        for name, grad in model.backward(layers.cross_entropy_backward(share, saved_loss), saved).items():
+            grads[name] += grad
+    return loss, grads
+
+prefix_runs = {}                                            #zh 种子 -> (模型, 藏起未来的损失, 留出行上的损失, 续写对的词数) #en seed -> (model, loss with the future hidden, held-out loss, words completed) #ru seed -> (модель, потери со спрятанным будущим, потери на отложенных строках, продолженные слова)
+
+def run_on_prefixes(seed):
+    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
+    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01, seed=seed + 1, loss_and_grads=prefix_loss_and_grads)
+    prefix_runs[seed] = (model, future_hidden_loss(model, inputs, targets, False),
+                         future_hidden_loss(model, held_inputs, held_targets, False), completions_right(model, False))
+    print(seed, *(round(value, 4) for value in prefix_runs[seed][1:3]), prefix_runs[seed][3])
+
+run_on_prefixes(0)
+""")
+
+code(r"""
+for seed in (1, 2):                                         #zh 每次训练代价是原来的 8 倍，所以分两个单元格 #en each run costs eight times as much, hence two cells #ru каждый запуск в восемь раз дороже, поэтому две ячейки
+    run_on_prefixes(seed)
+""")
+
+code(r"""
+for seed in (3, 4):
+    run_on_prefixes(seed)
+for seed, (model, loss, held, right) in prefix_runs.items():
+    assert best_causal < loss < best_causal + 0.05 and held_rule_level < held < held_rule_level + 0.03 and right == 36
+print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2) for f in (min, max)])
+""")
+
+md(
+    zh=r"""
+小结一下这个实验。不加掩码时，训练损失好得“不可能”：低于任何因果模型的下界，过去无从预测的目标也全部答对。一旦像生成时那样把未来藏起来，它的损失在我们试过的每个种子下都远高于带掩码的模型；它生成时错成什么样，则随种子而变。单看平均训练损失发现不了作弊，在这里揭穿它的是算得出的下界 $\mathcal{L}^*$。在真实文本上，稍长的前缀几乎都只出现一次，靠计数得到的下界低得毫无用处，好得过分的损失看上去就像成功。但泄漏在那里仍然有迹可循：把未来藏起来的损失；本该是自由选择的位置上（例如文档的第一个词元）损失几乎为 0；还有 §4 和 §7.4 的未来扰动检验，它直接在代码上找泄漏。掩码本身并不教会模型什么：它让一次传播就能训练每个位置，而答案不在视野之内；它也让 KV 缓存成立。
+""",
+    en=r"""
+To sum up the experiment: without the mask the training loss is "impossibly" good, below the bound of every causal model, and the model gets every unpredictable target right. Hide the future, as generation does, and its loss is far above the masked model's at every seed we tried; how badly it then writes depends on the seed. The mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, where almost every longer prefix occurs only once, counting gives a bound too low to be of use, and a loss that is too good looks like success. The leak still shows there: in the loss with the future hidden, in a loss near 0 at positions whose next token is a free choice (the first token of a document, say), and in the future-perturbation test of §4 and §7.4, which looks for it in the code itself. The mask teaches the model nothing: it lets one pass train every position without the answer in view, and it makes the KV cache valid.
+""",
+    ru=r"""
+Подведём итог эксперимента. Без маски потери при обучении «невозможно» хороши — ниже границы для любой причинной модели, — и модель угадывает все непредсказуемые метки. Стоит спрятать будущее, как при генерации, и её потери оказываются намного выше, чем у модели с маской, при каждом опробованном seed; насколько плохо она при этом пишет, зависит от seed. Сами по себе средние потери при обучении ничего не выдают; здесь списывание разоблачила вычисленная граница $\mathcal{L}^*$. На настоящем тексте, где почти каждый префикс подлиннее встречается лишь однажды, подсчёт даёт слишком низкую границу, чтобы от неё была польза, и подозрительно хорошие потери выглядят просто успехом. Но утечка видна и там: в потерях со спрятанным будущим, в почти нулевых потерях в позициях, где следующий токен выбирается свободно (скажем, первый токен документа), и в проверке возмущением будущего из §4 и §7.4, которая ищет её в самом коде. Маска ничему модель не учит: она позволяет за один проход обучить каждую позицию так, чтобы ответ не был виден, и делает KV-кэш корректным.
 """,
 )
 
@@ -815,7 +1154,7 @@ md(
 
 code(r"""
 line = held_out[8]                                         #zh 三种文字各一个字母 #en one letter of each script #ru по букве каждой письменности
-ids = np.array([BOS] + encode(line, vocab))                # (T,) = 8 positions
+ids = np.array([BOS] + encode(line, vocab))                # (8,)
 perturbed = checks.perturb_future(ids, 4, np.random.default_rng(7), vocab_size=len(vocab))
 print(decode(ids, vocab), "|", decode(perturbed, vocab))
 result = checks.check_causality(masked.forward, lambda t: masked.forward(t, causal=False), ids, perturbed,
@@ -840,7 +1179,7 @@ md(
     en=r"""
 ### Induction over layers, on the real model
 
-The structural argument of §4.2 inducts over layers: row $i$ of the embedding depends only on $x_i$ (the base case); if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it, because layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position (the induction step). `residual_stream` returns $L+1 = 3$ arrays $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ is the embedding and $x^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
+The structural argument of §4.2 is an induction over layers. The base case: row $i$ of the embedding depends only on $x_i$. The induction step: if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it, because layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position. `residual_stream` returns $L+1 = 3$ arrays $x^{(0)}, x^{(1)}, x^{(2)}$: $x^{(0)}$ is the embedding and $x^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
 
 * with the mask: the prefix change is exactly 0 in all three, so every step of the induction holds;
 * with the mask off in both blocks: $x^{(0)}$ is still 0 (the embedding works position by position), and the change starts at $x^{(1)}$;
@@ -886,7 +1225,7 @@ md(
     en=r"""
 ### The same thing, seen through the gradient
 
-Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular, exactly the allowed set of §1, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
+Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular: the allowed set of §1 again, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
 """,
     ru=r"""
 ### То же самое через градиент
@@ -1025,6 +1364,63 @@ assert round(first_only_error, 4) == 2.0155 and round(reset_error, 4) == 14.15
 
 md(
     zh=r"""
+logits 差多少，并不直接说明模型会写出什么。这一行最后一个位置的误差是 2.0155；但在 §7.3 的五个带掩码模型和 36 个留出行上（共 180 种组合），只缓存第一层时的误差从 0.60 到 2.47 不等，其中 37 种小于 1。要紧的是生成。下面的单元格对每个模型，分别用正确的缓存和两种错误的缓存，像 §7.2 那样贪心续写 36 个留出词。每一层都有缓存时，每个种子下 36 个全对；只缓存第一层时只对 3～21 个；位置归零时一个也不对。
+""",
+    en=r"""
+A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.0155, but over the five masked models of §7.3 and the 36 held-out lines (180 cases), caching only the first layer gives errors from 0.60 to 2.47, below 1 in 37 cases. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only the first layer gets 3 to 21 right; resetting the position gets none.
+""",
+    ru=r"""
+Расхождение логитов само по себе ещё не говорит, что модель напишет. На этой строке ошибка в последней позиции равна 2,0155, но на пяти моделях с маской из §7.3 и 36 отложенных строках (180 случаев) кэширование только первого слоя даёт ошибки от 0,60 до 2,47, причём в 37 случаях меньше 1. Важна генерация. Для каждой модели ячейка ниже жадно продолжает 36 отложенных слов, как в §7.2: один раз с правильным кэшем и по разу с каждым неправильным. С кэшем в каждом слое при любом seed верны все 36; если кэшировать только первый слой, верных от 3 до 21; если сбрасывать позицию, ни одного.
+""",
+)
+
+code(r"""
+def completes(step, line):
+    #zh step(token, position) 返回该位置的 logits；和 §7.2 一样贪心续写
+    #en step(token, position) returns the logits of that position; greedy completion as in §7.2
+    #ru step(token, position) возвращает логиты этой позиции; жадное продолжение, как в §7.2
+    word = line.split("|")[0]
+    ids = [BOS] + encode(word + "|", vocab)
+    for position, token in enumerate(ids):
+        logits = step(token, position)
+    for n in range(len(word) + 1):
+        ids.append(int(np.argmax(logits)))
+        if n < len(word):
+            logits = step(ids[-1], len(ids) - 1)
+    return decode(ids[1:], vocab) == line + "<eos>"
+
+def right_with(model, cache_kind):
+    right = 0
+    for line in held_out:
+        cache = model.new_cache()
+        step = {"every layer": lambda token, position: model.step(token, cache),
+                "first layer only": lambda token, position: step_caching_only_the_first_layer(
+                    model, token, position, cache.layers[0]),
+                "position reset": lambda token, position: model.step(token, cache, position=0)}[cache_kind]
+        right += completes(step, line)
+    return right
+
+errors = []
+for seed in SEEDS:
+    model = runs[True, seed][0]
+    for line in held_out:
+        line_ids = np.array([BOS] + encode(line, vocab))
+        first = model.new_cache().layers[0]
+        last = [step_caching_only_the_first_layer(model, int(t), p, first) for p, t in enumerate(line_ids)][-1]
+        errors.append(float(np.abs(last - model.forward(line_ids)[-1]).max()))
+print(len(errors), round(min(errors), 2), round(max(errors), 2), sum(e < 1 for e in errors))
+kinds = ("every layer", "first layer only", "position reset")
+right = {seed: [right_with(runs[True, seed][0], kind) for kind in kinds] for seed in SEEDS}
+for seed in SEEDS:
+    print(seed, *right[seed])
+assert len(errors) == 180 and round(min(errors), 2) == 0.6 and round(max(errors), 2) == 2.47
+assert sum(e < 1 for e in errors) == 37
+assert [r[0] for r in right.values()] == [36] * 5 and [r[2] for r in right.values()] == [0] * 5
+assert [r[1] for r in right.values()] == [17, 21, 3, 13, 13]
+""")
+
+md(
+    zh=r"""
 ### 超出位置表，以及不是单个整数的词元
 
 位置表只有 $C = 8$ 行。缓存存满 8 个位置后再走一步，`step` 抛出 `ValueError`；送入的不是单个整数（例如一个数组），`step` 抛出 `TypeError` 并说明收到的是什么。两种情况下缓存都保持原样：每一层的长度仍是 8，已存的键和值一位也没变。
@@ -1058,43 +1454,57 @@ md(
     zh=r"""
 ### 缓存省下的工作和时间
 
-用一个随机参数、更大的模型（$D=64$、$H=4$、$L=2$、位置表 512 行）从 `<bos>` 贪心生成 $n$ 个词元，比较两种做法：不用缓存（每一步对整个前缀做完整前向传播），以及 `generate`（每层一个 KV 缓存，每步只算一个新位置）。不用缓存时，第 $s$ 步要把长度为 $s$ 的整个前缀重新算一遍，每一层一共算 $1 + 2 + \dots + n = n(n+1)/2$ 个位置；用缓存时每一层只算 $n$ 个位置，少了 $(n+1)/2$ 倍。下面的单元格打印这两个数和它们的比值，并断言两种做法生成的词元完全相同：缓存省下的是重复的工作，不改变结果。
+用一个随机参数、更大的模型（$D=64$、$H=4$、$L=2$、位置表 512 行）从 `<bos>` 贪心生成 $n$ 个词元，比较两种做法：不用缓存（每一步对整个前缀做完整前向传播），以及 `generate`（每层一个 KV 缓存，每步只算一个新位置）。不用缓存时，第 $s$ 步要把长度为 $s$ 的整个前缀重新算一遍，每一层一共算 $1 + 2 + \dots + n = n(n+1)/2$ 个位置；用缓存时每一层只算 $n$ 个位置，少了 $(n+1)/2$ 倍。下面的单元格在生成时实际数出两种做法各算了多少个位置，打印这两个数和它们的比值，并断言两种做法生成的词元完全相同：缓存省下的是重复的工作，不改变结果。
 """,
     en=r"""
 ### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` in two ways: without a cache (the full forward pass over the whole prefix at every step), and with `generate` (a KV cache per layer, one new position per step). Without the cache, step $s$ recomputes the whole prefix of length $s$, so every layer computes $1 + 2 + \dots + n = n(n+1)/2$ positions in all; with the cache every layer computes $n$ positions, $(n+1)/2$ times fewer. The cell below prints both counts and their ratio, and asserts that both ways generate exactly the same tokens: what the cache saves is repeated work, and the result does not change.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` in two ways: without a cache (the full forward pass over the whole prefix at every step), and with `generate` (a KV cache per layer, one new position per step). Without the cache, step $s$ recomputes the whole prefix of length $s$, so every layer computes $1 + 2 + \dots + n = n(n+1)/2$ positions in all; with the cache every layer computes $n$ positions, $(n+1)/2$ times fewer. The cell below counts the positions each way computes while it generates, prints both counts and their ratio, and asserts that both ways generate the same tokens: the cache saves repeated work and leaves the result as it was.
 """,
     ru=r"""
 ### Сколько работы и времени экономит кэш
 
-Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, $L=2$, таблица позиций из 512 строк) и жадно сгенерируем $n$ токенов от `<bos>` двумя способами: без кэша (на каждом шаге полный прямой проход по всему префиксу) и методом `generate` (KV-кэш в каждом слое, на каждом шаге одна новая позиция). Без кэша шаг $s$ заново вычисляет весь префикс длины $s$, и каждый слой вычисляет всего $1 + 2 + \dots + n = n(n+1)/2$ позиций; с кэшем каждый слой вычисляет $n$ позиций, в $(n+1)/2$ раз меньше. Ячейка ниже печатает оба числа и их отношение и проверяет, что оба способа порождают в точности одни и те же токены: кэш экономит повторную работу, а результат не меняется.
+Возьмём модель побольше со случайными параметрами ($D=64$, $H=4$, $L=2$, таблица позиций из 512 строк) и жадно сгенерируем $n$ токенов от `<bos>` двумя способами: без кэша (на каждом шаге полный прямой проход по всему префиксу) и методом `generate` (KV-кэш в каждом слое, на каждом шаге одна новая позиция). Без кэша шаг $s$ заново вычисляет весь префикс длины $s$, и каждый слой вычисляет всего $1 + 2 + \dots + n = n(n+1)/2$ позиций; с кэшем каждый слой вычисляет $n$ позиций, в $(n+1)/2$ раз меньше. Ячейка ниже по ходу генерации подсчитывает, сколько позиций вычисляет каждый способ, печатает оба числа и их отношение и проверяет, что оба способа порождают одни и те же токены: кэш экономит повторную работу, а результат не меняется.
 """,
 )
 
 code(r"""
 big = Decoder.init(vocab_size=64, context_size=512, width=64, n_heads=4, n_layers=2, seed=0)
 lengths = [16, 32, 64, 128]
+computed = Counter()                                      #zh 两种做法各算了多少个位置 #en positions computed by each way #ru сколько позиций вычислил каждый способ
+
+def counting(way, method, positions):
+    def counted(*args, **kwargs):
+        computed[way] += positions(*args)
+        return method(*args, **kwargs)
+    return counted
+
+big.forward = counting("without", big.forward, lambda ids, *rest: len(ids))   #zh 一次完整前向传播：len(ids) 个位置 #en a full forward pass: len(ids) positions #ru полный прямой проход: len(ids) позиций
+big.step = counting("with", big.step, lambda token, *rest: 1)                  #zh 带缓存的一步：1 个位置 #en a cached step: 1 position #ru шаг с кэшем: 1 позиция
 for n in lengths:
+    computed.clear()
     same = big.generate(np.array([BOS]), n).tolist() == generate_without_cache(big, [BOS], n, True)[0].tolist()
-    positions_without, positions_with = n * (n + 1) // 2, n    #zh 每一层算过的位置数 #en positions computed in every layer #ru сколько позиций вычислено в каждом слое
-    print(n, positions_without, positions_with, round(positions_without / positions_with, 1), same)
-    assert same
+    print(n, computed["without"], computed["with"], round(computed["without"] / computed["with"], 1), same)
+    assert computed["without"] == n * (n + 1) // 2 and computed["with"] == n and same
+del big.forward, big.step                                 #zh 恢复原来的方法 #en back to the plain methods #ru возвращаем исходные методы
 """)
 
 md(
     zh=r"""
-时间则取决于机器和它当时的负载，所以下面这个单元格只打印计时，输出不参与比对，也不做断言。时间的比值比位置数的比值小：用缓存的每一步仍要读取所有已存的键，而且每次调用都有一份与 $n$ 无关的固定开销。`make bench` 在同一次运行里并排测量两种做法，给出 $T = 128$ 和 $512$ 时每秒生成的词元数。
+时间则取决于机器和它当时的负载，下面的单元格只是把计时打印出来。时间的比值比位置数的比值小：用缓存的每一步仍要读取所有已存的键，而且每次调用都有一份与 $n$ 无关的固定开销。`make bench` 在同一次运行里并排测量两种做法，给出 $T = 128$ 和 $512$ 时每秒生成的词元数。
 """,
     en=r"""
-Time, on the other hand, depends on the machine and on its load at the moment, so the cell below only prints timings: its output is not compared and it asserts nothing. The ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost that does not depend on $n$. `make bench` measures both ways side by side in one run and reports tokens per second at $T = 128$ and $512$.
+Time, on the other hand, depends on the machine and its load at the moment; the cell below just prints the timings. The ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost that does not depend on $n$. `make bench` measures both ways side by side in one run and reports tokens per second at $T = 128$ and $512$.
 """,
     ru=r"""
-Время же зависит от машины и от её загрузки в данный момент, поэтому ячейка ниже только печатает замеры: её результат не сравнивается, и она ничего не проверяет. Отношение времён меньше отношения числа позиций: каждый шаг с кэшем всё равно читает все сохранённые ключи, а у каждого вызова есть постоянные накладные расходы, не зависящие от $n$. `make bench` измеряет оба способа бок о бок в одном запуске и печатает число токенов в секунду при $T = 128$ и $512$.
+Время же зависит от машины и её загрузки в данный момент; ячейка ниже просто печатает замеры. Отношение времён меньше отношения числа позиций: каждый шаг с кэшем всё равно читает все сохранённые ключи, а у каждого вызова есть постоянные накладные расходы, не зависящие от $n$. `make bench` измеряет оба способа бок о бок в одном запуске и печатает число токенов в секунду при $T = 128$ и $512$.
 """,
 )
 
 code(r"""
+#zh 用时因机器而异，所以这个单元格的输出不参与比对
+#en timings differ from machine to machine, so this cell's output is not compared
+#ru время на разных машинах разное, поэтому результат этой ячейки не сравнивается
 for n in lengths:
     start = time.perf_counter()
     generate_without_cache(big, [BOS], n, True)
@@ -1160,28 +1570,31 @@ md(
     zh=r"""
 ## 7.7 小结
 
-* 把 §1～§6 的部件装进 $L$ 个前置层归一化的残差块，再加上层归一化、GELU 逐位置 MLP、输出层和交叉熵，就得到一个可以在 NumPy 中训练的解码器。每个反向传播都与中心差分核对过（float64、$\varepsilon = 10^{-4}$，相对误差都小于 $10^{-6}$），也与 PyTorch 的自动求导核对过（见测试）。
-* 在镜像语言上，带掩码的模型损失降到因果模型的下界 $\mathcal{L}^* \approx 0.6969$ 附近，并能正确倒写全部 36 个从未见过的词。
-* 同一个模型去掉掩码训练，损失降到 0.0005，低于**任何**因果模型的下界；把未来藏起来之后，损失约 4.44，比随机猜测还差，生成的文本也不合规则。训练损失只有和算出的下界 $\mathcal{L}^*$ 对比才露出破绽；在真实文本上没有这样的下界，单看损失发现不了问题。
+* 把 §1～§6 的部件装进 $L$ 个前置层归一化的残差块，再加上层归一化、GELU 逐位置 MLP、输出层和交叉熵，就得到一个可以在 NumPy 中训练的解码器。本节把每个反向传播都与中心差分核对过（float64、$\varepsilon = 10^{-4}$，相对误差都小于 $10^{-6}$）；装了 PyTorch 时，`tests/test_decoder_torch.py` 还会把它们与 PyTorch 的自动求导逐一比较。
+* 在镜像语言上，带掩码的模型把损失降到因果模型的下界 $\mathcal{L}^* \approx 0.6969$ 附近，能正确倒写全部 36 个从未见过的词，留出行上的损失也紧贴规则水平：它学到的是规则，而不是语料。五个随机种子下都是如此。
+* 同一个模型去掉掩码训练，损失降到 0.0005 左右，低于任何因果模型的下界，过去无从预测的目标也全部答对；它的注意力直接读取答案所在的位置。把未来藏起来之后，它的损失远高于带掩码的模型，而且训练越久越高。这些在五个种子下都成立；它生成时错得多厉害，则随种子而变。
+* 不加掩码、只在前缀上训练的模型同样能学会规则。掩码换来的是效率：一次传播训练所有位置，而且旧位置的键和值不再改变，可以缓存。
 * 带阴性对照的未来扰动检验、逐层的残差流和梯度的可达矩阵都表明：整个模型是因果的；只要有一层不带掩码，泄漏就会一直传到输出。
-* 每一层都要有自己的 KV 缓存。逐词元生成与完整前向传播的误差在 $10^{-12}$ 以内；只缓存第一层或把位置归零，误差都在 1 以上。
+* 每一层都要有自己的 KV 缓存。逐词元生成与完整前向传播的误差在 $10^{-12}$ 以内。只缓存第一层时，36 个留出词只能写对 3～21 个；把位置归零，一个也写不对。
 """,
     en=r"""
 ## 7.7 Summary
 
-* Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass has been checked against central differences (float64, $\varepsilon = 10^{-4}$, every relative error below $10^{-6}$) and against PyTorch autograd (see the tests).
-* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and correctly reverses all 36 words it has never seen.
-* The same model trained without the mask reaches a loss of 0.0005, below the bound of **every** causal model; with the future hidden its loss is about 4.44, worse than chance, and its text breaks the rule. Only the comparison with the computed bound $\mathcal{L}^*$ shows that the training loss is suspect; on real text, with no such bound at hand, the loss alone would not show the problem.
+* Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. This section checked every backward pass against central differences (float64, $\varepsilon = 10^{-4}$, every relative error below $10^{-6}$); with PyTorch installed, `tests/test_decoder_torch.py` also compares each of them with PyTorch autograd.
+* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$, reverses all 36 words it has never seen, and stays close to the rule level on the held-out lines: it has learned the rule, not the corpus. This holds at all five seeds.
+* The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every unpredictable target right; its attention reads the positions that hold the answer. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
+* A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
-* Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$; caching only the first layer or resetting the position to 0 gives errors above 1.
+* Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only the first layer completes 3 to 21 of the 36 held-out words; resetting the position completes none.
 """,
     ru=r"""
 ## 7.7 Итоги
 
-* Поместите части из §1–§6 в $L$ остаточных блоков с предварительной нормализацией слоя (pre-LN), добавьте нормализацию слоя, позиционный MLP с GELU, выходной слой и перекрёстную энтропию — и получится декодер, который обучается на NumPy. Каждый обратный проход сверен с центральными разностями (float64, $\varepsilon = 10^{-4}$, все относительные ошибки меньше $10^{-6}$) и с автоматическим дифференцированием PyTorch (см. тесты).
-* На зеркальном языке модель с маской опускает потери почти до границы для причинных моделей $\mathcal{L}^* \approx 0{,}6969$ и правильно переворачивает все 36 слов, которых никогда не видела.
-* Та же модель, обученная без маски, доходит до потерь 0,0005 — ниже границы для **любой** причинной модели; если спрятать будущее, её потери около 4,44 — хуже случайного угадывания, — а порождённый текст нарушает правило. Что с потерями при обучении что-то не так, видно только при сравнении с вычисленной границей $\mathcal{L}^*$; на настоящем тексте такой границы нет, и по одним потерям проблему не увидеть.
+* Поместите части из §1–§6 в $L$ остаточных блоков с предварительной нормализацией слоя (pre-LN), добавьте нормализацию слоя, позиционный MLP с GELU, выходной слой и перекрёстную энтропию — и получится декодер, который обучается на NumPy. В этом разделе каждый обратный проход сверен с центральными разностями (float64, $\varepsilon = 10^{-4}$, все относительные ошибки меньше $10^{-6}$); если установлен PyTorch, `tests/test_decoder_torch.py` ещё и сравнивает каждый из них с автоматическим дифференцированием PyTorch.
+* На зеркальном языке модель с маской опускает потери почти до границы для причинных моделей $\mathcal{L}^* \approx 0{,}6969$, правильно переворачивает все 36 слов, которых никогда не видела, и на отложенных строках держится рядом с уровнем правила: она усвоила правило, а не корпус. Так при всех пяти значениях seed.
+* Та же модель, обученная без маски, доходит до потерь около 0,0005 — ниже границы для любой причинной модели — и угадывает все непредсказуемые метки; её внимание читает позиции, где лежит ответ. Со спрятанным будущим её потери намного выше, чем у модели с маской, и растут по мере обучения. Всё это верно при всех пяти значениях seed; а насколько плохо модель затем порождает текст, от seed зависит.
+* Модель без маски, обученная на префиксах, тоже усваивает правило. Маска даёт эффективность: один проход обучает все позиции, а ключи и значения старых позиций больше не меняются, и их можно кэшировать.
 * Проверка возмущением будущего с отрицательным контролем, остаточный поток слой за слоем и матрица достижимости градиента показывают: модель целиком причинна, а одного слоя без маски достаточно, чтобы утечка дошла до выхода.
-* Каждому слою нужен свой KV-кэш. Пошаговая генерация совпадает с полным прямым проходом с точностью до $10^{-12}$; если кэшировать только первый слой или сбрасывать позицию в 0, ошибки превышают 1.
+* Каждому слою нужен свой KV-кэш. Пошаговая генерация совпадает с полным прямым проходом с точностью до $10^{-12}$. Если кэшировать только первый слой, верно продолжаются лишь от 3 до 21 из 36 отложенных слов; если сбрасывать позицию в 0 — ни одного.
 """,
 )
