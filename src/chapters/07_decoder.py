@@ -199,13 +199,13 @@ def magnitude(error):
 
 md(
     zh=r"""
-**掩码 softmax。** 若 $w = \mathrm{softmax}(s)$ 只在许可集合上取值，则对分数的梯度为 $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$。未来位置的权重 $w_j = 0$，所以它的梯度**恰好为 0**：被掩码禁止的分数从未影响输出，也就收不到任何梯度。这里用 3 个查询、5 个键，查询按 §1.4 的方式右下对齐（第 $i$ 个查询位于位置 $5-3+i$）。
+**掩码 softmax。** 若 $w = \mathrm{softmax}(s)$ 只在许可集合上取值，则对分数的梯度为 $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$。未来位置的权重 $w_j = 0$，所以它的梯度**恰好为 0**：被掩码禁止的分数从未影响输出，也就收不到任何梯度。这里用 3 个查询、5 个键，查询按 §5.1 末尾的方式右下对齐（第 $i$ 个查询位于位置 $5-3+i$）。
 """,
     en=r"""
-**Masked softmax.** If $w = \mathrm{softmax}(s)$ is taken over the allowed set only, the gradient with respect to the scores is $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. A future position has weight $w_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §1.4 (query $i$ sits at position $5-3+i$).
+**Masked softmax.** If $w = \mathrm{softmax}(s)$ is taken over the allowed set only, the gradient with respect to the scores is $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. A future position has weight $w_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as at the end of §5.1 (query $i$ sits at position $5-3+i$).
 """,
     ru=r"""
-**Маскированный softmax.** Если $w = \mathrm{softmax}(s)$ берётся только по множеству разрешённых позиций, то градиент по оценкам равен $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. У будущей позиции вес $w_j = 0$, поэтому её градиент **в точности равен 0**: оценка, закрытая маской, никогда не влияла на выход и градиента тоже не получает. Берём 3 запроса и 5 ключей с выравниванием по правому нижнему углу, как в §1.4 (запрос $i$ находится в позиции $5-3+i$).
+**Маскированный softmax.** Если $w = \mathrm{softmax}(s)$ берётся только по множеству разрешённых позиций, то градиент по оценкам равен $\partial f / \partial s_j = w_j \big(g_j - \sum_k w_k g_k\big)$. У будущей позиции вес $w_j = 0$, поэтому её градиент **в точности равен 0**: оценка, закрытая маской, никогда не влияла на выход и градиента тоже не получает. Берём 3 запроса и 5 ключей с выравниванием по правому нижнему углу, как в конце §5.1 (запрос $i$ находится в позиции $5-3+i$).
 """,
 )
 
@@ -775,7 +775,7 @@ Which positions does the unmasked model read? The figure shows the attention wei
 )
 
 code(r"""
-from lib.plots import heatmaps
+from figures.plots import heatmaps
 
 line_ids = np.array([BOS] + encode("aжb|bжa", vocab))                        # (T,)
 tokens = [vocab[i] for i in line_ids]
