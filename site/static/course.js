@@ -32,4 +32,29 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") closeMenus(null);
   });
+
+  // Figures drawn as images (lib/plots.py: text of at least 10 pt at 100 dpi,
+  // 13.9 px at the drawn size) are never shown below 3/4 of that size, so their
+  // text stays at least 10 px on a phone; a narrower column lets the figure
+  // scroll sideways inside its own box (focusable, so a keyboard can scroll it),
+  // never the page. Diagrams (SVG) scale as vectors and are left alone.
+  var SMALLEST = 0.75;
+  function keepReadable(img) {
+    if (!img.naturalWidth) return;
+    img.style.minWidth = Math.round(img.naturalWidth * SMALLEST) + "px";
+    var box = img.closest("figure.course-figure") || img.closest("div.output");
+    if (box && box.scrollWidth > box.clientWidth + 1 && !box.hasAttribute("tabindex")) {
+      box.setAttribute("tabindex", "0");
+      box.classList.add("course-scrolls");
+    }
+  }
+  function readableFigures() {
+    var images = document.querySelectorAll(".bd-article .cell_output img:not([src$='.svg'])");
+    Array.prototype.forEach.call(images, function (img) {
+      if (img.complete) keepReadable(img);
+      else img.addEventListener("load", function () { keepReadable(img); });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", readableFigures);
+  else readableFigures();
 })();
