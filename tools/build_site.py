@@ -82,11 +82,15 @@ VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in
 ICONS_CSS = "course-icons.css"           # written by make_icon_subset into VENDOR_STATIC
 TEST_VENDOR = VENDOR / "test"            # packages only the tests use (axe-core); never in the site
 SHARED_DIRS = ("_static", "_images")     # stored once for all languages when identical
+SEARCH_INDEX = "course-search-index.js"  # written next to each language's search.html after assembling
 # Files of a Sphinx output that are not part of the published site: Sphinx's own
 # state, the theme's template macros (copied as static files), source maps, and
 # the icon script no page loads (site/templates/layout.html). A page that still
 # referred to one would fail the build's reference check.
-NOT_PUBLISHED = (".buildinfo", "_static/*.html", "*.map", "_static/scripts/fontawesome.js*")
+NOT_PUBLISHED = (".buildinfo", "_static/*.html", "*.map", "_static/scripts/fontawesome.js*",
+                 # Sphinx's search engine and index: search.html uses the site's own
+                 # (site/templates/search.html, tools/search_index.py)
+                 "searchindex.js", "_static/searchtools.js")
 
 
 def use_build_dir(build: Path) -> None:
@@ -725,7 +729,7 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
             if rel.split("/", 1)[0] in SHARED_DIRS:
                 own.append(rel)
         per_language[code] = own
-    keep = written | {"index.html", "build-info.json"}
+    keep = written | {"index.html", "build-info.json"} | {f"{c}/{SEARCH_INDEX}" for c in langs}
     for path in sorted(out.rglob("*"), reverse=True):
         rel = path.relative_to(out).as_posix()
         if path.is_file() and rel not in keep:
@@ -991,6 +995,11 @@ def build(args) -> int:
 
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
     summary = assemble(built)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tools import search_index
+    for code in built:     # the site's search index (site/static/course-search.js), per language
+        write_if_changed(OUT / code / SEARCH_INDEX, search_index.script(search_index.build(OUT / code, code, docs[code])))
     # The landing page is written before the references are checked, so that a
     # landing page left by an older build is never the one checked.
     titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}

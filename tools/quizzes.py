@@ -302,7 +302,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
                                 qid)
             out.append('<ol class="quiz-choices" type="A">')
             for i, (text, why, is_right) in enumerate(options):
-                out.append(f'<li data-right="{int(is_right)}" data-why="{html.escape(why, quote=True)}">'
+                out.append(f'<li data-right="{int(is_right)}" data-why="{html.escape(why.replace("`", ""), quote=True)}">'
                            f'{inline(text)}</li>')
             out.append("</ol>")
             letters = "ABCDEFGH"

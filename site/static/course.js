@@ -6,7 +6,22 @@
   function currentSection() {
     var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
     var section = target && (target.matches("section[id]") ? target : target.closest("section[id]"));
+    // Scrolled since (or no anchor at all): the section whose heading was passed
+    // last, i.e. the nearest heading at or above the top of the window.
+    var scrolled = scrolledSection();
+    if (scrolled && (!section || Math.abs(section.getBoundingClientRect().top) > window.innerHeight)) section = scrolled;
     return section ? section.id : "";
+  }
+  function scrolledSection() {
+    var sections = document.querySelectorAll(".bd-article section[id]");
+    var found = null;
+    for (var i = 0; i < sections.length; i++) {
+      var heading = sections[i].querySelector("h1, h2, h3, h4");
+      if (!heading || heading.closest("section") !== sections[i]) continue;
+      if (heading.getBoundingClientRect().top <= 90) found = sections[i];
+      else if (found) break;
+    }
+    return found && window.scrollY > 0 ? found : null;
   }
 
   document.addEventListener("click", function (event) {
