@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
@@ -175,7 +176,8 @@ def add_exercise_links(app, doctree, docname, found) -> None:
             para += [nodes.Text(_word(app, "sep") + _word(app, "solutions")), _doc_link(docname, family["solutions"])]
         top += para
         return
-    practised = {n for n in found if "." in n and n.split(".")[0] == number} or {number}
+    # the section itself, and the subsections its text refers to
+    practised = {number} | {n for n in found if "." in n and n.split(".")[0] == number}
     para = nodes.paragraph("", "", nodes.Text(_word(app, "practises")),
                            *_sections_list(app, docname, practised, chapters), classes=["course-nav"])
     other = "solutions" if kind == "exercises" else "exercises"
@@ -184,6 +186,19 @@ def add_exercise_links(app, doctree, docname, found) -> None:
     # right after the page's title
     title = top.next_node(nodes.title)
     top.insert(top.index(title) + 1, para)
+
+
+class CourseFigure(nodes.figure):
+    """A figure this extension numbers itself: Sphinx numbers only the exact class
+    ``nodes.figure`` (numfig), so it would otherwise add a second number ("Fig. 2")."""
+
+
+def _visit_course_figure(self, node):
+    self.visit_figure(node)
+
+
+def _depart_course_figure(self, node):
+    self.depart_figure(node)
 
 
 def caption_figures(app, doctree, docname) -> None:
@@ -195,7 +210,7 @@ def caption_figures(app, doctree, docname) -> None:
     chapter = int(m.group(1))
     count = 0
     for image in list(doctree.findall(nodes.image)):
-        if isinstance(image.parent, nodes.figure) or image.get("uri", "").endswith((".gif",)):
+        if isinstance(image.parent, nodes.figure) or "course-diagram-wide" in image.get("classes", []):
             continue
         alt = " ".join((image.get("alt") or "").split())
         if not alt:
@@ -205,18 +220,41 @@ def caption_figures(app, doctree, docname) -> None:
         first = re.split(r"(?<=[.。!?！？])\s*", alt, maxsplit=1)[0]
         caption = nodes.caption("", "", nodes.inline("", label + " ", classes=["caption-number"]),
                                 nodes.Text(first))
-        figure = nodes.figure("", classes=["course-figure"], ids=[f"fig-{chapter}-{count}"])
-        shown = image.parent if isinstance(image.parent, nodes.reference) else image
-        holder = shown
-        if isinstance(holder.parent, nodes.paragraph) and len(holder.parent.children) == 1:
+        figure = CourseFigure("", classes=["course-figure"], ids=[f"fig-{chapter}-{count}"])
+        shown = [image.parent if isinstance(image.parent, nodes.reference) else image]
+        after = shown[0].parent[shown[0].parent.index(shown[0]) + 1:]
+        if after and "course-diagram-wide" in after[0].get("classes", []):
+            shown.append(after[0])                      # its side-by-side version (add_wide_diagrams)
+        holder = shown[0]
+        if isinstance(holder.parent, nodes.paragraph) and len(holder.parent.children) == len(shown):
             holder = holder.parent                      # a Markdown image alone in its paragraph
         outer = holder.parent
         index = outer.index(holder)
-        if shown is not holder:
-            shown.parent.remove(shown)
-        figure += shown
+        for node in shown:
+            if node is not holder:
+                node.parent.remove(node)
+            figure += node
         figure += caption
         outer[index] = figure
+
+
+def add_wide_diagrams(app, doctree) -> None:
+    """A tall diagram with a side-by-side version (``figures/NAME-wide.svg``, tools/diagrams.py)
+    gets that version as a second image right after it; course.css shows the tall one on
+    narrow screens and the wide one on wide screens. Runs before Sphinx collects the page's
+    images (doctree-read, priority 400), so the wide file is copied like any other."""
+    docname = app.env.docname
+    folder = Path(app.srcdir) / posixpath.dirname(docname)
+    for image in list(doctree.findall(nodes.image)):
+        uri = image.get("uri", "")
+        if not (uri.endswith(".svg") and uri.startswith("figures/")) or uri.endswith("-wide.svg"):
+            continue
+        wide_uri = uri[:-len(".svg")] + "-wide.svg"
+        if not (folder / wide_uri).exists():
+            continue
+        image["classes"] = list(image.get("classes", [])) + ["course-diagram-narrow"]
+        wide = nodes.image(uri=wide_uri, alt=image.get("alt", ""), classes=["course-diagram-wide"])
+        image.parent.insert(image.parent.index(image) + 1, wide)
 
 
 def insert_quizzes(app, doctree, docname) -> None:
@@ -254,5 +292,7 @@ class BookLinks(SphinxTransform):
 def setup(app):
     app.add_config_value("course_quizzes", {}, "env")
     app.add_config_value("course_book_version", "", "env")    # digest of this file: re-read pages when it changes
+    app.add_node(CourseFigure, html=(_visit_course_figure, _depart_course_figure))
     app.add_transform(BookLinks)
+    app.connect("doctree-read", add_wide_diagrams, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

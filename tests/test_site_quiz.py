@@ -1,7 +1,7 @@
 """Questions at the end of each section (tools/quizzes.py, site/static/quiz.js), in the browser.
 
-Every question of every quizzed chapter, in every language, is answered on the
-built page the way a learner would: a wrong choice, then the right one (by
+Every question of every chapter (in English; two chapters also in Chinese and
+Russian) is answered on the built page the way a learner would: a wrong choice, then the right one (by
 keyboard); a number with a known mistake, then the right number as typed in
 that language (a decimal comma in Russian); steps put in order with the move
 buttons. The page must answer at once, in its language, in words and a symbol
@@ -40,8 +40,13 @@ def _number_text(value, lang):
     return text.replace(".", ",") if lang == "ru" else text
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("page_name", sorted(QUIZZED))
+# Every question of every chapter in English; every question of two chapters in
+# Chinese and Russian (the script is the same; the words come from the page).
+ANSWERED = [(page, "en") for page in sorted(QUIZZED)] + [
+    (page, lang) for lang in ("zh", "ru") for page in sorted(QUIZZED)[1:3]]
+
+
+@pytest.mark.parametrize("page_name, lang", ANSWERED)
 @in_chromium
 def test_every_question_answers_at_once(open_page, lang, page_name):
     page = open_page(lang, page_name.split("/")[1])
@@ -114,7 +119,7 @@ def test_progress_is_kept_per_language_and_nothing_else(open_page):
     assert "was-right" in quiz.locator(".quiz-q").first.get_attribute("class")
     assert quiz.locator(".quiz-progress").inner_text().startswith("(1 of")
     keys = page.evaluate("Object.keys(localStorage)")
-    assert keys == ["course-quiz:en"]
+    assert [k for k in keys if k.startswith("course-quiz")] == ["course-quiz:en"], keys
     # the Chinese page of the same browser has its own progress
     page.goto(page.url.replace("/en/", "/zh/"), wait_until="load")
     page.wait_for_selector("aside.quiz.is-live")
