@@ -284,6 +284,9 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
     def inline(text):
         return _inline(text, pages)
 
+    def plain(text):                    # inside a button (choices): no link within a control
+        return _inline(text, None)
+
     stop = "。" if lang == "zh" else ". "
 
     stem = page.rsplit("/", 1)[-1][:2]
@@ -303,7 +306,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
             out.append('<ol class="quiz-choices" type="A">')
             for i, (text, why, is_right) in enumerate(options):
                 out.append(f'<li data-right="{int(is_right)}" data-why="{html.escape(why.replace("`", ""), quote=True)}">'
-                           f'{inline(text)}</li>')
+                           f'{plain(text)}</li>')
             out.append("</ol>")
             letters = "ABCDEFGH"
             right_i = next(i for i, o in enumerate(options) if o[2])
@@ -325,7 +328,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
             if [i for _, i in steps] == list(range(len(steps))):      # never shown already solved
                 steps = steps[1:] + steps[:1]
             out.append('<ol class="quiz-steps">')
-            out += [f'<li data-step="{i}">{inline(text)}</li>' for text, i in steps]
+            out += [f'<li data-step="{i}">{plain(text)}</li>' for text, i in steps]
             out.append("</ol>")
             answer.append(f'<p>{html.escape(ui["right_order"])}</p><ol>'
                           + "".join(f"<li>{inline(s[lang])}</li>" for s in q.steps)

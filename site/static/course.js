@@ -72,4 +72,57 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", readableFigures);
   else readableFigures();
+
+  // Code that teaches, checks that guard the text: the lines of a code cell that
+  // are an `assert` (with their continuation lines) get a bar in the margin, so
+  // the prose, the code and the result stand out; the lines themselves are
+  // unchanged (nbval runs them, the copy button copies them).
+  var CHECK_TITLE = {zh: "核对语句：保证正文里的数字成立，测试会运行它",
+                     en: "A check that guards the text; the tests run it",
+                     ru: "Проверка, которая охраняет текст; её выполняют тесты"};
+  function markChecks(pre) {
+    var lines = [[]], node, parts, i;
+    var nodes = Array.prototype.slice.call(pre.childNodes);
+    for (i = 0; i < nodes.length; i++) {
+      node = nodes[i];
+      parts = node.textContent.split("\n");
+      if (parts.length === 1) { lines[lines.length - 1].push(node); continue; }
+      // a node that holds line breaks: split it into one text node per line
+      var parent = node.parentNode;
+      parts.forEach(function (part, k) {
+        if (part) {
+          var text = document.createTextNode(part);
+          parent.insertBefore(text, node);
+          lines[lines.length - 1].push(text);
+        }
+        if (k < parts.length - 1) {          // the line break stays outside the line's box
+          parent.insertBefore(document.createTextNode("\n"), node);
+          lines.push([]);
+        }
+      });
+      parent.removeChild(node);
+    }
+    var depth = 0, inCheck = false;
+    var title = CHECK_TITLE[(document.documentElement.lang || "en").split("-")[0]] || CHECK_TITLE.en;
+    lines.forEach(function (line) {
+      var text = line.map(function (n) { return n.textContent; }).join("");
+      if (!inCheck && /^\s*assert\b/.test(text)) inCheck = true;
+      if (!inCheck || !line.length) return;
+      depth += (text.match(/[([{]/g) || []).length - (text.match(/[)\]}]/g) || []).length;
+      var span = document.createElement("span");
+      span.className = "course-check-line";
+      span.title = title;
+      line[0].parentNode.insertBefore(span, line[0]);
+      line.forEach(function (n) { span.appendChild(n); });
+      if (depth <= 0 && !/\\\s*$/.test(text)) { inCheck = false; depth = 0; }
+    });
+  }
+  function markAllChecks() {
+    var pres = document.querySelectorAll(".bd-article div.cell_input pre");
+    Array.prototype.forEach.call(pres, function (pre) {
+      if (/(^|\n)\s*assert\b/.test(pre.textContent)) markChecks(pre);
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", markAllChecks);
+  else markAllChecks();
 })();
