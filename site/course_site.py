@@ -216,6 +216,9 @@ PAGE_ASSETS: tuple[PageAsset, ...] = (
     # figures/interactive.py writes each figure as <div class="cx" id="cx-...">
     PageAsset("interactive-figures.js", '<div class="cx" id="cx-'),
     PageAsset("interactive-figures.css", '<div class="cx" id="cx-'),
+    # tools/quizzes.py writes each section's questions as <aside class="quiz" ...>
+    PageAsset("quiz.js", '<aside class="quiz"'),
+    PageAsset("quiz.css", '<aside class="quiz"'),
 )
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

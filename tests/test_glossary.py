@@ -57,10 +57,25 @@ def prose(text):
     return text
 
 
+def _quiz_texts(path, rel):
+    """The questions of src/quizzes/ (tools/quizzes.py): every text of every question."""
+    from tools.quizzes import T, load as load_quiz
+    for section in load_quiz(path):
+        for k, question in enumerate(section.questions, 1):
+            texts = [question.prompt, question.why, question.right, *question.steps]
+            texts += [t for pair in question.wrong for t in pair if isinstance(t, T)]
+            for text in filter(None, texts):
+                for lang in LANGUAGES:
+                    yield f"{rel} §{section.number} question {k}", lang, text[lang], "markdown"
+
+
 def source_texts():
     """(where, lang, text, kind) for every piece of translated prose in src/ (kind: markdown, comment)."""
     for path in sorted((ROOT / "src").glob("*/*.py")):
         rel = path.relative_to(ROOT)
+        if path.parent.name == "quizzes":
+            yield from _quiz_texts(path, rel)
+            continue
         for i, cell in enumerate(load(path)):
             if cell.kind == "markdown":
                 for lang in LANGUAGES:

@@ -537,12 +537,18 @@ def test_no_sentence_points_at_a_missing_launch_button(site_dir, build_info, lan
 
 # --------------------------------------------------------------------------- search
 
+def _search(page, term):
+    """The pages of the site's search results for ``term``, best first (site/static/course-search.js)."""
+    return page.evaluate("term => (courseSearch(term).hits || []).map(h => h.entry.p + (h.entry.a ? '#' + h.entry.a : ''))",
+                         term)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_search_finds_every_page(browser, base_url, site_dir, lang):
-    """A word of each page's headings, in the page's language, finds that page (search page's engine)."""
+    """A word of each page's headings, in the page's language, finds that page (the site's search engine)."""
     context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
     try:
-        page.wait_for_function("typeof Search !== 'undefined' && Search.hasIndex()")
+        page.wait_for_function("typeof courseSearch === 'function'")
         misses = []
         for code, _, pagename in NOTEBOOK_PAGES:
             if code != lang:
@@ -554,7 +560,7 @@ def test_search_finds_every_page(browser, base_url, site_dir, lang):
             if not term:
                 misses.append(f"{pagename}: no searchable word in {headings!r}")
                 continue
-            found = page.evaluate("term => Search._performSearch(...Search._parseQuery(term)).map(r => r[0])", term)
+            found = [hit.split("#")[0] for hit in _search(page, term)]
             if pagename not in found:
                 misses.append(f"{pagename}: {term!r} found {found[:5]}")
         assert not misses, f"search ({lang}): " + "; ".join(misses)
@@ -578,23 +584,79 @@ def _search_term(lang, title):
     return words[0] if words else None
 
 
-COURSE_TERM = {"zh": "因果", "en": "causal", "ru": "причинная"}
+# Queries a learner would type, and the section that must come first: the one
+# that teaches it (a heading that names it wins over a page that mentions it).
+SEARCH_TABLE = {
+    "en": [
+        ("allowed set", "chapters/01_allowed_set"), ("bottom-right alignment", "chapters/01_allowed_set#sec-1-4"),
+        ("left padding", "chapters/01_allowed_set#sec-1-10"), ("padded queries", "chapters/01_allowed_set#sec-1-9"),
+        ("split heads", "chapters/02_heads#sec-2-2"), ("W_O", "chapters/02_heads#sec-2-4"),
+        ("number of heads", "chapters/02_heads#sec-2-6"), ("scatter-add", "chapters/03_positions#sec-3-2"),
+        ("RoPE", "chapters/03_positions#sec-3-5"), ("negative control", "chapters/04_causality#sec-4-4"),
+        ("dropout", "chapters/04_causality#sec-4-8"), ("reset", "chapters/05_cache#sec-5-3"),
+        ("pure Python", "chapters/06_evidence#sec-6-6"), ("masks", None),
+    ],
+    "zh": [
+        ("因果掩码", "chapters/01_allowed_set"), ("许可集合", "chapters/01_allowed_set"),
+        ("右下对齐", "chapters/01_allowed_set#sec-1-4"), ("左填充", "chapters/01_allowed_set#sec-1-10"),
+        ("合并头", "chapters/02_heads#sec-2-4"), ("头数", "chapters/02_heads#sec-2-6"),
+        ("散射累加", "chapters/03_positions#sec-3-2"), ("RoPE", "chapters/03_positions#sec-3-5"),
+        ("阴性对照", "chapters/04_causality#sec-4-4"), ("dropout", "chapters/04_causality#sec-4-8"),
+        ("归零", "chapters/05_cache#sec-5-3"), ("纯 Python", "chapters/06_evidence#sec-6-6"), ("掩", None),
+    ],
+    "ru": [
+        ("множество разрешённых позиций", "chapters/01_allowed_set"),
+        ("правому нижнему углу", "chapters/01_allowed_set#sec-1-4"),
+        ("дополнение слева", "chapters/01_allowed_set#sec-1-10"), ("склейка голов", "chapters/02_heads"),
+        ("число голов", "chapters/02_heads#sec-2-6"), ("накопление по индексам", "chapters/03_positions#sec-3-2"),
+        ("RoPE", "chapters/03_positions#sec-3-5"), ("отрицательный контроль", "chapters/04_causality#sec-4-4"),
+        ("dropout", "chapters/04_causality#sec-4-8"), ("сброс", "chapters/05_cache#sec-5-3"),
+        ("чистом Python", "chapters/06_evidence#sec-6-6"), ("маской", None),
+    ],
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_search_finds_course_term(browser, base_url, lang):
-    """The glossary word for 'causal' finds the causality section in each language."""
-    assert lang in COURSE_TERM, f"no search term for {lang}: add one to COURSE_TERM"
-    term = COURSE_TERM[lang]
-    assert (ROOT / "chapters" / lang / "04_causality.ipynb").exists(), f"chapters/{lang}/04_causality.ipynb missing"
-    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html?q={quote(term)}"))
+def test_search_ranks_the_lesson_first(browser, base_url, lang):
+    """Each query of SEARCH_TABLE puts its section first (None: it finds something at all);
+    the results page shows snippets that start at the match, with the match marked."""
+    table = SEARCH_TABLE[lang]
+    assert len([q for q, want in table if want]) >= 10
+    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
     try:
-        page.wait_for_function(
-            "typeof Search !== 'undefined' && Search.title"
-            " && Search.title.innerText === Documentation.gettext('Search Results')")
-        found = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.href)")
-        assert any("chapters/04_causality.html" in h for h in found), (term, found)
-        _assert_clean(log, f"search {term!r}")
+        page.wait_for_function("typeof courseSearch === 'function'")
+        wrong = []
+        for query, want in table:
+            found = _search(page, query)
+            if not found or (want and found[0].split("#")[0] != want.split("#")[0]) or (
+                    want and "#" in want and found[0] != want):
+                wrong.append(f"{query!r}: first {found[:3]}, expected {want}")
+        assert not wrong, f"search ({lang}): " + "; ".join(wrong)
+        query = table[0][0]
+        page.goto(urljoin(base_url, f"{lang}/search.html?q={quote(query)}"), wait_until="load")
+        page.wait_for_selector("#search-results ul.search li")
+        # most snippets mark the match (a section found by its heading alone may not show
+        # the word in its text), and each starts at (a few words before) its first match
+        snippets = page.eval_on_selector_all(
+            "#search-results ul.search li p.context",
+            "ps => ps.map(p => [p.textContent, p.querySelector('mark') ?"
+            " p.textContent.indexOf(p.querySelector('mark').textContent) : -1])")
+        marked = [at for _, at in snippets if at >= 0]
+        assert snippets and len(marked) >= 0.6 * len(snippets), snippets[:5]
+        assert all(at <= 60 for at in marked), [s for s in snippets if s[1] > 60][:3]
+        assert page.input_value("form.bd-search input[name='q'] >> nth=-1") == query
+        _assert_clean(log, f"search {query!r}")
+    finally:
+        context.close()
+
+
+def test_search_icon_leaves_the_query_readable(browser, base_url):
+    """The magnifier sits before the search field, not over the query's first letter."""
+    context, page, log = _open(browser, urljoin(base_url, "en/search.html?q=mask"))
+    try:
+        icon = page.locator(".bd-search-container form.bd-search i.fa-magnifying-glass").bounding_box()
+        field = page.locator(".bd-search-container form.bd-search input").bounding_box()
+        assert icon["x"] + icon["width"] <= field["x"] + 1, (icon, field)
     finally:
         context.close()
 

@@ -251,7 +251,7 @@ def test_assembly_stores_shared_files_once_and_rewrites_their_urls(tmp_path):
     for lang, options in (("en", "EN"), ("ru", "RU")):
         for rel, text in {"_static/theme.css": "body{background:url(img/bg.png)}", "_static/img/bg.png": "png",
                           "_static/options.js": options, "_images/fig.png": "fig", "chapters/a.html": page,
-                          "chapters/other.html": "", ".buildinfo": "state", "_static/webpack-macros.html": "{{ x }}"}.items():
+                          "chapters/other.html": '<section id="sec-1"></section>', ".buildinfo": "state", "_static/webpack-macros.html": "{{ x }}"}.items():
             (raw / lang / rel).parent.mkdir(parents=True, exist_ok=True)
             (raw / lang / rel).write_text(text)
     (out / "stale.txt").parent.mkdir(parents=True)
@@ -273,6 +273,12 @@ def test_assembly_stores_shared_files_once_and_rewrites_their_urls(tmp_path):
     assert sorted(build_site.broken_references(out, files)) == [
         "_static/theme.css: img/bg.png", "ru/chapters/a.html: other.html#sec-1"]
     assert build_site.broken_references(out, files, ("ru/",)) == ["_static/theme.css: img/bg.png"]
+    # anchors are checked too: on the page a link leads to, and on the page itself
+    (out / "en/chapters/a.html").write_text(page + '<a href="other.html#sec-9">z</a><a href="#nowhere">w</a>')
+    bad = build_site.broken_references(out, files, ("ru/",))
+    assert "en/chapters/a.html: other.html#sec-9 (no such anchor in en/chapters/other.html)" in bad
+    assert "en/chapters/a.html: #nowhere (no such anchor on the page)" in bad
+    assert not [b for b in bad if "#sec-1" in b]
 
 
 def test_icon_subset_names_every_icon_the_pages_use():

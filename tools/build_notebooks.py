@@ -234,7 +234,8 @@ def main(argv=None):
     parser.add_argument("--prose-only", action="store_true",
                         help="only Markdown changed: keep the committed outputs (refused if any code cell changed)")
     args = parser.parse_args(argv)
-    sources = args.sources or sorted(str(p) for p in (ROOT / "src").glob("*/*.py") if not p.name.startswith("_"))
+    sources = args.sources or sorted(str(p) for p in (ROOT / "src").glob("*/*.py")      # src/quizzes/: questions
+                                     if not p.name.startswith("_") and p.parent.name != "quizzes")
     for path in sources:
         build(path, run=not args.no_execute, prose_only=args.prose_only)
 

@@ -66,6 +66,7 @@ import sys
 import tarfile
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 import yaml
 
@@ -81,11 +82,15 @@ VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in
 ICONS_CSS = "course-icons.css"           # written by make_icon_subset into VENDOR_STATIC
 TEST_VENDOR = VENDOR / "test"            # packages only the tests use (axe-core); never in the site
 SHARED_DIRS = ("_static", "_images")     # stored once for all languages when identical
+SEARCH_INDEX = "course-search-index.js"  # written next to each language's search.html after assembling
 # Files of a Sphinx output that are not part of the published site: Sphinx's own
 # state, the theme's template macros (copied as static files), source maps, and
 # the icon script no page loads (site/templates/layout.html). A page that still
 # referred to one would fail the build's reference check.
-NOT_PUBLISHED = (".buildinfo", "_static/*.html", "*.map", "_static/scripts/fontawesome.js*")
+NOT_PUBLISHED = (".buildinfo", "_static/*.html", "*.map", "_static/scripts/fontawesome.js*",
+                 # Sphinx's search engine and index: search.html uses the site's own
+                 # (site/templates/search.html, tools/search_index.py)
+                 "searchindex.js", "_static/searchtools.js")
 
 
 def use_build_dir(build: Path) -> None:
@@ -224,7 +229,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sphinx = cfg.setdefault("sphinx", {})
     sphinx["recursive_update"] = True
     sphinx.setdefault("local_extensions", {})
-    sphinx["local_extensions"] = dict(sphinx["local_extensions"] or {}, course_site=str(SITE_SRC))
+    sphinx["local_extensions"] = dict(sphinx["local_extensions"] or {}, course_site=str(SITE_SRC),
+                                      course_book=str(SITE_SRC))
     sc = sphinx.setdefault("config", {}) or {}
     sphinx["config"] = sc
     # Jupyter Book's extensions, less sphinx-thebe, which this site does not use
@@ -232,7 +238,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     # a JavaScript error on every page).
     from jupyter_book.config import get_default_sphinx_config
     sc["extensions"] = [e for e in get_default_sphinx_config()["extensions"]
-                        if e != "sphinx_thebe"] + ["course_site"]
+                        if e != "sphinx_thebe"] + ["course_site", "course_book"]
     sc["language"] = spec["sphinx_language"]
     sc["project"] = cfg["title"]
     sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC), str(WHEEL_STATIC)]
@@ -270,6 +276,14 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["course_locale_dir"] = str(stage / "locale")
     sc["course_assets_version"] = site_assets_digest(spec["sphinx_language"])
     sc["course_nb_output_folder"] = str(NB_OUTPUTS / lang)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tools import quizzes
+    # the questions of src/quizzes/ as HTML in this language (checked: tools/quizzes.py)
+    sc["course_quizzes"] = {page: [list(pair) for pair in pairs]
+                            for page, pairs in quizzes.site_quizzes(lang).items()}
+    sc["course_book_version"] = hashlib.sha256(b"".join(
+        p.read_bytes() for p in (SITE_SRC / "course_book.py", ROOT / "tools" / "quizzes.py"))).hexdigest()[:16]
     sc["course_launch"] = {
         "repo_url": repo_url,
         "branch": repo.get("branch") or "main",
@@ -344,7 +358,7 @@ def site_assets_digest(sphinx_lang: str) -> str:
     files = sorted((SITE_SRC / "locale" / sphinx_lang / "LC_MESSAGES").glob("*.po"))
     files += sorted(p for p in (SITE_SRC / "static").rglob("*") if p.is_file())
     files += sorted((SITE_SRC / "templates").rglob("*.html"))
-    files += [SITE_SRC / "vendor.json", SITE_SRC / "course_site.py"]   # the extension shapes every page
+    files += [SITE_SRC / "vendor.json", SITE_SRC / "course_site.py", SITE_SRC / "course_book.py"]   # the extension shapes every page
     files += [p for p in [VENDOR_STATIC / ICONS_CSS] if p.exists()]
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -640,11 +654,24 @@ def rewrite_shared_urls(text: str, page: str, shared: set[str]) -> str:
     return URL_ATTR.sub(fix, text)
 
 
+HTML_ID = re.compile(r"""\sid=["']([^"']+)["']""")
+
+
 def broken_references(site: Path, files: set[str], unbuilt: tuple[str, ...] = ()) -> list[str]:
-    """Local ``href``/``src`` of every page and ``url()`` of every stylesheet that name no file of the site.
+    """Local ``href``/``src`` of every page and ``url()`` of every stylesheet that name no file of
+    the site, and links whose ``#anchor`` names no id of the page they lead to (the § links of
+    site/course_book.py, the exercise and solution links, the table of contents).
 
     ``unbuilt``: folders (``"zh/"``) of languages not built yet; links into them are not judged."""
     bad = []
+    ids: dict[str, set[str]] = {}
+
+    def page_ids(rel):
+        if rel not in ids:
+            text = (site / rel).read_text(encoding="utf8", errors="replace")
+            ids[rel] = {html.unescape(i) for i in HTML_ID.findall(text)}
+        return ids[rel]
+
     for rel in sorted(files):
         if not rel.endswith((".html", ".css")):
             continue
@@ -656,13 +683,22 @@ def broken_references(site: Path, files: set[str], unbuilt: tuple[str, ...] = ()
         else:
             refs = [m.group(2) for m in CSS_URL.finditer(text)]
         for ref in refs:
+            if rel.endswith(".html") and ref.startswith("#") and len(ref) > 1:
+                if unquote(html.unescape(ref[1:])) not in page_ids(rel):
+                    bad.append(f"{rel}: {ref} (no such anchor on the page)")
+                continue
             parts = _split_url(ref)
             if parts is None or not parts[0]:
                 continue
             target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), parts[0]))
-            if target in files or (target + "/index.html") in files or target.startswith(unbuilt):
+            if target.startswith(unbuilt):
                 continue
-            bad.append(f"{rel}: {ref}")
+            if target not in files and (target + "/index.html") not in files:
+                bad.append(f"{rel}: {ref}")
+                continue
+            fragment = parts[1].split("#", 1)[1] if "#" in parts[1] else ""
+            if fragment and target.endswith(".html") and unquote(html.unescape(fragment)) not in page_ids(target):
+                bad.append(f"{rel}: {ref} (no such anchor in {target})")
     return bad
 
 
@@ -715,7 +751,7 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
             if rel.split("/", 1)[0] in SHARED_DIRS:
                 own.append(rel)
         per_language[code] = own
-    keep = written | {"index.html", "build-info.json"}
+    keep = written | {"index.html", "build-info.json"} | {f"{c}/{SEARCH_INDEX}" for c in langs}
     for path in sorted(out.rglob("*"), reverse=True):
         rel = path.relative_to(out).as_posix()
         if path.is_file() and rel not in keep:
@@ -943,7 +979,11 @@ def build(args) -> int:
         for note in notes:
             print(f"[{code}] note: {note}")
         failures += [f"[{code}] {e}" for e in errors]
-        stage(code, base, docs, roots, tocs[code])
+        try:
+            stage(code, base, docs, roots, tocs[code])
+        except ValueError as error:        # tools.quizzes.QuizError: a question the build refuses
+            print(f"[{code}] {error}")
+            return 1
     if failures:
         print("notebooks with unexpected errors (tag the cell `raises-exception` if intended):")
         print("\n".join("  " + f for f in failures))
@@ -978,6 +1018,11 @@ def build(args) -> int:
 
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
     summary = assemble(built)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tools import search_index
+    for code in built:     # the site's search index (site/static/course-search.js), per language
+        write_if_changed(OUT / code / SEARCH_INDEX, search_index.script(search_index.build(OUT / code, code, docs[code])))
     # The landing page is written before the references are checked, so that a
     # landing page left by an older build is never the one checked.
     titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}

@@ -138,6 +138,8 @@ class Drawing:
         self.lang = lang
         self.items: list[str] = []
         self.bottom = 0.0
+        # y where a tall drawing may be cut in two, to lay the halves side by side on wide screens
+        self.split: float | None = None
 
     def _grow(self, y: float) -> None:
         self.bottom = max(self.bottom, y)
@@ -198,6 +200,25 @@ class Drawing:
 
     def svg(self, alt: str) -> str:
         height = round(self.bottom + 10)
+        return self._svg(alt, WIDTH, height, "".join(self.items))
+
+    def svg_wide(self, alt: str) -> str | None:
+        """The drawing cut at ``split`` into two halves side by side (None if it has no split).
+
+        Each half is a nested viewport onto the same drawing, so the two files can never
+        differ in what they show; the text is as large as in the tall version."""
+        if self.split is None:
+            return None
+        gap = 24
+        first = round(self.split)
+        second = round(self.bottom + 10) - first
+        items = "".join(self.items)
+        body = (f'<svg x="0" y="0" width="{WIDTH}" height="{first}" viewBox="0 0 {WIDTH} {first}">{items}</svg>'
+                f'<svg x="{WIDTH + gap}" y="0" width="{WIDTH}" height="{second}" '
+                f'viewBox="0 {first} {WIDTH} {second}">{items}</svg>')
+        return self._svg(alt, 2 * WIDTH + gap, max(first, second), body)
+
+    def _svg(self, alt: str, width: float, height: float, body: str) -> str:
         defs = (
             '<defs>'
             f'<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
@@ -207,11 +228,11 @@ class Drawing:
             f'<line x1="0" y1="0" x2="0" y2="7" stroke="{LINE}" stroke-width="2.2"/></pattern>'
             '</defs>'
         )
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-                f'width="{WIDTH * SCALE:g}" height="{height * SCALE:g}" role="img" lang="{HTML_LANG[self.lang]}" '
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+                f'width="{width * SCALE:g}" height="{height * SCALE:g}" role="img" lang="{HTML_LANG[self.lang]}" '
                 f'font-family="{FONT}" fill="{INK}">'
                 f'<title>{html.escape(alt)}</title>{defs}'
-                + "".join(self.items) + "</svg>\n")
+                + body + "</svg>\n")
 
 
 # --------------------------------------------------------------------------- words
@@ -437,6 +458,7 @@ def allowed_pairs(lang: str) -> Drawing:
     y += T * cell + 18
 
     tq, tk = 2, T                                                       # §1.4: a cache of 3, then 2 queries
+    d.split = y - 8                                                     # wide screens: the two grids side by side
     y = d.box(10, y, WIDTH - 20, [w["cache"]], FILL["note"], size=15, bold_first=True) + 8
     y = columns(y, groups=[(w["cached"], 0, tk - tq - 1), (w["new"], tk - tq, tk - 1)])
     allowed = ~causal_future(tq, tk)                                    # bottom-right alignment
@@ -641,6 +663,8 @@ def cache(lang: str) -> Drawing:
         d.box(rx, qy - 6, WIDTH - 10 - rx, [w["reads"].format(s=s, ps=",\u00a0".join(map(str, range(s + 1))))],
               FILL["query"], size=14, pad=5)
         y = d.bottom + 16
+        if s == 1:
+            d.split = y - 8                                             # wide screens: steps 0-1 | step 2
     top = y
     d.rect(10, top, WIDTH - 20, 2 * 30 + 12, FILL["note"])
     for n, (kind, text) in enumerate([("new", w["legend_new"]), ("old", w["legend_old"])]):
@@ -735,8 +759,17 @@ def path(name: str, lang: str) -> Path:
     return ROOT / "chapters" / lang / "figures" / f"{name}.svg"
 
 
+def wide_path(name: str, lang: str) -> Path:
+    """The side-by-side version for wide screens (site/course_book.py shows it there)."""
+    return ROOT / "chapters" / lang / "figures" / f"{name}-wide.svg"
+
+
 def render(name: str, lang: str) -> str:
     return DIAGRAMS[name](lang).svg(ALT[name][lang])
+
+
+def render_wide(name: str, lang: str) -> str | None:
+    return DIAGRAMS[name](lang).svg_wide(ALT[name][lang])
 
 
 def markdown(name: str, lang: str) -> str:
@@ -755,14 +788,17 @@ def main(argv=None) -> int:
             if args.markdown:
                 print(f"{name} [{lang}]: {markdown(name, lang)}")
                 continue
-            text, target = render(name, lang), path(name, lang)
-            if args.check:
-                if not target.exists() or target.read_text(encoding="utf-8") != text:
-                    stale.append(str(target.relative_to(ROOT)))
-            elif not target.exists() or target.read_text(encoding="utf-8") != text:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
-                print(target.relative_to(ROOT))
+            for text, target in ((render(name, lang), path(name, lang)),
+                                 (render_wide(name, lang), wide_path(name, lang))):
+                if text is None:
+                    continue
+                if args.check:
+                    if not target.exists() or target.read_text(encoding="utf-8") != text:
+                        stale.append(str(target.relative_to(ROOT)))
+                elif not target.exists() or target.read_text(encoding="utf-8") != text:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_text(text, encoding="utf-8")
+                    print(target.relative_to(ROOT))
     if stale:
         print("not what tools/diagrams.py writes (run it):\n  " + "\n  ".join(stale))
         return 1

@@ -126,7 +126,9 @@ def describe(source, stale):
 def sources(paths):
     if paths:
         return [pathlib.Path(p) for p in paths]
-    return sorted(p for p in (ROOT / "src").glob("*/*.py") if not p.name.startswith("_"))
+    # src/quizzes/ holds questions (tools/quizzes.py), not notebook sources
+    return sorted(p for p in (ROOT / "src").glob("*/*.py")
+                  if not p.name.startswith("_") and p.parent.name != "quizzes")
 
 
 def confirm(source, cells=None):

@@ -6,7 +6,22 @@
   function currentSection() {
     var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
     var section = target && (target.matches("section[id]") ? target : target.closest("section[id]"));
+    // Scrolled since (or no anchor at all): the section whose heading was passed
+    // last, i.e. the nearest heading at or above the top of the window.
+    var scrolled = scrolledSection();
+    if (scrolled && (!section || Math.abs(section.getBoundingClientRect().top) > window.innerHeight)) section = scrolled;
     return section ? section.id : "";
+  }
+  function scrolledSection() {
+    var sections = document.querySelectorAll(".bd-article section[id]");
+    var found = null;
+    for (var i = 0; i < sections.length; i++) {
+      var heading = sections[i].querySelector("h1, h2, h3, h4");
+      if (!heading || heading.closest("section") !== sections[i]) continue;
+      if (heading.getBoundingClientRect().top <= 90) found = sections[i];
+      else if (found) break;
+    }
+    return found && window.scrollY > 0 ? found : null;
   }
 
   document.addEventListener("click", function (event) {
@@ -32,4 +47,82 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") closeMenus(null);
   });
+
+  // Figures drawn as images (lib/plots.py: text of at least 10 pt at 100 dpi,
+  // 13.9 px at the drawn size) are never shown below 3/4 of that size, so their
+  // text stays at least 10 px on a phone; a narrower column lets the figure
+  // scroll sideways inside its own box (focusable, so a keyboard can scroll it),
+  // never the page. Diagrams (SVG) scale as vectors and are left alone.
+  var SMALLEST = 0.75;
+  function keepReadable(img) {
+    if (!img.naturalWidth) return;
+    img.style.minWidth = Math.round(img.naturalWidth * SMALLEST) + "px";
+    var box = img.closest("figure.course-figure") || img.closest("div.output");
+    if (box && box.scrollWidth > box.clientWidth + 1 && !box.hasAttribute("tabindex")) {
+      box.setAttribute("tabindex", "0");
+      box.classList.add("course-scrolls");
+    }
+  }
+  function readableFigures() {
+    var images = document.querySelectorAll(".bd-article .cell_output img:not([src$='.svg'])");
+    Array.prototype.forEach.call(images, function (img) {
+      if (img.complete) keepReadable(img);
+      else img.addEventListener("load", function () { keepReadable(img); });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", readableFigures);
+  else readableFigures();
+
+  // Code that teaches, checks that guard the text: the lines of a code cell that
+  // are an `assert` (with their continuation lines) get a bar in the margin, so
+  // the prose, the code and the result stand out; the lines themselves are
+  // unchanged (nbval runs them, the copy button copies them).
+  var CHECK_TITLE = {zh: "核对语句：保证正文里的数字成立，测试会运行它",
+                     en: "A check that guards the text; the tests run it",
+                     ru: "Проверка, которая охраняет текст; её выполняют тесты"};
+  function markChecks(pre) {
+    var lines = [[]], node, parts, i;
+    var nodes = Array.prototype.slice.call(pre.childNodes);
+    for (i = 0; i < nodes.length; i++) {
+      node = nodes[i];
+      parts = node.textContent.split("\n");
+      if (parts.length === 1) { lines[lines.length - 1].push(node); continue; }
+      // a node that holds line breaks: split it into one text node per line
+      var parent = node.parentNode;
+      parts.forEach(function (part, k) {
+        if (part) {
+          var text = document.createTextNode(part);
+          parent.insertBefore(text, node);
+          lines[lines.length - 1].push(text);
+        }
+        if (k < parts.length - 1) {          // the line break stays outside the line's box
+          parent.insertBefore(document.createTextNode("\n"), node);
+          lines.push([]);
+        }
+      });
+      parent.removeChild(node);
+    }
+    var depth = 0, inCheck = false;
+    var title = CHECK_TITLE[(document.documentElement.lang || "en").split("-")[0]] || CHECK_TITLE.en;
+    lines.forEach(function (line) {
+      var text = line.map(function (n) { return n.textContent; }).join("");
+      if (!inCheck && /^\s*assert\b/.test(text)) inCheck = true;
+      if (!inCheck || !line.length) return;
+      depth += (text.match(/[([{]/g) || []).length - (text.match(/[)\]}]/g) || []).length;
+      var span = document.createElement("span");
+      span.className = "course-check-line";
+      span.title = title;
+      line[0].parentNode.insertBefore(span, line[0]);
+      line.forEach(function (n) { span.appendChild(n); });
+      if (depth <= 0 && !/\\\s*$/.test(text)) { inCheck = false; depth = 0; }
+    });
+  }
+  function markAllChecks() {
+    var pres = document.querySelectorAll(".bd-article div.cell_input pre");
+    Array.prototype.forEach.call(pres, function (pre) {
+      if (/(^|\n)\s*assert\b/.test(pre.textContent)) markChecks(pre);
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", markAllChecks);
+  else markAllChecks();
 })();

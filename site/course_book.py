@@ -1,0 +1,298 @@
+"""Sphinx extension: the course site read as a linked book (loaded by every language build).
+
+Everything here works on the doctree at build time, from patterns, so it
+survives a rewrite of the prose:
+
+* **§ references become links.**  Every ``§N`` and ``§N.M`` in running text,
+  tables, lists and summaries (not in headings, code or maths) links to the
+  chapter page of §N and the language-neutral anchor ``#sec-N-M`` (added by
+  ``course_site.SectionAnchors``).  A notebook name written as code
+  (```ex01_allowed_set```, ```exercises/en/ex01_allowed_set.ipynb```) links
+  to its page.  ``tools/build_site.py`` checks every link and anchor of the
+  assembled site, so a § that names no section fails the build.
+* **Exercises are one click away.**  Each chapter §N ends with a link to its
+  exercise page; each exercise page starts with the sections it practises (the
+  § references of its text, else §N) and a link to its solutions; each
+  solution page links back to the exercises and the sections.
+* **Figures are numbered and captioned** in the page's language ("Figure 1.2"),
+  with the first sentence of the figure's alt text as the caption.
+* **Questions** (``tools/quizzes.py``, sources in ``src/quizzes/``) are
+  inserted at the end of their section; a key whose section is not on the page
+  fails the build.
+
+Configuration values are written by ``tools/build_site.py``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.errors import ExtensionError
+from sphinx.transforms import SphinxTransform
+
+SECTION_REF = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
+NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:zh|en|ru)/)?((ex)?(\d\d)_[a-z0-9_]+)(?:\.ipynb)?$")
+SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw,
+               nodes.reference, nodes.FixedTextElement, addnodes.pending_xref, nodes.caption)
+
+WORDS = {
+    "figure": {"zh": "图 {n}", "en": "Figure {n}", "ru": "Рисунок {n}"},
+    "exercises_end": {"zh": "本节的练习：", "en": "Exercises for this section: ",
+                      "ru": "Упражнения к этому разделу: "},
+    "solutions": {"zh": "参考解答：", "en": "Solutions: ", "ru": "Решения: "},
+    "exercises": {"zh": "练习：", "en": "Exercises: ", "ru": "Упражнения: "},
+    "practises": {"zh": "本练习对应的小节：", "en": "Sections practised here: ",
+                  "ru": "Разделы, которые здесь отрабатываются: "},
+    "sep": {"zh": "；", "en": "; ", "ru": "; "},
+    "list_sep": {"zh": "、", "en": ", ", "ru": ", "},
+}
+
+
+def _word(app, key, **fmt):
+    return WORDS[key].get(app.config.course_lang, WORDS[key]["en"]).format(**fmt)
+
+
+def _pages(app):
+    """{"1": "chapters/01_allowed_set"} and {"01": {"chapters": ..., "exercises": ..., "solutions": ...}}."""
+    docs = app.config.course_docs.get(app.config.course_lang, ())
+    chapters, by_number = {}, {}
+    for doc in docs:
+        kind, _, stem = doc.partition("/")
+        m = re.match(r"(?:ex)?(\d\d)_", stem)
+        if not m:
+            continue
+        by_number.setdefault(m.group(1), {})[kind] = doc
+        if kind == "chapters":
+            chapters[str(int(m.group(1)))] = doc
+    return chapters, by_number
+
+
+def _uri(fromdoc: str, todoc: str, anchor: str = "") -> str:
+    if fromdoc == todoc:
+        return "#" + anchor if anchor else "#"
+    rel = posixpath.relpath(todoc, posixpath.dirname(fromdoc) or ".") + ".html"
+    return rel + ("#" + anchor if anchor else "")
+
+
+def _skipped(node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, SKIP_INSIDE):
+            return True
+        parent = parent.parent
+    return False
+
+
+def link_section_references(app, doctree, docname) -> set[str]:
+    """Turn every ``§N(.M)`` of the page's text into a link; returns the numbers found."""
+    chapters, _ = _pages(app)
+    found = set()
+    for text in list(doctree.findall(nodes.Text)):
+        value = text.astext()
+        if "§" not in value or _skipped(text):
+            continue
+        pieces, last = [], 0
+        for m in SECTION_REF.finditer(value):
+            target = chapters.get(m.group(1))
+            if target is None:
+                continue
+            anchor = f"sec-{m.group(1)}-{m.group(2)}" if m.group(2) else ""
+            found.add(f"{m.group(1)}.{m.group(2)}" if m.group(2) else m.group(1))
+            if m.start() > last:
+                pieces.append(nodes.Text(value[last:m.start()]))
+            pieces.append(nodes.reference(m.group(0), m.group(0), internal=True, classes=["course-sec-ref"],
+                                          refuri=_uri(docname, target, anchor)))
+            last = m.end()
+        if not pieces:
+            continue
+        if last < len(value):
+            pieces.append(nodes.Text(value[last:]))
+        parent = text.parent
+        index = parent.index(text)
+        parent[index:index + 1] = pieces
+    return found
+
+
+def link_notebook_names(app, doctree, docname) -> None:
+    """```ex01_allowed_set``` and ```exercises/en/ex01_allowed_set.ipynb``` written as code link to the page."""
+    _, by_number = _pages(app)
+    for literal in list(doctree.findall(nodes.literal)):
+        if isinstance(literal.parent, (nodes.reference, addnodes.pending_xref)) or _skipped(literal):
+            continue
+        m = NOTEBOOK_NAME.match(literal.astext().strip())
+        if not m:
+            continue
+        kind = m.group(1) or ("exercises" if m.group(3) else "chapters")
+        target = by_number.get(m.group(4), {}).get(kind)
+        if target is None or not target.endswith("/" + m.group(2)):
+            continue
+        parent = literal.parent
+        index = parent.index(literal)
+        parent[index] = nodes.reference("", "", literal, internal=True, refuri=_uri(docname, target))
+
+
+def _doc_link(docname: str, target: str):
+    """A link whose text is the target page's title (resolved when the page is written)."""
+    xref = addnodes.pending_xref("", nodes.inline("", ""), refdomain="std", reftype="doc",
+                                 reftarget="/" + target, refexplicit=False, refdoc=docname, refwarn=True)
+    return xref
+
+
+def _sections_list(app, docname, numbers, chapters):
+    items = []
+    for num in sorted(numbers, key=lambda n: [int(p) for p in n.split(".")]):
+        chapter, _, sub = num.partition(".")
+        target = chapters.get(chapter)
+        if target is None:
+            continue
+        if items:
+            items.append(nodes.Text(_word(app, "list_sep")))
+        items.append(nodes.reference("§" + num, "§" + num, internal=True, classes=["course-sec-ref"],
+                                     refuri=_uri(docname, target, f"sec-{chapter}-{sub}" if sub else "")))
+    return items
+
+
+def add_exercise_links(app, doctree, docname, found) -> None:
+    chapters, by_number = _pages(app)
+    kind, _, stem = docname.partition("/")
+    m = re.match(r"(?:ex)?(\d\d)_", stem)
+    if not m or kind not in ("chapters", "exercises", "solutions"):
+        return
+    number = str(int(m.group(1)))
+    family = by_number.get(m.group(1), {})
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if top is None:
+        return
+    if kind == "chapters":
+        if "exercises" not in family:
+            return
+        para = nodes.paragraph("", "", nodes.Text(_word(app, "exercises_end")),
+                               _doc_link(docname, family["exercises"]), classes=["course-nav", "course-nav-end"])
+        if "solutions" in family:
+            para += [nodes.Text(_word(app, "sep") + _word(app, "solutions")), _doc_link(docname, family["solutions"])]
+        top += para
+        return
+    # the section itself, and the subsections its text refers to
+    practised = {number} | {n for n in found if "." in n and n.split(".")[0] == number}
+    para = nodes.paragraph("", "", nodes.Text(_word(app, "practises")),
+                           *_sections_list(app, docname, practised, chapters), classes=["course-nav"])
+    other = "solutions" if kind == "exercises" else "exercises"
+    if other in family:
+        para += [nodes.Text(_word(app, "sep") + _word(app, other)), _doc_link(docname, family[other])]
+    # right after the page's title
+    title = top.next_node(nodes.title)
+    top.insert(top.index(title) + 1, para)
+
+
+class CourseFigure(nodes.figure):
+    """A figure this extension numbers itself: Sphinx numbers only the exact class
+    ``nodes.figure`` (numfig), so it would otherwise add a second number ("Fig. 2")."""
+
+
+def _visit_course_figure(self, node):
+    self.visit_figure(node)
+
+
+def _depart_course_figure(self, node):
+    self.depart_figure(node)
+
+
+def caption_figures(app, doctree, docname) -> None:
+    """Number every figure of a chapter page and caption it with its alt text's first sentence."""
+    kind, _, stem = docname.partition("/")
+    m = re.match(r"(\d\d)_", stem)
+    if kind != "chapters" or not m:
+        return
+    chapter = int(m.group(1))
+    count = 0
+    for image in list(doctree.findall(nodes.image)):
+        if isinstance(image.parent, nodes.figure) or "course-diagram-wide" in image.get("classes", []):
+            continue
+        alt = " ".join((image.get("alt") or "").split())
+        if not alt:
+            continue
+        count += 1
+        label = _word(app, "figure", n=f"{chapter}.{count}")
+        first = re.split(r"(?<=[.。!?！？])\s*", alt, maxsplit=1)[0]
+        caption = nodes.caption("", "", nodes.inline("", label + " ", classes=["caption-number"]),
+                                nodes.Text(first))
+        figure = CourseFigure("", classes=["course-figure"], ids=[f"fig-{chapter}-{count}"])
+        shown = [image.parent if isinstance(image.parent, nodes.reference) else image]
+        after = shown[0].parent[shown[0].parent.index(shown[0]) + 1:]
+        if after and "course-diagram-wide" in after[0].get("classes", []):
+            shown.append(after[0])                      # its side-by-side version (add_wide_diagrams)
+        holder = shown[0]
+        if isinstance(holder.parent, nodes.paragraph) and len(holder.parent.children) == len(shown):
+            holder = holder.parent                      # a Markdown image alone in its paragraph
+        outer = holder.parent
+        index = outer.index(holder)
+        for node in shown:
+            if node is not holder:
+                node.parent.remove(node)
+            figure += node
+        figure += caption
+        outer[index] = figure
+
+
+def add_wide_diagrams(app, doctree) -> None:
+    """A tall diagram with a side-by-side version (``figures/NAME-wide.svg``, tools/diagrams.py)
+    gets that version as a second image right after it; course.css shows the tall one on
+    narrow screens and the wide one on wide screens. Runs before Sphinx collects the page's
+    images (doctree-read, priority 400), so the wide file is copied like any other."""
+    docname = app.env.docname
+    folder = Path(app.srcdir) / posixpath.dirname(docname)
+    for image in list(doctree.findall(nodes.image)):
+        uri = image.get("uri", "")
+        if not (uri.endswith(".svg") and uri.startswith("figures/")) or uri.endswith("-wide.svg"):
+            continue
+        wide_uri = uri[:-len(".svg")] + "-wide.svg"
+        if not (folder / wide_uri).exists():
+            continue
+        image["classes"] = list(image.get("classes", [])) + ["course-diagram-narrow"]
+        wide = nodes.image(uri=wide_uri, alt=image.get("alt", ""), classes=["course-diagram-wide"])
+        image.parent.insert(image.parent.index(image) + 1, wide)
+
+
+def insert_quizzes(app, doctree, docname) -> None:
+    quizzes = (app.config.course_quizzes or {}).get(docname)
+    if not quizzes:
+        return
+    sections = {}
+    for section in doctree.findall(nodes.section):
+        for anchor in section["ids"]:
+            sections.setdefault(anchor, section)
+    for anchor, html in quizzes:
+        section = sections.get(anchor)
+        if section is None:
+            raise ExtensionError(f"{docname}: questions for #{anchor}, but the page has no such section "
+                                 f"(sections: {', '.join(sorted(sections))})")
+        section += nodes.raw("", html, format="html")
+
+
+class BookLinks(SphinxTransform):
+    """Questions, § links, exercise links and figure captions (see the module docstring).
+
+    Runs after course_site.SectionAnchors gave sections their ``sec-N-M`` ids
+    (880; Sphinx's doctree-read event is a transform of the same priority)."""
+    default_priority = 885
+
+    def apply(self, **kwargs) -> None:
+        app, doctree, docname = self.app, self.document, self.env.docname
+        insert_quizzes(app, doctree, docname)
+        found = link_section_references(app, doctree, docname)
+        link_notebook_names(app, doctree, docname)
+        add_exercise_links(app, doctree, docname, found)
+        caption_figures(app, doctree, docname)
+
+
+def setup(app):
+    app.add_config_value("course_quizzes", {}, "env")
+    app.add_config_value("course_book_version", "", "env")    # digest of this file: re-read pages when it changes
+    app.add_node(CourseFigure, html=(_visit_course_figure, _depart_course_figure))
+    app.add_transform(BookLinks)
+    app.connect("doctree-read", add_wide_diagrams, priority=400)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -1,0 +1,97 @@
+"""Every figure's text is at least 10 px as rendered, on a 360 px phone and a 1280 px desktop.
+
+Measured in the browser on every chapter page of every language, per figure:
+
+* a diagram (SVG of tools/diagrams.py, shown as an image): its smallest
+  ``font-size`` in the SVG's units times the rendered width over the viewBox
+  width;
+* a plot (PNG of lib/plots.py, drawn at 100 dpi with text of at least
+  ``plots.TEXT`` pt, i.e. ``plots.TEXT * 100 / 72`` px at the drawn size): that
+  size times the rendered width over the image's natural width. site/static/course.js
+  never shows a plot below 3/4 of its drawn size; a narrower column scrolls
+  the figure sideways in its own box (focusable), and the page itself never
+  scrolls sideways (checked here too).
+
+Also: every chapter figure is numbered and captioned in the page's language
+(site/course_book.py), and §2's cost buttons show each number on one line.
+The browser, the site build and its server are tests/test_site.py's fixtures.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lib import plots
+
+from test_site import base_url, site_dir  # noqa: E402,F401
+from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
+
+LANGUAGES = ("zh", "en", "ru")
+CHAPTERS = ("01_allowed_set", "02_heads", "03_positions", "04_causality", "05_cache", "06_evidence", "07_decoder")
+MIN_PX = 10
+PLOT_TEXT_PX = plots.TEXT * 100 / 72
+FIGURE_WORD = {"zh": "图", "en": "Figure", "ru": "Рисунок"}
+
+MEASURE = """async () => {
+  const out = [];
+  for (const img of document.querySelectorAll('.bd-article img')) {
+    if (!img.complete) await new Promise(r => img.addEventListener('load', r, {once: true}));
+    const rect = img.getBoundingClientRect();
+    const entry = {src: img.getAttribute('src'), width: rect.width, natural: img.naturalWidth,
+                   caption: (img.closest('figure') && img.closest('figure').querySelector('figcaption'))
+                            ? img.closest('figure').querySelector('figcaption').textContent.trim() : null};
+    if (/\\.svg(\\?|$)/.test(entry.src)) {
+      const text = await (await fetch(img.src)).text();
+      const box = /<svg[^>]*viewBox="[\\d.]+ [\\d.]+ ([\\d.]+) [\\d.]+"/.exec(text);
+      const sizes = [...text.matchAll(/font-size="([\\d.]+)"/g)].map(m => parseFloat(m[1]));
+      entry.viewbox = box ? parseFloat(box[1]) : null;
+      entry.smallest = sizes.length ? Math.min(...sizes) : null;
+    }
+    out.push(entry);
+  }
+  return {figures: out, scroll: document.documentElement.scrollWidth, inner: window.innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_figure_text_is_at_least_10_px(open_page, lang, width):
+    small, uncaptioned, seen = [], [], 0
+    for chapter in CHAPTERS:
+        page = open_page(lang, chapter, viewport={"width": width, "height": 800})
+        page.wait_for_load_state("load")
+        found = page.evaluate(MEASURE)
+        assert found["scroll"] <= found["inner"], f"{chapter}: the page scrolls sideways at {width} px"
+        for fig in found["figures"]:
+            if not fig["width"]:
+                continue                    # the other version of a diagram (narrow or wide screens)
+            seen += 1
+            if fig.get("smallest") is not None:
+                px = fig["smallest"] * fig["width"] / fig["viewbox"]
+            else:
+                assert fig["natural"], fig
+                px = PLOT_TEXT_PX * fig["width"] / fig["natural"]
+            if px < MIN_PX:
+                small.append(f"{chapter} {fig['src']}: {px:.1f} px")
+            if not fig["caption"] or not re.match(rf"{FIGURE_WORD[lang]} \d+\.\d+ \S", fig["caption"]):
+                uncaptioned.append(f"{chapter} {fig['src']}: {fig['caption']!r}")
+    assert seen >= 10, f"only {seen} figures found"
+    assert not small, f"text under {MIN_PX} px at {width} px ({lang}): " + "; ".join(small)
+    assert not uncaptioned, f"figures without a numbered caption ({lang}): " + "; ".join(uncaptioned)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_cost_buttons_never_break_a_number(open_page, lang):
+    page = open_page(lang, "02_heads", viewport={"width": 360, "height": 740})
+    page.wait_for_selector(".cx-live")
+    buttons = page.eval_on_selector_all(
+        ".cx-buttons label span",
+        "spans => spans.map(s => [s.textContent, s.getClientRects().length, s.getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(s).lineHeight)])")
+    assert buttons
+    broken = [text for text, rects, height, line in buttons if height > line * 1.5]
+    assert not broken, f"numbers broken over two lines: {broken}"
