@@ -874,34 +874,34 @@ def _dec4(**twist):
 MISTAKES = {
     "mask-1": _mistakes(
         "mask-1",
-        ("strict", _m1_strict, "1.8",
+        ("strict", _m1_strict, "1.7",
          L("对角线被禁止了：查询不能读取它自己的键（`<` 写成了应为 `≤` 的地方）",
            "the diagonal is forbidden: a query may not read its own key (a `<` where `≤` belongs)",
            "диагональ запрещена: запрос не может читать собственный ключ (`<` там, где нужно `≤`)"),
          L("用了 < 而不是 ≤", "used < instead of ≤", "написали < вместо ≤")),
-        ("top-left", _m1_top_left, "1.4",
+        ("top-left", _m1_top_left, "5.1",
          L("查询比键少时，掩码按左上角对齐了；最后一个查询应当对齐最后一个键（右下角对齐）",
            "with fewer queries than keys the mask is aligned top-left; the last query belongs to the last key "
            "(bottom-right alignment)",
            "когда запросов меньше, чем ключей, маска выровнена по левому верхнему углу, а последний запрос "
            "должен соответствовать последнему ключу (выравнивание по правому нижнему углу)"),
          L("按左上角对齐", "aligned top-left", "выровняли по левому верхнему углу")),
-        ("inverted", _m1_inverted, "1.3",
+        ("inverted", _m1_inverted, "1.4",
          L("True 与 False 恰好反了：返回的是被禁止的未来（future），而不是许可集合（allowed）",
            "True and False are swapped: this is the forbidden future, not the allowed set",
            "True и False поменялись местами: это запрещённое будущее (future), а не разрешённое множество (allowed)"),
          L("返回了 future 而不是 allowed", "returned future instead of allowed", "вернули future вместо allowed")),
-        ("one-ahead", _m1_one_ahead, "1.4",
+        ("one-ahead", _m1_one_ahead, "5.1",
          L("每个查询多读了一个未来的键：对齐偏了一格", "every query reads one key of the future: the alignment is off by one",
            "каждый запрос читает один ключ из будущего: выравнивание сдвинуто на одну позицию"),
          L("对齐偏了一格", "alignment off by one", "выравнивание сдвинуто на 1")),
-        ("square", _m1_square, "1.4",
+        ("square", _m1_square, "5.1",
          L("结果总是 tq×tq：键的个数 tk 没有用上（缓存之后查询比键少）",
            "the result is always tq×tq: the number of keys tk is not used (after a cache there are fewer queries "
            "than keys)",
            "результат всегда tq×tq: число ключей tk не используется (после кэша запросов меньше, чем ключей)"),
          L("忽略了 tk", "ignored tk", "не учли tk")),
-        ("numbers", (_m1_numbers, _m1_float_numbers), "1.3",
+        ("numbers", (_m1_numbers, _m1_float_numbers), "1.4",
          L("取值对了，但返回的是 0/1 数字而不是布尔数组；掩码应当是 dtype=bool",
            "the values are right but they are 0/1 numbers, not booleans; a mask has dtype=bool",
            "значения верные, но это числа 0/1, а не логические значения; у маски dtype=bool"),
@@ -909,7 +909,7 @@ MISTAKES = {
     ),
     "mask-2": _mistakes(
         "mask-2",
-        ("softmax-before-mask", (_m2_softmax_first, _m2_softmax_first_refusing), "1.7",
+        ("softmax-before-mask", (_m2_softmax_first, _m2_softmax_first_refusing), "1.6",
          L("许可位置上的行和小于 1：看起来是先对所有键做了 softmax，再把未来置零；应当只在许可的键上归一化",
            "the allowed weights of a row sum to less than 1: the softmax seems to run over all keys and the future "
            "is zeroed afterwards; normalise over the allowed keys only",
@@ -923,7 +923,7 @@ MISTAKES = {
            "большие оценки дают nan или inf: перед exp не вычтена наибольшая (разрешённая) оценка строки, и exp "
            "переполняется"),
          L("exp 前没有减最大值", "no max subtraction", "нет вычитания максимума")),
-        ("max-over-all", _m2_max_over_all, "1.7",
+        ("max-over-all", _m2_max_over_all, "1.6",
          L("当禁止位置上的分数远大于许可位置时结果出错：减去的最大值把禁止位置也算进去了，许可的 exp 全部下溢为 0；"
            "应当只取许可分数的最大值",
            "the result breaks when a forbidden score is far above the allowed ones: the maximum subtracted "
@@ -933,7 +933,7 @@ MISTAKES = {
            "по запрещённым позициям, и все разрешённые exp обращаются в 0; максимум нужно брать только по "
            "разрешённым оценкам"),
          L("最大值包含禁止位置", "max over forbidden entries", "максимум по запрещённым позициям")),
-        ("finite-fill", _m2_finite_fill, "1.8",
+        ("finite-fill", _m2_finite_fill, "1.7",
          L("一行没有任何许可键时，函数返回了均匀的权重而不是报错：禁止位置填的是有限的大负数（如 −1e9），"
            "全被禁止的行就变成了平均分配",
            "a row with no allowed key comes back uniform instead of raising: forbidden scores are filled with a "
@@ -941,21 +941,21 @@ MISTAKES = {
            "строка без разрешённых ключей возвращается равномерной вместо ошибки: запрещённые оценки заполнены "
            "конечным большим отрицательным числом (например, −1e9), и строка, где запрещено всё, делится поровну"),
          L("用 −1e9 填充", "a −1e9 fill", "заполнение −1e9")),
-        ("empty-row-unchecked", _m2_unchecked, "1.8",
+        ("empty-row-unchecked", _m2_unchecked, "1.7",
          L("一行没有任何许可键时得到 nan 而不是 ValueError：在计算之前检查每一行至少有一个许可键",
            "a row with no allowed key gives nan instead of a ValueError: check that every row allows at least "
            "one key before computing",
            "строка без разрешённых ключей даёт nan вместо ValueError: до вычисления проверьте, что в каждой "
            "строке разрешён хотя бы один ключ"),
          L("空行没有报错", "no error for an empty row", "нет ошибки для пустой строки")),
-        ("zero-fill", _m2_zero_fill, "1.6",
+        ("zero-fill", _m2_zero_fill, "1.5",
          L("禁止位置仍然拿到了权重：把分数置为 0 并不能禁止一个键（exp(0) = 1）；禁止位置的分数应当是 −inf",
            "forbidden keys still get weight: a score of 0 forbids nothing (exp(0) = 1); forbidden scores must "
            "become −inf",
            "запрещённые ключи всё ещё получают вес: оценка 0 ничего не запрещает (exp(0) = 1); запрещённые "
            "оценки должны стать −inf"),
          L("分数置 0 当作禁止", "zero scores as the mask", "обнуление оценок вместо маски")),
-        ("wrong-axis", (_m2_wrong_axis, _m2_first_axis), "1.5",
+        ("wrong-axis", (_m2_wrong_axis, _m2_first_axis), "1.1",
          L("每一列的和为 1，而不是每一行：softmax 沿错误的轴（查询轴）做了；应当沿最后一个轴（键）",
            "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
            "the last axis (the keys)",
@@ -965,45 +965,45 @@ MISTAKES = {
     ),
     "mask-3": _mistakes(
         "mask-3",
-        ("allclose", _m3_allclose, "1.5",
+        ("allclose", _m3_allclose, "1.1",
          L("行和的检验没有使用参数 atol：np.allclose 用的是它自己的相对容差，应当比较 |行和 − 1| ≤ atol",
            "the row-sum test ignores the atol argument: np.allclose applies its own relative tolerance; compare "
            "|row sum − 1| ≤ atol",
            "проверка сумм строк не использует аргумент atol: np.allclose применяет свой относительный допуск; "
            "сравнивайте |сумма строки − 1| ≤ atol"),
          L("用 allclose 忽略了 atol", "np.allclose instead of atol", "np.allclose вместо atol")),
-        ("forbidden-within-atol", _m3_forbidden_within_atol, "1.7",
+        ("forbidden-within-atol", _m3_forbidden_within_atol, "1.6",
          L("禁止位置上很小但不为 0 的权重被接受了：禁止位置的权重必须恰好为 0，容差只用于行和",
            "a tiny non-zero weight on a forbidden entry is accepted: forbidden weights must be exactly 0; the "
            "tolerance is for row sums only",
            "крошечный ненулевой вес на запрещённой позиции принят: запрещённые веса должны быть ровно 0, допуск "
            "относится только к суммам строк"),
          L("禁止权重“小于 atol”即可", "forbidden weights below atol accepted", "запрещённые веса «меньше atol»")),
-        ("no-negative-check", _m3_no_negative_check, "1.5",
+        ("no-negative-check", _m3_no_negative_check, "1.1",
          L("负权重被接受了：行和为 1 还不够，每个权重都必须 ≥ 0",
            "a negative weight is accepted: a row summing to 1 is not enough, every weight must be ≥ 0",
            "отрицательный вес принят: суммы строки, равной 1, недостаточно, каждый вес должен быть ≥ 0"),
          L("没有检查负权重", "no check for negative weights", "нет проверки отрицательных весов")),
-        ("no-row-sum", _m3_no_sum_check, "1.7",
+        ("no-row-sum", _m3_no_sum_check, "1.6",
          L("行和不为 1 的权重被接受了（例如先 softmax 再置零的结果）：还要检查每行之和在 atol 之内等于 1",
            "weights whose rows do not sum to 1 are accepted (softmax first, zeros after, for instance): also check "
            "that every row sums to 1 within atol",
            "веса, строки которых не дают в сумме 1, приняты (например, «сначала softmax, потом обнуление»): "
            "проверьте ещё, что каждая строка в пределах atol даёт 1"),
          L("没有检查行和", "no row-sum check", "нет проверки сумм строк")),
-        ("no-forbidden-check", _m3_no_forbidden_check, "1.3",
+        ("no-forbidden-check", _m3_no_forbidden_check, "1.4",
          L("未来位置上的权重被接受了：还要检查每个禁止位置的权重恰好为 0",
            "weight on future entries is accepted: also check that every forbidden weight is exactly 0",
            "веса на будущих позициях приняты: проверьте ещё, что каждый запрещённый вес равен ровно 0"),
          L("没有检查禁止位置", "no check of forbidden entries", "нет проверки запрещённых позиций")),
-        ("exact-sum", _m3_exact_sum, "1.5",
+        ("exact-sum", _m3_exact_sum, "1.1",
          L("只差舍入误差的正确权重被拒绝了：行和要在 atol 之内与 1 比较，而不是用 ==",
            "correct weights that differ only by rounding are rejected: compare row sums with 1 within atol, not "
            "with ==",
            "правильные веса, отличающиеся лишь ошибкой округления, отвергнуты: суммы строк сравнивают с 1 в "
            "пределах atol, а не через =="),
          L("行和用 == 比较", "row sums compared with ==", "суммы сравнивают через ==")),
-        ("positive-allowed", _m3_positive_allowed, "1.3",
+        ("positive-allowed", _m3_positive_allowed, "1.4",
          L("许可键上恰好为 0 的权重被拒绝了：许可只是“可以读取”，权重为 0 也合法",
            "an exact 0 on an allowed key is rejected: allowed means the key may be read, and a weight of 0 is "
            "still valid",
@@ -1012,13 +1012,13 @@ MISTAKES = {
     ),
     "data-1": _mistakes(
         "data-1",
-        ("no-eos-target", _d1_no_eos_target, "1.1",
+        ("no-eos-target", _d1_no_eos_target, "1.2",
          L("文本之后的 EOS 没有作为目标计分（那里是 −100）：模型就学不会在哪里停止",
            "the EOS after each text is not a scored target (it is −100 there): the model never learns where to stop",
            "EOS после текста не учитывается как целевая метка (там стоит −100): модель не научится "
            "останавливаться"),
          L("EOS 目标被忽略", "the EOS target ignored", "цель EOS пропущена")),
-        ("not-shifted", _d1_not_shifted, "1.1",
+        ("not-shifted", _d1_not_shifted, "1.2",
          L("目标没有错开一位：位置 t 的目标应当是下一个词元（inputs 去掉 BOS，再接上 EOS）",
            "the targets are not shifted: the target at position t is the next token (the inputs without BOS, "
            "followed by EOS)",
@@ -1029,23 +1029,23 @@ MISTAKES = {
            "the padding is on the left: the chapter pads on the right, and the real tokens start at position 0 (BOS)",
            "дополнение стоит слева: в разделе дополняют справа, настоящие токены начинаются с позиции 0 (BOS)"),
          L("左填充", "left padding", "дополнение слева")),
-        ("pad-targets-eos", _d1_pad_targets_eos, "1.9",
+        ("pad-targets-eos", _d1_pad_targets_eos, "1.8",
          L("填充位置的目标是 EOS 而不是 −100：填充位置会被计入损失",
            "the padded positions have EOS as target instead of −100: padding enters the loss",
            "у позиций дополнения цель EOS вместо −100: дополнение попадает в функцию потерь"),
          L("填充目标不是 −100", "padding targets not −100", "цели дополнения не −100")),
-        ("pad-inputs-ignore", _d1_pad_inputs_ignore, "1.9",
+        ("pad-inputs-ignore", _d1_pad_inputs_ignore, "1.8",
          L("输入的填充是 −100：−100 只用于目标；输入的填充是 EOS（一个真实的词元编号）",
            "the inputs are padded with −100: −100 marks targets only; inputs are padded with EOS (a real token id)",
            "входы дополнены значением −100: −100 бывает только у целевых меток, а входы дополняют токеном EOS "
            "(настоящим номером токена)"),
          L("输入用 −100 填充", "inputs padded with −100", "входы дополнены −100")),
-        ("no-bos", _d1_no_bos, "1.1",
+        ("no-bos", _d1_no_bos, "1.2",
          L("输入没有以 BOS 开头：每一行的位置 0 是 BOS，第一个字符的目标要由它来预测",
            "the inputs do not start with BOS: position 0 of every row is BOS, which predicts the first character",
            "входы не начинаются с BOS: в позиции 0 каждой строки стоит BOS, по нему предсказывается первый символ"),
          L("缺少 BOS", "no BOS", "нет BOS")),
-        ("empty-accepted", _d1_empty_accepted, "1.1",
+        ("empty-accepted", _d1_empty_accepted, "1.2",
          L("空文本被接受了：没有字符的文本应当抛出 ValueError",
            "an empty text is accepted: a text without characters must raise a ValueError",
            "пустой текст принят: текст без символов должен вызывать ValueError"),
@@ -1126,11 +1126,11 @@ MISTAKES = {
         ("no-scale", _mha(scale="none"), "2.3",
          L("分数没有除以 √d", "the scores are not divided by √d", "оценки не поделены на √d"),
          L("没有缩放", "no scaling", "нет масштаба")),
-        ("no-mask", _mha(mask="none"), "1.3",
+        ("no-mask", _mha(mask="none"), "1.4",
          L("每个位置都读取了未来：没有因果掩码", "every position reads the future: the causal mask is missing",
            "каждая позиция читает будущее: нет причинной маски"),
          L("没有掩码", "no mask", "нет маски")),
-        ("diagonal-hidden", _mha(mask="strict"), "1.8",
+        ("diagonal-hidden", _mha(mask="strict"), "1.7",
          L("第一行是 nan：掩码把对角线也禁止了（`<` 写成了应为 `≤` 的地方），第一个位置没有任何可读的键",
            "the first row is nan: the mask forbids the diagonal as well (a `<` where `≤` belongs), so the first "
            "position has no key to read",
@@ -1142,7 +1142,7 @@ MISTAKES = {
            "one head", "головы разбиты через reshape без транспонирования, и признаки разных позиций попали в "
            "одну голову"),
          L("拆分没有转置", "split without transpose", "разбиение без транспонирования")),
-        ("wrong-axis", _mha(axis=-2), "1.5",
+        ("wrong-axis", _mha(axis=-2), "1.1",
          L("softmax 沿查询轴做了，而不是沿键轴（最后一个轴）", "the softmax runs over the queries instead of the "
            "keys (the last axis)", "softmax посчитан по запросам, а не по ключам (последней оси)"),
          L("softmax 轴错了", "softmax over the wrong axis", "softmax не по той оси")),
@@ -1683,7 +1683,7 @@ GENERIC = {
           "значения верные, но вход во float32 дал результат во float64: где-то константа или массив float64 "
           "(np.float64, astype(float), np.zeros без dtype) повысили тип; правило курса — float32 на входе, "
           "float32 на выходе"),
-        "0.4", L("float32 变成了 float64", "float32 in, float64 out", "float32 → float64")),
+        "0.6", L("float32 变成了 float64", "float32 in, float64 out", "float32 → float64")),
     "argument-changed": Mistake(
         "*/argument-changed", None,
         L("函数改动了调用者的数组：原地运算（x -= …、x[...] = …、np.add.at 写进输入，或者把输入当作“副本”来改）"
@@ -1696,7 +1696,7 @@ GENERIC = {
           "массив или изменение входа, принятого за копию) молча меняет его данные и портит всё, что их потом "
           "использует; функции курса никогда не меняют свои входы — исправьте сначала это, затем проверьте, верны "
           "ли результаты"),
-        "0.4", L("改动了输入数组", "changed an input in place", "вход изменён на месте")),
+        "0.6", L("改动了输入数组", "changed an input in place", "вход изменён на месте")),
 }
 for _generic in GENERIC.values():
     _REGISTERED[_generic.id] = _generic

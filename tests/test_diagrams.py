@@ -75,7 +75,7 @@ def test_every_language_has_every_word():
 
 
 def test_the_drawings_use_the_chapters_examples():
-    """§5 feeds <bos> 春 雨; §1.4 a cache of 3 positions and 2 queries over 5 keys; §3 offset 2; §4.2 the cone."""
+    """§5 feeds <bos> 春 雨; §1.3 (and §5.1) a cache of 3 positions and 2 queries over 5 keys; §3 offset 2; §4.2 the cone."""
     for lang in diagrams.LANGUAGES:
         cache = diagrams.render("cache", lang)
         assert all(t in cache for t in ("&lt;bos&gt;", "春", "雨")) and "风" not in cache

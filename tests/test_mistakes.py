@@ -135,7 +135,7 @@ def test_check_prints_the_diagnosis_in_three_languages(capsys):
     for lang, words in (("zh", "可能的原因"), ("en", "what this suggests"), ("ru", "вероятная причина")):
         check("mask-2", func, lang=lang)
         out = capsys.readouterr().out
-        assert words in out and "§1.7" in out, out
+        assert words in out and "§1.6" in out, out
         assert "np.where" not in out and "def " not in out
 
 

@@ -5,7 +5,7 @@ Measured in the browser on every chapter page of every language, per figure:
 * a diagram (SVG of tools/diagrams.py, shown as an image): its smallest
   ``font-size`` in the SVG's units times the rendered width over the viewBox
   width;
-* a plot (PNG of lib/plots.py, drawn at 100 dpi with text of at least
+* a plot (PNG of figures/plots.py, drawn at 100 dpi with text of at least
   ``plots.TEXT`` pt, i.e. ``plots.TEXT * 100 / 72`` px at the drawn size): that
   size times the rendered width over the image's natural width. site/static/course.js
   never shows a plot below 3/4 of its drawn size; a narrower column scrolls
@@ -23,7 +23,7 @@ import re
 
 import pytest
 
-from lib import plots
+from figures import plots
 
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import chromium, in_chromium  # noqa: E402,F401

@@ -48,7 +48,7 @@
     if (event.key === "Escape") closeMenus(null);
   });
 
-  // Figures drawn as images (lib/plots.py: text of at least 10 pt at 100 dpi,
+  // Figures drawn as images (figures/plots.py: text of at least 10 pt at 100 dpi,
   // 13.9 px at the drawn size) are never shown below 3/4 of that size, so their
   // text stays at least 10 px on a phone; a narrower column lets the figure
   // scroll sideways inside its own box (focusable, so a keyboard can scroll it),

@@ -158,21 +158,21 @@ md(
     zh=r"""
 ### 一步送入几个词元：右下对齐
 
-缓存不一定每次只长一个位置。例如，在已存的内容之后，一段提示词（prompt）可以一步送进去，这时查询就比键少：$t_q$ 个新查询要读 $t_k$ = 已存位置数 + $t_q$ 个键。这正是 `causal_future(tq, tk)` 接收两个长度的原因。这 $t_q$ 个查询是全部 $t_k$ 个位置中的最后 $t_q$ 个，查询 $i$ 位于绝对位置 $t_k - t_q + i$，可以读取位置不晚于它的键。画成矩阵，许可的格子是方阵掩码里那个三角形的右下角，即它的最后 $t_q$ 行，所以叫**右下对齐**；§1.2 那张图的下半部分画的正是下面这个例子。
+缓存不一定每次只长一个位置。例如，在已存的内容之后，一段提示词（prompt）可以一步送进去，这时查询就比键少：$t_q$ 个新查询要读 $t_k$ = 已存位置数 + $t_q$ 个键。这正是 `causal_future(tq, tk)` 接收两个长度的原因。这 $t_q$ 个查询是全部 $t_k$ 个位置中的最后 $t_q$ 个，查询 $i$ 位于绝对位置 $t_k - t_q + i$，可以读取位置不晚于它的键。画成矩阵，许可的格子是方阵掩码里那个三角形的右下角，即它的最后 $t_q$ 行，所以叫**右下对齐**；§1.3 那张图的下半部分画的正是下面这个例子。
 
 缓存里已有 `<bos> 春 风`（3 个位置），这一步送入 `春 雨`（$t_q = 2$，$t_k = 5$）。`model.step` 一次只收一个词元，所以单元格自己把这一步算出来：位置 3 和 4 上的新查询、键和值，新键值接在已存的键值之后，再对全部 5 个键做 `causal_attention`。
 """,
     en=r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ = (stored positions) + $t_q$ keys. This is why `causal_future(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of the figure in §1.2 draws the example below.
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ = (stored positions) + $t_q$ keys. This is why `causal_future(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of the figure in §1.3 draws the example below.
 
 The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """,
     ru=r"""
 ### Несколько токенов за один шаг: выравнивание по правому нижнему углу
 
-Кэш не обязан расти по одной позиции. Например, начальный текст (промпт) можно подать за один шаг вслед за тем, что уже сохранено, и тогда запросов меньше, чем ключей: $t_q$ новых запросов читают $t_k$ = (число сохранённых позиций) + $t_q$ ключей. Именно поэтому `causal_future(tq, tk)` принимает две длины, а не одну. Эти $t_q$ запросов — последние $t_q$ из $t_k$ позиций, так что запрос $i$ стоит в абсолютной позиции $t_k - t_q + i$ и может читать ключи, стоящие не позже него. На рисунке матрицы разрешённые клетки — правый нижний угол треугольника квадратной маски, его последние $t_q$ строк; отсюда и название: **выравнивание по правому нижнему углу**. Нижняя сетка рисунка в §1.2 изображает как раз пример ниже.
+Кэш не обязан расти по одной позиции. Например, начальный текст (промпт) можно подать за один шаг вслед за тем, что уже сохранено, и тогда запросов меньше, чем ключей: $t_q$ новых запросов читают $t_k$ = (число сохранённых позиций) + $t_q$ ключей. Именно поэтому `causal_future(tq, tk)` принимает две длины, а не одну. Эти $t_q$ запросов — последние $t_q$ из $t_k$ позиций, так что запрос $i$ стоит в абсолютной позиции $t_k - t_q + i$ и может читать ключи, стоящие не позже него. На рисунке матрицы разрешённые клетки — правый нижний угол треугольника квадратной маски, его последние $t_q$ строк; отсюда и название: **выравнивание по правому нижнему углу**. Нижняя сетка рисунка в §1.3 изображает как раз пример ниже.
 
 В кэше уже `<bos> 春 风` (3 позиции), и за один шаг подаются `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` принимает по одному токену, поэтому ячейка выполняет этот шаг сама: новые запросы, ключи и значения в позициях 3 и 4, новые ключи и значения вслед за сохранёнными и `causal_attention` по всем пяти ключам.
 """,

@@ -1,7 +1,8 @@
 # Questions for §5 (format: tools/quizzes.py). Keys are phrases of the English headings.
 import numpy as np
 
-from lib.attention import causal_attention_work, causal_future
+from lib.attention import causal_future
+from lib.blocked import attention_work
 from lib.checks import chapter_model, kv_cache_bytes
 
 _model = chapter_model()
@@ -11,7 +12,7 @@ for _token in (1, 3, 4):                                     # <bos> 春 雨
 CACHE_LENGTH = len(_cache)
 SMALL_CACHE_BYTES = kv_cache_bytes(1, 2, 2, 8, itemsize=8)
 BIG_CACHE_MIB = kv_cache_bytes(12, 12, 64, 1024) / 2 ** 20
-WORK_PERCENT = round(100 * causal_attention_work(1024, 1024).fraction, 1)
+WORK_PERCENT = round(100 * attention_work(1024, 1024).fraction, 1)
 
 section("stored per head",
     number(T("把 `<bos> 春 雨` 逐个送入空缓存后，缓存的长度是多少？下一个词元的位置是几？（两者相同）",
@@ -49,6 +50,32 @@ section("stored per head",
                   (T("其实需要，否则会泄漏", "It does need one, or it leaks", "Нужна, иначе будет утечка"),
                    T("缓存里没有未来的位置可读。", "There is no future position in the cache to read.",
                      "В кэше нет будущих позиций."))]),
+    number(T("缓存了 3 个位置后又来 2 个新查询（tq = 2，tk = 5）。查询 i = 1 的绝对位置是几？",
+             "A cache of 3 positions, then 2 new queries (tq = 2, tk = 5). At which absolute position does query i = 1 stand?",
+             "Кэш из 3 позиций, затем 2 новых запроса (tq = 2, tk = 5). В какой абсолютной позиции стоит запрос i = 1?"),
+           answer=int((~causal_future(2, 5))[1].sum()) - 1,
+           why=T("查询 i 的位置是 tk − tq + i = 5 − 2 + 1。", "Query i stands at tk − tq + i = 5 − 2 + 1.",
+                 "Запрос i стоит в позиции tk − tq + i = 5 − 2 + 1."),
+           wrong=[(1, T("这是左上对齐的位置：新查询被当成了最前面的位置。",
+                        "That is the top-left alignment: the new queries are treated as the first positions.",
+                        "Это выравнивание по левому верхнему углу: новые запросы приняты за первые позиции."))]),
+    choose(T("tq < tk 时用 `np.tril(np.ones((tq, tk)))` 作为许可集合，会发生什么？",
+             "With tq < tk, what goes wrong with `np.tril(np.ones((tq, tk)))` as the allowed set?",
+             "Что не так с `np.tril(np.ones((tq, tk)))` в роли множества разрешённых позиций при tq < tk?"),
+           right=T("查询丢掉了有权读取的历史，输出错误，但没有泄漏未来",
+                   "Queries lose history they may read: wrong outputs, but no leak from the future",
+                   "Запросы теряют историю, которую им можно читать: выходы неверны, но утечки из будущего нет"),
+           why=T("三角从左上角开始，查询 i 只能读键 0…i。",
+                 "The triangle starts in the top-left corner, so query i reads only keys 0…i.",
+                 "Треугольник начинается в левом верхнем углу, и запрос i читает только ключи 0…i."),
+           wrong=[(T("未来泄漏进来", "The future leaks in", "Будущее просачивается"),
+                   T("左上对齐的三角比正确的更小，不会多读。",
+                     "The top-left triangle is smaller than the right one; it reads less, not more.",
+                     "Треугольник от левого верхнего угла меньше верного: читается меньше, а не больше.")),
+                  (T("结果一样", "Nothing, the outputs are the same", "Ничего, выходы те же"),
+                   T("本节算出的最大差约为 1.417 和 0.371。",
+                     "The section measures largest differences of about 1.417 and 0.371.",
+                     "В разделе наибольшие разности около 1,417 и 0,371."))]),
 )
 
 section("equivalence test",
@@ -314,8 +341,8 @@ section("half of the work",
     choose(T("查询块 i 需要哪些键块？", "Which key blocks does query block i need?", "Какие блоки ключей нужны блоку запросов i?"),
            right=T("第 0 到 i 块；只有第 i 块需要掩码", "Blocks 0 to i; only block i needs the mask",
                    "Блоки с 0 по i; маска нужна только блоку i"),
-           why=T("这正是 §1.4 的右下对齐。", "That is the bottom-right alignment of §1.4.",
-                 "Это выравнивание по правому нижнему углу из §1.4."),
+           why=T("这正是 §5.1 的右下对齐。", "That is the bottom-right alignment of §5.1.",
+                 "Это выравнивание по правому нижнему углу из §5.1."),
            wrong=[(T("所有键块", "Every key block", "Все блоки ключей"),
                    T("i 之后的块完全在未来。", "Blocks after i lie entirely in the future.", "Блоки после i целиком в будущем.")),
                   (T("只有第 i 块", "Only block i", "Только блок i"),
