@@ -435,7 +435,7 @@ md(zh=r"""
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 $$W_O$ = I$（单位矩阵，相当于没有 $W_O$），一次取随机的 $W_O$。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
+下面的实验只改动第 1 个头的值 v，观察输出如何变化：一次取 $W_O = I$（单位矩阵，相当于没有 $W_O$），一次取随机的 $W_O$。打印的两个数分别是输出前 d 个坐标（第 0 个头那一段）和后 d 个坐标的最大变化。
 """, en=r"""
 ## 2.4 Merging the heads, and why $W_O$ is not decoration
 
@@ -445,7 +445,7 @@ Without $W_O$ the concatenation only places the heads side by side: output featu
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-The experiment below changes only head 1's values v and watches the output: once with $$W_O$ = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
+The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
 """, ru=r"""
 ## 2.4 Склейка голов и почему $W_O$ — не украшение
 
@@ -455,7 +455,7 @@ The experiment below changes only head 1's values v and watches the output: once
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
-В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при $$W_O$ = I$ (единичная матрица, то есть $W_O$ нет), другой раз при случайной $W_O$. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
+В эксперименте ниже меняются только значения v головы 1, а мы смотрим на выход: один раз при $W_O = I$ (единичная матрица, то есть $W_O$ нет), другой раз при случайной $W_O$. Два напечатанных числа — наибольшее изменение первых d выходных координат (блок головы 0) и последних d.
 """)
 
 code(r"""
@@ -478,7 +478,7 @@ assert np.allclose(multi_head_attention(xs, w_q, w_k, w_v, w_o, H), merged @ w_o
 """)
 
 md(zh=r"""
-$$W_O$ = I$ 时，输出的前 d 个坐标完全不变：它们只属于第 0 个头。换成一般的 $W_O$，每个输出坐标都会对第 1 个头的变化作出反应。（在更深的模型里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，$W_O$ 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 $W_O$”。
+$W_O = I$ 时，输出的前 d 个坐标完全不变：它们只属于第 0 个头。换成一般的 $W_O$，每个输出坐标都会对第 1 个头的变化作出反应。（在更深的模型里，下一层的投影矩阵也会混合坐标；但在一层注意力之内，$W_O$ 是各个头唯一汇合的地方。）最后一个断言还确认了：`lib.attention.multi_head_attention` 做的正是“投影 → 拆分 → 逐头注意力 → 合并 → 乘 $W_O$”。
 
 ## 2.5 例 1：两头注意力的完整手算
 
@@ -500,7 +500,7 @@ $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
 于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 $W_O$ 的写法，再算 a 和 b：
 """, en=r"""
-With $$W_O$ = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
+With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
@@ -522,7 +522,7 @@ $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
 So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute a and b:
 """, ru=r"""
-При $$W_O$ = I$ первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной $W_O$ на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания $W_O$ — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на $W_O$».
+При $W_O = I$ первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной $W_O$ на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания $W_O$ — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на $W_O$».
 
 ## 2.5 Пример 1: две головы, полностью вручную
 
