@@ -24,42 +24,6 @@ def _write(out, record):
     out.flush()
 
 
-class ArgumentChanged(Exception):
-    """The function changed, in place, an array or list it was given.  The same check as
-    grading.values.snapshot_arguments / changed_argument, which the sandbox does not hold."""
-
-
-def _snapshot(args, kwargs):
-    import copy
-    import numpy
-    items = [(i + 1, v) for i, v in enumerate(args)] + list(kwargs.items())
-    return [(k, v.copy() if isinstance(v, numpy.ndarray) else copy.deepcopy(v)) for k, v in items
-            if isinstance(v, (numpy.ndarray, list))]
-
-
-def _changed(args, kwargs, snapshot):
-    import numpy
-    current = dict([(i + 1, v) for i, v in enumerate(args)] + list(kwargs.items()))
-    for key, before in snapshot:
-        if not _same(current[key], before):
-            return key
-    return None
-
-
-def _same(now, before):
-    import numpy
-    if isinstance(before, numpy.ndarray):
-        return (isinstance(now, numpy.ndarray) and now.shape == before.shape and now.dtype == before.dtype
-                and bool(numpy.array_equal(now, before, equal_nan=before.dtype.kind in "fc")))
-    if isinstance(before, (list, tuple)):
-        return (type(now) is type(before) and len(now) == len(before)
-                and all(_same(a, b) for a, b in zip(now, before)))
-    try:
-        return bool(now == before) or (now != now and before != before)
-    except Exception:
-        return True
-
-
 def _main(params, user_ns):
     with open(params["out"], "w", encoding="ascii") as out:
         name = params["function"]
@@ -86,12 +50,12 @@ def _main(params, user_ns):
                 record["setup_error"] = f"{type(exc).__name__}: {exc}"[:500]
                 _write(out, record)
                 continue
-            before = _snapshot(args, kwargs)
+            before = snapshot_arguments(args, kwargs)  # noqa: F821 - grading/arguments.py, sent with this code
             start = _time.perf_counter()
             try:
                 value = func(*args, **kwargs)
-                changed = _changed(args, kwargs, before)
-                if changed is not None:      # the caller's array changed under it (grading.values.ArgumentChanged)
+                changed = changed_argument(args, kwargs, before)  # noqa: F821
+                if changed is not None:      # the caller's array changed under it (grading/arguments.py)
                     value = RaisedError.from_exception(ArgumentChanged(str(changed)))  # noqa: F821
             except KeyboardInterrupt:
                 raise

@@ -39,8 +39,9 @@ from .notebooks import identify, read_notebook
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "codec.py"), encoding="utf-8") as _a, \
+        open(os.path.join(HERE, os.pardir, "arguments.py"), encoding="utf-8") as _c, \
         open(os.path.join(HERE, "_kernel_side.py"), encoding="utf-8") as _b:
-    KERNEL_CODE = _a.read() + "\n" + _b.read()
+    KERNEL_CODE = _a.read() + "\n" + _c.read() + "\n" + _b.read()
 MAX_RESULT_BYTES = 16 * 1024 * 1024          # the whole result file of one exercise
 MAX_RECORD_BYTES = 2 * 1024 * 1024           # one line of it (one test's result)
 MAX_FEEDBACK = 3                             # failed tests explained per row
