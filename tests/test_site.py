@@ -86,7 +86,9 @@ SCRIPT_OF = {"zh": r"[\u4e00-\u9fff]", "ru": r"[А-Яа-яЁё]", "en": r"[A-Za-
 # A figure of the corpus shows its tokens (春, 风, 雨), so an English or Russian
 # description may name them; a run of two or more Chinese characters is
 # Chinese prose, not a token.
-_TOKEN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff](?![\u4e00-\u9fff])")
+# A token of the course's corpora standing alone (春 in "<bos> 春 雨", ж in §7's "a ж b | b ж a"):
+# a single Han character, or a single Cyrillic letter of §7's mirror alphabet, between non-letters.
+_TOKEN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff](?![\u4e00-\u9fff])|(?<![\w])[дж](?![\w])")
 
 
 def _foreign_words(lang, text):
@@ -588,7 +590,7 @@ def _search_term(lang, title):
 # that teaches it (a heading that names it wins over a page that mentions it).
 SEARCH_TABLE = {
     "en": [
-        ("allowed set", "chapters/01_allowed_set"), ("bottom-right alignment", "chapters/01_allowed_set#sec-1-4"),
+        ("allowed set", "chapters/01_allowed_set"), ("bottom-right alignment", "chapters/05_cache#part-1"),
         ("left padding", "chapters/01_allowed_set#sec-1-10"), ("padded queries", "chapters/01_allowed_set#sec-1-9"),
         ("split heads", "chapters/02_heads#sec-2-2"), ("W_O", "chapters/02_heads#sec-2-4"),
         ("number of heads", "chapters/02_heads#sec-2-6"), ("scatter-add", "chapters/03_positions#sec-3-2"),
@@ -598,7 +600,7 @@ SEARCH_TABLE = {
     ],
     "zh": [
         ("因果掩码", "chapters/01_allowed_set"), ("许可集合", "chapters/01_allowed_set"),
-        ("右下对齐", "chapters/01_allowed_set#sec-1-4"), ("左填充", "chapters/01_allowed_set#sec-1-10"),
+        ("右下对齐", "chapters/05_cache#part-1"), ("左填充", "chapters/01_allowed_set#sec-1-10"),
         ("合并头", "chapters/02_heads#sec-2-4"), ("头数", "chapters/02_heads#sec-2-6"),
         ("散射累加", "chapters/03_positions#sec-3-2"), ("RoPE", "chapters/03_positions#sec-3-5"),
         ("阴性对照", "chapters/04_causality#sec-4-4"), ("dropout", "chapters/04_causality#sec-4-8"),
@@ -606,7 +608,7 @@ SEARCH_TABLE = {
     ],
     "ru": [
         ("множество разрешённых позиций", "chapters/01_allowed_set"),
-        ("правому нижнему углу", "chapters/01_allowed_set#sec-1-4"),
+        ("правому нижнему углу", "chapters/05_cache#part-1"),
         ("дополнение слева", "chapters/01_allowed_set#sec-1-10"), ("склейка голов", "chapters/02_heads"),
         ("число голов", "chapters/02_heads#sec-2-6"), ("накопление по индексам", "chapters/03_positions#sec-3-2"),
         ("RoPE", "chapters/03_positions#sec-3-5"), ("отрицательный контроль", "chapters/04_causality#sec-4-4"),
