@@ -591,7 +591,7 @@ def _search_term(lang, title):
 SEARCH_TABLE = {
     "en": [
         ("allowed set", "chapters/01_allowed_set"), ("bottom-right alignment", "chapters/05_cache#part-1"),
-        ("left padding", "chapters/01_allowed_set#sec-1-10"), ("padded queries", "chapters/01_allowed_set#sec-1-9"),
+        ("left padding", "chapters/01_allowed_set#part-3"), ("padded queries", "chapters/01_allowed_set#sec-1-8"),
         ("split heads", "chapters/02_heads#sec-2-2"), ("W_O", "chapters/02_heads#sec-2-4"),
         ("number of heads", "chapters/02_heads#sec-2-6"), ("scatter-add", "chapters/03_positions#sec-3-2"),
         ("RoPE", "chapters/03_positions#sec-3-5"), ("negative control", "chapters/04_causality#sec-4-4"),
@@ -600,7 +600,7 @@ SEARCH_TABLE = {
     ],
     "zh": [
         ("因果掩码", "chapters/01_allowed_set"), ("许可集合", "chapters/01_allowed_set"),
-        ("右下对齐", "chapters/05_cache#part-1"), ("左填充", "chapters/01_allowed_set#sec-1-10"),
+        ("右下对齐", "chapters/05_cache#part-1"), ("左填充", "chapters/01_allowed_set#part-3"),
         ("合并头", "chapters/02_heads#sec-2-4"), ("头数", "chapters/02_heads#sec-2-6"),
         ("散射累加", "chapters/03_positions#sec-3-2"), ("RoPE", "chapters/03_positions#sec-3-5"),
         ("阴性对照", "chapters/04_causality#sec-4-4"), ("dropout", "chapters/04_causality#sec-4-8"),
@@ -609,7 +609,7 @@ SEARCH_TABLE = {
     "ru": [
         ("множество разрешённых позиций", "chapters/01_allowed_set"),
         ("правому нижнему углу", "chapters/05_cache#part-1"),
-        ("дополнение слева", "chapters/01_allowed_set#sec-1-10"), ("склейка голов", "chapters/02_heads"),
+        ("дополнение слева", "chapters/01_allowed_set#part-3"), ("склейка голов", "chapters/02_heads"),
         ("число голов", "chapters/02_heads#sec-2-6"), ("накопление по индексам", "chapters/03_positions#sec-3-2"),
         ("RoPE", "chapters/03_positions#sec-3-5"), ("отрицательный контроль", "chapters/04_causality#sec-4-4"),
         ("dropout", "chapters/04_causality#sec-4-8"), ("сброс", "chapters/05_cache#sec-5-3"),
