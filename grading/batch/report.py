@@ -24,7 +24,7 @@ import pathlib
 import re
 import tempfile
 
-from .. import messages
+from .. import messages, sections
 
 CSV_COLUMNS = ("submission", "exercise", "function", "status", "points", "max_points", "cases_passed",
                "cases_total", "notebook", "lang", "message")
@@ -380,8 +380,10 @@ def _exercise_heading(row, titles, lang):
     return f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "")
 
 
-def feedback_markdown(report, summary):
+def feedback_markdown(report, summary, site=None):
+    """``site``: the course site's address for the § links (None: grading.sections.site_url())."""
     lang = summary.get("lang", "en")
+    site = sections.site_url() if site is None else site
     rows = _rows_of(report).get(summary["submission"], [])
     titles = _titles(report)
     g = report["grader"]
@@ -405,12 +407,13 @@ def feedback_markdown(report, summary):
                 f"{_status(r['status'], lang, True)} · {_md(_points_line(r, lang))}{_stop(lang)}{said}", ""]
         for f in listed:
             kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
-            out.append(f"* **{_md(f['test'])}**{_parenthesised(kind, lang)}{_colon(lang)}{_md(f['text'])}")
+            out.append(f"* **{_md_linked(f['test'], lang, site)}**{_parenthesised(kind, lang)}{_colon(lang)}"
+                       f"{_md_linked(f['text'], lang, site)}")
             if f.get("hint"):
                 out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
         if listed:
             out.append("")                                  # one blank line after a list, none twice
-        out += [f"> {_md(text)}" for text in _diagnosis_texts(r)] + ([""] if _diagnosis_texts(r) else [])
+        out += [f"> {_md_linked(text, lang, site)}" for text in _diagnosis_texts(r)] + ([""] if _diagnosis_texts(r) else [])
     other = [r for r in rows if not r["function"]]
     if other:
         out += [f"## {messages.text('page_other', lang)}", ""]
@@ -423,6 +426,17 @@ def feedback_markdown(report, summary):
 
 def _md(text):
     return re.sub(r"([\\`*_|<>\[\]])", r"\\\1", str(text))
+
+
+def _md_linked(text, lang, site):
+    """``text`` escaped for Markdown, every §N.M a link to the course site when ``site`` is known."""
+    text, out, last = str(text), [], 0
+    for m in sections.SECTION_REF.finditer(text):
+        href = sections.section_href(m.group(1), m.group(2), lang, site) if site else None
+        if href is not None:
+            out += [_md(text[last:m.start()]), f"[{m.group(0)}]({href})"]
+            last = m.end()
+    return "".join(out) + _md(text[last:])
 
 
 _CSS = """
@@ -484,8 +498,13 @@ def _md_code(call):
     return f"`{call}`"
 
 
-def feedback_html(report, summary):
+def feedback_html(report, summary, site=None):
+    """``site``: the course site's address for the § links (None: grading.sections.site_url())."""
     lang = summary.get("lang", "en")
+    site = sections.site_url() if site is None else site
+
+    def linked(text):
+        return sections.link_sections(text, lang, base=site)
     rows = _rows_of(report).get(summary["submission"], [])
     titles = _titles(report)
     g = report["grader"]
@@ -514,14 +533,14 @@ def feedback_html(report, summary):
             kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
             hint = f"<br><span class=\"muted\">{e(messages.text('page_reproduce', lang))}{_colon(lang)}" \
                    f"{_with_code(f['hint'], _html_code)}</span>" if f.get("hint") else ""
-            items.append(f"<li><strong>{e(f['test'])}</strong><span class=\"muted\">{e(_parenthesised(kind, lang))}"
-                         f"</span>{_colon(lang)}{e(f['text'])}{hint}</li>")
+            items.append(f"<li><strong>{linked(f['test'])}</strong><span class=\"muted\">{e(_parenthesised(kind, lang))}"
+                         f"</span>{_colon(lang)}{linked(f['text'])}{hint}</li>")
         listing = f"<ul>{''.join(items)}</ul>" if items else ""
-        said = "" if items or r["status"] == "pass" else e(_sentence(r["message"], lang))
+        said = "" if items or r["status"] == "pass" else linked(_sentence(r["message"], lang))
         parts.append(f"<h2 id=\"{e(r['exercise'])}\">{e(_exercise_heading(r, titles, lang))}</h2>"
                      f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span> · "
                      f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}"
-                     + "".join(f"<p class=\"diagnosis\">{e(text)}</p>" for text in _diagnosis_texts(r)))
+                     + "".join(f"<p class=\"diagnosis\">{linked(text)}</p>" for text in _diagnosis_texts(r)))
     other = [r for r in rows if not r["function"]]
     if other:
         parts.append(f"<h2>{e(messages.text('page_other', lang))}</h2><ul>" + "".join(
@@ -665,12 +684,14 @@ def index_html(report, lang="en", histogram=None):
 
 def write_feedback(report, folder, lang="en"):
     """Every submission's HTML and Markdown page, and index.html; returns the paths written."""
+    site = sections.site_url()
     folder = pathlib.Path(folder)
     written = []
     names = display_names(report)
     for summary in report["summary"]:
         name = page_name(names[summary["submission"]], summary["submission"])
-        for suffix, text in ((".html", feedback_html(report, summary)), (".md", feedback_markdown(report, summary))):
+        for suffix, text in ((".html", feedback_html(report, summary, site)),
+                             (".md", feedback_markdown(report, summary, site))):
             atomic_write(folder / f"{name}{suffix}", text)
             written.append(folder / f"{name}{suffix}")
     histogram = "totals.png" if report["summary"] and histogram_png(report, folder / "totals.png", lang) else None
