@@ -4,6 +4,7 @@ by student, and the rubric.  (The grader end to end: test_grading_class.py.)"""
 
 import csv
 import io
+import json
 import os
 import pathlib
 import subprocess
@@ -11,6 +12,7 @@ import sys
 
 import pytest
 
+from grading import messages
 from grading.batch import duplicates, report
 from grading.batch.notebooks import NotebookInfo, find_submissions, student_pattern
 from grading.exercises import EXERCISES
@@ -130,3 +132,30 @@ def test_rubric_in_markdown_and_csv(lang, title):
     back = list(csv.DictReader(io.StringIO(table.stdout)))
     assert [r["id"] for r in back] == list(EXERCISES) and sum(float(r["points"]) for r in back) == total
     assert all(int(r["public_tests"]) > 0 and int(r["hidden_tests"]) > 0 for r in back)
+
+
+def test_diagnosis_counts_in_every_export_in_the_instructors_language(tmp_path):
+    """The class's known mistakes ("mask-2: 1 of 1 students ...") in the long CSV (a column), their own CSV,
+    the JSON report and the terminal's text, in the language the instructor chose (write_outputs' lang)."""
+    from grading import diagnoses
+    from grading.batch import write_outputs
+    r = sample_report()
+    r["rows"][1]["diagnosis"] = "mask-2/softmax-before-mask"
+    mistake = diagnoses.mistake_by_id("mask-2/softmax-before-mask")
+    for lang, line in (("ru", "mask-2: 1 из 1 студентов — "), ("zh", "mask-2：1 名学生中有 1 名"),
+                       ("en", "mask-2: 1 of 1 students: ")):
+        what = diagnoses.short_name(mistake, lang)
+        write_outputs(r, json_path=tmp_path / "r.json", csv_path=tmp_path / "r.csv", lang=lang,
+                      exports={"diagnoses_csv": tmp_path / "d.csv"})
+        [listed] = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["diagnoses"]
+        assert listed == {"exercise": "mask-2", "mistake": mistake.id, "what": what, "count": 1, "graded": 1,
+                          "text": (line + what) if lang != "zh" else f"{line}{what}"}
+        long = list(csv.DictReader(io.StringIO((tmp_path / "r.csv").read_text(encoding="utf-8"))))
+        assert [row["diagnosis"] for row in long] == ["", what, "", ""]
+        assert rows_of((tmp_path / "d.csv").read_text(encoding="utf-8")) == [
+            ["exercise", "mistake", "what", "students", "graded"], ["mask-2", mistake.id, what, "1", "1"]]
+        text = report.class_diagnoses_text(r, lang)
+        assert text.splitlines() == [messages.text("index_diagnoses", lang) + ("：" if lang == "zh" else ":"),
+                                     "  " + listed["text"]]
+    r["rows"][1].pop("diagnosis")
+    assert report.class_diagnoses_text(r, "en") == "" and report.class_diagnoses(r) == []

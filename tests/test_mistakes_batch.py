@@ -12,6 +12,7 @@ process: the two must agree), and the instructor's index must count it.
 
 import collections
 import copy
+import csv
 import html
 import json
 import pathlib
@@ -75,6 +76,7 @@ def corpus_batch(tmp_path_factory):
     factor = slowdown()
     proc = subprocess.run(
         [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--feedback", str(out / "fb"),
+         "--csv", str(out / "r.csv"), "--diagnoses-csv", str(out / "mistakes.csv"), "--lang", "ru",
          "--seed", str(SEED), "--jobs", "2", "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
         cwd=ROOT, capture_output=True, text=True, timeout=3600 * factor)
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
@@ -102,15 +104,29 @@ def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
 
 
 def test_the_index_counts_the_diagnoses(corpus_batch):
+    """--lang ru: the index, the terminal's summary, the JSON report and both CSVs count them in Russian."""
     index = (corpus_batch["out"] / "fb" / "index.html").read_text(encoding="utf-8")
+    stdout = corpus_batch["proc"].stdout
     counts = collections.Counter((r["exercise"], r["diagnosis"]) for r in corpus_batch["rows"].values()
                                  if r.get("diagnosis"))
     assert counts, "no diagnosis at all"
-    assert "Known mistakes in this class" in index
+    assert "Типичные ошибки в группе" in index and "Типичные ошибки в группе:\n" in stdout
     from grading import diagnoses
+    graded = collections.Counter(r["exercise"] for r in corpus_batch["rows"].values() if r["status"] != "missing")
+    in_json = {(d["exercise"], d["mistake"]): d for d in corpus_batch["report"]["diagnoses"]}
+    with open(corpus_batch["out"] / "mistakes.csv", encoding="utf-8") as f:
+        in_csv = {(d["exercise"], d["mistake"]): d for d in csv.DictReader(f)}
+    with open(corpus_batch["out"] / "r.csv", encoding="utf-8") as f:
+        per_row = collections.Counter((d["exercise"], d["diagnosis"]) for d in csv.DictReader(f) if d["diagnosis"])
+    assert len(in_json) == len(in_csv) == len(counts)
     for (exercise, mistake_id), n in counts.items():
-        what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "en")
-        assert f"{exercise}: {n} of " in index and html.escape(what) in index, (exercise, mistake_id)
+        what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "ru")
+        line = f"{exercise}: {n} из {graded[exercise]} студентов — {what}"
+        assert html.escape(line) in index and f"  {line}\n" in stdout, (exercise, mistake_id)
+        assert in_json[exercise, mistake_id]["count"] == n and in_json[exercise, mistake_id]["text"] == line
+        assert in_csv[exercise, mistake_id] == {"exercise": exercise, "mistake": mistake_id, "what": what,
+                                                 "students": str(n), "graded": str(graded[exercise])}
+        assert per_row[exercise, what] == n
 
 
 def test_pages_say_how_points_are_earned_and_why(corpus_batch):

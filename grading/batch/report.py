@@ -27,7 +27,7 @@ import tempfile
 from .. import messages, sections
 
 CSV_COLUMNS = ("submission", "exercise", "function", "status", "points", "max_points", "cases_passed",
-               "cases_total", "notebook", "lang", "message")
+               "cases_total", "notebook", "lang", "message", "diagnosis")
 STATUS_ORDER = ("pass", "fail", "error", "timeout", "missing")
 
 
@@ -84,12 +84,15 @@ def to_json(report):
     return json.dumps(report, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def to_csv(rows):
+def to_csv(rows, lang="en"):
+    """One row per submission and exercise; ``diagnosis``: the known mistake that explains the failures,
+    in a few words in ``lang`` (the instructor's language), empty when none does."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: row.get(k, "") for k in CSV_COLUMNS})
+        writer.writerow({**{k: row.get(k, "") for k in CSV_COLUMNS},
+                         "diagnosis": _mistake_name(row.get("diagnosis"), lang)})
     return buf.getvalue()
 
 
@@ -715,9 +718,9 @@ def _scoring_note(report, lang):
 
 
 def class_diagnoses(report, lang="en"):
-    """[(exercise id, count, graded submissions, what the mistake is)] for the instructor: how many students
-    made each known mistake, most frequent first within an exercise."""
-    from .. import diagnoses
+    """How many students made each known mistake, most frequent first within an exercise (registry order):
+    [{"exercise", "mistake" (its id), "what" (a few words in ``lang``), "count", "graded" (submissions
+    graded on the exercise), "text" (the sentence the index, the terminal and the JSON report show)}]."""
     graded, counts = {}, {}
     for row in report["rows"]:
         if row["exercise"] == "-" or row["status"] == "missing":
@@ -730,10 +733,38 @@ def class_diagnoses(report, lang="en"):
     for exercise in exercise_ids(report):
         found = sorted(((n, d) for (x, d), n in counts.items() if x == exercise), key=lambda p: -p[0])
         for n, mistake_id in found:
-            mistake = diagnoses.mistake_by_id(mistake_id)
-            what = diagnoses.short_name(mistake, lang) if mistake is not None else mistake_id
-            out.append((exercise, n, graded.get(exercise, 0), what))
+            what = _mistake_name(mistake_id, lang)
+            out.append({"exercise": exercise, "mistake": mistake_id, "what": what, "count": n,
+                        "graded": graded.get(exercise, 0),
+                        "text": messages.text("index_diagnosis", lang, id=exercise, count=n,
+                                              total=graded.get(exercise, 0), what=what)})
     return out
+
+
+def _mistake_name(mistake_id, lang):
+    """A few words in ``lang`` for a known mistake (its id when this course no longer knows it)."""
+    from .. import diagnoses
+    mistake = diagnoses.mistake_by_id(mistake_id) if mistake_id else None
+    return diagnoses.short_name(mistake, lang) if mistake is not None else (mistake_id or "")
+
+
+def class_diagnoses_text(report, lang="en"):
+    """The class's known mistakes for the terminal, after the summary table ("" when there are none)."""
+    found = class_diagnoses(report, lang)
+    if not found:
+        return ""
+    return messages.text("index_diagnoses", lang) + _colon(lang).rstrip() + "\n" + "".join(
+        f"  {d['text']}\n" for d in found)
+
+
+DIAGNOSES_CSV_COLUMNS = ("exercise", "mistake", "what", "students", "graded")
+
+
+def to_diagnoses_csv(report, lang="en"):
+    """The class's known mistakes, one row each: exercise, mistake id, what it is (in ``lang``), how many
+    students made it, of how many graded on the exercise."""
+    return _csv([DIAGNOSES_CSV_COLUMNS] + [[d["exercise"], d["mistake"], d["what"], d["count"], d["graded"]]
+                                           for d in class_diagnoses(report, lang)])
 
 
 def _class_diagnoses_html(report, lang):
@@ -741,6 +772,5 @@ def _class_diagnoses_html(report, lang):
     if not found:
         return ""
     e = html.escape
-    items = "".join(f"<li>{e(messages.text('index_diagnosis', lang, id=x, count=n, total=total, what=what))}</li>"
-                    for x, n, total, what in found)
+    items = "".join(f"<li>{e(d['text'])}</li>" for d in found)
     return f"<h2>{e(messages.text('index_diagnoses', lang))}</h2><ul>{items}</ul>"
