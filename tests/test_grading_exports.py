@@ -134,6 +134,22 @@ def test_rubric_in_markdown_and_csv(lang, title):
     assert all(int(r["public_tests"]) > 0 and int(r["hidden_tests"]) > 0 for r in back)
 
 
+def test_the_partial_rubric_states_the_groups_and_the_rule_for_a_stop():
+    from grading import exercises
+    from grading.batch import rubric
+    from grading.batch.runner import test_groups
+    items = rubric.rows(exercises, ["mask-2"], "ru", partial=True)
+    ex = EXERCISES["mask-2"]
+    expected = len(test_groups([(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(0)]))
+    assert items[0]["groups"] == expected
+    md = rubric.markdown(items, "ru", partial=True)
+    assert "| группы тестов |" in md and f"| {expected} |" in md
+    assert "частичный зачёт" in md and "сохраняют свою долю" in md and "невыполненным тестом" in md
+    assert list(csv.DictReader(io.StringIO(rubric.to_csv(items, partial=True))))[0]["test_groups"] == str(expected)
+    for lang, words in (("zh", "停止之前已经全部通过的组"), ("en", "the groups that passed in full before the stop")):
+        assert words in rubric.markdown(rubric.rows(exercises, ["mask-2"], lang, partial=True), lang, partial=True)
+    assert "test_groups" not in rubric.to_csv(rubric.rows(exercises, ["mask-2"], "en"))       # the default: as before
+
 def test_diagnosis_counts_in_every_export_in_the_instructors_language(tmp_path):
     """The class's known mistakes ("mask-2: 1 of 1 students ...") in the long CSV (a column), their own CSV,
     the JSON report and the terminal's text, in the language the instructor chose (write_outputs' lang)."""
