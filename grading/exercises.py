@@ -30,11 +30,11 @@ from . import diagnoses, sections, usage
 from .compare import FLOAT32_TOLERANCE, compare_values, describe_value
 from .feedback import detect_language, explain, message, type_name
 from .registry import EXERCISES, Exercise, SetupError, total_points
-from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, resolve, to_jsonable
+from .values import Case, Opaque, Raised, Ref, resolve
 
 __all__ = [
     "EXERCISES", "Exercise", "Case", "Ref", "Raised", "Opaque", "SetupError",
-    "to_jsonable", "from_jsonable", "resolve", "encode_result", "compare_values", "FLOAT32_TOLERANCE",
+    "resolve", "compare_values", "FLOAT32_TOLERANCE",
     "check", "run_checks", "diagnosis_of", "needs_exercise", "library_use", "total_points",
 ]
 
