@@ -175,3 +175,15 @@ def test_diagnosis_counts_in_every_export_in_the_instructors_language(tmp_path):
                                      "  " + listed["text"]]
     r["rows"][1].pop("diagnosis")
     assert report.class_diagnoses_text(r, "en") == "" and report.class_diagnoses(r) == []
+
+
+def test_the_wheel_ships_the_page_templates(tmp_path):
+    """`make wheel` (tools/make_autograder.build_wheel): the grader installed from the wheel renders its
+    pages from the templates inside it (package data in pyproject.toml)."""
+    import zipfile
+    from tools.make_autograder import build_wheel
+    names = set(zipfile.ZipFile(build_wheel(tmp_path)).namelist())
+    templates = sorted(p.name for p in (ROOT / "grading" / "templates").iterdir())
+    assert {"page.html", "page.css", "feedback.html", "index.html"} <= set(templates)
+    assert {f"grading/templates/{t}" for t in templates} <= names
+    assert "grading/exercise_models.py" not in names
