@@ -193,10 +193,7 @@ def _tasks(n, tq, tk, skip_future, group):
 
 
 def _workers():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:                                      # not Linux
-        return max(1, os.cpu_count() or 1)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _run(attend, tasks, scratch_size, dtype, threads=True):
@@ -219,22 +216,21 @@ def _run(attend, tasks, scratch_size, dtype, threads=True):
     if not threads or workers < 2:
         return work()
     global _POOL, _BLAS
-    with _LOCK:
-        if _POOL is None:
+    with _LOCK:                         # one call at a time: the pool's threads take all the cores already,
+        if _POOL is None:               # and BLAS's thread count is set back by the call that set it
             _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="lib-attention")
         if _BLAS is None:
             _BLAS = threadpoolctl.ThreadpoolController().select(user_api="blas")
-        pool, blas = _POOL, _BLAS
-    with blas.limit(limits=1):                                  # BLAS on the calling thread only
-        futures = [pool.submit(work) for _ in range(workers)]
-        wait(futures)                                           # every thread has finished writing ...
+        with _BLAS.limit(limits=1):                             # BLAS on the calling thread only
+            futures = [_POOL.submit(work) for _ in range(workers)]
+            wait(futures)                                       # every thread has finished writing ...
     for future in futures:
         future.result()                                         # ... before an error of one is raised
 
 
 def _forget_pool():
-    global _POOL
-    _POOL = None                                                # a forked child has none of the threads
+    global _POOL, _LOCK
+    _POOL, _LOCK = None, threading.Lock()                       # a forked child has none of the threads
 
 
 if hasattr(os, "register_at_fork"):

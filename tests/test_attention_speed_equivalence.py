@@ -304,6 +304,28 @@ def test_the_threads_compute_every_row_and_block_once_with_blas_on_one_thread(n,
     assert [lib["num_threads"] for lib in threadpoolctl.threadpool_info()] == before   # restored afterwards
 
 
+def test_calls_from_several_threads_at_once_agree_and_leave_blas_as_it_was(monkeypatch):
+    """Programs may call fast_causal_attention from threads of their own: each call gets its numbers,
+    and OpenBLAS's thread count is the same afterwards as before."""
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+    rng = np.random.default_rng(3)
+    problems = [[rng.standard_normal((2, 3, 150, 8)) for _ in range(3)] for _ in range(4)]
+    before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
+    results = [None] * len(problems)
+
+    def call(i):
+        for _ in range(5):
+            results[i] = fast_causal_attention(*problems[i])
+    callers = [threading.Thread(target=call, args=(i,)) for i in range(len(problems))]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    for problem, out in zip(problems, results):
+        np.testing.assert_allclose(out, causal_attention(*problem), rtol=1e-12, atol=1e-12)
+    assert [lib["num_threads"] for lib in threadpoolctl.threadpool_info()] == before
+
+
 @pytest.mark.parametrize("tq, tk", [(0, 1), (1, 1), (1, 5), (3, 3), (4, 9), (64, 64), (65, 130)])
 def test_the_mask_entry_by_entry(tq, tk):
     """future[i, j] is True exactly when key j comes after query i's position tk - tq + i."""
