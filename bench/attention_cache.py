@@ -248,8 +248,8 @@ def attention_rows(repeats, torch, gap):
     exps = exp_rates(repeats, torch)
     print(f"float32 exp: NumPy {exps[0]:.2f} ns" + (f", torch {exps[1]:.2f} ns" if len(exps) > 1 else "")
           + " per element, each timed alone (attention needs one per computed score)")
-    print(f"lib: blocks of {BLOCK} queries against tiles of up to {BLOCK} keys, tiles in the future skipped, "
-          "blocks spread over one thread per core\n")
+    print(f"lib: blocks of {BLOCK} queries, each against the keys its last query may read (later ones skipped), "
+          "taken from one queue by one thread per core\n")
     names = ["lib", "naive", "lib, no skip"] + (["torch"] if torch is not None else [])
     alone = {}
     print(f"{'each alone':<20}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}{'lib/torch':>11}{'naive/torch':>13}"
@@ -289,7 +289,7 @@ def attention_rows(repeats, torch, gap):
             print(f"{str(shape):<30}{label:<8}{cells}")
 
     print(f"\n{'the mask saves work':<20}{'computed':>10}{'skip ms':>10}{'all ms':>9}{'skip/all':>10}"
-          "   (lib with and without skipping the key tiles in the future, each alone)")
+          "   (lib with and without skipping the keys in the future of a whole block, each alone)")
     for shape, ours, _, _, everything in rows:
         T = shape[2]
         fraction = attention_work(T, T).fraction
