@@ -179,7 +179,7 @@ Below, the example of §1.6 compares the two orders: three positions, every scor
 """,
 )
 
-code("""
+code(r"""
 allowed = causal_allowed(3, 3)
 weights = masked_softmax(np.zeros((3, 3)), allowed)
 #zh 先在所有键上做 softmax，再清零
@@ -188,7 +188,8 @@ weights = masked_softmax(np.zeros((3, 3)), allowed)
 zeroed = np.where(allowed, np.full((3, 3), 1 / 3), 0.0)
 print(np.round(weights, 6))
 print(np.round(weights.sum(axis=-1), 12), np.round(zeroed.sum(axis=-1), 6))
-assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 1 / 3), \
+assert (np.allclose(weights[1], [0.5, 0.5, 0.0])
+        and np.isclose(zeroed[0].sum(), 1 / 3)), \
     needs_exercise("mask-1", "mask-2")
 """)
 
@@ -250,15 +251,19 @@ code("""
 check("mask-3", is_valid_attention)
 """)
 
-code("""
+code(r"""
 #zh 第 1 行 [1, 0, 0]：许可键 1 上恰好为 0，四条仍然成立
-#en row 1 is [1, 0, 0]: an exact 0 on allowed key 1, and the four conditions still hold
-#ru строка 1 равна [1, 0, 0]: ровно 0 на разрешённом ключе 1, а четыре условия выполнены
+#en row 1 is [1, 0, 0]: an exact 0 on allowed key 1, and the four
+#en conditions still hold
+#ru строка 1 равна [1, 0, 0]: ровно 0 на разрешённом ключе 1, а четыре
+#ru условия выполнены
 zero_on_allowed = weights.copy()
 zero_on_allowed[1] = [1.0, 0.0, 0.0]
-print(is_valid_attention(weights, allowed), is_valid_attention(zeroed, allowed),
+print(is_valid_attention(weights, allowed),
+      is_valid_attention(zeroed, allowed),
       is_valid_attention(zero_on_allowed, allowed))
-assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0, \
+assert (is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1]
+        and zero_on_allowed[1, 1] == 0.0), \
     needs_exercise("mask-1", "mask-2", "mask-3")
 """)
 
