@@ -59,7 +59,6 @@ def test_every_code_line_fits_the_code_column(path):
     assert long_lines(path, references=False) == []
 
 
-@pytest.mark.xfail(strict=True, reason="grading/references.py still has lines over 76 characters")
 def test_the_reference_answers_fit_the_code_column_too():
     assert [line for path in NOTEBOOKS for _, line in long_lines(path, references=True)] == []
 
