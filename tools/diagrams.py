@@ -503,6 +503,7 @@ def one_head(lang: str) -> Drawing:
                for x, f, text, kind in zip(xs, ["Q = X·W_Q", "K = X·W_K", "V = X·W_V"],
                                            [w["q"], w["k"], w["v"]], ["query", "key", "value"])]
     top = bottoms[0] + 34
+    d.split = bottoms[0] + 17        # wide screens: X and its projections | scores, weights and output
     sw = 2 * bw + gap
     for x in xs[:2]:
         d.arrow((x + bw / 2, bottoms[0]), (x + bw / 2, top - 2))
