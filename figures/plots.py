@@ -18,6 +18,7 @@ a phone, each large enough to read (site/course_book.py, tests/test_site_figure_
 
 import base64
 import io
+import struct
 import textwrap
 
 import numpy as np
@@ -66,9 +67,11 @@ class PanelFigure(Figure):
         fonts = [text.get_fontsize() for ax in shown
                  for text in [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts,
                               *ax.get_xticklabels(), *ax.get_yticklabels()] if text.get_text()]
-        layout = {"width": round(whole.width * dpi), "height": round(whole.height * dpi), "panels": boxes,
+        png = buffer.getvalue()
+        width, height = struct.unpack(">II", png[16:24])           # the PNG header's size, as saved
+        layout = {"width": width, "height": height, "panels": boxes,
                   "smallest_px": round(min(fonts) * dpi / 72, 2) if fonts else None}
-        return buffer.getvalue(), layout
+        return png, layout
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         png, layout = self.panel_layout()
