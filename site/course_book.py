@@ -57,6 +57,9 @@ WORDS = {
                   "ru": "Разделы, которые здесь отрабатываются: "},
     "sep": {"zh": "；", "en": "; ", "ru": "; "},
     "list_sep": {"zh": "、", "en": ", ", "ru": ", "},
+    "panel": {"zh": "同一幅图的第 {n} 块（共 {total} 块），图的说明见第 1 块",
+              "en": "Panel {n} of {total} of the same figure, described with panel 1",
+              "ru": "Панель {n} из {total} того же рисунка; описание — у панели 1"},
 }
 
 
@@ -266,6 +269,7 @@ def add_wide_diagrams(app, doctree) -> None:
 
 
 PANELS_KEY = "course_panels"    # figures/plots.py PANELS_KEY (the site does not import the course)
+PANEL_TEXT_PX = 11              # the smallest text a panel figure may be shrunk to, in CSS px
 
 
 def _panel_layouts(path: Path) -> dict:
@@ -305,16 +309,23 @@ def _visit_image(self, node):
     type(self).visit_image(self, node)
     tag = "".join(self.body[start:])
     del self.body[start:]
-    full_w, full_h = layout["width"], layout["height"]
+    full_w = layout["width"]
     smallest = layout.get("smallest_px")
+    # A panel may shrink to the width where its smallest text is PANEL_TEXT_PX and grows up to its
+    # drawn size: panels that fit side by side at that width share a line, the others wrap (one per
+    # line on a phone).
+    scale = min(1.0, PANEL_TEXT_PX / smallest) if smallest else 1.0
+    lang = self.config.course_lang
     out = [f'<div class="course-panels" data-smallest-px="{smallest}">' if smallest else '<div class="course-panels">']
+    total = len(layout["panels"])
     for n, (x, y, w, h) in enumerate(layout["panels"]):
         style = (f"width: {100 * full_w / w:.4f}%; left: {-100 * x / w:.4f}%; top: {-100 * y / h:.4f}%")
         img = tag.replace("<img ", f'<img style="{style}" ', 1)
-        if n:   # the alt text once, on the first panel: the others show the rest of the same figure
-            img = re.sub(r'alt="[^"]*"', 'alt=""', img, count=1)
-        out.append(f'<div class="course-panel" style="width: min(100%, {w}px); aspect-ratio: {w} / {h}">'
-                   f"{img}</div>")
+        if n:   # the full description once, on the first panel; the others say what they are
+            words = WORDS["panel"].get(lang, WORDS["panel"]["en"]).format(n=n + 1, total=total)
+            img = re.sub(r'alt="[^"]*"', f'alt="{words}"', img, count=1)
+        out.append(f'<div class="course-panel" style="flex: 1 1 {min(w, round(w * scale))}px; max-width: min(100%, {w}px); '
+                   f'aspect-ratio: {w} / {layout["panels"][n][3]}">{img}</div>')
     out.append("</div>")
     self.body.append("".join(out))
 
