@@ -10,10 +10,9 @@ withheld object fails them, and its row names the object it ran into.
 
 Why this holds where reading the source could not:
 
-* the kernel is a fresh process forked from the fork server (which never
-  imported ``lib``), in a fresh chroot, before any of the notebook's code
-  runs: nothing the notebook does can bring the real code back, because the
-  real code is not there.  ``import lib``, ``from lib.attention import *``,
+* the kernel is a fresh process in a fresh sandbox (see sandbox.py), which
+  imports ``lib`` only when the notebook's code does: nothing the notebook
+  does can bring the real code back, because the real code is not there.  ``import lib``, ``from lib.attention import *``,
   ``importlib``, a helper module written at run time, a copy kept in NumPy or
   in a container, a pickle, reading ``/course/lib/*.py`` and exec'ing it: all
   of them find the stub;
@@ -30,8 +29,8 @@ answers that do not go looking for it; the grader warns loudly in that mode.
 
 The cost: a notebook whose exercises need different things withheld is graded
 in more than one kernel (ex03, ex04 and ex07 in two, ex05 in three: 12 kernels
-for the whole course instead of 7).  Each kernel is forked from the fork
-server, which has imported everything a kernel's start needs (see _zygote.py).
+for the whole course instead of 7); the next kernel starts while the current one
+works (runner.Prestart).
 
 Which exercises share a kernel (:class:`BlindPlan`) is worked out once per
 batch, in the grader, while it computes the expected values: the setup code
