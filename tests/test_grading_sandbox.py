@@ -311,6 +311,22 @@ json.dump(written, open("/grader/io/out.json", "w"))
     assert set(written) == set(limits)
 
 
+def test_without_bubblewrap_the_grader_names_the_package(monkeypatch):
+    """No bwrap on the machine: an explicit sandbox is refused with the package to install, and
+    --isolation auto grades without isolation, saying so loudly."""
+    import grading.batch.sandbox as sandbox_module
+    real_which = sandbox_module.shutil.which
+    monkeypatch.setattr(sandbox_module.shutil, "which", lambda name: None if name == "bwrap" else real_which(name))
+    for requested in ("root", "userns") if IS_ROOT else ("userns",):
+        with pytest.raises(SandboxError, match="bubblewrap"):
+            choose_isolation(requested)
+    mode, warnings = choose_isolation("auto")
+    assert mode == "none" and len(warnings) == 1
+    assert warnings[0].startswith("WARNING: no isolation") and "apt install bubblewrap" in warnings[0]
+    with pytest.raises(SandboxError, match="bubblewrap"):
+        Sandbox("userns", cgroups=False)
+
+
 def strongest_isolation():
     """What --isolation auto must pick here: root when the grader is root, else userns when it works."""
     mode, _ = choose_isolation("auto")

@@ -111,35 +111,32 @@ def userns_available():
 
 def choose_isolation(requested="auto"):
     """(mode, warnings) for ``requested`` in auto/root/userns/none."""
-    warnings = []
+    if requested not in ("auto", "root", "userns", "none"):
+        raise SandboxError(f"unknown isolation mode {requested!r}")
+    if requested == "none":
+        return "none", ["WARNING: --isolation none: student code can read your files and reach the network."]
     is_root = os.geteuid() == 0
     if requested == "root" and not is_root:
         raise SandboxError("--isolation root needs the grader to run as root")
-    if requested in ("root", "auto") and is_root:
-        missing = [name for name, package in (("bwrap", "bubblewrap"), ("setpriv", "util-linux"))
-                   if not shutil.which(name)]
-        if missing:
-            raise SandboxError(f"{' and '.join(missing)} missing: {INSTALL_HINT} and util-linux, "
-                               "or pass --isolation none")
-        return "root", warnings
-    if requested in ("userns", "auto"):
-        ok, err = userns_available()
+    if is_root and requested != "userns":
+        missing = [name for name in ("bwrap", "setpriv") if not shutil.which(name)]
+        if not missing:
+            return "root", []
+        why = f"{' and '.join(missing)} not found: {INSTALL_HINT}; setpriv comes with util-linux"
+        if requested == "root":
+            raise SandboxError(f"--isolation root: {why}")
+    else:
+        ok, why = userns_available()
         if ok:
-            return "userns", warnings
+            return "userns", []
         if requested == "userns":
-            raise SandboxError(f"bubblewrap cannot build a sandbox in a user namespace here ({err}); "
+            raise SandboxError(f"bubblewrap cannot build a sandbox in a user namespace here ({why}); "
                                "pass --isolation none")
-        warnings.append(
-            "WARNING: no isolation. The grader is not root and bubblewrap cannot build a sandbox here "
-            f"({err or 'bwrap failed'}), so student code runs as your user: it can read your files "
-            "(solutions included) and reach the network. Resource and time limits still apply. "
-            "Run the grader as root with bubblewrap installed, or enable unprivileged user namespaces, "
-            "for a real sandbox.")
-        return "none", warnings
-    if requested == "none":
-        warnings.append("WARNING: --isolation none: student code can read your files and reach the network.")
-        return "none", warnings
-    raise SandboxError(f"unknown isolation mode {requested!r}")
+    return "none", [
+        f"WARNING: no isolation ({why or 'bwrap failed'}). Student code runs as your user: it can read "
+        "your files (solutions included) and reach the network. Resource and time limits still apply. "
+        "Install bubblewrap and run the grader as root, or enable unprivileged user namespaces, "
+        "for a real sandbox."]
 
 
 def build_student_packages(dest):
