@@ -233,6 +233,8 @@ class Sandbox:
             self.tmp.chmod(0o755)
             self.student_root = self.tmp / "student"
             self.student_lib, self.student_grading = build_student_packages(self.student_root)
+            self.empty_folder = self.tmp / "empty"
+            self.empty_folder.mkdir(mode=0o755)
             self.uids = uid_pool or UidPool()
             self.bwrap, self.setpriv, self.shell = shutil.which("bwrap"), shutil.which("setpriv"), shutil.which("sh")
             if mode != "none" and not self.bwrap:
@@ -273,8 +275,8 @@ class Sandbox:
 
     def describe(self):
         """The isolation in force, for the report (stable strings)."""
-        namespaces = {"root": ["mount", "pid", "net", "ipc", "uts", "cgroup"],
-                      "userns": ["user", "mount", "pid", "net", "ipc", "uts", "cgroup"], "none": []}[self.mode]
+        namespaces = {"root": ["mount", "pid", "net", "ipc", "uts"],
+                      "userns": ["user", "mount", "pid", "net", "ipc", "uts"], "none": []}[self.mode]
         limits = (self.cgroups.describe() if self.cgroups is not None else
                   {"cgroups": None, "why": self.cgroup_note,
                    "memory": f"{self.limits.memory_mb} MiB per process (RLIMIT_AS), not per submission",
@@ -351,7 +353,7 @@ class Sandbox:
         options = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                    "--hostname", HOSTNAME, "--die-with-parent", "--new-session"]
         if self.mode == "userns":
-            options += ["--unshare-user", "--disable-userns"]
+            options += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
         else:       # root: bwrap keeps only what setpriv needs to become the kernel's uid, then drops it
             options += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"):
@@ -368,6 +370,11 @@ class Sandbox:
             if not any(path == c or path.startswith(c + "/") for c in covered):
                 options += [*_parent_dirs(path, covered), "--ro-bind", path, path]
                 covered.append(path)
+        # the grader never debugs a kernel: with an empty folder over debugpy, ipykernel offers no
+        # debugger and starts about a third faster (it skips importing debugpy)
+        debugpy = _package_folder("debugpy")
+        if debugpy is not None:
+            options += ["--ro-bind", str(self.empty_folder), debugpy]
         # an editable install of the course records where the repository is: not for the kernel's eyes
         for trace in _install_traces():
             options += ["--ro-bind", str(kdir / "etc" / "empty"), trace]
@@ -411,7 +418,10 @@ class Sandbox:
             env.update({"HOME": home, "MPLCONFIGDIR": f"{home}/.mpl", "IPYTHONDIR": f"{home}/.ipython",
                         "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter/data",
                         "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter/runtime",
-                        "PYTHONPATH": INSIDE_COURSE})          # the student-safe lib and grading
+                        # the notebook's folder first, as the grader's kernels always had it (a module the
+                        # notebook writes there wins over the standard library's one), then the student-safe
+                        # lib and grading; ipykernel_launcher alone puts the folder after the standard library
+                        "PYTHONPATH": f"{INSIDE_WORK}:{INSIDE_COURSE}"})
         if lang:
             env["COURSE_LANG"] = lang
         return env
@@ -450,7 +460,7 @@ class Sandbox:
         env.update({"HOME": str(home), "MPLCONFIGDIR": str(home / ".mpl"), "IPYTHONDIR": str(home / ".ipython"),
                     "JUPYTER_CONFIG_DIR": str(home / ".jupyter"), "JUPYTER_DATA_DIR": str(home / "data"),
                     "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-                    "PYTHONPATH": str(packages or self.student_root)})
+                    "PYTHONPATH": f"{work}:{packages or self.student_root}"})
         rlimits = self.limits.rlimits()
         # RLIMIT_NPROC counts every process of the uid: leave room for the ones already running.
         rlimits["NPROC"] += _count_processes_of(os.getuid())
@@ -480,6 +490,7 @@ class Sandbox:
         user = "os.geteuid() != 0" if self.mode == "root" else f"os.geteuid() == {os.getuid()}"
         check = [self.python, "-I", "-S", "-c",
                  f"import os, socket, sys; sys.exit(0 if {user} "
+                 "and '\\nCapEff:\\t0000000000000000\\n' in open('/proc/self/status').read() "
                  f"and os.path.isdir('{INSIDE_IO}') and os.path.isdir('{INSIDE_COURSE}/grading') "
                  f"and not os.path.exists('{INSIDE_COURSE}/grading/batch') "
                  f"and not os.path.exists('{GRADING_DIR}') "
@@ -500,8 +511,16 @@ class Sandbox:
         if proc.returncode == 0:
             return None
         if proc.returncode == 7:
-            return "the kernel would not run as a fresh unprivileged user in the expected file system"
+            return "the kernel would not run as an unprivileged user in the expected file system"
         return proc.stderr.decode(errors="replace").strip()[-500:] or f"exit status {proc.returncode}"
+
+
+def _package_folder(name):
+    """The folder of the installed package ``name`` (found without importing it), or None."""
+    import importlib.util
+    spec = importlib.util.find_spec(name)
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    return folders[0] if folders else None
 
 
 def _parent_dirs(path, covered):
