@@ -47,6 +47,7 @@ import shutil
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import lib as _lib
 
@@ -228,6 +229,7 @@ class Sandbox:
         self.keep = keep
         self.python = python or sys.executable
         self.cgroups = None
+        self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernel-starter")   # see spawn
         self.tmp = pathlib.Path(_short_tempdir(tmp_parent))
         try:                             # interrupted or failing half-way: nothing is left behind
             self.tmp.chmod(0o755)
@@ -306,6 +308,7 @@ class Sandbox:
 
     def close(self):
         try:
+            self._starter.shutdown()
             if self.cgroups is not None:
                 self.cgroups.close()
         finally:
@@ -317,13 +320,16 @@ class Sandbox:
     def spawn(self, kdir, argv, env, cwd, preexec):
         """Start the process of a kernel prepared by :meth:`launch_command`.  In a sandbox, its
         stdout and stderr (kdir/bootstrap.log) carry only what bwrap and setpriv say: the kernel's
-        own output goes to the sandbox's /grader/io/kernel.log."""
-        log = open(kdir / "io" / "kernel.log" if self.mode == "none" else kdir / "bootstrap.log", "wb")
-        try:
-            return subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                    start_new_session=True, preexec_fn=preexec, close_fds=True)
-        finally:
-            log.close()
+        own output goes to the sandbox's /grader/io/kernel.log.
+
+        Every kernel is started from one thread that lives as long as the sandbox: bwrap's
+        --die-with-parent kills the sandbox when the *thread* that started it ends, and a
+        kernel started ahead (runner.Prestart) is started by a thread that ends at once."""
+        def start():
+            with open(kdir / "io" / "kernel.log" if self.mode == "none" else kdir / "bootstrap.log", "wb") as log:
+                return subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                        start_new_session=True, preexec_fn=preexec, close_fds=True)
+        return self._starter.submit(start).result()
 
     def new_kernel_dir(self):
         with self._lock:
