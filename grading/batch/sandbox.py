@@ -42,6 +42,7 @@ process of the sandbox is in it.  :meth:`Sandbox.describe` says what was in forc
 import dataclasses
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import subprocess
@@ -62,6 +63,7 @@ INSIDE_IO = "/grader/io"          # writable by the kernel: sockets, results, lo
 INSIDE_WORK = "/tmp/work"
 INSIDE_HOME = "/tmp/home"
 HOSTNAME = "grading-sandbox"
+BWRAP_VERSION = (0, 8)            # the size and mode of a tmpfs (--size, --perms), --disable-userns
 INSTALL_HINT = "install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
 
 # The only module of the grading package that enters the sandbox (besides stand-ins
@@ -96,13 +98,30 @@ class SandboxError(RuntimeError):
     """The sandbox cannot be set up on this machine (a grader problem, not a student's)."""
 
 
-def userns_available():
-    """(True, "") when bwrap can build a sandbox in a user namespace here, else (False, why)."""
+def bwrap_problem():
+    """Why bwrap cannot build the sandbox here (not installed, or older than BWRAP_VERSION), or None."""
     bwrap = shutil.which("bwrap")
     if not bwrap:
-        return False, f"bubblewrap is not installed; {INSTALL_HINT}"
+        return f"bubblewrap is not installed; {INSTALL_HINT}"
     try:
-        proc = subprocess.run([bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent",
+        said = subprocess.run([bwrap, "--version"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=20).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap --version failed: {exc}"
+    found = re.search(r"(\d+)\.(\d+)", said)
+    if found is None or tuple(map(int, found.groups())) < BWRAP_VERSION:
+        return (f"{said or 'this bwrap'} is too old: the sandbox needs bubblewrap "
+                f"{'.'.join(map(str, BWRAP_VERSION))} or newer (Debian 12, Ubuntu 24.04)")
+    return None
+
+
+def userns_available():
+    """(True, "") when bwrap can build a sandbox in a user namespace here, else (False, why)."""
+    problem = bwrap_problem()
+    if problem is not None:
+        return False, problem
+    try:
+        proc = subprocess.run([shutil.which("bwrap"), "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent",
                                "--ro-bind", "/", "/", "--", "true"],
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -120,10 +139,9 @@ def choose_isolation(requested="auto"):
     if requested == "root" and not is_root:
         raise SandboxError("--isolation root needs the grader to run as root")
     if is_root and requested != "userns":
-        missing = [name for name in ("bwrap", "setpriv") if not shutil.which(name)]
-        if not missing:
+        why = bwrap_problem() or (None if shutil.which("setpriv") else "setpriv (util-linux) is not installed")
+        if why is None:
             return "root", []
-        why = f"{' and '.join(missing)} not found: {INSTALL_HINT}; setpriv comes with util-linux"
         if requested == "root":
             raise SandboxError(f"--isolation root: {why}")
     else:
