@@ -329,17 +329,17 @@ def withhold_source(source, sites):
 def build_blind_packages(student_root, dest, sites):
     """A copy of the student-safe packages in ``student_root`` with ``sites`` withheld, in ``dest``."""
     import shutil
+    from .sandbox import precompile
     student_root, dest = pathlib.Path(student_root), pathlib.Path(dest)
-    shutil.copytree(student_root, dest)
+    # without the bytecode of the full copy: it is compiled again from the withheld sources
+    shutil.copytree(student_root, dest, ignore=shutil.ignore_patterns("__pycache__"))
     by_file = {}
     for site in sites:
         by_file.setdefault(module_file(site.module), []).append(site)
     for rel, group in sorted(by_file.items()):
         path = dest / rel
         path.write_text(withhold_source(path.read_text(encoding="utf-8"), group), encoding="utf-8")
-    for path in dest.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    dest.chmod(0o755)
+    precompile(dest)
     return dest
 
 

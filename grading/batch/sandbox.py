@@ -166,8 +166,8 @@ def build_student_packages(dest):
     ``grading.exercises`` are replaced by stubs whose ``check()`` does nothing
     (grading runs the real checks in the grader), so an exercise notebook's
     ``from grading import check`` still works.  The registry, its hidden cases,
-    the reference answers and the batch grader never enter.
-    Returns (lib copy, grading copy).
+    the reference answers and the batch grader never enter.  Every module comes with its
+    bytecode (:func:`precompile`).  Returns (lib copy, grading copy).
     """
     dest = pathlib.Path(dest)
     lib_out, grading_out = dest / "lib", dest / "grading"
@@ -179,10 +179,27 @@ def build_student_packages(dest):
         shutil.copyfile(GRADING_DIR / f"{name}.py", grading_out / f"{name}.py")
     (grading_out / "__init__.py").write_text(GRADING_INIT_STUB, encoding="utf-8")
     (grading_out / "exercises.py").write_text(EXERCISES_STUB, encoding="utf-8")
-    for path in dest.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    dest.chmod(0o755)
+    precompile(dest)
     return lib_out, grading_out
+
+
+def precompile(root):
+    """Compile every module under ``root`` to bytecode once per grading run, and make the
+    tree readable by every kernel uid.
+
+    A kernel never writes bytecode (PYTHONDONTWRITEBYTECODE, and ``/course`` is a read-only
+    bind): without these files every kernel would compile ``lib`` and ``grading`` again.
+    They are checked-hash .pyc files, used only while they match their source byte for byte,
+    so a copy whose source was changed afterwards (a withheld copy, blind.py) is never run
+    from stale bytecode.  A module that does not compile is left to the kernel, which then
+    reports the error itself."""
+    import compileall
+    import py_compile
+    root = pathlib.Path(root)
+    compileall.compile_dir(root, quiet=2, workers=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    for path in root.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    root.chmod(0o755)
 
 
 GRADING_INIT_STUB = '''"""The course's grading package, as a notebook sees it while it is graded: the test
