@@ -110,6 +110,7 @@ facts = {{"uid": os.getuid(), "groups": os.getgroups(),
           "repo": sorted(os.listdir({str(ROOT)!r})) if os.path.isdir({str(ROOT)!r}) else None,
           "course": sorted(os.listdir("{INSIDE_COURSE}")),
           "grading": sorted(os.listdir("{INSIDE_COURSE}/grading")),
+          "grading_bytecode": sorted(n.split(".")[0] for n in os.listdir("{INSIDE_COURSE}/grading/__pycache__")),
           "lib_file": __import__("lib").__file__,
           "exercises_stub": "hidden_cases" not in open("{INSIDE_COURSE}/grading/exercises.py").read(),
           "pids": len([p for p in os.listdir("/proc") if p.isdigit()]),
@@ -139,7 +140,10 @@ json.dump(facts, open("/grader/io/out.json", "w"))
     # the repository holds nothing but the Python environment (when it lives there)
     assert facts["repo"] in (None, [".venv"]) and not os.path.exists(GRADING_DIR / "nothing")
     assert facts["course"] == ["grading", "lib"] and facts["lib_file"].startswith(INSIDE_COURSE)
-    assert facts["grading"] == ["__init__.py", "exercise_models.py", "exercises.py", "models.py"] and facts["exercises_stub"]
+    assert facts["grading"] == ["__init__.py", "__pycache__", "exercise_models.py", "exercises.py", "models.py"]
+    assert facts["exercises_stub"]
+    # compiled once for every kernel (sandbox.precompile): the bytecode of those modules and nothing else
+    assert facts["grading_bytecode"] == ["__init__", "exercise_models", "exercises", "models"]
     assert facts["pids"] <= 3 and facts["net"] is False
     assert "writable" not in facts
     assert facts["hostname"] == HOSTNAME != socket.gethostname()
