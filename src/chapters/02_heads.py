@@ -961,9 +961,9 @@ plots.heatmaps(maps, ["h = 0", "h = 1", "H = 1"],
                        for m in maps], cell_size=0.8)
 plt.show()
 """, alt=dict(
-    zh="三张 4×4 热图，行 t 为查询，列 j 为键，格中写着权重。h = 0：每行的权重几乎全在 j = t − 1 上（第 0 行在 j = 0）。h = 1：每行的权重几乎全在 j = 0 上。H = 1（一个头）：从第 2 行起，权重在 j = 0 和 j = t − 1 上各约 0.5。",
-    en="Three 4×4 heatmaps, rows t are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = t − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = t − 1.",
-    ru="Три тепловые карты 4×4: строки t — запросы, столбцы j — ключи, в клетках веса. h = 0: почти весь вес строки на j = t − 1 (строка 0 — на j = 0). h = 1: почти весь вес строки на j = 0. H = 1 (одна голова): начиная со строки 2, примерно по 0,5 на j = 0 и на j = t − 1.",
+    zh="三张 4×4 热图，行 i 为查询，列 j 为键，格中写着权重。h = 0：每行的权重几乎全在 j = i − 1 上（第 0 行在 j = 0）。h = 1：每行的权重几乎全在 j = 0 上。H = 1（一个头）：从第 2 行起，权重在 j = 0 和 j = i − 1 上各约 0.5。",
+    en="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.",
+    ru="Три тепловые карты 4×4: строки i — запросы, столбцы j — ключи, в клетках веса. h = 0: почти весь вес строки на j = i − 1 (строка 0 — на j = 0). h = 1: почти весь вес строки на j = 0. H = 1 (одна голова): начиная со строки 2, примерно по 0,5 на j = 0 и на j = i − 1.",
 ))
 
 md(zh=r"""
