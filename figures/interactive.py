@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-LANGUAGES = ("zh", "en", "ru")
+from course_i18n import LANGUAGES
+
 MAX_STATES = 5000          # the data of one figure stays well under 100 kB
 SEPARATOR = "|"            # between the strings of one state in the JSON data
 

@@ -24,8 +24,7 @@ learner is told which property failed (:data:`HIDDEN`), never the values.
 import os
 import pathlib
 
-LANGUAGES = ("zh", "en", "ru")
-DEFAULT_LANGUAGE = "en"
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE as DEFAULT_LANGUAGE
 
 _override = None
 

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from course_i18n import LANGUAGES
+
 from .compare import compare_values
 from .values import (ArgumentChanged, Raised, changed_argument, from_jsonable, resolve, snapshot_arguments,
                      to_jsonable)
@@ -47,7 +49,6 @@ from .values import (ArgumentChanged, Raised, changed_argument, from_jsonable, r
 __all__ = ["Exercise", "Kind", "L", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
            "total_points", "texts", "LANGUAGES"]
 
-LANGUAGES = ("zh", "en", "ru")
 
 
 def L(zh, en, ru):

@@ -34,8 +34,11 @@ from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
 
+from course_i18n import LANGUAGES
+
 SECTION_REF = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
-NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:zh|en|ru)/)?((ex)?(\d\d)_[a-z0-9_]+)(?:\.ipynb)?$")
+NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:" + "|".join(LANGUAGES) + r")/)?"
+                           r"((ex)?(\d\d)_[a-z0-9_]+)(?:\.ipynb)?$")
 SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw,
                nodes.reference, nodes.FixedTextElement, addnodes.pending_xref, nodes.caption)
 

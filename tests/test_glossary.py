@@ -18,7 +18,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools.nbsource import LANGUAGES, _comments, load, tagged_parts  # noqa: E402
+from course_i18n import LANGUAGES, language  # noqa: E402
+from tools.nbsource import _comments, load, tagged_parts  # noqa: E402
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
 
@@ -28,7 +29,7 @@ def forbidden_words():
     table = text.split("### Words we do not use", 1)[1]
     rows = []
     for line in table.splitlines():
-        match = re.match(r"\|\s*(zh|en|ru)\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
+        match = re.match(r"\|\s*(" + "|".join(LANGUAGES) + r")\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
         if match:
             lang, pattern, instead = (g.replace("\x00", "|") for g in match.groups())
             markdown_only = instead.startswith("[Markdown]")
@@ -112,8 +113,8 @@ def message_texts():
     for where, catalogue in texts():
         for lang in LANGUAGES:
             yield f"grading.specs {where}", lang, catalogue[lang], "message"
-    for lang, folder in (("zh", "zh_CN"), ("ru", "ru")):
-        for po in sorted((ROOT / "site" / "locale" / folder / "LC_MESSAGES").glob("*.po")):
+    for lang in LANGUAGES:
+        for po in sorted((ROOT / "site" / "locale" / language(lang).locale / "LC_MESSAGES").glob("*.po")):
             for match in re.finditer(r'^msgstr "(.*)"$', po.read_text(encoding="utf-8"), re.M):
                 yield str(po.relative_to(ROOT)), lang, match.group(1), "message"
 

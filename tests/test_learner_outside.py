@@ -19,6 +19,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGES  # noqa: E402
 from tools.build_notebooks import course_package, course_wheel  # noqa: E402
 
 pytestmark = pytest.mark.heavy
@@ -53,7 +54,7 @@ def fresh(tmp_path_factory):
 
 
 def test_the_committed_notebooks_name_the_wheel_or_the_repository():
-    for lang in ("zh", "en", "ru"):
+    for lang in LANGUAGES:
         assert f'COURSE_PACKAGE = "{lang}", "{course_package()}"' in first_cell(lang)
 
 

@@ -36,9 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lib.attention import causal_future, split_heads  # noqa: E402
 from lib.positions import embed  # noqa: E402
+from course_i18n import LANGUAGE_TABLE, LANGUAGES  # noqa: E402
 
-LANGUAGES = ("zh", "en", "ru")
-HTML_LANG = {"zh": "zh-CN", "en": "en", "ru": "ru"}
+HTML_LANG = {lang.code: lang.html_lang for lang in LANGUAGE_TABLE}
 WIDTH = 420
 SCALE = 1.25                # shown size on a wide screen, relative to the units
 MIN_FONT = 14

@@ -54,7 +54,8 @@ import textwrap
 import tokenize
 from dataclasses import dataclass, field, replace
 
-LANGUAGES = ("zh", "en", "ru")
+from course_i18n import LANGUAGES
+
 
 SOLUTION_BEGIN = "# BEGIN SOLUTION"
 SOLUTION_END = "# END SOLUTION"
@@ -104,8 +105,9 @@ def _clean(text):
 
 
 LANG_PLACEHOLDER = "{{lang}}"
-_TAG = re.compile(r"#(zh|en|ru) ")
-_TRAILING_PART = re.compile(r"\s*#(zh|en|ru) ")
+_LANGUAGE_CODE = "|".join(LANGUAGES)
+_TAG = re.compile(rf"#({_LANGUAGE_CODE}) ")
+_TRAILING_PART = re.compile(rf"\s*#({_LANGUAGE_CODE}) ")
 
 
 def _comments(text):

@@ -39,7 +39,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-LANGUAGES = ("zh", "en", "ru")
+from course_i18n import LANGUAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "src" / "quizzes"
 CHAPTER_DIR = ROOT / "src" / "chapters"

@@ -24,6 +24,8 @@ import pathlib
 import re
 import tempfile
 
+from course_i18n import LANGUAGES
+
 from .. import messages
 
 CSV_COLUMNS = ("submission", "exercise", "function", "status", "points", "max_points", "cases_passed",
@@ -303,7 +305,7 @@ def write_nothing_gradable(report, target, lang, found=None):
     notebooks = sorted({e["notebook"] for e in g["exercises"]})
     expected = ", ".join(f"{n}.ipynb" for n in notebooks)
     total = sum(e["points"] for e in g["exercises"])
-    langs = [lang] if lang in ("zh", "en", "ru") else ["zh", "en", "ru"]
+    langs = [lang] if lang in LANGUAGES else list(LANGUAGES)
     lines = []
     for code in langs:
         what = messages.reason(found, code) if found else messages.text("found_nothing", code)
