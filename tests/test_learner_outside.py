@@ -78,6 +78,7 @@ def test_a_downloaded_notebook_installs_the_course_with_the_line_it_prints(fresh
     assert "Этому блокноту нужен код курса" not in after.stdout
     assert f"course at {venv}" in after.stdout                               # installed into the kernel's Python
     assert "mask-1" in after.stdout                                          # check() answers
+    assert "одна позиция" in after.stdout             # in Russian: the wheel holds the catalogues (course_i18n)
 
 
 def test_binder_installs_only_what_the_notebooks_need_as_an_editable_install():

@@ -3,6 +3,7 @@ in the others is named until a translator confirms the three agree again
 (tools/translations.py; CONTRIBUTING.md, "Translations that cannot drift")."""
 
 import pathlib
+import subprocess
 import sys
 
 import pytest
@@ -67,3 +68,66 @@ def test_translated_comments_are_part_of_what_is_confirmed(tmp_path, monkeypatch
     assert translations.stale_cells(source) == []
     source.write_text(code.replace("#ru масштаб", "#ru масштабируем"), encoding="utf-8")
     assert [c for _, _, c in translations.stale_cells(source)] == [["ru"]]
+
+
+# ---- interface texts: gettext catalogues (course_i18n/locales/, tools/i18n.py) -------------------
+
+from babel.messages.pofile import read_po as babel_read_po  # noqa: E402
+
+from course_i18n import catalogue as interface  # noqa: E402
+from tools import i18n  # noqa: E402
+
+
+def test_every_interface_text_is_translated_and_current():
+    """tools/i18n.py check, in a process of its own (a test's made-up texts must not count)."""
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "i18n.py"), "check"], capture_output=True,
+                         text=True, cwd=ROOT, timeout=600)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("lang", i18n.translated_languages())
+def test_the_runtime_reader_reads_what_babel_reads(lang):
+    path = i18n.catalogue_path(lang)
+    ours = {(e["msgctxt"], e["msgid"]): (e["msgstr"], "fuzzy" in e["flags"]) for e in interface.read_po(path)}
+    with open(path, "rb") as handle:
+        babels = {(m.context, m.id): (m.string, m.fuzzy) for m in babel_read_po(handle)}
+    assert ours == babels and len(ours) > 200
+
+
+def _demo(tmp_path, texts, translations):
+    """A template of ``texts`` and a Russian catalogue holding ``translations`` ({key: (English, ru)})."""
+    locales = tmp_path / "locales"
+    i18n.write_if_changed(i18n.template_path(locales), i18n.template(texts))
+    old = i18n._new_catalogue("ru")
+    for key, (english, russian) in translations.items():
+        old.add(english, russian, context=key)
+    catalogue = i18n.merge(old, texts, "ru")
+    i18n.write_if_changed(i18n.catalogue_path("ru", locales), catalogue)
+    return locales
+
+
+def test_a_changed_english_text_keeps_its_translation_marked_fuzzy(tmp_path):
+    texts = {"demo.greeting": "Hello, {name}!", "demo.farewell": "Goodbye, {name}"}
+    locales = _demo(tmp_path, texts, {"demo.greeting": ("Hello, {name}!", "Привет, {name}!"),
+                                      "demo.farewell": ("Bye, {name}", "Пока, {name}"),
+                                      "demo.gone": ("Gone", "Ушло")})
+    po = i18n.catalogue_path("ru", locales).read_text(encoding="utf-8")
+    assert '#, fuzzy, python-brace-format\n#| msgid "Bye, {name}"\nmsgctxt "demo.farewell"\nmsgid "Goodbye, {name}"\nmsgstr "Пока, {name}"' in po
+    assert '#~ msgctxt "demo.gone"' in po
+    found = i18n.problems(texts, locales, ["ru"])
+    assert len(found) == 2, found
+    assert "[demo.farewell]: fuzzy" in found[0] and "[demo.gone]: obsolete" in found[1]
+    # the reader used at run time leaves a fuzzy translation out: the learner reads the English
+    assert interface.catalogue("ru", locales) == {("demo.greeting", "Hello, {name}!"): "Привет, {name}!"}
+
+
+def test_the_check_names_a_missing_translation_and_a_placeholder_mismatch(tmp_path):
+    texts = {"demo.a": "{count} tests passed", "demo.b": "no test", "demo.c": "a new text"}
+    locales = _demo(tmp_path, texts, {"demo.a": ("{count} tests passed", "прошло {число} тестов"),
+                                      "demo.b": ("no test", "ни одного теста")})
+    found = i18n.problems(texts, locales, ["ru"])
+    assert len(found) == 2, found
+    assert "[demo.a]: placeholders ['число'] differ from the English's ['count']" in found[0]
+    assert "[demo.c]: not translated" in found[1]
+    assert i18n.problems({**texts, "demo.d": "more"}, locales, ["ru"])[0].endswith(
+        "not what the code says (demo.d); run tools/i18n.py extract, then update")
