@@ -799,6 +799,9 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
     """The landing page (site/landing.html rendered): what the course is, in every language."""
     import jinja2
     from markupsafe import Markup
+    if str(SITE_SRC) not in sys.path:
+        sys.path.insert(0, str(SITE_SRC))
+    from landing_texts import landing_texts
     docs = docs or {}
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(SITE_SRC)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
@@ -822,6 +825,9 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
             # Chinese writes ranges with ～ (CONTRIBUTING.md), the others with an en dash.
             "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], "～" if code == "zh" else "–"),
         })
+        kind, _, name = roots[code].partition("/")
+        items[-1]["texts"] = landing_texts(code, {**items[-1], "binder_url": binder_url,
+                                                  "notebook": f"{kind}/{code}/{name}.ipynb"})
     targets = json.dumps({i["code"]: i["start"] for i in items})
     return env.get_template("landing.html").render(
         languages=items, targets=Markup(targets), favicon="_static/favicon.svg",

@@ -34,6 +34,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "site"))      # the site's modules (site/*.py) are imported by name, as Sphinx does
 from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
 from course_i18n.catalogue import DOMAIN, LOCALES_DIR, placeholders, written  # noqa: E402
 
@@ -42,6 +43,7 @@ PROJECT = "causality-heads-position"
 # also calls the function (texts made on demand, such as the exercises' test labels).
 SOURCES = (
     "grading.registry:texts",
+    "landing_texts",                  # site/landing_texts.py
 )
 HEADER = """\
 # Interface texts of the course "Causality, Multiple Heads and Position": exercise titles and
