@@ -18,7 +18,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from course_i18n import LANGUAGES, language  # noqa: E402
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
 from tools.nbsource import _comments, load, tagged_parts  # noqa: E402
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
@@ -109,10 +109,16 @@ def message_texts():
             for catalogue in _catalogues(value):
                 for lang in LANGUAGES:
                     yield f"{name}.{attr}", lang, catalogue[lang], "message"
-    from grading.registry import texts     # exercise titles, test labels, hidden kinds (grading/specs/)
-    for where, catalogue in texts():
-        for lang in LANGUAGES:
-            yield f"grading.specs {where}", lang, catalogue[lang], "message"
+    # the interface catalogues: exercise titles and labels, the landing page, the quiz's words, ...
+    from course_i18n.catalogue import DOMAIN, LOCALES_DIR, read_po
+    for entry in read_po(LOCALES_DIR / f"{DOMAIN}.pot"):
+        if entry["msgid"]:
+            yield f"course_i18n [{entry['msgctxt']}]", SOURCE_LANGUAGE, entry["msgid"], "message"
+    for lang in LANGUAGES:
+        path = LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        for entry in read_po(path) if path.exists() else ():
+            if entry["msgstr"]:
+                yield f"{path.relative_to(ROOT)} [{entry['msgctxt']}]", lang, entry["msgstr"], "message"
     for lang in LANGUAGES:
         for po in sorted((ROOT / "site" / "locale" / language(lang).locale / "LC_MESSAGES").glob("*.po")):
             for match in re.finditer(r'^msgstr "(.*)"$', po.read_text(encoding="utf-8"), re.M):

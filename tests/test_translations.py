@@ -56,13 +56,19 @@ def test_a_change_in_one_language_names_that_language(tmp_path, monkeypatch):
     assert len(translations.read_lock(source)) == 3            # confirming the file drops old records
 
 
-def test_translated_comments_are_part_of_what_is_confirmed(tmp_path, monkeypatch):
-    source = tmp_path / "src" / "chapters" / "98_demo.py"
-    source.parent.mkdir(parents=True)
-    code = 'code("""\n#zh 缩放\n#en scale\n#ru масштаб\nx = 1\n""")\n'
-    source.write_text(code, encoding="utf-8")
+def _source_in(tmp_path, monkeypatch, relative, text):
+    """A source file under a temporary project root whose translation records start empty."""
+    source = tmp_path / relative
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text(text, encoding="utf-8")
     monkeypatch.setattr(translations, "ROOT", tmp_path)
     monkeypatch.setattr(translations, "LOCKS", tmp_path / "src" / "translations")
+    return source
+
+
+def test_translated_comments_are_part_of_what_is_confirmed(tmp_path, monkeypatch):
+    code = 'code("""\n#zh 缩放\n#en scale\n#ru масштаб\nx = 1\n""")\n'
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/98_demo.py", code)
     translations.confirm(source)
     source.write_text(code.replace("x = 1", "x = 2"), encoding="utf-8")       # code only: still confirmed
     assert translations.stale_cells(source) == []
@@ -131,3 +137,28 @@ def test_the_check_names_a_missing_translation_and_a_placeholder_mismatch(tmp_pa
     assert "[demo.c]: not translated" in found[1]
     assert i18n.problems({**texts, "demo.d": "more"}, locales, ["ru"])[0].endswith(
         "not what the code says (demo.d); run tools/i18n.py extract, then update")
+
+
+def test_a_figure_alt_text_is_confirmed_apart_from_the_cell(tmp_path, monkeypatch):
+    cell = 'code("""\n#zh 画图\n#en draw\n#ru рисуем\nx = 1\n""", alt=dict(zh="两条线", en="Two lines", ru="Две линии"))\n'
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/97_demo.py", cell)
+    translations.confirm(source)
+    assert len(translations.read_lock(source)) == 2                          # the comments, and the alt text
+    source.write_text(cell.replace("Two lines", "Two red lines"), encoding="utf-8")
+    assert translations.stale_cells(source) == [(0, "Two red lines", ["en"])]
+
+
+def test_a_quiz_question_changed_in_one_language_is_named(tmp_path, monkeypatch):
+    chapter = _source_in(tmp_path, monkeypatch, "src/chapters/96_demo.py",
+                         'md(zh="## 1.1 甲", en="## 1.1 Alpha", ru="## 1.1 Альфа")\n')
+    questions = "".join(f'order(T("排{k}", "order {k}", "порядок {k}"), steps=[T("一", "one", "раз"), T("二", "two", "два"), '
+                        f'T("三", "three", "три")], why=T("因为", "because", "потому что")),\n' for k in range(3))
+    quiz = _source_in(tmp_path, monkeypatch, "src/quizzes/96_demo.py", f'section("alpha",\n{questions})\n')
+    from tools import quizzes
+    monkeypatch.setattr(quizzes, "CHAPTER_DIR", chapter.parent)
+    assert [c for _, _, c in translations.stale_cells(quiz)] == [None, None, None]
+    translations.confirm(quiz)
+    quiz.write_text(quiz.read_text(encoding="utf-8").replace("порядок 1", "порядок один"), encoding="utf-8")
+    stale = translations.stale_cells(quiz)
+    assert stale == [(1, "order 1", ["ru"])]
+    assert "question 1 ('order 1'): ru changed" in "\n".join(translations.describe(quiz, stale))

@@ -44,6 +44,7 @@ PROJECT = "causality-heads-position"
 SOURCES = (
     "grading.registry:texts",
     "landing_texts",                  # site/landing_texts.py
+    "tools.quizzes",
 )
 HEADER = """\
 # Interface texts of the course "Causality, Multiple Heads and Position": exercise titles and
