@@ -2,7 +2,9 @@
 in the others is named until a translator confirms the three agree again
 (tools/translations.py; CONTRIBUTING.md, "Translations that cannot drift")."""
 
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -162,3 +164,74 @@ def test_a_quiz_question_changed_in_one_language_is_named(tmp_path, monkeypatch)
     stale = translations.stale_cells(quiz)
     assert stale == [(1, "order 1", ["ru"])]
     assert "question 1 ('order 1'): ru changed" in "\n".join(translations.describe(quiz, stale))
+
+
+# ---- a fourth language: one entry in course_i18n's list and one catalogue, no code edited ------------
+
+FOURTH_LANGUAGE = r'''
+import pathlib, sys
+import course_i18n
+assert pathlib.Path(course_i18n.__file__).is_relative_to(pathlib.Path(sys.argv[1])), course_i18n.__file__
+assert course_i18n.LANGUAGES == ("zh", "en", "ru", "xx")
+from babel.messages.pofile import read_po, write_po
+from tools import i18n
+
+i18n.main(["init", "xx"])                         # the new catalogue, every entry still to translate
+untranslated = i18n.problems(i18n.extracted())
+assert untranslated and all("/xx/" in line and line.endswith("not translated") for line in untranslated), untranslated[:3]
+path = i18n.catalogue_path("xx")
+with open(path, "rb") as handle:
+    catalogue = read_po(handle)
+for message in catalogue:
+    if message.id:
+        message.string = "[xx] " + message.id     # a translation that keeps every {placeholder}
+with open(path, "wb") as handle:
+    write_po(handle, catalogue, width=0, no_location=True)
+print("catalogue started")
+'''
+
+FOURTH_LANGUAGE_READ = r'''
+import pathlib, sys
+import course_i18n
+assert pathlib.Path(course_i18n.__file__).is_relative_to(pathlib.Path(sys.argv[1])), course_i18n.__file__
+from tools import i18n
+assert i18n.problems(i18n.extracted()) == [], i18n.problems(i18n.extracted())[:3]
+from grading.registry import EXERCISES
+mask1 = EXERCISES["mask-1"]
+assert mask1.title["xx"] == "[xx] " + mask1.title["en"]
+assert mask1.public_cases()[0].label["xx"] == "[xx] a single position"
+sys.path.insert(0, str(pathlib.Path(i18n.ROOT) / "site"))
+from landing_texts import landing_texts
+links = dict(start="xx/a.html", sections=7, exercises="xx/e.html", exercise_sections="1–7", solutions="xx/s.html",
+             notebook="chapters/xx/00_start.ipynb", binder_url="")
+assert landing_texts("xx", links)["start"].startswith('[xx] Begin with <a href="xx/a.html">')
+from tools import quizzes
+assert quizzes.UI["heading"]["xx"] == "[xx] Check yourself"
+from tools.nbsource import Source
+try:
+    Source().md(zh="甲", en="a", ru="а")
+except ValueError as refused:
+    assert "has no xx text" in str(refused)
+else:
+    raise AssertionError("a Markdown cell without its xx text was accepted")
+print("fourth language accepted")
+'''
+
+
+def test_a_fourth_language_is_one_list_entry_and_one_catalogue(tmp_path):
+    """A copy of course_i18n with a made-up language xx added to its list (the only edit), run in a
+    process of its own: tools/i18n.py starts its catalogue and checks it, and the exercises, the landing
+    page and the quiz's words read it.  (Chapter prose is not interface text: every md() and quiz T()
+    needs its xx text, which nbsource and tools/quizzes ask for by name.)"""
+    copy = tmp_path / "course_i18n"
+    shutil.copytree(ROOT / "course_i18n", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    init = copy / "__init__.py"
+    listed = '    Language("ru", "Русский", "ru", "ru"),\n'
+    assert listed in init.read_text(encoding="utf-8")
+    init.write_text(init.read_text(encoding="utf-8").replace(listed, listed + '    Language("xx", "Xx", "xx", "xx"),\n'),
+                    encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    for script, said in ((FOURTH_LANGUAGE, "catalogue started"), (FOURTH_LANGUAGE_READ, "fourth language accepted")):
+        run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0 and said in run.stdout, run.stdout[-3000:] + run.stderr[-3000:]
