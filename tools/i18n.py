@@ -44,6 +44,7 @@ PROJECT = "causality-heads-position"
 SOURCES = (
     "grading.registry:texts",
     "landing_texts",                  # site/landing_texts.py
+    "course_site",                    # site/course_site.py
     "tools.quizzes",
 )
 HEADER = """\
