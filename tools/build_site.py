@@ -766,6 +766,8 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
 def build_one(lang: str, fresh: bool = False) -> int:
     """One Sphinx build (runs in its own process: docutils state is global)."""
     from jupyter_book.sphinx import build_sphinx
+    if str(ROOT) not in sys.path:            # the site's extensions import course_i18n (the languages, texts)
+        sys.path.insert(0, str(ROOT))
     src = STAGE / lang
     result = build_sphinx(
         str(src), str(RAW / lang),
