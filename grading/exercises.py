@@ -26,15 +26,15 @@ import sys
 from dataclasses import dataclass
 
 from . import cells as _cells
-from . import diagnoses, usage
+from . import diagnoses, sections, usage
 from .compare import FLOAT32_TOLERANCE, compare_values, describe_value
 from .feedback import detect_language, explain, message, type_name
 from .registry import EXERCISES, Exercise, SetupError, total_points
-from .values import Case, Opaque, Raised, Ref, encode_result, from_jsonable, resolve, to_jsonable
+from .values import Case, Opaque, Raised, Ref, resolve
 
 __all__ = [
     "EXERCISES", "Exercise", "Case", "Ref", "Raised", "Opaque", "SetupError",
-    "to_jsonable", "from_jsonable", "resolve", "encode_result", "compare_values", "FLOAT32_TOLERANCE",
+    "resolve", "compare_values", "FLOAT32_TOLERANCE",
     "check", "run_checks", "diagnosis_of", "needs_exercise", "library_use", "total_points",
 ]
 
@@ -243,4 +243,22 @@ def check(exercise_id, func, lang=None, practice=False):
         finding = None
     if finding is not None:
         lines.append("  ! " + finding_message(finding, exercise, lang))
-    print("\n".join(lines))
+    _show("\n".join(lines), lang)
+
+
+def _show(text, lang):
+    """Print ``text``; in a notebook, a text that names a section (§1.6) is shown with an HTML twin in
+    which every §N.M links to the section on the course site (:mod:`grading.sections`), the plain text
+    unchanged beside it.  Success lines name no section, so solved notebooks keep their printed output."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if "§" not in text or shell is None or not hasattr(shell, "display_pub"):
+        print(text)
+        return
+    try:
+        from IPython.display import display
+        linked = sections.link_sections(text, lang, from_notebook=True)
+    except Exception:  # noqa: BLE001 - a link is never worth losing the feedback
+        print(text)
+        return
+    display({"text/plain": text, "text/html": f'<pre class="course-check">{linked}</pre>'}, raw=True)

@@ -361,13 +361,18 @@ MESSAGES = {
     },
     "page_scoring_partial": {
         "zh": "计分方法（部分得分）：每道练习的分数平均分给它的测试组：每个公开测试是一组，同一类隐藏测试合为一组；"
-              "一组的测试全部通过，就得到这一份分数。",
+              "一组的测试全部通过，就得到这一份分数。如果测试中途停止（超时或内核退出），停止之前已经全部通过的组"
+              "照样得分，含有未运行测试的组不得分。",
         "en": "How points are earned (partial credit): an exercise's points are split equally over its test "
               "groups, where every public test is a group and all hidden tests of one kind are one; a group earns "
-              "its share when all its tests pass.",
+              "its share when all its tests pass. When the tests stop early (a time-out, a kernel that died), "
+              "the groups that passed in full before the stop keep their share; a group with a test that never "
+              "ran earns nothing.",
         "ru": "Как начисляются баллы (частичный зачёт): баллы упражнения поровну делятся между группами тестов — "
               "каждый открытый тест составляет группу, все скрытые тесты одного вида тоже; группа приносит свою "
-              "долю, когда пройдены все её тесты.",
+              "долю, когда пройдены все её тесты. Если тесты остановились раньше времени (превышено время, ядро "
+              "завершилось), группы, полностью пройденные до остановки, сохраняют свою долю, а группа с "
+              "невыполненным тестом не получает ничего.",
     },
     "index_diagnoses": {"zh": "常见错误", "en": "Known mistakes in this class", "ru": "Типичные ошибки в группе"},
     "index_diagnosis": {
@@ -474,6 +479,7 @@ MESSAGES.update({
     "rubric_title_col": {"zh": "内容", "en": "Title", "ru": "Что проверяется"},
     "rubric_tests": {"zh": "公开测试 / 隐藏测试", "en": "Public / hidden tests", "ru": "Открытые / скрытые тесты"},
     "rubric_total": {"zh": "合计", "en": "Total", "ru": "Итого"},
+    "rubric_groups": {"zh": "测试组", "en": "test groups", "ru": "группы тестов"},
     "rubric_rule": {
         "zh": "一道练习的所有测试都通过才得分。",
         "en": "An exercise earns its points when all its tests pass.",

@@ -39,6 +39,7 @@ Case setups build their models with ``from grading import models as m``
 (:mod:`grading.models` is the one part of the package a sandbox holds).
 """
 
+import copy
 import importlib
 import pkgutil
 import zlib
@@ -50,8 +51,7 @@ from course_i18n import LANGUAGES
 from course_i18n.catalogue import Text, text
 
 from .compare import compare_values
-from .values import (ArgumentChanged, Raised, changed_argument, from_jsonable, resolve, snapshot_arguments,
-                     to_jsonable)
+from .values import ArgumentChanged, Raised, changed_argument, resolve, snapshot_arguments
 
 __all__ = ["Exercise", "Kind", "L", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
            "total_points", "texts", "LANGUAGES"]
@@ -142,9 +142,9 @@ class Exercise:
                 exec(compile(case.setup, f"<setup of {self.id}:{case.name}>", "exec"), namespace)
             except Exception as exc:  # noqa: BLE001 - reported as a setup failure
                 raise SetupError(f"{type(exc).__name__}: {exc}") from exc
-        # the JSON round trip gives every call fresh copies, exactly as the grader sees them
-        args = resolve(from_jsonable(to_jsonable(tuple(case.args))), namespace)
-        kwargs = resolve(from_jsonable(to_jsonable(dict(case.kwargs))), namespace)
+        # every call gets fresh copies: a function that changes its arguments cannot spoil the next test
+        args = resolve(copy.deepcopy(tuple(case.args)), namespace)
+        kwargs = resolve(copy.deepcopy(dict(case.kwargs)), namespace)
         return args, kwargs
 
     def call(self, func, case):

@@ -704,7 +704,7 @@ def test_gradient_of_position_i_never_reaches_later_positions():
         assert np.all(d_position[i + 1:] == 0.0) and np.all(np.abs(d_position[:i + 1]).max(axis=1) > 0)
 
 
-def test_exercise_models_rebuild_the_corpus_without_reading_the_file():
+def test_the_test_models_rebuild_the_corpus_without_reading_the_file():
     """A graded kernel gets lib's Python files only, so exercise set 7 rebuilds the corpus from the rule."""
-    from grading.exercise_models import training_lines
+    from grading.models import training_lines
     assert training_lines() == read_mirror_corpus()

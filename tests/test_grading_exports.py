@@ -4,6 +4,7 @@ by student, and the rubric.  (The grader end to end: test_grading_class.py.)"""
 
 import csv
 import io
+import json
 import os
 import pathlib
 import subprocess
@@ -11,6 +12,7 @@ import sys
 
 import pytest
 
+from grading import messages
 from grading.batch import duplicates, report
 from grading.batch.notebooks import NotebookInfo, find_submissions, student_pattern
 from grading.exercises import EXERCISES
@@ -130,3 +132,58 @@ def test_rubric_in_markdown_and_csv(lang, title):
     back = list(csv.DictReader(io.StringIO(table.stdout)))
     assert [r["id"] for r in back] == list(EXERCISES) and sum(float(r["points"]) for r in back) == total
     assert all(int(r["public_tests"]) > 0 and int(r["hidden_tests"]) > 0 for r in back)
+
+
+def test_the_partial_rubric_states_the_groups_and_the_rule_for_a_stop():
+    from grading import exercises
+    from grading.batch import rubric
+    from grading.batch.runner import test_groups
+    items = rubric.rows(exercises, ["mask-2"], "ru", partial=True)
+    ex = EXERCISES["mask-2"]
+    expected = len(test_groups([(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(0)]))
+    assert items[0]["groups"] == expected
+    md = rubric.markdown(items, "ru", partial=True)
+    assert "| группы тестов |" in md and f"| {expected} |" in md
+    assert "частичный зачёт" in md and "сохраняют свою долю" in md and "невыполненным тестом" in md
+    assert list(csv.DictReader(io.StringIO(rubric.to_csv(items, partial=True))))[0]["test_groups"] == str(expected)
+    for lang, words in (("zh", "停止之前已经全部通过的组"), ("en", "the groups that passed in full before the stop")):
+        assert words in rubric.markdown(rubric.rows(exercises, ["mask-2"], lang, partial=True), lang, partial=True)
+    assert "test_groups" not in rubric.to_csv(rubric.rows(exercises, ["mask-2"], "en"))       # the default: as before
+
+def test_diagnosis_counts_in_every_export_in_the_instructors_language(tmp_path):
+    """The class's known mistakes ("mask-2: 1 of 1 students ...") in the long CSV (a column), their own CSV,
+    the JSON report and the terminal's text, in the language the instructor chose (write_outputs' lang)."""
+    from grading import diagnoses
+    from grading.batch import write_outputs
+    r = sample_report()
+    r["rows"][1]["diagnosis"] = "mask-2/softmax-before-mask"
+    mistake = diagnoses.mistake_by_id("mask-2/softmax-before-mask")
+    for lang, line in (("ru", "mask-2: 1 из 1 студентов — "), ("zh", "mask-2：1 名学生中有 1 名"),
+                       ("en", "mask-2: 1 of 1 students: ")):
+        what = diagnoses.short_name(mistake, lang)
+        write_outputs(r, json_path=tmp_path / "r.json", csv_path=tmp_path / "r.csv", lang=lang,
+                      exports={"diagnoses_csv": tmp_path / "d.csv"})
+        [listed] = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["diagnoses"]
+        assert listed == {"exercise": "mask-2", "mistake": mistake.id, "what": what, "count": 1, "graded": 1,
+                          "text": (line + what) if lang != "zh" else f"{line}{what}"}
+        long = list(csv.DictReader(io.StringIO((tmp_path / "r.csv").read_text(encoding="utf-8"))))
+        assert [row["diagnosis"] for row in long] == ["", what, "", ""]
+        assert rows_of((tmp_path / "d.csv").read_text(encoding="utf-8")) == [
+            ["exercise", "mistake", "what", "students", "graded"], ["mask-2", mistake.id, what, "1", "1"]]
+        text = report.class_diagnoses_text(r, lang)
+        assert text.splitlines() == [messages.text("index_diagnoses", lang) + ("：" if lang == "zh" else ":"),
+                                     "  " + listed["text"]]
+    r["rows"][1].pop("diagnosis")
+    assert report.class_diagnoses_text(r, "en") == "" and report.class_diagnoses(r) == []
+
+
+def test_the_wheel_ships_the_page_templates(tmp_path):
+    """`make wheel` (tools/make_autograder.build_wheel): the grader installed from the wheel renders its
+    pages from the templates inside it (package data in pyproject.toml)."""
+    import zipfile
+    from tools.make_autograder import build_wheel
+    names = set(zipfile.ZipFile(build_wheel(tmp_path)).namelist())
+    templates = sorted(p.name for p in (ROOT / "grading" / "templates").iterdir())
+    assert {"page.html", "page.css", "feedback.html", "index.html"} <= set(templates)
+    assert {f"grading/templates/{t}" for t in templates} <= names
+    assert "grading/exercise_models.py" not in names

@@ -144,7 +144,7 @@ json.dump(facts, open("/grader/io/out.json", "w"))
     # the repository holds nothing but the Python environment (when it lives there)
     assert facts["repo"] in (None, [".venv"]) and not os.path.exists(GRADING_DIR / "nothing")
     assert facts["course"] == ["grading", "lib"] and facts["lib_file"].startswith(INSIDE_COURSE)
-    assert facts["grading"] == ["__init__.py", "exercise_models.py", "exercises.py", "models.py"] and facts["exercises_stub"]
+    assert facts["grading"] == ["__init__.py", "exercises.py", "models.py"] and facts["exercises_stub"]
     assert facts["pids"] <= 3 and facts["net"] is False
     assert "writable" not in facts
     assert facts["hostname"] == HOSTNAME != socket.gethostname()

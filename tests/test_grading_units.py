@@ -538,6 +538,56 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
 
 
+def test_hostile_names_and_texts_come_out_escaped_from_the_templates(tmp_path):
+    """A student named <script>, a notebook named "&'<>, markup in a message, a test label, a hint, a
+    diagnosis, an exercise title and the isolation notes: on every HTML page (grading/templates/, autoescape)
+    they are text, never markup; the Markdown pages escape them too."""
+    import re
+    r = sample_report()
+    evil = "<script>alert(1)</script>"
+    notebook = """x"&'<>.ipynb"""
+    for row in r["rows"]:
+        if row["submission"] == "a,b":
+            row.update(submission=evil, notebook=notebook)
+    r["summary"][0]["submission"] = evil
+    r["rows"][1]["feedback"][0]["test"] = "<img src=x onerror=alert(2)>"
+    r["rows"][1]["feedback"][1]["hint"] = 'check("<b>", f) & <i>'
+    r["rows"][1]["feedback"].append({"test": "", "hidden": False, "text": "<svg onload=alert(3)> (§1.6)",
+                                     "line": "", "diagnosis": "mask-2/softmax-before-mask"})
+    r["rows"][1]["diagnosis"] = "mask-2/softmax-before-mask"
+    r["rows"].append({"submission": evil, "exercise": "-", "function": "", "status": "error", "points": 0,
+                      "max_points": 0, "message": "<iframe>", "cases_passed": 0, "cases_total": 0, "lang": "ru",
+                      "notebook": notebook, "feedback": []})
+    r["grader"]["exercises"][1]["title"]["ru"] = "<u>title</u>"
+    r["grader"]["isolation"] = {"mode": "<mode>", "why": "\"&'<>"}
+    report.write_feedback(r, tmp_path, "ru")
+    pages = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir() if p.suffix in (".html", ".md")}
+    assert len(pages) == 5
+    for name, text in pages.items():
+        if name.endswith(".html"):
+            for raw in ("<script", "<img src=x", "<svg", "<iframe", "<u>", "<b>", "<i>", "<mode>"):
+                assert raw not in text, (name, raw)
+        else:          # Markdown: each < and > behind a backslash, a literal; a check(...) call is a code span
+            prose = re.sub(r"`[^`]*`", "", text)
+            assert not re.search(r"(?<!\\)<(script|img|svg|iframe|u|i)\b", prose), name
+    md = next(text for name, text in pages.items() if name.endswith(".md") and "alert(1)" in text)
+    assert "\\<script\\>alert(1)\\</script\\>" in md and "\\<svg onload=alert(3)\\>" in md
+    student = next(text for name, text in pages.items() if name.endswith(".html") and "alert(1)" in text
+                   and name != "index.html")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in student and "&lt;img src=x onerror=alert(2)&gt;" in student
+    assert "x&quot;&amp;&#x27;&lt;&gt;.ipynb" in student and "&lt;iframe&gt;" in student
+    assert '<code>check(&quot;&lt;b&gt;&quot;, f)</code> &amp; &lt;i&gt;' in student
+    assert "&lt;svg onload=alert(3)&gt;" in student and "&lt;u&gt;title&lt;/u&gt;" in student
+    index = pages["index.html"]
+    assert 'title="&lt;script&gt;alert(1)&lt;/script&gt;"' in index and "&lt;mode&gt;" in index
+    assert "&quot;&amp;&#x27;&lt;&gt;" in index
+    tags = set(re.findall(r"</?([a-z0-9]+)", student + index))     # only the pages' own markup
+    assert tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "strong", "div", "table",
+                    "thead", "tbody", "tfoot", "tr", "th", "td", "a", "code", "wbr", "span", "ul", "li", "br",
+                    "footer", "details", "summary", "figure", "img"}, tags
+    assert "<img" not in student and index.count("<img") <= 1        # the histogram, when drawn
+
+
 def test_pages_name_a_submission_without_the_instructors_paths(tmp_path):
     r = sample_report()
     for s, who in zip(r["summary"], ("/home/prof/2026/subs/alice", "/home/prof/2026/subs/group-2/张伟")):

@@ -12,6 +12,7 @@ process: the two must agree), and the instructor's index must count it.
 
 import collections
 import copy
+import csv
 import html
 import json
 import pathlib
@@ -75,6 +76,7 @@ def corpus_batch(tmp_path_factory):
     factor = slowdown()
     proc = subprocess.run(
         [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--feedback", str(out / "fb"),
+         "--csv", str(out / "r.csv"), "--diagnoses-csv", str(out / "mistakes.csv"), "--lang", "ru",
          "--seed", str(SEED), "--jobs", "2", "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
         cwd=ROOT, capture_output=True, text=True, timeout=3600 * factor)
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
@@ -102,15 +104,29 @@ def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
 
 
 def test_the_index_counts_the_diagnoses(corpus_batch):
+    """--lang ru: the index, the terminal's summary, the JSON report and both CSVs count them in Russian."""
     index = (corpus_batch["out"] / "fb" / "index.html").read_text(encoding="utf-8")
+    stdout = corpus_batch["proc"].stdout
     counts = collections.Counter((r["exercise"], r["diagnosis"]) for r in corpus_batch["rows"].values()
                                  if r.get("diagnosis"))
     assert counts, "no diagnosis at all"
-    assert "Known mistakes in this class" in index
+    assert "Типичные ошибки в группе" in index and "Типичные ошибки в группе:\n" in stdout
     from grading import diagnoses
+    graded = collections.Counter(r["exercise"] for r in corpus_batch["rows"].values() if r["status"] != "missing")
+    in_json = {(d["exercise"], d["mistake"]): d for d in corpus_batch["report"]["diagnoses"]}
+    with open(corpus_batch["out"] / "mistakes.csv", encoding="utf-8") as f:
+        in_csv = {(d["exercise"], d["mistake"]): d for d in csv.DictReader(f)}
+    with open(corpus_batch["out"] / "r.csv", encoding="utf-8") as f:
+        per_row = collections.Counter((d["exercise"], d["diagnosis"]) for d in csv.DictReader(f) if d["diagnosis"])
+    assert len(in_json) == len(in_csv) == len(counts)
     for (exercise, mistake_id), n in counts.items():
-        what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "en")
-        assert f"{exercise}: {n} of " in index and html.escape(what) in index, (exercise, mistake_id)
+        what = diagnoses.short_name(diagnoses.mistake_by_id(mistake_id), "ru")
+        line = f"{exercise}: {n} из {graded[exercise]} студентов — {what}"
+        assert html.escape(line) in index and f"  {line}\n" in stdout, (exercise, mistake_id)
+        assert in_json[exercise, mistake_id]["count"] == n and in_json[exercise, mistake_id]["text"] == line
+        assert in_csv[exercise, mistake_id] == {"exercise": exercise, "mistake": mistake_id, "what": what,
+                                                 "students": str(n), "graded": str(graded[exercise])}
+        assert per_row[exercise, what] == n
 
 
 def test_pages_say_how_points_are_earned_and_why(corpus_batch):
@@ -165,3 +181,46 @@ def test_partial_credit_splits_the_points_over_the_test_groups(tmp_path):
     assert all(r["points"] == r["max_points"] for r in report["rows"] if r["exercise"] != "mask-2")
     page = next((tmp_path / "fb").glob("anna*.html")).read_text(encoding="utf-8")
     assert "частичный зачёт" in page and f"пройдено групп тестов: {passed} из {total}" in page
+
+
+STOPPING = """
+_answer, _calls = causal_allowed, []
+
+
+def causal_allowed(tq, tk):
+    _calls.append((tq, tk))
+    if len(_calls) > 2:                # the grader's third test: the kernel {how}
+        {stop}
+    return _answer(tq, tk)
+"""
+
+
+def test_partial_credit_keeps_the_groups_passed_before_a_stop(tmp_path):
+    """--partial and a timeout or a dead kernel: the test groups that passed in full before the stop keep
+    their share (a stop never earns more than failing the tests that did not run); the rest earn nothing."""
+    from grading.batch.runner import test_groups
+    exercise = EXERCISES["mask-1"]
+    groups = test_groups([(c, False) for c in exercise.public_cases()] + [(c, True) for c in exercise.hidden_cases(SEED)])
+    solved = json.loads((ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))
+    stops = {"dies": ("dies", "import os; os._exit(3)"), "hangs": ("hangs", "import time; time.sleep(3600)")}
+    for student, (how, stop) in stops.items():
+        nb = copy.deepcopy(solved)                        # last cell: the notebook's own calls come before it
+        nb["cells"].append({"cell_type": "code", "execution_count": None, "id": "stopping", "metadata": {},
+                            "outputs": [], "source": STOPPING.format(how=how, stop=stop)})
+        (tmp_path / "in" / student).mkdir(parents=True)
+        (tmp_path / "in" / student / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    factor = slowdown()
+    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial", "--seed", str(SEED),
+                           "--group-by", "top", "--json", str(tmp_path / "r.json"), "--exercises", "mask-1",
+                           "--timeout", f"{8 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = {pathlib.Path(r["submission"]).name: r for r in json.loads((tmp_path / "r.json").read_text())["rows"]}
+    hangs, dies = rows["hangs"], rows["dies"]
+    assert hangs["status"] == "timeout" and hangs["cases_passed"] == 2, hangs
+    assert hangs["groups"] == [2, len(groups)] and hangs["points"] == round(exercise.points * 2 / len(groups), 2)
+    # a dead kernel: the results it wrote before dying count when the grader can still read them (the
+    # root sandbox's result file lives in the kernel's own mount namespace and goes with it)
+    assert dies["status"] == "error" and dies["cases_passed"] in (0, 2), dies
+    won = dies["cases_passed"]
+    assert dies["groups"] == [won, len(groups)] and dies["points"] == round(exercise.points * won / len(groups), 2)

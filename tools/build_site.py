@@ -209,6 +209,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     spec = next(s for s in langs if s["code"] == lang)
     cfg = copy.deepcopy(base)
     cfg.pop("languages", None)
+    cfg.pop("course_site_url", None)        # grading/sections.py reads it; not a Jupyter Book key
     cfg["title"] = spec.get("title", cfg.get("title", ""))
     cfg["author"] = spec.get("author", cfg.get("author", ""))
 

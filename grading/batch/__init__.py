@@ -577,8 +577,13 @@ def _max_rss_mb():
 def write_outputs(report, *, json_path=None, csv_path=None, wide_csv_path=None, feedback_dir=None,
                   gradescope_path=None, lang="en", exports=None):
     """Write every requested file of a report (each atomically); ``exports``: {"totals_csv", "canvas_csv",
-    "moodle_csv": path, "assignment": the LMS column's name, "per_exercise": Canvas columns per exercise}."""
+    "moodle_csv", "diagnoses_csv": path, "assignment": the LMS column's name, "per_exercise": Canvas columns
+    per exercise}.  ``lang``: the instructor's language (index, class diagnoses, the CSVs' mistake names).
+    The report gets its class diagnoses (``report["diagnoses"]``, see report.class_diagnoses) in ``lang``."""
     exports = exports or {}
+    report["diagnoses"] = _report.class_diagnoses(report, lang)
+    if exports.get("diagnoses_csv"):
+        _report.atomic_write(exports["diagnoses_csv"], _report.to_diagnoses_csv(report, lang))
     if exports.get("totals_csv"):
         _report.atomic_write(exports["totals_csv"], _report.to_totals_csv(report))
     if exports.get("canvas_csv"):
@@ -589,7 +594,7 @@ def write_outputs(report, *, json_path=None, csv_path=None, wide_csv_path=None, 
     if json_path:
         _report.atomic_write(json_path, _report.to_json(report))
     if csv_path:
-        _report.atomic_write(csv_path, _report.to_csv(report["rows"]))
+        _report.atomic_write(csv_path, _report.to_csv(report["rows"], lang))
     if wide_csv_path:
         _report.atomic_write(wide_csv_path, _report.to_wide_csv(report))
     if feedback_dir:

@@ -62,7 +62,7 @@ import grading as _grading
 LIB_DIR = pathlib.Path(_lib.__file__).resolve().parent
 GRADING_DIR = pathlib.Path(_grading.__file__).resolve().parent
 # the modules of the sandbox's packages that can hold a withheld object, and their files
-SANDBOX_GRADING = ("grading.models", "grading.exercise_models")
+SANDBOX_GRADING = ("grading.models",)
 
 
 def module_file(module):

@@ -5,8 +5,8 @@ import sys
 
 from course_i18n import LANGUAGES
 
-from . import Limits, Options, UsageError, grade_batch, merge_reports, write_outputs
-from .report import summary_table
+from . import Limits, Options, UsageError, _index_lang, grade_batch, merge_reports, write_outputs
+from .report import class_diagnoses_text, summary_table
 
 PROG = "python -m grading"
 
@@ -81,6 +81,8 @@ def add_outputs(p):
                                                         "SIS User ID, SIS Login ID, Section, a Points Possible row)")
     p.add_argument("--moodle-csv", metavar="FILE", help="write Moodle's offline grading worksheet (Identifier "
                                                         "\"Participant <id>\", Grade) for one assignment")
+    p.add_argument("--diagnoses-csv", metavar="FILE", help="write the class's known mistakes: one row per "
+                                                           "exercise and mistake, with how many students made it")
     p.add_argument("--assignment", metavar="NAME", default="Exercises",
                    help="the assignment's name in --canvas-csv (default: Exercises)")
     p.add_argument("--per-exercise", action="store_true",
@@ -170,6 +172,7 @@ def build_merge_parser():
 
 def exports_of(args):
     return {"totals_csv": args.totals_csv, "canvas_csv": args.canvas_csv, "moodle_csv": args.moodle_csv,
+            "diagnoses_csv": args.diagnoses_csv,
             "assignment": args.assignment, "per_exercise": args.per_exercise}
 
 
@@ -182,13 +185,14 @@ def merge_main(argv):
     args = build_merge_parser().parse_args(argv)
     try:
         report = merge_reports(args.reports)
+        lang = args.lang if args.lang != "auto" else "en"
         write_outputs(report, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
-                      feedback_dir=args.feedback, gradescope_path=args.gradescope,
-                      lang=args.lang if args.lang != "auto" else "en", exports=exports_of(args))
+                      feedback_dir=args.feedback, gradescope_path=args.gradescope, lang=lang,
+                      exports=exports_of(args))
     except (UsageError, ValueError) as exc:
         return _error(exc)
     if not args.quiet:
-        sys.stdout.write(summary_table(report["summary"]))
+        sys.stdout.write(summary_table(report["summary"]) + class_diagnoses_text(report, lang))
     return 0
 
 
@@ -226,7 +230,7 @@ def main(argv=None, early_signals=None):
     except KeyboardInterrupt:
         return 130
     if not args.quiet:
-        sys.stdout.write(summary_table(report["summary"]))
+        sys.stdout.write(summary_table(report["summary"]) + class_diagnoses_text(report, _index_lang(args.lang, options)))
         sys.stdout.flush()
     return 0
 

@@ -2,7 +2,9 @@
 submission and exercise), the wide CSV (one row per student, one column per
 exercise), Gradescope's ``results.json``, and the feedback pages (one HTML and
 one Markdown page per submission, in its language, and an index for the
-instructor).
+instructor).  The HTML pages come from the Jinja2 templates in grading/templates/
+(``page.html`` with its stylesheet ``page.css``, ``feedback.html``, ``index.html``),
+every value escaped; this module gathers what they show.
 
 Every file is written atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees half a report.  Nothing written here
@@ -15,6 +17,7 @@ byte-identical too for the same report and matplotlib version.
 """
 
 import csv
+import functools
 import hashlib
 import html
 import io
@@ -24,12 +27,15 @@ import pathlib
 import re
 import tempfile
 
+import jinja2
+import markupsafe
+
 from course_i18n import LANGUAGES
 
-from .. import messages
+from .. import messages, sections
 
 CSV_COLUMNS = ("submission", "exercise", "function", "status", "points", "max_points", "cases_passed",
-               "cases_total", "notebook", "lang", "message")
+               "cases_total", "notebook", "lang", "message", "diagnosis")
 STATUS_ORDER = ("pass", "fail", "error", "timeout", "missing")
 
 
@@ -86,12 +92,15 @@ def to_json(report):
     return json.dumps(report, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def to_csv(rows):
+def to_csv(rows, lang="en"):
+    """One row per submission and exercise; ``diagnosis``: the known mistake that explains the failures,
+    in a few words in ``lang`` (the instructor's language), empty when none does."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: row.get(k, "") for k in CSV_COLUMNS})
+        writer.writerow({**{k: row.get(k, "") for k in CSV_COLUMNS},
+                         "diagnosis": _mistake_name(row.get("diagnosis"), lang)})
     return buf.getvalue()
 
 
@@ -382,8 +391,10 @@ def _exercise_heading(row, titles, lang):
     return f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "")
 
 
-def feedback_markdown(report, summary):
+def feedback_markdown(report, summary, site=None):
+    """``site``: the course site's address for the § links (None: grading.sections.site_url())."""
     lang = summary.get("lang", "en")
+    site = sections.site_url() if site is None else site
     rows = _rows_of(report).get(summary["submission"], [])
     titles = _titles(report)
     g = report["grader"]
@@ -407,12 +418,13 @@ def feedback_markdown(report, summary):
                 f"{_status(r['status'], lang, True)} · {_md(_points_line(r, lang))}{_stop(lang)}{said}", ""]
         for f in listed:
             kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
-            out.append(f"* **{_md(f['test'])}**{_parenthesised(kind, lang)}{_colon(lang)}{_md(f['text'])}")
+            out.append(f"* **{_md_linked(f['test'], lang, site)}**{_parenthesised(kind, lang)}{_colon(lang)}"
+                       f"{_md_linked(f['text'], lang, site)}")
             if f.get("hint"):
                 out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
         if listed:
             out.append("")                                  # one blank line after a list, none twice
-        out += [f"> {_md(text)}" for text in _diagnosis_texts(r)] + ([""] if _diagnosis_texts(r) else [])
+        out += [f"> {_md_linked(text, lang, site)}" for text in _diagnosis_texts(r)] + ([""] if _diagnosis_texts(r) else [])
     other = [r for r in rows if not r["function"]]
     if other:
         out += [f"## {messages.text('page_other', lang)}", ""]
@@ -427,36 +439,40 @@ def _md(text):
     return re.sub(r"([\\`*_|<>\[\]])", r"\\\1", str(text))
 
 
-_CSS = """
-:root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --muted: #5f6368; --line: #d0d7de;
-        --pass: #1a7f37; --fail: #b42318; --warn: #9a6700; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6e6e6; --bg: #15171a; --muted: #a0a4a8; --line: #3a3f44;
-        --pass: #4ac26b; --fail: #ff7b72; --warn: #d29922; } }
-body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif;
-       color: var(--fg); background: var(--bg); max-width: 52rem; margin: 2rem auto; padding: 0 1rem; }
-h1 { font-size: 1.6rem; overflow-wrap: anywhere; } h2 { font-size: 1.2rem; margin-top: 2rem; overflow-wrap: anywhere; }
-.table { overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
-th, td { border-bottom: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
-th, td:nth-child(3), td:nth-child(4) { white-space: nowrap; } details { margin: 1rem 0; } summary { cursor: pointer; }
-.pass { color: var(--pass); } .fail, .error { color: var(--fail); } .timeout, .missing { color: var(--warn); }
-.muted, footer { color: var(--muted); font-size: .9rem; } code { font-size: .95em; overflow-wrap: anywhere; }
-li { margin: .3rem 0; overflow-wrap: anywhere; } body.wide { max-width: none; margin: 1rem; }
-.legend ul { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; list-style: none; padding: 0; margin: .3rem 0 1rem; }
-table.index td, table.index th { white-space: nowrap; } tr.max td, tr.max th, tfoot td, tfoot th { color: var(--muted); }
-tfoot tr:first-child td, tfoot tr:first-child th { border-top: 2px solid var(--line); }
-figure { margin: 1.5rem 0; } figure img { max-width: 100%; height: auto; }
-td.status { white-space: nowrap; }
-.diagnosis { border-left: 3px solid var(--warn); padding-left: .6rem; }
-@media (max-width: 36rem) { body { margin: 1rem auto; font-size: 15px; } th, td { padding: .3rem .35rem; }
-        .feedback th:nth-child(4), .feedback td:nth-child(4) { display: none; } }
-"""
+def _md_linked(text, lang, site):
+    """``text`` escaped for Markdown, every §N.M a link to the course site when ``site`` is known."""
+    text, out, last = str(text), [], 0
+    for m in sections.SECTION_REF.finditer(text):
+        href = sections.section_href(m.group(1), m.group(2), lang, site) if site else None
+        if href is not None:
+            out += [_md(text[last:m.start()]), f"[{m.group(0)}]({href})"]
+            last = m.end()
+    return "".join(out) + _md(text[last:])
 
 
-def _page(lang, title, body, wide=False):
-    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
-            + ('<body class="wide">' if wide else "<body>") + f"\n{body}\n</body>\n</html>\n")
+# -- HTML pages: Jinja2 templates in grading/templates/ (autoescape) ---------------------------
+
+@functools.lru_cache(maxsize=None)
+def _environment():
+    """The templates' environment: every value escaped (html.escape, quotes too) unless it is Markup;
+    filters |linked (§N.M as links to the course site), |breakable, |with_code."""
+    def escaped(value):
+        return value if isinstance(value, markupsafe.Markup) else markupsafe.Markup(html.escape(str(value)))
+
+    @jinja2.pass_context
+    def linked(context, text):
+        return markupsafe.Markup(sections.link_sections(text, context["lang"], base=context["site"]))
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("grading", "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, finalize=escaped, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(linked=linked, breakable=lambda name: markupsafe.Markup(_breakable(name)),
+                       with_code=lambda text: markupsafe.Markup(_with_code(text, _html_code)))
+    return env
+
+
+def _render(template, **context):
+    return _environment().get_template(template).render(**context)
 
 
 def _breakable(name):
@@ -486,52 +502,44 @@ def _md_code(call):
     return f"`{call}`"
 
 
-def feedback_html(report, summary):
+def feedback_html(report, summary, site=None):
+    """A student's HTML page (grading/templates/feedback.html); ``site``: the course site's address for the
+    § links (None: grading.sections.site_url())."""
     lang = summary.get("lang", "en")
     rows = _rows_of(report).get(summary["submission"], [])
     titles = _titles(report)
     g = report["grader"]
-    e = html.escape
     name = display_names(report)[summary["submission"]]
-    title = messages.text("page_title", lang, submission=name)
-    parts = [f"<h1>{e(title)}</h1>",
-             f"<p><strong>{e(messages.text('page_total', lang, points=format(summary['points'], 'g'), max_points=format(summary['max_points'], 'g')))}</strong></p>"]
-    if not g.get("complete", True):
-        parts.append(f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>")
-    graded = [r for r in rows if r["function"]]
-    head = "".join(f"<th>{e(messages.text(k, lang))}</th>" for k in ("page_exercise", "page_status", "page_points",
-                                                                     "page_tests"))
-    body_rows = "".join(
-        f"<tr><td><a href=\"#{e(r['exercise'])}\">{e(r['exercise'])} · <code>{_breakable(r['function'])}</code></a></td>"
-        f"<td class=\"status {e(r['status'])}\">{e(_status(r['status'], lang))}</td>"
-        f"<td>{r['points']:g} / {r['max_points']:g}</td><td>{r['cases_passed']} / {r['cases_total']}</td></tr>"
-        for r in graded)
-    parts.append(f"<div class=\"table\"><table class=\"feedback\"><thead><tr>{head}</tr></thead>"
-                 f"<tbody>{body_rows}</tbody></table></div>")
-    for r in graded:
-        items = []
-        for f in r.get("feedback", []):
-            if not f.get("test"):
-                continue
-            kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
-            hint = f"<br><span class=\"muted\">{e(messages.text('page_reproduce', lang))}{_colon(lang)}" \
-                   f"{_with_code(f['hint'], _html_code)}</span>" if f.get("hint") else ""
-            items.append(f"<li><strong>{e(f['test'])}</strong><span class=\"muted\">{e(_parenthesised(kind, lang))}"
-                         f"</span>{_colon(lang)}{e(f['text'])}{hint}</li>")
-        listing = f"<ul>{''.join(items)}</ul>" if items else ""
-        said = "" if items or r["status"] == "pass" else e(_sentence(r["message"], lang))
-        parts.append(f"<h2 id=\"{e(r['exercise'])}\">{e(_exercise_heading(r, titles, lang))}</h2>"
-                     f"<p><span class=\"{e(r['status'])}\">{e(_status(r['status'], lang, True))}</span> · "
-                     f"{e(_points_line(r, lang))}{_stop(lang)}{said}</p>{listing}"
-                     + "".join(f"<p class=\"diagnosis\">{e(text)}</p>" for text in _diagnosis_texts(r)))
-    other = [r for r in rows if not r["function"]]
-    if other:
-        parts.append(f"<h2>{e(messages.text('page_other', lang))}</h2><ul>" + "".join(
-            f"<li>{e(r['notebook'] or name)}{_colon(lang)}{e(r['message'])}</li>" for r in other) + "</ul>")
-    parts.append(f"<p class=\"muted\">{e(_scoring_note(report, lang))}</p>")
-    parts.append(f"<p class=\"muted\">{e(messages.text('page_hidden_note', lang))}</p>")
-    parts.append(f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
-    return _page(lang, title, "\n".join(parts))
+    graded = []
+    for r in (r for r in rows if r["function"]):
+        items = [{"test": f["test"], "text": f["text"], "hint": f.get("hint") or "",
+                  "kind": _parenthesised(messages.text("page_hidden" if f.get("hidden") else "page_public", lang),
+                                         lang)}
+                 for f in r.get("feedback", []) if f.get("test")]
+        graded.append({"exercise": r["exercise"], "function": r["function"], "status": r["status"],
+                       "status_word": _status(r["status"], lang), "status_title": _status(r["status"], lang, True),
+                       "points": format(r["points"], "g"), "max_points": format(r["max_points"], "g"),
+                       "cases_passed": r["cases_passed"], "cases_total": r["cases_total"],
+                       "heading": _exercise_heading(r, titles, lang), "points_line": _points_line(r, lang),
+                       "said": "" if items or r["status"] == "pass" else _sentence(r["message"], lang),
+                       "failures": items, "diagnoses": _diagnosis_texts(r)})
+    return _render(
+        "feedback.html", lang=lang, site=sections.site_url() if site is None else site, wide=False,
+        title=messages.text("page_title", lang, submission=name),
+        total=messages.text("page_total", lang, points=format(summary["points"], "g"),
+                            max_points=format(summary["max_points"], "g")),
+        incomplete="" if g.get("complete", True) else messages.text("page_incomplete", lang),
+        head=[messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")],
+        graded=graded, colon=_colon(lang), stop=_stop(lang), reproduce=messages.text("page_reproduce", lang),
+        other_title=messages.text("page_other", lang),
+        other=[{"where": r["notebook"] or name, "message": r["message"]} for r in rows if not r["function"]],
+        scoring=_scoring_note(report, lang), hidden_note=messages.text("page_hidden_note", lang),
+        footer=_footer(g, lang))
+
+
+def _footer(grader, lang):
+    return messages.text("page_footer", lang, version=grader["version"], course=grader["course"]["version"],
+                         seed=grader["seed"])
 
 
 # status marks of the index: a sign and a word, never colour alone
@@ -597,82 +605,64 @@ def histogram_png(report, path, lang="en"):
 
 
 def index_html(report, lang="en", histogram=None):
-    """The instructor's page: one row per student (name, total, flags, pages, language, one column per
-    exercise with a sign and the points), the maximum of every column, the class's pass rates, mean
-    and median, a legend, and the histogram of totals when one was drawn."""
-    e = html.escape
+    """The instructor's page (grading/templates/index.html): one row per student (name, total, flags, pages,
+    language, one column per exercise with a sign and the points), the maximum of every column, the class's
+    pass rates, mean and median, a legend, the histogram of totals when one was drawn, the known mistakes."""
     g = report["grader"]
-    ids = exercise_ids(report)
-    maxima = _maxima(report)
-    title = messages.text("index_title", lang)
-    titles = _titles(report)
-    # what an instructor looks for first (who, the total, the page to send) before one column per exercise
-    fixed = [messages.text(k, lang) for k in ("index_submission", "page_points", "index_flags", "index_pages",
-                                              "index_language")]
-    head = "".join(f"<th>{e(x)}</th>" for x in fixed) + "".join(
-        f"<th title=\"{e(titles.get(i, {}).get(lang, ''))}\">{e(i)}</th>" for i in ids)
-    total_max = sum(maxima.values())
-    max_row = (f"<tr class=\"max\"><th scope=\"row\">{e(messages.text('index_max', lang))}</th>"
-               f"<td class=\"status\">{_num(total_max)}</td><td></td><td></td><td></td>"
-               + "".join(f"<td>{_num(maxima[i])}</td>" for i in ids) + "</tr>")
+    ids, maxima, titles = exercise_ids(report), _maxima(report), _titles(report)
     by_sub = {}
     for row in report["rows"]:
         by_sub.setdefault(row["submission"], {})[row["exercise"]] = row
-    lines = []
     names = display_names(report)
+    students = []
     for s in report["summary"]:
         cells = []
         for i in ids:
             r = by_sub.get(s["submission"], {}).get(i)
-            if r is None:
-                cells.append("<td></td>")
-                continue
-            mark = MARKS.get(r["status"], "?") + (FLAG_MARK if r.get("duplicates") else "")
-            word = _status(r["status"], lang)
-            cells.append(f"<td class=\"{e(r['status'])}\" title=\"{e(word)}: {e(r['message'])}\">"
-                         f"<span aria-label=\"{e(word)}\">{mark}</span> {r['points']:g}</td>")
-        name = page_name(names[s["submission"]], s["submission"])
-        flag_text = "; ".join(messages.text(f"flag_{f}", lang) for f in s.get("flags", []))
-        flag_cell = f"{FLAG_MARK} {e(flag_text)}" if flag_text else ""
-        lines.append(f"<tr><td title=\"{e(names[s['submission']])}\">{e(names[s['submission']])}</td>"
-                     f"<td class=\"status\">{s['points']:g} / {s['max_points']:g}</td>"
-                     f"<td class=\"flags\">{flag_cell}</td>"
-                     f"<td class=\"status\"><a href=\"{e(name)}.html\">HTML</a> · <a href=\"{e(name)}.md\">Markdown</a></td>"
-                     f"<td>{e(s.get('lang', ''))}</td>{''.join(cells)}</tr>")
+            cells.append(None if r is None else {
+                "status": r["status"], "word": _status(r["status"], lang), "message": r["message"],
+                "mark": MARKS.get(r["status"], "?") + (FLAG_MARK if r.get("duplicates") else ""),
+                "points": format(r["points"], "g")})
+        students.append({"name": names[s["submission"]], "points": format(s["points"], "g"),
+                         "max_points": format(s["max_points"], "g"), "lang": s.get("lang", ""), "cells": cells,
+                         "flags": "; ".join(messages.text(f"flag_{f}", lang) for f in s.get("flags", [])),
+                         "page": page_name(names[s["submission"]], s["submission"])})
     stats = class_statistics(report)
-    foot = []
+    rows = []
     for key, fmt in (("index_pass_rate", lambda st: f"{st['passed']}/{st['of']}"),
                      ("index_mean", lambda st: _stat(st["mean"])), ("index_median", lambda st: _stat(st["median"]))):
-        foot.append(f"<tr class=\"stats\"><th scope=\"row\">{e(messages.text(key, lang))}</th>"
-                    f"<td class=\"status\">{e(fmt(stats['total']))}</td><td></td><td></td><td></td>"
-                    + "".join(f"<td>{e(fmt(stats[i]))}</td>" for i in ids) + "</tr>")
-    legend = "".join(f"<li><span class=\"{k}\">{MARKS[k]}</span> {e(_status(k, lang))}</li>" for k in STATUS_ORDER)
-    legend += f"<li>{FLAG_MARK} {e(messages.text('flag_duplicates', lang))}</li>"
+        rows.append({"label": messages.text(key, lang), "total": fmt(stats["total"]),
+                     "cells": [fmt(stats[i]) for i in ids]})
     iso = g.get("isolation", {}) if isinstance(g.get("isolation"), dict) else {}
-    iso_items = "".join(f"<li>{e(k)}: {e(', '.join(v) if isinstance(v, list) else str(v))}</li>"
-                        for k, v in iso.items() if v not in (None, ""))
-    figure = (f"<figure><img src=\"{e(histogram)}\" alt=\"{e(messages.text('index_histogram', lang))}\" "
-              f"width=\"640\" height=\"320\"></figure>" if histogram else "")
-    body = (f"<h1>{e(title)}</h1>\n"
-            f"<div class=\"legend\"><strong>{e(messages.text('index_legend', lang))}</strong><ul>{legend}</ul></div>\n"
-            f"<div class=\"table\"><table class=\"index\"><thead><tr>{head}</tr>{max_row}</thead><tbody>"
-            + "".join(lines) + f"</tbody><tfoot>{''.join(foot)}</tfoot></table></div>\n" + figure
-            + (f"<p class=\"warn\">{e(messages.text('page_incomplete', lang))}</p>" if not g.get("complete", True) else "")
-            + _class_diagnoses_html(report, lang)
-            + f"<details class=\"muted\"><summary>{e(messages.text('index_isolation', lang))}: "
-              f"{e(str(iso.get('mode')))}, cgroups {e(str(iso.get('cgroups')))}</summary><ul>{iso_items}</ul></details>"
-            + f"<footer>{e(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</footer>")
-    return _page(lang, title, body, wide=True)
+    return _render(
+        "index.html", lang=lang, site="", wide=True, title=messages.text("index_title", lang),
+        legend_title=messages.text("index_legend", lang), flag_mark=FLAG_MARK,
+        flag_word=messages.text("flag_duplicates", lang),
+        legend=[{"status": k, "mark": MARKS[k], "word": _status(k, lang)} for k in STATUS_ORDER],
+        fixed=[messages.text(k, lang) for k in ("index_submission", "page_points", "index_flags", "index_pages",
+                                                "index_language")],
+        exercises=[{"id": i, "title": titles.get(i, {}).get(lang, ""), "max": _num(maxima[i])} for i in ids],
+        max_word=messages.text("index_max", lang), total_max=_num(sum(maxima.values())), students=students,
+        stats=rows, histogram=histogram or "", histogram_alt=messages.text("index_histogram", lang),
+        incomplete="" if g.get("complete", True) else messages.text("page_incomplete", lang),
+        diagnoses=class_diagnoses(report, lang), diagnoses_title=messages.text("index_diagnoses", lang),
+        isolation_title=messages.text("index_isolation", lang),
+        isolation={"mode": str(iso.get("mode")), "cgroups": str(iso.get("cgroups"))},
+        isolation_items=[(k, ", ".join(v) if isinstance(v, list) else str(v)) for k, v in iso.items()
+                         if v not in (None, "")],
+        footer=_footer(g, lang))
 
 
 def write_feedback(report, folder, lang="en"):
     """Every submission's HTML and Markdown page, and index.html; returns the paths written."""
+    site = sections.site_url()
     folder = pathlib.Path(folder)
     written = []
     names = display_names(report)
     for summary in report["summary"]:
         name = page_name(names[summary["submission"]], summary["submission"])
-        for suffix, text in ((".html", feedback_html(report, summary)), (".md", feedback_markdown(report, summary))):
+        for suffix, text in ((".html", feedback_html(report, summary, site)),
+                             (".md", feedback_markdown(report, summary, site))):
             atomic_write(folder / f"{name}{suffix}", text)
             written.append(folder / f"{name}{suffix}")
     histogram = "totals.png" if report["summary"] and histogram_png(report, folder / "totals.png", lang) else None
@@ -696,9 +686,9 @@ def _scoring_note(report, lang):
 
 
 def class_diagnoses(report, lang="en"):
-    """[(exercise id, count, graded submissions, what the mistake is)] for the instructor: how many students
-    made each known mistake, most frequent first within an exercise."""
-    from .. import diagnoses
+    """How many students made each known mistake, most frequent first within an exercise (registry order):
+    [{"exercise", "mistake" (its id), "what" (a few words in ``lang``), "count", "graded" (submissions
+    graded on the exercise), "text" (the sentence the index, the terminal and the JSON report show)}]."""
     graded, counts = {}, {}
     for row in report["rows"]:
         if row["exercise"] == "-" or row["status"] == "missing":
@@ -711,17 +701,35 @@ def class_diagnoses(report, lang="en"):
     for exercise in exercise_ids(report):
         found = sorted(((n, d) for (x, d), n in counts.items() if x == exercise), key=lambda p: -p[0])
         for n, mistake_id in found:
-            mistake = diagnoses.mistake_by_id(mistake_id)
-            what = diagnoses.short_name(mistake, lang) if mistake is not None else mistake_id
-            out.append((exercise, n, graded.get(exercise, 0), what))
+            what = _mistake_name(mistake_id, lang)
+            out.append({"exercise": exercise, "mistake": mistake_id, "what": what, "count": n,
+                        "graded": graded.get(exercise, 0),
+                        "text": messages.text("index_diagnosis", lang, id=exercise, count=n,
+                                              total=graded.get(exercise, 0), what=what)})
     return out
 
 
-def _class_diagnoses_html(report, lang):
+def _mistake_name(mistake_id, lang):
+    """A few words in ``lang`` for a known mistake (its id when this course no longer knows it)."""
+    from .. import diagnoses
+    mistake = diagnoses.mistake_by_id(mistake_id) if mistake_id else None
+    return diagnoses.short_name(mistake, lang) if mistake is not None else (mistake_id or "")
+
+
+def class_diagnoses_text(report, lang="en"):
+    """The class's known mistakes for the terminal, after the summary table ("" when there are none)."""
     found = class_diagnoses(report, lang)
     if not found:
         return ""
-    e = html.escape
-    items = "".join(f"<li>{e(messages.text('index_diagnosis', lang, id=x, count=n, total=total, what=what))}</li>"
-                    for x, n, total, what in found)
-    return f"<h2>{e(messages.text('index_diagnoses', lang))}</h2><ul>{items}</ul>"
+    return messages.text("index_diagnoses", lang) + _colon(lang).rstrip() + "\n" + "".join(
+        f"  {d['text']}\n" for d in found)
+
+
+DIAGNOSES_CSV_COLUMNS = ("exercise", "mistake", "what", "students", "graded")
+
+
+def to_diagnoses_csv(report, lang="en"):
+    """The class's known mistakes, one row each: exercise, mistake id, what it is (in ``lang``), how many
+    students made it, of how many graded on the exercise."""
+    return _csv([DIAGNOSES_CSV_COLUMNS] + [[d["exercise"], d["mistake"], d["what"], d["count"], d["graded"]]
+                                           for d in class_diagnoses(report, lang)])

@@ -465,23 +465,29 @@ class NotebookRun:
             if failures:                   # a wrong answer before the stop says more than the stop
                 message = f"{feedback[0]['line']}; {message}"
             return self.row(submission, ex, status, f"{counts} {message}", passed=passed, total=total,
-                            feedback=feedback)
+                            feedback=feedback, **self._partial(ex, expected, outcomes))
         if not failures:
             groups = [len(test_groups([(c, h) for c, h, _ in expected]))] * 2 if self.options.partial else None
             return self.row(submission, ex, "pass", f"{counts} " + messages.text("passed", lang),
                             passed=passed, total=total, groups=groups)
         # a known mistake that explains every failed test (grading.diagnoses): named after the failures
         mistake = _diagnose(ex, observations)
-        extra = {}
-        if self.options.partial:                       # (a call of the reference answer returned above: no points)
-            passed_indices = {i for i, o in enumerate(outcomes) if o[2]}
-            extra["points"], extra["groups"] = partial_points(ex, [(c, h) for c, h, _ in expected], passed_indices)
+        extra = self._partial(ex, expected, outcomes)  # (a call of the reference answer returned above: no points)
         if mistake is not None:
             said = diagnoses.explain_mistake(mistake, lang)
             feedback = feedback + [{"test": "", "hidden": False, "text": said, "line": said, "diagnosis": mistake.id}]
             extra["diagnosis"] = mistake.id
         return self.row(submission, ex, "fail", f"{counts} {feedback[0]['line']}", passed=passed, total=total,
                         feedback=feedback, **extra)
+
+    def _partial(self, ex, expected, outcomes):
+        """Under --partial, {"points", "groups"} of the groups whose every test ran and passed (a test that
+        never ran, after a timeout or a dead kernel, leaves its group without its share); else {}."""
+        if not self.options.partial:
+            return {}
+        passed_indices = {i for i, o in enumerate(outcomes) if o[2]}
+        points, groups = partial_points(ex, [(c, h) for c, h, _ in expected], passed_indices)
+        return {"points": points, "groups": groups}
 
     def _feedback(self, ex, outcome):
         """What a student reads about one failed test (hidden tests: the property, never the values)."""

@@ -63,7 +63,7 @@ HOSTNAME = "grading-sandbox"
 
 # The only module of the grading package that enters the sandbox (besides stand-ins
 # for the package and grading.exercises): the test models the cases are built on.
-STUDENT_GRADING_MODULES = ("models", "exercise_models")
+STUDENT_GRADING_MODULES = ("models",)
 
 
 @dataclasses.dataclass

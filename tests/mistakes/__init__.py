@@ -8,11 +8,25 @@ with the imports it needs), and the id of the mistake
 when no diagnosis is expected (a tuple of ids when the code has two
 mistakes: naming either is right).  tests/test_mistakes.py runs every entry through
 the public and practice tests, the grader's scoring and the diagnosis.
+
+A wrong answer that grading/diagnoses.py already holds as a mistake's wrong
+version is not written here again: :func:`from_diagnosis` makes its entry
+from that function (its source, the module's helpers it calls and their
+imports, the ``def`` renamed to the exercise's function).  Entries written out
+here are the answers no diagnosis holds: other ways to make a mistake, and
+mistakes without a diagnosis.
 """
 
 import importlib
+import inspect
 import pkgutil
+import re
+import textwrap
+import types
 from dataclasses import dataclass
+
+from grading import diagnoses
+from grading.registry import EXERCISES
 
 
 @dataclass(frozen=True)
@@ -47,3 +61,40 @@ def load(entry, function):
     scope = {"__name__": "__main__"}
     exec(compile(entry.code, f"<{entry.name}>", "exec"), scope)
     return scope[function]
+
+
+def _called_functions(func):
+    """The functions of ``func``'s module that it calls, directly or through each other, in source order."""
+    scope, found, stack = func.__globals__, {}, [func.__code__]
+    while stack:
+        code = stack.pop()
+        stack += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        for name in code.co_names:
+            value = scope.get(name)
+            if (isinstance(value, types.FunctionType) and value.__module__ == func.__module__
+                    and value is not func and name not in found):
+                found[name] = value
+                stack.append(value.__code__)
+    return sorted(found.values(), key=lambda f: f.__code__.co_firstlineno)
+
+
+def from_diagnosis(exercise, slug, mistake_id, version=0):
+    """The entry whose code is the wrong version ``version`` of the mistake ``mistake_id`` in
+    grading/diagnoses.py, as a notebook cell: the imports it needs, the helpers it calls, then the
+    wrong version under the exercise's function name."""
+    mistake = diagnoses.mistake_by_id(mistake_id)
+    if mistake is None or not mistake_id.startswith(exercise + "/"):
+        raise ValueError(f"{exercise}:{slug}: no mistake {mistake_id!r} of {exercise} in grading/diagnoses.py")
+    versions = mistake.wrong if isinstance(mistake.wrong, tuple) else (mistake.wrong,)
+    wrong = versions[version]
+    function = EXERCISES[exercise].function
+    parts = [textwrap.dedent(inspect.getsource(f)) for f in _called_functions(wrong)]
+    source = textwrap.dedent(inspect.getsource(wrong))
+    parts.append(re.sub(rf"^def {re.escape(wrong.__name__)}\(", f"def {function}(", source, count=1))
+    code = "\n".join(parts)
+    imports = [line for name, line in (("math", "import math"), ("np", "import numpy as np"))
+               if re.search(rf"\b{name}\.", code)]
+    data = [name for name in ("BOS", "EOS", "IGNORE", "encode") if re.search(rf"\b{name}\b", code)]
+    if data:
+        imports.append(f"from lib.data import {', '.join(data)}")
+    return Entry(exercise, slug, "\n" + "\n".join(imports) + "\n" + code, mistake_id)

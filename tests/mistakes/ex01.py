@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 1 (mask-1, mask-2, mask-3, data-1)."""
 
-from . import Entry
+from . import Entry, from_diagnosis
 
 ENTRIES = [
     # ---- mask-1: causal_allowed(tq, tk) ----------------------------------------------
@@ -16,11 +16,7 @@ import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq - 1)
 """, "mask-1/strict"),
-    Entry("mask-1", "top-left-tril", """
-import numpy as np
-def causal_allowed(tq, tk):
-    return np.tril(np.ones((tq, tk), dtype=bool))
-""", "mask-1/top-left"),
+    from_diagnosis("mask-1", "top-left-tril", "mask-1/top-left"),
     Entry("mask-1", "top-left-loop", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -39,11 +35,7 @@ import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq + 1)
 """, "mask-1/one-ahead"),
-    Entry("mask-1", "square", """
-import numpy as np
-def causal_allowed(tq, tk):
-    return np.tril(np.ones((tq, tq), dtype=bool))
-""", "mask-1/square"),
+    from_diagnosis("mask-1", "square", "mask-1/square"),
     Entry("mask-1", "float-ones", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -84,16 +76,7 @@ def masked_softmax(scores, allowed):
     e = np.exp(np.where(allowed, scores, -np.inf))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/no-max"),
-    Entry("mask-2", "exp-times-mask", """
-import numpy as np
-def masked_softmax(scores, allowed):
-    scores = np.asarray(scores)
-    allowed = np.broadcast_to(allowed, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row may read no key")
-    e = np.exp(scores) * allowed
-    return e / e.sum(axis=-1, keepdims=True)
-""", "mask-2/no-max"),
+    from_diagnosis("mask-2", "exp-times-mask", "mask-2/no-max", version=1),
     Entry("mask-2", "max-over-forbidden-too", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -113,14 +96,7 @@ def masked_softmax(scores, allowed):
     e = np.exp(masked - masked.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/finite-fill"),
-    Entry("mask-2", "minus-inf-no-check", """
-import numpy as np
-def masked_softmax(scores, allowed):
-    scores = np.asarray(scores)
-    masked = np.where(allowed, scores, -np.inf)
-    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""", "mask-2/empty-row-unchecked"),
+    from_diagnosis("mask-2", "minus-inf-no-check", "mask-2/empty-row-unchecked"),
     Entry("mask-2", "zero-score-mask", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -336,24 +312,7 @@ def collate(texts, vocab):
         targets[b, len(ids)] = EOS
     return inputs, targets
 """, "data-1/pad-inputs-ignore"),
-    Entry("data-1", "empty-text-accepted", """
-import numpy as np
-from lib.data import BOS, EOS, IGNORE, encode
-def collate(texts, vocab):
-    texts = list(texts)
-    if not texts:
-        raise ValueError("empty batch")
-    T = 1 + max(len(t) for t in texts)
-    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
-    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
-    inputs[:, 0] = BOS
-    for b, text in enumerate(texts):
-        ids = encode(text, vocab) if text else []
-        inputs[b, 1:len(ids) + 1] = ids
-        targets[b, :len(ids)] = ids
-        targets[b, len(ids)] = EOS
-    return inputs, targets
-""", "data-1/empty-accepted"),
+    from_diagnosis("data-1", "empty-text-accepted", "data-1/empty-accepted"),
     Entry("data-1", "no-bos", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode

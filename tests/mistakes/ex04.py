@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 4 (causal-1 ... causal-4)."""
 
-from . import Entry
+from . import Entry, from_diagnosis
 
 _HEAD = """
 import numpy as np
@@ -156,18 +156,7 @@ def leak_sweep(forward, ids, replacement_token):
     return np.array([_change(forward, ids, p, replacement_token) for p in range(1, ids.shape[-1])],
                     dtype=np.float64)
 """, "causal-3/single-position"),
-    Entry("causal-3", "perturbs-in-place", _HEAD + """
-def leak_sweep(forward, ids, replacement_token):
-    ids = np.array(ids)
-    if ids.shape[-1] < 2:
-        raise ValueError("short")
-    before = forward(ids.copy())
-    out = []
-    for p in range(1, ids.shape[-1]):
-        ids[p:] = replacement_token
-        out.append(float(np.max(np.abs(forward(ids)[:p] - before[:p]))))
-    return np.array(out)
-""", "causal-3/in-place"),
+    from_diagnosis("causal-3", "perturbs-in-place", "causal-3/in-place"),
     Entry("causal-3", "list-not-array", _CHANGE + """
 def leak_sweep(forward, ids, replacement_token):
     ids = np.asarray(ids)

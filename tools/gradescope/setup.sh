@@ -3,7 +3,7 @@
 # (base image: Ubuntu 22.04, whose python3 is 3.10; the course needs Python >= 3.11).
 # It installs Python 3.12 from the deadsnakes archive when the image's python3 is too old,
 # makes a virtual environment in /autograder/venv and installs the course's wheel
-# (shipped in this folder) with the grader's extra: NumPy, ipykernel, jupyter_client, pyzmq.
+# (shipped in this folder) with the grader's extra: NumPy, ipykernel, jupyter_client, pyzmq, jinja2.
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -1,0 +1,160 @@
+"""§N.M in feedback (grading/sections.py): every section a diagnosis, a test label or a message can
+print exists in the chapter under the anchor the site gives it, and check() and the feedback pages
+link it to the course site in the notebook's language."""
+
+import pathlib
+import re
+import sys
+import types
+
+import nbformat
+import pytest
+import yaml
+
+from grading import diagnoses, feedback, messages, sections
+from grading.batch import report
+from grading.exercises import EXERCISES, check
+from grading.registry import LANGUAGES
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "site"))
+import course_site  # noqa: E402  (the site's own anchor scheme: SectionAnchors names sections with it)
+
+SITE = "https://course.example.org/book"
+
+
+def test_chapter_pages_are_the_chapters_of_the_table_of_contents():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"]] + [c["file"] for part in toc["parts"] if part.get("folder") == "chapters"
+                             for c in part["chapters"]]
+    assert [f"chapters/{page}" for page in sections.CHAPTER_PAGES.values()] == files
+    assert all(page.startswith(f"{int(n):02d}_") for n, page in sections.CHAPTER_PAGES.items())
+
+
+def _anchors(lang, page):
+    """The ids the site gives the sections of a chapter: section_anchor of every heading (site/course_site.py)."""
+    nb = nbformat.read(ROOT / "chapters" / lang / f"{page}.ipynb", as_version=4)
+    found = set()
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        in_code = False
+        for line in cell.source.splitlines():
+            if line.lstrip().startswith("```"):
+                in_code = not in_code
+            heading = re.match(r"#{1,6}\s+(.*)", line)
+            if heading and not in_code:
+                anchor = course_site.section_anchor(heading.group(1))
+                if anchor:
+                    found.add(anchor)
+    return found
+
+
+def _printable_texts(lang):
+    """Every text with a § that check() or the grader can print in ``lang``."""
+    for mistakes in diagnoses.MISTAKES.values():
+        for mistake in mistakes:
+            yield mistake.id, diagnoses.explain_mistake(mistake, lang)
+    for key, mistake in diagnoses.GENERIC.items():
+        yield key, diagnoses.explain_mistake(mistake, lang)
+    for exercise in EXERCISES.values():
+        for case in exercise.public_cases():
+            yield f"{exercise.id}/{case.name}", exercise.label_of(case, lang)
+        for kind, spec in exercise.hidden_kinds.items():
+            yield f"{exercise.id}/hidden:{kind}", str(spec.label.get(lang, ""))
+    for table in (messages.MESSAGES, feedback.MESSAGES):
+        for key, texts in table.items():
+            if isinstance(texts, dict) and isinstance(texts.get(lang), str):
+                yield key, texts[lang]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_section_feedback_names_exists_in_the_chapter(lang):
+    named, missing = 0, []
+    anchors = {}
+    for where, text in _printable_texts(lang):
+        for m in sections.SECTION_REF.finditer(text):
+            named += 1
+            page = sections.CHAPTER_PAGES.get(m.group(1))
+            if page is None or not (ROOT / "chapters" / lang / f"{page}.ipynb").exists():
+                missing.append(f"{where}: {m.group(0)} (no chapter)")
+                continue
+            href = sections.section_href(m.group(1), m.group(2), lang, SITE)
+            assert href.startswith(f"{SITE}/{lang}/chapters/{page}.html")
+            if m.group(2) is None:
+                continue
+            if page not in anchors:
+                anchors[page] = _anchors(lang, page)
+            if href.split("#", 1)[1] not in anchors[page]:
+                missing.append(f"{where}: {m.group(0)} (no heading {m.group(0)} in chapters/{lang}/{page}.ipynb)")
+    assert named >= 50, f"only {named} § references found: the texts were not all read"
+    assert not missing, "\n".join(missing)
+
+
+def test_links_keep_the_text_and_escape_it():
+    text = 'a <b> & "§1.6", §5 and §9.1'
+    linked = sections.link_sections(text, "ru", SITE)
+    assert (f'<a href="{SITE}/ru/chapters/01_allowed_set.html#sec-1-6">§1.6</a>' in linked
+            and f'<a href="{SITE}/ru/chapters/05_cache.html">§5</a>' in linked)
+    assert "&lt;b&gt; &amp; &quot;" in linked and "§9.1" in linked and "sec-9-1" not in linked   # no §9: no link
+    assert re.sub(r"<[^>]+>", "", linked).replace("&lt;", "<").replace("&gt;", ">").replace(
+        "&quot;", '"').replace("&amp;", "&") == text
+    # without a site: the chapter notebook beside an exercise notebook, or no link at all
+    assert sections.link_sections("§1.6", "zh", "", from_notebook=True) == \
+        '<a href="../../chapters/zh/01_allowed_set.ipynb">§1.6</a>'
+    assert sections.link_sections("§1.6", "zh", "") == "§1.6"
+
+
+def test_the_site_address_comes_from_the_environment_or_the_config(monkeypatch, tmp_path):
+    config = tmp_path / "_config.yml"
+    config.write_text('title: x\ncourse_site_url: "https://a.example/b/"   # the site\n', encoding="utf-8")
+    monkeypatch.delenv("COURSE_SITE_URL", raising=False)
+    assert sections.site_url(config) == "https://a.example/b"
+    assert sections.site_url(tmp_path / "none.yml") == ""
+    monkeypatch.setenv("COURSE_SITE_URL", "https://c.example")
+    assert sections.site_url(config) == "https://c.example"
+    monkeypatch.setenv("COURSE_SITE_URL", "javascript:alert(1)")
+    with pytest.raises(ValueError, match="not a plain http"):
+        sections.site_url(config)
+    monkeypatch.delenv("COURSE_SITE_URL")
+    shipped = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert sections.site_url() == shipped["course_site_url"].rstrip("/")      # the regex reads what YAML reads
+
+
+def _softmax_before_mask(scores, allowed):
+    import numpy as np
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.where(allowed, e / e.sum(axis=-1, keepdims=True), 0.0)
+
+
+def test_check_shows_linked_sections_in_a_notebook_and_plain_text_elsewhere(monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_SITE_URL", SITE)
+    check("mask-2", _softmax_before_mask, lang="ru")
+    plain = capsys.readouterr().out
+    assert "§1.6" in plain and "<a" not in plain
+    shown = []
+    fake = types.ModuleType("IPython")
+    fake.get_ipython = lambda: types.SimpleNamespace(display_pub=object())
+    display = types.ModuleType("IPython.display")
+    display.display = lambda data, raw: shown.append(data)
+    monkeypatch.setitem(sys.modules, "IPython", fake)
+    monkeypatch.setitem(sys.modules, "IPython.display", display)
+    check("mask-2", _softmax_before_mask, lang="ru")
+    assert capsys.readouterr().out == ""
+    [data] = shown
+    assert data["text/plain"] == plain.rstrip("\n")
+    assert f'<a href="{SITE}/ru/chapters/01_allowed_set.html#sec-1-6">§1.6</a>' in data["text/html"]
+
+
+def test_feedback_pages_link_the_sections_in_the_students_language():
+    from test_grading_units import sample_report
+    r = sample_report()
+    said = diagnoses.explain_mistake(diagnoses.mistake_by_id("mask-2/softmax-before-mask"), "ru")
+    r["rows"][1]["feedback"].append({"test": "", "hidden": False, "text": said, "line": said,
+                                     "diagnosis": "mask-2/softmax-before-mask"})
+    page = report.feedback_html(r, r["summary"][0], SITE)
+    assert f'<a href="{SITE}/ru/chapters/01_allowed_set.html#sec-1-6">§1.6</a>' in page
+    markdown = report.feedback_markdown(r, r["summary"][0], SITE)
+    assert f"[§1.6]({SITE}/ru/chapters/01_allowed_set.html#sec-1-6)" in markdown
+    unlinked = report.feedback_html(r, r["summary"][0], "")                # no site known: the text alone
+    assert "chapters/" not in unlinked and "см. §1.6)" in unlinked
