@@ -53,14 +53,9 @@ from course_i18n.catalogue import Text, text
 from .compare import compare_values
 from .values import ArgumentChanged, Raised, changed_argument, resolve, snapshot_arguments
 
-__all__ = ["Exercise", "Kind", "L", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
+__all__ = ["Exercise", "Kind", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
            "total_points", "texts", "LANGUAGES"]
 
-
-
-def L(zh, en, ru):
-    """A text in the course's three languages (in the order zh, en, ru)."""
-    return {"zh": zh, "en": en, "ru": ru}
 
 
 def text_key(exercise_id, what, name=None):

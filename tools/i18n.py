@@ -43,6 +43,9 @@ PROJECT = "causality-heads-position"
 # also calls the function (texts made on demand, such as the exercises' test labels).
 SOURCES = (
     "grading.registry:texts",
+    "grading.feedback",
+    "grading.messages",
+    "grading.diagnoses",
     "landing_texts",                  # site/landing_texts.py
     "course_site",                    # site/course_site.py
     "tools.quizzes",

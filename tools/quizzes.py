@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_i18n import LANGUAGES
-from course_i18n.catalogue import texts
+from course_i18n.catalogue import text, texts
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "src" / "quizzes"
@@ -66,6 +66,8 @@ UI = texts("site.quiz", {
     "right_order": "The right order:",
     "choice": "Choice",
 })
+# between an answer and why it is right (Chinese: 。 and no space)
+ANSWER_STOP = text("site.quiz_answer_stop", ". ")
 
 
 class QuizError(ValueError):
@@ -300,7 +302,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
     def plain(text):                    # inside a button (choices): no link within a control
         return _inline(text, None)
 
-    stop = "。" if lang == "zh" else ". "
+    stop = ANSWER_STOP[lang]
 
     stem = page.rsplit("/", 1)[-1][:2]
     base = f"q{stem}-{sec.anchor[4:]}"

@@ -363,15 +363,15 @@ def _points_line(row, lang):
 
 
 def _stop(lang):
-    return "。" if lang == "zh" else "."
+    return messages.text("full_stop", lang)
 
 
 def _colon(lang):
-    return "：" if lang == "zh" else ": "
+    return messages.text("label_colon", lang)
 
 
 def _parenthesised(text, lang):
-    return f"（{text}）" if lang == "zh" else f" ({text})"
+    return messages.text("aside", lang, text=text)
 
 
 def _sentence(message, lang):
@@ -383,7 +383,7 @@ def _sentence(message, lang):
     text = text[:1].upper() + text[1:]
     if text[-1] not in ".!?。！？…":
         text += _stop(lang)
-    return text if lang == "zh" else " " + text
+    return messages.text("next_sentence", lang, sentence=text)
 
 
 def _exercise_heading(row, titles, lang):
