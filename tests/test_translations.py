@@ -207,6 +207,14 @@ links = dict(start="xx/a.html", sections=7, exercises="xx/e.html", exercise_sect
 assert landing_texts("xx", links)["start"].startswith('[xx] Begin with <a href="xx/a.html">')
 from tools import quizzes
 assert quizzes.UI["heading"]["xx"] == "[xx] Check yourself"
+import contextlib, io
+from grading import check, messages
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed):
+    check("mask-1", lambda tq, tk: None, lang="xx")
+assert "[xx] a single position" in printed.getvalue() and "[xx] the function returned None" in printed.getvalue(), \
+    printed.getvalue()
+assert messages.text("missing_function", "xx", function="f") == "[xx] the notebook does not define f"
 from tools.nbsource import Source
 try:
     Source().md(zh="甲", en="a", ru="а")
@@ -220,8 +228,8 @@ print("fourth language accepted")
 
 def test_a_fourth_language_is_one_list_entry_and_one_catalogue(tmp_path):
     """A copy of course_i18n with a made-up language xx added to its list (the only edit), run in a
-    process of its own: tools/i18n.py starts its catalogue and checks it, and the exercises, the landing
-    page and the quiz's words read it.  (Chapter prose is not interface text: every md() and quiz T()
+    process of its own: tools/i18n.py starts its catalogue and checks it, and check()'s feedback, the
+    grader's messages, the exercises, the landing page and the quiz's words read it.  (Chapter prose is not interface text: every md() and quiz T()
     needs its xx text, which nbsource and tools/quizzes ask for by name.)"""
     copy = tmp_path / "course_i18n"
     shutil.copytree(ROOT / "course_i18n", copy, ignore=shutil.ignore_patterns("__pycache__"))
