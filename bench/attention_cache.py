@@ -7,11 +7,12 @@ core; lib.blocked explains its threads and savings); "lib, no skip" is the same
 with skip_future=False, every key tile computed and then masked.  Targets, on
 float32 inputs with 2 cores: lib/torch <= 1.0 at (1, 8, 1024, 64) and <= 1.2 at
 (4, 8, 256, 32), on AVX2 machines as well as AVX-512 ones.  On an AVX-512
-machine, the AVX2 path is measured with
-
-    NPY_DISABLE_CPU_FEATURES=X86_V4 OPENBLAS_CORETYPE=Haswell python bench/attention_cache.py
-
-(NumPy then uses its AVX2 kernels, exp among them, and OpenBLAS its Haswell ones).
+machine the run ends by timing lib and torch again, each alone, in a second
+process on the AVX2 path: NumPy's dispatch capped below AVX-512 and OpenBLAS on
+its Haswell kernels, the configuration tools/numeric_configs.py names
+haswell-avx2 (NPY_DISABLE_CPU_FEATURES=X86_V4 OPENBLAS_CORETYPE=Haswell).  torch
+keeps its own kernels there, so that ratio is if anything too high.  A table
+puts the ratios of both paths side by side.
 
 Everything is measured side by side in one run on this machine, in two ways.
 
@@ -54,11 +55,15 @@ matrix-product rate, measured here on one large product.
 """
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
+import pathlib
 import platform
 import statistics
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -66,6 +71,7 @@ import numpy as np
 from lib.blocked import BLOCK, attention_work, fast_causal_attention
 from lib.model import AttentionModel
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHAPES = [(1, 8, 1024, 64), (4, 8, 256, 32)]
 TARGETS = {(1, 8, 1024, 64): 1.0, (4, 8, 256, 32): 1.2}     # lib/torch, each alone
 
@@ -242,8 +248,8 @@ def attention_rows(repeats, torch, gap):
     exps = exp_rates(repeats, torch)
     print(f"float32 exp: NumPy {exps[0]:.2f} ns" + (f", torch {exps[1]:.2f} ns" if len(exps) > 1 else "")
           + " per element, each timed alone (attention needs one per computed score)")
-    print(f"lib: blocks of {BLOCK} queries against tiles of up to {BLOCK} keys, tiles in the future skipped, "
-          "blocks spread over one thread per core\n")
+    print(f"lib: blocks of {BLOCK} queries, each against the keys its last query may read (later ones skipped), "
+          "taken from one queue by one thread per core\n")
     names = ["lib", "naive", "lib, no skip"] + (["torch"] if torch is not None else [])
     alone = {}
     print(f"{'each alone':<20}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}{'lib/torch':>11}{'naive/torch':>13}"
@@ -283,11 +289,46 @@ def attention_rows(repeats, torch, gap):
             print(f"{str(shape):<30}{label:<8}{cells}")
 
     print(f"\n{'the mask saves work':<20}{'computed':>10}{'skip ms':>10}{'all ms':>9}{'skip/all':>10}"
-          "   (lib with and without skipping the key tiles in the future, each alone)")
+          "   (lib with and without skipping the keys in the future of a whole block, each alone)")
     for shape, ours, _, _, everything in rows:
         T = shape[2]
         fraction = attention_work(T, T).fraction
         print(f"{str(shape):<20}{fraction:>10.1%}{ours * 1e3:>10.2f}{everything * 1e3:>9.2f}{ours / everything:>10.2f}")
+    return alone
+
+
+def avx2_environment():
+    """The environment of a process on the AVX2 path (tools/numeric_configs.py's haswell-avx2), or None
+    when NumPy dispatches no AVX-512 code here: then this process is on that path already."""
+    from numpy._core._multiarray_umath import __cpu_features__      # what NumPy dispatches to
+
+    if not __cpu_features__.get("X86_V4"):
+        return None
+    sys.path.insert(0, str(ROOT))
+    from tools.numeric_configs import X86_CONFIGS
+
+    (config,) = (c for c in X86_CONFIGS.values() if c.numpy_highest == "X86_V3")
+    return {**os.environ, **config.env()}
+
+
+def both_paths(alone, repeats, torch):
+    """lib/torch each alone on this machine's own path and, on an AVX-512 machine, on the AVX2 path."""
+    env = avx2_environment()
+    own = "own path (AVX2)" if env is None else "own path (AVX-512)"
+    paths = {own: alone}
+    if env is not None and torch is not None:
+        run = subprocess.run([sys.executable, __file__, "--lib-and-torch-alone", "--repeats", str(repeats)],
+                             env=env, capture_output=True, text=True, check=True)
+        paths["AVX2 path"] = {tuple(json.loads(shape)): m for shape, m in json.loads(run.stdout).items()}
+    print(f"\n{'lib/torch, each alone':<20}" + "".join(f"{name:>30}" for name in paths)
+          + f"   target: <= {TARGETS[SHAPES[0]]}, <= {TARGETS[SHAPES[1]]}")
+    print(f"{'':<20}" + f"{'lib ms':>10}{'torch ms':>10}{'lib/torch':>10}" * len(paths))
+    for shape in SHAPES:
+        cells = "".join(f"{m[shape]['lib'] * 1e3:>10.2f}{m[shape].get('torch', math.nan) * 1e3:>10.2f}"
+                        f"{m[shape]['lib'] / m[shape].get('torch', math.nan):>10.2f}" for m in paths.values())
+        print(f"{str(shape):<20}{cells}")
+    if env is None:
+        print("(NumPy dispatches no AVX-512 code on this machine: its own path is the AVX2 one)")
 
 
 def cache_rows(repeats):
@@ -321,9 +362,14 @@ def main():
     parser.add_argument("--repeats", type=int, default=21, help="rounds per measurement (the median is printed)")
     parser.add_argument("--gap", type=float, default=0.0,
                         help="seconds of sleep before each timed attention call (default 0: back to back)")
+    parser.add_argument("--lib-and-torch-alone", action="store_true",
+                        help="only time lib and torch each alone and print the medians as JSON (for the AVX2 path)")
     args = parser.parse_args()
     if args.gap < 0:
         parser.error(f"--gap must be 0 or more seconds, got {args.gap}")
+    if args.lib_and_torch_alone:                                # the second process of both_paths
+        print(json.dumps({json.dumps(shape): each_alone(["lib", "torch"], shape, args.repeats) for shape in SHAPES}))
+        return
     environment()
     try:
         import torch
@@ -331,7 +377,8 @@ def main():
     except ImportError:
         torch = None
         print("torch is not installed: its column is nan (pip install torch==2.13.0)")
-    attention_rows(args.repeats, torch, args.gap)
+    alone = attention_rows(args.repeats, torch, args.gap)
+    both_paths(alone, args.repeats, torch)
     cache_rows(args.repeats)
 
 

@@ -1,64 +1,41 @@
-"""The first code cell of every exercise notebook, written once.
+"""The start of every exercise notebook, written once: a short note and the first code cell.
 
-Each ``src/solutions/exNN_*.py`` writes it as ``code(setup_cell(IMPORTS, after=LINES))``.
-It sets ``COURSE_LANGUAGE`` (the notebook builder turns ``{{lang}}`` into the
-notebook's language, so ``check()`` answers in it wherever the notebook is
-opened) and ``COURSE_PACKAGE`` (``{{course_package}}``: the ``pip install``
-address of the course, from _config.yml's repository; see
-tools/build_notebooks.py), then makes the imports.  When they fail, because
-the notebook was downloaded and opened outside the course, the cell prints in
-the notebook's language the one command that installs the course instead of a
-traceback, and every later ``check()`` repeats it.  ``after`` holds lines that
-need the imports: they run only when the imports worked.
+Each ``src/solutions/exNN_*.py`` writes ``md(**INSTALL_NOTE)`` and then
+``code(setup_cell(IMPORTS))``.  The cell is the notebook's imports after one
+line, ``COURSE_LANGUAGE = "{{lang}}"`` (the notebook builder turns ``{{lang}}``
+into the notebook's language, so ``check()`` answers in it wherever the
+notebook is opened; the batch grader reads the same line).
+
+Nothing here runs in the learner's kernel.  Outside the course, where
+``grading`` and ``lib`` are not installed, no code of this package could say
+what to do, so the note above the cell says it: when the imports stop with
+``No module named 'grading'``, run the ``%pip install`` line it gives and
+restart the kernel.  The builder fills ``{{course_package}}`` (the wheel
+offered in the page's download menu, or the repository named in
+_config.yml; see tools/build_notebooks.py).
 """
 
 import textwrap
 
-HEAD = r'''#zh check() 用这种语言回答；在课程之外打开本笔记本时，pip 从 COURSE_PACKAGE 安装课程的代码
-#en check() answers in this language; opened outside the course, pip installs the course's code from COURSE_PACKAGE
-#ru на этом языке отвечает check(); если блокнот открыт вне курса, pip установит код курса из COURSE_PACKAGE
-COURSE_LANGUAGE, COURSE_PACKAGE = "{{lang}}", "{{course_package}}"
+LANGUAGE_LINE = ('COURSE_LANGUAGE = "{{lang}}"  '
+                 '#zh check() 用中文回答 #en check() answers in English #ru check() отвечает по-русски')
 
-try:
-'''
-
-TAIL = r'''except ImportError as missing:
-    #zh 缺少课程的代码：说明怎样用 %pip 安装（装进这个内核所用的 Python），而不是给出一段回溯；之后每次 check() 都会重复
-    #en the course's code is missing: say how %pip installs it (into this kernel's own Python) instead of a traceback;
-    #en every check() repeats it
-    #ru кода курса нет: вместо трассировки сказать, как установить его через %pip (в Python этого ядра);
-    #ru каждый вызов check() это повторит
-    MISSING = missing.name or "grading"
-
-    def check(*args, **kwargs):
-        import os
-        command = f'%pip install "{COURSE_PACKAGE}"'
-        wheel = COURSE_PACKAGE[2:].split("[")[0] if COURSE_PACKAGE.startswith("./") else ""
-        text = dict(
-            zh=("本笔记本需要课程的代码，但找不到模块 {0}。在一个代码单元格里运行下面这一行，然后重启内核：",
-                "本笔记本需要课程的代码，但找不到模块 {0}。请从课程网站上本页的下载菜单下载课程代码包 {1}，"
-                "放进本笔记本所在的文件夹，然后在一个代码单元格里运行下面这一行，再重启内核："),
-            en=("This notebook needs the course's code, but the module {0} is missing. "
-                "Run this line in a code cell, then restart the kernel:",
-                "This notebook needs the course's code, but the module {0} is missing. "
-                "Download the course package {1} from the download menu of this notebook's page on the course site "
-                "into the folder of this notebook, then run this line in a code cell and restart the kernel:"),
-            ru=("Этому блокноту нужен код курса, но модуль {0} не найден. "
-                "Выполните эту строку в ячейке кода и перезапустите ядро:",
-                "Этому блокноту нужен код курса, но модуль {0} не найден. "
-                "Скачайте пакет курса {1} из меню загрузки страницы этого блокнота на сайте курса в папку блокнота, "
-                "затем выполните эту строку в ячейке кода и перезапустите ядро:"),
-        )[COURSE_LANGUAGE][bool(wheel) and not os.path.exists(wheel)]
-        print(text.format(MISSING, wheel) + "\n\n    " + command)
-
-    check()
-'''
+INSTALL_NOTE = dict(
+    zh="""
+在课程之外打开本笔记本时，如果下一个单元格报错 `No module named 'grading'`，说明还没有安装课程的代码：在一个代码单元格里运行 `%pip install "{{course_package}}"`，然后重启内核。名字以 `.whl` 结尾的是一个文件，要先从课程网站上本页的下载菜单下载，放进本笔记本所在的文件夹。
+""",
+    en="""
+Opened outside the course, the next cell may stop with `No module named 'grading'`: the course's code is not installed. Run `%pip install "{{course_package}}"` in a code cell, then restart the kernel. A name ending in `.whl` is a file: first download it from the download menu of this page on the course site into the folder of this notebook.
+""",
+    ru="""
+Если блокнот открыт вне курса, следующая ячейка может остановиться с ошибкой `No module named 'grading'`: код курса не установлен. Выполните в ячейке кода `%pip install "{{course_package}}"` и перезапустите ядро. Имя, оканчивающееся на `.whl`, — это файл: сначала скачайте его из меню загрузки этой страницы на сайте курса в папку блокнота.
+""",
+)
 
 
-def setup_cell(imports, after=""):
-    """The cell's source: ``imports`` inside the guard, ``after`` once they worked."""
-    body = textwrap.indent(textwrap.dedent(imports).strip("\n"), "    ") + "\n"
-    rest = ""
-    if after.strip():
-        rest = "else:\n" + textwrap.indent(textwrap.dedent(after).strip("\n"), "    ") + "\n"
-    return HEAD + body + TAIL + rest
+def setup_cell(imports):
+    """The first code cell: the language line, then ``imports``."""
+    body = textwrap.dedent(imports).strip("\n")
+    if not body.strip():
+        raise ValueError("setup_cell needs the notebook's imports")
+    return LANGUAGE_LINE + "\n\n" + body + "\n"

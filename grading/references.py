@@ -58,16 +58,20 @@ def is_valid_attention(weights, allowed, atol=1e-9):
 def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # BEGIN SOLUTION
     if width % n_heads != 0:
-        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+        raise ValueError(
+            f"width D={width} is not divisible by n_heads={n_heads}")
     if n_layers < 1:
         raise ValueError(f"n_layers must be at least 1, got {n_layers}")
     head_width = width // n_heads                                 # d
     itemsize = np.dtype(dtype).itemsize
-    parameters = n_layers * 4 * width * width                     #zh W_Q、W_K、W_V、W_O #en W_Q, W_K, W_V, W_O #ru W_Q, W_K, W_V, W_O
+    parameters = n_layers * 4 * width * width  #zh W_Q、W_K、W_V、W_O #en W_Q, W_K, W_V, W_O #ru W_Q, W_K, W_V, W_O
     #zh 键和值两份 × 层 × 序列 × 位置 × 头 × 每头宽度 × 字节数
-    #en keys and values × layers × sequences × positions × heads × head width × bytes
-    #ru ключи и значения × слои × последовательности × позиции × головы × ширина головы × байты
-    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * itemsize
+    #en keys and values × layers × sequences × positions × heads × head width
+    #en × bytes
+    #ru ключи и значения × слои × последовательности × позиции × головы ×
+    #ru ширина головы × байты
+    kv_cache_bytes = (
+        2 * n_layers * batch * length * n_heads * head_width * itemsize)
     return parameters, kv_cache_bytes
     # END SOLUTION
 
@@ -78,7 +82,10 @@ def last_row_swap_change(forward, ids, i, j):
     # BEGIN SOLUTION
     T = ids.shape[-1]
     if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
-        raise ValueError(f"i={i}, j={j}: two different positions before the last one are needed (T={T})")
+        raise ValueError(
+            f"i={i}, j={j}: two different positions before the last one "
+            f"are needed (T={T})"
+        )
     swapped = ids.copy()
     swapped[..., [i, j]] = ids[..., [j, i]]
     before = forward(ids)[..., -1, :]
@@ -93,7 +100,10 @@ def future_perturbation_change(forward, ids, position, replacement):
     ids = np.asarray(ids)
     perturbed = ids.copy()
     # BEGIN SOLUTION
-    perturbed[..., position:] = replacement  #zh 未来改变，前缀不变 #en the future changes, the prefix stays #ru будущее меняется, префикс остаётся
+    #zh 未来改变，前缀不变
+    #en the future changes, the prefix stays
+    #ru будущее меняется, префикс остаётся
+    perturbed[..., position:] = replacement
     # END SOLUTION
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
@@ -101,13 +111,19 @@ def future_perturbation_change(forward, ids, position, replacement):
 
 
 # [causal-2] "leaks", "causal" or "blind" (the negative control saw nothing).  (src/solutions/ex04_causality.py)
-def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
     # BEGIN SOLUTION
     if not 1 <= position < np.shape(ids)[-1]:
-        raise ValueError(f"position {position} leaves no prefix to compare or no future to change")
-    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        raise ValueError(
+            f"position {position} leaves no prefix to compare or no "
+            "future to change"
+        )
+    if future_perturbation_change(forward, ids, position,
+                                  replacement) > tol:
         return "leaks"
-    if future_perturbation_change(control, ids, position, replacement) > tol:
+    if future_perturbation_change(control, ids, position,
+                                  replacement) > tol:
         return "causal"
     return "blind"
     # END SOLUTION
@@ -121,7 +137,9 @@ def leak_sweep(forward, ids, replacement_token):
     T = ids.shape[-1]
     if T < 2:
         raise ValueError(f"a sweep needs at least two positions, got T={T}")
-    changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
+    changes = [future_perturbation_change(forward, ids, p,
+                                          replacement_token)
+               for p in range(1, T)]
     return np.array(changes, dtype=np.float64)
     # END SOLUTION
 
@@ -130,7 +148,10 @@ def leak_sweep(forward, ids, replacement_token):
 def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
     # BEGIN SOLUTION
-    mean = x.mean(axis=-1, keepdims=True)                  #zh (..., T, 1)：按 D 个特征求 #en (..., T, 1): over the D features #ru (..., T, 1): по D признакам
+    #zh (..., T, 1)：按 D 个特征求
+    #en (..., T, 1): over the D features
+    #ru (..., T, 1): по D признакам
+    mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)   # (..., T, 1)
     return (x - mean) / np.sqrt(var + eps)
     # END SOLUTION
@@ -180,7 +201,8 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
     heads = weights @ values                                 # (H, 1, d)
-    return heads.reshape(-1) @ w_o, keys, values             # (D,), (H, n+1, d), (H, n+1, d)
+    # (D,), (H, n+1, d), (H, n+1, d)
+    return heads.reshape(-1) @ w_o, keys, values
     # END SOLUTION
 
 
@@ -188,9 +210,10 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
 def cache_error(forward, step, new_cache, ids):
     ids = np.asarray(ids)
     # BEGIN SOLUTION
-    full = np.asarray(forward(ids))                                        # (T, D)
+    full = np.asarray(forward(ids))  # (T, D)
     cache = new_cache()
-    incremental = np.stack([step(int(token), cache) for token in ids])     # (T, D)
+    # (T, D)
+    incremental = np.stack([step(int(token), cache) for token in ids])
     return float(np.max(np.abs(full - incremental)))
     # END SOLUTION
 
@@ -200,14 +223,16 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     # BEGIN SOLUTION
     D = len(w_q)
     if D % n_heads != 0:
-        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+        raise ValueError(
+            f"width D={D} is not divisible by n_heads={n_heads}")
     d = D // n_heads
 
     def project(rows, w):
         #zh 行向量乘矩阵：(T, D) @ (D, D)
         #en row vectors times a matrix: (T, D) @ (D, D)
         #ru строки-векторы на матрицу: (T, D) @ (D, D)
-        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
 
     q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
     merged = []
@@ -216,11 +241,14 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
         row = []
         for h in range(n_heads):
             lo, hi = h * d, (h + 1) * d
-            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            scores = [sum(a * b for a,
+                          b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d)
+                      for j in readable]
             top = max(scores)
             exps = [math.exp(s - top) for s in scores]
             total = sum(exps)
-            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable))
+                    for c in range(lo, hi)]
         merged.append(row)
     return project(merged, w_o)
     # END SOLUTION
@@ -232,14 +260,22 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     # BEGIN SOLUTION
     D = x.shape[-1]
     if gain.shape != (D,) or d_out.shape != x.shape:
-        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
-    centred = x - x.mean(axis=-1, keepdims=True)                             # (..., D)
-    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))   # (..., 1)
-    x_hat = centred * r                                                      # (..., D)
-    g = d_out * gain                                                         # (..., D)
-    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
-    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)                      # (D,)
-    d_bias = d_out.reshape(-1, D).sum(axis=0)                                # (D,)
+        raise ValueError(
+            f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} "
+            f"must match x {x.shape}"
+        )
+    centred = x - x.mean(axis=-1, keepdims=True)  # (..., D)
+    # (..., 1)
+    r = 1.0 / np.sqrt(
+        (centred * centred).mean(axis=-1,
+                                 keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r  # (..., D)
+    g = d_out * gain  # (..., D)
+    d_x = (r * (g - g.mean(axis=-1,
+                           keepdims=True) - x_hat * (g * x_hat).mean(
+                               axis=-1, keepdims=True)))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)  # (D,)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)  # (D,)
     return d_x, d_gain, d_bias
     # END SOLUTION
 
@@ -249,23 +285,38 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
 # (logits (V,), keys, values), the two tuples with the new position appended in every layer. A
 # position past the table is a ValueError.  (src/solutions/ex07_decoder.py)
 def decoder_step(model, token, keys, values):
-    n = np.shape(keys[0])[1]                           #zh 新词元的位置 #en the new token's position #ru позиция нового токена
+    n = np.shape(keys[0])[1]  #zh 新词元的位置 #en the new token's position #ru позиция нового токена
     # BEGIN SOLUTION
     if n >= model.context_size:
-        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+        raise ValueError(
+            f"position {n} is past the position table of "
+            f"{model.context_size} rows"
+        )
     H, d = model.n_heads, model.width // model.n_heads
-    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]   # (1, D)
+    # (1, D)
+    x = (
+        model.params["token_table"][token] + model.params["position_table"][
+            n])[None]
     new_keys, new_values = [], []
     for layer in range(model.n_layers):
         b = model.block(layer)
-        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]   # (1, D)
-        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
-        layer_keys = np.concatenate([keys[layer], k], axis=1)   #zh (H, n+1, d)：只属于这一层 #en (H, n+1, d): this layer only #ru (H, n+1, d): только этот слой
+        # (1, D)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d)
+                   for w in ("w_q", "w_k", "w_v"))
+        #zh (H, n+1, d)：只属于这一层
+        #en (H, n+1, d): this layer only
+        #ru (H, n+1, d): только этот слой
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
         layer_values = np.concatenate([values[layer], v], axis=1)
-        heads = causal_attention(q, layer_keys, layer_values)               # (H, 1, d)
-        x = x + heads.reshape(1, -1) @ b["w_o"]          #zh 只有一个位置时 reshape 就是合并 #en one position: reshape merges #ru одна позиция: reshape и есть склейка
+        heads = causal_attention(q, layer_keys, layer_values)  # (H, 1, d)
+        #zh 只有一个位置时 reshape 就是合并
+        #en one position: reshape merges
+        #ru одна позиция: reshape и есть склейка
+        x = x + heads.reshape(1, -1) @ b["w_o"]
         m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
-        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        x = (x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"],
+                                    b["b_2"])[0])
         new_keys.append(layer_keys)
         new_values.append(layer_values)
     return model.output_head(x)[0], new_keys, new_values
@@ -281,13 +332,22 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     # BEGIN SOLUTION
     T = ids.shape[-1]
     if not 1 <= prefix_length < T:
-        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+        raise ValueError(
+            f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
     perturbed = ids.copy()
-    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size   #zh 每个未来词元都变了 #en every future token changes #ru меняется каждый будущий токен
+    #zh 每个未来词元都变了
+    #en every future token changes
+    #ru меняется каждый будущий токен
+    perturbed[..., prefix_length:] = (
+        (ids[..., prefix_length:] + 1) % model.vocab_size)
 
     def prefix_change(f):
-        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :]
-                             - np.asarray(f(ids))[..., :prefix_length, :]))
+        return np.max(
+            np.abs(
+                np.asarray(f(perturbed))[..., :prefix_length, :]
+                - np.asarray(f(ids))[..., :prefix_length, :]
+            )
+        )
 
     if prefix_change(forward) > tol:
         return "leaks"

@@ -12,15 +12,18 @@ and written to be read.  The second, :func:`fast_causal_attention`, computes the
 same numbers on every core; it is what ``make bench`` times against torch.
 """
 
+import math
 import os
+import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import NamedTuple
 
 import numpy as np
+import threadpoolctl
 
 from . import validate
-from .attention import _exp_minus_row_max, _scores, _softmax_where, causal_future
+from .attention import _scores, _softmax_where, causal_future
 
 BLOCK = 64      # queries per block
 
@@ -87,186 +90,148 @@ def _blocks(tq):
 # --------------------------------------------------------------------------
 # Speed: the same numbers on every core (timed by bench/attention_cache.py)
 # --------------------------------------------------------------------------
-# What fast_causal_attention adds to the blocked form, and why:
+# What fast_causal_attention changes in the blocked form, and why:
 #
-# * keys in tiles of at most BLOCK keys, stored tile by tile: for d <= 64 every
-#   product is at most 64 * 64 * 64 = 2**18 multiply-adds, small enough that
-#   OpenBLAS runs it on the calling thread; so the only threads are ours, one per
-#   core, and a block computes whole tiles (the padding after Tk is masked);
-# * each row of scores is shifted by the query's score with its own key, which
-#   is on the diagonal tile, always allowed, and becomes exp(0) = 1, instead of
-#   by the row max, which takes a pass of its own; if some score lies so far
-#   above it that the sum could overflow, the block is computed again with the
-#   row max;
-# * the row sums are a product with a vector of ones, and the division comes
-#   after the product with v (b * dv divisions instead of b * Tk);
-# * the blocks run in a pool of threads, one per core: each thread takes some
-#   of the (batch, head) rows through all their blocks, in groups whose scores
-#   stay within about 1 MB of cache; with fewer rows than cores, the blocks of
-#   the rows are shared out instead.  NumPy releases the GIL in products and
-#   element-wise work;
-# * inputs with fewer than 2**16 scores in all, such as one cached step, are
-#   computed whole in one product: there, blocks would cost more than they save.
+# * a block of queries costs two products, (q_block * scale) @ k[:n_keys].T and weights @ v, written
+#   where they belong (out=): the scores into a buffer each thread allocates once and reuses, the
+#   weighted sums straight into the result.  Apart from the result, no array as large as q, k or v
+#   is made: megabytes freed at the end of one call cost page faults in the next;
+# * only the diagonal tile is masked, by adding a triangle of 0 and -inf: the keys before it are all
+#   allowed, and those after it are never computed (with skip_future=False they get -inf too);
+# * exp needs no shift where no score can be large.  |q_i . k_j| <= |q_i| |k_j| (Cauchy-Schwarz), so
+#   when scale |q_i| times the largest |k_j| it may read is at most SAFE_SCORE, each of its weights
+#   lies between e^-64 and e^64, and its sums can neither vanish nor, unless the values are huge,
+#   overflow.  Only the other rows are shifted by their max (two more passes over the block).  The
+#   choice depends on nothing in a query's future, which therefore changes no bit of its row;
+# * the row sums are a product with a vector of ones, and the division by them comes after the
+#   product with v: b * dv divisions, not b * n_keys;
+# * the blocks, each with as many (batch, head) rows as keep its scores within _TASK_BYTES, wait in
+#   one queue, most work first; one thread per core takes the next block whenever it is free, so a
+#   core that another program slows down simply does fewer.  NumPy releases the GIL in products and
+#   in exp.  During the call OpenBLAS computes on the calling thread only (threadpoolctl): its own
+#   threads would compete with ours for the same cores;
+# * inputs with fewer than _SMALL_WORK scores in all, such as one cached step, stay on the calling thread.
 
-_SMALL_WORK = 1 << 16            # fewer score entries in all: one product for the whole table
+SAFE_SCORE = 64                  # no |score| above it: exp without a shift (e^64 is about 6e27)
+_SMALL_WORK = 1 << 16            # fewer scores in all: computed on the calling thread
 _TASK_BYTES = 1 << 20            # scores of one block of one group of rows: about 1 MB
-_POOL = None                     # threads for the blocks, one per core, created on first use
-_POOL_LOCK = threading.Lock()
-
-
-def _tile_width(tk):
-    """Keys per tile: at most BLOCK, as even as possible, so that the last tile is (nearly) full."""
-    tiles = -(-tk // BLOCK)                                     # ceil(tk / BLOCK)
-    return -(-tk // tiles) if tiles else 1
-
-
-def _query_blocks(tq, tk, skip_future):
-    """(start, stop, tiles) for every block of queries: the key tiles that block computes."""
-    width, blocks = _tile_width(tk), []
-    for start in range(0, tq, BLOCK):
-        stop = min(start + BLOCK, tq)
-        n_keys = tk - tq + stop if skip_future else tk          # keys 0 .. n_keys - 1
-        blocks.append((start, stop, -(-n_keys // width)))       # ceil(n_keys / width) tiles
-    return blocks
-
-
-def _tiles(x, width):
-    """(N, T, w) -> (N, tiles, width, w): positions in tiles of ``width``, zero-padded after T."""
-    n, t, w = x.shape
-    tiles = -(-t // width)
-    if t < tiles * width:
-        padded = np.zeros((n, tiles * width, w), dtype=x.dtype)
-        padded[:, :t] = x
-        x = padded
-    return x.reshape(n, tiles, width, w)
-
-
-def _attend_whole(q, k, v):
-    """Small inputs: the whole (Tq, Tk) table in one product, as in the definition; q is scaled already."""
-    scores = q @ np.swapaxes(k, -1, -2)                         # (N, Tq, Tk)
-    np.copyto(scores, -np.inf, where=causal_future(q.shape[-2], k.shape[-2]))
-    row_sums = _exp_minus_row_max(scores)                       # (N, Tq, 1)
-    out = scores @ v                                            # (N, Tq, dv)
-    out /= row_sums
-    return out
+_POOL = None                     # one thread per core, created on first use
+_BLAS = None                     # threadpoolctl's handle on the BLAS libraries, created on first use
+_LOCK = threading.Lock()
 
 
 def fast_causal_attention(q, k, v, *, skip_future=True):
     """§5.9. :func:`blocked_causal_attention` on every core (see the notes above): the same arguments and numbers.
 
-    With ``skip_future=False`` every block computes and masks every tile, to measure what skipping saves.
+    With ``skip_future=False`` every block computes and masks every key, to measure what skipping saves.
     """
     q, k, v, v_largest = validate.attention_inputs(q, k, v)
     skip_future = validate.boolean(skip_future, "skip_future")
     tq, tk, d, dv = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
     causal_future(tq, tk)                                       # refuses tq > tk
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
-    n, width = int(np.prod(lead)), _tile_width(tk)              # N: all leading axes as one
+    n = math.prod(lead)                                         # N: all leading axes as one
     scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32
-    q = np.broadcast_to(q, lead + (tq, d)).reshape(n, tq, d)    # (N, Tq, d), scaled block by block below
-    k = np.broadcast_to(k, lead + (tk, d)).reshape(n, tk, d)    # (N, Tk, d)
+    q = np.broadcast_to(q, lead + (tq, d)).reshape(n, tq, d)  # (N, Tq, d)
+    k = np.broadcast_to(k, lead + (tk, d)).reshape(n, tk, d)  # (N, Tk, d)
     v = np.broadcast_to(v, lead + (tk, dv)).reshape(n, tk, dv)  # (N, Tk, dv)
-    if n * tq * tk < _SMALL_WORK:                               # e.g. one cached step: blocks would cost more
-        return _attend_whole(q * scale, k, v).reshape(lead + (tq, dv))
-    k_tiles = np.swapaxes(_tiles(k, width), -1, -2)             # (N, tiles, d, width), each tile one piece of memory
-    v_tiles = _tiles(v, width)                                  # (N, tiles, width, dv)
     out = np.empty((n, tq, dv), dtype=q.dtype)                  # (N, Tq, dv)
-    future = causal_future(BLOCK, BLOCK)                        # of the diagonal tile: key j after query i
-    ones = np.ones(k_tiles.shape[1] * width, dtype=q.dtype)     # (keys,): row sums as products
-    # A row sum up to this bound times the largest |v| cannot overflow the weighted sum of the values.
-    largest_sum = float(np.finfo(q.dtype).max) / 4 / max(1.0, v_largest)
+    if n * tq == 0:
+        return out.reshape(lead + (tq, dv))                     # no query: nothing to compute
+    b_most = min(BLOCK, tq)                                     # queries in the largest block
+    # future[i, j] = -inf when key first + j comes after query first + i (first: the block's first query)
+    future = np.triu(np.full((b_most, b_most if skip_future else tq), -np.inf, dtype=q.dtype), 1)
+    shifted = _needs_shift(q, k, v, scale, v_largest)           # (N, Tq) True: shift the row by its max
+    ones = np.ones(tk, dtype=q.dtype)                           # (Tk,): row sums as products
 
-    def masked_scores(q_block, rows, first, tiles):
-        # Scores (rows, b, keys) of the b queries q_block at positions first.. against key tiles 0..tiles-1.
-        n_rows, b = q_block.shape[:2]
-        scores = np.empty((n_rows, b, tiles * width), dtype=q.dtype)        # (rows, b, keys)
-        by_tile = scores.reshape(n_rows, b, tiles, width).swapaxes(1, 2)    # (rows, tiles, b, width), same memory
-        np.matmul(q_block[:, None], k_tiles[rows, :tiles], out=by_tile)     # one small product per tile
-        np.copyto(scores[..., first:first + b], -np.inf, where=future[:b, :b])        # the diagonal tile
-        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed
-        return scores, by_tile
-
-    def attend(rows, start, stop, tiles):
-        # Queries start..stop-1 of the rows `rows` (batch and heads) against key tiles 0..tiles-1.
+    def attend(rows, start, stop, scratch):
+        # Queries start..stop-1 of the (batch, head) rows `rows`, their scores in `scratch`.
         first = tk - tq + start                                 # position of query `start`, and of its own key
-        q_block = q[rows, start:stop] * scale                   # (rows, b, d)
-        scores, by_tile = masked_scores(q_block, rows, first, tiles)
-        diagonal = scores[..., first:first + stop - start]      # (rows, b, b): the diagonal tile
-        own = np.diagonal(diagonal, axis1=1, axis2=2).copy()    # (rows, b): query i's score with its own key
-        scores -= own[..., None]                                # shift row i by it: the own key -> exactly 0
-        with np.errstate(over="ignore"):                        # an overflow is handled just below
-            np.exp(scores, out=scores)                          # -inf -> exactly 0; own key -> exactly 1
-        row_sums = (scores @ ones[:scores.shape[-1]])[..., None]   # (rows, b, 1), each at least 1 (BLAS: faster
-                                                                # than scores.sum(axis=-1, keepdims=True))
-        if not row_sums.max() <= largest_sum:                   # a score far above its own: shift by the max
-            scores, by_tile = masked_scores(q_block, rows, first, tiles)
-            row_sums = _exp_minus_row_max(scores)               # (rows, b, 1); -inf -> exactly 0
-        parts = by_tile @ v_tiles[rows, :tiles]                 # (rows, tiles, b, dv): each tile's share of the sum
-        block = np.sum(parts, axis=1, out=out[rows, start:stop])   # (rows, b, dv)
-        block /= row_sums                                       # divide after the product: b·dv divisions
+        n_keys = tk - tq + stop if skip_future else tk          # keys 0 .. n_keys - 1
+        b = stop - start
+        scores = scratch[:(rows.stop - rows.start) * b * n_keys].reshape(-1, b, n_keys)   # (rows, b, n_keys)
+        np.matmul(q[rows, start:stop] * scale, k[rows, :n_keys].swapaxes(1, 2), out=scores)
+        scores[..., first:] += future[:b, :n_keys - first]     # the diagonal tile, and any after it
+        shift = shifted[rows, start:stop, None]                 # (rows, b, 1)
+        if shift.any():
+            scores -= np.where(shift, scores.max(axis=-1, keepdims=True), 0)   # the row max -> exactly 0
+        np.exp(scores, out=scores)                              # -inf -> exactly 0
+        row_sums = (scores @ ones[:n_keys])[..., None]          # (rows, b, 1); BLAS: faster than .sum(axis=-1)
+        block = np.matmul(scores, v[rows, :n_keys], out=out[rows, start:stop])      # (rows, b, dv)
+        block /= row_sums                                       # divide after the product: b * dv divisions
 
-    _run(attend, _tasks(n, tk * q.itemsize, _query_blocks(tq, tk, skip_future)))
+    group = max(1, _TASK_BYTES // (b_most * tk * q.itemsize))  # rows per task
+    _run(attend, _tasks(n, tq, tk, skip_future, group), min(group, n) * b_most * tk, q.dtype,
+         threads=n * tq * tk >= _SMALL_WORK)
     return out.reshape(lead + (tq, dv))                         # (..., Tq, dv)
 
 
-def _tasks(n, row_bytes, blocks):
-    """(groups of rows, blocks) for each thread: its share of the N rows, with every block; or, with
-    fewer rows than threads, every row with its share of the blocks (largest first, to the
-    least loaded thread)."""
-    workers = _workers()
-    if n >= workers:
-        # Rows split evenly between the threads, and each thread's rows in groups small enough
-        # that the scores of one block, (rows, BLOCK, Tk), stay within about 1 MB of cache.
-        per_group = max(1, _TASK_BYTES // (BLOCK * row_bytes))
-        bounds = [w * n // workers for w in range(workers + 1)]
-        return [([slice(a, min(a + per_group, hi)) for a in range(lo, hi, per_group)], blocks)
-                for lo, hi in zip(bounds, bounds[1:])]
-    shares, loads = [[] for _ in range(workers)], [0] * workers
-    for block in sorted(blocks, key=lambda b: -(b[1] - b[0]) * b[2]):   # queries * tiles: its work
-        w = loads.index(min(loads))
-        shares[w].append(block)
-        loads[w] += (block[1] - block[0]) * block[2]
-    return [([slice(0, n)], share) for share in shares if share]
+def _needs_shift(q, k, v, scale, v_largest):
+    """(N, Tq) True where exp could overflow without a shift: scale |q_i| |k_j| > SAFE_SCORE for a key j
+    that query i may read, or the values it reads, weighted by up to e^SAFE_SCORE, could
+    add up beyond the dtype's range.  Query i reads keys 0 .. Tk - Tq + i."""
+    tq, tk = q.shape[1], k.shape[1]
+    reads = np.arange(tk - tq, tk)                                          # (Tq,) last key of each query
+    k_norms = np.maximum.accumulate(np.sqrt(np.einsum("ntd,ntd->nt", k, k)), axis=1)   # (N, Tk) up to j
+    shift = scale * np.sqrt(np.einsum("ntd,ntd->nt", q, q)) * k_norms[:, reads] > SAFE_SCORE   # (N, Tq)
+    limit = np.finfo(q.dtype).max / 4 / np.exp(SAFE_SCORE)                 # for (keys read) * max |v|
+    if tk * max(1.0, v_largest) > limit:                                    # rare: huge values; row by row
+        v_norms = np.maximum.accumulate(np.sqrt(np.einsum("ntd,ntd->nt", v, v)), axis=1)   # >= max |v_j|
+        shift |= (reads + 1) * np.maximum(1.0, v_norms[:, reads]) > limit
+    return shift
+
+
+def _tasks(n, tq, tk, skip_future, group):
+    """(rows, start, stop) for every block of queries and group of ``group`` (batch, head) rows, most work first."""
+    tasks = [(slice(row, min(row + group, n)), start, min(start + BLOCK, tq))
+             for start in range(0, tq, BLOCK) for row in range(0, n, group)]
+
+    def work(task):
+        rows, start, stop = task
+        return (rows.stop - rows.start) * (stop - start) * (tk - tq + stop if skip_future else tk)
+    return sorted(tasks, key=work, reverse=True)
 
 
 def _workers():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:                                      # not Linux
-        return max(1, os.cpu_count() or 1)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _run(attend, tasks):
-    """attend(rows, *block) for every group of rows and block of every task; one thread per task.
+def _run(attend, tasks, scratch_size, dtype, threads=True):
+    """attend(*task, scratch) for every task, in order: on the calling thread, or with ``threads``
+    on one thread per core, each taking the next task from one queue, each with its own scratch."""
+    todo = queue.SimpleQueue()
+    for task in tasks:
+        todo.put(task)
 
-    (One call per block, so that a block's scores are freed before the next block allocates its own,
-    which then reuse the same memory, already in cache.)"""
-    def task(groups, blocks):
-        for rows in groups:
-            for block in blocks:
-                attend(rows, *block)
+    def work():
+        scratch = np.empty(scratch_size, dtype=dtype)
+        while True:
+            try:
+                task = todo.get_nowait()
+            except queue.Empty:
+                return
+            attend(*task, scratch)
 
-    global _POOL
-    if len(tasks) < 2:
-        for t in tasks:
-            task(*t)
-        return
-    with _POOL_LOCK:
-        if _POOL is None:
+    workers = min(_workers(), len(tasks))
+    if not threads or workers < 2:
+        return work()
+    global _POOL, _BLAS
+    with _LOCK:                         # one call at a time: the pool's threads take all the cores already,
+        if _POOL is None:               # and BLAS's thread count is set back by the call that set it
             _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="lib-attention")
-        pool = _POOL
-    futures = [pool.submit(task, *t) for t in tasks]
-    wait(futures)                                               # every thread has finished writing ...
+        if _BLAS is None:
+            _BLAS = threadpoolctl.ThreadpoolController().select(user_api="blas")
+        with _BLAS.limit(limits=1):                             # BLAS on the calling thread only
+            futures = [_POOL.submit(work) for _ in range(workers)]
+            wait(futures)                                       # every thread has finished writing ...
     for future in futures:
         future.result()                                         # ... before an error of one is raised
 
 
 def _forget_pool():
-    global _POOL
-    _POOL = None                                                # a forked child has none of the threads
+    global _POOL, _LOCK
+    _POOL, _LOCK = None, threading.Lock()                       # a forked child has none of the threads
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool)
-
-

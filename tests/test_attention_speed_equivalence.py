@@ -1,13 +1,15 @@
-"""The blocked form (lib.blocked: the readable one, and the fast one with tiles and threads) computes the definition.
+"""The blocked form (lib.blocked: the readable one, and the fast one on threads) computes the definition.
 
 The definition is lib.attention.causal_attention, one loop-free line; it is
 checked here against a third, independent computation written with Python loops.
 """
 
+import threading
 from unittest import mock
 
 import numpy as np
 import pytest
+import threadpoolctl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,16 +69,17 @@ def attention_problem(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(attention_problem(), st.sampled_from([1, 2, 3, 5, 64]),
-       st.sampled_from(["readable", "whole", "tiles", "threads"]), st.booleans())
+       st.sampled_from(["readable", "calling thread", "threads", "shifted"]), st.booleans())
 def test_blocks_agree_with_the_definition(problem, block, path, skip_future):
-    """Any block size; the readable form, or the fast one in one piece, in tiles or in tiles on threads;
-    skipping or not: the definition's numbers."""
+    """Any block size; the readable form, or the fast one on the calling thread, on threads, or with every
+    row shifted by its max before exp; skipping or not: the definition's numbers."""
     q, k, v = problem
-    small = blocked._SMALL_WORK if path == "whole" else 0      # 0: even tiny inputs go through the tiles
-    workers = blocked._workers if path == "threads" else (lambda: 1)
+    small = blocked._SMALL_WORK if path == "calling thread" else 0     # 0: even tiny inputs go to the threads
+    workers = (lambda: 3) if path == "threads" else (lambda: 1)
+    safe_score = 0 if path == "shifted" else blocked.SAFE_SCORE       # 0: no score counts as small
     attend = blocked_causal_attention if path == "readable" else fast_causal_attention
     with mock.patch.object(blocked, "BLOCK", block), mock.patch.object(blocked, "_SMALL_WORK", small), \
-            mock.patch.object(blocked, "_workers", workers):
+            mock.patch.object(blocked, "_workers", workers), mock.patch.object(blocked, "SAFE_SCORE", safe_score):
         out = attend(q, k, v, skip_future=skip_future)
     reference = causal_attention(q, k, v)
     assert out.shape == reference.shape and out.dtype == reference.dtype == q.dtype
@@ -119,10 +122,10 @@ def test_bottom_right_alignment_by_hand():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("path", ["whole", "tiles"])
+@pytest.mark.parametrize("path", ["calling thread", "threads"])
 def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype, path, monkeypatch):
-    """The row maximum is taken over the allowed keys only: in one product and in the diagonal tile."""
-    if path == "tiles":
+    """The row maximum is taken over the allowed keys only, on the calling thread and on threads."""
+    if path == "threads":
         monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     q = np.array([[30.0, 0.0], [0.0, 1.0]], dtype=dtype)
     k = np.array([[0.0, 1.0], [30.0, 0.0]], dtype=dtype)       # q0·k1 / sqrt(2) = 636: key 1 is query 0's future
@@ -164,25 +167,24 @@ def test_work_counts_by_hand():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 64]))
-def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, block):
+@given(st.integers(0, 700), st.integers(0, 300), st.sampled_from([1, 7, 64]), st.integers(1, 5), st.booleans())
+def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, block, n, skip_future):
     tk = tq + extra
     with mock.patch.object(blocked, "BLOCK", block):
         work = attention_work(tq, tk)
         everything = attention_work(tq, tk, skip_future=False)
-        fast_blocks = blocked._query_blocks(tq, tk, True)
+        tasks = blocked._tasks(n, tq, tk, skip_future, group=2)
     assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
     assert work.allowed <= work.computed <= everything.computed == work.total == tq * tk
     # block [s, s + b) computes the keys up to that of its last query
     assert work.computed == sum(min(block, tq - s) * (extra + min(s + block, tq)) for s in range(0, tq, block))
     if block == 1:
         assert work.computed == work.allowed                   # one query per block
-    if tk:
-        tiles = -(-tk // block)
-        width = -(-tk // tiles)                                # fast form: tiles of (nearly) equal width <= block
-        assert width <= block and tiles * width - tk < tiles   # padding: less than one key per tile
-        fast = sum((stop - start) * n_tiles * width for start, stop, n_tiles in fast_blocks)
-        assert work.computed <= fast <= work.computed + tq * (width - 1)   # whole tiles: under one more per query
+    # the fast form's tasks, n rows two at a time, compute the blocked form's scores for every row, most first
+    scores = [len(range(n)[rows]) * (stop - start) * (tk - tq + stop if skip_future else tk)
+              for rows, start, stop in tasks]
+    assert sum(scores) == n * (work.computed if skip_future else everything.computed)
+    assert scores == sorted(scores, reverse=True)
 
 
 def test_work_checks_its_arguments():
@@ -194,44 +196,67 @@ def test_work_checks_its_arguments():
         attention_work(2, 3, skip_future=None)
 
 
-def far_above_own_scores(n, t, dtype=np.float64):
-    """q, k, v in which every query's score with key 0 lies 1600 above its score with its own key.
-
-    exp(1600) overflows float32 and float64 alike, so every block of queries must fall back to the row max."""
-    q = np.ones((n, t, 1), dtype=dtype) * 40.0                  # d = 1: scores are plain products
-    k = np.full((n, t, 1), -20.0, dtype=dtype)                 # own key (and every later key): score -800
-    k[:, 0] = 20.0                                              # key 0: score +800
-    v = np.arange(n * t * 2, dtype=dtype).reshape(n, t, 2) % 7
-    return q, k, v
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_a_score_far_above_its_own_falls_back_to_the_row_max(dtype, monkeypatch):
-    """Every row is shifted by its own score; when another score lies far above it, by the row max instead."""
-    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
-    fallbacks = []
-    row_max = blocked._exp_minus_row_max
-    monkeypatch.setattr(blocked, "_exp_minus_row_max", lambda scores: fallbacks.append(1) or row_max(scores))
-    q, k, v = far_above_own_scores(3, 130, dtype)
+def test_scores_too_large_for_exp_are_shifted_by_the_row_max(dtype):
+    """Scores of +-800: exp overflows in float32 and float64 alike unless every row is shifted by its max."""
+    t = 130
+    q = np.full((3, t, 1), 40.0, dtype=dtype)                  # d = 1: scores are plain products
+    k = np.full((3, t, 1), -20.0, dtype=dtype)                 # own key (and every later key): score -800
+    k[:, 0] = 20.0                                              # key 0: score +800
+    v = (np.arange(3 * t * 2).reshape(3, t, 2) % 7).astype(dtype)
     out = fast_causal_attention(q, k, v)
-    tasks = blocked._tasks(3, 130 * q.itemsize, blocked._query_blocks(130, 130, True))
-    assert len(fallbacks) == sum(len(groups) * len(blocks) for groups, blocks in tasks) >= 3   # every block
     assert out.dtype == dtype and np.isfinite(out).all()
     np.testing.assert_array_equal(out[:, 1:], np.broadcast_to(v[:, :1], out[:, 1:].shape))   # all weight on key 0
     np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
-    fallbacks.clear()
-    rng = np.random.default_rng(0)
-    ordinary = [rng.standard_normal((3, 130, 8)) for _ in range(3)]
-    out = fast_causal_attention(*ordinary)
-    assert not fallbacks                                        # ordinary scores: the own score is enough
-    np.testing.assert_allclose(out, causal_attention(*ordinary), rtol=1e-12)
+
+
+@pytest.fixture
+def shifted(monkeypatch):
+    """The (N, Tq) arrays of rows to shift, one per call of fast_causal_attention, as it computes them."""
+    needs_shift, found = blocked._needs_shift, []
+    monkeypatch.setattr(blocked, "_needs_shift", lambda *args: found.append(needs_shift(*args)) or found[-1])
+    return found
+
+
+def test_scores_up_to_the_safe_bound_need_no_shift(shifted):
+    """float32 scores of exactly +-SAFE_SCORE are computed without a shift and give the definition's
+    numbers: e^64 and e^-64 are ordinary float32 numbers.  Ordinary inputs take that path too."""
+    q = np.full((2, 130, 1), 8.0, dtype=np.float32)
+    k = np.where(np.arange(130)[:, None] % 3 == 0, 8.0, -8.0).astype(np.float32)   # scores 64 and -64
+    v = np.random.default_rng(0).standard_normal((2, 130, 3)).astype(np.float32)
+    out = fast_causal_attention(q, k, v)
+    np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[np.float32], atol=TOL[np.float32])
+    ordinary = [np.random.default_rng(1).standard_normal((2, 300, 16)) for _ in range(3)]
+    fast_causal_attention(*ordinary)
+    assert len(shifted) == 2 and not any(rows.any() for rows in shifted)
+
+
+def test_rows_with_and_without_a_shift_share_a_block(shifted):
+    """From key 30 on, one key is long enough for scores far beyond SAFE_SCORE: queries 30.. are shifted
+    by their row max, queries 0..29, in the same block, are not; both give the definition's numbers."""
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.standard_normal((2, 60, 4)) for _ in range(3))
+    k[:, 30] *= 200
+    out = fast_causal_attention(q, k, v)
+    assert not shifted[0][:, :30].any() and shifted[0][:, 30:].all()
+    np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=1e-12, atol=1e-12)
+
+
+def test_large_values_times_large_weights_are_shifted():
+    """float32 scores of 64 and values of 1e9: each weight e^64 is finite, but 130 such weighted values add
+    up to 8e38, beyond float32; the bound takes the values into account and shifts the rows."""
+    q = np.full((2, 130, 1), 8.0, dtype=np.float32)
+    k = np.full((130, 1), 8.0, dtype=np.float32)               # every score 64
+    v = np.full((2, 130, 3), 1e9, dtype=np.float32)
+    out = fast_causal_attention(q, k, v)
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out, 1e9, rtol=1e-6)            # any weights average equal values to themselves
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_the_fallback_max_ignores_a_huge_future_score(dtype, monkeypatch):
-    """Query 1 falls back to the row max, which must be taken over its allowed keys only: key 2, in its
+def test_the_row_max_ignores_a_huge_future_score(dtype):
+    """Query 1's row is shifted by its max, which must be taken over its allowed keys only: key 2, in its
     future on the diagonal tile, scores 1600 and would make every allowed weight underflow."""
-    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
     q = np.array([[1.0], [40.0], [1.0]], dtype=dtype)
     k = np.array([[20.0], [-20.0], [40.0]], dtype=dtype)        # query 1: 800 (key 0), -800 (own), 1600 (future)
     v = np.array([[1.0, 2.0], [5.0, 7.0], [3.0, 3.0]], dtype=dtype)
@@ -240,57 +265,65 @@ def test_the_fallback_max_ignores_a_huge_future_score(dtype, monkeypatch):
     np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
 
 
-def test_large_values_times_a_large_row_sum_do_not_overflow(monkeypatch):
-    """float32, values of 1e10: a row sum of e^69 (1e30) is finite, but the weighted sum of the values
-    would not be (1e40); the bound on the row sums takes the values into account and falls back."""
-    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
-    q, k, _ = far_above_own_scores(2, 70, np.float32)
-    k[:, 0] = -20.0 + 69.0 / 40.0                               # key 0: 69 above the own score -800
-    v = np.full((2, 70, 3), 1e10, dtype=np.float32)
-    out = fast_causal_attention(q, k, v)
-    assert np.isfinite(out).all()
-    np.testing.assert_allclose(out, 1e10, rtol=1e-6)            # any weights average equal values to themselves
-
-
 def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
     """An error inside a block running in the pool reaches the caller, after every thread has stopped."""
-    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
-    calls = []
+    monkeypatch.setattr(blocked, "_workers", lambda: 2)
+    done = []
 
-    def broken_exp(scores):
-        calls.append(scores.shape)
-        raise MemoryError("no memory for this block")
-    monkeypatch.setattr(blocked, "_exp_minus_row_max", broken_exp)
-    q, k, v = far_above_own_scores(4, 300)                      # every block falls back, and fails
+    def attend(rows, start, stop, scratch):
+        if start == 64:
+            raise MemoryError("no memory for this block")
+        done.append(start)
+    tasks = blocked._tasks(1, 300, 300, True, group=1)        # 5 blocks
     with pytest.raises(MemoryError, match="no memory for this block"):
-        fast_causal_attention(q, k, v)
-    tasks = blocked._tasks(4, 300 * 8, blocked._query_blocks(300, 300, True))
-    assert len(tasks) == min(4, blocked._workers())
-    assert len(calls) == len(tasks)                             # every thread reached its first block
+        blocked._run(attend, tasks, 1, np.float32)
+    assert sorted(done) == [0, 128, 192, 256]                  # the other thread went on with the rest
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 @pytest.mark.parametrize("n", [1, 2, 5, 64])
-def test_the_threads_share_out_every_row_and_block_once(n, workers, monkeypatch):
-    """At least as many rows as threads: each thread takes some rows through every block; fewer: all
-    rows, with its share of the blocks.  Either way each (row, block) is computed exactly once."""
+def test_the_threads_compute_every_row_and_block_once_with_blas_on_one_thread(n, workers, monkeypatch):
+    """Each (row, block) is computed exactly once, whatever the number of threads, and inside the threads
+    OpenBLAS computes on the calling thread only (its own threads would compete with ours)."""
     monkeypatch.setattr(blocked, "_workers", lambda: workers)
-    blocks = blocked._query_blocks(700, 700, True)            # 11 blocks of 1 to 11 tiles
-    tasks = blocked._tasks(n, 700 * 4, blocks)
-    assert len(tasks) == min(workers, max(n, len(blocks)))
-    done = [(row, block) for groups, share in tasks for rows in groups
-            for row in range(n)[rows] for block in share]
-    assert sorted(done) == sorted((row, block) for row in range(n) for block in blocks)
-    if n >= workers:
-        assert all(share == blocks for _, share in tasks)
-        rows = [sum(len(range(n)[r]) for r in groups) for groups, _ in tasks]
-        assert max(rows) - min(rows) <= 1                      # rows split evenly
-        assert all(len(range(n)[r]) * 64 * 700 * 4 <= blocked._TASK_BYTES or len(range(n)[r]) == 1
-                   for groups, _ in tasks for r in groups)      # a block's scores of a group: about 1 MB at most
-    else:
-        assert all(groups == [slice(0, n)] for groups, _ in tasks)
-        work = [n * sum((b - a) * t for a, b, t in share) for _, share in tasks]
-        assert max(work) - min(work) <= 64 * 11 * n                # at most the largest block apart
+    done, blas_threads, lock = [], set(), threading.Lock()
+
+    def attend(rows, start, stop, scratch):
+        assert scratch.shape == (10,) and scratch.dtype == np.float64
+        with lock:
+            done.extend((row, start, stop) for row in range(n)[rows])
+            if start == 0:                                      # asking costs time: once per row group
+                blas_threads.update(lib["num_threads"] for lib in threadpoolctl.threadpool_info()
+                                    if lib["user_api"] == "blas")
+    before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
+    blocked._run(attend, blocked._tasks(n, 700, 700, True, group=3), 10, np.float64)
+    blocks = [(start, min(start + 64, 700)) for start in range(0, 700, 64)]
+    assert sorted(done) == sorted((row, *block) for row in range(n) for block in blocks)
+    if workers > 1:
+        assert blas_threads == {1}
+    assert [lib["num_threads"] for lib in threadpoolctl.threadpool_info()] == before   # restored afterwards
+
+
+def test_calls_from_several_threads_at_once_agree_and_leave_blas_as_it_was(monkeypatch):
+    """Programs may call fast_causal_attention from threads of their own: each call gets its numbers,
+    and OpenBLAS's thread count is the same afterwards as before."""
+    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+    rng = np.random.default_rng(3)
+    problems = [[rng.standard_normal((2, 3, 150, 8)) for _ in range(3)] for _ in range(4)]
+    before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
+    results = [None] * len(problems)
+
+    def call(i):
+        for _ in range(5):
+            results[i] = fast_causal_attention(*problems[i])
+    callers = [threading.Thread(target=call, args=(i,)) for i in range(len(problems))]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    for problem, out in zip(problems, results):
+        np.testing.assert_allclose(out, causal_attention(*problem), rtol=1e-12, atol=1e-12)
+    assert [lib["num_threads"] for lib in threadpoolctl.threadpool_info()] == before
 
 
 @pytest.mark.parametrize("tq, tk", [(0, 1), (1, 1), (1, 5), (3, 3), (4, 9), (64, 64), (65, 130)])

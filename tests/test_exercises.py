@@ -513,7 +513,7 @@ def read(kind, lang, stem):
 
 
 def built(cell, lang):
-    return fill_placeholders(cell.text[lang]) if cell.kind == "code" else cell.text[lang]
+    return fill_placeholders(cell.text[lang])
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -863,25 +863,47 @@ def test_a_notebook_keeps_its_language_wherever_it_is_opened(tmp_path, monkeypat
     assert FAILURES["wrong shape"][3][lang].split("：")[0].split(":")[0] in out.getvalue(), out.getvalue()
 
 
+def install_note(kind, lang, stem):
+    """The Markdown cell right above the first code cell."""
+    cells = read(kind, lang, stem).cells
+    first = next(i for i, c in enumerate(cells) if c.cell_type == "code")
+    assert cells[first - 1].cell_type == "markdown"
+    return cells[first - 1].source
+
+
 @pytest.mark.parametrize("stem", STEMS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_opened_outside_the_course_the_first_cell_says_what_to_install(tmp_path, stem, lang):
-    """No course code installed (python -I -S: no site-packages at all): the first output is one
-    sentence in the notebook's language and one command, no traceback; every check() repeats it."""
+def test_opened_outside_the_course_the_note_above_the_first_cell_says_what_to_install(tmp_path, stem, lang):
+    """No course code installed (python -I -S: no site-packages at all): the first cell stops
+    naming a course module, and the note above it gives, in the notebook's language, that error
+    and the one command that installs the course."""
     code = first_code_cell("exercises", lang, stem)
-    script = code + "\ncheck('mask-1', None)\n"
-    run = subprocess.run([sys.executable, "-I", "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=60 * slowdown())
-    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
-    sentence = {"zh": "本笔记本需要课程的代码", "en": "This notebook needs the course's code",
-                "ru": "Этому блокноту нужен код курса"}[lang]
-    command = f'%pip install "{course_package()}"'           # a magic: it installs into the kernel's Python
-    assert run.stdout.count(sentence) == 2 and run.stdout.count(command) == 2, run.stdout
-    others = [s for l, s in {"zh": "本笔记本", "en": "This notebook", "ru": "Этому блокноту"}.items() if l != lang]
-    assert not any(s in run.stdout for s in others)
+    assert code.splitlines()[0].startswith(f'COURSE_LANGUAGE = "{lang}"  # check()')
+    course_first = "\n".join(line for line in code.splitlines() if "import" in line and "numpy" not in line
+                             and "math" not in line)
+    run = subprocess.run([sys.executable, "-I", "-S", "-c", course_first], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60 * slowdown())
+    assert "No module named 'grading'" in run.stderr or "No module named 'lib'" in run.stderr, run.stderr
+    note = install_note("exercises", lang, stem)
+    assert "No module named 'grading'" in note
+    assert f'`%pip install "{course_package()}"`' in note          # a magic: it installs into the kernel's Python
+    sentence = {"zh": "在课程之外打开本笔记本时", "en": "Opened outside the course", "ru": "Если блокнот открыт вне курса"}
+    assert sentence[lang] in note and not any(s in note for l, s in sentence.items() if l != lang)
+    assert install_note("solutions", lang, stem) == note
 
 
-def test_the_install_command_comes_from_the_repository_setting(tmp_path):
+@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_first_code_cell_is_the_language_line_and_the_imports(stem, lang):
+    """No installer code before the first task: the language line, then import statements only."""
+    cell = first_code_cell("exercises", lang, stem)
+    tree = ast.parse(cell)
+    assert isinstance(tree.body[0], ast.Assign) and tree.body[0].targets[0].id == "COURSE_LANGUAGE"
+    assert all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body[1:]), cell
+    assert len(cell.splitlines()) <= 12
+
+
+def test_the_install_command_comes_from_the_repository_setting(tmp_path, monkeypatch):
     config = tmp_path / "_config.yml"
     config.write_text("repository:\n  url: https://github.com/ORG/REPO/\n  branch: main\n")
     package = "causality-heads-position[learner] @ git+https://github.com/ORG/REPO@main"
@@ -891,13 +913,10 @@ def test_the_install_command_comes_from_the_repository_setting(tmp_path):
     config.write_text("repository:\n  url: 'https://x/\"; import os'\n")
     with pytest.raises(ValueError):
         course_package(config)
-    cell = first_code_cell("exercises", "en", "ex01_allowed_set").replace(
-        f'COURSE_PACKAGE = "en", "{course_package()}"', f'COURSE_PACKAGE = "en", "{package}"')
-    assert package in cell
-    run = subprocess.run([sys.executable, "-I", "-S", "-c", cell], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=60 * slowdown())
-    assert f'%pip install "{package}"' in run.stdout and "Run this line in a code cell" in run.stdout
-    assert "Download" not in run.stdout                         # nothing to download from a repository
+    from grading.notebook_setup import INSTALL_NOTE
+    import tools.build_notebooks as builder
+    monkeypatch.setattr(builder, "course_package", lambda: package)
+    assert f'`%pip install "{package}"`' in builder.fill_placeholders(INSTALL_NOTE["en"])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

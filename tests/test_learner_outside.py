@@ -1,14 +1,15 @@
 """A learner outside the repository: one exercise notebook downloaded from the site, a fresh
 Python with nothing but ipykernel and NumPy.
 
-The notebook's first cell (grading/notebook_setup.py) must print, in the notebook's language, the
-one ``%pip install`` line that installs the course, with a source that exists: the course's wheel,
-which `make book` puts in the page's download menu (site/course_site.py) and `make wheel` builds.
-The test runs that line as printed, in IPython (the kernel's shell, where %pip installs into the
-kernel's own Python), and then the first cell again: the course imports, with the learner extra's
-matplotlib and ipywidgets.  Binder's light set-up (binder/) is checked to ask for the same.
+The notebook's first cell (grading/notebook_setup.py) stops with ``No module named 'grading'``, and
+the note above it gives, in the notebook's language, that error and the one ``%pip install`` line
+that installs the course, with a source that exists: the course's wheel, which `make book` puts in
+the page's download menu (site/course_site.py) and `make wheel` builds.  The test runs that line as
+written, in IPython (the kernel's shell, where %pip installs into the kernel's own Python), and
+then the first cell again: the course imports, with the learner extra's matplotlib and ipywidgets.  Binder's light set-up (binder/) is checked to ask for the same.
 """
 
+import os
 import pathlib
 import re
 import shutil
@@ -26,16 +27,19 @@ pytestmark = pytest.mark.heavy
 
 
 def first_cell(lang, stem="ex01_allowed_set"):
+    """(the first code cell, the Markdown note right above it)"""
     import nbformat
-    nb = nbformat.read(ROOT / "exercises" / lang / f"{stem}.ipynb", as_version=4)
-    return next(c.source for c in nb.cells if c.cell_type == "code")
+    cells = nbformat.read(ROOT / "exercises" / lang / f"{stem}.ipynb", as_version=4).cells
+    first = next(i for i, c in enumerate(cells) if c.cell_type == "code")
+    return cells[first].source, cells[first - 1].source
 
 
 def ipython(venv, code, cwd):
     script = cwd / "cell.ipy"
     script.write_text(code, encoding="utf-8")
+    learner = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}     # nothing of this checkout
     return subprocess.run([str(venv / "bin" / "ipython"), "--quick", "--no-banner", "--colors=NoColor",
-                           str(script)], cwd=cwd, capture_output=True, text=True, timeout=900)
+                           str(script)], cwd=cwd, capture_output=True, text=True, timeout=900, env=learner)
 
 
 @pytest.fixture(scope="module")
@@ -55,27 +59,27 @@ def fresh(tmp_path_factory):
 
 def test_the_committed_notebooks_name_the_wheel_or_the_repository():
     for lang in LANGUAGES:
-        assert f'COURSE_PACKAGE = "{lang}", "{course_package()}"' in first_cell(lang)
+        cell, note = first_cell(lang)
+        assert cell.startswith(f'COURSE_LANGUAGE = "{lang}"')
+        assert f'`%pip install "{course_package()}"`' in note
 
 
-def test_a_downloaded_notebook_installs_the_course_with_the_line_it_prints(fresh, tmp_path):
+def test_a_downloaded_notebook_installs_the_course_with_the_line_its_note_gives(fresh, tmp_path):
     venv, wheel = fresh
     folder = tmp_path / "Downloads"
     folder.mkdir()
-    cell = first_cell("ru")
+    cell, note = first_cell("ru")
     before = ipython(venv, cell, folder)
-    assert before.returncode == 0 and "Traceback" not in before.stdout + before.stderr, before.stderr[-2000:]
-    assert "Скачайте пакет курса " + wheel.name in before.stdout           # where to get it
-    line = re.search(r"^\s*(%pip install .+)$", before.stdout, re.M).group(1)
+    assert "No module named 'grading'" in before.stdout + before.stderr          # what the note tells
+    assert "No module named 'grading'" in note and "в папку блокнота" in note     # where the wheel goes
+    line = re.search(r"`(%pip install [^`]+)`", note).group(1)
+    assert wheel.name in line
     shutil.copy(wheel, folder)                                              # the learner downloads it
-    again = ipython(venv, cell, folder)
-    assert "Выполните эту строку в ячейке кода" in again.stdout and line in again.stdout
     install = ipython(venv, line, folder)
     assert install.returncode == 0, (install.stdout + install.stderr)[-3000:]
     after = ipython(venv, cell + "\nimport lib, matplotlib, ipywidgets\nprint('course at', lib.__file__)\n"
                     "check('mask-1', lambda t: None)\n", folder)
-    assert after.returncode == 0, after.stderr[-3000:]
-    assert "Этому блокноту нужен код курса" not in after.stdout
+    assert after.returncode == 0 and "Traceback" not in after.stdout + after.stderr, after.stderr[-3000:]
     assert f"course at {venv}" in after.stdout                               # installed into the kernel's Python
     assert "mask-1" in after.stdout                                          # check() answers
     assert "одна позиция" in after.stdout             # in Russian: the wheel holds the catalogues (course_i18n)

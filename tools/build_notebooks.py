@@ -61,7 +61,7 @@ def course_package(config_path=ROOT / "_config.yml"):
 
 
 def fill_placeholders(code):
-    """A code cell with ``{{course_package}}`` replaced (the same in every language; see course_package)."""
+    """A cell's text with ``{{course_package}}`` replaced (the same in every language; see course_package)."""
     return code.replace(PACKAGE_PLACEHOLDER, course_package()) if PACKAGE_PLACEHOLDER in code else code
 
 
@@ -76,7 +76,7 @@ def make_notebook(cells, lang, stem, numbers=None):
         if cell.tags:
             meta["tags"] = list(cell.tags)
         if cell.kind == "markdown":
-            new = nbformat.v4.new_markdown_cell(cell.text[lang], metadata=meta)
+            new = nbformat.v4.new_markdown_cell(fill_placeholders(cell.text[lang]), metadata=meta)
         else:
             new = nbformat.v4.new_code_cell(fill_placeholders(cell.text[lang]), metadata=meta)
         new["id"] = f"{stem.replace('_', '-')}-{i:02d}"

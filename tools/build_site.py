@@ -304,7 +304,7 @@ def course_wheel_name() -> str:
 
 def build_course_wheel() -> Path:
     """The course's package as a wheel in WHEEL_STATIC (offered in every exercise page's download menu;
-    the exercise notebooks' first cell tells a learner without the course to %pip install it)."""
+    the note above the exercise notebooks' first cell tells a learner without the course to %pip install it)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from tools.make_autograder import build_wheel

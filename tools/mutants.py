@@ -72,16 +72,13 @@ MUTANTS = [
     m("block-top-left", B, "        first = tk - tq + start                                 # position of query",
       "        first = start                                 # position of query",
       "the blocked attention places its diagonal tile top-left, ignoring the cache offset"),
-    m("block-diagonal-forbidden", B, "    future = causal_future(BLOCK, BLOCK)",
-      "    future = ~np.tril(np.ones((BLOCK, BLOCK), dtype=bool), -1)",
+    m("block-diagonal-forbidden", B, "-np.inf, dtype=q.dtype), 1)", "-np.inf, dtype=q.dtype), 0)",
       "the diagonal tile of the blocked attention also forbids the diagonal"),
-    m("padding-not-masked", B, "        scores[..., first + b:] = -np.inf                       # after it: padding, or future tiles if computed\n",
-      "", "the keys after a block's diagonal tile (zero padding, or future tiles) are not masked"),
-    m("whole-table-unmasked", B, "    np.copyto(scores, -np.inf, where=causal_future(q.shape[-2], k.shape[-2]))\n", "",
-      "small inputs (computed in one product) are not masked at all"),
-    m("tiles-not-summed", B, "        block = np.sum(parts, axis=1, out=out[rows, start:stop])   # (rows, b, dv)",
-      "        block = out[rows, start:stop]\n        block[...] = parts[:, -1]",
-      "the weighted sum keeps only the last tile's share instead of adding every tile's"),
+    m("future-tiles-not-masked", B, "        scores[..., first:] += future[:b, :n_keys - first]",
+      "        scores[..., first:first + b] += future[:b, :b]",
+      "with skip_future=False, the keys after a block's diagonal tile are computed but not masked"),
+    m("diagonal-not-masked", B, "        scores[..., first:] += future[:b, :n_keys - first]     # the diagonal tile, and any after it\n",
+      "", "the fast form never masks its diagonal tile: every query of a block reads the whole block"),
     Mutant("max-over-all-entries", A, [(
         "    weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf, a new array\n"
         "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n",
@@ -90,24 +87,21 @@ MUTANTS = [
         "    row_sums = weights.sum(axis=-1, keepdims=True)\n")],
       "masked_softmax subtracts the max over all entries, forbidden ones included"),
     Mutant("block-max-over-all-entries", B, [(
-        "            scores, by_tile = masked_scores(q_block, rows, first, tiles)\n"
-        "            row_sums = _exp_minus_row_max(scores)               # (rows, b, 1); -inf -> exactly 0\n",
-        "            top = (q_block[:, None] @ k_tiles[rows, :tiles]).max(axis=(1, 3))[..., None]\n"
-        "            scores, by_tile = masked_scores(q_block, rows, first, tiles)\n"
-        "            scores -= top\n"
-        "            np.exp(scores, out=scores)\n"
-        "            row_sums = scores.sum(axis=-1, keepdims=True)\n")],
-      "the blocked attention's fallback takes the row max over the whole tiles, future keys included"),
-    m("no-overflow-fallback", B, "        if not row_sums.max() <= largest_sum:", "        if False:",
-      "the blocked attention never falls back to the row max when a score lies far above the query's own"),
-    m("fallback-keeps-own-sums", B,
-      "            row_sums = _exp_minus_row_max(scores)               # (rows, b, 1); -inf -> exactly 0\n",
-      "            _exp_minus_row_max(scores)\n",
-      "the fallback recomputes the weights but divides by the row sums of the overflowed ones"),
-    m("sum-bound-ignores-values", B,
-      "    largest_sum = float(np.finfo(q.dtype).max) / 4 / max(1.0, v_largest)",
-      "    largest_sum = float(np.finfo(q.dtype).max) / 4",
-      "the overflow bound on the row sums forgets that the sums multiply the values"),
+        "        scores[..., first:] += future[:b, :n_keys - first]     # the diagonal tile, and any after it\n"
+        "        shift = shifted[rows, start:stop, None]                 # (rows, b, 1)\n"
+        "        if shift.any():\n"
+        "            scores -= np.where(shift, scores.max(axis=-1, keepdims=True), 0)   # the row max -> exactly 0\n",
+        "        shift = shifted[rows, start:stop, None]\n"
+        "        if shift.any():\n"
+        "            scores -= np.where(shift, scores.max(axis=-1, keepdims=True), 0)\n"
+        "        scores[..., first:] += future[:b, :n_keys - first]\n")],
+      "the fast form takes the row max before masking, over future keys of the diagonal tile too"),
+    m("never-shift", B, "        if shift.any():", "        if False:",
+      "the fast form never shifts a row by its max, even when its scores could overflow exp"),
+    m("shift-bound-ignores-values", B, "    if tk * max(1.0, v_largest) > limit:", "    if False:",
+      "the bound that lets exp go unshifted forgets that the weights multiply the values"),
+    m("shift-bound-reads-every-key", B, "k_norms[:, reads] > SAFE_SCORE", "k_norms[:, -1:] > SAFE_SCORE",
+      "whether a row is shifted depends on keys in its future, so the future changes its bits"),
     Mutant("softmax-then-zero", A, [(
         "    weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf, a new array\n"
         "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n"
@@ -138,9 +132,6 @@ MUTANTS = [
     m("scale-by-d", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
       "    scale = q.dtype.type(1.0 / d)",
       "scores divided by d instead of sqrt(d)"),
-    m("scale-in-float64", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
-      "    scale = 1.0 / np.sqrt(d)",
-      "the scale is a float64 scalar, so float32 attention silently computes (and returns) float64"),
     # ---- blocks and threads (§5)
     m("keys-off-by-one", B, "n_keys = tk - tq + stop if skip_future else tk          # keys",
       "n_keys = tk - tq + stop - 1 if skip_future else tk          # keys",
@@ -153,13 +144,11 @@ MUTANTS = [
     m("readable-values-unsliced", B, "        out[..., start:stop, :] = weights @ v[..., :n_keys, :]",
       "        out[..., start:stop, :] = weights @ v[..., -n_keys:, :]",
       "the readable blocked form weighs the last n_keys values instead of the first"),
-    m("no-division-after-product", B, "        block /= row_sums                                       # divide after the product: b·dv divisions",
+    m("no-division-after-product", B, "        block /= row_sums                                       # divide after the product: b * dv divisions",
       "        pass",
       "the blocked attention forgets to divide by the row sums after the product"),
-    m("thread-rows-miss-the-remainder", B,
-      "        bounds = [w * n // workers for w in range(workers + 1)]",
-      "        bounds = [w * (n // workers) for w in range(workers + 1)]",
-      "the rows shared out between threads leave the last N mod threads (batch, head) rows uncomputed"),
+    m("tasks-miss-the-remainder", B, "for row in range(0, n, group)]", "for row in range(0, n - n % group, group)]",
+      "the rows grouped into tasks for the threads leave the last N mod group (batch, head) rows uncomputed"),
     m("work-counts-everything", B,
       "    computed = sum((stop - start) * (tk - tq + stop if skip_future else tk) for start, stop in _blocks(tq))",
       "    computed = tq * tk",

@@ -107,21 +107,30 @@ $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 code("""
 import numpy as np
 
-from lib.attention import attention_scores, masked_softmax, unmasked_attention
+from lib.attention import (
+    attention_scores,
+    masked_softmax,
+    unmasked_attention,
+)
 
 x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])        # (T, d) = (3, 2)
-scores = attention_scores(x, x)                            #zh q_i · k_j / √d，形状 (T, T) #en q_i · k_j / √d, shape (T, T) #ru q_i · k_j / √d, форма (T, T)
-weights = masked_softmax(scores, np.ones((3, 3), dtype=bool))   #zh 每个键都可以读 #en every key may be read #ru читать можно любой ключ
+scores = attention_scores(x, x)  #zh q_i · k_j / √d，形状 (T, T) #en q_i · k_j / √d, shape (T, T) #ru q_i · k_j / √d, форма (T, T)
+#zh 每个键都可以读
+#en every key may be read
+#ru читать можно любой ключ
+weights = masked_softmax(scores, np.ones((3, 3), dtype=bool))
 y = weights @ x                                            # (T, d)
 print(np.round(scores, 3))
 print(np.round(weights, 3))
 print(np.round(y, 3))
-assert np.allclose(scores, x @ x.T / np.sqrt(2)) and np.allclose(weights.sum(axis=1), 1)
+assert (np.allclose(scores, x @ x.T / np.sqrt(2))
+        and np.allclose(weights.sum(axis=1), 1))
 assert np.allclose(y, unmasked_attention(x, x, x))
 #zh 每个查询都把一部分权重给了排在它后面的键
 #en every query gives some weight to the keys after it
 #ru каждый запрос отдаёт часть веса ключам, стоящим после него
-assert (weights[np.triu_indices(3, k=1)] > 0.1).all() and weights[0, 1:].sum() > 0.5
+assert ((weights[np.triu_indices(3, k=1)] > 0.1).all()
+        and weights[0, 1:].sum() > 0.5)
 """)
 
 md(zh=r"""
@@ -144,7 +153,7 @@ md(zh=r"""
 | §4 | `04_causality` | 因果性要覆盖整条计算链；未来扰动检验及其阴性对照 | `ex04_causality` |
 | §5 | `05_cache` | KV 缓存与位置偏移量：新词元的位置是已缓存的长度，而不是 0；查询少于键时的右下对齐 | `ex05_cache` |
 | §6 | `06_evidence` | 一个独立的检查程序，把不同种类的证据分开 | `ex06_evidence` |
-| §7 | `07_decoder` | 把各个构件装配成小型解码器，用 NumPy 训练：有掩码时它学会预测；去掉掩码，它照抄输入里读得到的答案，一旦把未来藏起来，它的损失比均匀瞎猜（ln 10）还高 | `ex07_decoder` |
+| §7 | `07_decoder` | 把各个构件装配成小型解码器，用 NumPy 训练：有掩码时它学会预测；去掉掩码，它照抄输入里读得到的答案，一旦把未来藏起来，它的损失比均匀瞎猜（$\ln 10$）还高 | `ex07_decoder` |
 
 练习笔记本在 `exercises/zh/`，每道题后面都有一行 `check(...)`，运行它就能立刻知道哪里对、哪里错；参考解答在 `solutions/zh/`。建议先读完一节，再做对应的练习。
 """, en=r"""
@@ -159,7 +168,7 @@ md(zh=r"""
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | an independent checking program that keeps the different kinds of evidence apart | `ex06_evidence` |
-| §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing (ln 10) | `ex07_decoder` |
+| §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing ($\ln 10$) | `ex07_decoder` |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """, ru=r"""
@@ -174,7 +183,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 | §4 | `04_causality` | причинность должна соблюдаться во всей цепочке вычислений; проверка возмущением будущего и её отрицательный контроль | `ex04_causality` |
 | §5 | `05_cache` | KV-кэш и смещение позиции: позиция нового токена — это длина кэша, а не 0; выравнивание по правому нижнему углу, когда запросов меньше, чем ключей | `ex05_cache` |
 | §6 | `06_evidence` | независимая проверочная программа, в которой разные виды свидетельств не смешиваются | `ex06_evidence` |
-| §7 | `07_decoder` | составные части собраны в небольшой декодер, обученный на NumPy: с маской он учится предсказывать; без маски списывает ответ, который ему виден, а стоит скрыть от него будущее — его потери оказываются выше, чем при равномерном угадывании (ln 10) | `ex07_decoder` |
+| §7 | `07_decoder` | составные части собраны в небольшой декодер, обученный на NumPy: с маской он учится предсказывать; без маски списывает ответ, который ему виден, а стоит скрыть от него будущее — его потери оказываются выше, чем при равномерном угадывании ($\ln 10$) | `ex07_decoder` |
 
 Блокноты с упражнениями лежат в `exercises/ru/`. После каждого упражнения стоит однострочная проверка `check(...)`, которая сразу говорит, что верно, а что нет. Разобранные решения — в `solutions/ru/`. Сначала прочитайте раздел, затем решайте упражнения к нему.
 """)
@@ -243,7 +252,8 @@ from grading.exercises import check
 from lib.attention import causal_future, split_heads
 
 assert sys.version_info >= (3, 11)
-assert callable(masked_softmax) and callable(causal_future) and callable(check)
+assert (callable(masked_softmax) and callable(causal_future)
+        and callable(check))
 
 B, T, D, H = 2, 3, 4, 2
 assert D % H == 0
@@ -326,7 +336,8 @@ import re
 for module_name in lib.__all__:
     module = importlib.import_module(f"lib.{module_name}")
     for name, obj in vars(module).items():
-        if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+        kind_taught = inspect.isfunction(obj) or inspect.isclass(obj)
+        if name.startswith("_") or not kind_taught:
             continue
         if obj.__module__ != module.__name__:
             #zh 从别的模块导入，在那个模块下列出

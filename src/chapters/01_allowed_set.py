@@ -23,7 +23,7 @@ This section fixes what each query may read, the **allowed set**, and shows why 
 md(zh=r"""
 ## 1.1 三个位置、分数全为零
 
-先看最简单的例子：三个位置，所有分数 S 都是 0。查询 i 可以读取键 j ≤ i，包括它自己的位置（为什么读自己是安全的，见 §1.3）。在这个许可集合上做 softmax：
+先看最简单的例子：三个位置，所有分数 S 都是 0。查询 i 可以读取键 $j \le i$，包括它自己的位置（为什么读自己是安全的，见 §1.3）。在这个许可集合上做 softmax：
 
 $$
 A_{ij} =
@@ -37,7 +37,7 @@ $$
 """, en=r"""
 ## 1.1 Three positions, all scores zero
 
-Start with the simplest case: three positions and all scores S equal to 0. Query i may read the keys j ≤ i, its own position included (§1.3 shows why reading itself is safe). Softmax over this allowed set is
+Start with the simplest case: three positions and all scores S equal to 0. Query i may read the keys $j \le i$, its own position included (§1.3 shows why reading itself is safe). Softmax over this allowed set is
 
 $$
 A_{ij} =
@@ -51,7 +51,7 @@ Row i spreads its weight over its i + 1 readable positions; the scores are equal
 """, ru=r"""
 ## 1.1 Три позиции, все оценки нулевые
 
-Начнём с простейшего случая: три позиции, все оценки S равны 0. Запрос i может читать ключи j ≤ i, включая собственную позицию (почему читать себя безопасно, показано в §1.3). Softmax по этому множеству разрешённых позиций выглядит так:
+Начнём с простейшего случая: три позиции, все оценки S равны 0. Запрос i может читать ключи $j \le i$, включая собственную позицию (почему читать себя безопасно, показано в §1.3). Softmax по этому множеству разрешённых позиций выглядит так:
 
 $$
 A_{ij} =
@@ -70,15 +70,20 @@ import matplotlib.pyplot as plt
 from fractions import Fraction
 
 from figures import plots
-from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax,
+from lib.attention import (attention_scores, causal_attention,
+                           causal_future, masked_softmax,
                            unmasked_attention)
 from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode
 
 def as_fractions(w):
-    return [[str(Fraction(float(x)).limit_denominator(100)) for x in row] for row in np.atleast_2d(w)]
+    return [[str(Fraction(float(x)).limit_denominator(100)) for x in row]
+            for row in np.atleast_2d(w)]
 
-future = causal_future(3, 3)            #zh 真 = 禁止读取：键 j 在查询 i 之后 #en True = forbidden: key j comes after query i #ru True — читать нельзя: ключ j стоит после запроса i
-allowed = ~future                       #zh 真 = 允许读取：j ≤ i #en True = may read: j ≤ i #ru True — читать можно: j ≤ i
+#zh 真 = 禁止读取：键 j 在查询 i 之后
+#en True = forbidden: key j comes after query i
+#ru True — читать нельзя: ключ j стоит после запроса i
+future = causal_future(3, 3)
+allowed = ~future  #zh 真 = 允许读取：j ≤ i #en True = may read: j ≤ i #ru True — читать можно: j ≤ i
 S = np.zeros((3, 3))
 weights = masked_softmax(S, allowed)
 print(as_fractions(weights))
@@ -179,7 +184,9 @@ Line the inputs up with the targets. The input at position t is token t, which h
 
 code("""
 for b in range(len(inputs)):
-    pairs = [f"{decode([x], vocab)}→{decode([y], vocab) if y != IGNORE else y}" for x, y in zip(inputs[b], targets[b])]
+    pairs = [
+        f"{decode([x], vocab)}→{decode([y], vocab) if y != IGNORE else y}"
+        for x, y in zip(inputs[b], targets[b])]
     print("  ".join(pairs))
 
 scored = targets != IGNORE
@@ -191,7 +198,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 """)
 
 md(zh=r"""
-这里能读出两件事。第一，目标 t 恰好是输入 t + 1（代码对每个计分位置都核对了这一点）：答案总在下一个位置，所以查询 i 读取键 j ≤ i 看不到自己的答案，而键 i + 1 正是第一个必须禁止的位置。第二，位置 i 读取它自己是安全的，因为输入 i 是已经看到的词元，不是答案。位置 0 也是如此：那里放的是 BOS，它在任何字符出现之前就已确定，读它不会泄漏第一个字；“春”只出现在目标里。所以许可集合是 j ≤ i，包括对角线在内。
+这里能读出两件事。第一，目标 t 恰好是输入 t + 1（代码对每个计分位置都核对了这一点）：答案总在下一个位置，所以查询 i 读取键 $j \le i$ 看不到自己的答案，而键 i + 1 正是第一个必须禁止的位置。第二，位置 i 读取它自己是安全的，因为输入 i 是已经看到的词元，不是答案。位置 0 也是如此：那里放的是 BOS，它在任何字符出现之前就已确定，读它不会泄漏第一个字；“春”只出现在目标里。所以许可集合是 $j \le i$，包括对角线在内。
 
 下图上半部分画的就是五个位置时的情形。下半部分是 KV 缓存的情形：几个新查询面对的键比查询多，§5 会回到它。
 
@@ -206,7 +213,7 @@ md(zh=r"""
 
 两者互为补集：`allowed == ~future`。
 """, en=r"""
-Two things follow. First, target t is input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys j ≤ i never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore j ≤ i, diagonal included.
+Two things follow. First, target t is input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
 
 The upper grid of the figure draws this for five positions. The lower grid is the case of a KV cache, where a few new queries face more keys than there are queries; §5 returns to it.
 
@@ -221,7 +228,7 @@ The same causal constraint can be written as two different boolean arrays. The c
 
 They are complements: `allowed == ~future`.
 """, ru=r"""
-Отсюда следуют две вещи. Во-первых, целевая метка t в точности равна входу t + 1 (код проверяет это во всех учитываемых позициях): ответ всегда находится в следующей позиции, поэтому запрос i, читающий ключи j ≤ i, своего ответа не видит, а ключ i + 1 — как раз первый ключ, который нужно запретить. Во-вторых, позиции i безопасно читать саму себя: вход i — уже увиденный токен, а не ответ. Это верно и для позиции 0: там стоит BOS, известный ещё до появления любого символа, так что, читая его, запрос ничего не узнаёт о первом символе; 春 есть только среди целевых меток. Итак, множество разрешённых позиций — это j ≤ i, включая диагональ.
+Отсюда следуют две вещи. Во-первых, целевая метка t в точности равна входу t + 1 (код проверяет это во всех учитываемых позициях): ответ всегда находится в следующей позиции, поэтому запрос i, читающий ключи $j \le i$, своего ответа не видит, а ключ i + 1 — как раз первый ключ, который нужно запретить. Во-вторых, позиции i безопасно читать саму себя: вход i — уже увиденный токен, а не ответ. Это верно и для позиции 0: там стоит BOS, известный ещё до появления любого символа, так что, читая его, запрос ничего не узнаёт о первом символе; 春 есть только среди целевых меток. Итак, множество разрешённых позиций — это $j \le i$, включая диагональ.
 
 Верхняя сетка рисунка показывает это для пяти позиций. Нижняя — случай KV-кэша, когда у нескольких новых запросов ключей больше, чем самих запросов; к нему мы вернёмся в §5.
 
@@ -274,15 +281,15 @@ If `future` is passed where `allowed` belongs, every query reads the very keys i
 md(zh=r"""
 ## 1.5 分数为 0 并不等于禁止
 
-一个很自然的误解是：把禁止位置的分数置为 0（例如写成 `scores * allowed`，或者 `np.where(allowed, scores, 0)`），这些键就被禁止了。可是 0 只是一个普通的分数，softmax 给它的是 exp(0) = 1，与一个分数同样为 0 的许可键毫无差别。在分数全为零的例子里，禁止位置的分数本来就是 0，把它们“清零”什么也没改变：
+一个很自然的误解是：把禁止位置的分数置为 0（例如写成 `scores * allowed`，或者 `np.where(allowed, scores, 0)`），这些键就被禁止了。可是 0 只是一个普通的分数，softmax 给它的是 $\exp(0) = 1$，与一个分数同样为 0 的许可键毫无差别。在分数全为零的例子里，禁止位置的分数本来就是 0，把它们“清零”什么也没改变：
 """, en=r"""
 ## 1.5 A score of 0 forbids nothing
 
-A natural misconception is that setting the forbidden scores to 0 (say with `scores * allowed`, or `np.where(allowed, scores, 0)`) hides those keys. But 0 is just an ordinary score: softmax gives it exp(0) = 1, the same as an allowed key with score 0. In the all-zero example the forbidden scores are 0 already, so "zeroing" them changes nothing:
+A natural misconception is that setting the forbidden scores to 0 (say with `scores * allowed`, or `np.where(allowed, scores, 0)`) hides those keys. But 0 is just an ordinary score: softmax gives it $\exp(0) = 1$, the same as an allowed key with score 0. In the all-zero example the forbidden scores are 0 already, so "zeroing" them changes nothing:
 """, ru=r"""
 ## 1.5 Нулевая оценка ничего не запрещает
 
-Напрашивается ошибочная мысль: если заменить оценки запрещённых ключей нулём (например, `scores * allowed` или `np.where(allowed, scores, 0)`), эти ключи будут скрыты. Но 0 — обычная оценка: softmax даёт ей exp(0) = 1, ровно столько же, сколько разрешённому ключу с нулевой оценкой. В примере с нулевыми оценками запрещённые оценки и так равны 0, и их «обнуление» ничего не меняет:
+Напрашивается ошибочная мысль: если заменить оценки запрещённых ключей нулём (например, `scores * allowed` или `np.where(allowed, scores, 0)`), эти ключи будут скрыты. Но 0 — обычная оценка: softmax даёт ей $\exp(0) = 1$, ровно столько же, сколько разрешённому ключу с нулевой оценкой. В примере с нулевыми оценками запрещённые оценки и так равны 0, и их «обнуление» ничего не меняет:
 """)
 
 code("""
@@ -306,19 +313,19 @@ assert np.allclose(additive, weights) and (additive[future] == 0.0).all()
 """)
 
 md(zh=r"""
-三行都变成了 [1/3, 1/3, 1/3]：查询 0 把三分之二的权重给了它的未来，查询 1 也把三分之一给了未来。要禁止一个键，就得把它排除在归一化之外：在 `masked_softmax` 中它根本不进入分母；在常见的加性掩码中，禁止位置的分数加上 −∞，因为只有 exp(−∞) 才等于 0。代码也核对了，加性掩码得到的权重与 `masked_softmax` 相同。
+三行都变成了 [1/3, 1/3, 1/3]：查询 0 把三分之二的权重给了它的未来，查询 1 也把三分之一给了未来。要禁止一个键，就得把它排除在归一化之外：在 `masked_softmax` 中它根本不进入分母；在常见的加性掩码中，禁止位置的分数加上 $-\infty$，因为只有 $\exp(-\infty)$ 才等于 0。代码也核对了，加性掩码得到的权重与 `masked_softmax` 相同。
 
 ## 1.6 错误的顺序：先 softmax，后清零
 
 另一个常见的错误是清零的对象对了，时机却错了：先对全部位置做普通的 softmax，再把未来位置的**权重**清零。同样的例子里，softmax 先把每一行都变成 [1/3, 1/3, 1/3]，清零之后：
 """, en=r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives it one third. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets −∞ added, because only exp(−∞) equals 0. The code also checks that the additive mask gives the same weights as `masked_softmax`.
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives it one third. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because only $\exp(-\infty)$ equals 0. The code also checks that the additive mask gives the same weights as `masked_softmax`.
 
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
 Another common mistake zeroes the right thing at the wrong time: it applies an ordinary softmax over all positions and only then sets the future **weights** to zero. In the same example softmax first turns every row into [1/3, 1/3, 1/3]; after zeroing:
 """, ru=r"""
-Все три строки становятся [1/3, 1/3, 1/3]: запрос 0 отдаёт своему будущему две трети веса, запрос 1 — треть. Запретить ключ — значит исключить его из нормализации: в `masked_softmax` он вообще не входит в знаменатель, а в привычной аддитивной маске к его оценке прибавляют −∞, потому что в 0 обращается только exp(−∞). Код заодно проверяет, что аддитивная маска даёт те же веса, что и `masked_softmax`.
+Все три строки становятся [1/3, 1/3, 1/3]: запрос 0 отдаёт своему будущему две трети веса, запрос 1 — треть. Запретить ключ — значит исключить его из нормализации: в `masked_softmax` он вообще не входит в знаменатель, а в привычной аддитивной маске к его оценке прибавляют $-\infty$, потому что в 0 обращается только $\exp(-\infty)$. Код заодно проверяет, что аддитивная маска даёт те же веса, что и `masked_softmax`.
 
 ## 1.6 Неправильный порядок: сначала softmax, потом обнуление будущего
 
@@ -356,8 +363,10 @@ The figure puts the right way next to the two wrong ones: on the left `masked_so
 code("""
 plots.heatmaps(
     [weights, zero_scores, wrong],
-    ["masked_softmax(S, allowed)", "softmax(where(allowed, S, 0))", "softmax(S) * allowed"],
-    labels=[as_fractions(weights), as_fractions(zero_scores), as_fractions(wrong)],
+    ["masked_softmax(S, allowed)", "softmax(where(allowed, S, 0))",
+     "softmax(S) * allowed"],
+    labels=[as_fractions(weights), as_fractions(zero_scores),
+            as_fractions(wrong)],
     row_sums=True,
 )
 plt.show()
@@ -385,27 +394,28 @@ right_row = masked_softmax(S_changed, allowed)[0]
 wrong_row = (softmax(S_changed) * allowed)[0]
 print(np.round(right_row, 6), np.round(wrong_row, 6))
 assert np.array_equal(right_row, weights[0])
-assert np.isclose(wrong_row[0], 1 / (2 + np.exp(2.0))) and round(float(wrong_row[0]), 6) == 0.106507
+assert (np.isclose(wrong_row[0], 1 / (2 + np.exp(2.0)))
+        and round(float(wrong_row[0]), 6) == 0.106507)
 """)
 
 md(zh=r"""
-正确的权重纹丝不动，仍是 [1, 0, 0]；错误顺序下，查询 0 分给自己位置的权重从 1/3 变成了 1/(2 + e²) ≈ 0.106507。一个它本不该看到的分数，改变了它的输出。
+正确的权重纹丝不动，仍是 [1, 0, 0]；错误顺序下，查询 0 分给自己位置的权重从 1/3 变成了 $1/(2 + e^2) \approx 0.106507$。一个它本不该看到的分数，改变了它的输出。
 
-## 1.7 把 ≤ 写成 <：无键可读的行
+## 1.7 把 `≤` 写成 `<`：无键可读的行
 
-如果把条件 j ≤ i 误写成 j < i，位置就不能读取自己了：
+如果把条件 $j \le i$ 误写成 $j < i$，位置就不能读取自己了：
 """, en=r"""
-The correct weights do not move at all and stay [1, 0, 0]. In the wrong order, the weight query 0 gives to its own position drops from 1/3 to 1/(2 + e²) ≈ 0.106507: a score the query was never supposed to see has changed its output.
+The correct weights do not move at all and stay [1, 0, 0]. In the wrong order, the weight query 0 gives to its own position drops from 1/3 to $1/(2 + e^2) \approx 0.106507$: a score the query was never supposed to see has changed its output.
 
 ## 1.7 `<` instead of `≤`: a row with nothing to read
 
-Suppose the condition j ≤ i is mistyped as j < i, so that a position may no longer read itself:
+Suppose the condition $j \le i$ is mistyped as $j < i$, so that a position may no longer read itself:
 """, ru=r"""
-Правильные веса не меняются вовсе и остаются [1, 0, 0]. При неправильном порядке вес, который запрос 0 отдаёт собственной позиции, падает с 1/3 до 1/(2 + e²) ≈ 0,106507: оценка, которую запрос вообще не должен был видеть, изменила его выход.
+Правильные веса не меняются вовсе и остаются [1, 0, 0]. При неправильном порядке вес, который запрос 0 отдаёт собственной позиции, падает с 1/3 до $1/(2 + e^2) \approx 0{,}106507$: оценка, которую запрос вообще не должен был видеть, изменила его выход.
 
 ## 1.7 `<` вместо `≤`: строке нечего читать
 
-Допустим, условие j ≤ i по ошибке записано как j < i, и позиция больше не может читать саму себя:
+Допустим, условие $j \le i$ по ошибке записано как $j < i$, и позиция больше не может читать саму себя:
 """)
 
 code("""
@@ -417,17 +427,17 @@ assert "row (0,)" in str(err)
 """)
 
 md(zh=r"""
-第 0 行没有任何可读的键，softmax 的分母无从谈起。`masked_softmax` 遇到这种情况会抛出 `ValueError`，并在错误信息中指出是哪一行（这里是第 0 行）。位置 0 上的 BOS 在这里帮不上忙：第 0 行根本不允许读取位置 0，那里放的是什么词元都一样。保证每个查询至少有一个可读键的，是条件 j ≤ i 中的对角线 j = i；BOS 只是让读取位置 0 变得无害。
+第 0 行没有任何可读的键，softmax 的分母无从谈起。`masked_softmax` 遇到这种情况会抛出 `ValueError`，并在错误信息中指出是哪一行（这里是第 0 行）。位置 0 上的 BOS 在这里帮不上忙：第 0 行根本不允许读取位置 0，那里放的是什么词元都一样。保证每个查询至少有一个可读键的，是条件 $j \le i$ 中的对角线 j = i；BOS 只是让读取位置 0 变得无害。
 
-为什么要报错，而不是随便算出点什么？换一组不全为零的分数，看看两种朴素写法会得到什么。第一种给禁止位置填 −∞；第二种填一个很大的有限负数，许多代码用 −10⁹，d2l 的 `masked_softmax` 用 −10⁶：
+为什么要报错，而不是随便算出点什么？换一组不全为零的分数，看看两种朴素写法会得到什么。第一种给禁止位置填 $-\infty$；第二种填一个很大的有限负数，许多代码用 $-10^9$，d2l 的 `masked_softmax` 用 $-10^6$：
 """, en=r"""
-Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help here: row 0 is not allowed to read position 0 at all, so it does not matter which token stands there. What guarantees every query at least one readable key is the diagonal j = i of the condition j ≤ i; BOS only makes reading position 0 harmless.
+Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help here: row 0 is not allowed to read position 0 at all, so it does not matter which token stands there. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
 
-Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts −∞ on the forbidden entries; the second puts a large finite negative number there, −10⁹ in many implementations, −10⁶ in d2l's `masked_softmax`:
+Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts $-\infty$ on the forbidden entries; the second puts a large finite negative number there, $-10^9$ in many implementations, $-10^6$ in d2l's `masked_softmax`:
 """, ru=r"""
-У строки 0 нет ни одного доступного ключа, и знаменателя у её softmax просто нет. В такой ситуации `masked_softmax` выбрасывает `ValueError`, а в сообщении об ошибке указывает номер строки (здесь это строка 0). BOS в позиции 0 здесь не помогает: строке 0 вообще нельзя читать позицию 0, и неважно, какой токен там стоит. То, что у каждого запроса есть хотя бы один доступный ключ, гарантирует диагональ j = i в условии j ≤ i; BOS лишь делает чтение позиции 0 безвредным.
+У строки 0 нет ни одного доступного ключа, и знаменателя у её softmax просто нет. В такой ситуации `masked_softmax` выбрасывает `ValueError`, а в сообщении об ошибке указывает номер строки (здесь это строка 0). BOS в позиции 0 здесь не помогает: строке 0 вообще нельзя читать позицию 0, и неважно, какой токен там стоит. То, что у каждого запроса есть хотя бы один доступный ключ, гарантирует диагональ j = i в условии $j \le i$; BOS лишь делает чтение позиции 0 безвредным.
 
-Почему выбрасывается ошибка, а не возвращается хоть какой-то результат? Возьмём оценки, не все равные нулю, и посмотрим, что дают две наивные реализации. Первая ставит на запрещённые позиции −∞, вторая — большое конечное отрицательное число: во многих реализациях −10⁹, в `masked_softmax` из d2l — −10⁶:
+Почему выбрасывается ошибка, а не возвращается хоть какой-то результат? Возьмём оценки, не все равные нулю, и посмотрим, что дают две наивные реализации. Первая ставит на запрещённые позиции $-\infty$, вторая — большое конечное отрицательное число: во многих реализациях $-10^9$, в `masked_softmax` из d2l — $-10^6$:
 """)
 
 code("""
@@ -442,8 +452,10 @@ for big_negative in (-1e6, -1e9):
     print(big_negative, np.round(with_big, 6).tolist())
     #zh 第 1、2 行还有可读的键：与 masked_softmax 完全相同
     #en rows 1 and 2 keep a readable key: the same as masked_softmax
-    #ru у строк 1 и 2 остался доступный ключ: результат тот же, что у masked_softmax
-    assert np.array_equal(with_big[1:], masked_softmax(scores[1:], strict[1:]))
+    #ru у строк 1 и 2 остался доступный ключ: результат тот же, что у
+    #ru masked_softmax
+    assert np.array_equal(with_big[1:],
+                          masked_softmax(scores[1:], strict[1:]))
     #zh 第 0 行的键全部被禁止：悄悄变成均匀分布
     #en row 0 is fully masked: it quietly turns uniform
     #ru строка 0 замаскирована целиком: незаметно становится равномерной
@@ -455,17 +467,17 @@ assert "row (0,)" in str(err)
 """)
 
 md(zh=r"""
-用 −∞ 填充时，第 0 行算的是 exp(−∞ − (−∞))，结果是 NaN，它会悄无声息地传遍后面所有的计算。用很大的有限负数代替 −∞ 就更隐蔽了。在第 1、2 行，它确实管用：这两行还有可读的键，exp(−10⁹ − m)（m 是这一行许可分数中的最大值）下溢为 0，权重与 `masked_softmax` 分毫不差。可在所有键都被禁止的第 0 行，每个分数都被换成了同一个常数，softmax 给出均匀的 [1/3, 1/3, 1/3]：查询 0 读到了位置 0、1、2，包括它的未来，而且没有任何提示。对同一行，`masked_softmax` 直接拒绝，并指出是哪一行。
+用 $-\infty$ 填充时，第 0 行算的是 $\exp(-\infty - (-\infty))$，结果是 NaN，它会悄无声息地传遍后面所有的计算。用很大的有限负数代替 $-\infty$ 就更隐蔽了。在第 1、2 行，它确实管用：这两行还有可读的键，$\exp(-10^9 - m)$（m 是这一行许可分数中的最大值）下溢为 0，权重与 `masked_softmax` 分毫不差。可在所有键都被禁止的第 0 行，每个分数都被换成了同一个常数，softmax 给出均匀的 [1/3, 1/3, 1/3]：查询 0 读到了位置 0、1、2，包括它的未来，而且没有任何提示。对同一行，`masked_softmax` 直接拒绝，并指出是哪一行。
 
-所以本章的约定是：没有可读键的行（空行）是错误，必须报错，既不能变成 NaN，也不能悄悄变成均匀分布。本章里不存在有意为之的空行：条件是 j ≤ i，并且查询不多于键（查询较少时，例如 §5 的缓存，它们就是最后那几个位置），每个查询至少能读自己的键。正因为如此，`causal_future` 拒绝查询多于键的情形，否则最前面的查询就没有属于自己的键了：
+所以本章的约定是：没有可读键的行（空行）是错误，必须报错，既不能变成 NaN，也不能悄悄变成均匀分布。本章里不存在有意为之的空行：条件是 $j \le i$，并且查询不多于键（查询较少时，例如 §5 的缓存，它们就是最后那几个位置），每个查询至少能读自己的键。正因为如此，`causal_future` 拒绝查询多于键的情形，否则最前面的查询就没有属于自己的键了：
 """, en=r"""
-With −∞, row 0 computes exp(−∞ − (−∞)), which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of −∞ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so exp(−10⁹ − m), where m is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
+With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - m)$, where m is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is j ≤ i and there are never more queries than keys (when there are fewer, as with the cache of §5, the queries are the last positions), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
+Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is $j \le i$ and there are never more queries than keys (when there are fewer, as with the cache of §5, the queries are the last positions), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
 """, ru=r"""
-При −∞ в строке 0 вычисляется exp(−∞ − (−∞)), то есть NaN, и этот NaN незаметно расползается по всем дальнейшим вычислениям. Большое конечное отрицательное число вместо −∞ ещё коварнее. В строках 1 и 2 оно действительно работает: у этих строк остался доступный ключ, exp(−10⁹ − m), где m — наибольшая разрешённая оценка строки, обращается ровно в 0, и веса до последнего бита совпадают с весами `masked_softmax`. Но в целиком замаскированной строке 0 все оценки заменены одной и той же константой, и softmax возвращает равномерное [1/3, 1/3, 1/3]: запрос 0 читает позиции 0, 1 и 2, включая своё будущее, и никакого предупреждения нет. Ту же строку `masked_softmax` отвергает и называет её номер.
+При $-\infty$ в строке 0 вычисляется $\exp(-\infty - (-\infty))$, то есть NaN, и этот NaN незаметно расползается по всем дальнейшим вычислениям. Большое конечное отрицательное число вместо $-\infty$ ещё коварнее. В строках 1 и 2 оно действительно работает: у этих строк остался доступный ключ, $\exp(-10^9 - m)$, где m — наибольшая разрешённая оценка строки, обращается ровно в 0, и веса до последнего бита совпадают с весами `masked_softmax`. Но в целиком замаскированной строке 0 все оценки заменены одной и той же константой, и softmax возвращает равномерное [1/3, 1/3, 1/3]: запрос 0 читает позиции 0, 1 и 2, включая своё будущее, и никакого предупреждения нет. Ту же строку `masked_softmax` отвергает и называет её номер.
 
-Отсюда правило курса: строка, которой нечего читать (пустая строка), — это ошибка, о ней сообщает исключение; она никогда не превращается в NaN и не подменяется незаметно равномерным распределением. Намеренно пустых строк в этом курсе нет: условие — j ≤ i, а запросов никогда не больше, чем ключей (если запросов меньше, как при кэше в §5, это последние позиции), поэтому каждый запрос может читать хотя бы свой собственный ключ. Именно поэтому `causal_future` отказывается работать, если запросов больше, чем ключей: иначе первым запросам не досталось бы своего ключа:
+Отсюда правило курса: строка, которой нечего читать (пустая строка), — это ошибка, о ней сообщает исключение; она никогда не превращается в NaN и не подменяется незаметно равномерным распределением. Намеренно пустых строк в этом курсе нет: условие — $j \le i$, а запросов никогда не больше, чем ключей (если запросов меньше, как при кэше в §5, это последние позиции), поэтому каждый запрос может читать хотя бы свой собственный ключ. Именно поэтому `causal_future` отказывается работать, если запросов больше, чем ключей: иначе первым запросам не досталось бы своего ключа:
 """)
 
 code("""
@@ -475,15 +487,15 @@ print(type(refusal(causal_future, 4, 3)).__name__)
 md(zh=r"""
 ## 1.8 填充位置的查询：照常计算，但不计分
 
-回到批量 ["春雨", "雨"]。第 1 行位置 2 的输入是补上的 EOS。前向传播并不特殊对待它：它是一个普通的查询，照样读取位置 0～2 并得到输出，这个输出也不会被强行置零。为了演示，取一张随机的小词元嵌入表 E（位置要到 §3 才加入），令 X = E[inputs]，并直接用 q = k = v = X。这里还没有投影矩阵 $W_Q$、$W_K$、$W_V$（它们在 §2 出现），这样一来，例子里唯一起作用的就是每个查询能读哪些键：
+回到批量 ["春雨", "雨"]。第 1 行位置 2 的输入是补上的 EOS。前向传播并不特殊对待它：它是一个普通的查询，照样读取位置 0～2 并得到输出，这个输出也不会被强行置零。为了演示，取一张随机的小词元嵌入表 E（位置要到 §3 才加入），令 $X = E[\mathrm{inputs}]$，并直接用 q = k = v = X。这里还没有投影矩阵 $W_Q$、$W_K$、$W_V$（它们在 §2 出现），这样一来，例子里唯一起作用的就是每个查询能读哪些键：
 """, en=r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set X = E[inputs] and use q = k = v = X directly. There are no projections $W_Q$, $W_K$, $W_V$ yet (they come in §2), so the only thing that matters in the example is which keys each query may read:
+Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. There are no projections $W_Q$, $W_K$, $W_V$ yet (they come in §2), so the only thing that matters in the example is which keys each query may read:
 """, ru=r"""
 ## 1.8 Запросы в позициях дополнения вычисляются, но не учитываются
 
-Вернёмся к батчу ["春雨", "雨"]. В строке 1 вход в позиции 2 — это EOS, добавленный при дополнении. Прямой проход никак не выделяет его: это обычный запрос, он читает позиции 0–2 и получает выход, и этот выход никто не обнуляет принудительно. Чтобы увидеть это, возьмём маленькую случайную таблицу эмбеддингов токенов E (позиции появятся только в §3), положим X = E[inputs] и будем использовать прямо q = k = v = X. Проекций $W_Q$, $W_K$, $W_V$ пока нет (они появятся в §2), так что в примере важно только то, какие ключи может читать каждый запрос:
+Вернёмся к батчу ["春雨", "雨"]. В строке 1 вход в позиции 2 — это EOS, добавленный при дополнении. Прямой проход никак не выделяет его: это обычный запрос, он читает позиции 0–2 и получает выход, и этот выход никто не обнуляет принудительно. Чтобы увидеть это, возьмём маленькую случайную таблицу эмбеддингов токенов E (позиции появятся только в §3), положим $X = E[\mathrm{inputs}]$ и будем использовать прямо q = k = v = X. Проекций $W_Q$, $W_K$, $W_V$ пока нет (они появятся в §2), так что в примере важно только то, какие ключи может читать каждый запрос:
 """)
 
 code("""
@@ -498,7 +510,8 @@ X = E[inputs]                                    # (B, T, D)
 #ru выход есть у каждого запроса
 Y = causal_attention(X, X, X)                    # (B, T, D)
 print(Y.shape, np.round(Y[1, 2], 3))
-assert Y.shape == (2, 3, 4) and np.isfinite(Y).all() and np.abs(Y[1, 2]).max() > 0
+assert (Y.shape == (2, 3, 4) and np.isfinite(Y).all()
+        and np.abs(Y[1, 2]).max() > 0)
 """)
 
 md(zh=r"""
@@ -555,7 +568,7 @@ Two different things must be kept apart here. The query at a padded position is 
 """)
 
 code("""
-keys_readable = np.broadcast_to(allowed.sum(axis=1), scored.shape)     # (B, T)
+keys_readable = np.broadcast_to(allowed.sum(axis=1), scored.shape)  # (B, T)
 print(keys_readable)
 print(scored.astype(int))
 #zh 填充查询：可读 3 个键，不计分
@@ -569,11 +582,11 @@ assert (keys_readable >= 1).all()
 """)
 
 md(zh=r"""
-右填充之所以无害，还有一个原因：真实查询读不到填充。一般的序列系统会把许可集合取为两个条件的交集：j ≤ i，并且键 j 是真实位置（不是填充）。本章只做右填充。设一行的真实长度为 ℓ（“雨”这一行 ℓ = 2：BOS 和“雨”）。真实查询满足 i < ℓ，填充键满足 j ≥ ℓ > i，所以每个填充键本来就落在每个真实查询的未来里，已经被因果条件排除了。加不加“键 j 是真实位置”这个条件，真实查询的许可集合都一样，单靠因果掩码就够了；两者只在填充查询的行里有区别，而这些行不计分。这也是本章的前向传播不接收填充掩码的原因：
+右填充之所以无害，还有一个原因：真实查询读不到填充。一般的序列系统会把许可集合取为两个条件的交集：$j \le i$，并且键 j 是真实位置（不是填充）。本章只做右填充。设一行的真实长度为 $\ell$（“雨”这一行 $\ell = 2$：BOS 和“雨”）。真实查询满足 $i < \ell$，填充键满足 $j \ge \ell > i$，所以每个填充键本来就落在每个真实查询的未来里，已经被因果条件排除了。加不加“键 j 是真实位置”这个条件，真实查询的许可集合都一样，单靠因果掩码就够了；两者只在填充查询的行里有区别，而这些行不计分。这也是本章的前向传播不接收填充掩码的原因：
 """, en=r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: j ≤ i, and key j is a real position (not padding). This course pads on the right only. Let a row have real length ℓ (ℓ = 2 for the row of 雨: BOS and 雨). A real query has i < ℓ and a padding key has j ≥ ℓ > i, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let a row have real length $\ell$ ($\ell = 2$ for the row of 雨: BOS and 雨). A real query has $i < \ell$ and a padding key has $j \ge \ell > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """, ru=r"""
-Есть и ещё одна причина, по которой дополнение справа безвредно: настоящие запросы его не видят. Модель, которая допускает дополнение где угодно, задаёт множество разрешённых позиций двумя условиями сразу: j ≤ i и «ключ j — настоящая позиция, а не дополнение». В этом курсе дополнение бывает только справа. Пусть настоящая длина строки равна ℓ (для строки 雨 ℓ = 2: BOS и 雨). У настоящего запроса i < ℓ, у ключа дополнения j ≥ ℓ > i, так что каждый ключ дополнения уже лежит в будущем каждого настоящего запроса и исключён причинным условием. С условием «ключ j настоящий» и без него множества разрешённых позиций настоящих запросов одинаковы, и одной причинной маски достаточно; различаются лишь строки запросов дополнения, а они не учитываются. Поэтому прямой проход в этом курсе не принимает маску дополнения:
+Есть и ещё одна причина, по которой дополнение справа безвредно: настоящие запросы его не видят. Модель, которая допускает дополнение где угодно, задаёт множество разрешённых позиций двумя условиями сразу: $j \le i$ и «ключ j — настоящая позиция, а не дополнение». В этом курсе дополнение бывает только справа. Пусть настоящая длина строки равна $\ell$ (для строки 雨 $\ell = 2$: BOS и 雨). У настоящего запроса $i < \ell$, у ключа дополнения $j \ge \ell > i$, так что каждый ключ дополнения уже лежит в будущем каждого настоящего запроса и исключён причинным условием. С условием «ключ j настоящий» и без него множества разрешённых позиций настоящих запросов одинаковы, и одной причинной маски достаточно; различаются лишь строки запросов дополнения, а они не учитываются. Поэтому прямой проход в этом курсе не принимает маску дополнения:
 """)
 
 code("""
@@ -626,21 +639,21 @@ The two differ by less than $10^{-12}$, that is, by rounding error at most.
 md(zh=r"""
 ## 1.9 实验：只改最后一行
 
-最后用一个实验把前面的结论串起来。取三个位置、宽度为 4 的输入 X（仍令 q = k = v = X），只改变最后一行 X[2]，看输出 Y 的哪些行会跟着变。有因果掩码时，第 0 行和第 1 行根本读不到位置 2，必须分毫不差；去掉掩码（`unmasked_attention`，它在 §4 中充当阴性对照）之后，未来就会漏进前面的行。
+最后用一个实验把前面的结论串起来。取三个位置、宽度为 4 的输入 X（仍令 q = k = v = X），只改变最后一行 $X[2]$，看输出 Y 的哪些行会跟着变。有因果掩码时，第 0 行和第 1 行根本读不到位置 2，必须分毫不差；去掉掩码（`unmasked_attention`，它在 §4 中充当阴性对照）之后，未来就会漏进前面的行。
 
-先用一个固定的改动算一次：把 X[2] 换成 [2, −2, 2, −2]，对每一行打印 max_j |ΔY[i, j]|：
+先用一个固定的改动算一次：把 $X[2]$ 换成 [2, −2, 2, −2]，对每一行打印 $\max_j \lvert\Delta Y[i, j]\rvert$：
 """, en=r"""
 ## 1.9 Experiment: change only the last row
 
-A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row X[2], and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
+A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row $X[2]$, and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
 
-Start with one fixed change: replace X[2] by [2, −2, 2, −2] and print max_j |ΔY[i, j]| for every row:
+Start with one fixed change: replace $X[2]$ by [2, −2, 2, −2] and print $\max_j \lvert\Delta Y[i, j]\rvert$ for every row:
 """, ru=r"""
 ## 1.9 Эксперимент: меняем только последнюю строку
 
-Свяжем всё сказанное одним экспериментом. Возьмём вход X из трёх позиций и ширины 4 (снова q = k = v = X), изменим только его последнюю строку X[2] и посмотрим, какие строки выхода Y изменятся. С причинной маской строки 0 и 1 вообще не видят позицию 2 и обязаны остаться в точности прежними. Без маски (`unmasked_attention`, в §4 она служит отрицательным контролем) будущее просачивается в более ранние строки.
+Свяжем всё сказанное одним экспериментом. Возьмём вход X из трёх позиций и ширины 4 (снова q = k = v = X), изменим только его последнюю строку $X[2]$ и посмотрим, какие строки выхода Y изменятся. С причинной маской строки 0 и 1 вообще не видят позицию 2 и обязаны остаться в точности прежними. Без маски (`unmasked_attention`, в §4 она служит отрицательным контролем) будущее просачивается в более ранние строки.
 
-Сначала одно фиксированное изменение: заменим X[2] на [2, −2, 2, −2] и напечатаем max_j |ΔY[i, j]| для каждой строки:
+Сначала одно фиксированное изменение: заменим $X[2]$ на [2, −2, 2, −2] и напечатаем $\max_j \lvert\Delta Y[i, j]\rvert$ для каждой строки:
 """)
 
 code("""
@@ -652,11 +665,14 @@ X_new = X.copy()
 X_new[2] = [2.0, -2.0, 2.0, -2.0]
 
 change = {}
-for name, attend in [("causal", causal_attention), ("unmasked", unmasked_attention)]:
-    change[name] = np.abs(attend(X_new, X_new, X_new) - attend(X, X, X))   # (T, D)
+for name, attend in [("causal", causal_attention),
+                     ("unmasked", unmasked_attention)]:
+    # (T, D)
+    change[name] = np.abs(attend(X_new, X_new, X_new) - attend(X, X, X))
     print(name, np.round(change[name].max(axis=1), 6))
 assert change["causal"][:2].max() == 0.0
-assert change["causal"][2].max() > 0 and change["unmasked"][:2].max(axis=1).min() > 0
+assert (change["causal"][2].max() > 0
+        and change["unmasked"][:2].max(axis=1).min() > 0)
 """)
 
 md(zh=r"""
@@ -672,7 +688,8 @@ top = max(float(m.max()) for m in change.values())
 plots.heatmaps(
     [change["causal"], change["unmasked"]],
     ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
-    labels=[[[f"{v:.2f}" for v in row] for row in m] for m in change.values()],
+    labels=[[[f"{v:.2f}" for v in row] for row in m]
+            for m in change.values()],
     cmap="Reds", vmax=top,
 )
 plt.show()
@@ -683,15 +700,15 @@ plt.show()
 ))
 
 md(zh=r"""
-在下面的交互图里，你可以亲手改动 X[2] 的四个分量 X[2, 0]～X[2, 3]，每个滑块的步长是 0.5。表格对两种计算分别列出每行输出与原始输出之间的最大差 max|ΔY[i]|。拖动任意一个滑块，比较左右两列：有因果掩码时，第 0 行和第 1 行的差始终恰好是 0，只有第 2 行跟着变；去掉掩码后，三行都会变。
+在下面的交互图里，你可以亲手改动 $X[2]$ 的四个分量 $X[2, 0], \dots, X[2, 3]$，每个滑块的步长是 0.5。表格对两种计算分别列出每行输出与原始输出之间的最大差 $\max\lvert\Delta Y[i]\rvert$。拖动任意一个滑块，比较左右两列：有因果掩码时，第 0 行和第 1 行的差始终恰好是 0，只有第 2 行跟着变；去掉掩码后，三行都会变。
 
 在网页上，滑块直接就能拖动：每一种设置的结果都是运行这本笔记本时由 `lib` 算好的。在 Jupyter 中，先运行这个单元格。
 """, en=r"""
-In the interactive figure below you change the four entries X[2, 0] … X[2, 3] of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, max|ΔY[i]|. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
+In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
 
 On the website the sliders work as they are: the result of every setting was computed by `lib` when this notebook ran. In Jupyter, run the cell first.
 """, ru=r"""
-В интерактивном рисунке ниже вы сами меняете четыре элемента X[2, 0]–X[2, 3] последней строки, с шагом 0,5. В таблице для обоих вычислений показано наибольшее отклонение каждой строки выхода от исходного выхода, max|ΔY[i]|. Передвиньте любой ползунок и сравните оба столбца: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
+В интерактивном рисунке ниже вы сами меняете четыре элемента $X[2, 0], \dots, X[2, 3]$ последней строки, с шагом 0,5. В таблице для обоих вычислений показано наибольшее отклонение каждой строки выхода от исходного выхода, $\max\lvert\Delta Y[i]\rvert$. Передвиньте любой ползунок и сравните оба столбца: с причинной маской отклонения строк 0 и 1 остаются ровно нулевыми и меняется только строка 2; без маски меняются все три строки.
 
 На сайте ползунки работают сразу: результат для каждого положения посчитан библиотекой `lib` при выполнении этого блокнота. В Jupyter сначала выполните ячейку.
 """)
@@ -700,12 +717,18 @@ code("""
 from figures.interactive import last_row_experiment
 
 figure = last_row_experiment(X, [causal_attention, unmasked_attention])
-rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}    #zh (设置数, 2) #en (settings, 2) #ru (число положений, 2)
+#zh (设置数, 2)
+#en (settings, 2)
+#ru (число положений, 2)
+rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}
 #zh 每一种设置下：有掩码时恰好为 0；无掩码时，除了 X 未改动的那一种，都不为 0
-#en every setting: exactly 0 with the mask; without it nonzero, except for X unchanged
-#ru при любом положении: с маской ровно 0; без маски не 0, кроме положения с исходным X
+#en every setting: exactly 0 with the mask; without it nonzero, except for X
+#en unchanged
+#ru при любом положении: с маской ровно 0; без маски не 0, кроме положения с
+#ru исходным X
 assert (rows_01["causal_attention"] == 0).all()
-assert (rows_01["unmasked_attention"] > 0).sum() == 2 * (len(figure.states) - 1)
+assert ((rows_01["unmasked_attention"] > 0).sum()
+        == 2 * (len(figure.states) - 1))
 figure
 """)
 
@@ -813,7 +836,8 @@ code("""
 key_real_left = np.array([False, True, True])
 allowed_left = allowed & key_real_left[None, :]                 # (T, T)
 print(allowed_left.astype(int))
-Y_left_real = masked_softmax(attention_scores(left[1:], left), allowed_left[1:]) @ left
+Y_left_real = masked_softmax(attention_scores(left[1:], left),
+                             allowed_left[1:]) @ left
 gap_repaired = float(np.abs(Y_left_real - Y_alone).max())
 print("max|Δ| < 1e-12:", gap_repaired < 1e-12)
 assert gap_repaired < 1e-12
@@ -833,34 +857,34 @@ With this condition the outputs of the real queries differ from the unpadded one
 md(zh=r"""
 ## 1.11 小结
 
-* 先确定许可集合 j ≤ i，再在它上面归一化。禁止的键必须排除在归一化之外：把分数置 0 不算禁止（exp(0) = 1）；先 softmax 后清零，不但行和不为 1，未来还会经由分母漏进来。
-* 位置 i 可以读取自己：输入 i 是已经看到的词元，答案在位置 i + 1。每个查询至少有一个可读的键，这是由对角线 j = i 保证的；位置 0 上的 BOS 只是让读取位置 0 无害。把 ≤ 写成 < 时，不管位置 0 上放的是什么，第 0 行都是空的。
+* 先确定许可集合 $j \le i$，再在它上面归一化。禁止的键必须排除在归一化之外：把分数置 0 不算禁止（$\exp(0) = 1$）；先 softmax 后清零，不但行和不为 1，未来还会经由分母漏进来。
+* 位置 i 可以读取自己：输入 i 是已经看到的词元，答案在位置 i + 1。每个查询至少有一个可读的键，这是由对角线 j = i 保证的；位置 0 上的 BOS 只是让读取位置 0 无害。把 $\le$ 写成 $<$ 时，不管位置 0 上放的是什么，第 0 行都是空的。
 * `allowed`（真 = 允许读取）和 `future`（真 = 禁止读取）互为补集，按名字传参，绝不互换。
-* 空行（没有可读键的查询）是错误，必须报错：−∞ 会把它变成 NaN，−10⁹ 之类的有限负数会把它悄悄变成均匀分布，连未来一起读进来。
+* 空行（没有可读键的查询）是错误，必须报错：$-\infty$ 会把它变成 NaN，$-10^9$ 之类的有限负数会把它悄悄变成均匀分布，连未来一起读进来。
 * 填充位置的查询照常计算，是否计分只看目标是否为 −100：这是不计分的输出，不是空行。真实的 EOS 目标必须计分，EOS 不是填充编号。
-* 允许任意填充的模型，许可集合是 j ≤ i 与“键 j 是真实位置”的交集；只做右填充时，填充键已经落在每个真实查询的未来里，单靠因果掩码就够了。左填充会改变掩码与位置之间的约定（§1.10），本章不支持。
+* 允许任意填充的模型，许可集合是 $j \le i$ 与“键 j 是真实位置”的交集；只做右填充时，填充键已经落在每个真实查询的未来里，单靠因果掩码就够了。左填充会改变掩码与位置之间的约定（§1.10），本章不支持。
 
 本节的练习在 `exercises/zh/ex01_allowed_set.ipynb`。下一节（§2）把一个头拆成多个头。
 """, en=r"""
 ## 1.11 Summary
 
-* Fix the allowed set j ≤ i first, then normalise over it. Forbidden keys have to be excluded from the normalisation: a score of 0 forbids nothing (exp(0) = 1), and applying softmax first and zeroing afterwards not only breaks the row sums but also lets the future in through the denominator.
+* Fix the allowed set $j \le i$ first, then normalise over it. Forbidden keys have to be excluded from the normalisation: a score of 0 forbids nothing ($\exp(0) = 1$), and applying softmax first and zeroing afterwards not only breaks the row sums but also lets the future in through the denominator.
 * Position i may read itself: input i is a token already seen, and the answer sits at position i + 1. Every query has at least one readable key thanks to the diagonal j = i; BOS at position 0 only makes reading position 0 harmless. With `<` instead of `≤`, row 0 is empty whatever token stands at position 0.
 * `allowed` (True = may read) and `future` (True = forbidden) are complements; pass them by name and never one for the other.
-* An empty row (a query with no key to read) is an error and raises an exception: −∞ turns it into NaN, and a finite constant such as −10⁹ quietly turns it into a uniform row that reads the future as well.
+* An empty row (a query with no key to read) is an error and raises an exception: $-\infty$ turns it into NaN, and a finite constant such as $-10^9$ quietly turns it into a uniform row that reads the future as well.
 * Queries at right-padded positions are computed as usual; whether they are scored depends only on whether the target is −100. Such a query is an unscored output, not an empty row. Real EOS targets must be scored, and EOS is not a padding index.
-* A model that allows padding anywhere intersects j ≤ i with "key j is a real position"; with right padding only, the padding keys already lie in the future of every real query, so the causal mask alone suffices. Left padding would change how masks and positions fit together (§1.10), and this chapter does not support it.
+* A model that allows padding anywhere intersects $j \le i$ with "key j is a real position"; with right padding only, the padding keys already lie in the future of every real query, so the causal mask alone suffices. Left padding would change how masks and positions fit together (§1.10), and this chapter does not support it.
 
 The exercises for this section are in `exercises/en/ex01_allowed_set.ipynb`. The next section (§2) splits one head into several.
 """, ru=r"""
 ## 1.11 Итоги
 
-* Сначала фиксируем множество разрешённых позиций j ≤ i, затем нормализуем по нему. Запрещённые ключи нужно исключить из нормализации: нулевая оценка ничего не запрещает (exp(0) = 1), а если сначала применить softmax и лишь потом обнулить будущее, то не только нарушаются суммы строк, но и будущее просачивается через знаменатель.
+* Сначала фиксируем множество разрешённых позиций $j \le i$, затем нормализуем по нему. Запрещённые ключи нужно исключить из нормализации: нулевая оценка ничего не запрещает ($\exp(0) = 1$), а если сначала применить softmax и лишь потом обнулить будущее, то не только нарушаются суммы строк, но и будущее просачивается через знаменатель.
 * Позиции i можно читать саму себя: вход i — уже увиденный токен, а ответ лежит в позиции i + 1. Хотя бы один доступный ключ у каждого запроса есть благодаря диагонали j = i; BOS в позиции 0 лишь делает чтение позиции 0 безвредным. Если написать `<` вместо `≤`, строка 0 пуста, какой бы токен ни стоял в позиции 0.
 * `allowed` (True — читать можно) и `future` (True — читать нельзя) дополняют друг друга; передавайте их по имени и никогда не подставляйте одну вместо другой.
-* Пустая строка (запрос, которому нечего читать) — ошибка, о которой сообщает исключение: −∞ превращает её в NaN, а конечная константа вроде −10⁹ незаметно делает её равномерной, и запрос читает в том числе будущее.
+* Пустая строка (запрос, которому нечего читать) — ошибка, о которой сообщает исключение: $-\infty$ превращает её в NaN, а конечная константа вроде $-10^9$ незаметно делает её равномерной, и запрос читает в том числе будущее.
 * Запросы в позициях дополнения справа вычисляются как обычно; учитываются ли они, зависит только от того, равна ли целевая метка −100. Такой запрос — неучитываемый выход, а не пустая строка. Настоящие целевые метки EOS обязательно учитываются, и EOS — не индекс дополнения.
-* Если дополнение может стоять где угодно, множество разрешённых позиций — пересечение условия j ≤ i и условия «ключ j — настоящая позиция»; при дополнении только справа ключи дополнения и так лежат в будущем каждого настоящего запроса, поэтому одной причинной маски достаточно. Дополнение слева изменило бы то, как согласованы маски и позиции (§1.10); эта глава его не поддерживает.
+* Если дополнение может стоять где угодно, множество разрешённых позиций — пересечение условия $j \le i$ и условия «ключ j — настоящая позиция»; при дополнении только справа ключи дополнения и так лежат в будущем каждого настоящего запроса, поэтому одной причинной маски достаточно. Дополнение слева изменило бы то, как согласованы маски и позиции (§1.10); эта глава его не поддерживает.
 
 Упражнения к разделу — в `exercises/ru/ex01_allowed_set.ipynb`. В следующем разделе (§2) одна голова разбивается на несколько.
 """)

@@ -11,8 +11,8 @@ md(zh=r"""
 本节内容：
 
 * §2.1 先把多头注意力写成 H 个独立的头：各自投影、各自读取，拼接后乘 $W_O$；它与 `lib` 中的拆分写法结果相同；
-* §2.2 从 B×T×D 拆分到 B×H×T×d，以及一种形状正确、内容却错误的 `reshape`；
-* §2.3 每个头按自己的 √d 缩放，并各自归一化；
+* §2.2 从 $B \times T \times D$ 拆分到 $B \times H \times T \times d$，以及一种形状正确、内容却错误的 `reshape`；
+* §2.3 每个头按自己的 $\sqrt d$ 缩放，并各自归一化；
 * §2.4 合并头与输出投影 $W_O$，以及它为什么不是可有可无的装饰；
 * §2.5 例 1：两头注意力，先手算，再用 `lib` 算；
 * §2.6 固定 D 时头数 H 的代价：参数量、注意力表的内存、运算量；
@@ -30,8 +30,8 @@ Why do it? A softmax gives each query a total weight of 1. One head can put near
 In this section:
 
 * §2.1 builds multi-head attention first as H independent heads, each with its own projections, whose outputs are concatenated and multiplied by $W_O$; the result equals that of the split form used in `lib`;
-* §2.2 splits B×T×D into B×H×T×d and shows a `reshape` that has the right shape and the wrong contents;
-* §2.3 explains why every head scales by its own √d and normalises on its own;
+* §2.2 splits $B \times T \times D$ into $B \times H \times T \times d$ and shows a `reshape` that has the right shape and the wrong contents;
+* §2.3 explains why every head scales by its own $\sqrt d$ and normalises on its own;
 * §2.4 merges the heads and shows why the output projection $W_O$ is not decoration;
 * §2.5 works through Example 1, a two-head computation, by hand and with `lib`;
 * §2.6 counts what the number of heads H costs at fixed D: parameters, attention-table memory, operations;
@@ -49,8 +49,8 @@ Notation: B is the batch size, T the number of positions, D the model width, H t
 В этом разделе:
 
 * §2.1 — сначала многоголовое внимание как H независимых голов: у каждой свои проекции, выходы склеиваются и умножаются на $W_O$; результат совпадает с тем, что даёт запись через разбиение, принятая в `lib`;
-* §2.2 — разбиение B×T×D → B×H×T×d и `reshape`, после которого форма правильная, а содержимое — нет;
-* §2.3 — почему каждая голова делит оценки на свой √d и нормализует их отдельно;
+* §2.2 — разбиение $B \times T \times D$ → $B \times H \times T \times d$ и `reshape`, после которого форма правильная, а содержимое — нет;
+* §2.3 — почему каждая голова делит оценки на свой $\sqrt d$ и нормализует их отдельно;
 * §2.4 — склейка голов и выходная проекция $W_O$; почему эта проекция — не украшение;
 * §2.5 — пример 1: двухголовое внимание вручную и через `lib`;
 * §2.6 — во что обходится число голов H при фиксированном D: параметры, память под таблицы внимания, число операций;
@@ -82,39 +82,43 @@ def r(x, digits=6):
 md(zh=r"""
 ## 2.1 H 个独立的头：各自读取，拼接后乘 $W_O$
 
-构造多头注意力最直接的办法，是把单头注意力（§0.2 有它的示意图）原样用上 H 次，每次都带上 §1 的掩码。第 h 个头有自己的三个投影矩阵，形状都是 D×d：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 T×d 的输出。H 个头的输出按头的顺序拼接成 T×D，最后再乘输出投影 $W_O$（D×D）。
+构造多头注意力最直接的办法，是把单头注意力（§0.2 有它的示意图）原样用上 H 次，每次都带上 §1 的掩码。第 h 个头有自己的三个投影矩阵，形状都是 $D \times d$：它把输入投影成自己的查询、键和值（宽度都是 d），在它们上面做 §1 的因果注意力，得到 $T \times d$ 的输出。H 个头的输出按头的顺序拼接成 $T \times D$，最后再乘输出投影 $W_O$（$D \times D$）。
 
-每个头的三个 D×d 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 D×D 矩阵 $W_Q$、$W_K$、$W_V$，第 h 个头用的是其中的第 h·d～h·d + d − 1 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
+每个头的三个 $D \times d$ 矩阵不必分开存放。把 H 个头的矩阵并排放在一起，就得到三个 $D \times D$ 矩阵 $W_Q$、$W_K$、$W_V$，第 h 个头用的是其中的第 $h \cdot d$～$h \cdot d + d - 1$ 列。下面用一个小的随机例子（T = 5、D = 8、H = 2，于是 d = 4）逐头计算，只用到 §1 的 `causal_attention`；再把结果与 `lib.attention.multi_head_attention` 比较，后者用的是 §2.2 要讲的拆分写法。
 """, en=r"""
 ## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-The most direct way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape D×d: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a T×d output. The outputs of the H heads are concatenated in head order into a T×D array, which is then multiplied by the output projection $W_O$ (D×D).
+The most direct way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
 
-The three D×d matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three D×D matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns h·d to h·d + d − 1 of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
+The three $D \times d$ matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three $D \times D$ matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns $h \cdot d$ to $h \cdot d + d - 1$ of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """, ru=r"""
 ## 2.1 H независимых голов: склейка и умножение на $W_O$
 
-Самый прямой способ построить многоголовое внимание — применить одноголовое внимание (его схема — в §0.2) с маской из §1 H раз. У головы h три собственные матрицы проекций размера D×d: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера T×d. Выходы H голов склеиваются по порядку голов в массив T×D, который затем умножается на выходную проекцию $W_O$ (D×D).
+Самый прямой способ построить многоголовое внимание — применить одноголовое внимание (его схема — в §0.2) с маской из §1 H раз. У головы h три собственные матрицы проекций размера $D \times d$: она проецирует вход в свои запросы, ключи и значения ширины d, выполняет над ними причинное внимание из §1 и возвращает выход размера $T \times d$. Выходы H голов склеиваются по порядку голов в массив $T \times D$, который затем умножается на выходную проекцию $W_O$ ($D \times D$).
 
-Хранить три матрицы D×d каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы D×D — $W_Q$, $W_K$ и $W_V$, и голова h берёт из каждой столбцы с h·d по h·d + d − 1. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
+Хранить три матрицы $D \times d$ каждой головы по отдельности не нужно. Если поставить матрицы всех H голов рядом, получатся три матрицы $D \times D$ — $W_Q$, $W_K$ и $W_V$, и голова h берёт из каждой столбцы с $h \cdot d$ по $h \cdot d + d - 1$. Ниже небольшой случайный пример (T = 5, D = 8, H = 2, то есть d = 4) считается голова за головой с помощью одной лишь `causal_attention` из §1, а результат сравнивается с `lib.attention.multi_head_attention`, которая использует разбиение на головы из §2.2.
 """)
 
 code(r"""
 rng = np.random.default_rng(2)
 T5, D, H = 5, 8, 2
 d = D // H
-xs = rng.normal(size=(1, T5, D))                                    # (1, T, D)
-w_q, w_k, w_v, w_o = rng.normal(size=(4, D, D)) / np.sqrt(D)        # (D, D) ×4
+xs = rng.normal(size=(1, T5, D))                              # (1, T, D)
+w_q, w_k, w_v, w_o = rng.normal(size=(4, D, D)) / np.sqrt(D)  # (D, D) ×4
 
 outputs_by_head = []
 for h_ in range(H):
-    cols = slice(h_ * d, (h_ + 1) * d)      #zh 第 h 个头的列：h·d ～ h·d + d − 1 #en columns of head h: h·d to h·d + d − 1 #ru столбцы головы h: с h·d по h·d + d − 1
-    q_h = xs @ w_q[:, cols]                                         # (1, T, d)
-    k_h = xs @ w_k[:, cols]                                         # (1, T, d)
-    v_h = xs @ w_v[:, cols]                                         # (1, T, d)
-    outputs_by_head.append(causal_attention(q_h, k_h, v_h))         # (1, T, d)
-one_by_one = np.concatenate(outputs_by_head, axis=-1) @ w_o         # (1, T, D)
-with_split = multi_head_attention(xs, w_q, w_k, w_v, w_o, n_heads=H)   # (1, T, D)
+    #zh 第 h 个头的列：h·d ～ h·d + d − 1
+    #en columns of head h: h·d to h·d + d − 1
+    #ru столбцы головы h: с h·d по h·d + d − 1
+    cols = slice(h_ * d, (h_ + 1) * d)
+    q_h = xs @ w_q[:, cols]                                  # (1, T, d)
+    k_h = xs @ w_k[:, cols]                                  # (1, T, d)
+    v_h = xs @ w_v[:, cols]                                  # (1, T, d)
+    outputs_by_head.append(causal_attention(q_h, k_h, v_h))  # (1, T, d)
+one_by_one = np.concatenate(outputs_by_head, axis=-1) @ w_o  # (1, T, D)
+# (1, T, D)
+with_split = multi_head_attention(xs, w_q, w_k, w_v, w_o, n_heads=H)
 gap = np.abs(one_by_one - with_split).max()
 print(one_by_one.shape, with_split.shape)
 print("max|Δ| < 1e-14:", gap < 1e-14)
@@ -144,52 +148,59 @@ The output side has a similar identity: concatenating and multiplying by $W_O$ i
 
 code(r"""
 #zh 投影：第 h 个头的窄乘积，就是全宽乘积的第 h 个列块
-#en projections: the narrow product of head h is column block h of the full-width product
-#ru проекции: узкое произведение головы h — это блок столбцов h произведения на полную ширину
-blocks_match = all(np.allclose((xs @ w_)[..., h_ * d:(h_ + 1) * d], xs @ w_[:, h_ * d:(h_ + 1) * d],
-                               rtol=0, atol=1e-14)
-                   for w_ in (w_q, w_k, w_v) for h_ in range(H))
+#en projections: the narrow product of head h is column block h of the
+#en full-width product
+#ru проекции: узкое произведение головы h — это блок столбцов h произведения
+#ru на полную ширину
+blocks_match = all(
+    np.allclose((xs @ w_)[..., h_ * d:(h_ + 1) * d],
+                xs @ w_[:, h_ * d:(h_ + 1) * d], rtol=0, atol=1e-14)
+    for w_ in (w_q, w_k, w_v) for h_ in range(H))
 #zh 输出：拼接后乘 W_O，等于每个头乘 W_O 中自己的 d 行，再相加
-#en output: concatenate, then W_O, equals each head times its own d rows of W_O, summed over heads
-#ru выход: склейка и W_O — то же, что выход каждой головы на её d строк W_O, сложенный по головам
-by_rows_of_w_o = sum(outputs_by_head[h_] @ w_o[h_ * d:(h_ + 1) * d] for h_ in range(H))   # (1, T, D)
+#en output: concatenate, then W_O, equals each head times its own d rows of
+#en W_O, summed over heads
+#ru выход: склейка и W_O — то же, что выход каждой головы на её d строк W_O,
+#ru сложенный по головам
+# (1, T, D)
+by_rows_of_w_o = sum(outputs_by_head[h_] @ w_o[h_ * d:(h_ + 1) * d]
+                     for h_ in range(H))
 rows_match = np.allclose(by_rows_of_w_o, one_by_one, rtol=0, atol=1e-14)
 print(blocks_match, rows_match)
 assert blocks_match and rows_match
 """)
 
 md(zh=r"""
-## 2.2 拆分：第 h 个头的第 a 个坐标就是第 h·d + a 号特征
+## 2.2 拆分：第 h 个头的第 a 个坐标就是第 $h \cdot d + a$ 号特征
 
-Q、K、V 的投影输出形状都是 B×T×D。拆分要一次完成 §2.1 中逐头截取列块的工作：先把最后一维切成 H 段连续的 d 维，再把“头”这一轴移到时间轴前面：
+Q、K、V 的投影输出形状都是 $B \times T \times D$。拆分要一次完成 §2.1 中逐头截取列块的工作：先把最后一维切成 H 段连续的 d 维，再把“头”这一轴移到时间轴前面：
 
 (B, T, D) → `reshape` → (B, T, H, d) → 交换轴 → (B, H, T, d)。
 
-只需要记住一条规则：**第 h 个头在位置 t 的第 a 个坐标，就是同一位置 t 的第 h·d + a 号特征。** `lib.attention.split_heads` 正是这样拆分的，`merge_heads` 再把它原样拼回去。
+只需要记住一条规则：**第 h 个头在位置 t 的第 a 个坐标，就是同一位置 t 的第 $h \cdot d + a$ 号特征。** `lib.attention.split_heads` 正是这样拆分的，`merge_heads` 再把它原样拼回去。
 
 ![拆分与合并头：一个位置的 8 个特征中，特征 0～3 进入头 0，特征 4～7 进入头 1，头 h 的坐标 a 就是特征 h·d + a（d = 4）；两个头在同一个许可集合上各自做注意力；输出按头的顺序拼接回 8 个特征，再乘以 W_O，每个输出特征都混合了两个头。](figures/heads.svg)
 
 为了逐项核对这条规则，我们构造一个“每个元素都写着自己地址”的输入：`x = np.arange(B*T*D).reshape(B, T, D)`。元素的值就是它在 (b, t, f) 中的扁平编号，看一眼数值就知道它从哪里来。下面取 B = 2、T = 3、D = 8、H = 2，于是 d = 4，一共 48 个元素。
 """, en=r"""
-## 2.2 Splitting: coordinate a of head h is feature h·d + a
+## 2.2 Splitting: coordinate a of head h is feature $h \cdot d + a$
 
-The Q, K and V projections all produce B×T×D arrays. The split does in one step what the loop of §2.1 did head by head by slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
+The Q, K and V projections all produce $B \times T \times D$ arrays. The split does in one step what the loop of §2.1 did head by head by slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
-There is one rule to remember: **coordinate a of head h at position t is feature h·d + a at the same position t.** `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
+There is one rule to remember: **coordinate a of head h at position t is feature $h \cdot d + a$ at the same position t.** `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
 
 ![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
 
 To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, f), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
 """, ru=r"""
-## 2.2 Разбиение: координата a головы h — это признак h·d + a
+## 2.2 Разбиение: координата a головы h — это признак $h \cdot d + a$
 
-Проекции Q, K и V выдают массивы B×T×D. Разбиение должно за один раз сделать то, что цикл из §2.1 делал голова за головой, вырезая блоки столбцов: последнюю ось режут на H идущих подряд блоков по d признаков, а затем ось голов переставляют перед осью времени:
+Проекции Q, K и V выдают массивы $B \times T \times D$. Разбиение должно за один раз сделать то, что цикл из §2.1 делал голова за головой, вырезая блоки столбцов: последнюю ось режут на H идущих подряд блоков по d признаков, а затем ось голов переставляют перед осью времени:
 
 (B, T, D) → `reshape` → (B, T, H, d) → перестановка осей → (B, H, T, d).
 
-Запомнить нужно одно правило: **координата a головы h в позиции t — это признак h·d + a в той же позиции t.** Именно так разбивает `lib.attention.split_heads`, а `merge_heads` собирает всё обратно.
+Запомнить нужно одно правило: **координата a головы h в позиции t — это признак $h \cdot d + a$ в той же позиции t.** Именно так разбивает `lib.attention.split_heads`, а `merge_heads` собирает всё обратно.
 
 ![Разбиение и склейка голов: из 8 признаков одной позиции признаки 0–3 идут в голову 0, а 4–7 — в голову 1, то есть координата a головы h — это признак h·d + a (d = 4); обе головы работают по одному множеству разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов и умножаются на W_O, так что каждый признак выхода смешивает обе головы.](figures/heads.svg)
 
@@ -199,7 +210,10 @@ To check the rule entry by entry we build an input in which every entry carries 
 code(r"""
 B, T, D, H = 2, 3, 8, 2
 d = D // H
-x = np.arange(B * T * D).reshape(B, T, D)       #zh x[b, t, f] = (b, t, f) 的扁平编号 #en x[b, t, f] = flat index of (b, t, f) #ru x[b, t, f] = сквозной номер элемента (b, t, f)
+#zh x[b, t, f] = (b, t, f) 的扁平编号
+#en x[b, t, f] = flat index of (b, t, f)
+#ru x[b, t, f] = сквозной номер элемента (b, t, f)
+x = np.arange(B * T * D).reshape(B, T, D)
 
 
 def origin(value):
@@ -214,16 +228,22 @@ def mismatches(split):
     #en every (b, h, t, a) whose entry is not feature h*d + a of x at (b, t)
     #ru все (b, h, t, a), где стоит не признак h*d + a элемента x в (b, t)
     return [(b, h, t, a)
-            for b, h, t, a in itertools.product(range(B), range(H), range(T), range(d))
+            for b, h, t, a in itertools.product(
+                range(B), range(H), range(T), range(d))
             if split[b, h, t, a] != x[b, t, h * d + a]]
 
 
 heads = split_heads(x, H)                       # (B, H, T, d)
 print(x.shape, "->", heads.shape)
 print(len(mismatches(heads)), "/", heads.size)
-print(heads[0, 1])                              #zh 第 0 条序列、第 1 个头：t = 0、1、2 时的第 4～7 号特征 #en sequence 0, head 1: features 4 to 7 at t = 0, 1, 2 #ru последовательность 0, голова 1: признаки 4–7 при t = 0, 1, 2
-assert heads.shape == (B, H, T, d) and heads.size == 48 and mismatches(heads) == []
-assert [origin(v)[1:] for v in heads[0, 1, :, 0]] == [(0, 4), (1, 4), (2, 4)]
+#zh 第 0 条序列、第 1 个头：t = 0、1、2 时的第 4～7 号特征
+#en sequence 0, head 1: features 4 to 7 at t = 0, 1, 2
+#ru последовательность 0, голова 1: признаки 4–7 при t = 0, 1, 2
+print(heads[0, 1])
+assert (heads.shape == (B, H, T, d) and heads.size == 48
+        and mismatches(heads) == [])
+assert ([origin(v)[1:] for v in heads[0, 1, :, 0]]
+        == [(0, 4), (1, 4), (2, 4)])
 """)
 
 md(
@@ -232,34 +252,42 @@ md(
 
 ### 形状合法、内容错误的 `reshape`
 
-一个诱人的捷径是直接写 `x.reshape(B, H, T, d)`：形状恰好是想要的，也从不报错。可是 `reshape` 只会按内存顺序重新读取数据，而内存里 T 行、每行 D 个特征是一行接一行排列的。把这串数切成 H·T 段、每段长 d，就会把**不同时刻**的片段放进同一个头。同一个逐项检查就能抓住它：
+一个诱人的捷径是直接写 `x.reshape(B, H, T, d)`：形状恰好是想要的，也从不报错。可是 `reshape` 只会按内存顺序重新读取数据，而内存里 T 行、每行 D 个特征是一行接一行排列的。把这串数切成 $H\cdot T$ 段、每段长 d，就会把**不同时刻**的片段放进同一个头。同一个逐项检查就能抓住它：
 """,
     en=r"""
 All 48 entries agree. In head 1 of sequence 0 the three rows are features 4 to 7 at t = 0, 1, 2: each row still belongs to one time step; it just holds a different group of coordinates.
 
 ### A `reshape` with the right shape and the wrong contents
 
-A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into H·T pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
+A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into $H\cdot T$ pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
 """,
     ru=r"""
 Все 48 элементов совпали. В голове 1 последовательности 0 три строки — это признаки 4–7 в моменты t = 0, 1, 2: каждая строка по-прежнему относится к одному моменту времени, просто содержит другую группу координат.
 
 ### Один `reshape`: форма верна, содержимое — нет
 
-Соблазнительно написать просто `x.reshape(B, H, T, d)`: форма получается ровно та, что нужна, и никакой ошибки не возникает. Но `reshape` лишь перечитывает память по порядку, а в памяти T строк по D признаков лежат одна за другой. Если нарезать этот поток на H·T кусков длины d, в одну голову попадут куски из **разных моментов времени**. Та же поэлементная проверка это обнаруживает:
+Соблазнительно написать просто `x.reshape(B, H, T, d)`: форма получается ровно та, что нужна, и никакой ошибки не возникает. Но `reshape` лишь перечитывает память по порядку, а в памяти T строк по D признаков лежат одна за другой. Если нарезать этот поток на $H\cdot T$ кусков длины d, в одну голову попадут куски из **разных моментов времени**. Та же поэлементная проверка это обнаруживает:
 """,
 )
 
 code(r"""
-wrong = x.reshape(B, H, T, d)                   #zh 形状相同，但没有交换轴 #en same shape, no axis swap #ru та же форма, без перестановки осей
+wrong = x.reshape(B, H, T, d)  #zh 形状相同，但没有交换轴 #en same shape, no axis swap #ru та же форма, без перестановки осей
 bad = mismatches(wrong)
 print(wrong.shape == heads.shape)
 print(len(bad), "/", wrong.size)
 b, h, t, a = bad[0]
-print((b, h, t, a), origin(wrong[b, h, t, a]), (b, t, h * d + a))   #zh 槽位、它装的内容、它应装的内容 #en slot, what it holds, what it should hold #ru место, что в нём лежит, что там должно быть
-print(np.array_equal(wrong.reshape(B, T, D), x), np.array_equal(merge_heads(heads), x))   #zh 两种往返都能还原 #en both round trips pass #ru оба пути «туда и обратно» проходят
+#zh 槽位、它装的内容、它应装的内容
+#en slot, what it holds, what it should hold
+#ru место, что в нём лежит, что там должно быть
+print((b, h, t, a), origin(wrong[b, h, t, a]), (b, t, h * d + a))
+#zh 两种往返都能还原
+#en both round trips pass
+#ru оба пути «туда и обратно» проходят
+print(np.array_equal(wrong.reshape(B, T, D), x),
+      np.array_equal(merge_heads(heads), x))
 assert wrong.shape == heads.shape and len(bad) == 32
-assert (b, h, t, a) == (0, 0, 1, 0) and origin(wrong[0, 0, 1, 0]) == (0, 0, 4)
+assert ((b, h, t, a) == (0, 0, 1, 0)
+        and origin(wrong[0, 0, 1, 0]) == (0, 0, 4))
 assert np.array_equal(wrong.reshape(B, T, D), x)
 """)
 
@@ -267,29 +295,32 @@ md(
     zh=r"""
 形状检查通过了，48 个元素里却有 32 个放错了位置。第一个错处：第 0 个头在 t = 1 这一行的第 0 个坐标，本该是时刻 1 的第 0 号特征，实际装的却是**时刻 0** 的第 4 号特征。
 
-还要注意，有一种检查**抓不住**这个错误：用 `wrong.reshape(B, T, D)` 变回去，得到的 `x` 分毫不差，所以“往返一次能还原”的测试同样会通过。只有把每个下标和规则 h·d + a 逐项对照的检查，才能发现问题。
+还要注意，有一种检查**抓不住**这个错误：用 `wrong.reshape(B, T, D)` 变回去，得到的 `x` 分毫不差，所以“往返一次能还原”的测试同样会通过。只有把每个下标和规则 $h \cdot d + a$ 逐项对照的检查，才能发现问题。
 
 接下来看看时间被打乱成了什么样子。下面两个数组列出每个头的每一行实际来自哪个时刻，先是正确的拆分，再是只用 `reshape` 的拆分：
 """,
     en=r"""
 The shape test passes, yet 32 of the 48 entries are in the wrong place. The first one: coordinate 0 of head 0 in the row for t = 1 should be feature 0 of time 1, but it holds feature 4 of **time 0**.
 
-Notice also what does **not** catch the bug: reshaping back with `wrong.reshape(B, T, D)` gives `x` exactly, so a round-trip test passes as well. Only a check that compares individual indices with the rule h·d + a finds the problem.
+Notice also what does **not** catch the bug: reshaping back with `wrong.reshape(B, T, D)` gives `x` exactly, so a round-trip test passes as well. Only a check that compares individual indices with the rule $h \cdot d + a$ finds the problem.
 
 Now let us see what happened to time. The two arrays below give, for every row of every head, the time step its contents came from, first for the correct split and then for the reshape-only one:
 """,
     ru=r"""
 Проверка формы проходит, а 32 элемента из 48 стоят не на своих местах. Первый из них: координата 0 головы 0 в строке t = 1 должна быть признаком 0 момента 1, а содержит признак 4 **момента 0**.
 
-Обратите внимание и на то, что эту ошибку **не** обнаруживает: обратное преобразование `wrong.reshape(B, T, D)` возвращает ровно `x`, так что тест «туда и обратно» тоже проходит. Найти ошибку может только проверка, которая сверяет отдельные индексы с правилом h·d + a.
+Обратите внимание и на то, что эту ошибку **не** обнаруживает: обратное преобразование `wrong.reshape(B, T, D)` возвращает ровно `x`, так что тест «туда и обратно» тоже проходит. Найти ошибку может только проверка, которая сверяет отдельные индексы с правилом $h \cdot d + a$.
 
 Посмотрим теперь, что стало со временем. Два массива ниже показывают для каждой строки каждой головы, из какого момента времени взято её содержимое: сначала при правильном разбиении, затем при разбиении одним `reshape`:
 """,
 )
 
 code(r"""
-time_right = np.unravel_index(heads[0], x.shape)[1][:, :, 0]   #zh (H, T)：第 0 条序列每一行背后的时刻 #en (H, T): the time behind each row, sequence 0 #ru (H, T): момент времени за каждой строкой, последовательность 0
-time_wrong = np.unravel_index(wrong[0], x.shape)[1][:, :, 0]   # (H, T)
+#zh (H, T)：第 0 条序列每一行背后的时刻
+#en (H, T): the time behind each row, sequence 0
+#ru (H, T): момент времени за каждой строкой, последовательность 0
+time_right = np.unravel_index(heads[0], x.shape)[1][:, :, 0]
+time_wrong = np.unravel_index(wrong[0], x.shape)[1][:, :, 0]  # (H, T)
 print(time_right)
 print(time_wrong)
 assert np.array_equal(time_right, [[0, 1, 2], [0, 1, 2]])
@@ -297,9 +328,15 @@ assert np.array_equal(time_wrong, [[0, 0, 1], [1, 2, 2]])
 
 rng = np.random.default_rng(0)
 xf = rng.normal(size=(B, T, D))
-right_out = merge_heads(causal_attention(*[split_heads(xf, H)] * 3))    #zh 单位 Q/K/V，正确拆分 #en identity Q/K/V, correct split #ru единичные Q/K/V, правильное разбиение
+#zh 单位 Q/K/V，正确拆分
+#en identity Q/K/V, correct split
+#ru единичные Q/K/V, правильное разбиение
+right_out = merge_heads(causal_attention(*[split_heads(xf, H)] * 3))
 w = xf.reshape(B, H, T, d)
-wrong_out = causal_attention(w, w, w).reshape(B, T, D)                  #zh 同上，但只用 reshape 拆分 #en the same with the reshape-only split #ru то же при разбиении одним reshape
+#zh 同上，但只用 reshape 拆分
+#en the same with the reshape-only split
+#ru то же при разбиении одним reshape
+wrong_out = causal_attention(w, w, w).reshape(B, T, D)
 print(r(np.abs(right_out - wrong_out).max(), 3))
 assert np.abs(right_out - wrong_out).max() > 0.1
 """)
@@ -323,7 +360,8 @@ The figure below shows both layouts for sequence 0. Each cell is a slot (h, t, a
 )
 
 code(r"""
-plots.head_layout_picture({"split_heads(x, H)": heads[0], "x.reshape(B, H, T, d)": wrong[0]}, width=D)
+plots.head_layout_picture({"split_heads(x, H)": heads[0],
+                           "x.reshape(B, H, T, d)": wrong[0]}, width=D)
 plt.show()
 """, alt=dict(
     zh="第 0 条序列的两种布局，每格是槽位 (h, t, a)，颜色表示值来自哪个时刻。左图 split_heads：每个头的每一行只有一种颜色，与 t 一致；右图只用 reshape：同一个头里颜色混杂。",
@@ -333,41 +371,45 @@ plt.show()
 
 md(
     zh=r"""
-## 2.3 每个头按 √d 缩放，并各自归一化
+## 2.3 每个头按 $\sqrt d$ 缩放，并各自归一化
 
-在第 h 个头里，查询 i 与键 j 的分数是两个 d 维向量的点积，再除以 √d——这里的 d 是**这个头**的宽度，而不是 D：
+在第 h 个头里，查询 i 与键 j 的分数是两个 d 维向量的点积，再除以 $\sqrt d$——这里的 d 是**这个头**的宽度，而不是 D：
 
 $$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
 
-为什么是 √d？若各坐标相互独立、均值为 0、方差为 1，那么 d 个乘积之和的标准差是 √d，除以 √d 正好把分数拉回到 1 的量级。如果改除以 √D，每个头的分数会再缩小 √H 倍，softmax 就比设计的更“平”。下面用 d = 4、D = 8 做一个模拟：不缩放时标准差约为 2，除以 √d 后约为 1，除以 √D 后只剩约 0.7（理论值 1/√2 ≈ 0.707）。
+为什么是 $\sqrt d$？若各坐标相互独立、均值为 0、方差为 1，那么 d 个乘积之和的标准差是 $\sqrt d$，除以 $\sqrt d$ 正好把分数拉回到 1 的量级。如果改除以 $\sqrt D$，每个头的分数会再缩小 $\sqrt H$ 倍，softmax 就比设计的更“平”。下面用 d = 4、D = 8 做一个模拟：不缩放时标准差约为 2，除以 $\sqrt d$ 后约为 1，除以 $\sqrt D$ 后只剩约 0.7（理论值 $1/\sqrt 2 \approx 0.707$）。
 """,
     en=r"""
-## 2.3 Every head scales by √d and normalises on its own
+## 2.3 Every head scales by $\sqrt d$ and normalises on its own
 
-Inside head h the score of query i and key j is the dot product of two d-dimensional vectors divided by √d, where d is the width of **this head**, not D:
+Inside head h the score of query i and key j is the dot product of two d-dimensional vectors divided by $\sqrt d$, where d is the width of **this head**, not D:
 
 $$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
 
-Why √d? If the coordinates are independent with mean 0 and variance 1, a sum of d products has standard deviation √d, and dividing by √d brings the scores back to scale 1. Dividing by √D instead would shrink every head's scores by a further factor of √H and make its softmax flatter than intended. A simulation with d = 4 and D = 8 shows this: the standard deviation of the scores is about 2 without scaling, about 1 after division by √d, and only about 0.7 after division by √D (in theory 1/√2 ≈ 0.707).
+Why $\sqrt d$? If the coordinates are independent with mean 0 and variance 1, a sum of d products has standard deviation $\sqrt d$, and dividing by $\sqrt d$ brings the scores back to scale 1. Dividing by $\sqrt D$ instead would shrink every head's scores by a further factor of $\sqrt H$ and make its softmax flatter than intended. A simulation with d = 4 and D = 8 shows this: the standard deviation of the scores is about 2 without scaling, about 1 after division by $\sqrt d$, and only about 0.7 after division by $\sqrt D$ (in theory $1/\sqrt 2 \approx 0.707$).
 """,
     ru=r"""
-## 2.3 Каждая голова делит оценки на свой √d и нормализует их сама
+## 2.3 Каждая голова делит оценки на свой $\sqrt d$ и нормализует их сама
 
-Внутри головы h оценка запроса i и ключа j — это скалярное произведение двух d-мерных векторов, делённое на √d, где d — ширина **этой головы**, а не D:
+Внутри головы h оценка запроса i и ключа j — это скалярное произведение двух d-мерных векторов, делённое на $\sqrt d$, где d — ширина **этой головы**, а не D:
 
 $$s^{(h)}_{ij} = \frac{q^{(h)}_i \cdot k^{(h)}_j}{\sqrt d}.$$
 
-Почему √d? Если координаты независимы, со средним 0 и дисперсией 1, то стандартное отклонение суммы d произведений равно √d, и деление на √d возвращает оценки к масштабу 1. Деление на √D уменьшило бы оценки каждой головы ещё в √H раз, и softmax получился бы более плоским, чем задумано. Моделирование при d = 4 и D = 8 это подтверждает: без масштабирования стандартное отклонение около 2, после деления на √d — около 1, после деления на √D — всего около 0,7 (теоретически 1/√2 ≈ 0,707).
+Почему $\sqrt d$? Если координаты независимы, со средним 0 и дисперсией 1, то стандартное отклонение суммы d произведений равно $\sqrt d$, и деление на $\sqrt d$ возвращает оценки к масштабу 1. Деление на $\sqrt D$ уменьшило бы оценки каждой головы ещё в $\sqrt H$ раз, и softmax получился бы более плоским, чем задумано. Моделирование при d = 4 и D = 8 это подтверждает: без масштабирования стандартное отклонение около 2, после деления на $\sqrt d$ — около 1, после деления на $\sqrt D$ — всего около 0,7 (теоретически $1/\sqrt 2 \approx 0{,}707$).
 """,
 )
 
 code(r"""
 rng = np.random.default_rng(1)
 q_sample, k_sample = rng.normal(size=(2, 200_000, d))
-dots = (q_sample * k_sample).sum(axis=-1)                 #zh 200000 个宽度为 d = 4 的点积 #en 200000 dot products of width d = 4 #ru 200000 скалярных произведений ширины d = 4
+#zh 200000 个宽度为 d = 4 的点积
+#en 200000 dot products of width d = 4
+#ru 200000 скалярных произведений ширины d = 4
+dots = (q_sample * k_sample).sum(axis=-1)
 spread = [dots.std(), (dots / np.sqrt(d)).std(), (dots / np.sqrt(D)).std()]
 print(r(spread, 3))
-assert abs(spread[0] - 2) < 0.03 and abs(spread[1] - 1) < 0.015 and abs(spread[2] - 1 / np.sqrt(2)) < 0.01
+assert (abs(spread[0] - 2) < 0.03 and abs(spread[1] - 1) < 0.015
+        and abs(spread[2] - 1 / np.sqrt(2)) < 0.01)
 """)
 
 md(
@@ -389,16 +431,21 @@ We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projecte
 )
 
 code(r"""
-q, k, v = (split_heads(xs @ w_, H) for w_ in (w_q, w_k, w_v))      # (1, H, T, d) ×3
-future = causal_future(T5, T5)                                      #zh (T, T)，真 = 禁止读取 #en (T, T), True = forbidden #ru (T, T), True — читать нельзя
-scores = q @ k.swapaxes(-1, -2) / np.sqrt(d)                        #zh (1, H, T, T)，每个头一张表 #en (1, H, T, T), one table per head #ru (1, H, T, T), по таблице на голову
-weights = masked_softmax(scores, ~future)                           # (1, H, T, T)
+# (1, H, T, d) ×3
+q, k, v = (split_heads(xs @ w_, H) for w_ in (w_q, w_k, w_v))
+future = causal_future(T5, T5)                #zh (T, T)，真 = 禁止读取 #en (T, T), True = forbidden #ru (T, T), True — читать нельзя
+#zh (1, H, T, T)，每个头一张表
+#en (1, H, T, T), one table per head
+#ru (1, H, T, T), по таблице на голову
+scores = q @ k.swapaxes(-1, -2) / np.sqrt(d)
+weights = masked_softmax(scores, ~future)     # (1, H, T, T)
 print(weights.shape)
-print(r(weights.sum(axis=-1)))                                      #zh 每个头、每个查询一个和 #en one sum per head and query #ru по сумме на каждую голову и запрос
-print(weights[..., future].max())                                   #zh 未来键上的最大权重 #en the largest weight on a future key #ru наибольший вес на будущем ключе
+print(r(weights.sum(axis=-1)))     #zh 每个头、每个查询一个和 #en one sum per head and query #ru по сумме на каждую голову и запрос
+print(weights[..., future].max())  #zh 未来键上的最大权重 #en the largest weight on a future key #ru наибольший вес на будущем ключе
 head_gap = np.abs(weights[0, 0] - weights[0, 1]).max()
-print(r(head_gap, 3))                                               #zh 两个头的权重分配不同 #en the two heads weigh keys differently #ru головы распределяют веса по-разному
-assert np.allclose(weights.sum(axis=-1), 1) and (weights[..., future] == 0).all()
+print(r(head_gap, 3))  #zh 两个头的权重分配不同 #en the two heads weigh keys differently #ru головы распределяют веса по-разному
+assert (np.allclose(weights.sum(axis=-1), 1)
+        and (weights[..., future] == 0).all())
 assert np.allclose(weights @ v, causal_attention(q, k, v))
 assert head_gap > 0.1
 """)
@@ -418,7 +465,8 @@ The two heads look at the same positions under the same mask, yet they distribut
 code(r"""
 maps = [weights[0, h_] for h_ in range(H)]
 labels = [[[f"{value:.2f}" for value in row] for row in m] for m in maps]
-plots.heatmaps(maps, [f"h = {h_}" for h_ in range(H)], labels=labels, row_sums=True, cell_size=0.8)
+plots.heatmaps(maps, [f"h = {h_}" for h_ in range(H)], labels=labels,
+               row_sums=True, cell_size=0.8)
 plt.show()
 """, alt=dict(
     zh="两张 5×5 热图（h = 0 和 h = 1）：行 i 为查询，列 j 为键，格中写着权重。对角线以上全为 0，每行之和为 1，两个头的权重分布不同。",
@@ -429,9 +477,9 @@ plt.show()
 md(zh=r"""
 ## 2.4 合并头，以及 $W_O$ 为什么不是装饰
 
-注意力之后，各个头给出 B×H×T×d 的结果。`merge_heads` 把头轴移回时间轴之后，按头的顺序拼接成 B×T×D，仍然满足“第 h·d + a 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 D×D 矩阵 $W_O$，计算 `merged @ W_O`。
+注意力之后，各个头给出 $B \times H \times T \times d$ 的结果。`merge_heads` 把头轴移回时间轴之后，按头的顺序拼接成 $B \times T \times D$，仍然满足“第 $h \cdot d + a$ 号特征 = 第 h 个头的第 a 个坐标”。接着是输出投影：一个不带偏置的 $D \times D$ 矩阵 $W_O$，计算 `merged @ W_O`。
 
-如果没有 $W_O$，拼接只是把各个头并排摆放：输出的第 h·d～h·d + d − 1 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。$W_O$ 正是它们汇合的地方；写成公式，就是 §2.1 核对过的按行分块的等式：
+如果没有 $W_O$，拼接只是把各个头并排摆放：输出的第 $h \cdot d$～$h \cdot d + d - 1$ 号特征完全由第 h 个头算出，在这一层里，没有任何一个输出坐标会把两个头的结果结合起来。$W_O$ 正是它们汇合的地方；写成公式，就是 §2.1 核对过的按行分块的等式：
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
@@ -439,9 +487,9 @@ $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 """, en=r"""
 ## 2.4 Merging the heads, and why $W_O$ is not decoration
 
-After attention the heads return B×H×T×d. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into B×T×D, again with feature h·d + a = coordinate a of head h. Then comes the output projection, a D×D matrix $W_O$ without bias: `merged @ W_O`.
+After attention the heads return $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features h·d to h·d + d − 1 would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
@@ -449,9 +497,9 @@ The experiment below changes only head 1's values v and watches the output: once
 """, ru=r"""
 ## 2.4 Склейка голов и почему $W_O$ — не украшение
 
-После внимания головы выдают массив B×H×T×d. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в B×T×D, снова так, что признак h·d + a — это координата a головы h. Затем идёт выходная проекция — матрица $W_O$ размера D×D без свободного члена: `merged @ W_O`.
+После внимания головы выдают массив $B \times H \times T \times d$. `merge_heads` возвращает ось голов за ось времени и склеивает головы по порядку в $B \times T \times D$, снова так, что признак $h \cdot d + a$ — это координата a головы h. Затем идёт выходная проекция — матрица $W_O$ размера $D \times D$ без свободного члена: `merged @ W_O`.
 
-Без $W_O$ склейка лишь ставит головы рядом: выходные признаки с h·d по h·d + d − 1 вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в $W_O$ они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
+Без $W_O$ склейка лишь ставит головы рядом: выходные признаки с $h \cdot d$ по $h \cdot d + d - 1$ вычисляла бы одна голова h, и в пределах этого слоя ни одна выходная координата не соединила бы то, что нашли разные головы. Именно в $W_O$ они встречаются; в формулах это то самое тождество по блокам строк, которое мы проверили в §2.1:
 
 $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
@@ -459,22 +507,23 @@ $$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 """)
 
 code(r"""
-per_head = causal_attention(q, k, v)                                 # (1, H, T, d)
-merged = merge_heads(per_head)                                       # (1, T, D)
-assert all(merged[0, t_, h_ * d + a_] == per_head[0, h_, t_, a_]
-           for h_, t_, a_ in itertools.product(range(H), range(T5), range(d)))
+per_head = causal_attention(q, k, v)  # (1, H, T, d)
+merged = merge_heads(per_head)        # (1, T, D)
+assert all(merged[0, t_, h_ * d + a_] == per_head[0, h_, t_, a_] for h_, t_,
+           a_ in itertools.product(range(H), range(T5), range(d)))
 
 v_changed = v.copy()
-v_changed[:, 1] += 1.0                                               #zh 只有第 1 个头读到的值变了 #en only head 1 reads different values #ru другие значения читает только голова 1
-merged_changed = merge_heads(causal_attention(q, k, v_changed))      # (1, T, D)
+v_changed[:, 1] += 1.0  #zh 只有第 1 个头读到的值变了 #en only head 1 reads different values #ru другие значения читает только голова 1
+merged_changed = merge_heads(causal_attention(q, k, v_changed))  # (1, T, D)
 changes = {}
 for name, w_out in (("I", np.eye(D)), ("W_O", w_o)):
-    change = np.abs(merged_changed @ w_out - merged @ w_out)[0]      # (T, D)
+    change = np.abs(merged_changed @ w_out - merged @ w_out)[0]  # (T, D)
     changes[name] = (change[:, :d].max(), change[:, d:].max())
     print(name, r(changes[name], 3))
 assert changes["I"][0] == 0 and changes["I"][1] > 0.5
 assert min(changes["W_O"]) > 0.1
-assert np.allclose(multi_head_attention(xs, w_q, w_k, w_v, w_o, H), merged @ w_o)
+assert np.allclose(
+    multi_head_attention(xs, w_q, w_k, w_v, w_o, H), merged @ w_o)
 """)
 
 md(zh=r"""
@@ -482,67 +531,67 @@ $W_O = I$ 时，输出的前 d 个坐标完全不变：它们只属于第 0 个�
 
 ## 2.5 例 1：两头注意力的完整手算
 
-为了便于手算，暂时关闭位置项。D = 4，H = 2，d = 2，Q、K、V 三个投影都取 4×4 单位矩阵，于是每个位置的查询、键和值就是它的输入向量本身。输入是序列 `<bos> 春`，嵌入是手工设定的：
+为了便于手算，暂时关闭位置项。D = 4，H = 2，d = 2，Q、K、V 三个投影都取 $4 \times 4$ 单位矩阵，于是每个位置的查询、键和值就是它的输入向量本身。输入是序列 `<bos> 春`，嵌入是手工设定的：
 
-E[`<bos>`] = [1, 0, 0, 1]，E[春] = [0, 1, 1, 0]。
+`E[<bos>] = [1, 0, 0, 1]`，`E[春] = [0, 1, 1, 0]`。
 
 这些向量只为方便手算，不是训练得到的嵌入。第 0 个头读坐标 0～1，第 1 个头读坐标 2～3。
 
 * 查询 0 只能读它自己，所以每个头都原样返回自己的值，拼接结果是 [1, 0, 0, 1]。
-* 查询 1 读键 0 和键 1。第 0 个头中查询是 [0, 1]，两个键是 [1, 0] 和 [0, 1]，分数为 [0, 1/√2]。第 1 个头中查询是 [1, 0]，两个键是 [0, 1] 和 [1, 0]，分数同样是 [0, 1/√2]。记 $a = 1/(1 + e^{1/\sqrt 2})$、$b = 1 - a$，两个头的权重都是 [a, b]。
+* 查询 1 读键 0 和键 1。第 0 个头中查询是 [0, 1]，两个键是 [1, 0] 和 [0, 1]，分数为 [0, $1/\sqrt 2$]。第 1 个头中查询是 [1, 0]，两个键是 [0, 1] 和 [1, 0]，分数同样是 [0, $1/\sqrt 2$]。记 $a = 1/(1 + e^{1/\sqrt 2})$、$b = 1 - a$，两个头的权重都是 [a, b]。
 * 第 0 个头的值是 [1, 0] 和 [0, 1]，输出 [a, b]；第 1 个头的值是 [0, 1] 和 [1, 0]，输出 [b, a]。拼接得 [a, b, b, a]。
 
-数值上 a ≈ 0.330238，b ≈ 0.669762。
+数值上 $a \approx 0.330238$，$b \approx 0.669762$。
 
-输出投影把 [c₀, c₁, c₂, c₃] 变成 [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]。按行向量约定 `c @ W_O`，它的矩阵是（第 i 行对应输入坐标 cᵢ，第 j 列对应输出坐标）：
+输出投影把 $[c_0, c_1, c_2, c_3]$ 变成 $[c_0 + c_2, c_1 + c_3, c_0 - c_2, c_1 - c_3]$。按行向量约定 `c @ W_O`，它的矩阵是（第 i 行对应输入坐标 $c_i$，第 j 列对应输出坐标）：
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 a − b ≈ −0.339523。先用一个容易辨认的向量核对 $W_O$ 的写法，再算 a 和 b：
+于是第 0 个输出是 [1, 1, 1, −1]，第 1 个输出是 [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a]，其中 $a - b \approx -0.339523$。先用一个容易辨认的向量核对 $W_O$ 的写法，再算 a 和 b：
 """, en=r"""
 With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
-To keep the arithmetic small, positions are switched off for now. D = 4, H = 2, d = 2, and the three projections Q, K, V are the 4×4 identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with embeddings chosen by hand:
+To keep the arithmetic small, positions are switched off for now. D = 4, H = 2, d = 2, and the three projections Q, K, V are the $4 \times 4$ identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with embeddings chosen by hand:
 
-E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
+`E[<bos>] = [1, 0, 0, 1]`,  `E[春] = [0, 1, 1, 0]`.
 
 These vectors are chosen to make the arithmetic easy; they are not embeddings of a trained model. Head 0 reads coordinates 0–1, head 1 reads coordinates 2–3.
 
 * Query 0 may read only itself, so each head returns its own value unchanged: the concatenation is [1, 0, 0, 1].
-* Query 1 reads keys 0 and 1. In head 0 the query is [0, 1] and the keys are [1, 0] and [0, 1], so the scores are [0, 1/√2]. In head 1 the query is [1, 0] and the keys are [0, 1] and [1, 0], so the scores are again [0, 1/√2]. With $a = 1/(1 + e^{1/\sqrt 2})$ and $b = 1 - a$, both heads get the weights [a, b].
+* Query 1 reads keys 0 and 1. In head 0 the query is [0, 1] and the keys are [1, 0] and [0, 1], so the scores are [0, $1/\sqrt 2$]. In head 1 the query is [1, 0] and the keys are [0, 1] and [1, 0], so the scores are again [0, $1/\sqrt 2$]. With $a = 1/(1 + e^{1/\sqrt 2})$ and $b = 1 - a$, both heads get the weights [a, b].
 * Head 0's values are [1, 0] and [0, 1], so it returns [a, b]; head 1's values are [0, 1] and [1, 0], so it returns [b, a]. The concatenation is [a, b, b, a].
 
-Numerically a ≈ 0.330238 and b ≈ 0.669762.
+Numerically $a \approx 0.330238$ and $b \approx 0.669762$.
 
-The output projection maps [c₀, c₁, c₂, c₃] to [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]. In the row-vector convention `c @ W_O` its matrix is (row i = input coordinate cᵢ, column j = output coordinate):
+The output projection maps $[c_0, c_1, c_2, c_3]$ to $[c_0 + c_2, c_1 + c_3, c_0 - c_2, c_1 - c_3]$. In the row-vector convention `c @ W_O` its matrix is (row i = input coordinate $c_i$, column j = output coordinate):
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with a − b ≈ −0.339523. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute a and b:
+So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with $a - b \approx -0.339523$. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute a and b:
 """, ru=r"""
 При $W_O = I$ первые d выходных координат не меняются вовсе: они принадлежат только голове 0. При произвольной $W_O$ на изменение в голове 1 откликается каждая выходная координата. (В глубокой модели координаты смешивают и проекции следующего слоя; но внутри одного слоя внимания $W_O$ — единственное место, где головы встречаются.) Последняя проверка заодно подтверждает, что `lib.attention.multi_head_attention` — это ровно «проекции → разбиение → внимание в каждой голове → склейка → умножение на $W_O$».
 
 ## 2.5 Пример 1: две головы, полностью вручную
 
-Чтобы арифметика оставалась простой, позиции пока отключены. D = 4, H = 2, d = 2, а все три проекции Q, K, V — единичные матрицы 4×4, так что запрос, ключ и значение позиции совпадают с её входным вектором. На входе последовательность `<bos> 春` с эмбеддингами, заданными вручную:
+Чтобы арифметика оставалась простой, позиции пока отключены. D = 4, H = 2, d = 2, а все три проекции Q, K, V — единичные матрицы $4 \times 4$, так что запрос, ключ и значение позиции совпадают с её входным вектором. На входе последовательность `<bos> 春` с эмбеддингами, заданными вручную:
 
-E[`<bos>`] = [1, 0, 0, 1],  E[春] = [0, 1, 1, 0].
+`E[<bos>] = [1, 0, 0, 1]`,  `E[春] = [0, 1, 1, 0]`.
 
 Эти векторы подобраны ради удобного счёта; это не эмбеддинги обученной модели. Голова 0 читает координаты 0–1, голова 1 — координаты 2–3.
 
 * Запрос 0 может читать только себя, поэтому каждая голова возвращает собственное значение без изменений: склейка равна [1, 0, 0, 1].
-* Запрос 1 читает ключи 0 и 1. В голове 0 запрос равен [0, 1], ключи — [1, 0] и [0, 1], поэтому оценки равны [0, 1/√2]. В голове 1 запрос равен [1, 0], ключи — [0, 1] и [1, 0], и оценки снова [0, 1/√2]. Обозначим $a = 1/(1 + e^{1/\sqrt 2})$ и b = 1 − a; обе головы получают веса [a, b].
+* Запрос 1 читает ключи 0 и 1. В голове 0 запрос равен [0, 1], ключи — [1, 0] и [0, 1], поэтому оценки равны [0, $1/\sqrt 2$]. В голове 1 запрос равен [1, 0], ключи — [0, 1] и [1, 0], и оценки снова [0, $1/\sqrt 2$]. Обозначим $a = 1/(1 + e^{1/\sqrt 2})$ и b = 1 − a; обе головы получают веса [a, b].
 * Значения головы 0 — [1, 0] и [0, 1], она возвращает [a, b]; значения головы 1 — [0, 1] и [1, 0], она возвращает [b, a]. Склейка: [a, b, b, a].
 
-Численно a ≈ 0,330238, b ≈ 0,669762.
+Численно $a \approx 0{,}330238$, $b \approx 0{,}669762$.
 
-Выходная проекция переводит [c₀, c₁, c₂, c₃] в [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]. В соглашении о векторах-строках `c @ W_O` её матрица такова (строка i — входная координата cᵢ, столбец j — выходная координата):
+Выходная проекция переводит $[c_0, c_1, c_2, c_3]$ в $[c_0 + c_2, c_1 + c_3, c_0 - c_2, c_1 - c_3]$. В соглашении о векторах-строках `c @ W_O` её матрица такова (строка i — входная координата $c_i$, столбец j — выходная координата):
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где a − b ≈ −0,339523. Сначала проверим запись $W_O$ на легко узнаваемом векторе, затем вычислим a и b:
+Значит, выход 0 равен [1, 1, 1, −1], а выход 1 — [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], где $a - b \approx -0{,}339523$. Сначала проверим запись $W_O$ на легко узнаваемом векторе, затем вычислим a и b:
 """)
 
 code(r"""
@@ -551,12 +600,13 @@ W_O = np.array([[1., 0., 1., 0.],
                 [1., 0., -1., 0.],
                 [0., 1., 0., -1.]])
 c = np.array([10., 20., 30., 40.])
-print(c @ W_O)                                   # [c0+c2, c1+c3, c0-c2, c1-c3]
+print(c @ W_O)  # [c0+c2, c1+c3, c0-c2, c1-c3]
 a = 1 / (1 + np.exp(1 / np.sqrt(2)))
 b = 1 - a
 print(round(a, 6), round(b, 6), round(a - b, 6))
 assert np.array_equal(c @ W_O, [40., 60., -20., -20.])
-assert round(a, 6) == 0.330238 and round(b, 6) == 0.669762 and round(a - b, 6) == -0.339523
+assert (round(a, 6) == 0.330238 and round(b, 6) == 0.669762
+        and round(a - b, 6) == -0.339523)
 """)
 
 md(
@@ -576,42 +626,52 @@ x1 = np.array([[1., 0., 0., 1.],                 #zh 位置 0 上的 E[<bos>] #e
                [0., 1., 1., 0.]])                #zh 位置 1 上的 E[春] #en E[春] at position 1 #ru E[春] в позиции 1
 d1 = 2
 concat = np.zeros((2, 4))
-for t_ in range(2):                              #zh 查询位置 #en query position #ru позиция запроса
-    for h_ in range(2):                          #zh 第 h 个头读坐标 2h 和 2h+1 #en head h reads coordinates 2h, 2h+1 #ru голова h читает координаты 2h и 2h+1
-        block = x1[: t_ + 1, 2 * h_: 2 * h_ + 2] #zh 键 = 值 = 这个头的许可行 0～t #en keys = values = allowed rows 0 to t of this head #ru ключи = значения = разрешённые строки от 0 до t этой головы
+for t_ in range(2):  #zh 查询位置 #en query position #ru позиция запроса
+    for h_ in range(2):  #zh 第 h 个头读坐标 2h 和 2h+1 #en head h reads coordinates 2h, 2h+1 #ru голова h читает координаты 2h и 2h+1
+        #zh 键 = 值 = 这个头的许可行 0～t
+        #en keys = values = allowed rows 0 to t of this head
+        #ru ключи = значения = разрешённые строки от 0 до t этой головы
+        block = x1[: t_ + 1, 2 * h_: 2 * h_ + 2]
         s = block @ x1[t_, 2 * h_: 2 * h_ + 2] / np.sqrt(d1)
         p = np.exp(s) / np.exp(s).sum()
         concat[t_, 2 * h_: 2 * h_ + 2] = p @ block
 out_hand = concat @ W_O
-out_lib = multi_head_attention(x1[None], np.eye(4), np.eye(4), np.eye(4), W_O, n_heads=2)[0]
+out_lib = multi_head_attention(
+    x1[None], np.eye(4), np.eye(4), np.eye(4), W_O, n_heads=2)[0]
 print(r(concat))
 print(r(out_hand))
 print(np.abs(out_hand - out_lib).max() < 1e-12)
 assert np.allclose(concat, [[1, 0, 0, 1], [a, b, b, a]], rtol=0, atol=1e-12)
-assert np.allclose(out_lib, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+assert np.allclose(
+    out_lib, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
 assert np.abs(out_hand - out_lib).max() < 1e-12
 """)
 
 md(zh=r"""
 ### 经过 $W_O$ 之后，输出不再是概率向量
 
-每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 $W_O$ 之后，这个性质就没有了：第 1 个输出出现了负数 a − b ≈ −0.339523，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 $W_O$，最后两个坐标就不会是 a − b 和 b − a。
+每个头的输出是其值向量的加权平均，所以落在这些值向量的凸包之内：本例中，每个头输出的坐标都在 [0, 1] 之间，而且加起来等于 1。经过 $W_O$ 之后，这个性质就没有了：第 1 个输出出现了负数 $a - b \approx -0.339523$，四个坐标之和是 2。多头注意力层的输出是特征空间中的向量，不是概率向量。这个例子同时也检验了各个环节是否接对：如果拼接用错了轴，或者漏掉了 $W_O$，最后两个坐标就不会是 a − b 和 b − a。
 """, en=r"""
 ### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry a − b ≈ −0.339523, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be a − b and b − a.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry $a - b \approx -0.339523$, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be a − b and b − a.
 """, ru=r"""
 ### После $W_O$ выход уже не вектор вероятностей
 
-Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После $W_O$ этого уже нет: у выхода 1 есть отрицательная координата a − b ≈ −0,339523, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или $W_O$ пропустили, последние две координаты не были бы равны a − b и b − a.
+Выход каждой головы — взвешенное среднее её значений, поэтому он остаётся внутри их выпуклой оболочки: здесь координаты выхода каждой головы лежат в [0, 1] и в сумме дают 1. После $W_O$ этого уже нет: у выхода 1 есть отрицательная координата $a - b \approx -0{,}339523$, а сумма четырёх координат равна 2. Выход многоголового слоя — вектор в пространстве признаков, а не вектор вероятностей. Заодно пример проверяет, правильно ли всё соединено: если бы склейка шла не по той оси или $W_O$ пропустили, последние две координаты не были бы равны a − b и b − a.
 """)
 
 code(r"""
-head_outputs = concat.reshape(2, 2, 2)                       # (T, H, d)
-print(r(head_outputs.sum(axis=-1)))                          #zh 每个头的输出之和都是 1 #en every head's output sums to 1 #ru выход каждой головы в сумме даёт 1
-print(r(out_lib.min(axis=-1)), r(out_lib.sum(axis=-1)))      #zh 经过 W_O 后：出现负数，行和为 2 #en after W_O: a negative entry, row sums 2 #ru после W_O: отрицательная координата, суммы строк 2
-assert ((head_outputs >= 0) & (head_outputs <= 1)).all() and np.allclose(head_outputs.sum(axis=-1), 1)
-assert out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), a - b) and np.allclose(out_lib.sum(axis=-1), 2)
+head_outputs = concat.reshape(2, 2, 2)  # (T, H, d)
+print(r(head_outputs.sum(axis=-1)))  #zh 每个头的输出之和都是 1 #en every head's output sums to 1 #ru выход каждой головы в сумме даёт 1
+#zh 经过 W_O 后：出现负数，行和为 2
+#en after W_O: a negative entry, row sums 2
+#ru после W_O: отрицательная координата, суммы строк 2
+print(r(out_lib.min(axis=-1)), r(out_lib.sum(axis=-1)))
+assert (((head_outputs >= 0) & (head_outputs <= 1)).all()
+        and np.allclose(head_outputs.sum(axis=-1), 1))
+assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), a - b)
+        and np.allclose(out_lib.sum(axis=-1), 2))
 """)
 
 md(zh=r"""
@@ -630,13 +690,20 @@ One more detail of this example. For query 1 both heads compute the weights [a, 
 
 code(r"""
 for h_ in range(2):
-    block = x1[:, 2 * h_: 2 * h_ + 2]                          #zh 第 h 个头的键 = 值，行 t = 0、1 #en keys = values of head h, rows t = 0, 1 #ru ключи = значения головы h, строки t = 0, 1
-    weights_1 = masked_softmax(block @ block[1] / np.sqrt(d1), np.array([True, True]))
+    #zh 第 h 个头的键 = 值，行 t = 0、1
+    #en keys = values of head h, rows t = 0, 1
+    #ru ключи = значения головы h, строки t = 0, 1
+    block = x1[:, 2 * h_: 2 * h_ + 2]
+    weights_1 = masked_softmax(block @ block[1] / np.sqrt(d1),
+                               np.array([True, True]))
     print(h_, r(weights_1), block.tolist(), r(weights_1 @ block))
-weights_h0 = masked_softmax(x1[:, :2] @ x1[1, :2] / np.sqrt(d1), np.array([True, True]))
-weights_h1 = masked_softmax(x1[:, 2:] @ x1[1, 2:] / np.sqrt(d1), np.array([True, True]))
+weights_h0 = masked_softmax(x1[:, :2] @ x1[1, :2] / np.sqrt(d1),
+                            np.array([True, True]))
+weights_h1 = masked_softmax(x1[:, 2:] @ x1[1, 2:] / np.sqrt(d1),
+                            np.array([True, True]))
 assert np.allclose(weights_h0, [a, b]) and np.allclose(weights_h1, [a, b])
-assert np.allclose(weights_h0 @ x1[:, :2], [a, b]) and np.allclose(weights_h1 @ x1[:, 2:], [b, a])
+assert (np.allclose(weights_h0 @ x1[:, :2], [a, b])
+        and np.allclose(weights_h1 @ x1[:, 2:], [b, a]))
 """)
 
 md(zh=r"""
@@ -644,59 +711,78 @@ md(zh=r"""
 
 人们很容易这样想：“头越多，模型越大，跑得越慢。”在 D 固定时，每一项都得分开记账：
 
-* **参数量。** 无论 H 是多少，$W_Q$、$W_K$、$W_V$、$W_O$ 都是 D×D，一共 4·D² 个参数。头数只决定这些列如何分组。
-* **矩阵乘法。** 四个投影的计算量与 H 无关。每条序列上，算分数要 H·(T²·d) = T²·D 次乘加，加权求和也一样：总量不变。
-* **注意力表。** 每个头都有自己的一张 T×T 权重表。如果把它们保存下来（反向传播需要它们，或者想查看它们），内存是 B·H·T² 个数，随 H 线性增长。softmax 要归一化的元素也是这么多。
+* **参数量。** 无论 H 是多少，$W_Q$、$W_K$、$W_V$、$W_O$ 都是 $D \times D$，一共 $4D^2$ 个参数。头数只决定这些列如何分组。
+* **矩阵乘法。** 四个投影的计算量与 H 无关。每条序列上，算分数要 $H\cdot(T^2 d) = T^2 D$ 次乘加，加权求和也一样：总量不变。
+* **注意力表。** 每个头都有自己的一张 $T \times T$ 权重表。如果把它们保存下来（反向传播需要它们，或者想查看它们），内存是 $B\cdot H\cdot T^2$ 个数，随 H 线性增长。softmax 要归一化的元素也是这么多。
 
-`lib.costs.head_costs` 把这些换算成数字（按 `lib` 的实现计算完整的 T×T 表；一次乘加算 2 次浮点运算；softmax 的每个元素按 5 次运算计）。下表取 D = 512、T = 1024、B = 1，数值为 float32。
+`lib.costs.head_costs` 把这些换算成数字（按 `lib` 的实现计算完整的 $T \times T$ 表；一次乘加算 2 次浮点运算；softmax 的每个元素按 5 次运算计）。下表取 D = 512、T = 1024、B = 1，数值为 float32。
 """, en=r"""
 ## 2.6 What the number of heads costs at fixed width
 
 It is easy to think "more heads, bigger model, slower model". At fixed D these costs do not move together, so count each one separately:
 
-* **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are D×D each: 4·D² parameters. The heads only decide how the columns are grouped.
-* **Matrix products.** The four projections do not see H at all. Per sequence the scores take H·(T²·d) = T²·D multiply-adds and the weighted sum as many: the total does not change.
-* **Attention tables.** Every head has its own T×T table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take B·H·T² numbers, growing linearly with H. The softmax has as many entries to normalise.
+* **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are $D \times D$ each: $4D^2$ parameters. The heads only decide how the columns are grouped.
+* **Matrix products.** The four projections do not see H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
+* **Attention tables.** Every head has its own $T \times T$ table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take $B\cdot H\cdot T^2$ numbers, growing linearly with H. The softmax has as many entries to normalise.
 
-`lib.costs.head_costs` turns this into numbers (full T×T tables, as `lib` computes them; a multiply-add counts as 2 FLOPs; a softmax entry as 5 operations). The table below is for D = 512, T = 1024, B = 1 and float32 numbers.
+`lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them; a multiply-add counts as 2 FLOPs; a softmax entry as 5 operations). The table below is for D = 512, T = 1024, B = 1 and float32 numbers.
 """, ru=r"""
 ## 2.6 Во что обходится число голов при фиксированной ширине
 
 Легко решить: «больше голов — больше модель — медленнее работа». При фиксированном D эти затраты ведут себя по-разному, поэтому каждую статью нужно считать отдельно:
 
-* **Параметры.** При любом H матрицы $W_Q$, $W_K$, $W_V$ и $W_O$ имеют размер D×D: всего 4·D² параметров. Число голов лишь определяет, как сгруппированы столбцы.
-* **Матричные умножения.** Четыре проекции вообще не зависят от H. На одну последовательность оценки требуют H·(T²·d) = T²·D умножений-сложений, взвешенная сумма — столько же: итог не меняется.
-* **Таблицы внимания.** У каждой головы своя таблица весов T×T. Если их хранить (они нужны для обратного прохода, или на них хочется посмотреть), они занимают B·H·T² чисел, и этот объём растёт линейно с H. Столько же элементов нормализует softmax.
+* **Параметры.** При любом H матрицы $W_Q$, $W_K$, $W_V$ и $W_O$ имеют размер $D \times D$: всего $4D^2$ параметров. Число голов лишь определяет, как сгруппированы столбцы.
+* **Матричные умножения.** Четыре проекции вообще не зависят от H. На одну последовательность оценки требуют $H\cdot(T^2 d) = T^2 D$ умножений-сложений, взвешенная сумма — столько же: итог не меняется.
+* **Таблицы внимания.** У каждой головы своя таблица весов $T \times T$. Если их хранить (они нужны для обратного прохода, или на них хочется посмотреть), они занимают $B\cdot H\cdot T^2$ чисел, и этот объём растёт линейно с H. Столько же элементов нормализует softmax.
 
-`lib.costs.head_costs` переводит это в числа (полные таблицы T×T, как их считает `lib`; умножение со сложением считается за 2 FLOP, элемент softmax — за 5 операций). Таблица ниже построена для D = 512, T = 1024, B = 1 и чисел float32.
+`lib.costs.head_costs` переводит это в числа (полные таблицы $T \times T$, как их считает `lib`; умножение со сложением считается за 2 FLOP, элемент softmax — за 5 операций). Таблица ниже построена для D = 512, T = 1024, B = 1 и чисел float32.
 """)
 
 code(r"""
 head_counts = np.array([1, 2, 4, 8, 16])
 D_big, T_big = 512, 1024
-cost = head_costs(head_counts, width=D_big, length=T_big)          #zh 批量 1，每个数 4 字节 #en batch 1, 4 bytes per number #ru батч 1, 4 байта на число
-print(f"{'H':>3} {'d':>4} {'4*D^2':>9} {'B*H*T^2':>10} {'MiB':>4} {'GFLOP mm':>9} {'Mop sm':>7}")
+#zh 批量 1，每个数 4 字节
+#en batch 1, 4 bytes per number
+#ru батч 1, 4 байта на число
+cost = head_costs(head_counts, width=D_big, length=T_big)
+print(
+    f"{'H':>3} {'d':>4} {'4*D^2':>9} {'B*H*T^2':>10} {'MiB':>4} "
+    f"{'GFLOP mm':>9} {'Mop sm':>7}"
+)
 for i, h_ in enumerate(head_counts):
-    print(f"{h_:>3} {cost['head_width'][i]:>4} {cost['parameters'][i]:>9,} {cost['attention_entries'][i]:>10,} "
-          f"{cost['attention_bytes'][i] / 2**20:>4.0f} {cost['matmul_flops'][i] / 1e9:>9.2f} "
-          f"{cost['softmax_ops'][i] / 1e6:>7.1f}")
+    print(
+        f"{h_:>3} {cost['head_width'][i]:>4} {cost['parameters'][i]:>9,} "
+        f"{cost['attention_entries'][i]:>10,} "
+        f"{cost['attention_bytes'][i] / 2**20:>4.0f} "
+        f"{cost['matmul_flops'][i] / 1e9:>9.2f} "
+        f"{cost['softmax_ops'][i] / 1e6:>7.1f}"
+    )
 assert (cost["parameters"] == 4 * D_big**2).all()
-assert (cost["matmul_flops"] == cost["matmul_flops"][0]).all() and round(cost["matmul_flops"][0] / 1e9, 2) == 4.29
-assert cost["attention_bytes"][0] == 4 * 2**20 and cost["attention_bytes"][-1] == 64 * 2**20
+assert ((cost["matmul_flops"] == cost["matmul_flops"][0]).all()
+        and round(cost["matmul_flops"][0] / 1e9, 2) == 4.29)
+assert (cost["attention_bytes"][0] == 4 * 2**20
+        and cost["attention_bytes"][-1] == 64 * 2**20)
 assert (cost["attention_entries"] == head_counts * T_big**2).all()
 assert cost["softmax_ops"][-1] == 16 * cost["softmax_ops"][0]
 
 #zh 同样的规律在下面交互表格的每一种选择下都成立
-#en the same rules hold for every choice offered by the interactive table below
+#en the same rules hold for every choice offered by the interactive table
+#en below
 #ru те же закономерности верны для каждого выбора в интерактивной таблице ниже
-h_options, d_options, t_options = [1, 2, 4, 8, 16, 32], [128, 256, 512, 1024], [128, 256, 512, 1024, 2048, 4096]
+h_options = [1, 2, 4, 8, 16, 32]
+d_options = [128, 256, 512, 1024]
+t_options = [128, 256, 512, 1024, 2048, 4096]
 rules_hold = True
 for D_, T_ in itertools.product(d_options, t_options):
     c_h = head_costs(np.array(h_options), width=D_, length=T_)
     c_2t = head_costs(np.array(h_options), width=D_, length=2 * T_)
-    rules_hold &= bool((c_h["parameters"] == 4 * D_**2).all() and (c_h["matmul_flops"] == c_h["matmul_flops"][0]).all()
-                       and (c_h["attention_entries"] == np.array(h_options) * T_**2).all()
-                       and (c_2t["attention_entries"] == 4 * c_h["attention_entries"]).all())
+    rules_hold &= bool((c_h["parameters"] == 4 * D_**2).all()
+                       and (c_h["matmul_flops"]
+                            == c_h["matmul_flops"][0]).all()
+                       and (c_h["attention_entries"]
+                            == np.array(h_options) * T_**2).all()
+                       and (c_2t["attention_entries"]
+                            == 4 * c_h["attention_entries"]).all())
 print(rules_hold)
 assert rules_hold
 """)
@@ -721,7 +807,8 @@ The figure shows the same counts, each divided by its value at H = 1:
 
 code(r"""
 plots.head_cost_chart(head_counts, cost,
-                      keys=["parameters", "matmul_flops", "attention_entries", "softmax_ops"],
+                      keys=["parameters", "matmul_flops",
+                            "attention_entries", "softmax_ops"],
                       labels=["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
 plt.show()
 """, alt=dict(
@@ -733,19 +820,19 @@ plt.show()
 md(zh=r"""
 ### 其他 H、D、T 下的代价
 
-下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面的计数单元格已经核对了所有组合）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 T² 个元素。
+下面的表格对 H、D、T 的其他取值给出同样的计数（B = 1，float32），初始取值为 H = 8、D = 512、T = 1024。无论取哪一种组合，上面的规律都不变（上面的计数单元格已经核对了所有组合）：D 固定时，H 从 1 变到 32，只有每个头的宽度 d、注意力表和 softmax 的工作量随之改变，参数量和矩阵乘法的 FLOP 保持不变；H 固定时，T 翻一倍，注意力表就变成原来的 4 倍，因为每个头的表有 $T^2$ 个元素。
 
 用表格上方的按钮选取数值。在网页上，按钮直接就能用：每一种组合的表格都是运行这本笔记本时由 `lib.costs.head_costs` 算好的。在 Jupyter 中，先从头运行各个单元格。
 """, en=r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the counting cell above checks every combination). At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has T² entries.
+The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the counting cell above checks every combination). At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries.
 
 Pick the values with the buttons above the table. On the website they work as they are: the table for every combination was computed by `lib.costs.head_costs` when this notebook ran. In Jupyter, run the cells from the top first.
 """, ru=r"""
 ### Те же подсчёты для других H, D и T
 
-Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверила все сочетания). При фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений не меняются. При фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы T² элементов.
+Таблица ниже даёт те же подсчёты для других значений H, D и T (B = 1, float32); начальные значения — H = 8, D = 512, T = 1024. Какое сочетание ни взять, закономерности остаются прежними (ячейка с подсчётами выше проверила все сочетания). При фиксированном D переход от H = 1 к H = 32 меняет только ширину головы d, таблицы внимания и работу softmax, а параметры и FLOP матричных умножений не меняются. При фиксированном H удвоение T увеличивает таблицы внимания в 4 раза, потому что в таблице каждой головы $T^2$ элементов.
 
 Значения выбираются кнопками над таблицей. На сайте кнопки работают сразу: таблица для каждого сочетания посчитана `lib.costs.head_costs` при выполнении этого блокнота. В Jupyter сначала выполните по порядку все ячейки выше.
 """)
@@ -753,8 +840,8 @@ Pick the values with the buttons above the table. On the website they work as th
 code(r"""
 from figures.interactive import head_cost_table
 
-head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024], T=[128, 256, 512, 1024, 2048, 4096],
-                start=(8, 512, 1024))
+head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024],
+                T=[128, 256, 512, 1024, 2048, 4096], start=(8, 512, 1024))
 """)
 
 md(zh=r"""
@@ -797,33 +884,51 @@ from lib.checks import attention_weights
 
 T4, D8, c = 4, 8, 20.0
 token_code = {"<bos>": 0, "春": 1, "雨": 2, "风": 3}
-x4 = np.zeros((1, T4, D8))                                         # (1, T, D)
+x4 = np.zeros((1, T4, D8))  # (1, T, D)
 for t_, token in enumerate(["<bos>", "雨", "春", "风"]):
-    x4[0, t_, t_] = 1                                              #zh 坐标 0～3：位置编码 #en coordinates 0–3: the position code #ru координаты 0–3: код позиции
-    x4[0, t_, 4 + token_code[token]] = 1                           #zh 坐标 4～7：词元编码 #en coordinates 4–7: the token code #ru координаты 4–7: код токена
-previous = np.maximum(np.arange(T4) - 1, 0)                        #zh 每个位置要读的前一个位置（位置 0 只能读自己） #en the previous position each position should read (0 can only read itself) #ru предыдущая позиция для каждой позиции (позиция 0 может читать только себя)
+    x4[0, t_, t_] = 1  #zh 坐标 0～3：位置编码 #en coordinates 0–3: the position code #ru координаты 0–3: код позиции
+    x4[0, t_, 4 + token_code[token]] = 1  #zh 坐标 4～7：词元编码 #en coordinates 4–7: the token code #ru координаты 4–7: код токена
+#zh 每个位置要读的前一个位置（位置 0 只能读自己）
+#en the previous position each position should read (0 can only read itself)
+#ru предыдущая позиция для каждой позиции (позиция 0 может читать только себя)
+previous = np.maximum(np.arange(T4) - 1, 0)
 
 #zh 两个头：第 0 个头用第 0～3 列，第 1 个头用第 4～7 列
 #en two heads: head 0 owns columns 0–3, head 1 columns 4–7
 #ru две головы: голове 0 принадлежат столбцы 0–3, голове 1 — столбцы 4–7
 w_q2, w_k2, w_v2 = np.zeros((3, D8, D8))
-w_q2[np.arange(T4), previous] = c                                  #zh 第 0 个头：查询 t = c · 编码(t − 1) #en head 0: query t = c · code(t − 1) #ru голова 0: запрос t = c · код(t − 1)
-w_q2[np.arange(T4), 4] = c                                         #zh 第 1 个头：查询 = c · 编码(0) #en head 1: query = c · code(0) #ru голова 1: запрос = c · код(0)
-w_k2[np.arange(T4), np.arange(T4)] = w_k2[np.arange(T4), 4 + np.arange(T4)] = 1      #zh 两个头的键：位置编码 #en keys of both heads: the position code #ru ключи обеих голов: код позиции
-w_v2[4 + np.arange(4), np.arange(4)] = w_v2[4 + np.arange(4), 4 + np.arange(4)] = 1  #zh 两个头的值：词元编码 #en values of both heads: the token code #ru значения обеих голов: код токена
-two_heads = multi_head_attention(x4, w_q2, w_k2, w_v2, np.eye(D8), n_heads=2)[0]     # (T, D)
-w2 = attention_weights(x4, w_q2, w_k2, n_heads=2)[0]                                 # (H, T, T)
+w_q2[np.arange(T4), previous] = c  #zh 第 0 个头：查询 t = c · 编码(t − 1) #en head 0: query t = c · code(t − 1) #ru голова 0: запрос t = c · код(t − 1)
+w_q2[np.arange(T4), 4] = c         #zh 第 1 个头：查询 = c · 编码(0) #en head 1: query = c · code(0) #ru голова 1: запрос = c · код(0)
+#zh 两个头的键：位置编码
+#en keys of both heads: the position code
+#ru ключи обеих голов: код позиции
+w_k2[np.arange(T4), np.arange(T4)] = 1
+w_k2[np.arange(T4), 4 + np.arange(T4)] = 1
+#zh 两个头的值：词元编码
+#en values of both heads: the token code
+#ru значения обеих голов: код токена
+w_v2[4 + np.arange(4), np.arange(4)] = 1
+w_v2[4 + np.arange(4), 4 + np.arange(4)] = 1
+# (T, D)
+two_heads = multi_head_attention(
+    x4, w_q2, w_k2, w_v2, np.eye(D8), n_heads=2)[0]
+w2 = attention_weights(x4, w_q2, w_k2, n_heads=2)[0]  # (H, T, T)
 
 #zh 一个头（d = 8）同时找两个位置
 #en one head (d = 8) looking for both positions at once
 #ru одна голова (d = 8) ищет обе позиции сразу
 w_q1, w_k1, w_v1 = np.zeros((3, D8, D8))
-np.add.at(w_q1, (np.arange(T4), previous), c)                      #zh 查询 = c · (编码(t − 1) + 编码(0)) #en query = c · (code(t − 1) + code(0)) #ru запрос = c · (код(t − 1) + код(0))
+#zh 查询 = c · (编码(t − 1) + 编码(0))
+#en query = c · (code(t − 1) + code(0))
+#ru запрос = c · (код(t − 1) + код(0))
+np.add.at(w_q1, (np.arange(T4), previous), c)
 w_q1[np.arange(T4), 0] += c
 w_k1[np.arange(T4), np.arange(T4)] = 1
 w_v1[4 + np.arange(4), np.arange(4)] = 1
-one_head = multi_head_attention(x4, w_q1, w_k1, w_v1, np.eye(D8), n_heads=1)[0]     # (T, D)
-w1 = attention_weights(x4, w_q1, w_k1, n_heads=1)[0, 0]                              # (T, T)
+# (T, D)
+one_head = multi_head_attention(
+    x4, w_q1, w_k1, w_v1, np.eye(D8), n_heads=1)[0]
+w1 = attention_weights(x4, w_q1, w_k1, n_heads=1)[0, 0]  # (T, T)
 
 print(np.round(w2, 3))
 print(np.round(w1, 3))
@@ -831,23 +936,29 @@ print(np.round(two_heads[3], 3), np.round(one_head[3, :4], 3))
 #zh 两个头：每个头几乎把全部权重给了自己的键
 #en two heads: each puts nearly all its weight on its own key
 #ru две головы: каждая отдаёт почти весь вес своему ключу
-assert (w2[0, np.arange(T4), previous] > 0.999).all() and (w2[1, :, 0] > 0.999).all()
+assert ((w2[0, np.arange(T4), previous] > 0.999).all()
+        and (w2[1, :, 0] > 0.999).all())
 #zh 输出的两个块：前一个词元的编码和 <bos> 的编码
-#en the two blocks of the output: the code of the previous token and the code of <bos>
+#en the two blocks of the output: the code of the previous token and the code
+#en of <bos>
 #ru два блока выхода: код предыдущего токена и код <bos>
 assert np.allclose(two_heads[:, :4], x4[0, previous, 4:], atol=1e-3)
 assert np.allclose(two_heads[:, 4:], x4[0, [0] * T4, 4:], atol=1e-3)
 #zh 一个头：t ≥ 2 时权重对半分，输出是两个编码的平均
-#en one head: for t ≥ 2 the weight is split in half and the output is the average of the two codes
+#en one head: for t ≥ 2 the weight is split in half and the output is the
+#en average of the two codes
 #ru одна голова: при t ≥ 2 вес делится пополам, а выход — среднее двух кодов
-assert np.allclose(w1[2:, 0], 0.5, atol=1e-3) and np.allclose(w1[np.arange(2, T4), previous[2:]], 0.5, atol=1e-3)
-assert np.allclose(one_head[2:, :4], (x4[0, previous[2:], 4:] + x4[0, 0, 4:]) / 2, atol=1e-3)
+assert (np.allclose(w1[2:, 0], 0.5, atol=1e-3)
+        and np.allclose(w1[np.arange(2, T4), previous[2:]], 0.5, atol=1e-3))
+assert np.allclose(one_head[2:, :4],
+                   (x4[0, previous[2:], 4:] + x4[0, 0, 4:]) / 2, atol=1e-3)
 """)
 
 code(r"""
 maps = [w2[0], w2[1], w1]
 plots.heatmaps(maps, ["h = 0", "h = 1", "H = 1"],
-               labels=[[[f"{value:.2f}" for value in row] for row in m] for m in maps], cell_size=0.8)
+               labels=[[[f"{value:.2f}" for value in row] for row in m]
+                       for m in maps], cell_size=0.8)
 plt.show()
 """, alt=dict(
     zh="三张 4×4 热图，行 t 为查询，列 j 为键，格中写着权重。h = 0：每行的权重几乎全在 j = t − 1 上（第 0 行在 j = 0）。h = 1：每行的权重几乎全在 j = 0 上。H = 1（一个头）：从第 2 行起，权重在 j = 0 和 j = t − 1 上各约 0.5。",
@@ -877,9 +988,9 @@ md(zh=r"""
 ## 2.9 小结
 
 * 多头注意力就是 H 个独立的单头注意力，各自用 $W_Q$、$W_K$、$W_V$ 的一个列块，输出拼接后乘 $W_O$；拆分写法只是把同样的计算合并成几次全宽乘法和一次注意力调用，结果在舍入误差内相同。
-* `split_heads`：第 h 个头在位置 t 的第 a 个坐标，是位置 t 的第 h·d + a 号特征。要逐个下标核对布局：形状检查和往返还原检查都发现不了漏掉的轴交换。
-* 每个头按自己的 √d 缩放，在同一个许可集合上各自归一化；时间顺序和因果掩码对所有头都一样。
-* `merge_heads` 按头的顺序拼接；$W_O$（D×D，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
+* `split_heads`：第 h 个头在位置 t 的第 a 个坐标，是位置 t 的第 $h \cdot d + a$ 号特征。要逐个下标核对布局：形状检查和往返还原检查都发现不了漏掉的轴交换。
+* 每个头按自己的 $\sqrt d$ 缩放，在同一个许可集合上各自归一化；时间顺序和因果掩码对所有头都一样。
+* `merge_heads` 按头的顺序拼接；$W_O$（$D \times D$，无偏置）是各个头汇合的地方，经过它之后输出不再是凸组合。
 * 一次 softmax 只能把权重分给几个键；H 个头给每个查询 H 次 softmax，可以同时集中读取 H 个位置，各自写进自己的坐标块（§2.7）。
 * D 固定时，H 只是改变代价落在哪里：参数量和矩阵乘法不变，注意力表的内存和 softmax 的工作量随 H 线性增长。
 
@@ -892,9 +1003,9 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 ## 2.9 Summary
 
 * Multi-head attention is H independent single-head computations, each using a block of columns of $W_Q$, $W_K$ and $W_V$, with the outputs concatenated and multiplied by $W_O$. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
-* `split_heads`: coordinate a of head h at position t is feature h·d + a at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
-* Every head scales by its own √d and normalises over the same allowed set; time order and the causal mask are the same for all heads.
-* `merge_heads` concatenates in head order; $W_O$ (D×D, no bias) is where the heads meet, and after it the output is no longer a convex combination.
+* `split_heads`: coordinate a of head h at position t is feature $h \cdot d + a$ at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
+* Every head scales by its own $\sqrt d$ and normalises over the same allowed set; time order and the causal mask are the same for all heads.
+* `merge_heads` concatenates in head order; $W_O$ ($D \times D$, no bias) is where the heads meet, and after it the output is no longer a convex combination.
 * One softmax can only share its weight among keys; H heads give each query H softmaxes, so it can read H positions sharply at once, each into its own block of coordinates (§2.7).
 * At fixed D, H only moves cost around: parameters and matrix products stay the same, while attention-table memory and softmax work grow linearly with H.
 
@@ -907,9 +1018,9 @@ Next, §3 turns to learned absolute positions.
 ## 2.9 Итоги
 
 * Многоголовое внимание — это H независимых одноголовых вычислений, каждое со своим блоком столбцов $W_Q$, $W_K$ и $W_V$; их выходы склеиваются и умножаются на $W_O$. Запись через разбиение лишь собирает то же вычисление в несколько умножений на полную ширину и один вызов внимания; результаты совпадают с точностью до ошибки округления.
-* `split_heads`: координата a головы h в позиции t — это признак h·d + a в позиции t. Раскладку проверяйте индекс за индексом: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
-* Каждая голова делит оценки на свой √d и нормализует их по тому же множеству разрешённых позиций; порядок во времени и причинная маска у всех голов общие.
-* `merge_heads` склеивает головы по порядку; $W_O$ (D×D, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
+* `split_heads`: координата a головы h в позиции t — это признак $h \cdot d + a$ в позиции t. Раскладку проверяйте индекс за индексом: ни проверка формы, ни проверка «туда и обратно» не находят пропущенную перестановку осей.
+* Каждая голова делит оценки на свой $\sqrt d$ и нормализует их по тому же множеству разрешённых позиций; порядок во времени и причинная маска у всех голов общие.
+* `merge_heads` склеивает головы по порядку; $W_O$ ($D \times D$, без свободного члена) — место, где головы встречаются, и после неё выход уже не выпуклая комбинация.
 * Один softmax может лишь делить вес между ключами; H голов дают каждому запросу H отдельных softmax, и он может чётко читать H позиций сразу, каждую — в свой блок координат (§2.7).
 * При фиксированном D число голов лишь перераспределяет затраты: параметры и матричные умножения не меняются, а память под таблицы внимания и работа softmax растут линейно с H.
 

@@ -6,7 +6,7 @@ md(zh=r"""
 
 因果掩码告诉每个查询哪些键在它之前，可它并没有告诉模型这些键的先后顺序。本节一开始就会看到后果：把一句话的前两个词元对调，一层没有位置信息的注意力在最后一个位置上给出完全相同的输出。所以位置必须明确地交给模型。
 
-本章用的是最直接的办法：一张可学习的表。除了词元嵌入表 E（形状 V×D）之外，模型还有一张位置表 P（形状 C×D），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元 $x_{b,t}$，其输入向量为
+本章用的是最直接的办法：一张可学习的表。除了词元嵌入表 E（形状 $V \times D$）之外，模型还有一张位置表 P（形状 $C \times D$），C 是模型能表示的最大位置数。序列 b 中位置 t 上的词元 $x_{b,t}$，其输入向量为
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -27,7 +27,7 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-This chapter does so in the most direct way, through a learned table. Besides the token embedding table E (shape V×D) the model keeps a position table P (shape C×D), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
+This chapter does so in the most direct way, through a learned table. Besides the token embedding table E (shape $V \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -48,7 +48,7 @@ In this section:
 
 Причинная маска сообщает каждому запросу, какие ключи стоят раньше него, но не в каком порядке они шли. Пример в начале раздела показывает, к чему это ведёт: если переставить первые два токена текста, один слой внимания без позиций даёт в последней позиции тот же выход. Значит, позиции нужно ввести в модель явно.
 
-В этой главе это сделано самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер V×D), модель хранит таблицу позиций P (размер C×D), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
+В этой главе это сделано самым прямым путём — через обучаемую таблицу. Помимо таблицы эмбеддингов токенов E (размер $V \times D$), модель хранит таблицу позиций P (размер $C \times D$), где C — наибольшее число позиций, которое модель умеет представить. Входной вектор токена $x_{b,t}$ в позиции t последовательности b равен
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -92,7 +92,8 @@ E = np.array([[40., -30., 20., -10.],           # <unk>
               [.5, .5, -.5, .5],                #zh 雨 #en 雨 (rain) #ru 雨 (дождь)
               [1., 0., 0., 1.]])                #zh 风 #en 风 (wind) #ru 风 (ветер)
 t = np.arange(8)
-P = np.stack([0.1 * (t + 1), 0.03 * t, 0.07 * (t % 2), -0.02 * t], axis=1)    # (C, D) = (8, 4)
+# (C, D) = (8, 4)
+P = np.stack([0.1 * (t + 1), 0.03 * t, 0.07 * (t % 2), -0.02 * t], axis=1)
 chun, yu, feng = encode("春雨风", vocab)
 print(vocab)
 print(E.shape, P.shape)
@@ -123,7 +124,8 @@ a = 1 / (1 + np.exp(1 / np.sqrt(2)))
 b = 1 - a
 example_1 = model.forward(np.array([BOS, chun]), use_positions=False)
 print(r(example_1))
-assert np.allclose(example_1, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+assert np.allclose(
+    example_1, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
 
 
 first = np.array(encode("春风雨", vocab))                  # [3, 5, 4]
@@ -131,7 +133,7 @@ second = np.array(encode("风春雨", vocab))                 # [5, 3, 4]
 
 
 def last_row_difference(use_positions):
-    out_first = model.forward(first, use_positions=use_positions)    # (T, D)
+    out_first = model.forward(first, use_positions=use_positions)  # (T, D)
     out_second = model.forward(second, use_positions=use_positions)
     return float(np.abs(out_first[-1] - out_second[-1]).max())
 
@@ -198,11 +200,15 @@ In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two v
 """)
 
 code(r"""
-others = np.delete(E, UNK, axis=0)                          #zh 除 <unk> 外的各行 #en every row except <unk> #ru все строки, кроме <unk>
-print(np.abs(E[UNK]).min(), np.abs(others).max())           #zh <unk> 最小的坐标与其余各行最大的坐标 #en smallest coordinate of <unk>, largest of the rest #ru наименьшая координата <unk> и наибольшая у остальных
+others = np.delete(E, UNK, axis=0)  #zh 除 <unk> 外的各行 #en every row except <unk> #ru все строки, кроме <unk>
+#zh <unk> 最小的坐标与其余各行最大的坐标
+#en smallest coordinate of <unk>, largest of the rest
+#ru наименьшая координата <unk> и наибольшая у остальных
+print(np.abs(E[UNK]).min(), np.abs(others).max())
 print(np.array_equal(E[BOS], E[feng]), E[BOS].tolist(), E[chun].tolist())
 assert np.abs(E[UNK]).min() >= 10 * np.abs(others).max()
-assert np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1] and E[chun].tolist() == [0, 1, 1, 0]
+assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
+        and E[chun].tolist() == [0, 1, 1, 0])
 """)
 
 md(
@@ -219,14 +225,15 @@ The same token sequence `<bos> 春 雨` uses rows 0–2 of P at offset o = 0 and
 
 code(r"""
 ids = np.array([BOS] + encode("春雨", vocab))             # (T,) = [1, 3, 4]
-X0 = embed(ids, E, P)                                     #zh 位置 0、1、2 #en positions 0, 1, 2 #ru позиции 0, 1, 2
-X2 = embed(ids, E, P, offset=2)                           #zh 位置 2、3、4 #en positions 2, 3, 4 #ru позиции 2, 3, 4
+X0 = embed(ids, E, P)            #zh 位置 0、1、2 #en positions 0, 1, 2 #ru позиции 0, 1, 2
+X2 = embed(ids, E, P, offset=2)  #zh 位置 2、3、4 #en positions 2, 3, 4 #ru позиции 2, 3, 4
 print(ids)
 print(r(X0))
 print(r(X2))
-print(r(X2 - X0))                                         # = P[2:5] - P[0:3]
+print(r(X2 - X0))  # = P[2:5] - P[0:3]
 assert ids.tolist() == [1, 3, 4]
-assert np.array_equal(X0, E[ids] + P[0:3]) and np.array_equal(X2, E[ids] + P[2:5])
+assert (np.array_equal(X0, E[ids] + P[0:3])
+        and np.array_equal(X2, E[ids] + P[2:5]))
 assert np.allclose(X2 - X0, P[2:5] - P[0:3])
 """)
 
@@ -259,9 +266,9 @@ md(
 
 $$\frac{\partial L}{\partial E[v]} = \sum_{(b,t):\ x_{b,t} = v} G_{b,t}, \qquad \frac{\partial L}{\partial P[p]} = \sum_{(b,t):\ o + t = p} G_{b,t}.$$
 
-注意这是两条**不同**的下标规则：E 的行按**词元编号**收集梯度，P 的行按**绝对位置**收集梯度。一个批量里的每条序列都用 P[o]，所以即使词元各不相同，位置行也在整个批量中共享。
+注意这是两条**不同**的下标规则：E 的行按**词元编号**收集梯度，P 的行按**绝对位置**收集梯度。一个批量里的每条序列都用 $P[o]$，所以即使词元各不相同，位置行也在整个批量中共享。
 
-例子（D = 2）：两条序列“春雨”和“风雨”，首位置的上游梯度分别是 [1, 2] 和 [−3, 1]，第二个位置分别是 [0.5, 0] 和 [1, −1]。于是 P 的第 0 行收到 [1, 2] + [−3, 1] = [−2, 3]；两条序列的首字不同，E[春] 只收到 [1, 2]，E[风] 只收到 [−3, 1]。“雨”在两条序列里都出现在位置 1，所以 E[雨] 和 P[1] 都收到 [1.5, −1]。
+例子（D = 2）：两条序列“春雨”和“风雨”，首位置的上游梯度分别是 [1, 2] 和 [−3, 1]，第二个位置分别是 [0.5, 0] 和 [1, −1]。于是 P 的第 0 行收到 [1, 2] + [−3, 1] = [−2, 3]；两条序列的首字不同，$E[\text{春}]$ 只收到 [1, 2]，$E[\text{风}]$ 只收到 [−3, 1]。“雨”在两条序列里都出现在位置 1，所以 $E[\text{雨}]$ 和 $P[1]$ 都收到 [1.5, −1]。
 """,
     en=r"""
 ## 3.2 Backward: a scatter-add into both tables
@@ -270,9 +277,9 @@ The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then a
 
 $$\frac{\partial L}{\partial E[v]} = \sum_{(b,t):\ x_{b,t} = v} G_{b,t}, \qquad \frac{\partial L}{\partial P[p]} = \sum_{(b,t):\ o + t = p} G_{b,t}.$$
 
-These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. Every sequence in a batch uses P[o], so position rows are shared across the whole batch even when the tokens differ.
+These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. Every sequence in a batch uses $P[o]$, so position rows are shared across the whole batch even when the tokens differ.
 
-An example with D = 2: the sequences 春雨 and 风雨 have upstream gradients [1, 2] and [−3, 1] at the first position and [0.5, 0] and [1, −1] at the second. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so E[春] receives only [1, 2] and E[风] only [−3, 1]. 雨 sits at position 1 in both sequences, so E[雨] and P[1] both receive [1.5, −1].
+An example with D = 2: the sequences 春雨 and 风雨 have upstream gradients [1, 2] and [−3, 1] at the first position and [0.5, 0] and [1, −1] at the second. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
 """,
     ru=r"""
 ## 3.2 Обратный проход: накопление по индексам в обе таблицы
@@ -281,46 +288,54 @@ An example with D = 2: the sequences 春雨 and 风雨 have upstream gradients [
 
 $$\frac{\partial L}{\partial E[v]} = \sum_{(b,t):\ x_{b,t} = v} G_{b,t}, \qquad \frac{\partial L}{\partial P[p]} = \sum_{(b,t):\ o + t = p} G_{b,t}.$$
 
-Это два **разных** правила индексации: строки E собирают градиент по **номеру токена**, строки P — по **абсолютной позиции**. Строку P[o] использует каждая последовательность батча, так что строки позиций общие для всего батча, даже если токены разные.
+Это два **разных** правила индексации: строки E собирают градиент по **номеру токена**, строки P — по **абсолютной позиции**. Строку $P[o]$ использует каждая последовательность батча, так что строки позиций общие для всего батча, даже если токены разные.
 
-Пример при D = 2 (координаты векторов разделены точкой с запятой, как принято при десятичной запятой): у последовательностей 春雨 и 风雨 градиенты по выходу в первой позиции равны [1; 2] и [−3; 1], а во второй — [0,5; 0] и [1; −1]. Строка 0 таблицы P получает [1; 2] + [−3; 1] = [−2; 3]. Первые токены разные, поэтому E[春] получает только [1; 2], а E[风] — только [−3; 1]. Токен 雨 стоит в позиции 1 в обеих последовательностях, так что и E[雨], и P[1] получают [1,5; −1].
+Пример при D = 2 (координаты векторов разделены точкой с запятой, как принято при десятичной запятой): у последовательностей 春雨 и 风雨 градиенты по выходу в первой позиции равны [1; 2] и [−3; 1], а во второй — [0,5; 0] и [1; −1]. Строка 0 таблицы P получает [1; 2] + [−3; 1] = [−2; 3]. Первые токены разные, поэтому $E[\text{春}]$ получает только [1; 2], а $E[\text{风}]$ — только [−3; 1]. Токен 雨 стоит в позиции 1 в обеих последовательностях, так что и $E[\text{雨}]$, и $P[1]$ получают [1,5; −1].
 """,
 )
 
 code(r"""
-ids2 = np.array([encode("春雨", vocab), encode("风雨", vocab)])   # (B, T) = (2, 2)
+# (B, T) = (2, 2)
+ids2 = np.array([encode("春雨", vocab), encode("风雨", vocab)])
 G = np.array([[[1., 2.], [0.5, 0.]],
-              [[-3., 1.], [1., -1.]]])                           # (B, T, D) = (2, 2, 2)
+              [[-3., 1.], [1., -1.]]])  # (B, T, D) = (2, 2, 2)
 dE, dP = embed_backward(G, ids2, vocab_size=len(vocab), context_size=8)
 print(r(dE))
 print(r(dP[:3]))
-assert np.array_equal(dP[0], [-2., 3.]) and np.array_equal(dP[1], [1.5, -1.]) and not dP[2:].any()
-assert np.array_equal(dE[chun], [1., 2.]) and np.array_equal(dE[feng], [-3., 1.])
+assert (np.array_equal(dP[0], [-2., 3.])
+        and np.array_equal(dP[1], [1.5, -1.]) and not dP[2:].any())
+assert (np.array_equal(dE[chun], [1., 2.])
+        and np.array_equal(dE[feng], [-3., 1.]))
 assert np.array_equal(dE[yu], [1.5, -1.]) and not dE[:3].any()
 
 naive = np.zeros_like(dE)
-naive[ids2.reshape(-1)] += G.reshape(-1, 2)       #zh 花式索引的“+=”对重复的行只保留一次写入 #en fancy-index "+=" keeps one write per repeated row #ru «+=» с расширенной индексацией сохраняет одну запись на повторяющуюся строку
+#zh 花式索引的“+=”对重复的行只保留一次写入
+#en fancy-index "+=" keeps one write per repeated row
+#ru «+=» с расширенной индексацией сохраняет одну запись на повторяющуюся
+#ru строку
+naive[ids2.reshape(-1)] += G.reshape(-1, 2)
 print(r(naive[yu]))
-assert np.array_equal(naive[yu], [1., -1.]) and not np.array_equal(naive[yu], dE[yu])
+assert (np.array_equal(naive[yu], [1., -1.])
+        and not np.array_equal(naive[yu], dE[yu]))
 """)
 
 md(
     zh=r"""
-最后几行是一个常见的坑：用花式索引写 `dE[ids] += G`，重复出现的编号只会保留其中一次写入（这里 E[雨] 只得到了 [1, −1]，丢了 [0.5, 0]）。真正的散射累加要用 `np.add.at` 之类的操作，`lib.positions.embed_backward` 就是这样做的。
+最后几行是一个常见的坑：用花式索引写 `dE[ids] += G`，重复出现的编号只会保留其中一次写入（这里 $E[\text{雨}]$ 只得到了 [1, −1]，丢了 [0.5, 0]）。真正的散射累加要用 `np.add.at` 之类的操作，`lib.positions.embed_backward` 就是这样做的。
 
 ### 用有限差分验证反向传播
 
 这类错误不会有任何报错，所以我们用有限差分核对 `embed_backward`。取一个非线性的损失 $L = \sum R \odot \sin(X)$，其中 $X = E[\text{ids}] + P[o + t]$，R 是固定的随机数组；于是 $\partial L / \partial X = R \odot \cos(X)$，`embed_backward` 应把它变成 E 和 P 的梯度。我们对两张表的**每一个**元素做中心差分 $(L(\theta + \varepsilon) - L(\theta - \varepsilon)) / 2\varepsilon$ 来比较。批量中有重复的词元，偏移量 o = 1，所以 P 的第 0 行和最后一行不会被读到，它们的梯度应当恰好为 0。
 """,
     en=r"""
-The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps only one of the writes to a repeated id (here E[雨] gets only [1, −1] and loses [0.5, 0]). A real scatter-add needs an operation such as `np.add.at`, which is what `lib.positions.embed_backward` uses.
+The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps only one of the writes to a repeated id (here $E[\text{雨}]$ gets only [1, −1] and loses [0.5, 0]). A real scatter-add needs an operation such as `np.add.at`, which is what `lib.positions.embed_backward` uses.
 
 ### Checking the backward pass with finite differences
 
 Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. We compare with the central difference $(L(\theta + \varepsilon) - L(\theta - \varepsilon)) / 2\varepsilon$ for **every** entry of both tables. The batch contains repeated tokens and the offset is o = 1, so the first and the last row of P are never read and their gradient must be exactly 0.
 """,
     ru=r"""
-Последние строки кода показывают частую ловушку: при расширенной (fancy) индексации `dE[ids] += G` из нескольких записей в повторяющийся номер остаётся только одна (здесь E[雨] получает лишь [1; −1] и теряет [0,5; 0]). Настоящее накопление по индексам требует операции вроде `np.add.at` — её и использует `lib.positions.embed_backward`.
+Последние строки кода показывают частую ловушку: при расширенной (fancy) индексации `dE[ids] += G` из нескольких записей в повторяющийся номер остаётся только одна (здесь $E[\text{雨}]$ получает лишь [1; −1] и теряет [0,5; 0]). Настоящее накопление по индексам требует операции вроде `np.add.at` — её и использует `lib.positions.embed_backward`.
 
 ### Проверка обратного прохода конечными разностями
 
@@ -333,8 +348,11 @@ rng = np.random.default_rng(0)
 V_fd, C_fd, D_fd, offset = 6, 5, 3, 1
 E_fd = rng.normal(size=(V_fd, D_fd))
 P_fd = rng.normal(size=(C_fd, D_fd))
-ids_fd = np.array([[1, 3, 4], [1, 4, 4]])          #zh <bos> 两次、雨三次；位置 1、2、3 #en <bos> twice, 雨 three times; positions 1, 2, 3 #ru <bos> дважды, 雨 трижды; позиции 1, 2, 3
-R = rng.normal(size=ids_fd.shape + (D_fd,))        # (B, T, D)
+#zh <bos> 两次、雨三次；位置 1、2、3
+#en <bos> twice, 雨 three times; positions 1, 2, 3
+#ru <bos> дважды, 雨 трижды; позиции 1, 2, 3
+ids_fd = np.array([[1, 3, 4], [1, 4, 4]])
+R = rng.normal(size=ids_fd.shape + (D_fd,))  # (B, T, D)
 
 
 def loss():
@@ -343,7 +361,7 @@ def loss():
 
 def central_difference(table, eps=1e-6):
     grad = np.zeros_like(table)
-    for index in np.ndindex(table.shape):          #zh 逐个元素 #en every single entry #ru каждый элемент по отдельности
+    for index in np.ndindex(table.shape):  #zh 逐个元素 #en every single entry #ru каждый элемент по отдельности
         saved = table[index]
         table[index] = saved + eps
         up = loss()
@@ -369,19 +387,19 @@ md(zh=r"""
 
 ## 3.3 超出 C 的位置
 
-位置表只有第 0～C−1 行，别无其他。大于等于 C 的位置没有向量：`embed` 不会凭空造一个，而是抛出 `ValueError`。这里 C = 8；一条 6 个词元的输入若从偏移量 3 开始，就需要第 3～8 行：
+位置表只有第 0～$C-1$ 行，别无其他。大于等于 C 的位置没有向量：`embed` 不会凭空造一个，而是抛出 `ValueError`。这里 C = 8；一条 6 个词元的输入若从偏移量 3 开始，就需要第 3～8 行：
 """, en=r"""
 Analytic and numerical gradients agree to within $10^{-8}$ for both tables, and the position rows that are never read get exactly 0.
 
 ## 3.3 Positions beyond C
 
-The table has rows 0 to C−1 and nothing else. A position ≥ C has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
+The table has rows 0 to $C-1$ and nothing else. A position $\ge C$ has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
 """, ru=r"""
 Аналитические и численные градиенты обеих таблиц совпадают с точностью до $10^{-8}$, а строки позиций, которые не читались, получают ровно 0.
 
 ## 3.3 Позиции за пределами C
 
-В таблице есть строки от 0 до C−1 и больше ничего. У позиции ≥ C нет вектора, и `embed` не выдумывает его, а выбрасывает `ValueError`. Здесь C = 8; входу из 6 токенов при смещении o = 3 понадобились бы строки с 3 по 8:
+В таблице есть строки от 0 до $C-1$ и больше ничего. У позиции $\ge C$ нет вектора, и `embed` не выдумывает его, а выбрасывает `ValueError`. Здесь C = 8; входу из 6 токенов при смещении o = 3 понадобились бы строки с 3 по 8:
 """)
 
 code(r"""
@@ -397,47 +415,60 @@ assert "3..8" in message and "C=8" in message
 md(zh=r"""
 错误信息（来自 `lib`，是英文）指出了哪些位置落在表外（`3..8`），以及 C = 8。
 
-有两种“修补”办法很容易想到：取模回绕（用第 (o + t) mod C 行），或者截断到最后一行（用第 min(o + t, C − 1) 行）。两者都会悄悄地改变模型。看一条 9 个词元的输入，位置 0～8，比 C = 8 多一个：
+有两种“修补”办法很容易想到：取模回绕（用第 $(o + t) \bmod C$ 行），或者截断到最后一行（用第 $\min(o + t, C - 1)$ 行）。两者都会悄悄地改变模型。看一条 9 个词元的输入，位置 0～8，比 C = 8 多一个：
 
-* 取模让位置 8 使用 P[0]：位置 8 上的“雨”得到的向量，与位置 0 上的“雨”（也就是文本开头）一模一样；
-* 截断让位置 7 和位置 8 共用 P[7]：位置 8 上的“雨”与位置 7 上的“雨”得到同一个向量，两个不同的位置再也区分不开。
+* 取模让位置 8 使用 $P[0]$：位置 8 上的“雨”得到的向量，与位置 0 上的“雨”（也就是文本开头）一模一样；
+* 截断让位置 7 和位置 8 共用 $P[7]$：位置 8 上的“雨”与位置 7 上的“雨”得到同一个向量，两个不同的位置再也区分不开。
 
 在合法的输入中，每个位置都有 P 中独有的一行，而这张表的 C 行两两不同（下面最后一个数是任意两行之间的最小差距，为 0.1）。取模或截断之后，两个不同的位置共用同一行：模型从没有给位置 8 定义过向量，现在却借用了位置 0 或位置 7 的，算的已经不是原来那个模型。要扩展位置表，就得另行明确声明扩展办法，而不是在下标上悄悄做手脚。
 """, en=r"""
 The message names the positions that fall outside the table (`3..8`) and the value of C.
 
-Two "fixes" come to mind: wrap around (use row (o + t) mod C) or clamp to the last row (use row min(o + t, C − 1)). Both quietly change the model. Take a 9-token input at positions 0 to 8, one more than C = 8:
+Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to the last row (use row $\min(o + t, C - 1)$). Both quietly change the model. Take a 9-token input at positions 0 to 8, one more than C = 8:
 
-* wrapping gives position 8 the row P[0]: 雨 at position 8 gets the vector of 雨 at position 0, the start of a text;
-* clamping gives positions 7 and 8 the same row P[7]: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
+* wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector of 雨 at position 0, the start of a text;
+* clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
 
 In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row: the model never defined a vector for position 8, and borrowing the row of position 0 or 7 computes a different model. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
 """, ru=r"""
 Сообщение (его выдаёт `lib`, поэтому оно на английском) называет позиции, которые не помещаются в таблицу (`3..8`), и значение C = 8.
 
-Напрашиваются два «исправления»: брать позицию по модулю (строка (o + t) mod C) или прижимать её к последней строке (строка min(o + t, C − 1)). Оба незаметно меняют модель. Возьмём вход из 9 токенов в позициях от 0 до 8 — на одну больше, чем C = 8:
+Напрашиваются два «исправления»: брать позицию по модулю (строка $(o + t) \bmod C$) или прижимать её к последней строке (строка $\min(o + t, C - 1)$). Оба незаметно меняют модель. Возьмём вход из 9 токенов в позициях от 0 до 8 — на одну больше, чем C = 8:
 
-* если брать по модулю, позиции 8 достаётся строка P[0]: токен 雨 в позиции 8 получает в точности тот же вектор, что 雨 в позиции 0, то есть в начале текста;
-* если прижимать к последней строке, позициям 7 и 8 достаётся одна и та же строка P[7]: 雨 в позиции 8 получает тот же вектор, что 雨 в позиции 7, и две разные позиции становятся неразличимы.
+* если брать по модулю, позиции 8 достаётся строка $P[0]$: токен 雨 в позиции 8 получает в точности тот же вектор, что 雨 в позиции 0, то есть в начале текста;
+* если прижимать к последней строке, позициям 7 и 8 достаётся одна и та же строка $P[7]$: 雨 в позиции 8 получает тот же вектор, что 雨 в позиции 7, и две разные позиции становятся неразличимы.
 
 Во входе, который укладывается в таблицу, у каждой позиции своя строка P, а все C строк этой таблицы различны (последнее число ниже — наименьшее расстояние между двумя строками, 0,1). После взятия по модулю или прижимания две разные позиции делят одну строку: вектора для позиции 8 модель никогда не определяла, а взяв строку позиции 0 или 7, мы вычисляем уже другую модель. Расширение таблицы позиций — отдельное решение, которое нужно объявить явно, а не незаметная подмена индексов.
 """)
 
 code(r"""
-ids9 = np.array([BOS] + encode("春雨风春雨风春雨", vocab))     #zh 9 个词元，位置 0～8 #en 9 tokens, positions 0 to 8 #ru 9 токенов, позиции 0–8
+#zh 9 个词元，位置 0～8
+#en 9 tokens, positions 0 to 8
+#ru 9 токенов, позиции 0–8
+ids9 = np.array([BOS] + encode("春雨风春雨风春雨", vocab))
 positions = np.arange(len(ids9))
 C = len(P)
-wrap_rows = positions % C                                      #zh 取模：每个位置使用的行 #en wrapping: the row each position uses #ru по модулю: строка, которую берёт каждая позиция
-clamp_rows = np.minimum(positions, C - 1)                      #zh 截断到最后一行 #en clamping to the last row #ru прижимание к последней строке
+wrap_rows = positions % C  #zh 取模：每个位置使用的行 #en wrapping: the row each position uses #ru по модулю: строка, которую берёт каждая позиция
+clamp_rows = np.minimum(positions, C - 1)  #zh 截断到最后一行 #en clamping to the last row #ru прижимание к последней строке
 X_wrap, X_clamp = E[ids9] + P[wrap_rows], E[ids9] + P[clamp_rows]
 print(wrap_rows, clamp_rows)
-same_as_position_0 = np.array_equal(X_wrap[8], embed(ids9[8:9], E, P, offset=0)[0])    #zh 位置 8 的雨 = 位置 0 的雨 #en 雨 at 8 = 雨 at 0 #ru 雨 в позиции 8 = 雨 в позиции 0
-same_as_position_7 = np.array_equal(X_clamp[8], embed(ids9[8:9], E, P, offset=7)[0])   #zh 位置 8 的雨 = 位置 7 的雨 #en 雨 at 8 = 雨 at 7 #ru 雨 в позиции 8 = 雨 в позиции 7
-row_gaps = np.abs(P[:, None, :] - P[None, :, :]).max(axis=-1)[~np.eye(C, dtype=bool)]
+#zh 位置 8 的雨 = 位置 0 的雨
+#en 雨 at 8 = 雨 at 0
+#ru 雨 в позиции 8 = 雨 в позиции 0
+same_as_position_0 = np.array_equal(
+    X_wrap[8], embed(ids9[8:9], E, P, offset=0)[0])
+#zh 位置 8 的雨 = 位置 7 的雨
+#en 雨 at 8 = 雨 at 7
+#ru 雨 в позиции 8 = 雨 в позиции 7
+same_as_position_7 = np.array_equal(
+    X_clamp[8], embed(ids9[8:9], E, P, offset=7)[0])
+row_gaps = np.abs(P[:, None, :]
+                  - P[None, :, :]).max(axis=-1)[~np.eye(C, dtype=bool)]
 print(len(ids9), same_as_position_0, same_as_position_7, r(row_gaps.min()))
 assert len(ids9) == C + 1 and ids9[8] == yu
 assert wrap_rows[8] == 0 and clamp_rows[7] == clamp_rows[8] == 7
-assert same_as_position_0 and same_as_position_7 and round(row_gaps.min(), 6) == 0.1
+assert (same_as_position_0 and same_as_position_7
+        and round(row_gaps.min(), 6) == 0.1)
 """)
 
 md(zh=r"""
@@ -465,9 +496,15 @@ rng = np.random.default_rng(3)
 P_init = rng.normal(scale=0.02, size=P.shape)                  # (C, D)
 P_trained = P_init.copy()
 for step in range(200):
-    length = int(rng.integers(1, 6))                           #zh 训练输入有 1～5 个位置 #en training inputs have 1 to 5 positions #ru у обучающих входов от 1 до 5 позиций
+    #zh 训练输入有 1～5 个位置
+    #en training inputs have 1 to 5 positions
+    #ru у обучающих входов от 1 до 5 позиций
+    length = int(rng.integers(1, 6))
     batch_ids = rng.integers(0, len(vocab), size=(4, length))  # (B, T)
-    upstream = rng.normal(size=(4, length, P.shape[1]))        #zh 代替 dL/dX，(B, T, D) #en stands in for dL/dX, (B, T, D) #ru заменяет dL/dX, (B, T, D)
+    #zh 代替 dL/dX，(B, T, D)
+    #en stands in for dL/dX, (B, T, D)
+    #ru заменяет dL/dX, (B, T, D)
+    upstream = rng.normal(size=(4, length, P.shape[1]))
     _, dP_step = embed_backward(upstream, batch_ids, len(vocab), C)
     P_trained -= 0.01 * dP_step
 changed = np.abs(P_trained - P_init).max(axis=1) > 0
@@ -513,7 +550,10 @@ This number can also be computed by a route that shares no code with the NumPy m
 code(r"""
 from lib import plain_python
 
-E_rows, P_rows, W_O_rows = E.tolist(), P.tolist(), W_O.tolist()       #zh 同样的表，换成 Python 列表 #en the same tables as Python lists #ru те же таблицы в виде списков Python
+#zh 同样的表，换成 Python 列表
+#en the same tables as Python lists
+#ru те же таблицы в виде списков Python
+E_rows, P_rows, W_O_rows = E.tolist(), P.tolist(), W_O.tolist()
 
 
 def plain_last_row(tokens):
@@ -521,7 +561,9 @@ def plain_last_row(tokens):
     return plain_python.read(rows[-1], rows, 2, W_O_rows)
 
 
-plain = max(abs(u - w) for u, w in zip(plain_last_row(first.tolist()), plain_last_row(second.tolist())))
+plain = max(abs(u - w) for u,
+            w in zip(plain_last_row(first.tolist()),
+                     plain_last_row(second.tolist())))
 print(round(plain, 12), abs(plain - with_positions) < 1e-15)
 assert abs(plain - with_positions) < 1e-15
 """)
@@ -536,20 +578,25 @@ With positions, 春 at position 0 and 春 at position 1 carry different rows of 
 
 code(r"""
 def last_query_weights(ids, use_positions):
-    x = model.embed(ids, use_positions)[None]                          # (1, T, D)
-    q = split_heads(x @ model.w_q, model.n_heads)                      # (1, H, T, d)
-    k = split_heads(x @ model.w_k, model.n_heads)                      # (1, H, T, d)
-    scores = q[:, :, -1:] @ k.swapaxes(-1, -2) / np.sqrt(q.shape[-1])  # (1, H, 1, T)
-    return masked_softmax(scores, np.ones(len(ids), dtype=bool))[0, :, 0]   # (H, T)
+    x = model.embed(ids, use_positions)[None]  # (1, T, D)
+    q = split_heads(x @ model.w_q, model.n_heads)  # (1, H, T, d)
+    k = split_heads(x @ model.w_k, model.n_heads)  # (1, H, T, d)
+    # (1, H, 1, T)
+    scores = q[:, :, -1:] @ k.swapaxes(-1, -2) / np.sqrt(q.shape[-1])
+    # (H, T)
+    return masked_softmax(scores, np.ones(len(ids), dtype=bool))[0, :, 0]
 
 
 swap = [1, 0, 2]
 for use_positions in (False, True):
     w_first = last_query_weights(first, use_positions)
     w_second = last_query_weights(second, use_positions)
-    print(use_positions, r(w_first, 4).tolist(), r(w_second, 4).tolist(), np.allclose(w_second, w_first[:, swap]))
-assert np.allclose(last_query_weights(second, False), last_query_weights(first, False)[:, swap])
-assert not np.allclose(last_query_weights(second, True), last_query_weights(first, True)[:, swap])
+    print(use_positions, r(w_first, 4).tolist(), r(w_second, 4).tolist(),
+          np.allclose(w_second, w_first[:, swap]))
+assert np.allclose(last_query_weights(second, False),
+                   last_query_weights(first, False)[:, swap])
+assert not np.allclose(last_query_weights(second, True),
+                       last_query_weights(first, True)[:, swap])
 """)
 
 md(
@@ -583,7 +630,7 @@ The accurate statement is much narrower: **this single layer**, at its last posi
 )
 
 code(r"""
-out_first = model.forward(first, use_positions=False)                 # (T, D)
+out_first = model.forward(first, use_positions=False)  # (T, D)
 out_second = model.forward(second, use_positions=False)
 row_differences = np.abs(out_first - out_second).max(axis=1)          # (T,)
 print(r(row_differences))
@@ -593,7 +640,8 @@ def second_layer(out):
     return multi_head_attention(out[None], I4, I4, I4, W_O, n_heads=2)[0]
 
 
-two_layers = float(np.abs(second_layer(out_first)[-1] - second_layer(out_second)[-1]).max())
+two_layers = float(np.abs(second_layer(out_first)[-1]
+                          - second_layer(out_second)[-1]).max())
 print(round(two_layers, 6))
 assert (row_differences[:2] > 0.5).all() and row_differences[2] < 1e-12
 assert two_layers > 0.1
@@ -602,27 +650,27 @@ assert two_layers > 0.1
 md(zh=r"""
 ## 3.5 作为对照：RoPE
 
-旋转位置编码（RoPE）是另一种设计。它不往输入上加任何东西，而是在每一层注意力内部，把位置 t 的查询和键**旋转**：把坐标两两配对，每一对按角度 t·θ_k 旋转，不同的坐标对用不同的频率 θ_k。对给定的查询向量和键向量，把查询按 mθ 旋转、键按 nθ 旋转后再做点积，结果只通过 (n − m)θ 依赖于两个位置，所以分数只取决于两个位置的**相对**距离；值向量不旋转。具体细节——哪些坐标配成一对、频率怎么选、相对点积如何推导——是另一个专题。
+旋转位置编码（RoPE）是另一种设计。它不往输入上加任何东西，而是在每一层注意力内部，把位置 t 的查询和键**旋转**：把坐标两两配对，每一对按角度 $t\theta_k$ 旋转，不同的坐标对用不同的频率 $\theta_k$。对给定的查询向量和键向量，把查询按 $m\theta$ 旋转、键按 $n\theta$ 旋转后再做点积，结果只通过 $(n - m)\theta$ 依赖于两个位置，所以分数只取决于两个位置的**相对**距离；值向量不旋转。具体细节——哪些坐标配成一对、频率怎么选、相对点积如何推导——是另一个专题。
 
 本章只用一种位置方案，即可学习的位置表，RoPE 不在 `lib` 里。哪种方案更好，要在相同训练条件下做受控的对比实验才能回答，论文里的结果代替不了对手头这个模型的测量。
 
-下面是一个独立的小演示，只有一对坐标，θ = 0.5。位置对 (2, 5) 和 (0, 3) 的距离相同，分数也相同；(0, 5) 的距离不同，分数也不同。
+下面是一个独立的小演示，只有一对坐标，$\theta = 0.5$。位置对 (2, 5) 和 (0, 3) 的距离相同，分数也相同；(0, 5) 的距离不同，分数也不同。
 """, en=r"""
 ## 3.5 For comparison: RoPE
 
-Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle t·θ_k, with a different frequency θ_k for each pair. For a given query vector and key vector, rotating the query by mθ and the key by nθ gives a dot product that depends on the two positions only through (n − m)θ, so the score depends on their **relative** distance; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
+Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle $t\theta_k$, with a different frequency $\theta_k$ for each pair. For a given query vector and key vector, rotating the query by $m\theta$ and the key by $n\theta$ gives a dot product that depends on the two positions only through $(n - m)\theta$, so the score depends on their **relative** distance; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
 
 This chapter uses one position scheme, the learned table, and RoPE is not part of `lib`. Which scheme is better is a question for a controlled comparison under equal training conditions; published results cannot stand in for measurements on the model at hand.
 
-The tiny example below stands on its own: a single pair of coordinates, θ = 0.5. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
+The tiny example below stands on its own: a single pair of coordinates, $\theta = 0.5$. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
 """, ru=r"""
 ## 3.5 Для сравнения: RoPE
 
-Поворотное позиционное кодирование (rotary position embedding, RoPE) устроено иначе. Ко входу ничего не прибавляется; вместо этого внутри каждого слоя внимания запрос и ключ позиции t **поворачиваются**: координаты разбиваются на пары, и каждая пара поворачивается на угол t·θ_k, со своей частотой θ_k для каждой пары. Если для заданных векторов запроса и ключа повернуть запрос на mθ, а ключ на nθ, их скалярное произведение зависит от позиций только через (n − m)θ, так что оценка зависит от **относительного** расстояния между ними; значения не поворачиваются. Подробности (какие координаты объединяются в пары, как выбираются частоты, как получается относительное скалярное произведение) — отдельная тема.
+Поворотное позиционное кодирование (rotary position embedding, RoPE) устроено иначе. Ко входу ничего не прибавляется; вместо этого внутри каждого слоя внимания запрос и ключ позиции t **поворачиваются**: координаты разбиваются на пары, и каждая пара поворачивается на угол $t\theta_k$, со своей частотой $\theta_k$ для каждой пары. Если для заданных векторов запроса и ключа повернуть запрос на $m\theta$, а ключ на $n\theta$, их скалярное произведение зависит от позиций только через $(n - m)\theta$, так что оценка зависит от **относительного** расстояния между ними; значения не поворачиваются. Подробности (какие координаты объединяются в пары, как выбираются частоты, как получается относительное скалярное произведение) — отдельная тема.
 
 В этой главе одна схема позиций — обучаемая таблица, и RoPE в `lib` нет. Какая схема лучше, решает только контролируемое сравнение в одинаковых условиях обучения; результаты из статей не заменят измерений на той модели, с которой вы работаете.
 
-Крошечный пример ниже самостоятельный: одна пара координат, θ = 0,5. Позиции в парах (2, 5) и (0, 3) разнесены на одно и то же расстояние, и оценки у пар одинаковые; у (0, 5) расстояние другое, и оценка тоже другая.
+Крошечный пример ниже самостоятельный: одна пара координат, $\theta = 0{,}5$. Позиции в парах (2, 5) и (0, 3) разнесены на одно и то же расстояние, и оценки у пар одинаковые; у (0, 5) расстояние другое, и оценка тоже другая.
 """)
 
 code(r"""
@@ -638,10 +686,14 @@ q_pair, k_pair = np.array([1.0, 0.5]), np.array([0.3, -0.8])
 
 
 def rotated_score(m, n):
-    return float(rotate(q_pair, m) @ rotate(k_pair, n))       #zh 同一对 q、k，查询在位置 m，键在位置 n #en the same q and k, query at position m, key at position n #ru те же q и k: запрос в позиции m, ключ в позиции n
+    #zh 同一对 q、k，查询在位置 m，键在位置 n
+    #en the same q and k, query at position m, key at position n
+    #ru те же q и k: запрос в позиции m, ключ в позиции n
+    return float(rotate(q_pair, m) @ rotate(k_pair, n))
 
 
-print(round(rotated_score(2, 5), 6), round(rotated_score(0, 3), 6), round(rotated_score(0, 5), 6))
+print(round(rotated_score(2, 5), 6), round(rotated_score(0, 3), 6),
+      round(rotated_score(0, 5), 6))
 assert abs(rotated_score(2, 5) - rotated_score(0, 3)) < 1e-12
 assert abs(rotated_score(2, 5) - rotated_score(0, 5)) > 0.1
 """)

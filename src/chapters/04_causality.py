@@ -71,7 +71,14 @@ import matplotlib.pyplot as plt
 
 from figures import plots
 from lib import checks
-from lib.attention import attention_scores, causal_attention, causal_future, masked_softmax, merge_heads, split_heads
+from lib.attention import (
+    attention_scores,
+    causal_attention,
+    causal_future,
+    masked_softmax,
+    merge_heads,
+    split_heads,
+)
 from lib.data import BOS, EOS, UNK, build_vocab, decode
 from lib.model import AttentionModel
 
@@ -87,7 +94,8 @@ print(model.w_o)
 print(model.n_heads, model.width, model.context_size)
 assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
 assert (model.n_heads, model.width, model.context_size) == (2, 4, 8)
-assert np.array_equal(model.token_table[BOS], model.token_table[vocab.index("风")])
+assert np.array_equal(model.token_table[BOS],
+                      model.token_table[vocab.index("风")])
 """)
 
 md(
@@ -189,7 +197,8 @@ input_rows = checks.row_changes(model.embed, ids, perturbed)
 print(np.round(input_rows, 12))
 assert input_rows[0] == 0.0 and input_rows[1] == 0.0 and input_rows[2] > 1
 
-change = checks.future_change(model.forward, ids, perturbed, prefix_length=2)
+change = checks.future_change(model.forward, ids, perturbed,
+                              prefix_length=2)
 print(change)
 assert change == 0.0
 """)
@@ -225,11 +234,13 @@ def control(x):
     #ru отрицательный контроль: каждый запрос читает все ключи
     return model.forward(x, causal=False)
 
-control_change = checks.future_change(control, ids, perturbed, prefix_length=2)
+control_change = checks.future_change(
+    control, ids, perturbed, prefix_length=2)
 print(f"{control_change:.12g}")
 assert abs(control_change - 39.772020613422825) < 1e-9
 
-result = checks.check_causality(model.forward, control, ids, perturbed, prefix_length=2)
+result = checks.check_causality(
+    model.forward, control, ids, perturbed, prefix_length=2)
 print(result.causal, result.control_saw_change, result.passed)
 assert result.passed
 """)
@@ -262,9 +273,11 @@ code(r"""
 same_prefix_a = np.array([BOS, 3, BOS])
 same_prefix_b = np.array([BOS, 3, 5])
 print(decode(same_prefix_a, vocab), "|", decode(same_prefix_b, vocab))
-degenerate = checks.check_causality(model.forward, control, same_prefix_a, same_prefix_b, prefix_length=2)
+degenerate = checks.check_causality(
+    model.forward, control, same_prefix_a, same_prefix_b, prefix_length=2)
 print(degenerate.change, degenerate.control_change, degenerate.passed)
-assert degenerate.change == 0.0 and degenerate.control_change == 0.0 and not degenerate.passed
+assert (degenerate.change == 0.0 and degenerate.control_change == 0.0
+        and not degenerate.passed)
 """)
 
 md(
@@ -282,12 +295,17 @@ md(
 code(r"""
 def buggy_forward(x, causal=True):
     out = model.forward(x, causal=causal)
-    return np.zeros_like(out)  #zh 错误所在：计算结果根本没有返回给调用者 #en the bug: the result never reaches the caller #ru ошибка: результат так и не доходит до вызывающего кода
+    #zh 错误所在：计算结果根本没有返回给调用者
+    #en the bug: the result never reaches the caller
+    #ru ошибка: результат так и не доходит до вызывающего кода
+    return np.zeros_like(out)
 
-constant = checks.check_causality(buggy_forward, lambda x: buggy_forward(x, causal=False),
-                                  ids, perturbed, prefix_length=2)
+constant = checks.check_causality(
+    buggy_forward, lambda x: buggy_forward(x, causal=False), ids, perturbed,
+    prefix_length=2)
 print(constant.change, constant.control_change, constant.passed)
-assert constant.change == 0.0 and constant.control_change == 0.0 and not constant.passed
+assert (constant.change == 0.0 and constant.control_change == 0.0
+        and not constant.passed)
 """)
 
 md(
@@ -303,8 +321,9 @@ md(
 )
 
 code(r"""
-prefix_length = 0                                   #zh 算错了的前缀长度 #en a miscomputed prefix length #ru ошибочно вычисленная длина префикса
-print(np.allclose(control(ids)[:prefix_length], control(perturbed)[:prefix_length]))
+prefix_length = 0  #zh 算错了的前缀长度 #en a miscomputed prefix length #ru ошибочно вычисленная длина префикса
+print(np.allclose(control(ids)[:prefix_length],
+                  control(perturbed)[:prefix_length]))
 try:
     checks.future_change(control, ids, perturbed, prefix_length)
 except ValueError as err:
@@ -360,25 +379,33 @@ So the future-perturbation test must use finite values. NaN and inf need tests o
 )
 
 code(r"""
-x = model.embed(ids)[None]                                                    # (1, T, D)
-q, k, v = (split_heads(x @ w, model.n_heads) for w in (model.w_q, model.w_k, model.w_v))   # (1, H, T, d)
-weights = masked_softmax(attention_scores(q, k), ~causal_future(3, 3))       # (1, H, T, T)
-print(weights[0, :, :2, 2])                                                   # (H, 2)
+x = model.embed(ids)[None]  # (1, T, D)
+# (1, H, T, d)
+q, k, v = (split_heads(x @ w, model.n_heads)
+           for w in (model.w_q, model.w_k, model.w_v))
+# (1, H, T, T)
+weights = masked_softmax(attention_scores(q, k), ~causal_future(3, 3))
+print(weights[0, :, :2, 2])  # (H, 2)
 print(0.0 * np.nan, 0.0 * np.inf)
 assert np.all(weights[0, :, :2, 2] == 0.0)
 
 original = weights @ v  #zh 加权求和，与 causal_attention 相同 #en the weighted sum, as causal_attention computes it #ru взвешенная сумма, как в causal_attention
 assert np.allclose(original, causal_attention(q, k, v), rtol=0, atol=1e-12)
 value_changes = {}
-for name, new_value in (("nan", np.nan), ("inf", np.inf), ("+1000", v[:, :, 2] + 1000.0)):
+for name, new_value in (("nan", np.nan), ("inf", np.inf),
+                        ("+1000", v[:, :, 2] + 1000.0)):
     v_new = v.copy()
-    v_new[:, :, 2] = new_value  #zh 只改未来位置 2 的值 #en only the future value at position 2 changes #ru меняется только будущее значение в позиции 2
+    #zh 只改未来位置 2 的值
+    #en only the future value at position 2 changes
+    #ru меняется только будущее значение в позиции 2
+    v_new[:, :, 2] = new_value
     #zh 0·NaN 与 0·inf 在意料之中，不让 NumPy 发出警告
     #en 0·NaN and 0·inf are expected here: silence NumPy's warning
     #ru 0·NaN и 0·inf здесь ожидаемы: предупреждение NumPy не нужно
     with np.errstate(invalid="ignore"):
-        prefix = (weights @ v_new)[:, :, :2]                                   # (1, H, 2, d)
-        value_changes[name] = float(np.abs(prefix - original[:, :, :2]).max())
+        prefix = (weights @ v_new)[:, :, :2]  # (1, H, 2, d)
+        value_changes[name] = float(
+            np.abs(prefix - original[:, :, :2]).max())
     print(name, np.isnan(prefix).all(), value_changes[name])
     try:
         causal_attention(q, k, v_new)
@@ -386,7 +413,8 @@ for name, new_value in (("nan", np.nan), ("inf", np.inf), ("+1000", v[:, :, 2] +
         print(type(err).__name__)
         assert "v holds" in str(err) and "0 * nan = nan" in str(err)
     else:
-        print(np.array_equal(causal_attention(q, k, v_new)[:, :, :2], causal_attention(q, k, v)[:, :, :2]))
+        print(np.array_equal(causal_attention(q, k, v_new)[:, :, :2],
+                             causal_attention(q, k, v)[:, :, :2]))
 assert np.isnan(value_changes["nan"]) and np.isnan(value_changes["inf"])
 assert value_changes["+1000"] == 0.0
 """)
@@ -438,23 +466,28 @@ ids8 = np.array([BOS, 3, 4, 5, 3, 4, 5, 4])
 other8 = np.array([BOS, 3, 4, 5, 5, 3, 4, EOS])
 print(decode(ids8, vocab), "|", decode(other8, vocab))
 
-x = checks.leaky_time_normalization(model.embed(ids8)[None])                  # (1, T, D)
-weights = checks.attention_weights(x, model.w_q, model.w_k, model.n_heads)    # (1, H, T, T)
+x = checks.leaky_time_normalization(model.embed(ids8)[None])  # (1, T, D)
+# (1, H, T, T)
+weights = checks.attention_weights(x, model.w_q, model.w_k, model.n_heads)
 print(weights.shape, checks.upper_right_is_zero(weights))
 assert checks.upper_right_is_zero(weights)
 
 def leaky_before(t):
-    return checks.forward_with(model, t, before=checks.leaky_time_normalization)
+    return checks.forward_with(model, t,
+                               before=checks.leaky_time_normalization)
 
 def leaky_after(t):
-    return checks.forward_with(model, t, after=checks.leaky_time_normalization)
+    return checks.forward_with(model, t,
+                               after=checks.leaky_time_normalization)
 
 def per_position(t):
-    return checks.forward_with(model, t, before=checks.feature_normalization,
+    return checks.forward_with(model, t,
+                               before=checks.feature_normalization,
                                after=checks.feature_normalization)
 
-changes = {f.__name__: checks.future_change(f, ids8, other8, prefix_length=4)
-           for f in (model.forward, per_position, leaky_before, leaky_after)}
+changes = {
+    f.__name__: checks.future_change(f, ids8, other8, prefix_length=4)
+    for f in (model.forward, per_position, leaky_before, leaky_after)}
 for name, value in changes.items():
     print(name, round(value, 6))
 assert changes["forward"] == 0.0 and changes["per_position"] == 0.0
@@ -502,18 +535,27 @@ def dropout_forward(ids, rng, rate=0.5, causal=True):
     #zh 即 model.forward，只是在注意力权重上加了 dropout
     #en model.forward with dropout on the attention weights
     #ru model.forward с dropout на весах внимания
-    x = model.embed(ids)[None]                                                # (1, T, D)
-    q, k, v = (split_heads(x @ w, model.n_heads) for w in (model.w_q, model.w_k, model.w_v))   # (1, H, T, d)
+    x = model.embed(ids)[None]  # (1, T, D)
+    # (1, H, T, d)
+    q, k, v = (split_heads(x @ w, model.n_heads)
+               for w in (model.w_q, model.w_k, model.w_v))
     T = len(ids)
-    allowed = ~causal_future(T, T) if causal else np.ones((T, T), dtype=bool)
-    weights = masked_softmax(attention_scores(q, k), allowed)                 # (1, H, T, T)
-    keep = rng.random(weights.shape) >= rate                                  # (1, H, T, T)
+    everything = np.ones((T, T), dtype=bool)
+    allowed = ~causal_future(T, T) if causal else everything
+    # (1, H, T, T)
+    weights = masked_softmax(attention_scores(q, k), allowed)
+    keep = rng.random(weights.shape) >= rate  # (1, H, T, T)
     weights = weights * keep / (1 - rate)
-    return (merge_heads(weights @ v) @ model.w_o)[0]                          # (T, D)
+    return (merge_heads(weights @ v) @ model.w_o)[0]  # (T, D)
 
-fresh = np.random.default_rng(0)  #zh 一个生成器，每次调用抽取新的掩码 #en one generator: a fresh mask on every call #ru один генератор: на каждый вызов новая маска
-same_input = float(np.abs(dropout_forward(ids, fresh) - dropout_forward(ids, fresh))[:2].max())
-fresh_masks = checks.future_change(lambda t: dropout_forward(t, fresh), ids, perturbed, prefix_length=2)
+#zh 一个生成器，每次调用抽取新的掩码
+#en one generator: a fresh mask on every call
+#ru один генератор: на каждый вызов новая маска
+fresh = np.random.default_rng(0)
+same_input = float(np.abs(dropout_forward(ids, fresh)
+                          - dropout_forward(ids, fresh))[:2].max())
+fresh_masks = checks.future_change(
+    lambda t: dropout_forward(t, fresh), ids, perturbed, prefix_length=2)
 print(round(same_input, 6), round(fresh_masks, 6))
 assert same_input > 0.1 and fresh_masks > 0.1
 
@@ -521,13 +563,15 @@ def seeded(causal):
     #zh 每次调用都用同一个种子
     #en the same seed on every call
     #ru один и тот же seed при каждом вызове
-    return lambda t: dropout_forward(t, np.random.default_rng(1), causal=causal)
+    return lambda t: dropout_forward(
+        t, np.random.default_rng(1), causal=causal)
 
 def evaluation(causal):
     return lambda t: dropout_forward(t, fresh, rate=0.0, causal=causal)
 
 for name, make in (("seed", seeded), ("eval", evaluation)):
-    r = checks.check_causality(make(True), make(False), ids, perturbed, prefix_length=2)
+    r = checks.check_causality(make(True), make(False), ids, perturbed,
+                               prefix_length=2)
     print(name, r.change, r.control_saw_change, r.passed)
     assert r.passed and r.change == 0.0
 assert np.abs(evaluation(True)(ids) - model.forward(ids)).max() < 1e-12
@@ -535,9 +579,11 @@ assert np.abs(evaluation(True)(ids) - model.forward(ids)).max() < 1e-12
 #zh 一次“训练更新”：W_O 放大 1%
 #en a "training update": W_O scaled by 1%
 #ru «шаг обучения»: W_O увеличена на 1 %
-updated = AttentionModel(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v,
-                         1.01 * model.w_o, model.n_heads)
-after_update = float(np.abs(updated.forward(ids) - model.forward(ids))[:2].max())
+updated = AttentionModel(model.token_table, model.position_table, model.w_q,
+                         model.w_k, model.w_v, 1.01 * model.w_o,
+                         model.n_heads)
+after_update = float(np.abs(updated.forward(ids)
+                            - model.forward(ids))[:2].max())
 print(round(after_update, 6))
 assert after_update > 1e-3
 """)
@@ -568,11 +614,14 @@ for trial in range(6):
     T = int(rng.integers(2, 33))
     V = int(rng.integers(2, 50))
     p = int(rng.integers(1, T))
-    random_model = checks.random_model(rng, vocab_size=V, context_size=T, width=width, n_heads=n_heads)
+    random_model = checks.random_model(
+        rng, vocab_size=V, context_size=T, width=width, n_heads=n_heads)
     ids_r = rng.integers(0, V, size=T)
     perturbed_r = checks.perturb_future(ids_r, p, rng, vocab_size=V)
-    r = checks.check_causality(random_model.forward, lambda t: random_model.forward(t, causal=False),
-                               ids_r, perturbed_r, p)
+    r = checks.check_causality(
+        random_model.forward,
+        lambda t: random_model.forward(t, causal=False), ids_r, perturbed_r,
+        p)
     print(V, T, width, n_heads, p, r.change, r.control_saw_change)
     assert r.passed and r.change == 0.0
 """)
@@ -596,12 +645,15 @@ For the same pair of sequences as in §4.7 (a prefix of 4 equal positions) we pl
 )
 
 code(r"""
-rows = [checks.row_changes(f, ids8, other8) for f in (model.forward, control, leaky_before)]
+rows = [checks.row_changes(f, ids8, other8)
+        for f in (model.forward, control, leaky_before)]
 for r in rows:
     print(np.round(r, 6))
 assert np.all(rows[0][:4] == 0.0) and np.all(rows[0][4:] > 0)
 assert np.all(rows[1][:4] > 0) and np.all(rows[2][:4] > 0)
-plots.row_change_bars(rows, ["causal=True", "causal=False", "leaky_time_normalization"], prefix_length=4)
+plots.row_change_bars(rows,
+                      ["causal=True", "causal=False",
+                       "leaky_time_normalization"], prefix_length=4)
 plt.show()
 """, alt=dict(
     zh="柱状图：横轴为输出行 i（0～7），纵轴为该行的最大变化。虚线左侧的前缀里，causal=True 没有柱子，"

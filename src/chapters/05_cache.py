@@ -112,7 +112,8 @@ from threadpoolctl import threadpool_limits
 
 from figures import plots
 from lib import checks
-from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax, merge_heads,
+from lib.attention import (attention_scores, causal_attention,
+                           causal_future, masked_softmax, merge_heads,
                            multi_head_attention, split_heads)
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode
 
@@ -128,8 +129,10 @@ print(cache)
 for token in ids:
     position = len(cache)
     model.step(int(token), cache)
-    print(decode([token], vocab), position, cache.keys.shape, cache.values.shape)
-assert len(cache) == 3 and cache.keys.shape == (2, 3, 2) and cache.capacity == 8
+    print(decode([token], vocab), position, cache.keys.shape,
+          cache.values.shape)
+assert (len(cache) == 3 and cache.keys.shape == (2, 3, 2)
+        and cache.capacity == 8)
 """)
 
 md(
@@ -150,8 +153,12 @@ code(r"""
 #ru E[雨] + P[len(cache) до этого шага]
 x_new = model.token_table[4] + model.position_table[2]
 print(np.round(x_new, 12))
-print(np.round(cache.keys[:, 2], 12))  #zh (H, d)：为位置 2 存下的键 #en (H, d): the key stored for position 2 #ru (H, d): ключ, сохранённый для позиции 2
-assert np.array_equal(cache.keys[:, 2], (x_new @ model.w_k).reshape(model.n_heads, -1))
+#zh (H, d)：为位置 2 存下的键
+#en (H, d): the key stored for position 2
+#ru (H, d): ключ, сохранённый для позиции 2
+print(np.round(cache.keys[:, 2], 12))
+assert np.array_equal(cache.keys[:, 2],
+                      (x_new @ model.w_k).reshape(model.n_heads, -1))
 """)
 
 md(
@@ -186,16 +193,21 @@ for token in prompt[:3]:
     model.step(int(token), chunk_cache)
 tq, tk = 2, len(chunk_cache) + 2
 print(causal_future(tq, tk).astype(int))
-print(np.arange(tk - tq, tk))  #zh 两个新查询的绝对位置 tk − tq + i #en absolute positions tk − tq + i of the new queries #ru абсолютные позиции tk − tq + i новых запросов
+#zh 两个新查询的绝对位置 tk − tq + i
+#en absolute positions tk − tq + i of the new queries
+#ru абсолютные позиции tk − tq + i новых запросов
+print(np.arange(tk - tq, tk))
 assert (causal_future(tq, tk) == causal_future(tk, tk)[tk - tq:]).all()
 
-x_step = model.embed(prompt[3:], offset=len(chunk_cache))                      # (tq, D)
+x_step = model.embed(prompt[3:], offset=len(chunk_cache))  # (tq, D)
+# (H, tq, d)
 q_step, k_step, v_step = (split_heads((x_step @ w)[None], model.n_heads)[0]
-                          for w in (model.w_q, model.w_k, model.w_v))           # (H, tq, d)
-keys = np.concatenate([chunk_cache.keys, k_step], axis=1)                      # (H, tk, d)
-values = np.concatenate([chunk_cache.values, v_step], axis=1)                  # (H, tk, d)
-two_at_once = merge_heads(causal_attention(q_step, keys, values)[None])[0] @ model.w_o   # (tq, D)
-full5 = model.forward(prompt)                                                   # (tk, D)
+                          for w in (model.w_q, model.w_k, model.w_v))
+keys = np.concatenate([chunk_cache.keys, k_step], axis=1)      # (H, tk, d)
+values = np.concatenate([chunk_cache.values, v_step], axis=1)  # (H, tk, d)
+heads_out = causal_attention(q_step, keys, values)          # (H, tq, d)
+two_at_once = merge_heads(heads_out[None])[0] @ model.w_o  # (tq, D)
+full5 = model.forward(prompt)  # (tk, D)
 step_gap = float(np.abs(two_at_once - full5[tk - tq:]).max())
 print("max|Δ| < 1e-12:", step_gap < 1e-12)
 assert step_gap < 1e-12
@@ -225,9 +237,11 @@ code(r"""
 #ru ошибка: треугольник прижат к левому верхнему углу
 top_left = np.tril(np.ones((tq, tk), dtype=bool))
 print(top_left.astype(int))
-weights_top_left = masked_softmax(attention_scores(q_step, keys), top_left)    # (H, tq, tk)
-wrong_step = merge_heads((weights_top_left @ values)[None])[0] @ model.w_o      # (tq, D)
-gap_top_left = np.abs(wrong_step - full5[tk - tq:]).max(axis=1)                 # (tq,)
+# (H, tq, tk)
+weights_top_left = masked_softmax(attention_scores(q_step, keys), top_left)
+# (tq, D)
+wrong_step = merge_heads((weights_top_left @ values)[None])[0] @ model.w_o
+gap_top_left = np.abs(wrong_step - full5[tk - tq:]).max(axis=1)  # (tq,)
 print(np.round(gap_top_left, 6))
 assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
@@ -263,12 +277,17 @@ The cache reuses computation; it must not change what the model computes. To che
 )
 
 code(r"""
-full = model.forward(ids)                                  # (T, D)
-incremental = checks.incremental_forward(model, ids)       #zh (T, D)，每个词元一步 #en (T, D), one step per token #ru (T, D), по шагу на токен
+full = model.forward(ids)  # (T, D)
+#zh (T, D)，每个词元一步
+#en (T, D), one step per token
+#ru (T, D), по шагу на токен
+incremental = checks.incremental_forward(model, ids)
 error = float(np.abs(incremental - full).max())
 #zh 一步的乘积与整段的乘积可能由不同的 BLAS 内核计算：这里只可能差舍入误差
-#en a step's products and the whole sequence's may run in different BLAS kernels: only rounding can differ
-#ru произведения одного шага и всей последовательности могут считать разные ядра BLAS: разниться может лишь округление
+#en a step's products and the whole sequence's may run in different BLAS
+#en kernels: only rounding can differ
+#ru произведения одного шага и всей последовательности могут считать разные
+#ru ядра BLAS: разниться может лишь округление
 print(round(error, 12))
 assert error < 1e-12
 """)
@@ -291,8 +310,12 @@ for trial in range(4):
     n_heads = int(rng.integers(1, 5))
     width = n_heads * int(rng.integers(1, 9))
     C = int(rng.integers(32, 129))
-    random_model = checks.random_model(rng, vocab_size=50, context_size=C, width=width, n_heads=n_heads)
-    stream = rng.integers(0, 50, size=C)  #zh 用满位置表的每一行 #en uses every row of the position table #ru задействует каждую строку таблицы позиций
+    random_model = checks.random_model(
+        rng, vocab_size=50, context_size=C, width=width, n_heads=n_heads)
+    #zh 用满位置表的每一行
+    #en uses every row of the position table
+    #ru задействует каждую строку таблицы позиций
+    stream = rng.integers(0, 50, size=C)
     err = checks.cache_error(random_model, stream)
     print(C, width, n_heads, err < 1e-12)
     assert err < 1e-12
@@ -326,7 +349,10 @@ code(r"""
 bad_cache = model.new_cache()
 model.step(BOS, bad_cache)
 model.step(3, bad_cache)
-wrong = model.step(4, bad_cache, position=0)  #zh 错误所在：第三个词元被放在位置 0 #en the bug: the third token at position 0 #ru ошибка: третий токен в позиции 0
+#zh 错误所在：第三个词元被放在位置 0
+#en the bug: the third token at position 0
+#ru ошибка: третий токен в позиции 0
+wrong = model.step(4, bad_cache, position=0)
 reset_error = float(np.abs(wrong - full[2]).max())
 print(f"{reset_error:.12g}")
 assert abs(reset_error - 0.08753403247684122) < 1e-12
@@ -348,9 +374,11 @@ code(r"""
 seq8 = np.array([BOS, 3, 4, 5, 3, 4, 5, 4])
 print(decode(seq8, vocab))
 always_zero = checks.incremental_forward(model, seq8, positions=[0] * 8)
-per_position_error = np.abs(always_zero - model.forward(seq8)).max(axis=1)   # (T,)
+# (T,)
+per_position_error = np.abs(always_zero - model.forward(seq8)).max(axis=1)
 print(np.round(per_position_error, 6))
-assert per_position_error[0] < 1e-12 and np.all(per_position_error[1:] > 1e-3)
+assert (per_position_error[0] < 1e-12
+        and np.all(per_position_error[1:] > 1e-3))
 """)
 
 md(
@@ -382,9 +410,11 @@ try:
 except ValueError as err:
     raised = True
     print(type(err).__name__)
-print(len(cache8), np.array_equal(cache8.keys, keys_before), np.array_equal(cache8.values, values_before))
+print(len(cache8), np.array_equal(cache8.keys, keys_before),
+      np.array_equal(cache8.values, values_before))
 assert raised and len(cache8) == 8
-assert np.array_equal(cache8.keys, keys_before) and np.array_equal(cache8.values, values_before)
+assert (np.array_equal(cache8.keys, keys_before)
+        and np.array_equal(cache8.values, values_before))
 """)
 
 md(
@@ -429,40 +459,56 @@ Below we measure this on a two-layer model. The cell assembles the model from fu
 code(r"""
 rng = np.random.default_rng(8)
 V2, C2, D2, H2 = 6, 8, 8, 2
-E2 = rng.standard_normal((V2, D2))                                             # (V, D)
-P2 = rng.standard_normal((C2, D2))                                             # (C, D)
-layers = [[rng.standard_normal((D2, D2)) / np.sqrt(D2) for _ in range(4)] for _ in range(2)]   # 2 x (w_q, w_k, w_v, w_o)
+E2 = rng.standard_normal((V2, D2))  # (V, D)
+P2 = rng.standard_normal((C2, D2))  # (C, D)
+# 2 x (w_q, w_k, w_v, w_o)
+layers = [[rng.standard_normal((D2, D2)) / np.sqrt(D2) for _ in range(4)]
+          for _ in range(2)]
 
 def two_layer_forward(ids):
-    h = E2[ids] + P2[:len(ids)]                                                # (T, D)
+    h = E2[ids] + P2[:len(ids)]  # (T, D)
     for w_q, w_k, w_v, w_o in layers:
         #zh 残差连接
         #en residual connection
         #ru остаточная связь
         h = h + multi_head_attention(h[None], w_q, w_k, w_v, w_o, H2)[0]
-    return h                                                                   # (T, D)
+    return h  # (T, D)
 
 def two_layer_steps(ids, cached_layers):
-    stored = [[] for _ in layers]  #zh 每层已存位置的 (k, v) #en (k, v) of the stored positions, per layer #ru (k, v) сохранённых позиций, для каждого слоя
+    #zh 每层已存位置的 (k, v)
+    #en (k, v) of the stored positions, per layer
+    #ru (k, v) сохранённых позиций, для каждого слоя
+    stored = [[] for _ in layers]
     outputs = []
     for t, token in enumerate(ids):
-        h = (E2[token] + P2[t])[None]                                          # (1, D)
+        h = (E2[token] + P2[t])[None]  # (1, D)
         for n, (w_q, w_k, w_v, w_o) in enumerate(layers):
-            q, k, v = (split_heads((h @ w)[None], H2)[0] for w in (w_q, w_k, w_v))    # (H, 1, d)
+            # (H, 1, d)
+            q, k, v = (split_heads((h @ w)[None], H2)[0]
+                       for w in (w_q, w_k, w_v))
             if n in cached_layers:
                 stored[n].append((k, v))
-                k = np.concatenate([key for key, _ in stored[n]], axis=1)      # (H, t+1, d)
-                v = np.concatenate([value for _, value in stored[n]], axis=1)  # (H, t+1, d)
-            heads = causal_attention(q, k, v)                                  # (H, 1, d)
-            h = h + merge_heads(heads[None])[0] @ w_o                          # (1, D)
+                # (H, t+1, d)
+                k = np.concatenate([key for key, _ in stored[n]], axis=1)
+                # (H, t+1, d)
+                v = np.concatenate(
+                    [value for _, value in stored[n]], axis=1)
+            heads = causal_attention(q, k, v)  # (H, 1, d)
+            h = h + merge_heads(heads[None])[0] @ w_o  # (1, D)
         outputs.append(h[0])
-    return np.stack(outputs)                                                   # (T, D)
+    return np.stack(outputs)  # (T, D)
 
 ids2 = rng.integers(0, V2, size=C2)
 full2 = two_layer_forward(ids2)
-both_cached = float(np.abs(two_layer_steps(ids2, cached_layers={0, 1}) - full2).max())
-first_only = np.abs(two_layer_steps(ids2, cached_layers={0}) - full2).max(axis=1)   # (T,)
-print("max|Δ| < 1e-12:", both_cached < 1e-12)  #zh 舍入量级的误差：只打印结论 #en a rounding-level error: only the claim is printed #ru ошибка на уровне округления: печатается только утверждение
+both_cached = float(np.abs(two_layer_steps(ids2, cached_layers={0, 1})
+                           - full2).max())
+# (T,)
+first_only = np.abs(two_layer_steps(ids2, cached_layers={0})
+                    - full2).max(axis=1)
+#zh 舍入量级的误差：只打印结论
+#en a rounding-level error: only the claim is printed
+#ru ошибка на уровне округления: печатается только утверждение
+print("max|Δ| < 1e-12:", both_cached < 1e-12)
 print(np.round(first_only, 6))
 assert both_cached < 1e-12
 assert first_only[0] < 1e-12 and np.all(first_only[1:] > 0.1)
@@ -511,12 +557,15 @@ $$
 )
 
 code(r"""
-ours = checks.kv_cache_bytes(n_layers=1, n_heads=2, head_width=2, length=8, itemsize=8)
+ours = checks.kv_cache_bytes(
+    n_layers=1, n_heads=2, head_width=2, length=8, itemsize=8)
 print(ours, cache8.keys.nbytes + cache8.values.nbytes)
 assert ours == cache8.keys.nbytes + cache8.values.nbytes == 512
 
 for n_heads in (1, 4, 12):
-    size = checks.kv_cache_bytes(n_layers=12, n_heads=n_heads, head_width=768 // n_heads, length=1024, itemsize=4)
+    size = checks.kv_cache_bytes(
+        n_layers=12, n_heads=n_heads, head_width=768 // n_heads,
+        length=1024, itemsize=4)
     print(n_heads, size, size / 2**20)
     assert size == 75497472 and size / 2**20 == 72.0
 """)
@@ -558,7 +607,7 @@ code(r"""
 inputs, targets = collate(["雨", "春雨"], vocab)
 print(inputs)
 print(targets)
-valid = int((targets[0] != IGNORE).sum())                  #zh 2：真实前缀是 <bos> 雨 #en 2: the real prefix is <bos> 雨 #ru 2: настоящий префикс — <bos> 雨
+valid = int((targets[0] != IGNORE).sum())  #zh 2：真实前缀是 <bos> 雨 #en 2: the real prefix is <bos> 雨 #ru 2: настоящий префикс — <bos> 雨
 print(decode(inputs[0], vocab), valid)
 assert valid == 2
 
@@ -573,13 +622,18 @@ checks.incremental_forward(model, inputs[0], cache=padded_cache)
 #en the next token's position: 2, or 3 with the padding
 #ru позиция следующего токена: 2, а с дополнением 3
 print(len(true_cache), len(padded_cache))
-next_true, next_padded = model.step(3, true_cache), model.step(3, padded_cache)
+next_true, next_padded = (model.step(3, true_cache),
+                          model.step(3, padded_cache))
 print(round(float(np.abs(next_padded - next_true).max()), 6))
 assert np.abs(next_padded - next_true).max() > 1e-3
 
-left_padded = np.array([EOS, BOS, 4])  #zh 误用：填充放在文本之前 #en misuse: padding placed before the text #ru неправильно: дополнение стоит перед текстом
+#zh 误用：填充放在文本之前
+#en misuse: padding placed before the text
+#ru неправильно: дополнение стоит перед текстом
+left_padded = np.array([EOS, BOS, 4])
 shifted = checks.incremental_forward(model, left_padded)[-1]
-print(round(float(np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max()), 6))
+print(round(float(np.abs(shifted
+                         - model.forward(inputs[0, :valid])[-1]).max()), 6))
 assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
 """)
 
@@ -594,7 +648,7 @@ md(
 
 前者每次都要重算全部投影和一张 $(T+1)\times(T+1)$ 的注意力表，后者只算一个新位置并读取 $T+1$ 个键。每种情形重复几次，取最短的时间；为什么这样计时，以及 `make bench` 怎样测得更仔细，写在 `bench/attention_cache.py` 的说明里。
 
-表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器，所以这个单元格的输出不参与比对。断言只检查在任何一台正常的机器上都应成立的两点：在最长的前缀上，缓存至少快 10 倍；并且这个倍数在最长前缀上比在最短前缀上大，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别，这里不作断言。缓存给出的输出也顺带与完整前向传播核对。
+表中各列依次为 $T$、两种方式的时间（毫秒）和二者之比。绝对时间取决于机器和它当时的负载。任何一台正常的机器上都应成立的只有两点，单元格也只检查这两点：在最长的前缀上，缓存至少快 10 倍；并且这个倍数在最长前缀上比在最短前缀上大，即差距随 $T$ 增大。至于曲线的具体形状（例如在哪个 $T$ 上开始变陡），不同机器会有差别。缓存给出的输出也顺带与完整前向传播核对。
 """,
     en=r"""
 ## 5.8 How much time the cache saves
@@ -606,7 +660,7 @@ Finally, let us measure it. Take a larger model with random parameters ($D=64$, 
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and the shortest time is kept; why it is timed this way, and how `make bench` measures more carefully, is written in the documentation of `bench/attention_cache.py`.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio. Absolute times depend on the machine, so this cell's output is not compared. Only two things should hold on any reasonable machine, and only those are asserted: at the longest prefix the cache is at least 10 times faster, and that ratio is larger at the longest prefix than at the shortest, so the gap widens as $T$ grows. The exact shape of the curves (for instance, at which $T$ they steepen) differs from machine to machine and is not asserted. The cell also checks that the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio. Absolute times depend on the machine and its load. Only two things should hold on any reasonable machine, and the cell checks only those: at the longest prefix the cache is at least 10 times faster, and that ratio is larger at the longest prefix than at the shortest, so the gap widens as $T$ grows. The exact shape of the curves (for instance, at which $T$ they steepen) differs from machine to machine. The cell also checks that the cache's output agrees with the full forward pass.
 """,
     ru=r"""
 ## 5.8 Сколько времени экономит кэш
@@ -618,13 +672,14 @@ The columns are $T$, the time of each way in milliseconds, and their ratio. Abso
 
 Первый способ каждый раз заново вычисляет все проекции и таблицу внимания $(T+1)\times(T+1)$; второй вычисляет одну новую позицию и читает $T+1$ ключей. Каждый вариант запускается несколько раз, и берётся наименьшее время; почему замер устроен так и как `make bench` измеряет тщательнее, описано в документации `bench/attention_cache.py`.
 
-Столбцы таблицы: $T$, время каждого способа в миллисекундах и их отношение. Абсолютное время зависит от машины, поэтому при проверке блокнота результат этой ячейки не сравнивается. На любой нормальной машине должны выполняться лишь два утверждения, и только они проверяются: на самом длинном префиксе кэш быстрее как минимум в 10 раз, и это отношение на самом длинном префиксе больше, чем на самом коротком, то есть разрыв растёт с $T$. Точная форма кривых (например, при каком $T$ они становятся круче) на разных машинах разная и не проверяется. Заодно ячейка проверяет, что выход с кэшем совпадает с полным прямым проходом.
+Столбцы таблицы: $T$, время каждого способа в миллисекундах и их отношение. Абсолютное время зависит от машины и её загрузки. На любой нормальной машине должны выполняться лишь два утверждения, и ячейка проверяет только их: на самом длинном префиксе кэш быстрее как минимум в 10 раз, и это отношение на самом длинном префиксе больше, чем на самом коротком, то есть разрыв растёт с $T$. Точная форма кривых (например, при каком $T$ они становятся круче) на разных машинах разная. Заодно ячейка проверяет, что выход с кэшем совпадает с полным прямым проходом.
 """,
 )
 
 code(r"""
 rng = np.random.default_rng(0)
-big = checks.random_model(rng, vocab_size=100, context_size=512, width=64, n_heads=4)
+big = checks.random_model(
+    rng, vocab_size=100, context_size=512, width=64, n_heads=4)
 stream = rng.integers(0, 100, size=512)
 lengths = [8, 16, 32, 64, 128, 256, 511]
 
@@ -645,8 +700,8 @@ def best_seconds(run, prepare, repeats=7):
     return min(times)
 
 with threadpool_limits(limits=1, user_api="blas"):
-    full_seconds = [best_seconds(lambda _: big.forward(stream[:T + 1]), lambda: None)
-                    for T in lengths]
+    full_seconds = [best_seconds(lambda _: big.forward(stream[:T + 1]),
+                                 lambda: None) for T in lengths]
     step_seconds = [best_seconds(lambda c: big.step(int(stream[T]), c),
                                  lambda: copy.deepcopy(snapshots[T]))
                     for T in lengths]
@@ -657,7 +712,8 @@ for T, f, s, r in zip(lengths, full_seconds, step_seconds, ratios):
 
 last = max(lengths)
 cached_last = big.step(int(stream[last]), copy.deepcopy(snapshots[last]))
-assert np.abs(cached_last - big.forward(stream[:last + 1])[-1]).max() < 1e-12
+assert np.abs(cached_last
+              - big.forward(stream[:last + 1])[-1]).max() < 1e-12
 assert ratios[-1] >= 10 and ratios[-1] > ratios[0]
 plots.timing_lines(lengths, [full_seconds, step_seconds],
                    ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
@@ -710,9 +766,11 @@ print(inspect.getsource(blocked_causal_attention))
 
 #zh 第 i 个查询块：64 个查询排在 64·i 个更早的键之后（右下对齐）
 #en query block i: 64 queries after 64·i earlier keys (bottom-right alignment)
-#ru блок запросов i: 64 запроса после 64·i более ранних ключей (выравнивание по правому нижнему углу)
+#ru блок запросов i: 64 запроса после 64·i более ранних ключей (выравнивание
+#ru по правому нижнему углу)
 n_blocks = 512 // BLOCK
-computed = [attention_work(BLOCK, BLOCK * (i + 1)).computed // BLOCK**2 for i in range(n_blocks)]
+computed = [attention_work(BLOCK, BLOCK * (i + 1)).computed // BLOCK**2
+            for i in range(n_blocks)]
 for i, n in enumerate(computed):
     print(i, "#" * n + "." * (n_blocks - n))
 assert computed == list(range(1, n_blocks + 1))
@@ -720,15 +778,21 @@ assert sum(computed) * BLOCK**2 == attention_work(512, 512).computed
 
 work = attention_work(1024, 1024)
 everything = attention_work(1024, 1024, skip_future=False)
-print(work.computed, everything.computed, f"{work.fraction:.3f}", work.allowed, f"{work.allowed / work.total:.4f}")
-assert BLOCK == 64 and work.computed == BLOCK**2 * sum(range(1, 17)) == 557056
-assert everything.computed == work.total == 1024**2 and work.allowed == 1024 * 1025 // 2
+print(work.computed, everything.computed, f"{work.fraction:.3f}",
+      work.allowed, f"{work.allowed / work.total:.4f}")
+assert (BLOCK == 64
+        and work.computed == BLOCK**2 * sum(range(1, 17)) == 557056)
+assert (everything.computed == work.total == 1024**2
+        and work.allowed == 1024 * 1025 // 2)
 
 rng = np.random.default_rng(0)
-q, k, v = (rng.standard_normal((1, 8, 1024, 64), dtype=np.float32) for _ in range(3))
-out = blocked_causal_attention(q, k, v)                                        # (1, 8, 1024, 64)
-print(out.dtype, np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5))
-assert out.dtype == np.float32 and np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5)
+q, k, v = (rng.standard_normal((1, 8, 1024, 64), dtype=np.float32)
+           for _ in range(3))
+out = blocked_causal_attention(q, k, v)  # (1, 8, 1024, 64)
+print(out.dtype,
+      np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5))
+assert out.dtype == np.float32
+assert np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5)
 """)
 
 md(

@@ -59,7 +59,16 @@ import math
 import numpy as np
 
 from lib import checks
-from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode, encode
+from lib.data import (
+    BOS,
+    EOS,
+    IGNORE,
+    UNK,
+    build_vocab,
+    collate,
+    decode,
+    encode,
+)
 from lib.model import AttentionModel
 
 vocab = build_vocab(["春雨风"])
@@ -125,8 +134,9 @@ code(r"""
 ids = np.array([BOS, 3, 4])
 perturbed = np.array([BOS, 3, UNK])
 print(decode(ids, vocab), "|", decode(perturbed, vocab))
-perturbation = checks.check_causality(model.forward, lambda x: model.forward(x, causal=False),
-                                      ids, perturbed, prefix_length=2)
+perturbation = checks.check_causality(
+    model.forward, lambda x: model.forward(x, causal=False), ids, perturbed,
+    prefix_length=2)
 print(perturbation.change, f"{perturbation.control_change:.12g}")
 assert perturbation.passed and perturbation.change == 0.0
 assert abs(perturbation.control_change - 39.772020613422825) < 1e-9
@@ -176,7 +186,8 @@ assert real.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
 #ru (3, D): у запроса в позиции дополнения тоже есть выход
 padded_out = model.forward(short_inputs)
 unpadded = np.abs(padded_out[:2] - model.forward(short_inputs[:2])).max()
-replaced = np.abs(padded_out[:2] - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
+replaced = np.abs(padded_out[:2]
+                  - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
 print(len(padded_out), round(unpadded, 12), round(replaced, 12))
 assert len(padded_out) == 3 and unpadded < 1e-12 and replaced < 1e-12
 """)
@@ -208,12 +219,16 @@ What the number does not say: it concerns one row of one layer. Even without pos
 code(r"""
 order_a, order_b = np.array([3, 5, 4]), np.array([5, 3, 4])
 print(decode(order_a, vocab), "|", decode(order_b, vocab))
-rows_no_pos = np.abs(model.forward(order_a, use_positions=False) - model.forward(order_b, use_positions=False)).max(axis=1)
+rows_no_pos = np.abs(
+    model.forward(order_a, use_positions=False)
+    - model.forward(order_b, use_positions=False)).max(axis=1)
 no_positions = float(rows_no_pos[-1])
-with_positions = float(np.abs(model.forward(order_a)[-1] - model.forward(order_b)[-1]).max())
+with_positions = float(np.abs(model.forward(order_a)[-1]
+                              - model.forward(order_b)[-1]).max())
 print(round(no_positions, 12), f"{with_positions:.12g}")
 print(np.round(rows_no_pos, 6))  #zh 即使没有位置项，第 0 行也不同 #en row 0 differs even without positions #ru строка 0 различается даже без позиций
-assert no_positions < 1e-12 and abs(with_positions - 0.047053077502492324) < 1e-12
+assert (no_positions < 1e-12
+        and abs(with_positions - 0.047053077502492324) < 1e-12)
 assert rows_no_pos[0] > 1
 """)
 
@@ -243,7 +258,8 @@ cache_difference = checks.cache_error(model, ids)
 reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
 print(round(cache_difference, 12), f"{reset_error:.12g}")
-assert cache_difference < 1e-12 and abs(reset_error - 0.08753403247684122) < 1e-12
+assert (cache_difference < 1e-12
+        and abs(reset_error - 0.08753403247684122) < 1e-12)
 """)
 
 md(
@@ -279,26 +295,34 @@ The tables are the model's own, turned into lists: the two routes share the data
 code(r"""
 from lib import plain_python
 
-E_rows, P_rows, W_O_rows = (table.tolist() for table in (model.token_table, model.position_table, model.w_o))
+E_rows, P_rows, W_O_rows = (
+    table.tolist()
+    for table in (model.token_table, model.position_table, model.w_o))
 #zh §6.1 手算用的两行
 #en the two rows of the hand computation in §6.1
 #ru две строки ручного расчёта из §6.1
-assert E_rows[BOS] == [1.0, 0.0, 0.0, 1.0] and E_rows[3] == [0.0, 1.0, 1.0, 0.0]
+assert (E_rows[BOS] == [1.0, 0.0, 0.0, 1.0]
+        and E_rows[3] == [0.0, 1.0, 1.0, 0.0])
 
 
 def layer_py(tokens, positions=None, use_positions=True, causal=True):
     #zh 查询 i 读取第 0～i 行（因果），或读取全部行（阴性对照）
     #en query i reads rows 0..i (causal), or every row (the negative control)
-    #ru запрос i читает строки 0..i (причинно) или все строки (отрицательный контроль)
-    rows = plain_python.input_rows(tokens, E_rows, P_rows, positions, use_positions)
-    return [plain_python.read(row, rows[:i + 1] if causal else rows, model.n_heads, W_O_rows)
-            for i, row in enumerate(rows)]
+    #ru запрос i читает строки 0..i (причинно) или все строки (отрицательный
+    #ru контроль)
+    rows = plain_python.input_rows(
+        tokens, E_rows, P_rows, positions, use_positions)
+    return [plain_python.read(row, rows[:i + 1] if causal else rows,
+                              model.n_heads, W_O_rows) for i,
+            row in enumerate(rows)]
 
 
 def largest_difference(rows, other_rows):
     largest = 0.0
     for row, other in zip(rows, other_rows, strict=True):
-        largest = max(largest, max(abs(u - w) for u, w in zip(row, other, strict=True)))
+        largest = max(largest,
+                      max(abs(u - w) for u,
+                          w in zip(row, other, strict=True)))
     return largest
 
 
@@ -306,20 +330,26 @@ clean, perturbed = [BOS, 3, 4], [BOS, 3, UNK]
 py = {
     1: layer_py([BOS, 3], use_positions=False)[1][2],
     2: largest_difference(layer_py(clean)[:2], layer_py(perturbed)[:2]),
-    3: largest_difference(layer_py(clean, causal=False)[:2], layer_py(perturbed, causal=False)[:2]),
-    5: largest_difference(layer_py([3, 5, 4])[-1:], layer_py([5, 3, 4])[-1:]),
-    6: largest_difference(layer_py(clean, positions=[0, 1, 0])[-1:], layer_py(clean)[-1:]),
+    3: largest_difference(layer_py(clean, causal=False)[:2],
+                          layer_py(perturbed, causal=False)[:2]),
+    5: largest_difference(layer_py([3, 5, 4])[-1:],
+                          layer_py([5, 3, 4])[-1:]),
+    6: largest_difference(layer_py(clean, positions=[0, 1, 0])[-1:],
+                          layer_py(clean)[-1:]),
 }
 #zh 打印 15 位有效数字：libm 不同，最后一位可能不同
 #en 15 significant digits: another libm may differ in the last bit
 #ru 15 значащих цифр: с другой libm последний бит может отличаться
 for number, value in py.items():
     print(number, f"{value:.15g}")
-source_figures = {1: -0.33952309865331376, 3: 39.772020613422825, 5: 0.047053077502492324, 6: 0.08753403247684122}
-assert all(abs(py[n] - source_figures[n]) <= 1e-14 * abs(source_figures[n]) for n in source_figures)
+source_figures = {1: -0.33952309865331376, 3: 39.772020613422825,
+                  5: 0.047053077502492324, 6: 0.08753403247684122}
+assert all(abs(py[n] - source_figures[n]) <= 1e-14 * abs(source_figures[n])
+           for n in source_figures)
 a_py = 1 / (1 + math.exp(1 / math.sqrt(2)))
 print(round(a_py, 6))
-assert round(a_py, 6) == 0.330238 and abs(py[1] - (2 * a_py - 1)) < 1e-15      # a - b = 2a - 1
+# a - b = 2a - 1
+assert round(a_py, 6) == 0.330238 and abs(py[1] - (2 * a_py - 1)) < 1e-15
 assert py[2] == 0.0
 """)
 
@@ -336,8 +366,8 @@ Below, the pure-Python results are printed next to those of `lib`: the number, t
 )
 
 code(r"""
-ours = {1: float(two_heads[1, 2]), 2: perturbation.change, 3: perturbation.control_change,
-        5: with_positions, 6: reset_error}
+ours = {1: float(two_heads[1, 2]), 2: perturbation.change,
+        3: perturbation.control_change, 5: with_positions, 6: reset_error}
 differences = {n: abs(ours[n] - py[n]) for n in ours}
 within_bound = {n: differences[n] <= 1e-14 * abs(py[n]) for n in ours}
 for n in ours:
@@ -372,11 +402,15 @@ md(
 
 code(r"""
 def with_query_and_key_swapped(m):
-    return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q, m.w_v, m.w_o, m.n_heads)
+    return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q,
+                          m.w_v, m.w_o, m.n_heads)
 
-hand_chosen_swap = np.abs(with_query_and_key_swapped(model).forward(ids) - model.forward(ids)).max()
-random_params = checks.random_model(0, vocab_size=6, context_size=8, width=4, n_heads=2)
-random_swap = np.abs(with_query_and_key_swapped(random_params).forward(ids) - random_params.forward(ids)).max()
+hand_chosen_swap = np.abs(with_query_and_key_swapped(model).forward(ids)
+                          - model.forward(ids)).max()
+random_params = checks.random_model(
+    0, vocab_size=6, context_size=8, width=4, n_heads=2)
+random_swap = np.abs(with_query_and_key_swapped(random_params).forward(ids)
+                     - random_params.forward(ids)).max()
 print(hand_chosen_swap, round(float(random_swap), 6))
 assert hand_chosen_swap == 0.0 and random_swap > 0.1
 """)
@@ -410,16 +444,21 @@ A real project would train a decoder-only model written by hand, say in PyTorch 
 
 code(r"""
 vocab_v2 = build_vocab(["春雨风雪"])
-print(vocab_v2, encode("风", vocab), encode("风", vocab_v2), encode("雪", vocab_v2))
-assert encode("风", vocab) == [5] and encode("风", vocab_v2) == [6] and encode("雪", vocab_v2) == [5]
+print(vocab_v2, encode("风", vocab), encode("风", vocab_v2),
+      encode("雪", vocab_v2))
+assert (encode("风", vocab) == [5] and encode("风", vocab_v2) == [6]
+        and encode("雪", vocab_v2) == [5])
 #zh 旧模型的编号 5 是 风；新词表把它读成 雪
 #en the old model's id 5 is 风; the new vocabulary reads it as 雪
 #ru номер 5 старой модели — это 风; новый словарь читает его как 雪
 print(decode([5], vocab), decode([5], vocab_v2))
 assert decode([5], vocab) == "风" and decode([5], vocab_v2) == "雪"
 
-one_head = AttentionModel(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v, model.w_o, n_heads=1)
-head_difference = float(np.abs(one_head.forward(ids) - model.forward(ids)).max())
+one_head = AttentionModel(
+    model.token_table, model.position_table, model.w_q, model.w_k,
+    model.w_v, model.w_o, n_heads=1)
+head_difference = float(
+    np.abs(one_head.forward(ids) - model.forward(ids)).max())
 print(round(head_difference, 6))
 assert head_difference > 0.01
 
@@ -427,7 +466,8 @@ failures = []
 #zh 两个不合规的输入：编号 6，以及 9 个词元
 #en two inputs the model cannot take: id 6, and 9 tokens
 #ru два входа, которые модель принять не может: номер 6 и 9 токенов
-for bad_input in (np.array(encode("风", vocab_v2)), np.array([BOS] + [3] * 8)):
+for bad_input in (np.array(encode("风", vocab_v2)),
+                  np.array([BOS] + [3] * 8)):
     try:
         model.forward(bad_input)
     except ValueError as err:

@@ -67,8 +67,8 @@ import matplotlib.pyplot as plt
 from lib import checks, layers
 from lib.attention import causal_future, masked_softmax
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode, encode
-from lib.decoder import (Adam, Decoder, is_mirror_line, mirror_language, pick_token,
-                         read_mirror_corpus, train)
+from lib.decoder import (Adam, Decoder, is_mirror_line, mirror_language,
+                         pick_token, read_mirror_corpus, train)
 from lib.layers import numerical_gradient, numerical_partial, relative_error
 from lib.positions import embed, embed_backward
 """)
@@ -122,7 +122,8 @@ $$
 )
 
 code(r"""
-model = Decoder.init(vocab_size=10, context_size=8, width=16, n_heads=2, n_layers=2, seed=0)
+model = Decoder.init(vocab_size=10, context_size=8, width=16, n_heads=2,
+                     n_layers=2, seed=0)
 print(model)
 for name, value in model.params.items():
     if not name.startswith("blocks.1."):
@@ -177,22 +178,27 @@ rng = np.random.default_rng(0)
 
 def check_backward(forward, backward, *inputs, eps=1e-4):
     #zh f = sum(upstream * 输出)；返回所有输入中最大的相对误差
-    #en f = sum(upstream * output); returns the largest relative error over the inputs
-    #ru f = sum(upstream * выход); возвращает наибольшую относительную ошибку по всем входам
+    #en f = sum(upstream * output); returns the largest relative error over
+    #en the inputs
+    #ru f = sum(upstream * выход); возвращает наибольшую относительную ошибку
+    #ru по всем входам
     out, saved = forward(*inputs)
     upstream = rng.standard_normal(np.shape(out))
     grads = backward(upstream, saved)
     errors = []
     for x, grad in zip(inputs, grads):
-        numeric = numerical_gradient(lambda: np.sum(upstream * forward(*inputs)[0]), x, eps)
+        numeric = numerical_gradient(
+            lambda: np.sum(upstream * forward(*inputs)[0]), x, eps)
         errors.append(relative_error(grad, numeric))
     return max(errors)
 
 def magnitude(error):
     exponent = np.log10(error)
     #zh 离 10 的幂太近的误差在别的机器上可能落进相邻的数量级
-    #en an error too close to a power of ten could fall into the next order on another machine
-    #ru ошибка, слишком близкая к степени десяти, на другой машине могла бы попасть в соседний порядок
+    #en an error too close to a power of ten could fall into the next order on
+    #en another machine
+    #ru ошибка, слишком близкая к степени десяти, на другой машине могла бы
+    #ru попасть в соседний порядок
     assert abs(exponent - round(exponent)) > 0.05
     return f"{10.0 ** np.ceil(exponent):.0e}"
 """)
@@ -215,10 +221,13 @@ allowed = ~causal_future(3, 5)                            # (Tq, Tk)
 
 def softmax_forward(s):
     weights = masked_softmax(s, allowed)
-    return weights, weights                               #zh saved 就是权重本身 #en saved is the weights themselves #ru saved — это сами веса
+    return weights, weights  #zh saved 就是权重本身 #en saved is the weights themselves #ru saved — это сами веса
 
-error = check_backward(softmax_forward, lambda d, w: (layers.masked_softmax_backward(d, w),), scores)
-d_scores = layers.masked_softmax_backward(rng.standard_normal((2, 3, 5)), masked_softmax(scores, allowed))
+error = check_backward(softmax_forward,
+                       lambda d, w: (layers.masked_softmax_backward(d, w),),
+                       scores)
+d_scores = layers.masked_softmax_backward(
+    rng.standard_normal((2, 3, 5)), masked_softmax(scores, allowed))
 print(magnitude(error), float(np.abs(d_scores[:, ~allowed]).max()))
 assert error < 1e-6 and np.all(d_scores[:, ~allowed] == 0.0)
 """)
@@ -236,17 +245,21 @@ md(
 )
 
 code(r"""
-q, k, v = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 5, 4)), rng.standard_normal((2, 5, 4))
-error = check_backward(layers.causal_attention_forward, layers.causal_attention_backward, q, k, v)
+q, k, v = (rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 5, 4)),
+           rng.standard_normal((2, 5, 4)))
+error = check_backward(layers.causal_attention_forward,
+                       layers.causal_attention_backward, q, k, v)
 print(magnitude(error))
 assert error < 1e-6
 """)
 
 code(r"""
 x = rng.standard_normal((2, 4, 6))                        # (B, T, D)
-w_q, w_k, w_v, w_o = (rng.standard_normal((6, 6)) / np.sqrt(6) for _ in range(4))
-error = check_backward(lambda *a: layers.multi_head_attention_forward(*a, n_heads=3),
-                       layers.multi_head_attention_backward, x, w_q, w_k, w_v, w_o)
+w_q, w_k, w_v, w_o = (rng.standard_normal((6, 6)) / np.sqrt(6)
+                      for _ in range(4))
+error = check_backward(
+    lambda *a: layers.multi_head_attention_forward(*a, n_heads=3),
+    layers.multi_head_attention_backward, x, w_q, w_k, w_v, w_o)
 print(magnitude(error))
 assert error < 1e-6
 """)
@@ -265,7 +278,8 @@ md(
 
 code(r"""
 gain, bias = 1 + 0.1 * rng.standard_normal(6), 0.1 * rng.standard_normal(6)
-error = check_backward(layers.layer_norm_forward, layers.layer_norm_backward, 2 * x + 1, gain, bias)
+error = check_backward(layers.layer_norm_forward,
+                       layers.layer_norm_backward, 2 * x + 1, gain, bias)
 print(magnitude(error))
 assert error < 1e-6
 """)
@@ -283,15 +297,19 @@ md(
 )
 
 code(r"""
-error = check_backward(layers.gelu_forward, lambda d, s: (layers.gelu_backward(d, s),), 3 * x)
+error = check_backward(layers.gelu_forward,
+                       lambda d, s: (layers.gelu_backward(d, s),), 3 * x)
 print(magnitude(error))
 assert error < 1e-6
 """)
 
 code(r"""
-w_1, b_1 = rng.standard_normal((6, 12)) / 2, rng.standard_normal(12) / 2    # (D, F), (F,)
-w_2, b_2 = rng.standard_normal((12, 6)) / 2, rng.standard_normal(6) / 2     # (F, D), (D,)
-error = check_backward(layers.mlp_forward, layers.mlp_backward, x, w_1, b_1, w_2, b_2)
+# (D, F), (F,)
+w_1, b_1 = rng.standard_normal((6, 12)) / 2, rng.standard_normal(12) / 2
+# (F, D), (D,)
+w_2, b_2 = rng.standard_normal((12, 6)) / 2, rng.standard_normal(6) / 2
+error = check_backward(
+    layers.mlp_forward, layers.mlp_backward, x, w_1, b_1, w_2, b_2)
 print(magnitude(error))
 assert error < 1e-6
 """)
@@ -310,11 +328,15 @@ md(
 
 code(r"""
 ids = np.array([[1, 3, 4, 5], [1, 6, 2, 2]])               # (B, T)
-table_e, table_p = rng.standard_normal((7, 6)), rng.standard_normal((5, 6))   # (V, D), (C, D)
-error_embed = check_backward(lambda e, p: (embed(ids, e, p), None),
-                             lambda d, _: embed_backward(d, ids, 7, 5), table_e, table_p)
+# (V, D), (C, D)
+table_e, table_p = rng.standard_normal((7, 6)), rng.standard_normal((5, 6))
+error_embed = check_backward(
+    lambda e, p: (embed(ids, e, p), None),
+    lambda d, _: embed_backward(d, ids, 7, 5), table_e, table_p)
 w_head = rng.standard_normal((6, 7))                       # (D, V)
-error_head = check_backward(layers.linear_forward, lambda d, s: layers.linear_backward(d, s)[:2], x, w_head)
+error_head = check_backward(
+    layers.linear_forward, lambda d, s: layers.linear_backward(d, s)[:2], x,
+    w_head)
 print(error_embed < 1e-8, error_head < 1e-8)
 assert error_embed < 1e-8 and error_head < 1e-8
 """)
@@ -324,9 +346,12 @@ logits = rng.standard_normal((2, 4, 7))                    # (B, T, V)
 targets = np.array([[3, 1, 2, IGNORE], [5, 2, IGNORE, IGNORE]])
 loss, saved = layers.cross_entropy_forward(logits, targets)
 d_logits = layers.cross_entropy_backward(1.0, saved)
-numeric = numerical_gradient(lambda: layers.cross_entropy_forward(logits, targets)[0], logits, eps=1e-4)
+numeric = numerical_gradient(
+    lambda: layers.cross_entropy_forward(logits, targets)[0], logits,
+    eps=1e-4)
 scored = int((targets != IGNORE).sum())
-print(magnitude(relative_error(d_logits, numeric)), scored, float(np.abs(d_logits[targets == IGNORE]).max()))
+print(magnitude(relative_error(d_logits, numeric)), scored,
+      float(np.abs(d_logits[targets == IGNORE]).max()))
 assert relative_error(d_logits, numeric) < 1e-6 and scored == 5
 assert np.all(d_logits[targets == IGNORE] == 0.0)
 """)
@@ -344,21 +369,26 @@ md(
 )
 
 code(r"""
-ids = np.array([[1, 3, 3, 5, 3, 3, 2, 2], [1, 8, 4, 9, 5, 9, 4, 8]])     # (B, T)
-targets = np.array([[3, 3, 5, 3, 3, 2, IGNORE, IGNORE], [8, 4, 9, 5, 9, 4, 8, 2]])
+# (B, T)
+ids = np.array([[1, 3, 3, 5, 3, 3, 2, 2], [1, 8, 4, 9, 5, 9, 4, 8]])
+targets = np.array([[3, 3, 5, 3, 3, 2, IGNORE, IGNORE],
+                    [8, 4, 9, 5, 9, 4, 8, 2]])
 loss, grads = model.loss_and_grads(ids, targets)
-names = ["token_table", "position_table", "blocks.0.w_q", "blocks.0.ln1.gain",
-         "blocks.1.w_o", "blocks.1.b_1", "blocks.1.w_2", "w_head"]
+names = ["token_table", "position_table", "blocks.0.w_q",
+         "blocks.0.ln1.gain", "blocks.1.w_o", "blocks.1.b_1",
+         "blocks.1.w_2", "w_head"]
 pick = np.random.default_rng(16)
 worst = 0.0
 for name in names:
     nonzero = np.argwhere(grads[name] != 0)
     index = tuple(int(i) for i in nonzero[pick.integers(len(nonzero))])
-    numeric = numerical_partial(lambda: model.loss(ids, targets), model.params[name], index, eps=1e-4)
+    numeric = numerical_partial(lambda: model.loss(ids, targets),
+                                model.params[name], index, eps=1e-4)
     analytic = float(grads[name][index])
     error = abs(analytic - numeric) / max(abs(analytic), abs(numeric))
     worst = max(worst, error)
-    print(name, index, f"{analytic:.6f}", f"{numeric:.6f}", magnitude(error))
+    print(name, index, f"{analytic:.6f}", f"{numeric:.6f}",
+          magnitude(error))
 assert worst < 1e-6
 """)
 
@@ -405,14 +435,17 @@ held_out = [line for line in language if line not in set(corpus)]
 vocab = build_vocab(corpus)
 print(len(language), len(corpus), len(held_out), held_out[:3])
 print(vocab, len(vocab))
-assert len(language) == 252 and len(corpus) == 216 and len(held_out) == 36 and len(vocab) == 10
-assert all(is_mirror_line(line) for line in language) and not set(held_out) & set(corpus)
-assert held_out == language[6::7]                           #zh 每 7 行取 1 行 #en every seventh line #ru каждая седьмая строка
+assert (len(language) == 252 and len(corpus) == 216 and len(held_out) == 36
+        and len(vocab) == 10)
+assert (all(is_mirror_line(line) for line in language)
+        and not set(held_out) & set(corpus))
+assert held_out == language[6::7]  #zh 每 7 行取 1 行 #en every seventh line #ru каждая седьмая строка
 
-inputs, targets = collate(corpus, vocab)                   # (216, 8), (216, 8)
+inputs, targets = collate(corpus, vocab)  # (216, 8), (216, 8)
 print(inputs.shape, decode(inputs[0], vocab))
 print(inputs[0], targets[0])
-assert inputs.shape == (216, 8) and list(targets[0][-2:]) == [IGNORE, IGNORE]
+assert (inputs.shape == (216, 8)
+        and list(targets[0][-2:]) == [IGNORE, IGNORE])
 """)
 
 md(
@@ -452,17 +485,31 @@ Two more numbers for scale. A model that knows the rule and treats all 252 lines
 )
 
 code(r"""
-counts = defaultdict(Counter)                              #zh 前缀 -> 其后各目标的次数 #en prefix -> how often each target follows it #ru префикс -> сколько раз за ним идёт каждая метка
+#zh 前缀 -> 其后各目标的次数
+#en prefix -> how often each target follows it
+#ru префикс -> сколько раз за ним идёт каждая метка
+counts = defaultdict(Counter)
 for b, t in zip(*np.nonzero(targets != IGNORE)):
     counts[tuple(inputs[b, :t + 1])][int(targets[b, t])] += 1
 n_scored = int((targets != IGNORE).sum())
-best_causal = -sum(n * np.log(n / sum(after.values())) for after in counts.values() for n in after.values()) / n_scored
+best_causal = (-sum(n * np.log(n / sum(after.values()))
+                    for after in counts.values()
+                    for n in after.values()) / n_scored)
 chance = np.log(len(vocab))
-every_line_alike = len(corpus) * np.log(len(corpus)) / n_scored   #zh 216 行各占 1/216 #en each of the 216 lines gets 1/216 #ru каждой из 216 строк достаётся 1/216
-rule_level = len(corpus) * np.log(len(language)) / n_scored        #zh 252 行各占 1/252 #en each of the 252 lines gets 1/252 #ru каждой из 252 строк достаётся 1/252
-print(n_scored, round(best_causal, 4), round(every_line_alike, 4), round(rule_level, 4), round(chance, 4))
-assert n_scored == 1666 and round(best_causal, 4) == 0.6969 and round(chance, 4) == 2.3026
-assert abs(best_causal - every_line_alike) < 1e-12 and round(rule_level, 4) == 0.7169
+#zh 216 行各占 1/216
+#en each of the 216 lines gets 1/216
+#ru каждой из 216 строк достаётся 1/216
+every_line_alike = len(corpus) * np.log(len(corpus)) / n_scored
+#zh 252 行各占 1/252
+#en each of the 252 lines gets 1/252
+#ru каждой из 252 строк достаётся 1/252
+rule_level = len(corpus) * np.log(len(language)) / n_scored
+print(n_scored, round(best_causal, 4), round(every_line_alike, 4),
+      round(rule_level, 4), round(chance, 4))
+assert (n_scored == 1666 and round(best_causal, 4) == 0.6969
+        and round(chance, 4) == 2.3026)
+assert (abs(best_causal - every_line_alike) < 1e-12
+        and round(rule_level, 4) == 0.7169)
 """)
 
 md(
@@ -494,7 +541,8 @@ model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
 optimiser = Adam(model.params, lr=0.01)
 batch_rng = np.random.default_rng(1)
 chosen = batch_rng.choice(len(corpus), size=32, replace=False)
-batch_inputs, batch_targets = collate([corpus[i] for i in chosen], vocab)   # (32, T), (32, T)
+# (32, T), (32, T)
+batch_inputs, batch_targets = collate([corpus[i] for i in chosen], vocab)
 loss_before, grads = model.loss_and_grads(batch_inputs, batch_targets)
 optimiser.step(grads)
 loss_after = model.loss(batch_inputs, batch_targets)
@@ -523,15 +571,22 @@ md(
 code(r"""
 start = time.perf_counter()
 masked = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
-masked_losses = train(masked, corpus, vocab, steps=300, batch_size=32, lr=0.01, causal=True, seed=1)
+masked_losses = train(masked, corpus, vocab, steps=300, batch_size=32,
+                      lr=0.01, causal=True, seed=1)
 masked_seconds = time.perf_counter() - start
 masked_loss = masked.loss(inputs, targets)
 print(np.round(masked_losses[::50], 4))
-print(round(masked_loss, 4), round(masked_loss - best_causal, 2), round(masked_loss - rule_level, 2))
-assert round(masked_losses[0], 4) == 2.7056 and round(masked_loss, 4) == 0.7272
-assert best_causal <= masked_loss < best_causal + 0.05 and round(masked_loss - best_causal, 2) == 0.03
+print(round(masked_loss, 4), round(masked_loss - best_causal, 2),
+      round(masked_loss - rule_level, 2))
+assert (round(masked_losses[0], 4) == 2.7056
+        and round(masked_loss, 4) == 0.7272)
+assert (best_causal <= masked_loss < best_causal + 0.05
+        and round(masked_loss - best_causal, 2) == 0.03)
 assert round(masked_loss - rule_level, 2) == 0.01
-assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))   #zh 停在 0.7 左右 #en stays near 0.7 #ru держится около 0,7
+#zh 停在 0.7 左右
+#en stays near 0.7
+#ru держится около 0,7
+assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 """)
 
 md(
@@ -559,27 +614,35 @@ Greedy decoding takes a maximum; if the two largest logits were almost equal, ro
 )
 
 code(r"""
-def generate_without_cache(model, prompt, n_new, causal, temperature=0.0, seed=0):
+def generate_without_cache(
+    model, prompt, n_new, causal, temperature=0.0, seed=0):
     #zh 不用缓存：每一步都对整个前缀做完整前向传播，只取最后一行
-    #en no cache: every step runs the full forward pass over the whole prefix and keeps the last row
-    #ru без кэша: на каждом шаге полный прямой проход по всему префиксу, берём последнюю строку
+    #en no cache: every step runs the full forward pass over the whole prefix
+    #en and keeps the last row
+    #ru без кэша: на каждом шаге полный прямой проход по всему префиксу, берём
+    #ru последнюю строку
     rng = np.random.default_rng(seed)
     ids, margin = list(prompt), np.inf
     for _ in range(n_new):
         logits = model.forward(np.array(ids), causal)[-1]      # (V,)
         top_two = np.sort(logits)[-2:]
-        margin = min(margin, top_two[1] - top_two[0])          #zh 贪心选择离并列有多远 #en how far the greedy choice is from a tie #ru насколько жадный выбор далёк от ничьей
+        #zh 贪心选择离并列有多远
+        #en how far the greedy choice is from a tie
+        #ru насколько жадный выбор далёк от ничьей
+        margin = min(margin, top_two[1] - top_two[0])
         ids.append(pick_token(logits, temperature, rng))
     return np.array(ids), margin
 
 def completion(model, line, causal):
     word = line.split("|")[0]
     prompt = [BOS] + encode(word + "|", vocab)
-    ids, margin = generate_without_cache(model, prompt, len(word) + 1, causal)
+    ids, margin = generate_without_cache(
+        model, prompt, len(word) + 1, causal)
     return decode(ids[1:], vocab), margin
 
 masked_completions = [completion(masked, line, True) for line in held_out]
-masked_right = sum(text == line + "<eos>" for line, (text, _) in zip(held_out, masked_completions))
+masked_right = sum(text == line + "<eos>" for line,
+                   (text, _) in zip(held_out, masked_completions))
 masked_margin = min(margin for _, margin in masked_completions)
 print([text for text, _ in masked_completions[:4]])
 print(masked_right, len(held_out), masked_margin > 1e-6)
@@ -599,12 +662,16 @@ Completion tests only the token greedy decoding picks. The loss on the held-out 
 )
 
 code(r"""
-held_inputs, held_targets = collate(held_out, vocab)                       # (36, 8), (36, 8)
+held_inputs, held_targets = collate(held_out, vocab)  # (36, 8), (36, 8)
 n_held = int((held_targets != IGNORE).sum())
-held_rule_level = len(held_out) * np.log(len(language)) / n_held          #zh 每个留出行占 1/252 #en each held-out line gets 1/252 #ru каждой отложенной строке достаётся 1/252
+#zh 每个留出行占 1/252
+#en each held-out line gets 1/252
+#ru каждой отложенной строке достаётся 1/252
+held_rule_level = len(held_out) * np.log(len(language)) / n_held
 masked_held_loss = masked.loss(held_inputs, held_targets)
 print(n_held, round(masked_held_loss, 4), round(held_rule_level, 4))
-assert n_held == 278 and round(masked_held_loss, 4) == 0.7312 and round(held_rule_level, 4) == 0.716
+assert (n_held == 278 and round(masked_held_loss, 4) == 0.7312
+        and round(held_rule_level, 4) == 0.716)
 assert held_rule_level < masked_held_loss < held_rule_level + 0.02
 """)
 
@@ -635,12 +702,14 @@ Recall the data protocol of §1: target $t$ is input $t+1$. Without the mask, po
 code(r"""
 start = time.perf_counter()
 unmasked = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
-unmasked_losses = train(unmasked, corpus, vocab, steps=300, batch_size=32, lr=0.01, causal=False, seed=1)
+unmasked_losses = train(unmasked, corpus, vocab, steps=300, batch_size=32,
+                        lr=0.01, causal=False, seed=1)
 unmasked_seconds = time.perf_counter() - start
 unmasked_loss = unmasked.loss(inputs, targets, causal=False)
 print(np.round(unmasked_losses[::50], 4))
 print(round(unmasked_losses[-1], 4), round(unmasked_loss, 4))
-assert round(unmasked_losses[-1], 4) == 0.0005 and round(unmasked_loss, 4) == 0.0005
+assert (round(unmasked_losses[-1], 4) == 0.0005
+        and round(unmasked_loss, 4) == 0.0005)
 assert unmasked_loss < best_causal / 100 < masked_loss
 """)
 
@@ -658,8 +727,10 @@ Training time depends on the machine and its load; on two cores each run takes a
 
 code(r"""
 #zh 用时因机器而异，所以这个单元格的输出不参与比对
-#en timings differ from machine to machine, so this cell's output is not compared
-#ru время на разных машинах разное, поэтому результат этой ячейки не сравнивается
+#en timings differ from machine to machine, so this cell's output is not
+#en compared
+#ru время на разных машинах разное, поэтому результат этой ячейки не
+#ru сравнивается
 print(f"{masked_seconds:.1f} s", f"{unmasked_seconds:.1f} s")
 """, tags=("nbval-ignore-output",))
 
@@ -692,18 +763,24 @@ A model generates one token at a time: while it writes position $t+1$, the input
 code(r"""
 def hidden_future_logits(model, ids, causal):
     #zh 第 t 行只由输入 0..t 算出：之后的输入根本不交给模型
-    #en row t is computed from inputs 0..t alone: the later inputs are never given to the model
-    #ru строка t вычисляется только из входов 0..t: более поздние входы модели вообще не передаются
-    return np.stack([model.forward(ids[:, :t + 1], causal)[:, -1] for t in range(ids.shape[1])], axis=1)
+    #en row t is computed from inputs 0..t alone: the later inputs are never
+    #en given to the model
+    #ru строка t вычисляется только из входов 0..t: более поздние входы модели
+    #ru вообще не передаются
+    return np.stack([model.forward(ids[:, :t + 1], causal)[:, -1]
+                     for t in range(ids.shape[1])], axis=1)
 
-masked_hidden = hidden_future_logits(masked, inputs, True)              # (B, T, V)
+masked_hidden = hidden_future_logits(masked, inputs, True)  # (B, T, V)
 unmasked_hidden = hidden_future_logits(unmasked, inputs, False)
 same = float(np.abs(masked_hidden - masked.forward(inputs)).max())
 masked_hidden_loss = layers.cross_entropy_forward(masked_hidden, targets)[0]
-unmasked_hidden_loss = layers.cross_entropy_forward(unmasked_hidden, targets)[0]
-print(round(same, 12), round(masked_hidden_loss, 4), round(unmasked_hidden_loss, 4), round(chance, 4))
+unmasked_hidden_loss = layers.cross_entropy_forward(
+    unmasked_hidden, targets)[0]
+print(round(same, 12), round(masked_hidden_loss, 4),
+      round(unmasked_hidden_loss, 4), round(chance, 4))
 assert same < 1e-12 and round(masked_hidden_loss, 4) == 0.7272
-assert round(unmasked_hidden_loss, 4) == 4.4393 and unmasked_hidden_loss > chance
+assert (round(unmasked_hidden_loss, 4) == 4.4393
+        and unmasked_hidden_loss > chance)
 """)
 
 md(
@@ -727,14 +804,20 @@ Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of
 code(r"""
 def loss_axes():
     #zh 损失 L 对训练步数 n 的坐标轴，画好 L* 和 ln V 两条水平线
-    #en axes for the loss L against the training step n, with the lines L* and ln V drawn
+    #en axes for the loss L against the training step n, with the lines L* and
+    #en ln V drawn
     #ru оси для потерь L в зависимости от шага обучения n, с линиями L* и ln V
     fig, ax = plt.subplots(figsize=(5.4, 3.6))
-    ax.axhline(best_causal, color="black", linestyle="--", linewidth=1, label=r"$\mathcal{L}^*$")
-    ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5, label=r"$\ln V$")
+    ax.axhline(best_causal, color="black", linestyle="--", linewidth=1,
+               label=r"$\mathcal{L}^*$")
+    ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5,
+               label=r"$\ln V$")
     ax.set_xlabel("$n$", fontsize=14)
     ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
-    ax.tick_params(labelsize=13)   #zh 缩小到手机宽度后仍不小于 10 像素 #en still at least 10 px when shrunk to a phone's width #ru и на ширине телефона не меньше 10 пикселей
+    #zh 缩小到手机宽度后仍不小于 10 像素
+    #en still at least 10 px when shrunk to a phone's width
+    #ru и на ширине телефона не меньше 10 пикселей
+    ax.tick_params(labelsize=13)
     ax.grid(True, alpha=0.3)
     return fig, ax
 
@@ -745,10 +828,16 @@ ax.plot(steps, unmasked_losses, label="causal=False", linewidth=1.5)
 ax.set_yscale("log")
 ax.legend(fontsize=12, loc="center right")
 fig.tight_layout()
-below_bound = int(np.sum(masked_losses < best_causal))    #zh 批量损失低于 L* 的步数 #en steps whose batch loss is under L* #ru шаги, на которых потери на батче ниже L*
-print(below_bound, round(best_causal - masked_losses.min(), 4), round(np.log(32) / 8, 4))
-assert unmasked_losses[-50:].max() < best_causal / 100 < best_causal < masked_losses[-50:].min()
-assert below_bound == 6 and best_causal - masked_losses.min() < 0.01 and masked_losses.min() > np.log(32) / 8
+#zh 批量损失低于 L* 的步数
+#en steps whose batch loss is under L*
+#ru шаги, на которых потери на батче ниже L*
+below_bound = int(np.sum(masked_losses < best_causal))
+print(below_bound, round(best_causal - masked_losses.min(), 4),
+      round(np.log(32) / 8, 4))
+assert (unmasked_losses[-50:].max() < best_causal / 100 < best_causal
+        < masked_losses[-50:].min())
+assert (below_bound == 6 and best_causal - masked_losses.min() < 0.01
+        and masked_losses.min() > np.log(32) / 8)
 plt.show()
 """, alt=dict(
     zh="两条训练曲线，纵轴为对数刻度的损失，横轴为训练步数。带掩码的模型（causal=True）的损失从约 2.7 很快降到约 0.7，贴着表示因果模型下界的虚线 L*；不带掩码的模型（causal=False）的损失一路降到约 0.001 以下，远在这条虚线之下。点线表示随机猜测的水平 ln V。",
@@ -760,29 +849,33 @@ md(
     zh=r"""
 ### 它读的是哪里
 
-不带掩码的模型到底读了哪些位置？下图是它第一层两个头在 `aжb|bжa` 这一行上的注意力权重（小于 0.05 的不标数字）。第 $i$ 行是位置 $i$ 上的查询，第 $j$ 列是它读的键；方框标出下一个位置 $j = i + 1$，那里的输入正是目标 $i$。带掩码的模型在对角线以上只有 0，这个模型却把大量权重放在对角线以上。打印的一行数字是：对每个查询 $i$，在 $i$ 之后、输入等于目标 $i$ 的那些位置上，某一个头最多放了多少权重。第 0～3 行都在 0.97 以上：有时读的是方框，有时读的是 `|` 之后镜像那一半里的同一个字母（第 1 行在头 1 里读的是位置 6 的 `ж`）。前三行正是过去无法决定的三个目标：第一个字母、第二个字母，以及接下来是 `|` 还是第三个字母。这只是一个种子下的一个模型；下文会看到，在每个种子下，不带掩码的模型都能答对全部自由目标，而不读未来是做不到这一点的。
+不带掩码的模型到底读了哪些位置？下图是它第一层两个头在 `aжb|bжa` 这一行上的注意力权重（小于 0.05 的不标数字）。第 $i$ 行是位置 $i$ 上的查询，第 $j$ 列是它读的键；方框标出下一个位置 $j = i + 1$，那里的输入正是目标 $i$。带掩码的模型在对角线以上只有 0，这个模型却把大量权重放在对角线以上。打印的一行数字是：对每个查询 $i$，在 $i$ 之后、输入等于目标 $i$ 的那些位置上，某一个头最多放了多少权重。第 0～3 行都在 0.97 以上：有时读的是方框，有时读的是 `|` 之后镜像那一半里的同一个字母（第 1 行在头 1 里读的是位置 6 的 `ж`）。前三行正是过去无法决定的三个目标：第一个字母、第二个字母，以及接下来是 `|` 还是第三个字母。这只是一个种子下的一个模型，它读哪个位置会随种子而变；下文会看到，在每个种子下，不带掩码的模型都能答对全部自由目标，而不读未来是做不到这一点的。
 """,
     en=r"""
 ### What it reads
 
-Which positions does the unmasked model read? The figure shows the attention weights of the two heads of its first layer on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.97: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. This is one model at one seed; below we will see that at every seed the unmasked model gets all the free targets right, which is impossible without reading the future.
+Which positions does the unmasked model read? The figure shows the attention weights of the two heads of its first layer on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.97: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. This is one model at one seed, and which position it reads changes with the seed; below we will see that at every seed the unmasked model gets all the free targets right, which is impossible without reading the future.
 """,
     ru=r"""
 ### Что она читает
 
-Какие позиции читает модель без маски? На рисунке — веса внимания двух голов её первого слоя на строке `aжb|bжa` (веса меньше 0,05 не подписаны). Строка $i$ — запрос в позиции $i$, столбец $j$ — ключ, который он читает; рамки отмечают следующую позицию $j = i + 1$, вход которой и есть целевая метка $i$. У модели с маской выше диагонали одни нули, а эта модель кладёт туда большую часть веса. В напечатанной строке для каждого запроса $i$ указан наибольший вес, который одна голова отдаёт позициям после $i$ со входом, равным целевой метке $i$. В строках с 0 по 3 он больше 0,97: они читают рамку или ту же букву в зеркальной половине после `|` (строка 1 в голове 1 читает `ж` в позиции 6). Первые три строки — это как раз те метки, которые прошлое не определяет: первая буква, вторая и то, будет ли дальше `|` или третья буква. Это одна модель при одном seed; ниже мы увидим, что при любом seed модель без маски угадывает все свободные метки, а без чтения будущего это невозможно.
+Какие позиции читает модель без маски? На рисунке — веса внимания двух голов её первого слоя на строке `aжb|bжa` (веса меньше 0,05 не подписаны). Строка $i$ — запрос в позиции $i$, столбец $j$ — ключ, который он читает; рамки отмечают следующую позицию $j = i + 1$, вход которой и есть целевая метка $i$. У модели с маской выше диагонали одни нули, а эта модель кладёт туда большую часть веса. В напечатанной строке для каждого запроса $i$ указан наибольший вес, который одна голова отдаёт позициям после $i$ со входом, равным целевой метке $i$. В строках с 0 по 3 он больше 0,97: они читают рамку или ту же букву в зеркальной половине после `|` (строка 1 в голове 1 читает `ж` в позиции 6). Первые три строки — это как раз те метки, которые прошлое не определяет: первая буква, вторая и то, будет ли дальше `|` или третья буква. Это одна модель при одном seed, и какую позицию она читает, зависит от seed; ниже мы увидим, что при любом seed модель без маски угадывает все свободные метки, а без чтения будущего это невозможно.
 """,
 )
 
 code(r"""
 from figures.plots import heatmaps
 
-line_ids = np.array([BOS] + encode("aжb|bжa", vocab))                        # (T,)
+line_ids = np.array([BOS] + encode("aжb|bжa", vocab))  # (T,)
 tokens = [vocab[i] for i in line_ids]
-first_layer = unmasked.attention_weights(line_ids, causal=False)[0]            # (H, T, T)
-labels = [[[f"{w:.1f}" if w >= 0.05 else "" for w in row] for row in head] for head in first_layer]
-fig = heatmaps(list(first_layer), ["causal=False, ℓ=0, h=0", "causal=False, ℓ=0, h=1"], labels=labels, cell_size=0.5)
-for ax in fig.axes:                                          #zh 手机上缩小后字仍够大 #en large enough to read when a phone shrinks it #ru крупно, чтобы читалось и на телефоне
+# (H, T, T)
+first_layer = unmasked.attention_weights(line_ids, causal=False)[0]
+labels = [[[f"{w:.1f}" if w >= 0.05 else "" for w in row] for row in head]
+          for head in first_layer]
+fig = heatmaps(list(first_layer),
+               ["causal=False, ℓ=0, h=0", "causal=False, ℓ=0, h=1"],
+               labels=labels, cell_size=0.5)
+for ax in fig.axes:  #zh 手机上缩小后字仍够大 #en large enough to read when a phone shrinks it #ru крупно, чтобы читалось и на телефоне
     ax.set_xticks(range(len(tokens)), tokens)
     ax.set_yticks(range(len(tokens)), tokens)
     ax.tick_params(labelsize=13)
@@ -791,17 +884,21 @@ for ax in fig.axes:                                          #zh 手机上缩小
     ax.yaxis.label.set_fontsize(14)
     for text in ax.texts:
         text.set_fontsize(13)
-    for i in range(len(tokens) - 1):                        #zh 方框：下一个位置 j = i+1 #en boxes: the next position j = i+1 #ru рамки: следующая позиция j = i+1
-        ax.add_patch(plt.Rectangle((i + 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
+    for i in range(len(tokens) - 1):  #zh 方框：下一个位置 j = i+1 #en boxes: the next position j = i+1 #ru рамки: следующая позиция j = i+1
+        ax.add_patch(plt.Rectangle((i + 0.5, i - 0.5), 1, 1, fill=False,
+                                   edgecolor="crimson", linewidth=2.5))
 fig.tight_layout()
 #zh holds_target[i, j]：j 在 i 之后，且输入 j 就是目标 i
 #en holds_target[i, j]: j comes after i and input j is target i
 #ru holds_target[i, j]: j идёт после i, и вход j — это целевая метка i
-holds_target = (line_ids[None, :] == line_ids[1:, None]) & np.triu(np.ones((7, 8), dtype=bool), k=1)   # (7, 8)
-on_answer = (first_layer[:, :7] * holds_target).sum(axis=-1)                 # (H, 7)
+# (7, 8)
+holds_target = ((line_ids[None, :] == line_ids[1:, None])
+                & np.triu(np.ones((7, 8), dtype=bool), k=1))
+on_answer = (first_layer[:, :7] * holds_target).sum(axis=-1)  # (H, 7)
 print(np.round(on_answer.max(axis=0), 2))
 assert np.all(on_answer.max(axis=0)[:4] > 0.9)
-assert np.all(masked.attention_weights(line_ids)[0][:, ~np.tri(8, dtype=bool)] == 0.0)
+assert np.all(
+    masked.attention_weights(line_ids)[0][:, ~np.tri(8, dtype=bool)] == 0.0)
 plt.show()
 """, alt=dict(
     zh="两张 8×8 热力图：不带掩码的模型第一层的头 0 和头 1 在 <bos> a ж b | b ж a 这一行上的注意力权重，行是查询 i，列是键 j。红框标出下一个位置 j = i+1。对角线以上有大量权重：例如头 1 的第 0、2、3 行在方框里的权重都约为 1.0，第 1 行有 0.7 落在镜像位置 6 的 ж 上。",
@@ -843,35 +940,62 @@ The masked model generates with `generate` (a KV cache in every layer, see §7.5
 )
 
 code(r"""
-unmasked_completions = [completion(unmasked, line, False) for line in held_out]
-unmasked_right = sum(text == line + "<eos>" for line, (text, _) in zip(held_out, unmasked_completions))
+unmasked_completions = [completion(unmasked, line, False)
+                        for line in held_out]
+unmasked_right = sum(text == line + "<eos>" for line,
+                     (text, _) in zip(held_out, unmasked_completions))
 print([text for text, _ in unmasked_completions[:4]])
-print(unmasked_right, len(held_out), min(margin for _, margin in unmasked_completions) > 1e-6)
-assert unmasked_right == 9 and min(margin for _, margin in unmasked_completions) > 1e-6
+print(unmasked_right, len(held_out),
+      min(margin for _, margin in unmasked_completions) > 1e-6)
+assert (unmasked_right == 9
+        and min(margin for _, margin in unmasked_completions) > 1e-6)
 
 def line_of(ids):
     text = decode(ids[1:], vocab)                          #zh 去掉 <bos> #en drop <bos> #ru без <bos>
-    return text.split("<eos>")[0] if "<eos>" in text else None   #zh None：没有写出 <eos> #en None: no <eos> written #ru None: <eos> не написан
+    #zh None：没有写出 <eos>
+    #en None: no <eos> written
+    #ru None: <eos> не написан
+    return text.split("<eos>")[0] if "<eos>" in text else None
 
-masked_generated = [masked.generate(np.array([BOS]), 8, temperature=1.0, seed=s) for s in range(50)]
-assert all(generated.tolist() == generate_without_cache(masked, [BOS], 8, True, temperature=1.0, seed=s)[0].tolist()
+masked_generated = [
+    masked.generate(np.array([BOS]), 8, temperature=1.0, seed=s)
+    for s in range(50)]
+assert all(generated.tolist()
+           == generate_without_cache(masked, [BOS], 8, True,
+                                     temperature=1.0, seed=s)[0].tolist()
            for s, generated in enumerate(masked_generated))
 masked_samples = [line_of(generated) for generated in masked_generated]
-unmasked_samples = [line_of(generate_without_cache(unmasked, [BOS], 8, False, temperature=1.0, seed=s)[0])
-                    for s in range(50)]
+unmasked_samples = [
+    line_of(generate_without_cache(unmasked, [BOS], 8, False,
+                                   temperature=1.0, seed=s)[0])
+    for s in range(50)]
 for samples in (masked_samples, unmasked_samples):
     valid = [s for s in samples if s is not None and is_mirror_line(s)]
     print(samples[:5], len(valid), len(set(valid)))
-masked_valid = [s for s in masked_samples if s is not None and is_mirror_line(s)]
+masked_valid = [s for s in masked_samples if s is not None
+                and is_mirror_line(s)]
 assert len(masked_valid) == 48 and len(set(masked_valid)) == 44
-assert all(s == "" for s in unmasked_samples)             #zh 每一行的第一个词元都是 <eos> #en every line starts with <eos> #ru каждая строка начинается с <eos>
+#zh 每一行的第一个词元都是 <eos>
+#en every line starts with <eos>
+#ru каждая строка начинается с <eos>
+assert all(s == "" for s in unmasked_samples)
 
-p_eos_first = float(np.exp(-layers.cross_entropy_forward(unmasked.forward(np.array([BOS]), False), np.array([EOS]))[0]))
+after_bos = unmasked.forward(np.array([BOS]), False)  # (1, V)
+p_eos_first = float(np.exp(
+    -layers.cross_entropy_forward(after_bos, np.array([EOS]))[0]))
 not_eos = (targets != IGNORE) & (targets != EOS)
-eos_hidden = float(np.mean(unmasked_hidden.argmax(axis=-1)[not_eos] == EOS))      #zh 看不到未来时 #en with the future hidden #ru без будущего
-eos_in_view = int(np.sum(unmasked.forward(inputs, False).argmax(axis=-1)[not_eos] == EOS))   #zh 看得到整行时 #en with the whole line in view #ru когда видна вся строка
+#zh 看不到未来时
+#en with the future hidden
+#ru без будущего
+eos_hidden = float(np.mean(unmasked_hidden.argmax(axis=-1)[not_eos] == EOS))
+#zh 看得到整行时
+#en with the whole line in view
+#ru когда видна вся строка
+eos_in_view = int(
+    np.sum(unmasked.forward(inputs, False).argmax(axis=-1)[not_eos] == EOS))
 print(round(p_eos_first, 2), round(eos_hidden, 3), eos_in_view)
-assert round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237 and eos_in_view == 0
+assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
+        and eos_in_view == 0)
 """)
 
 md(
@@ -894,83 +1018,125 @@ So far every result comes from one initialisation and one order of batches. Is t
 
 code(r"""
 SEEDS = range(5)
-checkpoints = np.arange(0, 301, 25)                                           #zh 每 25 步量一次 #en measured every 25 steps #ru замер каждые 25 шагов
+checkpoints = np.arange(0, 301, 25)  #zh 每 25 步量一次 #en measured every 25 steps #ru замер каждые 25 шагов
 
 def future_hidden_loss(model, inputs, targets, causal):
-    return layers.cross_entropy_forward(hidden_future_logits(model, inputs, causal), targets)[0]
+    return layers.cross_entropy_forward(
+        hidden_future_logits(model, inputs, causal), targets)[0]
 
 def train_and_follow(seed, causal):
     #zh 与 §7.2 相同的设置，初始化用种子 seed，批量顺序用 seed + 1；同时记录“把未来藏起来”的损失
-    #en the settings of §7.2 with initialisation seed `seed` and batch seed `seed + 1`; follows the loss with the future hidden
-    #ru настройки §7.2 с seed инициализации `seed` и seed батчей `seed + 1`; заодно следим за потерями со спрятанным будущим
+    #en the settings of §7.2 with initialisation seed `seed` and batch seed
+    #en `seed + 1`; follows the loss with the future hidden
+    #ru настройки §7.2 с seed инициализации `seed` и seed батчей `seed + 1`;
+    #ru заодно следим за потерями со спрятанным будущим
     model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
     curve = [future_hidden_loss(model, inputs, targets, causal)]
     def observe(step, model):
         if step % 25 == 0:
             curve.append(future_hidden_loss(model, inputs, targets, causal))
-    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01, causal=causal, seed=seed + 1, observe=observe)
+    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01,
+          causal=causal, seed=seed + 1, observe=observe)
     return model, np.array(curve)
 
 runs = {(True, seed): train_and_follow(seed, True) for seed in SEEDS}
-assert all(np.array_equal(runs[True, 0][0].params[name], masked.params[name]) for name in masked.params)
+assert all(np.array_equal(runs[True, 0][0].params[name],
+                          masked.params[name]) for name in masked.params)
 """)
 
 code(r"""
-runs.update({(False, seed): train_and_follow(seed, False) for seed in SEEDS})
-assert all(np.array_equal(runs[False, 0][0].params[name], unmasked.params[name]) for name in unmasked.params)
+runs.update({(False, seed): train_and_follow(seed, False)
+             for seed in SEEDS})
+assert all(np.array_equal(runs[False, 0][0].params[name],
+                          unmasked.params[name])
+           for name in unmasked.params)
 """)
 
 md(
     zh=r"""
 **自由目标。** 如果语料里同一个前缀之后出现过不止一种词元，这个目标就是自由的：过去决定不了它。这样的目标有 648 个，每行 3 个（位置 0、1、2）。因果模型在相同前缀之后只能给出相同的预测，所以它最多只能押每个前缀之后最常见的那个词元：自由目标里最多猜对 17.6%（下面单元格打印的第一行）。
 
-之后每个模型、每个种子各打印一行，依次是：是否带掩码、种子、整个语料上的损失（强制教学，即 teacher forcing：每个位置都看得到它前面的真实输入）、把未来藏起来的损失、36 个留出行上（同样藏起未来）的损失、看得到整行时自由目标的准确率、把未来藏起来时自由目标上的损失和由过去决定的目标上的损失、续写对的留出词个数（共 36 个），以及 50 行自由生成中：符合规则的行数、其中互不相同的行数、空行数。
+之后每个模型、每个种子各打印一行，依次是：是否带掩码、种子、整个语料上的损失（强制教学，即 teacher forcing：每个位置都看得到它前面的真实输入）、把未来藏起来的损失、36 个留出行上（同样藏起未来）的损失、看得到整行时自由目标的准确率、把未来藏起来时自由目标上的损失和由过去决定的目标上的损失、只把输入 3 换成另一个字母或 `|` 时位置 2 的预测跟着换掉的那个词元走的行所占的比例（读输入 3 的模型会跟着走；看不到它的模型只能碰巧相同）、续写对的留出词个数（共 36 个），以及 50 行自由生成中：符合规则的行数、其中互不相同的行数、空行数。
 """,
     en=r"""
 **Free targets.** A target is free if, after its prefix, the corpus continues with more than one token: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix, so the best it can do is bet on the most frequent continuation of each prefix, which gets at most 17.6% of the free targets right (the first line the cell below prints).
 
-After that the cell prints one row per model and seed: the mask (`True` or `False`), the seed, the teacher-forced loss on the corpus (every position sees the true inputs before it), the loss with the future hidden, the same on the 36 held-out lines, the accuracy on the free targets with the whole line in view, the loss with the future hidden on the free targets and on the targets the past decides, the held-out words completed (of 36), and, of 50 lines of free generation, how many obey the rule, how many of those are distinct, and how many are empty.
+After that the cell prints one row per model and seed: the mask (`True` or `False`), the seed, the teacher-forced loss on the corpus (every position sees the true inputs before it), the loss with the future hidden, the same on the 36 held-out lines, the accuracy on the free targets with the whole line in view, the loss with the future hidden on the free targets and on the targets the past decides, the share of lines whose prediction at position 2 follows input 3 when input 3 alone is replaced by another letter or `|` (a model that reads input 3 follows it; one that cannot see it agrees only by coincidence), the held-out words completed (of 36), and, of 50 lines of free generation, how many obey the rule, how many of those are distinct, and how many are empty.
 """,
     ru=r"""
 **Свободные метки.** Метка свободна, если за её префиксом в корпусе идёт больше одного токена: прошлое её не определяет. Таких меток 648, по три в каждой строке (позиции 0, 1 и 2). Причинная модель после одинаковых префиксов даёт одинаковые предсказания, поэтому лучшее, что она может, — ставить на самое частое продолжение каждого префикса, а это не больше 17,6 % верных ответов на свободных метках (первая строка, которую печатает ячейка ниже).
 
-Затем ячейка печатает по строке на каждую модель и seed: есть ли маска (`True` или `False`), seed, потери на корпусе с учителем (teacher forcing: каждая позиция видит настоящие входы перед собой), потери со спрятанным будущим, они же на 36 отложенных строках, точность на свободных метках, когда видна вся строка, потери со спрятанным будущим на свободных метках и на метках, которые определяет прошлое, число верно продолженных отложенных слов (из 36) и для 50 свободно порождённых строк — сколько из них подчиняются правилу, сколько среди них различных и сколько пустых.
+Затем ячейка печатает по строке на каждую модель и seed: есть ли маска (`True` или `False`), seed, потери на корпусе с учителем (teacher forcing: каждая позиция видит настоящие входы перед собой), потери со спрятанным будущим, они же на 36 отложенных строках, точность на свободных метках, когда видна вся строка, потери со спрятанным будущим на свободных метках и на метках, которые определяет прошлое, долю строк, в которых предсказание в позиции 2 следует за входом 3, если заменить только его другой буквой или `|` (модель, читающая вход 3, следует за ним; модель, которая его не видит, совпадает с ним лишь случайно), число верно продолженных отложенных слов (из 36) и для 50 свободно порождённых строк — сколько из них подчиняются правилу, сколько среди них различных и сколько пустых.
 """,
 )
 
 code(r"""
-free = np.zeros(targets.shape, dtype=bool)                                    #zh 自由目标：同一前缀之后语料里出现过不止一种词元 #en free targets: the corpus follows their prefix with more than one token #ru свободные метки: за их префиксом в корпусе идёт больше одного токена
+#zh 自由目标：同一前缀之后语料里出现过不止一种词元
+#en free targets: the corpus follows their prefix with more than one token
+#ru свободные метки: за их префиксом в корпусе идёт больше одного токена
+free = np.zeros(targets.shape, dtype=bool)
 for b, t in zip(*np.nonzero(targets != IGNORE)):
     free[b, t] = len(counts[tuple(inputs[b, :t + 1])]) > 1
-ceiling = sum(max(after.values()) for after in counts.values() if len(after) > 1) / free.sum()
+ceiling = (sum(max(after.values()) for after in counts.values()
+               if len(after) > 1) / free.sum())
 print(int(free.sum()), free.sum(axis=0), round(ceiling, 3))
-assert free.sum() == 648 and list(free.sum(axis=0)) == [216, 216, 216, 0, 0, 0, 0, 0] and round(ceiling, 3) == 0.176
+assert (free.sum() == 648
+        and list(free.sum(axis=0)) == [216, 216, 216, 0, 0, 0, 0, 0]
+        and round(ceiling, 3) == 0.176)
 
 def completions_right(model, causal):
-    return sum(completion(model, line, causal)[0] == line + "<eos>" for line in held_out)
+    return sum(completion(model, line, causal)[0] == line + "<eos>"
+               for line in held_out)
 
 def free_lines(model, causal):
-    samples = [line_of(generate_without_cache(model, [BOS], 8, causal, temperature=1.0, seed=s)[0]) for s in range(50)]
+    samples = [line_of(generate_without_cache(model, [BOS], 8, causal,
+                                              temperature=1.0, seed=s)[0])
+               for s in range(50)]
     valid = [s for s in samples if s is not None and is_mirror_line(s)]
-    return len(valid), len(set(valid)), sum(s == "" for s in samples)   #zh 合规的行、其中不同的行、以 <eos> 开头的行 #en valid lines, distinct ones, lines that start with <eos> #ru строки по правилу, различные из них, строки, начатые с <eos>
+    #zh 合规的行、其中不同的行、以 <eos> 开头的行
+    #en valid lines, distinct ones, lines that start with <eos>
+    #ru строки по правилу, различные из них, строки, начатые с <eos>
+    return len(valid), len(set(valid)), sum(s == "" for s in samples)
+
+#zh 只把输入 3 换成另一个字母或 |：位置 2 的预测会跟着它变吗？
+#en input 3 alone replaced by another letter or |: does the prediction
+#en at position 2 follow it?
+#ru заменён только вход 3 (другой буквой или |): следует ли за ним
+#ru предсказание в позиции 2?
+answers = [vocab.index(token) for token in "ab|дж春雨"]  # (7,)
+swap = np.random.default_rng(0)
+replaced = inputs.copy()
+replaced[:, 3] = [swap.choice([a for a in answers if a != token])
+                  for token in inputs[:, 3]]
+
+def follows_next(model, causal):
+    prediction = model.forward(replaced, causal).argmax(axis=-1)[:, 2]
+    return float(np.mean(prediction == replaced[:, 3]))
 
 table = {}
 for (causal, seed), (model, curve) in runs.items():
-    hidden = hidden_future_logits(model, inputs, causal)                                 # (B, T, V)
+    hidden = hidden_future_logits(model, inputs, causal)  # (B, T, V)
+    in_view = model.forward(inputs, causal).argmax(axis=-1)  # (B, T)
+    only_free = np.where(free, targets, IGNORE)
+    only_fixed = np.where(free, IGNORE, targets)
     table[causal, seed] = dict(
         forced=model.loss(inputs, targets, causal),
         hidden=layers.cross_entropy_forward(hidden, targets)[0],
         held=future_hidden_loss(model, held_inputs, held_targets, causal),
-        free_accuracy=float(np.mean(model.forward(inputs, causal).argmax(axis=-1)[free] == targets[free])),
-        hidden_free=layers.cross_entropy_forward(hidden, np.where(free, targets, IGNORE))[0],
-        hidden_fixed=layers.cross_entropy_forward(hidden, np.where(free, IGNORE, targets))[0],
+        free_accuracy=float(np.mean(in_view[free] == targets[free])),
+        hidden_free=layers.cross_entropy_forward(hidden, only_free)[0],
+        hidden_fixed=layers.cross_entropy_forward(hidden, only_fixed)[0],
+        follows_next=follows_next(model, causal),
         right=completions_right(model, causal),
         lines=free_lines(model, causal))
 for causal in (True, False):
     for seed in SEEDS:
         row = table[causal, seed]
-        print(causal, seed, *(f"{row[k]:.4f}" for k in ("forced", "hidden", "held")), f"{row['free_accuracy']:.3f}",
-              *(f"{row[k]:.2f}" for k in ("hidden_free", "hidden_fixed")), row["right"], *row["lines"])
+        print(causal, seed,
+              *(f"{row[k]:.4f}" for k in ("forced", "hidden", "held")),
+              f"{row['free_accuracy']:.3f}",
+              *(f"{row[k]:.2f}" for k in ("hidden_free", "hidden_fixed")),
+              f"{row['follows_next']:.3f}", row["right"], *row["lines"])
 """)
 
 code(r"""
@@ -980,18 +1146,33 @@ def seed_range(causal, key):
 
 for seed in SEEDS:
     m, u = table[True, seed], table[False, seed]
-    assert abs(m["hidden"] - m["forced"]) < 1e-12 and best_causal < m["forced"] < best_causal + 0.05
-    assert held_rule_level < m["held"] < held_rule_level + 0.03 and m["free_accuracy"] <= ceiling
+    assert (abs(m["hidden"] - m["forced"]) < 1e-12
+            and best_causal < m["forced"] < best_causal + 0.05)
+    assert (held_rule_level < m["held"] < held_rule_level + 0.03
+            and m["free_accuracy"] <= ceiling)
     assert m["right"] == 36 and m["lines"][0] >= 48
     assert u["forced"] < best_causal / 100 and u["free_accuracy"] == 1.0
-    assert u["hidden"] > m["hidden"] + 1.5 and u["hidden_free"] > 2 * np.log(6)
+    assert (u["hidden"] > m["hidden"] + 1.5
+            and u["hidden_free"] > 2 * np.log(6))
 unmasked_lines = [table[False, seed]["lines"] for seed in SEEDS]
-assert seed_range(False, "right") == (0, 31) and sorted(valid for valid, _, _ in unmasked_lines) == [0, 0, 0, 2, 46]
-assert unmasked_lines[1][:2] == (46, 5) and [empty for _, _, empty in unmasked_lines] == [50, 0, 0, 1, 0]
-print([tuple(round(v, 4) for v in seed_range(True, k)) for k in ("forced", "held")])
-print([tuple(round(v, 4) for v in seed_range(False, k)) for k in ("forced", "hidden")],
-      [tuple(round(v, 2) for v in seed_range(False, k)) for k in ("hidden_free", "hidden_fixed")],
-      seed_range(False, "right"), sorted(table[False, seed]["lines"][0] for seed in SEEDS))
+assert seed_range(False, "right") == (0, 31)
+assert sorted(valid for valid, _, _ in unmasked_lines) == [0, 0, 0, 2, 46]
+assert (unmasked_lines[1][:2] == (46, 5)
+        and [empty for _, _, empty in unmasked_lines] == [50, 0, 0, 1, 0])
+print([tuple(round(v, 4) for v in seed_range(True, k))
+       for k in ("forced", "held")])
+print([tuple(round(v, 4) for v in seed_range(False, k))
+       for k in ("forced", "hidden")],
+      [tuple(round(v, 2) for v in seed_range(False, k))
+       for k in ("hidden_free", "hidden_fixed")],
+      seed_range(False, "right"),
+      sorted(table[False, seed]["lines"][0] for seed in SEEDS))
+follows = [table[False, seed]["follows_next"] for seed in SEEDS]
+by_coincidence = [table[True, seed]["follows_next"] for seed in SEEDS]
+print([round(f, 3) for f in follows],
+      (round(min(by_coincidence), 3), round(max(by_coincidence), 3)))
+assert [round(f, 3) for f in follows] == [1.0, 0.269, 0.0, 1.0, 0.014]
+assert 0.09 < min(by_coincidence) and max(by_coincidence) < 0.16
 """)
 
 md(
@@ -1003,7 +1184,7 @@ md(
 * 把未来藏起来后，它的损失是 2.50～5.12，而带掩码的模型是 0.7246～0.7342；单看自由目标，它的损失是 5.53～8.14，在 6 个字母中均匀地猜也只有 $\ln 6 \approx 1.79$；
 * 带掩码的模型 36 个留出词全部续写正确，50 行里至少 48 行符合规则，留出行上的损失是 0.7262～0.7393，紧贴这些行的规则水平 0.7160。
 
-随种子而变的，是不带掩码的模型在生成时错得有多厉害。它续写对的留出词从 0 到 31 个不等；把未来藏起来时，它在由过去决定的目标上的损失从 0.32 到 3.20 不等：种子 3 的模型几乎学会了从过去读这些目标，所以能写对 31 个。它的 50 行自由生成中，符合规则的有 0、0、0、2 或 46 行；种子 1 的那 46 行只有 5 种，因为藏起未来之后，它已经不会在自由字母之间分配概率了。50 行全以 `<eos>` 开头的只有种子 0（种子 3 下有 1 行）。所以本节的结论只建立在稳健的信号上：训练损失低于任何因果模型都达不到的下界；过去无从预测的目标，它全部答对；把未来藏起来后，损失远高于带掩码的模型。
+随种子而变的，是不带掩码的模型在生成时错得有多厉害。它续写对的留出词从 0 到 31 个不等；把未来藏起来时，它在由过去决定的目标上的损失从 0.32 到 3.20 不等：种子 3 的模型几乎学会了从过去读这些目标，所以能写对 31 个。它从哪里读答案，也随种子而变。只把输入 3 换成另一个字母或 `|`：在种子 0 和 3 下，位置 2 的预测每一行都跟着换掉的词元走；种子 1 下是 27% 的行；种子 2 和 4 下只有 0% 和 1.4%，不比带掩码的模型多，而带掩码的模型根本看不到输入 3，只是碰巧相同（9%～15%）。可是在每个种子下，它都答对全部自由目标：不读下一个位置时，答案就来自更靠后的输入（`|` 之后镜像的那一半重复了这些字母）。所以“它学会了抄下一个输入”只在部分种子下成立；在每个种子下都成立的是：过去决定不了的目标，它都从未来读。它的 50 行自由生成中，符合规则的有 0、0、0、2 或 46 行；种子 1 的那 46 行只有 5 种，因为藏起未来之后，它已经不会在自由字母之间分配概率了。50 行全以 `<eos>` 开头的只有种子 0（种子 3 下有 1 行）。所以本节的结论只建立在稳健的信号上：训练损失低于任何因果模型都达不到的下界；过去无从预测的目标，它全部答对；把未来藏起来后，损失远高于带掩码的模型。
 
 下图画出五个种子下，训练过程中把未来藏起来的损失（蓝色：带掩码；橙色：不带掩码）。对带掩码的模型，这就是普通的损失，它降到 $\mathcal{L}^*$ 附近就停住。不带掩码的模型起初也下降，因为它这时还在从过去学习；找到捷径之后，它就一路上升：在每个种子下，从第 50 步起每过 50 步都比前一次高。训练损失越来越好，它在生成时要面对的真正任务上却越来越差。
 """,
@@ -1015,7 +1196,7 @@ What holds at all five seeds (the cell above asserts it for each seed and prints
 * with the future hidden its loss is 2.50–5.12, against 0.7246–0.7342 for the masked model; on the free targets alone it is 5.53–8.14, where a uniform guess among the 6 letters would give $\ln 6 \approx 1.79$;
 * the masked model completes all 36 held-out words, writes at least 48 valid lines of 50, and has a held-out loss of 0.7262–0.7393, close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. It completes anywhere from 0 to 31 of the 36 held-out words, and with the future hidden its loss on the targets the past decides ranges from 0.32 to 3.20: at seed 3 it has nearly learned to read them from the past, which is why it completes 31. Of its 50 free lines, 0, 0, 0, 2 or 46 obey the rule; the 46 of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters. All 50 lines start with `<eos>` only at seed 0 (at seed 3, one line does). The conclusions of this section therefore rest on the signals that hold at every seed: a training loss below a bound no causal model can reach, every unpredictable target predicted, and, with the future hidden, a loss far above the masked model's.
+What varies with the seed is how badly the unmasked model fails at generation. It completes anywhere from 0 to 31 of the 36 held-out words, and with the future hidden its loss on the targets the past decides ranges from 0.32 to 3.20: at seed 3 it has nearly learned to read them from the past, which is why it completes 31. Where it reads the answer varies too. Replace input 3 alone by another letter or `|`: at seeds 0 and 3 its prediction at position 2 follows the replacement in every line, at seed 1 in 27% of them, and at seeds 2 and 4 in 0% and 1.4%, no more than the masked model, which cannot see input 3 and agrees with it only by coincidence (9–15%). Yet at every seed it gets every free target right, so where it does not read the next position, the answer comes from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is therefore true at some seeds only; what holds at every seed is that it reads from the future whatever the past does not decide. Of its 50 free lines, 0, 0, 0, 2 or 46 obey the rule; the 46 of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters. All 50 lines start with `<eos>` only at seed 0 (at seed 3, one line does). The conclusions of this section therefore rest on the signals that hold at every seed: a training loss below a bound no causal model can reach, every unpredictable target predicted, and, with the future hidden, a loss far above the masked model's.
 
 The figure below follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """,
@@ -1027,7 +1208,7 @@ The figure below follows the loss with the future hidden during training at the 
 * со спрятанным будущим её потери 2,50–5,12, а у модели с маской — 0,7246–0,7342; на одних свободных метках — 5,53–8,14, тогда как равномерное угадывание среди 6 букв дало бы $\ln 6 \approx 1{,}79$;
 * модель с маской продолжает все 36 отложенных слов, пишет не меньше 48 правильных строк из 50, и её потери на отложенных строках — 0,7262–0,7393, совсем рядом с уровнем правила для этих строк 0,7160.
 
-От seed зависит другое: насколько плохо модель без маски справляется с генерацией. Она верно продолжает от 0 до 31 отложенного слова из 36, а её потери со спрятанным будущим на метках, которые определяет прошлое, лежат в пределах от 0,32 до 3,20: при seed 3 она почти научилась читать их из прошлого, поэтому и продолжает 31 слово. Из её 50 свободных строк правилу подчиняются 0, 0, 0, 2 или 46; эти 46 строк при seed 1 — всего 5 разных, потому что со спрятанным будущим она уже не распределяет вероятность между свободными буквами. Все 50 строк начинаются с `<eos>` только при seed 0 (при seed 3 — одна строка). Поэтому заключения раздела опираются лишь на то, что держится при любом seed: потери при обучении ниже границы, недоступной ни одной причинной модели; все непредсказуемые метки угаданы; со спрятанным будущим потери намного выше, чем у модели с маской.
+От seed зависит другое: насколько плохо модель без маски справляется с генерацией. Она верно продолжает от 0 до 31 отложенного слова из 36, а её потери со спрятанным будущим на метках, которые определяет прошлое, лежат в пределах от 0,32 до 3,20: при seed 3 она почти научилась читать их из прошлого, поэтому и продолжает 31 слово. От seed зависит и то, откуда она берёт ответ. Заменим только вход 3 другой буквой или `|`: при seed 0 и 3 предсказание в позиции 2 следует за заменой во всех строках, при seed 1 — в 27 % строк, при seed 2 и 4 — в 0 % и 1,4 %, не чаще, чем у модели с маской, которая вход 3 вообще не видит и совпадает с ним лишь случайно (9–15 %). И всё же при любом seed она угадывает все свободные метки: если она не читает следующую позицию, ответ приходит из более поздних входов (зеркальная половина после `|` повторяет буквы). Так что «она научилась списывать следующий вход» верно лишь при некоторых seed; при любом seed верно другое: всё, чего не определяет прошлое, она читает из будущего. Из её 50 свободных строк правилу подчиняются 0, 0, 0, 2 или 46; эти 46 строк при seed 1 — всего 5 разных, потому что со спрятанным будущим она уже не распределяет вероятность между свободными буквами. Все 50 строк начинаются с `<eos>` только при seed 0 (при seed 3 — одна строка). Поэтому заключения раздела опираются лишь на то, что держится при любом seed: потери при обучении ниже границы, недоступной ни одной причинной модели; все непредсказуемые метки угаданы; со спрятанным будущим потери намного выше, чем у модели с маской.
 
 На рисунке ниже — потери со спрятанным будущим по ходу обучения при пяти значениях seed (синие — с маской, оранжевые — без). У модели с маской это обычные потери: они падают почти до $\mathcal{L}^*$ и там остаются. Без маски они сначала тоже падают, пока модель ещё учится по прошлому; когда же она находит лазейку, потери растут: при каждом seed, начиная с шага 50, каждая следующая отметка через 50 шагов выше предыдущей. Потери при обучении всё улучшаются, а с задачей, которая ждёт модель при генерации, она справляется всё хуже.
 """,
@@ -1036,15 +1217,22 @@ The figure below follows the loss with the future hidden during training at the 
 code(r"""
 fig, ax = loss_axes()
 for seed in SEEDS:
-    ax.plot(checkpoints, runs[True, seed][1], color="C0", linewidth=1.5, label="causal=True" if seed == 0 else None)
-    ax.plot(checkpoints, runs[False, seed][1], color="C1", linewidth=1.5, label="causal=False" if seed == 0 else None)
-ax.legend(fontsize=12, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False)
+    ax.plot(checkpoints, runs[True, seed][1], color="C0", linewidth=1.5,
+            label="causal=True" if seed == 0 else None)
+    ax.plot(checkpoints, runs[False, seed][1], color="C1", linewidth=1.5,
+            label="causal=False" if seed == 0 else None)
+ax.legend(fontsize=12, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2,
+          frameon=False)
 fig.tight_layout()
 for seed in SEEDS:
     curve = runs[False, seed][1]
-    assert curve[1] < curve[0]                                   #zh 起初下降 #en falls at first #ru сначала падает
-    assert np.all(np.diff(curve[2::2]) > 0)                      #zh 从第 50 步起每 50 步都上升 #en from step 50 on, rises every 50 steps #ru с шага 50 растёт каждые 50 шагов
-print([round(float(runs[False, seed][1][1]), 2) for seed in SEEDS], [round(float(runs[False, seed][1][-1]), 2) for seed in SEEDS])
+    assert curve[1] < curve[0]  #zh 起初下降 #en falls at first #ru сначала падает
+    #zh 从第 50 步起每 50 步都上升
+    #en from step 50 on, rises every 50 steps
+    #ru с шага 50 растёт каждые 50 шагов
+    assert np.all(np.diff(curve[2::2]) > 0)
+print([round(float(runs[False, seed][1][1]), 2) for seed in SEEDS],
+      [round(float(runs[False, seed][1][-1]), 2) for seed in SEEDS])
 plt.show()
 """, alt=dict(
     zh="五个随机种子下，训练过程中把未来藏起来时的损失，横轴为训练步数。五条蓝线（带掩码）从约 2.5～3.2 降到约 0.73，贴着虚线 L*；五条橙线（不带掩码）先在第 25 步降到约 1.6～2.3，然后一路上升，到第 300 步时在 2.5 到 5.1 之间，都在点线 ln V 之上。",
@@ -1079,38 +1267,54 @@ At the five seeds, the model trained this way has a loss with the future hidden 
 code(r"""
 def prefix_loss_and_grads(model, inputs, targets):
     #zh 不加掩码，但只在前缀上训练：第 t 行只由输入 0..t 算出，只给最后一行计分，目标从不在输入里
-    #en no mask, but trained on prefixes: row t is computed from inputs 0..t alone and only the last row is scored, so the target is never in the input
-    #ru без маски, но на префиксах: строка t вычисляется только из входов 0..t, учитывается лишь последняя строка, и целевой метки во входе нет
+    #en no mask, but trained on prefixes: row t is computed from inputs 0..t
+    #en alone and only the last row is scored, so the target is never in the
+    #en input
+    #ru без маски, но на префиксах: строка t вычисляется только из входов
+    #ru 0..t, учитывается лишь последняя строка, и целевой метки во входе нет
     n_scored = int((targets != IGNORE).sum())
-    loss, grads = 0.0, {name: np.zeros_like(value) for name, value in model.params.items()}
-    for t in range(inputs.shape[1]):                              #zh 每一步 T 次前向传播 #en T forward passes per step #ru T прямых проходов на шаг
+    loss, grads = 0.0, {name: np.zeros_like(value) for name,
+                        value in model.params.items()}
+    for t in range(inputs.shape[1]):  #zh 每一步 T 次前向传播 #en T forward passes per step #ru T прямых проходов на шаг
         scored_here = int((targets[:, t] != IGNORE).sum())
         if scored_here == 0:
             continue
-        logits, saved = model.forward_train(inputs[:, :t + 1], causal=False)            # (B, t + 1, V)
+        # (B, t + 1, V)
+        logits, saved = model.forward_train(inputs[:, :t + 1], causal=False)
         last_only = np.full(logits.shape[:2], IGNORE)
         last_only[:, -1] = targets[:, t]
         part, saved_loss = layers.cross_entropy_forward(logits, last_only)
-        share = scored_here / n_scored                             #zh 整个批量上的平均 #en the mean over the whole batch #ru среднее по всему батчу
+        share = scored_here / n_scored  #zh 整个批量上的平均 #en the mean over the whole batch #ru среднее по всему батчу
         loss += share * part
-        for name, grad in model.backward(layers.cross_entropy_backward(share, saved_loss), saved).items():
+        for name, grad in model.backward(
+            layers.cross_entropy_backward(share, saved_loss),
+            saved).items():
             grads[name] += grad
     return loss, grads
 
-prefix_runs = {}                                            #zh 种子 -> (模型, 藏起未来的损失, 留出行上的损失, 续写对的词数) #en seed -> (model, loss with the future hidden, held-out loss, words completed) #ru seed -> (модель, потери со спрятанным будущим, потери на отложенных строках, продолженные слова)
+#zh 种子 -> (模型, 藏起未来的损失, 留出行上的损失, 续写对的词数)
+#en seed -> (model, loss with the future hidden, held-out loss, words
+#en completed)
+#ru seed -> (модель, потери со спрятанным будущим, потери на отложенных
+#ru строках, продолженные слова)
+prefix_runs = {}
 
 def run_on_prefixes(seed):
     model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
-    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01, seed=seed + 1, loss_and_grads=prefix_loss_and_grads)
-    prefix_runs[seed] = (model, future_hidden_loss(model, inputs, targets, False),
-                         future_hidden_loss(model, held_inputs, held_targets, False), completions_right(model, False))
-    print(seed, *(round(value, 4) for value in prefix_runs[seed][1:3]), prefix_runs[seed][3])
+    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01,
+          seed=seed + 1, loss_and_grads=prefix_loss_and_grads)
+    prefix_runs[seed] = (
+        model, future_hidden_loss(model, inputs, targets, False),
+        future_hidden_loss(model, held_inputs, held_targets, False),
+        completions_right(model, False))
+    print(seed, *(round(value, 4) for value in prefix_runs[seed][1:3]),
+          prefix_runs[seed][3])
 
 run_on_prefixes(0)
 """)
 
 code(r"""
-for seed in (1, 2):                                         #zh 每次训练代价是原来的 8 倍，所以分两个单元格 #en each run costs eight times as much, hence two cells #ru каждый запуск в восемь раз дороже, поэтому две ячейки
+for seed in (1, 2):  #zh 每次训练代价是原来的 8 倍，所以分两个单元格 #en each run costs eight times as much, hence two cells #ru каждый запуск в восемь раз дороже, поэтому две ячейки
     run_on_prefixes(seed)
 """)
 
@@ -1118,8 +1322,11 @@ code(r"""
 for seed in (3, 4):
     run_on_prefixes(seed)
 for seed, (model, loss, held, right) in prefix_runs.items():
-    assert best_causal < loss < best_causal + 0.05 and held_rule_level < held < held_rule_level + 0.03 and right == 36
-print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2) for f in (min, max)])
+    assert (best_causal < loss < best_causal + 0.05
+            and held_rule_level < held < held_rule_level + 0.03
+            and right == 36)
+print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
+       for f in (min, max)])
 """)
 
 md(
@@ -1153,14 +1360,17 @@ md(
 )
 
 code(r"""
-line = held_out[8]                                         #zh 三种文字各一个字母 #en one letter of each script #ru по букве каждой письменности
-ids = np.array([BOS] + encode(line, vocab))                # (8,)
-perturbed = checks.perturb_future(ids, 4, np.random.default_rng(7), vocab_size=len(vocab))
+line = held_out[8]                           #zh 三种文字各一个字母 #en one letter of each script #ru по букве каждой письменности
+ids = np.array([BOS] + encode(line, vocab))  # (8,)
+perturbed = checks.perturb_future(
+    ids, 4, np.random.default_rng(7), vocab_size=len(vocab))
 print(decode(ids, vocab), "|", decode(perturbed, vocab))
-result = checks.check_causality(masked.forward, lambda t: masked.forward(t, causal=False), ids, perturbed,
-                                prefix_length=4, tolerance=0.0)
+result = checks.check_causality(
+    masked.forward, lambda t: masked.forward(t, causal=False), ids,
+    perturbed, prefix_length=4, tolerance=0.0)
 print(result.change, round(result.control_change, 4), result.passed)
-assert result.change == 0.0 and round(result.control_change, 4) == 2.9088 and result.passed
+assert (result.change == 0.0 and round(result.control_change, 4) == 2.9088
+        and result.passed)
 """)
 
 md(
@@ -1204,16 +1414,22 @@ The final layer normalisation and the output layer work position by position, so
 
 code(r"""
 def prefix_change_per_layer(causal):
-    before, after = masked.residual_stream(ids, causal), masked.residual_stream(perturbed, causal)
-    return np.array([np.abs(a[:4] - b[:4]).max() for a, b in zip(before, after)])   # (L + 1,)
+    before, after = (masked.residual_stream(ids, causal),
+                     masked.residual_stream(perturbed, causal))
+    # (L + 1,)
+    return np.array([np.abs(a[:4] - b[:4]).max() for a,
+                     b in zip(before, after)])
 
-table = {causal: prefix_change_per_layer(causal) for causal in (True, False, (True, False), (False, True))}
+table = {causal: prefix_change_per_layer(causal)
+         for causal in (True, False, (True, False), (False, True))}
 for causal, changes in table.items():
     print(causal, np.round(changes, 4))
 assert np.all(table[True] == 0.0)
 assert table[False][0] == 0.0 and np.all(table[False][1:] > 0.01)
-assert np.all(table[(True, False)][:2] == 0.0) and table[(True, False)][2] > 0.01
-assert table[(False, True)][0] == 0.0 and np.all(table[(False, True)][1:] > 0.01)
+assert (np.all(table[(True, False)][:2] == 0.0)
+        and table[(True, False)][2] > 0.01)
+assert (table[(False, True)][0] == 0.0
+        and np.all(table[(False, True)][1:] > 0.01))
 """)
 
 md(
@@ -1236,19 +1452,23 @@ Causality can also be seen from the backward side: the output at position $i$ de
 
 code(r"""
 def reached_positions(model, causal):
-    logits, saved = model.forward_train(ids, causal)                    # (T, V)
-    reached = np.zeros((len(ids), len(ids)), dtype=int)                 # (i, j)
+    logits, saved = model.forward_train(ids, causal)     # (T, V)
+    reached = np.zeros((len(ids), len(ids)), dtype=int)  # (i, j)
     for i in range(len(ids)):
         d_logits = np.zeros_like(logits)
-        d_logits[i] = np.random.default_rng(i).standard_normal(logits.shape[1])
-        d_position = model.backward(d_logits, saved)["position_table"]  # (C, D)
+        d_logits[i] = np.random.default_rng(i).standard_normal(
+            logits.shape[1])
+        # (C, D)
+        d_position = model.backward(d_logits, saved)["position_table"]
         reached[i] = np.abs(d_position[:len(ids)]).max(axis=1) > 0
     return reached
 
-reached_masked, reached_control = reached_positions(masked, True), reached_positions(masked, False)
+reached_masked, reached_control = reached_positions(
+    masked, True), reached_positions(masked, False)
 print(reached_masked)
 print(int(reached_control.sum()))
-assert np.array_equal(reached_masked, np.tril(np.ones((8, 8), dtype=int))) and reached_control.sum() == 64
+assert (np.array_equal(reached_masked, np.tril(np.ones((8, 8), dtype=int)))
+        and reached_control.sum() == 64)
 """)
 
 md(
@@ -1269,11 +1489,14 @@ for trial in range(6):
     n_layers, n_heads = int(rng.integers(1, 5)), int(rng.integers(1, 4))
     width, T = n_heads * int(rng.integers(1, 6)), int(rng.integers(2, 17))
     p = int(rng.integers(1, T))
-    random_decoder = Decoder.init(12, T, width, n_heads, n_layers, seed=trial)
+    random_decoder = Decoder.init(
+        12, T, width, n_heads, n_layers, seed=trial)
     ids_r = rng.integers(0, 12, size=T)
     perturbed_r = checks.perturb_future(ids_r, p, rng, vocab_size=12)
-    r = checks.check_causality(random_decoder.forward, lambda t: random_decoder.forward(t, causal=False),
-                               ids_r, perturbed_r, p, tolerance=0.0)
+    r = checks.check_causality(
+        random_decoder.forward,
+        lambda t: random_decoder.forward(t, causal=False), ids_r,
+        perturbed_r, p, tolerance=0.0)
     print(n_layers, n_heads, width, T, p, r.change, r.control_saw_change)
     assert r.passed and r.change == 0.0
 """)
@@ -1304,14 +1527,16 @@ We feed the 8 tokens of a held-out line one at a time and compare with the full 
 
 code(r"""
 cache = masked.new_cache()
-stepped = np.stack([masked.step(int(token), cache) for token in ids])    # (T, V)
-full = masked.forward(ids)                                               # (T, V)
+# (T, V)
+stepped = np.stack([masked.step(int(token), cache) for token in ids])
+full = masked.forward(ids)  # (T, V)
 cache_error = float(np.abs(stepped - full).max())
 print(cache, [kv.keys.shape for kv in cache.layers], round(cache_error, 12))
 assert len(cache) == 8 and cache_error < 1e-12
 
 stored = sum(kv.keys.nbytes + kv.values.nbytes for kv in cache.layers)
-formula = checks.kv_cache_bytes(n_layers=2, n_heads=2, head_width=8, length=8, itemsize=8)
+formula = checks.kv_cache_bytes(
+    n_layers=2, n_heads=2, head_width=8, length=8, itemsize=8)
 print(stored, formula)
 assert stored == formula == 4096
 """)
@@ -1345,21 +1570,28 @@ Two typical cache mistakes: in both, every shape matches and nothing raises an e
 
 code(r"""
 def step_caching_only_the_first_layer(model, token, position, first_layer):
-    x = embed(np.array([token]), model.params["token_table"], model.params["position_table"], position)  # (1, D)
+    # (1, D)
+    x = embed(np.array([token]), model.params["token_table"],
+              model.params["position_table"], position)
     x = model.block_step(0, x, first_layer)
     for layer in range(1, model.n_layers):
-        x = model.block_step(layer, x, model.new_cache().layers[layer])   #zh 上层没有历史 #en no history above layer 0 #ru у верхних слоёв нет истории
-    return model.output_head(x)[0]                                        # (V,)
+        #zh 上层没有历史
+        #en no history above layer 0
+        #ru у верхних слоёв нет истории
+        x = model.block_step(layer, x, model.new_cache().layers[layer])
+    return model.output_head(x)[0]  # (V,)
 
 first_layer = masked.new_cache().layers[0]
-first_only = [step_caching_only_the_first_layer(masked, int(t), position, first_layer)
-              for position, t in enumerate(ids)]
+first_only = [
+    step_caching_only_the_first_layer(masked, int(t), position, first_layer)
+    for position, t in enumerate(ids)]
 reset_cache = masked.new_cache()
 reset = [masked.step(int(t), reset_cache, position=0) for t in ids]
 first_only_error = float(np.abs(first_only[-1] - full[-1]).max())
 reset_error = float(np.abs(reset[-1] - full[-1]).max())
 print(round(first_only_error, 4), round(reset_error, 4))
-assert round(first_only_error, 4) == 2.0155 and round(reset_error, 4) == 14.15
+assert (round(first_only_error, 4) == 2.0155
+        and round(reset_error, 4) == 14.15)
 """)
 
 md(
@@ -1377,8 +1609,10 @@ A gap in the logits does not say directly what the model will write. On this lin
 code(r"""
 def completes(step, line):
     #zh step(token, position) 返回该位置的 logits；和 §7.2 一样贪心续写
-    #en step(token, position) returns the logits of that position; greedy completion as in §7.2
-    #ru step(token, position) возвращает логиты этой позиции; жадное продолжение, как в §7.2
+    #en step(token, position) returns the logits of that position; greedy
+    #en completion as in §7.2
+    #ru step(token, position) возвращает логиты этой позиции; жадное
+    #ru продолжение, как в §7.2
     word = line.split("|")[0]
     ids = [BOS] + encode(word + "|", vocab)
     for position, token in enumerate(ids):
@@ -1393,10 +1627,14 @@ def right_with(model, cache_kind):
     right = 0
     for line in held_out:
         cache = model.new_cache()
-        step = {"every layer": lambda token, position: model.step(token, cache),
-                "first layer only": lambda token, position: step_caching_only_the_first_layer(
-                    model, token, position, cache.layers[0]),
-                "position reset": lambda token, position: model.step(token, cache, position=0)}[cache_kind]
+        step = {
+            "every layer": lambda token, position: model.step(token, cache),
+            "first layer only": lambda token, position:
+                step_caching_only_the_first_layer(model, token, position,
+                                                  cache.layers[0]),
+            "position reset": lambda token, position:
+                model.step(token, cache, position=0),
+        }[cache_kind]
         right += completes(step, line)
     return right
 
@@ -1406,16 +1644,22 @@ for seed in SEEDS:
     for line in held_out:
         line_ids = np.array([BOS] + encode(line, vocab))
         first = model.new_cache().layers[0]
-        last = [step_caching_only_the_first_layer(model, int(t), p, first) for p, t in enumerate(line_ids)][-1]
-        errors.append(float(np.abs(last - model.forward(line_ids)[-1]).max()))
-print(len(errors), round(min(errors), 2), round(max(errors), 2), sum(e < 1 for e in errors))
+        last = [step_caching_only_the_first_layer(model, int(t), p, first)
+                for p, t in enumerate(line_ids)][-1]
+        errors.append(float(np.abs(last
+                                   - model.forward(line_ids)[-1]).max()))
+print(len(errors), round(min(errors), 2), round(max(errors), 2),
+      sum(e < 1 for e in errors))
 kinds = ("every layer", "first layer only", "position reset")
-right = {seed: [right_with(runs[True, seed][0], kind) for kind in kinds] for seed in SEEDS}
+right = {seed: [right_with(runs[True, seed][0], kind) for kind in kinds]
+         for seed in SEEDS}
 for seed in SEEDS:
     print(seed, *right[seed])
-assert len(errors) == 180 and round(min(errors), 2) == 0.6 and round(max(errors), 2) == 2.47
+assert (len(errors) == 180 and round(min(errors), 2) == 0.6
+        and round(max(errors), 2) == 2.47)
 assert sum(e < 1 for e in errors) == 37
-assert [r[0] for r in right.values()] == [36] * 5 and [r[2] for r in right.values()] == [0] * 5
+assert ([r[0] for r in right.values()] == [36] * 5
+        and [r[2] for r in right.values()] == [0] * 5)
 assert [r[1] for r in right.values()] == [17, 21, 3, 13, 13]
 """)
 
@@ -1445,9 +1689,11 @@ for bad_token in (3, np.array([3, 4])):
         masked.step(bad_token, cache)
     except (ValueError, TypeError) as err:
         raised.append(type(err).__name__)
-unchanged = all(np.array_equal(k, kv.keys) and np.array_equal(v, kv.values) for (k, v), kv in zip(before, cache.layers))
+unchanged = all(np.array_equal(k, kv.keys) and np.array_equal(v, kv.values)
+                for (k, v), kv in zip(before, cache.layers))
 print(raised, [len(kv) for kv in cache.layers], unchanged)
-assert raised == ["ValueError", "TypeError"] and len(cache) == 8 and unchanged
+assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
+        and unchanged)
 """)
 
 md(
@@ -1469,9 +1715,10 @@ We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position 
 )
 
 code(r"""
-big = Decoder.init(vocab_size=64, context_size=512, width=64, n_heads=4, n_layers=2, seed=0)
+big = Decoder.init(vocab_size=64, context_size=512, width=64, n_heads=4,
+                   n_layers=2, seed=0)
 lengths = [16, 32, 64, 128]
-computed = Counter()                                      #zh 两种做法各算了多少个位置 #en positions computed by each way #ru сколько позиций вычислил каждый способ
+computed = Counter()  #zh 两种做法各算了多少个位置 #en positions computed by each way #ru сколько позиций вычислил каждый способ
 
 def counting(way, method, positions):
     def counted(*args, **kwargs):
@@ -1479,14 +1726,23 @@ def counting(way, method, positions):
         return method(*args, **kwargs)
     return counted
 
-big.forward = counting("without", big.forward, lambda ids, *rest: len(ids))   #zh 一次完整前向传播：len(ids) 个位置 #en a full forward pass: len(ids) positions #ru полный прямой проход: len(ids) позиций
-big.step = counting("with", big.step, lambda token, *rest: 1)                  #zh 带缓存的一步：1 个位置 #en a cached step: 1 position #ru шаг с кэшем: 1 позиция
+#zh 一次完整前向传播：len(ids) 个位置
+#en a full forward pass: len(ids) positions
+#ru полный прямой проход: len(ids) позиций
+big.forward = counting("without", big.forward, lambda ids, *rest: len(ids))
+#zh 带缓存的一步：1 个位置
+#en a cached step: 1 position
+#ru шаг с кэшем: 1 позиция
+big.step = counting("with", big.step, lambda token, *rest: 1)
 for n in lengths:
     computed.clear()
-    same = big.generate(np.array([BOS]), n).tolist() == generate_without_cache(big, [BOS], n, True)[0].tolist()
-    print(n, computed["without"], computed["with"], round(computed["without"] / computed["with"], 1), same)
-    assert computed["without"] == n * (n + 1) // 2 and computed["with"] == n and same
-del big.forward, big.step                                 #zh 恢复原来的方法 #en back to the plain methods #ru возвращаем исходные методы
+    same = (big.generate(np.array([BOS]), n).tolist()
+            == generate_without_cache(big, [BOS], n, True)[0].tolist())
+    print(n, computed["without"], computed["with"],
+          round(computed["without"] / computed["with"], 1), same)
+    assert (computed["without"] == n * (n + 1) // 2
+            and computed["with"] == n and same)
+del big.forward, big.step  #zh 恢复原来的方法 #en back to the plain methods #ru возвращаем исходные методы
 """)
 
 md(
@@ -1503,8 +1759,10 @@ Time, on the other hand, depends on the machine and its load at the moment; the 
 
 code(r"""
 #zh 用时因机器而异，所以这个单元格的输出不参与比对
-#en timings differ from machine to machine, so this cell's output is not compared
-#ru время на разных машинах разное, поэтому результат этой ячейки не сравнивается
+#en timings differ from machine to machine, so this cell's output is not
+#en compared
+#ru время на разных машинах разное, поэтому результат этой ячейки не
+#ru сравнивается
 for n in lengths:
     start = time.perf_counter()
     generate_without_cache(big, [BOS], n, True)
@@ -1512,7 +1770,8 @@ for n in lengths:
     start = time.perf_counter()
     big.generate(np.array([BOS]), n)
     with_cache = time.perf_counter() - start
-    print(n, f"{without:.3f} s", f"{with_cache:.3f} s", round(without / with_cache, 1))
+    print(n, f"{without:.3f} s", f"{with_cache:.3f} s",
+          round(without / with_cache, 1))
 """, tags=("nbval-ignore-output",))
 
 md(
@@ -1558,12 +1817,16 @@ Below, the 6912 parameters are broken down by component, with the number weight 
 )
 
 code(r"""
-groups = {"E": ["token_table"], "P": ["position_table"], "ln_f": ["ln_f.gain", "ln_f.bias"], "W_head": ["w_head"]}
+groups = {"E": ["token_table"], "P": ["position_table"],
+          "ln_f": ["ln_f.gain", "ln_f.bias"], "W_head": ["w_head"]}
 for layer in range(masked.n_layers):
-    groups[f"block {layer}"] = [name for name in masked.params if name.startswith(f"blocks.{layer}.")]
-sizes = {group: sum(masked.params[name].size for name in names) for group, names in groups.items()}
+    groups[f"block {layer}"] = [name for name in masked.params
+                                if name.startswith(f"blocks.{layer}.")]
+sizes = {group: sum(masked.params[name].size for name in names) for group,
+         names in groups.items()}
 print(sizes, sum(sizes.values()), masked.params["w_head"].size)
-assert sum(sizes.values()) == masked.parameter_count() == 6912 and masked.params["w_head"].size == 160
+assert (sum(sizes.values()) == masked.parameter_count() == 6912
+        and masked.params["w_head"].size == 160)
 """)
 
 md(

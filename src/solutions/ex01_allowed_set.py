@@ -2,7 +2,7 @@
 # writes solutions/{zh,en,ru}/ex01_allowed_set.ipynb from it, and the exercise
 # notebooks exercises/{zh,en,ru}/ex01_allowed_set.ipynb with the answers cut out.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 1：许可集合", en="# Exercise set 1: the allowed set",
    ru="# Упражнения к разделу 1: множество разрешённых позиций",
@@ -41,6 +41,8 @@ Scoring: each exercise's points are in its heading. An exercise earns them when 
 Баллы: у каждого упражнения они указаны в заголовке. Упражнение получает их, только если пройдены все его тесты, открытые и скрытые; один непройденный тест оставляет его с 0 баллов (преподаватель может вместо этого включить частичный зачёт, и тогда баллы поровну делятся между группами тестов упражнения). Если ошибка похожа на типичную, `check` объясняет, о чём говорят числа, и называет раздел главы, где это разобрано.
 """,
 )
+
+md(**INSTALL_NOTE)
 
 code(setup_cell("""
 import numpy as np
@@ -98,7 +100,7 @@ md(
 )
 
 md(
-    zh="""
+    zh=r"""
 ## mask-2：在许可集合上归一化的 softmax（2 分）
 
 写出 `masked_softmax(scores, allowed)`：在 `scores` 的最后一维上做 softmax，但只在 `allowed` 为真的位置上归一化（`allowed` 可以广播到 `scores` 的形状）。要求：
@@ -108,9 +110,9 @@ md(
 * 分数很大（例如 1000）时不能溢出：先减去每行许可位置中的最大分数；
 * 若某一行没有任何许可位置，抛出 `ValueError`：这个查询无键可读，softmax 没有分母。
 
-先对全部位置做 softmax、再把未来位置清零，并不是同一件事：那样每行的和不再是 1（§1.6）。把禁止位置的分数换成 0 也不行：exp(0) = 1，这些位置照样分到权重（§1.5）。
+先对全部位置做 softmax、再把未来位置清零，并不是同一件事：那样每行的和不再是 1（§1.6）。把禁止位置的分数换成 0 也不行：$\exp(0) = 1$，这些位置照样分到权重（§1.5）。
 """,
-    en="""
+    en=r"""
 ## mask-2: softmax over the allowed set (2 points)
 
 Write `masked_softmax(scores, allowed)`: a softmax over the last axis of `scores` that normalises over the entries where `allowed` is True only (`allowed` broadcasts to the shape of `scores`). Requirements:
@@ -120,9 +122,9 @@ Write `masked_softmax(scores, allowed)`: a softmax over the last axis of `scores
 * large scores such as 1000 must not overflow: first subtract the largest allowed score of each row;
 * a row without any allowed entry raises `ValueError`: that query may read no key, so its softmax has no denominator.
 
-A softmax over all entries followed by zeroing the future ones is a different thing: its rows no longer sum to 1 (§1.6). Replacing the forbidden scores by 0 does not work either: exp(0) = 1, so those entries still get weight (§1.5).
+A softmax over all entries followed by zeroing the future ones is a different thing: its rows no longer sum to 1 (§1.6). Replacing the forbidden scores by 0 does not work either: $\exp(0) = 1$, so those entries still get weight (§1.5).
 """,
-    ru="""
+    ru=r"""
 ## mask-2: softmax по множеству разрешённых позиций (2 балла)
 
 Напишите `masked_softmax(scores, allowed)`: softmax по последней оси `scores`, в котором нормализация идёт только по позициям, где `allowed` истинно (`allowed` транслируется до формы `scores`). Требования:
@@ -132,7 +134,7 @@ A softmax over all entries followed by zeroing the future ones is a different th
 * большие оценки вроде 1000 не должны приводить к переполнению: сначала вычтите из строки её наибольшую разрешённую оценку;
 * для строки без единой разрешённой позиции выбрасывается `ValueError`: такому запросу нечего читать, и у softmax нет знаменателя.
 
-Softmax по всем позициям с последующим обнулением будущих — это другое: суммы строк перестают быть равны 1 (§1.6). Не годится и замена запрещённых оценок нулём: exp(0) = 1, и эти позиции всё равно получают вес (§1.5).
+Softmax по всем позициям с последующим обнулением будущих — это другое: суммы строк перестают быть равны 1 (§1.6). Не годится и замена запрещённых оценок нулём: $\exp(0) = 1$, и эти позиции всё равно получают вес (§1.5).
 """,
 )
 
@@ -142,7 +144,9 @@ def masked_softmax(scores, allowed):
     allowed = np.broadcast_to(allowed, scores.shape)
     # BEGIN SOLUTION
     if not allowed.any(axis=-1).all():
-        raise ValueError("a row of allowed has no True entry: that query may read no key")
+        raise ValueError(
+            "a row of allowed has no True entry: that query may read no key"
+        )
     #zh 禁止位置 → -inf
     #en forbidden entries -> -inf
     #ru запрещённые позиции -> -inf
@@ -175,7 +179,7 @@ Below, the example of §1.6 compares the two orders: three positions, every scor
 """,
 )
 
-code("""
+code(r"""
 allowed = causal_allowed(3, 3)
 weights = masked_softmax(np.zeros((3, 3)), allowed)
 #zh 先在所有键上做 softmax，再清零
@@ -184,7 +188,8 @@ weights = masked_softmax(np.zeros((3, 3)), allowed)
 zeroed = np.where(allowed, np.full((3, 3), 1 / 3), 0.0)
 print(np.round(weights, 6))
 print(np.round(weights.sum(axis=-1), 12), np.round(zeroed.sum(axis=-1), 6))
-assert np.allclose(weights[1], [0.5, 0.5, 0.0]) and np.isclose(zeroed[0].sum(), 1 / 3), \
+assert (np.allclose(weights[1], [0.5, 0.5, 0.0])
+        and np.isclose(zeroed[0].sum(), 1 / 3)), \
     needs_exercise("mask-1", "mask-2")
 """)
 
@@ -246,15 +251,19 @@ code("""
 check("mask-3", is_valid_attention)
 """)
 
-code("""
+code(r"""
 #zh 第 1 行 [1, 0, 0]：许可键 1 上恰好为 0，四条仍然成立
-#en row 1 is [1, 0, 0]: an exact 0 on allowed key 1, and the four conditions still hold
-#ru строка 1 равна [1, 0, 0]: ровно 0 на разрешённом ключе 1, а четыре условия выполнены
+#en row 1 is [1, 0, 0]: an exact 0 on allowed key 1, and the four
+#en conditions still hold
+#ru строка 1 равна [1, 0, 0]: ровно 0 на разрешённом ключе 1, а четыре
+#ru условия выполнены
 zero_on_allowed = weights.copy()
 zero_on_allowed[1] = [1.0, 0.0, 0.0]
-print(is_valid_attention(weights, allowed), is_valid_attention(zeroed, allowed),
+print(is_valid_attention(weights, allowed),
+      is_valid_attention(zeroed, allowed),
       is_valid_attention(zero_on_allowed, allowed))
-assert is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1] and zero_on_allowed[1, 1] == 0.0, \
+assert (is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1]
+        and zero_on_allowed[1, 1] == 0.0), \
     needs_exercise("mask-1", "mask-2", "mask-3")
 """)
 
@@ -357,7 +366,8 @@ scored = targets != IGNORE
 print(inputs.tolist())
 print(targets.tolist())
 print(scored.sum(axis=1).tolist(), (targets == EOS).sum(axis=1).tolist())
-assert scored.sum(axis=1).tolist() == [3, 2] and (targets[scored] == EOS).sum() == 2, needs_exercise("data-1")
+assert scored.sum(axis=1).tolist() == [3, 2], needs_exercise("data-1")
+assert (targets[scored] == EOS).sum() == 2, needs_exercise("data-1")
 assert (inputs[~scored] == EOS).all(), needs_exercise("data-1")
 """)
 

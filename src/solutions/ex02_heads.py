@@ -1,6 +1,6 @@
 # Exercise set 2 (§2, heads).  See src/solutions/ex01_allowed_set.py for the format.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 2：多头", en="# Exercise set 2: heads", ru="# Упражнения к разделу 2: головы",
    tags=("exercise",))
@@ -25,6 +25,8 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
+
+md(**INSTALL_NOTE)
 
 code(setup_cell("""
 import numpy as np
@@ -57,8 +59,11 @@ d = D // H
 x = np.arange(B * T * D).reshape(B, T, D)        #zh 值 = D * t + f #en value = D * t + f #ru значение = D * t + f
 wrong = x.reshape(B, H, T, d)                     #zh 只用 reshape #en reshape alone #ru только reshape
 print(x[0])
-print(wrong[0] // D)                              #zh 每个元素原来的位置，按头列出 #en the source position of every entry, head by head #ru исходная позиция каждого элемента, по головам
-assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()   #zh 第 1 个头：第 0、1 行装的是位置 1 和 2 #en head 1: rows 0 and 1 hold positions 1 and 2 #ru голова 1: в строках 0 и 1 лежат позиции 1 и 2
+print(wrong[0] // D)  #zh 每个元素原来的位置，按头列出 #en the source position of every entry, head by head #ru исходная позиция каждого элемента, по головам
+#zh 第 1 个头：第 0、1 行装的是位置 1 和 2
+#en head 1: rows 0 and 1 hold positions 1 and 2
+#ru голова 1: в строках 0 и 1 лежат позиции 1 и 2
+assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()
 """)
 
 md(
@@ -91,9 +96,10 @@ def split_heads(x, n_heads):
     D = x.shape[-1]
     if D % n_heads:
         raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)    # (..., T, H, d)
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # BEGIN SOLUTION
-    return np.swapaxes(heads, -3, -2)                           # (..., H, T, d)
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
     # END SOLUTION
 """)
 
@@ -103,8 +109,9 @@ check("heads-1", split_heads)
 
 code("""
 right = split_heads(x, H)
-print(right[0] // D)                              #zh 现在每一行都来自它自己的位置 #en every row now comes from its own position #ru теперь каждая строка взята из своей позиции
-assert (right[0] // D == np.arange(T)[None, :, None]).all(), needs_exercise("heads-1")
+print(right[0] // D)  #zh 现在每一行都来自它自己的位置 #en every row now comes from its own position #ru теперь каждая строка взята из своей позиции
+assert (right[0] // D
+        == np.arange(T)[None, :, None]).all(), needs_exercise("heads-1")
 """)
 
 md(
@@ -143,9 +150,10 @@ def merge_heads(x):
     x = np.asarray(x)
     # BEGIN SOLUTION
     if x.ndim < 3:
-        raise ValueError(f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                         # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)       # (..., T, H*d)
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
     # END SOLUTION
 """)
 
@@ -164,42 +172,42 @@ md(
     en="""
 **About the solution.** Merging undoes the split in reverse order: first move the head axis back behind the time axis, then flatten the last two axes `(H, d)` into one. Reshaping before swapping would repeat the mistake of the reshape-only split. The round trip `merge_heads(split_heads(x)) == x` on integer labels compares exactly, with no tolerance.
 """,
-    ru="""
+    ru=r"""
 **О решении.** Склейка отменяет разбиение в обратном порядке: сначала ось голов возвращается за ось времени, затем последние две оси `(H, d)` сливаются в одну. Если сделать `reshape` до перестановки осей, получится та же ошибка, что и при разбиении одним `reshape`. Проверка «туда и обратно» `merge_heads(split_heads(x)) == x` на массиве целочисленных адресов сравнивает точно, без допуска.
 """,
     tags=("solution",),
 )
 
 md(
-    zh="""
+    zh=r"""
 ## heads-3：因果多头注意力（3 分）
 
-写出 `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)`，约定与本课程一致：行向量、无偏置，`x` 形状为 `(B, T, D)`，四个矩阵都是 `(D, D)`。步骤：
+写出 `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)`，约定与本章一致：行向量、无偏置，`x` 形状为 `(B, T, D)`，四个矩阵都是 `(D, D)`。步骤：
 
 1. 全宽投影 `x @ w_q`、`x @ w_k`、`x @ w_v`，再用你的 `split_heads` 拆成 `(B, H, T, d)`；
-2. 每个头做因果注意力（可以直接用 `causal_attention(q, k, v)`，它按每个头的宽度 `d` 把分数除以 √d）；
+2. 每个头做因果注意力（可以直接用 `causal_attention(q, k, v)`，它按每个头的宽度 `d` 把分数除以 $\sqrt d$）；
 3. 用你的 `merge_heads` 合并成 `(B, T, D)`，最后乘 `w_o`。
 
 `D` 不能被 `H` 整除时应抛出 `ValueError`（你的 `split_heads` 已经会这样做）。
 """,
-    en="""
+    en=r"""
 ## heads-3: causal multi-head attention (3 points)
 
 Write `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)` in the course's conventions: row vectors, no biases, `x` of shape `(B, T, D)` and all four matrices `(D, D)`. Steps:
 
 1. project at full width, `x @ w_q`, `x @ w_k`, `x @ w_v`, and split each into `(B, H, T, d)` with your `split_heads`;
-2. run causal attention in every head (`causal_attention(q, k, v)` will do; it divides the scores by √d, where `d` is the head width);
+2. run causal attention in every head (`causal_attention(q, k, v)` will do; it divides the scores by $\sqrt d$, where `d` is the head width);
 3. merge back to `(B, T, D)` with your `merge_heads` and multiply by `w_o`.
 
 When `H` does not divide `D` the function raises `ValueError` (your `split_heads` already does).
 """,
-    ru="""
+    ru=r"""
 ## heads-3: причинное многоголовое внимание (3 балла)
 
 Напишите `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)` в соглашениях курса: векторы-строки, без свободных членов, `x` формы `(B, T, D)`, все четыре матрицы `(D, D)`. Шаги:
 
 1. проекции на полную ширину `x @ w_q`, `x @ w_k`, `x @ w_v`, затем разбиение каждой на `(B, H, T, d)` вашей функцией `split_heads`;
-2. причинное внимание в каждой голове (подойдёт `causal_attention(q, k, v)`: она делит оценки на √d, где `d` — ширина головы);
+2. причинное внимание в каждой голове (подойдёт `causal_attention(q, k, v)`: она делит оценки на $\sqrt d$, где `d` — ширина головы);
 3. склейка обратно в `(B, T, D)` вашей функцией `merge_heads` и умножение на `w_o`.
 
 Если `D` не делится на `H`, функция выбрасывает `ValueError` (ваша `split_heads` уже это делает).
@@ -236,12 +244,15 @@ Check against Example 1 of §2.5: BOS and 春 are `[1, 0, 0, 1]` and `[0, 1, 1, 
 code("""
 a = 1 / (1 + np.exp(1 / np.sqrt(2)))
 b = 1 - a
-tokens = np.array([[[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]]])   # (B=1, T=2, D=4)
+# (B=1, T=2, D=4)
+tokens = np.array([[[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]]])
 w_o = np.array([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 0, -1, 0], [0, 1, 0, -1]])
 eye = np.eye(4)
 out = multi_head_attention(tokens, eye, eye, eye, w_o, 2)
 print(np.round(out[0], 6))
-assert np.allclose(out[0], [[1, 1, 1, -1], [1, 1, a - b, b - a]]), needs_exercise("heads-3")
+assert np.allclose(out[0],
+                   [[1, 1, 1, -1],
+                    [1, 1, a - b, b - a]]), needs_exercise("heads-3")
 """)
 
 md(
@@ -317,21 +328,24 @@ Below, the configuration of §5.6 (12 layers, D = 768, T = 1024, B = 1) runs wit
 code("""
 for dtype in ("float32", "float16"):
     for n_heads in (1, 4, 12):
-        parameters, kv_bytes = attention_costs(1, 1024, 768, n_heads, 12, dtype)
+        parameters, kv_bytes = attention_costs(
+            1, 1024, 768, n_heads, 12, dtype)
         print(n_heads, dtype, parameters, kv_bytes / 2**20)
-assert attention_costs(1, 1024, 768, 12, 12, "float32") == (28_311_552, 75_497_472), needs_exercise("cost-1")
-assert attention_costs(1, 1024, 768, 1, 12, "float16") == (28_311_552, 75_497_472 // 2), needs_exercise("cost-1")
+assert attention_costs(1, 1024, 768, 12, 12, "float32") == (
+    28_311_552, 75_497_472), needs_exercise("cost-1")
+assert attention_costs(1, 1024, 768, 1, 12, "float16") == (
+    28_311_552, 75_497_472 // 2), needs_exercise("cost-1")
 """)
 
 md(
-    zh="""
-**解答说明。** 两个结果都与头数无关：参数是每层 4·D²，缓存每个位置每层存 2·H·d = 2·D 个数，`H` 只决定这些数怎样分组。真正起作用的是层数、宽度、已存位置数、批量和 dtype：参数个数随层数和 D² 增长，缓存随层数、批量、位置数和 D 线性增长，换成 float16 就减半。常见的错误是漏掉因子 2（只算了键，没算值），或者忘了乘层数；在 §5.6 的例子里，正确答案是 28,311,552 个参数和每条序列 72 MiB 的缓存（float32）。宽度不能被头数整除时，拆分头本身就不成立，所以要报错，而不是把 `D // H` 向下取整后继续计算。
+    zh=r"""
+**解答说明。** 两个结果都与头数无关：参数是每层 $4D^2$，缓存每个位置每层存 $2 \cdot H \cdot d = 2D$ 个数，`H` 只决定这些数怎样分组。真正起作用的是层数、宽度、已存位置数、批量和 dtype：参数个数随层数和 $D^2$ 增长，缓存随层数、批量、位置数和 D 线性增长，换成 float16 就减半。常见的错误是漏掉因子 2（只算了键，没算值），或者忘了乘层数；在 §5.6 的例子里，正确答案是 28,311,552 个参数和每条序列 72 MiB 的缓存（float32）。宽度不能被头数整除时，拆分头本身就不成立，所以要报错，而不是把 `D // H` 向下取整后继续计算。
 """,
-    en="""
-**About the solution.** Neither result depends on the number of heads: the parameters are 4·D² per layer, and per position and layer the cache stores 2·H·d = 2·D numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with D², the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers; for the example of §5.6 the right answer is 28,311,552 parameters and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
+    en=r"""
+**About the solution.** Neither result depends on the number of heads: the parameters are $4D^2$ per layer, and per position and layer the cache stores $2 \cdot H \cdot d = 2D$ numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with $D^2$, the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers; for the example of §5.6 the right answer is 28,311,552 parameters and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
 """,
-    ru="""
-**О решении.** Ни один из результатов не зависит от числа голов: параметров 4·D² на слой, а кэш на каждую позицию и слой хранит 2·H·d = 2·D чисел; `H` лишь определяет, как они сгруппированы. Важны число слоёв, ширина, число сохранённых позиций, батч и dtype: параметры растут с числом слоёв и с D², кэш растёт линейно с числом слоёв, размером батча, числом позиций и D, а во float16 вдвое меньше. Типичные ошибки — потерять множитель 2 (посчитаны ключи, забыты значения) и забыть умножить на число слоёв; для примера из §5.6 правильный ответ — 28 311 552 параметра и кэш 72 МиБ на последовательность во float32. Если ширина не делится на число голов, разбить её на головы нельзя вовсе, поэтому функция выбрасывает ошибку, а не округляет `D // H` вниз и не считает дальше.
+    ru=r"""
+**О решении.** Ни один из результатов не зависит от числа голов: параметров $4D^2$ на слой, а кэш на каждую позицию и слой хранит $2 \cdot H \cdot d = 2D$ чисел; `H` лишь определяет, как они сгруппированы. Важны число слоёв, ширина, число сохранённых позиций, батч и dtype: параметры растут с числом слоёв и с $D^2$, кэш растёт линейно с числом слоёв, размером батча, числом позиций и D, а во float16 вдвое меньше. Типичные ошибки — потерять множитель 2 (посчитаны ключи, забыты значения) и забыть умножить на число слоёв; для примера из §5.6 правильный ответ — 28 311 552 параметра и кэш 72 МиБ на последовательность во float32. Если ширина не делится на число голов, разбить её на головы нельзя вовсе, поэтому функция выбрасывает ошибку, а не округляет `D // H` вниз и не считает дальше.
 """,
     tags=("solution",),
 )

@@ -1,6 +1,6 @@
 # Exercise set 3 (§3, learned absolute positions).  See src/solutions/ex01_allowed_set.py.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 3：可学习的绝对位置", en="# Exercise set 3: learned absolute positions", ru="# Упражнения к разделу 3: обучаемые абсолютные позиции",
    tags=("exercise",))
@@ -25,6 +25,8 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
+
+md(**INSTALL_NOTE)
 
 code(setup_cell("""
 import numpy as np
@@ -63,8 +65,12 @@ def embed(ids, token_table, position_table, offset=0):
     T = ids.shape[-1]
     # BEGIN SOLUTION
     if offset < 0 or offset + T > len(position_table):
-        raise ValueError(f"positions {offset}..{offset + T - 1} are not rows of the position table")
-    return token_table[ids] + position_table[offset:offset + T]     # (..., T, D)
+        raise ValueError(
+            f"positions {offset}..{offset + T - 1} are not rows of the "
+            "position table"
+        )
+    # (..., T, D)
+    return token_table[ids] + position_table[offset:offset + T]
     # END SOLUTION
 """)
 
@@ -73,7 +79,7 @@ check("pos-1", embed)
 """)
 
 code("""
-E = np.arange(12.0).reshape(6, 2)            #zh 词元 t 的行是 [2t, 2t + 1] #en token t has the row [2t, 2t + 1] #ru у токена t строка [2t, 2t + 1]
+E = np.arange(12.0).reshape(6, 2)  #zh 词元 t 的行是 [2t, 2t + 1] #en token t has the row [2t, 2t + 1] #ru у токена t строка [2t, 2t + 1]
 P = 100.0 * np.arange(8.0)[:, None] * np.ones((1, 2))
 print(embed(np.array([5, 5]), E, P, offset=3))
 """)
@@ -133,11 +139,20 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     # BEGIN SOLUTION
     T, D = ids.shape[-1], grad.shape[-1]
     if offset < 0 or offset + T > context_size:
-        raise ValueError(f"positions {offset}..{offset + T - 1} fall outside a table of {context_size} rows")
+        raise ValueError(
+            f"positions {offset}..{offset + T - 1} fall outside a table "
+            f"of {context_size} rows"
+        )
     d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
-    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))             #zh 重复的编号会累加 #en repeated ids add up #ru вклады повторяющихся номеров складываются
+    #zh 重复的编号会累加
+    #en repeated ids add up
+    #ru вклады повторяющихся номеров складываются
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
     d_position = np.zeros((context_size, D), dtype=grad.dtype)
-    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)   #zh 批量中每条序列共用 #en shared by every sequence #ru общие для всех последовательностей
+    #zh 批量中每条序列共用
+    #en shared by every sequence
+    #ru общие для всех последовательностей
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
     return d_token, d_position
     # END SOLUTION
 """)
@@ -159,7 +174,8 @@ Here are two small experiments. The first repeats the example of §3.2: the upst
 )
 
 code("""
-grad = np.array([[[1.0, 2.0], [0.0, 0.0]], [[-3.0, 1.0], [0.0, 0.0]]])   # (B=2, T=2, D=2)
+# (B=2, T=2, D=2)
+grad = np.array([[[1.0, 2.0], [0.0, 0.0]], [[-3.0, 1.0], [0.0, 0.0]]])
 d_token, d_position = embed_backward(grad, np.array([[3, 1], [4, 1]]), 6, 4)
 print(d_position[0], d_token[3], d_token[4])
 
@@ -252,7 +268,8 @@ check("pos-3", last_row_swap_change)
 code("""
 model = random_model(1)
 ids = np.array([3, 5, 4])
-without_positions = last_row_swap_change(no_position_forward(model), ids, 0, 1)
+without_positions = last_row_swap_change(
+    no_position_forward(model), ids, 0, 1)
 with_positions = last_row_swap_change(model.forward, ids, 0, 1)
 print(without_positions < 1e-12, round(with_positions, 6))
 assert without_positions < 1e-12 < with_positions, needs_exercise("pos-3")

@@ -1,6 +1,6 @@
 # Exercise set 4 (§4, causality over the whole computation).  See src/solutions/ex01_allowed_set.py.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 4：因果性必须覆盖整条计算链", en="# Exercise set 4: causality must cover the whole computation", ru="# Упражнения к разделу 4: причинность должна охватывать всю цепочку вычислений",
    tags=("exercise",))
@@ -32,17 +32,24 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 """,
 )
 
+md(**INSTALL_NOTE)
+
 code(setup_cell("""
 import numpy as np
 
 from grading import check
 from grading.models import constant_forward, random_model, unmasked_forward
 from lib.attention import multi_head_attention
-""", after="""
-model = random_model(4)                 # V=7, C=8, D=8, H=2, causal
-control = unmasked_forward(model)       #zh 同一个模型，关掉了掩码 #en the same model with the mask switched off #ru та же модель с отключённой маской
-ids = np.array([1, 3, 4, 5, 6, 2])
 """), tags=("hide-input",))
+
+code("""
+model = random_model(4)  # V=7, C=8, D=8, H=2, causal
+#zh 同一个模型，关掉了掩码
+#en the same model with the mask switched off
+#ru та же модель с отключённой маской
+control = unmasked_forward(model)
+ids = np.array([1, 3, 4, 5, 6, 2])
+""")
 
 md(
     zh="""
@@ -75,7 +82,8 @@ check("causal-1", future_perturbation_change)
 """)
 
 code("""
-print(future_perturbation_change(model.forward, ids, 3, 0), round(future_perturbation_change(control, ids, 3, 0), 6))
+print(future_perturbation_change(model.forward, ids, 3, 0),
+      round(future_perturbation_change(control, ids, 3, 0), 6))
 """)
 
 md(
@@ -144,7 +152,8 @@ same_suffix = ids[3:]  #zh 什么也没改变的“扰动” #en a 'perturbation
 print(perturbation_verdict(model.forward, control, ids, 3, 0))
 print(perturbation_verdict(control, control, ids, 3, 0))
 print(perturbation_verdict(model.forward, control, ids, 3, same_suffix))
-print(perturbation_verdict(model.forward, constant_forward(model.width), ids, 3, 0))
+print(perturbation_verdict(model.forward, constant_forward(model.width),
+                           ids, 3, 0))
 """)
 
 md(
@@ -187,9 +196,10 @@ def normalise(x, eps=1e-5):
 
 def normalised_forward(model, norm):
     def forward(ids):
-        x = norm(model.embed(ids))                                          # (T, D)
-        out = multi_head_attention(x[None], model.w_q, model.w_k, model.w_v, model.w_o, model.n_heads)
-        return out[0]                                                       # (T, D)
+        x = norm(model.embed(ids))  # (T, D)
+        out = multi_head_attention(x[None], model.w_q, model.w_k, model.w_v,
+                                   model.w_o, model.n_heads)
+        return out[0]  # (T, D)
     return forward
 
 
@@ -289,7 +299,7 @@ print(perturbation_verdict(fixed, control, ids, 3, 0))
 
 md(
     zh="""
-**解答说明。** 只改了一个轴号：`axis=-1` 让每个位置只用自己的特征，整层变成逐位置运算，不再跨时间读取，因果性得以保持。这与 §4.2 的结构推理一致：逐位置的归一化、逐位置 MLP 和残差连接都不会新增来自未来的路径；跨时间的运算则必须单独证明。修好后的扫描全为零，而对照仍然有变化，所以判定是 `"causal"` 而不是 `"blind"`。
+**解答说明。** 只改了一个轴号：`axis=-1` 让每个位置只用自己的特征，整层变成逐位置运算，不再跨时间读取，因果性得以保持。这与 §4.2 的结构论证一致：逐位置的归一化、逐位置 MLP 和残差连接都不会新增来自未来的路径；跨时间的运算则必须单独证明。修好后的扫描全为零，而对照仍然有变化，所以判定是 `"causal"` 而不是 `"blind"`。
 """,
     en="""
 **About the solution.** Only one axis number changes: with `axis=-1` every position uses its own features only, so the layer works position by position, no longer reads across time, and stays causal. This agrees with the structural argument of §4.2: position-wise normalisation, a position-wise MLP and residual connections add no path from the future, while anything that reads across time has to be proved separately. The sweep of the fixed model is all zeros and the control still moves, so the verdict is `"causal"`, not `"blind"`.

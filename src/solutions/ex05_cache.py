@@ -1,6 +1,6 @@
 # Exercise set 5 (§5, the KV cache and its position offset).  See src/solutions/ex01_allowed_set.py.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 5：KV 缓存与位置偏移量", en="# Exercise set 5: the KV cache and the position offset", ru="# Упражнения к разделу 5: KV-кэш и смещение позиции",
    tags=("exercise",))
@@ -32,16 +32,20 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 """,
 )
 
+md(**INSTALL_NOTE)
+
 code(setup_cell("""
 import numpy as np
 
 from grading import check, needs_exercise
 from grading.models import buggy_step, random_model
 from lib.data import BOS, IGNORE, build_vocab, collate, encode
-""", after="""
+"""), tags=("hide-input",))
+
+code("""
 model = random_model(7)                 # V=7, C=8, D=8, H=2
 ids = np.array([1, 3, 5, 6, 2])
-"""), tags=("hide-input",))
+""")
 
 md(
     zh="""
@@ -96,14 +100,18 @@ vocab = build_vocab(["春雨风"])
 inputs, targets = collate(["雨", "春雨"], vocab)
 wind = vocab.index("风")
 ours = continue_padded(model, inputs, targets, np.array([wind, wind]))
-full = [model.forward(np.array([BOS, *encode(text, vocab), wind]))[-1] for text in ("雨", "春雨")]
+full = [model.forward(np.array([BOS, *encode(text, vocab), wind]))[-1]
+        for text in ("雨", "春雨")]
 whole_row = model.new_cache()
 for token in inputs[0]:
     model.step(int(token), whole_row)
 padded_error = float(np.abs(model.step(wind, whole_row) - full[0]).max())
 print(inputs.tolist(), targets.tolist())
-print([float(np.abs(ours[b] - full[b]).max()) < 1e-12 for b in range(2)], padded_error > 1e-3)
-assert np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3, needs_exercise("cache-1")
+print([float(np.abs(ours[b] - full[b]).max()) < 1e-12 for b in range(2)],
+      padded_error > 1e-3)
+assert (
+    np.allclose(ours, np.stack(full), atol=1e-12) and padded_error > 1e-3
+), needs_exercise("cache-1")
 """)
 
 md(
@@ -166,10 +174,12 @@ H, d = model.n_heads, model.width // model.n_heads
 keys = values = np.zeros((H, 0, d))
 outputs = []
 for t, token in enumerate(ids):
-    x = model.embed(np.array([token]), offset=t)[0]          #zh (D,)，位于位置 t #en (D,) at position t #ru (D,) в позиции t
-    out, keys, values = attention_step(x, keys, values, model.w_q, model.w_k, model.w_v, model.w_o, H)
+    x = model.embed(np.array([token]), offset=t)[0]  #zh (D,)，位于位置 t #en (D,) at position t #ru (D,) в позиции t
+    out, keys, values = attention_step(
+        x, keys, values, model.w_q, model.w_k, model.w_v, model.w_o, H)
     outputs.append(out)
-print(keys.shape, np.abs(np.stack(outputs) - model.forward(ids)).max() < 1e-12)
+print(keys.shape,
+      np.abs(np.stack(outputs) - model.forward(ids)).max() < 1e-12)
 """)
 
 md(
@@ -229,10 +239,13 @@ check("cache-3", cache_error)
 
 code("""
 right = cache_error(model.forward, model.step, model.new_cache, ids)
-reset = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids)
-reset_one_token = cache_error(model.forward, buggy_step(model, "reset"), model.new_cache, ids[:1])
+reset = cache_error(model.forward, buggy_step(model, "reset"),
+                    model.new_cache, ids)
+reset_one_token = cache_error(model.forward, buggy_step(model, "reset"),
+                              model.new_cache, ids[:1])
 print(right < 1e-12, round(reset, 6), reset_one_token)
-assert right < 1e-12 < reset and reset_one_token == 0.0, needs_exercise("cache-3")
+assert right < 1e-12 < reset and reset_one_token == 0.0, needs_exercise(
+    "cache-3")
 """)
 
 md(

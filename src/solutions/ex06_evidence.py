@@ -1,6 +1,6 @@
 # Exercise set 6 (§6, evidence): an independent check in plain Python.  See src/solutions/ex01_allowed_set.py.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 6：独立核对", en="# Exercise set 6: an independent check", ru="# Упражнения к разделу 6: независимая проверка",
    tags=("exercise",))
@@ -33,6 +33,8 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 """,
 )
 
+md(**INSTALL_NOTE)
+
 code(setup_cell("""
 import math
 
@@ -41,9 +43,11 @@ import numpy as np
 from grading import check, needs_exercise
 from lib import checks
 from lib.data import BOS, UNK
-""", after="""
-model = checks.chapter_model()          # §4.1: D=4, H=2, C=8, W_Q = W_K = W_V = I
 """), tags=("hide-input",))
+
+code("""
+model = checks.chapter_model()  # §4.1: D=4, H=2, C=8, W_Q = W_K = W_V = I
+""")
 
 md(
     zh="""
@@ -103,27 +107,38 @@ Now use it to recompute the pair of numbers of §6.2: `<bos> 春 雨` and `<bos>
 )
 
 code("""
-E, P, W_O = model.token_table.tolist(), model.position_table.tolist(), model.w_o.tolist()
+E, P, W_O = (model.token_table.tolist(), model.position_table.tolist(),
+             model.w_o.tolist())
 identity = [[float(r == c) for c in range(4)] for r in range(4)]
-assert identity == model.w_q.tolist() == model.w_k.tolist() == model.w_v.tolist()
+assert (identity == model.w_q.tolist() == model.w_k.tolist()
+        == model.w_v.tolist())
 
 def prefix_change_py(tokens_a, tokens_b, causal):
     #zh 前两行输出的最大变化，全程只用列表
     #en the largest change of the first two output rows, lists all the way
     #ru наибольшее изменение первых двух строк выхода, только на списках
-    rows = [attention_py([[e + p for e, p in zip(E[t], P[i])] for i, t in enumerate(tokens)],
-                         identity, identity, identity, W_O, 2, causal)[:2] for tokens in (tokens_a, tokens_b)]
-    return max(abs(a - b) for row_a, row_b in zip(*rows) for a, b in zip(row_a, row_b))
+    rows = [attention_py([[e + p for e, p in zip(E[t], P[i])] for i,
+                          t in enumerate(tokens)], identity, identity,
+                         identity, W_O, 2, causal)[:2]
+            for tokens in (tokens_a, tokens_b)]
+    return max(abs(a - b) for row_a, row_b in zip(*rows) for a,
+               b in zip(row_a, row_b))
 
 ids, perturbed = [BOS, 3, 4], [BOS, 3, UNK]
-py = {2: prefix_change_py(ids, perturbed, True), 3: prefix_change_py(ids, perturbed, False)}
-perturbation = checks.check_causality(model.forward, lambda t: model.forward(t, causal=False),
-                                      np.array(ids), np.array(perturbed), prefix_length=2)
+py = {2: prefix_change_py(ids, perturbed, True),
+      3: prefix_change_py(ids, perturbed, False)}
+perturbation = checks.check_causality(
+    model.forward, lambda t: model.forward(t, causal=False), np.array(ids),
+    np.array(perturbed), prefix_length=2)
 ours = {2: perturbation.change, 3: perturbation.control_change}
 for n in (2, 3):
-    print(n, f"{py[n]:.10f}", f"{ours[n]:.10f}", abs(py[n] - ours[n]) < 1e-12)
-assert py[2] == 0.0 and abs(py[3] - 39.772020613422825) < 1e-9, needs_exercise("evidence-1")
-assert all(abs(py[n] - ours[n]) < 1e-12 for n in (2, 3)), needs_exercise("evidence-1")
+    print(n, f"{py[n]:.10f}", f"{ours[n]:.10f}",
+          abs(py[n] - ours[n]) < 1e-12)
+assert (
+    py[2] == 0.0 and abs(py[3] - 39.772020613422825) < 1e-9
+), needs_exercise("evidence-1")
+assert all(abs(py[n] - ours[n]) < 1e-12
+           for n in (2, 3)), needs_exercise("evidence-1")
 """)
 
 md(

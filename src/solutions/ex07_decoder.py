@@ -1,6 +1,6 @@
 # Exercise set 7 (§7, the small decoder trained in NumPy).  See src/solutions/ex01_allowed_set.py.
 
-from grading.notebook_setup import setup_cell  # the first code cell, shared by every exercise notebook
+from grading.notebook_setup import INSTALL_NOTE, setup_cell  # the start of every exercise notebook
 
 md(zh="# 练习 7：反向传播、逐层缓存与泄漏诊断", en="# Exercise set 7: backward passes, the per-layer cache and a leak diagnosis",
    ru="# Упражнения к разделу 7: обратные проходы, послойный кэш и диагностика утечки",
@@ -34,6 +34,8 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
 )
+
+md(**INSTALL_NOTE)
 
 code(setup_cell("""
 import numpy as np
@@ -75,9 +77,13 @@ def masked_softmax_backward(d_weights, weights):
     d_weights, weights = np.asarray(d_weights), np.asarray(weights)
     # BEGIN SOLUTION
     if d_weights.shape != weights.shape:
-        raise ValueError(f"d_weights {d_weights.shape} and weights {weights.shape} must have the same shape")
-    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)      # (..., 1): sum_k w_k g_k
-    return weights * (d_weights - along_row)                             # (..., Tk)
+        raise ValueError(
+            f"d_weights {d_weights.shape} and weights {weights.shape} "
+            "must have the same shape"
+        )
+    # (..., 1): sum_k w_k g_k
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (d_weights - along_row)  # (..., Tk)
     # END SOLUTION
 """)
 
@@ -87,11 +93,16 @@ check("dec-1", masked_softmax_backward)
 
 code("""
 rng = np.random.default_rng(0)
-scores, upstream = rng.normal(size=(3, 5)), rng.normal(size=(3, 5))     # (Tq, Tk)
+# (Tq, Tk)
+scores, upstream = rng.normal(size=(3, 5)), rng.normal(size=(3, 5))
 allowed = ~causal_future(3, 5)
-analytic = masked_softmax_backward(upstream, masked_softmax(scores, allowed))
-numeric = numerical_gradient(lambda: np.sum(upstream * masked_softmax(scores, allowed)), scores, eps=1e-4)
-print(relative_error(analytic, numeric) < 1e-7, np.all(analytic[~allowed] == 0.0))
+analytic = masked_softmax_backward(
+    upstream, masked_softmax(scores, allowed))
+numeric = numerical_gradient(
+    lambda: np.sum(upstream * masked_softmax(scores, allowed)), scores,
+    eps=1e-4)
+print(relative_error(analytic, numeric) < 1e-7,
+      np.all(analytic[~allowed] == 0.0))
 """)
 
 md(
@@ -154,8 +165,9 @@ check("dec-2", layer_norm_backward)
 
 code("""
 rng = np.random.default_rng(1)
-x, gain, bias = 2 * rng.normal(size=(2, 3, 6)) + 1, rng.normal(size=6), rng.normal(size=6)
-upstream = rng.normal(size=(2, 3, 6))                  #zh f = sum(upstream * LN(x)) #en f = sum(upstream * LN(x)) #ru f = sum(upstream * LN(x))
+x, gain, bias = (2 * rng.normal(size=(2, 3, 6)) + 1, rng.normal(size=6),
+                 rng.normal(size=6))
+upstream = rng.normal(size=(2, 3, 6))  #zh f = sum(upstream * LN(x)) #en f = sum(upstream * LN(x)) #ru f = sum(upstream * LN(x))
 
 def f():
     return np.sum(upstream * layers.layer_norm_forward(x, gain, bias)[0])
@@ -223,7 +235,7 @@ check("dec-3", decoder_step)
 """)
 
 code("""
-model = m.random_decoder(3, n_layers=3)                                      # V=10, C=8, D=8, H=2, L=3
+model = m.random_decoder(3, n_layers=3)  # V=10, C=8, D=8, H=2, L=3
 ids = np.array([1, 3, 8, 6, 5, 6, 8, 3])
 keys = [np.zeros((2, 0, 4)) for _ in range(3)]
 values = [np.zeros((2, 0, 4)) for _ in range(3)]
@@ -231,7 +243,8 @@ stepped = []
 for token in ids:
     logits, keys, values = decoder_step(model, int(token), keys, values)
     stepped.append(logits)
-print([k.shape for k in keys], np.abs(np.stack(stepped) - model.forward(ids)).max() < 1e-12)
+print([k.shape for k in keys],
+      np.abs(np.stack(stepped) - model.forward(ids)).max() < 1e-12)
 """)
 
 md(
@@ -293,9 +306,19 @@ code("""
 lines = m.training_lines()
 vocab = build_vocab(lines)
 inputs, targets = collate(lines, vocab)
-handed_over = m.handed_over_decoder("unmasked")        #zh 交给你的权重 #en the weights you were given #ru веса, которые вам передали
-colleague_forward = m.decoder_forward(handed_over, "unmasked")   #zh 以及它的运行方式 #en and how they are run #ru и способ их запуска
-claimed = layers.cross_entropy_forward(colleague_forward(inputs), targets)[0]   #zh 同事报告的损失 #en the loss the colleague reported #ru потери, о которых сообщил коллега
+#zh 交给你的权重
+#en the weights you were given
+#ru веса, которые вам передали
+handed_over = m.handed_over_decoder("unmasked")
+#zh 以及它的运行方式
+#en and how they are run
+#ru и способ их запуска
+colleague_forward = m.decoder_forward(handed_over, "unmasked")
+#zh 同事报告的损失
+#en the loss the colleague reported
+#ru потери, о которых сообщил коллега
+claimed = layers.cross_entropy_forward(colleague_forward(inputs), targets)[
+    0]
 print(round(claimed, 4), claimed < 0.6969)
 """)
 
@@ -306,12 +329,14 @@ check("dec-4", diagnose)
 """)
 
 code("""
-line = np.array([1, 3, 8, 6, 5, 6, 8, 3])                                   # <bos> a 春 д | д 春 a
+line = np.array([1, 3, 8, 6, 5, 6, 8, 3])  # <bos> a 春 д | д 春 a
 print(decode(line, vocab))
-deaf = m.deaf_decoder(0)                               #zh 每一块的 W_O = 0 #en W_O = 0 in every block #ru W_O = 0 в каждом блоке
-print(diagnose(handed_over, colleague_forward, line, 4), diagnose(handed_over, handed_over.forward, line, 4),
+deaf = m.deaf_decoder(0)  #zh 每一块的 W_O = 0 #en W_O = 0 in every block #ru W_O = 0 в каждом блоке
+print(diagnose(handed_over, colleague_forward, line, 4),
+      diagnose(handed_over, handed_over.forward, line, 4),
       diagnose(deaf, deaf.forward, line, 4))
-print(round(handed_over.loss(inputs, targets), 4), round(float(np.log(len(vocab))), 4))
+print(round(handed_over.loss(inputs, targets), 4),
+      round(float(np.log(len(vocab))), 4))
 """)
 
 md(

@@ -1,0 +1,70 @@
+"""Every code line of every notebook fits the site's code column: at most 76 characters.
+
+At 1280 px the site shows 77 characters of a code line before it scrolls sideways, so a
+line of 76 or fewer is read whole (issue #23).  Checked in the committed notebooks of
+chapters/, exercises/ and solutions/, in every language, since translated comments have
+a length of their own in each.  A long call is wrapped; a long trailing comment goes on
+the line above (CONTRIBUTING, "Rules for code cells").
+
+The reference answers are written in grading/references.py and copied into the solved
+notebooks, and with the answer cut out into the exercise notebooks (tools/nbsource.py,
+reference_cell); that file has lines longer than 76 characters, so those cells are
+checked apart, as a known failure, until it is wrapped.
+"""
+
+import pathlib
+import re
+import sys
+
+import nbformat
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools.nbsource import LANGUAGES, exercise_code, localize_code, reference_cell  # noqa: E402
+
+WIDTH = 76
+NOTEBOOKS = sorted(p for kind in ("chapters", "exercises", "solutions") for lang in LANGUAGES
+                   for p in (ROOT / kind / lang).glob("*.ipynb"))
+
+
+def reference_sources():
+    """The reference answers as the solved and the exercise notebooks show them, per language."""
+    names = set()
+    for source in (ROOT / "src" / "solutions").glob("*.py"):
+        names |= set(re.findall(r'reference_cell\("(\w+)"\)', source.read_text(encoding="utf-8")))
+    return {localize_code(form(reference_cell(name)), lang) for name in names for lang in LANGUAGES
+            for form in (str, exercise_code)}
+
+
+REFERENCES = reference_sources()
+
+
+def long_lines(path, references):
+    """(cell id, line) of every code line over WIDTH; ``references``: check only those cells, else all others."""
+    found = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "code" or (cell.source in REFERENCES) != references:
+            continue
+        found += [(cell.id, line) for line in cell.source.splitlines() if len(line) > WIDTH]
+    return found
+
+
+def test_there_are_notebooks_to_check():
+    assert len(NOTEBOOKS) == 3 * (8 + 7 + 7) and REFERENCES
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_code_line_fits_the_code_column(path):
+    assert long_lines(path, references=False) == []
+
+
+def test_the_reference_answers_fit_the_code_column_too():
+    assert [line for path in NOTEBOOKS for _, line in long_lines(path, references=True)] == []
+
+
+def test_the_width_check_sees_a_long_line(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1\n" + "y = " + "1 + " * 20 + "1")]
+    nbformat.write(nb, tmp_path / "wide.ipynb")
+    assert [len(line) for _, line in long_lines(tmp_path / "wide.ipynb", references=False)] == [85]
