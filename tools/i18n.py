@@ -46,6 +46,8 @@ SOURCES = (
     "grading.feedback",
     "grading.messages",
     "grading.diagnoses",
+    "figures.interactive",
+    "tools.diagrams",
     "landing_texts",                  # site/landing_texts.py
     "course_site",                    # site/course_site.py
     "tools.quizzes",
