@@ -35,6 +35,7 @@ from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
 
 from course_i18n import LANGUAGES
+from course_i18n.catalogue import texts
 
 SECTION_REF = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
 NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:" + "|".join(LANGUAGES) + r")/)?"
@@ -42,17 +43,15 @@ NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:" + "|".join(
 SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw,
                nodes.reference, nodes.FixedTextElement, addnodes.pending_xref, nodes.caption)
 
-WORDS = {
-    "figure": {"zh": "图 {n}", "en": "Figure {n}", "ru": "Рисунок {n}"},
-    "exercises_end": {"zh": "本节的练习：", "en": "Exercises for this section: ",
-                      "ru": "Упражнения к этому разделу: "},
-    "solutions": {"zh": "参考解答：", "en": "Solutions: ", "ru": "Решения: "},
-    "exercises": {"zh": "练习：", "en": "Exercises: ", "ru": "Упражнения: "},
-    "practises": {"zh": "本练习对应的小节：", "en": "Sections practised here: ",
-                  "ru": "Разделы, которые здесь отрабатываются: "},
-    "sep": {"zh": "；", "en": "; ", "ru": "; "},
-    "list_sep": {"zh": "、", "en": ", ", "ru": ", "},
-}
+WORDS = texts("site.book.words", {
+    "figure": "Figure {n}",
+    "exercises_end": "Exercises for this section: ",
+    "solutions": "Solutions: ",
+    "exercises": "Exercises: ",
+    "practises": "Sections practised here: ",
+    "sep": "; ",
+    "list_sep": ", ",
+})
 
 
 def _word(app, key, **fmt):

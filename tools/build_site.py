@@ -76,6 +76,10 @@ import yaml
 sys.modules.setdefault("rfc3987_syntax", None)
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:            # course_i18n, and the site's extensions that import it
+    sys.path.insert(0, str(ROOT))
+from course_i18n.catalogue import texts  # noqa: E402
+
 SITE_SRC = ROOT / "site"
 VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked from them (shared by every build dir)
 VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in _static/vendor/...
@@ -111,9 +115,13 @@ use_build_dir(ROOT / "_build")
 KINDS = ("chapters", "exercises", "solutions")
 EXECUTED_KINDS = ("chapters", "solutions")   # committed with outputs; errors there fail the build
 
-SWITCHER_LABEL = {"zh": "语言", "en": "Language", "ru": "Язык"}
-# myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
-CODE_PROMPTS = {"zh": ("显示代码", "隐藏代码"), "en": ("Show code", "Hide code"), "ru": ("Показать код", "Скрыть код")}
+# The site's own words, in English; the catalogues of course_i18n translate them.
+WORDS = texts("site.build", {
+    "switcher_label": "Language",
+    # myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
+    "show_code": "Show code",
+    "hide_code": "Hide code",
+})
 
 
 # --------------------------------------------------------------------------- config
@@ -272,8 +280,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
                               for s in langs]
     sc["course_docs"] = {k: sorted(v) for k, v in docs.items()}
     sc["course_roots"] = dict(roots)
-    sc["course_switcher_label"] = SWITCHER_LABEL.get(lang, "Language")
-    sc["nb_code_prompt_show"], sc["nb_code_prompt_hide"] = CODE_PROMPTS.get(lang, CODE_PROMPTS["en"])
+    sc["course_switcher_label"] = WORDS["switcher_label"][lang]
+    sc["nb_code_prompt_show"], sc["nb_code_prompt_hide"] = WORDS["show_code"][lang], WORDS["hide_code"][lang]
     sc["course_locale_dir"] = str(stage / "locale")
     sc["course_assets_version"] = site_assets_digest(spec["sphinx_language"])
     sc["course_nb_output_folder"] = str(NB_OUTPUTS / lang)
@@ -767,8 +775,6 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
 def build_one(lang: str, fresh: bool = False) -> int:
     """One Sphinx build (runs in its own process: docutils state is global)."""
     from jupyter_book.sphinx import build_sphinx
-    if str(ROOT) not in sys.path:            # the site's extensions import course_i18n (the languages, texts)
-        sys.path.insert(0, str(ROOT))
     src = STAGE / lang
     result = build_sphinx(
         str(src), str(RAW / lang),

@@ -50,6 +50,8 @@ SOURCES = (
     "tools.diagrams",
     "landing_texts",                  # site/landing_texts.py
     "course_site",                    # site/course_site.py
+    "course_book",                    # site/course_book.py
+    "tools.build_site",
     "tools.quizzes",
 )
 HEADER = """\
