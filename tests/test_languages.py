@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from course_i18n import LANGUAGE_TABLE, LANGUAGES, SOURCE_LANGUAGE, check_language, language  # noqa: E402
 
-SKIPPED = {".venv", "_build", ".git", "node_modules", "course_i18n"}
+SKIPPED = {".venv", "_build", "build", ".git", "node_modules", "course_i18n"}
 THIS_FILE = pathlib.Path(__file__).resolve()
 LOCALES = {lang.locale for lang in LANGUAGE_TABLE if lang.locale != lang.code}
 
@@ -51,10 +51,38 @@ def test_no_module_lists_the_languages_again():
     assert not found, "import LANGUAGES / LANGUAGE_TABLE from course_i18n instead:\n" + "\n".join(found)
 
 
+def translation_tables(path):
+    """(line, what) for every text in several languages written into a module, outside the two formats
+    (prose in src/, interface texts in course_i18n's catalogues)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {k.value: v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)}
+            if set(LANGUAGES) <= set(keys) and all(isinstance(keys[lang], (ast.Constant, ast.JoinedStr, ast.BinOp))
+                                                   and not isinstance(getattr(keys[lang], "value", ""), (int, float))
+                                                   for lang in LANGUAGES):
+                yield node.lineno, "a {language: text} table; write the English under a key (course_i18n.catalogue.text)"
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            if set(LANGUAGES) <= {a.arg for a in node.args.args + node.args.kwonlyargs}:
+                yield node.lineno, "a function taking a text per language by name"
+
+
+def test_no_module_writes_a_translation_table():
+    """Interface texts live in the catalogues; only tests (which state what each language reads) and src/
+    (prose, written in every language side by side) hold texts in several languages."""
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in python_files()
+             if path.relative_to(ROOT).parts[0] not in ("tests", "src") for line, what in translation_tables(path)]
+    assert not found, "\n".join(found)
+
+
 def test_the_check_sees_a_second_list(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text('LANGS = ("zh", "en", "ru")\nPATTERN = r"#(zh|en|ru) "\nFOLDER = "zh_CN"\n', encoding="utf-8")
     assert [line for line, _ in second_lists(sample)] == [1, 2, 3]
+    table = tmp_path / "table.py"
+    table.write_text('WORDS = {"zh": "词", "en": "word", "ru": "слово"}\ndef words(zh, en, ru):\n    pass\n'
+                     'CONFIG = {"zh": 1, "en": 2, "ru": 3}\n', encoding="utf-8")
+    assert sorted(line for line, _ in translation_tables(table)) == [1, 2]
 
 
 def test_the_site_config_names_the_same_languages():

@@ -121,6 +121,8 @@ WORDS = texts("site.build", {
     # myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
     "show_code": "Show code",
     "hide_code": "Hide code",
+    # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5, CONTRIBUTING.md)
+    "range_dash": "–",
 })
 
 
@@ -831,8 +833,7 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
             "exercises": f"{code}/{exercises[0]}.html" if exercises else "",
             "solutions": f"{code}/{solutions[0]}.html" if solutions else "",
             "sections": max(numbers) if numbers else 0,
-            # Chinese writes ranges with ～ (CONTRIBUTING.md), the others with an en dash.
-            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], "～" if code == "zh" else "–"),
+            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], WORDS["range_dash"][code]),
         })
         kind, _, name = roots[code].partition("/")
         items[-1]["texts"] = landing_texts(code, {**items[-1], "binder_url": binder_url,
