@@ -13,8 +13,9 @@ three representations of it:
   runs.  ``site/static/interactive-figures.js`` enables the controls and swaps
   the table's strings; it computes nothing.  The website shows this
   representation (``nb_mime_priority_overrides`` in ``_config.yml``); without
-  JavaScript it stays the starting state, with the controls disabled and a note;
-* ``text/plain``: the starting state as text.
+  JavaScript it stays in the state the figure opens with (``shown``, chosen
+  so that the point is visible), with the controls disabled and a note;
+* ``text/plain``: that state as text.
 
 Outputs are the same in the three notebooks: words meant for the reader come
 in all three languages, each in an element with its ``lang``, and the page
@@ -53,7 +54,7 @@ STYLE = (
 # The figures' words, in English; the catalogues of course_i18n translate them.  A figure carries them
 # in every language, and the page shows its own (STYLE).
 TEXTS = texts("figures.interactive", {
-    "static_note": "The controls need JavaScript; the table shows the initial state set above.",
+    "static_note": "The controls need JavaScript; the table shows the state the controls above are set to.",
     "last_row_legend": "Only the last row X[{last}] changes",
     "last_row_caption": "Largest change of each output row, max|ΔY[i]|, compared with X unchanged. Green: exactly 0; "
                         "orange: changed.",
@@ -99,10 +100,13 @@ class Figure:
     HTML, or (HTML, number of columns it spans)), or None; rows: one
     list per table row, [header, cell index, ...], where a header is a symbol
     or (symbol, {lang: description}); marked: indices of the cells coloured by
-    whether they are exactly "0".
+    whether they are exactly "0".  shown: the state the figure opens with, one
+    option index per control (the controls' ``start`` if None); it is also the
+    state a page without JavaScript keeps, so it should be one where the
+    figure's point is visible.
     """
 
-    def __init__(self, name, controls, states, head, rows, legend, caption, marked=()):
+    def __init__(self, name, controls, states, head, rows, legend, caption, marked=(), shown=None):
         self.name, self.controls = name, list(controls)
         self.shape = tuple(len(c.values) for c in self.controls)
         if len(states) != int(np.prod(self.shape)):
@@ -116,6 +120,11 @@ class Figure:
         self.head, self.rows, self.legend, self.caption = head, rows, legend, caption
         self.marked = frozenset(marked)
         self.start = tuple(c.start for c in self.controls)
+        self.shown = self.start if shown is None else tuple(shown)
+        if len(self.shown) != len(self.shape) or not all(
+                isinstance(i, (int, np.integer)) and 0 <= i < n for i, n in zip(self.shown, self.shape)):
+            raise ValueError(f"figure {name!r}: shown={shown!r} must give one option index per control, "
+                             f"within {self.shape}")
 
     def cells(self, state):
         """The strings of the table for one state (a tuple of option indices)."""
@@ -157,30 +166,31 @@ class Figure:
                 "states": [SEPARATOR.join(cells) for cells in self.states]}
         controls = []
         for n, c in enumerate(self.controls):
-            cid, label = f"{fid}-{n}", html.escape(c.labels[c.start])
+            first = self.shown[n]
+            cid, label = f"{fid}-{n}", html.escape(c.labels[first])
             if c.kind == "slider":
                 controls.append(
                     f'<div class="cx-slider"><label for="{cid}">{html.escape(c.symbol)}</label>'
                     f'<input type="range" id="{cid}" min="0" max="{len(c.values) - 1}" step="1" '
-                    f'value="{c.start}" aria-valuetext="{label}"><output for="{cid}">{label}</output></div>')
+                    f'value="{first}" aria-valuetext="{label}"><output for="{cid}">{label}</output></div>')
             else:
                 buttons = "".join(
-                    f'<label><input type="radio" name="{cid}" value="{i}"{" checked" if i == c.start else ""}>'
+                    f'<label><input type="radio" name="{cid}" value="{i}"{" checked" if i == first else ""}>'
                     f"<span>{html.escape(text)}</span></label>" for i, text in enumerate(c.labels))
                 controls.append(f'<fieldset class="cx-buttons" id="{cid}"><legend>{html.escape(c.symbol)}</legend>'
                                 f'<div class="cx-options">{buttons}</div></fieldset>')
         return (f'<div class="cx" id="{fid}"><style>{STYLE}</style>'
                 f'<fieldset class="cx-controls" disabled><legend>{_words(self.legend)}</legend>'
                 + "".join(controls) + "</fieldset>"
-                f'<div class="cx-scroll">{self.table(self.cells(self.start), words=True)}</div>'
+                f'<div class="cx-scroll">{self.table(self.cells(self.shown), words=True)}</div>'
                 f'<p class="cx-note">{_words(STATIC_NOTE)}</p>'
                 f'<script type="application/json" class="cx-data">{json.dumps(data, separators=(",", ":"))}</script>'
                 "</div>")
 
     def plain(self):
-        """The starting state as text (consoles, and any front end without HTML)."""
-        cells = self.cells(self.start)
-        lines = ["  ".join(f"{c.symbol}={c.labels[c.start]}" for c in self.controls)]
+        """The state shown first, as text (consoles, and any front end without HTML)."""
+        cells = self.cells(self.shown)
+        lines = ["  ".join(f"{c.symbol}={c.labels[i]}" for c, i in zip(self.controls, self.shown))]
         for headers in self.head or ():
             lines.append("  ".join(html.unescape(re.sub(r"<[^>]+>", "", h[0] if isinstance(h, tuple) else h))
                                    for h in headers))
@@ -194,16 +204,16 @@ class Figure:
         import ipywidgets as widgets
 
         controls = []
-        for c in self.controls:
+        for c, first in zip(self.controls, self.shown):
             options = [(label, i) for i, label in enumerate(c.labels)]
             if c.kind == "slider":
-                control = widgets.SelectionSlider(options=options, value=c.start, description=c.symbol,
+                control = widgets.SelectionSlider(options=options, value=first, description=c.symbol,
                                                   continuous_update=True)
             else:
-                control = widgets.ToggleButtons(options=options, value=c.start, description=c.symbol,
+                control = widgets.ToggleButtons(options=options, value=first, description=c.symbol,
                                                 style={"button_width": "auto"})
             controls.append(control)
-        view = widgets.HTML(f"<style>{STYLE}</style>" + self.table(self.cells(self.start)))
+        view = widgets.HTML(f"<style>{STYLE}</style>" + self.table(self.cells(self.shown)))
 
         def refresh(_change):
             view.value = f"<style>{STYLE}</style>" + self.table(self.cells(tuple(c.value for c in controls)))
@@ -233,7 +243,7 @@ def _significant(value):
     return "0" if value == 0 else f"{value:#.3g}"
 
 
-def last_row_experiment(X, attentions, step=0.5, steps=3):
+def last_row_experiment(X, attentions, step=0.5, steps=3, moved=2):
     """§1.9. Change only the last row of X and see which output rows change.
 
     X: (T, D) input, used as q = k = v; attentions: functions f(q, k, v), e.g.
@@ -243,10 +253,17 @@ def last_row_experiment(X, attentions, step=0.5, steps=3):
     compared with the output for X itself (3 significant digits; only an exact
     0 prints as 0).  The figure's ``changes`` maps each function's name to these
     numbers for every state, an array (states, T), for the notebook to check.
+
+    The figure opens with X[T-1, 0] already moved by ``moved`` steps (an int
+    from -steps to steps), so that even a page without JavaScript shows the
+    point: rows before T-1 stay exactly 0 with the mask and change without it.
+    ``moved=0`` opens with X unchanged, where every number is 0.
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must have shape (T, D), got {X.shape}")
+    if isinstance(moved, bool) or not isinstance(moved, (int, np.integer)) or abs(moved) > steps:
+        raise ValueError(f"moved must be a whole number of steps from {-steps} to {steps}, got {moved!r}")
     T, D = X.shape
     offsets = np.arange(-steps, steps + 1) * step
     controls = [Control(f"X[{T - 1},{j}]", tuple(X[-1, j] + offsets),
@@ -265,8 +282,9 @@ def last_row_experiment(X, attentions, step=0.5, steps=3):
     head = [["", ("max|ΔY[i]|", len(attentions))], ["i"] + names]
     rows = [[str(i)] + [n * T + i for n in range(len(attentions))] for i in range(T)]
     legend = _filled(TEXTS["last_row_legend"], last=T - 1)
+    shown = (steps + moved,) + (steps,) * (D - 1)
     figure = Figure("last-row", controls, states, head, rows, legend, TEXTS["last_row_caption"],
-                    marked=range(len(attentions) * T))
+                    marked=range(len(attentions) * T), shown=shown)
     figure.changes = {f.__name__: change for f, change in zip(attentions, changes)}   # name -> (states, T)
     return figure
 

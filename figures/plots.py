@@ -9,15 +9,96 @@ column is about 750 px wide on a desktop, so no figure is wider than
 :data:`MAX_WIDTH` inches (it is never shrunk there) and no text is smaller than
 10 pt (13.9 px); legends are large enough to stay readable when a
 phone shrinks the figure to its ~330 px column (tests/test_site_figures.py).
+
+Heatmaps come as a :class:`PanelFigure`: Jupyter shows the whole figure, and
+the notebook output also records where each panel lies in the image, so that
+the website shows the panels side by side on a wide screen and one per row on
+a phone, each large enough to read (site/course_book.py, tests/test_site_figure_sizes.py).
 """
 
+import base64
+import io
+import struct
+import textwrap
+
 import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 MAX_WIDTH = 7.2           # inches: 720 px at 100 dpi, the widest figure the desktop page shows unshrunk
 TEXT = 10                 # tick labels, cell labels
 LABEL = 11                # axis labels, titles
 LEGEND = 12               # legends (line and bar charts are at most ~5.4 in wide: >= 10 px on a phone)
 
+
+
+PANELS_KEY = "course_panels"   # the output metadata the website reads (site/course_book.py)
+PAD = 0.1                      # inches of white around the saved figure, as savefig's "tight" pads it
+
+
+class PanelFigure(Figure):
+    """A figure of several panels that tells the website where each panel is.
+
+    Displayed in Jupyter, it is the usual PNG of the whole figure (drawn with
+    ``bbox_inches="tight"``, as the inline backend draws every figure); the
+    output's metadata adds, under :data:`PANELS_KEY`, the image's size, each
+    panel's box ``[left, top, width, height]`` in the image's pixels (title,
+    ticks, labels and row sums included) and the smallest font size drawn, in
+    pixels.  Changes made to the figure after it was built (larger ticks, new
+    labels) are measured when it is displayed.
+    """
+
+    def panel_layout(self):
+        """(png bytes, metadata) of the figure as displayed."""
+        self.canvas.draw()
+        renderer = self.canvas.get_renderer()
+        dpi = self.dpi
+        whole = self.get_tightbbox(renderer).padded(PAD)            # inches
+        shown = [ax for ax in self.axes if ax.get_visible()]
+        boxes = []
+        for ax in shown:
+            box = ax.get_tightbbox(renderer).transformed(self.dpi_scale_trans.inverted()).padded(PAD / 2)
+            box = Bbox.intersection(box, whole) or whole
+            boxes.append([round((box.x0 - whole.x0) * dpi), round((whole.y1 - box.y1) * dpi),
+                          round(box.width * dpi), round(box.height * dpi)])
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", dpi=dpi, bbox_inches=whole, facecolor=self.get_facecolor(),
+                     edgecolor=self.get_edgecolor())
+        fonts = [text.get_fontsize() for ax in shown
+                 for text in [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts,
+                              *ax.get_xticklabels(), *ax.get_yticklabels()] if text.get_text()]
+        png = buffer.getvalue()
+        width, height = struct.unpack(">II", png[16:24])           # the PNG header's size, as saved
+        layout = {"width": width, "height": height, "panels": boxes,
+                  "smallest_px": round(min(fonts) * dpi / 72, 2) if fonts else None}
+        return png, layout
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        png, layout = self.panel_layout()
+        data = {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": repr(self)}
+        return data, {PANELS_KEY: layout}
+
+
+def _wrap_titles(fig, axes, room):
+    """Break every title that is wider than ``room`` inches into as few lines as
+    fit (at spaces, so after a comma in code), as evenly long as possible, so
+    that neighbouring titles never run into each other."""
+    renderer = fig.canvas.get_renderer()
+
+    def fits(text):
+        ax.title.set_text(text)
+        return ax.title.get_window_extent(renderer).width / fig.dpi <= room
+
+    for ax in axes:
+        title = ax.title.get_text()
+        best = None
+        for chars in range(len(title), 0, -1):
+            lines = textwrap.wrap(title, width=chars, break_long_words=False)
+            if best is not None and len(lines) > best.count("\n") + 1:
+                break                                  # more lines than needed: keep the most even split
+            if fits("\n".join(lines)):
+                best = "\n".join(lines)
+        ax.title.set_text(best or title)
 
 
 def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0):
@@ -28,10 +109,12 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     labels: None, or one 2-D array of strings per matrix, written into the cells.
     row_sums: True, False, or one bool per matrix; where True, each row's sum
     is written to the right of the row.
-    Returns the figure; the notebook ends its cell with ``plt.show()``.
+    Returns a :class:`PanelFigure`; the notebook ends its cell with ``plt.show()``.
     """
     import matplotlib.pyplot as plt
 
+    if len(titles) != len(matrices):
+        raise ValueError(f"heatmaps needs one title per matrix: {len(matrices)} matrices, {len(titles)} titles")
     matrices = [np.asarray(m, dtype=float) for m in matrices]
     sums = [row_sums is True or (not isinstance(row_sums, bool) and bool(row_sums[n])) for n in range(len(matrices))]
     # Side by side, with cells of at most cell_size inches within MAX_WIDTH; when the
@@ -63,7 +146,7 @@ def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vma
     margin = 0.75 + (0.55 if any(sums) else 0.0)              # ticks and "i" on the left, "Σ=0.333" on the right
     width = min(MAX_WIDTH - 0.25, columns * cell + margin * per_row)
     height = rows * (max(m.shape[0] for m in matrices) * cell + 1.0)   # blank space is cropped when saved
-    fig, axes = plt.subplots(rows, per_row, figsize=(width, height), squeeze=False)
+    fig, axes = plt.subplots(rows, per_row, figsize=(width, height), squeeze=False, FigureClass=PanelFigure)
     for ax in axes.flat[len(matrices):]:
         ax.set_visible(False)
     for n, (ax, m, title) in enumerate(zip(axes.flat, matrices, titles)):
@@ -83,7 +166,10 @@ def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vma
         if sums[n]:
             for i, total in enumerate(m.sum(axis=1)):
                 ax.text(m.shape[1] - 0.4, i, f"Σ={total:.3g}", ha="left", va="center", fontsize=TEXT)
-    fig.tight_layout()
+    # A title may be as wide as its column of the grid, less a gap between neighbours.
+    fig.canvas.draw()
+    _wrap_titles(fig, axes.flat[:len(matrices)], room=width / per_row - 0.3)
+    fig.tight_layout(w_pad=1.5)
     return fig
 
 

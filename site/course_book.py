@@ -16,6 +16,11 @@ survives a rewrite of the prose:
   solution page links back to the exercises and the sections.
 * **Figures are numbered and captioned** in the page's language ("Figure 1.2"),
   with the first sentence of the figure's alt text as the caption.
+* **A figure of several panels** (``figures.plots.PanelFigure``: its notebook
+  output records each panel's box in the image) is shown as one box per panel,
+  each cut from the same image file by CSS: side by side where the column is
+  wide enough, one per row on a phone, never shrunk below its drawn size
+  (course.css ``.course-panels``).
 * **Questions** (``tools/quizzes.py``, sources in ``src/quizzes/``) are
   inserted at the end of their section; a key whose section is not on the page
   fails the build.
@@ -25,6 +30,9 @@ Configuration values are written by ``tools/build_site.py``.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -51,6 +59,7 @@ WORDS = texts("site.book.words", {
     "practises": "Sections practised here: ",
     "sep": "; ",
     "list_sep": ", ",
+    "panel": "Panel {n} of {total} of the same figure, described with panel 1",
 })
 
 
@@ -259,6 +268,73 @@ def add_wide_diagrams(app, doctree) -> None:
         image.parent.insert(image.parent.index(image) + 1, wide)
 
 
+PANELS_KEY = "course_panels"    # figures/plots.py PANELS_KEY (the site does not import the course)
+PANEL_TEXT_PX = 11              # the smallest text a panel figure may be shrunk to, in CSS px
+
+
+def _panel_layouts(path: Path) -> dict:
+    """{sha256 of a PNG output: its panel layout} for the outputs of a notebook that record one."""
+    try:
+        notebook = json.loads(path.read_text(encoding="utf8"))
+    except (OSError, ValueError):
+        return {}
+    layouts = {}
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            layout = output.get("metadata", {}).get(PANELS_KEY)
+            png = output.get("data", {}).get("image/png")
+            if layout and png:
+                digest = hashlib.sha256(base64.b64decode("".join(png) if isinstance(png, list) else png)).hexdigest()
+                layouts[digest] = layout
+    return layouts
+
+
+def mark_panel_figures(app, doctree, docname) -> None:
+    """Give every image of a panel figure its layout (myst-nb names an output image by its sha256)."""
+    images = [image for image in doctree.findall(nodes.image) if image.get("uri", "").endswith(".png")]
+    if not images:
+        return
+    layouts = _panel_layouts(Path(app.env.doc2path(docname)))
+    for image in images:
+        layout = layouts.get(posixpath.basename(image["uri"])[:-len(".png")])
+        if layout and len(layout.get("panels", ())) > 1:
+            image["course_panels"] = layout
+
+
+def _visit_image(self, node):
+    layout = node.get("course_panels")
+    if not layout:
+        return type(self).visit_image(self, node)
+    start = len(self.body)
+    type(self).visit_image(self, node)
+    tag = "".join(self.body[start:])
+    del self.body[start:]
+    full_w = layout["width"]
+    smallest = layout.get("smallest_px")
+    # A panel may shrink to the width where its smallest text is PANEL_TEXT_PX and grows up to its
+    # drawn size: panels that fit side by side at that width share a line, the others wrap (one per
+    # line on a phone).
+    scale = min(1.0, PANEL_TEXT_PX / smallest) if smallest else 1.0
+    lang = self.config.course_lang
+    out = [f'<div class="course-panels" data-smallest-px="{smallest}">' if smallest else '<div class="course-panels">']
+    total = len(layout["panels"])
+    for n, (x, y, w, h) in enumerate(layout["panels"]):
+        style = (f"width: {100 * full_w / w:.4f}%; left: {-100 * x / w:.4f}%; top: {-100 * y / h:.4f}%")
+        img = tag.replace("<img ", f'<img style="{style}" ', 1)
+        if n:   # the full description once, on the first panel; the others say what they are
+            words = WORDS["panel"].get(lang, WORDS["panel"]["en"]).format(n=n + 1, total=total)
+            img = re.sub(r'alt="[^"]*"', f'alt="{words}"', img, count=1)
+        out.append(f'<div class="course-panel" style="flex: 1 1 {min(w, round(w * scale))}px; max-width: min(100%, {w}px); '
+                   f'aspect-ratio: {w} / {layout["panels"][n][3]}">{img}</div>')
+    out.append("</div>")
+    self.body.append("".join(out))
+
+
+def _depart_image(self, node):
+    if not node.get("course_panels"):
+        type(self).depart_image(self, node)
+
+
 def insert_quizzes(app, doctree, docname) -> None:
     quizzes = (app.config.course_quizzes or {}).get(docname)
     if not quizzes:
@@ -289,12 +365,14 @@ class BookLinks(SphinxTransform):
         link_notebook_names(app, doctree, docname)
         add_exercise_links(app, doctree, docname, found)
         caption_figures(app, doctree, docname)
+        mark_panel_figures(app, doctree, docname)
 
 
 def setup(app):
     app.add_config_value("course_quizzes", {}, "env")
     app.add_config_value("course_book_version", "", "env")    # digest of this file: re-read pages when it changes
     app.add_node(CourseFigure, html=(_visit_course_figure, _depart_course_figure))
+    app.add_node(nodes.image, override=True, html=(_visit_image, _depart_image))
     app.add_transform(BookLinks)
     app.connect("doctree-read", add_wide_diagrams, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

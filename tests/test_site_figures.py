@@ -19,6 +19,7 @@ plus larger ones, so a figure that grows is still checked.
 
 from __future__ import annotations
 
+import base64
 import io
 import struct
 
@@ -106,3 +107,46 @@ def test_figure_is_readable(name, draw):
                 if t.get_fontsize() * DPI / 72 * phone < MIN_PX]
         assert not tiny, f"{name}: {width} px wide, legend under {MIN_PX} px on a phone: {tiny}"
     plt.close(fig)
+
+
+HEATMAPS = [(name, draw) for name, draw in FIGURES if name in ("§1 three maps", "§1 two maps", "§2 heads", "four 6x6 maps")]
+
+
+def _boxes_overlap(a, b):
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+@pytest.mark.parametrize("name,draw", HEATMAPS, ids=[n for n, _ in HEATMAPS])
+def test_heatmap_panels_stand_apart_and_say_where_they_are(name, draw):
+    """No title runs into a neighbour; the output's layout matches the PNG Jupyter gets, one box per
+    panel inside the image, none overlapping, each on a phone column at its drawn size."""
+    fig = draw()
+    assert isinstance(fig, plots.PanelFigure)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    titles = [ax.title.get_window_extent(renderer) for ax in shown]
+    for n, a in enumerate(titles):
+        for b in titles[n + 1:]:
+            assert not _boxes_overlap(a, b), f"{name}: titles overlap"
+        for ax in shown:
+            if ax.title.get_window_extent(renderer) is not a:
+                assert not _boxes_overlap(a, ax.get_window_extent(renderer)), f"{name}: a title runs into an axes"
+    data, metadata = fig._repr_mimebundle_()
+    png = base64.b64decode(data["image/png"])
+    layout = metadata[plots.PANELS_KEY]
+    assert struct.unpack(">II", png[16:24]) == (layout["width"], layout["height"])
+    boxes = layout["panels"]
+    assert len(boxes) == len(shown)
+    for n, (x, y, w, h) in enumerate(boxes):
+        assert 0 <= x and 0 <= y and x + w <= layout["width"] and y + h <= layout["height"], (name, boxes)
+        assert w <= PHONE_COLUMN * 1.4, f"{name}: panel {n} is {w} px wide, text under 10 px on a phone"
+        for x2, y2, w2, h2 in boxes[n + 1:]:
+            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, f"{name}: panels overlap {boxes}"
+    assert layout["smallest_px"] == pytest.approx(plots.TEXT * DPI / 72, abs=0.01)
+    plt.close(fig)
+
+
+def test_heatmaps_need_a_title_per_matrix():
+    with pytest.raises(ValueError, match="one title per matrix"):
+        plots.heatmaps([np.eye(2), np.eye(2)], ["only one"])

@@ -3,8 +3,8 @@
 The browser tests open §1 and §2 of the built site in headless Chromium, move
 every control (keyboard, mouse, and touch at 360 px) and compare what the page
 shows with what ``lib`` computes for that state here, in the test. They also
-check the page without JavaScript (controls disabled, the initial state, a note
-in the page's language), the controls' accessible names, the contrast of the
+check the page without JavaScript (controls disabled, the state the figure
+opens with, one where its point shows, and a note in the page's language), the controls' accessible names, the contrast of the
 figure's text in light and dark mode, and that nothing sticks out at 360 px.
 
 The browser, the site build and its server are tests/test_site.py's fixtures:
@@ -109,7 +109,8 @@ def test_one_output_carries_the_widget_the_static_figure_and_text():
     assert '<fieldset class="cx-controls" disabled>' in page       # until the site's script enables them
     assert all(f'<span lang="{lang}">' in page for lang in LANGUAGES)
     assert "0x" not in page and "0x" not in bundle["text/plain"]   # nothing that changes from run to run
-    assert bundle["text/plain"].splitlines()[0] == "X[2,0]=0.4  X[2,1]=0.3  X[2,2]=0.0  X[2,3]=0.5"
+    # it opens with X[2,0] moved by two steps (0.4 + 2 * 0.5), not with X itself, where all is 0
+    assert bundle["text/plain"].splitlines()[0] == "X[2,0]=1.4  X[2,1]=0.3  X[2,2]=0.0  X[2,3]=0.5"
 
 
 def test_payload_stays_small():
@@ -125,7 +126,8 @@ def test_jupyter_widget_follows_every_control():
     for figure in (last_row_figure(), cost_figure()):
         box = figure.widget()
         *controls, view = box.children
-        state = list(figure.start)
+        state = list(figure.shown)
+        assert [control.value for control in controls] == state
         for n, control in enumerate(controls):
             for i in (len(control.options) - 1, 0, len(control.options) // 2):
                 control.value = i
@@ -141,6 +143,10 @@ def test_a_figure_refuses_too_many_states():
         last_row_experiment(X, [causal_attention], steps=10)
     with pytest.raises(ValueError, match="not one of the options"):
         head_cost_table(H=[1, 2], D=[128], T=[128], start=(4, 128, 128))
+    for moved in (4, -4, 1.0, True):                # off the sliders' range, or not a whole step
+        with pytest.raises(ValueError, match="moved"):
+            last_row_experiment(X, [causal_attention], moved=moved)
+    assert last_row_experiment(X, [causal_attention], moved=0).shown == (STEPS,) * 4   # X itself
 
 
 def _executed_notebooks():
@@ -250,7 +256,8 @@ def test_last_row_sliders_show_what_lib_computes(open_page, lang):
     figure = _live(page, "#cx-last-row")
     head = figure.locator("thead").inner_text()           # the columns shown_rows reads, in order
     assert re.search(r"max\|ΔY\[i\]\|.*causal_\s*attention.*unmasked_\s*attention", head, re.S), head
-    positions = [STEPS] * 4
+    positions = list(last_row_figure().shown)
+    assert positions == [STEPS + 2, STEPS, STEPS, STEPS]
     assert shown_rows(figure) == last_row_expected(positions)
     for j in range(4):
         slider = page.get_by_role("slider", name=f"X[2,{j}]")   # its accessible name
@@ -298,7 +305,7 @@ def test_touch_at_phone_width(open_page):
     box = slider.bounding_box()
     slider.tap(position={"x": box["width"] - 2, "y": box["height"] / 2})       # the right end of the track
     assert slider.input_value() == str(2 * STEPS)
-    assert shown_rows(figure) == last_row_expected([3, 6, 3, 3])
+    assert shown_rows(figure) == last_row_expected([STEPS + 2, 2 * STEPS, STEPS, STEPS])   # X[2,0] as it opened
     _fits_and_is_touchable(page, figure)
 
 
@@ -328,7 +335,15 @@ def test_without_javascript_the_initial_state_is_shown_and_said(open_page, lang)
     for other in set(LANGUAGES) - {lang}:
         assert not figure.locator(f'[lang="{other}"]').first.is_visible(), f"{other} words shown on the {lang} page"
     page = open_page(lang, "01_allowed_set", java_script_enabled=False)
-    assert shown_rows(page.locator("#cx-last-row")) == last_row_expected([STEPS] * 4)
+    figure = page.locator("#cx-last-row")
+    opened = [STEPS + 2, STEPS, STEPS, STEPS]                      # X[2,0] moved by +1.0
+    rows = shown_rows(figure)
+    assert rows == last_row_expected(opened)
+    # the point of §1.9 is on the static page: rows 0 and 1 stay exactly 0 with the mask, move without it
+    assert rows[0][1] == rows[1][1] == "0" and "0" not in (rows[0][2], rows[1][2])
+    assert figure.locator("tbody td.cx-moved").count() >= 3
+    assert figure.locator("#cx-last-row-0").input_value() == str(opened[0])
+    assert figure.locator('output[for="cx-last-row-0"]').inner_text() == slider_label(0, opened[0])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

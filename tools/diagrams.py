@@ -424,6 +424,7 @@ def one_head(lang: str) -> Drawing:
                for x, f, text, kind in zip(xs, ["Q = X·W_Q", "K = X·W_K", "V = X·W_V"],
                                            [w["q"], w["k"], w["v"]], ["query", "key", "value"])]
     top = bottoms[0] + 34
+    d.split = bottoms[0] + 17        # wide screens: X and its projections | scores, weights and output
     sw = 2 * bw + gap
     for x in xs[:2]:
         d.arrow((x + bw / 2, bottoms[0]), (x + bw / 2, top - 2))
@@ -494,6 +495,7 @@ def heads(lang: str) -> Drawing:
         bottom = d.box(hx, slots_top + 48, hw, [w["attend"]], FILL["note"], size=14)
         bottoms.append(bottom)
     y = max(bottoms) + 30
+    d.split = max(bottoms) + 15      # wide screens: the split into heads | the merge and W_O
     for h in range(H):
         hx = 10 + h * (hw + 12)
         d.arrow((hx + hw / 2, max(bottoms)), (hx + hw / 2, y - 2))
@@ -650,6 +652,7 @@ def cone(lang: str) -> Drawing:
             d.arrow((centre(t), y - 2), (centre(t), tops[0] + row_h + 3), width=1.5)
     d.box(10, y, label_w, [w["tokens"]], FILL["mix"], h=42, pad=4)
     y += 42 + 16
+    d.split = y - 8                  # wide screens: the cone | what attention reads, and the legend
     y = d.box(10, y, WIDTH - 20, [w["attention"], w["local"]], FILL["note"], size=14, align="start") + 14
     # legend: a swatch and its words (wrapped) per line
     items = [(fill, wrap(text, 14, WIDTH - 20 - 52 - 10)) for fill, text in

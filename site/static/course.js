@@ -64,7 +64,8 @@
     }
   }
   function readableFigures() {
-    var images = document.querySelectorAll(".bd-article .cell_output img:not([src$='.svg'])");
+    // (the panels of a figure, .course-panel, are laid out by course.css at their drawn size)
+    var images = document.querySelectorAll(".bd-article .cell_output img:not([src$='.svg']):not(.course-panel img)");
     Array.prototype.forEach.call(images, function (img) {
       if (img.complete) keepReadable(img);
       else img.addEventListener("load", function () { keepReadable(img); });

@@ -40,6 +40,33 @@ Scoring: each exercise's points are in its heading. An exercise earns them when 
 
 Баллы: у каждого упражнения они указаны в заголовке. Упражнение получает их, только если пройдены все его тесты, открытые и скрытые; один непройденный тест оставляет его с 0 баллов (преподаватель может вместо этого включить частичный зачёт, и тогда баллы поровну делятся между группами тестов упражнения). Если ошибка похожа на типичную, `check` объясняет, о чём говорят числа, и называет раздел главы, где это разобрано.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 1 的参考解答页，对应的练习页是 `exercises/zh/ex01_allowed_set.ipynb`。建议先在练习页上自己做，卡住了或做完以后再来这里对照。
+
+每道题依次给出：题目要求；一个能拿满分的答案，也就是练习页里留给你写的那几行；紧随其后的 `check(...)` 的输出，所有公开测试都通过；以及一段 **关于解答**，说明答案为什么对、避开了哪个陷阱。这些题练的是 §1：因果许可集合与 `<` 和 `≤` 的区别（§1.7），在许可集合上归一化的 softmax 以及置 0 和顺序颠倒这两种错误（§1.5、§1.6），右侧填充的批次中哪些目标计分（§1.2、§1.8）。
+
+这个笔记本可以从头到尾直接运行。想检验自己的写法，请在练习页里运行它的 `check(...)`：它用同样的用例检验你的函数，并能认出常见错误。评分时还会加上隐藏测试，这里的答案同样全部通过。
+""",
+    en="""
+This page holds the solutions to exercise set 1; the exercises themselves are on `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
+
+For every exercise you find the task, an answer that earns full points (the lines the exercise page leaves for you to write), the output of the `check(...)` cell after it, in which every public test passes, and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1: the causal allowed set and `≤` rather than `<` (§1.7), the softmax normalised over the allowed set and the two ways of getting it wrong, zeroed scores and the wrong order (§1.5, §1.6), and which targets of a right-padded batch are scored (§1.2, §1.8).
+
+The notebook runs from top to bottom as it is. To test your own version, run `check(...)` on the exercise page: it sends your function through the same cases and recognises the usual mistakes. The grader adds hidden tests, which these answers pass as well.
+""",
+    ru="""
+На этой странице — решения упражнений к разделу 1; сами упражнения находятся в `exercises/ru/ex01_allowed_set.ipynb`. Сначала попробуйте решить их там, а сюда загляните, когда ответ готов или работа застопорилась.
+
+Для каждого упражнения здесь есть условие, ответ на полный балл (те строки, которые в упражнении оставлены вам), вывод ячейки `check(...)` после него — все открытые тесты пройдены — и короткая заметка **О решении**: почему ответ верен и какой ловушки он избегает. Упражнения отрабатывают §1: причинное множество разрешённых позиций и `≤` вместо `<` (§1.7), softmax с нормировкой по разрешённым позициям и две ошибки — нулевые оценки и неправильный порядок (§1.5, §1.6), а также то, какие цели в батче с дополнением справа учитываются в потерях (§1.2, §1.8).
+
+Блокнот выполняется целиком, сверху вниз, как есть. Чтобы проверить собственный вариант, запустите `check(...)` в блокноте с упражнениями: он прогоняет вашу функцию на тех же тестах и узнаёт типичные ошибки. При оценивании добавляются скрытые тесты; приведённые здесь ответы проходят и их.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)

@@ -24,6 +24,33 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 2 的参考解答页，对应的练习页是 `exercises/zh/ex02_heads.ipynb`。先在那里自己动手，再来这里对照。
+
+页面先复现那个只用 `reshape` 拆分头的错误，然后逐题给出满分答案、答案下方 `check(...)` 的输出（公开测试全部通过）和一段 **关于解答**。这些题练的是 §2：把宽度拆成多个头再合并回来（§2.2、§2.4），用拆分、§1 的因果注意力、合并和 `w_o` 组装因果多头注意力（§2.1、§2.5），以及头数在固定宽度下的代价和 KV 缓存的字节数（§2.6、§5.6）。
+
+笔记本可以直接从头运行。要检验自己的代码，请在练习页运行 `check(...)`；评分时的隐藏测试，这里的答案也都能通过。
+""",
+    en="""
+This page holds the solutions to exercise set 2; the exercises are on `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
+
+The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §2: splitting the width into heads and merging them back (§2.2, §2.4), causal multi-head attention assembled from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5), and what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6).
+
+The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+""",
+    ru="""
+На этой странице — решения упражнений к разделу 2; сами упражнения — в `exercises/ru/ex02_heads.ipynb`. Сначала решите их там, потом сверьтесь здесь.
+
+Сначала страница воспроизводит ошибку разбиения на головы одним `reshape`, затем для каждого упражнения даёт ответ на полный балл, вывод ячейки `check(...)` под ним (все открытые тесты пройдены) и заметку **О решении**. Упражнения отрабатывают §2: разбиение ширины на головы и обратную склейку (§2.2, §2.4), причинное многоголовое внимание, собранное из проекций, разбиения, причинного внимания из §1, склейки и `w_o` (§2.1, §2.5), а также цену числа голов при фиксированной ширине и объём KV-кэша в байтах (§2.6, §5.6).
+
+Блокнот выполняется целиком, как есть. Чтобы проверить свой код, запустите `check(...)` в блокноте с упражнениями; скрытые тесты, которые добавляются при оценивании, эти ответы тоже проходят.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)

@@ -24,6 +24,33 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 3 的参考解答页，对应的练习页是 `exercises/zh/ex03_positions.ipynb`。先在那里自己做，再来这里对照。
+
+每道题给出满分答案、答案下方 `check(...)` 的输出（公开测试全部通过）和一段 **关于解答**。这些题练的是 §3：带偏移量的嵌入以及超出位置表时的报错（§3.1、§3.3），嵌入的反向传播，也就是处理重复编号的 scatter-add（§3.2），以及用交换两个词元的检验说明位置为什么必不可少（§3.4）。
+
+笔记本可以直接从头运行。要检验自己的代码，请在练习页运行 `check(...)`；评分时的隐藏测试，这里的答案也都能通过。
+""",
+    en="""
+This page holds the solutions to exercise set 3; the exercises are on `exercises/en/ex03_positions.ipynb`. Try them there first, then compare here.
+
+For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4).
+
+The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+""",
+    ru="""
+На этой странице — решения упражнений к разделу 3; сами упражнения — в `exercises/ru/ex03_positions.ipynb`. Сначала решите их там, потом сверьтесь здесь.
+
+Для каждого упражнения здесь есть ответ на полный балл, вывод ячейки `check(...)` под ним (все открытые тесты пройдены) и заметка **О решении**. Упражнения отрабатывают §3: эмбеддинг со смещением и отказ за пределами таблицы позиций (§3.1, §3.3), обратный проход эмбеддинга — scatter-add, который правильно обрабатывает повторяющиеся номера (§3.2), и тест с перестановкой двух токенов, показывающий, зачем нужны позиции (§3.4).
+
+Блокнот выполняется целиком, как есть. Чтобы проверить свой код, запустите `check(...)` в блокноте с упражнениями; скрытые тесты, которые добавляются при оценивании, эти ответы тоже проходят.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)

@@ -30,6 +30,33 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 4 的参考解答页，对应的练习页是 `exercises/zh/ex04_causality.ipynb`。先在那里自己做，再来这里对照。
+
+每道题给出满分答案、答案下方 `check(...)` 的输出（公开测试全部通过）和一段 **关于解答**；中间那个可疑模型也在这里，并附上修好后的版本。这些题练的是 §4：未来扰动检验（§4.3）、先证明检验能看见泄漏的阴性对照（§4.4、§4.5）、逐个位置的扫描，以及掩码无误却仍然泄漏的模型，要从逐行读取了什么来分析（§4.2）。
+
+笔记本可以直接从头运行。要检验自己的代码，请在练习页运行 `check(...)`；评分时的隐藏测试，这里的答案也都能通过。
+""",
+    en="""
+This page holds the solutions to exercise set 4; the exercises are on `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
+
+For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note; the suspect model is here too, with its repaired version. The set practises §4: the future-perturbation test (§4.3), the negative control that first shows the test can see a leak (§4.4, §4.5), a sweep over every position, and a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2).
+
+The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+""",
+    ru="""
+На этой странице — решения упражнений к разделу 4; сами упражнения — в `exercises/ru/ex04_causality.ipynb`. Сначала решите их там, потом сверьтесь здесь.
+
+Для каждого упражнения здесь есть ответ на полный балл, вывод ячейки `check(...)` под ним (все открытые тесты пройдены) и заметка **О решении**; подозрительная модель тоже здесь, вместе с исправленной версией. Упражнения отрабатывают §4: проверку возмущением будущего (§4.3), отрицательный контроль, который сначала показывает, что проверка способна увидеть утечку (§4.4, §4.5), перебор всех позиций и модель с правильной маской, которая всё равно допускает утечку; её разбирают построчно — что читает каждый выход (§4.2).
+
+Блокнот выполняется целиком, как есть. Чтобы проверить свой код, запустите `check(...)` в блокноте с упражнениями; скрытые тесты, которые добавляются при оценивании, эти ответы тоже проходят.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)

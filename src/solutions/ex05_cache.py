@@ -30,6 +30,33 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 5 的参考解答页，对应的练习页是 `exercises/zh/ex05_cache.ipynb`。先在那里自己做，再来这里对照。
+
+每道题给出满分答案、答案下方 `check(...)` 的输出（公开测试全部通过）和一段 **关于解答**。这些题练的是 §5：按头存储键和值、用位置偏移量完成一个缓存步（§5.1），逐个词元的结果必须与完整前向传播一致（§5.2），以及右侧填充的批次如何按每行的真实前缀继续生成（§5.7、§1.8）。
+
+笔记本可以直接从头运行。要检验自己的代码，请在练习页运行 `check(...)`；评分时的隐藏测试，这里的答案也都能通过。
+""",
+    en="""
+This page holds the solutions to exercise set 5; the exercises are on `exercises/en/ex05_cache.ipynb`. Try them there first, then compare here.
+
+For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8).
+
+The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+""",
+    ru="""
+На этой странице — решения упражнений к разделу 5; сами упражнения — в `exercises/ru/ex05_cache.ipynb`. Сначала решите их там, потом сверьтесь здесь.
+
+Для каждого упражнения здесь есть ответ на полный балл, вывод ячейки `check(...)` под ним (все открытые тесты пройдены) и заметка **О решении**. Упражнения отрабатывают §5: ключи и значения, хранимые по головам, и шаг с кэшем в позиции со смещением (§5.1), совпадение генерации по одному токену с полным прямым проходом (§5.2) и продолжение батча с дополнением справа от настоящего префикса каждой строки (§5.7, §1.8).
+
+Блокнот выполняется целиком, как есть. Чтобы проверить свой код, запустите `check(...)` в блокноте с упражнениями; скрытые тесты, которые добавляются при оценивании, эти ответы тоже проходят.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)

@@ -31,6 +31,33 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 6 的参考解答页，对应的练习页是 `exercises/zh/ex06_evidence.ipynb`。先在那里自己做，再来这里对照。
+
+这里给出唯一一道题的满分答案：只用列表和 `math`、不用 NumPy 写出的多头注意力，答案下方是 `check(...)` 的输出（公开测试全部通过），最后一段 **关于解答** 说明它为什么是一条独立的核对途径。这道题练的是 §6：在页面上用纯 Python 重算同样的数字（§6.6），以及这类核对能证明什么、不能证明什么（§6.7）。
+
+笔记本可以直接从头运行。要检验自己的代码，请在练习页运行 `check(...)`；评分时的隐藏测试，这里的答案也能通过。
+""",
+    en="""
+This page holds the solution to exercise set 6; the exercise is on `exercises/en/ex06_evidence.ipynb`. Try it there first, then compare here.
+
+It gives an answer that earns full points to the set's one exercise, multi-head attention written with lists and `math` only, no NumPy, followed by the output of its `check(...)` cell (every public test passes) and an **About the solution** note on why it is an independent route to the same numbers. The exercise practises §6: recomputing the page's numbers in plain Python (§6.6), and what such a check proves and what it does not (§6.7).
+
+The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; this answer also passes the hidden tests the grader adds.
+""",
+    ru="""
+На этой странице — решение упражнения к разделу 6; само упражнение — в `exercises/ru/ex06_evidence.ipynb`. Сначала решите его там, потом сверьтесь здесь.
+
+Здесь дан ответ на полный балл к единственному упражнению — многоголовое внимание, написанное только на списках и `math`, без NumPy; за ним идёт вывод ячейки `check(...)` (все открытые тесты пройдены) и заметка **О решении**: почему это независимый путь к тем же числам. Упражнение отрабатывает §6: пересчёт чисел страницы на чистом Python (§6.6) и то, что такая проверка доказывает, а что нет (§6.7).
+
+Блокнот выполняется целиком, как есть. Чтобы проверить свой код, запустите `check(...)` в блокноте с упражнением; скрытые тесты, которые добавляются при оценивании, этот ответ тоже проходит.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)

@@ -33,6 +33,33 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 Баллы начисляются так же, как в упражнениях к разделу 1: упражнение получает свои баллы, когда пройдены все его тесты, открытые и скрытые.
 """,
+    tags=("exercise",),
+)
+
+# The solved notebook's introduction: what the page shows and where the exercises are.
+md(
+    zh="""
+这是练习 7 的参考解答页，对应的练习页是 `exercises/zh/ex07_decoder.ipynb`。先在那里自己做，再来这里对照。
+
+四道题各给出满分答案、答案下方 `check(...)` 的输出（公开测试全部通过）和一段 **关于解答**。这些题练的是 §7：掩码 softmax 和层归一化的反向传播，以及用中心差分做的梯度检验（§7.1），解码器每一层各有一个 KV 缓存时的一步生成（§7.5），以及用 §4 的扰动检验和阴性对照，诊断一个只拿到权重的模型是否泄漏未来（§7.3）。
+
+笔记本可以直接从头运行。要检验自己的代码，请在练习页运行 `check(...)`；评分时的隐藏测试，这里的答案也都能通过。
+""",
+    en="""
+This page holds the solutions to exercise set 7; the exercises are on `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
+
+For each of the four exercises you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §7: the backward passes of the masked softmax and of layer normalisation, with a gradient check by central differences (§7.1), one generation step of the decoder with a KV cache in every layer (§7.5), and the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3).
+
+The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+""",
+    ru="""
+На этой странице — решения упражнений к разделу 7; сами упражнения — в `exercises/ru/ex07_decoder.ipynb`. Сначала решите их там, потом сверьтесь здесь.
+
+Для каждого из четырёх упражнений здесь есть ответ на полный балл, вывод ячейки `check(...)` под ним (все открытые тесты пройдены) и заметка **О решении**. Упражнения отрабатывают §7: обратные проходы маскированного softmax и нормализации слоя с проверкой градиента центральными разностями (§7.1), один шаг генерации декодера с KV-кэшем в каждом слое (§7.5) и диагностику модели, от которой есть только веса, с помощью проверки возмущением из §4 и её отрицательного контроля (§7.3).
+
+Блокнот выполняется целиком, как есть. Чтобы проверить свой код, запустите `check(...)` в блокноте с упражнениями; скрытые тесты, которые добавляются при оценивании, эти ответы тоже проходят.
+""",
+    tags=("solution",),
 )
 
 md(**INSTALL_NOTE)
