@@ -428,6 +428,17 @@ def test_the_real_code_is_not_in_the_withheld_copy(tmp_path):
                  and not any(f"{name}(" in ln for name in withheld)]
         text = (tmp_path / "b" / rel).read_text(encoding="utf-8")
         assert lines and not any(ln in text for ln in lines), rel
+    # the kernel loads the copy's bytecode: it is compiled from the withheld source, never the full one's
+    import importlib.util
+    import marshal
+    bytecode = pathlib.Path(importlib.util.cache_from_source(str(tmp_path / "b" / "lib" / "attention.py")))
+    data = bytecode.read_bytes()
+    assert int.from_bytes(data[4:8], "little") == 0b11       # checked hash: used only while it matches the source
+    assert data[8:16] == importlib.util.source_hash((tmp_path / "b" / "lib" / "attention.py").read_bytes())
+    space = {"__name__": "lib.attention"}
+    exec(marshal.loads(data[16:]), space)
+    with pytest.raises(RuntimeError, match=r"lib\.attention\.masked_softmax is withheld"):
+        space["masked_softmax"](__import__("numpy").zeros((2, 2)), __import__("numpy").ones((2, 2), bool))
     proc = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path / 'b')!r}); "
                            "import lib.attention, lib.model, lib.decoder, grading.models; "
                            "print(lib.model.AttentionModel.__name__, lib.attention.__file__)"],

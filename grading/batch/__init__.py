@@ -18,17 +18,15 @@ How a notebook is graded (details in the modules):
 * blind.py      decides by behaviour whether an exercise's function relies on the
   library's reference answer: each exercise is graded in a kernel whose lib
   withholds that exercise's reference answers (no points if it needs them);
-* sandbox.py    starts each kernel in its own network, PID, IPC, UTS and mount
-  namespaces, chrooted into a tree that holds only the OS, the Python
-  environment and student-safe copies of ``lib`` and ``grading`` (no registry,
-  no hidden tests, no references, no solutions, no grader, no other
-  submission), as a fresh unprivileged uid, with resource limits;
+* sandbox.py    starts each kernel in a bubblewrap (``bwrap``) sandbox of its own:
+  network, PID, IPC, UTS and mount namespaces, a root file system that holds
+  only the OS, the Python environment and student-safe copies of ``lib`` and
+  ``grading`` (no registry, no hidden tests, no references, no solutions, no
+  grader, no other submission), as a fresh unprivileged uid, with resource limits;
 * cgroups.py    puts all of a submission's processes in one control group:
   memory for all of them together, an equal CPU share, a process cap;
-* _zygote.py    a fork server that pre-imports IPython/ipykernel/NumPy (never
-  ``lib``) and forks each sandbox from it, saving ~0.4 s per notebook;
-* kernel.py     talks to the kernel over ipc sockets, with size-capped replies,
-  without listening to its output at all;
+* kernel.py     talks to the kernel with jupyter_client over ipc sockets, with
+  size-capped replies, without listening to its output at all;
 * runner.py     runs the cells with time limits (interrupt, then kill and restart
   without the offending cell), then for each exercise sends the test inputs,
   reads back plain-JSON results (codec.py) and compares them with the expected
@@ -56,7 +54,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from course_i18n import LANGUAGES
 
-from .. import messages
 from . import report as _report
 from . import late as _late
 from . import shards as _shards
@@ -91,45 +88,9 @@ def _log(stream, text):
             pass
 
 
-def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=None, zygote=True, cgroups=True,
-                 jobs=1):
-    """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a self-check.
-
-    With ``zygote`` kernels are forked from a pre-imported server (see _zygote.py),
-    if it passes a test start; otherwise each kernel is started by exec.  Whatever
-    goes wrong or is interrupted here, no temporary folder is left behind.
-    """
-    sandbox = _make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs)
-    try:
-        if zygote and sandbox.mode != "none":
-            problem = sandbox.start_zygote()
-            if problem is None:
-                problem = _try_kernel(sandbox)
-            if problem is not None:
-                _log(progress, f"grader: kernels start without the fork server ({problem})")
-                if sandbox.zygote is not None:
-                    sandbox.zygote.close()
-                    sandbox.zygote = None
-    except BaseException:
-        sandbox.close()
-        raise
-    return sandbox
-
-
-def _try_kernel(sandbox):
-    from .kernel import Kernel, KernelDied
-    kernel = Kernel(sandbox)
-    try:
-        kernel.start(timeout=30)
-        result = kernel.execute("import lib, grading.models, numpy", 30)
-        return None if result.status == "ok" else f"test kernel: {result.status} {result.ename} {result.evalue}"
-    except (KernelDied, RuntimeError, OSError) as exc:
-        return f"test kernel: {messages.reason(exc.args[0], 'en') if exc.args else exc}"
-    finally:
-        kernel.kill()
-
-
-def _make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs):
+def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=None, cgroups=True, jobs=1):
+    """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a
+    self-check.  Whatever goes wrong or is interrupted here, no temporary folder is left behind."""
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
     if isolation != "auto":
         mode, warnings = choose_isolation(isolation)
@@ -208,7 +169,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
                 exports=None, student_pattern=None, index_lang=None, deadline=None, late_penalty=0.0,
                 regrade=None, only=None, options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
                 seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
-                uid_base=None, zygote=True, cgroups=True, pause_at=None, early_signals=None):
+                uid_base=None, cgroups=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
 
     Raises UsageError for misuse (nothing to grade, unknown exercise ids ...).
@@ -270,7 +231,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
                 raise KeyboardInterrupt
             state["pattern"] = pattern
             _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises,
-                 shard, progress, keep_temp, uid_base, zygote, cgroups,
+                 shard, progress, keep_temp, uid_base, cgroups,
                  single=bool(gradescope_path) and str(gradescope_path).endswith(".json"))
         except KeyboardInterrupt:
             interrupted = True
@@ -315,7 +276,7 @@ def _stage(state, name):
 
 
 def _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises, shard,
-         progress, keep_temp, uid_base, zygote, cgroups, single=False):
+         progress, keep_temp, uid_base, cgroups, single=False):
     _stage(state, "discovery")
     walk = Discovery(group_by, state.get("pattern"))
     state["walk"] = walk
@@ -355,12 +316,11 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         plans[key] = plan_submission(sub, course, options, state["scope"])
     _stage(state, "sandbox")
     try:
-        sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, zygote, cgroups, jobs)
+        sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs)
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     state["sandbox"] = sandbox
     iso = state["isolation"] = sandbox.describe()
-    state["fork_server"] = sandbox.zygote is not None
     _log(progress, f"grader: {len(found)} submission(s), {sum(len(s.files) for s in found.values())} notebook(s), "
                    f"{len(state['scope'])} exercise(s), {jobs} job(s), seed {course.seed}")
     _log(progress, f"grader: isolation {iso['mode']} ({', '.join(iso['namespaces']) or 'no namespaces'}); "
@@ -537,7 +497,6 @@ def _build_report(state, course, registry, seed, options, limits, jobs, group_by
             "batch": {"submissions": len(all_ids), "digest": _shards.digest(all_ids), "graded": len(summaries)},
             "complete": complete,
             "isolation": isolation,
-            "fork_server": bool(state.get("fork_server")),
             "uids": ([sandbox.uids.first, sandbox.uids.first + sandbox.uids.count - 1]
                      if sandbox is not None and sandbox.mode == "root" else None),
             "options": {"timeout": options.timeout, "cell_timeout": options.cell_timeout,

@@ -10,10 +10,9 @@ withheld object fails them, and its row names the object it ran into.
 
 Why this holds where reading the source could not:
 
-* the kernel is a fresh process forked from the fork server (which never
-  imported ``lib``), in a fresh chroot, before any of the notebook's code
-  runs: nothing the notebook does can bring the real code back, because the
-  real code is not there.  ``import lib``, ``from lib.attention import *``,
+* the kernel is a fresh process in a fresh sandbox (see sandbox.py), which
+  imports ``lib`` only when the notebook's code does: nothing the notebook
+  does can bring the real code back, because the real code is not there.  ``import lib``, ``from lib.attention import *``,
   ``importlib``, a helper module written at run time, a copy kept in NumPy or
   in a container, a pickle, reading ``/course/lib/*.py`` and exec'ing it: all
   of them find the stub;
@@ -30,8 +29,8 @@ answers that do not go looking for it; the grader warns loudly in that mode.
 
 The cost: a notebook whose exercises need different things withheld is graded
 in more than one kernel (ex03, ex04 and ex07 in two, ex05 in three: 12 kernels
-for the whole course instead of 7).  Each kernel is forked from the fork
-server, which has imported everything a kernel's start needs (see _zygote.py).
+for the whole course instead of 7); the next kernel starts while the current one
+works (runner.Prestart).
 
 Which exercises share a kernel (:class:`BlindPlan`) is worked out once per
 batch, in the grader, while it computes the expected values: the setup code
@@ -330,17 +329,17 @@ def withhold_source(source, sites):
 def build_blind_packages(student_root, dest, sites):
     """A copy of the student-safe packages in ``student_root`` with ``sites`` withheld, in ``dest``."""
     import shutil
+    from .sandbox import precompile
     student_root, dest = pathlib.Path(student_root), pathlib.Path(dest)
-    shutil.copytree(student_root, dest)
+    # without the bytecode of the full copy: it is compiled again from the withheld sources
+    shutil.copytree(student_root, dest, ignore=shutil.ignore_patterns("__pycache__"))
     by_file = {}
     for site in sites:
         by_file.setdefault(module_file(site.module), []).append(site)
     for rel, group in sorted(by_file.items()):
         path = dest / rel
         path.write_text(withhold_source(path.read_text(encoding="utf-8"), group), encoding="utf-8")
-    for path in dest.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    dest.chmod(0o755)
+    precompile(dest)
     return dest
 
 

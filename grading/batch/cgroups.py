@@ -18,8 +18,8 @@ Limits per submission: ``memory.max`` / ``memory.limit_in_bytes`` (and no swap
 beyond it, where the kernel accounts swap), ``pids.max``, and an equal CPU
 weight (``cpu.weight`` / ``cpu.shares``), so one submission running fifty
 busy processes gets the same CPU as a classmate graded beside it with one.
-The sandbox's PID 1 joins its submission's group before it starts the kernel
-(see ``_bootstrap.py``); every process the student starts inherits it.
+The process that execs bwrap joins its submission's group first (see
+``sandbox._limit_and_join``); every process of the sandbox inherits it.
 """
 
 import os

@@ -153,8 +153,6 @@ def build_parser():
     p.add_argument("--no-cgroups", action="store_true",
                    help="do not put submissions in control groups (limits are then per process only)")
     p.add_argument("--registry", default="grading.exercises", help=argparse.SUPPRESS)
-    p.add_argument("--no-fork-server", action="store_true",
-                   help="start every kernel by exec instead of forking a pre-imported server (slower)")
     p.add_argument("--uid-base", type=positive(int), default=None, help=argparse.SUPPRESS)
     p.add_argument("--keep-temp", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--pause-at", default=None, help=argparse.SUPPRESS)    # tests: SIGTERM at a given stage
@@ -220,7 +218,7 @@ def main(argv=None, early_signals=None):
                              registry=args.registry, seed=args.seed, exercise_ids=exercise_ids,
                              all_exercises=args.all_exercises, shard=args.shard,
                              progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
-                             uid_base=args.uid_base, zygote=not args.no_fork_server, cgroups=not args.no_cgroups,
+                             uid_base=args.uid_base, cgroups=not args.no_cgroups,
                              pause_at=args.pause_at, early_signals=early_signals, exports=exports_of(args),
                              student_pattern=args.student_pattern, index_lang=args.lang, deadline=args.deadline,
                              late_penalty=args.late_penalty, regrade=args.regrade,

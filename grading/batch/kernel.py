@@ -1,15 +1,21 @@
-"""One sandboxed IPython kernel, driven over ZeroMQ ipc sockets.
+"""One sandboxed IPython kernel, driven by jupyter_client over ZeroMQ ipc sockets.
 
-The grader talks to the kernel with jupyter_client's :class:`Session` (signed
-messages) on two DEALER sockets, shell and control.  The kernel's IOPub
-stream (prints, plots) is not subscribed at all: whatever a student prints
-is dropped by ZeroMQ inside the kernel process, so a flood of output costs
-the grader nothing.  Replies bigger than :data:`MAX_MESSAGE` are refused by
-ZeroMQ itself (``MAXMSGSIZE``).  Results of the exercise calls do not travel
-in messages either, but in files of the kernel's I/O folder (see runner).
+The grader is a :class:`jupyter_client.BlockingKernelClient` with only two
+channels open, shell and control (signed messages).  The kernel's IOPub
+stream (prints, plots) is never subscribed: whatever a student prints is
+dropped by ZeroMQ inside the kernel process, so a flood of output costs the
+grader nothing.  That is why the client's own helpers that read IOPub
+(``wait_for_ready``, ``execute_interactive``, ``stop_channels``) are not used
+here.  Replies bigger than :data:`MAX_MESSAGE` are refused by ZeroMQ itself
+(``MAXMSGSIZE``, a default of the client's ZeroMQ context).  Results of the
+exercise calls do not travel in messages either, but in files of the
+kernel's I/O folder (see runner).
 
-ipc (Unix domain) sockets live in the file system, so they cross the
-kernel's network namespace, in which not even loopback TCP reaches the grader.
+The kernel is not started by jupyter_client's KernelManager: bwrap starts it
+(see sandbox.py), and the sockets it binds live in the sandbox's own tmpfs,
+reached from outside through ``/proc/<PID 1 of the sandbox>/root``.  ipc (Unix
+domain) sockets cross the kernel's network namespace, in which not even
+loopback TCP reaches the grader.
 """
 
 import json
@@ -19,20 +25,27 @@ import secrets
 import signal
 import subprocess
 import time
+from queue import Empty
 
 import zmq
-from jupyter_client.session import Session
-
-from ._bootstrap import EXITED, STARTED
+from jupyter_client import BlockingKernelClient
 
 MAX_MESSAGE = 8 * 1024 * 1024
+# Run in every kernel before any of the student's code: nearly every notebook imports NumPy, and a
+# kernel started ahead (runner.Prestart) pays for it while the run before it works.  It binds no
+# name in the notebook's namespace and, like the kernel's own start, never imports ``lib``.
+WARM_UP = "__import__('numpy')"
 _CONTEXT = None
 
 
 def _context():
+    """The ZeroMQ context of every kernel client: its sockets refuse oversized messages."""
     global _CONTEXT
     if _CONTEXT is None:
-        _CONTEXT = zmq.Context.instance()
+        context = zmq.Context()
+        context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        context.setsockopt(zmq.RECONNECT_IVL, 20)
+        _CONTEXT = context
     return _CONTEXT
 
 
@@ -67,8 +80,8 @@ class Kernel:
         self.kdir = None
         self.proc = None
         self.info = {}
-        self.session = None
-        self.shell = self.control = None
+        self.client = None
+        self.ready = False                 # answered its first request: no code of the student ran before
         self.started = None
         self._pending = None
         self._killed = False
@@ -99,15 +112,15 @@ class Kernel:
             pid1 = self._sandbox_init(deadline=time.monotonic() + timeout)
             # the sandbox's own /grader/io, seen from outside through its PID 1's root
             self.io_dir = f"/proc/{pid1}/root{info['inside_io']}"
-        self.outside_ip = f"{self.io_dir}/k"
-        self.session = Session(key=key.encode(), signature_scheme="hmac-sha256", username="grader")
-        self.shell = self._socket(ports["shell_port"])
-        self.control = self._socket(ports["control_port"])
+        self.client = BlockingKernelClient(context=_context())
+        self.client.load_connection_info({**inside, "ip": f"{self.io_dir}/k"})
+        self.client.session.username = "grader"
+        self.client.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=True)
         self._wait_ready(timeout)
         return self
 
     def _sandbox_init(self, deadline):
-        """Host PID of the sandbox's PID 1 (the only child of unshare / the fork server's child)."""
+        """Host PID of the sandbox's PID 1 (the only child of bwrap)."""
         while True:
             children = _children(self.proc.pid)
             if children:
@@ -122,26 +135,19 @@ class Kernel:
         """A file of the kernel's I/O folder, as the grader reaches it (None before start)."""
         return None if self.io_dir is None else pathlib.Path(self.io_dir) / name
 
-    def _socket(self, port):
-        sock = _context().socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
-        sock.setsockopt(zmq.RECONNECT_IVL, 20)
-        sock.setsockopt(zmq.IDENTITY, secrets.token_hex(8).encode())
-        sock.connect(f"ipc://{self.outside_ip}-{port}")
-        return sock
-
     def _wait_ready(self, timeout):
+        """Wait for the kernel's first answer, then for its warm-up (:data:`WARM_UP`)."""
         deadline = time.monotonic() + timeout
-        msg = self.session.send(self.shell, "kernel_info_request", {})
-        while True:
-            reply = self._recv(self.shell, msg["header"]["msg_id"], deadline)
-            if reply is not None:
-                return
+        self._await_reply(self.client.kernel_info(), deadline, timeout)
+        self.ready = True
+        warm_up = self.client.execute(WARM_UP, silent=True, store_history=False, allow_stdin=False)
+        self._await_reply(warm_up, deadline, timeout)
+
+    def _await_reply(self, msg_id, deadline, timeout):
+        if self._recv(self.client.shell_channel, msg_id, deadline) is None:
             if not self.alive():
                 raise KernelDied(self.describe_exit())
-            if time.monotonic() >= deadline:
-                raise KernelDied(("start_timeout", {"seconds": f"{timeout:.0f}"}))
+            raise KernelDied(("start_timeout", {"seconds": f"{timeout:.0f}"}))
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
@@ -152,26 +158,22 @@ class Kernel:
     def describe_exit(self):
         """Why the kernel is gone, as ``(message key, fields)`` of grading.messages.
 
-        Only the sandbox's PID 1 writes bootstrap.log (see _bootstrap.py): without its
-        STARTED line the sandbox never ran the kernel (the grader's problem); with it,
-        its EXITED line says how the kernel ended, whatever status the student's code chose.
+        A kernel that never answered its first request never ran any of the student's code:
+        the sandbox could not start it (the grader's problem; bootstrap.log holds what bwrap
+        or setpriv said).  Otherwise bwrap exits with the kernel's status, or 128 + the
+        signal that ended it: a notebook that exits with a status above 128 itself is
+        reported as ended by that signal.
         """
         code = self.exit_code()
         if code is None:
             return ("exit_gone", {})
-        log = self._bootstrap_log() if self.info.get("mode") != "none" else f"{STARTED}\n"
-        if STARTED not in log:
-            return ("sandbox_failed", {"detail": self.log_tail() or f"exit status {code}"})
         if self.group is not None and self.group.oom_kills() > self.oom_before:
             return ("exit_memory", {"limit": self.sandbox.limits.memory_mb})
-        how = log.rsplit(EXITED, 1)[1].split() if EXITED in log else []
-        if len(how) >= 2 and how[0] == "status" and how[1].isdigit():
-            return ("exit_student", {"code": int(how[1])})
-        sig = int(how[1]) if len(how) >= 2 and how[0] == "signal" and how[1].isdigit() else None
-        if sig is None and (code < 0 or code > 128):
-            sig = -code if code < 0 else code - 128
-        if sig is None:
-            return ("exit_gone", {})
+        if not self.ready:
+            return ("sandbox_failed", {"detail": self.log_tail() or f"exit status {code}"})
+        if 0 <= code <= 128:
+            return ("exit_student", {"code": code})
+        sig = -code if code < 0 else code - 128
         try:
             name = signal.Signals(sig).name
         except ValueError:
@@ -179,13 +181,6 @@ class Kernel:
         if name == "SIGKILL":
             return ("exit_killed", {})
         return ("exit_signal", {"signal": name})
-
-    def _bootstrap_log(self):
-        try:
-            with open(self.kdir / "bootstrap.log", "rb") as f:
-                return f.read(1 << 16).decode("utf-8", "replace")
-        except (OSError, TypeError):
-            return ""
 
     def log_tail(self, n=600):
         chunks = []
@@ -209,15 +204,15 @@ class Kernel:
                 return
             self._killed = True
             self.sandbox.live.discard(self)
-        for sock in (self.shell, self.control):
-            if sock is not None:
-                sock.close(linger=0)
-        self.shell = self.control = None
+        if self.client is not None:
+            self.client.shell_channel.close()
+            self.client.control_channel.close()
+            self.client = None
         if self.proc is not None:
             inner = _children(self.proc.pid)
             if self.proc.poll() is None:
                 try:
-                    os.killpg(self.proc.pid, signal.SIGKILL)       # unshare (and, mode none, the kernel's group)
+                    os.killpg(self.proc.pid, signal.SIGKILL)       # bwrap (and, mode none, the kernel's group)
                 except OSError:
                     pass
             try:
@@ -252,32 +247,31 @@ class Kernel:
 
     # -- messaging ---------------------------------------------------------
 
-    def _recv(self, sock, msg_id, deadline):
-        """The reply to ``msg_id`` on ``sock``, or None at the deadline / if the kernel died."""
+    def _recv(self, channel, msg_id, deadline):
+        """The reply to ``msg_id`` on ``channel``, or None at the deadline / if the kernel died."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            if sock.poll(int(min(left, 0.05) * 1000) + 1):
-                try:
-                    _, msg = self.session.recv(sock, mode=zmq.NOBLOCK)
-                except (ValueError, KeyError, TypeError, zmq.ZMQError):
-                    continue            # a malformed or badly signed message: ignore it
-                if msg and msg.get("parent_header", {}).get("msg_id") == msg_id:
-                    return msg
-            elif not self.alive():
-                return None
+            try:
+                msg = channel.get_msg(timeout=min(left, 0.05))
+            except Empty:
+                if not self.alive():
+                    return None
+                continue
+            except (ValueError, KeyError, TypeError, zmq.ZMQError):
+                continue                # a malformed or badly signed message: ignore it
+            if msg and msg.get("parent_header", {}).get("msg_id") == msg_id:
+                return msg
 
     def execute(self, code, timeout):
         """Run ``code``; returns an ExecResult (status ok / error / timeout / died)."""
         if not self.alive():
             return ExecResult("died", seconds=0.0)
         start = time.monotonic()
-        msg = self.session.send(self.shell, "execute_request", {
-            "code": code, "silent": False, "store_history": False, "user_expressions": {},
-            "allow_stdin": False, "stop_on_error": False})
-        self._pending = msg["header"]["msg_id"]
-        reply = self._recv(self.shell, self._pending, start + timeout)
+        self._pending = self.client.execute(code, store_history=False, user_expressions={}, allow_stdin=False,
+                                            stop_on_error=False)
+        reply = self._recv(self.client.shell_channel, self._pending, start + timeout)
         seconds = time.monotonic() - start
         if reply is None:
             return ExecResult("died" if not self.alive() else "timeout", seconds=seconds)
@@ -297,11 +291,12 @@ class Kernel:
             return False
         pending = getattr(self, "_pending", None)
         deadline = time.monotonic() + grace
-        msg = self.session.send(self.control, "interrupt_request", {})
-        self._recv(self.control, msg["header"]["msg_id"], deadline)
+        msg = self.client.session.msg("interrupt_request", {})
+        self.client.control_channel.send(msg)
+        self._recv(self.client.control_channel, msg["header"]["msg_id"], deadline)
         if pending is None:
             return self.alive()
-        reply = self._recv(self.shell, pending, deadline)
+        reply = self._recv(self.client.shell_channel, pending, deadline)
         if reply is not None:
             self._pending = None
             return True

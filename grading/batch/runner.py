@@ -555,8 +555,8 @@ class NotebookRun:
 
 class Prestart:
     """A kernel started in a thread of its own, for the next run of the same submission, while the
-    current run works: kernel starts overlap with running cells.  The kernel is fresh (forked from
-    the fork server into its own sandbox) and no code of the submission runs in it before the run
+    current run works: kernel starts overlap with running cells.  The kernel is fresh (a new process
+    in a sandbox of its own) and no code of the submission runs in it before the run
     it is for takes it."""
 
     def __init__(self, kernel, timeout):

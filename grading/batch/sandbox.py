@@ -1,28 +1,31 @@
 """Where and how a student's kernel runs: isolation mode, file system, limits.
 
-Three isolation modes (``--isolation``; ``auto`` picks the strongest available):
+Every kernel runs in a sandbox of its own, built by bubblewrap (``bwrap``, the
+Debian package ``bubblewrap``), the tool Flatpak uses; this module only says
+what the sandbox holds (see :meth:`Sandbox.bwrap_options`).  Three isolation
+modes (``--isolation``; ``auto`` picks the strongest available):
 
-``root``    the grader runs as root.  Each kernel gets fresh network, PID, IPC,
-            UTS and mount namespaces (``unshare``), a chroot built from read-only
-            binds (see :meth:`Sandbox.layout`), and runs as a fresh unprivileged
-            uid that owns no file on the machine and no other process (one uid
-            per kernel, from ``uid_range``, so RLIMIT_NPROC is per kernel).
-``userns``  the grader is not root but unprivileged user namespaces work:
-            the same namespaces and chroot inside a user namespace; the kernel
-            keeps the grader's uid outside but holds no capability inside.
-``none``    neither works: the kernel is only a separate process group in a
-            temporary folder with resource limits.  Student code can then read
-            the grader's files and reach the network; a loud warning says so.
+``root``    the grader runs as root.  bwrap gives each kernel fresh network, PID,
+            IPC, UTS, mount and cgroup namespaces and a root file system made of
+            read-only binds and small tmpfs; inside it ``setpriv`` (util-linux)
+            makes the kernel a fresh unprivileged uid that owns no file on the
+            machine and no other process (one uid per kernel, from ``uid_range``,
+            so RLIMIT_NPROC is per kernel), with no capability and no_new_privs.
+``userns``  the grader is not root but unprivileged user namespaces work: the
+            same sandbox inside a user namespace; the kernel keeps the grader's
+            uid and holds no capability.
+``none``    neither works (or bubblewrap is not installed): the kernel is only a
+            separate process group in a temporary folder with resource limits.
+            Student code can then read the grader's files and reach the
+            network; a loud warning says so.
 
-Kernels start in one of two ways, with the same sandbox: by exec
-(``unshare ... python _bootstrap.py``), or forked from a *fork server*
-(``_zygote.py``: a process that imported IPython, ipykernel and NumPy once,
-never ``lib`` nor any student code; each fork then does what unshare and the
-bootstrap do).  The fork server saves about 0.4 s of imports per notebook;
-if it does not pass a test start, or dies, kernels start by exec.
+bwrap's own PID 1 reaps orphans; when the kernel exits it exits, and Linux
+kills whatever is left in the PID namespace.  ``--die-with-parent`` takes the
+sandbox along when the grader dies, ``--new-session`` keeps the kernel off the
+grader's terminal.
 
 The repository, its ``solutions/``, the exercise registry, the grader, the
-hidden cases and the other submissions are never inside the chroot: it holds
+hidden cases and the other submissions are never inside the sandbox: it holds
 the operating system (``/usr``, ``/etc`` with its host name, hosts and machine
 id replaced), the Python installation and the virtual environment (read-only),
 *student-safe copies* of ``lib`` and ``grading`` under ``/course`` (see
@@ -32,25 +35,25 @@ queues, semaphores) live in the sandbox's own IPC namespace and die with it.
 
 Each submission's kernels share one control group (see cgroups.py) when the
 machine offers them: memory for all the submission's processes together, an
-equal CPU share, a process cap.  :meth:`Sandbox.describe` says what was in force.
+equal CPU share, a process cap.  bwrap is started inside the group, so every
+process of the sandbox is in it.  :meth:`Sandbox.describe` says what was in force.
 """
 
 import dataclasses
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import lib as _lib
 
 import grading as _grading
 
-HERE = pathlib.Path(__file__).resolve().parent
-BOOTSTRAP = HERE / "_bootstrap.py"
-ZYGOTE = HERE / "_zygote.py"
 LIB_DIR = pathlib.Path(_lib.__file__).resolve().parent
 GRADING_DIR = pathlib.Path(_grading.__file__).resolve().parent
 
@@ -60,6 +63,8 @@ INSIDE_IO = "/grader/io"          # writable by the kernel: sockets, results, lo
 INSIDE_WORK = "/tmp/work"
 INSIDE_HOME = "/tmp/home"
 HOSTNAME = "grading-sandbox"
+BWRAP_VERSION = (0, 8)            # the size and mode of a tmpfs (--size, --perms), --disable-userns
+INSTALL_HINT = "install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
 
 # The only module of the grading package that enters the sandbox (besides stand-ins
 # for the package and grading.exercises): the test models the cases are built on.
@@ -74,6 +79,7 @@ class Limits:
     file_mb: int = 64                # RLIMIT_FSIZE: largest file the kernel may write
     tmp_mb: int = 256                # size of the sandbox's /tmp (a tmpfs)
     io_mb: int = 96                  # size of its /grader/io (sockets, results, log; a tmpfs)
+    shm_mb: int = 64                 # size of its /dev/shm (a tmpfs)
     open_files: int = 1024           # RLIMIT_NOFILE
     address_space_mb: int = 0        # RLIMIT_AS of every process, if not memory_mb
 
@@ -92,50 +98,64 @@ class SandboxError(RuntimeError):
     """The sandbox cannot be set up on this machine (a grader problem, not a student's)."""
 
 
-def _run_quiet(argv, timeout=20):
+def bwrap_problem():
+    """Why bwrap cannot build the sandbox here (not installed, or older than BWRAP_VERSION), or None."""
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return f"bubblewrap is not installed; {INSTALL_HINT}"
     try:
-        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+        said = subprocess.run([bwrap, "--version"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=20).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap --version failed: {exc}"
+    found = re.search(r"(\d+)\.(\d+)", said)
+    if found is None or tuple(map(int, found.groups())) < BWRAP_VERSION:
+        return (f"{said or 'this bwrap'} is too old: the sandbox needs bubblewrap "
+                f"{'.'.join(map(str, BWRAP_VERSION))} or newer (Debian 12, Ubuntu 24.04)")
+    return None
+
+
+def userns_available():
+    """(True, "") when bwrap can build a sandbox in a user namespace here, else (False, why)."""
+    problem = bwrap_problem()
+    if problem is not None:
+        return False, problem
+    try:
+        proc = subprocess.run([shutil.which("bwrap"), "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent",
+                               "--ro-bind", "/", "/", "--", "true"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, str(exc)
     return proc.returncode == 0, proc.stderr.decode(errors="replace").strip()
 
 
-def userns_available():
-    unshare = shutil.which("unshare")
-    if not unshare:
-        return False, "the unshare command (util-linux) is not installed"
-    ok, err = _run_quiet([unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--mount",
-                          "--kill-child", "true"])
-    return ok, err
-
-
 def choose_isolation(requested="auto"):
     """(mode, warnings) for ``requested`` in auto/root/userns/none."""
-    warnings = []
+    if requested not in ("auto", "root", "userns", "none"):
+        raise SandboxError(f"unknown isolation mode {requested!r}")
+    if requested == "none":
+        return "none", ["WARNING: --isolation none: student code can read your files and reach the network."]
     is_root = os.geteuid() == 0
     if requested == "root" and not is_root:
         raise SandboxError("--isolation root needs the grader to run as root")
-    if requested in ("root", "auto") and is_root:
-        if not shutil.which("unshare"):
-            raise SandboxError("the unshare command (util-linux) is missing; install util-linux "
-                               "or pass --isolation none")
-        return "root", warnings
-    if requested in ("userns", "auto"):
-        ok, err = userns_available()
+    if is_root and requested != "userns":
+        why = bwrap_problem() or (None if shutil.which("setpriv") else "setpriv (util-linux) is not installed")
+        if why is None:
+            return "root", []
+        if requested == "root":
+            raise SandboxError(f"--isolation root: {why}")
+    else:
+        ok, why = userns_available()
         if ok:
-            return "userns", warnings
+            return "userns", []
         if requested == "userns":
-            raise SandboxError(f"user namespaces do not work here ({err}); pass --isolation none")
-        warnings.append(
-            "WARNING: no isolation. The grader is not root and user namespaces do not work here "
-            f"({err or 'unshare failed'}), so student code runs as your user: it can read your files "
-            "(solutions included) and reach the network. Resource and time limits still apply. "
-            "Run the grader as root, or enable unprivileged user namespaces, for a real sandbox.")
-        return "none", warnings
-    if requested == "none":
-        warnings.append("WARNING: --isolation none: student code can read your files and reach the network.")
-        return "none", warnings
-    raise SandboxError(f"unknown isolation mode {requested!r}")
+            raise SandboxError(f"bubblewrap cannot build a sandbox in a user namespace here ({why}); "
+                               "pass --isolation none")
+    return "none", [
+        f"WARNING: no isolation ({why or 'bwrap failed'}). Student code runs as your user: it can read "
+        "your files (solutions included) and reach the network. Resource and time limits still apply. "
+        "Install bubblewrap and run the grader as root, or enable unprivileged user namespaces, "
+        "for a real sandbox."]
 
 
 def build_student_packages(dest):
@@ -146,8 +166,8 @@ def build_student_packages(dest):
     ``grading.exercises`` are replaced by stubs whose ``check()`` does nothing
     (grading runs the real checks in the grader), so an exercise notebook's
     ``from grading import check`` still works.  The registry, its hidden cases,
-    the reference answers and the batch grader never enter.
-    Returns (lib copy, grading copy).
+    the reference answers and the batch grader never enter.  Every module comes with its
+    bytecode (:func:`precompile`).  Returns (lib copy, grading copy).
     """
     dest = pathlib.Path(dest)
     lib_out, grading_out = dest / "lib", dest / "grading"
@@ -159,10 +179,27 @@ def build_student_packages(dest):
         shutil.copyfile(GRADING_DIR / f"{name}.py", grading_out / f"{name}.py")
     (grading_out / "__init__.py").write_text(GRADING_INIT_STUB, encoding="utf-8")
     (grading_out / "exercises.py").write_text(EXERCISES_STUB, encoding="utf-8")
-    for path in dest.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    dest.chmod(0o755)
+    precompile(dest)
     return lib_out, grading_out
+
+
+def precompile(root):
+    """Compile every module under ``root`` to bytecode once per grading run, and make the
+    tree readable by every kernel uid.
+
+    A kernel never writes bytecode (PYTHONDONTWRITEBYTECODE, and ``/course`` is a read-only
+    bind): without these files every kernel would compile ``lib`` and ``grading`` again.
+    They are checked-hash .pyc files, used only while they match their source byte for byte,
+    so a copy whose source was changed afterwards (a withheld copy, blind.py) is never run
+    from stale bytecode.  A module that does not compile is left to the kernel, which then
+    reports the error itself."""
+    import compileall
+    import py_compile
+    root = pathlib.Path(root)
+    compileall.compile_dir(root, quiet=2, workers=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    for path in root.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    root.chmod(0o755)
 
 
 GRADING_INIT_STUB = '''"""The course's grading package, as a notebook sees it while it is graded: the test
@@ -226,16 +263,19 @@ class Sandbox:
         self.limits = limits or Limits()
         self.keep = keep
         self.python = python or sys.executable
-        self.zygote = None
         self.cgroups = None
+        self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernel-starter")   # see spawn
         self.tmp = pathlib.Path(_short_tempdir(tmp_parent))
         try:                             # interrupted or failing half-way: nothing is left behind
             self.tmp.chmod(0o755)
             self.student_root = self.tmp / "student"
             self.student_lib, self.student_grading = build_student_packages(self.student_root)
+            self.empty_folder = self.tmp / "empty"
+            self.empty_folder.mkdir(mode=0o755)
             self.uids = uid_pool or UidPool()
-            self.unshare = shutil.which("unshare")
-            self.setpriv = _setpriv_with_pdeathsig()
+            self.bwrap, self.setpriv, self.shell = shutil.which("bwrap"), shutil.which("setpriv"), shutil.which("sh")
+            if mode != "none" and not self.bwrap:
+                raise SandboxError(f"the {mode} sandbox needs bwrap: {INSTALL_HINT}")
             self.live = set()                # kernels started and not yet killed (see kill_all)
             self._packages = {frozenset(): self.student_root}   # withheld sites -> packages root (blind.py)
             self._counter = 0
@@ -282,11 +322,11 @@ class Sandbox:
         return {
             "mode": self.mode,
             "namespaces": namespaces,
-            "file_system": ("chroot: the Python environment read-only, /course (student-safe lib and grading), "
+            "file_system": ("bubblewrap: the Python environment read-only, /course (student-safe lib and grading), "
                             "/tmp and /grader/io as small tmpfs; no repository, solutions, grader or other "
                             "submission") if self.mode != "none" else "none: the kernel sees the grader's files",
             "user": {"root": "a fresh unprivileged uid per kernel, no capabilities, no_new_privs",
-                     "userns": "root of a user namespace without capabilities, no_new_privs",
+                     "userns": "the grader's uid in a user namespace, no capabilities, no_new_privs",
                      "none": "the grader's own user"}[self.mode],
             "network": "none (own network namespace)" if self.mode != "none" else "the host's",
             "hostname": HOSTNAME if self.mode != "none" else "the host's",
@@ -303,52 +343,35 @@ class Sandbox:
 
     def close(self):
         try:
-            if self.zygote is not None:
-                self.zygote.close()
-                self.zygote = None
-        finally:
+            self._starter.shutdown()
             if self.cgroups is not None:
                 self.cgroups.close()
+        finally:
             if not self.keep:
                 shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- starting kernel processes -------------------------------------------
 
-    def start_zygote(self):
-        """Start the fork server (root / userns modes); returns an error text, or None when it works."""
-        if self.mode == "none" or self.zygote is not None:
-            return None
-        env = self.kernel_env()
-        env.pop("COURSE_LANG", None)
-        env.pop("PYTHONPATH", None)          # each kernel gets it from its config, once it is in its chroot
-        try:
-            self.zygote = Zygote(self.python, env, self.tmp / "zygote.log")
-        except (OSError, RuntimeError) as exc:
-            self.zygote = None
-            return str(exc)
-        return None
-
     def spawn(self, kdir, argv, env, cwd, preexec):
-        """Start the process of a kernel prepared by :meth:`launch_command`."""
-        log_path = kdir / "bootstrap.log"
-        if self.zygote is not None and self.zygote.alive():
-            try:
-                return self.zygote.spawn(kdir / "bootstrap.json", log_path)
-            except RuntimeError:
-                pass                     # the fork server failed: start this kernel by exec instead
-        log = open(kdir / "io" / "kernel.log" if self.mode == "none" else log_path, "wb")
-        try:
-            return subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                    start_new_session=True, preexec_fn=preexec, close_fds=True)
-        finally:
-            log.close()
+        """Start the process of a kernel prepared by :meth:`launch_command`.  In a sandbox, its
+        stdout and stderr (kdir/bootstrap.log) carry only what bwrap and setpriv say: the kernel's
+        own output goes to the sandbox's /grader/io/kernel.log.
+
+        Every kernel is started from one thread that lives as long as the sandbox: bwrap's
+        --die-with-parent kills the sandbox when the *thread* that started it ends, and a
+        kernel started ahead (runner.Prestart) is started by a thread that ends at once."""
+        def start():
+            with open(kdir / "io" / "kernel.log" if self.mode == "none" else kdir / "bootstrap.log", "wb") as log:
+                return subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                        start_new_session=True, preexec_fn=preexec, close_fds=True)
+        return self._starter.submit(start).result()
 
     def new_kernel_dir(self):
         with self._lock:
             self._counter += 1
             n = self._counter
         kdir = self.tmp / f"k{n}"
-        for sub in ("in", "io", "root", "etc"):
+        for sub in ("in", "io", "etc"):
             (kdir / sub).mkdir(parents=True)
         kdir.chmod(0o755)
         (kdir / "in").chmod(0o755)
@@ -359,60 +382,66 @@ class Sandbox:
             (kdir / "etc" / name).chmod(0o644)
         return kdir
 
-    # -- the file system the kernel sees ------------------------------------
+    # -- the sandbox: what bwrap builds --------------------------------------
 
-    def layout(self, kdir, uid, gid, packages=None):
-        """The chroot, in mount order: fresh file systems first, so that a bind
-        below /tmp (a virtual environment in /tmp, say) is not hidden by them.
-        ``packages``: the folder whose ``lib`` and ``grading`` the kernel gets (default: the
-        student-safe copies; see :meth:`packages_for`)."""
+    def bwrap_options(self, kdir, packages=None):
+        """bwrap's options for a kernel of ``kdir``: namespaces, then the file system in mount
+        order, fresh file systems first, so that a bind below /tmp (a virtual environment in
+        /tmp, say) is not hidden by them.  ``packages``: the folder whose ``lib`` and ``grading``
+        the kernel gets (default: the student-safe copies; see :meth:`packages_for`)."""
         packages = pathlib.Path(packages or self.student_root)
-        items = []
+        mib = 1024 * 1024
+        options = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                   "--hostname", HOSTNAME, "--die-with-parent", "--new-session"]
+        if self.mode == "userns":
+            options += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+        else:       # root: bwrap keeps only what setpriv needs to become the kernel's uid, then drops it
+            options += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"):
             if os.path.islink(top):
-                items.append({"kind": "symlink", "path": top, "target": os.readlink(top)})
+                options += ["--symlink", os.readlink(top), top]
             elif os.path.isdir(top):
-                items.append({"kind": "ro", "path": top, "source": top})
-        items += [
-            {"kind": "proc", "path": "/proc"},
-            {"kind": "tmpfs", "path": "/dev", "options": "size=64k,mode=755"},
-            *({"kind": "dev", "path": f"/dev/{name}", "source": f"/dev/{name}"}
-              for name in ("null", "zero", "full", "random", "urandom")),
-            {"kind": "symlink", "path": "/dev/fd", "target": "/proc/self/fd"},
-            {"kind": "symlink", "path": "/dev/stdin", "target": "/proc/self/fd/0"},
-            {"kind": "symlink", "path": "/dev/stdout", "target": "/proc/self/fd/1"},
-            {"kind": "symlink", "path": "/dev/stderr", "target": "/proc/self/fd/2"},
-            {"kind": "tmpfs", "path": "/dev/shm", "options": "size=64m,mode=1777"},
-            {"kind": "tmpfs", "path": "/tmp", "options": f"size={self.limits.tmp_mb}m,mode=1777"},
-        ]
+                options += ["--ro-bind", top, top]
+        options += ["--proc", "/proc", "--dev", "/dev",
+                    "--size", str(self.limits.shm_mb * mib), "--perms", "1777", "--tmpfs", "/dev/shm",
+                    "--size", str(self.limits.tmp_mb * mib), "--perms", "1777", "--tmpfs", "/tmp"]
+        covered = [top for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+                   if os.path.isdir(top) and not os.path.islink(top)]
+        for path in _python_dirs():
+            if not any(path == c or path.startswith(c + "/") for c in covered):
+                options += [*_parent_dirs(path, covered), "--ro-bind", path, path]
+                covered.append(path)
+        # the grader never debugs a kernel: with an empty folder over debugpy, ipykernel offers no
+        # debugger and starts about a third faster (it skips importing debugpy)
+        debugpy = _package_folder("debugpy")
+        if debugpy is not None:
+            options += ["--ro-bind", str(self.empty_folder), debugpy]
         # an editable install of the course records where the repository is: not for the kernel's eyes
         for trace in _install_traces():
-            items.append({"kind": "ro", "path": trace, "source": str(kdir / "etc" / "empty")})
+            options += ["--ro-bind", str(kdir / "etc" / "empty"), trace]
         if os.path.isdir("/etc") and not os.path.islink("/etc"):
             for name in ("hostname", "hosts", "machine-id", "mailname"):
                 if os.path.isfile(f"/etc/{name}") and not os.path.islink(f"/etc/{name}"):
-                    items.append({"kind": "ro", "path": f"/etc/{name}", "source": str(kdir / "etc" / name)})
-        covered = [item["path"] for item in items if item["kind"] == "ro" and not item["path"].startswith("/etc/")]
-        for path in _python_dirs():
-            if not any(path == c or path.startswith(c + "/") for c in covered):
-                items.append({"kind": "ro", "path": path, "source": path})
-                covered.append(path)
+                    options += ["--ro-bind", str(kdir / "etc" / name), f"/etc/{name}"]
         # a copy of the course installed into the environment (not editable) must not be a way around /course
         from .blind import installed_copies
         for package, path in installed_copies():
-            items.append({"kind": "ro", "path": path, "source": str(packages / package)})
-        items += [
-            {"kind": "ro", "path": f"{INSIDE_COURSE}/lib", "source": str(packages / "lib")},
-            {"kind": "ro", "path": f"{INSIDE_COURSE}/grading", "source": str(packages / "grading")},
-            {"kind": "dir", "path": INSIDE_WORK, "owner": [uid, gid], "mode": 0o755},
-            {"kind": "dir", "path": INSIDE_HOME, "owner": [uid, gid], "mode": 0o700},
-            {"kind": "ro", "path": INSIDE_IN, "source": str(kdir / "in")},
-            # sockets, results and the kernel's log: a small tmpfs inside the sandbox, so that
-            # no amount of writing reaches the host's disk; the grader reads it through
-            # /proc/<PID 1 of the sandbox>/root (see Kernel.io_path)
-            {"kind": "tmpfs", "path": INSIDE_IO, "options": f"size={self.limits.io_mb}m,mode=700,uid={uid},gid={gid}"},
+            options += ["--ro-bind", str(packages / package), path]
+        options += [
+            # folders bwrap makes on the way get the grader's umask: these two must be readable
+            *("--perms", "0755", "--dir", INSIDE_COURSE, "--perms", "0755", "--dir", os.path.dirname(INSIDE_IN)),
+            "--ro-bind", str(packages / "lib"), f"{INSIDE_COURSE}/lib",
+            "--ro-bind", str(packages / "grading"), f"{INSIDE_COURSE}/grading",
+            "--perms", "0777", "--dir", INSIDE_WORK,
+            "--perms", "0777", "--dir", INSIDE_HOME,
+            "--ro-bind", str(kdir / "in"), INSIDE_IN,
+            # sockets, results and the kernel's log: a small tmpfs inside the sandbox, so that no amount
+            # of writing reaches the host's disk; the grader reads it through /proc/<PID 1>/root
+            # (see Kernel.io_path)
+            "--size", str(self.limits.io_mb * mib), "--perms", "0777", "--tmpfs", INSIDE_IO,
+            "--remount-ro", "/", "--chdir", INSIDE_WORK,
         ]
-        return items
+        return options
 
     def kernel_env(self, lang=None):
         home = INSIDE_HOME if self.mode != "none" else None
@@ -429,9 +458,11 @@ class Sandbox:
         if home:
             env.update({"HOME": home, "MPLCONFIGDIR": f"{home}/.mpl", "IPYTHONDIR": f"{home}/.ipython",
                         "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter/data",
-                        "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter/runtime"})
-        if home:
-            env["PYTHONPATH"] = INSIDE_COURSE          # the student-safe lib and grading
+                        "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter/runtime",
+                        # the notebook's folder first, as the grader's kernels always had it (a module the
+                        # notebook writes there wins over the standard library's one), then the student-safe
+                        # lib and grading; ipykernel_launcher alone puts the folder after the standard library
+                        "PYTHONPATH": f"{INSIDE_WORK}:{INSIDE_COURSE}"})
         if lang:
             env["COURSE_LANG"] = lang
         return env
@@ -440,40 +471,25 @@ class Sandbox:
         return [self.python, "-m", "ipykernel_launcher", "-f", connection_file,
                 "--HistoryManager.enabled=False", "--IPKernelApp.quiet=True"]
 
-    def launch_command(self, kdir, lang=None, group=None, packages=None):
+    def launch_command(self, kdir, lang=None, group=None, packages=None, command=None):
         """(argv, env, cwd, preexec_fn, info) starting a kernel for ``kdir`` in control ``group``,
-        with the ``lib`` and ``grading`` of the folder ``packages`` (default: the student-safe copies)."""
+        with the ``lib`` and ``grading`` of the folder ``packages`` (default: the student-safe copies).
+        ``command`` replaces the kernel's argv (the self-check)."""
         if self.mode == "none":
             return self._launch_unsandboxed(kdir, lang, packages)
+        uid = self.uids.take() if self.mode == "root" else os.getuid()
+        argv = [self.bwrap, *self.bwrap_options(kdir, packages), "--"]
         if self.mode == "root":
-            uid = gid = self.uids.take()
-        else:
-            uid = gid = 0
-        config = {
-            "mode": self.mode,
-            "root": str(kdir / "root"),
-            "layout": self.layout(kdir, uid, gid, packages),
-            "uid": uid, "gid": gid,
-            "rlimits": self.limits.rlimits(),
-            "cwd": INSIDE_WORK,
-            "log": f"{INSIDE_IO}/kernel.log",
-            "argv": self.kernel_argv(f"{INSIDE_IN}/kernel.json"),
-            "env": self.kernel_env(lang),
-            "cgroups": group.procs_files if group is not None else [],
-            "hostname": HOSTNAME,
-        }
-        cfg_path = kdir / "bootstrap.json"
-        _write_json(cfg_path, config, 0o600)
-        # if the grader dies abruptly, unshare dies too (and --kill-child takes the sandbox along)
-        argv = [self.setpriv, "--pdeathsig", "KILL", "--"] if self.setpriv else []
-        argv += [self.unshare]
-        if self.mode == "userns":
-            argv += ["--user", "--map-root-user"]
-        argv += ["--net", "--pid", "--ipc", "--uts", "--fork", "--mount", "--propagation", "private", "--kill-child",
-                 "--", self.python, "-I", "-S", str(BOOTSTRAP), str(cfg_path)]
-        info = {"mode": self.mode, "uid": uid if self.mode == "root" else os.getuid(),
-                "inside_io": INSIDE_IO, "inside_in": INSIDE_IN}
-        return argv, {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, str(kdir), None, info
+            argv += [self.setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        # the kernel's output goes to the sandbox's own log, never to the grader's disk
+        argv += [self.shell, "-c", f'exec "$@" </dev/null >{INSIDE_IO}/kernel.log 2>&1', "kernel",
+                 *(command or self.kernel_argv(f"{INSIDE_IN}/kernel.json"))]
+        rlimits = self.limits.rlimits()
+        if self.mode == "userns":         # the grader's uid: leave room for the processes it already runs
+            rlimits["NPROC"] += _count_processes_of(os.getuid())
+        info = {"mode": self.mode, "uid": uid, "inside_io": INSIDE_IO, "inside_in": INSIDE_IN}
+        return argv, self.kernel_env(lang), str(kdir), _limit_and_join(rlimits, group), info
 
     def _launch_unsandboxed(self, kdir, lang, packages=None):
         io_dir, in_dir = kdir / "io", kdir / "in"
@@ -485,53 +501,45 @@ class Sandbox:
         env.update({"HOME": str(home), "MPLCONFIGDIR": str(home / ".mpl"), "IPYTHONDIR": str(home / ".ipython"),
                     "JUPYTER_CONFIG_DIR": str(home / ".jupyter"), "JUPYTER_DATA_DIR": str(home / "data"),
                     "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-                    "PYTHONPATH": str(packages or self.student_root)})
+                    "PYTHONPATH": f"{work}:{packages or self.student_root}"})
         rlimits = self.limits.rlimits()
         # RLIMIT_NPROC counts every process of the uid: leave room for the ones already running.
         rlimits["NPROC"] += _count_processes_of(os.getuid())
         argv = self.kernel_argv(str(in_dir / "kernel.json"))
-
-        def preexec():
-            import resource
-            for name, value in rlimits.items():
-                resource.setrlimit(getattr(resource, "RLIMIT_" + name), (value, value))
-
         info = {"mode": "none", "uid": os.getuid(), "inside_io": str(io_dir), "inside_in": str(in_dir),
                 "log": str(io_dir / "kernel.log")}
-        return argv, env, str(work), preexec, info
+        return argv, env, str(work), _limit_and_join(rlimits, None), info
 
     def self_check(self):
-        """Start the bootstrap once with a trivial command; raise SandboxError if it fails.
+        """Start a sandbox once with a trivial command; raise SandboxError if it fails.
 
         With control groups, the test sandbox joins one; if that fails the batch
         goes on without them (and the report says why)."""
         if self.mode == "none":
             return
-        problem = self._try_bootstrap(self.new_group())
+        problem = self._try_sandbox(self.new_group())
         if problem is not None and self.cgroups is not None:
             self.cgroup_note = f"{self.cgroups.version} found, but a sandbox could not join it ({problem})"
             self.cgroups.close()
             self.cgroups = None
-            problem = self._try_bootstrap(None)
+            problem = self._try_sandbox(None)
         if problem is not None:
             raise SandboxError(f"the {self.mode} sandbox does not work on this machine: {problem}")
 
-    def _try_bootstrap(self, group):
+    def _try_sandbox(self, group):
         kdir = self.new_kernel_dir()
-        argv, env, cwd, _, info = self.launch_command(kdir, group=group)
-        cfg_path = kdir / "bootstrap.json"
-        import json
-        cfg = json.loads(cfg_path.read_text())
-        expected = info["uid"] if self.mode == "root" else 0
-        cfg["argv"] = [self.python, "-I", "-S", "-c",
-                       f"import os, socket, sys; sys.exit(0 if os.geteuid() == {expected} "
-                       f"and os.path.isdir('{INSIDE_IO}') and os.path.isdir('{INSIDE_COURSE}/grading') "
-                       f"and not os.path.exists('{INSIDE_COURSE}/grading/batch') "
-                       f"and not os.path.exists('{GRADING_DIR}') "
-                       f"and socket.gethostname() == '{HOSTNAME}' else 7)"]
-        _write_json(cfg_path, cfg, 0o600)
+        user = "os.geteuid() != 0" if self.mode == "root" else f"os.geteuid() == {os.getuid()}"
+        check = [self.python, "-I", "-S", "-c",
+                 f"import os, socket, sys; sys.exit(0 if {user} "
+                 "and '\\nCapEff:\\t0000000000000000\\n' in open('/proc/self/status').read() "
+                 f"and os.path.isdir('{INSIDE_IO}') and os.path.isdir('{INSIDE_COURSE}/grading') "
+                 f"and not os.path.exists('{INSIDE_COURSE}/grading/batch') "
+                 f"and not os.path.exists('{GRADING_DIR}') "
+                 f"and socket.gethostname() == '{HOSTNAME}' else 7)"]
+        argv, env, cwd, preexec, info = self.launch_command(kdir, group=group, command=check)
         try:
-            proc = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+            proc = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                                  timeout=30, preexec_fn=preexec)
         except subprocess.TimeoutExpired:
             return "the sandbox self-check timed out"
         finally:
@@ -540,20 +548,46 @@ class Sandbox:
             if group is not None:
                 group.remove()
                 self.cgroups.groups.remove(group)
-        shutil.rmtree(kdir, ignore_errors=True)
+            shutil.rmtree(kdir, ignore_errors=True)
         if proc.returncode == 0:
             return None
         if proc.returncode == 7:
-            return "the kernel would not run as a fresh unprivileged user in the expected file system"
+            return "the kernel would not run as an unprivileged user in the expected file system"
         return proc.stderr.decode(errors="replace").strip()[-500:] or f"exit status {proc.returncode}"
 
 
-def _setpriv_with_pdeathsig():
-    path = shutil.which("setpriv")
-    if not path:
-        return None
-    ok, _ = _run_quiet([path, "--pdeathsig", "KILL", "--", "true"])
-    return path if ok else None
+def _package_folder(name):
+    """The folder of the installed package ``name`` (found without importing it), or None."""
+    import importlib.util
+    spec = importlib.util.find_spec(name)
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    return folders[0] if folders else None
+
+
+def _parent_dirs(path, covered):
+    """bwrap options making the parents of the mount point ``path`` that no bind in ``covered``
+    holds: bwrap would make them mode 0700, closed to the kernel's uid."""
+    missing = []
+    parent = os.path.dirname(path)
+    while parent != "/" and not any(parent == c or parent.startswith(c + "/") for c in covered):
+        missing.append(parent)
+        parent = os.path.dirname(parent)
+    return [option for folder in reversed(missing) for option in ("--perms", "0755", "--dir", folder)]
+
+
+def _limit_and_join(rlimits, group):
+    """The function that runs in the forked child before bwrap (or, unsandboxed, the kernel) starts:
+    resource limits, and the submission's control group, which every later process inherits."""
+    procs_files = group.procs_files if group is not None else []
+
+    def preexec():
+        import resource
+        for name, value in rlimits.items():
+            resource.setrlimit(getattr(resource, "RLIMIT_" + name), (value, value))
+        for path in procs_files:
+            with open(path, "w") as f:
+                f.write("0")
+    return preexec
 
 
 def _install_traces():
@@ -621,136 +655,3 @@ def _short_tempdir(parent=None):
     return tempfile.mkdtemp(prefix="lg-", dir=parent or ("/tmp" if os.path.isdir("/tmp") else None))
 
 
-def _write_json(path, data, mode):
-    import json
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f)
-
-
-class ZygoteChild:
-    """A kernel sandbox forked by the zygote, with the bits of Popen the Kernel uses."""
-
-    def __init__(self, zygote, pid):
-        self.zygote, self.pid = zygote, pid
-        self.returncode = None
-        self._done = threading.Event()
-
-    def _exited(self, code):
-        self.returncode = code
-        self._done.set()
-
-    def poll(self):
-        if self.returncode is None and not self.zygote.alive():
-            self._exited(-9)                 # the zygote died: so did its children (PDEATHSIG)
-        return self.returncode
-
-    def wait(self, timeout=None):
-        if not self._done.wait(timeout):
-            if self.poll() is None:
-                raise subprocess.TimeoutExpired("kernel", timeout)
-        return self.returncode
-
-
-class Zygote:
-    """Client of _zygote.py: one pre-imported process that forks sandboxed kernels."""
-
-    def __init__(self, python, env, log_path, timeout=60):
-        import json
-        self._json = json
-        self._log = open(log_path, "wb")
-        # started by a relative name from its folder, so that no kernel's /proc/self/cmdline names the grader's path
-        self.proc = subprocess.Popen([python, ZYGOTE.name], env=env, cwd=str(ZYGOTE.parent), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._log, start_new_session=True, close_fds=True)
-        self._lock = threading.Lock()
-        self._next = 0
-        self._waiting = {}               # request id -> [Event, answer]
-        self._live = {}                  # pid -> ZygoteChild
-        self._ready = threading.Event()
-        self._reader = threading.Thread(target=self._read, name="zygote-reader", daemon=True)
-        self._reader.start()
-        if not self._ready.wait(timeout) or not self.alive():
-            self.close()
-            raise RuntimeError("the kernel fork server did not start: " + _tail(log_path))
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def _read(self):
-        for line in self.proc.stdout:
-            try:
-                msg = self._json.loads(line)
-            except ValueError:
-                continue
-            if "ready" in msg:
-                self._ready.set()
-            elif "exit" in msg:
-                with self._lock:
-                    child = self._live.pop(msg["exit"], None)
-                if child is not None:
-                    child._exited(msg["code"])
-            elif "id" in msg:
-                with self._lock:
-                    slot = self._waiting.get(msg["id"])
-                    if slot is not None:
-                        if "pid" in msg:
-                            child = ZygoteChild(self, msg["pid"])
-                            self._live[msg["pid"]] = child
-                            slot[1] = child
-                        else:
-                            slot[1] = RuntimeError(msg.get("error", "spawn failed"))
-                        slot[0].set()
-        self._ready.set()
-        with self._lock:
-            children = list(self._live.values())
-            self._live.clear()
-            slots = list(self._waiting.values())
-        for child in children:
-            child._exited(-9)
-        for slot in slots:
-            slot[1] = RuntimeError("the kernel fork server ended")
-            slot[0].set()
-
-    def spawn(self, config_path, log_path, timeout=30):
-        with self._lock:
-            self._next += 1
-            rid = self._next
-            slot = [threading.Event(), None]
-            self._waiting[rid] = slot
-            line = self._json.dumps({"id": rid, "config": str(config_path), "log": str(log_path)}) + "\n"
-            try:
-                self.proc.stdin.write(line.encode())
-                self.proc.stdin.flush()
-            except (OSError, ValueError) as exc:
-                del self._waiting[rid]
-                raise RuntimeError(f"the kernel fork server is gone: {exc}") from None
-        ok = slot[0].wait(timeout)
-        with self._lock:
-            self._waiting.pop(rid, None)
-        if not ok:
-            raise RuntimeError("the kernel fork server did not answer")
-        if isinstance(slot[1], Exception):
-            raise slot[1]
-        return slot[1]
-
-    def close(self):
-        try:
-            self.proc.stdin.close()          # the server kills its children and ends
-        except (OSError, ValueError):
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(self.proc.pid, 9)
-            except OSError:
-                pass
-            self.proc.wait(timeout=10)
-        self._log.close()
-
-
-def _tail(path, n=1500):
-    try:
-        return pathlib.Path(path).read_text(errors="replace")[-n:].strip()
-    except OSError:
-        return ""
