@@ -37,9 +37,9 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from course_i18n import LANGUAGES as LANGS  # noqa: E402
 from grading.batch import Limits, Options, grade_batch  # noqa: E402
 
-LANGS = ("zh", "en", "ru")
 NOISY_SECONDS = 45
 NOISY = f"""import os, time
 for _ in range(56):
@@ -63,7 +63,7 @@ def make_course_batch(dest, count):
     for i in range(count):
         d = dest / f"student{i:03d}"
         d.mkdir(parents=True)
-        for nb in notebooks[LANGS[i % 3]]:
+        for nb in notebooks[LANGS[i % len(LANGS)]]:
             shutil.copy(nb, d / nb.name)
     return len(notebooks["en"])
 

@@ -31,33 +31,53 @@ from dataclasses import dataclass
 
 import numpy as np
 
-LANGUAGES = ("zh", "en", "ru")
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+from course_i18n.catalogue import texts
+
 MAX_STATES = 5000          # the data of one figure stays well under 100 kB
 SEPARATOR = "|"            # between the strings of one state in the JSON data
 
 # Shared by the Jupyter table and the static figure; colours are translucent,
 # so they read on a light and on a dark background.  The last rule shows only
-# the words in the page's language.
+# the words in the page's language (English where the page says no other).
+_OTHERS = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
 STYLE = (
     ".cx-table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.4em 0}"
     ".cx-table th,.cx-table td{padding:.3em .6em;border-bottom:1px solid rgba(128,128,128,.4);"
     "text-align:right;vertical-align:top}"
     ".cx-table th[scope=row]{text-align:left}.cx-table thead th{text-align:center}"
     ".cx-zero{background:rgba(40,167,69,.22)}.cx-moved{background:rgba(240,120,40,.26)}"
-    "html:not(:lang(zh)) .cx [lang=zh],html:not(:lang(ru)) .cx [lang=ru],"
-    "html:lang(zh) .cx [lang=en],html:lang(ru) .cx [lang=en]{display:none}"
+    + ",".join([f"html:not(:lang({lang})) .cx [lang={lang}]" for lang in _OTHERS]
+               + [f"html:lang({lang}) .cx [lang={SOURCE_LANGUAGE}]" for lang in _OTHERS]) + "{display:none}"
 )
 
-STATIC_NOTE = {
-    "zh": "控件需要 JavaScript 才能使用；表格显示的是上面控件当前所设的状态。",
-    "en": "The controls need JavaScript; the table shows the state the controls above are set to.",
-    "ru": "Элементы управления работают только с JavaScript; таблица показывает состояние, в котором стоят элементы управления выше.",
-}
+# The figures' words, in English; the catalogues of course_i18n translate them.  A figure carries them
+# in every language, and the page shows its own (STYLE).
+TEXTS = texts("figures.interactive", {
+    "static_note": "The controls need JavaScript; the table shows the state the controls above are set to.",
+    "last_row_legend": "Only the last row X[{last}] changes",
+    "last_row_caption": "Largest change of each output row, max|ΔY[i]|, compared with X unchanged. Green: exactly 0; "
+                        "orange: changed.",
+    "head_costs_legend": "Heads H, width D, positions T",
+    "head_costs_caption": "What one causal multi-head attention layer costs, B = 1, float32 (lib.costs.head_costs)",
+    "cost_head_width": "head width D/H",
+    "cost_parameters": "parameters (W_Q, W_K, W_V, W_O)",
+    "cost_attention_entries": "attention weights stored",
+    "cost_attention_bytes": "attention-table memory",
+    "cost_matmul": "matrix products",
+    "cost_softmax": "softmax operations",
+})
+STATIC_NOTE = TEXTS["static_note"]
 
 
 def _words(texts, tag="span"):
     """One element per language, for the page to pick its own."""
     return "".join(f'<{tag} lang="{lang}">{html.escape(texts[lang])}</{tag}>' for lang in LANGUAGES)
+
+
+def _filled(text, **fields):
+    """``{lang: text}`` with ``fields`` filled in, in every language."""
+    return {lang: sentence.format(**fields) for lang, sentence in text.items()}
 
 
 @dataclass(frozen=True)
@@ -261,32 +281,21 @@ def last_row_experiment(X, attentions, step=0.5, steps=3, moved=2):
     names = [f"<code>{html.escape(f.__name__).replace('_', '_<wbr>')}</code>" for f in attentions]
     head = [["", ("max|ΔY[i]|", len(attentions))], ["i"] + names]
     rows = [[str(i)] + [n * T + i for n in range(len(attentions))] for i in range(T)]
-    legend = {
-        "zh": f"只改最后一行 X[{T - 1}]",
-        "en": f"Only the last row X[{T - 1}] changes",
-        "ru": f"Меняется только последняя строка X[{T - 1}]",
-    }
-    caption = {
-        "zh": "每行输出的最大变化 max|ΔY[i]|（与 X 未改动时相比）。绿色：恰好为 0；橙色：变了。",
-        "en": "Largest change of each output row, max|ΔY[i]|, compared with X unchanged. Green: exactly 0; orange: changed.",
-        "ru": "Наибольшее изменение каждой строки выхода, max|ΔY[i]|, по сравнению с исходным X. "
-              "Зелёный — ровно 0, оранжевый — изменилась.",
-    }
+    legend = _filled(TEXTS["last_row_legend"], last=T - 1)
     shown = (steps + moved,) + (steps,) * (D - 1)
-    figure = Figure("last-row", controls, states, head, rows, legend, caption,
+    figure = Figure("last-row", controls, states, head, rows, legend, TEXTS["last_row_caption"],
                     marked=range(len(attentions) * T), shown=shown)
     figure.changes = {f.__name__: change for f, change in zip(attentions, changes)}   # name -> (states, T)
     return figure
 
 
 HEAD_COST_ROWS = [
-    ("d", {"zh": "每个头的宽度 D/H", "en": "head width D/H", "ru": "ширина головы D/H"}),
-    ("4·D²", {"zh": "参数量（W_Q、W_K、W_V、W_O）", "en": "parameters (W_Q, W_K, W_V, W_O)",
-              "ru": "параметры (W_Q, W_K, W_V, W_O)"}),
-    ("B·H·T²", {"zh": "存下的注意力权重个数", "en": "attention weights stored", "ru": "хранимые веса внимания"}),
-    ("MiB (float32)", {"zh": "注意力表的内存", "en": "attention-table memory", "ru": "память под таблицы внимания"}),
-    ("GFLOP (matmul)", {"zh": "矩阵乘法", "en": "matrix products", "ru": "матричные умножения"}),
-    ("Mop (softmax)", {"zh": "softmax 的运算", "en": "softmax operations", "ru": "операции softmax"}),
+    ("d", TEXTS["cost_head_width"]),
+    ("4·D²", TEXTS["cost_parameters"]),
+    ("B·H·T²", TEXTS["cost_attention_entries"]),
+    ("MiB (float32)", TEXTS["cost_attention_bytes"]),
+    ("GFLOP (matmul)", TEXTS["cost_matmul"]),
+    ("Mop (softmax)", TEXTS["cost_softmax"]),
 ]
 
 
@@ -313,12 +322,5 @@ def head_cost_table(H, D, T, start):
                        f"{c['attention_bytes'] / 2**20:,.1f}", f"{c['matmul_flops'] / 1e9:,.3f}",
                        f"{c['softmax_ops'] / 1e6:,.1f}"])
 
-    legend = {"zh": "头数 H、宽度 D、位置数 T", "en": "Heads H, width D, positions T",
-              "ru": "Головы H, ширина D, позиции T"}
-    caption = {
-        "zh": "一层因果多头注意力的代价，B = 1，float32（lib.costs.head_costs）",
-        "en": "What one causal multi-head attention layer costs, B = 1, float32 (lib.costs.head_costs)",
-        "ru": "Затраты одного слоя причинного многоголового внимания, B = 1, float32 (lib.costs.head_costs)",
-    }
     rows = [[header, k] for k, header in enumerate(HEAD_COST_ROWS)]
-    return Figure("head-costs", controls, states, None, rows, legend, caption)
+    return Figure("head-costs", controls, states, None, rows, TEXTS["head_costs_legend"], TEXTS["head_costs_caption"])

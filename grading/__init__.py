@@ -14,7 +14,8 @@ never imports this package):
 * :mod:`grading.models` — the small seeded test models the tests are built on
   (the only part of this package a grading sandbox holds);
 * :mod:`grading.references` — reference answers not already in ``lib``;
-* :mod:`grading.feedback` — every learner-facing sentence, in zh / en / ru;
+* :mod:`grading.feedback` — every learner-facing sentence, in English under a key
+  (the other languages: the catalogues of :mod:`course_i18n`);
 * :mod:`grading.usage` — whether a function calls a reference answer, decided
   from the notebook's source;
 * :mod:`grading.batch` — the instructors' batch grader (``python -m grading``):

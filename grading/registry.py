@@ -11,16 +11,16 @@ defines::
 :func:`exercise` takes, besides ``id``, ``function`` (the name the learner
 defines) and ``points``:
 
-* ``title`` — ``L(zh, en, ru)``, the exercise's heading in three languages;
+* ``title`` — the exercise's heading, in English;
 * ``reference`` — the callable computing the expected result (from ``lib`` or
   :mod:`grading.references`); it runs in the grader only;
 * ``public`` — ``() -> [Case]``: the tests ``check()`` runs in the notebook, each
-  with a localised ``label``;
+  with a ``label`` in English;
 * ``hidden`` — ``(numpy Generator) -> [Case]``: the tests the grader adds, a
   pure function of the random generator, each with a ``kind``;
 * ``hidden_kinds`` — ``{kind: Kind(label, like=public case name)}``: what each
-  kind of hidden test checks, in three languages, and the public test closest
-  to it (feedback on a hidden test names the property, never its values);
+  kind of hidden test checks, in English, and the public test closest to it
+  (feedback on a hidden test names the property, never its values);
 * ``forbidden`` — dotted names of library functions the learner's function
   must not call (its reference is always forbidden, see :mod:`grading.usage`);
 * ``forbidden_methods`` — names of methods it must not call on any object
@@ -28,6 +28,12 @@ defines) and ``points``:
 * ``forbidden_modules`` — top-level packages it must not touch at all
   (``("numpy", "lib")`` for an exercise in pure Python);
 * ``rtol``, ``atol``, ``exact_zeros`` — comparison settings (see :mod:`grading.compare`).
+
+Titles and labels are written in English only; the registry makes each a
+:class:`course_i18n.catalogue.Text` (``{lang: text}`` in every language of the course)
+under a key built from the exercise's id and the test's or kind's name
+(:func:`text_key`), so their translations live in the catalogues
+``course_i18n/locales/<lang>/LC_MESSAGES/course.po`` (``tools/i18n.py``).
 
 Case setups build their models with ``from grading import models as m``
 (:mod:`grading.models` is the one part of the package a sandbox holds).
@@ -41,25 +47,38 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from course_i18n import LANGUAGES
+from course_i18n.catalogue import Text, text
+
 from .compare import compare_values
 from .values import ArgumentChanged, Raised, changed_argument, resolve, snapshot_arguments
 
-__all__ = ["Exercise", "Kind", "L", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
+__all__ = ["Exercise", "Kind", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
            "total_points", "texts", "LANGUAGES"]
 
-LANGUAGES = ("zh", "en", "ru")
 
 
-def L(zh, en, ru):
-    """A text in the course's three languages (in the order zh, en, ru)."""
-    return {"zh": zh, "en": en, "ru": ru}
+def text_key(exercise_id, what, name=None):
+    """The catalogue key of an exercise's text: its ``title``, a public ``test``'s label or a
+    hidden ``kind``'s label (``grading.exercise.mask-2.test.empty-row``)."""
+    return ".".join(["grading.exercise", exercise_id, what] + ([name] if name else []))
+
+
+def _translated(key, english, where):
+    if isinstance(english, Text):
+        return english
+    if not isinstance(english, str):
+        raise TypeError(f"{where}: write the text in English, as a str (its translations are in the "
+                        f"catalogues, tools/i18n.py); got {type(english).__name__}")
+    return text(key, english)
 
 
 @dataclass(frozen=True)
 class Kind:
-    """What one kind of hidden test checks: ``label`` (three languages) and the
-    name of the public test that checks the same property (``like``, optional)."""
-    label: dict
+    """What one kind of hidden test checks: ``label`` (in English; in every language once its
+    exercise is declared) and the name of the public test that checks the same property
+    (``like``, optional)."""
+    label: object
     like: str = None
 
 
@@ -91,7 +110,12 @@ class Exercise:
     forbidden_modules: tuple = ()       # top-level packages it must not use at all (pure-Python exercises)
 
     def public_cases(self):
-        return self.make_public()
+        cases = self.make_public()
+        for case in cases:
+            if case.label is not None:
+                case.label = _translated(text_key(self.id, "test", case.name), case.label,
+                                         f"{self.id}: the label of test {case.name!r}")
+        return cases
 
     def hidden_cases(self, seed):
         """The hidden tests for ``seed`` (the grader's secret seed, or a practice seed)."""
@@ -161,11 +185,11 @@ def exercise(*, id, function, points, title, reference, public, hidden, hidden_k
     """Declare one exercise (see the module docstring); ``notebook`` defaults to the spec module's."""
     if not callable(reference):
         raise TypeError(f"{id}: the reference must be a function, got {type(reference).__name__}")
-    for lang in LANGUAGES:
-        if not (title or {}).get(lang):
-            raise ValueError(f"{id}: the title has no {lang} text")
+    title = _translated(text_key(id, "title"), title, f"{id}: the title")
+    kinds = {name: Kind(_translated(text_key(id, "kind", name), kind.label, f"{id}: the label of kind {name!r}"),
+                        kind.like) for name, kind in (hidden_kinds or {}).items()}
     return Exercise(id=id, notebook=notebook, function=function, points=int(points), reference=reference,
-                    title=dict(title), make_public=public, make_hidden=hidden, hidden_kinds=dict(hidden_kinds or {}),
+                    title=title, make_public=public, make_hidden=hidden, hidden_kinds=kinds,
                     rtol=rtol, atol=atol, exact_zeros=exact_zeros, forbidden=tuple(forbidden),
                     forbidden_methods=tuple(forbidden_methods), forbidden_modules=tuple(forbidden_modules))
 
@@ -198,8 +222,9 @@ def total_points():
 
 
 def texts(exercises=None):
-    """``(where, {zh, en, ru})`` for every text of the exercises a learner reads: each
-    title, public test label and hidden kind label (tests/test_glossary.py checks them)."""
+    """``(where, Text)`` for every text of the exercises a learner reads: each title, public
+    test label and hidden kind label (tests/test_glossary.py checks them; tools/i18n.py
+    extract calls it so that every one is made)."""
     for ex in (EXERCISES if exercises is None else exercises).values():
         yield f"{ex.id} title", ex.title
         for case in ex.public_cases():

@@ -58,7 +58,7 @@ class Case:
     """One call of the learner's function: ``func(*args, **kwargs)`` after ``setup``.
 
     ``name`` is a short language-neutral slug (it names the test in reports);
-    ``label`` is what a learner reads, ``{"zh": ..., "en": ..., "ru": ...}``
+    ``label`` is what a learner reads: written in English, a ``{lang: text}`` once its exercise translates it
     (public tests); ``kind`` names the property a hidden test checks, a key of
     its exercise's ``hidden_kinds`` (hidden tests never show their values).
     """

@@ -42,25 +42,25 @@ from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
 
+from course_i18n import LANGUAGES
+from course_i18n.catalogue import texts
+
 SECTION_REF = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
-NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:zh|en|ru)/)?((ex)?(\d\d)_[a-z0-9_]+)(?:\.ipynb)?$")
+NOTEBOOK_NAME = re.compile(r"^(?:(chapters|exercises|solutions)/(?:" + "|".join(LANGUAGES) + r")/)?"
+                           r"((ex)?(\d\d)_[a-z0-9_]+)(?:\.ipynb)?$")
 SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw,
                nodes.reference, nodes.FixedTextElement, addnodes.pending_xref, nodes.caption)
 
-WORDS = {
-    "figure": {"zh": "图 {n}", "en": "Figure {n}", "ru": "Рисунок {n}"},
-    "exercises_end": {"zh": "本节的练习：", "en": "Exercises for this section: ",
-                      "ru": "Упражнения к этому разделу: "},
-    "solutions": {"zh": "参考解答：", "en": "Solutions: ", "ru": "Решения: "},
-    "exercises": {"zh": "练习：", "en": "Exercises: ", "ru": "Упражнения: "},
-    "practises": {"zh": "本练习对应的小节：", "en": "Sections practised here: ",
-                  "ru": "Разделы, которые здесь отрабатываются: "},
-    "sep": {"zh": "；", "en": "; ", "ru": "; "},
-    "list_sep": {"zh": "、", "en": ", ", "ru": ", "},
-    "panel": {"zh": "同一幅图的第 {n} 块（共 {total} 块），图的说明见第 1 块",
-              "en": "Panel {n} of {total} of the same figure, described with panel 1",
-              "ru": "Панель {n} из {total} того же рисунка; описание — у панели 1"},
-}
+WORDS = texts("site.book.words", {
+    "figure": "Figure {n}",
+    "exercises_end": "Exercises for this section: ",
+    "solutions": "Solutions: ",
+    "exercises": "Exercises: ",
+    "practises": "Sections practised here: ",
+    "sep": "; ",
+    "list_sep": ", ",
+    "panel": "Panel {n} of {total} of the same figure, described with panel 1",
+})
 
 
 def _word(app, key, **fmt):

@@ -32,6 +32,8 @@ from sphinx import locale
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 
+from course_i18n.catalogue import text
+
 HERE = Path(__file__).resolve().parent
 booktheme = get_translation("booktheme")
 
@@ -137,9 +139,8 @@ def add_launch_buttons(app, pagename, templatename, context, doctree):
     header_buttons.insert(position, group)
 
 
-WHEEL_TOOLTIP = {"zh": "课程代码包（在课程之外运行本笔记本时用 %pip 安装）",
-                 "en": "The course's package (to %pip install when running this notebook outside the course)",
-                 "ru": "Пакет курса (для %pip install, если блокнот запускается вне курса)"}
+WHEEL_TOOLTIP = text("site.download.wheel_tooltip",
+                     "The course's package (to %pip install when running this notebook outside the course)")
 
 
 def add_wheel_download(app, pagename, templatename, context, doctree):
@@ -153,7 +154,7 @@ def add_wheel_download(app, pagename, templatename, context, doctree):
         return
     group.setdefault("buttons", []).append({
         "type": "link", "text": ".whl", "url": context["pathto"](f"_static/{wheel}", 1),
-        "tooltip": WHEEL_TOOLTIP.get(app.config.course_lang, WHEEL_TOOLTIP["en"]),
+        "tooltip": WHEEL_TOOLTIP[app.config.course_lang],
         "icon": "fas fa-download", "label": "download-wheel-button"})
 
 

@@ -28,7 +28,7 @@ from grading.batch import codec  # noqa: E402
 from grading.batch.runner import Course  # noqa: E402
 from grading.exercises import EXERCISES, Case, Opaque, Raised, Ref, check, library_use  # noqa: E402
 from grading.feedback import detect_language, set_language  # noqa: E402
-from grading.registry import Kind, L, exercise, load_specs  # noqa: E402
+from grading.registry import Kind, exercise, load_specs  # noqa: E402
 from tools.build_notebooks import course_package, course_wheel, fill_placeholders  # noqa: E402
 from tools.nbsource import (EXERCISE_TAG, LANGUAGES, SOLUTION_BEGIN, SOLUTION_END, SOLUTION_TAG, STUB,  # noqa: E402
                             exercise_cells, exercise_code, load, solution_blocks, solution_cells)
@@ -202,15 +202,17 @@ def test_every_test_is_named_in_three_languages(exercise_id):
 
 
 def test_specs_refuse_incomplete_declarations(tmp_path, monkeypatch):
-    with pytest.raises(ValueError, match="no ru text"):
-        exercise(id="x-1", function="f", points=1, title=L("甲", "A", ""), reference=abs, public=list, hidden=list)
+    with pytest.raises(ValueError, match="English of 'grading.exercise.x-1.title' is empty"):
+        exercise(id="x-1", function="f", points=1, title=" ", reference=abs, public=list, hidden=list)
+    with pytest.raises(TypeError, match="x-1: the title: write the text in English"):
+        exercise(id="x-1", function="f", points=1, title={"en": "A"}, reference=abs, public=list, hidden=list)
     with pytest.raises(TypeError, match="reference must be a function"):
-        exercise(id="x-1", function="f", points=1, title=L("甲", "A", "А"), reference="abs", public=list, hidden=list)
+        exercise(id="x-1", function="f", points=1, title="A", reference="abs", public=list, hidden=list)
     pkg = tmp_path / "fake_specs"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    body = ("from grading.registry import L, exercise\nNOTEBOOK = 'exNN'\n"
-            "EXERCISES = [exercise(id='dup-1', function='f', points=1, title=L('甲', 'A', 'А'), reference=abs, "
+    body = ("from grading.registry import exercise\nNOTEBOOK = 'exNN'\n"
+            "EXERCISES = [exercise(id='dup-1', function='f', points=1, title='A', reference=abs, "
             "public=list, hidden=list)]\n")
     (pkg / "a.py").write_text(body)
     (pkg / "b.py").write_text(body)

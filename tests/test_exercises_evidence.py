@@ -16,6 +16,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from course_i18n import LANGUAGES
 from grading import usage
 from grading.cells import prepare_cell
 from grading.exercises import EXERCISES, check
@@ -132,7 +133,7 @@ def numpy_attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     return np.array(rows).tolist()
 
 
-@pytest.mark.parametrize("lang", ["zh", "en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_refusal_is_explained_in_the_notebook_language(lang, capsys):
     check("evidence-1", numpy_attention_py, lang=lang)
     out = capsys.readouterr().out

@@ -18,7 +18,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools.nbsource import LANGUAGES, _comments, load, tagged_parts  # noqa: E402
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
+from tools.nbsource import _comments, load, tagged_parts  # noqa: E402
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
 
@@ -28,7 +29,7 @@ def forbidden_words():
     table = text.split("### Words we do not use", 1)[1]
     rows = []
     for line in table.splitlines():
-        match = re.match(r"\|\s*(zh|en|ru)\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
+        match = re.match(r"\|\s*(" + "|".join(LANGUAGES) + r")\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
         if match:
             lang, pattern, instead = (g.replace("\x00", "|") for g in match.groups())
             markdown_only = instead.startswith("[Markdown]")
@@ -108,12 +109,18 @@ def message_texts():
             for catalogue in _catalogues(value):
                 for lang in LANGUAGES:
                     yield f"{name}.{attr}", lang, catalogue[lang], "message"
-    from grading.registry import texts     # exercise titles, test labels, hidden kinds (grading/specs/)
-    for where, catalogue in texts():
-        for lang in LANGUAGES:
-            yield f"grading.specs {where}", lang, catalogue[lang], "message"
-    for lang, folder in (("zh", "zh_CN"), ("ru", "ru")):
-        for po in sorted((ROOT / "site" / "locale" / folder / "LC_MESSAGES").glob("*.po")):
+    # the interface catalogues: exercise titles and labels, the landing page, the quiz's words, ...
+    from course_i18n.catalogue import DOMAIN, LOCALES_DIR, read_po
+    for entry in read_po(LOCALES_DIR / f"{DOMAIN}.pot"):
+        if entry["msgid"]:
+            yield f"course_i18n [{entry['msgctxt']}]", SOURCE_LANGUAGE, entry["msgid"], "message"
+    for lang in LANGUAGES:
+        path = LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        for entry in read_po(path) if path.exists() else ():
+            if entry["msgstr"]:
+                yield f"{path.relative_to(ROOT)} [{entry['msgctxt']}]", lang, entry["msgstr"], "message"
+    for lang in LANGUAGES:
+        for po in sorted((ROOT / "site" / "locale" / language(lang).locale / "LC_MESSAGES").glob("*.po")):
             for match in re.finditer(r'^msgstr "(.*)"$', po.read_text(encoding="utf-8"), re.M):
                 yield str(po.relative_to(ROOT)), lang, match.group(1), "message"
 

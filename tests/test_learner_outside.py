@@ -20,6 +20,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGES  # noqa: E402
 from tools.build_notebooks import course_package, course_wheel  # noqa: E402
 
 pytestmark = pytest.mark.heavy
@@ -57,7 +58,7 @@ def fresh(tmp_path_factory):
 
 
 def test_the_committed_notebooks_name_the_wheel_or_the_repository():
-    for lang in ("zh", "en", "ru"):
+    for lang in LANGUAGES:
         cell, note = first_cell(lang)
         assert cell.startswith(f'COURSE_LANGUAGE = "{lang}"')
         assert f'`%pip install "{course_package()}"`' in note
@@ -81,6 +82,7 @@ def test_a_downloaded_notebook_installs_the_course_with_the_line_its_note_gives(
     assert after.returncode == 0 and "Traceback" not in after.stdout + after.stderr, after.stderr[-3000:]
     assert f"course at {venv}" in after.stdout                               # installed into the kernel's Python
     assert "mask-1" in after.stdout                                          # check() answers
+    assert "одна позиция" in after.stdout             # in Russian: the wheel holds the catalogues (course_i18n)
 
 
 def test_binder_installs_only_what_the_notebooks_need_as_an_editable_install():

@@ -22,12 +22,12 @@ import sys
 import pytest
 
 from conftest import slowdown
+from course_i18n import LANGUAGES as LANGS
 from grading.exercises import EXERCISES
 from mistakes import entries
 from test_mistakes import GRADER_SEEDS, outcome
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LANGS = ("zh", "en", "ru")
 SEED = GRADER_SEEDS[0]
 pytestmark = pytest.mark.heavy
 

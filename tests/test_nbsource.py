@@ -65,7 +65,14 @@ def test_alt_text_reaches_the_notebook_of_each_language_and_exercises_keep_it():
     (_, exercise), = exercise_cells(src.cells)
     assert "raise NotImplementedError" in exercise.text["ru"]
     assert exercise.lang_metadata["ru"]["mystnb"]["image"]["alt"] == "возрастающая линия"
-    with pytest.raises(ValueError, match="alt must be dict"):
+    with pytest.raises(ValueError, match="alt must be a dict with a text per language"):
         src.code("x = 1", alt="no languages")
     with pytest.raises(ValueError, match="alt text for ru is empty"):
         src.code("x = 1", alt=dict(zh="甲", en="a", ru=" "))
+
+
+def test_markdown_needs_a_text_in_every_language_and_no_other():
+    with pytest.raises(ValueError, match="markdown cell 0 has no ru text"):
+        Source().md(zh="甲", en="a")
+    with pytest.raises(ValueError, match=r"de is not a language of the course \(zh, en, ru\)"):
+        Source().md(zh="甲", en="a", ru="а", de="ein")

@@ -22,10 +22,11 @@ sys.path.insert(0, str(ROOT / "site"))
 from tools import build_site  # noqa: E402
 
 import course_site  # noqa: E402
+from course_i18n import LANGUAGE_TABLE, LANGUAGES, SOURCE_LANGUAGE  # noqa: E402
 
 BASE = build_site.load_yaml(ROOT / "_config.yml")
 TOC = build_site.load_yaml(ROOT / "_toc.yml")
-EXPECTED = {"zh": ("zh_CN", "zh-CN"), "en": ("en", "en"), "ru": ("ru", "ru")}
+EXPECTED = {lang.code: (lang.locale, lang.html_lang) for lang in LANGUAGE_TABLE}
 
 
 def _derive(lang, base=BASE):
@@ -36,11 +37,11 @@ def _derive(lang, base=BASE):
 
 def test_three_languages_from_one_config():
     langs = build_site.site_languages(BASE)
-    assert [s["code"] for s in langs] == ["zh", "en", "ru"]
+    assert [s["code"] for s in langs] == list(LANGUAGES)        # _config.yml follows course_i18n
     for spec in langs:
         assert (spec["sphinx_language"], spec["html_lang"]) == EXPECTED[spec["code"]]
         assert spec["title"] and spec["label"]
-    assert len({s["title"] for s in langs}) == 3
+    assert len({s["title"] for s in langs}) == len(LANGUAGES)
 
 
 @pytest.mark.parametrize("lang", sorted(EXPECTED))
@@ -64,7 +65,7 @@ def test_derived_config(lang):
     if lang != "en":
         assert theme["search_bar_text"] != "Search this book..."
     assert sc["course_lang"] == lang
-    assert [item["code"] for item in sc["course_languages"]] == ["zh", "en", "ru"]
+    assert [item["code"] for item in sc["course_languages"]] == list(LANGUAGES)
 
 
 def test_launch_buttons_follow_the_repository_url():
@@ -160,7 +161,7 @@ def test_vendor_file_patterns():
 
 
 def test_every_translation_catalog_compiles(tmp_path):
-    for lang in ("zh_CN", "ru"):
+    for lang in (lang.locale for lang in LANGUAGE_TABLE if lang.code != SOURCE_LANGUAGE):
         build_site.compile_catalogs(lang, tmp_path)
         out = tmp_path / lang / "LC_MESSAGES"
         assert (out / "sphinx.mo").stat().st_size > 0 and (out / "booktheme.mo").stat().st_size > 0

@@ -33,12 +33,12 @@ import re
 
 import pytest
 
+from course_i18n import LANGUAGES
 from figures import plots
 
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
 
-LANGUAGES = ("zh", "en", "ru")
 CHAPTERS = ("00_start", "01_allowed_set", "02_heads", "03_positions", "04_causality", "05_cache", "06_evidence", "07_decoder")
 MIN_PX = 10
 PLOT_TEXT_PX = plots.TEXT * 100 / 72

@@ -76,6 +76,10 @@ import yaml
 sys.modules.setdefault("rfc3987_syntax", None)
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:            # course_i18n, and the site's extensions that import it
+    sys.path.insert(0, str(ROOT))
+from course_i18n.catalogue import texts  # noqa: E402
+
 SITE_SRC = ROOT / "site"
 VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked from them (shared by every build dir)
 VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in _static/vendor/...
@@ -111,9 +115,15 @@ use_build_dir(ROOT / "_build")
 KINDS = ("chapters", "exercises", "solutions")
 EXECUTED_KINDS = ("chapters", "solutions")   # committed with outputs; errors there fail the build
 
-SWITCHER_LABEL = {"zh": "语言", "en": "Language", "ru": "Язык"}
-# myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
-CODE_PROMPTS = {"zh": ("显示代码", "隐藏代码"), "en": ("Show code", "Hide code"), "ru": ("Показать код", "Скрыть код")}
+# The site's own words, in English; the catalogues of course_i18n translate them.
+WORDS = texts("site.build", {
+    "switcher_label": "Language",
+    # myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
+    "show_code": "Show code",
+    "hide_code": "Hide code",
+    # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5, CONTRIBUTING.md)
+    "range_dash": "–",
+})
 
 
 # --------------------------------------------------------------------------- config
@@ -272,8 +282,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
                               for s in langs]
     sc["course_docs"] = {k: sorted(v) for k, v in docs.items()}
     sc["course_roots"] = dict(roots)
-    sc["course_switcher_label"] = SWITCHER_LABEL.get(lang, "Language")
-    sc["nb_code_prompt_show"], sc["nb_code_prompt_hide"] = CODE_PROMPTS.get(lang, CODE_PROMPTS["en"])
+    sc["course_switcher_label"] = WORDS["switcher_label"][lang]
+    sc["nb_code_prompt_show"], sc["nb_code_prompt_hide"] = WORDS["show_code"][lang], WORDS["hide_code"][lang]
     sc["course_locale_dir"] = str(stage / "locale")
     sc["course_assets_version"] = site_assets_digest(spec["sphinx_language"])
     sc["course_nb_output_folder"] = str(NB_OUTPUTS / lang)
@@ -800,6 +810,9 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
     """The landing page (site/landing.html rendered): what the course is, in every language."""
     import jinja2
     from markupsafe import Markup
+    if str(SITE_SRC) not in sys.path:
+        sys.path.insert(0, str(SITE_SRC))
+    from landing_texts import landing_texts
     docs = docs or {}
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(SITE_SRC)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
@@ -820,9 +833,11 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
             "exercises": f"{code}/{exercises[0]}.html" if exercises else "",
             "solutions": f"{code}/{solutions[0]}.html" if solutions else "",
             "sections": max(numbers) if numbers else 0,
-            # Chinese writes ranges with ～ (CONTRIBUTING.md), the others with an en dash.
-            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], "～" if code == "zh" else "–"),
+            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], WORDS["range_dash"][code]),
         })
+        kind, _, name = roots[code].partition("/")
+        items[-1]["texts"] = landing_texts(code, {**items[-1], "binder_url": binder_url,
+                                                  "notebook": f"{kind}/{code}/{name}.ipynb"})
     targets = json.dumps({i["code"]: i["start"] for i in items})
     return env.get_template("landing.html").render(
         languages=items, targets=Markup(targets), favicon="_static/favicon.svg",

@@ -8,7 +8,7 @@ Where ``lib`` decides what a diagram shows, the diagram asks ``lib``: which
 (query, key) pairs are allowed comes from ``lib.attention.causal_future``,
 which feature lands in which head from ``lib.attention.split_heads``, which
 rows of E and P are added from the rule of ``lib.positions.embed``.  Words
-come from the tables ``WORDS`` (zh, en, ru) below; the alt text of each
+come from the tables ``WORDS`` below (English; the catalogues of course_i18n translate them); the alt text of each
 diagram (``ALT``) also becomes its SVG ``<title>``.
 
 Sizes: every drawing is 420 units wide and no text is under 14 units, so in
@@ -36,9 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lib.attention import causal_future, split_heads  # noqa: E402
 from lib.positions import embed  # noqa: E402
+from course_i18n import LANGUAGE_TABLE, LANGUAGES  # noqa: E402
+from course_i18n.catalogue import texts  # noqa: E402
 
-LANGUAGES = ("zh", "en", "ru")
-HTML_LANG = {"zh": "zh-CN", "en": "en", "ru": "ru"}
+HTML_LANG = {lang.code: lang.html_lang for lang in LANGUAGE_TABLE}
 WIDTH = 420
 SCALE = 1.25                # shown size on a wide screen, relative to the units
 MIN_FONT = 14
@@ -237,175 +238,95 @@ class Drawing:
 
 # --------------------------------------------------------------------------- words
 
-def words(zh, en, ru):
-    return {"zh": zh, "en": en, "ru": ru}
-
-
 TOKENS = ["<bos>", "春", "风", "春", "雨"]           # 春风春雨, "spring wind, spring rain"
 
 WORDS = {
-    "allowed_pairs": {
-        "square": words("tq = tk = 5：查询 i 读取键 j ≤ i", "tq = tk = 5: query i reads keys j ≤ i",
-                        "tq = tk = 5: запрос i читает ключи j ≤ i"),
-        "key": words("键 j", "key j", "ключ j"),
-        "query": words("查询 i", "query i", "запрос i"),
-        "cache": words("缓存了 3 个位置之后：tq = 2 个新查询，tk = 5 个键",
-                       "After a cache of 3 positions: tq = 2 new queries, tk = 5 keys",
-                       "После кэша из 3 позиций: tq = 2 новых запроса, tk = 5 ключей"),
-        "cached": words("已在缓存中", "in the cache", "уже в кэше"),
-        "new": words("新的", "new", "новые"),
-        "position": words("位置 {p}", "position {p}", "позиция {p}"),
-        "shift": words("查询 i 位于位置 tk − tq + i，读取键 j ≤ tk − tq + i：三角形的右下角",
-                       "Query i stands at position tk − tq + i and reads keys j ≤ tk − tq + i: "
-                       "the bottom-right corner of the triangle",
-                       "Запрос i стоит в позиции tk − tq + i и читает ключи j ≤ tk − tq + i: "
-                       "правый нижний угол треугольника"),
-        "legend_allowed": words("许可：可以读取（allowed = True）", "allowed: may read (allowed = True)",
-                                "разрешено: читать можно (allowed = True)"),
-        "legend_future": words("未来：禁止读取（future = True）", "future: forbidden (future = True)",
-                               "будущее: читать нельзя (future = True)"),
-        "legend_target": words("查询 i 的目标 = 输入 i + 1", "target of query i = input i + 1",
-                               "целевая метка запроса i = вход i + 1"),
-    },
-    "one_head": {
-        "head": words("一个头 h：W_Q、W_K、W_V 是它自己的 D × d 列块", "one head h: W_Q, W_K, W_V are its own D × d blocks",
-                      "одна голова h: W_Q, W_K, W_V — её собственные блоки D × d"),
-        "x": words("输入，每个位置一行", "inputs, one row per position", "входы, по строке на позицию"),
-        "q": words("查询", "queries", "запросы"),
-        "k": words("键", "keys", "ключи"),
-        "v": words("值", "values", "значения"),
-        "s": words("分数：每个查询与每个键", "scores: every query with every key", "оценки: каждый запрос с каждым ключом"),
-        "a": words("掩码 softmax：每行只在 j ≤ i 上归一化，未来的权重恰好为 0",
-                   "masked softmax: each row normalised over j ≤ i only; future weights are exactly 0",
-                   "softmax по маске: каждая строка нормируется только по j ≤ i, веса будущего ровно 0"),
-        "y": words("这个头的输出：已读取的值的加权平均", "output of the head: a weighted mean of the values it may read",
-                   "выход головы: взвешенное среднее доступных значений"),
-    },
-    "heads": {
-        "x": words("一个位置 t 的 D = 8 个特征", "the D = 8 features of one position t",
-                   "D = 8 признаков одной позиции t"),
-        "rule": words("split_heads：头 h 的坐标 a = 特征 h·d + a", "split_heads: head h, coordinate a = feature h·d + a",
-                      "split_heads: голова h, координата a = признак h·d + a"),
-        "head": words("头 {h}：特征 {a}…{b}", "head {h}: features {a}…{b}", "голова {h}: признаки {a}…{b}"),
-        "attend": words("在同一个许可集合 j ≤ i 上，各自 softmax", "same allowed set j ≤ i, its own softmax",
-                        "то же множество j ≤ i, свой softmax"),
-        "merge": words("merge_heads：按头的顺序拼接", "merge_heads: concatenated in head order",
-                       "merge_heads: склейка по порядку голов"),
-        "wo": words("× W_O（D × D）：每个输出特征混合所有的头", "× W_O (D × D): every output feature mixes all heads",
-                    "× W_O (D × D): каждый признак выхода смешивает все головы"),
-        "y": words("输出 y[t]", "output y[t]", "выход y[t]"),
-    },
-    "positions": {
-        "tokens": words("词元 x = [<bos>, 春, 雨]，t = 0, 1, 2", "tokens x = [<bos>, 春, 雨], t = 0, 1, 2",
-                        "токены x = [<bos>, 春, 雨], t = 0, 1, 2"),
-        "offset": words("偏移量 o = 2：它们位于位置 2、3、4", "offset o = 2: they stand at positions 2, 3, 4",
-                        "смещение o = 2: они стоят в позициях 2, 3, 4"),
-        "E": words("词元嵌入表 E（V × D）：按词元编号取行", "token embedding table E (V × D): row by token id",
-                   "таблица эмбеддингов токенов E (V × D): строка по номеру токена"),
-        "P": words("位置表 P（C × D）：按位置 o + t 取行", "position table P (C × D): row by position o + t",
-                   "таблица позиций P (C × D): строка по позиции o + t"),
-        "sum": words("输入 t = {t}", "input t = {t}", "вход t = {t}"),
-        "is": words("=", "=", "="),
-    },
-    "cache": {
-        "step": words("第 {s} 步：{tok} 放在位置 len(cache) = {s}", "step {s}: {tok} goes to position len(cache) = {s}",
-                      "шаг {s}: {tok} встаёт в позицию len(cache) = {s}"),
-        "reads": words("q{s} 读取缓存中的全部位置：{ps}", "q{s} reads every stored position: {ps}",
-                       "q{s} читает все позиции кэша: {ps}"),
-        "legend_new": words("这一步追加的键和值", "key and value appended in this step",
-                            "ключ и значение, добавленные на этом шаге"),
-        "legend_old": words("已在缓存中（每个头一份）", "already in the cache (one per head)",
-                            "уже в кэше (у каждой головы свои)"),
-    },
-    "cone": {
-        "title": words("第 2 层的第 i = 2 行，以及它可能依赖的每一行",
-                       "Row i = 2 of layer 2 and every row it can depend on",
-                       "Строка i = 2 слоя 2 и все строки, от которых она может зависеть"),
-        "layer": words("第 {l} 层", "layer {l}", "слой {l}"),
-        "input": words("输入 X", "input X", "вход X"),
-        "tokens": words("词元 t", "tokens t", "токены t"),
-        "attention": words("注意力：第 i 行读取下面一层中 j ≤ i 的各行。",
-                           "Attention: row i reads rows j ≤ i of the layer below.",
-                           "Внимание: строка i читает строки j ≤ i слоя ниже."),
-        "local": words("其余各步（投影、W_O、位置内的归一化、MLP、残差连接）只读第 i 行。",
-                       "Everything else (projections, W_O, normalisation within a position, MLP, residual) "
-                       "reads row i only.",
-                       "Всё остальное (проекции, W_O, нормализация внутри позиции, MLP, остаточная связь) "
-                       "читает только строку i."),
-        "legend_cone": words("锥内：下面每一层的第 0…2 行", "in the cone: rows 0…2 of every layer below",
-                             "конус: строки 0…2 каждого слоя ниже"),
-        "legend_future": words("第 2 行的未来：哪一层都不读", "the future of row 2: read at no layer",
-                               "будущее строки 2: не читается ни в одном слое"),
-        "legend_other": words("第 2 层的其他行：第 2 行不读它们", "other rows of layer 2: row 2 does not read them",
-                              "другие строки слоя 2: строка 2 их не читает"),
-    },
+    "allowed_pairs": texts("tools.diagrams.words.allowed_pairs", {
+        "square": "tq = tk = 5: query i reads keys j ≤ i",
+        "key": "key j",
+        "query": "query i",
+        "cache": "After a cache of 3 positions: tq = 2 new queries, tk = 5 keys",
+        "cached": "in the cache",
+        "new": "new",
+        "position": "position {p}",
+        "shift": "Query i stands at position tk − tq + i and reads keys j ≤ tk − tq + i: the bottom-right corner "
+                 "of the triangle",
+        "legend_allowed": "allowed: may read (allowed = True)",
+        "legend_future": "future: forbidden (future = True)",
+        "legend_target": "target of query i = input i + 1",
+    }),
+    "one_head": texts("tools.diagrams.words.one_head", {
+        "head": "one head h: W_Q, W_K, W_V are its own D × d blocks",
+        "x": "inputs, one row per position",
+        "q": "queries",
+        "k": "keys",
+        "v": "values",
+        "s": "scores: every query with every key",
+        "a": "masked softmax: each row normalised over j ≤ i only; future weights are exactly 0",
+        "y": "output of the head: a weighted mean of the values it may read",
+    }),
+    "heads": texts("tools.diagrams.words.heads", {
+        "x": "the D = 8 features of one position t",
+        "rule": "split_heads: head h, coordinate a = feature h·d + a",
+        "head": "head {h}: features {a}…{b}",
+        "attend": "same allowed set j ≤ i, its own softmax",
+        "merge": "merge_heads: concatenated in head order",
+        "wo": "× W_O (D × D): every output feature mixes all heads",
+        "y": "output y[t]",
+    }),
+    "positions": texts("tools.diagrams.words.positions", {
+        "tokens": "tokens x = [<bos>, 春, 雨], t = 0, 1, 2",
+        "offset": "offset o = 2: they stand at positions 2, 3, 4",
+        "E": "token embedding table E (V × D): row by token id",
+        "P": "position table P (C × D): row by position o + t",
+        "sum": "input t = {t}",
+        "is": "=",
+    }),
+    "cache": texts("tools.diagrams.words.cache", {
+        "step": "step {s}: {tok} goes to position len(cache) = {s}",
+        "reads": "q{s} reads every stored position: {ps}",
+        "legend_new": "key and value appended in this step",
+        "legend_old": "already in the cache (one per head)",
+    }),
+    "cone": texts("tools.diagrams.words.cone", {
+        "title": "Row i = 2 of layer 2 and every row it can depend on",
+        "layer": "layer {l}",
+        "input": "input X",
+        "tokens": "tokens t",
+        "attention": "Attention: row i reads rows j ≤ i of the layer below.",
+        "local": "Everything else (projections, W_O, normalisation within a position, MLP, residual) reads row i "
+                 "only.",
+        "legend_cone": "in the cone: rows 0…2 of every layer below",
+        "legend_future": "the future of row 2: read at no layer",
+        "legend_other": "other rows of layer 2: row 2 does not read them",
+    }),
 }
 
-ALT = {
-    "allowed_pairs": words(
-        "两个网格。上图：5 个位置 BOS 春 风 春 雨，查询 i 为行、键 j 为列，j ≤ i 的格子（对角线及其左下方）允许读取，"
-        "右上方的未来格子禁止读取；每行的目标，即输入 i + 1，正是这一行第一个被禁止的格子。下图：缓存了 3 个位置之后，"
-        "2 个新查询读 5 个键，查询 i 位于位置 3 + i；允许的格子是上图三角形的右下角，即它的最后两行。",
-        "Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i "
-        "(the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input "
-        "i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and "
-        "query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its "
-        "last two rows.",
-        "Две сетки. Сверху: пять позиций BOS 春 风 春 雨, запросы i — строки, ключи j — столбцы; клетки с j ≤ i "
-        "(диагональ и ниже) разрешены, клетки будущего выше неё запрещены, а целевая метка строки, вход i + 1, — первая "
-        "запрещённая клетка строки. Снизу: после кэша из 3 позиций 2 новых запроса читают 5 ключей, запрос i стоит "
-        "в позиции 3 + i; разрешённые клетки — правый нижний угол треугольника сверху, его две последние строки."),
-    "one_head": words(
-        "一个头的计算流程：输入 X（T × D）分别乘以 W_Q、W_K、W_V，得到 Q、K、V（T × d）；Q 与 K 的转置相乘再除以 √d，"
-        "得到 T × T 的分数 S；掩码 softmax 只在 j ≤ i 上归一化，得到下三角的权重 A；A 乘以 V 得到这个头的输出 Y（T × d）。",
-        "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); "
-        "Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over "
-        "j ≤ i only, giving lower-triangular weights A; A times V is the head's output Y (T × d).",
-        "Путь через одну голову: вход X (T × D) умножается на W_Q, W_K и W_V и даёт Q, K и V (T × d); Q, умноженное "
-        "на транспонированное K и делённое на √d, даёт оценки S размера T × T; softmax по маске нормирует каждую строку "
-        "только по j ≤ i и даёт нижнетреугольные веса A; A, умноженное на V, — выход головы Y (T × d)."),
-    "heads": words(
-        "拆分与合并头：一个位置的 8 个特征中，特征 0～3 进入头 0，特征 4～7 进入头 1，头 h 的坐标 a 就是特征 h·d + a（d = 4）；"
-        "两个头在同一个许可集合上各自做注意力；输出按头的顺序拼接回 8 个特征，再乘以 W_O，每个输出特征都混合了两个头。",
-        "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to "
-        "head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, "
-        "each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied "
-        "by W_O, so every output feature mixes both heads.",
-        "Разбиение и склейка голов: из 8 признаков одной позиции признаки 0–3 идут в голову 0, а 4–7 — в голову 1, "
-        "то есть координата a головы h — это признак h·d + a (d = 4); обе головы работают по одному множеству "
-        "разрешённых позиций, каждая со своим softmax; их выходы склеиваются обратно в 8 признаков по порядку голов "
-        "и умножаются на W_O, так что каждый признак выхода смешивает обе головы."),
-    "positions": words(
-        "可学习的绝对位置：词元 BOS、春、雨（编号 1、3、4）在 t = 0, 1, 2，偏移量 o = 2；每个输入向量是词元嵌入表 E 中"
-        "按编号取的一行（第 1、3、4 行）加上位置表 P 中按位置 o + t 取的一行（第 2、3、4 行）。",
-        "Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each "
-        "input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the "
-        "position table P picked by the position o + t (rows 2, 3, 4).",
-        "Обучаемые абсолютные позиции: токены BOS, 春 и 雨 (номера 1, 3, 4) при t = 0, 1, 2 со смещением o = 2; "
-        "каждый вход — строка таблицы эмбеддингов токенов E, выбранная по номеру (строки 1, 3, 4), плюс строка таблицы "
-        "позиций P, выбранная по позиции o + t (строки 2, 3, 4)."),
-    "cache": words(
-        "KV 缓存逐步增长：第 0、1、2 步依次送入 BOS、春、雨；每一步新词元放在位置 len(cache)，它的键和值追加到缓存末尾，"
-        "新查询读取缓存中的全部位置，包括它自己。",
-        "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to "
-        "position len(cache), its key and value are appended to the cache, and the new query reads every stored "
-        "position, its own included.",
-        "KV-кэш растёт шаг за шагом: на шагах 0, 1 и 2 подаются BOS, 春 и 雨; на каждом шаге новый токен встаёт "
-        "в позицию len(cache), его ключ и значение дописываются в кэш, а новый запрос читает все сохранённые позиции, "
-        "включая свою."),
-    "cone": words(
-        "结构论证的示意图：5 个位置 BOS 春 风 春 雨，自下而上依次是词元、输入 X = E 加 P、第 1 层、第 2 层。"
-        "第 2 层的第 2 行经由注意力读取第 1 层的第 0～2 行，这些行又读取输入的第 0～2 行；"
-        "于是它下面的每一层里只有第 0～2 行在它的锥内，第 3、4 行是它的未来，哪一层都不读。",
-        "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, "
-        "the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through "
-        "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, "
-        "while rows 3 and 4 are its future and are read at no layer.",
-        "Структурное рассуждение на рисунке: пять позиций BOS 春 风 春 雨, снизу вверх — токены, вход X = E "
-        "плюс P, слой 1 и слой 2. Строка 2 слоя 2 через внимание читает строки 0–2 слоя 1, а те читают "
-        "строки 0–2 входа; поэтому в каждом слое ниже в её конус попадают только строки 0–2, а строки 3 и 4 — "
-        "её будущее и не читаются ни в одном слое."),
-}
+ALT = texts("tools.diagrams.alt", {
+    "allowed_pairs": "Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the "
+                     "cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are "
+                     "forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: "
+                     "after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + "
+                     "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
+    "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
+                "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
+                "normalises each row over j ≤ i only, giving lower-triangular weights A; A times V is the head's "
+                "output Y (T × d).",
+    "heads": "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 "
+             "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
+             "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
+             "8 features and multiplied by W_O, so every output feature mixes both heads.",
+    "positions": "Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = "
+                 "2; each input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) "
+                 "plus the row of the position table P picked by the position o + t (rows 2, 3, 4).",
+    "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
+             "goes to position len(cache), its key and value are appended to the cache, and the new query reads "
+             "every stored position, its own included.",
+    "cone": "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the "
+            "input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through "
+            "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie "
+            "in its cone, while rows 3 and 4 are its future and are read at no layer.",
+})
 
 
 # --------------------------------------------------------------------------- the diagrams

@@ -26,6 +26,7 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "tools" / "gradescope"
 sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGES  # noqa: E402
 
 
 def build_wheel(dest):
@@ -84,7 +85,7 @@ def main(argv=None):
                    help="an exercise notebook of the assignment (repeatable), e.g. ex01_allowed_set")
     p.add_argument("--exercises", metavar="IDS", help="or: comma-separated exercise ids")
     p.add_argument("--seed", type=int, default=None, help="seed of the hidden tests (default: a random one, recorded)")
-    p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
+    p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
                    help="feedback language (default: each upload's own)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per exercise (default 10)")
     p.add_argument("--total-timeout", type=float, default=600.0, help="seconds per upload (default 600)")

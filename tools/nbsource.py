@@ -54,7 +54,8 @@ import textwrap
 import tokenize
 from dataclasses import dataclass, field, replace
 
-LANGUAGES = ("zh", "en", "ru")
+from course_i18n import LANGUAGES
+
 
 SOLUTION_BEGIN = "# BEGIN SOLUTION"
 SOLUTION_END = "# END SOLUTION"
@@ -77,11 +78,15 @@ class Source:
     def __init__(self):
         self.cells = []
 
-    def md(self, *, zh, en, ru, tags=()):
-        texts = {"zh": zh, "en": en, "ru": ru}
-        for lang, text in texts.items():
-            if not isinstance(text, str) or not text.strip():
+    def md(self, *, tags=(), **texts):
+        """One Markdown cell: ``md(zh=..., en=..., ru=...)``, a text for every language of course_i18n."""
+        for lang in LANGUAGES:
+            if not isinstance(texts.get(lang), str) or not texts[lang].strip():
                 raise ValueError(f"markdown cell {len(self.cells)} has no {lang} text")
+        unknown = sorted(set(texts) - set(LANGUAGES))
+        if unknown:
+            raise ValueError(f"markdown cell {len(self.cells)}: {', '.join(unknown)} is not a language of the course "
+                             f"({', '.join(LANGUAGES)})")
         self.cells.append(Cell("markdown", {k: _clean(v) for k, v in texts.items()}, tuple(tags)))
 
     def code(self, source, tags=(), alt=None, **metadata):
@@ -91,7 +96,8 @@ class Source:
         lang_metadata = {}
         if alt is not None:
             if not isinstance(alt, dict) or set(alt) != set(LANGUAGES):
-                raise ValueError(f"{where}: alt must be dict(zh=..., en=..., ru=...), got {alt!r}")
+                raise ValueError(f"{where}: alt must be a dict with a text per language ({', '.join(LANGUAGES)}), "
+                                 f"got {alt!r}")
             for lang in LANGUAGES:
                 if not isinstance(alt[lang], str) or not alt[lang].strip():
                     raise ValueError(f"{where}: alt text for {lang} is empty")
@@ -104,8 +110,9 @@ def _clean(text):
 
 
 LANG_PLACEHOLDER = "{{lang}}"
-_TAG = re.compile(r"#(zh|en|ru) ")
-_TRAILING_PART = re.compile(r"\s*#(zh|en|ru) ")
+_LANGUAGE_CODE = "|".join(LANGUAGES)
+_TAG = re.compile(rf"#({_LANGUAGE_CODE}) ")
+_TRAILING_PART = re.compile(rf"\s*#({_LANGUAGE_CODE}) ")
 
 
 def _comments(text):

@@ -39,47 +39,62 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-LANGUAGES = ("zh", "en", "ru")
+from course_i18n import LANGUAGES
+from course_i18n.catalogue import text, texts
+
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "src" / "quizzes"
 CHAPTER_DIR = ROOT / "src" / "chapters"
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 5
 
-# The page's words for the quiz; quiz.js reads them from the HTML, so it has none.
-UI = {
-    "heading": {"zh": "自测", "en": "Check yourself", "ru": "Проверьте себя"},
-    "answer": {"zh": "答案", "en": "Answer", "ru": "Ответ"},
-    "right": {"zh": "✓ 正确。", "en": "✓ Right.", "ru": "✓ Верно."},
-    "wrong": {"zh": "✗ 不对。", "en": "✗ Not quite.", "ru": "✗ Не совсем."},
-    "check": {"zh": "核对", "en": "Check", "ru": "Проверить"},
-    "your_answer": {"zh": "你的答案", "en": "Your answer", "ru": "Ваш ответ"},
-    "up": {"zh": "上移", "en": "Move up", "ru": "Выше"},
-    "down": {"zh": "下移", "en": "Move down", "ru": "Ниже"},
-    "not_a_number": {"zh": "请输入一个数。", "en": "Please type a number.", "ru": "Введите число."},
-    "try_number": {"zh": "再算一遍，或展开“答案”。", "en": "Work it out again, or open “Answer”.",
-                   "ru": "Посчитайте ещё раз или откройте «Ответ»."},
-    "order_wrong": {"zh": "位置不对的步骤：", "en": "Steps not yet in place:", "ru": "Шаги не на своём месте:"},
-    "order_right": {"zh": "✓ 顺序正确。", "en": "✓ Right order.", "ru": "✓ Порядок верный."},
-    "progress": {"zh": "已答对 {n} / {m}", "en": "{n} of {m} answered right",
-                 "ru": "верно: {n} из {m}"},
-    "right_order": {"zh": "正确顺序：", "en": "The right order:", "ru": "Верный порядок:"},
-    "choice": {"zh": "选项", "en": "Choice", "ru": "Вариант"},
-}
+# The page's words for the quiz (quiz.js reads them from the HTML, so it has none), in English;
+# their translations are in the catalogues course_i18n/locales/<lang>/LC_MESSAGES/course.po.
+UI = texts("site.quiz", {
+    "heading": "Check yourself",
+    "answer": "Answer",
+    "right": "✓ Right.",
+    "wrong": "✗ Not quite.",
+    "check": "Check",
+    "your_answer": "Your answer",
+    "up": "Move up",
+    "down": "Move down",
+    "not_a_number": "Please type a number.",
+    "try_number": "Work it out again, or open “Answer”.",
+    "order_wrong": "Steps not yet in place:",
+    "order_right": "✓ Right order.",
+    "progress": "{n} of {m} answered right",
+    "right_order": "The right order:",
+    "choice": "Choice",
+})
+# between an answer and why it is right (Chinese: 。 and no space)
+ANSWER_STOP = text("site.quiz_answer_stop", ". ")
 
 
 class QuizError(ValueError):
     """A question that the build refuses, with where it is and what is expected."""
 
 
-@dataclass(frozen=True)
 class T:
-    """One text in the three languages, in the order zh, en, ru."""
-    zh: str
-    en: str
-    ru: str
+    """One text in every language of the course, in the order of ``course_i18n.LANGUAGES`` (zh, en, ru)."""
+    __slots__ = ("texts",)
+
+    def __init__(self, *texts):
+        if len(texts) != len(LANGUAGES):
+            raise QuizError(f"T(...) takes one text per language ({', '.join(LANGUAGES)}), "
+                            f"got {len(texts)}: {texts!r}")
+        self.texts = dict(zip(LANGUAGES, texts))
 
     def __getitem__(self, lang):
-        return getattr(self, lang)
+        return self.texts[lang]
+
+    def __eq__(self, other):
+        return isinstance(other, T) and other.texts == self.texts
+
+    def __hash__(self):
+        return hash(tuple(self.texts.items()))
+
+    def __repr__(self):
+        return f"T({', '.join(repr(text) for text in self.texts.values())})"
 
 
 @dataclass
@@ -155,7 +170,7 @@ def resolve(key: str, headings, where: str) -> str:
 
 def _check_text(value, where):
     if not isinstance(value, T):
-        raise QuizError(f"{where}: expected T(zh, en, ru), got {value!r}")
+        raise QuizError(f"{where}: expected T({', '.join(LANGUAGES)}), got {value!r}")
     for lang in LANGUAGES:
         text = value[lang]
         if not isinstance(text, str) or not text.strip():
@@ -287,7 +302,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
     def plain(text):                    # inside a button (choices): no link within a control
         return _inline(text, None)
 
-    stop = "。" if lang == "zh" else ". "
+    stop = ANSWER_STOP[lang]
 
     stem = page.rsplit("/", 1)[-1][:2]
     base = f"q{stem}-{sec.anchor[4:]}"

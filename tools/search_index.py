@@ -25,6 +25,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from course_i18n import language
+
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_TAGS = {"script", "style", "noscript", "template"}
 SKIP_CLASSES = {"quiz", "headerlink", "toctree-wrapper", "course-nav", "caption-number", "copybtn"}
@@ -123,11 +125,15 @@ def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> 
     """The course glossary's terms in one language (the table under "## Glossary")."""
     text = contributing.read_text(encoding="utf-8")
     part = text.split("## Glossary", 1)[1].split("\n### ", 1)[0]
-    column = {"en": 0, "zh": 1, "ru": 2}[lang]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in part.splitlines() if line.startswith("|")]
+    header = rows[0]                          # each column is headed by its language's own name
+    if language(lang).name not in header:
+        raise ValueError(f"the glossary in {contributing.name} has no column {language(lang).name!r}")
+    column = header.index(language(lang).name)
     terms = set()
-    for line in part.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or set(cells[0]) <= set("-: ") or cells[0] == "English":
+    for cells in rows[1:]:
+        if len(cells) != len(header) or set(cells[0]) <= set("-: "):
             continue
         cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）", " ", cells[column])
         for piece in re.split(r"[/，,；;]| / ", cell):

@@ -5,8 +5,9 @@
     python tools/translations.py confirm src/chapters/02_heads.py            # the whole file
     python tools/translations.py confirm src/chapters/02_heads.py --cell 7 --cell 9
 
-For every cell that has text in three languages (a Markdown cell, or a code
-cell with translated comments) the file ``src/translations/<kind>/<name>.json``
+For every cell that has text in three languages (a Markdown cell, a code cell
+with translated comments, and apart from them the alt text of a cell's figure)
+and every question of ``src/quizzes/`` the file ``src/translations/<kind>/<name>.json``
 records a fingerprint of each language's text *as last confirmed together*: a
 translator (or an author who wrote all three) states that the three texts say
 the same thing.  When a cell's three fingerprints are not a confirmed triple,
@@ -15,7 +16,11 @@ the cell is stale, and the report names the languages whose text changed since
 
 Records are matched by content, not by position, so inserting or moving cells
 does not make anything stale; ``confirm`` of a whole file drops the records no
-cell matches any more.
+cell matches any more.  In a quiz source, ``--cell N`` is question N (counted from 0
+in the chapter's order, as ``status`` names it).
+
+Interface texts (titles, labels, messages) are not here: they are in gettext
+catalogues, checked by ``tools/i18n.py check``.
 """
 
 from __future__ import annotations
@@ -28,23 +33,54 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools.nbsource import LANGUAGES, _comments, load, tagged_parts  # noqa: E402
+from course_i18n import LANGUAGES  # noqa: E402
+from tools.nbsource import _comments, load, tagged_parts  # noqa: E402
 
 LOCKS = ROOT / "src" / "translations"
 
 
 def cell_texts(cell):
-    """{lang: the text a translator confirms} for a cell with translated text, else None."""
+    """[{lang: a text a translator confirms}]: a cell's Markdown or translated comments, and
+    the alt text of its figure, each confirmed apart (none for a cell without text)."""
     if cell.kind == "markdown":
-        return dict(cell.text)
+        return [dict(cell.text)]
+    found = []
     texts = {lang: [] for lang in LANGUAGES}
     for _, _, comment in _comments(cell.source):
         parts = tagged_parts(comment)
         for lang, body in (parts or {}).items():
             texts[lang].append(body)
-    if not any(texts.values()):
-        return None
-    return {lang: "\n".join(lines) for lang, lines in texts.items()}
+    if any(texts.values()):
+        found.append({lang: "\n".join(lines) for lang, lines in texts.items()})
+    alts = {lang: cell.lang_metadata.get(lang, {}).get("mystnb", {}).get("image", {}).get("alt") for lang in LANGUAGES}
+    if any(alts.values()):
+        found.append({lang: alt or "" for lang, alt in alts.items()})
+    return found
+
+
+def question_texts(question):
+    """{lang: every text of a quiz question, one per line}: prompt, choices or steps, explanations."""
+    parts = [question.prompt]
+    if question.right is not None:
+        parts.append(question.right)
+    for first, second in question.wrong:
+        parts += [first, second] if hasattr(first, "texts") else [second]
+    parts += list(question.steps) + [question.why]
+    return {lang: "\n".join(part[lang] for part in parts) for lang in LANGUAGES}
+
+
+def is_quiz(source):
+    return pathlib.Path(source).resolve().parent.name == "quizzes"
+
+
+def units(source):
+    """[(index, {lang: text})] of ``source``: per cell of a notebook source (a cell can have
+    two: its prose or comments, and its figure's alt text), per question of a quiz source."""
+    if is_quiz(source):
+        from tools import quizzes
+        questions = [q for section in quizzes.load(pathlib.Path(source)) for q in section.questions]
+        return [(index, question_texts(q)) for index, q in enumerate(questions)]
+    return [(index, texts) for index, cell in enumerate(load(source)) for texts in cell_texts(cell)]
 
 
 def fingerprint(text):
@@ -92,10 +128,7 @@ def stale_cells(source):
     """[(cell index, preview, changed languages or None for a cell never confirmed)]."""
     confirmed = [{lang: r[lang] for lang in LANGUAGES} for r in read_lock(source)]
     stale = []
-    for index, cell in enumerate(load(source)):
-        texts = cell_texts(cell)
-        if texts is None:
-            continue
+    for index, texts in units(source):
         current = {lang: fingerprint(texts[lang]) for lang in LANGUAGES}
         if current in confirmed:
             continue
@@ -116,7 +149,7 @@ def describe(source, stale):
             others = [l for l in LANGUAGES if l not in changed]
             why = (f"{'/'.join(changed)} changed since the three were last confirmed together; "
                    f"{'/'.join(others)} may be stale")
-        lines.append(f"{rel} cell {index} ({preview!r}): {why}")
+        lines.append(f"{rel} {'question' if is_quiz(source) else 'cell'} {index} ({preview!r}): {why}")
     if lines:
         cells = "" if len(stale) > 3 else "".join(f" --cell {i}" for i, _, _ in stale)
         lines.append(f"  bring the other languages up to date, then: python tools/translations.py confirm {rel}{cells}")
@@ -126,24 +159,20 @@ def describe(source, stale):
 def sources(paths):
     if paths:
         return [pathlib.Path(p) for p in paths]
-    # src/quizzes/ holds questions (tools/quizzes.py), not notebook sources
-    return sorted(p for p in (ROOT / "src").glob("*/*.py")
-                  if not p.name.startswith("_") and p.parent.name != "quizzes")
+    # notebook sources, and the questions of src/quizzes/ (tools/quizzes.py)
+    return sorted(p for p in (ROOT / "src").glob("*/*.py") if not p.name.startswith("_"))
 
 
 def confirm(source, cells=None):
-    loaded = load(source)
-    wanted = range(len(loaded)) if cells is None else cells
-    for i in wanted:
-        if not 0 <= i < len(loaded):
-            raise SystemExit(f"{source}: there is no cell {i} (the source has {len(loaded)} cells)")
-    new = []
-    for i in wanted:
-        texts = cell_texts(loaded[i])
-        if texts is None and cells is not None:
-            raise SystemExit(f"{source}: cell {i} has no text in three languages to confirm")
-        if texts is not None:
-            new.append(record(texts))
+    found = units(source)
+    count = len(load(source)) if not is_quiz(source) else len(found)
+    what = "question" if is_quiz(source) else "cell"
+    for i in cells or ():
+        if not 0 <= i < count:
+            raise SystemExit(f"{source}: there is no {what} {i} (the source has {count})")
+        if not any(index == i for index, _ in found):
+            raise SystemExit(f"{source}: {what} {i} has no text in three languages to confirm")
+    new = [record(texts) for index, texts in found if cells is None or index in cells]
     if cells is None:
         records = new                       # the whole file: exactly the current cells
     else:

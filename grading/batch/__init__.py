@@ -52,6 +52,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from course_i18n import LANGUAGES
+
 from . import report as _report
 from . import late as _late
 from . import shards as _shards
@@ -261,7 +263,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
 def _index_lang(index_lang, options):
     """The instructor's language: --lang, else the students' forced language, else en."""
     for lang in (index_lang, options.lang):
-        if lang in ("zh", "en", "ru"):
+        if lang in LANGUAGES:
             return lang
     return "en"
 

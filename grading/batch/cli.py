@@ -3,6 +3,8 @@
 import argparse
 import sys
 
+from course_i18n import LANGUAGES
+
 from . import Limits, Options, UsageError, _index_lang, grade_batch, merge_reports, write_outputs
 from .report import class_diagnoses_text, summary_table
 
@@ -89,7 +91,7 @@ def add_outputs(p):
                    help="partial credit: each exercise's points split equally over its test groups (every public "
                         "test is a group, and all hidden tests of one kind are one); a group earns its share when "
                         "all its tests pass. Default: an exercise earns its points only when every test passes")
-    p.add_argument("--lang", choices=("auto", "zh", "en", "ru"), default="auto",
+    p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of the instructor's pages: the index and its histogram (default: en); "
                         "students keep their notebooks' language")
 
@@ -99,7 +101,7 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
     add_outputs(p)
-    p.add_argument("--student-lang", choices=("auto", "zh", "en", "ru"), default="auto",
+    p.add_argument("--student-lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of every student's rows and pages (default: each notebook's own, else the "
                         "language of the submission's other notebooks, else en)")
     p.add_argument("--jobs", "-j", type=positive(int), default=None,

@@ -23,6 +23,8 @@ import re
 import stat
 from dataclasses import dataclass, field
 
+from course_i18n import LANGUAGES
+
 from ..cells import top_level_functions
 
 MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
@@ -31,7 +33,7 @@ MAX_CELLS = 5_000
 MAX_DEPTH = 16                       # folders below a PATH
 MAX_ENTRIES = 20_000                 # directory entries looked at per submission folder
 SKIPPED_FOLDERS = {".ipynb_checkpoints", "__MACOSX", "__pycache__", ".git", ".venv", ".Trash"}
-LANGUAGE_LINE = re.compile(r"^[ \t]*COURSE_LANGUAGE\b[^=\n]*=[ \t]*[\"'](zh|en|ru)[\"']", re.M)
+LANGUAGE_LINE = re.compile(r"^[ \t]*COURSE_LANGUAGE\b[^=\n]*=[ \t]*[\"'](" + "|".join(LANGUAGES) + r")[\"']", re.M)
 
 _EX_TOKEN = re.compile(r"(?<![a-z0-9])ex0*(\d{1,2})(?![0-9])", re.IGNORECASE)
 
@@ -486,10 +488,10 @@ def _language(info):
         if match:
             return match.group(1)
     meta = info.metadata.get("language")
-    if isinstance(meta, str) and meta in ("zh", "en", "ru"):
+    if isinstance(meta, str) and meta in LANGUAGES:
         return meta
     for part in reversed(pathlib.PurePath(info.display).parts[:-1]):
-        if part in ("zh", "en", "ru"):
+        if part in LANGUAGES:
             return part
     return None
 

@@ -30,6 +30,8 @@ import tempfile
 import jinja2
 import markupsafe
 
+from course_i18n import LANGUAGES
+
 from .. import messages, sections
 
 CSV_COLUMNS = ("submission", "exercise", "function", "status", "points", "max_points", "cases_passed",
@@ -312,7 +314,7 @@ def write_nothing_gradable(report, target, lang, found=None):
     notebooks = sorted({e["notebook"] for e in g["exercises"]})
     expected = ", ".join(f"{n}.ipynb" for n in notebooks)
     total = sum(e["points"] for e in g["exercises"])
-    langs = [lang] if lang in ("zh", "en", "ru") else ["zh", "en", "ru"]
+    langs = [lang] if lang in LANGUAGES else list(LANGUAGES)
     lines = []
     for code in langs:
         what = messages.reason(found, code) if found else messages.text("found_nothing", code)
@@ -361,15 +363,15 @@ def _points_line(row, lang):
 
 
 def _stop(lang):
-    return "。" if lang == "zh" else "."
+    return messages.text("full_stop", lang)
 
 
 def _colon(lang):
-    return "：" if lang == "zh" else ": "
+    return messages.text("label_colon", lang)
 
 
 def _parenthesised(text, lang):
-    return f"（{text}）" if lang == "zh" else f" ({text})"
+    return messages.text("aside", lang, text=text)
 
 
 def _sentence(message, lang):
@@ -381,7 +383,7 @@ def _sentence(message, lang):
     text = text[:1].upper() + text[1:]
     if text[-1] not in ".!?。！？…":
         text += _stop(lang)
-    return text if lang == "zh" else " " + text
+    return messages.text("next_sentence", lang, sentence=text)
 
 
 def _exercise_heading(row, titles, lang):

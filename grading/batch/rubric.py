@@ -13,6 +13,8 @@ import csv
 import io
 import sys
 
+from course_i18n import LANGUAGES
+
 from .. import messages
 
 
@@ -59,7 +61,7 @@ def to_csv(items, partial=False):
 def main(argv, prog):
     import importlib
     p = argparse.ArgumentParser(prog=f"{prog} rubric", description=__doc__.split("\n\n")[0])
-    p.add_argument("--lang", choices=("zh", "en", "ru"), default="en", help="language of the titles (default: en)")
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the titles (default: en)")
     p.add_argument("--format", choices=("markdown", "csv"), default="markdown", help="output format (default: markdown)")
     p.add_argument("--exercises", metavar="IDS", help="comma-separated exercise ids (default: all)")
     p.add_argument("--partial", action="store_true",

@@ -29,6 +29,8 @@ import threading
 import time
 import traceback
 
+from course_i18n import LANGUAGES
+
 from .. import diagnoses, messages, usage
 from ..cells import prepare_cell
 from ..feedback import explain, message as _feedback_message, type_name
@@ -674,7 +676,7 @@ def notebook_language(info, options, fallback="en"):
     submission's: a damaged notebook, which says nothing, is reported in its classmates' language)."""
     if options.lang != "auto":
         return options.lang
-    return info.language if info.language in ("zh", "en", "ru") else fallback
+    return info.language if info.language in LANGUAGES else fallback
 
 
 class Unit:
@@ -706,7 +708,7 @@ def plan_submission(sub, course, options, scope):
     infos = [read_notebook(f.path, f.display, f.problem) for f in sub.files]
     for info in infos:
         identify(info, course.functions)         # an unreadable file is still known by its name
-    languages = [i.language for i in infos if i.language in ("zh", "en", "ru")]
+    languages = [i.language for i in infos if i.language in LANGUAGES]
     lang = options.lang if options.lang != "auto" else (languages[0] if languages else "en")
     student_lang = languages[0] if languages else lang     # --lang aside: what the student reads
     plan = Plan(sub.id, lang)

@@ -5,7 +5,7 @@ import numpy as np
 from lib import positions
 
 from .. import references
-from ..registry import Kind, L, exercise
+from ..registry import Kind, exercise
 from ..values import Case, Ref
 from ._common import forward_setup
 
@@ -22,18 +22,15 @@ def _pos1_public():
     E, P = _tables(np.random.default_rng(31))
     return [
         Case("ids-from-0", (np.array([1, 3, 4]), E, P),
-             label=L("一个序列，从位置 0 开始", "one sequence starting at position 0",
-                     "одна последовательность с позиции 0")),
+             label="one sequence starting at position 0"),
         Case("batch", (np.array([[1, 3, 4, 2], [1, 4, 2, 2]]), E, P),
-             label=L("两个序列的批量", "a batch of two sequences", "батч из двух последовательностей")),
+             label="a batch of two sequences"),
         Case("offset-3", (np.array([5, 5]), E, P), {"offset": 3},
-             label=L("偏移量 offset=3", "offset=3", "смещение offset=3")),
+             label="offset=3"),
         Case("last-rows", (np.array([1, 2, 0]), E, P, 5),
-             label=L("用到位置表的最后几行（offset=5）", "the last rows of the position table (offset=5)",
-                     "последние строки таблицы позиций (offset=5)")),
+             label="the last rows of the position table (offset=5)"),
         Case("past-the-table", (np.array([1, 2, 0]), E, P, 6),
-             label=L("位置超出位置表（offset=6，应当报错）", "positions past the table (offset=6, must raise)",
-                     "позиции за концом таблицы (offset=6, должна быть ошибка)")),
+             label="positions past the table (offset=6, must raise)"),
     ]
 
 
@@ -61,14 +58,13 @@ def _pos2_public():
     rng = np.random.default_rng(32)
     return [
         Case("two-sequences", (grad, np.array([[1, 3], [1, 4]]), 6, 4),
-             label=L("两个序列共用词元 1", "two sequences sharing token 1", "две последовательности с общим токеном 1")),
+             label="two sequences sharing token 1"),
         Case("repeated-ids", (rng.normal(size=(4, 3)), np.array([2, 5, 2, 2]), 6, 5),
-             label=L("同一个词元出现三次", "one token three times", "один токен три раза")),
+             label="one token three times"),
         Case("offset-2", (rng.normal(size=(3, 3)), np.array([1, 3, 4]), 6, 6), {"offset": 2},
-             label=L("偏移量 offset=2", "offset=2", "смещение offset=2")),
+             label="offset=2"),
         Case("past-the-table", (rng.normal(size=(3, 3)), np.array([1, 3, 4]), 6, 4), {"offset": 2},
-             label=L("位置超出位置表", "positions past the end of the position table",
-                     "позиции за концом таблицы позиций")),
+             label="positions past the end of the position table"),
     ]
 
 
@@ -96,20 +92,19 @@ def _pos3_public():
     ids = np.array([3, 5, 4, 6])
     return [
         Case("without-positions", (Ref("forward"), ids, 0, 1), setup=no_pos,
-             label=L("没有位置的模型", "a model without positions", "модель без позиций")),
+             label="a model without positions"),
         Case("with-positions", (Ref("forward"), ids, 0, 1), setup=with_pos,
-             label=L("带位置的模型", "a model with positions", "модель с позициями")),
+             label="a model with positions"),
         Case("swap-0-and-2", (Ref("forward"), ids, 0, 2), setup=with_pos,
-             label=L("交换位置 0 与 2", "swapping positions 0 and 2", "перестановка позиций 0 и 2")),
+             label="swapping positions 0 and 2"),
         Case("equal-tokens", (Ref("forward"), np.array([3, 5, 3, 6]), 0, 2), setup=with_pos,
-             label=L("交换两个相同的词元", "swapping two equal tokens", "перестановка двух одинаковых токенов")),
+             label="swapping two equal tokens"),
         Case("batch", (Ref("forward"), np.array([[3, 5, 4, 6], [1, 2, 3, 4]]), 1, 2), setup=with_pos,
-             label=L("两个序列的批量", "a batch of two sequences", "батч из двух последовательностей")),
+             label="a batch of two sequences"),
         Case("moves-the-last-query", (Ref("forward"), ids, 1, 3), setup=with_pos,
-             label=L("j 是最后一个位置（应当报错）", "j is the last position (must raise)",
-                     "j — последняя позиция (должна быть ошибка)")),
+             label="j is the last position (must raise)"),
         Case("same-position", (Ref("forward"), ids, 1, 1), setup=with_pos,
-             label=L("i 与 j 相同（应当报错）", "i equal to j (must raise)", "i равно j (должна быть ошибка)")),
+             label="i equal to j (must raise)"),
     ]
 
 
@@ -133,51 +128,39 @@ def _pos3_hidden(rng):
 EXERCISES = [
     exercise(
         id="pos-1", function="embed", points=1,
-        title=L("带偏移量的嵌入", "Embedding with an offset", "Эмбеддинг с учётом смещения (offset)"),
+        title="Embedding with an offset",
         reference=positions.embed, forbidden=("lib.model.AttentionModel",),
         public=_pos1_public, hidden=_pos1_hidden,
         hidden_kinds={
-            "sequence": Kind(L("随机大小的表和一个序列，随机偏移量", "random tables, one sequence, a random offset",
-                               "случайные таблицы, одна последовательность, случайное смещение"), like="offset-3"),
-            "batch": Kind(L("随机大小的表和一个批量，随机偏移量", "random tables, a batch, a random offset",
-                            "случайные таблицы, батч, случайное смещение"), like="batch"),
-            "past-the-table": Kind(L("位置超出随机大小的位置表（应当报错）",
-                                     "positions past the end of a random position table (must raise)",
-                                     "позиции за концом случайной таблицы позиций (должна быть ошибка)"),
+            "sequence": Kind("random tables, one sequence, a random offset", like="offset-3"),
+            "batch": Kind("random tables, a batch, a random offset", like="batch"),
+            "past-the-table": Kind("positions past the end of a random position table (must raise)",
                                    like="past-the-table"),
         },
     ),
     exercise(
         id="pos-2", function="embed_backward", points=2,
-        title=L("嵌入的反向：散射累加", "The embedding's backward: a scatter-add",
-                "Обратный проход эмбеддинга: накопление по индексам"),
+        title="The embedding's backward: a scatter-add",
         reference=positions.embed_backward, forbidden=("lib.model.AttentionModel",),
         public=_pos2_public, hidden=_pos2_hidden,
         hidden_kinds={
-            "sequence": Kind(L("一个序列，词元多次重复，随机偏移量", "one sequence with repeated tokens, a random offset",
-                               "одна последовательность с повторами токенов, случайное смещение"),
+            "sequence": Kind("one sequence with repeated tokens, a random offset",
                              like="repeated-ids"),
-            "batch": Kind(L("一个批量，词元多次重复，随机偏移量", "a batch with repeated tokens, a random offset",
-                            "батч с повторами токенов, случайное смещение"), like="two-sequences"),
-            "past-the-table": Kind(L("位置超出随机大小的位置表", "positions past the end of a random position table",
-                                     "позиции за концом случайной таблицы позиций"), like="past-the-table"),
+            "batch": Kind("a batch with repeated tokens, a random offset", like="two-sequences"),
+            "past-the-table": Kind("positions past the end of a random position table", like="past-the-table"),
         },
     ),
     exercise(
         id="pos-3", function="last_row_swap_change", points=3,
-        title=L("交换两个词元的检验", "A token-swap test", "Проверка перестановкой токенов"),
+        title="A token-swap test",
         reference=references.last_row_swap_change,
         public=_pos3_public, hidden=_pos3_hidden,
         hidden_kinds={
-            "no_positions": Kind(L("随机的无位置模型，随机交换", "a random model without positions, a random swap",
-                                   "случайная модель без позиций, случайная перестановка"), like="without-positions"),
-            "causal": Kind(L("随机的带位置模型，随机交换", "a random model with positions, a random swap",
-                             "случайная модель с позициями, случайная перестановка"), like="with-positions"),
-            "last-position": Kind(L("交换涉及最后一个位置（应当报错）", "a swap involving the last position (must raise)",
-                                    "перестановка с участием последней позиции (должна быть ошибка)"),
+            "no_positions": Kind("a random model without positions, a random swap", like="without-positions"),
+            "causal": Kind("a random model with positions, a random swap", like="with-positions"),
+            "last-position": Kind("a swap involving the last position (must raise)",
                                   like="moves-the-last-query"),
-            "same-position": Kind(L("i 与 j 相同（应当报错）", "i equal to j (must raise)",
-                                    "i равно j (должна быть ошибка)"), like="same-position"),
+            "same-position": Kind("i equal to j (must raise)", like="same-position"),
         },
     ),
 ]

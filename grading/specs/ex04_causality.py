@@ -3,7 +3,7 @@
 import numpy as np
 
 from .. import references
-from ..registry import Kind, L, exercise, setup_code
+from ..registry import Kind, exercise, setup_code
 from ..values import Case, Ref
 from ._common import forward_setup
 
@@ -12,12 +12,10 @@ NOTEBOOK = "ex04_causality"
 # The library's own causality checks compute these answers; the exercises ask for them written out.
 _LIBRARY_CHECKS = ("lib.checks.future_change", "lib.checks.row_changes", "lib.checks.check_causality")
 
-_CAUSAL = L("随机的因果模型", "a random causal model", "случайная причинная модель")
-_UNMASKED = L("去掉掩码的随机模型", "a random model without the mask", "случайная модель без маски")
-_TIME_NORM = L("沿时间轴归一化的随机模型（会泄漏）", "a random model normalising over time (it leaks)",
-               "случайная модель с нормализацией по времени (есть утечка)")
-_FEATURE_NORM = L("按特征归一化的随机模型", "a random model normalising over features",
-                  "случайная модель с нормализацией по признакам")
+_CAUSAL = "a random causal model"
+_UNMASKED = "a random model without the mask"
+_TIME_NORM = "a random model normalising over time (it leaks)"
+_FEATURE_NORM = "a random model normalising over features"
 
 
 def _fresh_token(rng, suffix):
@@ -34,18 +32,15 @@ def _causal1_public():
     ids = np.array([1, 3, 4, 5, 2])
     return [
         Case("causal-model", (Ref("forward"), ids, 2, 0), setup=causal,
-             label=L("因果模型", "the causal model", "причинная модель")),
+             label="the causal model"),
         Case("unmasked-control", (Ref("forward"), ids, 2, 0), setup=control,
-             label=L("去掉掩码的对照模型", "the control without the mask", "контрольная модель без маски")),
+             label="the control without the mask"),
         Case("time-normalisation", (Ref("forward"), ids, 3, 6), setup=leaky,
-             label=L("沿时间轴归一化的模型（会泄漏）", "a model normalising over time (it leaks)",
-                     "модель с нормализацией по времени (есть утечка)")),
+             label="a model normalising over time (it leaks)"),
         Case("batch", (Ref("forward"), np.array([[1, 3, 4, 5], [1, 5, 5, 2]]), 3, np.array([6])), setup=control,
-             label=L("批量，替换词元以数组给出", "a batch, the replacement given as an array",
-                     "батч, замена задана массивом")),
+             label="a batch, the replacement given as an array"),
         Case("replacement-vector", (Ref("forward"), ids, 2, np.array([0, 6, 0])), setup=control,
-             label=L("用向量替换，每个位置一个词元", "a replacement vector, one token per position",
-                     "замена вектором: свой токен для каждой позиции")),
+             label="a replacement vector, one token per position"),
     ]
 
 
@@ -79,27 +74,23 @@ def _causal2_public():
     args = (Ref("forward"), Ref("control"), ids)
     return [
         Case("causal", args + (2, 0), setup=_verdict_setup(5, "causal", "unmasked"),
-             label=L("因果模型，对照去掉掩码", "a causal model, the unmasked control",
-                     "причинная модель, контроль без маски")),
+             label="a causal model, the unmasked control"),
         Case("time-normalisation", args + (2, 0), setup=_verdict_setup(5, "time_norm", "unmasked"),
-             label=L("沿时间轴归一化的模型", "a model normalising over time", "модель с нормализацией по времени")),
+             label="a model normalising over time"),
         Case("unmasked", args + (3, 6), setup=_verdict_setup(5, "unmasked", "unmasked"),
-             label=L("被检验的模型本身没有掩码", "the model under test has no mask", "у проверяемой модели нет маски")),
+             label="the model under test has no mask"),
         Case("same-suffix", args + (3, np.array([5, 2])), setup=_verdict_setup(5, "causal", "unmasked"),
-             label=L("“扰动”与原来的词元相同", "a 'perturbation' equal to the original tokens",
-                     "«возмущение», совпадающее с исходными токенами")),
+             label="a 'perturbation' equal to the original tokens"),
         Case("constant-control", args + (2, 0), setup=_verdict_setup(5, "causal", "constant"),
-             label=L("对照的输出永远不变", "a control whose output never changes",
-                     "контроль, выход которого никогда не меняется")),
+             label="a control whose output never changes"),
         Case("leak-with-a-blind-control", args + (2, 0), setup=_verdict_setup(5, "time_norm", "constant"),
-             label=L("会泄漏的模型，对照的输出永远不变", "a leaking model, a control whose output never changes",
-                     "модель с утечкой, контроль с неизменным выходом")),
+             label="a leaking model, a control whose output never changes"),
         Case("huge-tolerance", args + (2, 0), {"tol": 10.0}, setup=_verdict_setup(5, "time_norm", "unmasked"),
-             label=L("很大的容差 tol=10", "a huge tolerance, tol=10", "огромный допуск tol=10")),
+             label="a huge tolerance, tol=10"),
         Case("position-0", args + (0, 0), setup=_verdict_setup(5, "causal", "unmasked"),
-             label=L("position=0（应当报错）", "position=0 (must raise)", "position=0 (должна быть ошибка)")),
+             label="position=0 (must raise)"),
         Case("position-T", args + (5, 0), setup=_verdict_setup(5, "causal", "unmasked"),
-             label=L("position=T=5（应当报错）", "position=T=5 (must raise)", "position=T=5 (должна быть ошибка)")),
+             label="position=T=5 (must raise)"),
     ]
 
 
@@ -126,15 +117,15 @@ def _causal3_public():
     ids = np.array([1, 3, 4, 5, 6, 2])
     return [
         Case("causal-model", (Ref("forward"), ids, 0), setup=forward_setup(6, "causal"),
-             label=L("因果模型", "the causal model", "причинная модель")),
+             label="the causal model"),
         Case("time-normalisation", (Ref("forward"), ids, 0), setup=forward_setup(6, "time_norm"),
-             label=L("沿时间轴归一化的模型", "a model normalising over time", "модель с нормализацией по времени")),
+             label="a model normalising over time"),
         Case("feature-normalisation", (Ref("forward"), ids, 0), setup=forward_setup(6, "feature_norm"),
-             label=L("按特征归一化的模型", "a model normalising over features", "модель с нормализацией по признакам")),
+             label="a model normalising over features"),
         Case("unmasked", (Ref("forward"), ids, 2), setup=forward_setup(6, "unmasked"),
-             label=L("去掉掩码的模型", "a model without the mask", "модель без маски")),
+             label="a model without the mask"),
         Case("one-position", (Ref("forward"), np.array([1]), 0), setup=forward_setup(6, "causal"),
-             label=L("只有一个位置（应当报错）", "a single position (must raise)", "одна позиция (должна быть ошибка)")),
+             label="a single position (must raise)"),
     ]
 
 
@@ -154,14 +145,14 @@ def _causal4_public():
     rng = np.random.default_rng(44)
     return [
         Case("one-sequence", (np.array([[1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 1.0, -1.0], [5.0, 5.0, 5.0, 7.0]]),),
-             label=L("一个序列 (3, 4)", "one sequence (3, 4)", "одна последовательность (3, 4)")),
-        Case("batch", (rng.normal(size=(2, 3, 4)),), label=L("批量 (2, 3, 4)", "a batch (2, 3, 4)", "батч (2, 3, 4)")),
+             label="one sequence (3, 4)"),
+        Case("batch", (rng.normal(size=(2, 3, 4)),), label="a batch (2, 3, 4)"),
         Case("constant-row", (np.full((2, 3), 4.0),),
-             label=L("所有特征都相等的行", "rows whose features are all equal", "строки, в которых все признаки равны")),
+             label="rows whose features are all equal"),
         Case("float32", (rng.normal(size=(3, 5)).astype(np.float32),),
-             label=L("float32 输入", "a float32 input", "вход во float32")),
-        Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label=L("eps=0.5", "eps=0.5", "eps=0.5")),
-        Case("one-position", (np.array([[3.0, -1.0, 2.0]]),), label=L("只有一个位置", "a single position", "одна позиция")),
+             label="a float32 input"),
+        Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label="eps=0.5"),
+        Case("one-position", (np.array([[3.0, -1.0, 2.0]]),), label="a single position"),
     ]
 
 
@@ -179,7 +170,7 @@ def _causal4_hidden(rng):
 EXERCISES = [
     exercise(
         id="causal-1", function="future_perturbation_change", points=1,
-        title=L("未来扰动检验", "The future-perturbation test", "Проверка возмущением будущего"),
+        title="The future-perturbation test",
         reference=references.future_perturbation_change, forbidden=_LIBRARY_CHECKS,
         public=_causal1_public, hidden=_causal1_hidden,
         hidden_kinds={
@@ -191,35 +182,25 @@ EXERCISES = [
     ),
     exercise(
         id="causal-2", function="perturbation_verdict", points=2,
-        title=L("加上阴性对照的判定", "A verdict with its negative control", "Вердикт с отрицательным контролем"),
+        title="A verdict with its negative control",
         reference=references.perturbation_verdict, forbidden=_LIBRARY_CHECKS,
         public=_causal2_public, hidden=_causal2_hidden,
         hidden_kinds={
-            "causal-vs-unmasked": Kind(L("随机因果模型，对照去掉掩码", "a random causal model, the unmasked control",
-                                         "случайная причинная модель, контроль без маски"), like="causal"),
-            "time_norm-vs-unmasked": Kind(L("沿时间轴归一化的随机模型，对照去掉掩码",
-                                            "a random model normalising over time, the unmasked control",
-                                            "случайная модель с нормализацией по времени, контроль без маски"),
+            "causal-vs-unmasked": Kind("a random causal model, the unmasked control", like="causal"),
+            "time_norm-vs-unmasked": Kind("a random model normalising over time, the unmasked control",
                                           like="time-normalisation"),
-            "feature_norm-vs-unmasked": Kind(L("按特征归一化的随机模型，对照去掉掩码",
-                                               "a random model normalising over features, the unmasked control",
-                                               "случайная модель с нормализацией по признакам, контроль без маски"),
+            "feature_norm-vs-unmasked": Kind("a random model normalising over features, the unmasked control",
                                              like="causal"),
-            "causal-vs-constant": Kind(L("随机因果模型，对照的输出永远不变",
-                                         "a random causal model, a control whose output never changes",
-                                         "случайная причинная модель, контроль с неизменным выходом"),
+            "causal-vs-constant": Kind("a random causal model, a control whose output never changes",
                                        like="constant-control"),
-            "unmasked-vs-constant": Kind(L("去掉掩码的随机模型，对照的输出永远不变",
-                                           "a random model without the mask, a control whose output never changes",
-                                           "случайная модель без маски, контроль с неизменным выходом"),
+            "unmasked-vs-constant": Kind("a random model without the mask, a control whose output never changes",
                                          like="unmasked"),
-            "feature_norm-vs-time_norm": Kind(L("“扰动”与原来的词元相同", "a 'perturbation' equal to the original tokens",
-                                                "«возмущение», совпадающее с исходными токенами"), like="same-suffix"),
+            "feature_norm-vs-time_norm": Kind("a 'perturbation' equal to the original tokens", like="same-suffix"),
         },
     ),
     exercise(
         id="causal-3", function="leak_sweep", points=3,
-        title=L("逐位置扫描泄漏", "Sweeping every position for a leak", "Поиск утечки по всем позициям"),
+        title="Sweeping every position for a leak",
         reference=references.leak_sweep, forbidden=_LIBRARY_CHECKS,
         public=_causal3_public, hidden=_causal3_hidden,
         hidden_kinds={
@@ -231,15 +212,15 @@ EXERCISES = [
     ),
     exercise(
         id="causal-4", function="feature_norm", points=2,
-        title=L("修复：按特征归一化", "The fix: normalising over features", "Исправление: нормализация по признакам"),
+        title="The fix: normalising over features",
         reference=references.feature_norm,
         forbidden=("lib.checks.feature_normalization", "grading.models.feature_norm", "grading.models.NormalisedModel"),
         public=_causal4_public, hidden=_causal4_hidden,
         hidden_kinds={
-            "random": Kind(L("随机的均值、尺度和形状", "random means, scales and shapes", "случайные средние, масштабы и формы"),
+            "random": Kind("random means, scales and shapes",
                            like="batch"),
-            "float32": Kind(L("随机的 float32 输入", "a random float32 input", "случайный вход во float32"), like="float32"),
-            "eps": Kind(L("随机的 eps", "a random eps", "случайный eps"), like="eps"),
+            "float32": Kind("a random float32 input", like="float32"),
+            "eps": Kind("a random eps", like="eps"),
         },
     ),
 ]

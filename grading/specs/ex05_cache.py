@@ -5,7 +5,7 @@ import numpy as np
 from lib.data import build_vocab, collate
 
 from .. import references
-from ..registry import Kind, L, exercise
+from ..registry import Kind, exercise
 from ..values import Case, Ref
 from ._common import model_setup
 
@@ -27,17 +27,14 @@ def _cache1_public():
         return Case(name, (Ref("model"), *_padded(texts, tokens)), setup=model_setup(7), label=label)
     return [
         case("section-example", ["雨", "春雨"], [5, 5],
-             L("§5.7 的例子：“雨”和“春雨”后面各接一个“风”", "the example of §5.7: 风 after 雨 and after 春雨",
-               "пример из §5.7: 风 после 雨 и после 春雨")),
-        case("no-padding", ["春雨风"], [4], L("一行，没有填充", "one row without padding", "одна строка без дополнения")),
+             "the example of §5.7: 风 after 雨 and after 春雨"),
+        case("no-padding", ["春雨风"], [4], "one row without padding"),
         case("three-lengths", ["风", "春雨风雨", "雨春"], [3, 4, 5],
-             L("三行，长度各不相同", "three rows of different lengths", "три строки разной длины")),
+             "three rows of different lengths"),
         case("unknown-character", ["雪", "春雪风"], [1, 2],
-             L("词表之外的字符（<unk>）", "characters outside the vocabulary (<unk>)",
-               "символы вне словаря (<unk>)")),
+             "characters outside the vocabulary (<unk>)"),
         case("table-full", ["春雨风春雨风春"], [3],
-             L("真实前缀占满了位置表（应当报错）", "the real prefix fills the position table (must raise)",
-               "настоящий префикс занимает всю таблицу позиций (должна быть ошибка)")),
+             "the real prefix fills the position table (must raise)"),
     ]
 
 
@@ -77,12 +74,12 @@ def _cache2_public():
     rng = np.random.default_rng(52)
     return [
         Case("worked-example", (np.array([0.0, 1.0, 1.0, 0.0]), stored, stored, eye, eye, eye, w_o, 2),
-             label=L("本节的例子（BOS 之后的 春）", "the section's example (春 after BOS)", "пример из раздела (春 после BOS)")),
+             label="the section's example (春 after BOS)"),
         Case("first-token", _step_args(rng, 0, 6, 2),
-             label=L("第一个词元（缓存为空）", "the first token (an empty cache)", "первый токен (кэш пуст)")),
+             label="the first token (an empty cache)"),
         Case("three-stored", _step_args(rng, 3, 6, 3),
-             label=L("缓存里已有 3 个位置，3 个头", "3 stored positions, 3 heads", "в кэше 3 позиции, 3 головы")),
-        Case("one-head", _step_args(rng, 2, 4, 1), label=L("只有一个头", "a single head", "одна голова")),
+             label="3 stored positions, 3 heads"),
+        Case("one-head", _step_args(rng, 2, 4, 1), label="a single head"),
     ]
 
 
@@ -105,15 +102,15 @@ def _cache3_public():
     args = (Ref("forward"), Ref("step"), Ref("new_cache"), np.array([1, 3, 4, 5, 2]))
     return [
         Case("correct-cache", args, setup=_cache3_setup(8, None),
-             label=L("正确的缓存", "a correct cache", "правильный кэш")),
+             label="a correct cache"),
         Case("position-reset-to-0", args, setup=_cache3_setup(8, "reset"),
-             label=L("位置总被重置为 0", "the position always reset to 0", "позиция всегда сбрасывается в 0")),
+             label="the position always reset to 0"),
         Case("position-shifted", args, setup=_cache3_setup(8, "shift"),
-             label=L("位置多偏移了 1", "the position off by one", "позиция смещена на 1")),
+             label="the position off by one"),
         Case("reads-only-itself", args, setup=_cache3_setup(8, "local"),
-             label=L("新查询只读取它自己", "the new query reads only itself", "новый запрос читает только себя")),
+             label="the new query reads only itself"),
         Case("one-token", args[:3] + (np.array([1]),), setup=_cache3_setup(8, None),
-             label=L("只有一个词元", "a single token", "один токен")),
+             label="a single token"),
     ]
 
 
@@ -130,49 +127,37 @@ def _cache3_hidden(rng):
 EXERCISES = [
     exercise(
         id="cache-1", function="continue_padded", points=2,
-        title=L("续写右填充的批量", "Continuing a right-padded batch", "Продолжение батча с дополнением справа"),
+        title="Continuing a right-padded batch",
         reference=references.continue_padded,
         forbidden=("lib.checks.incremental_forward",), forbidden_methods=("forward",),
         public=_cache1_public, hidden=_cache1_hidden,
         hidden_kinds={
-            "batch": Kind(L("随机模型，随机文本组成的批量", "a random model and a batch of random texts",
-                            "случайная модель и батч из случайных текстов"), like="three-lengths"),
-            "one-row": Kind(L("随机模型，只有一行（没有填充）", "a random model and a single row (no padding)",
-                              "случайная модель и одна строка (без дополнения)"), like="no-padding"),
-            "full": Kind(L("随机模型，有一行的真实前缀占满了位置表（应当报错）",
-                           "a random model, one row whose real prefix fills the position table (must raise)",
-                           "случайная модель, настоящий префикс одной строки занимает всю таблицу позиций "
-                           "(должна быть ошибка)"), like="table-full"),
+            "batch": Kind("a random model and a batch of random texts", like="three-lengths"),
+            "one-row": Kind("a random model and a single row (no padding)", like="no-padding"),
+            "full": Kind("a random model, one row whose real prefix fills the position table (must raise)", like="table-full"),
         },
     ),
     exercise(
         id="cache-2", function="attention_step", points=3,
-        title=L("从零写一个缓存步骤", "A cached step from scratch", "Шаг с кэшем, написанный с нуля"),
+        title="A cached step from scratch",
         reference=references.attention_step,
         forbidden=("lib.model.AttentionModel", "lib.model.KVCache", "lib.checks.incremental_forward",
                    "lib.attention.multi_head_attention"),
         public=_cache2_public, hidden=_cache2_hidden,
         hidden_kinds={
-            "step": Kind(L("随机宽度、随机头数、缓存里有随机数量的位置",
-                           "random widths, numbers of heads and stored positions",
-                           "случайные ширина, число голов и число позиций в кэше"), like="three-stored"),
+            "step": Kind("random widths, numbers of heads and stored positions", like="three-stored"),
         },
     ),
     exercise(
         id="cache-3", function="cache_error", points=2,
-        title=L("缓存与完整前向传播的对照检验", "The cache checked against the full forward pass",
-                "Сверка кэша с полным прямым проходом"),
+        title="The cache checked against the full forward pass",
         reference=references.cache_error, forbidden=("lib.checks.cache_error", "lib.checks.incremental_forward"),
         public=_cache3_public, hidden=_cache3_hidden,
         hidden_kinds={
-            "correct": Kind(L("随机模型，正确的缓存", "a random model with a correct cache",
-                              "случайная модель с правильным кэшем"), like="correct-cache"),
-            "reset": Kind(L("随机模型，位置总被重置为 0", "a random model, the position always reset to 0",
-                            "случайная модель, позиция всегда сбрасывается в 0"), like="position-reset-to-0"),
-            "shift": Kind(L("随机模型，位置多偏移了 1", "a random model, the position off by one",
-                            "случайная модель, позиция смещена на 1"), like="position-shifted"),
-            "local": Kind(L("随机模型，新查询只读取它自己", "a random model whose new query reads only itself",
-                            "случайная модель, новый запрос читает только себя"), like="reads-only-itself"),
+            "correct": Kind("a random model with a correct cache", like="correct-cache"),
+            "reset": Kind("a random model, the position always reset to 0", like="position-reset-to-0"),
+            "shift": Kind("a random model, the position off by one", like="position-shifted"),
+            "local": Kind("a random model whose new query reads only itself", like="reads-only-itself"),
         },
     ),
 ]

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .. import references
-from ..registry import Kind, L, exercise
+from ..registry import Kind, exercise
 from ..values import Case
 
 NOTEBOOK = "ex06_evidence"
@@ -24,18 +24,15 @@ def _evidence1_public():
     rng = np.random.default_rng(61)
     return [
         Case("hand-computation", ([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]], eye, eye, eye, w_o, 2),
-             label=L("§6.1 的手算例子（<bos> 春，两个头）", "the hand computation of §6.1 (<bos> 春, two heads)",
-                     "ручной расчёт из §6.1 (<bos> 春, две головы)")),
+             label="the hand computation of §6.1 (<bos> 春, two heads)"),
         Case("one-position", _lists(rng, 1, 3, 1),
-             label=L("只有一个位置，一个头", "a single position and a single head", "одна позиция и одна голова")),
+             label="a single position and a single head"),
         Case("three-heads", _lists(rng, 4, 6, 3),
-             label=L("随机权重，T = 4，D = 6，3 个头", "random weights, T = 4, D = 6, 3 heads",
-                     "случайные веса, T = 4, D = 6, 3 головы")),
+             label="random weights, T = 4, D = 6, 3 heads"),
         Case("no-mask", _lists(rng, 3, 4, 2), {"causal": False},
-             label=L("关掉掩码（causal=False）", "the mask off (causal=False)", "маска выключена (causal=False)")),
+             label="the mask off (causal=False)"),
         Case("width-not-divisible", _lists(rng, 2, 5, 2),
-             label=L("D = 5 不能被 H = 2 整除（应当报错）", "D = 5 is not divisible by H = 2 (must raise)",
-                     "D = 5 не делится на H = 2 (должна быть ошибка)")),
+             label="D = 5 is not divisible by H = 2 (must raise)"),
     ]
 
 
@@ -54,18 +51,13 @@ def _evidence1_hidden(rng):
 EXERCISES = [
     exercise(
         id="evidence-1", function="attention_py", points=4,
-        title=L("用纯 Python 独立核对", "An independent check in plain Python",
-                "Независимая проверка на чистом Python"),
+        title="An independent check in plain Python",
         reference=references.attention_py, forbidden_modules=("numpy", "lib"),
         public=_evidence1_public, hidden=_evidence1_hidden,
         hidden_kinds={
-            "causal": Kind(L("随机大小与随机权重，带因果掩码", "random sizes and weights, with the causal mask",
-                             "случайные размеры и веса, с причинной маской"), like="three-heads"),
-            "no-mask": Kind(L("随机大小与随机权重，关掉掩码", "random sizes and weights, with the mask off",
-                              "случайные размеры и веса, маска выключена"), like="no-mask"),
-            "not-divisible": Kind(L("宽度不能被头数整除（应当报错）",
-                                    "a width not divisible by the number of heads (must raise)",
-                                    "ширина не делится на число голов (должна быть ошибка)"),
+            "causal": Kind("random sizes and weights, with the causal mask", like="three-heads"),
+            "no-mask": Kind("random sizes and weights, with the mask off", like="no-mask"),
+            "not-divisible": Kind("a width not divisible by the number of heads (must raise)",
                                   like="width-not-divisible"),
         },
     ),

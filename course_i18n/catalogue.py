@@ -1,0 +1,133 @@
+"""Interface texts: English in the code under a stable key, the other languages in gettext catalogues.
+
+A module that shows a learner (or an instructor) a sentence writes it in English once,
+under a key that never changes while the sentence's meaning stays::
+
+    TITLE = text("grading.exercise.mask-1.title", "The causal allowed set")
+
+:func:`text` returns a :class:`Text`, a ``{language: sentence}`` dict with an entry for every
+language of :data:`course_i18n.LANGUAGES`: English as written, every other language from
+``course_i18n/locales/<code>/LC_MESSAGES/course.po``, where the entry has ``msgctxt`` = the
+key, ``msgid`` = the English and ``msgstr`` = the translation.  An entry that is missing,
+marked fuzzy, or translates another English (the English changed since) gives the English,
+as gettext does; ``tools/i18n.py check`` (and tests/test_translations.py) fails on each.
+
+The catalogues are read with the standard library only (the learner's ``check()`` runs from
+the wheel, without Babel); Babel writes them (``tools/i18n.py extract`` / ``update``), and a
+test reads every catalogue with both and compares.
+"""
+
+import pathlib
+import re
+
+from . import LANGUAGES, SOURCE_LANGUAGE
+
+__all__ = ["Text", "text", "texts", "catalogue", "read_po", "LOCALES_DIR", "DOMAIN", "placeholders"]
+
+LOCALES_DIR = pathlib.Path(__file__).resolve().parent / "locales"
+DOMAIN = "course"
+KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z0-9_-]+)+$")
+
+_catalogues = {}
+_written = {}          # key -> English, every text made in this process (tools/i18n.py extract reads it)
+
+
+class Text(dict):
+    """One interface text in every language: ``{lang: sentence}``, with its ``key`` and ``english``."""
+
+    def __init__(self, key, english, translations):
+        super().__init__(translations)
+        self.key, self.english = key, english
+
+
+def text(key, english):
+    """The :class:`Text` of ``key``, whose English is ``english``."""
+    if not isinstance(key, str) or not KEY.match(key):
+        raise ValueError(f"an interface text's key is dotted words, such as 'grading.messages.timeout'; got {key!r}")
+    if not isinstance(english, str) or not english.strip():
+        raise ValueError(f"the English of {key!r} is empty or not a string: {english!r}")
+    if _written.setdefault(key, english) != english:
+        raise ValueError(f"the key {key!r} is used for two English texts: {_written[key]!r} and {english!r}")
+    return Text(key, english, {lang: translate(lang, key, english) for lang in LANGUAGES})
+
+
+def texts(prefix, english_by_name):
+    """``{name: text(f"{prefix}.{name}", english)}`` for a table of English texts."""
+    return {name: text(f"{prefix}.{name}", english) for name, english in english_by_name.items()}
+
+
+def translate(lang, key, english):
+    """``english`` in ``lang``: the catalogue's translation, or the English itself."""
+    if lang == SOURCE_LANGUAGE:
+        return english
+    return catalogue(lang).get((key, english)) or english
+
+
+def written():
+    """``{key: English}`` of every text made so far in this process."""
+    return dict(_written)
+
+
+def catalogue(lang, folder=None):
+    """``{(key, English): translation}`` of one language, fuzzy and empty entries left out."""
+    folder = pathlib.Path(folder or LOCALES_DIR)
+    cache_key = (lang, str(folder))
+    if cache_key not in _catalogues:
+        path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        entries = read_po(path) if path.exists() else []
+        _catalogues[cache_key] = {(e["msgctxt"], e["msgid"]): e["msgstr"] for e in entries
+                                  if e["msgstr"] and "fuzzy" not in e["flags"] and e["msgid"]}
+    return _catalogues[cache_key]
+
+
+def read_po(path):
+    """The entries of a .po file as dicts (msgctxt, msgid, msgstr, flags); obsolete ones left out.
+
+    Reads what Babel writes: ``#,`` flags, ``msgctxt``/``msgid``/``msgstr`` each a string
+    possibly continued on the following lines, no plural forms."""
+    entries, entry, field = [], None, None
+    lines = pathlib.Path(path).read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith(("#~", "#|")):
+            continue
+        starts_entry = line.startswith(("#", "msgctxt ", "msgid "))
+        if entry is None or (starts_entry and field == "msgstr"):
+            entry, field = {"msgctxt": None, "msgid": "", "msgstr": "", "flags": set()}, None
+            entries.append(entry)
+        if line.startswith("#,"):
+            entry["flags"].update(flag.strip() for flag in line[2:].split(","))
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            if field is None:
+                raise ValueError(f"{path}:{number}: a string continued before any msgid")
+            entry[field] += _unquote(line, path, number)
+        else:
+            keyword, _, rest = line.partition(" ")
+            if keyword not in ("msgctxt", "msgid", "msgstr"):
+                raise ValueError(f"{path}:{number}: unexpected {keyword!r} (plural forms are not used here)")
+            field = keyword
+            entry[field] = _unquote(rest.strip(), path, number)
+    return entries
+
+
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def _unquote(token, path, number):
+    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
+        raise ValueError(f"{path}:{number}: expected a quoted string, got {token[:40]!r}")
+    try:
+        return _ESCAPE.sub(lambda m: _ESCAPED[m.group(1)], token[1:-1])
+    except KeyError as unknown:
+        raise ValueError(f"{path}:{number}: unknown escape \\{unknown.args[0]}") from None
+
+
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+
+
+def placeholders(sentence):
+    """The ``{name}`` fields of a ``str.format`` text, sorted (``{{`` and ``}}`` are not fields)."""
+    return sorted(m.group(1) for m in _FIELD.finditer(sentence) if m.group(1) is not None)

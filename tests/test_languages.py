@@ -1,0 +1,105 @@
+"""The course's languages are listed once, in course_i18n; every other module imports them.
+
+A tuple, list or set of all the language codes, a regular expression that alternates
+between them, or a locale of the site (Chinese's is not its code) written in a Python
+module elsewhere is a second list, which a fourth language would have to find and edit.
+A test may still pick some languages for a reason of its own (the two non-Latin scripts).
+"""
+
+import ast
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGE_TABLE, LANGUAGES, SOURCE_LANGUAGE, check_language, language  # noqa: E402
+
+SKIPPED = {".venv", "_build", "build", ".git", "node_modules", "course_i18n"}
+THIS_FILE = pathlib.Path(__file__).resolve()
+LOCALES = {lang.locale for lang in LANGUAGE_TABLE if lang.locale != lang.code}
+
+
+def python_files():
+    for path in sorted(ROOT.rglob("*.py")):
+        if not SKIPPED & set(path.relative_to(ROOT).parts[:-1]) and path != THIS_FILE:
+            yield path
+
+
+def second_lists(path):
+    """(line, what) for every place in ``path`` that writes the language list out again."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            codes = {e.value for e in node.elts if isinstance(e, ast.Constant) and e.value in LANGUAGES}
+            if codes == set(LANGUAGES):
+                yield node.lineno, "the list of language codes"
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if all(re.search(rf"(?<![\w|]){code}\||\|{code}(?![\w|])|\|{code}\|", node.value) for code in LANGUAGES):
+                yield node.lineno, f"a pattern alternating between the language codes: {node.value[:60]!r}"
+            for locale in LOCALES:
+                if re.search(rf"\b{locale}\b", node.value):
+                    yield node.lineno, f"the locale {locale!r} (course_i18n.language(code).locale)"
+
+
+def test_no_module_lists_the_languages_again():
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}"
+             for path in python_files() for line, what in second_lists(path)]
+    assert not found, "import LANGUAGES / LANGUAGE_TABLE from course_i18n instead:\n" + "\n".join(found)
+
+
+def translation_tables(path):
+    """(line, what) for every text in several languages written into a module, outside the two formats
+    (prose in src/, interface texts in course_i18n's catalogues)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {k.value: v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)}
+            if set(LANGUAGES) <= set(keys) and all(isinstance(keys[lang], (ast.Constant, ast.JoinedStr, ast.BinOp))
+                                                   and not isinstance(getattr(keys[lang], "value", ""), (int, float))
+                                                   for lang in LANGUAGES):
+                yield node.lineno, "a {language: text} table; write the English under a key (course_i18n.catalogue.text)"
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            if set(LANGUAGES) <= {a.arg for a in node.args.args + node.args.kwonlyargs}:
+                yield node.lineno, "a function taking a text per language by name"
+
+
+def test_no_module_writes_a_translation_table():
+    """Interface texts live in the catalogues; only tests (which state what each language reads) and src/
+    (prose, written in every language side by side) hold texts in several languages."""
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in python_files()
+             if path.relative_to(ROOT).parts[0] not in ("tests", "src") for line, what in translation_tables(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_check_sees_a_second_list(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('LANGS = ("zh", "en", "ru")\nPATTERN = r"#(zh|en|ru) "\nFOLDER = "zh_CN"\n', encoding="utf-8")
+    assert [line for line, _ in second_lists(sample)] == [1, 2, 3]
+    table = tmp_path / "table.py"
+    table.write_text('WORDS = {"zh": "词", "en": "word", "ru": "слово"}\ndef words(zh, en, ru):\n    pass\n'
+                     'CONFIG = {"zh": 1, "en": 2, "ru": 3}\n', encoding="utf-8")
+    assert sorted(line for line, _ in translation_tables(table)) == [1, 2]
+
+
+def test_the_site_config_names_the_same_languages():
+    import yaml
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert list(config["languages"]) == list(LANGUAGES)
+    for code, spec in config["languages"].items():
+        assert spec.get("sphinx_language", code) == language(code).locale
+        assert spec["label"] == language(code).name
+
+
+def test_every_locale_folder_of_the_site_belongs_to_a_language():
+    folders = {p.name for p in (ROOT / "site" / "locale").iterdir() if p.is_dir()}
+    assert folders == {lang.locale for lang in LANGUAGE_TABLE if lang.code != SOURCE_LANGUAGE}
+
+
+def test_an_unknown_language_is_refused_naming_the_known_ones():
+    assert check_language("ru") == "ru"
+    with pytest.raises(ValueError, match="zh, en, ru"):
+        check_language("de")
