@@ -79,7 +79,7 @@ MESSAGES = texts("grading.messages", {
     "hidden_definition": "a definition the notebook's source does not show (exec, a magic command, ...)",
     "cell_error_hint": "cell {cell} raised {error}",
     "cell_skipped_hint": "cell {cell} was skipped: {reason}",
-    "interrupted_after": "interrupted after {seconds} s",
+    "cell_interrupted_hint": "cell {cell} was interrupted after {seconds} s",
     "ignored_interrupt": "it ran longer than {seconds} s and ignored the interrupt",
     "gave_up": "gave up after {count} kernels ({reasons})",
     "exit_student": "the notebook's code ended the kernel process (os._exit({code}) or the like)",

@@ -222,7 +222,7 @@ class NotebookRun:
         self.kernel = None
         self.prestarted = None      # a Prestart of this run's first kernel (see run_submission)
         self.skip = {}              # cell number -> reason (key, fields)
-        self.cell_errors = []       # (cell number, "Type: message")
+        self.cell_errors = []       # (cell number, message key, its fields): a raised error or an interrupt
         self.fatal = None           # (status, message): nothing more can run
         self.kernels_started = 0
         self.unfinished = set()     # top-level cells interrupted or skipped for running too long
@@ -311,12 +311,11 @@ class NotebookRun:
             limit = min(self.options.cell_timeout, left)
             result = self.kernel.execute(code, limit)
             if result.status == "error":
-                self.cell_errors.append((number, f"{result.ename}: {result.evalue}"))
+                self.cell_errors.append((number, "cell_error_hint", {"error": f"{result.ename}: {result.evalue}"}))
             elif result.status == "timeout":
                 self.unfinished.add(number)
                 if self.kernel.interrupt(self.options.interrupt_grace):
-                    self.cell_errors.append((number, messages.text("interrupted_after", self.lang,
-                                                                   seconds=_num(limit))))
+                    self.cell_errors.append((number, "cell_interrupted_hint", {"seconds": _num(limit)}))
                     continue
                 self.skip[number] = ("ignored_interrupt", {"seconds": _num(limit)})
                 return False
@@ -328,7 +327,7 @@ class NotebookRun:
     def hints(self):
         parts = [messages.text("cell_skipped_hint", self.lang, cell=n, reason=messages.reason(r, self.lang))
                  for n, r in self.skip.items()]
-        parts += [messages.text("cell_error_hint", self.lang, cell=n, error=e) for n, e in self.cell_errors[:2]]
+        parts += [messages.text(key, self.lang, cell=n, **fields) for n, key, fields in self.cell_errors[:2]]
         return "; ".join(parts)
 
     def grade(self, submission, exercises):

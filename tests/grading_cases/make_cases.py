@@ -98,6 +98,14 @@ def rename_function(nb):
             cell["source"] = src.replace("masked_softmax(", "masked_softmax_v2(")
 
 
+def hang_before_function(nb):
+    """The cell that defines masked_softmax first waits forever, but answers an interrupt."""
+    i = _code_index(nb, "def masked_softmax")
+    cell = nb["cells"][i]
+    src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    cell["source"] = "import time\nwhile True:\n    time.sleep(0.05)\n\n" + src
+
+
 def decoder_dec_1_and_2(*cells):
     """The solved ex07 notebook cut before the dec-3 heading (dec-1 and dec-2 only, no trained
     model to wait for), then ``cells`` appended."""
@@ -375,6 +383,9 @@ def cases():
         "cell_too_long": (solved("x = 1  # " + "y" * 1_000_001), {k: "error" for k in ok3},
                           ["1000000 characters"]),
         "metadata_not_dict": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=_bad_metadata)}, ok3, []),
+        # the row says the cell was interrupted, not that it "raised" an interruption
+        "interrupted_before_function": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=hang_before_function)},
+                                        {**ok3, "mask-2": "missing", "-": "error"}, ["was interrupted after", "masked_softmax"]),
         "missing_function": ({"ex01_allowed_set.ipynb": with_cells(SOLVED, transform=rename_function)},
                              {**ok3, "mask-2": "missing"}, ["masked_softmax"]),
         "invalid_json": ({"ex01_allowed_set.ipynb": b'{"cells": [ {"cell_type": "code", '},
