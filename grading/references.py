@@ -241,9 +241,9 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
         row = []
         for h in range(n_heads):
             lo, hi = h * d, (h + 1) * d
-            scores = [sum(a * b for a,
-                          b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d)
-                      for j in readable]
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi]))
+                      / math.sqrt(d) for j in readable]
             top = max(scores)
             exps = [math.exp(s - top) for s in scores]
             total = sum(exps)

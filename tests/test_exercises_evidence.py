@@ -36,7 +36,7 @@ def solution_source(stem, name):
 
 
 HONEST = solution_source("ex06_evidence", "attention_py")
-DOT = "sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi]))"
+DOT = "sum(a * b for a, b in zip(query, k[j][lo:hi]))"
 assert DOT in HONEST and "math.exp" in HONEST
 
 NUMPY_BODY = '''
@@ -85,7 +85,7 @@ def test_the_plain_python_answer_passes_and_is_not_flagged():
     (SETUP, "xp = np\n" + NUMPY_BODY.format(imports="", np="xp")),                     # an alias of np
     (SETUP, "from numpy import exp as np_exp\n" + HONEST.replace("math.exp", "np_exp")),  # one numpy function
     (SETUP, "def _dot(a, b):\n    return float(np.dot(a, b))\n" +                      # a helper that uses numpy
-     HONEST.replace(DOT, "_dot(q[i][lo:hi], k[j][lo:hi])")),
+     HONEST.replace(DOT, "_dot(query, k[j][lo:hi])")),
     (SETUP, '''
 def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     from lib.attention import multi_head_attention
