@@ -141,6 +141,9 @@ class Drawing:
         self.bottom = 0.0
         # y where a tall drawing may be cut in two, to lay the halves side by side on wide screens
         self.split: float | None = None
+        # (x, name, anchor): what a line crossing the cut carries, written beside it in both halves,
+        # so that a line leaving the first half is seen to enter the second
+        self.cut_labels: list[tuple[float, str, str]] = []
 
     def _grow(self, y: float) -> None:
         self.bottom = max(self.bottom, y)
@@ -210,13 +213,17 @@ class Drawing:
         differ in what they show; the text is as large as in the tall version."""
         if self.split is None:
             return None
-        gap = 24
-        first = round(self.split)
-        second = round(self.bottom + 10) - first
-        items = "".join(self.items)
+        gap, tail = 24, 13           # the first half shows the lines 13 units past the cut, with their labels
+        cut = round(self.split)
+        first = cut + (tail if self.cut_labels else 0)
+        second = round(self.bottom + 10) - cut
+        labels = Drawing(self.lang)
+        for x, name, anchor in self.cut_labels:
+            labels.text(x, cut + tail / 2, name, MIN_FONT, anchor=anchor, bold=True, mono=True)
+        items = "".join(self.items + labels.items)
         body = (f'<svg x="0" y="0" width="{WIDTH}" height="{first}" viewBox="0 0 {WIDTH} {first}">{items}</svg>'
                 f'<svg x="{WIDTH + gap}" y="0" width="{WIDTH}" height="{second}" '
-                f'viewBox="0 {first} {WIDTH} {second}">{items}</svg>')
+                f'viewBox="0 {cut} {WIDTH} {second}">{items}</svg>')
         return self._svg(alt, 2 * WIDTH + gap, max(first, second), body)
 
     def _svg(self, alt: str, width: float, height: float, body: str) -> str:
@@ -425,6 +432,8 @@ def one_head(lang: str) -> Drawing:
                                            [w["q"], w["k"], w["v"]], ["query", "key", "value"])]
     top = bottoms[0] + 34
     d.split = bottoms[0] + 17        # wide screens: X and its projections | scores, weights and output
+    d.cut_labels = [(xs[0] + bw / 2 + 10, "Q", "start"), (xs[1] + bw / 2 + 10, "K", "start"),
+                    (WIDTH - 12, "V", "end")]
     sw = 2 * bw + gap
     for x in xs[:2]:
         d.arrow((x + bw / 2, bottoms[0]), (x + bw / 2, top - 2))
@@ -496,6 +505,7 @@ def heads(lang: str) -> Drawing:
         bottoms.append(bottom)
     y = max(bottoms) + 30
     d.split = max(bottoms) + 15      # wide screens: the split into heads | the merge and W_O
+    d.cut_labels = [(10 + h * (hw + 12) + hw / 2 + 10, f"h = {h}", "start") for h in range(H)]
     for h in range(H):
         hx = 10 + h * (hw + 12)
         d.arrow((hx + hw / 2, max(bottoms)), (hx + hw / 2, y - 2))
