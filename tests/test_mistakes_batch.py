@@ -79,6 +79,7 @@ def corpus_batch(tmp_path_factory):
          "--csv", str(out / "r.csv"), "--diagnoses-csv", str(out / "mistakes.csv"), "--lang", "ru",
          "--seed", str(SEED), "--jobs", "2", "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
         cwd=ROOT, capture_output=True, text=True, timeout=3600 * factor)
+    assert (out / "r.json").exists(), f"the grader wrote no report (exit {proc.returncode}):\n{proc.stderr[-4000:]}"
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
     rows = {(pathlib.Path(r["submission"]).name, r["exercise"]): r for r in report["rows"]}
     return {"proc": proc, "plan": plan, "rows": rows, "report": report, "out": out}
