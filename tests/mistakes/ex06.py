@@ -1,33 +1,22 @@
 """Wrong answers to exercise set 6 (evidence-1), written in plain Python as the exercise asks."""
 
+import inspect
+import textwrap
+
+from grading import references
+
 from . import Entry
 
-_SOLUTION = '''
-import math
-def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
-    D = len(w_q)
-    if D % n_heads != 0:
-        raise ValueError("not divisible")
-    d = D // n_heads
 
-    def project(rows, w):
-        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+def _reference_answer():
+    """grading/references.py's attention_py, the answer the course ships, as a notebook cell."""
+    source = textwrap.dedent(inspect.getsource(references.attention_py))
+    body = [line for line in source.splitlines(keepends=True)
+            if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
+    return "\nimport math\n" + "".join(body)
 
-    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
-    merged = []
-    for i in range(len(x)):
-        readable = range(i + 1) if causal else range(len(x))
-        row = []
-        for h in range(n_heads):
-            lo, hi = h * d, (h + 1) * d
-            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in readable]
-            top = max(scores)
-            exps = [math.exp(s - top) for s in scores]
-            total = sum(exps)
-            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
-        merged.append(row)
-    return project(merged, w_o)
-'''
+
+_SOLUTION = _reference_answer()
 
 
 def _variant(*replacements):
@@ -50,11 +39,13 @@ ENTRIES = [
         "evidence-1/ignores-causal"),
     Entry("evidence-1", "strided-heads", _variant(
         ("lo, hi = h * d, (h + 1) * d", "cols = list(range(h, D, n_heads))"),
-        ("zip(q[i][lo:hi], k[j][lo:hi])", "zip([q[i][c] for c in cols], [k[j][c] for c in cols])"),
+        ("query = q[i][lo:hi]", "query = [q[i][c] for c in cols]"),
+        ("zip(query, k[j][lo:hi])", "zip(query, [k[j][c] for c in cols])"),
         ("for c in range(lo, hi)]", "for c in cols]")),
         None),
     Entry("evidence-1", "indivisible-width-accepted", _variant(
-        ('    if D % n_heads != 0:\n        raise ValueError("not divisible")\n', "")),
+        ('    if D % n_heads != 0:\n        raise ValueError(\n'
+         '            f"width D={D} is not divisible by n_heads={n_heads}")\n', "")),
         "evidence-1/not-divisible-accepted"),
     Entry("evidence-1", "reads-one-key-too-many", _variant(
         ("readable = range(i + 1) if causal else range(len(x))",
