@@ -71,9 +71,14 @@ def with_cells(base, cells=(), insert_at=None, transform=None):
     return nb
 
 
+def _source(cell):
+    """A cell's source as one string (a notebook may store it as a list of lines)."""
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
 def _code_index(nb, startswith):
     for i, cell in enumerate(nb["cells"]):
-        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        src = _source(cell)
         if cell["cell_type"] == "code" and src.lstrip().startswith(startswith):
             return i
     raise ValueError(startswith)
@@ -90,10 +95,10 @@ def _bad_metadata(nb):
 def rename_function(nb):
     i = _code_index(nb, "def masked_softmax")
     cell = nb["cells"][i]
-    src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    src = _source(cell)
     cell["source"] = src.replace("def masked_softmax(", "def masked_softmax_v2(", 1)
     for cell in nb["cells"]:                 # the later demo cells would stop at a NameError: keep them working
-        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        src = _source(cell)
         if cell["cell_type"] == "code" and "masked_softmax(" in src and "def masked_softmax_v2" not in src:
             cell["source"] = src.replace("masked_softmax(", "masked_softmax_v2(")
 
@@ -102,7 +107,7 @@ def hang_before_function(nb):
     """The cell that defines masked_softmax first waits forever, but answers an interrupt."""
     i = _code_index(nb, "def masked_softmax")
     cell = nb["cells"][i]
-    src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    src = _source(cell)
     cell["source"] = "import time\nwhile True:\n    time.sleep(0.05)\n\n" + src
 
 
@@ -111,7 +116,7 @@ def decoder_dec_1_and_2(*cells):
     model to wait for), then ``cells`` appended."""
     nb = copy.deepcopy(load(SOLVED_DECODER))
     for i, cell in enumerate(nb["cells"]):
-        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        src = _source(cell)
         if cell["cell_type"] == "markdown" and src.lstrip().startswith("## dec-3"):
             del nb["cells"][i:]
             nb["cells"] += [code_cell(c) for c in cells]
