@@ -88,7 +88,8 @@ def _log(stream, text):
             pass
 
 
-def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=None, cgroups=True, jobs=1):
+def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=None, cgroups=True, jobs=1,
+                 warm_start=True):
     """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a
     self-check.  Whatever goes wrong or is interrupted here, no temporary folder is left behind."""
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
@@ -100,7 +101,8 @@ def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=Non
         order = {"root": ["root", "userns", "none"], "userns": ["userns", "none"], "none": ["none"]}[mode]
     last = None
     for candidate in order:
-        sandbox = Sandbox(candidate, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs)
+        sandbox = Sandbox(candidate, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs,
+                          warm=warm_start)
         try:
             sandbox.self_check()
         except SandboxError as exc:
@@ -169,7 +171,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
                 exports=None, student_pattern=None, index_lang=None, deadline=None, late_penalty=0.0,
                 regrade=None, only=None, options=None, limits=None, jobs=None, group_by="dir", isolation="auto", registry="grading.exercises",
                 seed=None, exercise_ids=None, all_exercises=False, shard=None, progress=sys.stderr, keep_temp=False,
-                uid_base=None, cgroups=True, pause_at=None, early_signals=None):
+                uid_base=None, cgroups=True, warm_start=True, pause_at=None, early_signals=None):
     """Grade every submission under ``paths``; returns the report (a dict).
 
     Raises UsageError for misuse (nothing to grade, unknown exercise ids ...).
@@ -231,7 +233,7 @@ def grade_batch(paths, *, json_path=None, csv_path=None, wide_csv_path=None, fee
                 raise KeyboardInterrupt
             state["pattern"] = pattern
             _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises,
-                 shard, progress, keep_temp, uid_base, cgroups,
+                 shard, progress, keep_temp, uid_base, cgroups, warm_start,
                  single=bool(gradescope_path) and str(gradescope_path).endswith(".json"))
         except KeyboardInterrupt:
             interrupted = True
@@ -276,7 +278,7 @@ def _stage(state, name):
 
 
 def _run(paths, state, course, options, limits, jobs, group_by, isolation, exercise_ids, all_exercises, shard,
-         progress, keep_temp, uid_base, cgroups, single=False):
+         progress, keep_temp, uid_base, cgroups, warm_start=True, single=False):
     _stage(state, "discovery")
     walk = Discovery(group_by, state.get("pattern"))
     state["walk"] = walk
@@ -316,7 +318,7 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         plans[key] = plan_submission(sub, course, options, state["scope"])
     _stage(state, "sandbox")
     try:
-        sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs)
+        sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs, warm_start)
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     state["sandbox"] = sandbox

@@ -152,6 +152,9 @@ def build_parser():
                    help="sandbox (default: the strongest that works here)")
     p.add_argument("--no-cgroups", action="store_true",
                    help="do not put submissions in control groups (limits are then per process only)")
+    p.add_argument("--fresh-kernels", action="store_true",
+                   help="start every kernel as a new Python instead of forking it from a warm one into its "
+                        "sandbox (root mode; slower, and needs no setns)")
     p.add_argument("--registry", default="grading.exercises", help=argparse.SUPPRESS)
     p.add_argument("--uid-base", type=positive(int), default=None, help=argparse.SUPPRESS)
     p.add_argument("--keep-temp", action="store_true", help=argparse.SUPPRESS)
@@ -218,7 +221,7 @@ def main(argv=None, early_signals=None):
                              registry=args.registry, seed=args.seed, exercise_ids=exercise_ids,
                              all_exercises=args.all_exercises, shard=args.shard,
                              progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
-                             uid_base=args.uid_base, cgroups=not args.no_cgroups,
+                             uid_base=args.uid_base, cgroups=not args.no_cgroups, warm_start=not args.fresh_kernels,
                              pause_at=args.pause_at, early_signals=early_signals, exports=exports_of(args),
                              student_pattern=args.student_pattern, index_lang=args.lang, deadline=args.deadline,
                              late_penalty=args.late_penalty, regrade=args.regrade,

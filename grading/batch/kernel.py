@@ -110,6 +110,8 @@ class Kernel:
             self.io_dir = str(self.kdir / "io")
         else:
             pid1 = self._sandbox_init(deadline=time.monotonic() + timeout)
+            if info.get("warm"):
+                self._fork_in(time.monotonic() + timeout)
             # the sandbox's own /grader/io, seen from outside through its PID 1's root
             self.io_dir = f"/proc/{pid1}/root{info['inside_io']}"
         self.client = BlockingKernelClient(context=_context())
@@ -130,6 +132,15 @@ class Kernel:
             if time.monotonic() > deadline:
                 raise KernelDied(("sandbox_failed", {"detail": "no PID 1"}))
             time.sleep(0.002)
+
+    def _fork_in(self, deadline):
+        """A warm start (sandbox.WarmStarter): the kernel forked into the sandbox bwrap built."""
+        from .sandbox import SandboxError
+        holder = waiting_process(self.proc, deadline)
+        try:
+            self.sandbox.warm.start({**self.info["warm"], "holder": holder})
+        except SandboxError as exc:
+            raise KernelDied(("sandbox_failed", {"detail": str(exc)})) from None
 
     def io_path(self, name):
         """A file of the kernel's I/O folder, as the grader reaches it (None before start)."""
@@ -153,7 +164,15 @@ class Kernel:
         return self.proc is not None and self.proc.poll() is None
 
     def exit_code(self):
-        return None if self.proc is None else self.proc.poll()
+        """The kernel's exit status (as bwrap gives it: the code, or 128 + the signal), or None."""
+        code = None if self.proc is None else self.proc.poll()
+        if code is not None and self.info.get("warm"):
+            try:                        # what the warm start's forking child saw (bwrap saw the waiting one)
+                said = (self.kdir / "exit").read_text()
+            except OSError:
+                said = ""
+            code = int(said) if said.isdigit() else code
+        return code
 
     def describe_exit(self):
         """Why the kernel is gone, as ``(message key, fields)`` of grading.messages.
@@ -301,6 +320,25 @@ class Kernel:
             self._pending = None
             return True
         return False
+
+
+def waiting_process(proc, deadline):
+    """Host PID of the waiting process of a warm sandbox (sandbox.WarmStarter) that the bwrap
+    ``proc`` builds, once bwrap has started it (the file system is then complete)."""
+    while True:
+        for pid1 in _children(proc.pid):
+            for pid in _children(pid1):
+                try:
+                    with open(f"/proc/{pid}/comm") as f:
+                        if f.read().strip() == "sleep":
+                            return pid
+                except OSError:
+                    pass
+        if proc.poll() is not None:
+            raise KernelDied(("sandbox_failed", {"detail": f"bwrap ended with status {proc.returncode}"}))
+        if time.monotonic() > deadline:
+            raise KernelDied(("sandbox_failed", {"detail": "the sandbox's waiting process never started"}))
+        time.sleep(0.002)
 
 
 def _children(pid):

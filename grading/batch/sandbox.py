@@ -254,12 +254,72 @@ class UidPool:
             self._live.discard(uid)
 
 
+class WarmStarter:
+    """The warm interpreter of a grading run (``_warm.py``): kernels forked from it into the
+    sandboxes bwrap builds, instead of a fresh Python each (root mode).
+
+    A fresh kernel spends about 0.27 s of CPU importing IPython, ipykernel and NumPy before it
+    runs a line; a forked one starts from those imports.  The interpreter is a script read
+    from a pipe, so that its command line names no file of the grader, and it never imports
+    ``lib`` or ``grading``: a kernel's memory holds nothing of the grader's.  End of its stdin
+    (the grader closing it, or dying) ends it."""
+
+    def __init__(self, python, env, log, timeout=60):
+        import json
+        import select
+        self._json = json
+        self._lock = threading.Lock()
+        script = os.open(pathlib.Path(__file__).with_name("_warm.py"), os.O_RDONLY)
+        self.log = log
+        try:
+            with open(log, "wb") as errors:
+                self.proc = subprocess.Popen(
+                    [python, "-c", "import os; code = os.read(3, 1 << 20); os.close(3); "
+                                   "exec(compile(code, 'grading-warm-start', 'exec'))"],
+                    env=env, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                    pass_fds=(script,), start_new_session=True, text=True)
+        finally:
+            os.close(script)
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline() if ready else ""
+        if not line.startswith('{"ready"'):
+            self.close()
+            said = pathlib.Path(log).read_text(errors="replace")[-800:] or "no answer"
+            raise SandboxError(f"the warm interpreter did not start: {line.strip() or said.strip()}")
+
+    def start(self, request):
+        """Fork a kernel into the sandbox of ``request['holder']``; returns the forking child's PID."""
+        with self._lock:
+            if self.proc.poll() is not None:
+                raise SandboxError(f"the warm interpreter has ended (status {self.proc.returncode})")
+            self.proc.stdin.write(self._json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            answer = self._json.loads(self.proc.stdout.readline() or '{"error": "no answer"}')
+        if "error" in answer:
+            raise SandboxError(f"the warm interpreter refused a kernel: {answer['error']}")
+        return answer["pid"]
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 class Sandbox:
     """Shared setup of one grading run: temp folder, student packages, isolation mode, control groups."""
 
     def __init__(self, mode, limits=None, tmp_parent=None, uid_pool=None, python=None, keep=False,
-                 cgroups=True, jobs=1):
+                 cgroups=True, jobs=1, warm=True):
         self.mode = mode
+        # kernels forked from a warm interpreter (root mode; started by self_check, see WarmStarter)
+        self.warm = None
+        self.warm_note = "not requested" if not warm else ("only in root mode" if mode != "root" else "")
         self.limits = limits or Limits()
         self.keep = keep
         self.python = python or sys.executable
@@ -274,6 +334,7 @@ class Sandbox:
             self.empty_folder.mkdir(mode=0o755)
             self.uids = uid_pool or UidPool()
             self.bwrap, self.setpriv, self.shell = shutil.which("bwrap"), shutil.which("setpriv"), shutil.which("sh")
+            self.sleep = shutil.which("sleep")
             if mode != "none" and not self.bwrap:
                 raise SandboxError(f"the {mode} sandbox needs bwrap: {INSTALL_HINT}")
             self.live = set()                # kernels started and not yet killed (see kill_all)
@@ -328,11 +389,19 @@ class Sandbox:
             "user": {"root": "a fresh unprivileged uid per kernel, no capabilities, no_new_privs",
                      "userns": "the grader's uid in a user namespace, no capabilities, no_new_privs",
                      "none": "the grader's own user"}[self.mode],
+            "kernels": self._describe_kernels(),
             "network": "none (own network namespace)" if self.mode != "none" else "the host's",
             "hostname": HOSTNAME if self.mode != "none" else "the host's",
             "ipc": "own IPC namespace, removed with the sandbox" if self.mode != "none" else "the host's",
             **limits,
         }
+
+    def _describe_kernels(self):
+        if self.warm is not None:
+            return "forked from a warm Python into each sandbox's namespaces (setns), then unprivileged"
+        if self.mode == "root":
+            return f"a fresh Python in each sandbox (no warm start: {self.warm_note})"
+        return "a fresh Python in each sandbox" if self.mode != "none" else "a fresh Python each"
 
     def kill_all(self):
         """SIGKILL every live kernel now (the grader was interrupted); their threads clean up."""
@@ -344,6 +413,8 @@ class Sandbox:
     def close(self):
         try:
             self._starter.shutdown()
+            if self.warm is not None:
+                self.warm.close()
             if self.cgroups is not None:
                 self.cgroups.close()
         finally:
@@ -384,7 +455,7 @@ class Sandbox:
 
     # -- the sandbox: what bwrap builds --------------------------------------
 
-    def bwrap_options(self, kdir, packages=None):
+    def bwrap_options(self, kdir, packages=None, warm=False):
         """bwrap's options for a kernel of ``kdir``: namespaces, then the file system in mount
         order, fresh file systems first, so that a bind below /tmp (a virtual environment in
         /tmp, say) is not hidden by them.  ``packages``: the folder whose ``lib`` and ``grading``
@@ -395,6 +466,8 @@ class Sandbox:
                    "--hostname", HOSTNAME, "--die-with-parent", "--new-session"]
         if self.mode == "userns":
             options += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+        elif warm:  # root, the waiting process of a warm start: no capability (the kernel drops its own)
+            options += ["--cap-drop", "ALL"]
         else:       # root: bwrap keeps only what setpriv needs to become the kernel's uid, then drops it
             options += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"):
@@ -478,6 +551,17 @@ class Sandbox:
         if self.mode == "none":
             return self._launch_unsandboxed(kdir, lang, packages)
         uid = self.uids.take() if self.mode == "root" else os.getuid()
+        rlimits = self.limits.rlimits()
+        if self.warm is not None:         # a waiting process; the kernel is forked into it (WarmStarter)
+            argv = [self.bwrap, *self.bwrap_options(kdir, packages, warm=True), "--", self.sleep, "infinity"]
+            env = self.kernel_env(lang)
+            info = {"mode": self.mode, "uid": uid, "inside_io": INSIDE_IO, "inside_in": INSIDE_IN, "warm": {
+                "uid": uid, "status": str(kdir / "exit"), "log": str(kdir / "bootstrap.log"),
+                "kernel_log": f"{INSIDE_IO}/kernel.log", "procs": list(group.procs_files) if group else [],
+                "rlimits": rlimits, "env": env, "cwd": INSIDE_WORK,
+                **({"command": command} if command else
+                   {"argv": self.kernel_argv(f"{INSIDE_IN}/kernel.json")[3:]})}}
+            return argv, {"PATH": env["PATH"]}, str(kdir), _limit_and_join({}, group), info
         argv = [self.bwrap, *self.bwrap_options(kdir, packages), "--"]
         if self.mode == "root":
             argv += [self.setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
@@ -485,7 +569,6 @@ class Sandbox:
         # the kernel's output goes to the sandbox's own log, never to the grader's disk
         argv += [self.shell, "-c", f'exec "$@" </dev/null >{INSIDE_IO}/kernel.log 2>&1', "kernel",
                  *(command or self.kernel_argv(f"{INSIDE_IN}/kernel.json"))]
-        rlimits = self.limits.rlimits()
         if self.mode == "userns":         # the grader's uid: leave room for the processes it already runs
             rlimits["NPROC"] += _count_processes_of(os.getuid())
         info = {"mode": self.mode, "uid": uid, "inside_io": INSIDE_IO, "inside_in": INSIDE_IN}
@@ -525,8 +608,26 @@ class Sandbox:
             problem = self._try_sandbox(None)
         if problem is not None:
             raise SandboxError(f"the {self.mode} sandbox does not work on this machine: {problem}")
+        if self.mode == "root" and not self.warm_note:
+            self.start_warm()
 
-    def _try_sandbox(self, group):
+    def start_warm(self):
+        """Start the warm interpreter and check a kernel forked from it into a sandbox; without
+        it (it fails here, say) every kernel is a fresh Python, and the report says why."""
+        try:
+            self.warm = WarmStarter(self.python, {k: v for k, v in self.kernel_env().items() if k != "PYTHONPATH"},
+                                    self.tmp / "warm.log")
+        except (OSError, SandboxError) as exc:
+            self.warm_note = str(exc)
+            return
+        group = self.new_group()
+        problem = self._try_sandbox(group, warm=True)
+        if problem is not None:
+            self.warm_note = f"a kernel forked into the sandbox failed its check ({problem})"
+            self.warm.close()
+            self.warm = None
+
+    def _try_sandbox(self, group, warm=False):
         kdir = self.new_kernel_dir()
         user = "os.geteuid() != 0" if self.mode == "root" else f"os.geteuid() == {os.getuid()}"
         check = [self.python, "-I", "-S", "-c",
@@ -538,10 +639,15 @@ class Sandbox:
                  f"and socket.gethostname() == '{HOSTNAME}' else 7)"]
         argv, env, cwd, preexec, info = self.launch_command(kdir, group=group, command=check)
         try:
-            proc = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                                  timeout=30, preexec_fn=preexec)
+            if warm:
+                proc = self._run_warm(kdir, argv, env, cwd, preexec, info, timeout=30)
+            else:
+                proc = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                                      timeout=30, preexec_fn=preexec)
         except subprocess.TimeoutExpired:
             return "the sandbox self-check timed out"
+        except SandboxError as exc:
+            return str(exc)
         finally:
             if self.mode == "root":
                 self.uids.give_back(info["uid"])
@@ -554,6 +660,28 @@ class Sandbox:
         if proc.returncode == 7:
             return "the kernel would not run as an unprivileged user in the expected file system"
         return proc.stderr.decode(errors="replace").strip()[-500:] or f"exit status {proc.returncode}"
+
+
+    def _run_warm(self, kdir, argv, env, cwd, preexec, info, timeout):
+        """Run the command of a warm ``info`` to its end: subprocess.run's result, stderr from
+        what bwrap and the forking child said."""
+        import time
+        from .kernel import KernelDied, waiting_process
+        proc = self.spawn(kdir, argv, env, cwd, preexec)
+        try:
+            try:
+                holder = waiting_process(proc, time.monotonic() + timeout)
+            except KernelDied as died:
+                raise SandboxError(died.args[0][1]["detail"]) from None
+            self.warm.start({**info["warm"], "holder": holder})
+            proc.wait(timeout=timeout)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        said = (kdir / "exit").read_text() if (kdir / "exit").exists() else ""
+        code = int(said) if said.isdigit() else proc.returncode
+        return subprocess.CompletedProcess(argv, code, b"", (kdir / "bootstrap.log").read_bytes())
 
 
 def _package_folder(name):
