@@ -84,7 +84,7 @@ def throughput(count, jobs_list, seed):
             results.append((jobs, wall))
             print(f"  --jobs {jobs}: wall {wall:8.1f} s   per submission {wall / count:6.2f} s   "
                   f"per notebook {wall / (count * per):5.2f} s   median latency of one {latency:6.2f} s")
-            print(f"             isolation {iso['mode']}, cgroups {iso.get('cgroups')}, "
+            print(f"             isolation {iso['mode']}, cgroups {iso.get('cgroups')}, kernels {iso['kernels']}, "
                   f"grader peak {report['timing']['grader_max_rss_mb']} MiB")
             if failed:
                 print(f"  NOT ALL PASSED: {len(failed)} rows, e.g. {failed[0]['exercise']}: {failed[0]['message']}")

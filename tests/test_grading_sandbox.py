@@ -29,18 +29,21 @@ IS_ROOT = os.geteuid() == 0
 pytestmark = pytest.mark.heavy
 
 
-@pytest.fixture(scope="module")
-def root_sandbox():
-    """A root-mode sandbox (bubblewrap).
+@pytest.fixture(scope="module", params=["warm", "fresh"])
+def root_sandbox(request):
+    """A root-mode sandbox (bubblewrap), its kernels forked from the warm Python (the default)
+    or each a fresh Python (--fresh-kernels, and the fallback): every promise holds for both.
     Its control groups allow 700 MiB per submission; each process may map 2 GiB."""
     if not IS_ROOT:
         unavailable("root mode needs root")
-    sandbox = Sandbox("root", Limits(max_procs=64, memory_mb=700, address_space_mb=2048), jobs=2)
+    warm = request.param == "warm"
+    sandbox = Sandbox("root", Limits(max_procs=64, memory_mb=700, address_space_mb=2048), jobs=2, warm=warm)
     try:
         sandbox.self_check()
     except SandboxError as exc:
         sandbox.close()
         unavailable(f"no root sandbox on this machine: {exc}")
+    assert (sandbox.warm is not None) == warm, sandbox.warm_note     # a warm start that fails here is a defect
     yield sandbox
     sandbox.close()
 
@@ -358,3 +361,66 @@ def test_every_isolation_mode_grades(tmp_path, mode):
     else:
         assert {"pid", "net", "ipc", "uts", "mount"} <= set(isolation["namespaces"])
     assert "isolation" in proc.stderr and "memory" in proc.stderr        # the log says what was in force
+
+
+WARM_MEMORY = f"""
+import gc, json, os, sys, types
+root = {str(ROOT)!r}
+venv = os.path.join(root, ".venv")
+def from_repository(path):
+    path = str(path or "")
+    return path.startswith(root + os.sep) and not path.startswith(venv + os.sep)
+json.dump({{
+    "modules": sorted(name for name, module in sys.modules.items()
+                      if name.startswith(("__editable__", "grading.batch", "_warm"))
+                      or from_repository(getattr(module, "__file__", None))),
+    "code": sorted({{obj.__code__.co_filename for obj in gc.get_objects()
+                    if isinstance(obj, types.FunctionType) and from_repository(obj.__code__.co_filename)}}),
+    "meta_path": [type(f).__module__ for f in sys.meta_path],
+    "cmdline": open("/proc/self/cmdline").read(),
+    "parent": os.getppid(),
+    "caps": [l.split()[1] for l in open("/proc/self/status")
+             if l.startswith(("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"))],
+    "lib": __import__("lib").__file__,
+}}, open("/grader/io/out.json", "w"))
+"""
+
+
+@pytest.mark.parametrize("root_sandbox", ["warm"], indirect=True)
+def test_a_warm_kernel_holds_nothing_of_the_grader(root_sandbox):
+    """A kernel forked from the warm Python: no module, function or import hook of the repository
+    (an editable install's hook names it), no file of the grader on its command line, its
+    parent outside its PID namespace, every capability set empty, lib from /course."""
+    assert root_sandbox.describe()["kernels"].startswith("forked from a warm Python")
+    _, result, seen = run_in_kernel(root_sandbox, WARM_MEMORY)
+    assert result.status == "ok", result
+    assert seen["modules"] == [] and seen["code"] == [], seen
+    assert not any(m.startswith("__editable__") for m in seen["meta_path"]), seen["meta_path"]
+    assert str(ROOT / "grading") not in seen["cmdline"] and "_warm" not in seen["cmdline"], seen["cmdline"]
+    assert seen["parent"] == 0                              # the forking child is not in the sandbox
+    assert seen["caps"] == ["0000000000000000"] * 5, seen["caps"]
+    assert seen["lib"].startswith(INSIDE_COURSE + "/")
+
+
+def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
+    """A machine where the warm Python cannot start (or a kernel forked from it fails the
+    self-check): the batch goes on with fresh kernels, and the report says why."""
+    if not IS_ROOT:
+        unavailable("root mode needs root")
+    from grading.batch import sandbox as sandbox_module
+
+    def refuse(*args, **kwargs):
+        raise SandboxError("setns is not permitted here")
+    monkeypatch.setattr(sandbox_module, "WarmStarter", refuse)
+    sandbox = Sandbox("root", Limits(), jobs=1)
+    try:
+        try:
+            sandbox.self_check()
+        except SandboxError as exc:
+            unavailable(f"no root sandbox on this machine: {exc}")
+        assert sandbox.warm is None
+        assert sandbox.describe()["kernels"] == "a fresh Python in each sandbox (no warm start: setns is not permitted here)"
+        _, result, _ = run_in_kernel(sandbox, "x = 1")
+        assert result.status == "ok", result
+    finally:
+        sandbox.close()

@@ -274,7 +274,7 @@ class WarmStarter:
         try:
             with open(log, "wb") as errors:
                 self.proc = subprocess.Popen(
-                    [python, "-c", "import os; code = os.read(3, 1 << 20); os.close(3); "
+                    [python, "-c", f"import os; code = os.read({script}, 1 << 20); os.close({script}); "
                                    "exec(compile(code, 'grading-warm-start', 'exec'))"],
                     env=env, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                     pass_fds=(script,), start_new_session=True, text=True)
