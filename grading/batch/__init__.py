@@ -23,6 +23,7 @@ How a notebook is graded (details in the modules):
   only the OS, the Python environment and student-safe copies of ``lib`` and
   ``grading`` (no registry, no hidden tests, no references, no solutions, no
   grader, no other submission), as a fresh unprivileged uid, with resource limits;
+  in root mode the kernel is forked into it from a warm Python (_warm.py);
 * cgroups.py    puts all of a submission's processes in one control group:
   memory for all of them together, an equal CPU share, a process cap;
 * kernel.py     talks to the kernel with jupyter_client over ipc sockets, with

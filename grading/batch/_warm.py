@@ -146,6 +146,9 @@ def become(request):
         held = [line.split()[1] for line in f if line.startswith(("CapEff", "CapPrm", "CapInh", "CapAmb"))]
     if os.geteuid() == 0 or any(cap != NO_CAPABILITY for cap in held):
         raise PermissionError(f"the kernel would keep privileges (uid {os.geteuid()}, capabilities {held})")
+    # the signal dispositions a fresh Python starts with (this interpreter serves with others)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])

@@ -19,6 +19,13 @@ modes (``--isolation``; ``auto`` picks the strongest available):
             Student code can then read the grader's files and reach the
             network; a loud warning says so.
 
+In root mode the kernel itself is not started by bwrap but forked into the
+sandbox from a warm Python (:class:`WarmStarter`, ``_warm.py``): bwrap builds the
+same sandbox around a waiting process, whose namespaces the kernel enters; it
+then becomes the fresh uid as setpriv would make it.  ``warm=False``
+(``--fresh-kernels``), userns mode, and a warm start that fails its self-check
+start every kernel as a fresh Python.
+
 bwrap's own PID 1 reaps orphans; when the kernel exits it exits, and Linux
 kills whatever is left in the PID namespace.  ``--die-with-parent`` takes the
 sandbox along when the grader dies, ``--new-session`` keeps the kernel off the
