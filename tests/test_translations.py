@@ -105,7 +105,8 @@ from course_i18n import catalogue as interface  # noqa: E402
 
 
 def test_every_interface_text_is_translated_and_current():
-    """tools/i18n.py check, in a process of its own (a test's made-up texts must not count)."""
+    """tools/i18n.py check over the interface and the prose catalogues, in a process of its own (a test's
+    made-up texts must not count)."""
     run = subprocess.run([sys.executable, str(ROOT / "tools" / "i18n.py"), "check"], capture_output=True,
                          text=True, cwd=ROOT, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
