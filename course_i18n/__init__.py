@@ -18,13 +18,13 @@ __all__ = ["Language", "LANGUAGE_TABLE", "LANGUAGES", "SOURCE_LANGUAGE", "langua
 
 @dataclass(frozen=True)
 class Language:
-    code: str          # the course's code: folder names (chapters/zh/), md(zh=...), COURSE_LANGUAGE
+    code: str          # the course's code: folder names (chapters/zh/, src/locales/zh/), COURSE_LANGUAGE
     name: str          # the language's own name, as the language switcher shows it
     locale: str        # Sphinx's `language` and the site's catalogue folder (site/locale/<locale>/)
     html_lang: str     # <html lang="..."> (BCP 47)
 
 
-# In the order the course shows them (md(zh=..., en=..., ru=...), the language switcher).
+# In the order the course shows them (the language switcher, the notebooks' folders).
 LANGUAGE_TABLE = (
     Language("zh", "中文", "zh_CN", "zh-CN"),
     Language("en", "English", "en", "en"),

@@ -1,6 +1,6 @@
 """The start of every exercise notebook, written once: a short note and the first code cell.
 
-Each ``src/solutions/exNN_*.py`` writes ``md(**INSTALL_NOTE)`` and then
+Each ``src/solutions/exNN_*.py`` writes ``md(INSTALL_NOTE)`` and then
 ``code(setup_cell(IMPORTS))``.  The cell is the notebook's imports after one
 line, ``COURSE_LANGUAGE = "{{lang}}"`` (the notebook builder turns ``{{lang}}``
 into the notebook's language, so ``check()`` answers in it wherever the
@@ -17,20 +17,13 @@ _config.yml; see tools/build_notebooks.py).
 
 import textwrap
 
-LANGUAGE_LINE = ('COURSE_LANGUAGE = "{{lang}}"  '
-                 '#zh check() 用中文回答 #en check() answers in English #ru check() отвечает по-русски')
+LANGUAGE_LINE = 'COURSE_LANGUAGE = "{{lang}}"  #en check() answers in English'
 
-INSTALL_NOTE = dict(
-    zh="""
-在课程之外打开本笔记本时，如果下一个单元格报错 `No module named 'grading'`，说明还没有安装课程的代码：在一个代码单元格里运行 `%pip install "{{course_package}}"`，然后重启内核。名字以 `.whl` 结尾的是一个文件，要先从课程网站上本页的下载菜单下载，放进本笔记本所在的文件夹。
-""",
-    en="""
+# In English, as every prose text of the sources: the notebook builder takes its translations from
+# the solutions' catalogues, src/locales/<lang>/LC_MESSAGES/solutions.po (tools/prose.py).
+INSTALL_NOTE = """
 Opened outside the course, the next cell may stop with `No module named 'grading'`: the course's code is not installed. Run `%pip install "{{course_package}}"` in a code cell, then restart the kernel. A name ending in `.whl` is a file: first download it from the download menu of this page on the course site into the folder of this notebook.
-""",
-    ru="""
-Если блокнот открыт вне курса, следующая ячейка может остановиться с ошибкой `No module named 'grading'`: код курса не установлен. Выполните в ячейке кода `%pip install "{{course_package}}"` и перезапустите ядро. Имя, оканчивающееся на `.whl`, — это файл: сначала скачайте его из меню загрузки этой страницы на сайте курса в папку блокнота.
-""",
-)
+"""
 
 
 def setup_cell(imports):

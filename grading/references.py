@@ -11,8 +11,10 @@ shows: ``reference_cell(name)`` in ``src/solutions/*.py`` puts the function's
 source, as it stands below, into that notebook's code cell
 (tools/nbsource.py).  So the source is the notebook cell's: its answer lines
 sit between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` (the exercise notebook
-shows them as a stub), and its comments come in the three languages, tagged
-``#zh``, ``#en`` and ``#ru`` (each notebook keeps its own language).
+shows them as a stub), and a comment the learner reads is written in English,
+tagged ``#en``; each notebook shows it in its own language, translated in the
+catalogue of the solution source that shows the function
+(``src/locales/<lang>/LC_MESSAGES/solutions.po``, tools/prose.py).
 """
 
 import math
@@ -64,12 +66,9 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
         raise ValueError(f"n_layers must be at least 1, got {n_layers}")
     head_width = width // n_heads                                 # d
     itemsize = np.dtype(dtype).itemsize
-    parameters = n_layers * 4 * width * width  #zh W_Q、W_K、W_V、W_O #en W_Q, W_K, W_V, W_O #ru W_Q, W_K, W_V, W_O
-    #zh 键和值两份 × 层 × 序列 × 位置 × 头 × 每头宽度 × 字节数
+    parameters = n_layers * 4 * width * width  #en W_Q, W_K, W_V, W_O
     #en keys and values × layers × sequences × positions × heads × head width
     #en × bytes
-    #ru ключи и значения × слои × последовательности × позиции × головы ×
-    #ru ширина головы × байты
     kv_cache_bytes = (
         2 * n_layers * batch * length * n_heads * head_width * itemsize)
     return parameters, kv_cache_bytes
@@ -100,9 +99,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     ids = np.asarray(ids)
     perturbed = ids.copy()
     # BEGIN SOLUTION
-    #zh 未来改变，前缀不变
     #en the future changes, the prefix stays
-    #ru будущее меняется, префикс остаётся
     perturbed[..., position:] = replacement
     # END SOLUTION
     before = forward(ids)[..., :position, :]
@@ -148,9 +145,7 @@ def leak_sweep(forward, ids, replacement_token):
 def feature_norm(x, eps=1e-5):
     x = np.asarray(x)
     # BEGIN SOLUTION
-    #zh (..., T, 1)：按 D 个特征求
     #en (..., T, 1): over the D features
-    #ru (..., T, 1): по D признакам
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)   # (..., T, 1)
     return (x - mean) / np.sqrt(var + eps)
@@ -163,19 +158,13 @@ def continue_padded(model, inputs, targets, tokens):
     outputs = []
     for b in range(len(inputs)):
         # BEGIN SOLUTION
-        #zh 真实位置 0 … n−1：目标不是 −100 的位置
         #en the real positions 0 … n−1: those whose target is not −100
-        #ru настоящие позиции 0 … n−1: те, где целевая метка не равна −100
         n = int((targets[b] != IGNORE).sum())
-        #zh 每一行一个缓存
         #en one cache per row
-        #ru у каждой строки свой кэш
         cache = model.new_cache()
         for token in inputs[b, :n]:
             model.step(int(token), cache)
-        #zh 新词元落在位置 n
         #en the new token lands at position n
-        #ru новый токен встаёт в позицию n
         outputs.append(model.step(int(tokens[b]), cache))
         # END SOLUTION
     return np.stack(outputs)                                  # (B, D)
@@ -189,9 +178,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     # BEGIN SOLUTION
     H = n_heads
     d = x.shape[-1] // H
-    #zh (H, 1, d)：只有一个位置，reshape 就是拆分
     #en (H, 1, d): one position, so reshape is a split
-    #ru (H, 1, d): позиция одна, поэтому `reshape` и есть разбиение
     q = (x @ w_q).reshape(H, 1, d)
     k = (x @ w_k).reshape(H, 1, d)
     v = (x @ w_v).reshape(H, 1, d)
@@ -228,9 +215,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     d = D // n_heads
 
     def project(rows, w):
-        #zh 行向量乘矩阵：(T, D) @ (D, D)
         #en row vectors times a matrix: (T, D) @ (D, D)
-        #ru строки-векторы на матрицу: (T, D) @ (D, D)
         return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
                 for row in rows]
 
@@ -285,7 +270,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
 # (logits (V,), keys, values), the two tuples with the new position appended in every layer. A
 # position past the table is a ValueError.  (src/solutions/ex07_decoder.py)
 def decoder_step(model, token, keys, values):
-    n = np.shape(keys[0])[1]  #zh 新词元的位置 #en the new token's position #ru позиция нового токена
+    n = np.shape(keys[0])[1]  #en the new token's position
     # BEGIN SOLUTION
     if n >= model.context_size:
         raise ValueError(
@@ -304,15 +289,11 @@ def decoder_step(model, token, keys, values):
         a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
         q, k, v = ((a @ b[w]).reshape(H, 1, d)
                    for w in ("w_q", "w_k", "w_v"))
-        #zh (H, n+1, d)：只属于这一层
         #en (H, n+1, d): this layer only
-        #ru (H, n+1, d): только этот слой
         layer_keys = np.concatenate([keys[layer], k], axis=1)
         layer_values = np.concatenate([values[layer], v], axis=1)
         heads = causal_attention(q, layer_keys, layer_values)  # (H, 1, d)
-        #zh 只有一个位置时 reshape 就是合并
         #en one position: reshape merges
-        #ru одна позиция: reshape и есть склейка
         x = x + heads.reshape(1, -1) @ b["w_o"]
         m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
         x = (x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"],
@@ -335,9 +316,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
         raise ValueError(
             f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
     perturbed = ids.copy()
-    #zh 每个未来词元都变了
     #en every future token changes
-    #ru меняется каждый будущий токен
     perturbed[..., prefix_length:] = (
         (ids[..., prefix_length:] + 1) % model.vocab_size)
 

@@ -21,7 +21,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools.nbsource import LANGUAGES, exercise_code, localize_code, reference_cell  # noqa: E402
+from tools.nbsource import LANGUAGES, exercise_code, load, reference_cell  # noqa: E402
 
 WIDTH = 76
 NOTEBOOKS = sorted(p for kind in ("chapters", "exercises", "solutions") for lang in LANGUAGES
@@ -29,12 +29,15 @@ NOTEBOOKS = sorted(p for kind in ("chapters", "exercises", "solutions") for lang
 
 
 def reference_sources():
-    """The reference answers as the solved and the exercise notebooks show them, per language."""
-    names = set()
+    """The reference answers as the solved and the exercise notebooks show them, per language
+    (their comments translated from the catalogue of the solution source that shows them)."""
+    found = set()
     for source in (ROOT / "src" / "solutions").glob("*.py"):
-        names |= set(re.findall(r'reference_cell\("(\w+)"\)', source.read_text(encoding="utf-8")))
-    return {localize_code(form(reference_cell(name)), lang) for name in names for lang in LANGUAGES
-            for form in (str, exercise_code)}
+        names = re.findall(r'reference_cell\("(\w+)"\)', source.read_text(encoding="utf-8"))
+        written = {reference_cell(name) for name in names}
+        found |= {form(cell.text[lang]) for cell in load(source) if cell.kind == "code" and cell.source in written
+                  for lang in LANGUAGES for form in (str, exercise_code)}
+    return found
 
 
 REFERENCES = reference_sources()

@@ -916,7 +916,7 @@ def test_the_install_command_comes_from_the_repository_setting(tmp_path, monkeyp
     from grading.notebook_setup import INSTALL_NOTE
     import tools.build_notebooks as builder
     monkeypatch.setattr(builder, "course_package", lambda: package)
-    assert f'`%pip install "{package}"`' in builder.fill_placeholders(INSTALL_NOTE["en"])
+    assert f'`%pip install "{package}"`' in builder.fill_placeholders(INSTALL_NOTE)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -19,7 +19,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
-from tools.nbsource import _comments, load, tagged_parts  # noqa: E402
+from tools.nbsource import load, translated_comments  # noqa: E402
+from tools.prose import Translations  # noqa: E402
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
 
@@ -77,14 +78,16 @@ def source_texts():
         if path.parent.name == "quizzes":
             yield from _quiz_texts(path, rel)
             continue
+        cell_translations = Translations(path)        # the comments' translations, from the catalogue
         for i, cell in enumerate(load(path)):
             if cell.kind == "markdown":
                 for lang in LANGUAGES:
                     yield f"{rel} cell {i}", lang, cell.text[lang], "markdown"
             else:
-                for _, _, comment in _comments(cell.source):
-                    for lang, body in (tagged_parts(comment) or {}).items():
-                        yield f"{rel} cell {i} (comment)", lang, body, "comment"
+                for comment in translated_comments(cell.source):
+                    texts = cell_translations.get(comment.english, f"comment in cell {i}")
+                    for lang in LANGUAGES:
+                        yield f"{rel} cell {i} (comment)", lang, texts[lang], "comment"
 
 
 def _catalogues(obj, depth=0):

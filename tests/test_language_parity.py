@@ -1,8 +1,9 @@
 """The three languages must teach the same thing: same notebooks, same cells in
 the same order, the same code (comments aside) and the same outputs.
 
-Also checks that every committed notebook still matches its trilingual source in
-src/, so nobody edits a generated notebook by hand (or forgets to rebuild it).
+Also checks that every committed notebook still matches its source in src/ and the
+prose catalogues of src/locales/, so nobody edits a generated notebook by hand (or
+forgets to rebuild it after a translation changed).
 """
 
 import io
@@ -125,11 +126,11 @@ def all_sources():
 
 @pytest.mark.parametrize("source", all_sources())
 def test_comments_in_code_are_translated(source):
-    """A comment in prose is written #zh/#en/#ru so each notebook shows it in its language."""
+    """A comment in prose is tagged #en, and translated in the catalogue, so each notebook shows it in its language."""
     found = [(i, c) for i, cell in enumerate(load(source)) if cell.kind == "code"
              for c in untranslated_prose_comments(cell.source)]
     assert not found, (f"{source.relative_to(ROOT)}: comments in one language only "
-                       "(write them as #zh/#en/#ru, see tools/nbsource.py):\n"
+                       "(tag them #en and translate them in src/locales/, see tools/nbsource.py):\n"
                        + "\n".join(f"  cell {i}: {c}" for i, c in found))
 
 
@@ -147,4 +148,5 @@ def test_figure_cells_have_alt_text_in_every_language():
                     alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
                     if has_image and not alt.strip():
                         missing.append(f"{kind}/{lang}/{name} cell {i}")
-    assert not missing, "figures without alt text (code(..., alt=dict(zh=, en=, ru=))):\n" + "\n".join(missing)
+    assert not missing, "figures without alt text (code(..., alt=\"English\"), translated in src/locales/):\n" + \
+        "\n".join(missing)

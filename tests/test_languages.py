@@ -52,8 +52,8 @@ def test_no_module_lists_the_languages_again():
 
 
 def translation_tables(path):
-    """(line, what) for every text in several languages written into a module, outside the two formats
-    (prose in src/, interface texts in course_i18n's catalogues)."""
+    """(line, what) for every text in several languages written into a module instead of a catalogue
+    (interface texts: course_i18n/locales/; the prose of src/: src/locales/, tools/prose.py)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
@@ -62,17 +62,36 @@ def translation_tables(path):
                                                    and not isinstance(getattr(keys[lang], "value", ""), (int, float))
                                                    for lang in LANGUAGES):
                 yield node.lineno, "a {language: text} table; write the English under a key (course_i18n.catalogue.text)"
+        elif isinstance(node, ast.Call) and set(LANGUAGES) <= {k.arg for k in node.keywords}:
+            yield node.lineno, "a call given a text per language by name (md(zh=..., ...), dict(zh=..., ...))"
         elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
             if set(LANGUAGES) <= {a.arg for a in node.args.args + node.args.kwonlyargs}:
                 yield node.lineno, "a function taking a text per language by name"
 
 
 def test_no_module_writes_a_translation_table():
-    """Interface texts live in the catalogues; only tests (which state what each language reads) and src/
-    (prose, written in every language side by side) hold texts in several languages."""
+    """Every text lives in one format: the code and the sources in src/ hold the English, the catalogues
+    every other language; only tests (which state what each language reads) hold texts in several."""
     found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in python_files()
-             if path.relative_to(ROOT).parts[0] not in ("tests", "src") for line, what in translation_tables(path)]
+             if path.relative_to(ROOT).parts[0] != "tests" for line, what in translation_tables(path)]
     assert not found, "\n".join(found)
+
+
+def test_the_prose_of_src_is_english_with_its_translations_in_catalogues():
+    """A source in src/ writes each text once, in English: a quiz's T() takes one text, and no code
+    cell holds a comment tagged with another language (the builder refuses it, tools/nbsource.py)."""
+    found = []
+    for path in sorted((ROOT / "src").glob("*/*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "T" and len(node.args) != 1:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: T() with {len(node.args)} texts")
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found += [f"{path.relative_to(ROOT)}:{node.lineno}: a comment tagged #{lang}"
+                          for lang in LANGUAGES if lang != SOURCE_LANGUAGE
+                          and re.search(rf"^\s*#{lang} |\s#{lang} ", node.value, re.M)]
+    assert not found, "\n".join(found)
+    assert (ROOT / "src" / "locales" / "chapters.pot").exists()
 
 
 def test_the_check_sees_a_second_list(tmp_path):
@@ -81,8 +100,8 @@ def test_the_check_sees_a_second_list(tmp_path):
     assert [line for line, _ in second_lists(sample)] == [1, 2, 3]
     table = tmp_path / "table.py"
     table.write_text('WORDS = {"zh": "词", "en": "word", "ru": "слово"}\ndef words(zh, en, ru):\n    pass\n'
-                     'CONFIG = {"zh": 1, "en": 2, "ru": 3}\n', encoding="utf-8")
-    assert sorted(line for line, _ in translation_tables(table)) == [1, 2]
+                     'CONFIG = {"zh": 1, "en": 2, "ru": 3}\nmd(zh="甲", en="a", ru="а")\n', encoding="utf-8")
+    assert sorted(line for line, _ in translation_tables(table)) == [1, 2, 5]
 
 
 def test_the_site_config_names_the_same_languages():

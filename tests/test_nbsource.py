@@ -1,78 +1,142 @@
-"""The trilingual source format: translated comments, per-language alt text, {{lang}}."""
+"""The source format: English prose in src/, its translations from the catalogues (tools/prose.py),
+translated comments, per-language alt text, {{lang}}; a missing or fuzzy translation stops the build."""
 
 import pathlib
+import re
 import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from prose_catalogues import use_locales, write_translations  # noqa: E402
+from tools import build_notebooks  # noqa: E402
 from tools.build_notebooks import make_notebook  # noqa: E402
-from tools.nbsource import (LANGUAGES, Source, exercise_cells, localize_code,  # noqa: E402
-                            untranslated_prose_comments)
+from tools.nbsource import (LANGUAGES, Source, exercise_cells, load, localize_code,  # noqa: E402
+                            translated_comments, untranslated_prose_comments)
+from tools.prose import ProseError  # noqa: E402
 
 CELL = '''import numpy as np
-#zh 目标 t 就是输入 t + 1
 #en target t is input t + 1
-#ru целевая метка t равна входу t + 1
-x = 1  #zh 一 #en one #ru один
-s = "#zh inside a string stays"
+x = 1  #en one
+s = "#en inside a string stays"
 lang = "{{lang}}"
 y = 2  # (B, T, D)
 if x:
-    #zh 缩进
     #en indented,
     #en over two lines
-    #ru с отступом
     pass'''
 
+CELL_TRANSLATIONS = {
+    "target t is input t + 1": {"zh": "目标 t 就是输入 t + 1", "ru": "целевая метка t равна входу t + 1"},
+    "one": {"zh": "一", "ru": "один"},
+    "indented,\nover two lines": {"zh": "缩进", "ru": "с отступом,\nна двух\nстроках"},
+}
 
-def test_each_language_keeps_only_its_own_comments():
-    out = {lang: localize_code(CELL, lang) for lang in LANGUAGES}
+
+def _source(tmp_path, monkeypatch, text, translations, fuzzy=()):
+    """A chapter source under a temporary src/ whose catalogues hold ``translations``."""
+    path = tmp_path / "src" / "chapters" / "99_demo.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    write_translations(use_locales(monkeypatch, tmp_path / "src" / "locales"), path, translations, fuzzy)
+    return path
+
+
+def test_a_run_of_en_lines_is_one_text_and_a_trailing_comment_another():
+    comments = translated_comments(CELL)
+    assert [c.english for c in comments] == list(CELL_TRANSLATIONS)
+    assert [(c.rows, c.full_line) for c in comments] == [([1], True), ([2], False), ([7, 8], True)]
+
+
+def test_each_language_shows_its_own_comments():
+    out = {lang: localize_code(CELL, lang, [CELL_TRANSLATIONS[c.english][lang] if lang != "en" else c.english
+                                            for c in translated_comments(CELL)]) for lang in LANGUAGES}
     assert out["zh"].splitlines()[1:3] == ["# 目标 t 就是输入 t + 1", "x = 1  # 一"]
     assert out["en"].splitlines()[-4:] == ["if x:", "    # indented,", "    # over two lines", "    pass"]
-    assert 'lang = "ru"' in out["ru"] and "# с отступом" in out["ru"] and "target" not in out["ru"]
+    assert out["zh"].splitlines()[-3:] == ["if x:", "    # 缩进", "    pass"]
+    assert out["ru"].splitlines()[-5:] == ["if x:", "    # с отступом,", "    # на двух", "    # строках", "    pass"]
+    assert 'lang = "ru"' in out["ru"] and "target" not in out["ru"]
     for lang in LANGUAGES:
-        assert 's = "#zh inside a string stays"' in out[lang]
+        assert 's = "#en inside a string stays"' in out[lang]
         assert "y = 2  # (B, T, D)" in out[lang]
         assert "{{lang}}" not in out[lang]
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("#zh 甲\n#en a\nx = 1", "no ru line"),
-    ("x = 1  #zh 甲 #en a", "needs #zh, #en and #ru"),
-    ("#zh 甲 #en a #ru а\nx = 1", "one language per line"),
-    ("x = 1  #zh 甲 #en a #ru а #en b", "appears twice"),
+    ("#zh 甲\n#en a\nx = 1", "written in English only, tagged #en"),
+    ("x = 1  #en a #ru а", "written in English only, tagged #en"),
+    ("x = 1  #en a #en b", "appears twice"),
 ])
-def test_incomplete_translations_are_refused(bad, message):
+def test_a_comment_in_another_language_is_refused(bad, message):
     with pytest.raises(ValueError, match=message):
-        localize_code(bad, "en", "code cell 3")
+        translated_comments(bad, "code cell 3")
 
 
 def test_untagged_prose_comments_are_found_and_neutral_ones_allowed():
     code = ("x = 1  # the answer of query t\ny = 2  # (B, H, T, d)\n# 中文注释\n"
-            "    # BEGIN SOLUTION\nz = 3  #zh 甲 #en tagged prose #ru а\n# max|ΔY[i]|, i = 0..1\n")
+            "    # BEGIN SOLUTION\nz = 3  #en tagged prose\n# max|ΔY[i]|, i = 0..1\n")
     assert untranslated_prose_comments(code) == ["# the answer of query t", "# 中文注释"]
 
 
-def test_alt_text_reaches_the_notebook_of_each_language_and_exercises_keep_it():
-    src = Source()
-    src.code("plt.plot([1, 2])\n# BEGIN SOLUTION\nx = 1\n# END SOLUTION",
-             alt=dict(zh="一条上升的线", en="a rising line", ru="возрастающая линия"))
+def test_a_source_reads_its_translations_from_the_catalogue(tmp_path, monkeypatch):
+    text = f'md("""\n# 1 Title\n""")\ncode("""{CELL}""")\n'
+    path = _source(tmp_path, monkeypatch, text, {"# 1 Title": {"zh": "# 1 标题", "ru": "# 1 Заголовок"},
+                                                 **CELL_TRANSLATIONS})
+    title, cell = load(path)
+    assert title.text == {"zh": "# 1 标题", "en": "# 1 Title", "ru": "# 1 Заголовок"}
+    assert "x = 1  # один" in cell.text["ru"] and cell.source == CELL
+    # what a translator confirms: the Markdown, and the comments of a code cell together
+    assert title.prose == [title.text]
+    assert cell.prose[0]["zh"] == "目标 t 就是输入 t + 1\n一\n缩进"
+
+
+def test_alt_text_reaches_the_notebook_of_each_language_and_exercises_keep_it(tmp_path, monkeypatch):
+    path = _source(tmp_path, monkeypatch, "", {"a rising\n   line": {"zh": "一条上升的线", "ru": "возрастающая линия"}})
+    src = Source(path)
+    src.code("plt.plot([1, 2])\n# BEGIN SOLUTION\nx = 1\n# END SOLUTION", alt="a rising\n   line")
     for lang, text in (("zh", "一条上升的线"), ("en", "a rising line"), ("ru", "возрастающая линия")):
         nb = make_notebook(src.cells, lang, "demo")
         assert nb.cells[0].metadata["mystnb"]["image"]["alt"] == text
     (_, exercise), = exercise_cells(src.cells)
     assert "raise NotImplementedError" in exercise.text["ru"]
     assert exercise.lang_metadata["ru"]["mystnb"]["image"]["alt"] == "возрастающая линия"
-    with pytest.raises(ValueError, match="alt must be a dict with a text per language"):
-        src.code("x = 1", alt="no languages")
-    with pytest.raises(ValueError, match="alt text for ru is empty"):
-        src.code("x = 1", alt=dict(zh="甲", en="a", ru=" "))
+    with pytest.raises(ValueError, match="alt must be the figure's English alt text"):
+        src.code("x = 1", alt=dict(zh="甲", en="a", ru="а"))
+    with pytest.raises(ValueError, match="alt must be the figure's English alt text"):
+        src.code("x = 1", alt=" ")
 
 
-def test_markdown_needs_a_text_in_every_language_and_no_other():
-    with pytest.raises(ValueError, match="markdown cell 0 has no ru text"):
-        Source().md(zh="甲", en="a")
-    with pytest.raises(ValueError, match=r"de is not a language of the course \(zh, en, ru\)"):
-        Source().md(zh="甲", en="a", ru="а", de="ein")
+def test_markdown_is_written_in_english_only(tmp_path, monkeypatch):
+    src = Source(_source(tmp_path, monkeypatch, "", {}))
+    with pytest.raises(ValueError, match=r"md\(\) takes the English text as its one argument, not en=, ru=, zh=; "
+                                         r"the translations are in src/locales/<lang>/LC_MESSAGES/chapters.po"):
+        src.md(zh="甲", en="a", ru="а")
+    with pytest.raises(ValueError, match="Markdown cell 0: no English text"):
+        src.md("  \n")
+
+
+@pytest.mark.parametrize("translations, fuzzy, problem", [
+    ({"A paragraph.": {"zh": "一段。"}}, (), r"Markdown cell 0 \('A paragraph.'\): the ru translation is missing"),
+    ({"A paragraph.": {"zh": "一段。", "ru": ""}}, (), r"Markdown cell 0 \('A paragraph.'\): the ru translation is empty"),
+    ({"A paragraph.": {"zh": "一段。", "ru": "Абзац."}}, ("A paragraph.",),
+     r"Markdown cell 0 \('A paragraph.'\): the zh translation is marked fuzzy \(its English changed"),
+])
+def test_the_build_refuses_a_missing_or_fuzzy_translation(tmp_path, monkeypatch, translations, fuzzy, problem):
+    """No notebook is written with English standing in for a translation: the builder names the
+    source, the English and the language, and writes nothing."""
+    path = _source(tmp_path, monkeypatch, 'md("A paragraph.")\ncode("x = 1  #en one")\n',
+                   {**translations, "one": {"zh": "一", "ru": "один"}}, fuzzy)
+    monkeypatch.setattr(build_notebooks, "ROOT", tmp_path)
+    with pytest.raises(SystemExit) as refused:
+        build_notebooks.main([str(path), "--no-execute"])
+    message = str(refused.value)
+    assert "99_demo.py: " in message and "text(s) cannot be given in every language" in message, message
+    assert re.search(problem, message), message
+    assert "src/locales/" in message and "tools/i18n.py update" in message
+    assert not (tmp_path / "chapters").exists()
+    # the stale-translation check still reads what there is (a fuzzy text as the translator left it)
+    cells = load(path, strict=False)
+    assert cells[1].text["zh"] == "x = 1  # 一"
+    with pytest.raises(ProseError):
+        load(path)

@@ -1,7 +1,7 @@
 """The questions of src/quizzes/ (format and checks: tools/quizzes.py).
 
 Fast, no browser: every quiz source loads and passes the build's checks; the
-checks refuse what they must (a missing language, a wrong choice without an
+checks refuse what they must (a translation missing or fuzzy in the catalogue, a wrong choice without an
 explanation, two choices that read the same, a key that names no section or
 several, a number answer that is not a number); the HTML works without
 JavaScript (answers folded in <details>, exactly one right choice). The
@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from prose_catalogues import use_locales, write_translations
 from tools import quizzes
-from tools.quizzes import LANGUAGES, QuizError, T
+from tools.quizzes import LANGUAGES, QuizError
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = ROOT / "src" / "chapters" / "01_allowed_set.py"
@@ -42,49 +43,74 @@ def test_every_section_of_a_quizzed_chapter_has_questions_except_the_summary():
         assert expected <= covered, f"{page}: sections without questions: {sorted(expected - covered)}"
 
 
-def _write(tmp_path, body):
-    path = tmp_path / "01_allowed_set.py"
+def _write(tmp_path, monkeypatch, body, translations=None, fuzzy=()):
+    """A quiz source for §1 in a src/quizzes/ of its own, with its catalogues: every T("x") is
+    translated as "中x" and "рx" unless ``translations`` ({English: {lang: text}}) says otherwise;
+    the English texts in ``fuzzy`` are marked fuzzy."""
+    path = tmp_path / "src" / "quizzes" / "01_allowed_set.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(body, encoding="utf-8")
+    locales = use_locales(monkeypatch, tmp_path / "src" / "locales")
+    written = {english: {"zh": "中" + english, "ru": "р" + english} for english in re.findall(r'T\("([^"]*)"', body)}
+    write_translations(locales, path, {**written, **(translations or {})}, fuzzy)
     return path
 
 
 GOOD = textwrap.dedent('''
-    C = choose(T("问", "Q", "В"), right=T("对", "right", "верно"), why=T("因为", "because", "потому"),
-               wrong=[(T("错1", "w1", "н1"), T("解1", "e1", "о1")), (T("错2", "w2", "н2"), T("解2", "e2", "о2"))])
-    N = number(T("几", "how many", "сколько"), answer=3, why=T("因为", "because", "потому"),
-               wrong=[(2, T("少", "fewer", "меньше"))])
-    O = order(T("排", "order", "порядок"), steps=[T("一", "one", "раз"), T("二", "two", "два"), T("三", "three", "три")],
-              why=T("因为", "because", "потому"))
+    C = choose(T("Q"), right=T("right"), why=T("because"),
+               wrong=[(T("w1"), T("e1")), (T("w2"), T("e2"))])
+    N = number(T("how many"), answer=3, why=T("because"), wrong=[(2, T("fewer"))])
+    O = order(T("order"), steps=[T("one"), T("two"), T("three")], why=T("because"))
 ''')
 
 
-def test_a_good_source_loads(tmp_path):
-    sections = quizzes.load(_write(tmp_path, GOOD + 'section("data protocol", C, N, O)\n'), CHAPTER)
+def test_a_good_source_loads(tmp_path, monkeypatch):
+    sections = quizzes.load(_write(tmp_path, monkeypatch, GOOD + 'section("data protocol", C, N, O)\n'), CHAPTER)
     assert [s.anchor for s in sections] == ["sec-1-2"]
+    assert sections[0].questions[0].prompt.texts == {"zh": "中Q", "en": "Q", "ru": "рQ"}
 
 
-@pytest.mark.parametrize("body, message", [
-    ('section("data protocol", C, N, choose(T("q", "q", ""), right=T("a", "a", "a"), why=T("w", "w", "w"),'
-     ' wrong=[(T("b", "b", "b"), T("x", "x", "x")), (T("c", "c", "c"), T("y", "y", "y"))]))', "the ru text is empty"),
-    ('section("data protocol", C, N, choose(T("q", "q", "q"), right=T("a", "a", "a"), why=T("w", "w", "w"),'
-     ' wrong=[(T("b", "b", "b"), T("x", "x", "x")), (T("c", "c", "c"), T("y", "", "y"))]))',
-     "explanation of wrong choice 2"),
-    ('section("data protocol", C, N, choose(T("q", "q", "q"), right=T("a", "a", "a"), why=T("w", "w", "w"),'
-     ' wrong=[(T("a", "a", "a"), T("x", "x", "x")), (T("c", "c", "c"), T("y", "y", "y"))]))', "exactly one must be right"),
-    ('section("data protocol", C, N, choose(T("q", "q", "q"), right=T("a", "a", "a"), why=T("w", "w", "w"),'
-     ' wrong=[(T("c", "c", "c"), T("y", "y", "y"))]))', "at least 2 wrong choices"),
-    ('section("no such heading", C, N, O)', "matches no heading"),
-    ('section("read", C, N, O)', "matches 2 headings"),
-    ('section("data protocol", C, N, O)\nsection("data protocol", C, N, O)', "already has questions"),
-    ('section("data protocol", C, N, number(T("q", "q", "q"), answer=float("nan"), why=T("w", "w", "w")))',
-     "finite number"),
-    ('section("data protocol", C, N, number(T("q", "q", "q"), answer=3, why=T("w", "w", "w"),'
-     ' wrong=[(3, T("x", "x", "x"))]))', "accepted as right"),
-    ('section("data protocol", C, N)', "2 questions"),
+def test_a_text_with_a_computed_number_is_translated_once_and_filled(tmp_path, monkeypatch):
+    body = GOOD + 'section("data protocol", C, N, order(T("{n} steps", n=3), steps=[T("one"), T("two"), T("three")], ' \
+                  'why=T("because")))\n'
+    path = _write(tmp_path, monkeypatch, body, {"{n} steps": {"zh": "{n} 步", "ru": "{n} шага"}})
+    prompt = quizzes.load(path, CHAPTER)[0].questions[2].prompt
+    assert prompt.texts == {"zh": "3 步", "en": "3 steps", "ru": "3 шага"}
+    _write(tmp_path, monkeypatch, body, {"{n} steps": {"zh": "{m} 步", "ru": "{n} шага"}})
+    with pytest.raises(QuizError, match=r"T\('\{n\} steps'\) cannot be filled"):
+        quizzes.load(path, CHAPTER)
+
+
+@pytest.mark.parametrize("body, translations, message", [
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
+     {"q": {"zh": "问"}}, r"quiz text \('q'\): the ru translation is missing in \S*src/locales/ru/LC_MESSAGES/quizzes.po"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
+     {"q": {"zh": "问", "ru": ""}}, r"the ru translation is empty"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T(""))]))',
+     {}, "the English text is empty"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
+     {"b": {"zh": "中a", "ru": "рb"}}, "two choices read the same in zh"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("a"), T("x")), (T("c"), T("y"))]))',
+     {}, "exactly one must be right"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("c"), T("y"))]))',
+     {}, "at least 2 wrong choices"),
+    ('section("no such heading", C, N, O)', {}, "matches no heading"),
+    ('section("read", C, N, O)', {}, "matches 2 headings"),
+    ('section("data protocol", C, N, O)\nsection("data protocol", C, N, O)', {}, "already has questions"),
+    ('section("data protocol", C, N, number(T("q"), answer=float("nan"), why=T("w")))', {}, "finite number"),
+    ('section("data protocol", C, N, number(T("q"), answer=3, why=T("w"), wrong=[(3, T("x"))]))', {}, "accepted as right"),
+    ('section("data protocol", C, N)', {}, "2 questions"),
 ])
-def test_the_checks_refuse_a_bad_question(tmp_path, body, message):
+def test_the_checks_refuse_a_bad_question(tmp_path, monkeypatch, body, translations, message):
     with pytest.raises(QuizError, match=message):
-        quizzes.load(_write(tmp_path, GOOD + body + "\n"), CHAPTER)
+        quizzes.load(_write(tmp_path, monkeypatch, GOOD + body + "\n", translations), CHAPTER)
+
+
+def test_a_fuzzy_translation_is_refused_by_name(tmp_path, monkeypatch):
+    path = _write(tmp_path, monkeypatch, GOOD + 'section("data protocol", C, N, O)\n', fuzzy={"how many"})
+    with pytest.raises(QuizError, match=r"01_allowed_set.py: 2 text\(s\) cannot be given in every language:\n"
+                                        r"  quiz text \('how many'\): the zh translation is marked fuzzy"):
+        quizzes.load(path, CHAPTER)
 
 
 def test_the_html_works_without_javascript():

@@ -12,8 +12,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tools import translations  # noqa: E402
-from tools.nbsource import Source  # noqa: E402
+from prose_catalogues import use_locales, write_translations  # noqa: E402
+from tools import i18n, prose, translations  # noqa: E402
 
 SOURCES = translations.sources([])
 
@@ -24,57 +24,76 @@ def test_every_translated_cell_is_confirmed(source):
     assert not stale, "translations not confirmed since a change:\n" + "\n".join(translations.describe(source, stale))
 
 
-def _cells(md_texts):
-    src = Source()
-    for zh, en, ru in md_texts:
-        src.md(zh=zh, en=en, ru=ru)
-    return src.cells
+def _project(tmp_path, monkeypatch):
+    """A temporary project root: its translation records start empty, its catalogues in src/locales/."""
+    monkeypatch.setattr(translations, "ROOT", tmp_path)
+    monkeypatch.setattr(translations, "LOCKS", tmp_path / "src" / "translations")
+    return use_locales(monkeypatch, tmp_path / "src" / "locales")
+
+
+def _source_in(tmp_path, monkeypatch, relative, text, translated, fuzzy=()):
+    """A source file under a temporary project root, its catalogues holding ``translated``
+    ({English: {lang: text}}; English in ``fuzzy`` marked fuzzy, as tools/i18n.py update leaves it)."""
+    locales = _project(tmp_path, monkeypatch)
+    source = tmp_path / relative
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text(text, encoding="utf-8")
+    write_translations(locales, source, translated, fuzzy)
+    return source
+
+
+ONE_TWO = {"one": {"zh": "甲", "ru": "один"}, "two": {"zh": "乙", "ru": "два"}}
 
 
 def test_a_change_in_one_language_names_that_language(tmp_path, monkeypatch):
-    """The mechanism itself: edit en only -> en named as changed, zh/ru as stale; confirm clears it."""
-    source = tmp_path / "src" / "chapters" / "99_demo.py"
-    source.parent.mkdir(parents=True)
-    source.write_text('md(zh="甲", en="one", ru="один")\nmd(zh="乙", en="two", ru="два")\n', encoding="utf-8")
-    monkeypatch.setattr(translations, "ROOT", tmp_path)
-    monkeypatch.setattr(translations, "LOCKS", tmp_path / "src" / "translations")
+    """The mechanism itself: a change to the English source, or to one translation in its catalogue,
+    names that language as changed and the others as stale; confirm clears it."""
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/99_demo.py", 'md("one")\nmd("two")\n', ONE_TWO)
     assert [c for _, _, c in translations.stale_cells(source)] == [None, None]     # never confirmed
     translations.confirm(source)
     assert translations.stale_cells(source) == []
-    # a translator's edit in English only
-    source.write_text('md(zh="甲", en="one!", ru="один")\nmd(zh="乙", en="two", ru="два")\n', encoding="utf-8")
+    # an author's edit of the English; tools/i18n.py update keeps the translations, marked fuzzy
+    source.write_text('md("one!")\nmd("two")\n', encoding="utf-8")
+    write_translations(tmp_path / "src" / "locales", source, {"one!": ONE_TWO["one"], "two": ONE_TWO["two"]},
+                       fuzzy={"one!"})
     stale = translations.stale_cells(source)
     assert stale == [(0, "one!", ["en"])]
     message = "\n".join(translations.describe(source, stale))
     assert "en changed" in message and "zh/ru may be stale" in message and "cell 0" in message
+    # Chinese, the authoritative language, changed alone in its catalogue
+    write_translations(tmp_path / "src" / "locales", source, {"one!": ONE_TWO["one"], "two": {"zh": "乙!", "ru": "два"}})
+    assert translations.stale_cells(source) == [(0, "one!", ["en"]), (1, "two", ["zh"])]
+    assert "zh changed since the three were last confirmed together; en/ru may be stale" in "\n".join(
+        translations.describe(source, translations.stale_cells(source)))
     # inserting a cell in front does not make the others stale (records match by content)
-    source.write_text('md(zh="新", en="new", ru="новый")\nmd(zh="甲", en="one!", ru="один")\n'
-                      'md(zh="乙", en="two", ru="два")\n', encoding="utf-8")
-    assert [(i, c) for i, _, c in translations.stale_cells(source)] == [(0, None), (1, ["en"])]
+    source.write_text('md("new")\nmd("one!")\nmd("two")\n', encoding="utf-8")
+    write_translations(tmp_path / "src" / "locales", source, {"new": {"zh": "新", "ru": "новый"}, "one!": ONE_TWO["one"],
+                                                               "two": {"zh": "乙!", "ru": "два"}})
+    assert [(i, c) for i, _, c in translations.stale_cells(source)] == [(0, None), (1, ["en"]), (2, ["zh"])]
     translations.confirm(source, [1])
-    assert [(i, c) for i, _, c in translations.stale_cells(source)] == [(0, None)]
+    assert [(i, c) for i, _, c in translations.stale_cells(source)] == [(0, None), (2, ["zh"])]
     translations.confirm(source)
     assert translations.stale_cells(source) == []
     assert len(translations.read_lock(source)) == 3            # confirming the file drops old records
 
 
-def _source_in(tmp_path, monkeypatch, relative, text):
-    """A source file under a temporary project root whose translation records start empty."""
-    source = tmp_path / relative
-    source.parent.mkdir(parents=True, exist_ok=True)
-    source.write_text(text, encoding="utf-8")
-    monkeypatch.setattr(translations, "ROOT", tmp_path)
-    monkeypatch.setattr(translations, "LOCKS", tmp_path / "src" / "translations")
-    return source
+def test_a_text_not_yet_in_the_catalogues_is_named_and_cannot_be_confirmed(tmp_path, monkeypatch):
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/99_demo.py", 'md("one")\nmd("three")\n', ONE_TWO)
+    stale = translations.stale_cells(source)
+    assert stale == [(0, "one", None), (1, "three", ("missing", ["zh", "ru"]))]
+    assert "cell 1 ('three'): no zh/ru translation in the catalogues; run python tools/i18n.py update" in \
+        "\n".join(translations.describe(source, stale))
+    with pytest.raises(SystemExit, match="cell 1 has no translation in some language's catalogue yet"):
+        translations.confirm(source)
 
 
 def test_translated_comments_are_part_of_what_is_confirmed(tmp_path, monkeypatch):
-    code = 'code("""\n#zh 缩放\n#en scale\n#ru масштаб\nx = 1\n""")\n'
-    source = _source_in(tmp_path, monkeypatch, "src/chapters/98_demo.py", code)
+    code = 'code("""\n#en scale\nx = 1\n""")\n'
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/98_demo.py", code, {"scale": {"zh": "缩放", "ru": "масштаб"}})
     translations.confirm(source)
     source.write_text(code.replace("x = 1", "x = 2"), encoding="utf-8")       # code only: still confirmed
     assert translations.stale_cells(source) == []
-    source.write_text(code.replace("#ru масштаб", "#ru масштабируем"), encoding="utf-8")
+    write_translations(tmp_path / "src" / "locales", source, {"scale": {"zh": "缩放", "ru": "масштабируем"}})
     assert [c for _, _, c in translations.stale_cells(source)] == [["ru"]]
 
 
@@ -83,11 +102,11 @@ def test_translated_comments_are_part_of_what_is_confirmed(tmp_path, monkeypatch
 from babel.messages.pofile import read_po as babel_read_po  # noqa: E402
 
 from course_i18n import catalogue as interface  # noqa: E402
-from tools import i18n  # noqa: E402
 
 
 def test_every_interface_text_is_translated_and_current():
-    """tools/i18n.py check, in a process of its own (a test's made-up texts must not count)."""
+    """tools/i18n.py check over the interface and the prose catalogues, in a process of its own (a test's
+    made-up texts must not count)."""
     run = subprocess.run([sys.executable, str(ROOT / "tools" / "i18n.py"), "check"], capture_output=True,
                          text=True, cwd=ROOT, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
@@ -142,31 +161,79 @@ def test_the_check_names_a_missing_translation_and_a_placeholder_mismatch(tmp_pa
 
 
 def test_a_figure_alt_text_is_confirmed_apart_from_the_cell(tmp_path, monkeypatch):
-    cell = 'code("""\n#zh 画图\n#en draw\n#ru рисуем\nx = 1\n""", alt=dict(zh="两条线", en="Two lines", ru="Две линии"))\n'
-    source = _source_in(tmp_path, monkeypatch, "src/chapters/97_demo.py", cell)
+    cell = 'code("""\n#en draw\nx = 1\n""", alt="Two lines")\n'
+    both = {"draw": {"zh": "画图", "ru": "рисуем"}, "Two lines": {"zh": "两条线", "ru": "Две линии"}}
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/97_demo.py", cell, both)
     translations.confirm(source)
     assert len(translations.read_lock(source)) == 2                          # the comments, and the alt text
     source.write_text(cell.replace("Two lines", "Two red lines"), encoding="utf-8")
+    write_translations(tmp_path / "src" / "locales", source, {"draw": both["draw"], "Two red lines": both["Two lines"]},
+                       fuzzy={"Two red lines"})
     assert translations.stale_cells(source) == [(0, "Two red lines", ["en"])]
 
 
 def test_a_quiz_question_changed_in_one_language_is_named(tmp_path, monkeypatch):
-    chapter = _source_in(tmp_path, monkeypatch, "src/chapters/96_demo.py",
-                         'md(zh="## 1.1 甲", en="## 1.1 Alpha", ru="## 1.1 Альфа")\n')
-    questions = "".join(f'order(T("排{k}", "order {k}", "порядок {k}"), steps=[T("一", "one", "раз"), T("二", "two", "два"), '
-                        f'T("三", "three", "три")], why=T("因为", "because", "потому что")),\n' for k in range(3))
-    quiz = _source_in(tmp_path, monkeypatch, "src/quizzes/96_demo.py", f'section("alpha",\n{questions})\n')
+    chapter = _source_in(tmp_path, monkeypatch, "src/chapters/96_demo.py", 'md("## 1.1 Alpha")\n',
+                         {"## 1.1 Alpha": {"zh": "## 1.1 甲", "ru": "## 1.1 Альфа"}})
+    questions = "".join(f'order(T("order {k}"), steps=[T("one"), T("two"), T("three")], why=T("because")),\n'
+                        for k in range(3))
+    texts = {**{f"order {k}": {"zh": f"排{k}", "ru": f"порядок {k}"} for k in range(3)},
+             "one": {"zh": "一", "ru": "раз"}, "two": {"zh": "二", "ru": "два"}, "three": {"zh": "三", "ru": "три"},
+             "because": {"zh": "因为", "ru": "потому что"}}
+    quiz = _source_in(tmp_path, monkeypatch, "src/quizzes/96_demo.py", f'section("alpha",\n{questions})\n', texts)
     from tools import quizzes
     monkeypatch.setattr(quizzes, "CHAPTER_DIR", chapter.parent)
     assert [c for _, _, c in translations.stale_cells(quiz)] == [None, None, None]
     translations.confirm(quiz)
-    quiz.write_text(quiz.read_text(encoding="utf-8").replace("порядок 1", "порядок один"), encoding="utf-8")
+    write_translations(tmp_path / "src" / "locales", quiz, {**texts, "order 1": {"zh": "排1", "ru": "порядок один"}})
     stale = translations.stale_cells(quiz)
     assert stale == [(1, "order 1", ["ru"])]
     assert "question 1 ('order 1'): ru changed" in "\n".join(translations.describe(quiz, stale))
 
 
-# ---- a fourth language: one entry in course_i18n's list and one catalogue, no code edited ------------
+# ---- the prose catalogues (src/locales/, tools/prose.py): update and check ---------------------------
+
+def test_an_edited_paragraph_keeps_its_translation_marked_fuzzy(tmp_path):
+    """update (tools/i18n.py merge_prose): the same English keeps its translation; an edited one is
+    found among the source's old entries by similarity and kept, fuzzy, with its old English beside it;
+    what no source writes any more becomes obsolete."""
+    old = i18n._prose_catalogue("chapters", "ru")
+    old.add("Masks come before softmax.", "Маска применяется до softmax.", context="chapters/01_a")
+    old.add("Two heads read two positions.", "Две головы читают две позиции.", context="chapters/02_b")
+    old.add("A paragraph that was deleted.", "Удалённый абзац.", context="chapters/02_b")
+    entries = [("chapters/01_a", "Masks come before softmax."), ("chapters/02_b", "Two heads read two positions at once."),
+               ("chapters/02_b", "A new paragraph.")]
+    new = i18n.merge_prose(old, "chapters", entries, "ru")
+    assert new.get("Masks come before softmax.", context="chapters/01_a").fuzzy is False
+    edited = new.get("Two heads read two positions at once.", context="chapters/02_b")
+    assert (edited.string, edited.fuzzy, edited.previous_id) == ("Две головы читают две позиции.", True,
+                                                                 ["Two heads read two positions."])
+    assert not new.get("A new paragraph.", context="chapters/02_b").string
+    assert [m.id for m in new.obsolete.values()] == ["A paragraph that was deleted."]
+    locales = tmp_path / "locales"
+    i18n.write_if_changed(prose.template_path("chapters", locales), i18n.prose_template("chapters", entries))
+    i18n.write_if_changed(prose.catalogue_path("ru", "chapters", locales), new)
+    found = i18n.prose_problems({"chapters": entries}, locales, ["ru"])
+    assert len(found) == 3, found
+    assert "[chapters/02_b] 'Two heads read two positions at once.': fuzzy" in found[0]
+    assert "[chapters/02_b] 'A new paragraph.': not translated" in found[1]
+    assert "'A paragraph that was deleted.': obsolete" in found[2]
+
+
+def test_the_prose_check_names_a_lost_builder_placeholder(tmp_path):
+    entries = [("solutions/ex01_a", 'Run `%pip install "{{course_package}}"`.')]
+    locales = tmp_path / "locales"
+    i18n.write_if_changed(prose.template_path("solutions", locales), i18n.prose_template("solutions", entries))
+    catalogue = i18n._prose_catalogue("solutions", "ru")
+    catalogue.add(entries[0][1], "Выполните `%pip install`.", context=entries[0][0])
+    i18n.write_if_changed(prose.catalogue_path("ru", "solutions", locales), catalogue)
+    found = i18n.prose_problems({"solutions": entries}, locales, ["ru"])
+    assert len(found) == 1 and "the placeholders ['{{course_package}}'] must stay" in found[0], found
+    assert i18n.prose_problems({"solutions": entries + [("solutions/ex01_a", "More.")]}, locales, ["ru"])[0].endswith(
+        "not what src/solutions/ says (solutions/ex01_a); run tools/i18n.py extract, then update")
+
+
+# ---- a fourth language: one entry in course_i18n's list and `tools/i18n.py init`, no source edited --------
 
 FOURTH_LANGUAGE = r'''
 import pathlib, sys
@@ -174,28 +241,33 @@ import course_i18n
 assert pathlib.Path(course_i18n.__file__).is_relative_to(pathlib.Path(sys.argv[1])), course_i18n.__file__
 assert course_i18n.LANGUAGES == ("zh", "en", "ru", "xx")
 from babel.messages.pofile import read_po, write_po
-from tools import i18n
+from tools import i18n, prose
+prose.LOCALES = pathlib.Path(sys.argv[1]) / "src-locales"      # a copy of src/locales, so the test writes nothing in src/
 
-i18n.main(["init", "xx"])                         # the new catalogue, every entry still to translate
-untranslated = i18n.problems(i18n.extracted())
+i18n.main(["init", "xx"])                         # the new catalogues, every entry still to translate
+untranslated = i18n.problems(i18n.extracted()) + i18n.prose_problems(i18n.extracted_prose())
 assert untranslated and all("/xx/" in line and line.endswith("not translated") for line in untranslated), untranslated[:3]
-path = i18n.catalogue_path("xx")
-with open(path, "rb") as handle:
-    catalogue = read_po(handle)
-for message in catalogue:
-    if message.id:
-        message.string = "[xx] " + message.id     # a translation that keeps every {placeholder}
-with open(path, "wb") as handle:
-    write_po(handle, catalogue, width=0, no_location=True)
-print("catalogue started")
+paths = [i18n.catalogue_path("xx")] + [prose.catalogue_path("xx", domain) for domain in prose.DOMAINS]
+assert all(path.exists() for path in paths), paths
+for path in paths:
+    with open(path, "rb") as handle:
+        catalogue = read_po(handle)
+    for message in catalogue:
+        if message.id:
+            message.string = "[xx] " + message.id     # a translation that keeps every {placeholder}
+    with open(path, "wb") as handle:
+        write_po(handle, catalogue, width=0, no_location=True)
+print("catalogues started")
 '''
 
 FOURTH_LANGUAGE_READ = r'''
 import pathlib, sys
 import course_i18n
 assert pathlib.Path(course_i18n.__file__).is_relative_to(pathlib.Path(sys.argv[1])), course_i18n.__file__
-from tools import i18n
+from tools import i18n, prose
+prose.LOCALES = pathlib.Path(sys.argv[1]) / "src-locales"
 assert i18n.problems(i18n.extracted()) == [], i18n.problems(i18n.extracted())[:3]
+assert i18n.prose_problems(i18n.extracted_prose()) == [], i18n.prose_problems(i18n.extracted_prose())[:3]
 from grading.registry import EXERCISES
 mask1 = EXERCISES["mask-1"]
 assert mask1.title["xx"] == "[xx] " + mask1.title["en"]
@@ -215,31 +287,50 @@ with contextlib.redirect_stdout(printed):
 assert "[xx] a single position" in printed.getvalue() and "[xx] the function returned None" in printed.getvalue(), \
     printed.getvalue()
 assert messages.text("missing_function", "xx", function="f") == "[xx] the notebook does not define f"
-from tools.nbsource import Source
-try:
-    Source().md(zh="甲", en="a", ru="а")
-except ValueError as refused:
-    assert "has no xx text" in str(refused)
-else:
-    raise AssertionError("a Markdown cell without its xx text was accepted")
+# the notebook prose: the sources of src/ as they are, their xx text from the new catalogues
+from tools.build_notebooks import make_notebook
+from tools.nbsource import load
+src = pathlib.Path(i18n.ROOT) / "src"
+cells = load(src / "chapters" / "02_heads.py")
+assert cells[0].text["xx"] == "[xx] " + cells[0].text["en"]
+commented = next(cell for cell in cells if cell.kind == "code" and "#en " in cell.source)
+assert "# [xx] " in commented.text["xx"] and "{{lang}}" not in commented.text["xx"]
+figure = next(cell for cell in cells if "xx" in cell.lang_metadata)
+assert make_notebook([figure], "xx", "demo").cells[0].metadata["mystnb"]["image"]["alt"].startswith("[xx] ")
+exercise = load(src / "solutions" / "ex01_allowed_set.py")
+assert any(cell.text["xx"].startswith("[xx] ") and "{{course_package}}" in cell.text["xx"] for cell in exercise)
+question = quizzes.load(src / "quizzes" / "02_heads.py")[0].questions[0]
+assert question.prompt["xx"] == "[xx] " + question.prompt["en"]
 print("fourth language accepted")
 '''
 
 
-def test_a_fourth_language_is_one_list_entry_and_one_catalogue(tmp_path):
+def _src_files():
+    """{path: bytes} of every file in src/ (the test shows that none is edited)."""
+    return {p: p.read_bytes() for p in sorted((ROOT / "src").rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def test_a_fourth_language_is_one_list_entry_and_its_catalogues(tmp_path):
     """A copy of course_i18n with a made-up language xx added to its list (the only edit), run in a
-    process of its own: tools/i18n.py starts its catalogue and checks it, and check()'s feedback, the
-    grader's messages, the exercises, the landing page and the quiz's words read it.  (Chapter prose is not interface text: every md() and quiz T()
-    needs its xx text, which nbsource and tools/quizzes ask for by name.)"""
+    process of its own: tools/i18n.py init starts its interface and prose catalogues (the prose ones
+    in a copy of src/locales) and checks them, and check()'s feedback, the grader's messages, the
+    exercises, the landing page, the quiz's words, the chapter and exercise notebooks and the quiz
+    questions read them.  No file in src/ is edited: the sources hold the English, and every other
+    language comes from its catalogues."""
     copy = tmp_path / "course_i18n"
     shutil.copytree(ROOT / "course_i18n", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "src" / "locales", tmp_path / "src-locales")
     init = copy / "__init__.py"
     listed = '    Language("ru", "Русский", "ru", "ru"),\n'
     assert listed in init.read_text(encoding="utf-8")
     init.write_text(init.read_text(encoding="utf-8").replace(listed, listed + '    Language("xx", "Xx", "xx", "xx"),\n'),
                     encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
-    for script, said in ((FOURTH_LANGUAGE, "catalogue started"), (FOURTH_LANGUAGE_READ, "fourth language accepted")):
+    before = _src_files()
+    for script, said in ((FOURTH_LANGUAGE, "catalogues started"), (FOURTH_LANGUAGE_READ, "fourth language accepted")):
         run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=600)
         assert run.returncode == 0 and said in run.stdout, run.stdout[-3000:] + run.stderr[-3000:]
+    assert _src_files() == before
+    assert sorted(p.name for p in (tmp_path / "src-locales" / "xx" / "LC_MESSAGES").iterdir()) == [
+        "chapters.po", "quizzes.po", "solutions.po"]

@@ -1,10 +1,13 @@
-"""Build (and execute) the notebooks of the course from their trilingual sources.
+"""Build (and execute) the notebooks of the course from their sources, in every language.
 
     python tools/build_notebooks.py                 # every source under src/
     python tools/build_notebooks.py src/chapters/02_heads.py --no-execute
     python tools/build_notebooks.py src/chapters/02_heads.py --prose-only   # Markdown edits: no execution
 
-Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``.
+Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``, its prose in English
+from the source and in every other language from the catalogues of ``src/locales/``
+(tools/prose.py); a translation missing or fuzzy there stops the build before anything is
+written, naming the source, the English and the language.
 Executed notebooks keep their outputs, which nbval then re-checks.
 A source under ``src/solutions/`` also yields ``exercises/{zh,en,ru}/<name>.ipynb``:
 the same cells with the answers cut out (see tools/nbsource.py), never executed,
@@ -30,6 +33,7 @@ from nbclient import NotebookClient
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tools.nbsource import LANGUAGES, exercise_cells, load, solution_cells  # noqa: E402
+from tools.prose import ProseError  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 PACKAGE_PLACEHOLDER = "{{course_package}}"
@@ -237,7 +241,10 @@ def main(argv=None):
     sources = args.sources or sorted(str(p) for p in (ROOT / "src").glob("*/*.py")      # src/quizzes/: questions
                                      if not p.name.startswith("_") and p.parent.name != "quizzes")
     for path in sources:
-        build(path, run=not args.no_execute, prose_only=args.prose_only)
+        try:
+            build(path, run=not args.no_execute, prose_only=args.prose_only)
+        except ProseError as error:
+            raise SystemExit(f"build_notebooks: {error}") from None
 
 
 if __name__ == "__main__":

@@ -1,9 +1,20 @@
-"""The catalogues of the course's interface texts (course_i18n/locales/): extract, update, check.
+"""The course's gettext catalogues, interface texts and notebook prose: extract, update, check.
 
-    python tools/i18n.py extract       # the English texts of the code, by key -> course_i18n/locales/course.pot
-    python tools/i18n.py update        # merge the template into every language's course.po
+    python tools/i18n.py extract       # the English texts of the code and of src/ -> the templates (.pot)
+    python tools/i18n.py update        # merge the templates into every language's catalogues
     python tools/i18n.py check         # exit 1 on anything a translator still has to do
-    python tools/i18n.py init xx       # a new language's catalogue (after adding it to course_i18n)
+    python tools/i18n.py init xx       # a new language's catalogues (after adding it to course_i18n)
+
+Two sets of catalogues, one format:
+
+* interface texts, ``course_i18n/locales/<lang>/LC_MESSAGES/course.po`` (below);
+* the prose of the notebook sources, ``src/locales/<lang>/LC_MESSAGES/{chapters,solutions,quizzes}.po``
+  (tools/prose.py): ``msgctxt`` the source (``chapters/02_heads``), ``msgid`` the English the
+  source writes, ``msgstr`` the translation.  ``update`` keeps a translation whose English is
+  unchanged; one whose English was edited is found by similarity among the entries of the same
+  source that no longer match (as gettext's msgmerge does), kept and marked ``#, fuzzy`` with the
+  previous English beside it.  ``check`` fails on a missing, empty, fuzzy or obsolete entry and on
+  a translation that drops a ``{{placeholder}}`` of the builder (``{{lang}}``, ``{{course_package}}``).
 
 Interface texts are every learner- or instructor-facing sentence that is not chapter prose
 (exercise titles and test labels, check()'s and the grader's messages, ...).  The code
@@ -24,9 +35,11 @@ and a translation whose ``{placeholders}`` differ from the English's.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import io
 import pathlib
+import re
 import sys
 
 from babel.messages.catalog import Catalog
@@ -37,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "site"))      # the site's modules (site/*.py) are imported by name, as Sphinx does
 from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
 from course_i18n.catalogue import DOMAIN, LOCALES_DIR, placeholders, written  # noqa: E402
+from tools import prose  # noqa: E402
 
 PROJECT = "causality-heads-position"
 # Where interface texts are made: importing a module makes its texts; ``module:function``
@@ -93,8 +107,8 @@ def extracted(sources=SOURCES):
     return dict(sorted(written().items()))
 
 
-def _new_catalogue(lang=None):
-    return Catalog(locale=lang, domain=DOMAIN, project=PROJECT, version="1", fuzzy=False, header_comment=HEADER,
+def _new_catalogue(lang=None, domain=DOMAIN, header=HEADER):
+    return Catalog(locale=lang, domain=domain, project=PROJECT, version="1", fuzzy=False, header_comment=header,
                    language_team=language(lang).name if lang else None, msgid_bugs_address=ISSUES,
                    last_translator="the course's translators" if lang else None)
 
@@ -152,6 +166,18 @@ def merge(old, texts, lang):
     return new
 
 
+def _existing(path, lang, found):
+    """The catalogue at ``path``, or None and a line in ``found`` saying how to start it."""
+    if not path.exists():
+        found.append(f"{_shown(path)}: missing; run tools/i18n.py init {lang}")
+        return None
+    return read(path, lang)
+
+
+def _entries_of(catalogue):
+    return (message for message in catalogue if message.id)         # the header has no msgid
+
+
 def problems(texts, locales=LOCALES_DIR, languages=None):
     """Everything a translator (or ``extract``/``update``) still has to do, one line each."""
     found = []
@@ -164,15 +190,11 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
         found.append(f"{_shown(path)}: not what the code says ({', '.join(k for k, _ in changed[:5])}"
                      f"{', …' if len(changed) > 5 else ''}); run tools/i18n.py extract, then update")
     for lang in languages or translated_languages():
-        path = catalogue_path(lang, locales)
-        if not path.exists():
-            found.append(f"{_shown(path)}: missing; run tools/i18n.py init {lang}")
+        catalogue = _existing(catalogue_path(lang, locales), lang, found)
+        if catalogue is None:
             continue
-        catalogue = read(path, lang)
-        seen = set()
-        for message in catalogue:
-            if not message.id:
-                continue
+        path, seen = catalogue_path(lang, locales), set()
+        for message in _entries_of(catalogue):
             key, where = message.context, f"{_shown(path)} [{message.context}]"
             seen.add(key)
             if key not in texts:
@@ -195,19 +217,155 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
     return found
 
 
+# --------------------------------------------------------------------------- notebook prose (src/locales/)
+
+PROSE_HEADER = """\
+# Prose of the notebooks of the course "Causality, Multiple Heads and Position" ({domain}): Markdown
+# cells, comments in code, figure alt texts, quiz questions.  The sources in src/{domain}/ hold the
+# English: msgctxt is the source, msgid its English, msgstr the translation (keep Markdown, LaTeX,
+# `code` and {{{{placeholders}}}} as they are; a comment's lines stay within the code's 76 columns).
+# Edit only msgstr (and remove a "fuzzy" mark once the translation says what the new English says);
+# tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
+#"""
+SIMILAR = 0.6                         # how alike an edited English must be to its old one to keep the translation
+_BUILDER_PLACEHOLDER = re.compile(r"\{\{\w+\}\}")
+
+
+def prose_sources(domain=None):
+    """Every source in src/ whose prose is translated, by catalogue, in name order."""
+    domains = [domain] if domain else prose.DOMAINS
+    return [path for name in domains for path in sorted((prose.SOURCES / name).glob("*.py"))
+            if not path.name.startswith("_")]
+
+
+def extracted_prose():
+    """``{domain: [(msgctxt, English)]}``: every prose text of src/, in reading order, each once."""
+    from tools import nbsource, quizzes
+    found = {}
+    for domain in prose.DOMAINS:
+        entries = {}
+        for path in prose_sources(domain):
+            reader = quizzes.read if domain == "quizzes" else nbsource.read
+            for context, english, _ in reader(path, strict=False).translations.asked:
+                entries.setdefault((context, english), None)
+        found[domain] = list(entries)
+    return found
+
+
+def _prose_catalogue(domain, lang=None):
+    return _new_catalogue(lang, domain, PROSE_HEADER.format(domain=domain))
+
+
+def prose_template(domain, entries):
+    catalogue = _prose_catalogue(domain)
+    for context, english in entries:
+        catalogue.add(english, context=context)
+    return catalogue
+
+
+def merge_prose(old, domain, entries, lang):
+    """A catalogue for ``lang`` with one entry per (source, English), translations kept (module docstring)."""
+    wanted = set(entries)
+    unmatched = {}                       # source -> [old message whose English the source no longer writes]
+    for message in old:
+        if message.id and message.string and (message.context, message.id) not in wanted:
+            unmatched.setdefault(message.context, []).append(message)
+    new = _prose_catalogue(domain, lang)
+    for context, english in entries:
+        before = old.get(english, context=context)
+        if before is not None and before.string:
+            new.add(english, before.string, context=context, flags=before.flags,
+                    previous_id=before.previous_id, user_comments=before.user_comments)
+            continue
+        candidates = unmatched.get(context, [])
+        ratios = [difflib.SequenceMatcher(None, m.id, english).ratio() for m in candidates]
+        if ratios and max(ratios) >= SIMILAR:
+            before = candidates.pop(ratios.index(max(ratios)))
+            new.add(english, before.string, context=context, flags=before.flags | {"fuzzy"},
+                    previous_id=[before.id], user_comments=before.user_comments)
+        else:
+            new.add(english, context=context)
+    for message in [m for ms in unmatched.values() for m in ms] + list(old.obsolete.values()):
+        if message.string:
+            new.obsolete[(message.id, message.context)] = message
+    return new
+
+
+def prose_problems(extracted, locales=None, languages=None):
+    """Everything a translator (or ``extract``/``update``) still has to do in the prose catalogues."""
+    found = []
+    for domain, entries in extracted.items():
+        path = prose.template_path(domain, locales)
+        if not path.exists():
+            found.append(f"{_shown(path)}: missing; run tools/i18n.py extract")
+            continue
+        template = [(m.context, m.id) for m in read(path) if m.id]
+        if template != entries:
+            changed = sorted(set(template) ^ set(entries))
+            found.append(f"{_shown(path)}: not what src/{domain}/ says "
+                         f"({', '.join(sorted({c for c, _ in changed})[:5]) or 'the order'}); "
+                         f"run tools/i18n.py extract, then update")
+        wanted = set(entries)
+        for lang in languages or translated_languages():
+            catalogue = _existing(prose.catalogue_path(lang, domain, locales), lang, found)
+            if catalogue is None:
+                continue
+            path, seen = prose.catalogue_path(lang, domain, locales), set()
+            for message in _entries_of(catalogue):
+                where = f"{_shown(path)} [{message.context}] {prose.preview(message.id)!r}"
+                seen.add((message.context, message.id))
+                if (message.context, message.id) not in wanted:
+                    found.append(f"{where}: no such text in src/ any more; run tools/i18n.py update")
+                elif not message.string.strip():
+                    found.append(f"{where}: not translated")
+                elif message.fuzzy:
+                    found.append(f"{where}: fuzzy (the English changed since it was translated): revise it, "
+                                 f"then remove the fuzzy mark")
+                elif sorted(_BUILDER_PLACEHOLDER.findall(message.id)) != sorted(_BUILDER_PLACEHOLDER.findall(message.string)):
+                    found.append(f"{where}: the placeholders {sorted(set(_BUILDER_PLACEHOLDER.findall(message.id)))} "
+                                 f"must stay as they are in the translation")
+            for context, english in entries:
+                if (context, english) not in seen:
+                    found.append(f"{_shown(path)} [{context}] {prose.preview(english)!r}: missing; run tools/i18n.py update")
+            for message in catalogue.obsolete.values():
+                found.append(f"{_shown(path)} [{message.context}] {prose.preview(message.id)!r}: obsolete (#~); "
+                             f"delete it once nothing in it is worth keeping")
+    return found
+
+
+def extract_prose():
+    for domain, entries in extracted_prose().items():
+        path = prose.template_path(domain)
+        print(f"{_shown(path)}: {'written' if write_if_changed(path, prose_template(domain, entries)) else 'unchanged'}")
+
+
+def update_prose(langs, init=False):
+    for domain in prose.DOMAINS:
+        entries = [(m.context, m.id) for m in read(prose.template_path(domain)) if m.id]
+        for lang in langs:
+            path = prose.catalogue_path(lang, domain)
+            if init and path.exists():
+                raise SystemExit(f"{path} exists already; use update")
+            old = read(path, lang) if path.exists() else _prose_catalogue(domain, lang)
+            changed = write_if_changed(path, merge_prose(old, domain, entries, lang))
+            print(f"{_shown(path)}: {'written' if changed else 'unchanged'}")
+    prose.forget()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("extract", help="write course.pot from the code's English texts")
-    sub.add_parser("update", help="merge course.pot into every language's course.po")
+    sub.add_parser("extract", help="write the templates (.pot) from the code's and src/'s English texts")
+    sub.add_parser("update", help="merge the templates into every language's catalogues")
     sub.add_parser("check", help="exit 1 on a missing, fuzzy, obsolete or mismatched entry")
-    init = sub.add_parser("init", help="start the catalogue of a language added to course_i18n")
+    init = sub.add_parser("init", help="start the catalogues of a language added to course_i18n")
     init.add_argument("lang")
     args = parser.parse_args(argv)
     if args.command == "extract":
         written_now = write_if_changed(template_path(), template(extracted()))
         print(f"{_shown(template_path())}: {'written' if written_now else 'unchanged'}")
+        extract_prose()
         return 0
     if args.command in ("update", "init"):
         texts = {m.context: m.id for m in read(template_path()) if m.id}
@@ -220,12 +378,16 @@ def main(argv=None):
             old = read(path, lang) if path.exists() else _new_catalogue(lang)
             changed = write_if_changed(path, merge(old, texts, lang))
             print(f"{_shown(path)}: {'written' if changed else 'unchanged'}")
+        update_prose(langs, init=args.command == "init")
         return 0
     found = problems(extracted())
-    for line in found:
-        print(line)
-    print(f"{len(found)} problem(s) in the interface catalogues" if found else "interface catalogues: all translated")
-    return 1 if found else 0
+    print("\n".join(found) if found else "interface catalogues: all translated")
+    found_prose = prose_problems(extracted_prose())
+    print("\n".join(found_prose) if found_prose else "prose catalogues: all translated")
+    total = len(found) + len(found_prose)
+    if total:
+        print(f"{len(found)} problem(s) in the interface catalogues, {len(found_prose)} in the prose catalogues")
+    return 1 if total else 0
 
 
 if __name__ == "__main__":

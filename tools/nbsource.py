@@ -1,31 +1,38 @@
-"""The format of a trilingual notebook source (``src/<kind>/<name>.py``).
+"""The format of a notebook source (``src/<kind>/<name>.py``): English prose, code written once.
 
 A source file is plain Python that calls two functions, in reading order:
 
-    md(zh="...", en="...", ru="...")      # one Markdown cell, in all three languages
-    code("...", tags=("nbval-ignore-output",))   # one code cell, shared by all three
+    md("...")                                        # one Markdown cell, in English
+    code("...", tags=("nbval-ignore-output",))     # one code cell, shared by every language
 
-Code cells are written once, so the three notebooks cannot differ in code;
-only the Markdown and the comments differ.
+Code cells are written once, so the notebooks of the languages cannot differ in code;
+only the Markdown, the comments and the alt texts differ.  The source holds the English
+of each (English is the language the sources are written in; Chinese stays the
+authoritative language of the content), and every other language reads its text from the
+catalogues of :mod:`tools.prose`, ``src/locales/<lang>/LC_MESSAGES/{chapters,solutions}.po``:
+``msgctxt`` the source (``chapters/02_heads``), ``msgid`` the English, ``msgstr`` the
+translation.  A translation that is missing or fuzzy stops the build with a
+:class:`tools.prose.ProseError` naming the source, the English and the language.
 
-Comments in code are translated in place (see :func:`localize_code`)::
+A comment in code that the reader should read in their language is tagged ``#en``
+(no space after ``#``), as a run of full lines or as one trailing comment::
 
-    #zh 目标 t 就是输入 t + 1
     #en target t is input t + 1
-    #ru целевая метка t равна входу t + 1
-    x = f(y)  #zh 中文 #en English #ru русский
+    #en (the next token)
+    x = f(y)  #en English
 
-In the zh notebook the first group becomes ``# 目标 t 就是输入 t + 1`` and the
-trailing comment ``# 中文``; the other lines are dropped.  A comment that is
-not tagged stays as it is in all three languages, so it must be language-neutral
-(a shape such as ``# (B, H, T, d)``); ``tests/test_language_parity.py`` checks this.
+A run of consecutive full-line ``#en`` comments at one indentation is one text (its lines
+joined by newlines in the catalogue); the zh notebook shows its translation there as
+``# ...`` lines, however many it has, and the trailing comment as ``# 中文``.  A comment
+that is not tagged stays as it is in every language, so it must be language-neutral (a
+shape such as ``# (B, H, T, d)``); ``tests/test_language_parity.py`` checks this.
 
-``code(..., alt=dict(zh=..., en=..., ru=...))`` gives the images the cell
-outputs an alt text in each language (cell metadata ``mystnb.image.alt``, which
-the site puts on the ``<img>``).  ``{{lang}}`` in a code cell becomes the
-notebook's language code (``"{{lang}}"`` -> ``"ru"``), the one place where the
-code of the three notebooks may differ.  ``tools/build_notebooks.py`` turns a source into
-``<kind>/{zh,en,ru}/<name>.ipynb`` and executes it.
+``code(..., alt="...")`` gives the images the cell outputs an alt text, in English here
+and translated in the catalogue (cell metadata ``mystnb.image.alt``, which the site puts
+on the ``<img>``).  ``{{lang}}`` in a code cell becomes the notebook's language code
+(``"{{lang}}"`` -> ``"ru"``), the one place where the code of the notebooks may differ.
+``tools/build_notebooks.py`` turns a source into ``<kind>/<lang>/<name>.ipynb`` for every
+language and executes it.
 
 Exercise sources (``src/solutions/exNN_name.py``) are written *solved*.  In a
 code cell, the lines of an answer sit between two marker lines::
@@ -43,7 +50,8 @@ block by one stub line, :data:`STUB`, at the block's indentation.  Both come fro
 
 A solution whose function is also the grader's reference answer is written
 once, in grading/references.py, and the source takes it from there:
-``code(reference_cell("leak_sweep"))`` (see :func:`reference_cell`).
+``code(reference_cell("leak_sweep"))`` (see :func:`reference_cell`); its ``#en``
+comments are translated in the catalogue of the source that shows it.
 """
 
 import ast
@@ -54,7 +62,8 @@ import textwrap
 import tokenize
 from dataclasses import dataclass, field, replace
 
-from course_i18n import LANGUAGES
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+from tools.prose import ProseError, Translations
 
 
 SOLUTION_BEGIN = "# BEGIN SOLUTION"
@@ -71,42 +80,60 @@ class Cell:
     tags: tuple = ()
     metadata: dict = field(default_factory=dict)        # the same in every language
     lang_metadata: dict = field(default_factory=dict)   # language -> extra metadata (alt text)
-    source: str = ""                                    # a code cell as written, tagged comments included
+    source: str = ""                                    # a code cell as written, #en comments included
+    # what a translator confirms together (tools/translations.py): [{language: text}], the Markdown,
+    # or the translated comments of a code cell and apart from them its alt text
+    prose: list = field(default_factory=list)
 
 
 class Source:
-    def __init__(self):
-        self.cells = []
+    """The cells of one source file, its prose translated from the catalogues (see tools/prose.py)."""
 
-    def md(self, *, tags=(), **texts):
-        """One Markdown cell: ``md(zh=..., en=..., ru=...)``, a text for every language of course_i18n."""
-        for lang in LANGUAGES:
-            if not isinstance(texts.get(lang), str) or not texts[lang].strip():
-                raise ValueError(f"markdown cell {len(self.cells)} has no {lang} text")
-        unknown = sorted(set(texts) - set(LANGUAGES))
+    def __init__(self, path, strict=True, locales=None):
+        self.path = pathlib.Path(path)
+        self.cells = []
+        self.translations = Translations(path, strict=strict, locales=locales)
+
+    def md(self, text=None, *, tags=(), **unknown):
+        """One Markdown cell: ``md(r\"\"\"English\"\"\")``; its translations are in the catalogues."""
+        where = f"Markdown cell {len(self.cells)}"
         if unknown:
-            raise ValueError(f"markdown cell {len(self.cells)}: {', '.join(unknown)} is not a language of the course "
-                             f"({', '.join(LANGUAGES)})")
-        self.cells.append(Cell("markdown", {k: _clean(v) for k, v in texts.items()}, tuple(tags)))
+            raise ProseError(f"{self.path}, {where}: md() takes the English text as its one argument, not "
+                             f"{', '.join(k + '=' for k in sorted(unknown))}; the translations are in "
+                             f"src/locales/<lang>/LC_MESSAGES/{self.translations.domain}.po (tools/prose.py)")
+        if not isinstance(text, str) or not text.strip():
+            raise ProseError(f"{self.path}, {where}: no English text")
+        texts = self.translations.get(_clean(text), where)
+        self.cells.append(Cell("markdown", texts, tuple(tags), prose=[texts]))
 
     def code(self, source, tags=(), alt=None, **metadata):
         where = f"code cell {len(self.cells)}"
         text = _clean(source)
-        texts = {lang: localize_code(text, lang, where) for lang in LANGUAGES}
+        comments = [self.translations.get(comment.english, f"comment in {where}, line {comment.rows[0] + 1}")
+                    for comment in translated_comments(text, f"{self.path}, {where}")]
+        # a language with a comment missing has no text; the strict check names it once the file is read
+        texts = {lang: None if any(c[lang] is None for c in comments)
+                 else localize_code(text, lang, [c[lang] for c in comments], where) for lang in LANGUAGES}
+        prose = [_joined(comments)] if comments else []
         lang_metadata = {}
         if alt is not None:
-            if not isinstance(alt, dict) or set(alt) != set(LANGUAGES):
-                raise ValueError(f"{where}: alt must be a dict with a text per language ({', '.join(LANGUAGES)}), "
-                                 f"got {alt!r}")
-            for lang in LANGUAGES:
-                if not isinstance(alt[lang], str) or not alt[lang].strip():
-                    raise ValueError(f"{where}: alt text for {lang} is empty")
-                lang_metadata[lang] = {"mystnb": {"image": {"alt": " ".join(alt[lang].split())}}}
-        self.cells.append(Cell("code", texts, tuple(tags), metadata, lang_metadata, text))
+            if not isinstance(alt, str) or not alt.strip():
+                raise ProseError(f"{self.path}, {where}: alt must be the figure's English alt text, got {alt!r}")
+            alts = self.translations.get(alt, f"alt text of {where}")
+            alts = {lang: None if text is None else " ".join(text.split()) for lang, text in alts.items()}
+            lang_metadata = {lang: {"mystnb": {"image": {"alt": text}}} for lang, text in alts.items() if text is not None}
+            prose.append(alts)
+        self.cells.append(Cell("code", texts, tuple(tags), metadata, lang_metadata, text, prose))
 
 
 def _clean(text):
     return textwrap.dedent(text).strip("\n")
+
+
+def _joined(texts):
+    """One {language: text} of several, one text per line (None for a language that lacks one)."""
+    return {lang: None if any(t[lang] is None for t in texts) else "\n".join(t[lang] for t in texts)
+            for lang in LANGUAGES}
 
 
 LANG_PLACEHOLDER = "{{lang}}"
@@ -132,7 +159,7 @@ def _comments(text):
 
 
 def tagged_parts(comment, where="comment"):
-    """``"#zh a #en b #ru c"`` -> {"zh": "a", "en": "b", "ru": "c"}; an untagged comment -> None."""
+    """``"#zh a #en b"`` -> {"zh": "a", "en": "b"}; an untagged comment -> None."""
     if not _TAG.match(comment):
         return None
     pieces = _TRAILING_PART.split(comment)       # ['', 'zh', 'a', 'en', 'b', ...]
@@ -144,49 +171,71 @@ def tagged_parts(comment, where="comment"):
     return parts
 
 
-def localize_code(text, lang, where="code cell"):
-    """The code cell as the ``lang`` notebook shows it (see the module docstring).
+@dataclass
+class Comment:
+    """One translated comment of a code cell: a run of full-line ``#en`` lines, or a trailing one."""
+    rows: list             # the rows it occupies (from 0)
+    column: int            # where the comment starts on its first row
+    full_line: bool
+    lines: list            # its English, line by line
 
-    A run of full-line tagged comments at one indentation must hold every
-    language; a trailing tagged comment must hold all three in one line.
-    """
+    @property
+    def english(self):
+        return "\n".join(self.lines)
+
+
+def translated_comments(text, where="code cell"):
+    """The :class:`Comment` of every ``#en`` comment of a code cell, in order.
+
+    A run of full-line ``#en`` comments on consecutive rows at one indentation is one
+    comment; a comment tagged with another language is refused (its text belongs in the
+    catalogue)."""
     lines = text.splitlines()
-    keep = [True] * len(lines)
-    group, group_indent = {}, None
-
-    def close_group(row):
-        if group and set(group) != set(LANGUAGES):
-            missing = ", ".join(sorted(set(LANGUAGES) - set(group)))
-            raise ValueError(f"{where}, line {row}: a translated comment has no {missing} line "
-                             f"(write #zh, #en and #ru lines together)")
-        group.clear()
-
-    last_row = -2
+    found = []
     for row, col, comment in _comments(text):
         parts = tagged_parts(comment, f"{where}, line {row + 1}")
-        full_line = not lines[row][:col].strip()
-        if parts is None or not full_line or row != last_row + 1 or lines[row][:col] != group_indent:
-            close_group(row + 1)
         if parts is None:
             continue
-        if full_line:
-            if len(parts) != 1:
-                raise ValueError(f"{where}, line {row + 1}: a full-line translated comment holds one "
-                                 f"language per line, got {comment!r}")
-            (tag, body), = parts.items()
-            group.setdefault(tag, []).append(body)
-            group_indent, last_row = lines[row][:col], row
-            keep[row] = tag == lang
-            if keep[row]:
-                lines[row] = f"{group_indent}# {body}".rstrip()
+        if set(parts) != {SOURCE_LANGUAGE}:
+            raise ProseError(f"{where}, line {row + 1}: a translated comment is written in English only, tagged "
+                             f"#{SOURCE_LANGUAGE}; its translations are in the catalogues (tools/prose.py): {comment!r}")
+        english = parts[SOURCE_LANGUAGE]
+        full_line = not lines[row][:col].strip()
+        last = found[-1] if found else None
+        if (full_line and last is not None and last.full_line and last.rows[-1] == row - 1
+                and last.column == col and lines[last.rows[0]][:col] == lines[row][:col]):
+            last.rows.append(row)
+            last.lines.append(english)
         else:
-            if set(parts) != set(LANGUAGES):
-                raise ValueError(f"{where}, line {row + 1}: a trailing translated comment needs "
-                                 f"#zh, #en and #ru in one line, got {comment!r}")
-            lines[row] = f"{lines[row][:col]}# {parts[lang]}".rstrip()
-    close_group(len(lines))
-    out = "\n".join(line for line, k in zip(lines, keep) if k)
-    return out.replace(LANG_PLACEHOLDER, lang)
+            found.append(Comment([row], col, full_line, [english]))
+    return found
+
+
+def localize_code(text, lang, translations=None, where="code cell"):
+    """The code cell as the ``lang`` notebook shows it (see the module docstring).
+
+    ``translations``: the text in ``lang`` of each of the cell's :func:`translated_comments`,
+    in order (not needed for English).  Every ``#en`` comment becomes ``# ...`` in ``lang``.
+    """
+    lines = text.splitlines()
+    comments = translated_comments(text, where)
+    if translations is None and lang == SOURCE_LANGUAGE:
+        translations = [c.english for c in comments]
+    if translations is None or len(translations) != len(comments):
+        raise ValueError(f"{where}: {len(comments)} translated comment(s), but "
+                         f"{'no' if translations is None else len(translations)} {lang} text(s) for them")
+    shown = {}                                   # first row -> the lines that replace the comment's rows
+    for comment, translated in zip(comments, translations):
+        if translated is None:
+            raise ProseError(f"{where}, line {comment.rows[0] + 1}: no {lang} text for {comment.english!r}")
+        start = lines[comment.rows[0]][:comment.column]
+        if comment.full_line:
+            shown[comment.rows[0]] = [f"{start}# {line}".rstrip() for line in translated.split("\n")]
+            shown.update({row: [] for row in comment.rows[1:]})
+        else:
+            shown[comment.rows[0]] = [f"{start}# {translated}".rstrip()]
+    out = [new for row, line in enumerate(lines) for new in shown.get(row, [line])]
+    return "\n".join(out).replace(LANG_PLACEHOLDER, lang)
 
 
 def untranslated_prose_comments(text):
@@ -229,14 +278,24 @@ def reference_cell(name):
     raise ValueError(f"grading/references.py defines no function {name!r}")
 
 
-def load(path):
-    """Execute a source file and return its cells."""
-    source = Source()
+def read(path, strict=True, locales=None):
+    """Execute a source file: its :class:`Source`, cells and the English texts asked for.
+
+    ``strict`` (the builders): a translation that is missing or fuzzy raises
+    :class:`tools.prose.ProseError`; otherwise it is given as found (None when missing)."""
+    source = Source(path, strict=strict, locales=locales)
     namespace = {"md": source.md, "code": source.code, "reference_cell": reference_cell, "__file__": str(path)}
     exec(compile(open(path, encoding="utf-8").read(), str(path), "exec"), namespace)
     if not source.cells:
         raise ValueError(f"{path} defines no cells")
-    return source.cells
+    if strict:
+        source.translations.check()
+    return source
+
+
+def load(path, strict=True, locales=None):
+    """Execute a source file and return its cells (see :func:`read`)."""
+    return read(path, strict, locales).cells
 
 
 def solution_blocks(text):

@@ -5,13 +5,18 @@ A quiz source belongs to the chapter notebook of the same name
 Python that calls, once per section::
 
     section("split",                      # a phrase of the section's ENGLISH heading
-        choose(T("…", "…", "…"),          # the question: zh, en, ru
+        choose(T("…"),                    # the question, in English
                right=T(…), why=T(…),      # the one right choice and why it is right
                wrong=[(T(choice), T(why it is wrong)), …]),
         number(T(…), answer=lib_value, why=T(…),           # a number, typed by the reader
                wrong=[(value, T(the mistake behind it)), …]),
         order(T(…), steps=[T(…), T(…), T(…)], why=T(…)),   # the steps in the right order
     )
+
+Every ``T("...")`` is written in English; its translations are in the quiz catalogues
+``src/locales/<lang>/LC_MESSAGES/quizzes.po`` (msgctxt ``quizzes/02_heads``, msgid the English;
+tools/prose.py).  A text with a number the quiz computes names it as a ``str.format`` field,
+``T("… grow {ratio}-fold.", ratio=RATIO)``, so the catalogue holds the sentence, not the number.
 
 The key is a phrase of the English heading ("split" finds "## 2.2 Splitting:
 coordinate a of head h …"), not a number, so a section that moves keeps its
@@ -21,10 +26,11 @@ that section (``#sec-2-2``) in the three language sites by
 ``site/course_site.py``.  A number the chapter computes is computed here from
 ``lib`` (``answer=costs.kv_cache_bytes(...)``), never typed a second time.
 
-:func:`load` checks every question (texts in all three languages, exactly one
+:func:`load` checks every question (a text in every language, exactly one
 right choice, an explanation for every wrong choice, distinct choices, a
 finite number answer, at least three distinct steps) and raises
-:class:`QuizError` naming the file, the section and the question.
+:class:`QuizError` naming the file, the section and the question; a translation missing or
+fuzzy in the catalogue is refused the same way, naming the English and the language.
 :func:`render` writes a question set as HTML that works without JavaScript
 (answers folded in ``<details>``); ``site/static/quiz.js`` makes it answer at
 once, keeps progress per language in localStorage and sends nothing anywhere.
@@ -41,6 +47,7 @@ from pathlib import Path
 
 from course_i18n import LANGUAGES
 from course_i18n.catalogue import text, texts
+from tools.prose import ProseError, Translations
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "src" / "quizzes"
@@ -75,14 +82,14 @@ class QuizError(ValueError):
 
 
 class T:
-    """One text in every language of the course, in the order of ``course_i18n.LANGUAGES`` (zh, en, ru)."""
+    """One text of a question in every language of the course: ``{language: text}``.
+
+    A quiz source writes ``T("English", **fields)``; :func:`load` gives it the translations
+    of the catalogue (see :func:`_text_maker`)."""
     __slots__ = ("texts",)
 
-    def __init__(self, *texts):
-        if len(texts) != len(LANGUAGES):
-            raise QuizError(f"T(...) takes one text per language ({', '.join(LANGUAGES)}), "
-                            f"got {len(texts)}: {texts!r}")
-        self.texts = dict(zip(LANGUAGES, texts))
+    def __init__(self, texts):
+        self.texts = dict(texts)
 
     def __getitem__(self, lang):
         return self.texts[lang]
@@ -149,7 +156,7 @@ def chapter_headings(chapter: Path) -> list[tuple[str, str]]:
     """(number, English title) of every numbered heading of a chapter source."""
     import tools.nbsource as nbsource
     found = []
-    for cell in nbsource.load(chapter):
+    for cell in nbsource.load(chapter, strict=False):        # the English headings only
         if cell.kind == "markdown":
             found += [(m.group(2), m.group(3)) for m in HEADING.finditer(cell.text["en"])]
     return found
@@ -170,9 +177,11 @@ def resolve(key: str, headings, where: str) -> str:
 
 def _check_text(value, where):
     if not isinstance(value, T):
-        raise QuizError(f"{where}: expected T({', '.join(LANGUAGES)}), got {value!r}")
+        raise QuizError(f"{where}: expected T(\"English\"), got {value!r}")
     for lang in LANGUAGES:
         text = value[lang]
+        if text is None:                     # a translation missing from the catalogue: see _text_maker
+            continue
         if not isinstance(text, str) or not text.strip():
             raise QuizError(f"{where}: the {lang} text is empty")
 
@@ -190,7 +199,8 @@ def check_question(q: Question, where: str) -> None:
             _check_text(pair[0], f"{where}, wrong choice {k + 1}")
             _check_text(pair[1], f"{where}, explanation of wrong choice {k + 1}")
         for lang in LANGUAGES:
-            texts = [q.right[lang].strip()] + [c[lang].strip() for c, _ in q.wrong]
+            texts = [q.right[lang]] + [c[lang] for c, _ in q.wrong]
+            texts = [text.strip() for text in texts if text is not None]
             if len(set(texts)) != len(texts):
                 raise QuizError(f"{where}: two choices read the same in {lang}; exactly one must be right")
     elif q.kind == "number":
@@ -210,20 +220,53 @@ def check_question(q: Question, where: str) -> None:
         for k, step in enumerate(q.steps):
             _check_text(step, f"{where}, step {k + 1}")
         for lang in LANGUAGES:
-            if len({s[lang].strip() for s in q.steps}) != len(q.steps):
+            texts = [s[lang].strip() for s in q.steps if s[lang] is not None]
+            if len(set(texts)) != len(texts):
                 raise QuizError(f"{where}: two steps read the same in {lang}")
     else:
         raise QuizError(f"{where}: unknown kind {q.kind!r}")
 
 
-def load(path: Path, chapter: Path | None = None) -> list[Section]:
-    """Read and check one quiz source; its sections in the chapter's order."""
+def _text_maker(translations: Translations, path: Path):
+    """The ``T`` of a quiz source: ``T("English", **fields)`` -> :class:`T` with the catalogue's translations."""
+    def make(english, *, sense=None, **fields):
+        found = translations.get(english, "quiz text", sense)
+        if fields:
+            try:
+                found = {lang: None if text is None else text.format(**fields) for lang, text in found.items()}
+            except (KeyError, IndexError, ValueError) as error:
+                raise QuizError(f"{path.name}: T({english!r}) cannot be filled with {sorted(fields)}: "
+                                f"{error!r} (a {{name}} field of the English or of a translation)") from None
+        return T(found)
+    return make
+
+
+def load(path: Path, chapter: Path | None = None, strict: bool = True) -> list[Section]:
+    """Read and check one quiz source; its sections in the chapter's order.
+
+    ``strict``: a translation missing or fuzzy in the catalogue is a :class:`QuizError`; otherwise
+    (the stale-translation check) a fuzzy one is given as it is and a missing one as None."""
+    return read(path, chapter, strict).sections
+
+
+@dataclass
+class QuizSource:
+    sections: list
+    translations: Translations
+
+
+def read(path: Path, chapter: Path | None = None, strict: bool = True) -> QuizSource:
+    """:func:`load`, with the translations asked for (``tools/i18n.py extract`` reads their English)."""
     path = Path(path)
     chapter = chapter or CHAPTER_DIR / path.name
     if not chapter.exists():
         raise QuizError(f"{path}: there is no chapter source {chapter} for it")
     headings = chapter_headings(chapter)
     sections = []
+    try:
+        translations = Translations(path, strict=strict)
+    except ProseError as error:
+        raise QuizError(str(error)) from None
 
     def section(key, *questions):
         where = f"{path.name}, section {key!r}"
@@ -239,13 +282,18 @@ def load(path: Path, chapter: Path | None = None) -> list[Section]:
             raise QuizError(f"{where}: §{num} already has questions in this file")
         sections.append(Section(key, num, "sec-" + num.replace(".", "-"), list(questions)))
 
-    namespace = {"section": section, "choose": choose, "number": number, "order": order, "T": T,
-                 "__file__": str(path), "__name__": f"quiz_{path.stem}"}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    namespace = {"section": section, "choose": choose, "number": number, "order": order,
+                 "T": _text_maker(translations, path), "__file__": str(path), "__name__": f"quiz_{path.stem}"}
+    try:
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+        if strict:
+            translations.check()
+    except ProseError as error:
+        raise QuizError(str(error)) from None
     if not sections:
         raise QuizError(f"{path}: no section(...) with questions")
     rank = {num: k for k, (num, _) in enumerate(headings)}
-    return sorted(sections, key=lambda s: rank[s.number])
+    return QuizSource(sorted(sections, key=lambda s: rank[s.number]), translations)
 
 
 def load_all(quiz_dir: Path = QUIZ_DIR) -> dict[str, list[Section]]:

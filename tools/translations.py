@@ -5,7 +5,7 @@
     python tools/translations.py confirm src/chapters/02_heads.py            # the whole file
     python tools/translations.py confirm src/chapters/02_heads.py --cell 7 --cell 9
 
-For every cell that has text in three languages (a Markdown cell, a code cell
+For every cell that has text in every language (a Markdown cell, a code cell
 with translated comments, and apart from them the alt text of a cell's figure)
 and every question of ``src/quizzes/`` the file ``src/translations/<kind>/<name>.json``
 records a fingerprint of each language's text *as last confirmed together*: a
@@ -19,8 +19,14 @@ does not make anything stale; ``confirm`` of a whole file drops the records no
 cell matches any more.  In a quiz source, ``--cell N`` is question N (counted from 0
 in the chapter's order, as ``status`` names it).
 
-Interface texts (titles, labels, messages) are not here: they are in gettext
-catalogues, checked by ``tools/i18n.py check``.
+The texts are read where they live: the English from the source, every other language
+from the prose catalogues ``src/locales/<lang>/LC_MESSAGES/*.po`` (tools/prose.py), a translation
+marked fuzzy included (it is what the translator last wrote).  Chinese is the authoritative
+language of the content: a change to the Chinese alone (a ``msgstr`` of zh) is reported like a
+change to the English source or to the Russian alone.  A text whose translation is not in a
+catalogue at all (``tools/i18n.py update`` not run since the English changed) is reported as such.
+Whether every entry is translated and current is ``tools/i18n.py check``'s job; interface texts
+(titles, labels, messages) have no records here.
 """
 
 from __future__ import annotations
@@ -34,28 +40,16 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from course_i18n import LANGUAGES  # noqa: E402
-from tools.nbsource import _comments, load, tagged_parts  # noqa: E402
+from tools.nbsource import load  # noqa: E402
 
 LOCKS = ROOT / "src" / "translations"
 
 
 def cell_texts(cell):
     """[{lang: a text a translator confirms}]: a cell's Markdown or translated comments, and
-    the alt text of its figure, each confirmed apart (none for a cell without text)."""
-    if cell.kind == "markdown":
-        return [dict(cell.text)]
-    found = []
-    texts = {lang: [] for lang in LANGUAGES}
-    for _, _, comment in _comments(cell.source):
-        parts = tagged_parts(comment)
-        for lang, body in (parts or {}).items():
-            texts[lang].append(body)
-    if any(texts.values()):
-        found.append({lang: "\n".join(lines) for lang, lines in texts.items()})
-    alts = {lang: cell.lang_metadata.get(lang, {}).get("mystnb", {}).get("image", {}).get("alt") for lang in LANGUAGES}
-    if any(alts.values()):
-        found.append({lang: alt or "" for lang, alt in alts.items()})
-    return found
+    the alt text of its figure, each confirmed apart (none for a cell without text); a
+    language whose translation is not in the catalogue has None."""
+    return list(cell.prose)
 
 
 def question_texts(question):
@@ -66,7 +60,8 @@ def question_texts(question):
     for first, second in question.wrong:
         parts += [first, second] if hasattr(first, "texts") else [second]
     parts += list(question.steps) + [question.why]
-    return {lang: "\n".join(part[lang] for part in parts) for lang in LANGUAGES}
+    return {lang: None if any(part[lang] is None for part in parts) else "\n".join(part[lang] for part in parts)
+            for lang in LANGUAGES}
 
 
 def is_quiz(source):
@@ -78,9 +73,9 @@ def units(source):
     two: its prose or comments, and its figure's alt text), per question of a quiz source."""
     if is_quiz(source):
         from tools import quizzes
-        questions = [q for section in quizzes.load(pathlib.Path(source)) for q in section.questions]
+        questions = [q for section in quizzes.load(pathlib.Path(source), strict=False) for q in section.questions]
         return [(index, question_texts(q)) for index, q in enumerate(questions)]
-    return [(index, texts) for index, cell in enumerate(load(source)) for texts in cell_texts(cell)]
+    return [(index, texts) for index, cell in enumerate(load(source, strict=False)) for texts in cell_texts(cell)]
 
 
 def fingerprint(text):
@@ -125,10 +120,15 @@ def record(texts):
 
 
 def stale_cells(source):
-    """[(cell index, preview, changed languages or None for a cell never confirmed)]."""
+    """[(cell index, preview, changed languages or None for a cell never confirmed)]; a text whose
+    translations are not all in the catalogues gives ("missing", [those languages]) instead."""
     confirmed = [{lang: r[lang] for lang in LANGUAGES} for r in read_lock(source)]
     stale = []
     for index, texts in units(source):
+        missing = [lang for lang in LANGUAGES if texts[lang] is None]
+        if missing:
+            stale.append((index, _preview(texts), ("missing", missing)))
+            continue
         current = {lang: fingerprint(texts[lang]) for lang in LANGUAGES}
         if current in confirmed:
             continue
@@ -145,6 +145,9 @@ def describe(source, stale):
     for index, preview, changed in stale:
         if changed is None:
             why = "new or rewritten in every language, never confirmed"
+        elif changed[0] == "missing":
+            why = (f"no {'/'.join(changed[1])} translation in the catalogues; "
+                   f"run python tools/i18n.py update and translate it")
         else:
             others = [l for l in LANGUAGES if l not in changed]
             why = (f"{'/'.join(changed)} changed since the three were last confirmed together; "
@@ -165,13 +168,17 @@ def sources(paths):
 
 def confirm(source, cells=None):
     found = units(source)
-    count = len(load(source)) if not is_quiz(source) else len(found)
+    count = len(load(source, strict=False)) if not is_quiz(source) else len(found)
     what = "question" if is_quiz(source) else "cell"
     for i in cells or ():
         if not 0 <= i < count:
             raise SystemExit(f"{source}: there is no {what} {i} (the source has {count})")
         if not any(index == i for index, _ in found):
-            raise SystemExit(f"{source}: {what} {i} has no text in three languages to confirm")
+            raise SystemExit(f"{source}: {what} {i} has no translated text to confirm")
+    untranslated = [i for i, texts in found if (cells is None or i in cells) and None in texts.values()]
+    if untranslated:
+        raise SystemExit(f"{source}: {what} {', '.join(map(str, sorted(set(untranslated))))} has no translation "
+                         f"in some language's catalogue yet; translate it before confirming")
     new = [record(texts) for index, texts in found if cells is None or index in cells]
     if cells is None:
         records = new                       # the whole file: exactly the current cells
@@ -188,7 +195,7 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     st = sub.add_parser("status", help="list stale cells (exit 1 if any)")
     st.add_argument("sources", nargs="*")
-    co = sub.add_parser("confirm", help="record that the three languages of these cells agree")
+    co = sub.add_parser("confirm", help="record that the languages of these cells agree")
     co.add_argument("sources", nargs="+")
     co.add_argument("--cell", type=int, action="append", help="only this cell (index in the source); repeatable")
     args = parser.parse_args(argv)
