@@ -4,13 +4,16 @@ shares the CPU between submissions graded side by side.
     python bench/grading_speed.py                        # 200 submissions at --jobs 1 and --jobs 2 (slow)
     python bench/grading_speed.py --count 20             # a quicker look
     python bench/grading_speed.py --count 0 --fairness   # only the noisy-neighbour measurement
+    python bench/grading_speed.py --kernels warm         # without the fresh-kernel comparison
 
 Throughput: ``--count`` copies of a whole course (every solved notebook, in
 zh / en / ru in turn), graded with the same seed at each ``--jobs`` value.  For
 each run it prints the wall time, the seconds per submission (wall time /
 submissions: what a class of 200 costs), the median time one submission took
 from its first kernel to its last row, and the speedup of the last --jobs
-value over the first.  Every row must pass.
+value over the first.  Each is measured with kernels forked from the warm
+Python (root mode's default) and with fresh ones (``--fresh-kernels``),
+taking turns, and the ratio printed.  Every row must pass.
 
 Fairness (``--fairness``): a correct one-notebook submission graded alone,
 then beside a "noisy neighbour" whose notebook keeps 56 processes busy for 45 s,
@@ -68,21 +71,27 @@ def make_course_batch(dest, count):
     return len(notebooks["en"])
 
 
-def throughput(count, jobs_list, seed):
+def throughput(count, jobs_list, seed, kernels=("warm",)):
+    """Seconds per submission at each --jobs value, for each way of starting kernels (``warm``: forked
+    from the warm Python, the default; ``fresh``: --fresh-kernels), the ways taking turns."""
     results = []
+    walls = {}
     with tempfile.TemporaryDirectory(prefix="grading-bench-") as tmp:
         batch = pathlib.Path(tmp) / "batch"
         per = make_course_batch(batch, count)
         print(f"throughput: {count} whole-course submissions ({per} notebooks each, zh/en/ru in turn), seed {seed}")
-        for jobs in jobs_list:
+        for jobs, how in [(jobs, how) for jobs in jobs_list for how in kernels]:
             start = time.perf_counter()
-            report = grade_batch([batch], group_by="top", options=Options(), jobs=jobs, seed=seed, progress=None)
+            report = grade_batch([batch], group_by="top", options=Options(), jobs=jobs, seed=seed, progress=None,
+                                 warm_start=how == "warm")
             wall = time.perf_counter() - start
+            walls[jobs, how] = wall
             failed = [r for r in report["rows"] if r["status"] != "pass"]
             latency = statistics.median(report["timing"]["submissions"].values())
             iso = report["grader"]["isolation"]
-            results.append((jobs, wall))
-            print(f"  --jobs {jobs}: wall {wall:8.1f} s   per submission {wall / count:6.2f} s   "
+            if how == kernels[0]:
+                results.append((jobs, wall))
+            print(f"  --jobs {jobs}, {how} kernels: wall {wall:8.1f} s   per submission {wall / count:6.2f} s   "
                   f"per notebook {wall / (count * per):5.2f} s   median latency of one {latency:6.2f} s")
             print(f"             isolation {iso['mode']}, cgroups {iso.get('cgroups')}, kernels {iso['kernels']}, "
                   f"grader peak {report['timing']['grader_max_rss_mb']} MiB")
@@ -91,7 +100,11 @@ def throughput(count, jobs_list, seed):
                 return results, False
     if len(results) > 1:
         (j0, w0), (j1, w1) = results[0], results[-1]
-        print(f"  speedup --jobs {j1} over --jobs {j0}: {w0 / w1:.2f}x")
+        print(f"  speedup --jobs {j1} over --jobs {j0}: {w0 / w1:.2f}x ({kernels[0]} kernels)")
+    if "warm" in kernels and "fresh" in kernels:
+        for jobs in jobs_list:
+            print(f"  --jobs {jobs}: warm kernels take {walls[jobs, 'warm'] / walls[jobs, 'fresh']:.2f}x "
+                  "the time of fresh ones")
     return results, True
 
 
@@ -136,13 +149,16 @@ def main(argv=None):
     parser.add_argument("--fairness", action="store_true", help="also measure the noisy-neighbour slowdown")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds of the fairness runs (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kernels", nargs="+", choices=("warm", "fresh"), default=["warm", "fresh"],
+                        help="how kernels start: forked from the warm Python (root mode's default) and/or each a "
+                             "fresh Python (--fresh-kernels); default both, side by side")
     args = parser.parse_args(argv)
     print(f"machine: {os.cpu_count()} CPU(s), load average {_load()} at the start "
           "(a loaded machine makes every figure below slower; compare runs on a quiet one); "
           f"scheduler autogroup {_autogroup()}")
     ok = True
     if args.count:
-        _, ok = throughput(args.count, args.jobs, args.seed)
+        _, ok = throughput(args.count, args.jobs, args.seed, tuple(dict.fromkeys(args.kernels)))
     if args.fairness:
         fairness(args.seed, max(1, args.repeat))
     print(f"machine: load average {_load()} at the end")
