@@ -8,6 +8,7 @@ Every function here is linear in the length of the cell.
 
 import ast
 import re
+import threading
 
 _MAGIC_LINE = re.compile(r"[ \t]*[!%]")
 _MAGIC_ASSIGN = re.compile(r"([ \t]*)([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)[ \t]*=[ \t]*[!%]")
@@ -55,10 +56,17 @@ def _is_check_call(node):
         isinstance(func, ast.Attribute) and func.attr == "check")
 
 
+# CPython 3.11 keeps the depth of the syntax tree it is building in state every thread shares
+# (gh-106905): two threads parsing at once (the grader's --jobs 2) can fail with "SystemError: AST
+# constructor recursion depth mismatch".  Every ast.parse in the grader holds this lock.
+AST_LOCK = threading.Lock()
+
+
 def parse(code):
     """The module AST of ``code``, or None when it does not parse (or is too deep to)."""
     try:
-        return ast.parse(code)
+        with AST_LOCK:
+            return ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
 

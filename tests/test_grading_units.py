@@ -718,3 +718,20 @@ def test_a_missing_piece_skips_locally_and_fails_under_ci(monkeypatch):
     with pytest.raises(pytest.fail.Exception, match="no_such_module_here"):
         conftest.require_or_skip("no_such_module_here", "a test")
 
+
+
+def test_every_parse_in_the_grader_holds_the_ast_lock():
+    """CPython 3.11 fails two threads that build syntax trees at once (gh-106905, "SystemError: AST
+    constructor recursion depth mismatch", seen with --jobs 2): each ast.parse under grading/ sits
+    in a ``with AST_LOCK:`` block (grading/cells.py)."""
+    root = pathlib.Path(__file__).resolve().parent.parent / "grading"
+    unlocked = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        locked = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.With)
+                  and any(ast.unparse(item.context_expr).endswith("AST_LOCK") for item in node.items)
+                  for inner in ast.walk(node)}
+        unlocked += [f"{path.relative_to(root.parent)}:{node.lineno}" for node in ast.walk(tree)
+                     if isinstance(node, ast.Call) and ast.unparse(node.func) in ("ast.parse", "ast.literal_eval")
+                     and id(node) not in locked]
+    assert unlocked == [], unlocked

@@ -58,6 +58,8 @@ import lib as _lib
 
 import grading as _grading
 
+from ..cells import AST_LOCK
+
 LIB_DIR = pathlib.Path(_lib.__file__).resolve().parent
 GRADING_DIR = pathlib.Path(_grading.__file__).resolve().parent
 # the modules of the sandbox's packages that can hold a withheld object, and their files
@@ -295,7 +297,8 @@ def _find(tree, qualname):
 def withhold_source(source, sites):
     """``source`` with the body of every def in ``sites`` (every method of a class site) replaced by
     a ``raise``: signatures, decorators and class attributes stay, so every module still imports."""
-    tree = ast.parse(source)
+    with AST_LOCK:
+        tree = ast.parse(source)
     spans = []
     for site in sites:
         node = _find(tree, site.qualname)
