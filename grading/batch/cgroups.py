@@ -14,6 +14,14 @@ and :meth:`Cgroups.describe` says which:
 * otherwise none: memory and processes are then limited per process only
   (RLIMIT_AS, RLIMIT_NPROC), which the report says.
 
+Where systemd runs (``/run/systemd/system`` exists), the control groups are
+systemd's to hand out: ``python -m grading`` first runs itself again in a
+transient scope that delegates its subtree (:func:`systemd_scope_command`:
+``systemd-run --scope -p Delegate=yes``, with ``--user`` when not root), and the
+code below then makes its groups inside that scope.  If systemd-run cannot make
+the scope (no user manager, say), the grader goes on where it is, with this
+module's own detection as the fallback.
+
 Limits per submission: ``memory.max`` / ``memory.limit_in_bytes`` (and no swap
 beyond it, where the kernel accounts swap), ``pids.max``, and an equal CPU
 weight (``cpu.weight`` / ``cpu.shares``), so one submission running fifty
@@ -22,12 +30,17 @@ The process that execs bwrap joins its submission's group first (see
 ``sandbox._limit_and_join``); every process of the sandbox inherits it.
 """
 
+import errno
 import os
 import secrets
+import shutil
 import signal
+import subprocess
 import time
 
 ROOT = "/sys/fs/cgroup"
+SYSTEMD_RUNTIME = "/run/systemd/system"   # exists exactly when systemd is the init system (sd_booted(3))
+IN_SCOPE = "GRADING_SYSTEMD_SCOPE"        # the scope's unit name, in the environment of a grader run in it
 V1_CONTROLLERS = ("memory", "cpu", "pids", "freezer")
 
 
@@ -103,6 +116,29 @@ def _rmtree_cgroup(path):
         os.rmdir(path)
     except OSError:
         pass
+
+
+def systemd_scope_command(argv, environ=None):
+    """The command that runs ``argv`` again in a transient systemd scope that delegates its control
+    groups (``systemd-run --scope -p Delegate=yes``), with its environment; None where systemd does
+    not run, systemd-run is missing, ``argv`` already runs in such a scope, or systemd-run cannot
+    make one here (tried first with ``true``, so the grader never hands itself to a command that fails)."""
+    environ = dict(os.environ if environ is None else environ)
+    runtime = environ.get("GRADING_SYSTEMD_RUNTIME", SYSTEMD_RUNTIME)   # tests point it elsewhere
+    tool = shutil.which("systemd-run", path=environ.get("PATH"))
+    if environ.get(IN_SCOPE) or not os.path.isdir(runtime) or tool is None:
+        return None
+    unit = f"grading-{os.getpid()}-{secrets.token_hex(3)}"
+    options = [tool, *([] if os.geteuid() == 0 else ["--user"]), "--scope", "--quiet", "--collect",
+               "-p", "Delegate=yes"]
+    try:
+        trial = subprocess.run([*options, f"--unit={unit}-check", "--", "true"], stdin=subprocess.DEVNULL,
+                               capture_output=True, timeout=30, env=environ)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if trial.returncode != 0:
+        return None
+    return [*options, f"--unit={unit}", "--", *argv], {**environ, IN_SCOPE: f"{unit}.scope"}
 
 
 class Group:
@@ -215,7 +251,7 @@ class Cgroups:
         enabled = set((_read(os.path.join(parent, "cgroup.subtree_control")) or "").split())
         wanted = {"memory", "pids"} | ({"cpu"} & available)
         if not wanted <= enabled:
-            _write(os.path.join(parent, "cgroup.subtree_control"), " ".join(f"+{c}" for c in sorted(wanted - enabled)))
+            self._enable(parent, wanted - enabled)
         _remove_stale(parent)
         batch = os.path.join(parent, name)
         os.mkdir(batch)
@@ -225,6 +261,27 @@ class Cgroups:
             _write(os.path.join(batch, "cpu.weight"), str(min(10000, 100 * self.jobs)))
         self.version, self.controllers = "v2", sorted(wanted)
         return True
+
+    def _enable(self, parent, controllers):
+        """Hand ``controllers`` down to the groups below ``parent``.  A group that holds processes
+        cannot (cgroup v2 keeps processes in leaves): in a scope of its own (systemd-run --scope
+        runs the grader in one), the grader first moves itself into a leaf, ``grader``, beside
+        the groups it makes."""
+        line = " ".join(f"+{c}" for c in sorted(controllers))
+        try:
+            _write(os.path.join(parent, "cgroup.subtree_control"), line)
+        except OSError as exc:
+            if exc.errno != errno.EBUSY:
+                raise
+            leaf = os.path.join(parent, "grader")
+            os.makedirs(leaf, exist_ok=True)
+            for pid in (_read(os.path.join(parent, "cgroup.procs")) or "").split():
+                try:
+                    _write(os.path.join(leaf, "cgroup.procs"), pid)
+                except OSError as gone:
+                    if gone.errno != errno.ESRCH:        # a process that ended meanwhile needs no move
+                        raise
+            _write(os.path.join(parent, "cgroup.subtree_control"), line)
 
     def _try_v1(self, name):
         if os.geteuid() != 0:
@@ -306,13 +363,14 @@ class Cgroups:
 
     def describe(self):
         """What the report says about these limits (a dict of short, stable strings)."""
+        scope = {"systemd_scope": os.environ[IN_SCOPE]} if os.environ.get(IN_SCOPE) else {}
         if self.version is None:
-            return {"cgroups": None, "why": self.why,
+            return {"cgroups": None, "why": self.why, **scope,
                     "memory": f"{self.memory_mb} MiB per process (RLIMIT_AS), not per submission",
                     "processes": f"{self.max_procs} per kernel uid (RLIMIT_NPROC)",
                     "cpu": "no fair share between submissions (no cpu controller)"}
         cpu = "cpu" in self.controllers
-        return {"cgroups": self.version,
+        return {"cgroups": self.version, **scope,
                 "memory": f"{self.memory_mb} MiB per submission, all its processes together",
                 "processes": f"{self.max_procs} per submission",
                 "cpu": ("an equal share per submission (cpu.weight)" if self.version == "v2" else

@@ -1,6 +1,7 @@
 """Command line of the batch grader; see ``python -m grading --help`` and ``python -m grading merge --help``."""
 
 import argparse
+import os
 import sys
 
 from course_i18n import LANGUAGES
@@ -210,6 +211,15 @@ def main(argv=None, early_signals=None):
     if not args.paths:
         parser.print_usage(sys.stderr)
         return _error("no PATH given: name notebooks or folders of notebooks to grade")
+    if not args.no_cgroups and args.isolation != "none":
+        from .cgroups import systemd_scope_command
+        scope = systemd_scope_command([sys.executable, "-m", "grading", *argv])
+        if scope is not None:
+            command, environ = scope
+            if not args.quiet:
+                print("grader: running again in a systemd scope that delegates its control groups "
+                      f"({' '.join(command[:command.index('--')])})", file=sys.stderr, flush=True)
+            os.execve(command[0], command, environ)
     exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
                       lang=args.student_lang, duplicates=args.duplicates, partial=args.partial)
