@@ -12,13 +12,17 @@ the public and practice tests, the grader's scoring and the diagnosis.
 A wrong answer that grading/diagnoses.py already holds as a mistake's wrong
 version is not written here again: :func:`from_diagnosis` makes its entry
 from that function (its source, the module's helpers it calls and their
-imports, the ``def`` renamed to the exercise's function).  Entries written out
-here are the answers no diagnosis holds: other ways to make a mistake, and
-mistakes without a diagnosis.
+imports, the ``def`` renamed to the exercise's function).  A wrong answer
+that is the course's own answer with one slip is not written out either:
+:func:`with_slips` puts the slip into :func:`reference_answer` (the text of
+grading/references.py), so it follows the answer when the answer changes.
+Entries written out here are the answers no diagnosis holds: other ways to
+make a mistake, and mistakes without a diagnosis.
 """
 
 import importlib
 import inspect
+import pathlib
 import pkgutil
 import re
 import textwrap
@@ -76,6 +80,40 @@ def _called_functions(func):
                 found[name] = value
                 stack.append(value.__code__)
     return sorted(found.values(), key=lambda f: f.__code__.co_firstlineno)
+
+
+def reference_answer(function, imports=("import numpy as np",)):
+    """The course's answer ``function`` (grading/references.py) as a notebook cell: ``imports``,
+    then its source without the solution markers."""
+    source = textwrap.dedent(inspect.getsource(function))
+    body = [line for line in source.splitlines(keepends=True)
+            if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
+    return "\n" + "".join(f"{line}\n" for line in imports) + "".join(body)
+
+
+def solution_answer(source, function, imports):
+    """The answer to ``function`` written in the exercise source ``src/solutions/<source>.py`` (for an
+    exercise whose reference is lib's own function), as the English notebook shows it, without the
+    solution markers, after ``imports``."""
+    from tools import nbsource
+    path = pathlib.Path(__file__).resolve().parents[2] / "src" / "solutions" / f"{source}.py"
+    cells = [c for c in nbsource.load(path) if c.kind == "code" and f"def {function}(" in c.source]
+    if len(cells) != 1:
+        raise ValueError(f"{path.name}: {len(cells)} code cells define {function}, not one")
+    code = nbsource.localize_code(cells[0].source, nbsource.SOURCE_LANGUAGE)
+    body = [line for line in code.splitlines(keepends=True)
+            if line.strip() not in (nbsource.SOLUTION_BEGIN, nbsource.SOLUTION_END)]
+    return "\n" + "".join(f"{line}\n" for line in imports) + "".join(body).lstrip("\n")
+
+
+def with_slips(code, *replacements):
+    """``code`` with each (old, new) replacement made: a realistic slip.  Each ``old`` must occur
+    exactly once, so a slip that no longer applies (the answer changed) fails loudly."""
+    for old, new in replacements:
+        if code.count(old) != 1:
+            raise ValueError(f"the slip {old!r} -> {new!r} applies {code.count(old)} times, not once")
+        code = code.replace(old, new)
+    return code
 
 
 def from_diagnosis(exercise, slug, mistake_id, version=0):

@@ -1,6 +1,21 @@
 """Wrong answers to exercise set 1 (mask-1, mask-2, mask-3, data-1)."""
 
-from . import Entry, from_diagnosis
+from grading import references
+
+from . import Entry, from_diagnosis, reference_answer, solution_answer, with_slips
+
+
+def _valid_with_slip(*replacements):
+    """mask-3's answer (grading/references.py) with one slip."""
+    return with_slips(reference_answer(references.is_valid_attention), *replacements)
+
+
+def _collate_with_slip(*replacements):
+    """data-1's answer (its reference is lib's own collate; the answer is in src/solutions) with one slip."""
+    answer = solution_answer("ex01_allowed_set", "collate",
+                             ("import numpy as np", "from lib.data import BOS, EOS, IGNORE, encode"))
+    return with_slips(answer, *replacements)
+
 
 ENTRIES = [
     # ---- mask-1: causal_allowed(tq, tk) ----------------------------------------------
@@ -132,17 +147,8 @@ def masked_softmax(scores, allowed):
 """, "*/dtype-promoted"),
 
     # ---- mask-3: is_valid_attention(weights, allowed, atol) -----------------------------
-    Entry("mask-3", "allclose-row-sums", """
-import numpy as np
-def is_valid_attention(weights, allowed, atol=1e-9):
-    weights = np.asarray(weights)
-    allowed = np.broadcast_to(allowed, weights.shape)
-    if not np.isfinite(weights).all():
-        return False
-    if (weights[~allowed] != 0).any() or (weights < 0).any():
-        return False
-    return bool(np.allclose(weights.sum(axis=-1), 1.0))
-""", "mask-3/allclose"),
+    Entry("mask-3", "allclose-row-sums", _valid_with_slip(
+        ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "np.allclose(weights.sum(axis=-1), 1.0)")), "mask-3/allclose"),
     Entry("mask-3", "forbidden-below-atol", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -154,17 +160,8 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
 """, "mask-3/forbidden-within-atol"),
-    Entry("mask-3", "no-negative-check", """
-import numpy as np
-def is_valid_attention(weights, allowed, atol=1e-9):
-    weights = np.asarray(weights)
-    allowed = np.broadcast_to(allowed, weights.shape)
-    if not np.isfinite(weights).all():
-        return False
-    if (weights[~allowed] != 0).any():
-        return False
-    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-""", "mask-3/no-negative-check"),
+    Entry("mask-3", "no-negative-check", _valid_with_slip((" or (weights < 0).any()", "")),
+          "mask-3/no-negative-check"),
     Entry("mask-3", "zeros-only", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -185,47 +182,14 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
 """, "mask-3/no-forbidden-check"),
-    Entry("mask-3", "exact-equality", """
-import numpy as np
-def is_valid_attention(weights, allowed, atol=1e-9):
-    weights = np.asarray(weights)
-    allowed = np.broadcast_to(allowed, weights.shape)
-    if not np.isfinite(weights).all():
-        return False
-    if (weights[~allowed] != 0).any() or (weights < 0).any():
-        return False
-    return bool((weights.sum(axis=-1) == 1).all())
-""", "mask-3/exact-sum"),
-    Entry("mask-3", "positive-on-allowed", """
-import numpy as np
-def is_valid_attention(weights, allowed, atol=1e-9):
-    weights = np.asarray(weights)
-    allowed = np.broadcast_to(allowed, weights.shape)
-    if not np.isfinite(weights).all():
-        return False
-    if (weights[~allowed] != 0).any() or (weights[allowed] <= 0).any():
-        return False
-    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-""", "mask-3/positive-allowed"),
+    Entry("mask-3", "exact-equality", _valid_with_slip(
+        ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "(weights.sum(axis=-1) == 1).all()")), "mask-3/exact-sum"),
+    Entry("mask-3", "positive-on-allowed", _valid_with_slip(
+        ("(weights < 0).any()", "(weights[allowed] <= 0).any()")), "mask-3/positive-allowed"),
 
     # ---- data-1: collate(texts, vocab) ------------------------------------------------------
-    Entry("data-1", "no-eos-target", """
-import numpy as np
-from lib.data import BOS, EOS, IGNORE, encode
-def collate(texts, vocab):
-    texts = list(texts)
-    if not texts or not all(texts):
-        raise ValueError("empty")
-    T = 1 + max(len(t) for t in texts)
-    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
-    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
-    inputs[:, 0] = BOS
-    for b, text in enumerate(texts):
-        ids = encode(text, vocab)
-        inputs[b, 1:len(ids) + 1] = ids
-        targets[b, :len(ids)] = ids
-    return inputs, targets
-""", "data-1/no-eos-target"),
+    Entry("data-1", "no-eos-target", _collate_with_slip(("        targets[b, len(ids)] = EOS\n", "")),
+          "data-1/no-eos-target"),
     Entry("data-1", "eos-treated-as-padding", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode
@@ -277,41 +241,12 @@ def collate(texts, vocab):
         targets[b, start:] = ids + [EOS]
     return inputs, targets
 """, "data-1/left-padding"),
-    Entry("data-1", "padding-targets-eos", """
-import numpy as np
-from lib.data import BOS, EOS, IGNORE, encode
-def collate(texts, vocab):
-    texts = list(texts)
-    if not texts or not all(texts):
-        raise ValueError("empty")
-    T = 1 + max(len(t) for t in texts)
-    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
-    targets = np.full((len(texts), T), EOS, dtype=np.int64)
-    inputs[:, 0] = BOS
-    for b, text in enumerate(texts):
-        ids = encode(text, vocab)
-        inputs[b, 1:len(ids) + 1] = ids
-        targets[b, :len(ids)] = ids
-    return inputs, targets
-""", "data-1/pad-targets-eos"),
-    Entry("data-1", "inputs-padded-with-ignore", """
-import numpy as np
-from lib.data import BOS, EOS, IGNORE, encode
-def collate(texts, vocab):
-    texts = list(texts)
-    if not texts or not all(texts):
-        raise ValueError("empty")
-    T = 1 + max(len(t) for t in texts)
-    inputs = np.full((len(texts), T), IGNORE, dtype=np.int64)
-    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
-    inputs[:, 0] = BOS
-    for b, text in enumerate(texts):
-        ids = encode(text, vocab)
-        inputs[b, 1:len(ids) + 1] = ids
-        targets[b, :len(ids)] = ids
-        targets[b, len(ids)] = EOS
-    return inputs, targets
-""", "data-1/pad-inputs-ignore"),
+    Entry("data-1", "padding-targets-eos", _collate_with_slip(
+        ("targets = np.full((len(texts), T), IGNORE", "targets = np.full((len(texts), T), EOS")),
+          "data-1/pad-targets-eos"),
+    Entry("data-1", "inputs-padded-with-ignore", _collate_with_slip(
+        ("inputs = np.full((len(texts), T), EOS", "inputs = np.full((len(texts), T), IGNORE")),
+          "data-1/pad-inputs-ignore"),
     from_diagnosis("data-1", "empty-text-accepted", "data-1/empty-accepted"),
     Entry("data-1", "no-bos", """
 import numpy as np

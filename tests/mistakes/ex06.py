@@ -1,31 +1,15 @@
 """Wrong answers to exercise set 6 (evidence-1), written in plain Python as the exercise asks."""
 
-import inspect
-import textwrap
-
 from grading import references
 
-from . import Entry
+from . import Entry, reference_answer, with_slips
 
-
-def _reference_answer():
-    """grading/references.py's attention_py, the answer the course ships, as a notebook cell."""
-    source = textwrap.dedent(inspect.getsource(references.attention_py))
-    body = [line for line in source.splitlines(keepends=True)
-            if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
-    return "\nimport math\n" + "".join(body)
-
-
-_SOLUTION = _reference_answer()
+_SOLUTION = reference_answer(references.attention_py, imports=("import math",))
 
 
 def _variant(*replacements):
-    """The plain-Python answer with one realistic slip put in (each replacement must apply once)."""
-    code = _SOLUTION
-    for old, new in replacements:
-        assert code.count(old) == 1, old
-        code = code.replace(old, new)
-    return code
+    """The plain-Python answer with one realistic slip put in."""
+    return with_slips(_SOLUTION, *replacements)
 
 
 ENTRIES = [
