@@ -402,6 +402,18 @@ def test_a_warm_kernel_holds_nothing_of_the_grader(root_sandbox):
     assert seen["lib"].startswith(INSIDE_COURSE + "/")
 
 
+@pytest.mark.parametrize("root_sandbox", ["warm"], indirect=True)
+def test_a_warm_interpreter_that_ends_is_started_again(root_sandbox):
+    """Killed mid-batch (by the OOM killer, say), the warm Python is started again for the next
+    kernel, and the kernel starts as if nothing had happened."""
+    root_sandbox.warm.proc.kill()
+    root_sandbox.warm.proc.wait()
+    restarts = root_sandbox.warm.restarts
+    _, result, _ = run_in_kernel(root_sandbox, "x = 1")
+    assert result.status == "ok", result
+    assert root_sandbox.warm.restarts == restarts + 1
+
+
 def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
     """A machine where the warm Python cannot start (or a kernel forked from it fails the
     self-check): the batch goes on with fresh kernels, and the report says why."""

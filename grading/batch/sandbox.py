@@ -272,41 +272,63 @@ class WarmStarter:
     (the grader closing it, or dying) ends it."""
 
     def __init__(self, python, env, log, timeout=60):
-        import json
-        import select
-        self._json = json
+        self.python, self.env, self.log, self.timeout = python, env, log, timeout
+        self.restarts = 0                  # times it ended (killed, say) and was started again
         self._lock = threading.Lock()
+        self.proc = None
+        self._spawn()
+
+    def _spawn(self):
+        import select
         script = os.open(pathlib.Path(__file__).with_name("_warm.py"), os.O_RDONLY)
-        self.log = log
         try:
-            with open(log, "wb") as errors:
+            with open(self.log, "ab") as errors:
                 self.proc = subprocess.Popen(
-                    [python, "-c", f"import os; code = os.read({script}, 1 << 20); os.close({script}); "
-                                   "exec(compile(code, 'grading-warm-start', 'exec'))"],
-                    env=env, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                    [self.python, "-c", f"import os; code = os.read({script}, 1 << 20); os.close({script}); "
+                                        "exec(compile(code, 'grading-warm-start', 'exec'))"],
+                    env=self.env, cwd="/", stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                     pass_fds=(script,), start_new_session=True, text=True)
         finally:
             os.close(script)
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
         line = self.proc.stdout.readline() if ready else ""
         if not line.startswith('{"ready"'):
             self.close()
-            said = pathlib.Path(log).read_text(errors="replace")[-800:] or "no answer"
+            said = pathlib.Path(self.log).read_text(errors="replace")[-800:] or "no answer"
             raise SandboxError(f"the warm interpreter did not start: {line.strip() or said.strip()}")
 
-    def start(self, request):
-        """Fork a kernel into the sandbox of ``request['holder']``; returns the forking child's PID."""
+    def start(self, request, timeout=30):
+        """Fork a kernel into the sandbox of ``request['holder']``; returns the forking child's PID.
+        An interpreter that has ended, or does not answer within ``timeout`` s, is started again
+        (once per request)."""
+        import json
+        import select
         with self._lock:
-            if self.proc.poll() is not None:
-                raise SandboxError(f"the warm interpreter has ended (status {self.proc.returncode})")
-            self.proc.stdin.write(self._json.dumps(request) + "\n")
-            self.proc.stdin.flush()
-            answer = self._json.loads(self.proc.stdout.readline() or '{"error": "no answer"}')
+            for attempt in range(2):
+                if self.proc.poll() is not None:
+                    self.restarts += 1
+                    self._spawn()
+                try:
+                    self.proc.stdin.write(json.dumps(request) + "\n")
+                    self.proc.stdin.flush()
+                    ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+                    line = self.proc.stdout.readline() if ready else ""
+                except (OSError, ValueError):              # a broken pipe: it has ended
+                    line = ""
+                if line:
+                    break
+                self.proc.kill()
+                self.proc.wait()
+            else:
+                raise SandboxError("the warm interpreter did not answer, twice")
+        answer = json.loads(line)
         if "error" in answer:
             raise SandboxError(f"the warm interpreter refused a kernel: {answer['error']}")
         return answer["pid"]
 
     def close(self):
+        if self.proc is None:
+            return
         try:
             self.proc.stdin.close()
         except OSError:
