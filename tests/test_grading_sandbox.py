@@ -20,7 +20,7 @@ import time
 import pytest
 
 from conftest import slowdown, unavailable
-from grading.batch.kernel import Kernel
+from grading.batch.kernel import Kernel, KernelDied
 from grading.batch.sandbox import GRADING_DIR, HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
 from grading.exercises import EXERCISES
 
@@ -412,6 +412,24 @@ def test_a_warm_interpreter_that_ends_is_started_again(root_sandbox):
     _, result, _ = run_in_kernel(root_sandbox, "x = 1")
     assert result.status == "ok", result
     assert root_sandbox.warm.restarts == restarts + 1
+
+
+@pytest.mark.parametrize("root_sandbox", ["warm"], indirect=True)
+def test_a_warm_start_enters_only_the_process_the_grader_found(root_sandbox, monkeypatch):
+    """The forking child checks the waiting process by its start time: a PID that has ended and been
+    given to another process (here: a start time that does not match) is not entered."""
+    from grading.batch import kernel as kernel_module
+    found = kernel_module.waiting_process
+    monkeypatch.setattr(kernel_module, "waiting_process",
+                        lambda proc, deadline: {**found(proc, deadline), "holder_started": 1})
+    kernel = Kernel(root_sandbox)
+    try:
+        with pytest.raises(KernelDied) as died:
+            kernel.start(timeout=10)
+    finally:
+        kernel.kill()
+    assert died.value.args[0][0] == "sandbox_failed"
+    assert "not the sandbox's waiting process any more" in died.value.args[0][1]["detail"]
 
 
 def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):

@@ -220,8 +220,10 @@ def test_partial_credit_keeps_the_groups_passed_before_a_stop(tmp_path):
     hangs, dies = rows["hangs"], rows["dies"]
     assert hangs["status"] == "timeout" and hangs["cases_passed"] == 2, hangs
     assert hangs["groups"] == [2, len(groups)] and hangs["points"] == round(exercise.points * 2 / len(groups), 2)
-    # a dead kernel: the results it wrote before dying count when the grader can still read them (the
-    # root sandbox's result file lives in the kernel's own mount namespace and goes with it)
-    assert dies["status"] == "error" and dies["cases_passed"] in (0, 2), dies
+    # a dead kernel: the results it wrote before dying count when the grader can still read them (a
+    # kernel forked into its sandbox leaves them there until the grader ends it; a fresh kernel's
+    # sandbox, and its result file, end with it)
+    warm = json.loads((tmp_path / "r.json").read_text())["grader"]["isolation"]["kernels"].startswith("forked")
+    assert dies["status"] == "error" and dies["cases_passed"] in ((2,) if warm else (0, 2)), dies
     won = dies["cases_passed"]
     assert dies["groups"] == [won, len(groups)] and dies["points"] == round(exercise.points * won / len(groups), 2)

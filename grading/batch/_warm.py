@@ -6,7 +6,8 @@ repository.  It imports what every kernel's start imports (IPython, ipykernel,
 ZeroMQ, NumPy) once, before any student code exists, then serves requests, one JSON
 line each on stdin::
 
-    {"holder": host PID of the sandbox's waiting process, "uid": the kernel's uid,
+    {"holder": host PID of the sandbox's waiting process, "holder_started": its start time
+     (field 22 of /proc/PID/stat), "uid": the kernel's uid,
      "status": host path of the file the exit status goes to, "log": host path of the file
      what goes wrong on the way goes to, "kernel_log": the kernel's log inside the sandbox,
      "procs": [cgroup.procs files], "rlimits": {"AS": bytes, ...}, "env": {...}, "cwd": "/tmp/work",
@@ -22,8 +23,9 @@ is therefore PID n of the sandbox's PID namespace and dies with it.  The kernel 
 resource limits, empties its capability bounding set, becomes the fresh uid (which drops
 every capability), sets no_new_privs, forgets where the course is installed, and starts
 ipykernel from the interpreter's pristine imports: a fresh process whose memory holds
-nothing another kernel did.  The child waits for it, writes its exit status (as bwrap
-reports one: the code, or 128 + the signal), and ends the sandbox.
+nothing another kernel did.  The child waits for it and writes its exit status (as bwrap
+reports one: the code, or 128 + the signal); the grader ends the sandbox once it has read
+what the kernel left in it.
 
 Nothing here builds a namespace or a file system: that stays bwrap's.  This is the
 whole of the privileged code, in :func:`enter` and :func:`become`.
@@ -84,20 +86,32 @@ def enter(request):
     os.close(null)
     os.close(log)
     status = os.open(request["status"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    for path in request["procs"]:                  # the submission's control group, inherited by the kernel
-        with open(path, "w") as f:
-            f.write("0")
-    holder = int(request["holder"])
-    namespaces = [(os.open(f"/proc/{holder}/ns/{name}", os.O_RDONLY), flag, name) for name, flag in NAMESPACES]
-    root = os.open(f"/proc/{holder}/root", os.O_RDONLY | os.O_DIRECTORY)
-    for fd, flag, name in namespaces:
-        _check(libc.setns(fd, flag), f"setns {name}")
-        os.close(fd)
-    os.fchdir(root)
-    os.chroot(".")
-    os.close(root)
-    os.chdir("/")
-    kernel = os.fork()
+    try:
+        for path in request["procs"]:                  # the submission's control group, inherited by the kernel
+            with open(path, "w") as f:
+                f.write("0")
+        holder = int(request["holder"])
+        # everything is opened through the folder of the process the grader found, checked by its start
+        # time: if it has ended meanwhile and its PID was given to another process, every open fails
+        proc = os.open(f"/proc/{holder}", os.O_RDONLY | os.O_DIRECTORY)
+        with open(os.open("stat", os.O_RDONLY, dir_fd=proc)) as f:
+            started = f.read().rsplit(")", 1)[1].split()[19]
+        if started != str(request["holder_started"]):
+            raise ProcessLookupError(f"process {holder} is not the sandbox's waiting process any more")
+        namespaces = [(os.open(f"ns/{name}", os.O_RDONLY, dir_fd=proc), flag, name) for name, flag in NAMESPACES]
+        root = os.open("root", os.O_RDONLY | os.O_DIRECTORY, dir_fd=proc)
+        os.close(proc)
+        for fd, flag, name in namespaces:
+            _check(libc.setns(fd, flag), f"setns {name}")
+            os.close(fd)
+        os.fchdir(root)
+        os.chroot(".")
+        os.close(root)
+        os.chdir("/")
+        kernel = os.fork()
+    except BaseException:
+        os.write(status, b"111")               # the grader sees at once that no kernel will answer
+        raise
     if kernel == 0:
         try:
             os.close(status)
@@ -114,12 +128,10 @@ def enter(request):
         except InterruptedError:
             continue
     code = 128 + os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.WEXITSTATUS(code)
+    # the sandbox stays until the grader ends it: what the kernel wrote before it died (the results
+    # of the tests that ran, in /grader/io) can still be read
     os.write(status, str(code).encode())
     os.close(status)
-    try:
-        os.kill(holder, signal.SIGKILL)            # the sandbox ends with its kernel, as under bwrap alone
-    except OSError:
-        pass
 
 
 def become(request):

@@ -138,7 +138,7 @@ class Kernel:
         from .sandbox import SandboxError
         holder = waiting_process(self.proc, deadline)
         try:
-            self.sandbox.warm.start({**self.info["warm"], "holder": holder})
+            self.sandbox.warm.start({**self.info["warm"], **holder})
         except SandboxError as exc:
             raise KernelDied(("sandbox_failed", {"detail": str(exc)})) from None
 
@@ -161,17 +161,17 @@ class Kernel:
             raise KernelDied(("start_timeout", {"seconds": f"{timeout:.0f}"}))
 
     def alive(self):
-        return self.proc is not None and self.proc.poll() is None
+        return self.exit_code() is None and self.proc is not None
 
     def exit_code(self):
-        """The kernel's exit status (as bwrap gives it: the code, or 128 + the signal), or None."""
+        """The kernel's exit status (as bwrap gives it: the code, or 128 + the signal), or None.
+        A warm start's kernel (sandbox.WarmStarter) has one as soon as the child that forked it
+        has written it: its sandbox stays, with what the kernel wrote, until :meth:`kill`."""
         code = None if self.proc is None else self.proc.poll()
-        if code is not None and self.info.get("warm"):
-            try:                        # what the warm start's forking child saw (bwrap saw the waiting one)
-                said = (self.kdir / "exit").read_text()
-            except OSError:
-                said = ""
-            code = int(said) if said.isdigit() else code
+        if self.info.get("warm"):
+            said = exit_status(self.kdir)
+            if said:
+                return int(said)
         return code
 
     def describe_exit(self):
@@ -322,17 +322,28 @@ class Kernel:
         return False
 
 
+def exit_status(kdir):
+    """The exit status a warm start's forking child wrote for the kernel of ``kdir`` ("" before)."""
+    try:
+        said = (kdir / "exit").read_text()
+    except OSError:
+        return ""
+    return said if said.isdigit() else ""
+
+
 def waiting_process(proc, deadline):
-    """Host PID of the waiting process of a warm sandbox (sandbox.WarmStarter) that the bwrap
-    ``proc`` builds, once bwrap has started it (the file system is then complete)."""
+    """{"holder": host PID, "holder_started": start time} of the waiting process of a warm sandbox
+    (sandbox.WarmStarter) that the bwrap ``proc`` builds, once bwrap has started it (the file
+    system is then complete)."""
     while True:
         for pid1 in _children(proc.pid):
             for pid in _children(pid1):
                 try:
-                    with open(f"/proc/{pid}/comm") as f:
-                        if f.read().strip() == "sleep":
-                            return pid
-                except OSError:
+                    with open(f"/proc/{pid}/stat") as f:
+                        name, fields = f.read().split(" (", 1)[1].rsplit(")", 1)
+                    if name == "sleep":
+                        return {"holder": pid, "holder_started": int(fields.split()[19])}
+                except (OSError, IndexError, ValueError):
                     pass
         if proc.poll() is not None:
             raise KernelDied(("sandbox_failed", {"detail": f"bwrap ended with status {proc.returncode}"}))

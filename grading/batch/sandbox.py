@@ -695,21 +695,25 @@ class Sandbox:
         """Run the command of a warm ``info`` to its end: subprocess.run's result, stderr from
         what bwrap and the forking child said."""
         import time
-        from .kernel import KernelDied, waiting_process
+        from .kernel import KernelDied, exit_status, waiting_process
         proc = self.spawn(kdir, argv, env, cwd, preexec)
         try:
             try:
                 holder = waiting_process(proc, time.monotonic() + timeout)
             except KernelDied as died:
                 raise SandboxError(died.args[0][1]["detail"]) from None
-            self.warm.start({**info["warm"], "holder": holder})
-            proc.wait(timeout=timeout)
+            self.warm.start({**info["warm"], **holder})
+            deadline = time.monotonic() + timeout
+            while not exit_status(kdir) and proc.poll() is None:      # the sandbox outlives the command
+                if time.monotonic() > deadline:
+                    raise subprocess.TimeoutExpired(argv, timeout)
+                time.sleep(0.01)
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-        said = (kdir / "exit").read_text() if (kdir / "exit").exists() else ""
-        code = int(said) if said.isdigit() else proc.returncode
+        said = exit_status(kdir)
+        code = int(said) if said else proc.returncode
         return subprocess.CompletedProcess(argv, code, b"", (kdir / "bootstrap.log").read_bytes())
 
 
