@@ -363,15 +363,24 @@ class Cgroups:
 
     def describe(self):
         """What the report says about these limits (a dict of short, stable strings)."""
-        scope = {"systemd_scope": os.environ[IN_SCOPE]} if os.environ.get(IN_SCOPE) else {}
         if self.version is None:
-            return {"cgroups": None, "why": self.why, **scope,
-                    "memory": f"{self.memory_mb} MiB per process (RLIMIT_AS), not per submission",
-                    "processes": f"{self.max_procs} per kernel uid (RLIMIT_NPROC)",
-                    "cpu": "no fair share between submissions (no cpu controller)"}
+            return describe_without_cgroups(self.memory_mb, self.max_procs, self.why)
         cpu = "cpu" in self.controllers
-        return {"cgroups": self.version, **scope,
+        return {"cgroups": self.version, **_scope(),
                 "memory": f"{self.memory_mb} MiB per submission, all its processes together",
                 "processes": f"{self.max_procs} per submission",
                 "cpu": ("an equal share per submission (cpu.weight)" if self.version == "v2" else
                         "an equal share per submission (cpu.shares)") if cpu else "no cpu controller: not shared"}
+
+
+def _scope():
+    """{"systemd_scope": unit} when the grader runs in the scope systemd_scope_command made, else {}."""
+    return {"systemd_scope": os.environ[IN_SCOPE]} if os.environ.get(IN_SCOPE) else {}
+
+
+def describe_without_cgroups(memory_mb, max_procs, why):
+    """What the report says about the limits when no control group holds the submissions."""
+    return {"cgroups": None, "why": why, **_scope(),
+            "memory": f"{memory_mb} MiB per process (RLIMIT_AS), not per submission",
+            "processes": f"{max_procs} per kernel uid (RLIMIT_NPROC)",
+            "cpu": "no fair share between submissions (no cgroups)"}

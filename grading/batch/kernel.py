@@ -111,7 +111,7 @@ class Kernel:
         else:
             pid1 = self._sandbox_init(deadline=time.monotonic() + timeout)
             if info.get("warm"):
-                self._fork_in(time.monotonic() + timeout)
+                fork_in(self.sandbox, self.proc, info["warm"], time.monotonic() + timeout)
             # the sandbox's own /grader/io, seen from outside through its PID 1's root
             self.io_dir = f"/proc/{pid1}/root{info['inside_io']}"
         self.client = BlockingKernelClient(context=_context())
@@ -132,15 +132,6 @@ class Kernel:
             if time.monotonic() > deadline:
                 raise KernelDied(("sandbox_failed", {"detail": "no PID 1"}))
             time.sleep(0.002)
-
-    def _fork_in(self, deadline):
-        """A warm start (sandbox.WarmStarter): the kernel forked into the sandbox bwrap built."""
-        from .sandbox import SandboxError
-        holder = waiting_process(self.proc, deadline)
-        try:
-            self.sandbox.warm.start({**self.info["warm"], **holder})
-        except SandboxError as exc:
-            raise KernelDied(("sandbox_failed", {"detail": str(exc)})) from None
 
     def io_path(self, name):
         """A file of the kernel's I/O folder, as the grader reaches it (None before start)."""
@@ -329,6 +320,17 @@ def exit_status(kdir):
     except OSError:
         return ""
     return said if said.isdigit() else ""
+
+
+def fork_in(sandbox, proc, request, deadline):
+    """A warm start (sandbox.WarmStarter): fork the kernel of ``request`` into the sandbox the bwrap
+    ``proc`` builds, once its waiting process runs; KernelDied if that cannot be done."""
+    from .sandbox import SandboxError
+    holder = waiting_process(proc, deadline)
+    try:
+        sandbox.warm.start({**request, **holder})
+    except SandboxError as exc:
+        raise KernelDied(("sandbox_failed", {"detail": str(exc)})) from None
 
 
 def waiting_process(proc, deadline):

@@ -47,14 +47,17 @@ process of the sandbox is in it.  :meth:`Sandbox.describe` says what was in forc
 """
 
 import dataclasses
+import json
 import os
 import pathlib
 import re
 import secrets
+import select
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import lib as _lib
@@ -279,7 +282,6 @@ class WarmStarter:
         self._spawn()
 
     def _spawn(self):
-        import select
         script = os.open(pathlib.Path(__file__).with_name("_warm.py"), os.O_RDONLY)
         try:
             with open(self.log, "ab") as errors:
@@ -301,8 +303,6 @@ class WarmStarter:
         """Fork a kernel into the sandbox of ``request['holder']``; returns the forking child's PID.
         An interpreter that has ended, or does not answer within ``timeout`` s, is started again
         (once per request)."""
-        import json
-        import select
         with self._lock:
             for attempt in range(2):
                 if self.proc.poll() is not None:
@@ -404,11 +404,9 @@ class Sandbox:
         """The isolation in force, for the report (stable strings)."""
         namespaces = {"root": ["mount", "pid", "net", "ipc", "uts"],
                       "userns": ["user", "mount", "pid", "net", "ipc", "uts"], "none": []}[self.mode]
+        from .cgroups import describe_without_cgroups
         limits = (self.cgroups.describe() if self.cgroups is not None else
-                  {"cgroups": None, "why": self.cgroup_note,
-                   "memory": f"{self.limits.memory_mb} MiB per process (RLIMIT_AS), not per submission",
-                   "processes": f"{self.limits.max_procs} per kernel uid (RLIMIT_NPROC)",
-                   "cpu": "no fair share between submissions (no cgroups)"})
+                  describe_without_cgroups(self.limits.memory_mb, self.limits.max_procs, self.cgroup_note))
         return {
             "mode": self.mode,
             "namespaces": namespaces,
@@ -690,19 +688,16 @@ class Sandbox:
             return "the kernel would not run as an unprivileged user in the expected file system"
         return proc.stderr.decode(errors="replace").strip()[-500:] or f"exit status {proc.returncode}"
 
-
     def _run_warm(self, kdir, argv, env, cwd, preexec, info, timeout):
         """Run the command of a warm ``info`` to its end: subprocess.run's result, stderr from
         what bwrap and the forking child said."""
-        import time
-        from .kernel import KernelDied, exit_status, waiting_process
+        from .kernel import KernelDied, exit_status, fork_in
         proc = self.spawn(kdir, argv, env, cwd, preexec)
         try:
             try:
-                holder = waiting_process(proc, time.monotonic() + timeout)
+                fork_in(self, proc, info["warm"], time.monotonic() + timeout)
             except KernelDied as died:
                 raise SandboxError(died.args[0][1]["detail"]) from None
-            self.warm.start({**info["warm"], **holder})
             deadline = time.monotonic() + timeout
             while not exit_status(kdir) and proc.poll() is None:      # the sandbox outlives the command
                 if time.monotonic() > deadline:
