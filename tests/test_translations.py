@@ -112,7 +112,7 @@ def test_every_interface_text_is_translated_and_current():
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
 
 
-@pytest.mark.parametrize("lang", i18n.translated_languages())
+@pytest.mark.parametrize("lang", prose.translated_languages())
 def test_the_runtime_reader_reads_what_babel_reads(lang):
     path = i18n.catalogue_path(lang)
     ours = {(e["msgctxt"], e["msgid"]): (e["msgstr"], "fuzzy" in e["flags"]) for e in interface.read_po(path)}

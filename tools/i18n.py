@@ -48,7 +48,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "site"))      # the site's modules (site/*.py) are imported by name, as Sphinx does
-from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
+from course_i18n import language  # noqa: E402
 from course_i18n.catalogue import DOMAIN, LOCALES_DIR, placeholders, written  # noqa: E402
 from tools import prose  # noqa: E402
 
@@ -85,15 +85,6 @@ def template_path(locales=LOCALES_DIR):
 
 def catalogue_path(lang, locales=LOCALES_DIR):
     return pathlib.Path(locales) / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def _shown(path):
-    path = pathlib.Path(path)
-    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-
-
-def translated_languages():
-    return [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
 
 
 def extracted(sources=SOURCES):
@@ -169,7 +160,7 @@ def merge(old, texts, lang):
 def _existing(path, lang, found):
     """The catalogue at ``path``, or None and a line in ``found`` saying how to start it."""
     if not path.exists():
-        found.append(f"{_shown(path)}: missing; run tools/i18n.py init {lang}")
+        found.append(f"{prose.shown(path)}: missing; run tools/i18n.py init {lang}")
         return None
     return read(path, lang)
 
@@ -183,19 +174,19 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
     found = []
     path = template_path(locales)
     if not path.exists():
-        return [f"{_shown(path)}: missing; run tools/i18n.py extract"]
+        return [f"{prose.shown(path)}: missing; run tools/i18n.py extract"]
     pot = {m.context: m.id for m in read(path) if m.id}
     if pot != texts:
         changed = sorted(set(pot.items()) ^ set(texts.items()))
-        found.append(f"{_shown(path)}: not what the code says ({', '.join(k for k, _ in changed[:5])}"
+        found.append(f"{prose.shown(path)}: not what the code says ({', '.join(k for k, _ in changed[:5])}"
                      f"{', …' if len(changed) > 5 else ''}); run tools/i18n.py extract, then update")
-    for lang in languages or translated_languages():
+    for lang in languages or prose.translated_languages():
         catalogue = _existing(catalogue_path(lang, locales), lang, found)
         if catalogue is None:
             continue
         path, seen = catalogue_path(lang, locales), set()
         for message in _entries_of(catalogue):
-            key, where = message.context, f"{_shown(path)} [{message.context}]"
+            key, where = message.context, f"{prose.shown(path)} [{message.context}]"
             seen.add(key)
             if key not in texts:
                 found.append(f"{where}: no such text in the code any more; run tools/i18n.py update")
@@ -210,9 +201,9 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
                 found.append(f"{where}: placeholders {placeholders(message.string)} differ from the English's "
                              f"{placeholders(message.id)}")
         for key in sorted(set(texts) - seen):
-            found.append(f"{_shown(path)} [{key}]: missing; run tools/i18n.py update")
+            found.append(f"{prose.shown(path)} [{key}]: missing; run tools/i18n.py update")
         for message in catalogue.obsolete.values():
-            found.append(f"{_shown(path)} [{message.context}]: obsolete (#~); "
+            found.append(f"{prose.shown(path)} [{message.context}]: obsolete (#~); "
                          f"delete it once nothing in it is worth keeping")
     return found
 
@@ -297,22 +288,22 @@ def prose_problems(extracted, locales=None, languages=None):
     for domain, entries in extracted.items():
         path = prose.template_path(domain, locales)
         if not path.exists():
-            found.append(f"{_shown(path)}: missing; run tools/i18n.py extract")
+            found.append(f"{prose.shown(path)}: missing; run tools/i18n.py extract")
             continue
         template = [(m.context, m.id) for m in read(path) if m.id]
         if template != entries:
             changed = sorted(set(template) ^ set(entries))
-            found.append(f"{_shown(path)}: not what src/{domain}/ says "
+            found.append(f"{prose.shown(path)}: not what src/{domain}/ says "
                          f"({', '.join(sorted({c for c, _ in changed})[:5]) or 'the order'}); "
                          f"run tools/i18n.py extract, then update")
         wanted = set(entries)
-        for lang in languages or translated_languages():
+        for lang in languages or prose.translated_languages():
             catalogue = _existing(prose.catalogue_path(lang, domain, locales), lang, found)
             if catalogue is None:
                 continue
             path, seen = prose.catalogue_path(lang, domain, locales), set()
             for message in _entries_of(catalogue):
-                where = f"{_shown(path)} [{message.context}] {prose.preview(message.id)!r}"
+                where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"
                 seen.add((message.context, message.id))
                 if (message.context, message.id) not in wanted:
                     found.append(f"{where}: no such text in src/ any more; run tools/i18n.py update")
@@ -326,9 +317,9 @@ def prose_problems(extracted, locales=None, languages=None):
                                  f"must stay as they are in the translation")
             for context, english in entries:
                 if (context, english) not in seen:
-                    found.append(f"{_shown(path)} [{context}] {prose.preview(english)!r}: missing; run tools/i18n.py update")
+                    found.append(f"{prose.shown(path)} [{context}] {prose.preview(english)!r}: missing; run tools/i18n.py update")
             for message in catalogue.obsolete.values():
-                found.append(f"{_shown(path)} [{message.context}] {prose.preview(message.id)!r}: obsolete (#~); "
+                found.append(f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}: obsolete (#~); "
                              f"delete it once nothing in it is worth keeping")
     return found
 
@@ -336,7 +327,7 @@ def prose_problems(extracted, locales=None, languages=None):
 def extract_prose():
     for domain, entries in extracted_prose().items():
         path = prose.template_path(domain)
-        print(f"{_shown(path)}: {'written' if write_if_changed(path, prose_template(domain, entries)) else 'unchanged'}")
+        print(f"{prose.shown(path)}: {'written' if write_if_changed(path, prose_template(domain, entries)) else 'unchanged'}")
 
 
 def update_prose(langs, init=False):
@@ -348,7 +339,7 @@ def update_prose(langs, init=False):
                 raise SystemExit(f"{path} exists already; use update")
             old = read(path, lang) if path.exists() else _prose_catalogue(domain, lang)
             changed = write_if_changed(path, merge_prose(old, domain, entries, lang))
-            print(f"{_shown(path)}: {'written' if changed else 'unchanged'}")
+            print(f"{prose.shown(path)}: {'written' if changed else 'unchanged'}")
     prose.forget()
 
 
@@ -364,12 +355,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.command == "extract":
         written_now = write_if_changed(template_path(), template(extracted()))
-        print(f"{_shown(template_path())}: {'written' if written_now else 'unchanged'}")
+        print(f"{prose.shown(template_path())}: {'written' if written_now else 'unchanged'}")
         extract_prose()
         return 0
     if args.command in ("update", "init"):
         texts = {m.context: m.id for m in read(template_path()) if m.id}
-        langs = translated_languages() if args.command == "update" else [args.lang]
+        langs = prose.translated_languages() if args.command == "update" else [args.lang]
         for lang in langs:
             language(lang)                               # refuses a language course_i18n does not list
             path = catalogue_path(lang)
@@ -377,7 +368,7 @@ def main(argv=None):
                 raise SystemExit(f"{path} exists already; use update")
             old = read(path, lang) if path.exists() else _new_catalogue(lang)
             changed = write_if_changed(path, merge(old, texts, lang))
-            print(f"{_shown(path)}: {'written' if changed else 'unchanged'}")
+            print(f"{prose.shown(path)}: {'written' if changed else 'unchanged'}")
         update_prose(langs, init=args.command == "init")
         return 0
     found = problems(extracted())

@@ -130,7 +130,7 @@ class Translations:
                 why = ("is marked fuzzy (its English changed since it was translated)" if fuzzy and translation
                        else "is empty" if entry else "is missing")
                 self.problems.append(f"{what} ({preview(english)!r}): the {lang} translation {why} in "
-                                     f"{_shown(catalogue_path(lang, self.domain, self.locales))} "
+                                     f"{shown(catalogue_path(lang, self.domain, self.locales))} "
                                      f"(msgctxt {msgctxt!r})")
             found[lang] = translation if translation.strip() else None
         return found
@@ -141,12 +141,13 @@ class Translations:
             return
         listed = self.problems[:SHOWN_PROBLEMS]
         more = len(self.problems) - len(listed)
-        raise ProseError(f"{_shown(self.source)}: {len(self.problems)} text(s) cannot be given in every language:"
+        raise ProseError(f"{shown(self.source)}: {len(self.problems)} text(s) cannot be given in every language:"
                          "\n  " + "\n  ".join(listed)
                          + (f"\n  … and {more} more" if more else "")
                          + "\n  run python tools/i18n.py update, translate, then python tools/i18n.py check")
 
 
-def _shown(path):
+def shown(path):
+    """``path`` as a message names it: relative to the repository when inside it."""
     path = pathlib.Path(path).resolve()
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
