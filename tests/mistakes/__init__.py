@@ -82,28 +82,27 @@ def _called_functions(func):
     return sorted(found.values(), key=lambda f: f.__code__.co_firstlineno)
 
 
+def _notebook_cell(code, imports):
+    """``code`` as a learner's cell: ``imports``, then the code without its solution markers."""
+    from tools.nbsource import SOLUTION_BEGIN, SOLUTION_END
+    body = [line for line in code.splitlines(keepends=True) if line.strip() not in (SOLUTION_BEGIN, SOLUTION_END)]
+    return "\n" + "".join(f"{line}\n" for line in imports) + "".join(body).lstrip("\n")
+
+
 def reference_answer(function, imports=("import numpy as np",)):
-    """The course's answer ``function`` (grading/references.py) as a notebook cell: ``imports``,
-    then its source without the solution markers."""
-    source = textwrap.dedent(inspect.getsource(function))
-    body = [line for line in source.splitlines(keepends=True)
-            if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
-    return "\n" + "".join(f"{line}\n" for line in imports) + "".join(body)
+    """The course's answer ``function`` (grading/references.py) as a notebook cell after ``imports``."""
+    return _notebook_cell(textwrap.dedent(inspect.getsource(function)), imports)
 
 
 def solution_answer(source, function, imports):
     """The answer to ``function`` written in the exercise source ``src/solutions/<source>.py`` (for an
-    exercise whose reference is lib's own function), as the English notebook shows it, without the
-    solution markers, after ``imports``."""
+    exercise whose reference is lib's own function), as the English notebook shows it, after ``imports``."""
     from tools import nbsource
     path = pathlib.Path(__file__).resolve().parents[2] / "src" / "solutions" / f"{source}.py"
     cells = [c for c in nbsource.load(path) if c.kind == "code" and f"def {function}(" in c.source]
     if len(cells) != 1:
         raise ValueError(f"{path.name}: {len(cells)} code cells define {function}, not one")
-    code = nbsource.localize_code(cells[0].source, nbsource.SOURCE_LANGUAGE)
-    body = [line for line in code.splitlines(keepends=True)
-            if line.strip() not in (nbsource.SOLUTION_BEGIN, nbsource.SOLUTION_END)]
-    return "\n" + "".join(f"{line}\n" for line in imports) + "".join(body).lstrip("\n")
+    return _notebook_cell(nbsource.localize_code(cells[0].source, nbsource.SOURCE_LANGUAGE), imports)
 
 
 def with_slips(code, *replacements):
