@@ -10,9 +10,11 @@ float32 inputs with 2 cores: lib/torch <= 1.0 at (1, 8, 1024, 64) and <= 1.2 at
 machine the run ends by timing lib and torch again, each alone, in a second
 process on the AVX2 path: NumPy's dispatch capped below AVX-512 and OpenBLAS on
 its Haswell kernels, the configuration tools/numeric_configs.py names
-haswell-avx2 (NPY_DISABLE_CPU_FEATURES=X86_V4 OPENBLAS_CORETYPE=Haswell).  torch
-keeps its own kernels there, so that ratio is if anything too high.  A table
-puts the ratios of both paths side by side.
+haswell-avx2 (NPY_DISABLE_CPU_FEATURES=X86_V4 OPENBLAS_CORETYPE=Haswell), and
+torch capped the same way with its own switches (ATEN_CPU_CAPABILITY=avx2
+MKL_ENABLE_INSTRUCTIONS=AVX2), as it would run on an AVX2 machine.  A third
+process times the AVX2 path again with torch on its AVX-512 kernels, a ratio
+that is if anything too high.  A table puts the ratios side by side.
 
 Everything is measured side by side in one run on this machine, in two ways.
 
@@ -68,7 +70,7 @@ import time
 
 import numpy as np
 
-from lib.blocked import BLOCK, attention_work, fast_causal_attention
+from lib.blocked import BLOCK, LONG_KEYS, attention_work, fast_causal_attention
 from lib.model import AttentionModel
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -104,13 +106,16 @@ def interleaved(fns, repeats, warmup=2, fastest=False, gap=0.0):
     return medians, [min(t) for t in times], [statistics.median(t) for t in cpu]
 
 
-def attention_functions(shape):
-    """{name: function of no arguments} for float32 inputs of ``shape`` (seed 0); "torch" if it is installed."""
+def attention_functions(shape, with_torch=True):
+    """{name: function of no arguments} for float32 inputs of ``shape`` (seed 0); "torch" if it is installed
+    and ``with_torch`` (a process that times a NumPy implementation alone does not even import torch)."""
     rng = np.random.default_rng(0)
     q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
     fns = {"lib": lambda: fast_causal_attention(q, k, v), "naive": lambda: naive_attention(q, k, v),
            "lib, no skip": lambda: fast_causal_attention(q, k, v, skip_future=False)}
     try:
+        if not with_torch:
+            return fns
         import torch
     except ImportError:
         return fns
@@ -154,7 +159,7 @@ def in_bursts(fns, rounds, burst=0.25, warmup=0.05):
 
 def _serve(connection, name, shape, warmup):
     """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation."""
-    fn = attention_functions(shape)[name]
+    fn = attention_functions(shape, with_torch=name == "torch")[name]
     fn()
     connection.send("ready")
     while (seconds := connection.recv()) is not None:
@@ -248,8 +253,8 @@ def attention_rows(repeats, torch, gap):
     exps = exp_rates(repeats, torch)
     print(f"float32 exp: NumPy {exps[0]:.2f} ns" + (f", torch {exps[1]:.2f} ns" if len(exps) > 1 else "")
           + " per element, each timed alone (attention needs one per computed score)")
-    print(f"lib: blocks of {BLOCK} queries, each against the keys its last query may read (later ones skipped), "
-          "taken from one queue by one thread per core\n")
+    print(f"lib: blocks of {BLOCK} queries ({2 * BLOCK} from {LONG_KEYS} keys on), each against the keys its last query "
+          "may read (later ones skipped), taken from one queue by the calling thread and one more thread per core\n")
     names = ["lib", "naive", "lib, no skip"] + (["torch"] if torch is not None else [])
     alone = {}
     print(f"{'each alone':<20}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}{'lib/torch':>11}{'naive/torch':>13}"
@@ -292,9 +297,13 @@ def attention_rows(repeats, torch, gap):
           "   (lib with and without skipping the keys in the future of a whole block, each alone)")
     for shape, ours, _, _, everything in rows:
         T = shape[2]
-        fraction = attention_work(T, T).fraction
+        fraction = attention_work(T, T, block=BLOCK if T < LONG_KEYS else 2 * BLOCK).fraction   # lib.blocked's rule
         print(f"{str(shape):<20}{fraction:>10.1%}{ours * 1e3:>10.2f}{everything * 1e3:>9.2f}{ours / everything:>10.2f}")
     return alone
+
+
+# torch's own switches for the same cap: ATen's kernels and MKL's products on AVX2 code, as on an AVX2 machine
+TORCH_ON_AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
 
 
 def avx2_environment():
@@ -312,14 +321,16 @@ def avx2_environment():
 
 
 def both_paths(alone, repeats, torch):
-    """lib/torch each alone on this machine's own path and, on an AVX-512 machine, on the AVX2 path."""
+    """lib/torch each alone on this machine's own path and, on an AVX-512 machine, on the AVX2 path:
+    once with torch on AVX2 code as well (as on an AVX2 machine), once with torch on its own kernels."""
     env = avx2_environment()
     own = "own path (AVX2)" if env is None else "own path (AVX-512)"
     paths = {own: alone}
     if env is not None and torch is not None:
-        run = subprocess.run([sys.executable, __file__, "--lib-and-torch-alone", "--repeats", str(repeats)],
-                             env=env, capture_output=True, text=True, check=True)
-        paths["AVX2 path"] = {tuple(json.loads(shape)): m for shape, m in json.loads(run.stdout).items()}
+        for name, extra in (("AVX2 path", TORCH_ON_AVX2), ("AVX2 path, torch AVX-512", {})):
+            run = subprocess.run([sys.executable, __file__, "--lib-and-torch-alone", "--repeats", str(repeats)],
+                                 env={**env, **extra}, capture_output=True, text=True, check=True)
+            paths[name] = {tuple(json.loads(shape)): m for shape, m in json.loads(run.stdout).items()}
     print(f"\n{'lib/torch, each alone':<20}" + "".join(f"{name:>30}" for name in paths)
           + f"   target: <= {TARGETS[SHAPES[0]]}, <= {TARGETS[SHAPES[1]]}")
     print(f"{'':<20}" + f"{'lib ms':>10}{'torch ms':>10}{'lib/torch':>10}" * len(paths))
@@ -329,6 +340,10 @@ def both_paths(alone, repeats, torch):
         print(f"{str(shape):<20}{cells}")
     if env is None:
         print("(NumPy dispatches no AVX-512 code on this machine: its own path is the AVX2 one)")
+    elif len(paths) > 1:
+        print("(AVX2 path: NumPy capped below AVX-512 and OpenBLAS on its Haswell kernels; torch too, with "
+              + ", ".join(f"{k}={v}" for k, v in TORCH_ON_AVX2.items())
+              + ", as on an AVX2 machine.  The last column lets torch keep its AVX-512 kernels.)")
 
 
 def cache_rows(repeats):

@@ -31,12 +31,7 @@ def causal_future(tq, tk):
     that tq new queries after a cache of tk - tq positions line up correctly).
     Returns a (tq, tk) boolean array, True = forbidden.
     """
-    tq, tk = validate.integer(tq, "tq", 0), validate.integer(tk, "tk", 0)
-    if tq > tk:
-        raise ValueError(
-            f"{tq} queries but only {tk} keys: every query must be able to read at least its own key, "
-            "so the number of queries may not exceed the number of keys"
-        )
+    tq, tk = validate.causal_lengths(tq, tk)                    # refuses tq > tk
     query_position = np.arange(tk - tq, tk)[:, None]            # (tq, 1)
     key_position = np.arange(tk)[None, :]                       # (1, tk)
     return key_position > query_position                        # (tq, tk)

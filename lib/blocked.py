@@ -16,7 +16,7 @@ import math
 import os
 import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -69,22 +69,20 @@ class AttentionWork(NamedTuple):
         return self.computed / self.total if self.total else 0.0
 
 
-def attention_work(tq, tk, *, skip_future=True):
+def attention_work(tq, tk, *, skip_future=True, block=None):
     """§5.9. How many scores :func:`blocked_causal_attention` computes for Tq queries and Tk keys.
 
     Block [start, stop) computes (stop - start) * (Tk - Tq + stop) scores; with
-    ``skip_future=False`` every block computes all Tk keys.  Returns an :class:`AttentionWork`.
+    ``skip_future=False`` every block computes all Tk keys.  ``block``: queries
+    per block, BLOCK unless given.  Returns an :class:`AttentionWork`.
     """
-    tq, tk = validate.integer(tq, "tq", 0), validate.integer(tk, "tk", 0)
-    causal_future(tq, tk)                                           # the same checks as the attention
+    tq, tk = validate.causal_lengths(tq, tk)                        # the same checks as the attention
     skip_future = validate.boolean(skip_future, "skip_future")
-    computed = sum((stop - start) * (tk - tq + stop if skip_future else tk) for start, stop in _blocks(tq))
+    block = BLOCK if block is None else validate.integer(block, "block")
+    blocks = [(start, min(start + block, tq)) for start in range(0, tq, block)]
+    computed = sum((stop - start) * (tk - tq + stop if skip_future else tk) for start, stop in blocks)
     allowed = sum(tk - tq + i + 1 for i in range(tq))
     return AttentionWork(computed, allowed, tq * tk)
-
-
-def _blocks(tq):
-    return [(start, min(start + BLOCK, tq)) for start in range(0, tq, BLOCK)]
 
 
 # --------------------------------------------------------------------------
@@ -92,99 +90,91 @@ def _blocks(tq):
 # --------------------------------------------------------------------------
 # What fast_causal_attention changes in the blocked form, and why:
 #
-# * a block of queries costs two products, (q_block * scale) @ k[:n_keys].T and weights @ v, written
-#   where they belong (out=): the scores into a buffer each thread allocates once and reuses, the
-#   weighted sums straight into the result.  Apart from the result, no array as large as q, k or v
-#   is made: megabytes freed at the end of one call cost page faults in the next;
-# * only the diagonal tile is masked, by adding a triangle of 0 and -inf: the keys before it are all
-#   allowed, and those after it are never computed (with skip_future=False they get -inf too);
+# * a block's scores are stored transposed, a row per key, k[:n_keys] @ (scale q_block).T, so that both
+#   products read k[:n_keys] and v[:n_keys] as they lie in memory, which OpenBLAS does fastest;
+# * products are written where they belong (out=): the scores into a buffer each thread keeps from call
+#   to call, the weighted sums into the result.  No other array as large as q, k or v is made;
+# * only the diagonal tile is masked, by adding a triangle of 0 and -inf (with skip_future=False, the
+#   keys after it too); the division by the sums over keys comes after the product with v;
 # * exp needs no shift where no score can be large.  |q_i . k_j| <= |q_i| |k_j| (Cauchy-Schwarz), so
-#   when scale |q_i| times the largest |k_j| it may read is at most SAFE_SCORE, each of its weights
-#   lies between e^-64 and e^64, and its sums can neither vanish nor, unless the values are huge,
-#   overflow.  Only the other rows are shifted by their max (two more passes over the block).  The
-#   choice depends on nothing in a query's future, which therefore changes no bit of its row;
-# * the row sums are a product with a vector of ones, and the division by them comes after the
-#   product with v: b * dv divisions, not b * n_keys;
-# * the blocks, each with as many (batch, head) rows as keep its scores within _TASK_BYTES, wait in
-#   one queue, most work first; one thread per core takes the next block whenever it is free, so a
-#   core that another program slows down simply does fewer.  NumPy releases the GIL in products and
-#   in exp.  During the call OpenBLAS computes on the calling thread only (threadpoolctl): its own
-#   threads would compete with ours for the same cores;
+#   when scale |q_i| times the longest k_j it may read is at most SAFE_SCORE, its weights lie between
+#   e^-64 and e^64, and its sums can neither vanish nor, unless the values are huge, overflow.  Only the
+#   other queries are shifted by their max: a choice made without its future, which changes no bit of a row;
+# * from LONG_KEYS keys on, blocks hold 2 * BLOCK queries: longer products run faster;
+# * the blocks, each with as many (batch, head) rows as keep its scores within _TASK_BYTES, wait in one
+#   queue, most work first, for the calling thread and one more thread per further core.  NumPy releases
+#   the GIL in products and in exp; OpenBLAS meanwhile computes on the calling thread only (threadpoolctl);
 # * inputs with fewer than _SMALL_WORK scores in all, such as one cached step, stay on the calling thread.
 
 SAFE_SCORE = 64                  # no |score| above it: exp without a shift (e^64 is about 6e27)
 _SMALL_WORK = 1 << 16            # fewer scores in all: computed on the calling thread
-_TASK_BYTES = 1 << 20            # scores of one block of one group of rows: about 1 MB
-_POOL = None                     # one thread per core, created on first use
-_BLAS = None                     # threadpoolctl's handle on the BLAS libraries, created on first use
+LONG_KEYS = 512                 # at least this many keys: blocks of 2 * BLOCK queries
+_TASK_BYTES = 1 << 21            # scores of one block of one group of rows: about 2 MB
+_POOL = None                     # one thread per further core, created on first use
+_BLAS = None                     # threadpoolctl's handle on the BLAS libraries, created with the pool
 _LOCK = threading.Lock()
+_SCRATCH = threading.local()     # each thread's buffer for scores, kept between calls if at most _KEEP_BYTES:
+_KEEP_BYTES = 1 << 23            # a fresh one each call may cost page faults, depending on malloc's history
 
 
 def fast_causal_attention(q, k, v, *, skip_future=True):
     """§5.9. :func:`blocked_causal_attention` on every core (see the notes above): the same arguments and numbers.
-
-    With ``skip_future=False`` every block computes and masks every key, to measure what skipping saves.
-    """
-    q, k, v, v_largest = validate.attention_inputs(q, k, v)
+    With ``skip_future=False`` every block computes and masks every key, to measure what skipping saves."""
+    q, k, v, lengths = validate.attention_inputs(q, k, v)
     skip_future = validate.boolean(skip_future, "skip_future")
-    tq, tk, d, dv = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
-    causal_future(tq, tk)                                       # refuses tq > tk
+    (tq, tk), d, dv = validate.causal_lengths(q.shape[-2], k.shape[-2]), q.shape[-1], v.shape[-1]   # tq > tk: refused
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     n = math.prod(lead)                                         # N: all leading axes as one
     scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32
-    q = np.broadcast_to(q, lead + (tq, d)).reshape(n, tq, d)  # (N, Tq, d)
-    k = np.broadcast_to(k, lead + (tk, d)).reshape(n, tk, d)  # (N, Tk, d)
-    v = np.broadcast_to(v, lead + (tk, dv)).reshape(n, tk, dv)  # (N, Tk, dv)
+    q, k, v = (np.broadcast_to(a, lead + a.shape[-2:]).reshape(n, *a.shape[-2:]) for a in (q, k, v))  # (N, T, width)
     out = np.empty((n, tq, dv), dtype=q.dtype)                  # (N, Tq, dv)
     if n * tq == 0:
         return out.reshape(lead + (tq, dv))                     # no query: nothing to compute
-    b_most = min(BLOCK, tq)                                     # queries in the largest block
-    # future[i, j] = -inf when key first + j comes after query first + i (first: the block's first query)
-    future = np.triu(np.full((b_most, b_most if skip_future else tq), -np.inf, dtype=q.dtype), 1)
-    shifted = _needs_shift(q, k, v, scale, v_largest)           # (N, Tq) True: shift the row by its max
-    ones = np.ones(tk, dtype=q.dtype)                           # (Tk,): row sums as products
+    block = BLOCK if tk < LONG_KEYS else 2 * BLOCK              # queries per block
+    b_most = min(block, tq)                                     # queries in the largest block
+    # future[j, i] = -inf when key first + j comes after query first + i (first: the block's first query)
+    future = np.tril(np.full((b_most if skip_future else tq, b_most), -np.inf, dtype=q.dtype), -1)
+    shifted = _needs_shift(lengths, scale, lead, tq, tk, q.dtype)   # (N, Tq) True: shift the query by its max
+    ones = np.ones(tk, dtype=q.dtype)                           # (Tk,): sums over keys as products
 
     def attend(rows, start, stop, scratch):
         # Queries start..stop-1 of the (batch, head) rows `rows`, their scores in `scratch`.
         first = tk - tq + start                                 # position of query `start`, and of its own key
         n_keys = tk - tq + stop if skip_future else tk          # keys 0 .. n_keys - 1
-        b = stop - start
-        scores = scratch[:(rows.stop - rows.start) * b * n_keys].reshape(-1, b, n_keys)   # (rows, b, n_keys)
-        np.matmul(q[rows, start:stop] * scale, k[rows, :n_keys].swapaxes(1, 2), out=scores)
-        scores[..., first:] += future[:b, :n_keys - first]     # the diagonal tile, and any after it
-        shift = shifted[rows, start:stop, None]                 # (rows, b, 1)
+        r, b = rows.stop - rows.start, stop - start
+        q_t = scratch[:r * d * b].reshape(r, d, b)              # (rows, d, b): scale q_block, transposed
+        np.multiply(q[rows, start:stop].swapaxes(1, 2), scale, out=q_t)
+        scores = scratch[r * d * b:r * (d + n_keys) * b].reshape(r, n_keys, b)   # (rows, n_keys, b)
+        np.matmul(k[rows, :n_keys], q_t, out=scores)
+        scores[:, first:] += future[:n_keys - first, :b]       # the diagonal tile, and any after it
+        shift = shifted[rows, None, start:stop]                 # (rows, 1, b)
         if shift.any():
-            scores -= np.where(shift, scores.max(axis=-1, keepdims=True), 0)   # the row max -> exactly 0
+            scores -= np.where(shift, scores.max(axis=1, keepdims=True), 0)   # each query's max -> exactly 0
         np.exp(scores, out=scores)                              # -inf -> exactly 0
-        row_sums = (scores @ ones[:n_keys])[..., None]          # (rows, b, 1); BLAS: faster than .sum(axis=-1)
-        block = np.matmul(scores, v[rows, :n_keys], out=out[rows, start:stop])      # (rows, b, dv)
-        block /= row_sums                                       # divide after the product: b * dv divisions
+        sums = np.matmul(ones[:n_keys], scores)[..., None]      # (rows, b, 1); BLAS: faster than .sum(axis=1)
+        weighted = np.matmul(scores.swapaxes(1, 2), v[rows, :n_keys], out=out[rows, start:stop])   # (rows, b, dv)
+        weighted /= sums                                        # divide after the product: b * dv divisions
 
     group = max(1, _TASK_BYTES // (b_most * tk * q.itemsize))  # rows per task
-    _run(attend, _tasks(n, tq, tk, skip_future, group), min(group, n) * b_most * tk, q.dtype,
+    _run(attend, _tasks(n, tq, tk, block, skip_future, group), min(group, n) * b_most * (d + tk), q.dtype,
          threads=n * tq * tk >= _SMALL_WORK)
     return out.reshape(lead + (tq, dv))                         # (..., Tq, dv)
 
 
-def _needs_shift(q, k, v, scale, v_largest):
-    """(N, Tq) True where exp could overflow without a shift: scale |q_i| |k_j| > SAFE_SCORE for a key j
-    that query i may read, or the values it reads, weighted by up to e^SAFE_SCORE, could
-    add up beyond the dtype's range.  Query i reads keys 0 .. Tk - Tq + i."""
-    tq, tk = q.shape[1], k.shape[1]
-    reads = np.arange(tk - tq, tk)                                          # (Tq,) last key of each query
-    k_norms = np.maximum.accumulate(np.sqrt(np.einsum("ntd,ntd->nt", k, k)), axis=1)   # (N, Tk) up to j
-    shift = scale * np.sqrt(np.einsum("ntd,ntd->nt", q, q)) * k_norms[:, reads] > SAFE_SCORE   # (N, Tq)
-    limit = np.finfo(q.dtype).max / 4 / np.exp(SAFE_SCORE)                 # for (keys read) * max |v|
-    if tk * max(1.0, v_largest) > limit:                                    # rare: huge values; row by row
-        v_norms = np.maximum.accumulate(np.sqrt(np.einsum("ntd,ntd->nt", v, v)), axis=1)   # >= max |v_j|
-        shift |= (reads + 1) * np.maximum(1.0, v_norms[:, reads]) > limit
-    return shift
+def _needs_shift(lengths, scale, lead, tq, tk, dtype):
+    """(N, Tq) True where exp could overflow unshifted: scale |q_i| |k_j| > SAFE_SCORE for a key j <= Tk - Tq + i, or
+    anywhere if values weighted by e^SAFE_SCORE could add up beyond the dtype (lengths: validate.attention_inputs)."""
+    q_len, k_len = (np.broadcast_to(rows, lead + rows.shape[-1:]).reshape(-1, rows.shape[-1]) for rows in lengths[:2])
+    if tk * max(1.0, float(lengths[2].max(initial=0.0))) > np.finfo(dtype).max / 4 / np.exp(SAFE_SCORE):
+        return np.ones(q_len.shape, dtype=bool)                             # rare: huge values, shift every query
+    k_longest = np.maximum.accumulate(k_len, axis=1)[:, tk - tq:]           # (N, Tq) longest key query i may read
+    return scale * q_len * k_longest > SAFE_SCORE
 
 
-def _tasks(n, tq, tk, skip_future, group):
+def _tasks(n, tq, tk, block, skip_future, group):
     """(rows, start, stop) for every block of queries and group of ``group`` (batch, head) rows, most work first."""
-    tasks = [(slice(row, min(row + group, n)), start, min(start + BLOCK, tq))
-             for start in range(0, tq, BLOCK) for row in range(0, n, group)]
+    tasks = [(slice(row, min(row + group, n)), start, min(start + block, tq))
+             for start in range(0, tq, block) for row in range(0, n, group)]
 
     def work(task):
         rows, start, stop = task
@@ -196,36 +186,52 @@ def _workers():
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def _scratch(size, dtype):
+    """``size`` elements of ``dtype`` or more: this thread's buffer, kept for its next call unless over _KEEP_BYTES."""
+    kept = getattr(_SCRATCH, "buffer", np.empty(0))
+    if kept.dtype != dtype or kept.size < size:
+        kept = np.empty(size, dtype=dtype)
+        if kept.nbytes <= _KEEP_BYTES:
+            _SCRATCH.buffer = kept
+    return kept
+
+
 def _run(attend, tasks, scratch_size, dtype, threads=True):
-    """attend(*task, scratch) for every task, in order: on the calling thread, or with ``threads``
-    on one thread per core, each taking the next task from one queue, each with its own scratch."""
-    todo = queue.SimpleQueue()
+    """attend(*task, scratch) for every task, in order: on the calling thread, or with ``threads`` on
+    the calling thread and one more thread per further core, each taking the next task from one queue.
+    After an error in any of them, the others stop after their current task."""
+    todo, failed = queue.SimpleQueue(), threading.Event()
     for task in tasks:
         todo.put(task)
 
     def work():
-        scratch = np.empty(scratch_size, dtype=dtype)
-        while True:
+        scratch = _scratch(scratch_size, dtype)
+        while not failed.is_set():
             try:
                 task = todo.get_nowait()
             except queue.Empty:
                 return
-            attend(*task, scratch)
+            try:
+                attend(*task, scratch)
+            except BaseException:
+                failed.set()
+                raise
 
     workers = min(_workers(), len(tasks))
     if not threads or workers < 2:
         return work()
     global _POOL, _BLAS
-    with _LOCK:                         # one call at a time: the pool's threads take all the cores already,
+    with _LOCK:                         # one call at a time: the threads take all the cores already,
         if _POOL is None:               # and BLAS's thread count is set back by the call that set it
-            _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="lib-attention")
-        if _BLAS is None:
+            _POOL = ThreadPoolExecutor(_workers() - 1, thread_name_prefix="lib-attention")
             _BLAS = threadpoolctl.ThreadpoolController().select(user_api="blas")
         with _BLAS.limit(limits=1):                             # BLAS on the calling thread only
-            futures = [_POOL.submit(work) for _ in range(workers)]
-            wait(futures)                                       # every thread has finished writing ...
-    for future in futures:
-        future.result()                                         # ... before an error of one is raised
+            futures = [_POOL.submit(work) for _ in range(workers - 1)]
+            try:
+                work()                                          # the calling thread takes tasks too
+            finally:
+                for future in futures:
+                    future.result()                             # waits for it; raises the error of a thread
 
 
 def _forget_pool():

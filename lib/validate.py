@@ -104,6 +104,15 @@ def head_width(width, n_heads):
     return width // n_heads
 
 
+def causal_lengths(tq, tk):
+    """(tq, tk) as ints >= 0, after checking that every query can read at least its own key: tq <= tk."""
+    tq, tk = integer(tq, "tq", 0), integer(tk, "tk", 0)
+    if tq > tk:
+        raise ValueError(f"{tq} queries but only {tk} keys: every query must be able to read at least its own key, "
+                         "so the number of queries may not exceed the number of keys")
+    return tq, tk
+
+
 def token_ids(ids, vocab_size):
     """ids of shape (T,) or (B, T), T >= 1, every one a row of a table of ``vocab_size`` rows."""
     ids = np.asarray(ids)
@@ -121,7 +130,9 @@ def token_ids(ids, vocab_size):
 
 
 def attention_inputs(q, k, v):
-    """q, k, v of an attention in their common float dtype, and max |v|.
+    """q, k, v of an attention in their common float dtype, and the lengths of their rows, (..., Tq),
+    (..., Tk), (..., Tk): sqrt(sum of squares + width * tiny), up to rounding never below the true
+    length, even where the squares of tiny entries underflow to 0.
 
     Refused with a ValueError: fewer than 2 axes, mismatched widths or lengths,
     no key, leading axes that do not broadcast, a NaN or an infinity anywhere
@@ -146,23 +157,25 @@ def attention_inputs(q, k, v):
         raise ValueError(
             f"the leading (batch, head) axes of q {q.shape}, k {k.shape} and v {v.shape} do not broadcast"
         ) from None
-    largest = {name: _largest_magnitude(a, name) for name, a in (("q", q), ("k", k), ("v", v))}
+    lengths = tuple(np.sqrt(np.einsum("...i,...i->...", a, a) + a.shape[-1] * np.finfo(a.dtype).tiny) for a in (q, k, v))
     # No score |q·k| / sqrt(d) <= max|q| max|k| sqrt(d), and no unnormalised sum of values <= Tk max|v|,
-    # may overflow; beyond that the inputs are refused rather than answered with inf or nan.
+    # may overflow; beyond that the inputs are refused rather than answered with inf or nan.  A row is at
+    # least as long as its largest entry: the largest entries are looked for only if the lengths fail.
     limit = float(np.finfo(q.dtype).max) / 4
-    if largest["q"] * largest["k"] * np.sqrt(q.shape[-1]) > limit or largest["v"] * k.shape[-2] > limit:
-        raise ValueError(
-            f"q, k, v are too large for {q.dtype} (max |q| = {largest['q']:.3g}, max |k| = {largest['k']:.3g}, "
-            f"max |v| = {largest['v']:.3g}): scores or sums could overflow; scale them down or use float64"
-        )
-    return q, k, v, largest["v"]
+    fails = lambda mq, mk, mv: not (mq * mk * np.sqrt(q.shape[-1]) <= limit and mv * k.shape[-2] <= limit)  # nan too
+    if fails(*(float(rows.max(initial=0.0)) for rows in lengths)):
+        mq, mk, mv = (_largest_magnitude(a, name) for name, a in (("q", q), ("k", k), ("v", v)))
+        if fails(mq, mk, mv):
+            raise ValueError(
+                f"q, k, v are too large for {q.dtype} (max |q| = {mq:.3g}, max |k| = {mk:.3g}, max |v| = {mv:.3g}): "
+                "scores or sums could overflow; scale them down or use float64"
+            )
+    return q, k, v, lengths
 
 
 def _largest_magnitude(a, name):
     """max |a| as a Python float (0.0 if empty); a NaN or an infinity is refused, naming its index."""
-    if a.size == 0:
-        return 0.0
-    largest = max(float(a.max()), -float(a.min()))              # two fast passes, no temporary array
+    largest = max(float(a.max(initial=0.0)), -float(a.min(initial=0.0)))   # two passes, no temporary array
     if not np.isfinite(largest):                                # max and min propagate nan and inf
         index = tuple(int(i) for i in np.argwhere(~np.isfinite(a))[0])
         raise ValueError(

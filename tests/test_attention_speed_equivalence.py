@@ -5,6 +5,7 @@ checked here against a third, independent computation written with Python loops.
 """
 
 import threading
+import time
 from unittest import mock
 
 import numpy as np
@@ -96,7 +97,8 @@ def test_the_definition_agrees_with_plain_loops(problem):
     np.testing.assert_allclose(causal_attention(q, k, v), attention_by_loops(q, k, v), rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("tq, extra", [(1, 0), (63, 0), (64, 0), (65, 0), (127, 1), (128, 0), (129, 63), (300, 7)])
+@pytest.mark.parametrize("tq, extra", [(1, 0), (63, 0), (64, 0), (65, 0), (127, 1), (128, 0), (129, 63), (300, 7),
+                                       (300, 211), (300, 212), (513, 0)])   # from 512 keys on: blocks of 128
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_real_block_size_and_threads_around_block_edges(tq, extra, dtype):
     rng = np.random.default_rng(tq + extra)
@@ -158,6 +160,9 @@ def test_work_counts_by_hand():
     # 16 blocks of 64 queries; block i computes 64 (i + 1) keys
     assert attention_work(1024, 1024) == (64 * 64 * sum(range(1, 17)), 1024 * 1025 // 2, 1024**2)
     assert attention_work(1024, 1024).fraction == 0.53125
+    # the fast form's blocks of 128 from LONG_KEYS = 512 keys on: 8 blocks, block i computes 128 (i + 1) keys
+    assert attention_work(1024, 1024, block=128) == (128 * 128 * sum(range(1, 9)), 1024 * 1025 // 2, 1024**2)
+    assert attention_work(1024, 1024, block=128).fraction == 0.5625
     assert attention_work(1024, 1024, skip_future=False) == (1024**2, 524800, 1024**2)
     assert attention_work(256, 256).fraction == 0.625
     # the 4 blocks after 44 cached keys need 108, 172, 236, 300 keys
@@ -173,7 +178,7 @@ def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, bl
     with mock.patch.object(blocked, "BLOCK", block):
         work = attention_work(tq, tk)
         everything = attention_work(tq, tk, skip_future=False)
-        tasks = blocked._tasks(n, tq, tk, skip_future, group=2)
+        tasks = blocked._tasks(n, tq, tk, block, skip_future, group=2)
     assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
     assert work.allowed <= work.computed <= everything.computed == work.total == tq * tk
     # block [s, s + b) computes the keys up to that of its last query
@@ -265,19 +270,26 @@ def test_the_row_max_ignores_a_huge_future_score(dtype):
     np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[dtype], atol=TOL[dtype])
 
 
-def test_a_failing_block_in_a_thread_is_raised_and_nothing_hangs(monkeypatch):
-    """An error inside a block running in the pool reaches the caller, after every thread has stopped."""
+@pytest.mark.parametrize("failing", ["calling thread", "pool thread"])
+def test_a_failing_block_is_raised_and_the_other_threads_stop(failing, monkeypatch):
+    """An error inside a block, on the calling thread or on a thread of the pool, reaches the caller after
+    every thread has stopped, and the other threads take no further block once it has happened."""
     monkeypatch.setattr(blocked, "_workers", lambda: 2)
-    done = []
+    caller, done, lock = threading.get_ident(), [], threading.Lock()
 
     def attend(rows, start, stop, scratch):
-        if start == 64:
-            raise MemoryError("no memory for this block")
-        done.append(start)
-    tasks = blocked._tasks(1, 300, 300, True, group=1)        # 5 blocks
+        on_caller = threading.get_ident() == caller
+        with lock:
+            if on_caller == (failing == "calling thread") and not any(d == "failed" for d in done):
+                done.append("failed")
+                raise MemoryError("no memory for this block")
+            done.append(start)
+        time.sleep(0.01)                                        # the failure comes while the other one works
+    tasks = blocked._tasks(1, 64 * 40, 64 * 40, 64, True, group=1)  # 40 blocks
     with pytest.raises(MemoryError, match="no memory for this block"):
         blocked._run(attend, tasks, 1, np.float32)
-    assert sorted(done) == [0, 128, 192, 256]                  # the other thread went on with the rest
+    after = done[done.index("failed") + 1:]
+    assert len(after) <= 1 and len(done) < 40                   # the other thread went on with its current block only
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
@@ -289,14 +301,14 @@ def test_the_threads_compute_every_row_and_block_once_with_blas_on_one_thread(n,
     done, blas_threads, lock = [], set(), threading.Lock()
 
     def attend(rows, start, stop, scratch):
-        assert scratch.shape == (10,) and scratch.dtype == np.float64
+        assert scratch.ndim == 1 and scratch.size >= 10 and scratch.dtype == np.float64   # this thread's own
         with lock:
             done.extend((row, start, stop) for row in range(n)[rows])
             if start == 0:                                      # asking costs time: once per row group
                 blas_threads.update(lib["num_threads"] for lib in threadpoolctl.threadpool_info()
                                     if lib["user_api"] == "blas")
     before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
-    blocked._run(attend, blocked._tasks(n, 700, 700, True, group=3), 10, np.float64)
+    blocked._run(attend, blocked._tasks(n, 700, 700, 64, True, group=3), 10, np.float64)
     blocks = [(start, min(start + 64, 700)) for start in range(0, 700, 64)]
     assert sorted(done) == sorted((row, *block) for row in range(n) for block in blocks)
     if workers > 1:
@@ -334,3 +346,34 @@ def test_the_mask_entry_by_entry(tq, tk):
     for i in range(tq):
         for j in range(tk):
             assert future[i, j] == (j > tk - tq + i), (i, j)
+
+
+@pytest.mark.parametrize("path", ["calling thread", "threads"])
+def test_tiny_queries_against_huge_keys_are_shifted(path, monkeypatch):
+    """Entries of 1e-25 square to 0 in float32, so a query's length computed from its squares alone
+    would be 0 and its scores of +-2e5 would look safe; the lengths are rounded up, and the row is shifted."""
+    if path == "threads":
+        monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+    rng = np.random.default_rng(8)
+    q = np.full((2, 70, 4), 1e-25, dtype=np.float32)
+    k = (rng.choice([-1.0, 1.0], size=(2, 70, 4)) * 1e30).astype(np.float32)     # scores 0.5 * q.k: 0 or +-1e5, 2e5
+    v = rng.standard_normal((2, 70, 3)).astype(np.float32)
+    out = fast_causal_attention(q, k, v)
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out, causal_attention(q, k, v), rtol=TOL[np.float32], atol=TOL[np.float32])
+
+
+def test_each_thread_keeps_its_scratch_for_the_next_call_unless_it_is_huge(monkeypatch):
+    """A call's score buffer is reused by the next call on the same thread (a fresh one may cost page
+    faults every call); one larger than _KEEP_BYTES is not kept, nor shared with another thread."""
+    monkeypatch.setattr(blocked, "_SCRATCH", threading.local())
+    first = blocked._scratch(1000, np.float32)
+    assert blocked._scratch(800, np.float32) is first                      # smaller: the same buffer
+    assert blocked._scratch(800, np.float64) is not first                  # another dtype: a new one, kept
+    huge = blocked._scratch(blocked._KEEP_BYTES // 8 + 1, np.float64)
+    assert huge.nbytes > blocked._KEEP_BYTES and blocked._scratch(10, np.float64) is not huge
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(blocked._scratch(10, np.float64)))
+    thread.start()
+    thread.join()
+    assert seen[0] is not blocked._scratch(10, np.float64)                 # every thread has its own

@@ -388,3 +388,19 @@ def test_append_to_a_full_cache_is_refused():
         cache.append(np.ones((1, 2)), np.ones((1, 2)))
     assert len(cache) == 2
     np.testing.assert_array_equal(cache.keys, [[[0, 0], [1, 1]]])
+
+
+@pytest.mark.parametrize("factor, refused", [(0.9, False), (1.1, True)])
+def test_the_overflow_rule_looks_at_the_largest_entries_not_at_row_lengths(factor, refused):
+    """The limit is on max|q| max|k| sqrt(d) (and Tk max|v|).  Rows of 4 equal entries are twice as long as
+    their largest entry, so row lengths alone would refuse inputs at 0.9 of the limit: they are only a
+    first, cheap look, and the largest entries decide."""
+    limit = float(np.finfo(np.float32).max) / 4
+    a = np.sqrt(factor * limit / 2)                            # a * a * sqrt(4) = factor * limit
+    big, v = np.full((2, 4), a, dtype=np.float32), np.zeros((2, 4), np.float32)
+    for attend in (causal_attention, blocked_causal_attention, fast_causal_attention):
+        if refused:
+            with pytest.raises(ValueError, match=r"too large for float32"):
+                attend(big, big, v)
+        else:
+            np.testing.assert_array_equal(attend(big, big, v), v)

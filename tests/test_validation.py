@@ -138,6 +138,7 @@ def test_a_switch_takes_only_true_or_false_everywhere(name, bad):
 WITH_SIZE = {
     "attention.causal_future(tk)": lambda n: attention.causal_future(1, n),
     "blocked.attention_work(tk)": lambda n: blocked.attention_work(1, n),
+    "blocked.attention_work(block)": lambda n: blocked.attention_work(1, 1, block=n),
     "positions.check_positions(context_size)": lambda n: positions.check_positions(0, 1, n),
     "positions.embed_backward(vocab_size)": lambda n: positions.embed_backward(np.zeros((1, 4)), [0], n, 5),
     "checks.random_model(width)": lambda n: checks.random_model(0, vocab_size=6, context_size=5, width=n, n_heads=1),
