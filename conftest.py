@@ -8,28 +8,12 @@ import tempfile
 import uuid
 
 import nbval.kernel
-from jupyter_client.manager import KernelManager
-from traitlets import CaselessStrEnum, default
 
-_SOCKETS = tempfile.mkdtemp(prefix="nbval-sockets-")
-atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
+from tools.kernels import UnixSocketKernelManager
 
 
-class _UnixSocketKernelManager(KernelManager):
-    """nbval's kernels talk to pytest over Unix sockets, not TCP ports.
-
-    Over TCP, jupyter_client picks five ports that are free at that moment and lets them go for
-    the kernel to bind; with many kernels and their clients starting at once (two xdist workers,
-    and the nested run beside them) one of those ports can be taken in between, and the kernel
-    dies "before replying to kernel_info".  Unix sockets are files, here under a name of the
-    kernel's own in a folder of this run's own (an absolute path: the kernel runs in the
-    notebook's folder), so no two kernels can want the same one."""
-
-    transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
-
-    @default("ip")
-    def _unique_socket_prefix(self):
-        return os.path.join(_SOCKETS, uuid.uuid4().hex[:16])
+class _UnixSocketKernelManager(UnixSocketKernelManager):
+    """nbval's kernels: over Unix sockets (tools/kernels.py), each in its folder's numerical configuration."""
 
 
 nbval.kernel.KernelManager = _UnixSocketKernelManager
@@ -61,7 +45,7 @@ def _start_kernel_in_its_configuration(self, **kw):
     if config is not None:
         kw["env"] = numeric_configs.environment(config, kw.get("env"))
     self.numeric_config = config
-    return KernelManager.start_kernel(self, **kw)
+    return UnixSocketKernelManager.start_kernel(self, **kw)
 
 
 _UnixSocketKernelManager.start_kernel = _start_kernel_in_its_configuration

@@ -16,12 +16,14 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools.kernels import UnixSocketKernelManager  # noqa: E402
 
 
 def run(path):
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    NotebookClient(nb, timeout=120, kernel_name="python3",
+    NotebookClient(nb, timeout=120, kernel_name="python3", kernel_manager_class=UnixSocketKernelManager,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     return time.perf_counter() - start
 

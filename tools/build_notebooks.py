@@ -32,6 +32,7 @@ from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from tools.kernels import UnixSocketKernelManager  # noqa: E402
 from tools.nbsource import LANGUAGES, exercise_cells, load, solution_cells  # noqa: E402
 from tools.prose import ProseError  # noqa: E402
 
@@ -96,6 +97,7 @@ def execute(nb, cwd, timeout=120):
     client = NotebookClient(
         nb, timeout=timeout, kernel_name="python3", record_timing=False,
         store_widget_state=False, resources={"metadata": {"path": str(cwd)}},
+        kernel_manager_class=UnixSocketKernelManager,               # as nbval's kernels (tools/kernels.py)
     )
     client.execute()          # execution counts stay: nbval treats a cell without one as never run
     for cell in nb.cells:
