@@ -120,7 +120,7 @@ _KEEP_BYTES = 1 << 23            # a fresh one each call may cost page faults, d
 def fast_causal_attention(q, k, v, *, skip_future=True):
     """§5.9. :func:`blocked_causal_attention` on every core (see the notes above): the same arguments and numbers.
     With ``skip_future=False`` every block computes and masks every key, to measure what skipping saves."""
-    q, k, v, lengths = validate.attention_inputs(q, k, v)
+    q, k, v, lengths = validate.attention_inputs(q, k, v, row_lengths=True)
     skip_future = validate.boolean(skip_future, "skip_future")
     (tq, tk), d, dv = validate.causal_lengths(q.shape[-2], k.shape[-2]), q.shape[-1], v.shape[-1]   # tq > tk: refused
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])

@@ -129,10 +129,10 @@ def token_ids(ids, vocab_size):
     return ids
 
 
-def attention_inputs(q, k, v):
-    """q, k, v of an attention in their common float dtype, and the lengths of their rows, (..., Tq),
-    (..., Tk), (..., Tk): sqrt(sum of squares + width * tiny), up to rounding never below the true
-    length, even where the squares of tiny entries underflow to 0.
+def attention_inputs(q, k, v, row_lengths=False):
+    """q, k, v of an attention in their common float dtype, and with ``row_lengths`` the lengths of their
+    rows (else None), (..., Tq), (..., Tk), (..., Tk): sqrt(sum of squares + width * tiny), up to rounding
+    never below the true length, even where the squares of tiny entries underflow to 0.
 
     Refused with a ValueError: fewer than 2 axes, mismatched widths or lengths,
     no key, leading axes that do not broadcast, a NaN or an infinity anywhere
@@ -157,13 +157,13 @@ def attention_inputs(q, k, v):
         raise ValueError(
             f"the leading (batch, head) axes of q {q.shape}, k {k.shape} and v {v.shape} do not broadcast"
         ) from None
-    lengths = tuple(np.sqrt(np.einsum("...i,...i->...", a, a) + a.shape[-1] * np.finfo(a.dtype).tiny) for a in (q, k, v))
-    # No score |q·k| / sqrt(d) <= max|q| max|k| sqrt(d), and no unnormalised sum of values <= Tk max|v|,
-    # may overflow; beyond that the inputs are refused rather than answered with inf or nan.  A row is at
-    # least as long as its largest entry: the largest entries are looked for only if the lengths fail.
+    lengths = tuple(np.sqrt(np.einsum("...i,...i->...", a, a) + a.shape[-1] * np.finfo(a.dtype).tiny)
+                    for a in (q, k, v)) if row_lengths else None
+    # No score |q·k| / sqrt(d) <= max|q| max|k| sqrt(d), nor unnormalised sum of values <= Tk max|v|, may overflow
+    # (else: refused).  A row is at least as long as its largest entry: with lengths, those are sought only if they fail.
     limit = float(np.finfo(q.dtype).max) / 4
     fails = lambda mq, mk, mv: not (mq * mk * np.sqrt(q.shape[-1]) <= limit and mv * k.shape[-2] <= limit)  # nan too
-    if fails(*(float(rows.max(initial=0.0)) for rows in lengths)):
+    if lengths is None or fails(*(float(rows.max(initial=0.0)) for rows in lengths)):
         mq, mk, mv = (_largest_magnitude(a, name) for name, a in (("q", q), ("k", k), ("v", v)))
         if fails(mq, mk, mv):
             raise ValueError(

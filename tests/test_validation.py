@@ -156,3 +156,19 @@ WITH_SIZE = {
 def test_a_bad_size_gets_the_same_error_everywhere(name, size, error):
     with pytest.raises(error):
         WITH_SIZE[name](size)
+
+
+def test_row_lengths_only_when_asked_and_never_below_the_true_length():
+    """Only lib.blocked's fast form asks for the rows' lengths (they cost every other caller a pass per
+    array); they are the rows' Euclidean lengths, and even where squares underflow they are not below them."""
+    from lib import validate
+
+    q, k, v = RNG.standard_normal((2, 5, 4)), RNG.standard_normal((7, 4)), RNG.standard_normal((2, 7, 3))
+    assert validate.attention_inputs(q, k, v)[3] is None
+    lengths = validate.attention_inputs(q, k, v, row_lengths=True)[3]
+    for a, rows in zip((q, k, v), lengths):
+        assert rows.shape == a.shape[:-1]
+        np.testing.assert_allclose(rows, np.linalg.norm(a, axis=-1), rtol=1e-12)
+    tiny = np.full((3, 4), 1e-25, dtype=np.float32)                       # 1e-50 is 0 in float32
+    q_rows = validate.attention_inputs(tiny, tiny, tiny, row_lengths=True)[3][0]
+    assert (q_rows >= np.linalg.norm(tiny.astype(np.float64), axis=-1)).all()
