@@ -2,33 +2,22 @@
 (over Unix sockets, each in its folder's numerical configuration, checked before the notebook runs)."""
 
 import atexit
+import json
 import os
+import pathlib
 import shutil
 import tempfile
 import uuid
+from queue import Empty
 
 import nbval.kernel
 
+from tools import numeric_configs
 from tools.kernels import UnixSocketKernelManager
 
-
-class _UnixSocketKernelManager(UnixSocketKernelManager):
-    """nbval's kernels: over Unix sockets (tools/kernels.py), each in its folder's numerical configuration."""
-
-
-nbval.kernel.KernelManager = _UnixSocketKernelManager
-
-
-# ---------------------------------------------------------------------------------------------
 # Numerical configurations (tools/numeric_configs.py): the notebooks of each language folder run
 # under a configuration of their own (another OpenBLAS kernel, NumPy's SIMD dispatch capped, one or
 # two BLAS threads), so one suite run checks every printed number under three of them.
-
-import json  # noqa: E402
-import pathlib  # noqa: E402
-from queue import Empty  # noqa: E402
-
-from tools import numeric_configs  # noqa: E402
 
 # One folder for the whole run, the xdist workers' kernels included (they inherit the variable).
 if "COURSE_NUMERIC_REPORTS" not in os.environ:
@@ -40,15 +29,18 @@ def _reports():
     return pathlib.Path(os.environ["COURSE_NUMERIC_REPORTS"])
 
 
-def _start_kernel_in_its_configuration(self, **kw):
-    config = numeric_configs.config_for(kw.get("cwd"))
-    if config is not None:
-        kw["env"] = numeric_configs.environment(config, kw.get("env"))
-    self.numeric_config = config
-    return UnixSocketKernelManager.start_kernel(self, **kw)
+class _NbvalKernelManager(UnixSocketKernelManager):
+    """nbval's kernels: over Unix sockets (tools/kernels.py), each in its folder's numerical configuration."""
+
+    def start_kernel(self, **kw):
+        config = numeric_configs.config_for(kw.get("cwd"))
+        if config is not None:
+            kw["env"] = numeric_configs.environment(config, kw.get("env"))
+        self.numeric_config = config
+        return super().start_kernel(**kw)
 
 
-_UnixSocketKernelManager.start_kernel = _start_kernel_in_its_configuration
+nbval.kernel.KernelManager = _NbvalKernelManager
 
 
 def _ask_the_kernel(kc, code, timeout=120):
