@@ -113,9 +113,9 @@ def attention_functions(shape, with_torch=True):
     q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
     fns = {"lib": lambda: fast_causal_attention(q, k, v), "naive": lambda: naive_attention(q, k, v),
            "lib, no skip": lambda: fast_causal_attention(q, k, v, skip_future=False)}
+    if not with_torch:
+        return fns
     try:
-        if not with_torch:
-            return fns
         import torch
     except ImportError:
         return fns
