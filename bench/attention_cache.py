@@ -16,6 +16,14 @@ MKL_ENABLE_INSTRUCTIONS=AVX2), as it would run on an AVX2 machine.  A third
 process times the AVX2 path again with torch on its AVX-512 kernels, a ratio
 that is if anything too high.  A table puts the ratios side by side.
 
+Each path also times lib and torch on one core each: every process confined
+to one core, its BLAS and torch to one thread, so that lib computes on the
+calling thread only.  The ratio there is what the arithmetic costs (products,
+exp and the passes in between); the speedup of each from one core to all of
+them is what its threads gain.  torch's OpenMP threads run C++ throughout,
+while lib's threads take turns at Python's interpreter lock between NumPy
+calls, each turn a wake-up of a sleeping thread.
+
 Everything is measured side by side in one run on this machine, in two ways.
 
 Each alone (the figure the target is about): every implementation runs in a
@@ -69,6 +77,7 @@ import sys
 import time
 
 import numpy as np
+import threadpoolctl
 
 from lib.blocked import BLOCK, LONG_KEYS, attention_work, fast_causal_attention
 from lib.model import AttentionModel
@@ -157,25 +166,41 @@ def in_bursts(fns, rounds, burst=0.25, warmup=0.05):
     return [statistics.median(t) for t in times]
 
 
-def _serve(connection, name, shape, warmup):
-    """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation."""
+def pin_to_one_core():
+    """Confine this process to one core (the first it may use) and its BLAS, and torch if imported, to one
+    thread: lib.blocked then computes on the calling thread only.  False where the OS cannot pin a process."""
+    if not hasattr(os, "sched_setaffinity"):
+        return False
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    threadpoolctl.threadpool_limits(1)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+    return True
+
+
+def _serve(connection, name, shape, warmup, one_core):
+    """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation
+    (with ``one_core``, confined to one core by :func:`pin_to_one_core`)."""
     fn = attention_functions(shape, with_torch=name == "torch")[name]
+    if one_core and not pin_to_one_core():
+        raise RuntimeError("this OS cannot confine a process to one core (no os.sched_setaffinity)")
     fn()
     connection.send("ready")
     while (seconds := connection.recv()) is not None:
         connection.send(timed_burst(fn, seconds, warmup))
 
 
-def each_alone(names, shape, rounds, burst=0.25, warmup=0.05):
+def each_alone(names, shape, rounds, burst=0.25, warmup=0.05, one_core=False):
     """Median seconds per call of each implementation, each in its own process, the processes taking
     turns: ``rounds`` bursts each of ``warmup`` seconds of untimed calls, then ``burst`` seconds of
-    timed ones.  Within a burst an implementation runs as in a program that uses only it."""
+    timed ones.  Within a burst an implementation runs as in a program that uses only it.
+    ``one_core``: every process confined to one core and one thread (:func:`pin_to_one_core`)."""
     context = multiprocessing.get_context("spawn")             # a fresh interpreter: no threads inherited
     workers = {}
     try:
         for name in names:
             ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, name, shape, warmup), daemon=True)
+            process = context.Process(target=_serve, args=(theirs, name, shape, warmup, one_core), daemon=True)
             process.start()
             workers[name] = (ours, process)
         for ours, _ in workers.values():
@@ -299,7 +324,36 @@ def attention_rows(repeats, torch, gap):
         T = shape[2]
         fraction = attention_work(T, T, block=BLOCK if T < LONG_KEYS else 2 * BLOCK).fraction   # lib.blocked's rule
         print(f"{str(shape):<20}{fraction:>10.1%}{ours * 1e3:>10.2f}{everything * 1e3:>9.2f}{ours / everything:>10.2f}")
+    if torch is not None:
+        core_by_core(alone, repeats)
     return alone
+
+
+def one_core_medians(repeats):
+    """{shape: {"lib, one core": s, "torch, one core": s}}: lib and torch each alone, each confined to one core;
+    {} where this OS cannot confine a process."""
+    if not hasattr(os, "sched_setaffinity"):
+        return {}
+    medians = {shape: each_alone(["lib", "torch"], shape, repeats, one_core=True) for shape in SHAPES}
+    return {shape: {f"{name}, one core": t for name, t in m.items()} for shape, m in medians.items()}
+
+
+def core_by_core(alone, repeats):
+    """Where lib/torch comes from: lib and torch each alone again, confined to one core, beside the figures
+    on all cores.  The one-core ratio is what the arithmetic costs (products, exp, the passes in between);
+    the speedups show what each gains from the further cores: torch's OpenMP threads share no lock, while
+    lib's threads take turns at Python's interpreter lock between NumPy calls."""
+    one_core = one_core_medians(repeats)
+    if not one_core:
+        print("\n(one-core figures need os.sched_setaffinity, which this OS lacks)")
+        return
+    print(f"\n{'one core each':<20}{'lib ms':>9}{'torch ms':>10}{'lib/torch':>11}{'lib speedup':>14}"
+          f"{'torch speedup':>15}   (speedup: one core -> {len(os.sched_getaffinity(0))} cores, from the first table)")
+    for shape in SHAPES:
+        alone[shape].update(one_core[shape])
+        lib, torch = alone[shape]["lib, one core"], alone[shape]["torch, one core"]
+        print(f"{str(shape):<20}{lib * 1e3:>9.2f}{torch * 1e3:>10.2f}{lib / torch:>11.2f}"
+              f"{lib / alone[shape]['lib']:>14.2f}{torch / alone[shape]['torch']:>15.2f}")
 
 
 # torch's own switches for the same cap: ATen's kernels and MKL's products on AVX2 code, as on an AVX2 machine
@@ -334,10 +388,14 @@ def both_paths(alone, repeats, torch):
     print(f"\n{'lib/torch, each alone':<20}" + "".join(f"{name:>30}" for name in paths)
           + f"   target: <= {TARGETS[SHAPES[0]]}, <= {TARGETS[SHAPES[1]]}")
     print(f"{'':<20}" + f"{'lib ms':>10}{'torch ms':>10}{'lib/torch':>10}" * len(paths))
-    for shape in SHAPES:
-        cells = "".join(f"{m[shape]['lib'] * 1e3:>10.2f}{m[shape].get('torch', math.nan) * 1e3:>10.2f}"
-                        f"{m[shape]['lib'] / m[shape].get('torch', math.nan):>10.2f}" for m in paths.values())
-        print(f"{str(shape):<20}{cells}")
+    one_core = all("lib, one core" in m[shape] for m in paths.values() for shape in SHAPES)
+    for suffix in ("", ", one core") if one_core else ("",):
+        if suffix:
+            print(f"{'on one core each':<20}")
+        for shape in SHAPES:
+            times = [(m[shape]["lib" + suffix], m[shape].get("torch" + suffix, math.nan)) for m in paths.values()]
+            print(f"{str(shape):<20}" + "".join(f"{ours * 1e3:>10.2f}{theirs * 1e3:>10.2f}{ours / theirs:>10.2f}"
+                                                for ours, theirs in times))
     if env is None:
         print("(NumPy dispatches no AVX-512 code on this machine: its own path is the AVX2 one)")
     elif len(paths) > 1:
@@ -383,7 +441,9 @@ def main():
     if args.gap < 0:
         parser.error(f"--gap must be 0 or more seconds, got {args.gap}")
     if args.lib_and_torch_alone:                                # the second process of both_paths
-        print(json.dumps({json.dumps(shape): each_alone(["lib", "torch"], shape, args.repeats) for shape in SHAPES}))
+        one_core = one_core_medians(args.repeats)
+        alone = {shape: each_alone(["lib", "torch"], shape, args.repeats) for shape in SHAPES}
+        print(json.dumps({json.dumps(shape): {**alone[shape], **one_core.get(shape, {})} for shape in SHAPES}))
         return
     environment()
     try:
