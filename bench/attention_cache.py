@@ -391,7 +391,7 @@ def both_paths(alone, repeats, torch):
     one_core = all("lib, one core" in m[shape] for m in paths.values() for shape in SHAPES)
     for suffix in ("", ", one core") if one_core else ("",):
         if suffix:
-            print(f"{'on one core each':<20}")
+            print("on one core each")
         for shape in SHAPES:
             times = [(m[shape]["lib" + suffix], m[shape].get("torch" + suffix, math.nan)) for m in paths.values()]
             print(f"{str(shape):<20}" + "".join(f"{ours * 1e3:>10.2f}{theirs * 1e3:>10.2f}{ours / theirs:>10.2f}"
