@@ -20,9 +20,10 @@ Each path also times lib and torch on one core each: every process confined
 to one core, its BLAS and torch to one thread, so that lib computes on the
 calling thread only.  The ratio there is what the arithmetic costs (products,
 exp and the passes in between); the speedup of each from one core to all of
-them is what its threads gain.  torch's OpenMP threads run C++ throughout,
-while lib's threads take turns at Python's interpreter lock between NumPy
-calls, each turn a wake-up of a sleeping thread.
+them is what its threads gain.  torch's OpenMP threads run C++ throughout;
+lib checks its inputs on the calling thread alone before the blocks start,
+and its threads take turns at Python's interpreter lock between NumPy calls
+(a thread that finds it taken sleeps until it is woken).
 
 Everything is measured side by side in one run on this machine, in two ways.
 
@@ -341,8 +342,7 @@ def one_core_medians(repeats):
 def core_by_core(alone, repeats):
     """Where lib/torch comes from: lib and torch each alone again, confined to one core, beside the figures
     on all cores.  The one-core ratio is what the arithmetic costs (products, exp, the passes in between);
-    the speedups show what each gains from the further cores: torch's OpenMP threads share no lock, while
-    lib's threads take turns at Python's interpreter lock between NumPy calls."""
+    the speedups show what each gains from the further cores (lib: see the module's notes)."""
     one_core = one_core_medians(repeats)
     if not one_core:
         print("\n(one-core figures need os.sched_setaffinity, which this OS lacks)")
