@@ -248,18 +248,23 @@ def matmul_rate(repeats):
     return 2 * 1024**3 / seconds / 1e9
 
 
-def exp_rates(repeats, torch):
-    """Nanoseconds per float32 exp on 2**18 scores in [-8, 0], NumPy and (if present) torch, each timed
-    on its own (interleaving the two wakes torch's idle threads at every call): one exp per computed
-    score is the part of attention that is not a matrix product, and torch's fused kernel has a
-    faster vectorised exp than NumPy's on many CPUs."""
+def exp_rates(torch):
+    """Nanoseconds per float32 exp on 2**18 scores in [-8, 0], NumPy and (if present) torch: one exp per
+    computed score is the part of attention that is not a matrix product, and torch's fused kernel has a
+    faster vectorised exp than NumPy's on many CPUs.  Each is timed in a burst of its own (median), after
+    a pause in which the threads of whatever ran before go idle: OpenBLAS's pool spins for about 0.1 s
+    after a product (timed right after matmul_rate, torch's exp once took 21 ns per element, not 0.1)."""
     x = np.random.default_rng(2).uniform(-8, 0, 1 << 18).astype(np.float32)
     out = np.empty_like(x)
-    rates = interleaved([lambda: np.exp(x, out=out)], repeats)
+    fns = [lambda: np.exp(x, out=out)]
     if torch is not None:
         tx, tout = torch.from_numpy(x), torch.from_numpy(np.empty_like(x))
-        rates += interleaved([lambda: torch.exp(tx, out=tout)], repeats)
-    return [seconds / x.size * 1e9 for seconds in rates]
+        fns.append(lambda: torch.exp(tx, out=tout))
+    rates = []
+    for fn in fns:
+        time.sleep(0.3)
+        rates.append(statistics.median(timed_burst(fn, 0.25, warmup=0.05)) / x.size * 1e9)
+    return rates
 
 
 def environment():
@@ -276,9 +281,9 @@ def environment():
 def attention_rows(repeats, torch, gap):
     rate = matmul_rate(repeats)
     print(f"float32 matmul (1024^3): {rate:.0f} GFLOP/s on this machine (the 100 % below)")
-    exps = exp_rates(repeats, torch)
+    exps = exp_rates(torch)
     print(f"float32 exp: NumPy {exps[0]:.2f} ns" + (f", torch {exps[1]:.2f} ns" if len(exps) > 1 else "")
-          + " per element, each timed alone (attention needs one per computed score)")
+          + " per element, each in a burst of its own (attention needs one per computed score)")
     print(f"lib: blocks of {BLOCK} queries ({2 * BLOCK} from {LONG_KEYS} keys on), each against the keys its last query "
           "may read (later ones skipped), taken from one queue by the calling thread and one more thread per further core\n")
     names = ["lib", "naive", "lib, no skip"] + (["torch"] if torch is not None else [])
