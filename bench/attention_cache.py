@@ -167,24 +167,26 @@ def in_bursts(fns, rounds, burst=0.25, warmup=0.05):
     return [statistics.median(t) for t in times]
 
 
+CAN_PIN = hasattr(os, "sched_setaffinity")   # whether this OS can confine a process to one core
+
+
 def pin_to_one_core():
     """Confine this process to one core (the first it may use) and its BLAS, and torch if imported, to one
-    thread: lib.blocked then computes on the calling thread only.  False where the OS cannot pin a process."""
-    if not hasattr(os, "sched_setaffinity"):
-        return False
+    thread: lib.blocked then computes on the calling thread only.  RuntimeError where the OS cannot (CAN_PIN)."""
+    if not CAN_PIN:
+        raise RuntimeError("this OS cannot confine a process to one core (no os.sched_setaffinity)")
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     threadpoolctl.threadpool_limits(1)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
-    return True
 
 
 def _serve(connection, name, shape, warmup, one_core):
     """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation
     (with ``one_core``, confined to one core by :func:`pin_to_one_core`)."""
     fn = attention_functions(shape, with_torch=name == "torch")[name]
-    if one_core and not pin_to_one_core():
-        raise RuntimeError("this OS cannot confine a process to one core (no os.sched_setaffinity)")
+    if one_core:
+        pin_to_one_core()
     fn()
     connection.send("ready")
     while (seconds := connection.recv()) is not None:
@@ -331,31 +333,31 @@ def attention_rows(repeats, torch, gap):
         fraction = attention_work(T, T, block=BLOCK if T < LONG_KEYS else 2 * BLOCK).fraction   # lib.blocked's rule
         print(f"{str(shape):<20}{fraction:>10.1%}{ours * 1e3:>10.2f}{everything * 1e3:>9.2f}{ours / everything:>10.2f}")
     if torch is not None:
-        core_by_core(alone, repeats)
+        for shape, medians in one_core_medians(repeats).items():
+            alone[shape].update(medians)
+        core_by_core(alone)
     return alone
 
 
 def one_core_medians(repeats):
     """{shape: {"lib, one core": s, "torch, one core": s}}: lib and torch each alone, each confined to one core;
     {} where this OS cannot confine a process."""
-    if not hasattr(os, "sched_setaffinity"):
+    if not CAN_PIN:
         return {}
     medians = {shape: each_alone(["lib", "torch"], shape, repeats, one_core=True) for shape in SHAPES}
     return {shape: {f"{name}, one core": t for name, t in m.items()} for shape, m in medians.items()}
 
 
-def core_by_core(alone, repeats):
-    """Where lib/torch comes from: lib and torch each alone again, confined to one core, beside the figures
-    on all cores.  The one-core ratio is what the arithmetic costs (products, exp, the passes in between);
-    the speedups show what each gains from the further cores (lib: see the module's notes)."""
-    one_core = one_core_medians(repeats)
-    if not one_core:
+def core_by_core(alone):
+    """Where lib/torch comes from: the one-core medians in ``alone`` (:func:`one_core_medians`) beside the
+    figures on all cores.  The one-core ratio is what the arithmetic costs (products, exp, the passes in
+    between); the speedups show what each gains from the further cores (lib: see the module's notes)."""
+    if not CAN_PIN:
         print("\n(one-core figures need os.sched_setaffinity, which this OS lacks)")
         return
     print(f"\n{'one core each':<20}{'lib ms':>9}{'torch ms':>10}{'lib/torch':>11}{'lib speedup':>14}"
           f"{'torch speedup':>15}   (speedup: one core -> {len(os.sched_getaffinity(0))} cores, from the first table)")
     for shape in SHAPES:
-        alone[shape].update(one_core[shape])
         lib, torch = alone[shape]["lib, one core"], alone[shape]["torch, one core"]
         print(f"{str(shape):<20}{lib * 1e3:>9.2f}{torch * 1e3:>10.2f}{lib / torch:>11.2f}"
               f"{lib / alone[shape]['lib']:>14.2f}{torch / alone[shape]['torch']:>15.2f}")
