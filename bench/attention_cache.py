@@ -25,6 +25,13 @@ lib checks its inputs on the calling thread alone before the blocks start,
 and its threads take turns at Python's interpreter lock between NumPy calls
 (a thread that finds it taken sleeps until it is woken).
 
+The last table splits lib's one-core time further: the products its blocks
+compute and one exp per score, each timed alone on one core, by NumPy and by
+torch's libraries on the same memory; the rest is lib's other passes, its
+checks and Python.  The floor is NumPy's products and exps shared perfectly
+among the cores: lib on all cores takes at least that.  Where the floor is
+above the target times torch, no threading of these blocks can meet it.
+
 Everything is measured side by side in one run on this machine, in two ways.
 
 Each alone (the figure the target is about): every implementation runs in a
@@ -142,6 +149,67 @@ def check_agreement(fns):
         assert np.allclose(fns[name](), expected, atol=2e-5), f"{name} disagrees"
 
 
+ARITHMETIC = ("products, NumPy", "exp, NumPy", "products, torch", "exp, torch")   # block_arithmetic's names
+
+
+def block_arithmetic(shape, with_torch=True):
+    """{name in ARITHMETIC: function of no arguments}: the arithmetic of lib's blocks at ``shape`` (float32,
+    seed 0) and nothing else.  "products": every product lib.blocked's blocks compute, in the blocks it makes
+    (BLOCK queries, 2 * BLOCK from LONG_KEYS keys on; each against the keys its last query may read), all
+    (batch, head) rows in one call per block: k times the scaled q block transposed into a (keys, queries)
+    table, then that table transposed times v, by NumPy (OpenBLAS) or by torch (its own BLAS) on the same
+    memory.  "exp": one exp per score of those tables, by NumPy or by torch.  Without ``with_torch`` (or
+    torch) only the NumPy two.  Whatever lib does besides, it does on top of these.  Each function returns
+    what it wrote: the products the (N, b, d) result of each block, exp the (N, keys, b) weights."""
+    B, H, T, d = shape
+    n, block = B * H, BLOCK if T < LONG_KEYS else 2 * BLOCK
+    rng = np.random.default_rng(0)
+    k, v = (rng.standard_normal((n, T, d), dtype=np.float32) for _ in range(2))                  # (N, T, d)
+    q_t = (rng.standard_normal((n, d, block), dtype=np.float32) / np.float32(math.sqrt(d)))      # (N, d, block)
+    blocks = [(start, min(start + block, T)) for start in range(0, T, block)]    # queries start..stop-1
+    tables = [np.empty((n, stop, stop - start), dtype=np.float32) for start, stop in blocks]     # (N, keys, b)
+    outs = [np.empty((n, stop - start, d), dtype=np.float32) for start, stop in blocks]          # (N, b, d)
+    scores = [rng.uniform(-8, 0, table.shape).astype(np.float32) for table in tables]  # as after the shift
+    weights = [np.empty_like(table) for table in tables]
+
+    arrays = (k, v, q_t, tables, outs, scores, weights)
+
+    def parts(library, arrays_of_library):
+        # the products and the exps by `library` (numpy or torch) on `arrays` (or torch's views of them);
+        # each returns the NumPy arrays it wrote
+        k, v, q_t, tables, outs_written, scores, weights_written = arrays_of_library
+
+        def products():
+            for (start, stop), table, out in zip(blocks, tables, outs_written):
+                library.matmul(k[:, :stop], q_t[:, :, :stop - start], out=table)
+                library.matmul(table.swapaxes(1, 2), v[:, :stop], out=out)
+            return outs
+
+        def exp():
+            for x, y in zip(scores, weights_written):
+                library.exp(x, out=y)
+            return weights
+        return products, exp
+
+    fns = dict(zip(ARITHMETIC[:2], parts(np, arrays)))
+    try:
+        if not with_torch:
+            return fns
+        import torch
+    except ImportError:
+        return fns
+    views = [torch.from_numpy(a) if isinstance(a, np.ndarray) else [torch.from_numpy(b) for b in a] for a in arrays]
+    return {**fns, **dict(zip(ARITHMETIC[2:], parts(torch, views)))}
+
+
+def benchmark_function(name, shape):
+    """The function of no arguments that the name times: an attention (:func:`attention_functions`) or a
+    part of lib's arithmetic (:func:`block_arithmetic`).  Only a process that times torch imports it."""
+    if name in ARITHMETIC:
+        return block_arithmetic(shape, with_torch="torch" in name)[name]
+    return attention_functions(shape, with_torch=name == "torch")[name]
+
+
 def timed_burst(fn, seconds, warmup):
     """Times of the calls of fn made in ``seconds`` (at least 3), after ``warmup`` seconds of untimed calls
     (they wake the threads fn uses, and let those of whatever ran before go idle)."""
@@ -184,7 +252,7 @@ def pin_to_one_core():
 def _serve(connection, name, shape, warmup, one_core):
     """In a process of its own: answer each request of ``seconds`` with timed_burst of one implementation
     (with ``one_core``, confined to one core by :func:`pin_to_one_core`)."""
-    fn = attention_functions(shape, with_torch=name == "torch")[name]
+    fn = benchmark_function(name, shape)
     if one_core:
         pin_to_one_core()
     fn()
@@ -340,12 +408,17 @@ def attention_rows(repeats, torch, gap):
 
 
 def one_core_medians(repeats):
-    """{shape: {"lib, one core": s, "torch, one core": s}}: lib and torch each alone, each confined to one core;
-    {} where this OS cannot confine a process."""
+    """{shape: {"lib, one core": s, "torch, one core": s, name: s for name in ARITHMETIC}}: lib, torch and
+    the parts of lib's arithmetic (:func:`block_arithmetic`, a third as many rounds) each alone, each confined
+    to one core; {} where this OS cannot confine a process."""
     if not CAN_PIN:
         return {}
-    medians = {shape: each_alone(["lib", "torch"], shape, repeats, one_core=True) for shape in SHAPES}
-    return {shape: {f"{name}, one core": t for name, t in m.items()} for shape, m in medians.items()}
+    medians = {}
+    for shape in SHAPES:
+        whole = each_alone(["lib", "torch"], shape, repeats, one_core=True)
+        parts = each_alone(list(ARITHMETIC), shape, max(3, repeats // 3), one_core=True)
+        medians[shape] = {**{f"{name}, one core": t for name, t in whole.items()}, **parts}
+    return medians
 
 
 def core_by_core(alone):
@@ -409,6 +482,32 @@ def both_paths(alone, repeats, torch):
         print("(AVX2 path: NumPy capped below AVX-512 and OpenBLAS on its Haswell kernels; torch too, with "
               + ", ".join(f"{k}={v}" for k, v in TORCH_ON_AVX2.items())
               + ", as on an AVX2 machine.  The last column lets torch keep its AVX-512 kernels.)")
+    if one_core and all(name in m[shape] for m in paths.values() for shape in SHAPES for name in ARITHMETIC):
+        arithmetic_table(paths)
+
+
+def arithmetic_table(paths):
+    """lib on one core split into its blocks' products and exps (:func:`block_arithmetic`) and the rest, the
+    same products and exps by torch's libraries, and the floor: lib's products and exps shared perfectly
+    among this machine's cores, against torch on all of them.  ``paths``: {path: {shape: medians}}."""
+    cores = len(os.sched_getaffinity(0))
+    print(f"\n{'lib on one core, ms':<28}{'products':>9}{'exp':>7}{'rest':>7}{'lib':>8}   {'products':>9}{'exp':>7}"
+          f"   {'floor':>7}{'torch':>7}{'floor/torch':>12}")
+    print(f"{'':<28}{'NumPy':>9}{'NumPy':>7}{'':>7}{'':>8}   {'torch':>9}{'torch':>7}   {'ms':>7}{'ms':>7}")
+    for path, medians in paths.items():
+        print(path)
+        for shape in SHAPES:
+            m = {name: t * 1e3 for name, t in medians[shape].items()}
+            floor = (m["products, NumPy"] + m["exp, NumPy"]) / cores
+            rest = m["lib, one core"] - m["products, NumPy"] - m["exp, NumPy"]
+            print(f"  {str(shape):<26}{m['products, NumPy']:>9.2f}{m['exp, NumPy']:>7.2f}{rest:>7.2f}"
+                  f"{m['lib, one core']:>8.2f}   {m['products, torch']:>9.2f}{m['exp, torch']:>7.2f}"
+                  f"   {floor:>7.2f}{m['torch']:>7.2f}{floor / m['torch']:>12.2f}")
+    print(f"(products and exp: every product lib's blocks compute and one exp per score, alone, one core each; rest:"
+          f" lib's other passes,\n checks and Python.  floor: NumPy's products and exps shared perfectly among {cores}"
+          " cores, against torch on all of them:\n lib on all cores takes at least that, with its rest and its waits"
+          " on top.  Where floor/torch is above the target,\n no threading of these blocks meets it; only faster"
+          " products or exp, or fewer of them, can.)")
 
 
 def cache_rows(repeats):

@@ -65,3 +65,35 @@ def test_pin_to_one_core_leaves_one_core_and_one_blas_thread(monkeypatch):
     cores, blas = ours.recv()
     process.join(60)
     assert cores == 1 and blas and set(blas) == {1}, (cores, blas)
+
+
+
+def test_block_arithmetic_makes_lib_s_products_and_exps_with_both_libraries(monkeypatch):
+    bench = load_bench(monkeypatch)
+    pytest.importorskip("torch")
+    for shape in ((1, 2, 80, 8), (2, 1, 600, 4)):              # blocks of BLOCK queries, then of 2 * BLOCK
+        B, H, T, d = shape
+        fns = bench.block_arithmetic(shape)
+        assert set(fns) == set(bench.ARITHMETIC)
+        block = bench.BLOCK if T < bench.LONG_KEYS else 2 * bench.BLOCK
+        for kind in ("products", "exp"):
+            written = fns[f"{kind}, NumPy"]()                 # NumPy's results, then NaN where torch must write
+            ours = [a.copy() for a in written]
+            for a in written:
+                a.fill(np.nan)
+            theirs = fns[f"{kind}, torch"]()
+            for a, b in zip(ours, theirs):
+                np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-4)
+            if kind == "exp":                                 # one per score lib's blocks compute, every row
+                assert sum(a.size for a in ours) == B * H * bench.attention_work(T, T, block=block).computed
+            else:                                             # a result for every query, block by block
+                assert [a.shape for a in ours] == [(B * H, min(start + block, T) - start, d)
+                                                   for start in range(0, T, block)]
+
+
+def test_block_arithmetic_without_torch_gives_numpy_s_two(monkeypatch):
+    bench = load_bench(monkeypatch)
+    fns = bench.block_arithmetic((1, 1, 64, 4), with_torch=False)
+    assert set(fns) == {"products, NumPy", "exp, NumPy"}
+    weights = bench.benchmark_function("exp, NumPy", (1, 1, 64, 4))()
+    assert all(np.all((a > 0) & (a <= 1)) for a in weights)  # exp of scores in [-8, 0]
