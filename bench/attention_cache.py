@@ -408,16 +408,16 @@ def attention_rows(repeats, torch, gap):
 
 
 def one_core_medians(repeats):
-    """{shape: {"lib, one core": s, "torch, one core": s, name: s for name in ARITHMETIC}}: lib, torch and
-    the parts of lib's arithmetic (:func:`block_arithmetic`, a third as many rounds) each alone, each confined
-    to one core; {} where this OS cannot confine a process."""
+    """{shape: {"lib, one core": s, "torch, one core": s, name: s for name in ARITHMETIC}}: lib, torch and the
+    parts of lib's arithmetic (:func:`block_arithmetic`) each alone, each confined to one core, all taking turns
+    in the same rounds (so that a drift of load hits lib and its parts alike); {} where this OS cannot confine a
+    process."""
     if not CAN_PIN:
         return {}
     medians = {}
     for shape in SHAPES:
-        whole = each_alone(["lib", "torch"], shape, repeats, one_core=True)
-        parts = each_alone(list(ARITHMETIC), shape, max(3, repeats // 3), one_core=True)
-        medians[shape] = {**{f"{name}, one core": t for name, t in whole.items()}, **parts}
+        m = each_alone(["lib", "torch", *ARITHMETIC], shape, repeats, one_core=True)
+        medians[shape] = {f"{name}, one core" if name in ("lib", "torch") else name: t for name, t in m.items()}
     return medians
 
 
