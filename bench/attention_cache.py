@@ -354,8 +354,9 @@ def attention_rows(repeats, torch, gap):
     exps = exp_rates(torch)
     print(f"float32 exp: NumPy {exps[0]:.2f} ns" + (f", torch {exps[1]:.2f} ns" if len(exps) > 1 else "")
           + " per element, each in a burst of its own (attention needs one per computed score)")
-    print(f"lib: blocks of {BLOCK} queries ({2 * BLOCK} from {LONG_KEYS} keys on), each against the keys its last query "
-          "may read (later ones skipped), taken from one queue by the calling thread and one more thread per further core\n")
+    print(f"lib: blocks of {BLOCK} queries ({2 * BLOCK} from {LONG_KEYS} keys on), each against the keys its last"
+          " query may read (later ones skipped), taken from one queue by the calling thread and one more thread per"
+          " further core\n")
     names = ["lib", "naive", "lib, no skip"] + (["torch"] if torch is not None else [])
     alone = {}
     print(f"{'each alone':<20}{'lib ms':>9}{'torch ms':>10}{'naive ms':>10}{'lib/torch':>11}{'naive/torch':>13}"
