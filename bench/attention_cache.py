@@ -149,6 +149,12 @@ def check_agreement(fns):
         assert np.allclose(fns[name](), expected, atol=2e-5), f"{name} disagrees"
 
 
+def lib_block(keys):
+    """Queries per block in lib.blocked.fast_causal_attention with ``keys`` keys (its rule: BLOCK, and
+    2 * BLOCK from LONG_KEYS keys on)."""
+    return BLOCK if keys < LONG_KEYS else 2 * BLOCK
+
+
 ARITHMETIC = ("products, NumPy", "exp, NumPy", "products, torch", "exp, torch")   # block_arithmetic's names
 
 
@@ -162,7 +168,7 @@ def block_arithmetic(shape, with_torch=True):
     torch) only the NumPy two.  Whatever lib does besides, it does on top of these.  Each function returns
     what it wrote: the products the (N, b, d) result of each block, exp the (N, keys, b) weights."""
     B, H, T, d = shape
-    n, block = B * H, BLOCK if T < LONG_KEYS else 2 * BLOCK
+    n, block = B * H, lib_block(T)
     rng = np.random.default_rng(0)
     k, v = (rng.standard_normal((n, T, d), dtype=np.float32) for _ in range(2))                  # (N, T, d)
     q_t = (rng.standard_normal((n, d, block), dtype=np.float32) / np.float32(math.sqrt(d)))      # (N, d, block)
@@ -192,9 +198,9 @@ def block_arithmetic(shape, with_torch=True):
         return products, exp
 
     fns = dict(zip(ARITHMETIC[:2], parts(np, arrays)))
+    if not with_torch:
+        return fns
     try:
-        if not with_torch:
-            return fns
         import torch
     except ImportError:
         return fns
@@ -399,7 +405,7 @@ def attention_rows(repeats, torch, gap):
           "   (lib with and without skipping the keys in the future of a whole block, each alone)")
     for shape, ours, _, _, everything in rows:
         T = shape[2]
-        fraction = attention_work(T, T, block=BLOCK if T < LONG_KEYS else 2 * BLOCK).fraction   # lib.blocked's rule
+        fraction = attention_work(T, T, block=lib_block(T)).fraction
         print(f"{str(shape):<20}{fraction:>10.1%}{ours * 1e3:>10.2f}{everything * 1e3:>9.2f}{ours / everything:>10.2f}")
     if torch is not None:
         for shape, medians in one_core_medians(repeats).items():
@@ -483,7 +489,7 @@ def both_paths(alone, repeats, torch):
         print("(AVX2 path: NumPy capped below AVX-512 and OpenBLAS on its Haswell kernels; torch too, with "
               + ", ".join(f"{k}={v}" for k, v in TORCH_ON_AVX2.items())
               + ", as on an AVX2 machine.  The last column lets torch keep its AVX-512 kernels.)")
-    if one_core and all(name in m[shape] for m in paths.values() for shape in SHAPES for name in ARITHMETIC):
+    if one_core:                                                # one_core_medians times the parts too
         arithmetic_table(paths)
 
 
