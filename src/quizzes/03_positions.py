@@ -31,8 +31,8 @@ def input_vector_is(formula):
     return candidate is not None and np.array_equal(candidate, got)
 
 
-def row_of_last_token_at_offset_2(row):
-    position_term = embed(IDS, E, P, offset=2)[-1] - E[IDS[-1]]
+def row_of_last_token_at_offset_1(row):
+    position_term = embed(IDS, E, P, offset=1)[-1] - E[IDS[-1]]
     rows = [r for r in range(len(P)) if np.allclose(position_term, P[r], rtol=0, atol=1e-15)]
     return rows == [row]
 
@@ -55,12 +55,12 @@ section("look up, then add",
                   (T("E[x + t]", claim="E[x + t]"),
                    T("A position is not a token: it is not in the vocabulary, and it has its own table P."))],
            witness=input_vector_is),
-    number(T("The tokens 春 雨 风 enter at offset o = 2, after two cached positions. Which row of P does the last one use?"),
-           answer=4,
-           why=T("The three tokens use rows 2 to 4; the last one stands at o + t = 2 + 2."),
-           wrong=[(2, T("That is the row of the first token (t = 0).")),
-                  (3, T("The last token has t = 2, so its row is o + t = 4."))],
-           witness=row_of_last_token_at_offset_2),
+    number(T("The tokens 春 雨 风 enter after a cached `<bos>`, at offset o = 1. Which row of P does the last one use?"),
+           answer=3,
+           why=T("The three tokens use rows 1 to 3; the last one stands at o + t = 1 + 2."),
+           wrong=[(1, T("That is the row of the first token (t = 0).")),
+                  (2, T("That forgets the offset: t = 2 is counted from the first new token."))],
+           witness=row_of_last_token_at_offset_1),
     choose(T("Why must the rows of E and P have the same width?"),
            right=T("They are added, so both are D wide", claim="added"),
            why=T("The input vector is the sum of the two rows."),

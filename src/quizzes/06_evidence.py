@@ -26,7 +26,8 @@ ROWS1 = MODEL.forward(np.array([BOS, 3]), use_positions=False)
 
 
 def output_row_1(claim):
-    candidates = {"[1, 1, a-b, b-a]": [1, 1, A - B, B - A], "[a, b, b, a]": [A, B, B, A], "[1, 1, 1, -1]": [1, 1, 1, -1]}
+    candidates = {"[1, 1, 2α-1, 1-2α]": [1, 1, 2 * A - 1, 1 - 2 * A], "[α, 1-α, 1-α, α]": [A, 1 - A, 1 - A, A],
+                  "[1, 1, 1, -1]": [1, 1, 1, -1]}
     return np.allclose(ROWS1[1], candidates[claim], rtol=0, atol=1e-12)
 
 
@@ -48,9 +49,9 @@ def example_1_exposes(claim):
 
 section("Hand computation",
     choose(T("In Example 1, what is output row 1 after W_O?"),
-           right=T("[1, 1, a − b, b − a]", claim="[1, 1, a-b, b-a]"),
-           why=T("The concatenation is [a, b, b, a], and W_O maps it to [c₀ + c₂, c₁ + c₃, c₀ − c₂, c₁ − c₃]."),
-           wrong=[(T("[a, b, b, a]", claim="[a, b, b, a]"),
+           right=T("[1, 1, 2α − 1, 1 − 2α]", claim="[1, 1, 2α-1, 1-2α]"),
+           why=T("The concatenation is [α, 1 − α, 1 − α, α], and W_O maps [z₀, z₁, z₂, z₃] to [z₀ + z₂, z₁ + z₃, z₀ − z₂, z₁ − z₃]."),
+           wrong=[(T("[α, 1 − α, 1 − α, α]", claim="[α, 1-α, 1-α, α]"),
                    T("That is the concatenation before W_O.")),
                   (T("[1, 1, 1, −1]", claim="[1, 1, 1, -1]"),
                    T("That is row 0."))],
@@ -64,7 +65,7 @@ section("Hand computation",
                    T("That is the job of the perturbation test with its control."))],
            unwitnessed="what a kind of evidence shows is a statement about reasoning, not a computation"),
     choose(T("How would Example 1 expose a wrong concatenation axis or a missing W_O?"),
-           right=T("The last two coordinates would not be a − b and b − a", claim="the last two coordinates"),
+           right=T("The last two coordinates would not be 2α − 1 and 1 − 2α", claim="the last two coordinates"),
            why=T("So the example also checks that the parts are joined correctly."),
            wrong=[(T("It would raise an error", claim="an error"),
                    T("The shapes may still fit.")),
