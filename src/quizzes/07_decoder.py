@@ -311,7 +311,7 @@ def layers_embed(model, token, position):
 def first_layer_cached_only(claim):
     masked = trained(True)
     error = float(np.abs(_first_layer_only(masked, LINE_IDS) - masked.forward(LINE_IDS)[-1]).max())
-    assert round(error, 4) == 2.0155
+    assert abs(error - 2.0) < 0.1                                     # "by about 2.0" (§7.5 prints 2.0155)
     facts = {"clearly off": error > 0.5, "rounding": error < 1e-12}
     return bool(facts[claim])
 
