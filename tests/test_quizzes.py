@@ -244,5 +244,7 @@ def test_the_page_shows_a_number_answer_in_its_language():
     html = {lang: quizzes.render("chapters/02_heads", costs, lang) for lang in LANGUAGES}
     assert "<strong>1,048,576</strong>" in html["en"] and "<strong>1\u202f048\u202f576</strong>" in html["ru"]
     assert 'data-answer="1048576"' in html["ru"]                   # what the script compares stays plain
+    # how quiz.js reads a typed comma: the decimal sign in Russian, thousands elsewhere (1,048,576)
+    assert "&quot;decimal&quot;:&quot;,&quot;" in html["ru"] and "&quot;decimal&quot;:&quot;.&quot;" in html["en"]
     first = next(s for s in quizzes.load_all()["chapters/01_allowed_set"] if s.number == "1.1")
     assert "1/3 ≈ 0,333" in quizzes.render("chapters/01_allowed_set", first, "ru")

@@ -657,6 +657,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
 
     ``pages`` ({"1": "01_allowed_set"}) turns §N.M into links (the page is in chapters/)."""
     ui = {k: v[lang] for k, v in UI.items()}
+    ui["decimal"] = "," if lang in DECIMAL_COMMA else "."      # how quiz.js reads a typed number
 
     def inline(text):
         return _inline(text, pages)
