@@ -20,8 +20,10 @@ import time
 import pytest
 
 from conftest import slowdown, unavailable
+from grading.batch import sandbox as sandbox_module
 from grading.batch.kernel import Kernel, KernelDied
-from grading.batch.sandbox import GRADING_DIR, HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
+from grading.batch.packages import GRADING_DIR
+from grading.batch.sandbox import HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
 from grading.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -90,7 +92,7 @@ json.dump({"made": made, "uid": os.getuid()}, open("/grader/io/out.json", "w"))
     try:
         kernel, result, data = run_in_kernel(root_sandbox, code, group=group)
         assert result.status == "ok" and 10 < data["made"] < 64, (result, data)
-        assert data["uid"] == kernel.info["uid"] != 0
+        assert data["uid"] == kernel.launch.uid != 0
         deadline = time.monotonic() + 5 * slowdown()
         while uid_processes(data["uid"]) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -320,24 +322,66 @@ json.dump(written, open("/grader/io/out.json", "w"))
 
 def test_without_bubblewrap_the_grader_names_the_package(monkeypatch):
     """No bwrap on the machine: an explicit sandbox is refused with the package to install, and
-    --isolation auto grades without isolation, saying so loudly."""
-    import grading.batch.sandbox as sandbox_module
+    --isolation auto names no mode at all (never none: the grader fails closed)."""
     real_which = sandbox_module.shutil.which
     monkeypatch.setattr(sandbox_module.shutil, "which", lambda name: None if name == "bwrap" else real_which(name))
     for requested in ("root", "userns") if IS_ROOT else ("userns",):
         with pytest.raises(SandboxError, match="bubblewrap"):
             choose_isolation(requested)
-    mode, warnings = choose_isolation("auto")
-    assert mode == "none" and len(warnings) == 1
-    assert warnings[0].startswith("WARNING: no isolation") and "apt install bubblewrap" in warnings[0]
+    for requested in ("auto", "container"):
+        modes, why = choose_isolation(requested)
+        assert modes == [] and "apt install bubblewrap" in why
     with pytest.raises(SandboxError, match="bubblewrap"):
         Sandbox("userns", cgroups=False)
+    with pytest.raises(SandboxError) as refused:
+        sandbox_module.open_sandbox("auto", Limits(), cgroups=False)
+    said = str(refused.value)
+    assert "nothing was graded" in said and "sudo apt install bubblewrap" in said
+    assert "--isolation none" in said and "trust" in said
+    sandbox = sandbox_module.open_sandbox("container", Limits(), cgroups=False)
+    try:                                  # a throwaway container (Gradescope): graded there, and said so
+        assert sandbox.mode == "none" and "container" in sandbox.describe()["unsandboxed"]
+    finally:
+        sandbox.close()
+
+
+def without_bwrap(tmp_path):
+    """An environment whose PATH finds every tool of this machine but bwrap."""
+    hidden = tmp_path / "bin"
+    hidden.mkdir()
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not os.path.isdir(folder):
+            continue
+        for name in os.listdir(folder):
+            if name != "bwrap" and not (hidden / name).exists():
+                (hidden / name).symlink_to(os.path.join(folder, name))
+    return {**os.environ, "PATH": str(hidden)}
+
+
+def test_without_a_sandbox_the_grader_stops_before_grading(tmp_path):
+    """The grader fails closed: with no sandbox (here: bwrap missing), `--isolation auto` grades
+    nothing, writes no report, exits 2 and says how to install bubblewrap and what --isolation
+    none is for; a learner's own check() does not need a sandbox at all."""
+    notebook = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
+    env = without_bwrap(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "grading", str(notebook), "--json", str(tmp_path / "r.json"),
+                           "--no-cgroups"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "nothing was graded" in proc.stderr and "sudo apt install bubblewrap" in proc.stderr
+    assert "--isolation none" in proc.stderr and "notebooks you trust" in proc.stderr
+    assert not (tmp_path / "r.json").exists() and "[1/1]" not in proc.stderr
+    learner = subprocess.run([sys.executable, "-c", "import numpy as np\nfrom grading import check\n"
+                              "check('mask-1', lambda tq, tk: np.arange(tk)[None] <= np.arange(tk - tq, tk)[:, None])"],
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert learner.returncode == 0 and "mask-1" in learner.stdout, learner.stderr
 
 
 def strongest_isolation():
     """What --isolation auto must pick here: root when the grader is root, else userns when it works."""
-    mode, _ = choose_isolation("auto")
-    return mode
+    modes, why = choose_isolation("auto")
+    if not modes:
+        unavailable(f"no sandbox on this machine: {why}")
+    return modes[0]
 
 
 @pytest.mark.parametrize("mode", ["userns", "none", "auto"])
@@ -418,9 +462,8 @@ def test_a_warm_interpreter_that_ends_is_started_again(root_sandbox):
 def test_a_warm_start_enters_only_the_process_the_grader_found(root_sandbox, monkeypatch):
     """The forking child checks the waiting process by its start time: a PID that has ended and been
     given to another process (here: a start time that does not match) is not entered."""
-    from grading.batch import kernel as kernel_module
-    found = kernel_module.waiting_process
-    monkeypatch.setattr(kernel_module, "waiting_process",
+    found = sandbox_module.waiting_process
+    monkeypatch.setattr(sandbox_module, "waiting_process",
                         lambda proc, deadline: {**found(proc, deadline), "holder_started": 1})
     kernel = Kernel(root_sandbox)
     try:
@@ -437,7 +480,6 @@ def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
     self-check): the batch goes on with fresh kernels, and the report says why."""
     if not IS_ROOT:
         unavailable("root mode needs root")
-    from grading.batch import sandbox as sandbox_module
 
     def refuse(*args, **kwargs):
         raise SandboxError("setns is not permitted here")
