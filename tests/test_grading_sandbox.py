@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import pathlib
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,6 +30,13 @@ from grading.exercises import EXERCISES
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IS_ROOT = os.geteuid() == 0
 pytestmark = pytest.mark.heavy
+sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
+import make_cases  # noqa: E402
+import syscalls  # noqa: E402
+
+# Every way a kernel runs in a sandbox: root mode forks it from the warm Python or starts a fresh one;
+# userns mode always starts a fresh one (it has no warm start)
+SANDBOXED = {"root, warm": ("root", True), "root, fresh": ("root", False), "userns, fresh": ("userns", False)}
 
 
 @pytest.fixture(scope="module", params=["warm", "fresh"])
@@ -496,3 +504,132 @@ def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
         assert result.status == "ok", result
     finally:
         sandbox.close()
+
+
+def open_mode(name, limits=None):
+    """A self-checked sandbox of SANDBOXED[name] (the test is unavailable where this machine has none)."""
+    mode, warm = SANDBOXED[name]
+    if mode == "root" and not IS_ROOT:
+        unavailable("root mode needs root")
+    try:
+        choose_isolation(mode)
+        sandbox = Sandbox(mode, limits or Limits(), jobs=1, warm=warm)
+    except SandboxError as exc:
+        unavailable(f"no {mode} sandbox on this machine: {exc}")
+    try:
+        sandbox.self_check()
+    except SandboxError as exc:
+        sandbox.close()
+        unavailable(f"no {mode} sandbox on this machine: {exc}")
+    assert (sandbox.warm is not None) == warm, sandbox.warm_note
+    return sandbox
+
+
+@pytest.fixture(scope="module", params=sorted(SANDBOXED))
+def every_sandbox(request):
+    sandbox = open_mode(request.param)
+    yield request.param, sandbox
+    sandbox.close()
+
+
+PROBE_RUN = syscalls.probe_source() + syscalls.NORMAL_WORK + """
+import json
+status = open("/proc/self/status").read()
+json.dump({"probes": probe_refused(), "work": normal_work(),
+           "seccomp": "\\nSeccomp:\\t2\\n" in status, "no_new_privs": "\\nNoNewPrivs:\\t1\\n" in status},
+          open("/grader/io/out.json", "w"))
+"""
+
+
+def test_every_refused_call_is_refused_and_normal_work_still_runs(every_sandbox):
+    """From a real kernel in each sandbox (root warm, root fresh, userns): every call of
+    tests/grading_cases/syscalls.py fails as the seccomp filter says (EPERM; ENOSYS for clone3, so
+    that the C library falls back to clone; EAFNOSUPPORT for rare socket families; a call through
+    another ABI: EPERM), while NumPy, threads, a subprocess of Python, fork, a multiprocessing pool
+    and Unix sockets still work."""
+    name, sandbox = every_sandbox
+    _, result, seen = run_in_kernel(sandbox, PROBE_RUN, timeout=120)
+    assert result.status == "ok", (name, result)
+    assert seen["seccomp"] and seen["no_new_privs"], (name, seen)
+    assert syscalls.disagreements(seen["probes"], syscalls.expected()) == {}, name
+    assert set(seen["probes"]) == set(syscalls.expected()), name
+    assert all(seen["work"].values()) and len(seen["work"]) == 7, (name, seen["work"])
+    assert "user_namespaces" in sandbox.describe() and sandbox.describe()["seccomp"].startswith("seccomp:")
+
+
+def test_the_probes_would_succeed_or_fail_otherwise_without_the_filter(tmp_path):
+    """The same probes in an unprivileged process outside any sandbox: most calls then succeed or fail
+    for another reason (their arguments are chosen so), so the sandbox's answers are the filter's.
+    A user namespace, in particular, is made there, also through the i386 entry point."""
+    if not IS_ROOT:
+        unavailable("this check runs the probes as an unprivileged uid, which needs root")
+    code = syscalls.probe_source() + "\nimport json\nprint(json.dumps(probe_refused()))"
+    proc = subprocess.run([shutil.which("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+                           "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    unfiltered = json.loads(proc.stdout)
+    differ = syscalls.disagreements(unfiltered, syscalls.expected())
+    assert len(differ) >= 0.6 * len(unfiltered), differ
+    if "unshare(CLONE_NEWUSER)" in differ:          # this machine lets unprivileged users make them
+        assert unfiltered["unshare(CLONE_NEWUSER)"] == "ok" == unfiltered["clone(CLONE_NEWUSER)"]
+
+
+def allow_everything(arch=None):
+    """A seccomp program that refuses nothing (to see the other wall alone)."""
+    import struct
+    from grading.batch import seccomp_filter
+    return struct.pack("<HBBI", seccomp_filter.RET, 0, 0, seccomp_filter.RET_ALLOW)
+
+
+@pytest.mark.parametrize("name", sorted(SANDBOXED))
+def test_user_namespaces_are_blocked_without_the_filter_too(name, monkeypatch):
+    """Two walls: with a filter that refuses nothing, a kernel still cannot make a user namespace
+    (root mode: user.max_user_namespaces is 0 in the run's user namespace; userns mode: bwrap's
+    --disable-userns)."""
+    from grading.batch import seccomp_filter
+    monkeypatch.setattr(seccomp_filter, "program", allow_everything)
+    sandbox = open_mode(name)
+    try:
+        code = syscalls.probe_source() + "\nimport json\njson.dump(probe_refused(), open('/grader/io/out.json', 'w'))"
+        _, result, seen = run_in_kernel(sandbox, code, timeout=120)
+    finally:
+        sandbox.close()
+    assert result.status == "ok", result
+    for probe in ("unshare(CLONE_NEWUSER)", "unshare(CLONE_NEWUSER|CLONE_NEWNS)", "clone(CLONE_NEWUSER)",
+                  "i386 ABI: unshare(CLONE_NEWUSER)"):
+        if probe in seen:
+            assert seen[probe] in ("ENOSPC", "EUSERS", "EPERM", "killed by SIGSEGV"), (name, probe, seen[probe])
+    assert seen["clone3"] == "EFAULT"                      # the filter really refused nothing
+
+
+def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_path):
+    """`make wheel`, then `pip install <wheel>[grader]` into a fresh virtual environment outside the
+    repository: that grader picks the root sandbox with warm kernels, grades a solved notebook, and a
+    kernel finds neither the grader, its registry, specs and references, nor the course's other
+    packages in the environment it installed into."""
+    if not IS_ROOT:
+        unavailable("the root sandbox needs root")
+    from tools.make_autograder import build_wheel
+    wheel = build_wheel(tmp_path / "dist")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    pip = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[grader]"],
+                         capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    batch = tmp_path / "class"
+    expectations = make_cases.build(batch, only={"solved", "installed_grader", "isolation_probe"})
+    proc = subprocess.run([python, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"), "--seed", "3"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600 * slowdown())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads((tmp_path / "r.json").read_text())
+    isolation = report["grader"]["isolation"]
+    assert isolation["mode"] == "root" and isolation["kernels"].startswith("forked"), isolation
+    assert "sandbox does not work" not in proc.stderr
+    for row in report["rows"]:
+        case = pathlib.Path(row["submission"]).name
+        expected = expectations[case][0].get(row["exercise"], "missing")
+        assert row["status"] == expected, row
+    installed = subprocess.run([python, "-c", "import grading, lib; print(grading.__file__)"],
+                               cwd=tmp_path, capture_output=True, text=True).stdout
+    assert str(venv) in installed                       # the grader that graded is the installed one

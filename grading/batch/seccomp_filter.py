@@ -60,7 +60,7 @@ NEW_NAMESPACES = (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | 
 
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
 AF_UNSPEC, AF_UNIX, AF_INET, AF_INET6, AF_NETLINK = 0, 1, 2, 10, 16
-PER_LINUX, PERSONALITY_QUERY = 0, 0xFFFFFFFF
+PER_LINUX = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,8 +103,7 @@ RULES = (
     Rule("modify_ldt", EPERM, "16-bit code, a history of information leaks"),
     *(Rule(name, EPERM, NUMA) for name in (
         "move_pages", "mbind", "get_mempolicy", "set_mempolicy", "set_mempolicy_home_node", "migrate_pages")),
-    Rule("personality", EPERM, "another personality (another system's quirks)",
-         ("none of", 0, (PER_LINUX, PERSONALITY_QUERY))),
+    Rule("personality", EPERM, "another personality (another system's quirks)", ("none of", 0, (PER_LINUX,))),
     Rule("ioctl", EPERM, "typing into a terminal", ("one of", 1, (TIOCSTI, TIOCLINUX))),
     Rule("socket", EAFNOSUPPORT, "socket families other than Unix, IPv4, IPv6 and netlink (packet, "
          "Bluetooth, the kernel's crypto API...): rarely used code with a record of kernel bugs",
