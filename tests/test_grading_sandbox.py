@@ -633,3 +633,26 @@ def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_pa
     installed = subprocess.run([python, "-c", "import grading, lib; print(grading.__file__)"],
                                cwd=tmp_path, capture_output=True, text=True).stdout
     assert str(venv) in installed                       # the grader that graded is the installed one
+
+
+def test_root_mode_needs_its_user_namespace_unless_the_machine_allows_none(monkeypatch):
+    """Root mode builds its sandboxes in a user namespace where no other can be made. If that namespace
+    cannot be made, root mode is refused, unless the machine allows no user namespace at all; and even
+    then bwrap checks at every start that none can be made (here one can: the sandbox refuses to start)."""
+    if not IS_ROOT:
+        unavailable("root mode needs root")
+
+    def cannot(*args, **kwargs):
+        raise SandboxError("a user namespace for the sandboxes could not be made: EPERM")
+    monkeypatch.setattr(sandbox_module, "limited_user_namespace", cannot)
+    monkeypatch.setattr(sandbox_module, "host_refuses_user_namespaces", lambda: "")
+    with pytest.raises(SandboxError, match="could not be made"):
+        Sandbox("root", cgroups=False)
+    monkeypatch.setattr(sandbox_module, "host_refuses_user_namespaces", lambda: "this machine allows none (a test)")
+    sandbox = Sandbox("root", cgroups=False, warm=False)
+    try:
+        assert "a test" in sandbox.describe()["user_namespaces"]
+        with pytest.raises(SandboxError, match="not disabled"):
+            sandbox.self_check()
+    finally:
+        sandbox.close()

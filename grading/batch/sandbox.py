@@ -104,6 +104,7 @@ NO_SANDBOX = (
     "notebooks you trust (your own, a colleague's), since their code could read your files and the solutions "
     "and reach the network.")
 CLONE_NEWUSER = 0x10000000
+RUN_USERNS = "user.max_user_namespaces is 0 in the grading run's user namespace"
 
 
 @dataclasses.dataclass
@@ -205,25 +206,31 @@ def open_sandbox(isolation, limits, keep_temp=False, log=print, uid_base=None, c
     folder is left behind."""
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
     modes, why = choose_isolation(isolation)
+    failed = [why] if why else []
     for mode in modes:
-        sandbox = Sandbox(mode, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs, warm=warm_start)
+        sandbox = None
         try:
+            sandbox = Sandbox(mode, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs,
+                              warm=warm_start)
             sandbox.self_check()
         except SandboxError as exc:
-            sandbox.close()
+            if sandbox is not None:
+                sandbox.close()
             if isolation in ("root", "userns"):
                 raise
-            why = str(exc)
+            failed.append(f"{mode}: {exc}")
             log(f"grader: {exc}; trying a weaker sandbox" if mode != modes[-1] else f"grader: {exc}")
             continue
         except BaseException:
-            sandbox.close()
+            if sandbox is not None:
+                sandbox.close()
             raise
         if mode == "none":
             log(NONE_WARNING)
         return sandbox
+    why = "; ".join(failed) or "no sandbox was found"
     if isolation != "container":
-        raise SandboxError(NO_SANDBOX.format(why=why or "no sandbox was found"))
+        raise SandboxError(NO_SANDBOX.format(why=why))
     log(f"WARNING: --isolation container: no sandbox works here ({why}); grading without one, in this "
         "container, which must hold this one submission and nothing to protect.")
     return Sandbox("none", limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs, warm=False,
@@ -305,6 +312,19 @@ def limited_user_namespace(timeout=20):
         helper.stdout.close()
         helper.stderr.close()
     return fd
+
+
+def host_refuses_user_namespaces():
+    """Why no process of this machine can make a user namespace, or "" if one can."""
+    if not os.path.exists("/proc/self/ns/user"):
+        return "this kernel has no user namespaces"
+    try:
+        with open("/proc/sys/user/max_user_namespaces") as f:
+            if f.read().strip() == "0":
+                return "this machine allows none (user.max_user_namespaces = 0)"
+    except OSError:
+        pass
+    return ""
 
 
 class WarmStarter:
@@ -511,8 +531,17 @@ class Sandbox:
                 except seccomp_filter.UnsupportedMachine as exc:
                     raise SandboxError(str(exc)) from None
                 self.seccomp_path.chmod(0o644)
+            self.userns_note = ""
             if mode == "root":
-                self.userns_fd = limited_user_namespace()
+                try:
+                    self.userns_fd = limited_user_namespace()
+                except SandboxError as exc:
+                    # a machine that allows no user namespace at all (user.max_user_namespaces = 0, or a
+                    # kernel without them) refuses them to every kernel already: the sandboxes go without
+                    self.userns_note = host_refuses_user_namespaces()
+                    if not self.userns_note:
+                        raise exc
+
             self.cgroup_note = "not requested" if not cgroups else ""
             if cgroups and mode != "none":
                 found = Cgroups(self.limits.memory_mb, self.limits.max_procs, jobs)
@@ -560,8 +589,8 @@ class Sandbox:
                      "userns": "the grader's uid in a user namespace, no capabilities, no_new_privs",
                      "none": "the grader's own user"}[self.mode],
             "user_namespaces": {
-                "root": "none can be made: user.max_user_namespaces is 0 in the run's user namespace "
-                        "(checked by bwrap at every start), and the seccomp filter refuses them",
+                "root": f"none can be made: {self.userns_note or RUN_USERNS} (checked by bwrap at every start), "
+                        "and the seccomp filter refuses them",
                 "userns": "none can be made: bwrap --disable-userns, and the seccomp filter refuses them",
                 "none": "whatever the machine allows"}[self.mode],
             "seccomp": seccomp_filter.describe() if sandboxed else "none",
@@ -665,7 +694,9 @@ class Sandbox:
             options += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
         else:
             # root: the run's user namespace, where no other can be made (limited_user_namespace)
-            options += ["--userns", OpenFile(f"/proc/self/fd/{self.userns_fd}"), "--assert-userns-disabled"]
+            if self.userns_fd is not None:
+                options += ["--userns", OpenFile(f"/proc/self/fd/{self.userns_fd}")]
+            options += ["--assert-userns-disabled"]
             if warm:    # the waiting process of a warm start: no capability (the kernel drops its own)
                 options += ["--cap-drop", "ALL"]
             else:       # bwrap keeps only what setpriv needs to become the kernel's uid, then drops it
