@@ -25,7 +25,9 @@ explains it for maintainers):
 
 A call of another ABI than the machine's own (i386 through ``int 0x80`` and x32 on x86_64,
 32-bit ARM on aarch64) is refused whole: nothing here needs one, and a filter that reads the
-numbers of one ABI only is bypassed through another.
+numbers of one ABI only is bypassed through another.  Like Flatpak's, this is a deny list: a call
+that Linux adds later is allowed until this table names it (the user-namespace wall of
+sandbox.py does not depend on the table).
 
 Why a small generator and not libseccomp: libseccomp (the C library Flatpak uses) has no
 maintained binding on PyPI (``pyseccomp`` was last released in January 2021; libseccomp's own
