@@ -207,7 +207,7 @@ EXERCISES = [
     exercise(
         id="mask-2", function="masked_softmax", points=2,
         title="Softmax over the allowed set",
-        reference=attention.masked_softmax, exact_zeros=True,
+        reference=attention.masked_softmax, answer=references.masked_softmax, exact_zeros=True,
         forbidden=("lib.attention._exp_minus_row_max", "lib.attention._softmax_where"),
         public=_mask2_public, hidden=_mask2_hidden,
         hidden_kinds={
@@ -238,7 +238,7 @@ EXERCISES = [
     exercise(
         id="data-1", function="collate", points=2,
         title="A right-padded batch and its scored targets",
-        reference=data.collate,
+        reference=data.collate, answer=references.collate,
         public=_data1_public, hidden=_data1_hidden,
         hidden_kinds={
             "random": Kind("random texts (of different lengths, possibly with characters outside the vocabulary)",

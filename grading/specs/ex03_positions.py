@@ -129,7 +129,7 @@ EXERCISES = [
     exercise(
         id="pos-1", function="embed", points=1,
         title="Embedding with an offset",
-        reference=positions.embed, forbidden=("lib.model.AttentionModel",),
+        reference=positions.embed, answer=references.embed, forbidden=("lib.model.AttentionModel",),
         public=_pos1_public, hidden=_pos1_hidden,
         hidden_kinds={
             "sequence": Kind("random tables, one sequence, a random offset", like="offset-3"),
@@ -141,7 +141,7 @@ EXERCISES = [
     exercise(
         id="pos-2", function="embed_backward", points=2,
         title="The embedding's backward: a scatter-add",
-        reference=positions.embed_backward, forbidden=("lib.model.AttentionModel",),
+        reference=positions.embed_backward, answer=references.embed_backward, forbidden=("lib.model.AttentionModel",),
         public=_pos2_public, hidden=_pos2_hidden,
         hidden_kinds={
             "sequence": Kind("one sequence with repeated tokens, a random offset",

@@ -206,7 +206,8 @@ EXERCISES = [
     exercise(
         id="dec-1", function="masked_softmax_backward", points=1,
         title="The backward pass of the masked softmax",
-        reference=layers.masked_softmax_backward, exact_zeros=True,
+        reference=layers.masked_softmax_backward, answer=references.masked_softmax_backward,
+        exact_zeros=True,
         public=_dec1_public, hidden=_dec1_hidden,
         hidden_kinds={
             "random": Kind("random shapes and allowed sets", like="batch"),

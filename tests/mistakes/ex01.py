@@ -2,7 +2,7 @@
 
 from grading import references
 
-from . import Entry, from_diagnosis, reference_answer, solution_answer, with_slips
+from . import Entry, bug, reference_answer, with_slips
 
 
 def _valid_with_slip(*replacements):
@@ -12,8 +12,8 @@ def _valid_with_slip(*replacements):
 
 def _collate_with_slip(*replacements):
     """data-1's answer (its reference is lib's own collate; the answer is in src/solutions) with one slip."""
-    answer = solution_answer("ex01_allowed_set", "collate",
-                             ("import numpy as np", "from lib.data import BOS, EOS, IGNORE, encode"))
+    answer = reference_answer(references.collate,
+                              ("import numpy as np", "from lib.data import BOS, EOS, IGNORE, encode"))
     return with_slips(answer, *replacements)
 
 
@@ -31,7 +31,7 @@ import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq - 1)
 """, "mask-1/strict"),
-    from_diagnosis("mask-1", "top-left-tril", "mask-1/top-left"),
+    bug("mask-1", "top-left-arange", "top-left-alignment", "mask-1/top-left"),
     Entry("mask-1", "top-left-loop", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -50,7 +50,7 @@ import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq + 1)
 """, "mask-1/one-ahead"),
-    from_diagnosis("mask-1", "square", "mask-1/square"),
+    bug("mask-1", "square", "one-argument-for-another", "mask-1/square"),
     Entry("mask-1", "float-ones", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -91,7 +91,16 @@ def masked_softmax(scores, allowed):
     e = np.exp(np.where(allowed, scores, -np.inf))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/no-max"),
-    from_diagnosis("mask-2", "exp-times-mask", "mask-2/no-max", version=1),
+    Entry("mask-2", "exp-times-mask", """
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    e = np.exp(scores) * allowed
+    return e / e.sum(axis=-1, keepdims=True)
+""", "mask-2/no-max"),
     Entry("mask-2", "max-over-forbidden-too", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -111,7 +120,7 @@ def masked_softmax(scores, allowed):
     e = np.exp(masked - masked.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/finite-fill"),
-    from_diagnosis("mask-2", "minus-inf-no-check", "mask-2/empty-row-unchecked"),
+    bug("mask-2", "minus-inf-no-check", "dropped-check", "mask-2/empty-row-unchecked"),
     Entry("mask-2", "zero-score-mask", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -147,8 +156,7 @@ def masked_softmax(scores, allowed):
 """, "*/dtype-promoted"),
 
     # ---- mask-3: is_valid_attention(weights, allowed, atol) -----------------------------
-    Entry("mask-3", "allclose-row-sums", _valid_with_slip(
-        ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "np.allclose(weights.sum(axis=-1), 1.0)")), "mask-3/allclose"),
+    bug("mask-3", "allclose-row-sums", "allclose-for-atol", "mask-3/allclose"),
     Entry("mask-3", "forbidden-below-atol", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -160,8 +168,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
 """, "mask-3/forbidden-within-atol"),
-    Entry("mask-3", "no-negative-check", _valid_with_slip((" or (weights < 0).any()", "")),
-          "mask-3/no-negative-check"),
+    bug("mask-3", "no-negative-check", "dropped-condition", "mask-3/no-negative-check"),
     Entry("mask-3", "zeros-only", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -188,8 +195,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         ("(weights < 0).any()", "(weights[allowed] <= 0).any()")), "mask-3/positive-allowed"),
 
     # ---- data-1: collate(texts, vocab) ------------------------------------------------------
-    Entry("data-1", "no-eos-target", _collate_with_slip(("        targets[b, len(ids)] = EOS\n", "")),
-          "data-1/no-eos-target"),
+    bug("data-1", "no-eos-target", "dropped-write@targets[b, len(ids)] = EOS", "data-1/no-eos-target"),
     Entry("data-1", "eos-treated-as-padding", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode
@@ -241,13 +247,9 @@ def collate(texts, vocab):
         targets[b, start:] = ids + [EOS]
     return inputs, targets
 """, "data-1/left-padding"),
-    Entry("data-1", "padding-targets-eos", _collate_with_slip(
-        ("targets = np.full((len(texts), T), IGNORE", "targets = np.full((len(texts), T), EOS")),
-          "data-1/pad-targets-eos"),
-    Entry("data-1", "inputs-padded-with-ignore", _collate_with_slip(
-        ("inputs = np.full((len(texts), T), EOS", "inputs = np.full((len(texts), T), IGNORE")),
-          "data-1/pad-inputs-ignore"),
-    from_diagnosis("data-1", "empty-text-accepted", "data-1/empty-accepted"),
+    bug("data-1", "padding-targets-eos", "swapped-padding@IGNORE", "data-1/pad-targets-eos"),
+    bug("data-1", "inputs-padded-with-ignore", "swapped-padding@EOS", "data-1/pad-inputs-ignore"),
+    bug("data-1", "empty-text-accepted", "dropped-check@collate:if not all(texts)", "data-1/empty-accepted"),
     Entry("data-1", "no-bos", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode
