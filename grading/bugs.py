@@ -200,7 +200,8 @@ def _bound_sites(node, root):
     """The integer expressions of ``node`` an off-by-one moves: [(parent, field, index or None)]."""
     out = []
     if isinstance(node, ast.Compare) and isinstance(node.ops[-1], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
-        if _is_integer_like(node.comparators[-1]):
+        last = node.comparators[-1]
+        if _is_integer_like(last) and not (isinstance(last, ast.Constant) and last.value == 0):
             out.append((node, "comparators", len(node.comparators) - 1))
     if isinstance(node, ast.Slice):
         for f in ("lower", "upper"):
@@ -341,14 +342,31 @@ def _max_over_all(node, root):
     return ast.BinOp(left=node.left, op=ast.Sub(), right=new_call)
 
 
+_REDUCTIONS = ("max", "amax", "sum", "mean", "var", "std", "min", "softmax")
+
+
 @operator("wrong-axis", "a reduction over the wrong axis: `axis=-1` becomes `axis=-2`")
 def _wrong_axis(node, root):
-    if isinstance(node, ast.keyword) and node.arg == "axis":
-        value = node.value
-        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(value.operand,
-                                                                                              ast.Constant):
-            if value.operand.value == 1:
-                return ast.keyword(arg="axis", value=_const(-2))
+    if isinstance(node, ast.Call) and _call_name(node) in _REDUCTIONS:
+        for i, k in enumerate(node.keywords):
+            if k.arg == "axis" and ast.unparse(k.value) == "-1":
+                new = copy.copy(node)
+                new.keywords = list(node.keywords)
+                new.keywords[i] = ast.keyword(arg="axis", value=_const(-2))
+                return new
+    return None
+
+
+@operator("first-axis", "a reduction over the first axis: `axis=-1` becomes `axis=0` (right for 2-D input only "
+          "when the axes happen to agree)")
+def _first_axis(node, root):
+    if isinstance(node, ast.Call) and _call_name(node) in _REDUCTIONS:
+        for i, k in enumerate(node.keywords):
+            if k.arg == "axis" and ast.unparse(k.value) == "-1":
+                new = copy.copy(node)
+                new.keywords = list(node.keywords)
+                new.keywords[i] = ast.keyword(arg="axis", value=_const(0))
+                return new
     return None
 
 
@@ -648,7 +666,8 @@ def _top_left(node, root):
 @operator("one-argument-for-another", "an argument replaced by the one before it: every use of `tk` reads `tq`, "
           "say", changes_root=True, matches=lambda node: isinstance(node, ast.arg))
 def _argument_for_another(node, root):
-    names = [a.arg for a in root.args.args]
+    args = root.args.args
+    names = [a.arg for a in args[:len(args) - len(root.args.defaults)]]     # those without a default
     if not isinstance(node, ast.arg) or node.arg not in names or names.index(node.arg) == 0:
         return None
     name, other = node.arg, names[names.index(node.arg) - 1]
@@ -729,7 +748,7 @@ def _rows(lower, length):
 
 @operator("positions-wrapped", "positions past the table wrap round to its start (modulo) instead of being refused")
 def _wrapped(node, root):
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _window(node.slice) is not None:
+    if isinstance(node, ast.Subscript) and _window(node.slice) is not None:
         lower, length = _window(node.slice)
         size = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[copy.deepcopy(node.value)], keywords=[])
         new = copy.copy(node)
@@ -738,9 +757,50 @@ def _wrapped(node, root):
     return None
 
 
+@operator("positions-wrapped-at-one", "a position past the table wraps round to its start (modulo) instead of being "
+          "refused: `table[n]` becomes `table[n % len(table)]`")
+def _wrapped_one(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name) and \
+            "position" in ast.unparse(node.value):
+        size = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[copy.deepcopy(node.value)], keywords=[])
+        new = copy.copy(node)
+        new.slice = ast.BinOp(left=node.slice, op=ast.Mod(), right=size)
+        return new
+    return None
+
+
+@operator("control-is-the-model", "the negative control is the model under test itself, not the same model "
+          "without the mask")
+def _control_is_model(node, root):
+    if isinstance(node, ast.Lambda) and "causal=False" in ast.unparse(node.body):
+        names = [a.arg for a in root.args.args]
+        if "forward" in names:
+            return ast.Name(id="forward", ctx=ast.Load())
+    return None
+
+
+@operator("heads-summed", "the heads added up instead of concatenated: the merged width is d, not H·d")
+def _heads_summed(node, root):
+    if _is_call(node, "reshape") and isinstance(node.func, ast.Attribute) and node.args and \
+            isinstance(node.args[0], ast.Starred) and isinstance(node.args[-1], ast.UnaryOp):
+        return ast.Call(func=ast.Attribute(value=node.func.value, attr="sum", ctx=ast.Load()), args=[],
+                        keywords=[ast.keyword(arg="axis", value=_const(-2))])
+    return None
+
+
+@operator("positions-by-id", "the position table indexed by the token ids instead of the positions")
+def _positions_by_id(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _window(node.slice) is not None and \
+            root.args.args and root.args.args[0].arg == "ids":
+        new = copy.copy(node)
+        new.slice = ast.Name(id="ids", ctx=ast.Load())
+        return new
+    return None
+
+
 @operator("positions-clamped", "positions past the table all read its last row (clamped) instead of being refused")
 def _clamped(node, root):
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _window(node.slice) is not None:
+    if isinstance(node, ast.Subscript) and _window(node.slice) is not None:
         lower, length = _window(node.slice)
         size = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[copy.deepcopy(node.value)], keywords=[])
         new = copy.copy(node)
@@ -900,8 +960,9 @@ def _appended(root):
 
 
 def _rename_reads(root, table, in_return):
-    """Loads of the names of ``table`` after their assignment: in return statements only (``in_return``) or
-    everywhere else, become ``table[name]``, the expression before the append."""
+    """After each ``new = np.concatenate([old, ...])``, the target becomes ``new_appended``; later loads of
+    ``new`` in return statements (``in_return``) or everywhere else read ``old``, the others the appended
+    array."""
     appended = set()
 
     class Reads(ast.NodeTransformer):
@@ -909,15 +970,19 @@ def _rename_reads(root, table, in_return):
             self.returning = returning
 
         def visit_Name(self, n):
-            if isinstance(n.ctx, ast.Load) and n.id in table and n.id in appended and self.returning == in_return:
-                return copy.deepcopy(table[n.id])
+            if isinstance(n.ctx, ast.Load) and n.id in appended:
+                if self.returning == in_return:
+                    return copy.deepcopy(table[n.id])
+                return ast.Name(id=n.id + "_appended", ctx=ast.Load())
             return n
 
     def walk(stmts):
         for stmt in stmts:
             if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in table \
                     and _is_call(stmt.value, "concatenate"):
+                Reads(False).visit(stmt.value) if stmt.targets[0].id in appended else None
                 appended.add(stmt.targets[0].id)
+                stmt.targets[0] = ast.Name(id=stmt.targets[0].id + "_appended", ctx=ast.Store())
                 continue
             if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With)):
                 walk(stmt.body)
@@ -1043,6 +1108,55 @@ def _tolerance_for_zero(node, root):
     return None
 
 
+@operator("exact-for-tolerance", "an exact comparison where a tolerance belongs: `|a - b| <= atol` becomes `a == b`")
+def _exact_for_tolerance(node, root):
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.LtE, ast.Lt)) and \
+            _is_call(node.left, "abs", "absolute") and node.left.args and isinstance(node.left.args[0], ast.BinOp) \
+            and isinstance(node.left.args[0].op, ast.Sub):
+        diff = node.left.args[0]
+        return ast.Compare(left=diff.left, ops=[ast.Eq()], comparators=[diff.right])
+    return None
+
+
+@operator("last-condition-dropped", "the last condition of a check that returns a verdict left out: "
+          "`return bool(cond)` becomes `return True`")
+def _last_condition_dropped(node, root):
+    if isinstance(node, ast.Return) and _is_call(node.value, "bool") and node is root.body[-1]:
+        return ast.Return(value=_const(True))
+    return None
+
+
+@operator("raw-for-normalised", "the input used where its normalised form belongs: `x` instead of `x_hat`")
+def _raw_for_normalised(node, root):
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id.endswith("_hat"):
+        return ast.Name(id=node.id[:-len("_hat")], ctx=ast.Load())
+    return None
+
+
+@operator("unweighted-mean", "a plain mean where a weighted sum belongs: `sum(g * w)` becomes `mean(g)`")
+def _unweighted_mean(node, root):
+    if _is_call(node, "sum") and node.args and isinstance(node.args[0], ast.BinOp) and \
+            isinstance(node.args[0].op, ast.Mult):
+        new = copy.deepcopy(node)
+        new.func.attr = "mean"
+        new.args[0] = copy.deepcopy(node.args[0].left)
+        return new
+    return None
+
+
+@operator("variance-over-n-minus-1", "the variance divided by D − 1 (the sample variance) instead of D")
+def _bessel(node, root):
+    if _is_call(node, "mean") and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.BinOp) \
+            and isinstance(node.func.value.op, ast.Pow):
+        axis = next((k.value for k in node.keywords if k.arg == "axis"), _const(-1))
+        total = copy.deepcopy(node)
+        total.func.attr = "sum"
+        count = ast.Subscript(value=ast.Attribute(value=copy.deepcopy(node.func.value), attr="shape",
+                                                  ctx=ast.Load()), slice=copy.deepcopy(axis), ctx=ast.Load())
+        return ast.BinOp(left=total, op=ast.Div(), right=ast.BinOp(left=count, op=ast.Sub(), right=_const(1)))
+    return None
+
+
 @operator("allclose-for-atol", "the given tolerance ignored for NumPy's default ones: `|a - b| <= atol` becomes "
           "`np.isclose(a, b)` (relative tolerance 1e-5, absolute 1e-8)")
 def _allclose_for_atol(node, root):
@@ -1056,6 +1170,7 @@ def _allclose_for_atol(node, root):
 
 
 def _float64_out(func):
+    """The function computed in float64 throughout: float32 arrays among the arguments become float64."""
     def cast(value):
         if isinstance(value, np.ndarray) and value.dtype == np.float32:
             return value.astype(np.float64)
@@ -1067,7 +1182,7 @@ def _float64_out(func):
 
     @functools.wraps(func)
     def wrong(*args, **kwargs):
-        return cast(func(*args, **kwargs))
+        return func(*cast(args), **{k: cast(v) for k, v in kwargs.items()})
     return wrong
 
 
@@ -1236,8 +1351,9 @@ class Base:
         return made[self.func]
 
 
-# names that play the same part in parallel lines (q, k and v; keys and values): a slip in one is made in all
-_ALIKE = re.compile(r"\b(w_q|w_k|w_v|keys|values|q|k|v)\b")
+# parallel lines differ only in their variables (q, k and v; the ids and the perturbed ids): a slip in one is
+# made in all, so the sites whose code has the same shape once variables are blotted out form one site too
+_ALIKE = re.compile(r"(?<![.\w])[A-Za-z_]\w*(?!\w|\s*\()")
 
 
 def _walk(tree):
@@ -1323,7 +1439,8 @@ class Mutant:
 
     @property
     def key(self):
-        return " + ".join(str(s) for s in self.sites)
+        """Names the mutant uniquely (two places may hold the same code)."""
+        return " + ".join(f"{s}#{','.join(map(str, s.indices))}" for s in self.sites)
 
     @functools.cached_property
     def function(self):

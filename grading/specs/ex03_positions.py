@@ -65,6 +65,8 @@ def _pos2_public():
              label="offset=2"),
         Case("past-the-table", (rng.normal(size=(3, 3)), np.array([1, 3, 4]), 6, 4), {"offset": 2},
              label="positions past the end of the position table"),
+        Case("float32", (rng.normal(size=(2, 3, 2)).astype(np.float32), np.array([[1, 2, 1], [0, 1, 3]]), 5, 4),
+             {"offset": 1}, label="a float32 gradient: both results float32"),
     ]
 
 
@@ -76,8 +78,11 @@ def _pos2_hidden(rng):
         offset = int(rng.integers(0, C - T + 1))
         shape = (T,) if i % 2 else (int(rng.integers(1, 4)), T)
         ids = rng.integers(0, min(V, 3), size=shape)                  # few ids: repetitions are likely
-        cases.append(Case(f"backward-{i}", (rng.normal(size=shape + (D,)), ids, V, C), {"offset": offset},
-                          kind="sequence" if i % 2 else "batch"))
+        grad = rng.normal(size=shape + (D,))
+        kind = "sequence" if i % 2 else "batch"
+        if i == 4:
+            grad, kind = grad.astype(np.float32), "float32"
+        cases.append(Case(f"backward-{i}", (grad, ids, V, C), {"offset": offset}, kind=kind))
     C = int(rng.integers(2, 6))
     cases.append(Case("past-the-table", (rng.normal(size=(2, 3)), np.array([1, 1]), 4, C), {"offset": C - 1},
                       kind="past-the-table"))
@@ -148,6 +153,7 @@ EXERCISES = [
                              like="repeated-ids"),
             "batch": Kind("a batch with repeated tokens, a random offset", like="two-sequences"),
             "past-the-table": Kind("positions past the end of a random position table", like="past-the-table"),
+            "float32": Kind("a random float32 gradient: both results float32", like="float32"),
         },
     ),
     exercise(

@@ -125,6 +125,8 @@ def bug(exercise, slug, selector, diagnosis, also=None):
     chosen = []
     for sel in (selector,) + ((also,) if also else ()):
         found = bugs.find(answer, sel)
+        fewest = min((len(m.sites[0].indices) for m in found), default=0)
+        found = [m for m in found if len(m.sites[0].indices) == fewest]    # one place rather than all alike
         if len(found) != 1:
             raise ValueError(f"{exercise}:{slug}: the bug {sel!r} applies at {len(found)} places of "
                              f"{answer.__name__}, not one: {[str(m.sites[0]) for m in found]}")

@@ -100,7 +100,7 @@ def merge_heads(x):
     if x.ndim < 3:
         raise ValueError("too few axes")
     return x.sum(axis=-3)
-""", None),
+""", "heads-2/summed"),
     Entry("heads-2", "concatenate-along-axis-1", """
 import numpy as np
 def merge_heads(x):
@@ -207,7 +207,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     if x.shape[-1] % n_heads:
         raise ValueError("not divisible")
     return causal_attention(x @ w_q, x @ w_k, x @ w_v) @ w_o
-""", "heads-3/one-head"),
+""", None),
     Entry("heads-3", "w-o-per-head-slice", _MHA_HEAD + """
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     B, T, D = x.shape

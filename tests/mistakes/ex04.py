@@ -80,7 +80,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     if _change(control, ids, position, replacement) <= tol:
         return "blind"
     return "leaks" if _change(forward, ids, position, replacement) > tol else "causal"
-""", "causal-2/control-first"),
+""", None),
     Entry("causal-2", "tol-ignored", _CHANGE + """
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     if not 1 <= position < np.shape(ids)[-1]:
