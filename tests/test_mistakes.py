@@ -150,15 +150,40 @@ def test_the_nan_hint_does_not_blame_the_maximum_when_the_diagonal_is_hidden(cap
 
 
 @pytest.mark.parametrize("exercise_id", list(diagnoses.MISTAKES))
-def test_every_known_mistake_is_seen_by_the_tests(exercise_id):
-    """Each wrong version of grading.diagnoses differs from the answer on some public or hidden test."""
+def test_every_known_mistake_names_mutants_the_tests_see(exercise_id):
+    """Each mistake names at least one mutant of the exercise's answer (grading/bugs.py) that some public
+    or hidden test sees; run through the tests, every named mutant the tests see is diagnosed as its own
+    mistake or not at all (two mutants with the same outputs and different hints say nothing), never as
+    another; and most mistakes are recognised from a mutant of their own."""
     exercise = EXERCISES[exercise_id]
     cases = exercise.public_cases() + exercise.hidden_cases(GRADER_SEEDS[0])
+    recognised = []
     for mistake in diagnoses.MISTAKES[exercise_id]:
-        for wrong in diagnoses.variants(mistake):
-            results = run_checks(exercise_id, wrong, "en", cases)
-            assert not all(r.ok for r in results), mistake.id
-            assert diagnosis_of(exercise_id, results) is mistake, mistake.id
+        named = [m for m, n in diagnoses.candidates(exercise) if n is mistake]
+        assert named, f"{mistake.id}: its selectors name no mutant of {exercise.answer.__name__}"
+        seen = False
+        for mutant in named:
+            results = run_checks(exercise_id, mutant.function, "en", cases)
+            if all(r.ok for r in results):
+                continue
+            seen = True
+            found = diagnosis_of(exercise_id, results)
+            assert found is None or found.id == mistake.id, (mutant.key, found.id)
+            recognised.append(found is not None)
+        assert seen, f"{mistake.id}: no public or hidden test sees any of its mutants"
+    assert sum(recognised) >= 0.8 * len(recognised), (exercise_id, sum(recognised), len(recognised))
+
+
+def test_the_wild_bugs_are_in_the_catalogue():
+    """The KV-cache offset bugs of public projects that issue #34 names are operators, each naming its source."""
+    from grading import bugs
+    sources = {"offset-from-wrong-axis": "fla-org/flash-linear-attention #126",
+               "offset-advanced-twice": "skyzh/tiny-llm #46",
+               "decode-starts-one-later": "microsoft/onnxruntime-genai #2354",
+               "full-cache-off-by-one": "pytorch/executorch #5227"}
+    for name, source in sources.items():
+        assert source in bugs.OPERATORS[name].description, name
+        assert bugs.find(EXERCISES["dec-3"].answer, name), f"{name} applies nowhere in dec-3's answer"
 
 
 def test_texts_are_in_three_languages_and_name_a_section():
