@@ -267,6 +267,9 @@ def _is_max_call(node):
 def _no_max(node, root):
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _is_max_call(node.right):
         return node.left
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Name) and \
+            _is_call(_assignments(root).get(node.right.id), "max"):
+        return node.left                            # top = max(scores); exp(s - top)
     if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Sub) and _is_max_call(node.value):
         return REMOVE
     return None

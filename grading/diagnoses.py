@@ -677,11 +677,21 @@ _CATALOGUES = {}
 
 
 def candidates(exercise):
-    """[(mutant, mistake or None)] of the exercise's single mutants (cached)."""
+    """[(mutant, mistake or None)] of the exercise's single mutants (cached).  Two operators that make the
+    same code (dropping the ``- top`` of ``exp(s - top)`` is both "no max subtraction" and "a term left
+    out") make one mutant, named by whichever names it."""
     found = _CATALOGUES.get(exercise.id)
     if found is None:
-        found = _CATALOGUES[exercise.id] = [(m, _named(exercise.id, m.sites[0]))
-                                            for m in bugs.mutants(exercise.answer)]
+        by_code = {}
+        for m in bugs.mutants(exercise.answer):
+            code = m.source() or m.key
+            named = _named(exercise.id, m.sites[0])
+            if code in by_code:
+                first, first_named = by_code[code]
+                by_code[code] = (first, first_named or named)
+            else:
+                by_code[code] = (m, named)
+        found = _CATALOGUES[exercise.id] = list(by_code.values())
     return found
 
 

@@ -149,29 +149,57 @@ def test_the_nan_hint_does_not_blame_the_maximum_when_the_diagonal_is_hidden(cap
     assert "forbids the diagonal" in out, out
 
 
+_recognised = {}
+
+
+def named_mutants(exercise, mistake):
+    """The mutants a mistake names: its single mutants, and, for one the tests cannot see alone (a −1e9
+    fill behind the empty-row check), each paired with a refusal left out."""
+    from grading import bugs
+    named = [m for m, n in diagnoses.candidates(exercise) if n is mistake]
+    refusals = [m for m, _ in diagnoses.candidates(exercise) if m.sites[0].operator in diagnoses._REFUSALS]
+    return named, [p for m in named for r in refusals for p in [bugs.pair(m, r)] if p is not None]
+
+
 @pytest.mark.parametrize("exercise_id", list(diagnoses.MISTAKES))
 def test_every_known_mistake_names_mutants_the_tests_see(exercise_id):
     """Each mistake names at least one mutant of the exercise's answer (grading/bugs.py) that some public
-    or hidden test sees; run through the tests, every named mutant the tests see is diagnosed as its own
-    mistake or not at all (two mutants with the same outputs and different hints say nothing), never as
-    another; and most mistakes are recognised from a mutant of their own."""
+    or hidden test sees (alone, or with a refusal left out); run through the tests, every named mutant the
+    tests see is diagnosed as its own mistake or not at all (two mutants with the same outputs and
+    different hints say nothing), never as another."""
     exercise = EXERCISES[exercise_id]
     cases = exercise.public_cases() + exercise.hidden_cases(GRADER_SEEDS[0])
-    recognised = []
     for mistake in diagnoses.MISTAKES[exercise_id]:
-        named = [m for m, n in diagnoses.candidates(exercise) if n is mistake]
+        named, paired = named_mutants(exercise, mistake)
         assert named, f"{mistake.id}: its selectors name no mutant of {exercise.answer.__name__}"
-        seen = False
-        for mutant in named:
-            results = run_checks(exercise_id, mutant.function, "en", cases)
-            if all(r.ok for r in results):
+        seen = []
+        for mutant in named + (paired if not any(_sees(exercise, m, cases) for m in named) else []):
+            results = _sees(exercise, mutant, cases)
+            if results is None:
                 continue
-            seen = True
             found = diagnosis_of(exercise_id, results)
             assert found is None or found.id == mistake.id, (mutant.key, found.id)
-            recognised.append(found is not None)
+            seen.append(found is not None)
         assert seen, f"{mistake.id}: no public or hidden test sees any of its mutants"
-    assert sum(recognised) >= 0.8 * len(recognised), (exercise_id, sum(recognised), len(recognised))
+        _recognised[mistake.id] = any(seen)
+
+
+def _sees(exercise, mutant, cases):
+    """The results of the tests on the mutant when some test fails, else None."""
+    results = run_checks(exercise.id, mutant.function, "en", cases)
+    return None if all(r.ok for r in results) else results
+
+
+def test_most_mistakes_are_recognised_from_their_own_mutants(capsys):
+    """Across the course, at least 80 % of the mistakes are named when one of their mutants is checked."""
+    if len(_recognised) < sum(len(v) for v in diagnoses.MISTAKES.values()):
+        pytest.skip("runs after test_every_known_mistake_names_mutants_the_tests_see in one process")
+    rate = sum(_recognised.values()) / len(_recognised)
+    with capsys.disabled():
+        missed = sorted(k for k, v in _recognised.items() if not v)
+        print(f"\nmistakes recognised from a mutant of their own: {sum(_recognised.values())} of "
+              f"{len(_recognised)} ({rate:.0%}); not: {', '.join(missed)}", file=sys.stderr)
+    assert rate >= RATE
 
 
 def test_the_wild_bugs_are_in_the_catalogue():
@@ -261,7 +289,7 @@ def raised(type_name):
 
 
 def test_zh_labels_take_the_full_width_colon(capsys):
-    entry = next(e for e in CORPUS if e.name == "mask-1:top-left-tril")
+    entry = next(e for e in CORPUS if e.name == "mask-1:top-left-arange")
     check("mask-1", wrong_function(entry), lang="zh")
     failed = [line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("✗")]
     assert failed and all("：" in line and ": " not in line for line in failed), failed
@@ -275,6 +303,6 @@ def test_a_worked_example_names_only_the_exercises_that_fail():
     text = eval('needs_exercise("mask-1", "mask-2")', scope)
     assert "`masked_softmax`" in text and "mask-2" in text and "causal_allowed" not in text, text
     assert "вашу функцию" in text
-    scope["causal_allowed"] = wrong_function(next(e for e in CORPUS if e.name == "mask-1:top-left-tril"))
+    scope["causal_allowed"] = wrong_function(next(e for e in CORPUS if e.name == "mask-1:top-left-arange"))
     text = eval('needs_exercise("mask-1", "mask-2")', scope)
     assert "ваши функции" in text and "mask-1" in text and "mask-2" in text, text
