@@ -1228,13 +1228,43 @@ class Base:
     def __init__(self, func, depth=4):
         self.func = func
         self.functions = [func]                  # the function, then its helpers
-        self.trees = {}
+        self.trees, self.sources = {}, {}
         self._collect(func, depth)
         for f in self.functions:
-            source = textwrap.dedent(inspect.getsource(f))
-            tree = ast.parse(source).body[0]
-            self.trees[f.__name__] = tree
+            self.sources[f.__name__] = textwrap.dedent(inspect.getsource(f))
+            self.trees[f.__name__] = ast.parse(self.sources[f.__name__]).body[0]
         self._sites = None
+
+    def fresh(self, name):
+        """A new syntax tree of the function ``name`` (parsing is much faster than copying a tree)."""
+        return ast.parse(self.sources[name]).body[0]
+
+    def mutated(self, sites):
+        """{function name: its syntax tree with the sites of ``sites`` mutated}, or None when the sites do not
+        go together (one inside another, a rewrite that fails)."""
+        by_function = {}
+        for s in sites:
+            if s.index >= 0:
+                by_function.setdefault(s.function, []).append(s)
+        out = {}
+        for name, chosen in by_function.items():
+            tree = self.fresh(name)
+            nodes = _walk(tree)
+            targets = [(nodes[i], s) for s in chosen for i in s.indices]
+            ancestry = _ancestry(tree)
+            indices = [i for s in chosen for i in s.indices]
+            if len(set(indices)) < len(indices):
+                return None
+            for (node, s), (other, _) in itertools.permutations(targets, 2):
+                if _is_ancestor(node, other, ancestry):
+                    return None
+            for node, s in targets:
+                wrong = OPERATORS[s.operator].rewrite(node, tree)
+                if wrong is None or not _replace(tree, node, wrong, ancestry):
+                    return None
+            ast.fix_missing_locations(tree)
+            out[name] = tree
+        return out
 
     def _collect(self, func, depth):
         if depth == 0:
@@ -1271,7 +1301,7 @@ class Base:
                             if op.changes_root and not op.matches(node):
                                 wrong = None
                             elif op.changes_root:
-                                probe = copy.deepcopy(tree)
+                                probe = self.fresh(f.__name__)
                                 wrong = op.rewrite(_walk(probe)[index], probe)
                             else:
                                 wrong = op.rewrite(node, tree)      # rewrites build new nodes
@@ -1293,43 +1323,23 @@ class Base:
             self._sites = found
         return [s for s in self._sites if operators is None or s.operator in operators]
 
-    def build(self, sites):
+    def build(self, sites, trees=None):
         """The function with every site of ``sites`` mutated (helpers included), or None when the mutated
         code does not compile."""
-        by_function = {}
-        wrappers = []
-        for s in sites:
-            if s.index < 0:
-                wrappers.append(s)
-            else:
-                by_function.setdefault(s.function, []).append(s)
+        trees = self.mutated(sites) if trees is None else trees
+        if trees is None:
+            return None
         new_code = {}
-        for name, chosen in by_function.items():
-            tree = copy.deepcopy(self.trees[name])
-            nodes = list(_walk(tree))
-            targets = [(nodes[i], s) for s in chosen for i in s.indices]
-            ancestry = _ancestry(tree)
-            indices = [i for s in chosen for i in s.indices]
-            if len(set(indices)) < len(indices):
-                return None
-            for (node, s), (other, _) in itertools.permutations(targets, 2):
-                if _is_ancestor(node, other, ancestry):
-                    return None
-            for node, s in targets:
-                wrong = OPERATORS[s.operator].rewrite(node, tree)
-                if wrong is None:
-                    return None
-                if not _replace(tree, node, wrong, ancestry):
-                    return None
-            ast.fix_missing_locations(tree)
+        for name, tree in trees.items():
             try:
                 code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
             except (SyntaxError, ValueError, TypeError):
                 return None
             new_code[name] = next(c for c in code.co_consts if isinstance(c, types.CodeType))
         func = self._link(new_code)
-        for s in wrappers:
-            func = OPERATORS[s.operator].wrap(func)
+        for s in sites:
+            if s.index < 0 and func is not None:
+                func = OPERATORS[s.operator].wrap(func)
         return func
 
     def _link(self, new_code):
@@ -1446,32 +1456,45 @@ class Mutant:
         return " + ".join(f"{s}#{','.join(map(str, s.indices))}" for s in self.sites)
 
     @functools.cached_property
+    def trees(self):
+        try:
+            return self.base.mutated(self.sites)
+        except Exception:  # noqa: BLE001 - a mutant that cannot be made is no mutant
+            return None
+
+    @functools.cached_property
     def function(self):
         try:
-            return self.base.build(self.sites)
+            return None if self.trees is None else self.base.build(self.sites, self.trees)
         except Exception:  # noqa: BLE001 - a mutant that cannot be built is no mutant
             return None
+
+    @functools.cached_property
+    def code(self):
+        """The changed functions' source (unparsed), or the key for a wrapper: two mutants with the same code
+        are one."""
+        if self.trees is None:
+            return None
+        changed = "\n".join(ast.unparse(t) for _, t in sorted(self.trees.items()))
+        wrappers = [s.operator for s in self.sites if s.index < 0]
+        return changed + ("\n# " + " ".join(wrappers) if wrappers else "")
 
     def source(self, name=None):
         """The mutated function's source (and its mutated helpers'), its ``def`` renamed to ``name``; None for
         a wrapper operator, which has no source."""
-        if any(s.index < 0 for s in self.sites):
+        if any(s.index < 0 for s in self.sites) or self.trees is None:
             return None
         parts = []
         for f in self.base.functions:
-            tree = copy.deepcopy(self.base.trees[f.__name__])
-            chosen = [s for s in self.sites if s.function == f.__name__]
-            if not chosen and f is not self.base.func:
+            tree = self.trees.get(f.__name__)
+            if tree is None and f is not self.base.func:
                 continue
-            if chosen:
-                nodes = list(_walk(tree))
-                ancestry = _ancestry(tree)
-                for node, s in [(nodes[i], s) for s in chosen for i in s.indices]:
-                    _replace(tree, node, OPERATORS[s.operator].rewrite(node, tree), ancestry)
+            tree = tree if tree is not None else self.base.fresh(f.__name__)
             if f is self.base.func and name:
                 tree.name = name
-            ast.fix_missing_locations(tree)
             parts.append(ast.unparse(tree))
+            if f is self.base.func and name:
+                tree.name = f.__name__
         return "\n\n\n".join(reversed(parts)) + "\n"
 
 
