@@ -460,10 +460,10 @@ def _scale_by_full_width(node, root):
 
 def _is_refusal(node):
     """``if ...: raise ...`` or ``if ...: return False`` (no else)."""
-    return isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and (
-        isinstance(node.body[0], ast.Raise) or (isinstance(node.body[0], ast.Return) and
-                                                isinstance(node.body[0].value, ast.Constant) and
-                                                node.body[0].value.value is False))
+    return isinstance(node, ast.If) and not node.orelse and node.body and (
+        isinstance(node.body[-1], ast.Raise) or (len(node.body) == 1 and isinstance(node.body[0], ast.Return) and
+                                                 isinstance(node.body[0].value, ast.Constant) and
+                                                 node.body[0].value.value is False))
 
 
 @operator("dropped-check", "a check that refuses bad input left out (the input is accepted)")
@@ -571,6 +571,15 @@ def _index_zero(node, root):
         new = copy.copy(node)
         new.slice = _const(0)
         return new
+    return None
+
+
+@operator("offset-reset", "the offset reset to 0: a position computed from the cache (`len(cache)`) becomes 0")
+def _offset_reset(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            node.targets[0].id in ("position", "offset", "n", "start") and \
+            (_is_call(node.value, "len") or isinstance(node.value, ast.Subscript)):
+        return ast.Assign(targets=node.targets, value=_const(0), lineno=node.lineno)
     return None
 
 
