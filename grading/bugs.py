@@ -715,7 +715,7 @@ def _interleaved(node, root):
         new = ast.Call(func=node.func, args=swapped, keywords=node.keywords)
         return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="swapaxes", ctx=ast.Load()),
                         args=[new, _const(i - len(args)), _const(j - len(args))], keywords=[])
-    if args and isinstance(args[-1], ast.UnaryOp) and isinstance(args[0], ast.Starred):      # a merge: (..., H, d) -> -1
+    if args and isinstance(args[-1], ast.UnaryOp) and isinstance(args[0], ast.Starred):   # a merge: (H, d) -> -1
         receiver = ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="swapaxes",
                                                ctx=ast.Load()),
                             args=[node.func.value, _const(-1), _const(-2)], keywords=[])
@@ -1006,8 +1006,8 @@ def _rename_reads(root, table, in_return):
 def _before_and_after_append(in_return):
     def rewrite(node, root):
         table = _appended(root)
-        first = next((n.value for n in ast.walk(root) if isinstance(n, ast.Assign) and _is_call(n.value, "concatenate")),
-                     None)
+        first = next((n.value for n in ast.walk(root)
+                      if isinstance(n, ast.Assign) and _is_call(n.value, "concatenate")), None)
         if not table or node is not first:
             return None
         _rename_reads(root, table, in_return=in_return)

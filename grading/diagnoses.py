@@ -36,6 +36,7 @@ a grading sandbox.
 
 import copy
 import hashlib
+import re
 import pickle
 import warnings
 from dataclasses import dataclass
@@ -100,12 +101,13 @@ def _mistakes(exercise_id, *entries):
 MISTAKES = {
     "mask-1": _mistakes(
         "mask-1",
-        ("strict", ('strict-for-loose@key_position <= query_position', 'one-less@key_position <= query_position'), "1.7",
+        ("strict", ('strict-for-loose@key_position <= query_position',
+                    'one-less@key_position <= query_position'), "1.7",
          "the diagonal is forbidden: a query may not read its own key (a `<` where `≤` belongs)",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
-         "with fewer queries than keys the mask is aligned top-left; the last query belongs to the last key "
-         "(bottom-right alignment)",
+         "with fewer queries than keys, the mask is aligned top-left. The last query must meet the last key: "
+         "align bottom-right",
          "aligned top-left"),
         ("inverted", ('negated-comparison@key_position',), "1.4",
          "True and False are swapped: this is the forbidden future, not the allowed set",
@@ -132,13 +134,12 @@ MISTAKES = {
          "overflows",
          "no max subtraction"),
         ("max-over-all", ('max-over-all-entries',), "1.6",
-         "the result breaks when a forbidden score is far above the allowed ones: the maximum subtracted "
-         "includes forbidden entries, so every allowed exp underflows to 0; take the maximum over allowed "
-         "scores only",
+         "the result breaks when a forbidden score is far above the allowed ones. The maximum also counts "
+         "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
         ("finite-fill", ('finite-fill',), "1.7",
-         "a row with no allowed key comes back uniform instead of raising: forbidden scores are filled with a "
-         "finite negative number (such as −1e9), and a row where everything is forbidden becomes an even split",
+         "a row with no allowed key comes back even instead of raising. Forbidden scores got a finite fill such"
+         " as −1e9. Check for empty rows and raise a ValueError",
          "a −1e9 fill"),
         ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any',), "1.7",
          "a row with no allowed key gives nan instead of a ValueError: check that every row allows at least "
@@ -244,13 +245,13 @@ MISTAKES = {
         ("no-mask", ('no-mask@_softmax_where:',), "1.4",
          "every position reads the future: the causal mask is missing",
          "no mask"),
-        ("diagonal-hidden", ('loose-for-strict@causal_future:key_position > query_position', 'one-less@causal_future:key_position > query_position'), "1.7",
+        ("diagonal-hidden", ('loose-for-strict@causal_future:key_position > query_position',
+                             'one-less@causal_future:key_position > query_position'), "1.7",
          "the first row is nan: the mask forbids the diagonal as well (a `<` where `≤` belongs), so the first "
          "position has no key to read",
          "diagonal forbidden"),
         ("reshape-only", ('reshape-without-transpose@split_heads:',), "2.2",
-         "the heads are split by a reshape without a transpose, so features of different positions land in "
-         "one head",
+         "the heads are split by a reshape without a transpose. So one head mixes features of different positions",
          "split without transpose"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
          "the softmax runs over the queries instead of the "
@@ -279,7 +280,8 @@ MISTAKES = {
         ("one-head-cache", ('dropped-factor@=2 * n_layers * batch * length * n_heads',), "5.6",
          "the KV cache counts one head's width d: all heads together are H·d = D",
          "cache for one head"),
-        ("zero-layers", ('dropped-check@attention_costs:if n_layers < 1', 'one-less@attention_costs:n_layers < 1'), "2.6",
+        ("zero-layers", ('dropped-check@attention_costs:if n_layers < 1',
+                         'one-less@attention_costs:n_layers < 1'), "2.6",
          "n_layers = 0 is not refused: a model without layers is not a valid input, raise a ValueError",
          "accepted 0 layers"),
     ),
@@ -328,21 +330,21 @@ MISTAKES = {
          "i == j is not refused: swapping a token with itself changes nothing and tests nothing; raise a "
          "ValueError",
          "accepted a swap with itself"),
-        ("last-position", ('one-more@last_row_swap_change:0 <= i < T - 1', 'one-more@last_row_swap_change:0 <= j < T - 1', 'dropped-term@last_row_swap_change:T - 1', 'dropped-condition@last_row_swap_change:'), "3.4",
+        ("last-position", ('one-more@last_row_swap_change:0 <= i < T - 1',
+                           'one-more@last_row_swap_change:0 <= j < T - 1',
+                           'dropped-term@last_row_swap_change:T - 1',
+                           'dropped-condition@last_row_swap_change:'), "3.4",
          "a swap involving the last position is not "
            "refused: it changes the last query itself",
          "accepted the last position"),
         ("batch-rows", ('without-ellipsis',), "3.4",
-         "in a batch two sequences are swapped (the first axis) instead of two positions in every sequence "
-         "(the last axis)",
+         "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
          "swapped sequences of the batch"),
         ("signed", ('no-abs',), "3.4",
-         "the change is not taken in absolute value: report the "
-           "largest absolute change",
+         "the change has no absolute value. Report the largest absolute change",
          "no absolute value"),
         ("sum", ('sum-for-max',), "3.4",
-         "the changes are summed instead of taking the largest "
-           "absolute change",
+         "the changes are added up. Report the largest absolute change instead",
          "sum instead of max"),
     ),
     "causal-1": _mistakes(
@@ -359,11 +361,11 @@ MISTAKES = {
          "0 … position−1 only",
          "one row too many compared"),
         ("all-rows", ('whole-array',), "4.3",
-         "every output row is compared, future rows included: only the prefix rows must stay unchanged",
+         "every output row is compared, future rows too. Only the rows before position must stay unchanged",
          "compared all rows"),
         ("fixed-token", ('constant-write',), "4.5",
-         "the future is replaced by a fixed token instead of the replacement argument: a fixed token may equal "
-         "the original one, and then the perturbation changes nothing",
+         "the future is set to a fixed token, not to the replacement argument. That token may equal the "
+         "original one, and then nothing changes",
          "a fixed replacement token"),
         ("last-prefix-row", ('last-row-only',), "4.3",
          "only the last prefix row is compared: a leak may show in earlier rows only; compare every row "
@@ -381,13 +383,14 @@ MISTAKES = {
          "not `>=`",
          "a tie at tol counts as a leak"),
         ("no-control", ('condition-always-true@perturbation_verdict:if future_perturbation_change(control',), "4.4",
-         "never returns \"blind\": the negative control that shows the test can see a leak is not used",
+         "it never returns \"blind\". Also run the negative control: it shows whether the test can see a leak at all",
          "no negative control"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "the tol argument is not used: a change within the "
            "tolerance is not a leak",
          "tol ignored"),
-        ("position-unchecked", ('one-more@perturbation_verdict:1 <= position', 'dropped-check@perturbation_verdict:'), "4.3",
+        ("position-unchecked", ('one-more@perturbation_verdict:1 <= position',
+                                'dropped-check@perturbation_verdict:'), "4.3",
          "position = T is not refused: there is no future to change and the test does nothing; position must "
          "lie in 1 … T−1, otherwise raise a ValueError",
          "accepted position=T"),
@@ -491,16 +494,15 @@ MISTAKES = {
            "a cache can be wrong at earlier positions only; compare every position",
          "compared the last row only"),
         ("first-row", ('first-position-only',), "5.2",
-         "only the first position is compared: the cache is still empty at the first token, so a wrong cache "
-         "shows only at later positions",
+         "only the first position is compared. The cache is still empty at the first token, so a wrong cache "
+         "shows only later",
          "compared the first position only"),
         ("fresh-cache", ('fresh-state',), "5.3",
          "every token gets a fresh cache: then every step starts at position 0 and even a correct cache looks "
          "wrong; make one cache for the whole sequence",
          "a fresh cache per token"),
         ("mean", ('mean-for-max',), "5.2",
-         "the mean error is reported instead of "
-           "the largest: one wrong position is enough to show the cache is wrong",
+         "it returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
          "mean instead of max"),
         ("signed", ('no-abs',), "5.2",
          "the error is not taken in absolute value",
@@ -561,7 +563,8 @@ MISTAKES = {
         ("no-mean-term", ('dropped-middle-term', 'dropped-term@=g - g.mean(axis=-1, keepdims=True)'), "7.1",
          "dx lacks the term through the mean μ (− mean(g))",
          "mean term missing"),
-        ("no-variance-term", ('dropped-term@g - g.mean(axis=-1, keepdims=True) - x_hat', 'dropped-first-factor@=g * x_hat'), "7.1",
+        ("no-variance-term", ('dropped-term@g - g.mean(axis=-1, keepdims=True) - x_hat',
+                              'dropped-first-factor@=g * x_hat'), "7.1",
          "dx lacks the term through the variance σ² "
            "(− x̂ · mean(g·x̂))",
          "variance term missing"),
@@ -590,7 +593,9 @@ MISTAKES = {
          "every layer reads one cache (layer 0's): "
            "each layer has keys and values of its own",
          "one cache for all layers"),
-        ("attends-before-append", ('read-before-append', 'loose-for-strict@causal_future:', 'one-less@causal_future:key_position > query_position'), "5.1",
+        ("attends-before-append", ('read-before-append',
+                                   'loose-for-strict@causal_future:',
+                                   'one-less@causal_future:key_position > query_position'), "5.1",
          "the new query does not read its own key and value: "
            "append first, then attend",
          "attended before appending"),
@@ -610,7 +615,7 @@ MISTAKES = {
          "0 … prefix_length−1",
          "last prefix row not compared"),
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
-         "never returns \"blind\": the negative control (the same model without the mask) is not checked",
+         "it never returns \"blind\". Also check the negative control: the same model without the mask",
          "no negative control"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
          "the negative control is the forward under test itself: the control is the same model without the "
@@ -636,16 +641,13 @@ MISTAKES = {
 GENERIC = {
     "dtype-promoted": Mistake(
         "*/dtype-promoted", ("float64-out",),
-        "the values are right, but a float32 input gave a float64 result: a float64 constant or array somewhere "
-        "(np.float64, astype(float), np.zeros without a dtype) promoted it; the course's rule is float32 in, "
-        "float32 out",
+        "the values are right, but a float32 input gave a float64 result. A float64 constant or array promoted "
+        "it (np.float64, astype(float), np.zeros without a dtype). Keep float32 in, float32 out",
         "0.6", "float32 in, float64 out"),
     "argument-changed": Mistake(
         "*/argument-changed", (),
-        "the function alters the caller's array: an in-place operation (x -= …, x[...] = …, np.add.at into an "
-        "input, or changing an input taken for a copy) silently changes the caller's data and spoils every later "
-        "use of it; the course's functions never change their inputs, so fix this first, then see whether the "
-        "results are right",
+        "the function changes the caller's array. An in-place step such as x -= … or x[...] = … spoils the "
+        "caller's data. Work on a copy, then check the results again",
         "0.6", "changed an input in place"),
 }
 for _generic in GENERIC.values():
@@ -911,9 +913,31 @@ TEMPLATE = text("grading.diagnoses.template", "what this suggests: {text} (see �
 SECOND = text("grading.diagnoses.second", "{said} A second mistake changes the results as well.")
 
 
+_CLAUSE = {"zh": re.compile(r"[：；]"), "en": re.compile(r"(?<=\w|\))[:;] "), "ru": re.compile(r"(?<=\w|\))[:;] ")}
+
+
+def sentences(text, lang):
+    """A hint written as clauses (``what happened: why; the fix``) as short sentences, one per clause: a
+    sentence ends where a clause ends, outside brackets and code (tools/hint_readability.py measures it)."""
+    pattern = _CLAUSE.get(lang, _CLAUSE["en"])
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([`" if ch != "`" else (1 if depth % 2 == 0 else -1)
+        depth -= ch in ")]"
+        if depth == 0 and pattern.match(text, i):
+            parts.append(text[start:i])
+            start = i + (1 if lang == "zh" else 2)
+    parts.append(text[start:])
+    parts = [p.strip() for p in parts if p.strip()]
+    if lang == "zh":
+        return "。".join(parts)
+    return ". ".join(p[0].upper() + p[1:] if i and p[0].islower() and not p.startswith(("np.", "x", "d_", "w_"))
+                     else p for i, p in enumerate(parts))
+
+
 def explain_mistake(mistake, lang):
     """The diagnosis sentence in ``lang``."""
-    what = mistake.text.get(lang) or mistake.text["en"]
+    what = sentences(mistake.text.get(lang) or mistake.text["en"], lang)
     said = TEMPLATE.get(lang, TEMPLATE["en"]).format(text=what, section=mistake.section)
     if isinstance(mistake, _Pair):
         said = SECOND.get(lang, SECOND["en"]).format(said=said)

@@ -151,20 +151,23 @@ class AttentionModel:
         raises before anything is stored: the cache is left as it was.
         """
         if isinstance(token, (bool, np.bool_)) or not isinstance(token, (int, np.integer)):
-            shape = f' of shape {np.shape(token)}' if isinstance(token, (list, tuple, np.ndarray)) else ''
-            raise TypeError(f'step takes one token id (an int), got {type(token).__name__}{shape}: {token!r}; feed a sequence one token per step (see lib.checks.incremental_forward)')
+            shape = f" of shape {np.shape(token)}" if isinstance(token, (list, tuple, np.ndarray)) else ""
+            raise TypeError(
+                f"step takes one token id (an int), got {type(token).__name__}{shape}: {token!r}; "
+                "feed a sequence one token per step (see lib.checks.incremental_forward)"
+            )
         self._check_cache(cache)
         if position is None:
-            position = 0
+            position = len(cache)
         check_positions(position, 1, self.context_size)
-        x = self.embed(np.array([token]), offset=position)
-        q = split_heads((x @ self.w_q)[None], self.n_heads)[0]
-        k = split_heads((x @ self.w_k)[None], self.n_heads)[0]
-        v = split_heads((x @ self.w_v)[None], self.n_heads)[0]
+        x = self.embed(np.array([token]), offset=position)      # (1, D)
+        q = split_heads((x @ self.w_q)[None], self.n_heads)[0]  # (H, 1, d)
+        k = split_heads((x @ self.w_k)[None], self.n_heads)[0]  # (H, 1, d)
+        v = split_heads((x @ self.w_v)[None], self.n_heads)[0]  # (H, 1, d)
         cache.append(k[:, 0], v[:, 0])
         try:
-            heads = causal_attention(q, cache.keys, cache.values)
+            heads = causal_attention(q, cache.keys, cache.values)   # (H, 1, d): reads every stored position
         except BaseException:
-            cache.truncate(len(cache) - 1)
+            cache.truncate(len(cache) - 1)                      # a failed step stores nothing
             raise
-        return (merge_heads(heads[None])[0] @ self.w_o)[0]
+        return (merge_heads(heads[None])[0] @ self.w_o)[0]      # (D,)

@@ -76,7 +76,7 @@ def m(name, target, selector):
     return Mutant(name, target, selector)
 
 
-A, P, M, D, C, K, B = "lib.attention", "lib.positions", "lib.model", "lib.data", "lib.checks", "lib.costs", "lib.blocked"
+A, P, M, D, C = "lib.attention", "lib.positions", "lib.model", "lib.data", "lib.checks"
 
 MUTANTS = [
     # ---- the mask (§1)
