@@ -17,6 +17,16 @@ def _collate_with_slip(*replacements):
     return with_slips(answer, *replacements)
 
 
+# the start of a masked softmax that refuses an empty row, as learners write it
+_CHECKED_SOFTMAX = """
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+"""
+
 ENTRIES = [
     # ---- mask-1: causal_allowed(tq, tk) ----------------------------------------------
     Entry("mask-1", "strict-less", """
@@ -71,14 +81,7 @@ def masked_softmax(scores, allowed):
     weights = e / e.sum(axis=-1, keepdims=True)
     return np.where(allowed, weights, 0)
 """, "mask-2/softmax-before-mask"),
-    Entry("mask-2", "softmax-then-multiply", """
-import numpy as np
-def masked_softmax(scores, allowed):
-    scores = np.asarray(scores)
-    allowed = np.broadcast_to(allowed, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("empty row")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    Entry("mask-2", "softmax-then-multiply", _CHECKED_SOFTMAX + """    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) * allowed
 """, "mask-2/softmax-before-mask"),
     Entry("mask-2", "no-max-subtraction", """
@@ -91,14 +94,7 @@ def masked_softmax(scores, allowed):
     e = np.exp(np.where(allowed, scores, -np.inf))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/no-max"),
-    Entry("mask-2", "exp-times-mask", """
-import numpy as np
-def masked_softmax(scores, allowed):
-    scores = np.asarray(scores)
-    allowed = np.broadcast_to(allowed, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("empty row")
-    e = np.exp(scores) * allowed
+    Entry("mask-2", "exp-times-mask", _CHECKED_SOFTMAX + """    e = np.exp(scores) * allowed
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/no-max"),
     Entry("mask-2", "max-over-forbidden-too", """
