@@ -75,7 +75,8 @@ def corpus_entries():
     """The project's own corpus (tests/mistakes/) in the same form; ``mistake`` is the expected diagnosis."""
     sys.path.insert(0, str(ROOT / "tests"))
     from mistakes import entries
-    langs = ("zh", "en", "ru")
+    from course_i18n import LANGUAGES
+    langs = list(LANGUAGES)
     out = []
     for i, e in enumerate(entries()):
         ex = EXERCISES[e.exercise]
