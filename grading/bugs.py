@@ -584,8 +584,9 @@ def _offset_reset(node, root):
 
 
 @operator("offset-from-wrong-axis", "the offset read from the wrong axis of the cache: the number of heads instead "
-          "of the number of stored positions (fla-org/flash-linear-attention #126: the cache's offset taken from "
-          "`shape[1]`, the heads axis, instead of the time axis)")
+          "of the number of stored positions (fla-org/flash-linear-attention #126: after a rearrange to "
+          "(batch, time, heads, d) the cache was advanced by `q.shape[2]`, the heads axis, instead of `q.shape[1]`, "
+          "the number of new tokens)")
 def _offset_wrong_axis(node, root):
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
             isinstance(node.slice.value, int) and node.slice.value in (1, -2):
@@ -597,9 +598,9 @@ def _offset_wrong_axis(node, root):
     return None
 
 
-@operator("offset-advanced-twice", "the offset advanced again by the prompt's length after the first step, so "
-          "later tokens sit past their position (skyzh/tiny-llm #46: the offset grew by the prompt length at "
-          "every decode step)")
+@operator("offset-advanced-twice", "the offset advanced by the prompt's length again after the prompt, so the first "
+          "generated token sits a prompt's length past its position (skyzh/tiny-llm #46: the offset went 6, 12, 13, "
+          "14 ... for a 6-token prompt, incremented by the prompt's size after the first decode step)")
 def _offset_twice(node, root):
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name) and \
             _assignments(root).get(node.slice.id) is not None:
@@ -610,7 +611,9 @@ def _offset_twice(node, root):
 
 
 @operator("decode-starts-one-later", "a decode step told that it starts one position later than it does "
-          "(microsoft/onnxruntime-genai #2354: the first generated token's position was past the prompt by one)")
+          "(microsoft/onnxruntime-genai #2354: the varlen decoder set a decode step's past length to the sequence "
+          "length that already counted the token being processed, so after a 9-token prompt the steps wrote at "
+          "10, 11, ... and position 9 was never written)")
 def _starts_later(node, root):
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name) and \
             isinstance(node.value, ast.Subscript) and isinstance(node.value.slice, ast.Constant) and \
@@ -621,17 +624,17 @@ def _starts_later(node, root):
     return None
 
 
-@operator("full-cache-off-by-one", "the check for a full cache off by one: a step into the last free row is "
-          "refused, or a step past the table accepted (pytorch/executorch #5227: an off-by-one when the KV cache "
-          "is full)")
+@operator("full-cache-off-by-one", "the check for a full cache off by one: the step into the last free row is "
+          "refused (pytorch/executorch #5227: a model exported for sequences of length L with a KV cache failed "
+          "at run time on an input of length L)")
 def _full_cache(node, root):
-    if isinstance(node, ast.If) and len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and \
+    if isinstance(node, ast.If) and node.body and isinstance(node.body[-1], ast.Raise) and \
             isinstance(node.test, ast.Compare) and len(node.test.ops) == 1 and \
             isinstance(node.test.ops[0], (ast.GtE, ast.Gt)) and isinstance(node.test.comparators[0],
                                                                            ast.Attribute) and \
             node.test.comparators[0].attr in ("context_size", "capacity"):
         new = copy.deepcopy(node)
-        new.test.ops = [ast.Gt() if isinstance(node.test.ops[0], ast.GtE) else ast.GtE()]
+        new.test.left = _plus(new.test.left, 1)
         return new
     return None
 
@@ -1490,20 +1493,25 @@ class Mutant:
 
     def source(self, name=None):
         """The mutated function's source (and its mutated helpers'), its ``def`` renamed to ``name``; None for
-        a wrapper operator, which has no source."""
+        a wrapper operator, which has no source.  A mutated helper is renamed ``_helper`` (and called so), so
+        that the cell does not redefine a function of the notebook that another exercise asks for."""
         if any(s.index < 0 for s in self.sites) or self.trees is None:
             return None
+        helpers = {f.__name__: "_" + f.__name__ for f in self.base.functions
+                   if f is not self.base.func and f.__name__ in self.trees}
+
+        class Rename(ast.NodeTransformer):
+            def visit_Name(self, n):
+                return ast.Name(id=helpers[n.id], ctx=n.ctx) if n.id in helpers else n
+
         parts = []
         for f in self.base.functions:
             tree = self.trees.get(f.__name__)
             if tree is None and f is not self.base.func:
                 continue
-            tree = tree if tree is not None else self.base.fresh(f.__name__)
-            if f is self.base.func and name:
-                tree.name = name
+            tree = Rename().visit(copy.deepcopy(tree) if tree is not None else self.base.fresh(f.__name__))
+            tree.name = name if f is self.base.func and name else helpers.get(f.__name__, f.__name__)
             parts.append(ast.unparse(tree))
-            if f is self.base.func and name:
-                tree.name = f.__name__
         return "\n\n\n".join(reversed(parts)) + "\n"
 
 

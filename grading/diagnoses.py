@@ -581,6 +581,18 @@ MISTAKES = {
     ),
     "dec-3": _mistakes(
         "dec-3",
+        ("offset-from-heads-axis", ('offset-from-wrong-axis',), "5.3",
+         "the new token's position is read from the wrong axis of the cache. It counts the heads, not the "
+         "stored positions. Read n from the time axis of (H, n, d)",
+         "position read from the heads axis"),
+        ("offset-advanced-twice", ('offset-advanced-twice',), "5.3",
+         "the new token sits too far along. Its offset grew by the stored length a second time. Its position is "
+         "n, the number of stored positions",
+         "offset advanced twice"),
+        ("full-table-refused", ('full-cache-off-by-one', 'one-less@decoder_step:n >= model.context_size'), "5.4",
+         "a step into the last free row of the position table is refused. Only a position from context_size "
+         "on is past the table",
+         "last free row refused"),
         ("position-zero", ("index-zero@model.params['position_table'][n]",), "5.3",
          "the new token always gets row 0 of "
            "the position table: its position is n, the number of stored positions",
