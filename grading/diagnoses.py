@@ -837,10 +837,32 @@ def _fits(exercise, mutant, observations):
         if right:
             return None                     # the learner fails a test this mutant passes
         if _agrees(exercise, wrong, got):
-            evidence += 1
+            evidence += not _only_nonfinite(exercise, expected, wrong)
         elif not (isinstance(wrong, Raised) and isinstance(got, Raised)):
             return None
     return evidence or None
+
+
+def _values(x):
+    return list(x) if isinstance(x, tuple) else [x]
+
+
+def _only_nonfinite(exercise, expected, wrong):
+    """Whether the mutant's result differs from the expected one only by parts that are wholly nan or
+    infinite: many mistakes overflow alike, so such an agreement is weak evidence of this one."""
+    if isinstance(wrong, Raised) or isinstance(expected, Raised):
+        return False
+    differing = [w for e, w in zip(_values(expected), _values(wrong)) if not _agrees(exercise, e, w)]
+    if not differing or len(_values(expected)) != len(_values(wrong)):
+        return False
+    for w in differing:
+        try:
+            a = np.asarray(w, dtype=np.float64)
+        except (TypeError, ValueError):
+            return False
+        if a.size == 0 or np.isfinite(a).any():
+            return False
+    return True
 
 
 def _compatible(exercise, mutant, observations):

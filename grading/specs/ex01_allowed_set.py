@@ -51,7 +51,7 @@ def _mask2_public():
              label="float32 scores"),
         Case("empty-row", (np.zeros((2, 2)), np.array([[True, True], [False, False]])),
              label="a row that may read no key"),
-        Case("large-forbidden-score", (np.array([[0.0, 1000.0, -1.0], [3.0, 0.0, 900.0]]),
+        Case("large-forbidden-score", (np.array([[0.0, 1000.0, -1.0], [3.0, 0.0, 2.0]]),
                                        np.array([[True, False, True], [True, True, False]])),
              label="a forbidden score far above the allowed ones"),
     ]

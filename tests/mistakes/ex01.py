@@ -169,7 +169,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
     return bool((weights[~np.broadcast_to(allowed, weights.shape)] == 0).all())
-""", None),
+""", ("mask-3/no-negative-check", "mask-3/no-row-sum")),
     Entry("mask-3", "no-row-sum", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):

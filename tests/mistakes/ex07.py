@@ -127,7 +127,7 @@ def masked_softmax_backward(d_weights, weights):
     w = weights.astype(np.float64)
     jacobian = w[..., :, None] * (np.eye(w.shape[-1]) - w[..., None, :])
     return (jacobian @ d_weights[..., :, None])[..., 0]
-""", None),
+""", "*/dtype-promoted"),
     Entry("dec-1", "shape-mismatch-not-refused", _HEAD + """
 def masked_softmax_backward(d_weights, weights):
     along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
