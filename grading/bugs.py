@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cells import AST_LOCK             # CPython 3.11 cannot build syntax trees in two threads at once
+
 __all__ = ["Operator", "OPERATORS", "Site", "Mutant", "Base", "base", "mutants", "pairs", "operator"]
 
 
@@ -1244,12 +1246,13 @@ class Base:
         self._collect(func, depth)
         for f in self.functions:
             self.sources[f.__name__] = textwrap.dedent(inspect.getsource(f))
-            self.trees[f.__name__] = ast.parse(self.sources[f.__name__]).body[0]
+            self.trees[f.__name__] = self.fresh(f.__name__)
         self._sites = None
 
     def fresh(self, name):
         """A new syntax tree of the function ``name`` (parsing is much faster than copying a tree)."""
-        return ast.parse(self.sources[name]).body[0]
+        with AST_LOCK:
+            return ast.parse(self.sources[name]).body[0]
 
     def mutated(self, sites):
         """{function name: its syntax tree with the sites of ``sites`` mutated}, or None when the sites do not
@@ -1344,7 +1347,8 @@ class Base:
         new_code = {}
         for name, tree in trees.items():
             try:
-                code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
+                with AST_LOCK:
+                    code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
             except (SyntaxError, ValueError, TypeError):
                 return None
             new_code[name] = next(c for c in code.co_consts if isinstance(c, types.CodeType))

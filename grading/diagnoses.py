@@ -947,7 +947,8 @@ TEMPLATE = text("grading.diagnoses.template", "what this suggests: {text} (see �
 SECOND = text("grading.diagnoses.second", "{said} A second mistake changes the results as well.")
 
 
-_CLAUSE = {"zh": re.compile(r"[：；]"), "en": re.compile(r"(?<=\w|\))[:;] "), "ru": re.compile(r"(?<=\w|\))[:;] ")}
+_CLAUSE = {"zh": re.compile(r"[：；]"), "en": re.compile(r"(?<=\w|\))[:;] "),
+           "ru": re.compile(r"(?<=\w|\))[:;] ")}
 
 
 def sentences(text, lang):
