@@ -22,7 +22,8 @@ import pytest
 
 from course_i18n import LANGUAGES
 from grading import messages
-from grading.batch import codec, notebooks, report, shards
+from grading import codec
+from grading.batch import notebooks, report, shards
 from grading.batch.runner import read_records
 from grading.cells import prepare_cell, strip_magics
 from grading.compare import compare_values

@@ -7,7 +7,7 @@ function relies on a reference answer is decided by its behaviour: each
 exercise is graded in a kernel whose ``lib`` withholds that exercise's
 reference answers (see blind.py), so an answer that needs them fails its
 tests there.  The kernel only ever receives test inputs and sends
-back plain JSON results (see codec.py), read with a size limit and checked
+back plain JSON results (see grading/codec.py), read with a size limit and checked
 record by record: whatever a student's code patches or writes inside its
 kernel can only spoil its own results, and a malformed record is the
 student's failure, never "an internal grader error".
@@ -31,16 +31,16 @@ import traceback
 
 from course_i18n import LANGUAGES
 
-from .. import diagnoses, messages, usage
+from .. import codec, diagnoses, messages, usage
 from ..cells import prepare_cell
 from ..feedback import explain, message as _feedback_message, type_name
-from . import blind, codec
+from . import blind
 from . import duplicates as _duplicates
 from .kernel import Kernel, KernelDied
 from .notebooks import identify, read_notebook
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "codec.py"), encoding="utf-8") as _a, \
+with open(os.path.join(HERE, os.pardir, "codec.py"), encoding="utf-8") as _a, \
         open(os.path.join(HERE, os.pardir, "arguments.py"), encoding="utf-8") as _c, \
         open(os.path.join(HERE, "_kernel_side.py"), encoding="utf-8") as _b:
     KERNEL_CODE = _a.read() + "\n" + _c.read() + "\n" + _b.read()

@@ -4,7 +4,6 @@ import numpy as np
 
 from lib import attention, data
 
-from .. import references
 from ..registry import Kind, exercise
 from ..values import Case
 from ._common import random_allowed, rng_scores
@@ -199,7 +198,7 @@ EXERCISES = [
     exercise(
         id="mask-1", function="causal_allowed", points=1,
         title="The causal allowed set",
-        reference=references.causal_allowed, forbidden=("lib.attention.causal_future",),
+        reference="grading.references.causal_allowed", forbidden=("lib.attention.causal_future",),
         public=_mask1_public, hidden=_mask1_hidden,
         hidden_kinds={"shape": Kind("random sizes with tq ≤ tk",
                                     like="two-queries-after-cache")},
@@ -224,7 +223,7 @@ EXERCISES = [
     exercise(
         id="mask-3", function="is_valid_attention", points=3,
         title="A check for attention weights",
-        reference=references.is_valid_attention,
+        reference="grading.references.is_valid_attention",
         public=_mask3_public, hidden=_mask3_hidden,
         hidden_kinds={
             "valid": Kind("random correct weights", like="correct"),

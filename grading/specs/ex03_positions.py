@@ -4,7 +4,6 @@ import numpy as np
 
 from lib import positions
 
-from .. import references
 from ..registry import Kind, exercise
 from ..values import Case, Ref
 from ._common import forward_setup
@@ -153,7 +152,7 @@ EXERCISES = [
     exercise(
         id="pos-3", function="last_row_swap_change", points=3,
         title="A token-swap test",
-        reference=references.last_row_swap_change,
+        reference="grading.references.last_row_swap_change",
         public=_pos3_public, hidden=_pos3_hidden,
         hidden_kinds={
             "no_positions": Kind("a random model without positions, a random swap", like="without-positions"),
