@@ -243,3 +243,29 @@ def test_gradescope_keeps_its_key_from_the_students_code(tmp_path):
     assert not (root / "source" / "grading.key").exists()
     assert data["score"] == sum(e.points for e in EXERCISES.values() if e.notebook == "ex01_allowed_set") - \
         EXERCISES["mask-1"].points
+
+
+def test_without_a_sandbox_a_later_kernel_shows_no_values_that_an_earlier_one_could_have_left(tmp_path):
+    """ex04 is graded in two kernels (causal-4 withholds what causal-1..3's tests need).  Without a sandbox
+    the second kernel shares the disk with the first, which has seen hidden inputs: causal-4's public
+    failures are then described without values; in a sandbox, with them."""
+    nb = with_cell(ROOT / "solutions" / "en" / "ex04_causality.ipynb",
+                   "def feature_norm(x, eps=1e-5):\n    return x * 1.0\n")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "ex04_causality.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    texts = {}
+    for mode in ("none", "auto"):
+        proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "s"), "--isolation", mode,
+                               "--json", str(tmp_path / f"{mode}.json"), "-q"], cwd=ROOT, capture_output=True,
+                              text=True, timeout=900 * slowdown())
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        report = json.loads((tmp_path / f"{mode}.json").read_text(encoding="utf-8"))
+        row = next(r for r in report["rows"] if r["exercise"] == "causal-4")
+        assert row["status"] == "fail"
+        texts[mode, report["grader"]["isolation"]["mode"]] = [f["text"] for f in row["feedback"] if not f["hidden"]]
+    for (asked, mode), public in texts.items():
+        assert public
+        if mode == "none":
+            assert all("expected" not in t and "got" not in t for t in public), public
+        else:
+            assert any("expected" in t and "got" in t for t in public), public

@@ -187,13 +187,14 @@ def _regrade_setup(config, secret, shard):
         with open(config.regrade, encoding="utf-8") as f:
             old = json.load(f)
         head = old["grader"]
+        version = head.get("version")
         old_ids = [e["id"] for e in head["exercises"]]
-        recorded = head["hidden_tests"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        recorded = head.get("hidden_tests") or {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"--regrade: cannot read the report {config.regrade}: {exc}") from None
-    if head.get("version") != VERSION:
-        raise UsageError(f"--regrade: the report was written by grader version {head.get('version')}, this is "
-                         f"{VERSION}: grade the whole class again")
+    if version != VERSION:
+        raise UsageError(f"--regrade: the report was written by grader version {version}, this is {VERSION}: "
+                         "grade the whole class again")
     if recorded.get("origin") == "salt":
         if secret is not None:
             raise UsageError("--regrade: the report's hidden tests come from a salt drawn for that batch, which the "
