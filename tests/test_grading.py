@@ -275,6 +275,7 @@ def test_gradescope_results_for_one_upload(tmp_path):
     (("tests/grading_cases",), "found no notebooks"),
     (("solutions", "--shard", "3/2"), "1 <= K <= N"),
     (("solutions", "--seed", "1"), "--seed is gone"),
+    (("solutions", "--late-penalty", "10"), "needs --deadline"),
     (("solutions", "--key", "does/not/exist.key"), "cannot read the key"),
     (("solutions", "--key", "README.md"), "not a key"),
     (("merge", "does/not/exist.json"), "cannot read the shard report"),

@@ -158,16 +158,6 @@ class Discovery:
             return os.path.join(top, parts[0]) if len(parts) > 1 else None
         return self.key_for(top, parts, path)
 
-    def shared_names(self):
-        """A warning for each name that several LMS ids share: each id is a student of its own."""
-        ids = {}
-        for key, sub in self.submissions.items():
-            if isinstance(key, tuple):
-                ids.setdefault((key[1], sub.name), []).append(key[2])
-        return [f"{len(found)} students share the name {name!r} in the file names (ids {', '.join(sorted(found)[:5])}"
-                f"{', ...' if len(found) > 5 else ''}); each id is graded as a student of its own, named "
-                f"'{name} (id)' on the pages" for (_, name), found in sorted(ids.items()) if len(found) > 1]
-
     def walk(self, top):
         """Every notebook-like file under ``top``; returns {first-level folder: holds a notebook?}."""
         first_level = {}
@@ -361,10 +351,13 @@ def find_submissions(paths, group_by="dir", walk=None, pattern=None):
     for key, sub in walk.submissions.items():
         if isinstance(key, tuple):
             shared.setdefault(sub.id, []).append(sub)
-    for subs in shared.values():          # students of one name: the LMS id follows it
-        if len(subs) > 1:
-            for sub in subs:
-                sub.id = f"{sub.id} ({sub.student_id})"
+    for subs in (s for s in shared.values() if len(s) > 1):        # students of one name: their LMS id follows it
+        ids = sorted(s.student_id for s in subs)
+        walk.usage.append(f"{len(subs)} students share the name {subs[0].name!r} in the file names (ids "
+                          f"{', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); each id is graded as a student of "
+                          f"its own, named '{subs[0].name} (id)' on the pages")
+        for sub in subs:
+            sub.id = f"{sub.id} ({sub.student_id})"
     ordered = dict(sorted(walk.submissions.items(), key=lambda kv: (kv[1].id, repr(kv[0]))))
     ids = {}
     for sub in ordered.values():          # two folders whose names display alike keep distinct ids

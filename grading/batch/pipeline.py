@@ -117,7 +117,6 @@ class Discovered:
     submissions: dict                     # {key: notebooks.Submission} graded here (this shard's)
     whole: dict                           # every submission of the batch (all shards)
     all_ids: list
-    shard_ids: list = None
 
 
 @dataclasses.dataclass
@@ -154,6 +153,9 @@ def prepare(config):
         secret = Secret.from_key_file(config.key_file) if config.key_file else None
     except (ValueError, SecretError) as exc:
         raise UsageError(str(exc)) from None
+    if config.late_penalty and (deadline is None or not 0 < config.late_penalty <= 100):
+        raise UsageError("--late-penalty takes a percentage from 0 to 100 of the points per started day late, "
+                         "and needs --deadline to know what is late")
     if shard is not None and secret is None:
         raise UsageError("--shard needs --key FILE: every shard must draw the same hidden tests (make a key once "
                          "with `python -m grading key FILE` and give it to every shard)")
@@ -266,7 +268,6 @@ def discover(batch, walk):
     if batch.shard is not None:
         keep = set(_shards.select(all_ids, *batch.shard))
         discovered.submissions = {k: s for k, s in found.items() if s.id in keep}
-        discovered.shard_ids = [s.id for s in discovered.submissions.values()]
     return discovered
 
 
@@ -407,8 +408,6 @@ def _run(batch, run):
     walk = Discovery(config.group_by, batch.pattern)
     run.discovered = Discovered(walk, {}, {}, [])
     run.discovered = discovered = discover(batch, walk)
-    for line in walk.shared_names():
-        _log(config.progress, f"grader: warning: {line}")
     if batch.fixed_scope:
         run.scope = set(batch.fixed_scope)     # a regrade keeps the report's exercises
     elif not (config.exercises or config.all_exercises):

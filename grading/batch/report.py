@@ -135,13 +135,13 @@ def _csv(rows):
     return buf.getvalue()
 
 
-def to_wide_csv(report, worksheet=None):
+def to_wide_csv(report, worksheet=None, per_exercise=True):
     """The gradebook, one row per student: the name the pages show, the LMS id when known
     (``--student-pattern``), the e-mail when a Moodle worksheet gives it (what Moodle's gradebook import
-    matches), points per exercise (in registry order), the total and the flags (duplicates, ambiguous,
-    late).  Every points column names its maximum in the header, e.g. ``mask-1 (max 3)``; with
-    ``--late-penalty`` every column is after the penalty."""
-    ids, maxima = exercise_ids(report), _maxima(report)
+    matches), points per exercise (in registry order; not ``per_exercise``: the totals gradebook), the total
+    and the flags (duplicates, ambiguous, late).  Every points column names its maximum in the header, e.g.
+    ``mask-1 (max 3)``; with ``--late-penalty`` every column is after the penalty."""
+    ids, maxima = exercise_ids(report) if per_exercise else [], _maxima(report)
     by_sub, names = _points_by_student(report), display_names(report)
     total = sum(maxima.values())
     late, mail = _late_columns(report), _email_column(worksheet)
@@ -175,15 +175,8 @@ def _late_columns(report):
 
 
 def to_totals_csv(report, worksheet=None):
-    """One row per student: name, LMS id (and e-mail, as in the wide CSV), total, flags; the maximum in the
-    total's header."""
-    total = sum(_maxima(report).values())
-    names = display_names(report)
-    late, mail = _late_columns(report), _email_column(worksheet)
-    rows = [["student", "id", *mail(None), f"total (max {_num(total)})", "flags", *late(None)]]
-    rows += [[names[s["submission"]], s.get("student_id", ""), *mail(s), _num(s["points"]),
-              " ".join(s.get("flags", [])), *late(s)] for s in report["summary"]]
-    return _csv(rows)
+    """One row per student: name, LMS id (and e-mail), total, flags; the maximum in the total's header."""
+    return to_wide_csv(report, worksheet, per_exercise=False)
 
 
 CANVAS_HEAD = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -353,9 +346,8 @@ def gradescope(report, summary):
     titles = _titles(report)
     tests = []
     for row in rows:
-        title = titles.get(row["exercise"], {}).get(lang, "")
         where = _relative(row["notebook"], summary["submission"]) if row["notebook"] else ""
-        name = f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "") if row["function"] \
+        name = _exercise_heading(row, titles, lang) if row["function"] \
             else f"{messages.text('page_other', lang)}: {where or os.path.basename(row['submission'])}"
         output = [row["message"]]
         for f in row.get("feedback", []):
