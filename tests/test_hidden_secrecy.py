@@ -224,9 +224,11 @@ def test_gradescope_keeps_its_key_from_the_students_code(tmp_path):
     shutil.copytree(ag, root / "source")
     (ag / "grading.key").unlink()                 # the instructor's copy is on their machine, not in the container
     config = json.loads((root / "source" / "config.json").read_text())
-    (root / "source" / "config.json").write_text(json.dumps({**config, "isolation": "none"}))
+    (root / "source" / "config.json").write_text(json.dumps({**config, "isolation": "none",
+                                                            "timeout": 60 * slowdown()}))
     (root / "submission").mkdir(parents=True)
-    nb = with_cell(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb", probe([root]))
+    wanted = hashlib.sha256(bytes.fromhex(key)).hexdigest()
+    nb = with_cell(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb", probe([root], wanted))
     (root / "submission" / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": str(ROOT / ".venv" / "bin" / "python")}
     proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], cwd=root, env=env, capture_output=True,
@@ -236,9 +238,7 @@ def test_gradescope_keeps_its_key_from_the_students_code(tmp_path):
     data = json.loads(results)
     assert data["extra_data"]["isolation"]["mode"] == "none"
     row = next(t for t in data["tests"] if t["number"] == "mask-1")
-    found = re.search(r"PROBE found (\d+): ([0-9a-f ]*)", row["output"])
-    assert found, row
-    assert hashlib.sha256(bytes.fromhex(key)).hexdigest()[:8] not in found.group(2).split()
+    assert re.search(r"PROBE found \d+, the key: no", row["output"]), row
     assert key not in results and key not in proc.stdout + proc.stderr
     assert not (root / "source" / "grading.key").exists()
     assert data["score"] == sum(e.points for e in EXERCISES.values() if e.notebook == "ex01_allowed_set") - \
@@ -269,3 +269,16 @@ def test_without_a_sandbox_a_later_kernel_shows_no_values_that_an_earlier_one_co
             assert all("expected" not in t and "got" not in t for t in public), public
         else:
             assert any("expected" in t and "got" in t for t in public), public
+
+
+def test_the_probe_finds_a_key_where_it_can_read_one(tmp_path):
+    """The prober of these tests would see the key if it could read it (here, in a file of a folder it searches)."""
+    key = "ab" * 32
+    (tmp_path / "left-behind.txt").write_text(f"x={key}\n")
+    space = {}
+    exec(probe([tmp_path], hashlib.sha256(bytes.fromhex(key)).hexdigest()), space)
+    with pytest.raises(RuntimeError, match="the key: yes"):
+        space["causal_allowed"](1, 1)
+    (tmp_path / "left-behind.txt").unlink()
+    with pytest.raises(RuntimeError, match="the key: no"):
+        space["causal_allowed"](1, 1)

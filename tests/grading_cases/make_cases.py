@@ -328,7 +328,8 @@ def causal_allowed(tq, tk):
 
 # A probe of everything a kernel can read (environment, arguments, /proc, files, /tmp, home), for anything
 # shaped like the hidden tests' secret (64 hexadecimal digits): it raises "PROBE found N: <fingerprints>"
-# on a public test, each find as the first 8 digits of its SHA-256.
+# on a public test, each find as the first 8 digits of its SHA-256 (or, told the SHA-256 of a key, whether
+# it found that key).
 PROBE = '''
 import hashlib, os, re, stat, sys
 
@@ -374,9 +375,11 @@ def _texts():
 
 
 def causal_allowed(tq, tk):
-    found = sorted(set(hashlib.sha256(bytes.fromhex(m.lower())).hexdigest()[:8] for text in _texts()
+    found = sorted(set(hashlib.sha256(bytes.fromhex(m.lower())).hexdigest() for text in _texts()
                        for m in _HEX.findall(text)))
-    raise RuntimeError("PROBE found %d: %s" % (len(found), " ".join(found)))
+    if WANTED:
+        raise RuntimeError("PROBE found %d, the key: %s" % (len(found), "yes" if WANTED in found else "no"))
+    raise RuntimeError("PROBE found %d: %s" % (len(found), " ".join(f[:8] for f in found)))
 '''
 
 
@@ -394,9 +397,10 @@ def fingerprints(cases):
     return out
 
 
-def probe(roots):
-    """The prober's cell, searching ``roots`` besides what every kernel can see."""
-    return PROBE.replace("PLACES", repr([str(r) for r in roots]))
+def probe(roots, wanted=None):
+    """The prober's cell, searching ``roots`` besides what every kernel can see; ``wanted`` (the SHA-256 of a
+    key, which says nothing of the key itself): the probe says whether it found that key, not what it found."""
+    return PROBE.replace("PLACES", repr([str(r) for r in roots])).replace("WANTED", repr(wanted))
 
 
 GUESS = '''
