@@ -487,7 +487,11 @@ class NotebookRun:
         result_outside = kernel.io_path(f"r-{nonce}.jsonl")
         params = {"function": ex.function, "cases": f"{kernel.info['inside_in']}/c-{nonce}.json",
                   "out": f"{kernel.info['inside_io']}/r-{nonce}.jsonl", "max_bytes": MAX_RECORD_BYTES // 2}
-        code = (f"__import__('builtins').exec({KERNEL_CODE!r}, "
+        # compiled once per kernel and kept in sys.modules, binding no name in the notebook's namespace (the
+        # notebook can replace it, as it can patch anything in its process: that only spoils its own results)
+        code = (f"__import__('builtins').exec((lambda s: s.modules.get('__course_grader__') or s.modules.setdefault("
+                f"'__course_grader__', __import__('types').SimpleNamespace(code=compile({KERNEL_CODE!r}, '<grader>', "
+                f"'exec'))))(__import__('sys')).code, "
                 f"{{'__name__': '__grader__', 'PARAMS': {params!r}, 'USER_NS': __import__('builtins').globals()}})")
         started = time.monotonic()
         result = kernel.execute(code, limit)
