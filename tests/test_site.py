@@ -30,9 +30,10 @@ The site is built by the session fixture (`python tools/build_site.py`,
 incremental: a few seconds when `make book` already ran; about a minute from
 scratch). Set COURSE_SITE_NO_BUILD=1 to test an existing _build/site as is.
 
-Needs Debian's chromium (`apt-get install chromium`, used as /usr/bin/chromium
-or $CHROMIUM), the Python package playwright and npm (axe-core). Without them
-the tests skip, except when CI=true, where they fail.
+Needs Debian's chromium (on the PATH, or $CHROMIUM) and fonts-noto-cjk, the
+Python package playwright, and npm (the pinned MathJax and axe-core, fetched
+once): `make test` installs them (tools/system-packages.txt). Without them the
+tests skip naming what is missing, except when CI=true, where they fail.
 
 At the end the session prints the page weight (first visit and language
 switch, raw and gzip) and load times, and writes them to _build/site-report.json.
@@ -48,7 +49,6 @@ import json
 import os
 import posixpath
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -64,15 +64,12 @@ sys.path.insert(0, str(ROOT / "site"))
 from tools import build_site  # noqa: E402
 
 import course_site  # noqa: E402
-from conftest import slowdown  # noqa: E402
+from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
+from conftest import browser_executable, need, slowdown, unavailable  # noqa: E402
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 OUT = build_site.OUT
 LAUNCH_BUILD = ROOT / "_build" / "launch-check"
 PLACEHOLDER_REPO = "https://github.com/example/course"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync",
-                  "--disable-dev-shm-usage"]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NAV_TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1366, "height": 900}
@@ -95,12 +92,6 @@ def _foreign_words(lang, text):
     """Words of another language of the course in `text` (tokens of the corpus allowed)."""
     others = [SCRIPT_OF[code] for code in ("zh", "ru") if code != lang]
     return re.findall("|".join(others), _TOKEN.sub(" ", text))
-
-
-def _unavailable(message):
-    if IN_CI:
-        pytest.fail(f"{message} (mandatory when CI=true)", pytrace=False)
-    pytest.skip(message)
 
 
 # --------------------------------------------------------------------------- pages
@@ -141,6 +132,8 @@ def _prose(source: str) -> str:
 # --------------------------------------------------------------------------- fixtures
 
 def _build(*args):
+    if build_site.vendor_needs_npm():
+        need("npm", "the site build fetches its pinned MathJax and widget manager with npm")
     # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
                           capture_output=True, text=True)
@@ -202,19 +195,14 @@ def launch_url(launch_site):
 
 @pytest.fixture(scope="session")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the Python package playwright is not installed: browser tests of the site skipped")
-    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(executable).exists():
-        _unavailable("no chromium browser (apt-get install chromium): browser tests of the site skipped")
+    executable = browser_executable("the browser tests of the site")
+    from playwright.sync_api import sync_playwright
     manager = sync_playwright().start()
     try:
         instance = manager.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
     except Exception as exc:
         manager.stop()
-        _unavailable(f"chromium at {executable} does not start ({exc}): browser tests skipped")
+        unavailable(f"chromium at {executable} does not start ({exc}): browser tests skipped")
     yield instance
     instance.close()
     manager.stop()
@@ -223,10 +211,12 @@ def browser():
 @pytest.fixture(scope="session")
 def axe_script():
     """axe-core's axe.min.js, fetched (pinned, checked) by the site builder's vendor step."""
+    if build_site.vendor_needs_npm("test_packages"):
+        need("npm", "the accessibility checks fetch axe-core with npm")
     try:
         folder = build_site.fetch_vendor(quiet=True, group="test_packages")
     except SystemExit as exc:
-        _unavailable(f"axe-core could not be fetched ({exc}): accessibility checks skipped")
+        unavailable(f"axe-core could not be fetched ({exc}): accessibility checks skipped")
     path = folder / "axe-core" / "axe.min.js"
     if not path.exists():
         pytest.fail(f"{path} missing after fetching axe-core", pytrace=False)

@@ -456,26 +456,50 @@ def _wanted(name: str, patterns: list[str]) -> bool:
     return False
 
 
+def _vendor_stamp(group: str) -> Path:
+    return VENDOR / ("unpacked.json" if group == "packages" else f"unpacked-{group}.json")
+
+
+def _vendor_state(group: str) -> tuple[list, Path, bool]:
+    """(the group's packages, the folder they unpack into, whether it holds them already)."""
+    packages = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8")).get(group) or []
+    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
+    stamp = _vendor_stamp(group)
+    ready = stamp.exists() and stamp.read_text(encoding="utf8") == json.dumps(packages, sort_keys=True) and target.is_dir()
+    return packages, target, ready
+
+
+def vendor_needs_npm(group: str = "packages") -> bool:
+    """fetch_vendor(group) would have to run npm: some tarball is not in the cache yet."""
+    packages, _, ready = _vendor_state(group)
+    if ready:
+        return False
+    return any(not _tarball(p).exists() for p in packages)
+
+
+def _tarball(pkg: dict) -> Path:
+    """Where the npm tarball of one package of site/vendor.json is cached."""
+    return VENDOR / "tarballs" / (pkg["name"].lstrip("@").replace("/", "-") + f"-{pkg['version']}.tgz")
+
+
 def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
     """Fetch the pinned npm tarballs of one group of site/vendor.json (cached) and unpack the needed files.
 
     ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``test_packages``
     in TEST_VENDOR (read by the browser tests only). Returns that folder.
     """
-    spec = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))
-    packages = spec.get(group) or []
-    stamp_text = json.dumps(packages, sort_keys=True)
-    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
-    stamp = VENDOR / ("unpacked.json" if group == "packages" else f"unpacked-{group}.json")
-    if stamp.exists() and stamp.read_text(encoding="utf8") == stamp_text and target.is_dir():
+    packages, target, ready = _vendor_state(group)
+    if ready:
         return target
+    stamp_text = json.dumps(packages, sort_keys=True)
+    stamp = _vendor_stamp(group)
     cache = VENDOR / "tarballs"
     cache.mkdir(parents=True, exist_ok=True)
     if target.exists():
         shutil.rmtree(target)
     for pkg in packages:
         ident = f"{pkg['name']}@{pkg['version']}"
-        tarball = cache / (pkg["name"].lstrip("@").replace("/", "-") + f"-{pkg['version']}.tgz")
+        tarball = _tarball(pkg)
         if not tarball.exists() or _integrity(tarball.read_bytes()) != pkg["integrity"]:
             npm = shutil.which("npm")
             if not npm:
