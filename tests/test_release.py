@@ -55,6 +55,8 @@ def test_one_version_everywhere():
     assert out.returncode == 0 and out.stderr == "", out.stderr
     assert re.fullmatch(rf"python -m grading \({DISTRIBUTION}\) {re.escape(version)}, report format \d+\n",
                         out.stdout), out.stdout
+    import course_site
+    assert f"Version {version}" in str(course_site.footer({}, package_version(), "en"))
 
 
 def test_the_version_read_outside_a_checkout_is_the_installed_one(tmp_path, monkeypatch):
