@@ -433,6 +433,9 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         broken = page.evaluate(
             "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
         assert not broken, f"{url}: images not loaded: {broken}"
+        footer = page.inner_text(".course-footer")          # every page: the version, both licences
+        assert course_site.FOOTER["version"][lang].format(version=package_version()) in footer, footer
+        assert course_site.FOOTER["mit"][lang] in footer and "CC BY-SA 4.0" in footer, footer
         icons = page.evaluate("""() => Array.from(document.fonts).filter(f => /Font Awesome 6/.test(f.family)
                                   && f.status === 'loaded').map(f => f.unicodeRange)""")
         assert icons and all(r != "U+0-10FFFF" for r in icons), f"{url}: icon fonts loaded: {icons}"
