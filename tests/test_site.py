@@ -846,9 +846,12 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script)
     pages = []
     for lang in LANGS:
         for kind in build_site.KINDS:
-            first = next((p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")), None)
-            if first:
-                pages.append(f"{lang}/{first}.html")
+            # the page of each kind whose source menu names the longest paths
+            longest = max((p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")),
+                          key=lambda name: len(course_site.repo_path(name, lang) + course_site.source_path(name)),
+                          default=None)
+            if longest:
+                pages.append(f"{lang}/{longest}.html")
     assert pages
     for path in pages:
         context, page, log = _open(browser, urljoin(launch_url, path), viewport=DESKTOP)
@@ -860,6 +863,16 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script)
             width, wide = _phone_overflow(page)
             assert width <= PHONE_WIDTH, f"{path}: {width} px at {PHONE_WIDTH} px: {wide}"
             assert not _header_fits(page, PHONE_WIDTH), f"{path}: {_header_fits(page, PHONE_WIDTH)}"
+            # every header menu, opened on the phone, stays on the screen (long paths wrap)
+            page.reload(wait_until="networkidle")
+            for menu in ("launch-buttons", "source-buttons", "download-buttons"):
+                page.click(f".dropdown-{menu} > button")
+                page.wait_for_selector(f".dropdown-{menu} .dropdown-menu.show")
+                box = page.eval_on_selector(f".dropdown-{menu} .dropdown-menu",
+                                            "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
+                assert -0.5 <= box[0] and box[1] <= PHONE_WIDTH + 0.5, f"{path}: the {menu} menu spans {box} px"
+                assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH, (path, menu)
+                page.keyboard.press("Escape")
             _assert_clean(log, path)
         finally:
             context.close()
