@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import no_student_process_left, slowdown, unavailable
+from conftest import need_root_mode, no_sandbox, no_student_process_left, slowdown, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
@@ -93,11 +93,11 @@ def test_batch_completes_with_exit_code_0(bad_batch):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_expected_row(bad_batch, case):
     if case in NEEDS_SANDBOX and bad_batch["report"]["grader"]["isolation"]["mode"] == "none":
-        unavailable("without a sandbox student code can read the repository")
+        no_sandbox("without a sandbox student code can read the repository")
     if case not in bad_batch["expect"]:
         if case in make_cases.NEEDS_ROOT:
             unavailable("only root can make a device file")
-        unavailable("not run without a sandbox: it would really damage files")
+        no_sandbox("not run without a sandbox: it would really damage files")
     check_rows(bad_batch, case)
 
 
@@ -191,8 +191,7 @@ def test_the_grader_itself_stays_small(bad_batch):
 
 def test_no_student_process_survives(bad_batch):
     grader = bad_batch["report"]["grader"]
-    if grader["isolation"]["mode"] != "root":
-        unavailable("only root mode runs kernels as dedicated uids")
+    need_root_mode(grader["isolation"]["mode"], "only root mode runs kernels as dedicated uids")
     first, last = grader["uids"]
     assert no_student_process_left(first, last) == []
 
