@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import fixed_key, key_file, no_student_process_left, slowdown, unavailable
+from conftest import fixed_key, key_file, need_root_mode, no_sandbox, no_student_process_left, slowdown, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
@@ -93,11 +93,11 @@ def test_batch_completes_with_exit_code_0(bad_batch):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_expected_row(bad_batch, case):
     if case in NEEDS_SANDBOX and bad_batch["report"]["grader"]["isolation"]["mode"] == "none":
-        unavailable("without a sandbox student code can read the repository")
+        no_sandbox("without a sandbox student code can read the repository")
     if case not in bad_batch["expect"]:
         if case in make_cases.NEEDS_ROOT:
             unavailable("only root can make a device file")
-        unavailable("not run without a sandbox: it would really damage files")
+        no_sandbox("not run without a sandbox: it would really damage files")
     check_rows(bad_batch, case)
 
 
@@ -190,7 +190,7 @@ def test_no_hidden_input_reaches_a_row_not_even_through_the_students_error(bad_b
     from grading import exercises
     from grading.batch.runner import Course
     if bad_batch["report"]["grader"]["isolation"]["mode"] == "none":
-        unavailable("without a sandbox a kernel keeps what it wrote in /tmp for the next batch graded with this key")
+        no_sandbox("without a sandbox a kernel keeps what it wrote in /tmp for the next batch graded with this key")
     grader = bad_batch["report"]["grader"]
     assert grader["hidden_tests"] == {"origin": "key", "fingerprint": fixed_key(5).fingerprint()}
     course = Course(exercises, fixed_key(5), [e["id"] for e in grader["exercises"]])
@@ -209,8 +209,7 @@ def test_the_grader_itself_stays_small(bad_batch):
 
 def test_no_student_process_survives(bad_batch):
     grader = bad_batch["report"]["grader"]
-    if grader["isolation"]["mode"] != "root":
-        unavailable("only root mode runs kernels as dedicated uids")
+    need_root_mode(grader["isolation"]["mode"], "only root mode runs kernels as dedicated uids")
     first, last = grader["uids"]
     assert no_student_process_left(first, last) == []
 

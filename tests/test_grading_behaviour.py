@@ -22,7 +22,7 @@ import textwrap
 
 import pytest
 
-from conftest import fixed_key, key_file, slowdown, unavailable
+from conftest import fixed_key, key_file, no_sandbox, slowdown
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
@@ -296,7 +296,7 @@ def batch(tmp_path_factory):
         (folder / f"honest-{name}" / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     report, rows = _grade([folder], tmp_path_factory.mktemp("out"), ["--group-by", "top"])
     if report["grader"]["isolation"]["mode"] == "none":
-        unavailable("without a sandbox the kernel can import the real lib from the repository")
+        no_sandbox("without a sandbox the kernel can import the real lib from the repository")
     return rows
 
 

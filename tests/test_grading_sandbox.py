@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import key_file, slowdown, unavailable
+from conftest import key_file, need, slowdown, unavailable
 from grading.batch import sandbox as sandbox_module
 from grading.batch.kernel import Kernel, KernelDied
 from grading.batch.packages import GRADING_DIR
@@ -46,6 +46,7 @@ def root_sandbox(request):
     Its control groups allow 700 MiB per submission; each process may map 2 GiB."""
     if not IS_ROOT:
         unavailable("root mode needs root")
+    need("bwrap", "the root sandbox is built by bubblewrap")
     warm = request.param == "warm"
     sandbox = Sandbox("root", Limits(max_procs=64, memory_mb=700, address_space_mb=2048), jobs=2, warm=warm)
     try:
@@ -394,6 +395,8 @@ def strongest_isolation():
 
 @pytest.mark.parametrize("mode", ["userns", "none", "auto"])
 def test_every_isolation_mode_grades(tmp_path, mode):
+    if mode != "none":
+        need("bwrap", f"--isolation {mode} builds its sandbox with bubblewrap")
     if mode == "userns":
         try:
             choose_isolation("userns")
@@ -488,6 +491,7 @@ def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
     self-check): the batch goes on with fresh kernels, and the report says why."""
     if not IS_ROOT:
         unavailable("root mode needs root")
+    need("bwrap", "the root sandbox is built by bubblewrap")
 
     def refuse(*args, **kwargs):
         raise SandboxError("setns is not permitted here")

@@ -33,7 +33,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from conftest import slowdown, unavailable
+from conftest import no_sandbox, slowdown
 from grading import codec
 from grading.batch.runner import Course
 from grading.batch.secret import Secret
@@ -97,7 +97,7 @@ def graded(tmp_path_factory):
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
     if report["grader"]["isolation"]["mode"] == "none":
-        unavailable("without a sandbox a kernel reads the grader's files, the report with its secret among them")
+        no_sandbox("without a sandbox a kernel reads the grader's files, the report with its secret among them")
     secret = Secret.from_report(report["grader"])
     course = Course(__import__("grading.exercises", fromlist=["EXERCISES"]), secret,
                     [e["id"] for e in report["grader"]["exercises"]])

@@ -6,7 +6,8 @@ import sys
 
 from course_i18n import LANGUAGES
 
-from .pipeline import BatchConfig, Outputs, UsageError, grade_batch, index_lang, merge_reports, write_outputs
+from ..version import DISTRIBUTION, package_version
+from .pipeline import VERSION, BatchConfig, Outputs, UsageError, grade_batch, index_lang, merge_reports, write_outputs
 from .report import class_diagnoses_text, summary_table
 from .runner import Options
 from .sandbox import Limits
@@ -114,6 +115,8 @@ def build_parser():
     p = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="notebooks or folders of notebooks")
+    p.add_argument("--version", action="version", help="print the course's version and exit",
+                   version=f"{PROG} ({DISTRIBUTION}) {package_version()}, report format {VERSION}")
     add_outputs(p)
     p.add_argument("--student-lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of every student's rows and pages (default: each notebook's own, else the "
