@@ -8,7 +8,7 @@ shares the CPU between submissions graded side by side.
     python bench/grading_speed.py --count 0 --starts 40  # only the kernel start times, warm vs fresh
 
 Throughput: ``--count`` copies of a whole course (every solved notebook, in
-zh / en / ru in turn), graded with the same seed at each ``--jobs`` value.  For
+zh / en / ru in turn), graded with the same hidden tests (one key, see :func:`key_of`) at each ``--jobs`` value.  For
 each run it prints the wall time, the seconds per submission (wall time /
 submissions: what a class of 200 costs), the median time one submission took
 from its first kernel to its last row, and the speedup of the last --jobs
@@ -50,7 +50,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from course_i18n import LANGUAGES as LANGS  # noqa: E402
-from grading.batch import Limits, Options, grade_batch  # noqa: E402
+from grading.batch import BatchConfig, Limits, Options, grade_batch  # noqa: E402
 from grading.batch.kernel import Kernel  # noqa: E402
 from grading.batch.sandbox import Sandbox, SandboxError  # noqa: E402
 
@@ -84,6 +84,14 @@ def make_course_batch(dest, count):
     return len(notebooks["en"])
 
 
+def key_of(seed, folder):
+    """A key file drawing the same hidden tests for every run of one ``--seed`` (the batch grader's --key)."""
+    import hashlib
+    path = pathlib.Path(folder) / "bench.key"
+    path.write_text(hashlib.sha256(f"bench {seed}".encode()).hexdigest() + "\n")
+    return str(path)
+
+
 def throughput(count, jobs_list, seed, kernels=("warm",), rounds=1):
     """Seconds per submission at each --jobs value, for each way of starting kernels (``warm``: forked
     from the warm Python, the default; ``fresh``: --fresh-kernels), the ways taking turns (in the
@@ -100,8 +108,9 @@ def throughput(count, jobs_list, seed, kernels=("warm",), rounds=1):
             for jobs in jobs_list:
                 for how in (kernels if turn % 2 == 0 else kernels[::-1]):
                     start = time.perf_counter()
-                    report = grade_batch([batch], group_by="top", options=Options(), jobs=jobs, seed=seed,
-                                         progress=None, warm_start=how == "warm")
+                    report = grade_batch(BatchConfig(paths=(batch,), group_by="top", options=Options(), jobs=jobs,
+                                                     key_file=key_of(seed, tmp), progress=None,
+                                                     warm_start=how == "warm"))
                     wall = time.perf_counter() - start
                     walls.setdefault((jobs, how), []).append(wall)
                     failed = [r for r in report["rows"] if r["status"] != "pass"]
@@ -195,8 +204,9 @@ def fairness(seed, repeat):
         for round_ in range(repeat):
             for label, batch, cgroups in (("alone", alone, True), ("beside it, cgroups", pair, True),
                                           ("beside it, no cgroups", pair, False)):
-                report = grade_batch([batch], group_by="top", options=Options(cell_timeout=NOISY_SECONDS + 30),
-                                     limits=limits, jobs=2, seed=seed, progress=None, cgroups=cgroups)
+                report = grade_batch(BatchConfig(paths=(batch,), group_by="top",
+                                                 options=Options(cell_timeout=NOISY_SECONDS + 30), limits=limits,
+                                                 jobs=2, key_file=key_of(seed, tmp), progress=None, cgroups=cgroups))
                 seconds = next(v for k, v in report["timing"]["submissions"].items()
                                if k.endswith("a_correct")) - HEAD_START
                 times.setdefault(label, []).append(seconds)

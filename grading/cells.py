@@ -112,3 +112,28 @@ def top_level_functions(code):
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     return names
+
+
+def _raises_not_implemented(node):
+    """Whether a function's body raises NotImplementedError whatever it is given (a ``raise`` at its top level)."""
+    for statement in node.body:
+        if isinstance(statement, ast.Raise) and statement.exc is not None:
+            exc = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                return True
+    return False
+
+
+def written_functions(code):
+    """Names a cell defines at its top level with code of their own: a ``def`` that does not always raise
+    NotImplementedError as the exercise's stub does, or an assignment to the name."""
+    tree = parse(strip_magics(code))
+    if tree is None:
+        return set()
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _raises_not_implemented(node):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names

@@ -11,7 +11,12 @@ passed, which failed and why.  ``check("mask-2", masked_softmax, practice=True)`
 runs tests of the kinds the grader hides, on fresh random data (its seed is
 printed; ``practice=1234`` repeats that draw).  The batch grader
 (``python -m grading``) uses the same registry (:mod:`grading.registry`) with
-hidden tests drawn from a secret seed.
+hidden tests drawn from a secret that no practice seed reaches.
+
+``check()`` loads the spec module of its own exercise and little else: the public
+tests' expected values are stored beside the spec, so the references
+(:mod:`grading.references`) stay out of the learner's kernel; a practice draw
+imports them, since fresh inputs need the reference to say what they expect.
 
 ``check`` never raises, and warns early when the source plainly uses the
 library's reference answer (:mod:`grading.usage`); the grader decides by
@@ -25,8 +30,6 @@ import secrets
 import sys
 from dataclasses import dataclass
 
-from . import cells as _cells
-from . import sections, usage
 from .compare import FLOAT32_TOLERANCE, compare_values, describe_value
 from .feedback import detect_language, explain, message, type_name
 from .registry import EXERCISES, Exercise, SetupError, total_points
@@ -89,9 +92,10 @@ def _notebook_cells():
     history = getattr(shell, "user_ns", {}).get("In") if shell is not None else None
     if not isinstance(history, list) or not any(history):
         return None
+    from .cells import prepare_cell
     out = []
     for number, source in enumerate(history):
-        code = _cells.prepare_cell(source) if isinstance(source, str) and source else None
+        code = prepare_cell(source) if isinstance(source, str) and source else None
         if code:
             out.append((number, code))
     return out
@@ -103,6 +107,7 @@ def _function_cells(target):
     import inspect
     import textwrap
     import types
+    from . import usage
     code = getattr(target, "__code__", None)
     if code is None:
         return []
@@ -137,7 +142,8 @@ def library_use(exercise, func, namespace=None):
 
     In a notebook the kernel's input history is analysed, as the grader analyses
     the notebook; elsewhere the function's own source."""
-    table = usage.forbidden_table(exercise)
+    from . import usage
+    table = usage.forbidden_table(exercise, loaded_only=True)
     target = getattr(func, "__func__", func)
     if id(target) in table:
         return usage.Finding("reference", table[id(target)])
@@ -259,6 +265,7 @@ def _show(text, lang):
         return
     try:
         from IPython.display import display
+        from . import sections
         linked = sections.link_sections(text, lang, from_notebook=True)
     except Exception:  # noqa: BLE001 - a link is never worth losing the feedback
         print(text)

@@ -117,8 +117,8 @@ MESSAGES = texts("grading.messages", {
                             "their share; a group with a test that never ran earns nothing.",
     "index_diagnoses": "Known mistakes in this class",
     "index_diagnosis": "{id}: {count} of {total} students: {what}",
-    "page_other": "Other files",
-    "page_footer": "grader {version}, course version {course}, random seed {seed}",
+    "page_other": "About your files",
+    "page_footer": "grader {version}, course version {course}",
     "page_incomplete": "Grading did not finish: some exercises were not graded.",
     "index_title": "Grading overview",
     "index_submission": "Submission",
@@ -168,6 +168,38 @@ MESSAGES.update(texts("grading.messages", {
     "rubric_groups": "test groups",
     "rubric_rule": "An exercise earns its points when all its tests pass.",
     "late_by": "late by {hours} h",
+}))
+
+# -- hidden tests that stay hidden, one language per page, copies and penalties (issue 32) --
+MESSAGES.update(texts("grading.messages", {
+    # what a hidden test's failure says in place of what the student's code chose (runner.hidden_safe)
+    "own_exception": "an exception of a class it defines",
+    "own_type": "an object of a class the notebook defines",
+    "unusual_dtype": "an unusual dtype",
+    "exit_hidden": "the kernel ended during the hidden tests",
+    "call_failed_hidden": "the grader could not call {function} during the hidden tests",
+    "setup_in_kernel_hidden": "the test's models could not be built in the notebook's kernel; did the notebook "
+                              "change numpy or lib?",
+    "withheld_call": "your function called {name}, which the grader withholds for this exercise: the exercise "
+                     "asks for your own code",
+    "too_large_notebook": "{name} is {size} MiB, more than the grader's limit of {limit} MiB for one notebook. A "
+                          "notebook this large nearly always holds saved outputs (images, long printouts): clear "
+                          "the outputs of every cell (in JupyterLab: Edit → Clear Outputs of All Cells), save the "
+                          "notebook and hand it in again",
+    "too_large_see_note": "not graded: {name} is over the grader's size limit (see below)",
+    "duplicates_newest_untouched": "The most recently modified copy, {newest}, has nothing done in it (every "
+                                   "exercise still raises NotImplementedError), so {graded}, the most recent copy "
+                                   "with your work in it, was graded.",
+    "page_row_penalty": "{points} before the late penalty",
+    "page_late_penalty": "Handed in {hours} h after the deadline: the late penalty took {percent}% off the points "
+                         "of every exercise, so your {before} points became {after}.",
+    "page_languages_most": "Your notebooks are in more than one language ({found}); this page is in {chosen}, "
+                           "the language of most of them.",
+    "page_languages_latest": "Your notebooks are in more than one language ({found}); this page is in {chosen}, "
+                             "the language of the notebook you changed last.",
+    "language_zh": "Chinese",
+    "language_en": "English",
+    "language_ru": "Russian",
 }))
 
 # What a signal that ended a kernel means, for "exit_signal".

@@ -2,8 +2,9 @@
 
 Exercises are declared, one module per exercise notebook, in
 :mod:`grading.specs` (``grading/specs/exNN_name.py``); this module collects
-them into :data:`EXERCISES`, an ordered ``{id: Exercise}``.  A spec module
-defines::
+them into :data:`EXERCISES`, an ordered ``{id: Exercise}`` that imports a spec
+module only when one of its exercises is asked for (``check("mask-2", f)`` loads
+``grading/specs/ex01_allowed_set.py`` and no other).  A spec module defines::
 
     NOTEBOOK = "ex01_allowed_set"            # the notebook's stem
     EXERCISES = [exercise(id="mask-1", function="causal_allowed", points=1, ...), ...]
@@ -12,16 +13,22 @@ defines::
 defines) and ``points``:
 
 * ``title`` — the exercise's heading, in English;
-* ``reference`` — the callable computing the expected result (from ``lib`` or
-  :mod:`grading.references`); it runs in the grader only;
+* ``reference`` — the callable computing the expected result (from ``lib``), or the
+  dotted name of one (``"grading.references.causal_allowed"``), imported on first use:
+  ``check()`` reads the public tests' expected values from the spec's stored
+  ``<module>.expected.json`` (``tools/expected.py`` writes it) and never imports
+  :mod:`grading.references`;
 * ``answer`` — the answer the solved notebook shows, when the reference is a
-  function of ``lib`` (written in :mod:`grading.references`; default: the
-  reference); the bug operators of :mod:`grading.bugs` make the diagnoses'
-  wrong versions from it;
+  function of ``lib``: the dotted name of one written in :mod:`grading.references`
+  (default: the reference); the bug operators of :mod:`grading.bugs` make the
+  diagnoses' wrong versions from it, so a failing ``check()`` imports that module;
 * ``public`` — ``() -> [Case]``: the tests ``check()`` runs in the notebook, each
   with a ``label`` in English;
 * ``hidden`` — ``(numpy Generator) -> [Case]``: the tests the grader adds, a
-  pure function of the random generator, each with a ``kind``;
+  pure function of the random generator, each with a ``kind``.  ``check(...,
+  practice=seed)`` draws them from :func:`practice_rng`; the grader from a
+  generator keyed by its secret (grading/batch/secret.py), a stream that no
+  practice seed reaches;
 * ``hidden_kinds`` — ``{kind: Kind(label, like=public case name)}``: what each
   kind of hidden test checks, in English, and the public test closest to it
   (feedback on a hidden test names the property, never its values);
@@ -45,8 +52,14 @@ Case setups build their models with ``from grading import models as m``
 
 import copy
 import importlib
+import importlib.util
+import json
+import pathlib
 import pkgutil
+import re
+import sys
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,11 +68,12 @@ from course_i18n import LANGUAGES
 from course_i18n.catalogue import Text, text
 
 from .compare import compare_values
-from .values import ArgumentChanged, Raised, changed_argument, resolve, snapshot_arguments
+from .values import ArgumentChanged, Raised, changed_argument, from_plain, resolve, snapshot_arguments
 
-__all__ = ["Exercise", "Kind", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES",
-           "total_points", "texts", "LANGUAGES"]
+__all__ = ["Exercise", "Kind", "SetupError", "exercise", "setup_code", "load_specs", "EXERCISES", "Registry",
+           "practice_rng", "total_points", "texts", "LANGUAGES"]
 
+PRACTICE = 0x70726163               # "prac": the first word of every practice draw's entropy (see practice_rng)
 
 
 def text_key(exercise_id, what, name=None):
@@ -95,13 +109,23 @@ def setup_code(*lines):
     return "\n".join(lines) + "\n"
 
 
+def practice_rng(seed, exercise_id):
+    """The generator of ``check(exercise_id, f, practice=seed)``: entropy ``[PRACTICE, seed, crc32(id)]``, three
+    words.  The grader draws from 256-bit entropy keyed by its secret (grading/batch/secret.py), so no
+    practice seed gives a grading case."""
+    seed = int(seed)
+    if not 0 <= seed < 2 ** 32:
+        raise ValueError(f"a practice seed is a whole number from 0 to {2 ** 32 - 1}, got {seed}")
+    return np.random.default_rng([PRACTICE, seed, zlib.crc32(exercise_id.encode())])
+
+
 @dataclass
 class Exercise:
     id: str
     notebook: str
     function: str
     points: int
-    reference: object
+    reference_spec: object              # the reference: a callable, or its dotted name (imported on first use)
     title: dict
     make_public: object                 # () -> list[Case]
     make_hidden: object                 # (np.random.Generator) -> list[Case]
@@ -112,7 +136,25 @@ class Exercise:
     forbidden: tuple = ()               # dotted names the learner's function must not use
     forbidden_methods: tuple = ()       # method names it must not call on any object
     forbidden_modules: tuple = ()       # top-level packages it must not use at all (pure-Python exercises)
-    answer: object = None               # the notebook's answer (grading.references), when the reference is lib's
+    module: str = None                  # the spec module that declares it (its stored expected values sit beside it)
+    answer_spec: object = None          # the notebook's answer: a callable or its dotted name (None: the reference)
+
+    @property
+    def reference(self):
+        """The reference function (imported on first use when the spec names it)."""
+        if isinstance(self.reference_spec, str):
+            self.reference_spec = named_function(self.reference_spec)
+        return self.reference_spec
+
+    @property
+    def answer(self):
+        """The answer the solved notebook shows, the base of the diagnoses' mutants (:mod:`grading.bugs`): the
+        reference unless the spec names another (imported on first use, as the reference is)."""
+        if self.answer_spec is None:
+            return self.reference
+        if isinstance(self.answer_spec, str):
+            self.answer_spec = named_function(self.answer_spec)
+        return self.answer_spec
 
     def public_cases(self):
         cases = self.make_public()
@@ -122,9 +164,10 @@ class Exercise:
                                          f"{self.id}: the label of test {case.name!r}")
         return cases
 
-    def hidden_cases(self, seed):
-        """The hidden tests for ``seed`` (the grader's secret seed, or a practice seed)."""
-        rng = np.random.default_rng([int(seed), zlib.crc32(self.id.encode())])
+    def hidden_cases(self, draw):
+        """The tests of the hidden kinds drawn by ``draw``: a numpy Generator (the grader's, keyed by its
+        secret), or a practice seed (:func:`practice_rng`)."""
+        rng = draw if isinstance(draw, np.random.Generator) else practice_rng(draw, self.id)
         cases = self.make_hidden(rng)
         for case in cases:
             case.name = f"hidden-{case.name}"
@@ -161,17 +204,28 @@ class Exercise:
         return result
 
     def expected(self, case):
+        """What ``case`` expects: a public test's stored value, else the reference's result."""
+        stored = stored_expected(self.module).get(self.id, {})
+        if case.name in stored:
+            from . import codec
+            return from_plain(codec.decode(stored[case.name]))
         return self.call(self.reference, case)
 
     def forbidden_names(self):
         """Dotted names of every library object the learner's function must not use."""
-        names = [f"{self.reference.__module__}.{self.reference.__name__}"]
+        spec = self.reference_spec
+        names = [spec if isinstance(spec, str) else f"{spec.__module__}.{spec.__name__}"]
         return tuple(dict.fromkeys(names + list(self.forbidden)))
 
-    def forbidden_objects(self):
+    def forbidden_objects(self, loaded_only=False):
+        """The objects of :meth:`forbidden_names` (``loaded_only``: None for one whose module no one has
+        imported, which no function can be using)."""
         objects = []
         for dotted in self.forbidden_names():
             module_name, _, attr = dotted.rpartition(".")
+            if loaded_only and module_name not in sys.modules:
+                objects.append(None)
+                continue
             objects.append(getattr(importlib.import_module(module_name), attr))
         return objects
 
@@ -185,43 +239,128 @@ class Exercise:
         return case.name
 
 
+def expected_path(module):
+    """The file of a spec module's stored expected values: ``grading/specs/<name>.expected.json``."""
+    spec = importlib.util.find_spec(module)
+    return pathlib.Path(spec.origin).with_suffix(".expected.json")
+
+
+_STORED = {}
+
+
+def stored_expected(module):
+    """{exercise id: {public test name: codec payload}} stored beside spec ``module`` ({} when there is none)."""
+    if module not in _STORED:
+        try:
+            _STORED[module] = json.loads(expected_path(module).read_text(encoding="utf-8")) if module else {}
+        except FileNotFoundError:
+            _STORED[module] = {}
+    return _STORED[module]
+
+
+def named_function(dotted):
+    """The object ``"package.module.name"`` denotes, its module imported."""
+    module_name, _, attr = dotted.rpartition(".")
+    return getattr(importlib.import_module(module_name), attr)
+
+
 def exercise(*, id, function, points, title, reference, public, hidden, hidden_kinds=None, forbidden=(),
              forbidden_methods=(), forbidden_modules=(), rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None,
              answer=None):
     """Declare one exercise (see the module docstring); ``notebook`` defaults to the spec module's."""
-    if not callable(reference):
-        raise TypeError(f"{id}: the reference must be a function, got {type(reference).__name__}")
+    for what, value in (("reference", reference), ("answer", answer)):
+        if not (callable(value) or isinstance(value, str) and "." in value or what == "answer" and value is None):
+            raise TypeError(f"{id}: the {what} must be a function or its dotted name, got {type(value).__name__}")
     title = _translated(text_key(id, "title"), title, f"{id}: the title")
     kinds = {name: Kind(_translated(text_key(id, "kind", name), kind.label, f"{id}: the label of kind {name!r}"),
                         kind.like) for name, kind in (hidden_kinds or {}).items()}
-    return Exercise(id=id, notebook=notebook, function=function, points=int(points), reference=reference,
+    return Exercise(id=id, notebook=notebook, function=function, points=int(points), reference_spec=reference,
                     title=title, make_public=public, make_hidden=hidden, hidden_kinds=kinds,
                     rtol=rtol, atol=atol, exact_zeros=exact_zeros, forbidden=tuple(forbidden),
                     forbidden_methods=tuple(forbidden_methods), forbidden_modules=tuple(forbidden_modules),
-                    answer=answer if answer is not None else reference)
+                    answer_spec=answer)
+
+
+def _spec_modules(package):
+    pkg = importlib.import_module(package)
+    return [f"{package}.{info.name}" for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name)
+            if not info.name.startswith("_")]
+
+
+def _load_module(name):
+    module = importlib.import_module(name)
+    notebook = getattr(module, "NOTEBOOK", None)
+    declared = getattr(module, "EXERCISES", None)
+    if not isinstance(notebook, str) or not isinstance(declared, (list, tuple)):
+        raise ValueError(f"{module.__name__} must define NOTEBOOK (a str) and EXERCISES (a list)")
+    for ex in declared:
+        ex.notebook = ex.notebook or notebook
+        ex.module = name
+    return list(declared)
 
 
 def load_specs(package="grading.specs"):
     """Every exercise of every spec module of ``package``, in module-name order."""
-    pkg = importlib.import_module(package)
     exercises = {}
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{package}.{info.name}")
-        notebook = getattr(module, "NOTEBOOK", None)
-        declared = getattr(module, "EXERCISES", None)
-        if not isinstance(notebook, str) or not isinstance(declared, (list, tuple)):
-            raise ValueError(f"{module.__name__} must define NOTEBOOK (a str) and EXERCISES (a list)")
-        for ex in declared:
-            ex.notebook = ex.notebook or notebook
+    for name in _spec_modules(package):
+        for ex in _load_module(name):
             if ex.id in exercises:
-                raise ValueError(f"exercise id {ex.id!r} is declared twice ({module.__name__})")
+                raise ValueError(f"exercise id {ex.id!r} is declared twice ({name})")
             exercises[ex.id] = ex
     return exercises
 
 
-EXERCISES = load_specs()
+_DECLARED_ID = re.compile(r"""\bexercise\(\s*id\s*=\s*["']([^"']+)["']""")
+
+
+class Registry(Mapping):
+    """The exercises of ``package`` (:func:`load_specs`), importing a spec module only when one of its
+    exercises is asked for by id: which module declares an id is read from the modules' source (``index``);
+    iterating, or an id the source does not show plainly, loads them all."""
+
+    def __init__(self, package="grading.specs"):
+        self.package = package
+        self._by_module = {}
+        self._all = None
+        self._index = None
+
+    def index(self):
+        """{exercise id: spec module}, read from the spec modules' source without importing them."""
+        if self._index is None:
+            index = {}
+            for name in _spec_modules(self.package):
+                text = pathlib.Path(importlib.util.find_spec(name).origin).read_text(encoding="utf-8")
+                index.update({i: name for i in _DECLARED_ID.findall(text)})
+            self._index = index
+        return self._index
+
+    def _all_exercises(self):
+        if self._all is None:
+            self._all = load_specs(self.package)     # a module imported before gives the same objects
+        return self._all
+
+    def __getitem__(self, exercise_id):
+        if self._all is None:
+            module = self.index().get(exercise_id)
+            if module is not None:
+                if module not in self._by_module:
+                    self._by_module[module] = _load_module(module)
+                for ex in self._by_module[module]:
+                    if ex.id == exercise_id:
+                        return ex
+        return self._all_exercises()[exercise_id]
+
+    def __contains__(self, exercise_id):
+        return exercise_id in self.index() or exercise_id in self._all_exercises()
+
+    def __iter__(self):
+        return iter(self._all_exercises())
+
+    def __len__(self):
+        return len(self._all_exercises())
+
+
+EXERCISES = Registry()
 
 
 def total_points():

@@ -95,12 +95,13 @@ class Finding:
                 "module": "uses_module"}[self.kind]
 
 
-def forbidden_table(exercise):
+def forbidden_table(exercise, loaded_only=False):
     """{id(object): dotted name} of the objects ``exercise``'s function must not use; the key
     ``"methods"`` holds the method names it must not call on any object, the key ``"modules"`` the
-    top-level packages it must not touch at all (``numpy`` and ``lib`` for a pure-Python exercise)."""
+    top-level packages it must not touch at all (``numpy`` and ``lib`` for a pure-Python exercise).
+    ``loaded_only`` (``check()``): leave out objects of modules nobody imported (nothing can use them)."""
     names = exercise.forbidden_names()
-    table = {id(obj): name for obj, name in zip(exercise.forbidden_objects(), names)}
+    table = {id(obj): name for obj, name in zip(exercise.forbidden_objects(loaded_only), names) if obj is not None}
     table["methods"] = frozenset(getattr(exercise, "forbidden_methods", ()))
     table["modules"] = frozenset(getattr(exercise, "forbidden_modules", ()))
     return table

@@ -5,7 +5,8 @@ A :class:`Case` has ``name`` (a short language-neutral slug), ``args``
 empty), plus a localised ``label`` (public tests) or a ``kind`` (hidden tests).
 A call that raised gives a :class:`Raised`; a learner's result the grader's
 transport cannot carry arrives as an :class:`Opaque`.  Values cross into a
-graded kernel through :mod:`grading.batch.codec` (plain JSON, nothing pickled);
+graded kernel through :mod:`grading.codec` (plain JSON, nothing pickled; :func:`to_plain` and
+:func:`from_plain` translate between the two vocabularies);
 ``check()`` runs in the learner's kernel and needs no transport: every call
 gets deep copies of the case's arguments (:meth:`grading.registry.Exercise.prepare`).
 
@@ -18,7 +19,7 @@ stands for the object of that name (see :func:`resolve`).
 
 from dataclasses import dataclass, field
 
-__all__ = ["Case", "Ref", "Raised", "Opaque", "resolve"]
+__all__ = ["Case", "Ref", "Raised", "Opaque", "resolve", "to_plain", "from_plain"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,40 @@ def resolve(obj, namespace):
     if isinstance(obj, dict):
         return {k: resolve(v, namespace) for k, v in obj.items()}
     return obj
+
+
+def to_plain(obj):
+    """``obj`` in the vocabulary of :mod:`grading.codec` (a case's arguments, a stored expected value)."""
+    from . import codec
+    if isinstance(obj, Ref):
+        return codec.Ref(obj.name)
+    if isinstance(obj, Raised):
+        return codec.RaisedError(obj.type, obj.message, obj.mro[1:])
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(to_plain(x) for x in obj)
+    if isinstance(obj, dict):
+        return {k: to_plain(v) for k, v in obj.items()}
+    return obj
+
+
+def from_plain(value):
+    """A value decoded by :mod:`grading.codec` in this module's vocabulary (Raised, Opaque)."""
+    from . import codec
+    if isinstance(value, codec.RaisedError):
+        bases = tuple(value.bases)
+        if value.type_name == "StdinNotImplementedError":
+            # IPython derives it from NotImplementedError, which would read as "not done yet"
+            bases = tuple(b for b in bases if b != "NotImplementedError")
+        return Raised(value.type_name, value.message, (value.type_name,) + bases)
+    if isinstance(value, codec.Unsupported):
+        return Opaque(value.type_name, value.text)
+    if isinstance(value, codec.Ref):
+        return Opaque("Ref", value.name)
+    if isinstance(value, (tuple, list)):
+        return type(value)(from_plain(x) for x in value)
+    if isinstance(value, dict):
+        return {k: from_plain(v) for k, v in value.items()}
+    return value
 
 
 ARGUMENT_CHANGED = "ArgumentChanged"     # the type name of the Raised a call gets when it changed an argument

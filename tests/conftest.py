@@ -128,6 +128,21 @@ def no_student_process_left(uid_first, uid_last, seconds=5.0):
         time.sleep(0.05)
 
 
+def fixed_key(n):
+    """A fixed key for the hidden tests (grading.batch.secret): the same submissions graded with fixed_key(n) give
+    the same files.  Known to the tests only, never to a student."""
+    import hashlib
+    from grading.batch.secret import Secret
+    return Secret(hashlib.sha256(f"tests' key {n}".encode()).digest(), "key")
+
+
+def key_file(folder, n=1):
+    """fixed_key(n) in a file of ``folder``, as ``python -m grading key`` writes one; its path (for --key)."""
+    path = pathlib.Path(folder) / f"test-{n}.key"
+    path.write_text(fixed_key(n).value.hex() + "\n", encoding="ascii")
+    return path
+
+
 def require_or_skip(module_name, why):
     """Import an optional module; skip with a clear reason, or fail in CI where it is mandatory."""
     try:

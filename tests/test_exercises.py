@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 from conftest import require_or_skip, slowdown  # noqa: E402
 from grading import exercises as ex  # noqa: E402
 from grading import usage  # noqa: E402
-from grading.batch import codec  # noqa: E402
-from grading.batch.runner import Course  # noqa: E402
+from grading import codec  # noqa: E402
+from grading.values import from_plain, to_plain  # noqa: E402
 from grading.exercises import EXERCISES, Case, Opaque, Raised, Ref, check, library_use  # noqa: E402
 from grading.feedback import detect_language, set_language  # noqa: E402
 from grading.registry import Kind, exercise, load_specs  # noqa: E402
@@ -225,23 +225,22 @@ def test_specs_refuse_incomplete_declarations(tmp_path, monkeypatch):
         load_specs("fake_specs")
 
 
-def _shipped(course, value):
-    """``value`` as the grader sends it into a kernel: strict plain JSON (grading/batch/codec.py)."""
-    return json.dumps(codec.encode(course._to_codec(value), strict=True), allow_nan=False)
+def _shipped(value):
+    """``value`` as the grader sends it into a kernel: strict plain JSON (grading/codec.py)."""
+    return json.dumps(codec.encode(to_plain(value), strict=True), allow_nan=False)
 
 
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
 def test_cases_travel_through_the_graders_codec(exercise_id):
     """Every case's arguments go into a kernel as plain JSON, and the right answer, coming back the way
     a kernel sends it, compares equal to the expected value."""
-    course = Course(ex, 0, [exercise_id])
     exercise = EXERCISES[exercise_id]
     for case in all_cases(exercise):
-        _shipped(course, tuple(case.args)), _shipped(course, dict(case.kwargs))
+        _shipped(tuple(case.args)), _shipped(dict(case.kwargs))
         expected = exercise.expected(case)
         if isinstance(expected, Raised):
             continue                       # a kernel sends exceptions as its own records (_kernel_side.py)
-        back = course.from_kernel(codec.decode(json.loads(json.dumps(codec.encode(expected), allow_nan=False))))
+        back = from_plain(codec.decode(json.loads(json.dumps(codec.encode(expected), allow_nan=False))))
         ok, reason, details = exercise.compare(expected, back)
         assert ok, (case.name, reason, details)
         json.dumps(details, allow_nan=False)
@@ -250,8 +249,7 @@ def test_cases_travel_through_the_graders_codec(exercise_id):
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
 def test_hidden_cases_depend_only_on_the_seed(exercise_id):
     exercise = EXERCISES[exercise_id]
-    course = Course(ex, 0, [exercise_id])
-    first, again, other = ([_shipped(course, (c.name, c.setup, tuple(c.args), dict(c.kwargs)))
+    first, again, other = ([_shipped((c.name, c.setup, tuple(c.args), dict(c.kwargs)))
                             for c in exercise.hidden_cases(seed)] for seed in (11, 11, 12))
     assert first == again and first != other
     public = {c.name for c in exercise.public_cases()}

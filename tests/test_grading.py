@@ -3,7 +3,7 @@
 One batch grades every committed solution notebook (each must score full marks)
 and every unsolved exercise notebook (each must score zero on every exercise),
 and writes every kind of output: JSON, long and wide CSV, Gradescope results,
-feedback pages.  A small batch is graded twice (the same seed gives the same
+feedback pages.  A small batch is graded twice (the same key gives the same
 files, byte for byte, but for the report's timing) and in two shards merged
 back into the same report.  Interrupting the grader (SIGINT, SIGTERM) at any
 stage still writes a complete report of what it did not finish, and leaves no
@@ -12,11 +12,13 @@ See also test_grading_bad.py (bad submissions), test_grading_units.py and
 test_grading_sandbox.py.
 """
 
+import codecs
 import csv
 import json
 from html import escape
 import os
 import pathlib
+import select
 import shutil
 import signal
 import subprocess
@@ -25,7 +27,7 @@ import time
 
 import pytest
 
-from conftest import IN_CI, need, need_root_mode, no_student_process_left, slowdown, student_processes
+from conftest import IN_CI, fixed_key, key_file, need, need_root_mode, no_student_process_left, slowdown, student_processes
 from course_i18n import LANGUAGES as LANGS
 from grading.exercises import EXERCISES
 
@@ -55,7 +57,7 @@ def course_batch(tmp_path_factory):
         pytest.fail("no solution or exercise notebooks to grade (run `make notebooks`)")
     proc = run_grader("solutions", "exercises", "--json", out / "report.json", "--csv", out / "report.csv",
                       "--wide-csv", out / "grades.csv", "--feedback", out / "feedback", "--gradescope", out / "gs",
-                      "--seed", "11", "--jobs", "2", "--uid-base", UID_BASE)
+                      "--key", key_file(out, 11), "--jobs", "2", "--uid-base", UID_BASE)
     report = json.loads((out / "report.json").read_text(encoding="utf-8")) if (out / "report.json").exists() else None
     return {"proc": proc, "out": out, "report": report, "solutions": solutions, "exercises": exercises}
 
@@ -98,7 +100,8 @@ def test_every_unsolved_exercise_notebook_scores_zero_in_its_language(course_bat
 
 def test_report_files_are_complete_valid_and_consistent(course_batch):
     out, report = course_batch["out"], course_batch["report"]
-    assert report["grader"]["complete"] is True and report["grader"]["seed"] == 11
+    assert report["grader"]["complete"] is True
+    assert report["grader"]["hidden_tests"] == {"origin": "key", "fingerprint": fixed_key(11).fingerprint()}
     iso = report["grader"]["isolation"]
     assert iso["mode"] in ("root", "userns", "none") and {"memory", "cpu", "processes"} <= set(iso)
     with open(out / "report.csv", encoding="utf-8", newline="") as f:
@@ -185,7 +188,7 @@ def small_batch(tmp_path_factory):
 def grade_small(batch, out, *extra):
     outputs = ("--json", out / "r.json", "--csv", out / "r.csv", "--wide-csv", out / "w.csv",
                "--feedback", out / "fb", "--gradescope", out / "gs")
-    proc = run_grader(batch, "--group-by", "top", "--seed", "21", "--jobs", "2", *outputs, *extra)
+    proc = run_grader(batch, "--group-by", "top", "--key", key_file(out.parent, 21), "--jobs", "2", *outputs, *extra)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads((out / "r.json").read_text(encoding="utf-8"))
 
@@ -197,7 +200,7 @@ def small_graded(small_batch, tmp_path_factory):
     return out, grade_small(small_batch, out)
 
 
-def test_regrading_with_the_same_seed_gives_the_same_files(small_batch, small_graded, tmp_path):
+def test_grading_with_the_same_key_gives_the_same_files(small_batch, small_graded, tmp_path):
     first, a = small_graded
     second = tmp_path / "2"
     b = grade_small(small_batch, second)
@@ -244,15 +247,15 @@ def test_shards_merge_into_the_report_of_the_whole_batch(small_batch, small_grad
     assert refused.returncode == 2 and "shard(s) 2/2 missing" in refused.stderr
     twice = run_grader("merge", shard_files[0], shard_files[0], shard_files[1])
     assert twice.returncode == 2 and "more than once" in twice.stderr
-    no_seed = run_grader(small_batch, "--shard", "1/2")
-    assert no_seed.returncode == 2 and "--shard needs --seed" in no_seed.stderr
+    no_key = run_grader(small_batch, "--shard", "1/2")
+    assert no_key.returncode == 2 and "--shard needs --key" in no_key.stderr
 
 
 def test_gradescope_results_for_one_upload(tmp_path):
     upload = tmp_path / "submission"
     (upload / "nested").mkdir(parents=True)
     shutil.copy(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb", upload / "nested")
-    proc = run_grader(upload, "--group-by", "all", "--gradescope", tmp_path / "results.json", "--seed", "3")
+    proc = run_grader(upload, "--group-by", "all", "--gradescope", tmp_path / "results.json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     set_1 = [e for e in EXERCISES.values() if e.notebook == "ex01_allowed_set"]
@@ -272,7 +275,11 @@ def test_gradescope_results_for_one_upload(tmp_path):
     (("solutions", "--exercises", "mask-1,nope-9"), "unknown exercise id"),
     (("solutions", "--no-such-option"), "unrecognized arguments"),
     (("tests/grading_cases",), "found no notebooks"),
-    (("solutions", "--seed", "1", "--shard", "3/2"), "1 <= K <= N"),
+    (("solutions", "--shard", "3/2"), "1 <= K <= N"),
+    (("solutions", "--seed", "1"), "--seed is gone"),
+    (("solutions", "--late-penalty", "10"), "needs --deadline"),
+    (("solutions", "--key", "does/not/exist.key"), "cannot read the key"),
+    (("solutions", "--key", "README.md"), "not a key"),
     (("merge", "does/not/exist.json"), "cannot read the shard report"),
 ])
 def test_misuse_exits_2_with_a_clear_message(args, fragment):
@@ -293,11 +300,23 @@ def hanging_batch(folder, students=3):
 
 
 def wait_for_line(proc, marker, seconds=120):
-    """Read the grader's stderr until a line holds ``marker``; returns what was read."""
-    waited = ""
+    """Read the grader's stderr until it holds ``marker``; returns what was read.  Bounded: a grader that
+    falls silent without ending fails the test after ``seconds`` (times slowdown()) and is killed, instead of
+    holding a blocking readline (and the suite) for ever."""
+    waited, fd = "", proc.stderr.fileno()
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     deadline = time.monotonic() + seconds * slowdown()
-    while marker not in waited and time.monotonic() < deadline and proc.poll() is None:
-        waited += proc.stderr.readline()
+    while marker not in waited:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        chunk = os.read(fd, 1 << 16)                # raw reads: communicate() later reads the same descriptor
+        if not chunk:
+            break
+        waited += decoder.decode(chunk)
+    if marker not in waited:
+        proc.kill()
+        proc.communicate(timeout=60)
     assert marker in waited, waited
     return waited
 
@@ -371,7 +390,8 @@ def test_sigterm_at_any_stage_writes_the_whole_report_and_leaves_no_temporary_fo
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     args = [sys.executable, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"), "--wide-csv",
-            str(tmp_path / "w.csv"), "--feedback", str(tmp_path / "fb"), "--cell-timeout", "300", "--seed", "1"]
+            str(tmp_path / "w.csv"), "--feedback", str(tmp_path / "fb"), "--cell-timeout", "300",
+            "--key", str(key_file(tmp_path))]
     if stage != "grading":
         args += ["--pause-at", stage]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import need_root_mode, no_sandbox, no_student_process_left, slowdown, unavailable
+from conftest import fixed_key, key_file, need_root_mode, no_sandbox, no_student_process_left, slowdown, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
@@ -71,7 +71,7 @@ def bad_batch(tmp_path_factory):
     proc = subprocess.run(
         [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--csv", str(out / "r.csv"),
          "--isolation", isolation, "--timeout", f"{3 * factor:g}", "--cell-timeout", f"{6 * factor:g}",
-         "--seed", "5", "--jobs", "2", "--uid-base", str(UID_BASE)],
+         "--key", str(key_file(out, 5)), "--jobs", "2", "--uid-base", str(UID_BASE)],
         cwd=ROOT, capture_output=True, text=True, timeout=1200 * factor)
     report = json.loads((out / "r.json").read_text(encoding="utf-8")) if (out / "r.json").exists() else None
     rows = {}
@@ -141,8 +141,8 @@ def sandboxed_batch(request, tmp_path_factory):
     before = digest(WATCHED)
     proc = subprocess.run(
         [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), *SANDBOXED_MODES[mode],
-         "--timeout", f"{3 * factor:g}", "--cell-timeout", f"{6 * factor:g}", "--seed", "5", "--jobs", "2",
-         "--uid-base", str(UID_BASE)], cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
+         "--timeout", f"{3 * factor:g}", "--cell-timeout", f"{6 * factor:g}", "--key", str(key_file(out, 5)),
+         "--jobs", "2", "--uid-base", str(UID_BASE)], cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
     rows = {}
@@ -184,6 +184,24 @@ def test_report_has_every_row_in_both_files(bad_batch):
         assert len(row["message"]) <= 400 and "\n" not in row["message"]
 
 
+def test_no_hidden_input_reaches_a_row_not_even_through_the_students_error(bad_batch):
+    """exfiltrate_hidden raises errors that spell fingerprints of every argument it was called with: its rows
+    show the public ones (its error on a public test) and none of the hidden ones."""
+    from grading import exercises
+    from grading.batch.runner import Course
+    if bad_batch["report"]["grader"]["isolation"]["mode"] == "none":
+        no_sandbox("without a sandbox a kernel keeps what it wrote in /tmp for the next batch graded with this key")
+    grader = bad_batch["report"]["grader"]
+    assert grader["hidden_tests"] == {"origin": "key", "fingerprint": fixed_key(5).fingerprint()}
+    course = Course(exercises, fixed_key(5), [e["id"] for e in grader["exercises"]])
+    public = set().union(*(make_cases.fingerprints(ex.public_cases()) for ex in course.exercises.values()))
+    hidden = set().union(*(make_cases.fingerprints(course.hidden_cases(ex)) for ex in course.exercises.values()))
+    hidden -= public
+    text = json.dumps(bad_batch["rows"]["exfiltrate_hidden"], ensure_ascii=False)
+    assert hidden and any(tag in text for tag in public)
+    assert [tag for tag in hidden if tag in text or tag[1:] in text] == []
+
+
 def test_the_grader_itself_stays_small(bad_batch):
     """Forged records, floods and huge results cost the kernels, never the grader's own memory."""
     assert bad_batch["report"]["timing"]["grader_max_rss_mb"] < 1024
@@ -199,3 +217,30 @@ def test_no_student_process_survives(bad_batch):
 def test_repository_untouched(bad_batch):
     assert digest(WATCHED) == bad_batch["before"]
     assert not (pathlib.Path("/usr") / "tampered").exists()
+
+
+# -- flat LMS downloads: one student per LMS id, whatever the names -------------------------------------
+
+@pytest.fixture(scope="module", params=["canvas", "moodle"])
+def lms_batch(request, tmp_path_factory):
+    batch = tmp_path_factory.mktemp(f"lms-{request.param}")
+    points, log = make_cases.build_lms(batch, request.param)
+    out = tmp_path_factory.mktemp("lms-report")
+    proc = subprocess.run([sys.executable, "-m", "grading", str(batch), "--student-pattern", request.param,
+                           "--exercises", "mask-1", "--json", str(out / "r.json"), "--totals-csv", str(out / "t.csv"),
+                           "--jobs", "2"], cwd=ROOT, capture_output=True, text=True, timeout=900 * slowdown())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return points, log, proc.stderr, json.loads((out / "r.json").read_text(encoding="utf-8")), out
+
+
+def test_an_lms_download_is_one_student_per_id(lms_batch):
+    points, log, stderr, report, out = lms_batch
+    by_id = {s["student_id"]: s["points"] for s in report["summary"] if s.get("student_id")}
+    assert by_id == points
+    for fragment in log:
+        assert fragment in stderr, stderr[-2000:]
+    with open(out / "t.csv", encoding="utf-8", newline="") as f:
+        ids = [row["id"] for row in csv.DictReader(f) if row["id"]]
+    assert sorted(ids) == sorted(points)                                   # one totals row per student id
+    names = [s["submission"] for s in report["summary"]]
+    assert len(names) == len(set(names))

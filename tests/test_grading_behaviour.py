@@ -22,7 +22,7 @@ import textwrap
 
 import pytest
 
-from conftest import no_sandbox, slowdown
+from conftest import fixed_key, key_file, no_sandbox, slowdown
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
@@ -268,7 +268,7 @@ def _grade(paths, out, extra=()):
     isolation = usable_isolation()
     proc = subprocess.run(
         [sys.executable, "-m", "grading", *map(str, paths), "--json", str(out / "r.json"), "--isolation", isolation,
-         "--timeout", f"{5 * factor:g}", "--cell-timeout", f"{10 * factor:g}", "--seed", "5", "--jobs", "2",
+         "--timeout", f"{5 * factor:g}", "--cell-timeout", f"{10 * factor:g}", "--key", str(key_file(out, 5)), "--jobs", "2",
          *extra], cwd=ROOT, capture_output=True, text=True, timeout=1200 * factor)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
@@ -369,7 +369,7 @@ def test_a_link_out_of_a_submission_refuses_it(linked):
 def plan():
     import grading.exercises as registry
     from grading.batch.runner import Course
-    course = Course(registry, seed=5)
+    course = Course(registry, fixed_key(5))
     return course, {stem: course.blind.groups(stem) for stem in course.by_notebook}
 
 

@@ -2,11 +2,12 @@
 
 The class (``make_class``): students who handed in different notebook sets, so
 that the shards of a split batch hold different notebooks.  The documented
-multi-machine recipes (a Slurm array and a GitHub Actions matrix) are read out
-of docs/instructors.md and run as written: each Slurm array task with
-``SLURM_ARRAY_TASK_ID`` set, each CI ``run:`` line with the matrix value filled
-in (``make venv`` is checked to be a Makefile target and then stands for the
-installed .venv).  Both merged gradebooks must be byte for byte the whole run's.
+multi-machine recipes (a key made once, a Slurm array and a GitHub Actions
+matrix) are read out of docs/instructors.md and run as written: each Slurm array
+task with ``SLURM_ARRAY_TASK_ID`` set, each CI ``run:`` line with the matrix value
+and the key secret filled in (``make venv`` is checked to be a Makefile target and
+then stands for the installed .venv).  Both merged gradebooks must be byte for
+byte the whole run's.
 """
 
 import json
@@ -57,12 +58,27 @@ def doc_block(marker):
     return match.group(1)
 
 
-def workspace(tmp_path):
-    """A folder laid out like the repository's checkout for the recipes: the installed .venv, the class."""
+@pytest.fixture(scope="module")
+def key(tmp_path_factory):
+    """The key the docs' recipe makes (the block marked make-key, run as written), as text."""
+    work = tmp_path_factory.mktemp("key")
+    os.symlink(ROOT / ".venv", work / ".venv")
+    shell(doc_block("make-key"), work)
+    text = (work / "grading.key").read_text(encoding="ascii")
+    assert (work / "grading.key").stat().st_mode & 0o077 == 0             # readable by its owner only
+    refused = subprocess.run(["bash", "-c", doc_block("make-key")], cwd=work, capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 2 and "exists" in refused.stderr and (work / "grading.key").read_text() == text
+    return text
+
+
+def workspace(tmp_path, key):
+    """A folder laid out like the repository's checkout for the recipes: the installed .venv, the class, the key."""
     work = tmp_path / "checkout"
     work.mkdir()
     os.symlink(ROOT / ".venv", work / ".venv")
     make_class(work / "submissions")
+    (work / "grading.key").write_text(key, encoding="ascii")
     return work
 
 
@@ -74,9 +90,9 @@ def shell(command, cwd, env=None):
 
 
 @pytest.fixture(scope="module")
-def whole_run(tmp_path_factory):
-    work = workspace(tmp_path_factory.mktemp("whole"))
-    shell(".venv/bin/python -m grading submissions/ --group-by top --seed 2026 --jobs 2 "
+def whole_run(tmp_path_factory, key):
+    work = workspace(tmp_path_factory.mktemp("whole"), key)
+    shell(".venv/bin/python -m grading submissions/ --group-by top --key grading.key --jobs 2 "
           "--json report.json --wide-csv grades.csv --feedback feedback/", work)
     return work, json.loads((work / "report.json").read_text(encoding="utf-8"))
 
@@ -92,9 +108,9 @@ def test_the_whole_class_gets_rows_for_every_notebook_anyone_handed_in(whole_run
     assert all(s["max_points"] == set_1 + set_2 for s in by.values())
 
 
-def test_slurm_array_recipe_as_written(whole_run, tmp_path):
+def test_slurm_array_recipe_as_written(whole_run, tmp_path, key):
     whole, _ = whole_run
-    work = workspace(tmp_path)
+    work = workspace(tmp_path, key)
     script = doc_block("slurm-array")
     tasks = re.search(r"#SBATCH --array=1-(\d+)", script)
     assert tasks, script
@@ -118,26 +134,31 @@ def test_slurm_array_recipe_as_written(whole_run, tmp_path):
     assert pages == {p.name: p.read_bytes() for p in (whole / "feedback").iterdir()}
 
 
-def test_ci_matrix_recipe_as_written(whole_run, tmp_path):
+def test_ci_matrix_recipe_as_written(whole_run, tmp_path, key):
     whole, _ = whole_run
-    work = workspace(tmp_path)
+    work = workspace(tmp_path, key)
     workflow = yaml.safe_load(doc_block("ci-matrix"))
-    assert subprocess.run(["make", "-n", "venv"], cwd=ROOT, capture_output=True).returncode == 0
+    assert subprocess.run(["make", "-n", "venv"], cwd=ROOT, capture_output=True, timeout=60).returncode == 0
     grade, merge = workflow["jobs"]["grade"], workflow["jobs"]["merge"]
-    runs = lambda job: [s["run"] for s in job["steps"] if "run" in s]          # noqa: E731
+    runs = lambda job: [s for s in job["steps"] if "run" in s]          # noqa: E731
+    secrets = {"${{ secrets.GRADING_KEY }}": key.strip()}                 # the repository's secret
+
+    def env(step):
+        return {k: secrets.get(v, v) for k, v in step.get("env", {}).items()}
     for shard in grade["strategy"]["matrix"]["shard"]:
         machine = tmp_path / f"runner-{shard}"                              # every job has a checkout of its own
         machine.mkdir()
         os.symlink(ROOT / ".venv", machine / ".venv")
-        shutil.copytree(work / "submissions", machine / "submissions")
-        for line in runs(grade):
-            shell(line.replace("${{ matrix.shard }}", str(shard)).replace("make venv && ", ""), machine)
+        shutil.copytree(work / "submissions", machine / "submissions")      # no key file: the secret only
+        for step in runs(grade):
+            shell(step["run"].replace("${{ matrix.shard }}", str(shard)).replace("make venv && ", ""), machine,
+                  env(step))
         upload = next(s for s in grade["steps"] if "upload-artifact" in s.get("uses", ""))
         path = upload["with"]["path"].replace("${{ matrix.shard }}", str(shard))
         (work / "shards").mkdir(exist_ok=True)                              # download-artifact, merge-multiple
         shutil.copy(machine / path, work / "shards" / path)
-    for line in runs(merge):
-        shell(line.replace("make venv && ", ""), work)
+    for step in runs(merge):
+        shell(step["run"].replace("make venv && ", ""), work, env(step))
     assert (work / "grades.csv").read_bytes() == (whole / "grades.csv").read_bytes()
 
 
@@ -146,12 +167,13 @@ def test_merge_refuses_mixed_shards_and_says_how_to_fix_it(tmp_path):
 
     def shard(k, n=2, seed=1, ids=("a", "b"), exercises=("mask-1",)):
         from grading.batch.shards import digest
-        return {"grader": {"seed": seed, "version": "2", "course": {"version": "c"}, "shard": {"k": k, "of": n},
+        return {"grader": {"hidden_tests": {"fingerprint": seed}, "version": "2", "course": {"version": "c"},
+                           "shard": {"k": k, "of": n},
                            "exercises": [{"id": e} for e in exercises],
                            "batch": {"submissions": len(ids), "digest": digest(ids)}},
                 "summary": [{"submission": ids[k - 1]}], "rows": []}
 
-    cases = [([shard(1), shard(2, seed=2)], "same --seed"),
+    cases = [([shard(1), shard(2, seed=2)], "same --key FILE"),
              ([shard(1), shard(2, exercises=("mask-1", "mask-2"))], "--all-exercises"),
              ([shard(1)], "grade --shard 2/2"),
              ([shard(1), shard(1)], "more than once"),
@@ -203,7 +225,7 @@ def autograder(tmp_path_factory):
     """The autograder of an ex01-only assignment, built as the docs say."""
     out = tmp_path_factory.mktemp("autograder") / "ex01"
     proc = subprocess.run([sys.executable, "tools/make_autograder.py", "--notebook", "ex01_allowed_set",
-                           "--seed", "7", "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return out
 
@@ -232,13 +254,16 @@ def gradescope_run(autograder, tmp_path, files):
 def test_autograder_folder_is_ready_for_gradescope(autograder):
     import zipfile
     names = zipfile.ZipFile(autograder.with_suffix(".zip")).namelist()
-    assert {"setup.sh", "run_autograder", "config.json"} <= set(names)          # at the root of the zip
+    assert {"setup.sh", "run_autograder", "config.json", "grading.key"} <= set(names)   # at the root of the zip
+    assert (autograder / "grading.key").stat().st_mode & 0o077 == 0
     assert any(n.startswith("causality_heads_position-") and n.endswith(".whl") for n in names)
     for script in ("setup.sh", "run_autograder"):
         assert os.access(autograder / script, os.X_OK)
-        assert subprocess.run(["bash", "-n", str(autograder / script)]).returncode == 0
+        assert subprocess.run(["bash", "-n", str(autograder / script)], timeout=60).returncode == 0
     config = json.loads((autograder / "config.json").read_text(encoding="utf-8"))
     assert config["exercises"].split(",") == [i for i, e in EXERCISES.items() if e.notebook == "ex01_allowed_set"]
+    assert "seed" not in config and "key" not in json.dumps(config)
+    assert config["isolation"] == "container"       # the sandbox where the container allows one, else none
     assert "3.11" in (autograder / "setup.sh").read_text(encoding="utf-8")
 
 
@@ -255,6 +280,9 @@ def test_an_upload_is_graded_on_the_pinned_exercises_only(autograder, tmp_path):
     assert data["extra_data"]["isolation"]["mode"] in ("root", "userns", "none")
     assert "/autograder" not in json.dumps(data["tests"]) and str(tmp_path) not in json.dumps(data["tests"])
     assert "grader: isolation" in proc.stderr                                  # the instructor's stdout says it too
+    key = (autograder / "grading.key").read_text().strip()
+    assert key not in json.dumps(data) and "seed" not in data["extra_data"]
+    assert not (tmp_path / "autograder" / "source" / "grading.key").exists()  # gone before the notebook ran
 
 
 def test_an_upload_without_a_notebook_gets_a_zero_that_says_why(autograder, tmp_path):
@@ -270,12 +298,25 @@ def test_an_upload_without_a_notebook_gets_a_zero_that_says_why(autograder, tmp_
 
 @pytest.fixture(scope="module")
 def messy(tmp_path_factory):
-    """fang: the stub and, downloaded later, her solution "(1)"; dmitri: a truncated ex01 and a solved ex02,
-    in Russian; hana: a solved zh ex01 with a top-level `while True: pass`, collected late by nbgrader."""
+    """fang: the stub and, downloaded later, her solution "(1)"; gleb: his solution and, downloaded later, the
+    untouched stub "(1)"; dmitri: a truncated ex01 and a solved ex02, in Russian; hana: a solved zh ex01 with a
+    top-level `while True: pass`, collected late by nbgrader; mila: a Russian ex01 whose masked_softmax is the
+    library's, a Chinese ex02 stub and an English notebook of another course (the Russian one changed last)."""
     root = tmp_path_factory.mktemp("messy")
     klass = root / "class"
-    for student in ("fang", "dmitri", "hana"):
+    for student in ("fang", "gleb", "dmitri", "hana", "mila"):
         (klass / student).mkdir(parents=True)
+    shutil.copy(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb", klass / "gleb" / "ex01_allowed_set.ipynb")
+    shutil.copy(ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb", klass / "gleb" / "ex01_allowed_set (1).ipynb")
+    nb = json.loads((ROOT / "solutions" / "ru" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))
+    nb["cells"].append({"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                        "source": "from lib.attention import masked_softmax"})
+    (klass / "mila" / "ex01_allowed_set.ipynb").write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    shutil.copy(ROOT / "exercises" / "zh" / "ex02_heads.ipynb", klass / "mila" / "ex02_heads.ipynb")
+    (klass / "mila" / "homework3.ipynb").write_text(json.dumps(
+        {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                    "source": 'COURSE_LANGUAGE = "en"\nprint("hello")'}], "metadata": {}, "nbformat": 4,
+         "nbformat_minor": 5}), encoding="utf-8")
     shutil.copy(ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb", klass / "fang" / "ex01_allowed_set.ipynb")
     shutil.copy(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb", klass / "fang" / "ex01_allowed_set (1).ipynb")
     os.utime(klass / "fang" / "ex01_allowed_set.ipynb", (1_764_000_000, 1_764_000_000))
@@ -291,8 +332,10 @@ def messy(tmp_path_factory):
     for path in klass.rglob("*.ipynb"):
         if path.parent.name != "fang":
             os.utime(path, (1_764_000_000, 1_764_000_000))                    # 2025-11-24: on time
+    os.utime(klass / "gleb" / "ex01_allowed_set (1).ipynb", (1_764_090_000, 1_764_090_000))
+    os.utime(klass / "mila" / "ex01_allowed_set.ipynb", (1_764_000_100, 1_764_000_100))
     out = root / "out"
-    proc = subprocess.run([sys.executable, "-m", "grading", str(klass), "--group-by", "top", "--seed", "4",
+    proc = subprocess.run([sys.executable, "-m", "grading", str(klass), "--group-by", "top",
                            "--cell-timeout", "5", "--deadline", "2026-12-01T23:59", "--lang", "ru",
                            "--json", str(out / "r.json"), "--wide-csv", str(out / "w.csv"), "--feedback",
                            str(out / "fb")], cwd=ROOT, capture_output=True, text=True, timeout=900)
@@ -310,12 +353,44 @@ def test_the_newest_copy_is_graded_and_flagged_everywhere(messy):
     set_1 = [e for e in EXERCISES.values() if e.notebook == "ex01_allowed_set"]
     assert [r["status"] for r in fang] == ["pass"] * len(set_1)
     assert all(r["duplicates"] == {"graded": "ex01_allowed_set (1).ipynb", "others": ["ex01_allowed_set.ipynb"],
-                                   "rule": "newest", "ambiguous": False} for r in fang)
+                                   "rule": "newest", "ambiguous": False, "note": fang[0]["duplicates"]["note"]}
+               for r in fang)
     assert "most recently modified" in fang[0]["message"]
     wide = (out / "w.csv").read_text(encoding="utf-8").splitlines()
     assert next(line for line in wide if line.startswith("fang,")).split(",")[-3] == "duplicates"
+    page = next((out / "fb").glob("fang-*.html")).read_text(encoding="utf-8")
+    assert page.count("most recently modified") == 1                       # said once, not on every exercise
     index = (out / "fb" / "index.html").read_text(encoding="utf-8")
     assert "⚑ несколько блокнотов для одного набора" in index            # --lang ru: the instructor's page
+
+
+def test_an_untouched_newer_copy_is_passed_over_for_the_work_and_the_page_says_so(messy):
+    """gleb downloaded the stub again after solving: the solved copy is graded, not 0 points for the stub."""
+    _, out, report = messy
+    gleb = [r for r in rows_for(report, "gleb") if r["exercise"] != "-" and r["notebook"]]
+    assert gleb and all(r["status"] == "pass" and r["points"] == r["max_points"] for r in gleb)
+    assert all(r["duplicates"]["graded"] == "ex01_allowed_set.ipynb" and
+               r["duplicates"]["untouched"] == ["ex01_allowed_set (1).ipynb"] for r in gleb)
+    page = next((out / "fb").glob("gleb-*.md")).read_text(encoding="utf-8")
+    assert page.count("has nothing done in it") == 1 and "ex01\\_allowed\\_set (1).ipynb" in page
+
+
+def test_a_page_is_in_one_language_and_says_which(messy):
+    """mila's notebooks are in Russian, Chinese and English: her page is in Russian (the notebook she changed
+    last, as the two course notebooks tie), says so, and has no row in another language, the grader's word on
+    the library's withheld reference included."""
+    _, out, report = messy
+    mila = rows_for(report, "mila")
+    assert {r["lang"] for r in mila} == {"ru"}
+    summary = next(s for s in report["summary"] if s["submission"].endswith("/mila"))
+    assert summary["lang"] == "ru" and summary["languages"] == {"en": 1, "ru": 1, "zh": 1}
+    page = next((out / "fb").glob("mila-*.html")).read_text(encoding="utf-8")
+    assert '<html lang="ru">' in page and "на языке блокнота, который вы меняли последним" in page
+    assert "is withheld" not in page and "система оценивания его не даёт" in page
+    text = re.sub(r"<[^>]+>", " ", page)
+    assert not re.search(r"[\u4e00-\u9fff]", text)                         # no Chinese row
+    for english in ("not done yet", "Not done yet", "passed", "failed", "hidden test", "not an exercise"):
+        assert english not in text, english
 
 
 def test_a_damaged_notebook_is_one_row_in_the_students_language(messy):
@@ -359,8 +434,9 @@ def test_regrading_one_student_keeps_the_others(messy, tmp_path):
     run = lambda *extra: subprocess.run(                            # noqa: E731
         [sys.executable, "-m", "grading", str(work), "--group-by", "top", "--regrade", str(old), *extra],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    wrong_seed = run("--only", "fang", "--seed", "5")
-    assert wrong_seed.returncode == 2 and "--seed 4" in wrong_seed.stderr
+    (tmp_path / "other.key").write_text("ab" * 32)
+    wrong_key = run("--only", "fang", "--key", str(tmp_path / "other.key"))
+    assert wrong_key.returncode == 2 and "leave --key out" in wrong_key.stderr
     nobody = run("--only", "zoe")
     assert nobody.returncode == 2 and "no submission named zoe" in nobody.stderr
     proc = run("--only", "fang", "--json", str(tmp_path / "new.json"), "--deadline", "2026-12-01T23:59")
@@ -369,12 +445,12 @@ def test_regrading_one_student_keeps_the_others(messy, tmp_path):
     new = json.loads((tmp_path / "new.json").read_text(encoding="utf-8"))
     before = json.loads(text)
     assert [s["submission"] for s in new["summary"]] == [s["submission"] for s in before["summary"]]
-    for student in ("dmitri", "hana"):
+    for student in ("dmitri", "hana", "gleb", "mila"):
         assert rows_for(new, student) == rows_for(before, student)
     fang = [r for r in rows_for(new, "fang") if r["notebook"]]
     assert fang and all("duplicates" not in r for r in fang) and new["grader"]["regraded"] == [
         str(work / "fang")]
-    assert new["grader"]["seed"] == 4
+    assert new["grader"]["hidden_tests"] == before["grader"]["hidden_tests"]      # the same hidden tests
 
 
 @pytest.mark.parametrize("rule, points, status", [("best", 1, "pass"), ("ambiguous", 0, "error")])
@@ -384,7 +460,7 @@ def test_the_other_duplicate_rules(messy, tmp_path, rule, points, status):
     shutil.copytree(klass / "fang", fang)
     os.utime(fang / "ex01_allowed_set.ipynb")                       # the stub is now the newest copy
     proc = subprocess.run([sys.executable, "-m", "grading", str(fang), "--group-by", "all", "--exercises", "mask-1",
-                           "--seed", "4", "--duplicates", rule, "--json", str(tmp_path / "r.json"), "-q"],
+                           "--duplicates", rule, "--json", str(tmp_path / "r.json"), "-q"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
@@ -395,3 +471,110 @@ def test_the_other_duplicate_rules(messy, tmp_path, rule, points, status):
         assert row["duplicates"]["graded"] == "ex01_allowed_set (1).ipynb" and "not graded" not in row["message"]
     else:
         assert "ambiguous" in report["summary"][0]["flags"] and "instructor decides" in row["message"]
+
+
+# -- a Canvas and a Moodle class: one student per LMS id, the late penalty in every column --------------
+
+def write(path, source, mtime=1_764_000_000):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(source, path)
+    os.utime(path, (mtime, mtime))
+
+
+@pytest.fixture(scope="module")
+def canvas(tmp_path_factory):
+    """Canvas's flat download: two smithjohns (ids 2001, solved, and 2002, untouched), and wangwei (2003), solved
+    in Chinese and handed in 30 h late; graded with a 10 % late penalty, one Canvas column per exercise."""
+    root = tmp_path_factory.mktemp("canvas")
+    write(root / "dl" / "smithjohn_2001_90001_ex01_allowed_set.ipynb", ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb")
+    write(root / "dl" / "smithjohn_2002_90002_ex01_allowed_set.ipynb", ROOT / "exercises" / "en" / "ex01_allowed_set.ipynb")
+    write(root / "dl" / "wangwei_late_2003_90003_ex01_allowed_set.ipynb", ROOT / "solutions" / "zh" / "ex01_allowed_set.ipynb",
+          1_764_633_600 + 30 * 3600)                                          # 2025-12-02 00:00 UTC + 30 h
+    out = root / "out"
+    proc = subprocess.run([sys.executable, "-m", "grading", str(root / "dl"), "--student-pattern", "canvas",
+                           "--exercises", "mask-1,mask-2", "--deadline", "2025-12-02T00:00", "--late-penalty", "10",
+                           "--canvas-csv", str(out / "canvas.csv"), "--per-exercise", "--assignment", "Week 1",
+                           "--totals-csv", str(out / "totals.csv"), "--wide-csv", str(out / "wide.csv"),
+                           "--json", str(out / "r.json"), "--feedback", str(out / "fb")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return out, json.loads((out / "r.json").read_text(encoding="utf-8")), proc.stderr
+
+
+def table(path):
+    import csv
+    return list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+
+
+def test_canvas_students_of_one_name_are_two_rows_with_a_warning(canvas):
+    out, report, log = canvas
+    assert "2 students share the name 'smithjohn'" in log
+    rows = table(out / "canvas.csv")
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Week 1 mask-1", "Week 1 mask-2"]
+    students = {r[1]: r for r in rows[2:]}
+    assert sorted(students) == ["2001", "2002", "2003"] and len(rows) == 2 + 3
+    assert students["2001"][0] == "smithjohn (2001)" and students["2001"][5:] == ["1", "2"]
+    assert students["2002"][0] == "smithjohn (2002)" and students["2002"][5:] == ["0", "0"]
+    assert [r[1] for r in table(out / "totals.csv")[1:]] == ["2001", "2002", "2003"]
+
+
+def test_the_late_penalty_reaches_every_column_and_the_page_says_how(canvas):
+    out, report, _ = canvas
+    late = next(s for s in report["summary"] if s.get("student_id") == "2003")
+    assert late["handed_in"]["late_hours"] == 30 and late["handed_in"]["penalty_percent"] == 20     # 2 started days
+    assert late["points"] == 2.4 and late["points_before_penalty"] == 3
+    wide = {r[1]: r for r in table(out / "wide.csv")}
+    header = table(out / "wide.csv")[0]
+    columns = [header.index(c) for c in header if c.startswith("mask-")]
+    assert [wide["2003"][i] for i in columns] == ["0.8", "1.6"]
+    assert round(sum(float(wide["2003"][i]) for i in columns), 6) == float(wide["2003"][header.index("total (max 3)")])
+    canvas_row = next(r for r in table(out / "canvas.csv") if r[1] == "2003")
+    assert canvas_row[5:] == ["0.8", "1.6"]                                 # Canvas's per-exercise import keeps it
+    page = next((out / "fb").glob("wangwei*.html")).read_text(encoding="utf-8")
+    assert "截止时间之后 30 小时提交" in page and "20%" in page and "迟交扣分前为 2" in page
+
+
+@pytest.fixture(scope="module")
+def moodle(tmp_path_factory):
+    """A blind-marked Moodle assignment in a Russian Moodle: three Participant folders (solved, untouched,
+    wrong), and the worksheet that Moodle downloads, in Russian."""
+    root = tmp_path_factory.mktemp("moodle")
+    dl = root / "dl"
+    write(dl / "Participant_7000101_assignsubmission_file_" / "ex01_allowed_set.ipynb",
+          ROOT / "solutions" / "ru" / "ex01_allowed_set.ipynb")
+    write(dl / "Participant_7000102_assignsubmission_file_" / "ex01_allowed_set.ipynb",
+          ROOT / "exercises" / "ru" / "ex01_allowed_set.ipynb")
+    text = (ROOT / "solutions" / "ru" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8")
+    wrong = dl / "Participant_7000107_assignsubmission_file_" / "ex01_allowed_set.ipynb"
+    wrong.parent.mkdir(parents=True)
+    wrong.write_text(text.replace("masked = np.where(allowed, scores, -np.inf)", "masked = scores"), encoding="utf-8")
+    sheet = root / "moodle-worksheet.csv"
+    sheet.write_text("Идентификатор,Состояние,Оценка,Максимальная оценка,Оценка может быть изменена,"
+                     "Последнее изменение (оценка),Отзыв в виде комментария\n"
+                     + "".join(f"Участник {i},Отправлено для оценивания,,\"8,00\",Да,-,\n"
+                               for i in (7000101, 7000102, 7000107, 7000199)), encoding="utf-8")
+    out = root / "out"
+    proc = subprocess.run([sys.executable, "-m", "grading", str(dl), "--student-pattern", "moodle",
+                           "--exercises", "mask-1,mask-2,mask-3,data-1", "--moodle-worksheet", str(sheet),
+                           "--moodle-csv", str(out / "worksheet.csv"), "--totals-csv", str(out / "totals.csv"),
+                           "--json", str(out / "r.json")], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return out, sheet, json.loads((out / "r.json").read_text(encoding="utf-8"))
+
+
+def test_a_blind_moodle_class_is_one_student_per_participant(moodle):
+    out, sheet, report = moodle
+    points = {s["student_id"]: s["points"] for s in report["summary"]}
+    full = sum(e.points for e in EXERCISES.values() if e.notebook == "ex01_allowed_set")
+    assert points == {"7000101": full, "7000102": 0, "7000107": full - EXERCISES["mask-2"].points}
+    assert [r[1] for r in table(out / "totals.csv")[1:]] == ["7000101", "7000102", "7000107"]
+
+
+def test_the_moodle_worksheet_comes_back_in_the_language_moodle_reads(moodle):
+    out, sheet, report = moodle
+    back, given = table(out / "worksheet.csv"), table(sheet)
+    assert back[0] == given[0]                                                   # Russian column names
+    grades = {r[0]: r[2] for r in back[1:]}
+    full = sum(e.points for e in EXERCISES.values() if e.notebook == "ex01_allowed_set")
+    assert grades == {"Участник 7000101": str(full), "Участник 7000102": "0",
+                      "Участник 7000107": str(full - EXERCISES["mask-2"].points), "Участник 7000199": ""}

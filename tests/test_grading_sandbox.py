@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import need, slowdown, unavailable
+from conftest import key_file, need, slowdown, unavailable
 from grading.batch import sandbox as sandbox_module
 from grading.batch.kernel import Kernel, KernelDied
 from grading.batch.packages import GRADING_DIR
@@ -403,7 +403,7 @@ def test_every_isolation_mode_grades(tmp_path, mode):
         except SandboxError as exc:
             unavailable(f"user namespaces unavailable: {exc}")
     proc = subprocess.run([sys.executable, "-m", "grading", str(ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"),
-                           "--isolation", mode, "--json", str(tmp_path / "r.json"), "--seed", "3"],
+                           "--isolation", mode, "--json", str(tmp_path / "r.json")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300 * slowdown())
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "r.json").read_text())
@@ -462,7 +462,7 @@ def test_a_warm_interpreter_that_ends_is_started_again(root_sandbox):
     """Killed mid-batch (by the OOM killer, say), the warm Python is started again for the next
     kernel, and the kernel starts as if nothing had happened."""
     root_sandbox.warm.proc.kill()
-    root_sandbox.warm.proc.wait()
+    root_sandbox.warm.proc.wait(timeout=30)
     restarts = root_sandbox.warm.restarts
     _, result, _ = run_in_kernel(root_sandbox, "x = 1")
     assert result.status == "ok", result
@@ -625,7 +625,8 @@ def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_pa
     assert pip.returncode == 0, pip.stderr[-2000:]
     batch = tmp_path / "class"
     expectations = make_cases.build(batch, only={"solved", "installed_grader", "isolation_probe"})
-    proc = subprocess.run([python, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"), "--seed", "3"],
+    proc = subprocess.run([python, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"),
+                           "--key", str(key_file(tmp_path, 3))],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600 * slowdown())
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads((tmp_path / "r.json").read_text())
@@ -637,7 +638,7 @@ def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_pa
         expected = expectations[case][0].get(row["exercise"], "missing")
         assert row["status"] == expected, row
     installed = subprocess.run([python, "-c", "import grading, lib; print(grading.__file__)"],
-                               cwd=tmp_path, capture_output=True, text=True).stdout
+                               cwd=tmp_path, capture_output=True, text=True, timeout=120).stdout
     assert str(venv) in installed                       # the grader that graded is the installed one
 
 

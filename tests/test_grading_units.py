@@ -22,7 +22,8 @@ import pytest
 
 from course_i18n import LANGUAGES
 from grading import messages
-from grading.batch import codec, notebooks, report, shards
+from grading import codec
+from grading.batch import notebooks, report, shards
 from grading.batch.runner import read_records
 from grading.cells import prepare_cell, strip_magics
 from grading.compare import compare_values
@@ -486,7 +487,8 @@ def sample_report():
     summary = [report.summarize("a,b", rows[:2], "ru"), report.summarize("学生", rows[2:], "zh")]
     exercises = [{"id": "mask-1", "function": "causal_allowed", "points": 1, "title": {"zh": "甲", "en": "A", "ru": "А"}},
                  {"id": "mask-2", "function": "masked_softmax", "points": 2, "title": {"zh": "乙", "en": "B", "ru": "Б"}}]
-    return {"grader": {"version": "2", "course": {"version": "abc"}, "seed": 1, "complete": True,
+    return {"grader": {"version": "2", "course": {"version": "abc"}, "complete": True,
+                       "hidden_tests": {"origin": "salt", "fingerprint": "f00d", "salt": "5ec2e7" * 10},
                        "exercises": exercises, "isolation": {"mode": "root"}}, "summary": summary, "rows": rows}
 
 
@@ -644,10 +646,11 @@ def test_shards_partition_the_batch():
             shards.parse_shard(bad)
 
 
-def shard_report(k, n, subs, seed=1, course="abc", all_ids=None):
+def shard_report(k, n, subs, key="f00d", course="abc", all_ids=None):
     all_ids = all_ids or ["a", "b", "c"]
     rows = [{"submission": s, "exercise": "mask-1", "points": 1, "max_points": 1, "status": "pass"} for s in subs]
-    return {"grader": {"seed": seed, "version": "2", "course": {"version": course}, "exercises": [{"id": "mask-1"}],
+    return {"grader": {"hidden_tests": {"origin": "key", "fingerprint": key}, "version": "2",
+                       "course": {"version": course}, "exercises": [{"id": "mask-1"}],
                        "shard": {"k": k, "of": n}, "complete": True,
                        "batch": {"submissions": len(all_ids), "digest": shards.digest(all_ids)}},
             "summary": [{"submission": s} for s in subs], "rows": rows, "timing": {}}
@@ -657,7 +660,7 @@ def test_merge_combines_shards_and_refuses_what_does_not_belong_together():
     merged = shards.merge([shard_report(2, 2, ["b"]), shard_report(1, 2, ["a", "c"])])
     assert [s["submission"] for s in merged["summary"]] == ["a", "b", "c"] and merged["grader"]["shard"] is None
     cases = {
-        "different seeds": [shard_report(1, 2, ["a", "c"]), shard_report(2, 2, ["b"], seed=2)],
+        "different keys": [shard_report(1, 2, ["a", "c"]), shard_report(2, 2, ["b"], key="beef")],
         "different course versions": [shard_report(1, 2, ["a", "c"]), shard_report(2, 2, ["b"], course="x")],
         "more than once": [shard_report(1, 2, ["a", "c"]), shard_report(1, 2, ["a", "c"])],
         "missing": [shard_report(1, 2, ["a", "c"])],

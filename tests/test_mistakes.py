@@ -4,8 +4,9 @@ For every entry:
 
 * ``check()`` fails it: a public test fails, or, when the public tests all
   pass, a practice test (``practice=True``, the hidden kinds) does;
-* the grader takes its points: with the grader's seed, some public or hidden
-  test fails (the same comparison the grader makes, :func:`grader_verdict`;
+* the grader takes its points: with the grader's hidden tests (drawn from a test
+  key, tests/conftest.py fixed_key), some public or hidden test fails (the same
+  comparison the grader makes, :func:`grader_verdict`;
   tests/test_mistakes_batch.py grades the whole corpus as notebooks in one
   batch and checks that the rows agree);
 * the diagnosis ``check()`` prints is the entry's own, or none when the entry
@@ -20,13 +21,14 @@ import sys
 import numpy as np
 import pytest
 
+from conftest import fixed_key
 from course_i18n import LANGUAGES
 from grading import diagnoses
 from grading.exercises import EXERCISES, Raised, check, diagnosis_of, run_checks
 from mistakes import entries, load
 
 CORPUS = entries()
-GRADER_SEEDS = (5, 2026)          # the seed of tests/test_mistakes_batch.py, and another
+GRADER_SEEDS = (5, 2026)          # the keys (fixed_key) of tests/test_mistakes_batch.py, and another
 PRACTICE_SEED = 0
 RATE = 0.80
 
@@ -35,9 +37,14 @@ def wrong_function(entry):
     return load(entry, EXERCISES[entry.exercise].function)
 
 
+def grading_cases(exercise, n):
+    """The hidden tests the grader draws with the key fixed_key(n)."""
+    return exercise.hidden_cases(fixed_key(n).rng(exercise.id))
+
+
 def grader_verdict(exercise, func, seed):
     """(points kept, failed test names) as the grader scores it: all public and hidden tests must pass."""
-    results = run_checks(exercise.id, func, "en", exercise.public_cases() + exercise.hidden_cases(seed))
+    results = run_checks(exercise.id, func, "en", exercise.public_cases() + grading_cases(exercise, seed))
     failed = [r.name for r in results if not r.ok]
     return not failed, failed, results
 
@@ -180,7 +187,7 @@ def test_every_known_mistake_names_mutants_the_tests_see(exercise_id):
     tests see is diagnosed as its own mistake or not at all (two mutants with the same outputs and
     different hints say nothing), never as another."""
     exercise = EXERCISES[exercise_id]
-    cases = exercise.public_cases() + exercise.hidden_cases(GRADER_SEEDS[0])
+    cases = exercise.public_cases() + grading_cases(exercise, GRADER_SEEDS[0])
     for mistake in diagnoses.MISTAKES[exercise_id]:
         named, paired = named_mutants(exercise, mistake)
         assert named, f"{mistake.id}: its selectors name no mutant of {exercise.answer.__name__}"

@@ -4,7 +4,7 @@ Every entry of tests/mistakes/ is put into a copy of its solved notebook (a cell
 with the wrong definition right after the solution's), at most one entry per
 exercise in a notebook, so the 164 entries fit in about 50 notebooks; the
 notebooks alternate between zh, en and ru.  One run of ``python -m grading``
-with ``--seed 5`` grades them all.  Each entry's row must fail with 0 points,
+with ``--key`` (the tests' key fixed_key(5)) grades them all.  Each entry's row must fail with 0 points,
 name the same diagnosis as the in-process scoring of tests/test_mistakes.py
 (the grader runs the function in a sandboxed kernel and compares in its own
 process: the two must agree), and the instructor's index must count it.
@@ -21,11 +21,11 @@ import sys
 
 import pytest
 
-from conftest import slowdown
+from conftest import key_file, slowdown
 from course_i18n import LANGUAGES as LANGS
 from grading.exercises import EXERCISES
 from mistakes import entries
-from test_mistakes import GRADER_SEEDS, outcome
+from test_mistakes import GRADER_SEEDS, grading_cases, outcome
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = GRADER_SEEDS[0]
@@ -77,7 +77,8 @@ def corpus_batch(tmp_path_factory):
     proc = subprocess.run(
         [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), "--feedback", str(out / "fb"),
          "--csv", str(out / "r.csv"), "--diagnoses-csv", str(out / "mistakes.csv"), "--lang", "ru",
-         "--seed", str(SEED), "--jobs", "2", "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
+         "--key", str(key_file(out, SEED)), "--jobs", "2", "--timeout", f"{20 * factor:g}",
+         "--cell-timeout", f"{60 * factor:g}"],
         cwd=ROOT, capture_output=True, text=True, timeout=3600 * factor)
     assert (out / "r.json").exists(), f"the grader wrote no report (exit {proc.returncode}):\n{proc.stderr[-4000:]}"
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
@@ -151,7 +152,7 @@ def test_partial_credit_splits_the_points_over_the_test_groups(tmp_path):
     kind), stated in the rubric of the report, on the rows and on the pages; the default stays all or nothing."""
     from grading.batch.runner import partial_points, test_groups
     exercise = EXERCISES["mask-2"]
-    cases = [(c, False) for c in exercise.public_cases()] + [(c, True) for c in exercise.hidden_cases(SEED)]
+    cases = [(c, False) for c in exercise.public_cases()] + [(c, True) for c in grading_cases(exercise, SEED)]
     groups = test_groups(cases)
     assert len(groups) == len(exercise.public_cases()) + len({c.kind for c, hidden in cases if hidden})
     assert partial_points(exercise, cases, set(range(len(cases)))) == (2, [len(groups), len(groups)])
@@ -166,7 +167,8 @@ def test_partial_credit_splits_the_points_over_the_test_groups(tmp_path):
     (tmp_path / "in" / "anna" / "ex01_allowed_set.ipynb").write_text(
         json.dumps(with_wrong_definitions(solved, [entry]), ensure_ascii=False), encoding="utf-8")
     factor = slowdown()
-    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial", "--seed", str(SEED),
+    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial",
+                           "--key", str(key_file(tmp_path, SEED)),
                            "--json", str(tmp_path / "r.json"), "--feedback", str(tmp_path / "fb"),
                            "--timeout", f"{20 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
@@ -201,7 +203,7 @@ def test_partial_credit_keeps_the_groups_passed_before_a_stop(tmp_path):
     their share (a stop never earns more than failing the tests that did not run); the rest earn nothing."""
     from grading.batch.runner import test_groups
     exercise = EXERCISES["mask-1"]
-    groups = test_groups([(c, False) for c in exercise.public_cases()] + [(c, True) for c in exercise.hidden_cases(SEED)])
+    groups = test_groups([(c, False) for c in exercise.public_cases()] + [(c, True) for c in grading_cases(exercise, SEED)])
     solved = json.loads((ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))
     stops = {"dies": ("dies", "import os; os._exit(3)"), "hangs": ("hangs", "import time; time.sleep(3600)")}
     for student, (how, stop) in stops.items():
@@ -211,7 +213,8 @@ def test_partial_credit_keeps_the_groups_passed_before_a_stop(tmp_path):
         (tmp_path / "in" / student).mkdir(parents=True)
         (tmp_path / "in" / student / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     factor = slowdown()
-    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial", "--seed", str(SEED),
+    proc = subprocess.run([sys.executable, "-m", "grading", str(tmp_path / "in"), "--partial",
+                           "--key", str(key_file(tmp_path, SEED)),
                            "--group-by", "top", "--json", str(tmp_path / "r.json"), "--exercises", "mask-1",
                            "--timeout", f"{8 * factor:g}", "--cell-timeout", f"{60 * factor:g}"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)

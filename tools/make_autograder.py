@@ -9,15 +9,19 @@ The folder holds what Gradescope asks for at the root of the zip: ``setup.sh``
 the grader's extra into /autograder/venv) and ``run_autograder`` (grades the
 upload, always writes results.json), plus ``config.json``, which pins the
 assignment's exercises (an upload holding other notebooks is graded on these
-only), the seed of the hidden tests (so a regrade gives the same result) and
-the limits, and the course's wheel built from this checkout.  See
-docs/instructors.md, "Gradescope".
+only), the limits and the isolation (``container``: the sandbox where the
+container allows one, else none), ``grading.key``, the key the hidden tests are drawn from
+(new for every autograder, so a resubmission meets the same hidden tests), and
+the course's wheel built from this checkout.  ``run_autograder`` reads the key
+and deletes it from the container before the student's notebook runs, so the
+student's code finds it nowhere: not in a file, an argument or an environment
+variable (the grader gets it on standard input).  See docs/instructors.md,
+"Gradescope".
 """
 
 import argparse
 import json
 import pathlib
-import secrets
 import shutil
 import subprocess
 import sys
@@ -57,7 +61,8 @@ def exercises_of(notebooks, ids):
     return [i for i, e in EXERCISES.items() if e.notebook in notebooks]
 
 
-def make(out, exercises, seed, lang="auto", timeout=10.0, total_timeout=600.0):
+def make(out, exercises, lang="auto", timeout=10.0, total_timeout=600.0, isolation="container"):
+    from grading.batch.secret import write_key
     out = pathlib.Path(out)
     if out.exists():
         shutil.rmtree(out)
@@ -66,14 +71,15 @@ def make(out, exercises, seed, lang="auto", timeout=10.0, total_timeout=600.0):
         shutil.copy2(TEMPLATES / name, out / name)
         (out / name).chmod(0o755)
     build_wheel(out)
-    config = {"exercises": ",".join(exercises), "seed": seed, "lang": lang, "timeout": timeout,
-              "total_timeout": total_timeout}
+    write_key(out / "grading.key")
+    config = {"exercises": ",".join(exercises), "lang": lang, "timeout": timeout, "total_timeout": total_timeout,
+              "isolation": isolation}
     (out / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     archive = out.with_suffix(".zip")
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
         for path in sorted(out.iterdir()):        # the files at the root of the zip, as Gradescope wants
             info = zipfile.ZipInfo(path.name, date_time=(2026, 1, 1, 0, 0, 0))
-            info.external_attr = (path.stat().st_mode & 0o777) << 16
+            info.external_attr = (path.stat().st_mode & 0o777) << 16      # grading.key: 0600
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, path.read_bytes())
     return out, archive
@@ -84,7 +90,6 @@ def main(argv=None):
     p.add_argument("--notebook", action="append", default=[], metavar="STEM",
                    help="an exercise notebook of the assignment (repeatable), e.g. ex01_allowed_set")
     p.add_argument("--exercises", metavar="IDS", help="or: comma-separated exercise ids")
-    p.add_argument("--seed", type=int, default=None, help="seed of the hidden tests (default: a random one, recorded)")
     p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
                    help="feedback language (default: each upload's own)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per exercise (default 10)")
@@ -97,9 +102,9 @@ def main(argv=None):
     exercises = exercises_of(args.notebook, ids)
     name = "_".join(args.notebook) if args.notebook else "exercises"
     out = pathlib.Path(args.out) if args.out else ROOT / "_build" / "autograder" / name
-    seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
-    folder, archive = make(out, exercises, seed, args.lang, args.timeout, args.total_timeout)
-    print(f"autograder for {', '.join(exercises)} (seed {seed}): {folder}/ and {archive}")
+    folder, archive = make(out, exercises, args.lang, args.timeout, args.total_timeout)
+    print(f"autograder for {', '.join(exercises)}: {folder}/ and {archive}; its hidden tests come from "
+          f"{folder}/grading.key: keep the folder and the zip away from students")
     print("upload the zip in Gradescope: Configure Autograder -> Zip file upload; base image Ubuntu 22.04")
 
 

@@ -16,9 +16,11 @@ fresh namespace.  For every entry the report says
 * whether it passes ``check()``: the public tests, then the practice tests
   (``check(..., practice=seed)`` for each ``--practice`` seed);
 * whether it passes the batch grader with full marks: every public and hidden
-  test with the grader's ``--seed`` (computed in this process as the grader
+  test, the hidden ones drawn from the grader's ``--key`` (a key file, as
+  ``python -m grading --key`` takes it; default: a fixed key, so that two
+  measurements draw the same tests), computed in this process as the grader
   computes it; ``--batch`` also grades the entries as notebooks with
-  ``python -m grading`` and reports the grader's own rows);
+  ``python -m grading --key`` and reports the grader's own rows;
 * the diagnosis ``check()`` prints (the public tests', else the practice
   tests'), its id and its text in the entry's language, or none.
 
@@ -44,6 +46,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grading import diagnoses  # noqa: E402
+from grading.batch.secret import Secret, SecretError  # noqa: E402
 from grading.exercises import EXERCISES, diagnosis_of, run_checks  # noqa: E402
 
 FIELDS = ("exercise", "notebook", "function", "lang", "code", "mistake")
@@ -121,7 +124,15 @@ def _quiet(call):
         return call()
 
 
-def measure(entry, practice_seeds, grader_seed):
+def grader_key(path=None):
+    """The secret the grader's hidden tests are drawn from: the key in ``path`` (``--key``), or a fixed one."""
+    if path is not None:
+        return Secret.from_key_file(path)
+    import hashlib
+    return Secret(hashlib.sha256(b"tools/measure_feedback.py 2026").digest(), "key")
+
+
+def measure(entry, practice_seeds, grader_secret):
     exercise = EXERCISES[entry["exercise"]]
     func, error = learner_function(entry)
     row = {k: entry[k] for k in ("exercise", "lang", "mistake")}
@@ -140,7 +151,7 @@ def measure(entry, practice_seeds, grader_seed):
                 break
     mistake = _quiet(lambda: diagnosis_of(exercise.id, results)) if results is not None else None
     graded = _quiet(lambda: run_checks(exercise.id, func, entry["lang"],
-                                       exercise.public_cases() + exercise.hidden_cases(grader_seed)))
+                                       exercise.public_cases() + exercise.hidden_cases(grader_secret.rng(exercise.id))))
     grader_mistake = _quiet(lambda: diagnosis_of(exercise.id, graded)) if not all(r.ok for r in graded) else None
     row.update(passes_check=where is None, passes_grader=all(r.ok for r in graded), where=where,
                diagnosis=mistake.id if mistake else None,
@@ -154,9 +165,11 @@ def measure(entry, practice_seeds, grader_seed):
     return row
 
 
-def batch_rows(entries, grader_seed):
+def batch_rows(entries, grader_secret):
     """Grade the entries as notebooks with ``python -m grading`` (one entry per notebook): {index: row}."""
     with tempfile.TemporaryDirectory() as tmp:
+        key = pathlib.Path(tmp) / "grading.key"
+        key.write_text(grader_secret.value.hex() + "\n", encoding="ascii")
         folder = pathlib.Path(tmp) / "in"
         for i, entry in enumerate(entries):
             nb = json.loads((ROOT / "solutions" / entry["lang"] / f"{entry['notebook']}.ipynb")
@@ -170,8 +183,8 @@ def batch_rows(entries, grader_seed):
             (folder / f"entry-{i:04d}" / f"{entry['notebook']}.ipynb").write_text(json.dumps(nb, ensure_ascii=False),
                                                                                  encoding="utf-8")
         report = pathlib.Path(tmp) / "r.json"
-        subprocess.run([sys.executable, "-m", "grading", str(folder), "--json", str(report), "--seed",
-                        str(grader_seed), "--jobs", "2"], cwd=ROOT, check=False, capture_output=True)
+        subprocess.run([sys.executable, "-m", "grading", str(folder), "--json", str(report), "--key", str(key),
+                        "--jobs", "2"], cwd=ROOT, check=False, capture_output=True)
         rows = json.loads(report.read_text(encoding="utf-8"))["rows"]
     out = {}
     for r in rows:
@@ -212,7 +225,9 @@ def main(argv=None):
     parser.add_argument("--corpus", action="store_true", help="measure the project's own corpus (tests/mistakes/)")
     parser.add_argument("--practice", type=int, nargs="+", default=[0, 1, 2],
                         help="the practice seeds check(..., practice=seed) tries when the public tests pass")
-    parser.add_argument("--seed", type=int, default=2026, help="the grader's seed")
+    parser.add_argument("--key", metavar="FILE", default=None,
+                        help="the key the grader's hidden tests are drawn from (python -m grading key FILE makes "
+                             "one; default: a fixed key of this tool's)")
     parser.add_argument("--batch", action="store_true", help="also grade the entries with python -m grading")
     parser.add_argument("--json", metavar="FILE", help="write every entry's row here")
     parser.add_argument("--rows", action="store_true", help="print every entry's row, not only the rates")
@@ -220,9 +235,13 @@ def main(argv=None):
     if bool(args.answers) == bool(args.corpus):
         parser.error("give a file of answers or --corpus (one of the two)")
     entries = corpus_entries() if args.corpus else read_entries(args.answers)
-    rows = [measure(e, args.practice, args.seed) for e in entries]
+    try:
+        secret = grader_key(args.key)
+    except SecretError as exc:
+        parser.error(str(exc))
+    rows = [measure(e, args.practice, secret) for e in entries]
     if args.batch:
-        graded = batch_rows(entries, args.seed)
+        graded = batch_rows(entries, secret)
         for i, row in enumerate(rows):
             r = graded.get(i)
             row["batch"] = None if r is None else {"status": r["status"], "points": r["points"],

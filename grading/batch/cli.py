@@ -7,8 +7,10 @@ import sys
 from course_i18n import LANGUAGES
 
 from ..version import DISTRIBUTION, package_version
-from . import VERSION, Limits, Options, UsageError, _index_lang, grade_batch, merge_reports, write_outputs
+from .pipeline import VERSION, BatchConfig, Outputs, UsageError, grade_batch, index_lang, merge_reports, write_outputs
 from .report import class_diagnoses_text, summary_table
+from .runner import Options
+from .sandbox import Limits
 
 PROG = "python -m grading"
 
@@ -27,7 +29,8 @@ examples:
   {PROG} submissions/ --group-by top --feedback feedback/        # one HTML and one Markdown page per student
   {PROG} alice/ex01_allowed_set.ipynb bob/ex01_allowed_set.ipynb --csv ex01.csv
   {PROG} /autograder/submission --group-by all --gradescope /autograder/results/results.json
-  {PROG} submissions/ --seed 7 --shard 3/8 --json shard3.json    # one of 8 machines
+  {PROG} key grading.key                                          # a key for the hidden tests, once
+  {PROG} submissions/ --key grading.key --shard 3/8 --json shard3.json    # one of 8 machines
   {PROG} merge shard*.json --json report.json --wide-csv grades.csv --feedback feedback/
   {PROG} canvas/ --student-pattern canvas --canvas-csv canvas-grades.csv --assignment "Exercises 1"
   {PROG} submissions/ --group-by top --regrade report.json --only fang --json report.json
@@ -53,8 +56,14 @@ submissions not graded and "complete": false).
 MERGE_DESCRIPTION = """\
 Merge the JSON reports of shards 1/N ... N/N of one batch into one report,
 and write from it any of the files a batch writes.  Refuses reports with
-different seeds, course or grader versions, exercises or batches, a shard
+different keys, course or grader versions, exercises or batches, a shard
 given twice, a missing shard, and a submission in two shards."""
+
+KEY_DESCRIPTION = """\
+Write a new key for the hidden tests into FILE (readable by you only).  Give
+it to every shard (--key FILE) and to regrades of their merged report; keep it
+away from students: whoever has it can draw the hidden tests.  Without --key,
+each batch draws a salt of its own and keeps it in its JSON report."""
 
 
 def positive(kind):
@@ -83,6 +92,10 @@ def add_outputs(p):
                                                         "SIS User ID, SIS Login ID, Section, a Points Possible row)")
     p.add_argument("--moodle-csv", metavar="FILE", help="write Moodle's offline grading worksheet (Identifier "
                                                         "\"Participant <id>\", Grade) for one assignment")
+    p.add_argument("--moodle-worksheet", metavar="FILE",
+                   help="the grading worksheet downloaded from the Moodle assignment: --moodle-csv is then that "
+                        "file with the grades filled in (its column names in the Moodle's language), and the "
+                        "gradebooks get each student's e-mail, which Moodle's gradebook import matches")
     p.add_argument("--diagnoses-csv", metavar="FILE", help="write the class's known mistakes: one row per "
                                                            "exercise and mistake, with how many students made it")
     p.add_argument("--assignment", metavar="NAME", default="Exercises",
@@ -120,7 +133,8 @@ def build_parser():
                         "(Full Name_123456_assignsubmission_file_)")
     p.add_argument("--regrade", metavar="REPORT.json", default=None,
                    help="grade again only the students named by --only and write the report REPORT.json with "
-                        "their rows replaced and everyone else's kept (same seed, exercises and course version)")
+                        "their rows replaced and everyone else's kept (the same hidden tests, exercises and course "
+                        "version)")
     p.add_argument("--only", metavar="NAMES", default=None,
                    help="comma-separated students to grade (their folder names), with --regrade")
     p.add_argument("--deadline", metavar="WHEN", default=None,
@@ -147,10 +161,13 @@ def build_parser():
                         "and of every single process (default: 2048)")
     p.add_argument("--max-procs", type=positive(int), default=64,
                    help="processes and threads a submission may have (default: 64)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the hidden tests (default: random; it is recorded in the JSON report)")
+    p.add_argument("--key", metavar="FILE", default=None,
+                   help=f"the instructor's key the hidden tests are drawn from (`{PROG} key FILE` makes one; "
+                        "'-' reads it from standard input). Default: a salt drawn for this batch and kept in "
+                        "the JSON report only, where --regrade finds it")
+    p.add_argument("--seed", default=None, help=argparse.SUPPRESS)      # gone: a clear error says what instead
     p.add_argument("--shard", metavar="K/N", default=None,
-                   help="grade only the K-th of N deterministic parts of the batch (needs --seed); "
+                   help="grade only the K-th of N deterministic parts of the batch (needs --key); "
                         f"combine the parts with `{PROG} merge`")
     p.add_argument("--isolation", choices=("auto", "root", "userns", "container", "none"), default="auto",
                    help="the sandbox every kernel runs in.  auto (default): the strongest that works here (root "
@@ -180,10 +197,11 @@ def build_merge_parser():
     return p
 
 
-def exports_of(args):
-    return {"totals_csv": args.totals_csv, "canvas_csv": args.canvas_csv, "moodle_csv": args.moodle_csv,
-            "diagnoses_csv": args.diagnoses_csv,
-            "assignment": args.assignment, "per_exercise": args.per_exercise}
+def outputs_of(args, lang=None):
+    return Outputs(json=args.json, csv=args.csv, wide_csv=args.wide_csv, feedback=args.feedback,
+                   gradescope=args.gradescope, totals_csv=args.totals_csv, canvas_csv=args.canvas_csv,
+                   moodle_csv=args.moodle_csv, diagnoses_csv=args.diagnoses_csv, assignment=args.assignment,
+                   per_exercise=args.per_exercise, moodle_worksheet=args.moodle_worksheet, lang=lang)
 
 
 def _error(text):
@@ -193,16 +211,28 @@ def _error(text):
 
 def merge_main(argv):
     args = build_merge_parser().parse_args(argv)
+    lang = args.lang if args.lang != "auto" else "en"
     try:
         report = merge_reports(args.reports)
-        lang = args.lang if args.lang != "auto" else "en"
-        write_outputs(report, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
-                      feedback_dir=args.feedback, gradescope_path=args.gradescope, lang=lang,
-                      exports=exports_of(args))
+        write_outputs(report, outputs_of(args, lang), sys.stderr)
     except (UsageError, ValueError) as exc:
         return _error(exc)
     if not args.quiet:
         sys.stdout.write(summary_table(report["summary"]) + class_diagnoses_text(report, lang))
+    return 0
+
+
+def key_main(argv):
+    p = argparse.ArgumentParser(prog=f"{PROG} key", description=KEY_DESCRIPTION)
+    p.add_argument("file", metavar="FILE", help="where to write the key (a new file)")
+    args = p.parse_args(argv)
+    from .secret import SecretError, write_key
+    try:
+        write_key(args.file)
+    except (SecretError, OSError) as exc:
+        return _error(exc)
+    print(f"wrote a new key to {args.file}; give it with --key {args.file} to every shard and regrade",
+          file=sys.stderr)
     return 0
 
 
@@ -211,6 +241,8 @@ def main(argv=None, early_signals=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "merge":
         return merge_main(argv[1:])
+    if argv and argv[0] == "key":
+        return key_main(argv[1:])
     if argv and argv[0] == "rubric":
         from .rubric import main as rubric_main
         return rubric_main(argv[1:], PROG)
@@ -219,6 +251,10 @@ def main(argv=None, early_signals=None):
     if not args.paths:
         parser.print_usage(sys.stderr)
         return _error("no PATH given: name notebooks or folders of notebooks to grade")
+    if args.seed is not None:
+        return _error(f"--seed is gone: students could rebuild hidden tests drawn from a number. Hidden tests now "
+                      f"come from a secret: a salt kept in the JSON report (the default), or a key file (make one "
+                      f"with `{PROG} key FILE`, then give --key FILE; shards need it)")
     if not args.no_cgroups and args.isolation != "none":
         from .cgroups import systemd_scope_command
         scope = systemd_scope_command([sys.executable, "-m", "grading", *argv])
@@ -228,28 +264,28 @@ def main(argv=None, early_signals=None):
                 print("grader: running again in a systemd scope that delegates its control groups "
                       f"({' '.join(command[:command.index('--')])})", file=sys.stderr, flush=True)
             os.execve(command[0], command, environ)
-    exercise_ids = [x.strip() for x in args.exercises.split(",") if x.strip()] if args.exercises else None
     options = Options(timeout=args.timeout, cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
                       lang=args.student_lang, duplicates=args.duplicates, partial=args.partial)
-    limits = Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60)
+    config = BatchConfig(
+        paths=tuple(args.paths), outputs=outputs_of(args, args.lang), group_by=args.group_by,
+        student_pattern=args.student_pattern,
+        exercises=tuple(x.strip() for x in args.exercises.split(",") if x.strip()) if args.exercises else None,
+        all_exercises=args.all_exercises, options=options,
+        limits=Limits(memory_mb=args.memory, max_procs=args.max_procs, cpu_seconds=int(args.total_timeout) + 60),
+        jobs=args.jobs, isolation=args.isolation, key_file=args.key, shard=args.shard, regrade=args.regrade,
+        only=tuple(args.only.split(",")) if args.only else None, deadline=args.deadline,
+        late_penalty=args.late_penalty, registry=args.registry, keep_temp=args.keep_temp, uid_base=args.uid_base,
+        cgroups=not args.no_cgroups, warm_start=not args.fresh_kernels,
+        progress=None if args.quiet else sys.stderr, pause_at=args.pause_at, early_signals=early_signals)
     try:
-        report = grade_batch(args.paths, json_path=args.json, csv_path=args.csv, wide_csv_path=args.wide_csv,
-                             feedback_dir=args.feedback, gradescope_path=args.gradescope, options=options,
-                             limits=limits, jobs=args.jobs, group_by=args.group_by, isolation=args.isolation,
-                             registry=args.registry, seed=args.seed, exercise_ids=exercise_ids,
-                             all_exercises=args.all_exercises, shard=args.shard,
-                             progress=None if args.quiet else sys.stderr, keep_temp=args.keep_temp,
-                             uid_base=args.uid_base, cgroups=not args.no_cgroups, warm_start=not args.fresh_kernels,
-                             pause_at=args.pause_at, early_signals=early_signals, exports=exports_of(args),
-                             student_pattern=args.student_pattern, index_lang=args.lang, deadline=args.deadline,
-                             late_penalty=args.late_penalty, regrade=args.regrade,
-                             only=args.only.split(",") if args.only else None)
+        report = grade_batch(config)
     except (UsageError, ValueError) as exc:
         return _error(exc)
     except KeyboardInterrupt:
         return 130
     if not args.quiet:
-        sys.stdout.write(summary_table(report["summary"]) + class_diagnoses_text(report, _index_lang(args.lang, options)))
+        sys.stdout.write(summary_table(report["summary"]) +
+                         class_diagnoses_text(report, index_lang(args.lang, options)))
         sys.stdout.flush()
     return 0
 

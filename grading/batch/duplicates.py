@@ -6,7 +6,10 @@ Three rules, all deterministic, all said in the row, the index and the
 gradebook (a ``duplicates`` record on every row of the set):
 
 ``newest`` (the default)
-    the most recently modified file.  Modification times less than
+    the most recently modified file, unless it has nothing done (every exercise's
+    function still raises NotImplementedError as the stub does: a download made
+    after the work) while an older copy has work in it: then the newest copy with work
+    is graded, and the student's page says so.  Modification times less than
     ``SAME_TIME`` apart count as equal (a zip archive keeps times to 2 s), and
     equal times fall back to the file named exactly like the course's notebook,
     then natural name order; the row is then flagged ``ambiguous``.  Why the
@@ -26,6 +29,8 @@ gradebook (a ``duplicates`` record on every row of the set):
 
 import os
 import re
+
+from ..cells import written_functions
 
 RULES = ("newest", "best", "ambiguous")
 SAME_TIME = 2.0          # seconds: modification times closer than this cannot be told apart
@@ -58,10 +63,19 @@ def order(candidates, stem, rule):
     return tied + rest, len(tied) > 1
 
 
-def record(graded, others, rule, ambiguous):
-    """What a row says about the copies: {"graded", "others", "rule", "ambiguous"} (file names only)."""
-    return {"graded": _name(graded) if graded is not None else None, "others": [_name(o) for o in others],
-            "rule": rule, "ambiguous": bool(ambiguous)}
+def has_work(info, functions):
+    """Whether a copy defines one of the exercise set's ``functions`` with code of its own (not the stub)."""
+    return any(written_functions(source) & functions for _, source, _ in info.cells)
+
+
+def record(graded, others, rule, ambiguous, untouched=()):
+    """What a row says about the copies: {"graded", "others", "rule", "ambiguous"} (file names only), and
+    "untouched": the newer copies passed over because nothing was done in them."""
+    out = {"graded": _name(graded) if graded is not None else None, "others": [_name(o) for o in others],
+           "rule": rule, "ambiguous": bool(ambiguous)}
+    if untouched:
+        out["untouched"] = [_name(u) for u in untouched]
+    return out
 
 
 def _name(info):

@@ -5,7 +5,9 @@ submission's folder (what nbgrader's ``collect`` writes, e.g.
 ``2026-12-01 23:41:07.123456 UTC`` or with a zone name such as
 ``Europe/Moscow``), else the latest modification time of its notebooks.
 Lateness is a flag and a number of hours in the report and the gradebooks;
-points change only with ``--late-penalty``.
+points change only with ``--late-penalty``, and then in every exercise's row, so
+that every gradebook column (Canvas's per-exercise import too) and the total
+carry it.
 """
 
 import datetime
@@ -82,9 +84,15 @@ def lateness(when, deadline):
     return math.ceil((when - deadline).total_seconds() / 360) / 10
 
 
+def penalty_percent(hours, percent_per_day):
+    """The percentage of the points taken off: ``percent_per_day`` for every started day late, at most 100."""
+    if hours <= 0 or not percent_per_day:
+        return 0.0
+    return min(100.0, math.ceil(hours / 24) * percent_per_day)
+
+
 def penalised(points, hours, percent_per_day):
     """``points`` less ``percent_per_day`` of them for every started day late (never below 0)."""
     if hours <= 0 or not percent_per_day:
         return points
-    days = math.ceil(hours / 24)
-    return max(0.0, round(points * (1 - min(1.0, days * percent_per_day / 100)), 3))
+    return max(0.0, round(points * (1 - penalty_percent(hours, percent_per_day) / 100), 3))

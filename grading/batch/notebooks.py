@@ -83,11 +83,14 @@ class Submission:
     empty: tuple = None                               # (message key, fields) when it holds no notebook at all
     refused: tuple = None                             # (message key, fields): not graded at all
     student_id: str = ""                              # the LMS's id of the student (--student-pattern)
+    name: str = ""                                    # the student's name in the LMS's file names
 
 
 # --student-pattern presets: how learning-management systems name what they hand out.
 # Canvas's bulk download of an assignment is flat: <lastfirst>[_late]_<user id>_<submission id>_<file name>;
-# Moodle's "Download all submissions" names each file or folder <Full Name>_<participant id>_assignsubmission_file_.
+# Moodle's "Download all submissions" names each file or folder <Full Name>_<participant id>_assignsubmission_file_,
+# and with blind marking <"Participant" in Moodle's language>_<participant id>_assignsubmission_file_.
+# Where a pattern has an id, the id is the student: the name is only what pages show.
 STUDENT_PATTERNS = {
     "canvas": r"^(?P<student>[^_]+?)(?:_late)?_(?P<id>\d+)_\d+_",
     "moodle": r"^(?P<student>.+?)_(?P<id>\d+)_assignsubmission_",
@@ -108,18 +111,23 @@ def student_pattern(text):
 
 
 class Discovery:
-    """The walk over the PATHs (see :func:`find_submissions`)."""
+    """The walk over the PATHs (see :func:`find_submissions`).  A submission's key is a path, or, when
+    ``pattern`` names an LMS id, ``("lms", top, id)``: two students of one name are two submissions."""
 
     def __init__(self, group_by, pattern=None):
         self.group_by = "top" if pattern is not None else group_by
         self.pattern = pattern          # --student-pattern: the student of a first-level file or folder
         self.submissions = {}
         self.usage = []
-        self.student_ids = {}
 
-    def submission(self, key):
+    def submission(self, key, name=""):
         if key not in self.submissions:
-            self.submissions[key] = Submission(display_path(key), student_id=self.student_ids.get(key, ""))
+            if isinstance(key, tuple):
+                _, top, lms_id = key
+                self.submissions[key] = Submission(display_path(os.path.join(top, name)), student_id=lms_id,
+                                                   name=name)
+            else:
+                self.submissions[key] = Submission(display_path(key))
         return self.submissions[key]
 
     def key_for(self, top, parts, path):
@@ -132,18 +140,23 @@ class Discovery:
             match = self.pattern.search(display_name(parts[0]))
             if match is None or not match.group("student"):
                 return os.path.join(top, parts[0])
-            key = os.path.join(top, match.group("student"))
             if "id" in self.pattern.groupindex and match.group("id"):
-                self.student_ids.setdefault(key, match.group("id"))
-            return key
+                key = ("lms", top, match.group("id"))
+                self.submission(key, match.group("student"))
+                return key
+            return os.path.join(top, match.group("student"))
         if self.group_by == "top":
             return os.path.join(top, parts[0]) if len(parts) > 1 else top
         return os.path.dirname(path) or "."
 
     def root_of(self, top, parts, path):
-        """The folder of the submission a file at ``path`` belongs to (a link must stay inside it)."""
-        key = self.key_for(top, parts, path)
-        return os.path.dirname(path) if self.group_by == "file" else key
+        """The folder of the submission a file at ``path`` belongs to (a link must stay inside it); None for
+        a file of a flat LMS download, which shares its folder with other students (its links are refused)."""
+        if self.group_by == "file":
+            return os.path.dirname(path)
+        if self.pattern is not None:
+            return os.path.join(top, parts[0]) if len(parts) > 1 else None
+        return self.key_for(top, parts, path)
 
     def walk(self, top):
         """Every notebook-like file under ``top``; returns {first-level folder: holds a notebook?}."""
@@ -205,6 +218,7 @@ class Discovery:
         """Record one file; True when it is (meant to be) a notebook."""
         shown = display_path(path)
         key = self.key_for(top, parts, path)
+        root = self.root_of(top, parts, path)
         if not looks_like_notebook(name):
             if "ipynb" in display_name(name).lower():
                 self.submission(key).problems.append(("unrecognised_name", {"name": shown}))
@@ -214,7 +228,7 @@ class Discovery:
             sub.problems.append(("macos_metadata", {"name": shown}))
             return False
         if stat.S_ISLNK(mode):
-            target = _inside_target(path, os.path.dirname(path) if self.group_by == "file" else key)
+            target = _inside_target(path, root)
             if isinstance(target, tuple):
                 sub.files.append(NotebookFile(path, shown, (target[0], {"name": shown})))
             else:
@@ -241,6 +255,8 @@ def _what(mode):
 
 def _leads_inside(link, root):
     """Does the symbolic link ``link`` lead to something inside ``root`` (a broken link leads nowhere)?"""
+    if root is None:
+        return False
     try:
         target = os.path.realpath(link)
         real_root = os.path.realpath(root)
@@ -260,6 +276,8 @@ def _link_text(link):
 
 def _inside_target(link, root):
     """The regular file inside ``root`` a symbolic link points to, or (problem key,) when it is not one."""
+    if root is None:
+        return ("problem_symlink",)
     try:
         target = os.path.realpath(link, strict=True)
         real_root = os.path.realpath(root, strict=True)
@@ -329,7 +347,18 @@ def find_submissions(paths, group_by="dir", walk=None, pattern=None):
                 seen.add(real)
                 unique.append(f)
         sub.files = unique
-    ordered = dict(sorted(walk.submissions.items(), key=lambda kv: (kv[1].id, os.fsencode(kv[0]))))
+    shared = {}
+    for key, sub in walk.submissions.items():
+        if isinstance(key, tuple):
+            shared.setdefault(sub.id, []).append(sub)
+    for subs in (s for s in shared.values() if len(s) > 1):        # students of one name: their LMS id follows it
+        ids = sorted(s.student_id for s in subs)
+        walk.usage.append(f"{len(subs)} students share the name {subs[0].name!r} in the file names (ids "
+                          f"{', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); each id is graded as a student of "
+                          f"its own, named '{subs[0].name} (id)' on the pages")
+        for sub in subs:
+            sub.id = f"{sub.id} ({sub.student_id})"
+    ordered = dict(sorted(walk.submissions.items(), key=lambda kv: (kv[1].id, repr(kv[0]))))
     ids = {}
     for sub in ordered.values():          # two folders whose names display alike keep distinct ids
         n = ids.get(sub.id, 0)

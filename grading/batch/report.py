@@ -9,9 +9,11 @@ every value escaped; this module gathers what they show.
 Every file is written atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees half a report.  Nothing written here
 depends on the clock or on the order in which kernels finished: the same
-submissions graded with the same seed give byte-identical files, except the
+submissions graded with the same key give byte-identical files, except the
 JSON report's ``timing`` section, which holds every duration and timestamp, and
 the ``execution_time`` of Gradescope's results (seconds, which Gradescope asks for).
+The secret the hidden tests come from is in the JSON report only (a salt; a key
+by its fingerprint): never on a page, in a gradebook or in Gradescope's results.
 The histogram of totals (matplotlib, Agg, no timestamp in the PNG) is
 byte-identical too for the same report and matplotlib version.
 """
@@ -25,7 +27,9 @@ import json
 import os
 import pathlib
 import re
+import stat
 import tempfile
+from dataclasses import dataclass
 
 import jinja2
 import markupsafe
@@ -45,7 +49,7 @@ def summarize(submission, rows, lang="en"):
         counts[row["status"]] = counts.get(row["status"], 0) + 1
     return {
         "submission": submission,
-        "points": sum(r["points"] for r in rows),
+        "points": round(sum(r["points"] for r in rows), 6),          # 0.8 + 1.6 is 2.4, not 2.4000000000000004
         "max_points": sum(r["max_points"] for r in rows),
         "counts": {k: counts[k] for k in STATUS_ORDER if k in counts},
         "notebooks": sorted({r["notebook"] for r in rows if r["notebook"]}),
@@ -131,22 +135,30 @@ def _csv(rows):
     return buf.getvalue()
 
 
-def to_wide_csv(report):
+def to_wide_csv(report, worksheet=None, per_exercise=True):
     """The gradebook, one row per student: the name the pages show, the LMS id when known
-    (``--student-pattern``), points per exercise (in registry order), the total and the flags
-    (duplicates, ambiguous, late).  Every points column names its maximum in the header, e.g.
-    ``mask-1 (max 3)``, so the file also imports into Moodle's gradebook as it is."""
-    ids, maxima = exercise_ids(report), _maxima(report)
+    (``--student-pattern``), the e-mail when a Moodle worksheet gives it (what Moodle's gradebook import
+    matches), points per exercise (in registry order; not ``per_exercise``: the totals gradebook), the total
+    and the flags (duplicates, ambiguous, late).  Every points column names its maximum in the header, e.g.
+    ``mask-1 (max 3)``; with ``--late-penalty`` every column is after the penalty."""
+    ids, maxima = exercise_ids(report) if per_exercise else [], _maxima(report)
     by_sub, names = _points_by_student(report), display_names(report)
     total = sum(maxima.values())
-    late = _late_columns(report)
-    rows = [["student", "id", *(f"{i} (max {_num(maxima[i])})" for i in ids), f"total (max {_num(total)})", "flags",
-             *late(None)]]
+    late, mail = _late_columns(report), _email_column(worksheet)
+    rows = [["student", "id", *mail(None), *(f"{i} (max {_num(maxima[i])})" for i in ids),
+             f"total (max {_num(total)})", "flags", *late(None)]]
     for s in report["summary"]:
         points = by_sub.get(s["submission"], {})
-        rows.append([names[s["submission"]], s.get("student_id", ""), *(_num(points.get(i, 0)) for i in ids),
+        rows.append([names[s["submission"]], s.get("student_id", ""), *mail(s), *(_num(points.get(i, 0)) for i in ids),
                      _num(s["points"]), " ".join(s.get("flags", [])), *late(s)])
     return _csv(rows)
+
+
+def _email_column(worksheet):
+    """With a Moodle worksheet that lists e-mails: the column "email" (header for None, else a summary's)."""
+    if worksheet is None or worksheet.email is None:
+        return lambda s: []
+    return lambda s: ["email"] if s is None else [worksheet.email_of(s.get("student_id", ""))]
 
 
 def _late_columns(report):
@@ -162,15 +174,9 @@ def _late_columns(report):
     return columns
 
 
-def to_totals_csv(report):
-    """One row per student: name, LMS id, total, flags; the maximum in the total's header."""
-    total = sum(_maxima(report).values())
-    names = display_names(report)
-    late = _late_columns(report)
-    rows = [["student", "id", f"total (max {_num(total)})", "flags", *late(None)]]
-    rows += [[names[s["submission"]], s.get("student_id", ""), _num(s["points"]), " ".join(s.get("flags", [])),
-              *late(s)] for s in report["summary"]]
-    return _csv(rows)
+def to_totals_csv(report, worksheet=None):
+    """One row per student: name, LMS id (and e-mail), total, flags; the maximum in the total's header."""
+    return to_wide_csv(report, worksheet, per_exercise=False)
 
 
 CANVAS_HEAD = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -193,19 +199,98 @@ def to_canvas_csv(report, assignment="Exercises", per_exercise=False):
     return _csv(rows)
 
 
-def to_moodle_csv(report):
-    """Moodle's offline grading worksheet of one assignment (Assignment → "Upload grading worksheet"):
-    the columns its importer reads, "Identifier" ("Participant <id>", the id in the folder names of
-    Moodle's "Download all submissions", see ``--student-pattern moodle``), "Grade" and
-    "Last modified (grade)", plus the full name and the maximum for the reader.  Rows without an
-    id are written with an empty Identifier: Moodle skips them."""
-    total = sum(_maxima(report).values())
+MOODLE_HEAD = ("Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)")
+
+
+@dataclass
+class Worksheet:
+    """The grading worksheet downloaded from a Moodle assignment (Grading action → Download grading
+    worksheet), in the language of the Moodle that wrote it: its rows, the column of the grade, and of
+    the e-mails when it lists them.  Its first column is the identifier ("Participant 123456")."""
+    rows: list                          # the header first
+    grade: int                          # the grade's column
+    email: int = None                   # the e-mails' column, if any
+
+    def participant(self, row):
+        match = re.search(r"(\d+)\s*$", row[0]) if row else None
+        return match.group(1) if match else None
+
+    def email_of(self, student_id):
+        for row in self.rows[1:]:
+            if student_id and self.participant(row) == student_id and self.email is not None:
+                return row[self.email]
+        return ""
+
+
+def _number(text):
+    try:
+        float(text.strip().replace(",", "."))
+        return True
+    except ValueError:
+        return False
+
+
+def read_moodle_worksheet(path):
+    """The :class:`Worksheet` in ``path``; ValueError saying what is wrong with it.  Moodle writes the grade's
+    column right before the assignment's maximum, a number that is the same in every row: the last such pair
+    of columns is the grade and its maximum, whatever the language of the headers."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            rows = [r for r in csv.reader(f) if r]
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"--moodle-worksheet {path}: cannot read it ({exc})") from None
+    if len(rows) < 2 or not all(len(r) == len(rows[0]) for r in rows):
+        raise ValueError(f"--moodle-worksheet {path}: not a grading worksheet (a header row, then one row per "
+                         "participant, all of the same length); download it again from the assignment")
+    body = rows[1:]
+    columns = list(zip(*body))
+    pairs = [i for i in range(1, len(rows[0]) - 1)
+             if all(_number(v) for v in columns[i + 1]) and len(set(columns[i + 1])) == 1
+             and all(not v.strip() or _number(v) for v in columns[i])]
+    if not pairs:
+        raise ValueError(f"--moodle-worksheet {path}: no grade column found (a column of grades followed by the "
+                         "maximum grade); is the assignment graded in points?")
+    emails = [i for i, col in enumerate(columns) if any(v.strip() for v in col)
+              and all(not v.strip() or re.fullmatch(r"[^@\s]+@[^@\s]+", v.strip()) for v in col)]
+    return Worksheet(rows, pairs[-1], emails[0] if emails else None)
+
+
+def to_moodle_csv(report, worksheet=None):
+    """(Moodle's offline grading worksheet of one assignment, warnings).  Moodle's importer finds its columns
+    by their names in the language of the Moodle that reads the file, and a participant by "Participant <id>"
+    in that language.  With ``worksheet`` (the one Moodle downloaded) the file is that worksheet with each
+    graded participant's grade filled in, in its own language, every other column as Moodle wrote it.
+    Without one, the names are English ("Identifier", "Grade", "Last modified (grade)"), and a warning says
+    what a Moodle in another language needs.  Rows without an id are written with an empty Identifier:
+    Moodle skips them."""
     names = display_names(report)
-    rows = [["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]]
-    for s in report["summary"]:
-        ident = f"Participant {s['student_id']}" if s.get("student_id") else ""
-        rows.append([ident, names[s["submission"]], _num(s["points"]), _num(total), ""])
-    return _csv(rows)
+    by_id = {s["student_id"]: s for s in report["summary"] if s.get("student_id")}
+    warnings = []
+    if len(by_id) < len(report["summary"]):
+        warnings.append(f"{len(report['summary']) - len(by_id)} submission(s) have no Moodle participant id in their "
+                        "folder names (--student-pattern moodle); the worksheet has no grade for them")
+    if worksheet is None:
+        total = sum(_maxima(report).values())
+        rows = [list(MOODLE_HEAD)]
+        for s in report["summary"]:
+            ident = f"Participant {s['student_id']}" if s.get("student_id") else ""
+            rows.append([ident, names[s["submission"]], _num(s["points"]), _num(total), ""])
+        warnings.append("--moodle-csv: the columns have the names of an English-language Moodle; for a Moodle in "
+                        "another language give --moodle-worksheet with the worksheet that Moodle downloads, or "
+                        "switch Moodle to English while uploading (docs/instructors.md, Moodle)")
+        return _csv(rows), warnings
+    rows = [list(r) for r in worksheet.rows]
+    filled = set()
+    for row in rows[1:]:
+        summary = by_id.get(worksheet.participant(row))
+        if summary is not None:
+            row[worksheet.grade] = _num(summary["points"])
+            filled.add(summary["student_id"])
+    missing = sorted(set(by_id) - filled)
+    if missing:
+        warnings.append(f"--moodle-worksheet has no row for participant(s) {', '.join(missing[:10])}"
+                        f"{' ...' if len(missing) > 10 else ''}; their grades are not in --moodle-csv")
+    return _csv(rows), warnings
 
 
 def summary_table(summaries):
@@ -261,9 +346,8 @@ def gradescope(report, summary):
     titles = _titles(report)
     tests = []
     for row in rows:
-        title = titles.get(row["exercise"], {}).get(lang, "")
         where = _relative(row["notebook"], summary["submission"]) if row["notebook"] else ""
-        name = f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "") if row["function"] \
+        name = _exercise_heading(row, titles, lang) if row["function"] \
             else f"{messages.text('page_other', lang)}: {where or os.path.basename(row['submission'])}"
         output = [row["message"]]
         for f in row.get("feedback", []):
@@ -301,8 +385,8 @@ def _extra_data(report):
     isolation in force in the container (in Docker without namespaces: process limits only)."""
     g = report["grader"]
     iso = g.get("isolation") if isinstance(g.get("isolation"), dict) else {}
-    return {"grader": g.get("version"), "course": g.get("course", {}).get("version"), "seed": g.get("seed"),
-            "exercises": exercise_ids(report),
+    return {"grader": g.get("version"), "course": g.get("course", {}).get("version"),
+            "hidden_tests": (g.get("hidden_tests") or {}).get("fingerprint"), "exercises": exercise_ids(report),
             "isolation": {k: iso.get(k) for k in ("mode", "namespaces", "memory", "cpu", "processes", "why")
                           if iso.get(k) not in (None, "", [])}}
 
@@ -355,6 +439,9 @@ def _status(status, lang, capital=False):
 def _points_line(row, lang):
     text = messages.text("page_row_points", lang, points=format(row["points"], "g"),
                          max_points=format(row["max_points"], "g"))
+    if "points_before_penalty" in row:
+        text += messages.text("aside", lang, text=messages.text("page_row_penalty", lang,
+                                                              points=format(row["points_before_penalty"], "g")))
     if row["cases_total"]:
         text += " · " + messages.text("page_row_tests", lang, passed=row["cases_passed"], total=row["cases_total"])
     if row.get("groups"):
@@ -380,7 +467,8 @@ def _sentence(message, lang):
     text = re.sub(r"^\[\d+/\d+\]\s*", "", message).strip()
     if not text:
         return ""
-    text = text[:1].upper() + text[1:]
+    if not re.search(r"[_.(\d]", text.split(" ", 1)[0]):          # a function's name keeps its case
+        text = text[:1].upper() + text[1:]
     if text[-1] not in ".!?。！？…":
         text += _stop(lang)
     return messages.text("next_sentence", lang, sentence=text)
@@ -391,47 +479,96 @@ def _exercise_heading(row, titles, lang):
     return f"{row['exercise']} · {row['function']}" + (f" — {title}" if title else "")
 
 
-def feedback_markdown(report, summary, site=None):
-    """``site``: the course site's address for the § links (None: grading.sections.site_url())."""
+def _page_notes(summary, lang):
+    """What a page says first about how it was made: its language when the notebooks were in several, the
+    late penalty when one was taken."""
+    notes = []
+    languages = summary.get("languages") or {}
+    if len(languages) > 1:
+        found = messages.text("list_separator", lang).join(
+            f"{messages.text('language_' + code, lang)}{_colon(lang)}{n}" for code, n in languages.items())
+        most = languages.get(lang) == max(languages.values()) and \
+            sum(n == languages.get(lang) for n in languages.values()) == 1
+        notes.append(messages.text("page_languages_most" if most else "page_languages_latest", lang, found=found,
+                                   chosen=messages.text("language_" + lang, lang)))
+    late = summary.get("handed_in") or {}
+    if late.get("penalty_percent"):
+        notes.append(messages.text("page_late_penalty", lang, hours=_num(late["late_hours"]),
+                                   percent=_num(late["penalty_percent"]),
+                                   before=_num(summary.get("points_before_penalty", summary["points"])),
+                                   after=_num(summary["points"])))
+    return notes
+
+
+def page_view(report, summary):
+    """What a student's page shows, for both its HTML and its Markdown form."""
     lang = summary.get("lang", "en")
-    site = sections.site_url() if site is None else site
     rows = _rows_of(report).get(summary["submission"], [])
     titles = _titles(report)
     g = report["grader"]
-    total = messages.text("page_total", lang, points=format(summary["points"], "g"),
-                          max_points=format(summary["max_points"], "g"))
     name = display_names(report)[summary["submission"]]
-    out = [f"# {_md(messages.text('page_title', lang, submission=name))}", "", f"**{total}**", ""]
-    if not g.get("complete", True):
-        out += [f"> {messages.text('page_incomplete', lang)}", ""]
-    cols = [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")]
-    out += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    graded = [r for r in rows if r["function"]]
-    for r in graded:
-        out.append(f"| {_md(r['exercise'] + ' · ' + r['function'])} | {_status(r['status'], lang)} | "
-                   f"{r['points']:g} / {r['max_points']:g} | {r['cases_passed']} / {r['cases_total']} |")
+    graded, copies = [], []
+    for r in (r for r in rows if r["function"]):
+        note = (r.get("duplicates") or {}).get("note", "")
+        if note and note not in copies:
+            copies.append(note)
+        message = r["message"].replace(note, "").strip() if note else r["message"]
+        items = [{"test": f["test"], "text": f["text"], "hint": f.get("hint") or "", "hidden": bool(f.get("hidden")),
+                  "kind": messages.text("page_hidden" if f.get("hidden") else "page_public", lang)}
+                 for f in r.get("feedback", []) if f.get("test")]
+        # what the row says besides its tests (the reference it relied on, "not done yet"), in a sentence
+        said = " ".join(f["text"] for f in r.get("feedback", []) if not f.get("test") and not f.get("diagnosis"))
+        graded.append({"exercise": r["exercise"], "function": r["function"], "status": r["status"],
+                       "status_word": _status(r["status"], lang), "status_title": _status(r["status"], lang, True),
+                       "points": format(r["points"], "g"), "max_points": format(r["max_points"], "g"),
+                       "cases_passed": r["cases_passed"], "cases_total": r["cases_total"],
+                       "heading": _exercise_heading(r, titles, lang), "points_line": _points_line(r, lang),
+                       "said": _sentence(said or ("" if items or r["status"] == "pass" else message), lang),
+                       "failures": items, "diagnoses": _diagnosis_texts(r)})
+    other = [{"where": r["notebook"] or name, "message": r["message"]} for r in rows if not r["function"]]
+    return {"lang": lang, "title": messages.text("page_title", lang, submission=name),
+            "total": messages.text("page_total", lang, points=format(summary["points"], "g"),
+                                   max_points=format(summary["max_points"], "g")),
+            "notes": _page_notes(summary, lang),
+            "incomplete": "" if g.get("complete", True) else messages.text("page_incomplete", lang),
+            "head": [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")],
+            "graded": graded, "colon": _colon(lang), "stop": _stop(lang),
+            "reproduce": messages.text("page_reproduce", lang), "other_title": messages.text("page_other", lang),
+            "other": [{"where": "", "message": c} for c in copies] + other,
+            "scoring": _scoring_note(report, lang), "hidden_note": messages.text("page_hidden_note", lang),
+            "footer": _footer(g, lang)}
+
+
+def feedback_markdown(report, summary, site=None):
+    """``site``: the course site's address for the § links (None: grading.sections.site_url())."""
+    v = page_view(report, summary)
+    lang = v["lang"]
+    site = sections.site_url() if site is None else site
+    out = [f"# {_md(v['title'])}", "", f"**{v['total']}**", ""]
+    out += [f"> {_md(note)}" for note in v["notes"]] + ([""] if v["notes"] else [])
+    if v["incomplete"]:
+        out += [f"> {v['incomplete']}", ""]
+    out += ["| " + " | ".join(v["head"]) + " |", "|" + "---|" * len(v["head"])]
+    for r in v["graded"]:
+        out.append(f"| {_md(r['exercise'] + ' · ' + r['function'])} | {r['status_word']} | "
+                   f"{r['points']} / {r['max_points']} | {r['cases_passed']} / {r['cases_total']} |")
     out.append("")
-    for r in graded:
-        listed = [f for f in r.get("feedback", []) if f.get("test")]
-        said = "" if listed or r["status"] == "pass" else _md(_sentence(r["message"], lang))
-        out += [f"## {_md(_exercise_heading(r, titles, lang))}", "",
-                f"{_status(r['status'], lang, True)} · {_md(_points_line(r, lang))}{_stop(lang)}{said}", ""]
-        for f in listed:
-            kind = messages.text("page_hidden" if f.get("hidden") else "page_public", lang)
-            out.append(f"* **{_md_linked(f['test'], lang, site)}**{_parenthesised(kind, lang)}{_colon(lang)}"
+    for r in v["graded"]:
+        out += [f"## {_md(r['heading'])}", "",
+                f"{r['status_title']} · {_md(r['points_line'])}{v['stop']}{_md(r['said'])}", ""]
+        for f in r["failures"]:
+            out.append(f"* **{_md_linked(f['test'], lang, site)}**{_parenthesised(f['kind'], lang)}{v['colon']}"
                        f"{_md_linked(f['text'], lang, site)}")
-            if f.get("hint"):
-                out.append(f"  * {messages.text('page_reproduce', lang)}{_colon(lang)}{_with_code(f['hint'], _md_code)}")
-        if listed:
+            if f["hint"]:
+                out.append(f"  * {v['reproduce']}{v['colon']}{_with_code(f['hint'], _md_code)}")
+        if r["failures"]:
             out.append("")                                  # one blank line after a list, none twice
-        out += [f"> {_md_linked(text, lang, site)}" for text in _diagnosis_texts(r)] + ([""] if _diagnosis_texts(r) else [])
-    other = [r for r in rows if not r["function"]]
-    if other:
-        out += [f"## {messages.text('page_other', lang)}", ""]
-        out += [f"* {_md(r['notebook'] or name)}{_colon(lang)}{_md(r['message'])}" for r in other]
+        out += [f"> {_md_linked(text, lang, site)}" for text in r["diagnoses"]] + ([""] if r["diagnoses"] else [])
+    if v["other"]:
+        out += [f"## {v['other_title']}", ""]
+        out += [f"* {_md(o['where']) + v['colon'] if o['where'] else ''}{_md(o['message'])}" for o in v["other"]]
         out.append("")
-    out += [f"_{_scoring_note(report, lang)}_", "", f"_{messages.text('page_hidden_note', lang)}_", "",
-            f"<sub>{_md(messages.text('page_footer', lang, version=g['version'], course=g['course']['version'], seed=g['seed']))}</sub>", ""]
+    out += [f"_{v['scoring']}_", "", f"_{v['hidden_note']}_", "", f"<sub>{_md(v['footer'])}</sub>", ""]
     return "\n".join(out)
 
 
@@ -505,41 +642,15 @@ def _md_code(call):
 def feedback_html(report, summary, site=None):
     """A student's HTML page (grading/templates/feedback.html); ``site``: the course site's address for the
     § links (None: grading.sections.site_url())."""
-    lang = summary.get("lang", "en")
-    rows = _rows_of(report).get(summary["submission"], [])
-    titles = _titles(report)
-    g = report["grader"]
-    name = display_names(report)[summary["submission"]]
-    graded = []
-    for r in (r for r in rows if r["function"]):
-        items = [{"test": f["test"], "text": f["text"], "hint": f.get("hint") or "",
-                  "kind": _parenthesised(messages.text("page_hidden" if f.get("hidden") else "page_public", lang),
-                                         lang)}
-                 for f in r.get("feedback", []) if f.get("test")]
-        graded.append({"exercise": r["exercise"], "function": r["function"], "status": r["status"],
-                       "status_word": _status(r["status"], lang), "status_title": _status(r["status"], lang, True),
-                       "points": format(r["points"], "g"), "max_points": format(r["max_points"], "g"),
-                       "cases_passed": r["cases_passed"], "cases_total": r["cases_total"],
-                       "heading": _exercise_heading(r, titles, lang), "points_line": _points_line(r, lang),
-                       "said": "" if items or r["status"] == "pass" else _sentence(r["message"], lang),
-                       "failures": items, "diagnoses": _diagnosis_texts(r)})
-    return _render(
-        "feedback.html", lang=lang, site=sections.site_url() if site is None else site, wide=False,
-        title=messages.text("page_title", lang, submission=name),
-        total=messages.text("page_total", lang, points=format(summary["points"], "g"),
-                            max_points=format(summary["max_points"], "g")),
-        incomplete="" if g.get("complete", True) else messages.text("page_incomplete", lang),
-        head=[messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")],
-        graded=graded, colon=_colon(lang), stop=_stop(lang), reproduce=messages.text("page_reproduce", lang),
-        other_title=messages.text("page_other", lang),
-        other=[{"where": r["notebook"] or name, "message": r["message"]} for r in rows if not r["function"]],
-        scoring=_scoring_note(report, lang), hidden_note=messages.text("page_hidden_note", lang),
-        footer=_footer(g, lang))
+    v = page_view(report, summary)
+    for r in v["graded"]:
+        for f in r["failures"]:
+            f["kind"] = _parenthesised(f["kind"], v["lang"])
+    return _render("feedback.html", site=sections.site_url() if site is None else site, wide=False, **v)
 
 
 def _footer(grader, lang):
-    return messages.text("page_footer", lang, version=grader["version"], course=grader["course"]["version"],
-                         seed=grader["seed"])
+    return messages.text("page_footer", lang, version=grader["version"], course=grader["course"]["version"])
 
 
 # status marks of the index: a sign and a word, never colour alone
@@ -653,24 +764,75 @@ def index_html(report, lang="en", histogram=None):
         footer=_footer(g, lang))
 
 
+MANIFEST = ".grading-pages.json"             # the files the grader wrote into a feedback folder
+
+
+class Written(list):
+    """The files :func:`write_feedback` wrote, with the stale ones it removed (``removed``) and what it left
+    and why (``warnings``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.removed, self.warnings = [], []
+
+
 def write_feedback(report, folder, lang="en"):
-    """Every submission's HTML and Markdown page, and index.html; returns the paths written."""
+    """Every submission's HTML and Markdown page, and index.html.  The folder's manifest lists every file the
+    grader wrote there; a page of an earlier run that this index no longer links is removed when the manifest
+    says the grader wrote it (never anything else; a shard keeps what the others wrote), and named in a
+    warning when it does not."""
     site = sections.site_url()
     folder = pathlib.Path(folder)
-    written = []
+    done = Written()
     names = display_names(report)
     for summary in report["summary"]:
         name = page_name(names[summary["submission"]], summary["submission"])
         for suffix, text in ((".html", feedback_html(report, summary, site)),
                              (".md", feedback_markdown(report, summary, site))):
             atomic_write(folder / f"{name}{suffix}", text)
-            written.append(folder / f"{name}{suffix}")
+            done.append(folder / f"{name}{suffix}")
     histogram = "totals.png" if report["summary"] and histogram_png(report, folder / "totals.png", lang) else None
     if histogram:
-        written.append(folder / "totals.png")
+        done.append(folder / "totals.png")
     atomic_write(folder / "index.html", index_html(report, lang, histogram))
-    written.append(folder / "index.html")
-    return written
+    done.append(folder / "index.html")
+    _clean_stale(folder, {p.name for p in done}, keep_old=bool(report["grader"].get("shard")), done=done)
+    return done
+
+
+def _is_page(name):
+    return "/" not in name and not name.startswith(".") and name.endswith((".html", ".md", ".png"))
+
+
+def _clean_stale(folder, written, keep_old, done):
+    try:
+        recorded = json.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("written", [])
+        recorded = {n for n in recorded if isinstance(n, str) and _is_page(n)}
+    except (OSError, ValueError, AttributeError):
+        recorded = set()
+    stale = sorted(recorded - written)
+    if keep_old:
+        written = written | set(stale)             # a shard's pages sit beside the other shards'
+    else:
+        for name in stale:
+            path = folder / name
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    os.unlink(path)
+                    done.removed.append(path)
+            except OSError:
+                pass
+    if done.removed:
+        done.warnings.append(f"{folder}: removed {len(done.removed)} page(s) an earlier run wrote that this index no "
+                             f"longer links ({', '.join(p.name for p in done.removed[:5])}"
+                             f"{', ...' if len(done.removed) > 5 else ''})")
+    unknown = sorted(p.name for p in folder.iterdir() if _is_page(p.name) and p.name not in written | recorded)
+    if unknown:
+        done.warnings.append(f"{folder}: {len(unknown)} page(s) that this run did not write and that are not in the "
+                             f"folder's record of the grader's files were left as they are "
+                             f"({', '.join(unknown[:5])}{', ...' if len(unknown) > 5 else ''}); remove them, or give "
+                             "--feedback a folder of its own")
+    atomic_write(folder / MANIFEST, json.dumps({"written": sorted(written)}, indent=1) + "\n")
 
 
 # -- known mistakes (grading.diagnoses) and how points are earned ------------------------------

@@ -7,10 +7,18 @@ function relies on a reference answer is decided by its behaviour: each
 exercise is graded in a kernel whose ``lib`` withholds that exercise's
 reference answers (see blind.py), so an answer that needs them fails its
 tests there.  The kernel only ever receives test inputs and sends
-back plain JSON results (see codec.py), read with a size limit and checked
+back plain JSON results (see grading/codec.py), read with a size limit and checked
 record by record: whatever a student's code patches or writes inside its
 kernel can only spoil its own results, and a malformed record is the
 student's failure, never "an internal grader error".
+
+Hidden tests stay hidden from a student's own code too.  A kernel runs every
+public test of every exercise it grades before it receives the input of any
+hidden test (:meth:`NotebookRun.grade`), so what a public test shows verbatim
+(the student's own error message, the value it returned) was written before
+the kernel could know a hidden input; and nothing a kernel says after that,
+an exception's message or class name, a dtype, an exit status, the text of an
+error in a cell run again, reaches a page (:func:`hidden_safe`).
 
 One worker grades one submission at a time, its kernels one after the
 other (a notebook takes one kernel per group of its exercises, see
@@ -18,29 +26,33 @@ other (a notebook takes one kernel per group of its exercises, see
 cgroups.py); the next kernel starts while the current one runs (:class:`Prestart`).
 """
 
+import builtins
 import dataclasses
 import json
 import math
 import os
-import re
 import secrets
 import stat
 import threading
 import time
 import traceback
+from typing import NamedTuple
+
+import numpy as np
 
 from course_i18n import LANGUAGES
 
-from .. import diagnoses, messages, usage
+from .. import codec, diagnoses, messages, usage
 from ..cells import prepare_cell
 from ..feedback import explain, message as _feedback_message, type_name
-from . import blind, codec
+from ..values import Opaque, from_plain, to_plain
+from . import blind
 from . import duplicates as _duplicates
 from .kernel import Kernel, KernelDied
 from .notebooks import identify, read_notebook
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "codec.py"), encoding="utf-8") as _a, \
+with open(os.path.join(HERE, os.pardir, "codec.py"), encoding="utf-8") as _a, \
         open(os.path.join(HERE, os.pardir, "arguments.py"), encoding="utf-8") as _c, \
         open(os.path.join(HERE, "_kernel_side.py"), encoding="utf-8") as _b:
     KERNEL_CODE = _a.read() + "\n" + _c.read() + "\n" + _b.read()
@@ -49,6 +61,7 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024           # one line of it (one test's result
 MAX_FEEDBACK = 3                             # failed tests explained per row
 STATUSES = ("pass", "fail", "error", "timeout", "missing")
 RECORD_KEYS = {"case", "seconds", "result", "encode_error", "setup_error"}
+PHASES = ("public", "hidden")
 
 
 @dataclasses.dataclass
@@ -70,13 +83,25 @@ class Cancelled(Exception):
 
 # -- the exercise registry --------------------------------------------------------
 
-class Course:
-    """The registry (``grading.exercises`` or a stand-in with the same interface)
-    plus everything computed once per batch: hidden tests and expected values."""
+@dataclasses.dataclass(frozen=True)
+class Prepared:
+    """An exercise's tests for one batch: what the kernel receives in each phase (JSON text) and,
+    in order (public, then hidden), every test with whether it is hidden and its expected value."""
+    public: str
+    hidden: str
+    expected: list                    # [(case, hidden, expected value)]
 
-    def __init__(self, registry, seed, exercise_ids=None):
+    def count(self, phase):
+        return sum(1 for _, hidden, _ in self.expected if hidden == (phase == "hidden"))
+
+
+class Course:
+    """The registry (``grading.exercises``) plus everything computed once per batch: the hidden
+    tests, drawn from ``secret`` (a grading.batch.secret.Secret), and the expected values."""
+
+    def __init__(self, registry, secret, exercise_ids=None):
         self.registry = registry
-        self.seed = int(seed)
+        self.secret = secret
         all_exercises = dict(registry.EXERCISES)
         if exercise_ids:
             unknown = [i for i in exercise_ids if i not in all_exercises]
@@ -93,20 +118,24 @@ class Course:
         self._needs = {}
         self._locks = {ex_id: threading.Lock() for ex_id in self.exercises}
 
+    def hidden_cases(self, ex):
+        return ex.hidden_cases(self.secret.rng(ex.id))
+
     def prepared(self, ex):
-        """(tests JSON text for the kernel, [(case, hidden, expected)]) — computed once per batch."""
+        """The exercise's :class:`Prepared` tests, computed once per batch."""
         with self._locks[ex.id]:
             if ex.id not in self._prepared:
-                cases = [(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(self.seed)]
+                cases = [(c, False) for c in ex.public_cases()] + [(c, True) for c in self.hidden_cases(ex)]
                 # what the tests run of lib decides what a kernel may withhold (blind.py): traced on the way
                 values, self._needs[ex.id] = blind.expected_and_needs(ex, [case for case, _ in cases])
-                expected = [(case, hidden, value) for (case, hidden), value in zip(cases, values)]
-                payload = [{"name": case.name, "setup": case.setup or "",
-                            "args": codec.encode(self._to_codec(tuple(case.args)), strict=True),
-                            "kwargs": codec.encode(self._to_codec(dict(case.kwargs)), strict=True)}
-                           for case, _ in cases]
-                text = json.dumps(payload, ensure_ascii=False, allow_nan=False)
-                self._prepared[ex.id] = (text, expected)
+
+                def payload(hidden):
+                    return json.dumps([{"name": case.name, "setup": case.setup or "",
+                                        "args": codec.encode(to_plain(tuple(case.args)), strict=True),
+                                        "kwargs": codec.encode(to_plain(dict(case.kwargs)), strict=True)}
+                                       for case, h in cases if h == hidden], ensure_ascii=False, allow_nan=False)
+                self._prepared[ex.id] = Prepared(payload(False), payload(True),
+                                                 [(case, hidden, value) for (case, hidden), value in zip(cases, values)])
             return self._prepared[ex.id]
 
     def needs(self, ex):
@@ -114,63 +143,70 @@ class Course:
         self.prepared(ex)
         return self._needs[ex.id]
 
-    def _to_codec(self, obj):
-        Ref = getattr(self.registry, "Ref", None)
-        if Ref is not None and isinstance(obj, Ref):
-            return codec.Ref(obj.name)
-        if isinstance(obj, tuple):
-            return tuple(self._to_codec(x) for x in obj)
-        if isinstance(obj, list):
-            return [self._to_codec(x) for x in obj]
-        if isinstance(obj, dict):
-            return {k: self._to_codec(v) for k, v in obj.items()}
-        return obj
 
-    def from_kernel(self, value):
-        """A decoded kernel value in the registry's vocabulary (Raised, Opaque)."""
-        reg = self.registry
-        if isinstance(value, codec.RaisedError):
-            bases = tuple(value.bases)
-            if value.type_name == "StdinNotImplementedError":
-                # IPython derives it from NotImplementedError, which would read as "not done yet"
-                bases = tuple(b for b in bases if b != "NotImplementedError")
-            return reg.Raised(value.type_name, value.message, (value.type_name,) + bases)
-        if isinstance(value, codec.Unsupported):
-            return reg.Opaque(value.type_name, value.text)
-        if isinstance(value, codec.Ref):
-            return reg.Opaque("Ref", value.name)
-        if isinstance(value, tuple):
-            return tuple(self.from_kernel(x) for x in value)
-        if isinstance(value, list):
-            return [self.from_kernel(x) for x in value]
-        if isinstance(value, dict):
-            return {k: self.from_kernel(v) for k, v in value.items()}
-        return value
+# -- rows and outcomes ---------------------------------------------------------------
+
+@dataclasses.dataclass
+class Row:
+    """One row of the report: a submission's result on one exercise (``exercise`` "-": a note about a file)."""
+    submission: str
+    notebook: str
+    exercise: str
+    function: str
+    status: str                        # one of STATUSES
+    points: float
+    max_points: float
+    message: str
+    cases_passed: int = 0
+    cases_total: int = 0
+    lang: str = "en"
+    feedback: list = dataclasses.field(default_factory=list)    # [{"test", "hidden", "text", "line", "hint"...}]
+    details: dict = None               # a grader error's traceback
+    diagnosis: str = None              # the known mistake that explains the failures
+    groups: list = None                # --partial: [groups passed, groups]
+    duplicates: dict = None            # several copies of the notebook (duplicates.record)
+    points_before_penalty: float = None
+
+    def to_dict(self):
+        """The row as the JSON report holds it (optional fields only when set)."""
+        out = dataclasses.asdict(self)
+        return {k: v for k, v in out.items() if v is not None and (v or k not in OPTIONAL)}
 
 
-# -- rows ------------------------------------------------------------------------------
+OPTIONAL = ("details", "diagnosis", "groups", "duplicates", "points_before_penalty")
+
 
 def make_row(submission, notebook, ex, status, message, *, exercise_id=None, max_points=None, passed=0, total=0,
              lang="en", feedback=(), details=None, diagnosis=None, points=None, groups=None):
     if points is None:
         points = ex.points if (ex is not None and status == "pass") else 0
-    return {
-        "submission": submission,
-        "notebook": str(notebook) if notebook else "",
-        "exercise": exercise_id if exercise_id is not None else (ex.id if ex is not None else "-"),
-        "function": ex.function if ex is not None else "",
-        "status": status,
-        "points": points,
-        "max_points": max_points if max_points is not None else (ex.points if ex is not None else 0),
-        "message": clean(message),
-        "cases_passed": passed,
-        "cases_total": total,
-        "lang": lang,
-        "feedback": [{k: clean(v, 1000) if isinstance(v, str) else v for k, v in f.items()} for f in feedback],
-        **({"details": details} if details else {}),
-        **({"diagnosis": diagnosis} if diagnosis else {}),
-        **({"groups": groups} if groups else {}),
-    }
+    return Row(submission=submission, notebook=str(notebook) if notebook else "",
+               exercise=exercise_id if exercise_id is not None else (ex.id if ex is not None else "-"),
+               function=ex.function if ex is not None else "", status=status, points=points,
+               max_points=max_points if max_points is not None else (ex.points if ex is not None else 0),
+               message=clean(message), cases_passed=passed, cases_total=total, lang=lang,
+               feedback=[{k: clean(v, 1000) if isinstance(v, str) else v for k, v in f.items()} for f in feedback],
+               details=details or None, diagnosis=diagnosis, groups=groups)
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What one test gave: passed or not, and why (a key of grading.feedback with its fields)."""
+    case: object
+    hidden: bool
+    ok: bool
+    reason: str
+    details: dict
+
+
+class Observation(NamedTuple):
+    """One test as grading.diagnoses reads it."""
+    case: object
+    expected: object
+    got: object
+    ok: bool
+    reason: str
+    details: dict
 
 
 def test_groups(cases):
@@ -201,13 +237,62 @@ def _num(x):
     return f"{x:g}"
 
 
+# -- what a hidden test may show -------------------------------------------------------
+
+def _exception_names():
+    names = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
+    names |= {n for n, v in vars(getattr(np, "exceptions", np)).items() if isinstance(v, type)
+              and issubclass(v, BaseException)}
+    return frozenset(names | {"LinAlgError", "StdinNotImplementedError"})
+
+
+KNOWN_EXCEPTIONS = _exception_names()        # Python's, NumPy's, IPython's input(): a name no student made up
+PLAIN_DTYPES = frozenset(np.dtype(c).name for c in "?bhilqBHILQefdgFDG")
+
+
+def hidden_safe(reason, details, lang):
+    """``details`` of a hidden test's failure with every value the student's code chose replaced: the class
+    of an exception it raised, unless Python or NumPy defines it (a class it defined could be named after
+    an input), and a dtype other than a plain one.  What stays is a few bits, never data."""
+    fields = dict(details)
+    student = {"raised": "type", "wrong_exception": "got_type"}.get(reason)
+    if student and fields.get(student) not in KNOWN_EXCEPTIONS:
+        fields[student] = messages.text("own_exception", lang)
+    if reason == "wrong_dtype" and fields.get("got") not in PLAIN_DTYPES:
+        fields["got"] = messages.text("unusual_dtype", lang)
+    return fields
+
+
+def _withheld_name(outcome, named):
+    """The withheld object a failed test ran into, from the exception the stub raised (blind.py)."""
+    message = str(outcome.details.get("message", "")) if outcome.reason in ("raised", "wrong_exception") else ""
+    match = blind.WITHHELD_MARK.search(message)
+    return match.group(1) if match and match.group(1) in named else None
+
+
 # -- one notebook in one kernel ---------------------------------------------------------
+
+@dataclasses.dataclass
+class Call:
+    """One phase of an exercise in a kernel: the records it wrote and how the call ended."""
+    phase: str
+    records: dict                      # read_records()
+    status: str                        # the kernel's: ok | error | timeout | died
+    error: str = ""                    # status "error": what the grader's code raised in the kernel
+    limit: float = 0.0                 # seconds it was given
+    seconds: float = 0.0
+    died: tuple = None                 # why the kernel is gone, when it is
+
+    def complete(self, n):
+        return self.status == "ok" and self.died is None and self.records["head"] is None and \
+            len(self.records["cases"]) == n
+
 
 class NotebookRun:
     """Runs one notebook's cells in a kernel, restarting it when a cell kills
     or wedges it, and calls its exercise functions."""
 
-    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None, withheld=None):
+    def __init__(self, info, course, sandbox, options, deadline, lang, cancel, group=None, withheld=None, sent=None):
         self.info, self.course, self.sandbox, self.options = info, course, sandbox, options
         self.deadline, self.lang, self.cancel, self.group = deadline, lang, cancel, group
         # {exercise id: sites} withheld from this kernel's lib (blind.py), and the packages that do it
@@ -226,9 +311,19 @@ class NotebookRun:
         self.fatal = None           # (status, message): nothing more can run
         self.kernels_started = 0
         self.unfinished = set()     # top-level cells interrupted or skipped for running too long
+        # hidden inputs went into a kernel: from then on no text of the student's code is shown.  Without a
+        # sandbox a kernel can leave them on the disk for the submission's next kernel: ``sent`` (a set
+        # shared by its runs) says so, and that kernel's public tests are explained without their values
+        self.sent = sent if sent is not None else set()
+        self.hidden_sent = False
 
     def left(self):
         return self.deadline - time.monotonic()
+
+    @property
+    def quiet(self):
+        """Without a sandbox, after an earlier kernel of the submission received hidden inputs."""
+        return getattr(self.sandbox, "mode", "none") == "none" and bool(self.sent - {id(self)})
 
     def close(self):
         if self.kernel is not None:
@@ -285,9 +380,8 @@ class NotebookRun:
                 except KernelDied as exc:
                     why = exc.args[0] if exc.args else ("exit_gone", {})
                     kernel.kill()
-                    status = "error"
-                    self.fatal = (status, messages.text("kernel_failed", self.lang,
-                                                        reason=messages.reason(why, self.lang)))
+                    self.fatal = ("error", messages.text("kernel_failed", self.lang,
+                                                         reason=messages.reason(why, self.lang)))
                     return False
                 except BaseException:
                     kernel.kill()
@@ -311,7 +405,12 @@ class NotebookRun:
             limit = min(self.options.cell_timeout, left)
             result = self.kernel.execute(code, limit)
             if result.status == "error":
-                self.cell_errors.append((number, "cell_error_hint", {"error": f"{result.ename}: {result.evalue}"}))
+                # once hidden inputs were sent, a kernel before this one may have left them where this one
+                # reads them (without a sandbox): the error's class is said, never its message
+                error = (f"{result.ename}: {result.evalue}" if not (self.hidden_sent or self.quiet) else
+                         result.ename if result.ename in KNOWN_EXCEPTIONS else messages.text("own_exception",
+                                                                                            self.lang))
+                self.cell_errors.append((number, "cell_error_hint", {"error": error}))
             elif result.status == "timeout":
                 self.unfinished.add(number)
                 if self.kernel.interrupt(self.options.interrupt_grace):
@@ -331,114 +430,156 @@ class NotebookRun:
         return "; ".join(parts)
 
     def grade(self, submission, exercises):
+        """One row per exercise.  Every public test of every exercise runs before any hidden input
+        enters a kernel (see the module docstring); an exercise whose public tests stopped early
+        (a time-out, a dead kernel) runs no hidden test."""
+        calls = {ex.id: {} for ex in exercises}
+        broken = {}                                        # exercise id -> a row for a grader bug
+        for phase in PHASES:
+            for ex in exercises:
+                if ex.id in broken or (phase == "hidden" and not self._public_done(ex, calls[ex.id])):
+                    continue
+                if self.fatal is None and (self.kernel is None or not self.kernel.alive()):
+                    self.boot()
+                if self.fatal is not None:
+                    break
+                try:
+                    calls[ex.id][phase] = self.call(ex, phase, calls[ex.id])
+                except Cancelled:
+                    raise
+                except Exception as exc:          # a grader bug must cost one row, not the batch
+                    broken[ex.id] = self.row(submission, ex, "error", messages.text(
+                        "internal", self.lang, error=f"{type(exc).__name__}: {exc}"),
+                        details={"traceback": traceback.format_exc()[-2000:]})
+                    self.close()
         rows = []
         for ex in exercises:
-            if self.fatal is None and (self.kernel is None or not self.kernel.alive()):
-                self.boot()
-            if self.fatal is not None:
-                status, message = self.fatal
-                rows.append(self.row(submission, ex, status, message))
-                continue
-            try:
-                row = self.grade_exercise(submission, ex)
-            except Cancelled:
-                raise
-            except Exception as exc:          # a grader bug must cost one row, not the batch
-                row = self.row(submission, ex, "error", messages.text(
-                    "internal", self.lang, error=f"{type(exc).__name__}: {exc}"),
-                    details={"traceback": traceback.format_exc()[-2000:]})
-                self.close()
-            rows.append(row)
+            if ex.id in broken:
+                rows.append(broken[ex.id])
+            elif not calls[ex.id] and self.fatal is not None:
+                rows.append(self.row(submission, ex, *self.fatal))
+            else:
+                rows.append(self.judge(submission, ex, calls[ex.id]))
         return rows
+
+    def _public_done(self, ex, calls):
+        public = calls.get("public")
+        return public is not None and public.complete(self.course.prepared(ex).count("public"))
 
     def row(self, submission, ex, status, message, **kw):
         return make_row(submission, self.info.display, ex, status, message, lang=self.lang, **kw)
 
-    def grade_exercise(self, submission, ex):
-        text, expected = self.course.prepared(ex)
+    def call(self, ex, phase, earlier):
+        """Send one phase's tests of ``ex`` into the kernel and read back its records (a :class:`Call`)."""
+        prepared = self.course.prepared(ex)
+        limit = min(self.options.timeout - sum(c.seconds for c in earlier.values()), self.left())  # both phases
+        if limit <= 0:
+            return Call(phase, {"head": None, "cases": {}}, "out_of_time" if self.left() <= 0 else "timeout")
         kernel = self.kernel
         nonce = secrets.token_hex(8)
         cases_out = kernel.kdir / "in" / f"c-{nonce}.json"
         fd = os.open(cases_out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            f.write(prepared.hidden if phase == "hidden" else prepared.public)
+        if phase == "hidden":
+            self.hidden_sent = True
+            self.sent.add(id(self))
         result_outside = kernel.io_path(f"r-{nonce}.jsonl")
         params = {"function": ex.function, "cases": f"{kernel.launch.inside_in}/c-{nonce}.json",
                   "out": f"{kernel.launch.inside_io}/r-{nonce}.jsonl", "max_bytes": MAX_RECORD_BYTES // 2}
-        code = (f"__import__('builtins').exec({KERNEL_CODE!r}, "
+        # compiled once per kernel and kept in sys.modules, binding no name in the notebook's namespace (the
+        # notebook can replace it, as it can patch anything in its process: that only spoils its own results)
+        code = (f"__import__('builtins').exec((lambda s: s.modules.get('__course_grader__') or s.modules.setdefault("
+                f"'__course_grader__', __import__('types').SimpleNamespace(code=compile({KERNEL_CODE!r}, '<grader>', "
+                f"'exec'))))(__import__('sys')).code, "
                 f"{{'__name__': '__grader__', 'PARAMS': {params!r}, 'USER_NS': __import__('builtins').globals()}})")
-        limit = min(self.options.timeout, self.left())
-        if limit <= 0:
-            return self.row(submission, ex, "timeout", self._timeout_message(), total=len(expected))
+        started = time.monotonic()
         result = kernel.execute(code, limit)
         recovered = True
         if result.status == "timeout":
             recovered = kernel.interrupt(self.options.interrupt_grace)
-        records = read_records(result_outside, len(expected))
+        records = read_records(result_outside, prepared.count(phase))
         try:
             os.unlink(cases_out)
         except OSError:
             pass
         died = None
         if result.status == "died" or not recovered or not kernel.alive():
-            died = kernel.describe_exit() if not kernel.alive() else None
-            self.close()                     # the next exercise starts a fresh kernel
-        return self._judge(submission, ex, expected, records, result, limit, died)
+            died = kernel.describe_exit() if not kernel.alive() else ("exit_gone", {})
+            self.close()                     # the next call starts a fresh kernel
+        return Call(phase, records, result.status, error=f"{result.ename}: {result.evalue}", limit=limit,
+                    seconds=time.monotonic() - started, died=died)
 
-    def _judge(self, submission, ex, expected, records, result, limit, died):
+    # -- judging: records -> outcomes -> a row ------------------------------------------------
+
+    def outcomes(self, ex, calls):
+        """([Outcome], [Observation]) of the tests that ran, in order, up to the first without a record."""
+        expected = self.course.prepared(ex).expected
+        outcomes, observations = [], []
+        for phase in PHASES:
+            call = calls.get(phase)
+            tests = [e for e in expected if e[1] == (phase == "hidden")]
+            if call is None or call.records["head"] is not None:
+                break
+            for index, (case, hidden, exp) in enumerate(tests):
+                rec = call.records["cases"].get(index)
+                if rec is None:
+                    return outcomes, observations
+                if isinstance(rec, str):       # a record that is not one: the notebook's code wrote it
+                    outcomes.append(Outcome(case, hidden, False, "invalid_result", {"problem": (rec, {})}))
+                    continue
+                if "setup_error" in rec:
+                    outcomes.append(Outcome(case, hidden, False, "setup_in_kernel", {"error": rec["setup_error"][:200]}))
+                    continue
+                if "encode_error" in rec or "result" not in rec:
+                    got = Opaque("result_too_large", "")
+                else:
+                    try:
+                        got = from_plain(codec.decode(rec["result"]))
+                    except (codec.CodecError, ValueError, TypeError, KeyError, AttributeError,
+                            RecursionError, OverflowError, MemoryError):
+                        outcomes.append(Outcome(case, hidden, False, "invalid_result",
+                                                {"problem": ("record_undecodable", {})}))
+                        continue
+                try:
+                    ok, reason, details = ex.compare(exp, got)
+                except Exception as exc:  # noqa: BLE001 - the comparison of a student's value failed: a failed test
+                    ok, reason, details = False, "invalid_result", {"problem": ("record_undecodable", {}),
+                                                                    "error": f"{type(exc).__name__}"}
+                outcomes.append(Outcome(case, hidden, bool(ok), reason, dict(details or {})))
+                observations.append(Observation(case, exp, got, bool(ok), reason, dict(details or {})))
+        return outcomes, observations
+
+    def judge(self, submission, ex, calls):
+        """The row of one exercise from the calls of its phases."""
         lang = self.lang
+        expected = self.course.prepared(ex).expected
         total = len(expected)
-        head = records["head"]
+        public = calls["public"]
+        head = public.records["head"]
         if head is not None and head.get("missing") is True:
             message = messages.text("missing_function", lang, function=ex.function)
             hint = self.hints()
             return self.row(submission, ex, "missing", f"{message} ({hint})" if hint else message, total=total)
         if head is not None and isinstance(head.get("not_callable"), str):
+            kind = messages.text("own_type", lang) if self.quiet else type_name(head["not_callable"][:60], lang)
             return self.row(submission, ex, "missing", messages.text(
-                "not_callable", lang, function=ex.function, type=type_name(head["not_callable"][:60], lang)),
-                total=total)
-        outcomes = []                      # (case, hidden, ok, reason, details)
-        observations = []                  # (case, expected, got, ok, reason, details): for grading.diagnoses
-        for index, (case, hidden, exp) in enumerate(expected):
-            rec = records["cases"].get(index)
-            if rec is None:
-                break
-            if isinstance(rec, str):       # a record that is not one: the notebook's code wrote it
-                outcomes.append((case, hidden, False, "invalid_result", {"problem": (rec, {})}))
-                continue
-            if "setup_error" in rec:
-                outcomes.append((case, hidden, False, "setup_in_kernel", {"error": rec["setup_error"][:200]}))
-                continue
-            if "encode_error" in rec or "result" not in rec:
-                got = self.course.registry.Opaque("result_too_large", "")
-            else:
-                try:
-                    got = self.course.from_kernel(codec.decode(rec["result"]))
-                except (codec.CodecError, ValueError, TypeError, KeyError, AttributeError,
-                        RecursionError, OverflowError, MemoryError):
-                    outcomes.append((case, hidden, False, "invalid_result", {"problem": ("record_undecodable", {})}))
-                    continue
-            try:
-                ok, reason, details = ex.compare(exp, got)
-            except Exception as exc:  # noqa: BLE001 - the comparison of a student's value failed: a failed test
-                ok, reason, details = False, "invalid_result", {"problem": ("record_undecodable", {}),
-                                                                "error": f"{type(exc).__name__}"}
-            outcomes.append((case, hidden, bool(ok), reason, dict(details or {})))
-            observations.append((case, exp, got, bool(ok), reason, dict(details or {})))
-        passed = sum(1 for o in outcomes if o[2])
+                "not_callable", lang, function=ex.function, type=kind), total=total)
+        outcomes, observations = self.outcomes(ex, calls)
+        passed = sum(1 for o in outcomes if o.ok)
         counts = f"[{passed}/{total}]"
-        failures = [o for o in outcomes if not o[2]]
-        if failures and all(o[3] == "not_implemented" for o in failures):
+        failures = [o for o in outcomes if not o.ok]
+        if failures and all(o.reason == "not_implemented" for o in failures):
             # the stub is still there: one sentence says it, not one per test
             text = explain("not_implemented", {}, lang)
             feedback = [{"test": "", "hidden": False, "text": text, "line": text}]
         else:
             # the first public failures, and the first hidden one: its property is worth a line of its own
-            shown = [o for o in failures if o[3] != "not_implemented"]
-            public = [o for o in shown if not o[1]][:MAX_FEEDBACK - 1]
-            hidden = [o for o in shown if o[1]][:MAX_FEEDBACK - len(public)]
-            feedback = [self._feedback(ex, o) for o in sorted(public + hidden, key=shown.index)]
-        withheld = self.withheld_in(ex, records) if failures or len(outcomes) < total else None
+            shown = [o for o in failures if o.reason != "not_implemented"]
+            public_shown = [o for o in shown if not o.hidden][:MAX_FEEDBACK - 1]
+            hidden_shown = [o for o in shown if o.hidden][:MAX_FEEDBACK - len(public_shown)]
+            feedback = [self._feedback(ex, o) for o in sorted(public_shown + hidden_shown, key=shown.index)]
+        withheld = self.withheld_in(ex, calls) if failures or len(outcomes) < total else None
         if withheld is not None:
             text = messages.text("relies_on_reference", lang, function=ex.function, name=withheld)
             return self.row(submission, ex, "fail", f"{counts} {text}", passed=passed, total=total,
@@ -449,18 +590,7 @@ class NotebookRun:
             return self.row(submission, ex, "fail", f"{counts} {text}", passed=passed, total=total,
                             feedback=[{"test": "", "hidden": False, "text": text}] + feedback)
         if len(outcomes) < total:          # stopped early: timeout, crash, or no record written
-            label = ex.label_of(expected[len(outcomes)][0], lang)
-            if result.status == "timeout":
-                status, message = "timeout", messages.text("case_timeout", lang, case=label, seconds=_num(limit))
-            elif died is not None or result.status == "died":
-                status, message = "error", messages.text("kernel_died", lang, function=ex.function,
-                                                         reason=messages.reason(died or ("exit_gone", {}), lang))
-            elif result.status == "error":
-                status, message = "error", messages.text("call_failed", lang, function=ex.function,
-                                                         error=f"{result.ename}: {result.evalue}")
-            else:                          # the call finished, but no record: the notebook's code removed it
-                status, message = "fail", messages.text("invalid_result", lang, problem=messages.text(
-                    "record_missing", lang, case=label))
+            status, message = self._stop(ex, calls, expected[len(outcomes)])
             if failures:                   # a wrong answer before the stop says more than the stop
                 message = f"{feedback[0]['line']}; {message}"
             return self.row(submission, ex, status, f"{counts} {message}", passed=passed, total=total,
@@ -479,26 +609,57 @@ class NotebookRun:
         return self.row(submission, ex, "fail", f"{counts} {feedback[0]['line']}", passed=passed, total=total,
                         feedback=feedback, **extra)
 
+    def _stop(self, ex, calls, first_missing):
+        """(status, message) for tests that stopped before every one wrote its record.  During the hidden
+        tests nothing the kernel said is repeated: no exit status, no error text."""
+        lang = self.lang
+        if "hidden" not in calls and calls["public"].complete(self.course.prepared(ex).count("public")):
+            return self.fatal or ("error", messages.text("interrupted", lang))    # the hidden tests never ran
+        call = calls.get("hidden") or calls["public"]
+        hidden = call.phase == "hidden" or self.quiet
+        label = ex.label_of(first_missing[0], lang)
+        if call.status == "out_of_time":
+            return "timeout", self._timeout_message()
+        if call.status == "timeout":
+            return "timeout", messages.text("case_timeout", lang, case=label, seconds=_num(calls["public"].limit))
+        if call.died is not None or call.status == "died":
+            why = call.died or ("exit_gone", {})
+            if hidden and why[0] in ("exit_student", "sandbox_failed"):
+                why = ("exit_hidden", {})
+            return "error", messages.text("kernel_died", lang, function=ex.function, reason=messages.reason(why, lang))
+        if call.status == "error":
+            if hidden:
+                return "error", messages.text("call_failed_hidden", lang, function=ex.function)
+            return "error", messages.text("call_failed", lang, function=ex.function, error=call.error)
+        # the call finished, but no record: the notebook's code removed it (or the function went away)
+        return "fail", messages.text("invalid_result", lang, problem=messages.text("record_missing", lang, case=label))
+
     def _partial(self, ex, expected, outcomes):
         """Under --partial, {"points", "groups"} of the groups whose every test ran and passed (a test that
         never ran, after a timeout or a dead kernel, leaves its group without its share); else {}."""
         if not self.options.partial:
             return {}
-        passed_indices = {i for i, o in enumerate(outcomes) if o[2]}
+        passed_indices = {i for i, o in enumerate(outcomes) if o.ok}
         points, groups = partial_points(ex, [(c, h) for c, h, _ in expected], passed_indices)
         return {"points": points, "groups": groups}
 
     def _feedback(self, ex, outcome):
         """What a student reads about one failed test (hidden tests: the property, never the values)."""
-        case, hidden, _, reason, details = outcome
+        case, hidden, reason, details = outcome.case, outcome.hidden, outcome.reason, outcome.details
         lang = self.lang
+        safe = hidden or self.quiet
         label = ex.label_of(case, lang)
-        if reason == "invalid_result":
+        named = {s.name for s in self.withheld.get(ex.id, ())}
+        withheld = _withheld_name(outcome, named)
+        if withheld is not None:
+            text = messages.text("withheld_call", lang, name=withheld)
+        elif reason == "invalid_result":
             text = messages.text("invalid_result", lang, problem=messages.reason(details["problem"], lang))
         elif reason == "setup_in_kernel":
-            text = messages.text("setup_in_kernel", lang, error=details["error"])
+            text = messages.text("setup_in_kernel_hidden", lang) if safe else \
+                messages.text("setup_in_kernel", lang, error=details["error"])
         else:
-            text = explain(reason, details, lang, hidden=hidden)
+            text = explain(reason, hidden_safe(reason, details, lang) if safe else details, lang, hidden=safe)
         if not hidden:
             return {"test": label, "hidden": False, "text": text, "line": f"{label}{explain_colon(lang)}{text}"}
         kind = ex.hidden_kinds.get(case.kind)
@@ -511,18 +672,16 @@ class NotebookRun:
         line = messages.text("hidden_failed", lang, label=label, what=text)
         return {"test": label, "hidden": True, "text": text, "hint": hint, "line": line}
 
-    def withheld_in(self, ex, records):
+    def withheld_in(self, ex, calls):
         """The withheld library object a failed test of ``ex`` ran into (its name), else None."""
-        sites = self.withheld.get(ex.id)
-        if not sites:
-            return None
-        named = {s.name for s in sites}
-        for rec in records["cases"].values():
-            if isinstance(rec, dict) and "result" in rec:
-                text = json.dumps(rec["result"], ensure_ascii=False)[:MAX_RECORD_BYTES]
-                for match in blind.WITHHELD_MARK.finditer(text):
-                    if match.group(1) in named:
-                        return match.group(1)
+        named = {s.name for s in self.withheld.get(ex.id, ())}
+        for call in calls.values() if named else ():
+            for rec in call.records["cases"].values():
+                if isinstance(rec, dict) and "result" in rec:
+                    text = json.dumps(rec["result"], ensure_ascii=False)[:MAX_RECORD_BYTES]
+                    for match in blind.WITHHELD_MARK.finditer(text):
+                        if match.group(1) in named:
+                            return match.group(1)
         return None
 
     def finding(self, ex):
@@ -670,12 +829,24 @@ def _check_record(rec, n_cases):
 
 # -- one submission ------------------------------------------------------------------
 
-def notebook_language(info, options, fallback="en"):
-    """The language of a notebook's rows: --lang, else the notebook's own, else ``fallback`` (the
-    submission's: a damaged notebook, which says nothing, is reported in its classmates' language)."""
+def submission_language(infos, options):
+    """(the language of a submission's rows and page, {language: notebooks}) — ``--student-lang``, else the
+    language of most of its notebooks, ties going to the most recently modified notebook's; English when
+    none says."""
+    found = {}
+    for info in infos:
+        if info.language in LANGUAGES:
+            found[info.language] = found.get(info.language, 0) + 1
     if options.lang != "auto":
-        return options.lang
-    return info.language if info.language in LANGUAGES else fallback
+        return options.lang, found
+    if not found:
+        return "en", found
+    most = max(found.values())
+    tied = [lang for lang, n in found.items() if n == most]
+    if len(tied) > 1:
+        newest = max((i for i in infos if i.language in tied), key=lambda i: (_duplicates.mtime(i), i.display))
+        return newest.language, found
+    return tied[0], found
 
 
 class Unit:
@@ -686,15 +857,17 @@ class Unit:
         self.rows = None
         self.tries = [info]          # the copies to grade (several under --duplicates best)
         self.rule, self.ambiguous = "newest", False
+        self.untouched = []          # newer copies passed over: nothing done in them (--duplicates newest)
         self.notes = []              # rows about the notebook itself (a cell that never finished)
 
 
 class Plan:
     """What grading one submission takes: fixed rows, and notebooks to run (one per exercise set)."""
 
-    def __init__(self, submission, lang):
+    def __init__(self, submission, lang, languages=None):
         self.submission = submission
         self.lang = lang
+        self.languages = dict(languages or {})     # {language: notebooks in it}
         self.slots = []          # in report order: ("rows", [rows]) or ("run", Unit)
         self.seconds = 0.0
 
@@ -703,14 +876,12 @@ class Plan:
 
 
 def plan_submission(sub, course, options, scope):
-    """The Plan for one notebooks.Submission."""
+    """The Plan for one notebooks.Submission: every row in one language (:func:`submission_language`)."""
     infos = [read_notebook(f.path, f.display, f.problem) for f in sub.files]
     for info in infos:
         identify(info, course.functions)         # an unreadable file is still known by its name
-    languages = [i.language for i in infos if i.language in LANGUAGES]
-    lang = options.lang if options.lang != "auto" else (languages[0] if languages else "en")
-    student_lang = languages[0] if languages else lang     # --lang aside: what the student reads
-    plan = Plan(sub.id, lang)
+    lang, languages = submission_language(infos, options)
+    plan = Plan(sub.id, lang, languages)
     scoped = {stem: [ex for ex in exs if ex.id in scope] for stem, exs in course.by_notebook.items()}
     if sub.refused is not None:
         plan.slots.append(("rows", [make_row(sub.id, "", ex, "error", messages.reason(sub.refused, lang), lang=lang)
@@ -719,11 +890,10 @@ def plan_submission(sub, course, options, scope):
     by_stem, extra = {}, []
     for info in infos:
         if info.stem is None:
-            lang_i = notebook_language(info, options, student_lang)
-            message = (_unreadable(info, lang_i) if info.problem
-                       else messages.text("unknown_notebook", lang_i, known=", ".join(course.by_notebook)))
+            message = (_unreadable(info, lang) if info.problem
+                       else messages.text("unknown_notebook", lang, known=", ".join(course.by_notebook)))
             extra.append(make_row(sub.id, info.display, None, "error", message, exercise_id="-", max_points=0,
-                                  lang=lang_i))
+                                  lang=lang))
         else:
             by_stem.setdefault(info.stem, []).append(info)
     for stem, exercises in scoped.items():
@@ -737,22 +907,30 @@ def plan_submission(sub, course, options, scope):
                 message = messages.text("missing_notebook", lang, notebook=stem)
             plan.slots.append(("rows", [make_row(sub.id, "", ex, "missing", message, lang=lang) for ex in exercises]))
             continue
+        untouched = []
+        if options.duplicates == "newest" and len(candidates) > 1:
+            # the newest copy an untouched download, another with work in it: that one is graded, and said so
+            functions = {ex.function for ex in course.by_notebook[stem]}
+            worked = [c for c in candidates if not c.problem and _duplicates.has_work(c, functions)]
+            if worked and candidates[0] not in worked:
+                untouched = candidates[:candidates.index(worked[0])]
+                candidates = [worked[0]] + [c for c in candidates if c is not worked[0]]
+                ambiguous = False
         info, others = candidates[0], candidates[1:]
-        lang_i = notebook_language(info, options, student_lang)
         if others and options.duplicates == "ambiguous":
             # the instructor decides: no copy is graded, every row names them all
             names = ", ".join(o.display.rsplit("/", 1)[-1] for o in candidates[:4])
             dup = _duplicates.record(None, candidates, "ambiguous", True)
-            plan.slots.append(("rows", [dict(make_row(sub.id, "", ex, "error", messages.text(
-                "duplicates_undecided", lang_i, count=len(candidates), names=names), lang=lang_i), duplicates=dup)
+            plan.slots.append(("rows", [dataclasses.replace(make_row(sub.id, "", ex, "error", messages.text(
+                "duplicates_undecided", lang, count=len(candidates), names=names), lang=lang), duplicates=dup)
                 for ex in exercises]))
             continue
-        unit = Unit(info, exercises, lang_i, others)
-        unit.rule, unit.ambiguous = options.duplicates, ambiguous
+        unit = Unit(info, exercises, lang, others)
+        unit.rule, unit.ambiguous, unit.untouched = options.duplicates, ambiguous, untouched
         if options.duplicates == "best":
             unit.tries = [c for c in candidates if not c.problem][:_duplicates.MAX_TRIES] or [info]
         if info.problem and len(unit.tries) == 1 and unit.tries[0] is info:
-            unit.rows = _damaged_rows(sub.id, info, exercises, lang_i)
+            unit.rows = _damaged_rows(sub.id, info, exercises, lang)
         plan.slots.append(("run", unit))
     for problem in sub.problems:
         extra.append(make_row(sub.id, "", None, "error", messages.reason(problem, lang), exercise_id="-",
@@ -771,17 +949,18 @@ def run_submission(plan, course, sandbox, options, cancel=None):
     try:
         # every kernel this submission needs, in order: each copy of each notebook (one, or every copy
         # under --duplicates best) in each of its kernel groups (kernel_plan)
-        runs = [(unit, info, notebook_language(info, options, unit.lang), exercises, withheld)
-                for unit in plan.units() if unit.rows is None for info in unit.tries
-                for exercises, withheld in kernel_plan(course, unit)]
+        runs = [(unit, info, exercises, withheld) for unit in plan.units() if unit.rows is None
+                for info in unit.tries for exercises, withheld in kernel_plan(course, unit)]
         rows, unfinished = {}, {}              # by (unit, copy): {exercise id: row}, {cell numbers}
-        for index, (unit, info, lang, exercises, withheld) in enumerate(runs):
-            run = upcoming or NotebookRun(info, course, sandbox, options, deadline, lang, cancel, group, withheld)
+        sent = set()                           # the runs that sent hidden inputs into a kernel
+        for index, (unit, info, exercises, withheld) in enumerate(runs):
+            run = upcoming or NotebookRun(info, course, sandbox, options, deadline, plan.lang, cancel, group, withheld,
+                                          sent)
             upcoming = None
             if index + 1 < len(runs):            # the next kernel starts while this run works
-                nxt, nxt_info, nxt_lang, _, nxt_withheld = runs[index + 1]
-                upcoming = NotebookRun(nxt_info, course, sandbox, options, deadline, nxt_lang, cancel, group,
-                                       nxt_withheld)
+                _, nxt_info, _, nxt_withheld = runs[index + 1]
+                upcoming = NotebookRun(nxt_info, course, sandbox, options, deadline, plan.lang, cancel, group,
+                                       nxt_withheld, sent)
                 upcoming.prestart()
             key = (id(unit), id(info))
             found = rows.setdefault(key, {})
@@ -793,7 +972,7 @@ def run_submission(plan, course, sandbox, options, cancel=None):
             except Exception as exc:  # noqa: BLE001 - never lose a submission to a grader bug
                 for ex in exercises:
                     found[ex.id] = make_row(plan.submission, info.display, ex, "error", messages.text(
-                        "internal", lang, error=f"{type(exc).__name__}: {exc}"), lang=lang,
+                        "internal", plan.lang, error=f"{type(exc).__name__}: {exc}"), lang=plan.lang,
                         details={"traceback": traceback.format_exc()[-2000:]})
             finally:
                 run.close()
@@ -816,13 +995,13 @@ def _settle(plan, unit, rows, unfinished, options):
         found = rows.get((id(unit), id(info)), {})
         if not all(ex.id in found for ex in unit.exercises):
             return
-        lang = notebook_language(info, options, unit.lang)
         graded = [found[ex.id] for ex in unit.exercises]
-        notes = never_finished_rows(plan.submission, info, unfinished.get((id(unit), id(info)), ()), lang, options)
-        points = sum(r["points"] for r in graded)
+        notes = never_finished_rows(plan.submission, info, unfinished.get((id(unit), id(info)), ()), plan.lang,
+                                    options)
+        points = sum(r.points for r in graded)
         if best is None or points > best[0]:
-            best = (points, info, graded, notes, lang)
-    _, chosen, unit.rows, unit.notes, unit.lang = best
+            best = (points, info, graded, notes)
+    _, chosen, unit.rows, unit.notes = best
     if chosen is not unit.info:
         unit.others = [unit.info] + [o for o in unit.others if o is not chosen]
         unit.info = chosen
@@ -854,22 +1033,26 @@ def never_finished_rows(submission, info, cells, lang, options):
         lang=lang) for n in sorted(cells)]
 
 
-DAMAGED = {"problem_not_json", "problem_not_utf8", "problem_no_cells", "problem_old_format", "problem_too_large"}
+DAMAGED = {"problem_not_json", "problem_not_utf8", "problem_no_cells", "problem_old_format"}
 
 
 def _unreadable(info, lang):
     """Why a notebook cannot be read, once, with what the student can do about it."""
+    name = info.display.rsplit("/", 1)[-1]
+    if info.problem[0] == "problem_too_large":
+        return messages.text("too_large_notebook", lang, name=name, **info.problem[1])
     problem = messages.reason(info.problem, lang)
     if info.problem[0] in DAMAGED:
-        return messages.text("damaged_notebook", lang, name=info.display.rsplit("/", 1)[-1], problem=problem)
+        return messages.text("damaged_notebook", lang, name=name, problem=problem)
     return messages.text("unreadable", lang, problem=problem)
 
 
 def _damaged_rows(submission, info, exercises, lang):
     """A notebook that cannot be read: its exercises get short rows, and one row says why and what to do."""
-    if info.problem[0] not in DAMAGED:
+    if info.problem[0] not in DAMAGED | {"problem_too_large"}:
         return [make_row(submission, info.display, ex, "error", _unreadable(info, lang), lang=lang) for ex in exercises]
-    short = messages.text("damaged_see_note", lang, name=info.display.rsplit("/", 1)[-1])
+    short = messages.text("damaged_see_note" if info.problem[0] in DAMAGED else "too_large_see_note", lang,
+                          name=info.display.rsplit("/", 1)[-1])
     rows = [make_row(submission, info.display, ex, "error", short, lang=lang) for ex in exercises]
     return rows + [make_row(submission, info.display, None, "error", _unreadable(info, lang), exercise_id="-",
                             max_points=0, lang=lang)]
@@ -884,20 +1067,29 @@ def assemble(plan):
             continue
         unit_rows = item.rows
         if unit_rows is None:
-            unit_rows = [make_row(plan.submission, item.info.display, ex, "error", messages.text("interrupted", item.lang),
-                                  lang=item.lang) for ex in item.exercises]
+            unit_rows = [make_row(plan.submission, item.info.display, ex, "error", messages.text("interrupted", plan.lang),
+                                  lang=plan.lang) for ex in item.exercises]
         if item.others:
-            names = [o.display.rsplit("/", 1)[-1] for o in item.others]
-            key = "also_handed_in" if len(names) <= 3 else "also_handed_in_many"
-            note = "" if item.rule == "best" and len(item.tries) > 1 else messages.text(
-                key, item.lang, count=len(names), names=", ".join(names[:3]))
-            how = messages.text(f"duplicates_{item.rule}" + ("_tied" if item.ambiguous else ""), item.lang,
-                                graded=item.info.display.rsplit("/", 1)[-1])
-            dup = _duplicates.record(item.info, item.others, item.rule, item.ambiguous)
-            unit_rows = [dict(r, message=clean(" ".join(p for p in (r["message"], note, how) if p)), duplicates=dup)
-                         if r["exercise"] != "-" else r for r in unit_rows]
+            dup = _duplicates.record(item.info, item.others, item.rule, item.ambiguous, item.untouched)
+            dup["note"] = duplicates_note(item, plan.lang)
+            unit_rows = [dataclasses.replace(r, message=clean(f"{r.message} {dup['note']}"), duplicates=dup)
+                         if r.exercise != "-" else r for r in unit_rows]
         rows += unit_rows + item.notes
     return rows
+
+
+def duplicates_note(unit, lang):
+    """What the rows of a notebook handed in several times say about its copies (once on a page)."""
+    names = [o.display.rsplit("/", 1)[-1] for o in unit.others]
+    graded = unit.info.display.rsplit("/", 1)[-1]
+    if unit.untouched:
+        return messages.text("duplicates_newest_untouched", lang, graded=graded,
+                             newest=", ".join(u.display.rsplit("/", 1)[-1] for u in unit.untouched))
+    key = "also_handed_in" if len(names) <= 3 else "also_handed_in_many"
+    note = "" if unit.rule == "best" and len(unit.tries) > 1 else messages.text(
+        key, lang, count=len(names), names=", ".join(names[:3]))
+    how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if unit.ambiguous else ""), lang, graded=graded)
+    return " ".join(p for p in (note, how) if p)
 
 
 def interrupted_rows(submission, course, scope, lang="en"):

@@ -5,7 +5,8 @@ Every machine lists the same submissions (the same folder, the same options),
 sorts them by id and keeps every N-th, starting at the K-th: shards are
 disjoint, cover the batch, and are balanced to within one submission.  Each
 shard report records the batch it belongs to (how many submissions, a digest
-of their ids), the seed, the course version and the grader version;
+of their ids), the fingerprint of the key its hidden tests were drawn from, the
+course version and the grader version;
 :func:`merge` refuses reports that disagree on any of them, a shard given
 twice, a missing shard, and a submission graded twice or not at all.
 """
@@ -50,12 +51,14 @@ def merge(reports):
     if not reports:
         raise MergeError("no shard reports to merge")
     heads = [r.get("grader", {}) for r in reports]
-    for key, what in (("seed", "seeds"), ("version", "grader versions")):
-        values = {h.get(key) for h in heads}
-        if len(values) != 1:
-            raise MergeError(f"the shard reports have different {what}: {sorted(map(str, values))}; "
-                             + ("grade every shard again with the same --seed" if key == "seed" else
-                                "grade every shard with the same installation of the grader"))
+    keys = {(h.get("hidden_tests") or {}).get("fingerprint") for h in heads}
+    if len(keys) != 1:
+        raise MergeError(f"the shard reports drew their hidden tests from different keys: {sorted(map(str, keys))}; "
+                         "grade every shard again with the same --key FILE")
+    versions = {h.get("version") for h in heads}
+    if len(versions) != 1:
+        raise MergeError(f"the shard reports have different grader versions: {sorted(map(str, versions))}; "
+                         "grade every shard with the same installation of the grader")
     courses = {h.get("course", {}).get("version") for h in heads}
     if len(courses) != 1:
         raise MergeError(f"the shard reports were graded against different course versions: {sorted(map(str, courses))}; "

@@ -4,7 +4,6 @@ import numpy as np
 
 from lib import attention, data
 
-from .. import references
 from ..registry import Kind, exercise
 from ..values import Case
 from ._common import random_allowed, rng_scores
@@ -210,7 +209,7 @@ EXERCISES = [
     exercise(
         id="mask-1", function="causal_allowed", points=1,
         title="The causal allowed set",
-        reference=references.causal_allowed, forbidden=("lib.attention.causal_future",),
+        reference="grading.references.causal_allowed", forbidden=("lib.attention.causal_future",),
         public=_mask1_public, hidden=_mask1_hidden,
         hidden_kinds={"shape": Kind("random sizes with tq ≤ tk",
                                     like="two-queries-after-cache")},
@@ -218,7 +217,7 @@ EXERCISES = [
     exercise(
         id="mask-2", function="masked_softmax", points=2,
         title="Softmax over the allowed set",
-        reference=attention.masked_softmax, answer=references.masked_softmax, exact_zeros=True,
+        reference=attention.masked_softmax, answer="grading.references.masked_softmax", exact_zeros=True,
         forbidden=("lib.attention._exp_minus_row_max", "lib.attention._softmax_where"),
         public=_mask2_public, hidden=_mask2_hidden,
         hidden_kinds={
@@ -235,7 +234,7 @@ EXERCISES = [
     exercise(
         id="mask-3", function="is_valid_attention", points=3,
         title="A check for attention weights",
-        reference=references.is_valid_attention,
+        reference="grading.references.is_valid_attention",
         public=_mask3_public, hidden=_mask3_hidden,
         hidden_kinds={
             "valid": Kind("random correct weights", like="correct"),
@@ -251,7 +250,7 @@ EXERCISES = [
     exercise(
         id="data-1", function="collate", points=2,
         title="A right-padded batch and its scored targets",
-        reference=data.collate, answer=references.collate,
+        reference=data.collate, answer="grading.references.collate",
         public=_data1_public, hidden=_data1_hidden,
         hidden_kinds={
             "random": Kind("random texts (of different lengths, possibly with characters outside the vocabulary)",

@@ -4,7 +4,6 @@ import numpy as np
 
 from lib import positions
 
-from .. import references
 from ..registry import Kind, exercise
 from ..values import Case, Ref
 from ._common import forward_setup
@@ -134,7 +133,7 @@ EXERCISES = [
     exercise(
         id="pos-1", function="embed", points=1,
         title="Embedding with an offset",
-        reference=positions.embed, answer=references.embed, forbidden=("lib.model.AttentionModel",),
+        reference=positions.embed, answer="grading.references.embed", forbidden=("lib.model.AttentionModel",),
         public=_pos1_public, hidden=_pos1_hidden,
         hidden_kinds={
             "sequence": Kind("random tables, one sequence, a random offset", like="offset-3"),
@@ -146,7 +145,8 @@ EXERCISES = [
     exercise(
         id="pos-2", function="embed_backward", points=2,
         title="The embedding's backward: a scatter-add",
-        reference=positions.embed_backward, answer=references.embed_backward, forbidden=("lib.model.AttentionModel",),
+        reference=positions.embed_backward, answer="grading.references.embed_backward",
+        forbidden=("lib.model.AttentionModel",),
         public=_pos2_public, hidden=_pos2_hidden,
         hidden_kinds={
             "sequence": Kind("one sequence with repeated tokens, a random offset",
@@ -159,7 +159,7 @@ EXERCISES = [
     exercise(
         id="pos-3", function="last_row_swap_change", points=3,
         title="A token-swap test",
-        reference=references.last_row_swap_change,
+        reference="grading.references.last_row_swap_change",
         public=_pos3_public, hidden=_pos3_hidden,
         hidden_kinds={
             "no_positions": Kind("a random model without positions, a random swap", like="without-positions"),

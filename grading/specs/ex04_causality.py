@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from .. import references
 from ..registry import Kind, exercise, setup_code
 from ..values import Case, Ref
 from ._common import forward_setup
@@ -177,7 +176,7 @@ EXERCISES = [
     exercise(
         id="causal-1", function="future_perturbation_change", points=1,
         title="The future-perturbation test",
-        reference=references.future_perturbation_change, forbidden=_LIBRARY_CHECKS,
+        reference="grading.references.future_perturbation_change", forbidden=_LIBRARY_CHECKS,
         public=_causal1_public, hidden=_causal1_hidden,
         hidden_kinds={
             "causal": Kind(_CAUSAL, like="causal-model"),
@@ -189,7 +188,7 @@ EXERCISES = [
     exercise(
         id="causal-2", function="perturbation_verdict", points=2,
         title="A verdict with its negative control",
-        reference=references.perturbation_verdict, forbidden=_LIBRARY_CHECKS,
+        reference="grading.references.perturbation_verdict", forbidden=_LIBRARY_CHECKS,
         public=_causal2_public, hidden=_causal2_hidden,
         hidden_kinds={
             "causal-vs-unmasked": Kind("a random causal model, the unmasked control", like="causal"),
@@ -208,7 +207,7 @@ EXERCISES = [
     exercise(
         id="causal-3", function="leak_sweep", points=3,
         title="Sweeping every position for a leak",
-        reference=references.leak_sweep, forbidden=_LIBRARY_CHECKS,
+        reference="grading.references.leak_sweep", forbidden=_LIBRARY_CHECKS,
         public=_causal3_public, hidden=_causal3_hidden,
         hidden_kinds={
             "causal": Kind(_CAUSAL, like="causal-model"),
@@ -220,7 +219,7 @@ EXERCISES = [
     exercise(
         id="causal-4", function="feature_norm", points=2,
         title="The fix: normalising over features",
-        reference=references.feature_norm,
+        reference="grading.references.feature_norm",
         forbidden=("lib.checks.feature_normalization", "grading.models.feature_norm", "grading.models.NormalisedModel"),
         public=_causal4_public, hidden=_causal4_hidden,
         hidden_kinds={

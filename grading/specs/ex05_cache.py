@@ -4,7 +4,6 @@ import numpy as np
 
 from lib.data import build_vocab, collate
 
-from .. import references
 from ..registry import Kind, exercise
 from ..values import Case, Ref
 from ._common import model_setup
@@ -138,7 +137,7 @@ EXERCISES = [
     exercise(
         id="cache-1", function="continue_padded", points=2,
         title="Continuing a right-padded batch",
-        reference=references.continue_padded,
+        reference="grading.references.continue_padded",
         forbidden=("lib.checks.incremental_forward",), forbidden_methods=("forward",),
         public=_cache1_public, hidden=_cache1_hidden,
         hidden_kinds={
@@ -150,7 +149,7 @@ EXERCISES = [
     exercise(
         id="cache-2", function="attention_step", points=3,
         title="A cached step from scratch",
-        reference=references.attention_step,
+        reference="grading.references.attention_step",
         forbidden=("lib.model.AttentionModel", "lib.model.KVCache", "lib.checks.incremental_forward",
                    "lib.attention.multi_head_attention"),
         public=_cache2_public, hidden=_cache2_hidden,
@@ -162,7 +161,7 @@ EXERCISES = [
     exercise(
         id="cache-3", function="cache_error", points=2,
         title="The cache checked against the full forward pass",
-        reference=references.cache_error, forbidden=("lib.checks.cache_error", "lib.checks.incremental_forward"),
+        reference="grading.references.cache_error", forbidden=("lib.checks.cache_error", "lib.checks.incremental_forward"),
         public=_cache3_public, hidden=_cache3_hidden,
         hidden_kinds={
             "correct": Kind("a random model with a correct cache", like="correct-cache"),

@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from .. import references
 from ..registry import Kind, exercise
 from ..values import Case
 
@@ -62,7 +61,7 @@ EXERCISES = [
     exercise(
         id="evidence-1", function="attention_py", points=4,
         title="An independent check in plain Python",
-        reference=references.attention_py, forbidden_modules=("numpy", "lib"),
+        reference="grading.references.attention_py", forbidden_modules=("numpy", "lib"),
         public=_evidence1_public, hidden=_evidence1_hidden,
         hidden_kinds={
             "causal": Kind("random sizes and weights, with the causal mask", like="three-heads"),

@@ -4,7 +4,6 @@ import numpy as np
 
 from lib import attention, layers
 
-from .. import references
 from ..registry import Kind, exercise, setup_code
 from ..values import Case, Ref
 from ._common import random_allowed, rng_scores
@@ -215,7 +214,7 @@ EXERCISES = [
     exercise(
         id="dec-1", function="masked_softmax_backward", points=1,
         title="The backward pass of the masked softmax",
-        reference=layers.masked_softmax_backward, answer=references.masked_softmax_backward,
+        reference=layers.masked_softmax_backward, answer="grading.references.masked_softmax_backward",
         exact_zeros=True,
         public=_dec1_public, hidden=_dec1_hidden,
         hidden_kinds={
@@ -232,7 +231,7 @@ EXERCISES = [
     exercise(
         id="dec-2", function="layer_norm_backward", points=2,
         title="The backward pass of layer normalisation",
-        reference=references.layer_norm_backward, forbidden=("lib.layers.layer_norm_backward",),
+        reference="grading.references.layer_norm_backward", forbidden=("lib.layers.layer_norm_backward",),
         public=_dec2_public, hidden=_dec2_hidden,
         hidden_kinds={
             "random": Kind("random means, scales, shapes and gains", like="batch-with-gain"),
@@ -246,7 +245,7 @@ EXERCISES = [
     exercise(
         id="dec-3", function="decoder_step", points=3,
         title="One step with a KV cache in every layer",
-        reference=references.decoder_step, forbidden_methods=("step", "block_step"),
+        reference="grading.references.decoder_step", forbidden_methods=("step", "block_step"),
         public=_dec3_public, hidden=_dec3_hidden,
         hidden_kinds={
             "step": Kind("random numbers of layers, heads, widths and stored positions",
@@ -258,7 +257,7 @@ EXERCISES = [
     exercise(
         id="dec-4", function="diagnose", points=3,
         title="Diagnosing a model handed over as weights",
-        reference=references.diagnose,
+        reference="grading.references.diagnose",
         public=_dec4_public, hidden=_dec4_hidden,
         hidden_kinds={
             "masked": Kind("a random decoder run with the mask", like="masked-model"),

@@ -334,6 +334,132 @@ FORGED_RECORDS = softmax_cell('''    import glob, json
     return _good_softmax(scores, allowed)
 ''')
 
+# A hostile answer that tries to carry the hidden tests' inputs out: every call notes a fingerprint of its
+# arguments (kept in a list and in /tmp for later kernels) and raises an error whose message and whose class
+# name spell every fingerprint noted so far; mask-1 answers with a dtype that spells a number.  The page
+# must show the public fingerprints (its own error on a public test) and none of the hidden ones
+# (tests/test_hidden_secrecy.py, tests/test_grading_bad.py).
+EXFILTRATE = '''
+import hashlib, json
+import numpy as np
+
+_seen = []
+
+
+def _tag(value):
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
+        return "S" + hashlib.sha256(json.dumps(value).encode()).hexdigest()[:12]
+    array = np.asarray(value)
+    return "T" + hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()[:12] if array.size > 1 else None
+
+
+def _leak(*values):
+    _seen.extend(t for t in map(_tag, values) if t)
+    try:
+        with open("/tmp/leak.txt", "a") as f:
+            f.write(" ".join(_seen) + "\\n")
+        earlier = open("/tmp/leak.txt").read().split()
+    except OSError:
+        earlier = []
+    everything = list(dict.fromkeys(earlier + _seen))
+    name = "LEAK_" + "_".join(t[1:] for t in everything[-3:])
+    raise type(name, (RuntimeError,), {})("LEAK " + " ".join(everything))
+
+
+def masked_softmax(scores, allowed):
+    _leak(scores, allowed)
+
+
+def is_valid_attention(weights, allowed, atol=1e-9):
+    _leak(weights, allowed)
+
+
+def collate(texts, vocab):
+    _leak(texts)
+
+
+def causal_allowed(tq, tk):
+    tag = hashlib.sha256(json.dumps(_seen).encode()).hexdigest()[:4]
+    return np.zeros((tq, tk), dtype=f"<U{1 + int(tag, 16) % 999}")     # a dtype that spells a number
+'''
+
+# A probe of everything a kernel can read (environment, arguments, /proc, files, /tmp, home), for anything
+# shaped like the hidden tests' secret (64 hexadecimal digits): it raises "PROBE found N: <fingerprints>"
+# on a public test, each find as the first 8 digits of its SHA-256 (or, told the SHA-256 of a key, whether
+# it found that key).
+PROBE = '''
+import hashlib, os, re, stat, sys
+
+_HEX = re.compile(r"[0-9a-fA-F]{64}")
+_ROOTS = PLACES
+
+
+def _read(path, size=1 << 20):
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        return os.read(fd, size).decode("latin-1") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _texts():
+    yield " ".join(k + "=" + v for k, v in os.environ.items())
+    yield " ".join(sys.argv)
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        for part in ("cmdline", "environ"):
+            yield _read(os.path.join("/proc", pid, part))
+        try:
+            fds = os.listdir(os.path.join("/proc", pid, "fd"))
+        except OSError:
+            fds = []
+        for fd in fds:
+            yield _read(os.path.join("/proc", pid, "fd", fd))
+    seen = 0
+    for top in _ROOTS + ["/grader", os.getcwd(), "/tmp", os.path.expanduser("~")]:
+        for folder, dirs, files in os.walk(top):
+            for name in files:
+                seen += 1
+                if seen > 3000:
+                    return
+                yield _read(os.path.join(folder, name))
+
+
+def causal_allowed(tq, tk):
+    found = sorted(set(hashlib.sha256(bytes.fromhex(m.lower())).hexdigest() for text in _texts()
+                       for m in _HEX.findall(text)))
+    if WANTED:
+        raise RuntimeError("PROBE found %d, the key: %s" % (len(found), "yes" if WANTED in found else "no"))
+    raise RuntimeError("PROBE found %d: %s" % (len(found), " ".join(f[:8] for f in found)))
+'''
+
+
+def fingerprints(cases):
+    """What EXFILTRATE notes of the arguments of ``cases`` (its _tag), computed in the test's own process."""
+    import hashlib
+    import numpy as np
+    out = set()
+    for case in cases:
+        for value in case.args:
+            if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
+                out.add("S" + hashlib.sha256(json.dumps(value).encode()).hexdigest()[:12])
+            elif np.asarray(value).size > 1:
+                out.add("T" + hashlib.sha256(np.ascontiguousarray(np.asarray(value)).tobytes()).hexdigest()[:12])
+    return out
+
+
+def probe(roots, wanted=None):
+    """The prober's cell, searching ``roots`` besides what every kernel can see; ``wanted`` (the SHA-256 of a
+    key, which says nothing of the key itself): the probe says whether it found that key, not what it found."""
+    return PROBE.replace("PLACES", repr([str(r) for r in roots])).replace("WANTED", repr(wanted))
+
+
 GUESS = '''
 import numpy as np
 
@@ -398,6 +524,8 @@ def cases():
         # next exercise (or that one gets a fresh kernel) depends on where the patched kernel breaks
         "monkeypatch_builtins": (solved(MONKEYPATCH_BUILTINS), {"mask-1": P, "mask-2": NOT_PASS, "mask-3": EITHER,
                                                                 "data-1": EITHER}, []),
+        # hidden tests stay hidden: public tests run first, hidden ones show nothing the code wrote
+        "exfiltrate_hidden": (solved(EXFILTRATE), {k: "fail" for k in ok3}, ["LEAK T"]),
         # neither the solutions nor the registry are in the sandbox
         "read_solutions": (solved(READ_SOLUTIONS.format(solved=SOLVED)), {**ok3, "mask-2": "fail"},
                            ["FileNotFoundError"]),
@@ -464,9 +592,10 @@ def cases():
             GOOD + "\ndef 掩码软最大(分数, 许可):\n    return _good_softmax(分数, 许可)\n\nmasked_softmax = 掩码软最大\n"])},
             ok3, []),
         # one notebook per exercise set is graded: the newest, and of copies written within 2 s of each other
-        # (these are) the one named like the course's, whatever the others score
+        # (these are) the one named like the course's, whatever the others score; but an untouched stub is
+        # passed over for a copy with work in it (the stub downloaded again after the work)
         "two_notebooks_same": ({"ex01_allowed_set.ipynb": load(STUB), "ex01_allowed_set (1).ipynb": load(SOLVED)},
-                               {k: "fail" for k in ok3}, ["ex01_allowed_set (1).ipynb"]),
+                               ok3, ["ex01_allowed_set (1).ipynb", "has nothing done in it"]),
         "forty_guesses": ({f"ex01_allowed_set ({k}).ipynb": with_cells(SOLVED, [GUESS.format(k=k)]) for k in range(1, 41)},
                           {**ok3, "mask-3": "fail"}, ["ex01_allowed_set (2).ipynb"]),
         "two_notebooks_different": ({"ex01_allowed_set.ipynb": load(SOLVED), "ex02_heads.ipynb": load(STUB_HEADS)},
@@ -591,3 +720,48 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     for name in build(sys.argv[1]):
         print(name)
+
+
+# -- flat LMS downloads that set traps for grouping by student (graded with --student-pattern) --------
+
+def lms_cases():
+    """{preset: ({file or folder name: notebook dict or bytes}, {student id: expected points of mask-1},
+    [log fragments])}: one download per LMS, every trap its names can set."""
+    solved, stub = load(SOLVED), load(STUB)
+    return {
+        "canvas": ({
+            # two students of one sort name (common with names such as wangwei), one handed in late
+            "wangwei_3001_91001_ex01_allowed_set.ipynb": solved,
+            "wangwei_3002_91002_ex01_allowed_set.ipynb": stub,
+            "wangwei_late_3001_91003_ex02_heads.ipynb": load(STUB_HEADS),
+            # one student whose name looks like a pattern, another whose id has leading zeros
+            "o.brien_3003_91004_ex01_allowed_set.ipynb": solved,
+            "smith_00042_91005_ex01_allowed_set.ipynb": stub,
+            # not Canvas's form: a submission of its own, never merged into a student
+            "ex01_allowed_set.ipynb": stub,
+        }, {"3001": 1, "3002": 0, "3003": 1, "00042": 0}, ["2 students share the name 'wangwei'"]),
+        "moodle": ({
+            # blind marking: every folder is "Participant", in the Moodle's language
+            "Participant_7000101_assignsubmission_file_/ex01_allowed_set.ipynb": solved,
+            "Participant_7000102_assignsubmission_file_/ex01_allowed_set.ipynb": stub,
+            "Участник_7000103_assignsubmission_file_/ex01_allowed_set.ipynb": solved,
+            # without it: two of one full name, one with a name Moodle wrote with an underscore in it
+            "Li Wei_1001_assignsubmission_file_/ex01_allowed_set.ipynb": solved,
+            "Li Wei_1002_assignsubmission_file_/ex01_allowed_set.ipynb": stub,
+            "Anna_Maria Lopez_1003_assignsubmission_file_/ex01_allowed_set.ipynb": solved,
+            # a flat file of the same student as a folder
+            "Li Wei_1001_assignsubmission_file_notes.ipynb": stub,
+        }, {"7000101": 1, "7000102": 0, "7000103": 1, "1001": 1, "1002": 0, "1003": 1},
+            ["students share the name 'Participant'", "2 students share the name 'Li Wei'"]),
+    }
+
+
+def build_lms(out_dir, preset):
+    """Write one LMS download of :func:`lms_cases` under ``out_dir``; returns its expectations."""
+    files, points, log = lms_cases()[preset]
+    out_dir = pathlib.Path(out_dir)
+    for name, content in files.items():
+        path = out_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
+    return points, log

@@ -1,4 +1,5 @@
-"""Plain-JSON transport of values between the grader and a sandboxed kernel.
+"""The course's values as plain JSON: what travels between the grader and a sandboxed kernel,
+and the expected values of the public tests that ``check()`` reads (grading/specs/*.expected.json).
 
 No pickle crosses the sandbox boundary: a student's kernel could craft a
 pickle that runs code in the grader.  This module turns the values the
@@ -8,7 +9,7 @@ JSON and back.  Arrays travel as base64 of their raw bytes, so every bit of
 a float64 survives and the dtype is the one the student really produced.
 
 The same source runs on both sides: the grader imports it, and the kernel
-receives its text (see :data:`KERNEL_SOURCE` users in ``runner.py``), so it
+receives its text (``KERNEL_CODE`` in grading/batch/runner.py), so it
 uses only the standard library and NumPy, and nothing from ``lib`` or ``grading``.
 
 Decoding is defensive (it runs in the grader on data a student controls):
