@@ -282,8 +282,8 @@ WORDS = {
         "y": "output y[t]",
     }),
     "positions": texts("tools.diagrams.words.positions", {
-        "tokens": "tokens x = [<bos>, 春, 雨], t = 0, 1, 2",
-        "offset": "offset o = 2: they stand at positions 2, 3, 4",
+        "tokens": "tokens x = [春, 雨, 风] after a stored <bos>, t = 0, 1, 2",
+        "offset": "offset o = 1: they stand at positions 1, 2, 3",
         "E": "token embedding table E (V × D): row by token id",
         "P": "position table P (C × D): row by position o + t",
         "sum": "input t = {t}",
@@ -296,7 +296,7 @@ WORDS = {
         "legend_old": "already in the cache (one per head)",
     }),
     "cone": texts("tools.diagrams.words.cone", {
-        "title": "Row i = 2 of layer 2 and every row it can depend on",
+        "title": "Row i = 2 of layer 1 and every row it can depend on",
         "layer": "layer {l}",
         "input": "input X",
         "tokens": "tokens t",
@@ -323,14 +323,15 @@ ALT = texts("tools.diagrams.alt", {
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
              "8 features and multiplied by W_O, so every output feature mixes both heads.",
-    "positions": "Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = "
-                 "2; each input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) "
-                 "plus the row of the position table P picked by the position o + t (rows 2, 3, 4).",
+    "positions": "Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at "
+                 "t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked "
+                 "by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows "
+                 "1, 2, 3).",
     "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
              "goes to position len(cache), its key and value are appended to the cache, and the new query reads "
              "every stored position, its own included.",
     "cone": "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the "
-            "input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through "
+            "input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through "
             "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie "
             "in its cone, while rows 3 and 4 are its future and are read at no layer.",
 })
@@ -520,11 +521,12 @@ def heads(lang: str) -> Drawing:
 
 
 def positions(lang: str) -> Drawing:
-    """§3: E[x] + P[o + t] with the position table and the offset (the example of §3.1)."""
+    """§3: E[x] + P[o + t] with the position table and the offset (the example of §3.1: a text that
+    continues a stored <bos>, so o = 1)."""
     w = {k: v[lang] for k, v in WORDS["positions"].items()}
     d = Drawing(lang)
     vocab = ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
-    ids, offset, C, D = [1, 3, 4], 2, 8, 4                        # <bos> 春 雨 at o = 2
+    ids, offset, C, D = [3, 4, 5], 1, 8, 4                        # 春 雨 风 after a stored <bos>: o = 1
     # ask embed which rows it adds: one-hot tables, E's in the first V columns, P's in the last C
     V = len(vocab)
     E_codes = np.hstack([np.eye(V), np.zeros((V, C))])
@@ -644,7 +646,8 @@ def cone(lang: str) -> Drawing:
     tops = {}
     for layer in range(n_layers, -1, -1):
         tops[layer] = y
-        label = [w["layer"].format(l=layer)] if layer else [w["input"], ("E[x]+P[t]", 14, True, False)]
+        # the row at index `layer` is the output of layer `layer - 1`: layers count from 0, as in lib.decoder
+        label = [w["layer"].format(l=layer - 1)] if layer else [w["input"], ("E[x]+P[t]", 14, True, False)]
         y = cells(y, layer, label) + gap
     # arrows: every row of the cone at layer l reads (attention) the allowed rows of layer l - 1
     for layer in range(n_layers, 0, -1):
