@@ -40,7 +40,7 @@ FIGURE_WORDS = ("figure", "picture", "plot", "chart", "heatmap", "heatmaps", "cu
 CITATION = {
     "en": re.compile(r"\bFigures? (\d+)\.(\d+)"),
     "zh": re.compile(r"图 ?(\d+)\.(\d+)"),
-    "ru": re.compile(r"\b(?:рис\.|[Рр]исун\w*)\s?(\d+)\.(\d+)"),
+    "ru": re.compile(r"\b(?:[Рр]ис\.|[Рр]исун\w*)\s?(\d+)\.(\d+)"),
 }
 SECTION = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
 HEADING = re.compile(r"^#{1,6}\s+(\d+)(?:\.(\d+))?\s", re.M)

@@ -78,7 +78,7 @@ section("right padding is harmless",
                    T("Nothing is trained here."))]),
 )
 
-section("does not make order visible",
+section("cannot see a swap",
     choose(T("Without positions, how much do the last rows of `春 风 雨` and `风 春 雨` differ?"),
            right=T("0"),
            why=T("The swap merely swaps the first two key–value pairs together."),
