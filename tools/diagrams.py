@@ -263,7 +263,7 @@ WORDS = {
         "legend_target": "target of query i = input i + 1",
     }),
     "one_head": texts("tools.diagrams.words.one_head", {
-        "head": "one head h: W_Q, W_K, W_V are its own D × d blocks",
+        "head": "one attention head: W_Q, W_K, W_V are D × d",
         "x": "inputs, one row per position",
         "q": "queries",
         "k": "keys",
@@ -317,7 +317,7 @@ ALT = texts("tools.diagrams.alt", {
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
     "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
                 "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
-                "normalises each row over j ≤ i only, giving lower-triangular weights A; A times V is the head's "
+                "normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's "
                 "output Y (T × d).",
     "heads": "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 "
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
@@ -443,7 +443,7 @@ def one_head(lang: str) -> Drawing:
     d.arrow((10 + sw / 2, bottom), (10 + sw / 2, top - 2))
     # the masked softmax, a small picture of its lower-triangular result in the same box
     aw, icon_w, cell = WIDTH - 30, 96, 20
-    lines = [("A = masked_softmax(S, allowed)", 14, True, True), w["a"], shape("(T, T)")]
+    lines = [("α = masked_softmax(S, allowed)", 14, True, True), w["a"], shape("(T, T)")]
     _, content = d.rows(aw - icon_w, lines)
     box_h = max(content + 16, 4 * cell + 16)
     d.rect(10, top, aw, box_h, FILL["weights"])
@@ -460,7 +460,7 @@ def one_head(lang: str) -> Drawing:
     vx = xs[2] + bw / 2
     d.arrow((vx, bottoms[2]), (vx, bottoms[2] + 12), (WIDTH - 6, bottoms[2] + 12), (WIDTH - 6, top + 30),
             (10 + sw + 2, top + 30))
-    d.box(10, top, sw, [mono("Y = A·V"), w["y"], shape("(T, d)")], FILL["out"])
+    d.box(10, top, sw, [mono("Y = α·V"), w["y"], shape("(T, d)")], FILL["out"])
     return d
 
 
