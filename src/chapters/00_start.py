@@ -58,7 +58,7 @@ print(np.round(y, 3))
 assert (np.allclose(scores, x @ x.T / np.sqrt(2))
         and np.allclose(weights.sum(axis=1), 1))
 assert np.allclose(y, unmasked_attention(x, x, x))
-#en every query gives some weight to the keys after it
+#en the first two queries give some weight to the keys after them
 assert ((weights[np.triu_indices(3, k=1)] > 0.1).all()
         and weights[0, 1:].sum() > 0.5)
 """)

@@ -426,8 +426,7 @@ from figures.interactive import last_row_experiment
 figure = last_row_experiment(X, [causal_attention, unmasked_attention])
 #en (settings, 2)
 rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}
-#en every setting: exactly 0 with the mask; without it nonzero, except for X
-#en unchanged
+#en every setting: 0 with the mask; nonzero without it (except X unchanged)
 assert (rows_01["causal_attention"] == 0).all()
 assert ((rows_01["unmasked_attention"] > 0).sum()
         == 2 * (len(figure.states) - 1))
