@@ -32,7 +32,7 @@ from lib.attention import multi_head_attention
 """), tags=("hide-input",))
 
 code("""
-model = random_model(4)  # V=7, C=8, D=8, H=2, causal=True
+model = random_model(4)  # V=7, C=8, D=8, H=2
 #en the same model with the mask switched off
 control = unmasked_forward(model)
 ids = np.array([1, 3, 4, 5, 6, 2])
