@@ -18,7 +18,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 7; the exercises are in `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
 
-For each of the four exercises you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §7: the backward passes of the masked softmax and of layer normalisation, with a gradient check by central differences (§7.1), one generation step of the decoder with a KV cache in every layer (§7.5), and the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For each of the four exercises you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §7: the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1), one generation step of the decoder with a KV cache in every layer (§7.5), and the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
