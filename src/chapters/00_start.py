@@ -116,13 +116,14 @@ Every symbol keeps one meaning in the whole chapter; a section in brackets is wh
 | $p$ | prefix length of a perturbation test (§4, §7) |
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
+| $\tau$ | a training step (§7.3) |
 | $G$, $g$ | upstream gradient: an array, one entry |
 | $f$ | a scalar function whose gradient is checked (§7.1) |
 | $\theta$, $\varepsilon$ | a parameter entry, the step of a central difference (§3.2, §7.1) |
 | $r$, $R$ | a row of a table, a fixed random array (§3.2) |
 | $\omega$ | a rotation frequency of RoPE (§3.5) |
 | $z$ | a row vector a layer receives (§2.5, §7.1) |
-| $\mu$, $\sigma$, $\gamma$, $\beta$, $\delta$ | layer normalisation: mean, standard deviation, gain, bias, small constant (§7.1) |
+| $\mu$, $\sigma$, $\gamma$, $\beta$, $\delta$ | layer normalisation: mean, standard deviation, gain, bias, small constant (§7.7) |
 | $\rho$ | $1/\sqrt{\sigma^2 + \delta}$ (exercise set 7) |
 | $W_1$, $b_1$, $W_2$, $b_2$ | weights and biases of the MLP (§7.1) |
 | $W_\text{head}$ | output layer, $D \times \lvert\mathcal V\rvert$ (§7.1) |
