@@ -715,10 +715,11 @@ md(r"""
 What holds at all five seeds (the cell above asserts it for each seed):
 
 * without the mask, the teacher-forced loss is 0.0004–0.0006, more than two orders of magnitude below $\mathcal{L}^*$, and every free target is right, where no causal model can exceed 17.6%;
-* with the future hidden, its loss is far above the masked model's (2.50–5.12 against 0.7246–0.7342) and above $\ln 10 \approx 2.3026$, a uniform guess among the 10 tokens; on the free targets alone it is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
+* with the future hidden, its loss is far above the masked model's (2.50–5.12 against 0.7246–0.7342), and above $\ln 10 \approx 2.3026$, a uniform guess among the 10 tokens;
+* on the free targets alone, with the future hidden, its loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. It completes the most words at the seed where it has best learned to read the decided targets from the past, and the fewest where it has learned it worst: at seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters.
+What varies with the seed is how badly the unmasked model fails at generation. It completes the most words at the seed where it has best learned to read the decided targets from the past, and the fewest where it has learned this worst. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters.
 
 Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a swap of input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide. The conclusions of this section rest only on what holds at every seed.
 
