@@ -75,16 +75,18 @@ def test_every_language_has_every_word():
 
 
 def test_the_drawings_use_the_chapters_examples():
-    """§5 feeds <bos> 春 雨; §1.3 (and §5.1) a cache of 3 positions and 2 queries over 5 keys; §3 offset 2; §4.2 the cone."""
+    """§5 feeds <bos> 春 雨; §1.3 (and §5.1) a cache of 3 positions and 2 queries over 5 keys; §3 春 雨 风 after a
+    stored <bos>, offset 1 (<bos> stands only at position 0, §1.2); §4.2 the cone."""
     for lang in diagrams.LANGUAGES:
         cache = diagrams.render("cache", lang)
         assert all(t in cache for t in ("&lt;bos&gt;", "春", "雨")) and "风" not in cache
         assert cache.count("q2") == 2 and "q3" not in cache          # three steps, the last one q2
         assert "tk = 5" in diagrams.render("allowed_pairs", lang)
-        assert "2+2 = 4" in diagrams.render("positions", lang)
-        cone = diagrams.render("cone", lang)                            # §4.2: row 2 of layer 2, five positions
+        positions = diagrams.render("positions", lang)
+        assert "1+2 = 3" in positions and "0+0" not in positions and "E[1]" not in positions
+        cone = diagrams.render("cone", lang)                            # §4.2: row 2 of layer 1, five positions
         assert all(t in cone for t in ("&lt;bos&gt;", "春", "风", "雨"))
-        # attention arrows: row 2 reads rows 0..2 (3), rows 0, 1, 2 of layer 1 read 1 + 2 + 3 rows; and 3 token arrows
+        # attention arrows: row 2 reads rows 0..2 (3), rows 0, 1, 2 of layer 0 read 1 + 2 + 3 rows; and 3 token arrows
         assert cone.count('marker-end="url(#arrow)"') == 3 + 6 + 3
 
 

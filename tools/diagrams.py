@@ -263,7 +263,7 @@ WORDS = {
         "legend_target": "target of query i = input i + 1",
     }),
     "one_head": texts("tools.diagrams.words.one_head", {
-        "head": "one head h: W_Q, W_K, W_V are its own D × d blocks",
+        "head": "one attention head: W_Q, W_K, W_V are D × d",
         "x": "inputs, one row per position",
         "q": "queries",
         "k": "keys",
@@ -282,8 +282,8 @@ WORDS = {
         "y": "output y[t]",
     }),
     "positions": texts("tools.diagrams.words.positions", {
-        "tokens": "tokens x = [<bos>, 春, 雨], t = 0, 1, 2",
-        "offset": "offset o = 2: they stand at positions 2, 3, 4",
+        "tokens": "tokens x = [春, 雨, 风] after a stored <bos>, t = 0, 1, 2",
+        "offset": "offset o = 1: they stand at positions 1, 2, 3",
         "E": "token embedding table E (V × D): row by token id",
         "P": "position table P (C × D): row by position o + t",
         "sum": "input t = {t}",
@@ -296,7 +296,7 @@ WORDS = {
         "legend_old": "already in the cache (one per head)",
     }),
     "cone": texts("tools.diagrams.words.cone", {
-        "title": "Row i = 2 of layer 2 and every row it can depend on",
+        "title": "Row i = 2 of layer 1 and every row it can depend on",
         "layer": "layer {l}",
         "input": "input X",
         "tokens": "tokens t",
@@ -317,20 +317,21 @@ ALT = texts("tools.diagrams.alt", {
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
     "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
                 "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
-                "normalises each row over j ≤ i only, giving lower-triangular weights A; A times V is the head's "
+                "normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's "
                 "output Y (T × d).",
     "heads": "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 "
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
              "8 features and multiplied by W_O, so every output feature mixes both heads.",
-    "positions": "Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = "
-                 "2; each input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) "
-                 "plus the row of the position table P picked by the position o + t (rows 2, 3, 4).",
+    "positions": "Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at "
+                 "t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked "
+                 "by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows "
+                 "1, 2, 3).",
     "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
              "goes to position len(cache), its key and value are appended to the cache, and the new query reads "
              "every stored position, its own included.",
     "cone": "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the "
-            "input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through "
+            "input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through "
             "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie "
             "in its cone, while rows 3 and 4 are its future and are read at no layer.",
 })
@@ -442,7 +443,7 @@ def one_head(lang: str) -> Drawing:
     d.arrow((10 + sw / 2, bottom), (10 + sw / 2, top - 2))
     # the masked softmax, a small picture of its lower-triangular result in the same box
     aw, icon_w, cell = WIDTH - 30, 96, 20
-    lines = [("A = masked_softmax(S, allowed)", 14, True, True), w["a"], shape("(T, T)")]
+    lines = [("α = masked_softmax(S, allowed)", 14, True, True), w["a"], shape("(T, T)")]
     _, content = d.rows(aw - icon_w, lines)
     box_h = max(content + 16, 4 * cell + 16)
     d.rect(10, top, aw, box_h, FILL["weights"])
@@ -459,7 +460,7 @@ def one_head(lang: str) -> Drawing:
     vx = xs[2] + bw / 2
     d.arrow((vx, bottoms[2]), (vx, bottoms[2] + 12), (WIDTH - 6, bottoms[2] + 12), (WIDTH - 6, top + 30),
             (10 + sw + 2, top + 30))
-    d.box(10, top, sw, [mono("Y = A·V"), w["y"], shape("(T, d)")], FILL["out"])
+    d.box(10, top, sw, [mono("Y = α·V"), w["y"], shape("(T, d)")], FILL["out"])
     return d
 
 
@@ -520,11 +521,12 @@ def heads(lang: str) -> Drawing:
 
 
 def positions(lang: str) -> Drawing:
-    """§3: E[x] + P[o + t] with the position table and the offset (the example of §3.1)."""
+    """§3: E[x] + P[o + t] with the position table and the offset (the example of §3.1: a text that
+    continues a stored <bos>, so o = 1)."""
     w = {k: v[lang] for k, v in WORDS["positions"].items()}
     d = Drawing(lang)
     vocab = ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
-    ids, offset, C, D = [1, 3, 4], 2, 8, 4                        # <bos> 春 雨 at o = 2
+    ids, offset, C, D = [3, 4, 5], 1, 8, 4                        # 春 雨 风 after a stored <bos>: o = 1
     # ask embed which rows it adds: one-hot tables, E's in the first V columns, P's in the last C
     V = len(vocab)
     E_codes = np.hstack([np.eye(V), np.zeros((V, C))])
@@ -644,7 +646,8 @@ def cone(lang: str) -> Drawing:
     tops = {}
     for layer in range(n_layers, -1, -1):
         tops[layer] = y
-        label = [w["layer"].format(l=layer)] if layer else [w["input"], ("E[x]+P[t]", 14, True, False)]
+        # the row at index `layer` is the output of layer `layer - 1`: layers count from 0, as in lib.decoder
+        label = [w["layer"].format(l=layer - 1)] if layer else [w["input"], ("E[x]+P[t]", 14, True, False)]
         y = cells(y, layer, label) + gap
     # arrows: every row of the cone at layer l reads (attention) the allowed rows of layer l - 1
     for layer in range(n_layers, 0, -1):

@@ -4,7 +4,7 @@
 md(r"""
 # 0 Start here
 
-A language model writes text one token at a time: at each position it predicts the next token from the tokens before it. The operation that lets one position gather information from the others is attention. To train attention on next-token prediction, a decoder needs three more things, and this chapter builds them one by one:
+A language model writes text one token at a time: at each position it predicts the next token from the tokens before it. The operation that lets one position gather information from the others is attention. A decoder trained on next-token prediction is built from three more parts, and this chapter builds them one by one:
 
 1. a rule for which positions each query may read, applied **before** softmax (the causal mask). Without it, position t can simply read the token it is asked to predict;
 2. several attention heads in place of one, merged back through the output projection $W_O$;
@@ -27,15 +27,15 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention, so here it is in a few lines. Position t has an input vector $x_t$ of width D. Three learned matrices turn it into a **query** $q_t = x_t W_Q$, a **key** $k_t = x_t W_K$ and a **value** $v_t = x_t W_V$, each of width d. Query i meets every key j in a **score**
+Everything after this section builds on single-head attention. Position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
-and a softmax over the keys turns row i of the scores into **attention weights** $a_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j a_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
+and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights A; A times V is the head's output Y (T × d).](figures/one_head.svg)
+![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
 
-The figure already shows the mask that §1 introduces: the weights A are lower-triangular. Without a mask the softmax runs over all keys. A small example with three positions, width 2 and $W_Q = W_K = W_V = I$ (so q, k and v all equal x) shows what that means:
+Figure 0.1 already shows the mask that §1 introduces: its weights are lower-triangular. Without a mask the softmax runs over all keys. A small example with three positions, width 2 and $W_Q = W_K = W_V = I$ (so q, k and v all equal the input) shows what that means:
 """)
 
 code("""
@@ -58,7 +58,7 @@ print(np.round(y, 3))
 assert (np.allclose(scores, x @ x.T / np.sqrt(2))
         and np.allclose(weights.sum(axis=1), 1))
 assert np.allclose(y, unmasked_attention(x, x, x))
-#en every query gives some weight to the keys after it
+#en the first two queries give some weight to the keys after them
 assert ((weights[np.triu_indices(3, k=1)] > 0.1).all()
         and weights[0, 1:].sum() > 0.5)
 """)
@@ -78,7 +78,7 @@ md(r"""
 | §3 | `03_positions` | a swap that one layer cannot see without positions; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
-| §6 | `06_evidence` | an independent checking program that keeps the different kinds of evidence apart | `ex06_evidence` |
+| §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
 | §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing ($\ln 10$) | `ex07_decoder` |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
@@ -87,17 +87,48 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 md(r"""
 ## 0.4 Notation
 
+Every symbol keeps one meaning in the whole chapter; a section in brackets is where a symbol is used alone.
+
 | symbol | meaning |
 | --- | --- |
-| B | batch size |
-| T | number of positions in a sequence |
-| D | model width |
-| H | number of heads |
-| d = D / H | width of one head; D must be divisible by H |
-| V | vocabulary size |
-| C | number of rows of the position table P, the largest number of positions it can represent |
+| $B$ | batch size |
+| $T$ | number of positions in a sequence ($T_b$: the real positions of row b) |
+| $D$ | model width |
+| $H$ | number of heads |
+| $d = D/H$ | width of one head; D must be divisible by H |
+| $L$ | number of layers |
+| $C$ | rows of the position table P: the most positions it can represent |
+| $\lvert\mathcal V\rvert$ | vocabulary size |
+| $E$, $P$ | token embedding table ($\lvert\mathcal V\rvert \times D$), position table ($C \times D$) |
+| $x$ | a token id: $x_t$ at position t, $x_{b,t}$ in sequence b |
+| $X$ | input vectors, one row $X_t = E[x_t] + P[o + t]$ per position; $X^{(\ell)}$ is the input of layer $\ell$ |
+| $o$ | offset: the number of positions before the input (§3, §5) |
+| $W_Q$, $W_K$, $W_V$, $W_O$ | query, key, value and output projections |
+| $Q$, $K$, $V$, $q$, $k$, $v$ | queries, keys and values; their rows $q_i$, $k_j$, $v_j$ |
+| $S$, $s$ | scores: the matrix, and $s_{ij}$ of query i and key j |
+| $\alpha$ | attention weight $\alpha_{ij}$ of query i on key j |
+| $Y$, $y$ | output of a head or a layer; its rows $y_i$ |
+| $i$, $j$, $t$ | position of a query, position of a key, any position |
+| $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
+| $\ell$ | a layer |
+| $n$ | positions stored in a cache (§5, §7) |
+| $t_q$, $t_k$ | queries and keys of one cached step (§5.1) |
+| $p$ | prefix length of a perturbation test (§4, §7) |
+| $I$ | identity matrix |
+| $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
+| $\tau$ | a training step (§7.3) |
+| $G$, $g$ | upstream gradient: an array, one entry |
+| $f$ | a scalar function whose gradient is checked (§7.1) |
+| $\theta$, $\varepsilon$ | a parameter entry, the step of a central difference (§3.2, §7.1) |
+| $r$, $R$ | a row of a table, a fixed random array (§3.2) |
+| $\omega$ | a rotation frequency of RoPE (§3.5) |
+| $z$ | a row vector a layer receives (§2.5, §7.1) |
+| $\mu$, $\sigma$, $\gamma$, $\beta$, $\delta$ | layer normalisation: mean, standard deviation, gain, bias, small constant (§7.7) |
+| $\rho$ | $1/\sqrt{\sigma^2 + \delta}$ (exercise set 7) |
+| $W_1$, $b_1$, $W_2$, $b_2$ | weights and biases of the MLP (§7.1) |
+| $W_\text{head}$ | output layer, $D \times \lvert\mathcal V\rvert$ (§7.1) |
 
-Positions are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: $xW$ (in code `x @ W`), with W of shape (input width, output width). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.
+Positions and layers are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: `x @ W` in code, with `W` of shape (input width, output width). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.
 
 Causality in this chapter is a property of **one forward pass with the parameters held fixed**. A training step changes the parameters, so the next forward pass computes a different function and its outputs differ; that is a different matter from future information flowing through the computation graph.
 

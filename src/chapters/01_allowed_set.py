@@ -11,12 +11,12 @@ This section fixes what each query may read, the **allowed set**, and shows why 
 md(r"""
 ## 1.1 Three positions, all scores zero
 
-Start with the simplest case: three positions and all scores S equal to 0. Query i may read the keys $j \le i$, its own position included (§1.3 shows why reading itself is safe). Softmax over this allowed set is
+Start with the simplest case: three positions and all scores $s_{ij}$ equal to 0. Query i may read the keys $j \le i$, its own position included (§1.3 shows why reading itself is safe). Softmax over this allowed set is
 
 $$
-A_{ij} =
+\alpha_{ij} =
 \begin{cases}
-\dfrac{\exp S_{ij}}{\sum_{r \le i} \exp S_{ir}}, & j \le i,\\[2ex]
+\dfrac{\exp s_{ij}}{\sum_{j' \le i} \exp s_{ij'}}, & j \le i,\\[2ex]
 0, & j > i.
 \end{cases}
 $$
@@ -112,7 +112,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 md(r"""
 Two things follow. First, target t is input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
 
-The upper grid of the figure draws this for five positions. The lower grid is the case of a KV cache, where a few new queries face more keys than there are queries; §5 returns to it.
+The upper grid of Figure 1.1 draws this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
 ![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
@@ -197,7 +197,7 @@ assert np.allclose(renormalised, weights)
 md(r"""
 Row 0 becomes [1/3, 0, 0] and sums to 1/3; row 1 becomes [1/3, 1/3, 0] and sums to 2/3; only row 2, which has no future, keeps [1/3, 1/3, 1/3] and sums to 1. The first two rows are no longer probability distributions. Renormalising each row after zeroing does recover the correct weights (the code checks it), but that is just another way of writing "normalise over the allowed set".
 
-The figure puts the right way next to the two wrong ones: on the left `masked_softmax`, in the middle forbidden scores set to 0 (§1.5), on the right softmax first and zeroing afterwards. Each row's sum is written to its right:
+Figure 1.2 puts the right way next to the two wrong ones: on the left `masked_softmax`, in the middle forbidden scores set to 0 (§1.5), on the right softmax first and zeroing afterwards. Each row's sum is written to its right:
 """)
 
 code("""
@@ -272,9 +272,9 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - m)$, where m is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
+With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose: the condition is $j \le i$ and there are never more queries than keys (when there are fewer, as with the cache of §5, the queries are the last positions), so every query may at least read its own key. That is why `causal_future` refuses more queries than keys; otherwise the first queries would have no key of their own:
+Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose. The condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_future` refuses more queries than keys:
 """)
 
 code("""
@@ -284,7 +284,7 @@ print(type(refusal(causal_future, 4, 3)).__name__)
 md(r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. There are no projections $W_Q$, $W_K$, $W_V$ yet (they come in §2), so the only thing that matters in the example is which keys each query may read:
+Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
 """)
 
 code("""
@@ -341,11 +341,11 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let a row have real length $\ell$ ($\ell = 2$ for the row of 雨: BOS and 雨). A real query has $i < \ell$ and a padding key has $j \ge \ell > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
 
 code("""
-#en real length ℓ: BOS plus the text
+#en real positions of each row: BOS plus the text
 lengths = np.array([len(text) + 1 for text in ["春雨", "雨"]])
 key_real = np.arange(3)[None, :] < lengths[:, None]            # (B, T)
 general = allowed[None] & key_real[:, None, :]                 # (B, T, T)
@@ -380,7 +380,7 @@ md(r"""
 
 A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row $X[2]$, and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
 
-Start with one fixed change: replace $X[2]$ by [2, −2, 2, −2] and print $\max_j \lvert\Delta Y[i, j]\rvert$ for every row:
+Start with one fixed change: replace $X[2]$ by [2, −2, 2, −2] and print, for every row i of the output, its largest absolute change $\max\lvert\Delta Y[i]\rvert$:
 """)
 
 code("""
@@ -401,7 +401,7 @@ assert (change["causal"][2].max() > 0
 """)
 
 md(r"""
-With the mask the largest change in rows 0 and 1 is 0.0 and only row 2 changes; without it all three rows change. The heatmaps show |ΔY[i, j]| for every entry (here the axis j runs over features):
+With the mask the largest change in rows 0 and 1 is 0.0 and only row 2 changes; without it all three rows change. Figure 1.3 shows the change of every entry (the columns are the four features):
 """)
 
 code("""
@@ -414,12 +414,10 @@ plots.heatmaps(
     cmap="Reds", vmax=top,
 )
 plt.show()
-""", alt="Two 3×4 heatmaps, rows i are positions, columns j features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")
+""", alt="Two 3×4 heatmaps, rows i are positions, columns the four features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")
 
 md(r"""
 In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
-
-On the website the sliders work as they are: the result of every setting was computed by `lib` when this notebook ran. In Jupyter, run the cell first.
 """)
 
 code("""
@@ -428,8 +426,7 @@ from figures.interactive import last_row_experiment
 figure = last_row_experiment(X, [causal_attention, unmasked_attention])
 #en (settings, 2)
 rows_01 = {name: change[:, :2] for name, change in figure.changes.items()}
-#en every setting: exactly 0 with the mask; without it nonzero, except for X
-#en unchanged
+#en every setting: 0 with the mask; nonzero without it (except X unchanged)
 assert (rows_01["causal_attention"] == 0).all()
 assert ((rows_01["unmasked_attention"] > 0).sum()
         == 2 * (len(figure.states) - 1))
@@ -439,7 +436,7 @@ figure
 md(r"""
 ## 1.10 Going deeper (optional)
 
-Three topics round off the picture; the rest of the chapter does not need them. Why a zero weight does not prove that a key was forbidden; why EOS must not be a padding index; and why this chapter pads on the right only.
+Three topics complete the discussion; the rest of the chapter does not need them: why a zero weight does not prove that a key was forbidden; why EOS must not be a padding index; and why this chapter pads on the right only.
 
 ### A zero weight is not a forbidden key
 

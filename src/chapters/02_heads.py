@@ -19,7 +19,7 @@ In this section:
 * §2.7 shows what two heads can do and one cannot: one head reads the previous token, the other reads `<bos>`;
 * §2.8 explains why more heads do not give each head a nameable role.
 
-Notation: B is the batch size, T the number of positions, D the model width, H the number of heads and d = D/H the head width (D must be divisible by H). Vectors are rows: a linear map is written `x @ W`, with `W` of shape (input width, output width).
+The notation is that of §0.4.
 """)
 
 code(r"""
@@ -42,7 +42,7 @@ def r(x, digits=6):
 md(r"""
 ## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-The most direct way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
+The simplest way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
 
 The three $D \times d$ matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three $D \times D$ matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns $h \cdot d$ to $h \cdot d + d - 1$ of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """)
@@ -104,7 +104,7 @@ The Q, K and V projections all produce $B \times T \times D$ arrays. The split d
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
-There is one rule to remember: **coordinate a of head h at position t is feature $h \cdot d + a$ at the same position t.** `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
+There is one rule to remember: **coordinate a of head h at position t is feature $h \cdot d + a$ at the same position t** (Figure 2.1). `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
 
 ![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
 
@@ -198,7 +198,7 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 md(r"""
 With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs and produces output; the output just differs from the correct one (the last number above). No error message warns you.
 
-The figure below shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature number f. On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
+Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature number f. On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
 """)
 
 code(r"""
@@ -253,7 +253,7 @@ assert head_gap > 0.1
 """)
 
 md(r"""
-The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. The figure shows both heads' attention weights (row i = query, column j = key): in both the upper-right triangle is 0 and every row sums to 1.
+The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. Figure 2.3 shows both heads' attention weights (row i = query, column j = key): in both the upper-right triangle is 0 and every row sums to 1.
 """)
 
 code(r"""
@@ -269,9 +269,9 @@ md(r"""
 
 After attention the heads return $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, this is the identity over blocks of rows checked in §2.1:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, with $y^{(h)}$ the output of head h, this is the identity over blocks of rows checked in §2.1:
 
-$$\text{out}_j = \sum_h \sum_a \text{head}^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+$$y_j = \sum_h \sum_a y^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
 
 The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
 """)
@@ -297,7 +297,7 @@ assert np.allclose(
 """)
 
 md(r"""
-With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) The last assertion also confirms that `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
+With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
@@ -305,19 +305,18 @@ To keep the arithmetic small, positions are switched off for now. D = 4, H = 2, 
 
 `E[<bos>] = [1, 0, 0, 1]`,  `E[春] = [0, 1, 1, 0]`.
 
-These vectors are chosen to make the arithmetic easy; they are not embeddings of a trained model. Head 0 reads coordinates 0–1, head 1 reads coordinates 2–3.
+These vectors are chosen to make the arithmetic easy; they are not embeddings of a trained model. Let $\alpha = 1/(1 + e^{1/\sqrt 2})$.
 
-* Query 0 may read only itself, so each head returns its own value unchanged: the concatenation is [1, 0, 0, 1].
-* Query 1 reads keys 0 and 1. In head 0 the query is [0, 1] and the keys are [1, 0] and [0, 1], so the scores are [0, $1/\sqrt 2$]. In head 1 the query is [1, 0] and the keys are [0, 1] and [1, 0], so the scores are again [0, $1/\sqrt 2$]. With $a = 1/(1 + e^{1/\sqrt 2})$ and $b = 1 - a$, both heads get the weights [a, b].
-* Head 0's values are [1, 0] and [0, 1], so it returns [a, b]; head 1's values are [0, 1] and [1, 0], so it returns [b, a]. The concatenation is [a, b, b, a].
+* **Head 0** reads coordinates 0–1, where `<bos>` is [1, 0] and 春 is [0, 1]. Query 0 reads only itself and returns [1, 0]. Query 1, [0, 1], gives the two keys the scores [0, $1/\sqrt 2$], hence the weights $[\alpha, 1 - \alpha]$, and returns $[\alpha, 1 - \alpha]$.
+* **Head 1** reads coordinates 2–3, where `<bos>` is [0, 1] and 春 is [1, 0]. Query 0 returns [0, 1]. Query 1, [1, 0], again gets the scores [0, $1/\sqrt 2$] and the weights $[\alpha, 1 - \alpha]$; its values are [0, 1] and [1, 0], so it returns $[1 - \alpha, \alpha]$.
 
-Numerically $a \approx 0.330238$ and $b \approx 0.669762$.
+Concatenated in head order, the two rows are [1, 0, 0, 1] and $[\alpha, 1 - \alpha, 1 - \alpha, \alpha]$. Numerically $\alpha \approx 0.330238$ and $1 - \alpha \approx 0.669762$.
 
-The output projection maps $[c_0, c_1, c_2, c_3]$ to $[c_0 + c_2, c_1 + c_3, c_0 - c_2, c_1 - c_3]$. In the row-vector convention `c @ W_O` its matrix is (row i = input coordinate $c_i$, column j = output coordinate):
+The output projection maps $[z_0, z_1, z_2, z_3]$ to $[z_0 + z_2, z_1 + z_3, z_0 - z_2, z_1 - z_3]$. In the row-vector convention `z @ W_O` its matrix is (row = input coordinate, column = output coordinate):
 
 $$W_O = \begin{pmatrix} 1&0&1&0\\ 0&1&0&1\\ 1&0&-1&0\\ 0&1&0&-1 \end{pmatrix}.$$
 
-So output 0 is [1, 1, 1, −1] and output 1 is [a + b, b + a, a − b, b − a] = [1, 1, a − b, b − a], with $a - b \approx -0.339523$. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute a and b:
+So output 0 is [1, 1, 1, −1] and output 1 is $[1, 1, 2\alpha - 1, 1 - 2\alpha]$, with $2\alpha - 1 \approx -0.339523$. First we check, on a vector that is easy to recognise, that $W_O$ is written down correctly, and then we compute $\alpha$:
 """)
 
 code(r"""
@@ -325,14 +324,13 @@ W_O = np.array([[1., 0., 1., 0.],
                 [0., 1., 0., 1.],
                 [1., 0., -1., 0.],
                 [0., 1., 0., -1.]])
-c = np.array([10., 20., 30., 40.])
-print(c @ W_O)  # [c0+c2, c1+c3, c0-c2, c1-c3]
-a = 1 / (1 + np.exp(1 / np.sqrt(2)))
-b = 1 - a
-print(round(a, 6), round(b, 6), round(a - b, 6))
-assert np.array_equal(c @ W_O, [40., 60., -20., -20.])
-assert (round(a, 6) == 0.330238 and round(b, 6) == 0.669762
-        and round(a - b, 6) == -0.339523)
+z = np.array([10., 20., 30., 40.])
+print(z @ W_O)  # [z0+z2, z1+z3, z0-z2, z1-z3]
+alpha = 1 / (1 + np.exp(1 / np.sqrt(2)))
+print(round(alpha, 6), round(1 - alpha, 6), round(2 * alpha - 1, 6))
+assert np.array_equal(z @ W_O, [40., 60., -20., -20.])
+assert (round(alpha, 6) == 0.330238 and round(1 - alpha, 6) == 0.669762
+        and round(2 * alpha - 1, 6) == -0.339523)
 """)
 
 md(r"""
@@ -357,16 +355,17 @@ out_lib = multi_head_attention(
 print(r(concat))
 print(r(out_hand))
 print(np.abs(out_hand - out_lib).max() < 1e-12)
-assert np.allclose(concat, [[1, 0, 0, 1], [a, b, b, a]], rtol=0, atol=1e-12)
-assert np.allclose(
-    out_lib, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+concat_rule = [[1, 0, 0, 1], [alpha, 1 - alpha, 1 - alpha, alpha]]
+output_rule = [[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]]
+assert np.allclose(concat, concat_rule, rtol=0, atol=1e-12)
+assert np.allclose(out_lib, output_rule, rtol=0, atol=1e-12)
 assert np.abs(out_hand - out_lib).max() < 1e-12
 """)
 
 md(r"""
 ### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry $a - b \approx -0.339523$, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks the plumbing: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be a − b and b − a.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry $2\alpha - 1 \approx -0.339523$, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks that the pieces are joined right: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be $2\alpha - 1$ and $1 - 2\alpha$.
 """)
 
 code(r"""
@@ -376,14 +375,14 @@ print(r(head_outputs.sum(axis=-1)))  #en every head's output sums to 1
 print(r(out_lib.min(axis=-1)), r(out_lib.sum(axis=-1)))
 assert (((head_outputs >= 0) & (head_outputs <= 1)).all()
         and np.allclose(head_outputs.sum(axis=-1), 1))
-assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), a - b)
+assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), 2 * alpha - 1)
         and np.allclose(out_lib.sum(axis=-1), 2))
 """)
 
 md(r"""
 ### Same weights, different value coordinates
 
-One more detail of this example. For query 1 both heads compute the weights [a, b], and their Q/K/V blocks are all identity matrices: in this example the two heads **happen** to share their weights. Multi-head attention does not require that; in a trained model every head has its own blocks of $W_Q$, $W_K$ and $W_V$. And even with identical weights the heads are not redundant: they read different value coordinates and return [a, b] and [b, a].
+One more detail of this example. For query 1 both heads compute the weights $[\alpha, 1 - \alpha]$, and that is a **coincidence** of the example. $W_Q$ and $W_K$ are identities, and in each embedding the second half is the first half with its two coordinates swapped (`[1, 0 | 0, 1]`, `[0, 1 | 1, 0]`). Swapping the coordinates of both the query and the key leaves their dot product as it was, so both heads get the same scores. In a trained model every head has its own blocks of $W_Q$, $W_K$ and $W_V$, and nothing makes their weights agree. And even with identical weights the heads are not redundant: they read different value coordinates and return $[\alpha, 1 - \alpha]$ and $[1 - \alpha, \alpha]$.
 """)
 
 code(r"""
@@ -397,9 +396,10 @@ weights_h0 = masked_softmax(x1[:, :2] @ x1[1, :2] / np.sqrt(d1),
                             np.array([True, True]))
 weights_h1 = masked_softmax(x1[:, 2:] @ x1[1, 2:] / np.sqrt(d1),
                             np.array([True, True]))
-assert np.allclose(weights_h0, [a, b]) and np.allclose(weights_h1, [a, b])
-assert (np.allclose(weights_h0 @ x1[:, :2], [a, b])
-        and np.allclose(weights_h1 @ x1[:, 2:], [b, a]))
+assert (np.allclose(weights_h0, [alpha, 1 - alpha])
+        and np.allclose(weights_h1, [alpha, 1 - alpha]))
+assert (np.allclose(weights_h0 @ x1[:, :2], [alpha, 1 - alpha])
+        and np.allclose(weights_h1 @ x1[:, 2:], [1 - alpha, alpha]))
 """)
 
 md(r"""
@@ -411,7 +411,7 @@ It is easy to think "more heads, bigger model, slower model". At fixed D these c
 * **Matrix products.** The four projections do not see H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
 * **Attention tables.** Every head has its own $T \times T$ table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take $B\cdot H\cdot T^2$ numbers, growing linearly with H. The softmax has as many entries to normalise.
 
-`lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them; a multiply-add counts as 2 FLOPs; a softmax entry as 5 operations). The table below is for D = 512, T = 1024, B = 1 and float32 numbers.
+`lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them). A multiply-add counts as 2 FLOPs. A softmax entry counts as 5 operations: compare with the row maximum, subtract it, exponentiate, add to the row sum, divide by it. The table below is for D = 512, T = 1024, B = 1 and float32 numbers. Its columns are H, d, the parameters $4D^2$, the attention-table entries $BHT^2$ and their size in MiB, the matrix products in GFLOP and the softmax work in millions of operations (Mop).
 """)
 
 code(r"""
@@ -420,8 +420,8 @@ D_big, T_big = 512, 1024
 #en batch 1, 4 bytes per number
 cost = head_costs(head_counts, width=D_big, length=T_big)
 print(
-    f"{'H':>3} {'d':>4} {'4*D^2':>9} {'B*H*T^2':>10} {'MiB':>4} "
-    f"{'GFLOP mm':>9} {'Mop sm':>7}"
+    f"{'H':>3} {'d':>4} {'4D²':>9} {'BHT²':>10} {'MiB':>4} "
+    f"{'GFLOP':>9} {'Mop':>7}"
 )
 for i, h_ in enumerate(head_counts):
     print(
@@ -462,7 +462,7 @@ assert rules_hold
 md(r"""
 From H = 1 to H = 16 the parameters stay at 1,048,576 and the matrix products at about 4.29 GFLOP, while the attention tables grow from 4 MiB to 64 MiB and the softmax work grows 16-fold. These are **counts**, not timings: real running time also depends on how efficiently the hardware handles many small d-wide products, which this table does not measure.
 
-The figure shows the same counts, each divided by its value at H = 1:
+Figure 2.4 shows the same counts, each divided by its value at H = 1:
 """)
 
 code(r"""
@@ -476,9 +476,7 @@ plt.show()
 md(r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold (the counting cell above checks every combination). At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries.
-
-Pick the values with the buttons above the table. On the website they work as they are: the table for every combination was computed by `lib.costs.head_costs` when this notebook ran. In Jupyter, run the cells from the top first.
+The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold. At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries. Pick the values with the buttons above the table.
 """)
 
 code(r"""
@@ -491,14 +489,14 @@ head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024],
 md(r"""
 ## 2.7 What two heads can do and one cannot
 
-A softmax gives each query a total weight of 1. If a query needs one thing from each of two positions, one head can only split its weight in half and return the average of the two values. Two heads have a softmax each: each can put nearly all its weight on its own key and write what it read into its own block of coordinates.
+Back to the question that opened this section. To read two positions, one head must split its weight and return the average of the two values; two heads have a softmax each, so each can put nearly all its weight on its own key and write what it read into its own block of coordinates.
 
 Here is a small example built by hand. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
 
-* head 0: the query of position t is the code of position t − 1 times c = 20, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
-* head 1: every query is the code of position 0 times c, with the same keys and values, so every query matches key 0 alone.
+* head 0: the query of position t is 20 times the code of position t − 1, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
+* head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
 
-With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is c times the sum of the two codes.
+With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is 20 times the sum of the two codes. Figure 2.5 shows the weights of the three heads.
 """)
 
 code(r"""
@@ -567,7 +565,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own: at position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3, from which one can no longer tell which token came just before.
+Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own: at position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block, [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens nothing could tell them apart.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.8).
 """)

@@ -6,13 +6,13 @@ md(r"""
 
 The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-This chapter does so in the most direct way, through a learned table. Besides the token embedding table E (shape $V \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
+This chapter does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5). In general every sequence may have its own offset $o_b$; `lib`'s `embed` takes a single int o for the whole batch. Both rows have width D, otherwise they could not be added. The position vectors are learned, but "position 7" is not a token: it is not in the vocabulary and is never a prediction target.
+where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D, otherwise they could not be added.
 
-![Learned absolute positions: the tokens BOS, 春 and 雨 (ids 1, 3, 4) at t = 0, 1, 2 with offset o = 2; each input vector is the row of the token embedding table E picked by the id (rows 1, 3, 4) plus the row of the position table P picked by the position o + t (rows 2, 3, 4).](figures/positions.svg)
+![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows 1, 2, 3).](figures/positions.svg)
 
 In this section:
 
@@ -58,7 +58,7 @@ print(E.shape, P.shape)
 md(r"""
 **The opening example: a swap that one layer cannot see without positions**
 
-Why positions, when the causal mask already tells each query which keys come before it? Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above (§3.1 looks at them closely), identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
+Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above (§3.1 looks at them closely), identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """)
 
 code(r"""
@@ -95,7 +95,7 @@ assert without_positions < 1e-12
 md(r"""
 **Why the difference is 0**
 
-For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j w_j v_j$ adds up the same terms in a different order. Written with a permutation π, this is $\sum_j w_{\pi(j)} v_{\pi(j)} = \sum_j w_j v_j$.
+For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j \alpha_{ij} v_j$ adds up the same terms in a different order.
 
 To this layer, at its last position, 春风雨 and 风春雨 are the same text. The rest of the section gives every position a vector of its own, and §3.4 comes back to this swap with positions switched on.
 """)
@@ -103,7 +103,7 @@ To this layer, at its last position, 春风雨 and 风春雨 are the same text. 
 md(r"""
 ## 3.1 Forward: look up, then add
 
-The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: V = 6. The E and P above are small tables chosen by hand for this chapter (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
+The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: $\lvert\mathcal V\rvert = 6$. The E and P above are small tables chosen by hand for this chapter (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
 
 Two rows of E are chosen deliberately, for later use:
 
@@ -124,25 +124,24 @@ assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
 """)
 
 md(r"""
-The same token sequence `<bos> 春 雨` uses rows 0–2 of P at offset o = 0 and rows 2–4 at o = 2. The two results differ only in the position term:
+The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they come with o = 1 and use rows 1–3: the rows they use inside the whole sequence, so their input vectors are the same.
 """)
 
 code(r"""
-ids = np.array([BOS] + encode("春雨", vocab))             # (T,) = [1, 3, 4]
-X0 = embed(ids, E, P)            #en positions 0, 1, 2
-X2 = embed(ids, E, P, offset=2)  #en positions 2, 3, 4
+ids = np.array([BOS] + encode("春雨风", vocab))           # (T,) = [1, 3, 4, 5]
+X_whole = embed(ids, E, P)                  #en positions 0, 1, 2, 3
+X_after = embed(ids[1:], E, P, offset=1)    #en positions 1, 2, 3
 print(ids)
-print(r(X0))
-print(r(X2))
-print(r(X2 - X0))  # = P[2:5] - P[0:3]
-assert ids.tolist() == [1, 3, 4]
-assert (np.array_equal(X0, E[ids] + P[0:3])
-        and np.array_equal(X2, E[ids] + P[2:5]))
-assert np.allclose(X2 - X0, P[2:5] - P[0:3])
+print(r(X_whole))
+print(r(X_after))
+assert ids.tolist() == [1, 3, 4, 5]
+assert (np.array_equal(X_whole, E[ids] + P[0:4])
+        and np.array_equal(X_after, E[ids[1:]] + P[1:4]))
+assert np.array_equal(X_after, X_whole[1:])
 """)
 
 md(r"""
-This is the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
+Figure 3.2 shows the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
 """)
 
 code(r"""
@@ -153,9 +152,9 @@ plt.show()
 md(r"""
 ## 3.2 Backward: a scatter-add into both tables
 
-The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then add. So the backward pass sends the upstream gradient $G_{b,t} = \partial L / \partial X_{b,t}$ back to those two rows unchanged, and where several (b, t) read the same row, their gradients add up:
+The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then add. So the backward pass sends the upstream gradient $G_{b,t} = \partial \mathcal L / \partial X_{b,t}$ back to those two rows unchanged, and where several (b, t) read the same row, their gradients add up:
 
-$$\frac{\partial L}{\partial E[v]} = \sum_{(b,t):\ x_{b,t} = v} G_{b,t}, \qquad \frac{\partial L}{\partial P[p]} = \sum_{(b,t):\ o + t = p} G_{b,t}.$$
+$$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}, \qquad \frac{\partial \mathcal L}{\partial P[r]} = \sum_{(b,t):\ o + t = r} G_{b,t}.$$
 
 These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. Every sequence in a batch uses $P[o]$, so position rows are shared across the whole batch even when the tokens differ.
 
@@ -189,7 +188,7 @@ The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps onl
 
 ### Checking the backward pass with finite differences
 
-Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. We compare with the central difference $(L(\theta + \varepsilon) - L(\theta - \varepsilon)) / 2\varepsilon$ for **every** entry of both tables. The batch contains repeated tokens and the offset is o = 1, so the first and the last row of P are never read and their gradient must be exactly 0.
+Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch contains repeated tokens and the offset is o = 1, so the first and the last row of P are never read and their gradient must be exactly 0.
 """)
 
 code(r"""
@@ -197,8 +196,8 @@ rng = np.random.default_rng(0)
 V_fd, C_fd, D_fd, offset = 6, 5, 3, 1
 E_fd = rng.normal(size=(V_fd, D_fd))
 P_fd = rng.normal(size=(C_fd, D_fd))
-#en <bos> twice, 雨 three times; positions 1, 2, 3
-ids_fd = np.array([[1, 3, 4], [1, 4, 4]])
+#en two texts after a stored <bos>, 雨 four times; positions 1, 2, 3
+ids_fd = np.array([[3, 4, 4], [5, 4, 4]])
 R = rng.normal(size=ids_fd.shape + (D_fd,))  # (B, T, D)
 
 
@@ -239,7 +238,7 @@ The table has rows 0 to $C-1$ and nothing else. A position $\ge C$ has no vector
 
 code(r"""
 try:
-    embed(np.full(6, BOS), E, P, offset=3)
+    embed(np.full(6, yu), E, P, offset=3)
     raise AssertionError("positions beyond C were accepted")
 except ValueError as error:
     message = str(error)
@@ -313,7 +312,7 @@ Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit
 
 ## 3.4 Example 2: with positions the swap shows
 
-Back to the swap of the opening, now with positions switched on. The two inputs still differ only in the order of 春 and 风, and we compare the last row of the output again: with positions, the largest absolute difference of its coordinates is about 0.047053077502 instead of 0.
+Back to the swap of the opening, now with positions switched on. The two inputs still differ only in the order of 春 and 风, and we compare the last row of the output again: with positions, the largest absolute difference of its coordinates is about 0.047 instead of 0.
 """)
 
 code(r"""
@@ -323,7 +322,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib` (a test checks this). `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two computations differ by less than $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two computations differ by less than $10^{-15}$.
 """)
 
 code(r"""
@@ -403,17 +402,17 @@ assert two_layers > 0.1
 md(r"""
 ## 3.5 For comparison: RoPE
 
-Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle $t\theta_k$, with a different frequency $\theta_k$ for each pair. For a given query vector and key vector, rotating the query by $m\theta$ and the key by $n\theta$ gives a dot product that depends on the two positions only through $(n - m)\theta$, so the score depends on their **relative** distance; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
+Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle $t\omega$, with a different frequency ω for each pair. For a given query vector and key vector, rotating the query of position i by $i\omega$ and the key of position j by $j\omega$ gives a dot product that depends on the two positions only through $(j - i)\omega$, so the score depends on their **relative** distance; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
 
-This chapter uses one position scheme, the learned table, and RoPE is not part of `lib`. Which scheme is better is a question for a controlled comparison under equal training conditions; published results cannot stand in for measurements on the model at hand.
+This chapter uses one position scheme, the learned table, and RoPE is not part of `lib`. Which works better is an empirical question this course does not test.
 
-The tiny example below stands on its own: a single pair of coordinates, $\theta = 0.5$. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
+The tiny example below stands on its own: a single pair of coordinates, $\omega = 0.5$. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
 """)
 
 code(r"""
 #en an illustration only; the course model does not use it
-def rotate(pair, position, theta=0.5):
-    c, s = np.cos(position * theta), np.sin(position * theta)
+def rotate(pair, position, omega=0.5):
+    c, s = np.cos(position * omega), np.sin(position * omega)
     return np.array([c * pair[0] - s * pair[1], s * pair[0] + c * pair[1]])
 
 
@@ -434,10 +433,10 @@ assert abs(rotated_score(2, 5) - rotated_score(0, 5)) > 0.1
 md(r"""
 ## 3.6 Summary
 
-* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047053077502, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
+* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
 * The input vector is $E[x_{b,t}] + P[o + t]$: the token embedding table is indexed by token id, the position table by the absolute position o + t; the offset o is the number of real positions before this input.
 * The backward pass is a scatter-add into both tables: rows of E accumulate by token id, rows of P by absolute position, and the whole batch shares the position rows. Use an operation like `np.add.at`, not fancy-index `+=`, and check against finite differences.
-* Positions beyond C are rejected. Wrapping around and clamping to the last row both make two different positions share one row of P, producing (token, position) pairs that do not exist in the model's definition; rows that training never reached get no gradient (without weight decay they keep their initial values) and are not "learned long context".
+* Positions beyond C are rejected. Wrapping around and clamping to the last row both make two different positions share one row of P: the model borrows a vector it never defined for that position; rows that training never reached get no gradient (without weight decay they keep their initial values) and are not "learned long context".
 * RoPE encodes relative position by rotating queries and keys; it appears here for comparison only.
 
 Next, §4 explains why causality has to cover the whole computation.

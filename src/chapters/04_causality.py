@@ -44,7 +44,7 @@ vocab = build_vocab(["春雨风"])
 model = checks.chapter_model()
 print(vocab)
 print(model.token_table)
-#en adding `0.0` turns `-0.0` into `0.0`
+#en adding 0.0 turns -0.0 into 0.0
 print(np.round(model.position_table, 6) + 0.0)
 print(model.w_o)
 print(model.n_heads, model.width, model.context_size)
@@ -62,15 +62,15 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 1. **Input.** $X_i = E[x_i] + P[i]$ depends only on the token at position $i$ and on the position $i$ itself.
 2. **Query, key and value projections.** $Q=XW_Q$, $K=XW_K$, $V=XW_V$ multiply row by row, so row $i$ uses only $X_i$.
 3. **Splitting heads.** This cuts the $D$ features of one position into $H$ pieces; the time axis is not touched.
-4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}V_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
+4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection $y_i = x_i + f(x_i)$ use only row $i$ for row $i$, as long as none of them reads across time.
+6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection (which adds row $i$ of a sublayer's input to row $i$ of its output) use only row $i$ for row $i$, as long as none of them reads across time.
 
-Now induct over layers. If row $i$ of layer $\ell$'s output depends only on $x_0,\dots,x_i$, then row $i$ of layer $\ell+1$ reads rows $0$ to $i$ of layer $\ell$ (attention) or row $i$ alone (every other layer), and all of these depend only on $x_0,\dots,x_i$. Step 1 is the base case, so a model with any number of layers stays causal.
+Now induct over layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-The picture follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. In every layer below it, row $i$ can therefore depend on the same rows, $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past column $i$, and the future of row 2 (rows 3 and 4) stays outside it at every layer.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. In every layer below it, row $i$ can therefore depend on the same rows, $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past position $i$, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
 
-![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 1 and layer 2. Row 2 of layer 2 reads rows 0 to 2 of layer 1 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
+![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
 
 This argument is about the **architecture**: which rows each component is designed to read. It holds for every input, but it cannot promise that the code does what the design says. A transposed mask, a wrong `axis`, a statistic taken over the time axis: each makes the code depart from the design. Such mistakes are caught by the **future-perturbation test**, an error detector that runs a concrete implementation on concrete inputs. The structural argument and the perturbation test are two different kinds of evidence; they support each other, and neither replaces the other.
 """)
@@ -104,7 +104,7 @@ md(r"""
 
 A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, it is the test that is broken, not the model.
 
-With the mask off, the largest change over the first two rows is about 39.7720206134. §6.6 computes this number again, independently, with a short pure-Python program that does not use NumPy. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
+With the mask off, the largest change over the first two rows is about 39.77. §6.6 computes this number again, independently, with a short pure-Python program that does not use NumPy. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
 """)
 
 code(r"""
@@ -187,7 +187,7 @@ Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
 * replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`). Why refuse even at future positions? As §5.9 shows, the same numbers can be computed in blocks (`lib.blocked`), and then keys lying entirely in the future are never read. Without the refusal, whether a future NaN contaminated earlier rows would depend on which algorithm ran and which block it happened to fall into. One plain refusal is better than such a hidden rule.
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`). It refuses future positions too, so that the answer never depends on which algorithm computed it: the blocked form of §5.9 never reads keys that lie entirely in the future.
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """)
@@ -285,7 +285,7 @@ Causality is a statement about one forward pass with **one set of parameters**: 
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The cell assembles it from functions of `lib.attention`; `lib` itself has no dropout. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode), assembled from functions of `lib.attention`. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
 
 code(r"""
@@ -341,7 +341,7 @@ assert after_update > 1e-3
 md(r"""
 ## 4.9 Repeating the check on random models
 
-The model of §4.1 has a single size. Below we draw a vocabulary size $V$, a length $T$, a width $D$, a head count $H$ and a prefix length $p$ at random, and each time run the full check, control included, on a model with random parameters. Each printed row is $V, T, D, H, p$, the prefix change, and whether the control saw a change.
+The model of §4.1 has a single size. Below we draw a vocabulary size $\lvert\mathcal V\rvert$, a length $T$, a width $D$, a head count $H$ and a prefix length $p$ at random, and each time run the full check, control included, on a model with random parameters. Each printed row is $\lvert\mathcal V\rvert, T, D, H, p$, the prefix change, and whether the control saw a change.
 """)
 
 code(r"""
@@ -367,7 +367,7 @@ for trial in range(6):
 md(r"""
 ## 4.10 One picture of the three cases
 
-For the same pair of sequences as in §4.7 (a prefix of 4 equal positions) we plot the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
+For the same pair of sequences as in §4.7 (a prefix of 4 equal positions) Figure 4.2 plots the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
 """)
 
 code(r"""

@@ -24,16 +24,16 @@ md(r"""
 
 We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a position table of 8 rows). `model.new_cache()` creates an empty cache whose capacity is the number of rows of the position table. `model.step(token, cache)` handles one new token:
 
-1. the new token takes position $t = $ `len(cache)`, and its input vector is $E[x] + P[t]$;
+1. the new token takes position t = `len(cache)`, and its input vector is $E[x_t] + P[t]$;
 2. its query, key and value are computed and split into heads;
 3. every head's key and value are appended to the cache;
-4. the new query reads **every** stored position, its own included.
+4. the new query reads **every** stored position, its own included (Figure 5.1).
 
 ![The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to position len(cache), its key and value are appended to the cache, and the new query reads every stored position, its own included.](figures/cache.svg)
 
-All stored positions come no later than the new token, so no causal mask needs to be applied in this step: `causal_attention` aligns a single query with the last position (the bottom-right alignment; the end of this subsection treats several tokens in one step) and so lets it read every key anyway (`causal_future(1, 3)`, printed below, is all `False`). Queries of old positions are not stored: the output needs only the new token's own query.
+Every stored position comes no later than the new token, so the new query may read them all: its row of the mask, `causal_future(1, 3)`, is all `False`. Queries of old positions are not stored: the output needs only the new token's own query.
 
-Below we feed `<bos> 春 雨` and watch the cache's length and its shape $(H, n, d)$.
+Below we feed `<bos> 春 雨` and watch the cache's length n (the number of stored positions) and its shape $(H, n, d)$.
 """)
 
 code(r"""
@@ -86,7 +86,7 @@ assert np.array_equal(cache.keys[:, 2],
 md(r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ = (stored positions) + $t_q$ keys. This is why `causal_future(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of the figure in §1.3 draws the example below.
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_future(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of Figure 1.1 draws the example below.
 
 The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """)
@@ -181,7 +181,7 @@ md(r"""
 
 A natural mistake is to treat the single token of each step as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
 
-We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875340324768. §6.6 recomputes this number independently with a short pure-Python program.
+We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875. §6.6 recomputes this number independently with a short pure-Python program.
 """)
 
 code(r"""
@@ -237,12 +237,12 @@ assert (np.array_equal(cache8.keys, keys_before)
 md(r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, the keys and values of old positions in layer $\ell$ are computed from the outputs of layer $\ell-1$ at those positions. By causality those outputs do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching the first layer alone is not enough: when the new token reaches layer 2, its query must read layer 2's keys and values of all old positions, which come from layer 1's outputs, and layer 1's cache does not hold them. Without a cache for layer 2, the only correct option is to recompute layer 1's outputs for every old position at every step, which is the very full forward pass the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from the input of layer $\ell$ at those positions, the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough: when the new token reaches layer 1, its query must read layer 1's keys and values of all old positions, which come from layer 0's outputs, and layer 0's cache does not hold them. Without a cache for layer 1, the only correct option is to recompute layer 0's outputs for every old position at every step: the very full forward pass the cache is meant to avoid.
 
-Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input is $h^{(0)}_t = E[x_t] + P[t]$, and each layer computes $h^{(\ell)} = h^{(\ell-1)} + \mathrm{MHA}_\ell\big(h^{(\ell-1)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
+Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$, and layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
-* only layer 1 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
+* only layer 0 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
 
 §7 runs the same check on a trained multi-layer decoder.
 """)
@@ -305,12 +305,12 @@ md(r"""
 Every layer, every head and every stored position keeps one key and one value. Per sequence, the cache takes
 
 $$
-\text{bytes} = 2 \cdot L \cdot H \cdot T \cdot d \cdot \text{itemsize} = 2 \cdot L \cdot T \cdot D \cdot \text{itemsize},
+2 \cdot L \cdot H \cdot T \cdot d = 2 \cdot L \cdot T \cdot D
 $$
 
-where the 2 counts keys and values, $T$ is the number of stored positions and itemsize is the number of bytes per number (4 for float32, 8 for float64). For a batch of $B$ sequences, multiply by $B$.
+numbers, where the 2 counts keys and values and $T$ is the number of stored positions. In bytes, multiply by the size of one number, `itemsize` (4 for float32, 8 for float64); for a batch of $B$ sequences, multiply by $B$.
 
-First we check the formula against our model: for one layer, 2 heads of width 2, 8 positions and float64 it gives 512 bytes, the actual size of the cache arrays. For a more realistic configuration, 12 layers, $D=768$, 1024 positions and float32, it gives about 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
+First we check the formula against our model: for one layer, 2 heads of width 2, 8 positions and float64 it gives 512 bytes, the actual size of the cache arrays. For GPT-2 small (12 layers, $D=768$, 1024 positions, float32) it gives 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
 """)
 
 code(r"""
@@ -374,9 +374,9 @@ Finally, let us measure it. Take a larger model with random parameters ($D=64$, 
 * without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
 
-The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and the shortest time is kept; why it is timed this way, and how `make bench` measures more carefully, is written in the documentation of `bench/attention_cache.py`.
+The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio. Absolute times depend on the machine and its load. Only two things should hold on any reasonable machine, and the cell checks only those: at the longest prefix the cache is at least 10 times faster, and that ratio is larger at the longest prefix than at the shortest, so the gap widens as $T$ grows. The exact shape of the curves (for instance, at which $T$ they steepen) differs from machine to machine. The cell also checks that the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load, and at the shortest prefixes the fixed cost of a call dominates, so the cache may even be a little slower there. The cell checks two things: at the longest prefix the cache is at least 10 times faster, and the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows. It also checks that the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -427,11 +427,9 @@ plt.show()
 md(r"""
 ## 5.9 The mask also saves half of the work
 
-The causal mask says which positions may not be read; it also means that about half of the attention table never needs to be computed. The definition of §1, `causal_attention`, computes the whole $(T, T)$ table of scores and then forbids its upper right. `blocked_causal_attention`, in the module `lib.blocked`, computes the same numbers in blocks of 64 queries (`BLOCK`). Query block $i$ (positions $64i$ to $64i+63$) is exactly the situation of the end of §5.1 and of this section: 64 queries after $64i$ earlier keys, aligned bottom-right. Even its last query reads no key after $64i+63$, so the block computes its scores against keys $0$ to $64i+63$ only; every later key lies in the future of every query in the block, and not one of its scores is computed. Only the last 64 columns, the square on the diagonal, hold forbidden entries, and the mask of §1 handles them as before.
+The causal mask says which positions may not be read; it also means that about half of the attention table never needs to be computed. The definition of §1, `causal_attention`, computes the whole $(T, T)$ table of scores and then forbids its upper right. `blocked_causal_attention`, in the module `lib.blocked`, computes the same numbers in blocks of 64 queries (`BLOCK`). Query block $i$ (positions $64i$ to $64i+63$) is the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. Even its last query reads no key after $64i+63$, so the block computes its scores against keys $0$ to $64i+63$ only; every later key lies in the future of every query in the block, and not one of its scores is computed. Only the last 64 columns, the square on the diagonal, hold forbidden entries, and the mask of §1 handles them as before.
 
-The cell's output first prints the function itself: the whole algorithm is a loop over the query blocks whose body is the three steps of §1 (scores, masked softmax, weighted sum of the values) with the keys cut short. The next 8 lines draw the blocks for $T = 512$: line $i$ is query block $i$, each `#` stands for 64 keys that are computed and each `.` for 64 keys that are skipped. The line after that is for $T = 1024$: the 16 query blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557056$ scores instead of 1048576, or 53.1 %. The allowed set itself has 524800 entries (50.05 %); the difference is the forbidden half of each diagonal square. The last line checks that the blocked computation gives the numbers of the definition (float32, up to rounding).
-
-The same module also holds `fast_causal_attention`. It computes the same numbers, but shares the query blocks out among the processor cores and makes a few further savings, each explained in the module's comments. `make bench` compares it with PyTorch and measures how much time skipping the future keys saves; how it times is written in the documentation of `bench/attention_cache.py`. That part is optional reading: this section needs only the function above.
+The cell below prints the function: a loop over the query blocks whose body is the three steps of §1 (scores, masked softmax, weighted sum of the values) with the keys cut short. Then it draws the blocks for $T = 512$: line $i$ is query block $i$, each `#` stands for 64 keys that are computed and each `.` for 64 keys that are skipped. For $T = 1024$ the 16 query blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ scores instead of 1,048,576, or 53.1 %. The allowed set itself has 524,800 entries (50.05 %); the difference is the forbidden half of each diagonal square. The last line checks that the blocked computation gives the numbers of the definition (float32, up to rounding). The same module also holds `fast_causal_attention`, the same numbers shared out among the processor cores.
 """)
 
 code(r"""
@@ -472,7 +470,7 @@ assert np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5)
 md(r"""
 ## 5.10 Summary
 
-* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache takes $2 \cdot L \cdot T \cdot D \cdot \text{itemsize}$ bytes, whatever the head count.
+* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot T \cdot D$ numbers, whatever the head count.
 * A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.

@@ -9,12 +9,12 @@ This section brings the arguments of §1–§5 together. Six of the numbers comp
 
 | no. | what is checked | value | kind of evidence |
 | --- | --- | --- | --- |
-| 1 | row 1 of the two-head output computed by hand | $[1, 1, a-b, b-a]$, $a \approx 0.330238$ | hand computation |
+| 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation |
 | 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control |
-| 3 | the same test with the mask off (negative control) | 39.772020613422825 | perturbation test with a control |
-| 4 | right padding: real positions and scored targets | [True, True, False], [4, 2] | structural argument |
-| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.047053077502492324 | structural argument |
-| 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.08753403247684122 | equivalence test |
+| 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control |
+| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument |
+| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument |
+| 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.0875 | equivalence test |
 
 Each kind does something the others cannot. **Hand computation** confirms that every step of a small example is right. A **structural argument** derives from the architecture a statement that holds for every input, and a concrete number then illustrates it. A **perturbation test with a control** looks for leaks in real code and shows that the test itself can see one. An **equivalence test** confirms that two computations that should agree really do. The six numbers are illustrations; each covers one small example only.
 """)
@@ -47,25 +47,24 @@ assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
 md(r"""
 ## 6.1 Hand computation: two heads and the output projection (no. 1)
 
-§2.5 worked this example by hand; here we keep the result and what it shows. With positions off, `<bos> 春` enters as the rows $[1,0,0,1]$ and $[0,1,1,0]$. In both heads, row 1 gives the two positions the weights $a = 1/(1+e^{1/\sqrt2}) \approx 0.330238$ and $b = 1-a$, and merging the heads gives $[a, b, b, a]$, still a weighted mean of value vectors. $W_O$ turns it into $[1, 1, a-b, b-a]$ with $a-b \approx -0.339523$, a negative number: no weighted mean of these non-negative values can be negative. Row 0 reads only itself and becomes $[1, 1, 1, -1]$. The cell below compares both rows of the model's output with these formulas, entry by entry, to within $10^{-12}$.
+§2.5 worked this example by hand; here we keep the result and what it shows. With positions off, `<bos> 春` enters as the rows $[1,0,0,1]$ and $[0,1,1,0]$. In both heads, row 1 gives the two positions the weights $\alpha = 1/(1+e^{1/\sqrt2}) \approx 0.330238$ and $1-\alpha$, and merging the heads gives $[\alpha, 1-\alpha, 1-\alpha, \alpha]$, still a weighted mean of value vectors. $W_O$ turns it into $[1, 1, 2\alpha-1, 1-2\alpha]$ with $2\alpha-1 \approx -0.339523$, a negative number: the value vectors have no negative coordinate, so no weighted mean of them can have one. Row 0 reads only itself and becomes $[1, 1, 1, -1]$. The cell below compares both rows of the model's output with these formulas, entry by entry, to within $10^{-12}$.
 """)
 
 code(r"""
-a = 1 / (1 + np.exp(1 / np.sqrt(2)))
-b = 1 - a
-manual = np.array([[1, 1, 1, -1], [1, 1, a - b, b - a]])
+alpha = 1 / (1 + np.exp(1 / np.sqrt(2)))
+manual = np.array([[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]])
 #en <bos> 春 with positions off
 two_heads = model.forward(np.array([BOS, 3]), use_positions=False)
-print(round(a, 6), round(a - b, 6))
+print(round(alpha, 6), round(2 * alpha - 1, 6))
 print(np.round(two_heads, 6))
-assert round(a, 6) == 0.330238 and round(a - b, 6) == -0.339523
+assert round(alpha, 6) == 0.330238 and round(2 * alpha - 1, 6) == -0.339523
 assert np.abs(two_heads - manual).max() < 1e-12
 """)
 
 md(r"""
 ## 6.2 The future-perturbation test with its negative control (nos. 2 and 3)
 
-§4.3 and §4.4 discussed this pair in detail. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position: the masked model's first two rows change by 0.0, and the negative control with the mask off changes by about 39.7720206134, which shows that the test can see a leak. The two numbers belong together; the first alone means nothing.
+§4.3 and §4.4 discussed this pair in detail. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position: the masked model's first two rows change by 0.0, and the negative control with the mask off changes by about 39.77, which shows that the test can see a leak. The two numbers belong together; the first alone means nothing.
 """)
 
 code(r"""
@@ -83,7 +82,7 @@ assert abs(perturbation.control_change - 39.772020613422825) < 1e-9
 md(r"""
 ## 6.3 Structural argument: why right padding is harmless (no. 4)
 
-The chapter pads on the right only. If a text has real length $\ell$, the queries at real positions are $i < \ell$ and the padding keys are $j \ge \ell > i$: every padding key lies in the future of every real query, and the causal mask already excludes it. That is why the forward pass needs no separate padding mask.
+The chapter pads on the right only. If row b has $T_b$ real positions, its real queries are $i < T_b$ and its padding keys are $j \ge T_b > i$: every padding key lies in the future of every real query, and the causal mask already excludes it. That is why the forward pass needs no separate padding mask.
 
 `collate(["雨", "春雨"])` pads the short text `雨` to the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`. Which positions are real is decided by whether their target differs from −100, which gives `[True, True, False]` and the scored targets `[4, 2]`. Note that the target at position 1 is a real `<eos>` (id 2) and must be scored; the `<eos>` at the end of the input only plays the role of padding, and nothing may be masked because of its value. The padded query still produces an output; it is just not scored.
 
@@ -109,11 +108,11 @@ assert len(padded_out) == 3 and unpadded < 1e-12 and replaced < 1e-12
 """)
 
 md(r"""
-## 6.4 Structural argument: a mask does not make order visible (no. 5)
+## 6.4 Structural argument: one layer's last row cannot see a swap (no. 5)
 
-§3 explained this number. In short: for the last query of `春 风 雨` and `风 春 雨`, swapping the first two tokens without positions only reorders key–value pairs that move together, and a weighted sum does not depend on the order of its terms, so the two last rows agree up to rounding. With positions, `春` and `风` receive different rows of $P$ in the two orders, and the last rows then differ by about 0.0470530775025.
+§3 explained this number. In short: for the last query of `春 风 雨` and `风 春 雨`, swapping the first two tokens without positions only reorders key–value pairs that move together, and a weighted sum does not depend on the order of its terms, so the two last rows agree up to rounding. With positions, `春` and `风` receive different rows of $P$ in the two orders, and the last rows then differ by about 0.047.
 
-What the number does not say: it concerns one row of one layer. Even without positions, row 0 tells the two orders apart, since it reads its own token, which differs (the third printed line); and a second layer can carry that difference on to the last row (§3.4 measures this on two layers). The claim is only that a causal mask by itself does not tell a model in which order it read things.
+The claim is narrow: in one layer, the last row cannot tell a permutation of the earlier tokens from the original. Even without positions, row 0 tells the two orders apart, since it reads its own token, which differs (the third printed line); and a second layer can carry that difference on to the last row (§3.4 measures this on two layers).
 """)
 
 code(r"""
@@ -135,7 +134,7 @@ assert rows_no_pos[0] > 1
 md(r"""
 ## 6.5 Equivalence test: the cache and the full forward pass (no. 6)
 
-§5.2 and §5.3 gave two numbers: the token-by-token output through the cache differs from the full forward pass by 0.0, and with the third token's position wrongly reset to 0 the error is about 0.0875340324768. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
+§5.2 and §5.3 gave two numbers: the token-by-token output through the cache differs from the full forward pass by 0.0, and with the third token's position wrongly reset to 0 the error is about 0.0875. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
 """)
 
 code(r"""
@@ -153,7 +152,7 @@ md(r"""
 
 All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split, a wrong scale factor or a transposed $W_O$, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
 
-§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing but `math` (`tests/test_plain_python.py` checks this, and compares it with `AttentionModel` on random models): `input_rows` adds the token and position rows, and `read` does what one query does, that is, the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. The whole layer needs no new arithmetic. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument writes the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
+§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. The whole layer needs no new arithmetic. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument writes the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
 
 The tables are the model's own, turned into lists: the two routes share the data, not the code.
 """)
@@ -198,22 +197,22 @@ py = {
     6: largest_difference(layer_py(clean, positions=[0, 1, 0])[-1:],
                           layer_py(clean)[-1:]),
 }
-#en 15 significant digits: another libm may differ in the last bit
+#en the five numbers, to 15 significant digits
 for number, value in py.items():
     print(number, f"{value:.15g}")
 source_figures = {1: -0.33952309865331376, 3: 39.772020613422825,
                   5: 0.047053077502492324, 6: 0.08753403247684122}
 assert all(abs(py[n] - source_figures[n]) <= 1e-14 * abs(source_figures[n])
            for n in source_figures)
-a_py = 1 / (1 + math.exp(1 / math.sqrt(2)))
-print(round(a_py, 6))
-# a - b = 2a - 1
-assert round(a_py, 6) == 0.330238 and abs(py[1] - (2 * a_py - 1)) < 1e-15
+alpha_py = 1 / (1 + math.exp(1 / math.sqrt(2)))
+print(round(alpha_py, 6))
+assert (round(alpha_py, 6) == 0.330238
+        and abs(py[1] - (2 * alpha_py - 1)) < 1e-15)
 assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $a-b$ (the third component of output row 1); number 4 involves only integers and booleans and is left out. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. The difference itself is rounding error: exactly 0 on one CPU, $10^{-16}$ on another. So the cell does not print it; it prints whether it stays below the bound. The values are printed rounded to 12 significant digits, which every machine prints alike.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (the third component of output row 1); number 4 is not recomputed here. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -253,10 +252,13 @@ assert hand_chosen_swap == 0.0 and random_swap > 0.1
 md(r"""
 ## 6.8 What a whole model adds
 
-A real project would train a decoder-only model written by hand, say in PyTorch and without `nn.Transformer`: pre-LN residual blocks (layer normalisation before each sublayer), a position-wise MLP with biases and GELU, and learned absolute positions, with all parameters trained together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
+A full decoder adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU to the learned absolute positions, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
 * **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
-* **Keep the length of the position table, the head count and the vocabulary with the parameters.** The parameters mean something only together with them: change one alone, and the same numbers describe a different function, or one that cannot run. Three small examples follow. A vocabulary built from `春雨风雪` is sorted by code point, so `雪` comes before `风`: `雪` takes id 5 and `风` moves to id 6. In the old model id 5 stands for `风` (its row 5 is the vector of `风`), but the new vocabulary reads 5 as `雪`: text encoded with it gives `雪` the vector of `风`, and the new id of `风`, 6, lies outside the old table of 6 rows. The same matrices cut into 1 head instead of 2 compute a different output. A position table of 8 rows cannot take a 9th token.
+* **Keep the length of the position table, the head count and the vocabulary with the parameters.** The parameters mean something only together with them: change one alone, and the same numbers describe a different function, or one that cannot run. The cell below shows three cases.
+  * **The vocabulary.** One built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. The old model's row 5 is the vector of `风`: text encoded with the new vocabulary gives `雪` that vector, and the new id of `风`, 6, lies outside the old table of 6 rows.
+  * **The head count.** The same matrices cut into 1 head instead of 2 compute a different output.
+  * **The table length.** A position table of 8 rows cannot take a 9th token.
 """)
 
 code(r"""

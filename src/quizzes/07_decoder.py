@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from lib import checks, layers
+from lib.attention import causal_future, masked_softmax
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode, encode
 from lib.decoder import Decoder, mirror_language, read_mirror_corpus, train
 
@@ -75,7 +76,17 @@ def cross_entropy_averaged_over(claim):
     return abs(loss - means[claim]) < 1e-12
 
 
-section("gradient check for every layer",
+def unseen_token_row(claim):
+    ids = np.array([[1, 3, 3, 5, 3, 3, 2, 2]])                      # token 4 never occurs
+    targets = np.array([[3, 3, 5, 3, 3, 2, IGNORE, IGNORE]])
+    _, grads = RANDOM.loss_and_grads(ids, targets)
+    row, others = grads["token_table"][4], grads["token_table"][3]
+    facts = {"exactly 0": np.all(row == 0.0), "rounding": 0 < np.abs(row).max() < 1e-12,
+             "like the others": np.abs(row).max() > 0.1 * np.abs(others).max()}
+    return bool(facts[claim])
+
+
+section("gradient check of the whole decoder",
     order(T("Put the attention half of a pre-LN residual block in order."),
           steps=[T("Read the residual stream x"),
                  T("Layer normalisation"),
@@ -91,6 +102,59 @@ section("gradient check for every layer",
                   (T("It is exact", claim="exact"),
                    T("It is an approximation, with an error of order ε²."))],
            witness=central_difference_error),
+    choose(T("Token 4 does not occur in the batch. What gradient does row 4 of the token table E get?"),
+           right=T("Exactly 0", claim="exactly 0"),
+           why=T("Row 4 never enters the computation, so the loss does not depend on it; the check skips such entries."),
+           wrong=[(T("A tiny number, of the order of rounding", claim="rounding"),
+                   T("No arithmetic reaches the row at all, so there is nothing to round.")),
+                  (T("About as large as the rows of the tokens that occur", claim="like the others"),
+                   T("Only the rows of tokens that occur are read, and only they receive a gradient."))],
+           witness=unseen_token_row),
+)
+
+
+def blocked_score_gradient(claim):
+    rng = np.random.default_rng(0)
+    allowed = ~causal_future(3, 5)                                   # 3 queries after 2 stored keys
+    weights = masked_softmax(rng.normal(size=(2, 3, 5)), allowed)
+    d_scores = layers.masked_softmax_backward(rng.normal(size=(2, 3, 5)), weights)
+    blocked = np.abs(d_scores[:, ~allowed]).max()
+    facts = {"exactly 0": blocked == 0.0, "tiny": 0 < blocked < 1e-6,
+             "like an allowed score": blocked > 0.1 * np.abs(d_scores[:, allowed]).max()}
+    return bool(facts[claim])
+
+
+def layer_norm_reads(claim):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(5, 6))
+    gain, bias = 1 + 0.1 * rng.normal(size=6), 0.1 * rng.normal(size=6)
+    changed = {}
+    for row in range(5):
+        other = x.copy()
+        other[row] += rng.normal(size=6)
+        out = layers.layer_norm_forward(x, gain, bias)[0]
+        changed[row] = np.abs(layers.layer_norm_forward(other, gain, bias)[0][2] - out[2]).max() > 0
+    reads = {row for row, c in changed.items() if c}
+    return reads == {"only row t": {2}, "rows 0 to t": {0, 1, 2}, "every row": {0, 1, 2, 3, 4}}[claim]
+
+
+section("gradient check for every layer",
+    choose(T("A mask blocks a score. What gradient does that score receive?"),
+           right=T("Exactly 0", claim="exactly 0"),
+           why=T("Its weight α is exactly 0, and the gradient of a score is its weight times (g − ḡ)."),
+           wrong=[(T("A tiny number, since its weight is tiny", claim="tiny"),
+                   T("The masked softmax gives a blocked key a weight of exactly 0, not a small one.")),
+                  (T("As large as the gradient of an allowed score", claim="like an allowed score"),
+                   T("A blocked score never reached the output, so it cannot change the loss."))],
+           witness=blocked_score_gradient),
+    choose(T("Layer normalisation: which input rows does output row t depend on?"),
+           right=T("Only row t", claim="only row t"),
+           why=T("The mean and the variance are taken over the D features of one row."),
+           wrong=[(T("Rows 0 to t", claim="rows 0 to t"),
+                   T("That is causal attention; layer normalisation works position by position.")),
+                  (T("Every row", claim="every row"),
+                   T("It normalises each row over its own features, never across rows."))],
+           witness=layer_norm_reads),
     choose(T("The cross-entropy is averaged over what?"),
            right=T("Over the scored targets only", claim="the scored targets"),
            why=T("Padding targets (−100) count neither in the sum nor in the number; their gradient is exactly 0."),

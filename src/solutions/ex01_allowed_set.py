@@ -9,22 +9,16 @@ md("# Exercise set 1: the allowed set", tags=("exercise",))
 md("# Solutions to exercise set 1: the allowed set", tags=("solution",))
 
 md("""
-This notebook goes with §1. Each exercise states a task and gives a function in which a single line, `raise NotImplementedError  # TODO`, stands where the answer goes. Replace that line with your code and run the `check(...)` cell right below it.
+This notebook goes with §1. Each exercise states a task and gives a function in which a single line, `raise NotImplementedError  # TODO`, stands where the answer goes. Replace that line with your code and run the `check(...)` cell right below it: it tells you what is right and what is wrong (expected and actual value, shape, dtype), and when a failure looks like a common mistake, which section explains it. The grader adds hidden tests on random data, so implement the rule the task states, not the examples.
 
-`check` runs the public test cases only and tells you, in this notebook's language, which case passed, which failed and why (expected vs. actual value, shape, dtype, tolerance). Grading adds hidden test cases drawn at random, so implement the rule the task states rather than fitting the few examples.
-
-Write the functions yourself, here in the notebook. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` prints a warning and the grader gives no points for that exercise.
-
-Scoring: each exercise's points are in its heading. An exercise earns them when all its tests, public and hidden, pass; one failed test leaves it at 0 points (an instructor may choose partial credit instead, which splits the points equally over the exercise's test groups). When a failure matches a common mistake, `check` says what the numbers suggest and which section of the chapter explains it.
+Write the functions yourself. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` warns, and the grader gives no points for that exercise. An exercise earns the points in its heading when all its tests pass, public and hidden.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
-This page holds the solutions to exercise set 1; the exercises themselves are on `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
+This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
 
-For every exercise you find the task, an answer that earns full points (the lines the exercise page leaves for you to write), the output of the `check(...)` cell after it, in which every public test passes, and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1: the causal allowed set and `≤` rather than `<` (§1.7), the softmax normalised over the allowed set and the two ways of getting it wrong, zeroed scores and the wrong order (§1.5, §1.6), and which targets of a right-padded batch are scored (§1.2, §1.8).
-
-The notebook runs from top to bottom as it is. To test your own version, run `check(...)` on the exercise page: it sends your function through the same cases and recognises the usual mistakes. The grader adds hidden tests, which these answers pass as well.
+For every exercise you find the task, an answer that earns full points (the lines the exercise page leaves for you to write), the output of the `check(...)` cell after it, in which every public test passes, and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1: the causal allowed set and `≤` rather than `<` (§1.7), the softmax normalised over the allowed set and the two ways of getting it wrong, zeroed scores and the wrong order (§1.5, §1.6), and which targets of a right-padded batch are scored (§1.2, §1.8). To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -39,7 +33,7 @@ from lib.data import BOS, EOS, IGNORE, build_vocab, encode
 md("""
 ## mask-1: the causal allowed set (1 point)
 
-`causal_allowed(tq, tk)` returns a boolean array of shape `(tq, tk)` in which `allowed[i, j]` is True when query `i` may read key `j`. The `tq` queries are the last `tq` of the `tk` positions: query `i` stands at absolute position `tk - tq + i` (the bottom-right alignment, see §5; with a KV cache, the earlier positions are already stored). A query may read every key up to and including its own position.
+`causal_allowed(tq, tk)` returns a boolean array of shape `(tq, tk)` in which `allowed[i, j]` is True when query `i` may read key `j`. The `tq` queries are the last `tq` of the `tk` positions: query `i` stands at absolute position `tk - tq + i`: the case of the lower grid of Figure 1.1, new queries after stored positions. A query may read every key at or before its own position.
 
 The two position arrays are given; write the one line that compares them.
 """)
@@ -56,7 +50,7 @@ print(causal_allowed(2, 5).astype(int))
 """)
 
 md("""
-**About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has no denominator. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4. This is the bottom-right alignment (§5), which a cache needs when a sequence continues.
+**About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has no denominator. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4: the bottom-right alignment of Figure 1.1, which a cache needs when a sequence continues (§5.1).
 """, tags=("solution",))
 
 md(r"""
@@ -108,7 +102,7 @@ Now turn the rules into a test. Write `is_valid_attention(weights, allowed, atol
 * no entry is negative;
 * every row sums to 1 within `atol`.
 
-The check tests exactly these four conditions, nothing more. They are necessary for the output of a masked softmax, but not sufficient: passing them means that the weights look, within `atol`, the way the output of a masked softmax must look, not that some scores actually produced them. For example, weights whose row 1 is `[1, 0, 0]` pass (the test `zero-on-allowed-key` expects `True`), although no finite scores give allowed key 1 a weight of exactly 0. `allowed` broadcasts to the shape of `weights`. For these inputs the function returns a bool (a NumPy `np.bool_` is fine) and never raises. Then run it on the weights of mask-2 and on the "softmax first, zeros after" weights: a good check accepts the first and rejects the second.
+The check tests exactly these four conditions, nothing more. They are necessary but not sufficient: weights whose row 1 is `[1, 0, 0]`, with key 1 allowed, pass, although in exact arithmetic no finite scores give an allowed key a weight of exactly 0. `allowed` broadcasts to the shape of `weights`. For these inputs the function returns a bool (a NumPy `np.bool_` is fine) and never raises. Then run it on the weights of mask-2 and on the "softmax first, zeros after" weights: a good check accepts the first and rejects the second.
 """)
 
 code(reference_cell("is_valid_attention"))
@@ -133,7 +127,7 @@ assert (is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1]
 md("""
 **About the solution.** All four conditions are needed. A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` has to be excluded on its own, since every comparison with it is False and it slips through "no negative entry". Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.
 
-The four conditions are only necessary, so the check accepts some weights that no finite scores can produce. In exact arithmetic a masked softmax gives every allowed key a weight above 0, yet a row with an exact 0 on an allowed key, such as `[1, 0, 0]` for row 1, passes the check. Nor can the check demand positive weights on allowed keys: in floating point an allowed weight does underflow to 0 when its score lies far enough below the row's maximum (§1.10). So `True` means "consistent with the output of a masked softmax within `atol`", not "produced by one".
+The check cannot demand positive weights on allowed keys either: in floating point an allowed weight does underflow to 0 when its score lies far enough below the row's maximum (§1.10). So `True` means "consistent with the output of a masked softmax within `atol`", not "produced by one".
 """, tags=("solution",))
 
 md("""
@@ -170,5 +164,5 @@ assert (inputs[~scored] == EOS).all(), needs_exercise("data-1")
 """)
 
 md("""
-**About the solution.** Inputs and targets are offset by one: the input at position `t` is the `t`-th token already seen (position 0 holds `BOS`) and the target is the next token, so the target after the last character is `EOS`. That `EOS` must be scored, or the model never learns when to stop; replacing every `EOS` in the targets by −100, as if it were padding, loses exactly this. Padded positions always get the target −100, and only the targets decide what is scored: whether an input is `EOS` cannot decide it, since `EOS` is also an ordinary token id. The longest text sets the shape, and `T` is one more than its length because the inputs start with an extra `BOS`. An empty text is refused: its row would hold a single scored `EOS` and no text to learn from, which almost always means the data is broken.
+**About the solution.** Inputs and targets are offset by one: the input at position `t` is token `t`, already seen (position 0 holds `BOS`) and the target is the next token, so the target after the last character is `EOS`. That `EOS` must be scored, or the model never learns when to stop; replacing every `EOS` in the targets by −100, as if it were padding, loses exactly this. Padded positions always get the target −100, and only the targets decide what is scored: whether an input is `EOS` cannot decide it, since `EOS` is also an ordinary token id. The longest text sets the shape, and `T` is one more than its length because the inputs start with an extra `BOS`. An empty text is refused: its row would hold a single scored `EOS` and no text to learn from, which almost always means the data is broken.
 """, tags=("solution",))

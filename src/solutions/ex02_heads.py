@@ -7,18 +7,16 @@ md("# Exercise set 2: heads", tags=("exercise",))
 md("# Solutions to exercise set 2: heads", tags=("solution",))
 
 md("""
-This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The feedback comes in this notebook's language, and grading adds hidden test cases with random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
+This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The grader adds hidden tests on random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
 
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
-This page holds the solutions to exercise set 2; the exercises are on `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
+This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §2: splitting the width into heads and merging them back (§2.2, §2.4), causal multi-head attention assembled from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5), and what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6).
-
-The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §2: splitting the width into heads and merging them back (§2.2, §2.4), causal multi-head attention assembled from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5), and what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -48,7 +46,7 @@ assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()
 """)
 
 md("""
-Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask only makes row 0 read "row 0", but that row already carries future data: the shape is valid, the mask is right, and information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
+Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask lets row 0 read only row 0, but in head 1 that row already holds data from position 1: the shape is valid, the mask is right, and information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
 
 ## heads-1: fix the split (1 point)
 
@@ -69,7 +67,7 @@ assert (right[0] // D
 """)
 
 md("""
-**About the solution.** `np.swapaxes(heads, -3, -2)` swaps the time axis `T` with the head axis `H`; with negative axis numbers it works with or without a batch axis. The result is a view, nothing is copied. The label test is more direct than any random test: every row of every head holds data of its own position only. Note that with `T = 1` or `H = 1`, `reshape` alone happens to be right, so a test must use `T > 1` and `H > 1` together.
+**About the solution.** `np.swapaxes(heads, -3, -2)` swaps the time axis `T` with the head axis `H`; with negative axis numbers it works with or without a batch axis. The result is a view, nothing is copied. The numbered-input test is more direct than a random one: every row of every head must hold data of its own position only. Note that with `T = 1` or `H = 1`, `reshape` alone happens to be right, so a test must use `T > 1` and `H > 1` together.
 """, tags=("solution",))
 
 md("""
@@ -129,7 +127,7 @@ assert np.allclose(out[0],
 """)
 
 md("""
-**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head normalises in its own `d`-dimensional subspace. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, −0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
+**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, −0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
 """, tags=("solution",))
 
 md("""
@@ -138,11 +136,11 @@ md("""
 Write `attention_costs(batch, length, width, n_heads, n_layers, dtype)`, which returns a pair of ints `(parameters, kv_cache_bytes)`:
 
 * `parameters`: the number of parameters of `n_layers` attention layers. Each layer has four `(D, D)` matrices, $W_Q$, $W_K$, $W_V$ and $W_O$, and no biases (as in `lib.attention.multi_head_attention`, §2.6).
-* `kv_cache_bytes`: the size in bytes of the KV cache of a batch of `batch` sequences, each with `length` stored positions. Every layer, head, position and sequence stores one key and one value of `d = D / H` numbers each (§5.6).
+* `kv_cache_bytes`: the size in bytes of the KV cache of a batch of `batch` sequences, each with `length` stored positions. When a model generates one token at a time, it keeps the key and value of every earlier position so that it need not compute them again; that store is the KV cache (§5). Every layer, head, position and sequence stores one key and one value of `d = D / H` numbers each.
 * `dtype` is `"float16"`, `"float32"` or `"float64"`; one number takes `np.dtype(dtype).itemsize` bytes (2, 4 or 8).
 * A `width` that `n_heads` does not divide raises `ValueError`, and so does a number of layers below 1.
 
-Think first: at fixed `D`, which of the two results does the number of heads `H` change?
+Think first: at fixed `D`, does the number of heads `H` change either result?
 """)
 
 code(reference_cell("attention_costs"))
@@ -152,7 +150,7 @@ check("cost-1", attention_costs)
 """)
 
 md("""
-Below, the configuration of §5.6 (12 layers, D = 768, T = 1024, B = 1) runs with 1 to 12 heads, in float32 and in float16; each row gives H, the dtype, the number of parameters and the cache size in MiB.
+Below, the configuration of GPT-2 small (12 layers, D = 768, T = 1024, B = 1) runs with 1 to 12 heads, in float32 and in float16; each row gives H, the dtype, the number of parameters and the cache size in MiB.
 """)
 
 code("""
@@ -168,5 +166,5 @@ assert attention_costs(1, 1024, 768, 1, 12, "float16") == (
 """)
 
 md(r"""
-**About the solution.** Neither result depends on the number of heads: the parameters are $4D^2$ per layer, and per position and layer the cache stores $2 \cdot H \cdot d = 2D$ numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with $D^2$, the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers; for the example of §5.6 the right answer is 28,311,552 parameters and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
+**About the solution.** Neither result depends on the number of heads: the parameters are $4D^2$ per layer, and per position and layer the cache stores $2 \cdot H \cdot d = 2D$ numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with $D^2$, the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers; for GPT-2 small the right answer is 28,311,552 parameters and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
 """, tags=("solution",))

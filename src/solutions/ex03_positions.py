@@ -14,11 +14,9 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
-This page holds the solutions to exercise set 3; the exercises are on `exercises/en/ex03_positions.ipynb`. Try them there first, then compare here.
+This page holds the solutions to exercise set 3; the exercises are in `exercises/en/ex03_positions.ipynb`. Try them there first, then compare here.
 
-For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4).
-
-The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -35,7 +33,7 @@ md("""
 
 `embed(ids, token_table, position_table, offset=0)` returns the input vectors `E[x_t] + P[offset + t]`: `ids` has shape `(T,)` or `(B, T)`, the token embedding table `E` is `(V, D)` and the position table `P` is `(C, D)`. `offset` counts the positions that come before this piece of input, so token `t` sits at absolute position `offset + t`.
 
-The position table has `C` rows. If a position falls outside them (or `offset` is negative), raise `ValueError`: never wrap a position around the table, nor clamp it to the last row, since no row was trained for such a position (§3.3).
+The position table has `C` rows. If a position falls outside them (or `offset` is negative), raise `ValueError`: the table has no row for such a position, and wrapping it around or clamping it to the last row would make two different positions share one row (§3.3).
 """)
 
 code(reference_cell("embed"))
@@ -73,7 +71,7 @@ check("pos-2", embed_backward)
 """)
 
 md("""
-Here are two small experiments. The first repeats the example of §3.2: the upstream gradients at the first position of two sequences are `[1, 2]` and `[−3, 1]`, and row 0 of the position table receives their sum `[−2, 3]`. The two first tokens differ (3 and 4), so token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
+Here are two small experiments. The first repeats the example of §3.2: the upstream gradients at the first position of two sequences are `[1, 2]` and `[−3, 1]`, and row 0 of the position table receives their sum `[−2, 3]`. The first tokens differ (3 and 4), so token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
 """)
 
 code("""
@@ -90,7 +88,7 @@ print(careless[:, 0], embed_backward(ones, ids, 6, 4)[0][:, 0])
 """)
 
 md("""
-Finally, check the whole backward pass with finite differences: for the linear loss `L = Σ embed(ids) · G`, nudging one entry of `E` must change `L` at the rate given by the matching entry of `d_token`.
+Finally, check one entry of the gradient with a finite difference: for the loss `L = Σ embed(ids) · G`, nudging one entry of `E` must change `L` at the rate given by the matching entry of `d_token`. `L` is linear in `E`, so a one-sided difference is exact up to rounding.
 """)
 
 code("""
@@ -122,7 +120,7 @@ Example 2 in §3.4 says: in one attention layer without positions, swapping two 
 
 `last_row_swap_change(forward, ids, i, j)`: `forward` maps `ids` to outputs `(..., T, D)`; swap tokens `i` and `j` (in every sequence of a batch) and return the largest absolute change of the last output row, as a `float`. `i` and `j` must be two different positions before the last one, otherwise raise `ValueError`: swapping the last token would change the last query itself and the test would mean nothing.
 
-Then use the cell below to compare the forward with and without positions on one model.
+Then use the cell below to compare one model's forward pass with and without positions.
 """)
 
 code(reference_cell("last_row_swap_change"))
@@ -142,5 +140,5 @@ assert without_positions < 1e-12 < with_positions, needs_exercise("pos-3")
 """)
 
 md("""
-**About the solution.** Without positions, swapping two keys swaps their values too; the softmax weights move along and the weighted sum stays the same, up to rounding (below 1e-12 here). With positions, the two tokens carry different rows of `P`, keys and values are no longer merely permuted, and the last row changes. Be careful about what this shows. It is a statement about the last row of this one layer: without positions, that row receives no information about the order of the permuted prefix. It does not say that the causal mask itself carries no order information. The earlier rows do differ between the two orders (row 0 reads only the first token, and the query of row 1 is the second token), and a second layer that reads those rows can tell the orders apart; §3.4 checks both. Batches work too, because the swap is written on `[..., [i, j]]` and happens in every sequence at once.
+**About the solution.** Without positions, swapping two keys swaps their values too; the softmax weights move along and the weighted sum stays the same, up to rounding (below $10^{-12}$ here). With positions, the two tokens carry different rows of `P`, keys and values are no longer merely permuted, and the last row changes. Be careful about what this shows. It is a statement about the last row of this one layer: without positions, that row receives no information about the order of the permuted prefix. It does not say that the causal mask itself carries no order information. The earlier rows do differ between the two orders (row 0 reads only the first token, and the query of row 1 is the second token), and a second layer that reads those rows can tell the orders apart; §3.4 checks both. Batches work too, because the swap is written on `[..., [i, j]]` and happens in every sequence at once.
 """, tags=("solution",))

@@ -9,18 +9,16 @@ md("# Solutions to exercise set 4: causality must cover the whole computation", 
 md("""
 This notebook goes with §4 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
-The functions here are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then fix it.
+The first three functions are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then, in the fourth exercise, fix it.
 
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
-This page holds the solutions to exercise set 4; the exercises are on `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
+This page holds the solutions to exercise set 4; the exercises are in `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
 
-For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note; the suspect model is here too, with its repaired version. The set practises §4: the future-perturbation test (§4.3), the negative control that first shows the test can see a leak (§4.4, §4.5), a sweep over every position, and a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2).
-
-The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note; the suspect model is here too, with its repaired version. The set practises §4: the future-perturbation test (§4.3), the negative control that first shows the test can see a leak (§4.4, §4.5), a sweep over every position, and a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -34,7 +32,7 @@ from lib.attention import multi_head_attention
 """), tags=("hide-input",))
 
 code("""
-model = random_model(4)  # V=7, C=8, D=8, H=2, causal
+model = random_model(4)  # V=7, C=8, D=8, H=2
 #en the same model with the mask switched off
 control = unmasked_forward(model)
 ids = np.array([1, 3, 4, 5, 6, 2])
@@ -66,7 +64,7 @@ md("""
 md("""
 ## causal-2: a verdict with its negative control (2 points)
 
-A change of 0 may mean the model is causal, or only that the test cannot see anything: the perturbation changed nothing, the output is overwritten by a constant, or the position was badly chosen. So the same perturbation is run on a version with the causal mask deliberately removed, the negative control, which must show a change.
+A change of 0 may mean the model is causal, or only that the test cannot see anything: the perturbation changed nothing, the output is overwritten by a constant, or the position was badly chosen. So run the same perturbation on a version whose mask you removed on purpose, the negative control: it must show a change.
 
 `perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)` returns one of three strings:
 
@@ -126,7 +124,7 @@ md("""
 
 Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
-Then sweep `suspect` and give the verdict with `perturbation_verdict`.
+Then sweep `suspect` and give the verdict with `perturbation_verdict`. As the control, `control` will do: a control only has to show that this perturbation, on these ids, can move a prefix, and the clean model with its mask off does.
 """)
 
 code(reference_cell("leak_sweep"))
@@ -142,7 +140,7 @@ print(perturbation_verdict(suspect, control, ids, 3, 0))
 """)
 
 md("""
-The sweep shows that wherever the perturbation starts, the prefix moves. Now read `normalise`: along which axis are the mean and the variance taken?
+If your sweep is right, it shows that wherever the perturbation starts, the prefix moves. Now read `normalise`: along which axis are the mean and the variance taken?
 """)
 
 md("""

@@ -16,11 +16,9 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
-This page holds the solutions to exercise set 5; the exercises are on `exercises/en/ex05_cache.ipynb`. Try them there first, then compare here.
+This page holds the solutions to exercise set 5; the exercises are in `exercises/en/ex05_cache.ipynb`. Try them there first, then compare here.
 
-For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8).
-
-The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+For every exercise you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -43,9 +41,13 @@ md("""
 
 `model.new_cache()` creates an empty cache; `model.step(token, cache)` puts the token at position `len(cache)`, stores its key and value in `cache` and returns its output, of shape `(D,)`. When the position table is full (`len(cache)` equals its number of rows `C`), `model.step` raises `ValueError` and leaves the cache as it was.
 
-A training batch is right-padded by `collate`: a shorter text is followed by input `<eos>` with target −100. Write `continue_padded(model, inputs, targets, tokens)`: `inputs` and `targets` are the `(B, T)` arrays `collate` returns, `tokens` has shape `(B,)`, and `tokens[b]` is the token that follows the text of row `b`. For every row, feed that row's text into a cache and then take one step with `tokens[b]`; return the outputs stacked into a `(B, D)` array.
+A training batch is right-padded by `collate`: a shorter text is followed by input `<eos>` with target −100. Write `continue_padded(model, inputs, targets, tokens)`:
 
-The targets decide which positions belong to the text: those whose target is not −100 (§1.8). Do not call `model.forward`: this exercise is about the cache.
+* **the arguments:** `inputs` and `targets` are the `(B, T)` arrays `collate` returns; `tokens` has shape `(B,)`, and `tokens[b]` is the token that follows the text of row `b`;
+* **what to do:** for every row, feed that row's real prefix (`<bos>` and its text: the positions whose target is not −100, §1.8) into a fresh cache, then take one step with `tokens[b]`;
+* **what to return:** the outputs of those steps, stacked into a `(B, D)` array.
+
+Do not call `model.forward`: this exercise is about the cache.
 """)
 
 code(reference_cell("continue_padded"))
@@ -90,7 +92,7 @@ Now write one step with arrays only, without `model.step`. `attention_step(x, ke
 * `keys`, `values`: keys and values of the `n` earlier positions, shape `(H, n, d)`; `n` may be 0;
 * returns `(output, keys, values)`: the output of shape `(D,)` and the keys and values with the new position appended, `(H, n+1, d)`.
 
-Steps: project to query, key and value and split them into `H` heads; append the new key and value at the end of the cache; in every head, take a softmax of the dot-product scores scaled by `1/√d` over all `n+1` positions; merge the heads and multiply by `w_o`. Everything in the cache is past or present, so no causal mask needs to be applied here.
+Steps: project to query, key and value and split them into `H` heads; append the new key and value at the end of the cache; in every head, compute the scores (dot products scaled by `1/√d`), take their softmax over all `n+1` positions and the weighted sum of the values; merge the heads and multiply by `w_o`. Everything in the cache is past or present, so the new query may read every position.
 """)
 
 code(reference_cell("attention_step"))
@@ -113,7 +115,7 @@ print(keys.shape,
 """)
 
 md("""
-**About the solution.** With a single position, a plain `reshape` of `(D,)` into `(H, 1, d)` is a correct split: the mistake of exercise set 2 only appears when `T > 1`. Merging is the same: flattening `(H, 1, d)` gives `(D,)` with the heads concatenated in order. The new key and value go into the cache before the scores are computed, because the new query reads itself too. The loop above compares every step with the full forward pass, within 1e-12; cache-3 turns exactly this into a test.
+**About the solution.** With a single position, a plain `reshape` of `(D,)` into `(H, 1, d)` is a correct split: the mistake of exercise set 2 only appears when `T > 1`. Merging is the same: flattening `(H, 1, d)` gives `(D,)` with the heads concatenated in order. The new key and value go into the cache before the scores are computed, because the new query reads itself too. The loop above compares every step with the full forward pass, within $10^{-12}$; cache-3 turns exactly this into a test.
 """, tags=("solution",))
 
 md("""
@@ -146,5 +148,5 @@ assert right < 1e-12 < reset and reset_one_token == 0.0, needs_exercise(
 """)
 
 md("""
-**About the solution.** Every run needs a fresh empty cache: reusing an old one would put the new tokens after the old sequence and shift every position. The reset-to-0 step happens to be right on the first token, whose position is 0 anyway, which is why a single-token sequence cannot reveal the bug. That is the point of the negative control: first make sure the test catches a known bug on these inputs, then trust the small error it reports for the correct cache. Compare with a tolerance rather than exact equality: the step-by-step and the full computation sum in different orders and may differ by a few 1e-16.
+**About the solution.** Every run needs a fresh empty cache: reusing an old one would put the new tokens after the old sequence and shift every position. The reset-to-0 step happens to be right on the first token, whose position is 0 anyway, which is why a single-token sequence cannot reveal the bug. That is the point of the negative control: first make sure the test catches a known bug on these inputs, then trust the small error it reports for the correct cache. Compare with a tolerance rather than exact equality: the step-by-step and the full computation sum in different orders and may differ in the last bits, a few units of $10^{-16}$.
 """, tags=("solution",))

@@ -7,7 +7,7 @@ md("# Exercise set 7: backward passes, the per-layer cache and a leak diagnosis"
 md("# Solutions to exercise set 7: backward passes, the per-layer cache and a leak diagnosis", tags=("solution",))
 
 md("""
-This notebook goes with §7 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` below it. There are four exercises: the backward pass of the masked softmax, the backward pass of layer normalisation (checked with central differences), one step of the decoder with a KV cache in every layer, and the diagnosis of a model handed over to you that may leak the future.
+This notebook goes with §7 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it. There are four exercises: the backward pass of the masked softmax, the backward pass of layer normalisation (checked with central differences), one step of the decoder with a KV cache in every layer, and the diagnosis of a model handed over to you that may leak the future.
 
 `masked_softmax_backward` and `layer_norm_backward` in `lib.layers`, and the decoder's `model.step` and `model.block_step`, are the reference versions; do not call them. The other building blocks of §7.1 and the earlier sections, such as `layer_norm_forward`, `mlp_forward` and `causal_attention`, are yours to use.
 
@@ -16,11 +16,9 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
-This page holds the solutions to exercise set 7; the exercises are on `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
+This page holds the solutions to exercise set 7; the exercises are in `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
 
-For each of the four exercises you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §7: the backward passes of the masked softmax and of layer normalisation, with a gradient check by central differences (§7.1), one generation step of the decoder with a KV cache in every layer (§7.5), and the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3).
-
-The notebook runs from top to bottom as it is. To test your own code, run `check(...)` on the exercise page; these answers also pass the hidden tests the grader adds.
+For each of the four exercises you find an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §7: the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1), one generation step of the decoder with a KV cache in every layer (§7.5), and the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -41,7 +39,7 @@ md("""
 
 `weights = masked_softmax(scores, allowed)` takes the softmax along the last axis over the allowed set only. Given the upstream gradient `d_weights` (the gradient of the loss with respect to `weights`) and `weights` itself, write `masked_softmax_backward(d_weights, weights)`, returning the gradient of the loss with respect to `scores`, of the shape and dtype of `weights`.
 
-For each row, $\\partial f/\\partial s_j = w_j\\,\\big(g_j - \\sum_k w_k g_k\\big)$. `allowed` is not needed: a forbidden entry has $w_j = 0$, so its gradient comes out 0, and it must be **exactly** 0. Raise `ValueError` when the two arrays differ in shape.
+Write $\\alpha_j$ for the weights of one row and $g_j$ for its upstream gradient. Then $\\partial f/\\partial s_j = \\alpha_j\\,\\big(g_j - \\bar g\\big)$, where $\\bar g = \\sum_{j'} \\alpha_{j'} g_{j'}$. `allowed` is not needed: a forbidden entry has $\\alpha_j = 0$, so its gradient comes out 0, and it must be **exactly** 0. Raise `ValueError` when the two arrays differ in shape.
 """)
 
 code(reference_cell("masked_softmax_backward"))
@@ -65,16 +63,16 @@ print(relative_error(analytic, numeric) < 1e-7,
 """)
 
 md("""
-**About the solution.** The Jacobian of the softmax is $\\mathrm{diag}(w) - w w^\\top$; applied to $g$ it gives $w \\odot (g - w^\\top g)$. There is no need to build the matrix: one dot product per row is enough. Because the factor $w_j$ comes first, a forbidden entry gets a gradient of exactly 0: the mask blocks the gradient in the backward pass just as it blocks the read in the forward pass. The cell above checks the result against central differences (relative error below $10^{-7}$).
+**About the solution.** The Jacobian of the softmax is $\\mathrm{diag}(\\alpha) - \\alpha \\alpha^\\top$; applied to $g$ it gives $\\alpha \\odot (g - \\alpha^\\top g)$. There is no need to build the matrix: one dot product per row is enough. Because the factor $\\alpha_j$ comes first, a forbidden entry gets a gradient of exactly 0: the mask blocks the gradient in the backward pass just as it blocks the read in the forward pass. The cell above checks the result against central differences (relative error below $10^{-7}$).
 """, tags=("solution",))
 
 md("""
 ## dec-2: the backward pass of layer normalisation (2 points)
 
-Layer normalisation normalises every position over its own $D$ features: $\\hat x = (x - \\mu)\\,r$ with $r = 1/\\sqrt{\\sigma^2 + \\epsilon}$ (population variance), output $\\hat x \\odot \\gamma + \\beta$. Write `layer_norm_backward(d_out, x, gain, eps=1e-5)`, returning `(d_x, d_gain, d_bias)`:
+Layer normalisation normalises every position over its own $D$ features. For one row $z$ of `x`: $\\hat z = (z - \\mu)\\,\\rho$ with $\\rho = 1/\\sqrt{\\sigma^2 + \\delta}$ (population variance; $\\delta$ is `eps`), output $\\hat z \\odot \\gamma + \\beta$. Write `layer_norm_backward(d_out, x, gain, eps=1e-5)`, returning `(d_x, d_gain, d_bias)`:
 
 * `d_out` and `x` have shape `(..., D)`, `gain` has shape `(D,)`; the bias plays no part in the gradients, so it is not an argument;
-* `d_x = r * (ĝ - mean(ĝ) - x̂ * mean(ĝ * x̂))` with `ĝ = d_out * gain`, the means taken over the $D$ features;
+* `d_x = ρ * (ĝ - mean(ĝ) - ẑ * mean(ĝ * ẑ))` row by row, with `ĝ = d_out * gain`, the means taken over the $D$ features;
 * `d_gain` and `d_bias` have shape `(D,)`, summed over every leading axis (batch and positions);
 * keep the input's dtype; raise `ValueError` when the width of `gain` is not $D$.
 
@@ -104,7 +102,7 @@ print([e < 1e-7 for e in errors])
 """)
 
 md("""
-**About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat x_t / \\partial x_s = 0$ for $s \\ne t$: layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $x$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
+**About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat z_t / \\partial z_s = 0$ for $s \\ne t$ (rows t and s of the input): layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $z$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
 """, tags=("solution",))
 
 md("""
@@ -116,7 +114,16 @@ The decoder of §7 keeps one KV cache per layer. Here you write one step with pl
 * `keys[l]` and `values[l]` are the `n` positions layer `l` has stored, of shape `(H, n, d)`; the new token takes position `n`, and its input vector is `x = E[token] + P[n]`, of shape `(1, D)`;
 * return `(logits, keys, values)`: the logits of that position, shape `(V,)`, and the keys and values with the new position appended in every layer (shape `(H, n+1, d)`), $L$ of each.
 
-In every block: `a = LN₁(x)`; `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)`; append `k` and `v` to **this layer's** cache; let the new query read every position this layer has stored, with `causal_attention`; merge the heads, multiply by `w_o` and add back to `x`; then `x = x + MLP(LN₂(x))`. Finally `model.output_head(x)` (the final layer normalisation, then $W_\\text{head}$) gives the logits. A new position past the position table is a `ValueError`.
+In every block:
+
+1. `a = LN₁(x)`;
+2. `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)`;
+3. append `k` and `v` to **this layer's** cache;
+4. let the new query read every position this layer has stored, with `causal_attention`;
+5. merge the heads, multiply by `w_o` and add the result to `x`;
+6. `x = x + MLP(LN₂(x))`.
+
+Finally `model.output_head(x)` (the final layer normalisation, then $W_\\text{head}$) gives the logits. A new position past the position table is a `ValueError`.
 """)
 
 code(reference_cell("decoder_step"))
@@ -145,11 +152,11 @@ md("""
 md("""
 ## dec-4: diagnosing a model handed over as weights (3 points)
 
-A colleague trained a decoder on the mirror language of §7, handed you the weights and reported a beautiful loss. The cell below recomputes that loss with his way of running the model, `forward`: it is far below the causal bound $\\mathcal{L}^* \\approx 0.6969$ of §7.2, too good to be true.
+A colleague trained a decoder on the mirror language of §7, handed you the weights and reported a beautiful loss. The cell below recomputes that loss with the colleague's own `forward`: it is far below the causal bound $\\mathcal{L}^* \\approx 0.6969$ of §7.2, too good to be true.
 
 Write `diagnose(model, forward, ids, prefix_length, tol=1e-9)`, returning one of three verdicts:
 
-* `"leaks"`: when every token from `prefix_length` on is replaced by another one (the next id mod $V$, say), the prefix outputs of `forward` change by more than `tol`;
+* `"leaks"`: when every token from `prefix_length` on is replaced by another one (the next id modulo $\\lvert\\mathcal V\\rvert$, say), the prefix outputs of `forward` change by more than `tol`;
 * `"causal"`: the prefix does not change, and the negative control (the same model with the mask off, `model.forward(t, causal=False)`) changes by more than `tol` under the same perturbation;
 * `"blind"`: neither changes: on these inputs the test cannot see anything.
 
@@ -188,5 +195,5 @@ print(round(handed_over.loss(inputs, targets), 4),
 """)
 
 md("""
-**About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: his loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training. Yet, run with the mask, the model trained by cheating has a loss of about 2.4327, worse than the chance level $\\ln 10 \\approx 2.3026$: in training it never learned to predict. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only other inputs or another test can help.
+**About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: that loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training. Yet, run with the mask, the model trained by cheating has a loss of about 2.43, worse than the chance level $\\ln 10 \\approx 2.3026$: in training it never learned to predict. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
 """, tags=("solution",))

@@ -1,0 +1,266 @@
+"""Cross-references resolve: what the words point at is there, in every language.
+
+Read from the committed notebooks (the pages a learner reads), chapter, exercise and
+solution, zh, en and ru:
+
+* **"The figure below", "the table below"** (下图, 下表; «на рисунке ниже», «в таблице ниже», and
+  the "above" forms): the first thing shown after the phrase (a Markdown image or table
+  further on, or a code cell's output) is such a figure or table, and it comes before the
+  next heading.  A figure is an image or an interactive widget; a table is a Markdown table,
+  a widget, or printed lines.  "Above" looks back the same way.
+* **§N and §N.M** name a chapter notebook and one of its headings ("## N.M ...").
+* **Figure N.M** (图 N.M, рис. N.M / рисунок N.M): the site numbers the figures of chapter N
+  in page order, every image with an alt text (site/course_book.py, ``caption_figures``);
+  figure N.M must exist, and every figure of a chapter is cited in that chapter's prose.
+"""
+
+import json
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGES  # noqa: E402
+
+CHAPTERS = sorted((ROOT / "chapters" / "en").glob("*.ipynb"))
+SOLUTIONS = sorted((ROOT / "solutions" / "en").glob("*.ipynb"))
+EXERCISES = sorted((ROOT / "exercises" / "en").glob("*.ipynb"))
+
+BELOW = {
+    "en": re.compile(r"\b(?:the|this|these|an?) (?:interactive )?(figure|table|picture|plot|chart|heatmaps?|curves?)"
+                     r" (below|above)\b", re.I),
+    "zh": re.compile(r"(下|上)(?:面的|方的)?(?:交互)?(图|表)(?!示|格)"),
+    "ru": re.compile(r"(?:на |в |во )?(рисун\w*|таблиц\w*|график\w*|тепловых картах|тепловая карта)"
+                     r" (ниже|выше)|(ниже|выше) (?:на |в )?(рисун\w*|таблиц\w*|график\w*)", re.I),
+}
+FIGURE_WORDS = ("figure", "picture", "plot", "chart", "heatmap", "heatmaps", "curve", "curves", "图")
+CITATION = {
+    "en": re.compile(r"\bFigures? (\d+)\.(\d+)"),
+    "zh": re.compile(r"图 ?(\d+)\.(\d+)"),
+    "ru": re.compile(r"\b(?:[Рр]ис\.|[Рр]исун\w*)\s?(\d+)\.(\d+)"),
+}
+SECTION = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
+HEADING = re.compile(r"^#{1,6}\s+(\d+)(?:\.(\d+))?\s", re.M)
+IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]+\)")
+MD_TABLE = re.compile(r"^\|.*\|\s*\n\|[\s:|-]+\|\s*$", re.M)
+FENCED = re.compile(r"```.*?```", re.S)
+
+
+def _text(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def read(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _blank(pattern, text):
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def elements(cells):
+    """[(cell, offset, kinds)] of every thing shown, in page order: kinds is a set of "figure" (an
+    image with an alt text, numbered by the site), "image" (one without), "widget", "table" (Markdown),
+    "printout" (text output) or {"heading"}; a code cell is one element with the kinds of its
+    outputs; offset is the position in a Markdown cell's text (0 for a code cell)."""
+    found = []
+    for n, cell in enumerate(cells):
+        if cell["cell_type"] == "markdown":
+            text = _blank(FENCED, _text(cell))
+            for m in IMAGE.finditer(text):
+                found.append((n, m.start(), {"figure" if m.group(1).strip() else "image"}))
+            for m in MD_TABLE.finditer(text):
+                found.append((n, m.start(), {"table"}))
+            for m in HEADING.finditer(text):
+                found.append((n, m.start(), {"heading"}))
+            continue
+        alt = cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
+        kinds = set()
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if any(kind.startswith("image/") for kind in data):
+                kinds.add("figure" if alt else "image")
+            elif "application/vnd.jupyter.widget-view+json" in data or "text/html" in data:
+                kinds.add("widget")
+            else:
+                text = out.get("text") or data.get("text/plain") or ""
+                if ("".join(text) if isinstance(text, list) else text).strip():
+                    kinds.add("printout")
+        if kinds:
+            found.append((n, 0, kinds))
+    return sorted(found, key=lambda e: (e[0], e[1]))
+
+
+def figures(cells):
+    """The numbered figures of a chapter page: [(cell, offset)] in order (site/course_book.py)."""
+    return [(n, offset) for n, offset, kinds in elements(cells) for _ in range("figure" in kinds and
+                                                                              _images(cells[n]))]
+
+
+def _images(cell):
+    """How many numbered figures a cell shows: its Markdown images with alt text, or its image outputs."""
+    if cell["cell_type"] == "markdown":
+        return 1                                      # elements() lists each Markdown image apart
+    return sum(any(kind.startswith("image/") for kind in out.get("data", {})) for out in cell.get("outputs", []))
+
+
+def _wanted(word):
+    word = word.lower()
+    if word in ("table", "表") or word.startswith("таблиц"):
+        return {"table", "widget", "printout"}
+    return {"figure", "image", "widget"}
+
+
+def pointer_problems(cells, lang):
+    """Every "figure below" / "table above" in ``cells`` whose figure or table is not where it says."""
+    shown = elements(cells)
+    problems = []
+    for n, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = _blank(IMAGE, _blank(FENCED, _text(cell)))           # an alt text points nowhere
+        for m in BELOW[lang].finditer(text):
+            groups = [g for g in m.groups() if g]
+            if lang == "zh":
+                direction, word = ("below" if groups[0] == "下" else "above"), groups[1]
+            else:
+                direction = "below" if any(g.lower() in ("below", "ниже") for g in groups) else "above"
+                word = next(g for g in groups if g.lower() not in ("below", "above", "ниже", "выше"))
+            if word.lower().startswith("тепловы"):
+                word = "heatmaps"
+            here = (n, m.start())
+            if direction == "below":
+                ahead = [e for e in shown if (e[0], e[1]) > here]
+            else:
+                ahead = [e for e in reversed(shown) if (e[0], e[1]) < here]
+            first = next((e for e in ahead if e[2] != {"heading"}), None)
+            crossed = next((e for e in ahead if e[2] == {"heading"}), None)
+            if first is None or not first[2] & _wanted(word):
+                problems.append(f"cell {n}: {m.group(0)!r} but the first thing shown {direction} is "
+                                f"{'/'.join(sorted(first[2])) if first else 'nothing'}")
+            elif crossed is not None and (crossed[:2] < first[:2] if direction == "below" else crossed[:2] > first[:2]):
+                problems.append(f"cell {n}: {m.group(0)!r}, but a heading comes first")
+    return problems
+
+
+def headings(lang):
+    """{chapter number: {section numbers}} from the chapter notebooks of ``lang``."""
+    found = {}
+    for path in CHAPTERS:
+        number = int(path.name[:2])
+        sections = found.setdefault(number, set())
+        for cell in read(ROOT / "chapters" / lang / path.name):
+            if cell["cell_type"] == "markdown":
+                for m in HEADING.finditer(FENCED.sub(" ", _text(cell))):
+                    if m.group(2):
+                        sections.add(int(m.group(2)))
+    return found
+
+
+def section_problems(cells, lang, known):
+    problems = []
+    for n, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        for m in SECTION.finditer(FENCED.sub(" ", _text(cell))):
+            chapter, section = int(m.group(1)), m.group(2)
+            if chapter not in known or (section is not None and int(section) not in known[chapter]):
+                problems.append(f"cell {n}: {m.group(0)} names no section")
+    return problems
+
+
+def citation_problems(lang, page):
+    """Citations of figures in the prose of ``page`` (a chapter or solution notebook name) that
+    name no figure, and, for a chapter, its figures that are never cited."""
+    numbered = {int(p.name[:2]): len(figures(read(ROOT / "chapters" / lang / p.name))) for p in CHAPTERS}
+    kind = "chapters" if page in {p.name for p in CHAPTERS} else "solutions"
+    cells = read(ROOT / kind / lang / page)
+    problems, cited = [], set()
+    for n, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        for m in CITATION[lang].finditer(_text(cell)):
+            chapter, k = int(m.group(1)), int(m.group(2))
+            cited.add((chapter, k))
+            if not 1 <= k <= numbered.get(chapter, 0):
+                problems.append(f"cell {n}: {m.group(0)!r} names no figure (chapter {chapter} has "
+                                f"{numbered.get(chapter, 0)})")
+    if kind == "chapters":
+        chapter = int(page[:2])
+        for k in range(1, numbered[chapter] + 1):
+            if (chapter, k) not in cited:
+                problems.append(f"figure {chapter}.{k} is never cited")
+    return problems
+
+
+# ---- the checks catch what they name --------------------------------------------------------------
+
+def _md(text):
+    return {"cell_type": "markdown", "source": text, "metadata": {}}
+
+
+def _code(*outputs, alt=None):
+    meta = {"mystnb": {"image": {"alt": alt}}} if alt else {}
+    return {"cell_type": "code", "source": "x", "metadata": meta, "outputs": list(outputs)}
+
+
+IMAGE_OUT = {"output_type": "display_data", "data": {"image/png": "iVBOR", "text/plain": "<Figure>"}}
+PRINTED = {"output_type": "stream", "name": "stdout", "text": "1 2\n3 4\n"}
+
+
+def test_the_checks_catch_what_they_name():
+    right = [_md("## 1.1 A\n\nThe figure below shows it."), _code(IMAGE_OUT, alt="A picture."),
+             _md("The table below lists it."), _code(PRINTED)]
+    assert pointer_problems(right, "en") == []
+    assert figures(right) == [(1, 0)]
+    wrong = [_md("## 1.1 A\n\nThe figure below shows it."), _code(PRINTED), _code(IMAGE_OUT, alt="A picture.")]
+    assert "printout" in pointer_problems(wrong, "en")[0]
+    too_far = [_md("The table below lists it.\n\n## 1.2 B\n"), _code(PRINTED)]
+    assert "heading comes first" in pointer_problems(too_far, "en")[0]
+    assert pointer_problems([_md("见下图。"), _code(PRINTED)], "zh")
+    assert not pointer_problems([_md("见下图。"), _code(IMAGE_OUT, alt="图。")], "zh")
+    assert pointer_problems([_md("Как видно на рисунке ниже, всё так."), _code(PRINTED)], "ru")
+    assert not pointer_problems([_md("В таблице ниже всё так."), _code(PRINTED)], "ru")
+    assert not pointer_problems([_md("| a | b |\n| --- | --- |\n| 1 | 2 |\n\nThe table above says it.")], "en")
+    known = {1: {1, 2}, 5: {1}}
+    assert section_problems([_md("see §1.2, §5 and §5.1")], "en", known) == []
+    assert section_problems([_md("see §1.3 and §9")], "en", known) == ["cell 0: §1.3 names no section",
+                                                                      "cell 0: §9 names no section"]
+    assert CITATION["ru"].search("как на рис. 1.2") and CITATION["ru"].search("на рисунке 3.1")
+    assert CITATION["zh"].search("如图 2.3 所示") and CITATION["en"].search("Figure 7.1 shows")
+
+
+# ---- the pages ----------------------------------------------------------------------------------
+
+PAGES = [(kind, path.name) for kind, paths in (("chapters", CHAPTERS), ("solutions", SOLUTIONS)) for path in paths]
+
+
+def test_the_pages_are_there():
+    assert len(CHAPTERS) == 8 and len(SOLUTIONS) == len(EXERCISES) == 7
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind, page", PAGES)
+def test_figures_and_tables_are_where_the_words_say(kind, page, lang):
+    problems = pointer_problems(read(ROOT / kind / lang / page), lang)
+    assert not problems, f"{kind}/{lang}/{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_section_named_exists(lang):
+    known = headings(lang)
+    problems = [f"{kind}/{lang}/{path.name} {problem}"
+                for kind, paths in (("chapters", CHAPTERS), ("exercises", EXERCISES), ("solutions", SOLUTIONS))
+                for path in paths for problem in section_problems(read(ROOT / kind / lang / path.name), lang, known)]
+    assert sum(len(v) for v in known.values()) > 60
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind, page", PAGES)
+def test_every_figure_is_cited_and_every_citation_names_a_figure(kind, page, lang):
+    problems = citation_problems(lang, page)
+    assert not problems, f"{kind}/{lang}/{page}:\n" + "\n".join(problems)

@@ -1,0 +1,218 @@
+"""One symbol for one meaning: every symbol in the maths of the chapters and exercises is in §0.4's table.
+
+§0.4 ("Notation") holds a table whose first column names each symbol in LaTeX (``$W_Q$``,
+``$\\alpha_{ij}$``) and whose second says what it means, once.  This test reads that table from
+the committed notebook ``chapters/<lang>/00_start.ipynb`` and every ``$…$`` of the Markdown of
+every chapter, exercise and solution notebook in the same language, and checks that
+
+* every symbol used in the maths is in the table (a letter with a subscript that the table
+  lists as a name of its own, ``W_Q``, ``b_1``, ``t_q``, counts as that symbol; any other
+  subscript is made of symbols too: ``x_{b,t}`` uses x, b and t);
+* no symbol is in the table twice (two meanings);
+* the forms that once gave one letter two meanings do not come back (weights written a, A or w
+  beside α; V as the vocabulary size beside the values V; h or x for a layer's vectors beside
+  the head index and the token id; ℓ for a length);
+* layers are counted from 0 in the prose of every chapter, as in the code (``blocks.0``).
+"""
+
+import json
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGES  # noqa: E402
+
+PAGES = ([("chapters", p.name) for p in sorted((ROOT / "chapters" / "en").glob("*.ipynb"))]
+         + [("solutions", p.name) for p in sorted((ROOT / "solutions" / "en").glob("*.ipynb"))]
+         + [("exercises", p.name) for p in sorted((ROOT / "exercises" / "en").glob("*.ipynb"))])
+
+CODE = re.compile(r"```.*?```|`[^`\n]+`", re.S)
+IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+MATH = re.compile(r"\$\$(.*?)\$\$|\$([^$]+)\$", re.S)
+GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "iota", "kappa",
+         "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi", "omega",
+         "ell", "Gamma", "Delta", "Theta", "Lambda", "Pi", "Sigma", "Phi", "Psi", "Omega"}
+CONSTANTS = {"pi", "Delta"}           # the number π; Δ as "the change of", never a symbol of its own
+DROPPED = re.compile(r"\\(?:text|mathrm|operatorname|texttt|mathbf|textbf)\s*\{[^{}]*\}|\\(?:begin|end)\{[^{}]*\}")
+SUBSCRIPT = re.compile(r"(\\mathcal\{[A-Za-z]\}|\\[A-Za-z]+|[A-Za-z])_(\{((?:[^{}]|\{[^{}]*\})*)\}"
+                       r"|\\(?:text|mathrm)\s*\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+TOKEN = re.compile(r"\\mathcal\s*\{?\s*([A-Za-z])\s*\}?|\\([A-Za-z]+)|([A-Za-z])")
+
+
+def _name(base, sub):
+    """The normal form of a symbol with a label subscript: W_Q, W_head, b_1, t_q."""
+    sub = re.sub(r"\\(?:text|mathrm)\s*\{([^{}]*)\}", r"\1", sub).strip("{} ")
+    return f"{_base(base)}_{sub}"
+
+
+def _base(token):
+    m = re.fullmatch(r"\\mathcal\{([A-Za-z])\}", token)
+    if m:
+        return f"cal{m.group(1)}"
+    return token.lstrip("\\")
+
+
+def symbols(tex, names=frozenset()):
+    """The symbols of one formula: letters, Greek letters, calligraphic letters, and the
+    labelled symbols of ``names`` (``W_Q``), each once per occurrence.  Commands that are
+    not letters (\\sqrt, \\exp, \\sum, \\top) and words in \\text{} or \\mathrm{} are not symbols;
+    e before ^ is Euler's number."""
+    found = []
+
+    def labelled(m):
+        name = _name(m.group(1), m.group(3) if m.group(3) is not None else m.group(2))
+        if name in names:
+            found.append(name)
+            return " "
+        return m.group(0)
+
+    tex = re.sub(r"\\\\\[[^\]]*\]", " ", tex)                  # a line break's spacing, \\[2ex]
+    tex = SUBSCRIPT.sub(labelled, tex)
+    tex = DROPPED.sub(" ", tex)
+    tex = re.sub(r"\be\s*\^", "^", tex)                        # e^{...}: the number e
+    tex = re.sub(r"(?<![A-Za-z\\])O\(", "(", tex)                  # O(ε²): of the order of
+    for m in TOKEN.finditer(tex):
+        if m.group(1):
+            found.append(f"cal{m.group(1)}")
+        elif m.group(2):
+            if m.group(2) in GREEK and m.group(2) not in CONSTANTS:
+                found.append(m.group(2))
+        else:
+            found.append(m.group(3))
+    return found
+
+
+def _text(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def read(kind, lang, page):
+    return json.loads((ROOT / kind / lang / page).read_text(encoding="utf-8"))["cells"]
+
+
+def notation_table(lang):
+    """{symbol: meaning} from §0.4's table, and the symbols listed twice."""
+    for cell in read("chapters", lang, "00_start.ipynb"):
+        text = _text(cell)
+        if cell["cell_type"] == "markdown" and re.search(r"^## 0\.4\b", text, re.M):
+            break
+    else:
+        raise AssertionError(f"chapters/{lang}/00_start.ipynb has no heading 0.4")
+    table, twice = {}, []
+    for line in text.splitlines():
+        m = re.match(r"^\|\s*(.+?)\s*\|\s*(.+?)\s*\|\s*$", line)
+        if not m or set(m.group(1)) <= set("- :"):
+            continue
+        for piece in MATH.finditer(m.group(1)):
+            tex = piece.group(1) or piece.group(2)
+            head = re.split(r"\s*[=,]\s*", tex.strip())[0]       # "$d = D/H$" declares d
+            head = re.sub(r"\\mathcal\s*([A-Za-z])\b", r"\\mathcal{\1}", head)
+            sub = SUBSCRIPT.fullmatch(head)
+            key = _name(sub.group(1), sub.group(3) if sub.group(3) is not None else sub.group(2)) if sub \
+                else _base(head.replace(" ", "")) if re.fullmatch(r"\\?[A-Za-z]+|\\mathcal\{[A-Za-z]\}", head.replace(" ", "")) \
+                else None
+            if key is None:
+                lvert = re.fullmatch(r"\\lvert\s*\\mathcal\s*\{?([A-Za-z])\}?\s*\\rvert", head.strip())
+                key = f"cal{lvert.group(1)}" if lvert else None
+            if key is None:
+                continue
+            if key in table:
+                twice.append(key)
+            table[key] = m.group(2)
+    return table, twice
+
+
+def formulas(kind, lang, page):
+    """[(cell, formula)] of the Markdown of one notebook, code and images taken out."""
+    for n, cell in enumerate(read(kind, lang, page)):
+        if cell["cell_type"] == "markdown":
+            text = IMAGE.sub(" ", CODE.sub(" ", _text(cell)))
+            for m in MATH.finditer(text):
+                yield n, m.group(1) or m.group(2)
+
+
+# forms that once gave one letter two meanings: (pattern in a formula, what to write instead)
+CLASHES = [
+    (re.compile(r"(?<![\\A-Za-z])[aAw]_\{?[ijk]"), "attention weights are α_ij (a is a coordinate of a head)"),
+    (re.compile(r"\\ln\s*V\b|V\s*\\times\s*D|\(D,\s*V\)|(?<![A-Za-z_])V\s*=\s*\d"), "the vocabulary size is |𝒱|; V is the values"),
+    (re.compile(r"(?<![A-Za-z\\])h\^\{?\("), "a layer's vectors are X^(ℓ); h is a head"),
+    (re.compile(r"\\hat\s*x|(?<![A-Za-z\\])x_[it]\s*W|(?<![A-Za-z\\])x\s*\\leftarrow"), "x is a token id; vectors are X, X_t, z"),
+]
+
+
+def clash_problems(formula):
+    return [why for pattern, why in CLASHES if pattern.search(formula)]
+
+
+LAYER = {
+    "en": re.compile(r"\b(?:layers?|blocks?) (\d)(?!\d|\.\d)"),
+    "zh": re.compile(r"第 ?(\d) ?(?:层|块)"),
+    "ru": re.compile(r"(?:слой|слоя|слою|слоем|слое|слоёв|блок|блока|блоке)\s(\d)(?!\d|[.,]\d)", re.I),
+}
+
+
+def layer_numbers(lang, cells):
+    text = " ".join(CODE.sub(" ", _text(c)) for c in cells if c["cell_type"] == "markdown")
+    return {int(n) for n in LAYER[lang].findall(text)}
+
+
+# ---- the checks catch what they name --------------------------------------------------------------
+
+def test_the_checks_catch_what_they_name():
+    names = {"W_Q", "W_head", "t_q", "b_1"}
+    assert sorted(symbols(r"q_i = X_i W_Q,\ \alpha_{ij} = e^{s_{ij}}/Z \\[2ex]", names)) == \
+        sorted(["q", "i", "X", "i", "W_Q", "alpha", "i", "j", "s", "i", "j", "Z"])
+    assert sorted(symbols(r"W_\text{head} + b_1 + \lvert\mathcal V\rvert + \sqrt{d}\,\mathrm{softmax}(t_q)", names)) == \
+        sorted(["W_head", "b_1", "calV", "d", "t_q"])
+    assert symbols(r"\max\lvert\Delta Y[i]\rvert + \sqrt{2/\pi}") == ["Y", "i"]
+    assert symbols(r"x_{b,t} + \hat z^{(\ell)}") == ["x", "b", "t", "z", "ell"]
+    for old in (r"A_{ij}", r"\sum_j w_j v_j", r"a_{ij}", r"\ln V", r"V \times D", r"h^{(0)}_t", r"\hat x",
+                r"q_t = x_t W_Q"):
+        assert clash_problems(old), old
+    for new in (r"\alpha_{ij}", r"\lvert\mathcal V\rvert \times D", r"X^{(0)}_t", r"h \cdot d + a", r"V = XW_V"):
+        assert not clash_problems(new), new
+    assert layer_numbers("en", [{"cell_type": "markdown", "source": "layer 1 reads layer 2"}]) == {1, 2}
+    assert layer_numbers("ru", [{"cell_type": "markdown", "source": "слой 0 и слоя 1"}]) == {0, 1}
+    assert layer_numbers("zh", [{"cell_type": "markdown", "source": "第 0 层和第 1 层"}]) == {0, 1}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_gives_each_symbol_one_meaning(lang):
+    table, twice = notation_table(lang)
+    assert len(table) >= 30, f"§0.4's table in {lang} was not read: {sorted(table)}"
+    assert not twice, f"§0.4 ({lang}) lists these symbols twice: {twice}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_symbol_in_the_maths_is_in_the_table(lang):
+    table, _ = notation_table(lang)
+    names = frozenset(k for k in table if "_" in k)
+    missing = {}
+    for kind, page in PAGES:
+        for n, tex in formulas(kind, lang, page):
+            for symbol in symbols(tex, names):
+                if symbol not in table:
+                    missing.setdefault(symbol, f"{kind}/{lang}/{page} cell {n}: ${tex.strip()[:60]}$")
+    assert not missing, ("symbols in the maths that §0.4's table does not list (add a row, or use the "
+                         "table's symbol):\n" + "\n".join(f"{s}: {where}" for s, where in sorted(missing.items())))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_letter_keeps_a_second_meaning(lang):
+    found = [f"{kind}/{lang}/{page} cell {n}: ${tex.strip()[:60]}$: {why}"
+             for kind, page in PAGES for n, tex in formulas(kind, lang, page) for why in clash_problems(tex)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_layers_are_counted_from_zero(lang):
+    found = []
+    for kind, page in PAGES:
+        numbers = layer_numbers(lang, read(kind, lang, page))
+        if numbers and 0 not in numbers:
+            found.append(f"{kind}/{lang}/{page} names layers {sorted(numbers)} but never layer 0")
+    assert not found, "layers count from 0, as in the code (blocks.0, cached_layers={0}):\n" + "\n".join(found)

@@ -1,0 +1,109 @@
+"""Numbers in the prose follow the conventions of the page's language (CONTRIBUTING.md, "Numbers in the prose").
+
+The prose checked is the Markdown of every chapter, exercise and solution notebook in every
+language (code spans, maths, fenced code and URLs are not prose: a printed number keeps its
+language-neutral form there).
+
+* **"About" goes with 3 or 4 significant digits.**  "About 0.047053077502" is a
+  contradiction: a rounded word wants a rounded number, and the full digits belong in the
+  printed output.  The same for 约 / 大约 and «около», «примерно», «приблизительно».
+* **Large integers are grouped.**  English and Chinese group digits by three with commas
+  from 5 digits on (1,048,576; 4-digit numbers such as 6912 stay as they are).  Russian
+  groups them with a narrow no-break space, U+202F (1 048 576): a comma is the decimal
+  sign there, and a plain space lets the number break across lines.
+* **Russian spacing.**  The decimal comma (0,33), never the point, is checked by
+  test_glossary.py's table; here: a number and its unit (72 МиБ, 53,1 %, 5 мс) are joined by
+  a no-break space (U+00A0 or U+202F), and § is never followed by a plain space.
+"""
+
+import re
+import sys
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from course_i18n import LANGUAGES  # noqa: E402
+from test_glossary import prose, source_texts  # noqa: E402
+
+NO_BREAK = "\u00a0\u202f"
+NUMBER = r"−?-?\d[\d,.\u202f\u00a0]*\d|\d"
+ABOUT = {
+    "en": re.compile(r"\b(?:about|around|roughly|approximately)\s+(" + NUMBER + ")", re.I),
+    "zh": re.compile(r"(?:约为|大约|大概|约)\s*(" + NUMBER + ")"),
+    "ru": re.compile(r"(?:около|примерно|приблизительно)\s+(" + NUMBER + ")", re.I),
+}
+MOST_DIGITS_AFTER_ABOUT = 4
+# an integer of 5 or more digits written without grouping (not the digits of a decimal fraction)
+UNGROUPED = re.compile(r"(?<![\d.,\u202f\u00a0])\d{5,}(?![\d])(?![.,]\d)")
+COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?![\d])")            # 1,048,576
+SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u2009]\d{3})+(?!\d)(?![.,]\d)")      # 1 048 576 with a breakable space
+RU_UNIT = re.compile(r"\d( )(?:%|‰|МиБ|КиБ|ГиБ|Мб|МБ|ГБ|КБ|байт\w*|мс|мкс|нс|ГФЛОП\w*)")
+SECTION_SPACE = re.compile(r"§\s")
+
+
+def significant_digits(number):
+    digits = re.sub(r"\D", "", number).lstrip("0")
+    return len(digits)
+
+
+def number_problems(lang, text):
+    """What in ``text`` (one Markdown cell in ``lang``) breaks the conventions of the module docstring."""
+    clean = prose(text)
+    found = []
+    for m in ABOUT[lang].finditer(clean):
+        if significant_digits(m.group(1)) > MOST_DIGITS_AFTER_ABOUT:
+            found.append(f"{m.group(0)!r}: 'about' with more than {MOST_DIGITS_AFTER_ABOUT} significant digits")
+    for m in UNGROUPED.finditer(clean):
+        want = "1 048 576, with U+202F" if lang == "ru" else "1,048,576"
+        found.append(f"{m.group(0)!r}: group the digits ({want})")
+    if lang == "ru":
+        for m in COMMA_GROUPS.finditer(clean):
+            found.append(f"{m.group(0)!r}: a comma is the decimal sign in Russian; group with U+202F")
+        for m in SPACE_GROUPS.finditer(clean):
+            found.append(f"{m.group(0)!r}: group the digits with a narrow no-break space (U+202F)")
+        for m in RU_UNIT.finditer(clean):
+            found.append(f"{clean[max(0, m.start() - 8):m.end()]!r}: a no-break space between a number and its unit")
+        for m in SECTION_SPACE.finditer(clean):
+            if m.group(0)[1] not in NO_BREAK:
+                found.append(f"{clean[m.start():m.end() + 6]!r}: no plain space after §")
+    else:
+        for m in SPACE_GROUPS.finditer(clean):
+            found.append(f"{m.group(0)!r}: group the digits with commas (1,048,576)")
+    return found
+
+
+def test_the_check_finds_what_it_looks_for():
+    """Negative control: the sentences the reviews quoted are caught, their fixed forms pass."""
+    assert number_problems("en", "the largest absolute difference is about 0.047053077502 instead of 0.")
+    assert number_problems("en", "the largest change is about 39.7720206134.")
+    assert not number_problems("en", "about 0.047 instead of 0, about 39.77, about 0.0875, about 1/2")
+    assert number_problems("zh", "最大绝对值约为 0.047053077502")
+    assert not number_problems("zh", "最大绝对值约为 0.047，打印出的是 `0.047053077502`")
+    assert number_problems("ru", "равна примерно 0,047053077502, а не 0")
+    assert number_problems("en", "compute 557056 scores instead of 1048576")
+    assert not number_problems("en", "compute 557,056 scores instead of 1,048,576; 6912 parameters")
+    assert number_problems("ru", "оценок 557056 вместо 1048576")
+    assert number_problems("ru", "параметров 1,048,576") and number_problems("ru", "параметров 1 048 576")
+    assert not number_problems("ru", "параметров 1\u202f048\u202f576, то есть 53,1\u00a0% и 72\u00a0МиБ; см.\u00a0§1.2")
+    assert number_problems("ru", "около 72 МиБ на последовательность")
+    assert number_problems("ru", "это 53,1 % оценок")
+    assert number_problems("ru", "см. § 1.2")
+    assert not number_problems("ru", "с шагом 0,5; в §1.2 и при температуре 1 с seed 0")
+    assert not number_problems("en", "`0.047053077502` and $10^{-12}$ are not prose")
+
+
+CELLS = [(where, lang, text) for where, lang, text, kind in source_texts()
+         if kind == "markdown" and where.startswith(("src/chapters/", "src/solutions/"))]
+
+
+def test_the_prose_was_read():
+    assert {lang for _, lang, _ in CELLS} == set(LANGUAGES) and len(CELLS) > 700
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_numbers_follow_the_language(lang):
+    found = [f"{where}: {problem}" for where, text_lang, text in CELLS if text_lang == lang
+             for problem in number_problems(lang, text)]
+    assert not found, "numbers in the prose that break the conventions:\n" + "\n".join(found)
