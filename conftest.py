@@ -91,12 +91,15 @@ nbval.kernel.RunningKernel.__init__ = _running_kernel_checked
 def pytest_terminal_summary(terminalreporter):
     """Which kernel each configuration really ran, as the kernels themselves reported it."""
     seen = {}
+    here = pathlib.Path(__file__).parent
     for path in sorted(_reports().glob("*.json")):
         entry = json.loads(path.read_text())
+        if not pathlib.Path(entry["folder"]).is_relative_to(here):
+            continue            # a kernel of an enclosing session of another checkout (tests/test_fresh_clone.py)
         report = entry["report"]
         blas = ", ".join(f"{lib['api']} {lib['architecture']} x{lib['threads']}" for lib in report["blas"])
         key = (entry["config"], blas, " ".join(report["numpy"]), "; ".join(entry["problems"]) or "ok")
-        seen.setdefault(key, set()).add(str(pathlib.Path(entry["folder"]).relative_to(pathlib.Path(__file__).parent)))
+        seen.setdefault(key, set()).add(str(pathlib.Path(entry["folder"]).relative_to(here)))
     if not seen:
         return
     terminalreporter.section("numerical configurations of the notebook kernels")

@@ -83,6 +83,7 @@ import statistics
 import subprocess
 import sys
 import time
+import traceback
 
 import numpy as np
 import threadpoolctl
@@ -253,6 +254,24 @@ def pin_to_one_core():
     threadpoolctl.threadpool_limits(1)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
+
+
+def confinement():
+    """(cores this process may use, [threads of each BLAS library]): what pin_to_one_core leaves."""
+    blas = [lib["num_threads"] for lib in threadpoolctl.threadpool_info() if lib["user_api"] == "blas"]
+    return len(os.sched_getaffinity(0)), blas
+
+
+def _pin_and_report(connection):
+    """In a spawned process (tests/test_bench.py): pin_to_one_core, then send ("answer", cores, blas),
+    or ("error", the traceback, None); spawned by name from this module, which imports nothing of the tests."""
+    try:
+        pin_to_one_core()
+        connection.send(("answer", *confinement()))
+    except BaseException:
+        connection.send(("error", traceback.format_exc(), None))
+    finally:
+        connection.close()
 
 
 def _serve(connection, name, shape, warmup, one_core):

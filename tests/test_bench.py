@@ -6,10 +6,12 @@ import os
 import pathlib
 
 import numpy as np
+import pytest
 
-from conftest import require_or_skip, unavailable
+from conftest import require_or_skip, slowdown, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+ANSWER_WITHIN = 60                  # seconds for a spawned child to import NumPy and the bench, and pin itself
 
 
 def load_bench(monkeypatch):
@@ -47,26 +49,30 @@ def test_each_alone_on_one_core_times_every_implementation(monkeypatch):
     assert not multiprocessing.active_children()
 
 
-def _cores_and_blas_threads_after_pinning(connection):
-    import threadpoolctl
-
-    bench = importlib.import_module("attention_cache")
-    bench.pin_to_one_core()
-    blas = [lib["num_threads"] for lib in threadpoolctl.threadpool_info() if lib["user_api"] == "blas"]
-    connection.send((len(os.sched_getaffinity(0)), blas))
-
-
 def test_pin_to_one_core_leaves_one_core_and_one_blas_thread(monkeypatch):
-    if not load_bench(monkeypatch).CAN_PIN:
+    bench = load_bench(monkeypatch)
+    if not bench.CAN_PIN:
         unavailable("this OS cannot confine a process to one core")
     context = multiprocessing.get_context("spawn")              # pins a child, never the test process
-    ours, theirs = context.Pipe()
-    process = context.Process(target=_cores_and_blas_threads_after_pinning, args=(theirs,))
+    ours, theirs = context.Pipe(duplex=False)
+    process = context.Process(target=bench._pin_and_report, args=(theirs,))
     process.start()
-    cores, blas = ours.recv()
-    process.join(60)
+    theirs.close()                  # the child holds the only writing end: if it dies, recv() ends at once
+    try:
+        if not ours.poll(ANSWER_WITHIN * slowdown()):
+            pytest.fail(f"the pinned child gave no answer within {ANSWER_WITHIN} s (times the machine's load)")
+        try:
+            kind, cores, blas = ours.recv()
+        except EOFError:
+            process.join(10)
+            pytest.fail(f"the pinned child ended without an answer (exit code {process.exitcode})")
+    finally:
+        process.join(10)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    assert kind == "answer", f"the pinned child failed:\n{cores}"
     assert cores == 1 and blas and set(blas) == {1}, (cores, blas)
-
 
 
 def test_block_arithmetic_makes_lib_s_products_and_exps_with_both_libraries(monkeypatch):

@@ -113,7 +113,8 @@ def clone():
 
 def newcomer_env(path, home, **extra):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("CI", "SYSTEM_PACKAGES", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
+           if not k.startswith("COURSE_")          # this session's own settings (conftest's kernel reports)
+           and k not in ("CI", "SYSTEM_PACKAGES", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
                         "PYTHONPATH", "VIRTUAL_ENV", "CHROMIUM", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     env.update(PATH=path, HOME=str(home), **extra)
     return env
@@ -187,6 +188,7 @@ def test_with_sudo_the_install_is_said_first_and_done_with_sudo(tmp_path):
                          f"apt-get install -y -qq --no-install-recommends {' '.join(MISSING)}"], calls
 
 
+@pytest.mark.timeout(3600)        # make book from scratch: 1500 s at most on an idle machine, times its load
 def test_make_book_builds_the_site_and_make_test_collects_the_suite(clone):
     """`make book` as written, from scratch: the site of every language, and where it is. Then
     `make test SYSTEM_PACKAGES=skip` with pytest asked only to collect: it says it goes on without
