@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html as html_lib
 import json
 import posixpath
 import re
@@ -206,9 +207,17 @@ class CourseFigure(nodes.figure):
 
 def _visit_course_figure(self, node):
     self.visit_figure(node)
+    # Everything but the caption goes into one box: it is what scrolls sideways when the
+    # figure is wider than the column (course.js), while the caption stays in place.
+    node["course_start"] = len(self.body)
+    self.body.append('<div class="course-figure-box">')
 
 
 def _depart_course_figure(self, node):
+    start = node.get("course_start", len(self.body))
+    caption = next((i for i in range(start, len(self.body)) if self.body[i].lstrip().startswith("<figcaption")),
+                   len(self.body))
+    self.body.insert(caption, "</div>\n")
     self.depart_figure(node)
 
 
@@ -299,12 +308,22 @@ def mark_panel_figures(app, doctree, docname) -> None:
         layout = layouts.get(posixpath.basename(image["uri"])[:-len(".png")])
         if layout and len(layout.get("panels", ())) > 1:
             image["course_panels"] = layout
+        elif layout and layout.get("smallest_px"):
+            image["course_smallest_px"] = layout["smallest_px"]     # course.js: how far it may shrink
 
 
 def _visit_image(self, node):
     layout = node.get("course_panels")
     if not layout:
-        return type(self).visit_image(self, node)
+        start = len(self.body)
+        type(self).visit_image(self, node)
+        if node.get("course_smallest_px"):
+            for i in range(start, len(self.body)):
+                if "<img " in self.body[i]:
+                    self.body[i] = self.body[i].replace(
+                        "<img ", f'<img data-smallest-px="{node["course_smallest_px"]}" ', 1)
+                    break
+        return
     start = len(self.body)
     type(self).visit_image(self, node)
     tag = "".join(self.body[start:])
@@ -351,6 +370,48 @@ def insert_quizzes(app, doctree, docname) -> None:
         section += nodes.raw("", html, format="html")
 
 
+TABLE = re.compile(r'<table class="table">.*?</table>', re.S)
+CARD_COLUMNS = 3     # a prose table of this many columns or more reads as cards on a phone
+
+
+def _cell_text(cell_html: str) -> str:
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", cell_html)).split())
+
+
+def table_cards(body: str) -> str:
+    """Prose tables of CARD_COLUMNS columns or more (not a notebook's dataframes: those have
+    class "dataframe") read as one card per row on a phone (course.css, narrow screens):
+    each cell carries its column's heading (``data-label``), shown before it there. The
+    table keeps its roles (``role="table"`` ...), which CSS ``display: block`` would
+    otherwise take away from it in some browsers. A table with merged cells is left as
+    it is (it scrolls sideways in its own box, with a cue: course.js)."""
+    def cards(match):
+        table = match.group(0)
+        if re.search(r"\b(?:colspan|rowspan)=", table) or "<thead" not in table or "<table" in table[6:]:
+            return table
+        head = re.search(r"<thead>(.*?)</thead>", table, re.S).group(1)
+        labels = [_cell_text(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", head, re.S)]
+        if len(labels) < CARD_COLUMNS:
+            return table
+
+        def row(tr):
+            column = iter(range(10 ** 6))
+            cells = re.sub(r"<td\b", lambda _m: f'<td role="cell" data-label="{html_lib.escape(labels[min(next(column), len(labels) - 1)], quote=True)}"',
+                           tr.group(0))
+            return cells.replace("<tr", '<tr role="row"', 1)
+
+        table = table.replace('<table class="table">', '<table class="table course-cards" role="table">', 1)
+        table = re.sub(r"<(thead|tbody)>", r'<\1 role="rowgroup">', table)
+        table = re.sub(r"<th\b", '<th role="columnheader"', table)
+        return re.sub(r"<tr\b.*?</tr>", row, table, flags=re.S)
+    return TABLE.sub(cards, body)
+
+
+def cards_for_tables(app, pagename, templatename, context, doctree):
+    if context.get("body"):
+        context["body"] = table_cards(context["body"])
+
+
 class BookLinks(SphinxTransform):
     """Questions, § links, exercise links and figure captions (see the module docstring).
 
@@ -375,4 +436,5 @@ def setup(app):
     app.add_node(nodes.image, override=True, html=(_visit_image, _depart_image))
     app.add_transform(BookLinks)
     app.connect("doctree-read", add_wide_diagrams, priority=400)
+    app.connect("html-page-context", cards_for_tables)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

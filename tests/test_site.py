@@ -15,7 +15,9 @@ Every page of every language is opened over HTTP from 127.0.0.1 and checked:
   pages offer the .ipynb download and (with no repository set) no launch button;
 * axe-core (npm, pinned in site/vendor.json, injected by the test, never part of
   the site) finds no serious or critical violation, in light and in dark mode;
-* at 360 px nothing scrolls sideways and the header's buttons are on screen.
+* at 360 px nothing scrolls sideways and the header's buttons are on screen;
+  a figure, table, output or formula wider than the column scrolls in its own
+  box that says so (site/static/course.js).
 
 Other tests: search in each language finds every page by a word of its
 headings; the landing page (h1, one section per language, browser language
@@ -372,6 +374,27 @@ def _phone_overflow(page):
     return width, wide
 
 
+# Whatever is wider than a phone's column scrolls in its own box and says so (site/static/course.js).
+SCROLL_HINT = {"zh": "比屏幕宽", "en": "Wider than the screen", "ru": "Шире экрана"}
+WIDE_THINGS = """hint => {
+  if (window.courseMarkScrolling) courseMarkScrolling();
+  const selector = ".bd-article .course-figure-box, .bd-article .pst-scrollable-table-container, "
+                 + ".bd-article div.cell_output > div.output, .bd-article mjx-container[display='true']";
+  const out = [];
+  for (const box of document.querySelectorAll(selector)) {
+    if (!box.getClientRects().length || box.scrollWidth <= box.clientWidth + 1) continue;
+    const figure = box.closest("figure");
+    const cue = (figure ? box.nextElementSibling : box.previousElementSibling);
+    const said = !!cue && cue.matches(".course-scroll-hint") && cue.checkVisibility() && cue.textContent.includes(hint);
+    if (!(said && box.classList.contains("course-more-right") && box.tabIndex >= 0))
+      out.push(`${figure ? figure.id : (box.closest("section[id]") || {}).id}: ${box.className.split(" ")[0] || box.tagName}`
+               + ` ${box.scrollWidth - box.clientWidth} px too wide, hint ${said}, fade ${box.classList.contains("course-more-right")},`
+               + ` focusable ${box.tabIndex >= 0}`);
+  }
+  return out;
+}"""
+
+
 # --------------------------------------------------------------------------- every page
 
 @pytest.mark.parametrize("lang,html_lang,pagename", PAGES, ids=[f"{p[0]}/{p[2]}" for p in PAGES])
@@ -482,6 +505,9 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         width, wide = _phone_overflow(page)
         assert width <= PHONE_WIDTH, f"{url}: {width} px wide at {PHONE_WIDTH} px; too wide: {wide}"
         assert not _header_fits(page, PHONE_WIDTH), f"{url}: header off screen: {_header_fits(page, PHONE_WIDTH)}"
+        # a figure, table, output or formula wider than the column says that it scrolls
+        uncued = page.evaluate(WIDE_THINGS, SCROLL_HINT[lang])
+        assert not uncued, f"{url} at {PHONE_WIDTH} px, wider than the column without a cue: {uncued}"
         if kind in build_site.KINDS:
             column = page.evaluate("document.querySelector('article.bd-article').getBoundingClientRect().width")
             assert column >= PHONE_COLUMN, f"{url}: phone text column {column} px < {PHONE_COLUMN} px"
