@@ -244,7 +244,10 @@ def _script_name(js) -> str:
 
 
 def trim_page_assets(app, pagename, templatename, context, doctree):
-    """Drop MathJax from pages without math and the widget runtime from pages without widgets.
+    """Drop MathJax from every page that shows no widget, and the widget runtime from pages
+    without widgets. The formulas are typeset when the site is assembled
+    (tools/static_math.py), so a reader's browser loads no MathJax; only a widget, which
+    may typeset its label in the browser, keeps it (on a page with math).
 
     Runs after sphinx.ext.mathjax and myst-nb have added their files (priority 500).
     """
@@ -253,8 +256,8 @@ def trim_page_assets(app, pagename, templatename, context, doctree):
         return
     mathjax = app.config.mathjax_path
     widget_files = set(getattr(app.config, "nb_ipywidgets_js", None) or {})
-    keep_math = page_has_math(doctree)
     keep_widgets = WIDGET_VIEW in (context.get("body") or "")
+    keep_math = keep_widgets and page_has_math(doctree)
     kept = []
     for js in scripts:
         name = _script_name(js)

@@ -6,12 +6,14 @@ Every page of every language is opened over HTTP from 127.0.0.1 and checked:
   localhost, ``<html lang>`` is right;
 * the language switcher (the row of names and the phone menu) leads to the same
   page in the other languages, which exists;
-* weight: MathJax only where the page has math, the widget runtime only where
+* weight: no MathJax script (formulas are typeset at build time,
+  tools/static_math.py; only a page with a widget and math keeps it), the
+  formulas' stylesheet where the page has math, the widget runtime only where
   it shows a widget, each page-specific asset (site/course_site.py PAGE_ASSETS)
   only where its marker is; no fontawesome.js and no full icon font; every
   shared asset comes from the one ``/_static/`` (same URL in every language);
   the page, with everything it loads, weighs at most HEAVIEST_LIMIT (gzip);
-* math is typeset by the site's MathJax, images load, widgets render, notebook
+* formulas are typeset (no TeX left, no TeX error), images load, widgets render, notebook
   pages offer the .ipynb download and (with no repository set) no launch button;
 * axe-core (npm, pinned in site/vendor.json, injected by the test, never part of
   the site) finds no serious or critical violation, in light and in dark mode;
@@ -395,6 +397,15 @@ WIDE_THINGS = """hint => {
 }"""
 
 
+# Text outside code that still holds TeX delimiters (tools/static_math.py typesets all of them)
+TEX_LEFT = r"""() => { const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), out = [];
+  for (let n; (n = walk.nextNode());) {
+    if (n.parentElement.closest("pre, code, script, style, textarea, noscript")) continue;
+    if (/\\[(\[]|\$\$/.test(n.textContent)) out.push(n.textContent.trim().slice(0, 60));
+  }
+  return out; }"""
+
+
 # --------------------------------------------------------------------------- every page
 
 @pytest.mark.parametrize("lang,html_lang,pagename", PAGES, ids=[f"{p[0]}/{p[2]}" for p in PAGES])
@@ -438,8 +449,9 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
 
         # What the page loads.
         paths = log.paths()
-        mathjax = [p for p in paths if "/mathjax/" in p]
-        assert bool(mathjax) == has_math, f"{url}: MathJax loaded {bool(mathjax)}, page has math {has_math}"
+        mathjax = [p for p in paths if "/mathjax/" in p and p.endswith(".js")]
+        assert bool(mathjax) == (has_math and has_widgets), f"{url}: MathJax's script loaded {bool(mathjax)}"
+        assert (build_site.MATH_STYLESHEET in paths) == has_math, f"{url}: the formulas' stylesheet, math {has_math}"
         widget_runtime = [p for p in paths if "html-manager" in p or "requirejs" in p]
         assert bool(widget_runtime) == has_widgets, f"{url}: widget runtime {widget_runtime}, widgets {has_widgets}"
         if has_widgets:
@@ -459,6 +471,8 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
 
         if has_math:
             assert page.evaluate("document.querySelectorAll('mjx-merror').length") == 0, "TeX error on page"
+            left = page.evaluate(TEX_LEFT)
+            assert not left, f"{url}: TeX left untypeset: {left}"
         broken = page.evaluate(
             "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
         assert not broken, f"{url}: images not loaded: {broken}"

@@ -11,6 +11,8 @@
   every cell under its column's heading, and a notebook name stays on one line.
   (That every figure, table, output and formula on every page either fits a 360 px column
   or says that it scrolls is checked by tests/test_site.py, on each page it opens.)
+* **Keyboard.** No formula is a tab stop (site/course_book.py typesets them at build time,
+  tools/static_math.py); the header's buttons show a focus ring.
 
 The browser, the site build and its server are tests/test_site.py's fixtures.
 """
@@ -98,3 +100,29 @@ def test_the_map_and_the_evidence_read_on_a_phone(open_page, lang):
         assert all(c["label"] not in ("none", "normal", '""') for c in cells), f"{chapter}: a cell without its heading"
         # a notebook name such as ex01_allowed_set stays on one line (it wrapped 2 letters a line)
         assert all(c["codeLines"] <= 1 for c in cells), f"{chapter}: a name wraps: {cells}"
+
+
+FOCUS_RING = """sel => { const e = document.querySelector(sel); const s = getComputedStyle(e);
+    return {focused: document.activeElement === e, style: s.outlineStyle, width: parseFloat(s.outlineWidth)}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_keyboard_stops_only_where_something_happens(open_page, lang):
+    page = open_page(lang, "02_heads", viewport={"width": 1280, "height": 800})
+    page.wait_for_load_state("load")
+    stops = page.evaluate("""() => Array.from(document.querySelectorAll(
+        'a[href], button, input, select, textarea, summary, [tabindex]')).filter(e => e.tabIndex >= 0
+        && !e.disabled && e.getClientRects().length).map(e => e.closest('mjx-container') || e.tagName.startsWith('MJX') ? 'math' : 'other')""")
+    formulas = page.evaluate("document.querySelectorAll('.bd-article mjx-container').length")
+    assert formulas >= 20, f"only {formulas} typeset formulas on §2"
+    assert stops.count("math") == 0, f"{stops.count('math')} of {len(stops)} tab stops are formulas"
+    for selector in (".bd-header-article .primary-toggle", ".bd-header-article .dropdown-download-buttons > button"):
+        page.focus("body")
+        for _ in range(80):                       # Tab until the button has the focus
+            page.keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement === document.querySelector({selector!r})"):
+                break
+        ring = page.evaluate(FOCUS_RING, selector)
+        assert ring["focused"], f"{selector} is not reached by Tab"
+        assert ring["style"] != "none" and ring["width"] >= 2, f"{selector}: no focus ring ({ring})"

@@ -85,6 +85,8 @@ VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked fro
 VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in _static/vendor/...
 ICONS_CSS = "course-icons.css"           # written by make_icon_subset into VENDOR_STATIC
 TEST_VENDOR = VENDOR / "test"            # packages only the tests use (axe-core); never in the site
+BUILD_VENDOR = VENDOR / "build"          # packages only the build uses (MathJax in Node); never in the site
+MATH_STYLESHEET = "_static/course-math.css"   # written by tools/static_math.py into the assembled site
 SHARED_DIRS = ("_static", "_images")     # stored once for all languages when identical
 SEARCH_INDEX = "course-search-index.js"  # written next to each language's search.html after assembling
 # Files of a Sphinx output that are not part of the published site: Sphinx's own
@@ -459,13 +461,14 @@ def _wanted(name: str, patterns: list[str]) -> bool:
 def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
     """Fetch the pinned npm tarballs of one group of site/vendor.json (cached) and unpack the needed files.
 
-    ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``test_packages``
-    in TEST_VENDOR (read by the browser tests only). Returns that folder.
+    ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``build_packages``
+    in BUILD_VENDOR (run by the build only), ``test_packages`` in TEST_VENDOR (read by the
+    browser tests only). Returns that folder.
     """
     spec = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))
     packages = spec.get(group) or []
     stamp_text = json.dumps(packages, sort_keys=True)
-    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
+    target = {"packages": VENDOR_STATIC / "vendor", "build_packages": BUILD_VENDOR}.get(group, TEST_VENDOR)
     stamp = VENDOR / ("unpacked.json" if group == "packages" else f"unpacked-{group}.json")
     if stamp.exists() and stamp.read_text(encoding="utf8") == stamp_text and target.is_dir():
         return target
@@ -748,6 +751,7 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
         copy_if_changed(inventory[langs[0]][rel], out / rel)
         written.add(rel)
     per_language = {}
+    pages = {}
     for code in langs:
         own = []
         for rel, src in sorted(inventory[code].items()):
@@ -755,13 +759,21 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
                 continue
             page = f"{code}/{rel}"
             if rel.endswith(".html"):
-                write_if_changed(out / page, rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared))
+                pages[page] = rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared)
             else:
                 copy_if_changed(src, out / page)
             written.add(page)
             if rel.split("/", 1)[0] in SHARED_DIRS:
                 own.append(rel)
         per_language[code] = own
+    # The formulas, typeset here once (tools/static_math.py): no page loads MathJax to do it.
+    from tools import static_math
+    typeset, math_css = static_math.typeset_pages(pages, BUILD_VENDOR / "mathjax", BUILD / "math")
+    for page, text in pages.items():
+        write_if_changed(out / page, typeset.get(page, text))
+    if math_css:
+        write_if_changed(out / MATH_STYLESHEET, math_css)
+        written.add(MATH_STYLESHEET)
     keep = written | {"index.html", "build-info.json"} | {f"{c}/{SEARCH_INDEX}" for c in langs}
     for path in sorted(out.rglob("*"), reverse=True):
         rel = path.relative_to(out).as_posix()
@@ -979,6 +991,7 @@ def build(args) -> int:
         for path in BUILD.glob(".doctrees*"):
             shutil.rmtree(path, ignore_errors=True)
     fetch_vendor()
+    fetch_vendor(group="build_packages")
     make_icon_subset()
     build_course_wheel()
 
@@ -1033,12 +1046,18 @@ def build(args) -> int:
         return 1
 
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
-    summary = assemble(built)
+    from tools.static_math import MathError
+    try:
+        summary = assemble(built)
+    except MathError as error:
+        print(f"the formulas could not be typeset: {error}")
+        return 1
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from tools import search_index
     for code in built:     # the site's search index (site/static/course-search.js), per language
-        write_if_changed(OUT / code / SEARCH_INDEX, search_index.script(search_index.build(OUT / code, code, docs[code])))
+        # (from the pages as Sphinx wrote them, where a formula is still its TeX)
+        write_if_changed(OUT / code / SEARCH_INDEX, search_index.script(search_index.build(RAW / code, code, docs[code])))
     # The landing page is written before the references are checked, so that a
     # landing page left by an older build is never the one checked.
     titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}
