@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11:
 #   make book   - build the website in all three languages and print where it is
+#   make pdf    - the same, plus the whole course as one PDF book per language
 #   make test   - install what the tests need and run the whole test suite
 # Everything installs into .venv; nothing outside the project folder is touched.
 
@@ -16,10 +17,11 @@ PYTEST_ARGS ?=
 # (`python -m grading --help` lists them; `python -m grading merge --help` for shard reports)
 GRADE_ARGS ?=
 
-.PHONY: help venv dev test book serve notebooks bench mutants grade wheel autograder clean
+.PHONY: help venv dev test book pdf serve notebooks bench mutants grade wheel autograder clean
 
 help:
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
+	@echo "make pdf        the site plus one PDF book per language (_build/pdf, linked from every page)"
 	@echo "make serve      serve the built site on http://127.0.0.1:8000"
 	@echo "make test       install test requirements into .venv and run the whole test suite"
 	@echo "make notebooks  regenerate and execute every notebook from src/"
@@ -77,6 +79,12 @@ autograder: venv
 
 book: venv
 	$(PY) tools/build_site.py
+
+# The books are printed by Chromium (apt-get install chromium fonts-noto-cjk) through Playwright,
+# and bound by pypdf: both come with the test requirements.
+pdf: dev
+	$(PY) tools/build_site.py
+	$(PY) tools/build_pdf.py
 
 serve: venv
 	$(PY) tools/build_site.py --serve

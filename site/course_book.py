@@ -23,7 +23,9 @@ survives a rewrite of the prose:
   (course.css ``.course-panels``).
 * **Questions** (``tools/quizzes.py``, sources in ``src/quizzes/``) are
   inserted at the end of their section; a key whose section is not on the page
-  fails the build.
+  fails the build. Their answers are repeated at the end of the chapter, shown
+  on paper only (the print stylesheet hides the questions' controls and folded
+  answers).
 
 Configuration values are written by ``tools/build_site.py``.
 """
@@ -61,6 +63,8 @@ WORDS = texts("site.book.words", {
     "sep": "; ",
     "list_sep": ", ",
     "panel": "Panel {n} of {total} of the same figure, described with panel 1",
+    # on paper only (the print stylesheet): the answers of the chapter's questions, at its end
+    "answers": "Answers to the questions",
 })
 
 
@@ -412,6 +416,31 @@ def cards_for_tables(app, pagename, templatename, context, doctree):
         context["body"] = table_cards(context["body"])
 
 
+QUIZ_QUESTION = re.compile(r'<div class="quiz-q"[^>]*>\s*(<p class="quiz-prompt"[^>]*>.*?</p>).*?'
+                           r'<details class="quiz-answer"><summary>.*?</summary>(.*?)</details>', re.S)
+QUIZ_HEADING = re.compile(r'<p class="quiz-heading"[^>]*>(.*?)<span class="quiz-progress"', re.S)
+
+
+def print_answers(app, doctree, docname) -> None:
+    """At the end of a chapter, the answers of its questions, for paper: shown only by the print
+    stylesheet (course.css), so a printed page or the book (tools/build_pdf.py) has the
+    questions in their sections, without their controls, and the answers here, not empty forms."""
+    quizzes = (app.config.course_quizzes or {}).get(docname)
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if not quizzes or top is None:
+        return
+    parts = [f'<div class="course-print-answers"><h2>{html_lib.escape(_word(app, "answers"))}</h2>']
+    for _, quiz in quizzes:
+        heading = QUIZ_HEADING.search(quiz)
+        if heading:
+            parts.append(f"<h3>{heading.group(1).strip()}</h3>")
+        for prompt, answer in QUIZ_QUESTION.findall(quiz):
+            prompt = re.sub(r'\s(?:id|class)="[^"]*"', "", prompt)
+            parts.append(f'<div class="course-answers-q">{prompt}{answer}</div>')
+    parts.append("</div>")
+    top += nodes.raw("", "\n".join(parts), format="html")
+
+
 class BookLinks(SphinxTransform):
     """Questions, § links, exercise links and figure captions (see the module docstring).
 
@@ -425,6 +454,7 @@ class BookLinks(SphinxTransform):
         found = link_section_references(app, doctree, docname)
         link_notebook_names(app, doctree, docname)
         add_exercise_links(app, doctree, docname, found)
+        print_answers(app, doctree, docname)
         caption_figures(app, doctree, docname)
         mark_panel_figures(app, doctree, docname)
 

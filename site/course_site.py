@@ -158,6 +158,23 @@ def add_wheel_download(app, pagename, templatename, context, doctree):
         "icon": "fas fa-download", "label": "download-wheel-button"})
 
 
+BOOK_PDF_TOOLTIP = text("site.download.book_pdf_tooltip", "The whole course as one PDF book, in this language")
+BOOK_PDF_TEXT = text("site.download.book_pdf", "Whole course (.pdf)")
+
+
+def add_book_pdf_download(app, pagename, templatename, context, doctree):
+    """Every page with a download menu offers the PDF book of its language (tools/build_pdf.py).
+    The site's assembly (tools/build_site.py) drops the entry while no book has been printed."""
+    name = app.config.course_book_pdf
+    group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
+    if not name or group is None:
+        return
+    lang = app.config.course_lang
+    group.setdefault("buttons", []).append({
+        "type": "link", "text": BOOK_PDF_TEXT[lang], "url": context["pathto"](name, 1),
+        "tooltip": BOOK_PDF_TOOLTIP[lang], "icon": "fas fa-book", "label": "download-book-pdf-button"})
+
+
 # --------------------------------------------------------------------------- section anchors
 
 SECTION_NUMBER = re.compile(r"^\s*§?\s*(\d+(?:\.\d+)*)\.?(?:\s|$)")
@@ -379,6 +396,7 @@ def setup(app):
     app.add_config_value("course_roots", {}, "html")
     app.add_config_value("course_launch", {}, "html")
     app.add_config_value("course_wheel", "", "html")
+    app.add_config_value("course_book_pdf", "", "html")
     app.add_config_value("course_switcher_label", "Language", "html")
     app.add_config_value("course_locale_dir", "", "env")
     app.add_config_value("course_nb_output_folder", "", "env")
@@ -389,6 +407,7 @@ def setup(app):
     app.connect("html-page-context", add_switcher, priority=400)
     app.connect("html-page-context", add_launch_buttons, priority=502)
     app.connect("html-page-context", add_wheel_download, priority=502)
+    app.connect("html-page-context", add_book_pdf_download, priority=502)
     app.connect("html-page-context", translate_groups, priority=503)
     app.connect("html-page-context", add_page_assets, priority=490)
     app.connect("html-page-context", trim_page_assets, priority=600)

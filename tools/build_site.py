@@ -256,6 +256,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["project"] = cfg["title"]
     sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC), str(WHEEL_STATIC)]
     sc["course_wheel"] = course_wheel_name()
+    sc["course_book_pdf"] = book_pdf_name(lang)      # offered in the download menu where it exists (assemble)
     sc["html_favicon"] = str(SITE_SRC / "static" / "favicon.svg")
     sc["html_css_files"] = [ICONS_CSS, "course.css"]
     sc["html_js_files"] = ["course.js"]
@@ -305,6 +306,15 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
         "notebook_interface": launch.get("notebook_interface", "jupyterlab"),
     }
     return cfg
+
+
+def book_pdf_name(lang: str) -> str:
+    """The PDF book of a language (tools/build_pdf.py): ``causality-heads-position-en.pdf``."""
+    name = re.search(r'^name\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf8"), re.M).group(1)
+    return f"{name}-{lang}.pdf"
+
+
+BOOK_PDF_ENTRY = re.compile(r'<li><a [^>]*class="[^"]*btn-download-book-pdf-button.*?</li>\s*', re.S)
 
 
 def course_wheel_name() -> str:
@@ -752,6 +762,13 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
         written.add(rel)
     per_language = {}
     pages = {}
+    books = {}
+    for code in langs:         # the PDF books of tools/build_pdf.py, where one has been printed
+        book = BUILD / "pdf" / book_pdf_name(code)
+        if book.exists():
+            copy_if_changed(book, out / code / book.name)
+            written.add(f"{code}/{book.name}")
+            books[code] = book.name
     for code in langs:
         own = []
         for rel, src in sorted(inventory[code].items()):
@@ -759,7 +776,10 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
                 continue
             page = f"{code}/{rel}"
             if rel.endswith(".html"):
-                pages[page] = rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared)
+                text = rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared)
+                if code not in books:      # no book printed yet: the menu does not offer it
+                    text = BOOK_PDF_ENTRY.sub("", text)
+                pages[page] = text
             else:
                 copy_if_changed(src, out / page)
             written.add(page)
@@ -781,7 +801,7 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    return {"shared": sorted(shared), "per_language": per_language, "files": len(written)}
+    return {"shared": sorted(shared), "per_language": per_language, "files": len(written), "books": books}
 
 
 # --------------------------------------------------------------------------- building
@@ -946,6 +966,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repository-url", default=None,
                         help="use this repository URL instead of repository.url in _config.yml "
                              "(e.g. to check the launch buttons)")
+    parser.add_argument("--assemble-only", action="store_true",
+                        help="only assemble _build/site again from the last Sphinx builds (tools/build_pdf.py "
+                             "does, to link the books it printed)")
     parser.add_argument("--one", metavar="LANG", help=argparse.SUPPRESS)   # internal: one Sphinx build
     parser.add_argument("--fresh", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -980,6 +1003,14 @@ def build(args) -> int:
     toc = load_yaml(ROOT / "_toc.yml")
     langs = site_languages(base)
     codes = [s["code"] for s in langs]
+    if args.assemble_only:
+        if not any((RAW / c).is_dir() for c in codes):
+            raise SystemExit(f"{RAW} holds no Sphinx build: run `make book` first")
+        docs, roots = {}, {}
+        for code in codes:
+            toc_lang, docs[code], _ = derive_toc(toc, code, existing_docs(code))
+            roots[code] = toc_lang["root"]
+        return publish(base, langs, docs, roots, start)
     selected = args.lang or codes
     unknown = sorted(set(selected) - set(codes))
     if unknown:
@@ -1044,7 +1075,13 @@ def build(args) -> int:
     if bad:
         print(f"site build failed for: {', '.join(bad)} (warnings are errors)")
         return 1
+    return publish(base, langs, docs, roots, start)
 
+
+def publish(base: dict, langs: list[dict], docs: dict, roots: dict, start: float) -> int:
+    """Assemble _build/site from the Sphinx outputs in _build/html: shared files, formulas, the books'
+    PDFs where they exist, search indexes, the landing page; then check every reference."""
+    codes = [s["code"] for s in langs]
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
     from tools.static_math import MathError
     try:
@@ -1095,6 +1132,7 @@ def build(args) -> int:
         "repository_url": repo_url,
         "shared_files": len(summary["shared"]),
         "per_language_files": summary["per_language"],
+        "books": summary["books"],           # {lang: the PDF book in <lang>/} (tools/build_pdf.py)
         "vendor": json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))["packages"],
     }
     for pkg in info["vendor"]:

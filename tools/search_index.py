@@ -29,7 +29,8 @@ from course_i18n import language
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_TAGS = {"script", "style", "noscript", "template"}
-SKIP_CLASSES = {"quiz", "headerlink", "toctree-wrapper", "course-nav", "caption-number", "copybtn"}
+SKIP_CLASSES = {"quiz", "headerlink", "toctree-wrapper", "course-nav", "caption-number", "copybtn",
+                "course-print-answers"}
 BLOCK_TAGS = {"p", "div", "li", "tr", "td", "th", "pre", "h1", "h2", "h3", "h4", "br", "section", "figcaption",
               "dt", "dd", "table", "ul", "ol", "summary", "details", "blockquote"}
 

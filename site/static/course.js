@@ -177,6 +177,17 @@
   window.addEventListener("load", markScrolling);          // after images and fonts
   window.courseMarkScrolling = markScrolling;              // for scripts that change the page (maths, widgets)
 
+  // Printing: folded code (a cell tagged hide-input) is printed unfolded, then folded again.
+  var unfolded = [];
+  window.addEventListener("beforeprint", function () {
+    unfolded = Array.prototype.filter.call(document.querySelectorAll(".bd-article details.above-input:not([open])"),
+                                           function (d) { d.open = true; return true; });
+  });
+  window.addEventListener("afterprint", function () {
+    unfolded.forEach(function (d) { d.open = false; });
+    unfolded = [];
+  });
+
   // Code that teaches, checks that guard the text: the lines of a code cell that
   // are an `assert` (with their continuation lines) get a bar in the margin, so
   // the prose, the code and the result stand out; the lines themselves are
