@@ -29,6 +29,12 @@
     if (!link) return;
     // Remember the choice: the landing page (site/landing.html) sends the reader back to it.
     try { localStorage.setItem("course-lang", link.getAttribute("data-course-lang")); } catch (e) { /* private mode */ }
+    // On the search page, the other language's search page runs the same query.
+    if (link.closest(".course-lang-switcher, .course-lang-menu") && /\/search\.html$/.test(link.pathname)
+        && /[?&]q=/.test(location.search)) {
+      link.search = location.search;
+      return;
+    }
     // Keep the reader's place on the same page in the other language.
     if (link.closest(".course-lang-switcher, .course-lang-menu") && !link.hasAttribute("data-course-fallback")) {
       var id = currentSection();
