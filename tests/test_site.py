@@ -12,7 +12,9 @@ Every page of every language is opened over HTTP from 127.0.0.1 and checked:
   it shows a widget, each page-specific asset (site/course_site.py PAGE_ASSETS)
   only where its marker is; no fontawesome.js and no full icon font; every
   shared asset comes from the one ``/_static/`` (same URL in every language);
-  the page, with everything it loads, weighs at most HEAVIEST_LIMIT (gzip);
+  the page, with everything it loads, weighs at most HEAVIEST_LIMIT (gzip), and
+  it loads nothing build_site.first_visit does not count (test_page_weight bounds
+  the median and the heaviest page by that count, without a browser);
 * formulas are typeset (no TeX left, no TeX error), images load, widgets render, notebook
   pages offer the .ipynb download and (with no repository set) no launch button;
 * axe-core (npm, pinned in site/vendor.json, injected by the test, never part of
@@ -499,14 +501,18 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
                                    " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); })()")
             assert column >= DESKTOP_COLUMN, f"{url}: text column {column} px < {DESKTOP_COLUMN} px"
 
+        # what the page's weight counts (test_page_weight) holds everything the browser fetched
+        counted = build_site.first_visit(site_dir, f"{lang}/{pagename}.html")
+        uncounted = [p for p in first_visit if p and p not in counted]
+        assert not uncounted, f"{url}: fetched files build_site.first_visit does not count: {uncounted}"
         files = {p: list(_sizes(site_dir, p)) for p in first_visit if p != ""}
         gz = sum(v[1] for v in files.values())
         report.append({"page": f"{lang}/{pagename}", "bytes": sum(v[0] for v in files.values()), "gzip_bytes": gz,
                        "requests": len(log.requests), "load_ms": load_ms, "ready_ms": ready_ms, "files": files})
         assert gz <= build_site.HEAVIEST_LIMIT, (
-            f"{url} weighs {gz / 1024:.0f} KiB gzip on a first visit, more than "
-            f"{build_site.HEAVIEST_LIMIT // 1024} KiB: " + ", ".join(
-                f"{p} {v[1] // 1024} KiB" for p, v in sorted(files.items(), key=lambda kv: -kv[1][1])[:6]))
+            f"{url} weighs {gz / 1000:.0f} KB gzip on a first visit, more than "
+            f"{build_site.HEAVIEST_LIMIT / 1000:.0f} KB: " + ", ".join(
+                f"{p} {v[1] / 1000:.0f} KB" for p, v in sorted(files.items(), key=lambda kv: -kv[1][1])[:6]))
 
         # Accessibility, light then dark.
         violations = _axe(page, axe_script)
@@ -528,6 +534,21 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         _assert_clean(log, f"{url} after the checks")
     finally:
         context.close()
+
+
+def test_page_weight(site_dir):
+    """A first visit (gzip, what build_site.first_visit counts: test_page checks in the browser that it
+    holds everything fetched) weighs at most MEDIAN_GOAL on the median page, HEAVIEST_LIMIT on any."""
+    weights = {}
+    for lang, _, pagename in PAGES:
+        page = f"{lang}/{pagename}.html"
+        weights[page] = sum(_sizes(site_dir, f)[1] for f in build_site.first_visit(site_dir, page))
+    import statistics
+    median, heaviest = statistics.median(weights.values()), max(weights, key=weights.get)
+    print(f"\nfirst visit, gzip: median {median / 1000:.0f} KB, heaviest {heaviest} {weights[heaviest] / 1000:.0f} KB "
+          f"({len(weights)} pages)")
+    assert median <= build_site.MEDIAN_GOAL, f"median first visit {median / 1000:.0f} KB gzip"
+    assert weights[heaviest] <= build_site.HEAVIEST_LIMIT, f"{heaviest}: {weights[heaviest] / 1000:.0f} KB gzip"
 
 
 @pytest.mark.parametrize("lang,html_lang,pagename", NOTEBOOK_PAGES, ids=[f"{p[0]}/{p[2]}" for p in NOTEBOOK_PAGES])
