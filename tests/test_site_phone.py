@@ -102,6 +102,15 @@ def test_the_map_and_the_evidence_read_on_a_phone(open_page, lang):
         assert all(c["codeLines"] <= 1 for c in cells), f"{chapter}: a name wraps: {cells}"
 
 
+@in_chromium
+def test_a_tap_leaves_no_tooltip_over_the_header(open_page):
+    page = open_page("ru", "03_positions", viewport=PHONE, is_mobile=True, has_touch=True)
+    page.wait_for_load_state("load")
+    page.locator(".bd-header-article .dropdown-download-buttons > button").tap()
+    page.wait_for_timeout(300)
+    assert page.locator(".tooltip").count() == 0, "a tooltip opened over the header"
+
+
 FOCUS_RING = """sel => { const e = document.querySelector(sel); const s = getComputedStyle(e);
     return {focused: document.activeElement === e, style: s.outlineStyle, width: parseFloat(s.outlineWidth)}; }"""
 

@@ -98,6 +98,17 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", sidebarButtons);
   else sidebarButtons();
 
+  // On a touch screen a tap on a header button left the theme's Bootstrap tooltip open over the
+  // header's other buttons; there the buttons keep their names (aria-label, title) but no tooltip.
+  // (Before the theme's script turns the tooltips on: this runs first, at DOMContentLoaded.)
+  function noTouchTooltips() {
+    if (!window.matchMedia("(hover: none)").matches) return;
+    Array.prototype.forEach.call(document.querySelectorAll(".bd-header-article [data-bs-toggle='tooltip']"),
+                                 function (el) { el.removeAttribute("data-bs-toggle"); });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", noTouchTooltips);
+  else noTouchTooltips();
+
   // Figures drawn as images (figures/plots.py) are never shown below the size at which
   // their smallest text is 10 px: figures/plots.py records that text's size in the
   // notebook output (site/course_book.py writes it as data-smallest-px on the image);
