@@ -393,6 +393,13 @@ WIDE_THINGS = """hint => {
 }"""
 
 
+# A link whose words its own box cuts off (the theme's previous/next links hide what overflows them).
+CLIPPED_LINKS = """() => Array.from(document.querySelectorAll(".prev-next-area a, .bd-sidebar-primary a, .bd-toc a"))
+  .filter(a => a.getClientRects().length && a.scrollWidth > a.clientWidth + 1
+               && getComputedStyle(a).overflowX !== "visible")
+  .map(a => `${a.textContent.trim().replace(/\\s+/g, " ").slice(0, 50)}: ${a.scrollWidth - a.clientWidth} px cut`)"""
+
+
 # Text outside code that still holds TeX delimiters (tools/static_math.py typesets all of them)
 TEX_LEFT = r"""() => { const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), out = [];
   for (let n; (n = walk.nextNode());) {
@@ -528,6 +535,8 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         # a figure, table, output or formula wider than the column says that it scrolls
         uncued = page.evaluate(WIDE_THINGS, SCROLL_HINT[lang])
         assert not uncued, f"{url} at {PHONE_WIDTH} px, wider than the column without a cue: {uncued}"
+        clipped = page.evaluate(CLIPPED_LINKS)
+        assert not clipped, f"{url} at {PHONE_WIDTH} px, links whose words are cut: {clipped}"
         if kind in build_site.KINDS:
             column = page.evaluate("document.querySelector('article.bd-article').getBoundingClientRect().width")
             assert column >= PHONE_COLUMN, f"{url}: phone text column {column} px < {PHONE_COLUMN} px"
