@@ -25,6 +25,7 @@ Time and size of each book are printed at the end of the session (tests/conftest
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import html
@@ -32,6 +33,7 @@ import io
 import json
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -48,16 +50,37 @@ import course_book  # noqa: E402
 from test_site import _unavailable as unavailable  # noqa: E402
 from test_site import site_dir  # noqa: E402,F401
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 LANGS = ("zh", "en", "ru")
 PAGES = (150, 400)              # pages a book may have (zh 205, en 222, ru 232 at the time of writing)
 MAX_BYTES = 15 * 2**20          # each book at most 15 MiB (5-8 MiB at the time of writing)
 REPORT = ROOT / "_build" / "pdf-report.txt"
+BOOKS_TIMEOUT = 1200            # s: waiting for the lock and printing three books (some 3 minutes here)
+POPPLER_TIMEOUT = 300           # s: pdftotext reads a whole book in 3 s of CPU
 QUIZ_CONTROLS = {"zh": ("核对", "你的答案"), "en": ("Check", "Your answer"), "ru": ("Проверить", "Ваш ответ")}
 
 
 def _squash(text: str) -> str:
     """Text with no whitespace at all: a heading wrapped over two lines in the PDF still matches."""
     return re.sub(r"\s+", "", text)
+
+
+@contextlib.contextmanager
+def _deadline(seconds: int, what: str):
+    """Raise TimeoutError in this (the worker's main) thread when ``what`` takes more than ``seconds``:
+    Chromium's print has no timeout of its own."""
+    def expire(signum, frame):
+        raise TimeoutError(f"{what} took more than {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +96,7 @@ def books(site_dir):  # noqa: F811
         unavailable(f"{exc.name} is not installed: the PDF books are not checked")
     start = time.perf_counter()
     # no site build may rewrite the pages while they are printed (another pytest worker's fixture)
-    with open(build_site.BUILD / "site-build.lock", "w") as lock:
+    with open(build_site.BUILD / "site-build.lock", "w") as lock, _deadline(BOOKS_TIMEOUT, "printing the books"):
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             results = build_pdf.build(list(LANGS), site=site_dir, into_site=False)
@@ -100,7 +123,7 @@ def _pages_text(path) -> list[str]:
     # -raw: in the order Chromium drew the text, which is the page's order (the default reading order
     # of pdftotext may pull a word of a neighbouring block into a line of code)
     text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
-                          encoding="utf8", check=True).stdout
+                          encoding="utf8", check=True, timeout=POPPLER_TIMEOUT).stdout
     return text.split("\f")
 
 
@@ -147,7 +170,8 @@ def test_every_heading_is_in_the_book_on_the_page_its_contents_names(books, lang
     labels = reader.page_labels
     assert labels[0] == "i" and labels[1] == "1" and labels[-1] == str(len(labels) - 1), labels[:3]
     contents = subprocess.run(["pdftotext", "-layout", "-enc", "UTF-8", "-f", "2", "-l", "8", str(book["path"]), "-"],
-                              capture_output=True, text=True, encoding="utf8", check=True).stdout.splitlines()
+                              capture_output=True, text=True, encoding="utf8", check=True,
+                              timeout=POPPLER_TIMEOUT).stdout.splitlines()
     wrong = []
     for doc, titles in _site_headings(lang):
         first = titles[0][0] if titles and titles[0] else None
@@ -185,7 +209,8 @@ def test_no_glyph_is_missing(books, lang):
     path = books[lang]["path"]
     text = "\f".join(_pages_text(path))
     assert "\ufffd" not in text, f"{lang}: U+FFFD in the text at {text.index(chr(0xfffd))}"
-    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True,
+                           timeout=POPPLER_TIMEOUT).stdout.splitlines()[2:]
     assert fonts, f"{lang}: no fonts"
     not_embedded = [line for line in fonts if line.split()[-5] != "yes"]
     assert not not_embedded, f"{lang}: fonts not embedded: {not_embedded[:5]}"

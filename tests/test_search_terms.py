@@ -28,6 +28,10 @@ from tools import build_site, search_index  # noqa: E402
 
 from test_site import _open, base_url, browser, site_dir  # noqa: E402,F401
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 C = "chapters/"
 RATE = 0.95
 # (query, the sections that teach it: "page#anchor", "page#" for a page's introduction)

@@ -77,11 +77,16 @@ from grading.version import package_version  # noqa: E402
 from tools.build_notebooks import course_wheel as course_site_wheel  # noqa: E402
 from conftest import browser_executable, need, slowdown, unavailable  # noqa: E402
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 OUT = build_site.OUT
 LAUNCH_BUILD = ROOT / "_build" / "launch-check"
 PLACEHOLDER_REPO = "https://github.com/example/course"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NAV_TIMEOUT_MS = 30_000
+BUILD_TIMEOUT = 2400         # s: a whole site build from nothing (about 5 minutes on 2 loaded cores)
 DESKTOP = {"width": 1366, "height": 900}
 PHONE_WIDTH = 360
 # tests/test_site_figures.py assumes the text column is at least this wide
@@ -145,8 +150,12 @@ def _build(*args):
     if build_site.vendor_needs_npm():
         need("npm", "the site build fetches its pinned MathJax and widget manager with npm")
     # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True)
+    try:
+        proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"site build {' '.join(args)} did not finish in {BUILD_TIMEOUT} s:\n{str(exc.stdout or '')[-4000:]}",
+                    pytrace=False)
     if proc.returncode != 0:
         pytest.fail(f"site build {' '.join(args)} failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-4000:]}",
                     pytrace=False)

@@ -26,6 +26,10 @@ from course_i18n import LANGUAGES
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 PHONE = {"width": 360, "height": 780}
 
 VISIBLE_LINKS = """sel => Array.from(document.querySelectorAll(sel)).filter(a => {

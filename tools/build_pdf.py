@@ -60,6 +60,9 @@ from tools import build_site  # noqa: E402
 from tools.static_math import tex_to_text  # noqa: E402
 
 BOOK_CSS = ROOT / "site" / "book.css"
+PRINT_TIMEOUT_MS = 300_000      # loading a whole book into Chromium (some 10-20 s here)
+FONT_TIMEOUT_S = 60              # its web fonts ready
+
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--no-first-run", "--disable-quic", "--disable-sync", "--disable-dev-shm-usage"]
 logging.getLogger("pypdf").setLevel(logging.ERROR)   # Chromium's PDFs give harmless "trailer size" notes
@@ -269,8 +272,15 @@ def print_pdf(browser, url: str, footer: bool) -> bytes:
         failed = []
         page.on("requestfailed", lambda r: failed.append(r.url))
         page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.url} ({r.status})"))
-        page.goto(url, wait_until="load", timeout=300_000)
-        page.evaluate("document.fonts.ready")
+        page.set_default_timeout(PRINT_TIMEOUT_MS)
+        page.goto(url, wait_until="load", timeout=PRINT_TIMEOUT_MS)
+        # the web fonts in use are loaded: asked from here, since with JavaScript off the page runs no
+        # timer that could bound a wait for document.fonts.ready
+        deadline = time.monotonic() + FONT_TIMEOUT_S
+        while page.evaluate("document.fonts.status") != "loaded":
+            if time.monotonic() > deadline:
+                raise PdfError(f"{url}: its fonts were not loaded after {FONT_TIMEOUT_S} s")
+            time.sleep(0.05)
         if failed:
             raise PdfError(f"{url}: the book could not load {failed[:5]}")
         return page.pdf(format="A4", print_background=True, prefer_css_page_size=True,
@@ -497,7 +507,12 @@ def main(argv=None) -> int:
         print(f"the PDF books could not be made: {error}")
         return 1
     # the site's pages offer the books now (tools/build_site.py keeps the entry only where the file exists)
-    code = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), "--assemble-only"], cwd=ROOT).returncode
+    try:
+        code = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), "--assemble-only"], cwd=ROOT,
+                              timeout=600).returncode
+    except subprocess.TimeoutExpired:
+        print("the site's assembly did not finish in 600 s: the download menus do not offer the books yet")
+        code = 1
     for r in results:
         took = "unchanged" if r["unchanged"] else f"{r['seconds']:.0f} s"
         print(f"[{r['lang']}] {r['path']}: {r['pages']} pages, {r['bytes'] / 2**20:.1f} MiB, {took}")

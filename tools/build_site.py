@@ -86,6 +86,8 @@ VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked fro
 VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in _static/vendor/...
 ICONS_CSS = "course-icons.css"           # written by make_icon_subset into VENDOR_STATIC
 TEST_VENDOR = VENDOR / "test"            # packages only the tests use (axe-core); never in the site
+LANGUAGE_TIMEOUT = int(os.environ.get("COURSE_SITE_LANGUAGE_TIMEOUT", 1800))   # s: one language's Sphinx build
+NPM_TIMEOUT = 600                        # s: one `npm pack` of a pinned tarball (a few seconds with a registry)
 BUILD_VENDOR = VENDOR / "build"          # packages only the build uses (MathJax in Node); never in the site
 MATH_STYLESHEET = "_static/course-math.css"   # written by tools/static_math.py into the assembled site
 SHARED_DIRS = ("_static", "_images")     # stored once for all languages when identical
@@ -528,8 +530,11 @@ def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
                                  "from the npm registry (Debian: apt-get install npm)")
             if not quiet:
                 print(f"fetching {ident} from the npm registry")
-            proc = subprocess.run([npm, "pack", ident, "--json", "--pack-destination", str(cache)],
-                                  cwd=cache, capture_output=True, text=True)
+            try:
+                proc = subprocess.run([npm, "pack", ident, "--json", "--pack-destination", str(cache)],
+                                      cwd=cache, capture_output=True, text=True, timeout=NPM_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise SystemExit(f"npm pack {ident} did not finish in {NPM_TIMEOUT} s (is the npm registry reachable?)")
             if proc.returncode != 0:
                 raise SystemExit(f"npm pack {ident} failed:\n{proc.stderr}")
             produced = cache / json.loads(proc.stdout)[0]["filename"]
@@ -1155,6 +1160,10 @@ def build(args) -> int:
                 cmd.append("--fresh")
             running[code] = (subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT), log, time.perf_counter())
         for code, (proc, log, t0) in list(running.items()):
+            if proc.poll() is None and time.perf_counter() - t0 > LANGUAGE_TIMEOUT:
+                proc.kill()                     # a Sphinx build that hangs fails the build instead
+                proc.wait(timeout=60)
+                print(f"[{code}] stopped after {LANGUAGE_TIMEOUT} s", file=log, flush=True)
             if proc.poll() is not None:
                 log.close()
                 codes_rc[code] = proc.returncode

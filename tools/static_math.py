@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RENDERER = ROOT / "site" / "math-render.js"
 STYLESHEET = "_static/course-math.css"                       # in the assembled site
 FONTS = "vendor/mathjax/output/chtml/fonts/woff-v2"            # relative to the stylesheet
+NODE_TIMEOUT = 600                  # s: MathJax in Node typesets the ~2,000 formulas of the three languages in ~5 s
 
 SKIP_TAGS = {"script", "style", "textarea", "pre", "code", "noscript", "annotation", "annotation-xml"}
 IGNORE_CLASS = re.compile(r"(?:^|\s)(?:tex2jax_ignore|mathjax_ignore)(?=\s|$)")           # as MathJax reads classes:
@@ -113,9 +114,12 @@ def render(keys: list[tuple[str, bool]], mathjax_es5: Path) -> tuple[list[str], 
     for needed in ("node-main.js", "input/tex-full.js", "output/chtml.js", "a11y/assistive-mml.js"):
         if not (mathjax_es5 / needed).exists():
             raise MathError(f"{mathjax_es5 / needed} is missing (tools/build_site.py fetches MathJax into it)")
-    proc = subprocess.run([_node(), str(RENDERER), str(mathjax_es5), FONTS],
-                          input=json.dumps([{"tex": t, "display": d} for t, d in keys]),
-                          capture_output=True, text=True, encoding="utf8")
+    try:
+        proc = subprocess.run([_node(), str(RENDERER), str(mathjax_es5), FONTS],
+                              input=json.dumps([{"tex": t, "display": d} for t, d in keys]),
+                              capture_output=True, text=True, encoding="utf8", timeout=NODE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise MathError(f"MathJax (Node) did not typeset {len(keys)} formulas in {NODE_TIMEOUT} s") from None
     if proc.returncode != 0:
         raise MathError(f"MathJax (Node) failed:\n{proc.stderr[-4000:]}")
     out = json.loads(proc.stdout)
