@@ -69,7 +69,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "site"))
-from tools import build_site  # noqa: E402
+from tools import build_pdf, build_site  # noqa: E402
 
 import course_site  # noqa: E402
 from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
@@ -955,6 +955,17 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script)
             _assert_clean(log, path)
         finally:
             context.close()
+        # a touch screen's buttons are larger (course.css, pointer: coarse): at 360 and 320 px too
+        for width in (PHONE_WIDTH, 320):
+            context, page, log = _open(browser, urljoin(launch_url, path), viewport={"width": width, "height": 780},
+                                       is_mobile=True, has_touch=True)
+            try:
+                assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+                width_now = page.evaluate("document.documentElement.scrollWidth")
+                assert width_now <= width and not _header_fits(page, width), \
+                    f"{path}, touch, {width} px: {width_now} px wide; off screen: {_header_fits(page, width)}"
+            finally:
+                context.close()
 
 
 # --------------------------------------------------------------------------- what a notebook page offers
@@ -1033,10 +1044,18 @@ def test_every_thing_a_notebook_page_offers_works(browser, request, repository, 
         page.goto(urljoin(base, f"{lang}/{pagename}.html"), wait_until="networkidle")
         page.evaluate("window.print = () => { window.coursePrinted = true; }")
 
-        # Download menu: the notebook, a print to PDF, the course's wheel; nothing else.
+        # Download menu: the notebook, a print to PDF, the course's wheel, and the whole course as a
+        # PDF book in this language where one has been printed (tools/build_pdf.py); nothing else.
         entries = _entries(page, "download-buttons")
         page.keyboard.press("Escape")
-        assert [text for text, _ in entries] == [".ipynb", ".pdf", ".whl"], entries
+        book = site / lang / build_pdf.pdf_name(lang)
+        assert [text for text, _ in entries] == [".ipynb", ".pdf", ".whl"] + (
+            [course_site.BOOK_PDF_TEXT[lang]] if book.is_file() else []), entries
+        if book.is_file():
+            assert entries[3][1] == urljoin(base, f"{lang}/{book.name}"), entries
+            response = page.request.get(entries[3][1])
+            assert response.ok and response.headers["content-type"] == "application/pdf", response.headers
+            assert response.body() == book.read_bytes()
         saved, data = _download(page, 0)
         assert saved == f"{name}.ipynb" and json.loads(data) == json.loads((ROOT / notebook).read_bytes()), saved
         page.keyboard.press("Escape")
