@@ -47,7 +47,7 @@ from tools import build_pdf, build_site  # noqa: E402
 sys.path.insert(0, str(ROOT / "site"))
 import course_book  # noqa: E402
 
-from test_site import _unavailable as unavailable  # noqa: E402
+from conftest import need, unavailable  # noqa: E402
 from test_site import site_dir  # noqa: E402,F401
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
@@ -88,7 +88,7 @@ def books(site_dir):  # noqa: F811
     """{lang: {"path", "pages", "bytes", "seconds", "unchanged"}}: the three books, printed if their inputs changed."""
     for tool in ("pdftotext", "pdffonts"):
         if not shutil.which(tool):
-            unavailable(f"{tool} is missing (apt-get install poppler-utils): the PDF books are not checked")
+            need("pdftotext", f"reading the PDF books back ({tool})")
     try:
         import playwright.sync_api  # noqa: F401
         import pypdf  # noqa: F401
