@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11:
 #   make book   - build the website in all three languages and print where it is
+#   make pdf    - the same, plus the whole course as one PDF book per language
 #   make test   - install what the tests need and run the whole test suite
 # Python packages install into .venv. The few Debian packages they need besides
 # (tools/system-packages.txt) are installed as root or with sudo, saying so first;
@@ -26,11 +27,12 @@ PYTEST_ARGS ?=
 # (`python -m grading --help` lists them; `python -m grading merge --help` for shard reports)
 GRADE_ARGS ?=
 
-# system-packages-test, system-packages-book: see tools/system_packages.py
-.PHONY: help venv dev test book serve notebooks bench mutants grade wheel autograder clean
+# system-packages-test, system-packages-book, system-packages-pdf: see tools/system_packages.py
+.PHONY: help venv dev test book pdf serve notebooks bench mutants grade wheel autograder clean
 
 help:
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
+	@echo "make pdf        the site plus one PDF book per language (_build/pdf, linked from every page)"
 	@echo "make serve      serve the built site on http://127.0.0.1:8000"
 	@echo "make test       install what the tests need (Debian packages, .venv) and run the whole test suite"
 	@echo "make notebooks  regenerate and execute every notebook from src/"
@@ -94,6 +96,13 @@ autograder: venv
 book: system-packages-book
 	@$(MAKE) --no-print-directory venv
 	$(PY) tools/build_site.py
+
+# The books are printed by Chromium (with the CJK fonts: tools/system-packages.txt) through
+# Playwright, and bound by pypdf: both come with the test requirements.
+pdf: system-packages-pdf
+	@$(MAKE) --no-print-directory dev
+	$(PY) tools/build_site.py
+	$(PY) tools/build_pdf.py
 
 serve: venv
 	$(PY) tools/build_site.py --serve

@@ -10,10 +10,14 @@ column is about 750 px wide on a desktop, so no figure is wider than
 10 pt (13.9 px); legends are large enough to stay readable when a
 phone shrinks the figure to its ~330 px column (tests/test_site_figures.py).
 
-Heatmaps come as a :class:`PanelFigure`: Jupyter shows the whole figure, and
-the notebook output also records where each panel lies in the image, so that
-the website shows the panels side by side on a wide screen and one per row on
-a phone, each large enough to read (site/course_book.py, tests/test_site_figure_sizes.py).
+Heatmaps, the layout picture and the charts come as a :class:`PanelFigure`:
+Jupyter shows the whole figure, and the notebook output also records where each
+panel lies in the image and the size of its smallest text, so that the website
+shows the panels side by side on a wide screen and one per row on a phone, and
+shrinks a chart to a phone's column only as far as its text stays 10 px
+(site/course_book.py, site/static/course.js, tests/test_site_figure_sizes.py).
+Charts (one panel: lines and bars) draw their text at :data:`CHART_TEXT` so that
+they fit a phone's column whole.
 """
 
 import base64
@@ -29,6 +33,8 @@ MAX_WIDTH = 7.2           # inches: 720 px at 100 dpi, the widest figure the des
 TEXT = 10                 # tick labels, cell labels
 LABEL = 11                # axis labels, titles
 LEGEND = 12               # legends (line and bar charts are at most ~5.4 in wide: >= 10 px on a phone)
+CHART_TEXT = 13           # every text of a chart (one panel, at most ~5.4 in wide): shrunk to a phone's
+                          # ~330 px column, 13 pt (18 px) stays above 10 px, so the chart fits whole
 
 
 
@@ -37,7 +43,7 @@ PAD = 0.1                      # inches of white around the saved figure, as sav
 
 
 class PanelFigure(Figure):
-    """A figure of several panels that tells the website where each panel is.
+    """A figure that tells the website where each of its panels is and how small its text gets.
 
     Displayed in Jupyter, it is the usual PNG of the whole figure (drawn with
     ``bbox_inches="tight"``, as the inline backend draws every figure); the
@@ -66,7 +72,8 @@ class PanelFigure(Figure):
                      edgecolor=self.get_edgecolor())
         fonts = [text.get_fontsize() for ax in shown
                  for text in [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts,
-                              *ax.get_xticklabels(), *ax.get_yticklabels()] if text.get_text()]
+                              *ax.get_xticklabels(), *ax.get_yticklabels(),
+                              *(ax.get_legend().get_texts() if ax.get_legend() else [])] if text.get_text()]
         png = buffer.getvalue()
         width, height = struct.unpack(">II", png[16:24])           # the PNG header's size, as saved
         layout = {"width": width, "height": height, "panels": boxes,
@@ -180,7 +187,7 @@ def head_layout_picture(layouts, width):
     t * width + f of the input feature (time t, feature f) stored in that slot.
     Each slot is coloured by the time t its content comes from and labelled
     with the feature index f.  Rows are (h, slot); a line separates the heads.
-    Returns the figure.
+    Returns a :class:`PanelFigure` (on a phone the layouts stand one above the other).
     """
     import matplotlib.pyplot as plt
 
@@ -189,7 +196,7 @@ def head_layout_picture(layouts, width):
     n = len(layouts)
     slot = min(0.85, (MAX_WIDTH - 1.35 * n) / max(d * n, 1))   # inches per slot column, "t0 f3" must fit
     fig, axes = plt.subplots(1, n, figsize=(min(MAX_WIDTH, 1.35 * n + slot * d * n), 0.9 + 0.36 * H * T),
-                             squeeze=False)
+                             squeeze=False, FigureClass=PanelFigure)
     cmap = plt.get_cmap("Pastel1", max(T, 3))
     for ax, (title, codes) in zip(axes[0], layouts.items()):
         codes = np.asarray(codes).reshape(H * T, d)            # (H*T, d) rows = (h, slot)
@@ -215,12 +222,12 @@ def head_cost_chart(heads, costs, keys, labels):
 
     heads: (n,) ints; costs: the dict of :func:`lib.costs.head_costs`;
     keys: which entries to draw; labels: one language-neutral label per key.
-    Returns the figure.
+    Returns a one-panel :class:`PanelFigure` (text at CHART_TEXT: it fits a phone whole).
     """
     import matplotlib.pyplot as plt
 
     heads = np.asarray(heads)
-    fig, ax = plt.subplots(figsize=(5.0, 3.8))
+    fig, ax = plt.subplots(figsize=(5.0, 3.8), FigureClass=PanelFigure)
     markers, styles = "osD^v<>", ("-", "--", ":", "-.")
     for n, (key, label) in enumerate(zip(keys, labels)):
         values = np.asarray(costs[key], dtype=float)
@@ -229,12 +236,12 @@ def head_cost_chart(heads, costs, keys, labels):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xticks(heads, [str(h) for h in heads])
-    ax.set_xlabel("H", fontsize=LABEL)
+    ax.set_xlabel("H", fontsize=CHART_TEXT)
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: f"{value:g}"))
-    ax.set_ylabel("× (H = 1)", fontsize=LABEL)
-    ax.tick_params(labelsize=TEXT)
+    ax.set_ylabel("× (H = 1)", fontsize=CHART_TEXT)
+    ax.tick_params(labelsize=CHART_TEXT)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=LEGEND, loc="upper left", frameon=False)
+    ax.legend(fontsize=CHART_TEXT, loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
 
@@ -278,7 +285,8 @@ def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
     the dashed line form the prefix, whose outputs a causal model must not move.
     The y axis is symmetric-log, linear below ``linthresh``, so that an exact
     0 stays visible as "no bar" next to changes of very different sizes.
-    Returns the figure; the notebook ends its cell with ``plt.show()``.
+    Returns a one-panel :class:`PanelFigure` (text at CHART_TEXT: it fits a phone whole);
+    the notebook ends its cell with ``plt.show()``.
     """
     import matplotlib.pyplot as plt
 
@@ -286,7 +294,7 @@ def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
     T = changes[0].shape[0]
     if any(c.shape != (T,) for c in changes) or len(labels) != len(changes):
         raise ValueError("row_change_bars needs one label per change array, and arrays of the same shape (T,)")
-    fig, ax = plt.subplots(figsize=(5.4, 3.9))
+    fig, ax = plt.subplots(figsize=(5.4, 3.9), FigureClass=PanelFigure)
     width = 0.8 / len(changes)
     rows = np.arange(T)
     for n, (c, label) in enumerate(zip(changes, labels)):
@@ -295,11 +303,11 @@ def row_change_bars(changes, labels, prefix_length, linthresh=1e-3):
     ax.set_yscale("symlog", linthresh=linthresh)
     ax.set_ylim(0, 3 * max(float(max(c.max() for c in changes)), linthresh))
     ax.set_xticks(rows)
-    ax.tick_params(labelsize=TEXT)
-    ax.set_xlabel("i", fontsize=LABEL)
-    ax.set_ylabel(r"$\max\,|\Delta y_i|$", fontsize=LABEL)
+    ax.tick_params(labelsize=CHART_TEXT)
+    ax.set_xlabel("i", fontsize=CHART_TEXT)
+    ax.set_ylabel(r"$\max\,|\Delta y_i|$", fontsize=CHART_TEXT)
     # One legend entry per line above the axes: long code names never overlap the bars.
-    ax.legend(fontsize=LEGEND, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=1, frameon=False,
+    ax.legend(fontsize=CHART_TEXT, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=1, frameon=False,
               borderaxespad=0.2)
     fig.tight_layout()
     return fig
@@ -309,20 +317,21 @@ def timing_lines(lengths, seconds, labels):
     """§5. Time per new token against the prefix length T, on log-log axes.
 
     lengths: (N,) prefix lengths; seconds: a list of (N,) arrays of measured
-    times; labels: one language-neutral label per array.  Returns the figure.
+    times; labels: one language-neutral label per array.  Returns a one-panel
+    :class:`PanelFigure` (text at CHART_TEXT: it fits a phone whole).
     """
     import matplotlib.pyplot as plt
 
     lengths = np.asarray(lengths)
     if len(labels) != len(seconds) or any(np.shape(s) != lengths.shape for s in seconds):
         raise ValueError("timing_lines needs one label per series and series with the shape of lengths")
-    fig, ax = plt.subplots(figsize=(5.2, 3.9))
+    fig, ax = plt.subplots(figsize=(5.2, 3.9), FigureClass=PanelFigure)
     for s, label in zip(seconds, labels):
         ax.loglog(lengths, s, marker="o", label=label)
-    ax.set_xlabel("T", fontsize=LABEL)
-    ax.set_ylabel("s", fontsize=LABEL)
-    ax.tick_params(labelsize=TEXT, which="both")
-    ax.legend(fontsize=LEGEND, loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False, borderaxespad=0.2)
+    ax.set_xlabel("T", fontsize=CHART_TEXT)
+    ax.set_ylabel("s", fontsize=CHART_TEXT)
+    ax.tick_params(labelsize=CHART_TEXT, which="both")
+    ax.legend(fontsize=CHART_TEXT, loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False, borderaxespad=0.2)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     return fig

@@ -23,7 +23,9 @@ survives a rewrite of the prose:
   (course.css ``.course-panels``).
 * **Questions** (``tools/quizzes.py``, sources in ``src/quizzes/``) are
   inserted at the end of their section; a key whose section is not on the page
-  fails the build.
+  fails the build. Their answers are repeated at the end of the chapter, shown
+  on paper only (the print stylesheet hides the questions' controls and folded
+  answers).
 * **How to run a notebook without installing anything.**  When ``_config.yml``
   names the repository, so that every notebook page has a Binder launch button,
   §0.5 ("How to read and run the notebooks", :data:`LAUNCH_NOTE`) ends with a
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html as html_lib
 import json
 import posixpath
 import re
@@ -65,6 +68,8 @@ WORDS = texts("site.book.words", {
     "sep": "; ",
     "list_sep": ", ",
     "panel": "Panel {n} of {total} of the same figure, described with panel 1",
+    # on paper only (the print stylesheet): the answers of the chapter's questions, at its end
+    "answers": "Answers to the questions",
 })
 
 
@@ -255,9 +260,17 @@ class CourseFigure(nodes.figure):
 
 def _visit_course_figure(self, node):
     self.visit_figure(node)
+    # Everything but the caption goes into one box: it is what scrolls sideways when the
+    # figure is wider than the column (course.js), while the caption stays in place.
+    node["course_start"] = len(self.body)
+    self.body.append('<div class="course-figure-box">')
 
 
 def _depart_course_figure(self, node):
+    start = node.get("course_start", len(self.body))
+    caption = next((i for i in range(start, len(self.body)) if self.body[i].lstrip().startswith("<figcaption")),
+                   len(self.body))
+    self.body.insert(caption, "</div>\n")
     self.depart_figure(node)
 
 
@@ -348,12 +361,22 @@ def mark_panel_figures(app, doctree, docname) -> None:
         layout = layouts.get(posixpath.basename(image["uri"])[:-len(".png")])
         if layout and len(layout.get("panels", ())) > 1:
             image["course_panels"] = layout
+        elif layout and layout.get("smallest_px"):
+            image["course_smallest_px"] = layout["smallest_px"]     # course.js: how far it may shrink
 
 
 def _visit_image(self, node):
     layout = node.get("course_panels")
     if not layout:
-        return type(self).visit_image(self, node)
+        start = len(self.body)
+        type(self).visit_image(self, node)
+        if node.get("course_smallest_px"):
+            for i in range(start, len(self.body)):
+                if "<img " in self.body[i]:
+                    self.body[i] = self.body[i].replace(
+                        "<img ", f'<img data-smallest-px="{node["course_smallest_px"]}" ', 1)
+                    break
+        return
     start = len(self.body)
     type(self).visit_image(self, node)
     tag = "".join(self.body[start:])
@@ -400,6 +423,73 @@ def insert_quizzes(app, doctree, docname) -> None:
         section += nodes.raw("", html, format="html")
 
 
+TABLE = re.compile(r'<table class="table">.*?</table>', re.S)
+CARD_COLUMNS = 3     # a prose table of this many columns or more reads as cards on a phone
+
+
+def _cell_text(cell_html: str) -> str:
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", cell_html)).split())
+
+
+def table_cards(body: str) -> str:
+    """Prose tables of CARD_COLUMNS columns or more (not a notebook's dataframes: those have
+    class "dataframe") read as one card per row on a phone (course.css, narrow screens):
+    each cell carries its column's heading (``data-label``), shown before it there. The
+    table keeps its roles (``role="table"`` ...), which CSS ``display: block`` would
+    otherwise take away from it in some browsers. A table with merged cells is left as
+    it is (it scrolls sideways in its own box, with a cue: course.js)."""
+    def cards(match):
+        table = match.group(0)
+        if re.search(r"\b(?:colspan|rowspan)=", table) or "<thead" not in table or "<table" in table[6:]:
+            return table
+        head = re.search(r"<thead>(.*?)</thead>", table, re.S).group(1)
+        labels = [_cell_text(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", head, re.S)]
+        if len(labels) < CARD_COLUMNS:
+            return table
+
+        def row(tr):
+            column = iter(range(10 ** 6))
+            cells = re.sub(r"<td\b", lambda _m: f'<td role="cell" data-label="{html_lib.escape(labels[min(next(column), len(labels) - 1)], quote=True)}"',
+                           tr.group(0))
+            return cells.replace("<tr", '<tr role="row"', 1)
+
+        table = table.replace('<table class="table">', '<table class="table course-cards" role="table">', 1)
+        table = re.sub(r"<(thead|tbody)>", r'<\1 role="rowgroup">', table)
+        table = re.sub(r"<th\b", '<th role="columnheader"', table)
+        return re.sub(r"<tr\b.*?</tr>", row, table, flags=re.S)
+    return TABLE.sub(cards, body)
+
+
+def cards_for_tables(app, pagename, templatename, context, doctree):
+    if context.get("body"):
+        context["body"] = table_cards(context["body"])
+
+
+QUIZ_QUESTION = re.compile(r'<div class="quiz-q"[^>]*>\s*(<p class="quiz-prompt"[^>]*>.*?</p>).*?'
+                           r'<details class="quiz-answer"><summary>.*?</summary>(.*?)</details>', re.S)
+QUIZ_HEADING = re.compile(r'<p class="quiz-heading"[^>]*>(.*?)<span class="quiz-progress"', re.S)
+
+
+def print_answers(app, doctree, docname) -> None:
+    """At the end of a chapter, the answers of its questions, for paper: shown only by the print
+    stylesheet (course.css), so a printed page or the book (tools/build_pdf.py) has the
+    questions in their sections, without their controls, and the answers here, not empty forms."""
+    quizzes = (app.config.course_quizzes or {}).get(docname)
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if not quizzes or top is None:
+        return
+    parts = [f'<div class="course-print-answers"><h2>{html_lib.escape(_word(app, "answers"))}</h2>']
+    for _, quiz in quizzes:
+        heading = QUIZ_HEADING.search(quiz)
+        if heading:
+            parts.append(f"<h3>{heading.group(1).strip()}</h3>")
+        for prompt, answer in QUIZ_QUESTION.findall(quiz):
+            prompt = re.sub(r'\s(?:id|class)="[^"]*"', "", prompt)
+            parts.append(f'<div class="course-answers-q">{prompt}{answer}</div>')
+    parts.append("</div>")
+    top += nodes.raw("", "\n".join(parts), format="html")
+
+
 class BookLinks(SphinxTransform):
     """Questions, § links, exercise links and figure captions (see the module docstring).
 
@@ -414,6 +504,7 @@ class BookLinks(SphinxTransform):
         found = link_section_references(app, doctree, docname)
         link_notebook_names(app, doctree, docname)
         add_exercise_links(app, doctree, docname, found)
+        print_answers(app, doctree, docname)
         caption_figures(app, doctree, docname)
         mark_panel_figures(app, doctree, docname)
 
@@ -425,4 +516,5 @@ def setup(app):
     app.add_node(nodes.image, override=True, html=(_visit_image, _depart_image))
     app.add_transform(BookLinks)
     app.connect("doctree-read", add_wide_diagrams, priority=400)
+    app.connect("html-page-context", cards_for_tables)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

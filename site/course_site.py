@@ -239,6 +239,23 @@ def add_wheel_download(app, pagename, templatename, context, doctree):
         "icon": "fas fa-download", "label": "download-wheel-button"})
 
 
+BOOK_PDF_TOOLTIP = text("site.download.book_pdf_tooltip", "The whole course as one PDF book, in this language")
+BOOK_PDF_TEXT = text("site.download.book_pdf", "Whole course (.pdf)")
+
+
+def add_book_pdf_download(app, pagename, templatename, context, doctree):
+    """Every page with a download menu offers the PDF book of its language (tools/build_pdf.py).
+    The site's assembly (tools/build_site.py) drops the entry while no book has been printed."""
+    name = app.config.course_book_pdf
+    group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
+    if not name or group is None:
+        return
+    lang = app.config.course_lang
+    group.setdefault("buttons", []).append({
+        "type": "link", "text": BOOK_PDF_TEXT[lang], "url": context["pathto"](name, 1),
+        "tooltip": BOOK_PDF_TOOLTIP[lang], "icon": "fas fa-book", "label": "download-book-pdf-button"})
+
+
 # The footer of every page: the course's version and its two licences (LICENSE says which covers what).
 FOOTER = texts("site.footer", {
     "version": "Version {version}",
@@ -360,7 +377,10 @@ def _script_name(js) -> str:
 
 
 def trim_page_assets(app, pagename, templatename, context, doctree):
-    """Drop MathJax from pages without math and the widget runtime from pages without widgets.
+    """Drop MathJax from every page that shows no widget, and the widget runtime from pages
+    without widgets. The formulas are typeset when the site is assembled
+    (tools/static_math.py), so a reader's browser loads no MathJax; only a widget, which
+    may typeset its label in the browser, keeps it (on a page with math).
 
     Runs after sphinx.ext.mathjax and myst-nb have added their files (priority 500).
     """
@@ -369,8 +389,8 @@ def trim_page_assets(app, pagename, templatename, context, doctree):
         return
     mathjax = app.config.mathjax_path
     widget_files = set(getattr(app.config, "nb_ipywidgets_js", None) or {})
-    keep_math = page_has_math(doctree)
     keep_widgets = WIDGET_VIEW in (context.get("body") or "")
+    keep_math = keep_widgets and page_has_math(doctree)
     kept = []
     for js in scripts:
         name = _script_name(js)
@@ -492,6 +512,7 @@ def setup(app):
     app.add_config_value("course_roots", {}, "html")
     app.add_config_value("course_launch", {}, "env")         # §0.5's note on Binder follows it (course_book.py)
     app.add_config_value("course_wheel", "", "html")
+    app.add_config_value("course_book_pdf", "", "html")
     app.add_config_value("course_version", "", "html")
     app.add_config_value("course_switcher_label", "Language", "html")
     app.add_config_value("course_locale_dir", "", "env")
@@ -503,6 +524,7 @@ def setup(app):
     app.connect("html-page-context", add_switcher, priority=400)
     app.connect("html-page-context", add_launch_buttons, priority=502)
     app.connect("html-page-context", add_wheel_download, priority=502)
+    app.connect("html-page-context", add_book_pdf_download, priority=502)
     app.connect("html-page-context", add_source_buttons, priority=503)        # after the launch menu
     app.connect("html-page-context", add_footer)
     app.connect("html-page-context", translate_groups, priority=503)

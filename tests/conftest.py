@@ -155,9 +155,15 @@ _SESSION_START = time.time()
 _SITE_REPORT = pathlib.Path(__file__).resolve().parent.parent / "_build" / "site-report.txt"
 
 
+_PDF_REPORT = pathlib.Path(__file__).resolve().parent.parent / "_build" / "pdf-report.txt"
+
+
 def pytest_terminal_summary(terminalreporter):
-    """Print the page weights and load times the browser tests measured in this run
-    (they run in xdist workers, whose own output pytest does not show)."""
+    """Print the page weights and load times the browser tests measured in this run, and the PDF
+    books' sizes and times (they run in xdist workers, whose own output pytest does not show)."""
     if _SITE_REPORT.exists() and _SITE_REPORT.stat().st_mtime >= _SESSION_START:
         terminalreporter.section("website: page weight and load time")
         terminalreporter.write(_SITE_REPORT.read_text(encoding="utf-8"))
+    if _PDF_REPORT.exists() and _PDF_REPORT.stat().st_mtime >= _SESSION_START:
+        terminalreporter.section("PDF books")
+        terminalreporter.write(_PDF_REPORT.read_text(encoding="utf-8"))

@@ -21,6 +21,10 @@ sys.path.insert(0, str(ROOT))
 from tools import diagrams  # noqa: E402
 from tools.nbsource import load  # noqa: E402
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 CASES = [(name, lang) for name in diagrams.DIAGRAMS for lang in diagrams.LANGUAGES]
 IDS = [f"{name}-{lang}" for name, lang in CASES]
 PHONE_COLUMN = 328          # px of content width on a 360 px phone (measured with the site's theme)

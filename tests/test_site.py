@@ -6,16 +6,22 @@ Every page of every language is opened over HTTP from 127.0.0.1 and checked:
   localhost, ``<html lang>`` is right;
 * the language switcher (the row of names and the phone menu) leads to the same
   page in the other languages, which exists;
-* weight: MathJax only where the page has math, the widget runtime only where
+* weight: no MathJax script (formulas are typeset at build time,
+  tools/static_math.py; only a page with a widget and math keeps it), the
+  formulas' stylesheet where the page has math, the widget runtime only where
   it shows a widget, each page-specific asset (site/course_site.py PAGE_ASSETS)
   only where its marker is; no fontawesome.js and no full icon font; every
   shared asset comes from the one ``/_static/`` (same URL in every language);
-  the page, with everything it loads, weighs at most HEAVIEST_LIMIT (gzip);
-* math is typeset by the site's MathJax, images load, widgets render, notebook
+  the page, with everything it loads, weighs at most HEAVIEST_LIMIT (gzip), and
+  it loads nothing build_site.first_visit does not count (test_page_weight bounds
+  the median and the heaviest page by that count, without a browser);
+* formulas are typeset (no TeX left, no TeX error), images load, widgets render, notebook
   pages offer the .ipynb download and (with no repository set) no launch button;
 * axe-core (npm, pinned in site/vendor.json, injected by the test, never part of
   the site) finds no serious or critical violation, in light and in dark mode;
-* at 360 px nothing scrolls sideways and the header's buttons are on screen.
+* at 360 px nothing scrolls sideways and the header's buttons are on screen;
+  a figure, table, output or formula wider than the column scrolls in its own
+  box that says so (site/static/course.js).
 
 Other tests: search in each language finds every page by a word of its
 headings; the landing page (h1, one section per language, browser language
@@ -63,7 +69,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "site"))
-from tools import build_site  # noqa: E402
+from tools import build_pdf, build_site  # noqa: E402
 
 import course_site  # noqa: E402
 from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
@@ -71,11 +77,16 @@ from grading.version import package_version  # noqa: E402
 from tools.build_notebooks import course_wheel as course_site_wheel  # noqa: E402
 from conftest import browser_executable, need, slowdown, unavailable  # noqa: E402
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 OUT = build_site.OUT
 LAUNCH_BUILD = ROOT / "_build" / "launch-check"
 PLACEHOLDER_REPO = "https://github.com/example/course"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NAV_TIMEOUT_MS = 30_000
+BUILD_TIMEOUT = 2400         # s: a whole site build from nothing (about 5 minutes on 2 loaded cores)
 DESKTOP = {"width": 1366, "height": 900}
 PHONE_WIDTH = 360
 # tests/test_site_figures.py assumes the text column is at least this wide
@@ -139,8 +150,12 @@ def _build(*args):
     if build_site.vendor_needs_npm():
         need("npm", "the site build fetches its pinned MathJax and widget manager with npm")
     # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True)
+    try:
+        proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"site build {' '.join(args)} did not finish in {BUILD_TIMEOUT} s:\n{str(exc.stdout or '')[-4000:]}",
+                    pytrace=False)
     if proc.returncode != 0:
         pytest.fail(f"site build {' '.join(args)} failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-4000:]}",
                     pytrace=False)
@@ -366,6 +381,43 @@ def _phone_overflow(page):
     return width, wide
 
 
+# Whatever is wider than a phone's column scrolls in its own box and says so (site/static/course.js).
+SCROLL_HINT = {"zh": "比屏幕宽", "en": "Wider than the screen", "ru": "Шире экрана"}
+WIDE_THINGS = """hint => {
+  if (window.courseMarkScrolling) courseMarkScrolling();
+  const selector = ".bd-article .course-figure-box, .bd-article .pst-scrollable-table-container, "
+                 + ".bd-article div.cell_output > div.output, .bd-article mjx-container[display='true']";
+  const out = [];
+  for (const box of document.querySelectorAll(selector)) {
+    if (!box.getClientRects().length || box.scrollWidth <= box.clientWidth + 1) continue;
+    const figure = box.closest("figure");
+    const cue = (figure ? box.nextElementSibling : box.previousElementSibling);
+    const said = !!cue && cue.matches(".course-scroll-hint") && cue.checkVisibility() && cue.textContent.includes(hint);
+    if (!(said && box.classList.contains("course-more-right") && box.tabIndex >= 0))
+      out.push(`${figure ? figure.id : (box.closest("section[id]") || {}).id}: ${box.className.split(" ")[0] || box.tagName}`
+               + ` ${box.scrollWidth - box.clientWidth} px too wide, hint ${said}, fade ${box.classList.contains("course-more-right")},`
+               + ` focusable ${box.tabIndex >= 0}`);
+  }
+  return out;
+}"""
+
+
+# A link whose words its own box cuts off (the theme's previous/next links hide what overflows them).
+CLIPPED_LINKS = """() => Array.from(document.querySelectorAll(".prev-next-area a, .bd-sidebar-primary a, .bd-toc a"))
+  .filter(a => a.getClientRects().length && a.scrollWidth > a.clientWidth + 1
+               && getComputedStyle(a).overflowX !== "visible")
+  .map(a => `${a.textContent.trim().replace(/\\s+/g, " ").slice(0, 50)}: ${a.scrollWidth - a.clientWidth} px cut`)"""
+
+
+# Text outside code that still holds TeX delimiters (tools/static_math.py typesets all of them)
+TEX_LEFT = r"""() => { const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), out = [];
+  for (let n; (n = walk.nextNode());) {
+    if (n.parentElement.closest("pre, code, script, style, textarea, noscript")) continue;
+    if (/\\[(\[]|\$\$/.test(n.textContent)) out.push(n.textContent.trim().slice(0, 60));
+  }
+  return out; }"""
+
+
 # --------------------------------------------------------------------------- every page
 
 @pytest.mark.parametrize("lang,html_lang,pagename", PAGES, ids=[f"{p[0]}/{p[2]}" for p in PAGES])
@@ -409,8 +461,9 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
 
         # What the page loads.
         paths = log.paths()
-        mathjax = [p for p in paths if "/mathjax/" in p]
-        assert bool(mathjax) == has_math, f"{url}: MathJax loaded {bool(mathjax)}, page has math {has_math}"
+        mathjax = [p for p in paths if "/mathjax/" in p and p.endswith(".js")]
+        assert bool(mathjax) == (has_math and has_widgets), f"{url}: MathJax's script loaded {bool(mathjax)}"
+        assert (build_site.MATH_STYLESHEET in paths) == has_math, f"{url}: the formulas' stylesheet, math {has_math}"
         widget_runtime = [p for p in paths if "html-manager" in p or "requirejs" in p]
         assert bool(widget_runtime) == has_widgets, f"{url}: widget runtime {widget_runtime}, widgets {has_widgets}"
         if has_widgets:
@@ -430,6 +483,8 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
 
         if has_math:
             assert page.evaluate("document.querySelectorAll('mjx-merror').length") == 0, "TeX error on page"
+            left = page.evaluate(TEX_LEFT)
+            assert not left, f"{url}: TeX left untypeset: {left}"
         broken = page.evaluate(
             "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
         assert not broken, f"{url}: images not loaded: {broken}"
@@ -462,14 +517,18 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
                                    " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); })()")
             assert column >= DESKTOP_COLUMN, f"{url}: text column {column} px < {DESKTOP_COLUMN} px"
 
+        # what the page's weight counts (test_page_weight) holds everything the browser fetched
+        counted = build_site.first_visit(site_dir, f"{lang}/{pagename}.html")
+        uncounted = [p for p in first_visit if p and p not in counted]
+        assert not uncounted, f"{url}: fetched files build_site.first_visit does not count: {uncounted}"
         files = {p: list(_sizes(site_dir, p)) for p in first_visit if p != ""}
         gz = sum(v[1] for v in files.values())
         report.append({"page": f"{lang}/{pagename}", "bytes": sum(v[0] for v in files.values()), "gzip_bytes": gz,
                        "requests": len(log.requests), "load_ms": load_ms, "ready_ms": ready_ms, "files": files})
         assert gz <= build_site.HEAVIEST_LIMIT, (
-            f"{url} weighs {gz / 1024:.0f} KiB gzip on a first visit, more than "
-            f"{build_site.HEAVIEST_LIMIT // 1024} KiB: " + ", ".join(
-                f"{p} {v[1] // 1024} KiB" for p, v in sorted(files.items(), key=lambda kv: -kv[1][1])[:6]))
+            f"{url} weighs {gz / 1000:.0f} KB gzip on a first visit, more than "
+            f"{build_site.HEAVIEST_LIMIT / 1000:.0f} KB: " + ", ".join(
+                f"{p} {v[1] / 1000:.0f} KB" for p, v in sorted(files.items(), key=lambda kv: -kv[1][1])[:6]))
 
         # Accessibility, light then dark.
         violations = _axe(page, axe_script)
@@ -482,12 +541,32 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         width, wide = _phone_overflow(page)
         assert width <= PHONE_WIDTH, f"{url}: {width} px wide at {PHONE_WIDTH} px; too wide: {wide}"
         assert not _header_fits(page, PHONE_WIDTH), f"{url}: header off screen: {_header_fits(page, PHONE_WIDTH)}"
+        # a figure, table, output or formula wider than the column says that it scrolls
+        uncued = page.evaluate(WIDE_THINGS, SCROLL_HINT[lang])
+        assert not uncued, f"{url} at {PHONE_WIDTH} px, wider than the column without a cue: {uncued}"
+        clipped = page.evaluate(CLIPPED_LINKS)
+        assert not clipped, f"{url} at {PHONE_WIDTH} px, links whose words are cut: {clipped}"
         if kind in build_site.KINDS:
             column = page.evaluate("document.querySelector('article.bd-article').getBoundingClientRect().width")
             assert column >= PHONE_COLUMN, f"{url}: phone text column {column} px < {PHONE_COLUMN} px"
         _assert_clean(log, f"{url} after the checks")
     finally:
         context.close()
+
+
+def test_page_weight(site_dir):
+    """A first visit (gzip, what build_site.first_visit counts: test_page checks in the browser that it
+    holds everything fetched) weighs at most MEDIAN_GOAL on the median page, HEAVIEST_LIMIT on any."""
+    weights = {}
+    for lang, _, pagename in PAGES:
+        page = f"{lang}/{pagename}.html"
+        weights[page] = sum(_sizes(site_dir, f)[1] for f in build_site.first_visit(site_dir, page))
+    import statistics
+    median, heaviest = statistics.median(weights.values()), max(weights, key=weights.get)
+    print(f"\nfirst visit, gzip: median {median / 1000:.0f} KB, heaviest {heaviest} {weights[heaviest] / 1000:.0f} KB "
+          f"({len(weights)} pages)")
+    assert median <= build_site.MEDIAN_GOAL, f"median first visit {median / 1000:.0f} KB gzip"
+    assert weights[heaviest] <= build_site.HEAVIEST_LIMIT, f"{heaviest}: {weights[heaviest] / 1000:.0f} KB gzip"
 
 
 @pytest.mark.parametrize("lang,html_lang,pagename", NOTEBOOK_PAGES, ids=[f"{p[0]}/{p[2]}" for p in NOTEBOOK_PAGES])
@@ -876,6 +955,17 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script)
             _assert_clean(log, path)
         finally:
             context.close()
+        # a touch screen's buttons are larger (course.css, pointer: coarse): at 360 and 320 px too
+        for width in (PHONE_WIDTH, 320):
+            context, page, log = _open(browser, urljoin(launch_url, path), viewport={"width": width, "height": 780},
+                                       is_mobile=True, has_touch=True)
+            try:
+                assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+                width_now = page.evaluate("document.documentElement.scrollWidth")
+                assert width_now <= width and not _header_fits(page, width), \
+                    f"{path}, touch, {width} px: {width_now} px wide; off screen: {_header_fits(page, width)}"
+            finally:
+                context.close()
 
 
 # --------------------------------------------------------------------------- what a notebook page offers
@@ -954,10 +1044,18 @@ def test_every_thing_a_notebook_page_offers_works(browser, request, repository, 
         page.goto(urljoin(base, f"{lang}/{pagename}.html"), wait_until="networkidle")
         page.evaluate("window.print = () => { window.coursePrinted = true; }")
 
-        # Download menu: the notebook, a print to PDF, the course's wheel; nothing else.
+        # Download menu: the notebook, a print to PDF, the course's wheel, and the whole course as a
+        # PDF book in this language where one has been printed (tools/build_pdf.py); nothing else.
         entries = _entries(page, "download-buttons")
         page.keyboard.press("Escape")
-        assert [text for text, _ in entries] == [".ipynb", ".pdf", ".whl"], entries
+        book = site / lang / build_pdf.pdf_name(lang)
+        assert [text for text, _ in entries] == [".ipynb", ".pdf", ".whl"] + (
+            [course_site.BOOK_PDF_TEXT[lang]] if book.is_file() else []), entries
+        if book.is_file():
+            assert entries[3][1] == urljoin(base, f"{lang}/{book.name}"), entries
+            response = page.request.get(entries[3][1])
+            assert response.ok and response.headers["content-type"] == "application/pdf", response.headers
+            assert response.body() == book.read_bytes()
         saved, data = _download(page, 0)
         assert saved == f"{name}.ipynb" and json.loads(data) == json.loads((ROOT / notebook).read_bytes()), saved
         page.keyboard.press("Escape")

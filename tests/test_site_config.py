@@ -397,3 +397,67 @@ def test_every_notebook_page_offers_the_course_wheel_in_its_download_menu():
     search = context(suffix="")
     course_site.add_wheel_download(App, "search", "page.html", search, None)
     assert [b["text"] for b in search["header_buttons"][0]["buttons"]] == [".ipynb"]
+
+
+# --------------------------------------------------------------------------- formulas typeset at build time
+
+from tools import static_math  # noqa: E402
+
+PAGE = """<html><head><title>t</title></head><body>
+<nav><span class="math notranslate nohighlight">\\(W_O\\)</span></nav>
+<section class="tex2jax_ignore mathjax_ignore" id="sec-1">
+<p>Text \\(ignored\\) and <span class="math-nowrap"><span class="math notranslate nohighlight">\\(a &lt; b\\)</span>,</span></p>
+<div class="math notranslate nohighlight">
+\\[\\sqrt{d}\\]</div>
+<pre>print("\\(not maths\\)")</pre><p><code>\\(code\\)</code></p>
+<script>var s = "\\(script\\)";</script>
+</section>
+<p>Outside: $$x^2$$ and \\(y\\)</p>
+</body></html>"""
+
+
+def test_static_math_finds_what_mathjax_would_typeset():
+    """The pages' MathJax options: the whole body, less code and scripts, less myst-nb's
+    tex2jax_ignore section except inside Sphinx's spans of class math."""
+    found = [(tex, display) for _, _, tex, display in static_math.formulas(PAGE)]
+    assert found == [("W_O", False), ("a < b", False), ("\\sqrt{d}", True), ("x^2", True), ("y", False)]
+
+
+def _mathjax_es5():
+    try:
+        build_site.fetch_vendor(quiet=True, group="build_packages")
+    except SystemExit as exc:
+        pytest.skip(f"MathJax could not be fetched ({exc})")
+    return build_site.BUILD_VENDOR / "mathjax"
+
+
+def test_static_math_typesets_every_formula_and_links_its_stylesheet(tmp_path):
+    es5 = _mathjax_es5()
+    pages, css = static_math.typeset_pages({"en/chapters/x.html": PAGE, "en/index.html": "<p>none</p>"},
+                                           es5, tmp_path)
+    assert list(pages) == ["en/chapters/x.html"]                 # a page without formulas is left alone
+    page = pages["en/chapters/x.html"]
+    assert page.count("<mjx-container") == 5 and "\\(W_O\\)" not in page and "$$" not in page
+    assert '<mjx-container class="MathJax" jax="CHTML" display="true"' in page
+    assert "<math" in page                                      # the MathML beside it, for screen readers
+    assert "tabindex" not in page.split("<pre>")[0]            # no formula is a tab stop
+    assert '\\(ignored\\)' in page and '"\\(script\\)"' in page and "\\(not maths\\)" in page
+    assert '<link rel="stylesheet" type="text/css" href="../../_static/course-math.css" />\n</head>' in page
+    assert "@font-face" in css and static_math.FONTS in css
+    assert (tmp_path / "cache.json").exists()
+    again, css_again = static_math.typeset_pages({"en/chapters/x.html": PAGE}, es5, tmp_path)   # from the cache
+    assert again["en/chapters/x.html"] == page and css_again == css
+
+
+def test_static_math_names_a_formula_it_cannot_typeset(tmp_path):
+    es5 = _mathjax_es5()
+    with pytest.raises(static_math.MathError, match=r"\\frac\{1\}.*on en/bad\.html"):
+        static_math.typeset_pages({"en/bad.html": "<body><p>\\(\\frac{1}\\)</p></body>"}, es5, tmp_path)
+
+
+def test_tex_reads_as_text_in_search_snippets():
+    assert static_math.tex_to_text("W_O") == "W_O"
+    assert static_math.tex_to_text(r"\sqrt d") == "√d"
+    assert static_math.tex_to_text(r"a \approx 0.330238") == "a ≈ 0.330238"
+    assert static_math.tex_to_text(r"\mathcal{L}^* \le \ln V") == "L^* ≤ ln V"
+    assert static_math.tex_to_text(r"\frac{QK^\top}{\sqrt{d}}") == "QK^ᵀ/√d"

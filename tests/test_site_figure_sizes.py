@@ -7,10 +7,11 @@ Measured in the browser on every chapter page of every language (§0 to §7), pe
   width;
 * a plot (PNG of figures/plots.py, drawn at 100 dpi with text of at least
   ``plots.TEXT`` pt, i.e. ``plots.TEXT * 100 / 72`` px at the drawn size): that
-  size times the rendered width over the image's natural width. site/static/course.js
-  never shows a plot below 3/4 of its drawn size; a narrower column scrolls
-  the figure sideways in its own box (focusable), and the page itself never
-  scrolls sideways (checked here too);
+  size (or the smallest text the figure recorded, ``data-smallest-px``) times the
+  rendered width over the image's natural width. site/static/course.js never
+  shows a plot below the size where that text is 10 px; a narrower column
+  scrolls the figure sideways in its own box (focusable, and saying so), and the
+  page itself never scrolls sideways (checked here too);
 * a figure of several panels (heatmaps, ``plots.PanelFigure``): its smallest
   font as drawn (``data-smallest-px``, recorded in the notebook output) times
   the rendered width over the natural width; its panels never overflow the
@@ -58,6 +59,7 @@ MEASURE = """async () => {
                    overflows: panels ? panels.scrollWidth > panels.clientWidth + 1
                                        || panels.getBoundingClientRect().right > document.documentElement.clientWidth : null,
                    scrolls: !!img.closest('.course-scrolls'),
+                   drawnPx: parseFloat(img.dataset.smallestPx) || null,
                    caption: (img.closest('figure') && img.closest('figure').querySelector('figcaption'))
                             ? img.closest('figure').querySelector('figcaption').textContent.trim() : null};
     if (/\\.svg(\\?|$)/.test(entry.src)) {
@@ -108,7 +110,8 @@ def test_figure_text_is_at_least_10_px(open_page, lang, width):
                     panel_problems.append(f"{chapter} {fig['src']}: panels that fit side by side on {fig['panelRows']} rows")
             else:
                 assert fig["natural"], fig
-                px = PLOT_TEXT_PX * fig["width"] / fig["natural"]
+                # its smallest text as drawn (recorded by figures/plots.py), else plots.TEXT
+                px = (fig["drawnPx"] or PLOT_TEXT_PX) * fig["width"] / fig["natural"]
             if px < MIN_PX:
                 small.append(f"{chapter} {fig['src']}: {px:.1f} px")
             if not fig["caption"] or not re.match(rf"{FIGURE_WORD[lang]} \d+\.\d+ \S", fig["caption"]):

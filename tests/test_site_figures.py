@@ -150,3 +150,25 @@ def test_heatmap_panels_stand_apart_and_say_where_they_are(name, draw):
 def test_heatmaps_need_a_title_per_matrix():
     with pytest.raises(ValueError, match="one title per matrix"):
         plots.heatmaps([np.eye(2), np.eye(2)], ["only one"])
+
+
+CHARTS = [(name, draw) for name, draw in FIGURES if name in ("§2 costs", "§4 bars", "§5 timing", "§2 layout")]
+
+
+@pytest.mark.parametrize("name,draw", CHARTS, ids=[n for n, _ in CHARTS])
+def test_chart_fits_a_phone_whole(name, draw):
+    """A chart records its smallest text (every text of the figure, legends included) and is drawn
+    so that, shrunk to a phone's column until that text is 10 px, it fits whole: the website
+    (site/static/course.js) then shows it without scrolling; a layout of several panels stacks them."""
+    fig = draw()
+    assert isinstance(fig, plots.PanelFigure)
+    data, metadata = fig._repr_mimebundle_()
+    layout = metadata[plots.PANELS_KEY]
+    texts = [t.get_fontsize() * DPI / 72 for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip() and (t.axes is None or t.axes.get_visible())]
+    assert layout["smallest_px"] == pytest.approx(min(texts), abs=0.01), "the recorded smallest text is not the smallest"
+    scale = MIN_PX / layout["smallest_px"]
+    widest = max(w for _, _, w, _ in layout["panels"]) if len(layout["panels"]) > 1 else layout["width"]
+    assert widest * min(1.0, scale if len(layout["panels"]) == 1 else 11 / layout["smallest_px"]) <= PHONE_COLUMN, (
+        f"{name}: {widest} px wide with text of {layout['smallest_px']} px does not fit {PHONE_COLUMN} px")
+    plt.close(fig)

@@ -31,6 +31,10 @@ from lib.attention import causal_attention, unmasked_attention  # noqa: E402
 from lib.costs import head_costs  # noqa: E402
 from figures.interactive import LANGUAGES, head_cost_table, last_row_experiment  # noqa: E402
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 # §1.9 (src/chapters/01_allowed_set.py): X, and the sliders' grid X[2, j] + s * 0.5, s = -3 .. 3.

@@ -23,6 +23,10 @@ from tools.quizzes import LANGUAGES, UI
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
 
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 QUIZZED = quizzes.load_all()
 
 

@@ -86,6 +86,10 @@ VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked fro
 VENDOR_STATIC = VENDOR / "static"        # html_static_path entry: files land in _static/vendor/...
 ICONS_CSS = "course-icons.css"           # written by make_icon_subset into VENDOR_STATIC
 TEST_VENDOR = VENDOR / "test"            # packages only the tests use (axe-core); never in the site
+LANGUAGE_TIMEOUT = int(os.environ.get("COURSE_SITE_LANGUAGE_TIMEOUT", 1800))   # s: one language's Sphinx build
+NPM_TIMEOUT = 600                        # s: one `npm pack` of a pinned tarball (a few seconds with a registry)
+BUILD_VENDOR = VENDOR / "build"          # packages only the build uses (MathJax in Node); never in the site
+MATH_STYLESHEET = "_static/course-math.css"   # written by tools/static_math.py into the assembled site
 SHARED_DIRS = ("_static", "_images")     # stored once for all languages when identical
 SEARCH_INDEX = "course-search-index.js"  # written next to each language's search.html after assembling
 # Files of a Sphinx output that are not part of the published site: Sphinx's own
@@ -258,6 +262,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["project"] = cfg["title"]
     sc["html_static_path"] = [str(SITE_SRC / "static"), str(VENDOR_STATIC), str(WHEEL_STATIC)]
     sc["course_wheel"] = course_wheel_name()
+    sc["course_book_pdf"] = book_pdf_name(lang)      # offered in the download menu where it exists (assemble)
     sc["html_favicon"] = str(SITE_SRC / "static" / "favicon.svg")
     sc["html_css_files"] = [ICONS_CSS, "course.css"]
     sc["html_js_files"] = ["course.js"]
@@ -311,6 +316,15 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     }
     sc["course_version"] = package_version()
     return cfg
+
+
+def book_pdf_name(lang: str) -> str:
+    """The PDF book of a language (tools/build_pdf.py): ``causality-heads-position-en.pdf``."""
+    name = re.search(r'^name\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf8"), re.M).group(1)
+    return f"{name}-{lang}.pdf"
+
+
+BOOK_PDF_ENTRY = re.compile(r'<li><a [^>]*class="[^"]*btn-download-book-pdf-button.*?</li>\s*', re.S)
 
 
 def course_wheel_name() -> str:
@@ -471,7 +485,7 @@ def _vendor_stamp(group: str) -> Path:
 def _vendor_state(group: str) -> tuple[list, Path, bool]:
     """(the group's packages, the folder they unpack into, whether it holds them already)."""
     packages = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8")).get(group) or []
-    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
+    target = {"packages": VENDOR_STATIC / "vendor", "build_packages": BUILD_VENDOR}.get(group, TEST_VENDOR)
     stamp = _vendor_stamp(group)
     ready = stamp.exists() and stamp.read_text(encoding="utf8") == json.dumps(packages, sort_keys=True) and target.is_dir()
     return packages, target, ready
@@ -493,8 +507,9 @@ def _tarball(pkg: dict) -> Path:
 def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
     """Fetch the pinned npm tarballs of one group of site/vendor.json (cached) and unpack the needed files.
 
-    ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``test_packages``
-    in TEST_VENDOR (read by the browser tests only). Returns that folder.
+    ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``build_packages``
+    in BUILD_VENDOR (run by the build only), ``test_packages`` in TEST_VENDOR (read by the
+    browser tests only). Returns that folder.
     """
     packages, target, ready = _vendor_state(group)
     if ready:
@@ -515,8 +530,11 @@ def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
                                  "from the npm registry (Debian: apt-get install npm)")
             if not quiet:
                 print(f"fetching {ident} from the npm registry")
-            proc = subprocess.run([npm, "pack", ident, "--json", "--pack-destination", str(cache)],
-                                  cwd=cache, capture_output=True, text=True)
+            try:
+                proc = subprocess.run([npm, "pack", ident, "--json", "--pack-destination", str(cache)],
+                                      cwd=cache, capture_output=True, text=True, timeout=NPM_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise SystemExit(f"npm pack {ident} did not finish in {NPM_TIMEOUT} s (is the npm registry reachable?)")
             if proc.returncode != 0:
                 raise SystemExit(f"npm pack {ident} failed:\n{proc.stderr}")
             produced = cache / json.loads(proc.stdout)[0]["filename"]
@@ -780,6 +798,14 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
         copy_if_changed(inventory[langs[0]][rel], out / rel)
         written.add(rel)
     per_language = {}
+    pages = {}
+    books = {}
+    for code in langs:         # the PDF books of tools/build_pdf.py, where one has been printed
+        book = BUILD / "pdf" / book_pdf_name(code)
+        if book.exists():
+            copy_if_changed(book, out / code / book.name)
+            written.add(f"{code}/{book.name}")
+            books[code] = book.name
     for code in langs:
         own = []
         for rel, src in sorted(inventory[code].items()):
@@ -787,13 +813,24 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
                 continue
             page = f"{code}/{rel}"
             if rel.endswith(".html"):
-                write_if_changed(out / page, rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared))
+                text = rewrite_shared_urls(src.read_text(encoding="utf8"), page, shared)
+                if code not in books:      # no book printed yet: the menu does not offer it
+                    text = BOOK_PDF_ENTRY.sub("", text)
+                pages[page] = text
             else:
                 copy_if_changed(src, out / page)
             written.add(page)
             if rel.split("/", 1)[0] in SHARED_DIRS:
                 own.append(rel)
         per_language[code] = own
+    # The formulas, typeset here once (tools/static_math.py): no page loads MathJax to do it.
+    from tools import static_math
+    typeset, math_css = static_math.typeset_pages(pages, BUILD_VENDOR / "mathjax", BUILD / "math")
+    for page, text in pages.items():
+        write_if_changed(out / page, typeset.get(page, text))
+    if math_css:
+        write_if_changed(out / MATH_STYLESHEET, math_css)
+        written.add(MATH_STYLESHEET)
     keep = written | {"index.html", "build-info.json"} | {f"{c}/{SEARCH_INDEX}" for c in langs}
     for path in sorted(out.rglob("*"), reverse=True):
         rel = path.relative_to(out).as_posix()
@@ -801,7 +838,7 @@ def assemble(codes: list[str], raw: Path | None = None, out: Path | None = None)
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    return {"shared": sorted(shared), "per_language": per_language, "files": len(written)}
+    return {"shared": sorted(shared), "per_language": per_language, "files": len(written), "books": books}
 
 
 # --------------------------------------------------------------------------- building
@@ -879,8 +916,67 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
         binder_url=binder_url, repo_url=repo_url)
 
 
-MEDIAN_GOAL = 500 * 1024           # bytes, gzip, first visit: the goal for the median page
-HEAVIEST_LIMIT = 1536 * 1024       # bytes, gzip, first visit: no page may weigh more (tests/test_site.py)
+MEDIAN_GOAL = 500 * 1000           # bytes, gzip, first visit: the median page may weigh no more (tests/test_site.py)
+HEAVIEST_LIMIT = 1000 * 1000       # bytes, gzip, first visit: no page may weigh more (tests/test_site.py)
+SCRIPT_SRC = re.compile(r'<script\b[^>]*\ssrc="([^"]+)"')
+LINK_HREF = re.compile(r'<link\b([^>]*)>')
+IMG_SRC = re.compile(r'<img\b[^>]*\ssrc="([^"]+)"')
+FONT_FACE = re.compile(r"@font-face[^{]*\{[^}]*font-family:\s*([^;]+);[^}]*src:\s*url\((['\"]?)([^)'\"]+)\2\)", re.S)
+
+
+def _css_closure(site: Path, path: str, seen: set) -> None:
+    """``path`` and the stylesheets it @imports."""
+    if path in seen or not (site / path).is_file():
+        return
+    seen.add(path)
+    for ref in re.findall(r"""@import\s+(?:url\()?["']([^"')]+)""", (site / path).read_text(encoding="utf8")):
+        _css_closure(site, posixpath.normpath(posixpath.join(posixpath.dirname(path), ref)), seen)
+
+
+def first_visit(site: Path, page: str) -> set[str]:
+    """The files a first visit to ``page`` (``en/chapters/02_heads.html``) loads before the reader
+    scrolls, as far as the page and its stylesheets say: the page, its scripts, stylesheets (and
+    what they import), images and favicon, the icon fonts, and the formulas' fonts its formulas
+    use (MathJax's main and zero-width fonts, one font per TEX-* class on the page, the size fonts
+    where a delimiter stretches). An upper bound of what a browser fetches: tests/test_site.py
+    checks in Chromium that every page loads nothing outside it, and bounds its median and
+    heaviest weight."""
+    text = (site / page).read_text(encoding="utf8")
+    here = posixpath.dirname(page)
+
+    def local(ref):
+        parts = _split_url(html.unescape(ref))
+        return posixpath.normpath(posixpath.join(here, parts[0])) if parts and parts[0] else None
+
+    files = {page}
+    styles = set()
+    body = re.sub(r"<script\b[^>]*>.*?</script>", lambda m: m.group(0).split(">", 1)[0] + ">", text, flags=re.S)
+    for ref in SCRIPT_SRC.findall(body) + IMG_SRC.findall(body):
+        files.add(local(ref))
+    for attrs in LINK_HREF.findall(body):
+        rel = (re.search(r'\srel="([^"]+)"', attrs) or [None, ""])[1].split()
+        href = re.search(r'\shref="([^"]+)"', attrs)
+        if href and ("stylesheet" in rel or "icon" in rel or "preload" in rel):
+            target = local(href.group(1))
+            if "stylesheet" in rel and target:
+                _css_closure(site, target, styles)
+            else:
+                files.add(target)
+    files |= styles
+    math_classes = {"MJX-TEX"} | set(re.findall(r"\b(TEX-[A-Z0-9]+)\b", text))
+    if "<mjx-stretchy" in text:
+        math_classes |= {"TEX-S1", "TEX-S4", "TEX-A"}
+    for css in styles:
+        sheet = (site / css).read_text(encoding="utf8")
+        families = {}
+        for family, _, url in FONT_FACE.findall(sheet):
+            families.setdefault(family.strip().strip("'\""), []).append(posixpath.normpath(posixpath.join(posixpath.dirname(css), url)))
+        if css.endswith(ICONS_CSS):                        # the icon subsets: small, all counted
+            files |= {f for urls in families.values() for f in urls}
+        elif css.endswith(posixpath.basename(MATH_STYLESHEET)):
+            wanted = {"MJXZERO"} | {"MJX" + c.replace("MJX-", "") if c == "MJX-TEX" else "MJX" + c for c in math_classes}
+            files |= {f for family, urls in families.items() if family in wanted for f in urls}
+    return {f for f in files if f and (site / f).is_file()}
 
 
 def switch_costs(rows: list[dict]) -> list[dict]:
@@ -920,8 +1016,8 @@ def report_lines(rows: list[dict]) -> list[str]:
              f" uncompressed {spread(r['bytes'] for r in rows)}"]
     if all("gzip_bytes" in r for r in rows):
         gz = [r["gzip_bytes"] for r in rows]
-        lines.append(f"  gzip-compressed {spread(gz)} (goal: median <= {MEDIAN_GOAL // kib} KiB, "
-                     f"limit: every page <= {HEAVIEST_LIMIT // kib} KiB)")
+        lines.append(f"  gzip-compressed {spread(gz)} (limits: median <= {MEDIAN_GOAL / 1000:.0f} KB, "
+                     f"every page <= {HEAVIEST_LIMIT / 1000:.0f} KB)")
     costs = switch_costs(rows)
     if costs:
         lines.append(f"  switching language (what the new page loads that the old one did not): "
@@ -969,6 +1065,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repository-url", default=None,
                         help="use this repository URL instead of repository.url in _config.yml "
                              "(e.g. to check the launch buttons)")
+    parser.add_argument("--assemble-only", action="store_true",
+                        help="only assemble _build/site again from the last Sphinx builds (tools/build_pdf.py "
+                             "does, to link the books it printed)")
     parser.add_argument("--one", metavar="LANG", help=argparse.SUPPRESS)   # internal: one Sphinx build
     parser.add_argument("--fresh", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1003,6 +1102,14 @@ def build(args) -> int:
     toc = load_yaml(ROOT / "_toc.yml")
     langs = site_languages(base)
     codes = [s["code"] for s in langs]
+    if args.assemble_only:
+        if not any((RAW / c).is_dir() for c in codes):
+            raise SystemExit(f"{RAW} holds no Sphinx build: run `make book` first")
+        docs, roots = {}, {}
+        for code in codes:
+            toc_lang, docs[code], _ = derive_toc(toc, code, existing_docs(code))
+            roots[code] = toc_lang["root"]
+        return publish(base, langs, docs, roots, start)
     selected = args.lang or codes
     unknown = sorted(set(selected) - set(codes))
     if unknown:
@@ -1014,6 +1121,7 @@ def build(args) -> int:
         for path in BUILD.glob(".doctrees*"):
             shutil.rmtree(path, ignore_errors=True)
     fetch_vendor()
+    fetch_vendor(group="build_packages")
     make_icon_subset()
     build_course_wheel()
 
@@ -1052,6 +1160,10 @@ def build(args) -> int:
                 cmd.append("--fresh")
             running[code] = (subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT), log, time.perf_counter())
         for code, (proc, log, t0) in list(running.items()):
+            if proc.poll() is None and time.perf_counter() - t0 > LANGUAGE_TIMEOUT:
+                proc.kill()                     # a Sphinx build that hangs fails the build instead
+                proc.wait(timeout=60)
+                print(f"[{code}] stopped after {LANGUAGE_TIMEOUT} s", file=log, flush=True)
             if proc.poll() is not None:
                 log.close()
                 codes_rc[code] = proc.returncode
@@ -1066,14 +1178,26 @@ def build(args) -> int:
     if bad:
         print(f"site build failed for: {', '.join(bad)} (warnings are errors)")
         return 1
+    return publish(base, langs, docs, roots, start)
 
+
+def publish(base: dict, langs: list[dict], docs: dict, roots: dict, start: float) -> int:
+    """Assemble _build/site from the Sphinx outputs in _build/html: shared files, formulas, the books'
+    PDFs where they exist, search indexes, the landing page; then check every reference."""
+    codes = [s["code"] for s in langs]
     built = [c for c in codes if (RAW / c / "index.html").exists() or (RAW / c / f"{roots[c]}.html").exists()]
-    summary = assemble(built)
+    from tools.static_math import MathError
+    try:
+        summary = assemble(built)
+    except MathError as error:
+        print(f"the formulas could not be typeset: {error}")
+        return 1
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from tools import search_index
     for code in built:     # the site's search index (site/static/course-search.js), per language
-        write_if_changed(OUT / code / SEARCH_INDEX, search_index.script(search_index.build(OUT / code, code, docs[code])))
+        # (from the pages as Sphinx wrote them, where a formula is still its TeX)
+        write_if_changed(OUT / code / SEARCH_INDEX, search_index.script(search_index.build(RAW / code, code, docs[code])))
     # The landing page is written before the references are checked, so that a
     # landing page left by an older build is never the one checked.
     titles = {s["code"]: s.get("title", base.get("title", "")) for s in langs}
@@ -1112,6 +1236,7 @@ def build(args) -> int:
         "repository_url": repo_url,
         "shared_files": len(summary["shared"]),
         "per_language_files": summary["per_language"],
+        "books": summary["books"],           # {lang: the PDF book in <lang>/} (tools/build_pdf.py)
         "vendor": json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))["packages"],
     }
     for pkg in info["vendor"]:

@@ -26,24 +26,31 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from course_i18n import language
+from tools.static_math import tex_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_TAGS = {"script", "style", "noscript", "template"}
-SKIP_CLASSES = {"quiz", "headerlink", "toctree-wrapper", "course-nav", "caption-number", "copybtn"}
+SKIP_CLASSES = {"quiz", "headerlink", "toctree-wrapper", "course-nav", "caption-number", "copybtn",
+                "course-print-answers"}
 BLOCK_TAGS = {"p", "div", "li", "tr", "td", "th", "pre", "h1", "h2", "h3", "h4", "br", "section", "figcaption",
               "dt", "dd", "table", "ul", "ol", "summary", "details", "blockquote"}
 
 
+CODE_CLASSES = {"cell_input", "cell_output"}      # a notebook's code cells and their outputs
+
+
 class _Sections(HTMLParser):
-    """Collect (anchor, heading, text) for each <section> inside <article class="bd-article">."""
+    """Collect, for each <section> inside <article class="bd-article">: its id, its heading, its own
+    prose and its code (code cells and their outputs, kept apart: a page that uses a word in its
+    code does not teach it)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.depth = 0              # nesting inside the article
         self.in_article = False
         self.stack = []             # open sections: dicts
         self.sections = []
         self.skip = 0               # depth of skipped elements
+        self.code = 0               # depth of code blocks
         self.heading = None         # the section whose heading is being read
         self.open_tags = []
 
@@ -58,12 +65,16 @@ class _Sections(HTMLParser):
             if tag == "br":
                 self._text(" ")
             return
-        self.open_tags.append((tag, bool(self.skip) or tag in SKIP_TAGS or bool(classes & SKIP_CLASSES)))
-        if self.open_tags[-1][1]:
+        skipped = bool(self.skip) or tag in SKIP_TAGS or bool(classes & SKIP_CLASSES)
+        kind = "code" if (classes & CODE_CLASSES or tag == "pre") else ""
+        self.open_tags.append((tag, skipped, kind))
+        if skipped:
             self.skip += 1
             return
+        if kind == "code":
+            self.code += 1
         if tag == "section" and attrs.get("id"):
-            entry = {"id": attrs["id"], "heading": "", "text": []}
+            entry = {"id": attrs["id"], "heading": "", "text": [], "code": []}
             self.stack.append(entry)
             self.sections.append(entry)
         elif tag in ("h1", "h2", "h3", "h4") and self.stack and not self.stack[-1]["heading"]:
@@ -86,10 +97,13 @@ class _Sections(HTMLParser):
         else:
             return
         while len(self.open_tags) > k:
-            name, skipped = self.open_tags.pop()
+            name, skipped, kind = self.open_tags.pop()
             if skipped:
                 self.skip -= 1
-            elif name == "section" and self.stack:
+                continue
+            if kind == "code":
+                self.code -= 1
+            if name == "section" and self.stack:
                 self.stack.pop()
             elif name in ("h1", "h2", "h3", "h4"):
                 self.heading = None
@@ -104,10 +118,15 @@ class _Sections(HTMLParser):
         if self.heading is not None:
             self.heading["heading"] += data
         elif self.stack:
-            self.stack[-1]["text"].append(data)
+            self.stack[-1]["code" if self.code else "text"].append(data)
+
+
+TEX = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
 
 
 def _squeeze(text: str) -> str:
+    """Whitespace squeezed, and every formula (TeX, as Sphinx writes it) as a reader would type it."""
+    text = TEX.sub(lambda m: " " + tex_to_text(m.group(1) or m.group(2)) + " ", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -117,7 +136,31 @@ def page_sections(html_text: str) -> list[dict]:
     out = []
     for s in parser.sections:
         heading = _squeeze(s["heading"]).rstrip("#").strip()
-        out.append({"id": s["id"], "heading": heading, "text": _squeeze("".join(s["text"]))})
+        out.append({"id": s["id"], "heading": heading, "text": _squeeze("".join(s["text"])),
+                    "code": _squeeze("".join(s["code"]))})
+    return out
+
+
+TERMS_FILE = ROOT / "site" / "search-terms.yml"
+
+
+def search_terms(lang: str, path: Path = TERMS_FILE) -> dict[tuple[str, str], list[str]]:
+    """{(page, anchor): [terms]} of site/search-terms.yml in one language ("" is the page's introduction).
+    A malformed entry raises ValueError naming it."""
+    import yaml
+    entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    out = {}
+    for n, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("section"), str):
+            raise ValueError(f"{path.name}: entry {n} has no `section: page#anchor`")
+        page, _, anchor = entry["section"].partition("#")
+        terms = entry.get(lang)
+        if not isinstance(terms, list) or not terms or not all(isinstance(t, (str, int)) and str(t).strip() for t in terms):
+            raise ValueError(f"{path.name}: {entry['section']} needs a list of terms in {lang!r}, got {terms!r}")
+        key = (page, anchor)
+        if key in out:
+            raise ValueError(f"{path.name}: {entry['section']} is listed twice")
+        out[key] = [str(t).strip() for t in terms]
     return out
 
 
@@ -161,9 +204,12 @@ def chinese_words(texts: list[str], glossary: list[str]) -> list[str]:
     return sorted(words)
 
 
-def build(site_lang_dir: Path, lang: str, pages: list[str]) -> dict:
-    """The index of one language's pages (``pages``: ``chapters/01_allowed_set``, ...)."""
+def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = TERMS_FILE) -> dict:
+    """The index of one language's pages (``pages``: ``chapters/01_allowed_set``, ...): per section
+    ``p`` page, ``a`` anchor, ``h`` heading, ``x`` prose, ``c`` code and outputs, ``k`` the terms of
+    site/search-terms.yml. A term whose section is not on the site raises ValueError."""
     entries, titles = [], {}
+    terms = search_terms(lang, terms_file)
     for page in pages:
         path = site_lang_dir / f"{page}.html"
         if not path.exists():
@@ -171,13 +217,22 @@ def build(site_lang_dir: Path, lang: str, pages: list[str]) -> dict:
         for k, section in enumerate(page_sections(path.read_text(encoding="utf-8"))):
             if k == 0:
                 titles[page] = section["heading"]
-            if not section["text"] and not section["heading"]:
+            if not section["text"] and not section["heading"] and not section["code"]:
                 continue
-            entries.append({"p": page, "a": "" if k == 0 else section["id"],
-                            "h": section["heading"], "x": section["text"]})
+            anchor = "" if k == 0 else section["id"]
+            entry = {"p": page, "a": anchor, "h": section["heading"], "x": section["text"]}
+            for key, value in (("c", section["code"]), ("k", terms.pop((page, anchor), None))):
+                if value:
+                    entry[key] = value
+            entries.append(entry)
+    missing = [f"{page}#{anchor}" if anchor else page for page, anchor in terms if page in pages]
+    if missing:
+        raise ValueError(f"{terms_file.name}: no such section on the {lang} site: {', '.join(missing)}")
     index = {"lang": lang, "titles": titles, "sections": entries}
     if lang == "zh":
-        index["words"] = chinese_words([e["h"] + " " + e["x"] for e in entries], glossary_terms("zh"))
+        words = glossary_terms("zh") + [t.replace(" ", "") for e in entries for t in e.get("k", ())
+                                        if re.search(r"[\u3400-\u9fff]", t)]
+        index["words"] = chinese_words([e["h"] + " " + e["x"] for e in entries], words)
     return index
 
 

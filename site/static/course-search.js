@@ -1,13 +1,18 @@
-// The site's search (search.html only): finds the section that teaches a word.
-// Index: tools/search_index.py (one entry per section: page, anchor, heading, text).
-// Ranking: a section whose heading holds every query word comes first, then one
-// whose heading holds some of them, then by how often its text holds them; at
-// equal rank a chapter section comes before an exercise, an exercise before a solution.
-// English and Russian words match by their stem (Sphinx's stemmer, so маской
-// finds маска and is highlighted); Chinese queries are cut with the course's
-// word list (jieba's words of the site plus the glossary), and a part that is
-// no word (a single character such as 掩) is looked up as it is. Each snippet
-// starts at the first match. Nothing leaves the page.
+// The site's search (search.html only): finds the section that teaches what the reader asks.
+// Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, and the
+// terms site/search-terms.yml gives the section that teaches them).
+// A query is cut into words (English and Russian by their stem, Sphinx's stemmer, so маской finds
+// маска and is highlighted; Chinese with the course's word list, jieba's words of the site plus the
+// glossaries, a part that is no word, such as 掩, looked up as it is); the words of a question
+// (why, how, what is, почему, как, 为什么, 怎么 ...) and the language's stop words are left out.
+// Ranking, in this order of weight:
+//   1. how many of the query's words the section holds (in its heading, prose, code or terms);
+//   2. how much of the query one of its terms or its heading says: a section whose terms hold the
+//      query (the section that defines it) comes before one whose heading merely holds its words,
+//      and both before sections that only use them;
+//   3. how often its prose holds the words (its code counts a third);
+//   4. a chapter before an exercise, an exercise before a solution.
+// Each snippet starts at the first match, formulas read as text. Nothing leaves the page.
 (function () {
   "use strict";
   var index = window.COURSE_SEARCH_INDEX;
@@ -49,63 +54,144 @@
     return out;
   }
 
-  // A term: {pattern: RegExp (global), text: what the reader typed}
+  // Words of a question that say nothing about its subject, per language (with Sphinx's stop words).
+  var QUESTION = {
+    en: "why how what which when where who whom whose does do did is are was were can could should would " +
+        "will a an the of to in on for with about vs versus between explain meaning mean means difference " +
+        "know knows work works happen happens get gets need needs use used make makes",
+    ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
+        "нужны объясните объяснение значит разница между работает происходит делает",
+    zh: "为什么 为何 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 的 了 是 和 与 在 有 要 一个 会 能 可以"
+  };
+  var lang = (index && index.lang) || "en";
+  var questionWords = new Set((QUESTION[lang] || "").split(" "));
+  var stop = typeof stopwords !== "undefined" ? stopwords : [];
+  function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
+
+  // A term: {pattern: RegExp (global), text: what the reader typed, key: what it is compared by}
   function terms(query) {
     var out = [], seen = {};
-    var stop = typeof stopwords !== "undefined" ? stopwords : [];
-    var parts = query.toLowerCase().match(WORD) || [];
-    parts.forEach(function (part) {
+    var lower = query.toLowerCase();
+    if (lang === "zh") {              // question words glued to the subject: 为什么先掩码 -> 先掩码
+      Array.from(questionWords).sort(function (a, b) { return b.length - a.length; }).forEach(function (w) {
+        if (w.length > 1 && lower.replace(w, "").trim()) lower = lower.split(w).join(" ");
+      });
+    }
+    var parts = lower.match(WORD) || [];
+    var content = parts.filter(function (part) { return HAN.test(part) || !isStop(part); });
+    if (!content.length) content = parts;              // a query of stop words only: search them
+    content.forEach(function (part) {
       var pieces = [];
       if (HAN.test(part)) {
         // the whole run first: if some section holds it as it is, it is one term
         var whole = index.sections.some(function (s) { return s.h.indexOf(part) >= 0 || s.x.indexOf(part) >= 0; });
         var cut = whole ? [part] : cutChinese(part);
-        cut.forEach(function (c) { pieces.push({text: c, source: escapeRegExp(c)}); });
+        cut.forEach(function (c) { if (!isStop(c)) pieces.push({text: c, key: c, source: escapeRegExp(c)}); });
       } else {
-        if (parts.length > 1 && stop.indexOf(part) >= 0) return;
         var s = stem(part) || part;
         if (s.length > part.length) s = part;
         // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
+        // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
         var source = escapeRegExp(s).replace(/[её]/g, "[её]");
-        pieces.push({text: part, source: "(?<![\\p{L}\\p{N}_])" + source + "[\\p{L}\\p{N}_]*"});
+        if (part.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(part).replace(/[её]/g, "[её]") + ")";
+        pieces.push({text: part, key: s.replace(/ё/g, "е"), source: "(?<![\\p{L}\\p{N}_])" + source + "[\\p{L}\\p{N}_]*"});
       }
       pieces.forEach(function (p) {
         if (seen[p.source]) return;
         seen[p.source] = true;
-        out.push({text: p.text, pattern: new RegExp(p.source, "giu")});
+        out.push({text: p.text, key: p.key, pattern: new RegExp(p.source, "giu")});
       });
     });
     return out;
   }
 
+  // A section's terms (site/search-terms.yml), each as the keys of its words, as a query's are made.
+  function termKeys(term) {
+    return terms(term).map(function (t) { return t.key; });
+  }
+  var sectionTerms = (index && index.sections || []).map(function (s) {
+    return (s.k || []).map(function (term) {
+      return lang === "zh" ? {zh: term.toLowerCase().replace(/\s+/g, "")} : {keys: termKeys(term)};
+    }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
+  });
+
+  // How much of the query the section's terms say: the share of the query's words (Chinese: its
+  // characters) that lie in a term of the section all of whose words the query holds.
+  function termCover(ts, query, i) {
+    var list = sectionTerms[i];
+    if (!list.length) return 0;
+    if (lang === "zh") {
+      var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+      var covered = new Array(q.length).fill(false), any = false;
+      list.forEach(function (t) {
+        var at = q.indexOf(t.zh);
+        while (at >= 0) {
+          any = true;
+          for (var k = at; k < at + t.zh.length; k++) covered[k] = true;
+          at = q.indexOf(t.zh, at + 1);
+        }
+      });
+      // the beginning of a term typed so far (掩 for 掩码) names it as well as the term would
+      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return 1;
+      if (!any) return 0;
+      // question words the reader typed count as covered (为什么 ... is not the subject)
+      var kept = ts.map(function (t) { return t.key; }).join("");
+      var n = 0, total = 0;
+      for (var c = 0; c < q.length; c++) {
+        if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
+        total++;
+        if (covered[c]) n++;
+      }
+      return total ? n / total : 0;
+    }
+    var keys = ts.map(function (t) { return t.key; });
+    var hit = new Set();
+    list.forEach(function (t) {
+      if (t.keys.every(function (k) { return keys.indexOf(k) >= 0; })) t.keys.forEach(function (k) { hit.add(k); });
+    });
+    return keys.length ? hit.size / keys.length : 0;
+  }
+
+  // The section's terms hold this word of the query (compared as the terms' words are: by stem)
+  function termHolds(i, t) {
+    return sectionTerms[i].some(function (term) {
+      return term.zh ? term.zh.indexOf(t.key) >= 0 : term.keys.indexOf(t.key) >= 0;
+    });
+  }
+
   function count(pattern, text) {
+    if (!text) return 0;
     pattern.lastIndex = 0;
     var n = 0;
     while (pattern.exec(text) && n < 1000) n++;
     return n;
   }
 
+  var KIND = {exercises: -1000, solutions: -1100};   // the lesson first, unless an exercise says clearly more
+  var FOUND = {zh: "找到 {n} 个相关小节。", en: "{n} sections found.", ru: "Найдено разделов: {n}."};
+
   function search(query) {
     var ts = terms(query);
     if (!ts.length) return [];
     var scored = index.sections.map(function (s, i) {
       var title = index.titles[s.p] || "";
-      var inHeading = 0, inText = 0, text = 0;
+      var inHeading = 0, found = 0, text = 0;
+      var cover = termCover(ts, query, i);
       ts.forEach(function (t) {
-        var h = count(t.pattern, s.h), x = count(t.pattern, s.x);
+        var h = count(t.pattern, s.h), x = count(t.pattern, s.x), c = count(t.pattern, s.c);
+        var k = termHolds(i, t);
         if (h) inHeading++;
-        if (h || x) inText++;
-        text += Math.log(1 + x) / Math.LN2;
+        if (h || x || c || k) found++;
+        text += Math.log(1 + x) / Math.LN2 + Math.log(1 + c) / Math.LN2 / 3;
       });
-      var score = (inHeading === ts.length ? 1000 : 300 * inHeading / ts.length) + 10 * text;
+      var heading = inHeading / ts.length;
+      var score = 10000 * found / ts.length + 3000 * Math.max(cover, heading) + 10 * text;
+      if (cover > 0 && cover >= heading) score += 400;           // the section that defines it
       if (!s.a && inHeading === ts.length) score += 50;          // the page's own title
-      // within the same kind of match, the lesson before its exercises, the exercises before their solutions
-      if (/^exercises\//.test(s.p)) score -= 100;
-      else if (/^solutions\//.test(s.p)) score -= 110;
-      return {entry: s, title: title, all: inText === ts.length, some: inText > 0, score: score, order: i};
+      score += KIND[s.p.split("/")[0]] || 0;
+      return {entry: s, title: title, all: found === ts.length, some: found > 0, score: score, order: i};
     });
-    var hits = scored.filter(function (r) { return r.all; });
-    if (!hits.length) hits = scored.filter(function (r) { return r.some; });
+    var hits = scored.filter(function (r) { return r.some; });
     hits.sort(function (a, b) { return b.score - a.score || a.order - b.order; });
     return {terms: ts, hits: hits};
   }
@@ -169,8 +255,8 @@
       status.textContent = tr("Your search did not match any documents. Please make sure that all words are spelled correctly and that you've selected enough categories.");
       return;
     }
-    status.textContent = tr("Search finished, found ${resultCount} page(s) matching the search query.")
-      .replace("${resultCount}", hits.length);
+    // (the results are sections, not pages: Sphinx's own sentence would say "page(s)")
+    status.textContent = (FOUND[lang] || FOUND.en).replace("{n}", hits.length);
     var list = document.createElement("ul");
     list.className = "search";
     hits.slice(0, 60).forEach(function (hit) {
@@ -180,7 +266,9 @@
       a.href = s.p + ".html" + (s.a ? "#" + s.a : "");
       a.textContent = s.a ? hit.title + " › " + s.h : hit.title;
       li.appendChild(a);
-      li.appendChild(snippet(s.x, result.terms));
+      // the prose where it holds a word of the query, else the code
+      var inProse = result.terms.some(function (t) { return count(t.pattern, s.x) > 0; });
+      li.appendChild(snippet(inProse || !s.c ? s.x : s.c, result.terms));
       list.appendChild(li);
     });
     out.appendChild(list);

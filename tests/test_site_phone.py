@@ -1,0 +1,141 @@
+"""The site on a phone and by keyboard, in headless Chromium.
+
+* **Sidebar buttons.** The ☰ button (the chapter list) and the page-contents button of the
+  article header open their panel and close it again, at 360, 1000 and 1280 px: the
+  panel's links become visible, then hidden. On narrow screens the panel is a dialog
+  (closed by the close button inside it, or Escape; focus returns to the button), on wide
+  ones ☰ hides and shows the sidebar; where the page contents always show (1200 px and
+  up) its button is hidden. ``aria-expanded`` follows.
+* **Tables on a phone.** Prose tables of three columns or more read as cards
+  (site/course_book.py table_cards): §0's map and §6's table of evidence fit the column,
+  every cell under its column's heading, and a notebook name stays on one line.
+  (That every figure, table, output and formula on every page either fits a 360 px column
+  or says that it scrolls is checked by tests/test_site.py, on each page it opens.)
+* **Keyboard.** No formula is a tab stop (site/course_book.py typesets them at build time,
+  tools/static_math.py); the header's buttons show a focus ring.
+
+The browser, the site build and its server are tests/test_site.py's fixtures.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from course_i18n import LANGUAGES
+
+from test_site import base_url, site_dir  # noqa: E402,F401
+from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
+
+# A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
+# suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
+PHONE = {"width": 360, "height": 780}
+
+VISIBLE_LINKS = """sel => Array.from(document.querySelectorAll(sel)).filter(a => {
+    const r = a.getBoundingClientRect();
+    return a.checkVisibility({visibilityProperty: true, opacityProperty: true}) && r.width > 0
+           && r.right > 0 && r.left < window.innerWidth && r.bottom > 0 && r.top < window.innerHeight;
+}).length"""
+
+
+def _links(page, side):
+    return page.evaluate(VISIBLE_LINKS, f"#pst-{side}-sidebar a, #pst-{side}-sidebar-modal a")
+
+
+@pytest.mark.parametrize("lang,width", [(lang, width) for width in (360, 1280) for lang in LANGUAGES] + [("en", 1000)])
+@in_chromium
+def test_sidebar_buttons_open_and_close_their_panels(open_page, lang, width):
+    page = open_page(lang, "02_heads", viewport={"width": width, "height": 800})
+    page.wait_for_load_state("load")
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+    for side in ("primary", "secondary"):
+        button = page.locator(f".bd-header-article .{side}-toggle")
+        if side == "secondary" and width >= 1200:
+            assert not button.is_visible(), "the page-contents button shows where the contents always show"
+            assert _links(page, side) > 3, "the page's contents are not shown at 1280 px"
+            continue
+        assert button.is_visible(), f"no {side} button at {width} px"
+        shown = _links(page, side) > 3
+        assert shown == (side == "primary" and width >= 992), f"{side} panel at {width} px shown: {shown}"
+        assert button.get_attribute("aria-expanded") == ("true" if shown else "false")
+        button.click()
+        page.wait_for_timeout(100)
+        assert (_links(page, side) > 3) != shown, f"{side} button did nothing at {width} px"
+        assert button.get_attribute("aria-expanded") == ("false" if shown else "true")
+        dialog = page.locator(f"#pst-{side}-sidebar-modal[open]")
+        if dialog.count():                          # a dialog: its own close button, then Escape
+            close = dialog.locator(".course-dialog-close")
+            assert close.is_visible() and close.inner_text().strip()
+            close.click()
+            page.wait_for_timeout(100)
+            assert _links(page, side) <= 3 and not dialog.count(), f"the {side} dialog did not close"
+            assert page.evaluate("document.activeElement && document.activeElement.classList.contains('sidebar-toggle')")
+            button.click()
+            page.wait_for_timeout(100)
+            assert _links(page, side) > 3
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(100)
+            assert _links(page, side) <= 3, f"Escape did not close the {side} dialog"
+            assert page.locator(f".bd-header-article .{side}-toggle").is_visible()
+        else:                                       # the wide sidebar: the same button again
+            button.click()
+            page.wait_for_timeout(100)
+            assert (_links(page, side) > 3) == shown, f"the {side} button did not bring the panel back"
+        assert button.get_attribute("aria-expanded") == ("true" if shown else "false")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_the_map_and_the_evidence_read_on_a_phone(open_page, lang):
+    """§0's map and §6's evidence table: every cell visible in the column, with its heading."""
+    for chapter, columns in (("00_start", 4), ("06_evidence", 4)):
+        page = open_page(lang, chapter, viewport=PHONE, is_mobile=True, has_touch=True)
+        page.wait_for_load_state("load")
+        table = page.locator("table.course-cards").first
+        assert table.count(), f"{chapter}: no table read as cards"
+        cells = table.evaluate("""t => Array.from(t.querySelectorAll('tbody td')).map(td => {
+            const r = td.getBoundingClientRect(), code = td.querySelector('code');
+            return {right: r.right, left: r.left, label: getComputedStyle(td, '::before').content,
+                    codeLines: code ? Math.round(code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight)) : 0};
+        })""")
+        assert len(cells) >= 5 * columns
+        assert all(c["left"] >= 0 and c["right"] <= PHONE["width"] for c in cells), f"{chapter}: a cell off screen"
+        assert all(c["label"] not in ("none", "normal", '""') for c in cells), f"{chapter}: a cell without its heading"
+        # a notebook name such as ex01_allowed_set stays on one line (it wrapped 2 letters a line)
+        assert all(c["codeLines"] <= 1 for c in cells), f"{chapter}: a name wraps: {cells}"
+
+
+@in_chromium
+def test_a_tap_leaves_no_tooltip_over_the_header(open_page):
+    page = open_page("ru", "03_positions", viewport=PHONE, is_mobile=True, has_touch=True)
+    page.wait_for_load_state("load")
+    page.locator(".bd-header-article .dropdown-download-buttons > button").tap()
+    page.wait_for_timeout(300)
+    assert page.locator(".tooltip").count() == 0, "a tooltip opened over the header"
+
+
+FOCUS_RING = """sel => { const e = document.querySelector(sel); const s = getComputedStyle(e);
+    return {focused: document.activeElement === e, style: s.outlineStyle, width: parseFloat(s.outlineWidth)}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_keyboard_stops_only_where_something_happens(open_page, lang):
+    page = open_page(lang, "02_heads", viewport={"width": 1280, "height": 800})
+    page.wait_for_load_state("load")
+    stops = page.evaluate("""() => Array.from(document.querySelectorAll(
+        'a[href], button, input, select, textarea, summary, [tabindex]')).filter(e => e.tabIndex >= 0
+        && !e.disabled && e.getClientRects().length).map(e => e.closest('mjx-container') || e.tagName.startsWith('MJX') ? 'math' : 'other')""")
+    formulas = page.evaluate("document.querySelectorAll('.bd-article mjx-container').length")
+    assert formulas >= 20, f"only {formulas} typeset formulas on §2"
+    assert stops.count("math") == 0, f"{stops.count('math')} of {len(stops)} tab stops are formulas"
+    for selector in (".bd-header-article .primary-toggle", ".bd-header-article .dropdown-download-buttons > button"):
+        page.focus("body")
+        for _ in range(80):                       # Tab until the button has the focus
+            page.keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement === document.querySelector({selector!r})"):
+                break
+        ring = page.evaluate(FOCUS_RING, selector)
+        assert ring["focused"], f"{selector} is not reached by Tab"
+        assert ring["style"] != "none" and ring["width"] >= 2, f"{selector}: no focus ring ({ring})"
