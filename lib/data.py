@@ -5,6 +5,8 @@ on the right with EOS and targets with IGNORE (-100), so a padded query still
 produces an output but is never scored.
 """
 
+import functools
+
 import numpy as np
 
 UNK, BOS, EOS, IGNORE = 0, 1, 2, -100
@@ -31,8 +33,14 @@ def encode(text, vocab):
     """§1. Characters -> ids; a character outside ``vocab`` becomes UNK."""
     if not isinstance(text, str):
         raise TypeError(f"encode expects a str, got {type(text).__name__}")
-    index = {token: i for i, token in enumerate(vocab)}
+    index = _index(tuple(vocab))
     return [index.get(ch, UNK) for ch in text]
+
+
+@functools.lru_cache(maxsize=8)
+def _index(vocab):
+    """token -> id of a vocabulary (a tuple), built once per vocabulary rather than once per text."""
+    return {token: i for i, token in enumerate(vocab)}
 
 
 def decode(ids, vocab):

@@ -61,6 +61,12 @@ class Decoder:
     ``params``: dict name -> array (see :func:`parameter_shapes`), all of one
     float dtype; ``n_heads``: H, which must divide the width D.  Build one with
     random parameters with :meth:`Decoder.init`.
+
+    A *stack* trains S decoders of the same sizes as one (§7.3: one per seed):
+    every parameter has a leading axis of S, and so do the ids (S, B, T), every
+    activation and every output, so that each NumPy call computes all S models.
+    Model s computes exactly what it computes alone.  :meth:`stack` builds one,
+    :meth:`unstack` gives the S decoders back; ``n_models`` is S (None for one decoder).
     """
 
     def __init__(self, params, n_heads):
@@ -69,15 +75,17 @@ class Decoder:
         for name in ("token_table", "position_table", "w_head"):
             if name not in params:
                 raise ValueError(f"params has no {name!r}; expected the names of parameter_shapes()")
-        V, D = np.shape(params["token_table"]) if np.ndim(params["token_table"]) == 2 else (0, 0)
-        if V < 1 or D < 1:
+        stacked = np.ndim(params["token_table"]) == 3                   # (S, V, D): a stack of S decoders
+        lead = np.shape(params["token_table"])[:1] if stacked else ()
+        V, D = np.shape(params["token_table"])[-2:] if np.ndim(params["token_table"]) in (2, 3) else (0, 0)
+        if V < 1 or D < 1 or 0 in lead:
             raise ValueError(f"token_table must have shape (V, D), got {np.shape(params['token_table'])}")
-        C = np.shape(params["position_table"])[0] if np.ndim(params["position_table"]) == 2 else 0
+        C = np.shape(params["position_table"])[-2] if np.ndim(params["position_table"]) == 2 + stacked else 0
         n_layers = len({name.split(".")[1] for name in params if name.startswith("blocks.")})
         if n_layers < 1:
             raise ValueError("params hold no block ('blocks.0.w_q' ...); a decoder needs at least one layer")
         F = np.shape(params.get("blocks.0.w_1", np.zeros((D, 4 * D))))[-1]
-        expected = parameter_shapes(V, max(C, 1), D, n_layers, F)
+        expected = {name: lead + shape for name, shape in parameter_shapes(V, max(C, 1), D, n_layers, F).items()}
         if set(params) != set(expected):
             missing, extra = sorted(set(expected) - set(params)), sorted(set(params) - set(expected))
             raise ValueError(f"params do not form a decoder of {n_layers} layers: missing {missing}, unexpected {extra}")
@@ -93,6 +101,7 @@ class Decoder:
         validate.head_width(D, n_heads)
         self.n_heads = int(n_heads)
         self.n_layers = n_layers
+        self.n_models = lead[0] if stacked else None
         self.vocab = None                   # set by load() when the file holds one
 
     @classmethod
@@ -128,27 +137,46 @@ class Decoder:
             params[name] = value.astype(dtype)
         return cls(params, H)
 
+    @classmethod
+    def stack(cls, models):
+        """§7. S decoders of the same sizes and H as one stack (their parameters copied side by side)."""
+        models = list(models)
+        if not models or not all(isinstance(m, Decoder) and m.n_models is None for m in models):
+            raise TypeError("stack takes a non-empty list of decoders (not stacks)")
+        if len({(tuple((n, p.shape, p.dtype) for n, p in m.params.items()), m.n_heads) for m in models}) != 1:
+            raise ValueError("only decoders with the same parameter names, shapes, dtype and H can be stacked")
+        return cls({name: np.stack([m.params[name] for m in models]) for name in models[0].params},
+                   models[0].n_heads)
+
+    def unstack(self):
+        """§7. The S decoders of a stack; their parameters are views into the stack's."""
+        if self.n_models is None:
+            raise TypeError("unstack needs a stack of decoders (see Decoder.stack)")
+        return [Decoder({name: p[s] for name, p in self.params.items()}, self.n_heads)
+                for s in range(self.n_models)]
+
     # -- sizes ------------------------------------------------------------
 
     @property
     def vocab_size(self):
-        return self.params["token_table"].shape[0]
+        return self.params["token_table"].shape[-2]
 
     @property
     def context_size(self):
-        return self.params["position_table"].shape[0]
+        return self.params["position_table"].shape[-2]
 
     @property
     def width(self):
-        return self.params["token_table"].shape[1]
+        return self.params["token_table"].shape[-1]
 
     @property
     def dtype(self):
         return self.params["token_table"].dtype
 
     def __repr__(self):
+        models = "" if self.n_models is None else f", models={self.n_models}"
         return (f"Decoder(V={self.vocab_size}, C={self.context_size}, D={self.width}, H={self.n_heads}, "
-                f"L={self.n_layers}, parameters={self.parameter_count()}, dtype={self.dtype})")
+                f"L={self.n_layers}, parameters={self.parameter_count()}, dtype={self.dtype}{models})")
 
     def parameter_count(self):
         return int(sum(value.size for value in self.params.values()))
@@ -205,17 +233,33 @@ class Decoder:
         raise TypeError(f"causal must be True or False (False only for the negative control), or a tuple of "
                         f"{self.n_layers} bools, one per layer; got {causal!r}")
 
+    def _ids(self, ids):
+        if self.n_models is None:
+            return validate.token_ids(ids, self.vocab_size)                 # (T,) or (B, T)
+        ids = np.asarray(ids)
+        if ids.ndim != 3 or ids.shape[0] != self.n_models:
+            raise ValueError(f"a stack of {self.n_models} decoders reads ids of shape (S, B, T) with "
+                             f"S={self.n_models}, got shape {ids.shape}")
+        validate.token_ids(ids.reshape(-1, ids.shape[-1]), self.vocab_size)
+        return ids
+
+    def _broadcast(self, p):
+        """A parameter as the layers meet it: a stack's (S, ...) gets axes of size 1 for B (and T), so that
+        it broadcasts against activations (S, B, T, width): (S, D, D) -> (S, 1, D, D), (S, D) -> (S, 1, 1, D)."""
+        return p if self.n_models is None else p.reshape(p.shape[:1] + (1,) * (4 - p.ndim) + p.shape[1:])
+
     def forward_train(self, ids, causal=True):
         """§7. The forward pass that also returns what :meth:`backward` needs: (logits, saved)."""
         flags = self._layer_flags(causal)
-        ids = validate.token_ids(ids, self.vocab_size)
+        ids = self._ids(ids)
         check_positions(0, ids.shape[-1], self.context_size)
-        p = self.params
-        batch = ids[None] if ids.ndim == 1 else ids                         # (B, T)
-        x = embed(batch, p["token_table"], p["position_table"])            # (B, T, D)
+        p = {name: self._broadcast(value) for name, value in self.params.items()}
+        batch = ids[None] if ids.ndim == 1 else ids                         # (B, T); a stack: (S, B, T)
+        x = self._embed(batch)                                              # (B, T, D)
         residual, saved_blocks = [x], []
         for layer, layer_causal in enumerate(flags):
-            x, saved_block = self._block_forward(self.block(layer), x, layer_causal)
+            block = {name: p[f"blocks.{layer}.{name}"] for name in _BLOCK_PARAMETERS}
+            x, saved_block = self._block_forward(block, x, layer_causal)
             residual.append(x)
             saved_blocks.append(saved_block)
         h, saved_ln_f = layers.layer_norm_forward(x, p["ln_f.gain"], p["ln_f.bias"])   # (B, T, D)
@@ -252,9 +296,20 @@ class Decoder:
         for layer in reversed(range(self.n_layers)):
             d_x, block_grads = self._block_backward(d_x, saved["blocks"][layer])
             grads.update({f"blocks.{layer}.{name}": g for name, g in block_grads.items()})
-        grads["token_table"], grads["position_table"] = embed_backward(
-            d_x, batch, self.vocab_size, self.context_size)
-        return {name: grads[name] for name in self.params}                  # the order of params
+        if self.n_models is None:
+            grads["token_table"], grads["position_table"] = embed_backward(
+                d_x, batch, self.vocab_size, self.context_size)
+        else:                                                               # each model its own tables
+            tables = [embed_backward(d, i, self.vocab_size, self.context_size) for d, i in zip(d_x, batch)]
+            grads["token_table"], grads["position_table"] = (np.stack(t) for t in zip(*tables))
+        return {name: grads[name].reshape(p.shape) for name, p in self.params.items()}   # the order of params
+
+    def _embed(self, ids):
+        """E[ids] + P[t] (§3): (B, T) -> (B, T, D); a stack, each model with its own tables, (S, B, T) -> (S, B, T, D)."""
+        E, P = self.params["token_table"], self.params["position_table"]
+        if self.n_models is None:
+            return embed(ids, E, P)
+        return np.stack([embed(i, e, p) for i, e, p in zip(ids, E, P)])
 
     @staticmethod
     def _block_backward(d_out, saved):
@@ -281,6 +336,8 @@ class Decoder:
 
     def new_cache(self):
         """§5, §7. An empty cache: one KV cache per layer, each as long as the position table."""
+        if self.n_models is not None:
+            raise TypeError("a stack of decoders has no cache: unstack() it and step each decoder")
         head_width = self.width // self.n_heads
         return DecoderCache([KVCache(self.n_heads, head_width, self.context_size, self.dtype)
                              for _ in range(self.n_layers)])
@@ -514,7 +571,10 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0, lo
     Each step draws ``batch_size`` texts without replacement (``np.random.default_rng(seed)``),
     collates them with right padding (:func:`lib.data.collate`), and takes one
     Adam step on the teacher-forced loss.  ``causal=False`` trains the negative
-    control: the same model reading the whole row, its target included.
+    control: the same model reading the whole row, its target included.  A stack
+    of S decoders (:meth:`Decoder.stack`) takes S seeds, one order of batches per
+    model, and returns the losses as (steps, S); its S batches of a step are padded
+    to one length T, the longest text of all of them.
 
     ``loss_and_grads(model, inputs, targets) -> (loss, grads)`` replaces that
     loss (§7 trains a model without the mask on prefixes with it; ``causal`` is
@@ -534,12 +594,19 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0, lo
             return model.loss_and_grads(inputs, targets, causal)
     elif causal is not True:
         raise ValueError("give either causal or loss_and_grads: a custom loss_and_grads decides what the model reads")
-    rng = np.random.default_rng(seed)
+    if model.n_models is None:
+        rngs = [np.random.default_rng(seed)]
+    elif np.ndim(seed) != 1 or len(seed) != model.n_models:
+        raise ValueError(f"a stack of {model.n_models} decoders needs {model.n_models} seeds, got {seed!r}")
+    else:
+        rngs = [np.random.default_rng(s) for s in seed]
     optimiser = Adam(model.params, lr=lr)
     losses = []
     for step in range(1, steps + 1):
-        chosen = rng.choice(len(texts), size=batch_size, replace=False)
+        chosen = [i for rng in rngs for i in rng.choice(len(texts), size=batch_size, replace=False)]
         inputs, targets = collate([texts[i] for i in chosen], vocab)       # (B, T) each, right-padded
+        if model.n_models is not None:                                      # (S, B, T) each
+            inputs, targets = (a.reshape(model.n_models, batch_size, -1) for a in (inputs, targets))
         loss, grads = loss_and_grads(model, inputs, targets)
         optimiser.step(grads)
         losses.append(loss)

@@ -32,9 +32,11 @@ from .attention import _scores, _softmax_where, causal_future, merge_heads, spli
 from .data import IGNORE
 
 
-def _rows(x):
-    """(..., n) -> (N, n): every leading axis flattened, for the weight gradients."""
-    return x.reshape(-1, x.shape[-1])
+def _rows(a, lead=()):
+    """a (..., n) as rows (N, n), for the gradient of a parameter that every row shares; a stack's
+    parameter (lead = (S, 1, ...): one model per entry of S) gets the rows of its model, (S, N, n)."""
+    models = lead[:len(lead) - lead.count(1)]
+    return a.reshape(models + (-1, a.shape[-1]))
 
 
 # --------------------------------------------------------------------------
@@ -135,15 +137,16 @@ def multi_head_attention_backward(d_out, saved):
 
     d_out: (B, T, D).  A weight's gradient sums over every batch row and position.
     """
-    d_w_o = _rows(saved.merged).T @ _rows(d_out)                        # (D, D)
-    d_heads = split_heads(d_out @ saved.w_o.T, saved.n_heads)           # (B, H, T, d)
+    lead = saved.w_o.shape[:-2]                                         # (), a stack's (S, 1)
+    d_w_o = (np.swapaxes(_rows(saved.merged, lead), -1, -2) @ _rows(d_out, lead)).reshape(saved.w_o.shape)
+    d_heads = split_heads(d_out @ np.swapaxes(saved.w_o, -1, -2), saved.n_heads)         # (B, H, T, d)
     d_q, d_k, d_v = causal_attention_backward(d_heads, saved.attention) # 3 x (B, H, T, d)
     x, d_x = saved.x, np.zeros_like(saved.x)                            # (B, T, D)
     d_ws = []
     for d_heads_w, w in ((d_q, saved.w_q), (d_k, saved.w_k), (d_v, saved.w_v)):
         d_projected = merge_heads(d_heads_w)                            # (B, T, D): gradient of x @ w
-        d_ws.append(_rows(x).T @ _rows(d_projected))                    # (D, D)
-        d_x += d_projected @ w.T                                        # x feeds all three projections
+        d_ws.append((np.swapaxes(_rows(x, lead), -1, -2) @ _rows(d_projected, lead)).reshape(w.shape))
+        d_x += d_projected @ np.swapaxes(w, -1, -2)                                      # x feeds all three projections
     return (d_x, *d_ws, d_w_o)
 
 
@@ -166,8 +169,9 @@ def layer_norm_forward(x, gain, bias, eps=1e-5):
     """
     x, gain, bias = validate.float_arrays(x=x, gain=gain, bias=bias)
     D = x.shape[-1]
-    validate.shape(gain, (D,), "gain")
-    validate.shape(bias, (D,), "bias")
+    for name, a in (("gain", gain), ("bias", bias)):                    # a stack's: (S, 1, 1, D)
+        if a.shape[-1:] != (D,):
+            raise ValueError(f"{name} has shape {a.shape}, expected ({D},)")
     validate.positive_number(eps, "eps")
     mean = x.mean(axis=-1, keepdims=True)                               # (..., 1)
     centred = x - mean                                                  # (..., D)
@@ -188,8 +192,8 @@ def layer_norm_backward(d_out, saved):
     d_x = rstd * (d_normalised
                      - d_normalised.mean(axis=-1, keepdims=True)
                      - normalised * (d_normalised * normalised).mean(axis=-1, keepdims=True))
-    d_gain = np.sum(_rows(d_out * normalised), axis=0)                  # (D,)
-    d_bias = np.sum(_rows(d_out), axis=0)                               # (D,)
+    d_gain = _rows(d_out * normalised, gain.shape[:-1]).sum(axis=-2).reshape(gain.shape)   # (D,)
+    d_bias = _rows(d_out, gain.shape[:-1]).sum(axis=-2).reshape(gain.shape)                 # (D,)
     return d_x, d_gain, d_bias
 
 
@@ -208,7 +212,7 @@ def gelu_forward(x):
     x: any shape.  Returns out (same shape) and a :class:`GeluSaved`.
     """
     x = validate.float_array(x, "x")
-    tanh = np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))
+    tanh = np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x))   # x * x * x: x**3 calls pow
     return 0.5 * x * (1 + tanh), GeluSaved(x, tanh)
 
 
@@ -226,7 +230,7 @@ def gelu_backward(d_out, saved):
 class LinearSaved(NamedTuple):
     x: np.ndarray           # (..., n_in)
     w: np.ndarray           # (n_in, n_out)
-    has_bias: bool
+    b: np.ndarray | None    # (n_out,), or None without a bias
 
 
 def linear_forward(x, w, b=None):
@@ -236,22 +240,23 @@ def linear_forward(x, w, b=None):
     head of the decoder (width D to vocabulary V, no bias).  Returns out (..., n_out) and a :class:`LinearSaved`.
     """
     x, w, *b = validate.float_arrays(x=x, w=w, **({} if b is None else {"b": b}))
-    if w.ndim != 2 or x.ndim < 1 or w.shape[0] != x.shape[-1]:
+    if w.ndim < 2 or x.ndim < 1 or w.shape[-2] != x.shape[-1]:          # a stack's w: (S, 1, n_in, n_out)
         raise ValueError(f"w has shape {w.shape}, expected ({x.shape[-1] if x.ndim else 'n_in'}, n_out) "
                          f"for x of shape {x.shape}")
     out = x @ w                                                         # (..., n_out)
     if b:
-        validate.shape(b[0], (w.shape[1],), "b")
+        if b[0].shape[-1:] != w.shape[-1:]:
+            raise ValueError(f"b has shape {b[0].shape}, expected ({w.shape[-1]},)")
         out += b[0]
-    return out, LinearSaved(x, w, bool(b))
+    return out, LinearSaved(x, w, b[0] if b else None)
 
 
 def linear_backward(d_out, saved):
     """§7. Gradients (dx, dw, db) of :func:`linear_forward`; db is None without a bias."""
-    x, w, has_bias = saved
-    d_x = d_out @ w.T                                                   # (..., n_in)
-    d_w = _rows(x).T @ _rows(d_out)                                     # (n_in, n_out)
-    d_b = np.sum(_rows(d_out), axis=0) if has_bias else None           # (n_out,)
+    x, w, b = saved
+    d_x = d_out @ np.swapaxes(w, -1, -2)                                                 # (..., n_in)
+    d_w = (np.swapaxes(_rows(x, w.shape[:-2]), -1, -2) @ _rows(d_out, w.shape[:-2])).reshape(w.shape)
+    d_b = None if b is None else _rows(d_out, b.shape[:-1]).sum(axis=-2).reshape(b.shape)   # (n_out,)
     return d_x, d_w, d_b
 
 
@@ -291,7 +296,7 @@ class CrossEntropySaved(NamedTuple):
     log_probs: np.ndarray   # (..., V), log softmax of the logits
     targets: np.ndarray     # (...), IGNORE replaced by 0 (a valid index, masked by `scored`)
     scored: np.ndarray      # (...), True where the target counts
-    count: int              # how many targets count
+    count: np.ndarray       # how many targets count (per model), summed over (B, T) kept as axes of 1
 
 
 def cross_entropy_forward(logits, targets):
@@ -300,7 +305,9 @@ def cross_entropy_forward(logits, targets):
     logits: (..., V) floats; targets: (...) ints, each in 0..V-1 or IGNORE (-100).
     Padding (target IGNORE) adds nothing and does not count in the mean; a batch
     with no scored target is a ValueError (its mean would be 0/0).
-    Returns the loss (a Python float) and a :class:`CrossEntropySaved`.
+    Returns the loss (a Python float) and a :class:`CrossEntropySaved`.  The mean
+    is over the last two axes of targets, (B, T); targets (S, B, T) of a stack of S
+    models (lib.decoder.Decoder.stack) give S means, an array (S,).
     """
     logits = validate.float_array(logits, "logits")
     targets = np.asarray(targets)
@@ -314,29 +321,33 @@ def cross_entropy_forward(logits, targets):
     bad = targets[scored & ((targets < 0) | (targets >= V))]
     if bad.size:
         raise ValueError(f"target {int(bad[0])} is not a token id 0..{V - 1} and not IGNORE={IGNORE}")
-    count = int(scored.sum())
-    if count == 0:
+    batch_axes = tuple(range(targets.ndim))[-2:]                         # (B, T): one mean per model
+    count = scored.sum(axis=batch_axes, keepdims=True)                  # (1, 1); a stack: (S, 1, 1)
+    if not count.all():
         raise ValueError(f"no target is scored (all are IGNORE={IGNORE}): the mean loss over 0 targets is undefined")
     shifted = logits - logits.max(axis=-1, keepdims=True)               # (..., V), largest logit -> 0
     log_norm = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))      # (..., 1)
     log_probs = shifted - log_norm                                      # (..., V)
     safe_targets = np.where(scored, targets, 0)                         # IGNORE -> any valid index, masked below
     picked = np.take_along_axis(log_probs, safe_targets[..., None], axis=-1)[..., 0]   # (...)
-    loss = -float(np.sum(picked, where=scored, dtype=np.float64)) / count
-    return loss, CrossEntropySaved(log_probs, safe_targets, scored, count)
+    loss = -np.sum(picked, axis=batch_axes, where=scored, dtype=np.float64, keepdims=True) / count
+    loss = loss.reshape(targets.shape[:-2])                             # () or (S,)
+    return (float(loss) if loss.ndim == 0 else loss), CrossEntropySaved(log_probs, safe_targets, scored, count)
 
 
 def cross_entropy_backward(d_loss, saved):
     """§7. Gradient of the logits: d_loss * (softmax - one_hot(target)) / count on scored rows, 0 elsewhere.
 
-    d_loss: the upstream gradient of the (scalar) loss, 1.0 when the loss is what is minimised.
+    d_loss: the upstream gradient of the (scalar) loss, 1.0 when the loss is what is minimised
+    (a stack's: a number, or one per model (S,)).
     Returns d_logits (..., V) in the dtype of the logits.
     """
     log_probs, safe_targets, scored, count = saved
     d_logits = np.exp(log_probs)                                        # (..., V) = softmax
     np.put_along_axis(d_logits, safe_targets[..., None],
                       np.take_along_axis(d_logits, safe_targets[..., None], axis=-1) - 1, axis=-1)
-    d_logits *= (scored[..., None] * (d_loss / count)).astype(d_logits.dtype)   # padding rows -> 0
+    d_loss = np.reshape(d_loss, np.shape(d_loss) + (1,) * (count.ndim - np.ndim(d_loss)))   # like count
+    d_logits *= (scored * (d_loss / count))[..., None].astype(d_logits.dtype)   # padding rows -> 0
     return d_logits
 
 

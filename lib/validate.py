@@ -91,7 +91,7 @@ def projections(x, **weights):
         raise ValueError(f"x must have shape (B, T, D), got shape {x.shape}")
     D = x.shape[-1]
     for name, w in zip(weights, converted):
-        if w.shape != (D, D):
+        if w.shape[-2:] != (D, D):                                      # a stack's: (S, 1, D, D)
             raise ValueError(f"{name} has shape {w.shape}, expected ({D}, {D}) for width D={D}")
     return [x, *converted]
 

@@ -625,6 +625,72 @@ def test_train_hooks_change_nothing_but_what_they_say():
         train(custom, lines, vocab, steps=1, batch_size=8, lr=0.01, observe=3)
 
 
+# --------------------------------------------------------------------------
+# a stack: S decoders trained as one, each exactly as alone (§7.3)
+# --------------------------------------------------------------------------
+
+def test_a_stack_computes_and_trains_each_model_bit_for_bit_as_alone():
+    lines = read_mirror_corpus()
+    vocab = build_vocab(lines)
+    alone = [Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed) for seed in (3, 5, 7)]
+    stack = Decoder.stack(alone)
+    assert stack.n_models == 3 and alone[0].n_models is None and "models=3" in repr(stack)
+    assert stack.params["blocks.1.w_q"].shape == (3, 16, 16)
+    inputs, targets = collate(lines[:24], vocab)                       # (24, 8)
+    batches = [(inputs[8 * s:8 * s + 8], targets[8 * s:8 * s + 8]) for s in range(3)]
+    stacked_inputs, stacked_targets = (np.stack(a) for a in zip(*batches))   # (3, 8, 8)
+    for causal in (True, False, (False, True)):
+        losses, grads = stack.loss_and_grads(stacked_inputs, stacked_targets, causal)
+        assert losses.shape == (3,)
+        for s, model in enumerate(alone):
+            loss, own = model.loss_and_grads(*batches[s], causal)
+            assert losses[s] == loss
+            assert all(np.array_equal(grads[name][s], own[name]) for name in own)
+            assert np.array_equal(stack.forward(stacked_inputs, causal)[s], model.forward(batches[s][0], causal))
+    # trained side by side with one order of batches each, every model ends exactly where it ends alone
+    stack_losses = train(stack, lines, vocab, steps=6, batch_size=8, lr=0.01, seed=[1, 2, 3])
+    assert stack_losses.shape == (6, 3)
+    for s, (model, twin) in enumerate(zip(alone, stack.unstack())):
+        assert np.array_equal(train(model, lines, vocab, steps=6, batch_size=8, lr=0.01, seed=s + 1),
+                              stack_losses[:, s])
+        assert all(np.array_equal(model.params[name], twin.params[name]) for name in model.params)
+    twin = stack.unstack()[1]
+    twin.params["w_head"][0, 0] += 1.0                                  # unstack gives views
+    assert stack.params["w_head"][1, 0, 0] == twin.params["w_head"][0, 0]
+
+
+def test_stack_errors():
+    one = Decoder.init(6, 5, 4, 2, 1, seed=0)
+    stack = Decoder.stack([one, one.copy()])
+    with pytest.raises(ValueError, match="same parameter names, shapes, dtype and H"):
+        Decoder.stack([one, Decoder.init(6, 5, 8, 2, 1)])
+    with pytest.raises(TypeError, match="decoders \\(not stacks\\)"):
+        Decoder.stack([stack])
+    with pytest.raises(TypeError, match="unstack needs a stack"):
+        one.unstack()
+    with pytest.raises(ValueError, match="ids of shape \\(S, B, T\\) with S=2"):
+        stack.forward(np.array([[1, 2]]))
+    with pytest.raises(ValueError, match="outside the token table"):
+        stack.forward(np.full((2, 1, 3), 6))
+    with pytest.raises(TypeError, match="stack of decoders has no cache"):
+        stack.new_cache()
+    with pytest.raises(ValueError, match="needs 2 seeds"):
+        train(stack, ["ab"], ["<unk>", "<bos>", "<eos>", "a", "b"], steps=1, batch_size=1, lr=0.01, seed=3)
+
+
+def test_cross_entropy_of_a_stack_is_one_mean_per_model():
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal((3, 2, 4, 5))
+    targets = rng.integers(0, 5, (3, 2, 4))
+    targets[0, 1, 2:] = IGNORE                                          # the models count different targets
+    losses, saved = layers.cross_entropy_forward(logits, targets)
+    d_logits = layers.cross_entropy_backward(np.array([1.0, 2.0, 0.5]), saved)
+    for s, scale in enumerate((1.0, 2.0, 0.5)):
+        loss, own = layers.cross_entropy_forward(logits[s], targets[s])
+        assert losses[s] == pytest.approx(loss, rel=1e-15)
+        np.testing.assert_allclose(d_logits[s], layers.cross_entropy_backward(scale, own), rtol=1e-15)
+
+
 def test_attention_weights_are_rows_of_the_forward_pass():
     model = Decoder.init(10, 8, 16, 2, 2, seed=1)
     ids = np.array([1, 3, 5, 4, 6, 2])

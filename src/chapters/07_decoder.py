@@ -454,8 +454,8 @@ code(r"""
 def hidden_future_logits(model, ids, causal):
     #en row t is computed from inputs 0..t alone: the later inputs are never
     #en given to the model
-    return np.stack([model.forward(ids[:, :t + 1], causal)[:, -1]
-                     for t in range(ids.shape[1])], axis=1)
+    return np.stack([model.forward(ids[..., :t + 1], causal)[..., -1, :]
+                     for t in range(ids.shape[-1])], axis=-2)
 
 masked_hidden = hidden_future_logits(masked, inputs, True)  # (B, T, V)
 unmasked_hidden = hidden_future_logits(unmasked, inputs, False)
@@ -629,26 +629,39 @@ def future_hidden_loss(model, inputs, targets, causal):
     return layers.cross_entropy_forward(
         hidden_future_logits(model, inputs, causal), targets)[0]
 
-def train_and_follow(seed, causal):
-    #en the settings of §7.2 with initialisation seed `seed` and batch seed
-    #en `seed + 1`; follows the loss with the future hidden
-    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
-    curve = [future_hidden_loss(model, inputs, targets, causal)]
-    def observe(step, model):
-        if step % 25 == 0:
-            curve.append(future_hidden_loss(model, inputs, targets, causal))
-    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01,
-          causal=causal, seed=seed + 1, observe=observe)
-    return model, np.array(curve)
+def stack_of_five():
+    #en the models of §7.2 at initialisation seeds 0 to 4, as one stack:
+    #en each NumPy call computes all five, and each model computes exactly
+    #en what it would compute alone
+    return Decoder.stack([Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
+                          for seed in SEEDS])
 
-runs = {(True, seed): train_and_follow(seed, True) for seed in SEEDS}
+#en the whole corpus once for each model of the stack
+# (5, 216, 8) each
+every_inputs, every_targets = (np.stack([a] * 5) for a in (inputs, targets))
+
+def train_and_follow(causal):
+    #en batch seed s + 1 for model s; follows the loss with the future
+    #en hidden
+    five = stack_of_five()
+    curves = [future_hidden_loss(five, every_inputs, every_targets, causal)]
+    def observe(step, five):
+        if step % 25 == 0:
+            curves.append(future_hidden_loss(five, every_inputs,
+                                             every_targets, causal))
+    train(five, corpus, vocab, steps=300, batch_size=32, lr=0.01,
+          causal=causal, seed=[seed + 1 for seed in SEEDS], observe=observe)
+    #en (causal, seed) -> (model, curve)
+    return {(causal, seed): (model, curve) for seed, model, curve
+            in zip(SEEDS, five.unstack(), np.transpose(curves))}
+
+runs = train_and_follow(True)
 assert all(np.array_equal(runs[True, 0][0].params[name],
                           masked.params[name]) for name in masked.params)
 """)
 
 code(r"""
-runs.update({(False, seed): train_and_follow(seed, False)
-             for seed in SEEDS})
+runs.update(train_and_follow(False))
 assert all(np.array_equal(runs[False, 0][0].params[name],
                           unmasked.params[name])
            for name in unmasked.params)
@@ -796,7 +809,7 @@ md(r"""
 
 Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss.
 
-At the five seeds, the model trained this way has a loss with the future hidden of 0.7209–0.7356 (the masked model: 0.7246–0.7342) and 0.7215–0.7365 on the held-out lines, and it completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own; and generation can reuse nothing, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5). Because each run costs eight times as much, the five runs below are spread over three cells.
+At the five seeds, the model trained this way has a loss with the future hidden of 0.7209–0.7356 (the masked model: 0.7246–0.7342) and 0.7215–0.7365 on the held-out lines, and it completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own; and generation can reuse nothing, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
 """)
 
 code(r"""
@@ -804,17 +817,16 @@ def prefix_loss_and_grads(model, inputs, targets):
     #en no mask, but trained on prefixes: row t is computed from inputs 0..t
     #en alone and only the last row is scored, so the target is never in the
     #en input
-    n_scored = int((targets != IGNORE).sum())
+    n_scored = (targets != IGNORE).sum(axis=(1, 2))  # (5,)
     loss, grads = 0.0, {name: np.zeros_like(value) for name,
                         value in model.params.items()}
-    for t in range(inputs.shape[1]):  #en T forward passes per step
-        scored_here = int((targets[:, t] != IGNORE).sum())
-        if scored_here == 0:
-            continue
-        # (B, t + 1, V)
-        logits, saved = model.forward_train(inputs[:, :t + 1], causal=False)
-        last_only = np.full(logits.shape[:2], IGNORE)
-        last_only[:, -1] = targets[:, t]
+    for t in range(inputs.shape[-1]):  #en T forward passes per step
+        scored_here = (targets[..., t] != IGNORE).sum(axis=1)  # (5,)
+        # (5, B, t + 1, V)
+        logits, saved = model.forward_train(inputs[..., :t + 1],
+                                            causal=False)
+        last_only = np.full(logits.shape[:-1], IGNORE)
+        last_only[..., -1] = targets[..., t]
         part, saved_loss = layers.cross_entropy_forward(logits, last_only)
         share = scored_here / n_scored  #en the mean over the whole batch
         loss += share * part
@@ -824,32 +836,23 @@ def prefix_loss_and_grads(model, inputs, targets):
             grads[name] += grad
     return loss, grads
 
+prefix_five = stack_of_five()
+train(prefix_five, corpus, vocab, steps=300, batch_size=32, lr=0.01,
+      seed=[seed + 1 for seed in SEEDS],
+      loss_and_grads=prefix_loss_and_grads)
 #en seed -> (model, loss with the future hidden, held-out loss, words
 #en completed)
 prefix_runs = {}
-
-def run_on_prefixes(seed):
-    model = Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
-    train(model, corpus, vocab, steps=300, batch_size=32, lr=0.01,
-          seed=seed + 1, loss_and_grads=prefix_loss_and_grads)
+for seed, model in zip(SEEDS, prefix_five.unstack()):
     prefix_runs[seed] = (
         model, future_hidden_loss(model, inputs, targets, False),
         future_hidden_loss(model, held_inputs, held_targets, False),
         completions_right(model, False))
     print(seed, *(round(value, 4) for value in prefix_runs[seed][1:3]),
           prefix_runs[seed][3])
-
-run_on_prefixes(0)
 """)
 
 code(r"""
-for seed in (1, 2):  #en each run costs eight times as much, hence two cells
-    run_on_prefixes(seed)
-""")
-
-code(r"""
-for seed in (3, 4):
-    run_on_prefixes(seed)
 for seed, (model, loss, held, right) in prefix_runs.items():
     assert (best_causal < loss < best_causal + 0.05
             and held_rule_level < held < held_rule_level + 0.03
