@@ -85,12 +85,16 @@ def hidden_future_logits(model, ids, causal):
     return np.stack([model.forward(ids[..., :t + 1], causal)[..., -1, :] for t in range(ids.shape[-1])], axis=-2)
 
 
-def held_out_set_misses_the_leak(claim):
-    inputs, targets = collate(EN_HELD_OUT, EN_VOCAB)
+def targets_are_the_next_inputs(lines):
+    """Whether every scored target but a line's final <eos> is the input one position later."""
+    inputs, targets = collate(lines, EN_VOCAB)
     last = (targets != IGNORE).sum(axis=1) - 1                      # the final <eos> of each line
-    scored = (targets != IGNORE) & (np.arange(targets.shape[1]) < last[:, None])
-    facts = {"targets in the input": np.array_equal(targets[:, :-1][scored[:, :-1]],
-                                                    inputs[:, 1:][scored[:, :-1]]),
+    before = ((targets != IGNORE) & (np.arange(targets.shape[1]) < last[:, None]))[:, :-1]
+    return np.array_equal(targets[:, :-1][before], inputs[:, 1:][before])
+
+
+def held_out_set_misses_the_leak(claim):
+    facts = {"targets in the input": targets_are_the_next_inputs(EN_HELD_OUT),
              "trained on": bool(set(EN_HELD_OUT) & set(EN_CORPUS))}
     return bool(facts[claim])
 
@@ -164,12 +168,8 @@ def what_ends_a_line(claim):
 
 
 def why_it_repeats(claim):
-    inputs, targets = collate(EN_CORPUS, EN_VOCAB)
-    last = (targets != IGNORE).sum(axis=1) - 1
-    before_eos = (targets != IGNORE) & (np.arange(targets.shape[1]) < last[:, None])
     pairs = [(a, b) for line in LINES["en"] for a, b in zip(line, line[1:])]
-    facts = {"next position": np.array_equal(targets[:, :-1][before_eos[:, :-1]],
-                                             inputs[:, 1:][before_eos[:, :-1]]),
+    facts = {"next position": targets_are_the_next_inputs(EN_CORPUS),
              "the text repeats": np.mean([a == b for a, b in pairs]) > 0.1}
     return bool(facts[claim])
 
