@@ -15,11 +15,6 @@ md(r"""
 | 中文 | 《唐诗三百首》, its pentasyllabic poems, one couplet per line | 580 | 6960 |
 | English | Shakespeare, *Sonnets* 1–20 | 280 | 12132 |
 | Русский | Pushkin, *Eugene Onegin*, chapter 1, stanzas I–XXX | 369 | 9342 |
-
-Two things that §7.3 could only say are shown here:
-
-* §8.1: with real text, counting still gives a bound, but it is the loss of a model that has learned the lines by heart; the floor that matters, the one for the poet's language, cannot be computed;
-* §8.2 and §8.3: without the mask the training loss is far lower, and even the loss on held-out lines looks better; yet once the future is hidden, as it is when the model writes, the model is far worse, and what it writes shows it.
 """)
 
 code(r"""
