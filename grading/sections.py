@@ -30,6 +30,7 @@ SECTION_REF = re.compile(r"§\s?(\d+)(?:\.(\d+))?")
 CHAPTER_PAGES = {
     "0": "00_start", "1": "01_allowed_set", "2": "02_heads", "3": "03_positions",
     "4": "04_causality", "5": "05_cache", "6": "06_evidence", "7": "07_decoder",
+    "8": "08_real_text",
 }
 
 CONFIG = pathlib.Path(__file__).resolve().parent.parent / "_config.yml"

@@ -1,6 +1,6 @@
 """Every figure's text is at least 10 px as rendered, on a 360 px phone and a 1280 px desktop.
 
-Measured in the browser on every chapter page of every language (§0 to §7), per figure:
+Measured in the browser on every chapter page of every language (§0 to §8), per figure:
 
 * a diagram (SVG of tools/diagrams.py, shown as an image): its smallest
   ``font-size`` in the SVG's units times the rendered width over the viewBox
@@ -40,7 +40,8 @@ from figures import plots
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
 
-CHAPTERS = ("00_start", "01_allowed_set", "02_heads", "03_positions", "04_causality", "05_cache", "06_evidence", "07_decoder")
+CHAPTERS = ("00_start", "01_allowed_set", "02_heads", "03_positions", "04_causality", "05_cache", "06_evidence",
+            "07_decoder", "08_real_text")
 MIN_PX = 10
 PLOT_TEXT_PX = plots.TEXT * 100 / 72
 FIGURE_WORD = {"zh": "图", "en": "Figure", "ru": "Рисунок"}

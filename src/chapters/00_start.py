@@ -12,7 +12,7 @@ A language model writes text one token at a time: at each position it predicts t
 
 We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
-The chapter has eight sections, §0–§7, and each section is one notebook (one `.ipynb` file). This section lists what you should know, recaps single-head attention, maps the chapter, and then covers notation and how to run the notebooks.
+The chapter has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file). This section lists what you should know, recaps single-head attention, maps the chapter, and then covers notation and how to run the notebooks.
 
 ## 0.1 What you should already know
 
@@ -80,6 +80,7 @@ md(r"""
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
 | §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing ($\ln 10$) | `ex07_decoder` |
+| §8 | `08_real_text` | the same decoder trained on verse in the language of the page: counting gives no floor worth having, and the unmasked model's low training loss buys nothing when it writes | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)

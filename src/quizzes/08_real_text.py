@@ -1,0 +1,202 @@
+# Questions for §8 (format: tools/quizzes.py). Keys are phrases of the English headings.
+# Every witness here computes on the texts and on an untrained decoder, never on a trained one:
+# the claims about training are asserted in the chapter, at five seeds on each text.
+import math
+from pathlib import Path
+
+import numpy as np
+
+import lib
+from lib.data import IGNORE, build_vocab, collate
+from lib.decoder import Decoder
+
+FOLDER = Path(lib.__file__).parent / "corpus"
+LINES = {lang: (FOLDER / f"verse_{lang}.txt").read_text(encoding="utf-8").splitlines()
+         for lang in ("zh", "en", "ru")}
+
+
+def split(lines):
+    """The training lines and the held-out lines (every eighth), as §8.1 splits them."""
+    return [line for n, line in enumerate(lines) if n % 8 != 7], lines[7::8]
+
+
+EN_CORPUS, EN_HELD_OUT = split(LINES["en"])
+EN_VOCAB = build_vocab(EN_CORPUS)
+EN_SCORED = sum(len(line) + 1 for line in EN_CORPUS)                # every character and the final <eos>
+EN_BOUND = len(EN_CORPUS) * math.log(len(EN_CORPUS)) / EN_SCORED
+RANDOM = Decoder.init(len(EN_VOCAB), 1 + max(map(len, LINES["en"])), 16, 2, 2, seed=3)   # untrained
+LINE_IDS = collate(EN_HELD_OUT[:1], EN_VOCAB)[0][0, :12]            # <bos> and the first 11 characters
+
+
+# §8.1
+def memorisation_bound(value):
+    inputs, targets = collate(EN_CORPUS, EN_VOCAB)
+    n_scored = int((targets != IGNORE).sum())
+    assert n_scored == EN_SCORED and len(set(EN_CORPUS)) == len(EN_CORPUS) == 245
+    return abs(value - EN_BOUND) <= 0.0006
+
+
+def a_model_at_the_bound_knows(claim):
+    # The model that reaches N ln N / n gives each training line 1/N and every other line 0.
+    unseen = [line for line in EN_HELD_OUT if line not in set(EN_CORPUS)]
+    facts = {"by heart": len(unseen) == len(EN_HELD_OUT) and EN_BOUND < math.log(len(EN_VOCAB)),
+             "the language": not unseen,
+             "uniform": abs(EN_BOUND - math.log(len(EN_VOCAB))) < 1e-6}
+    return bool(facts[claim])
+
+
+def characters_until_no_held_out_line_is_seen(k):
+    corpus, held_out = split(LINES["zh"])
+    starts = {line[:j] for line in corpus for j in range(1, 9)}
+    seen = [np.mean([line[:j] in starts for line in held_out]) for j in range(1, 9)]
+    assert 0.5 < seen[0] < 1
+    return min(j for j, share in enumerate(seen, 1) if share == 0) == k
+
+
+section("floor that counting cannot give",
+    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound N ln N / n? (3 decimals)",
+             n=EN_SCORED),
+           answer=EN_BOUND, tolerance=0.0006,
+           shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.4f}",
+           why=T("The same argument as in §7.2: no line occurs twice, so a causal model does best by giving each of the N lines probability 1/N."),
+           wrong=[(round(math.log(len(EN_VOCAB)), 4), T("That is ln V, the loss of a uniform guess.")),
+                  (0, T("Only a model that reads the answer gets near 0."))],
+           witness=memorisation_bound),
+    choose(T("A masked model reaches the bound N ln N / n on the training lines. What has it learned?"),
+           right=T("The training lines by heart: every other line gets probability 0", claim="by heart"),
+           why=T("That is why the bound is no floor for the language: every held-out line is new, and such a model cannot write it."),
+           wrong=[(T("The language of the poet", claim="the language"),
+                   T("None of the held-out lines is among the training lines, and the model gives each of them probability 0.")),
+                  (T("Nothing: the bound is a uniform guess", claim="uniform"),
+                   T("A uniform guess costs ln V, far more than the bound."))],
+           witness=a_model_at_the_bound_knows),
+    number(T("From how many characters on does no held-out line of the Chinese text begin any training line?"),
+           answer=3,
+           why=T("After one character 62% of the held-out lines still begin as some training line does, after two 12%, after three none: counting has nothing left to say."),
+           wrong=[(1, T("After one character most held-out lines still begin as some training line does.")),
+                  (13, T("13 is C, one more than the longest line."))],
+           witness=characters_until_no_held_out_line_is_seen),
+)
+
+
+# §8.2
+def hidden_future_logits(model, ids, causal):
+    """Row t computed from inputs 0..t alone, as in writing."""
+    return np.stack([model.forward(ids[..., :t + 1], causal)[..., -1, :] for t in range(ids.shape[-1])], axis=-2)
+
+
+def targets_are_the_next_inputs(lines):
+    """Whether every scored target but a line's final <eos> is the input one position later."""
+    inputs, targets = collate(lines, EN_VOCAB)
+    last = (targets != IGNORE).sum(axis=1) - 1                      # the final <eos> of each line
+    before = ((targets != IGNORE) & (np.arange(targets.shape[1]) < last[:, None]))[:, :-1]
+    return np.array_equal(targets[:, :-1][before], inputs[:, 1:][before])
+
+
+def held_out_set_misses_the_leak(claim):
+    facts = {"targets in the input": targets_are_the_next_inputs(EN_HELD_OUT),
+             "trained on": bool(set(EN_HELD_OUT) & set(EN_CORPUS))}
+    return bool(facts[claim])
+
+
+def hiding_the_future_from_the_masked_model(claim):
+    change = float(np.abs(hidden_future_logits(RANDOM, LINE_IDS, True) - RANDOM.forward(LINE_IDS, True)).max())
+    control = float(np.abs(hidden_future_logits(RANDOM, LINE_IDS, False) - RANDOM.forward(LINE_IDS, False)).max())
+    facts = {"nothing": change < 1e-12 and control > 1e-3, "it rises": change > 1e-3}
+    return bool(facts[claim])
+
+
+def loss_that_counts_when_writing(claim):
+    # Writing computes row t from what is written so far, inputs 0..t: as with the future hidden.
+    written = np.stack([RANDOM.forward(LINE_IDS[:t + 1], False)[-1] for t in range(len(LINE_IDS))])
+    ways = {"hidden": hidden_future_logits(RANDOM, LINE_IDS, False),
+            "as trained": RANDOM.forward(LINE_IDS, False)}
+    return bool(np.allclose(ways[claim], written, rtol=0, atol=1e-12))
+
+
+section("Training with and without the mask",
+    choose(T("The unmasked model's loss on the held-out lines is lower than the masked model's. Why does the held-out set not catch the leak?"),
+           right=T("A held-out line's targets are in its own input, and the unmasked model reads them there", claim="targets in the input"),
+           why=T("The target at position t is the input at position t + 1; the lines were never trained on, but the leak does not need that."),
+           wrong=[(T("The held-out lines were trained on too", claim="trained on"),
+                   T("Every eighth line is held out and none of them is a training line.")),
+                  (T("The held-out set is too small"),
+                   T("More lines would show the same: each one carries its targets in its input."))],
+           witness=held_out_set_misses_the_leak),
+    choose(T("What does hiding the future (row t from inputs 0 … t alone) do to the masked model's logits?"),
+           right=T("Nothing beyond rounding: with the mask, row t reads inputs 0 … t only anyway", claim="nothing"),
+           why=T("That is causality itself; for the unmasked model the same change moves the logits."),
+           wrong=[(T("They change, as for the unmasked model", claim="it rises"),
+                   T("The mask already hides every later input.")),
+                  (T("It cannot be done for a masked model"),
+                   T("It can: the same prefixes go through any model."))],
+           witness=hiding_the_future_from_the_masked_model),
+    choose(T("Which loss of the unmasked model tells how it does when it writes?"),
+           right=T("The loss with the future hidden", claim="hidden"),
+           why=T("When the model writes, row t is computed from what is written so far, inputs 0 … t; the next character does not exist yet."),
+           wrong=[(T("Its loss on the held-out lines, computed as it was trained", claim="as trained"),
+                   T("Computed that way, row t also reads the inputs after t, which writing never has.")),
+                  (T("Its training loss"),
+                   T("The training loss too reads the whole line, and on lines it was trained on."))],
+           witness=loss_that_counts_when_writing),
+)
+
+
+# §8.3
+def cache_for_the_unmasked_model(claim):
+    old = RANDOM.residual_stream(LINE_IDS[:5], causal=False)[-1][:4]
+    new = RANDOM.residual_stream(LINE_IDS[:6], causal=False)[-1][:4]
+    masked_old = RANDOM.residual_stream(LINE_IDS[:5])[-1][:4]
+    masked_new = RANDOM.residual_stream(LINE_IDS[:6])[-1][:4]
+    facts = {"old positions change": not np.allclose(old, new)
+             and np.allclose(masked_old, masked_new, rtol=0, atol=1e-12),
+             "it can": np.allclose(old, new)}
+    return bool(facts[claim])
+
+
+def what_ends_a_line(claim):
+    C = RANDOM.params["position_table"].shape[0]
+    ids = np.resize(LINE_IDS, C + 1)                                # <bos> and C characters
+    RANDOM.forward(ids[:C])                                         # <bos> and C - 1 characters: the last step
+    try:
+        RANDOM.forward(ids)
+        past_the_table = True
+    except ValueError:
+        past_the_table = False
+    facts = {"eos or table": not past_the_table, "past C": past_the_table}
+    return bool(facts[claim])
+
+
+def why_it_repeats(claim):
+    pairs = [(a, b) for line in LINES["en"] for a, b in zip(line, line[1:])]
+    facts = {"next position": targets_are_the_next_inputs(EN_CORPUS),
+             "the text repeats": np.mean([a == b for a, b in pairs]) > 0.1}
+    return bool(facts[claim])
+
+
+section("Letting them write",
+    choose(T("Why do both models write without a KV cache?"),
+           right=T("The unmasked model cannot use one: a new token changes the residual stream at the old positions", claim="old positions change"),
+           why=T("For the masked model the cache would change nothing (§7.5), so both write the same way."),
+           wrong=[(T("A cache would give the unmasked model the same results", claim="it can"),
+                   T("Its stored keys and values would be out of date after every token.")),
+                  (T("The lines are too long for a cache"),
+                   T("The position table has C rows; a cache of C positions is small."))],
+           witness=cache_for_the_unmasked_model),
+    choose(T("What ends a line that a model is writing?"),
+           right=T("`<eos>`, or the end of the position table: after `<bos>` there is room for C − 1 characters", claim="eos or table"),
+           why=T("The position table has C rows, so a model reads at most C positions; §8.3 stops there."),
+           wrong=[(T("Nothing: it could go on past C positions", claim="past C"),
+                   T("Position C has no row in the table; the model refuses it.")),
+                  (T("A `<bos>` in the middle of the line"),
+                   T("The sampler treats `<bos>` like any other character; only `<eos>` ends the line."))],
+           witness=what_ends_a_line),
+    choose(T("The unmasked model repeats the character before it far more often than the text does. What is the likely reason?"),
+           right=T("In training, the answer at every position sat at the next position of its input; when it writes, the nearest input it can read is the character it has just written", claim="next position"),
+           why=T("It learned to read the answer one position ahead; when it writes, that position does not exist yet."),
+           wrong=[(T("The text itself repeats characters often", claim="the text repeats"),
+                   T("In the text a character is rarely the same as the one before it: about 2% of the time in English.")),
+                  (T("Sampling at temperature 1 repeats characters"),
+                   T("The masked model samples the same way and repeats them less than three times as often as the text."))],
+           witness=why_it_repeats),
+)
