@@ -2,8 +2,8 @@
 
     make bench            (or: python bench/attention_cache.py [--repeats N] [--gap SECONDS])
 
-"lib" is lib.blocked.fast_causal_attention (the blocked form of §5.9 on every
-core; lib.blocked explains its threads and savings); "lib, no skip" is the same
+"lib" is fast_causal_attention of bench/fast_attention.py (the blocked form of §5.9 on
+every core, with lib's checks; it explains its threads and savings); "lib, no skip" is the same
 with skip_future=False, every key tile computed and then masked.  Targets, on
 float32 inputs with 2 cores: lib/torch <= 1.0 at (1, 8, 1024, 64) and <= 1.2 at
 (4, 8, 256, 32), on AVX2 machines as well as AVX-512 ones.  On an AVX-512
@@ -87,7 +87,8 @@ import time
 import numpy as np
 import threadpoolctl
 
-from lib.blocked import BLOCK, LONG_KEYS, attention_work, fast_causal_attention
+from lib.blocked import BLOCK, attention_work
+from fast_attention import LONG_KEYS, fast_causal_attention
 from lib.model import AttentionModel
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -150,7 +151,7 @@ def check_agreement(fns):
 
 
 def lib_block(keys):
-    """Queries per block in lib.blocked.fast_causal_attention with ``keys`` keys (its rule: BLOCK, and
+    """Queries per block in fast_attention.fast_causal_attention with ``keys`` keys (its rule: BLOCK, and
     2 * BLOCK from LONG_KEYS keys on)."""
     return BLOCK if keys < LONG_KEYS else 2 * BLOCK
 
@@ -160,7 +161,7 @@ ARITHMETIC = ("products, NumPy", "exp, NumPy", "products, torch", "exp, torch") 
 
 def block_arithmetic(shape, with_torch=True):
     """{name in ARITHMETIC: function of no arguments}: the arithmetic of lib's blocks at ``shape`` (float32,
-    seed 0) and nothing else.  "products": every product lib.blocked's blocks compute, in the blocks it makes
+    seed 0) and nothing else.  "products": every product fast_attention's blocks compute, in the blocks it makes
     (BLOCK queries, 2 * BLOCK from LONG_KEYS keys on; each against the keys its last query may read), all
     (batch, head) rows in one call per block: k times the scaled q block transposed into a (keys, queries)
     table, then that table transposed times v, by NumPy (OpenBLAS) or by torch (its own BLAS) on the same
@@ -246,7 +247,7 @@ CAN_PIN = hasattr(os, "sched_setaffinity")   # whether this OS can confine a pro
 
 def pin_to_one_core():
     """Confine this process to one core (the first it may use) and its BLAS, and torch if imported, to one
-    thread: lib.blocked then computes on the calling thread only.  RuntimeError where the OS cannot (CAN_PIN)."""
+    thread: fast_attention then computes on the calling thread only.  RuntimeError where the OS cannot (CAN_PIN)."""
     if not CAN_PIN:
         raise RuntimeError("this OS cannot confine a process to one core (no os.sched_setaffinity)")
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})

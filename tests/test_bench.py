@@ -75,7 +75,7 @@ def test_block_arithmetic_makes_lib_s_products_and_exps_with_both_libraries(monk
         B, H, T, d = shape
         fns = bench.block_arithmetic(shape)
         assert set(fns) == set(bench.ARITHMETIC)
-        block = bench.BLOCK if T < bench.LONG_KEYS else 2 * bench.BLOCK     # lib.blocked's rule
+        block = bench.BLOCK if T < bench.LONG_KEYS else 2 * bench.BLOCK     # fast_attention's rule
         assert bench.lib_block(T) == block
         for kind in ("products", "exp"):
             written = fns[f"{kind}, NumPy"]()                 # NumPy's results, then NaN where torch must write

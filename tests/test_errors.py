@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from lib import checks
-from lib.blocked import blocked_causal_attention, fast_causal_attention
+from lib.blocked import blocked_causal_attention
+from fast_attention import fast_causal_attention
 from lib.attention import (causal_attention, causal_future, masked_softmax,
                            multi_head_attention, split_heads)
 from lib.checks import attention_weights, random_model
