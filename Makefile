@@ -1,14 +1,24 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11:
 #   make book   - build the website in all three languages and print where it is
 #   make test   - install what the tests need and run the whole test suite
-# Everything installs into .venv; nothing outside the project folder is touched.
+# Python packages install into .venv. The few Debian packages they need besides
+# (tools/system-packages.txt) are installed as root or with sudo, saying so first;
+# where that is not possible, make stops before anything else, in one line that says how.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
-# Extra packages for the test run, e.g. TEST_EXTRAS=torch==2.13.0 (set by .ci/run).
-TEST_EXTRAS ?=
+# Extra packages for the test run, e.g. TEST_EXTRAS=torch==2.13.0. Under CI=true (.ci/run) they are
+# CI_EXTRAS, which make the torch parity tests run (mandatory there).
+CI_EXTRAS := torch==2.13.0
+IN_CI := $(filter 1 true True TRUE yes Yes YES,$(CI))
+TEST_EXTRAS ?= $(if $(IN_CI),$(CI_EXTRAS))
+# The Debian packages of tools/system-packages.txt: `make test` and `make book` install what is
+# missing (as root, or with sudo after saying what), or stop in one line that says how.
+# SYSTEM_PACKAGES=skip goes on without them (their tests skip, except under CI=true).
+SYSTEM_PACKAGES ?=
+export SYSTEM_PACKAGES
 # pytest arguments; e.g. `make test PYTEST_ARGS="tests/test_errors.py"`
 PYTEST_ARGS ?=
 
@@ -16,12 +26,13 @@ PYTEST_ARGS ?=
 # (`python -m grading --help` lists them; `python -m grading merge --help` for shard reports)
 GRADE_ARGS ?=
 
+# system-packages-test, system-packages-book: see tools/system_packages.py
 .PHONY: help venv dev test book serve notebooks bench mutants grade wheel autograder clean
 
 help:
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
 	@echo "make serve      serve the built site on http://127.0.0.1:8000"
-	@echo "make test       install test requirements into .venv and run the whole test suite"
+	@echo "make test       install what the tests need (Debian packages, .venv) and run the whole test suite"
 	@echo "make notebooks  regenerate and execute every notebook from src/"
 	@echo "make bench      attention vs torch SDPA, KV-cache speedup, grading speed (not part of the tests)"
 	@echo "make mutants    put realistic bugs into lib one at a time; which lib test catches each (minutes)"
@@ -46,7 +57,12 @@ ifneq ($(strip $(TEST_EXTRAS)),)
 	$(PIP) install $(TEST_EXTRAS)
 endif
 
-test: dev
+# The system's packages first, before the venv: where they cannot be installed, nothing else runs.
+system-packages-%:
+	@$(PYTHON) tools/system_packages.py $*
+
+test: system-packages-test
+	@$(MAKE) --no-print-directory dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 notebooks: dev
@@ -55,7 +71,7 @@ notebooks: dev
 bench: dev
 	$(PY) bench/attention_cache.py
 	$(PY) bench/decoder.py
-	$(PY) bench/grading_speed.py --count 20 --fairness
+	$(PY) bench/grading_speed.py --count 20 --starts 20 --fairness
 	$(PY) bench/notebook_times.py
 
 mutants: dev
@@ -75,7 +91,8 @@ wheel: venv
 autograder: venv
 	$(PY) tools/make_autograder.py --notebook $(NOTEBOOK)
 
-book: venv
+book: system-packages-book
+	@$(MAKE) --no-print-directory venv
 	$(PY) tools/build_site.py
 
 serve: venv

@@ -24,6 +24,11 @@ survives a rewrite of the prose:
 * **Questions** (``tools/quizzes.py``, sources in ``src/quizzes/``) are
   inserted at the end of their section; a key whose section is not on the page
   fails the build.
+* **How to run a notebook without installing anything.**  When ``_config.yml``
+  names the repository, so that every notebook page has a Binder launch button,
+  §0.5 ("How to read and run the notebooks", :data:`LAUNCH_NOTE`) ends with a
+  paragraph that says where the button is and what Binder does; without the
+  repository the page offers no such button, and §0.5 does not mention one.
 
 Configuration values are written by ``tools/build_site.py``.
 """
@@ -61,6 +66,50 @@ WORDS = texts("site.book.words", {
     "list_sep": ", ",
     "panel": "Panel {n} of {total} of the same figure, described with panel 1",
 })
+
+
+# Where the site says how to run a notebook on Binder: §0.5, "How to read and run the notebooks".
+LAUNCH_NOTE = ("chapters/00_start", "sec-0-5")
+LAUNCH = texts("site.book.launch", {
+    "binder": "**Without installing anything.** The launch menu (the rocket at the top of each notebook's "
+              "page) opens that notebook on Binder, in the same language: mybinder.org builds the environment "
+              "from the course's repository and runs JupyterLab in your browser. The first start takes a few "
+              "minutes, and nothing you change there is kept: download a notebook you want to keep. The menu "
+              "next to the rocket leads to the repository itself.",
+    "local": "The launch menu's other entry opens the notebook in a JupyterLab of your own: start it with "
+             "`jupyter lab` at the root of a copy of the repository (it serves {url}).",
+})
+
+
+def _inline(text: str) -> list:
+    """Docutils nodes for a sentence with ``**strong**`` and ```code``` in it (the launch note's only markup)."""
+    parts = []
+    for piece in re.split(r"(\*\*[^*]+\*\*|`[^`]+`)", text):
+        if piece.startswith("**"):
+            parts.append(nodes.strong(piece[2:-2], piece[2:-2]))
+        elif piece.startswith("`"):
+            parts.append(nodes.literal(piece[1:-1], piece[1:-1]))
+        elif piece:
+            parts.append(nodes.Text(piece))
+    return parts
+
+
+def insert_launch_note(app, doctree, docname) -> None:
+    """§0.5 ends with how to run a notebook on Binder, when the pages have a Binder button (see LAUNCH_NOTE)."""
+    launch = app.config.course_launch or {}
+    if docname != LAUNCH_NOTE[0] or not (launch.get("repo_url") and launch.get("binderhub_url")):
+        return
+    section = next((s for s in doctree.findall(nodes.section) if LAUNCH_NOTE[1] in s["ids"]), None)
+    if section is None:
+        raise ExtensionError(f"{docname}: the note on Binder belongs at the end of #{LAUNCH_NOTE[1]}, "
+                             "but the page has no such section (site/course_book.py, LAUNCH_NOTE)")
+    lang = app.config.course_lang
+    paragraphs = [LAUNCH["binder"][lang]]
+    local = (launch.get("local_jupyterlab_url") or "").rstrip("/")
+    if local:
+        paragraphs.append(LAUNCH["local"][lang].format(url=local.rsplit("/lab/tree", 1)[0] + "/lab"))
+    for text in paragraphs:
+        section += nodes.paragraph("", "", *_inline(text), classes=["course-launch-note"])
 
 
 def _word(app, key, **fmt):
@@ -360,6 +409,7 @@ class BookLinks(SphinxTransform):
 
     def apply(self, **kwargs) -> None:
         app, doctree, docname = self.app, self.document, self.env.docname
+        insert_launch_note(app, doctree, docname)           # before the section's questions
         insert_quizzes(app, doctree, docname)
         found = link_section_references(app, doctree, docname)
         link_notebook_names(app, doctree, docname)

@@ -5,9 +5,14 @@ It adds what the theme does not do for a site built three times from one source:
 * ``course_switcher`` in the page context: links to the same page in the other
   languages (site layout ``<root>/<lang>/<pagename>.html``), used by the
   ``lang-switcher.html`` template and the ``hreflang`` alternates in ``layout.html``;
-* launch buttons (Binder and a local JupyterLab) whose notebook path is the
-  path in the repository (``chapters/<lang>/NN.ipynb``), which the theme cannot
-  compute because each build sees ``chapters/NN.ipynb``;
+* launch buttons (Binder and a local JupyterLab) and source links (the
+  repository, the page's notebook in it and the source in ``src/`` it is
+  generated from) whose notebook path is the path in the repository
+  (``chapters/<lang>/NN.ipynb``), which the theme cannot compute because each
+  build sees ``chapters/NN.ipynb``; all of them only when ``_config.yml`` names
+  the repository;
+* the course's wheel next to the ``.ipynb`` in every notebook page's download menu;
+* the footer's version and licences, in the page's language;
 * the project's own message catalogs as fallbacks for strings the theme leaves
   untranslated in zh_CN and ru;
 * language-neutral section anchors (``#sec-2-3`` for the heading "2.3 ...", the
@@ -32,7 +37,7 @@ from sphinx import locale
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 
-from course_i18n.catalogue import text
+from course_i18n.catalogue import text, texts
 
 HERE = Path(__file__).resolve().parent
 booktheme = get_translation("booktheme")
@@ -57,6 +62,37 @@ def repo_path(pagename: str, lang: str, suffix: str = ".ipynb") -> str:
     if not rest:
         return f"{lang}/{pagename}{suffix}"
     return f"{head}/{lang}/{rest}{suffix}"
+
+
+def source_path(pagename: str) -> str:
+    """The file of ``src/`` a notebook page is generated from: ``src/chapters/02_heads.py``; an
+    exercise comes from its solved source, ``src/solutions/ex02_heads.py``."""
+    kind, _, stem = pagename.partition("/")
+    return f"src/{'solutions' if kind == 'exercises' else kind}/{stem}.py"
+
+
+def repository_files(launch: dict) -> tuple[str, str | None]:
+    """(the repository's page, the URL its files are shown under on the branch, or None when the host
+    is not GitHub or GitLab); ("", None) when no repository is set."""
+    repo_url = (launch.get("repo_url") or "").strip().rstrip("/")
+    repo_url = repo_url[:-4] if repo_url.endswith(".git") else repo_url
+    provider, _, _ = repo_parts(repo_url)
+    if provider is None:
+        return repo_url, None
+    return repo_url, f"{repo_url}{'/-' if provider == 'gitlab' else ''}/blob/{quote(launch.get('branch') or 'main', safe='')}"
+
+
+def source_links(launch: dict, pagename: str, lang: str, notebook: bool = True) -> list[dict]:
+    """The repository and, on a notebook page of a GitHub or GitLab repository, the page's notebook
+    and its source in ``src/`` as the host shows them (pure function, unit-tested)."""
+    repo_url, blob = repository_files(launch)
+    if not repo_url or not launch.get("source_buttons", True):
+        return []
+    links = [{"name": "repository", "url": repo_url, "path": ""}]
+    if notebook and blob:
+        for name, path in (("notebook", repo_path(pagename, lang)), ("source", source_path(pagename))):
+            links.append({"name": name, "url": f"{blob}/{path}", "path": path})
+    return links
 
 
 def launch_links(launch: dict, pagename: str, lang: str) -> list[dict]:
@@ -114,11 +150,14 @@ def add_switcher(app, pagename, templatename, context, doctree):
     context["course_lang"] = app.config.course_lang
 
 
+def is_notebook(app, pagename, context) -> bool:
+    return "kernelspec" in app.env.metadata.get(pagename, {}) or ".ipynb" in (context.get("page_source_suffix") or "")
+
+
 def add_launch_buttons(app, pagename, templatename, context, doctree):
     # Runs after the theme has built its header buttons (priority 501).
-    is_notebook = "kernelspec" in app.env.metadata.get(pagename, {}) or \
-        ".ipynb" in (context.get("page_source_suffix") or "")
-    links = launch_links(app.config.course_launch, pagename, app.config.course_lang) if is_notebook else []
+    links = launch_links(app.config.course_launch, pagename, app.config.course_lang) \
+        if is_notebook(app, pagename, context) else []
     if not links:
         return
     buttons = []
@@ -139,15 +178,57 @@ def add_launch_buttons(app, pagename, templatename, context, doctree):
     header_buttons.insert(position, group)
 
 
+SOURCE = texts("site.source", {
+    "tooltip": "This page in the repository",
+    "repository": "Repository",
+    "notebook": "Notebook: {path}",
+    "source": "Source: {path}",
+    "source_tooltip": "The notebooks are generated from this file: change the course there",
+})
+
+
+def add_source_buttons(app, pagename, templatename, context, doctree):
+    """The repository, this page's notebook in it and the source in src/ it is generated from: one
+    button (the repository) on other pages or hosts, a menu on a notebook page of GitHub or GitLab."""
+    lang = app.config.course_lang
+    links = source_links(app.config.course_launch, pagename, lang, is_notebook(app, pagename, context))
+    if not links:
+        return
+    provider, _, _ = repo_parts(links[0]["url"])
+    icon = f"fab fa-{provider}" if provider else "fas fa-code-branch"
+    buttons = []
+    for link in links:
+        if link["name"] == "repository":
+            buttons.append({"type": "link", "text": SOURCE["repository"][lang], "url": link["url"],
+                            "tooltip": SOURCE["repository"][lang], "icon": icon,
+                            "label": "source-repository-button"})
+        else:
+            buttons.append({"type": "link", "text": SOURCE[link["name"]][lang].format(path=link["path"]),
+                            "url": link["url"], "icon": "fas fa-code" if link["name"] == "source" else "fas fa-book",
+                            "tooltip": SOURCE["source_tooltip"][lang] if link["name"] == "source"
+                            else SOURCE["tooltip"][lang], "label": f"source-{link['name']}-button"})
+    if len(buttons) == 1:
+        buttons[0]["text"] = ""                   # one button: the icon alone, as the theme shows it
+        entry = buttons[0]
+    else:
+        entry = {"type": "group", "tooltip": SOURCE["tooltip"][lang], "icon": icon, "buttons": buttons,
+                 "label": "source-buttons"}
+    # right after the launch menu (§0.5 says "the menu next to the rocket"), else first
+    header_buttons = context.setdefault("header_buttons", [])
+    launch = next((i for i, b in enumerate(header_buttons) if b.get("label") == "launch-buttons"), -1)
+    header_buttons.insert(launch + 1, entry)
+
+
 WHEEL_TOOLTIP = text("site.download.wheel_tooltip",
                      "The course's package (to %pip install when running this notebook outside the course)")
 
 
 def add_wheel_download(app, pagename, templatename, context, doctree):
-    """Exercise and solution pages: the course's wheel in the download menu, next to the .ipynb, so that a
-    downloaded notebook can install what it needs with the one %pip line its first cell prints."""
+    """Every notebook page: the course's wheel in the download menu, next to the .ipynb, since every
+    notebook imports the course's code (an exercise's first cell names the one %pip line; §0.5 says it
+    for the chapters)."""
     wheel = app.config.course_wheel
-    if not wheel or not pagename.startswith(("exercises/", "solutions/")):
+    if not wheel or not is_notebook(app, pagename, context):
         return
     group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
     if group is None:
@@ -156,6 +237,41 @@ def add_wheel_download(app, pagename, templatename, context, doctree):
         "type": "link", "text": ".whl", "url": context["pathto"](f"_static/{wheel}", 1),
         "tooltip": WHEEL_TOOLTIP[app.config.course_lang],
         "icon": "fas fa-download", "label": "download-wheel-button"})
+
+
+# The footer of every page: the course's version and its two licences (LICENSE says which covers what).
+FOOTER = texts("site.footer", {
+    "version": "Version {version}",
+    "licences": "Code: {mit} · Text and figures: {cc}",
+    "mit": "MIT License",
+    # the licence's summary in the reader's language (creativecommons.org has one per language)
+    "cc_url": "https://creativecommons.org/licenses/by-sa/4.0/deed.en",
+    "licence_file": "Which files each licence covers",
+})
+
+
+MIT_URL = "https://opensource.org/license/mit"
+
+
+def footer(launch: dict, version: str, lang: str):
+    """The footer line (Markup): the version, the two licences, and the repository's LICENSE when it is set."""
+    from markupsafe import Markup, escape
+
+    def link(url, words):
+        return Markup('<a href="{}">{}</a>').format(url, words)
+
+    licences = Markup(escape(FOOTER["licences"][lang])).format(
+        mit=link(MIT_URL, FOOTER["mit"][lang]),
+        cc=link(FOOTER["cc_url"][lang], Markup('<span lang="en">CC BY-SA 4.0</span>')))
+    parts = [escape(FOOTER["version"][lang].format(version=version)), licences]
+    _, blob = repository_files(launch)
+    if blob:
+        parts.append(link(f"{blob}/LICENSE", FOOTER["licence_file"][lang]))
+    return Markup(" · ").join(parts)
+
+
+def add_footer(app, pagename, templatename, context, doctree):
+    context["course_footer"] = footer(app.config.course_launch, app.config.course_version, app.config.course_lang)
 
 
 # --------------------------------------------------------------------------- section anchors
@@ -374,8 +490,9 @@ def setup(app):
     app.add_config_value("course_languages", [], "html")
     app.add_config_value("course_docs", {}, "html")
     app.add_config_value("course_roots", {}, "html")
-    app.add_config_value("course_launch", {}, "html")
+    app.add_config_value("course_launch", {}, "env")         # §0.5's note on Binder follows it (course_book.py)
     app.add_config_value("course_wheel", "", "html")
+    app.add_config_value("course_version", "", "html")
     app.add_config_value("course_switcher_label", "Language", "html")
     app.add_config_value("course_locale_dir", "", "env")
     app.add_config_value("course_nb_output_folder", "", "env")
@@ -386,6 +503,8 @@ def setup(app):
     app.connect("html-page-context", add_switcher, priority=400)
     app.connect("html-page-context", add_launch_buttons, priority=502)
     app.connect("html-page-context", add_wheel_download, priority=502)
+    app.connect("html-page-context", add_source_buttons, priority=503)        # after the launch menu
+    app.connect("html-page-context", add_footer)
     app.connect("html-page-context", translate_groups, priority=503)
     app.connect("html-page-context", add_page_assets, priority=490)
     app.connect("html-page-context", trim_page_assets, priority=600)

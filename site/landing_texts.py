@@ -25,7 +25,10 @@ TEXTS = texts("site.landing", {
                                "exercise ends with a one-line check that tells you at once what is right and what "
                                'is wrong. The <a href="{solutions}">solutions</a> work every exercise out in full.',
     "run_heading": "Run the notebooks yourself",
-    "run_where": "From the root of the repository:",
+    "run_download": 'The download menu of every notebook page offers the notebook and the course’s package '
+                    '(<code>.whl</code>), the code the notebooks import; <a href="{start}#sec-0-5">§0.5</a> says '
+                    "how to run them.",
+    "run_where": "In a copy of the course’s repository, from its root:",
     "run_open": "then open <code>{notebook}</code> in JupyterLab.",
     "binder": 'To install nothing, <a href="{binder_url}">open the repository on Binder</a> instead (the first start '
               "takes a few minutes); the launch button at the top of each notebook page opens that page’s "

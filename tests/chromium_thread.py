@@ -6,28 +6,19 @@ several browser test files into the same worker; a second instance in the same
 thread fails ("Playwright Sync API inside the asyncio loop"). Each user of this
 module gets its own thread, so the instances never meet.
 
-The policy is the site tests': without the Python package playwright or
-Debian's chromium the tests skip, except under CI=true, where they fail.
+The policy is every test's (tests/conftest.py): without the Python package playwright,
+Debian's chromium or the CJK font the tests skip naming what is missing, except under
+CI=true, where they fail.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import os
-import shutil
-from pathlib import Path
 
-import pytest
+from conftest import browser_executable, unavailable
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--no-first-run", "--disable-quic", "--disable-sync", "--disable-dev-shm-usage"]
-
-
-def unavailable(message):
-    if IN_CI:
-        pytest.fail(f"{message} (mandatory when CI=true)", pytrace=False)
-    pytest.skip(message)
 
 
 class Chromium:
@@ -60,13 +51,7 @@ class Chromium:
 
 
 def start() -> Chromium:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        unavailable("the Python package playwright is not installed: browser tests skipped")
-    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(executable).exists():
-        unavailable("no chromium browser (apt-get install chromium): browser tests skipped")
+    executable = browser_executable("the browser tests of the site")
     try:
         return Chromium(executable)
     except Exception as exc:

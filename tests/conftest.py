@@ -1,7 +1,11 @@
-"""Shared fixtures: the chapter's hand-set model and optional-dependency policy."""
+"""Shared fixtures: the chapter's hand-set model, and the one policy for what a test needs and
+the machine may lack (a Debian package, root, a sandbox, a module): unavailable(reason), which
+skips with the reason locally and fails under CI=true; need(tool) for the tools of
+tools/system-packages.txt, which `make test` installs."""
 
 import os
 import pathlib
+import shutil
 import sys
 import time
 
@@ -9,6 +13,7 @@ import pytest
 from hypothesis import settings
 
 from lib.checks import chapter_model as lib_chapter_model
+from tools import system_packages
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -59,6 +64,42 @@ def unavailable(reason):
     if IN_CI:
         pytest.fail(f"mandatory under CI=true: {reason}", pytrace=False)
     pytest.skip(f"{reason} (under CI=true this fails)")
+
+
+def need(tool, what):
+    """``tool`` (a command or a font of tools/system-packages.txt) must be installed for ``what``:
+    when it is missing, unavailable() names it and the Debian package that provides it."""
+    package = system_packages.find(tool)
+    if not package.present():
+        unavailable(f"{tool} is not installed (Debian package {package.name}, which `make test` installs): "
+                    f"{what}")
+
+
+def browser_executable(what):
+    """The Chromium a browser test drives ($CHROMIUM, else Debian's chromium on the PATH), with the
+    Python package playwright and the CJK font its Chinese pages are drawn with."""
+    require_or_skip("playwright", what)
+    need("chromium", what)
+    need("Noto Sans CJK", what)
+    return os.environ.get("CHROMIUM") or shutil.which("chromium")
+
+
+def no_sandbox(what, why=""):
+    """The grader found no sandbox here (``why``, when it said) and ``what`` needs one: names
+    bubblewrap when that is what is missing, else the reason."""
+    need("bwrap", what)
+    unavailable(f"no sandbox on this machine{f' ({why})' if why else ''}: {what}")
+
+
+def need_root_mode(mode, what):
+    """The grader ran its kernels in isolation ``mode``, and ``what`` needs root mode (kernels as
+    dedicated uids): root and bubblewrap; names whichever is missing."""
+    if mode == "root":
+        return
+    if os.geteuid() != 0:
+        unavailable(f"root mode needs root: {what}")
+    need("bwrap", what)
+    unavailable(f"the grader ran in {mode} mode here, not root mode: {what}")
 
 
 def student_processes(uid_first, uid_last):

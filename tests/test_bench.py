@@ -6,7 +6,8 @@ import os
 import pathlib
 
 import numpy as np
-import pytest
+
+from conftest import require_or_skip, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -40,7 +41,7 @@ def test_in_bursts_gives_one_median_per_function(monkeypatch):
 def test_each_alone_on_one_core_times_every_implementation(monkeypatch):
     bench = load_bench(monkeypatch)
     if not bench.CAN_PIN:
-        pytest.skip("this OS cannot confine a process to one core; the bench says so instead of timing")
+        unavailable("this OS cannot confine a process to one core; the bench says so instead of timing")
     medians = bench.each_alone(["lib", "naive"], (1, 2, 80, 8), rounds=2, burst=0.02, warmup=0.01, one_core=True)
     assert set(medians) == {"lib", "naive"} and all(0 < t < 1 for t in medians.values())
     assert not multiprocessing.active_children()
@@ -57,7 +58,7 @@ def _cores_and_blas_threads_after_pinning(connection):
 
 def test_pin_to_one_core_leaves_one_core_and_one_blas_thread(monkeypatch):
     if not load_bench(monkeypatch).CAN_PIN:
-        pytest.skip("this OS cannot confine a process to one core")
+        unavailable("this OS cannot confine a process to one core")
     context = multiprocessing.get_context("spawn")              # pins a child, never the test process
     ours, theirs = context.Pipe()
     process = context.Process(target=_cores_and_blas_threads_after_pinning, args=(theirs,))
@@ -70,7 +71,7 @@ def test_pin_to_one_core_leaves_one_core_and_one_blas_thread(monkeypatch):
 
 def test_block_arithmetic_makes_lib_s_products_and_exps_with_both_libraries(monkeypatch):
     bench = load_bench(monkeypatch)
-    pytest.importorskip("torch")
+    require_or_skip("torch", "lib's block arithmetic made by torch's libraries")
     for shape in ((1, 2, 80, 8), (2, 1, 600, 4)):              # blocks of BLOCK queries, then of 2 * BLOCK
         B, H, T, d = shape
         fns = bench.block_arithmetic(shape)

@@ -128,11 +128,17 @@ def test_n_heads_is_checked_once_per_call(monkeypatch):
 
 
 def test_every_mutant_of_make_mutants_still_applies():
-    """tools/mutants.py writes each realistic bug into lib by its exact text: a change to lib that
-    leaves a mutant's text behind must update it (its run would stop there)."""
+    """tools/mutants.py names each realistic bug by a lib function and a selector of the catalogue
+    (grading/bugs.py): a change to lib that leaves a selector without its one place must update it
+    (its run would stop there).  A checked function's mutant is written into the function's own
+    file, below its decorator, not into lib/validate.py where the decorator's wrapper lives."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("mutants", LIB.parent / "tools" / "mutants.py")
     mutants = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mutants)
     stale = [mutant.name for mutant in mutants.MUTANTS if not mutants.applies(mutant)]
     assert len(mutants.MUTANTS) >= 70 and stale == []
+    for mutant in mutants.MUTANTS:
+        path, text = mutants.mutated_text(mutant)
+        assert path == LIB / f"{mutant.target.split('.')[1]}.py", mutant.name
+        assert text.count("@checked(") == path.read_text(encoding="utf-8").count("@checked("), mutant.name

@@ -30,9 +30,10 @@ The site is built by the session fixture (`python tools/build_site.py`,
 incremental: a few seconds when `make book` already ran; about a minute from
 scratch). Set COURSE_SITE_NO_BUILD=1 to test an existing _build/site as is.
 
-Needs Debian's chromium (`apt-get install chromium`, used as /usr/bin/chromium
-or $CHROMIUM), the Python package playwright and npm (axe-core). Without them
-the tests skip, except when CI=true, where they fail.
+Needs Debian's chromium (on the PATH, or $CHROMIUM) and fonts-noto-cjk, the
+Python package playwright, and npm (the pinned MathJax and axe-core, fetched
+once): `make test` installs them (tools/system-packages.txt). Without them the
+tests skip naming what is missing, except when CI=true, where they fail.
 
 At the end the session prints the page weight (first visit and language
 switch, raw and gzip) and load times, and writes them to _build/site-report.json.
@@ -44,17 +45,18 @@ import functools
 import gzip
 import html as html_lib
 import http.server
+import io
 import json
 import os
 import posixpath
 import re
-import shutil
 import subprocess
 import sys
 import threading
 import time
+import zipfile
 from pathlib import Path
-from urllib.parse import quote, unquote, urljoin, urlparse
+from urllib.parse import parse_qs, quote, unquote, urljoin, urlparse
 
 import pytest
 
@@ -64,15 +66,14 @@ sys.path.insert(0, str(ROOT / "site"))
 from tools import build_site  # noqa: E402
 
 import course_site  # noqa: E402
-from conftest import slowdown  # noqa: E402
+from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
+from grading.version import package_version  # noqa: E402
+from tools.build_notebooks import course_wheel as course_site_wheel  # noqa: E402
+from conftest import browser_executable, need, slowdown, unavailable  # noqa: E402
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 OUT = build_site.OUT
 LAUNCH_BUILD = ROOT / "_build" / "launch-check"
 PLACEHOLDER_REPO = "https://github.com/example/course"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync",
-                  "--disable-dev-shm-usage"]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NAV_TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1366, "height": 900}
@@ -95,12 +96,6 @@ def _foreign_words(lang, text):
     """Words of another language of the course in `text` (tokens of the corpus allowed)."""
     others = [SCRIPT_OF[code] for code in ("zh", "ru") if code != lang]
     return re.findall("|".join(others), _TOKEN.sub(" ", text))
-
-
-def _unavailable(message):
-    if IN_CI:
-        pytest.fail(f"{message} (mandatory when CI=true)", pytrace=False)
-    pytest.skip(message)
 
 
 # --------------------------------------------------------------------------- pages
@@ -141,6 +136,8 @@ def _prose(source: str) -> str:
 # --------------------------------------------------------------------------- fixtures
 
 def _build(*args):
+    if build_site.vendor_needs_npm():
+        need("npm", "the site build fetches its pinned MathJax and widget manager with npm")
     # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,
                           capture_output=True, text=True)
@@ -202,19 +199,14 @@ def launch_url(launch_site):
 
 @pytest.fixture(scope="session")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the Python package playwright is not installed: browser tests of the site skipped")
-    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(executable).exists():
-        _unavailable("no chromium browser (apt-get install chromium): browser tests of the site skipped")
+    executable = browser_executable("the browser tests of the site")
+    from playwright.sync_api import sync_playwright
     manager = sync_playwright().start()
     try:
         instance = manager.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
     except Exception as exc:
         manager.stop()
-        _unavailable(f"chromium at {executable} does not start ({exc}): browser tests skipped")
+        unavailable(f"chromium at {executable} does not start ({exc}): browser tests skipped")
     yield instance
     instance.close()
     manager.stop()
@@ -223,10 +215,12 @@ def browser():
 @pytest.fixture(scope="session")
 def axe_script():
     """axe-core's axe.min.js, fetched (pinned, checked) by the site builder's vendor step."""
+    if build_site.vendor_needs_npm("test_packages"):
+        need("npm", "the accessibility checks fetch axe-core with npm")
     try:
         folder = build_site.fetch_vendor(quiet=True, group="test_packages")
     except SystemExit as exc:
-        _unavailable(f"axe-core could not be fetched ({exc}): accessibility checks skipped")
+        unavailable(f"axe-core could not be fetched ({exc}): accessibility checks skipped")
     path = folder / "axe-core" / "axe.min.js"
     if not path.exists():
         pytest.fail(f"{path} missing after fetching axe-core", pytrace=False)
@@ -439,6 +433,9 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         broken = page.evaluate(
             "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
         assert not broken, f"{url}: images not loaded: {broken}"
+        footer = page.inner_text(".course-footer")          # every page: the version, both licences
+        assert course_site.FOOTER["version"][lang].format(version=package_version()) in footer, footer
+        assert course_site.FOOTER["mit"][lang] in footer and "CC BY-SA 4.0" in footer, footer
         icons = page.evaluate("""() => Array.from(document.fonts).filter(f => /Font Awesome 6/.test(f.family)
                                   && f.status === 'loaded').map(f => f.unicodeRange)""")
         assert icons and all(r != "U+0-10FFFF" for r in icons), f"{url}: icon fonts loaded: {icons}"
@@ -454,9 +451,12 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
             assert download and download[0].endswith(f"{pagename.split('/')[-1]}.ipynb"), download
             target = (site_dir / lang / pagename).parent / download[0]
             assert target.resolve().exists(), f"download link {download[0]} is broken"
+            wheel = page.eval_on_selector_all("a.btn-download-wheel-button", "els => els.map(e => e.getAttribute('href'))")
+            assert len(wheel) == 1 and ((site_dir / lang / pagename).parent / wheel[0]).resolve().is_file(), wheel
             assert build_info["repository_url"] == "", "the default build has no repository"
-            launch = page.eval_on_selector_all(".dropdown-launch-buttons a", "els => els.map(e => e.href)")
-            assert launch == [], f"{url}: launch buttons without a repository: {launch}"
+            launch = page.eval_on_selector_all(".dropdown-launch-buttons a, [class*='btn-source-']",
+                                               "els => els.map(e => e.href)")
+            assert launch == [], f"{url}: launch or source buttons without a repository: {launch}"
             column = page.evaluate("(() => { const a = document.querySelector('article.bd-article');"
                                    " const s = getComputedStyle(a); return a.clientWidth"
                                    " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); })()")
@@ -825,6 +825,11 @@ def test_launch_build_has_binder_and_download_on_every_notebook_page(launch_site
                   f"{kind}/{lang}/{name}.ipynb")
         if not menu or html_lib.escape(binder) not in menu.group(0) and binder not in menu.group(0):
             problems.append(f"{lang}/{pagename}: no Binder link {binder}")
+        for link in course_site.source_links({"repo_url": PLACEHOLDER_REPO}, pagename, lang):
+            if f'href="{link["url"]}"' not in source:
+                problems.append(f"{lang}/{pagename}: no source link {link['url']}")
+        if 'class="btn btn-sm btn-download-wheel-button' not in source:
+            problems.append(f"{lang}/{pagename}: no wheel in the download menu")
         download = re.search(r'class="btn btn-sm btn-download-source-button[^"]*"', source)
         href = re.search(r'<a href="([^"]+\.ipynb)"[^>]*\n?\s*class="btn btn-sm btn-download-source-button', source)
         if not download or not href or not ((launch_site / lang / pagename).parent / href.group(1)).resolve().exists():
@@ -841,9 +846,12 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script)
     pages = []
     for lang in LANGS:
         for kind in build_site.KINDS:
-            first = next((p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")), None)
-            if first:
-                pages.append(f"{lang}/{first}.html")
+            # the page of each kind whose source menu names the longest paths
+            longest = max((p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")),
+                          key=lambda name: len(course_site.repo_path(name, lang) + course_site.source_path(name)),
+                          default=None)
+            if longest:
+                pages.append(f"{lang}/{longest}.html")
     assert pages
     for path in pages:
         context, page, log = _open(browser, urljoin(launch_url, path), viewport=DESKTOP)
@@ -855,6 +863,176 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script)
             width, wide = _phone_overflow(page)
             assert width <= PHONE_WIDTH, f"{path}: {width} px at {PHONE_WIDTH} px: {wide}"
             assert not _header_fits(page, PHONE_WIDTH), f"{path}: {_header_fits(page, PHONE_WIDTH)}"
+            # every header menu, opened on the phone, stays on the screen (long paths wrap)
+            page.reload(wait_until="networkidle")
+            for menu in ("launch-buttons", "source-buttons", "download-buttons"):
+                page.click(f".dropdown-{menu} > button")
+                page.wait_for_selector(f".dropdown-{menu} .dropdown-menu.show")
+                box = page.eval_on_selector(f".dropdown-{menu} .dropdown-menu",
+                                            "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
+                assert -0.5 <= box[0] and box[1] <= PHONE_WIDTH + 0.5, f"{path}: the {menu} menu spans {box} px"
+                assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH, (path, menu)
+                page.keyboard.press("Escape")
             _assert_clean(log, path)
         finally:
             context.close()
+
+
+# --------------------------------------------------------------------------- what a notebook page offers
+
+# The first chapter, exercise and solution page of each language.
+OFFER_PAGES = [(lang, next(p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")))
+               for lang in LANGS for kind in build_site.KINDS
+               if any(p[0] == lang and p[2].startswith(kind + "/") for p in NOTEBOOK_PAGES)]
+
+
+def _stop_external(context, base):
+    """Requests that leave the site (Binder, GitHub, a local JupyterLab, a licence) are answered here,
+    the network being closed; their URLs are recorded."""
+    left = []
+
+    def route(r):
+        if r.request.url.startswith(base):
+            r.continue_()
+        else:
+            left.append(r.request.url)
+            r.fulfill(status=200, content_type="text/plain", body="stopped by tests/test_site.py")
+    context.route("**/*", route)
+    return left
+
+
+def _entries(page, menu):
+    """(text, href or None) of every entry of a header menu, after opening it."""
+    page.click(f".dropdown-{menu} > button")
+    page.wait_for_selector(f".dropdown-{menu} .dropdown-menu.show")
+    return page.eval_on_selector_all(f".dropdown-{menu} .dropdown-menu .dropdown-item", """els => els.map(e =>
+        [e.innerText.trim(), e.tagName === 'A' ? e.href : null])""")
+
+
+def _follow(page, menu, index):
+    """Open ``menu`` and click its entry ``index`` (a link that opens a tab); the URL the tab went to."""
+    page.click(f".dropdown-{menu} > button")
+    entry = page.locator(f".dropdown-{menu} .dropdown-menu .dropdown-item").nth(index)
+    with page.context.expect_page() as opened:
+        entry.click()
+    tab = opened.value
+    tab.wait_for_load_state()
+    url = tab.url
+    tab.close()
+    page.keyboard.press("Escape")
+    return url
+
+
+def _download(page, index):
+    """Open the download menu and click its entry ``index``: (the file name it is saved as, its bytes)."""
+    page.click(".dropdown-download-buttons > button")
+    with page.expect_download() as started:
+        page.locator(".dropdown-download-buttons .dropdown-menu .dropdown-item").nth(index).click()
+    download = started.value
+    return download.suggested_filename, Path(download.path()).read_bytes()
+
+
+@pytest.mark.parametrize("repository", ["none", "set"])
+@pytest.mark.parametrize("lang,pagename", OFFER_PAGES, ids=[f"{lang}/{page}" for lang, page in OFFER_PAGES])
+def test_every_thing_a_notebook_page_offers_works(browser, request, repository, lang, pagename):
+    """Built without and with a repository URL, a chapter, an exercise and a solution page of each
+    language: every entry of the download, launch and source menus and every link of the footer is
+    clicked. Downloads are the repository's notebook and the course's wheel; Binder opens this
+    notebook in this language; the source menu opens it and its src/ file in the repository; without
+    a repository no launch or source button is there at all."""
+    site = request.getfixturevalue("site_dir" if repository == "none" else "launch_site")
+    base = request.getfixturevalue("base_url" if repository == "none" else "launch_url")
+    kind, _, name = pagename.partition("/")
+    notebook = f"{kind}/{lang}/{name}.ipynb"
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    left = _stop_external(context, base)
+    log = PageLog(context)
+    page = context.new_page()
+    page.set_default_timeout(NAV_TIMEOUT_MS * slowdown())
+    log.watch(page)
+    try:
+        page.goto(urljoin(base, f"{lang}/{pagename}.html"), wait_until="networkidle")
+        page.evaluate("window.print = () => { window.coursePrinted = true; }")
+
+        # Download menu: the notebook, a print to PDF, the course's wheel; nothing else.
+        entries = _entries(page, "download-buttons")
+        page.keyboard.press("Escape")
+        assert [text for text, _ in entries] == [".ipynb", ".pdf", ".whl"], entries
+        saved, data = _download(page, 0)
+        assert saved == f"{name}.ipynb" and json.loads(data) == json.loads((ROOT / notebook).read_bytes()), saved
+        page.keyboard.press("Escape")
+        page.click(".dropdown-download-buttons > button")
+        page.locator(".dropdown-download-buttons .dropdown-menu .dropdown-item").nth(1).click()
+        assert page.evaluate("window.coursePrinted === true"), ".pdf does not print"
+        page.keyboard.press("Escape")
+        saved, data = _download(page, 2)
+        wheel = site / "_static" / saved
+        assert saved == course_site_wheel() and wheel.is_file() and data == wheel.read_bytes(), saved
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.namelist()
+            metadata = archive.read(f"causality_heads_position-{package_version()}.dist-info/METADATA").decode()
+        assert {"lib/attention.py", "grading/exercises.py", "figures/plots.py"} <= set(names)
+        assert f"Version: {package_version()}" in metadata and "License-Expression: MIT" in metadata
+        page.keyboard.press("Escape")
+
+        footer = page.eval_on_selector_all(".course-footer a", "els => els.map(e => e.href)")
+        if repository == "none":
+            assert not page.query_selector(".dropdown-launch-buttons, .dropdown-source-buttons, "
+                                           "[class*='btn-source-']"), "a launch or source button without a repository"
+            assert not page.query_selector(".course-launch-note")
+            assert len(footer) == 2
+        else:
+            # Launch menu: Binder and a local JupyterLab, each on this notebook in this language.
+            entries = _entries(page, "launch-buttons")
+            page.keyboard.press("Escape")
+            assert [href for _, href in entries] == [link["url"] for link in course_site.launch_links(
+                {"repo_url": PLACEHOLDER_REPO, "binderhub_url": "https://mybinder.org",
+                 "local_jupyterlab_url": "http://localhost:8888/lab/tree"}, pagename, lang)], entries
+            binder = _follow(page, "launch-buttons", 0)
+            parts = urlparse(binder)
+            assert (parts.scheme, parts.hostname, parts.path) == ("https", "mybinder.org", "/v2/gh/example/course/main")
+            assert parse_qs(parts.query) == {"urlpath": [f"lab/tree/{notebook}"]} and (ROOT / notebook).is_file()
+            assert _follow(page, "launch-buttons", 1) == f"http://localhost:8888/lab/tree/{notebook}"
+            # Source menu: the repository, this notebook in it, the file of src/ it is generated from.
+            entries = _entries(page, "source-buttons")
+            page.keyboard.press("Escape")
+            expected = course_site.source_links({"repo_url": PLACEHOLDER_REPO}, pagename, lang)
+            assert len(entries) == len(expected) == 3, entries
+            for i, link in enumerate(expected):
+                assert _follow(page, "source-buttons", i) == link["url"]
+                assert not link["path"] or (ROOT / link["path"]).is_file(), link
+            assert f"{PLACEHOLDER_REPO}/blob/main/LICENSE" in footer and len(footer) == 3
+        # The footer: the version, and each licence's link goes where it says.
+        text = page.inner_text(".course-footer")
+        assert course_site.FOOTER["version"][lang].format(version=package_version()) in text, text
+        for href in footer:
+            page.click(f".course-footer a[href='{href}']")
+            page.wait_for_url(href)
+            page.go_back(wait_until="networkidle")
+        assert footer[0] == course_site.MIT_URL and footer[1] == course_site.FOOTER["cc_url"][lang]
+        assert not log.errors and not log.console, (log.errors, log.console)
+        # nothing else left the site: only the entries and links followed here
+        followed = set(footer) | ({binder, f"http://localhost:8888/lab/tree/{notebook}"}
+                                  | {link["url"] for link in expected} if repository == "set" else set())
+        assert {u for u in left if not u.endswith("/favicon.ico")} == followed, sorted(left)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("repository", ["none", "set"])
+def test_section_0_5_says_what_the_pages_offer(request, repository):
+    """§0.5 tells how to run a notebook: with the download menu always, with Binder exactly when
+    the pages have a Binder button (its note names the rocket the launch menu shows)."""
+    site = request.getfixturevalue("site_dir" if repository == "none" else "launch_site")
+    for lang in LANGS:
+        source = (site / lang / "chapters" / "00_start.html").read_text(encoding="utf8")
+        section = re.search(r'<section id="sec-0-5".*?</section>', source, re.S).group(0)
+        prose = html_lib.unescape(re.sub(r"<[^>]+>", " ", section))
+        assert course_site_wheel() in prose and ".whl" in prose and ".ipynb" in prose, lang
+        notes = re.findall(r'<p class="course-launch-note">(.*?)</p>', section, re.S)
+        has_launch_menu = 'class="dropdown dropdown-launch-buttons"' in source
+        assert has_launch_menu == (repository == "set") == bool(notes), (lang, repository)
+        if notes:
+            note = html_lib.unescape(re.sub(r"<[^>]+>", " ", notes[0]))
+            assert re.search(LAUNCH_PHRASES[lang], note, re.I) and "Binder" in note and "fa-rocket" in source
+        assert "README" not in prose, f"{lang}: §0.5 still sends the reader to the README"

@@ -76,15 +76,56 @@ def test_launch_buttons_follow_the_repository_url():
     cfg = _derive("ru", base)
     launch = cfg["sphinx"]["config"]["course_launch"]
     assert launch["repo_url"] == "https://github.com/example/course"
-    assert cfg["html"]["use_repository_button"] is True
+    # the theme's repository button never shows: ours (course_site.add_source_buttons) replace it
+    assert cfg["html"]["use_repository_button"] is False and launch["source_buttons"] is True
     links = course_site.launch_links(launch, "chapters/02_heads", "ru")
     assert links[0] == {"name": "binder", "url": "https://mybinder.org/v2/gh/example/course/main"
                         "?urlpath=lab/tree/chapters/ru/02_heads.ipynb"}
     assert links[1] == {"name": "jupyterlab", "url": "http://localhost:8888/lab/tree/chapters/ru/02_heads.ipynb"}
     base["repository"]["url"] = ""
     cfg = _derive("ru", base)
-    assert cfg["html"]["use_repository_button"] is False
-    assert course_site.launch_links(cfg["sphinx"]["config"]["course_launch"], "chapters/02_heads", "ru") == []
+    launch = cfg["sphinx"]["config"]["course_launch"]
+    assert cfg["html"]["use_repository_button"] is False and launch["source_buttons"] is False
+    assert course_site.launch_links(launch, "chapters/02_heads", "ru") == []
+    assert course_site.source_links(launch, "chapters/02_heads", "ru") == []
+
+
+def test_source_links_name_the_notebook_and_the_file_it_is_generated_from():
+    launch = {"repo_url": "https://github.com/example/course/", "branch": "main", "source_buttons": True}
+    assert course_site.source_links(launch, "exercises/ex02_heads", "zh") == [
+        {"name": "repository", "url": "https://github.com/example/course", "path": ""},
+        {"name": "notebook", "url": "https://github.com/example/course/blob/main/exercises/zh/ex02_heads.ipynb",
+         "path": "exercises/zh/ex02_heads.ipynb"},
+        {"name": "source", "url": "https://github.com/example/course/blob/main/src/solutions/ex02_heads.py",
+         "path": "src/solutions/ex02_heads.py"}]          # an exercise comes from its solved source
+    assert course_site.source_links(launch, "search", "zh", notebook=False) == [
+        {"name": "repository", "url": "https://github.com/example/course", "path": ""}]
+    gitlab = {"repo_url": "https://gitlab.com/g/c.git", "branch": "dev"}
+    assert course_site.source_links(gitlab, "chapters/02_heads", "ru")[2]["url"] == \
+        "https://gitlab.com/g/c/-/blob/dev/src/chapters/02_heads.py"
+    other = {"repo_url": "https://git.example/c"}                 # no known file URLs: the repository only
+    assert [link["name"] for link in course_site.source_links(other, "chapters/02_heads", "en")] == ["repository"]
+    assert course_site.source_links(dict(launch, source_buttons=False), "chapters/02_heads", "en") == []
+    for pagename in build_site.existing_docs("en"):
+        assert (ROOT / course_site.source_path(pagename)).is_file(), pagename
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_footer_names_the_version_and_both_licences_in_the_page_language(lang):
+    from grading.version import package_version
+    sc = _derive(lang)["sphinx"]["config"]
+    assert sc["course_version"] == package_version()
+    assert "course-footer.html" in sc["html_theme_options"]["footer_content_items"]
+    line = str(course_site.footer({"repo_url": ""}, "1.2.3", lang))
+    assert course_site.FOOTER["version"][lang].format(version="1.2.3") in line
+    assert f'<a href="{course_site.MIT_URL}">{course_site.FOOTER["mit"][lang]}</a>' in line
+    assert f'<a href="{course_site.FOOTER["cc_url"][lang]}"><span lang="en">CC BY-SA 4.0</span></a>' in line
+    assert "LICENSE" not in line                                   # no repository: no link into it
+    deed = {"zh": "deed.zh-hans", "en": "deed.en", "ru": "deed.ru"}[lang]
+    assert course_site.FOOTER["cc_url"][lang].endswith(deed)
+    with_repo = str(course_site.footer({"repo_url": "https://github.com/example/course", "branch": "main"},
+                                       "1.2.3", lang))
+    assert '<a href="https://github.com/example/course/blob/main/LICENSE">' in with_repo
 
 
 def test_launch_links_for_other_hosts():
@@ -180,7 +221,11 @@ def test_landing_page_links_every_language():
     for spec in langs:
         assert f'href="{spec["code"]}/chapters/00_start.html"' in page
         assert spec["title"] in page
-    assert "{{" not in page and "://" not in page.replace("http://www.w3.org", "")
+    # nothing from another host; the only links out are the footer's licences
+    licences = re.sub(r'<a href="(https://opensource\.org/license/mit|https://creativecommons\.org/licenses/by-sa/4\.0/'
+                      r'deed\.[a-z-]+)">', "", page)
+    assert "{{" not in page and "://" not in licences.replace("http://www.w3.org", "")
+    assert page.count('<p class="intro-footer">') == len(langs)
 
 
 def test_landing_page_says_where_to_start_and_mentions_binder_only_with_a_repository():
@@ -321,9 +366,10 @@ def test_a_formula_wraps_with_the_punctuation_touching_it():
     assert re.search(r"\.math-nowrap\s*\{\s*white-space:\s*nowrap", css)
 
 
-def test_exercise_pages_offer_the_course_wheel_in_their_download_menu():
-    """A notebook downloaded from an exercise page prints `%pip install "./<wheel>[learner]"`: the wheel is in
-    the same menu as the .ipynb, on exercise and solution pages only (site/course_site.py)."""
+def test_every_notebook_page_offers_the_course_wheel_in_its_download_menu():
+    """Every notebook imports the course's code: a notebook downloaded from an exercise page prints
+    `%pip install "./<wheel>[learner]"`, §0.5 says the same for the chapters. The wheel is in the same
+    menu as the .ipynb on every notebook page, and on no other page (site/course_site.py)."""
     from tools.build_notebooks import course_wheel
     sc = _derive("ru")["sphinx"]["config"]
     assert sc["course_wheel"] == course_wheel() and str(build_site.WHEEL_STATIC) in sc["html_static_path"]
@@ -331,11 +377,14 @@ def test_exercise_pages_offer_the_course_wheel_in_their_download_menu():
     class App:
         class config:
             course_lang = "ru"
+
+        class env:
+            metadata = {}
     App.config.course_wheel = course_wheel()
 
-    def context():
+    def context(suffix=".ipynb"):
         return {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [{"text": ".ipynb"}]}],
-                "pathto": lambda name, resource=0: "../../" + name}
+                "pathto": lambda name, resource=0: "../../" + name, "page_source_suffix": suffix}
 
     page = context()
     course_site.add_wheel_download(App, "exercises/ex01_allowed_set", "page.html", page, None)
@@ -344,4 +393,7 @@ def test_exercise_pages_offer_the_course_wheel_in_their_download_menu():
     assert "%pip" in button["tooltip"] and "курса" in button["tooltip"]
     chapter = context()
     course_site.add_wheel_download(App, "chapters/02_heads", "page.html", chapter, None)
-    assert [b["text"] for b in chapter["header_buttons"][0]["buttons"]] == [".ipynb"]
+    assert [b["text"] for b in chapter["header_buttons"][0]["buttons"]] == [".ipynb", ".whl"]
+    search = context(suffix="")
+    course_site.add_wheel_download(App, "search", "page.html", search, None)
+    assert [b["text"] for b in search["header_buttons"][0]["buttons"]] == [".ipynb"]

@@ -122,7 +122,6 @@ def test_payload_stays_small():
 
 def test_jupyter_widget_follows_every_control():
     """In the kernel, moving any control replaces the table by that state's table."""
-    pytest.importorskip("ipywidgets")
     for figure in (last_row_figure(), cost_figure()):
         box = figure.widget()
         *controls, view = box.children

@@ -38,13 +38,13 @@ from tools.prose import ProseError  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 PACKAGE_PLACEHOLDER = "{{course_package}}"
+WHEEL_PLACEHOLDER = "{{course_wheel}}"
 
 
 def course_wheel(pyproject=ROOT / "pyproject.toml"):
-    """The file name of the course's wheel (`make wheel`), e.g. causality_heads_position-0.1.0-py3-none-any.whl."""
-    import tomllib
-    project = tomllib.loads(pathlib.Path(pyproject).read_text(encoding="utf-8"))["project"]
-    return f"{project['name'].replace('-', '_')}-{project['version']}-py3-none-any.whl"
+    """The file name of the course's wheel (`make wheel`), e.g. causality_heads_position-1.0.0-py3-none-any.whl."""
+    from grading.version import DISTRIBUTION, package_version
+    return f"{DISTRIBUTION.replace('-', '_')}-{package_version(pathlib.Path(pyproject))}-py3-none-any.whl"
 
 
 def course_package(config_path=ROOT / "_config.yml"):
@@ -66,8 +66,13 @@ def course_package(config_path=ROOT / "_config.yml"):
 
 
 def fill_placeholders(code):
-    """A cell's text with ``{{course_package}}`` replaced (the same in every language; see course_package)."""
-    return code.replace(PACKAGE_PLACEHOLDER, course_package()) if PACKAGE_PLACEHOLDER in code else code
+    """A cell's text with ``{{course_package}}`` and ``{{course_wheel}}`` replaced (the same in every
+    language; see course_package and course_wheel)."""
+    if PACKAGE_PLACEHOLDER in code:
+        code = code.replace(PACKAGE_PLACEHOLDER, course_package())
+    if WHEEL_PLACEHOLDER in code:
+        code = code.replace(WHEEL_PLACEHOLDER, course_wheel())
+    return code
 
 
 def make_notebook(cells, lang, stem, numbers=None):

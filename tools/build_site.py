@@ -79,6 +79,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:            # course_i18n, and the site's extensions that import it
     sys.path.insert(0, str(ROOT))
 from course_i18n.catalogue import texts  # noqa: E402
+from grading.version import package_version  # noqa: E402
 
 SITE_SRC = ROOT / "site"
 VENDOR = ROOT / "_build" / "vendor"      # npm tarballs and what is unpacked from them (shared by every build dir)
@@ -232,8 +233,11 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
                              "colab_url": "", "deepnote_url": ""}
     cfg["repository"] = {"url": repo_url, "branch": repo.get("branch") or "main", "path_to_book": ""}
     htmlcfg = cfg.setdefault("html", {})
+    # The theme's repository button is replaced by ours (site/course_site.py: the repository, and
+    # on a notebook page the notebook and its source in src/), shown when `use_repository_button`.
+    source_buttons = bool(repo_url) and htmlcfg.get("use_repository_button", True) is not False
+    htmlcfg["use_repository_button"] = False
     if not repo_url:
-        htmlcfg["use_repository_button"] = False
         htmlcfg["use_issues_button"] = False
         htmlcfg["use_edit_page_button"] = False
 
@@ -272,6 +276,8 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     }
     theme = sc.setdefault("html_theme_options", {})
     theme["article_header_end"] = ["lang-switcher", "article-header-buttons"]
+    # the theme's footer, with the course's version and licences in place of its empty extra footer
+    theme["footer_content_items"] = ["author.html", "copyright.html", "last-updated.html", "course-footer.html"]
     theme["launch_buttons"] = {}
     if spec.get("search_bar_text"):
         theme["search_bar_text"] = spec["search_bar_text"]
@@ -301,7 +307,9 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
         "binderhub_url": launch.get("binderhub_url", "") if repo_url else "",
         "local_jupyterlab_url": launch.get("local_jupyterlab_url", "") if repo_url else "",
         "notebook_interface": launch.get("notebook_interface", "jupyterlab"),
+        "source_buttons": source_buttons,
     }
+    sc["course_version"] = package_version()
     return cfg
 
 
@@ -456,26 +464,50 @@ def _wanted(name: str, patterns: list[str]) -> bool:
     return False
 
 
+def _vendor_stamp(group: str) -> Path:
+    return VENDOR / ("unpacked.json" if group == "packages" else f"unpacked-{group}.json")
+
+
+def _vendor_state(group: str) -> tuple[list, Path, bool]:
+    """(the group's packages, the folder they unpack into, whether it holds them already)."""
+    packages = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8")).get(group) or []
+    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
+    stamp = _vendor_stamp(group)
+    ready = stamp.exists() and stamp.read_text(encoding="utf8") == json.dumps(packages, sort_keys=True) and target.is_dir()
+    return packages, target, ready
+
+
+def vendor_needs_npm(group: str = "packages") -> bool:
+    """fetch_vendor(group) would have to run npm: some tarball is not in the cache yet."""
+    packages, _, ready = _vendor_state(group)
+    if ready:
+        return False
+    return any(not _tarball(p).exists() for p in packages)
+
+
+def _tarball(pkg: dict) -> Path:
+    """Where the npm tarball of one package of site/vendor.json is cached."""
+    return VENDOR / "tarballs" / (pkg["name"].lstrip("@").replace("/", "-") + f"-{pkg['version']}.tgz")
+
+
 def fetch_vendor(quiet: bool = False, group: str = "packages") -> Path:
     """Fetch the pinned npm tarballs of one group of site/vendor.json (cached) and unpack the needed files.
 
     ``packages`` land in VENDOR_STATIC/vendor (served by the site), ``test_packages``
     in TEST_VENDOR (read by the browser tests only). Returns that folder.
     """
-    spec = json.loads((SITE_SRC / "vendor.json").read_text(encoding="utf8"))
-    packages = spec.get(group) or []
-    stamp_text = json.dumps(packages, sort_keys=True)
-    target = VENDOR_STATIC / "vendor" if group == "packages" else TEST_VENDOR
-    stamp = VENDOR / ("unpacked.json" if group == "packages" else f"unpacked-{group}.json")
-    if stamp.exists() and stamp.read_text(encoding="utf8") == stamp_text and target.is_dir():
+    packages, target, ready = _vendor_state(group)
+    if ready:
         return target
+    stamp_text = json.dumps(packages, sort_keys=True)
+    stamp = _vendor_stamp(group)
     cache = VENDOR / "tarballs"
     cache.mkdir(parents=True, exist_ok=True)
     if target.exists():
         shutil.rmtree(target)
     for pkg in packages:
         ident = f"{pkg['name']}@{pkg['version']}"
-        tarball = cache / (pkg["name"].lstrip("@").replace("/", "-") + f"-{pkg['version']}.tgz")
+        tarball = _tarball(pkg)
         if not tarball.exists() or _integrity(tarball.read_bytes()) != pkg["integrity"]:
             npm = shutil.which("npm")
             if not npm:
@@ -806,13 +838,15 @@ def _section_range(names: list[str], dash: str = "–") -> str:
 
 
 def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict | None = None,
-                 binder_url: str = "", repo_url: str = "") -> str:
-    """The landing page (site/landing.html rendered): what the course is, in every language."""
+                 binder_url: str = "", repo_url: str = "", branch: str = "main") -> str:
+    """The landing page (site/landing.html rendered): what the course is, in every language, each
+    section ending with the footer of that language's pages (version and licences)."""
     import jinja2
     from markupsafe import Markup
     if str(SITE_SRC) not in sys.path:
         sys.path.insert(0, str(SITE_SRC))
     from landing_texts import landing_texts
+    import course_site
     docs = docs or {}
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(SITE_SRC)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
@@ -838,6 +872,7 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
         kind, _, name = roots[code].partition("/")
         items[-1]["texts"] = landing_texts(code, {**items[-1], "binder_url": binder_url,
                                                   "notebook": f"{kind}/{code}/{name}.ipynb"})
+        items[-1]["footer"] = course_site.footer({"repo_url": repo_url, "branch": branch}, package_version(), code)
     targets = json.dumps({i["code"]: i["start"] for i in items})
     return env.get_template("landing.html").render(
         languages=items, targets=Markup(targets), favicon="_static/favicon.svg",
@@ -1052,7 +1087,8 @@ def build(args) -> int:
                                            "binderhub_url": launch["binderhub_url"]}, roots.get("en", ""), "en")[0]["url"]
         binder = binder.split("?", 1)[0]                  # the repository, not one notebook
     write_if_changed(OUT / "index.html", landing_page([s for s in langs if s["code"] in built], roots, titles,
-                                                      docs, repo_url=repo_url, binder_url=binder))
+                                                      docs, repo_url=repo_url, binder_url=binder,
+                                                      branch=(base.get("repository") or {}).get("branch") or "main"))
     problems = broken_references(OUT, {p.relative_to(OUT).as_posix() for p in OUT.rglob("*") if p.is_file()},
                                  tuple(f"{c}/" for c in codes if c not in built))
     theme_css = (OUT / "_static" / "styles" / "pydata-sphinx-theme.css")

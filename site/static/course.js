@@ -126,4 +126,17 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", markAllChecks);
   else markAllChecks();
+
+  // The download menu's files are saved under their own names, never opened in a tab, whatever
+  // type a host serves them as (some serve .ipynb as JSON): the notebook and the course's wheel,
+  // whose file name pip needs as it is (site/course_site.py, add_wheel_download).
+  function saveDownloads() {
+    var links = document.querySelectorAll("a.btn-download-source-button, a.btn-download-wheel-button");
+    Array.prototype.forEach.call(links, function (link) {
+      link.setAttribute("download", decodeURIComponent(link.pathname.split("/").pop()));
+      link.removeAttribute("target");
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", saveDownloads);
+  else saveDownloads();
 })();
