@@ -133,14 +133,16 @@ def test_a_control_change_equal_to_the_tolerance_sees_nothing():
     assert not checks.CausalityCheck(2e-12, 3e-12, 1e-12).causal
 
 
-def test_cache_error_sees_a_wrong_early_position():
-    """A cached step that is wrong only at position 1 must show up, although the last position is right."""
+@pytest.mark.parametrize("shift", [0.25, -0.25])
+def test_cache_error_sees_a_wrong_early_position(shift):
+    """A cached step that is wrong only at position 1 must show up, although the last position is right,
+    and as a size whichever way it is wrong."""
     model = checks.chapter_model()
 
     class WrongAtPositionOne(type(model)):
         def step(self, token, cache, *, position=None):
             out = super().step(token, cache, position=position)
-            return out + 0.25 if len(cache) == 2 else out
+            return out + shift if len(cache) == 2 else out
     wrong = WrongAtPositionOne(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v,
                                model.w_o, model.n_heads)
     assert checks.cache_error(wrong, [BOS, 3, 4, 5]) == pytest.approx(0.25, abs=1e-15)
