@@ -2,8 +2,8 @@
 
     make bench            (or: python bench/attention_cache.py [--repeats N] [--gap SECONDS])
 
-"lib" is lib.blocked.fast_causal_attention (the blocked form of §5.9 on every
-core; lib.blocked explains its threads and savings); "lib, no skip" is the same
+"lib" is fast_causal_attention of bench/fast_attention.py (the blocked form of §5.9 on
+every core, with lib's checks; it explains its threads and savings); "lib, no skip" is the same
 with skip_future=False, every key tile computed and then masked.  Targets, on
 float32 inputs with 2 cores: lib/torch <= 1.0 at (1, 8, 1024, 64) and <= 1.2 at
 (4, 8, 256, 32), on AVX2 machines as well as AVX-512 ones.  On an AVX-512
@@ -70,25 +70,40 @@ FLOP counts (one multiply-add = 2 FLOPs; q k^T and weights @ v together):
 
 GFLOP/s is printed both ways; the fraction is of this machine's float32
 matrix-product rate, measured here on one large product.
+
+Before and after a change (``--before REV``, e.g. ``--before main``): only the
+first table, lib against torch each alone, with a third column: lib's
+fast_causal_attention as the git revision REV held it, loaded from git into a
+temporary package of its own (lib/ at REV, so its own checks and helpers; in
+REV's lib/blocked.py, or bench/fast_attention.py at REV beside REV's lib/).
+The three take turns in the same rounds, on this machine's own path and, on an
+AVX-512 machine, on the AVX2 path, so before/torch and after/torch are
+measured side by side under the same load.
 """
 
 import argparse
+import atexit
+import importlib
 import json
 import math
 import multiprocessing
 import os
 import pathlib
 import platform
+import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
 import numpy as np
 import threadpoolctl
 
-from lib.blocked import BLOCK, LONG_KEYS, attention_work, fast_causal_attention
+from lib.blocked import BLOCK, attention_work
+from fast_attention import LONG_KEYS, fast_causal_attention
 from lib.model import AttentionModel
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -124,13 +139,44 @@ def interleaved(fns, repeats, warmup=2, fastest=False, gap=0.0):
     return medians, [min(t) for t in times], [statistics.median(t) for t in cpu]
 
 
-def attention_functions(shape, with_torch=True):
+def lib_at(rev):
+    """fast_causal_attention as git revision ``rev`` held it: REV's lib/ written from git (``git show``)
+    into a temporary package, lib_at_REV, removed at exit, with REV's bench/fast_attention.py beside it
+    if REV has one (then it imports that package as lib).  Nothing of REV is committed here."""
+    def show(path):
+        return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True,
+                              check=True, timeout=60).stdout
+
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="lib-at-rev-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    names = subprocess.run(["git", "ls-tree", "--name-only", rev, "lib/"], cwd=ROOT, capture_output=True,
+                           text=True, check=True, timeout=60).stdout.split()
+    package = "lib_at_" + re.sub(r"\W", "_", rev)
+    (folder / package).mkdir()
+    for name in names:
+        if name.endswith(".py"):
+            (folder / package / pathlib.Path(name).name).write_text(show(name), encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    blocked = importlib.import_module(f"{package}.blocked")
+    if hasattr(blocked, "fast_causal_attention"):
+        return blocked.fast_causal_attention
+    text = show("bench/fast_attention.py")
+    text = text.replace("from lib ", f"from {package} ").replace("from lib.", f"from {package}.")
+    (folder / f"fast_attention_{package}.py").write_text(text, encoding="utf-8")
+    return importlib.import_module(f"fast_attention_{package}").fast_causal_attention
+
+
+def attention_functions(shape, with_torch=True, before=None):
     """{name: function of no arguments} for float32 inputs of ``shape`` (seed 0); "torch" if it is installed
-    and ``with_torch`` (a process that times a NumPy implementation alone does not even import torch)."""
+    and ``with_torch`` (a process that times a NumPy implementation alone does not even import torch);
+    "lib@REV" if ``before`` is REV (:func:`lib_at`)."""
     rng = np.random.default_rng(0)
     q, k, v = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
     fns = {"lib": lambda: fast_causal_attention(q, k, v), "naive": lambda: naive_attention(q, k, v),
            "lib, no skip": lambda: fast_causal_attention(q, k, v, skip_future=False)}
+    if before is not None:
+        old = lib_at(before)
+        fns[f"lib@{before}"] = lambda: old(q, k, v)
     if not with_torch:
         return fns
     try:
@@ -151,7 +197,7 @@ def check_agreement(fns):
 
 
 def lib_block(keys):
-    """Queries per block in lib.blocked.fast_causal_attention with ``keys`` keys (its rule: BLOCK, and
+    """Queries per block in fast_attention.fast_causal_attention with ``keys`` keys (its rule: BLOCK, and
     2 * BLOCK from LONG_KEYS keys on)."""
     return BLOCK if keys < LONG_KEYS else 2 * BLOCK
 
@@ -161,7 +207,7 @@ ARITHMETIC = ("products, NumPy", "exp, NumPy", "products, torch", "exp, torch") 
 
 def block_arithmetic(shape, with_torch=True):
     """{name in ARITHMETIC: function of no arguments}: the arithmetic of lib's blocks at ``shape`` (float32,
-    seed 0) and nothing else.  "products": every product lib.blocked's blocks compute, in the blocks it makes
+    seed 0) and nothing else.  "products": every product fast_attention's blocks compute, in the blocks it makes
     (BLOCK queries, 2 * BLOCK from LONG_KEYS keys on; each against the keys its last query may read), all
     (batch, head) rows in one call per block: k times the scaled q block transposed into a (keys, queries)
     table, then that table transposed times v, by NumPy (OpenBLAS) or by torch (its own BLAS) on the same
@@ -214,7 +260,8 @@ def benchmark_function(name, shape):
     part of lib's arithmetic (:func:`block_arithmetic`).  Only a process that times torch imports it."""
     if name in ARITHMETIC:
         return block_arithmetic(shape, with_torch="torch" in name)[name]
-    return attention_functions(shape, with_torch=name == "torch")[name]
+    before = name.partition("@")[2] or None
+    return attention_functions(shape, with_torch=name == "torch", before=before)[name]
 
 
 def timed_burst(fn, seconds, warmup):
@@ -247,7 +294,7 @@ CAN_PIN = hasattr(os, "sched_setaffinity")   # whether this OS can confine a pro
 
 def pin_to_one_core():
     """Confine this process to one core (the first it may use) and its BLAS, and torch if imported, to one
-    thread: lib.blocked then computes on the calling thread only.  RuntimeError where the OS cannot (CAN_PIN)."""
+    thread: fast_attention then computes on the calling thread only.  RuntimeError where the OS cannot (CAN_PIN)."""
     if not CAN_PIN:
         raise RuntimeError("this OS cannot confine a process to one core (no os.sched_setaffinity)")
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -362,6 +409,17 @@ def exp_rates(torch):
     return rates
 
 
+def cpu_model():
+    """The processor's name (/proc/cpuinfo), which every ratio depends on."""
+    try:
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("model name", "Model")):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def environment():
     blas = {name: os.environ.get(name) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
     try:
@@ -369,6 +427,7 @@ def environment():
     except AttributeError:
         cores = os.cpu_count()
     load = " ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(f"CPU: {cpu_model()}")
     print(f"python {platform.python_version()}, numpy {np.__version__}, {cores} cores, load average {load}")
     print(f"BLAS thread variables: {', '.join(f'{k}={v}' for k, v in blas.items() if v) or 'none set (defaults)'}")
 
@@ -489,7 +548,7 @@ def both_paths(alone, repeats, torch):
     if env is not None and torch is not None:
         for name, extra in (("AVX2 path", TORCH_ON_AVX2), ("AVX2 path, torch AVX-512", {})):
             run = subprocess.run([sys.executable, __file__, "--lib-and-torch-alone", "--repeats", str(repeats)],
-                                 env={**env, **extra}, capture_output=True, text=True, check=True)
+                                 env={**env, **extra}, capture_output=True, text=True, check=True, timeout=3600)
             paths[name] = {tuple(json.loads(shape)): m for shape, m in json.loads(run.stdout).items()}
     print(f"\n{'lib/torch, each alone':<20}" + "".join(f"{name:>30}" for name in paths)
           + f"   target: <= {TARGETS[SHAPES[0]]}, <= {TARGETS[SHAPES[1]]}")
@@ -562,6 +621,34 @@ def cache_rows(repeats):
         print(f"{'T=' + str(T):<22}{full * 1e3:>10.3f}{step * 1e3:>10.3f}{full / step:>8.1f}")
 
 
+def alone_before(rev, repeats):
+    """{shape: medians} of lib, lib@REV and torch each alone, taking turns in the same rounds."""
+    return {shape: each_alone(["lib", f"lib@{rev}", "torch"], shape, repeats) for shape in SHAPES}
+
+
+def before_and_after(rev, repeats):
+    """lib/torch now and at ``rev``, each alone, side by side: on this machine's own path and, on an
+    AVX-512 machine, on the AVX2 path (NumPy, OpenBLAS and torch all capped at AVX2)."""
+    fns = attention_functions(SHAPES[1], before=rev)
+    np.testing.assert_allclose(fns[f"lib@{rev}"](), fns["lib"](), atol=2e-5)     # the same numbers
+    env = avx2_environment()
+    paths = {"own path (AVX2)" if env is None else "own path (AVX-512)": alone_before(rev, repeats)}
+    if env is not None:
+        run = subprocess.run([sys.executable, __file__, "--before", rev, "--repeats", str(repeats), "--json"],
+                             env={**env, **TORCH_ON_AVX2}, capture_output=True, text=True, check=True,
+                             timeout=3600)
+        paths["AVX2 path"] = {tuple(json.loads(shape)): m for shape, m in json.loads(run.stdout).items()}
+    print(f"\nlib now and at {rev}, each alone against torch ({cpu_model()}; {repeats} rounds, the three taking"
+          f" turns; median over all timed calls)")
+    print(f"{'path':<22}{'shape':<20}{'now ms':>9}{'before ms':>11}{'torch ms':>10}{'now/torch':>11}"
+          f"{'before/torch':>14}{'now/before':>12}")
+    for path, alone in paths.items():
+        for shape in SHAPES:
+            now, old, theirs = alone[shape]["lib"], alone[shape][f"lib@{rev}"], alone[shape]["torch"]
+            print(f"{path:<22}{str(shape):<20}{now * 1e3:>9.2f}{old * 1e3:>11.2f}{theirs * 1e3:>10.2f}"
+                  f"{now / theirs:>11.2f}{old / theirs:>14.2f}{now / old:>12.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=21, help="rounds per measurement (the median is printed)")
@@ -569,9 +656,20 @@ def main():
                         help="seconds of sleep before each timed attention call (default 0: back to back)")
     parser.add_argument("--lib-and-torch-alone", action="store_true",
                         help="only time lib and torch each alone and print the medians as JSON (for the AVX2 path)")
+    parser.add_argument("--before", metavar="REV",
+                        help="only lib now against lib at git revision REV and torch, each alone, on both paths")
+    parser.add_argument("--json", action="store_true", help="with --before: print the medians as JSON (AVX2 path)")
     args = parser.parse_args()
     if args.gap < 0:
         parser.error(f"--gap must be 0 or more seconds, got {args.gap}")
+    if args.before and args.json:                               # the second process of before_and_after
+        alone = alone_before(args.before, args.repeats)
+        print(json.dumps({json.dumps(shape): m for shape, m in alone.items()}))
+        return
+    if args.before:
+        environment()
+        before_and_after(args.before, args.repeats)
+        return
     if args.lib_and_torch_alone:                                # the second process of both_paths
         one_core = one_core_medians(args.repeats)
         alone = {shape: each_alone(["lib", "torch"], shape, args.repeats) for shape in SHAPES}

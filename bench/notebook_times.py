@@ -1,5 +1,5 @@
-"""Execution time of every chapter and solution notebook (targets: < 10 s each,
-all chapters together < 60 s on 2 cores).
+"""Execution time of every chapter and solution notebook (targets: < 10 s each, but
+§7, the one that trains, <= 20 s; all chapters together < 60 s on 2 cores).
 
     python bench/notebook_times.py [--kinds chapters solutions]
 
@@ -16,6 +16,7 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+TARGETS = {"07_decoder": 20}            # seconds; every other notebook: 10
 sys.path.insert(0, str(ROOT))
 from tools.kernels import UnixSocketKernelManager  # noqa: E402
 
@@ -38,7 +39,8 @@ def main():
             seconds = run(path)
             total += seconds
             slowest = max(slowest, (seconds, str(path.relative_to(ROOT))))
-            flag = "" if seconds < 10 else "   over the 10 s target"
+            target = TARGETS.get(path.stem, 10)
+            flag = "" if seconds < target else f"   over the {target} s target"
             print(f"{str(path.relative_to(ROOT)):<42}{seconds:6.2f} s{flag}", flush=True)
         per_language = total / 3
         print(f"{kind}: {total:.1f} s for all languages, {per_language:.1f} s per language "

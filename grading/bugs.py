@@ -1221,6 +1221,13 @@ def _course_function(value):
     return isinstance(value, types.FunctionType) and (module == "grading.references" or module.startswith("lib."))
 
 
+def _plain(value):
+    """A function of lib that checks its arguments (lib.validate.checked) stands for its body, ``.plain``:
+    the math the mutants change, which calls other checked functions as ``f.plain``."""
+    plain = getattr(value, "plain", None)
+    return plain if isinstance(plain, types.FunctionType) else value
+
+
 @dataclass(frozen=True)
 class Site:
     """One place an operator applies: the function (its name), the node's position in a pre-order walk of
@@ -1241,7 +1248,7 @@ class Base:
 
     def __init__(self, func, depth=4):
         self.func = func
-        self.functions = [func]                  # the function, then its helpers
+        self.functions = [_plain(func)]          # the function, then its helpers (checked ones: their bodies)
         self.trees, self.sources = {}, {}
         self._collect(func, depth)
         for f in self.functions:
@@ -1284,6 +1291,7 @@ class Base:
     def _collect(self, func, depth):
         if depth == 0:
             return
+        func = _plain(func)
         code_names = set()
         stack = [func.__code__]
         while stack:
@@ -1291,7 +1299,7 @@ class Base:
             code_names |= set(c.co_names)
             stack += [k for k in c.co_consts if isinstance(k, types.CodeType)]
         for name in sorted(code_names):
-            value = func.__globals__.get(name)
+            value = _plain(func.__globals__.get(name))
             if _course_function(value) and value not in self.functions and \
                     not value.__module__.startswith("lib.validate") and \
                     value.__name__ not in {f.__name__ for f in self.functions}:
@@ -1372,12 +1380,13 @@ class Base:
                 return None
             g = types.FunctionType(code, ns, f.__name__, f.__defaults__, f.__closure__)
             g.__kwdefaults__ = f.__kwdefaults__
+            g.plain = g                                 # lib calls a checked function's body as f.plain
             made[f] = g
         for ns in namespaces.values():
             for key, value in list(ns.items()):
-                if isinstance(value, types.FunctionType) and value in made:
-                    ns[key] = made[value]
-        return made[self.func]
+                if isinstance(value, types.FunctionType) and _plain(value) in made:
+                    ns[key] = made[_plain(value)]
+        return made[self.functions[0]]
 
 
 # parallel lines differ only in their variables (q, k and v; the ids and the perturbed ids): a slip in one is

@@ -24,16 +24,18 @@ Conventions used everywhere in this package:
   floats; ``costs`` counts are int64.  A model (``model.AttentionModel``)
   stores all its parameters in their common dtype, which is the dtype of its
   outputs and of its cache;
-* bad input is refused where it enters (``lib.validate``), with a TypeError (wrong kind: a float
-  where an int is needed, a list where one token is needed) or a ValueError
-  (wrong value or shape) that names the argument and says what is expected.
-  NaN and infinities are refused wherever they would be read.
+* bad input is refused where it enters, once (``lib.validate``), with a TypeError
+  (wrong kind: a float where an int is needed, a list where one token is
+  needed) or a ValueError (wrong value or shape) that names the argument and
+  says what is expected.  NaN and infinities are refused wherever they would be
+  read.  What a public function calls checks nothing again.
 """
 
 from . import attention, blocked, checks, costs, data, model, positions
 
 # The modules the chapters teach.  Also here, imported on demand: ``lib.layers``
 # and ``lib.decoder`` (§7), ``lib.validate`` (the argument checks every public
-# function uses).  Figures live in the package ``figures``, the exercises and the
-# batch grader in ``grading`` (python -m grading): presentation and tooling, not teaching.
+# function uses).  Not here: §5.9's blocked form on every core, with its threads
+# (bench/fast_attention.py, what ``make bench`` times against torch), the figures
+# (``figures``), the exercises and the grader (``grading``).
 __all__ = ["attention", "blocked", "checks", "costs", "data", "model", "positions"]

@@ -21,7 +21,8 @@ def _table(table, name, width=None):
         raise ValueError(f"{name} must be a non-empty list of rows, got {type(table).__name__}")
     lengths = {len(row) if isinstance(row, (list, tuple)) else None for row in table}
     if None in lengths or len(lengths) != 1 or 0 in lengths:
-        raise ValueError(f"{name} must be a list of rows of one length, got row lengths {sorted(map(str, lengths))}")
+        raise ValueError(f"{name} must be a list of rows of one length, got row lengths "
+                         f"{sorted(map(str, lengths))}")
     found = lengths.pop()
     if width is not None and found != width:
         raise ValueError(f"the rows of {name} have {found} numbers, expected {width} (the width D)")
@@ -29,9 +30,10 @@ def _table(table, name, width=None):
 
 
 def _index(value, size, what):
-    """An int in range(size); bools, and negative numbers (which would count from the end), are refused."""
+    """An int in range(size); bools and negative numbers (which count from the end) are refused."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} must be an int in 0..{size - 1}, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{what} must be an int in 0..{size - 1}, got {type(value).__name__} "
+                        f"{value!r}")
     if not 0 <= value < size:
         raise ValueError(f"{what} {value} is outside 0..{size - 1}")
     return value
@@ -41,8 +43,7 @@ def input_rows(tokens, token_table, position_table, positions=None, use_position
     """The layer's input, one row per token: E[x_t] + P[p_t], or E[x_t] alone without positions.
 
     ``positions`` defaults to 0, 1, ..., T - 1; giving others (e.g. ``[0, 1, 0]``)
-    writes a wrong position on purpose, like the reset bug of §5.3.
-    """
+    writes a wrong position on purpose, like the reset bug of §5.3."""
     width = _table(token_table, "token_table")
     _table(position_table, "position_table", width)
     tokens = list(tokens)
@@ -50,7 +51,8 @@ def input_rows(tokens, token_table, position_table, positions=None, use_position
         raise ValueError("tokens is empty: the layer needs at least one position")
     positions = list(range(len(tokens))) if positions is None else list(positions)
     if len(positions) != len(tokens):
-        raise ValueError(f"{len(tokens)} tokens but {len(positions)} positions: give one position per token")
+        raise ValueError(f"{len(tokens)} tokens but {len(positions)} positions: give one position "
+                         "per token")
     rows = []
     for token, position in zip(tokens, positions):
         embedding = token_table[_index(token, len(token_table), "token id")]
@@ -70,8 +72,7 @@ def read(query, rows, n_heads, w_o):
     slice times each row's slice, divided by sqrt(d); a softmax over the rows
     (the largest score subtracted first, so that no exp overflows); the rows'
     slices weighted and summed.  The heads' results are joined in head order
-    and multiplied by ``w_o``.
-    """
+    and multiplied by ``w_o``."""
     width = len(query)
     _table(rows, "rows", width)
     _table(w_o, "w_o", width)
@@ -85,7 +86,8 @@ def read(query, rows, n_heads, w_o):
     joined = []
     for head in range(n_heads):
         part = slice(head * d, (head + 1) * d)
-        scores = [math.fsum(q * k for q, k in zip(query[part], row[part])) / math.sqrt(d) for row in rows]
+        scores = [math.fsum(q * k for q, k in zip(query[part], row[part])) / math.sqrt(d)
+                  for row in rows]
         largest = max(scores)
         weights = [math.exp(score - largest) for score in scores]
         total = math.fsum(weights)

@@ -6,6 +6,7 @@ tools/system-packages.txt, which `make test` installs."""
 import os
 import pathlib
 import shutil
+import sys
 import time
 
 import pytest
@@ -15,6 +16,10 @@ from lib.checks import chapter_model as lib_chapter_model
 from tools import system_packages
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+# bench/fast_attention.py (lib's blocked attention on every core, outside lib) is imported by name,
+# as bench/'s scripts import it.
+sys.path.append(str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
 
 # Processes the tests start inherit this (two BLAS threads).  nbval's kernels for the
 # chapters and solutions get their folder's configuration instead (root conftest.py).

@@ -1,4 +1,4 @@
-"""The blocked form (lib.blocked: the readable one, and the fast one on threads) computes the definition.
+"""The blocked form (lib.blocked, the readable one, and bench/fast_attention.py, on threads) computes the definition.
 
 The definition is lib.attention.causal_attention, one loop-free line; it is
 checked here against a third, independent computation written with Python loops.
@@ -14,9 +14,11 @@ import threadpoolctl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import fast_attention as fast
 from lib import blocked
 from lib.attention import causal_attention, causal_future
-from lib.blocked import attention_work, blocked_causal_attention, fast_causal_attention
+from lib.blocked import attention_work, blocked_causal_attention
+from fast_attention import fast_causal_attention
 
 TOL = {np.float32: 3e-5, np.float64: 1e-12}
 
@@ -75,12 +77,12 @@ def test_blocks_agree_with_the_definition(problem, block, path, skip_future):
     """Any block size; the readable form, or the fast one on the calling thread, on threads, or with every
     row shifted by its max before exp; skipping or not: the definition's numbers."""
     q, k, v = problem
-    small = blocked._SMALL_WORK if path == "calling thread" else 0     # 0: even tiny inputs go to the threads
+    small = fast._SMALL_WORK if path == "calling thread" else 0     # 0: even tiny inputs go to the threads
     workers = (lambda: 3) if path == "threads" else (lambda: 1)
-    safe_score = 0 if path == "shifted" else blocked.SAFE_SCORE       # 0: no score counts as small
+    safe_score = 0 if path == "shifted" else fast.SAFE_SCORE       # 0: no score counts as small
     attend = blocked_causal_attention if path == "readable" else fast_causal_attention
-    with mock.patch.object(blocked, "BLOCK", block), mock.patch.object(blocked, "_SMALL_WORK", small), \
-            mock.patch.object(blocked, "_workers", workers), mock.patch.object(blocked, "SAFE_SCORE", safe_score):
+    with mock.patch.object(blocked, "BLOCK", block), mock.patch.object(fast, "_SMALL_WORK", small), \
+            mock.patch.object(fast, "_workers", workers), mock.patch.object(fast, "SAFE_SCORE", safe_score):
         out = attend(q, k, v, skip_future=skip_future)
     reference = causal_attention(q, k, v)
     assert out.shape == reference.shape and out.dtype == reference.dtype == q.dtype
@@ -128,7 +130,7 @@ def test_bottom_right_alignment_by_hand():
 def test_a_huge_future_score_does_not_underflow_the_allowed_ones(dtype, path, monkeypatch):
     """The row maximum is taken over the allowed keys only, on the calling thread and on threads."""
     if path == "threads":
-        monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+        monkeypatch.setattr(fast, "_SMALL_WORK", 0)
     q = np.array([[30.0, 0.0], [0.0, 1.0]], dtype=dtype)
     k = np.array([[0.0, 1.0], [30.0, 0.0]], dtype=dtype)       # q0·k1 / sqrt(2) = 636: key 1 is query 0's future
     v = np.array([[1.0, 2.0], [5.0, 7.0]], dtype=dtype)
@@ -178,7 +180,7 @@ def test_work_lies_between_the_allowed_entries_and_the_whole_table(tq, extra, bl
     with mock.patch.object(blocked, "BLOCK", block):
         work = attention_work(tq, tk)
         everything = attention_work(tq, tk, skip_future=False)
-        tasks = blocked._tasks(n, tq, tk, block, skip_future, group=2)
+        tasks = fast._tasks(n, tq, tk, block, skip_future, group=2)
     assert work.allowed == sum(extra + i + 1 for i in range(tq)) == tq * extra + tq * (tq + 1) // 2
     assert work.allowed <= work.computed <= everything.computed == work.total == tq * tk
     # block [s, s + b) computes the keys up to that of its last query
@@ -218,8 +220,8 @@ def test_scores_too_large_for_exp_are_shifted_by_the_row_max(dtype):
 @pytest.fixture
 def shifted(monkeypatch):
     """The (N, Tq) arrays of rows to shift, one per call of fast_causal_attention, as it computes them."""
-    needs_shift, found = blocked._needs_shift, []
-    monkeypatch.setattr(blocked, "_needs_shift", lambda *args: found.append(needs_shift(*args)) or found[-1])
+    needs_shift, found = fast._needs_shift, []
+    monkeypatch.setattr(fast, "_needs_shift", lambda *args: found.append(needs_shift(*args)) or found[-1])
     return found
 
 
@@ -274,7 +276,7 @@ def test_the_row_max_ignores_a_huge_future_score(dtype):
 def test_a_failing_block_is_raised_and_the_other_threads_stop(failing, monkeypatch):
     """An error inside a block, on the calling thread or on a thread of the pool, reaches the caller after
     every thread has stopped, and the other threads take no further block once it has happened."""
-    monkeypatch.setattr(blocked, "_workers", lambda: 2)
+    monkeypatch.setattr(fast, "_workers", lambda: 2)
     caller, done, lock = threading.get_ident(), [], threading.Lock()
 
     def attend(rows, start, stop, scratch):
@@ -285,9 +287,9 @@ def test_a_failing_block_is_raised_and_the_other_threads_stop(failing, monkeypat
                 raise MemoryError("no memory for this block")
             done.append(start)
         time.sleep(0.01)                                        # the failure comes while the other one works
-    tasks = blocked._tasks(1, 64 * 40, 64 * 40, 64, True, group=1)  # 40 blocks
+    tasks = fast._tasks(1, 64 * 40, 64 * 40, 64, True, group=1)  # 40 blocks
     with pytest.raises(MemoryError, match="no memory for this block"):
-        blocked._run(attend, tasks, 1, np.float32)
+        fast._run(attend, tasks, 1, np.float32)
     after = done[done.index("failed") + 1:]
     assert len(after) <= 1 and len(done) < 40                   # the other thread went on with its current block only
 
@@ -297,7 +299,7 @@ def test_a_failing_block_is_raised_and_the_other_threads_stop(failing, monkeypat
 def test_the_threads_compute_every_row_and_block_once_with_blas_on_one_thread(n, workers, monkeypatch):
     """Each (row, block) is computed exactly once, whatever the number of threads, and inside the threads
     OpenBLAS computes on the calling thread only (its own threads would compete with ours)."""
-    monkeypatch.setattr(blocked, "_workers", lambda: workers)
+    monkeypatch.setattr(fast, "_workers", lambda: workers)
     done, blas_threads, lock = [], set(), threading.Lock()
 
     def attend(rows, start, stop, scratch):
@@ -308,7 +310,7 @@ def test_the_threads_compute_every_row_and_block_once_with_blas_on_one_thread(n,
                 blas_threads.update(lib["num_threads"] for lib in threadpoolctl.threadpool_info()
                                     if lib["user_api"] == "blas")
     before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
-    blocked._run(attend, blocked._tasks(n, 700, 700, 64, True, group=3), 10, np.float64)
+    fast._run(attend, fast._tasks(n, 700, 700, 64, True, group=3), 10, np.float64)
     blocks = [(start, min(start + 64, 700)) for start in range(0, 700, 64)]
     assert sorted(done) == sorted((row, *block) for row in range(n) for block in blocks)
     if workers > 1:
@@ -319,7 +321,7 @@ def test_the_threads_compute_every_row_and_block_once_with_blas_on_one_thread(n,
 def test_calls_from_several_threads_at_once_agree_and_leave_blas_as_it_was(monkeypatch):
     """Programs may call fast_causal_attention from threads of their own: each call gets its numbers,
     and OpenBLAS's thread count is the same afterwards as before."""
-    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+    monkeypatch.setattr(fast, "_SMALL_WORK", 0)
     rng = np.random.default_rng(3)
     problems = [[rng.standard_normal((2, 3, 150, 8)) for _ in range(3)] for _ in range(4)]
     before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
@@ -353,7 +355,7 @@ def test_tiny_queries_against_huge_keys_are_shifted(path, monkeypatch):
     """Entries of 1e-25 square to 0 in float32, so a query's length computed from its squares alone
     would be 0 and its scores of +-2e5 would look safe; the lengths are rounded up, and the row is shifted."""
     if path == "threads":
-        monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+        monkeypatch.setattr(fast, "_SMALL_WORK", 0)
     rng = np.random.default_rng(8)
     q = np.full((2, 70, 4), 1e-25, dtype=np.float32)
     k = (rng.choice([-1.0, 1.0], size=(2, 70, 4)) * 1e30).astype(np.float32)     # scores 0.5 * q.k: 0 or +-1e5, 2e5
@@ -366,14 +368,14 @@ def test_tiny_queries_against_huge_keys_are_shifted(path, monkeypatch):
 def test_each_thread_keeps_its_scratch_for_the_next_call_unless_it_is_huge(monkeypatch):
     """A call's score buffer is reused by the next call on the same thread (a fresh one may cost page
     faults every call); one larger than _KEEP_BYTES is not kept, nor shared with another thread."""
-    monkeypatch.setattr(blocked, "_SCRATCH", threading.local())
-    first = blocked._scratch(1000, np.float32)
-    assert blocked._scratch(800, np.float32) is first                      # smaller: the same buffer
-    assert blocked._scratch(800, np.float64) is not first                  # another dtype: a new one, kept
-    huge = blocked._scratch(blocked._KEEP_BYTES // 8 + 1, np.float64)
-    assert huge.nbytes > blocked._KEEP_BYTES and blocked._scratch(10, np.float64) is not huge
+    monkeypatch.setattr(fast, "_SCRATCH", threading.local())
+    first = fast._scratch(1000, np.float32)
+    assert fast._scratch(800, np.float32) is first                      # smaller: the same buffer
+    assert fast._scratch(800, np.float64) is not first                  # another dtype: a new one, kept
+    huge = fast._scratch(fast._KEEP_BYTES // 8 + 1, np.float64)
+    assert huge.nbytes > fast._KEEP_BYTES and fast._scratch(10, np.float64) is not huge
     seen = []
-    thread = threading.Thread(target=lambda: seen.append(blocked._scratch(10, np.float64)))
+    thread = threading.Thread(target=lambda: seen.append(fast._scratch(10, np.float64)))
     thread.start()
     thread.join()
-    assert seen[0] is not blocked._scratch(10, np.float64)                 # every thread has its own
+    assert seen[0] is not fast._scratch(10, np.float64)                 # every thread has its own

@@ -82,7 +82,7 @@ def test_block_arithmetic_makes_lib_s_products_and_exps_with_both_libraries(monk
         B, H, T, d = shape
         fns = bench.block_arithmetic(shape)
         assert set(fns) == set(bench.ARITHMETIC)
-        block = bench.BLOCK if T < bench.LONG_KEYS else 2 * bench.BLOCK     # lib.blocked's rule
+        block = bench.BLOCK if T < bench.LONG_KEYS else 2 * bench.BLOCK     # fast_attention's rule
         assert bench.lib_block(T) == block
         for kind in ("products", "exp"):
             written = fns[f"{kind}, NumPy"]()                 # NumPy's results, then NaN where torch must write
@@ -105,3 +105,19 @@ def test_block_arithmetic_without_torch_gives_numpy_s_two(monkeypatch):
     assert set(fns) == {"products, NumPy", "exp, NumPy"}
     weights = bench.benchmark_function("exp, NumPy", (1, 1, 64, 4))()
     assert all(np.all((a > 0) & (a <= 1)) for a in weights)  # exp of scores in [-8, 0]
+
+
+def test_lib_at_a_git_revision_is_loaded_from_git_and_computes_the_same(monkeypatch):
+    """``--before REV`` times lib as revision REV held it, written from git into a temporary package
+    of its own (here REV = HEAD, whose fast form lives in bench/fast_attention.py beside its lib/)."""
+    import shutil
+    import subprocess
+    bench = load_bench(monkeypatch)
+    if shutil.which("git") is None or subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                                                     timeout=30).returncode:
+        unavailable("no git repository here: --before reads lib from git")
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))     # lib_at prepends its temporary folder
+    fns = bench.attention_functions((1, 2, 80, 8), with_torch=False, before="HEAD")
+    np.testing.assert_allclose(fns["lib@HEAD"](), fns["lib"](), atol=2e-5)
+    loaded = __import__("sys").modules["lib_at_HEAD.blocked"].__file__
+    assert not pathlib.Path(loaded).resolve().is_relative_to(ROOT)          # from git, not a copy in the tree

@@ -38,7 +38,6 @@ def test_seed_figures_perturbation_and_control():
     assert result.change == 0.0
     assert result.control_change == pytest.approx(SEED_CONTROL, rel=1e-13)
     assert result.passed
-    result.raise_if_failed()
 
 
 def test_seed_figures_cache():
@@ -56,8 +55,6 @@ def test_degenerate_perturbation_is_caught_by_the_control():
     result = checks.check_causality(masked(model), unmasked(model), np.array([BOS, 3, BOS]), np.array([BOS, 3, 5]), 2)
     assert result.change == 0.0 and result.control_change == 0.0
     assert result.causal and not result.control_saw_change and not result.passed
-    with pytest.raises(AssertionError, match="negative control"):
-        result.raise_if_failed()
 
 
 def test_constant_output_is_caught_by_the_control():
@@ -71,8 +68,6 @@ def test_leak_is_reported():
     model = checks.chapter_model()
     result = checks.check_causality(unmasked(model), unmasked(model), np.array([BOS, 3, 4]), np.array([BOS, 3, UNK]), 2)
     assert not result.causal
-    with pytest.raises(AssertionError, match="leak"):
-        result.raise_if_failed()
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
@@ -118,8 +113,6 @@ def test_a_leak_confined_to_the_last_prefix_row_is_caught(prefix_length):
     assert checks.future_change(leaky, ids, perturbed, prefix_length) == pytest.approx(expected, rel=1e-12)
     result = checks.check_causality(leaky, unmasked(model), ids, perturbed, prefix_length)
     assert not result.causal and not result.passed
-    with pytest.raises(AssertionError, match="leak"):
-        result.raise_if_failed()
 
 
 def test_the_tolerance_is_a_bound_not_a_rounding():
@@ -140,14 +133,16 @@ def test_a_control_change_equal_to_the_tolerance_sees_nothing():
     assert not checks.CausalityCheck(2e-12, 3e-12, 1e-12).causal
 
 
-def test_cache_error_sees_a_wrong_early_position():
-    """A cached step that is wrong only at position 1 must show up, although the last position is right."""
+@pytest.mark.parametrize("shift", [0.25, -0.25])
+def test_cache_error_sees_a_wrong_early_position(shift):
+    """A cached step that is wrong only at position 1 must show up, although the last position is right,
+    and as a size whichever way it is wrong."""
     model = checks.chapter_model()
 
     class WrongAtPositionOne(type(model)):
         def step(self, token, cache, *, position=None):
             out = super().step(token, cache, position=position)
-            return out + 0.25 if len(cache) == 2 else out
+            return out + shift if len(cache) == 2 else out
     wrong = WrongAtPositionOne(model.token_table, model.position_table, model.w_q, model.w_k, model.w_v,
                                model.w_o, model.n_heads)
     assert checks.cache_error(wrong, [BOS, 3, 4, 5]) == pytest.approx(0.25, abs=1e-15)

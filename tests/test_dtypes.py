@@ -12,10 +12,12 @@ import re
 import numpy as np
 import pytest
 
+import fast_attention as fast
 from lib import attention, blocked, checks, costs, data, model, positions
 from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax, merge_heads, multi_head_attention, split_heads,
                            unmasked_attention)
-from lib.blocked import attention_work, blocked_causal_attention, fast_causal_attention
+from lib.blocked import attention_work, blocked_causal_attention
+from fast_attention import fast_causal_attention
 from lib.model import AttentionModel, KVCache
 from lib.positions import embed, embed_backward
 
@@ -70,9 +72,10 @@ def test_attention_functions(combo):
 
 def test_causal_attention_stays_float32_in_threads(monkeypatch):
     """The blocked, threaded path (large inputs) keeps float32 too."""
-    monkeypatch.setattr(blocked, "_SMALL_WORK", 0)
+    monkeypatch.setattr(fast, "_SMALL_WORK", 0)
     q = numbers((2, 300, 8), F32, 0)
     assert fast_causal_attention(q, q, q).dtype == F32
+    assert all(rows.dtype == F32 for rows in fast.row_lengths(q, q, q))
 
 
 @pytest.mark.parametrize("combo", COMBOS)
@@ -81,6 +84,13 @@ def test_multi_head_attention(combo):
     assert multi_head_attention(x, *weights, n_heads=2).dtype == expected(combo)
     assert multi_head_attention(x, *weights, n_heads=2, causal=False).dtype == expected(combo)
     assert checks.attention_weights(x, weights[0], weights[1], 2).dtype == expected(combo)
+    out, saved = attention.multi_head_attention_forward(x, *weights, n_heads=2)     # a MultiHeadSaved
+    assert out.dtype == saved.merged.dtype == saved.attention.weights.dtype == expected(combo)
+    q, k, v = args_for(combo, [(2, 3, 4), (2, 5, 4), (2, 5, 3)])
+    out, saved = attention.causal_attention_forward(q, k, v)                        # an AttentionSaved
+    assert out.dtype == saved.weights.dtype == expected(combo)
+
+
 
 
 @pytest.mark.parametrize("dtype", [F32, F64, INT, np.int8, bool])
@@ -169,7 +179,7 @@ def test_every_public_function_is_covered_here():
     source = inspect.getsource(inspect.getmodule(test_every_public_function_is_covered_here))
     source = source.replace("test_every_public_function_is_covered_here", "")
     missing = []
-    for module in (attention, blocked, checks, costs, data, model, positions):
+    for module in (attention, blocked, checks, costs, data, model, positions, fast):
         for name, obj in vars(module).items():
             if name.startswith("_") or not callable(obj) or getattr(obj, "__module__", None) != module.__name__:
                 continue

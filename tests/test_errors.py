@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from lib import checks
-from lib.blocked import blocked_causal_attention, fast_causal_attention
+from lib.blocked import blocked_causal_attention
+from fast_attention import fast_causal_attention
 from lib.attention import (causal_attention, causal_future, masked_softmax,
                            multi_head_attention, split_heads)
 from lib.checks import attention_weights, random_model
@@ -301,6 +302,15 @@ def test_masked_softmax_ignores_whatever_a_forbidden_score_holds(bad):
     scores[0, 2] = bad                                         # query 0 may not read key 2
     weights = masked_softmax(scores, ~causal_future(3, 3))
     np.testing.assert_array_equal(weights, masked_softmax(np.zeros((3, 3)), ~causal_future(3, 3)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_forbidden_entry_gets_nothing_however_low_the_allowed_scores(dtype):
+    """A forbidden entry weighs exactly 0 even next to allowed scores far below any finite stand-in
+    for -inf (a fill of -1e9 would take every weight of this row)."""
+    scores = np.array([[-1e12, 0.0], [-1e12, -3e12]], dtype=dtype)
+    weights = masked_softmax(scores, np.array([[True, False], [True, True]]))
+    np.testing.assert_array_equal(weights, np.array([[1, 0], [1, 0]], dtype=dtype))
 
 
 def test_masked_softmax_needs_keys():

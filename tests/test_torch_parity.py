@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from lib.attention import causal_attention, multi_head_attention
-from lib.blocked import blocked_causal_attention, fast_causal_attention
+from lib.blocked import blocked_causal_attention
+from fast_attention import fast_causal_attention
 
 from conftest import require_or_skip
 

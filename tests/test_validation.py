@@ -9,6 +9,7 @@ value), or, for integer arrays, the same answer: they count as float64.
 import numpy as np
 import pytest
 
+import fast_attention as fast
 from lib import attention, blocked, checks, costs, decoder, layers, model, positions
 
 RNG = np.random.default_rng(0)
@@ -57,7 +58,7 @@ WITH_NUMBERS = {
     "attention.unmasked_attention": lambda a: attention.unmasked_attention(a, a, a),
     "attention.multi_head_attention": lambda a: attention.multi_head_attention(a[None], W, W, W, W, 2),
     "blocked.blocked_causal_attention": lambda a: blocked.blocked_causal_attention(a, a, a),
-    "blocked.fast_causal_attention": lambda a: blocked.fast_causal_attention(a, a, a),
+    "fast.fast_causal_attention": lambda a: fast.fast_causal_attention(a, a, a),
     "positions.embed": lambda a: positions.embed(np.array([1, 2]), np.vstack([a, a]), a),
     "positions.embed_backward": lambda a: positions.embed_backward(a, np.array([1, 2, 0]), 6, 5),
     "layers.causal_attention_forward": lambda a: layers.causal_attention_forward(a, a, a),
@@ -122,7 +123,7 @@ WITH_SWITCH = {
     "model.AttentionModel.embed(use_positions)": lambda s: checks.chapter_model().embed([1, 3], use_positions=s),
     "decoder.Decoder.forward(causal)": lambda s: decoder.Decoder.init(6, 5, 4, 2, 1).forward([1, 3], causal=s),
     "blocked.blocked_causal_attention(skip_future)": lambda s: blocked.blocked_causal_attention(X, X, X, skip_future=s),
-    "blocked.fast_causal_attention(skip_future)": lambda s: blocked.fast_causal_attention(X, X, X, skip_future=s),
+    "fast.fast_causal_attention(skip_future)": lambda s: fast.fast_causal_attention(X, X, X, skip_future=s),
     "blocked.attention_work(skip_future)": lambda s: blocked.attention_work(3, 3, skip_future=s),
 }
 
@@ -158,17 +159,13 @@ def test_a_bad_size_gets_the_same_error_everywhere(name, size, error):
         WITH_SIZE[name](size)
 
 
-def test_row_lengths_only_when_asked_and_never_below_the_true_length():
-    """Only lib.blocked's fast form asks for the rows' lengths (they cost every other caller a pass per
-    array); they are the rows' Euclidean lengths, and even where squares underflow they are not below them."""
-    from lib import validate
-
+def test_row_lengths_are_the_rows_lengths_never_below_the_true_length():
+    """bench/fast_attention.py's rows' lengths (the only attention that computes them: they cost every other caller a
+    pass per array) are the rows' Euclidean lengths, and even where squares underflow not below them."""
     q, k, v = RNG.standard_normal((2, 5, 4)), RNG.standard_normal((7, 4)), RNG.standard_normal((2, 7, 3))
-    assert validate.attention_inputs(q, k, v)[3] is None
-    lengths = validate.attention_inputs(q, k, v, row_lengths=True)[3]
-    for a, rows in zip((q, k, v), lengths):
+    for a, rows in zip((q, k, v), fast.row_lengths(q, k, v)):
         assert rows.shape == a.shape[:-1]
         np.testing.assert_allclose(rows, np.linalg.norm(a, axis=-1), rtol=1e-12)
     tiny = np.full((3, 4), 1e-25, dtype=np.float32)                       # 1e-50 is 0 in float32
-    q_rows = validate.attention_inputs(tiny, tiny, tiny, row_lengths=True)[3][0]
+    q_rows = fast.row_lengths(tiny, tiny, tiny)[0]
     assert (q_rows >= np.linalg.norm(tiny.astype(np.float64), axis=-1)).all()

@@ -14,7 +14,8 @@ is written over the function in its file, the lib tests alone run (LIB_TESTS:
 no notebooks, no grading or site tests, stopping at the first failure), and
 the file is restored, also on Ctrl-C or SIGTERM; a copy kept in
 _build/mutants/ restores it even after a crash, at the start of the next run.
-The table says which test caught each mutant, or SURVIVED.  Hypothesis runs
+The table says which test caught each mutant, or SURVIVED (the tests that name the
+mutated function run first, so a caught mutant costs seconds, not the whole run).  Hypothesis runs
 derandomized and without its example database (profile "mutants" in
 tests/conftest.py), so a run is reproducible.
 
@@ -77,53 +78,92 @@ def m(name, target, selector):
 
 
 A, P, M, D, C = "lib.attention", "lib.positions", "lib.model", "lib.data", "lib.checks"
+B, K, V = "lib.blocked", "lib.costs", "lib.validate"
 
 MUTANTS = [
     # ---- the mask (§1)
     m("diagonal-forbidden", f"{A}.causal_future", "loose-for-strict@key_position > query_position"),
     m("top-left-mask", f"{A}.causal_future", "top-left-alignment"),
     m("mask-one-ahead", f"{A}.causal_future", "one-more@key_position > query_position"),
-    m("softmax-then-zero", f"{A}._softmax_where", "mask-after-softmax"),
-    m("zero-fill", f"{A}._softmax_where", "zero-fill"),
-    m("finite-fill", f"{A}._softmax_where", "finite-fill"),
-    m("mask-ignored", f"{A}._softmax_where", "no-mask"),
-    m("no-max-subtraction", f"{A}._exp_minus_row_max", "no-max-subtraction"),
-    m("softmax-wrong-axis", f"{A}._exp_minus_row_max", "wrong-axis@scores.sum"),
-    m("no-empty-row-check", f"{A}.masked_softmax", "dropped-check@if empty.any()"),
-    m("no-finite-score-check", f"{A}.masked_softmax", "dropped-check@if bad.any()"),
+    m("softmax-then-zero", f"{A}.masked_softmax", "mask-after-softmax"),
+    m("zero-fill", f"{A}.masked_softmax", "zero-fill"),
+    m("finite-fill", f"{A}.masked_softmax", "finite-fill"),
+    m("mask-ignored", f"{A}.masked_softmax", "no-mask"),
+    m("no-max-subtraction", f"{A}.masked_softmax", "no-max-subtraction"),
+    m("softmax-wrong-axis", f"{A}.masked_softmax", "wrong-axis@=weights.sum(axis=-1, keepdims=True)"),
+    m("max-over-the-wrong-axis", f"{A}.masked_softmax", "wrong-axis@=weights.max(axis=-1, keepdims=True)"),
     m("control-keys-are-queries", f"{A}.unmasked_attention", "one-argument-for-another@unmasked_attention:k"),
     # ---- scaled dot products (§1, §2)
-    m("scores-missing-scale", f"{A}._scores", "no-scale@=1.0 / np.sqrt(q.shape[-1])"),
-    m("scale-by-d", f"{A}._scores", "scale-by-d"),
-    m("scale-by-full-width", f"{A}._scores", "scale-by-full-width"),
-    m("keys-not-transposed", f"{A}._scores", "reshape-without-transpose"),
+    m("scores-missing-scale", f"{A}.attention_scores", "no-scale"),
+    m("scale-by-d", f"{A}.attention_scores", "scale-by-d"),
+    m("scale-by-full-width", f"{A}.attention_scores", "scale-by-full-width"),
+    m("keys-not-transposed", f"{A}.attention_scores", "reshape-without-transpose"),
     # ---- heads (§2)
     m("plain-reshape-split", f"{A}.split_heads", "reshape-without-transpose"),
     m("split-fixed-rank", f"{A}.split_heads", "fixed-rank"),
     m("plain-reshape-merge", f"{A}.merge_heads", "reshape-without-transpose"),
     m("merge-interleaved", f"{A}.merge_heads", "interleaved-heads"),
     m("heads-summed", f"{A}.merge_heads", "heads-summed"),
-    m("forgotten-w-o", f"{A}.multi_head_attention", "dropped-product@merge_heads(attend(q, k, v)) @ w_o"),
-    m("w-q-for-w-k", f"{A}.multi_head_attention", "one-argument-for-another@multi_head_attention:w_k"),
+    m("forgotten-w-o", f"{A}.multi_head_attention_forward", "dropped-product@=merged @ w_o"),
+    m("w-q-for-w-k", f"{A}.multi_head_attention_forward", "one-argument-for-another@=w_k"),
     m("causal-flag-ignored", f"{A}.multi_head_attention", "argument-ignored"),
     # ---- positions (§3)
     m("ignored-offset", f"{P}.embed", "slice-from-zero"),
-    m("embed-offset-off-by-one", f"{P}.embed", "one-more@offset:offset + T"),
-    m("positions-wrapped", f"{P}.embed", "positions-wrapped"),
-    m("positions-clamped", f"{P}.embed", "positions-clamped"),
+    m("embed-offset-off-by-one", f"{P}.embed", "one-more@=offset:offset + ids.shape[-1]"),
+    # (positions-wrapped and positions-clamped of embed's body are equivalent mutants now: the body only ever
+    # sees rows of the table, lib.validate.positions refuses the rest; no-upper-position-check is their bug)
     m("assignment-not-scatter-add", f"{P}.embed_backward", "scatter-by-assignment"),
     m("backward-ignores-offset", f"{P}.embed_backward", "slice-from-zero"),
     m("position-gradient-of-one-sequence", f"{P}.embed_backward", "last-instead-of-sum"),
-    # ---- the model and its cache (§5), with the offset bugs seen in public projects
-    m("cache-at-position-0", f"{M}.AttentionModel.step", "offset-reset"),
-    m("step-position-off-by-one", f"{M}.AttentionModel.step", "one-more@offset=position"),
+    # ---- the model and its cache (§5): lib's one cached step
+    m("step-without-w-o", f"{M}._attend_step", "dropped-product@=merge_heads.plain(heads) @ w_o"),
+    m("step-keys-from-w-q", f"{M}._attend_step", "one-argument-for-another@=w_k"),
     m("key-stored-as-value", f"{M}.KVCache.append", "one-argument-for-another@append:value"),
-    m("cache-full-unchecked", f"{M}.KVCache.append", "dropped-check@self._length == self.capacity"),
     # ---- the data protocol (§1)
     m("inputs-padded-with-ignore", f"{D}.collate", "swapped-padding@EOS"),
     m("eos-not-scored", f"{D}.collate", "dropped-write@targets[b, len(ids)] = EOS"),
     # ---- the checks (§4, §5)
     m("feature-norm-over-time", f"{C}.feature_normalization", "wrong-axis@x.mean"),
+    m("random-model-scale", f"{C}.random_model", "scale-by-d@=np.sqrt(width)"),
+    m("upper-right-loosened", f"{C}.upper_right_is_zero", "tolerance-for-exact-zero"),
+    m("perturbation-in-place", f"{C}.perturb_future", "in-place-perturbation"),
+    m("ids-not-perturbed", f"{C}.perturb_future", "dropped-write@(future + shift) % vocab_size"),
+    m("check-skips-last-prefix-row", f"{C}.future_change", "prefix-drops-tail"),
+    m("causal-boundary", f"{C}.CausalityCheck.causal", "strict-for-loose"),
+    m("control-boundary", f"{C}.CausalityCheck.control_saw_change", "loose-for-strict"),
+    m("incremental-ignores-positions", f"{C}.incremental_forward", "argument-ignored"),
+    m("cache-error-signed", f"{C}.cache_error", "no-abs"),
+    m("kv-bytes-one-tensor", f"{C}.kv_cache_bytes", "dropped-first-factor@=2 * n_layers"),
+    m("row-changes-signed", f"{C}.row_changes", "no-abs"),
+    # ---- blocks (§5.9)
+    m("block-forgets-the-cache", f"{B}.blocked_causal_attention", "swapped-operands@=tk - tq"),
+    m("block-values-unsliced", f"{B}.blocked_causal_attention", "whole-array@=v[..., :n_keys, :]"),
+    m("blocks-miss-the-last-query", f"{B}.blocked_causal_attention", "one-less@=range(0, tq, BLOCK)"),
+    m("work-counts-one-key-per-query", f"{B}.attention_work", "dropped-factor@(stop - start) * (tk"),
+    m("work-allowed-off-by-one", f"{B}.attention_work", "one-less@=range(tq)"),
+    # ---- costs (§2)
+    m("score-flops-one-product", f"{K}.head_costs", "dropped-factor@=2 * 2"),
+    m("entries-per-layer-not-head", f"{K}.head_costs", "dropped-factor@=B * heads"),
+    m("bytes-per-number-ignored", f"{K}.head_costs", "dropped-factor@=attention_entries * bytes_per_number"),
+    # ---- the checks where arguments enter (lib/validate.py)
+    m("no-empty-row-check", f"{V}.masked_softmax", "dropped-check@if empty.any()"),
+    m("no-finite-score-check", f"{V}.masked_softmax", "dropped-check@if bad.any()"),
+    m("boolean-mask-unchecked", f"{V}.masked_softmax", "dropped-check@allowed.dtype != bool"),
+    m("more-queries-than-keys", f"{V}.causal_lengths", "dropped-check"),
+    m("no-finite-input-check", f"{V}._largest_magnitude", "dropped-check"),
+    m("no-overflow-check", f"{V}.magnitudes", "dropped-check"),
+    m("complex-accepted", f"{V}.float_arrays", "dropped-check"),
+    m("n-heads-unchecked", f"{V}.head_width", "dropped-check"),
+    m("no-upper-position-check", f"{V}.positions", "dropped-condition"),
+    m("no-lower-position-check", f"{V}.positions", "dropped-first-condition"),
+    m("negative-ids-accepted", f"{V}.token_ids", "loose-for-strict@=ids < 0"),
+    m("id-vocab-size-accepted", f"{V}.token_ids", "strict-for-loose@=ids >= vocab_size"),
+    m("truncate-past-length", f"{V}.truncate", "dropped-check"),
+    m("cache-full-unchecked", f"{V}.room", "dropped-check"),
+    m("cache-entry-shape-unchecked", f"{V}.cache_entry", "dropped-check@a.shape != cache.layout[:2]"),
+    m("cache-entry-dtype-unchecked", f"{V}.cache_entry", "dropped-check@np.can_cast"),
+    m("token-not-checked", f"{V}.token", "dropped-check"),
+    m("model-table-rank-unchecked", f"{V}.attention_model", "dropped-check"),
 ]
 
 
@@ -135,7 +175,8 @@ def target_function(target):
     except ModuleNotFoundError:
         module_name, _, cls = module_name.rpartition(".")
         owner = getattr(importlib.import_module(module_name), cls)
-    return getattr(owner, name)
+    found = getattr(owner, name)
+    return found.fget if isinstance(found, property) else found
 
 
 def mutated_text(mutant, text=None):
@@ -149,14 +190,15 @@ def mutated_text(mutant, text=None):
     if len(found) != 1:
         raise SystemExit(f"mutant {mutant.name}: {mutant.selector!r} names {len(found)} places of {mutant.target}, "
                          f"not one; update MUTANTS")
-    path = pathlib.Path(inspect.getsourcefile(func))
+    plain = inspect.unwrap(func)                                 # lib's checked function: its body
+    path = pathlib.Path(inspect.getsourcefile(plain))
     text = path.read_text(encoding="utf-8") if text is None else text
     lines = text.splitlines(keepends=True)
-    start = func.__code__.co_firstlineno - 1
+    start = plain.__code__.co_firstlineno - 1
     while not lines[start].lstrip().startswith(("def ", "async def ")):
         start += 1                                               # after the decorators
     indent = lines[start][:len(lines[start]) - len(lines[start].lstrip())]
-    end = start + len(inspect.getsource(func).splitlines()) - (start - (func.__code__.co_firstlineno - 1))
+    end = start + len(inspect.getsource(plain).splitlines()) - (start - (plain.__code__.co_firstlineno - 1))
     tree = found[0].trees[func.__name__]
     tree.decorator_list = []
     new = textwrap.indent(ast.unparse(tree), indent) + "\n"
@@ -184,11 +226,21 @@ def restore_leftovers():
         saved.unlink()
 
 
-def run_tests(timeout):
-    """Run the lib tests; return (None, seconds) if all pass, else (the first failing test, seconds)."""
+def tests_for(mutant):
+    """LIB_TESTS, those that name the mutated function first (in LIB_TESTS' order), then the others: a
+    caught mutant is caught in seconds, and a survivor still meets every lib test."""
+    name = mutant.target.rsplit(".", 1)[1]
+    tests = [path for path in LIB_TESTS if (ROOT / path).exists()]
+    naming = [path for path in tests if re.search(rf"\b{re.escape(name)}\b", (ROOT / path).read_text(encoding="utf-8"))]
+    return naming + [path for path in tests if path not in naming]
+
+
+def run_tests(timeout, tests=None):
+    """Run the lib tests (``tests``: in this order; default LIB_TESTS); return (None, seconds) if all pass,
+    else (the first failing test, seconds)."""
     with tempfile.TemporaryDirectory() as pycache:
         env = dict(os.environ, PYTHONPYCACHEPREFIX=pycache, PYTHONDONTWRITEBYTECODE="1")
-        tests = [path for path in LIB_TESTS if (ROOT / path).exists()]
+        tests = tests or [path for path in LIB_TESTS if (ROOT / path).exists()]
         command = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-n", "0", "-p", "no:randomly",
                    "-p", "no:cacheprovider", "--hypothesis-profile=mutants", "-rfE", "--no-header"]
         start = time.perf_counter()
@@ -211,7 +263,7 @@ def run_mutant(mutant, timeout):
     backup.write_text(original, encoding="utf-8")
     try:
         path.write_text(mutated, encoding="utf-8")
-        return run_tests(timeout)
+        return run_tests(timeout, tests_for(mutant))
     finally:
         path.write_text(original, encoding="utf-8")
         backup.unlink()

@@ -218,7 +218,6 @@ EXERCISES = [
         id="mask-2", function="masked_softmax", points=2,
         title="Softmax over the allowed set",
         reference=attention.masked_softmax, answer="grading.references.masked_softmax", exact_zeros=True,
-        forbidden=("lib.attention._exp_minus_row_max", "lib.attention._softmax_where"),
         public=_mask2_public, hidden=_mask2_hidden,
         hidden_kinds={
             "random": Kind("random scores and random allowed sets", like="after-cache-2x4"),

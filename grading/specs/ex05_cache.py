@@ -151,7 +151,8 @@ EXERCISES = [
         title="A cached step from scratch",
         reference="grading.references.attention_step",
         forbidden=("lib.model.AttentionModel", "lib.model.KVCache", "lib.checks.incremental_forward",
-                   "lib.attention.multi_head_attention"),
+                   "lib.attention.multi_head_attention", "lib.attention.multi_head_attention_forward",
+                   "lib.model._attend_step"),
         public=_cache2_public, hidden=_cache2_hidden,
         hidden_kinds={
             "step": Kind("random widths, numbers of heads and stored positions", like="three-stored"),
