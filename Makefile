@@ -55,7 +55,7 @@ notebooks: dev
 bench: dev
 	$(PY) bench/attention_cache.py
 	$(PY) bench/decoder.py
-	$(PY) bench/grading_speed.py --count 20 --fairness
+	$(PY) bench/grading_speed.py --count 20 --starts 20 --fairness
 	$(PY) bench/notebook_times.py
 
 mutants: dev

@@ -7,13 +7,17 @@ never imports this package):
   notebook runs after each exercise: ``from grading import check``; and
   ``needs_exercise``, the message of a worked example's ``assert`` that uses
   the learner's functions ("fix exercise mask-2 first");
-* :mod:`grading.diagnoses` — the known mistakes, recognised from what a
-  function returns, and what each one means;
+* :mod:`grading.bugs` — the one catalogue of wrong code: named bug operators
+  that turn a correct answer into a plausible wrong one;
+* :mod:`grading.diagnoses` — the known mistakes, recognised by running the
+  mutants of an exercise's answer on the tests a function failed, and what each
+  one means (imported only when a test fails);
 * :mod:`grading.registry` and :mod:`grading.specs` — the exercises, declared one
   module per notebook: public and hidden tests, references, comparison settings;
 * :mod:`grading.models` — the small seeded test models the tests are built on
   (the only part of this package a grading sandbox holds);
-* :mod:`grading.references` — reference answers not already in ``lib``;
+* :mod:`grading.references` — the answers the solved notebooks show (and the
+  reference of every exercise whose function ``lib`` does not have);
 * :mod:`grading.feedback` — every learner-facing sentence, in English under a key
   (the other languages: the catalogues of :mod:`course_i18n`);
 * :mod:`grading.usage` — whether a function calls a reference answer, decided

@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 
 from . import cells as _cells
-from . import diagnoses, sections, usage
+from . import sections, usage
 from .compare import FLOAT32_TOLERANCE, compare_values, describe_value
 from .feedback import detect_language, explain, message, type_name
 from .registry import EXERCISES, Exercise, SetupError, total_points
@@ -76,6 +76,7 @@ def diagnosis_of(exercise_id, results):
     """The known mistake (:mod:`grading.diagnoses`) that the results of run_checks point to, or None."""
     observations = [(r.case, r.expected, r.got, r.ok, r.reason, r.details) for r in results if r.case is not None]
     try:
+        from . import diagnoses                 # imported when a test fails, not with check()
         return diagnoses.diagnose(EXERCISES[exercise_id], observations)
     except Exception:  # noqa: BLE001 - a diagnosis is never worth a crash
         return None
@@ -236,6 +237,7 @@ def check(exercise_id, func, lang=None, practice=False):
         lines.append(message(key, lang, id=exercise.id, passed=passed, total=len(results), seed=seed))
         mistake = diagnosis_of(exercise_id, results)
         if mistake is not None:
+            from . import diagnoses
             lines.append("  → " + diagnoses.explain_mistake(mistake, lang))
     try:
         finding = library_use(exercise, func, caller)

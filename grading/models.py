@@ -160,10 +160,19 @@ def decoder_forward(model, how):
     """[dec-4] How a colleague runs a decoder: ids -> logits.
 
     ``"masked"``: model.forward; ``"unmasked"``: the mask off in every block;
-    ``"leaky-block-L"``: the mask off in block L only.
+    ``"leaky-block-L"``: the mask off in block L only; ``"peeks-one-ahead"``: the masked
+    model, but the logits at position t also see the token at t + 1 (a leak of exactly one
+    future token, which a perturbation starting one position late misses).
     """
     if how == "masked":
         return model.forward
+    if how == "peeks-one-ahead":
+        def forward(ids):
+            ids = np.asarray(ids)
+            logits = model.forward(ids)
+            peek = 0.01 * np.eye(model.vocab_size, dtype=logits.dtype)[ids[..., 1:]]
+            return np.concatenate([logits[..., :-1, :] + peek, logits[..., -1:, :]], axis=-2)
+        return forward
     if how == "unmasked":
         return lambda ids: model.forward(ids, causal=False)
     if how.startswith("leaky-block-"):

@@ -1,7 +1,12 @@
-"""Reference answers of the exercises whose function the library does not already have.
+"""The answers of the exercises, as the solved notebooks show them.
 
-The grader computes expected results with them (``Exercise.reference``), in
-its own process.  This module never enters a sandbox, and no notebook imports
+For an exercise whose function the library does not already have, the answer
+here is also its reference: the grader computes expected results with it
+(``Exercise.reference``), in its own process.  For one whose reference is a
+function of ``lib`` (``masked_softmax``, ``split_heads`` ...), the answer here
+is the one the notebook shows (``Exercise.answer``); the bug operators of
+:mod:`grading.bugs` turn every answer into the wrong versions the diagnoses
+look for.  This module never enters a sandbox, and no notebook imports
 it: a learner who calls a reference answer gets no points (see
 :mod:`grading.usage`).  The comment above each function names its exercise in
 brackets.
@@ -21,15 +26,15 @@ import math
 
 import numpy as np
 
-from lib import layers
-from lib.attention import causal_attention, multi_head_attention
-from lib.data import IGNORE
+from lib import attention, layers
+from lib.attention import causal_attention
+from lib.data import BOS, EOS, IGNORE, encode
 
 
 # [heads-3] Causal multi-head attention (the library's, with the mask on); the solved notebook writes
 # its own, step by step.
 def multi_head_causal(x, w_q, w_k, w_v, w_o, n_heads):
-    return multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, causal=True)
+    return attention.multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, causal=True)
 
 
 # [mask-1] allowed[i, j] = key j is not after query i (bottom-right aligned).  (src/solutions/ex01_allowed_set.py)
@@ -333,4 +338,131 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
+    # END SOLUTION
+
+
+# [mask-2] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex01_allowed_set.py)
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    # BEGIN SOLUTION
+    if not allowed.any(axis=-1).all():
+        raise ValueError(
+            "a row of allowed has no True entry: that query may read no key"
+        )
+    #en forbidden entries -> -inf
+    masked = np.where(allowed, scores, -np.inf)
+    #en the largest allowed score -> 0
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    #en exp(-inf) is exactly 0
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=-1, keepdims=True)
+    # END SOLUTION
+
+
+# [data-1] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex01_allowed_set.py)
+def collate(texts, vocab):
+    texts = list(texts)
+    # BEGIN SOLUTION
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: every text needs at least one character")
+    T = 1 + max(len(text) for text in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)          # (B, T)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)      # (B, T)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        #en the EOS after the text is a scored target
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+    # END SOLUTION
+
+
+# [heads-1] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex02_heads.py)
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # BEGIN SOLUTION
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
+    # END SOLUTION
+
+
+# [heads-2] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex02_heads.py)
+def merge_heads(x):
+    x = np.asarray(x)
+    # BEGIN SOLUTION
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+    # END SOLUTION
+
+
+# [heads-3] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex02_heads.py)
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # BEGIN SOLUTION
+    q = split_heads(x @ w_q, n_heads)                 # (B, H, T, d)
+    k = split_heads(x @ w_k, n_heads)                 # (B, H, T, d)
+    v = split_heads(x @ w_v, n_heads)                 # (B, H, T, d)
+    heads = causal_attention(q, k, v)                 # (B, H, T, d)
+    return merge_heads(heads) @ w_o                   # (B, T, D)
+    # END SOLUTION
+
+
+# [pos-1] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex03_positions.py)
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    # BEGIN SOLUTION
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError(
+            f"positions {offset}..{offset + T - 1} are not rows of the "
+            "position table"
+        )
+    # (..., T, D)
+    return token_table[ids] + position_table[offset:offset + T]
+    # END SOLUTION
+
+
+# [pos-2] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex03_positions.py)
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    # BEGIN SOLUTION
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError(
+            f"positions {offset}..{offset + T - 1} fall outside a table "
+            f"of {context_size} rows"
+        )
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    #en repeated ids add up
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    #en shared by every sequence
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+    # END SOLUTION
+
+
+# [dec-1] The answer the solved notebook shows; the exercise's reference is lib's own function.  (src/solutions/ex07_decoder.py)
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    # BEGIN SOLUTION
+    if d_weights.shape != weights.shape:
+        raise ValueError(
+            f"d_weights {d_weights.shape} and weights {weights.shape} "
+            "must have the same shape"
+        )
+    # (..., 1): sum_k w_k g_k
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (d_weights - along_row)  # (..., Tk)
     # END SOLUTION

@@ -14,6 +14,10 @@ defines) and ``points``:
 * ``title`` — the exercise's heading, in English;
 * ``reference`` — the callable computing the expected result (from ``lib`` or
   :mod:`grading.references`); it runs in the grader only;
+* ``answer`` — the answer the solved notebook shows, when the reference is a
+  function of ``lib`` (written in :mod:`grading.references`; default: the
+  reference); the bug operators of :mod:`grading.bugs` make the diagnoses'
+  wrong versions from it;
 * ``public`` — ``() -> [Case]``: the tests ``check()`` runs in the notebook, each
   with a ``label`` in English;
 * ``hidden`` — ``(numpy Generator) -> [Case]``: the tests the grader adds, a
@@ -108,6 +112,7 @@ class Exercise:
     forbidden: tuple = ()               # dotted names the learner's function must not use
     forbidden_methods: tuple = ()       # method names it must not call on any object
     forbidden_modules: tuple = ()       # top-level packages it must not use at all (pure-Python exercises)
+    answer: object = None               # the notebook's answer (grading.references), when the reference is lib's
 
     def public_cases(self):
         cases = self.make_public()
@@ -181,7 +186,8 @@ class Exercise:
 
 
 def exercise(*, id, function, points, title, reference, public, hidden, hidden_kinds=None, forbidden=(),
-             forbidden_methods=(), forbidden_modules=(), rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None):
+             forbidden_methods=(), forbidden_modules=(), rtol=1e-7, atol=1e-9, exact_zeros=False, notebook=None,
+             answer=None):
     """Declare one exercise (see the module docstring); ``notebook`` defaults to the spec module's."""
     if not callable(reference):
         raise TypeError(f"{id}: the reference must be a function, got {type(reference).__name__}")
@@ -191,7 +197,8 @@ def exercise(*, id, function, points, title, reference, public, hidden, hidden_k
     return Exercise(id=id, notebook=notebook, function=function, points=int(points), reference=reference,
                     title=title, make_public=public, make_hidden=hidden, hidden_kinds=kinds,
                     rtol=rtol, atol=atol, exact_zeros=exact_zeros, forbidden=tuple(forbidden),
-                    forbidden_methods=tuple(forbidden_methods), forbidden_modules=tuple(forbidden_modules))
+                    forbidden_methods=tuple(forbidden_methods), forbidden_modules=tuple(forbidden_modules),
+                    answer=answer if answer is not None else reference)
 
 
 def load_specs(package="grading.specs"):

@@ -282,210 +282,26 @@ def test_stub_fails_every_case(exercise_id):
     assert {reason for _, _, reason, _ in results} == {"not_implemented"}
 
 
-# Plausible wrong answers: each must fail at least one public and one hidden case.
+# Plausible wrong answers, one per exercise, drawn from the catalogue of bug operators (grading/bugs.py): each
+# must fail at least one public and one hidden case.
 MISTAKES = {
-    "mask-1": """
-def f(tq, tk):
-    return np.arange(tk)[None, :] < np.arange(tk - tq, tk)[:, None]
-""",
-    "mask-2": """
-def f(scores, allowed):
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return np.where(allowed, e / e.sum(axis=-1, keepdims=True), 0.0)
-""",
-    "mask-3": """
-def f(weights, allowed, atol=1e-9):
-    return bool((weights[~np.broadcast_to(allowed, weights.shape)] == 0).all())
-""",
-    "data-1": """
-def f(texts, vocab):
-    from lib.data import encode
-    texts = list(texts)
-    if not texts or not all(texts):
-        raise ValueError("empty")
-    T = 1 + max(len(t) for t in texts)
-    inputs = np.full((len(texts), T), 2, dtype=np.int64)
-    targets = np.full((len(texts), T), -100, dtype=np.int64)
-    inputs[:, 0] = 1
-    for b, text in enumerate(texts):
-        ids = encode(text, vocab)
-        inputs[b, 1:len(ids) + 1] = ids
-        targets[b, :len(ids)] = ids                  # forgets the EOS target: the model never learns to stop
-    return inputs, targets
-""",
-    "heads-1": """
-def f(x, n_heads):
-    return x.reshape(*x.shape[:-2], n_heads, x.shape[-2], x.shape[-1] // n_heads)
-""",
-    "heads-2": """
-def f(x):
-    if x.ndim < 3:
-        raise ValueError("too few axes")
-    return x.reshape(*x.shape[:-3], x.shape[-2], -1)
-""",
-    "heads-3": """
-from lib.attention import causal_attention, merge_heads, split_heads
-def f(x, w_q, w_k, w_v, w_o, n_heads):
-    q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
-    return merge_heads(causal_attention(q, k, v))
-""",
-    "cost-1": """
-def f(batch, length, width, n_heads, n_layers, dtype):
-    if width % n_heads or n_layers < 1:
-        raise ValueError("bad sizes")
-    itemsize = np.dtype(dtype).itemsize
-    return n_layers * 4 * width ** 2, n_layers * batch * length * width * itemsize   # keys only: the factor 2 is lost
-""",
-    "pos-1": """
-def f(ids, token_table, position_table, offset=0):
-    return token_table[ids] + position_table[:np.shape(ids)[-1]]
-""",
-    "pos-2": """
-def f(grad, ids, vocab_size, context_size, offset=0):
-    T, D = ids.shape[-1], grad.shape[-1]
-    if offset + T > context_size:
-        raise ValueError("outside")
-    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
-    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
-    d_position = np.zeros((context_size, D), dtype=grad.dtype)
-    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
-    return d_token, d_position
-""",
-    "pos-3": """
-def f(forward, ids, i, j):
-    if i == j or max(i, j) >= ids.shape[-1] - 1:
-        raise ValueError("bad")
-    swapped = ids.copy()
-    swapped[..., [i, j]] = ids[..., [j, i]]
-    return float(np.max(np.abs(forward(ids) - forward(swapped))))
-""",
-    "causal-1": """
-def f(forward, ids, position, replacement):
-    perturbed = ids.copy()
-    perturbed[..., position - 1:] = replacement
-    return float(np.max(np.abs(forward(ids)[..., :position, :] - forward(perturbed)[..., :position, :])))
-""",
-    "causal-2": """
-def f(forward, control, ids, position, replacement, tol=1e-9):
-    if not 1 <= position < ids.shape[-1]:
-        raise ValueError("bad position")
-    perturbed = ids.copy()
-    perturbed[..., position:] = replacement
-    change = np.max(np.abs(forward(ids)[..., :position, :] - forward(perturbed)[..., :position, :]))
-    return "leaks" if change > tol else "causal"
-""",
-    "causal-3": """
-def f(forward, ids, replacement_token):
-    if ids.shape[-1] < 2:
-        raise ValueError("short")
-    out = []
-    for p in range(1, ids.shape[-1]):
-        perturbed = ids.copy()
-        perturbed[p] = replacement_token
-        out.append(np.max(np.abs(forward(ids)[:p] - forward(perturbed)[:p])))
-    return np.array(out)
-""",
-    "causal-4": """
-def f(x, eps=1e-5):
-    mean = x.mean(axis=-2, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)
-    return (x - mean) / np.sqrt(var + eps)
-""",
-    "cache-1": """
-def f(model, inputs, targets, tokens):
-    out = []
-    for b in range(len(inputs)):                     # the whole row, padding included, goes into the cache
-        cache = model.new_cache()
-        for token in inputs[b]:
-            model.step(int(token), cache)
-        out.append(model.step(int(tokens[b]), cache))
-    return np.stack(out)
-""",
-    "cache-2": """
-from lib.attention import masked_softmax
-def f(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
-    H = n_heads
-    d = x.shape[-1] // H
-    q, k, v = ((x @ w).reshape(H, 1, d) for w in (w_q, w_k, w_v))
-    keys = np.concatenate([keys, k], axis=1)
-    values = np.concatenate([values, v], axis=1)
-    scores = q @ np.swapaxes(keys, -1, -2)
-    weights = masked_softmax(scores, np.ones(scores.shape[-1], dtype=bool))
-    return (weights @ values).reshape(-1) @ w_o, keys, values
-""",
-    "cache-3": """
-def f(forward, step, new_cache, ids):
-    full = forward(ids)
-    cache = new_cache()
-    last = [step(int(t), cache) for t in ids][-1]
-    return float(np.max(np.abs(full[-1] - last)))
-""",
-    "dec-1": """
-def f(d_weights, weights):
-    if d_weights.shape != weights.shape:
-        raise ValueError("shapes")
-    return weights * d_weights                      # forgets the row sum: the softmax couples a row
-""",
-    "dec-2": """
-def f(d_out, x, gain, eps=1e-5):
-    if gain.shape != x.shape[-1:]:
-        raise ValueError("gain")
-    centred = x - x.mean(axis=-1, keepdims=True)
-    r = 1 / np.sqrt((centred ** 2).mean(axis=-1, keepdims=True) + eps)
-    x_hat = centred * r
-    D = x.shape[-1]
-    return (d_out * gain * r, (d_out * x_hat).reshape(-1, D).sum(0),     # mean and variance taken as constants
-            d_out.reshape(-1, D).sum(0))
-""",
-    "dec-3": """
-from lib import layers
-from lib.attention import causal_attention
-def f(model, token, keys, values):
-    n = keys[0].shape[1]
-    if n >= model.context_size:
-        raise ValueError("past the table")
-    H, d = model.n_heads, model.width // model.n_heads
-    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
-    new_keys, new_values = [], []
-    for layer in range(model.n_layers):
-        b = model.block(layer)
-        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
-        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
-        ks = np.concatenate([keys[layer], k], axis=1)
-        vs = np.concatenate([values[layer], v], axis=1)
-        if layer == 0:                                                     # only the first layer reads its history
-            heads = causal_attention(q, ks, vs)
-        else:
-            heads = causal_attention(q, k, v)
-        x = x + heads.reshape(1, -1) @ b["w_o"]
-        x = x + layers.mlp_forward(layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0],
-                                   b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
-        new_keys.append(ks)
-        new_values.append(vs)
-    return model.output_head(x)[0], new_keys, new_values
-""",
-    "dec-4": """
-def f(model, forward, ids, prefix_length, tol=1e-9):
-    if not 1 <= prefix_length < ids.shape[-1]:
-        raise ValueError("prefix")
-    perturbed = ids.copy()
-    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
-    change = np.max(np.abs(forward(perturbed)[..., :prefix_length, :] - forward(ids)[..., :prefix_length, :]))
-    return "leaks" if change > tol else "causal"                           # no negative control
-""",
+    "mask-1": "strict-for-loose", "mask-2": "mask-after-softmax", "mask-3": "last-condition-dropped",
+    "data-1": "dropped-write@targets[b, len(ids)] = EOS", "heads-1": "reshape-without-transpose",
+    "heads-2": "reshape-without-transpose", "heads-3": "dropped-product@merge_heads(heads) @ w_o",
+    "cost-1": "dropped-first-factor@=2 * n_layers", "pos-1": "slice-from-zero", "pos-2": "scatter-by-assignment",
+    "pos-3": "whole-array", "causal-1": "one-less@position:",
+    "causal-2": "condition-always-true@perturbation_verdict:if future_perturbation_change(control",
+    "causal-3": "index-for-slice", "causal-4": "wrong-axis", "cache-1": "slice-dropped", "cache-2": "no-scale",
+    "cache-3": "last-position-only", "evidence-1": "no-scale", "dec-1": "dropped-term@d_weights - along_row",
+    "dec-2": "dropped-middle-term", "dec-3": "index-zero@keys[layer]",
+    "dec-4": "condition-always-true@diagnose:if prefix_change(lambda",
 }
 
 
-def _without_the_scale():
-    """evidence-1's solution with the 1/sqrt(d) scale of the scores forgotten."""
-    nb = json.loads((ROOT / "solutions" / "en" / "ex06_evidence.ipynb").read_text(encoding="utf-8"))
-    source = next("".join(c["source"]) for c in nb["cells"]
-                  if c["cell_type"] == "code" and "".join(c["source"]).startswith("def attention_py("))
-    assert " / math.sqrt(d)" in source
-    return "import math\n" + source.replace(" / math.sqrt(d)", "").replace("def attention_py(", "def f(")
-
-
-MISTAKES["evidence-1"] = _without_the_scale()
+def mistake(exercise_id):
+    from grading import bugs
+    found = bugs.find(EXERCISES[exercise_id].answer, MISTAKES[exercise_id])
+    return min(found, key=lambda m: len(m.sites[0].indices)).function
 
 
 def test_every_exercise_has_a_mistake():
@@ -495,9 +311,7 @@ def test_every_exercise_has_a_mistake():
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
 def test_common_mistake_is_caught(exercise_id):
     exercise = EXERCISES[exercise_id]
-    scope = {"np": np, "__name__": "__main__"}
-    exec(MISTAKES[exercise_id], scope)
-    wrong = scope["f"]
+    wrong = mistake(exercise_id)
     public = score(exercise, wrong, exercise.public_cases())
     hidden = score(exercise, wrong, [c for seed in SEEDS for c in exercise.hidden_cases(seed)])
     assert not all(ok for _, ok, _, _ in public), f"{exercise_id}: the public cases miss the mistake"

@@ -28,8 +28,12 @@ UID_BASE = 1_720_000_000
 CASES = make_cases.cases()
 WATCHED = [ROOT / "grading" / "exercises.py", ROOT / "grading" / "registry.py", ROOT / "lib" / "attention.py",
            make_cases.SOLVED]
-# Cases whose expectation holds only when the sandbox hides files and the network.
-NEEDS_ISOLATION = {"isolation_probe", "read_solutions"}
+# Cases whose expectation holds only inside a sandbox (graded in every sandboxed mode below).
+NEEDS_SANDBOX = make_cases.NEEDS_SANDBOX
+# How each sandboxed mode is asked for: root with warm kernels (the default), root with fresh ones, userns.
+SANDBOXED_MODES = {"root, warm kernels": ["--isolation", "root"],
+                   "root, fresh kernels": ["--isolation", "root", "--fresh-kernels"],
+                   "userns": ["--isolation", "userns"]}
 pytestmark = pytest.mark.heavy
 
 
@@ -40,8 +44,8 @@ def digest(paths):
 def usable_isolation():
     """The isolation the grader will get here (the same choice as --isolation auto)."""
     from grading.batch.sandbox import Sandbox, SandboxError, choose_isolation
-    mode, _ = choose_isolation("auto")
-    for candidate in {"root": ("root", "userns"), "userns": ("userns",)}.get(mode, ()):
+    modes, _ = choose_isolation("auto")
+    for candidate in modes:
         sandbox = Sandbox(candidate, cgroups=False)
         try:
             sandbox.self_check()
@@ -88,15 +92,20 @@ def test_batch_completes_with_exit_code_0(bad_batch):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_expected_row(bad_batch, case):
-    if case in NEEDS_ISOLATION and bad_batch["report"]["grader"]["isolation"]["mode"] == "none":
+    if case in NEEDS_SANDBOX and bad_batch["report"]["grader"]["isolation"]["mode"] == "none":
         unavailable("without a sandbox student code can read the repository")
     if case not in bad_batch["expect"]:
         if case in make_cases.NEEDS_ROOT:
             unavailable("only root can make a device file")
         unavailable("not run without a sandbox: it would really damage files")
-    expect, fragments = bad_batch["expect"][case]
-    rows = {r["exercise"]: r for r in bad_batch["rows"][case]}
-    scope = {e["id"] for e in bad_batch["report"]["grader"]["exercises"]}
+    check_rows(bad_batch, case)
+
+
+def check_rows(batch, case):
+    """The rows of ``case`` in the graded ``batch`` are the ones make_cases expects."""
+    expect, fragments = batch["expect"][case]
+    rows = {r["exercise"]: r for r in batch["rows"][case]}
+    scope = {e["id"] for e in batch["report"]["grader"]["exercises"]}
     # exercises of notebooks this student did not hand in are "missing" (or, with "*", what the case says)
     wanted = {**{ex: expect.get("*", "missing") for ex in scope}, **{k: v for k, v in expect.items() if k != "*"}}
     assert set(rows) == set(wanted), (sorted(rows), sorted(wanted))
@@ -107,12 +116,56 @@ def test_expected_row(bad_batch, case):
         elif status == make_cases.EITHER:
             pass
         else:
-            assert row["status"] == status, (row, f"timeouts scaled by {bad_batch['slowdown']}")
+            assert row["status"] == status, (row, f"timeouts scaled by {batch['slowdown']}")
         assert row["points"] == (row["max_points"] if row["status"] == "pass" else 0)
         assert "internal grader error" not in row["message"], row     # whatever a student does is theirs
     messages = " ".join(r["message"] for r in rows.values())
     for fragment in fragments:
         assert fragment in messages, messages
+
+
+@pytest.fixture(scope="module", params=sorted(SANDBOXED_MODES))
+def sandboxed_batch(request, tmp_path_factory):
+    """The cases that need a sandbox (forged records, user namespaces, the refused system calls, the
+    grader's files...), graded in one sandboxed mode: each must hold in all of them."""
+    from grading.batch.sandbox import SandboxError, choose_isolation
+    mode = request.param
+    try:
+        choose_isolation(SANDBOXED_MODES[mode][1])
+    except SandboxError as exc:
+        unavailable(f"no {mode} sandbox here: {exc}")
+    batch = tmp_path_factory.mktemp("sandboxed")
+    expectations = make_cases.build(batch, only=NEEDS_SANDBOX)
+    out = tmp_path_factory.mktemp("report")
+    factor = slowdown()
+    before = digest(WATCHED)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grading", str(batch), "--json", str(out / "r.json"), *SANDBOXED_MODES[mode],
+         "--timeout", f"{3 * factor:g}", "--cell-timeout", f"{6 * factor:g}", "--seed", "5", "--jobs", "2",
+         "--uid-base", str(UID_BASE)], cwd=ROOT, capture_output=True, text=True, timeout=600 * factor)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    rows = {}
+    for row in report["rows"]:
+        rows.setdefault(pathlib.Path(row["submission"]).name, []).append(row)
+    yield {"mode": mode, "report": report, "rows": rows, "expect": expectations, "slowdown": factor,
+           "before": before, "after": digest(WATCHED)}
+    make_cases.remove(batch)
+
+
+@pytest.mark.parametrize("case", sorted(NEEDS_SANDBOX))
+def test_every_sandboxed_mode_holds(sandboxed_batch, case):
+    """Forged records earn nothing, and no user namespace, refused call, grader file or repository write
+    gets through, in root mode with warm and with fresh kernels and in userns mode."""
+    isolation = sandboxed_batch["report"]["grader"]["isolation"]
+    mode = sandboxed_batch["mode"]
+    assert isolation["mode"] == mode.split(",")[0]
+    assert isolation["kernels"].startswith("forked") == (mode == "root, warm kernels"), isolation["kernels"]
+    assert isolation["seccomp"].startswith("seccomp:")
+    check_rows(sandboxed_batch, case)
+    if case == "tamper":
+        assert sandboxed_batch["after"] == sandboxed_batch["before"]
+        assert not (pathlib.Path("/usr") / "tampered").exists()
 
 
 def test_report_has_every_row_in_both_files(bad_batch):

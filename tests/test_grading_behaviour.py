@@ -393,10 +393,10 @@ def test_every_exercise_is_graded_in_one_kernel_that_withholds_its_references(pl
 
 def test_transitive_callers_are_covered_by_the_one_stub():
     """multi_head_attention_forward is not withheld itself: it calls split_heads, which is."""
-    from grading.batch import blind
+    from grading.batch import blind, packages
     site = blind.Site("lib.attention", "split_heads", "lib.attention.split_heads")
     source = (ROOT / "lib" / "attention.py").read_text(encoding="utf-8")
-    out = blind.withhold_source(source, [site])
+    out = packages.withhold_source(source, [site])
     space = {"__name__": "lib.attention_blind"}
     exec(compile(out, "attention.py", "exec"), space)
     with pytest.raises(RuntimeError, match=r"lib\.attention\.split_heads is withheld"):
@@ -411,14 +411,13 @@ def test_the_real_code_is_not_in_the_withheld_copy(tmp_path):
     import inspect
     import lib.attention
     import lib.model
-    from grading.batch import blind
-    from grading.batch.sandbox import build_student_packages
+    from grading.batch import blind, packages
     # what mask-2 withholds: the answer and the private helpers that compute it without the checks
     withheld = ("masked_softmax", "_softmax_where", "_exp_minus_row_max")
     sites = [*(blind.Site("lib.attention", name, f"lib.attention.{name}") for name in withheld),
              blind.Site("lib.model", "AttentionModel", "lib.model.AttentionModel")]
-    build_student_packages(tmp_path / "s")
-    blind.build_blind_packages(tmp_path / "s", tmp_path / "b", sites)
+    packages.build_student_packages(tmp_path / "s")
+    packages.build_blind_packages(tmp_path / "s", tmp_path / "b", sites)
     for obj, rel in ((lib.attention.masked_softmax, "lib/attention.py"), (lib.attention._softmax_where, "lib/attention.py"),
                      (lib.model.AttentionModel.step, "lib/model.py")):
         body = inspect.getsource(obj).splitlines()

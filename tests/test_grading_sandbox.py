@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import pathlib
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,13 +21,22 @@ import time
 import pytest
 
 from conftest import slowdown, unavailable
+from grading.batch import sandbox as sandbox_module
 from grading.batch.kernel import Kernel, KernelDied
-from grading.batch.sandbox import GRADING_DIR, HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
+from grading.batch.packages import GRADING_DIR
+from grading.batch.sandbox import HOSTNAME, INSIDE_COURSE, Limits, Sandbox, SandboxError, choose_isolation
 from grading.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IS_ROOT = os.geteuid() == 0
 pytestmark = pytest.mark.heavy
+sys.path.insert(0, str(ROOT / "tests" / "grading_cases"))
+import make_cases  # noqa: E402
+import syscalls  # noqa: E402
+
+# Every way a kernel runs in a sandbox: root mode forks it from the warm Python or starts a fresh one;
+# userns mode always starts a fresh one (it has no warm start)
+SANDBOXED = {"root, warm": ("root", True), "root, fresh": ("root", False), "userns, fresh": ("userns", False)}
 
 
 @pytest.fixture(scope="module", params=["warm", "fresh"])
@@ -90,7 +100,7 @@ json.dump({"made": made, "uid": os.getuid()}, open("/grader/io/out.json", "w"))
     try:
         kernel, result, data = run_in_kernel(root_sandbox, code, group=group)
         assert result.status == "ok" and 10 < data["made"] < 64, (result, data)
-        assert data["uid"] == kernel.info["uid"] != 0
+        assert data["uid"] == kernel.launch.uid != 0
         deadline = time.monotonic() + 5 * slowdown()
         while uid_processes(data["uid"]) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -320,24 +330,66 @@ json.dump(written, open("/grader/io/out.json", "w"))
 
 def test_without_bubblewrap_the_grader_names_the_package(monkeypatch):
     """No bwrap on the machine: an explicit sandbox is refused with the package to install, and
-    --isolation auto grades without isolation, saying so loudly."""
-    import grading.batch.sandbox as sandbox_module
+    --isolation auto names no mode at all (never none: the grader fails closed)."""
     real_which = sandbox_module.shutil.which
     monkeypatch.setattr(sandbox_module.shutil, "which", lambda name: None if name == "bwrap" else real_which(name))
     for requested in ("root", "userns") if IS_ROOT else ("userns",):
         with pytest.raises(SandboxError, match="bubblewrap"):
             choose_isolation(requested)
-    mode, warnings = choose_isolation("auto")
-    assert mode == "none" and len(warnings) == 1
-    assert warnings[0].startswith("WARNING: no isolation") and "apt install bubblewrap" in warnings[0]
+    for requested in ("auto", "container"):
+        modes, why = choose_isolation(requested)
+        assert modes == [] and "apt install bubblewrap" in why
     with pytest.raises(SandboxError, match="bubblewrap"):
         Sandbox("userns", cgroups=False)
+    with pytest.raises(SandboxError) as refused:
+        sandbox_module.open_sandbox("auto", Limits(), cgroups=False)
+    said = str(refused.value)
+    assert "nothing was graded" in said and "sudo apt install bubblewrap" in said
+    assert "--isolation none" in said and "trust" in said
+    sandbox = sandbox_module.open_sandbox("container", Limits(), cgroups=False)
+    try:                                  # a throwaway container (Gradescope): graded there, and said so
+        assert sandbox.mode == "none" and "container" in sandbox.describe()["unsandboxed"]
+    finally:
+        sandbox.close()
+
+
+def without_bwrap(tmp_path):
+    """An environment whose PATH finds every tool of this machine but bwrap."""
+    hidden = tmp_path / "bin"
+    hidden.mkdir()
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not os.path.isdir(folder):
+            continue
+        for name in os.listdir(folder):
+            if name != "bwrap" and not (hidden / name).exists():
+                (hidden / name).symlink_to(os.path.join(folder, name))
+    return {**os.environ, "PATH": str(hidden)}
+
+
+def test_without_a_sandbox_the_grader_stops_before_grading(tmp_path):
+    """The grader fails closed: with no sandbox (here: bwrap missing), `--isolation auto` grades
+    nothing, writes no report, exits 2 and says how to install bubblewrap and what --isolation
+    none is for; a learner's own check() does not need a sandbox at all."""
+    notebook = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
+    env = without_bwrap(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "grading", str(notebook), "--json", str(tmp_path / "r.json"),
+                           "--no-cgroups"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "nothing was graded" in proc.stderr and "sudo apt install bubblewrap" in proc.stderr
+    assert "--isolation none" in proc.stderr and "notebooks you trust" in proc.stderr
+    assert not (tmp_path / "r.json").exists() and "[1/1]" not in proc.stderr
+    learner = subprocess.run([sys.executable, "-c", "import numpy as np\nfrom grading import check\n"
+                              "check('mask-1', lambda tq, tk: np.arange(tk)[None] <= np.arange(tk - tq, tk)[:, None])"],
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert learner.returncode == 0 and "mask-1" in learner.stdout, learner.stderr
 
 
 def strongest_isolation():
     """What --isolation auto must pick here: root when the grader is root, else userns when it works."""
-    mode, _ = choose_isolation("auto")
-    return mode
+    modes, why = choose_isolation("auto")
+    if not modes:
+        unavailable(f"no sandbox on this machine: {why}")
+    return modes[0]
 
 
 @pytest.mark.parametrize("mode", ["userns", "none", "auto"])
@@ -418,9 +470,8 @@ def test_a_warm_interpreter_that_ends_is_started_again(root_sandbox):
 def test_a_warm_start_enters_only_the_process_the_grader_found(root_sandbox, monkeypatch):
     """The forking child checks the waiting process by its start time: a PID that has ended and been
     given to another process (here: a start time that does not match) is not entered."""
-    from grading.batch import kernel as kernel_module
-    found = kernel_module.waiting_process
-    monkeypatch.setattr(kernel_module, "waiting_process",
+    found = sandbox_module.waiting_process
+    monkeypatch.setattr(sandbox_module, "waiting_process",
                         lambda proc, deadline: {**found(proc, deadline), "holder_started": 1})
     kernel = Kernel(root_sandbox)
     try:
@@ -437,7 +488,6 @@ def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
     self-check): the batch goes on with fresh kernels, and the report says why."""
     if not IS_ROOT:
         unavailable("root mode needs root")
-    from grading.batch import sandbox as sandbox_module
 
     def refuse(*args, **kwargs):
         raise SandboxError("setns is not permitted here")
@@ -452,5 +502,159 @@ def test_a_warm_start_that_fails_falls_back_to_fresh_kernels(monkeypatch):
         assert sandbox.describe()["kernels"] == "a fresh Python in each sandbox (no warm start: setns is not permitted here)"
         _, result, _ = run_in_kernel(sandbox, "x = 1")
         assert result.status == "ok", result
+    finally:
+        sandbox.close()
+
+
+def open_mode(name, limits=None):
+    """A self-checked sandbox of SANDBOXED[name] (the test is unavailable where this machine has none)."""
+    mode, warm = SANDBOXED[name]
+    if mode == "root" and not IS_ROOT:
+        unavailable("root mode needs root")
+    try:
+        choose_isolation(mode)
+        sandbox = Sandbox(mode, limits or Limits(), jobs=1, warm=warm)
+    except SandboxError as exc:
+        unavailable(f"no {mode} sandbox on this machine: {exc}")
+    try:
+        sandbox.self_check()
+    except SandboxError as exc:
+        sandbox.close()
+        unavailable(f"no {mode} sandbox on this machine: {exc}")
+    assert (sandbox.warm is not None) == warm, sandbox.warm_note
+    return sandbox
+
+
+@pytest.fixture(scope="module", params=sorted(SANDBOXED))
+def every_sandbox(request):
+    sandbox = open_mode(request.param)
+    yield request.param, sandbox
+    sandbox.close()
+
+
+PROBE_RUN = syscalls.probe_source() + syscalls.NORMAL_WORK + """
+import json
+status = open("/proc/self/status").read()
+json.dump({"probes": probe_refused(), "work": normal_work(),
+           "seccomp": "\\nSeccomp:\\t2\\n" in status, "no_new_privs": "\\nNoNewPrivs:\\t1\\n" in status},
+          open("/grader/io/out.json", "w"))
+"""
+
+
+def test_every_refused_call_is_refused_and_normal_work_still_runs(every_sandbox):
+    """From a real kernel in each sandbox (root warm, root fresh, userns): every call of
+    tests/grading_cases/syscalls.py fails as the seccomp filter says (EPERM; ENOSYS for clone3, so
+    that the C library falls back to clone; EAFNOSUPPORT for rare socket families; a call through
+    another ABI: EPERM), while NumPy, threads, a subprocess of Python, fork, a multiprocessing pool
+    and Unix sockets still work."""
+    name, sandbox = every_sandbox
+    _, result, seen = run_in_kernel(sandbox, PROBE_RUN, timeout=120)
+    assert result.status == "ok", (name, result)
+    assert seen["seccomp"] and seen["no_new_privs"], (name, seen)
+    assert syscalls.disagreements(seen["probes"], syscalls.expected()) == {}, name
+    assert set(seen["probes"]) == set(syscalls.expected()), name
+    assert all(seen["work"].values()) and len(seen["work"]) == 7, (name, seen["work"])
+    assert "user_namespaces" in sandbox.describe() and sandbox.describe()["seccomp"].startswith("seccomp:")
+
+
+def test_the_probes_would_succeed_or_fail_otherwise_without_the_filter():
+    """The same probes in an unprivileged process outside any sandbox: most calls then succeed or fail
+    for another reason (their arguments are chosen so), so the sandbox's answers are the filter's.
+    A user namespace, in particular, is made there, also through the i386 entry point."""
+    if not IS_ROOT:
+        unavailable("this check runs the probes as an unprivileged uid, which needs root")
+    code = syscalls.probe_source() + "\nimport json\nprint(json.dumps(probe_refused()))"
+    # the probes need the standard library only: the base Python, which any uid may run wherever the checkout is
+    python = os.path.join(sys.base_exec_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}")
+    proc = subprocess.run([shutil.which("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", python,
+                           "-I", "-S", "-c", code], cwd="/", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    unfiltered = json.loads(proc.stdout)
+    differ = syscalls.disagreements(unfiltered, syscalls.expected())
+    assert len(differ) >= 0.6 * len(unfiltered), differ
+    if "unshare(CLONE_NEWUSER)" in differ:          # this machine lets unprivileged users make them
+        assert unfiltered["unshare(CLONE_NEWUSER)"] == "ok" == unfiltered["clone(CLONE_NEWUSER)"]
+
+
+def allow_everything(arch=None):
+    """A seccomp program that refuses nothing (to see the other wall alone)."""
+    import struct
+    from grading.batch import seccomp_filter
+    return struct.pack("<HBBI", seccomp_filter.RET, 0, 0, seccomp_filter.RET_ALLOW)
+
+
+@pytest.mark.parametrize("name", sorted(SANDBOXED))
+def test_user_namespaces_are_blocked_without_the_filter_too(name, monkeypatch):
+    """Two walls: with a filter that refuses nothing, a kernel still cannot make a user namespace
+    (root mode: user.max_user_namespaces is 0 in the run's user namespace; userns mode: bwrap's
+    --disable-userns)."""
+    from grading.batch import seccomp_filter
+    monkeypatch.setattr(seccomp_filter, "program", allow_everything)
+    sandbox = open_mode(name)
+    try:
+        code = syscalls.probe_source() + "\nimport json\njson.dump(probe_refused(), open('/grader/io/out.json', 'w'))"
+        _, result, seen = run_in_kernel(sandbox, code, timeout=120)
+    finally:
+        sandbox.close()
+    assert result.status == "ok", result
+    for probe in ("unshare(CLONE_NEWUSER)", "unshare(CLONE_NEWUSER|CLONE_NEWNS)", "clone(CLONE_NEWUSER)",
+                  "i386 ABI: unshare(CLONE_NEWUSER)"):
+        if probe in seen:
+            assert seen[probe] in ("ENOSPC", "EUSERS", "EPERM", "killed by SIGSEGV"), (name, probe, seen[probe])
+    assert seen["clone3"] == "EFAULT"                      # the filter really refused nothing
+
+
+def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_path):
+    """`make wheel`, then `pip install <wheel>[grader]` into a fresh virtual environment outside the
+    repository: that grader picks the root sandbox with warm kernels, grades a solved notebook, and a
+    kernel finds neither the grader, its registry, specs and references, nor the course's other
+    packages in the environment it installed into."""
+    if not IS_ROOT:
+        unavailable("the root sandbox needs root")
+    from tools.make_autograder import build_wheel
+    wheel = build_wheel(tmp_path / "dist")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    pip = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[grader]"],
+                         capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    batch = tmp_path / "class"
+    expectations = make_cases.build(batch, only={"solved", "installed_grader", "isolation_probe"})
+    proc = subprocess.run([python, "-m", "grading", str(batch), "--json", str(tmp_path / "r.json"), "--seed", "3"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600 * slowdown())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads((tmp_path / "r.json").read_text())
+    isolation = report["grader"]["isolation"]
+    assert isolation["mode"] == "root" and isolation["kernels"].startswith("forked"), isolation
+    assert "sandbox does not work" not in proc.stderr
+    for row in report["rows"]:
+        case = pathlib.Path(row["submission"]).name
+        expected = expectations[case][0].get(row["exercise"], "missing")
+        assert row["status"] == expected, row
+    installed = subprocess.run([python, "-c", "import grading, lib; print(grading.__file__)"],
+                               cwd=tmp_path, capture_output=True, text=True).stdout
+    assert str(venv) in installed                       # the grader that graded is the installed one
+
+
+def test_root_mode_needs_its_user_namespace_unless_the_machine_allows_none(monkeypatch):
+    """Root mode builds its sandboxes in a user namespace where no other can be made. If that namespace
+    cannot be made, root mode is refused, unless the machine allows no user namespace at all; and even
+    then bwrap checks at every start that none can be made (here one can: the sandbox refuses to start)."""
+    if not IS_ROOT:
+        unavailable("root mode needs root")
+
+    def cannot(*args, **kwargs):
+        raise SandboxError("a user namespace for the sandboxes could not be made: EPERM")
+    monkeypatch.setattr(sandbox_module, "limited_user_namespace", cannot)
+    monkeypatch.setattr(sandbox_module, "host_refuses_user_namespaces", lambda: "")
+    with pytest.raises(SandboxError, match="could not be made"):
+        Sandbox("root", cgroups=False)
+    monkeypatch.setattr(sandbox_module, "host_refuses_user_namespaces", lambda: "this machine allows none (a test)")
+    sandbox = Sandbox("root", cgroups=False, warm=False)
+    try:
+        assert "a test" in sandbox.describe()["user_namespaces"]
+        with pytest.raises(SandboxError, match="not disabled"):
+            sandbox.self_check()
     finally:
         sandbox.close()

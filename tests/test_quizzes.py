@@ -58,9 +58,10 @@ def _write(tmp_path, monkeypatch, body, translations=None, fuzzy=()):
 
 GOOD = textwrap.dedent('''
     C = choose(T("Q"), right=T("right"), why=T("because"),
-               wrong=[(T("w1"), T("e1")), (T("w2"), T("e2"))])
-    N = number(T("how many"), answer=3, why=T("because"), wrong=[(2, T("fewer"))])
-    O = order(T("order"), steps=[T("one"), T("two"), T("three")], why=T("because"))
+               wrong=[(T("w1"), T("e1")), (T("w2"), T("e2"))], unwitnessed="a test question")
+    N = number(T("how many"), answer=3, why=T("because"), wrong=[(2, T("fewer"))], witness=lambda n: n == 3)
+    O = order(T("order"), steps=[T("one"), T("two"), T("three")], why=T("because"),
+              witness=lambda o: list(o) == sorted(o))
 ''')
 
 
@@ -72,7 +73,7 @@ def test_a_good_source_loads(tmp_path, monkeypatch):
 
 def test_a_text_with_a_computed_number_is_translated_once_and_filled(tmp_path, monkeypatch):
     body = GOOD + 'section("data protocol", C, N, order(T("{n} steps", n=3), steps=[T("one"), T("two"), T("three")], ' \
-                  'why=T("because")))\n'
+                  'why=T("because"), unwitnessed="a test question"))\n'
     path = _write(tmp_path, monkeypatch, body, {"{n} steps": {"zh": "{n} 步", "ru": "{n} шага"}})
     prompt = quizzes.load(path, CHAPTER)[0].questions[2].prompt
     assert prompt.texts == {"zh": "3 步", "en": "3 steps", "ru": "3 шага"}
@@ -82,10 +83,10 @@ def test_a_text_with_a_computed_number_is_translated_once_and_filled(tmp_path, m
 
 
 @pytest.mark.parametrize("body, translations, message", [
-    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
-     {"q": {"zh": "问"}}, r"quiz text \('q'\): the ru translation is missing in \S*src/locales/ru/LC_MESSAGES/quizzes.po"),
-    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
-     {"q": {"zh": "问", "ru": ""}}, r"the ru translation is empty"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
+     'unwitnessed="x"))', {"q": {"zh": "问"}}, r"quiz text \('q'\): the ru translation is missing in \S*src/locales/ru/LC_MESSAGES/quizzes.po"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
+     'unwitnessed="x"))', {"q": {"zh": "问", "ru": ""}}, r"the ru translation is empty"),
     ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T(""))]))',
      {}, "the English text is empty"),
     ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
@@ -100,6 +101,25 @@ def test_a_text_with_a_computed_number_is_translated_once_and_filled(tmp_path, m
     ('section("data protocol", C, N, number(T("q"), answer=float("nan"), why=T("w")))', {}, "finite number"),
     ('section("data protocol", C, N, number(T("q"), answer=3, why=T("w"), wrong=[(3, T("x"))]))', {}, "accepted as right"),
     ('section("data protocol", C, N)', {}, "2 questions"),
+    # every question says how its key is checked, and says it fully (tools/quizzes.py, "Witnesses")
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))]))',
+     {}, "say how the key is checked"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
+     'witness=lambda c: c == 1))', {}, "the right choice carries no claim"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a", claim=1), why=T("w"), wrong=[(T("b"), T("x")), '
+     '(T("c"), T("y"))], witness=lambda c: c == 1))', {}, "no wrong choice carries a claim"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a", claim=1), why=T("w"), wrong=[(T("b", claim=2), T("x")), '
+     '(T("c"), T("y"))], unwitnessed="why"))', {}, "choices carry claim= but the question has no witness"),
+    ('section("data protocol", C, N, number(T("q"), answer=3, why=T("w"), witness=lambda n: n == 3))', {},
+     "needs at least one wrong value"),
+    ('section("data protocol", C, N, number(T("q"), answer=3, why=T("w"), wrong=[(2, T("x"))], witness=lambda n: n == 3, '
+     'unwitnessed="why"))', {}, "yet witness= is given too"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
+     'defined_in="1.2"))', {}, "needs both defined_in"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
+     'defined_in="1.2", term=T("data protocol")))', {}, "never writes §1.2"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
+     'defined_in="§1.2", term=T("data protocol")))', {}, "must be a section number"),
 ])
 def test_the_checks_refuse_a_bad_question(tmp_path, monkeypatch, body, translations, message):
     with pytest.raises(QuizError, match=message):
@@ -124,3 +144,107 @@ def test_the_html_works_without_javascript():
                     if 'data-kind="choose"' in block:
                         assert block.count('data-right="1"') == 1
                 assert quizzes.UI["heading"][lang] in html
+
+
+# --------------------------------------------------------------------------- witnesses, on made-up questions
+
+def _choose(witness, right=1, wrong=(2, 3)):
+    return quizzes.choose(quizzes.T({"en": "q"}), right=quizzes.T({"en": "a"}, claim=right),
+                          why=quizzes.T({"en": "w"}),
+                          wrong=[(quizzes.T({"en": f"b{k}"}, claim=c), quizzes.T({"en": "x"})) for k, c in enumerate(wrong)],
+                          witness=witness)
+
+
+def test_a_witness_that_holds_for_the_key_and_refutes_every_distractor_passes():
+    assert quizzes.verify(_choose(lambda claim: claim == 1)) == []
+    assert quizzes.verify(_choose(lambda claim: None if claim == 1 else _fail())) == []   # assert-style witness
+
+
+def _fail():
+    raise AssertionError("refuted")
+
+
+@pytest.mark.parametrize("witness, message", [
+    (lambda claim: claim == 2, "the witness refutes the keyed answer"),
+    (lambda claim: claim in (1, 3), "the witness accepts the wrong choice 'b1'"),
+    (lambda claim: True, "either it is right too, or the witness cannot tell"),
+    (lambda claim: 1 / 0, "ZeroDivisionError"),
+    (lambda claim: "yes", "returns True, False or None"),
+])
+def test_a_witness_that_cannot_tell_the_key_from_a_distractor_is_reported(witness, message):
+    try:
+        problems = quizzes.verify(_choose(witness))
+    except ZeroDivisionError as error:                # a witness that is broken is not a refutation
+        problems = [repr(error)]
+    assert any(message in p for p in problems), problems
+
+
+def test_swapping_the_key_makes_a_good_witness_fail():
+    q = _choose(lambda claim: claim == 1)
+    swapped = quizzes.with_key_swapped(q)
+    assert [what for what, _ in swapped] == ["key swapped with 'b0'", "key swapped with 'b1'"]
+    assert all(quizzes.verify(m) for _, m in swapped)
+
+
+def test_number_and_order_witnesses_are_run_against_their_wrong_values_and_swapped_steps():
+    n = quizzes.number(quizzes.T({"en": "q"}), answer=3, why=quizzes.T({"en": "w"}),
+                       wrong=[(2, quizzes.T({"en": "x"}))], witness=lambda v: v == 3)
+    assert quizzes.verify(n) == [] and all(quizzes.verify(m) for _, m in quizzes.with_key_swapped(n))
+    loose = quizzes.number(quizzes.T({"en": "q"}), answer=3, why=quizzes.T({"en": "w"}),
+                           wrong=[(2, quizzes.T({"en": "x"}))], witness=lambda v: v >= 2)
+    assert "wrong value 2" in quizzes.verify(loose)[0]
+    steps = [quizzes.T({"en": s}) for s in ("one", "two", "three")]
+    o = quizzes.order(quizzes.T({"en": "q"}), steps=steps, why=quizzes.T({"en": "w"}),
+                      witness=lambda order: list(order) == [0, 1, 2])
+    assert quizzes.verify(o) == []
+    assert len(quizzes.with_key_swapped(o)) == 2 and all(quizzes.verify(m) for _, m in quizzes.with_key_swapped(o))
+    # an order whose first two steps may be swapped is refused: its key is not the only right order
+    commuting = quizzes.order(quizzes.T({"en": "q"}), steps=steps, why=quizzes.T({"en": "w"}),
+                              witness=lambda order: order[2] == 2)
+    assert "the steps in the order (1, 0, 2)" in quizzes.verify(commuting)[0]
+
+
+def test_in_order_turns_a_step_that_comes_too_early_into_a_refutation():
+    steps = [lambda s: s.update(x=1), lambda s: s.update(y=s["x"] + 1)]
+    assert quizzes.in_order(steps, (0, 1)) == {"x": 1, "y": 2}
+    with pytest.raises(AssertionError, match="step 1 needs 'x'"):
+        quizzes.in_order(steps, (1, 0))
+
+
+def test_a_definition_is_checked_in_the_section_it_names_in_every_language():
+    term = quizzes.T({"zh": "许可集合", "en": "allowed set", "ru": "множество разрешённых позиций"})
+    assert quizzes.definition_problems("1.1", term) == []
+    assert quizzes.definition_problems("1.99", term) == ["no chapter has a section §1.99"]
+    wrong_ru = quizzes.T({"zh": "许可集合", "en": "allowed set", "ru": "разрешённое множество"})
+    assert quizzes.definition_problems("1.1", wrong_ru) == ["§1.1 does not use the ru term 'разрешённое множество'"]
+    assert quizzes.section_without(term) not in (None, "1.1")
+
+
+def test_a_russian_term_is_found_in_another_case():
+    pattern = quizzes.term_pattern("пустая строка", "ru")
+    assert pattern.search("у пустой строки нет знаменателя") and not pattern.search("пустой столбец")
+    assert quizzes.term_pattern("empty row", "en").search("Empty rows arise")
+    assert not quizzes.term_pattern("row", "en").search("arrow")
+
+
+# --------------------------------------------------------------------------- numbers as each language writes them
+
+def test_numbers_are_written_as_each_language_writes_them():
+    assert quizzes.format_number(1048576, "en") == quizzes.format_number(1048576, "zh") == "1,048,576"
+    assert quizzes.format_number(1048576, "ru") == "1\u202f048\u202f576"
+    assert quizzes.format_number(1 / 3, "ru") == "0,333333" and quizzes.format_number(1 / 3, "en") == "0.333333"
+    assert quizzes.format_number(4096, "ru") == "4096" and quizzes.format_number(1048576) == "1048576"
+    assert quizzes.localise_numbers("1/(2 + e²) ≈ 0.106507, see §1.6 and 1e-12", "ru") == \
+        "1/(2 + e²) ≈ 0,106507, see §1.6 and 1e-12"
+
+
+def test_the_page_shows_a_number_answer_in_its_language():
+    sections = quizzes.load_all()["chapters/02_heads"]
+    costs = next(s for s in sections if s.number == "2.6")
+    html = {lang: quizzes.render("chapters/02_heads", costs, lang) for lang in LANGUAGES}
+    assert "<strong>1,048,576</strong>" in html["en"] and "<strong>1\u202f048\u202f576</strong>" in html["ru"]
+    assert 'data-answer="1048576"' in html["ru"]                   # what the script compares stays plain
+    # how quiz.js reads a typed comma: the decimal sign in Russian, thousands elsewhere (1,048,576)
+    assert "&quot;decimal&quot;:&quot;,&quot;" in html["ru"] and "&quot;decimal&quot;:&quot;.&quot;" in html["en"]
+    first = next(s for s in quizzes.load_all()["chapters/01_allowed_set"] if s.number == "1.1")
+    assert "1/3 ≈ 0,333" in quizzes.render("chapters/01_allowed_set", first, "ru")

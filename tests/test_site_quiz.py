@@ -139,3 +139,18 @@ def test_without_javascript_the_answers_are_folded(open_page, lang):
     assert not first.locator("p").first.is_visible()
     first.locator("summary").click()
     assert sections[0].questions[0].why[lang].replace("`", "") in first.inner_text()
+
+
+@pytest.mark.parametrize("lang, typed", [("en", "1,048,576"), ("zh", "1,048,576"), ("ru", "1 048 576"),
+                                         ("ru", "1048576")])
+@in_chromium
+def test_a_number_may_be_typed_with_its_digits_grouped_as_the_page_writes_them(open_page, lang, typed):
+    """The page shows 1,048,576 (1 048 576 in Russian); typed that way it is the same number."""
+    page = open_page(lang, "02_heads")
+    page.wait_for_selector("aside.quiz.is-live")
+    costs = next(s for s in QUIZZED["chapters/02_heads"] if s.number == "2.6")
+    k = next(i for i, q in enumerate(costs.questions, 1) if q.kind == "number" and q.answer == 4 * 512 ** 2)
+    q = page.locator(f"#quiz-{costs.anchor[4:]} .quiz-q:nth-of-type({k})")
+    q.locator("input").fill(typed)
+    q.locator(".quiz-check").click()
+    assert "is-right" in q.locator(".quiz-feedback").get_attribute("class"), typed

@@ -175,7 +175,8 @@ def test_a_figure_alt_text_is_confirmed_apart_from_the_cell(tmp_path, monkeypatc
 def test_a_quiz_question_changed_in_one_language_is_named(tmp_path, monkeypatch):
     chapter = _source_in(tmp_path, monkeypatch, "src/chapters/96_demo.py", 'md("## 1.1 Alpha")\n',
                          {"## 1.1 Alpha": {"zh": "## 1.1 甲", "ru": "## 1.1 Альфа"}})
-    questions = "".join(f'order(T("order {k}"), steps=[T("one"), T("two"), T("three")], why=T("because")),\n'
+    questions = "".join(f'order(T("order {k}"), steps=[T("one"), T("two"), T("three")], why=T("because"), '
+                        f'unwitnessed="a demo"),\n'
                         for k in range(3))
     texts = {**{f"order {k}": {"zh": f"排{k}", "ru": f"порядок {k}"} for k in range(3)},
              "one": {"zh": "一", "ru": "раз"}, "two": {"zh": "二", "ru": "два"}, "three": {"zh": "三", "ru": "три"},

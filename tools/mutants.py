@@ -3,21 +3,31 @@
     make mutants                                  (or: python tools/mutants.py)
     python tools/mutants.py --only top-left-mask scale-by-d
     python tools/mutants.py --list
+    python tools/mutants.py --every lib.attention.causal_future     # every bug the catalogue can put there
 
-Each mutant is one realistic bug, written as an exact piece of lib's source
-text and its replacement.  One at a time, the bug is written into the file,
-the lib tests alone run (LIB_TESTS: no notebooks, no grading or site tests,
-stopping at the first failure), and the file is restored, also on Ctrl-C or
-SIGTERM; a copy kept in _build/mutants/ restores it even after a crash, at
-the start of the next run.  The table says which test caught each mutant, or
-SURVIVED.  Hypothesis runs derandomized and without its example database
-(profile "mutants" in tests/conftest.py), so a run is reproducible.
+Each mutant is one realistic bug from the catalogue of bug operators
+(grading/bugs.py, the same catalogue the diagnoses and the corpus of wrong
+answers draw on): an operator applied at one place of one lib function,
+named by a selector (``"strict-for-loose@key_position > query_position"``).
+Nothing here writes wrong code.  One at a time, the function's mutated source
+is written over the function in its file, the lib tests alone run (LIB_TESTS:
+no notebooks, no grading or site tests, stopping at the first failure), and
+the file is restored, also on Ctrl-C or SIGTERM; a copy kept in
+_build/mutants/ restores it even after a crash, at the start of the next run.
+The table says which test caught each mutant, or SURVIVED.  Hypothesis runs
+derandomized and without its example database (profile "mutants" in
+tests/conftest.py), so a run is reproducible.
 
 This is not part of the test suite: it takes minutes, not seconds.  A mutant
-whose text no longer occurs in lib stops the run: update it with the code.
+whose selector no longer names exactly one place (lib changed) stops the run:
+update it with the code.  A function that moved to another module is found by
+its new dotted name: the selectors name code, not lines.
 """
 
 import argparse
+import ast
+import importlib
+import inspect
 import os
 import pathlib
 import re
@@ -26,11 +36,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BACKUP = ROOT / "_build" / "mutants"
+sys.path.insert(0, str(ROOT))
 
 # The lib tests, fastest and most telling first (the first failure names the catching test).
 LIB_TESTS = [
@@ -51,257 +63,114 @@ LIB_TESTS = [
 @dataclass
 class Mutant:
     name: str
-    path: str                 # relative to the project root
-    edits: list               # [(exact old text, new text)], each old text occurring exactly once
-    description: str
+    target: str               # the lib function, dotted: lib.attention.causal_future, lib.model.KVCache.append
+    selector: str             # a bug of grading/bugs.py: "operator" or "operator@code of the place"
+
+    @property
+    def description(self):
+        from grading import bugs
+        return bugs.OPERATORS[self.selector.partition("@")[0]].description
 
 
-def m(name, path, old, new, description):
-    return Mutant(name, path, [(old, new)], description)
+def m(name, target, selector):
+    return Mutant(name, target, selector)
 
 
-A, P, M, D, C, K = "lib/attention.py", "lib/positions.py", "lib/model.py", "lib/data.py", "lib/checks.py", "lib/costs.py"
-B, V = "lib/blocked.py", "lib/validate.py"
+A, P, M, D, C = "lib.attention", "lib.positions", "lib.model", "lib.data", "lib.checks"
 
 MUTANTS = [
     # ---- the mask (§1)
-    m("diagonal-forbidden", A, "return key_position > query_position", "return key_position >= query_position",
-      "the causal mask also forbids the diagonal: a query may not read itself"),
-    m("top-left-mask", A, "query_position = np.arange(tk - tq, tk)[:, None]", "query_position = np.arange(tq)[:, None]",
-      "the mask aligns queries top-left, ignoring the Tk - Tq cached positions"),
-    m("block-top-left", B, "        first = tk - tq + start                                 # position of query",
-      "        first = start                                 # position of query",
-      "the blocked attention places its diagonal tile top-left, ignoring the cache offset"),
-    m("block-diagonal-forbidden", B, "-np.inf, dtype=q.dtype), 1)", "-np.inf, dtype=q.dtype), 0)",
-      "the diagonal tile of the blocked attention also forbids the diagonal"),
-    m("future-tiles-not-masked", B, "        scores[..., first:] += future[:b, :n_keys - first]",
-      "        scores[..., first:first + b] += future[:b, :b]",
-      "with skip_future=False, the keys after a block's diagonal tile are computed but not masked"),
-    m("diagonal-not-masked", B, "        scores[..., first:] += future[:b, :n_keys - first]     # the diagonal tile, and any after it\n",
-      "", "the fast form never masks its diagonal tile: every query of a block reads the whole block"),
-    Mutant("max-over-all-entries", A, [(
-        "    weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf, a new array\n"
-        "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n",
-        "    weights = scores - scores.max(axis=-1, keepdims=True)\n"
-        "    weights = np.where(allowed, np.exp(weights), 0.0)\n"
-        "    row_sums = weights.sum(axis=-1, keepdims=True)\n")],
-      "masked_softmax subtracts the max over all entries, forbidden ones included"),
-    Mutant("block-max-over-all-entries", B, [(
-        "        scores[..., first:] += future[:b, :n_keys - first]     # the diagonal tile, and any after it\n"
-        "        shift = shifted[rows, start:stop, None]                 # (rows, b, 1)\n"
-        "        if shift.any():\n"
-        "            scores -= np.where(shift, scores.max(axis=-1, keepdims=True), 0)   # the row max -> exactly 0\n",
-        "        shift = shifted[rows, start:stop, None]\n"
-        "        if shift.any():\n"
-        "            scores -= np.where(shift, scores.max(axis=-1, keepdims=True), 0)\n"
-        "        scores[..., first:] += future[:b, :n_keys - first]\n")],
-      "the fast form takes the row max before masking, over future keys of the diagonal tile too"),
-    m("never-shift", B, "        if shift.any():", "        if False:",
-      "the fast form never shifts a row by its max, even when its scores could overflow exp"),
-    m("shift-bound-ignores-values", B, "    if tk * max(1.0, v_largest) > limit:", "    if False:",
-      "the bound that lets exp go unshifted forgets that the weights multiply the values"),
-    m("shift-bound-reads-every-key", B, "k_norms[:, reads] > SAFE_SCORE", "k_norms[:, -1:] > SAFE_SCORE",
-      "whether a row is shifted depends on keys in its future, so the future changes its bits"),
-    Mutant("softmax-then-zero", A, [(
-        "    weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf, a new array\n"
-        "    row_sums = _exp_minus_row_max(weights)                      # (..., 1); forbidden -> exactly 0\n"
-        "    weights /= row_sums\n",
-        "    weights = np.array(np.broadcast_to(scores, np.broadcast_shapes(scores.shape, np.shape(allowed))))\n"
-        "    row_sums = _exp_minus_row_max(weights)\n"
-        "    weights /= row_sums\n"
-        "    weights = np.where(allowed, weights, 0.0)\n")],
-      "softmax over every key first, then the forbidden weights set to 0 (rows no longer sum to 1)"),
-    m("softmax-wrong-axis", A, "    return scores.sum(axis=-1, keepdims=True)\n", "    return scores.sum(axis=-2, keepdims=True)\n",
-      "the softmax denominators sum over the queries instead of the keys"),
-    m("no-empty-row-check", A, "    if empty.any():\n", "    if False:\n",
-      "an all-forbidden row is not refused (it becomes nan)"),
-    m("no-finite-score-check", A, "    if bad.any():\n", "    if False:\n",
-      "a NaN or infinite allowed score is not refused (a silent nan row)"),
-    m("no-finite-input-check", V, "    if not np.isfinite(largest):", "    if False:",
-      "causal attention accepts NaN and infinities in q, k, v"),
-    m("unmasked-is-masked", A, "    allowed = np.ones(scores.shape[-2:], dtype=bool)            # everything may be read",
-      "    allowed = ~causal_future(scores.shape[-2], scores.shape[-1])",
-      "the negative control keeps the causal mask, so it can never see a leak"),
+    m("diagonal-forbidden", f"{A}.causal_future", "loose-for-strict@key_position > query_position"),
+    m("top-left-mask", f"{A}.causal_future", "top-left-alignment"),
+    m("mask-one-ahead", f"{A}.causal_future", "one-more@key_position > query_position"),
+    m("softmax-then-zero", f"{A}._softmax_where", "mask-after-softmax"),
+    m("zero-fill", f"{A}._softmax_where", "zero-fill"),
+    m("finite-fill", f"{A}._softmax_where", "finite-fill"),
+    m("mask-ignored", f"{A}._softmax_where", "no-mask"),
+    m("no-max-subtraction", f"{A}._exp_minus_row_max", "no-max-subtraction"),
+    m("softmax-wrong-axis", f"{A}._exp_minus_row_max", "wrong-axis@scores.sum"),
+    m("no-empty-row-check", f"{A}.masked_softmax", "dropped-check@if empty.any()"),
+    m("no-finite-score-check", f"{A}.masked_softmax", "dropped-check@if bad.any()"),
+    m("control-keys-are-queries", f"{A}.unmasked_attention", "one-argument-for-another@unmasked_attention:k"),
     # ---- scaled dot products (§1, §2)
-    m("missing-scale", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
-      "    scale = q.dtype.type(1.0)",
-      "fast_causal_attention forgets the 1/sqrt(d) scale"),
-    m("scores-missing-scale", A, "    scale = q.dtype.type(1.0 / np.sqrt(q.shape[-1]))           # in the dtype of q: float32 stays float32",
-      "    scale = q.dtype.type(1.0)",
-      "attention_scores (the definition, the weights of §4) forgets the 1/sqrt(d) scale"),
-    m("scale-by-d", B, "    scale = q.dtype.type(1.0 / np.sqrt(d))                      # in the dtype of q: float32 stays float32",
-      "    scale = q.dtype.type(1.0 / d)",
-      "scores divided by d instead of sqrt(d)"),
-    # ---- blocks and threads (§5)
-    m("keys-off-by-one", B, "n_keys = tk - tq + stop if skip_future else tk          # keys",
-      "n_keys = tk - tq + stop - 1 if skip_future else tk          # keys",
-      "each block of queries of the fast form computes one key too few (its last query may miss itself)"),
-    m("readable-keys-off-by-one", B, "n_keys = tk - tq + stop if skip_future else tk              # keys",
-      "n_keys = tk - tq + stop - 1 if skip_future else tk              # keys",
-      "each block of queries of the readable blocked form computes one key too few"),
-    m("readable-mask-of-the-first-block", B, "~future[start:stop, :n_keys]", "~future[:stop - start, :n_keys]",
-      "every block of the readable blocked form takes the mask rows of the first block"),
-    m("readable-values-unsliced", B, "        out[..., start:stop, :] = weights @ v[..., :n_keys, :]",
-      "        out[..., start:stop, :] = weights @ v[..., -n_keys:, :]",
-      "the readable blocked form weighs the last n_keys values instead of the first"),
-    m("no-division-after-product", B, "        block /= row_sums                                       # divide after the product: b * dv divisions",
-      "        pass",
-      "the blocked attention forgets to divide by the row sums after the product"),
-    m("tasks-miss-the-remainder", B, "for row in range(0, n, group)]", "for row in range(0, n - n % group, group)]",
-      "the rows grouped into tasks for the threads leave the last N mod group (batch, head) rows uncomputed"),
-    m("work-counts-everything", B,
-      "    computed = sum((stop - start) * (tk - tq + stop if skip_future else tk) for start, stop in _blocks(tq))",
-      "    computed = tq * tk",
-      "attention_work reports the whole table, hiding the saving"),
-    # ---- dtypes
-    m("dtype-of-first-argument", V, "    dtype = np.result_type(*converted)", "    dtype = converted[0].dtype",
-      "the result has the dtype of the first argument, not the common dtype"),
-    m("integers-kept", V, "            a = a.astype(np.float64)\n", "            pass\n",
-      "integer arrays are not converted to float64"),
+    m("scores-missing-scale", f"{A}._scores", "no-scale@=1.0 / np.sqrt(q.shape[-1])"),
+    m("scale-by-d", f"{A}._scores", "scale-by-d"),
+    m("scale-by-full-width", f"{A}._scores", "scale-by-full-width"),
+    m("keys-not-transposed", f"{A}._scores", "reshape-without-transpose"),
     # ---- heads (§2)
-    m("plain-reshape-split", A, "    return np.swapaxes(heads, -3, -2)                           # (B, H, T, d)",
-      "    return heads.reshape(*x.shape[:-2], x.shape[-1] // d, x.shape[-2], d)",
-      "split_heads reshapes (B, T, D) straight to (B, H, T, d) without moving the head axis"),
-    m("plain-reshape-merge", A, "    heads_last = np.swapaxes(x, -3, -2)                         # (B, T, H, d)",
-      "    heads_last = x.reshape(*x.shape[:-3], x.shape[-2], x.shape[-3], x.shape[-1])",
-      "merge_heads reshapes back without swapping the head and time axes"),
-    m("forgotten-w-o", A, "    return merge_heads(attend(q, k, v)) @ w_o                   # (B, T, D)",
-      "    return merge_heads(attend(q, k, v))",
-      "multi_head_attention forgets the output projection W_O"),
-    Mutant("w-o-before-merge", A, [
-        ("    v = split_heads(x @ w_v, n_heads)                           # (B, H, T, d)\n    attend",
-         "    v = split_heads(x @ w_v @ w_o, n_heads)\n    attend"),
-        ("    return merge_heads(attend(q, k, v)) @ w_o                   # (B, T, D)",
-         "    return merge_heads(attend(q, k, v))")],
-      "W_O applied to the values before the heads are merged"),
-    m("w-q-for-w-k", A, "    k = split_heads(x @ w_k, n_heads)                           # (B, H, T, d)",
-      "    k = split_heads(x @ w_q, n_heads)",
-      "the keys are projected with W_Q"),
-    m("n-heads-unchecked", V, "    n_heads = integer(n_heads, \"n_heads\")\n", "",
-      "n_heads is not checked where it enters (2.0 or -2 fail late, deep in reshape)"),
+    m("plain-reshape-split", f"{A}.split_heads", "reshape-without-transpose"),
+    m("split-fixed-rank", f"{A}.split_heads", "fixed-rank"),
+    m("plain-reshape-merge", f"{A}.merge_heads", "reshape-without-transpose"),
+    m("merge-interleaved", f"{A}.merge_heads", "interleaved-heads"),
+    m("heads-summed", f"{A}.merge_heads", "heads-summed"),
+    m("forgotten-w-o", f"{A}.multi_head_attention", "dropped-product@merge_heads(attend(q, k, v)) @ w_o"),
+    m("w-q-for-w-k", f"{A}.multi_head_attention", "one-argument-for-another@multi_head_attention:w_k"),
+    m("causal-flag-ignored", f"{A}.multi_head_attention", "argument-ignored"),
     # ---- positions (§3)
-    m("ignored-offset", P, "    return token_table[ids] + position_table[offset:offset + T]      # (..., T, D)",
-      "    return token_table[ids] + position_table[:T]",
-      "embed ignores the offset: every chunk starts at position 0"),
-    m("assignment-not-scatter-add", P, "    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))         # repeated ids accumulate",
-      "    d_token[ids.reshape(-1)] = grad.reshape(-1, D)",
-      "the token gradient is assigned, so a repeated id keeps only its last gradient"),
-    m("float64-position-gradient", P, "    d_position = np.zeros((context_size, D), dtype=grad.dtype)       # (C, D)",
-      "    d_position = np.zeros((context_size, D))",
-      "the position gradient is float64 for float32 input"),
-    m("backward-ignores-offset", P, "    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)",
-      "    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)",
-      "the position gradient lands on rows 0..T-1 whatever the offset"),
-    m("position-gradient-mean", P, "grad.reshape(-1, T, D).sum(axis=0)  # every", "grad.reshape(-1, T, D).mean(axis=0)  # every",
-      "the position gradient averages over the batch instead of summing"),
-    m("no-upper-position-check", P, "    if offset < 0 or offset + length > context_size:", "    if offset < 0:",
-      "positions past the table are not refused"),
-    m("negative-ids-accepted", V, "    bad = ids[(ids < 0) | (ids >= vocab_size)]", "    bad = ids[ids >= vocab_size]",
-      "a negative id (IGNORE = -100) silently reads a row from the end of the table"),
-    # ---- the model and its cache (§5)
-    m("cache-at-position-0", M, "            position = len(cache)\n", "            position = 0\n",
-      "every cached step takes position 0"),
-    m("step-reads-before-storing", M,
-      "            heads = causal_attention(q, cache.keys, cache.values)   # (H, 1, d): reads every stored position",
-      "            heads = causal_attention(q, cache.keys[:, :-1], cache.values[:, :-1])",
-      "the new query reads the cache without its own key and value"),
-    m("key-stored-as-value", M, "        cache.append(k[:, 0], v[:, 0])\n", "        cache.append(k[:, 0], k[:, 0])\n",
-      "step stores the key in the value slot"),
-    m("truncate-up-to-capacity", M, "        if length > self._length:", "        if length > self.capacity:",
-      "KVCache.truncate accepts any length up to the capacity, 'keeping' positions never stored"),
-    m("cache-full-off-by-one", M, "        if self._length == self.capacity:", "        if self._length > self.capacity:",
-      "append into a full cache is not refused clearly"),
-    m("token-not-checked", M, "        if isinstance(token, (bool, np.bool_)) or not isinstance(token, (int, np.integer)):",
-      "        if False:",
-      "step accepts [3] or [3, 4] and stores head 0's key in every head"),
-    m("cache-dtype-float64", M, "        return KVCache(self.n_heads, self.width // self.n_heads, self.context_size, self.dtype)",
-      "        return KVCache(self.n_heads, self.width // self.n_heads, self.context_size, np.float64)",
-      "the cache is always float64"),
-    m("model-heads-unchecked", M, "        validate.head_width(D, n_heads)\n", "",
-      "the model constructor accepts any n_heads (it fails later)"),
+    m("ignored-offset", f"{P}.embed", "slice-from-zero"),
+    m("embed-offset-off-by-one", f"{P}.embed", "one-more@offset:offset + T"),
+    m("positions-wrapped", f"{P}.embed", "positions-wrapped"),
+    m("positions-clamped", f"{P}.embed", "positions-clamped"),
+    m("assignment-not-scatter-add", f"{P}.embed_backward", "scatter-by-assignment"),
+    m("backward-ignores-offset", f"{P}.embed_backward", "slice-from-zero"),
+    m("position-gradient-of-one-sequence", f"{P}.embed_backward", "last-instead-of-sum"),
+    # ---- the model and its cache (§5), with the offset bugs seen in public projects
+    m("cache-at-position-0", f"{M}.AttentionModel.step", "offset-reset"),
+    m("step-position-off-by-one", f"{M}.AttentionModel.step", "one-more@offset=position"),
+    m("key-stored-as-value", f"{M}.KVCache.append", "one-argument-for-another@append:value"),
+    m("cache-full-unchecked", f"{M}.KVCache.append", "dropped-check@self._length == self.capacity"),
     # ---- the data protocol (§1)
-    m("wrong-padding-id", D, "    inputs = np.full((len(texts), T), EOS, dtype=np.int64)", "    inputs = np.full((len(texts), T), UNK, dtype=np.int64)",
-      "inputs are padded with UNK instead of EOS"),
-    m("inputs-padded-with-ignore", D, "    inputs = np.full((len(texts), T), EOS, dtype=np.int64)",
-      "    inputs = np.full((len(texts), T), IGNORE, dtype=np.int64)",
-      "inputs are padded with IGNORE = -100, which is not a token"),
-    Mutant("targets-not-shifted", D, [(
-        "        targets[b, :len(ids)] = ids\n        targets[b, len(ids)] = EOS\n",
-        "        targets[b, :len(ids) + 1] = inputs[b, :len(ids) + 1]\n")],
-      "targets are the inputs themselves, not shifted by one"),
-    m("eos-not-scored", D, "        targets[b, len(ids)] = EOS\n", "        targets[b, len(ids)] = IGNORE\n",
-      "the real end of a text is not scored"),
-    m("vocab-not-sorted", D, "    return SPECIAL_TOKENS + sorted(set(\"\".join(texts)))",
-      "    return SPECIAL_TOKENS + list(dict.fromkeys(\"\".join(texts)))",
-      "the vocabulary keeps first-appearance order instead of code-point order"),
+    m("inputs-padded-with-ignore", f"{D}.collate", "swapped-padding@EOS"),
+    m("eos-not-scored", f"{D}.collate", "dropped-write@targets[b, len(ids)] = EOS"),
     # ---- the checks (§4, §5)
-    m("check-skips-last-prefix-row", C, "    return float(row_changes(forward, inputs, perturbed)[:prefix_length].max())",
-      "    return float(row_changes(forward, inputs, perturbed)[:max(prefix_length - 1, 1)].max())",
-      "the causality check skips the last row of the prefix"),
-    m("upper-right-loosened", C, "    return bool(np.all(weights[..., future] == 0))",
-      "    return bool(np.all(np.abs(weights[..., future]) < 1e-6))",
-      "'upper right is zero' loosened to 'below 1e-6'"),
-    m("random-model-scale", C, "(rng.standard_normal((width, width)) / np.sqrt(width)).astype(dtype)",
-      "(rng.standard_normal((width, width)) / width).astype(dtype)",
-      "random_model's projections have variance 1/width^2 instead of 1/width"),
-    m("perturbation-may-keep-ids", C, "        shift = rng.integers(1, vocab_size, size=future.shape)",
-      "        shift = rng.integers(0, vocab_size, size=future.shape)",
-      "perturb_future may leave a future id unchanged"),
-    m("passed-ignores-control", C, "        return self.causal and self.control_saw_change", "        return self.causal",
-      "a causality check passes without its negative control"),
-    m("control-boundary", C, "        return self.control_change > self.tolerance", "        return self.control_change >= self.tolerance",
-      "a control change equal to the tolerance counts as seeing the change"),
-    m("feature-norm-over-time", C, "    mean = x.mean(axis=-1, keepdims=True)                             # (..., T, 1)",
-      "    mean = x.mean(axis=-2, keepdims=True)",
-      "feature_normalization takes its mean over time, which leaks the future"),
-    m("cache-error-last-row-only", C, "    return float(np.abs(incremental_forward(model, ids) - full).max())",
-      "    return float(np.abs(incremental_forward(model, ids) - full)[-1].max())",
-      "cache_error compares only the last position"),
-    m("incremental-ignores-positions", C, "        model.step(int(token), cache, position=None if positions is None else int(positions[t]))",
-      "        model.step(int(token), cache)",
-      "incremental_forward ignores the positions it is given (the reset bug cannot be shown)"),
-    m("kv-bytes-one-tensor", C, "    return 2 * n_layers * n_heads * length * head_width * batch * itemsize",
-      "    return n_layers * n_heads * length * head_width * batch * itemsize",
-      "kv_cache_bytes counts keys but not values"),
-    # ---- added after the first full run scored 100 %: bugs no test was written against
-    m("no-max-subtraction", A, "    scores -= scores.max(axis=-1, keepdims=True)\n", "",
-      "the softmax does not subtract the row maximum: large scores overflow to inf / inf = nan"),
-    m("split-h-and-d-swapped", A, "    heads = x.reshape(*x.shape[:-1], x.shape[-1] // d, d)       # (B, T, H, d)",
-      "    heads = x.reshape(*x.shape[:-1], d, x.shape[-1] // d)",
-      "split_heads swaps H and d in the reshape (invisible whenever H == d, as in the chapter's model)"),
-    m("embed-offset-off-by-one", P, "    return token_table[ids] + position_table[offset:offset + T]      # (..., T, D)",
-      "    return token_table[ids] + position_table[offset + 1:offset + T + 1]",
-      "embed starts one row after the offset (the cached token reads the next position's row)"),
-    m("cache-keys-one-too-many", M, "        return self._keys[:, :self._length]                     # (H, n, d)",
-      "        return self._keys[:, :self._length + 1]",
-      "the cache exposes one unwritten (zero) key slot past its length"),
-    m("perturbation-from-prefix-row", C, "    future = np.moveaxis(inputs, axis, 0)[prefix_length:]             # (T - p, ...) view of the future",
-      "    future = np.moveaxis(inputs, axis, 0)[prefix_length - 1:-1]",
-      "perturb_future computes the new future from ids shifted by one position (the last prefix id)"),
-    # ---- costs (§2)
-    m("score-flops-one-product", K, "    score_flops = 2 * 2 * B * heads * T * T * head_width",
-      "    score_flops = 2 * B * heads * T * T * head_width",
-      "head_costs counts q k^T but not weights @ v"),
-    m("entries-per-layer-not-head", K, "    attention_entries = B * heads * T * T", "    attention_entries = B * T * T * ones",
-      "head_costs counts one attention table per layer instead of one per head"),
+    m("feature-norm-over-time", f"{C}.feature_normalization", "wrong-axis@x.mean"),
 ]
+
+
+def target_function(target):
+    """The function a dotted name denotes (a module's function or a class's method)."""
+    module_name, _, name = target.rpartition(".")
+    try:
+        owner = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        module_name, _, cls = module_name.rpartition(".")
+        owner = getattr(importlib.import_module(module_name), cls)
+    return getattr(owner, name)
+
+
+def mutated_text(mutant, text=None):
+    """The text of the target's file with the mutant's function replaced by its mutated source."""
+    from grading import bugs
+    func = target_function(mutant.target)
+    base = bugs.Base(func, depth=0)
+    found = [x for x in bugs.find(func, mutant.selector) if x.sites[0].function == func.__name__]
+    fewest = min((len(x.sites[0].indices) for x in found), default=0)
+    found = [x for x in found if len(x.sites[0].indices) == fewest]           # one place rather than all alike
+    if len(found) != 1:
+        raise SystemExit(f"mutant {mutant.name}: {mutant.selector!r} names {len(found)} places of {mutant.target}, "
+                         f"not one; update MUTANTS")
+    path = pathlib.Path(inspect.getsourcefile(func))
+    text = path.read_text(encoding="utf-8") if text is None else text
+    lines = text.splitlines(keepends=True)
+    start = func.__code__.co_firstlineno - 1
+    while not lines[start].lstrip().startswith(("def ", "async def ")):
+        start += 1                                               # after the decorators
+    indent = lines[start][:len(lines[start]) - len(lines[start].lstrip())]
+    end = start + len(inspect.getsource(func).splitlines()) - (start - (func.__code__.co_firstlineno - 1))
+    tree = found[0].trees[func.__name__]
+    tree.decorator_list = []
+    new = textwrap.indent(ast.unparse(tree), indent) + "\n"
+    return path, "".join(lines[:start]) + new + "".join(lines[end:])
 
 
 # --------------------------------------------------------------------------
 
 def applies(mutant):
-    text = (ROOT / mutant.path).read_text(encoding="utf-8")
-    return all(text.count(old) == 1 for old, _ in mutant.edits)
-
-
-def apply(mutant, text):
-    for old, new in mutant.edits:
-        count = text.count(old)
-        if count != 1:
-            raise SystemExit(f"mutant {mutant.name}: its text occurs {count} times in {mutant.path} "
-                             f"(expected once); update MUTANTS:\n{old}")
-        text = text.replace(old, new)
-    return text
+    try:
+        mutated_text(mutant)
+        return True
+    except (SystemExit, AttributeError, ImportError, KeyError):
+        return False
 
 
 def restore_leftovers():
@@ -335,10 +204,9 @@ def run_tests(timeout):
 
 
 def run_mutant(mutant, timeout):
-    path = ROOT / mutant.path
+    path, mutated = mutated_text(mutant)
     original = path.read_text(encoding="utf-8")
-    mutated = apply(mutant, original)
-    backup = BACKUP / mutant.path
+    backup = BACKUP / path.relative_to(ROOT)
     backup.parent.mkdir(parents=True, exist_ok=True)
     backup.write_text(original, encoding="utf-8")
     try:
@@ -359,8 +227,17 @@ def main():
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--timeout", type=int, default=900, help="seconds for the lib tests on one mutant")
     parser.add_argument("--skip-missing", action="store_true",
-                        help="leave out mutants whose text is not in lib (to score an older lib) instead of stopping")
+                        help="leave out mutants whose place is not in lib (to score an older lib) instead of stopping")
+    parser.add_argument("--every", nargs="+", metavar="FUNCTION",
+                        help="instead of MUTANTS, every bug the catalogue puts into these lib functions (dotted names)")
     args = parser.parse_args()
+    if args.every:
+        from grading import bugs
+        MUTANTS[:] = [Mutant(f"{target.rsplit('.', 1)[1]}-{i}", target, f"{x.sites[0].operator}@={x.sites[0].code}")
+                      for target in args.every
+                      for i, x in enumerate(x for x in bugs.Base(target_function(target), depth=0).sites()
+                                            if x.index >= 0 and len(x.indices) == 1)
+                      for x in [bugs.Mutant(bugs.Base(target_function(target), depth=0), (x,))]]
 
     names = [mutant.name for mutant in MUTANTS]
     assert len(set(names)) == len(names), "two mutants share a name"
@@ -375,10 +252,10 @@ def main():
         if missing:
             print(f"left out, their text is not in lib: {', '.join(missing)}")
     for mutant in chosen:                                       # every mutant still applies: fail before starting
-        apply(mutant, (ROOT / mutant.path).read_text(encoding="utf-8"))
+        mutated_text(mutant)
     if args.list:
         for mutant in chosen:
-            print(f"{mutant.name:<30} {mutant.path:<18} {mutant.description}")
+            print(f"{mutant.name:<36} {mutant.target:<40} {mutant.selector}")
         return 0
 
     signal.signal(signal.SIGTERM, interrupt)                  # kill PID restores the file like Ctrl-C
@@ -387,14 +264,14 @@ def main():
         print(f"the lib tests fail without any mutant ({caught_by}); fix them first", file=sys.stderr)
         return 2
     print(f"lib tests pass unmutated in {seconds:.0f} s; {len(chosen)} mutants, tests: {' '.join(LIB_TESTS)}\n")
-    print(f"{'mutant':<30} {'file':<18} {'caught by':<70} description")
+    print(f"{'mutant':<36} {'function':<40} {'caught by':<70} bug")
     survivors = []
     try:
         for mutant in chosen:
             caught_by, seconds = run_mutant(mutant, args.timeout)
             if caught_by is None:
                 survivors.append(mutant)
-            print(f"{mutant.name:<30} {mutant.path:<18} {caught_by or 'SURVIVED':<70} {mutant.description}", flush=True)
+            print(f"{mutant.name:<36} {mutant.target:<40} {caught_by or 'SURVIVED':<70} {mutant.selector}", flush=True)
     except KeyboardInterrupt:
         print("\ninterrupted: the mutated file has been restored", file=sys.stderr)
         return 130

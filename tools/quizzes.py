@@ -24,7 +24,25 @@ questions; a phrase that matches no heading, or more than one, fails the build
 and names the headings there are.  The questions are inserted at the end of
 that section (``#sec-2-2``) in the three language sites by
 ``site/course_site.py``.  A number the chapter computes is computed here from
-``lib`` (``answer=costs.kv_cache_bytes(...)``), never typed a second time.
+``lib`` (``answer=costs.kv_cache_bytes(...)``), or typed and then asserted by its witness.
+
+**Witnesses.**  Words are claims too: every question says how its key is checked, in one of
+three ways, and :func:`load` refuses a question that says none.
+
+* ``witness=f``: a few lines of Python beside the question that compute with ``lib`` what the
+  answer says.  ``f(claim)`` returns True (or None) when ``claim`` is what ``lib`` gives, and
+  False (or raises AssertionError) when it is not.  The claims are the keyed answer and its
+  distractors: for ``choose``, the ``claim=`` of each choice, ``T("Only row 2", claim={2})``
+  (a choice without one is not judged); for ``number``, the answer and every wrong value; for
+  ``order``, the order of the steps, as step numbers.  :func:`verify` runs it: the key must
+  hold, and every judged distractor (for ``order``, every swap of two neighbouring steps) must
+  be refuted, so a witness that cannot fail is refused too.  ``tests/test_quiz_witnesses.py``
+  runs every witness and swaps each key with a distractor, which must then fail.
+* ``defined_in="1.7", term=T("empty row")``: a question about what a word means names the
+  section that defines it (``§1.7`` in its text, in every language), and :func:`verify`
+  checks that the section exists and uses the term, in each language's words.
+* ``unwitnessed="why"``: an idea no code states (why a design is so, what a test cannot
+  show); the reason is for maintainers and is not translated.
 
 :func:`load` checks every question (a text in every language, exactly one
 right choice, an explanation for every wrong choice, distinct choices, a
@@ -45,7 +63,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from course_i18n import LANGUAGES
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE
 from course_i18n.catalogue import text, texts
 from tools.prose import ProseError, Translations
 
@@ -81,15 +99,20 @@ class QuizError(ValueError):
     """A question that the build refuses, with where it is and what is expected."""
 
 
+NO_CLAIM = type("NoClaim", (), {"__repr__": lambda self: "NO_CLAIM"})()    # a choice the witness does not judge
+
+
 class T:
     """One text of a question in every language of the course: ``{language: text}``.
 
     A quiz source writes ``T("English", **fields)``; :func:`load` gives it the translations
-    of the catalogue (see :func:`_text_maker`)."""
-    __slots__ = ("texts",)
+    of the catalogue (see :func:`_text_maker`).  A choice may carry the ``claim`` it makes,
+    in a form its question's witness can check (``T("Only row 2", claim={2})``)."""
+    __slots__ = ("texts", "claim")
 
-    def __init__(self, texts):
+    def __init__(self, texts, claim=NO_CLAIM):
         self.texts = dict(texts)
+        self.claim = claim
 
     def __getitem__(self, lang):
         return self.texts[lang]
@@ -115,28 +138,77 @@ class Question:
     tolerance: float = 0.0           # number: absolute
     shown: str = ""                  # number: the answer as the page prints it
     steps: list = field(default_factory=list)   # order: [T] in the right order
+    # how the key is checked (module docstring, "Witnesses"): one of the three
+    witness: object = None           # f(claim) -> True/None, or False/AssertionError
+    defined_in: str | None = None    # "1.7": the section that defines the term
+    term: T | None = None
+    unwitnessed: str | None = None   # why no code can state the answer (for maintainers)
 
 
-def choose(prompt, *, right, wrong, why):
-    return Question("choose", prompt, why, right=right, wrong=list(wrong))
+def _evidence(witness, defined_in, term, unwitnessed):
+    return dict(witness=witness, defined_in=defined_in, term=term, unwitnessed=unwitnessed)
 
 
-def number(prompt, *, answer, why, tolerance=0.0, wrong=(), shown=None):
+def choose(prompt, *, right, wrong, why, witness=None, defined_in=None, term=None, unwitnessed=None):
+    return Question("choose", prompt, why, right=right, wrong=list(wrong),
+                    **_evidence(witness, defined_in, term, unwitnessed))
+
+
+def number(prompt, *, answer, why, tolerance=0.0, wrong=(), shown=None,
+           witness=None, defined_in=None, term=None, unwitnessed=None):
     value = answer.item() if hasattr(answer, "item") else answer
-    return Question("number", prompt, why, answer=value, tolerance=tolerance, wrong=list(wrong),
-                    shown=shown if shown is not None else _format_number(value))
+    wrong = [(v.item() if hasattr(v, "item") else v, w) for v, w in wrong]
+    return Question("number", prompt, why, answer=value, tolerance=tolerance, wrong=wrong,
+                    shown=shown if shown is not None else _format_number(value),
+                    **_evidence(witness, defined_in, term, unwitnessed))
 
 
-def order(prompt, *, steps, why):
-    return Question("order", prompt, why, steps=list(steps))
+def order(prompt, *, steps, why, witness=None, defined_in=None, term=None, unwitnessed=None):
+    return Question("order", prompt, why, steps=list(steps), **_evidence(witness, defined_in, term, unwitnessed))
+
+
+# --------------------------------------------------------------------------- numbers, per language
+
+# Russian: decimal comma and digit groups of a narrow no-break space (1 048 576); English and
+# Chinese: decimal point and commas (1,048,576).  Numbers of 5 digits or more are grouped.
+DECIMAL_COMMA = {"ru"}
+GROUP = {"ru": "\u202f"}
+_PLAIN_NUMBER = re.compile(r"(?<![\w.§])(\d+)(?:\.(\d+))?(?!\w|\.\d)")
+
+
+def _group(digits, sep):
+    if len(digits) < 5:
+        return digits
+    head = len(digits) % 3 or 3
+    return digits[:head] + "".join(sep + digits[k:k + 3] for k in range(head, len(digits), 3))
+
+
+def format_number(value, lang=None):
+    """``value`` as a reader of ``lang`` writes it: 0.333 / 0,333; 1,048,576 / 1 048 576.
+
+    Without ``lang``, plainly (1048576, 0.333): what a reader types, and what ``shown`` holds
+    until :func:`render` writes it in the page's language."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    text = str(int(value)) if float(value).is_integer() else f"{value:.6g}"
+    if "e" in text or lang is None:
+        return text
+    return localise_numbers(text, lang)
+
+
+def localise_numbers(text, lang):
+    """Every plain number in ``text`` (not a § reference) written as ``lang`` writes it."""
+    sep = GROUP.get(lang, ",")
+    point = "," if lang in DECIMAL_COMMA else "."
+
+    def one(m):
+        whole, frac = m.group(1), m.group(2)
+        return _group(whole, sep) + (point + frac if frac is not None else "")
+    return _PLAIN_NUMBER.sub(one, text)
 
 
 def _format_number(value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.6g}"
+    return format_number(value)
 
 
 @dataclass
@@ -225,19 +297,82 @@ def check_question(q: Question, where: str) -> None:
                 raise QuizError(f"{where}: two steps read the same in {lang}")
     else:
         raise QuizError(f"{where}: unknown kind {q.kind!r}")
+    _check_evidence(q, where)
+
+
+SECTION_NUMBER = re.compile(r"\d+\.\d+")
+
+
+def _choices(q):
+    """[(T, is the key)] of a choice question."""
+    return [(q.right, True)] + [(choice, False) for choice, _ in q.wrong]
+
+
+def _check_evidence(q, where):
+    """The question says how its key is checked (module docstring, "Witnesses"), and says it fully."""
+    given = [name for name in ("witness", "defined_in", "unwitnessed") if getattr(q, name) is not None]
+    if not given:
+        raise QuizError(f"{where}: say how the key is checked: witness=f (a computation with lib), "
+                        f"defined_in=\"N.M\" with term=T(...) (a definition), or unwitnessed=\"why not\"")
+    if q.unwitnessed is not None and len(given) > 1:
+        raise QuizError(f"{where}: unwitnessed= says no code states the answer, yet {given[0]}= is given too")
+    if q.unwitnessed is not None and not (isinstance(q.unwitnessed, str) and q.unwitnessed.strip()):
+        raise QuizError(f"{where}: unwitnessed= must say in a few words why no code can state the answer")
+    if q.witness is not None:
+        if not callable(q.witness):
+            raise QuizError(f"{where}: witness must be a function of the claim, got {q.witness!r}")
+        if q.kind == "choose":
+            if q.right.claim is NO_CLAIM:
+                raise QuizError(f"{where}: the right choice carries no claim= for the witness to check")
+            if all(choice.claim is NO_CLAIM for choice, _ in q.wrong):
+                raise QuizError(f"{where}: no wrong choice carries a claim=, so the witness is never shown "
+                                f"to refute anything")
+        elif q.kind == "number" and not q.wrong:
+            raise QuizError(f"{where}: a witnessed number needs at least one wrong value for it to refute")
+    elif q.kind == "choose" and any(c.claim is not NO_CLAIM for c, _ in _choices(q)):
+        raise QuizError(f"{where}: choices carry claim= but the question has no witness to check them")
+    if (q.defined_in is None) != (q.term is None):
+        raise QuizError(f"{where}: a definition needs both defined_in=\"N.M\" and term=T(\"the term\")")
+    if q.defined_in is not None:
+        if not (isinstance(q.defined_in, str) and SECTION_NUMBER.fullmatch(q.defined_in)):
+            raise QuizError(f"{where}: defined_in must be a section number such as \"1.7\", got {q.defined_in!r}")
+        _check_text(q.term, f"{where}, term")
+        if not _names_section(q, q.defined_in, SOURCE_LANGUAGE):       # the translations: verify()
+            raise QuizError(f"{where}: a question about a definition names the section that defines it; "
+                            f"its text never writes §{q.defined_in}")
+
+
+def _names_section(q, number, lang):
+    return any(re.search("§" + re.escape(number) + r"(?![.\d])", t[lang] or "") for t in question_parts(q))
+
+
+def question_parts(q):
+    """Every text of a question a reader sees: prompt, choices or steps, explanations."""
+    parts = [q.prompt]
+    if q.right is not None:
+        parts.append(q.right)
+    for first, second in q.wrong:
+        parts += [first, second] if isinstance(first, T) else [second]
+    return parts + list(q.steps) + [q.why]
 
 
 def _text_maker(translations: Translations, path: Path):
     """The ``T`` of a quiz source: ``T("English", **fields)`` -> :class:`T` with the catalogue's translations."""
-    def make(english, *, sense=None, **fields):
+    def make(english, *, sense=None, claim=NO_CLAIM, **fields):
         found = translations.get(english, "quiz text", sense)
-        if fields:
+        for lang, text in found.items() if fields else ():
+            if text is None:
+                continue
             try:
-                found = {lang: None if text is None else text.format(**fields) for lang, text in found.items()}
+                found[lang] = text.format(**{name: format_number(value, lang) if isinstance(value, (int, float))
+                                             else value for name, value in fields.items()})
             except (KeyError, IndexError, ValueError) as error:
-                raise QuizError(f"{path.name}: T({english!r}) cannot be filled with {sorted(fields)}: "
-                                f"{error!r} (a {{name}} field of the English or of a translation)") from None
-        return T(found)
+                if translations.strict or lang == SOURCE_LANGUAGE:
+                    raise QuizError(f"{path.name}: T({english!r}) cannot be filled with {sorted(fields)}: "
+                                    f"{error!r} (a {{name}} field of the English or of the {lang} "
+                                    f"translation)") from None
+                found[lang] = None                   # a stale translation, seen as missing until it is fixed
+        return T(found, claim)
     return make
 
 
@@ -282,7 +417,8 @@ def read(path: Path, chapter: Path | None = None, strict: bool = True) -> QuizSo
             raise QuizError(f"{where}: §{num} already has questions in this file")
         sections.append(Section(key, num, "sec-" + num.replace(".", "-"), list(questions)))
 
-    namespace = {"section": section, "choose": choose, "number": number, "order": order,
+    namespace = {"section": section, "choose": choose, "number": number, "order": order, "in_order": in_order,
+                 "refusal": refusal, "unless_refused": unless_refused,
                  "T": _text_maker(translations, path), "__file__": str(path), "__name__": f"quiz_{path.stem}"}
     try:
         exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
@@ -299,6 +435,184 @@ def read(path: Path, chapter: Path | None = None, strict: bool = True) -> QuizSo
 def load_all(quiz_dir: Path = QUIZ_DIR) -> dict[str, list[Section]]:
     """{``chapters/02_heads``: sections} for every quiz source."""
     return {f"chapters/{p.stem}": load(p) for p in sorted(quiz_dir.glob("[0-9]*.py"))}
+
+
+# --------------------------------------------------------------------------- witnesses
+
+def holds(witness, claim) -> bool:
+    """Whether ``witness`` accepts ``claim`` (True or None) or refutes it (False or AssertionError).
+
+    Any other exception, or another return value, is a broken witness: a QuizError."""
+    try:
+        result = witness(claim)
+    except AssertionError:
+        return False
+    if result is None:
+        return True
+    if type(result).__name__ in ("bool", "bool_"):
+        return bool(result)
+    raise QuizError(f"a witness returns True, False or None (or raises AssertionError), got {result!r}")
+
+
+def _steps_swapped(n):
+    """Every order of n steps with two neighbours swapped."""
+    orders = []
+    for k in range(n - 1):
+        o = list(range(n))
+        o[k], o[k + 1] = o[k + 1], o[k]
+        orders.append(tuple(o))
+    return orders
+
+
+def claims(q):
+    """(the key's claim, [(what, a distractor's claim)]) of a witnessed question."""
+    if q.kind == "choose":
+        return q.right.claim, [(f"wrong choice {c['en']!r}", c.claim) for c, _ in q.wrong if c.claim is not NO_CLAIM]
+    if q.kind == "number":
+        return q.answer, [(f"wrong value {v!r}", v) for v, _ in q.wrong]
+    return tuple(range(len(q.steps))), [(f"the steps in the order {o}", o) for o in _steps_swapped(len(q.steps))]
+
+
+def verify(q) -> list[str]:
+    """What is wrong with a question's evidence when it is run (empty: the key is witnessed)."""
+    problems = []
+    if q.witness is not None:
+        key, distractors = claims(q)
+        try:
+            if not holds(q.witness, key):
+                problems.append(f"the witness refutes the keyed answer (claim {key!r})")
+            for what, claim in distractors:
+                if holds(q.witness, claim):
+                    problems.append(f"the witness accepts the {what} (claim {claim!r}): either it is right "
+                                    f"too, or the witness cannot tell")
+        except QuizError as error:
+            problems.append(str(error))
+    if q.defined_in is not None:
+        problems += definition_problems(q.defined_in, q.term)
+        problems += [f"the {lang} text never names §{q.defined_in}, the section that defines the term"
+                     for lang in LANGUAGES if not _names_section(q, q.defined_in, lang)]
+    return problems
+
+
+def with_key_swapped(q):
+    """[(what, the question with its key swapped for a distractor)]: each must fail :func:`verify`."""
+    import copy
+    found = []
+    if q.witness is not None and q.kind == "choose":
+        for k, (choice, why) in enumerate(q.wrong):
+            if choice.claim is NO_CLAIM:
+                continue
+            swapped = copy.copy(q)
+            swapped.right = choice
+            swapped.wrong = list(q.wrong)
+            swapped.wrong[k] = (q.right, why)
+            found.append((f"key swapped with {choice['en']!r}", swapped))
+    elif q.witness is not None and q.kind == "number":
+        for k, (value, why) in enumerate(q.wrong):
+            swapped = copy.copy(q)
+            swapped.answer = value
+            swapped.wrong = list(q.wrong)
+            swapped.wrong[k] = (q.answer, why)
+            found.append((f"answer swapped with {value!r}", swapped))
+    elif q.witness is not None:
+        for o in _steps_swapped(len(q.steps)):
+            swapped = copy.copy(q)
+            swapped.steps = [q.steps[i] for i in o]
+            swapped.witness = (lambda order, o=o, w=q.witness: w(tuple(o[i] for i in order)))
+            found.append((f"steps in the order {o}", swapped))
+    if q.defined_in is not None:
+        other = section_without(q.term)
+        if other is not None:
+            swapped = copy.copy(q)
+            swapped.defined_in, swapped.witness = other, None
+            found.append((f"defined in §{other} instead", swapped))
+    return found
+
+
+_SECTIONS = {}
+
+
+def section_texts(number: str) -> dict | None:
+    """{lang: the Markdown of section §N.M} (its heading to the next numbered heading), None if no
+    chapter has such a heading."""
+    if not _SECTIONS:
+        import tools.nbsource as nbsource
+        for chapter in sorted(CHAPTER_DIR.glob("[0-9][0-9]_*.py")):
+            cells = [c for c in nbsource.load(chapter, strict=False) if c.kind == "markdown"]
+            for lang in LANGUAGES:
+                text = "\n\n".join(c.text[lang] or "" for c in cells)
+                marks = list(HEADING.finditer(text))
+                for m, after in zip(marks, marks[1:] + [None]):
+                    end = after.start() if after is not None else len(text)
+                    _SECTIONS.setdefault(m.group(2), {})[lang] = text[m.start():end]
+    return _SECTIONS.get(number)
+
+
+def term_pattern(term: str, lang: str):
+    """A pattern that finds ``term`` in running text: as written in Chinese; in an inflected language
+    each longer word by its stem (Russian «пустая строка» finds «пустой строки»)."""
+    if lang == "zh":
+        return re.compile(re.escape(term))
+    words = []
+    for word in re.findall(r"[\w'’-]+|[^\w\s]", term):
+        if len(word) >= 4 and word.isalpha():
+            words.append(re.escape(word[:max(3, len(word) - 2)]) + r"\w*")
+        else:                                   # a short word, with at most a short ending (rows, все)
+            words.append(r"(?<!\w)" + re.escape(word) + (r"\w{0,2}" if word.isalpha() else "") + r"(?!\w)")
+    return re.compile(r"[\s\u00a0-]*".join(words), re.I)
+
+
+def definition_problems(number, term) -> list[str]:
+    texts = section_texts(number)
+    if texts is None:
+        return [f"no chapter has a section §{number}"]
+    return [f"§{number} does not use the {lang} term {term[lang]!r}" if term[lang] is not None
+            else f"the term has no {lang} translation" for lang in LANGUAGES
+            if term[lang] is None or not term_pattern(term[lang], lang).search(texts.get(lang) or "")]
+
+
+def section_without(term) -> str | None:
+    """A section whose English never uses ``term`` (the control of a definition's check)."""
+    section_texts("0.1")
+    pattern = term_pattern(term["en"], "en")
+    return next((n for n, texts in _SECTIONS.items() if "." in n and not pattern.search(texts["en"])), None)
+
+
+def in_order(steps, order, state=None):
+    """Run ``steps`` (functions of a dict) in the claimed ``order``; the state they leave.
+
+    A step that needs what no earlier step wrote (a KeyError) means the order is wrong: an
+    AssertionError, as for any refuted claim.  For the witness of an ``order`` question."""
+    state = {} if state is None else state
+    for i in order:
+        try:
+            steps[i](state)
+        except KeyError as missing:
+            raise AssertionError(f"step {i} needs {missing}, which no earlier step computed") from None
+    return state
+
+
+def refusal(f, *args, **kwargs):
+    """The message of the ValueError ``f(*args, **kwargs)`` raises, or None if it returns (for a
+    witness that asks whether ``lib`` refuses something)."""
+    try:
+        f(*args, **kwargs)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def unless_refused(f):
+    """``f()``, or None where it is refused: a ValueError or an IndexError (shapes that do not fit)."""
+    try:
+        return f()
+    except (ValueError, IndexError):
+        return None
+
+
+def evidence(q) -> str:
+    """How the key of ``q`` is checked: "witness", "definition" or "none"."""
+    return "witness" if q.witness is not None else "definition" if q.defined_in is not None else "none"
 
 
 # --------------------------------------------------------------------------- HTML
@@ -343,6 +657,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
 
     ``pages`` ({"1": "01_allowed_set"}) turns §N.M into links (the page is in chapters/)."""
     ui = {k: v[lang] for k, v in UI.items()}
+    ui["decimal"] = "," if lang in DECIMAL_COMMA else "."      # how quiz.js reads a typed number
 
     def inline(text):
         return _inline(text, pages)
@@ -382,9 +697,10 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
             hints = "".join(f'<li data-value="{v!r}">{inline(w[lang])}</li>' for v, w in q.wrong)
             out.append(f'<div class="quiz-number" data-answer="{q.answer!r}" data-tolerance="{q.tolerance!r}">'
                        + (f'<ul class="quiz-hints" hidden>{hints}</ul>' if hints else "") + "</div>")
-            answer.append(f'<p><strong>{html.escape(q.shown)}</strong>{stop}{inline(q.why[lang])}</p>')
+            answer.append(f'<p><strong>{html.escape(localise_numbers(q.shown, lang))}</strong>{stop}'
+                          f'{inline(q.why[lang])}</p>')
             if q.wrong:
-                answer.append("<ul>" + "".join(f"<li><strong>{html.escape(_format_number(v))}</strong>: "
+                answer.append("<ul>" + "".join(f"<li><strong>{html.escape(format_number(v, lang))}</strong>: "
                                                f"{inline(w[lang])}</li>" for v, w in q.wrong) + "</ul>")
         else:
             steps = _shuffled([(s[lang], i) for i, s in enumerate(q.steps)], qid)
@@ -417,21 +733,31 @@ def site_quizzes(lang: str, quiz_dir: Path = QUIZ_DIR) -> dict[str, list[tuple[s
 
 
 def main(argv=None) -> int:
-    """``python -m tools.quizzes``: check every quiz source and count its questions."""
+    """``python -m tools.quizzes [--run]``: check every quiz source and count its questions and how
+    their keys are checked; ``--run`` also runs every witness and definition check (:func:`verify`)."""
     import sys
+    argv_list = sys.argv[1:] if argv is None else list(argv)
     try:
         quizzes = load_all()
     except QuizError as error:
         print(f"quiz error: {error}", file=sys.stderr)
         return 1
-    total = 0
+    total, kinds, failed = 0, {"witness": 0, "definition": 0, "none": 0}, []
     for page, sections in quizzes.items():
         n = sum(len(s.questions) for s in sections)
         total += n
+        for s in sections:
+            for k, q in enumerate(s.questions, 1):
+                kinds[evidence(q)] += 1
+                if "--run" in argv_list:
+                    failed += [f"{page} §{s.number} question {k}: {p}" for p in verify(q)]
         print(f"{page}: {len(sections)} sections, {n} questions "
               f"({', '.join('§' + s.number for s in sections)})")
-    print(f"{total} questions in {len(quizzes)} chapters")
-    return 0
+    print(f"{total} questions in {len(quizzes)} chapters: {kinds['witness']} with a witness, "
+          f"{kinds['definition']} more about a definition, {kinds['none']} with neither (unwitnessed=)")
+    if "--run" in argv_list:
+        print("\n".join(failed) if failed else "every witness and definition holds")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

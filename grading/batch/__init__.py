@@ -61,7 +61,7 @@ from . import shards as _shards
 from .notebooks import Discovery, NotebookInfo, _contents, find_submissions, identify, read_notebook
 from .notebooks import student_pattern as student_pattern_of
 from .runner import Cancelled, Course, Options, assemble, interrupted_rows, plan_submission, run_submission
-from .sandbox import Limits, Sandbox, SandboxError, UidPool, choose_isolation
+from .sandbox import Limits, SandboxError, open_sandbox
 
 __all__ = ["grade_batch", "write_outputs", "merge_reports", "Options", "Limits", "UsageError"]
 
@@ -87,40 +87,6 @@ def _log(stream, text):
             stream.flush()
         except (OSError, ValueError):
             pass
-
-
-def make_sandbox(isolation, limits, keep_temp=False, progress=None, uid_base=None, cgroups=True, jobs=1,
-                 warm_start=True):
-    """A working Sandbox: the requested isolation, or in ``auto`` mode the strongest that passes a
-    self-check.  Whatever goes wrong or is interrupted here, no temporary folder is left behind."""
-    uids = UidPool(uid_base, 1_000_000) if uid_base else None
-    if isolation != "auto":
-        mode, warnings = choose_isolation(isolation)
-        order = [mode]
-    else:
-        mode, warnings = choose_isolation("auto")
-        order = {"root": ["root", "userns", "none"], "userns": ["userns", "none"], "none": ["none"]}[mode]
-    last = None
-    for candidate in order:
-        sandbox = Sandbox(candidate, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs,
-                          warm=warm_start)
-        try:
-            sandbox.self_check()
-        except SandboxError as exc:
-            sandbox.close()
-            last = exc
-            if isolation != "auto":
-                raise
-            _log(progress, f"grader: {exc}; trying a weaker isolation")
-            continue
-        except BaseException:
-            sandbox.close()
-            raise
-        if candidate == "none":
-            for w in warnings or choose_isolation("none")[1]:
-                _log(progress, w)
-        return sandbox
-    raise SandboxError(str(last))
 
 
 def course_version(registry_module, course):
@@ -319,7 +285,8 @@ def _run(paths, state, course, options, limits, jobs, group_by, isolation, exerc
         plans[key] = plan_submission(sub, course, options, state["scope"])
     _stage(state, "sandbox")
     try:
-        sandbox = make_sandbox(isolation, limits, keep_temp, progress, uid_base, cgroups, jobs, warm_start)
+        sandbox = open_sandbox(isolation, limits, keep_temp, lambda text: _log(progress, text), uid_base, cgroups,
+                               jobs, warm_start)
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     state["sandbox"] = sandbox

@@ -11,24 +11,30 @@ line each on stdin::
      "status": host path of the file the exit status goes to, "log": host path of the file
      what goes wrong on the way goes to, "kernel_log": the kernel's log inside the sandbox,
      "procs": [cgroup.procs files], "rlimits": {"AS": bytes, ...}, "env": {...}, "cwd": "/tmp/work",
-     "argv": ipykernel's arguments, or "command": a program to run instead (the self-check)}
+     "seccomp": host path of the seccomp filter (seccomp_filter.py's program),
+     "argv": ipykernel's arguments, or "command": a program to run instead (the self-check,
+     whose output goes to "log")}
 
 and answers ``{"pid": n}`` or ``{"error": "why"}``.  End of stdin ends it.
 
-bwrap builds each sandbox as before (namespaces, read-only file system, tmpfs), with
-a waiting process (``sleep``) in place of the kernel.  For a request, this process forks
-a child that joins the submission's control group, enters every namespace of the
-waiting process with ``setns`` and its root with ``chroot``, and forks the kernel, which
-is therefore PID n of the sandbox's PID namespace and dies with it.  The kernel sets its
-resource limits, empties its capability bounding set, becomes the fresh uid (which drops
-every capability), sets no_new_privs, forgets where the course is installed, and starts
-ipykernel from the interpreter's pristine imports: a fresh process whose memory holds
-nothing another kernel did.  The child waits for it and writes its exit status (as bwrap
-reports one: the code, or 128 + the signal); the grader ends the sandbox once it has read
-what the kernel left in it.
+bwrap builds each sandbox as before (the run's user namespace, namespaces, read-only
+file system, tmpfs), with a waiting process (``sleep``) in place of the kernel.  For a
+request, this process forks a child that joins the submission's control group, reads the
+seccomp filter, enters every namespace of the waiting process with ``setns`` (its user
+namespace first) and its root with ``chroot``, and forks the kernel, which is therefore
+PID n of the sandbox's PID namespace and dies with it.  The kernel sets its resource
+limits, empties its capability bounding set, becomes the fresh uid (which drops every
+capability), sets no_new_privs, installs the seccomp filter (bwrap installed it in the
+waiting process, and a process that enters a sandbox does not inherit it), checks that
+it holds no privilege and cannot make a user namespace, forgets where the course is
+installed, and starts ipykernel from the interpreter's pristine imports: a fresh process
+whose memory holds nothing another kernel did.  The child waits for it and writes its
+exit status (as bwrap reports one: the code, or 128 + the signal); the grader ends the
+sandbox once it has read what the kernel left in it.
 
 Nothing here builds a namespace or a file system: that stays bwrap's.  This is the
-whole of the privileged code, in :func:`enter` and :func:`become`.
+whole of the privileged code, in :func:`enter` and :func:`become`; docs/maintainers.md
+("Warm start") says what each step may do and why it is safe.
 """
 
 import ctypes
@@ -39,13 +45,20 @@ import signal
 import sys
 
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
-CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x20000000, 0x40000000
-# the order of setns: the mount namespace last, since entering it changes what /proc shows
-NAMESPACES = (("cgroup", CLONE_NEWCGROUP), ("ipc", CLONE_NEWIPC), ("uts", CLONE_NEWUTS),
-              ("net", CLONE_NEWNET), ("pid", CLONE_NEWPID), ("mnt", CLONE_NEWNS))
-PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
+CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x10000000, 0x20000000, 0x40000000
+# the order of setns: the user namespace first (the others belong to it: joining it gives the
+# capabilities that entering them takes), the mount namespace last, since entering it changes
+# what /proc shows
+NAMESPACES = (("user", CLONE_NEWUSER), ("cgroup", CLONE_NEWCGROUP), ("ipc", CLONE_NEWIPC),
+              ("uts", CLONE_NEWUTS), ("net", CLONE_NEWNET), ("pid", CLONE_NEWPID), ("mnt", CLONE_NEWNS))
+PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 24, 38, 22, 2
 NO_CAPABILITY = "0000000000000000"
 libc = ctypes.CDLL(None, use_errno=True)
+
+
+class SockFprog(ctypes.Structure):
+    """struct sock_fprog: a classic BPF program (here, the seccomp filter)."""
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
 def _check(result, what):
@@ -87,6 +100,8 @@ def enter(request):
     os.close(log)
     status = os.open(request["status"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     try:
+        with open(request["seccomp"], "rb") as f:      # a host file: read before entering the sandbox
+            seccomp = f.read()
         for path in request["procs"]:                  # the submission's control group, inherited by the kernel
             with open(path, "w") as f:
                 f.write("0")
@@ -102,7 +117,9 @@ def enter(request):
         root = os.open("root", os.O_RDONLY | os.O_DIRECTORY, dir_fd=proc)
         os.close(proc)
         for fd, flag, name in namespaces:
-            _check(libc.setns(fd, flag), f"setns {name}")
+            # one's own namespace cannot be entered again (the kernel says EINVAL): skip what is shared
+            if os.fstat(fd).st_ino != os.stat(f"/proc/self/ns/{name}").st_ino:
+                _check(libc.setns(fd, flag), f"setns {name}")
             os.close(fd)
         os.fchdir(root)
         os.chroot(".")
@@ -115,7 +132,7 @@ def enter(request):
     if kernel == 0:
         try:
             os.close(status)
-            become(request)
+            become(request, seccomp)
         except BaseException as exc:
             try:
                 os.write(2, f"grading sandbox (warm start): {type(exc).__name__}: {exc}\n".encode())
@@ -134,14 +151,16 @@ def enter(request):
     os.close(status)
 
 
-def become(request):
-    """The kernel: PID n of the sandbox, its own session, limits, the fresh uid, no privileges."""
+def become(request, seccomp):
+    """The kernel: PID n of the sandbox, its own session, limits, the fresh uid, no privileges,
+    the seccomp filter."""
     os.setsid()
     null = os.open("/dev/null", os.O_RDONLY)
-    log = os.open(request["kernel_log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
     os.dup2(null, 0)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
+    if "kernel_log" in request:          # else (the self-check) what it says goes to the request's log
+        log = os.open(request["kernel_log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
     os.closerange(3, 1 << 16)
     for name, value in request["rlimits"].items():
         resource.setrlimit(getattr(resource, "RLIMIT_" + name), (value, value))
@@ -154,10 +173,15 @@ def become(request):
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)                    # every capability goes with uid 0
     _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    install_filter(seccomp)
     with open("/proc/self/status") as f:
-        held = [line.split()[1] for line in f if line.startswith(("CapEff", "CapPrm", "CapInh", "CapAmb"))]
+        status = f.read()
+    held = [line.split()[1] for line in status.splitlines()
+            if line.startswith(("CapEff", "CapPrm", "CapInh", "CapAmb"))]
     if os.geteuid() == 0 or any(cap != NO_CAPABILITY for cap in held):
         raise PermissionError(f"the kernel would keep privileges (uid {os.geteuid()}, capabilities {held})")
+    if "\nSeccomp:\t2\n" not in status or libc.unshare(CLONE_NEWUSER) == 0:
+        raise PermissionError("the kernel would run without its seccomp filter, or could make a user namespace")
     # the signal dispositions a fresh Python starts with (this interpreter serves with others)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -184,6 +208,16 @@ def become(request):
     from ipykernel import kernelapp
     kernelapp.launch_new_instance()
     os._exit(0)
+
+
+def install_filter(program):
+    """Install the seccomp filter ``program`` (struct sock_filter[]) on this process; it needs
+    no_new_privs, holds for every process started from here on, and can never be removed."""
+    if not program or len(program) % 8:
+        raise ValueError("the seccomp filter is empty or not a whole number of instructions")
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.addressof(code))
+    _check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp filter")
 
 
 def serve():

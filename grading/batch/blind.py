@@ -4,7 +4,8 @@ Every exercise is graded in a kernel that *withholds* its forbidden objects
 (its reference, when the library holds it, ``Exercise.forbidden`` and
 ``Exercise.forbidden_methods``): the kernel's ``lib`` (and ``grading.models``)
 is a copy in which their bodies are replaced, in the source files themselves,
-by a ``raise``.  The notebook's cells run from the start in that kernel, then
+by a ``raise`` (packages.py builds it; this module decides what it withholds).
+The notebook's cells run from the start in that kernel, then
 the public and hidden tests are called; a function whose results depend on a
 withheld object fails them, and its row names the object it ran into.
 
@@ -44,37 +45,16 @@ tests fill the decoder's caches from the full forward pass, not with
 reads the source for them instead (see runner.py).
 """
 
-import ast
 import dataclasses
 import importlib
 import inspect
-import os
 import pathlib
-import re
+import pkgutil
 import sys
 import threading
 
-import lib as _lib
-
-import grading as _grading
-
-from ..cells import AST_LOCK
-
-LIB_DIR = pathlib.Path(_lib.__file__).resolve().parent
-GRADING_DIR = pathlib.Path(_grading.__file__).resolve().parent
-# the modules of the sandbox's packages that can hold a withheld object, and their files
-SANDBOX_GRADING = ("grading.models",)
-
-
-def module_file(module):
-    """The file (relative to the packages' root, e.g. ``lib/attention.py``) of a sandbox module, or None."""
-    parts = module.split(".")
-    if parts[0] == "lib":
-        rel = "/".join(parts[1:]) or "__init__"
-        return f"lib/{rel}.py" if (LIB_DIR / f"{rel}.py").is_file() else None
-    if module in SANDBOX_GRADING:
-        return f"grading/{parts[1]}.py"
-    return None
+# WITHHELD_MARK (packages.py writes the stubs it finds) is read by runner.py through this module
+from .packages import LIB_DIR, STUDENT_MODULES, WITHHELD_MARK, module_file  # noqa: F401
 
 
 @dataclasses.dataclass(frozen=True, order=True)
@@ -103,8 +83,7 @@ def resolve(site):
 
 def _sandbox_classes():
     """Every class defined in the sandbox's packages: (module, class)."""
-    import pkgutil
-    names = ["lib"] + [f"lib.{m.name}" for m in pkgutil.iter_modules([str(LIB_DIR)])] + list(SANDBOX_GRADING)
+    names = ["lib"] + [f"lib.{m.name}" for m in pkgutil.iter_modules([str(LIB_DIR)])] + list(STUDENT_MODULES)
     out = []
     for name in names:
         try:
@@ -270,96 +249,7 @@ class BlindPlan:
         self._groups[stem] = groups
 
 
-# -- the blind copy of the packages ----------------------------------------------------
-
-STUB = "raise RuntimeError({text!r})"
-STUB_TEXT = "{name} is withheld in this run of the grader (the exercise asks for your own code)"
-WITHHELD_MARK = re.compile(r"([A-Za-z_][\w.]*) is withheld in this run of the grader")
-
-
-def _body_span(node):
-    """(first line, last line) of a def's body, 1-based, inclusive."""
-    return node.body[0].lineno, node.end_lineno
-
-
-def _find(tree, qualname):
-    """The def or class node ``qualname`` names at module level (``A.b``: method b of class A)."""
-    body, node = tree.body, None
-    for part in qualname.split("."):
-        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                     and n.name == part), None)
-        if node is None:
-            return None
-        body = node.body
-    return node
-
-
-def withhold_source(source, sites):
-    """``source`` with the body of every def in ``sites`` (every method of a class site) replaced by
-    a ``raise``: signatures, decorators and class attributes stay, so every module still imports."""
-    with AST_LOCK:
-        tree = ast.parse(source)
-    spans = []
-    for site in sites:
-        node = _find(tree, site.qualname)
-        if node is None:
-            raise ValueError(f"{site.module}.{site.qualname}: no such definition to withhold")
-        defs = [node] if not isinstance(node, ast.ClassDef) else [
-            n for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        for d in defs:
-            spans.append((*_body_span(d), d, site))
-    lines = source.splitlines(keepends=True)
-    # innermost first does not matter: a nested def lies inside its parent's span, which is replaced whole
-    spans.sort(key=lambda s: (s[0], -s[1]))
-    kept, out, skip_until = [], [], 0
-    for first, last, node, site in spans:
-        if first <= skip_until:
-            continue
-        kept.append((first, last, node, site))
-        skip_until = last
-    position = 1
-    for first, last, node, site in kept:
-        out += lines[position - 1:first - 1]
-        indent = " " * (node.body[0].col_offset if node.body[0].lineno == first else node.col_offset + 4)
-        if node.body[0].lineno == node.lineno:           # def f(): return 1  (body on the def's line)
-            raise ValueError(f"{site.qualname}: a one-line definition cannot be withheld")
-        out.append(indent + STUB.format(text=STUB_TEXT.format(name=site.name)) + "\n")
-        position = last + 1
-    out += lines[position - 1:]
-    return "".join(out)
-
-
-def build_blind_packages(student_root, dest, sites):
-    """A copy of the student-safe packages in ``student_root`` with ``sites`` withheld, in ``dest``."""
-    import shutil
-    from .sandbox import precompile
-    student_root, dest = pathlib.Path(student_root), pathlib.Path(dest)
-    # without the bytecode of the full copy: it is compiled again from the withheld sources
-    shutil.copytree(student_root, dest, ignore=shutil.ignore_patterns("__pycache__"))
-    by_file = {}
-    for site in sites:
-        by_file.setdefault(module_file(site.module), []).append(site)
-    for rel, group in sorted(by_file.items()):
-        path = dest / rel
-        path.write_text(withhold_source(path.read_text(encoding="utf-8"), group), encoding="utf-8")
-    precompile(dest)
-    return dest
-
-
 def names(sites):
     """The withheld objects as a report names them, sorted, briefly."""
     shown = sorted({s.name for s in sites})
     return ", ".join(shown[:4]) + (" …" if len(shown) > 4 else "")
-
-
-def installed_copies():
-    """Other copies of the course's packages the kernel's Python could import (a non-editable
-    install in site-packages): each is covered by the blind copy inside a blind kernel."""
-    found = []
-    for folder in dict.fromkeys(p for p in sys.path if p.endswith("site-packages")):
-        for package in ("lib", "grading"):
-            path = os.path.join(folder, package)
-            if os.path.isdir(path) and os.path.realpath(path) not in (str(LIB_DIR), str(GRADING_DIR)):
-                if os.path.isfile(os.path.join(path, "__init__.py")):
-                    found.append((package, os.path.realpath(path)))
-    return found

@@ -149,8 +149,13 @@ def build_parser():
     p.add_argument("--shard", metavar="K/N", default=None,
                    help="grade only the K-th of N deterministic parts of the batch (needs --seed); "
                         f"combine the parts with `{PROG} merge`")
-    p.add_argument("--isolation", choices=("auto", "root", "userns", "none"), default="auto",
-                   help="sandbox (default: the strongest that works here)")
+    p.add_argument("--isolation", choices=("auto", "root", "userns", "container", "none"), default="auto",
+                   help="the sandbox every kernel runs in.  auto (default): the strongest that works here (root "
+                        "when the grader is root, else userns); without one the grader stops before grading and "
+                        "says how to install bubblewrap.  container: the same, but where no sandbox works, grade "
+                        "without one: only on a machine that is itself a throwaway container holding one "
+                        "submission (Gradescope).  none: no sandbox at all, for trusted notebooks only (the code "
+                        "can read your files, the solutions too, and reach the network)")
     p.add_argument("--no-cgroups", action="store_true",
                    help="do not put submissions in control groups (limits are then per process only)")
     p.add_argument("--fresh-kernels", action="store_true",

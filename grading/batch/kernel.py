@@ -22,6 +22,7 @@ import json
 import os
 import pathlib
 import secrets
+import shutil
 import signal
 import subprocess
 import time
@@ -29,6 +30,13 @@ from queue import Empty
 
 import zmq
 from jupyter_client import BlockingKernelClient
+
+from .sandbox import SandboxError, children, exit_status
+
+try:
+    import psutil
+except ImportError:                       # optional: only mode none needs it, to kill what left the group
+    psutil = None
 
 MAX_MESSAGE = 8 * 1024 * 1024
 # Run in every kernel before any of the student's code: nearly every notebook imports NumPy, and a
@@ -79,7 +87,7 @@ class Kernel:
         self.oom_before = 0
         self.kdir = None
         self.proc = None
-        self.info = {}
+        self.launch = None                 # how it was started (sandbox.Launch)
         self.client = None
         self.ready = False                 # answered its first request: no code of the student ran before
         self.started = None
@@ -91,29 +99,31 @@ class Kernel:
 
     def start(self, timeout=60):
         self.kdir = self.sandbox.new_kernel_dir()
-        argv, env, cwd, preexec, info = self.sandbox.launch_command(self.kdir, self.lang, self.group, self.packages)
+        launch = self.launch = self.sandbox.launch_command(self.kdir, self.lang, self.group, self.packages)
         self.oom_before = self.group.oom_kills() if self.group is not None else 0
-        self.info = info
         key = secrets.token_hex(32)
         ports = {"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5}
-        inside = {"transport": "ipc", "ip": f"{info['inside_io']}/k", "key": key,
+        inside = {"transport": "ipc", "ip": f"{launch.inside_io}/k", "key": key,
                   "signature_scheme": "hmac-sha256", "kernel_name": "", **ports}
         conn_path = self.kdir / "in" / "kernel.json"
         with open(conn_path, "w", encoding="utf-8") as f:
             json.dump(inside, f)
         conn_path.chmod(0o644)
         self.started = time.monotonic()
-        self.proc = self.sandbox.spawn(self.kdir, argv, env, cwd, preexec)
+        self.proc = self.sandbox.spawn(self.kdir, launch)
         with self.sandbox._lock:
             self.sandbox.live.add(self)
-        if info["mode"] == "none":
+        if launch.mode == "none":
             self.io_dir = str(self.kdir / "io")
         else:
             pid1 = self._sandbox_init(deadline=time.monotonic() + timeout)
-            if info.get("warm"):
-                fork_in(self.sandbox, self.proc, info["warm"], time.monotonic() + timeout)
+            if launch.warm is not None:
+                try:
+                    self.sandbox.fork_in(self.proc, launch, time.monotonic() + timeout)
+                except SandboxError as exc:
+                    raise KernelDied(("sandbox_failed", {"detail": str(exc)})) from None
             # the sandbox's own /grader/io, seen from outside through its PID 1's root
-            self.io_dir = f"/proc/{pid1}/root{info['inside_io']}"
+            self.io_dir = f"/proc/{pid1}/root{launch.inside_io}"
         self.client = BlockingKernelClient(context=_context())
         self.client.load_connection_info({**inside, "ip": f"{self.io_dir}/k"})
         self.client.session.username = "grader"
@@ -124,9 +134,9 @@ class Kernel:
     def _sandbox_init(self, deadline):
         """Host PID of the sandbox's PID 1 (the only child of bwrap)."""
         while True:
-            children = _children(self.proc.pid)
-            if children:
-                return children[0]
+            found = children(self.proc.pid)
+            if found:
+                return found[0]
             if self.proc.poll() is not None:
                 raise KernelDied(self.describe_exit())
             if time.monotonic() > deadline:
@@ -159,7 +169,7 @@ class Kernel:
         A warm start's kernel (sandbox.WarmStarter) has one as soon as the child that forked it
         has written it: its sandbox stays, with what the kernel wrote, until :meth:`kill`."""
         code = None if self.proc is None else self.proc.poll()
-        if self.info.get("warm"):
+        if self.launch is not None and self.launch.warm is not None:
             said = exit_status(self.kdir)
             if said:
                 return int(said)
@@ -219,7 +229,7 @@ class Kernel:
             self.client.control_channel.close()
             self.client = None
         if self.proc is not None:
-            inner = _children(self.proc.pid)
+            inner = children(self.proc.pid)
             if self.proc.poll() is None:
                 try:
                     os.killpg(self.proc.pid, signal.SIGKILL)       # bwrap (and, mode none, the kernel's group)
@@ -229,7 +239,7 @@ class Kernel:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
-            if self.info.get("mode") == "none":
+            if self.launch.mode == "none":
                 _kill_tree(inner)
             else:
                 _wait_gone(inner, timeout=10)
@@ -241,8 +251,8 @@ class Kernel:
             # and the group is killed whole when the submission is done
             if not sibling:
                 self.group.kill()
-        if self.info.get("mode") == "root":
-            self.sandbox.uids.give_back(self.info["uid"])
+        if self.launch is not None and self.launch.mode == "root":
+            self.sandbox.uids.give_back(self.launch.uid)
         if self.kdir is not None and not self.sandbox.keep:
             _rmtree(self.kdir)
 
@@ -313,59 +323,6 @@ class Kernel:
         return False
 
 
-def exit_status(kdir):
-    """The exit status a warm start's forking child wrote for the kernel of ``kdir`` ("" before)."""
-    try:
-        said = (kdir / "exit").read_text()
-    except OSError:
-        return ""
-    return said if said.isdigit() else ""
-
-
-def fork_in(sandbox, proc, request, deadline):
-    """A warm start (sandbox.WarmStarter): fork the kernel of ``request`` into the sandbox the bwrap
-    ``proc`` builds, once its waiting process runs; KernelDied if that cannot be done."""
-    from .sandbox import SandboxError
-    holder = waiting_process(proc, deadline)
-    try:
-        sandbox.warm.start({**request, **holder})
-    except SandboxError as exc:
-        raise KernelDied(("sandbox_failed", {"detail": str(exc)})) from None
-
-
-def waiting_process(proc, deadline):
-    """{"holder": host PID, "holder_started": start time} of the waiting process of a warm sandbox
-    (sandbox.WarmStarter) that the bwrap ``proc`` builds, once bwrap has started it (the file
-    system is then complete)."""
-    while True:
-        for pid1 in _children(proc.pid):
-            for pid in _children(pid1):
-                try:
-                    with open(f"/proc/{pid}/stat") as f:
-                        name, fields = f.read().split(" (", 1)[1].rsplit(")", 1)
-                    if name == "sleep":
-                        return {"holder": pid, "holder_started": int(fields.split()[19])}
-                except (OSError, IndexError, ValueError):
-                    pass
-        if proc.poll() is not None:
-            raise KernelDied(("sandbox_failed", {"detail": f"bwrap ended with status {proc.returncode}"}))
-        if time.monotonic() > deadline:
-            raise KernelDied(("sandbox_failed", {"detail": "the sandbox's waiting process never started"}))
-        time.sleep(0.002)
-
-
-def _children(pid):
-    """Direct children of ``pid`` (the bootstrap, PID 1 of the sandbox)."""
-    out = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out += [int(x) for x in f.read().split()]
-    except OSError:
-        pass
-    return out
-
-
 def _wait_gone(pids, timeout):
     deadline = time.monotonic() + timeout
     for pid in pids:
@@ -381,9 +338,7 @@ def _wait_gone(pids, timeout):
 
 def _kill_tree(pids):
     """Mode none: kill the kernel's remaining descendants (they may have left its group)."""
-    try:
-        import psutil
-    except ImportError:
+    if psutil is None:
         return
     procs = []
     for pid in pids:
@@ -401,5 +356,4 @@ def _kill_tree(pids):
 
 
 def _rmtree(path):
-    import shutil
     shutil.rmtree(path, ignore_errors=True)

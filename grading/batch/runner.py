@@ -363,8 +363,8 @@ class NotebookRun:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         result_outside = kernel.io_path(f"r-{nonce}.jsonl")
-        params = {"function": ex.function, "cases": f"{kernel.info['inside_in']}/c-{nonce}.json",
-                  "out": f"{kernel.info['inside_io']}/r-{nonce}.jsonl", "max_bytes": MAX_RECORD_BYTES // 2}
+        params = {"function": ex.function, "cases": f"{kernel.launch.inside_in}/c-{nonce}.json",
+                  "out": f"{kernel.launch.inside_io}/r-{nonce}.jsonl", "max_bytes": MAX_RECORD_BYTES // 2}
         code = (f"__import__('builtins').exec({KERNEL_CODE!r}, "
                 f"{{'__name__': '__grader__', 'PARAMS': {params!r}, 'USER_NS': __import__('builtins').globals()}})")
         limit = min(self.options.timeout, self.left())

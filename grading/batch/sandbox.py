@@ -2,8 +2,8 @@
 
 Every kernel runs in a sandbox of its own, built by bubblewrap (``bwrap``, the
 Debian package ``bubblewrap``), the tool Flatpak uses; this module only says
-what the sandbox holds (see :meth:`Sandbox.bwrap_options`).  Three isolation
-modes (``--isolation``; ``auto`` picks the strongest available):
+what the sandbox holds (see :meth:`Sandbox.bwrap_options`).  Isolation modes
+(``--isolation``; ``auto`` picks the strongest that passes a self-check):
 
 ``root``    the grader runs as root.  bwrap gives each kernel fresh network, PID,
             IPC, UTS, mount and cgroup namespaces and a root file system made of
@@ -11,20 +11,34 @@ modes (``--isolation``; ``auto`` picks the strongest available):
             makes the kernel a fresh unprivileged uid that owns no file on the
             machine and no other process (one uid per kernel, from ``uid_range``,
             so RLIMIT_NPROC is per kernel), with no capability and no_new_privs.
+            The namespaces belong to one user namespace of the grading run
+            (:func:`limited_user_namespace`) that maps every uid to itself and in
+            which no further user namespace can be made: what bwrap's
+            ``--disable-userns`` does in userns mode, which bwrap cannot do for a
+            sandbox whose kernel takes another uid.
 ``userns``  the grader is not root but unprivileged user namespaces work: the
-            same sandbox inside a user namespace; the kernel keeps the grader's
-            uid and holds no capability.
-``none``    neither works (or bubblewrap is not installed): the kernel is only a
-            separate process group in a temporary folder with resource limits.
-            Student code can then read the grader's files and reach the
-            network; a loud warning says so.
+            same sandbox inside a user namespace (``--disable-userns``); the kernel
+            keeps the grader's uid and holds no capability.
+``none``    no sandbox: the kernel is only a separate process group in a temporary
+            folder with resource limits.  Its code can read the grader's files (the
+            solutions too) and reach the network: for notebooks the instructor trusts
+            only, and only when asked for by name.
+
+Without a working sandbox, ``auto`` refuses to grade (:func:`open_sandbox`): it never
+falls back to ``none`` by itself.  ``container`` is ``auto`` for a machine that is itself
+a throwaway container holding one submission (Gradescope): there, and only there, no
+sandbox means ``none``.
+
+In every sandbox the kernel runs under a seccomp filter (seccomp_filter.py): new
+namespaces, the mount calls, key rings, bpf, perf, userfaultfd, io_uring, ptrace,
+kexec and the rest of Flatpak's list are refused.
 
 In root mode the kernel itself is not started by bwrap but forked into the
 sandbox from a warm Python (:class:`WarmStarter`, ``_warm.py``): bwrap builds the
 same sandbox around a waiting process, whose namespaces the kernel enters; it
-then becomes the fresh uid as setpriv would make it.  ``warm=False``
-(``--fresh-kernels``), userns mode, and a warm start that fails its self-check
-start every kernel as a fresh Python.
+then becomes the fresh uid as setpriv would make it, and installs the same
+seccomp filter.  ``warm=False`` (``--fresh-kernels``), userns mode, and a warm
+start that fails its self-check start every kernel as a fresh Python.
 
 bwrap's own PID 1 reaps orphans; when the kernel exits it exits, and Linux
 kills whatever is left in the PID namespace.  ``--die-with-parent`` takes the
@@ -34,11 +48,13 @@ grader's terminal.
 The repository, its ``solutions/``, the exercise registry, the grader, the
 hidden cases and the other submissions are never inside the sandbox: it holds
 the operating system (``/usr``, ``/etc`` with its host name, hosts and machine
-id replaced), the Python installation and the virtual environment (read-only),
-*student-safe copies* of ``lib`` and ``grading`` under ``/course`` (see
-:func:`build_student_packages`), an empty ``/tmp`` and the kernel's I/O folder.
-The host name is ``grading-sandbox``; SysV IPC objects (shared memory,
-queues, semaphores) live in the sandbox's own IPC namespace and die with it.
+id replaced), the Python installation and the virtual environment (read-only,
+with the course's own packages covered, so that a grader installed from a wheel
+shows a kernel what a checkout shows), *student-safe copies* of ``lib`` and
+``grading`` under ``/course`` (see packages.py), an empty ``/tmp`` and the
+kernel's I/O folder.  The host name is ``grading-sandbox``; SysV IPC objects
+(shared memory, queues, semaphores) live in the sandbox's own IPC namespace and
+die with it.
 
 Each submission's kernels share one control group (see cgroups.py) when the
 machine offers them: memory for all the submission's processes together, an
@@ -47,25 +63,27 @@ process of the sandbox is in it.  :meth:`Sandbox.describe` says what was in forc
 """
 
 import dataclasses
+import glob
+import importlib.util
 import json
 import os
 import pathlib
 import re
+import resource
 import secrets
 import select
 import shutil
+import site
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import lib as _lib
-
-import grading as _grading
-
-LIB_DIR = pathlib.Path(_lib.__file__).resolve().parent
-GRADING_DIR = pathlib.Path(_grading.__file__).resolve().parent
+from . import seccomp_filter
+from .cgroups import Cgroups, describe_without_cgroups
+from .packages import GRADING_DIR, LIB_DIR, build_blind_packages, build_student_packages, environment_copies
 
 INSIDE_COURSE = "/course"         # the student-safe lib and grading, on the kernel's PYTHONPATH
 INSIDE_IN = "/grader/in"          # read-only for the kernel: connection file, case inputs
@@ -73,12 +91,20 @@ INSIDE_IO = "/grader/io"          # writable by the kernel: sockets, results, lo
 INSIDE_WORK = "/tmp/work"
 INSIDE_HOME = "/tmp/home"
 HOSTNAME = "grading-sandbox"
-BWRAP_VERSION = (0, 8)            # the size and mode of a tmpfs (--size, --perms), --disable-userns
-INSTALL_HINT = "install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
-
-# The only module of the grading package that enters the sandbox (besides stand-ins
-# for the package and grading.exercises): the test models the cases are built on.
-STUDENT_GRADING_MODULES = ("models",)
+BWRAP_VERSION = (0, 8)            # the size and mode of a tmpfs (--size, --perms), --disable-userns, --userns
+INSTALL_HINT = ("install bubblewrap (Debian and Ubuntu: sudo apt install bubblewrap; "
+                "Fedora: sudo dnf install bubblewrap)")
+MODES = ("auto", "container", "root", "userns", "none")
+NONE_WARNING = ("WARNING: --isolation none: no sandbox. Student code runs as your user: it can read your files "
+                "(solutions included) and reach the network. Use it only for notebooks you trust.")
+NO_SANDBOX = (
+    "no sandbox works on this machine ({why}), so nothing was graded: students' notebooks are graded only "
+    "inside a sandbox. To grade them, " + INSTALL_HINT + ", then run the grader as root (or as a user where "
+    "unprivileged user namespaces are enabled). --isolation none grades without any sandbox: only for "
+    "notebooks you trust (your own, a colleague's), since their code could read your files and the solutions "
+    "and reach the network.")
+CLONE_NEWUSER = 0x10000000
+RUN_USERNS = "user.max_user_namespaces is 0 in the grading run's user namespace"
 
 
 @dataclasses.dataclass
@@ -131,8 +157,8 @@ def userns_available():
     if problem is not None:
         return False, problem
     try:
-        proc = subprocess.run([shutil.which("bwrap"), "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent",
-                               "--ro-bind", "/", "/", "--", "true"],
+        proc = subprocess.run([shutil.which("bwrap"), "--unshare-user", "--unshare-pid", "--unshare-net",
+                               "--die-with-parent", "--ro-bind", "/", "/", "--", "true"],
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, str(exc)
@@ -140,107 +166,75 @@ def userns_available():
 
 
 def choose_isolation(requested="auto"):
-    """(mode, warnings) for ``requested`` in auto/root/userns/none."""
-    if requested not in ("auto", "root", "userns", "none"):
-        raise SandboxError(f"unknown isolation mode {requested!r}")
+    """The sandboxes to try for ``requested`` (one of :data:`MODES`), strongest first: ``(modes,
+    why)``, where ``why`` says what rules the stronger ones out.  ``auto`` and ``container`` name
+    no mode that is not available here, and never ``none``: :func:`open_sandbox` decides what
+    happens when none of them works.  An explicit ``root`` or ``userns`` that cannot work here
+    raises SandboxError with the reason."""
+    if requested not in MODES:
+        raise SandboxError(f"unknown isolation mode {requested!r} (expected one of {', '.join(MODES)})")
     if requested == "none":
-        return "none", ["WARNING: --isolation none: student code can read your files and reach the network."]
+        return ["none"], ""
     is_root = os.geteuid() == 0
     if requested == "root" and not is_root:
         raise SandboxError("--isolation root needs the grader to run as root")
+    modes, why = [], ""
     if is_root and requested != "userns":
-        why = bwrap_problem() or (None if shutil.which("setpriv") else "setpriv (util-linux) is not installed")
-        if why is None:
-            return "root", []
-        if requested == "root":
+        why = bwrap_problem() or ("" if shutil.which("setpriv") else "setpriv (util-linux) is not installed")
+        if not why:
+            modes.append("root")
+        elif requested == "root":
             raise SandboxError(f"--isolation root: {why}")
-    else:
-        ok, why = userns_available()
+    if requested != "root":
+        ok, problem = userns_available()
         if ok:
-            return "userns", []
-        if requested == "userns":
-            raise SandboxError(f"bubblewrap cannot build a sandbox in a user namespace here ({why}); "
-                               "pass --isolation none")
-    return "none", [
-        f"WARNING: no isolation ({why or 'bwrap failed'}). Student code runs as your user: it can read "
-        "your files (solutions included) and reach the network. Resource and time limits still apply. "
-        "Install bubblewrap and run the grader as root, or enable unprivileged user namespaces, "
-        "for a real sandbox."]
+            modes.append("userns")
+        elif requested == "userns":
+            raise SandboxError(f"bubblewrap cannot build a sandbox in a user namespace here ({problem})")
+        else:
+            why = why or problem or "bubblewrap failed"
+    return modes, why
 
 
-def build_student_packages(dest):
-    """Copy the student-safe parts of ``lib`` and ``grading`` into ``dest``.
-
-    ``lib`` (what the chapters teach) is copied whole.  Of ``grading`` only the
-    test models (:data:`STUDENT_GRADING_MODULES`) are copied; the package and
-    ``grading.exercises`` are replaced by stubs whose ``check()`` does nothing
-    (grading runs the real checks in the grader), so an exercise notebook's
-    ``from grading import check`` still works.  The registry, its hidden cases,
-    the reference answers and the batch grader never enter.  Every module comes with its
-    bytecode (:func:`precompile`).  Returns (lib copy, grading copy).
-    """
-    dest = pathlib.Path(dest)
-    lib_out, grading_out = dest / "lib", dest / "grading"
-    lib_out.mkdir(parents=True)
-    grading_out.mkdir()
-    for path in sorted(LIB_DIR.glob("*.py")):
-        shutil.copyfile(path, lib_out / path.name)
-    for name in STUDENT_GRADING_MODULES:
-        shutil.copyfile(GRADING_DIR / f"{name}.py", grading_out / f"{name}.py")
-    (grading_out / "__init__.py").write_text(GRADING_INIT_STUB, encoding="utf-8")
-    (grading_out / "exercises.py").write_text(EXERCISES_STUB, encoding="utf-8")
-    precompile(dest)
-    return lib_out, grading_out
-
-
-def precompile(root):
-    """Compile every module under ``root`` to bytecode once per grading run, and make the
-    tree readable by every kernel uid.
-
-    A kernel never writes bytecode (PYTHONDONTWRITEBYTECODE, and ``/course`` is a read-only
-    bind): without these files every kernel would compile ``lib`` and ``grading`` again.
-    They are checked-hash .pyc files, used only while they match their source byte for byte,
-    so a copy whose source was changed afterwards (a withheld copy, blind.py) is never run
-    from stale bytecode.  A module that does not compile is left to the kernel, which then
-    reports the error itself."""
-    import compileall
-    import py_compile
-    root = pathlib.Path(root)
-    compileall.compile_dir(root, quiet=2, workers=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-    for path in root.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    root.chmod(0o755)
-
-
-GRADING_INIT_STUB = '''"""The course's grading package, as a notebook sees it while it is graded: the test
-models (grading.models) and a check() that does nothing (the grader checks in its own process)."""
-
-
-def check(*args, **kwargs):
-    return None
-
-
-def needs_exercise(*exercise_ids, **kwargs):
-    return "this cell uses the functions of exercise " + ", ".join(map(str, exercise_ids))
-
-
-def set_language(lang):
-    return None
-'''
-
-
-EXERCISES_STUB = '''"""Stand-in for grading.exercises while a notebook is graded.
-
-The real module (its hidden cases and reference answers) stays with the
-grader; here check() does nothing, so the notebook runs as it would for you.
-"""
-
-from grading import check  # noqa: F401
-
-
-def __getattr__(name):
-    raise AttributeError(f"grading.exercises.{name} is not available while grading")
-'''
+def open_sandbox(isolation, limits, keep_temp=False, log=print, uid_base=None, cgroups=True, jobs=1,
+                 warm_start=True):
+    """A working Sandbox: the requested isolation, or for ``auto`` (and ``container``) the strongest
+    that passes a self-check.  It fails closed: when no sandbox works, ``auto`` raises SandboxError
+    (:data:`NO_SANDBOX`, which says how to install one) before anything is graded; only an explicit
+    ``none``, or ``container`` on a machine without a sandbox, grades unsandboxed, with a warning.
+    ``log`` says what happens on the way.  Whatever goes wrong or is interrupted here, no temporary
+    folder is left behind."""
+    uids = UidPool(uid_base, 1_000_000) if uid_base else None
+    modes, why = choose_isolation(isolation)
+    failed = [why] if why else []
+    for mode in modes:
+        sandbox = None
+        try:
+            sandbox = Sandbox(mode, limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs,
+                              warm=warm_start)
+            sandbox.self_check()
+        except SandboxError as exc:
+            if sandbox is not None:
+                sandbox.close()
+            if isolation in ("root", "userns"):
+                raise
+            failed.append(f"{mode}: {exc}")
+            log(f"grader: {exc}; trying a weaker sandbox" if mode != modes[-1] else f"grader: {exc}")
+            continue
+        except BaseException:
+            if sandbox is not None:
+                sandbox.close()
+            raise
+        if mode == "none":
+            log(NONE_WARNING)
+        return sandbox
+    why = "; ".join(failed) or "no sandbox was found"
+    if isolation != "container":
+        raise SandboxError(NO_SANDBOX.format(why=why))
+    log(f"WARNING: --isolation container: no sandbox works here ({why}); grading without one, in this "
+        "container, which must hold this one submission and nothing to protect.")
+    return Sandbox("none", limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs, warm=False,
+                   why=f"--isolation container, and no sandbox works here: {why}")
 
 
 class UidPool:
@@ -262,6 +256,75 @@ class UidPool:
     def give_back(self, uid):
         with self._lock:
             self._live.discard(uid)
+
+
+LIMITED_USERNS = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.unshare(0x10000000) != 0:
+    sys.exit("unshare(CLONE_NEWUSER): " + os.strerror(ctypes.get_errno()))
+print("made", flush=True)
+sys.stdin.readline()                                  # the grader writes the uid and gid maps
+with open("/proc/sys/user/max_user_namespaces", "w") as f:
+    f.write("0")
+print("limited", flush=True)
+sys.stdin.read()                                      # the grader holds the namespace open by now
+"""
+
+
+def limited_user_namespace(timeout=20):
+    """An open descriptor of a new user namespace (root mode) in which every uid and gid maps to
+    itself and ``user.max_user_namespaces`` is 0.
+
+    Root mode's sandboxes are built in it (``bwrap --userns FD``): a kernel keeps its fresh uid
+    (the same number on the host), owns nothing, holds no capability there either, and cannot
+    create a user namespace (the limit counts in every namespace above the one made) nor raise
+    the limit (that takes CAP_SYS_RESOURCE in this namespace).  bwrap checks it at every start
+    (``--assert-userns-disabled``).  The namespace is made by a short helper process (the
+    grader may run threads, so it does not fork itself); the descriptor keeps it alive after the
+    helper ends."""
+    helper = subprocess.Popen([sys.executable, "-I", "-S", "-c", LIMITED_USERNS], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        def said(expected):
+            ready, _, _ = select.select([helper.stdout], [], [], timeout)
+            line = helper.stdout.readline().strip() if ready else ""
+            if line != expected:
+                helper.kill()
+                helper.wait()
+                raise SandboxError("a user namespace for the sandboxes could not be made: "
+                                   f"{helper.stderr.read().strip() or line or 'no answer'}")
+        said("made")
+        for name in ("uid_map", "gid_map"):
+            with open(f"/proc/{helper.pid}/{name}", "w") as f:
+                f.write("0 0 4294967295\n")
+        helper.stdin.write("maps written\n")
+        helper.stdin.flush()
+        said("limited")
+        fd = os.open(f"/proc/{helper.pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as exc:
+        helper.kill()
+        raise SandboxError(f"a user namespace for the sandboxes could not be made: {exc}") from None
+    finally:
+        if helper.poll() is None:
+            helper.stdin.close()
+        helper.wait()
+        helper.stdout.close()
+        helper.stderr.close()
+    return fd
+
+
+def host_refuses_user_namespaces():
+    """Why no process of this machine can make a user namespace, or "" if one can."""
+    if not os.path.exists("/proc/self/ns/user"):
+        return "this kernel has no user namespaces"
+    try:
+        with open("/proc/sys/user/max_user_namespaces") as f:
+            if f.read().strip() == "0":
+                return "this machine allows none (user.max_user_namespaces = 0)"
+    except OSError:
+        pass
+    return ""
 
 
 class WarmStarter:
@@ -340,12 +403,102 @@ class WarmStarter:
             self.proc.wait()
 
 
+def exit_status(kdir):
+    """The exit status a warm start's forking child wrote for the kernel of ``kdir`` ("" before)."""
+    try:
+        said = (pathlib.Path(kdir) / "exit").read_text()
+    except OSError:
+        return ""
+    return said if said.isdigit() else ""
+
+
+def waiting_process(proc, deadline):
+    """{"holder": host PID, "holder_started": start time} of the waiting process of a warm sandbox
+    (:class:`WarmStarter`) that the bwrap ``proc`` builds, once bwrap has started it (the file
+    system is then complete); SandboxError if it never does."""
+    while True:
+        for pid1 in children(proc.pid):
+            for pid in children(pid1):
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        name, fields = f.read().split(" (", 1)[1].rsplit(")", 1)
+                    if name == "sleep":
+                        return {"holder": pid, "holder_started": int(fields.split()[19])}
+                except (OSError, IndexError, ValueError):
+                    pass
+        if proc.poll() is not None:
+            raise SandboxError(f"bwrap ended with status {proc.returncode}")
+        if time.monotonic() > deadline:
+            raise SandboxError("the sandbox's waiting process never started")
+        time.sleep(0.002)
+
+
+def children(pid):
+    """Direct children of ``pid`` (bwrap's child is PID 1 of the sandbox)."""
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenFile:
+    """An argument of bwrap that is a file descriptor (``--seccomp FD``, ``--userns FD``):
+    :meth:`Sandbox.spawn` opens ``path`` for each process it starts (bwrap reads a filter from
+    its descriptor's offset, so no two processes share one) and passes the number."""
+    path: str
+
+
+@dataclasses.dataclass
+class Launch:
+    """How to start one kernel (:meth:`Sandbox.launch_command`): the process to spawn, and for a
+    warm start the request that forks the kernel into the sandbox that process builds."""
+    argv: list                       # may hold OpenFile items
+    env: dict
+    cwd: str
+    preexec: object                  # run in the child before exec: rlimits, control group
+    mode: str                        # root, userns or none
+    uid: int                         # the kernel's uid
+    inside_io: str                   # the kernel's I/O folder as the kernel sees it
+    inside_in: str                   # its read-only input folder as the kernel sees it
+    warm: dict = None                # the WarmStarter request (root mode, warm kernels), else None
+
+
+SELF_CHECK = '''
+import ctypes, os, socket, sys
+status = open("/proc/self/status").read()
+problems = []
+def expect(ok, problem):
+    if not ok:
+        problems.append(problem)
+expect({user_ok}, "runs as uid %d" % os.geteuid())
+expect("\\nCapEff:\\t0000000000000000\\n" in status, "holds capabilities")
+expect("\\nNoNewPrivs:\\t1\\n" in status, "could gain privileges (no_new_privs is not set)")
+expect("\\nSeccomp:\\t2\\n" in status, "runs without the seccomp filter")
+expect(ctypes.CDLL(None, use_errno=True).unshare({newuser}) != 0, "can create a user namespace")
+expect(os.path.isdir("{io}") and os.path.isdir("{course}/grading"), "misses its folders")
+expect(not os.path.exists("{course}/grading/batch"), "finds the grader in {course}")
+expect(not os.path.exists("{grading}/batch") and not os.path.exists("{grading}/registry.py"),
+       "finds the grader where it is installed ({grading})")
+expect(socket.gethostname() == "{host}", "has the machine's host name")
+if problems:
+    sys.stderr.write("the kernel " + "; ".join(problems) + "\\n")
+    sys.exit(7)
+'''
+
+
 class Sandbox:
-    """Shared setup of one grading run: temp folder, student packages, isolation mode, control groups."""
+    """Shared setup of one grading run: temp folder, student packages, isolation mode, control
+    groups, the seccomp filter and (root mode) the run's user namespace."""
 
     def __init__(self, mode, limits=None, tmp_parent=None, uid_pool=None, python=None, keep=False,
-                 cgroups=True, jobs=1, warm=True):
+                 cgroups=True, jobs=1, warm=True, why=None):
         self.mode = mode
+        self.why = why or ("--isolation none: for trusted notebooks only" if mode == "none" else "")
         # kernels forked from a warm interpreter (root mode; started by self_check, see WarmStarter)
         self.warm = None
         self.warm_note = "not requested" if not warm else ("only in root mode" if mode != "root" else "")
@@ -353,26 +506,44 @@ class Sandbox:
         self.keep = keep
         self.python = python or sys.executable
         self.cgroups = None
+        self.userns_fd = None            # root mode: the user namespace every sandbox is built in
         self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernel-starter")   # see spawn
         self.tmp = pathlib.Path(_short_tempdir(tmp_parent))
         try:                             # interrupted or failing half-way: nothing is left behind
             self.tmp.chmod(0o755)
             self.student_root = self.tmp / "student"
-            self.student_lib, self.student_grading = build_student_packages(self.student_root)
+            build_student_packages(self.student_root)
             self.empty_folder = self.tmp / "empty"
             self.empty_folder.mkdir(mode=0o755)
             self.uids = uid_pool or UidPool()
             self.bwrap, self.setpriv, self.shell = shutil.which("bwrap"), shutil.which("setpriv"), shutil.which("sh")
             self.sleep = shutil.which("sleep")
-            if mode != "none" and not self.bwrap:
-                raise SandboxError(f"the {mode} sandbox needs bwrap: {INSTALL_HINT}")
             self.live = set()                # kernels started and not yet killed (see kill_all)
             self._packages = {frozenset(): self.student_root}   # withheld sites -> packages root (blind.py)
             self._counter = 0
             self._lock = threading.Lock()
+            self.seccomp_path = self.tmp / "seccomp.bpf"
+            if mode != "none":
+                if not self.bwrap:
+                    raise SandboxError(f"the {mode} sandbox needs bwrap: {INSTALL_HINT}")
+                try:
+                    self.seccomp_path.write_bytes(seccomp_filter.program())
+                except seccomp_filter.UnsupportedMachine as exc:
+                    raise SandboxError(str(exc)) from None
+                self.seccomp_path.chmod(0o644)
+            self.userns_note = ""
+            if mode == "root":
+                try:
+                    self.userns_fd = limited_user_namespace()
+                except SandboxError as exc:
+                    # a machine that allows no user namespace at all (user.max_user_namespaces = 0, or a
+                    # kernel without them) refuses them to every kernel already: the sandboxes go without
+                    self.userns_note = host_refuses_user_namespaces()
+                    if not self.userns_note:
+                        raise exc
+
             self.cgroup_note = "not requested" if not cgroups else ""
             if cgroups and mode != "none":
-                from .cgroups import Cgroups
                 found = Cgroups(self.limits.memory_mb, self.limits.max_procs, jobs)
                 if found.version is None:
                     self.cgroup_note = found.why
@@ -390,7 +561,6 @@ class Sandbox:
         sites = frozenset(sites)
         with self._lock:
             if sites not in self._packages:
-                from .blind import build_blind_packages
                 dest = self.tmp / f"withheld-{len(self._packages)}"
                 build_blind_packages(self.student_root, dest, sites)
                 self._packages[sites] = dest
@@ -402,24 +572,32 @@ class Sandbox:
 
     def describe(self):
         """The isolation in force, for the report (stable strings)."""
-        namespaces = {"root": ["mount", "pid", "net", "ipc", "uts"],
+        namespaces = {"root": ["user", "mount", "pid", "net", "ipc", "uts"],
                       "userns": ["user", "mount", "pid", "net", "ipc", "uts"], "none": []}[self.mode]
-        from .cgroups import describe_without_cgroups
         limits = (self.cgroups.describe() if self.cgroups is not None else
                   describe_without_cgroups(self.limits.memory_mb, self.limits.max_procs, self.cgroup_note))
+        sandboxed = self.mode != "none"
         return {
             "mode": self.mode,
+            **({} if sandboxed else {"unsandboxed": self.why}),
             "namespaces": namespaces,
-            "file_system": ("bubblewrap: the Python environment read-only, /course (student-safe lib and grading), "
-                            "/tmp and /grader/io as small tmpfs; no repository, solutions, grader or other "
-                            "submission") if self.mode != "none" else "none: the kernel sees the grader's files",
+            "file_system": ("bubblewrap: the Python environment read-only (the course's packages in it covered), "
+                            "/course (student-safe lib and grading), /tmp and /grader/io as small tmpfs; no "
+                            "repository, solutions, grader or other submission") if sandboxed
+            else "none: the kernel sees the grader's files",
             "user": {"root": "a fresh unprivileged uid per kernel, no capabilities, no_new_privs",
                      "userns": "the grader's uid in a user namespace, no capabilities, no_new_privs",
                      "none": "the grader's own user"}[self.mode],
+            "user_namespaces": {
+                "root": f"none can be made: {self.userns_note or RUN_USERNS} (checked by bwrap at every start), "
+                        "and the seccomp filter refuses them",
+                "userns": "none can be made: bwrap --disable-userns, and the seccomp filter refuses them",
+                "none": "whatever the machine allows"}[self.mode],
+            "seccomp": seccomp_filter.describe() if sandboxed else "none",
             "kernels": self._describe_kernels(),
-            "network": "none (own network namespace)" if self.mode != "none" else "the host's",
-            "hostname": HOSTNAME if self.mode != "none" else "the host's",
-            "ipc": "own IPC namespace, removed with the sandbox" if self.mode != "none" else "the host's",
+            "network": "none (own network namespace)" if sandboxed else "the host's",
+            "hostname": HOSTNAME if sandboxed else "the host's",
+            "ipc": "own IPC namespace, removed with the sandbox" if sandboxed else "the host's",
             **limits,
         }
 
@@ -444,13 +622,16 @@ class Sandbox:
                 self.warm.close()
             if self.cgroups is not None:
                 self.cgroups.close()
+            if self.userns_fd is not None:
+                os.close(self.userns_fd)
+                self.userns_fd = None
         finally:
             if not self.keep:
                 shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- starting kernel processes -------------------------------------------
 
-    def spawn(self, kdir, argv, env, cwd, preexec):
+    def spawn(self, kdir, launch):
         """Start the process of a kernel prepared by :meth:`launch_command`.  In a sandbox, its
         stdout and stderr (kdir/bootstrap.log) carry only what bwrap and setpriv say: the kernel's
         own output goes to the sandbox's /grader/io/kernel.log.
@@ -459,10 +640,28 @@ class Sandbox:
         --die-with-parent kills the sandbox when the *thread* that started it ends, and a
         kernel started ahead (runner.Prestart) is started by a thread that ends at once."""
         def start():
-            with open(kdir / "io" / "kernel.log" if self.mode == "none" else kdir / "bootstrap.log", "wb") as log:
-                return subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                        start_new_session=True, preexec_fn=preexec, close_fds=True)
+            fds = []
+            try:
+                argv = []
+                for arg in launch.argv:
+                    if isinstance(arg, OpenFile):
+                        fds.append(os.open(arg.path, os.O_RDONLY | os.O_CLOEXEC))
+                        arg = str(fds[-1])
+                    argv.append(arg)
+                log = kdir / "io" / "kernel.log" if self.mode == "none" else kdir / "bootstrap.log"
+                with open(log, "wb") as out:
+                    return subprocess.Popen(argv, env=launch.env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
+                                            stdout=out, stderr=out, start_new_session=True,
+                                            preexec_fn=launch.preexec, close_fds=True, pass_fds=fds)
+            finally:
+                for fd in fds:
+                    os.close(fd)
         return self._starter.submit(start).result()
+
+    def fork_in(self, proc, launch, deadline):
+        """A warm start: fork the kernel of ``launch`` into the sandbox the bwrap ``proc`` builds,
+        once its waiting process runs; SandboxError if that cannot be done."""
+        self.warm.start({**launch.warm, **waiting_process(proc, deadline)})
 
     def new_kernel_dir(self):
         with self._lock:
@@ -483,20 +682,26 @@ class Sandbox:
     # -- the sandbox: what bwrap builds --------------------------------------
 
     def bwrap_options(self, kdir, packages=None, warm=False):
-        """bwrap's options for a kernel of ``kdir``: namespaces, then the file system in mount
-        order, fresh file systems first, so that a bind below /tmp (a virtual environment in
-        /tmp, say) is not hidden by them.  ``packages``: the folder whose ``lib`` and ``grading``
-        the kernel gets (default: the student-safe copies; see :meth:`packages_for`)."""
+        """bwrap's options for a kernel of ``kdir``: namespaces, the seccomp filter, then the file
+        system in mount order, fresh file systems first, so that a bind below /tmp (a virtual
+        environment in /tmp, say) is not hidden by them.  ``packages``: the folder whose ``lib``
+        and ``grading`` the kernel gets (default: the student-safe copies; see :meth:`packages_for`)."""
         packages = pathlib.Path(packages or self.student_root)
         mib = 1024 * 1024
         options = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                    "--hostname", HOSTNAME, "--die-with-parent", "--new-session"]
         if self.mode == "userns":
             options += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
-        elif warm:  # root, the waiting process of a warm start: no capability (the kernel drops its own)
-            options += ["--cap-drop", "ALL"]
-        else:       # root: bwrap keeps only what setpriv needs to become the kernel's uid, then drops it
-            options += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        else:
+            # root: the run's user namespace, where no other can be made (limited_user_namespace)
+            if self.userns_fd is not None:
+                options += ["--userns", OpenFile(f"/proc/self/fd/{self.userns_fd}")]
+            options += ["--assert-userns-disabled"]
+            if warm:    # the waiting process of a warm start: no capability (the kernel drops its own)
+                options += ["--cap-drop", "ALL"]
+            else:       # bwrap keeps only what setpriv needs to become the kernel's uid, then drops it
+                options += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        options += ["--seccomp", OpenFile(str(self.seccomp_path))]
         for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"):
             if os.path.islink(top):
                 options += ["--symlink", os.readlink(top), top]
@@ -523,10 +728,11 @@ class Sandbox:
             for name in ("hostname", "hosts", "machine-id", "mailname"):
                 if os.path.isfile(f"/etc/{name}") and not os.path.islink(f"/etc/{name}"):
                     options += ["--ro-bind", str(kdir / "etc" / name), f"/etc/{name}"]
-        # a copy of the course installed into the environment (not editable) must not be a way around /course
-        from .blind import installed_copies
-        for package, path in installed_copies():
-            options += ["--ro-bind", str(packages / package), path]
+        # the course's packages installed in the environment (the grader itself, when installed from a wheel)
+        # are covered by what the kernel may see: the same lib and grading as under /course, else nothing
+        for package, path in environment_copies():
+            source = packages / package if package in ("lib", "grading") else self.empty_folder
+            options += ["--ro-bind", str(source), path]
         options += [
             # folders bwrap makes on the way get the grader's umask: these two must be readable
             *("--perms", "0755", "--dir", INSIDE_COURSE, "--perms", "0755", "--dir", os.path.dirname(INSIDE_IN)),
@@ -572,34 +778,37 @@ class Sandbox:
                 "--HistoryManager.enabled=False", "--IPKernelApp.quiet=True"]
 
     def launch_command(self, kdir, lang=None, group=None, packages=None, command=None):
-        """(argv, env, cwd, preexec_fn, info) starting a kernel for ``kdir`` in control ``group``,
-        with the ``lib`` and ``grading`` of the folder ``packages`` (default: the student-safe copies).
-        ``command`` replaces the kernel's argv (the self-check)."""
+        """The :class:`Launch` of a kernel for ``kdir`` in control ``group``, with the ``lib`` and
+        ``grading`` of the folder ``packages`` (default: the student-safe copies).  ``command``
+        replaces the kernel's argv (the self-check); its output goes to kdir/bootstrap.log."""
         if self.mode == "none":
             return self._launch_unsandboxed(kdir, lang, packages)
         uid = self.uids.take() if self.mode == "root" else os.getuid()
         rlimits = self.limits.rlimits()
         if self.warm is not None:         # a waiting process; the kernel is forked into it (WarmStarter)
-            argv = [self.bwrap, *self.bwrap_options(kdir, packages, warm=True), "--", self.sleep, "infinity"]
             env = self.kernel_env(lang)
-            info = {"mode": self.mode, "uid": uid, "inside_io": INSIDE_IO, "inside_in": INSIDE_IN, "warm": {
-                "uid": uid, "status": str(kdir / "exit"), "log": str(kdir / "bootstrap.log"),
-                "kernel_log": f"{INSIDE_IO}/kernel.log", "procs": list(group.procs_files) if group else [],
-                "rlimits": rlimits, "env": env, "cwd": INSIDE_WORK,
-                **({"command": command} if command else
-                   {"argv": self.kernel_argv(f"{INSIDE_IN}/kernel.json")[3:]})}}
-            return argv, {"PATH": env["PATH"]}, str(kdir), _limit_and_join({}, group), info
+            request = {"uid": uid, "status": str(kdir / "exit"), "log": str(kdir / "bootstrap.log"),
+                       "procs": list(group.procs_files) if group else [], "rlimits": rlimits, "env": env,
+                       "cwd": INSIDE_WORK, "seccomp": str(self.seccomp_path),
+                       **({"command": command} if command else
+                          {"argv": self.kernel_argv(f"{INSIDE_IN}/kernel.json")[3:],
+                           "kernel_log": f"{INSIDE_IO}/kernel.log"})}
+            return Launch([self.bwrap, *self.bwrap_options(kdir, packages, warm=True), "--", self.sleep, "infinity"],
+                          {"PATH": env["PATH"]}, str(kdir), _limit_and_join({}, group), self.mode, uid, INSIDE_IO,
+                          INSIDE_IN, warm=request)
         argv = [self.bwrap, *self.bwrap_options(kdir, packages), "--"]
         if self.mode == "root":
             argv += [self.setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                      "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-        # the kernel's output goes to the sandbox's own log, never to the grader's disk
-        argv += [self.shell, "-c", f'exec "$@" </dev/null >{INSIDE_IO}/kernel.log 2>&1', "kernel",
-                 *(command or self.kernel_argv(f"{INSIDE_IN}/kernel.json"))]
+        if command:
+            argv += command
+        else:             # the kernel's output goes to the sandbox's own log, never to the grader's disk
+            argv += [self.shell, "-c", f'exec "$@" </dev/null >{INSIDE_IO}/kernel.log 2>&1', "kernel",
+                     *self.kernel_argv(f"{INSIDE_IN}/kernel.json")]
         if self.mode == "userns":         # the grader's uid: leave room for the processes it already runs
             rlimits["NPROC"] += _count_processes_of(os.getuid())
-        info = {"mode": self.mode, "uid": uid, "inside_io": INSIDE_IO, "inside_in": INSIDE_IN}
-        return argv, self.kernel_env(lang), str(kdir), _limit_and_join(rlimits, group), info
+        return Launch(argv, self.kernel_env(lang), str(kdir), _limit_and_join(rlimits, group), self.mode, uid,
+                      INSIDE_IO, INSIDE_IN)
 
     def _launch_unsandboxed(self, kdir, lang, packages=None):
         io_dir, in_dir = kdir / "io", kdir / "in"
@@ -615,10 +824,8 @@ class Sandbox:
         rlimits = self.limits.rlimits()
         # RLIMIT_NPROC counts every process of the uid: leave room for the ones already running.
         rlimits["NPROC"] += _count_processes_of(os.getuid())
-        argv = self.kernel_argv(str(in_dir / "kernel.json"))
-        info = {"mode": "none", "uid": os.getuid(), "inside_io": str(io_dir), "inside_in": str(in_dir),
-                "log": str(io_dir / "kernel.log")}
-        return argv, env, str(work), _limit_and_join(rlimits, None), info
+        return Launch(self.kernel_argv(str(in_dir / "kernel.json")), env, str(work), _limit_and_join(rlimits, None),
+                      "none", os.getuid(), str(io_dir), str(in_dir))
 
     def self_check(self):
         """Start a sandbox once with a trivial command; raise SandboxError if it fails.
@@ -648,73 +855,55 @@ class Sandbox:
             self.warm_note = str(exc)
             return
         group = self.new_group()
-        problem = self._try_sandbox(group, warm=True)
+        problem = self._try_sandbox(group)
         if problem is not None:
             self.warm_note = f"a kernel forked into the sandbox failed its check ({problem})"
             self.warm.close()
             self.warm = None
 
-    def _try_sandbox(self, group, warm=False):
+    def _try_sandbox(self, group, timeout=30):
+        """Run :data:`SELF_CHECK` as a kernel would run (fresh, or forked from the warm Python when
+        there is one): None if it passes, else what went wrong."""
         kdir = self.new_kernel_dir()
-        user = "os.geteuid() != 0" if self.mode == "root" else f"os.geteuid() == {os.getuid()}"
-        check = [self.python, "-I", "-S", "-c",
-                 f"import os, socket, sys; sys.exit(0 if {user} "
-                 "and '\\nCapEff:\\t0000000000000000\\n' in open('/proc/self/status').read() "
-                 f"and os.path.isdir('{INSIDE_IO}') and os.path.isdir('{INSIDE_COURSE}/grading') "
-                 f"and not os.path.exists('{INSIDE_COURSE}/grading/batch') "
-                 f"and not os.path.exists('{GRADING_DIR}') "
-                 f"and socket.gethostname() == '{HOSTNAME}' else 7)"]
-        argv, env, cwd, preexec, info = self.launch_command(kdir, group=group, command=check)
+        user_ok = "os.geteuid() != 0" if self.mode == "root" else f"os.geteuid() == {os.getuid()}"
+        check = SELF_CHECK.format(user_ok=user_ok, newuser=CLONE_NEWUSER, io=INSIDE_IO, course=INSIDE_COURSE,
+                                  grading=GRADING_DIR, host=HOSTNAME)
+        launch = self.launch_command(kdir, group=group, command=[self.python, "-I", "-S", "-c", check])
+        proc = None
         try:
-            if warm:
-                proc = self._run_warm(kdir, argv, env, cwd, preexec, info, timeout=30)
+            deadline = time.monotonic() + timeout
+            proc = self.spawn(kdir, launch)
+            if launch.warm is not None:
+                self.fork_in(proc, launch, deadline)
+                while not exit_status(kdir) and proc.poll() is None:      # the sandbox outlives the command
+                    if time.monotonic() > deadline:
+                        return "the sandbox self-check timed out"
+                    time.sleep(0.01)
+                code = int(exit_status(kdir) or proc.returncode)
             else:
-                proc = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                                      timeout=30, preexec_fn=preexec)
+                code = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             return "the sandbox self-check timed out"
         except SandboxError as exc:
             return str(exc)
         finally:
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
             if self.mode == "root":
-                self.uids.give_back(info["uid"])
+                self.uids.give_back(launch.uid)
             if group is not None:
                 group.remove()
                 self.cgroups.groups.remove(group)
+            said = (kdir / "bootstrap.log").read_text(errors="replace").strip()
             shutil.rmtree(kdir, ignore_errors=True)
-        if proc.returncode == 0:
+        if code == 0:
             return None
-        if proc.returncode == 7:
-            return "the kernel would not run as an unprivileged user in the expected file system"
-        return proc.stderr.decode(errors="replace").strip()[-500:] or f"exit status {proc.returncode}"
-
-    def _run_warm(self, kdir, argv, env, cwd, preexec, info, timeout):
-        """Run the command of a warm ``info`` to its end: subprocess.run's result, stderr from
-        what bwrap and the forking child said."""
-        from .kernel import KernelDied, exit_status, fork_in
-        proc = self.spawn(kdir, argv, env, cwd, preexec)
-        try:
-            try:
-                fork_in(self, proc, info["warm"], time.monotonic() + timeout)
-            except KernelDied as died:
-                raise SandboxError(died.args[0][1]["detail"]) from None
-            deadline = time.monotonic() + timeout
-            while not exit_status(kdir) and proc.poll() is None:      # the sandbox outlives the command
-                if time.monotonic() > deadline:
-                    raise subprocess.TimeoutExpired(argv, timeout)
-                time.sleep(0.01)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        said = exit_status(kdir)
-        code = int(said) if said else proc.returncode
-        return subprocess.CompletedProcess(argv, code, b"", (kdir / "bootstrap.log").read_bytes())
+        return said[-500:] or f"exit status {code}"
 
 
 def _package_folder(name):
     """The folder of the installed package ``name`` (found without importing it), or None."""
-    import importlib.util
     spec = importlib.util.find_spec(name)
     folders = list(spec.submodule_search_locations or []) if spec is not None else []
     return folders[0] if folders else None
@@ -737,7 +926,6 @@ def _limit_and_join(rlimits, group):
     procs_files = group.procs_files if group is not None else []
 
     def preexec():
-        import resource
         for name, value in rlimits.items():
             resource.setrlimit(getattr(resource, "RLIMIT_" + name), (value, value))
         for path in procs_files:
@@ -751,8 +939,6 @@ def _install_traces():
     finder, .pth and direct_url.json): each is covered by an empty file inside the sandbox."""
     global _TRACES
     if _TRACES is None:
-        import glob
-        import site
         roots = {str(LIB_DIR.parent), str(GRADING_DIR.parent)}
         found = []
         for folder in dict.fromkeys(site.getsitepackages() + [p for p in sys.path if p.endswith("site-packages")]):
@@ -803,11 +989,8 @@ def _count_processes_of(uid):
 
 
 def _short_tempdir(parent=None):
-    import tempfile
     # ipc socket paths must stay under 107 bytes: keep the prefix short ($TMPDIR if it is short)
     tmpdir = os.environ.get("TMPDIR", "")
     if not parent and tmpdir and len(tmpdir) < 48 and os.path.isdir(tmpdir):
         parent = tmpdir
     return tempfile.mkdtemp(prefix="lg-", dir=parent or ("/tmp" if os.path.isdir("/tmp") else None))
-
-

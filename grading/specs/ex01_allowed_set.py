@@ -51,7 +51,7 @@ def _mask2_public():
              label="float32 scores"),
         Case("empty-row", (np.zeros((2, 2)), np.array([[True, True], [False, False]])),
              label="a row that may read no key"),
-        Case("large-forbidden-score", (np.array([[0.0, 1000.0, -1.0], [3.0, 0.0, 900.0]]),
+        Case("large-forbidden-score", (np.array([[0.0, 1000.0, -1.0], [3.0, 0.0, 2.0]]),
                                        np.array([[True, False, True], [True, True, False]])),
              label="a forbidden score far above the allowed ones"),
     ]
@@ -101,6 +101,8 @@ def _mask3_public():
     tiny_forbidden[0] = [1.0 - 1e-12, 1e-12, 0.0]  # the row sums to 1; the future is "below atol" but not 0
     zero_on_allowed = good.copy()
     zero_on_allowed[1] = [1.0, 0.0, 0.0]          # no finite scores give it, yet all four conditions hold
+    near_one = good + np.array([[1e-6, 0, 0], [0, 0, 0], [0, 0, 0]])   # off by 1e-6: np.isclose would accept it
+    above_one = np.array([[1.0, 0.0, 0.0], [0.6, 0.6, 0.0], [0.3, 0.3, 0.4]])  # row 1 sums to 1.2
     return [
         Case("correct", (good, allowed), label="correct weights"),
         Case("softmax-then-zero", (zeroed, allowed),
@@ -118,6 +120,10 @@ def _mask3_public():
              label="a weight of 1e-12 on a forbidden entry (invalid)"),
         Case("zero-on-allowed-key", (zero_on_allowed, allowed),
              label="an exact 0 on an allowed key: row 1 is [1, 0, 0] (passes)"),
+        Case("row-sum-off-by-1e-6", (near_one, allowed),
+             label="a row sum off by 1e-6, beyond atol=1e-9 (invalid)"),
+        Case("row-sum-above-1", (above_one, allowed),
+             label="a row summing to 1.2 (invalid)"),
     ]
 
 
@@ -137,6 +143,11 @@ def _mask3_hidden(rng):
             w[r, c] = 1e-12
             w[r, int(np.flatnonzero(allowed[r])[0])] -= 1e-12
             cases.append(Case(f"weights-{i}", (w, allowed), kind="tiny-forbidden"))
+            continue
+        if i == 5:                                     # one row sum off by a little more than atol, either way
+            r = int(rng.integers(tq))
+            w[r, int(np.flatnonzero(allowed[r])[0])] += float(rng.choice([-1, 1])) * rng.uniform(1e-7, 1e-5)
+            cases.append(Case(f"weights-{i}", (w, allowed), kind="near-one"))
             continue
         if bug == 1:                                   # mass moved into a forbidden entry
             forbidden = np.argwhere(~allowed)
@@ -207,7 +218,7 @@ EXERCISES = [
     exercise(
         id="mask-2", function="masked_softmax", points=2,
         title="Softmax over the allowed set",
-        reference=attention.masked_softmax, exact_zeros=True,
+        reference=attention.masked_softmax, answer=references.masked_softmax, exact_zeros=True,
         forbidden=("lib.attention._exp_minus_row_max", "lib.attention._softmax_where"),
         public=_mask2_public, hidden=_mask2_hidden,
         hidden_kinds={
@@ -233,12 +244,14 @@ EXERCISES = [
             "negative": Kind("random weights with one negative weight", like="negative-weight"),
             "tiny-forbidden": Kind("random weights with a tiny non-zero weight on a forbidden entry",
                                    like="tiny-forbidden-weight"),
+            "near-one": Kind("random weights, one row sum off by a little more than atol",
+                             like="row-sum-off-by-1e-6"),
         },
     ),
     exercise(
         id="data-1", function="collate", points=2,
         title="A right-padded batch and its scored targets",
-        reference=data.collate,
+        reference=data.collate, answer=references.collate,
         public=_data1_public, hidden=_data1_hidden,
         hidden_kinds={
             "random": Kind("random texts (of different lengths, possibly with characters outside the vocabulary)",

@@ -145,7 +145,7 @@ EXERCISES = [
     exercise(
         id="heads-1", function="split_heads", points=1,
         title="Fix the split",
-        reference=attention.split_heads,
+        reference=attention.split_heads, answer=references.split_heads,
         public=_heads1_public, hidden=_heads1_hidden,
         hidden_kinds={
             "numbered": Kind(_NUMBERED, like="labels-1x3x4"),
@@ -156,7 +156,7 @@ EXERCISES = [
     exercise(
         id="heads-2", function="merge_heads", points=2,
         title="Merge the heads",
-        reference=attention.merge_heads,
+        reference=attention.merge_heads, answer=references.merge_heads,
         public=_heads2_public, hidden=_heads2_hidden,
         hidden_kinds={
             "numbered": Kind(_NUMBERED, like="labels-1x2x3x2"),
@@ -168,7 +168,7 @@ EXERCISES = [
     exercise(
         id="heads-3", function="multi_head_attention", points=3,
         title="Causal multi-head attention",
-        reference=references.multi_head_causal,
+        reference=references.multi_head_causal, answer=references.multi_head_attention,
         forbidden=("lib.attention.multi_head_attention", "lib.attention.split_heads", "lib.attention.merge_heads",
                    "lib.checks.attention_weights", "lib.checks.forward_with"),
         public=_heads3_public, hidden=_heads3_hidden,

@@ -65,6 +65,8 @@ def _pos2_public():
              label="offset=2"),
         Case("past-the-table", (rng.normal(size=(3, 3)), np.array([1, 3, 4]), 6, 4), {"offset": 2},
              label="positions past the end of the position table"),
+        Case("float32", (rng.normal(size=(2, 3, 2)).astype(np.float32), np.array([[1, 2, 1], [0, 1, 3]]), 5, 4),
+             {"offset": 1}, label="a float32 gradient: both results float32"),
     ]
 
 
@@ -76,8 +78,11 @@ def _pos2_hidden(rng):
         offset = int(rng.integers(0, C - T + 1))
         shape = (T,) if i % 2 else (int(rng.integers(1, 4)), T)
         ids = rng.integers(0, min(V, 3), size=shape)                  # few ids: repetitions are likely
-        cases.append(Case(f"backward-{i}", (rng.normal(size=shape + (D,)), ids, V, C), {"offset": offset},
-                          kind="sequence" if i % 2 else "batch"))
+        grad = rng.normal(size=shape + (D,))
+        kind = "sequence" if i % 2 else "batch"
+        if i == 4:
+            grad, kind = grad.astype(np.float32), "float32"
+        cases.append(Case(f"backward-{i}", (grad, ids, V, C), {"offset": offset}, kind=kind))
     C = int(rng.integers(2, 6))
     cases.append(Case("past-the-table", (rng.normal(size=(2, 3)), np.array([1, 1]), 4, C), {"offset": C - 1},
                       kind="past-the-table"))
@@ -129,7 +134,7 @@ EXERCISES = [
     exercise(
         id="pos-1", function="embed", points=1,
         title="Embedding with an offset",
-        reference=positions.embed, forbidden=("lib.model.AttentionModel",),
+        reference=positions.embed, answer=references.embed, forbidden=("lib.model.AttentionModel",),
         public=_pos1_public, hidden=_pos1_hidden,
         hidden_kinds={
             "sequence": Kind("random tables, one sequence, a random offset", like="offset-3"),
@@ -141,13 +146,14 @@ EXERCISES = [
     exercise(
         id="pos-2", function="embed_backward", points=2,
         title="The embedding's backward: a scatter-add",
-        reference=positions.embed_backward, forbidden=("lib.model.AttentionModel",),
+        reference=positions.embed_backward, answer=references.embed_backward, forbidden=("lib.model.AttentionModel",),
         public=_pos2_public, hidden=_pos2_hidden,
         hidden_kinds={
             "sequence": Kind("one sequence with repeated tokens, a random offset",
                              like="repeated-ids"),
             "batch": Kind("a batch with repeated tokens, a random offset", like="two-sequences"),
             "past-the-table": Kind("positions past the end of a random position table", like="past-the-table"),
+            "float32": Kind("a random float32 gradient: both results float32", like="float32"),
         },
     ),
     exercise(

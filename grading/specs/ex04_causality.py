@@ -85,8 +85,10 @@ def _causal2_public():
              label="a control whose output never changes"),
         Case("leak-with-a-blind-control", args + (2, 0), setup=_verdict_setup(5, "time_norm", "constant"),
              label="a leaking model, a control whose output never changes"),
-        Case("huge-tolerance", args + (2, 0), {"tol": 10.0}, setup=_verdict_setup(5, "time_norm", "unmasked"),
-             label="a huge tolerance, tol=10"),
+        Case("huge-tolerance", args + (2, 0), {"tol": 1e6}, setup=_verdict_setup(5, "time_norm", "unmasked"),
+             label="a huge tolerance, tol=1e6"),
+        Case("tol-0", args + (2, 0), {"tol": 0.0}, setup=_verdict_setup(5, "causal", "unmasked"),
+             label="tol=0: a change of exactly 0 is no leak"),
         Case("position-0", args + (0, 0), setup=_verdict_setup(5, "causal", "unmasked"),
              label="position=0 (must raise)"),
         Case("position-T", args + (5, 0), setup=_verdict_setup(5, "causal", "unmasked"),
@@ -95,7 +97,8 @@ def _causal2_public():
 
 
 _VERDICT_COMBOS = [("causal", "unmasked"), ("time_norm", "unmasked"), ("feature_norm", "unmasked"),
-                   ("causal", "constant"), ("unmasked", "constant"), ("feature_norm", "time_norm")]
+                   ("causal", "constant"), ("unmasked", "constant"), ("feature_norm", "time_norm"),
+                   ("causal", "time_norm")]
 
 
 def _causal2_hidden(rng):
@@ -106,7 +109,10 @@ def _causal2_hidden(rng):
         position = int(rng.integers(1, T))
         replacement = ids[position:].copy() if i == 5 else _fresh_token(rng, ids[position:])
         name = f"{forward}-vs-{control}"
-        cases.append(Case(name, (Ref("forward"), Ref("control"), ids, position, replacement),
+        kwargs = {}
+        if i == 6:                                   # on the boundary: a causal model's change is exactly 0
+            name, kwargs = "tol-0", {"tol": 0.0}
+        cases.append(Case(name, (Ref("forward"), Ref("control"), ids, position, replacement), kwargs,
                           setup=_verdict_setup(int(rng.integers(1_000_000)), forward, control), kind=name))
     return cases
 
@@ -196,6 +202,7 @@ EXERCISES = [
             "unmasked-vs-constant": Kind("a random model without the mask, a control whose output never changes",
                                          like="unmasked"),
             "feature_norm-vs-time_norm": Kind("a 'perturbation' equal to the original tokens", like="same-suffix"),
+            "tol-0": Kind("a random causal model with tol=0: a change of exactly 0 is no leak", like="tol-0"),
         },
     ),
     exercise(

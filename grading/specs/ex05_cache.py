@@ -80,7 +80,15 @@ def _cache2_public():
         Case("three-stored", _step_args(rng, 3, 6, 3),
              label="3 stored positions, 3 heads"),
         Case("one-head", _step_args(rng, 2, 4, 1), label="a single head"),
+        Case("large-scores", _large(_step_args(rng, 3, 4, 2)),
+             label="large scores (hundreds): exp must not overflow"),
     ]
+
+
+def _large(args):
+    """Step arguments whose scores run into the hundreds (x and the stored keys scaled up)."""
+    x, keys, values, *rest = args
+    return (30.0 * x, 30.0 * keys, values, *rest)
 
 
 def _cache2_hidden(rng):
@@ -88,6 +96,8 @@ def _cache2_hidden(rng):
     for i in range(5):
         H, d = int(rng.integers(1, 4)), int(rng.integers(1, 4))
         cases.append(Case(f"step-{i}", _step_args(rng, int(rng.integers(0, 6)), H * d, H), kind="step"))
+    H, d = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    cases.append(Case("large", _large(_step_args(rng, int(rng.integers(1, 6)), H * d, H)), kind="large"))
     return cases
 
 
@@ -146,6 +156,7 @@ EXERCISES = [
         public=_cache2_public, hidden=_cache2_hidden,
         hidden_kinds={
             "step": Kind("random widths, numbers of heads and stored positions", like="three-stored"),
+            "large": Kind("random large scores (hundreds)", like="large-scores"),
         },
     ),
     exercise(

@@ -33,7 +33,15 @@ def _evidence1_public():
              label="the mask off (causal=False)"),
         Case("width-not-divisible", _lists(rng, 2, 5, 2),
              label="D = 5 is not divisible by H = 2 (must raise)"),
+        Case("large-scores", _large(_lists(rng, 3, 4, 2)),
+             label="large scores (hundreds): exp must not overflow"),
     ]
+
+
+def _large(args):
+    """Arguments whose scores run into the hundreds or thousands (x scaled up)."""
+    x, *rest = args
+    return ([[40.0 * v for v in row] for row in x], *rest)
 
 
 def _evidence1_hidden(rng):
@@ -43,6 +51,8 @@ def _evidence1_hidden(rng):
         causal = bool(i % 3)
         cases.append(Case(f"random-{i}", _lists(rng, T, H * d, H), {"causal": causal},
                           kind="causal" if causal else "no-mask"))
+    H, d = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    cases.append(Case("large", _large(_lists(rng, int(rng.integers(2, 5)), H * d, H)), kind="large"))
     H = int(rng.integers(2, 4))
     cases.append(Case("not-divisible", _lists(rng, 2, H * 2 + 1, H), kind="not-divisible"))
     return cases
@@ -59,6 +69,7 @@ EXERCISES = [
             "no-mask": Kind("random sizes and weights, with the mask off", like="no-mask"),
             "not-divisible": Kind("a width not divisible by the number of heads (must raise)",
                                   like="width-not-divisible"),
+            "large": Kind("random large scores (hundreds)", like="large-scores"),
         },
     ),
 ]

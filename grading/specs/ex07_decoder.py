@@ -178,6 +178,10 @@ def _dec4_public():
         Case("zeros-in-the-future", (Ref("model"), Ref("forward"), np.array([1, 3, 5, 0, 0, 0]), 3),
              setup=_diagnose_setup("m.random_decoder(75)", "unmasked"),
              label="future tokens all 0, run without the mask"),
+        Case("peeks-one-ahead", args, setup=_diagnose_setup(masked, "peeks-one-ahead"),
+             label="masked, but each position also sees the next token"),
+        Case("huge-tolerance", args, {"tol": 1e6}, setup=_diagnose_setup(cheater, "unmasked"),
+             label="run without the mask, a huge tolerance, tol=1e6"),
     ]
 
 
@@ -190,6 +194,11 @@ def _dec4_hidden(rng):
         cases.append(Case(f"{how}-{i}", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
                                          int(rng.integers(1, T))), setup=_diagnose_setup(model, how),
                           kind="deaf" if i == 4 else ("leaky-block" if how.startswith("leaky") else how)))
+    T = int(rng.integers(3, 9))
+    cases.append(Case("peeks-one-ahead", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
+                                          int(rng.integers(1, T))),
+                      setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "peeks-one-ahead"),
+                      kind="peeks-one-ahead"))
     trained = str(rng.choice(["masked", "unmasked"]))
     how = str(rng.choice(["masked", "unmasked"]))
     cases.append(Case(f"handed-over-{trained}-run-{how}", (Ref("model"), Ref("forward"), _MIRROR_IDS,
@@ -206,7 +215,8 @@ EXERCISES = [
     exercise(
         id="dec-1", function="masked_softmax_backward", points=1,
         title="The backward pass of the masked softmax",
-        reference=layers.masked_softmax_backward, exact_zeros=True,
+        reference=layers.masked_softmax_backward, answer=references.masked_softmax_backward,
+        exact_zeros=True,
         public=_dec1_public, hidden=_dec1_hidden,
         hidden_kinds={
             "random": Kind("random shapes and allowed sets", like="batch"),
@@ -259,6 +269,8 @@ EXERCISES = [
             "handed-over": Kind("the handed-over trained weights, run either way",
                                 like="cheater-run-with-the-mask"),
             "prefix-T": Kind("prefix_length equal to T (must raise)", like="prefix-T"),
+            "peeks-one-ahead": Kind("a random masked decoder whose positions also see the next token",
+                                    like="peeks-one-ahead"),
         },
     ),
 ]

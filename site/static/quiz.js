@@ -31,8 +31,12 @@
     box.appendChild(el("strong", "", lead));
     if (detail) box.appendChild(document.createTextNode(" " + detail));
   }
-  function parseNumber(text) {
-    var t = text.trim().replace(/\s|\u00a0|\u202f/g, "").replace(",", ".").replace("−", "-");
+  // decimal: the page language's decimal sign (data-ui); a comma is then either that sign (0,333)
+  // or, on a page that writes a point, the thousands of 1,048,576
+  function parseNumber(text, decimal) {
+    var t = text.trim().replace(/\s|\u00a0|\u202f/g, "").replace("−", "-");
+    if (decimal !== "," && /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, "");
+    t = t.replace(",", ".");
     if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return NaN;
     return parseFloat(t);
   }
@@ -89,7 +93,7 @@
     box.appendChild(form);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      var value = parseNumber(input.value);
+      var value = parseNumber(input.value, ui.decimal);
       if (isNaN(value)) { say(q, false, ui.not_a_number, ""); return; }
       var right = Math.abs(value - answer) <= tolerance + 1e-12 * Math.abs(answer);
       var hint = "";

@@ -1,122 +1,198 @@
 # Questions for §0 (format: tools/quizzes.py). Keys are phrases of the English headings.
+# Each question says how its key is checked: a witness computed with lib, the section that
+# defines a term, or why no code can state it (tools/quizzes.py, "Witnesses").
+import functools
+
 import numpy as np
 
-from lib.attention import masked_softmax
+from lib import checks
+from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax,
+                           multi_head_attention, split_heads, unmasked_attention)
+from lib.data import build_vocab, collate
+from lib.model import AttentionModel
+from tools.quizzes import chapter_headings, CHAPTER_DIR
 
-STABLE_ROW = masked_softmax(np.array([[1000.0, 1000.0]]), np.ones((1, 2), dtype=bool))[0, 0]
+
+# §0.1: what a softmax does first, tried on rows where the candidates differ
+def _softmax_after(first_step, row):
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(first_step(row))
+        return e / e.sum()
+
+
+FIRST_STEPS = {"subtract the maximum": lambda s: s - s.max(),
+               "divide by the sum": lambda s: s / s.sum(),
+               "clip to [-1, 1]": lambda s: np.clip(s, -1, 1)}
+TEST_ROWS = [np.array([1000.0, 1000.0]), np.array([3.0, 0.0]), np.array([0.0, -800.0])]
+
+
+def softmax_starts_with(step):
+    lib_rows = [masked_softmax(row, np.ones(2, dtype=bool)) for row in TEST_ROWS]
+    return all(np.allclose(_softmax_after(FIRST_STEPS[step], row), w, rtol=0, atol=1e-12)
+               for row, w in zip(TEST_ROWS, lib_rows))
+
+
+def first_weight_of_1000_1000(value):
+    with np.errstate(over="ignore", invalid="ignore"):
+        naive = np.exp(1000.0) / (2 * np.exp(1000.0))
+    assert np.isnan(naive)                          # the distractor's why: inf / inf is NaN
+    return masked_softmax(np.array([1000.0, 1000.0]), np.ones(2, dtype=bool))[0] == value
+
 
 section("already know",
     choose(T("What does a numerically stable softmax do first?"),
-           right=T("Subtract each row's maximum"),
-           why=T("Subtracting one constant leaves the softmax unchanged and keeps exp from overflowing."),
-           wrong=[(T("Divide each row by its sum"),
-                   T("That is the normalisation itself; it does not prevent overflow.")),
-                  (T("Clip the scores to [−1, 1]"),
-                   T("Clipping changes the result."))]),
+           right=T("Subtract each row's maximum", claim="subtract the maximum"),
+           why=T("Subtracting one constant leaves the softmax unchanged, and the largest exp is then e⁰ = 1, so none overflows."),
+           wrong=[(T("Divide each row by its sum", claim="divide by the sum"),
+                   T("Dividing the scores changes their differences, and so the weights.")),
+                  (T("Clip the scores to [−1, 1]", claim="clip to [-1, 1]"),
+                   T("Clipping changes the weights as soon as a score lies outside [−1, 1]."))],
+           witness=softmax_starts_with),
     number(T("The stable softmax of the score row [1000, 1000]: what is the first weight?"),
-           answer=float(STABLE_ROW), tolerance=1e-9,
+           answer=0.5, tolerance=1e-9,
            why=T("After subtracting the maximum the row is [0, 0]: 1/2 each."),
-           wrong=[(0, T("exp(1000) overflows to inf and gives NaN, not 0; the stable form gives 1/2."))]),
+           wrong=[(0, T("Without the subtraction exp(1000) overflows to inf, and inf/inf is NaN, not 0; the stable form gives 1/2."))],
+           witness=first_weight_of_1000_1000),
     choose(T("What is a local backward pass?"),
            right=T("Given the upstream gradient, the gradient of one operation with respect to its inputs and parameters"),
-           why=T("The backward passes of §3 and §7 are built from such steps."),
+           why=T("§0.1 lists it among the prerequisites; the backward passes of §3 and §7 are built from such steps."),
            wrong=[(T("Numerical differentiation of the whole model"),
-                   T("Finite differences are only used to check.")),
+                   T("Finite differences serve only to check a backward pass.")),
                   (T("Updating the last layer only"),
-                   T("It is not about which layer is updated."))]),
+                   T("A backward pass computes gradients; which parameters are updated is another matter."))],
+           defined_in="0.1", term=T("local backward pass")),
 )
+
+
+# §0.2: the example of the section (three positions, width 2, q = k = v = x, no mask)
+X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+RNG = np.random.default_rng(0)
+Q5, K5, V5 = RNG.normal(size=(3, 5, 2))              # T = 5 positions, head width d = 2
+SCORE_FORMULAS = {"q.k/sqrt(d)": lambda q, k, v: q @ k.T / np.sqrt(2),
+                  "q.v": lambda q, k, v: q @ v.T,
+                  "q.k/d": lambda q, k, v: q @ k.T / 2}
+
+
+def score_formula(formula):
+    return np.allclose(SCORE_FORMULAS[formula](Q5, K5, V5), attention_scores(Q5, K5), rtol=0, atol=1e-12)
+
+
+def normalised_over(what):
+    weights = masked_softmax(attention_scores(Q5, K5), np.ones((5, 5), dtype=bool))
+    sums = {"the keys of one query": weights.sum(axis=1), "the queries of one column": weights.sum(axis=0),
+            "the whole table": weights.sum()}
+    return np.allclose(sums[what], 1)
+
+
+W_Q, W_K, W_V = RNG.normal(size=(3, 2, 2))
+HEAD_STEPS = [lambda s: s.update(q=X3 @ W_Q, k=X3 @ W_K, v=X3 @ W_V),
+              lambda s: s.update(scores=attention_scores(s["q"], s["k"])),
+              lambda s: s.update(weights=masked_softmax(s["scores"], np.ones((3, 3), dtype=bool))),
+              lambda s: s.update(y=s["weights"] @ s["v"])]
+
+
+def one_head_in_order(steps):
+    y = in_order(HEAD_STEPS, steps)["y"]
+    return np.allclose(y, multi_head_attention(X3[None], W_Q, W_K, W_V, np.eye(2), 1, causal=False)[0])
+
+
+def future_share_of_row_0(value):
+    weights = masked_softmax(attention_scores(X3, X3), np.ones((3, 3), dtype=bool))
+    e = np.exp(1 / np.sqrt(2))                       # row 0 scores [1/√2, 0, 1/√2]
+    assert np.isclose(weights[0, 1:].sum(), (1 + e) / (1 + 2 * e))
+    return abs(weights[0, 1:].sum() - value) <= 0.006
+
+
+def score_table_shape(shape):
+    return attention_scores(Q5, K5).shape == shape
+
 
 section("One attention head",
     choose(T("What is the score of query i for key j?"),
-           right=T("qᵢ · kⱼ / √d"),
-           why=T("Dividing by √d keeps the scores' size from growing with the head width d."),
-           wrong=[(T("qᵢ · vⱼ"),
-                   T("Values are not scored; they are only summed with the weights.")),
-                  (T("qᵢ · kⱼ / d"),
-                   T("Dividing by d shrinks too much: the dot product's spread grows like √d."))]),
+           right=T("qᵢ · kⱼ / √d", claim="q.k/sqrt(d)"),
+           why=T("Dividing by √d keeps the scores from growing with the head width d."),
+           wrong=[(T("qᵢ · vⱼ", claim="q.v"),
+                   T("Values are not scored; they only enter the weighted sum.")),
+                  (T("qᵢ · kⱼ / d", claim="q.k/d"),
+                   T("Dividing by d shrinks too much: the spread of a dot product grows like √d."))],
+           witness=score_formula),
     choose(T("In one row of scores, what does the softmax normalise over?"),
-           right=T("Over the keys of that one query"),
+           right=T("Over the keys of that one query", claim="the keys of one query"),
            why=T("Each query gets its own distribution over the keys; its weights sum to 1."),
-           wrong=[(T("Over all queries of a column"),
-                   T("That would share one key among the queries; each query needs a distribution over keys.")),
-                  (T("Over the whole score table"),
-                   T("Then the queries' weights would depend on each other and a row would no longer sum to 1."))]),
+           wrong=[(T("Over all queries of a column", claim="the queries of one column"),
+                   T("Then a key's weights would sum to 1, and a query's would not.")),
+                  (T("Over the whole score table", claim="the whole table"),
+                   T("Then all the weights of the table would sum to 1, and each row to much less."))],
+           witness=normalised_over),
+    number(T("In the example of §0.2 (three positions, no mask), how much weight does position 0 give to positions 1 and 2 together? (2 decimals)"),
+           answer=0.60, tolerance=0.006, shown="(1 + e^{1/√2}) / (1 + 2·e^{1/√2}) ≈ 0.599",
+           why=T("Its scores are [1/√2, 0, 1/√2]: most of its weight goes to the two positions after it."),
+           wrong=[(0, T("That is what the mask of §1 gives; without it position 0 reads its future.")),
+                  (1, T("Position 0 also reads itself, with as high a score as position 2."))],
+           witness=future_share_of_row_0),
+    choose(T("Q and K hold T rows of width d. What shape does the score table QKᵀ/√d have?"),
+           right=T("T × T: one score for every query and key", claim=(5, 5)),
+           why=T("Row i holds the scores of query i against every key."),
+           wrong=[(T("T × d", claim=(5, 2)), T("That is the shape of Q, K and V themselves.")),
+                  (T("d × d", claim=(2, 2)), T("That is the shape of QᵀK, which compares features, not positions."))],
+           witness=score_table_shape),
     order(T("Put one head's steps in order."),
           steps=[T("Project the input to Q, K and V"),
                  T("Score every key: q · k / √d"),
                  T("Softmax over the keys"),
-                 T("Sum the values with those weights")],
-          why=T("The mask belongs before the third step; §1 explains why.")),
+                 T("Sum the values, weighted by those weights")],
+          why=T("The mask acts in the third step: the softmax runs over the allowed keys only (§1)."),
+          witness=one_head_in_order),
 )
 
-section("Notation",
-    choose(T("How are linear maps written in this chapter?"),
-           right=T("Row vectors on the left: x @ W, with W of shape (D_in, D_out)"),
-           why=T("So W's columns are the output features."),
-           wrong=[(T("W @ x with x a column vector"),
-                   T("The chapter uses row vectors throughout.")),
-                  (T("x @ W with W of shape (D_out, D_in)"),
-                   T("Then the shapes would not match."))]),
-    choose(T("The output at position t predicts what?"),
-           right=T("The next token"),
-           why=T("The input at position t is token t, already seen."),
-           wrong=[(T("Token t itself"), T("That would only copy the input.")),
-                  (T("The previous token"), T("The previous token was read already."))]),
-    choose(T("Every statement about causality in this chapter concerns what?"),
-           right=T("One forward pass with fixed parameters"),
-           why=T("After a training update results differ; that is not future information leaking."),
-           wrong=[(T("The whole training run"),
-                   T("Training changes the parameters; the comparison is no longer one function.")),
-                  (T("Every possible parameter set"),
-                   T("The statements are about one pass with its parameters fixed."))]),
-)
 
-section("read and run",
-    choose(T("Is a kernel running behind the website's interactive figures?"),
-           right=T("No: the numbers for every state were computed by `lib` when the notebook ran"),
-           why=T("In Jupyter the same cells are live widgets."),
-           wrong=[(T("Yes, on a remote server"),
-                   T("The site sends nothing to any other host.")),
-                  (T("Yes, Python in the browser"),
-                   T("The page only shows results computed in advance."))]),
-    choose(T("What does the last line of `requirements.txt`, `-e .`, do?"),
-           right=T("Installs the course's `lib` and `grading` in editable mode"),
-           why=T("So `import lib` works from any folder."),
-           wrong=[(T("Installs NumPy"),
-                   T("NumPy is on an earlier line.")),
-                  (T("Starts JupyterLab"),
-                   T("It installs; it starts nothing."))]),
-    choose(T("Does reading on the website run any code?"),
-           right=T("No: it shows the outputs saved when the notebook was executed"),
-           why=T("To run it, download the `.ipynb` and open it in Jupyter."),
-           wrong=[(T("Yes, every page view re-executes it"),
-                   T("The pages are static.")),
-                  (T("Only the interactive figures' code"),
-                   T("The interactive figures also show precomputed results."))]),
-)
+# §0.3: the order of the topics is the order of the chapter's sections
+@functools.cache
+def _titles():
+    return [(num, title) for path in sorted(CHAPTER_DIR.glob("[0-9][0-9]_*.py"))
+            for num, title in chapter_headings(path) if "." not in num]
 
-section("shared library",
-    choose(T("Why is each function written once, in `lib`?"),
-           right=T("Notebooks import it instead of retyping; the code taught is the code tested"),
-           why=T("Every docstring begins with the section it belongs to."),
-           wrong=[(T("For speed"), T("It is about having one copy of the code.")),
-                  (T("Because notebooks cannot define functions"),
-                   T("They can; it would duplicate the code."))]),
-    choose(T("Where do the exercises' automatic checks live?"),
-           right=T("In the separate package `grading`"),
-           why=T("`lib` holds only the code the chapter teaches."),
-           wrong=[(T("`lib.checks`"),
-                   T("`lib.checks` holds §4's causality checks, not the exercise checks.")),
-                  (T("`figures.plots`"),
-                   T("`figures.plots` only draws figures, and it is not part of `lib`."))]),
-    choose(T("How do you read a function's full description?"),
-           right=T("Run `help(lib.attention.masked_softmax)` in a notebook"),
-           why=T("The docstring is the description."),
-           wrong=[(T("On the website's search page"),
-                   T("Search finds sections, not docstrings.")),
-                  (T("In `figures.plots`"),
-                   T("That is only a plotting helper."))]),
-)
+
+def _taught_in(phrase):
+    titles = _titles()
+    found = [int(num) for num, title in titles if phrase.lower() in title.lower()]
+    assert len(found) == 1, (phrase, titles)
+    return found[0]
+
+
+TOPICS = ["allowed set", "heads", "positions", "causality", "cache"]
+
+
+def topics_in_order(order):
+    taught = [_taught_in(TOPICS[i]) for i in order]
+    return taught == sorted(taught)
+
+
+# the cache of §5 agrees with the full forward pass only while the model is causal: drop one part
+# of the chapter's model at a time and see whether step-by-step still equals the whole sequence
+MODEL = checks.chapter_model()
+IDS = np.array([1, 3, 4, 5, 4])
+
+
+def _cache_agrees(model, causal=True):
+    steps = checks.incremental_forward(model, IDS)
+    return np.abs(steps - model.forward(IDS, causal=causal)).max() < 1e-12
+
+
+def cache_rests_on(part):
+    m = MODEL
+    without = {"causality": lambda: _cache_agrees(m, causal=False),
+               "positions": lambda: _cache_agrees(AttentionModel(m.token_table, 0 * m.position_table, m.w_q,
+                                                                 m.w_k, m.w_v, m.w_o, m.n_heads)),
+               "heads": lambda: _cache_agrees(AttentionModel(m.token_table, m.position_table, m.w_q,
+                                                             m.w_k, m.w_v, m.w_o, 1))}
+    assert _cache_agrees(m)
+    return not without[part]()
+
+
+def title_of_section_7_says(phrase):
+    return phrase.lower() in dict(_titles())["7"].lower()
+
 
 section("Map of the chapter",
     order(T("Put these topics in the chapter's order."),
@@ -125,17 +201,190 @@ section("Map of the chapter",
                  T("Learned absolute positions"),
                  T("Causality across the whole computation"),
                  T("The KV cache and the position offset")],
-          why=T("§1–§5, then the evidence of §6 and the decoder of §7.")),
-    choose(T("Which section has no exercises?"),
-           right=T("§0"),
-           why=T("§1–§7 each have an exercise set."),
-           wrong=[(T("§6"), T("§6 has exercise set 6.")),
-                  (T("§7"), T("§7 has exercise set 7."))]),
+          why=T("§1–§5 in this order; then the evidence of §6 and the decoder of §7."),
+          witness=topics_in_order),
+    choose(T("The KV cache of §5 rests on which part of the chapter?"),
+           right=T("Causality (§4): appending a token does not change the old positions", claim="causality"),
+           why=T("Without the mask, step-by-step outputs no longer equal those of the full forward pass."),
+           wrong=[(T("Learned positions (§3)", claim="positions"),
+                   T("The new token needs the right position (§5.3), but a model with no positions at all can be cached just as well.")),
+                  (T("Several heads (§2)", claim="heads"),
+                   T("A one-head model is cached the same way; the heads only cut each key and value into pieces."))],
+           witness=cache_rests_on),
     choose(T("What does §7 do?"),
-           right=T("Assembles the parts into a small decoder trained in NumPy"),
+           right=T("Assembles the parts into a small decoder trained in NumPy", claim="NumPy"),
            why=T("With the mask it learns to predict; without it, it reads the answer from the future."),
-           wrong=[(T("Covers RoPE only"),
-                   T("RoPE is only a comparison in §3.5.")),
-                  (T("Trains in PyTorch"),
-                   T("It uses NumPy; PyTorch appears only in the tests."))]),
+           wrong=[(T("Covers RoPE only", claim="RoPE"),
+                   T("RoPE appears only as a comparison in §3.5.")),
+                  (T("Trains a model in PyTorch", claim="PyTorch"),
+                   T("The decoder, its backward pass and its optimiser are all written in NumPy."))],
+           witness=title_of_section_7_says),
+)
+
+
+# §0.4: notation: x @ W with W of shape (input width, output width); target t = input t + 1
+def linear_map_is(form):
+    """What lib's linear map computes, tried with 3 input and 5 output features."""
+    from lib.layers import linear_forward
+    x, x_column = np.arange(1.0, 4.0)[None], np.arange(1.0, 4.0)[:, None]      # (1, 3), (3, 1)
+    w_in_out = np.arange(15.0).reshape(3, 5)
+    w_out_in = w_in_out.T.copy()
+    forms = {"x @ W, W of shape (in, out)": (x, w_in_out, x @ w_in_out),
+             "W @ x, x a column": (x_column, w_out_in, w_out_in @ x_column),
+             "x @ W, W of shape (out, in)": (x, w_out_in, x @ w_out_in.T)}
+    x, w, expected = forms[form]
+    try:
+        out, _ = linear_forward(x, w)
+    except ValueError:
+        return False
+    return out.shape == expected.shape and np.allclose(out, expected)
+
+
+def target_is_input_at(shift):
+    inputs, targets = collate(["春雨", "雨"], build_vocab(["春雨风"]))
+    pairs = [(b, t) for b, t in zip(*np.nonzero(targets != -100)) if 0 <= t + shift < inputs.shape[1]]
+    return all(targets[b, t] == inputs[b, t + shift] for b, t in pairs)
+
+
+def kept_fixed(what):
+    """Keeping only ``what`` the same between the two passes, is the perturbation test still valid?"""
+    ids, perturbed = np.array([1, 3, 4]), np.array([1, 3, 0])
+    updated = AttentionModel(MODEL.token_table, MODEL.position_table, MODEL.w_q, MODEL.w_k, MODEL.w_v,
+                             1.01 * MODEL.w_o, MODEL.n_heads)       # one "training step" between the passes
+    second = {"the parameters": (MODEL, perturbed), "the input": (updated, ids),
+              "nothing": (updated, perturbed)}[what]
+    change = float(np.abs(MODEL.forward(ids)[:2] - second[0].forward(second[1])[:2]).max())
+    return change == 0.0
+
+
+section("Notation",
+    choose(T("How are linear maps written in this chapter?"),
+           right=T("Row vectors on the left: x @ W, with W of shape (D_in, D_out)", claim="x @ W, W of shape (in, out)"),
+           why=T("So W's columns are the output features."),
+           wrong=[(T("W @ x with x a column vector", claim="W @ x, x a column"),
+                   T("The chapter writes vectors as rows throughout.")),
+                  (T("x @ W with W of shape (D_out, D_in)", claim="x @ W, W of shape (out, in)"),
+                   T("Then the shapes would not match."))],
+           witness=linear_map_is),
+    choose(T("The output at position t predicts what?"),
+           right=T("The next token: target t is input t + 1", claim=1),
+           why=T("The input at position t is token t, already seen."),
+           wrong=[(T("Token t itself", claim=0), T("That would only copy the input.")),
+                  (T("The previous token", claim=-1), T("The previous token has been read already."))],
+           witness=target_is_input_at),
+    choose(T("The causality test compares two forward passes. What must stay the same between them?"),
+           right=T("The parameters: no training step in between", claim="the parameters"),
+           why=T("Causality in this chapter is a property of one forward pass with the parameters held fixed; the future inputs are changed on purpose."),
+           wrong=[(T("The input, future included", claim="the input"),
+                   T("With the same input and new parameters the prefix changes too, though nothing leaked.")),
+                  (T("Nothing: any two passes will do", claim="nothing"),
+                   T("A training step changes the outputs of the prefix as well; that is a different model, not a leak (§4.8)."))],
+           witness=kept_fixed),
+)
+
+
+# §0.5: predictions for the two interactive figures the section names (§1.9 and §2.6)
+X19 = np.random.default_rng(1).normal(size=(3, 4)).round(1)        # the input of §1.9
+
+
+def _rows_moved(attend, settings=((2.0, -2.0, 2.0, -2.0), (-1.0, 0.5, 0.0, 1.5))):
+    moved = set()
+    for last_row in settings:
+        x = X19.copy()
+        x[2] = last_row
+        change = np.abs(attend(x, x, x) - attend(X19, X19, X19)).max(axis=1)
+        moved |= {int(i) for i in np.flatnonzero(change > 0)}
+    return moved
+
+
+def rows_that_move(rows):
+    return _rows_moved(causal_attention) == rows
+
+
+def change_of_rows_0_and_1(kind):
+    x_all = np.repeat(X19[None], 49, axis=0)
+    offsets = np.arange(-3, 4) * 0.5
+    x_all[:, 2, 0] += np.repeat(offsets, 7)
+    x_all[:, 2, 3] += np.tile(offsets, 7)
+    change = np.abs(causal_attention(x_all, x_all, x_all) - causal_attention(X19, X19, X19))[:, :2].max()
+    return {"exactly 0": change == 0.0, "rounding": 0 < change < 1e-12, "depends": change >= 1e-12}[kind]
+
+
+def grows_with_heads(count):
+    from lib.costs import head_costs
+    values = head_costs(np.array([1, 2, 4, 8, 16]), width=512, length=1024)[count]
+    return bool((np.diff(values) > 0).all())
+
+
+section("read and run",
+    choose(T("In the interactive figure of §1.9 you change only the last row of the input. With the causal mask, which output rows change?"),
+           right=T("Only the last row", claim={2}),
+           why=T("Rows 0 and 1 may not read the last position; the last row reads itself."),
+           wrong=[(T("Every row", claim={0, 1, 2}),
+                   T("That is the column without the mask: there the earlier rows read the last position.")),
+                  (T("None", claim=set()),
+                   T("The last row reads its own input, so it changes."))],
+           witness=rows_that_move),
+    choose(T("In the same figure, with the mask, how large is the change of rows 0 and 1, whatever you set?"),
+           right=T("Exactly 0", claim="exactly 0"),
+           why=T("Their computation does not touch the last row, so it is the same, bit for bit."),
+           wrong=[(T("Below 10⁻¹² (rounding)", claim="rounding"),
+                   T("Nothing is computed differently, so not even rounding can differ.")),
+                  (T("It depends on the setting", claim="depends"),
+                   T("No setting reaches rows 0 and 1."))],
+           witness=change_of_rows_0_and_1),
+    choose(T("In the cost table of §2.6 you change the number of heads H at a fixed width D. Which count grows?"),
+           right=T("The attention tables: one T × T table per head", claim="attention_entries"),
+           why=T("They grow linearly with H, and the softmax work with them."),
+           wrong=[(T("The parameters of W_Q, W_K, W_V and W_O", claim="parameters"),
+                   T("They are 4·D² whatever H is.")),
+                  (T("The FLOPs of the matrix products", claim="matmul_flops"),
+                   T("H heads of width D/H multiply as much as one head of width D."))],
+           witness=grows_with_heads),
+)
+
+
+# §0.6: the functions of lib that §0.2 and §0.4 used
+def all_true_means(meaning):
+    allowed = ~causal_future(3, 3)
+    weights = masked_softmax(np.zeros((3, 3)), allowed)
+    read = weights > 0
+    return {"may read": np.array_equal(read, allowed), "forbidden": np.array_equal(read, ~allowed)}[meaning]
+
+
+def split_shape(shape):
+    return split_heads(np.zeros((2, 3, 4)), 2).shape == shape
+
+
+def example_equals(name):
+    weights = masked_softmax(attention_scores(X3, X3), np.ones((3, 3), dtype=bool))
+    functions = {"unmasked_attention": unmasked_attention, "causal_attention": causal_attention}
+    return np.allclose(weights @ X3, functions[name](X3, X3, X3), rtol=0, atol=1e-12)
+
+
+section("shared library",
+    choose(T("§0.2 calls `masked_softmax(scores, allowed)` with an `allowed` that is True everywhere. What does True mean there?"),
+           right=T("The query may read that key", claim="may read"),
+           why=T("Each row is normalised over its True entries; a False entry gets the weight 0."),
+           wrong=[(T("That key is forbidden", claim="forbidden"),
+                   T("Forbidden keys are False in `allowed`; True marks them in the other array, `future` (§1.4).")),
+                  (T("The score has already been masked"),
+                   T("`allowed` is a separate boolean array; the scores are left as they are."))],
+           witness=all_true_means),
+    choose(T("§0.4 splits an array of shape (B, T, D) = (2, 3, 4) into H = 2 heads with `split_heads`. What shape comes out?"),
+           right=T("(2, 2, 3, 2): (B, H, T, d)", claim=(2, 2, 3, 2)),
+           why=T("Each head gets d = D/H = 2 features of every position; the head axis comes before time."),
+           wrong=[(T("(2, 3, 2, 2): (B, T, H, d)", claim=(2, 3, 2, 2)),
+                   T("That is the shape before the head axis is moved in front of time (§2.2).")),
+                  (T("(2, 3, 4): unchanged", claim=(2, 3, 4)),
+                   T("The split adds the head axis."))],
+           witness=split_shape),
+    choose(T("The example of §0.2 reads every key. Which function of `lib` computes the same output?"),
+           right=T("`unmasked_attention`", claim="unmasked_attention"),
+           why=T("It reads every key; §4 uses it as the negative control."),
+           wrong=[(T("`causal_attention`", claim="causal_attention"),
+                   T("It forbids the future: row 0 would read only itself.")),
+                  (T("`split_heads`"),
+                   T("It only rearranges features into heads; it computes no attention."))],
+           witness=example_equals),
 )

@@ -1,227 +1,639 @@
 # Questions for §5 (format: tools/quizzes.py). Keys are phrases of the English headings.
+# Each question says how its key is checked (tools/quizzes.py, "Witnesses").
+import contextlib
+import functools
+
 import numpy as np
 
-from lib.attention import causal_future
-from lib.blocked import attention_work
-from lib.checks import chapter_model, kv_cache_bytes
+import lib.attention
+from lib import checks
+from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax, merge_heads,
+                           multi_head_attention, split_heads)
+from lib.blocked import BLOCK, attention_work, blocked_causal_attention
+from lib.data import BOS, EOS, IGNORE, build_vocab, collate
 
-_model = chapter_model()
-_cache = _model.new_cache()
-for _token in (1, 3, 4):                                     # <bos> 春 雨
-    _model.step(_token, _cache)
-CACHE_LENGTH = len(_cache)
-SMALL_CACHE_BYTES = kv_cache_bytes(1, 2, 2, 8, itemsize=8)
-BIG_CACHE_MIB = kv_cache_bytes(12, 12, 64, 1024) / 2 ** 20
-WORK_PERCENT = round(100 * attention_work(1024, 1024).fraction, 1)
+VOCAB = build_vocab(["春雨风"])
+MODEL = checks.chapter_model()
+IDS = np.array([BOS, 3, 4])                                         # <bos> 春 雨
+SEQ8 = np.array([BOS, 3, 4, 5, 3, 4, 5, 4])
+
+
+def _cache_after(ids, model=MODEL):
+    cache = model.new_cache()
+    checks.incremental_forward(model, np.asarray(ids), cache=cache)
+    return cache
+
+
+# §5.1
+def length_after_three_steps(n):
+    cache = _cache_after(IDS)
+    model_step_position = MODEL.embed(np.array([5]), offset=len(cache)) @ MODEL.w_k      # the next token's key
+    MODEL.step(5, cache)
+    stored = cache.keys[:, -1].reshape(-1)
+    return len(cache) - 1 == n and np.allclose(stored, model_step_position.reshape(-1), rtol=0, atol=1e-15)
+
+
+def cache_stores(claim):
+    cache = _cache_after(IDS)
+    names = {n for n in dir(cache) if not n.startswith("_")}
+    facts = {"keys and values, (H, n, d)": cache.keys.shape == cache.values.shape == (2, 3, 2),
+             "queries too": any("quer" in n for n in names), "outputs": any("out" in n for n in names)}
+    return bool(facts[claim])
+
+
+def single_step_mask(claim):
+    cache = _cache_after(IDS[:2])
+    out = MODEL.step(int(IDS[2]), cache)
+    names = {n for n in dir(cache) if not n.startswith("_")}
+    facts = {"nothing stored is in the future": not causal_future(1, 3).any()
+             and np.abs(out - MODEL.forward(IDS)[-1]).max() < 1e-12,
+             "the cache stores a mask": any("mask" in n or "allowed" in n for n in names),
+             "it needs one": causal_future(1, 3).any()}
+    return bool(facts[claim])
+
+
+def position_of_query_1(position):
+    readable = ~causal_future(2, 5)[1]
+    return int(readable.sum()) - 1 == position and readable[:position + 1].all()
+
+
+# the chunk of §5.1: <bos> 春 风 cached, then 春 雨 in one step
+def _chunk(allowed_for):
+    prompt = np.array([BOS, 3, 5, 3, 4])
+    cache = _cache_after(prompt[:3])
+    x = MODEL.embed(prompt[3:], offset=len(cache))
+    q, k, v = (split_heads((x @ w)[None], MODEL.n_heads)[0] for w in (MODEL.w_q, MODEL.w_k, MODEL.w_v))
+    keys, values = np.concatenate([cache.keys, k], axis=1), np.concatenate([cache.values, v], axis=1)
+    weights = masked_softmax(attention_scores(q, keys), allowed_for(2, 5))
+    out = merge_heads((weights @ values)[None])[0] @ MODEL.w_o
+    return np.abs(out - MODEL.forward(prompt)[3:]).max(axis=1)
+
+
+def top_left_triangle(claim):
+    top_left = lambda tq, tk: np.tril(np.ones((tq, tk), dtype=bool))                    # noqa: E731
+    gaps = _chunk(top_left)
+    assert _chunk(lambda tq, tk: ~causal_future(tq, tk)).max() < 1e-12
+    assert np.round(gaps, 3).tolist() == [1.417, 0.371]
+    reads_future = (top_left(2, 5) & causal_future(2, 5)).any()
+    loses_history = (~top_left(2, 5) & ~causal_future(2, 5)).any()
+    facts = {"less history, no leak": loses_history and not reads_future and gaps.min() > 0.1,
+             "a leak": reads_future, "the same outputs": gaps.max() < 1e-12}
+    return bool(facts[claim])
+
 
 section("stored per head",
-    number(T("After feeding `<bos> 春 雨` into an empty cache, what is the cache's length, which is also the next token's position?"),
-           answer=CACHE_LENGTH,
+    number(T("After `<bos> 春 雨` is fed into an empty cache, what is the cache's length, which is also the next token's position?"),
+           answer=3,
            why=T("A new token sits at position `len(cache)`."),
            wrong=[(0, T("That is the reset-to-zero bug: every step taken as position 0 (§5.3).")),
-                  (2, T("2 is the position of the last cached token, not the length."))]),
+                  (2, T("2 is the position of the last cached token, not the length."))],
+           witness=length_after_three_steps),
     choose(T("What does the cache store per head?"),
-           right=T("The key and value of every position seen, shape (H, n, d)"),
+           right=T("The key and the value of every position seen, shape (H, n, d)", claim="keys and values, (H, n, d)"),
            why=T("Old queries are not needed: the output uses only the new token's own query."),
-           wrong=[(T("Queries, keys and values"),
-                   T("Old positions' queries are never used again.")),
-                  (T("Every position's output"),
-                   T("The new query reads keys and values, not old outputs."))]),
-    choose(T("Why does a single step need no causal mask?"),
-           right=T("Every stored position comes no later than the new token"),
-           why=T("One query aligned bottom-right stands at the last position: `causal_future(1, 3)` is all False."),
-           wrong=[(T("Because the cache stores a mask"),
+           wrong=[(T("Queries, keys and values", claim="queries too"),
+                   T("The queries of old positions are never used again.")),
+                  (T("Every position's output", claim="outputs"),
+                   T("The new query reads keys and values, not old outputs."))],
+           witness=cache_stores),
+    choose(T("Why does a step with one new token need no causal mask?"),
+           right=T("Every stored position comes no later than the new token", claim="nothing stored is in the future"),
+           why=T("A single query aligned bottom-right stands at the last position: `causal_future(1, 3)` is all False."),
+           wrong=[(T("Because the cache stores a mask", claim="the cache stores a mask"),
                    T("The cache stores only keys and values.")),
-                  (T("It does need one, or it leaks"),
-                   T("There is no future position in the cache to read."))]),
-    number(T("A cache of 3 positions, then 2 new queries (tq = 2, tk = 5). At which absolute position does query i = 1 stand?"),
-           answer=int((~causal_future(2, 5))[1].sum()) - 1,
+                  (T("It does need one, or it leaks", claim="it needs one"),
+                   T("The cache holds no position in the new token's future."))],
+           witness=single_step_mask),
+    number(T("A cache of 3 positions, then 2 new queries in one step (tq = 2, tk = 5). At which absolute position does query i = 1 stand?"),
+           answer=4,
            why=T("Query i stands at tk − tq + i = 5 − 2 + 1."),
-           wrong=[(1, T("That is the top-left alignment: the new queries are treated as the first positions."))]),
+           wrong=[(1, T("That is the top-left alignment: the new queries taken as the first positions."))],
+           witness=position_of_query_1),
     choose(T("With tq < tk, what goes wrong with `np.tril(np.ones((tq, tk)))` as the allowed set?"),
-           right=T("Queries lose history they may read: wrong outputs, but no leak from the future"),
+           right=T("Queries lose history they may read: wrong outputs, but no leak from the future", claim="less history, no leak"),
            why=T("The triangle starts in the top-left corner, so query i reads only keys 0…i."),
-           wrong=[(T("The future leaks in"),
+           wrong=[(T("The future leaks in", claim="a leak"),
                    T("The top-left triangle is smaller than the right one; it reads less, not more.")),
-                  (T("Nothing, the outputs are the same"),
-                   T("The section measures largest differences of about 1.417 and 0.371."))]),
+                  (T("Nothing: the outputs are the same", claim="the same outputs"),
+                   T("The section measures largest differences of about 1.417 and 0.371."))],
+           witness=top_left_triangle),
 )
+
+
+# §5.2
+def finds_a_cache_mistake(check):
+    right, wrong = checks.incremental_forward(MODEL, SEQ8), checks.incremental_forward(MODEL, SEQ8, positions=[0] * 8)
+    full = MODEL.forward(SEQ8)
+    catches = {"position by position": np.abs(wrong - full).max() > 1e-12 and np.abs(right - full).max() < 1e-12,
+               "shapes": wrong.shape != full.shape}
+    return bool(catches[check])
+
+
+def _random_models():
+    """Models with random parameters (width, heads, C) and a stream of C tokens that fills each table."""
+    for seed, (width, heads, c) in enumerate([(12, 3, 40), (8, 1, 64), (16, 4, 33)]):
+        model = checks.random_model(seed, vocab_size=50, context_size=c, width=width, n_heads=heads)
+        yield model, np.random.default_rng(seed).integers(0, 50, size=c)
+
+
+@functools.cache
+def _random_model_facts():
+    models = list(_random_models())
+    errors = [checks.cache_error(m, ids) for m, ids in models]
+    model, ids = models[0]
+    causal = checks.check_causality(model.forward, lambda t: model.forward(t, causal=False), ids[:8],
+                                    checks.perturb_future(ids[:8], 4, np.random.default_rng(0), vocab_size=50), 4)
+    return max(errors), causal.passed
+
+
+def tolerance_on_random_models(claim):
+    largest_error, causal = _random_model_facts()
+    facts = {"rounding": largest_error < 1e-12, "an approximation": largest_error >= 1e-12, "not causal": not causal}
+    return bool(facts[claim])
+
+
+def sequence_of_c_tokens(claim):
+    model, ids = next(_random_models())
+    cache = model.new_cache()
+    checks.incremental_forward(model, ids, cache=cache)
+    facts = {"every row of the table": len(ids) == model.context_size == len(cache) == cache.capacity,
+             "shorter ones raise": refusal(checks.cache_error, model, ids[:5]) is not None}
+    return bool(facts[claim])
+
 
 section("equivalence test",
     choose(T("How do you check that the cache does not change what the model computes?"),
-           right=T("Compare the token-by-token outputs with the full forward pass, position by position"),
+           right=T("Compare the token-by-token outputs with the full forward pass, position by position", claim="position by position"),
            why=T("On the §4.1 model the difference is exactly 0.0."),
-           wrong=[(T("Compare the shapes"),
+           wrong=[(T("Compare the shapes", claim="shapes"),
                    T("With positions reset to 0 the shapes are all right.")),
                   (T("Compare the last output only"),
-                   T("A mistake may show at any position."))]),
-    choose(T("On random models, why a tolerance of 1e-12 instead of exact equality?"),
-           right=T("The two multiply matrices of different shapes, so the last digits may round differently"),
+                   T("A mistake may show at any position."))],
+           witness=finds_a_cache_mistake),
+    choose(T("On random models, why a tolerance of 10⁻¹² instead of exact equality?"),
+           right=T("The two ways multiply matrices of different shapes, so the last digits may round differently", claim="rounding"),
            why=T("The difference is rounding, not a mistake."),
-           wrong=[(T("The cache is an approximation"),
+           wrong=[(T("The cache is an approximation", claim="an approximation"),
                    T("The cache computes the same function.")),
-                  (T("Random models are not causal"),
-                   T("They are causal; §4.9 checks it."))]),
+                  (T("Random models are not causal", claim="not causal"),
+                   T("They are causal; §4.9 checks it."))],
+           witness=tolerance_on_random_models),
     choose(T("Why does the random sequence have exactly C tokens?"),
-           right=T("So that the whole position table is used"),
-           why=T("Every position row gets checked."),
-           wrong=[(T("Shorter sequences raise errors"),
+           right=T("So that every row of the position table is used", claim="every row of the table"),
+           why=T("The cache then fills up to its capacity, and every position gets checked."),
+           wrong=[(T("Shorter sequences raise errors", claim="shorter ones raise"),
                    T("Shorter ones work; they check fewer rows.")),
                   (T("To measure speed"),
-                   T("Speed is §5.8."))]),
+                   T("Speed is §5.8."))],
+           witness=sequence_of_c_tokens),
 )
+
+
+# §5.3
+FULL8 = MODEL.forward(SEQ8)
+RESET8 = np.abs(checks.incremental_forward(MODEL, SEQ8, positions=[0] * 8) - FULL8).max(axis=1)
+
+
+def every_step_at_position_0(claim):
+    wrong = {int(t) for t in np.flatnonzero(RESET8 > 1e-3)}
+    facts = {"no error; all but 0 wrong": wrong == set(range(1, 8)) and RESET8[0] < 1e-12,
+             "an error": refusal(checks.incremental_forward, MODEL, SEQ8, positions=[0] * 8) is not None,
+             "only the last": wrong == {7}}
+    return bool(facts[claim])
+
+
+def position_0_right_because(claim):
+    at_1 = np.abs(checks.incremental_forward(MODEL, SEQ8[:1], positions=[1])[0] - FULL8[0]).max()
+    facts = {"its position is 0 anyway": RESET8[0] < 1e-12 and at_1 > 1e-3,
+             "<bos> has no position vector": not MODEL.position_table[0].any(),
+             "it reads only itself": at_1 < 1e-12}
+    return bool(facts[claim])
+
+
+def finds_the_reset_bug(check):
+    cache = _cache_after(IDS[:2])
+    wrong = MODEL.step(4, cache, position=0)
+    error = np.abs(wrong - MODEL.forward(IDS)[2]).max()
+    assert abs(error - 0.0875) < 0.0001                                # the third token's error
+    catches = {"entry by entry": error > 1e-12, "shapes": wrong.shape != MODEL.forward(IDS)[2].shape,
+               "no NaN": not np.isfinite(wrong).all()}
+    return bool(catches[check])
+
 
 section("reset-to-zero",
     choose(T("What happens if every step puts the new token at position 0?"),
-           right=T("No error, but every position except 0 is wrong"),
-           why=T("Every shape matches; the new token gets the wrong position vector."),
-           wrong=[(T("A ValueError"),
+           right=T("No error, but every position except 0 is wrong", claim="no error; all but 0 wrong"),
+           why=T("Every shape matches; the new token just gets the wrong position vector."),
+           wrong=[(T("A ValueError", claim="an error"),
                    T("Nothing raises; that is what makes it dangerous.")),
-                  (T("Only the last position is wrong"),
-                   T("Every step resets, so every position but 0 is wrong."))]),
+                  (T("Only the last position is wrong", claim="only the last"),
+                   T("Every step resets, so every position but 0 is wrong."))],
+           witness=every_step_at_position_0),
     choose(T("Why is position 0 right even with the bug?"),
-           right=T("Its position is 0 anyway"),
+           right=T("Its position is 0 anyway", claim="its position is 0 anyway"),
            why=T("The error starts at position 1."),
-           wrong=[(T("Because BOS needs no position"),
-                   T("BOS gets P[0] added too.")),
-                  (T("Because the cache is empty"),
-                   T("With an empty cache len(cache) = 0: the two agree by chance."))]),
+           wrong=[(T("Because `<bos>` needs no position vector", claim="<bos> has no position vector"),
+                   T("`<bos>` gets P[0] added like any token.")),
+                  (T("Because it reads only itself", claim="it reads only itself"),
+                   T("Put at position 1 instead, it would be wrong although it still reads only itself."))],
+           witness=position_0_right_because),
     choose(T("Which check finds this bug?"),
-           right=T("An entry-by-entry comparison with the full forward pass"),
+           right=T("An entry-by-entry comparison with the full forward pass", claim="entry by entry"),
            why=T("The third token's error is about 0.0875."),
-           wrong=[(T("Checking shapes"),
+           wrong=[(T("Checking the shapes", claim="shapes"),
                    T("The shapes are all right.")),
-                  (T("Checking the output has no NaN"),
-                   T("The output is finite, just wrong."))]),
+                  (T("Checking that the output has no NaN", claim="no NaN"),
+                   T("The output is finite, just wrong."))],
+           witness=finds_the_reset_bug),
 )
+
+
+# §5.4
+def one_step_past_the_table(claim):
+    cache = _cache_after(SEQ8)
+    keys, values = cache.keys.copy(), cache.values.copy()
+    message = refusal(MODEL.step, 3, cache)
+    fact = ("raises" if message is not None else "accepts",
+            "unchanged" if len(cache) == 8 and np.array_equal(cache.keys, keys)
+            and np.array_equal(cache.values, values) else "changed")
+    return claim == fact
+
+
+def first_undefined_position(position):
+    undefined = [p for p in range(12) if refusal(MODEL.embed, np.array([3]), offset=p) is not None]
+    return undefined[0] == position
+
+
+def untouched_cache_matters(claim):
+    cache = _cache_after(SEQ8)
+    refusal(MODEL.step, 3, cache)
+    cache.truncate(7)
+    usable = np.abs(MODEL.step(int(SEQ8[7]), cache) - FULL8[7]).max() < 1e-12
+    broken = _cache_after(SEQ8[:6])
+    k, v = cache.keys[:, 0], cache.values[:, 0]
+    broken.append(k, v)                                              # half of a failed step left behind
+    wrong = np.abs(MODEL.step(int(SEQ8[6]), broken) - FULL8[6]).max() > 1e-3
+    facts = {"still usable": usable, "it does not matter": not wrong}
+    return bool(facts[claim])
+
 
 section("Past the position table",
     choose(T("The cache holds 8 positions (C = 8). What does one more `step` do?"),
-           right=T("Raises a `ValueError` and leaves the cache as it was"),
+           right=T("It raises a `ValueError` and leaves the cache as it was", claim=("raises", "unchanged")),
            why=T("The failed step changes not a single bit: the length is still 8."),
-           wrong=[(T("Wraps around to position 0"),
+           wrong=[(T("It wraps around to position 0", claim=("accepts", "changed")),
                    T("Wrapping would quietly change the model (§3.3).")),
-                  (T("Raises, but the cache has grown by one"),
-                   T("Then a caller that catches the error would hold a broken cache."))]),
+                  (T("It raises, but the cache has grown by one", claim=("raises", "changed")),
+                   T("Then a caller that catches the error would hold a broken cache."))],
+           witness=one_step_past_the_table),
     number(T("With C = 8, which is the first undefined position?"),
            answer=8,
            why=T("The table has rows 0 to 7 only."),
            wrong=[(7, T("Position 7 is the last defined one.")),
-                  (9, T("Positions count from 0."))]),
+                  (9, T("Positions count from 0."))],
+           witness=first_undefined_position),
     choose(T("Why does it matter that a failed step leaves the cache untouched?"),
-           right=T("A caller that catches the error still has a usable cache"),
+           right=T("A caller that catches the error still has a usable cache", claim="still usable"),
            why=T("Otherwise the cache and the model would disagree."),
            wrong=[(T("For speed"), T("It is about correctness, not speed.")),
-                  (T("It does not matter"), T("A half-written cache makes every later step wrong."))]),
+                  (T("It does not matter", claim="it does not matter"),
+                   T("A half-written cache makes every later step wrong."))],
+           witness=untouched_cache_matters),
 )
 
+
+# §5.5: the two-layer model of the section (attention and a residual connection per layer, random weights)
+RNG = np.random.default_rng(8)
+E2, P2 = RNG.standard_normal((6, 8)), RNG.standard_normal((8, 8))
+LAYERS = [[RNG.standard_normal((8, 8)) / np.sqrt(8) for _ in range(4)] for _ in range(2)]
+IDS2 = RNG.integers(0, 6, size=8)
+
+
+def two_layer_forward(ids, layers=LAYERS):
+    h = E2[ids] + P2[:len(ids)]
+    outputs = [h]
+    for w_q, w_k, w_v, w_o in layers:
+        h = h + multi_head_attention(h[None], w_q, w_k, w_v, w_o, 2)[0]
+        outputs.append(h)
+    return outputs
+
+
+def two_layer_steps(ids, cached_layers):
+    stored = [[] for _ in LAYERS]
+    outputs = []
+    for t, token in enumerate(ids):
+        h = (E2[token] + P2[t])[None]
+        for n, (w_q, w_k, w_v, w_o) in enumerate(LAYERS):
+            q, k, v = (split_heads((h @ w)[None], 2)[0] for w in (w_q, w_k, w_v))
+            if n in cached_layers:
+                stored[n].append((k, v))
+                k = np.concatenate([key for key, _ in stored[n]], axis=1)
+                v = np.concatenate([value for _, value in stored[n]], axis=1)
+            h = h + merge_heads(causal_attention(q, k, v)[None])[0] @ w_o
+        outputs.append(h[0])
+    return np.stack(outputs)
+
+
+FIRST_ONLY = np.abs(two_layer_steps(IDS2, {0}) - two_layer_forward(IDS2)[-1]).max(axis=1)
+
+
+def first_layer_cached_only(claim):
+    both = np.abs(two_layer_steps(IDS2, {0, 1}) - two_layer_forward(IDS2)[-1]).max()
+    facts = {"all but position 0 clearly wrong": FIRST_ONLY[0] < 1e-12 and (FIRST_ONLY[1:] > 0.1).all() and both < 1e-12,
+             "rounding only": FIRST_ONLY.max() < 1e-12, "an error": refusal(two_layer_steps, IDS2, {0}) is not None}
+    return bool(facts[claim])
+
+
+def old_keys_cacheable_because(claim):
+    below = [two_layer_forward(IDS2[:t])[1] for t in range(1, 9)]    # the first layer's outputs
+    stable = all(np.allclose(below[t][:t], below[-1][:t], rtol=0, atol=1e-12) for t in range(1, 8))
+    facts = {"causality": stable, "shared parameters": all(np.array_equal(a, b) for a, b in zip(*LAYERS)),
+             "attention in the first layer only": len(LAYERS) < 2}
+    return bool(facts[claim])
+
+
+def position_0_right_with_first_layer_only(claim):
+    facts = {"it reads only itself": FIRST_ONLY[0] < 1e-12 and (~causal_future(8, 8)[0]).sum() == 1,
+             "it holds <bos>": IDS2[0] == BOS,
+             "the residual connection": (FIRST_ONLY[1:] < 1e-12).all()}
+    return bool(facts[claim])
+
+
 section("own cache",
-    choose(T("A two-layer model caches layer 1 only. What happens?"),
-           right=T("Every position except 0 has a clear error"),
-           why=T("Layer 2's new query must read layer 2's keys and values of the old positions."),
-           wrong=[(T("Only rounding error"),
-                   T("That is when both layers are cached.")),
-                  (T("An error"), T("Nothing raises; the results are wrong."))]),
-    choose(T("Why may layer ℓ's keys and values of old positions be cached?"),
-           right=T("By causality, layer ℓ − 1's outputs at old positions do not change when a token arrives"),
-           why=T("The cache is correct only because of §4's causality."),
-           wrong=[(T("Because all layers share parameters"),
-                   T("The layers have different parameters.")),
-                  (T("Because only layer 1 has attention"),
-                   T("Every layer has attention."))]),
-    choose(T("With layer 1 cached only, why is position 0 right?"),
-           right=T("It reads only itself anyway"),
-           why=T("A layer without a cache can read only the new token itself."),
-           wrong=[(T("Because it holds BOS"),
+    choose(T("A two-layer model caches its first layer only. What happens?"),
+           right=T("Every position except 0 has a clear error", claim="all but position 0 clearly wrong"),
+           why=T("The new query of the second layer must read that layer's keys and values of the old positions."),
+           wrong=[(T("Only rounding errors", claim="rounding only"),
+                   T("That is what caching both layers gives.")),
+                  (T("An exception", claim="an error"), T("Nothing raises; the results are just wrong."))],
+           witness=first_layer_cached_only),
+    choose(T("Why may a layer's keys and values of old positions be cached at all?"),
+           right=T("By causality, the layer below gives the same outputs at old positions when a token arrives", claim="causality"),
+           why=T("The cache is correct only because of the causality of §4."),
+           wrong=[(T("Because all layers share their parameters", claim="shared parameters"),
+                   T("The layers have parameters of their own.")),
+                  (T("Because only the first layer has attention", claim="attention in the first layer only"),
+                   T("Every layer has attention."))],
+           witness=old_keys_cacheable_because),
+    choose(T("With the first layer cached only, why is position 0 right?"),
+           right=T("It reads only itself anyway", claim="it reads only itself"),
+           why=T("A layer without a cache can read only the new token itself, and position 0 has nothing else to read."),
+           wrong=[(T("Because it holds `<bos>`", claim="it holds <bos>"),
                    T("The token does not matter; what it may read does.")),
-                  (T("Because of the residual connection"),
-                   T("The residual connection is the same at every position."))]),
+                  (T("Because of the residual connection", claim="the residual connection"),
+                   T("The residual connection is the same at every position, yet the others are wrong."))],
+           witness=position_0_right_with_first_layer_only),
 )
+
+
+# §5.6
+def big_cache_mib(mib):
+    sizes = {checks.kv_cache_bytes(12, h, 768 // h, 1024, itemsize=4) for h in (1, 4, 12)}
+    assert len(sizes) == 1
+    return abs(sizes.pop() / 2 ** 20 - mib) <= 0.5
+
+
+def small_cache_bytes(n):
+    cache = _cache_after(SEQ8)
+    assert cache.dtype == np.float64
+    return cache.keys.nbytes + cache.values.nbytes == checks.kv_cache_bytes(1, 2, 2, 8, itemsize=8) == n
+
+
+def head_count_and_size(claim):
+    sizes = [checks.kv_cache_bytes(12, h, 768 // h, 1024) for h in (1, 2, 4, 12)]
+    facts = {"no change": len(set(sizes)) == 1, "grows": sizes[-1] > sizes[0], "shrinks": sizes[-1] < sizes[0]}
+    return bool(facts[claim])
+
 
 section("memory",
     number(T("12 layers, D = 768, 1024 positions, float32: how many MiB does the cache take per sequence?"),
-           answer=BIG_CACHE_MIB, tolerance=0.5,
-           why=T("2·L·T·D·itemsize: the 2 counts keys and values."),
-           wrong=[(BIG_CACHE_MIB / 2, T("That leaves out the values (or the keys): each position stores both.")),
-                  (BIG_CACHE_MIB / 12, T("That counts one layer: every layer has its own cache."))]),
+           answer=72, tolerance=0.5,
+           why=T("2·L·T·D·itemsize bytes: the 2 counts keys and values."),
+           wrong=[(36, T("That leaves out the values (or the keys): each position stores both.")),
+                  (6, T("That counts one layer: every layer has a cache of its own."))],
+           witness=big_cache_mib),
     number(T("One layer, 2 heads of width 2, 8 positions, float64: how many bytes does the cache take?"),
-           answer=SMALL_CACHE_BYTES,
-           why=T("2 · 1 · 2 · 8 · 2 · 8."),
-           wrong=[(SMALL_CACHE_BYTES // 2, T("float64 takes 8 bytes a number, not 4; or the values were left out."))]),
-    choose(T("At fixed D, how does the head count change the cache's size?"),
-           right=T("Not at all: H·d = D"),
+           answer=512,
+           why=T("2 · 1 · 2 · 8 · 2 · 8: the model's cache holds exactly that."),
+           wrong=[(256, T("A float64 number takes 8 bytes, not 4; or the values were left out."))],
+           witness=small_cache_bytes),
+    choose(T("At fixed D, how does the number of heads change the cache's size?"),
+           right=T("Not at all: H·d = D", claim="no change"),
            why=T("The heads only decide how the same total is cut."),
-           wrong=[(T("It grows linearly with H"),
+           wrong=[(T("It grows linearly with H", claim="grows"),
                    T("The attention tables grow with H (§2.6), not the cache.")),
-                  (T("It shrinks with H"),
-                   T("d shrinks while H grows; the product is the same."))]),
+                  (T("It shrinks as H grows", claim="shrinks"),
+                   T("d shrinks as H grows; their product stays the same."))],
+           witness=head_count_and_size),
 )
+
+
+# §5.7: collate(["雨", "春雨"]): the row of 雨 is <bos> 雨 <eos>, targets 雨 <eos> −100
+INPUTS, TARGETS = collate(["雨", "春雨"], VOCAB)
+
+
+def left_padding_with_cache(claim):
+    shifted = checks.incremental_forward(MODEL, np.array([EOS, BOS, 4]))[-1]
+    gap = np.abs(shifted - MODEL.forward(INPUTS[0, :2])[-1]).max()
+    facts = {"read, and the positions pushed back": gap > 1e-3 and len(_cache_after([EOS])) == 1,
+             "overflow": len(_cache_after([EOS, BOS, 4])) > MODEL.context_size, "it works": gap < 1e-12}
+    return bool(facts[claim])
+
+
+def prefix_to_continue(length):
+    valid = int((TARGETS[0] != IGNORE).sum())
+    right = _cache_after(INPUTS[0, :valid])
+    padded = _cache_after(INPUTS[0])
+    assert np.abs(MODEL.step(3, padded) - MODEL.step(3, right)).max() > 1e-3    # the padding changes the next output
+    return valid == length
+
+
+def only_offset(claim):
+    cache = _cache_after(IDS)
+    names = {n for n in dir(cache) if not n.startswith("_")}
+    x_next = MODEL.embed(np.array([5]), offset=len(cache))
+    MODEL.step(5, cache)
+    facts = {"its length": np.allclose(cache.keys[:, -1].reshape(-1), (x_next @ MODEL.w_k).reshape(-1)),
+             "an offset per example": any("offset" in n for n in names),
+             "the padding length": any("pad" in n for n in names)}
+    return bool(facts[claim])
+
 
 section("unpadded stream",
     choose(T("Why does the cache not work with left padding?"),
-           right=T("The padding lies in the past, so it is read, and every real token's position is pushed back"),
-           why=T("The cache's length is its only offset; it cannot skip padding per example."),
-           wrong=[(T("Left padding overflows the cache"),
-                   T("The problem is reading and positions, not capacity.")),
-                  (T("It does work"),
-                   T("Neither misuse differs by zero."))]),
-    choose(T("To continue the training row `<bos> 雨 <eos>` (targets `雨 <eos> −100`), what is the prefix?"),
-           right=T("`<bos> 雨`: the positions whose target is not −100"),
-           why=T("The last input is only padding."),
-           wrong=[(T("The whole row `<bos> 雨 <eos>`"),
-                   T("The new token would land at position 3 and read a position that is not text.")),
-                  (T("Only `<bos>`"),
-                   T("雨 is real text and stays."))]),
+           right=T("The padding lies in the past, so it is read, and every real token's position is pushed back", claim="read, and the positions pushed back"),
+           why=T("The cache's length is its only offset; it cannot skip padding row by row."),
+           wrong=[(T("Left padding overflows the cache", claim="overflow"),
+                   T("The trouble is what is read and where the tokens stand, not capacity.")),
+                  (T("It does work", claim="it works"),
+                   T("The last output of the left-padded stream differs from that of `<bos> 雨` alone."))],
+           witness=left_padding_with_cache),
+    number(T("To continue the training row `<bos> 雨 <eos>` (targets `雨 <eos> −100`), how many positions does the prefix have?"),
+           answer=2,
+           why=T("`<bos> 雨`: the positions whose target is not −100. The last input is only padding."),
+           wrong=[(3, T("With the whole row the new token would land at position 3 and read a position that is not text.")),
+                  (1, T("雨 is real text and stays."))],
+           witness=prefix_to_continue),
     choose(T("What is the cache's only offset?"),
-           right=T("Its length: the position of the next token"),
-           why=T("That is why it handles one unpadded stream."),
-           wrong=[(T("A separate offset per example"),
-                   T("The cache has no per-example offset.")),
-                  (T("The padding length"),
-                   T("The cache does not know where padding is."))]),
+           right=T("Its length: the position of the next token", claim="its length"),
+           why=T("§5.7: that is why it handles one unpadded stream."),
+           wrong=[(T("An offset of its own for each example", claim="an offset per example"),
+                   T("The cache has no offset per example.")),
+                  (T("The length of the padding", claim="the padding length"),
+                   T("The cache does not know where padding is."))],
+           witness=only_offset, defined_in="5.7", term=T("offset")),
 )
+
+
+# §5.8: count the scores each way (one head's table is what lib.attention._scores returns)
+@contextlib.contextmanager
+def counting_scores():
+    counted, original = [], lib.attention._scores
+
+    def counting(q, k):
+        scores = original(q, k)
+        counted.append(scores.shape[-2] * scores.shape[-1])          # per head
+        return scores
+    lib.attention._scores = counting
+    try:
+        yield counted
+    finally:
+        lib.attention._scores = original
+
+
+def scores_for_next_token(claim):
+    per_t = {}
+    for t in (3, 7):
+        cache = _cache_after(SEQ8[:t])
+        with counting_scores() as full:
+            MODEL.forward(SEQ8[:t + 1])
+        with counting_scores() as step:
+            MODEL.step(int(SEQ8[t]), cache)
+        per_t[t] = (sum(full), sum(step))
+    forms = {"(T+1)², T+1": lambda t: ((t + 1) ** 2, t + 1), "(T+1)² both": lambda t: ((t + 1) ** 2,) * 2,
+             "T+1 both": lambda t: (t + 1,) * 2}
+    return all(per_t[t] == forms[claim](t) for t in per_t)
+
+
+def cached_step_equals(claim):
+    cache = _cache_after(SEQ8[:5])
+    out = MODEL.step(int(SEQ8[5]), cache)
+    full = MODEL.forward(SEQ8[:6])
+    candidates = {"the last row": full[-1], "the first row": full[0], "the mean of the rows": full.mean(axis=0)}
+    return np.abs(out - candidates[claim]).max() < 1e-12
+
+
+def cache_costs(claim):
+    sizes = [checks.kv_cache_bytes(2, 4, 16, t) for t in (128, 256, 512)]
+    facts = {"memory linear in T": sizes[1] == 2 * sizes[0] and sizes[2] == 2 * sizes[1],
+             "nothing": sizes[0] == 0, "memory like T²": sizes[1] == 4 * sizes[0]}
+    return bool(facts[claim])
+
 
 section("time the cache saves",
-    choose(T("Why keep the shortest of 7 timed runs?"),
-           right=T("Interference can only slow a run down, never speed it up"),
-           why=T("There is also a warm-up run, and BLAS is pinned to one thread."),
-           wrong=[(T("The shortest is the most typical"),
-                   T("It is the least disturbed, not the typical one.")),
-                  (T("To make the cache look faster"),
-                   T("Both ways are timed by the same rule."))]),
-    choose(T("What does the timing cell check?"),
-           right=T("At the longest prefix the cache is at least 10 times faster, and the gap widens with T"),
-           why=T("Absolute times depend on the machine and its load."),
-           wrong=[(T("The exact milliseconds"),
-                   T("Those differ from machine to machine.")),
-                  (T("At which T the curves steepen"),
-                   T("The shape of the curves differs from machine to machine."))]),
-    choose(T("Without the cache, what is recomputed for the next token?"),
-           right=T("Every projection and a (T+1)×(T+1) attention table"),
-           why=T("With the cache one new position is computed, reading T + 1 keys."),
-           wrong=[(T("Only the last row"),
-                   T("That is what the cache does.")),
-                  (T("Nothing", sense="nothing to recompute"), T("Without the cache everything starts over."))]),
+    choose(T("How many scores per head does the next token's output cost at prefix length T, without the cache and with it?"),
+           right=T("(T + 1)² without, T + 1 with: the gap grows with T", claim="(T+1)², T+1"),
+           why=T("The full pass scores every query again; the cached step scores only the new query against T + 1 keys."),
+           wrong=[(T("(T + 1)² both ways", claim="(T+1)² both"),
+                   T("The cached step has a single query.")),
+                  (T("T + 1 both ways", claim="T+1 both"),
+                   T("The full pass recomputes the whole table, every query included."))],
+           witness=scores_for_next_token),
+    choose(T("Fast or slow, what must the cached step's output equal?"),
+           right=T("The last row of the full forward pass over T + 1 tokens", claim="the last row"),
+           why=T("The section checks it before it times anything: saving time must not change the result."),
+           wrong=[(T("The first row of that pass", claim="the first row"),
+                   T("The first row belongs to position 0, not to the new token.")),
+                  (T("The mean of its rows", claim="the mean of the rows"),
+                   T("Each row is the output of one position; the new token's is the last."))],
+           witness=cached_step_equals),
+    choose(T("What does the cache spend to save this time?"),
+           right=T("Memory that grows linearly with T: a key and a value per position and layer", claim="memory linear in T"),
+           why=T("§5.6 counts it: 2·L·T·D·itemsize bytes."),
+           wrong=[(T("Nothing: it is free", claim="nothing"),
+                   T("Every stored key and value takes memory.")),
+                  (T("Memory that grows like T²", claim="memory like T²"),
+                   T("That is the attention table of a full pass; the cache keeps one key and one value per position."))],
+           witness=cache_costs),
 )
 
+
+# §5.9
+def percent_of_the_table(value):
+    work = attention_work(1024, 1024)
+    assert work.computed == BLOCK ** 2 * sum(range(1, 17)) == 557056 and work.total == 1024 ** 2
+    assert work.allowed == 1024 * 1025 // 2                           # a little more than half: the diagonal squares
+    return abs(100 * work.fraction - value) <= 0.06
+
+
+def subtracted_from_each_row(claim):
+    q, k, v = np.array([[1.0], [1.0]]), np.array([[1000.0], [0.0]]), np.eye(2)
+    scores = attention_scores(q, k)                                   # [[1000, 0], [1000, 0]], query 1 is key 1
+    allowed = ~causal_future(2, 2)
+    constant = {"the row's largest score": np.where(allowed, scores, -np.inf).max(axis=1, keepdims=True),
+                "its own key's score": np.diagonal(scores)[:, None], "nothing": 0.0}[claim]
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.where(allowed, np.exp(scores - constant), 0.0)
+        mine = (e / e.sum(axis=1, keepdims=True)) @ v
+    return np.array_equal(mine, causal_attention(q, k, v))
+
+
+def key_blocks_of_query_block(claim):
+    i, blocks = 3, 8
+    computed = attention_work(BLOCK, BLOCK * (i + 1)).computed // BLOCK ** 2
+    future = causal_future(BLOCK, BLOCK * (i + 1))
+    masked_blocks = {j for j in range(i + 1) if future[:, j * BLOCK:(j + 1) * BLOCK].any()}
+    facts = {"0 to i, mask in i": computed == i + 1 and masked_blocks == {i},
+             "every block": computed == blocks, "only block i": computed == 1}
+    return bool(facts[claim])
+
+
+@functools.cache
+def _blocked_agrees():
+    rng = np.random.default_rng(0)
+    agree = {}
+    for t in (100, 256):
+        q, k, v = (rng.standard_normal((1, 2, t, 16), dtype=np.float32) for _ in range(3))
+        agree[t] = np.allclose(blocked_causal_attention(q, k, v), causal_attention(q, k, v), rtol=1e-5, atol=1e-5)
+    return agree
+
+
+def blocked_numbers(claim):
+    agree = _blocked_agrees()
+    facts = {"the same, up to rounding": all(agree.values()), "different": not any(agree.values()),
+             "multiples of 64 only": agree[256] and not agree[100]}
+    return bool(facts[claim])
+
+
 section("half of the work",
-    number(T("At T = 1024, what percentage of the definition's scores does the blocked `causal_attention` compute? (1 decimal)"),
-           answer=WORK_PERCENT, tolerance=0.06,
-           why=T("Key blocks lying entirely in the future are never computed; only the diagonal blocks need the mask."),
-           wrong=[(100, T("That is the definition: the whole table, then forbid its upper right.")),
-                  (50, T("The diagonal blocks are computed too, so a little more than half."))]),
-    choose(T("What does `causal_attention` subtract from each row of scores?"),
-           right=T("The query's score with its own key"),
-           why=T("That term becomes e⁰ = 1, so every row sum is at least 1 and nothing is divided by 0."),
-           wrong=[(T("The row's largest score"),
-                   T("That needs an extra pass; it is used only when overflow threatens.")),
-                  (T("Nothing", sense="nothing subtracted"),
-                   T("Without a constant exp may overflow."))]),
+    number(T("At T = 1024, what percentage of the definition's scores does `blocked_causal_attention` compute? (1 decimal)"),
+           answer=53.1, tolerance=0.06,
+           why=T("Key blocks that lie wholly in the future are never computed; only the square on the diagonal needs the mask."),
+           wrong=[(100, T("That is the definition, `causal_attention`: the whole table, then its upper right forbidden.")),
+                  (50, T("The squares on the diagonal are computed whole, so a little more than half."))],
+           witness=percent_of_the_table),
+    choose(T("What does `causal_attention` subtract from each row of scores before taking exp?"),
+           right=T("The row's largest allowed score", claim="the row's largest score"),
+           why=T("The largest term becomes e⁰ = 1: nothing overflows, and the row sum is at least 1 (§0.1)."),
+           wrong=[(T("The query's score with its own key", claim="its own key's score"),
+                   T("Another key may score far higher than the query's own, and its exp would overflow.")),
+                  (T("Nothing", sense="nothing subtracted", claim="nothing"),
+                   T("Without the subtraction a score of 1000 overflows exp."))],
+           witness=subtracted_from_each_row),
     choose(T("Which key blocks does query block i need?"),
-           right=T("Blocks 0 to i; only block i needs the mask"),
-           why=T("That is the bottom-right alignment of §5.1."),
-           wrong=[(T("Every key block"),
-                   T("Blocks after i lie entirely in the future.")),
-                  (T("Only block i"),
-                   T("Every earlier block may be read."))]),
+           right=T("Blocks 0 to i; only block i needs the mask", claim="0 to i, mask in i"),
+           why=T("That is the bottom-right alignment of §5.1, block by block."),
+           wrong=[(T("Every key block", claim="every block"),
+                   T("The blocks after i lie wholly in the future.")),
+                  (T("Only block i", claim="only block i"),
+                   T("Every earlier block may be read."))],
+           witness=key_blocks_of_query_block),
+    choose(T("Does `blocked_causal_attention` give the numbers of the definition?"),
+           right=T("Yes, up to rounding", claim="the same, up to rounding"),
+           why=T("The skipped keys would have got the weight 0 anyway."),
+           wrong=[(T("No: skipping the future keys changes the weights", claim="different"),
+                   T("A future key never enters the softmax of the definition either.")),
+                  (T("Only when T is a multiple of 64", claim="multiples of 64 only"),
+                   T("The last block is simply shorter."))],
+           witness=blocked_numbers),
 )

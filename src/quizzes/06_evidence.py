@@ -1,188 +1,465 @@
 # Questions for §6 (format: tools/quizzes.py). Keys are phrases of the English headings.
+# Each question says how its key is checked (tools/quizzes.py, "Witnesses").
+import ast
+import inspect
+
 import numpy as np
 
-from lib.data import IGNORE, build_vocab, collate
+from lib import checks, plain_python
+from lib.attention import causal_attention, merge_heads, split_heads
+from lib.data import BOS, IGNORE, UNK, build_vocab, collate, encode
+from lib.model import AttentionModel
 
-_inputs, _targets = collate(["雨", "春雨"], build_vocab(["春雨风"]))
-REAL_POSITIONS = int((_targets[0] != IGNORE).sum())
-WIND_BEFORE = build_vocab(["春雨风"]).index("风")
-WIND_AFTER = build_vocab(["春雨风雪"]).index("风")
+VOCAB = build_vocab(["春雨风"])
+MODEL = checks.chapter_model()
+IDS, PERTURBED = np.array([BOS, 3, 4]), np.array([BOS, 3, UNK])
+A = 1 / (1 + np.exp(1 / np.sqrt(2)))
+B = 1 - A
+
+
+def control(ids):
+    return MODEL.forward(ids, causal=False)
+
+
+# §6.1: Example 1 on the model of §4.1, positions off
+ROWS1 = MODEL.forward(np.array([BOS, 3]), use_positions=False)
+
+
+def output_row_1(claim):
+    candidates = {"[1, 1, 2α-1, 1-2α]": [1, 1, 2 * A - 1, 1 - 2 * A], "[α, 1-α, 1-α, α]": [A, 1 - A, 1 - A, A],
+                  "[1, 1, 1, -1]": [1, 1, 1, -1]}
+    return np.allclose(ROWS1[1], candidates[claim], rtol=0, atol=1e-12)
+
+
+def example_1_exposes(claim):
+    x = MODEL.embed(np.array([BOS, 3]), use_positions=False)[None]
+    heads = causal_attention(*[split_heads(x, 2)] * 3)             # identity projections: (1, H, T, d)
+    bugs = {"no W_O": lambda: merge_heads(heads)[0],
+            "the wrong axis": lambda: heads.reshape(1, 2, 4)[0] @ MODEL.w_o}   # joined without moving the axis
+    outs, raised = [], False
+    for bug in bugs.values():
+        try:
+            outs.append(bug())
+        except ValueError:
+            raised = True
+    shown = bool(outs) and all(not np.allclose(out[1, 2:], [A - B, B - A]) for out in outs)
+    facts = {"the last two coordinates": shown and not raised, "an error": raised, "no difference": not shown}
+    return bool(facts[claim])
+
 
 section("Hand computation",
     choose(T("In Example 1, what is output row 1 after W_O?"),
-           right=T("[1, 1, a − b, b − a]"),
-           why=T("The concatenation is [a, b, b, a], and W_O maps it to [c₀+c₂, c₁+c₃, c₀−c₂, c₁−c₃]."),
-           wrong=[(T("[a, b, b, a]"),
+           right=T("[1, 1, 2α − 1, 1 − 2α]", claim="[1, 1, 2α-1, 1-2α]"),
+           why=T("The concatenation is [α, 1 − α, 1 − α, α], and W_O maps [z₀, z₁, z₂, z₃] to [z₀ + z₂, z₁ + z₃, z₀ − z₂, z₁ − z₃]."),
+           wrong=[(T("[α, 1 − α, 1 − α, α]", claim="[α, 1-α, 1-α, α]"),
                    T("That is the concatenation before W_O.")),
-                  (T("[1, 1, 1, −1]"),
-                   T("That is row 0."))]),
-    choose(T("Hand computation is which kind of evidence, and what does it show?"),
-           right=T("It confirms that every step of a small example is right"),
-           why=T("It does not cover every input; structural reasoning does."),
-           wrong=[(T("It proves a statement for every input"),
+                  (T("[1, 1, 1, −1]", claim="[1, 1, 1, -1]"),
+                   T("That is row 0."))],
+           witness=output_row_1),
+    choose(T("What does a hand computation show, and what not?"),
+           right=T("That every step of one small example is right; not that the code is right for every input"),
+           why=T("A structural argument covers every input; a hand computation covers the example it works through."),
+           wrong=[(T("That a statement holds for every input"),
                    T("One example is one example.")),
-                  (T("It looks for leaks in code"),
-                   T("That is the perturbation test with a control."))]),
+                  (T("Whether the code leaks"),
+                   T("That is the job of the perturbation test with its control."))],
+           unwitnessed="what a kind of evidence shows is a statement about reasoning, not a computation"),
     choose(T("How would Example 1 expose a wrong concatenation axis or a missing W_O?"),
-           right=T("The last two coordinates would not be a − b and b − a"),
-           why=T("So the example also checks the plumbing."),
-           wrong=[(T("It would raise an error"),
-                   T("The shapes may still be valid.")),
-                  (T("It would not show"),
-                   T("The numbers would differ."))]),
+           right=T("The last two coordinates would not be 2α − 1 and 1 − 2α", claim="the last two coordinates"),
+           why=T("So the example also checks that the parts are joined correctly."),
+           wrong=[(T("It would raise an error", claim="an error"),
+                   T("The shapes may still fit.")),
+                  (T("It would not show", claim="no difference"),
+                   T("The numbers would differ."))],
+           witness=example_1_exposes),
 )
+
+
+# §6.2
+def numbers_2_and_3(claim):
+    def constant(ids, causal=True):
+        return np.zeros_like(MODEL.forward(ids, causal=causal))
+    masked = checks.future_change(MODEL.forward, IDS, PERTURBED, 2)
+    blind = checks.future_change(constant, IDS, PERTURBED, 2)         # a test that sees nothing also says 0.0
+    seen = checks.future_change(control, IDS, PERTURBED, 2)
+    assert abs(seen - 39.77) < 0.005
+    facts = {"0.0 alone means nothing": masked == blind == 0.0 and seen > 1,
+             "each stands alone": masked != blind}
+    return bool(facts[claim])
+
+
+def perturbation_test_covers(claim):
+    def leaks_on_unk(ids):                                          # a bug that shows only for some futures
+        return MODEL.forward(ids) + (np.asarray(ids) == UNK).any()
+    quiet = checks.future_change(leaks_on_unk, IDS, np.array([BOS, 3, 5]), 2)
+    caught = checks.future_change(leaks_on_unk, IDS, PERTURBED, 2)
+    code_bug = checks.future_change(
+        lambda t: checks.forward_with(MODEL, t, before=checks.leaky_time_normalization),
+        np.array([BOS, 3, 4, 5]), np.array([BOS, 3, 0, 0]), 2)
+    facts = {"the real code, the inputs tried": quiet == 0.0 and caught > 0 and code_bug > 0,
+             "every input": quiet > 0, "the design only": code_bug == 0.0}
+    return bool(facts[claim])
+
+
+def control_built_as(claim):
+    random = checks.random_model(0, vocab_size=6, context_size=8, width=4, n_heads=2)
+    facts = {"the mask off": checks.future_change(control, IDS, PERTURBED, 2) > 1,
+             "a random model": checks.future_change(random.forward, IDS, PERTURBED, 2) > 0,
+             "another input": checks.future_change(MODEL.forward, IDS, np.array([BOS, 3, 5]), 2) > 0}
+    return bool(facts[claim])
+
 
 section("future-perturbation test with its negative control",
     choose(T("Why do numbers 2 and 3 belong together?"),
-           right=T("The 0.0 alone means nothing: the control's change shows the test can see a leak"),
-           why=T("The control changes by about 39.77."),
+           right=T("The 0.0 alone means nothing: the control's change shows that the test can see a leak", claim="0.0 alone means nothing"),
+           why=T("The control changes by about 39.77; a forward function that returns zeros would also show 0.0."),
            wrong=[(T("Because they use the same input"),
                    T("The same input is a condition, not the reason.")),
-                  (T("They need not be read together"),
-                   T("Without the control, a 0 proves nothing."))]),
+                  (T("They need not be read together", claim="each stands alone"),
+                   T("Without the control, a 0 proves nothing."))],
+           witness=numbers_2_and_3),
     choose(T("What are the perturbation test's strength and limit?"),
-           right=T("It checks the real code, but only the inputs tried"),
-           why=T("Structural reasoning is the reverse: every input, but only the design."),
-           wrong=[(T("It covers every input"),
-                   T("It can only try finitely many inputs.")),
-                  (T("It checks only the design"),
-                   T("It runs the real code."))]),
+           right=T("It checks the real code, but only on the inputs tried", claim="the real code, the inputs tried"),
+           why=T("A structural argument is the reverse: every input, but only the design."),
+           wrong=[(T("It covers every input", claim="every input"),
+                   T("It can try only finitely many inputs, and a leak may show for some of them only.")),
+                  (T("It checks only the design", claim="the design only"),
+                   T("It runs the real code and finds a wrong `axis` in it."))],
+           witness=perturbation_test_covers),
     choose(T("How is the control built here?"),
-           right=T("The same model with the mask off (`causal=False`)"),
+           right=T("As the same model with the mask off (`causal=False`)", claim="the mask off"),
            why=T("It is known to leak."),
-           wrong=[(T("A random model"),
+           wrong=[(T("As a random model", claim="a random model"),
                    T("A random model is still causal.")),
-                  (T("A different input"),
-                   T("The control changes the model, not the input."))]),
+                  (T("From a different input", claim="another input"),
+                   T("The control changes the model, not the input."))],
+           witness=control_built_as),
 )
+
+
+# §6.3: collate(["雨", "春雨"]): the row of 雨 is <bos> 雨 <eos>, targets 雨 <eos> −100
+INPUTS, TARGETS = collate(["雨", "春雨"], VOCAB)
+
+
+def real_positions_of_rain(n):
+    assert TARGETS[0].tolist() == [4, 2, IGNORE]
+    return int((TARGETS[0] != IGNORE).sum()) == n
+
+
+def no_padding_mask_because(claim):
+    length = int((TARGETS[0] != IGNORE).sum())
+    future = ~np.tril(np.ones((3, 3), dtype=bool))
+    facts = {"the padding lies in the future": future[:length, length:].all(),
+             "padded inputs are 0": INPUTS[0, 2] == 0}
+    return bool(facts[claim])
+
+
+def padding_prediction(claim):
+    padded = MODEL.forward(INPUTS[0])
+    unpadded = np.abs(padded[:2] - MODEL.forward(INPUTS[0, :2])).max()
+    replaced = np.abs(padded[:2] - MODEL.forward(np.array([BOS, 4, UNK]))[:2]).max()
+    facts = {"real outputs unchanged": unpadded < 1e-12 and replaced < 1e-12,
+             "padded outputs 0": (padded[2] == 0).all()}
+    return bool(facts[claim])
+
 
 section("right padding is harmless",
     number(T("In `collate([\"雨\", \"春雨\"])`, how many real (scored) positions does the row of 雨 have?"),
-           answer=REAL_POSITIONS,
+           answer=2,
            why=T("The targets are `雨 <eos> −100`: the first two are scored."),
-           wrong=[(1, T("The `<eos>` at target position 1 is the real end and is scored.")),
-                  (3, T("The last target is −100, not scored."))]),
+           wrong=[(1, T("The `<eos>` at target position 1 is the real end of the text, and it is scored.")),
+                  (3, T("The last target is −100: not scored."))],
+           witness=real_positions_of_rain),
     choose(T("Why does the forward pass need no separate padding mask?"),
-           right=T("Every padding key lies in the future of every real query"),
+           right=T("Every padding key lies in the future of every real query", claim="the padding lies in the future"),
            why=T("The causal mask already excludes it."),
-           wrong=[(T("Because padded inputs are 0"),
-                   T("Padded inputs are an ordinary `<eos>`.")),
+           wrong=[(T("Because padded inputs are 0", claim="padded inputs are 0"),
+                   T("A padded input is an ordinary `<eos>`.")),
                   (T("Because the loss ignores it"),
-                   T("The loss handles targets; the question is whether real queries read it."))]),
+                   T("The loss handles targets; the question is whether real queries read the padding."))],
+           witness=no_padding_mask_because),
     choose(T("What testable prediction does the argument make?"),
-           right=T("At real positions the output equals the unpadded one, and stays so when the padding changes"),
-           why=T("Both differences are 0.0."),
-           wrong=[(T("The padded positions' outputs are 0"),
+           right=T("At real positions the output equals the unpadded one, and stays so when the padding changes", claim="real outputs unchanged"),
+           why=T("Both differences are 0.0, up to rounding."),
+           wrong=[(T("The outputs at padded positions are 0", claim="padded outputs 0"),
                    T("Padded positions compute outputs as usual.")),
                   (T("The loss gets smaller"),
-                   T("Nothing is trained here."))]),
+                   T("Nothing is trained here."))],
+           witness=padding_prediction),
 )
 
-section("cannot see a swap",
+
+# §6.4: 春 风 雨 and 风 春 雨 on the model of §4.1
+ORDER_A, ORDER_B = np.array([3, 5, 4]), np.array([5, 3, 4])
+ROWS_APART = np.abs(MODEL.forward(ORDER_A, use_positions=False) - MODEL.forward(ORDER_B, use_positions=False)).max(axis=1)
+
+
+def last_rows_without_positions(claim):
+    with_positions = np.abs(MODEL.forward(ORDER_A)[-1] - MODEL.forward(ORDER_B)[-1]).max()
+    assert round(float(with_positions), 3) == 0.047
+    facts = {"nothing beyond rounding": ROWS_APART[-1] < 1e-12, "about 0.047": abs(ROWS_APART[-1] - 0.047) < 0.0005}
+    return bool(facts[claim])
+
+
+def blind_to_order(claim):
+    def second_layer(out):
+        x = split_heads(out[None], 2)
+        return merge_heads(causal_attention(x, x, x))[0] @ MODEL.w_o
+    two_layers = np.abs(second_layer(MODEL.forward(ORDER_A, use_positions=False))[-1]
+                        - second_layer(MODEL.forward(ORDER_B, use_positions=False))[-1]).max()
+    fact = not (ROWS_APART[0] > 1 and two_layers > 0.1)
+    return claim == fact
+
+
+section("(no. 5)",
     choose(T("Without positions, how much do the last rows of `春 风 雨` and `风 春 雨` differ?"),
-           right=T("0"),
-           why=T("The swap merely swaps the first two key–value pairs together."),
-           wrong=[(T("About 0.047"), T("That is the difference with the position table.")),
-                  (T("It cannot be told"),
-                   T("Structural reasoning gives a definite answer."))]),
-    choose(T("Does this generalise to \"a masked model without positions is blind to order\"?"),
-           right=T("No: row 0 reads only itself, and a multi-layer model passes differences on"),
-           why=T("The point is narrower: a triangular mask does not fully represent the sequence's structure."),
-           wrong=[(T("Yes"), T("The causal allowed set is itself asymmetric.")),
-                  (T("Yes, with enough layers"),
-                   T("More layers carry the difference into the last row."))]),
+           right=T("Not at all, up to rounding", claim="nothing beyond rounding"),
+           why=T("The swap only reorders key–value pairs that move together, and a weighted sum does not depend on the order of its terms."),
+           wrong=[(T("About 0.047", claim="about 0.047"), T("That is the difference with the position table.")),
+                  (T("It cannot be said in advance"),
+                   T("The structural argument gives a definite answer."))],
+           witness=last_rows_without_positions),
+    choose(T("Does this generalise to “a masked model without positions is blind to order”?"),
+           right=T("No: row 0 reads only its own token, and a second layer passes the difference on", claim=False),
+           why=T("Only one layer's last row is blind to a permutation of the tokens before it."),
+           wrong=[(T("Yes", claim=True), T("The causal allowed set is itself asymmetric.")),
+                  (T("Yes, with enough layers", claim=True),
+                   T("More layers carry the difference into the last row."))],
+           witness=blind_to_order),
     choose(T("Which kind of evidence is this example?"),
-           right=T("Structural reasoning, illustrated by a concrete number"),
-           why=T("The reasoning holds for every input; the number illustrates it."),
+           right=T("A structural argument, illustrated by a concrete number"),
+           why=T("§6.4: the argument holds for every input; the number illustrates it."),
            wrong=[(T("An equivalence test"),
                    T("The equivalence test compares the cache with the full forward pass.")),
                   (T("A perturbation test"),
-                   T("Here the order changes, not the future."))]),
+                   T("Here the order changes, not the future."))],
+           defined_in="6.4", term=T("structural argument")),
 )
 
-section("cache and the full forward pass",
-    choose(T("What role does the error of about 0.0875 with the position reset play?"),
-           right=T("It shows the equivalence test is sensitive to position mistakes, much like a negative control"),
+
+# §6.5
+CACHE_ERROR = checks.cache_error(MODEL, IDS)
+RESET = checks.incremental_forward(MODEL, IDS, positions=[0, 1, 0])
+RESET_ERROR = float(np.abs(RESET[-1] - MODEL.forward(IDS)[-1]).max())
+
+
+def role_of_the_reset_error(claim):
+    facts = {"the test can see position mistakes": CACHE_ERROR == 0.0 and RESET_ERROR > 0.05,
+             "the cache is inaccurate": CACHE_ERROR > 1e-12, "rounding": RESET_ERROR < 1e-12}
+    return bool(facts[claim])
+
+
+def two_numbers_of_no_6(claim):
+    return CACHE_ERROR == 0.0 and abs(RESET_ERROR - claim) < 0.0001
+
+
+section("(no. 6)",
+    choose(T("What role does the error of about 0.0875 after the position reset play?"),
+           right=T("It shows that the equivalence test sees position mistakes, much like a negative control", claim="the test can see position mistakes"),
            why=T("The 0.0 means something only if the test can see a mistake."),
-           wrong=[(T("It shows the cache is inaccurate"),
+           wrong=[(T("It shows that the cache is inaccurate", claim="the cache is inaccurate"),
                    T("The correct cache differs by 0.0.")),
-                  (T("It is rounding error"),
-                   T("0.0875 is far above rounding error."))]),
-    choose(T("What does the equivalence test confirm?"),
-           right=T("That the cache agrees with the full forward pass"),
-           why=T("The difference is exactly 0.0."),
-           wrong=[(T("That the model is causal"),
-                   T("That is the perturbation test's job; the cache relies on causality.")),
-                  (T("That the cache is faster"),
-                   T("Speed is measured in §5.8."))]),
+                  (T("It is rounding error", claim="rounding"),
+                   T("0.0875 is far above rounding error."))],
+           witness=role_of_the_reset_error),
+    choose(T("What does the equivalence test compare?"),
+           right=T("The token-by-token outputs through the cache with those of one full forward pass"),
+           why=T("§5.2: two computations that should agree, compared position by position."),
+           wrong=[(T("The speed of the cache with that of the full forward pass"),
+                   T("Speed is measured in §5.8; here only the numbers count.")),
+                  (T("Two models trained the same way"),
+                   T("It is one model, computed in two ways."))],
+           defined_in="5.2", term=T("equivalence test")),
     choose(T("What are the two numbers of no. 6?"),
-           right=T("0 and about 0.0875"),
-           why=T("The correct cache, and the wrong position."),
-           wrong=[(T("0 and about 0.047"),
-                   T("0.047 is no. 5 (the swap).")),
-                  (T("0 and about 39.77"),
-                   T("39.77 is no. 3 (the control)."))]),
+           right=T("0 and about 0.0875", claim=0.0875),
+           why=T("The correct cache, and the cache with the wrong position."),
+           wrong=[(T("0 and about 0.047", claim=0.047),
+                   T("0.047 is no. 5, the swap.")),
+                  (T("0 and about 39.77", claim=39.77),
+                   T("39.77 is no. 3, the control."))],
+           witness=two_numbers_of_no_6),
 )
+
+
+# §6.6: the plain-Python route of the section
+E_ROWS, P_ROWS, W_O_ROWS = (t.tolist() for t in (MODEL.token_table, MODEL.position_table, MODEL.w_o))
+
+
+def layer_py(tokens, positions=None, use_positions=True, causal=True):
+    rows = plain_python.input_rows(tokens, E_ROWS, P_ROWS, positions, use_positions)
+    return [plain_python.read(row, rows[:i + 1] if causal else rows, 2, W_O_ROWS) for i, row in enumerate(rows)]
+
+
+def _largest(a, b):
+    return max(abs(u - w) for row, other in zip(a, b) for u, w in zip(row, other))
+
+
+def why_plain_python(claim):
+    imported = {alias.name for node in ast.walk(ast.parse(inspect.getsource(plain_python)))
+                if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+    ours = {3: checks.future_change(control, IDS, PERTURBED, 2), 6: RESET_ERROR}
+    py = {3: _largest(layer_py(IDS.tolist(), causal=False)[:2], layer_py(PERTURBED.tolist(), causal=False)[:2]),
+          6: _largest(layer_py(IDS.tolist(), positions=[0, 1, 0])[-1:], layer_py(IDS.tolist())[-1:])}
+    relative = max(abs(ours[n] - py[n]) / abs(py[n]) for n in py)
+    facts = {"an independent route": imported == {"math"} and relative < 1e-14,
+             "NumPy is inaccurate": relative > 1e-10}
+    return bool(facts[claim])
+
+
+def reset_bug_in_plain_python(claim):
+    uses_lib = any(isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("lib", "."))
+                   for node in ast.walk(ast.parse(inspect.getsource(plain_python))))
+    error = _largest(layer_py(IDS.tolist(), positions=[0, 1, 0])[-1:], layer_py(IDS.tolist())[-1:])
+    facts = {"its positions argument": "positions" in inspect.signature(plain_python.input_rows).parameters
+             and abs(error - RESET_ERROR) < 1e-15,
+             "lib's step": uses_lib, "it cannot": error == 0}
+    return bool(facts[claim])
+
+
+def number_4_left_out(claim):
+    real = TARGETS[0] != IGNORE
+    no_floats = real.dtype == bool and np.issubdtype(TARGETS.dtype, np.integer)
+    facts = {"no floating point": no_floats,
+             "it is wrong": not (real.tolist() == [True, True, False] and TARGETS[0][real].tolist() == [4, 2])}
+    return bool(facts[claim])
+
 
 section("independent check on the page",
-    choose(T("Why compute everything again in pure Python?"),
-           right=T("Earlier assertions often compare `lib` with `lib`; an independent route catches bugs in `lib` itself"),
-           why=T("It uses lists and `math` only; the two routes differ by about 1e-15."),
-           wrong=[(T("Because NumPy is inaccurate"),
-                   T("They differ by rounding only.")),
-                  (T("For speed"), T("Pure Python is slower."))]),
-    choose(T("How does the pure-Python program write the reset bug?"),
-           right=T("Through its `positions` argument: the third token at position 0"),
+    choose(T("Why compute everything again in plain Python?"),
+           right=T("Many earlier assertions compare `lib` with `lib`; an independent route can catch a bug in `lib` itself", claim="an independent route"),
+           why=T("It uses lists and `math` only, and the two routes agree to a relative difference below 10⁻¹⁴."),
+           wrong=[(T("Because NumPy is inaccurate", claim="NumPy is inaccurate"),
+                   T("The two routes differ by rounding only.")),
+                  (T("For speed"), T("Plain Python is slower."))],
+           witness=why_plain_python),
+    choose(T("How does the plain-Python program write the reset bug?"),
+           right=T("Through its `positions` argument: the third token at position 0", claim="its positions argument"),
            why=T("It reads exactly what the faulty cached step reads."),
-           wrong=[(T("It calls `lib`'s `step(position=0)`"),
+           wrong=[(T("It calls `step(position=0)` of `lib`", claim="lib's step"),
                    T("It does not use `lib` at all.")),
-                  (T("It cannot"), T("The `positions` argument is there for this."))]),
+                  (T("It cannot", claim="it cannot"),
+                   T("The `positions` argument is there for this."))],
+           witness=reset_bug_in_plain_python),
     choose(T("Why is no. 4 left out of the comparison?"),
-           right=T("It involves only integers and booleans, no floating point"),
-           why=T("The floating-point numbers are what need an independent route."),
-           wrong=[(T("It is wrong"), T("It is right; it just needs no floating-point check.")),
-                  (T("Pure Python cannot compute it"),
-                   T("It could; there is no need."))]),
+           right=T("It involves only integers and booleans, no floating point", claim="no floating point"),
+           why=T("The floating-point numbers are what needs an independent route."),
+           wrong=[(T("It is wrong", claim="it is wrong"), T("It is right; it just needs no floating-point check.")),
+                  (T("Plain Python cannot compute it"),
+                   T("It could; there is no need."))],
+           witness=number_4_left_out),
 )
+
+
+# §6.7: W_Q used where W_K belongs
+def _swap_q_and_k(m):
+    return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q, m.w_v, m.w_o, m.n_heads)
+
+
+RANDOM = checks.random_model(0, vocab_size=6, context_size=8, width=4, n_heads=2)
+SWAP_HAND = np.abs(_swap_q_and_k(MODEL).forward(IDS) - MODEL.forward(IDS)).max()
+SWAP_RANDOM = np.abs(_swap_q_and_k(RANDOM).forward(IDS) - RANDOM.forward(IDS)).max()
+
+
+def identities_only_for_hand_computation(claim):
+    facts = {"they hide mistakes": SWAP_HAND == 0.0 and SWAP_RANDOM > 0.1,
+             "they cannot be split": split_heads(np.eye(4)[None], 2).shape != (1, 2, 4, 2)}
+    return bool(facts[claim])
+
+
+def not_covered(claim):
+    facts = {"training and a deeper model": not any(hasattr(AttentionModel, n) for n in ("backward", "loss", "train")),
+             "causality": not checks.check_causality(MODEL.forward, control, IDS, PERTURBED, 2).passed,
+             "the cache": CACHE_ERROR != 0.0}
+    return bool(facts[claim])
+
+
+def random_models_because(claim):
+    facts = {"mistakes can cancel": SWAP_HAND == 0.0 and SWAP_RANDOM > 0.1,
+             "the hand-chosen model fails": not checks.check_causality(MODEL.forward, control, IDS, PERTURBED, 2).passed}
+    return bool(facts[claim])
+
 
 section("do not prove",
     choose(T("Why are identity Q/K/V projections only for hand computation?"),
-           right=T("They hide a whole class of mistakes, such as W_Q used where W_K belongs"),
-           why=T("On the §4.1 model such a swap changes nothing (0.0); on a random model it shows at once."),
+           right=T("They hide a whole class of mistakes, such as W_Q used where W_K belongs", claim="they hide mistakes"),
+           why=T("On the §4.1 model such a swap changes the output by 0.0; on a random model it shows at once."),
            wrong=[(T("Identities are numerically unstable"),
-                   T("The problem is invisible mistakes, not stability.")),
-                  (T("Identities cannot be split into heads"),
-                   T("They can; Example 1 does."))]),
+                   T("The trouble is invisible mistakes, not stability.")),
+                  (T("Identities cannot be split into heads", claim="they cannot be split"),
+                   T("They can; Example 1 does."))],
+           witness=identities_only_for_hand_computation),
     choose(T("What do these checks not cover?"),
-           right=T("Training, and a multi-layer model with normalisation, MLP and residual connections"),
+           right=T("Training, and a multi-layer model with normalisation, an MLP and residual connections", claim="training and a deeper model"),
            why=T("§7 runs the checks again on a whole model."),
-           wrong=[(T("Causality"), T("Causality is what they check.")),
-                  (T("The KV cache"), T("The cache is checked by no. 6."))]),
+           wrong=[(T("Causality", claim="causality"), T("Causality is what they check.")),
+                  (T("The KV cache", claim="the cache"), T("No. 6 checks the cache."))],
+           witness=not_covered),
     choose(T("Why do §4 and §5 repeat their checks on random models?"),
-           right=T("Hand-chosen parameters can make some mistakes cancel out exactly"),
+           right=T("Hand-chosen parameters can make some mistakes cancel out exactly", claim="mistakes can cancel"),
            why=T("Random parameters make them show."),
-           wrong=[(T("To train"), T("Random models are not trained.")),
-                  (T("To measure speed"), T("Speed is not the point."))]),
+           wrong=[(T("Because the hand-chosen model fails the checks", claim="the hand-chosen model fails"),
+                   T("It passes them; the point is what it cannot show.")),
+                  (T("To measure speed"), T("Speed is not the point."))],
+           witness=random_models_because),
 )
 
+
+# §6.8
+def after_a_new_layer(claim):
+    leaky = checks.check_causality(
+        lambda t: checks.forward_with(MODEL, t, before=checks.leaky_time_normalization),
+        lambda t: checks.forward_with(MODEL, t, before=checks.leaky_time_normalization, causal=False),
+        IDS, PERTURBED, 2)
+    x = checks.leaky_time_normalization(MODEL.embed(IDS)[None])
+    weights_fine = checks.upper_right_is_zero(checks.attention_weights(x, MODEL.w_q, MODEL.w_k, 2))
+    attention_alone = checks.check_causality(MODEL.forward, control, IDS, PERTURBED, 2).passed
+    facts = {"the whole model again": not leaky.passed,
+             "one layer is enough": attention_alone and leaky.passed,
+             "the weights only": weights_fine and leaky.passed}
+    return bool(facts[claim])
+
+
+def saved_with_the_parameters(claim):
+    one_head = AttentionModel(MODEL.token_table, MODEL.position_table, MODEL.w_q, MODEL.w_k, MODEL.w_v, MODEL.w_o, 1)
+    heads_matter = np.abs(one_head.forward(IDS) - MODEL.forward(IDS)).max() > 0.01
+    vocabulary_matters = encode("风", build_vocab(["春雨风雪"])) != encode("风", VOCAB)
+    try:
+        MODEL.forward(np.array([BOS] + [3] * 8))
+        length_matters = False
+    except ValueError:
+        length_matters = True
+    facts = {"all three": heads_matter and vocabulary_matters and length_matters,
+             "the parameters only": not (heads_matter or vocabulary_matters or length_matters)}
+    return bool(facts[claim])
+
+
+def number_of_wind(claim):
+    return (VOCAB.index("风"), build_vocab(["春雨风雪"]).index("风")) == claim
+
+
 section("whole model adds",
-    choose(T("After adding a new normalisation layer, what about the causality checks?"),
-           right=T("Run them again on the whole model"),
-           why=T("`check_causality` accepts any forward function and applies unchanged."),
-           wrong=[(T("Nothing: one layer passing is enough"),
-                   T("The time-axis normalisation (§4.7) is a counter-example.")),
-                  (T("Check the attention weights only"),
-                   T("Zeros above the diagonal do not mean no leak."))]),
+    choose(T("After a new normalisation layer is added, what about the causality checks?"),
+           right=T("Run them again on the whole model", claim="the whole model again"),
+           why=T("`check_causality` takes any forward function and applies unchanged."),
+           wrong=[(T("Nothing: one layer that passed is enough", claim="one layer is enough"),
+                   T("The normalisation over time of §4.7 is a counter-example.")),
+                  (T("Check the attention weights only", claim="the weights only"),
+                   T("Zeros above the diagonal do not mean that nothing leaks."))],
+           witness=after_a_new_layer),
     choose(T("What must be saved together with the parameters?"),
-           right=T("The position table length, the head count and the vocabulary version"),
-           why=T("Change one alone and the same parameters describe a different function, or cannot run."),
-           wrong=[(T("Only the parameters"),
-                   T("Adding 雪 to the vocabulary, for one, moves the id of 风.")),
-                  (T("The random seed"), T("The seed does not change the function the parameters describe."))]),
-    choose(T("After adding 雪 to the vocabulary, what happens to the id of 风?"),
-           right=T("It moves from {WIND_BEFORE} to {WIND_AFTER}", WIND_BEFORE=WIND_BEFORE, WIND_AFTER=WIND_AFTER),
+           right=T("The length of the position table, the number of heads and the vocabulary", claim="all three"),
+           why=T("Change one of them alone and the same parameters describe a different function, or none that can run."),
+           wrong=[(T("Only the parameters", claim="the parameters only"),
+                   T("Adding 雪 to the vocabulary, for one, moves the number of 风.")),
+                  (T("The random seed"),
+                   T("The seed does not change the function that the parameters describe."))],
+           witness=saved_with_the_parameters),
+    choose(T("After 雪 is added to the vocabulary, what happens to the number of 风?"),
+           right=T("It moves from {before} to {after}", before=VOCAB.index("风"), after=build_vocab(["春雨风雪"]).index("风"),
+                   claim=(5, 6)),
            why=T("The vocabulary is sorted by code point, and 雪 comes before 风."),
-           wrong=[(T("It stays"), T("The new character lands before it.")),
-                  (T("It becomes 0 (<unk>)"),
-                   T("风 is still in the vocabulary."))]),
+           wrong=[(T("It stays the same", claim=(5, 5)), T("The new character lands before it.")),
+                  (T("It becomes 0, `<unk>`", claim=(5, 0)),
+                   T("风 is still in the vocabulary."))],
+           witness=number_of_wind),
 )

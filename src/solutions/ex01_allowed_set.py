@@ -66,24 +66,7 @@ Write `masked_softmax(scores, allowed)`: a softmax over the last axis of `scores
 A softmax over all entries followed by zeroing the future ones is a different thing: its rows no longer sum to 1 (§1.6). Replacing the forbidden scores by 0 does not work either: $\exp(0) = 1$, so those entries still get weight (§1.5).
 """)
 
-code("""
-def masked_softmax(scores, allowed):
-    scores = np.asarray(scores)
-    allowed = np.broadcast_to(allowed, scores.shape)
-    # BEGIN SOLUTION
-    if not allowed.any(axis=-1).all():
-        raise ValueError(
-            "a row of allowed has no True entry: that query may read no key"
-        )
-    #en forbidden entries -> -inf
-    masked = np.where(allowed, scores, -np.inf)
-    #en the largest allowed score -> 0
-    shifted = masked - masked.max(axis=-1, keepdims=True)
-    #en exp(-inf) is exactly 0
-    weights = np.exp(shifted)
-    return weights / weights.sum(axis=-1, keepdims=True)
-    # END SOLUTION
-""")
+code(reference_cell("masked_softmax"))
 
 code("""
 check("mask-2", masked_softmax)
@@ -158,27 +141,7 @@ Write `collate(texts, vocab)`, which turns a list of texts into a batch followin
 The `EOS` among the targets is scored: it is how the model learns to stop at the end of a text. −100 appears only at padded positions and is not scored. An `EOS` among the inputs is only padding, and the inputs do not decide what is scored. An empty batch or an empty text raises `ValueError`.
 """)
 
-code("""
-def collate(texts, vocab):
-    texts = list(texts)
-    # BEGIN SOLUTION
-    if not texts:
-        raise ValueError("collate: the batch is empty")
-    if not all(texts):
-        raise ValueError("collate: every text needs at least one character")
-    T = 1 + max(len(text) for text in texts)
-    inputs = np.full((len(texts), T), EOS, dtype=np.int64)          # (B, T)
-    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)      # (B, T)
-    inputs[:, 0] = BOS
-    for b, text in enumerate(texts):
-        ids = encode(text, vocab)
-        inputs[b, 1:len(ids) + 1] = ids
-        #en the EOS after the text is a scored target
-        targets[b, :len(ids)] = ids
-        targets[b, len(ids)] = EOS
-    return inputs, targets
-    # END SOLUTION
-""")
+code(reference_cell("collate"))
 
 code("""
 check("data-1", collate)

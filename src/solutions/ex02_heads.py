@@ -53,18 +53,7 @@ Row 0 of head 1 holds features of position 1, and its row 1 features of position
 `split_heads(x, n_heads)` turns `(..., T, D)` into `(..., H, T, d)` so that coordinate `a` of head `h` is the original feature `h·d + a`. The check that `H` divides `D` and the `reshape` line are given; write the line that swaps the axes.
 """)
 
-code("""
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    # BEGIN SOLUTION
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-    # END SOLUTION
-""")
+code(reference_cell("split_heads"))
 
 code("""
 check("heads-1", split_heads)
@@ -87,17 +76,7 @@ md("""
 Write `merge_heads(x)`: it turns `(..., H, T, d)` back into `(..., T, H·d)`, the exact inverse of `split_heads`, with the heads concatenated in their original order. An input with fewer than three axes raises `ValueError`.
 """)
 
-code("""
-def merge_heads(x):
-    x = np.asarray(x)
-    # BEGIN SOLUTION
-    if x.ndim < 3:
-        raise ValueError(
-            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
-    # END SOLUTION
-""")
+code(reference_cell("merge_heads"))
 
 code("""
 check("heads-2", merge_heads)
@@ -123,16 +102,7 @@ Write `multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)` in the course's con
 When `H` does not divide `D` the function raises `ValueError` (your `split_heads` already does).
 """)
 
-code("""
-def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
-    # BEGIN SOLUTION
-    q = split_heads(x @ w_q, n_heads)                 # (B, H, T, d)
-    k = split_heads(x @ w_k, n_heads)                 # (B, H, T, d)
-    v = split_heads(x @ w_v, n_heads)                 # (B, H, T, d)
-    heads = causal_attention(q, k, v)                 # (B, H, T, d)
-    return merge_heads(heads) @ w_o                   # (B, T, D)
-    # END SOLUTION
-""")
+code(reference_cell("multi_head_attention"))
 
 code("""
 check("heads-3", multi_head_attention)

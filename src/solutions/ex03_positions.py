@@ -36,20 +36,7 @@ md("""
 The position table has `C` rows. If a position falls outside them (or `offset` is negative), raise `ValueError`: the table has no row for such a position, and wrapping it around or clamping it to the last row would make two different positions share one row (§3.3).
 """)
 
-code("""
-def embed(ids, token_table, position_table, offset=0):
-    ids = np.asarray(ids)
-    T = ids.shape[-1]
-    # BEGIN SOLUTION
-    if offset < 0 or offset + T > len(position_table):
-        raise ValueError(
-            f"positions {offset}..{offset + T - 1} are not rows of the "
-            "position table"
-        )
-    # (..., T, D)
-    return token_table[ids] + position_table[offset:offset + T]
-    # END SOLUTION
-""")
+code(reference_cell("embed"))
 
 code("""
 check("pos-1", embed)
@@ -77,25 +64,7 @@ Write `embed_backward(grad, ids, vocab_size, context_size, offset=0)`. `grad` is
 Beware: `d_token[ids] += grad` keeps only one of the contributions of a repeated id.
 """)
 
-code("""
-def embed_backward(grad, ids, vocab_size, context_size, offset=0):
-    grad, ids = np.asarray(grad), np.asarray(ids)
-    # BEGIN SOLUTION
-    T, D = ids.shape[-1], grad.shape[-1]
-    if offset < 0 or offset + T > context_size:
-        raise ValueError(
-            f"positions {offset}..{offset + T - 1} fall outside a table "
-            f"of {context_size} rows"
-        )
-    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
-    #en repeated ids add up
-    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
-    d_position = np.zeros((context_size, D), dtype=grad.dtype)
-    #en shared by every sequence
-    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
-    return d_token, d_position
-    # END SOLUTION
-""")
+code(reference_cell("embed_backward"))
 
 code("""
 check("pos-2", embed_backward)

@@ -42,20 +42,7 @@ md("""
 Write $\\alpha_j$ for the weights of one row and $g_j$ for its upstream gradient. Then $\\partial f/\\partial s_j = \\alpha_j\\,\\big(g_j - \\bar g\\big)$, where $\\bar g = \\sum_{j'} \\alpha_{j'} g_{j'}$. `allowed` is not needed: a forbidden entry has $\\alpha_j = 0$, so its gradient comes out 0, and it must be **exactly** 0. Raise `ValueError` when the two arrays differ in shape.
 """)
 
-code("""
-def masked_softmax_backward(d_weights, weights):
-    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
-    # BEGIN SOLUTION
-    if d_weights.shape != weights.shape:
-        raise ValueError(
-            f"d_weights {d_weights.shape} and weights {weights.shape} "
-            "must have the same shape"
-        )
-    # (..., 1): sum_k w_k g_k
-    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
-    return weights * (d_weights - along_row)  # (..., Tk)
-    # END SOLUTION
-""")
+code(reference_cell("masked_softmax_backward"))
 
 code("""
 check("dec-1", masked_softmax_backward)

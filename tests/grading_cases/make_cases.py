@@ -17,9 +17,12 @@ case may be ``("folder_symlink", target)``: the student folder is itself a link.
 """
 
 import copy
+import inspect
 import json
 import pathlib
 import sys
+
+import syscalls
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOLVED = ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb"
@@ -184,6 +187,60 @@ def causal_allowed(tq, tk):
         pass
     if problems:
         raise RuntimeError("; ".join(problems))
+    return np.arange(tk)[None, :] <= np.arange(tk - tq, tk)[:, None]
+'''
+
+# the usual first step of a local kernel exploit: a user namespace in which the process is root
+USER_NAMESPACE = '''
+import ctypes, os, numpy as np
+
+def causal_allowed(tq, tk):
+    libc = ctypes.CDLL(None, use_errno=True)
+    pid = os.fork()
+    if pid == 0:                                   # in a child: success would change this process
+        if libc.unshare(0x10000000 | 0x00020000) == 0:      # CLONE_NEWUSER | CLONE_NEWNS
+            try:
+                with open("/proc/self/uid_map", "w") as f:
+                    f.write("0 %d 1" % os.geteuid())
+            except OSError:
+                pass
+            os._exit(42)
+        os._exit(0)
+    if os.waitpid(pid, 0)[1] >> 8 == 42:
+        raise RuntimeError("made a user namespace")
+    return np.arange(tk)[None, :] <= np.arange(tk - tq, tk)[:, None]
+'''
+
+# every call the sandbox's seccomp filter refuses (tests/grading_cases/syscalls.py), from the answer
+REFUSED_SYSTEM_CALLS = syscalls.probe_source() + inspect.getsource(syscalls.disagreements) + '''
+import numpy as np
+
+def causal_allowed(tq, tk):
+    wrong = disagreements(probe_refused(), {wanted!r})
+    if wrong:
+        raise RuntimeError("not refused as expected: %r" % wrong)
+    return np.arange(tk)[None, :] <= np.arange(tk - tq, tk)[:, None]
+'''.format(wanted=syscalls.expected())
+
+# the grader itself, wherever it is installed (a wheel install puts it in the environment's site-packages)
+INSTALLED_GRADER = '''
+import importlib.util, os, sys, numpy as np
+
+def causal_allowed(tq, tk):
+    seen = []
+    for folder in sys.path:
+        for name in ("grading/batch", "grading/registry.py", "grading/specs", "grading/references.py",
+                     "figures/__init__.py", "course_i18n/__init__.py"):
+            if os.path.exists(os.path.join(folder or ".", name)):
+                seen.append(os.path.join(folder, name))
+    for module in ("grading.batch", "grading.registry", "grading.specs"):
+        try:
+            if importlib.util.find_spec(module) is not None:
+                seen.append(module)
+        except ImportError:
+            pass
+    if seen:
+        raise RuntimeError("the grader is visible: " + ", ".join(seen))
     return np.arange(tk)[None, :] <= np.arange(tk - tq, tk)[:, None]
 '''
 
@@ -352,6 +409,11 @@ def cases():
         "fake_lib_namespace": (solved(FAKE_LIB), {**ok3, "mask-2": "fail"}, ["relies on", "lib.attention.masked_softmax"]),
         "fence_state": (solved(FENCE_STATE), {**ok3, "mask-2": "fail"}, ["reference implementation"]),
         "forged_records": (solved(FORGED_RECORDS), {**ok3, "mask-2": "fail"}, ["malformed result"]),
+        # neither a user namespace nor any other call the seccomp filter refuses, in any sandbox
+        "user_namespace": (solved(USER_NAMESPACE), ok3, []),
+        "refused_system_calls": (solved(REFUSED_SYSTEM_CALLS), ok3, []),
+        # a grader installed from a wheel lies in the environment the sandbox binds: covered there
+        "installed_grader": (solved(INSTALLED_GRADER), ok3, []),
         "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},
                          ["reference implementation"]),
         "uses_library_inside": mask2("fail", "    import lib.attention as A\n    return A.masked_softmax(scores, allowed)\n",
@@ -451,12 +513,18 @@ def cases():
 
 # Cases that really damage the machine when no sandbox stops them (isolation "none").
 DESTRUCTIVE = {"tamper"}
+# Cases whose expectation holds only inside a sandbox (without one their code reaches the grader's
+# files, its own result file's real path, the network, user namespaces): tests/test_grading_bad.py
+# also grades these in every sandboxed mode (root with warm and fresh kernels, userns).
+NEEDS_SANDBOX = {"isolation_probe", "read_solutions", "forged_records", "user_namespace", "refused_system_calls",
+                 "installed_grader", "tamper"}
 # Cases only root can build (a device file).
 NEEDS_ROOT = {"device"}
 
 
-def build(out_dir, skip=()):
-    """Write every case under ``out_dir`` (but ``skip``); returns {folder: (expected, fragments)}."""
+def build(out_dir, skip=(), only=None):
+    """Write every case under ``out_dir`` (but ``skip``; only those in ``only`` if given); returns
+    {folder: (expected, fragments)}."""
     import os
     import stat
     out_dir = pathlib.Path(out_dir)
@@ -464,7 +532,7 @@ def build(out_dir, skip=()):
     if os.geteuid() != 0:
         skip = set(skip) | NEEDS_ROOT
     for folder, (files, expect, fragments) in cases().items():
-        if folder in skip:
+        if folder in skip or (only is not None and folder not in only):
             continue
         d = out_dir / folder
         if isinstance(files, tuple) and files[0] == "folder_symlink":

@@ -9,15 +9,12 @@ when no diagnosis is expected (a tuple of ids when the code has two
 mistakes: naming either is right).  tests/test_mistakes.py runs every entry through
 the public and practice tests, the grader's scoring and the diagnosis.
 
-A wrong answer that grading/diagnoses.py already holds as a mistake's wrong
-version is not written here again: :func:`from_diagnosis` makes its entry
-from that function (its source, the module's helpers it calls and their
-imports, the ``def`` renamed to the exercise's function).  A wrong answer
-that is the course's own answer with one slip is not written out either:
-:func:`with_slips` puts the slip into :func:`reference_answer` (the text of
-grading/references.py), so it follows the answer when the answer changes.
-Entries written out here are the answers no diagnosis holds: other ways to
-make a mistake, and mistakes without a diagnosis.
+A wrong answer that a bug operator of grading/bugs.py makes from the course's
+answer is not written here: :func:`bug` makes its entry from the catalogue
+(the answer in grading/references.py with the operator applied, as source).
+Entries written out here are the answers no operator makes: other ways to make
+a mistake (a loop where the answer uses a comparison, say), and mistakes
+without a diagnosis.
 """
 
 import importlib
@@ -29,7 +26,7 @@ import textwrap
 import types
 from dataclasses import dataclass
 
-from grading import diagnoses
+from grading import bugs, diagnoses
 from grading.registry import EXERCISES
 
 
@@ -115,23 +112,32 @@ def with_slips(code, *replacements):
     return code
 
 
-def from_diagnosis(exercise, slug, mistake_id, version=0):
-    """The entry whose code is the wrong version ``version`` of the mistake ``mistake_id`` in
-    grading/diagnoses.py, as a notebook cell: the imports it needs, the helpers it calls, then the
-    wrong version under the exercise's function name."""
-    mistake = diagnoses.mistake_by_id(mistake_id)
-    if mistake is None or not mistake_id.startswith(exercise + "/"):
-        raise ValueError(f"{exercise}:{slug}: no mistake {mistake_id!r} of {exercise} in grading/diagnoses.py")
-    versions = mistake.wrong if isinstance(mistake.wrong, tuple) else (mistake.wrong,)
-    wrong = versions[version]
-    function = EXERCISES[exercise].function
-    parts = [textwrap.dedent(inspect.getsource(f)) for f in _called_functions(wrong)]
-    source = textwrap.dedent(inspect.getsource(wrong))
-    parts.append(re.sub(rf"^def {re.escape(wrong.__name__)}\(", f"def {function}(", source, count=1))
-    code = "\n".join(parts)
-    imports = [line for name, line in (("math", "import math"), ("np", "import numpy as np"))
-               if re.search(rf"\b{name}\.", code)]
-    data = [name for name in ("BOS", "EOS", "IGNORE", "encode") if re.search(rf"\b{name}\b", code)]
+_CELL_IMPORTS = ("import math", "import numpy as np", "from lib import layers",
+                 "from lib.attention import causal_attention", "from lib.data import BOS, EOS, IGNORE, encode")
+
+
+def bug(exercise, slug, selector, diagnosis, also=None):
+    """The entry whose code is the exercise's answer with the bug operator ``selector`` applied
+    (grading/bugs.py; ``also``: a second selector, for code with two mistakes), as a notebook cell:
+    the imports it needs, then the mutated answer under the exercise's function name.  The selector
+    must name exactly one place, so an entry that no longer applies (the answer changed) fails loudly."""
+    answer = EXERCISES[exercise].answer
+    chosen = []
+    for sel in (selector,) + ((also,) if also else ()):
+        found = bugs.find(answer, sel)
+        fewest = min((len(m.sites[0].indices) for m in found), default=0)
+        found = [m for m in found if len(m.sites[0].indices) == fewest]    # one place rather than all alike
+        if len(found) != 1:
+            raise ValueError(f"{exercise}:{slug}: the bug {sel!r} applies at {len(found)} places of "
+                             f"{answer.__name__}, not one: {[str(m.sites[0]) for m in found]}")
+        chosen.append(found[0])
+    mutant = chosen[0] if len(chosen) == 1 else bugs.pair(*chosen)
+    source = mutant.source(EXERCISES[exercise].function)
+    if source is None:
+        raise ValueError(f"{exercise}:{slug}: {selector!r} is a wrapper operator, it has no source")
+    imports = [line for line in _CELL_IMPORTS if re.search(rf"\b{line.split()[-1].split(',')[0]}\b", source)]
+    data = [name for name in ("BOS", "EOS", "IGNORE", "encode") if re.search(rf"\b{name}\b", source)]
+    imports = [line for line in imports if not line.startswith("from lib.data")]
     if data:
         imports.append(f"from lib.data import {', '.join(data)}")
-    return Entry(exercise, slug, "\n" + "\n".join(imports) + "\n" + code, mistake_id)
+    return Entry(exercise, slug, "\n" + "\n".join(imports) + "\n" + source, diagnosis)

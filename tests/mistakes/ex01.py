@@ -2,7 +2,7 @@
 
 from grading import references
 
-from . import Entry, from_diagnosis, reference_answer, solution_answer, with_slips
+from . import Entry, bug, reference_answer, with_slips
 
 
 def _valid_with_slip(*replacements):
@@ -12,10 +12,20 @@ def _valid_with_slip(*replacements):
 
 def _collate_with_slip(*replacements):
     """data-1's answer (its reference is lib's own collate; the answer is in src/solutions) with one slip."""
-    answer = solution_answer("ex01_allowed_set", "collate",
-                             ("import numpy as np", "from lib.data import BOS, EOS, IGNORE, encode"))
+    answer = reference_answer(references.collate,
+                              ("import numpy as np", "from lib.data import BOS, EOS, IGNORE, encode"))
     return with_slips(answer, *replacements)
 
+
+# the start of a masked softmax that refuses an empty row, as learners write it
+_CHECKED_SOFTMAX = """
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+"""
 
 ENTRIES = [
     # ---- mask-1: causal_allowed(tq, tk) ----------------------------------------------
@@ -31,7 +41,7 @@ import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq - 1)
 """, "mask-1/strict"),
-    from_diagnosis("mask-1", "top-left-tril", "mask-1/top-left"),
+    bug("mask-1", "top-left-arange", "top-left-alignment", "mask-1/top-left"),
     Entry("mask-1", "top-left-loop", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -50,7 +60,7 @@ import numpy as np
 def causal_allowed(tq, tk):
     return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq + 1)
 """, "mask-1/one-ahead"),
-    from_diagnosis("mask-1", "square", "mask-1/square"),
+    bug("mask-1", "square", "one-argument-for-another", "mask-1/square"),
     Entry("mask-1", "float-ones", """
 import numpy as np
 def causal_allowed(tq, tk):
@@ -71,14 +81,7 @@ def masked_softmax(scores, allowed):
     weights = e / e.sum(axis=-1, keepdims=True)
     return np.where(allowed, weights, 0)
 """, "mask-2/softmax-before-mask"),
-    Entry("mask-2", "softmax-then-multiply", """
-import numpy as np
-def masked_softmax(scores, allowed):
-    scores = np.asarray(scores)
-    allowed = np.broadcast_to(allowed, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("empty row")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    Entry("mask-2", "softmax-then-multiply", _CHECKED_SOFTMAX + """    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) * allowed
 """, "mask-2/softmax-before-mask"),
     Entry("mask-2", "no-max-subtraction", """
@@ -91,7 +94,9 @@ def masked_softmax(scores, allowed):
     e = np.exp(np.where(allowed, scores, -np.inf))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/no-max"),
-    from_diagnosis("mask-2", "exp-times-mask", "mask-2/no-max", version=1),
+    Entry("mask-2", "exp-times-mask", _CHECKED_SOFTMAX + """    e = np.exp(scores) * allowed
+    return e / e.sum(axis=-1, keepdims=True)
+""", "mask-2/no-max"),
     Entry("mask-2", "max-over-forbidden-too", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -111,7 +116,7 @@ def masked_softmax(scores, allowed):
     e = np.exp(masked - masked.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/finite-fill"),
-    from_diagnosis("mask-2", "minus-inf-no-check", "mask-2/empty-row-unchecked"),
+    bug("mask-2", "minus-inf-no-check", "dropped-check", "mask-2/empty-row-unchecked"),
     Entry("mask-2", "zero-score-mask", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -147,8 +152,7 @@ def masked_softmax(scores, allowed):
 """, "*/dtype-promoted"),
 
     # ---- mask-3: is_valid_attention(weights, allowed, atol) -----------------------------
-    Entry("mask-3", "allclose-row-sums", _valid_with_slip(
-        ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "np.allclose(weights.sum(axis=-1), 1.0)")), "mask-3/allclose"),
+    bug("mask-3", "allclose-row-sums", "allclose-for-atol", "mask-3/allclose"),
     Entry("mask-3", "forbidden-below-atol", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -160,13 +164,12 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
 """, "mask-3/forbidden-within-atol"),
-    Entry("mask-3", "no-negative-check", _valid_with_slip((" or (weights < 0).any()", "")),
-          "mask-3/no-negative-check"),
+    bug("mask-3", "no-negative-check", "dropped-condition", "mask-3/no-negative-check"),
     Entry("mask-3", "zeros-only", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
     return bool((weights[~np.broadcast_to(allowed, weights.shape)] == 0).all())
-""", None),
+""", ("mask-3/no-negative-check", "mask-3/no-row-sum")),
     Entry("mask-3", "no-row-sum", """
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -185,11 +188,10 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     Entry("mask-3", "exact-equality", _valid_with_slip(
         ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "(weights.sum(axis=-1) == 1).all()")), "mask-3/exact-sum"),
     Entry("mask-3", "positive-on-allowed", _valid_with_slip(
-        ("(weights < 0).any()", "(weights[allowed] <= 0).any()")), "mask-3/positive-allowed"),
+        ("(weights < 0).any()", "(weights[allowed] <= 0).any()")), None),
 
     # ---- data-1: collate(texts, vocab) ------------------------------------------------------
-    Entry("data-1", "no-eos-target", _collate_with_slip(("        targets[b, len(ids)] = EOS\n", "")),
-          "data-1/no-eos-target"),
+    bug("data-1", "no-eos-target", "dropped-write@targets[b, len(ids)] = EOS", "data-1/no-eos-target"),
     Entry("data-1", "eos-treated-as-padding", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode
@@ -223,7 +225,7 @@ def collate(texts, vocab):
         inputs[b, :len(row)] = row
         targets[b, :len(row)] = row
     return inputs, targets
-""", "data-1/not-shifted"),
+""", None),
     Entry("data-1", "left-padding", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode
@@ -240,14 +242,10 @@ def collate(texts, vocab):
         inputs[b, start:] = [BOS] + ids
         targets[b, start:] = ids + [EOS]
     return inputs, targets
-""", "data-1/left-padding"),
-    Entry("data-1", "padding-targets-eos", _collate_with_slip(
-        ("targets = np.full((len(texts), T), IGNORE", "targets = np.full((len(texts), T), EOS")),
-          "data-1/pad-targets-eos"),
-    Entry("data-1", "inputs-padded-with-ignore", _collate_with_slip(
-        ("inputs = np.full((len(texts), T), EOS", "inputs = np.full((len(texts), T), IGNORE")),
-          "data-1/pad-inputs-ignore"),
-    from_diagnosis("data-1", "empty-text-accepted", "data-1/empty-accepted"),
+""", None),
+    bug("data-1", "padding-targets-eos", "swapped-padding@IGNORE", "data-1/pad-targets-eos"),
+    bug("data-1", "inputs-padded-with-ignore", "swapped-padding@EOS", "data-1/pad-inputs-ignore"),
+    bug("data-1", "empty-text-accepted", "dropped-check@collate:if not all(texts)", "data-1/empty-accepted"),
     Entry("data-1", "no-bos", """
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode
@@ -264,7 +262,7 @@ def collate(texts, vocab):
         targets[b, :len(ids) - 1] = ids[1:]
         targets[b, len(ids) - 1] = EOS
     return inputs, targets
-""", "data-1/no-bos"),
+""", None),
     Entry("mask-2", "masks-the-callers-scores", """
 import numpy as np
 def masked_softmax(scores, allowed):

@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 2 (heads-1, heads-2, heads-3, cost-1)."""
 
-from . import Entry, from_diagnosis
+from . import Entry, bug
 
 _MHA_HEAD = """
 import numpy as np
@@ -82,7 +82,7 @@ def merge_heads(x):
     B, H, T, d = x.shape
     return np.swapaxes(x, 1, 2).reshape(B, T, H * d)
 """, "heads-2/fixed-rank"),
-    from_diagnosis("heads-2", "reshape-without-transpose", "heads-2/reshape-only"),
+    bug("heads-2", "reshape-without-transpose", "reshape-without-transpose", "heads-2/reshape-only"),
     Entry("heads-2", "reshape-explicit", """
 import numpy as np
 def merge_heads(x):
@@ -92,8 +92,8 @@ def merge_heads(x):
     *batch, H, T, d = x.shape
     return x.reshape(*batch, T, H * d)
 """, "heads-2/reshape-only"),
-    from_diagnosis("heads-2", "heads-interleaved", "heads-2/interleaved"),
-    from_diagnosis("heads-2", "sums-heads", "heads-2/summed"),
+    bug("heads-2", "heads-interleaved", "interleaved-heads", "heads-2/interleaved"),
+    bug("heads-2", "sums-heads", "heads-summed", "heads-2/summed"),
     Entry("heads-2", "concatenate-along-axis-1", """
 import numpy as np
 def merge_heads(x):
@@ -200,7 +200,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     if x.shape[-1] % n_heads:
         raise ValueError("not divisible")
     return causal_attention(x @ w_q, x @ w_k, x @ w_v) @ w_o
-""", "heads-3/one-head"),
+""", None),
     Entry("heads-3", "w-o-per-head-slice", _MHA_HEAD + """
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     B, T, D = x.shape

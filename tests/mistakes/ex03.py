@@ -139,7 +139,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     d_position = np.zeros((context_size, D), dtype=grad.dtype)
     d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
     return d_token, d_position
-""", "pos-2/averaged"),
+""", None),
 
     # ---- pos-3: last_row_swap_change(forward, ids, i, j) ---------------------------------
     Entry("pos-3", "whole-output", _SWAP_HEAD + """

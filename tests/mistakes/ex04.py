@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 4 (causal-1 ... causal-4)."""
 
-from . import Entry, from_diagnosis
+from . import Entry, bug
 
 _HEAD = """
 import numpy as np
@@ -80,7 +80,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     if _change(control, ids, position, replacement) <= tol:
         return "blind"
     return "leaks" if _change(forward, ids, position, replacement) > tol else "causal"
-""", "causal-2/control-first"),
+""", None),
     Entry("causal-2", "tol-ignored", _CHANGE + """
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     if not 1 <= position < np.shape(ids)[-1]:
@@ -105,7 +105,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     change = _change(forward, ids, position, replacement)
     return "leaks" if change > tol else "causal"
-""", None),
+""", "causal-2/no-control"),
     Entry("causal-2", "control-result-inverted", _CHANGE + """
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     if not 1 <= position < np.shape(ids)[-1]:
@@ -156,7 +156,7 @@ def leak_sweep(forward, ids, replacement_token):
     return np.array([_change(forward, ids, p, replacement_token) for p in range(1, ids.shape[-1])],
                     dtype=np.float64)
 """, "causal-3/single-position"),
-    from_diagnosis("causal-3", "perturbs-in-place", "causal-3/in-place"),
+    bug("causal-3", "perturbs-in-place", "in-place-perturbation", "causal-3/in-place"),
     Entry("causal-3", "list-not-array", _CHANGE + """
 def leak_sweep(forward, ids, replacement_token):
     ids = np.asarray(ids)

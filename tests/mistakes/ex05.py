@@ -66,7 +66,7 @@ def continue_padded(model, inputs, targets, tokens):
         model.step(int(tokens[b]), cache)
         out.append(outputs[-1])
     return np.stack(out)
-""", "cache-1/last-prefix-output"),
+""", None),
     Entry("cache-1", "argmax-of-padding", _HEAD + """
 def continue_padded(model, inputs, targets, tokens):
     out = []

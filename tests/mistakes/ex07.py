@@ -127,7 +127,7 @@ def masked_softmax_backward(d_weights, weights):
     w = weights.astype(np.float64)
     jacobian = w[..., :, None] * (np.eye(w.shape[-1]) - w[..., None, :])
     return (jacobian @ d_weights[..., :, None])[..., 0]
-""", None),
+""", "*/dtype-promoted"),
     Entry("dec-1", "shape-mismatch-not-refused", _HEAD + """
 def masked_softmax_backward(d_weights, weights):
     along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
@@ -135,7 +135,7 @@ def masked_softmax_backward(d_weights, weights):
 """, "dec-1/broadcasts"),
 
     # ---- dec-2: layer_norm_backward(d_out, x, gain, eps=1e-5) --------------------------------
-    Entry("dec-2", "mean-and-variance-as-constants", _ln(dx="g * r"), "dec-2/constants"),
+    Entry("dec-2", "mean-and-variance-as-constants", _ln(dx="g * r"), None),
     Entry("dec-2", "mean-term-missing", _ln(dx="r * (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))"),
           "dec-2/no-mean-term"),
     Entry("dec-2", "variance-term-missing", _ln(dx="r * (g - g.mean(axis=-1, keepdims=True))"),
@@ -149,7 +149,7 @@ def masked_softmax_backward(d_weights, weights):
     # ---- dec-3: decoder_step(model, token, keys, values) ---------------------------------------
     Entry("dec-3", "only-layer-0-reads-history", _step(read_k="layer_keys if layer == 0 else k",
                                                        read_v="layer_values if layer == 0 else v"),
-          "dec-3/first-layer-only"),
+          None),
     Entry("dec-3", "position-reset-to-0", _step(row="0"), "dec-3/position-zero"),
     Entry("dec-3", "position-n-plus-1", _step(row="n + 1", check='if n + 1 >= model.context_size:\n'
                                                                    '        raise ValueError("past the table")'),

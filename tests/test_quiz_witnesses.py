@@ -1,0 +1,129 @@
+"""Every quiz key is checked like a number the chapters print (tools/quizzes.py, "Witnesses").
+
+For every question of src/quizzes/:
+
+* its witness, a few lines beside the question, computes with ``lib`` what the answer says: it
+  must accept the keyed answer and refute every distractor it judges;
+* the negative control: with the key swapped for each judged distractor (for an order question,
+  two neighbouring steps swapped), the same check must fail, so no witness passes whatever it is
+  given;
+* a question about a definition names the section that defines the term, and that section exists
+  and uses the term in each language; named in another section that does not use the term, the
+  check fails.
+
+The words of the questions are checked too: every § they cite exists and is cited in every
+language, Russian writes numbers with a decimal comma and keeps units and № with their numbers,
+Chinese writes ranges with ～, and no question talks about the test harness.
+
+``python -m tools.quizzes --run`` prints the same verdicts and how many questions have a witness.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tools import quizzes
+from tools.quizzes import LANGUAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+QUIZZED = quizzes.load_all()
+QUESTIONS = [(f"{page.split('/')[1]} §{section.number} q{k}", q)
+             for page, sections in QUIZZED.items() for section in sections
+             for k, q in enumerate(section.questions, 1)]
+IDS = [name for name, _ in QUESTIONS]
+CHECKED = [(name, q) for name, q in QUESTIONS if quizzes.evidence(q) != "none"]
+
+
+@pytest.mark.parametrize("name, question", QUESTIONS, ids=IDS)
+def test_the_key_holds_and_every_judged_distractor_is_refuted(name, question):
+    problems = quizzes.verify(question)
+    assert not problems, f"{name} ({question.prompt['en']!r}):\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("name, question", CHECKED, ids=[name for name, _ in CHECKED])
+def test_with_the_key_swapped_for_a_distractor_the_check_fails(name, question):
+    swapped = quizzes.with_key_swapped(question)
+    assert swapped, f"{name}: no distractor to swap the key with, so nothing shows that the check can fail"
+    passing = [what for what, q in swapped if not quizzes.verify(q)]
+    assert not passing, f"{name}: the check still passes with the {', '.join(passing)}"
+
+
+def test_nearly_every_question_has_a_witness_and_the_rest_say_why():
+    counts = {kind: sum(quizzes.evidence(q) == kind for _, q in QUESTIONS) for kind in ("witness", "definition", "none")}
+    reasons = [f"{name}: {q.unwitnessed}" for name, q in QUESTIONS if q.unwitnessed is not None]
+    print(f"{len(QUESTIONS)} questions: {counts}")
+    assert all(q.unwitnessed.strip() for _, q in QUESTIONS if q.unwitnessed is not None)
+    # a question without a witness is an exception with a reason; a witness is the rule
+    assert counts["none"] <= 0.03 * len(QUESTIONS), "questions without a witness:\n" + "\n".join(reasons)
+
+
+# --------------------------------------------------------------------------- the words of the questions
+
+def _texts(q, lang):
+    return [t[lang] for t in quizzes.question_parts(q)]
+
+
+SECTION_REF = re.compile(r"§(\d+(?:\.\d+)?)")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_cited_section_exists(lang):
+    missing = [f"{name}: §{ref} in {text!r}" for name, q in QUESTIONS for text in _texts(q, lang)
+               for ref in SECTION_REF.findall(text) if quizzes.section_texts(ref) is None
+               and not (ref.isdigit() and quizzes.chapter_pages().get(ref))]
+    assert not missing, "sections that no chapter has:\n" + "\n".join(missing)
+
+
+def test_every_language_cites_the_same_sections():
+    differ = []
+    for name, q in QUESTIONS:
+        for part in quizzes.question_parts(q):
+            cited = {lang: sorted(SECTION_REF.findall(part[lang])) for lang in LANGUAGES}
+            if len({tuple(c) for c in cited.values()}) > 1:
+                differ.append(f"{name}: {cited} in {part['en']!r}")
+    assert not differ, "a translation cites other sections than the English:\n" + "\n".join(differ)
+
+
+def _prose(text):
+    """Without `code`, § references and superscripts: what a reader reads as running text."""
+    return SECTION_REF.sub(" ", re.sub(r"`[^`]*`", " ", text))
+
+
+def test_russian_numbers_follow_russian_typography():
+    found = []
+    for name, q in QUESTIONS:
+        for text in _texts(q, "ru"):
+            prose = _prose(text)
+            found += [f"{name}: {m.group(0)!r} (decimal comma) in {text!r}" for m in re.finditer(r"\d\.\d", prose)]
+            found += [f"{name}: {m.group(0)!r} (a no-break space before a unit) in {text!r}"
+                      for m in re.finditer(r"\d (?:байт\w*|МиБ|КиБ|%)", prose)]
+            found += [f"{name}: '№ ' (a no-break space after №) in {text!r}" for _ in re.finditer(r"№ ", prose)]
+            found += [f"{name}: {m.group(0)!r} (digit groups of a narrow no-break space) in {text!r}"
+                      for m in re.finditer(r"(?<![\d,])(?:\d{5,}|\d{1,3}(?: \d{3})+\b)", prose)]
+            found += [f"{name}: {m.group(0)!r} (Russian quotes «…») in {text!r}" for m in re.finditer(r"\"[^\"]*\"", prose)]
+    assert not found, "\n".join(found)
+
+
+def test_chinese_ranges_and_quotes_follow_chinese_typography():
+    found = []
+    for name, q in QUESTIONS:
+        for text in _texts(q, "zh"):
+            found += [f"{name}: {m.group(0)!r} (a range is written 1～5) in {text!r}"
+                      for m in re.finditer(r"(?:§\d+|\d)\s?[–-]\s?(?:§\d+|\d)", text) if "−" not in m.group(0)]
+            found += [f"{name}: {m.group(0)!r} (quotes “”) in {text!r}" for m in re.finditer(r"[「」]", text)]
+    assert not found, "\n".join(found)
+
+
+# the test harness in any of the languages: file paths, commands, "every machine", what a cell asserts
+HARNESS = re.compile(r"tests?/|make bench|bench/|nbval|every machine|a test checks|this cell's output|"
+                     r"is not compared|每台机器|测试会检查|不参与比对|на (?:любой|каждой) машине|тест проверяет", re.I)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_question_talks_about_the_test_harness(lang):
+    found = [f"{name}: {m.group(0)!r} in {text!r}" for name, q in QUESTIONS for text in _texts(q, lang)
+             for m in HARNESS.finditer(text)]
+    assert not found, "the quizzes teach ideas, not the harness:\n" + "\n".join(found)
