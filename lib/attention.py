@@ -2,10 +2,11 @@
 
 Two boolean masks appear, always under these names:
 
-* ``future[i, j]`` is True when key j lies in query i's future, i.e. reading
-  it is forbidden (built by :func:`causal_future`);
 * ``allowed[i, j]`` is True when query i may read key j (argument of
-  :func:`masked_softmax`).
+  :func:`masked_softmax`, built by :func:`causal_allowed`): the only one the
+  chapters' code shows;
+* ``future[i, j]`` is True when key j lies in query i's future, i.e. reading
+  it is forbidden (built by :func:`causal_future`), used inside ``lib``.
 
 They are complements (``allowed == ~future``) and are never passed for each other.
 
@@ -35,6 +36,15 @@ def causal_future(tq, tk):
     query_position = np.arange(tk - tq, tk)[:, None]            # (tq, 1)
     key_position = np.arange(tk)[None, :]                       # (1, tk)
     return key_position > query_position                        # (tq, tk)
+
+
+def causal_allowed(tq, tk):
+    """§1, §5. The allowed set: allowed[i, j] = query i may read key j (j at or before it).
+
+    The complement of :func:`causal_future`, aligned bottom-right the same way; the
+    argument :func:`masked_softmax` takes.  Returns a (tq, tk) boolean array, True = may read.
+    """
+    return ~causal_future(tq, tk)                               # (tq, tk)
 
 
 def masked_softmax(scores, allowed):

@@ -90,6 +90,20 @@ def test_the_drawings_use_the_chapters_examples():
         assert cone.count('marker-end="url(#arrow)"') == 3 + 6 + 3
 
 
+def test_the_lookup_drawing_is_the_computation_of_section_0_2():
+    """§0.2's cell and Figure 0.1 use the same W_Q, W_K, W_V, and the drawing prints the weights that cell computes."""
+    cell = next(c for c in load(ROOT / "src" / "chapters" / "00_start.py")
+                if c.kind == "code" and "W_Q = " in c.text["en"])
+    space = {}
+    exec(cell.text["en"], space)                                        # the chapter's own cell, asserts included
+    for name in ("W_Q", "W_K", "W_V"):
+        assert (space[name] == getattr(diagrams, f"LOOKUP_{name}")).all(), name
+    assert space["tokens"] == diagrams.LOOKUP_TOKENS
+    assert (space["weights"] == diagrams.lookup_weights()).all()
+    svg = diagrams.render("lookup", "en")
+    assert all(f">{w:.3f}<" in svg for w in space["weights"][1]) and f">{space['y'][1][1]:.3f} wind<" in svg
+
+
 def test_wrapping_keeps_formulas_and_chinese_words_whole():
     lines = diagrams.wrap("split_heads: head h, coordinate a = feature h·d + a", 14, 300)
     assert len(lines) == 2 and any("h·d + a" in line for line in lines), lines

@@ -95,7 +95,8 @@ def test_cells_code_and_outputs_agree(kind, name):
 
 
 def chapter_sources():
-    return [pytest.param(p, id=p.name) for p in sorted((ROOT / "src" / "chapters").glob("[0-9]*.py"))]
+    """The numbered sections and the appendix (src/chapters/appendix.py), every source of chapters/<lang>/."""
+    return [pytest.param(p, id=p.name) for p in sorted((ROOT / "src" / "chapters").glob("*.py"))]
 
 
 @pytest.mark.parametrize("source", chapter_sources())
@@ -113,7 +114,7 @@ def test_chapter_notebooks_match_their_source(source):
 
 
 def test_every_chapter_notebook_has_a_source():
-    sources = {p.stem for p in (ROOT / "src" / "chapters").glob("[0-9]*.py")}
+    sources = {p.stem for p in (ROOT / "src" / "chapters").glob("*.py")}
     for lang in LANGUAGES:
         built = {p.stem for p in (ROOT / "chapters" / lang).glob("*.ipynb")}
         assert built <= sources, f"chapters/{lang} has notebooks without a source: {built - sources}"

@@ -34,7 +34,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from lib.attention import causal_future, split_heads  # noqa: E402
+from lib.attention import attention_scores, causal_future, masked_softmax, split_heads  # noqa: E402
 from lib.positions import embed  # noqa: E402
 from course_i18n import LANGUAGE_TABLE, LANGUAGES  # noqa: E402
 from course_i18n.catalogue import texts  # noqa: E402
@@ -262,6 +262,22 @@ WORDS = {
         "legend_future": "future: forbidden (future = True)",
         "legend_target": "target of query i = input i + 1",
     }),
+    "lookup": texts("tools.diagrams.words.lookup", {
+        "title": "Attention as a soft lookup: the query of 春 meets the key of every token",
+        "query": "query of 春: what I am looking for",
+        "key": "key: what I contain",
+        "weight": "weight α",
+        "value": "value: what I hand over",
+        "season": "season",
+        "weather": "weather",
+        "start": "start",
+        "spring": "spring",
+        "wind": "wind",
+        "rain": "rain",
+        "nothing": "nothing",
+        "output": "output of 春 = Σ α·v",
+        "future": "Dashed: the positions after 春. Most of its weight lands there; §1 forbids these keys.",
+    }),
     "one_head": texts("tools.diagrams.words.one_head", {
         "head": "one attention head: W_Q, W_K, W_V are D × d",
         "x": "inputs, one row per position",
@@ -315,6 +331,10 @@ ALT = texts("tools.diagrams.alt", {
                      "forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: "
                      "after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + "
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
+    "lookup": "Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The "
+              "keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, "
+              "0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and "
+              "rain: two tokens that come after 春.",
     "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
                 "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
                 "normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's "
@@ -411,6 +431,80 @@ def allowed_pairs(lang: str) -> Drawing:
         else:
             d.rect(22, sy + 2, 30, 22, FILL["allowed"] if kind == "allowed" else "url(#hatch)", rx=3)
         d.text(62, sy + 13, text, 14, anchor="start")
+    return d
+
+
+# §0.2: the soft lookup.  One sentence; the rows of W_Q, W_K and W_V say, for each token, what it looks
+# for, what it contains and what it hands over (the chapter's cell computes the same numbers).
+LOOKUP_TOKENS = ["<bos>", "春", "风", "雨"]
+LOOKUP_KEY_NAMES = ["season", "weather", "start"]          # the coordinates of queries and keys
+LOOKUP_VALUE_NAMES = ["spring", "wind", "rain"]            # the coordinates of values
+LOOKUP_W_K = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 0]])
+LOOKUP_W_Q = 6 * np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 0]])
+LOOKUP_W_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
+
+
+def lookup_weights() -> np.ndarray:
+    """(T, T): every query against every key, no mask (one-hot inputs, so q, k, v are rows of W)."""
+    scores = attention_scores(LOOKUP_W_Q.astype(float), LOOKUP_W_K.astype(float))
+    return masked_softmax(scores, np.ones(scores.shape, dtype=bool))
+
+
+def lookup(lang: str) -> Drawing:
+    """§0.2: the query of 春 against every key, with the weights lib computes and the values handed over."""
+    w = {k: v[lang] for k, v in WORDS["lookup"].items()}
+    d = Drawing(lang)
+    row = 1                                                   # the query shown: 春
+    alpha = lookup_weights()[row]                             # (T,)
+    out = alpha @ LOOKUP_W_V                                  # (3,)
+    name = lambda vector, names: w[names[int(np.argmax(vector))]] if vector.any() else w["nothing"]  # noqa: E731
+    y = d.box(10, 10, WIDTH - 20, [w["title"]], FILL["note"], size=15, bold_first=True) + 8
+    qw = 104
+    _, query_h = d.rows(WIDTH - 36 - qw - 8, [w["query"]], 14, pad=2)
+    query_h = max(query_h + 6, 34)
+    d.rect(10, y, WIDTH - 20, query_h + 12, FILL["query"])
+    d.box(18, y + 6, WIDTH - 36 - qw - 8, [w["query"]], FILL["query"], size=14, h=query_h, stroke="none",
+          align="start", pad=2)
+    d.box(WIDTH - 18 - qw, y + 6 + (query_h - 34) / 2, qw, [(name(LOOKUP_W_Q[row], LOOKUP_KEY_NAMES), 15, False, True)],
+          FILL["query"], h=34, pad=3)
+    y += query_h + 12 + 10
+    cols = [(10, 64), (80, 112), (198, 116), (320, 90)]       # token | key | weight | value
+    heads = [None, (w["key"], "key"), (w["weight"], "weights"), (w["value"], "value")]
+    rows_h = max(d.rows(cw, [text], 14, pad=5)[1] for (x, cw), (text, _) in zip(cols[1:], heads[1:]))
+    for (x, cw), head in zip(cols[1:], heads[1:]):
+        d.box(x, y, cw, [head[0]], FILL[head[1]], size=14, h=rows_h + 10, pad=5)
+    y += rows_h + 16
+    row_h, top = 46, y
+    for t, token in enumerate(LOOKUP_TOKENS):
+        ry = y + t * row_h
+        d.box(cols[0][0], ry, cols[0][1], [(f"t = {t}", 14, True, False), (token, 14, True, True)], FILL["token"],
+              h=row_h - 6, pad=2)
+        d.box(cols[1][0], ry, cols[1][1], [(name(LOOKUP_W_K[t], LOOKUP_KEY_NAMES), 15, False, True)], FILL["key"],
+              h=row_h - 6, pad=3)
+        x, cw = cols[2]
+        d.rect(x, ry, cw, row_h - 6, FILL["mix"])
+        number_w, bar_w = 50, cw - 50 - 12
+        d.rect(x + 4, ry + 10, max(2.0, bar_w * float(alpha[t])), row_h - 26, FILL["weights"], rx=2)
+        d.box(x + cw - number_w - 4, ry + 5, number_w, [(f"{alpha[t]:.3f}", 14, True, False)], FILL["note"],
+              h=row_h - 16, pad=2)
+        d.box(cols[3][0], ry, cols[3][1], [(name(LOOKUP_W_V[t], LOOKUP_VALUE_NAMES), 15, False, True)],
+              FILL["value"], h=row_h - 6, pad=3)
+    future = [t for t in range(len(LOOKUP_TOKENS)) if t > row]
+    d.rect(6, top + future[0] * row_h - 4, WIDTH - 12, len(future) * row_h + 2, "none", stroke=TARGET,
+           stroke_width=2.5, dash="7 5")
+    y = top + len(LOOKUP_TOKENS) * row_h + 8
+    d.split = y - 4
+    chips = [(f"{out[n]:.3f}", w[value]) for n, value in enumerate(LOOKUP_VALUE_NAMES)]
+    _, head_h = d.rows(WIDTH - 36, [w["output"]], 15)
+    box_h = head_h + 12 + 34 + 10
+    d.rect(10, y, WIDTH - 20, box_h, FILL["out"])
+    d.box(18, y + 4, WIDTH - 36, [(w["output"], 15, False, True)], FILL["out"], h=head_h + 8, stroke="none",
+          align="start", pad=2)
+    cw = (WIDTH - 36 - 2 * 8) / 3
+    for n, (number, word) in enumerate(chips):
+        d.box(18 + n * (cw + 8), y + head_h + 12, cw, [f"{number} {word}"], FILL["note"], size=14, h=34, pad=3)
+    y += box_h + 8
+    d.box(10, y, WIDTH - 20, [w["future"]], FILL["note"], size=14, align="start")
     return d
 
 
@@ -688,6 +782,7 @@ PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "00_start", "heads": "0
           "positions": "03_positions", "cache": "05_cache"}
 
 DIAGRAMS["cone"], PLACES["cone"] = cone, "04_causality"     # §4.2: the structural argument's cone
+DIAGRAMS["lookup"], PLACES["lookup"] = lookup, "00_start"   # §0.2: query, key and value as a soft lookup
 
 
 # --------------------------------------------------------------------------- files
