@@ -311,6 +311,18 @@ WORDS = {
         "legend_new": "key and value appended in this step",
         "legend_old": "already in the cache (one per head)",
     }),
+    "decoder": texts("tools.diagrams.words.decoder", {
+        "title": "The decoder of §7: L pre-LN blocks",
+        "tokens": "token ids, one per position",
+        "embed": "token row plus position row (§3)",
+        "block": "block ℓ, for ℓ = 0, 1, …, L − 1",
+        "stream": "residual stream X",
+        "ln": "normalises each row on its own",
+        "attn": "causal multi-head attention (§1, §2): the only step in which row t reads other rows, j ≤ t",
+        "mlp": "two layers with GELU between them, each row on its own",
+        "ln_f": "a last layer normalisation",
+        "head": "logits: a score for every token of the vocabulary as the next one, at every position",
+    }),
     "cone": texts("tools.diagrams.words.cone", {
         "title": "Row i = 2 of layer 1 and every row it can depend on",
         "layer": "layer {l}",
@@ -350,6 +362,11 @@ ALT = texts("tools.diagrams.alt", {
     "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
              "goes to position len(cache), its key and value are appended to the cache, and the new query reads "
              "every stored position, its own included.",
+    "decoder": "The decoder of §7 as a block diagram, from top to bottom in the order of the computation: the token ids x; "
+               "the input X = E of x plus P of t; then L pre-LN blocks, each of which normalises the residual "
+               "stream X, passes it through causal multi-head attention and adds the result back, then normalises "
+               "it again, passes it through the MLP and adds that back; after the blocks a last layer "
+               "normalisation and W_head, which give the logits of the next token at every position.",
     "cone": "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the "
             "input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through "
             "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie "
@@ -775,6 +792,80 @@ def cone(lang: str) -> Drawing:
     return d
 
 
+DECODER_STAGES = ["embed", "ln1", "attn", "ln2", "mlp", "ln_f", "head"]       # what the drawing can show
+_STAGE_OF = {"token_table": "embed", "position_table": "embed", "w_q": "attn", "w_k": "attn", "w_v": "attn",
+             "w_o": "attn", "w_1": "mlp", "b_1": "mlp", "w_2": "mlp", "b_2": "mlp", "w_head": "head"}
+
+
+def decoder_stages() -> list[tuple[str, list[str]]]:
+    """[(stage, parameter names)] in the order of ``lib.decoder.parameter_shapes`` (the order of the
+    computation), for one block: the boxes of the drawing and what each box holds."""
+    from lib.decoder import parameter_shapes
+    stages: list[tuple[str, list[str]]] = []
+    for full in parameter_shapes(vocab_size=2, context_size=2, width=2, n_layers=1, mlp_width=2):
+        name = full.removeprefix("blocks.0.")
+        stage = _STAGE_OF.get(name, name.split(".")[0])          # ln1.gain -> ln1
+        if not stages or stages[-1][0] != stage:
+            stages.append((stage, []))
+        stages[-1][1].append(name)
+    if [stage for stage, _ in stages] != DECODER_STAGES:
+        raise ValueError(f"lib.decoder's parameters make the stages {[s for s, _ in stages]}, "
+                         f"the drawing shows {DECODER_STAGES}: update decoder() in tools/diagrams.py")
+    return stages
+
+
+def decoder(lang: str) -> Drawing:
+    """§7: the pre-LN decoder as blocks, each box naming the parameters ``lib.decoder`` gives it."""
+    w = {k: v[lang] for k, v in WORDS["decoder"].items()}
+    params = {stage: ", ".join(names) for stage, names in decoder_stages()}
+    d = Drawing(lang)
+    mono = lambda s: (s, 15, True, True)          # noqa: E731
+    small = lambda s: (s, 14, True, False)        # noqa: E731
+    cx = WIDTH / 2
+    y = d.box(10, 10, WIDTH - 20, [w["title"]], FILL["note"], size=15, bold_first=True) + 12
+    bottom = d.box(cx - 120, y, 240, [mono("x"), w["tokens"], small("(B, T)")], FILL["token"])
+    d.arrow((cx, bottom), (cx, bottom + 24))
+    bottom = d.box(cx - 150, bottom + 26, 300, [mono("X = E[x] + P[t]"), w["embed"], small(params["embed"])],
+                   FILL["position"])
+    frame_top = bottom + 34
+    stream = 40                                     # x of the residual stream inside the block
+    d.arrow((cx, bottom), (cx, bottom + 14), (stream, bottom + 14), (stream, frame_top + 4))
+    y = d.box(18, frame_top + 8, WIDTH - 36, [w["block"]], FILL["note"], size=15, bold_first=True)
+    y = d.box(18, y + 6, 150, [w["stream"]], FILL["mix"], size=14, pad=4) + 14
+    sx, sw = 80, WIDTH - 18 - 80                   # the sublayers' column
+    stream_top = y - 14
+    plus = []
+
+    def sublayer(y, ln, fill, lines):
+        d.arrow((stream, y + 20), (sx - 2, y + 20))
+        ln_bottom = d.box(sx, y, sw, [mono(ln.replace("1", "₁").replace("2", "₂").upper()), w["ln"],
+                                      small(params[ln])], FILL["mix"])
+        d.arrow((sx + sw / 2, ln_bottom), (sx + sw / 2, ln_bottom + 20))
+        box_bottom = d.box(sx, ln_bottom + 22, sw, lines, fill)
+        mid = (ln_bottom + 22 + box_bottom) / 2
+        d.arrow((sx, mid), (stream + 14, mid))
+        plus.append(mid)
+        return box_bottom
+
+    y = sublayer(y, "ln1", FILL["score"], [mono("X ← X + Attn(LN₁(X))"), w["attn"], small(params["attn"])])
+    d.split = y + 12                                # wide screens: embedding and attention | MLP and output
+    d.cut_labels = [(stream + 8, "X", "start")]
+    y = sublayer(y + 26, "ln2", FILL["value"], [mono("X ← X + MLP(LN₂(X))"), w["mlp"], small(params["mlp"])])
+    frame_bottom = y + 14
+    d.rect(8, frame_top, WIDTH - 16, frame_bottom - frame_top, "none", stroke=LINE, stroke_width=1.5, dash="7 5")
+    d.line((stream, stream_top), (stream, plus[0] - 12))
+    d.line((stream, plus[0] + 12), (stream, plus[1] - 12))
+    for mid in plus:
+        d.box(stream - 12, mid - 12, 24, [("+", 15, True, True)], FILL["out"], h=24, pad=2)
+    top = frame_bottom + 30
+    d.arrow((stream, plus[1] + 12), (stream, frame_bottom + 14), (cx, frame_bottom + 14), (cx, top - 2))
+    bottom = d.box(cx - 150, top, 300, [mono("LN_f"), w["ln_f"], small(params["ln_f"])], FILL["mix"])
+    d.arrow((cx, bottom), (cx, bottom + 24))
+    d.box(10, bottom + 26, WIDTH - 20, [mono("logits = LN_f(X) · W_head"), w["head"], small("(B, T, |𝒱|)"),
+                                         small(params["head"])], FILL["out"])
+    return d
+
+
 DIAGRAMS = {"allowed_pairs": allowed_pairs, "one_head": one_head, "heads": heads,
             "positions": positions, "cache": cache}
 # Where each diagram is taught (tests/test_diagrams.py checks that the chapter shows it there).
@@ -783,6 +874,7 @@ PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "00_start", "heads": "0
 
 DIAGRAMS["cone"], PLACES["cone"] = cone, "04_causality"     # §4.2: the structural argument's cone
 DIAGRAMS["lookup"], PLACES["lookup"] = lookup, "00_start"   # §0.2: query, key and value as a soft lookup
+DIAGRAMS["decoder"], PLACES["decoder"] = decoder, "07_decoder"   # §7 opens with the pre-LN decoder
 
 
 # --------------------------------------------------------------------------- files
