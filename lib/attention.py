@@ -1,10 +1,9 @@
 """The mask, the masked softmax, causal attention and multi-head attention (§1, §2, §4).
 
-Two boolean masks appear, always under these names: ``future[i, j]`` is True
-when key j lies in query i's future, i.e. reading it is forbidden (built by
-:func:`causal_future`); ``allowed[i, j]`` is True when query i may read key j
-(argument of :func:`masked_softmax`).  They are complements (``allowed ==
-~future``) and are never passed for each other.
+Two boolean masks appear, always under these names: ``allowed[i, j]`` is True when query i may
+read key j (:func:`causal_allowed`; what :func:`masked_softmax` takes and the chapters show);
+``future[i, j]`` is True when key j lies in query i's future (:func:`causal_future`, inside lib).
+They are complements (``allowed == ~future``) and are never passed for each other.
 
 :func:`causal_attention` is the definition, one line without loops: softmax
 restricted to the allowed keys, then a weighted sum of the values.
@@ -33,6 +32,12 @@ def causal_future(tq, tk):
     query_position = np.arange(tk - tq, tk)[:, None]            # (tq, 1)
     key_position = np.arange(tk)[None, :]                       # (1, tk)
     return key_position > query_position                        # (tq, tk)
+
+
+@checked(validate.causal_lengths)
+def causal_allowed(tq, tk):
+    """§1, §5. The allowed set, ~causal_future(tq, tk): True where query i may read key j."""
+    return ~causal_future.plain(tq, tk)                         # (tq, tk)
 
 
 @checked(validate.masked_softmax)

@@ -1,4 +1,4 @@
-"""§3.4, §6.6. The attention layer of the chapter's model in plain Python.
+"""§3.4, §6.2. The attention layer of the chapter's model in plain Python.
 
 Lists, loops and the ``math`` module only: this module imports neither NumPy
 nor any other part of ``lib`` (``tests/test_plain_python.py`` checks that), so

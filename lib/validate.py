@@ -1,19 +1,15 @@
 """Checking arguments where they enter lib: one rule for every public function.
 
-Every public function of lib checks its arguments here, once, where they enter:
-a function names its check with :func:`checked`, a method calls its check first.
-A check returns the arguments as the body is to see them.  The bodies are plain
-math that trusts them, and what they call checks nothing again (``f.plain`` is a
-checked function's body alone, which lib calls from inside).  The rules:
+Every public function of lib checks its arguments here, once, where they enter: a function names
+its check with :func:`checked`, a method calls its check first.  A check returns the arguments as
+the body is to see them; the bodies are plain math that trusts them and call only bodies
+(``f.plain``, a checked function's body alone).  The rules:
 
-* a wrong *kind* is a TypeError: a float, a bool or a string where an int is
-  needed (``n_heads=2.0``, ``True``, ``"2"``), an array of strings where numbers
-  are needed;
-* a wrong *value* or *shape* is a ValueError: ``n_heads=0``, a width that H
-  does not divide, a token id outside the table;
-* numeric arrays follow the package's dtype rule (lib/__init__): float arrays
-  keep their precision, integer and boolean arrays, Python numbers and lists
-  count as float64, and arrays that meet are promoted to their common dtype.
+* a wrong *kind* is a TypeError (``n_heads=2.0``, ``True``, ``"2"``, an array of strings);
+* a wrong *value* or *shape* is a ValueError (``n_heads=0``, a width that H does not divide, a
+  token id outside the table);
+* numeric arrays follow lib/__init__'s dtype rule: float arrays keep their precision; integer and
+  boolean arrays, Python numbers and lists count as float64; arrays that meet are promoted.
 
 Every message names the argument and says what is expected.  No other module of
 lib raises, but lib.plain_python, which imports nothing of lib.
@@ -167,10 +163,9 @@ def score_inputs(q, k):
 
 
 def attention_inputs(q, k, v):
-    """q, k, v in their common float dtype.  A ValueError: fewer than 2 axes, mismatched widths
-    or lengths, no key, leading axes that do not broadcast, a NaN or an infinity anywhere (even
-    in the future it reaches earlier outputs: their weight on it is 0, and 0 * nan = nan), and
-    values so large that a score or a sum could overflow."""
+    """q, k, v in their common float dtype.  A ValueError: fewer than 2 axes, mismatched widths or
+    lengths, no key, leading axes that do not broadcast, a NaN or infinity anywhere (even in the
+    future: its weight 0 times nan is nan), or values so large a score or sum could overflow."""
     q, k, v = attention_shapes(q, k, v)
     magnitudes(q, k, v)
     return q, k, v

@@ -25,7 +25,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from course_i18n import LANGUAGES  # noqa: E402
 
-CHAPTERS = sorted((ROOT / "chapters" / "en").glob("*.ipynb"))
+CHAPTERS = sorted((ROOT / "chapters" / "en").glob("[0-9][0-9]_*.ipynb"))        # the numbered sections §N
+# pages of the chapter without a number of their own (the appendix): their §N.M must resolve, they number no figure
+UNNUMBERED = sorted(p for p in (ROOT / "chapters" / "en").glob("*.ipynb") if p not in CHAPTERS)
 SOLUTIONS = sorted((ROOT / "solutions" / "en").glob("*.ipynb"))
 EXERCISES = sorted((ROOT / "exercises" / "en").glob("*.ipynb"))
 
@@ -176,7 +178,7 @@ def citation_problems(lang, page):
     """Citations of figures in the prose of ``page`` (a chapter or solution notebook name) that
     name no figure, and, for a chapter, its figures that are never cited."""
     numbered = {int(p.name[:2]): len(figures(read(ROOT / "chapters" / lang / p.name))) for p in CHAPTERS}
-    kind = "chapters" if page in {p.name for p in CHAPTERS} else "solutions"
+    kind = "chapters" if page in {p.name for p in CHAPTERS + UNNUMBERED} else "solutions"
     cells = read(ROOT / kind / lang / page)
     problems, cited = [], set()
     for n, cell in enumerate(cells):
@@ -188,7 +190,7 @@ def citation_problems(lang, page):
             if not 1 <= k <= numbered.get(chapter, 0):
                 problems.append(f"cell {n}: {m.group(0)!r} names no figure (chapter {chapter} has "
                                 f"{numbered.get(chapter, 0)})")
-    if kind == "chapters":
+    if kind == "chapters" and page[:2].isdigit():
         chapter = int(page[:2])
         for k in range(1, numbered[chapter] + 1):
             if (chapter, k) not in cited:
@@ -235,11 +237,13 @@ def test_the_checks_catch_what_they_name():
 
 # ---- the pages ----------------------------------------------------------------------------------
 
-PAGES = [(kind, path.name) for kind, paths in (("chapters", CHAPTERS), ("solutions", SOLUTIONS)) for path in paths]
+PAGES = [(kind, path.name) for kind, paths in (("chapters", CHAPTERS + UNNUMBERED), ("solutions", SOLUTIONS))
+         for path in paths]
 
 
 def test_the_pages_are_there():
-    assert len(CHAPTERS) == 8 and len(SOLUTIONS) == len(EXERCISES) == 7
+    assert len(CHAPTERS) == 9 and [p.name for p in UNNUMBERED] == ["appendix.ipynb"]
+    assert len(SOLUTIONS) == len(EXERCISES) == 7
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -253,7 +257,7 @@ def test_figures_and_tables_are_where_the_words_say(kind, page, lang):
 def test_every_section_named_exists(lang):
     known = headings(lang)
     problems = [f"{kind}/{lang}/{path.name} {problem}"
-                for kind, paths in (("chapters", CHAPTERS), ("exercises", EXERCISES), ("solutions", SOLUTIONS))
+                for kind, paths in (("chapters", CHAPTERS + UNNUMBERED), ("exercises", EXERCISES), ("solutions", SOLUTIONS))
                 for path in paths for problem in section_problems(read(ROOT / kind / lang / path.name), lang, known)]
     assert sum(len(v) for v in known.values()) > 60
     assert not problems, "\n".join(problems)

@@ -94,6 +94,34 @@ def test_the_drawings_use_the_chapters_examples():
         assert cone.count('marker-end="url(#arrow)"') == 3 + 6 + 3
 
 
+def test_the_lookup_drawing_is_the_computation_of_section_0_2():
+    """§0.2's cell and Figure 0.1 use the same W_Q, W_K, W_V, and the drawing prints the weights that cell computes."""
+    cell = next(c for c in load(ROOT / "src" / "chapters" / "00_start.py")
+                if c.kind == "code" and "W_Q = " in c.text["en"])
+    space = {}
+    exec(cell.text["en"], space)                                        # the chapter's own cell, asserts included
+    for name in ("W_Q", "W_K", "W_V"):
+        assert (space[name] == getattr(diagrams, f"LOOKUP_{name}")).all(), name
+    assert space["tokens"] == diagrams.LOOKUP_TOKENS
+    assert (space["weights"] == diagrams.lookup_weights()).all()
+    svg = diagrams.render("lookup", "en")
+    assert all(f">{w:.3f}<" in svg for w in space["weights"][1]) and f">{space['y'][1][1]:.3f} wind<" in svg
+
+
+def test_the_decoder_drawing_names_every_parameter_of_lib_in_its_order():
+    """§7's block diagram asks lib.decoder: each box lists the parameters it holds, and together the boxes
+    list every parameter of one block (and of the embedding and the output), in the order of the computation."""
+    from lib.decoder import parameter_shapes
+    names = [n.removeprefix("blocks.0.") for n in parameter_shapes(vocab_size=2, context_size=2, width=2,
+                                                                   n_layers=1, mlp_width=2)]
+    assert [n for _, box in diagrams.decoder_stages() for n in box] == names
+    for lang in diagrams.LANGUAGES:
+        svg = diagrams.render("decoder", lang)
+        places = [svg.index(f">{', '.join(box)}<") for _, box in diagrams.decoder_stages()]
+        assert places == sorted(places), lang                     # drawn top to bottom in lib's order
+        assert svg.count("X ← X + ") == 2 and "Attn(LN₁(X))" in svg and "MLP(LN₂(X))" in svg   # pre-LN
+
+
 def test_wrapping_keeps_formulas_and_chinese_words_whole():
     lines = diagrams.wrap("split_heads: head h, coordinate a = feature h·d + a", 14, 300)
     assert len(lines) == 2 and any("h·d + a" in line for line in lines), lines

@@ -14,7 +14,7 @@ import pytest
 
 import fast_attention as fast
 from lib import attention, blocked, checks, costs, data, model, positions
-from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax, merge_heads, multi_head_attention, split_heads,
+from lib.attention import (attention_scores, causal_allowed, causal_attention, causal_future, masked_softmax, merge_heads, multi_head_attention, split_heads,
                            unmasked_attention)
 from lib.blocked import attention_work, blocked_causal_attention
 from fast_attention import fast_causal_attention
@@ -101,7 +101,8 @@ def test_rearrangements_keep_the_dtype(dtype):
 
 
 def test_masks_and_counts():
-    assert causal_future(2, 3).dtype == bool
+    assert causal_future(2, 3).dtype == bool and causal_allowed(2, 3).dtype == bool
+    assert (causal_allowed(2, 3) == ~causal_future(2, 3)).all()
     work = attention_work(300, 300)
     assert all(type(n) is int for n in work[:3]) and isinstance(work.fraction, float)
     assert checks.upper_right_is_zero(np.eye(3, dtype=F32)) is True

@@ -8,7 +8,7 @@ import pytest
 from lib import checks
 from lib.blocked import blocked_causal_attention
 from fast_attention import fast_causal_attention
-from lib.attention import (causal_attention, causal_future, masked_softmax,
+from lib.attention import (causal_allowed, causal_attention, causal_future, masked_softmax,
                            multi_head_attention, split_heads)
 from lib.checks import attention_weights, random_model
 from lib.data import build_vocab, collate, decode
@@ -274,9 +274,10 @@ def test_causal_attention_refuses_inputs_that_would_overflow():
     ((2, -1), ValueError, "tk must be at least 0, got -1"),
     ((3, 2), ValueError, "3 queries but only 2 keys"),
 ])
-def test_causal_future_checks_its_sizes(args, error, message):
+@pytest.mark.parametrize("build", [causal_future, causal_allowed])
+def test_causal_future_checks_its_sizes(build, args, error, message):
     with pytest.raises(error, match=message):
-        causal_future(*args)
+        build(*args)
 
 
 # ---------------------------------------------------------------- non-finite scores

@@ -100,7 +100,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 '''),
     (SETUP, '''
 def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
-    from lib import plain_python                    # §6.6's own plain-Python route is lib too
+    from lib import plain_python                    # §6.2's own plain-Python route is lib too
     return [plain_python.read(row, x[:i + 1] if causal else x, n_heads, w_o) for i, row in enumerate(x)]
 '''),
 ], ids=["np", "import-inside", "alias", "from-numpy", "helper", "lib-reference", "lib-building-block",

@@ -1,4 +1,4 @@
-"""lib/plain_python.py: the plain-Python route of §3.4 and §6.6 shares no code with lib
+"""lib/plain_python.py: the plain-Python route of §3.4 and §6.2 shares no code with lib
 and agrees with lib.model.AttentionModel."""
 
 import ast
@@ -24,7 +24,7 @@ def test_imports_only_math():
 
 
 def layer(model, tokens, positions=None, use_positions=True, causal=True):
-    """Every output row, built on read() as §6.6 builds it (the model's Q/K/V are identities)."""
+    """Every output row, built on read() as §6.2 builds it (the model's Q/K/V are identities)."""
     rows = plain_python.input_rows(tokens, model.token_table.tolist(), model.position_table.tolist(),
                                    positions, use_positions)
     return [plain_python.read(row, rows[:i + 1] if causal else rows, model.n_heads, model.w_o.tolist())

@@ -138,6 +138,7 @@ def test_a_switch_takes_only_true_or_false_everywhere(name, bad):
 # Every public function that takes a size (a count of rows, positions, layers ...), called with size n.
 WITH_SIZE = {
     "attention.causal_future(tk)": lambda n: attention.causal_future(1, n),
+    "attention.causal_allowed(tk)": lambda n: attention.causal_allowed(1, n),
     "blocked.attention_work(tk)": lambda n: blocked.attention_work(1, n),
     "blocked.attention_work(block)": lambda n: blocked.attention_work(1, 1, block=n),
     "positions.check_positions(context_size)": lambda n: positions.check_positions(0, 1, n),

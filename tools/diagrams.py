@@ -34,7 +34,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from lib.attention import causal_future, split_heads  # noqa: E402
+from lib.attention import attention_scores, causal_future, masked_softmax, split_heads  # noqa: E402
 from lib.positions import embed  # noqa: E402
 from course_i18n import LANGUAGE_TABLE, LANGUAGES  # noqa: E402
 from course_i18n.catalogue import texts  # noqa: E402
@@ -262,6 +262,22 @@ WORDS = {
         "legend_future": "future: forbidden (future = True)",
         "legend_target": "target of query i = input i + 1",
     }),
+    "lookup": texts("tools.diagrams.words.lookup", {
+        "title": "Attention as a soft lookup: the query of 春 meets the key of every token",
+        "query": "query of 春: what I am looking for",
+        "key": "key: what I contain",
+        "weight": "weight α",
+        "value": "value: what I hand over",
+        "season": "season",
+        "weather": "weather",
+        "start": "start",
+        "spring": "spring",
+        "wind": "wind",
+        "rain": "rain",
+        "nothing": "nothing",
+        "output": "output of 春 = Σ α·v",
+        "future": "Dashed: the positions after 春. Most of its weight lands there; §1 forbids these keys.",
+    }),
     "one_head": texts("tools.diagrams.words.one_head", {
         "head": "one attention head: W_Q, W_K, W_V are D × d",
         "x": "inputs, one row per position",
@@ -295,6 +311,18 @@ WORDS = {
         "legend_new": "key and value appended in this step",
         "legend_old": "already in the cache (one per head)",
     }),
+    "decoder": texts("tools.diagrams.words.decoder", {
+        "title": "The decoder of §7: L pre-LN blocks",
+        "tokens": "token ids, one per position",
+        "embed": "token row plus position row (§3)",
+        "block": "block ℓ, for ℓ = 0, 1, …, L − 1",
+        "stream": "residual stream X",
+        "ln": "normalises each row on its own",
+        "attn": "causal multi-head attention (§1, §2): the only step in which row t reads other rows, j ≤ t",
+        "mlp": "two layers with GELU between them, each row on its own",
+        "ln_f": "a last layer normalisation",
+        "head": "logits: a score for every token of the vocabulary as the next one, at every position",
+    }),
     "cone": texts("tools.diagrams.words.cone", {
         "title": "Row i = 2 of layer 1 and every row it can depend on",
         "layer": "layer {l}",
@@ -315,6 +343,10 @@ ALT = texts("tools.diagrams.alt", {
                      "forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: "
                      "after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + "
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
+    "lookup": "Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The "
+              "keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, "
+              "0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and "
+              "rain: two tokens that come after 春.",
     "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
                 "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
                 "normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's "
@@ -330,6 +362,11 @@ ALT = texts("tools.diagrams.alt", {
     "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
              "goes to position len(cache), its key and value are appended to the cache, and the new query reads "
              "every stored position, its own included.",
+    "decoder": "The decoder of §7 as a block diagram, from top to bottom in the order of the computation: the token ids x; "
+               "the input X = E of x plus P of t; then L pre-LN blocks, each of which normalises the residual "
+               "stream X, passes it through causal multi-head attention and adds the result back, then normalises "
+               "it again, passes it through the MLP and adds that back; after the blocks a last layer "
+               "normalisation and W_head, which give the logits of the next token at every position.",
     "cone": "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the "
             "input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through "
             "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie "
@@ -411,6 +448,80 @@ def allowed_pairs(lang: str) -> Drawing:
         else:
             d.rect(22, sy + 2, 30, 22, FILL["allowed"] if kind == "allowed" else "url(#hatch)", rx=3)
         d.text(62, sy + 13, text, 14, anchor="start")
+    return d
+
+
+# §0.2: the soft lookup.  One sentence; the rows of W_Q, W_K and W_V say, for each token, what it looks
+# for, what it contains and what it hands over (the chapter's cell computes the same numbers).
+LOOKUP_TOKENS = ["<bos>", "春", "风", "雨"]
+LOOKUP_KEY_NAMES = ["season", "weather", "start"]          # the coordinates of queries and keys
+LOOKUP_VALUE_NAMES = ["spring", "wind", "rain"]            # the coordinates of values
+LOOKUP_W_K = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 0]])
+LOOKUP_W_Q = 6 * np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 0]])
+LOOKUP_W_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
+
+
+def lookup_weights() -> np.ndarray:
+    """(T, T): every query against every key, no mask (one-hot inputs, so q, k, v are rows of W)."""
+    scores = attention_scores(LOOKUP_W_Q.astype(float), LOOKUP_W_K.astype(float))
+    return masked_softmax(scores, np.ones(scores.shape, dtype=bool))
+
+
+def lookup(lang: str) -> Drawing:
+    """§0.2: the query of 春 against every key, with the weights lib computes and the values handed over."""
+    w = {k: v[lang] for k, v in WORDS["lookup"].items()}
+    d = Drawing(lang)
+    row = 1                                                   # the query shown: 春
+    alpha = lookup_weights()[row]                             # (T,)
+    out = alpha @ LOOKUP_W_V                                  # (3,)
+    name = lambda vector, names: w[names[int(np.argmax(vector))]] if vector.any() else w["nothing"]  # noqa: E731
+    y = d.box(10, 10, WIDTH - 20, [w["title"]], FILL["note"], size=15, bold_first=True) + 8
+    qw = 104
+    _, query_h = d.rows(WIDTH - 36 - qw - 8, [w["query"]], 14, pad=2)
+    query_h = max(query_h + 6, 34)
+    d.rect(10, y, WIDTH - 20, query_h + 12, FILL["query"])
+    d.box(18, y + 6, WIDTH - 36 - qw - 8, [w["query"]], FILL["query"], size=14, h=query_h, stroke="none",
+          align="start", pad=2)
+    d.box(WIDTH - 18 - qw, y + 6 + (query_h - 34) / 2, qw, [(name(LOOKUP_W_Q[row], LOOKUP_KEY_NAMES), 15, False, True)],
+          FILL["query"], h=34, pad=3)
+    y += query_h + 12 + 10
+    cols = [(10, 64), (80, 112), (198, 116), (320, 90)]       # token | key | weight | value
+    heads = [None, (w["key"], "key"), (w["weight"], "weights"), (w["value"], "value")]
+    rows_h = max(d.rows(cw, [text], 14, pad=5)[1] for (x, cw), (text, _) in zip(cols[1:], heads[1:]))
+    for (x, cw), head in zip(cols[1:], heads[1:]):
+        d.box(x, y, cw, [head[0]], FILL[head[1]], size=14, h=rows_h + 10, pad=5)
+    y += rows_h + 16
+    row_h, top = 46, y
+    for t, token in enumerate(LOOKUP_TOKENS):
+        ry = y + t * row_h
+        d.box(cols[0][0], ry, cols[0][1], [(f"t = {t}", 14, True, False), (token, 14, True, True)], FILL["token"],
+              h=row_h - 6, pad=2)
+        d.box(cols[1][0], ry, cols[1][1], [(name(LOOKUP_W_K[t], LOOKUP_KEY_NAMES), 15, False, True)], FILL["key"],
+              h=row_h - 6, pad=3)
+        x, cw = cols[2]
+        d.rect(x, ry, cw, row_h - 6, FILL["mix"])
+        number_w, bar_w = 50, cw - 50 - 12
+        d.rect(x + 4, ry + 10, max(2.0, bar_w * float(alpha[t])), row_h - 26, FILL["weights"], rx=2)
+        d.box(x + cw - number_w - 4, ry + 5, number_w, [(f"{alpha[t]:.3f}", 14, True, False)], FILL["note"],
+              h=row_h - 16, pad=2)
+        d.box(cols[3][0], ry, cols[3][1], [(name(LOOKUP_W_V[t], LOOKUP_VALUE_NAMES), 15, False, True)],
+              FILL["value"], h=row_h - 6, pad=3)
+    future = [t for t in range(len(LOOKUP_TOKENS)) if t > row]
+    d.rect(6, top + future[0] * row_h - 4, WIDTH - 12, len(future) * row_h + 2, "none", stroke=TARGET,
+           stroke_width=2.5, dash="7 5")
+    y = top + len(LOOKUP_TOKENS) * row_h + 8
+    d.split = y - 4
+    chips = [(f"{out[n]:.3f}", w[value]) for n, value in enumerate(LOOKUP_VALUE_NAMES)]
+    _, head_h = d.rows(WIDTH - 36, [w["output"]], 15)
+    box_h = head_h + 12 + 34 + 10
+    d.rect(10, y, WIDTH - 20, box_h, FILL["out"])
+    d.box(18, y + 4, WIDTH - 36, [(w["output"], 15, False, True)], FILL["out"], h=head_h + 8, stroke="none",
+          align="start", pad=2)
+    cw = (WIDTH - 36 - 2 * 8) / 3
+    for n, (number, word) in enumerate(chips):
+        d.box(18 + n * (cw + 8), y + head_h + 12, cw, [f"{number} {word}"], FILL["note"], size=14, h=34, pad=3)
+    y += box_h + 8
+    d.box(10, y, WIDTH - 20, [w["future"]], FILL["note"], size=14, align="start")
     return d
 
 
@@ -681,6 +792,80 @@ def cone(lang: str) -> Drawing:
     return d
 
 
+DECODER_STAGES = ["embed", "ln1", "attn", "ln2", "mlp", "ln_f", "head"]       # what the drawing can show
+_STAGE_OF = {"token_table": "embed", "position_table": "embed", "w_q": "attn", "w_k": "attn", "w_v": "attn",
+             "w_o": "attn", "w_1": "mlp", "b_1": "mlp", "w_2": "mlp", "b_2": "mlp", "w_head": "head"}
+
+
+def decoder_stages() -> list[tuple[str, list[str]]]:
+    """[(stage, parameter names)] in the order of ``lib.decoder.parameter_shapes`` (the order of the
+    computation), for one block: the boxes of the drawing and what each box holds."""
+    from lib.decoder import parameter_shapes
+    stages: list[tuple[str, list[str]]] = []
+    for full in parameter_shapes(vocab_size=2, context_size=2, width=2, n_layers=1, mlp_width=2):
+        name = full.removeprefix("blocks.0.")
+        stage = _STAGE_OF.get(name, name.split(".")[0])          # ln1.gain -> ln1
+        if not stages or stages[-1][0] != stage:
+            stages.append((stage, []))
+        stages[-1][1].append(name)
+    if [stage for stage, _ in stages] != DECODER_STAGES:
+        raise ValueError(f"lib.decoder's parameters make the stages {[s for s, _ in stages]}, "
+                         f"the drawing shows {DECODER_STAGES}: update decoder() in tools/diagrams.py")
+    return stages
+
+
+def decoder(lang: str) -> Drawing:
+    """§7: the pre-LN decoder as blocks, each box naming the parameters ``lib.decoder`` gives it."""
+    w = {k: v[lang] for k, v in WORDS["decoder"].items()}
+    params = {stage: ", ".join(names) for stage, names in decoder_stages()}
+    d = Drawing(lang)
+    mono = lambda s: (s, 15, True, True)          # noqa: E731
+    small = lambda s: (s, 14, True, False)        # noqa: E731
+    cx = WIDTH / 2
+    y = d.box(10, 10, WIDTH - 20, [w["title"]], FILL["note"], size=15, bold_first=True) + 12
+    bottom = d.box(cx - 120, y, 240, [mono("x"), w["tokens"], small("(B, T)")], FILL["token"])
+    d.arrow((cx, bottom), (cx, bottom + 24))
+    bottom = d.box(cx - 150, bottom + 26, 300, [mono("X = E[x] + P[t]"), w["embed"], small(params["embed"])],
+                   FILL["position"])
+    frame_top = bottom + 34
+    stream = 40                                     # x of the residual stream inside the block
+    d.arrow((cx, bottom), (cx, bottom + 14), (stream, bottom + 14), (stream, frame_top + 4))
+    y = d.box(18, frame_top + 8, WIDTH - 36, [w["block"]], FILL["note"], size=15, bold_first=True)
+    y = d.box(18, y + 6, 150, [w["stream"]], FILL["mix"], size=14, pad=4) + 14
+    sx, sw = 80, WIDTH - 18 - 80                   # the sublayers' column
+    stream_top = y - 14
+    plus = []
+
+    def sublayer(y, ln, fill, lines):
+        d.arrow((stream, y + 20), (sx - 2, y + 20))
+        ln_bottom = d.box(sx, y, sw, [mono(ln.replace("1", "₁").replace("2", "₂").upper()), w["ln"],
+                                      small(params[ln])], FILL["mix"])
+        d.arrow((sx + sw / 2, ln_bottom), (sx + sw / 2, ln_bottom + 20))
+        box_bottom = d.box(sx, ln_bottom + 22, sw, lines, fill)
+        mid = (ln_bottom + 22 + box_bottom) / 2
+        d.arrow((sx, mid), (stream + 14, mid))
+        plus.append(mid)
+        return box_bottom
+
+    y = sublayer(y, "ln1", FILL["score"], [mono("X ← X + Attn(LN₁(X))"), w["attn"], small(params["attn"])])
+    d.split = y + 12                                # wide screens: embedding and attention | MLP and output
+    d.cut_labels = [(stream + 8, "X", "start")]
+    y = sublayer(y + 26, "ln2", FILL["value"], [mono("X ← X + MLP(LN₂(X))"), w["mlp"], small(params["mlp"])])
+    frame_bottom = y + 14
+    d.rect(8, frame_top, WIDTH - 16, frame_bottom - frame_top, "none", stroke=LINE, stroke_width=1.5, dash="7 5")
+    d.line((stream, stream_top), (stream, plus[0] - 12))
+    d.line((stream, plus[0] + 12), (stream, plus[1] - 12))
+    for mid in plus:
+        d.box(stream - 12, mid - 12, 24, [("+", 15, True, True)], FILL["out"], h=24, pad=2)
+    top = frame_bottom + 30
+    d.arrow((stream, plus[1] + 12), (stream, frame_bottom + 14), (cx, frame_bottom + 14), (cx, top - 2))
+    bottom = d.box(cx - 150, top, 300, [mono("LN_f"), w["ln_f"], small(params["ln_f"])], FILL["mix"])
+    d.arrow((cx, bottom), (cx, bottom + 24))
+    d.box(10, bottom + 26, WIDTH - 20, [mono("logits = LN_f(X) · W_head"), w["head"], small("(B, T, |𝒱|)"),
+                                         small(params["head"])], FILL["out"])
+    return d
+
+
 DIAGRAMS = {"allowed_pairs": allowed_pairs, "one_head": one_head, "heads": heads,
             "positions": positions, "cache": cache}
 # Where each diagram is taught (tests/test_diagrams.py checks that the chapter shows it there).
@@ -688,6 +873,8 @@ PLACES = {"allowed_pairs": "01_allowed_set", "one_head": "00_start", "heads": "0
           "positions": "03_positions", "cache": "05_cache"}
 
 DIAGRAMS["cone"], PLACES["cone"] = cone, "04_causality"     # §4.2: the structural argument's cone
+DIAGRAMS["lookup"], PLACES["lookup"] = lookup, "00_start"   # §0.2: query, key and value as a soft lookup
+DIAGRAMS["decoder"], PLACES["decoder"] = decoder, "07_decoder"   # §7 opens with the pre-LN decoder
 
 
 # --------------------------------------------------------------------------- files

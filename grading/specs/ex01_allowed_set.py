@@ -209,7 +209,8 @@ EXERCISES = [
     exercise(
         id="mask-1", function="causal_allowed", points=1,
         title="The causal allowed set",
-        reference="grading.references.causal_allowed", forbidden=("lib.attention.causal_future",),
+        reference="grading.references.causal_allowed",
+        forbidden=("lib.attention.causal_future", "lib.attention.causal_allowed"),
         public=_mask1_public, hidden=_mask1_hidden,
         hidden_kinds={"shape": Kind("random sizes with tq ≤ tk",
                                     like="two-queries-after-cache")},

@@ -27,44 +27,52 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention. Position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. Query i meets every key j in a **score**
+Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values: a lookup in a dictionary, but a soft one, since it returns a blend of entries rather than one.
+
+Figure 0.1 draws this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
+
+![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
+
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
 and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
-
-Figure 0.1 already shows the mask that §1 introduces: its weights are lower-triangular. Without a mask the softmax runs over all keys. A small example with three positions, width 2 and $W_Q = W_K = W_V = I$ (so q, k and v all equal the input) shows what that means:
+The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and the rows can be read: a column of $W_Q$ and $W_K$ stands for season, weather or start, a column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
 """)
 
 code("""
 import numpy as np
 
-from lib.attention import (
-    attention_scores,
-    masked_softmax,
-    unmasked_attention,
-)
+from lib.attention import attention_scores, masked_softmax
 
-x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])        # (T, d) = (3, 2)
-scores = attention_scores(x, x)  #en q_i · k_j / √d, shape (T, T)
+tokens = ["<bos>", "春", "风", "雨"]
+X = np.eye(4)  #en the one-hot code of each token, (T, D)
+#en columns of W_Q and W_K: season, weather, start
+W_Q = 6 * np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 0]])
+W_K = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 0]])
+#en columns of W_V: spring, wind, rain
+W_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
+q, k, v = X @ W_Q, X @ W_K, X @ W_V                       # (T, d) each
+scores = attention_scores(q, k)  #en q_i · k_j / √d, shape (T, T)
 #en every key may be read
-weights = masked_softmax(scores, np.ones((3, 3), dtype=bool))
-y = weights @ x                                            # (T, d)
-print(np.round(scores, 3))
-print(np.round(weights, 3))
+weights = masked_softmax(scores, np.ones((4, 4), dtype=bool))
+y = weights @ v                                            # (T, d)
+for token, row in zip(tokens, np.round(weights, 3)):
+    print(token, row)
 print(np.round(y, 3))
-assert (np.allclose(scores, x @ x.T / np.sqrt(2))
-        and np.allclose(weights.sum(axis=1), 1))
-assert np.allclose(y, unmasked_attention(x, x, x))
-#en the first two queries give some weight to the keys after them
-assert ((weights[np.triu_indices(3, k=1)] > 0.1).all()
-        and weights[0, 1:].sum() > 0.5)
+assert np.allclose(weights.sum(axis=1), 1)
+#en 风 and 雨 find 春; 春 finds the weather after it
+assert (weights[2:, 1] > 0.9).all() and weights[1, 2:].min() > 0.48
+assert round(float(weights[1, 2:].sum()), 2) == 0.97
+assert np.allclose(y[1], weights[1, 1:])
 """)
 
 md(r"""
-Every row is a probability distribution, but none of the weights above the diagonal is 0: position 0 gives most of its weight to positions 1 and 2, which come after it. If the model must predict at position t the token that sits at position t + 1, such attention hands it the answer. §1 removes those keys before the softmax.
+Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, after it, and gives them 0.97 of its weight. A model that has to predict at position t the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
+
+![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
 """)
 
 md(r"""
@@ -72,7 +80,7 @@ md(r"""
 
 | section | notebook | what it covers | exercises |
 | --- | --- | --- | --- |
-| §0 | `00_start` | this section: prerequisites, one head recapped, notation, how to run the notebooks, glossary | — |
+| §0 | `00_start` | this section: prerequisites, one head recapped, notation, how to run the notebooks | — |
 | §1 | `01_allowed_set` | the allowed set comes before softmax; the data protocol and right padding; which outputs are scored | `ex01_allowed_set` |
 | §2 | `02_heads` | why several heads; splitting and merging heads, the output projection $W_O$; what the number of heads changes and what it does not | `ex02_heads` |
 | §3 | `03_positions` | a swap that one layer cannot see without positions; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
@@ -141,10 +149,10 @@ import sys
 
 import lib
 from grading.exercises import check
-from lib.attention import causal_future, split_heads
+from lib.attention import causal_allowed, split_heads
 
 assert sys.version_info >= (3, 11)
-assert (callable(masked_softmax) and callable(causal_future)
+assert (callable(masked_softmax) and callable(causal_allowed)
         and callable(check))
 
 B, T, D, H = 2, 3, 4, 2
@@ -175,74 +183,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once, and the notebooks import it instead of retyping it. Every docstring begins with the section that teaches the function (for example "§1."). The code below lists the public functions and classes of the teaching modules of `lib` (`lib.__all__`) together with their sections:
-""")
-
-code("""
-import importlib
-import inspect
-import re
-
-for module_name in lib.__all__:
-    module = importlib.import_module(f"lib.{module_name}")
-    for name, obj in vars(module).items():
-        kind_taught = inspect.isfunction(obj) or inspect.isclass(obj)
-        if name.startswith("_") or not kind_taught:
-            continue
-        if obj.__module__ != module.__name__:
-            #en imported from another module and listed there
-            continue
-        section = re.match(r"§\\d+(?:\\s*[-,]\\s*§\\d+)*", inspect.getdoc(obj))
-        assert section, f"{module_name}.{name}"
-        print(f"{section.group():<11} {module_name}.{name}")
-""")
-
-md(r"""
-For the full description of a function, run `help(lib.attention.masked_softmax)` in a notebook. The notebooks' figures are drawn by a separate package, `figures`, which is not part of what the chapter teaches and so is not in `lib`. The automatic checks of the exercises and the grader are not in `lib` at all; they live in the separate package `grading`.
-
-## 0.7 Glossary
-
-The text uses the terms of this table in all three languages.
-
-| English | 中文 | Русский |
-| --- | --- | --- |
-| chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | глава / раздел (§N) / блокнот |
-| mask | 掩码 | маска |
-| causal mask | 因果掩码 | причинная маска |
-| allowed set (`allowed`, True = may read) | 许可集合（`allowed`，真 = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
-| future positions (`future`, True = forbidden) | 未来位置（`future`，真 = 禁止读取） | будущие позиции (`future`, True — читать нельзя) |
-| bottom-right alignment | 右下对齐 | выравнивание по правому нижнему углу |
-| empty row (a query with no key to read) | 空行（没有可读键的查询） | пустая строка (запрос, которому нечего читать) |
-| scored / an unscored output | 计分 / 不计分的输出 | учитывается в функции потерь / неучитываемый выход |
-| query / key / value | 查询 / 键 / 值 | запрос / ключ / значение |
-| score | 分数 | оценка (score) |
-| attention weights | 注意力权重 | веса внимания |
-| head, multi-head attention | 头，多头注意力 | голова, многоголовое внимание |
-| split / merge heads | 拆分 / 合并头 | разбиение / склейка голов |
-| output projection $W_O$ | 输出投影 $W_O$ | выходная проекция $W_O$ |
-| bias | 偏置 | свободный член (bias) |
-| subspace | 子空间 | подпространство |
-| token | 词元（token） | токен |
-| special tokens | 特殊词元 | специальные токены |
-| code point | 码位 | кодовая позиция Unicode |
-| vocabulary | 词表 | словарь |
-| batch | 批量 | батч |
-| targets | 目标 | целевые метки |
-| real (non-padding) positions | 真实位置 | настоящие позиции |
-| right padding | 右填充 | дополнение справа |
-| token embedding table E | 词元嵌入表 E | таблица эмбеддингов токенов E |
-| learned absolute positions, position table P | 可学习绝对位置，位置表 P | обучаемые абсолютные позиции, таблица позиций P |
-| offset | 偏移量 | смещение (offset) |
-| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | брать по модулю / прижимать к последней строке |
-| scatter-add | 散射累加（scatter-add） | накопление по индексам (scatter-add) |
-| upstream gradient | 上游梯度 | градиент по выходу |
-| forward pass / full forward pass | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
-| layer normalisation | 层归一化 | нормализация слоя |
-| position-wise MLP | 逐位置 MLP | позиционный MLP |
-| KV cache | KV 缓存 | KV-кэш |
-| future-perturbation test | 未来扰动检验 | проверка возмущением будущего |
-| negative control | 阴性对照 | отрицательный контроль |
-| leak (of future information) | （未来信息）泄漏 | утечка (информации из будущего) |
-| evidence | 证据 | свидетельство |
-| hand-chosen parameters | 手工设定的参数 | параметры, заданные вручную |
+All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it (run `help(lib.attention.masked_softmax)` to read one). The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function of `lib` with its section, and the glossary of the terms this text uses in all three languages.
 """)

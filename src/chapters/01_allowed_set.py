@@ -30,8 +30,8 @@ import matplotlib.pyplot as plt
 from fractions import Fraction
 
 from figures import plots
-from lib.attention import (attention_scores, causal_attention,
-                           causal_future, masked_softmax,
+from lib.attention import (attention_scores, causal_allowed,
+                           causal_attention, masked_softmax,
                            unmasked_attention)
 from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode
 
@@ -39,19 +39,24 @@ def as_fractions(w):
     return [[str(Fraction(float(x)).limit_denominator(100)) for x in row]
             for row in np.atleast_2d(w)]
 
-#en True = forbidden: key j comes after query i
-future = causal_future(3, 3)
-allowed = ~future  #en True = may read: j ≤ i
+allowed = causal_allowed(3, 3)  #en True = may read: j ≤ i
 S = np.zeros((3, 3))
 weights = masked_softmax(S, allowed)
 print(as_fractions(weights))
 assert np.allclose(weights, [[1, 0, 0], [1/2, 1/2, 0], [1/3, 1/3, 1/3]])
-assert (weights[future] == 0.0).all()
+assert (weights[~allowed] == 0.0).all()
 assert np.allclose(weights.sum(axis=1), 1.0)
+#en equal scores: Y is the running mean of the rows of X up to i
+X3 = np.arange(6.0).reshape(3, 2)
+counts = np.arange(1, 4)[:, None]
+assert np.allclose(weights, np.tril(np.ones((3, 3))) / counts)
+assert np.allclose(weights @ X3, np.cumsum(X3, axis=0) / counts)
 """)
 
 md(r"""
 Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1. (The converse, that a weight of exactly 0 means a forbidden key, does not hold in floating point; §1.10 shows when it fails.)
+
+These weights are the lower triangle of ones, each row divided by its count, so `weights @ X` is the running mean of the rows of X up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
 """)
 
 md(r"""
@@ -116,23 +121,15 @@ The upper grid of Figure 1.1 draws this for five positions. The lower grid is a 
 
 ![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
-## 1.4 One constraint, two names: `allowed` and `future`
+## 1.4 The allowed set is one boolean array
 
-The same causal constraint can be written as two different boolean arrays. The course gives them different names and never mixes them up:
-
-* `allowed[i, j]` is True when query i **may read** key j. This is the argument of `lib.attention.masked_softmax(scores, allowed)`.
-* `future[i, j]` is True when key j lies in the **future** of query i, so reading it is **forbidden**. It is built by `lib.attention.causal_future(tq, tk)`.
-
-They are complements: `allowed == ~future`.
+The code writes the causal constraint as one boolean array, `allowed`: `allowed[i, j]` is True when query i **may read** key j. `lib.attention.causal_allowed(tq, tk)` builds it and `lib.attention.masked_softmax(scores, allowed)` takes it. For three positions it is the lower triangle, diagonal included:
 """)
 
 code("""
-future = causal_future(3, 3)
-allowed = ~future
-print(future.astype(int))
+allowed = causal_allowed(3, 3)
 print(allowed.astype(int))
 assert (allowed == np.tril(np.ones((3, 3), dtype=bool))).all()
-assert not (allowed & future).any() and (allowed | future).all()
 
 def refusal(function, *args):
     #en function(*args) must raise a ValueError; return it
@@ -142,14 +139,14 @@ def refusal(function, *args):
         return err
     raise AssertionError(f"{function.__name__} accepted its arguments")
 
-#en the wrong array, passed on purpose
-err = refusal(masked_softmax, np.zeros((3, 3)), future)
-print(type(err).__name__, np.flatnonzero(~future.any(axis=1)))
+#en the complement, passed by mistake: True where reading is forbidden
+err = refusal(masked_softmax, np.zeros((3, 3)), ~allowed)
+print(type(err).__name__, np.flatnonzero(allowed.all(axis=1)))
 assert "row (2,)" in str(err)
 """)
 
 md(r"""
-If `future` is passed where `allowed` belongs, every query reads the very keys it must not read. In a square mask the last row of `future` is all False, so row 2 has no key to read and the library raises an error; that is the only reason the mistake is caught here. Do not count on such luck: pass masks by name, `allowed` for what may be read, `future` for what may not.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. A mask with more keys than queries gives no such luck, so build the mask with `causal_allowed` and pass it as it is.
 """)
 
 md(r"""
@@ -167,11 +164,11 @@ def softmax(s):
 zero_scores = softmax(np.where(allowed, S, 0.0))
 print(as_fractions(zero_scores))
 print(np.exp(0.0))
-assert np.allclose(zero_scores, 1/3) and (zero_scores[future] > 0).all()
+assert np.allclose(zero_scores, 1/3) and (zero_scores[~allowed] > 0).all()
 
 #en additive mask: 0 where allowed, −∞ where forbidden
 additive = softmax(S + np.where(allowed, 0.0, -np.inf))
-assert np.allclose(additive, weights) and (additive[future] == 0.0).all()
+assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
@@ -274,11 +271,11 @@ assert "row (0,)" in str(err)
 md(r"""
 With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose. The condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_future` refuses more queries than keys:
+Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose. The condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
 """)
 
 code("""
-print(type(refusal(causal_future, 4, 3)).__name__)
+print(type(refusal(causal_allowed, 4, 3)).__name__)
 """)
 
 md(r"""
@@ -506,12 +503,12 @@ With this condition the outputs of the real queries differ from the unpadded one
 md(r"""
 ## 1.11 Summary
 
-* Fix the allowed set $j \le i$ first, then normalise over it. Forbidden keys have to be excluded from the normalisation: a score of 0 forbids nothing ($\exp(0) = 1$), and applying softmax first and zeroing afterwards not only breaks the row sums but also lets the future in through the denominator.
-* Position i may read itself: input i is a token already seen, and the answer sits at position i + 1. Every query has at least one readable key thanks to the diagonal j = i; BOS at position 0 only makes reading position 0 harmless. With `<` instead of `≤`, row 0 is empty whatever token stands at position 0.
-* `allowed` (True = may read) and `future` (True = forbidden) are complements; pass them by name and never one for the other.
-* An empty row (a query with no key to read) is an error and raises an exception: $-\infty$ turns it into NaN, and a finite constant such as $-10^9$ quietly turns it into a uniform row that reads the future as well.
-* Queries at right-padded positions are computed as usual; whether they are scored depends only on whether the target is −100. Such a query is an unscored output, not an empty row. Real EOS targets must be scored, and EOS is not a padding index.
-* A model that allows padding anywhere intersects $j \le i$ with "key j is a real position"; with right padding only, the padding keys already lie in the future of every real query, so the causal mask alone suffices. Left padding would change how masks and positions fit together (§1.10), and this chapter does not support it.
+* Fix the allowed set $j \le i$ first, then normalise over it. A score of 0 forbids nothing ($\exp(0) = 1$), and softmax first, zeroing after breaks the row sums and lets the future in through the denominator.
+* Position i may read itself: input i is a token already seen, and the answer sits at i + 1. The diagonal j = i gives every query a key to read; with `<` instead of `≤`, row 0 is empty.
+* `allowed` is True where a query may read; build it with `causal_allowed` and never pass its complement.
+* An empty row is an error and raises: $-\infty$ turns it into NaN, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
+* Padded queries are computed as usual; the targets alone decide what is scored (−100 is not). A padded query is an unscored output, not an empty row. Real EOS targets are scored, and EOS is not a padding index.
+* With right padding only, the padding keys lie in the future of every real query, so the causal mask alone suffices (§1.8); left padding would change how masks and positions fit together (§1.10).
 
 The exercises for this section are in `exercises/en/ex01_allowed_set.ipynb`. The next section (§2) splits one head into several.
 """)

@@ -8,18 +8,7 @@ In §1 a single attention head read all D features of every allowed position. Mu
 
 Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once. §2.7 computes this on a small example.
 
-In this section:
-
-* §2.1 builds multi-head attention first as H independent heads, each with its own projections, whose outputs are concatenated and multiplied by $W_O$; the result equals that of the split form used in `lib`;
-* §2.2 splits $B \times T \times D$ into $B \times H \times T \times d$ and shows a `reshape` that has the right shape and the wrong contents;
-* §2.3 explains why every head scales by its own $\sqrt d$ and normalises on its own;
-* §2.4 merges the heads and shows why the output projection $W_O$ is not decoration;
-* §2.5 works through Example 1, a two-head computation, by hand and with `lib`;
-* §2.6 counts what the number of heads H costs at fixed D: parameters, attention-table memory, operations;
-* §2.7 shows what two heads can do and one cannot: one head reads the previous token, the other reads `<bos>`;
-* §2.8 explains why more heads do not give each head a nameable role.
-
-The notation is that of §0.4.
+The section first builds the heads: as H independent heads (§2.1), by a split with one trap, a `reshape` with the right shape and the wrong contents (§2.2), with a scale and a softmax per head (§2.3), merged through $W_O$ (§2.4), in a worked example (§2.5), and with their costs counted (§2.6). §2.7 and §2.8 then show what several heads buy and what they give up. The notation is that of §0.4.
 """)
 
 code(r"""
@@ -29,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from figures import plots
-from lib.attention import (causal_attention, causal_future, masked_softmax,
+from lib.attention import (causal_allowed, causal_attention, masked_softmax,
                            merge_heads, multi_head_attention, split_heads)
 from lib.costs import head_costs
 
@@ -237,17 +226,17 @@ We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projecte
 code(r"""
 # (1, H, T, d) ×3
 q, k, v = (split_heads(xs @ w_, H) for w_ in (w_q, w_k, w_v))
-future = causal_future(T5, T5)                #en (T, T), True = forbidden
+allowed = causal_allowed(T5, T5)             #en (T, T), True = may read
 #en (1, H, T, T), one table per head
 scores = q @ k.swapaxes(-1, -2) / np.sqrt(d)
-weights = masked_softmax(scores, ~future)     # (1, H, T, T)
+weights = masked_softmax(scores, allowed)     # (1, H, T, T)
 print(weights.shape)
 print(r(weights.sum(axis=-1)))     #en one sum per head and query
-print(weights[..., future].max())  #en the largest weight on a future key
+print(weights[..., ~allowed].max())  #en the largest weight on a future key
 head_gap = np.abs(weights[0, 0] - weights[0, 1]).max()
 print(r(head_gap, 3))  #en the two heads weigh keys differently
 assert (np.allclose(weights.sum(axis=-1), 1)
-        and (weights[..., future] == 0).all())
+        and (weights[..., ~allowed] == 0).all())
 assert np.allclose(weights @ v, causal_attention(q, k, v))
 assert head_gap > 0.1
 """)
@@ -489,9 +478,7 @@ head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024],
 md(r"""
 ## 2.7 What two heads can do and one cannot
 
-Back to the question that opened this section. To read two positions, one head must split its weight and return the average of the two values; two heads have a softmax each, so each can put nearly all its weight on its own key and write what it read into its own block of coordinates.
-
-Here is a small example built by hand. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
+A small example built by hand computes the argument of this section's opening. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
 
 * head 0: the query of position t is 20 times the code of position t − 1, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
@@ -567,22 +554,78 @@ plt.show()
 md(r"""
 Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own: at position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block, [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens nothing could tell them apart.
 
-This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.8).
+This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)
 
 md(r"""
-## 2.8 More heads do not give each head a nameable role
+## 2.8 Each head its own similarity, in only d dimensions
+
+Two more sides of the choice of H, one for and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
+
+The cell below builds `<bos> 春 风 春 雨` with width D = 4: coordinates 0–1 code the token, coordinates 2–3 the position, as a point at angle $60^\circ \cdot t$ on a circle. $W_K$ is the identity. Head 0 keeps its query, so it looks for the same token; head 1 turns its query back by 60°, so it looks for the position just before. The rows are the dot products $q_i \cdot k_j$ of query 3, the second 春, with keys 0–3: in head 0, in head 1, and in one head of width 4.
+""")
+
+code(r"""
+codes = {"<bos>": [0, -1], "春": [1, 0], "风": [0, 1], "雨": [-1, 0]}
+angle = np.pi / 3 * np.arange(5)                        #en 60° · t
+x5 = np.array([codes[token] + [np.cos(a_), np.sin(a_)] for token, a_
+               in zip(["<bos>", "春", "风", "春", "雨"], angle)])  # (T, D)
+turn = np.array([[np.cos(np.pi / 3), -np.sin(np.pi / 3)],
+                 [np.sin(np.pi / 3), np.cos(np.pi / 3)]])  #en back by 60°
+w_q5 = np.eye(4)
+w_q5[2:, 2:] = turn                      #en head 1: position t − 1
+q5 = split_heads((x5 @ w_q5)[None], 2)[0]               # (H, T, d)
+k5 = split_heads(x5[None], 2)[0]         #en W_K = I, (H, T, d)
+dots = q5 @ k5.swapaxes(-1, -2)                         # (H, T, T)
+print(r(dots[:, 3, :4], 2))
+print(r(dots[:, 3, :4].sum(axis=0), 2))  #en one head of width D = 4
+#en head 0: the two 春; head 1: the position before
+assert np.flatnonzero(dots[0, 3, :4] == 1).tolist() == [1, 3]
+assert dots[1, 3, :4].argmax() == 2
+#en one head of width D scores the sum of the heads' dot products
+assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
+""")
+
+md(r"""
+Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the token just before loses.
+
+The price is the width. The scores of head h, $Q_h K_h^\top$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards, and a head's favourite key is one of only two (the last column counts them).
+""")
+
+code(r"""
+rng = np.random.default_rng(0)
+T16 = D16 = 16
+x16 = rng.normal(size=(1, T16, D16))                       # (1, T, D)
+w_q16, w_k16 = rng.normal(size=(2, D16, D16)) / np.sqrt(D16)
+for h_count in (1, 2, 4, 8, 16):
+    q16, k16 = (split_heads(x16 @ w_, h_count)[0]
+                for w_ in (w_q16, w_k16))                 # (H, T, d)
+    head_scores = q16 @ k16.swapaxes(-1, -2)                # (H, T, T)
+    ranks = {int(np.linalg.matrix_rank(s_)) for s_ in head_scores}
+    favourites = max(len(set(s_.argmax(axis=1).tolist()))
+                     for s_ in head_scores)
+    print(h_count, D16 // h_count, ranks, favourites)
+    assert ranks == {D16 // h_count}
+assert favourites == 2  #en d = 1: every query prefers one of two keys
+""")
+
+md(r"""
+Every head's scores have rank exactly d. More heads buy more softmaxes and more notions of similarity, each of them a narrower comparer; how to split D is a trade-off, not a rule.
+""")
+
+md(r"""
+## 2.9 More heads do not give each head a nameable role
 
 People like to say "this head tracks syntax, that one the previous word". Nothing in the split guarantees anything of the kind. The split only gives each head its own subspace and its own softmax; what a head ends up doing is decided by training, and several heads may learn much the same thing, or something that has no name at all. Whether a head has a role is a claim to be checked by observation and experiment (for example by switching the head off and measuring the effect); it does not follow from the value of H.
 
-## 2.9 Summary
+## 2.10 Summary
 
-* Multi-head attention is H independent single-head computations, each using a block of columns of $W_Q$, $W_K$ and $W_V$, with the outputs concatenated and multiplied by $W_O$. The split form only gathers the same computation into a few full-width products and one attention call; the results agree to rounding error.
+* Multi-head attention is H single-head computations on blocks of columns of $W_Q$, $W_K$ and $W_V$, concatenated and multiplied by $W_O$; the split form computes the same in a few full-width products.
 * `split_heads`: coordinate a of head h at position t is feature $h \cdot d + a$ at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
-* Every head scales by its own $\sqrt d$ and normalises over the same allowed set; time order and the causal mask are the same for all heads.
-* `merge_heads` concatenates in head order; $W_O$ ($D \times D$, no bias) is where the heads meet, and after it the output is no longer a convex combination.
-* One softmax can only share its weight among keys; H heads give each query H softmaxes, so it can read H positions sharply at once, each into its own block of coordinates (§2.7).
-* At fixed D, H only moves cost around: parameters and matrix products stay the same, while attention-table memory and softmax work grow linearly with H.
+* Every head scales by its own $\sqrt d$ and normalises over the same allowed set; the causal mask is the same for all heads.
+* `merge_heads` concatenates in head order; $W_O$ is where the heads meet, and after it the output is no longer a convex combination.
+* H heads give each query H softmaxes, so it can read H positions sharply at once (§2.7), and each head compares its own coordinates in its own way (§2.8).
+* At fixed D, H moves cost around: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.
 
 Next, §3 turns to learned absolute positions.
 """)

@@ -14,14 +14,7 @@ where the offset o is the number of real positions that come before this input: 
 
 ![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows 1, 2, 3).](figures/positions.svg)
 
-In this section:
-
-* the opening example: a swap that one attention layer without positions cannot see;
-* §3.1 covers the forward pass: look up rows of E and P and add them;
-* §3.2 derives the backward pass: the gradient flows back into both tables as a scatter-add, checked against finite differences;
-* §3.3 deals with positions beyond C, which are rejected rather than wrapped around or clamped to the last row, and with the rows that training never reaches;
-* §3.4 returns to the swap of the opening as Example 2: with positions, the last row tells the two inputs apart;
-* §3.5 describes RoPE, for comparison.
+After the opening example, §3.1 and §3.2 build the forward and backward passes of the two tables, §3.3 deals with positions past the table, §3.4 returns to the swap with positions switched on, and §3.5 compares three designs that compute positions instead of learning them.
 """)
 
 code(r"""
@@ -29,7 +22,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from figures import plots
-from lib.attention import masked_softmax, multi_head_attention, split_heads
+from lib.attention import (causal_allowed, masked_softmax,
+                           multi_head_attention, split_heads)
 from lib.data import BOS, UNK, build_vocab, encode
 from lib.model import AttentionModel
 from lib.positions import embed, embed_backward
@@ -233,10 +227,15 @@ Analytic and numerical gradients agree to within $10^{-8}$ for both tables, and 
 
 ## 3.3 Positions beyond C
 
-The table has rows 0 to $C-1$ and nothing else. A position $\ge C$ has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
+The table has rows 0 to $C-1$ and nothing else, and training cannot add one: the gradient of P that §3.2 computes has the shape of P, so a step changes the C rows there are and never creates row C. A position $\ge C$ has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
 """)
 
 code(r"""
+#en a gradient for P from an input that fills every position
+_, dP_full = embed_backward(np.ones((1, 8, 4)), np.full((1, 8), yu),
+                            len(vocab), len(P))
+print(P.shape, dP_full.shape)
+assert dP_full.shape == P.shape == (8, 4)
 try:
     embed(np.full(6, yu), E, P, offset=3)
     raise AssertionError("positions beyond C were accepted")
@@ -254,7 +253,7 @@ Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to th
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector of 雨 at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table are all different (the last number below is the smallest gap between any two rows, 0.1). After wrapping or clamping, two different positions share one row: the model never defined a vector for position 8, and borrowing the row of position 0 or 7 computes a different model. Extending a position table is a separate decision that has to be declared explicitly, not an index trick done quietly.
+In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number below is the smallest gap between two rows, 0.1). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending a table is a decision to declare, not an index trick.
 """)
 
 code(r"""
@@ -400,44 +399,73 @@ assert two_layers > 0.1
 """)
 
 md(r"""
-## 3.5 For comparison: RoPE
+## 3.5 Positions no training reached: sinusoids, RoPE and ALiBi
 
-Rotary position embedding (RoPE) is a different design. Nothing is added to the input; instead, inside every attention layer, the query and the key of position t are **rotated**: the coordinates are grouped in pairs and each pair is turned by the angle $t\omega$, with a different frequency ω for each pair. For a given query vector and key vector, rotating the query of position i by $i\omega$ and the key of position j by $j\omega$ gives a dot product that depends on the two positions only through $(j - i)\omega$, so the score depends on their **relative** distance; the values are not rotated. The details (which coordinates are paired, how the frequencies are chosen, how the relative dot product is derived) are a topic of their own.
+A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-This chapter uses one position scheme, the learned table, and RoPE is not part of `lib`. Which works better is an empirical question this course does not test.
-
-The tiny example below stands on its own: a single pair of coordinates, $\omega = 0.5$. The position pairs (2, 5) and (0, 3) are the same distance apart and get the same score; the pair (0, 5) is a different distance apart and gets a different score.
+* **A sinusoidal table** (the original Transformer's, which d2l explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two at the start with the same offset.
+* **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
 
 code(r"""
-#en an illustration only; the course model does not use it
-def rotate(pair, position, omega=0.5):
-    c, s = np.cos(position * omega), np.sin(position * omega)
-    return np.array([c * pair[0] - s * pair[1], s * pair[0] + c * pair[1]])
+#en illustrations only; the course model uses the learned table
+def turn(pairs, angles):
+    #en rotate each pair of coordinates by its angle
+    c, s = np.cos(angles), np.sin(angles)
+    return np.stack([c * pairs[..., 0] - s * pairs[..., 1],
+                     s * pairs[..., 0] + c * pairs[..., 1]], axis=-1)
+
+
+omega = 1.0 / 10000 ** (np.arange(2) / 2)   #en one frequency per pair
+def sinusoidal(t):
+    #en pairs (sin tω, cos tω), shape (pairs, 2)
+    return np.stack([np.sin(t * omega), np.cos(t * omega)], axis=-1)
+
+
+#en the same shift of 5 positions at t = 3 and at t = 100 > C
+shift_ok = [np.allclose(sinusoidal(t + 5), turn(sinusoidal(t), -5 * omega))
+            for t in (3, 100)]
+print(r(sinusoidal(100), 3).tolist(), shift_ok)
+assert all(shift_ok) and np.abs(sinusoidal(100)).max() <= 1
 
 
 q_pair, k_pair = np.array([1.0, 0.5]), np.array([0.3, -0.8])
+def rope_score(i, j, w=0.5):
+    #en query turned by iω, key by jω
+    return float(turn(q_pair, i * w) @ turn(k_pair, j * w))
 
 
-def rotated_score(m, n):
-    #en the same q and k, query at position m, key at position n
-    return float(rotate(q_pair, m) @ rotate(k_pair, n))
+same_offset = [rope_score(i, i + 3) for i in (0, 2, 100, 1000)]
+print(r(same_offset, 6).tolist(), round(rope_score(0, 5), 6))
+assert np.ptp(same_offset) < 1e-9 and abs(rope_score(0, 5)
+                                           - same_offset[0]) > 0.1
 
 
-print(round(rotated_score(2, 5), 6), round(rotated_score(0, 3), 6),
-      round(rotated_score(0, 5), 6))
-assert abs(rotated_score(2, 5) - rotated_score(0, 3)) < 1e-12
-assert abs(rotated_score(2, 5) - rotated_score(0, 5)) > 0.1
+T12, slope = 12, 0.5             #en 12 positions: past C = 8
+i_, j_ = np.arange(T12)[:, None], np.arange(T12)[None, :]
+bias = -slope * (i_ - j_)        #en ALiBi: a penalty by distance
+alibi = masked_softmax(np.zeros((T12, T12)) + bias,
+                       causal_allowed(T12, T12))
+print(r(alibi[-1, -4:], 3).tolist())
+assert np.array_equal(bias[1:, 1:], bias[:-1, :-1])  #en only i − j counts
+assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
+""")
+
+md(r"""
+Past C, each of the three has an answer: the sinusoidal vector of position 100, whose pairs turn by the same angles as at position 3; RoPE scores that agree to $10^{-9}$ for every pair of positions 3 apart, out to position 1003; and an ALiBi row for query 11 whose weights fall with distance. The learned table has no row there (§3.3).
+
+Having an answer is not having learned one. A model trained on 8 positions has never seen the angles or penalties of position 100, and whether its outputs there are any good is an empirical question this course does not test.
 """)
 
 md(r"""
 ## 3.6 Summary
 
-* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, and a plain-Python computation that does not use `lib` gives the same number. But this is a statement about one layer and one row: the causal mask itself is asymmetric, and a second layer carries the difference into the last row.
-* The input vector is $E[x_{b,t}] + P[o + t]$: the token embedding table is indexed by token id, the position table by the absolute position o + t; the offset o is the number of real positions before this input.
-* The backward pass is a scatter-add into both tables: rows of E accumulate by token id, rows of P by absolute position, and the whole batch shares the position rows. Use an operation like `np.add.at`, not fancy-index `+=`, and check against finite differences.
-* Positions beyond C are rejected. Wrapping around and clamping to the last row both make two different positions share one row of P: the model borrows a vector it never defined for that position; rows that training never reached get no gradient (without weight decay they keep their initial values) and are not "learned long context".
-* RoPE encodes relative position by rotating queries and keys; it appears here for comparison only.
+* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: row 0 and a second layer do see the order.
+* The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
+* The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
+* Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
+* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's and ALiBi's depend only on the offset i − j. That is well defined, not trained.
 
 Next, §4 explains why causality has to cover the whole computation.
 """)

@@ -31,8 +31,8 @@ from figures import plots
 from lib import checks
 from lib.attention import (
     attention_scores,
+    causal_allowed,
     causal_attention,
-    causal_future,
     masked_softmax,
     merge_heads,
     split_heads,
@@ -104,7 +104,7 @@ md(r"""
 
 A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, it is the test that is broken, not the model.
 
-With the mask off, the largest change over the first two rows is about 39.77. §6.6 computes this number again, independently, with a short pure-Python program that does not use NumPy. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
+With the mask off, the largest change over the first two rows is about 39.77. §6.2 computes this number again, independently, with a short pure-Python program that does not use NumPy. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
 """)
 
 code(r"""
@@ -187,7 +187,7 @@ Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
 * replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`). It refuses future positions too, so that the answer never depends on which algorithm computed it: the blocked form of §5.9 never reads keys that lie entirely in the future.
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the `True`).
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """)
@@ -198,7 +198,7 @@ x = model.embed(ids)[None]  # (1, T, D)
 q, k, v = (split_heads(x @ w, model.n_heads)
            for w in (model.w_q, model.w_k, model.w_v))
 # (1, H, T, T)
-weights = masked_softmax(attention_scores(q, k), ~causal_future(3, 3))
+weights = masked_softmax(attention_scores(q, k), causal_allowed(3, 3))
 print(weights[0, :, :2, 2])  # (H, 2)
 print(0.0 * np.nan, 0.0 * np.inf)
 assert np.all(weights[0, :, :2, 2] == 0.0)
@@ -297,7 +297,7 @@ def dropout_forward(ids, rng, rate=0.5, causal=True):
                for w in (model.w_q, model.w_k, model.w_v))
     T = len(ids)
     everything = np.ones((T, T), dtype=bool)
-    allowed = ~causal_future(T, T) if causal else everything
+    allowed = causal_allowed(T, T) if causal else everything
     # (1, H, T, T)
     weights = masked_softmax(attention_scores(q, k), allowed)
     keep = rng.random(weights.shape) >= rate  # (1, H, T, T)

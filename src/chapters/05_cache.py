@@ -31,7 +31,7 @@ We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a
 
 ![The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to position len(cache), its key and value are appended to the cache, and the new query reads every stored position, its own included.](figures/cache.svg)
 
-Every stored position comes no later than the new token, so the new query may read them all: its row of the mask, `causal_future(1, 3)`, is all `False`. Queries of old positions are not stored: the output needs only the new token's own query.
+Every stored position comes no later than the new token, so the new query may read them all: its row of the mask, `causal_allowed(1, 3)`, is all `True`. Queries of old positions are not stored: the output needs only the new token's own query.
 
 Below we feed `<bos> 春 雨` and watch the cache's length n (the number of stored positions) and its shape $(H, n, d)$.
 """)
@@ -46,8 +46,8 @@ from threadpoolctl import threadpool_limits
 
 from figures import plots
 from lib import checks
-from lib.attention import (attention_scores, causal_attention,
-                           causal_future, masked_softmax, merge_heads,
+from lib.attention import (attention_scores, causal_allowed,
+                           causal_attention, masked_softmax, merge_heads,
                            multi_head_attention, split_heads)
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode
 
@@ -55,8 +55,8 @@ vocab = build_vocab(["春雨风"])
 model = checks.chapter_model()
 ids = np.array([BOS, 3, 4])
 print(decode(ids, vocab))
-print(causal_future(1, 3))
-assert not causal_future(1, 3).any()
+print(causal_allowed(1, 3))
+assert causal_allowed(1, 3).all()
 
 cache = model.new_cache()
 print(cache)
@@ -86,7 +86,7 @@ assert np.array_equal(cache.keys[:, 2],
 md(r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_future(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of Figure 1.1 draws the example below.
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of Figure 1.1 draws the example below.
 
 The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """)
@@ -98,10 +98,10 @@ chunk_cache = model.new_cache()
 for token in prompt[:3]:
     model.step(int(token), chunk_cache)
 tq, tk = 2, len(chunk_cache) + 2
-print(causal_future(tq, tk).astype(int))
+print(causal_allowed(tq, tk).astype(int))
 #en absolute positions tk − tq + i of the new queries
 print(np.arange(tk - tq, tk))
-assert (causal_future(tq, tk) == causal_future(tk, tk)[tk - tq:]).all()
+assert (causal_allowed(tq, tk) == causal_allowed(tk, tk)[tk - tq:]).all()
 
 x_step = model.embed(prompt[3:], offset=len(chunk_cache))  # (tq, D)
 # (H, tq, d)
@@ -120,24 +120,64 @@ assert step_gap < 1e-12
 md(r"""
 The first new query stands at position 3, and only key 4 lies in its future; the second stands at position 4 and reads all five keys. These are the last two rows of the $5 \times 5$ mask, so the step gives the last two rows of the full forward pass (they differ by less than $10^{-12}$). With one token per step, $t_q = 1$: the single query stands at the last position and reads every stored key, as in each step above.
 
-A common mistake carries over the habit of square masks and starts the triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query $i$ then reads only keys $0$ to $i$ and loses history it is entitled to. Nothing leaks from the future, but the outputs are wrong:
+### The same trap in PyTorch
+
+A mask written from the habit of square masks starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines `is_causal=True` by `torch.ones(L, S).tril(diagonal=0)` for L queries and S keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
 """)
 
 code(r"""
-#en wrong: the triangle aligned to the top-left corner
-top_left = np.tril(np.ones((tq, tk), dtype=bool))
-print(top_left.astype(int))
-# (H, tq, tk)
-weights_top_left = masked_softmax(attention_scores(q_step, keys), top_left)
-# (tq, D)
-wrong_step = merge_heads((weights_top_left @ values)[None])[0] @ model.w_o
+def torch_is_causal(L, S):
+    #en PyTorch's documented mask for is_causal=True (True = may attend)
+    return np.tril(np.ones((L, S), dtype=bool))
+
+
+def cached_step(q, keys, values, allowed):  # (H, tq, d), (H, tk, d) ×2
+    weights = masked_softmax(attention_scores(q, keys), allowed)
+    return merge_heads((weights @ values)[None])[0] @ model.w_o  # (tq, D)
+
+
+#en the step of 雨: its query, and the cache of <bos> 春 雨
+x_yu = model.embed(ids[2:], offset=2)                           # (1, D)
+q_yu = split_heads((x_yu @ model.w_q)[None], model.n_heads)[0]  # (H, 1, d)
+print(causal_allowed(1, 3).astype(int), torch_is_causal(1, 3).astype(int))
+full3 = model.forward(ids)                                      # (T, D)
+lib_yu, torch_yu = (
+    cached_step(q_yu, cache.keys, cache.values, mask)
+    for mask in (causal_allowed(1, 3), torch_is_causal(1, 3)))
+print(np.round(lib_yu, 6), np.round(torch_yu, 6))
+assert np.abs(lib_yu - full3[2]).max() < 1e-12
+#en is_causal=True: 雨 reads key 0 only and gets the output of <bos>
+assert np.abs(torch_yu - full3[0]).max() < 1e-12
+assert np.abs(torch_yu - lib_yu).max() > 0.1
+
+#en the two-query step: tq = 2 queries after 3 stored keys, tk = 5
+print(torch_is_causal(tq, tk).astype(int))
+wrong_step = cached_step(q_step, keys, values, torch_is_causal(tq, tk))
 gap_top_left = np.abs(wrong_step - full5[tk - tq:]).max(axis=1)  # (tq,)
 print(np.round(gap_top_left, 6))
 assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-Both new rows are wrong, by up to about 1.417 and 0.371. So whenever there are fewer queries than keys, find out first which corner a mask is aligned to. `causal_future` and `causal_attention` always align bottom-right, and exercise mask-1 asks for the same.
+With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, find out which corner a mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 asks for the same.
+
+In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(L, S)` builds the same mask. Side by side, for arrays of shapes (…, L, d) and (…, S, d):
+
+```python
+import torch
+import torch.nn.functional as F
+
+# lib: aligned bottom-right whatever L and S are
+y_lib = causal_attention(q, k, v)
+
+q_t, k_t, v_t = (torch.from_numpy(a) for a in (q, k, v))
+# is_causal=True: aligned top-left, the same as lib only when L == S
+y_top_left = F.scaled_dot_product_attention(
+    q_t, k_t, v_t, is_causal=True)
+# the allowed set as attn_mask: the same as lib for every L <= S
+y_torch = F.scaled_dot_product_attention(
+    q_t, k_t, v_t, attn_mask=torch.from_numpy(causal_allowed(L, S)))
+```
 """)
 
 md(r"""
@@ -181,7 +221,7 @@ md(r"""
 
 A natural mistake is to treat the single token of each step as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
 
-We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875. §6.6 recomputes this number independently with a short pure-Python program.
+We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875.
 """)
 
 code(r"""
@@ -330,12 +370,7 @@ for n_heads in (1, 4, 12):
 md(r"""
 ## 5.7 The cache handles one unpadded stream
 
-The cache's length is the position of the next token; that is its only offset. This means:
-
-* **No left padding.** The cache has no way to skip padding positions per example. Padding tokens placed before the real content lie in the past, so they are read, and every real token's position is pushed back.
-* **A right-padded training row is not a prefix to continue.** In training, short texts are padded on the right: `collate` turns `雨` into the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`. The last input, whose target is −100, is only padding. If the whole row goes into the cache and generation continues, the new token lands at position 3 and reads a position that is not part of the text. The prefix to continue consists only of the positions whose target is not −100; here that is `<bos> 雨`, of length 2.
-
-Below we measure how far each misuse is from the correct computation; neither difference is zero.
+The cache's length is the position of the next token; that is its only offset. So it holds one stream without padding. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. `collate` turns `雨` into the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
 """)
 
 code(r"""
@@ -427,55 +462,50 @@ plt.show()
 md(r"""
 ## 5.9 The mask also saves half of the work
 
-The causal mask says which positions may not be read; it also means that about half of the attention table never needs to be computed. The definition of §1, `causal_attention`, computes the whole $(T, T)$ table of scores and then forbids its upper right. `blocked_causal_attention`, in the module `lib.blocked`, computes the same numbers in blocks of 64 queries (`BLOCK`). Query block $i$ (positions $64i$ to $64i+63$) is the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. Even its last query reads no key after $64i+63$, so the block computes its scores against keys $0$ to $64i+63$ only; every later key lies in the future of every query in the block, and not one of its scores is computed. Only the last 64 columns, the square on the diagonal, hold forbidden entries, and the mask of §1 handles them as before.
-
-The cell below prints the function: a loop over the query blocks whose body is the three steps of §1 (scores, masked softmax, weighted sum of the values) with the keys cut short. Then it draws the blocks for $T = 512$: line $i$ is query block $i$, each `#` stands for 64 keys that are computed and each `.` for 64 keys that are skipped. For $T = 1024$ the 16 query blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ scores instead of 1,048,576, or 53.1 %. The allowed set itself has 524,800 entries (50.05 %); the difference is the forbidden half of each diagonal square. The last line checks that the blocked computation gives the numbers of the definition (float32, up to rounding).
+The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i, queries $64i$ to $64i + 63$, is the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block scores only keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. Then it counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576, or 53.1 %; the allowed set itself has 524,800 entries.
 """)
 
 code(r"""
-import inspect
-
 from lib.blocked import BLOCK, attention_work, blocked_causal_attention
 
-print(inspect.getsource(blocked_causal_attention))
 
-#en query block i: 64 queries after 64·i earlier keys (bottom-right alignment)
-n_blocks = 512 // BLOCK
-computed = [attention_work(BLOCK, BLOCK * (i + 1)).computed // BLOCK**2
-            for i in range(n_blocks)]
-for i, n in enumerate(computed):
-    print(i, "#" * n + "." * (n_blocks - n))
-assert computed == list(range(1, n_blocks + 1))
-assert sum(computed) * BLOCK**2 == attention_work(512, 512).computed
+def causal_in_blocks(q, k, v):
+    out = np.empty_like(q)                                     # (..., T, d)
+    for start in range(0, q.shape[-2], BLOCK):
+        stop = min(start + BLOCK, q.shape[-2])
+        #en keys after the block's last query are never scored
+        scores = attention_scores(q[..., start:stop, :], k[..., :stop, :])
+        allowed = causal_allowed(stop - start, stop)  #en bottom-right
+        weights = masked_softmax(scores, allowed)
+        out[..., start:stop, :] = weights @ v[..., :stop, :]
+    return out
 
-work = attention_work(1024, 1024)
-everything = attention_work(1024, 1024, skip_future=False)
-print(work.computed, everything.computed, f"{work.fraction:.3f}",
-      work.allowed, f"{work.allowed / work.total:.4f}")
-assert (BLOCK == 64
-        and work.computed == BLOCK**2 * sum(range(1, 17)) == 557056)
-assert (everything.computed == work.total == 1024**2
-        and work.allowed == 1024 * 1025 // 2)
 
 rng = np.random.default_rng(0)
-q, k, v = (rng.standard_normal((1, 8, 1024, 64), dtype=np.float32)
-           for _ in range(3))
-out = blocked_causal_attention(q, k, v)  # (1, 8, 1024, 64)
-print(out.dtype,
-      np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5))
-assert out.dtype == np.float32
-assert np.allclose(out, causal_attention(q, k, v), rtol=1e-5, atol=1e-5)
+q, k, v = rng.standard_normal((3, 1, 4, 300, 16))   #en T = 300: 5 blocks
+out = causal_in_blocks(q, k, v)
+print(np.abs(out - causal_attention(q, k, v)).max() < 1e-12,
+      np.abs(out - blocked_causal_attention(q, k, v)).max() < 1e-12)
+assert np.abs(out - causal_attention(q, k, v)).max() < 1e-12
+assert np.abs(out - blocked_causal_attention(q, k, v)).max() < 1e-12
+
+work = attention_work(1024, 1024)
+print(work.computed, work.total, f"{work.fraction:.3f}", work.allowed)
+assert (BLOCK == 64
+        and work.computed == BLOCK**2 * sum(range(1, 17)) == 557056)
+assert work.total == 1024**2 and work.allowed == 1024 * 1025 // 2
+assert round(work.fraction, 3) == 0.531
 """)
 
 md(r"""
 ## 5.10 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot T \cdot D$ numbers, whatever the head count.
-* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left loses history and gives wrong outputs.
+* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
-* The causal mask also saves work: no score in a query's future is ever needed, so about half of the attention table need not be computed (§5.9), and the outputs still equal those of the definition.
+* The causal mask also saves work: a block of queries never scores the keys after it, so about half of the attention table is never computed (§5.9), and the outputs equal those of the definition.
 """)

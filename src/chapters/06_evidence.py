@@ -1,22 +1,31 @@
-# §6 Four kinds of evidence: six numbers of §1-§5 recomputed with lib, each with the reasoning
-# it illustrates; an independent pure-Python check on the page; what the checks do not prove;
-# what a whole model adds (§7).
+# §6 Four kinds of evidence: six numbers of §1-§5 in one table, recomputed in one cell with lib,
+# each linked to the section that teaches it; an independent pure-Python check on the page;
+# what the checks do not prove; what a whole model adds (§7).
 
 md(r"""
 # 6 Four kinds of evidence
 
-This section brings the arguments of §1–§5 together. Six of the numbers computed so far are the most telling; they illustrate four kinds of evidence, and each kind answers a different question. §6.1–§6.5 recompute the six one by one with the `AttentionModel`, `lib.data` and `lib.checks` of the previous sections. §6.6 then runs an independent check on the page: a short pure-Python program, with lists and `math` only and no NumPy, computes the floating-point numbers again and prints them next to the values from `lib`; the two agree to a relative difference below $10^{-14}$.
+Sections §1–§5 argued with numbers of four kinds, and each kind answers a different question. This section puts six of those numbers in one table and recomputes them in one cell (§6.1). It then computes the floating-point ones again along a route that shares no code with `lib` (§6.2), and says what these checks do not prove (§6.3) and what a whole model adds (§6.4).
 
-| no. | what is checked | value | kind of evidence |
-| --- | --- | --- | --- |
-| 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation |
-| 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control |
-| 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control |
-| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument |
-| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument |
-| 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.0875 | equivalence test |
+## 6.1 Six numbers, four kinds of evidence
 
-Each kind does something the others cannot. **Hand computation** confirms that every step of a small example is right. A **structural argument** derives from the architecture a statement that holds for every input, and a concrete number then illustrates it. A **perturbation test with a control** looks for leaks in real code and shows that the test itself can see one. An **equivalence test** confirms that two computations that should agree really do. The six numbers are illustrations; each covers one small example only.
+| no. | what is checked | value | kind of evidence | taught in |
+| --- | --- | --- | --- | --- |
+| 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
+| 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
+| 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
+| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument | §1.8 |
+| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument | §3.4 |
+| 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.0875 | equivalence test | §5.2, §5.3 |
+
+Each kind does what the others cannot:
+
+* **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of the values could have.
+* **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control without the mask moves by about 39.77, which shows that the test can see a leak at all.
+* **A structural argument** (nos. 4 and 5) derives from the architecture a statement for every input, and a number illustrates it: right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
+* **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
+
+The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
 """)
 
 code(r"""
@@ -25,130 +34,52 @@ import math
 import numpy as np
 
 from lib import checks
-from lib.data import (
-    BOS,
-    EOS,
-    IGNORE,
-    UNK,
-    build_vocab,
-    collate,
-    decode,
-    encode,
-)
+from lib.data import BOS, UNK, build_vocab, collate, decode, encode
 from lib.model import AttentionModel
 
 vocab = build_vocab(["春雨风"])
 #en the model of §4.1: hand-chosen E, P, W_O; identity Q/K/V; D=4, H=2
 model = checks.chapter_model()
-print(vocab, model.width, model.n_heads, model.context_size)
-assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
-""")
 
-md(r"""
-## 6.1 Hand computation: two heads and the output projection (no. 1)
-
-§2.5 worked this example by hand; here we keep the result and what it shows. With positions off, `<bos> 春` enters as the rows $[1,0,0,1]$ and $[0,1,1,0]$. In both heads, row 1 gives the two positions the weights $\alpha = 1/(1+e^{1/\sqrt2}) \approx 0.330238$ and $1-\alpha$, and merging the heads gives $[\alpha, 1-\alpha, 1-\alpha, \alpha]$, still a weighted mean of value vectors. $W_O$ turns it into $[1, 1, 2\alpha-1, 1-2\alpha]$ with $2\alpha-1 \approx -0.339523$, a negative number: the value vectors have no negative coordinate, so no weighted mean of them can have one. Row 0 reads only itself and becomes $[1, 1, 1, -1]$. The cell below compares both rows of the model's output with these formulas, entry by entry, to within $10^{-12}$.
-""")
-
-code(r"""
+#en no. 1: <bos> 春 with positions off
 alpha = 1 / (1 + np.exp(1 / np.sqrt(2)))
-manual = np.array([[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]])
-#en <bos> 春 with positions off
 two_heads = model.forward(np.array([BOS, 3]), use_positions=False)
-print(round(alpha, 6), round(2 * alpha - 1, 6))
-print(np.round(two_heads, 6))
-assert round(alpha, 6) == 0.330238 and round(2 * alpha - 1, 6) == -0.339523
-assert np.abs(two_heads - manual).max() < 1e-12
-""")
-
-md(r"""
-## 6.2 The future-perturbation test with its negative control (nos. 2 and 3)
-
-§4.3 and §4.4 discussed this pair in detail. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position: the masked model's first two rows change by 0.0, and the negative control with the mask off changes by about 39.77, which shows that the test can see a leak. The two numbers belong together; the first alone means nothing.
-""")
-
-code(r"""
-ids = np.array([BOS, 3, 4])
-perturbed = np.array([BOS, 3, UNK])
-print(decode(ids, vocab), "|", decode(perturbed, vocab))
+manual = [[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]]
+#en nos. 2 and 3: <bos> 春 雨 against <bos> 春 <unk>, with its control
+ids, perturbed = np.array([BOS, 3, 4]), np.array([BOS, 3, UNK])
 perturbation = checks.check_causality(
     model.forward, lambda x: model.forward(x, causal=False), ids, perturbed,
     prefix_length=2)
-print(perturbation.change, f"{perturbation.control_change:.12g}")
-assert perturbation.passed and perturbation.change == 0.0
-assert abs(perturbation.control_change - 39.772020613422825) < 1e-9
-""")
-
-md(r"""
-## 6.3 Structural argument: why right padding is harmless (no. 4)
-
-The chapter pads on the right only. If row b has $T_b$ real positions, its real queries are $i < T_b$ and its padding keys are $j \ge T_b > i$: every padding key lies in the future of every real query, and the causal mask already excludes it. That is why the forward pass needs no separate padding mask.
-
-`collate(["雨", "春雨"])` pads the short text `雨` to the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`. Which positions are real is decided by whether their target differs from −100, which gives `[True, True, False]` and the scored targets `[4, 2]`. Note that the target at position 1 is a real `<eos>` (id 2) and must be scored; the `<eos>` at the end of the input only plays the role of padding, and nothing may be masked because of its value. The padded query still produces an output; it is just not scored.
-
-The argument makes a testable prediction: at the real positions, the output for the padded input equals the output for the input without padding, and equals it again when the padding is replaced by another token. Both differences are 0.0.
-""")
-
-code(r"""
-inputs, targets = collate(["雨", "春雨"], vocab)
-short_inputs, short_targets = inputs[0], targets[0]
-real = short_targets != IGNORE
-scored = short_targets[real]
-print(decode(short_inputs, vocab), short_targets.tolist())
-print(real.tolist(), scored.tolist())
-assert real.tolist() == [True, True, False] and scored.tolist() == [4, EOS]
-
-#en (3, D): the padded query has an output too
-padded_out = model.forward(short_inputs)
-unpadded = np.abs(padded_out[:2] - model.forward(short_inputs[:2])).max()
-replaced = np.abs(padded_out[:2]
-                  - model.forward(np.array([BOS, 4, UNK]))[:2]).max()
-print(len(padded_out), round(unpadded, 12), round(replaced, 12))
-assert len(padded_out) == 3 and unpadded < 1e-12 and replaced < 1e-12
-""")
-
-md(r"""
-## 6.4 Structural argument: one layer's last row cannot see a swap (no. 5)
-
-§3 explained this number. In short: for the last query of `春 风 雨` and `风 春 雨`, swapping the first two tokens without positions only reorders key–value pairs that move together, and a weighted sum does not depend on the order of its terms, so the two last rows agree up to rounding. With positions, `春` and `风` receive different rows of $P$ in the two orders, and the last rows then differ by about 0.047.
-
-The claim is narrow: in one layer, the last row cannot tell a permutation of the earlier tokens from the original. Even without positions, row 0 tells the two orders apart, since it reads its own token, which differs (the third printed line); and a second layer can carry that difference on to the last row (§3.4 measures this on two layers).
-""")
-
-code(r"""
-order_a, order_b = np.array([3, 5, 4]), np.array([5, 3, 4])
-print(decode(order_a, vocab), "|", decode(order_b, vocab))
-rows_no_pos = np.abs(
-    model.forward(order_a, use_positions=False)
-    - model.forward(order_b, use_positions=False)).max(axis=1)
-no_positions = float(rows_no_pos[-1])
-with_positions = float(np.abs(model.forward(order_a)[-1]
-                              - model.forward(order_b)[-1]).max())
-print(round(no_positions, 12), f"{with_positions:.12g}")
-print(np.round(rows_no_pos, 6))  #en row 0 differs even without positions
-assert (no_positions < 1e-12
-        and abs(with_positions - 0.047053077502492324) < 1e-12)
-assert rows_no_pos[0] > 1
-""")
-
-md(r"""
-## 6.5 Equivalence test: the cache and the full forward pass (no. 6)
-
-§5.2 and §5.3 gave two numbers: the token-by-token output through the cache differs from the full forward pass by 0.0, and with the third token's position wrongly reset to 0 the error is about 0.0875. The first shows that the cache is equivalent to the full forward pass; the second shows that the test is sensitive enough to catch a position mistake, so it plays a role much like a negative control.
-""")
-
-code(r"""
+#en no. 4: 雨 padded to <bos> 雨 <eos>; the padding removed, then replaced
+padded = collate(["雨", "春雨"], vocab)[0][0]
+padding = [np.abs(model.forward(padded)[:2] - model.forward(x)[:2]).max()
+           for x in (padded[:2], np.array([BOS, 4, UNK]))]
+#en no. 5: 春风雨 against 风春雨, without and with positions
+swap = [float(np.abs(model.forward(np.array([3, 5, 4]), use_positions=u)[-1]
+                     - model.forward(np.array([5, 3, 4]),
+                                     use_positions=u)[-1]).max())
+        for u in (False, True)]
+with_positions = swap[1]
+#en no. 6: the cache; the third token wrongly at position 0
 cache_difference = checks.cache_error(model, ids)
-#en the bug: the third token at position 0
 reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
-print(round(cache_difference, 12), f"{reset_error:.12g}")
-assert (cache_difference < 1e-12
-        and abs(reset_error - 0.08753403247684122) < 1e-12)
+
+print(round(alpha, 6), round(2 * alpha - 1, 6))
+print(perturbation.change, f"{perturbation.control_change:.12g}")
+print(max(padding) < 1e-12, swap[0] < 1e-12, f"{with_positions:.12g}")
+print(cache_difference < 1e-12, f"{reset_error:.12g}")
+assert np.abs(two_heads - manual).max() < 1e-12
+assert perturbation.passed and perturbation.change == 0.0
+assert abs(perturbation.control_change - 39.772020613422825) < 1e-9
+assert max(padding) < 1e-12 and swap[0] < 1e-12
+assert abs(with_positions - 0.047053077502492324) < 1e-12
+assert cache_difference < 1e-12
+assert abs(reset_error - 0.08753403247684122) < 1e-12
 """)
 
 md(r"""
-## 6.6 An independent check on the page: the same numbers in plain Python
+## 6.2 An independent check on the page: the same numbers in plain Python
 
 All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split, a wrong scale factor or a transposed $W_O$, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
 
@@ -163,7 +94,7 @@ from lib import plain_python
 E_rows, P_rows, W_O_rows = (
     table.tolist()
     for table in (model.token_table, model.position_table, model.w_o))
-#en the two rows of the hand computation in §6.1
+#en the two rows of the hand computation, no. 1 of §6.1
 assert (E_rows[BOS] == [1.0, 0.0, 0.0, 1.0]
         and E_rows[3] == [0.0, 1.0, 1.0, 0.0])
 
@@ -227,7 +158,7 @@ assert max(differences.values()) < 1e-13
 """)
 
 md(r"""
-## 6.7 What these checks do not prove
+## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
 * **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0; on a model with random parameters it shows at once. That is why §4 and §5 repeat their checks on random models.
@@ -250,7 +181,7 @@ assert hand_chosen_swap == 0.0 and random_swap > 0.1
 """)
 
 md(r"""
-## 6.8 What a whole model adds
+## 6.4 What a whole model adds
 
 A full decoder adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU to the learned absolute positions, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
@@ -292,16 +223,9 @@ assert failures == ["ValueError", "ValueError"]
 """)
 
 md(r"""
-## 6.9 Summary
+## 6.5 Summary
 
-Every conclusion of §1–§5 rests on at least one piece of evidence, and the kinds differ:
+Every conclusion of §1–§5 rests on at least one piece of evidence, and the four kinds differ in what they can show: hand computation confirms each step of one example, a structural argument covers every input, a perturbation test with a control finds leaks in real code, and an equivalence test finds where two computations that should agree do not. The pure-Python program of §6.2 agreed with `lib` on the floating-point numbers to a relative difference below $10^{-14}$. All of this concerns one layer with hand-chosen, fixed parameters; once the model gets deeper and is trained, every check must be run again on the whole model, which is what §7 does.
 
-* **hand computation** confirms every step of splitting heads, concatenating them and applying $W_O$ (no. 1);
-* **structural arguments** explain why right padding is harmless (no. 4) and why, in its last row, a one-layer model without positions cannot tell the order of the preceding tokens (no. 5), and concrete numbers illustrate it;
-* **perturbation tests with controls** look for leaks in the code and show that the test itself works (nos. 2 and 3);
-* **equivalence tests** confirm that the cache agrees with the full forward pass and is sensitive to position mistakes (no. 6).
-
-The pure-Python program of §6.6 recomputed the floating-point numbers along a route that shares no code with `lib`'s NumPy implementation, and agreed with `lib` to a relative difference below $10^{-14}$. All of this concerns a single layer with hand-chosen, fixed parameters. Once the model gets deeper and is trained, every one of these checks must be run again on the whole model, which is what §7 does.
-
-The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of this section with it.
+The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of the table with it.
 """)

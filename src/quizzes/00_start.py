@@ -6,7 +6,7 @@ import functools
 import numpy as np
 
 from lib import checks
-from lib.attention import (attention_scores, causal_attention, causal_future, masked_softmax,
+from lib.attention import (attention_scores, causal_allowed, causal_attention, masked_softmax,
                            multi_head_attention, split_heads, unmasked_attention)
 from lib.data import build_vocab, collate
 from lib.model import AttentionModel
@@ -64,8 +64,12 @@ section("already know",
 )
 
 
-# §0.2: the example of the section (three positions, width 2, q = k = v = x, no mask)
-X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+# §0.2: the soft lookup of the section: <bos> 春 风 雨, one-hot inputs, no mask
+LOOKUP_Q = 6 * np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 0]], dtype=float)   # season, weather, start
+LOOKUP_K = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 0]], dtype=float)
+LOOKUP_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float)       # spring, wind, rain
+LOOKUP_WEIGHTS = masked_softmax(attention_scores(LOOKUP_Q, LOOKUP_K), np.ones((4, 4), dtype=bool))
+X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])           # a second small input, for the steps of one head
 RNG = np.random.default_rng(0)
 Q5, K5, V5 = RNG.normal(size=(3, 5, 2))              # T = 5 positions, head width d = 2
 SCORE_FORMULAS = {"q.k/sqrt(d)": lambda q, k, v: q @ k.T / np.sqrt(2),
@@ -96,15 +100,11 @@ def one_head_in_order(steps):
     return np.allclose(y, multi_head_attention(X3[None], W_Q, W_K, W_V, np.eye(2), 1, causal=False)[0])
 
 
-def future_share_of_row_0(value):
-    weights = masked_softmax(attention_scores(X3, X3), np.ones((3, 3), dtype=bool))
-    e = np.exp(1 / np.sqrt(2))                       # row 0 scores [1/√2, 0, 1/√2]
-    assert np.isclose(weights[0, 1:].sum(), (1 + e) / (1 + 2 * e))
-    return abs(weights[0, 1:].sum() - value) <= 0.006
-
-
-def score_table_shape(shape):
-    return attention_scores(Q5, K5).shape == shape
+def future_share_of_chun(value):
+    e = np.exp(2 * np.sqrt(3))                       # 春's scores: 0, 0, 6/√3, 6/√3
+    assert np.isclose(LOOKUP_WEIGHTS[1, 2:].sum(), e / (1 + e))
+    assert np.isclose(LOOKUP_WEIGHTS[1, 2], LOOKUP_WEIGHTS[1, 3])    # the why of 0.5: each gets half of 0.97
+    return abs(LOOKUP_WEIGHTS[1, 2:].sum() - value) <= 0.006
 
 
 section("One attention head",
@@ -124,18 +124,20 @@ section("One attention head",
                   (T("Over the whole score table", claim="the whole table"),
                    T("Then all the weights of the table would sum to 1, and each row to much less."))],
            witness=normalised_over),
-    number(T("In the example of §0.2 (three positions, no mask), how much weight does position 0 give to positions 1 and 2 together? (2 decimals)"),
-           answer=0.60, tolerance=0.006, shown="(1 + e^{1/√2}) / (1 + 2·e^{1/√2}) ≈ 0.599",
-           why=T("Its scores are [1/√2, 0, 1/√2]: most of its weight goes to the two positions after it."),
-           wrong=[(0, T("That is what the mask of §1 gives; without it position 0 reads its future.")),
-                  (1, T("Position 0 also reads itself, with as high a score as position 2."))],
-           witness=future_share_of_row_0),
-    choose(T("Q and K hold T rows of width d. What shape does the score table QKᵀ/√d have?"),
-           right=T("T × T: one score for every query and key", claim=(5, 5)),
-           why=T("Row i holds the scores of query i against every key."),
-           wrong=[(T("T × d", claim=(5, 2)), T("That is the shape of Q, K and V themselves.")),
-                  (T("d × d", claim=(2, 2)), T("That is the shape of QᵀK, which compares features, not positions."))],
-           witness=score_table_shape),
+    number(T("In the example of §0.2 (no mask), how much weight does 春 give to 风 and 雨 together? (2 decimals)"),
+           answer=0.97, tolerance=0.006, shown="e^{2√3} / (1 + e^{2√3}) ≈ 0.970",
+           why=T("春 looks for weather, and the keys of 风 and 雨 say weather: both come after 春."),
+           wrong=[(0, T("That is what the mask of §1 gives; without it 春 reads its future.")),
+                  (0.5, T("Each of the two gets about 0.485; together they get about 0.97."))],
+           witness=future_share_of_chun),
+    choose(T("In the soft lookup of §0.2, what does a position's key say?"),
+           right=T("What it contains"),
+           why=T("A query is matched against the keys; the value is what the position hands over once it is found."),
+           wrong=[(T("What it is looking for"),
+                   T("That is its query.")),
+                  (T("What it hands over"),
+                   T("That is its value: it enters the weighted sum, not the match."))],
+           defined_in="0.2", term=T("what it contains")),
     order(T("Put one head's steps in order."),
           steps=[T("Project the input to Q, K and V"),
                  T("Score every key: q · k / √d"),
@@ -346,7 +348,7 @@ section("read and run",
 
 # §0.6: the functions of lib that §0.2 and §0.4 used
 def all_true_means(meaning):
-    allowed = ~causal_future(3, 3)
+    allowed = causal_allowed(3, 3)
     weights = masked_softmax(np.zeros((3, 3)), allowed)
     read = weights > 0
     return {"may read": np.array_equal(read, allowed), "forbidden": np.array_equal(read, ~allowed)}[meaning]
@@ -357,9 +359,8 @@ def split_shape(shape):
 
 
 def example_equals(name):
-    weights = masked_softmax(attention_scores(X3, X3), np.ones((3, 3), dtype=bool))
     functions = {"unmasked_attention": unmasked_attention, "causal_attention": causal_attention}
-    return np.allclose(weights @ X3, functions[name](X3, X3, X3), rtol=0, atol=1e-12)
+    return np.allclose(LOOKUP_WEIGHTS @ LOOKUP_V, functions[name](LOOKUP_Q, LOOKUP_K, LOOKUP_V), rtol=0, atol=1e-12)
 
 
 section("shared library",
@@ -367,7 +368,7 @@ section("shared library",
            right=T("The query may read that key", claim="may read"),
            why=T("Each row is normalised over its True entries; a False entry gets the weight 0."),
            wrong=[(T("That key is forbidden", claim="forbidden"),
-                   T("Forbidden keys are False in `allowed`; True marks them in the other array, `future` (§1.4).")),
+                   T("Forbidden keys are False in `allowed` (§1.4).")),
                   (T("The score has already been masked"),
                    T("`allowed` is a separate boolean array; the scores are left as they are."))],
            witness=all_true_means),
@@ -383,7 +384,7 @@ section("shared library",
            right=T("`unmasked_attention`", claim="unmasked_attention"),
            why=T("It reads every key; §4 uses it as the negative control."),
            wrong=[(T("`causal_attention`", claim="causal_attention"),
-                   T("It forbids the future: row 0 would read only itself.")),
+                   T("It forbids the future: 春 could not read 风 and 雨.")),
                   (T("`split_heads`"),
                    T("It only rearranges features into heads; it computes no attention."))],
            witness=example_equals),

@@ -5,7 +5,7 @@ import inspect
 import numpy as np
 
 from lib import checks
-from lib.attention import causal_attention, causal_future, masked_softmax, unmasked_attention
+from lib.attention import causal_allowed, causal_attention, causal_future, masked_softmax, unmasked_attention
 from lib.data import BOS, EOS, IGNORE, SPECIAL_TOKENS, build_vocab, collate, encode
 from lib.layers import cross_entropy_forward
 
@@ -170,56 +170,56 @@ section("may read itself",
 
 
 # §1.4
-def allowed_and_future_are(relation):
-    future = causal_future(4, 4)
+def allowed_means(meaning):
+    allowed = causal_allowed(4, 4)
     weights = causal_attention(np.ones((4, 1)), np.ones((4, 1)), np.eye(4))       # equal scores
-    allowed = weights > 0                                                          # what each query reads
-    facts = {"complements": np.array_equal(allowed, ~future), "equal": np.array_equal(allowed, future),
-             "transposes": np.array_equal(allowed, future.T)}
-    return bool(facts[relation])
+    read = weights > 0                                                             # what each query reads
+    facts = {"may read": np.array_equal(read, allowed), "forbidden": np.array_equal(read, ~allowed),
+             "same position": np.array_equal(allowed, np.eye(4, dtype=bool))}
+    return bool(facts[meaning])
 
 
-def future_in_place_of_allowed(claim):
-    message = refusal(masked_softmax, ZEROS, FUTURE)
-    alone = masked_softmax(ZEROS[:2], FUTURE[:2])                                  # rows 0 and 1 on their own
-    assert (alone[FUTURE[:2]] > 0).all() and (alone[~FUTURE[:2]] == 0).all()       # read only their future
+def complement_in_place_of_allowed(claim):
+    message = refusal(masked_softmax, ZEROS, ~ALLOWED)
+    alone = masked_softmax(ZEROS[:2], ~ALLOWED[:2])                                # rows 0 and 1 on their own
+    assert (alone[~ALLOWED[:2]] > 0).all() and (alone[ALLOWED[:2]] == 0).all()     # read only their future
     fact = "raises" if message is not None and "row (2,)" in message else "reads the future"
     return claim == fact
 
 
-def builds_future(name):
-    built = {"causal_future": lambda: causal_future(2, 5),
-             "masked_softmax": lambda: masked_softmax(np.zeros((2, 5)), ~causal_future(2, 5)),
+def builds_allowed(name):
+    built = {"causal_allowed": lambda: causal_allowed(2, 5),
+             "masked_softmax": lambda: masked_softmax(np.zeros((2, 5)), causal_allowed(2, 5)),
              "np.tril": lambda: np.tril(np.ones((2, 5), dtype=bool))}[name]()
-    position = np.arange(5)[None, :] > np.arange(3, 5)[:, None]                   # key after query, bottom-right
+    position = np.arange(5)[None, :] <= np.arange(3, 5)[:, None]                  # key at or before query, bottom-right
     return built.dtype == bool and np.array_equal(built, position)
 
 
-section("two names",
-    choose(T("How are `allowed` and `future` related?"),
-           right=T("They are complements: `allowed == ~future`", claim="complements"),
-           why=T("One constraint, two names: one says what may be read, the other what may not."),
-           wrong=[(T("They are equal", claim="equal"),
-                   T("True means “may read” in `allowed` and “forbidden” in `future`.")),
-                  (T("`future` is the transpose of `allowed`", claim="transposes"),
-                   T("A transpose swaps queries and keys; it does not negate."))],
-           witness=allowed_and_future_are),
-    choose(T("With a 3 × 3 causal mask, `future` is passed to `masked_softmax` where `allowed` belongs. What happens?"),
-           right=T("It raises: the last row of `future` is all False, an empty row", claim="raises"),
-           why=T("The error comes from the empty row, not from a check of the names; that is luck. Pass masks by name."),
+section("one boolean array",
+    choose(T("What does `allowed[i, j] == True` mean?"),
+           right=T("Query i may read key j", claim="may read"),
+           why=T("`masked_softmax` normalises each row over its True entries; a False entry gets the weight 0."),
+           wrong=[(T("Key j lies in the future of query i", claim="forbidden"),
+                   T("That is where `allowed` is False.")),
+                  (T("Query i and key j are the same position", claim="same position"),
+                   T("Every key at or before the query is allowed, not only its own."))],
+           witness=allowed_means),
+    choose(T("With a 3 × 3 causal mask, its complement `~allowed` is passed to `masked_softmax` by mistake. What happens?"),
+           right=T("It raises: the last row of the complement is all False, an empty row", claim="raises"),
+           why=T("The error comes from the empty row, not from a check of the mask; that is luck. Pass the mask as `causal_allowed` builds it."),
            wrong=[(T("Every query quietly reads its future", claim="reads the future"),
                    T("Rows 0 and 1 would, but the empty last row stops the whole call.")),
                   (T("Nothing changes"),
-                   T("The two masks are complements: the allowed set is turned inside out."))],
-           witness=future_in_place_of_allowed),
-    choose(T("Which function builds `future`?"),
-           right=T("`causal_future(tq, tk)`", claim="causal_future"),
-           why=T("`masked_softmax(scores, allowed)` takes `allowed`, its complement."),
+                   T("The complement turns the allowed set inside out."))],
+           witness=complement_in_place_of_allowed),
+    choose(T("Which function builds `allowed` for 2 new queries after 3 stored keys?"),
+           right=T("`causal_allowed(tq, tk)`", claim="causal_allowed"),
+           why=T("It aligns the queries bottom-right, as a cache needs (§5.1); `masked_softmax(scores, allowed)` takes it."),
            wrong=[(T("`masked_softmax(scores, allowed)`", claim="masked_softmax"),
                    T("It uses a mask; it does not build one.")),
                   (T("`np.tril(np.ones((tq, tk)))`", claim="np.tril"),
                    T("That is a triangle of allowed cells aligned to the top-left corner, wrong when tq < tk (§5.1)."))],
-           witness=builds_future),
+           witness=builds_allowed),
 )
 
 

@@ -432,7 +432,76 @@ section("two heads can do",
 )
 
 
-# §2.8: two heads with the same projections differ only through the coordinates they compare
+# §2.8: the example of the section (<bos> 春 风 春 雨: token codes | positions at 60° · t), and ranks
+_CODES = {"<bos>": [0, -1], "春": [1, 0], "风": [0, 1], "雨": [-1, 0]}
+_ANGLE = np.pi / 3 * np.arange(5)
+X_SIM = np.array([_CODES[t] + [np.cos(a), np.sin(a)] for t, a in zip(["<bos>", "春", "风", "春", "雨"], _ANGLE)])
+_TURN = np.array([[np.cos(np.pi / 3), -np.sin(np.pi / 3)], [np.sin(np.pi / 3), np.cos(np.pi / 3)]])
+W_SIM = np.eye(4)
+W_SIM[2:, 2:] = _TURN
+DOTS = split_heads((X_SIM @ W_SIM)[None], 2)[0] @ split_heads(X_SIM[None], 2)[0].swapaxes(-1, -2)   # (H, T, T)
+
+
+def head_1_finds(claim):
+    best = set(np.flatnonzero(np.isclose(DOTS[1, 3, :4], DOTS[1, 3, :4].max())).tolist())
+    assert set(np.flatnonzero(DOTS[0, 3, :4] == 1).tolist()) == {1, 3}                # the why of the distractor
+    return best == claim
+
+
+def one_wide_head_scores(claim):
+    full = (X_SIM @ W_SIM) @ X_SIM.T
+    facts = {"the sum": np.allclose(full, DOTS.sum(axis=0)), "the mean": np.allclose(full, DOTS.mean(axis=0)),
+             "the largest": np.allclose(full, DOTS.max(axis=0))}
+    return bool(facts[claim])
+
+
+def rank_of_a_head(value):
+    rng = np.random.default_rng(1)
+    x, w_q, w_k = rng.normal(size=(1, 16, 16)), rng.normal(size=(16, 16)), rng.normal(size=(16, 16))
+    q, k = split_heads(x @ w_q, 4)[0], split_heads(x @ w_k, 4)[0]                  # H = 4, d = 4
+    return {int(np.linalg.matrix_rank(s)) for s in q @ k.swapaxes(-1, -2)} == {value}
+
+
+def favourites_at_width_1(value):
+    rng = np.random.default_rng(2)
+    x, w_q, w_k = rng.normal(size=(1, 16, 16)), rng.normal(size=(16, 16)), rng.normal(size=(16, 16))
+    q, k = split_heads(x @ w_q, 16)[0], split_heads(x @ w_k, 16)[0]                # d = 1
+    return max(len(set(s.argmax(axis=1).tolist())) for s in q @ k.swapaxes(-1, -2)) == value
+
+
+section("own similarity",
+    choose(T("In the example of §2.8, which keys does head 1 find for query 3, the second 春?"),
+           right=T("Key 2, the position just before", claim={2}),
+           why=T("Head 1 turns its query back by 60°, so it matches the position t − 1."),
+           wrong=[(T("Keys 1 and 3, the two 春", claim={1, 3}),
+                   T("That is head 0, which compares the token codes.")),
+                  (T("Key 3, itself", claim={3}),
+                   T("Its query is turned away from its own position."))],
+           witness=head_1_finds),
+    choose(T("One head of width D compares all coordinates at once. How is its dot product related to those of the H heads?"),
+           right=T("It is their sum", claim="the sum"),
+           why=T("A dot product adds up over the coordinates, and the heads divide the coordinates between them: one head has one notion of similarity."),
+           wrong=[(T("It is their mean", claim="the mean"),
+                   T("Nothing divides by H.")),
+                  (T("It is the largest of them", claim="the largest"),
+                   T("Then no head's similarity could be outvoted; in the example, the token just before is."))],
+           witness=one_wide_head_scores),
+    number(T("At D = 16 with H = 4 heads, what is the highest rank one head's T × T score matrix can have, for any T?"),
+           answer=4,
+           why=T("The scores are a product through d = D/H = 4 columns."),
+           wrong=[(16, T("That is D, the width of one head when H = 1.")),
+                  (1, T("That is the rank at H = 16, d = 1."))],
+           witness=rank_of_a_head),
+    number(T("At d = 1, at most how many different keys can the queries of one head prefer?"),
+           answer=2,
+           why=T("The score is a product q·k: every query orders the keys by the same number k, forwards or backwards."),
+           wrong=[(1, T("A query with a negative q prefers the key with the smallest k.")),
+                  (16, T("That needs d large enough for each query to order the keys its own way."))],
+           witness=favourites_at_width_1),
+)
+
+
+# §2.9: two heads with the same projections differ only through the coordinates they compare
 def different_maps_show(claim):
     x = np.random.default_rng(5).normal(size=(1, 5, 8))
     block = np.random.default_rng(6).normal(size=(4, 4))

@@ -9,7 +9,7 @@ import numpy as np
 
 import lib
 from lib import checks, plain_python
-from lib.attention import multi_head_attention
+from lib.attention import causal_future, masked_softmax, multi_head_attention
 from lib.data import BOS, build_vocab, encode
 from lib.model import AttentionModel
 from lib.positions import embed, embed_backward
@@ -271,9 +271,20 @@ section("swap",
 )
 
 
-# §3.5: the section's example, a single pair of coordinates and θ = 0.5
-def _rotate(pair, position, theta=0.5):
-    c, s = np.cos(position * theta), np.sin(position * theta)
+def alibi_adds(claim):
+    """ALiBi as §3.5 computes it: 12 positions, past C = 8, zero scores plus -0.5·(i - j) under the causal mask."""
+    i, j = np.arange(12)[:, None], np.arange(12)[None, :]
+    bias = -0.5 * (i - j)
+    weights = masked_softmax(np.zeros((12, 12)) + bias, ~causal_future(12, 12))
+    facts = {"a penalty by distance": np.array_equal(bias[1:, 1:], bias[:-1, :-1]) and (np.diff(weights[-1]) > 0).all(),
+             "a table row": bias.shape[0] <= P.shape[0], "a rotation": np.allclose(weights, masked_softmax(
+                 np.zeros((12, 12)), ~causal_future(12, 12)))}
+    return bool(facts[claim])
+
+
+# §3.5: the section's RoPE example, a single pair of coordinates and ω = 0.5
+def _rotate(pair, position, omega=0.5):
+    c, s = np.cos(position * omega), np.sin(position * omega)
     return np.array([c * pair[0] - s * pair[1], s * pair[0] + c * pair[1]])
 
 
@@ -298,15 +309,15 @@ def scheme_of_lib(claim):
 section("RoPE",
     choose(T("Which vectors does RoPE rotate?"),
            right=T("Queries and keys"),
-           why=T("§3.5: the values are not rotated, and the score depends only on the relative distance."),
+           why=T("§3.5: the score then depends only on the offset i − j; the values are not rotated."),
            wrong=[(T("The input vectors"),
                    T("RoPE adds nothing to the input; it rotates inside every attention layer.")),
                   (T("Queries, keys and values"),
                    T("The values are not rotated."))],
            defined_in="3.5", term=T("rotated")),
-    choose(T("With θ = 0.5, how do the scores of the position pairs (2, 5) and (0, 3) compare?"),
+    choose(T("With ω = 0.5, how do the RoPE scores of the position pairs (2, 5) and (0, 3) compare?"),
            right=T("They are equal: both pairs are 3 apart", claim="equal"),
-           why=T("The score depends only on (n − m)θ."),
+           why=T("The score depends only on (i − j)ω."),
            wrong=[(T("They differ: the absolute positions differ", claim="different"),
                    T("RoPE's score sees only the relative distance.")),
                   (T("Both are 0", claim="both 0"),
@@ -314,8 +325,16 @@ section("RoPE",
            witness=rotated_scores),
     choose(T("Which position scheme does the course's `lib` use?"),
            right=T("Learned absolute positions (the table P)", claim="the table"),
-           why=T("RoPE is shown for comparison only; it is not part of `lib`."),
+           why=T("The sinusoidal table, RoPE and ALiBi are shown for comparison only; none is part of `lib`."),
            wrong=[(T("RoPE", claim="RoPE"), T("The RoPE example stands on its own; it is not part of `lib`.")),
                   (T("Both", claim="both"), T("The course keeps one scheme."))],
            witness=scheme_of_lib),
+    choose(T("What does ALiBi add to the score of query i and key j?"),
+           right=T("A penalty proportional to their distance i − j", claim="a penalty by distance"),
+           why=T("It needs no position vectors, so it has an answer at every length."),
+           wrong=[(T("A row of a learned position table", claim="a table row"),
+                   T("That is the learned table of this chapter, which has no row past C.")),
+                  (T("Nothing: it rotates the query instead", claim="a rotation"),
+                   T("That is RoPE."))],
+           witness=alibi_adds),
 )

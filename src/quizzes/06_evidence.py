@@ -21,61 +21,7 @@ def control(ids):
     return MODEL.forward(ids, causal=False)
 
 
-# §6.1: Example 1 on the model of §4.1, positions off
-ROWS1 = MODEL.forward(np.array([BOS, 3]), use_positions=False)
-
-
-def output_row_1(claim):
-    candidates = {"[1, 1, 2α-1, 1-2α]": [1, 1, 2 * A - 1, 1 - 2 * A], "[α, 1-α, 1-α, α]": [A, 1 - A, 1 - A, A],
-                  "[1, 1, 1, -1]": [1, 1, 1, -1]}
-    return np.allclose(ROWS1[1], candidates[claim], rtol=0, atol=1e-12)
-
-
-def example_1_exposes(claim):
-    x = MODEL.embed(np.array([BOS, 3]), use_positions=False)[None]
-    heads = causal_attention(*[split_heads(x, 2)] * 3)             # identity projections: (1, H, T, d)
-    bugs = {"no W_O": lambda: merge_heads(heads)[0],
-            "the wrong axis": lambda: heads.reshape(1, 2, 4)[0] @ MODEL.w_o}   # joined without moving the axis
-    outs, raised = [], False
-    for bug in bugs.values():
-        try:
-            outs.append(bug())
-        except ValueError:
-            raised = True
-    shown = bool(outs) and all(not np.allclose(out[1, 2:], [A - B, B - A]) for out in outs)
-    facts = {"the last two coordinates": shown and not raised, "an error": raised, "no difference": not shown}
-    return bool(facts[claim])
-
-
-section("Hand computation",
-    choose(T("In Example 1, what is output row 1 after W_O?"),
-           right=T("[1, 1, 2α − 1, 1 − 2α]", claim="[1, 1, 2α-1, 1-2α]"),
-           why=T("The concatenation is [α, 1 − α, 1 − α, α], and W_O maps [z₀, z₁, z₂, z₃] to [z₀ + z₂, z₁ + z₃, z₀ − z₂, z₁ − z₃]."),
-           wrong=[(T("[α, 1 − α, 1 − α, α]", claim="[α, 1-α, 1-α, α]"),
-                   T("That is the concatenation before W_O.")),
-                  (T("[1, 1, 1, −1]", claim="[1, 1, 1, -1]"),
-                   T("That is row 0."))],
-           witness=output_row_1),
-    choose(T("What does a hand computation show, and what not?"),
-           right=T("That every step of one small example is right; not that the code is right for every input"),
-           why=T("A structural argument covers every input; a hand computation covers the example it works through."),
-           wrong=[(T("That a statement holds for every input"),
-                   T("One example is one example.")),
-                  (T("Whether the code leaks"),
-                   T("That is the job of the perturbation test with its control."))],
-           unwitnessed="what a kind of evidence shows is a statement about reasoning, not a computation"),
-    choose(T("How would Example 1 expose a wrong concatenation axis or a missing W_O?"),
-           right=T("The last two coordinates would not be 2α − 1 and 1 − 2α", claim="the last two coordinates"),
-           why=T("So the example also checks that the parts are joined correctly."),
-           wrong=[(T("It would raise an error", claim="an error"),
-                   T("The shapes may still fit.")),
-                  (T("It would not show", claim="no difference"),
-                   T("The numbers would differ."))],
-           witness=example_1_exposes),
-)
-
-
-# §6.2
+# §6.1: the six numbers on the model of §4.1
 def numbers_2_and_3(claim):
     def constant(ids, causal=True):
         return np.zeros_like(MODEL.forward(ids, causal=causal))
@@ -101,15 +47,49 @@ def perturbation_test_covers(claim):
     return bool(facts[claim])
 
 
-def control_built_as(claim):
-    random = checks.random_model(0, vocab_size=6, context_size=8, width=4, n_heads=2)
-    facts = {"the mask off": checks.future_change(control, IDS, PERTURBED, 2) > 1,
-             "a random model": checks.future_change(random.forward, IDS, PERTURBED, 2) > 0,
-             "another input": checks.future_change(MODEL.forward, IDS, np.array([BOS, 3, 5]), 2) > 0}
+INPUTS, TARGETS = collate(["雨", "春雨"], VOCAB)
+
+
+def no_padding_mask_because(claim):
+    length = int((TARGETS[0] != IGNORE).sum())
+    future = ~np.tril(np.ones((3, 3), dtype=bool))
+    facts = {"the padding lies in the future": future[:length, length:].all(),
+             "padded inputs are 0": INPUTS[0, 2] == 0}
     return bool(facts[claim])
 
 
-section("future-perturbation test with its negative control",
+ORDER_A, ORDER_B = np.array([3, 5, 4]), np.array([5, 3, 4])
+
+
+ROWS_APART = np.abs(MODEL.forward(ORDER_A, use_positions=False) - MODEL.forward(ORDER_B, use_positions=False)).max(axis=1)
+
+
+def blind_to_order(claim):
+    def second_layer(out):
+        x = split_heads(out[None], 2)
+        return merge_heads(causal_attention(x, x, x))[0] @ MODEL.w_o
+    two_layers = np.abs(second_layer(MODEL.forward(ORDER_A, use_positions=False))[-1]
+                        - second_layer(MODEL.forward(ORDER_B, use_positions=False))[-1]).max()
+    fact = not (ROWS_APART[0] > 1 and two_layers > 0.1)
+    return claim == fact
+
+
+CACHE_ERROR = checks.cache_error(MODEL, IDS)
+
+
+RESET = checks.incremental_forward(MODEL, IDS, positions=[0, 1, 0])
+
+
+RESET_ERROR = float(np.abs(RESET[-1] - MODEL.forward(IDS)[-1]).max())
+
+
+def role_of_the_reset_error(claim):
+    facts = {"the test can see position mistakes": CACHE_ERROR == 0.0 and RESET_ERROR > 0.05,
+             "the cache is inaccurate": CACHE_ERROR > 1e-12, "rounding": RESET_ERROR < 1e-12}
+    return bool(facts[claim])
+
+
+section("Six numbers",
     choose(T("Why do numbers 2 and 3 belong together?"),
            right=T("The 0.0 alone means nothing: the control's change shows that the test can see a leak", claim="0.0 alone means nothing"),
            why=T("The control changes by about 39.77; a forward function that returns zeros would also show 0.0."),
@@ -126,134 +106,21 @@ section("future-perturbation test with its negative control",
                   (T("It checks only the design", claim="the design only"),
                    T("It runs the real code and finds a wrong `axis` in it."))],
            witness=perturbation_test_covers),
-    choose(T("How is the control built here?"),
-           right=T("As the same model with the mask off (`causal=False`)", claim="the mask off"),
-           why=T("It is known to leak."),
-           wrong=[(T("As a random model", claim="a random model"),
-                   T("A random model is still causal.")),
-                  (T("From a different input", claim="another input"),
-                   T("The control changes the model, not the input."))],
-           witness=control_built_as),
-)
-
-
-# §6.3: collate(["雨", "春雨"]): the row of 雨 is <bos> 雨 <eos>, targets 雨 <eos> −100
-INPUTS, TARGETS = collate(["雨", "春雨"], VOCAB)
-
-
-def real_positions_of_rain(n):
-    assert TARGETS[0].tolist() == [4, 2, IGNORE]
-    return int((TARGETS[0] != IGNORE).sum()) == n
-
-
-def no_padding_mask_because(claim):
-    length = int((TARGETS[0] != IGNORE).sum())
-    future = ~np.tril(np.ones((3, 3), dtype=bool))
-    facts = {"the padding lies in the future": future[:length, length:].all(),
-             "padded inputs are 0": INPUTS[0, 2] == 0}
-    return bool(facts[claim])
-
-
-def padding_prediction(claim):
-    padded = MODEL.forward(INPUTS[0])
-    unpadded = np.abs(padded[:2] - MODEL.forward(INPUTS[0, :2])).max()
-    replaced = np.abs(padded[:2] - MODEL.forward(np.array([BOS, 4, UNK]))[:2]).max()
-    facts = {"real outputs unchanged": unpadded < 1e-12 and replaced < 1e-12,
-             "padded outputs 0": (padded[2] == 0).all()}
-    return bool(facts[claim])
-
-
-section("right padding is harmless",
-    number(T("In `collate([\"雨\", \"春雨\"])`, how many real (scored) positions does the row of 雨 have?"),
-           answer=2,
-           why=T("The targets are `雨 <eos> −100`: the first two are scored."),
-           wrong=[(1, T("The `<eos>` at target position 1 is the real end of the text, and it is scored.")),
-                  (3, T("The last target is −100: not scored."))],
-           witness=real_positions_of_rain),
-    choose(T("Why does the forward pass need no separate padding mask?"),
+    choose(T("Number 4: why does the forward pass need no separate padding mask?"),
            right=T("Every padding key lies in the future of every real query", claim="the padding lies in the future"),
-           why=T("The causal mask already excludes it."),
+           why=T("The causal mask already excludes it (§1.8)."),
            wrong=[(T("Because padded inputs are 0", claim="padded inputs are 0"),
                    T("A padded input is an ordinary `<eos>`.")),
                   (T("Because the loss ignores it"),
                    T("The loss handles targets; the question is whether real queries read the padding."))],
            witness=no_padding_mask_because),
-    choose(T("What testable prediction does the argument make?"),
-           right=T("At real positions the output equals the unpadded one, and stays so when the padding changes", claim="real outputs unchanged"),
-           why=T("Both differences are 0.0, up to rounding."),
-           wrong=[(T("The outputs at padded positions are 0", claim="padded outputs 0"),
-                   T("Padded positions compute outputs as usual.")),
-                  (T("The loss gets smaller"),
-                   T("Nothing is trained here."))],
-           witness=padding_prediction),
-)
-
-
-# §6.4: 春 风 雨 and 风 春 雨 on the model of §4.1
-ORDER_A, ORDER_B = np.array([3, 5, 4]), np.array([5, 3, 4])
-ROWS_APART = np.abs(MODEL.forward(ORDER_A, use_positions=False) - MODEL.forward(ORDER_B, use_positions=False)).max(axis=1)
-
-
-def last_rows_without_positions(claim):
-    with_positions = np.abs(MODEL.forward(ORDER_A)[-1] - MODEL.forward(ORDER_B)[-1]).max()
-    assert round(float(with_positions), 3) == 0.047
-    facts = {"nothing beyond rounding": ROWS_APART[-1] < 1e-12, "about 0.047": abs(ROWS_APART[-1] - 0.047) < 0.0005}
-    return bool(facts[claim])
-
-
-def blind_to_order(claim):
-    def second_layer(out):
-        x = split_heads(out[None], 2)
-        return merge_heads(causal_attention(x, x, x))[0] @ MODEL.w_o
-    two_layers = np.abs(second_layer(MODEL.forward(ORDER_A, use_positions=False))[-1]
-                        - second_layer(MODEL.forward(ORDER_B, use_positions=False))[-1]).max()
-    fact = not (ROWS_APART[0] > 1 and two_layers > 0.1)
-    return claim == fact
-
-
-section("(no. 5)",
-    choose(T("Without positions, how much do the last rows of `春 风 雨` and `风 春 雨` differ?"),
-           right=T("Not at all, up to rounding", claim="nothing beyond rounding"),
-           why=T("The swap only reorders key–value pairs that move together, and a weighted sum does not depend on the order of its terms."),
-           wrong=[(T("About 0.047", claim="about 0.047"), T("That is the difference with the position table.")),
-                  (T("It cannot be said in advance"),
-                   T("The structural argument gives a definite answer."))],
-           witness=last_rows_without_positions),
-    choose(T("Does this generalise to “a masked model without positions is blind to order”?"),
+    choose(T("Number 5: does it show that a masked model without positions is blind to order?"),
            right=T("No: row 0 reads only its own token, and a second layer passes the difference on", claim=False),
            why=T("Only one layer's last row is blind to a permutation of the tokens before it."),
            wrong=[(T("Yes", claim=True), T("The causal allowed set is itself asymmetric.")),
                   (T("Yes, with enough layers", claim=True),
                    T("More layers carry the difference into the last row."))],
            witness=blind_to_order),
-    choose(T("Which kind of evidence is this example?"),
-           right=T("A structural argument, illustrated by a concrete number"),
-           why=T("§6.4: the argument holds for every input; the number illustrates it."),
-           wrong=[(T("An equivalence test"),
-                   T("The equivalence test compares the cache with the full forward pass.")),
-                  (T("A perturbation test"),
-                   T("Here the order changes, not the future."))],
-           defined_in="6.4", term=T("structural argument")),
-)
-
-
-# §6.5
-CACHE_ERROR = checks.cache_error(MODEL, IDS)
-RESET = checks.incremental_forward(MODEL, IDS, positions=[0, 1, 0])
-RESET_ERROR = float(np.abs(RESET[-1] - MODEL.forward(IDS)[-1]).max())
-
-
-def role_of_the_reset_error(claim):
-    facts = {"the test can see position mistakes": CACHE_ERROR == 0.0 and RESET_ERROR > 0.05,
-             "the cache is inaccurate": CACHE_ERROR > 1e-12, "rounding": RESET_ERROR < 1e-12}
-    return bool(facts[claim])
-
-
-def two_numbers_of_no_6(claim):
-    return CACHE_ERROR == 0.0 and abs(RESET_ERROR - claim) < 0.0001
-
-
-section("(no. 6)",
     choose(T("What role does the error of about 0.0875 after the position reset play?"),
            right=T("It shows that the equivalence test sees position mistakes, much like a negative control", claim="the test can see position mistakes"),
            why=T("The 0.0 means something only if the test can see a mistake."),
@@ -262,26 +129,10 @@ section("(no. 6)",
                   (T("It is rounding error", claim="rounding"),
                    T("0.0875 is far above rounding error."))],
            witness=role_of_the_reset_error),
-    choose(T("What does the equivalence test compare?"),
-           right=T("The token-by-token outputs through the cache with those of one full forward pass"),
-           why=T("§5.2: two computations that should agree, compared position by position."),
-           wrong=[(T("The speed of the cache with that of the full forward pass"),
-                   T("Speed is measured in §5.8; here only the numbers count.")),
-                  (T("Two models trained the same way"),
-                   T("It is one model, computed in two ways."))],
-           defined_in="5.2", term=T("equivalence test")),
-    choose(T("What are the two numbers of no. 6?"),
-           right=T("0 and about 0.0875", claim=0.0875),
-           why=T("The correct cache, and the cache with the wrong position."),
-           wrong=[(T("0 and about 0.047", claim=0.047),
-                   T("0.047 is no. 5, the swap.")),
-                  (T("0 and about 39.77", claim=39.77),
-                   T("39.77 is no. 3, the control."))],
-           witness=two_numbers_of_no_6),
 )
 
 
-# §6.6: the plain-Python route of the section
+# §6.2: the plain-Python route of the section
 E_ROWS, P_ROWS, W_O_ROWS = (t.tolist() for t in (MODEL.token_table, MODEL.position_table, MODEL.w_o))
 
 
@@ -350,7 +201,7 @@ section("independent check on the page",
 )
 
 
-# §6.7: W_Q used where W_K belongs
+# §6.3: W_Q used where W_K belongs
 def _swap_q_and_k(m):
     return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q, m.w_v, m.w_o, m.n_heads)
 
@@ -404,7 +255,7 @@ section("do not prove",
 )
 
 
-# §6.8
+# §6.4
 def after_a_new_layer(claim):
     leaky = checks.check_causality(
         lambda t: checks.forward_with(MODEL, t, before=checks.leaky_time_normalization),

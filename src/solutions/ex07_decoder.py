@@ -29,7 +29,7 @@ import numpy as np
 from grading import check
 from grading import models as m
 from lib import layers
-from lib.attention import causal_attention, causal_future, masked_softmax
+from lib.attention import causal_allowed, causal_attention, masked_softmax
 from lib.data import build_vocab, collate, decode
 from lib.layers import numerical_gradient, relative_error
 """), tags=("hide-input",))
@@ -52,7 +52,7 @@ code("""
 rng = np.random.default_rng(0)
 # (Tq, Tk)
 scores, upstream = rng.normal(size=(3, 5)), rng.normal(size=(3, 5))
-allowed = ~causal_future(3, 5)
+allowed = causal_allowed(3, 5)
 analytic = masked_softmax_backward(
     upstream, masked_softmax(scores, allowed))
 numeric = numerical_gradient(

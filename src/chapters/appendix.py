@@ -1,0 +1,81 @@
+# Appendix: the functions of lib with the sections that teach them, and the glossary.
+# Trilingual source: see tools/nbsource.py.  Not a numbered section (no §, no quizzes).
+
+md(r"""
+# Appendix: the library and the glossary
+
+This page collects two references that §0 points to: the functions of `lib` with the sections that teach them, and the terms the text uses in all three languages.
+
+## The functions of `lib`
+
+Every public function and class of `lib`'s teaching modules (`lib.__all__`) starts its docstring with the section that teaches it. The code below lists them with those sections; `help(lib.attention.masked_softmax)` shows the full description of one.
+""")
+
+code("""
+import importlib
+import inspect
+import re
+
+import lib
+
+for module_name in lib.__all__:
+    module = importlib.import_module(f"lib.{module_name}")
+    for name, obj in vars(module).items():
+        kind_taught = inspect.isfunction(obj) or inspect.isclass(obj)
+        if name.startswith("_") or not kind_taught:
+            continue
+        if obj.__module__ != module.__name__:
+            #en imported from another module and listed there
+            continue
+        section = re.match(r"§\\d+(?:\\s*[-,]\\s*§\\d+)*", inspect.getdoc(obj))
+        assert section, f"{module_name}.{name}"
+        print(f"{section.group():<11} {module_name}.{name}")
+""")
+
+md(r"""
+## Glossary
+
+The text uses the terms of this table in all three languages.
+
+| English | 中文 | Русский |
+| --- | --- | --- |
+| chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | глава / раздел (§N) / блокнот |
+| mask | 掩码 | маска |
+| causal mask | 因果掩码 | причинная маска |
+| allowed set (`allowed`, True = may read) | 许可集合（`allowed`，真 = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
+| future positions (reading them is forbidden) | 未来位置（禁止读取） | будущие позиции (читать их нельзя) |
+| bottom-right alignment | 右下对齐 | выравнивание по правому нижнему углу |
+| empty row (a query with no key to read) | 空行（没有可读键的查询） | пустая строка (запрос, которому нечего читать) |
+| scored / an unscored output | 计分 / 不计分的输出 | учитывается в функции потерь / неучитываемый выход |
+| query / key / value | 查询 / 键 / 值 | запрос / ключ / значение |
+| score | 分数 | оценка (score) |
+| attention weights | 注意力权重 | веса внимания |
+| head, multi-head attention | 头，多头注意力 | голова, многоголовое внимание |
+| split / merge heads | 拆分 / 合并头 | разбиение / склейка голов |
+| output projection $W_O$ | 输出投影 $W_O$ | выходная проекция $W_O$ |
+| bias | 偏置 | свободный член (bias) |
+| subspace | 子空间 | подпространство |
+| token | 词元（token） | токен |
+| special tokens | 特殊词元 | специальные токены |
+| code point | 码位 | кодовая позиция Unicode |
+| vocabulary | 词表 | словарь |
+| batch | 批量 | батч |
+| targets | 目标 | целевые метки |
+| real (non-padding) positions | 真实位置 | настоящие позиции |
+| right padding | 右填充 | дополнение справа |
+| token embedding table E | 词元嵌入表 E | таблица эмбеддингов токенов E |
+| learned absolute positions, position table P | 可学习绝对位置，位置表 P | обучаемые абсолютные позиции, таблица позиций P |
+| offset | 偏移量 | смещение (offset) |
+| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | брать по модулю / прижимать к последней строке |
+| scatter-add | 散射累加（scatter-add） | накопление по индексам (scatter-add) |
+| upstream gradient | 上游梯度 | градиент по выходу |
+| forward pass / full forward pass | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
+| layer normalisation | 层归一化 | нормализация слоя |
+| position-wise MLP | 逐位置 MLP | позиционный MLP |
+| KV cache | KV 缓存 | KV-кэш |
+| future-perturbation test | 未来扰动检验 | проверка возмущением будущего |
+| negative control | 阴性对照 | отрицательный контроль |
+| leak (of future information) | （未来信息）泄漏 | утечка (информации из будущего) |
+| evidence | 证据 | свидетельство |
+| hand-chosen parameters | 手工设定的参数 | параметры, заданные вручную |
+""")
