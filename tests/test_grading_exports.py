@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from course_i18n import LANGUAGES
 from grading import messages
 from grading.batch import duplicates, report
 from grading.batch.notebooks import NotebookInfo, find_submissions, student_pattern
@@ -355,13 +356,14 @@ def test_a_notebook_over_the_size_limit_is_not_called_damaged(lang, words):
 
 def test_a_submission_in_several_languages_gets_the_language_of_most_of_its_notebooks(tmp_path):
     from grading.batch.runner import Options, submission_language
+    zh, en, ru = LANGUAGES
     infos = []
-    for i, lang in enumerate(["ru", "zh", "ru", "en"]):
+    for i, lang in enumerate([ru, zh, ru, en]):
         info = NotebookInfo(str(tmp_path / f"n{i}.ipynb"))
         (tmp_path / f"n{i}.ipynb").write_text("{}")
         os.utime(tmp_path / f"n{i}.ipynb", (1000 + i, 1000 + i))
         info.language = lang
         infos.append(info)
-    assert submission_language(infos, Options()) == ("ru", {"ru": 2, "zh": 1, "en": 1})
+    assert submission_language(infos, Options()) == (ru, {ru: 2, zh: 1, en: 1})
     assert submission_language(infos[1:3], Options())[0] == "ru"        # a tie: the notebook changed last
     assert submission_language(infos, Options(lang="zh"))[0] == "zh"

@@ -48,13 +48,14 @@ sys.path.insert(0, str(ROOT / "site"))
 import course_book  # noqa: E402
 
 from conftest import need, unavailable  # noqa: E402
+from course_i18n import LANGUAGES  # noqa: E402
 from test_site import site_dir  # noqa: E402,F401
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
 # suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
 pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
 
-LANGS = ("zh", "en", "ru")
+LANGS = LANGUAGES
 PAGES = (150, 400)              # pages a book may have (zh 205, en 222, ru 232 at the time of writing)
 MAX_BYTES = 15 * 2**20          # each book at most 15 MiB (5-8 MiB at the time of writing)
 REPORT = ROOT / "_build" / "pdf-report.txt"
