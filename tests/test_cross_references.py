@@ -239,7 +239,7 @@ PAGES = [(kind, path.name) for kind, paths in (("chapters", CHAPTERS), ("solutio
 
 
 def test_the_pages_are_there():
-    assert len(CHAPTERS) == 8 and len(SOLUTIONS) == len(EXERCISES) == 7
+    assert len(CHAPTERS) == 9 and len(SOLUTIONS) == len(EXERCISES) == 7
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
