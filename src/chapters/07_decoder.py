@@ -79,7 +79,7 @@ $$
 
 with every other entry held fixed, differs from the true partial derivative by only $O(\varepsilon^2)$. We measure the gap between the gradient of the backward pass and the central differences with the **relative error**: their largest absolute difference, divided by the larger of their largest absolute values.
 
-The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. The error is then about $10^{-10}$ to $10^{-7}$, almost all of it truncation, while a wrong backward pass typically gives $10^{-2}$ or more. So we print the order of magnitude of each error (the power of ten at or above it) and assert that it is below $10^{-6}$.
+The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. The error is then about $10^{-10}$ to $10^{-7}$, almost all of it truncation, while a wrong backward pass typically gives $10^{-2}$ or more. So we print the order of magnitude of each error (the smallest power of ten not below it) and assert that it is below $10^{-6}$.
 """)
 
 code(r"""
@@ -126,7 +126,7 @@ To see the difference between learning and cheating, the corpus should follow a 
 
 > Every line is a word of 2 or 3 letters, a bar `|`, and the same word reversed.
 
-The alphabet has 6 letters, two from each of the course's scripts: `a b д ж 春 雨`. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should reverse words it has never seen.
+The alphabet has 6 letters, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should reverse words it has never seen.
 
 The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are filled up with `<eos>` and its targets with IGNORE.
 """)
@@ -154,7 +154,7 @@ assert (inputs.shape == (216, 8)
 md(r"""
 ### The lowest loss a causal model can reach
 
-Not every target can be predicted. The letters of the word are free choices: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following token is determined by what came before.
+Not every target can be predicted. The letters of the word are **free** targets: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following target is **decided** by what came before.
 
 This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
@@ -210,7 +210,7 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Its first loss is the 2.7056 above. Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the freely chosen letters, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Its first loss is the 2.7056 above. Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
 """)
 
 code(r"""
@@ -346,7 +346,7 @@ assert (round(unmasked_hidden_loss, 4) == 4.4393
 """)
 
 md(r"""
-Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the chance level $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives more than two orders of magnitude below it, which is evidence that it cheats, not that it learns better.
+Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the chance level $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives about three orders of magnitude below it, which is evidence that it cheats, not that it learns better.
 
 Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. For one batch of 32 different lines, the argument of §7.2 still gives a bound. The summed loss is at least $32 \ln 32$ over at most $32 \cdot 8$ scored targets, so a batch loss cannot fall below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
 """)
@@ -388,7 +388,7 @@ plt.show()
 md(r"""
 ### What it reads
 
-Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its first layer on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -426,14 +426,14 @@ assert np.all(on_answer.max(axis=0)[:4] > 0.9)
 assert np.all(
     masked.attention_weights(line_ids)[0][:, ~np.tri(8, dtype=bool)] == 0.0)
 plt.show()
-""", alt="Two 8×8 heatmaps: the attention weights of heads 0 and 1 in the first layer of the unmasked model on the line <bos> a ж b | b ж a, rows are queries i, columns keys j. Red boxes mark the next position j = i+1. Much of the weight lies above the diagonal: in head 1, rows 0, 2 and 3 put about 1.0 in their box, and row 1 puts 0.7 on the mirrored ж at position 6.")
+""", alt="Two 8×8 heatmaps: the attention weights of heads 0 and 1 in layer 0 of the unmasked model on the line <bos> a ж b | b ж a, rows are queries i, columns keys j. Red boxes mark the next position j = i+1. Much of the weight lies above the diagonal: in head 1, rows 0, 2 and 3 put about 1.0 in their box, and row 1 puts 0.7 on the mirrored ж at position 6.")
 
 md(r"""
 ### Letting it generate
 
-Finally each model generates on its own. The unmasked model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused. In this model, though, the residual stream at the old positions changes whenever a new token arrives, and with it the keys and values of every layer above the first. So at every step it runs the full forward pass over the whole prefix (again without the mask, as it was trained).
+Finally each model generates on its own. The unmasked model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused. In this model, though, the residual stream at the old positions changes whenever a new token arrives, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix (again without the mask, as it was trained).
 
-* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden its loss on these determined targets is still 2.5 (see the tables below): it has learned that route only in part, and the letter it always read from the next position is not there during generation.
+* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden its loss on these decided targets is still 2.5 (see the tables below): it has learned that route only in part, and the letter it always read from the next position is not there during generation.
 * **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. The likely reason lies in training: of all scored positions, only the last position of a 3-letter line had no input after it, and its target is always `<eos>`; during generation the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
@@ -512,7 +512,7 @@ def stack_of_five():
                           for seed in SEEDS])
 
 #en the whole corpus once for each model of the stack
-# (5, 216, 8) each
+# (5, 216, 8) ×2
 every_inputs, every_targets = (np.stack([a] * 5) for a in (inputs, targets))
 
 def train_and_follow(causal):
@@ -548,11 +548,11 @@ md(r"""
 The cell then measures each of the ten models and checks the result against the two tables that follow it, one column per seed:
 
 * **loss on the corpus**: teacher-forced, every position seeing the true inputs before it;
-* **future hidden**: the same loss with the future hidden, on the corpus (for the masked model, equal to the first row), the 36 held-out lines, the free targets and the targets the past decides;
+* **future hidden**: the same loss with the future hidden, on the corpus (for the masked model, equal to the first row), the 36 held-out lines, the free targets and the decided targets;
 * **free targets right**: with the whole line in view;
 * **follows a swap of input 3**: the share of lines whose prediction at position 2 follows input 3 when input 3 alone is replaced by another letter or `|`;
 * **words right**: of the 36 held-out words, how many it completes;
-* **free lines**: of 50 freely generated lines, how many are valid (obey the rule), how many valid ones are distinct and (without the mask) how many are empty.
+* **free lines**: of 50 lines generated from `<bos>` alone, how many are valid (obey the rule), how many valid ones are distinct and (without the mask) how many are empty.
 """)
 
 code(r"""
@@ -718,12 +718,12 @@ assert 0.09 < min(by_coincidence) and max(by_coincidence) < 0.16
 md(r"""
 What holds at all five seeds (the cell above asserts it for each seed):
 
-* without the mask, the teacher-forced loss is 0.0004–0.0006, more than two orders of magnitude below $\mathcal{L}^*$, and every free target is right, where no causal model can exceed 17.6%;
+* without the mask, the teacher-forced loss is 0.0004–0.0006, about three orders of magnitude below $\mathcal{L}^*$, and every free target is right, where no causal model can exceed 17.6%;
 * with the future hidden, its loss is far above the masked model's (2.50–5.12 against 0.7246–0.7342), and above $\ln 10 \approx 2.3026$, a uniform guess among the 10 tokens;
 * on the free targets alone, with the future hidden, its loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. It completes the most words at the seed where it has best learned to read the decided targets from the past, and the fewest where it has learned this worst. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free letters.
+What varies with the seed is how badly the unmasked model fails at generation. It completes the most words at the seed where it has best learned to read the decided targets from the past, and the fewest where it has learned this worst. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free targets.
 
 Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a swap of input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide. The conclusions of this section rest only on what holds at every seed.
 
@@ -942,7 +942,7 @@ md(r"""
 
 Two typical cache mistakes: in both, every shape matches and nothing raises an error; only an entry-by-entry comparison with the full forward pass finds them.
 
-* **Caching only the first layer.** Layer 0 keeps its history as it should, but every higher layer starts each step from an empty cache and reads only the new token itself. The logits at the last position are off by about 2.016.
+* **Caching only layer 0.** Layer 0 keeps its history as it should, but every higher layer starts each step from an empty cache and reads only the new token itself. The logits at the last position are off by about 2.016.
 * **Resetting the position to 0.** Every step treats the new token as position 0 (the bug of §5.3; `position=0` exists only to show it). The error is about 14.15.
 """)
 
@@ -971,7 +971,7 @@ assert (round(first_only_error, 4) == 2.0155
 """)
 
 md(r"""
-A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016, but over the five masked models of §7.3 and the 36 held-out lines (180 cases), caching only the first layer gives errors from 0.60 to 2.47, below 1 in 37 cases. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only the first layer gets 3 to 21 right; resetting the position gets none.
+A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016, but over the five masked models of §7.3 and the 36 held-out lines (180 cases), caching only layer 0 gives errors from 0.60 to 2.47, below 1 in 37 cases. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
 """)
 
 code(r"""
@@ -1083,7 +1083,7 @@ del big.forward, big.step  #en back to the plain methods
 """)
 
 md(r"""
-Time, on the other hand, depends on the computer and its load at the moment; the cell below just prints the timings. The ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost that does not depend on $n$.
+Time, on the other hand, depends on the computer and its load at the moment; the cell below just prints one reading of each. For the shorter runs a single reading is dominated by the first calls' warm-up and by whatever else the computer is doing, so a shorter run may take longer than a longer one, and the cache may even lose; the trend shows in the longest runs. Even there the ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost that does not depend on $n$.
 """)
 
 # timings differ from machine to machine: nbval does not compare this output
@@ -1267,8 +1267,8 @@ md(r"""
 
 * Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. This section checked every backward pass against central differences (float64, $\varepsilon = 10^{-4}$, every relative error below $10^{-6}$).
 * On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. It stays close to the rule level on the held-out lines: it has learned the rule, not the corpus. This holds at all five seeds.
-* The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every unpredictable target right; its attention reads the positions that hold the answer. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
+* The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right; its attention reads the positions that hold the answer. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
-* Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only the first layer completes 3 to 21 of the 36 held-out words; resetting the position completes none.
+* Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
 """)

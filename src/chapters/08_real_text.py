@@ -8,12 +8,12 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus with two luxuries: a floor $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. Real text has neither. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this page, and lets both models write. Each page reads its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
+§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a floor $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
 
-| page | text | lines | characters |
+| edition | text | lines | characters |
 | --- | --- | --- | --- |
 | 中文 | 《唐诗三百首》, its pentasyllabic poems, one couplet per line | 580 | 6960 |
-| English | Shakespeare, *Sonnets* 1–20 | 280 | 12132 |
+| English | Shakespeare, *Sonnets* 1–20 | 280 | 12,132 |
 | Русский | Pushkin, *Eugene Onegin*, chapter 1, stanzas I–XXX | 369 | 9342 |
 """)
 
@@ -32,12 +32,12 @@ from lib.decoder import Decoder, train
 md(r"""
 ## 8.1 The texts, and a floor that counting cannot give
 
-Each text has one line of verse per line. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The first cell reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, $V$, $C$ (one more than the longest line), and its first line.
+Each text has one line of verse per line. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The first cell reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
 """)
 
 code(r"""
 folder = pathlib.Path(lib.__file__).parent / "corpus"
-#en one text per page language, in the course's order
+#en one text per language of the course, in the course's order
 texts = {lang: (folder / f"verse_{lang}.txt").read_text(encoding="utf-8")
          for lang in "zh en ru".split()}
 texts = {lang: text.splitlines() for lang, text in texts.items()}
@@ -61,11 +61,11 @@ assert ([(len(lines), sum(map(len, lines)), len(set("".join(lines))))
 """)
 
 md(r"""
-The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do on $N$ training lines is to give each of them probability $1/N$, and no causal model can bring the loss below $\mathcal{L}^*_N = N \ln N / n$, where $n$ is the number of scored targets. The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
+The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can then bring the loss below $\mathcal{L}^*$: the number of training lines times its natural logarithm, divided by the number of scored targets (in §7.2, 216 ln 216 / 1666). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*_N$ is the loss of a model that has learned the $N$ lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why counting stops so soon: for $k = 1, \dots, 8$, the share of held-out lines whose first $k$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why counting stops so soon: for $k = 1, \dots, 8$, the share of held-out lines whose first $k$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
 
-What remains are reference points, not floors. The third row prints $\ln V$ (a uniform guess); the loss of character frequencies alone on the held-out lines (a unigram model, counted on the training lines, every count raised by 1 so that no character gets probability 0); and the share of held-out characters that are `<unk>`: 7% of the Chinese ones, where the text has more than a thousand different characters, almost none elsewhere.
+What remains are reference points, not floors. The third row prints $\ln \lvert\mathcal V\rvert$ (a uniform guess); the loss of character frequencies alone on the held-out lines (a unigram model, counted on the training lines, every count raised by 1 so that no character gets probability 0); and the share of held-out characters that are `<unk>`: 7% of the Chinese ones, where the text has more than a thousand different characters, almost none elsewhere.
 """)
 
 code(r"""
@@ -106,11 +106,11 @@ assert [round(ref[4], 3) for ref in reference.values()] == [0.073, 0, 0.001]
 """)
 
 md(r"""
-From here on, this page trains on the text of its own language.
+From here on, the models train on the text in the language of this edition.
 """)
 
 code(r"""
-PAGE = "{{lang}}"  #en the language of this page
+PAGE = "{{lang}}"  #en the language of this edition
 lines = texts[PAGE]
 corpus, held_out = split(lines)
 vocab = build_vocab(corpus)
@@ -122,7 +122,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches: initialisation seed $s$ and batch seed $s+1$ for $s = 0, \dots, 4$, trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are several times longer. The figure shows the batch loss at every step for the ten runs, with the bound $\mathcal{L}^*_N$ (dashed) and $\ln V$ (dotted).
+Both models start from the same parameters and see the same batches: initialisation seed $s$ and batch seed $s+1$ for $s = 0, \dots, 4$, trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are several times longer. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""
@@ -153,15 +153,15 @@ for s in SEEDS:
     ax.plot(steps, unmasked_losses[:, s], color="C1", linewidth=1.2,
             label="causal=False" if s == 0 else None)
 ax.axhline(memorised, color="black", linestyle="--", linewidth=1,
-           label=r"$\mathcal{L}^*_N$")
+           label=r"$\mathcal{L}^*$")
 ax.axhline(np.log(len(vocab)), color="gray", linestyle=":", linewidth=1.5,
-           label=r"$\ln V$")
+           label=r"$\ln |\mathcal{V}|$")
 ax.set_yscale("log")
 #en labels at 1 and 3 times each power of ten, as plain numbers
 ax.yaxis.set_major_locator(plt.LogLocator(subs=(1.0, 3.0)))
 ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
 ax.yaxis.set_minor_formatter(plt.NullFormatter())
-ax.set_xlabel("$n$", fontsize=14)
+ax.set_xlabel(r"$\tau$", fontsize=14)
 ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
 ax.tick_params(labelsize=13)
 ax.grid(True, alpha=0.3)
@@ -175,12 +175,12 @@ last = {True: masked_losses[-50:].mean(axis=0),
 assert np.all(last[True] > 5 * memorised)
 assert np.all(last[False] < last[True])
 plt.show()
-""", alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln V and level off well above the dashed line of the bound L*_N; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln V.")
+""", alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and level off well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model levels off at more than five times $\mathcal{L}^*_N$, on every text and at every seed. In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
+The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (this notebook asserts it for the text of its edition, the notebooks of the other two editions for theirs). In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
 
-The cell below prints one row per seed: the seed; for the masked model, the training loss (the mean batch loss of the last 50 steps) and the loss on the held-out lines; for the unmasked model the same two, computed as it was trained, with the whole line in view, and its loss on the held-out lines with the future hidden, as in §7.3 (row $t$ computed from inputs $0, \dots, t$ alone); and last, whether the unmasked model's training loss is below $\mathcal{L}^*_N$. For the masked model hiding the future changes nothing, and the cell asserts that too.
+The cell below prints one row per seed: the seed; for the masked model, the training loss (the mean batch loss of the last 50 steps) and the loss on the held-out lines; for the unmasked model the same two, computed as it was trained, with the whole line in view, and its loss on the held-out lines with the future hidden, as in §7.3 (row $t$ computed from inputs $0, \dots, t$ alone); and last, whether the unmasked model's training loss is below $\mathcal{L}^*$. For the masked model hiding the future changes nothing, and the cell asserts that too.
 """)
 
 code(r"""
@@ -217,15 +217,15 @@ md(r"""
 At every seed, on each of the three texts:
 
 * the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, as long as it is computed the way the model was trained. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
-* with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that counts when the model writes, since the next character of a line does not exist until the model has written it.
+* with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that matters when the model writes, since the next character of a line does not exist until the model has written it.
 
-Below $\mathcal{L}^*_N$ still means reading the future, as in §7; but a model that reads the future need not go below it. The unmasked model does so at all five seeds on the Russian text, at three on the English one, and at none on the Chinese one. On the English and Russian texts the masked model also beats character frequencies on the held-out lines; on the Chinese text it does not: most characters occur a few times at most, and 7% of the held-out ones never, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as the next section shows.
+Below $\mathcal{L}^*$ still means reading the future, as in §7; but a model that reads the future need not go below it. The unmasked model does so at all five seeds on the Russian text, at three on the English one, and at none on the Chinese one. On the English and Russian texts the masked model also beats character frequencies on the held-out lines; on the Chinese text it does not: most characters occur a few times at most, and 7% of the held-out ones never, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
 """)
 
 md(r"""
 ## 8.3 Letting them write
 
-Each model now writes 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two characters, so that every machine writes the same lines.
+Each model now writes 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two characters, so that the lines written do not depend on the last digits of the arithmetic.
 
 The cell prints four lines of each model at seed 0 (masked first), then the mean length of a line of the text and how often a character in the text is the same as the one before it, and then the same two numbers for each seed, for the lines of the masked model and then for those of the unmasked model.
 """)
@@ -272,7 +272,7 @@ for causal in (True, False):
 length, in_text = outline(lines)
 print(round(length, 1), round(in_text, 4))
 by_seed = {causal: np.array([outline(written[causal][0][s]) for s in SEEDS])
-           for causal in (True, False)}  # (5, 2) each
+           for causal in (True, False)}  # (5, 2) ×2
 for s in SEEDS:
     (m_length, m_repeats), (u_length, u_repeats) = (by_seed[True][s],
                                                     by_seed[False][s])
@@ -285,14 +285,14 @@ assert (by_seed[True][:, 1].max() < 3 * in_text
 """, tags=("page-text",))
 
 md(r"""
-At this seed the masked model's lines are far from poetry, but they have the outline of the text's lines; the unmasked model's lines are full of characters repeated. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length, and it repeats the character before it less than three times as often as the text does; the unmasked model repeats it more than ten times as often. The likely reason lies in its training: at every position the answer sat at the next position, and it learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
+At this seed the masked model's lines are far from poetry, but they have the outline of the text's lines; the unmasked model's lines are full of characters repeated. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length, and the model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often. The likely reason lies in its training: at every position the answer sat at the next position, and it learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
 """)
 
 md(r"""
 ## 8.4 Summary
 
-* On real text the argument of §7.2 gives only $\mathcal{L}^*_N = N \ln N / n$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and the masked model's distance from $\mathcal{L}^*_N$ (more than five times) says nothing about what it has left to learn.
-* A loss below $\mathcal{L}^*_N$ proves a leak, but a leaking model need not go below it. The loss with the future hidden shows the leak at every seed on each text: more than 2 above the masked model's, although the unmasked model's training loss, and its held-out loss computed as it was trained, are lower.
+* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and the masked model's distance from $\mathcal{L}^*$ (more than five times) says nothing about what it has left to learn.
+* A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The loss with the future hidden shows the leak at every seed on each text: more than 2 above the masked model's, although the unmasked model's training loss, and its held-out loss computed as it was trained, are lower.
 * What the models write shows the same: the masked model's lines have the outline of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.
 """)

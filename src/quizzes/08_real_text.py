@@ -38,7 +38,7 @@ def memorisation_bound(value):
 
 
 def a_model_at_the_bound_knows(claim):
-    # The model that reaches N ln N / n gives each training line 1/N and every other line 0.
+    # The model that reaches L* gives each training line the same probability and every other line 0.
     unseen = [line for line in EN_HELD_OUT if line not in set(EN_CORPUS)]
     facts = {"by heart": len(unseen) == len(EN_HELD_OUT) and EN_BOUND < math.log(len(EN_VOCAB)),
              "the language": not unseen,
@@ -55,7 +55,7 @@ def characters_until_no_held_out_line_is_seen(k):
 
 
 section("floor that counting cannot give",
-    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound N ln N / n? (3 decimals)",
+    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 on them? (3 decimals)",
              n=EN_SCORED),
            answer=EN_BOUND, tolerance=0.0006,
            shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.4f}",
@@ -63,7 +63,7 @@ section("floor that counting cannot give",
            wrong=[(round(math.log(len(EN_VOCAB)), 4), T("That is ln V, the loss of a uniform guess.")),
                   (0, T("Only a model that reads the answer gets near 0."))],
            witness=memorisation_bound),
-    choose(T("A masked model reaches the bound N ln N / n on the training lines. What has it learned?"),
+    choose(T("A masked model reaches the bound L* of §8.1 on the training lines. What has it learned?"),
            right=T("The training lines by heart: every other line gets probability 0", claim="by heart"),
            why=T("That is why the bound is no floor for the language: every held-out line is new, and such a model cannot write it."),
            wrong=[(T("The language of the poet", claim="the language"),
