@@ -36,6 +36,9 @@ class Entry:
     slug: str
     code: str
     diagnosis: object = None        # a mistake id, a tuple of ids (code with two mistakes), or None
+    mistake: str = ""               # the writer's description of what is wrong (the held-out answers carry it)
+    heldout: bool = False           # one of the held-out answers of issue 34 (written apart, measured once)
+    named_wrongly: object = None    # held-out: the mistake id the catalogue names though the code has another
 
     @property
     def accepted(self):
