@@ -181,11 +181,12 @@ def _mask3_hidden(rng):
     w[up] *= 1 + scale                                  # the rows of w sum to 1
     w[down] *= 1 - scale
     cases.append(Case("weights-opposite", (w, allowed), kind="opposite-rows"))
-    # exact binary fractions summing to exactly 1, atol=0: exact weights are valid
+    # multiples of 2^-20 summing to exactly 1 (every partial sum is exact), atol=0: exact weights are valid
     tq = int(rng.integers(2, 5))
     w = np.zeros((tq, tq))
     for r in range(tq):
-        w[r, :r + 1] = rng.multinomial(8, np.full(r + 1, 1 / (r + 1))) / 8
+        cuts = np.sort(rng.integers(0, 2 ** 20 + 1, size=r))
+        w[r, :r + 1] = np.diff(np.concatenate([[0], cuts, [2 ** 20]])) / 2 ** 20
     cases.append(Case("weights-exact", (w, ~attention.causal_future(tq, tq)), {"atol": 0.0}, kind="exact-atol-0"))
     return cases
 
