@@ -119,9 +119,22 @@ def training_lines():
     return [line for i, line in enumerate(mirror_language()) if i % 7 != 6]
 
 
-def random_decoder(seed, n_layers=2, n_heads=2, width=8, vocab_size=10, context_size=8):
-    """A reproducible float64 Decoder with random parameters (lib.decoder.Decoder.init)."""
-    return Decoder.init(vocab_size, context_size, width, n_heads, n_layers, seed)
+def random_decoder(seed, n_layers=2, n_heads=2, width=8, vocab_size=10, context_size=8, *, norms=False):
+    """A reproducible float64 Decoder with random parameters (lib.decoder.Decoder.init).
+
+    ``norms=True``: every layer-norm gain and bias and every MLP bias random too (init makes the
+    gains 1 and the biases 0, the same in every layer norm, so ln1's parameters used for ln2 would
+    go unseen), drawn from a second stream of the seed."""
+    model = Decoder.init(vocab_size, context_size, width, n_heads, n_layers, seed)
+    if norms:
+        rng = np.random.default_rng([int(seed), 1])
+        for name, value in model.params.items():
+            short = name.rsplit(".", 1)[-1]
+            if short == "gain":
+                value[...] = 1 + 0.3 * rng.standard_normal(value.shape)
+            elif short in ("bias", "b_1", "b_2"):
+                value[...] = 0.3 * rng.standard_normal(value.shape)
+    return model
 
 
 def deaf_decoder(seed, n_layers=2):

@@ -102,6 +102,8 @@ def _mask3_public():
     zero_on_allowed[1] = [1.0, 0.0, 0.0]          # no finite scores give it, yet all four conditions hold
     near_one = good + np.array([[1e-6, 0, 0], [0, 0, 0], [0, 0, 0]])   # off by 1e-6: np.isclose would accept it
     above_one = np.array([[1.0, 0.0, 0.0], [0.6, 0.6, 0.0], [0.3, 0.3, 0.4]])  # row 1 sums to 1.2
+    exact = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.25, 0.25, 0.5]])     # every row sums to exactly 1
+    balanced = np.array([[1.0, 0.0, 0.0], [0.25, 0.25, 0.0], [0.5, 0.5, 0.5]])  # rows 1 and 2: 0.5 and 1.5, mean 1
     return [
         Case("correct", (good, allowed), label="correct weights"),
         Case("softmax-then-zero", (zeroed, allowed),
@@ -123,6 +125,10 @@ def _mask3_public():
              label="a row sum off by 1e-6, beyond atol=1e-9 (invalid)"),
         Case("row-sum-above-1", (above_one, allowed),
              label="a row summing to 1.2 (invalid)"),
+        Case("exact-atol-0", (exact, allowed), {"atol": 0.0},
+             label="rows summing to exactly 1, atol=0 (valid)"),
+        Case("rows-half-and-one-and-a-half", (balanced, allowed),
+             label="one row summing to 0.5, another to 1.5 (invalid)"),
     ]
 
 
@@ -166,6 +172,22 @@ def _mask3_hidden(rng):
                 w[r, cols[0]] = -0.05
                 kind = "negative"
         cases.append(Case(f"weights-{i}", (w, allowed), kind=kind))
+    # two rows off in opposite directions: the mean row sum is still 1
+    tq = int(rng.integers(2, 5))
+    allowed = ~attention.causal_future(tq, tq)
+    w = attention.masked_softmax(rng_scores(rng, (tq, tq)), allowed)
+    up, down = (int(r) for r in rng.choice(tq, size=2, replace=False))
+    scale = float(rng.uniform(0.1, 0.5))
+    w[up] *= 1 + scale                                  # the rows of w sum to 1
+    w[down] *= 1 - scale
+    cases.append(Case("weights-opposite", (w, allowed), kind="opposite-rows"))
+    # multiples of 2^-20 summing to exactly 1 (every partial sum is exact), atol=0: exact weights are valid
+    tq = int(rng.integers(2, 5))
+    w = np.zeros((tq, tq))
+    for r in range(tq):
+        cuts = np.sort(rng.integers(0, 2 ** 20 + 1, size=r))
+        w[r, :r + 1] = np.diff(np.concatenate([[0], cuts, [2 ** 20]])) / 2 ** 20
+    cases.append(Case("weights-exact", (w, ~attention.causal_future(tq, tq)), {"atol": 0.0}, kind="exact-atol-0"))
     return cases
 
 
@@ -245,6 +267,9 @@ EXERCISES = [
                                    like="tiny-forbidden-weight"),
             "near-one": Kind("random weights, one row sum off by a little more than atol",
                              like="row-sum-off-by-1e-6"),
+            "opposite-rows": Kind("random weights, one row sum too large and another too small by as much",
+                                  like="rows-half-and-one-and-a-half"),
+            "exact-atol-0": Kind("random weights summing to exactly 1, atol=0 (valid)", like="exact-atol-0"),
         },
     ),
     exercise(

@@ -30,6 +30,8 @@ def _pos1_public():
              label="the last rows of the position table (offset=5)"),
         Case("past-the-table", (np.array([1, 2, 0]), E, P, 6),
              label="positions past the table (offset=6, must raise)"),
+        Case("negative-offset", (np.array([1, 2, 0]), E, P, -1),
+             label="a negative offset, offset=-1 (must raise)"),
     ]
 
 
@@ -47,6 +49,10 @@ def _pos1_hidden(rng):
     T = int(rng.integers(1, len(P) + 1))
     cases.append(Case("past-the-table", (rng.integers(0, 5, size=T), E, P),
                       {"offset": len(P) - T + int(rng.integers(1, 3))}, kind="past-the-table"))
+    E, P = _tables(rng, 5, int(rng.integers(2, 6)), 3)
+    T = int(rng.integers(1, len(P)))
+    cases.append(Case("negative-offset", (rng.integers(0, 5, size=T), E, P),
+                      {"offset": -int(rng.integers(1, len(P) - T + 1))}, kind="negative-offset"))
     return cases
 
 
@@ -109,6 +115,8 @@ def _pos3_public():
              label="j is the last position (must raise)"),
         Case("same-position", (Ref("forward"), ids, 1, 1), setup=with_pos,
              label="i equal to j (must raise)"),
+        Case("last-position-counted-from-the-end", (Ref("forward"), ids, -1, 0), setup=with_pos,
+             label="i=-1, the last position counted from the end (must raise)"),
     ]
 
 
@@ -126,6 +134,10 @@ def _pos3_hidden(rng):
     same = int(rng.integers(0, 4))
     cases.append(Case("same-position", (Ref("forward"), rng.integers(0, 7, size=5), same, same),
                       setup=forward_setup(int(rng.integers(1_000_000)), "causal"), kind="same-position"))
+    T = int(rng.integers(3, 9))
+    other = int(rng.integers(0, T - 1))
+    cases.append(Case("negative-index", (Ref("forward"), rng.integers(0, 7, size=T), -1, other),
+                      setup=forward_setup(int(rng.integers(1_000_000)), "causal"), kind="negative-index"))
     return cases
 
 
@@ -140,6 +152,7 @@ EXERCISES = [
             "batch": Kind("random tables, a batch, a random offset", like="batch"),
             "past-the-table": Kind("positions past the end of a random position table (must raise)",
                                    like="past-the-table"),
+            "negative-offset": Kind("a random negative offset (must raise)", like="negative-offset"),
         },
     ),
     exercise(
@@ -167,6 +180,8 @@ EXERCISES = [
             "last-position": Kind("a swap involving the last position (must raise)",
                                   like="moves-the-last-query"),
             "same-position": Kind("i equal to j (must raise)", like="same-position"),
+            "negative-index": Kind("i=-1, the last position counted from the end (must raise)",
+                                   like="last-position-counted-from-the-end"),
         },
     ),
 ]

@@ -92,6 +92,9 @@ def _causal2_public():
              label="position=0 (must raise)"),
         Case("position-T", args + (5, 0), setup=_verdict_setup(5, "causal", "unmasked"),
              label="position=T=5 (must raise)"),
+        Case("batch", (Ref("forward"), Ref("control"), np.array([[1, 3, 4, 5, 2], [2, 4, 6, 1, 3]]), 3, 0),
+             setup=_verdict_setup(5, "time_norm", "unmasked"),
+             label="a batch of two sequences (B=2, T=5), position=3"),
     ]
 
 
@@ -113,6 +116,13 @@ def _causal2_hidden(rng):
             name, kwargs = "tol-0", {"tol": 0.0}
         cases.append(Case(name, (Ref("forward"), Ref("control"), ids, position, replacement), kwargs,
                           setup=_verdict_setup(int(rng.integers(1_000_000)), forward, control), kind=name))
+    B = int(rng.integers(2, 4))
+    T = int(rng.integers(B + 1, 9))                  # T > B: a position in B..T-1 is valid
+    position = int(rng.integers(B, T))
+    forward, control = _VERDICT_COMBOS[int(rng.integers(len(_VERDICT_COMBOS)))]
+    cases.append(Case("batch", (Ref("forward"), Ref("control"), rng.integers(0, 7, size=(B, T)), position,
+                                int(rng.integers(0, 7))),
+                      setup=_verdict_setup(int(rng.integers(1_000_000)), forward, control), kind="batch"))
     return cases
 
 
@@ -201,6 +211,8 @@ EXERCISES = [
             "unmasked-vs-constant": Kind("a random model without the mask, a control whose output never changes",
                                          like="unmasked"),
             "feature_norm-vs-time_norm": Kind("a 'perturbation' equal to the original tokens", like="same-suffix"),
+            "batch": Kind("a random batch of sequences (B, T), a random model and control",
+                          like="batch"),
             "tol-0": Kind("a random causal model with tol=0: a change of exactly 0 is no leak", like="tol-0"),
         },
     ),

@@ -103,9 +103,10 @@ def _dec2_hidden(rng):
 
 # ---- dec-3: decoder_step(model, token, keys, values) ---------------------------------
 
-def _decoder_setup(seed, prefix, n_layers=2, n_heads=2, width=8):
+def _decoder_setup(seed, prefix, n_layers=2, n_heads=2, width=8, norms=False):
+    more = ", norms=True" if norms else ""
     return setup_code("from grading import models as m",
-                      f"model = m.random_decoder({int(seed)}, n_layers={n_layers}, n_heads={n_heads}, width={width})",
+                      f"model = m.random_decoder({int(seed)}, n_layers={n_layers}, n_heads={n_heads}, width={width}{more})",
                       f"keys, values = m.decoder_prefix(model, {[int(t) for t in prefix]})")
 
 
@@ -124,6 +125,8 @@ def _dec3_public():
              label="the last row of the position table"),
         Case("past-the-table", args, setup=_decoder_setup(73, [1, 3, 5, 6, 2, 2, 4, 4]),
              label="a position past the table (must raise)"),
+        Case("own-layer-norms", args, setup=_decoder_setup(73, [1, 3, 5], norms=True),
+             label="random gains and biases: ln1 and ln2 differ in every layer"),
     ]
 
 
@@ -139,6 +142,10 @@ def _dec3_hidden(rng):
     cases.append(Case("past-the-table", (Ref("model"), 1, Ref("keys"), Ref("values")),
                       setup=_decoder_setup(int(rng.integers(1_000_000)), rng.integers(0, 10, size=8)),
                       kind="past-the-table"))
+    cases.append(Case("own-layer-norms", (Ref("model"), int(rng.integers(0, 10)), Ref("keys"), Ref("values")),
+                      setup=_decoder_setup(int(rng.integers(1_000_000)), rng.integers(0, 10, size=int(rng.integers(1, 8))),
+                                           n_layers=int(rng.integers(1, 4)), norms=True),
+                      kind="own-layer-norms"))
     return cases
 
 
@@ -253,6 +260,8 @@ EXERCISES = [
                          like="three-layers-four-heads"),
             "past-the-table": Kind("a random model, a position past the table (must raise)",
                                    like="past-the-table"),
+            "own-layer-norms": Kind("a random model, ln1 and ln2 with different random gains and biases",
+                                    like="own-layer-norms"),
         },
     ),
     exercise(

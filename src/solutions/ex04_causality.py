@@ -72,7 +72,7 @@ A change of 0 may mean the model is causal, or only that the test cannot see any
 * `"causal"`: the change of `forward` is at most `tol` and the change of `control` exceeds `tol`;
 * `"blind"`: both changes are at most `tol`, and this run of the test proves nothing.
 
-A `position` outside `1 … T−1` raises `ValueError`: there is no prefix to compare or no future to change. Use your `future_perturbation_change`.
+`ids` is one sequence `(T,)` or a batch `(B, T)`, as in causal-1. A `position` outside `1 … T−1` raises `ValueError`: there is no prefix to compare or no future to change. Use your `future_perturbation_change`.
 """)
 
 code(reference_cell("perturbation_verdict"))

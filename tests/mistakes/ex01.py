@@ -274,3 +274,422 @@ def masked_softmax(scores, allowed):
     return e / e.sum(axis=-1, keepdims=True)
 """, "*/argument-changed"),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('mask-1', 'heldout-000', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    return key_position < query_position
+""", 'mask-1/strict',
+          mistake='Uses < instead of <=, so a query may not read its own position and the first row has nothing to read.', heldout=True),
+    Entry('mask-1', 'heldout-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # нижнетреугольная матрица: запрос i видит ключи 0..i
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='Aligns the queries top-left (np.tril without offset): correct only when tq == tk, wrong once earlier positions sit in a cache (tq < tk).', heldout=True),
+    Entry('mask-1', 'heldout-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 下三角，按右下角对齐
+    return np.tril(np.ones((tq, tk)), k=tk - tq)
+""", 'mask-1/numbers',
+          mistake='Right pattern with the bottom-right offset, but np.ones gives floats: the mask comes back as float64 0/1 instead of a boolean array.', heldout=True),
+    Entry('mask-1', 'heldout-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 按两个长度之差移动对角线
+    return np.tril(np.ones((tq, tk), dtype=bool), k=tq - tk)
+""", None,
+          mistake='The diagonal offset of np.tril has the wrong sign (tq - tk instead of tk - tq): right for square masks, but with tq < tk queries lose keys they may read.', heldout=True),
+    Entry('mask-1', 'heldout-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    allowed = (key_position <= query_position).astype(int)
+    return allowed
+""", 'mask-1/numbers',
+          mistake='Returns the comparison cast to int (copied from the print cell): an integer 0/1 array instead of a boolean mask.', heldout=True),
+    Entry('mask-1', 'heldout-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 把查询位置换成相对位置再比较
+    return key_position <= query_position - (tk - tq)
+""", 'mask-1/top-left',
+          mistake='Subtracts the offset tk - tq from the query positions again, which turns the bottom-right alignment back into top-left.', heldout=True),
+    Entry('mask-2', 'heldout-006', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no key to read")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return np.where(allowed, weights, 0.0).astype(scores.dtype)
+""", 'mask-2/softmax-before-mask',
+          mistake='Takes the softmax over all entries first and zeroes the forbidden ones afterwards, so the rows no longer sum to 1.', heldout=True),
+    Entry('mask-2', 'heldout-007', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if np.any(~allowed.any(axis=-1)):
+        raise ValueError("строка без разрешённых ключей")
+    e = np.where(allowed, np.exp(scores), 0.0).astype(scores.dtype)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Does not subtract the row maximum before exp, so large scores such as 1000 overflow to inf and the weights become nan.', heldout=True),
+    Entry('mask-2', 'heldout-008', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not np.all(np.any(allowed, axis=-1)):
+        raise ValueError("某一行没有可读的键")
+    # 先减去每行最大值，防止溢出
+    shifted = scores - np.max(scores, axis=-1, keepdims=True)
+    e = np.exp(shifted) * allowed
+    return e / np.sum(e, axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the maximum over all entries, forbidden ones included: when a forbidden score is much larger than the allowed ones every allowed exp underflows to 0 and the row is 0/0.', heldout=True),
+    Entry('mask-2', 'heldout-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    out = np.zeros(scores.shape)
+    for idx in np.ndindex(scores.shape[:-1]):
+        row, ok = scores[idx], allowed[idx]
+        if not ok.any():
+            raise ValueError("row without any allowed key")
+        top = row[ok].max()
+        e = np.exp(row[ok] - top)
+        out[idx][ok] = e / e.sum()
+    return out
+""", '*/dtype-promoted',
+          mistake='Fills a np.zeros(shape) buffer row by row: the values are right but a float32 input comes back as float64.', heldout=True),
+    Entry('mask-2', 'heldout-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if (~allowed).all(axis=-1).any():
+        raise ValueError("нет ни одного разрешённого ключа")
+    scores[~allowed] = -np.inf
+    scores -= scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights
+""", '*/argument-changed',
+          mistake="Writes -inf into the caller's scores array and shifts it in place (np.asarray does not copy), so the input is destroyed.", heldout=True),
+    Entry('mask-2', 'heldout-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("有一行全被屏蔽")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1)
+""", None,
+          mistake='Divides by the row sums without keepdims=True, so the sums broadcast along the wrong axis (wrong numbers for square inputs, an error otherwise).', heldout=True),
+    Entry('mask-2', 'heldout-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any():
+        raise ValueError("nothing is allowed")
+    masked = np.where(allowed, scores, -np.inf)
+    m = masked.max(axis=-1, keepdims=True)
+    e = np.exp(masked - m)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/empty-row-unchecked',
+          mistake='The empty-row check tests the whole mask (allowed.any()) instead of every row, so a single row with nothing allowed returns nan instead of raising ValueError.', heldout=True),
+    Entry('mask-2', 'heldout-013', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    masked = np.where(allowed, scores, -1e9)
+    masked = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(masked)
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/finite-fill',
+          mistake='Masks with a large negative number (-1e9) and has no empty-row check: a row without any allowed key silently becomes uniform weights instead of a ValueError.', heldout=True),
+    Entry('mask-3', 'heldout-014', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    finite = np.isfinite(weights).all()
+    masked_ok = np.all(weights[~allowed] == 0)
+    non_negative = np.all(weights >= 0)
+    sums_ok = np.allclose(weights.sum(axis=-1), 1.0, atol=atol)
+    return bool(finite and masked_ok and non_negative and sums_ok)
+""", 'mask-3/allclose',
+          mistake='Checks the row sums with np.allclose, whose default rtol=1e-5 loosens the tolerance far beyond atol.', heldout=True),
+    Entry('mask-3', 'heldout-015', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.all(np.isfinite(weights)):
+        return False
+    if np.any(weights[~allowed] != 0):
+        return False
+    if np.any(weights < 0):
+        return False
+    # суммы строк должны быть равны 1 с точностью atol
+    return bool(np.all(np.abs(weights.sum(axis=-1) - 1) < atol))
+""", None,
+          mistake='Uses a strict < atol for the row sums instead of <=: with atol=0 even exact weights are rejected.', heldout=True),
+    Entry('mask-3', 'heldout-016', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # 被屏蔽的位置应为 0（允许一点浮点误差）
+    if np.any(np.abs(weights[~allowed]) > atol):
+        return False
+    if np.any(weights < 0):
+        return False
+    return bool(np.all(np.abs(weights.sum(axis=-1) - 1) <= atol))
+""", 'mask-3/forbidden-within-atol',
+          mistake='Applies the tolerance to the forbidden entries too, which must be exactly 0: a forbidden weight of 1e-12 is accepted.', heldout=True),
+    Entry('mask-3', 'heldout-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    # softmax никогда не даёт точный ноль разрешённому ключу
+    if (weights[allowed] <= 0).any():
+        return False
+    return bool((np.abs(weights.sum(-1) - 1) <= atol).all())
+""", None,
+          mistake='Adds a fifth condition, that every allowed entry be strictly positive, so valid weights with a zero on an allowed key are rejected.', heldout=True),
+    Entry('mask-3', 'heldout-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    ok = np.isfinite(weights).all()
+    ok = ok and not np.any(np.where(allowed, 0.0, weights))
+    ok = ok and np.all(np.isclose(weights.sum(axis=-1), 1.0, rtol=0.0, atol=atol))
+    return bool(ok)
+""", 'mask-3/no-negative-check',
+          mistake='Forgets the non-negativity condition: a row such as [1.5, -0.5] sums to 1 and is accepted.', heldout=True),
+    Entry('mask-3', 'heldout-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    row_sums = weights.sum(axis=0)
+    return bool(np.all(np.abs(row_sums - 1) <= atol))
+""", None,
+          mistake='Sums over axis 0 (the queries) instead of the last axis, so it tests column sums rather than row sums.', heldout=True),
+    Entry('mask-3', 'heldout-020', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    assert np.isfinite(weights).all(), "weights contain nan or inf"
+    assert np.all(weights[~allowed] == 0), "a forbidden key has weight"
+    assert np.all(weights >= 0), "negative weight"
+    assert np.all(np.abs(weights.sum(axis=-1) - 1) <= atol), "rows must sum to 1"
+    return True
+""", None,
+          mistake='Uses assert statements, so invalid weights raise AssertionError instead of returning False.', heldout=True),
+    Entry('mask-3', 'heldout-021', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    # средняя сумма строки должна быть 1
+    return bool(abs(weights.sum(axis=-1).mean() - 1) <= atol)
+""", None,
+          mistake='Checks only that the average row sum is 1, so rows summing to 0.5 and 1.5 pass together.', heldout=True),
+    Entry('mask-3', 'heldout-022', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.all(np.isfinite(weights)):
+        return False
+    forbidden = weights[~allowed]
+    if forbidden.size and np.all(forbidden != 0):
+        return False
+    if np.any(weights < 0):
+        return False
+    return bool(np.all(np.abs(np.sum(weights, axis=-1) - 1) <= atol))
+""", 'mask-3/no-forbidden-check',
+          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True, named_wrongly='mask-3/forbidden-within-atol'),
+    Entry('data-1', 'heldout-023', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or any(len(t) == 0 for t in texts):
+        raise ValueError("need a non-empty batch of non-empty texts")
+    T = max(len(t) for t in texts) + 1
+    inputs, targets = [], []
+    for text in texts:
+        ids = encode(text, vocab)
+        pad = T - len(ids)
+        inputs.append([BOS] + ids + [EOS] * (pad - 1))
+        targets.append(ids + [IGNORE] * pad)
+    return np.array(inputs, dtype=np.int64), np.array(targets, dtype=np.int64)
+""", 'data-1/no-eos-target',
+          mistake='Does not score the EOS after the text: the target after the last character is -100 instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout-024', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if len(texts) == 0:
+        raise ValueError("пустой батч")
+    if min(len(t) for t in texts) == 0:
+        raise ValueError("пустой текст")
+    B, T = len(texts), 1 + max(len(t) for t in texts)
+    inputs = np.full((B, T), EOS, dtype=np.int64)
+    targets = np.full((B, T), EOS, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:1 + len(ids)] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/pad-targets-eos',
+          mistake='Pads the targets with EOS instead of IGNORE, so every padded position of a shorter text is scored.', heldout=True),
+    Entry('data-1', 'heldout-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("批次为空")
+    for t in texts:
+        if not t:
+            raise ValueError("文本不能为空")
+    T = max(map(len, texts)) + 1
+    inputs = np.zeros((len(texts), T), dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        n = len(ids)
+        inputs[b, 0] = BOS
+        inputs[b, 1:n + 1] = ids
+        targets[b, :n] = ids
+        targets[b, n] = EOS
+    return inputs, targets
+""", None,
+          mistake='Starts the inputs from np.zeros, so shorter texts are padded with 0 (<unk>) instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout-026', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int32)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int32)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, :len(ids) + 1] = [BOS] + ids
+        targets[b, :len(ids) + 1] = ids + [EOS]
+    return inputs, targets
+""", None,
+          mistake='Builds the arrays as int32 to save memory; the task asks for int64.', heldout=True),
+    Entry('data-1', 'heldout-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("батч пуст")
+    encoded = [encode(t, vocab) for t in texts]
+    T = 1 + max(len(ids) for ids in encoded)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, ids in enumerate(encoded):
+        inputs[b, 0] = BOS
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids) + 1] = ids + [EOS]
+    return inputs, targets
+""", 'data-1/empty-accepted',
+          mistake='Checks only for an empty batch; an empty text is accepted and becomes a row whose only target is EOS.', heldout=True),
+    Entry('data-1', 'heldout-028', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or any(t == "" for t in texts):
+        raise ValueError("空批次或空文本")
+    T = 1 + max(len(t) for t in texts)
+    B = len(texts)
+    inputs = np.full((B, T), EOS, dtype=np.int64)
+    targets = np.full((B, T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        start = T - 1 - len(ids)          # 右对齐，填充放在前面
+        inputs[b, start] = BOS
+        inputs[b, start + 1:] = ids
+        targets[b, start:T - 1] = ids
+        targets[b, T - 1] = EOS
+    return inputs, targets
+""", None,
+          mistake='Pads on the left (text pushed to the end of the row) instead of on the right as the protocol requires.', heldout=True),
+    Entry('data-1', 'heldout-029', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("empty batch")
+    if any(len(t) == 0 for t in texts):
+        raise ValueError("empty text")
+    # room for BOS and for EOS
+    T = max(len(t) for t in texts) + 2
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", None,
+          mistake='Makes T two longer than the longest text (room for both BOS and EOS), one column too many.', heldout=True),
+]

@@ -297,3 +297,386 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return causal_attention(q, k, v).transpose(0, 2, 1, 3).reshape(B, T, D) @ w_o
 """, None),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('heads-1', 'heldout-030', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return heads.transpose(0, 2, 1, 3)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes transpose(0, 2, 1, 3), which only works for a 3-D (B, T, D) input, not for (T, D) or extra leading axes.', heldout=True),
+    Entry('heads-1', 'heldout-031', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    T = x.shape[-2]
+    return heads.reshape(*x.shape[:-2], n_heads, T, D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes (..., T, H, d) to (..., H, T, d) instead of swapping axes: the right shape, but time and heads are mixed (the reshape-only bug).', heldout=True),
+    Entry('heads-1', 'heldout-032', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -2, -1)
+""", None,
+          mistake='Swaps the last two axes (H and d) instead of T and H, giving (..., T, d, H).', heldout=True),
+    Entry('heads-1', 'heldout-033', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.moveaxis(heads, -2, 0)
+""", None,
+          mistake='Moves the head axis to the very front (axis 0) instead of just before T: right for a single (T, D) sequence, wrong with a batch axis.', heldout=True),
+    Entry('heads-1', 'heldout-034', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, 1, 2)   # (B, H, T, d)
+""", None,
+          mistake='Swaps axes 1 and 2 counted from the front, which are T and H only for a (B, T, D) input.', heldout=True),
+    Entry('heads-1', 'heldout-035', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (T, H, d) -> (H, T, d)
+    return np.transpose(heads, (1, 0, 2))
+""", None,
+          mistake='Uses a three-axis permutation (1, 0, 2) that only fits an unbatched (T, D) input; a batched input raises.', heldout=True),
+    Entry('heads-2', 'heldout-036', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("需要 (..., H, T, d)")
+    H, T, d = x.shape[-3:]
+    return x.reshape(*x.shape[:-3], T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Merges with a reshape alone, without moving the head axis behind the time axis, so positions and heads are mixed.', heldout=True),
+    Entry('heads-2', 'heldout-037', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"需要 (..., H, T, d)，得到 {x.shape}")
+    # 沿特征轴把各个头并排拼接
+    return np.concatenate(list(x), axis=-1)
+""", None,
+          mistake='Concatenates list(x), which iterates over the first axis: that is the head axis only for a 3-D input; with a batch axis it concatenates the batch.', heldout=True),
+    Entry('heads-2', 'heldout-038', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("нужно минимум три оси")
+    B, H, T, d = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Unpacks B, H, T, d = x.shape, so only 4-D inputs work; a valid 3-D (H, T, d) input raises.', heldout=True),
+    Entry('heads-2', 'heldout-039', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim != 4:
+        raise ValueError("merge_heads 需要 (B, H, T, d)")
+    y = np.swapaxes(x, 1, 2)
+    return y.reshape(y.shape[0], y.shape[1], -1)
+""", 'heads-2/fixed-rank',
+          mistake='The shape check is too strict (ndim != 4): a valid 3-D (H, T, d) input is refused.', heldout=True),
+    Entry('heads-2', 'heldout-040', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("merge_heads needs at least (H, T, d)")
+    H, T, d = x.shape[-3:]
+    # move the head axis next to the features, then flatten the two
+    y = np.moveaxis(x, -3, -1)            # (..., T, d, H)
+    return y.reshape(*x.shape[:-3], T, H * d)
+""", 'heads-2/interleaved',
+          mistake='Moves the head axis to the end, (..., T, d, H), before flattening, so the features are interleaved (a*H + h) instead of concatenated head by head.', heldout=True),
+    Entry('heads-2', 'heldout-041', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    H, T, d = x.shape[-3], x.shape[-2], x.shape[-1]
+    y = np.swapaxes(x, -3, -2)
+    return y.reshape(*x.shape[:-3], T, H * d)
+""", None,
+          mistake='No check of the number of axes: a 2-D input fails with an IndexError from x.shape[-3] instead of the required ValueError.', heldout=True),
+    Entry('heads-2', 'heldout-042', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("输入至少要有三个轴")
+    H, T, d = x.shape[-3:]
+    out = np.zeros(x.shape[:-3] + (T, H * d))
+    for h in range(H):
+        out[..., h * d:(h + 1) * d] = x[..., h, :, :]
+    return out
+""", None,
+          mistake='Copies the heads into a np.zeros buffer, which is float64: a float32 or integer input changes dtype.', heldout=True),
+    Entry('heads-3', 'heldout-043', r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("n_heads must divide D")
+    d = D // n_heads
+
+    def split(a):
+        return a.reshape(B, T, n_heads, d).transpose(0, 2, 1, 3)
+
+    q, k, v = split(x @ w_q), split(x @ w_k), split(x @ w_v)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(D)
+    mask = np.tril(np.ones((T, T), dtype=bool))
+    scores = np.where(mask, scores, -np.inf)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    w = np.exp(scores)
+    w = w / w.sum(axis=-1, keepdims=True)
+    heads = w @ v
+    return heads.transpose(0, 2, 1, 3).reshape(B, T, D) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Writes its own attention and scales the scores by sqrt(D), the model width, instead of sqrt(d), the head width.', heldout=True),
+    Entry('heads-3', 'heldout-044', r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    def split_heads(a, h):
+        a = np.asarray(a)
+        D = a.shape[-1]
+        if D % h:
+            raise ValueError(f"D={D} не делится на n_heads={h}")
+        return np.swapaxes(a.reshape(*a.shape[:-1], h, D // h), -3, -2)
+
+    def merge_heads(a):
+        a = np.swapaxes(a, -3, -2)
+        return a.reshape(*a.shape[:-2], -1)
+
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    # склеиваем головы обратно
+    return merge_heads(causal_attention(q, k, v))
+""", 'heads-3/no-w-o',
+          mistake='Merges the heads but never multiplies by the output projection w_o.', heldout=True),
+    Entry('heads-3', 'heldout-045', r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    B, T, D = x.shape
+    if D % n_heads != 0:
+        raise ValueError("D 必须能被 n_heads 整除")
+    d = D // n_heads
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    out = causal_attention(q, k, v)          # (B, H, T, d)
+    return out.reshape(B, T, D) @ w_o
+""", 'heads-3/reshape-only',
+          mistake="Splits and merges the heads with reshape alone, so each head's rows mix different positions and the future leaks into the past.", heldout=True),
+    Entry('heads-3', 'heldout-046', r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("D must be divisible by n_heads")
+    d = D // n_heads
+    outs = []
+    for h in range(n_heads):
+        s = slice(h * d, (h + 1) * d)
+        xh = x[..., s]                       # this head's slice of the input
+        q = xh @ w_q[s, s]
+        k = xh @ w_k[s, s]
+        v = xh @ w_v[s, s]
+        outs.append(causal_attention(q, k, v))
+    return np.concatenate(outs, axis=-1) @ w_o
+""", None,
+          mistake='Splits the input before projecting and uses only the diagonal blocks w[s, s] of each matrix, as if a head could only see its own slice of x (agrees with the identity example only).', heldout=True),
+    Entry('heads-3', 'heldout-047', r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("D должно делиться на n_heads")
+    d = D // n_heads
+    def split(a):
+        return a.reshape(B, T, n_heads, d).swapaxes(1, 2)
+    q, k, v = split(x @ w_q), split(x @ w_k), split(x @ w_v)
+    s = q @ k.swapaxes(-1, -2) / np.sqrt(d)
+    s -= s.max(axis=-1, keepdims=True)
+    p = np.exp(s)
+    p /= p.sum(axis=-1, keepdims=True)
+    o = (p @ v).swapaxes(1, 2).reshape(B, T, D)
+    return o @ w_o
+""", 'heads-3/no-mask',
+          mistake='Its own attention has no causal mask: every query reads all keys, the future included.', heldout=True),
+    Entry('heads-3', 'heldout-048', r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("头数不能整除 D")
+    d = D // n_heads
+    q = (x @ w_q).reshape(B, T, n_heads, d).transpose(0, 2, 1, 3)
+    k = (x @ w_k).reshape(B, T, n_heads, d).transpose(0, 2, 1, 3)
+    v = (x @ w_v).reshape(B, T, n_heads, d).transpose(0, 2, 1, 3)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d)
+    future = np.triu(np.ones((T, T), dtype=bool), k=1)
+    scores[..., future] = -np.inf
+    e = np.exp(scores - scores.max(axis=-2, keepdims=True))
+    w = e / e.sum(axis=-2, keepdims=True)
+    out = (w @ v).transpose(0, 2, 1, 3).reshape(B, T, D)
+    return out @ w_o
+""", 'heads-3/wrong-axis',
+          mistake='Normalises the softmax over axis -2 (the queries) instead of over the keys.', heldout=True),
+    Entry('heads-3', 'heldout-049', r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q_all, k_all, v_all = x @ w_q, x @ w_k, x @ w_v
+    heads = []
+    for q, k, v in zip(np.array_split(q_all, n_heads, axis=-1),
+                       np.array_split(k_all, n_heads, axis=-1),
+                       np.array_split(v_all, n_heads, axis=-1)):
+        heads.append(causal_attention(q, k, v))
+    return np.concatenate(heads, axis=-1) @ w_o
+""", None,
+          mistake='Splits with np.array_split, which accepts uneven chunks, so a width that n_heads does not divide runs instead of raising ValueError.', heldout=True),
+    Entry('cost-1', 'heldout-050', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("n_heads must divide width")
+    if n_layers < 1:
+        raise ValueError("n_layers must be >= 1")
+    d = width // n_heads
+    size = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = n_layers * batch * length * n_heads * d * size
+    return parameters, kv_cache_bytes
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the KV cache (forgets the factor 2 for the values).', heldout=True),
+    Entry('cost-1', 'heldout-051', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("ширина не делится на число голов")
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = 4 * width ** 2 * n_layers
+    # ключ и значение для каждого слоя, головы и позиции
+    kv_cache_bytes = 2 * n_layers * n_heads * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", None,
+          mistake='Multiplies the number of heads by the full width D instead of the head width d, so the cache grows with H.', heldout=True),
+    Entry('cost-1', 'heldout-052', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("width 不能被 n_heads 整除")
+    if n_layers < 1:
+        raise ValueError("层数至少为 1")
+    d = width // n_heads
+    nbytes = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * d     # 每个矩阵 (D, d)
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * nbytes
+    return parameters, kv_cache_bytes
+""", None,
+          mistake="Counts each projection as (D, d), one head's share, so the parameter count wrongly shrinks as H grows.", heldout=True),
+    Entry('cost-1', 'heldout-053', r"""
+
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("width must be a multiple of n_heads")
+    if n_layers < 1:
+        raise ValueError("at least one layer")
+    head_width = width // n_heads
+    per_number = int(dtype.replace("float", ""))
+    parameters = 4 * width * width * n_layers
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * per_number
+    return parameters, kv_cache_bytes
+""", None,
+          mistake='Reads the size from the dtype name in bits (16, 32, 64) and never divides by 8, so the cache is 8 times too large.', heldout=True),
+    Entry('cost-1', 'heldout-054', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("ширина должна делиться на число голов")
+    if n_layers < 0:
+        raise ValueError("число слоёв не может быть отрицательным")
+    d = width // n_heads
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/zero-layers',
+          mistake='The layer check is n_layers < 0, so zero layers returns (0, 0) instead of raising ValueError.', heldout=True),
+    Entry('cost-1', 'heldout-055', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("D 必须能被 H 整除")
+    if n_layers < 1:
+        raise ValueError("n_layers 至少为 1")
+    head_dim = width / n_heads
+    params = n_layers * 4 * width * width
+    kv = 2 * n_layers * batch * length * n_heads * head_dim * np.dtype(dtype).itemsize
+    return params, kv
+""", None,
+          mistake='Computes the head width with / instead of //, so the cache size comes back as a float rather than an int.', heldout=True),
+    Entry('cost-1', 'heldout-056', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    nbytes = np.dtype(dtype).itemsize
+    parameters = 4 * width * width * n_layers
+    # H голов по d = D / H чисел: всего D чисел на позицию
+    kv_cache_bytes = 2 * n_layers * batch * length * width * nbytes
+    return parameters, kv_cache_bytes
+""", None,
+          mistake='Uses H*d = D directly and forgets the divisibility check, so a width that n_heads does not divide is not refused.', heldout=True),
+]

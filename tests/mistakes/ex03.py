@@ -201,3 +201,286 @@ def last_row_swap_change(forward, ids, i, j):
     return float(np.max(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
 """, "pos-3/batch-rows"),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('pos-1', 'heldout-057', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    if offset < 0 or offset + T >= C:
+        raise ValueError("位置超出位置表")
+    return token_table[ids] + position_table[offset:offset + T]
+""", None,
+          mistake='Off by one in the bound check (>= instead of >): an input that exactly fills the position table is refused.', heldout=True),
+    Entry('pos-1', 'heldout-058', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError(f"positions {offset}..{offset + T - 1} are outside the table")
+    positions = np.arange(T)
+    return token_table[ids] + position_table[positions]
+""", 'pos-1/no-offset',
+          mistake='Checks the range with the offset but looks up positions 0..T-1, so the offset is ignored in the sum.', heldout=True),
+    Entry('pos-1', 'heldout-059', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = len(position_table)
+    positions = (offset + np.arange(T)) % C   # позиции по кругу
+    return token_table[ids] + position_table[positions]
+""", 'pos-1/wrapped',
+          mistake='Wraps positions around the table with % C instead of raising ValueError for positions outside it.', heldout=True),
+    Entry('pos-1', 'heldout-060', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    positions = offset + np.arange(T)
+    if positions[-1] >= len(position_table):
+        raise ValueError("位置超出了位置表的行数")
+    return token_table[ids] + position_table[positions]
+""", None,
+          mistake="Checks only the upper end; a negative offset is silently accepted and NumPy's negative indexing reads rows from the end of the table.", heldout=True),
+    Entry('pos-1', 'heldout-061', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    if offset < 0:
+        raise ValueError("offset must be non-negative")
+    positions = np.minimum(np.arange(offset, offset + T), C - 1)
+    return token_table[ids] + position_table[positions]
+""", 'pos-1/clipped',
+          mistake='Clamps positions past the table to its last row instead of raising ValueError.', heldout=True),
+    Entry('pos-1', 'heldout-062', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    n = len(ids)
+    if offset < 0 or offset + n > len(position_table):
+        raise ValueError("позиции вне таблицы")
+    return token_table[ids] + position_table[offset:offset + n]
+""", None,
+          mistake='Uses len(ids) as the sequence length, which is the batch size for a (B, T) input.', heldout=True),
+    Entry('pos-2', 'heldout-063', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids] += grad
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] += grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Accumulates the token gradient with d_token[ids] += grad, which keeps only one contribution of a repeated id.', heldout=True),
+    Entry('pos-2', 'heldout-064', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы позиций")
+    grad3 = grad.reshape(-1, T, D)
+    ids2 = ids.reshape(-1, T)
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    for b in range(ids2.shape[0]):
+        for t in range(T):
+            d_token[ids2[b, t]] += grad3[b, t]
+        d_position[offset:offset + T] = grad3[b]     # строки позиций общие
+    return d_token, d_position
+""", 'pos-2/last-sequence',
+          mistake='Assigns the position gradient of each sequence in a loop (= instead of +=), so only the last sequence of the batch survives.', heldout=True),
+    Entry('pos-2', 'heldout-065', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出范围")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Writes the position gradient into rows 0..T-1, ignoring the offset.', heldout=True),
+    Entry('pos-2', 'heldout-066', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside 0..C-1")
+    d_token = np.zeros((vocab_size, D))
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D))
+    np.add.at(d_position, offset + np.arange(T), grad.reshape(-1, T, D).sum(axis=0))
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake='Allocates the gradients with np.zeros and no dtype, so a float32 grad gives float64 gradients.', heldout=True),
+    Entry('pos-2', 'heldout-067', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    D = grad.shape[-1]
+    positions = offset + np.arange(ids.shape[-1])
+    positions = np.broadcast_to(positions, ids.shape)
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids, grad)
+    np.add.at(d_position, positions, grad)
+    return d_token, d_position
+""", None,
+          mistake='No range check: NumPy indexing raises IndexError past the table and wraps a negative offset, instead of ValueError.', heldout=True),
+    Entry('pos-2', 'heldout-068', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置不在 0 … C-1 之内")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.sum(axis=0)    # 对批次求和
+    return d_token, d_position
+""", None,
+          mistake='Sums grad over axis 0 assuming a batch axis: for 1-D ids that sums over positions and copies one row into every position.', heldout=True),
+    Entry('pos-2', 'heldout-069', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("position outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = grad.reshape(-1, T, D).sum(axis=0)     # (T, D): one row per position used
+    return d_token, d_position
+""", None,
+          mistake='Returns only the T position rows that were used, shape (T, D), instead of a gradient for the whole (C, D) table.', heldout=True),
+    Entry('pos-3', 'heldout-070', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1) or not (0 <= j < T - 1):
+        raise ValueError("i and j must be two different positions before the last")
+    before = forward(ids)[..., -1, :]
+    ids[..., [i, j]] = ids[..., [j, i]]
+    after = forward(ids)[..., -1, :]
+    return float(np.abs(after - before).max())
+""", '*/argument-changed',
+          mistake="Swaps the tokens in place in the caller's ids array instead of in a copy.", heldout=True),
+    Entry('pos-3', 'heldout-071', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    swapped = ids.copy()
+    swapped[..., i], swapped[..., j] = swapped[..., j], swapped[..., i]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Swaps with Python tuple assignment on NumPy views, so both positions end up holding the token of j and nothing is really swapped.', heldout=True),
+    Entry('pos-3', 'heldout-072', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T and 0 <= j < T):
+        raise ValueError("i、j 必须是两个不同的有效位置")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    diff = forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]
+    return float(np.max(np.abs(diff)))
+""", 'pos-3/last-position',
+          mistake='The range check allows the last position (0 <= i < T instead of < T - 1).', heldout=True),
+    Entry('pos-3', 'heldout-073', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if max(i, j) >= T - 1 or min(i, j) < 0:
+        raise ValueError("i and j must come before the last position")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/same-position',
+          mistake='Never checks that i and j differ, so i == j returns 0.0 instead of raising ValueError.', heldout=True),
+    Entry('pos-3', 'heldout-074', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("позиции i и j должны быть разными и раньше последней")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = swapped[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped) - forward(ids))))
+""", 'pos-3/whole-output',
+          mistake='Measures the change of the whole output, every row, instead of the last row only.', heldout=True),
+    Entry('pos-3', 'heldout-075', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i 和 j 必须是最后位置之前的两个不同位置")
+    swapped = ids.copy()
+    swapped[[i, j]] = ids[[j, i]]
+    last_before = forward(ids)[..., -1, :]
+    last_after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(last_after - last_before)))
+""", 'pos-3/batch-rows',
+          mistake='Swaps along the first axis (swapped[[i, j]]): right for one sequence, but in a batch it swaps whole sequences instead of tokens.', heldout=True),
+    Entry('pos-3', 'heldout-076', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(after - before))
+""", 'pos-3/signed',
+          mistake='Forgets the absolute value and returns the largest signed change, which misses a change that is only negative.', heldout=True),
+    Entry('pos-3', 'heldout-077', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or max(i, j) >= T - 1:
+        raise ValueError("последнюю позицию менять нельзя")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Checks only the upper bound, so a negative index such as i = -1 (the last position itself) is accepted.', heldout=True),
+]

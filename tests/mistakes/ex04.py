@@ -216,3 +216,370 @@ def feature_norm(x, eps=1e-5):
     return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps)
 """, "*/argument-changed"),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('causal-1', 'heldout-078', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Off by one: replaces tokens from position + 1 on, so the token at `position` is never perturbed.', heldout=True, named_wrongly='causal-1/with-position'),
+    Entry('causal-1', 'heldout-079', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Slices the first axis (perturbed[position:]) instead of the last, which for a (B, T) batch replaces whole sequences instead of future tokens.', heldout=True),
+    Entry('causal-1', 'heldout-080', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the single token at `position`, not every token from `position` on.', heldout=True),
+    Entry('causal-1', 'heldout-081', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., :position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Replaces the prefix (:position) instead of the future, so it perturbs exactly the tokens it should keep.', heldout=True),
+    Entry('causal-1', 'heldout-082', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position - 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/starts-early',
+          mistake='Off by one the other way: starts the replacement at position - 1, which changes the last prefix token itself.', heldout=True),
+    Entry('causal-1', 'heldout-083', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    ids[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Writes the replacement into ids (the caller's array) instead of into the copy; the number comes out the same but the input is destroyed.", heldout=True),
+    Entry('causal-2', 'heldout-084', r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    ids = np.asarray(ids)
+    if not 1 <= position <= ids.shape[-1] - 1:
+        raise ValueError("position must be in 1 .. T-1")
+
+    def change(f):
+        perturbed = ids.copy()
+        perturbed[..., position:] = replacement
+        return float(np.max(np.abs(f(perturbed)[..., :position, :] - f(ids)[..., :position, :])))
+
+    if change(forward) >= tol:
+        return "leaks"
+    if change(control) >= tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/tie-counts-as-leak',
+          mistake='Compares with >= tol instead of > tol, so a change of exactly tol (e.g. 0 with tol=0) counts as a leak.', heldout=True),
+    Entry('causal-2', 'heldout-085', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+
+
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = np.shape(ids)[-1]
+    if position < 1 or position >= T:
+        raise ValueError("позиция должна быть в 1 … T-1")
+    # сначала убедимся, что тест вообще что-то видит
+    if future_perturbation_change(control, ids, position, replacement) <= tol:
+        return "blind"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", None,
+          mistake="Runs the control first and answers 'blind' whenever it sees nothing, even when the model itself leaks.", heldout=True),
+    Entry('causal-2', 'heldout-086', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+
+
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = np.shape(ids)[-1]
+    if position < 1 or position > T:
+        raise ValueError("position 超出范围")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/position-unchecked',
+          mistake="The range check accepts position == T, where there is no future to change; it returns 'blind' instead of raising ValueError.", heldout=True),
+    Entry('causal-2', 'heldout-087', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+
+
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    ids = np.asarray(ids)
+    T = len(ids)
+    if not 0 < position < T:
+        raise ValueError(f"position {position} is not in 1..{T - 1}")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    return "causal" if control_change > tol else "blind"
+""", None,
+          mistake='Takes T as len(ids), the batch size for a (B, T) batch, so valid positions of a batch are refused.', heldout=True),
+    Entry('causal-2', 'heldout-088', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+
+
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("нет префикса или нет будущего")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/no-control',
+          mistake="Never looks at the control: a change of 0 is always called 'causal', so a blind test is never reported.", heldout=True),
+    Entry('causal-2', 'heldout-089', r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    ids = np.asarray(ids)
+    if not 1 <= position < ids.shape[-1]:
+        raise ValueError("position 必须在 1 … T-1 之间")
+
+    def change(f):
+        p = ids.copy()
+        p[..., position:] = replacement
+        return np.abs(f(p) - f(ids)).max()
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(control) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Measures the change over all output rows instead of the prefix rows, so a causal model is reported as leaking.', heldout=True),
+    Entry('causal-3', 'heldout-090', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need at least two positions")
+    out = []
+    for p in range(1, T - 1):
+        perturbed = ids.copy()
+        perturbed[p:] = replacement_token
+        out.append(np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p])))
+    return np.array(out, dtype=np.float64)
+""", None,
+          mistake='Off by one in the loop bound, range(1, T - 1): the last position is never swept and the result has T - 2 entries.', heldout=True),
+    Entry('causal-3', 'heldout-091', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    changes = np.zeros(T - 1)
+    for p in range(T - 1):
+        perturbed = ids.copy()
+        perturbed[..., p:] = replacement_token
+        before = forward(ids)[..., :p, :]
+        after = forward(perturbed)[..., :p, :]
+        changes[p] = np.max(np.abs(after - before))
+    return changes
+""", None,
+          mistake='Sweeps p from 0: the prefix of position 0 is empty and np.max of an empty array raises.', heldout=True),
+    Entry('causal-3', 'heldout-092', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T 至少为 2")
+    base = forward(ids)
+    perturbed = ids.copy()
+    result = []
+    for p in range(1, T):
+        perturbed[p:] = replacement_token
+        result.append(float(np.abs(forward(perturbed)[:p] - base[:p]).max()))
+    return np.array(result, dtype=np.float64)
+""", None,
+          mistake='Makes one perturbed copy before the loop and keeps modifying it, so from p = 2 on the prefix is already perturbed too.', heldout=True),
+    Entry('causal-3', 'heldout-093', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    full = forward(ids)
+    changes = []
+    for p in range(1, T):
+        perturbed = ids.copy()
+        perturbed[..., p:] = replacement_token
+        changes.append(np.max(np.abs(forward(perturbed)[..., :p, :] - full[..., :p, :])))
+    return np.array(changes, dtype=np.float64)
+""", 'causal-3/single-position',
+          mistake='No check for T < 2: a one-token input returns an empty array instead of raising ValueError.', heldout=True),
+    Entry('causal-3', 'heldout-094', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T < 2: нечего проверять")
+    changes = []
+    for p in range(1, T):
+        perturbed = ids.copy()
+        perturbed[p:] = replacement_token
+        changes.append(float(np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p]))))
+    return changes
+""", None,
+          mistake='Returns a Python list of changes instead of a float64 NumPy array.', heldout=True),
+    Entry('causal-3', 'heldout-095', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("序列太短")
+    out = np.empty(T - 1, dtype=np.float64)
+    for p in range(1, T):
+        perturbed = ids.copy()
+        perturbed[p] = replacement_token          # 替换位置 p
+        out[p - 1] = np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p]))
+    return out
+""", 'causal-3/one-token',
+          mistake='Replaces only the token at p instead of every token from p on.', heldout=True),
+    Entry('causal-3', 'heldout-096', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("a sweep needs T >= 2")
+    changes = np.zeros(T, dtype=np.float64)      # changes[p] is position p
+    for p in range(1, T):
+        perturbed = ids.copy()
+        perturbed[p:] = replacement_token
+        changes[p] = np.abs(forward(perturbed)[:p] - forward(ids)[:p]).max()
+    return changes
+""", None,
+          mistake='Adds an entry 0.0 for position 0 so that entry p belongs to position p: the result has shape (T,) instead of (T-1,).', heldout=True),
+    Entry('causal-4', 'heldout-097', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Moves the mean to the feature axis but leaves the variance over axis -2 (time), so the leak across positions stays.', heldout=True),
+    Entry('causal-4', 'heldout-098', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1, divided by D - 1) instead of the population variance.', heldout=True),
+    Entry('causal-4', 'heldout-099', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mu = np.mean(x, axis=-1, keepdims=True)
+    sigma = np.std(x, axis=-1, keepdims=True)
+    return (x - mu) / (sigma + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance (sqrt(var) + eps), which differs for rows of small variance.', heldout=True),
+    Entry('causal-4', 'heldout-100', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1)[:, None]
+    var = ((x - mean) ** 2).mean(axis=-1)[:, None]
+    return (x - mean) / np.sqrt(var + eps)
+""", None,
+          mistake='Restores the reduced axis with [:, None], which only works for 2-D (T, D) inputs; a batch (B, T, D) breaks.', heldout=True),
+    Entry('causal-4', 'heldout-101', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x).astype(float)   # для точности
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", '*/dtype-promoted',
+          mistake='Converts the input to float64 first, so a float32 input comes back as float64.', heldout=True),
+    Entry('causal-4', 'heldout-102', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    centred = x - x.mean(axis=-1, keepdims=True)
+    var = (centred ** 2).mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(var)
+""", None,
+          mistake='Leaves eps out entirely, so a constant row divides 0 by 0 and gives nan.', heldout=True),
+]

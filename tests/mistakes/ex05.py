@@ -198,3 +198,291 @@ def cache_error(forward, step, new_cache, ids):
     return float(np.max(np.abs(full[0] - first)))
 """, "cache-3/first-row"),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('cache-1', 'heldout-103', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int(np.sum(targets[b] != IGNORE)) - 1   # the last scored target is EOS, not text
+        cache = model.new_cache()
+        for t in range(n):
+            model.step(int(inputs[b, t]), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/short-prefix',
+          mistake='Subtracts one from the number of scored targets (thinking the EOS target is not part of the text), so the last text token is never fed and the new token lands one position early.', heldout=True),
+    Entry('cache-1', 'heldout-104', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    cache = model.new_cache()
+    for b in range(len(inputs)):
+        length = int((targets[b] != IGNORE).sum())
+        for token in inputs[b][:length]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/shared-cache',
+          mistake="Creates one cache before the loop and shares it between rows, so each row continues the previous row's text.", heldout=True),
+    Entry('cache-1', 'heldout-105', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/padding-in-cache',
+          mistake="Feeds the whole padded row, padding EOS included, into the cache, so a shorter text's new token sits after the padding.", heldout=True),
+    Entry('cache-1', 'heldout-106', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int(np.argmax(targets[b] == IGNORE))   # first unscored position
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Finds the text length as the first -100 with argmax; the longest row has no -100, argmax returns 0 and its text is not fed at all.', heldout=True),
+    Entry('cache-1', 'heldout-107', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        # BOS не нужен, подаём только сам текст
+        for token in inputs[b, 1:n + 1]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Skips BOS and feeds inputs[b, 1:n+1], so the positions are shifted and, for shorter rows, a padding EOS is fed.', heldout=True),
+    Entry('cache-1', 'heldout-108', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        out = None
+        for token in inputs[b, :n]:
+            out = model.step(int(token), cache)
+        outputs.append(out)
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Returns the output of the last text position and never steps with tokens[b].', heldout=True),
+    Entry('cache-1', 'heldout-109', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = len(targets[b][targets[b] > 0])      # -100 是负数，真实的 id 都是正数
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Counts the text positions as targets > 0, which misses every <unk> target (id 0), so texts with unknown characters are cut short.', heldout=True),
+    Entry('cache-2', 'heldout-110', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    d = D // n_heads
+    q = (x @ w_q).reshape(n_heads, 1, d)
+    k = (x @ w_k).reshape(n_heads, 1, d)
+    v = (x @ w_v).reshape(n_heads, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ keys.transpose(0, 2, 1) / np.sqrt(D)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    w = np.exp(scores)
+    w = w / w.sum(axis=-1, keepdims=True)
+    out = (w @ values).reshape(D) @ w_o
+    return out, keys, values
+""", 'cache-2/scale-by-D',
+          mistake='Scales the scores by 1/sqrt(D), the model width, instead of 1/sqrt(d), the head width.', heldout=True),
+    Entry('cache-2', 'heldout-111', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([k, keys], axis=1)        # новая позиция
+    values = np.concatenate([v, values], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", None,
+          mistake='Puts the new key and value at the front of the cache instead of appending them at the end, so the stored order no longer matches the positions.', heldout=True),
+    Entry('cache-2', 'heldout-112', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)      # (H, 1, n)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    heads = w @ values
+    # 最后再把当前位置写入缓存
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Computes the scores against the old cache before appending the new key, so the token does not read itself (and n = 0 fails).', heldout=True),
+    Entry('cache-2', 'heldout-113', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(d, H).T[:, None, :]     # (H, 1, d)
+    k = (x @ w_k).reshape(d, H).T[:, None, :]
+    v = (x @ w_v).reshape(d, H).T[:, None, :]
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    s = (q @ keys.transpose(0, 2, 1)) / np.sqrt(d)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    out = (p @ values).reshape(-1) @ w_o
+    return out, keys, values
+""", 'cache-2/interleaved',
+          mistake='Splits the projections with reshape(d, H).T, which gives head h the strided features h, h+H, ... instead of the block h*d ... h*d + d - 1.', heldout=True),
+    Entry('cache-2', 'heldout-114', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    e = np.exp(q @ np.swapaxes(keys, -1, -2) / np.sqrt(d))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return (weights @ values).reshape(-1) @ w_o, keys, values
+""", None,
+          mistake='No max subtraction in the softmax, so large scores overflow to inf and the output becomes nan.', heldout=True),
+    Entry('cache-2', 'heldout-115', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = np.matmul(q, keys.transpose(0, 2, 1)) / np.sqrt(d)
+    scores = scores - scores.max(axis=0, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=0, keepdims=True)
+    heads = np.matmul(weights, values)
+    return heads.reshape(-1) @ w_o, keys, values
+""", None,
+          mistake='Normalises the softmax over axis 0 (the heads) instead of over the stored positions.', heldout=True),
+    Entry('cache-2', 'heldout-116', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values                       # (H, 1, d)
+    merged = heads.transpose(1, 2, 0).reshape(-1)  # (1, d, H) -> (D,)
+    return merged @ w_o, keys, values
+""", None,
+          mistake="Merges the heads with transpose(1, 2, 0) before flattening, which interleaves the heads' coordinates instead of concatenating them head by head.", heldout=True),
+    Entry('cache-3', 'heldout-117', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = forward(ids)
+    stepped = np.stack([step(int(t), new_cache()) for t in ids])
+    return float(np.abs(full - stepped).max())
+""", 'cache-3/fresh-cache',
+          mistake='Gives every step a fresh cache, so every token is processed at position 0 and a correct cache shows a large error.', heldout=True),
+    Entry('cache-3', 'heldout-118', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = forward(ids)
+    cache = new_cache()
+    out = None
+    for token in ids:
+        out = step(int(token), cache)
+    # последняя строка содержит всё: она читает все позиции
+    return float(np.max(np.abs(full[-1] - out)))
+""", 'cache-3/last-row',
+          mistake='Compares only the last output row instead of all T rows.', heldout=True),
+    Entry('cache-3', 'heldout-120', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache
+    rows = []
+    for token in ids:
+        rows.append(step(int(token), cache))
+    return float(np.max(np.abs(np.stack(rows) - forward(ids))))
+""", None,
+          mistake='Forgets to call new_cache (cache = new_cache), so the step receives the function instead of an empty cache.', heldout=True),
+    Entry('cache-3', 'heldout-121', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = forward(ids)
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.mean(np.abs(full - inc)))
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference instead of the largest one.', heldout=True),
+    Entry('cache-3', 'heldout-122', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = forward(ids)
+    cache = new_cache()
+    # 每一步的输出对应下一个位置
+    stepped = np.stack([step(int(t), cache) for t in ids[:-1]])
+    return float(np.max(np.abs(full[1:] - stepped)))
+""", None,
+          mistake='Shifts by one as in next-token training: steps through ids[:-1] and compares with forward rows 1..T-1, so a correct cache shows an error.', heldout=True),
+]

@@ -32,3 +32,269 @@ ENTRIES = [
         ("readable = range(i + 1) if causal else range(len(x))", "readable = range(i) if causal else range(len(x))")),
         None),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('evidence-1', 'heldout-123', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("n_heads must divide D")
+    d = D // n_heads
+
+    def matmul(a, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in a]
+
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    T = len(x)
+    out = []
+    for i in range(T):
+        keys = range(i + 1) if causal else range(T)
+        concat = []
+        for h in range(n_heads):
+            lo = h * d
+            s = [sum(q[i][lo + a] * k[j][lo + a] for a in range(d)) / math.sqrt(D) for j in keys]
+            m = max(s)
+            e = [math.exp(t - m) for t in s]
+            z = sum(e)
+            for a in range(d):
+                concat.append(sum(e[n] / z * v[j][lo + a] for n, j in enumerate(keys)))
+        out.append(concat)
+    return matmul(out, w_o)
+""", 'evidence-1/scale-by-D',
+          mistake='Scales the scores by 1/sqrt(D), the full width, instead of 1/sqrt(d), the head width.', heldout=True),
+    Entry('evidence-1', 'heldout-124', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError("D не делится на n_heads")
+    d = D // n_heads
+    T = len(x)
+
+    def proj(rows, w):
+        return [[sum(rows[t][r] * w[r][c] for r in range(D)) for c in range(D)]
+                for t in range(len(rows))]
+
+    Q, K, V = proj(x, w_q), proj(x, w_k), proj(x, w_v)
+    merged = []
+    for i in range(T):
+        js = list(range(i)) if causal else list(range(T))   # только прошлое
+        row = []
+        for h in range(n_heads):
+            sl = slice(h * d, (h + 1) * d)
+            sc = [sum(a * b for a, b in zip(Q[i][sl], K[j][sl])) / math.sqrt(d) for j in js]
+            mx = max(sc)
+            ex = [math.exp(s - mx) for s in sc]
+            tot = sum(ex)
+            for c in range(h * d, (h + 1) * d):
+                row.append(sum(ex[n] * V[j][c] for n, j in enumerate(js)) / tot)
+        merged.append(row)
+    return proj(merged, w_o)
+""", None,
+          mistake='Uses range(i) for the causal keys (< instead of <=): query 0 has nothing to read and max() of an empty list raises.', heldout=True),
+    Entry('evidence-1', 'heldout-125', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D 不能被 n_heads 整除")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    T = len(x)
+    merged = []
+    for i in range(T):
+        readable = range(i + 1) if causal else range(T)
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            exps = [math.exp(sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d))
+                    for j in readable]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/no-max',
+          mistake='Does not subtract the largest score before math.exp, so large scores raise OverflowError.', heldout=True),
+    Entry('evidence-1', 'heldout-126', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D must be divisible by n_heads")
+    d = D // n_heads
+    T = len(x)
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(T):
+        readable = list(range(i + 1)) if causal else list(range(T))
+        row = []
+        for h in range(n_heads):
+            comps = list(range(h, D, n_heads))     # the components of head h
+            scores = [sum(q[i][c] * k[j][c] for c in comps) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            w = [math.exp(s - top) for s in scores]
+            total = sum(w)
+            row += [sum(wj / total * v[j][c] for wj, j in zip(w, readable)) for c in comps]
+        merged.append(row)
+    return project(merged, w_o)
+""", None,
+          mistake='Gives head h the strided components h, h+H, h+2H, ... instead of the contiguous block h*d ... (h+1)*d - 1.', heldout=True),
+    Entry('evidence-1', 'heldout-127', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("ширина не делится на число голов")
+    d = D // n_heads
+
+    def matvec(w, row):
+        # y_c = сумма по r от w[c][r] * x[r]
+        return [sum(w[c][r] * row[r] for r in range(D)) for c in range(D)]
+
+    q = [matvec(w_q, row) for row in x]
+    k = [matvec(w_k, row) for row in x]
+    v = [matvec(w_v, row) for row in x]
+    T = len(x)
+    merged = []
+    for i in range(T):
+        js = range(i + 1) if causal else range(T)
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            sc = [sum(q[i][c] * k[j][c] for c in range(lo, hi)) / math.sqrt(d) for j in js]
+            mx = max(sc)
+            ex = [math.exp(s - mx) for s in sc]
+            z = sum(ex)
+            row += [sum(e * v[j][c] for e, j in zip(ex, js)) / z for c in range(lo, hi)]
+        merged.append(row)
+    return [matvec(w_o, row) for row in merged]
+""", None,
+          mistake='Multiplies by the transposed matrices (w[c][r] instead of w[r][c]), the column-vector convention; it only agrees when the matrices are symmetric.', heldout=True),
+    Entry('evidence-1', 'heldout-128', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError("n_heads 必须整除 D")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d)
+                      for j in range(i + 1)]          # 因果：只看 j <= i
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(exps[j] / total * v[j][c] for j in range(i + 1)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/ignores-causal',
+          mistake='Ignores the causal flag: every query reads only keys j <= i even when causal=False.', heldout=True),
+    Entry('evidence-1', 'heldout-129', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    d = D // n_heads
+    T = len(x)
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(T):
+        readable = range(i + 1) if causal else range(T)
+        row = []
+        for lo in range(0, D, d):                  # one block of d components per head
+            hi = lo + d
+            scores = [sum(q[i][c] * k[j][c] for c in range(lo, hi)) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/not-divisible-accepted',
+          mistake='Never checks that n_heads divides D: it steps through the width in blocks of D // n_heads and silently runs with the wrong number of heads.', heldout=True),
+    Entry('evidence-1', 'heldout-130', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D должно делиться на n_heads")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    T = len(x)
+    merged = []
+    for i in range(T):
+        readable = range(i + 1) if causal else range(T)
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(q[i][c] * k[j][c] for c in range(lo, hi)) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            head = [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+            row = head + row
+        merged.append(row)
+    return project(merged, w_o)
+""", None,
+          mistake="Prepends each head's result (row = head + row), so the heads are concatenated in reverse order.", heldout=True),
+    Entry('evidence-1', 'heldout-131', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D 必须是 n_heads 的倍数")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    T = len(x)
+    merged = []
+    for i in range(T):
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(q[i][c] * k[j][c] for c in range(lo, hi)) / math.sqrt(d) for j in range(T)]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            probs = [e / total for e in exps]
+            if causal:
+                probs = [p if j <= i else 0.0 for j, p in enumerate(probs)]   # 屏蔽未来
+            row += [sum(probs[j] * v[j][c] for j in range(T)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", None,
+          mistake='Takes the softmax denominator over all keys and only restricts the weighted sum to j <= i (softmax first, mask afterwards), so the causal weights no longer sum to 1.', heldout=True),
+]

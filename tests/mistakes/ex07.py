@@ -183,3 +183,506 @@ def masked_softmax_backward(d_weights, weights):
     return weights * d_weights
 """, "*/argument-changed"),
 ]
+
+
+# ---- held-out answers (issue 34) ----------------------------------------------------
+# Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
+# would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
+# ``mistake`` is the writer's description; the diagnosis is given where the catalogue names that mistake,
+# None where it names none (or where it was unsure); ``named_wrongly``: it names another mistake.
+ENTRIES += [
+    Entry('dec-1', 'heldout-132', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    dot = np.sum(weights * d_weights, axis=-2, keepdims=True)
+    return weights * (d_weights - dot)
+""", 'dec-1/wrong-axis',
+          mistake='Takes the sum of w_k g_k over axis -2 (the queries) instead of along each row.', heldout=True),
+    Entry('dec-1', 'heldout-133', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("формы должны совпадать")
+    s = (d_weights * weights).sum(axis=-1)
+    return weights * (d_weights - s)
+""", None,
+          mistake='Forgets keepdims=True on the row sum, so it broadcasts along the wrong axis (wrong for square inputs, an error otherwise).', heldout=True),
+    Entry('dec-1', 'heldout-134', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("形状不一致")
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return d_weights - along_row
+""", 'dec-1/not-times-weights',
+          mistake='Drops the leading factor w_j, returning g_j - sum_k w_k g_k: wrong values, and forbidden entries are no longer 0.', heldout=True),
+    Entry('dec-1', 'heldout-135', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    grad = np.zeros_like(weights)
+    for i in range(weights.shape[0]):
+        w, g = weights[i], d_weights[i]
+        jacobian = np.diag(w) - np.outer(w, w)
+        grad[i] = jacobian @ g
+    return grad
+""", None,
+          mistake='Builds the Jacobian diag(w) - w w^T row by row over axis 0, which only works for 2-D inputs; a batched (..., Tq, Tk) input breaks.', heldout=True),
+    Entry('dec-1', 'heldout-136', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    inner = (d_weights * weights).sum(axis=-1, keepdims=True)
+    return weights * (d_weights - inner)
+""", 'dec-1/broadcasts',
+          mistake='No shape check: arrays of different but broadcastable shapes are silently combined instead of raising ValueError.', heldout=True),
+    Entry('dec-1', 'heldout-137', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights 与 weights 形状必须相同")
+    out = np.empty(weights.shape)
+    for idx in np.ndindex(weights.shape[:-1]):
+        w, g = weights[idx], d_weights[idx]
+        out[idx] = w * (g - np.dot(w, g))
+    return out
+""", '*/dtype-promoted',
+          mistake='Fills a np.empty(shape) buffer row by row, which is float64, so float32 weights give a float64 gradient.', heldout=True),
+    Entry('dec-2', 'heldout-138', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).sum(axis=0)
+    d_bias = d_out.sum(axis=0)
+    return d_x, d_gain, d_bias
+""", None,
+          mistake='Sums d_gain and d_bias over axis 0 only, so with batch and position axes they come out (T, D) instead of (D,).', heldout=True),
+    Entry('dec-2', 'heldout-139', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("ширина gain не равна D")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1 / np.sqrt((c * c).mean(axis=-1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    d_x = r * (g - xh * (g * xh).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * xh).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-mean-term',
+          mistake='Leaves out the - mean(ĝ) term of d_x.', heldout=True),
+    Entry('dec-2', 'heldout-140', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape[-1] != D or gain.ndim != 1:
+        raise ValueError("gain 的宽度必须等于 D")
+    mean = x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(x.var(axis=-1, ddof=1, keepdims=True) + eps)
+    x_hat = (x - mean) * r
+    g_hat = d_out * gain
+    d_x = r * (g_hat - g_hat.mean(axis=-1, keepdims=True)
+               - x_hat * (g_hat * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", None,
+          mistake='Uses the sample variance (ddof=1) for r instead of the population variance that the forward pass uses.', heldout=True),
+    Entry('dec-2', 'heldout-141', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError(f"gain has shape {gain.shape}, expected ({D},)")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = centred * r
+    g = d_out
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-gain-in-dx',
+          mistake='Uses d_out in place of ĝ = d_out * gain in the formula for d_x (forgets the gain).', heldout=True),
+    Entry('dec-2', 'heldout-142', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain должен иметь форму (D,)")
+    # считаем в float64 для точности
+    d_out, x, gain = d_out.astype(np.float64), x.astype(np.float64), gain.astype(np.float64)
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + eps)
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", '*/dtype-promoted',
+          mistake='Converts everything to float64 for precision, so float32 inputs give float64 gradients.', heldout=True),
+    Entry('dec-2', 'heldout-143', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain 的形状应为 (D,)")
+    mu = np.mean(x, axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(np.mean((x - mu) ** 2, axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - np.mean(g, axis=-1, keepdims=True)
+               - x_hat * np.mean(g * x_hat, axis=-1, keepdims=True))
+    d_gain = np.sum((d_out * x).reshape(-1, D), axis=0)     # y = gain * x + bias
+    d_bias = np.sum(d_out.reshape(-1, D), axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/gain-uses-x',
+          mistake='Computes d_gain from the raw input x instead of the normalised x̂.', heldout=True),
+    Entry('dec-3', 'heldout-144', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("the position table is full")
+    p = model.params
+    H = model.n_heads
+    d = model.width // H
+    position = len(keys[0])              # as many as the cache holds
+    x = (p["token_table"][token] + p["position_table"][position])[None, :]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q = (a @ b["w_q"]).reshape(H, 1, d)
+        k = (a @ b["w_k"]).reshape(H, 1, d)
+        v = (a @ b["w_v"]).reshape(H, 1, d)
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Takes the position as len(keys[0]), which is the number of heads H (the first axis), not the number n of stored positions.', heldout=True),
+    Entry('dec-3', 'heldout-145', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("позиция за пределами таблицы позиций")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    out_k, out_v = [], []
+    for l in range(model.n_layers):
+        blk = model.block(l)
+        a = layers.layer_norm_forward(x, blk["ln1.gain"], blk["ln1.bias"])[0]
+        q, k, v = ((a @ blk[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        k_all = np.concatenate([keys[0], k], axis=1)
+        v_all = np.concatenate([values[0], v], axis=1)
+        x = x + causal_attention(q, k_all, v_all).reshape(1, -1) @ blk["w_o"]
+        h = layers.layer_norm_forward(x, blk["ln2.gain"], blk["ln2.bias"])[0]
+        x = x + layers.mlp_forward(h, blk["w_1"], blk["b_1"], blk["w_2"], blk["b_2"])[0]
+        out_k.append(k_all)
+        out_v.append(v_all)
+    return model.output_head(x)[0], out_k, out_v
+""", 'dec-3/shared-cache',
+          mistake="Reads the cache of layer 0 in every layer (keys[0], values[0]) instead of each layer's own cache.", heldout=True),
+    Entry('dec-3', 'heldout-146', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("新位置超出了位置表")
+    H, d = model.n_heads, model.width // model.n_heads
+    E, P = model.params["token_table"], model.params["position_table"]
+    x = (E[token] + P[n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        ks = np.concatenate([keys[layer], k], axis=1)
+        vs = np.concatenate([values[layer], v], axis=1)
+        x = causal_attention(q, ks, vs).reshape(1, -1) @ b["w_o"]     # 注意力输出
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(ks)
+        new_values.append(vs)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Replaces x by the attention output instead of adding it to x (missing residual connection around attention).', heldout=True),
+    Entry('dec-3', 'heldout-147', r"""
+import numpy as np
+from grading import models as m
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        gain, bias = b["ln1.gain"], b["ln1.bias"]
+        a = layers.layer_norm_forward(x, gain, bias)[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        m = layers.layer_norm_forward(x, gain, bias)[0]
+        x = x + layers.mlp_forward(m, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Uses the ln1 gain and bias for the second layer normalisation too (ln2 is never used).', heldout=True),
+    Entry('dec-3', 'heldout-148', r"""
+import numpy as np
+from grading import models as m
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        m = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake="No check of the position: a step past the position table fails with NumPy's IndexError instead of ValueError.", heldout=True),
+    Entry('dec-3', 'heldout-149', r"""
+import numpy as np
+from grading import models as m
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("位置超出位置表")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        m = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    logits = x @ model.params["w_head"]          # (1, V)
+    return logits[0], new_keys, new_values
+""", None,
+          mistake='Multiplies the residual stream by W_head directly and skips the final layer normalisation (output_head).', heldout=True),
+    Entry('dec-3', 'heldout-150', r"""
+import numpy as np
+from grading import models as m
+from lib import layers
+from lib.attention import causal_attention, causal_future, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    E, P = model.params["token_table"], model.params["position_table"]
+    x = (E[token] + P[n])[None, :]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        q = (x @ b["w_q"]).reshape(H, 1, d)
+        k = (x @ b["w_k"]).reshape(H, 1, d)
+        v = (x @ b["w_v"]).reshape(H, 1, d)
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        m = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Projects the raw residual stream x to queries, keys and values instead of the normalised a = LN1(x).', heldout=True),
+    Entry('dec-4', 'heldout-151', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = 0        # <unk> everywhere in the future
+
+    def change(f):
+        return np.max(np.abs(f(perturbed)[..., :prefix_length, :] - f(ids)[..., :prefix_length, :]))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/fixed-token',
+          mistake="Replaces the future with a fixed token 0 instead of a token that differs from the original: when the future already is 0 nothing changes and the verdict is 'blind'.", heldout=True),
+    Entry('dec-4', 'heldout-152', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if prefix_length < 1 or prefix_length >= T:
+        raise ValueError("prefix_length вне 1 … T-1")
+    perturbed = (ids + 1) % model.vocab_size
+    before = np.asarray(forward(ids))[..., :prefix_length, :]
+    after = np.asarray(forward(perturbed))[..., :prefix_length, :]
+    if np.abs(after - before).max() > tol:
+        return "leaks"
+    ctrl_before = model.forward(ids, causal=False)[..., :prefix_length, :]
+    ctrl_after = model.forward(perturbed, causal=False)[..., :prefix_length, :]
+    if np.abs(ctrl_after - ctrl_before).max() > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake="Shifts every token, prefix included, by one, so even a causal model's prefix outputs change and it is reported as leaking.", heldout=True),
+    Entry('dec-4', 'heldout-153', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length <= T - 1:
+        raise ValueError("prefix_length 必须在 1 … T-1 之间")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(f(perturbed)[..., :prefix_length, :] - f(ids)[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(model.forward) > tol:       # 对照组：同一个模型
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake="Uses model.forward with the mask still on as the negative control, so the control never sees a change and a causal model is called 'blind'.", heldout=True),
+    Entry('dec-4', 'heldout-154', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if prefix_length < 1 or prefix_length > T:
+        raise ValueError("prefix_length вне диапазона")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (perturbed[..., prefix_length:] + 1) % model.vocab_size
+    leak = np.abs(forward(perturbed) - forward(ids))[..., :prefix_length, :].max()
+    if leak > tol:
+        return "leaks"
+    unmasked = lambda t: model.forward(t, causal=False)
+    seen = np.abs(unmasked(perturbed) - unmasked(ids))[..., :prefix_length, :].max()
+    return "causal" if seen > tol else "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake="The range check allows prefix_length == T, where there is no future to perturb; it answers 'blind' instead of raising ValueError.", heldout=True),
+    Entry('dec-4', 'heldout-155', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = len(ids)
+    if not 0 < prefix_length < T:
+        raise ValueError("prefix_length должен быть в 1 … T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :]
+                             - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Takes T as len(ids), the batch size for (B, T) input, so valid prefix lengths of a batch are refused.', heldout=True),
+    Entry('dec-4', 'heldout-156', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length 不在 1 … T-1 之内")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] += 1          # 换成下一个 id
+    control = lambda t: model.forward(t, causal=False)
+    d_model = np.max(np.abs(forward(perturbed)[..., :prefix_length, :] - forward(ids)[..., :prefix_length, :]))
+    if d_model > tol:
+        return "leaks"
+    d_control = np.max(np.abs(control(perturbed)[..., :prefix_length, :] - control(ids)[..., :prefix_length, :]))
+    return "causal" if d_control > tol else "blind"
+""", None,
+          mistake='Perturbs with ids + 1 without the modulo, so the last token id V - 1 becomes V, outside the vocabulary, and the forward pass raises.', heldout=True),
+    Entry('dec-4', 'heldout-157', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length={prefix_length} is not in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def moved(f):
+        return float(np.max(np.abs(f(perturbed)[..., prefix_length:, :] - f(ids)[..., prefix_length:, :])))
+
+    if moved(forward) > tol:
+        return "leaks"
+    if moved(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Compares the outputs from prefix_length on (the future rows, [prefix_length:]) instead of the prefix rows, so a causal model is reported as leaking.', heldout=True),
+]
