@@ -109,7 +109,7 @@ CHEATS = {
     """),
     "numpy-object-array": ("mask-2", """
         import numpy as np
-        from lib.attention import *
+        from lib.attention import masked_softmax    # (a * import would also replace mask-1's answer by lib's causal_allowed)
         _stash = np.array([None, masked_softmax], dtype=object)
         def masked_softmax(scores, allowed):
             return _stash[1](scores, allowed)

@@ -675,7 +675,7 @@ SEARCH_TABLE = {
         ("number of heads", "chapters/02_heads#sec-2-6"), ("scatter-add", "chapters/03_positions#sec-3-2"),
         ("RoPE", "chapters/03_positions#sec-3-5"), ("negative control", "chapters/04_causality#sec-4-4"),
         ("dropout", "chapters/04_causality#sec-4-8"), ("reset", "chapters/05_cache#sec-5-3"),
-        ("pure Python", "chapters/06_evidence#sec-6-6"), ("masks", None),
+        ("pure Python", "chapters/06_evidence#sec-6-2"), ("masks", None),
     ],
     "zh": [
         ("因果掩码", "chapters/01_allowed_set"), ("许可集合", "chapters/01_allowed_set"),
@@ -683,7 +683,7 @@ SEARCH_TABLE = {
         ("合并头", "chapters/02_heads#sec-2-4"), ("头数", "chapters/02_heads#sec-2-6"),
         ("散射累加", "chapters/03_positions#sec-3-2"), ("RoPE", "chapters/03_positions#sec-3-5"),
         ("阴性对照", "chapters/04_causality#sec-4-4"), ("dropout", "chapters/04_causality#sec-4-8"),
-        ("归零", "chapters/05_cache#sec-5-3"), ("纯 Python", "chapters/06_evidence#sec-6-6"), ("掩", None),
+        ("归零", "chapters/05_cache#sec-5-3"), ("纯 Python", "chapters/06_evidence#sec-6-2"), ("掩", None),
     ],
     "ru": [
         ("множество разрешённых позиций", "chapters/01_allowed_set"),
@@ -692,7 +692,7 @@ SEARCH_TABLE = {
         ("число голов", "chapters/02_heads#sec-2-6"), ("накопление по индексам", "chapters/03_positions#sec-3-2"),
         ("RoPE", "chapters/03_positions#sec-3-5"), ("отрицательный контроль", "chapters/04_causality#sec-4-4"),
         ("dropout", "chapters/04_causality#sec-4-8"), ("сброс", "chapters/05_cache#sec-5-3"),
-        ("чистом Python", "chapters/06_evidence#sec-6-6"), ("маской", None),
+        ("чистом Python", "chapters/06_evidence#sec-6-2"), ("маской", None),
     ],
 }
 

@@ -7,13 +7,12 @@ from pathlib import Path
 import numpy as np
 
 import lib
-from course_i18n import LANGUAGES
 from lib.data import IGNORE, build_vocab, collate
 from lib.decoder import Decoder
 
 FOLDER = Path(lib.__file__).parent / "corpus"
-LINES = {lang: (FOLDER / f"verse_{lang}.txt").read_text(encoding="utf-8").splitlines()
-         for lang in LANGUAGES}
+LINES = {path.stem.removeprefix("verse_"): path.read_text(encoding="utf-8").splitlines()
+         for path in sorted(FOLDER.glob("verse_*.txt"))}       # one text per edition that has one
 
 
 def split(lines):
