@@ -185,7 +185,7 @@ def derive_toc(toc: dict, lang: str, existing: set[str]) -> tuple[dict, list[str
         notes.append(f"root {root} missing, using {candidates[0]}")
         root = candidates[0]
     order = [root]
-    parts, missing = [], []
+    parts, missing, claimed = [], [], set()
     for part in toc.get("parts", []):
         chapters = []
         for entry in part.get("chapters", []):
@@ -198,7 +198,8 @@ def derive_toc(toc: dict, lang: str, existing: set[str]) -> tuple[dict, list[str
             else:
                 missing.append(doc)
         folder = part.get("folder")
-        if folder:
+        if folder and folder not in claimed:       # new notebooks go to the first part of their folder
+            claimed.add(folder)
             extra = sorted(d for d in existing
                            if d.split("/", 1)[0] == folder and d not in listed and d != root)
             for doc in extra:
