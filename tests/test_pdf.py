@@ -199,7 +199,8 @@ def test_every_heading_is_in_the_book_on_the_page_its_contents_names(books, lang
                 flat.append((depth, item.title))
     walk(outline, 0)
     tops = [t for d, t in flat if d == 0]
-    assert len(tops) == 4, f"{lang}: top bookmarks {tops} (contents and three parts)"
+    parts = build_site.load_yaml(ROOT / "_toc.yml")["parts"]
+    assert len(tops) == 1 + len(parts), f"{lang}: top bookmarks {tops} (the contents and the {len(parts)} parts)"
     n_pages = sum(1 for _ in _site_headings(lang))
     assert sum(1 for d, _ in flat if d == 1) == n_pages, f"{lang}: not one bookmark per page"
     assert sum(1 for d, _ in flat if d == 2) >= 3 * 8, f"{lang}: too few section bookmarks"
@@ -250,9 +251,12 @@ def test_a_book_not_a_form(books, lang):
     assert len(with_questions) >= 7 and whole.count(heading) == len(with_questions), (
         f"{lang}: {whole.count(heading)} answer sections for {len(with_questions)} chapters with questions")
     # each chapter's answers come after its last section and before the next chapter
-    starts = [whole.find(_squash(titles[0][0])) for doc, titles in _site_headings(lang) if doc in chapters and titles]
-    for a, b in zip(starts, starts[1:] + [len(whole)]):
-        assert heading in whole[a:b], f"{lang}: a chapter without its answers at its end"
+    # (a page without questions, as the appendix, has none)
+    starts = [(whole.find(_squash(titles[0][0])), doc) for doc, titles in _site_headings(lang)
+              if doc in chapters and titles]
+    for (a, doc), (b, _) in zip(starts, starts[1:] + [(len(whole), None)]):
+        if doc in with_questions:
+            assert heading in whole[a:b], f"{lang}: {doc} without its answers at its end"
     lines = {_squash(line) for p in pages for line in p.splitlines()}
     for control in QUIZ_CONTROLS[lang]:                 # a button or a field's label is a line of its own
         assert _squash(control) not in lines, f"{lang}: a quiz control printed ({control!r})"

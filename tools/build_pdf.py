@@ -395,6 +395,14 @@ def book_parts(lang: str, info: dict) -> list[dict]:
     return parts
 
 
+def page_numbers(entries: list[dict], destinations: list) -> list[str]:
+    """The page number printed beside each entry of the contents ("" for a part), from where its heading landed."""
+    numbers, headings = [], iter(destinations)
+    for entry in entries:
+        numbers.append(str(next(headings)[0] + 1) if entry["level"] else "")   # footers count from the contents
+    return numbers
+
+
 def build_book(browser, server: Server, site: Path, lang: str, info: dict, out: Path, force: bool = False) -> dict:
     spec = dict(next(s for s in info["languages"] if s["code"] == lang))
     langs = {s["code"]: s for s in build_site.site_languages(build_site.load_yaml(ROOT / "_config.yml"))}
@@ -417,14 +425,27 @@ def build_book(browser, server: Server, site: Path, lang: str, info: dict, out: 
     toc_sheets = destinations[0][0] - 1                 # the contents, then the first part's divider sheet
     # The contents again, alone, with the numbers: the same sheets, laid out the same way, put in place of
     # the placeholders' (keeping their links, whose boxes have not moved).
-    numbers, headings = [], iter(destinations)
-    for entry in entries:
-        numbers.append(str(next(headings)[0] + 1) if entry["level"] else "")   # footers count from the contents
+    numbers = page_numbers(entries, destinations)
     _, toc_document, _ = book_html(site, lang, spec, parts, numbers)
     toc_path = f"/{lang}/_book/contents.html"
     server.books[toc_path] = toc_document
     toc = print_pdf(browser, server.url + toc_path, footer=True)
-    body = replace_contents(draft, toc, toc_sheets, lang)
+    if len(PdfReader(io.BytesIO(toc)).pages) == toc_sheets:
+        body = replace_contents(draft, toc, toc_sheets, lang)
+    else:
+        # The contents printed alone took another number of sheets than in the book: print the whole book
+        # with its numbers until they hold (the numbers move only if the contents' length does).
+        for _ in range(3):
+            document, _, entries = book_html(site, lang, spec, parts, numbers)
+            server.books[path] = document
+            body = print_pdf(browser, server.url + path, footer=True)
+            destinations = toc_destinations(body, entries)
+            again = page_numbers(entries, destinations)
+            if again == numbers:
+                break
+            numbers = again
+        else:
+            raise PdfError(f"{lang}: the contents' page numbers do not settle after three printings")
     cover_path = f"/{lang}/_book/cover.html"
     server.books[cover_path] = cover_html(spec, lang, package()[1])
     cover = print_pdf(browser, server.url + cover_path, footer=False)
