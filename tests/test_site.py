@@ -47,6 +47,7 @@ switch, raw and gzip) and load times, and writes them to _build/site-report.json
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import gzip
 import html as html_lib
@@ -216,6 +217,9 @@ def launch_url(launch_site):
 def browser():
     executable = browser_executable("the browser tests of the site")
     from playwright.sync_api import sync_playwright
+    # A notebook test run before in this worker (nbval's kernel client) can leave its event loop marked
+    # running in this thread, and Playwright's sync API then refuses to start: clear the mark.
+    asyncio._set_running_loop(None)
     manager = sync_playwright().start()
     try:
         instance = manager.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
