@@ -256,6 +256,25 @@ def test_hidden_cases_depend_only_on_the_seed(exercise_id):
     assert all(c.name.startswith("hidden-") and c.name not in public for c in exercise.hidden_cases(11))
 
 
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_every_draw_builds_its_hidden_cases(exercise_id):
+    """The hidden tests are drawn afresh from each grading run's secret: no draw may fail to build them.
+    causal-1 once asked for a replacement token absent from a suffix that held all seven ids (about one draw in
+    1,300; practice seed 973 is one), and a grading run with such a secret would have stopped."""
+    exercise = EXERCISES[exercise_id]
+    for seed in [973, 1319] + list(range(400)):
+        cases = exercise.hidden_cases(seed)
+        assert cases and all(c.kind in exercise.hidden_kinds for c in cases), seed
+
+
+def test_causal_1_replacement_changes_the_tokens_it_replaces():
+    """Each hidden causal-1 test perturbs something: the replacement differs from some token it replaces."""
+    for seed in (973, 1319, 1793, 2595, 3832, 0, 1):
+        for case in EXERCISES["causal-1"].hidden_cases(seed):
+            _, ids, position, replacement = case.args
+            assert np.any(np.asarray(ids)[position:] != replacement), (seed, case.name)
+
+
 # --------------------------------------------------------------------------
 # Full marks for the solutions, zero for the stubs
 # --------------------------------------------------------------------------

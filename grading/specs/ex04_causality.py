@@ -18,8 +18,12 @@ _FEATURE_NORM = "a random model normalising over features"
 
 
 def _fresh_token(rng, suffix):
-    """A token id in 0..6 that does not occur in ``suffix``, so the perturbation changes something."""
-    return int(rng.choice(np.setdiff1d(np.arange(7), suffix)))
+    """A token id in 0..6 that does not occur in ``suffix``, so the perturbation changes something; when the
+    suffix holds all seven ids (seven tokens or more), one that differs from the first token it replaces."""
+    fresh = np.setdiff1d(np.arange(7), suffix)
+    if not len(fresh):
+        fresh = np.setdiff1d(np.arange(7), suffix[:1])
+    return int(rng.choice(fresh))
 
 
 # ---- causal-1: future_perturbation_change(forward, ids, position, replacement) -----
