@@ -978,8 +978,9 @@ def _appended(root):
 
 def _rename_reads(root, table, in_return):
     """After each ``new = np.concatenate([old, ...])``, the target becomes ``new_appended``; later loads of
-    ``new`` in return statements (``in_return``) or everywhere else read ``old``, the others the appended
-    array."""
+    ``new`` where the cache is handed back (``in_return``: a return statement, or ``out.append(new)`` that
+    collects what is returned, as a step through several layers does) or everywhere else read ``old``, the
+    others the appended array."""
     appended = set()
 
     class Reads(ast.NodeTransformer):
@@ -1004,8 +1005,15 @@ def _rename_reads(root, table, in_return):
             if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With)):
                 walk(stmt.body)
                 continue
-            Reads(isinstance(stmt, ast.Return)).visit(stmt)
+            Reads(_hands_back(stmt)).visit(stmt)
     walk(root.body)
+
+
+def _hands_back(stmt):
+    """Whether ``stmt`` hands the cache back: ``return ...`` or ``collected.append(...)``."""
+    return isinstance(stmt, ast.Return) or (
+        isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and
+        isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append")
 
 
 def _before_and_after_append(in_return):
