@@ -1,14 +1,10 @@
 """What the number of heads costs at a fixed model width (§2).
 
-Changing H at fixed D moves cost between places rather than adding it: the four
-projections stay (D, D) each, 4 D^2 parameters whatever H is (no biases, as in
-:func:`lib.attention.multi_head_attention`); the matrix products cost the same
-(the scores and the weighted sum cost H T^2 d = T^2 D per sequence); but every
-head keeps its own (T, T) table of weights, so storing them takes B H T^2
-numbers, and the softmax normalises B H T^2 entries.  The counts follow the
-definition, :func:`lib.attention.causal_attention` (full tables, the masked
-half computed and zeroed; one multiply-add = 2 FLOPs); the blocked form of
-§5.9 computes about half of each table (:func:`lib.blocked.attention_work`)."""
+Changing H at fixed D moves cost rather than adding it: the four projections stay 4 D^2
+parameters (:func:`lib.attention.multi_head_attention`) and the products cost the same, but
+every head keeps its own (T, T) table of weights: B H T^2 numbers to store and normalise.  The
+counts follow the definition, :func:`lib.attention.causal_attention` (full tables; a multiply-add
+is 2 FLOPs); §5.9's blocked form computes about half (:func:`lib.blocked.attention_work`)."""
 
 import numpy as np
 

@@ -5,17 +5,10 @@
                                     x = x + MLP(LN(x))        (position-wise)
                -> final LN -> output head W_head -> logits (B, T, V)
 
-:class:`Decoder` holds its parameters in one flat dict ``params`` (name ->
-array), so that an optimiser, a gradient check or a file can treat them all
-alike; :meth:`Decoder.backward` returns a dict with the same keys.  The layers
-and their backward passes live in :mod:`lib.layers`.  :class:`DecoderCache`
-is the per-layer KV cache of §5, :class:`Adam` the optimiser, written out.
-
-The mask convention of the whole course holds here too: ``causal=True`` (the
-default) is the decoder; ``causal=False`` lets every position read every
-position and exists ONLY as the negative control (§4) and to show, in §7,
-what a model trained without the mask learns.  The public methods check their
-arguments where they enter (:mod:`lib.validate`); the private ones trust them.
+:class:`Decoder` holds its parameters in one flat dict ``params`` (name -> array);
+:meth:`Decoder.backward` returns a dict with the same keys.  The layers live in :mod:`lib.layers`,
+the per-layer KV cache of §5 is :class:`DecoderCache`.  ``causal=False`` lets every position read
+every position: ONLY the negative control (§4), and §7's model trained without the mask.
 """
 
 import itertools
@@ -57,14 +50,11 @@ def parameter_shapes(vocab_size, context_size, width, n_layers, mlp_width):
 
 
 class Decoder:
-    """§7. A decoder of L pre-LN blocks with learned absolute positions.
-
-    ``params``: dict name -> array (:func:`parameter_shapes`), of one float dtype;
-    ``n_heads``: H, which must divide D.  :meth:`Decoder.init` makes random ones.
-    A *stack* (:meth:`stack`, ``n_models`` = S, else None) trains S decoders of the
-    same sizes as one (§7.3: one per seed): every parameter, the ids (S, B, T),
-    every activation and output have a leading axis of S, so that each NumPy call
-    computes all S models, each exactly as alone; :meth:`unstack` gives them back."""
+    """§7. A decoder of L pre-LN blocks with learned absolute positions: ``params`` as
+    :func:`parameter_shapes` names them, of one float dtype; ``n_heads`` H divides D.
+    A *stack* (:meth:`stack`, ``n_models`` = S, else None) trains S decoders as one (§7.3: one
+    per seed): parameters, ids (S, B, T) and activations have a leading axis of S, so each NumPy
+    call computes all S models, each exactly as alone; :meth:`unstack` gives them back."""
 
     def __init__(self, params, n_heads):
         self.params, self.n_heads, self.n_layers, self.n_models = validate.decoder_params(
@@ -74,10 +64,9 @@ class Decoder:
     @classmethod
     def init(cls, vocab_size, context_size, width, n_heads, n_layers, seed=0, *, mlp_width=None,
              dtype=np.float64):
-        """§7. A decoder with random parameters drawn from ``np.random.default_rng(seed)``: tables
-        N(0, 0.1^2); projections N(0, 1/fan_in), the two that write into the residual stream
-        (w_o, w_2) scaled by 1/sqrt(2 L), so that it does not grow with depth; gains 1, biases 0.
-        ``mlp_width`` F defaults to 4 D."""
+        """§7. Random parameters from ``np.random.default_rng(seed)``: tables N(0, 0.1^2);
+        projections N(0, 1/fan_in), w_o and w_2 (into the residual stream) scaled by 1/sqrt(2 L);
+        gains 1, biases 0.  ``mlp_width`` F defaults to 4 D."""
         V, C, D, H, L, F, dtype = validate.decoder_sizes(vocab_size, context_size, width, n_heads,
                                                          n_layers, mlp_width, dtype)
         rng, params = np.random.default_rng(seed), {}
@@ -280,9 +269,7 @@ class Decoder:
 
     def step(self, token, cache, *, position=None):
         """§7. Logits (V,) of one new token at position len(cache); its keys and values go into
-        every layer.  A refused token (not one int, or outside the vocabulary) or a step past the
-        position table leaves the cache as it was.  ``position`` overrides the position only to
-        show the reset bug of §5; leave it None."""
+        every layer, or nowhere if it is refused.  ``position`` only shows §5's reset bug."""
         validate.a_stack(self, wanted=False)
         token, cache, position = validate.step(self, token, cache, position, DecoderCache)
         length, p = len(cache), self.params
@@ -315,12 +302,8 @@ class Decoder:
     # -- generation ---------------------------------------------------------
 
     def generate(self, prompt_ids, n_new, temperature=0.0, seed=0):
-        """§7. The prompt followed by ``n_new`` generated ids, one step of the cache per token.
-
-        temperature 0: greedy (the first most probable token); > 0: a sample from
-        softmax(logits / temperature) with ``np.random.default_rng(seed)``.  The
-        prompt is a non-empty (T,) int array and len(prompt) + n_new - 1 <= C.
-        Returns an int64 array."""
+        """§7. The prompt followed by ``n_new`` generated ids (int64), one cached step per token:
+        greedy at temperature 0, else sampled (:func:`pick_token`, ``default_rng(seed)``)."""
         prompt, n_new, temperature = validate.generate(self, prompt_ids, n_new, temperature)
         rng, out = np.random.default_rng(seed), [int(t) for t in prompt]
         if n_new == 0:
@@ -439,15 +422,11 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
           loss_and_grads=None, observe=None):
     """§7. Train ``model`` in place with Adam on random batches of ``texts``; the loss of each step.
 
-    Each step draws ``batch_size`` texts without replacement (``np.random.default_rng(seed)``),
-    collates them (:func:`lib.data.collate`) and takes one Adam step on the
-    teacher-forced loss.  ``causal=False`` trains the negative control, which
-    reads the whole row, its target included.  A stack (:meth:`Decoder.stack`)
-    takes one seed per model and returns losses (steps, S); its batches of a step
-    are padded to one length.  ``loss_and_grads(model, inputs, targets)``
-    replaces that loss (§7 trains on prefixes with it; leave ``causal`` alone
-    then); ``observe(step, model)`` is called after every step.  Neither
-    changes which batches are drawn."""
+    Each step draws ``batch_size`` texts without replacement (``default_rng(seed)``), collates
+    them (:func:`lib.data.collate`) and takes one Adam step on the teacher-forced loss.  A stack
+    takes one seed per model and returns losses (steps, S).  ``loss_and_grads(model, inputs,
+    targets)`` replaces that loss (leave ``causal`` alone then); ``observe(step, model)`` is
+    called after every step.  Neither changes which batches are drawn."""
     texts, steps, batch_size, seeds = validate.train(model, texts, steps, batch_size, causal, seed,
                                                      loss_and_grads, observe)
     if loss_and_grads is None:

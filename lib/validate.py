@@ -1,18 +1,11 @@
 """Checking arguments where they enter lib: one rule for every public function.
 
-Every public function of lib checks its arguments here, once, where they enter: a function names
-its check with :func:`checked`, a method calls its check first.  A check returns the arguments as
-the body is to see them; the bodies are plain math that trusts them and call only bodies
-(``f.plain``, a checked function's body alone).  The rules:
-
-* a wrong *kind* is a TypeError (``n_heads=2.0``, ``True``, ``"2"``, an array of strings);
-* a wrong *value* or *shape* is a ValueError (``n_heads=0``, a width that H does not divide, a
-  token id outside the table);
-* numeric arrays follow lib/__init__'s dtype rule: float arrays keep their precision; integer and
-  boolean arrays, Python numbers and lists count as float64; arrays that meet are promoted.
-
-Every message names the argument and says what is expected.  No other module of
-lib raises, but lib.plain_python, which imports nothing of lib.
+A function names its check with :func:`checked`, a method calls its check first.  A check returns
+the arguments as the body is to see them; bodies are plain math that trust them and call only
+bodies (``f.plain``).  A wrong *kind* is a TypeError (``n_heads=2.0``, ``True``, ``"2"``), a wrong
+*value* or *shape* a ValueError (``n_heads=0``, a width H does not divide); numeric arrays follow
+lib/__init__'s dtype rule.  Every message names the argument and says what is expected.  No other
+module of lib raises, but lib.plain_python, which imports nothing of lib.
 """
 
 import functools
@@ -163,16 +156,15 @@ def score_inputs(q, k):
 
 
 def attention_inputs(q, k, v):
-    """q, k, v in their common float dtype.  A ValueError: fewer than 2 axes, mismatched widths or
-    lengths, no key, leading axes that do not broadcast, a NaN or infinity anywhere (even in the
-    future: its weight 0 times nan is nan), or values so large a score or sum could overflow."""
+    """q, k, v of :func:`attention_shapes`, finite (even in the future: 0 * nan = nan) and small
+    enough that no score or sum overflows (:func:`magnitudes`)."""
     q, k, v = attention_shapes(q, k, v)
     magnitudes(q, k, v)
     return q, k, v
 
 
 def attention_shapes(q, k, v):
-    """q, k, v in their common float dtype, shaped for an attention (see attention_inputs)."""
+    """q, k, v in their common float dtype, shaped for an attention."""
     q, k, v = float_arrays(q=q, k=k, v=v)
     for name, a, axes in (("q", q, "Tq, d"), ("k", k, "Tk, d"), ("v", v, "Tk, dv")):
         if a.ndim < 2:
