@@ -45,17 +45,14 @@ class AttentionWork(NamedTuple):
     total: int      # Tq * Tk, the whole table the definition computes
 
     @property
-    def fraction(self):
-        """computed / total."""
+    def fraction(self):                                             # computed / total
         return self.computed / self.total if self.total else 0.0
 
 
 @checked(validate.attention_work)
 def attention_work(tq, tk, *, skip_future=True, block=None):
-    """§5.9. How many scores :func:`blocked_causal_attention` computes for Tq queries and Tk keys:
-    block [start, stop) computes (stop - start) (Tk - Tq + stop) of them, or with
-    ``skip_future=False`` (stop - start) Tk.  ``block``: queries per block (BLOCK unless given).
-    Returns an :class:`AttentionWork`."""
+    """§5.9. How many scores :func:`blocked_causal_attention` computes for Tq queries and Tk keys
+    (an :class:`AttentionWork`), in blocks of ``block`` queries (BLOCK unless given)."""
     block = block or BLOCK
     blocks = [(start, min(start + block, tq)) for start in range(0, tq, block)]
     computed = sum((stop - start) * (tk - tq + stop if skip_future else tk)

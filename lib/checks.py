@@ -133,9 +133,8 @@ def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
 
 @checked(validate.row_changes)
 def row_changes(forward, inputs, perturbed):
-    """§4. Largest absolute change of every output row: (T,) float64.  ``forward`` maps ids
-    (T,)/(B, T) or vectors (T, D)/(B, T, D) to outputs with the same leading axes and then
-    features; row t's change is the max over batch and features of |forward(a) - forward(b)|."""
+    """§4. Largest absolute change of every output row (T,): row t's is the max over batch and
+    features of |forward(inputs) - forward(perturbed)|, ids or vectors with a time axis."""
     axis = validate.time_axis(inputs)
     lead = inputs.shape[:axis + 1]                                    # (T,) or (B, T)
     a, b = (validate.forward_output(forward(x), lead, inputs) for x in (inputs, perturbed))
@@ -159,13 +158,11 @@ class CausalityCheck(NamedTuple):
     tolerance: float
 
     @property
-    def causal(self):
-        """The forward under test left the prefix unchanged (within tolerance)."""
+    def causal(self):                   # the forward under test left the prefix unchanged
         return self.change <= self.tolerance
 
     @property
-    def control_saw_change(self):
-        """The negative control moved the prefix; if not, the test itself is broken."""
+    def control_saw_change(self):       # the control moved the prefix; else the test is broken
         return self.control_change > self.tolerance
 
     @property
@@ -187,9 +184,8 @@ def check_causality(forward, control, inputs, perturbed, prefix_length, toleranc
 
 @checked(validate.incremental_forward)
 def incremental_forward(model, ids, cache=None, positions=None):
-    """§5. Outputs (T, D) of ``model.step`` fed one token at a time, from ``cache`` (a new one
-    by default), where every key and value stays.  ``positions`` (T ints) overrides the
-    positions only to reproduce the reset bug of §5."""
+    """§5. Outputs (T, D) of ``model.step`` fed one token at a time into ``cache`` (a new one by
+    default).  ``positions`` (T ints) only reproduces the reset bug of §5."""
     cache = model.new_cache() if cache is None else cache
     return np.stack([model.step(int(token), cache,                 # one step per token: (T, D)
                                 position=None if positions is None else int(positions[t]))

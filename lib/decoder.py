@@ -148,15 +148,14 @@ class Decoder:
         return self.forward_train(ids, causal)[0]
 
     def attention_weights(self, ids, causal=True):
-        """§7. The attention weights of every layer: L arrays (H, T, T), or (B, H, T, T).  Entry
-        [h, i, j] is how much query i of head h reads key j; with the mask every j > i is 0."""
+        """§7. The attention weights of every layer: L arrays (H, T, T), or (B, H, T, T)."""
         saved = self.forward_train(ids, causal)[1]
         weights = [block.attention.attention.weights for block in saved["blocks"]]
         return [w[0] for w in weights] if saved["single"] else weights     # (B, H, T, T) each
 
     def residual_stream(self, ids, causal=True):
         """§7. The residual stream entering each block and leaving the last: L + 1 arrays (T, D)
-        or (B, T, D).  Entry 0 is the embedding E[x] + P[t]; entry l the output of block l - 1."""
+        or (B, T, D), entry 0 the embedding E[x] + P[t]."""
         saved = self.forward_train(ids, causal)[1]
         return [x[0] for x in saved["residual"]] if saved["single"] else saved["residual"]
 
@@ -168,8 +167,8 @@ class Decoder:
         return (logits[0] if ids.ndim == 1 else logits), saved
 
     def _broadcast(self, p):
-        """A parameter as the layers meet it: a stack's (S, D, D) -> (S, 1, D, D), (S, D) ->
-        (S, 1, 1, D), to broadcast against activations (S, B, T, width)."""
+        """A stack's parameter as the layers meet it: (S, D, D) -> (S, 1, D, D), (S, D) ->
+        (S, 1, 1, D), against activations (S, B, T, width)."""
         if self.n_models is None:
             return p
         return p.reshape(p.shape[:1] + (1,) * (4 - p.ndim) + p.shape[1:])
@@ -207,7 +206,7 @@ class Decoder:
 
     def backward(self, d_logits, saved):
         """§7. Gradients of every parameter (a dict like ``params``) from d_logits, the upstream
-        gradient of the logits :meth:`forward_train` returned with ``saved``."""
+        gradient of the logits that :meth:`forward_train` returned with ``saved``."""
         batch = saved["ids"]
         shape = (batch.shape[-1],) if saved["single"] else batch.shape
         d_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")
@@ -243,8 +242,7 @@ class Decoder:
         return self._loss(inputs, targets, causal)[0]
 
     def loss_and_grads(self, inputs, targets, causal=True):
-        """§7. (loss, grads) for one batch: forward, cross-entropy and the whole backward (a
-        stack's loss: one per model, (S,))."""
+        """§7. (loss, grads) for one batch: forward, cross-entropy and the whole backward."""
         loss, saved_loss, saved = self._loss(inputs, targets, causal)
         d_logits = layers.cross_entropy_backward(1.0, saved_loss)
         return loss, self._backward(d_logits.reshape(*saved["ids"].shape, -1), saved)
@@ -290,8 +288,8 @@ class Decoder:
         return h @ p["w_head"]
 
     def block_step(self, layer, x, kv):
-        """§7. Block ``layer`` for one new position: x (1, D) -> (1, D).  Appends its keys and
-        values to ``kv`` (that layer's :class:`lib.model.KVCache`); the new query reads them all."""
+        """§7. Block ``layer`` for one new position: x (1, D) -> (1, D), its keys and values
+        appended to ``kv``, that layer's :class:`lib.model.KVCache`."""
         validate.room(validate.own_cache(kv, KVCache, self.cache_layout[1:]))
         b, x = self.block(layer), validate.shape(x, (1, self.width), "x")
         a, _ = layers.layer_norm_forward.plain(x, b["ln1.gain"], b["ln1.bias"])      # (1, D)
@@ -320,8 +318,7 @@ class Decoder:
     # -- saving and loading -------------------------------------------------
 
     def save(self, path, vocab=None):
-        """Write every parameter, H and (if given) the vocabulary to one .npz file: they belong
-        together (§6), the same arrays with another H or vocabulary are another model."""
+        """Write every parameter, H and the vocabulary (if given) to one .npz file (§6)."""
         vocab = validate.vocab(vocab, self.vocab_size)
         extra = {} if vocab is None else {"vocab": np.array(vocab, dtype=str)}
         np.savez(path, n_heads=np.array(self.n_heads), **extra, **self.params)
@@ -337,9 +334,8 @@ class Decoder:
 
 
 class DecoderCache:
-    """§7. The per-layer KV cache: one :class:`lib.model.KVCache` per layer, all of one length.
-    ``len(cache)`` is the position the next token takes; ``cache.layers[l]`` holds layer l's
-    keys and values, (H, len, d)."""
+    """§7. The per-layer KV cache: ``cache.layers[l]``, a :class:`lib.model.KVCache`, holds layer
+    l's keys and values; ``len(cache)`` is the position the next token takes."""
 
     def __init__(self, layer_caches):
         self.layers = validate.layer_caches(layer_caches, KVCache)
@@ -369,8 +365,7 @@ class DecoderCache:
 
 
 def pick_token(logits, temperature, rng):
-    """§7. The next id from logits (V,): argmax at temperature 0, else a sample from
-    softmax(logits / T)."""
+    """§7. The next id from logits (V,): argmax at temperature 0, else from softmax(logits / T)."""
     logits = np.asarray(logits, dtype=np.float64)
     if temperature == 0:
         return int(np.argmax(logits))
@@ -383,17 +378,15 @@ def pick_token(logits, temperature, rng):
 # -- The optimiser ---------------------------------------------------------
 
 class Adam:
-    """§7. Adam (Kingma and Ba, 2015), written out; the same update as torch.optim.Adam.
-
-    For every parameter p with gradient g, at step t = 1, 2, ...:
+    """§7. Adam (Kingma and Ba, 2015), written out; the same update as torch.optim.Adam.  For
+    every parameter p with gradient g, at step t = 1, 2, ...:
 
         m = beta1 m + (1 - beta1) g            (running mean of the gradient)
         v = beta2 v + (1 - beta2) g^2          (running mean of its square)
         p -= lr * (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + eps)
 
-    The divisions by 1 - beta^t undo the bias towards 0 of the first steps.
-    ``params`` (dict name -> array) is updated in place.
-    """
+    The divisions by 1 - beta^t undo the bias towards 0 of the first steps; ``params`` (dict
+    name -> array) is updated in place."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8):
         self.params, self.lr, self.betas, self.eps = validate.adam(params, lr, betas, eps)
@@ -460,8 +453,8 @@ def mirror_language():
 
 
 def read_mirror_corpus():
-    """§7. The training corpus shipped with the course: 216 of the 252 lines, one per line.
-    Every seventh line of :func:`mirror_language` (from the seventh on) is held out."""
+    """§7. The training corpus shipped with the course: 216 of the 252 lines (every seventh line
+    of :func:`mirror_language`, from the seventh on, is held out)."""
     return [line for line in MIRROR_CORPUS.read_text(encoding="utf-8").splitlines() if line]
 
 

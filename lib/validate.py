@@ -118,8 +118,7 @@ def causal_lengths(tq, tk):
 
 
 def masked_softmax(scores, allowed):
-    """Scores (..., Tk) and a boolean ``allowed`` broadcast to them (not enlarging them), an
-    allowed key in every row, every allowed score finite (a NaN or an infinity has no weight)."""
+    """A boolean ``allowed`` that fits scores (..., Tk), a key in every row, finite scores."""
     (scores,), allowed = float_arrays(scores=scores), np.asarray(allowed)
     if allowed.dtype != bool:
         raise TypeError(f"allowed must be a boolean array (True = may read), got dtype "
@@ -156,8 +155,7 @@ def score_inputs(q, k):
 
 
 def attention_inputs(q, k, v):
-    """q, k, v of :func:`attention_shapes`, finite (even in the future: 0 * nan = nan) and small
-    enough that no score or sum overflows (:func:`magnitudes`)."""
+    """q, k, v of :func:`attention_shapes`, finite and not too large (:func:`magnitudes`)."""
     q, k, v = attention_shapes(q, k, v)
     magnitudes(q, k, v)
     return q, k, v
@@ -188,9 +186,9 @@ def attention_shapes(q, k, v):
 
 
 def magnitudes(q, k, v, bounds=None):
-    """No NaN or infinity in q, k, v, and no score |q.k| / sqrt(d) <= max|q| max|k| sqrt(d)
-    nor sum of values <= Tk max|v| that could overflow.  ``bounds`` of the three maxima (the
-    fast form's longest rows) spare the passes that find them, unless they fail (NaN too)."""
+    """No NaN or infinity in q, k, v, and no score (<= max|q| max|k| sqrt(d)) or sum of values
+    (<= Tk max|v|) that could overflow.  ``bounds`` of the maxima (bench's longest rows) spare
+    the passes that find them, unless they fail."""
     limit = float(np.finfo(q.dtype).max) / 4
     small = lambda mq, mk, mv: mq * mk * np.sqrt(q.shape[-1]) <= limit and mv * k.shape[-2] <= limit
     if bounds is None or not small(*bounds):
