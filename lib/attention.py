@@ -56,7 +56,7 @@ def attention_scores(q, k):
 
 @checked(validate.causal_inputs)
 def causal_attention(q, k, v):
-    """§1, §2, §5. Scaled dot-product attention in which no query reads its future: (..., Tq, dv).
+    """§1, §2, §5. Scaled dot-product attention where no query reads its future: (..., Tq, dv).
 
     q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv), 0 <= Tq <= Tk, leading axes broadcast.
     Query i is at position Tk - Tq + i and reads keys 0 .. Tk - Tq + i.  Refused: see

@@ -87,7 +87,7 @@ class Decoder:
 
     @classmethod
     def stack(cls, models):
-        """§7. S decoders of the same sizes and H as one stack (their parameters side by side)."""
+        """§7. S decoders of the same sizes and H as one stack, their parameters side by side."""
         models = validate.stack(models, Decoder)
         return cls({name: np.stack([m.params[name] for m in models]) for name in models[0].params},
                    models[0].n_heads)
@@ -143,8 +143,8 @@ class Decoder:
 
     def forward(self, ids, causal=True):
         """§7. ids (T,) -> logits (T, V); (B, T) -> (B, T, V); a stack's (S, B, T) -> (S, B, T, V).
-        ``causal=False`` removes the mask in every layer (the negative control only); a tuple of L
-        bools switches it per layer (§7.4: one unmasked layer is enough to leak)."""
+        ``causal=False`` removes the mask in every layer (the negative control only), a tuple of
+        L bools in some (§7.4)."""
         return self.forward_train(ids, causal)[0]
 
     def attention_weights(self, ids, causal=True):
@@ -281,7 +281,7 @@ class Decoder:
         return self.output_head(x)[0]                                   # (V,)
 
     def output_head(self, x):
-        """§7. The end of the model: final layer norm, then W_head.  (..., D) -> logits (..., V)."""
+        """§7. The end of the model: final layer norm, then W_head: (..., D) -> logits (..., V)."""
         (x,), p = validate.float_arrays(x=x), self.params
         h, _ = layers.layer_norm_forward.plain(validate.shape(x, x.shape[:-1] + (self.width,), "x"),
                                                p["ln_f.gain"], p["ln_f.bias"])
@@ -413,12 +413,9 @@ class Adam:
 
 def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
           loss_and_grads=None, observe=None):
-    """§7. Train ``model`` in place with Adam on random batches of ``texts``; the loss of each step.
-
-    Each step draws ``batch_size`` texts without replacement (``default_rng(seed)``), collates
-    them (:func:`lib.data.collate`) and takes one Adam step on the teacher-forced loss.  A stack
-    takes one seed per model and returns losses (steps, S).  ``loss_and_grads(model, inputs,
-    targets)`` replaces that loss (leave ``causal`` alone then); ``observe(step, model)`` is
+    """§7. Train ``model`` in place with Adam on random batches of ``texts``; each step's loss
+    (a stack's: (steps, S), one seed per model).  ``loss_and_grads(model, inputs, targets)``
+    replaces the teacher-forced loss (leave ``causal`` alone then); ``observe(step, model)`` is
     called after every step.  Neither changes which batches are drawn."""
     texts, steps, batch_size, seeds = validate.train(model, texts, steps, batch_size, causal, seed,
                                                      loss_and_grads, observe)
