@@ -104,7 +104,7 @@ class AttentionModel:
         the negative control of §4 only."""
         x = self.embed(ids, use_positions)                      # (T, D) or (B, T, D)
         return multi_head_attention.plain(x, self.w_q, self.w_k, self.w_v, self.w_o, self.n_heads,
-                                          validate.boolean(causal, "causal"))    # like x
+                                          validate.boolean(causal, "causal"))  # (T, D), (B, T, D)
 
     @property
     def cache_layout(self):
