@@ -1,16 +1,11 @@
 """The mask, the masked softmax, causal attention and multi-head attention (§1, §2, §4).
 
-Two boolean masks appear, always under these names: ``allowed[i, j]`` is True when query i may
-read key j (:func:`causal_allowed`; what :func:`masked_softmax` takes and the chapters show);
-``future[i, j]`` is True when key j lies in query i's future (:func:`causal_future`, inside lib).
-They are complements (``allowed == ~future``) and are never passed for each other.
-
-:func:`causal_attention` is the definition, one line without loops: softmax
-restricted to the allowed keys, then a weighted sum of the values.
-:mod:`lib.blocked` computes the same numbers block by block, skipping the
-scores that lie entirely in the future (§5.9).  Every public function checks its
-arguments where they enter (:mod:`lib.validate`); ``f.plain``, the body alone,
-is what lib calls from inside."""
+``allowed[i, j]`` is True when query i may read key j (:func:`causal_allowed`, what
+:func:`masked_softmax` takes); ``future[i, j]`` is True when key j lies in query i's future
+(:func:`causal_future`).  They are complements and are never passed for each other.
+:func:`causal_attention` is the definition, one line without loops; :mod:`lib.blocked` computes
+the same numbers block by block (§5.9).  Arguments are checked where they enter
+(:mod:`lib.validate`); ``f.plain``, the body alone, is what lib calls from inside."""
 
 from typing import NamedTuple
 
@@ -24,11 +19,8 @@ from .validate import checked
 
 @checked(validate.causal_lengths)
 def causal_future(tq, tk):
-    """§1, §5. The forbidden set: future[i, j] = key j lies after query i.
-
-    Query i stands at absolute position tk - tq + i (bottom-right alignment, so
-    that tq new queries after a cache of tk - tq positions line up correctly).
-    Returns a (tq, tk) boolean array, True = forbidden; tq > tk is refused."""
+    """§1, §5. The forbidden set (tq, tk), True where key j lies after query i.  Query i stands at
+    position tk - tq + i (bottom-right alignment: new queries after a cache line up)."""
     query_position = np.arange(tk - tq, tk)[:, None]            # (tq, 1)
     key_position = np.arange(tk)[None, :]                       # (1, tk)
     return key_position > query_position                        # (tq, tk)
@@ -44,10 +36,8 @@ def causal_allowed(tq, tk):
 def masked_softmax(scores, allowed):
     """§1. Softmax over the last axis, restricted to the entries where ``allowed``.
 
-    scores: (..., Tk) floats; allowed: bool, broadcastable to scores.  Forbidden entries come
-    out exactly 0 whatever their score (NaN included: never read); every row sums to 1 over
-    its allowed entries.  Refused with a ValueError naming the row: a row with no allowed entry,
-    a NaN or infinite score at an allowed one.  The dtype of ``scores`` (ints count as float64)."""
+    scores: (..., Tk); allowed: bool, broadcastable to scores.  Forbidden entries come out exactly
+    0 whatever their score (NaN included: never read); every row sums to 1 over its allowed ones."""
     weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf
     weights -= weights.max(axis=-1, keepdims=True)              # largest -> exp(0) = 1: no overflow
     np.exp(weights, out=weights)                                # forbidden -> exactly 0
@@ -60,31 +50,25 @@ def masked_softmax(scores, allowed):
 @checked(validate.score_inputs)
 def attention_scores(q, k):
     """§1, §2. Scaled dot products q·k / sqrt(d): (..., Tq, d), (..., Tk, d) -> (..., Tq, Tk).
-
-    q is scaled before the product (Tq·d multiplications instead of Tq·Tk), in
-    its own dtype.  Returns the common float dtype of q and k (see lib/__init__)."""
+    q is scaled before the product (Tq·d multiplications instead of Tq·Tk)."""
     return (q * q.dtype.type(1 / np.sqrt(q.shape[-1]))) @ np.swapaxes(k, -1, -2)   # (..., Tq, Tk)
 
 
 @checked(validate.causal_inputs)
 def causal_attention(q, k, v):
-    """§1, §2, §5. Scaled dot-product attention in which no query reads its future: (..., Tq, dv).
+    """§1, §2, §5. Scaled dot-product attention where no query reads its future: (..., Tq, dv).
 
-    q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv) with 0 <= Tq <= Tk and Tk >= 1;
-    leading axes broadcast.  Query i is at absolute position Tk - Tq + i and reads keys
-    0 .. Tk - Tq + i.  Returns the common float dtype of q, k, v.  Refused: see
-    :func:`lib.validate.attention_inputs` (a NaN or an infinity even at a future position:
-    0 * nan = nan reaches the earlier outputs)."""
+    q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv), 0 <= Tq <= Tk, leading axes broadcast.
+    Query i is at position Tk - Tq + i and reads keys 0 .. Tk - Tq + i.  Refused: see
+    :func:`lib.validate.attention_inputs` (a NaN even in the future: 0 * nan = nan)."""
     allowed = ~causal_future.plain(q.shape[-2], k.shape[-2])                    # (Tq, Tk)
     return masked_softmax.plain(attention_scores.plain(q, k), allowed) @ v      # (..., Tq, dv)
 
 
 @checked(validate.attention_inputs)
 def unmasked_attention(q, k, v):
-    """§4. Attention without any mask: the negative control of a causality test.
-
-    Same arguments, checks and dtype rule as :func:`causal_attention`, except
-    that Tq may exceed Tk (no query has a future)."""
+    """§4. Attention without any mask: the negative control of a causality test.  As
+    :func:`causal_attention`, except that Tq may exceed Tk (no query has a future)."""
     return causal_attention_forward.plain(q, k, v, causal=False)[0]
 
 
@@ -111,9 +95,7 @@ def causal_attention_forward(q, k, v, causal=True):
 
 @checked(validate.split_heads)
 def split_heads(x, n_heads):
-    """§2. (B, T, D) -> (B, H, T, d): head h, coordinate a = feature h*d + a.
-
-    Any leading axes; a pure rearrangement, so the dtype of x is kept as it is."""
+    """§2. (B, T, D) -> (B, H, T, d): head h, coordinate a = feature h*d + a; dtype kept."""
     heads = x.reshape(*x.shape[:-1], n_heads, x.shape[-1] // n_heads)   # (B, T, H, d)
     return np.swapaxes(heads, -3, -2)                                   # (B, H, T, d)
 
@@ -139,11 +121,9 @@ class MultiHeadSaved(NamedTuple):
 
 @checked(validate.multi_head)
 def multi_head_attention_forward(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
-    """§2, §7. Multi-head attention (split, causal attention per head, merge, W_O), no biases.
-
-    x: (B, T, D) (any leading axes); w_q, w_k, w_v, w_o: (D, D).  Returns out (B, T, D) and a
-    :class:`MultiHeadSaved` for lib.layers.multi_head_attention_backward.  ``causal=False`` lets
-    every query read every key (the negative control, §4)."""
+    """§2, §7. Multi-head attention (split, causal attention per head, merge, W_O), no biases:
+    x (B, T, D), w_* (D, D) -> out (B, T, D) and a :class:`MultiHeadSaved` for the backward.
+    ``causal=False`` lets every query read every key (the negative control, §4)."""
     q, k, v = (split_heads.plain(x @ w, n_heads) for w in (w_q, w_k, w_v))   # 3 x (B, H, T, d)
     heads, attention = causal_attention_forward.plain(q, k, v, causal)        # (B, H, T, d)
     merged = merge_heads.plain(heads)                                         # (B, T, D)
@@ -152,8 +132,6 @@ def multi_head_attention_forward(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 
 @checked(validate.multi_head)
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
-    """§2. Causal multi-head attention, row-vector convention, no biases: (B, T, D) -> (B, T, D).
-
-    The first result of :func:`multi_head_attention_forward`; the output has the
-    common float dtype of x and the weights."""
+    """§2. Causal multi-head attention, row-vector convention, no biases: (B, T, D) -> (B, T, D),
+    the first result of :func:`multi_head_attention_forward`."""
     return multi_head_attention_forward.plain(x, w_q, w_k, w_v, w_o, n_heads, causal)[0]

@@ -1,12 +1,9 @@
 """Causal attention block by block: the future is never computed (§5.9).
 
-:func:`lib.attention.causal_attention` computes the whole (Tq, Tk) table of
-scores and then forbids its upper right.  Here the queries come in blocks of
-BLOCK, and each block computes its scores only against the keys its last query
-may read: every later key lies in the future of the whole block.  That is
-about half of the table (:func:`attention_work`), and the numbers are the
-definition's, up to rounding.  bench/fast_attention.py, outside lib, computes
-the same numbers on every core: it is what ``make bench`` times against torch.
+:func:`lib.attention.causal_attention` computes the whole (Tq, Tk) table of scores and then
+forbids its upper right.  Here each block of BLOCK queries computes its scores only against the
+keys its last query may read: about half of the table (:func:`attention_work`), the same numbers
+up to rounding.  bench/fast_attention.py, outside lib, computes them on every core.
 """
 
 from typing import NamedTuple
@@ -24,12 +21,9 @@ BLOCK = 64      # queries per block
 def blocked_causal_attention(q, k, v, *, skip_future=True):
     """§5.9. :func:`lib.attention.causal_attention`, computed one block of queries at a time.
 
-    Same arguments, checks (made once, by the decorator: ``f.plain`` is lib's
-    function f without them) and dtype rule.  Query block [start, stop) stands at
-    positions Tk - Tq + start .. Tk - Tq + stop - 1 (bottom-right alignment),
-    so even its last query reads keys 0 .. Tk - Tq + stop - 1 only: the scores
-    of every later key are never computed.  ``skip_future=False`` computes
-    every key for every block and masks the future, as the definition does."""
+    Query block [start, stop) stands at positions Tk - Tq + start .. Tk - Tq + stop - 1, so
+    even its last query reads keys 0 .. Tk - Tq + stop - 1 only: later scores are never
+    computed.  ``skip_future=False`` computes every key and masks the future, as the definition."""
     tq, tk = q.shape[-2], k.shape[-2]
     future = causal_future.plain(tq, tk)                            # (Tq, Tk), True = forbidden
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
@@ -51,17 +45,14 @@ class AttentionWork(NamedTuple):
     total: int      # Tq * Tk, the whole table the definition computes
 
     @property
-    def fraction(self):
-        """computed / total."""
+    def fraction(self):                                             # computed / total
         return self.computed / self.total if self.total else 0.0
 
 
 @checked(validate.attention_work)
 def attention_work(tq, tk, *, skip_future=True, block=None):
-    """§5.9. How many scores :func:`blocked_causal_attention` computes for Tq queries and Tk keys:
-    block [start, stop) computes (stop - start) (Tk - Tq + stop) of them, or with
-    ``skip_future=False`` (stop - start) Tk.  ``block``: queries per block (BLOCK unless given).
-    Returns an :class:`AttentionWork`."""
+    """§5.9. How many scores :func:`blocked_causal_attention` computes for Tq queries and Tk keys
+    (an :class:`AttentionWork`), in blocks of ``block`` queries (BLOCK unless given)."""
     block = block or BLOCK
     blocks = [(start, min(start + block, tq)) for start in range(0, tq, block)]
     computed = sum((stop - start) * (tk - tq + stop if skip_future else tk)

@@ -1,19 +1,10 @@
 """Checks of causality and of the KV cache (§4, §5, §6), and the chapter's hand-set model.
 
-Structural reasoning says which input rows each output row can read; the
-functions below are *error detectors* run on a concrete implementation:
-
-* the future-perturbation test (:func:`perturb_future`, :func:`future_change`,
-  :func:`check_causality`): keep a prefix, change everything after it, and
-  measure how much the prefix outputs move.  It is only trustworthy with its
-  negative control, the same test with the mask off, which must see a change;
-* the cache-equivalence test (:func:`incremental_forward`, :func:`cache_error`):
-  feed a sequence token by token through the cache, compare with the full forward.
-
-:func:`leaky_time_normalization` is a deliberate COUNTER-EXAMPLE: a layer that
-reads across time leaks the future although every attention weight above the
-diagonal is 0.  Every check is about one forward pass with fixed parameters (a
-training step that changes them between two forwards is not a leak)."""
+*Error detectors* run on a concrete implementation, each about one forward pass with fixed
+parameters: the future-perturbation test (:func:`perturb_future`, :func:`future_change`,
+:func:`check_causality`), trustworthy only with its negative control, the same test with the
+mask off; the cache-equivalence test (:func:`incremental_forward`, :func:`cache_error`).
+:func:`leaky_time_normalization` is a deliberate COUNTER-EXAMPLE."""
 
 from typing import NamedTuple
 
@@ -30,12 +21,8 @@ from .validate import checked
 def chapter_model(dtype=np.float64):
     """§4-§6. The chapter's model with hand-chosen parameters: V=6, C=8, D=4, H=2, identity Q/K/V.
 
-    Vocabulary ``<unk> <bos> <eos> 春 雨 风`` (ids 0..5).  Row 0 (UNK) is
-    deliberately large, so that a leak of an UNK in the future is easy to see;
-    rows 1 (BOS) and 5 (风) are equal, a trap for a careless perturbation test.
-    P[t] = [0.1 (t+1), 0.03 t, 0.07 (t mod 2), -0.02 t] for t = 0..7.
-    ``dtype`` (float32 or float64) is the dtype of every parameter.
-    """
+    Vocabulary ``<unk> <bos> <eos> 春 雨 风``.  Row 0 (UNK) is large, so that a leak of a future
+    UNK is easy to see; rows 1 (BOS) and 5 (风) are equal, a trap for a careless perturbation."""
     dtype = validate.float_dtype(dtype)
     token_table = np.array([
         [40.0, -30.0, 20.0, -10.0],     # <unk>
@@ -59,11 +46,8 @@ def chapter_model(dtype=np.float64):
 
 @checked(validate.random_model)
 def random_model(rng, *, vocab_size, context_size, width, n_heads, dtype=np.float64):
-    """§4, §5. An AttentionModel with random parameters, for checks on many sizes.
-
-    Tables are standard normal, projections are normal with variance 1/width,
-    so attention scores stay of order one.  ``rng`` is a Generator or a seed;
-    every parameter has the float ``dtype``."""
+    """§4, §5. An AttentionModel with random parameters (``rng``: a Generator or a seed): tables
+    standard normal, projections of variance 1/width, so that scores stay of order one."""
     rng = np.random.default_rng(rng)
     token_table = rng.standard_normal((vocab_size, width)).astype(dtype)          # (V, D)
     position_table = rng.standard_normal((context_size, width)).astype(dtype)     # (C, D)
@@ -76,10 +60,8 @@ def random_model(rng, *, vocab_size, context_size, width, n_heads, dtype=np.floa
 
 @checked(validate.normalization)
 def feature_normalization(x, eps=1e-5):
-    """§4. Normalise every position over its own features (axis -1), like LayerNorm without scale.
-
-    x: (..., T, D) -> same shape and float dtype.  Output row t reads only input
-    row t, so this layer keeps a causal model causal."""
+    """§4. Normalise every position over its own features (axis -1), like LayerNorm without scale:
+    (..., T, D) -> (..., T, D).  Row t reads only row t, so a causal model stays causal."""
     mean = x.mean(axis=-1, keepdims=True)                             # (..., T, 1)
     var = x.var(axis=-1, keepdims=True)                               # (..., T, 1)
     return (x - mean) / np.sqrt(var + x.dtype.type(eps))
@@ -89,10 +71,9 @@ def feature_normalization(x, eps=1e-5):
 def leaky_time_normalization(x, eps=1e-5):
     """§4. COUNTER-EXAMPLE, never use it in a model: normalise every feature over the TIME axis.
 
-    x: (..., T, D) -> same shape and dtype.  The mean and variance of each feature are taken
-    over all T positions, so output row 0 already depends on row T-1: before or after a
-    correctly masked attention, it leaks the future while every attention weight above the
-    diagonal stays 0.  The only difference from :func:`feature_normalization` is the axis."""
+    (..., T, D) -> (..., T, D).  Row 0 depends on row T-1: around a masked attention, it leaks the
+    future while every weight above the diagonal stays 0.  Only the axis differs from
+    :func:`feature_normalization`."""
     mean = x.mean(axis=-2, keepdims=True)                             # (..., 1, D): every position
     var = x.var(axis=-2, keepdims=True)                               # (..., 1, D)
     return (x - mean) / np.sqrt(var + x.dtype.type(eps))
@@ -100,11 +81,8 @@ def leaky_time_normalization(x, eps=1e-5):
 
 @checked(validate.forward_with)
 def forward_with(model, ids, *, before=None, after=None, causal=True):
-    """§4. ``model.forward`` with an extra layer before and/or after the attention.
-
-    ids: (T,) or (B, T) -> (T, D) or (B, T, D).  ``before`` acts on the input
-    vectors E[x] + P[t], ``after`` on the attention output; each maps
-    (B, T, D) -> (B, T, D).  Used to show which extra layers keep causality."""
+    """§4. ``model.forward`` with an extra layer (B, T, D) -> (B, T, D) ``before`` the attention
+    (on E[x] + P[t]) and/or ``after`` it: ids (T,) or (B, T) -> (T, D) or (B, T, D)."""
     x = model.embed(ids)                                              # (T, D) or (B, T, D)
     batch = x[None] if x.ndim == 2 else x                             # (B, T, D)
     if before is not None:
@@ -118,21 +96,16 @@ def forward_with(model, ids, *, before=None, after=None, causal=True):
 
 @checked(validate.attention_weights)
 def attention_weights(x, w_q, w_k, n_heads, causal=True):
-    """§4. The weights every head puts on every key: (B, T, D) -> (B, H, T, T).
-
-    Those of :func:`lib.attention.causal_attention_forward`, so the weights can
-    be inspected (e.g. with :func:`upper_right_is_zero`).  Returns the common
-    float dtype of x, w_q and w_k."""
+    """§4. The weights every head puts on every key: (B, T, D) -> (B, H, T, T), those of
+    :func:`lib.attention.causal_attention_forward`, to inspect (:func:`upper_right_is_zero`)."""
     q, k = split_heads.plain(x @ w_q, n_heads), split_heads.plain(x @ w_k, n_heads)   # (B, H, T, d)
     return causal_attention_forward.plain(q, k, k, causal)[1].weights                # (B, H, T, T)
 
 
 @checked(validate.square_weights)
 def upper_right_is_zero(weights):
-    """§4. True if every weight on a future key (j > i) is exactly 0.
-
-    weights: (..., T, T).  A NECESSARY condition only: it inspects the attention
-    weights and cannot see a leak elsewhere in the computation."""
+    """§4. True if every weight on a future key (j > i) of weights (..., T, T) is exactly 0: a
+    NECESSARY condition only, blind to a leak elsewhere in the computation."""
     future = causal_future.plain(weights.shape[-2], weights.shape[-1])   # (T, T), True = forbidden
     return bool(np.all(weights[..., future] == 0))
 
@@ -143,13 +116,9 @@ def upper_right_is_zero(weights):
 def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
     """§4. A copy of ``inputs`` with the prefix kept and every later position changed.
 
-    Ids (T,) or (B, T): each future id becomes a different id in 0..vocab_size-1;
-    vectors (T, D) or (B, T, D): each future row gets normal noise of standard
-    deviation ``scale`` (dtype kept).  ``rng``: a Generator or a seed.  Different ids
-    may still have equal embeddings: that is what the negative control is for.  The
-    new future is finite, and non-finite vectors are refused: a NaN or an infinity
-    in the future reaches earlier outputs through 0 * nan = nan in any attention,
-    so the test would report a leak the mask does not have."""
+    Ids (T,) or (B, T): each future id becomes another id in 0..vocab_size-1 (different ids may
+    still have equal embeddings: hence the negative control); vectors (T, D) or (B, T, D): each
+    future row gets normal noise of standard deviation ``scale``.  ``rng``: Generator or seed."""
     axis = validate.time_axis(inputs)
     future = np.moveaxis(inputs, axis, 0)[prefix_length:]             # (T - p, ...), a view
     out = inputs.copy()
@@ -164,9 +133,8 @@ def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
 
 @checked(validate.row_changes)
 def row_changes(forward, inputs, perturbed):
-    """§4. Largest absolute change of every output row: (T,) float64.  ``forward`` maps ids
-    (T,)/(B, T) or vectors (T, D)/(B, T, D) to outputs with the same leading axes and then
-    features; row t's change is the max over batch and features of |forward(a) - forward(b)|."""
+    """§4. Largest absolute change of every output row (T,): row t's is the max over batch and
+    features of |forward(inputs) - forward(perturbed)|, ids or vectors with a time axis."""
     axis = validate.time_axis(inputs)
     lead = inputs.shape[:axis + 1]                                    # (T,) or (B, T)
     a, b = (validate.forward_output(forward(x), lead, inputs) for x in (inputs, perturbed))
@@ -176,10 +144,9 @@ def row_changes(forward, inputs, perturbed):
 
 @checked(validate.future_change)
 def future_change(forward, inputs, perturbed, prefix_length):
-    """§4. The future-perturbation test: the largest change of the prefix outputs (a float;
-    close to 0 for a causal forward).  ``inputs`` and ``perturbed`` agree on positions
-    0..prefix_length-1 and differ at every later one (:func:`perturb_future`).  It is only
-    evidence together with :func:`check_causality`'s negative control."""
+    """§4. The future-perturbation test: the largest change of the prefix outputs (close to 0 for
+    a causal forward).  ``inputs`` and ``perturbed`` agree on positions 0..prefix_length-1 and
+    differ at every later one; evidence only with :func:`check_causality`'s negative control."""
     return float(row_changes.plain(forward, inputs, perturbed)[:prefix_length].max())
 
 
@@ -191,13 +158,11 @@ class CausalityCheck(NamedTuple):
     tolerance: float
 
     @property
-    def causal(self):
-        """The forward under test left the prefix unchanged (within tolerance)."""
+    def causal(self):                   # the forward under test left the prefix unchanged
         return self.change <= self.tolerance
 
     @property
-    def control_saw_change(self):
-        """The negative control moved the prefix; if not, the test itself is broken."""
+    def control_saw_change(self):       # the control moved the prefix; else the test is broken
         return self.control_change > self.tolerance
 
     @property
@@ -207,12 +172,10 @@ class CausalityCheck(NamedTuple):
 
 @checked(validate.check_causality)
 def check_causality(forward, control, inputs, perturbed, prefix_length, tolerance=1e-12):
-    """§4. The future-perturbation test together with its negative control.
-
-    ``forward`` is the implementation under test, ``control`` the same computation with the
-    mask switched off (``lambda ids: model.forward(ids, causal=False)``).  Returns a
-    :class:`CausalityCheck`; it passes when the forward's prefix change is <= tolerance AND the
-    control's is > tolerance.  For float32 models pass a larger tolerance."""
+    """§4. The future-perturbation test of ``forward`` with its negative ``control``, the same
+    computation with the mask off (``lambda ids: model.forward(ids, causal=False)``).  The
+    :class:`CausalityCheck` passes when the forward's prefix change is <= tolerance AND the
+    control's is > tolerance (float32 needs a larger tolerance)."""
     return CausalityCheck(future_change.plain(forward, inputs, perturbed, prefix_length),
                           future_change.plain(control, inputs, perturbed, prefix_length), tolerance)
 
@@ -221,9 +184,8 @@ def check_causality(forward, control, inputs, perturbed, prefix_length, toleranc
 
 @checked(validate.incremental_forward)
 def incremental_forward(model, ids, cache=None, positions=None):
-    """§5. Outputs (T, D) of ``model.step`` fed one token at a time, from ``cache`` (a new one
-    by default), where every key and value stays.  ``positions`` (T ints) overrides the
-    positions only to reproduce the reset bug of §5."""
+    """§5. Outputs (T, D) of ``model.step`` fed one token at a time into ``cache`` (a new one by
+    default).  ``positions`` (T ints) only reproduces the reset bug of §5."""
     cache = model.new_cache() if cache is None else cache
     return np.stack([model.step(int(token), cache,                 # one step per token: (T, D)
                                 position=None if positions is None else int(positions[t]))

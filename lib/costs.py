@@ -1,14 +1,10 @@
 """What the number of heads costs at a fixed model width (§2).
 
-Changing H at fixed D moves cost between places rather than adding it: the four
-projections stay (D, D) each, 4 D^2 parameters whatever H is (no biases, as in
-:func:`lib.attention.multi_head_attention`); the matrix products cost the same
-(the scores and the weighted sum cost H T^2 d = T^2 D per sequence); but every
-head keeps its own (T, T) table of weights, so storing them takes B H T^2
-numbers, and the softmax normalises B H T^2 entries.  The counts follow the
-definition, :func:`lib.attention.causal_attention` (full tables, the masked
-half computed and zeroed; one multiply-add = 2 FLOPs); the blocked form of
-§5.9 computes about half of each table (:func:`lib.blocked.attention_work`)."""
+Changing H at fixed D moves cost rather than adding it: the four projections stay 4 D^2
+parameters (:func:`lib.attention.multi_head_attention`) and the products cost the same, but
+every head keeps its own (T, T) table of weights: B H T^2 numbers to store and normalise.  The
+counts follow the definition, :func:`lib.attention.causal_attention` (full tables; a multiply-add
+is 2 FLOPs); §5.9's blocked form computes about half (:func:`lib.blocked.attention_work`)."""
 
 import numpy as np
 
@@ -22,20 +18,15 @@ SOFTMAX_OPS_PER_ENTRY = 5
 
 @checked(validate.head_costs)
 def head_costs(n_heads, width, length, batch=1, bytes_per_number=4):
-    """§2. Cost of one causal multi-head attention layer as a function of H.
-
-    n_heads: an int or a 1-D sequence of ints H, each dividing ``width`` D; length T, batch B;
-    bytes_per_number: 4 for float32, 8 for float64.  A dict of int64 arrays shaped like n_heads:
-    ``head_width`` d = D / H; ``parameters`` 4 D^2 (W_Q, W_K, W_V, W_O); ``attention_entries``
-    B H T^2, the stored weights, and ``attention_bytes``; ``projection_flops`` 4 * 2 B T D^2;
-    ``score_flops`` 2 * 2 B H T^2 d = 4 B T^2 D (q k^T and weights @ v); ``matmul_flops``, their
-    sum; ``softmax_ops`` SOFTMAX_OPS_PER_ENTRY * B H T^2."""
+    """§2. Cost of one causal multi-head attention layer for H = ``n_heads`` (an int or a 1-D
+    sequence, each dividing ``width`` D), length T, batch B: a dict of int64 arrays shaped like
+    n_heads.  ``bytes_per_number``: 4 for float32, 8 for float64."""
     heads, B, T, D = n_heads, np.int64(batch), np.int64(length), np.int64(width)
     ones = np.ones_like(heads)                                   # what does not depend on H
     head_width = D // heads                                      # d
     attention_entries = B * heads * T * T                        # (H,) one (T, T) table per head
-    projection_flops = 4 * 2 * B * T * D * D * ones
-    score_flops = 2 * 2 * B * heads * T * T * head_width         # = 4 B T^2 D for every H
+    projection_flops = 4 * 2 * B * T * D * D * ones              # W_Q, W_K, W_V, W_O
+    score_flops = 2 * 2 * B * heads * T * T * head_width         # q k^T, weights @ v: 4 B T^2 D
     return {
         "head_width": head_width,
         "parameters": 4 * D * D * ones,

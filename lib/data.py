@@ -1,9 +1,7 @@
 """The chapter's data protocol (§1): vocabulary, encoding and right padding.
 
-Special ids: UNK = 0, BOS = 1, EOS = 2.  There is no PAD id: inputs are padded
-on the right with EOS and targets with IGNORE (-100), so a padded query still
-produces an output but is never scored.
-"""
+Special ids: UNK = 0, BOS = 1, EOS = 2.  No PAD id: inputs are padded on the right with EOS and
+targets with IGNORE (-100), so a padded query still produces an output but is never scored."""
 
 import functools
 
@@ -43,10 +41,8 @@ def decode(ids, vocab):
 
 @checked(validate.collate)
 def collate(texts, vocab):
-    """§1. Right-padded batch: (inputs, targets), both int64 of shape (B, T).
-
-    T = 1 + the longest text.  Row b: inputs = BOS, ids..., EOS, EOS, ...;
-    targets = ids..., EOS, IGNORE, IGNORE, ..."""
+    """§1. Right-padded batch (inputs, targets), int64 (B, T), T = 1 + the longest text.  Row b:
+    inputs = BOS, ids..., EOS, EOS, ...; targets = ids..., EOS, IGNORE, IGNORE, ..."""
     T = 1 + max(len(text) for text in texts)
     inputs = np.full((len(texts), T), EOS, dtype=np.int64)          # (B, T)
     targets = np.full((len(texts), T), IGNORE, dtype=np.int64)      # (B, T)

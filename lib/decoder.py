@@ -5,17 +5,10 @@
                                     x = x + MLP(LN(x))        (position-wise)
                -> final LN -> output head W_head -> logits (B, T, V)
 
-:class:`Decoder` holds its parameters in one flat dict ``params`` (name ->
-array), so that an optimiser, a gradient check or a file can treat them all
-alike; :meth:`Decoder.backward` returns a dict with the same keys.  The layers
-and their backward passes live in :mod:`lib.layers`.  :class:`DecoderCache`
-is the per-layer KV cache of §5, :class:`Adam` the optimiser, written out.
-
-The mask convention of the whole course holds here too: ``causal=True`` (the
-default) is the decoder; ``causal=False`` lets every position read every
-position and exists ONLY as the negative control (§4) and to show, in §7,
-what a model trained without the mask learns.  The public methods check their
-arguments where they enter (:mod:`lib.validate`); the private ones trust them.
+:class:`Decoder` holds its parameters in one flat dict ``params`` (name -> array);
+:meth:`Decoder.backward` returns a dict with the same keys.  The layers live in :mod:`lib.layers`,
+the per-layer KV cache of §5 is :class:`DecoderCache`.  ``causal=False`` lets every position read
+every position: ONLY the negative control (§4), and §7's model trained without the mask.
 """
 
 import itertools
@@ -57,14 +50,11 @@ def parameter_shapes(vocab_size, context_size, width, n_layers, mlp_width):
 
 
 class Decoder:
-    """§7. A decoder of L pre-LN blocks with learned absolute positions.
-
-    ``params``: dict name -> array (:func:`parameter_shapes`), of one float dtype;
-    ``n_heads``: H, which must divide D.  :meth:`Decoder.init` makes random ones.
-    A *stack* (:meth:`stack`, ``n_models`` = S, else None) trains S decoders of the
-    same sizes as one (§7.3: one per seed): every parameter, the ids (S, B, T),
-    every activation and output have a leading axis of S, so that each NumPy call
-    computes all S models, each exactly as alone; :meth:`unstack` gives them back."""
+    """§7. A decoder of L pre-LN blocks with learned absolute positions: ``params`` as
+    :func:`parameter_shapes` names them, of one float dtype; ``n_heads`` H divides D.
+    A *stack* (:meth:`stack`, ``n_models`` = S, else None) trains S decoders as one (§7.3: one
+    per seed): parameters, ids (S, B, T) and activations have a leading axis of S, so each NumPy
+    call computes all S models, each exactly as alone; :meth:`unstack` gives them back."""
 
     def __init__(self, params, n_heads):
         self.params, self.n_heads, self.n_layers, self.n_models = validate.decoder_params(
@@ -74,10 +64,9 @@ class Decoder:
     @classmethod
     def init(cls, vocab_size, context_size, width, n_heads, n_layers, seed=0, *, mlp_width=None,
              dtype=np.float64):
-        """§7. A decoder with random parameters drawn from ``np.random.default_rng(seed)``: tables
-        N(0, 0.1^2); projections N(0, 1/fan_in), the two that write into the residual stream
-        (w_o, w_2) scaled by 1/sqrt(2 L), so that it does not grow with depth; gains 1, biases 0.
-        ``mlp_width`` F defaults to 4 D."""
+        """§7. Random parameters from ``np.random.default_rng(seed)``: tables N(0, 0.1^2);
+        projections N(0, 1/fan_in), w_o and w_2 (into the residual stream) scaled by 1/sqrt(2 L);
+        gains 1, biases 0.  ``mlp_width`` F defaults to 4 D."""
         V, C, D, H, L, F, dtype = validate.decoder_sizes(vocab_size, context_size, width, n_heads,
                                                          n_layers, mlp_width, dtype)
         rng, params = np.random.default_rng(seed), {}
@@ -98,7 +87,7 @@ class Decoder:
 
     @classmethod
     def stack(cls, models):
-        """§7. S decoders of the same sizes and H as one stack (their parameters side by side)."""
+        """§7. S decoders of the same sizes and H as one stack, their parameters side by side."""
         models = validate.stack(models, Decoder)
         return cls({name: np.stack([m.params[name] for m in models]) for name in models[0].params},
                    models[0].n_heads)
@@ -154,20 +143,19 @@ class Decoder:
 
     def forward(self, ids, causal=True):
         """§7. ids (T,) -> logits (T, V); (B, T) -> (B, T, V); a stack's (S, B, T) -> (S, B, T, V).
-        ``causal=False`` removes the mask in every layer (the negative control only); a tuple of L
-        bools switches it per layer (§7.4: one unmasked layer is enough to leak)."""
+        ``causal=False`` removes the mask in every layer (the negative control only), a tuple of
+        L bools in some (§7.4)."""
         return self.forward_train(ids, causal)[0]
 
     def attention_weights(self, ids, causal=True):
-        """§7. The attention weights of every layer: L arrays (H, T, T), or (B, H, T, T).  Entry
-        [h, i, j] is how much query i of head h reads key j; with the mask every j > i is 0."""
+        """§7. The attention weights of every layer: L arrays (H, T, T), or (B, H, T, T)."""
         saved = self.forward_train(ids, causal)[1]
         weights = [block.attention.attention.weights for block in saved["blocks"]]
         return [w[0] for w in weights] if saved["single"] else weights     # (B, H, T, T) each
 
     def residual_stream(self, ids, causal=True):
         """§7. The residual stream entering each block and leaving the last: L + 1 arrays (T, D)
-        or (B, T, D).  Entry 0 is the embedding E[x] + P[t]; entry l the output of block l - 1."""
+        or (B, T, D), entry 0 the embedding E[x] + P[t]."""
         saved = self.forward_train(ids, causal)[1]
         return [x[0] for x in saved["residual"]] if saved["single"] else saved["residual"]
 
@@ -179,8 +167,8 @@ class Decoder:
         return (logits[0] if ids.ndim == 1 else logits), saved
 
     def _broadcast(self, p):
-        """A parameter as the layers meet it: a stack's (S, D, D) -> (S, 1, D, D), (S, D) ->
-        (S, 1, 1, D), to broadcast against activations (S, B, T, width)."""
+        """A stack's parameter as the layers meet it: (S, D, D) -> (S, 1, D, D), (S, D) ->
+        (S, 1, 1, D), against activations (S, B, T, width)."""
         if self.n_models is None:
             return p
         return p.reshape(p.shape[:1] + (1,) * (4 - p.ndim) + p.shape[1:])
@@ -218,7 +206,7 @@ class Decoder:
 
     def backward(self, d_logits, saved):
         """§7. Gradients of every parameter (a dict like ``params``) from d_logits, the upstream
-        gradient of the logits :meth:`forward_train` returned with ``saved``."""
+        gradient of the logits that :meth:`forward_train` returned with ``saved``."""
         batch = saved["ids"]
         shape = (batch.shape[-1],) if saved["single"] else batch.shape
         d_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")
@@ -254,8 +242,7 @@ class Decoder:
         return self._loss(inputs, targets, causal)[0]
 
     def loss_and_grads(self, inputs, targets, causal=True):
-        """§7. (loss, grads) for one batch: forward, cross-entropy and the whole backward (a
-        stack's loss: one per model, (S,))."""
+        """§7. (loss, grads) for one batch: forward, cross-entropy and the whole backward."""
         loss, saved_loss, saved = self._loss(inputs, targets, causal)
         d_logits = layers.cross_entropy_backward(1.0, saved_loss)
         return loss, self._backward(d_logits.reshape(*saved["ids"].shape, -1), saved)
@@ -280,9 +267,7 @@ class Decoder:
 
     def step(self, token, cache, *, position=None):
         """§7. Logits (V,) of one new token at position len(cache); its keys and values go into
-        every layer.  A refused token (not one int, or outside the vocabulary) or a step past the
-        position table leaves the cache as it was.  ``position`` overrides the position only to
-        show the reset bug of §5; leave it None."""
+        every layer, or nowhere if it is refused.  ``position`` only shows §5's reset bug."""
         validate.a_stack(self, wanted=False)
         token, cache, position = validate.step(self, token, cache, position, DecoderCache)
         length, p = len(cache), self.params
@@ -296,15 +281,15 @@ class Decoder:
         return self.output_head(x)[0]                                   # (V,)
 
     def output_head(self, x):
-        """§7. The end of the model: final layer norm, then W_head.  (..., D) -> logits (..., V)."""
+        """§7. The end of the model: final layer norm, then W_head: (..., D) -> logits (..., V)."""
         (x,), p = validate.float_arrays(x=x), self.params
         h, _ = layers.layer_norm_forward.plain(validate.shape(x, x.shape[:-1] + (self.width,), "x"),
                                                p["ln_f.gain"], p["ln_f.bias"])
         return h @ p["w_head"]
 
     def block_step(self, layer, x, kv):
-        """§7. Block ``layer`` for one new position: x (1, D) -> (1, D).  Appends its keys and
-        values to ``kv`` (that layer's :class:`lib.model.KVCache`); the new query reads them all."""
+        """§7. Block ``layer`` for one new position: x (1, D) -> (1, D), its keys and values
+        appended to ``kv``, that layer's :class:`lib.model.KVCache`."""
         validate.room(validate.own_cache(kv, KVCache, self.cache_layout[1:]))
         b, x = self.block(layer), validate.shape(x, (1, self.width), "x")
         a, _ = layers.layer_norm_forward.plain(x, b["ln1.gain"], b["ln1.bias"])      # (1, D)
@@ -315,12 +300,8 @@ class Decoder:
     # -- generation ---------------------------------------------------------
 
     def generate(self, prompt_ids, n_new, temperature=0.0, seed=0):
-        """§7. The prompt followed by ``n_new`` generated ids, one step of the cache per token.
-
-        temperature 0: greedy (the first most probable token); > 0: a sample from
-        softmax(logits / temperature) with ``np.random.default_rng(seed)``.  The
-        prompt is a non-empty (T,) int array and len(prompt) + n_new - 1 <= C.
-        Returns an int64 array."""
+        """§7. The prompt followed by ``n_new`` generated ids (int64), one cached step per token:
+        greedy at temperature 0, else sampled (:func:`pick_token`, ``default_rng(seed)``)."""
         prompt, n_new, temperature = validate.generate(self, prompt_ids, n_new, temperature)
         rng, out = np.random.default_rng(seed), [int(t) for t in prompt]
         if n_new == 0:
@@ -337,8 +318,7 @@ class Decoder:
     # -- saving and loading -------------------------------------------------
 
     def save(self, path, vocab=None):
-        """Write every parameter, H and (if given) the vocabulary to one .npz file: they belong
-        together (§6), the same arrays with another H or vocabulary are another model."""
+        """Write every parameter, H and the vocabulary (if given) to one .npz file (§6)."""
         vocab = validate.vocab(vocab, self.vocab_size)
         extra = {} if vocab is None else {"vocab": np.array(vocab, dtype=str)}
         np.savez(path, n_heads=np.array(self.n_heads), **extra, **self.params)
@@ -354,9 +334,8 @@ class Decoder:
 
 
 class DecoderCache:
-    """§7. The per-layer KV cache: one :class:`lib.model.KVCache` per layer, all of one length.
-    ``len(cache)`` is the position the next token takes; ``cache.layers[l]`` holds layer l's
-    keys and values, (H, len, d)."""
+    """§7. The per-layer KV cache: ``cache.layers[l]``, a :class:`lib.model.KVCache`, holds layer
+    l's keys and values; ``len(cache)`` is the position the next token takes."""
 
     def __init__(self, layer_caches):
         self.layers = validate.layer_caches(layer_caches, KVCache)
@@ -386,8 +365,7 @@ class DecoderCache:
 
 
 def pick_token(logits, temperature, rng):
-    """§7. The next id from logits (V,): argmax at temperature 0, else a sample from
-    softmax(logits / T)."""
+    """§7. The next id from logits (V,): argmax at temperature 0, else from softmax(logits / T)."""
     logits = np.asarray(logits, dtype=np.float64)
     if temperature == 0:
         return int(np.argmax(logits))
@@ -400,17 +378,15 @@ def pick_token(logits, temperature, rng):
 # -- The optimiser ---------------------------------------------------------
 
 class Adam:
-    """§7. Adam (Kingma and Ba, 2015), written out; the same update as torch.optim.Adam.
-
-    For every parameter p with gradient g, at step t = 1, 2, ...:
+    """§7. Adam (Kingma and Ba, 2015), written out; the same update as torch.optim.Adam.  For
+    every parameter p with gradient g, at step t = 1, 2, ...:
 
         m = beta1 m + (1 - beta1) g            (running mean of the gradient)
         v = beta2 v + (1 - beta2) g^2          (running mean of its square)
         p -= lr * (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + eps)
 
-    The divisions by 1 - beta^t undo the bias towards 0 of the first steps.
-    ``params`` (dict name -> array) is updated in place.
-    """
+    The divisions by 1 - beta^t undo the bias towards 0 of the first steps; ``params`` (dict
+    name -> array) is updated in place."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8):
         self.params, self.lr, self.betas, self.eps = validate.adam(params, lr, betas, eps)
@@ -437,17 +413,10 @@ class Adam:
 
 def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
           loss_and_grads=None, observe=None):
-    """§7. Train ``model`` in place with Adam on random batches of ``texts``; the loss of each step.
-
-    Each step draws ``batch_size`` texts without replacement (``np.random.default_rng(seed)``),
-    collates them (:func:`lib.data.collate`) and takes one Adam step on the
-    teacher-forced loss.  ``causal=False`` trains the negative control, which
-    reads the whole row, its target included.  A stack (:meth:`Decoder.stack`)
-    takes one seed per model and returns losses (steps, S); its batches of a step
-    are padded to one length.  ``loss_and_grads(model, inputs, targets)``
-    replaces that loss (§7 trains on prefixes with it; leave ``causal`` alone
-    then); ``observe(step, model)`` is called after every step.  Neither
-    changes which batches are drawn."""
+    """§7. Train ``model`` in place with Adam on random batches of ``texts``; each step's loss
+    (a stack's: (steps, S), one seed per model).  ``loss_and_grads(model, inputs, targets)``
+    replaces the teacher-forced loss (leave ``causal`` alone then); ``observe(step, model)`` is
+    called after every step.  Neither changes which batches are drawn."""
     texts, steps, batch_size, seeds = validate.train(model, texts, steps, batch_size, causal, seed,
                                                      loss_and_grads, observe)
     if loss_and_grads is None:
@@ -481,8 +450,8 @@ def mirror_language():
 
 
 def read_mirror_corpus():
-    """§7. The training corpus shipped with the course: 216 of the 252 lines, one per line.
-    Every seventh line of :func:`mirror_language` (from the seventh on) is held out."""
+    """§7. The training corpus shipped with the course: 216 of the 252 lines (every seventh line
+    of :func:`mirror_language`, from the seventh on, is held out)."""
     return [line for line in MIRROR_CORPUS.read_text(encoding="utf-8").splitlines() if line]
 
 

@@ -1,17 +1,11 @@
-"""The layers of the small decoder (§7), each backward next to its forward.
+"""The layers of the small decoder (§7), each backward next to its forward, as in llm.c.
 
-Written in the manner of llm.c: every ``*_forward`` returns ``(out, saved)``,
-``saved`` holding what the backward needs, and the ``*_backward`` beside it
-takes the upstream gradient ``d_out`` and returns the gradients of the inputs
-and parameters.  Shapes are in the comments; every function keeps the dtype of
-its input and works on any leading (batch) axes.  A parameter may have leading
-axes of its own, a stack's (lib.decoder): its gradient sums over its model's
-rows only.  ``saved``, a NamedTuple naming what is kept (as llm.c's backward
-signatures name ``mean, rstd``), is not the KV cache of §5: it is thrown away
-after the backward.  A ``*_forward`` checks its arguments (:mod:`lib.validate`);
-a ``*_backward`` trusts the ``saved`` of its forward.  Written once elsewhere:
-the masked softmax, the attention forwards, split and merge (:mod:`lib.attention`),
-the embedding and its backward (:mod:`lib.positions`)."""
+Every ``*_forward`` returns ``(out, saved)``, ``saved`` a NamedTuple of what the backward needs
+(not the KV cache of §5: it is thrown away after the backward); the ``*_backward`` beside it
+takes the upstream gradient ``d_out`` and returns the gradients of the inputs and parameters.
+Any leading (batch) axes, the input's dtype kept; a stack's parameter (lib.decoder) has leading
+axes of its own, and its gradient sums over its model's rows only.  The attention forwards are
+in :mod:`lib.attention`, the embedding and its backward in :mod:`lib.positions`."""
 
 import math
 from typing import NamedTuple
@@ -41,19 +35,15 @@ def _weight_gradient(x, d_out, w):
 
 @checked(validate.softmax_backward)
 def masked_softmax_backward(d_weights, weights):
-    """§7. Gradient of the scores from that of weights = masked_softmax(scores, allowed) (§1).
-
-    d_weights, weights: (..., Tk).  d_scores[j] = w[j] (d_weights[j] - sum_k w[k] d_weights[k]):
-    a forbidden entry (w = 0) gets exactly 0, its score never reached the output."""
+    """§7. Gradient of the scores from that of weights = masked_softmax(scores, allowed) (§1):
+    d_scores[j] = w[j] (d_weights[j] - sum_k w[k] d_weights[k]), exactly 0 where w = 0."""
     along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)     # (..., 1)
     return weights * (d_weights - along_row)                            # (..., Tk)
 
 
 def causal_attention_backward(d_out, saved):
-    """§7. Gradients (dq, dk, dv) of :func:`lib.attention.causal_attention_forward`.
-
-    d_out: (..., Tq, dv).  Forbidden pairs have weight 0 and get no gradient,
-    so no key in a query's future receives anything from that query."""
+    """§7. Gradients (dq, dk, dv) of :func:`lib.attention.causal_attention_forward`; a forbidden
+    pair has weight 0, so no key in a query's future receives anything from that query."""
     q, k, v, weights = saved
     scale = q.dtype.type(1.0 / math.sqrt(q.shape[-1]))
     d_weights = d_out @ np.swapaxes(v, -1, -2)                          # (..., Tq, Tk)
@@ -65,9 +55,7 @@ def causal_attention_backward(d_out, saved):
 
 
 def multi_head_attention_backward(d_out, saved):
-    """§7. Gradients (dx, dw_q, dw_k, dw_v, dw_o) of lib.attention.multi_head_attention_forward.
-
-    d_out: (B, T, D).  A weight's gradient sums over every batch row and position."""
+    """§7. Gradients (dx, dw_q, dw_k, dw_v, dw_o) of lib.attention.multi_head_attention_forward."""
     d_w_o = _weight_gradient(saved.merged, d_out, saved.w_o)            # (D, D)
     d_merged = d_out @ np.swapaxes(saved.w_o, -1, -2)                   # (B, T, D)
     d_heads = split_heads.plain(d_merged, saved.n_heads)                # (B, H, T, d)
@@ -90,12 +78,8 @@ class LayerNormSaved(NamedTuple):
 
 @checked(validate.layer_norm)
 def layer_norm_forward(x, gain, bias, eps=1e-5):
-    """§7. Normalise every position over its own D features, then scale and shift.
-
-    x: (..., D); gain, bias: (D,).  (x - mean) / sqrt(var + eps) * gain + bias,
-    with the population variance (as torch.nn.LayerNorm).  Row t of the output
-    reads only row t of the input (§4, step 6).  Returns out (..., D) and a
-    :class:`LayerNormSaved`."""
+    """§7. Normalise every position over its own D features, then scale and shift: x (..., D)
+    -> (x - mean) / sqrt(var + eps) * gain + bias, the population variance (torch.nn.LayerNorm)."""
     mean = x.mean(axis=-1, keepdims=True)                               # (..., 1)
     centred = x - mean                                                  # (..., D)
     var = (centred * centred).mean(axis=-1, keepdims=True)              # (..., 1), population
@@ -105,10 +89,8 @@ def layer_norm_forward(x, gain, bias, eps=1e-5):
 
 
 def layer_norm_backward(d_out, saved):
-    """§7. Gradients (dx, d_gain, d_bias) of :func:`layer_norm_forward`.
-
-    d_out: (..., D).  With n = normalised input and g = d_out * gain:
-    dx = rstd * (g - mean(g) - n * mean(g * n)), the means over the D features."""
+    """§7. Gradients (dx, d_gain, d_bias) of :func:`layer_norm_forward`.  With n the normalised
+    input and g = d_out * gain: dx = rstd * (g - mean(g) - n * mean(g * n)), means over D."""
     normalised, rstd, gain = saved
     d_normalised = d_out * gain                                         # (..., D)
     d_x = rstd * (d_normalised
@@ -129,9 +111,7 @@ class GeluSaved(NamedTuple):
 
 @checked(validate.gelu)
 def gelu_forward(x):
-    """§7. GELU, tanh form (GPT-2's): torch.nn.functional.gelu(x, approximate="tanh").
-
-    x: any shape.  Returns out (same shape) and a :class:`GeluSaved`."""
+    """§7. GELU, tanh form (GPT-2's): torch.nn.functional.gelu(x, approximate="tanh")."""
     tanh = np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x))   # x**3 would call pow
     return 0.5 * x * (1 + tanh), GeluSaved(x, tanh)
 
@@ -153,11 +133,8 @@ class LinearSaved(NamedTuple):
 
 @checked(validate.linear)
 def linear_forward(x, w, b=None):
-    """§7. x @ w (+ b), row-vector convention.
-
-    x: (..., n_in); w: (n_in, n_out); b: (n_out,) or None.  Also the output
-    head of the decoder (width D to vocabulary V, no bias).  Returns out
-    (..., n_out) and a :class:`LinearSaved`."""
+    """§7. x @ w (+ b), row-vector convention: x (..., n_in), w (n_in, n_out), b (n_out,) or
+    None.  Also the decoder's output head (D to V, no bias)."""
     out = x @ w                                                         # (..., n_out)
     if b is not None:
         out += b
@@ -181,11 +158,8 @@ class MlpSaved(NamedTuple):
 
 @checked(validate.mlp)
 def mlp_forward(x, w_1, b_1, w_2, b_2):
-    """§7. The position-wise MLP: GELU(x @ w_1 + b_1) @ w_2 + b_2.
-
-    x: (..., D); w_1: (D, F), b_1: (F,), w_2: (F, D), b_2: (D,).  Every
-    position goes through the same MLP on its own: row t reads only row t.
-    Returns out (..., D) and an :class:`MlpSaved`."""
+    """§7. The position-wise MLP: GELU(x @ w_1 + b_1) @ w_2 + b_2, w_1 (D, F), w_2 (F, D).
+    Every position goes through it on its own: row t reads only row t."""
     hidden, saved_1 = linear_forward.plain(x, w_1, b_1)                 # (..., F)
     activated, saved_gelu = gelu_forward.plain(hidden)                  # (..., F)
     out, saved_2 = linear_forward.plain(activated, w_2, b_2)            # (..., D)
@@ -212,12 +186,10 @@ class CrossEntropySaved(NamedTuple):
 
 @checked(validate.cross_entropy)
 def cross_entropy_forward(logits, targets):
-    """§7. Mean of -log softmax(logits)[target] over the targets that are not IGNORE.
+    """§7. Mean of -log softmax(logits)[target] over the targets that are not IGNORE (-100).
 
-    logits: (..., V) floats; targets: (...) ints, each in 0..V-1 or IGNORE (-100), which adds
-    nothing and does not count in the mean (a batch with no scored target is a ValueError:
-    0/0).  The mean is over the last two axes of targets (B, T): a stack's (S, B, T) gives S
-    means.  Returns the loss (a float, a stack's (S,)) and a :class:`CrossEntropySaved`."""
+    logits (..., V), targets (...).  The mean is over the last two axes of targets (B, T): the
+    loss is a float, a stack's (S, B, T) gives S means."""
     batch_axes = tuple(range(targets.ndim))[-2:]                        # (B, T): one mean per model
     scored = targets != validate.IGNORE                                 # (...) what counts
     count = scored.sum(axis=batch_axes, keepdims=True)                  # (1, 1); a stack: (S, 1, 1)
@@ -233,9 +205,7 @@ def cross_entropy_forward(logits, targets):
 
 def cross_entropy_backward(d_loss, saved):
     """§7. Gradient of the logits: d_loss * (softmax - one_hot(target)) / count on scored rows, 0
-    elsewhere.  d_loss: the upstream gradient of the (scalar) loss, 1.0 when the loss is what is
-    minimised (a stack's: a number, or one per model (S,)).  Returns d_logits (..., V) in the dtype
-    of the logits."""
+    elsewhere.  d_loss: 1.0 when the loss is what is minimised (a stack's: also one per model)."""
     log_probs, safe_targets, scored, count = saved
     d_logits = np.exp(log_probs)                                        # (..., V) = softmax
     np.put_along_axis(d_logits, safe_targets[..., None],
@@ -249,11 +219,9 @@ def cross_entropy_backward(d_loss, saved):
 
 @checked(validate.finite_differences)
 def numerical_gradient(f, x, eps=1e-6):
-    """§7. Central differences of a scalar function f at x, for every entry of x.
-
-    ``f`` takes no argument and reads x (directly, or through a model that holds it); x, a
-    float64 array, is changed entry by entry in place and restored bit for bit.  Two
-    evaluations of f per entry: for small arrays (:func:`numerical_partial` for one entry)."""
+    """§7. Central differences of a scalar function f at x, for every entry of x.  ``f`` takes no
+    argument and reads x, a float64 array changed in place entry by entry and restored bit for
+    bit: two calls of f per entry, for small arrays (:func:`numerical_partial` for one entry)."""
     grad = np.empty_like(x)
     for index in np.ndindex(x.shape):
         grad[index] = numerical_partial.plain(f, x, index, eps)

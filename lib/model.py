@@ -8,8 +8,8 @@ from .positions import embed
 
 
 class KVCache:
-    """§5. Keys and values of the positions seen so far, per head, in the model's float dtype:
-    ``keys`` and ``values`` (H, len(cache), d); ``len(cache)`` is the next token's position."""
+    """§5. Keys and values of the positions seen so far, per head: ``keys`` and ``values``
+    (H, len(cache), d); ``len(cache)`` is the next token's position."""
 
     def __init__(self, n_heads, head_width, capacity, dtype):
         H, d, C = validate.sizes(n_heads=n_heads, head_width=head_width, capacity=capacity)
@@ -46,9 +46,7 @@ class KVCache:
         return self._values[:, :self._length]                   # (H, n, d)
 
     def truncate(self, length):
-        """Forget every position from ``length`` on (e.g. to try another continuation).
-
-        Only positions already stored can be kept: 0 <= length <= len(cache)."""
+        """Forget every position from ``length`` on, 0 <= length <= len(cache)."""
         self._length = validate.truncate(self, length)
 
     def append(self, key, value):
@@ -62,10 +60,8 @@ class KVCache:
 
 
 def _attend_step(x, w_q, w_k, w_v, w_o, n_heads, cache):
-    """§5, §7. Multi-head attention of one new position x (1, D) reading every position in
-    ``cache`` (a :class:`KVCache` with room for it), its own included: its key and value are stored
-    first.  Returns (1, D).  lib's one cached step: :meth:`AttentionModel.step` and each layer of
-    lib.decoder.Decoder.step, which check its arguments, go through it."""
+    """§5, §7. lib's one cached step: multi-head attention of one new position x (1, D) -> (1, D),
+    which stores its key and value in ``cache`` first, then reads every position there."""
     q, k, v = (split_heads.plain(x @ w, n_heads) for w in (w_q, w_k, w_v))    # 3 x (H, 1, d)
     cache._store(k[:, 0], v[:, 0])
     heads = causal_attention.plain(q, cache.keys, cache.values)               # (H, 1, d)
@@ -74,8 +70,7 @@ def _attend_step(x, w_q, w_k, w_v, w_o, n_heads, cache):
 
 class AttentionModel:
     """§4-§6. Learned absolute positions followed by one causal multi-head attention layer:
-    token_table (V, D), position_table (C, D), w_q/w_k/w_v/w_o (D, D), n_heads H, all stored in
-    their common float dtype (lib/__init__), the dtype of every output and of the cache."""
+    token_table (V, D), position_table (C, D), w_q/w_k/w_v/w_o (D, D), n_heads H."""
 
     def __init__(self, token_table, position_table, w_q, w_k, w_v, w_o, n_heads):
         (self.token_table, self.position_table, self.w_q, self.w_k, self.w_v, self.w_o,
@@ -105,14 +100,11 @@ class AttentionModel:
         return self.token_table[validate.token_ids(ids, self.vocab_size)]
 
     def forward(self, ids, use_positions=True, causal=True):
-        """§4. ids (T,) -> (T, D); ids (B, T) -> (B, T, D).
-
-        ``causal=False`` removes the mask; it is only the negative control of §4.
-        """
+        """§4. ids (T,) -> (T, D); ids (B, T) -> (B, T, D).  ``causal=False`` removes the mask:
+        the negative control of §4 only."""
         x = self.embed(ids, use_positions)                      # (T, D) or (B, T, D)
-        out = multi_head_attention.plain(x, self.w_q, self.w_k, self.w_v, self.w_o, self.n_heads,
-                                         validate.boolean(causal, "causal"))
-        return out                                              # (T, D) or (B, T, D)
+        return multi_head_attention.plain(x, self.w_q, self.w_k, self.w_v, self.w_o, self.n_heads,
+                                          validate.boolean(causal, "causal"))  # (T, D), (B, T, D)
 
     @property
     def cache_layout(self):
@@ -124,11 +116,8 @@ class AttentionModel:
         return KVCache(*self.cache_layout)
 
     def step(self, token, cache, *, position=None):
-        """§5. Output (D,) for one new token at position len(cache); stores its key and value.
-
-        ``token`` is one token id, an int (feed a sequence one token per step).  ``position``
-        overrides the position only to show the reset bug of §5.  Whatever is refused (a bad
-        token, a foreign cache, a step past the position table) leaves the cache as it was."""
+        """§5. Output (D,) for one new token id at position len(cache); stores its key and value,
+        or nothing if it is refused.  ``position`` only shows §5's reset bug."""
         token, cache, position = validate.step(self, token, cache, position, KVCache)
         x = embed.plain(np.array([token]), self.token_table, self.position_table, position)
         length = len(cache)

@@ -1,15 +1,10 @@
 """§3.4, §6.2. The attention layer of the chapter's model in plain Python.
 
-Lists, loops and the ``math`` module only: this module imports neither NumPy
-nor any other part of ``lib`` (``tests/test_plain_python.py`` checks that), so
-the numbers it computes come by a route that shares no code with
-``lib.model.AttentionModel``, and each can check the other.
-
-As in the model of §3.4 and §4.1, the query, key and value projections are
-identities: the query, key and value of head h at a position are the head's
-slice of that position's input vector, coordinates h*d to h*d + d - 1, with
-d = D / H.  Tables are lists of rows (lists of floats): the token table E
-(V x D), the position table P (C x D) and the output projection W_O (D x D).
+Lists, loops and the ``math`` module only: it imports neither NumPy nor the rest of ``lib``, so
+its numbers come by a route that shares no code with ``lib.model.AttentionModel``, and each can
+check the other.  As in §3.4 and §4.1, the query, key and value projections are identities: head
+h reads coordinates h*d to h*d + d - 1 of each input vector.  Tables are lists of rows: E (V x D),
+P (C x D) and W_O (D x D).
 """
 
 import math
@@ -41,9 +36,7 @@ def _index(value, size, what):
 
 def input_rows(tokens, token_table, position_table, positions=None, use_positions=True):
     """The layer's input, one row per token: E[x_t] + P[p_t], or E[x_t] alone without positions.
-
-    ``positions`` defaults to 0, 1, ..., T - 1; giving others (e.g. ``[0, 1, 0]``)
-    writes a wrong position on purpose, like the reset bug of §5.3."""
+    ``positions`` 0, 1, ..., T - 1 unless given (``[0, 1, 0]``: the reset bug of §5.3)."""
     width = _table(token_table, "token_table")
     _table(position_table, "position_table", width)
     tokens = list(tokens)
@@ -65,14 +58,9 @@ def input_rows(tokens, token_table, position_table, positions=None, use_position
 
 
 def read(query, rows, n_heads, w_o):
-    """What one query reads from ``rows``: a list of D numbers.
-
-    ``rows`` are the positions the query may read; each row is that position's
-    key and its value (identity projections).  For every head: the query's
-    slice times each row's slice, divided by sqrt(d); a softmax over the rows
-    (the largest score subtracted first, so that no exp overflows); the rows'
-    slices weighted and summed.  The heads' results are joined in head order
-    and multiplied by ``w_o``."""
+    """What one query reads from ``rows``, the positions it may read (each row its key and its
+    value): per head, scaled dot products, a softmax and the weighted sum; the heads joined and
+    multiplied by ``w_o``.  A list of D numbers."""
     width = len(query)
     _table(rows, "rows", width)
     _table(w_o, "w_o", width)

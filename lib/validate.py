@@ -1,18 +1,11 @@
 """Checking arguments where they enter lib: one rule for every public function.
 
-Every public function of lib checks its arguments here, once, where they enter: a function names
-its check with :func:`checked`, a method calls its check first.  A check returns the arguments as
-the body is to see them; the bodies are plain math that trusts them and call only bodies
-(``f.plain``, a checked function's body alone).  The rules:
-
-* a wrong *kind* is a TypeError (``n_heads=2.0``, ``True``, ``"2"``, an array of strings);
-* a wrong *value* or *shape* is a ValueError (``n_heads=0``, a width that H does not divide, a
-  token id outside the table);
-* numeric arrays follow lib/__init__'s dtype rule: float arrays keep their precision; integer and
-  boolean arrays, Python numbers and lists count as float64; arrays that meet are promoted.
-
-Every message names the argument and says what is expected.  No other module of
-lib raises, but lib.plain_python, which imports nothing of lib.
+A function names its check with :func:`checked`, a method calls its check first.  A check returns
+the arguments as the body is to see them; bodies are plain math that trust them and call only
+bodies (``f.plain``).  A wrong *kind* is a TypeError (``n_heads=2.0``, ``True``, ``"2"``), a wrong
+*value* or *shape* a ValueError (``n_heads=0``, a width H does not divide); numeric arrays follow
+lib/__init__'s dtype rule.  Every message names the argument and says what is expected.  No other
+module of lib raises, but lib.plain_python, which imports nothing of lib.
 """
 
 import functools
@@ -125,8 +118,7 @@ def causal_lengths(tq, tk):
 
 
 def masked_softmax(scores, allowed):
-    """Scores (..., Tk) and a boolean ``allowed`` broadcast to them (not enlarging them), an
-    allowed key in every row, every allowed score finite (a NaN or an infinity has no weight)."""
+    """A boolean ``allowed`` that fits scores (..., Tk), a key in every row, finite scores."""
     (scores,), allowed = float_arrays(scores=scores), np.asarray(allowed)
     if allowed.dtype != bool:
         raise TypeError(f"allowed must be a boolean array (True = may read), got dtype "
@@ -163,16 +155,14 @@ def score_inputs(q, k):
 
 
 def attention_inputs(q, k, v):
-    """q, k, v in their common float dtype.  A ValueError: fewer than 2 axes, mismatched widths or
-    lengths, no key, leading axes that do not broadcast, a NaN or infinity anywhere (even in the
-    future: its weight 0 times nan is nan), or values so large a score or sum could overflow."""
+    """q, k, v of :func:`attention_shapes`, finite and not too large (:func:`magnitudes`)."""
     q, k, v = attention_shapes(q, k, v)
     magnitudes(q, k, v)
     return q, k, v
 
 
 def attention_shapes(q, k, v):
-    """q, k, v in their common float dtype, shaped for an attention (see attention_inputs)."""
+    """q, k, v in their common float dtype, shaped for an attention."""
     q, k, v = float_arrays(q=q, k=k, v=v)
     for name, a, axes in (("q", q, "Tq, d"), ("k", k, "Tk, d"), ("v", v, "Tk, dv")):
         if a.ndim < 2:
@@ -196,9 +186,9 @@ def attention_shapes(q, k, v):
 
 
 def magnitudes(q, k, v, bounds=None):
-    """No NaN or infinity in q, k, v, and no score |q.k| / sqrt(d) <= max|q| max|k| sqrt(d)
-    nor sum of values <= Tk max|v| that could overflow.  ``bounds`` of the three maxima (the
-    fast form's longest rows) spare the passes that find them, unless they fail (NaN too)."""
+    """No NaN or infinity in q, k, v, and no score (<= max|q| max|k| sqrt(d)) or sum of values
+    (<= Tk max|v|) that could overflow.  ``bounds`` of the maxima (bench's longest rows) spare
+    the passes that find them, unless they fail."""
     limit = float(np.finfo(q.dtype).max) / 4
     small = lambda mq, mk, mv: mq * mk * np.sqrt(q.shape[-1]) <= limit and mv * k.shape[-2] <= limit
     if bounds is None or not small(*bounds):

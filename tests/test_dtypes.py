@@ -190,13 +190,12 @@ def test_every_public_function_is_covered_here():
 
 
 # Named here because their results are not floats: data.build_vocab, data.encode, data.decode
-# (strings and ints), positions.check_positions (returns None), checks.CausalityCheck and
+# (strings and ints), checks.CausalityCheck and
 # blocked.AttentionWork (result records, checked above through check_causality and
 # attention_work).
 def test_results_that_are_not_floats():
     vocab = data.build_vocab(["ab"])
     assert data.encode("ab", vocab) == [3, 4] and data.decode([3, 4], vocab) == "ab"
-    assert positions.check_positions(0, 2, 3) is None
     assert isinstance(attention_work(2, 2), blocked.AttentionWork)
     m = checks.chapter_model()
     ids = np.array([1, 3, 4])

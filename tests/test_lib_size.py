@@ -1,14 +1,15 @@
-"""lib stays a library a learner reads in an evening (issue 18): its size, and what lib/attention.py shows first."""
+"""lib stays a library a learner reads in an evening (issues 18, 35): its size, and what lib/attention.py shows first."""
 
 import ast
 import pathlib
 
 LIB = pathlib.Path(__file__).resolve().parent.parent / "lib"
-MOST_LINES = 2500           # every line of lib/*.py, as `wc -l lib/*.py` counts them, the decoder included;
+MOST_LINES = 2300           # every line of lib/*.py, as `wc -l lib/*.py` counts them, the decoder included;
 #                             none of them over 100 characters (test_no_line_of_lib_is_over_100_characters)
 
 
-def test_lib_has_at_most_2500_lines():
+def test_lib_has_at_most_2300_lines():
+    """A shorter lib by writing less (issue 35: 2,500 -> 2,300), not by packing lines (below)."""
     lines = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in sorted(LIB.glob("*.py"))}
     assert "decoder.py" in lines and "attention.py" in lines
     assert sum(lines.values()) <= MOST_LINES, f"lib/ has {sum(lines.values())} lines, more than {MOST_LINES}: {lines}"

@@ -141,7 +141,7 @@ WITH_SIZE = {
     "attention.causal_allowed(tk)": lambda n: attention.causal_allowed(1, n),
     "blocked.attention_work(tk)": lambda n: blocked.attention_work(1, n),
     "blocked.attention_work(block)": lambda n: blocked.attention_work(1, 1, block=n),
-    "positions.check_positions(context_size)": lambda n: positions.check_positions(0, 1, n),
+    "positions.embed_backward(context_size)": lambda n: positions.embed_backward(np.zeros((1, 4)), [0], 5, n),
     "positions.embed_backward(vocab_size)": lambda n: positions.embed_backward(np.zeros((1, 4)), [0], n, 5),
     "checks.random_model(width)": lambda n: checks.random_model(0, vocab_size=6, context_size=5, width=n, n_heads=1),
     "checks.kv_cache_bytes(length)": lambda n: checks.kv_cache_bytes(1, 1, 1, n) or 1 / n,
