@@ -117,7 +117,7 @@ The decoder of §7 keeps one KV cache per layer. Here you write one step with pl
 In every block:
 
 1. `a = LN₁(x)`;
-2. `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)`;
+2. `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)` (with a single position, a plain `reshape` is a correct split);
 3. append `k` and `v` to **this layer's** cache;
 4. let the new query read every position this layer has stored, with `causal_attention`;
 5. merge the heads, multiply by `w_o` and add the result to `x`;
