@@ -354,7 +354,7 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 md(r"""
 ### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry $2\alpha - 1 \approx -0.339523$, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks that the pieces are joined right: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be $2\alpha - 1$ and $1 - 2\alpha$.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1, and the four coordinates of each add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks that the pieces are joined right: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be $2\alpha - 1$ and $1 - 2\alpha$.
 """)
 
 code(r"""
