@@ -121,7 +121,7 @@ Every symbol keeps one meaning in the whole chapter; a section in brackets is wh
 | $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
-| $t_q$, $t_k$ | queries and keys of one cached step (§5.1) |
+| $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |
 | $p$ | prefix length of a perturbation test (§4, §7) |
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |

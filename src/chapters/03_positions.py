@@ -461,7 +461,7 @@ Having an answer is not having learned one. A model trained on 8 positions has n
 md(r"""
 ## 3.6 Summary
 
-* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: row 0 and a second layer do see the order.
+* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: rows 0 and 1, and a second layer, do see the order.
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".

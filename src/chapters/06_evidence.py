@@ -183,7 +183,7 @@ assert hand_chosen_swap == 0.0 and random_swap > 0.1
 md(r"""
 ## 6.4 What a whole model adds
 
-A full decoder adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU to the learned absolute positions, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
+A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
 * **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
 * **Keep the length of the position table, the head count and the vocabulary with the parameters.** The parameters mean something only together with them: change one alone, and the same numbers describe a different function, or one that cannot run. The cell below shows three cases.
