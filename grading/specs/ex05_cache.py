@@ -26,7 +26,7 @@ def _cache1_public():
         return Case(name, (Ref("model"), *_padded(texts, tokens)), setup=model_setup(7), label=label)
     return [
         case("section-example", ["雨", "春雨"], [5, 5],
-             "the example of §5.7: 风 after 雨 and after 春雨"),
+             "the batch of §5.7 (雨 padded, 春雨), continued with 风"),
         case("no-padding", ["春雨风"], [4], "one row without padding"),
         case("three-lengths", ["风", "春雨风雨", "雨春"], [3, 4, 5],
              "three rows of different lengths"),

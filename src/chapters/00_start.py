@@ -121,11 +121,11 @@ Every symbol keeps one meaning in the whole chapter; a section in brackets is wh
 | $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
-| $t_q$, $t_k$ | queries and keys of one cached step (§5.1) |
+| $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |
 | $p$ | prefix length of a perturbation test (§4, §7) |
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
-| $\tau$ | a training step (§7.3) |
+| $\tau$ | a training step (§7.3, §8) |
 | $G$, $g$ | upstream gradient: an array, one entry |
 | $f$ | a scalar function whose gradient is checked (§7.1) |
 | $\theta$, $\varepsilon$ | a parameter entry, the step of a central difference (§3.2, §7.1) |

@@ -115,7 +115,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 """)
 
 md(r"""
-Two things follow. First, target t is input t + 1 (the code checks this at every scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
+Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
 
 The upper grid of Figure 1.1 draws this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
@@ -146,7 +146,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. A mask with more keys than queries gives no such luck, so build the mask with `causal_allowed` and pass it as it is.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. Every mask `causal_allowed` builds has such a row, since its last query reads every key, even with more keys than queries (the lower grid of Figure 1.1). A mask that combines the causal condition with another one may have none: in the mask `general` of §1.8 (causal, and "key j is real"), no row of `general[1]`, the padded sequence, reads every key, so its complement has no empty row and would pass without an error. So build the mask with `causal_allowed` and pass it as it is.
 """)
 
 md(r"""

@@ -354,7 +354,7 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 md(r"""
 ### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: output 1 has the negative entry $2\alpha - 1 \approx -0.339523$, and its four coordinates add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks that the pieces are joined right: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be $2\alpha - 1$ and $1 - 2\alpha$.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1, and the four coordinates of each add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks that the pieces are joined right: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be $2\alpha - 1$ and $1 - 2\alpha$.
 """)
 
 code(r"""
@@ -589,7 +589,7 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 md(r"""
 Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the token just before loses.
 
-The price is the width. The scores of head h, $Q_h K_h^\top$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards, and a head's favourite key is one of only two (the last column counts them).
+The price is the width. The scores of head h, $Q_h K_h^\top$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards, and a head's favourite key, over all keys and before any mask, is one of only two (the last column counts them).
 """)
 
 code(r"""

@@ -250,8 +250,8 @@ The message names the positions that fall outside the table (`3..8`) and the val
 
 Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to the last row (use row $\min(o + t, C - 1)$). Both quietly change the model. Take a 9-token input at positions 0 to 8, one more than C = 8:
 
-* wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector of 雨 at position 0, the start of a text;
-* clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the same vector as 雨 at position 7, and two different positions can no longer be told apart.
+* wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
+* clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
 In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number below is the smallest gap between two rows, 0.1). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending a table is a decision to declare, not an index trick.
 """)
@@ -453,7 +453,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three has an answer: the sinusoidal vector of position 100, whose pairs turn by the same angles as at position 3; RoPE scores that agree to $10^{-9}$ for every pair of positions 3 apart, out to position 1003; and an ALiBi row for query 11 whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three has an answer: the sinusoidal vector of position 100, where a shift of 5 positions turns every pair by the same angles as it does at position 3; RoPE scores that agree to $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair; and an ALiBi row for query 11 whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the angles or penalties of position 100, and whether its outputs there are any good is an empirical question this course does not test.
 """)
@@ -461,7 +461,7 @@ Having an answer is not having learned one. A model trained on 8 positions has n
 md(r"""
 ## 3.6 Summary
 
-* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: row 0 and a second layer do see the order.
+* Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: rows 0 and 1, and a second layer, do see the order.
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".

@@ -126,7 +126,7 @@ assert result.passed
 md(r"""
 ## 4.5 How a test without a control passes vacuously
 
-Here are three common ways to "pass" without testing anything. In each, the model under test shows a prefix change of 0, but so does the negative control, and `check_causality` correctly reports that the test is void.
+Here are three common ways to "pass" without testing anything. In the first two, the model under test shows a prefix change of 0, but so does the negative control, and `check_causality` correctly reports that the test is void. The third compares no position at all, and it is refused with an error.
 
 **Degenerate input.** The replacement token has a different id but the same vector. We replace a final `<bos>` by `风`: the id goes from 1 to 5, but the two embedding rows are identical and the position is the same, so the model sees no change in its input at all.
 """)

@@ -161,7 +161,7 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 md(r"""
 With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, find out which corner a mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 asks for the same.
 
-In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(L, S)` builds the same mask. Side by side, for arrays of shapes (…, L, d) and (…, S, d):
+In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(L, S)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, for arrays of shapes (…, L, d) and (…, S, d):
 
 ```python
 import torch
@@ -345,10 +345,10 @@ md(r"""
 Every layer, every head and every stored position keeps one key and one value. Per sequence, the cache takes
 
 $$
-2 \cdot L \cdot H \cdot T \cdot d = 2 \cdot L \cdot T \cdot D
+2 \cdot L \cdot H \cdot n \cdot d = 2 \cdot L \cdot n \cdot D
 $$
 
-numbers, where the 2 counts keys and values and $T$ is the number of stored positions. In bytes, multiply by the size of one number, `itemsize` (4 for float32, 8 for float64); for a batch of $B$ sequences, multiply by $B$.
+numbers, where the 2 counts keys and values and $n$ is the number of stored positions. In bytes, multiply by the size of one number, `itemsize` (4 for float32, 8 for float64); for a batch of $B$ sequences, multiply by $B$.
 
 First we check the formula against our model: for one layer, 2 heads of width 2, 8 positions and float64 it gives 512 bytes, the actual size of the cache arrays. For GPT-2 small (12 layers, $D=768$, 1024 positions, float32) it gives 72 MiB per sequence. The head count does not matter: at fixed $D$, $H \cdot d = D$, so the heads only decide how the same total is cut.
 """)
@@ -500,7 +500,7 @@ assert round(work.fraction, 3) == 0.531
 md(r"""
 ## 5.10 Summary
 
-* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only the first layer makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot T \cdot D$ numbers, whatever the head count.
+* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
 * A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.

@@ -20,7 +20,7 @@ Sections §1–§5 argued with numbers of four kinds, and each kind answers a di
 
 Each kind does what the others cannot:
 
-* **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of the values could have.
+* **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
 * **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control without the mask moves by about 39.77, which shows that the test can see a leak at all.
 * **A structural argument** (nos. 4 and 5) derives from the architecture a statement for every input, and a number illustrates it: right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
@@ -143,7 +143,7 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (the third component of output row 1); number 4 is not recomputed here. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (entry `[1, 2]` of the two-head output: row 1, component 2, both counted from 0); number 4 is not recomputed here. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -183,7 +183,7 @@ assert hand_chosen_swap == 0.0 and random_swap > 0.1
 md(r"""
 ## 6.4 What a whole model adds
 
-A full decoder adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU to the learned absolute positions, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
+A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
 * **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
 * **Keep the length of the position table, the head count and the vocabulary with the parameters.** The parameters mean something only together with them: change one alone, and the same numbers describe a different function, or one that cannot run. The cell below shows three cases.

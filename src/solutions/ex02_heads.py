@@ -150,7 +150,7 @@ check("cost-1", attention_costs)
 """)
 
 md("""
-Below, the configuration of GPT-2 small (12 layers, D = 768, T = 1024, B = 1) runs with 1 to 12 heads, in float32 and in float16; each row gives H, the dtype, the number of parameters and the cache size in MiB.
+Below, the configuration of GPT-2 small (12 layers, D = 768, T = 1024, B = 1) runs with 1, 4 and 12 heads, in float32 and in float16; each row gives H, the dtype, the number of parameters and the cache size in MiB.
 """)
 
 code("""

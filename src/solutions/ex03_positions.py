@@ -71,7 +71,7 @@ check("pos-2", embed_backward)
 """)
 
 md("""
-Here are two small experiments. The first repeats the example of §3.2: the upstream gradients at the first position of two sequences are `[1, 2]` and `[−3, 1]`, and row 0 of the position table receives their sum `[−2, 3]`. The first tokens differ (3 and 4), so token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
+Here are two small experiments. The first keeps the first position of the example of §3.2: the upstream gradients at the first position of two sequences are `[1, 2]` and `[−3, 1]`, and row 0 of the position table receives their sum `[−2, 3]`. The first tokens differ (here 3 and 4), so token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
 """)
 
 code("""
@@ -116,7 +116,7 @@ md("""
 md("""
 ## pos-3: a token-swap test (3 points)
 
-Example 2 in §3.4 says: in one attention layer without positions, swapping two tokens before the last position leaves the last output row unchanged. Turn that into a test.
+The opening example of §3 says: in one attention layer without positions, swapping two tokens before the last position leaves the last output row unchanged (§3.4 shows that positions change this). Turn that into a test.
 
 `last_row_swap_change(forward, ids, i, j)`: `forward` maps `ids` to outputs `(..., T, D)`; swap tokens `i` and `j` (in every sequence of a batch) and return the largest absolute change of the last output row, as a `float`. `i` and `j` must be two different positions before the last one, otherwise raise `ValueError`: swapping the last token would change the last query itself and the test would mean nothing.
 

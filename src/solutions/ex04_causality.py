@@ -144,7 +144,7 @@ If your sweep is right, it shows that wherever the perturbation starts, the pref
 """)
 
 md("""
-**About the solution.** `axis=-2` is the time axis: the mean and variance of every feature are taken over all `T` positions, the future included. So the normalised input at position 0 already depends on the last token; the leak happens before the attention, and a clean upper-right triangle of weights does not help. A test that only inspects the weight matrices cannot see such a leak; the future-perturbation test looks at the outputs, so it does. A sweep is safer than a single position: testing only at `p = T−1` would miss a leak that shows up at earlier positions only.
+**About the solution.** `axis=-2` is the time axis: the mean and variance of every feature are taken over all `T` positions, the future included. So the normalised input at position 0 already depends on the last token; the leak happens before the attention, and a clean upper-right triangle of weights does not help. A test that only inspects the weight matrices cannot see such a leak; the future-perturbation test looks at the outputs, so it does. A sweep is safer than a single position: testing only at `p = T−1` changes the last token alone, and would miss a leak in which a row reads an earlier future position but no row reads position `T−1` (row 0 reading position 1, say).
 """, tags=("solution",))
 
 md("""

@@ -57,7 +57,7 @@ check("cache-1", continue_padded)
 """)
 
 md("""
-The cell below checks the example of §5.7: row 0 is the padded `雨`, row 1 is `春雨`, and 风 follows both. Each row's output is compared with the last row of a full forward pass over the text followed by the new token; feeding the whole row, padding included, into the cache gives row 0 a nonzero error.
+The cell below takes the batch of §5.7, where row 0 is the padded `雨` and row 1 is `春雨`, and continues both rows with 风. Each row's output is compared with the last row of a full forward pass over the text followed by the new token; feeding the whole row, padding included, into the cache gives row 0 a nonzero error.
 """)
 
 code("""

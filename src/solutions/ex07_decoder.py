@@ -117,7 +117,7 @@ The decoder of §7 keeps one KV cache per layer. Here you write one step with pl
 In every block:
 
 1. `a = LN₁(x)`;
-2. `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)`;
+2. `q, k, v = a @ w_q, a @ w_k, a @ w_v`, each reshaped to `(H, 1, d)` (with a single position, a plain `reshape` is a correct split);
 3. append `k` and `v` to **this layer's** cache;
 4. let the new query read every position this layer has stored, with `causal_attention`;
 5. merge the heads, multiply by `w_o` and add the result to `x`;
@@ -146,7 +146,7 @@ print([k.shape for k in keys],
 """)
 
 md("""
-**About the solution.** In every layer the new token appends its own key and value to **that layer's** cache before the attention, because the query reads itself too. Layer $\\ell$ caches keys and values computed from the residual stream entering block $\\ell$; they differ from layer to layer, so the layers cannot share one cache, nor can only the first layer be stored (§7.5). With a single query, `causal_attention` lets it read every key anyway (bottom-right alignment), so no extra mask is needed. The loop above feeds 8 tokens from empty caches and agrees with the full forward pass to $10^{-12}$.
+**About the solution.** In every layer the new token appends its own key and value to **that layer's** cache before the attention, because the query reads itself too. Layer $\\ell$ caches keys and values computed from the residual stream entering block $\\ell$; they differ from layer to layer, so the layers cannot share one cache, nor can layer 0 alone be stored (§7.5). With a single query, `causal_attention` lets it read every key anyway (bottom-right alignment), so no extra mask is needed. The loop above feeds 8 tokens from empty caches and agrees with the full forward pass to $10^{-12}$.
 """, tags=("solution",))
 
 md("""
