@@ -75,6 +75,17 @@ def need(tool, what):
                     f"{what}")
 
 
+def clear_stale_event_loop():
+    """Forget an event loop a notebook test left marked running in this thread.
+
+    nbval's kernel client (through nest-asyncio) can leave its loop registered as running in a pytest
+    worker's thread after the notebook's cells are done; Playwright's sync API, started later in the same
+    worker, then refuses with "using Playwright Sync API inside the asyncio loop".  No test of this suite
+    runs inside an event loop, so the mark is stale whenever a browser is about to start."""
+    import asyncio
+    asyncio._set_running_loop(None)
+
+
 def browser_executable(what):
     """The Chromium a browser test drives ($CHROMIUM, else Debian's chromium on the PATH), with the
     Python package playwright and the CJK font its Chinese pages are drawn with."""

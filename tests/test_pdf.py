@@ -47,7 +47,7 @@ from tools import build_pdf, build_site  # noqa: E402
 sys.path.insert(0, str(ROOT / "site"))
 import course_book  # noqa: E402
 
-from conftest import need, unavailable  # noqa: E402
+from conftest import clear_stale_event_loop, need, unavailable  # noqa: E402
 from course_i18n import LANGUAGES  # noqa: E402
 from test_site import site_dir  # noqa: E402,F401
 
@@ -100,6 +100,7 @@ def books(site_dir):  # noqa: F811
     with open(build_site.BUILD / "site-build.lock", "w") as lock, _deadline(BOOKS_TIMEOUT, "printing the books"):
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
+            clear_stale_event_loop()          # build_pdf starts Playwright's sync API in this thread
             results = build_pdf.build(list(LANGS), site=site_dir, into_site=False)
         except build_pdf.PdfError as error:
             if "Chromium" in str(error):

@@ -47,7 +47,6 @@ switch, raw and gzip) and load times, and writes them to _build/site-report.json
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import gzip
 import html as html_lib
@@ -76,7 +75,7 @@ import course_site  # noqa: E402
 from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
 from grading.version import package_version  # noqa: E402
 from tools.build_notebooks import course_wheel as course_site_wheel  # noqa: E402
-from conftest import browser_executable, need, slowdown, unavailable  # noqa: E402
+from conftest import browser_executable, clear_stale_event_loop, need, slowdown, unavailable  # noqa: E402
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
 # suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
@@ -217,9 +216,7 @@ def launch_url(launch_site):
 def browser():
     executable = browser_executable("the browser tests of the site")
     from playwright.sync_api import sync_playwright
-    # A notebook test run before in this worker (nbval's kernel client) can leave its event loop marked
-    # running in this thread, and Playwright's sync API then refuses to start: clear the mark.
-    asyncio._set_running_loop(None)
+    clear_stale_event_loop()
     manager = sync_playwright().start()
     try:
         instance = manager.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
