@@ -6,7 +6,7 @@ md(r"""
 
 In §1 a single attention head read all D features of every allowed position. Multi-head attention divides the width into H slices of width d = D/H, and each slice computes its own attention over the **same** allowed set. The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
 
-Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once. §2.7 computes this on a small example.
+Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once.
 
 The section first builds the heads: as H independent heads (§2.1); by a split, and its trap, a `reshape` with the right shape and the wrong contents (§2.2); with a scale and a softmax per head (§2.3); and merged through $W_O$ (§2.4). It then works an example by hand (§2.5) and counts the costs (§2.6). §2.7–§2.9 show what several heads buy, what they give up and what they do not promise. The notation is that of §0.4.
 """)

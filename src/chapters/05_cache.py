@@ -404,7 +404,7 @@ assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
 md(r"""
 ## 5.8 How much time the cache saves
 
-Finally, let us measure it. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
+Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
 
 * without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
