@@ -718,7 +718,7 @@ def test_opened_outside_the_course_the_note_above_the_first_cell_says_what_to_in
     note = install_note("exercises", lang, stem)
     assert "No module named 'grading'" in note
     assert f'`%pip install "{course_package()}"`' in note          # a magic: it installs into the kernel's Python
-    sentence = {"zh": "在课程之外打开本笔记本时", "en": "Opened outside the course", "ru": "Если блокнот открыт вне курса"}
+    sentence = {"zh": "在课程之外打开本笔记本时", "en": "If you opened this notebook outside the course", "ru": "Если блокнот открыт вне курса"}
     assert sentence[lang] in note and not any(s in note for l, s in sentence.items() if l != lang)
     assert install_note("solutions", lang, stem) == note
 

@@ -56,7 +56,7 @@ assert np.allclose(weights @ X3, np.cumsum(X3, axis=0) / counts)
 md(r"""
 Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1. (The converse, that a weight of exactly 0 means a forbidden key, does not hold in floating point; §1.10 shows when it fails.)
 
-These weights are the lower triangle of ones, each row divided by its count, so `weights @ X` is the running mean of the rows of X up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
+These weights are the lower triangle of ones, each row divided by its count, so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
 """)
 
 md(r"""
@@ -172,7 +172,7 @@ assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives it one third. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because only $\exp(-\infty)$ equals 0. The code also checks that the additive mask gives the same weights as `masked_softmax`.
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because only $\exp(-\infty)$ equals 0. The code also checks that the additive mask gives the same weights as `masked_softmax`.
 
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
@@ -478,7 +478,7 @@ assert allowed[1:, 0].all() and round(gap_left, 2) == 0.33
 """)
 
 md(r"""
-The real queries 1 and 2 can both read the padding key 0, and their outputs differ from the unpadded ones by about 0.33 (largest absolute difference). Supporting left padding needs two changes. The first is the condition "key j is real" of §1.8. It repairs the real queries, but it leaves the padded query at position 0 with no key it may read: an empty row. In such a system empty rows arise by design; they have to be singled out and handled explicitly, and never scored. `masked_softmax` still refuses the row, because in this course an empty row can only be a mistake:
+The real queries 1 and 2 can both read the padding key 0, and their outputs differ from the unpadded ones by about 0.33 (largest absolute difference). Supporting left padding needs two changes. The first is the condition "key j is real" of §1.8. It repairs the real queries, but it leaves the padded query at position 0 with no key it may read: an empty row. In such a system empty rows arise by design; they have to be singled out and handled explicitly, and never scored. `masked_softmax` still refuses the row (§1.7):
 """)
 
 code("""

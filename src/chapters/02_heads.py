@@ -6,9 +6,9 @@ md(r"""
 
 In §1 a single attention head read all D features of every allowed position. Multi-head attention divides the width into H slices of width d = D/H, and each slice computes its own attention over the **same** allowed set. The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
 
-Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once. §2.7 computes this on a small example.
+Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once.
 
-The section first builds the heads: as H independent heads (§2.1), by a split with one trap, a `reshape` with the right shape and the wrong contents (§2.2), with a scale and a softmax per head (§2.3), merged through $W_O$ (§2.4), in a worked example (§2.5), and with their costs counted (§2.6). §2.7 and §2.8 then show what several heads buy and what they give up. The notation is that of §0.4.
+The section first builds the heads: as H independent heads (§2.1); by a split, and its trap, a `reshape` with the right shape and the wrong contents (§2.2); with a scale and a softmax per head (§2.3); and merged through $W_O$ (§2.4). It then works an example by hand (§2.5) and counts the costs (§2.6). §2.7–§2.9 show what several heads buy, what they give up and what they do not promise. The notation is that of §0.4.
 """)
 
 code(r"""
@@ -290,7 +290,7 @@ With $W_O = I$ the first d output coordinates do not change at all: they belong 
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
-To keep the arithmetic small, positions are switched off for now. D = 4, H = 2, d = 2, and the three projections Q, K, V are the $4 \times 4$ identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with embeddings chosen by hand:
+To keep the arithmetic small, there are no positions yet (§3 adds them). D = 4, H = 2, d = 2, and the three projections Q, K, V are the $4 \times 4$ identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with embeddings chosen by hand:
 
 `E[<bos>] = [1, 0, 0, 1]`,  `E[春] = [0, 1, 1, 0]`.
 

@@ -6,7 +6,7 @@ md(r"""
 
 The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-This chapter does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
+This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
@@ -97,7 +97,7 @@ To this layer, at its last position, 春风雨 and 风春雨 are the same text. 
 md(r"""
 ## 3.1 Forward: look up, then add
 
-The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: $\lvert\mathcal V\rvert = 6$. The E and P above are small tables chosen by hand for this chapter (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
+The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by 春, 雨, 风 sorted by code point: $\lvert\mathcal V\rvert = 6$. The E and P above are small tables chosen by hand for this section (D = 4, C = 8). They exist to check indices and additions; **nobody trained them**.
 
 Two rows of E are chosen deliberately, for later use:
 
@@ -321,7 +321,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two computations differ by less than $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""
@@ -404,7 +404,7 @@ md(r"""
 A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
 * **A sinusoidal table** (the original Transformer's, which d2l explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
-* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two at the start with the same offset.
+* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two at the start with the same distance.
 * **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
 
@@ -465,7 +465,7 @@ md(r"""
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
-* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's and ALiBi's depend only on the offset i − j. That is well defined, not trained.
+* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's and ALiBi's depend only on the distance i − j. That is well defined, not trained.
 
 Next, §4 explains why causality has to cover the whole computation.
 """)

@@ -16,7 +16,7 @@ This section covers, in order:
 * §5.2–§5.4 why the new token must sit at position `len(cache)`, how comparing the token-by-token outputs with the full forward pass catches mistakes, and what happens at the end of the position table;
 * §5.5 why every layer of a multi-layer model needs a cache of its own;
 * §5.6–§5.7 how much memory the cache takes and where it stops being valid;
-* §5.8–§5.9 how much time it saves, and the half of the work that the causal mask itself saves.
+* §5.8–§5.9 how much time it saves, and the work that the causal mask itself saves.
 """)
 
 md(r"""
@@ -404,14 +404,14 @@ assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
 md(r"""
 ## 5.8 How much time the cache saves
 
-Finally, let us measure it. Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
+Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
 
 * without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load, and at the shortest prefixes the fixed cost of a call dominates, so the cache may even be a little slower there. The cell checks two things: at the longest prefix the cache is at least 10 times faster, and the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows. It also checks that the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the cache may even be a little slower there. The cell checks two things: at the longest prefix the cache is at least 10 times faster, and the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows. It also checks that the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -460,7 +460,7 @@ plt.show()
        "rises steeply with T while the cached step stays almost flat, so the gap between the curves widens as T grows.")
 
 md(r"""
-## 5.9 The mask also saves half of the work
+## 5.9 The mask also saves almost half of the work
 
 The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i, queries $64i$ to $64i + 63$, is the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block scores only keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. Then it counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576, or 53.1 %; the allowed set itself has 524,800 entries.
 """)

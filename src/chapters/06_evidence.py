@@ -14,7 +14,7 @@ Sections §1–§5 argued with numbers of four kinds, and each kind answers a di
 | 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
 | 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
-| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument | §1.8 |
+| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument | §1.8 (argument) |
 | 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument | §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.0875 | equivalence test | §5.2, §5.3 |
 
@@ -79,7 +79,7 @@ assert abs(reset_error - 0.08753403247684122) < 1e-12
 """)
 
 md(r"""
-## 6.2 An independent check on the page: the same numbers in plain Python
+## 6.2 An independent check: the same numbers in plain Python
 
 All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split, a wrong scale factor or a transposed $W_O$, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
 

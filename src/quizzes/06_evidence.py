@@ -175,7 +175,7 @@ def number_4_left_out(claim):
     return bool(facts[claim])
 
 
-section("independent check on the page",
+section("independent check",
     choose(T("Why compute everything again in plain Python?"),
            right=T("Many earlier assertions compare `lib` with `lib`; an independent route can catch a bug in `lib` itself", claim="an independent route"),
            why=T("It uses lists and `math` only, and the two routes agree to a relative difference below 10⁻¹⁴."),

@@ -33,7 +33,7 @@ from lib.data import BOS, EOS, IGNORE, build_vocab, encode
 md("""
 ## mask-1: the causal allowed set (1 point)
 
-`causal_allowed(tq, tk)` returns a boolean array of shape `(tq, tk)` in which `allowed[i, j]` is True when query `i` may read key `j`. The `tq` queries are the last `tq` of the `tk` positions: query `i` stands at absolute position `tk - tq + i`: the case of the lower grid of Figure 1.1, new queries after stored positions. A query may read every key at or before its own position.
+`causal_allowed(tq, tk)` returns a boolean array of shape `(tq, tk)` in which `allowed[i, j]` is True when query `i` may read key `j`. The `tq` queries are the last `tq` of the `tk` positions: query `i` stands at absolute position `tk - tq + i`, as in the lower grid of Figure 1.1 (new queries after stored positions). A query may read every key at or before its own position.
 
 The two position arrays are given; write the one line that compares them.
 """)
