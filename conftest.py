@@ -13,7 +13,7 @@ from queue import Empty
 import nbval.kernel
 
 from tools import numeric_configs
-from tools.kernels import UnixSocketKernelManager
+from tools.kernels import ConfiguredKernelManager
 
 # Numerical configurations (tools/numeric_configs.py): the notebooks of each language folder run
 # under a configuration of their own (another OpenBLAS kernel, NumPy's SIMD dispatch capped, one or
@@ -29,18 +29,7 @@ def _reports():
     return pathlib.Path(os.environ["COURSE_NUMERIC_REPORTS"])
 
 
-class _NbvalKernelManager(UnixSocketKernelManager):
-    """nbval's kernels: over Unix sockets (tools/kernels.py), each in its folder's numerical configuration."""
-
-    def start_kernel(self, **kw):
-        config = numeric_configs.config_for(kw.get("cwd"))
-        if config is not None:
-            kw["env"] = numeric_configs.environment(config, kw.get("env"))
-        self.numeric_config = config
-        return super().start_kernel(**kw)
-
-
-nbval.kernel.KernelManager = _NbvalKernelManager
+nbval.kernel.KernelManager = ConfiguredKernelManager   # nbval's kernels: over Unix sockets, configured
 
 
 def _ask_the_kernel(kc, code, timeout=120):

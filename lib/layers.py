@@ -26,9 +26,9 @@ def _rows(a, lead=()):
 
 
 def _weight_gradient(x, d_out, w):
-    """The gradient of w in x @ w: x^T d_out summed over every row (of w's own model)."""
-    lead = w.shape[:-2]
-    return (np.swapaxes(_rows(x, lead), -1, -2) @ _rows(d_out, lead)).reshape(w.shape)
+    """The gradient of w in x @ w: x^T d_out per sequence (one BLAS thread), summed by model."""
+    each = np.swapaxes(np.atleast_2d(x), -1, -2) @ np.atleast_2d(d_out)      # (..., n, m)
+    return _rows(each.reshape(*each.shape[:-2], -1), w.shape[:-2]).sum(-2).reshape(w.shape)
 
 
 # -- Masked softmax (§1) and attention (§1, §2): the forwards are in lib.attention ---

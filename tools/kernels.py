@@ -30,3 +30,18 @@ class UnixSocketKernelManager(KernelManager):
     @default("ip")
     def _unique_socket_prefix(self):
         return os.path.join(_SOCKETS, uuid.uuid4().hex[:16])
+
+
+class ConfiguredKernelManager(UnixSocketKernelManager):
+    """A kernel in the numerical configuration of its notebook's folder (tools/numeric_configs.py):
+    the kernels of nbval (conftest.py) and of bench/notebook_times.py."""
+
+    numeric_config = None
+
+    def start_kernel(self, **kw):
+        from tools import numeric_configs
+
+        self.numeric_config = numeric_configs.config_for(kw.get("cwd"))
+        if self.numeric_config is not None:
+            kw["env"] = numeric_configs.environment(self.numeric_config, kw.get("env"))
+        return super().start_kernel(**kw)
