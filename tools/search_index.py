@@ -74,7 +74,8 @@ class _Sections(HTMLParser):
         if kind == "code":
             self.code += 1
         if tag == "section" and attrs.get("id"):
-            entry = {"id": attrs["id"], "heading": "", "text": [], "code": []}
+            entry = {"id": attrs["id"], "heading": "", "text": [], "code": [],
+                     "parents": [e["id"] for e in self.stack]}
             self.stack.append(entry)
             self.sections.append(entry)
         elif tag in ("h1", "h2", "h3", "h4") and self.stack and not self.stack[-1]["heading"]:
@@ -137,7 +138,7 @@ def page_sections(html_text: str) -> list[dict]:
     for s in parser.sections:
         heading = _squeeze(s["heading"]).rstrip("#").strip()
         out.append({"id": s["id"], "heading": heading, "text": _squeeze("".join(s["text"])),
-                    "code": _squeeze("".join(s["code"]))})
+                    "code": _squeeze("".join(s["code"])), "parents": s["parents"]})
     return out
 
 
@@ -204,26 +205,49 @@ def chinese_words(texts: list[str], glossary: list[str]) -> list[str]:
     return sorted(words)
 
 
+SUMMARY = {"Summary", "小结", "总结", "Итоги", "Резюме"}    # a chapter's closing section recalls, not teaches
+
+
+def _unit(section: dict, top: str) -> str:
+    """The numbered section (or the page's introduction, "") an unnumbered subsection belongs to:
+    a result names the section the course numbers, and links to the subsection inside it."""
+    for parent in reversed(section["parents"]):
+        if parent == top:
+            return ""
+        if not parent.startswith("part-"):
+            return parent
+    return ""
+
+
 def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = TERMS_FILE) -> dict:
     """The index of one language's pages (``pages``: ``chapters/01_allowed_set``, ...): per section
     ``p`` page, ``a`` anchor, ``h`` heading, ``x`` prose, ``c`` code and outputs, ``k`` the terms of
-    site/search-terms.yml. A term whose section is not on the site raises ValueError."""
+    site/search-terms.yml, ``e`` (zh, ru) the same section's English terms (learners mix "mask" or
+    "KV cache" into their queries), ``u`` the numbered section an unnumbered subsection belongs to,
+    ``s`` 1 for a chapter's summary. A term whose section is not on the site raises ValueError."""
     entries, titles = [], {}
     terms = search_terms(lang, terms_file)
+    english = search_terms("en", terms_file) if lang != "en" else {}
     for page in pages:
         path = site_lang_dir / f"{page}.html"
         if not path.exists():
             continue
-        for k, section in enumerate(page_sections(path.read_text(encoding="utf-8"))):
+        sections = page_sections(path.read_text(encoding="utf-8"))
+        for k, section in enumerate(sections):
             if k == 0:
                 titles[page] = section["heading"]
             if not section["text"] and not section["heading"] and not section["code"]:
                 continue
             anchor = "" if k == 0 else section["id"]
             entry = {"p": page, "a": anchor, "h": section["heading"], "x": section["text"]}
-            for key, value in (("c", section["code"]), ("k", terms.pop((page, anchor), None))):
+            for key, value in (("c", section["code"]), ("k", terms.pop((page, anchor), None)),
+                               ("e", english.get((page, anchor)))):
                 if value:
                     entry[key] = value
+            if anchor.startswith("part-"):
+                entry["u"] = _unit(section, sections[0]["id"])
+            if re.sub(r"^[\d.]+\s*", "", section["heading"]) in SUMMARY:
+                entry["s"] = 1
             entries.append(entry)
     missing = [f"{page}#{anchor}" if anchor else page for page, anchor in terms if page in pages]
     if missing:

@@ -17,6 +17,7 @@
   "use strict";
   var index = window.COURSE_SEARCH_INDEX;
   var WORD = /[\p{L}\p{N}_]+/gu;
+  var LETTER = "[\\p{L}\\p{N}]";       // a word's letters; "_" joins words (causal_future: causal, future)
   var HAN = /\p{Script=Han}/u;
   var tr = typeof _ === "function" ? _ : function (s) { return s; };
 
@@ -68,6 +69,10 @@
   var stop = typeof stopwords !== "undefined" ? stopwords : [];
   function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
 
+  function holds(text) {
+    return index.sections.some(function (s) { return s.h.indexOf(text) >= 0 || s.x.indexOf(text) >= 0; });
+  }
+
   // A term: {pattern: RegExp (global), text: what the reader typed, key: what it is compared by}
   function terms(query) {
     var out = [], seen = {};
@@ -84,22 +89,39 @@
       var pieces = [];
       if (HAN.test(part)) {
         // the whole run first: if some section holds it as it is, it is one term
-        var whole = index.sections.some(function (s) { return s.h.indexOf(part) >= 0 || s.x.indexOf(part) >= 0; });
+        var whole = holds(part);
         var cut = whole ? [part] : cutChinese(part);
-        cut.forEach(function (c) { if (!isStop(c)) pieces.push({text: c, key: c, source: escapeRegExp(c)}); });
+        cut.forEach(function (c) {
+          if (isStop(c)) return;
+          if (c.length > 1 && !holds(c)) {   // a word the site does not use (显存): its character pairs, weakly
+            var n = c.length > 2 ? 2 : 1;
+            for (var b = 0; b + n <= c.length; b++) {
+              var g = c.substr(b, n);
+              if (!isStop(g)) pieces.push({text: g, key: g, source: escapeRegExp(g), weak: true});
+            }
+            return;
+          }
+          pieces.push({text: c, key: c, source: escapeRegExp(c)});
+        });
       } else {
-        var s = stem(part) || part;
-        if (s.length > part.length) s = part;
-        // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
-        // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
-        var source = escapeRegExp(s).replace(/[её]/g, "[её]");
-        if (part.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(part).replace(/[её]/g, "[её]") + ")";
-        pieces.push({text: part, key: s.replace(/ё/g, "е"), source: "(?<![\\p{L}\\p{N}_])" + source + "[\\p{L}\\p{N}_]*"});
+        // an identifier is its words (pad_token: pad, token), unless they are letters (W_O)
+        var sub = part.split("_").filter(function (w) { return w.length > 1 && !isStop(w); });
+        (part.indexOf("_") >= 0 && sub.length ? sub : [part]).forEach(function (word) {
+          var s = stem(word) || word;
+          if (s.length > word.length) s = word;
+          // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
+          // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
+          var source = escapeRegExp(s).replace(/[её]/g, "[её]");
+          if (word.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(word).replace(/[её]/g, "[её]") + ")";
+          // a single letter or digit is a whole word (d, not every word that starts with d)
+          var tail = word.length > 1 ? LETTER + "*" : "(?!" + LETTER + ")";
+          pieces.push({text: word, key: s.replace(/ё/g, "е"), source: "(?<!" + LETTER + ")" + source + tail});
+        });
       }
       pieces.forEach(function (p) {
         if (seen[p.source]) return;
         seen[p.source] = true;
-        out.push({text: p.text, key: p.key, pattern: new RegExp(p.source, "giu")});
+        out.push({text: p.text, key: p.key, weak: !!p.weak, pattern: new RegExp(p.source, "giu")});
       });
     });
     return out;
@@ -110,8 +132,8 @@
     return terms(term).map(function (t) { return t.key; });
   }
   var sectionTerms = (index && index.sections || []).map(function (s) {
-    return (s.k || []).map(function (term) {
-      return lang === "zh" ? {zh: term.toLowerCase().replace(/\s+/g, "")} : {keys: termKeys(term)};
+    return (s.k || []).concat(s.e || []).map(function (term) {
+      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, "")} : {keys: termKeys(term)};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
 
@@ -132,7 +154,7 @@
         }
       });
       // the beginning of a term typed so far (掩 for 掩码) names it as well as the term would
-      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return 1;
+      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return q.length > 1 ? 0.5 : 1;
       if (!any) return 0;
       // question words the reader typed count as covered (为什么 ... is not the subject)
       var kept = ts.map(function (t) { return t.key; }).join("");
@@ -167,31 +189,77 @@
     return n;
   }
 
-  var KIND = {exercises: -1000, solutions: -1100};   // the lesson first, unless an exercise says clearly more
+  var KIND = {exercises: -20, solutions: -22};   // the lesson first, unless an exercise says clearly more
+  var SUMMARY = -6;                                // a chapter's summary recalls what its sections teach
   var FOUND = {zh: "找到 {n} 个相关小节。", en: "{n} sections found.", ru: "Найдено разделов: {n}."};
+
+  // BM25's saturation: the 1st mention of a word counts most, a long text's mentions count less.
+  var lengths = {x: 0, c: 0};
+  (index && index.sections || []).forEach(function (s) { lengths.x += s.x.length; lengths.c += (s.c || "").length; });
+  var sections = (index && index.sections || []).length || 1;
+  function saturate(n, length, field) {
+    if (!n) return 0;
+    var norm = 0.25 + 0.75 * length / (lengths[field] / sections || 1);
+    return n * 2.2 / (n + 1.2 * norm);
+  }
 
   function search(query) {
     var ts = terms(query);
     if (!ts.length) return [];
-    var scored = index.sections.map(function (s, i) {
-      var title = index.titles[s.p] || "";
-      var inHeading = 0, found = 0, text = 0;
-      var cover = termCover(ts, query, i);
-      ts.forEach(function (t) {
-        var h = count(t.pattern, s.h), x = count(t.pattern, s.x), c = count(t.pattern, s.c);
-        var k = termHolds(i, t);
-        if (h) inHeading++;
-        if (h || x || c || k) found++;
-        text += Math.log(1 + x) / Math.LN2 + Math.log(1 + c) / Math.LN2 / 3;
+    // every term where it occurs, and how rare it is (IDF): "prefill" says more than "cache"
+    var counts = index.sections.map(function (s, i) {
+      return ts.map(function (t) {
+        return {h: count(t.pattern, s.h), x: count(t.pattern, s.x), c: count(t.pattern, s.c), k: termHolds(i, t)};
       });
-      var heading = inHeading / ts.length;
-      var score = 10000 * found / ts.length + 3000 * Math.max(cover, heading) + 10 * text;
-      if (cover > 0 && cover >= heading) score += 400;           // the section that defines it
-      if (!s.a && inHeading === ts.length) score += 50;          // the page's own title
-      score += KIND[s.p.split("/")[0]] || 0;
-      return {entry: s, title: title, all: found === ts.length, some: found > 0, score: score, order: i};
     });
-    var hits = scored.filter(function (r) { return r.some; });
+    var idf = ts.map(function (t, j) {
+      var df = counts.filter(function (cs) { var c = cs[j]; return c.h || c.x || c.c || c.k; }).length;
+      if (!df) return 0;                           // no section holds it: it ranks nothing
+      var w = Math.log(1 + (sections - df + 0.5) / (df + 0.5));
+      return t.weak ? w / 2 : w;
+    });
+    var total = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
+    var scored = index.sections.map(function (s, i) {
+      var found = 0, inHeading = 0, text = 0, any = false;
+      var cover = termCover(ts, query, i);
+      ts.forEach(function (t, j) {
+        var c = counts[i][j];
+        // a word only the code holds counts half: code uses what the prose teaches
+        if (c.h || c.x || c.k) found += idf[j];
+        else if (c.c) found += idf[j] / 2;
+        if (c.h || c.x || c.c || c.k) any = true;
+        if (c.h) inHeading += idf[j];
+        text += idf[j] * (saturate(c.x, s.x.length, "x") + saturate(c.c, (s.c || "").length, "c") / 3);
+      });
+      var heading = inHeading / total;
+      // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
+      // its terms or its heading says (the section that defines it); 3. how often its prose says it
+      var score = 100 * found / total + 30 * Math.max(cover, heading) + 4 * text / total;
+      if (cover > 0 && cover >= heading) score += 12;            // the section that defines it
+      if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
+      score += KIND[s.p.split("/")[0]] || 0;
+      if (s.s) score += SUMMARY;
+      return {entry: s, score: score, any: any, order: i,
+              why: [found / total, cover, heading, text / total].map(function (v) { return Math.round(v * 100) / 100; })};
+    });
+    // one result per numbered section: an unnumbered subsection counts for the section it is in,
+    // and the result links to the part of the section that answers best
+    var units = {}, byKey = {};
+    index.sections.forEach(function (s) { byKey[s.p + "#" + s.a] = s; });
+    scored.forEach(function (r) {
+      if (!r.any) return;
+      var s = r.entry;
+      var key = s.p + "#" + (s.u !== undefined ? s.u : s.a);
+      var unit = units[key];
+      if (!unit) unit = units[key] = {entry: byKey[key] || s, title: index.titles[s.p] || "", score: -1e9, order: r.order};
+      if (r.score > unit.score) { unit.score = r.score; unit.best = s; unit.why = r.why; }
+      unit.order = Math.min(unit.order, r.order);
+    });
+    var hits = Object.keys(units).map(function (k) {
+      var u = units[k];
+      if (u.best !== u.entry) u.sub = u.best;
+      return u;
+    });
     hits.sort(function (a, b) { return b.score - a.score || a.order - b.order; });
     return {terms: ts, hits: hits};
   }
@@ -260,15 +328,15 @@
     var list = document.createElement("ul");
     list.className = "search";
     hits.slice(0, 60).forEach(function (hit) {
-      var s = hit.entry;
+      var s = hit.entry, part = hit.sub || s;
       var li = document.createElement("li");
       var a = document.createElement("a");
-      a.href = s.p + ".html" + (s.a ? "#" + s.a : "");
-      a.textContent = s.a ? hit.title + " › " + s.h : hit.title;
+      a.href = part.p + ".html" + (part.a ? "#" + part.a : "");
+      a.textContent = [hit.title].concat(s.a ? [s.h] : [], hit.sub ? [part.h] : []).join(" › ");
       li.appendChild(a);
       // the prose where it holds a word of the query, else the code
-      var inProse = result.terms.some(function (t) { return count(t.pattern, s.x) > 0; });
-      li.appendChild(snippet(inProse || !s.c ? s.x : s.c, result.terms));
+      var inProse = result.terms.some(function (t) { return count(t.pattern, part.x) > 0; });
+      li.appendChild(snippet(inProse || !part.c ? part.x : part.c, result.terms));
       list.appendChild(li);
     });
     out.appendChild(list);
