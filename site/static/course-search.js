@@ -73,6 +73,36 @@
     return index.sections.some(function (s) { return s.h.indexOf(text) >= 0 || s.x.indexOf(text) >= 0; });
   }
 
+  // site/search-synonyms.yml: a word of the query finds the other words of its group too
+  var synonymsOf = {};
+  function wordSource(word) {
+    var s = stem(word) || word;
+    // a stem too short to say much (tying: ty, which would find "type") is the word as typed
+    if (s.length > word.length || (s.length < 4 && s.length < word.length)) s = word;
+    // a Russian verb in -овать/-евать/-ивать/-ывать conjugates without its -ова- (маскировать: маскирует)
+    if (lang === "ru") s = s.replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
+    // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
+    // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
+    var source = escapeRegExp(s).replace(/[её]/g, "[её]");
+    if (word.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(word).replace(/[её]/g, "[её]") + ")";
+    // a single letter or digit is a whole word (d, not every word that starts with d)
+    var tail = word.length > 1 ? LETTER + "*" : "(?!" + LETTER + ")";
+    return {key: s.replace(/ё/g, "е"), source: "(?<!" + LETTER + ")" + source + tail};
+  }
+  function wordKey(word) { return HAN.test(word) ? word : wordSource(word).key; }
+  ((index && index.synonyms) || []).forEach(function (group) {
+    group.forEach(function (w) {
+      var key = wordKey(w), list = synonymsOf[key] || (synonymsOf[key] = []);
+      group.forEach(function (v) { if (list.indexOf(v) < 0) list.push(v); });
+    });
+  });
+  function withSynonyms(piece) {
+    var group = synonymsOf[piece.key];
+    if (!group) return piece;
+    var sources = [piece.source].concat(group.map(function (w) { return HAN.test(w) ? escapeRegExp(w) : wordSource(w).source; }));
+    return {text: piece.text, key: piece.key, weak: piece.weak, source: "(?:" + sources.join("|") + ")", also: group};
+  }
+
   // A term: {pattern: RegExp (global), text: what the reader typed, key: what it is compared by}
   function terms(query) {
     var out = [], seen = {};
@@ -93,7 +123,7 @@
         var cut = whole ? [part] : cutChinese(part);
         cut.forEach(function (c) {
           if (isStop(c)) return;
-          if (c.length > 1 && !holds(c)) {   // a word the site does not use (显存): its character pairs, weakly
+          if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
             var n = c.length > 2 ? 2 : 1;
             for (var b = 0; b + n <= c.length; b++) {
               var g = c.substr(b, n);
@@ -107,21 +137,14 @@
         // an identifier is its words (pad_token: pad, token), unless they are letters (W_O)
         var sub = part.split("_").filter(function (w) { return w.length > 1 && !isStop(w); });
         (part.indexOf("_") >= 0 && sub.length ? sub : [part]).forEach(function (word) {
-          var s = stem(word) || word;
-          if (s.length > word.length) s = word;
-          // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
-          // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
-          var source = escapeRegExp(s).replace(/[её]/g, "[её]");
-          if (word.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(word).replace(/[её]/g, "[её]") + ")";
-          // a single letter or digit is a whole word (d, not every word that starts with d)
-          var tail = word.length > 1 ? LETTER + "*" : "(?!" + LETTER + ")";
-          pieces.push({text: word, key: s.replace(/ё/g, "е"), source: "(?<!" + LETTER + ")" + source + tail});
+          var w = wordSource(word);
+          pieces.push({text: word, key: w.key, source: w.source});
         });
       }
-      pieces.forEach(function (p) {
+      pieces.map(withSynonyms).forEach(function (p) {
         if (seen[p.source]) return;
         seen[p.source] = true;
-        out.push({text: p.text, key: p.key, weak: !!p.weak, pattern: new RegExp(p.source, "giu")});
+        out.push({text: p.text, key: p.key, weak: !!p.weak, also: p.also || [], pattern: new RegExp(p.source, "giu")});
       });
     });
     return out;
@@ -139,7 +162,7 @@
 
   // How much of the query the section's terms say: the share of the query's words (Chinese: its
   // characters) that lie in a term of the section all of whose words the query holds.
-  function termCover(ts, query, i) {
+  function termCover(ts, query, i, weights) {
     var list = sectionTerms[i];
     if (!list.length) return 0;
     if (lang === "zh") {
@@ -171,15 +194,30 @@
     list.forEach(function (t) {
       if (t.keys.every(function (k) { return keys.indexOf(k) >= 0; })) t.keys.forEach(function (k) { hit.add(k); });
     });
-    return keys.length ? hit.size / keys.length : 0;
+    // weighted as the query's words are (a rare word says more of the query)
+    var said = 0, all = 0;
+    keys.forEach(function (k, j) {
+      var w = weights ? weights[j] : 1;
+      all += w;
+      if (hit.has(k)) said += w;
+    });
+    return all ? said / all : 0;
   }
 
   // The section's terms hold this word of the query (compared as the terms' words are: by stem)
   function termHolds(i, t) {
+    var keys = [t.key].concat(t.also.map(wordKey));
     return sectionTerms[i].some(function (term) {
-      return term.zh ? term.zh.indexOf(t.key) >= 0 : term.keys.indexOf(t.key) >= 0;
+      return keys.some(function (k) { return term.zh ? term.zh.indexOf(k) >= 0 : term.keys.indexOf(k) >= 0; });
     });
   }
+
+  // The English words of the glossary terms a section's heading says (zh, ru: 掩码 in a heading, "mask")
+  var headingEnglish = (index && index.sections || []).map(function (s) {
+    var keys = [];
+    (s.g || []).forEach(function (term) { keys = keys.concat(termKeys(term)); });
+    return keys;
+  });
 
   function count(pattern, text) {
     if (!text) return 0;
@@ -209,7 +247,8 @@
     // every term where it occurs, and how rare it is (IDF): "prefill" says more than "cache"
     var counts = index.sections.map(function (s, i) {
       return ts.map(function (t) {
-        return {h: count(t.pattern, s.h), x: count(t.pattern, s.x), c: count(t.pattern, s.c), k: termHolds(i, t)};
+        var h = count(t.pattern, s.h) || (headingEnglish[i].indexOf(t.key) >= 0 ? 1 : 0);
+        return {h: h, x: count(t.pattern, s.x), c: count(t.pattern, s.c), k: termHolds(i, t)};
       });
     });
     var idf = ts.map(function (t, j) {
@@ -221,7 +260,7 @@
     var total = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
     var scored = index.sections.map(function (s, i) {
       var found = 0, inHeading = 0, text = 0, any = false;
-      var cover = termCover(ts, query, i);
+      var cover = termCover(ts, query, i, idf);
       ts.forEach(function (t, j) {
         var c = counts[i][j];
         // a word only the code holds counts half: code uses what the prose teaches
@@ -235,7 +274,7 @@
       // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
       var score = 100 * found / total + 30 * Math.max(cover, heading) + 4 * text / total;
-      if (cover > 0 && cover >= heading) score += 12;            // the section that defines it
+      if (cover > 0 && cover >= heading) score += 12 * cover;    // the section that defines it
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
