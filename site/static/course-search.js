@@ -1,17 +1,25 @@
 // The site's search (search.html only): finds the section that teaches what the reader asks.
-// Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, and the
-// terms site/search-terms.yml gives the section that teaches them).
-// A query is cut into words (English and Russian by their stem, Sphinx's stemmer, so маской finds
-// маска and is highlighted; Chinese with the course's word list, jieba's words of the site plus the
-// glossaries, a part that is no word, such as 掩, looked up as it is); the words of a question
-// (why, how, what is, почему, как, 为什么, 怎么 ...) and the language's stop words are left out.
-// Ranking, in this order of weight:
-//   1. how many of the query's words the section holds (in its heading, prose, code or terms);
+// Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, the
+// terms site/search-terms.yml gives the section that teaches them, in zh and ru also the section's
+// English terms and the glossary's English for what its heading says; the groups of
+// site/search-synonyms.yml).
+// A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
+// маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
+// its root), an identifier into its words (pad_token: pad, token); Chinese with the course's word
+// list (jieba's words of the site plus the glossaries), a part that is no word looked up as it is
+// (掩) and one the site never uses by its character pairs, weakly. A word finds the other words of
+// its synonym group too. The words of a question (why, how, почему, 为什么 ...) and stop words go.
+// Ranking (Lucene/BM25-like, with the section's terms as the strongest field):
+//   1. how much of the query the section holds, each word weighted by its rarity (IDF: "prefill"
+//      says more than "cache"), a word only its code holds counting half;
 //   2. how much of the query one of its terms or its heading says: a section whose terms hold the
 //      query (the section that defines it) comes before one whose heading merely holds its words,
 //      and both before sections that only use them;
-//   3. how often its prose holds the words (its code counts a third);
-//   4. a chapter before an exercise, an exercise before a solution.
+//   3. how often its prose holds the words, saturating as BM25 does (its code counts a third);
+//   4. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
+//      recalls everything, after the section that teaches it.
+// One result per numbered section (or page introduction): an unnumbered subsection counts for the
+// section it is in, and the result links to the part of the section that answers best.
 // Each snippet starts at the first match, formulas read as text. Nothing leaves the page.
 (function () {
   "use strict";
