@@ -307,7 +307,15 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
     missing = [f"{page}#{anchor}" if anchor else page for page, anchor in terms if page in pages]
     if missing:
         raise ValueError(f"{terms_file.name}: no such section on the {lang} site: {', '.join(missing)}")
-    index = {"lang": lang, "titles": titles, "sections": entries, "synonyms": synonyms(lang)}
+    groups = synonyms(lang)
+    # a one-word English glossary term typed into a zh or ru query finds the course's word (mask: 掩码)
+    listed = {w for g in groups for w in g}
+    for en, term in glossary:
+        en, term = en.lower(), term.lower()
+        if " " not in en and " " not in term and en not in listed and term not in listed:
+            groups.append([en, term])
+            listed |= {en, term}
+    index = {"lang": lang, "titles": titles, "sections": entries, "synonyms": groups}
     if lang == "zh":
         words = glossary_terms("zh") + [w for g in index["synonyms"] for w in g if re.search(r"[\u3400-\u9fff]", w)] + [t.replace(" ", "") for e in entries for t in e.get("k", ())
                                         if re.search(r"[\u3400-\u9fff]", t)]
