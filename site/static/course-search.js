@@ -67,13 +67,17 @@
   var QUESTION = {
     en: "why how what which when where who whom whose does do did is are was were can could should would " +
         "will a an the of to in on for with about vs versus between explain meaning mean means difference " +
-        "know knows work works happen happens get gets need needs use used make makes",
+        "know knows work works happen happens get gets need needs use used make makes over than same also " +
+        "still just very really actually exactly i me my we our you your it its this that there here many much",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
-        "нужны объясните объяснение значит разница между работает происходит делает",
-    zh: "为什么 为何 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 的 了 是 和 与 在 有 要 一个 会 能 可以"
+        "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
+        "должны разве вообще отличается отличие сколько",
+    zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
+        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要"
   };
   var lang = (index && index.lang) || "en";
-  var questionWords = new Set((QUESTION[lang] || "").split(" "));
+  // learners mix languages (why 掩码, почему mask): a question word of any of them is left out
+  var questionWords = new Set(Object.keys(QUESTION).map(function (k) { return QUESTION[k]; }).join(" ").split(" "));
   var stop = typeof stopwords !== "undefined" ? stopwords : [];
   function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
 
@@ -120,6 +124,8 @@
         if (w.length > 1 && lower.replace(w, "").trim()) lower = lower.split(w).join(" ");
       });
     }
+    // Chinese next to Latin letters or digits is two words (训练loss接近0: 训练 loss 接近 0)
+    lower = lower.replace(/(\p{Script=Han}+)/gu, " $1 ");
     var parts = lower.match(WORD) || [];
     var content = parts.filter(function (part) { return HAN.test(part) || !isStop(part); });
     if (!content.length) content = parts;              // a query of stop words only: search them
