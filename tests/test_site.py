@@ -621,8 +621,15 @@ def test_no_sentence_points_at_a_missing_launch_button(site_dir, build_info, lan
 
 def _search(page, term):
     """The pages of the site's search results for ``term``, best first (site/static/course-search.js)."""
-    return page.evaluate("term => (courseSearch(term).hits || []).map(h => h.entry.p + (h.entry.a ? '#' + h.entry.a : ''))",
-                         term)
+    return [unit for unit, _ in _search_hits(page, term)]
+
+
+def _search_hits(page, term):
+    """(section, linked part) of each result, best first: a result is a numbered section (or a page's
+    introduction) and links to the unnumbered subsection of it that answers best, if one does."""
+    return [tuple(hit) for hit in page.evaluate(
+        "term => (courseSearch(term).hits || []).map(h => [h.entry, h.sub || h.entry]"
+        ".map(s => s.p + (s.a ? '#' + s.a : '')))", term)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -709,9 +716,9 @@ def test_search_ranks_the_lesson_first(browser, base_url, lang):
         page.wait_for_function("typeof courseSearch === 'function'")
         wrong = []
         for query, want in table:
-            found = _search(page, query)
-            if not found or (want and found[0].split("#")[0] != want.split("#")[0]) or (
-                    want and "#" in want and found[0] != want):
+            found = _search_hits(page, query)
+            if not found or (want and found[0][0].split("#")[0] != want.split("#")[0]) or (
+                    want and "#" in want and want not in found[0]):
                 wrong.append(f"{query!r}: first {found[:3]}, expected {want}")
         assert not wrong, f"search ({lang}): " + "; ".join(wrong)
         query = table[0][0]

@@ -74,7 +74,8 @@ class _Sections(HTMLParser):
         if kind == "code":
             self.code += 1
         if tag == "section" and attrs.get("id"):
-            entry = {"id": attrs["id"], "heading": "", "text": [], "code": []}
+            entry = {"id": attrs["id"], "heading": "", "text": [], "code": [],
+                     "parents": [e["id"] for e in self.stack]}
             self.stack.append(entry)
             self.sections.append(entry)
         elif tag in ("h1", "h2", "h3", "h4") and self.stack and not self.stack[-1]["heading"]:
@@ -137,7 +138,7 @@ def page_sections(html_text: str) -> list[dict]:
     for s in parser.sections:
         heading = _squeeze(s["heading"]).rstrip("#").strip()
         out.append({"id": s["id"], "heading": heading, "text": _squeeze("".join(s["text"])),
-                    "code": _squeeze("".join(s["code"]))})
+                    "code": _squeeze("".join(s["code"])), "parents": s["parents"]})
     return out
 
 
@@ -191,6 +192,45 @@ def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> 
     return sorted(terms)
 
 
+def glossary_pairs(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> list[tuple[str, str]]:
+    """(English term, the term in ``lang``) of the course glossary, alternatives paired in order
+    (query / key / value: 查询 / 键 / 值); a row whose parts do not pair up gives its first parts."""
+    text = contributing.read_text(encoding="utf-8")
+    part = text.split("## Glossary", 1)[1].split("\n### ", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in part.splitlines() if line.startswith("|")]
+    header = rows[0]
+    en, local = header.index(language("en").name), header.index(language(lang).name)
+
+    def pieces(cell):
+        cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
+        return [p.strip(" .") for p in re.split(r"[/，,；;]| / ", cell) if p.strip(" .")]
+    pairs = []
+    for cells in rows[1:]:
+        if len(cells) != len(header) or set(cells[0]) <= set("-: "):
+            continue
+        a, b = pieces(cells[en]), pieces(cells[local])
+        if len(a) != len(b):
+            a, b = a[:1], b[:1]
+        pairs += [(x, y.replace(" ", "") if lang == "zh" else y) for x, y in zip(a, b) if len(x) > 1 and len(y) > 1]
+    return pairs
+
+
+SYNONYMS_FILE = ROOT / "site" / "search-synonyms.yml"
+
+
+def synonyms(lang: str, path: Path = SYNONYMS_FILE) -> list[list[str]]:
+    """The groups of site/search-synonyms.yml in one language; a malformed group raises ValueError."""
+    import yaml
+    groups = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get(lang)
+    if not isinstance(groups, list):
+        raise ValueError(f"{path.name}: no list of groups for {lang!r}")
+    for group in groups:
+        if not isinstance(group, list) or len(group) < 2 or not all(isinstance(w, str) and w.strip() and " " not in w.strip() for w in group):
+            raise ValueError(f"{path.name}: {lang} group {group!r} is not a list of two or more single words")
+    return [[w.strip().lower() for w in group] for group in groups]
+
+
 def chinese_words(texts: list[str], glossary: list[str]) -> list[str]:
     """The words jieba cuts from the site's Chinese text, the glossary added to its dictionary."""
     import jieba
@@ -204,33 +244,80 @@ def chinese_words(texts: list[str], glossary: list[str]) -> list[str]:
     return sorted(words)
 
 
+SUMMARY = {"Summary", "小结", "总结", "Итоги", "Резюме"}    # a chapter's closing section recalls, not teaches
+
+
+def _says(heading: str, term: str, lang: str) -> bool:
+    """Whether a heading says a term: Chinese as written; Russian by each word's beginning
+    (маска: маски, маской), the endings being what inflection changes."""
+    heading = heading.lower().replace("ё", "е")
+    if lang == "zh":
+        return term.lower() in heading
+    return all(re.search(r"(?<!\w)" + re.escape(w[:max(4, len(w) - 2)]), heading)
+               for w in term.lower().replace("ё", "е").split())
+
+
+def _unit(section: dict, top: str) -> str:
+    """The numbered section (or the page's introduction, "") an unnumbered subsection belongs to:
+    a result names the section the course numbers, and links to the subsection inside it."""
+    for parent in reversed(section["parents"]):
+        if parent == top:
+            return ""
+        if not parent.startswith("part-"):
+            return parent
+    return ""
+
+
 def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = TERMS_FILE) -> dict:
     """The index of one language's pages (``pages``: ``chapters/01_allowed_set``, ...): per section
     ``p`` page, ``a`` anchor, ``h`` heading, ``x`` prose, ``c`` code and outputs, ``k`` the terms of
-    site/search-terms.yml. A term whose section is not on the site raises ValueError."""
+    site/search-terms.yml, ``e`` (zh, ru) the same section's English terms (learners mix "mask" or
+    "KV cache" into their queries), ``u`` the numbered section an unnumbered subsection belongs to,
+    ``s`` 1 for a chapter's summary, ``g`` (zh, ru) the English words of the glossary terms its
+    heading says; ``synonyms``: site/search-synonyms.yml's groups. A term whose section is not on the site raises ValueError."""
     entries, titles = [], {}
     terms = search_terms(lang, terms_file)
+    english = search_terms("en", terms_file) if lang != "en" else {}
+    glossary = glossary_pairs(lang) if lang != "en" else []
     for page in pages:
         path = site_lang_dir / f"{page}.html"
         if not path.exists():
             continue
-        for k, section in enumerate(page_sections(path.read_text(encoding="utf-8"))):
+        sections = page_sections(path.read_text(encoding="utf-8"))
+        for k, section in enumerate(sections):
             if k == 0:
                 titles[page] = section["heading"]
             if not section["text"] and not section["heading"] and not section["code"]:
                 continue
             anchor = "" if k == 0 else section["id"]
             entry = {"p": page, "a": anchor, "h": section["heading"], "x": section["text"]}
-            for key, value in (("c", section["code"]), ("k", terms.pop((page, anchor), None))):
+            for key, value in (("c", section["code"]), ("k", terms.pop((page, anchor), None)),
+                               ("e", english.get((page, anchor)))):
                 if value:
                     entry[key] = value
+            # the English words of the glossary terms its heading says (掩码 in a heading: mask)
+            said = sorted({en for en, term in glossary if _says(section["heading"], term, lang)})
+            if said:
+                entry["g"] = said
+            if anchor.startswith("part-"):
+                entry["u"] = _unit(section, sections[0]["id"])
+            if re.sub(r"^[\d.]+\s*", "", section["heading"]) in SUMMARY:
+                entry["s"] = 1
             entries.append(entry)
     missing = [f"{page}#{anchor}" if anchor else page for page, anchor in terms if page in pages]
     if missing:
         raise ValueError(f"{terms_file.name}: no such section on the {lang} site: {', '.join(missing)}")
-    index = {"lang": lang, "titles": titles, "sections": entries}
+    groups = synonyms(lang)
+    # a one-word English glossary term typed into a zh or ru query finds the course's word (mask: 掩码)
+    listed = {w for g in groups for w in g}
+    for en, term in glossary:
+        en, term = en.lower(), term.lower()
+        if " " not in en and " " not in term and en not in listed and term not in listed:
+            groups.append([en, term])
+            listed |= {en, term}
+    index = {"lang": lang, "titles": titles, "sections": entries, "synonyms": groups}
     if lang == "zh":
-        words = glossary_terms("zh") + [t.replace(" ", "") for e in entries for t in e.get("k", ())
+        words = glossary_terms("zh") + [w for g in index["synonyms"] for w in g if re.search(r"[\u3400-\u9fff]", w)] + [t.replace(" ", "") for e in entries for t in e.get("k", ())
                                         if re.search(r"[\u3400-\u9fff]", t)]
         index["words"] = chinese_words([e["h"] + " " + e["x"] for e in entries], words)
     return index

@@ -1,22 +1,31 @@
 // The site's search (search.html only): finds the section that teaches what the reader asks.
-// Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, and the
-// terms site/search-terms.yml gives the section that teaches them).
-// A query is cut into words (English and Russian by their stem, Sphinx's stemmer, so маской finds
-// маска and is highlighted; Chinese with the course's word list, jieba's words of the site plus the
-// glossaries, a part that is no word, such as 掩, looked up as it is); the words of a question
-// (why, how, what is, почему, как, 为什么, 怎么 ...) and the language's stop words are left out.
-// Ranking, in this order of weight:
-//   1. how many of the query's words the section holds (in its heading, prose, code or terms);
+// Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, the
+// terms site/search-terms.yml gives the section that teaches them, in zh and ru also the section's
+// English terms and the glossary's English for what its heading says; the groups of
+// site/search-synonyms.yml).
+// A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
+// маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
+// its root), an identifier into its words (pad_token: pad, token); Chinese with the course's word
+// list (jieba's words of the site plus the glossaries), a part that is no word looked up as it is
+// (掩) and one the site never uses by its character pairs, weakly. A word finds the other words of
+// its synonym group too. The words of a question (why, how, почему, 为什么 ...) and stop words go.
+// Ranking (Lucene/BM25-like, with the section's terms as the strongest field):
+//   1. how much of the query the section holds, each word weighted by its rarity (IDF: "prefill"
+//      says more than "cache"), a word only its code holds counting half;
 //   2. how much of the query one of its terms or its heading says: a section whose terms hold the
 //      query (the section that defines it) comes before one whose heading merely holds its words,
 //      and both before sections that only use them;
-//   3. how often its prose holds the words (its code counts a third);
-//   4. a chapter before an exercise, an exercise before a solution.
+//   3. how often its prose holds the words, saturating as BM25 does (its code counts a third);
+//   4. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
+//      recalls everything, after the section that teaches it.
+// One result per numbered section (or page introduction): an unnumbered subsection counts for the
+// section it is in, and the result links to the part of the section that answers best.
 // Each snippet starts at the first match, formulas read as text. Nothing leaves the page.
 (function () {
   "use strict";
   var index = window.COURSE_SEARCH_INDEX;
   var WORD = /[\p{L}\p{N}_]+/gu;
+  var LETTER = "[\\p{L}\\p{N}]";       // a word's letters; "_" joins words (causal_future: causal, future)
   var HAN = /\p{Script=Han}/u;
   var tr = typeof _ === "function" ? _ : function (s) { return s; };
 
@@ -58,15 +67,53 @@
   var QUESTION = {
     en: "why how what which when where who whom whose does do did is are was were can could should would " +
         "will a an the of to in on for with about vs versus between explain meaning mean means difference " +
-        "know knows work works happen happens get gets need needs use used make makes",
+        "know knows work works happen happens get gets need needs use used make makes over than same also " +
+        "still just very really actually exactly i me my we our you your it its this that there here many much",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
-        "нужны объясните объяснение значит разница между работает происходит делает",
-    zh: "为什么 为何 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 的 了 是 和 与 在 有 要 一个 会 能 可以"
+        "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
+        "должны разве вообще отличается отличие сколько",
+    zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
+        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要"
   };
   var lang = (index && index.lang) || "en";
-  var questionWords = new Set((QUESTION[lang] || "").split(" "));
+  // learners mix languages (why 掩码, почему mask): a question word of any of them is left out
+  var questionWords = new Set(Object.keys(QUESTION).map(function (k) { return QUESTION[k]; }).join(" ").split(" "));
   var stop = typeof stopwords !== "undefined" ? stopwords : [];
   function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
+
+  function holds(text) {
+    return index.sections.some(function (s) { return s.h.indexOf(text) >= 0 || s.x.indexOf(text) >= 0; });
+  }
+
+  // site/search-synonyms.yml: a word of the query finds the other words of its group too
+  var synonymsOf = {};
+  function wordSource(word) {
+    var s = stem(word) || word;
+    // a stem too short to say much (tying: ty, which would find "type") is the word as typed
+    if (s.length > word.length || (s.length < 4 && s.length < word.length)) s = word;
+    // a Russian verb in -овать/-евать/-ивать/-ывать conjugates without its -ова- (маскировать: маскирует)
+    if (lang === "ru") s = s.replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
+    // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
+    // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
+    var source = escapeRegExp(s).replace(/[её]/g, "[её]");
+    if (word.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(word).replace(/[её]/g, "[её]") + ")";
+    // a single letter or digit is a whole word (d, not every word that starts with d)
+    var tail = word.length > 1 ? LETTER + "*" : "(?!" + LETTER + ")";
+    return {key: s.replace(/ё/g, "е"), source: "(?<!" + LETTER + ")" + source + tail};
+  }
+  function wordKey(word) { return HAN.test(word) ? word : wordSource(word).key; }
+  ((index && index.synonyms) || []).forEach(function (group) {
+    group.forEach(function (w) {
+      var key = wordKey(w), list = synonymsOf[key] || (synonymsOf[key] = []);
+      group.forEach(function (v) { if (list.indexOf(v) < 0) list.push(v); });
+    });
+  });
+  function withSynonyms(piece) {
+    var group = synonymsOf[piece.key];
+    if (!group) return piece;
+    var sources = [piece.source].concat(group.map(function (w) { return HAN.test(w) ? escapeRegExp(w) : wordSource(w).source; }));
+    return {text: piece.text, key: piece.key, weak: piece.weak, source: "(?:" + sources.join("|") + ")", also: group};
+  }
 
   // A term: {pattern: RegExp (global), text: what the reader typed, key: what it is compared by}
   function terms(query) {
@@ -77,6 +124,8 @@
         if (w.length > 1 && lower.replace(w, "").trim()) lower = lower.split(w).join(" ");
       });
     }
+    // Chinese next to Latin letters or digits is two words (训练loss接近0: 训练 loss 接近 0)
+    lower = lower.replace(/(\p{Script=Han}+)/gu, " $1 ");
     var parts = lower.match(WORD) || [];
     var content = parts.filter(function (part) { return HAN.test(part) || !isStop(part); });
     if (!content.length) content = parts;              // a query of stop words only: search them
@@ -84,22 +133,32 @@
       var pieces = [];
       if (HAN.test(part)) {
         // the whole run first: if some section holds it as it is, it is one term
-        var whole = index.sections.some(function (s) { return s.h.indexOf(part) >= 0 || s.x.indexOf(part) >= 0; });
+        var whole = holds(part);
         var cut = whole ? [part] : cutChinese(part);
-        cut.forEach(function (c) { if (!isStop(c)) pieces.push({text: c, key: c, source: escapeRegExp(c)}); });
+        cut.forEach(function (c) {
+          if (isStop(c)) return;
+          if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
+            var n = c.length > 2 ? 2 : 1;
+            for (var b = 0; b + n <= c.length; b++) {
+              var g = c.substr(b, n);
+              if (!isStop(g)) pieces.push({text: g, key: g, source: escapeRegExp(g), weak: true});
+            }
+            return;
+          }
+          pieces.push({text: c, key: c, source: escapeRegExp(c)});
+        });
       } else {
-        var s = stem(part) || part;
-        if (s.length > part.length) s = part;
-        // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
-        // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
-        var source = escapeRegExp(s).replace(/[её]/g, "[её]");
-        if (part.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(part).replace(/[её]/g, "[её]") + ")";
-        pieces.push({text: part, key: s.replace(/ё/g, "е"), source: "(?<![\\p{L}\\p{N}_])" + source + "[\\p{L}\\p{N}_]*"});
+        // an identifier is its words (pad_token: pad, token), unless they are letters (W_O)
+        var sub = part.split("_").filter(function (w) { return w.length > 1 && !isStop(w); });
+        (part.indexOf("_") >= 0 && sub.length ? sub : [part]).forEach(function (word) {
+          var w = wordSource(word);
+          pieces.push({text: word, key: w.key, source: w.source});
+        });
       }
-      pieces.forEach(function (p) {
+      pieces.map(withSynonyms).forEach(function (p) {
         if (seen[p.source]) return;
         seen[p.source] = true;
-        out.push({text: p.text, key: p.key, pattern: new RegExp(p.source, "giu")});
+        out.push({text: p.text, key: p.key, weak: !!p.weak, also: p.also || [], pattern: new RegExp(p.source, "giu")});
       });
     });
     return out;
@@ -110,14 +169,14 @@
     return terms(term).map(function (t) { return t.key; });
   }
   var sectionTerms = (index && index.sections || []).map(function (s) {
-    return (s.k || []).map(function (term) {
-      return lang === "zh" ? {zh: term.toLowerCase().replace(/\s+/g, "")} : {keys: termKeys(term)};
+    return (s.k || []).concat(s.e || []).map(function (term) {
+      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, "")} : {keys: termKeys(term)};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
 
   // How much of the query the section's terms say: the share of the query's words (Chinese: its
   // characters) that lie in a term of the section all of whose words the query holds.
-  function termCover(ts, query, i) {
+  function termCover(ts, query, i, weights) {
     var list = sectionTerms[i];
     if (!list.length) return 0;
     if (lang === "zh") {
@@ -132,7 +191,7 @@
         }
       });
       // the beginning of a term typed so far (掩 for 掩码) names it as well as the term would
-      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return 1;
+      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return q.length > 1 ? 0.5 : 1;
       if (!any) return 0;
       // question words the reader typed count as covered (为什么 ... is not the subject)
       var kept = ts.map(function (t) { return t.key; }).join("");
@@ -149,15 +208,30 @@
     list.forEach(function (t) {
       if (t.keys.every(function (k) { return keys.indexOf(k) >= 0; })) t.keys.forEach(function (k) { hit.add(k); });
     });
-    return keys.length ? hit.size / keys.length : 0;
+    // weighted as the query's words are (a rare word says more of the query)
+    var said = 0, all = 0;
+    keys.forEach(function (k, j) {
+      var w = weights ? weights[j] : 1;
+      all += w;
+      if (hit.has(k)) said += w;
+    });
+    return all ? said / all : 0;
   }
 
   // The section's terms hold this word of the query (compared as the terms' words are: by stem)
   function termHolds(i, t) {
+    var keys = [t.key].concat(t.also.map(wordKey));
     return sectionTerms[i].some(function (term) {
-      return term.zh ? term.zh.indexOf(t.key) >= 0 : term.keys.indexOf(t.key) >= 0;
+      return keys.some(function (k) { return term.zh ? term.zh.indexOf(k) >= 0 : term.keys.indexOf(k) >= 0; });
     });
   }
+
+  // The English words of the glossary terms a section's heading says (zh, ru: 掩码 in a heading, "mask")
+  var headingEnglish = (index && index.sections || []).map(function (s) {
+    var keys = [];
+    (s.g || []).forEach(function (term) { keys = keys.concat(termKeys(term)); });
+    return keys;
+  });
 
   function count(pattern, text) {
     if (!text) return 0;
@@ -167,31 +241,78 @@
     return n;
   }
 
-  var KIND = {exercises: -1000, solutions: -1100};   // the lesson first, unless an exercise says clearly more
+  var KIND = {exercises: -20, solutions: -22};   // the lesson first, unless an exercise says clearly more
+  var SUMMARY = -6;                                // a chapter's summary recalls what its sections teach
   var FOUND = {zh: "找到 {n} 个相关小节。", en: "{n} sections found.", ru: "Найдено разделов: {n}."};
+
+  // BM25's saturation: the 1st mention of a word counts most, a long text's mentions count less.
+  var lengths = {x: 0, c: 0};
+  (index && index.sections || []).forEach(function (s) { lengths.x += s.x.length; lengths.c += (s.c || "").length; });
+  var sections = (index && index.sections || []).length || 1;
+  function saturate(n, length, field) {
+    if (!n) return 0;
+    var norm = 0.25 + 0.75 * length / (lengths[field] / sections || 1);
+    return n * 2.2 / (n + 1.2 * norm);
+  }
 
   function search(query) {
     var ts = terms(query);
     if (!ts.length) return [];
-    var scored = index.sections.map(function (s, i) {
-      var title = index.titles[s.p] || "";
-      var inHeading = 0, found = 0, text = 0;
-      var cover = termCover(ts, query, i);
-      ts.forEach(function (t) {
-        var h = count(t.pattern, s.h), x = count(t.pattern, s.x), c = count(t.pattern, s.c);
-        var k = termHolds(i, t);
-        if (h) inHeading++;
-        if (h || x || c || k) found++;
-        text += Math.log(1 + x) / Math.LN2 + Math.log(1 + c) / Math.LN2 / 3;
+    // every term where it occurs, and how rare it is (IDF): "prefill" says more than "cache"
+    var counts = index.sections.map(function (s, i) {
+      return ts.map(function (t) {
+        var h = count(t.pattern, s.h) || (headingEnglish[i].indexOf(t.key) >= 0 ? 1 : 0);
+        return {h: h, x: count(t.pattern, s.x), c: count(t.pattern, s.c), k: termHolds(i, t)};
       });
-      var heading = inHeading / ts.length;
-      var score = 10000 * found / ts.length + 3000 * Math.max(cover, heading) + 10 * text;
-      if (cover > 0 && cover >= heading) score += 400;           // the section that defines it
-      if (!s.a && inHeading === ts.length) score += 50;          // the page's own title
-      score += KIND[s.p.split("/")[0]] || 0;
-      return {entry: s, title: title, all: found === ts.length, some: found > 0, score: score, order: i};
     });
-    var hits = scored.filter(function (r) { return r.some; });
+    var idf = ts.map(function (t, j) {
+      var df = counts.filter(function (cs) { var c = cs[j]; return c.h || c.x || c.c || c.k; }).length;
+      if (!df) return 0;                           // no section holds it: it ranks nothing
+      var w = Math.log(1 + (sections - df + 0.5) / (df + 0.5));
+      return t.weak ? w / 2 : w;
+    });
+    var total = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
+    var scored = index.sections.map(function (s, i) {
+      var found = 0, inHeading = 0, text = 0, any = false;
+      var cover = termCover(ts, query, i, idf);
+      ts.forEach(function (t, j) {
+        var c = counts[i][j];
+        // a word only the code holds counts half: code uses what the prose teaches
+        if (c.h || c.x || c.k) found += idf[j];
+        else if (c.c) found += idf[j] / 2;
+        if (c.h || c.x || c.c || c.k) any = true;
+        if (c.h) inHeading += idf[j];
+        text += idf[j] * (saturate(c.x, s.x.length, "x") + saturate(c.c, (s.c || "").length, "c") / 3);
+      });
+      var heading = inHeading / total;
+      // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
+      // its terms or its heading says (the section that defines it); 3. how often its prose says it
+      var score = 100 * found / total + 30 * Math.max(cover, heading) + 4 * text / total;
+      if (cover > 0 && cover >= heading) score += 12 * cover;    // the section that defines it
+      if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
+      score += KIND[s.p.split("/")[0]] || 0;
+      if (s.s) score += SUMMARY;
+      return {entry: s, score: score, any: any, order: i,
+              why: [found / total, cover, heading, text / total].map(function (v) { return Math.round(v * 100) / 100; })};
+    });
+    // one result per numbered section: an unnumbered subsection counts for the section it is in,
+    // and the result links to the part of the section that answers best
+    var units = {}, byKey = {};
+    index.sections.forEach(function (s) { byKey[s.p + "#" + s.a] = s; });
+    scored.forEach(function (r) {
+      if (!r.any) return;
+      var s = r.entry;
+      var key = s.p + "#" + (s.u !== undefined ? s.u : s.a);
+      var unit = units[key];
+      if (!unit) unit = units[key] = {entry: byKey[key] || s, title: index.titles[s.p] || "", score: -1e9, order: r.order};
+      if (r.score > unit.score) { unit.score = r.score; unit.best = s; unit.why = r.why; }
+      unit.order = Math.min(unit.order, r.order);
+    });
+    var hits = Object.keys(units).map(function (k) {
+      var u = units[k];
+      if (u.best !== u.entry) u.sub = u.best;
+      return u;
+    });
     hits.sort(function (a, b) { return b.score - a.score || a.order - b.order; });
     return {terms: ts, hits: hits};
   }
@@ -260,15 +381,15 @@
     var list = document.createElement("ul");
     list.className = "search";
     hits.slice(0, 60).forEach(function (hit) {
-      var s = hit.entry;
+      var s = hit.entry, part = hit.sub || s;
       var li = document.createElement("li");
       var a = document.createElement("a");
-      a.href = s.p + ".html" + (s.a ? "#" + s.a : "");
-      a.textContent = s.a ? hit.title + " › " + s.h : hit.title;
+      a.href = part.p + ".html" + (part.a ? "#" + part.a : "");
+      a.textContent = [hit.title].concat(s.a ? [s.h] : [], hit.sub ? [part.h] : []).join(" › ");
       li.appendChild(a);
       // the prose where it holds a word of the query, else the code
-      var inProse = result.terms.some(function (t) { return count(t.pattern, s.x) > 0; });
-      li.appendChild(snippet(inProse || !s.c ? s.x : s.c, result.terms));
+      var inProse = result.terms.some(function (t) { return count(t.pattern, part.x) > 0; });
+      li.appendChild(snippet(inProse || !part.c ? part.x : part.c, result.terms));
       list.appendChild(li);
     });
     out.appendChild(list);
