@@ -11,17 +11,7 @@ md(r"""
 1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than guessing.
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
-This section assembles the parts into a real decoder, trains it in NumPy, and checks each of these claims:
-
-* §7.1 the model, and a check of its gradients against central differences;
-* §7.2 a small "mirror language" with a rule anyone can state, and training on it;
-* §7.3 the same model trained without the mask: how it cheats and what the cheating costs;
-* §7.4 causality of the whole model: the future-perturbation test with its negative control, and induction over layers;
-* §7.5 a KV cache for every layer;
-* §7.6 what this model still lacks;
-* §7.7 the backward pass of every layer, derived and checked one by one.
-
-Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
+This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
 
 ![The decoder of §7 as a block diagram, from top to bottom in the order of the computation: the token ids x; the input X = E of x plus P of t; then L pre-LN blocks, each of which normalises the residual stream X, passes it through causal multi-head attention and adds the result back, then normalises it again, passes it through the MLP and adds that back; after the blocks a last layer normalisation and W_head, which give the logits of the next token at every position.](figures/decoder.svg)
 """)
@@ -92,7 +82,7 @@ def magnitude(error):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. The 8 entries cover both embedding tables, the attention of both blocks ($W_Q$ of block 0, $W_O$ of block 1), the layer normalisation of block 0, the MLP of block 1, and the output layer. §7.7 derives the backward pass of each layer and checks every entry of it; the training below needs only this: the gradients are right.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. §7.7 checks every entry of each layer; training needs only this: the gradients are right.
 """)
 
 code(r"""
@@ -237,7 +227,7 @@ md(r"""
 
 We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for the word's length plus one tokens: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
 
-Greedy decoding takes a maximum; if the two largest logits were almost equal, rounding differences of order $10^{-15}$ between machines could change the choice. So we also find the smallest gap between the largest and the second-largest logit over all greedy choices, print whether it is above $10^{-6}$ (far above rounding error), and assert that it is.
+Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
 
 code(r"""
@@ -292,7 +282,7 @@ md(r"""
 
 Now we change one thing: training passes `causal=False`, so the attention of every layer may read every position. The initial parameters and the order of the batches are those of §7.2.
 
-Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As §7.2 showed, no causal model can bring the loss over this corpus below $\mathcal{L}^* \approx 0.6969$, so this model has read the future.
+Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. By §7.2, only a model that reads the future can do that.
 """)
 
 code(r"""
@@ -323,7 +313,7 @@ md(r"""
 A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way is what the model is worth when it generates.
 
 * For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
-* At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens: the geometric mean of the probabilities it gives the right tokens is $e^{-4.44} \approx 0.012$, against 0.1 for the guess. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
+* At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
 """)
 code(r"""
 def hidden_future_logits(model, ids, causal):
