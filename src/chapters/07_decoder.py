@@ -178,7 +178,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`. For every parameter it keeps a running mean of the gradient and a running mean of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both corrected for starting at 0, and a small constant added to the divisor).
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`. For every parameter it keeps a running mean of the gradient and a running mean of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second.
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -200,7 +200,7 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Its first loss is the 2.7056 above. Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
 """)
 
 code(r"""
@@ -538,7 +538,7 @@ md(r"""
 The cell then measures each of the ten models and checks the result against the two tables that follow it, one column per seed:
 
 * **loss on the corpus**: teacher-forced, every position seeing the true inputs before it;
-* **future hidden**: the same loss with the future hidden, on the corpus (for the masked model, equal to the first row), the 36 held-out lines, the free targets and the decided targets;
+* **future hidden**: the same loss with the future hidden, on the part of the data the row names;
 * **free targets right**: with the whole line in view;
 * **follows a swap of input 3**: the share of lines whose prediction at position 2 follows input 3 when input 3 alone is replaced by another letter or `|`;
 * **words right**: of the 36 held-out words, how many it completes;
@@ -798,7 +798,7 @@ print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
 """)
 
 md(r"""
-To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, where almost every longer prefix occurs only once, counting gives a bound too low to be of use, and a loss that is too good looks like success. The leak still shows there, in three places. The loss with the future hidden is high. The loss is near 0 at positions whose next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
+To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text counting gives no useful bound (§8), but the leak still shows in three places: a high loss with the future hidden, a loss near 0 where the next token is a free choice (the first token of a document, say), and the future-perturbation test of §4 and §7.4, which finds it in the code itself.
 """)
 
 md(r"""
@@ -1094,7 +1094,7 @@ md(r"""
 
 This decoder is small, but every part of it is real and checked. A real project usually adds:
 
-* **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. It brings randomness, so a future-perturbation test must either switch it off (evaluation mode) or fix its random seed (§4.8).
+* **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. A future-perturbation test must switch it off or fix its seed (§4.8).
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. Gradient clipping and AdamW with weight decay are common too.
 * **Batched generation with right padding.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
