@@ -5,7 +5,7 @@ md(r"""
 
 In the example of §0.2 every query read every position, its future included. For a model trained to predict the next token that is fatal: the answer for position t sits at position t + 1, and a query that can read it will copy it instead of learning to predict it.
 
-This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored. The last part, §1.10, goes deeper (floating-point underflow, padding indices, left padding) and can be skipped on a first reading.
+This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """)
 
 md(r"""
@@ -242,7 +242,7 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help here: row 0 is not allowed to read position 0 at all, so it does not matter which token stands there. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
+Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help: row 0 may not read position 0 at all. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
 
 Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts $-\infty$ on the forbidden entries; the second puts a large finite negative number there, $-10^9$ in many implementations, $-10^6$ in d2l's `masked_softmax`:
 """)

@@ -218,7 +218,7 @@ assert (abs(spread[0] - 2) < 0.03 and abs(spread[1] - 1) < 0.015
 """)
 
 md(r"""
-After scaling, the softmax also runs **per head**: for every head and every query i it normalises over the same allowed set (keys 0 to i), the weights sum to 1, and the weights on future positions are exactly 0.
+After scaling, the softmax also runs **per head**: for every head and every query i it normalises over the same allowed set (keys 0 to i).
 
 We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projected q, k and v into heads, compute each head's weights with `masked_softmax` and check two things: every row sums to 1 with zeros on the future, and weights times values equal what `lib.attention.causal_attention` returns.
 """)
@@ -242,7 +242,7 @@ assert head_gap > 0.1
 """)
 
 md(r"""
-The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. Figure 2.3 shows both heads' attention weights (row i = query, column j = key): in both the upper-right triangle is 0 and every row sums to 1.
+The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. Figure 2.3 shows both heads' attention weights (row i = query, column j = key).
 """)
 
 code(r"""

@@ -112,7 +112,7 @@ assert worst < 1e-6
 md(r"""
 ## 7.2 The mirror language, and training
 
-To see the difference between learning and cheating, the corpus should follow a rule simple enough to state in one sentence; then we can tell directly whether what the model generates is right. For this section we wrote a **mirror language**:
+To tell learning from cheating, we want a corpus whose rule fits in one sentence, so that we can check directly what the model generates. For this section we wrote a **mirror language**:
 
 > Every line is a word of 2 or 3 letters, a bar `|`, and the same word reversed.
 
@@ -906,7 +906,7 @@ for trial in range(6):
 md(r"""
 ## 7.5 A KV cache for every layer
 
-§5.5 showed on a two-layer model built for the purpose, with attention layers only, that every layer needs its own cache. In the decoder of $L$ blocks, the keys and values of old positions in layer $\ell$ are computed from the residual stream entering block $\ell$. By §7.4 those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must have its own**. `new_cache()` returns a `DecoderCache` holding $L$ `KVCache`s of §5; `step(token, cache)` puts the new token at position `len(cache)`, appends its keys and values layer by layer, and returns the logits of that position.
+As in §5.5, each layer **must have its own** cache: the keys and values of layer $\ell$ are computed from the residual stream entering block $\ell$, whose old rows, by §7.4, do not change when a new token arrives. `new_cache()` returns a `DecoderCache` holding $L$ `KVCache`s of §5; `step(token, cache)` puts the new token at position `len(cache)`, appends its keys and values layer by layer, and returns the logits of that position.
 
 We feed the 8 tokens of a held-out line one at a time and compare with the full forward pass entry by entry: the largest error is below $10^{-12}$. The cache's size agrees with the formula of §5.6: $2 \cdot L \cdot n \cdot D \cdot 8 = 4096$ bytes (float64), with $n = 8$ stored positions.
 """)
@@ -1256,7 +1256,7 @@ md(r"""
 ## 7.8 Summary
 
 * Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass agrees with central differences.
-* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. It stays close to the rule level on the held-out lines: it has learned the rule, not the corpus. This holds at all five seeds.
+* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
 * The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
