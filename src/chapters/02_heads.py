@@ -371,7 +371,7 @@ assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), 2 * alpha - 1)
 md(r"""
 ### Same weights, different value coordinates
 
-For query 1 both heads compute the weights $[\alpha, 1 - \alpha]$ only by a **coincidence** of the example: each embedding's second half is its first half swapped (`[1, 0 | 0, 1]`, `[0, 1 | 1, 0]`), and swapping both the query and the key leaves their dot product as it was. In a trained model nothing makes the heads' weights agree. And even with identical weights the heads are not redundant: they read different value coordinates and return $[\alpha, 1 - \alpha]$ and $[1 - \alpha, \alpha]$.
+For query 1 both heads compute the weights $[\alpha, 1 - \alpha]$ only by a **coincidence** of the example. Each embedding's second half is its first half swapped (`[1, 0 | 0, 1]`, `[0, 1 | 1, 0]`), and swapping both the query and the key leaves their dot product as it was. In a trained model nothing makes the heads' weights agree. And even with identical weights the heads are not redundant: they read different value coordinates and return $[\alpha, 1 - \alpha]$ and $[1 - \alpha, \alpha]$.
 """)
 
 code(r"""
