@@ -12,7 +12,7 @@ A language model writes text one token at a time: at each position it predicts t
 
 We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
-The chapter has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file). This section lists what you should know, recaps single-head attention, maps the chapter, and then covers notation and how to run the notebooks.
+The chapter has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 
 ## 0.1 What you should already know
 

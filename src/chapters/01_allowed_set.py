@@ -5,7 +5,7 @@ md(r"""
 
 In the example of §0.2 every query read every position, its future included. For a model trained to predict the next token that is fatal: the answer for position t sits at position t + 1, and a query that can read it will copy it instead of learning to predict it.
 
-This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored. The last part, §1.10, goes deeper (floating-point underflow, padding indices, left padding) and can be skipped on a first reading.
+This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """)
 
 md(r"""
@@ -54,7 +54,7 @@ assert np.allclose(weights @ X3, np.cumsum(X3, axis=0) / counts)
 """)
 
 md(r"""
-Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1. (The converse, that a weight of exactly 0 means a forbidden key, does not hold in floating point; §1.10 shows when it fails.)
+Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1.
 
 These weights are the lower triangle of ones, each row divided by its count, so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
 """)
@@ -146,7 +146,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. Every mask `causal_allowed` builds has such a row, since its last query reads every key, even with more keys than queries (the lower grid of Figure 1.1). A mask that combines the causal condition with another one may have none: in the mask `general` of §1.8 (causal, and "key j is real"), no row of `general[1]`, the padded sequence, reads every key, so its complement has no empty row and would pass without an error. So build the mask with `causal_allowed` and pass it as it is.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. Every mask `causal_allowed` builds has such a row: its last query reads every key. A mask that also excludes padding may have none (the mask `general` of §1.8), and then its complement passes without an error. So build the mask with `causal_allowed` and pass it as it is.
 """)
 
 md(r"""
@@ -172,7 +172,7 @@ assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because only $\exp(-\infty)$ equals 0. The code also checks that the additive mask gives the same weights as `masked_softmax`.
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because only $\exp(-\infty)$ equals 0.
 
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
@@ -242,7 +242,7 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help here: row 0 is not allowed to read position 0 at all, so it does not matter which token stands there. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
+Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help: row 0 may not read position 0 at all. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
 
 Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts $-\infty$ on the forbidden entries; the second puts a large finite negative number there, $-10^9$ in many implementations, $-10^6$ in d2l's `masked_softmax`:
 """)
@@ -320,7 +320,7 @@ assert ((inputs == EOS) == ~scored).all()
 md(r"""
 Five positions are scored, and two of their targets are EOS: position 2 of 春雨 and position 1 of 雨. They are the real ends of the texts, and the model has to learn to predict EOS there. Treat EOS as padding and ignore it (say, by dropping the positions where `targets == EOS` from the loss) and only 3 scored positions remain; the model never learns where a text ends.
 
-Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id. (Why EOS must not be declared a padding index either is explained in §1.10.)
+Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id.
 """)
 
 md(r"""
@@ -414,7 +414,7 @@ plt.show()
 """, alt="Two 3×4 heatmaps, rows i are positions, columns the four features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")
 
 md(r"""
-In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns: with the causal mask the differences of rows 0 and 1 stay exactly 0 and only row 2 changes; without the mask all three rows change.
+In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns.
 """)
 
 code("""
@@ -433,7 +433,7 @@ figure
 md(r"""
 ## 1.10 Going deeper (optional)
 
-Three topics complete the discussion; the rest of the chapter does not need them: why a zero weight does not prove that a key was forbidden; why EOS must not be a padding index; and why this chapter pads on the right only.
+The rest of the chapter does not need these three topics.
 
 ### A zero weight is not a forbidden key
 

@@ -8,7 +8,7 @@ In §1 a single attention head read all D features of every allowed position. Mu
 
 Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once.
 
-The section first builds the heads: as H independent heads (§2.1); by a split, and its trap, a `reshape` with the right shape and the wrong contents (§2.2); with a scale and a softmax per head (§2.3); and merged through $W_O$ (§2.4). It then works an example by hand (§2.5) and counts the costs (§2.6). §2.7–§2.9 show what several heads buy, what they give up and what they do not promise. The notation is that of §0.4.
+The notation is that of §0.4.
 """)
 
 code(r"""
@@ -218,7 +218,7 @@ assert (abs(spread[0] - 2) < 0.03 and abs(spread[1] - 1) < 0.015
 """)
 
 md(r"""
-After scaling, the softmax also runs **per head**: for every head and every query i it normalises over the same allowed set (keys 0 to i), the weights sum to 1, and the weights on future positions are exactly 0.
+After scaling, the softmax also runs **per head**: for every head and every query i it normalises over the same allowed set (keys 0 to i).
 
 We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projected q, k and v into heads, compute each head's weights with `masked_softmax` and check two things: every row sums to 1 with zeros on the future, and weights times values equal what `lib.attention.causal_attention` returns.
 """)
@@ -242,7 +242,7 @@ assert head_gap > 0.1
 """)
 
 md(r"""
-The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. Figure 2.3 shows both heads' attention weights (row i = query, column j = key): in both the upper-right triangle is 0 and every row sums to 1.
+The two heads look at the same positions under the same mask, yet they distribute their attention differently, because each compares different coordinates. Figure 2.3 shows both heads' attention weights (row i = query, column j = key).
 """)
 
 code(r"""
@@ -294,7 +294,7 @@ To keep the arithmetic small, there are no positions yet (§3 adds them). D = 4,
 
 `E[<bos>] = [1, 0, 0, 1]`,  `E[春] = [0, 1, 1, 0]`.
 
-These vectors are chosen to make the arithmetic easy; they are not embeddings of a trained model. Let $\alpha = 1/(1 + e^{1/\sqrt 2})$.
+Let $\alpha = 1/(1 + e^{1/\sqrt 2})$.
 
 * **Head 0** reads coordinates 0–1, where `<bos>` is [1, 0] and 春 is [0, 1]. Query 0 reads only itself and returns [1, 0]. Query 1, [0, 1], gives the two keys the scores [0, $1/\sqrt 2$], hence the weights $[\alpha, 1 - \alpha]$, and returns $[\alpha, 1 - \alpha]$.
 * **Head 1** reads coordinates 2–3, where `<bos>` is [0, 1] and 春 is [1, 0]. Query 0 returns [0, 1]. Query 1, [1, 0], again gets the scores [0, $1/\sqrt 2$] and the weights $[\alpha, 1 - \alpha]$; its values are [0, 1] and [1, 0], so it returns $[1 - \alpha, \alpha]$.
@@ -354,7 +354,7 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 md(r"""
 ### After $W_O$ the output is no longer a probability vector
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1, and the four coordinates of each add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector. The example also checks that the pieces are joined right: had the concatenation used the wrong axis, or had $W_O$ been left out, the last two coordinates would not be $2\alpha - 1$ and $1 - 2\alpha$.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1, and the four coordinates of each add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector.
 """)
 
 code(r"""
@@ -371,7 +371,7 @@ assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), 2 * alpha - 1)
 md(r"""
 ### Same weights, different value coordinates
 
-One more detail of this example. For query 1 both heads compute the weights $[\alpha, 1 - \alpha]$, and that is a **coincidence** of the example. $W_Q$ and $W_K$ are identities, and in each embedding the second half is the first half with its two coordinates swapped (`[1, 0 | 0, 1]`, `[0, 1 | 1, 0]`). Swapping the coordinates of both the query and the key leaves their dot product as it was, so both heads get the same scores. In a trained model every head has its own blocks of $W_Q$, $W_K$ and $W_V$, and nothing makes their weights agree. And even with identical weights the heads are not redundant: they read different value coordinates and return $[\alpha, 1 - \alpha]$ and $[1 - \alpha, \alpha]$.
+For query 1 both heads compute the weights $[\alpha, 1 - \alpha]$ only by a **coincidence** of the example. Each embedding's second half is its first half swapped (`[1, 0 | 0, 1]`, `[0, 1 | 1, 0]`), and swapping both the query and the key leaves their dot product as it was. In a trained model nothing makes the heads' weights agree. And even with identical weights the heads are not redundant: they read different value coordinates and return $[\alpha, 1 - \alpha]$ and $[1 - \alpha, \alpha]$.
 """)
 
 code(r"""
@@ -465,7 +465,7 @@ plt.show()
 md(r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. Whatever the combination, the rules above hold. At fixed D, going from H = 1 to H = 32 changes only the head width d, the attention tables and the softmax work, while the parameters and the matrix-product FLOPs stay the same. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries. Pick the values with the buttons above the table.
+The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries. Pick the values with the buttons above the table.
 """)
 
 code(r"""
@@ -552,7 +552,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own: at position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block, [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens nothing could tell them apart.
+Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block, [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens nothing could tell them apart.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)
@@ -589,7 +589,7 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 md(r"""
 Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the token just before loses.
 
-The price is the width. The scores of head h, $Q_h K_h^\top$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards, and a head's favourite key, over all keys and before any mask, is one of only two (the last column counts them).
+The price is the width. The scores of head h, $Q_h K_h^\top$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
 """)
 
 code(r"""

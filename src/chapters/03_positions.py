@@ -13,8 +13,6 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D, otherwise they could not be added.
 
 ![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows 1, 2, 3).](figures/positions.svg)
-
-After the opening example, §3.1 and §3.2 build the forward and backward passes of the two tables, §3.3 deals with positions past the table, §3.4 returns to the swap with positions switched on, and §3.5 compares three designs that compute positions instead of learning them.
 """)
 
 code(r"""
@@ -52,7 +50,7 @@ print(E.shape, P.shape)
 md(r"""
 **The opening example: a swap that one layer cannot see without positions**
 
-Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above (§3.1 looks at them closely), identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
+Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above, identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """)
 
 code(r"""
@@ -283,7 +281,7 @@ assert (same_as_position_0 and same_as_position_7
 md(r"""
 ### Rows that training never reaches
 
-A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the rows further on get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink toward 0. Either way they learn nothing about those positions. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
+A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the rows further on get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink toward 0. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
 
 In a simulation we initialise P at random, run 200 SGD steps with random upstream gradients for inputs of length 1 to 5, and see which rows changed.
 """)

@@ -72,7 +72,7 @@ Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it 
 
 ![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
 
-This argument is about the **architecture**: which rows each component is designed to read. It holds for every input, but it cannot promise that the code does what the design says. A transposed mask, a wrong `axis`, a statistic taken over the time axis: each makes the code depart from the design. Such mistakes are caught by the **future-perturbation test**, an error detector that runs a concrete implementation on concrete inputs. The structural argument and the perturbation test are two different kinds of evidence; they support each other, and neither replaces the other.
+This argument is about the **architecture**: which rows each component is designed to read. It holds for every input, but it cannot promise that the code does what the design says. A transposed mask, a wrong `axis`, a statistic taken over the time axis: each makes the code depart from the design. Such mistakes are caught by the **future-perturbation test**, an error detector that runs a concrete implementation on concrete inputs.
 """)
 
 md(r"""
@@ -104,7 +104,7 @@ md(r"""
 
 A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, it is the test that is broken, not the model.
 
-With the mask off, the largest change over the first two rows is about 39.77. §6.2 computes this number again, independently, with a short pure-Python program that does not use NumPy. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
+With the mask off, the largest change over the first two rows is about 39.77. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
 """)
 
 code(r"""
@@ -143,7 +143,7 @@ assert (degenerate.change == 0.0 and degenerate.control_change == 0.0
 """)
 
 md(r"""
-**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. Such an implementation "passes" the perturbation test, of course. The same code with the mask off also shows 0, and the problem is exposed.
+**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. The same code with the mask off also shows 0, and the problem is exposed.
 """)
 
 code(r"""

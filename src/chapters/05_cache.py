@@ -9,14 +9,6 @@ md(r"""
 When a model generates text, it adds one token at a time. The naive way is to run the whole sequence through the forward pass again for every new token and keep only the last output row. All the work for the earlier positions is repeated each time.
 
 §4 lets us skip that repetition: in a causal model with fixed parameters, tokens appended later do not change the representations of earlier positions. So the **keys and values** of old positions can be computed once and stored. That store is the **KV cache**. A new token needs only its own query, key and value, and then reads the whole stored history.
-
-This section covers, in order:
-
-* §5.1 what the cache stores per head, and why several new tokens in one step need a mask aligned bottom-right;
-* §5.2–§5.4 why the new token must sit at position `len(cache)`, how comparing the token-by-token outputs with the full forward pass catches mistakes, and what happens at the end of the position table;
-* §5.5 why every layer of a multi-layer model needs a cache of its own;
-* §5.6–§5.7 how much memory the cache takes and where it stops being valid;
-* §5.8–§5.9 how much time it saves, and the work that the causal mask itself saves.
 """)
 
 md(r"""

@@ -5,7 +5,7 @@
 md(r"""
 # 6 Four kinds of evidence
 
-Sections §1–§5 argued with numbers of four kinds, and each kind answers a different question. This section puts six of those numbers in one table and recomputes them in one cell (§6.1). It then computes the floating-point ones again along a route that shares no code with `lib` (§6.2), and says what these checks do not prove (§6.3) and what a whole model adds (§6.4).
+Sections §1–§5 argued with numbers of four kinds, and each kind answers a different question. This section puts six of those numbers in one table and recomputes them.
 
 ## 6.1 Six numbers, four kinds of evidence
 
@@ -20,7 +20,7 @@ Sections §1–§5 argued with numbers of four kinds, and each kind answers a di
 
 Each kind does what the others cannot:
 
-* **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
+* **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of the values could have (§2.5).
 * **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control without the mask moves by about 39.77, which shows that the test can see a leak at all.
 * **A structural argument** (nos. 4 and 5) derives from the architecture a statement for every input, and a number illustrates it: right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
@@ -225,7 +225,7 @@ assert failures == ["ValueError", "ValueError"]
 md(r"""
 ## 6.5 Summary
 
-Every conclusion of §1–§5 rests on at least one piece of evidence, and the four kinds differ in what they can show: hand computation confirms each step of one example, a structural argument covers every input, a perturbation test with a control finds leaks in real code, and an equivalence test finds where two computations that should agree do not. The pure-Python program of §6.2 agreed with `lib` on the floating-point numbers to a relative difference below $10^{-14}$. All of this concerns one layer with hand-chosen, fixed parameters; once the model gets deeper and is trained, every check must be run again on the whole model, which is what §7 does.
+Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on the floating-point numbers to a relative difference below $10^{-14}$. All of this concerns one layer with hand-chosen, fixed parameters; once the model gets deeper and is trained, every check must be run again on the whole model, which is what §7 does.
 
 The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of the table with it.
 """)

@@ -11,17 +11,7 @@ md(r"""
 1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than guessing.
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
-This section assembles the parts into a real decoder, trains it in NumPy, and checks each of these claims:
-
-* §7.1 the model, and a check of its gradients against central differences;
-* §7.2 a small "mirror language" with a rule anyone can state, and training on it;
-* §7.3 the same model trained without the mask: how it cheats and what the cheating costs;
-* §7.4 causality of the whole model: the future-perturbation test with its negative control, and induction over layers;
-* §7.5 a KV cache for every layer;
-* §7.6 what this model still lacks;
-* §7.7 the backward pass of every layer, derived and checked one by one.
-
-Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
+This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
 
 ![The decoder of §7 as a block diagram, from top to bottom in the order of the computation: the token ids x; the input X = E of x plus P of t; then L pre-LN blocks, each of which normalises the residual stream X, passes it through causal multi-head attention and adds the result back, then normalises it again, passes it through the MLP and adds that back; after the blocks a last layer normalisation and W_head, which give the logits of the next token at every position.](figures/decoder.svg)
 """)
@@ -92,7 +82,7 @@ def magnitude(error):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. The 8 entries cover both embedding tables, the attention of both blocks ($W_Q$ of block 0, $W_O$ of block 1), the layer normalisation of block 0, the MLP of block 1, and the output layer. §7.7 derives the backward pass of each layer and checks every entry of it; the training below needs only this: the gradients are right.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. §7.7 checks every entry of each layer; training needs only this: the gradients are right.
 """)
 
 code(r"""
@@ -122,7 +112,7 @@ assert worst < 1e-6
 md(r"""
 ## 7.2 The mirror language, and training
 
-To see the difference between learning and cheating, the corpus should follow a rule simple enough to state in one sentence; then we can tell directly whether what the model generates is right. For this section we wrote a **mirror language**:
+To tell learning from cheating, we want a corpus whose rule fits in one sentence, so that we can check directly what the model generates. For this section we wrote a **mirror language**:
 
 > Every line is a word of 2 or 3 letters, a bar `|`, and the same word reversed.
 
@@ -188,7 +178,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`. For every parameter it keeps a running mean of the gradient and a running mean of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both corrected for starting at 0, and a small constant added to the divisor).
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`. For every parameter it keeps a running mean of the gradient and a running mean of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second.
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -210,7 +200,7 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Its first loss is the 2.7056 above. Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
 """)
 
 code(r"""
@@ -237,7 +227,7 @@ md(r"""
 
 We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for the word's length plus one tokens: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
 
-Greedy decoding takes a maximum; if the two largest logits were almost equal, rounding differences of order $10^{-15}$ between machines could change the choice. So we also find the smallest gap between the largest and the second-largest logit over all greedy choices, print whether it is above $10^{-6}$ (far above rounding error), and assert that it is.
+Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
 
 code(r"""
@@ -292,7 +282,7 @@ md(r"""
 
 Now we change one thing: training passes `causal=False`, so the attention of every layer may read every position. The initial parameters and the order of the batches are those of §7.2.
 
-Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As §7.2 showed, no causal model can bring the loss over this corpus below $\mathcal{L}^* \approx 0.6969$, so this model has read the future.
+Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. By §7.2, only a model that reads the future can do that.
 """)
 
 code(r"""
@@ -323,7 +313,7 @@ md(r"""
 A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way is what the model is worth when it generates.
 
 * For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
-* At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens: the geometric mean of the probabilities it gives the right tokens is $e^{-4.44} \approx 0.012$, against 0.1 for the guess. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
+* At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
 """)
 code(r"""
 def hidden_future_logits(model, ids, causal):
@@ -348,7 +338,7 @@ assert (round(unmasked_hidden_loss, 4) == 4.4393
 md(r"""
 Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the chance level $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives about three orders of magnitude below it, which is evidence that it cheats, not that it learns better.
 
-Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. For one batch of 32 different lines, the argument of §7.2 still gives a bound. The summed loss is at least $32 \ln 32$ over at most $32 \cdot 8$ scored targets, so a batch loss cannot fall below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
+Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. A batch has a bound too: by the argument of §7.2, a batch of 32 different lines cannot have a loss below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
 """)
 
 code(r"""
@@ -431,10 +421,10 @@ plt.show()
 md(r"""
 ### Letting it generate
 
-Finally each model generates on its own. The unmasked model cannot use a KV cache. The cache relies on causality (§5): the keys and values of old positions are computed once and reused. In this model, though, the residual stream at the old positions changes whenever a new token arrives, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix (again without the mask, as it was trained).
+Finally each model generates on its own. The unmasked model cannot use a KV cache (§5): in this model, each new token changes the residual stream at the old positions, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix, without the mask, as it was trained.
 
 * **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden its loss on these decided targets is still 2.5 (see the tables below): it has learned that route only in part, and the letter it always read from the next position is not there during generation.
-* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. The likely reason lies in training: of all scored positions, only the last position of a 3-letter line had no input after it, and its target is always `<eos>`; during generation the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
+* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last of a 3-letter line) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
 """)
@@ -548,7 +538,7 @@ md(r"""
 The cell then measures each of the ten models and checks the result against the two tables that follow it, one column per seed:
 
 * **loss on the corpus**: teacher-forced, every position seeing the true inputs before it;
-* **future hidden**: the same loss with the future hidden, on the corpus (for the masked model, equal to the first row), the 36 held-out lines, the free targets and the decided targets;
+* **future hidden**: the same loss with the future hidden, on the part of the data the row names;
 * **free targets right**: with the whole line in view;
 * **follows a swap of input 3**: the share of lines whose prediction at position 2 follows input 3 when input 3 alone is replaced by another letter or `|`;
 * **words right**: of the 36 held-out words, how many it completes;
@@ -723,9 +713,9 @@ What holds at all five seeds (the cell above asserts it for each seed):
 * on the free targets alone, with the future hidden, its loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. It completes the most words at the seed where it has best learned to read the decided targets from the past, and the fewest where it has learned this worst. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free targets.
+What varies with the seed is how badly the unmasked model fails at generation. It completes more words the better it has learned to read the decided targets from the past. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free targets.
 
-Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a swap of input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide. The conclusions of this section rest only on what holds at every seed.
+Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a swap of input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
 Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
@@ -808,7 +798,7 @@ print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
 """)
 
 md(r"""
-To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, where almost every longer prefix occurs only once, counting gives a bound too low to be of use, and a loss that is too good looks like success. The leak still shows there, in three places. The loss with the future hidden is high. The loss is near 0 at positions whose next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself. The mask teaches the model nothing: it lets one pass train every position without the answer in view, and it makes the KV cache valid.
+To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
 """)
 
 md(r"""
@@ -834,12 +824,12 @@ assert (result.change == 0.0 and round(result.control_change, 4) == 2.9088
 md(r"""
 ### Induction over layers, on the real model
 
-The structural argument of §4.2 is an induction over layers. The base case: row $i$ of the embedding depends only on $x_i$. The induction step: if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it. Layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position. `residual_stream` returns $L+1 = 3$ arrays $X^{(0)}, X^{(1)}, X^{(2)}$: $X^{(0)}$ is the embedding and $X^{(\ell+1)}$ the output of block $\ell$ (blocks are numbered from 0, as in the parameter names `blocks.0` and `blocks.1`). We measure the prefix change of the same pair of sequences in each of them:
+The structural argument of §4.2 is an induction over layers. The base case: row $i$ of the embedding depends only on $x_i$. The induction step: if rows $0$ to $i$ of the residual stream entering a block depend only on $x_0, \dots, x_i$, they still do when they leave it. Layer normalisation and the MLP work position by position, attention reads only $j \le i$, and the residual connection adds position by position. `residual_stream` returns $L+1 = 3$ arrays $X^{(0)}, X^{(1)}, X^{(2)}$: $X^{(0)}$ is the embedding and $X^{(\ell+1)}$ the output of block $\ell$. We measure the prefix change of the same pair of sequences in each of them:
 
 * with the mask: the prefix change is exactly 0 in all three, so every step of the induction holds;
 * with the mask off in both blocks: $X^{(0)}$ is still 0 (the embedding works position by position), and the change starts at $X^{(1)}$;
 * with only block 1 unmasked (`causal=(True, False)`): $X^{(0)}$ and $X^{(1)}$ are still 0, and the leak appears in $X^{(2)}$;
-* with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out; it faithfully passes on the future information that has already entered the residual stream.
+* with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out.
 
 The final layer normalisation and the output layer work position by position, so a leak that reaches $X^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model; for the model to be causal, every layer must be.
 """)
@@ -867,7 +857,7 @@ assert (table[(False, True)][0] == 0.0
 md(r"""
 ### The same thing, seen through the gradient
 
-Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular: the allowed set of §1 again, except that this time it runs through the entire computation of both layers; with the mask off the matrix is all ones.
+Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular, the allowed set of §1, now through both layers; with the mask off it is all ones.
 """)
 
 code(r"""
@@ -916,9 +906,9 @@ for trial in range(6):
 md(r"""
 ## 7.5 A KV cache for every layer
 
-§5.5 showed on a two-layer model built for the purpose, with attention layers only, that every layer needs its own cache. In the decoder of $L$ blocks, the keys and values of old positions in layer $\ell$ are computed from the residual stream entering block $\ell$. By §7.4 those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must have its own**. `new_cache()` returns a `DecoderCache` holding $L$ `KVCache`s of §5; `step(token, cache)` puts the new token at position `len(cache)`, appends its keys and values layer by layer, and returns the logits of that position.
+As in §5.5, each layer **must have its own** cache: the keys and values of layer $\ell$ are computed from the residual stream entering block $\ell$, whose old rows, by §7.4, do not change when a new token arrives. `new_cache()` returns a `DecoderCache` holding $L$ `KVCache`s of §5; `step(token, cache)` puts the new token at position `len(cache)`, appends its keys and values layer by layer, and returns the logits of that position.
 
-We feed the 8 tokens of a held-out line one at a time and compare with the full forward pass entry by entry: the largest error is below $10^{-12}$ (printed rounded to 12 decimals). The cache's size agrees with the formula of §5.6: $2 \cdot L \cdot n \cdot D \cdot 8 = 4096$ bytes (float64), with $n = 8$ stored positions.
+We feed the 8 tokens of a held-out line one at a time and compare with the full forward pass entry by entry: the largest error is below $10^{-12}$. The cache's size agrees with the formula of §5.6: $2 \cdot L \cdot n \cdot D \cdot 8 = 4096$ bytes (float64), with $n = 8$ stored positions.
 """)
 
 code(r"""
@@ -1052,7 +1042,7 @@ assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
 md(r"""
 ### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` in two ways. Without a cache, every step runs the full forward pass over the whole prefix; with `generate`, every layer keeps a KV cache and each step computes one new position. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all; with the cache every layer computes $n$ positions, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` once without a cache and once with `generate`. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all; with the cache every layer computes $n$ positions, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
 """)
 
 code(r"""
@@ -1083,7 +1073,7 @@ del big.forward, big.step  #en back to the plain methods
 """)
 
 md(r"""
-Time, on the other hand, depends on the computer and its load at the moment; the cell below just prints one reading of each. For the shorter runs a single reading is dominated by the first calls' warm-up and by whatever else the computer is doing, so a shorter run may take longer than a longer one, and the cache may even lose; the trend shows in the longest runs. Even there the ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost that does not depend on $n$.
+Time depends on the computer and its load; the cell below prints one reading of each. In short runs, warm-up and other work on the computer dominate a single reading, so the cache may even lose; the trend shows in the longest runs. Even there the ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost.
 """)
 
 # timings differ from machine to machine: nbval does not compare this output
@@ -1102,9 +1092,9 @@ for n in lengths:
 md(r"""
 ## 7.6 What this model still lacks
 
-This decoder is small, but every part of it is real: it is trained from scratch in NumPy, its gradients agree with central differences (the whole model in §7.1, each layer in §7.7), and its causality and cache have been verified on the whole model. A real project usually adds:
+This decoder is small, but every part of it is real and checked. A real project usually adds:
 
-* **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. It brings randomness, so a future-perturbation test must either switch it off (evaluation mode) or fix its random seed (§4.8).
+* **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. A future-perturbation test must switch it off or fix its seed (§4.8).
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. Gradient clipping and AdamW with weight decay are common too.
 * **Batched generation with right padding.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
@@ -1265,9 +1255,9 @@ assert np.all(d_logits[targets == IGNORE] == 0.0)
 md(r"""
 ## 7.8 Summary
 
-* Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. This section checked every backward pass against central differences (float64, $\varepsilon = 10^{-4}$, every relative error below $10^{-6}$).
-* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. It stays close to the rule level on the held-out lines: it has learned the rule, not the corpus. This holds at all five seeds.
-* The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right; its attention reads the positions that hold the answer. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
+* Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass agrees with central differences.
+* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
+* The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
 * Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
