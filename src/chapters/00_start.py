@@ -10,7 +10,7 @@ A language model writes text one token at a time: at each position it predicts t
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
-We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
+We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
 The chapter has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 
@@ -101,7 +101,7 @@ Every symbol keeps one meaning in the whole chapter; a section in brackets is wh
 | symbol | meaning |
 | --- | --- |
 | $B$ | batch size |
-| $T$ | number of positions in a sequence ($T_b$: the real positions of row b) |
+| $T$ | number of positions in a sequence ($T_b$: the number of real positions of row b) |
 | $D$ | model width |
 | $H$ | number of heads |
 | $d = D/H$ | width of one head; D must be divisible by H |
@@ -183,5 +183,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it (run `help(lib.attention.masked_softmax)` to read one). The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function of `lib` with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it (run `help(lib.attention.masked_softmax)` to read one). The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists the functions of `lib` except `decoder`, `layers` and `plain_python`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

@@ -56,7 +56,7 @@ assert np.allclose(weights @ X3, np.cumsum(X3, axis=0) / counts)
 md(r"""
 Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1.
 
-These weights are the lower triangle of ones, each row divided by its count, so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
+These weights are the lower triangle of ones, each row divided by its number of ones ($i+1$), so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
 """)
 
 md(r"""
@@ -433,7 +433,7 @@ figure
 md(r"""
 ## 1.10 Going deeper (optional)
 
-The rest of the chapter does not need these three topics.
+The rest of the chapter does not depend on these three topics (§5.7 recalls the left padding).
 
 ### A zero weight is not a forbidden key
 

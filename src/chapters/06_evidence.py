@@ -15,7 +15,7 @@ Sections §1–§5 argued with numbers of four kinds, and each kind answers a di
 | 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
 | 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument | §1.8 (argument) |
-| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument | §3.4 |
+| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.0875 | equivalence test | §5.2, §5.3 |
 
 Each kind does what the others cannot:
@@ -81,9 +81,9 @@ assert abs(reset_error - 0.08753403247684122) < 1e-12
 md(r"""
 ## 6.2 An independent check: the same numbers in plain Python
 
-All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split, a wrong scale factor or a transposed $W_O$, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
+All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split or a wrong scale factor, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
 
-§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. The whole layer needs no new arithmetic. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument writes the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
+§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument writes the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
 
 The tables are the model's own, turned into lists: the two routes share the data, not the code.
 """)
@@ -161,7 +161,7 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0; on a model with random parameters it shows at once. That is why §4 and §5 repeat their checks on random models.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0; on a model with random parameters it shows at once. A transposed $W_O$ hides the same way, since the $W_O$ of §4.1 is symmetric. That is why §4 and §5 repeat their checks on random models.
 * **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the induction argument of §4.2, and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
 """)
 
@@ -225,7 +225,7 @@ assert failures == ["ValueError", "ValueError"]
 md(r"""
 ## 6.5 Summary
 
-Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on the floating-point numbers to a relative difference below $10^{-14}$. All of this concerns one layer with hand-chosen, fixed parameters; once the model gets deeper and is trained, every check must be run again on the whole model, which is what §7 does.
+Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on the floating-point numbers to a relative difference below $10^{-14}$. §7 runs these checks again on a deeper, trained model.
 
 The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of the table with it.
 """)

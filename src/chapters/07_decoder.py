@@ -6,7 +6,7 @@
 md(r"""
 # 7 Putting it together: a small decoder trained in NumPy
 
-§1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. All of it used hand-chosen parameters and a single layer. Two questions remain open:
+§1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. Most of it used one layer with hand-chosen parameters, and none of it was trained. Two questions remain open:
 
 1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than guessing.
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
@@ -178,7 +178,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam too is written out in `lib/decoder.py`. For every parameter it keeps a running mean of the gradient and a running mean of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second.
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps for every parameter a running mean of the gradient and one of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (bias-corrected, plus a small $\varepsilon$).
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -1119,7 +1119,7 @@ assert (sum(sizes.values()) == masked.parameter_count() == 6912
 md(r"""
 ## 7.7 A gradient check for every layer
 
-§7.1 checked the gradients of the whole decoder at a few entries. Here each layer's backward pass is derived and checked on its own, with the `check_backward` of the cell below. It draws a random upstream gradient $g$ and sets $f = \sum g \odot Y$, with $Y$ the layer's output. Then it compares the gradient the backward pass returns with central differences, for every entry of every input (float64 and $\varepsilon = 10^{-4}$, as in §7.1). Exercise set 7 asks you to write two of these backward passes yourself.
+§7.1 checked the gradients of the whole decoder at a few entries. Here each layer's backward pass is derived and checked on its own, with the `check_backward` of the cell below. It draws a random upstream gradient $G$ and sets $f = \sum G \odot Y$, with $Y$ the layer's output. Then it compares the gradient the backward pass returns with central differences, for every entry of every input (float64 and $\varepsilon = 10^{-4}$, as in §7.1). Exercise set 7 asks you to write two of these backward passes yourself.
 """)
 
 code(r"""

@@ -122,7 +122,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches: initialisation seed $s$ and batch seed $s+1$ for $s = 0, \dots, 4$, trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are several times longer. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Both models start from the same parameters and see the same batches: initialisation seed $s$ and batch seed $s+1$ for $s = 0, \dots, 4$, trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""

@@ -8,7 +8,7 @@ This page collects two references that §0 points to: the functions of `lib` wit
 
 ## The functions of `lib`
 
-Every public function and class of `lib`'s teaching modules (`lib.__all__`) starts its docstring with the section that teaches it. The code below lists them with those sections; `help(lib.attention.masked_softmax)` shows the full description of one.
+Every public function and class of the modules in `lib.__all__` (all but `decoder`, `layers` and `plain_python`) starts its docstring with the section that teaches it. The code below lists them with those sections; `help(lib.attention.masked_softmax)` shows the full description of one.
 """)
 
 code("""

@@ -125,7 +125,7 @@ assert (is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1]
 """)
 
 md("""
-**About the solution.** All four conditions are needed. A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` has to be excluded on its own, since every comparison with it is False and it slips through "no negative entry". Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.
+**About the solution.** A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` slips through "no negative entry", since every comparison with it is False; with a finite `atol` the row sums already reject it and any infinity, so the finiteness test only makes the failure explicit. Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.
 
 The check cannot demand positive weights on allowed keys either: in floating point an allowed weight does underflow to 0 when its score lies far enough below the row's maximum (§1.10). So `True` means "consistent with the output of a masked softmax within `atol`", not "produced by one".
 """, tags=("solution",))
