@@ -183,5 +183,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it (run `help(lib.attention.masked_softmax)` to read one). The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists the functions of `lib` except `decoder`, `layers` and `plain_python`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists the functions of `lib` except `decoder`, `layers` and `plain_python`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

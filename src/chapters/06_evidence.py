@@ -161,7 +161,7 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0; on a model with random parameters it shows at once. A transposed $W_O$ hides the same way, since the $W_O$ of §4.1 is symmetric. That is why §4 and §5 repeat their checks on random models.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0, and so does transposing its symmetric $W_O$; on a model with random parameters both show at once. That is why §4 and §5 repeat their checks on random models.
 * **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the induction argument of §4.2, and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
 """)
 
