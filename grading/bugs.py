@@ -1011,9 +1011,8 @@ def _rename_reads(root, table, in_return):
 
 def _hands_back(stmt):
     """Whether ``stmt`` hands the cache back: ``return ...`` or ``collected.append(...)``."""
-    return isinstance(stmt, ast.Return) or (
-        isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and
-        isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append")
+    return isinstance(stmt, ast.Return) or (isinstance(stmt, ast.Expr) and _is_call(stmt.value, "append")
+                                            and isinstance(stmt.value.func, ast.Attribute))
 
 
 def _before_and_after_append(in_return):
