@@ -92,6 +92,10 @@ def test_the_drawings_use_the_chapters_examples():
         assert all(t in cone for t in ("&lt;bos&gt;", "春", "风", "雨"))
         # attention arrows: row 2 reads rows 0..2 (3), rows 0, 1, 2 of layer 0 read 1 + 2 + 3 rows; and 3 token arrows
         assert cone.count('marker-end="url(#arrow)"') == 3 + 6 + 3
+        # the legend's "other rows" are those of the top layer, which the drawing labels layer 1 (layers count from 0)
+        words = {key: texts[lang] for key, texts in diagrams.WORDS["cone"].items()}
+        assert words["layer"].format(l=1) in cone and words["layer"].format(l=2) not in cone
+        assert {"en": "layer 1", "zh": "第 1 层", "ru": "слоя 1"}[lang] in words["legend_other"]
 
 
 def test_the_lookup_drawing_is_the_computation_of_section_0_2():

@@ -333,7 +333,7 @@ WORDS = {
                  "only.",
         "legend_cone": "in the cone: rows 0…2 of every layer below",
         "legend_future": "the future of row 2: read at no layer",
-        "legend_other": "other rows of layer 2: row 2 does not read them",
+        "legend_other": "other rows of layer 1: row 2 does not read them",
     }),
 }
 

@@ -54,7 +54,7 @@ W_Q = 6 * np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 0]])
 W_K = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 0]])
 #en columns of W_V: spring, wind, rain
 W_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
-q, k, v = X @ W_Q, X @ W_K, X @ W_V                       # (T, d) each
+q, k, v = X @ W_Q, X @ W_K, X @ W_V                       #en (T, d) each
 scores = attention_scores(q, k)  #en q_i · k_j / √d, shape (T, T)
 #en every key may be read
 weights = masked_softmax(scores, np.ones((4, 4), dtype=bool))

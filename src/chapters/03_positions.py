@@ -148,7 +148,7 @@ The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then a
 
 $$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}, \qquad \frac{\partial \mathcal L}{\partial P[r]} = \sum_{(b,t):\ o + t = r} G_{b,t}.$$
 
-These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. Every sequence in a batch uses $P[o]$, so position rows are shared across the whole batch even when the tokens differ.
+These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. At its position t, every sequence in a batch uses the same row $P[o + t]$, so position rows are shared across the whole batch even when the tokens differ.
 
 An example with D = 2: the sequences 春雨 and 风雨 have upstream gradients [1, 2] and [−3, 1] at the first position and [0.5, 0] and [1, −1] at the second. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
 """)
