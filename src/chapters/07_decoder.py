@@ -831,7 +831,7 @@ The structural argument of §4.2 is an induction over layers. The base case: row
 * with only block 1 unmasked (`causal=(True, False)`): $X^{(0)}$ and $X^{(1)}$ are still 0, and the leak appears in $X^{(2)}$;
 * with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out.
 
-The final layer normalisation and the output layer work position by position, so a leak that reaches $X^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model; for the model to be causal, every layer must be.
+The final layer normalisation and the output layer work position by position, so a leak that reaches $X^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model.
 """)
 
 code(r"""
