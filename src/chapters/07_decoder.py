@@ -262,7 +262,7 @@ assert masked_right == 36 and masked_margin > 1e-6
 """)
 
 md(r"""
-Completion tests only the token greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets); the trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
+Completion tests only the token greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets). The trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
 """)
 
 code(r"""
@@ -1042,7 +1042,7 @@ assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
 md(r"""
 ### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`, whose cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
 """)
 
 code(r"""
