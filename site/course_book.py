@@ -431,20 +431,36 @@ def _cell_text(cell_html: str) -> str:
     return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", cell_html)).split())
 
 
+SHORT_NUMBER = re.compile(r"[−-]?\d[\d.,]{0,2}")
+
+
+def _grid_of_numbers(table: str) -> bool:
+    """A table whose cells, after each row's label, are all numbers of at most 3 characters
+    (§7's five seeds: CONTRIBUTING, "A results table in Markdown is asserted") is read across
+    its columns, and its columns are narrow: it stays a grid on a phone, where it fits a 360 px
+    column (as cards, each of its values would take a line of its own)."""
+    body = re.search(r"<tbody>(.*?)</tbody>", table, re.S)
+    rows = re.findall(r"<tr\b.*?</tr>", body.group(1), re.S) if body else []
+    values = [_cell_text(cell) for row in rows
+              for cell in re.findall(r"<td\b[^>]*>(.*?)</td>", row, re.S)[1:]]
+    return bool(values) and all(SHORT_NUMBER.fullmatch(value) for value in values)
+
+
 def table_cards(body: str) -> str:
     """Prose tables of CARD_COLUMNS columns or more (not a notebook's dataframes: those have
     class "dataframe") read as one card per row on a phone (course.css, narrow screens):
     each cell carries its column's heading (``data-label``), shown before it there. The
     table keeps its roles (``role="table"`` ...), which CSS ``display: block`` would
     otherwise take away from it in some browsers. A table with merged cells is left as
-    it is (it scrolls sideways in its own box, with a cue: course.js)."""
+    it is (it scrolls sideways in its own box, with a cue: course.js), and so is a grid of short
+    numbers (:func:`_grid_of_numbers`)."""
     def cards(match):
         table = match.group(0)
         if re.search(r"\b(?:colspan|rowspan)=", table) or "<thead" not in table or "<table" in table[6:]:
             return table
         head = re.search(r"<thead>(.*?)</thead>", table, re.S).group(1)
         labels = [_cell_text(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", head, re.S)]
-        if len(labels) < CARD_COLUMNS:
+        if len(labels) < CARD_COLUMNS or _grid_of_numbers(table):
             return table
 
         def row(tr):

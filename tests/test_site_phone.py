@@ -8,7 +8,8 @@
   up) its button is hidden. ``aria-expanded`` follows.
 * **Tables on a phone.** Prose tables of three columns or more read as cards
   (site/course_book.py table_cards): §0's map and §6's table of evidence fit the column,
-  every cell under its column's heading, and a notebook name stays on one line.
+  every cell under its column's heading, and a notebook name stays on one line. A grid of
+  short numbers (§7's five seeds) stays a table, a row's values side by side, and fits.
   (That every figure, table, output and formula on every page either fits a 360 px column
   or says that it scrolls is checked by tests/test_site.py, on each page it opens.)
 * **Keyboard.** No formula is a tab stop (site/course_book.py typesets them at build time,
@@ -104,6 +105,27 @@ def test_the_map_and_the_evidence_read_on_a_phone(open_page, lang):
         assert all(c["label"] not in ("none", "normal", '""') for c in cells), f"{chapter}: a cell without its heading"
         # a notebook name such as ex01_allowed_set stays on one line (it wrapped 2 letters a line)
         assert all(c["codeLines"] <= 1 for c in cells), f"{chapter}: a name wraps: {cells}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_the_five_seeds_read_as_a_grid_on_a_phone(open_page, lang):
+    """§7's five-seed tables stay grids (a row's five values side by side, under the seeds'
+    heading), and the label and five columns fit 360 px without scrolling."""
+    page = open_page(lang, "07_decoder", viewport=PHONE, is_mobile=True, has_touch=True)
+    page.wait_for_load_state("load")
+    tables = page.evaluate("""() => Array.from(document.querySelectorAll('.bd-article table'))
+        .filter(t => t.querySelectorAll('thead th').length === 6).map(t => {
+            const r = t.getBoundingClientRect(), row = t.querySelector('tbody tr');
+            const tops = Array.from(row.querySelectorAll('td')).map(td => Math.round(td.getBoundingClientRect().top));
+            return {cards: t.classList.contains('course-cards'), left: r.left, right: r.right,
+                    scrolls: t.parentElement.scrollWidth > t.parentElement.clientWidth + 1,
+                    oneLine: new Set(tops).size === 1};
+        })""")
+    assert len(tables) == 2, f"expected the two five-seed tables: {tables}"
+    for table in tables:
+        assert not table["cards"] and table["oneLine"], f"a five-seed table reads as cards: {table}"
+        assert table["left"] >= 0 and table["right"] <= PHONE["width"] and not table["scrolls"], table
 
 
 @in_chromium

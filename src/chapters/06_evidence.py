@@ -5,7 +5,7 @@
 md(r"""
 # 6 Four kinds of evidence
 
-Sections §1–§5 argued with numbers of four kinds, and each kind answers a different question. This section puts six of those numbers in one table and recomputes them.
+Sections §1–§5 supported their claims with four kinds of evidence, and each kind answers a different question. This section puts six of those numbers in one table and recomputes them.
 
 ## 6.1 Six numbers, four kinds of evidence
 

@@ -82,7 +82,7 @@ def magnitude(error):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. §7.7 checks every entry of each layer; training needs only this: the gradients are right.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. For training, all that matters is that the gradients are right. §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
 """)
 
 code(r"""
@@ -116,7 +116,7 @@ To tell learning from cheating, we want a corpus whose rule fits in one sentence
 
 > Every line is a word of 2 or 3 letters, a bar `|`, and the same word reversed.
 
-The alphabet has 6 letters, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should reverse words it has never seen.
+The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six letters. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should reverse words it has never seen.
 
 The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are filled up with `<eos>` and its targets with IGNORE.
 """)
@@ -146,7 +146,7 @@ md(r"""
 
 Not every target can be predicted. The letters of the word are **free** targets: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following target is **decided** by what came before.
 
-This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets; since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
 A model without the mask is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself. Its products are then no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
 
@@ -262,7 +262,7 @@ assert masked_right == 36 and masked_margin > 1e-6
 """)
 
 md(r"""
-Completion tests only the token greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets); the trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
+Completion tests only the token greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets). The trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
 """)
 
 code(r"""
@@ -300,7 +300,7 @@ assert unmasked_loss < best_causal / 100 < masked_loss
 """)
 
 md(r"""
-Training time depends on the computer and its load; on two cores each run takes a few seconds.
+Training time depends on the computer and its load; the cell below prints how long each of the two runs took.
 """)
 
 code(r"""
@@ -423,7 +423,7 @@ md(r"""
 
 Finally each model generates on its own. The unmasked model cannot use a KV cache (§5): in this model, each new token changes the residual stream at the old positions, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix, without the mask, as it was trained.
 
-* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden its loss on these decided targets is still 2.5 (see the tables below): it has learned that route only in part, and the letter it always read from the next position is not there during generation.
+* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden its loss on these decided targets is still 2.5 (see the tables below). It has learned that route only in part, and the letter it always read from the next position is not there during generation.
 * **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last of a 3-letter line) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
@@ -533,16 +533,16 @@ assert all(np.array_equal(runs[False, 0][0].params[name],
 """)
 
 md(r"""
-**Free targets.** A target is free if, after its prefix, the corpus continues with different tokens: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix, so the best it can do is bet on the most frequent continuation of each prefix, which gets at most 17.6% of the free targets right (the line the cell below prints).
+**Free targets.** A target is free if, after its prefix, the corpus continues with different tokens: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix. The best it can do is bet on the most frequent continuation of each prefix, and that gets at most 17.6% of the free targets right (the line the cell below prints).
 
-The cell then measures each of the ten models and checks the result against the two tables that follow it, one column per seed:
+The cell then measures each of the ten models and checks the results against the two tables that follow it, one column per seed. The rows of the tables:
 
 * **loss on the corpus**: teacher-forced, every position seeing the true inputs before it;
-* **future hidden**: the same loss with the future hidden, on the part of the data the row names;
-* **free targets right**: with the whole line in view;
-* **follows a swap of input 3**: the share of lines whose prediction at position 2 follows input 3 when input 3 alone is replaced by another letter or `|`;
-* **words right**: of the 36 held-out words, how many it completes;
-* **free lines**: of 50 lines generated from `<bos>` alone, how many are valid (obey the rule), how many valid ones are distinct and (without the mask) how many are empty.
+* **future hidden: …**: the same loss with the future hidden, on the corpus, on the held-out lines, or on the corpus's free or decided targets alone;
+* **free targets right**: the share of free targets that the model's most probable token gets right, with the whole line in view;
+* **follows a changed input 3**: the share of lines whose prediction at position 2 becomes the new input 3 when input 3 alone is changed to another letter or `|`;
+* **words right**: how many of the 36 held-out words the model completes;
+* **valid, distinct, empty generated lines**: of 50 lines generated from `<bos>` alone, how many obey the rule, how many of those are different, and (without the mask) how many are empty.
 """)
 
 code(r"""
@@ -606,7 +606,7 @@ def shown(causal, key, form="{:.1f}".format):
 def percent(share):
     return f"{100 * share:.0f}"
 
-def part(k):  #en of the free lines: 0 valid, 1 distinct, 2 empty
+def part(k):  #en of the generated lines: 0 valid, 1 distinct, 2 empty
     return lambda counts: str(counts[k])
 
 #en with the mask
@@ -641,9 +641,9 @@ md(r"""
 | future hidden: held-out lines | 0.7 | 0.7 | 0.7 | 0.7 | 0.7 |
 | future hidden: free targets | 1.9 | 1.9 | 1.9 | 1.9 | 1.9 |
 | free targets right, % | 16 | 16 | 16 | 16 | 16 |
-| follows a swap of input 3, % | 15 | 13 | 9 | 14 | 12 |
+| follows a changed input 3, % | 15 | 13 | 9 | 14 | 12 |
 | words right | 36 | 36 | 36 | 36 | 36 |
-| valid free lines | 48 | 49 | 48 | 48 | 49 |
+| valid generated lines | 48 | 49 | 48 | 48 | 49 |
 | distinct valid lines | 44 | 45 | 43 | 45 | 46 |
 
 **Without the mask** (`causal=False`):
@@ -656,11 +656,11 @@ md(r"""
 | future hidden: free targets | 7.5 | 5.5 | 6.7 | 7.8 | 8.1 |
 | future hidden: decided targets | 2.5 | 0.6 | 0.9 | 0.3 | 3.2 |
 | free targets right, % | 100 | 100 | 100 | 100 | 100 |
-| follows a swap of input 3, % | 100 | 27 | 0 | 100 | 1 |
+| follows a changed input 3, % | 100 | 27 | 0 | 100 | 1 |
 | words right | 9 | 21 | 22 | 31 | 0 |
-| valid free lines | 0 | 46 | 2 | 0 | 0 |
+| valid generated lines | 0 | 46 | 2 | 0 | 0 |
 | distinct valid lines | 0 | 5 | 2 | 0 | 0 |
-| empty free lines | 50 | 0 | 0 | 1 | 0 |
+| empty generated lines | 50 | 0 | 0 | 1 | 0 |
 """)
 
 code(r"""
@@ -715,7 +715,7 @@ What holds at all five seeds (the cell above asserts it for each seed):
 
 What varies with the seed is how badly the unmasked model fails at generation. It completes more words the better it has learned to read the decided targets from the past. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free targets.
 
-Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a swap of input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
+Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
 Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
@@ -745,7 +745,7 @@ md(r"""
 
 Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss.
 
-At the five seeds, the model trained this way has a loss with the future hidden of 0.7209–0.7356 (the masked model: 0.7246–0.7342) and 0.7215–0.7365 on the held-out lines. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own; and generation can reuse nothing, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
+At the five seeds, the model trained this way has a loss with the future hidden of 0.7209–0.7356 (the masked model: 0.7246–0.7342) and 0.7215–0.7365 on the held-out lines. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse nothing either, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
 """)
 
 code(r"""
@@ -831,7 +831,7 @@ The structural argument of §4.2 is an induction over layers. The base case: row
 * with only block 1 unmasked (`causal=(True, False)`): $X^{(0)}$ and $X^{(1)}$ are still 0, and the leak appears in $X^{(2)}$;
 * with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out.
 
-The final layer normalisation and the output layer work position by position, so a leak that reaches $X^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model; for the model to be causal, every layer must be.
+The final layer normalisation and the output layer work position by position, so a leak that reaches $X^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model.
 """)
 
 code(r"""
@@ -857,7 +857,7 @@ assert (table[(False, True)][0] == 0.0
 md(r"""
 ### The same thing, seen through the gradient
 
-Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient ($P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read). Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular, the allowed set of §1, now through both layers; with the mask off it is all ones.
+Causality can also be seen from the backward side: the output at position $i$ depends only on positions $0, \dots, i$, so its gradient can flow back only to those positions. We let the upstream gradient be non-zero only in row $i$ of the logits and look at which rows of the position table $P$ receive a gradient. $P[j]$ enters the model only at position $j$, so its gradient records whether position $j$ was read. Each $i$ gives a row of 0s and 1s, and together they form an $8 \times 8$ matrix, the **reachability matrix** of the gradient. For the masked model it is lower-triangular, the allowed set of §1, now through both layers; with the mask off it is all ones.
 """)
 
 code(r"""
@@ -961,7 +961,7 @@ assert (round(first_only_error, 4) == 2.0155
 """)
 
 md(r"""
-A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016, but over the five masked models of §7.3 and the 36 held-out lines (180 cases), caching only layer 0 gives errors from 0.60 to 2.47, below 1 in 37 cases. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
+A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016. Over the five masked models of §7.3 and the 36 held-out lines (180 cases), though, caching only layer 0 gives errors from 0.60 to 2.47, below 1 in 37 cases. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
 """)
 
 code(r"""
@@ -1042,7 +1042,7 @@ assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
 md(r"""
 ### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and generate $n$ tokens greedily from `<bos>` once without a cache and once with `generate`. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all; with the cache every layer computes $n$ positions, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
 """)
 
 code(r"""
@@ -1161,7 +1161,7 @@ assert error < 1e-6 and np.all(d_scores[:, ~allowed] == 0.0)
 """)
 
 md(r"""
-**Causal attention and multi-head attention.** The backward pass of $\mathrm{softmax}(QK^\top/\sqrt d)\,V$ goes through the gradient with respect to $V$, $\alpha^\top g$; the gradient with respect to the weights, $g V^\top$; the masked softmax above; and back to $Q$ and $K$ (each times $1/\sqrt d$). Multi-head attention wraps this in the split, merge and $W_O$ of §2; split and merge only rearrange entries, so the backward pass of the split is the merge, and vice versa.
+**Causal attention and multi-head attention.** In the backward pass of $\mathrm{softmax}(QK^\top/\sqrt d)\,V$, with $G$ the upstream gradient, the gradient with respect to $V$ is $\alpha^\top G$ and the one with respect to the weights is $G V^\top$. The masked softmax above takes the latter back to the scores, and from there it reaches $Q$ and $K$, each times $1/\sqrt d$. Multi-head attention wraps this in the split, merge and $W_O$ of §2; split and merge only rearrange entries, so the backward pass of the split is the merge, and vice versa.
 """)
 
 code(r"""
