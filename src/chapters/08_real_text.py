@@ -291,7 +291,7 @@ At this seed the masked model's lines are far from poetry, but they have the out
 md(r"""
 ## 8.4 Summary
 
-* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and the masked model's distance from $\mathcal{L}^*$ (more than five times) says nothing about what it has left to learn.
+* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and that the masked model levels off at more than five times $\mathcal{L}^*$ says nothing about what it has left to learn.
 * A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The loss with the future hidden shows the leak at every seed on each text: more than 2 above the masked model's, although the unmasked model's training loss, and its held-out loss computed as it was trained, are lower.
 * What the models write shows the same: the masked model's lines have the outline of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.
