@@ -480,7 +480,7 @@ head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024],
 md(r"""
 ## 2.7 What two heads can do and one cannot
 
-A small example built by hand computes the argument of this section's opening. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
+A small example built by hand works through the argument made at the start of this section. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
 
 * head 0: the query of position t is 20 times the code of position t − 1, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
@@ -627,7 +627,7 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 * Every head scales by its own $\sqrt d$ and normalises over the same allowed set; the causal mask is the same for all heads.
 * `merge_heads` concatenates in head order; $W_O$ is where the heads meet, and after it the output is no longer a convex combination.
 * H heads give each query H softmaxes, so it can read H positions sharply at once (§2.7), and each head compares its own coordinates in its own way (§2.8).
-* At fixed D, H moves cost around: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.
+* At fixed D, changing H shifts the costs: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.
 
 Next, §3 turns to learned absolute positions.
 """)
