@@ -11,7 +11,8 @@ every chapter, exercise and solution notebook in the same language, and checks t
 * no symbol is in the table twice (two meanings);
 * the forms that once gave one letter two meanings do not come back (weights written a, A or w
   beside α; V as the vocabulary size beside the values V; h or x for a layer's vectors beside
-  the head index and the token id; ℓ for a length);
+  the head index and the token id; ℓ for a length; j for an output feature beside the key's
+  position, k for a prefix length beside the keys, s for a seed or a position beside the scores);
 * layers are counted from 0 in the prose of every chapter, as in the code (``blocks.0``).
 """
 
@@ -141,6 +142,11 @@ CLASHES = [
     (re.compile(r"\\ln\s*V\b|V\s*\\times\s*D|\(D,\s*V\)|(?<![A-Za-z_])V\s*=\s*\d"), "the vocabulary size is |𝒱|; V is the values"),
     (re.compile(r"(?<![A-Za-z\\])h\^\{?\("), "a layer's vectors are X^(ℓ); h is a head"),
     (re.compile(r"\\hat\s*x|(?<![A-Za-z\\])x_[it]\s*W|(?<![A-Za-z\\])x\s*\\leftarrow"), "x is a token id; vectors are X, X_t, z"),
+    (re.compile(r"(?<![A-Za-z\\])y_\{?[jk]\b|W_O\s*\[[^\]]*,\\?\s*j\s*\]"),
+     "j is the position of a key; W_O's output is y_t = sum over h of y^(h)_t W_O^(h) (§2.4)"),
+    (re.compile(r"(?<![A-Za-z\\_])k\s*=\s*\d"), "k is a key; a prefix length is p"),
+    (re.compile(r"(?<![A-Za-z\\_])s\s*(?:[=+]\s*\d|\\ne)|[A-Za-z]_\{?s\b"),
+     "s is a score; a seed is a number, a second position t'"),
 ]
 
 
@@ -171,9 +177,12 @@ def test_the_checks_catch_what_they_name():
     assert symbols(r"\max\lvert\Delta Y[i]\rvert + \sqrt{2/\pi}") == ["Y", "i"]
     assert symbols(r"x_{b,t} + \hat z^{(\ell)}") == ["x", "b", "t", "z", "ell"]
     for old in (r"A_{ij}", r"\sum_j w_j v_j", r"a_{ij}", r"\ln V", r"V \times D", r"h^{(0)}_t", r"\hat x",
-                r"q_t = x_t W_Q"):
+                r"q_t = x_t W_Q", r"y_j = \sum_h \sum_a y^{(h)}_a \, W_O[h\cdot d + a,\ j]", r"k = 1, \dots, 8",
+                r"s = 0, \dots, 4", r"s+1", r"\partial \hat z_t / \partial z_s = 0", r"s \ne t"):
         assert clash_problems(old), old
-    for new in (r"\alpha_{ij}", r"\lvert\mathcal V\rvert \times D", r"X^{(0)}_t", r"h \cdot d + a", r"V = XW_V"):
+    for new in (r"\alpha_{ij}", r"\lvert\mathcal V\rvert \times D", r"X^{(0)}_t", r"h \cdot d + a", r"V = XW_V",
+                r"y_t = \sum_h y^{(h)}_t \, W_O^{(h)}", r"s_{ij} = \frac{q_i \cdot k_j}{\sqrt d}", r"s_{\max}",
+                r"p = 1, \dots, 8", r"\partial \hat z_t / \partial z_{t'} = 0", r"\partial f / \partial s_j"):
         assert not clash_problems(new), new
     assert layer_numbers("en", [{"cell_type": "markdown", "source": "layer 1 reads layer 2"}]) == {1, 2}
     assert layer_numbers("ru", [{"cell_type": "markdown", "source": "слой 0 и слоя 1"}]) == {0, 1}

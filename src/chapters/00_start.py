@@ -96,7 +96,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 md(r"""
 ## 0.4 Notation
 
-Every symbol keeps one meaning in the whole chapter; a section in brackets is where a symbol is used alone.
+Every symbol keeps one meaning in the whole chapter; a section in parentheses means the symbol is used only there.
 
 | symbol | meaning |
 | --- | --- |
@@ -122,7 +122,7 @@ Every symbol keeps one meaning in the whole chapter; a section in brackets is wh
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
 | $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |
-| $p$ | prefix length of a perturbation test (§4, §7) |
+| $p$ | a prefix length: of a perturbation test (§4, §7), of a line (§8.1) |
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
 | $\tau$ | a training step (§7.3, §8) |
@@ -183,5 +183,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists the functions of `lib` except `decoder`, `layers` and `plain_python`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

@@ -56,7 +56,7 @@ assert np.allclose(weights @ X3, np.cumsum(X3, axis=0) / counts)
 md(r"""
 Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1.
 
-These weights are the lower triangle of ones, each row divided by its number of ones ($i+1$), so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same, and scores a model has learned make the weights uneven.
+These weights are the lower triangle of ones, each row divided by its number of ones ($i+1$), so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same; learned scores make the weights uneven.
 """)
 
 md(r"""
@@ -414,7 +414,7 @@ plt.show()
 """, alt="Two 3×4 heatmaps, rows i are positions, columns the four features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")
 
 md(r"""
-In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns.
+In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns. The figure opens with $X[2, 0]$ already moved two steps up, so that the page makes its point before you touch anything; with every slider at the value of $X[2]$ itself, every entry is 0.
 """)
 
 code("""
@@ -503,11 +503,11 @@ With this condition the outputs of the real queries differ from the unpadded one
 md(r"""
 ## 1.11 Summary
 
-* Fix the allowed set $j \le i$ first, then normalise over it. A score of 0 forbids nothing ($\exp(0) = 1$), and softmax first, zeroing after breaks the row sums and lets the future in through the denominator.
+* Fix the allowed set $j \le i$ first, then normalise over it. A score of 0 forbids nothing ($\exp(0) = 1$), and taking the softmax first and zeroing afterwards breaks the row sums and lets the future in through the denominator.
 * Position i may read itself: input i is a token already seen, and the answer sits at i + 1. The diagonal j = i gives every query a key to read; with `<` instead of `≤`, row 0 is empty.
 * `allowed` is True where a query may read; build it with `causal_allowed` and never pass its complement.
 * An empty row is an error and raises: $-\infty$ turns it into NaN, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
-* Padded queries are computed as usual; the targets alone decide what is scored (−100 is not). A padded query is an unscored output, not an empty row. Real EOS targets are scored, and EOS is not a padding index.
+* Padded queries are computed as usual; the targets alone decide what is scored (a target of −100 is not). A padded query is an unscored output, not an empty row. Real EOS targets are scored, and EOS is not a padding index.
 * With right padding only, the padding keys lie in the future of every real query, so the causal mask alone suffices (§1.8); left padding would change how masks and positions fit together (§1.10).
 
 The exercises for this section are in `exercises/en/ex01_allowed_set.ipynb`. The next section (§2) splits one head into several.

@@ -258,9 +258,11 @@ md(r"""
 
 After attention the heads return $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet; written out, with $y^{(h)}$ the output of head h, this is the identity over blocks of rows checked in §2.1:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet. Written out for one position t, with $y^{(h)}_t$ the output of head h there (d numbers) and $W_O^{(h)}$ the block of rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$, this is the identity over blocks of rows checked in §2.1:
 
-$$y_j = \sum_h \sum_a y^{(h)}_a \, W_O[h\cdot d + a,\ j].$$
+$$y_t = \sum_h y^{(h)}_t \, W_O^{(h)}.$$
+
+Each block $W_O^{(h)}$ is $d \times D$, so every output feature receives a contribution from every head.
 
 The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
 """)
@@ -478,7 +480,7 @@ head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024],
 md(r"""
 ## 2.7 What two heads can do and one cannot
 
-A small example built by hand computes the argument of this section's opening. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
+A small example built by hand works through the argument made at the start of this section. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
 
 * head 0: the query of position t is 20 times the code of position t − 1, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
@@ -558,9 +560,9 @@ This is what heads buy: each position can read several positions sharply at once
 """)
 
 md(r"""
-## 2.8 Each head its own similarity, in only d dimensions
+## 2.8 Each head has its own similarity, but in only d dimensions
 
-Two more sides of the choice of H, one for and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
+Two more consequences of the choice of H, one in its favour and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
 
 The cell below builds `<bos> 春 风 春 雨` with width D = 4: coordinates 0–1 code the token, coordinates 2–3 the position, as a point at angle $60^\circ \cdot t$ on a circle. $W_K$ is the identity. Head 0 keeps its query, so it looks for the same token; head 1 turns its query back by 60°, so it looks for the position just before. The rows are the dot products $q_i \cdot k_j$ of query 3, the second 春, with keys 0–3: in head 0, in head 1, and in one head of width 4.
 """)
@@ -589,7 +591,7 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 md(r"""
 Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the token just before loses.
 
-The price is the width. The scores of head h, $Q_h K_h^\top$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
+The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
 """)
 
 code(r"""
@@ -610,7 +612,7 @@ assert favourites == 2  #en d = 1: every query prefers one of two keys
 """)
 
 md(r"""
-Every head's scores have rank exactly d. More heads buy more softmaxes and more notions of similarity, each of them a narrower comparer; how to split D is a trade-off, not a rule.
+Every head's scores have rank exactly d. More heads buy more softmaxes and more notions of similarity, each comparing fewer coordinates; how to split D is a trade-off, not a rule.
 """)
 
 md(r"""
@@ -625,7 +627,7 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 * Every head scales by its own $\sqrt d$ and normalises over the same allowed set; the causal mask is the same for all heads.
 * `merge_heads` concatenates in head order; $W_O$ is where the heads meet, and after it the output is no longer a convex combination.
 * H heads give each query H softmaxes, so it can read H positions sharply at once (§2.7), and each head compares its own coordinates in its own way (§2.8).
-* At fixed D, H moves cost around: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.
+* At fixed D, changing H shifts the costs: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.
 
 Next, §3 turns to learned absolute positions.
 """)

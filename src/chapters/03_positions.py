@@ -251,7 +251,7 @@ Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to th
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number below is the smallest gap between two rows, 0.1). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending a table is a decision to declare, not an index trick.
+In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number below is the smallest gap between two rows, 0.1). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
 """)
 
 code(r"""
@@ -463,7 +463,7 @@ md(r"""
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
-* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's and ALiBi's depend only on the distance i − j. That is well defined, not trained.
+* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's scores and ALiBi's penalties depend only on the distance i − j. Those answers come from a formula, not from training.
 
 Next, §4 explains why causality has to cover the whole computation.
 """)

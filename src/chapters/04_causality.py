@@ -143,7 +143,7 @@ assert (degenerate.change == 0.0 and degenerate.control_change == 0.0
 """)
 
 md(r"""
-**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. The same code with the mask off also shows 0, and the problem is exposed.
+**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. Its negative control, the same code with the mask off, also shows 0, so `check_causality` does not pass it: the test is void.
 """)
 
 code(r"""

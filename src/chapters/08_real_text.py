@@ -63,7 +63,7 @@ assert ([(len(lines), sum(map(len, lines)), len(set("".join(lines))))
 md(r"""
 The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can then bring the loss below $\mathcal{L}^*$: the number of training lines times its natural logarithm, divided by the number of scored targets (in §7.2, $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why counting stops so soon: for $k = 1, \dots, 8$, the share of held-out lines whose first $k$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why counting stops so soon: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
 
 What remains are reference points, not floors. The third row prints $\ln \lvert\mathcal V\rvert$ (a uniform guess); the loss of character frequencies alone on the held-out lines (a unigram model, counted on the training lines, every count raised by 1 so that no character gets probability 0); and the share of held-out characters that are `<unk>`: 7% of the Chinese ones, where the text has more than a thousand different characters, almost none elsewhere.
 """)
@@ -84,9 +84,9 @@ def reference_points(lines):
                    for after in follow.values()
                    for k in after.values()) / n_scored
     assert abs(counted - memorised) < 1e-12
-    starts = {line[:k] for line in corpus for k in range(1, 9)}
-    still_seen = [np.mean([line[:k] in starts for line in held_out])
-                  for k in range(1, 9)]
+    starts = {line[:p] for line in corpus for p in range(1, 9)}
+    still_seen = [np.mean([line[:p] in starts for line in held_out])
+                  for p in range(1, 9)]
     held = collate(held_out, vocab)[1]
     scored = held[held != IGNORE]
     frequency = np.bincount(targets[targets != IGNORE],
@@ -122,7 +122,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches: initialisation seed $s$ and batch seed $s+1$ for $s = 0, \dots, 4$, trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Both models start from the same parameters and see the same batches: five runs, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed), trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""
@@ -285,13 +285,13 @@ assert (by_seed[True][:, 1].max() < 3 * in_text
 """, tags=("page-text",))
 
 md(r"""
-At this seed the masked model's lines are far from poetry, but they have the outline of the text's lines; the unmasked model's lines are full of characters repeated. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length, and the model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often. The likely reason lies in its training: at every position the answer sat at the next position, and it learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
+At this seed the masked model's lines are far from poetry, but they have the outline of the text's lines; the unmasked model's lines are full of repeated characters. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length, and the model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often. The likely reason lies in its training: at every position the answer sat at the next position, and it learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
 """)
 
 md(r"""
 ## 8.4 Summary
 
-* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and the masked model's distance from $\mathcal{L}^*$ (more than five times) says nothing about what it has left to learn.
+* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and that the masked model levels off at more than five times $\mathcal{L}^*$ says nothing about what it has left to learn.
 * A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The loss with the future hidden shows the leak at every seed on each text: more than 2 above the masked model's, although the unmasked model's training loss, and its held-out loss computed as it was trained, are lower.
 * What the models write shows the same: the masked model's lines have the outline of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.

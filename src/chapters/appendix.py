@@ -8,7 +8,7 @@ This page collects two references that §0 points to: the functions of `lib` wit
 
 ## The functions of `lib`
 
-Every public function and class of the modules in `lib.__all__` (all but `decoder`, `layers` and `plain_python`) starts its docstring with the section that teaches it. The code below lists them with those sections; `help(lib.attention.masked_softmax)` shows the full description of one.
+The docstring of each public function and class of `lib` starts with the section that teaches it; a record of what a forward pass keeps for the backward pass, and the two functions of `plain_python`, take the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then the three that are imported on demand, `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use. `help(lib.attention.masked_softmax)` shows the full description of one function.
 """)
 
 code("""
@@ -18,7 +18,11 @@ import re
 
 import lib
 
-for module_name in lib.__all__:
+SECTIONS = re.compile(r"§\\d+(?:\\.\\d+)?(?:\\s*[-–,]\\s*§\\d+(?:\\.\\d+)?)*")
+#en imported on demand, so not in lib.__all__
+ON_DEMAND = ["layers", "decoder", "plain_python"]
+
+for module_name in [*lib.__all__, *ON_DEMAND]:
     module = importlib.import_module(f"lib.{module_name}")
     for name, obj in vars(module).items():
         kind_taught = inspect.isfunction(obj) or inspect.isclass(obj)
@@ -27,9 +31,13 @@ for module_name in lib.__all__:
         if obj.__module__ != module.__name__:
             #en imported from another module and listed there
             continue
-        section = re.match(r"§\\d+(?:\\s*[-,]\\s*§\\d+)*", inspect.getdoc(obj))
+        section = SECTIONS.match(inspect.getdoc(obj) or "")
+        if section is None and module_name in ON_DEMAND:
+            #en the section the module's docstring names first
+            section = SECTIONS.search(inspect.getdoc(module))
         assert section, f"{module_name}.{name}"
-        print(f"{section.group():<11} {module_name}.{name}")
+        shown = section.group().replace("-", "–")
+        print(f"{shown:<11} {module_name}.{name}")
 """)
 
 md(r"""
@@ -46,7 +54,7 @@ The text uses the terms of this table in all three languages.
 | future positions (reading them is forbidden) | 未来位置（禁止读取） | будущие позиции (читать их нельзя) |
 | bottom-right alignment | 右下对齐 | выравнивание по правому нижнему углу |
 | empty row (a query with no key to read) | 空行（没有可读键的查询） | пустая строка (запрос, которому нечего читать) |
-| scored / an unscored output | 计分 / 不计分的输出 | учитывается в функции потерь / неучитываемый выход |
+| scored / unscored (output) | 计分 / 不计分的输出 | учитывается в функции потерь / неучитываемый выход |
 | query / key / value | 查询 / 键 / 值 | запрос / ключ / значение |
 | score | 分数 | оценка (score) |
 | attention weights | 注意力权重 | веса внимания |
@@ -66,7 +74,7 @@ The text uses the terms of this table in all three languages.
 | token embedding table E | 词元嵌入表 E | таблица эмбеддингов токенов E |
 | learned absolute positions, position table P | 可学习绝对位置，位置表 P | обучаемые абсолютные позиции, таблица позиций P |
 | offset | 偏移量 | смещение (offset) |
-| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | брать по модулю / прижимать к последней строке |
+| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | брать по модулю / ограничивать последней строкой (clamp) |
 | scatter-add | 散射累加（scatter-add） | накопление по индексам (scatter-add) |
 | upstream gradient | 上游梯度 | градиент по выходу |
 | forward pass / full forward pass | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
@@ -78,4 +86,17 @@ The text uses the terms of this table in all three languages.
 | leak (of future information) | （未来信息）泄漏 | утечка (информации из будущего) |
 | evidence | 证据 | свидетельство |
 | hand-chosen parameters | 手工设定的参数 | параметры, заданные вручную |
+| residual connection / residual stream | 残差连接 / 残差流 | остаточная связь / остаточный поток |
+| pre-LN (layer normalisation before each sublayer) | 前置层归一化（pre-LN，每个子层之前做层归一化） | предварительная нормализация слоя (pre-LN, перед каждым подслоем) |
+| output layer $W_\text{head}$ | 输出层 $W_\text{head}$ | выходной слой $W_\text{head}$ |
+| weight tying | 权重共享 | связывание весов |
+| central differences | 中心差分 | центральные разности |
+| teacher forcing | 教师强制（teacher forcing） | режим teacher forcing |
+| free / decided target | 自由目标 / 由过去决定的目标 | свободная / определённая прошлым целевая метка |
+| causal bound $\mathcal L^*$ (the lowest loss of a causal model) | 因果模型的下界 $\mathcal L^*$（因果模型能达到的最低损失） | граница для причинных моделей $\mathcal L^*$ (наименьшие потери причинной модели) |
+| rule level (of the §7 corpus) | 规则水平（§7 语料） | уровень правила (для корпуса §7) |
+| cheating (reading the answer) | 作弊（读到答案） | списывание (чтение ответа) |
+| reachability matrix (of the gradient) | （梯度的）可达矩阵 | матрица достижимости (для градиента) |
+| greedy decoding | 贪心解码 | жадная генерация |
+| held-out lines | 留出的行 | отложенные строки |
 """)

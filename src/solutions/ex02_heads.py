@@ -109,21 +109,19 @@ check("heads-3", multi_head_attention)
 """)
 
 md("""
-Check against Example 1 of §2.5: BOS and 春 are `[1, 0, 0, 1]` and `[0, 1, 1, 0]`, all three projections are the identity, `H = 2`. Output 1 should be `[1, 1, a−b, b−a]` with `a = 1/(1+exp(1/√2))` and `b = 1−a`.
+Check against Example 1 of §2.5: BOS and 春 are `[1, 0, 0, 1]` and `[0, 1, 1, 0]`, all three projections are the identity, `H = 2`. Output 1 should be $[1, 1, 2\\alpha - 1, 1 - 2\\alpha]$ with $\\alpha = 1/(1 + e^{1/\\sqrt 2})$, as in §2.5.
 """)
 
 code("""
-a = 1 / (1 + np.exp(1 / np.sqrt(2)))
-b = 1 - a
+alpha = 1 / (1 + np.exp(1 / np.sqrt(2)))
 # (B=1, T=2, D=4)
 tokens = np.array([[[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]]])
 w_o = np.array([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 0, -1, 0], [0, 1, 0, -1]])
 eye = np.eye(4)
 out = multi_head_attention(tokens, eye, eye, eye, w_o, 2)
 print(np.round(out[0], 6))
-assert np.allclose(out[0],
-                   [[1, 1, 1, -1],
-                    [1, 1, a - b, b - a]]), needs_exercise("heads-3")
+expected = [[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]]
+assert np.allclose(out[0], expected), needs_exercise("heads-3")
 """)
 
 md("""

@@ -110,7 +110,7 @@ assert abs(numeric - d_token[4, 0]) < 1e-6, needs_exercise("pos-1", "pos-2")
 """)
 
 md("""
-**About the solution.** `np.add.at` is an unbuffered scatter-add: every contribution of a repeated id is added. The position gradient does not need it, since positions within one sequence never repeat; all sequences of a batch share rows `offset … offset+T−1`, so the batch axis is summed first. The range check must come before writing: past the end of the table a slice silently gets shorter, or the rows land elsewhere.
+**About the solution.** `np.add.at` is an unbuffered scatter-add: every contribution of a repeated id is added. The position gradient does not need it, since positions within one sequence never repeat; all sequences of a batch share rows `offset … offset+T−1`, so the batch axis is summed first. The range check must come before writing: past the end of the table a slice silently gets shorter, and with a negative offset the rows land elsewhere.
 """, tags=("solution",))
 
 md("""

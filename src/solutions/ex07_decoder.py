@@ -102,7 +102,7 @@ print([e < 1e-7 for e in errors])
 """)
 
 md("""
-**About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat z_t / \\partial z_s = 0$ for $s \\ne t$ (rows t and s of the input): layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $z$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
+**About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat z_t / \\partial z_{t'} = 0$ for $t' \\ne t$ (rows t and t' of the input): layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $z$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
 """, tags=("solution",))
 
 md("""
