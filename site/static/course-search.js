@@ -259,7 +259,7 @@
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
   // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
-  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.8, part: 0.7};
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7};
   var introOf = [], unitOf = [];
   (function () {
     var at = {};
@@ -317,6 +317,7 @@
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
       var score = TUNE.rel * rel / total + TUNE.def * Math.max(cover, heading, context);
       if (cover > 0 && cover >= heading) score += TUNE.defk * cover;    // the section that defines it
+      else if (context > cover && context >= heading) score += TUNE.defk * context;   // or its chapter does
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
