@@ -171,9 +171,19 @@
   function termKeys(term) {
     return terms(term).map(function (t) { return t.key; });
   }
+  // A Chinese term's words, cut as a query is (softmax之后清零: softmax, 之后, 清零)
+  function termPieces(term) {
+    var out = [];
+    (term.toLowerCase().replace(/(\p{Script=Han}+)/gu, " $1 ").match(WORD) || []).forEach(function (part) {
+      (HAN.test(part) ? cutChinese(part) : [part]).forEach(function (w) {
+        if ((w.length > 1 || !HAN.test(w)) && !isStop(w)) out.push(w);
+      });
+    });
+    return out;
+  }
   var sectionTerms = (index && index.sections || []).map(function (s) {
     return (s.k || []).concat(s.e || []).map(function (term) {
-      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, "")} : {keys: termKeys(term)};
+      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, ""), pieces: termPieces(term)} : {keys: termKeys(term)};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
 
@@ -184,12 +194,22 @@
     if (!list.length) return 0;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
-      var covered = new Array(q.length).fill(false), any = false;
+      var covered = new Array(q.length).fill(0), any = false;
       list.forEach(function (t) {
         var at = q.indexOf(t.zh);
+        if (at < 0 && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
+          var found = t.pieces.map(function (w) { return q.indexOf(w); });
+          var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
+          if (m >= 2 && 2 * m >= n) {
+            any = true;
+            found.forEach(function (a, j) {
+              for (var k = a; a >= 0 && k < a + t.pieces[j].length; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
+            });
+          }
+        }
         while (at >= 0) {
           any = true;
-          for (var k = at; k < at + t.zh.length; k++) covered[k] = true;
+          for (var k = at; k < at + t.zh.length; k++) covered[k] = 1;
           at = q.indexOf(t.zh, at + 1);
         }
       });
@@ -202,7 +222,7 @@
       for (var c = 0; c < q.length; c++) {
         if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
         total++;
-        if (covered[c]) n++;
+        n += covered[c];
       }
       return total ? n / total : 0;
     }
