@@ -136,8 +136,10 @@
       var pieces = [];
       if (HAN.test(part)) {
         // the whole run first: if some section holds it as it is, it is one term
-        var whole = holds(part);
-        var cut = whole ? [part] : cutChinese(part);
+        // (a run of several words is cut even so: 位置表的反向传播, which one overview says as it is,
+        // is 位置表 and 反向传播, which the section that teaches it says)
+        var pieces0 = cutChinese(part);
+        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? [part] : pieces0;
         cut.forEach(function (c) {
           if (isStop(c)) return;
           if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
