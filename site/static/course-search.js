@@ -274,7 +274,7 @@
     return n;
   }
 
-  var KIND = {exercises: -20, solutions: -22};   // the lesson first, unless an exercise says clearly more
+  var KIND = {exercises: -30, solutions: -32};   // the lesson first, unless an exercise says clearly more
   var SUMMARY = -6;                                // a chapter's summary recalls what its sections teach
   var FOUND = {zh: "找到 {n} 个相关小节。", en: "{n} sections found.", ru: "Найдено разделов: {n}."};
 
