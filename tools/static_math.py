@@ -260,6 +260,9 @@ def tex_to_text(tex: str) -> str:
                 out.append(" ")
             elif name in TEXT_SYMBOLS:
                 out.append(TEXT_SYMBOLS[name])
+                if name == "lvert":                       # |V|, not | V|
+                    while tex[i:i + 1] == " ":
+                        i += 1
             else:
                 out.append(SYMBOLS.get(name, name))
         elif c in "{}":
