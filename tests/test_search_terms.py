@@ -211,6 +211,9 @@ def test_the_index_groups_subsections_and_knows_english(site_dir):  # noqa: F811
         assert all(s.get("u", "") == "" for (p, a), s in sections.items() if p.startswith("exercises/"))
         summaries = [a for (p, a), s in sections.items() if s.get("s")]
         assert len(summaries) >= 7 and all(a.startswith("sec-") for a in summaries), summaries
+        # the text is what a reader sees: no TeX command or brace of a formula is left in it
+        leftovers = sorted({m for s in sections.values() for m in re.findall(r"\\[A-Za-z]+|\bbegin(?:split|cases)|lvert", s["x"])})
+        assert not leftovers, f"{lang}: TeX left in the search text: {leftovers}"
         if lang != "en":
             assert "mask" in sections[(C + "01_allowed_set", "")]["e"]
             assert "mask" in sections[(C + "07_decoder", "sec-7-3")]["g"]       # 去掉掩码 / Без маски

@@ -461,3 +461,6 @@ def test_tex_reads_as_text_in_search_snippets():
     assert static_math.tex_to_text(r"a \approx 0.330238") == "a ≈ 0.330238"
     assert static_math.tex_to_text(r"\mathcal{L}^* \le \ln V") == "L^* ≤ ln V"
     assert static_math.tex_to_text(r"\frac{QK^\top}{\sqrt{d}}") == "QK^ᵀ/√d"
+    # environments, line breaks and alignment leave no TeX behind (a snippet read "beginsplit")
+    assert static_math.tex_to_text(r"\begin{cases} 1, & j \le i, \\[2ex] 0, & j > i. \end{cases}") == "1, j ≤ i, 0, j > i."
+    assert static_math.tex_to_text(r"\lvert V\rvert") == "|V|"

@@ -202,6 +202,10 @@ FONT_COMMANDS = {"mathcal", "mathbf", "mathrm", "mathit", "mathsf", "mathtt", "b
 TEXT_COMMANDS = {"text", "textrm", "texttt", "textbf", "textit", "mbox"}
 
 
+# what tex_to_text writes for commands that SYMBOLS (for typesetting) leaves out
+TEXT_SYMBOLS = {"lvert": "|", "rvert": "|", "vert": "|", "bmod": " mod ", "circ": "°", "propto": "∝"}
+
+
 def tex_to_text(tex: str) -> str:
     """A formula as a reader would type it into a search box (``W_O``, ``√d``, ``L^* ≤ ln V``),
     for the search index and its snippets (tools/search_index.py)."""
@@ -245,13 +249,25 @@ def tex_to_text(tex: str) -> str:
             elif name in TEXT_COMMANDS:
                 a, i = group(i)
                 out.append(a)
-            elif name in ("log", "ln", "exp", "max", "min", "softmax", "sin", "cos", "det", "arg", "argmax"):
+            elif name in ("log", "ln", "exp", "max", "min", "softmax", "sin", "cos", "tanh", "det", "arg", "argmax"):
                 out.append(name + " ")
+            elif name in ("begin", "end"):            # an environment's name is no part of the formula
+                a, i = group(i)
+                out.append(" ")
+            elif name == "\\":                        # a new line, with its optional spacing [2ex]
+                if tex[i:i + 1] == "[":
+                    i = tex.find("]", i) + 1 or len(tex)
+                out.append(" ")
+            elif name in TEXT_SYMBOLS:
+                out.append(TEXT_SYMBOLS[name])
+                if name == "lvert":                       # |V|, not | V|
+                    while tex[i:i + 1] == " ":
+                        i += 1
             else:
                 out.append(SYMBOLS.get(name, name))
         elif c in "{}":
             i += 1
-        elif c == "~":
+        elif c in "~&":                              # a space; a column of an aligned formula
             out.append(" ")
             i += 1
         else:

@@ -9,14 +9,17 @@
 // list (jieba's words of the site plus the glossaries), a part that is no word looked up as it is
 // (掩) and one the site never uses by its character pairs, weakly. A word finds the other words of
 // its synonym group too. The words of a question (why, how, почему, 为什么 ...) and stop words go.
-// Ranking (Lucene/BM25-like, with the section's terms as the strongest field):
-//   1. how much of the query the section holds, each word weighted by its rarity (IDF: "prefill"
-//      says more than "cache"), a word only its code holds counting half;
-//   2. how much of the query one of its terms or its heading says: a section whose terms hold the
-//      query (the section that defines it) comes before one whose heading merely holds its words,
-//      and both before sections that only use them;
-//   3. how often its prose holds the words, saturating as BM25 does (its code counts a third);
-//   4. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
+// Ranking:
+//   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
+//      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
+//      weighs less: it uses what the prose teaches), each field's count divided by the field's
+//      length against the average, all saturating together; so a long section (§7's five seeds)
+//      does not win by volume;
+//   2. how much of the query one of its terms (or most of a longer term) or its heading says: the
+//      section that defines it comes before one whose heading merely holds its words, and both
+//      before sections that only use them; a section shares, a little less, what its chapter's
+//      introduction defines (kv cache 显存: §5.6 within §5);
+//   3. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
 //      recalls everything, after the section that teaches it.
 // One result per numbered section (or page introduction): an unnumbered subsection counts for the
 // section it is in, and the result links to the part of the section that answers best.
@@ -133,8 +136,10 @@
       var pieces = [];
       if (HAN.test(part)) {
         // the whole run first: if some section holds it as it is, it is one term
-        var whole = holds(part);
-        var cut = whole ? [part] : cutChinese(part);
+        // (a run of several words is cut even so: 位置表的反向传播, which one overview says as it is,
+        // is 位置表 and 反向传播, which the section that teaches it says)
+        var pieces0 = cutChinese(part);
+        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? [part] : pieces0;
         cut.forEach(function (c) {
           if (isStop(c)) return;
           if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
@@ -168,9 +173,19 @@
   function termKeys(term) {
     return terms(term).map(function (t) { return t.key; });
   }
+  // A Chinese term's words, cut as a query is (softmax之后清零: softmax, 之后, 清零)
+  function termPieces(term) {
+    var out = [];
+    (term.toLowerCase().replace(/(\p{Script=Han}+)/gu, " $1 ").match(WORD) || []).forEach(function (part) {
+      (HAN.test(part) ? cutChinese(part) : [part]).forEach(function (w) {
+        if ((w.length > 1 || !HAN.test(w)) && !isStop(w)) out.push(w);
+      });
+    });
+    return out;
+  }
   var sectionTerms = (index && index.sections || []).map(function (s) {
     return (s.k || []).concat(s.e || []).map(function (term) {
-      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, "")} : {keys: termKeys(term)};
+      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, ""), pieces: termPieces(term)} : {keys: termKeys(term)};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
 
@@ -181,12 +196,22 @@
     if (!list.length) return 0;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
-      var covered = new Array(q.length).fill(false), any = false;
+      var covered = new Array(q.length).fill(0), any = false;
       list.forEach(function (t) {
         var at = q.indexOf(t.zh);
+        if (at < 0 && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
+          var found = t.pieces.map(function (w) { return q.indexOf(w); });
+          var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
+          if (m >= 2 && 2 * m >= n) {
+            any = true;
+            found.forEach(function (a, j) {
+              for (var k = a; a >= 0 && k < a + t.pieces[j].length; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
+            });
+          }
+        }
         while (at >= 0) {
           any = true;
-          for (var k = at; k < at + t.zh.length; k++) covered[k] = true;
+          for (var k = at; k < at + t.zh.length; k++) covered[k] = 1;
           at = q.indexOf(t.zh, at + 1);
         }
       });
@@ -199,23 +224,31 @@
       for (var c = 0; c < q.length; c++) {
         if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
         total++;
-        if (covered[c]) n++;
+        n += covered[c];
       }
       return total ? n / total : 0;
     }
-    var keys = ts.map(function (t) { return t.key; });
-    var hit = new Set();
-    list.forEach(function (t) {
-      if (t.keys.every(function (k) { return keys.indexOf(k) >= 0; })) t.keys.forEach(function (k) { hit.add(k); });
+    // a query word says a term's word by its stem or by a synonym of it (padding: паддинг)
+    var said = ts.map(function (t) { return [t.key].concat(t.also.map(wordKey)); });
+    var credit = ts.map(function () { return 0; });
+    list.forEach(function (term) {
+      var which = term.keys.map(function (k) {
+        for (var j = 0; j < said.length; j++) if (said[j].indexOf(k) >= 0) return j;
+        return -1;
+      });
+      var m = which.filter(function (j) { return j >= 0; }).length, n = which.length;
+      // all of a term, or most of a longer one (кэш только в первом слое: кэш для каждого слоя)
+      var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : 0);
+      which.forEach(function (j) { if (j >= 0 && share > credit[j]) credit[j] = share; });
     });
     // weighted as the query's words are (a rare word says more of the query)
-    var said = 0, all = 0;
-    keys.forEach(function (k, j) {
+    var got = 0, all = 0;
+    ts.forEach(function (t, j) {
       var w = weights ? weights[j] : 1;
       all += w;
-      if (hit.has(k)) said += w;
+      got += w * credit[j];
     });
-    return all ? said / all : 0;
+    return all ? got / all : 0;
   }
 
   // The section's terms hold this word of the query (compared as the terms' words are: by stem)
@@ -241,18 +274,30 @@
     return n;
   }
 
-  var KIND = {exercises: -20, solutions: -22};   // the lesson first, unless an exercise says clearly more
+  var KIND = {exercises: -30, solutions: -32};   // the lesson first, unless an exercise says clearly more
   var SUMMARY = -6;                                // a chapter's summary recalls what its sections teach
   var FOUND = {zh: "找到 {n} 个相关小节。", en: "{n} sections found.", ru: "Найдено разделов: {n}."};
 
-  // BM25's saturation: the 1st mention of a word counts most, a long text's mentions count less.
+  // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
+  // the field's length relative to the average, saturate together (the 1st mention counts most); a
+  // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7};
+  var introOf = [], unitOf = [];
+  (function () {
+    var at = {};
+    (index && index.sections || []).forEach(function (s, i) { at[s.p + "#" + s.a] = i; });
+    (index && index.sections || []).forEach(function (s, i) {
+      var intro = at[s.p + "#"], unit = s.u !== undefined ? at[s.p + "#" + s.u] : undefined;
+      introOf.push(intro === undefined ? i : intro);
+      unitOf.push(unit === undefined ? i : unit);
+    });
+  })();
   var lengths = {x: 0, c: 0};
   (index && index.sections || []).forEach(function (s) { lengths.x += s.x.length; lengths.c += (s.c || "").length; });
   var sections = (index && index.sections || []).length || 1;
-  function saturate(n, length, field) {
-    if (!n) return 0;
-    var norm = 0.25 + 0.75 * length / (lengths[field] / sections || 1);
-    return n * 2.2 / (n + 1.2 * norm);
+  function lengthNorm(length, field) {
+    var b = field === "x" ? TUNE.bx : TUNE.bc;
+    return 1 - b + b * length / (lengths[field] / sections || 1);
   }
 
   function search(query) {
@@ -272,28 +317,34 @@
       return t.weak ? w / 2 : w;
     });
     var total = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
+    var covers = index.sections.map(function (s, i) { return termCover(ts, query, i, idf); });
     var scored = index.sections.map(function (s, i) {
-      var found = 0, inHeading = 0, text = 0, any = false;
-      var cover = termCover(ts, query, i, idf);
+      var found = 0, inHeading = 0, rel = 0, any = false;
+      var cover = covers[i];
+      // a section of the chapter whose terms the query says (kv cache 显存: §5.6 in §5) shares, a little
+      // less, what the chapter's introduction and its own numbered section define
+      var context = Math.max(covers[introOf[i]], covers[unitOf[i]]) * TUNE.ctx;
+      var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
-        // a word only the code holds counts half: code uses what the prose teaches
         if (c.h || c.x || c.k) found += idf[j];
         else if (c.c) found += idf[j] / 2;
         if (c.h || c.x || c.c || c.k) any = true;
         if (c.h) inHeading += idf[j];
-        text += idf[j] * (saturate(c.x, s.x.length, "x") + saturate(c.c, (s.c || "").length, "c") / 3);
+        var tf = TUNE.wh * Math.min(c.h, 2) + (c.k ? TUNE.wk : 0) + TUNE.wx * c.x / nx + TUNE.wc * c.c / nc;
+        rel += idf[j] * tf / (TUNE.k1 + tf);
       });
       var heading = inHeading / total;
       // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
-      var score = 100 * found / total + 30 * Math.max(cover, heading) + 4 * text / total;
-      if (cover > 0 && cover >= heading) score += 12 * cover;    // the section that defines it
+      var score = TUNE.rel * rel / total + TUNE.def * Math.max(cover, heading, context);
+      if (cover > 0 && cover >= heading) score += TUNE.defk * cover;    // the section that defines it
+      else if (context > cover && context >= heading) score += TUNE.defk * context;   // or its chapter does
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
       return {entry: s, score: score, any: any, order: i,
-              why: [found / total, cover, heading, text / total].map(function (v) { return Math.round(v * 100) / 100; })};
+              why: [found / total, cover, heading, rel / total].map(function (v) { return Math.round(v * 100) / 100; })};
     });
     // one result per numbered section: an unnumbered subsection counts for the section it is in,
     // and the result links to the part of the section that answers best
