@@ -55,3 +55,24 @@ def test_a_malformed_file_is_refused_clearly(tmp_path):
     path.write_text(json.dumps([entry(STRICT, "x") | {"function": "masked_softmax"}]), encoding="utf-8")
     with pytest.raises(SystemExit, match="mask-1 is causal_allowed in ex01_allowed_set"):
         measure_feedback.main([str(path)])
+
+
+CALLS_CAUSAL_1 = """
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    if ids.shape[-1] < 2:
+        raise ValueError("at least two positions")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(1, ids.shape[-1])])
+"""
+
+
+def test_an_answer_may_call_the_notebooks_other_answers(tmp_path):
+    """In the notebook the cells above define causal-1's function; a right causal-3 that calls it passes."""
+    answer = {"exercise": "causal-3", "notebook": "ex04_causality", "function": "leak_sweep", "lang": "en",
+              "code": CALLS_CAUSAL_1, "mistake": "none: a right answer calling causal-1's function"}
+    path, out = tmp_path / "answers.json", tmp_path / "rows.json"
+    path.write_text(json.dumps([answer]), encoding="utf-8")
+    assert measure_feedback.main([str(path), "--json", str(out), "--practice", "0"]) == 0
+    (row,) = json.loads(out.read_text(encoding="utf-8"))
+    assert row["passes_check"] and row["passes_grader"], row

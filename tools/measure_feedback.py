@@ -37,6 +37,7 @@ import copy
 import io
 import json
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,9 @@ def corpus_entries():
 _SETUPS = {}
 
 
+_OTHERS = {}
+
+
 def setup_cell(notebook, lang):
     """The code of the exercise notebook's setup cell (its first code cell): the imports a learner's cell
     runs after."""
@@ -102,13 +106,31 @@ def setup_cell(notebook, lang):
     return _SETUPS[key]
 
 
+def other_answers(notebook, lang, function):
+    """The solution notebook's cells that define the notebook's other exercise functions: a learner's
+    answer may call them (causal-2 calls causal-1's ``future_perturbation_change``), and in the
+    notebook they are defined by the cells above, so the measurement defines them right."""
+    key = (notebook, lang, function)
+    if key not in _OTHERS:
+        others = {e.function for e in EXERCISES.values() if e.notebook == notebook and e.function != function}
+        nb = json.loads((ROOT / "solutions" / lang / f"{notebook}.ipynb").read_text(encoding="utf-8"))
+        sources = ("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                   for c in nb["cells"] if c["cell_type"] == "code")
+        _OTHERS[key] = [src for src in sources
+                        if any(re.search(rf"^def {name}\(", src, re.M) for name in others)]
+    return _OTHERS[key]
+
+
 def learner_function(entry):
-    """The entry's function, defined as the notebook would define it; or the error that stops it."""
+    """The entry's function, defined as the notebook would define it (after the setup cell and the
+    notebook's other answers, as solved); or the error that stops it."""
     scope = {"__name__": "__main__"}
     try:
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             exec(compile(setup_cell(entry["notebook"], entry["lang"]), "<setup>", "exec"), scope)
+            for source in other_answers(entry["notebook"], entry["lang"], entry["function"]):
+                exec(compile(source, "<the notebook's other answers>", "exec"), scope)
             exec(compile(entry["code"], "<learner's cell>", "exec"), scope)
     except Exception as exc:  # noqa: BLE001 - a cell that does not run is reported, not fatal
         return None, f"{type(exc).__name__}: {exc}"
