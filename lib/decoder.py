@@ -423,9 +423,12 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
         def loss_and_grads(model, inputs, targets):
             return model.loss_and_grads(inputs, targets, causal)
     rngs, optimiser, losses = [np.random.default_rng(s) for s in seeds], Adam(model.params, lr), []
+    every_input, every_target = collate(texts, vocab)           # (N, T) each, every text once
+    lengths = np.array([len(text) for text in texts])
     for step in range(1, steps + 1):
         chosen = [i for rng in rngs for i in rng.choice(len(texts), size=batch_size, replace=False)]
-        inputs, targets = collate([texts[i] for i in chosen], vocab)   # (B, T) each, right-padded
+        T = 1 + lengths[chosen].max()                       # what collate() of the batch would give
+        inputs, targets = every_input[chosen, :T], every_target[chosen, :T]   # (B, T) each
         if model.n_models is not None:                                  # (S, B, T) each
             inputs, targets = (a.reshape(model.n_models, batch_size, -1) for a in (inputs, targets))
         loss, grads = loss_and_grads(model, inputs, targets)
