@@ -19,7 +19,7 @@ import numpy as np
 
 from . import layers, validate
 from .attention import MultiHeadSaved, multi_head_attention_forward
-from .data import collate
+from .data import IGNORE, collate
 from .model import KVCache, _attend_step
 from .positions import embed, embed_backward
 from .validate import checked
@@ -72,10 +72,8 @@ class Decoder:
         rng, params = np.random.default_rng(seed), {}
         for name, shape in parameter_shapes(V, C, D, L, F).items():
             short = name.rsplit(".", 1)[-1]                             # "blocks.0.w_q" -> "w_q"
-            if short == "gain":
-                value = np.ones(shape)
-            elif short in ("bias", "b_1", "b_2"):
-                value = np.zeros(shape)
+            if short in ("gain", "bias", "b_1", "b_2"):
+                value = np.full(shape, 1.0 if short == "gain" else 0.0)
             elif short in ("token_table", "position_table"):
                 value = 0.1 * rng.standard_normal(shape)
             else:
@@ -143,8 +141,7 @@ class Decoder:
 
     def forward(self, ids, causal=True):
         """§7. ids (T,) -> logits (T, V); (B, T) -> (B, T, V); a stack's (S, B, T) -> (S, B, T, V).
-        ``causal=False`` removes the mask in every layer (the negative control only), a tuple of
-        L bools in some (§7.4)."""
+        ``causal=False``: no mask in any layer (the negative control only); L bools: per layer."""
         return self.forward_train(ids, causal)[0]
 
     def attention_weights(self, ids, causal=True):
@@ -167,8 +164,7 @@ class Decoder:
         return (logits[0] if ids.ndim == 1 else logits), saved
 
     def _broadcast(self, p):
-        """A stack's parameter as the layers meet it: (S, D, D) -> (S, 1, D, D), (S, D) ->
-        (S, 1, 1, D), against activations (S, B, T, width)."""
+        """A stack's parameter against activations (S, B, T, D): (S, D, D) -> (S, 1, D, D)."""
         if self.n_models is None:
             return p
         return p.reshape(p.shape[:1] + (1,) * (4 - p.ndim) + p.shape[1:])
@@ -273,8 +269,8 @@ class Decoder:
         length, p = len(cache), self.params
         x = embed.plain(np.array([token]), p["token_table"], p["position_table"], position)
         try:
-            for layer, kv in enumerate(cache.layers):
-                x = self.block_step(layer, x, kv)
+            for layer, kv in enumerate(cache.layers):       # checked above, as a whole: not again
+                x = self._block_step(self._block(layer), x, kv)
         except BaseException:
             cache._rewind(length)                                       # never half-written
             raise
@@ -291,7 +287,9 @@ class Decoder:
         """§7. Block ``layer`` for one new position: x (1, D) -> (1, D), its keys and values
         appended to ``kv``, that layer's :class:`lib.model.KVCache`."""
         validate.room(validate.own_cache(kv, KVCache, self.cache_layout[1:]))
-        b, x = self.block(layer), validate.shape(x, (1, self.width), "x")
+        return self._block_step(self.block(layer), validate.shape(x, (1, self.width), "x"), kv)
+
+    def _block_step(self, b, x, kv):
         a, _ = layers.layer_norm_forward.plain(x, b["ln1.gain"], b["ln1.bias"])      # (1, D)
         x = x + _attend_step(a, b["w_q"], b["w_k"], b["w_v"], b["w_o"], self.n_heads, kv)
         m, _ = layers.layer_norm_forward.plain(x, b["ln2.gain"], b["ln2.bias"])
@@ -303,14 +301,11 @@ class Decoder:
         """§7. The prompt followed by ``n_new`` generated ids (int64), one cached step per token:
         greedy at temperature 0, else sampled (:func:`pick_token`, ``default_rng(seed)``)."""
         prompt, n_new, temperature = validate.generate(self, prompt_ids, n_new, temperature)
-        rng, out = np.random.default_rng(seed), [int(t) for t in prompt]
-        if n_new == 0:
-            return np.array(out, dtype=np.int64)
-        cache = self.new_cache()
+        rng, out, cache = np.random.default_rng(seed), [int(t) for t in prompt], self.new_cache()
         for token in out:                                   # step (public: a wrapper sees each)
             logits = self.step(token, cache)
         for i in range(n_new):
-            out.append(pick_token(logits, temperature, rng))
+            out.append(pick_token.plain(logits, temperature, rng))          # checked above
             if i < n_new - 1:
                 logits = self.step(out[-1], cache)
         return np.array(out, dtype=np.int64)
@@ -364,9 +359,9 @@ class DecoderCache:
             kv._length = min(kv._length, length)
 
 
+@checked(validate.pick_token)
 def pick_token(logits, temperature, rng):
     """§7. The next id from logits (V,): argmax at temperature 0, else from softmax(logits / T)."""
-    logits = np.asarray(logits, dtype=np.float64)
     if temperature == 0:
         return int(np.argmax(logits))
     z = logits / temperature
@@ -423,9 +418,11 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
         def loss_and_grads(model, inputs, targets):
             return model.loss_and_grads(inputs, targets, causal)
     rngs, optimiser, losses = [np.random.default_rng(s) for s in seeds], Adam(model.params, lr), []
+    every_input, every_target = collate(texts, vocab)           # (N, T) each, every text once
     for step in range(1, steps + 1):
         chosen = [i for rng in rngs for i in rng.choice(len(texts), size=batch_size, replace=False)]
-        inputs, targets = collate([texts[i] for i in chosen], vocab)   # (B, T) each, right-padded
+        T = (every_target[chosen] != IGNORE).sum(axis=1).max()      # as collate() of the batch
+        inputs, targets = every_input[chosen, :T], every_target[chosen, :T]   # (B, T) each
         if model.n_models is not None:                                  # (S, B, T) each
             inputs, targets = (a.reshape(model.n_models, batch_size, -1) for a in (inputs, targets))
         loss, grads = loss_and_grads(model, inputs, targets)

@@ -743,14 +743,21 @@ def generate(model, prompt_ids, n_new, temperature):
         raise ValueError(f"generate continues one stream: prompt_ids must have shape (T,), got "
                          f"{prompt.shape}")
     n_new = integer(n_new, "n_new", 0)
-    if isinstance(temperature, (bool, np.bool_)) or temperature != 0:
-        positive_number(temperature, "temperature (0 = greedy)")
+    temperature = positive_number(temperature, "temperature (0 = greedy)", zero=True)
     steps, C = len(prompt) + max(n_new - 1, 0), model.context_size
     if steps > C:
         raise ValueError(f"a prompt of {len(prompt)} tokens and {n_new} new ones need {steps} "
                          f"positions, but the position table has {C} (C={C}); shorten the prompt "
                          "or ask for fewer tokens")
     return prompt, n_new, temperature
+
+
+def pick_token(logits, temperature, rng):
+    (logits,) = float_arrays(logits=logits)
+    if logits.ndim != 1 or logits.size == 0 or not np.isfinite(logits.max()):    # -inf: never
+        raise ValueError(f"logits must have shape (V,), no NaN or +inf, not all -inf: {logits}")
+    temperature = positive_number(temperature, "temperature (0 = greedy)", zero=True)
+    return logits.astype(np.float64), temperature, np.random.default_rng(rng)   # or a seed
 
 
 def vocab(values, vocab_size):

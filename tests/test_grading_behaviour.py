@@ -10,7 +10,7 @@ print get every point.
 
 Each hostile answer is first shown to work with the real library (in this process, through
 the public tests), so that "no points" means the grader caught it, not that it was broken.
-One batch grades them all; a second one gives the grader student folders that are links.
+One batch grades them all, and with them student folders that are links.
 """
 
 import json
@@ -179,6 +179,22 @@ CHEATS = {
             logits = getattr(model, "st" + "ep")(token, cache)
             return logits, tuple(kv.keys.copy() for kv in cache.layers), tuple(kv.values.copy() for kv in cache.layers)
     """),
+    "private-layer-step": ("dec-3", """
+        import numpy as np
+        def decoder_step(model, token, keys, values):
+            cache = model.new_cache()
+            for kv, k, v in zip(cache.layers, keys, values):
+                for position in range(np.shape(k)[1]):
+                    kv.append(np.asarray(k)[:, position], np.asarray(v)[:, position])
+            n = len(cache)
+            if n >= model.context_size:
+                raise ValueError(f"position {n} is past the position table")
+            x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+            for layer, kv in enumerate(cache.layers):   # Decoder.step's own unchecked path
+                x = model._block_step(model.block(layer), x, kv)
+            logits = model.output_head(x)[0]
+            return logits, tuple(kv.keys.copy() for kv in cache.layers), tuple(kv.values.copy() for kv in cache.layers)
+    """),
 }
 
 # the solution of heads-3 calls the notebook's split_heads, the cheat: it relies on the reference too
@@ -285,16 +301,30 @@ def usable_isolation():
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("behaviour")
+    """One grader run serves every test below that grades (each run costs a grader's start and its
+    plan): ``python -m grading subs/* --group-by top`` over the hostile and the honest answers and
+    three more student folders: alice (a solved notebook), bob (a link to solutions/en) and carol
+    (a solved notebook beside a link to a file outside her folder).  (report, rows)"""
+    subs = tmp_path_factory.mktemp("subs")
     for name, (exercise_id, source) in CHEATS.items():
-        (folder / f"cheat-{name}").mkdir()
+        (subs / f"cheat-{name}").mkdir()
         for file, nb in _notebook(exercise_id, [_cells(source)]).items():
-            (folder / f"cheat-{name}" / file).write_text(json.dumps(nb), encoding="utf-8")
+            (subs / f"cheat-{name}" / file).write_text(json.dumps(nb), encoding="utf-8")
     for name, cells in HONEST.items():
-        (folder / f"honest-{name}").mkdir()
+        (subs / f"honest-{name}").mkdir()
         nb = with_cells(SOLVED, [_cells(c) for c in cells])
-        (folder / f"honest-{name}" / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    report, rows = _grade([folder], tmp_path_factory.mktemp("out"), ["--group-by", "top"])
+        (subs / f"honest-{name}" / "ex01_allowed_set.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    for name in ("alice", "carol"):
+        (subs / name).mkdir()
+        (subs / name / "ex01_allowed_set.ipynb").write_text(json.dumps(load(SOLVED)), encoding="utf-8")
+    os.symlink(ROOT / "solutions" / "en", subs / "bob")
+    os.symlink(ROOT / "grading" / "references.py", subs / "carol" / "helpers.py")
+    return _grade(sorted(subs.iterdir()), tmp_path_factory.mktemp("out"), ["--group-by", "top"])
+
+
+def sandboxed_rows(batch):
+    """The rows of ``batch``; without a sandbox the withholding cannot hold, and these tests skip."""
+    report, rows = batch
     if report["grader"]["isolation"]["mode"] == "none":
         no_sandbox("without a sandbox the kernel can import the real lib from the repository")
     return rows
@@ -304,7 +334,7 @@ def batch(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(CHEATS))
 def test_a_reference_reached_any_way_gives_no_points(batch, name):
     exercise_id, _ = CHEATS[name]
-    rows = batch[f"cheat-{name}"]
+    rows = sandboxed_rows(batch)[f"cheat-{name}"]
     row = rows[exercise_id]
     assert row["status"] == "fail" and row["points"] == 0, row
     assert "relies on the library's reference implementation" in row["message"], row["message"]
@@ -320,28 +350,13 @@ def test_a_reference_reached_any_way_gives_no_points(batch, name):
 @pytest.mark.heavy
 @pytest.mark.parametrize("name", sorted(HONEST))
 def test_honest_answers_with_unusual_imports_get_every_point(batch, name):
-    rows = batch[f"honest-{name}"]
+    rows = sandboxed_rows(batch)[f"honest-{name}"]
     for exercise_id in EX01:
         assert rows[exercise_id]["status"] == "pass" and rows[exercise_id]["points"] == rows[exercise_id]["max_points"], \
             rows[exercise_id]
 
 
 # -- links and limits ----------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def linked(tmp_path_factory):
-    """``python -m grading subs/* --group-by top`` where one student folder is a link to
-    solutions/en, and another holds a link to a file outside it."""
-    subs = tmp_path_factory.mktemp("subs")
-    (subs / "alice").mkdir()
-    (subs / "alice" / "ex01_allowed_set.ipynb").write_text(json.dumps(load(SOLVED)), encoding="utf-8")
-    os.symlink(ROOT / "solutions" / "en", subs / "bob")
-    (subs / "carol").mkdir()
-    (subs / "carol" / "ex01_allowed_set.ipynb").write_text(json.dumps(load(SOLVED)), encoding="utf-8")
-    os.symlink(ROOT / "grading" / "references.py", subs / "carol" / "helpers.py")
-    paths = sorted(subs.iterdir())
-    return _grade(paths, tmp_path_factory.mktemp("out"), ["--group-by", "top"])
-
 
 def assert_refused(rows, *fragments):
     """Every row of the submission is an error worth no points, and says what was refused."""
@@ -351,15 +366,15 @@ def assert_refused(rows, *fragments):
 
 
 @pytest.mark.heavy
-def test_a_student_folder_that_is_a_link_is_refused(linked):
-    _, rows = linked
+def test_a_student_folder_that_is_a_link_is_refused(batch):
+    _, rows = batch
     assert_refused(rows["bob"], "symbolic link", "solutions")
     assert all(r["status"] == "pass" for ex, r in rows["alice"].items() if ex in EX01)
 
 
 @pytest.mark.heavy
-def test_a_link_out_of_a_submission_refuses_it(linked):
-    _, rows = linked
+def test_a_link_out_of_a_submission_refuses_it(batch):
+    _, rows = batch
     assert_refused(rows["carol"], "helpers.py", "outside")
 
 

@@ -112,6 +112,46 @@ def test_float32_stays_float32_everywhere(name):
     assert first_array(result).dtype == (np.float64 if name in f32 else np.float32)
 
 
+# Every public function that takes a sampling temperature (0: greedy), called with temperature t.
+WITH_TEMPERATURE = {
+    "decoder.Decoder.generate": lambda t: decoder.Decoder.init(6, 5, 4, 2, 1).generate([1], 2, temperature=t),
+    "decoder.pick_token": lambda t: decoder.pick_token(np.array([0.5, 1.0, -1.0]), t, np.random.default_rng(0)),
+}
+
+
+@pytest.mark.parametrize("name", WITH_TEMPERATURE)
+@pytest.mark.parametrize("temperature, error", [("1", TypeError), (True, TypeError), (None, TypeError),
+                                                (-1.0, ValueError), (np.nan, ValueError), (np.inf, ValueError)])
+def test_a_bad_temperature_gets_the_same_error_everywhere(name, temperature, error):
+    with pytest.raises(error, match="temperature"):
+        WITH_TEMPERATURE[name](temperature)
+
+
+@pytest.mark.parametrize("name", WITH_TEMPERATURE)
+def test_a_good_temperature_is_accepted_everywhere(name):
+    for temperature in (0, 0.0, 1, 0.5, np.float32(2.0)):
+        WITH_TEMPERATURE[name](temperature)
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (np.full(3, "a"), TypeError, "must hold real numbers"), (np.full(3, 1 + 2j), TypeError, "must hold real numbers"),
+    (np.full(3, None), TypeError, "must hold real numbers"), (np.zeros((2, 3)), ValueError, r"shape \(V,\)"),
+    (np.zeros(0), ValueError, r"shape \(V,\)"), (np.array([0.0, np.nan]), ValueError, "NaN"),
+    (np.array([np.inf, 0.0]), ValueError, r"\+inf"), (np.full(2, -np.inf), ValueError, "not all -inf")])
+def test_pick_token_refuses_logits_that_are_not_one_row_of_finite_numbers(bad, error, match):
+    with pytest.raises(error, match=match):
+        decoder.pick_token(bad, 1.0, np.random.default_rng(0))
+
+
+def test_pick_token_takes_integer_logits_as_float64_and_a_seed_as_a_generator():
+    rng = np.random.default_rng(3)
+    assert decoder.pick_token([0, 2, 1], 0, rng) == 1
+    draws = [decoder.pick_token([0, 2, 1], 1.0, np.random.default_rng(s)) for s in range(5)]
+    assert draws == [decoder.pick_token(np.array([0.0, 2.0, 1.0]), 1.0, s) for s in range(5)]
+    with pytest.raises(TypeError):
+        decoder.pick_token([0.0, 1.0], 1.0, "seed")
+
+
 # Every public function with a True/False switch, called with the switch set to s.
 WITH_SWITCH = {
     "attention.multi_head_attention(causal)": lambda s: attention.multi_head_attention(X, W, W, W, W, 2, causal=s),

@@ -253,7 +253,7 @@ EXERCISES = [
         id="dec-3", function="decoder_step", points=3,
         title="One step with a KV cache in every layer",
         reference="grading.references.decoder_step", forbidden=("lib.model._attend_step",),
-        forbidden_methods=("step", "block_step"),
+        forbidden_methods=("step", "block_step", "_block_step"),
         public=_dec3_public, hidden=_dec3_hidden,
         hidden_kinds={
             "step": Kind("random numbers of layers, heads, widths and stored positions",
