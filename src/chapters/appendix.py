@@ -50,7 +50,7 @@ The text uses the terms of this table in all three languages.
 | chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | глава / раздел (§N) / блокнот |
 | mask | 掩码 | маска |
 | causal mask | 因果掩码 | причинная маска |
-| allowed set (`allowed`, True = may read) | 许可集合（`allowed`，真 = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
+| allowed set (`allowed`, True = may read) | 许可集合（`allowed`，`True` = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
 | future positions (reading them is forbidden) | 未来位置（禁止读取） | будущие позиции (читать их нельзя) |
 | bottom-right alignment | 右下对齐 | выравнивание по правому нижнему углу |
 | empty row (a query with no key to read) | 空行（没有可读键的查询） | пустая строка (запрос, которому нечего читать) |
