@@ -47,7 +47,7 @@ The text uses the terms of this table in all three languages.
 
 | English | 中文 | Русский |
 | --- | --- | --- |
-| chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | глава / раздел (§N) / блокнот |
+| chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | курс / раздел (§N) / блокнот |
 | mask | 掩码 | маска |
 | causal mask | 因果掩码 | причинная маска |
 | allowed set (`allowed`, True = may read) | 许可集合（`allowed`，`True` = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
@@ -79,7 +79,7 @@ The text uses the terms of this table in all three languages.
 | upstream gradient | 上游梯度 | градиент по выходу |
 | forward pass / full forward pass | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
 | layer normalisation | 层归一化 | нормализация слоя |
-| position-wise MLP | 逐位置 MLP | позиционный MLP |
+| position-wise MLP | 逐位置 MLP | попозиционный MLP (применяется к каждой позиции отдельно) |
 | KV cache | KV 缓存 | KV-кэш |
 | future-perturbation test | 未来扰动检验 | проверка возмущением будущего |
 | negative control | 阴性对照 | отрицательный контроль |
