@@ -233,7 +233,7 @@ def loss_below_the_bound_means(claim):
 section("mirror language",
     number(T("What is the lowest loss L* that a causal model can reach on this corpus? (3 decimals)"),
            answer=CAUSAL_BOUND, tolerance=0.0006,
-           shown=f"{len(CORPUS)} ln {len(CORPUS)} / {SCORED} ≈ {CAUSAL_BOUND:.4f}",
+           shown=f"{len(CORPUS)} ln {len(CORPUS)} / {SCORED} ≈ {CAUSAL_BOUND:.3f}",
            why=T("The probabilities of the 216 lines add up to at most 1; the loss is smallest when they are all equal."),
            wrong=[(0, T("Only a model that reads the answer gets near 0.")),
                   (round(math.log(10), 4), T("ln 10 is the loss of a uniform guess among the 10 tokens."))],
