@@ -117,13 +117,30 @@ def test_a_text_with_a_computed_number_is_translated_once_and_filled(tmp_path, m
     ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
      'defined_in="1.2"))', {}, "needs both defined_in"),
     ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
-     'defined_in="1.2", term=T("data protocol")))', {}, "never writes §1.2"),
+     'defined_in="1.1", term=T("data protocol")))', {}, "never writes §1.1"),
+    # a question does not send the reader to the section it stands in (here §1.2)
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("§1.2: as said there"), wrong=[(T("b"), T("x")), '
+     '(T("c"), T("y"))], unwitnessed="x"))', {}, r"points to §1\.2, the section the question stands in"),
+    ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), '
+     '(T("c"), T("as taught (§1.2)"))], unwitnessed="x"))', {}, r"points to §1\.2"),
     ('section("data protocol", C, N, choose(T("q"), right=T("a"), why=T("w"), wrong=[(T("b"), T("x")), (T("c"), T("y"))], '
      'defined_in="§1.2", term=T("data protocol")))', {}, "must be a section number"),
 ])
 def test_the_checks_refuse_a_bad_question(tmp_path, monkeypatch, body, translations, message):
     with pytest.raises(QuizError, match=message):
         quizzes.load(_write(tmp_path, monkeypatch, GOOD + body + "\n", translations), CHAPTER)
+
+
+def test_a_question_may_cite_its_own_section_but_not_point_to_it(tmp_path, monkeypatch):
+    """"In the example of §1.2" is a citation; "§1.2: …" or "(§1.2)" sends the reader to the section they have just
+    read, and a term defined there need not be named at all."""
+    body = GOOD + ('section("data protocol", C, N, choose(T("In the example of §1.2, q"), right=T("a"), why=T("w"), '
+                   'wrong=[(T("b"), T("x")), (T("c"), T("y"))], defined_in="1.2", term=T("data protocol")))\n')
+    question = quizzes.load(_write(tmp_path, monkeypatch, body), CHAPTER)[0].questions[2]
+    assert question.section == "1.2" and quizzes._names_definition(question, "en")
+    question.why = quizzes.T({lang: "§1.2: w" for lang in LANGUAGES})
+    with pytest.raises(QuizError, match="points to §1.2"):
+        quizzes._check_pointers(question, "here")
 
 
 def test_a_fuzzy_translation_is_refused_by_name(tmp_path, monkeypatch):

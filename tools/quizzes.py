@@ -40,7 +40,8 @@ three ways, and :func:`load` refuses a question that says none.
   runs every witness and swaps each key with a distractor, which must then fail.
 * ``defined_in="1.7", term=T("empty row")``: a question about what a word means names the
   section that defines it (``§1.7`` in its text, in every language), and :func:`verify`
-  checks that the section exists and uses the term, in each language's words.
+  checks that the section exists and uses the term, in each language's words.  A term defined
+  in the very section the question ends is not named: the reader has just read it.
 * ``unwitnessed="why"``: an idea no code states (why a design is so, what a test cannot
   show); the reason is for maintainers and is not translated.
 
@@ -143,6 +144,7 @@ class Question:
     defined_in: str | None = None    # "1.7": the section that defines the term
     term: T | None = None
     unwitnessed: str | None = None   # why no code can state the answer (for maintainers)
+    section: str | None = None       # "2.2": the section the question stands at the end of (set by section())
 
 
 def _evidence(witness, defined_in, term, unwitnessed):
@@ -298,6 +300,7 @@ def check_question(q: Question, where: str) -> None:
     else:
         raise QuizError(f"{where}: unknown kind {q.kind!r}")
     _check_evidence(q, where)
+    _check_pointers(q, where)
 
 
 SECTION_NUMBER = re.compile(r"\d+\.\d+")
@@ -337,9 +340,30 @@ def _check_evidence(q, where):
         if not (isinstance(q.defined_in, str) and SECTION_NUMBER.fullmatch(q.defined_in)):
             raise QuizError(f"{where}: defined_in must be a section number such as \"1.7\", got {q.defined_in!r}")
         _check_text(q.term, f"{where}, term")
-        if not _names_section(q, q.defined_in, SOURCE_LANGUAGE):       # the translations: verify()
+        if not _names_definition(q, SOURCE_LANGUAGE):       # the translations: verify()
             raise QuizError(f"{where}: a question about a definition names the section that defines it; "
                             f"its text never writes §{q.defined_in}")
+
+
+# "§4.7: …", "(§4.7)", "see §4.7": a text that sends the reader to a section
+POINTER = re.compile(r"(?:^|\(|\bsee )§(\d+\.\d+)(?=[:)])|\bsee §(\d+\.\d+)", re.I)
+
+
+def _check_pointers(q, where):
+    """A question does not send the reader to the section it stands in: they have just read it,
+    and the idea it asks about is usually taught elsewhere (the leaky normalisation of §4.7,
+    asked about under the picture of §4.10)."""
+    if q.section is None:
+        return
+    for part in question_parts(q):
+        if any(q.section in m.groups() for m in POINTER.finditer(part[SOURCE_LANGUAGE])):
+            raise QuizError(f"{where}: {part[SOURCE_LANGUAGE]!r} points to §{q.section}, the section the question "
+                            f"stands in; point to the section that teaches the idea, or leave the pointer out")
+
+
+def _names_definition(q, lang):
+    """Whether the texts name the section that defines the term (not needed when it is the question's own)."""
+    return q.defined_in == q.section or _names_section(q, q.defined_in, lang)
 
 
 def _names_section(q, number, lang):
@@ -412,6 +436,7 @@ def read(path: Path, chapter: Path | None = None, strict: bool = True) -> QuizSo
         for k, q in enumerate(questions, 1):
             if not isinstance(q, Question):
                 raise QuizError(f"{where}, question {k}: expected choose(...), number(...) or order(...)")
+            q.section = num
             check_question(q, f"{where}, question {k}")
         if any(s.number == num for s in sections):
             raise QuizError(f"{where}: §{num} already has questions in this file")
@@ -490,7 +515,7 @@ def verify(q) -> list[str]:
     if q.defined_in is not None:
         problems += definition_problems(q.defined_in, q.term)
         problems += [f"the {lang} text never names §{q.defined_in}, the section that defines the term"
-                     for lang in LANGUAGES if not _names_section(q, q.defined_in, lang)]
+                     for lang in LANGUAGES if not _names_definition(q, lang)]
     return problems
 
 

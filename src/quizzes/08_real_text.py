@@ -45,20 +45,27 @@ def a_model_at_the_bound_knows(claim):
     return bool(facts[claim])
 
 
-def characters_until_no_held_out_line_is_seen(k):
-    corpus, held_out = split(LINES["zh"])
+def still_seen(lines):
+    """For p = 1 … 8, the share of held-out lines whose first p characters begin a training line (§8.1)."""
+    corpus, held_out = split(lines)
     starts = {line[:j] for line in corpus for j in range(1, 9)}
-    seen = [np.mean([line[:j] in starts for line in held_out]) for j in range(1, 9)]
-    assert 0.5 < seen[0] < 1
-    return min(j for j, share in enumerate(seen, 1) if share == 0) == k
+    return [np.mean([line[:j] in starts for line in held_out]) for j in range(1, 9)]
+
+
+ZH_SEEN = still_seen(LINES["zh"])
+
+
+def characters_until_no_held_out_line_is_seen(k):
+    assert 0.5 < ZH_SEEN[0] < 1
+    return min(j for j, share in enumerate(ZH_SEEN, 1) if share == 0) == k
 
 
 section("floor that counting cannot give",
     number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 on them? (3 decimals)",
              n=EN_SCORED),
            answer=EN_BOUND, tolerance=0.0006,
-           shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.4f}",
-           why=T("The same argument as in §7.2: no line occurs twice, so a causal model does best by giving each of the N lines probability 1/N."),
+           shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.3f}",
+           why=T("The same argument as in §7.2: no line occurs twice, so a causal model does best by giving each of the N lines probability 1/N. §8.1 prints L* for all three texts, this one in the row `en`."),
            wrong=[(round(math.log(len(EN_VOCAB)), 4), T("That is ln |𝒱|, the loss of a uniform guess.")),
                   (0, T("Only a model that reads the answer gets near 0."))],
            witness=memorisation_bound),
@@ -72,7 +79,8 @@ section("floor that counting cannot give",
            witness=a_model_at_the_bound_knows),
     number(T("From how many characters on does no held-out line of the Chinese text begin any training line?"),
            answer=3,
-           why=T("After one character 62% of the held-out lines still begin as some training line does, after two 12%, after three none: counting has nothing left to say."),
+           why=T("After one character {one}% of the held-out lines still begin as some training line does, after two {two}%, after three none: counting has nothing left to say.",
+                 one=round(100 * ZH_SEEN[0]), two=round(100 * ZH_SEEN[1])),
            wrong=[(1, T("After one character most held-out lines still begin as some training line does.")),
                   (13, T("13 is C, one more than the longest line."))],
            witness=characters_until_no_held_out_line_is_seen),
@@ -167,10 +175,17 @@ def what_ends_a_line(claim):
     return bool(facts[claim])
 
 
+def repeat_rate(lines):
+    """How often a character of the text is the same as the one before it, as §8.3 counts it."""
+    return np.mean([a == b for line in lines for a, b in zip(line, line[1:])])
+
+
+REPEATS = {lang: round(100 * repeat_rate(lines), 1) for lang, lines in LINES.items()}   # percent, per text
+
+
 def why_it_repeats(claim):
-    pairs = [(a, b) for line in LINES["en"] for a, b in zip(line, line[1:])]
     facts = {"next position": targets_are_the_next_inputs(EN_CORPUS),
-             "the text repeats": np.mean([a == b for a, b in pairs]) > 0.1}
+             "the text repeats": max(map(repeat_rate, LINES.values())) > 0.1}
     return bool(facts[claim])
 
 
@@ -195,7 +210,8 @@ section("Letting them write",
            right=T("In training, the answer at every position sat at the next position of its input; when it writes, the nearest input it can read is the character it has just written", claim="next position"),
            why=T("It learned to read the answer one position ahead; when it writes, that position does not exist yet."),
            wrong=[(T("The text itself repeats characters often", claim="the text repeats"),
-                   T("In the text a character is rarely the same as the one before it: about 2% of the time in English.")),
+                   T("In each text a character is rarely the same as the one before it: {zh}% of the time in the Chinese text, {en}% in the English one, {ru}% in the Russian one.",
+                     **REPEATS)),
                   (T("Sampling at temperature 1 repeats characters"),
                    T("The masked model samples the same way and repeats them less than three times as often as the text."))],
            witness=why_it_repeats),
