@@ -590,6 +590,17 @@ def _offset_reset(node, root):
           "(batch, time, heads, d) the cache was advanced by `q.shape[2]`, the heads axis, instead of `q.shape[1]`, "
           "the number of new tokens)")
 def _offset_wrong_axis(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name):
+        # the offset kept in a variable (n = np.shape(keys[0])[1]) and read wrongly at one use only: a learner
+        # who writes position_table[len(keys[0])] and keeps the check on n right
+        value = _assignments(root).get(node.slice.id)
+        wrong = _offset_wrong_axis(value, root) if isinstance(value, ast.Subscript) and \
+            isinstance(value.slice, ast.Constant) else None
+        if wrong is not None:
+            new = copy.copy(node)
+            new.slice = wrong
+            return new
+        return None
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
             isinstance(node.slice.value, int) and node.slice.value in (1, -2):
         v = node.value
@@ -1170,8 +1181,11 @@ def _unweighted_mean(node, root):
 
 @operator("variance-over-n-minus-1", "the variance divided by D − 1 (the sample variance) instead of D")
 def _bessel(node, root):
-    if _is_call(node, "mean") and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.BinOp) \
-            and isinstance(node.func.value.op, ast.Pow):
+    square = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        isinstance(node.func.value, ast.BinOp) and (isinstance(node.func.value.op, ast.Pow) or (
+            isinstance(node.func.value.op, ast.Mult) and
+            ast.dump(node.func.value.left) == ast.dump(node.func.value.right)))        # (c ** 2) or (c * c)
+    if _is_call(node, "mean") and square:
         axis = next((k.value for k in node.keywords if k.arg == "axis"), _const(-1))
         total = copy.deepcopy(node)
         total.func.attr = "sum"
@@ -1190,6 +1204,58 @@ def _allclose_for_atol(node, root):
             isinstance(node.left.args[0].op, ast.Sub):
         diff = node.left.args[0]
         return _isclose(diff.left, diff.right)
+    return None
+
+
+@operator("no-keepdims", "a row reduction that loses its axis: `keepdims=True` left out of a sum, mean or max, so "
+          "the (..., T) result broadcasts along the wrong axis (wrong numbers for a square input, an error "
+          "otherwise)")
+def _no_keepdims(node, root):
+    if isinstance(node, ast.Call) and _call_name(node) in _REDUCTIONS:
+        kept = [k for k in node.keywords if not (k.arg == "keepdims" and isinstance(k.value, ast.Constant)
+                                                  and k.value.value is True)]
+        if len(kept) < len(node.keywords):
+            new = copy.copy(node)
+            new.keywords = kept
+            return new
+    return None
+
+
+def _is_shape_of(node):
+    """``x.shape`` or ``np.shape(x)``: the array ``x``, else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "shape":
+        return node.value
+    if _is_call(node, "shape") and len(node.args) == 1:
+        return node.args[0]
+    return None
+
+
+@operator("length-from-first-axis", "a length read from the first axis: `ids.shape[-1]` becomes `len(ids)`, which "
+          "is the batch size for a (B, T) batch (the offset bug of fla-org/flash-linear-attention #126 is of this "
+          "kind: a length read from the wrong axis)")
+def _length_from_first_axis(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
+            ast.unparse(node.slice) == "-1" and _is_shape_of(node.value) is not None:
+        return ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[copy.deepcopy(_is_shape_of(node.value))],
+                        keywords=[])
+    return None
+
+
+@operator("true-division", "a whole-number division written `/`: `width // n_heads` becomes `width / n_heads` (a "
+          "float where an int belongs)")
+def _true_division(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        return ast.BinOp(left=node.left, op=ast.Div(), right=node.right)
+    return None
+
+
+@operator("other-side-of-split", "the other side of a position: `a[..., :p]` becomes `a[..., p:]` and back (the "
+          "future compared instead of the prefix, or the prefix changed instead of the future)")
+def _other_side(node, root):
+    if isinstance(node, ast.Slice) and node.step is None and (node.lower is None) != (node.upper is None):
+        bound = node.lower if node.lower is not None else node.upper
+        if isinstance(bound, ast.Name) or (isinstance(bound, ast.BinOp) and _is_integer_like(bound)):
+            return ast.Slice(lower=node.upper, upper=node.lower, step=None)
     return None
 
 

@@ -153,6 +153,10 @@ MISTAKES = {
          "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
          "the last axis (the keys)",
          "softmax over the wrong axis"),
+        ("no-keepdims", ('no-keepdims',), "1.5",
+         "the row maxima or sums lose their axis: without keepdims=True they broadcast along the wrong axis "
+         "(wrong numbers for a square input, an error otherwise); keep the axis with keepdims=True",
+         "keepdims left out"),
     ),
     "mask-3": _mistakes(
         "mask-3",
@@ -178,6 +182,13 @@ MISTAKES = {
          "correct weights that differ only by rounding are rejected: compare row sums with 1 within atol, not "
          "with ==",
          "row sums compared with =="),
+        ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
+         "the sums run over the wrong axis (the columns): every row, summed over the last axis, must give 1",
+         "sums over the wrong axis"),
+        ("strict-tolerance", ('strict-for-loose@<= atol',), "1.1",
+         "a row sum exactly atol away from 1 is rejected (with atol = 0, even exact weights): the test is "
+         "|row sum − 1| ≤ atol, with ≤, not <",
+         "< atol instead of ≤ atol"),
     ),
     "data-1": _mistakes(
         "data-1",
@@ -284,6 +295,10 @@ MISTAKES = {
                          'one-less@attention_costs:n_layers < 1'), "2.6",
          "n_layers = 0 is not refused: a model without layers is not a valid input, raise a ValueError",
          "accepted 0 layers"),
+        ("float-division", ('true-division',), "5.6",
+         "the counts come back as floats: the head width is computed with /; use // (d = D // H is a whole "
+         "number)",
+         "/ instead of //"),
     ),
     "pos-1": _mistakes(
         "pos-1",
@@ -302,6 +317,18 @@ MISTAKES = {
         ("position-by-id", ('positions-by-id',), "3.1",
          "the position table is indexed by token id: take rows offset … offset+T−1 by position",
          "positions by token id"),
+        ("batch-length", ('length-from-first-axis',), "3.1",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
+        ("negative-offset", ('dropped-first-condition@embed:',), "3.3",
+         "a negative offset is accepted: NumPy then reads rows from the end of the table; raise a ValueError "
+         "for offset < 0",
+         "accepted a negative offset"),
+        ("unchecked", ('dropped-check@embed:',), "3.3",
+         "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
+         "the number of rows first",
+         "no range check"),
     ),
     "pos-2": _mistakes(
         "pos-2",
@@ -319,6 +346,18 @@ MISTAKES = {
         ("wrapped", ('positions-wrapped',), "3.3",
          "positions past the table wrap round instead of raising: raise a ValueError",
          "positions wrapped"),
+        ("batch-length", ('length-from-first-axis@embed_backward:ids',), "3.2",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
+        ("negative-offset", ('dropped-first-condition@embed_backward:',), "3.3",
+         "a negative offset is accepted: NumPy then writes rows at the end of the table; raise a ValueError "
+         "for offset < 0",
+         "accepted a negative offset"),
+        ("unchecked", ('dropped-check@embed_backward:',), "3.3",
+         "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
+         "context_size first",
+         "no range check"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -346,6 +385,10 @@ MISTAKES = {
         ("sum", ('sum-for-max',), "3.4",
          "the changes are added up. Report the largest absolute change instead",
          "sum instead of max"),
+        ("batch-length", ('length-from-first-axis',), "3.4",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
     ),
     "causal-1": _mistakes(
         "causal-1",
@@ -375,6 +418,10 @@ MISTAKES = {
          "the change is not taken in absolute value: a change "
            "downwards is a change too",
          "no absolute value"),
+        ("perturbs-prefix", ('other-side-of-split@future_perturbation_change:position:',), "4.3",
+         "the prefix is changed instead of the future: replace every token from position on, ids[..., "
+         "position:]",
+         "changed the prefix"),
     ),
     "causal-2": _mistakes(
         "causal-2",
@@ -394,6 +441,10 @@ MISTAKES = {
          "position = T is not refused: there is no future to change and the test does nothing; position must "
          "lie in 1 … T−1, otherwise raise a ValueError",
          "accepted position=T"),
+        ("batch-length", ('length-from-first-axis',), "4.3",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
     ),
     "causal-3": _mistakes(
         "causal-3",
@@ -417,6 +468,10 @@ MISTAKES = {
          "the perturbations accumulate in one array: every p must start again from the original ids (copy "
          "first)",
          "changed ids in place"),
+        ("batch-length", ('length-from-first-axis',), "4.3",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
     ),
     "causal-4": _mistakes(
         "causal-4",
@@ -438,6 +493,10 @@ MISTAKES = {
         ("variance", ('no-square-root',), "4.7",
          "divided by the variance instead of the standard deviation",
          "divided by the variance"),
+        ("no-keepdims", ('no-keepdims',), "4.7",
+         "the mean or the variance loses its axis: without keepdims=True it broadcasts along the wrong axis; "
+         "keep the axis with keepdims=True",
+         "keepdims left out"),
     ),
     "cache-1": _mistakes(
         "cache-1",
@@ -486,6 +545,9 @@ MISTAKES = {
          "the keys and values returned do not hold "
            "the new position: return the cache after appending, (H, n+1, d)",
          "returned the old cache"),
+        ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
+         "the softmax runs over the wrong axis: it belongs on the last axis, the stored positions",
+         "softmax over the wrong axis"),
     ),
     "cache-3": _mistakes(
         "cache-3",
@@ -532,6 +594,13 @@ MISTAKES = {
          "a width not divisible by the number of heads is not checked first: the extra coordinates are silently "
          "dropped, or another error follows later; raise a ValueError at the start",
          "accepted an indivisible width"),
+        ("diagonal-hidden", ('one-less@range(i + 1)',), "1.7",
+         "the first query has no key to read: the mask forbids the diagonal; query i reads keys 0 … i, "
+         "range(i + 1)",
+         "diagonal forbidden"),
+        ("one-ahead", ('one-more@range(i + 1)',), "1.3",
+         "every query reads one key of the future: query i reads keys 0 … i, range(i + 1)",
+         "one future key read"),
     ),
     "dec-1": _mistakes(
         "dec-1",
@@ -557,6 +626,10 @@ MISTAKES = {
          "the gradient is not 0 on "
            "forbidden entries: multiply by the weights w (where a weight is 0 the gradient is exactly 0)",
          "not multiplied by the weights"),
+        ("no-keepdims", ('no-keepdims',), "7.7",
+         "the row sum Σ w·g loses its axis: without keepdims=True it broadcasts along the wrong axis; keep "
+         "the axis with keepdims=True",
+         "keepdims left out"),
     ),
     "dec-2": _mistakes(
         "dec-2",
@@ -578,6 +651,10 @@ MISTAKES = {
         ("eps-ignored", ('argument-ignored',), "7.7",
          "the eps argument has no effect",
          "eps ignored"),
+        ("unbiased", ('variance-over-n-minus-1',), "7.7",
+         "the variance is divided by D − 1: the forward pass divides by D (the population variance), and so "
+         "must the backward pass",
+         "variance over D−1"),
     ),
     "dec-3": _mistakes(
         "dec-3",
@@ -615,6 +692,11 @@ MISTAKES = {
          "a position past the table wraps round to its "
            "start: raise a ValueError",
          "position wrapped"),
+        ("unchecked", ('dropped-check@decoder_step:', 'strict-for-loose@decoder_step:n >= model.context_size',
+                       'one-more@decoder_step:n >= model.context_size'), "5.4",
+         "a step past the position table is not refused with a ValueError (NumPy's IndexError comes instead): "
+         "refuse n ≥ context_size first",
+         "no check of the position"),
     ),
     "dec-4": _mistakes(
         "dec-4",
@@ -645,6 +727,14 @@ MISTAKES = {
          "the compared rows include "
            "prefix_length itself, which reads a changed token",
          "one row too many compared"),
+        ("compares-future", ('other-side-of-split@diagnose::prefix_length',), "4.3",
+         "the future rows are compared instead of the prefix rows: they change even in a causal model; "
+         "compare rows 0 … prefix_length−1",
+         "compared the future rows"),
+        ("batch-length", ('length-from-first-axis',), "4.3",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
     ),
 }
 

@@ -407,7 +407,7 @@ def masked_softmax(scores, allowed):
     masked = np.where(allowed, scores, -np.inf)
     e = np.exp(masked - masked.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1)
-""", None,
+""", 'mask-2/no-keepdims',
           mistake='Divides by the row sums without keepdims=True, so the sums broadcast along the wrong axis (wrong numbers for square inputs, an error otherwise).', heldout=True),
     Entry('mask-2', 'heldout-012', r"""
 import numpy as np
@@ -458,7 +458,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     # суммы строк должны быть равны 1 с точностью atol
     return bool(np.all(np.abs(weights.sum(axis=-1) - 1) < atol))
-""", None,
+""", 'mask-3/strict-tolerance',
           mistake='Uses a strict < atol for the row sums instead of <=: with atol=0 even exact weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout-016', r"""
 import numpy as np

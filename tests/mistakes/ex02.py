@@ -665,7 +665,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     params = n_layers * 4 * width * width
     kv = 2 * n_layers * batch * length * n_heads * head_dim * np.dtype(dtype).itemsize
     return params, kv
-""", None,
+""", 'cost-1/float-division',
           mistake='Computes the head width with / instead of //, so the cache size comes back as a float rather than an int.', heldout=True),
     Entry('cost-1', 'heldout-056', r"""
 import numpy as np

@@ -272,7 +272,7 @@ def embed(ids, token_table, position_table, offset=0):
     if offset < 0 or offset + n > len(position_table):
         raise ValueError("позиции вне таблицы")
     return token_table[ids] + position_table[offset:offset + n]
-""", None,
+""", 'pos-1/batch-length',
           mistake='Uses len(ids) as the sequence length, which is the batch size for a (B, T) input.', heldout=True),
     Entry('pos-2', 'heldout-063', r"""
 import numpy as np

@@ -266,7 +266,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'causal-1/perturbs-prefix',
           mistake='Replaces the prefix (:position) instead of the future, so it perturbs exactly the tokens it should keep.', heldout=True),
     Entry('causal-1', 'heldout-082', r"""
 import numpy as np
@@ -379,7 +379,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     if change > tol:
         return "leaks"
     return "causal" if control_change > tol else "blind"
-""", None,
+""", 'causal-2/batch-length',
           mistake='Takes T as len(ids), the batch size for a (B, T) batch, so valid positions of a batch are refused.', heldout=True),
     Entry('causal-2', 'heldout-088', r"""
 import numpy as np

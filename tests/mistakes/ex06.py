@@ -30,7 +30,7 @@ ENTRIES = [
         None),
     Entry("evidence-1", "strict-mask", _variant(
         ("readable = range(i + 1) if causal else range(len(x))", "readable = range(i) if causal else range(len(x))")),
-        None),
+        "evidence-1/diagonal-hidden"),
 ]
 
 
@@ -97,7 +97,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
                 row.append(sum(ex[n] * V[j][c] for n, j in enumerate(js)) / tot)
         merged.append(row)
     return proj(merged, w_o)
-""", None,
+""", 'evidence-1/diagonal-hidden',
           mistake='Uses range(i) for the causal keys (< instead of <=): query 0 has nothing to read and max() of an empty list raises.', heldout=True),
     Entry('evidence-1', 'heldout-125', r"""
 import math

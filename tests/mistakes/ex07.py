@@ -209,7 +209,7 @@ def masked_softmax_backward(d_weights, weights):
         raise ValueError("формы должны совпадать")
     s = (d_weights * weights).sum(axis=-1)
     return weights * (d_weights - s)
-""", None,
+""", 'dec-1/no-keepdims',
           mistake='Forgets keepdims=True on the row sum, so it broadcasts along the wrong axis (wrong for square inputs, an error otherwise).', heldout=True),
     Entry('dec-1', 'heldout-134', r"""
 import numpy as np
@@ -307,7 +307,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
     d_bias = d_out.reshape(-1, D).sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/unbiased',
           mistake='Uses the sample variance (ddof=1) for r instead of the population variance that the forward pass uses.', heldout=True),
     Entry('dec-2', 'heldout-141', r"""
 import numpy as np
@@ -392,7 +392,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/offset-from-heads-axis',
           mistake='Takes the position as len(keys[0]), which is the number of heads H (the first axis), not the number n of stored positions.', heldout=True),
     Entry('dec-3', 'heldout-145', r"""
 import numpy as np
