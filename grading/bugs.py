@@ -750,6 +750,19 @@ def _fixed_rank(node, root):
     return None
 
 
+@operator("axes-from-the-front", "negative axes written as counted from the front of a 4-D (B, T, H, d) array: "
+          "`np.swapaxes(x, -3, -2)` becomes `np.swapaxes(x, 1, 2)` (right for one rank only; with another rank it "
+          "swaps other axes or raises)")
+def _axes_from_the_front(node, root):
+    if _is_call(node, "swapaxes", "moveaxis") and len(node.args) == 3:
+        axes = [ast.unparse(a) for a in node.args[1:]]
+        if all(a.startswith("-") and a[1:].isdigit() for a in axes):
+            new = copy.copy(node)
+            new.args = [node.args[0]] + [_const(4 + int(a)) for a in axes]
+            return new
+    return None
+
+
 @operator("slice-from-zero", "a window that should start at an offset starts at 0: `t[offset:offset + T]` becomes "
           "`t[:T]` (the offset reset to 0)")
 def _slice_from_zero(node, root):
@@ -1278,6 +1291,29 @@ def _float64_out(func):
 
 operator("float64-out", "float32 in, float64 out: a float64 constant or array somewhere promotes the result",
          wrap=_float64_out)
+
+def _float64_buffer(func):
+    """The function computed as written, its float32 results stored in float64 (a buffer made with np.zeros or
+    np.empty without a dtype, then filled): the values carry float32's rounding, the dtype is float64."""
+    def widen(value):
+        if isinstance(value, np.ndarray) and value.dtype == np.float32:
+            return value.astype(np.float64)
+        if isinstance(value, (tuple, list)):
+            return type(value)(widen(v) for v in value)
+        return value
+
+    def has_float32(values):
+        return any(isinstance(v, np.ndarray) and v.dtype == np.float32 for v in values)
+
+    @functools.wraps(func)
+    def wrong(*args, **kwargs):
+        value = func(*args, **kwargs)
+        return widen(value) if has_float32([*args, *kwargs.values()]) else value
+    return wrong
+
+
+operator("float64-buffer", "float32 in, float64 out, with float32's rounding: the result is written into a buffer "
+         "made by np.zeros or np.empty without a dtype", wrap=_float64_buffer)
 operator("integers-for-booleans", "a mask of 0/1 integers instead of booleans", wrap=_booleans_as(np.int64))
 operator("floats-for-booleans", "a mask of 0.0/1.0 floats instead of booleans", wrap=_booleans_as(np.float64))
 

@@ -16,7 +16,10 @@ and keeps the mutants that
 * agree with the learner's result on every failed test (within the
   exercise's tolerance; two exceptions where a value was expected agree only
   weakly), with at least one failed test where they agree on a value or on
-  the exception's type.
+  the exception's type.  An agreement only on results wholly nan or
+  infinite is weak too (many slips overflow alike): when nothing else fits,
+  it names only an overflow slip (the maximum not subtracted before exp),
+  and only when every mutant that fits so is one.
 
 The single mutants are tried first, pairs only when no single one fits.  A
 mistake is named only when every mutant that fits is named by that one
@@ -218,7 +221,7 @@ MISTAKES = {
         ("no-swap", ('no-transpose',), "2.2",
          "the result is (..., T, H, d): the T and H axes still need swapping to give (..., H, T, d)",
          "axes not swapped"),
-        ("fixed-rank", ('fixed-rank',), "2.2",
+        ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.2",
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so no batch axis or "
          "several must work too (use negative axes)",
          "fixed number of axes"),
@@ -229,7 +232,7 @@ MISTAKES = {
          "the shape is right and the contents are wrong: a direct reshape glues values of different positions "
          "together; swap the H and T axes first, then merge the last two",
          "reshape without transpose"),
-        ("fixed-rank", ('fixed-rank',), "2.4",
+        ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.4",
          "the function is right for 4-D input (B, H, T, d) only: the signature is (..., H, T, d), and the 3-D "
          "(H, T, d) the cache step uses, or more batch axes, must work too (use negative axes)",
          "4-D input only"),
@@ -742,7 +745,7 @@ MISTAKES = {
 # comparison itself).
 GENERIC = {
     "dtype-promoted": Mistake(
-        "*/dtype-promoted", ("float64-out",),
+        "*/dtype-promoted", ("float64-out", "float64-buffer"),
         "the values are right, but a float32 input gave a float64 result. A float64 constant or array promoted "
         "it (np.float64, astype(float), np.zeros without a dtype). Keep float32 in, float32 out",
         "0.6", "float32 in, float64 out"),
@@ -806,6 +809,8 @@ _MAX_PAIRS = 600
 # a mistake often comes without the refusal the answer makes (an empty row, a position past the table): those
 # operators pair even with a mutant the tests cannot see alone
 _REFUSALS = frozenset({"dropped-check", "dropped-condition", "dropped-first-condition"})
+# the slips whose only sign may be an overflow (nan or inf on large scores, right results elsewhere)
+_OVERFLOWS = frozenset({"no-max-subtraction"})
 
 
 def _case_key(case):
@@ -913,7 +918,8 @@ def _agrees(exercise, a, b):
 
 def _fits(exercise, mutant, observations):
     """How well the mutant's outputs match the learner's: None (they do not), else the number of failed tests
-    on which they agree on a value or an exception's type (weak agreements do not count)."""
+    on which they agree on a value or an exception's type (weak agreements do not count: 0 when they are all
+    the mutant has)."""
     evidence = 0
     for case, key, expected, got, ok in observations:
         wrong = _output(exercise, mutant, case, key)
@@ -930,7 +936,7 @@ def _fits(exercise, mutant, observations):
             evidence += not _only_nonfinite(exercise, expected, wrong)
         elif not (isinstance(wrong, Raised) and isinstance(got, Raised)):
             return None
-    return evidence or None
+    return evidence
 
 
 def _values(x):
@@ -995,9 +1001,15 @@ def diagnose(exercise, observations):
     # failed tests first: most mutants disagree with the learner there, so one call rejects them
     seen = [(o[0], _case_key(o[0]), o[1], o[2], o[3]) for o in sorted(observations, key=lambda o: o[3])]
     singles = candidates(exercise)
-    fitting = [(m, named) for m, named in singles if _fits(exercise, m, seen) is not None]
+    evidence = [(m, named, _fits(exercise, m, seen)) for m, named in singles]
+    fitting = [(m, named) for m, named, e in evidence if e]
     if fitting:
         return _verdict(named for _, named in fitting) or changed
+    # only an overflow (results wholly nan or inf where the others are right) fits: that is evidence of an
+    # overflow, and names the overflow mistake when every mutant that fits so is that one kind of slip
+    weak = [(m, named) for m, named, e in evidence if e == 0]
+    if weak and changed is None and all(set(m.operators) <= _OVERFLOWS for m, _ in weak):
+        return _verdict(named for _, named in weak)
     if changed is not None:
         return changed
     usable = [(m, named, visible) for m, named in singles
@@ -1017,7 +1029,7 @@ def diagnose(exercise, observations):
             return None
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
-            if pair is not None and _fits(exercise, pair, seen) is not None:
+            if pair is not None and _fits(exercise, pair, seen):
                 named = sorted((n for n in (name_a, name_b) if n is not None), key=lambda n: order.get(n.id, 99))
                 found.append((named[0] if named else None, named[1] if len(named) > 1 else None))
         if found:

@@ -364,7 +364,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.swapaxes(heads, 1, 2)   # (B, H, T, d)
-""", None,
+""", 'heads-1/fixed-rank',
           mistake='Swaps axes 1 and 2 counted from the front, which are T and H only for a (B, T, D) input.', heldout=True),
     Entry('heads-1', 'heldout-035', r"""
 import numpy as np

@@ -158,7 +158,7 @@ def masked_softmax_backward(d_weights, weights):
     Entry("dec-3", "attends-before-appending", _step(read_k="keys[layer]", read_v="values[layer]"),
           "dec-3/attends-before-append"),
     Entry("dec-3", "position-wrapped", _step(row="n % model.context_size", check="pass"), "dec-3/wrapped"),
-    Entry("dec-3", "no-check-index-error", _step(check="pass"), None),
+    Entry("dec-3", "no-check-index-error", _step(check="pass"), "dec-3/unchecked"),
 
     # ---- dec-4: diagnose(model, forward, ids, prefix_length, tol=1e-9) ---------------------------
     Entry("dec-4", "no-negative-control", _diagnose(control='return "causal"'), "dec-4/no-control"),
@@ -494,7 +494,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/unchecked',
           mistake="No check of the position: a step past the position table fails with NumPy's IndexError instead of ValueError.", heldout=True),
     Entry('dec-3', 'heldout-149', r"""
 import numpy as np
