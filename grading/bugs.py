@@ -1272,6 +1272,66 @@ def _other_side(node, root):
     return None
 
 
+@operator("rtol-added", "a relative tolerance added to an absolute one: `|a - b| <= atol` becomes "
+          "`np.isclose(a, b, atol=atol)`, whose default rtol=1e-5 loosens the test (np.allclose with its rtol where "
+          "atol alone is meant)")
+def _rtol_added(node, root):
+    found = _allclose_for_atol(node, root)
+    if found is None:
+        return None
+    found.keywords = [ast.keyword(arg="atol", value=copy.deepcopy(node.comparators[0]))]
+    return found
+
+
+def _mentions_eps(node):
+    return (isinstance(node, ast.Name) and node.id in ("eps", "epsilon")) or (
+        isinstance(node, ast.Call) and len(node.args) == 1 and _mentions_eps(node.args[0]))
+
+
+@operator("eps-dropped", "eps left out: `var + eps` becomes `var`, so a constant row divides 0 by 0")
+def _eps_dropped(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if _mentions_eps(node.right):
+            return node.left
+        if _mentions_eps(node.left):
+            return node.right
+    return None
+
+
+@operator("loop-ends-early", "a loop that stops one step early: `range(a, b)` becomes `range(a, b - 1)` (the last "
+          "position is never visited)")
+def _loop_ends_early(node, root):
+    if _is_call(node, "range") and isinstance(node.func, ast.Name) and len(node.args) == 2 and \
+            _is_integer_like(node.args[1]):
+        new = copy.copy(node)
+        new.args = [node.args[0], _plus(node.args[1], -1)]
+        return new
+    return None
+
+
+@operator("residual-dropped", "a residual connection left out: `x = x + f(x)` becomes `x = f(x)`")
+def _residual_dropped(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) and \
+            isinstance(node.value.left, ast.Name) and node.value.left.id == node.targets[0].id:
+        return ast.Assign(targets=node.targets, value=node.value.right, lineno=node.lineno)
+    return None
+
+
+@operator("first-layer-norm-again", "the first layer norm's parameters used for the second one too: "
+          "`norm(x, b['ln2.gain'], b['ln2.bias'])` becomes `norm(x, b['ln1.gain'], b['ln1.bias'])`")
+def _first_norm_again(node, root):
+    if not isinstance(node, ast.Call):
+        return None
+    new, changed = copy.deepcopy(node), False
+    for arg in new.args:
+        if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Constant) and \
+                isinstance(arg.slice.value, str) and re.fullmatch(r"ln2\.\w+", arg.slice.value):
+            arg.slice = _const("ln1" + arg.slice.value[3:])
+            changed = True
+    return new if changed else None
+
+
 def _float64_out(func):
     """The function computed in float64 throughout: float32 arrays among the arguments become float64."""
     def cast(value):

@@ -163,10 +163,10 @@ MISTAKES = {
     ),
     "mask-3": _mistakes(
         "mask-3",
-        ("allclose", ('allclose-for-atol',), "1.1",
-         "the row-sum test ignores the atol argument: np.allclose applies its own relative tolerance; compare "
-         "|row sum − 1| ≤ atol",
-         "np.allclose instead of atol"),
+        ("allclose", ('allclose-for-atol', 'rtol-added'), "1.1",
+         "the row-sum test is looser than atol: np.allclose and np.isclose add a relative tolerance (rtol) of their "
+         "own; compare |row sum − 1| ≤ atol",
+         "rtol where atol alone belongs"),
         ("forbidden-within-atol", ('tolerance-for-exact-zero@weights[~allowed]',), "1.6",
          "a tiny non-zero weight on a forbidden entry is accepted: forbidden weights must be exactly 0; the "
          "tolerance is for row sums only",
@@ -332,6 +332,11 @@ MISTAKES = {
          "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
          "the number of rows first",
          "no range check"),
+        ("full-table-refused", ('loose-for-strict@embed:offset + T > len(position_table)',
+                                'one-less@embed:offset + T > len(position_table)'), "3.3",
+         "ids that exactly fill the position table are refused: only offset + T > the number of rows is past "
+         "it (>, not ≥)",
+         "a full table refused"),
     ),
     "pos-2": _mistakes(
         "pos-2",
@@ -361,6 +366,11 @@ MISTAKES = {
          "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
          "context_size first",
          "no range check"),
+        ("full-table-refused", ('loose-for-strict@embed_backward:offset + T > context_size',
+                                'one-less@embed_backward:offset + T > context_size'), "3.3",
+         "ids that exactly fill the position table are refused: only offset + T > context_size is past it "
+         "(>, not ≥)",
+         "a full table refused"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -475,6 +485,12 @@ MISTAKES = {
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read the last axis, ids.shape[-1]",
          "T read from the first axis"),
+        ("ends-early", ('loop-ends-early',), "4.3",
+         "the last position is not swept: p runs over 1 … T−1, range(1, T)",
+         "last position not swept"),
+        ("starts-at-zero", ('one-less@leak_sweep:range(1, T)',), "4.3",
+         "p = 0 is swept too: it leaves no prefix to compare; p runs from 1, range(1, T)",
+         "swept p = 0"),
     ),
     "causal-4": _mistakes(
         "causal-4",
@@ -500,6 +516,9 @@ MISTAKES = {
          "the mean or the variance loses its axis: without keepdims=True it broadcasts along the wrong axis; "
          "keep the axis with keepdims=True",
          "keepdims left out"),
+        ("no-eps", ('eps-dropped',), "4.7",
+         "a constant row gives nan (0 divided by 0): eps is left out; divide by √(σ² + eps)",
+         "eps left out"),
     ),
     "cache-1": _mistakes(
         "cache-1",
@@ -658,6 +677,10 @@ MISTAKES = {
          "the variance is divided by D − 1: the forward pass divides by D (the population variance), and so "
          "must the backward pass",
          "variance over D−1"),
+        ("no-eps", ('eps-dropped',), "7.7",
+         "a constant row gives nan or inf: eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
+         "does",
+         "eps left out"),
     ),
     "dec-3": _mistakes(
         "dec-3",
@@ -700,6 +723,13 @@ MISTAKES = {
          "a step past the position table is not refused with a ValueError (NumPy's IndexError comes instead): "
          "refuse n ≥ context_size first",
          "no check of the position"),
+        ("no-residual", ('residual-dropped',), "7.1",
+         "the sublayer's output replaces the residual stream: add it back, x = x + …",
+         "residual connection left out"),
+        ("first-norm-twice", ('first-layer-norm-again',), "7.1",
+         "the second layer norm uses ln1's gain and bias: each norm of a block has parameters of its own, "
+         "ln2 before the MLP",
+         "ln1 used for ln2"),
     ),
     "dec-4": _mistakes(
         "dec-4",

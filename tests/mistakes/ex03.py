@@ -218,7 +218,7 @@ def embed(ids, token_table, position_table, offset=0):
     if offset < 0 or offset + T >= C:
         raise ValueError("位置超出位置表")
     return token_table[ids] + position_table[offset:offset + T]
-""", None,
+""", 'pos-1/full-table-refused',
           mistake='Off by one in the bound check (>= instead of >): an input that exactly fills the position table is refused.', heldout=True),
     Entry('pos-1', 'heldout-058', r"""
 import numpy as np

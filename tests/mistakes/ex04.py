@@ -434,7 +434,7 @@ def leak_sweep(forward, ids, replacement_token):
         perturbed[p:] = replacement_token
         out.append(np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p])))
     return np.array(out, dtype=np.float64)
-""", None,
+""", 'causal-3/ends-early',
           mistake='Off by one in the loop bound, range(1, T - 1): the last position is never swept and the result has T - 2 entries.', heldout=True),
     Entry('causal-3', 'heldout-091', r"""
 import numpy as np
@@ -580,6 +580,6 @@ def feature_norm(x, eps=1e-5):
     centred = x - x.mean(axis=-1, keepdims=True)
     var = (centred ** 2).mean(axis=-1, keepdims=True)
     return centred / np.sqrt(var)
-""", None,
+""", 'causal-4/no-eps',
           mistake='Leaves eps out entirely, so a constant row divides 0 by 0 and gives nan.', heldout=True),
 ]

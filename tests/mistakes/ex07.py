@@ -443,7 +443,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(ks)
         new_values.append(vs)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/no-residual',
           mistake='Replaces x by the attention output instead of adding it to x (missing residual connection around attention).', heldout=True),
     Entry('dec-3', 'heldout-147', r"""
 import numpy as np
@@ -470,7 +470,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/first-norm-twice',
           mistake='Uses the ln1 gain and bias for the second layer normalisation too (ln2 is never used).', heldout=True),
     Entry('dec-3', 'heldout-148', r"""
 import numpy as np
