@@ -1332,6 +1332,72 @@ def _first_norm_again(node, root):
     return new if changed else None
 
 
+@operator("zeros-for-full", "an array started from zeros where it is filled with a value: `np.full(shape, EOS, ...)` "
+          "becomes `np.zeros(shape, ...)` (padding with id 0)")
+def _zeros_for_full(node, root):
+    if _is_call(node, "full") and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+        new = copy.deepcopy(node)
+        new.func = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="zeros", ctx=ast.Load())
+        new.args = new.args[:1] + new.args[2:]
+        return new
+    return None
+
+
+@operator("narrower-dtype", "a dtype narrowed to save memory: `dtype=np.int64` becomes `np.int32` (`np.float64`: "
+          "`np.float32`), so the caller gets another dtype than asked for")
+def _narrower_dtype(node, root):
+    narrow = {"int64": "int32", "float64": "float32"}
+    if isinstance(node, ast.keyword) and node.arg == "dtype" and isinstance(node.value, ast.Attribute) and \
+            node.value.attr in narrow:
+        return ast.keyword(arg="dtype", value=ast.Attribute(value=copy.deepcopy(node.value.value),
+                                                            attr=narrow[node.value.attr], ctx=ast.Load()))
+    return None
+
+
+def _block_bounds(node):
+    """``lo, hi = h * d, (h + 1) * d`` (a head's contiguous block of features) -> the names lo, hi, h, d."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and \
+            isinstance(node.value, ast.Tuple) and len(node.targets[0].elts) == len(node.value.elts) == 2 and \
+            all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+        low = node.value.elts[0]
+        if isinstance(low, ast.BinOp) and isinstance(low.op, ast.Mult) and isinstance(low.left, ast.Name) and \
+                isinstance(low.right, ast.Name):
+            return node.targets[0].elts[0].id, node.targets[0].elts[1].id, low.left.id, low.right.id
+    return None
+
+
+@operator("strided-heads", "a head takes every H-th feature (h, h+H, …) instead of its block h·d … h·d + d − 1, in "
+          "code that writes the block's bounds out (`q[i][lo:hi]` becomes `q[i][h::H]`, `range(lo, hi)` becomes "
+          "`range(h, D, H)`)", changes_root=True, matches=lambda node: _block_bounds(node) is not None)
+def _strided_heads(node, root):
+    found = _block_bounds(node)
+    if found is None:
+        return None
+    lo, hi, h, d = found
+    width = _assignments(root).get(d)
+    if not (isinstance(width, ast.BinOp) and isinstance(width.op, ast.FloorDiv)):
+        return None
+    total, heads = width.left, width.right
+
+    def name(n):
+        return ast.Name(id=n, ctx=ast.Load())
+
+    class Stride(ast.NodeTransformer):
+        def visit_Slice(self, n):
+            if isinstance(n.lower, ast.Name) and n.lower.id == lo and isinstance(n.upper, ast.Name) and \
+                    n.upper.id == hi and n.step is None:
+                return ast.Slice(lower=name(h), upper=None, step=copy.deepcopy(heads))
+            return n
+
+        def visit_Call(self, n):
+            self.generic_visit(n)
+            if _is_call(n, "range") and len(n.args) == 2 and [ast.unparse(a) for a in n.args] == [lo, hi]:
+                return ast.Call(func=n.func, args=[name(h), copy.deepcopy(total), copy.deepcopy(heads)], keywords=[])
+            return n
+    root.body = [Stride().visit(stmt) for stmt in root.body]
+    return node
+
+
 def _float64_out(func):
     """The function computed in float64 throughout: float32 arrays among the arguments become float64."""
     def cast(value):

@@ -207,6 +207,12 @@ MISTAKES = {
         ("empty-accepted", ('dropped-check@collate:if not all(texts)',), "1.2",
          "an empty text is accepted: a text without characters must raise a ValueError",
          "accepted an empty text"),
+        ("pad-inputs-zero", ('zeros-for-full@EOS',), "1.8",
+         "the inputs are padded with 0, a real token id: pad them with EOS, np.full(..., EOS)",
+         "inputs padded with 0"),
+        ("int32", ('narrower-dtype',), "1.2",
+         "the arrays are int32: the protocol's inputs and targets are int64 (dtype=np.int64)",
+         "int32 instead of int64"),
     ),
     "heads-1": _mistakes(
         "heads-1",
@@ -623,6 +629,9 @@ MISTAKES = {
         ("one-ahead", ('one-more@range(i + 1)',), "1.3",
          "every query reads one key of the future: query i reads keys 0 … i, range(i + 1)",
          "one future key read"),
+        ("interleaved", ('strided-heads',), "2.2",
+         "head h takes every H-th feature (h, h+H, …): its features are the contiguous block h·d … h·d + d − 1",
+         "interleaved features"),
     ),
     "dec-1": _mistakes(
         "dec-1",
@@ -1005,6 +1014,27 @@ def _compatible(exercise, mutant, observations):
     return visible
 
 
+_NUMBERS = re.compile(r"\d+")
+
+
+def _same_error(wrong, got):
+    """Both raised the same error: one type, and one message once its numbers are blotted out (NumPy's own
+    messages name the shapes and the operation, so two slips that fail alike fail the same way)."""
+    return isinstance(wrong, Raised) and isinstance(got, Raised) and wrong.type == got.type and \
+        _NUMBERS.sub("#", wrong.message) == _NUMBERS.sub("#", got.message)
+
+
+def _closest(exercise, fitting, observations):
+    """Of several mutants that fit, those that also raise the learner's very error on most failed tests (an
+    agreement on the exception's type alone is a weak one); all of them when none does."""
+    if len(fitting) < 2:
+        return fitting
+    scores = [sum(_same_error(_output(exercise, m, case, key), got)
+                  for case, key, expected, got, ok in observations if not ok) for m, _ in fitting]
+    best = max(scores)
+    return fitting if best == 0 else [f for f, score in zip(fitting, scores) if score == best]
+
+
 def _verdict(named):
     """The one mistake every fitting mutant names, or None (none fits, or they disagree, or one is unnamed)."""
     by_id = {}
@@ -1034,7 +1064,7 @@ def diagnose(exercise, observations):
     evidence = [(m, named, _fits(exercise, m, seen)) for m, named in singles]
     fitting = [(m, named) for m, named, e in evidence if e]
     if fitting:
-        return _verdict(named for _, named in fitting) or changed
+        return _verdict(named for _, named in _closest(exercise, fitting, seen)) or changed
     # only an overflow (results wholly nan or inf where the others are right) fits: that is evidence of an
     # overflow, and names the overflow mistake when every mutant that fits so is that one kind of slip
     weak = [(m, named) for m, named, e in evidence if e == 0]

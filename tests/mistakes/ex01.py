@@ -612,7 +612,7 @@ def collate(texts, vocab):
         targets[b, :n] = ids
         targets[b, n] = EOS
     return inputs, targets
-""", None,
+""", 'data-1/pad-inputs-zero',
           mistake='Starts the inputs from np.zeros, so shorter texts are padded with 0 (<unk>) instead of EOS.', heldout=True),
     Entry('data-1', 'heldout-026', r"""
 import numpy as np
@@ -629,7 +629,7 @@ def collate(texts, vocab):
         inputs[b, :len(ids) + 1] = [BOS] + ids
         targets[b, :len(ids) + 1] = ids + [EOS]
     return inputs, targets
-""", None,
+""", 'data-1/int32',
           mistake='Builds the arrays as int32 to save memory; the task asks for int64.', heldout=True),
     Entry('data-1', 'heldout-027', r"""
 import numpy as np

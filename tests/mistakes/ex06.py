@@ -22,7 +22,7 @@ ENTRIES = [
         ("query = q[i][lo:hi]", "query = [q[i][c] for c in cols]"),
         ("zip(query, k[j][lo:hi])", "zip(query, [k[j][c] for c in cols])"),
         ("for c in range(lo, hi)]", "for c in cols]")),
-        None),
+        "evidence-1/interleaved"),
     bug("evidence-1", "indivisible-width-accepted", "dropped-check", "evidence-1/not-divisible-accepted"),
     Entry("evidence-1", "reads-one-key-too-many", _variant(
         ("readable = range(i + 1) if causal else range(len(x))",
@@ -152,7 +152,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             row += [sum(wj / total * v[j][c] for wj, j in zip(w, readable)) for c in comps]
         merged.append(row)
     return project(merged, w_o)
-""", None,
+""", 'evidence-1/interleaved',
           mistake='Gives head h the strided components h, h+H, h+2H, ... instead of the contiguous block h*d ... (h+1)*d - 1.', heldout=True),
     Entry('evidence-1', 'heldout-127', r"""
 import math
