@@ -1398,6 +1398,44 @@ def _strided_heads(node, root):
     return node
 
 
+@operator("other-axes-swapped", "the wrong pair of axes swapped: `np.swapaxes(x, -3, -2)` becomes "
+          "`np.swapaxes(x, -2, -1)` (the shape comes out (..., T, d, H))")
+def _other_axes_swapped(node, root):
+    if _is_call(node, "swapaxes") and len(node.args) == 3 and \
+            [ast.unparse(a) for a in node.args[1:]] == ["-3", "-2"]:
+        new = copy.copy(node)
+        new.args = [node.args[0], _const(-2), _const(-1)]
+        return new
+    return None
+
+
+@operator("norm-skipped", "a layer normalisation left out: `a = layer_norm(x, gain, bias)[0]` becomes `a = x` (the "
+          "sublayer reads the raw residual stream)")
+def _norm_skipped(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        call = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+        if _is_call(call, "layer_norm_forward", "layer_norm") and call.args:
+            return ast.Assign(targets=node.targets, value=copy.deepcopy(call.args[0]), lineno=node.lineno)
+    return None
+
+
+@operator("modulo-dropped", "a wrap-around left out: `(ids + 1) % vocab_size` becomes `ids + 1` (the last id steps "
+          "outside the vocabulary)")
+def _modulo_dropped(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.BinOp):
+        return node.left
+    return None
+
+
+@operator("list-for-array", "a Python list returned where a NumPy array belongs: `np.array(changes, ...)` becomes "
+          "`changes`")
+def _list_for_array(node, root):
+    if isinstance(node, ast.Return) and _is_call(node.value, "array", "asarray") and node.value.args and \
+            isinstance(node.value.args[0], (ast.Name, ast.List, ast.ListComp)):
+        return ast.Return(value=copy.deepcopy(node.value.args[0]))
+    return None
+
+
 def _float64_out(func):
     """The function computed in float64 throughout: float32 arrays among the arguments become float64."""
     def cast(value):

@@ -231,6 +231,9 @@ MISTAKES = {
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so no batch axis or "
          "several must work too (use negative axes)",
          "fixed number of axes"),
+        ("other-axes", ('other-axes-swapped',), "2.2",
+         "the result is (..., T, d, H): the wrong pair of axes was swapped; swap T and H, the axes −3 and −2",
+         "wrong axes swapped"),
     ),
     "heads-2": _mistakes(
         "heads-2",
@@ -249,6 +252,9 @@ MISTAKES = {
         ("summed", ('heads-summed',), "2.1",
          "the heads are added up instead of concatenated: the merged width is H·d",
          "heads summed"),
+        ("other-axes", ('other-axes-swapped',), "2.4",
+         "the wrong pair of axes was swapped before merging: swap H and T, the axes −3 and −2",
+         "wrong axes swapped"),
     ),
     "heads-3": _mistakes(
         "heads-3",
@@ -364,10 +370,6 @@ MISTAKES = {
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read the last axis, ids.shape[-1]",
          "T read from the first axis"),
-        ("negative-offset", ('dropped-first-condition@embed_backward:',), "3.3",
-         "a negative offset is accepted: NumPy then writes rows at the end of the table; raise a ValueError "
-         "for offset < 0",
-         "accepted a negative offset"),
         ("unchecked", ('dropped-check@embed_backward:',), "3.3",
          "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
          "context_size first",
@@ -487,16 +489,15 @@ MISTAKES = {
          "the perturbations accumulate in one array: every p must start again from the original ids (copy "
          "first)",
          "changed ids in place"),
-        ("batch-length", ('length-from-first-axis',), "4.3",
-         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read the last axis, ids.shape[-1]",
-         "T read from the first axis"),
         ("ends-early", ('loop-ends-early',), "4.3",
          "the last position is not swept: p runs over 1 … T−1, range(1, T)",
          "last position not swept"),
         ("starts-at-zero", ('one-less@leak_sweep:range(1, T)',), "4.3",
          "p = 0 is swept too: it leaves no prefix to compare; p runs from 1, range(1, T)",
          "swept p = 0"),
+        ("list", ('list-for-array',), "4.3",
+         "a Python list is returned: return a NumPy array of float64, np.array(changes, dtype=np.float64)",
+         "a list, not an array"),
     ),
     "causal-4": _mistakes(
         "causal-4",
@@ -739,6 +740,9 @@ MISTAKES = {
          "the second layer norm uses ln1's gain and bias: each norm of a block has parameters of its own, "
          "ln2 before the MLP",
          "ln1 used for ln2"),
+        ("no-norm", ('norm-skipped',), "7.1",
+         "a sublayer reads the raw residual stream: normalise it first (pre-LN), a = LN(x)",
+         "layer norm skipped"),
     ),
     "dec-4": _mistakes(
         "dec-4",
@@ -777,6 +781,10 @@ MISTAKES = {
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read the last axis, ids.shape[-1]",
          "T read from the first axis"),
+        ("no-modulo", ('modulo-dropped',), "4.3",
+         "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id round with % "
+         "vocab_size",
+         "no % vocab_size"),
     ),
 }
 

@@ -340,7 +340,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.swapaxes(heads, -2, -1)
-""", None,
+""", 'heads-1/other-axes',
           mistake='Swaps the last two axes (H and d) instead of T and H, giving (..., T, d, H).', heldout=True),
     Entry('heads-1', 'heldout-033', r"""
 import numpy as np

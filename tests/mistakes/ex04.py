@@ -163,7 +163,7 @@ def leak_sweep(forward, ids, replacement_token):
     if ids.shape[-1] < 2:
         raise ValueError("short")
     return [_change(forward, ids, p, replacement_token) for p in range(1, ids.shape[-1])]
-""", None),
+""", "causal-3/list"),
 
     # ---- causal-4: feature_norm(x, eps=1e-5) ------------------------------------------------
     Entry("causal-4", "over-time", _HEAD + """
@@ -496,7 +496,7 @@ def leak_sweep(forward, ids, replacement_token):
         perturbed[p:] = replacement_token
         changes.append(float(np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p]))))
     return changes
-""", None,
+""", 'causal-3/list',
           mistake='Returns a Python list of changes instead of a float64 NumPy array.', heldout=True),
     Entry('causal-3', 'heldout-095', r"""
 import numpy as np

@@ -549,7 +549,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/no-norm',
           mistake='Projects the raw residual stream x to queries, keys and values instead of the normalised a = LN1(x).', heldout=True),
     Entry('dec-4', 'heldout-151', r"""
 import numpy as np
@@ -646,7 +646,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
-""", None,
+""", 'dec-4/batch-length',
           mistake='Takes T as len(ids), the batch size for (B, T) input, so valid prefix lengths of a batch are refused.', heldout=True),
     Entry('dec-4', 'heldout-156', r"""
 import numpy as np
@@ -663,7 +663,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
         return "leaks"
     d_control = np.max(np.abs(control(perturbed)[..., :prefix_length, :] - control(ids)[..., :prefix_length, :]))
     return "causal" if d_control > tol else "blind"
-""", None,
+""", 'dec-4/no-modulo',
           mistake='Perturbs with ids + 1 without the modulo, so the last token id V - 1 becomes V, outside the vocabulary, and the forward pass raises.', heldout=True),
     Entry('dec-4', 'heldout-157', r"""
 import numpy as np
