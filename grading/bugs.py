@@ -900,6 +900,8 @@ def _without_ellipsis(node, root):
                 return new
             return None
         target, value = strip(node.targets[0]), strip(node.value)
+        if target is not None and value is None and isinstance(node.value, (ast.Name, ast.Constant)):
+            value = node.value                  # a[..., p:] = r becomes a[p:] = r
         if target is not None and value is not None:
             return ast.Assign(targets=[target], value=value, lineno=node.lineno)
     return None
@@ -1433,6 +1435,40 @@ def _list_for_array(node, root):
     if isinstance(node, ast.Return) and _is_call(node.value, "array", "asarray") and node.value.args and \
             isinstance(node.value.args[0], (ast.Name, ast.List, ast.ListComp)):
         return ast.Return(value=copy.deepcopy(node.value.args[0]))
+    return None
+
+
+@operator("lower-bound-dropped", "only the upper end of a range checked: `0 <= i < n` becomes `i < n` (a negative "
+          "index is accepted, and NumPy counts it from the end)")
+def _lower_bound_dropped(node, root):
+    if isinstance(node, ast.Compare) and len(node.ops) == 2 and isinstance(node.ops[0], (ast.LtE, ast.Lt)) and \
+            isinstance(node.left, ast.Constant) and node.left.value in (0, 1):
+        return ast.Compare(left=node.comparators[0], ops=[node.ops[1]], comparators=[node.comparators[1]])
+    return None
+
+
+@operator("batch-axis-only", "a sum over the first axis only where every axis but the last belongs: "
+          "`g.reshape(-1, D).sum(axis=0)` becomes `g.sum(axis=0)` (right for one rank only)")
+def _batch_axis_only(node, root):
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and _is_call(node.func.value, "reshape") and \
+            isinstance(node.func.value.func, ast.Attribute) and \
+            any(k.arg == "axis" and ast.unparse(k.value) == "0" for k in node.keywords) and \
+            node.func.value.args and ast.unparse(node.func.value.args[0]) == "-1":
+        new = copy.deepcopy(node)
+        new.func.value = copy.deepcopy(node.func.value.func.value)
+        return new
+    return None
+
+
+@operator("newaxis-for-keepdims", "the reduced axis restored with `[:, None]` instead of `keepdims=True`: right for "
+          "2-D input only")
+def _newaxis_for_keepdims(node, root):
+    if isinstance(node, ast.Call) and _call_name(node) in _REDUCTIONS and \
+            any(k.arg == "keepdims" for k in node.keywords):
+        new = copy.copy(node)
+        new.keywords = [k for k in node.keywords if k.arg != "keepdims"]
+        index = ast.Tuple(elts=[ast.Slice(), ast.Constant(value=None)], ctx=ast.Load())
+        return ast.Subscript(value=new, slice=index, ctx=ast.Load())
     return None
 
 

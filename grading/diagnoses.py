@@ -379,6 +379,10 @@ MISTAKES = {
          "ids that exactly fill the position table are refused: only offset + T > context_size is past it "
          "(>, not ≥)",
          "a full table refused"),
+        ("batch-axis-only", ('batch-axis-only',), "3.2",
+         "the position gradient is right for one number of axes only: sum over every axis before the last "
+         "two, grad.reshape(-1, T, D).sum(axis=0)",
+         "summed over axis 0 only"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -410,6 +414,10 @@ MISTAKES = {
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read the last axis, ids.shape[-1]",
          "T read from the first axis"),
+        ("negative-index", ('lower-bound-dropped',), "3.4",
+         "a negative i or j is accepted: NumPy counts it from the end (i = −1 is the last position); require "
+         "0 ≤ i, j < T − 1",
+         "accepted a negative index"),
     ),
     "causal-1": _mistakes(
         "causal-1",
@@ -443,6 +451,9 @@ MISTAKES = {
          "the prefix is changed instead of the future: replace every token from position on, ids[..., "
          "position:]",
          "changed the prefix"),
+        ("first-axis", ('without-ellipsis',), "4.3",
+         "in a batch (B, T), whole sequences are replaced: index the last axis, ids[..., position:]",
+         "replaced whole sequences"),
     ),
     "causal-2": _mistakes(
         "causal-2",
@@ -526,6 +537,10 @@ MISTAKES = {
         ("no-eps", ('eps-dropped',), "4.7",
          "a constant row gives nan (0 divided by 0): eps is left out; divide by √(σ² + eps)",
          "eps left out"),
+        ("two-axes-only", ('newaxis-for-keepdims',), "4.7",
+         "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
+         "keepdims=True",
+         "2-D input only"),
     ),
     "cache-1": _mistakes(
         "cache-1",
@@ -691,6 +706,10 @@ MISTAKES = {
          "a constant row gives nan or inf: eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
          "does",
          "eps left out"),
+        ("batch-axis-only", ('batch-axis-only',), "7.7",
+         "d_gain and d_bias keep some axes of x: sum over every axis but the last, .reshape(-1, "
+         "D).sum(axis=0)",
+         "summed over axis 0 only"),
     ),
     "dec-3": _mistakes(
         "dec-3",

@@ -244,7 +244,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'causal-1/first-axis',
           mistake='Slices the first axis (perturbed[position:]) instead of the last, which for a (B, T) batch replaces whole sequences instead of future tokens.', heldout=True),
     Entry('causal-1', 'heldout-080', r"""
 import numpy as np
@@ -562,7 +562,7 @@ def feature_norm(x, eps=1e-5):
     mean = x.mean(axis=-1)[:, None]
     var = ((x - mean) ** 2).mean(axis=-1)[:, None]
     return (x - mean) / np.sqrt(var + eps)
-""", None,
+""", 'causal-4/two-axes-only',
           mistake='Restores the reduced axis with [:, None], which only works for 2-D (T, D) inputs; a batch (B, T, D) breaks.', heldout=True),
     Entry('causal-4', 'heldout-101', r"""
 import numpy as np

@@ -272,7 +272,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).sum(axis=0)
     d_bias = d_out.sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/batch-axis-only',
           mistake='Sums d_gain and d_bias over axis 0 only, so with batch and position axes they come out (T, D) instead of (D,).', heldout=True),
     Entry('dec-2', 'heldout-139', r"""
 import numpy as np
