@@ -1580,20 +1580,25 @@ class Base:
         out = {}
         for name, chosen in by_function.items():
             tree = self.fresh(name)
-            nodes = _walk(tree)
+            nodes, ancestry = _walk_with_parents(tree)
             targets = [(nodes[i], s) for s in chosen for i in s.indices]
-            ancestry = _ancestry(tree)
             indices = [i for s in chosen for i in s.indices]
             if len(set(indices)) < len(indices):
                 return None
             for (node, s), (other, _) in itertools.permutations(targets, 2):
                 if _is_ancestor(node, other, ancestry):
                     return None
+            whole = False                   # an operator that rewrites the function: locate every node again
             for node, s in targets:
-                wrong = OPERATORS[s.operator].rewrite(node, tree)
+                op = OPERATORS[s.operator]
+                wrong = op.rewrite(node, tree)
                 if wrong is None or not _replace(tree, node, wrong, ancestry):
                     return None
-            ast.fix_missing_locations(tree)
+                whole = whole or op.changes_root
+                if not whole:
+                    _locate(wrong, node)
+            if whole:
+                ast.fix_missing_locations(tree)
             out[name] = tree
         return out
 
@@ -1665,7 +1670,11 @@ class Base:
         for name, tree in trees.items():
             try:
                 with AST_LOCK:
-                    code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
+                    try:
+                        code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
+                    except (TypeError, ValueError):         # a node left without a location: locate them all
+                        ast.fix_missing_locations(tree)
+                        code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
             except (SyntaxError, ValueError, TypeError):
                 return None
             new_code[name] = next(c for c in code.co_consts if isinstance(c, types.CodeType))
@@ -1718,6 +1727,41 @@ def _walk(tree):
                 visit(value)
     visit(tree)
     return out
+
+
+def _walk_with_parents(tree):
+    """:func:`_walk` and :func:`_ancestry` of ``tree`` in one pass."""
+    out, parents = [], {}
+
+    def visit(node):
+        out.append(node)
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        parents[id(item)] = (node, name, i)
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                parents[id(value)] = (node, name, None)
+                visit(value)
+    visit(tree)
+    return out, parents
+
+
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def _locate(wrong, where):
+    """Give the new nodes of a rewrite (``wrong``: a node or a list of statements) the location of the node they
+    replace (``where``), as ast.fix_missing_locations would, without walking the whole function again."""
+    if wrong is REMOVE or wrong is where:
+        return
+    for top in (wrong if isinstance(wrong, list) else [wrong]):
+        for node in ast.walk(top):
+            if "lineno" in node._attributes:
+                for attr in _LOCATION:
+                    if getattr(node, attr, None) is None and getattr(where, attr, None) is not None:
+                        setattr(node, attr, getattr(where, attr))
 
 
 def _ancestry(tree):

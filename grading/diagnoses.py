@@ -1102,14 +1102,16 @@ def diagnose(exercise, observations):
     usable = [(m, named, visible) for m, named in singles
               for visible in [_compatible(exercise, m, seen)] if visible is not None]
     order = {m.id: i for i, m in enumerate(MISTAKES.get(exercise.id, ()))}
-    every = [(x, y) for i, x in enumerate(usable) for y in usable[i + 1:]
-             if x[2] or y[2] or {x[0].sites[0].operator, y[0].sites[0].operator} & _REFUSALS]
     # tiers, each searched whole before the next: the same slip at two places, a slip with a refusal left
     # out, then any two slips (a search cut short by _MAX_PAIRS names nothing)
-    same = [p for p in every if p[0][0].sites[0].operator == p[1][0].sites[0].operator]
-    refusal = [p for p in every if p not in same and
-               {p[0][0].sites[0].operator, p[1][0].sites[0].operator} & _REFUSALS]
-    rest = [p for p in every if p not in same and p not in refusal]
+    same, refusal, rest = [], [], []
+    for i, x in enumerate(usable):
+        first = x[0].sites[0].operator
+        for y in usable[i + 1:]:
+            second = y[0].sites[0].operator
+            refuses = first in _REFUSALS or second in _REFUSALS
+            if x[2] or y[2] or refuses:
+                (same if first == second else refusal if refuses else rest).append((x, y))
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
