@@ -370,10 +370,6 @@ MISTAKES = {
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read the last axis, ids.shape[-1]",
          "T read from the first axis"),
-        ("unchecked", ('dropped-check@embed_backward:',), "3.3",
-         "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
-         "context_size first",
-         "no range check"),
         ("full-table-refused", ('loose-for-strict@embed_backward:offset + T > context_size',
                                 'one-less@embed_backward:offset + T > context_size'), "3.3",
          "ids that exactly fill the position table are refused: only offset + T > context_size is past it "
