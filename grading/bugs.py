@@ -590,6 +590,17 @@ def _offset_reset(node, root):
           "(batch, time, heads, d) the cache was advanced by `q.shape[2]`, the heads axis, instead of `q.shape[1]`, "
           "the number of new tokens)")
 def _offset_wrong_axis(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name):
+        # the offset kept in a variable (n = np.shape(keys[0])[1]) and read wrongly at one use only: a learner
+        # who writes position_table[len(keys[0])] and keeps the check on n right
+        value = _assignments(root).get(node.slice.id)
+        wrong = _offset_wrong_axis(value, root) if isinstance(value, ast.Subscript) and \
+            isinstance(value.slice, ast.Constant) else None
+        if wrong is not None:
+            new = copy.copy(node)
+            new.slice = wrong
+            return new
+        return None
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
             isinstance(node.slice.value, int) and node.slice.value in (1, -2):
         v = node.value
@@ -739,6 +750,19 @@ def _fixed_rank(node, root):
     return None
 
 
+@operator("axes-from-the-front", "negative axes written as counted from the front of a 4-D (B, T, H, d) array: "
+          "`np.swapaxes(x, -3, -2)` becomes `np.swapaxes(x, 1, 2)` (right for one rank only; with another rank it "
+          "swaps other axes or raises)")
+def _axes_from_the_front(node, root):
+    if _is_call(node, "swapaxes", "moveaxis") and len(node.args) == 3:
+        axes = [ast.unparse(a) for a in node.args[1:]]
+        if all(a.startswith("-") and a[1:].isdigit() for a in axes):
+            new = copy.copy(node)
+            new.args = [node.args[0]] + [_const(4 + int(a)) for a in axes]
+            return new
+    return None
+
+
 @operator("slice-from-zero", "a window that should start at an offset starts at 0: `t[offset:offset + T]` becomes "
           "`t[:T]` (the offset reset to 0)")
 def _slice_from_zero(node, root):
@@ -876,6 +900,8 @@ def _without_ellipsis(node, root):
                 return new
             return None
         target, value = strip(node.targets[0]), strip(node.value)
+        if target is not None and value is None and isinstance(node.value, (ast.Name, ast.Constant)):
+            value = node.value                  # a[..., p:] = r becomes a[p:] = r
         if target is not None and value is not None:
             return ast.Assign(targets=[target], value=value, lineno=node.lineno)
     return None
@@ -1170,8 +1196,11 @@ def _unweighted_mean(node, root):
 
 @operator("variance-over-n-minus-1", "the variance divided by D − 1 (the sample variance) instead of D")
 def _bessel(node, root):
-    if _is_call(node, "mean") and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.BinOp) \
-            and isinstance(node.func.value.op, ast.Pow):
+    square = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        isinstance(node.func.value, ast.BinOp) and (isinstance(node.func.value.op, ast.Pow) or (
+            isinstance(node.func.value.op, ast.Mult) and
+            ast.dump(node.func.value.left) == ast.dump(node.func.value.right)))        # (c ** 2) or (c * c)
+    if _is_call(node, "mean") and square:
         axis = next((k.value for k in node.keywords if k.arg == "axis"), _const(-1))
         total = copy.deepcopy(node)
         total.func.attr = "sum"
@@ -1190,6 +1219,256 @@ def _allclose_for_atol(node, root):
             isinstance(node.left.args[0].op, ast.Sub):
         diff = node.left.args[0]
         return _isclose(diff.left, diff.right)
+    return None
+
+
+@operator("no-keepdims", "a row reduction that loses its axis: `keepdims=True` left out of a sum, mean or max, so "
+          "the (..., T) result broadcasts along the wrong axis (wrong numbers for a square input, an error "
+          "otherwise)")
+def _no_keepdims(node, root):
+    if isinstance(node, ast.Call) and _call_name(node) in _REDUCTIONS:
+        kept = [k for k in node.keywords if not (k.arg == "keepdims" and isinstance(k.value, ast.Constant)
+                                                  and k.value.value is True)]
+        if len(kept) < len(node.keywords):
+            new = copy.copy(node)
+            new.keywords = kept
+            return new
+    return None
+
+
+def _is_shape_of(node):
+    """``x.shape`` or ``np.shape(x)``: the array ``x``, else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "shape":
+        return node.value
+    if _is_call(node, "shape") and len(node.args) == 1:
+        return node.args[0]
+    return None
+
+
+@operator("length-from-first-axis", "a length read from the first axis: `ids.shape[-1]` becomes `len(ids)`, which "
+          "is the batch size for a (B, T) batch (the offset bug of fla-org/flash-linear-attention #126 is of this "
+          "kind: a length read from the wrong axis)")
+def _length_from_first_axis(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
+            ast.unparse(node.slice) == "-1" and _is_shape_of(node.value) is not None:
+        return ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[copy.deepcopy(_is_shape_of(node.value))],
+                        keywords=[])
+    return None
+
+
+@operator("true-division", "a whole-number division written `/`: `width // n_heads` becomes `width / n_heads` (a "
+          "float where an int belongs)")
+def _true_division(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        return ast.BinOp(left=node.left, op=ast.Div(), right=node.right)
+    return None
+
+
+@operator("other-side-of-split", "the other side of a position: `a[..., :p]` becomes `a[..., p:]` and back (the "
+          "future compared instead of the prefix, or the prefix changed instead of the future)")
+def _other_side(node, root):
+    if isinstance(node, ast.Slice) and node.step is None and (node.lower is None) != (node.upper is None):
+        bound = node.lower if node.lower is not None else node.upper
+        if isinstance(bound, ast.Name) or (isinstance(bound, ast.BinOp) and _is_integer_like(bound)):
+            return ast.Slice(lower=node.upper, upper=node.lower, step=None)
+    return None
+
+
+@operator("rtol-added", "a relative tolerance added to an absolute one: `|a - b| <= atol` becomes "
+          "`np.isclose(a, b, atol=atol)`, whose default rtol=1e-5 loosens the test (np.allclose with its rtol where "
+          "atol alone is meant)")
+def _rtol_added(node, root):
+    found = _allclose_for_atol(node, root)
+    if found is None:
+        return None
+    found.keywords = [ast.keyword(arg="atol", value=copy.deepcopy(node.comparators[0]))]
+    return found
+
+
+def _mentions_eps(node):
+    return (isinstance(node, ast.Name) and node.id in ("eps", "epsilon")) or (
+        isinstance(node, ast.Call) and len(node.args) == 1 and _mentions_eps(node.args[0]))
+
+
+@operator("eps-dropped", "eps left out: `var + eps` becomes `var`, so a constant row divides 0 by 0")
+def _eps_dropped(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if _mentions_eps(node.right):
+            return node.left
+        if _mentions_eps(node.left):
+            return node.right
+    return None
+
+
+@operator("loop-ends-early", "a loop that stops one step early: `range(a, b)` becomes `range(a, b - 1)` (the last "
+          "position is never visited)")
+def _loop_ends_early(node, root):
+    if _is_call(node, "range") and isinstance(node.func, ast.Name) and len(node.args) == 2 and \
+            _is_integer_like(node.args[1]):
+        new = copy.copy(node)
+        new.args = [node.args[0], _plus(node.args[1], -1)]
+        return new
+    return None
+
+
+@operator("residual-dropped", "a residual connection left out: `x = x + f(x)` becomes `x = f(x)`")
+def _residual_dropped(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) and \
+            isinstance(node.value.left, ast.Name) and node.value.left.id == node.targets[0].id:
+        return ast.Assign(targets=node.targets, value=node.value.right, lineno=node.lineno)
+    return None
+
+
+@operator("first-layer-norm-again", "the first layer norm's parameters used for the second one too: "
+          "`norm(x, b['ln2.gain'], b['ln2.bias'])` becomes `norm(x, b['ln1.gain'], b['ln1.bias'])`")
+def _first_norm_again(node, root):
+    if not isinstance(node, ast.Call):
+        return None
+    new, changed = copy.deepcopy(node), False
+    for arg in new.args:
+        if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Constant) and \
+                isinstance(arg.slice.value, str) and re.fullmatch(r"ln2\.\w+", arg.slice.value):
+            arg.slice = _const("ln1" + arg.slice.value[3:])
+            changed = True
+    return new if changed else None
+
+
+@operator("zeros-for-full", "an array started from zeros where it is filled with a value: `np.full(shape, EOS, ...)` "
+          "becomes `np.zeros(shape, ...)` (padding with id 0)")
+def _zeros_for_full(node, root):
+    if _is_call(node, "full") and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+        new = copy.deepcopy(node)
+        new.func = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="zeros", ctx=ast.Load())
+        new.args = new.args[:1] + new.args[2:]
+        return new
+    return None
+
+
+@operator("narrower-dtype", "a dtype narrowed to save memory: `dtype=np.int64` becomes `np.int32` (`np.float64`: "
+          "`np.float32`), so the caller gets another dtype than asked for")
+def _narrower_dtype(node, root):
+    narrow = {"int64": "int32", "float64": "float32"}
+    if isinstance(node, ast.keyword) and node.arg == "dtype" and isinstance(node.value, ast.Attribute) and \
+            node.value.attr in narrow:
+        return ast.keyword(arg="dtype", value=ast.Attribute(value=copy.deepcopy(node.value.value),
+                                                            attr=narrow[node.value.attr], ctx=ast.Load()))
+    return None
+
+
+def _block_bounds(node):
+    """``lo, hi = h * d, (h + 1) * d`` (a head's contiguous block of features) -> the names lo, hi, h, d."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and \
+            isinstance(node.value, ast.Tuple) and len(node.targets[0].elts) == len(node.value.elts) == 2 and \
+            all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+        low = node.value.elts[0]
+        if isinstance(low, ast.BinOp) and isinstance(low.op, ast.Mult) and isinstance(low.left, ast.Name) and \
+                isinstance(low.right, ast.Name):
+            return node.targets[0].elts[0].id, node.targets[0].elts[1].id, low.left.id, low.right.id
+    return None
+
+
+@operator("strided-heads", "a head takes every H-th feature (h, h+H, …) instead of its block h·d … h·d + d − 1, in "
+          "code that writes the block's bounds out (`q[i][lo:hi]` becomes `q[i][h::H]`, `range(lo, hi)` becomes "
+          "`range(h, D, H)`)", changes_root=True, matches=lambda node: _block_bounds(node) is not None)
+def _strided_heads(node, root):
+    found = _block_bounds(node)
+    if found is None:
+        return None
+    lo, hi, h, d = found
+    width = _assignments(root).get(d)
+    if not (isinstance(width, ast.BinOp) and isinstance(width.op, ast.FloorDiv)):
+        return None
+    total, heads = width.left, width.right
+
+    def name(n):
+        return ast.Name(id=n, ctx=ast.Load())
+
+    class Stride(ast.NodeTransformer):
+        def visit_Slice(self, n):
+            if isinstance(n.lower, ast.Name) and n.lower.id == lo and isinstance(n.upper, ast.Name) and \
+                    n.upper.id == hi and n.step is None:
+                return ast.Slice(lower=name(h), upper=None, step=copy.deepcopy(heads))
+            return n
+
+        def visit_Call(self, n):
+            self.generic_visit(n)
+            if _is_call(n, "range") and len(n.args) == 2 and [ast.unparse(a) for a in n.args] == [lo, hi]:
+                return ast.Call(func=n.func, args=[name(h), copy.deepcopy(total), copy.deepcopy(heads)], keywords=[])
+            return n
+    root.body = [Stride().visit(stmt) for stmt in root.body]
+    return node
+
+
+@operator("other-axes-swapped", "the wrong pair of axes swapped: `np.swapaxes(x, -3, -2)` becomes "
+          "`np.swapaxes(x, -2, -1)` (the shape comes out (..., T, d, H))")
+def _other_axes_swapped(node, root):
+    if _is_call(node, "swapaxes") and len(node.args) == 3 and \
+            [ast.unparse(a) for a in node.args[1:]] == ["-3", "-2"]:
+        new = copy.copy(node)
+        new.args = [node.args[0], _const(-2), _const(-1)]
+        return new
+    return None
+
+
+@operator("norm-skipped", "a layer normalisation left out: `a = layer_norm(x, gain, bias)[0]` becomes `a = x` (the "
+          "sublayer reads the raw residual stream)")
+def _norm_skipped(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        call = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+        if _is_call(call, "layer_norm_forward", "layer_norm") and call.args:
+            return ast.Assign(targets=node.targets, value=copy.deepcopy(call.args[0]), lineno=node.lineno)
+    return None
+
+
+@operator("modulo-dropped", "a wrap-around left out: `(ids + 1) % vocab_size` becomes `ids + 1` (the last id steps "
+          "outside the vocabulary)")
+def _modulo_dropped(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.BinOp):
+        return node.left
+    return None
+
+
+@operator("list-for-array", "a Python list returned where a NumPy array belongs: `np.array(changes, ...)` becomes "
+          "`changes`")
+def _list_for_array(node, root):
+    if isinstance(node, ast.Return) and _is_call(node.value, "array", "asarray") and node.value.args and \
+            isinstance(node.value.args[0], (ast.Name, ast.List, ast.ListComp)):
+        return ast.Return(value=copy.deepcopy(node.value.args[0]))
+    return None
+
+
+@operator("lower-bound-dropped", "only the upper end of a range checked: `0 <= i < n` becomes `i < n` (a negative "
+          "index is accepted, and NumPy counts it from the end)")
+def _lower_bound_dropped(node, root):
+    if isinstance(node, ast.Compare) and len(node.ops) == 2 and isinstance(node.ops[0], (ast.LtE, ast.Lt)) and \
+            isinstance(node.left, ast.Constant) and node.left.value in (0, 1):
+        return ast.Compare(left=node.comparators[0], ops=[node.ops[1]], comparators=[node.comparators[1]])
+    return None
+
+
+@operator("batch-axis-only", "a sum over the first axis only where every axis but the last belongs: "
+          "`g.reshape(-1, D).sum(axis=0)` becomes `g.sum(axis=0)` (right for one rank only)")
+def _batch_axis_only(node, root):
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and _is_call(node.func.value, "reshape") and \
+            isinstance(node.func.value.func, ast.Attribute) and \
+            any(k.arg == "axis" and ast.unparse(k.value) == "0" for k in node.keywords) and \
+            node.func.value.args and ast.unparse(node.func.value.args[0]) == "-1":
+        new = copy.deepcopy(node)
+        new.func.value = copy.deepcopy(node.func.value.func.value)
+        return new
+    return None
+
+
+@operator("newaxis-for-keepdims", "the reduced axis restored with `[:, None]` instead of `keepdims=True`: right for "
+          "2-D input only")
+def _newaxis_for_keepdims(node, root):
+    if isinstance(node, ast.Call) and _call_name(node) in _REDUCTIONS and \
+            any(k.arg == "keepdims" for k in node.keywords):
+        new = copy.copy(node)
+        new.keywords = [k for k in node.keywords if k.arg != "keepdims"]
+        index = ast.Tuple(elts=[ast.Slice(), ast.Constant(value=None)], ctx=ast.Load())
+        return ast.Subscript(value=new, slice=index, ctx=ast.Load())
     return None
 
 
@@ -1212,6 +1491,29 @@ def _float64_out(func):
 
 operator("float64-out", "float32 in, float64 out: a float64 constant or array somewhere promotes the result",
          wrap=_float64_out)
+
+def _float64_buffer(func):
+    """The function computed as written, its float32 results stored in float64 (a buffer made with np.zeros or
+    np.empty without a dtype, then filled): the values carry float32's rounding, the dtype is float64."""
+    def widen(value):
+        if isinstance(value, np.ndarray) and value.dtype == np.float32:
+            return value.astype(np.float64)
+        if isinstance(value, (tuple, list)):
+            return type(value)(widen(v) for v in value)
+        return value
+
+    def has_float32(values):
+        return any(isinstance(v, np.ndarray) and v.dtype == np.float32 for v in values)
+
+    @functools.wraps(func)
+    def wrong(*args, **kwargs):
+        value = func(*args, **kwargs)
+        return widen(value) if has_float32([*args, *kwargs.values()]) else value
+    return wrong
+
+
+operator("float64-buffer", "float32 in, float64 out, with float32's rounding: the result is written into a buffer "
+         "made by np.zeros or np.empty without a dtype", wrap=_float64_buffer)
 operator("integers-for-booleans", "a mask of 0/1 integers instead of booleans", wrap=_booleans_as(np.int64))
 operator("floats-for-booleans", "a mask of 0.0/1.0 floats instead of booleans", wrap=_booleans_as(np.float64))
 
@@ -1278,20 +1580,25 @@ class Base:
         out = {}
         for name, chosen in by_function.items():
             tree = self.fresh(name)
-            nodes = _walk(tree)
+            nodes, ancestry = _walk_with_parents(tree)
             targets = [(nodes[i], s) for s in chosen for i in s.indices]
-            ancestry = _ancestry(tree)
             indices = [i for s in chosen for i in s.indices]
             if len(set(indices)) < len(indices):
                 return None
             for (node, s), (other, _) in itertools.permutations(targets, 2):
                 if _is_ancestor(node, other, ancestry):
                     return None
+            whole = False                   # an operator that rewrites the function: locate every node again
             for node, s in targets:
-                wrong = OPERATORS[s.operator].rewrite(node, tree)
+                op = OPERATORS[s.operator]
+                wrong = op.rewrite(node, tree)
                 if wrong is None or not _replace(tree, node, wrong, ancestry):
                     return None
-            ast.fix_missing_locations(tree)
+                whole = whole or op.changes_root
+                if not whole:
+                    _locate(wrong, node)
+            if whole:
+                ast.fix_missing_locations(tree)
             out[name] = tree
         return out
 
@@ -1363,7 +1670,11 @@ class Base:
         for name, tree in trees.items():
             try:
                 with AST_LOCK:
-                    code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
+                    try:
+                        code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
+                    except (TypeError, ValueError):         # a node left without a location: locate them all
+                        ast.fix_missing_locations(tree)
+                        code = compile(ast.Module(body=[tree], type_ignores=[]), f"<mutant of {name}>", "exec")
             except (SyntaxError, ValueError, TypeError):
                 return None
             new_code[name] = next(c for c in code.co_consts if isinstance(c, types.CodeType))
@@ -1416,6 +1727,41 @@ def _walk(tree):
                 visit(value)
     visit(tree)
     return out
+
+
+def _walk_with_parents(tree):
+    """:func:`_walk` and :func:`_ancestry` of ``tree`` in one pass."""
+    out, parents = [], {}
+
+    def visit(node):
+        out.append(node)
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        parents[id(item)] = (node, name, i)
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                parents[id(value)] = (node, name, None)
+                visit(value)
+    visit(tree)
+    return out, parents
+
+
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def _locate(wrong, where):
+    """Give the new nodes of a rewrite (``wrong``: a node or a list of statements) the location of the node they
+    replace (``where``), as ast.fix_missing_locations would, without walking the whole function again."""
+    if wrong is REMOVE or wrong is where:
+        return
+    for top in (wrong if isinstance(wrong, list) else [wrong]):
+        for node in ast.walk(top):
+            if "lineno" in node._attributes:
+                for attr in _LOCATION:
+                    if getattr(node, attr, None) is None and getattr(where, attr, None) is not None:
+                        setattr(node, attr, getattr(where, attr))
 
 
 def _ancestry(tree):

@@ -16,7 +16,10 @@ and keeps the mutants that
 * agree with the learner's result on every failed test (within the
   exercise's tolerance; two exceptions where a value was expected agree only
   weakly), with at least one failed test where they agree on a value or on
-  the exception's type.
+  the exception's type.  An agreement only on results wholly nan or
+  infinite is weak too (many slips overflow alike): when nothing else fits,
+  it names only an overflow slip (the maximum not subtracted before exp),
+  and only when every mutant that fits so is one.
 
 The single mutants are tried first, pairs only when no single one fits.  A
 mistake is named only when every mutant that fits is named by that one
@@ -153,13 +156,17 @@ MISTAKES = {
          "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
          "the last axis (the keys)",
          "softmax over the wrong axis"),
+        ("no-keepdims", ('no-keepdims',), "1.5",
+         "the row maxima or sums lose their axis: without keepdims=True they broadcast along the wrong axis "
+         "(wrong numbers for a square input, an error otherwise); keep the axis with keepdims=True",
+         "keepdims left out"),
     ),
     "mask-3": _mistakes(
         "mask-3",
-        ("allclose", ('allclose-for-atol',), "1.1",
-         "the row-sum test ignores the atol argument: np.allclose applies its own relative tolerance; compare "
-         "|row sum − 1| ≤ atol",
-         "np.allclose instead of atol"),
+        ("allclose", ('allclose-for-atol', 'rtol-added'), "1.1",
+         "the row-sum test is looser than atol: np.allclose and np.isclose add a relative tolerance (rtol) of their "
+         "own; compare |row sum − 1| ≤ atol",
+         "rtol where atol alone belongs"),
         ("forbidden-within-atol", ('tolerance-for-exact-zero@weights[~allowed]',), "1.6",
          "a tiny non-zero weight on a forbidden entry is accepted: forbidden weights must be exactly 0; the "
          "tolerance is for row sums only",
@@ -178,6 +185,13 @@ MISTAKES = {
          "correct weights that differ only by rounding are rejected: compare row sums with 1 within atol, not "
          "with ==",
          "row sums compared with =="),
+        ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
+         "the sums run over the wrong axis (the columns): every row, summed over the last axis, must give 1",
+         "sums over the wrong axis"),
+        ("strict-tolerance", ('strict-for-loose@<= atol',), "1.1",
+         "a row sum exactly atol away from 1 is rejected (with atol = 0, even exact weights): the test is "
+         "|row sum − 1| ≤ atol, with ≤, not <",
+         "< atol instead of ≤ atol"),
     ),
     "data-1": _mistakes(
         "data-1",
@@ -193,6 +207,12 @@ MISTAKES = {
         ("empty-accepted", ('dropped-check@collate:if not all(texts)',), "1.2",
          "an empty text is accepted: a text without characters must raise a ValueError",
          "accepted an empty text"),
+        ("pad-inputs-zero", ('zeros-for-full@EOS',), "1.8",
+         "the inputs are padded with 0, a real token id: pad them with EOS, np.full(..., EOS)",
+         "inputs padded with 0"),
+        ("int32", ('narrower-dtype',), "1.2",
+         "the arrays are int32: the protocol's inputs and targets are int64 (dtype=np.int64)",
+         "int32 instead of int64"),
     ),
     "heads-1": _mistakes(
         "heads-1",
@@ -207,10 +227,13 @@ MISTAKES = {
         ("no-swap", ('no-transpose',), "2.2",
          "the result is (..., T, H, d): the T and H axes still need swapping to give (..., H, T, d)",
          "axes not swapped"),
-        ("fixed-rank", ('fixed-rank',), "2.2",
+        ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.2",
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so no batch axis or "
          "several must work too (use negative axes)",
          "fixed number of axes"),
+        ("other-axes", ('other-axes-swapped',), "2.2",
+         "the result is (..., T, d, H): the wrong pair of axes was swapped; swap T and H, the axes −3 and −2",
+         "wrong axes swapped"),
     ),
     "heads-2": _mistakes(
         "heads-2",
@@ -218,7 +241,7 @@ MISTAKES = {
          "the shape is right and the contents are wrong: a direct reshape glues values of different positions "
          "together; swap the H and T axes first, then merge the last two",
          "reshape without transpose"),
-        ("fixed-rank", ('fixed-rank',), "2.4",
+        ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.4",
          "the function is right for 4-D input (B, H, T, d) only: the signature is (..., H, T, d), and the 3-D "
          "(H, T, d) the cache step uses, or more batch axes, must work too (use negative axes)",
          "4-D input only"),
@@ -229,6 +252,9 @@ MISTAKES = {
         ("summed", ('heads-summed',), "2.1",
          "the heads are added up instead of concatenated: the merged width is H·d",
          "heads summed"),
+        ("other-axes", ('other-axes-swapped',), "2.4",
+         "the wrong pair of axes was swapped before merging: swap H and T, the axes −3 and −2",
+         "wrong axes swapped"),
     ),
     "heads-3": _mistakes(
         "heads-3",
@@ -284,6 +310,10 @@ MISTAKES = {
                          'one-less@attention_costs:n_layers < 1'), "2.6",
          "n_layers = 0 is not refused: a model without layers is not a valid input, raise a ValueError",
          "accepted 0 layers"),
+        ("float-division", ('true-division',), "5.6",
+         "the counts come back as floats: the head width is computed with /; use // (d = D // H is a whole "
+         "number)",
+         "/ instead of //"),
     ),
     "pos-1": _mistakes(
         "pos-1",
@@ -302,6 +332,23 @@ MISTAKES = {
         ("position-by-id", ('positions-by-id',), "3.1",
          "the position table is indexed by token id: take rows offset … offset+T−1 by position",
          "positions by token id"),
+        ("batch-length", ('length-from-first-axis',), "3.1",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
+        ("negative-offset", ('dropped-first-condition@embed:',), "3.3",
+         "a negative offset is accepted: NumPy then reads rows from the end of the table; raise a ValueError "
+         "for offset < 0",
+         "accepted a negative offset"),
+        ("unchecked", ('dropped-check@embed:',), "3.3",
+         "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
+         "the number of rows first",
+         "no range check"),
+        ("full-table-refused", ('loose-for-strict@embed:offset + T > len(position_table)',
+                                'one-less@embed:offset + T > len(position_table)'), "3.3",
+         "ids that exactly fill the position table are refused: only offset + T > the number of rows is past "
+         "it (>, not ≥)",
+         "a full table refused"),
     ),
     "pos-2": _mistakes(
         "pos-2",
@@ -319,6 +366,19 @@ MISTAKES = {
         ("wrapped", ('positions-wrapped',), "3.3",
          "positions past the table wrap round instead of raising: raise a ValueError",
          "positions wrapped"),
+        ("batch-length", ('length-from-first-axis@embed_backward:ids',), "3.2",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
+        ("full-table-refused", ('loose-for-strict@embed_backward:offset + T > context_size',
+                                'one-less@embed_backward:offset + T > context_size'), "3.3",
+         "ids that exactly fill the position table are refused: only offset + T > context_size is past it "
+         "(>, not ≥)",
+         "a full table refused"),
+        ("batch-axis-only", ('batch-axis-only',), "3.2",
+         "the position gradient is right for one number of axes only: sum over every axis before the last "
+         "two, grad.reshape(-1, T, D).sum(axis=0)",
+         "summed over axis 0 only"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -346,6 +406,14 @@ MISTAKES = {
         ("sum", ('sum-for-max',), "3.4",
          "the changes are added up. Report the largest absolute change instead",
          "sum instead of max"),
+        ("batch-length", ('length-from-first-axis',), "3.4",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
+        ("negative-index", ('lower-bound-dropped',), "3.4",
+         "a negative i or j is accepted: NumPy counts it from the end (i = −1 is the last position); require "
+         "0 ≤ i, j < T − 1",
+         "accepted a negative index"),
     ),
     "causal-1": _mistakes(
         "causal-1",
@@ -375,6 +443,13 @@ MISTAKES = {
          "the change is not taken in absolute value: a change "
            "downwards is a change too",
          "no absolute value"),
+        ("perturbs-prefix", ('other-side-of-split@future_perturbation_change:position:',), "4.3",
+         "the prefix is changed instead of the future: replace every token from position on, ids[..., "
+         "position:]",
+         "changed the prefix"),
+        ("first-axis", ('without-ellipsis',), "4.3",
+         "in a batch (B, T), whole sequences are replaced: index the last axis, ids[..., position:]",
+         "replaced whole sequences"),
     ),
     "causal-2": _mistakes(
         "causal-2",
@@ -394,6 +469,10 @@ MISTAKES = {
          "position = T is not refused: there is no future to change and the test does nothing; position must "
          "lie in 1 … T−1, otherwise raise a ValueError",
          "accepted position=T"),
+        ("batch-length", ('length-from-first-axis',), "4.3",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
     ),
     "causal-3": _mistakes(
         "causal-3",
@@ -417,6 +496,15 @@ MISTAKES = {
          "the perturbations accumulate in one array: every p must start again from the original ids (copy "
          "first)",
          "changed ids in place"),
+        ("ends-early", ('loop-ends-early',), "4.3",
+         "the last position is not swept: p runs over 1 … T−1, range(1, T)",
+         "last position not swept"),
+        ("starts-at-zero", ('one-less@leak_sweep:range(1, T)',), "4.3",
+         "p = 0 is swept too: it leaves no prefix to compare; p runs from 1, range(1, T)",
+         "swept p = 0"),
+        ("list", ('list-for-array',), "4.3",
+         "a Python list is returned: return a NumPy array of float64, np.array(changes, dtype=np.float64)",
+         "a list, not an array"),
     ),
     "causal-4": _mistakes(
         "causal-4",
@@ -438,6 +526,17 @@ MISTAKES = {
         ("variance", ('no-square-root',), "4.7",
          "divided by the variance instead of the standard deviation",
          "divided by the variance"),
+        ("no-keepdims", ('no-keepdims',), "4.7",
+         "the mean or the variance loses its axis: without keepdims=True it broadcasts along the wrong axis; "
+         "keep the axis with keepdims=True",
+         "keepdims left out"),
+        ("no-eps", ('eps-dropped',), "4.7",
+         "a constant row gives nan (0 divided by 0): eps is left out; divide by √(σ² + eps)",
+         "eps left out"),
+        ("two-axes-only", ('newaxis-for-keepdims',), "4.7",
+         "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
+         "keepdims=True",
+         "2-D input only"),
     ),
     "cache-1": _mistakes(
         "cache-1",
@@ -486,6 +585,9 @@ MISTAKES = {
          "the keys and values returned do not hold "
            "the new position: return the cache after appending, (H, n+1, d)",
          "returned the old cache"),
+        ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
+         "the softmax runs over the wrong axis: it belongs on the last axis, the stored positions",
+         "softmax over the wrong axis"),
     ),
     "cache-3": _mistakes(
         "cache-3",
@@ -532,6 +634,16 @@ MISTAKES = {
          "a width not divisible by the number of heads is not checked first: the extra coordinates are silently "
          "dropped, or another error follows later; raise a ValueError at the start",
          "accepted an indivisible width"),
+        ("diagonal-hidden", ('one-less@range(i + 1)',), "1.7",
+         "the first query has no key to read: the mask forbids the diagonal; query i reads keys 0 … i, "
+         "range(i + 1)",
+         "diagonal forbidden"),
+        ("one-ahead", ('one-more@range(i + 1)',), "1.3",
+         "every query reads one key of the future: query i reads keys 0 … i, range(i + 1)",
+         "one future key read"),
+        ("interleaved", ('strided-heads',), "2.2",
+         "head h takes every H-th feature (h, h+H, …): its features are the contiguous block h·d … h·d + d − 1",
+         "interleaved features"),
     ),
     "dec-1": _mistakes(
         "dec-1",
@@ -557,6 +669,10 @@ MISTAKES = {
          "the gradient is not 0 on "
            "forbidden entries: multiply by the weights w (where a weight is 0 the gradient is exactly 0)",
          "not multiplied by the weights"),
+        ("no-keepdims", ('no-keepdims',), "7.7",
+         "the row sum Σ w·g loses its axis: without keepdims=True it broadcasts along the wrong axis; keep "
+         "the axis with keepdims=True",
+         "keepdims left out"),
     ),
     "dec-2": _mistakes(
         "dec-2",
@@ -578,6 +694,18 @@ MISTAKES = {
         ("eps-ignored", ('argument-ignored',), "7.7",
          "the eps argument has no effect",
          "eps ignored"),
+        ("unbiased", ('variance-over-n-minus-1',), "7.7",
+         "the variance is divided by D − 1: the forward pass divides by D (the population variance), and so "
+         "must the backward pass",
+         "variance over D−1"),
+        ("no-eps", ('eps-dropped',), "7.7",
+         "a constant row gives nan or inf: eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
+         "does",
+         "eps left out"),
+        ("batch-axis-only", ('batch-axis-only',), "7.7",
+         "d_gain and d_bias keep some axes of x: sum over every axis but the last, .reshape(-1, "
+         "D).sum(axis=0)",
+         "summed over axis 0 only"),
     ),
     "dec-3": _mistakes(
         "dec-3",
@@ -615,6 +743,21 @@ MISTAKES = {
          "a position past the table wraps round to its "
            "start: raise a ValueError",
          "position wrapped"),
+        ("unchecked", ('dropped-check@decoder_step:', 'strict-for-loose@decoder_step:n >= model.context_size',
+                       'one-more@decoder_step:n >= model.context_size'), "5.4",
+         "a step past the position table is not refused with a ValueError (NumPy's IndexError comes instead): "
+         "refuse n ≥ context_size first",
+         "no check of the position"),
+        ("no-residual", ('residual-dropped',), "7.1",
+         "the sublayer's output replaces the residual stream: add it back, x = x + …",
+         "residual connection left out"),
+        ("first-norm-twice", ('first-layer-norm-again',), "7.1",
+         "the second layer norm uses ln1's gain and bias: each norm of a block has parameters of its own, "
+         "ln2 before the MLP",
+         "ln1 used for ln2"),
+        ("no-norm", ('norm-skipped',), "7.1",
+         "a sublayer reads the raw residual stream: normalise it first (pre-LN), a = LN(x)",
+         "layer norm skipped"),
     ),
     "dec-4": _mistakes(
         "dec-4",
@@ -645,6 +788,18 @@ MISTAKES = {
          "the compared rows include "
            "prefix_length itself, which reads a changed token",
          "one row too many compared"),
+        ("compares-future", ('other-side-of-split@diagnose::prefix_length',), "4.3",
+         "the future rows are compared instead of the prefix rows: they change even in a causal model; "
+         "compare rows 0 … prefix_length−1",
+         "compared the future rows"),
+        ("batch-length", ('length-from-first-axis',), "4.3",
+         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
+         "read the last axis, ids.shape[-1]",
+         "T read from the first axis"),
+        ("no-modulo", ('modulo-dropped',), "4.3",
+         "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id round with % "
+         "vocab_size",
+         "no % vocab_size"),
     ),
 }
 
@@ -652,7 +807,7 @@ MISTAKES = {
 # comparison itself).
 GENERIC = {
     "dtype-promoted": Mistake(
-        "*/dtype-promoted", ("float64-out",),
+        "*/dtype-promoted", ("float64-out", "float64-buffer"),
         "the values are right, but a float32 input gave a float64 result. A float64 constant or array promoted "
         "it (np.float64, astype(float), np.zeros without a dtype). Keep float32 in, float32 out",
         "0.6", "float32 in, float64 out"),
@@ -716,6 +871,8 @@ _MAX_PAIRS = 600
 # a mistake often comes without the refusal the answer makes (an empty row, a position past the table): those
 # operators pair even with a mutant the tests cannot see alone
 _REFUSALS = frozenset({"dropped-check", "dropped-condition", "dropped-first-condition"})
+# the slips whose only sign may be an overflow (nan or inf on large scores, right results elsewhere)
+_OVERFLOWS = frozenset({"no-max-subtraction"})
 
 
 def _case_key(case):
@@ -823,7 +980,8 @@ def _agrees(exercise, a, b):
 
 def _fits(exercise, mutant, observations):
     """How well the mutant's outputs match the learner's: None (they do not), else the number of failed tests
-    on which they agree on a value or an exception's type (weak agreements do not count)."""
+    on which they agree on a value or an exception's type (weak agreements do not count: 0 when they are all
+    the mutant has)."""
     evidence = 0
     for case, key, expected, got, ok in observations:
         wrong = _output(exercise, mutant, case, key)
@@ -840,7 +998,7 @@ def _fits(exercise, mutant, observations):
             evidence += not _only_nonfinite(exercise, expected, wrong)
         elif not (isinstance(wrong, Raised) and isinstance(got, Raised)):
             return None
-    return evidence or None
+    return evidence
 
 
 def _values(x):
@@ -879,6 +1037,27 @@ def _compatible(exercise, mutant, observations):
     return visible
 
 
+_NUMBERS = re.compile(r"\d+")
+
+
+def _same_error(wrong, got):
+    """Both raised the same error: one type, and one message once its numbers are blotted out (NumPy's own
+    messages name the shapes and the operation, so two slips that fail alike fail the same way)."""
+    return isinstance(wrong, Raised) and isinstance(got, Raised) and wrong.type == got.type and \
+        _NUMBERS.sub("#", wrong.message) == _NUMBERS.sub("#", got.message)
+
+
+def _closest(exercise, fitting, observations):
+    """Of several mutants that fit, those that also raise the learner's very error on most failed tests (an
+    agreement on the exception's type alone is a weak one); all of them when none does."""
+    if len(fitting) < 2:
+        return fitting
+    scores = [sum(_same_error(_output(exercise, m, case, key), got)
+                  for case, key, expected, got, ok in observations if not ok) for m, _ in fitting]
+    best = max(scores)
+    return fitting if best == 0 else [f for f, score in zip(fitting, scores) if score == best]
+
+
 def _verdict(named):
     """The one mistake every fitting mutant names, or None (none fits, or they disagree, or one is unnamed)."""
     by_id = {}
@@ -905,29 +1084,37 @@ def diagnose(exercise, observations):
     # failed tests first: most mutants disagree with the learner there, so one call rejects them
     seen = [(o[0], _case_key(o[0]), o[1], o[2], o[3]) for o in sorted(observations, key=lambda o: o[3])]
     singles = candidates(exercise)
-    fitting = [(m, named) for m, named in singles if _fits(exercise, m, seen) is not None]
+    evidence = [(m, named, _fits(exercise, m, seen)) for m, named in singles]
+    fitting = [(m, named) for m, named, e in evidence if e]
     if fitting:
-        return _verdict(named for _, named in fitting) or changed
+        return _verdict(named for _, named in _closest(exercise, fitting, seen)) or changed
+    # only an overflow (results wholly nan or inf where the others are right) fits: that is evidence of an
+    # overflow, and names the overflow mistake when every mutant that fits so is that one kind of slip
+    weak = [(m, named) for m, named, e in evidence if e == 0]
+    if weak and changed is None and all(set(m.operators) <= _OVERFLOWS for m, _ in weak):
+        return _verdict(named for _, named in weak)
     if changed is not None:
         return changed
     usable = [(m, named, visible) for m, named in singles
               for visible in [_compatible(exercise, m, seen)] if visible is not None]
     order = {m.id: i for i, m in enumerate(MISTAKES.get(exercise.id, ()))}
-    every = [(x, y) for i, x in enumerate(usable) for y in usable[i + 1:]
-             if x[2] or y[2] or {x[0].sites[0].operator, y[0].sites[0].operator} & _REFUSALS]
     # tiers, each searched whole before the next: the same slip at two places, a slip with a refusal left
     # out, then any two slips (a search cut short by _MAX_PAIRS names nothing)
-    same = [p for p in every if p[0][0].sites[0].operator == p[1][0].sites[0].operator]
-    refusal = [p for p in every if p not in same and
-               {p[0][0].sites[0].operator, p[1][0].sites[0].operator} & _REFUSALS]
-    rest = [p for p in every if p not in same and p not in refusal]
+    same, refusal, rest = [], [], []
+    for i, x in enumerate(usable):
+        first = x[0].sites[0].operator
+        for y in usable[i + 1:]:
+            second = y[0].sites[0].operator
+            refuses = first in _REFUSALS or second in _REFUSALS
+            if x[2] or y[2] or refuses:
+                (same if first == second else refusal if refuses else rest).append((x, y))
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
             return None
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
-            if pair is not None and _fits(exercise, pair, seen) is not None:
+            if pair is not None and _fits(exercise, pair, seen):
                 named = sorted((n for n in (name_a, name_b) if n is not None), key=lambda n: order.get(n.id, 99))
                 found.append((named[0] if named else None, named[1] if len(named) > 1 else None))
         if found:

@@ -407,7 +407,7 @@ def masked_softmax(scores, allowed):
     masked = np.where(allowed, scores, -np.inf)
     e = np.exp(masked - masked.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1)
-""", None,
+""", 'mask-2/no-keepdims',
           mistake='Divides by the row sums without keepdims=True, so the sums broadcast along the wrong axis (wrong numbers for square inputs, an error otherwise).', heldout=True),
     Entry('mask-2', 'heldout-012', r"""
 import numpy as np
@@ -458,7 +458,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     # суммы строк должны быть равны 1 с точностью atol
     return bool(np.all(np.abs(weights.sum(axis=-1) - 1) < atol))
-""", None,
+""", 'mask-3/strict-tolerance',
           mistake='Uses a strict < atol for the row sums instead of <=: with atol=0 even exact weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout-016', r"""
 import numpy as np
@@ -612,7 +612,7 @@ def collate(texts, vocab):
         targets[b, :n] = ids
         targets[b, n] = EOS
     return inputs, targets
-""", None,
+""", 'data-1/pad-inputs-zero',
           mistake='Starts the inputs from np.zeros, so shorter texts are padded with 0 (<unk>) instead of EOS.', heldout=True),
     Entry('data-1', 'heldout-026', r"""
 import numpy as np
@@ -629,7 +629,7 @@ def collate(texts, vocab):
         inputs[b, :len(ids) + 1] = [BOS] + ids
         targets[b, :len(ids) + 1] = ids + [EOS]
     return inputs, targets
-""", None,
+""", 'data-1/int32',
           mistake='Builds the arrays as int32 to save memory; the task asks for int64.', heldout=True),
     Entry('data-1', 'heldout-027', r"""
 import numpy as np

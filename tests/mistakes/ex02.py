@@ -340,7 +340,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.swapaxes(heads, -2, -1)
-""", None,
+""", 'heads-1/other-axes',
           mistake='Swaps the last two axes (H and d) instead of T and H, giving (..., T, d, H).', heldout=True),
     Entry('heads-1', 'heldout-033', r"""
 import numpy as np
@@ -364,7 +364,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.swapaxes(heads, 1, 2)   # (B, H, T, d)
-""", None,
+""", 'heads-1/fixed-rank',
           mistake='Swaps axes 1 and 2 counted from the front, which are T and H only for a (B, T, D) input.', heldout=True),
     Entry('heads-1', 'heldout-035', r"""
 import numpy as np
@@ -665,7 +665,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     params = n_layers * 4 * width * width
     kv = 2 * n_layers * batch * length * n_heads * head_dim * np.dtype(dtype).itemsize
     return params, kv
-""", None,
+""", 'cost-1/float-division',
           mistake='Computes the head width with / instead of //, so the cache size comes back as a float rather than an int.', heldout=True),
     Entry('cost-1', 'heldout-056', r"""
 import numpy as np

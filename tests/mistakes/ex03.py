@@ -218,7 +218,7 @@ def embed(ids, token_table, position_table, offset=0):
     if offset < 0 or offset + T >= C:
         raise ValueError("位置超出位置表")
     return token_table[ids] + position_table[offset:offset + T]
-""", None,
+""", 'pos-1/full-table-refused',
           mistake='Off by one in the bound check (>= instead of >): an input that exactly fills the position table is refused.', heldout=True),
     Entry('pos-1', 'heldout-058', r"""
 import numpy as np
@@ -272,7 +272,7 @@ def embed(ids, token_table, position_table, offset=0):
     if offset < 0 or offset + n > len(position_table):
         raise ValueError("позиции вне таблицы")
     return token_table[ids] + position_table[offset:offset + n]
-""", None,
+""", 'pos-1/batch-length',
           mistake='Uses len(ids) as the sequence length, which is the batch size for a (B, T) input.', heldout=True),
     Entry('pos-2', 'heldout-063', r"""
 import numpy as np
@@ -360,7 +360,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     d_position = np.zeros((context_size, D), dtype=grad.dtype)
     d_position[offset:offset + T] = grad.sum(axis=0)    # 对批次求和
     return d_token, d_position
-""", None,
+""", 'pos-2/batch-axis-only',
           mistake='Sums grad over axis 0 assuming a batch axis: for 1-D ids that sums over positions and copies one row into every position.', heldout=True),
     Entry('pos-2', 'heldout-069', r"""
 import numpy as np
@@ -481,6 +481,6 @@ def last_row_swap_change(forward, ids, i, j):
     before = forward(ids)[..., -1, :]
     after = forward(swapped)[..., -1, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'pos-3/negative-index',
           mistake='Checks only the upper bound, so a negative index such as i = -1 (the last position itself) is accepted.', heldout=True),
 ]

@@ -163,7 +163,7 @@ def leak_sweep(forward, ids, replacement_token):
     if ids.shape[-1] < 2:
         raise ValueError("short")
     return [_change(forward, ids, p, replacement_token) for p in range(1, ids.shape[-1])]
-""", None),
+""", "causal-3/list"),
 
     # ---- causal-4: feature_norm(x, eps=1e-5) ------------------------------------------------
     Entry("causal-4", "over-time", _HEAD + """
@@ -244,7 +244,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'causal-1/first-axis',
           mistake='Slices the first axis (perturbed[position:]) instead of the last, which for a (B, T) batch replaces whole sequences instead of future tokens.', heldout=True),
     Entry('causal-1', 'heldout-080', r"""
 import numpy as np
@@ -266,7 +266,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'causal-1/perturbs-prefix',
           mistake='Replaces the prefix (:position) instead of the future, so it perturbs exactly the tokens it should keep.', heldout=True),
     Entry('causal-1', 'heldout-082', r"""
 import numpy as np
@@ -379,7 +379,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     if change > tol:
         return "leaks"
     return "causal" if control_change > tol else "blind"
-""", None,
+""", 'causal-2/batch-length',
           mistake='Takes T as len(ids), the batch size for a (B, T) batch, so valid positions of a batch are refused.', heldout=True),
     Entry('causal-2', 'heldout-088', r"""
 import numpy as np
@@ -434,7 +434,7 @@ def leak_sweep(forward, ids, replacement_token):
         perturbed[p:] = replacement_token
         out.append(np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p])))
     return np.array(out, dtype=np.float64)
-""", None,
+""", 'causal-3/ends-early',
           mistake='Off by one in the loop bound, range(1, T - 1): the last position is never swept and the result has T - 2 entries.', heldout=True),
     Entry('causal-3', 'heldout-091', r"""
 import numpy as np
@@ -496,7 +496,7 @@ def leak_sweep(forward, ids, replacement_token):
         perturbed[p:] = replacement_token
         changes.append(float(np.max(np.abs(forward(perturbed)[:p] - forward(ids)[:p]))))
     return changes
-""", None,
+""", 'causal-3/list',
           mistake='Returns a Python list of changes instead of a float64 NumPy array.', heldout=True),
     Entry('causal-3', 'heldout-095', r"""
 import numpy as np
@@ -562,7 +562,7 @@ def feature_norm(x, eps=1e-5):
     mean = x.mean(axis=-1)[:, None]
     var = ((x - mean) ** 2).mean(axis=-1)[:, None]
     return (x - mean) / np.sqrt(var + eps)
-""", None,
+""", 'causal-4/two-axes-only',
           mistake='Restores the reduced axis with [:, None], which only works for 2-D (T, D) inputs; a batch (B, T, D) breaks.', heldout=True),
     Entry('causal-4', 'heldout-101', r"""
 import numpy as np
@@ -580,6 +580,6 @@ def feature_norm(x, eps=1e-5):
     centred = x - x.mean(axis=-1, keepdims=True)
     var = (centred ** 2).mean(axis=-1, keepdims=True)
     return centred / np.sqrt(var)
-""", None,
+""", 'causal-4/no-eps',
           mistake='Leaves eps out entirely, so a constant row divides 0 by 0 and gives nan.', heldout=True),
 ]

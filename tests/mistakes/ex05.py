@@ -391,7 +391,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     e = np.exp(q @ np.swapaxes(keys, -1, -2) / np.sqrt(d))
     weights = e / e.sum(axis=-1, keepdims=True)
     return (weights @ values).reshape(-1) @ w_o, keys, values
-""", None,
+""", 'cache-2/no-max',
           mistake='No max subtraction in the softmax, so large scores overflow to inf and the output becomes nan.', heldout=True),
     Entry('cache-2', 'heldout-115', r"""
 import numpy as np
@@ -410,7 +410,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     weights = weights / weights.sum(axis=0, keepdims=True)
     heads = np.matmul(weights, values)
     return heads.reshape(-1) @ w_o, keys, values
-""", None,
+""", 'cache-2/wrong-axis',
           mistake='Normalises the softmax over axis 0 (the heads) instead of over the stored positions.', heldout=True),
     Entry('cache-2', 'heldout-116', r"""
 import numpy as np

@@ -22,7 +22,7 @@ ENTRIES = [
         ("query = q[i][lo:hi]", "query = [q[i][c] for c in cols]"),
         ("zip(query, k[j][lo:hi])", "zip(query, [k[j][c] for c in cols])"),
         ("for c in range(lo, hi)]", "for c in cols]")),
-        None),
+        "evidence-1/interleaved"),
     bug("evidence-1", "indivisible-width-accepted", "dropped-check", "evidence-1/not-divisible-accepted"),
     Entry("evidence-1", "reads-one-key-too-many", _variant(
         ("readable = range(i + 1) if causal else range(len(x))",
@@ -30,7 +30,7 @@ ENTRIES = [
         None),
     Entry("evidence-1", "strict-mask", _variant(
         ("readable = range(i + 1) if causal else range(len(x))", "readable = range(i) if causal else range(len(x))")),
-        None),
+        "evidence-1/diagonal-hidden"),
 ]
 
 
@@ -97,7 +97,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
                 row.append(sum(ex[n] * V[j][c] for n, j in enumerate(js)) / tot)
         merged.append(row)
     return proj(merged, w_o)
-""", None,
+""", 'evidence-1/diagonal-hidden',
           mistake='Uses range(i) for the causal keys (< instead of <=): query 0 has nothing to read and max() of an empty list raises.', heldout=True),
     Entry('evidence-1', 'heldout-125', r"""
 import math
@@ -152,7 +152,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             row += [sum(wj / total * v[j][c] for wj, j in zip(w, readable)) for c in comps]
         merged.append(row)
     return project(merged, w_o)
-""", None,
+""", 'evidence-1/interleaved',
           mistake='Gives head h the strided components h, h+H, h+2H, ... instead of the contiguous block h*d ... (h+1)*d - 1.', heldout=True),
     Entry('evidence-1', 'heldout-127', r"""
 import math

@@ -158,7 +158,7 @@ def masked_softmax_backward(d_weights, weights):
     Entry("dec-3", "attends-before-appending", _step(read_k="keys[layer]", read_v="values[layer]"),
           "dec-3/attends-before-append"),
     Entry("dec-3", "position-wrapped", _step(row="n % model.context_size", check="pass"), "dec-3/wrapped"),
-    Entry("dec-3", "no-check-index-error", _step(check="pass"), None),
+    Entry("dec-3", "no-check-index-error", _step(check="pass"), "dec-3/unchecked"),
 
     # ---- dec-4: diagnose(model, forward, ids, prefix_length, tol=1e-9) ---------------------------
     Entry("dec-4", "no-negative-control", _diagnose(control='return "causal"'), "dec-4/no-control"),
@@ -209,7 +209,7 @@ def masked_softmax_backward(d_weights, weights):
         raise ValueError("формы должны совпадать")
     s = (d_weights * weights).sum(axis=-1)
     return weights * (d_weights - s)
-""", None,
+""", 'dec-1/no-keepdims',
           mistake='Forgets keepdims=True on the row sum, so it broadcasts along the wrong axis (wrong for square inputs, an error otherwise).', heldout=True),
     Entry('dec-1', 'heldout-134', r"""
 import numpy as np
@@ -272,7 +272,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).sum(axis=0)
     d_bias = d_out.sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/batch-axis-only',
           mistake='Sums d_gain and d_bias over axis 0 only, so with batch and position axes they come out (T, D) instead of (D,).', heldout=True),
     Entry('dec-2', 'heldout-139', r"""
 import numpy as np
@@ -307,7 +307,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
     d_bias = d_out.reshape(-1, D).sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/unbiased',
           mistake='Uses the sample variance (ddof=1) for r instead of the population variance that the forward pass uses.', heldout=True),
     Entry('dec-2', 'heldout-141', r"""
 import numpy as np
@@ -392,7 +392,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/offset-from-heads-axis',
           mistake='Takes the position as len(keys[0]), which is the number of heads H (the first axis), not the number n of stored positions.', heldout=True),
     Entry('dec-3', 'heldout-145', r"""
 import numpy as np
@@ -443,7 +443,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(ks)
         new_values.append(vs)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/no-residual',
           mistake='Replaces x by the attention output instead of adding it to x (missing residual connection around attention).', heldout=True),
     Entry('dec-3', 'heldout-147', r"""
 import numpy as np
@@ -470,7 +470,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/first-norm-twice',
           mistake='Uses the ln1 gain and bias for the second layer normalisation too (ln2 is never used).', heldout=True),
     Entry('dec-3', 'heldout-148', r"""
 import numpy as np
@@ -494,7 +494,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/unchecked',
           mistake="No check of the position: a step past the position table fails with NumPy's IndexError instead of ValueError.", heldout=True),
     Entry('dec-3', 'heldout-149', r"""
 import numpy as np
@@ -549,7 +549,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/no-norm',
           mistake='Projects the raw residual stream x to queries, keys and values instead of the normalised a = LN1(x).', heldout=True),
     Entry('dec-4', 'heldout-151', r"""
 import numpy as np
@@ -646,7 +646,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
-""", None,
+""", 'dec-4/batch-length',
           mistake='Takes T as len(ids), the batch size for (B, T) input, so valid prefix lengths of a batch are refused.', heldout=True),
     Entry('dec-4', 'heldout-156', r"""
 import numpy as np
@@ -663,7 +663,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
         return "leaks"
     d_control = np.max(np.abs(control(perturbed)[..., :prefix_length, :] - control(ids)[..., :prefix_length, :]))
     return "causal" if d_control > tol else "blind"
-""", None,
+""", 'dec-4/no-modulo',
           mistake='Perturbs with ids + 1 without the modulo, so the last token id V - 1 becomes V, outside the vocabulary, and the forward pass raises.', heldout=True),
     Entry('dec-4', 'heldout-157', r"""
 import numpy as np
