@@ -47,7 +47,7 @@ The text uses the terms of this table in all three languages.
 
 | English | 中文 | Русский |
 | --- | --- | --- |
-| chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | глава / раздел (§N) / блокнот |
+| course (the whole book) / section (§N) / notebook (a file) | 本课程 / 节（§N）/ 笔记本 | курс / раздел (§N) / блокнот |
 | mask | 掩码 | маска |
 | causal mask | 因果掩码 | причинная маска |
 | allowed set (`allowed`, True = may read) | 许可集合（`allowed`，真 = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |

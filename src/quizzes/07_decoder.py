@@ -22,7 +22,7 @@ CAUSAL_BOUND = len(CORPUS) * math.log(len(CORPUS)) / SCORED
 
 @functools.cache
 def trained(causal):
-    """The model of §7.2 (causal=True) or §7.3 (causal=False) at seed 0: the chapter's settings."""
+    """The model of §7.2 (causal=True) or §7.3 (causal=False) at seed 0: the course's settings."""
     model = Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0)
     train(model, CORPUS, VOCAB, steps=300, batch_size=32, lr=0.01, causal=causal, seed=1)
     return model

@@ -1,6 +1,6 @@
 # Questions for §8 (format: tools/quizzes.py). Keys are phrases of the English headings.
 # Every witness here computes on the texts and on an untrained decoder, never on a trained one:
-# the claims about training are asserted in the chapter, at five seeds on each text.
+# the claims about training are asserted in §8, at five seeds on each text.
 import math
 from pathlib import Path
 
