@@ -294,7 +294,7 @@ def heads_redundant(claim):
 
 section("Example 1",
     number(T("In Example 1, query 1 gives key 0 the weight α = 1/(1 + e^{1/√2}) in both heads. What is α, to 3 decimals?"),
-           answer=A, tolerance=0.0006, shown=f"{A:.6f}",
+           answer=A, tolerance=0.0006, shown=f"{A:.3f}",
            why=T("Query 1's scores are [0, 1/√2] in both heads."),
            wrong=[(0.67, T("That is the weight of key 1, 1 − α.")),
                   (0.5, T("The scores differ, so the weights are not equal."))],

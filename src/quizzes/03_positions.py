@@ -49,7 +49,7 @@ def widths_of_e_and_p(claim):
 section("look up, then add",
     choose(T("What is the input vector of token x at position t, with offset o?"),
            right=T("E[x] + P[o + t]", claim="E[x] + P[o + t]"),
-           why=T("The token table is indexed by the token's number, the position table by the absolute position o + t."),
+           why=T("The token table is indexed by the token's id, the position table by the absolute position o + t."),
            wrong=[(T("E[x] + P[t]", claim="E[x] + P[t]"),
                    T("That ignores the offset: after a cache, a new token does not stand at t (§5).")),
                   (T("E[x + t]", claim="E[x + t]"),
