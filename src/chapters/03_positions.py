@@ -465,5 +465,5 @@ md(r"""
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
 * A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's scores and ALiBi's penalties depend only on the distance i − j. Those answers come from a formula, not from training.
 
-Next, §4 explains why causality has to cover the whole computation.
+The exercises for this section are in `exercises/en/ex03_positions.ipynb`. Next, §4 explains why causality has to cover the whole computation.
 """)

@@ -237,7 +237,11 @@ md(r"""
 
 Each model now writes 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two characters, so that the lines written do not depend on the last digits of the arithmetic.
 
-The cell prints four lines of each model at seed 0 (masked first), then the mean length of a line of the text and how often a character in the text is the same as the one before it, and then the same two numbers for each seed, for the lines of the masked model and then for those of the unmasked model.
+The cell prints:
+
+1. four lines of each model at seed 0, masked first;
+2. for the text itself, the mean length of a line and how often a character is the same as the one before it;
+3. one row per seed with the same two numbers, for the lines of the masked model and then for those of the unmasked model.
 """)
 
 code(r"""
