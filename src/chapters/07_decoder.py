@@ -349,7 +349,7 @@ def loss_axes():
     ax.axhline(best_causal, color="black", linestyle="--", linewidth=1,
                label=r"$\mathcal{L}^*$")
     ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5,
-               label=r"$\ln V$")
+               label=r"$\ln |\mathcal{V}|$")
     ax.set_xlabel(r"$\tau$", fontsize=14)
     ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
     #en still at least 10 px when shrunk to a phone's width
@@ -373,7 +373,7 @@ assert (unmasked_losses[-50:].max() < best_causal / 100 < best_causal
 assert (below_bound == 6 and best_causal - masked_losses.min() < 0.01
         and masked_losses.min() > np.log(32) / 8)
 plt.show()
-""", alt="Two training curves, loss on a logarithmic vertical axis against the training step. The masked model (causal=True) falls from about 2.7 to about 0.7 and runs along the dashed line L*, the lowest loss a causal model can reach; the unmasked model (causal=False) falls below 0.001, far under that line. A dotted line marks the chance level ln V.")
+""", alt="Two training curves, loss on a logarithmic vertical axis against the training step. The masked model (causal=True) falls from about 2.7 to about 0.7 and runs along the dashed line L*, the lowest loss a causal model can reach; the unmasked model (causal=False) falls below 0.001, far under that line. A dotted line marks the chance level ln |V|.")
 
 md(r"""
 ### What it reads
@@ -739,7 +739,7 @@ for seed in SEEDS:
 print([round(float(runs[False, seed][1][1]), 2) for seed in SEEDS],
       [round(float(runs[False, seed][1][-1]), 2) for seed in SEEDS])
 plt.show()
-""", alt="The loss with the future hidden during training, at five seeds, against the training step. Five blue lines (masked) fall from about 2.5–3.2 to about 0.73, along the dashed line L*; five orange lines (unmasked) first dip to about 1.6–2.3 at step 25, then rise steadily to between 2.5 and 5.1 at step 300, all above the dotted line ln V.")
+""", alt="The loss with the future hidden during training, at five seeds, against the training step. Five blue lines (masked) fall from about 2.5–3.2 to about 0.73, along the dashed line L*; five orange lines (unmasked) first dip to about 1.6–2.3 at step 25, then rise steadily to between 2.5 and 5.1 at step 300, all above the dotted line ln |V|.")
 
 md(r"""
 ### What the mask buys
