@@ -1,6 +1,6 @@
 """Shared NumPy code of the course "Causality, Multiple Heads and Position".
 
-Every function a chapter teaches lives here once, and its docstring names the section that
+Every function a section teaches lives here once, and its docstring names the section that
 teaches it (§1 = chapters/*/01_allowed_set.ipynb, and so on).  Conventions:
 
 * shapes: B batch, T positions, D model width, H heads, d = D / H per head, C rows of the
@@ -21,7 +21,7 @@ teaches it (§1 = chapters/*/01_allowed_set.ipynb, and so on).  Conventions:
 
 from . import attention, blocked, checks, costs, data, model, positions
 
-# The modules the chapters teach.  Imported on demand: lib.layers and lib.decoder (§7) and
+# The modules the sections teach.  Imported on demand: lib.layers and lib.decoder (§7) and
 # lib.validate.  Not in lib: the threaded form of §5.9 (bench/fast_attention.py), the figures
 # (figures) and the exercises and grader (grading).
 __all__ = ["attention", "blocked", "checks", "costs", "data", "model", "positions"]

@@ -1,4 +1,4 @@
-"""Checks of causality and of the KV cache (§4, §5, §6), and the chapter's hand-set model.
+"""Checks of causality and of the KV cache (§4, §5, §6), and the course's hand-set model.
 
 *Error detectors* run on a concrete implementation, each about one forward pass with fixed
 parameters: the future-perturbation test (:func:`perturb_future`, :func:`future_change`,
@@ -19,7 +19,7 @@ from .validate import checked
 # -- Models to check -------------------------------------------------------
 
 def chapter_model(dtype=np.float64):
-    """§4-§6. The chapter's model with hand-chosen parameters: V=6, C=8, D=4, H=2, identity Q/K/V.
+    """§4-§6. The course's model with hand-chosen parameters: V=6, C=8, D=4, H=2, identity Q/K/V.
 
     Vocabulary ``<unk> <bos> <eos> 春 雨 风``.  Row 0 (UNK) is large, so that a leak of a future
     UNK is easy to see; rows 1 (BOS) and 5 (风) are equal, a trap for a careless perturbation."""

@@ -1,4 +1,4 @@
-"""The chapter's data protocol (§1): vocabulary, encoding and right padding.
+"""The course's data protocol (§1): vocabulary, encoding and right padding.
 
 Special ids: UNK = 0, BOS = 1, EOS = 2.  No PAD id: inputs are padded on the right with EOS and
 targets with IGNORE (-100), so a padded query still produces an output but is never scored."""

@@ -1,4 +1,4 @@
-"""The one-layer model the chapter checks (§4, §5, §6): embedding + multi-head attention."""
+"""The one-layer model the course checks (§4, §5, §6): embedding + multi-head attention."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""§3.4, §6.2. The attention layer of the chapter's model in plain Python.
+"""§3.4, §6.2. The attention layer of the course's model in plain Python.
 
 Lists, loops and the ``math`` module only: it imports neither NumPy nor the rest of ``lib``, so
 its numbers come by a route that shares no code with ``lib.model.AttentionModel``, and each can

@@ -73,7 +73,7 @@ FOOTER = ('<div style="width:100%;font-size:8pt;color:#555;text-align:center;'
 WORDS = texts("site.pdf", {
     "contents": "Contents",
     "edition": "The course website as a book: every section, the exercises and their solutions.",
-    "answers_note": "The answers to each chapter's questions are printed at the end of the chapter.",
+    "answers_note": "The answers to each section's questions are printed at the end of that section.",
     "version": "Version {version}",
 })
 

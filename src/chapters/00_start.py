@@ -1,10 +1,10 @@
-# §0 Start here: what the chapter builds, one head recapped, map, prerequisites, notation, how to run, lib, glossary.
+# §0 Start here: what the course builds, one head recapped, map, prerequisites, notation, how to run, lib, glossary.
 # Trilingual source: see tools/nbsource.py.
 
 md(r"""
 # 0 Start here
 
-A language model writes text one token at a time: at each position it predicts the next token from the tokens before it. The operation that lets one position gather information from the others is attention. A decoder trained on next-token prediction is built from three more parts, and this chapter builds them one by one:
+A language model writes text one token at a time: at each position it predicts the next token from the tokens before it. The operation that lets one position gather information from the others is attention. On top of attention, a decoder trained on next-token prediction needs three more parts, and this course builds them one by one:
 
 1. a rule for which positions each query may read, applied **before** softmax (the causal mask). Without it, position t can simply read the token it is asked to predict;
 2. several attention heads in place of one, merged back through the output projection $W_O$;
@@ -12,7 +12,7 @@ A language model writes text one token at a time: at each position it predicts t
 
 We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
-The chapter has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
+The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 
 ## 0.1 What you should already know
 
@@ -76,7 +76,7 @@ Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both 
 """)
 
 md(r"""
-## 0.3 Map of the chapter
+## 0.3 Map of the course
 
 | section | notebook | what it covers | exercises |
 | --- | --- | --- | --- |
@@ -96,7 +96,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 md(r"""
 ## 0.4 Notation
 
-Every symbol keeps one meaning in the whole chapter; a section in parentheses means the symbol is used only there.
+Every symbol keeps one meaning in the whole course; a section in parentheses means the symbol is used only there.
 
 | symbol | meaning |
 | --- | --- |
@@ -139,7 +139,7 @@ Every symbol keeps one meaning in the whole chapter; a section in parentheses me
 
 Positions and layers are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: `x @ W` in code, with `W` of shape (input width, output width). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.
 
-Causality in this chapter is a property of **one forward pass with the parameters held fixed**. A training step changes the parameters, so the next forward pass computes a different function and its outputs differ; that is a different matter from future information flowing through the computation graph.
+Causality in this course is a property of **one forward pass with the parameters held fixed**. A training step changes the parameters, so the next forward pass computes a different function and its outputs differ; that is a different matter from future information flowing through the computation graph.
 
 The code below checks the environment and ties the notation to array shapes:
 """)
@@ -166,9 +166,9 @@ assert split_heads(x, H).shape == (B, H, T, d)
 md(r"""
 ## 0.5 How to read and run the notebooks
 
-**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The chapter has two interactive figures: the experiment at the end of §1 (change only the last row of the input and see which outputs follow) and the cost table of §2 (change the number of heads). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells are live widgets.
+**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2 (change the number of heads). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells are live widgets.
 
-**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this chapter teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder and run, in that folder, with Python 3.11 or newer:
+**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder and run, in that folder, with Python 3.11 or newer:
 
 ```bash
 python3 -m venv .venv
@@ -183,5 +183,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the chapter teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

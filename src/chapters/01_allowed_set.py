@@ -5,7 +5,7 @@ md(r"""
 
 In the example of §0.2 every query read every position, its future included. For a model trained to predict the next token that is fatal: the answer for position t sits at position t + 1, and a query that can read it will copy it instead of learning to predict it.
 
-This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole chapter relies on: how texts become ids, how a batch is padded, and which outputs are scored.
+This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole course relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """)
 
 md(r"""
@@ -62,7 +62,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 md(r"""
 ## 1.2 The data protocol
 
-Every example with text in this chapter follows one data protocol, the one implemented in `lib/data.py`:
+Every example with text in this course follows one data protocol, the one implemented in `lib/data.py`:
 
 * three special tokens take the first ids: `<unk>` = 0 (a character outside the vocabulary), `<bos>` = 1 (beginning of sequence), `<eos>` = 2 (end of sequence);
 * the remaining tokens are the distinct characters of the training texts, sorted by Unicode code point and numbered in that order;
@@ -433,7 +433,7 @@ figure
 md(r"""
 ## 1.10 Going deeper (optional)
 
-The rest of the chapter does not depend on these three topics (§5.7 recalls the left padding).
+The rest of the course does not depend on these three topics (§5.7 recalls the left padding).
 
 ### A zero weight is not a forbidden key
 
@@ -497,7 +497,7 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-With this condition the outputs of the real queries differ from the unpadded ones by less than $10^{-12}$, and row 0 has become an empty row. The second change concerns positions: BOS would no longer sit at position 0, so the position vectors of §3, added by position index, would have to be renumbered as well. Left padding therefore changes how masks and positions fit together, and this chapter's forward pass does not support it.
+With this condition the outputs of the real queries differ from the unpadded ones by less than $10^{-12}$, and row 0 has become an empty row. The second change concerns positions: BOS would no longer sit at position 0, so the position vectors of §3, added by position index, would have to be renumbered as well. Left padding therefore changes how masks and positions fit together, and the forward pass of this course does not support it.
 """)
 
 md(r"""

@@ -629,5 +629,5 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 * H heads give each query H softmaxes, so it can read H positions sharply at once (§2.7), and each head compares its own coordinates in its own way (§2.8).
 * At fixed D, changing H shifts the costs: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.
 
-Next, §3 turns to learned absolute positions.
+The exercises for this section are in `exercises/en/ex02_heads.ipynb`. Next, §3 turns to learned absolute positions.
 """)

@@ -133,7 +133,7 @@ assert np.array_equal(X_after, X_whole[1:])
 """)
 
 md(r"""
-Figure 3.2 shows the chapter's position table P: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
+Figure 3.2 shows the position table P of this course: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
 """)
 
 code(r"""
@@ -305,7 +305,7 @@ assert np.array_equal(P_trained[5:], P_init[5:])
 """)
 
 md(r"""
-Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit for bit. This chapter uses learned absolute positions: they are simple and easy to check, but meaningful only for positions that training has actually seen.
+Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit for bit. This course uses learned absolute positions: they are simple and easy to check, but meaningful only for positions that training has actually seen.
 
 ## 3.4 Example 2: with positions the swap shows
 
@@ -465,5 +465,5 @@ md(r"""
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
 * A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's scores and ALiBi's penalties depend only on the distance i − j. Those answers come from a formula, not from training.
 
-Next, §4 explains why causality has to cover the whole computation.
+The exercises for this section are in `exercises/en/ex03_positions.ipynb`. Next, §4 explains why causality has to cover the whole computation.
 """)

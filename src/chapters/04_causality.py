@@ -395,4 +395,6 @@ md(r"""
 * Everything concerns one forward pass with fixed parameters: dropout must be off or run with a fixed seed, and training that changes the parameters is not a leak.
 
 The KV cache of §5 rests on this result: future tokens do not change the representations of old positions, so their keys and values can be reused as they are.
+
+The exercises for this section are in `exercises/en/ex04_causality.ipynb`.
 """)

@@ -151,7 +151,7 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, find out which corner a mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 asks for the same.
+With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, find out which corner a mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 of set 1 asks for the same.
 
 In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(L, S)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, for arrays of shapes (…, L, d) and (…, S, d):
 
@@ -500,4 +500,6 @@ md(r"""
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
 * The causal mask also saves work: a block of queries never scores the keys after it, so about half of the attention table is never computed (§5.9), and the outputs equal those of the definition.
+
+The exercises for this section are in `exercises/en/ex05_cache.ipynb`.
 """)

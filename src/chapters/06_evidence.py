@@ -1,28 +1,28 @@
-# §6 Four kinds of evidence: six numbers of §1-§5 in one table, recomputed in one cell with lib,
+# §6 Four kinds of evidence: six checks of §1-§5 in one table, recomputed in one cell with lib,
 # each linked to the section that teaches it; an independent pure-Python check on the page;
 # what the checks do not prove; what a whole model adds (§7).
 
 md(r"""
 # 6 Four kinds of evidence
 
-Sections §1–§5 supported their claims with four kinds of evidence, and each kind answers a different question. This section puts six of those numbers in one table and recomputes them.
+§1–§5 supported their claims with four kinds of evidence, and each kind answers a different question. This section puts six of their checks in one table and recomputes them.
 
-## 6.1 Six numbers, four kinds of evidence
+## 6.1 Six checks, four kinds of evidence
 
 | no. | what is checked | value | kind of evidence | taught in |
 | --- | --- | --- | --- | --- |
 | 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
 | 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
-| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | 0 / 0 | structural argument | §1.8 (argument) |
-| 5 | last-row difference after swapping the first two tokens, without / with positions | 0 / 0.0471 | structural argument | §3, §3.4 |
-| 6 | cache vs. the full forward pass / error after resetting the position to 0 | 0 / 0.0875 | equivalence test | §5.2, §5.3 |
+| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (argument) |
+| 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
+| 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 
 Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
 * **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control without the mask moves by about 39.77, which shows that the test can see a leak at all.
-* **A structural argument** (nos. 4 and 5) derives from the architecture a statement for every input, and a number illustrates it: right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
+* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it: right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
@@ -83,7 +83,7 @@ md(r"""
 
 All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split or a wrong scale factor, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
 
-§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument writes the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
+§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument reproduces the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
 
 The tables are the model's own, turned into lists: the two routes share the data, not the code.
 """)

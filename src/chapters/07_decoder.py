@@ -225,7 +225,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for the word's length plus one tokens: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -349,7 +349,7 @@ def loss_axes():
     ax.axhline(best_causal, color="black", linestyle="--", linewidth=1,
                label=r"$\mathcal{L}^*$")
     ax.axhline(chance, color="gray", linestyle=":", linewidth=1.5,
-               label=r"$\ln V$")
+               label=r"$\ln |\mathcal{V}|$")
     ax.set_xlabel(r"$\tau$", fontsize=14)
     ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
     #en still at least 10 px when shrunk to a phone's width
@@ -373,12 +373,12 @@ assert (unmasked_losses[-50:].max() < best_causal / 100 < best_causal
 assert (below_bound == 6 and best_causal - masked_losses.min() < 0.01
         and masked_losses.min() > np.log(32) / 8)
 plt.show()
-""", alt="Two training curves, loss on a logarithmic vertical axis against the training step. The masked model (causal=True) falls from about 2.7 to about 0.7 and runs along the dashed line L*, the lowest loss a causal model can reach; the unmasked model (causal=False) falls below 0.001, far under that line. A dotted line marks the chance level ln V.")
+""", alt="Two training curves, loss on a logarithmic vertical axis against the training step. The masked model (causal=True) falls from about 2.7 to about 0.7 and runs along the dashed line L*, the lowest loss a causal model can reach; the unmasked model (causal=False) falls below 0.001, far under that line. A dotted line marks the chance level ln |V|.")
 
 md(r"""
 ### What it reads
 
-Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest weight one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9: they read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest total weight that one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9. They read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -423,8 +423,9 @@ md(r"""
 
 Finally each model generates on its own. The unmasked model cannot use a KV cache (§5): in this model, each new token changes the residual stream at the old positions, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix, without the mask, as it was trained.
 
-* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden its loss on these decided targets is still 2.5 (see the tables below). It has learned that route only in part, and the letter it always read from the next position is not there during generation.
-* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`. Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last of a 3-letter line) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
+* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden, its loss on the decided targets of the corpus is still 2.5 (see the tables below). It has learned that route only in part, and the letter it always read from the next position is not there during generation.
+* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`.
+* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last of a 3-letter line) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
 """)
@@ -533,7 +534,7 @@ assert all(np.array_equal(runs[False, 0][0].params[name],
 """)
 
 md(r"""
-**Free targets.** A target is free if, after its prefix, the corpus continues with different tokens: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix. The best it can do is bet on the most frequent continuation of each prefix, and that gets at most 17.6% of the free targets right (the line the cell below prints).
+**Free targets.** A target is free if, after its prefix, the corpus continues with different tokens: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix. The best it can do is bet on the most frequent continuation of each prefix, and that gets at most 17.6% of the free targets right (the cell below prints it).
 
 The cell then measures each of the ten models and checks the results against the two tables that follow it, one column per seed. The rows of the tables:
 
@@ -738,7 +739,7 @@ for seed in SEEDS:
 print([round(float(runs[False, seed][1][1]), 2) for seed in SEEDS],
       [round(float(runs[False, seed][1][-1]), 2) for seed in SEEDS])
 plt.show()
-""", alt="The loss with the future hidden during training, at five seeds, against the training step. Five blue lines (masked) fall from about 2.5–3.2 to about 0.73, along the dashed line L*; five orange lines (unmasked) first dip to about 1.6–2.3 at step 25, then rise steadily to between 2.5 and 5.1 at step 300, all above the dotted line ln V.")
+""", alt="The loss with the future hidden during training, at five seeds, against the training step. Five blue lines (masked) fall from about 2.5–3.2 to about 0.73, along the dashed line L*; five orange lines (unmasked) first dip to about 1.6–2.3 at step 25, then rise steadily to between 2.5 and 5.1 at step 300, all above the dotted line ln |V|.")
 
 md(r"""
 ### What the mask buys
@@ -798,7 +799,7 @@ print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
 """)
 
 md(r"""
-To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
+To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
 """)
 
 md(r"""

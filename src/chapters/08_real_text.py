@@ -178,9 +178,19 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and level off well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (this notebook asserts it for the text of its edition, the notebooks of the other two editions for theirs). In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
+The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
 
-The cell below prints one row per seed: the seed; for the masked model, the training loss (the mean batch loss of the last 50 steps) and the loss on the held-out lines; for the unmasked model the same two, computed as it was trained, with the whole line in view, and its loss on the held-out lines with the future hidden, as in §7.3 (row $t$ computed from inputs $0, \dots, t$ alone); and last, whether the unmasked model's training loss is below $\mathcal{L}^*$. For the masked model hiding the future changes nothing, and the cell asserts that too.
+The cell below prints one row per seed, with these columns:
+
+1. the seed;
+2. the masked model's training loss (the mean batch loss of the last 50 steps);
+3. its loss on the held-out lines;
+4. the unmasked model's training loss, computed as it was trained, with the whole line in view;
+5. its loss on the held-out lines, computed the same way;
+6. its loss on the held-out lines with the future hidden, as in §7.3 (row $t$ computed from inputs $0, \dots, t$ alone);
+7. whether the unmasked model's training loss is below $\mathcal{L}^*$.
+
+For the masked model, hiding the future changes nothing, and the cell asserts that too.
 """)
 
 code(r"""
@@ -227,7 +237,11 @@ md(r"""
 
 Each model now writes 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two characters, so that the lines written do not depend on the last digits of the arithmetic.
 
-The cell prints four lines of each model at seed 0 (masked first), then the mean length of a line of the text and how often a character in the text is the same as the one before it, and then the same two numbers for each seed, for the lines of the masked model and then for those of the unmasked model.
+The cell prints:
+
+1. four lines of each model at seed 0, masked first;
+2. for the text itself, the mean length of a line and how often a character is the same as the one before it;
+3. one row per seed with the same two numbers, for the lines of the masked model and then for those of the unmasked model.
 """)
 
 code(r"""

@@ -8,7 +8,7 @@ This page collects two references that §0 points to: the functions of `lib` wit
 
 ## The functions of `lib`
 
-The docstring of each public function and class of `lib` starts with the section that teaches it; a record of what a forward pass keeps for the backward pass, and the two functions of `plain_python`, take the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then the three that are imported on demand, `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use. `help(lib.attention.masked_softmax)` shows the full description of one function.
+The docstring of each public function and class of `lib` starts with the section that teaches it. The `*Saved` records (what a forward pass keeps for its backward pass) and the two functions of `plain_python` have no section of their own; they are listed under the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then the three that are imported on demand, `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use. `help(lib.attention.masked_softmax)` shows the full description of one function.
 """)
 
 code("""
@@ -47,7 +47,7 @@ The text uses the terms of this table in all three languages.
 
 | English | 中文 | Русский |
 | --- | --- | --- |
-| chapter (the whole book) / section (§N) / notebook (a file) | 本章 / 节（§N）/ 笔记本 | курс / раздел (§N) / блокнот |
+| course (the whole book) / section (§N) / notebook (a file) | 本课程 / 节（§N）/ 笔记本 | курс / раздел (§N) / блокнот |
 | mask | 掩码 | маска |
 | causal mask | 因果掩码 | причинная маска |
 | allowed set (`allowed`, True = may read) | 许可集合（`allowed`，`True` = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |

@@ -148,7 +148,7 @@ section("One attention head",
 )
 
 
-# §0.3: the order of the topics is the order of the chapter's sections
+# §0.3: the order of the topics is the order of the course's sections
 @functools.cache
 def _titles():
     return [(num, title) for path in sorted(CHAPTER_DIR.glob("[0-9][0-9]_*.py"))
@@ -171,7 +171,7 @@ def topics_in_order(order):
 
 
 # the cache of §5 agrees with the full forward pass only while the model is causal: drop one part
-# of the chapter's model at a time and see whether step-by-step still equals the whole sequence
+# of the course's model at a time and see whether step-by-step still equals the whole sequence
 MODEL = checks.chapter_model()
 IDS = np.array([1, 3, 4, 5, 4])
 
@@ -196,8 +196,8 @@ def title_of_section_7_says(phrase):
     return phrase.lower() in dict(_titles())["7"].lower()
 
 
-section("Map of the chapter",
-    order(T("Put these topics in the chapter's order."),
+section("Map of the course",
+    order(T("Put these topics in the order the course follows."),
           steps=[T("The allowed set before softmax"),
                  T("Splitting and merging heads"),
                  T("Learned absolute positions"),
@@ -205,7 +205,7 @@ section("Map of the chapter",
                  T("The KV cache and the position offset")],
           why=T("§1–§5 in this order; then the evidence of §6 and the decoder of §7."),
           witness=topics_in_order),
-    choose(T("The KV cache of §5 rests on which part of the chapter?"),
+    choose(T("The KV cache of §5 rests on which part of the course?"),
            right=T("Causality (§4): appending a token does not change the old positions", claim="causality"),
            why=T("Without the mask, step-by-step outputs no longer equal those of the full forward pass."),
            wrong=[(T("Learned positions (§3)", claim="positions"),
@@ -260,11 +260,11 @@ def kept_fixed(what):
 
 
 section("Notation",
-    choose(T("How are linear maps written in this chapter?"),
+    choose(T("How are linear maps written in this course?"),
            right=T("Row vectors on the left: x @ W, with W of shape (D_in, D_out)", claim="x @ W, W of shape (in, out)"),
            why=T("So W's columns are the output features."),
            wrong=[(T("W @ x with x a column vector", claim="W @ x, x a column"),
-                   T("The chapter writes vectors as rows throughout.")),
+                   T("The course writes vectors as rows throughout.")),
                   (T("x @ W with W of shape (D_out, D_in)", claim="x @ W, W of shape (out, in)"),
                    T("Then the shapes would not match."))],
            witness=linear_map_is),
@@ -276,7 +276,7 @@ section("Notation",
            witness=target_is_input_at),
     choose(T("The causality test compares two forward passes. What must stay the same between them?"),
            right=T("The parameters: no training step in between", claim="the parameters"),
-           why=T("Causality in this chapter is a property of one forward pass with the parameters held fixed; the future inputs are changed on purpose."),
+           why=T("Causality in this course is a property of one forward pass with the parameters held fixed; the future inputs are changed on purpose."),
            wrong=[(T("The input, future included", claim="the input"),
                    T("With the same input and new parameters the prefix changes too, though nothing leaked.")),
                   (T("Nothing: any two passes will do", claim="nothing"),

@@ -21,7 +21,7 @@ def control(ids):
     return MODEL.forward(ids, causal=False)
 
 
-# §6.1: the six numbers on the model of §4.1
+# §6.1: the six checks on the model of §4.1
 def numbers_2_and_3(claim):
     def constant(ids, causal=True):
         return np.zeros_like(MODEL.forward(ids, causal=causal))
@@ -89,7 +89,7 @@ def role_of_the_reset_error(claim):
     return bool(facts[claim])
 
 
-section("Six numbers",
+section("Six checks",
     choose(T("Why do numbers 2 and 3 belong together?"),
            right=T("The 0.0 alone means nothing: the control's change shows that the test can see a leak", claim="0.0 alone means nothing"),
            why=T("The control changes by about 39.77; a forward function that returns zeros would also show 0.0."),
@@ -193,7 +193,7 @@ section("independent check",
                    T("The two routes differ by rounding only.")),
                   (T("For speed"), T("Plain Python is slower."))],
            witness=why_plain_python),
-    choose(T("How does the plain-Python program write the reset bug?"),
+    choose(T("How does the plain-Python program reproduce the reset bug?"),
            right=T("Through its `positions` argument: the third token at position 0", claim="its positions argument"),
            why=T("It reads exactly what the faulty cached step reads."),
            wrong=[(T("It calls `step(position=0)` of `lib`", claim="lib's step"),
@@ -254,7 +254,7 @@ section("do not prove",
            wrong=[(T("Identities are numerically unstable"),
                    T("The trouble is invisible mistakes, not stability.")),
                   (T("Identities cannot be split into heads", claim="they cannot be split"),
-                   T("They can; Example 1 does."))],
+                   T("They can; Example 1 of §2.5 does."))],
            witness=identities_only_for_hand_computation),
     choose(T("What do these checks not cover?"),
            right=T("Training, and a multi-layer model with normalisation, an MLP and residual connections", claim="training and a deeper model"),
@@ -318,11 +318,11 @@ section("whole model adds",
            right=T("The length of the position table, the number of heads and the vocabulary", claim="all three"),
            why=T("Change one of them alone and the same parameters describe a different function, or none that can run."),
            wrong=[(T("Only the parameters", claim="the parameters only"),
-                   T("Adding 雪 to the vocabulary, for one, moves the number of 风.")),
+                   T("Adding 雪 to the vocabulary, for one, moves the id of 风.")),
                   (T("The random seed"),
                    T("The seed does not change the function that the parameters describe."))],
            witness=saved_with_the_parameters),
-    choose(T("After 雪 is added to the vocabulary, what happens to the number of 风?"),
+    choose(T("After 雪 is added to the vocabulary, what happens to the id of 风?"),
            right=T("It moves from {before} to {after}", before=VOCAB.index("风"), after=build_vocab(["春雨风雪"]).index("风"),
                    claim=(5, 6)),
            why=T("The vocabulary is sorted by code point, and 雪 comes before 风."),

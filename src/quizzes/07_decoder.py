@@ -22,7 +22,7 @@ CAUSAL_BOUND = len(CORPUS) * math.log(len(CORPUS)) / SCORED
 
 @functools.cache
 def trained(causal):
-    """The model of §7.2 (causal=True) or §7.3 (causal=False) at seed 0: the chapter's settings."""
+    """The model of §7.2 (causal=True) or §7.3 (causal=False) at seed 0: the course's settings."""
     model = Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0)
     train(model, CORPUS, VOCAB, steps=300, batch_size=32, lr=0.01, causal=causal, seed=1)
     return model
@@ -246,9 +246,9 @@ section("mirror language",
            witness=held_out_lines),
     choose(T("What does a training loss below L* mean?"),
            right=T("The model has read the future", claim="read the future"),
-           why=T("L* bounds causal models only: at seed 0 the model without the mask goes below it, the masked one does not."),
+           why=T("L* bounds every causal model: only a model that reads input t+1, which is target t, can go below it."),
            wrong=[(T("The model has learned better", claim="learned better"),
-                   T("The model that went below L* completes fewer held-out words than the masked one.")),
+                   T("No causal model can go below L*, however well it has learned.")),
                   (T("The learning rate is too high"),
                    T("No learning rate takes a causal model past the bound."))],
            witness=loss_below_the_bound_means),

@@ -1,6 +1,6 @@
 # Questions for §8 (format: tools/quizzes.py). Keys are phrases of the English headings.
 # Every witness here computes on the texts and on an untrained decoder, never on a trained one:
-# the claims about training are asserted in the chapter, at five seeds on each text.
+# the claims about training are asserted in §8, at five seeds on each text.
 import math
 from pathlib import Path
 
@@ -77,7 +77,7 @@ section("floor that counting cannot give",
                   (T("Nothing: the bound is a uniform guess", claim="uniform"),
                    T("A uniform guess costs ln |𝒱|, far more than the bound."))],
            witness=a_model_at_the_bound_knows),
-    number(T("From how many characters on does no held-out line of the Chinese text begin any training line?"),
+    number(T("From what prefix length p on does no held-out line of the Chinese text share its first p characters with any training line?"),
            answer=3,
            why=T("After one character {one}% of the held-out lines still begin as some training line does, after two {two}%, after three none: counting has nothing left to say.",
                  one=round(100 * ZH_SEEN[0]), two=round(100 * ZH_SEEN[1])),

@@ -18,7 +18,7 @@ Write the functions yourself. Calling the reference versions in `lib` (such as `
 md("""
 This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
 
-For every exercise you find the task, an answer that earns full points (the lines the exercise page leaves for you to write), the output of the `check(...)` cell after it, in which every public test passes, and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1: the causal allowed set and `≤` rather than `<` (§1.7), the softmax normalised over the allowed set and the two ways of getting it wrong, zeroed scores and the wrong order (§1.5, §1.6), and which targets of a right-padded batch are scored (§1.2, §1.8). To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
+For every exercise you find the task, a full-marks answer (the lines the exercise page leaves for you to write), the output of the `check(...)` cell after it, in which every public test passes, and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1: the causal allowed set and `≤` rather than `<` (§1.7), the softmax normalised over the allowed set and the two ways of getting it wrong, zeroed scores and the wrong order (§1.5, §1.6), and which targets of a right-padded batch are scored (§1.2, §1.8). To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

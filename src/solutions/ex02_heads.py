@@ -16,7 +16,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, an answer that earns full points, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §2: splitting the width into heads and merging them back (§2.2, §2.4), causal multi-head attention assembled from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5), and what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, a full-marks answer, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §2: splitting the width into heads and merging them back (§2.2, §2.4), causal multi-head attention assembled from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5), and what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -46,7 +46,7 @@ assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()
 """)
 
 md("""
-Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask lets row 0 read only row 0, but in head 1 that row already holds data from position 1: the shape is valid, the mask is right, and information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
+Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask lets row 0 read only row 0, but in head 1 that row already holds data from position 1: the shape is valid and the mask is right, yet once the heads are merged back correctly, position 0's output contains data from position 1: information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
 
 ## heads-1: fix the split (1 point)
 
