@@ -389,7 +389,7 @@ md(r"""
 
 * The **structural argument** shows that a model is causal whenever each layer either works position by position or reads only $j \le i$. It covers every input, but only the design.
 * The **future-perturbation test** detects errors in actual code: fix the prefix, change every future position, compare all prefix outputs. It covers the real code, but only the inputs tried.
-* The test must run with its **negative control**: with the mask off it has to see a change, or else a degenerate input, a constant output or an empty comparison lets it pass vacuously.
+* The test must run with its **negative control**: with the mask off it has to see a change, or else a degenerate input or a constant output lets it pass vacuously; a comparison of no position at all is refused outright.
 * Perturb with finite values only: a NaN or inf at a future position contaminates the prefix through $0 \cdot \text{NaN} = \text{NaN}$, and a perfectly causal model appears to leak.
 * Looking at the attention weights above the diagonal is not enough: a normalisation over the time axis leaks the future while the weights are perfectly correct.
 * Everything concerns one forward pass with fixed parameters: dropout must be off or run with a fixed seed, and training that changes the parameters is not a leak.

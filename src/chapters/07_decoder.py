@@ -82,7 +82,7 @@ def magnitude(error):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. For training, all that matters is that the gradients are right. §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. For training, all that matters is that the gradients are right. §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
 """)
 
 code(r"""
