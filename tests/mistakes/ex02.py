@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 2 (heads-1, heads-2, heads-3, cost-1)."""
 
-from . import Entry, bug
+from . import Entry, bug, solution_answer
 
 _MHA_HEAD = """
 import numpy as np
@@ -682,6 +682,12 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
 ]
 
 
+def _answers_above(source, *functions):
+    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
+    held-out answer that calls them: the measurement defined them so."""
+    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
+
+
 # ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
 # Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
 # the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
@@ -830,26 +836,9 @@ def merge_heads(x):
     return y.reshape(x.shape[:-3] + (-1,))     # склеиваем головы
 """, None,
           mistake='Flattens everything after the leading axes into one axis, so the time axis is merged away too: (..., T*H*d).', heldout=True),
-    Entry('heads-3', 'heldout3-038', r"""
+    Entry('heads-3', 'heldout3-038', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
-# the notebook's answers above this cell, as solved (the measurement defined them so)
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-def merge_heads(x):
-    x = np.asarray(x)
-    if x.ndim < 3:
-        raise ValueError(
-            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
-# the learner's cell
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)
     k = split_heads(x @ w_k, n_heads)
@@ -858,26 +847,9 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(out)              # (B, T, D)
 """, 'heads-3/no-w-o',
           mistake='Forgets the output projection w_o and returns the concatenated heads.', heldout=True),
-    Entry('heads-3', 'heldout3-039', r"""
+    Entry('heads-3', 'heldout3-039', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
-# the notebook's answers above this cell, as solved (the measurement defined them so)
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-def merge_heads(x):
-    x = np.asarray(x)
-    if x.ndim < 3:
-        raise ValueError(
-            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
-# the learner's cell
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     d = x.shape[-1] // n_heads
     # 缩放：除以根号 d
@@ -887,26 +859,9 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(causal_attention(q, k, v)) @ w_o
 """, None,
           mistake='Divides the queries by sqrt(d) itself although causal_attention already scales, so the scores are scaled twice.', heldout=True),
-    Entry('heads-3', 'heldout3-040', r"""
+    Entry('heads-3', 'heldout3-040', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
-# the notebook's answers above this cell, as solved (the measurement defined them so)
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-def merge_heads(x):
-    x = np.asarray(x)
-    if x.ndim < 3:
-        raise ValueError(
-            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
-# the learner's cell
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     # проекции на полную ширину, потом делим на головы
     q = split_heads(x @ w_q, n_heads)
@@ -916,19 +871,9 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(y) @ w_o
 """, None,
           mistake='Copy-paste slip: the keys are projected with w_q instead of w_k.', heldout=True),
-    Entry('heads-3', 'heldout3-041', r"""
+    Entry('heads-3', 'heldout3-041', _answers_above('ex02_heads', 'split_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
-# the notebook's answers above this cell, as solved (the measurement defined them so)
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-# the learner's cell
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     x = np.asarray(x)
     q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
@@ -937,25 +882,8 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merged @ w_o
 """, None,
           mistake='Merges the heads with a plain reshape back to x.shape instead of merge_heads, mixing time steps across heads.', heldout=True),
-    Entry('heads-3', 'heldout3-042', r"""
+    Entry('heads-3', 'heldout3-042', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
-# the notebook's answers above this cell, as solved (the measurement defined them so)
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-def merge_heads(x):
-    x = np.asarray(x)
-    if x.ndim < 3:
-        raise ValueError(
-            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
-# the learner's cell
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)     # (B, H, T, d)
     k = split_heads(x @ w_k, n_heads)
@@ -969,25 +897,8 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(w @ v) @ w_o
 """, 'heads-3/no-mask',
           mistake='Writes the attention by hand and forgets the causal mask, so every query reads the future.', heldout=True),
-    Entry('heads-3', 'heldout3-043', r"""
+    Entry('heads-3', 'heldout3-043', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
-# the notebook's answers above this cell, as solved (the measurement defined them so)
-def split_heads(x, n_heads):
-    x = np.asarray(x)
-    D = x.shape[-1]
-    if D % n_heads:
-        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
-    # (..., T, H, d)
-    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
-    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
-def merge_heads(x):
-    x = np.asarray(x)
-    if x.ndim < 3:
-        raise ValueError(
-            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
-    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
-    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
-# the learner's cell
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     D = x.shape[-1]
     q = split_heads(x @ w_q, n_heads)
