@@ -91,7 +91,8 @@ def buggy_step(model, bug):
 
     ``"reset"``: every new token takes position 0;
     ``"shift"``: every new token takes position len(cache) + 1;
-    ``"local"``: the new query reads only its own key and value.
+    ``"local"``: the new query reads only its own key and value;
+    ``"first"``: the first token's output is lost (zeros); every later output is right.
     """
     if bug == "reset":
         def step(token, cache):
@@ -106,6 +107,11 @@ def buggy_step(model, bug):
             v = split_heads((x @ model.w_v)[None], model.n_heads)[0]         # (H, 1, d)
             cache.append(k[:, 0], v[:, 0])
             return (merge_heads(v[None])[0] @ model.w_o)[0]                  # one key: weight 1
+    elif bug == "first":
+        def step(token, cache):
+            first = len(cache) == 0
+            out = model.step(token, cache)
+            return np.zeros_like(out) if first else out
     else:
         raise ValueError(f"unknown bug {bug!r}")
     return step
@@ -175,7 +181,9 @@ def decoder_forward(model, how):
     ``"masked"``: model.forward; ``"unmasked"``: the mask off in every block;
     ``"leaky-block-L"``: the mask off in block L only; ``"peeks-one-ahead"``: the masked
     model, but the logits at position t also see the token at t + 1 (a leak of exactly one
-    future token, which a perturbation starting one position late misses).
+    future token, which a perturbation starting one position late misses); ``"sees-the-last-token"``:
+    the masked model, but the logits at every position also see the last token (a leak from the end
+    only, which a perturbation of the first future token alone misses).
     """
     if how == "masked":
         return model.forward
@@ -185,6 +193,13 @@ def decoder_forward(model, how):
             logits = model.forward(ids)
             peek = 0.01 * np.eye(model.vocab_size, dtype=logits.dtype)[ids[..., 1:]]
             return np.concatenate([logits[..., :-1, :] + peek, logits[..., -1:, :]], axis=-2)
+        return forward
+    if how == "sees-the-last-token":
+        def forward(ids):
+            ids = np.asarray(ids)
+            logits = model.forward(ids)
+            last = 0.01 * np.eye(model.vocab_size, dtype=logits.dtype)[ids[..., -1:]]    # (..., 1, V)
+            return logits + last
         return forward
     if how == "unmasked":
         return lambda ids: model.forward(ids, causal=False)

@@ -70,6 +70,8 @@ def _pos2_public():
              label="offset=2"),
         Case("past-the-table", (rng.normal(size=(3, 3)), np.array([1, 3, 4]), 6, 4), {"offset": 2},
              label="positions past the end of the position table"),
+        Case("negative-offset", (rng.normal(size=(2, 3)), np.array([1, 2]), 6, 6), {"offset": -3},
+             label="a negative offset, offset=-3: rows 3 and 4 must not be written (must raise)"),
         Case("float32", (rng.normal(size=(2, 3, 2)).astype(np.float32), np.array([[1, 2, 1], [0, 1, 3]]), 5, 4),
              {"offset": 1}, label="a float32 gradient: both results float32"),
     ]
@@ -91,6 +93,12 @@ def _pos2_hidden(rng):
     C = int(rng.integers(2, 6))
     cases.append(Case("past-the-table", (rng.normal(size=(2, 3)), np.array([1, 1]), 4, C), {"offset": C - 1},
                       kind="past-the-table"))
+    C = int(rng.integers(3, 7))
+    T = int(rng.integers(1, C))
+    # offset + T < 0: the slice offset:offset + T is then a valid block of rows at the end of the table,
+    # so only an explicit check of the lower end raises
+    cases.append(Case("negative-offset", (rng.normal(size=(T, 3)), rng.integers(0, 4, size=T), 4, C),
+                      {"offset": -int(rng.integers(T + 1, C + 1))}, kind="negative-offset"))
     return cases
 
 
@@ -167,6 +175,7 @@ EXERCISES = [
             "batch": Kind("a batch with repeated tokens, a random offset", like="two-sequences"),
             "past-the-table": Kind("positions past the end of a random position table", like="past-the-table"),
             "float32": Kind("a random float32 gradient: both results float32", like="float32"),
+            "negative-offset": Kind("a random negative offset (must raise)", like="negative-offset"),
         },
     ),
     exercise(

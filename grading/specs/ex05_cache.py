@@ -118,6 +118,8 @@ def _cache3_public():
              label="the position off by one"),
         Case("reads-only-itself", args, setup=_cache3_setup(8, "local"),
              label="the new query reads only itself"),
+        Case("first-output-wrong", args, setup=_cache3_setup(8, "first"),
+             label="only the first output wrong (zeros)"),
         Case("one-token", args[:3] + (np.array([1]),), setup=_cache3_setup(8, None),
              label="a single token"),
     ]
@@ -125,7 +127,7 @@ def _cache3_public():
 
 def _cache3_hidden(rng):
     cases = []
-    for i, bug in enumerate((None, "reset", "shift", "local", None)):
+    for i, bug in enumerate((None, "reset", "shift", "local", None, "first")):
         T = int(rng.integers(3, 8))
         cases.append(Case(f"{bug or 'correct'}-{i}", (Ref("forward"), Ref("step"), Ref("new_cache"),
                                                         rng.integers(0, 7, size=T)),
@@ -169,6 +171,7 @@ EXERCISES = [
             "reset": Kind("a random model, the position always reset to 0", like="position-reset-to-0"),
             "shift": Kind("a random model, the position off by one", like="position-shifted"),
             "local": Kind("a random model whose new query reads only itself", like="reads-only-itself"),
+            "first": Kind("a random model whose step is wrong at position 0 only", like="first-output-wrong"),
         },
     ),
 ]

@@ -84,6 +84,8 @@ def _dec2_public():
              label="a single position"),
         Case("gain-of-wrong-width", (np.ones((2, 4)), rng.normal(size=(2, 4)), np.ones(3)),
              label="a gain of the wrong width (must raise)"),
+        Case("gain-of-shape-1-D", (np.ones((2, 4)), rng.normal(size=(2, 4)), np.ones((1, 4))),
+             label="a gain of shape (1, D) instead of (D,) (must raise)"),
     ]
 
 
@@ -98,6 +100,10 @@ def _dec2_hidden(rng):
         cases.append(Case(f"norm-{i}", args, {"eps": float(rng.uniform(1e-6, 1e-2))} if i == 4 else {}, kind=kind))
     cases.append(Case("gain-of-wrong-width", (np.ones((2, 5)), rng.normal(size=(2, 5)), np.ones(4)),
                       kind="gain-of-wrong-width"))
+    D = int(rng.integers(2, 8))
+    cases.append(Case("gain-with-extra-axes", (rng.normal(size=(3, D)), rng.normal(size=(3, D)),
+                                               rng.normal(size=(1,) * int(rng.integers(1, 3)) + (D,))),
+                      kind="gain-with-extra-axes"))
     return cases
 
 
@@ -186,6 +192,8 @@ def _dec4_public():
              label="future tokens all 0, run without the mask"),
         Case("peeks-one-ahead", args, setup=_diagnose_setup(masked, "peeks-one-ahead"),
              label="masked, but each position also sees the next token"),
+        Case("sees-the-last-token", args, setup=_diagnose_setup(masked, "sees-the-last-token"),
+             label="masked, but every position also sees the last token"),
         Case("huge-tolerance", args, {"tol": 1e6}, setup=_diagnose_setup(cheater, "unmasked"),
              label="run without the mask, a huge tolerance, tol=1e6"),
     ]
@@ -205,6 +213,11 @@ def _dec4_hidden(rng):
                                           int(rng.integers(1, T))),
                       setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "peeks-one-ahead"),
                       kind="peeks-one-ahead"))
+    T = int(rng.integers(3, 9))
+    cases.append(Case("sees-the-last-token", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
+                                              int(rng.integers(1, T - 1))),
+                      setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "sees-the-last-token"),
+                      kind="sees-the-last-token"))
     trained = str(rng.choice(["masked", "unmasked"]))
     how = str(rng.choice(["masked", "unmasked"]))
     cases.append(Case(f"handed-over-{trained}-run-{how}", (Ref("model"), Ref("forward"), _MIRROR_IDS,
@@ -247,6 +260,8 @@ EXERCISES = [
             "eps": Kind("a random eps", like="eps"),
             "gain-of-wrong-width": Kind("a gain of the wrong width (must raise)",
                                         like="gain-of-wrong-width"),
+            "gain-with-extra-axes": Kind("a random gain of the right width with extra axes of 1 (must raise)",
+                                         like="gain-of-shape-1-D"),
         },
     ),
     exercise(
@@ -280,6 +295,8 @@ EXERCISES = [
             "prefix-T": Kind("prefix_length equal to T (must raise)", like="prefix-T"),
             "peeks-one-ahead": Kind("a random masked decoder whose positions also see the next token",
                                     like="peeks-one-ahead"),
+            "sees-the-last-token": Kind("a random masked decoder whose positions also see the last token",
+                                        like="sees-the-last-token"),
         },
     ),
 ]

@@ -26,6 +26,19 @@ Round 5 of issue 34 read which of those answers were not named and why, and adde
 (a reduction without keepdims, a length read from the first axis, `/` for `//`, the other side of a
 split, ...); the answers they now name carry that diagnosis.  Their rate is therefore no longer a held-out
 measure: the next, unseen set is.
+
+That next set, the second held-out set (slugs ``heldout3-NNN``, NNN its index in the set), was measured once
+on 2026-12-05, before anything was changed for it: of 146 answers check() named 98 right and 1 wrongly
+(heldout3-069, ``named_wrongly``), 4 passed check() and 5 the grader.  Those 5 were holes in the tests, closed
+after the measurement by new public tests and hidden kinds (pos-2 negative-offset, cache-3 first-output-wrong,
+dec-2 gain-of-shape-1-D, dec-4 sees-the-last-token); one of them, index 109 (cache-3, NumPy integers passed
+to step), is not a mistake: the exercise asks for an int and lib's step takes any integer, NumPy's too, so
+it is left out (145 entries).  The diagnosis is the one judged right, None where check() named none; two
+that check() did not name but the grader or another practice draw names rightly carry that name
+(heldout3-124, heldout3-144), and two named wrongly on another practice draw only carry
+``named_wrongly_elsewhere`` (heldout3-017, heldout3-062).  An answer that calls the notebook's other
+functions (split_heads, future_perturbation_change) carries the solved notebook's definitions of them before
+its own cell, as the measurement defined them.
 """
 
 import importlib
@@ -50,6 +63,9 @@ class Entry:
     mistake: str = ""               # the writer's description of what is wrong (the held-out answers carry it)
     heldout: bool = False           # one of the held-out answers of issue 34 (written apart, measured once)
     named_wrongly: object = None    # held-out: the mistake id the catalogue names though the code has another
+    # held-out: a mistake id the catalogue names on another practice draw only (check()'s own draw and the
+    # grader's name none or the right one), though the code has another
+    named_wrongly_elsewhere: object = None
 
     @property
     def accepted(self):

@@ -693,3 +693,365 @@ def collate(texts, vocab):
 """, None,
           mistake='Makes T two longer than the longest text (room for both BOS and EOS), one column too many.', heldout=True),
 ]
+
+
+# ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
+# Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
+# the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
+# where it gave none; ``named_wrongly``: it named another mistake.  The answers that passed check() or the
+# grader were holes in the tests, closed after the measurement (see the docstring of tests/mistakes).
+ENTRIES += [
+    Entry('mask-1', 'heldout3-000', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # a query can only look at keys strictly before it
+    return key_position < query_position
+""", 'mask-1/strict',
+          mistake='Uses a strict comparison, so no query may read its own position and the first row is empty.', heldout=True),
+    Entry('mask-1', 'heldout3-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 下三角就是因果掩码
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='Ignores the given positions and builds a top-left aligned triangle, which is wrong whenever tq < tk.', heldout=True),
+    Entry('mask-1', 'heldout3-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # учитываем сдвиг: запросы идут после закэшированных позиций
+    shift = tk - tq
+    return key_position <= query_position - shift
+""", 'mask-1/top-left',
+          mistake='Subtracts the offset tk - tq from the given query positions, which undoes the bottom-right alignment: with a cache the queries lose history (top-left alignment).', heldout=True),
+    Entry('mask-1', 'heldout3-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    allowed = (key_position <= query_position).astype(int)  # 1 = may read
+    return allowed
+""", 'mask-1/numbers',
+          mistake='Returns the comparison cast to int (0/1) instead of a boolean array.', heldout=True),
+    Entry('mask-1', 'heldout3-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 和 torch 一样：上三角（对角线右边一格开始）要被遮住
+    return np.triu(np.ones((tq, tk), dtype=bool), k=tk - tq + 1)
+""", 'mask-1/inverted',
+          mistake='Builds the PyTorch-style upper triangle (the future keys, True = masked out) instead of the allowed set, so the meaning of True is inverted.', heldout=True),
+    Entry('mask-1', 'heldout3-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # нижний угол справа: сдвигаем диагональ на число старых позиций
+    return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq - 1)
+""", 'mask-1/strict',
+          mistake='Right idea with np.tril and the offset, but the diagonal offset is one too small, so every query loses its own key.', heldout=True),
+    Entry('mask-2', 'heldout3-006', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    e = np.where(allowed, np.exp(scores), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Does not subtract the row maximum, so scores around 1000 overflow exp and the weights become nan.', heldout=True),
+    Entry('mask-2', 'heldout3-007', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not np.all(np.any(allowed, axis=-1)):
+        raise ValueError("有一行没有任何可读的键")
+    # 先减去每行最大值，防止溢出
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    w = np.exp(shifted) * allowed
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the maximum over all entries, forbidden ones included, so a large forbidden score makes every allowed exp underflow and the row becomes 0/0 = nan.', heldout=True),
+    Entry('mask-2', 'heldout3-008', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    # запрещённым позициям даём очень маленькую оценку
+    masked = np.where(allowed, scores, -1e9)
+    masked = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(masked)
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/finite-fill',
+          mistake='Uses -1e9 instead of -inf and never checks for empty rows, so a row without allowed keys silently becomes uniform instead of raising.', heldout=True),
+    Entry('mask-2', 'heldout3-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row has no allowed key")
+    s = scores * allowed          # kill the future scores
+    s = s - s.max(axis=-1, keepdims=True)
+    w = np.exp(s)
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/zero-fill',
+          mistake='Sets forbidden scores to 0 instead of excluding them, so forbidden keys still get weight exp(0)/sum.', heldout=True),
+    Entry('mask-2', 'heldout3-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    out = np.zeros(scores.shape)
+    # идём по всем строкам (любое число ведущих осей)
+    for idx in np.ndindex(scores.shape[:-1]):
+        row, ok = scores[idx], allowed[idx]
+        if not ok.any():
+            raise ValueError(f"строка {idx}: нет ни одного разрешённого ключа")
+        m = row[ok].max()
+        e = np.exp(row[ok] - m)
+        out[idx][ok] = e / e.sum()
+    return out
+""", '*/dtype-promoted',
+          mistake='Correct values computed row by row, but the output array is float64 whatever the input dtype, so float32 scores come back as float64.', heldout=True),
+    Entry('mask-2', 'heldout3-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any():
+        raise ValueError("allowed 全是 False")
+    masked = np.where(allowed, scores, -np.inf)
+    masked = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(masked)
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/empty-row-unchecked',
+          mistake='Checks only whether the whole mask has some True entry, so a single empty row gives nan instead of ValueError.', heldout=True),
+    Entry('mask-2', 'heldout3-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row in allowed")
+    masked = np.where(allowed, scores, -np.inf)
+    w = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return w / np.sum(w, axis=0, keepdims=True)
+""", 'mask-2/wrong-axis',
+          mistake='Normalises over axis 0 (the query axis) instead of the last axis, so columns rather than rows sum to 1.', heldout=True),
+    Entry('mask-3', 'heldout3-013', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((weights.sum(axis=-1) == 1).all())
+""", 'mask-3/exact-sum',
+          mistake='Compares the row sums with == 1 and ignores atol, so correct weights whose sums round to 0.9999999999999999 are rejected.', heldout=True),
+    Entry('mask-3', 'heldout3-014', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    # 1. 全部有限  2. 禁止的位置为 0  3. 每行和为 1
+    finite = np.isfinite(weights).all()
+    masked_ok = np.all(weights[~allowed] == 0)
+    sums_ok = np.all(np.abs(weights.sum(axis=-1) - 1) <= atol)
+    return bool(finite and masked_ok and sums_ok)
+""", 'mask-3/no-negative-check',
+          mistake='Forgets the no-negative-entries condition, so a row such as [1.5, -0.5, 0] passes.', heldout=True),
+    Entry('mask-3', 'heldout3-015', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.all(np.isfinite(weights)):
+        return False
+    if np.any(weights < 0):
+        return False
+    # запрещённые веса должны быть нулевыми (с учётом округления)
+    if np.any(np.abs(weights[~allowed]) > atol):
+        return False
+    return bool(np.all(np.abs(weights.sum(axis=-1) - 1) <= atol))
+""", 'mask-3/forbidden-within-atol',
+          mistake='Compares forbidden entries with the tolerance instead of exactly, so a forbidden weight of 1e-12 is accepted.', heldout=True),
+    Entry('mask-3', 'heldout3-016', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    checks = [
+        np.isfinite(weights).all(),
+        (weights[~allowed] == 0).all(),
+        (weights >= 0).all(),
+        np.allclose(weights.sum(axis=-1), 1.0, atol=atol),
+    ]
+    return bool(all(checks))
+""", 'mask-3/allclose',
+          mistake='Uses np.allclose for the row sums, whose default rtol=1e-5 lets sums that are off by far more than atol pass.', heldout=True),
+    Entry('mask-3', 'heldout3-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    # 对角线以上（未来）必须全是 0
+    if np.any(np.triu(weights, k=1) != 0):
+        return False
+    return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
+""", None,
+          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True, named_wrongly_elsewhere='mask-3/exact-sum'),
+    Entry('mask-3', 'heldout3-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights < 0).any() or (weights[~allowed] != 0).any():
+        return False
+    # сумма каждой строки равна 1 с точностью atol
+    return bool((np.abs(weights.sum(axis=-1) - 1) < atol).all())
+""", 'mask-3/strict-tolerance',
+          mistake='Uses a strict < atol for the row sums, so with atol=0 exactly normalised weights are rejected.', heldout=True),
+    Entry('mask-3', 'heldout3-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return np.abs(weights.sum(axis=-1) - 1) <= atol
+""", None,
+          mistake='Forgets .all() on the row-sum test and returns a per-row boolean array instead of a single bool.', heldout=True),
+    Entry('data-1', 'heldout3-020', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = max(len(t) for t in texts) + 1
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 0] = BOS
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids      # the rest is padding, not scored
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Treats the EOS after the text as padding: the targets never contain EOS, so the model never learns to stop.', heldout=True),
+    Entry('data-1', 'heldout3-021', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if len(texts) == 0:
+        raise ValueError("空的 batch")
+    if any(len(t) == 0 for t in texts):
+        raise ValueError("不能有空文本")
+    T = 1 + max(map(len, texts))
+    B = len(texts)
+    inputs = np.zeros((B, T), dtype=np.int64)      # 用 0 填充
+    targets = np.full((B, T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 0] = BOS
+        inputs[b, 1:1 + len(ids)] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/pad-inputs-zero',
+          mistake='Pads the inputs with 0 (the <unk> id) instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout3-022', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("пустой текст")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int32)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int32)
+    inputs[:, 0] = BOS
+    for b, t in enumerate(texts):
+        ids = encode(t, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS   # конец текста тоже учится
+    return inputs, targets
+""", 'data-1/int32',
+          mistake='Builds the arrays as int32 instead of int64.', heldout=True),
+    Entry('data-1', 'heldout3-023', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: empty batch")
+    encoded = [encode(t, vocab) for t in texts]
+    T = 1 + max(len(ids) for ids in encoded)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, ids in enumerate(encoded):
+        row = [BOS] + list(ids)
+        inputs[b, :len(row)] = row
+        targets[b, :len(ids) + 1] = list(ids) + [EOS]
+    return inputs, targets
+""", 'data-1/empty-accepted',
+          mistake='Raises only for an empty batch; an empty text is accepted and becomes a row with a single scored EOS.', heldout=True),
+    Entry('data-1', 'heldout3-024', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("batch 为空或有空文本")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = list(encode(text, vocab))
+        start = T - 1 - len(ids)           # 填充放在前面，文本靠右对齐
+        inputs[b, start:] = [BOS] + ids
+        targets[b, start:] = ids + [EOS]
+    return inputs, targets
+""", None,
+          mistake='Pads on the left instead of on the right, so shorter texts start after the padding.', heldout=True),
+    Entry('data-1', 'heldout3-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or min(len(t) for t in texts) == 0:
+        raise ValueError("нужен непустой батч непустых текстов")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    # после текста идёт EOS, дальше тоже EOS
+    targets = np.full((len(texts), T), EOS, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/pad-targets-eos',
+          mistake='Fills the padded targets with EOS instead of -100, so padding positions are scored as if the text ended again and again.', heldout=True),
+]

@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 2 (heads-1, heads-2, heads-3, cost-1)."""
 
-from . import Entry, bug
+from . import Entry, bug, solution_answer
 
 _MHA_HEAD = """
 import numpy as np
@@ -679,4 +679,334 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     return parameters, kv_cache_bytes
 """, None,
           mistake='Uses H*d = D directly and forgets the divisibility check, so a width that n_heads does not divide is not refused.', heldout=True),
+]
+
+
+def _answers_above(source, *functions):
+    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
+    held-out answer that calls them: the measurement defined them so."""
+    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
+
+
+# ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
+# Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
+# the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
+# where it gave none; ``named_wrongly``: it named another mistake.  The answers that passed check() or the
+# grader were holes in the tests, closed after the measurement (see the docstring of tests/mistakes).
+ENTRIES += [
+    Entry('heads-1', 'heldout3-026', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (B, T, H, d) -> (B, H, T, d)
+    return heads.transpose(0, 2, 1, 3)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes a 4-axis transpose, so an input without a batch axis (T, D) raises instead of being split.', heldout=True),
+    Entry('heads-1', 'heldout3-027', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 交换 T 和 H 两个轴
+    return np.swapaxes(heads, 1, 2)
+""", 'heads-1/fixed-rank',
+          mistake='Swaps axes 1 and 2 counted from the front, which is right only for exactly one leading batch axis.', heldout=True),
+    Entry('heads-1', 'heldout3-028', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    T = x.shape[-2]
+    # сразу нужная форма (..., H, T, d)
+    return x.reshape(*x.shape[:-2], n_heads, T, D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Throws the (T, H, d) array away and reshapes x straight into (..., H, T, d): right shape, features from the wrong time steps.', heldout=True),
+    Entry('heads-1', 'heldout3-029', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # put the head axis first
+    return np.moveaxis(heads, -2, 0)
+""", None,
+          mistake='Moves the head axis to the very front instead of just before the time axis, so batched inputs come out as (H, B, T, d).', heldout=True),
+    Entry('heads-1', 'heldout3-030', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 交换两个轴，得到 (..., H, T, d)
+    return np.swapaxes(heads, -1, -2)
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes (H and d) instead of T and H, giving (..., T, d, H).', heldout=True),
+    Entry('heads-1', 'heldout3-031', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # делаем непрерывную копию, чтобы потом не было сюрпризов с view
+    return np.ascontiguousarray(np.swapaxes(heads, -3, -2)).astype(np.float64)
+""", None,
+          mistake='Right axis swap, but then copies the result with astype(np.float64), changing the dtype of integer and float32 inputs.', heldout=True),
+    Entry('heads-2', 'heldout3-032', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"need (..., H, T, d), got {x.shape}")
+    H, T, d = x.shape[-3:]
+    return x.reshape(*x.shape[:-3], T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Reshapes (..., H, T, d) straight to (..., T, H*d) without moving the head axis back first.', heldout=True),
+    Entry('heads-2', 'heldout3-033', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("至少需要三个轴 (H, T, d)")
+    # 各个头按顺序拼接到最后一个轴上
+    return np.concatenate(list(x), axis=-1)
+""", None,
+          mistake='Concatenates list(x), which splits along the FIRST axis: right for (H, T, d) but wrong as soon as there is a batch axis.', heldout=True),
+    Entry('heads-2', 'heldout3-034', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("ожидается (..., H, T, d)")
+    y = np.swapaxes(x, -3, -2)                  # (B, T, H, d)
+    return y.reshape(x.shape[0], x.shape[2], -1)
+""", None,
+          mistake='Takes the target shape from x.shape[0] and x.shape[2], which are B and T only for 4-axis input.', heldout=True),
+    Entry('heads-2', 'heldout3-035', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"merge_heads expects (..., H, T, d), got {x.shape}")
+    *lead, H, T, d = x.shape
+    n = len(lead)
+    # move H to the end, next to d
+    y = np.transpose(x, (*range(n), n + 1, n + 2, n))
+    return y.reshape(*lead, T, H * d)
+""", 'heads-2/interleaved',
+          mistake='Transposes to (B, T, d, H) before flattening, so the features are interleaved (a*H + h) instead of concatenated head by head.', heldout=True),
+    Entry('heads-2', 'heldout3-036', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim != 4:
+        raise ValueError(f"输入应为 (B, H, T, d)，实际是 {x.shape}")
+    B, H, T, d = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Requires exactly 4 axes, so a valid (H, T, d) input without a batch axis raises ValueError.', heldout=True),
+    Entry('heads-2', 'heldout3-037', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("нужно минимум три оси")
+    y = np.swapaxes(x, -3, -2)                 # (..., T, H, d)
+    return y.reshape(x.shape[:-3] + (-1,))     # склеиваем головы
+""", None,
+          mistake='Flattens everything after the leading axes into one axis, so the time axis is merged away too: (..., T*H*d).', heldout=True),
+    Entry('heads-3', 'heldout3-038', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    out = causal_attention(q, k, v)      # (B, H, T, d)
+    return merge_heads(out)              # (B, T, D)
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection w_o and returns the concatenated heads.', heldout=True),
+    Entry('heads-3', 'heldout3-039', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    d = x.shape[-1] // n_heads
+    # 缩放：除以根号 d
+    q = split_heads(x @ w_q, n_heads) / np.sqrt(d)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ w_o
+""", None,
+          mistake='Divides the queries by sqrt(d) itself although causal_attention already scales, so the scores are scaled twice.', heldout=True),
+    Entry('heads-3', 'heldout3-040', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # проекции на полную ширину, потом делим на головы
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_q, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    y = causal_attention(q, k, v)
+    return merge_heads(y) @ w_o
+""", None,
+          mistake='Copy-paste slip: the keys are projected with w_q instead of w_k.', heldout=True),
+    Entry('heads-3', 'heldout3-041', _answers_above('ex02_heads', 'split_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
+    heads = causal_attention(q, k, v)     # (B, H, T, d)
+    merged = heads.reshape(x.shape)       # back to (B, T, D)
+    return merged @ w_o
+""", None,
+          mistake='Merges the heads with a plain reshape back to x.shape instead of merge_heads, mixing time steps across heads.', heldout=True),
+    Entry('heads-3', 'heldout3-042', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)     # (B, H, T, d)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    d = q.shape[-1]
+    # 自己写注意力：打分、softmax、加权求和
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    s = s - s.max(axis=-1, keepdims=True)
+    w = np.exp(s)
+    w = w / w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/no-mask',
+          mistake='Writes the attention by hand and forgets the causal mask, so every query reads the future.', heldout=True),
+    Entry('heads-3', 'heldout3-043', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    D = x.shape[-1]
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    T = q.shape[-2]
+    mask = np.tril(np.ones((T, T), dtype=bool))
+    s = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(D)   # масштаб
+    s = np.where(mask, s, -np.inf)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Hand-written masked attention that scales the scores by sqrt(D) (the model width) instead of sqrt(d) (the head width).', heldout=True),
+    Entry('cost-1', 'heldout3-044', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width is not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+
+    d = width // n_heads
+    params = 4 * width * width * n_layers
+    kv = n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the cache: the factor 2 for keys and values is missing.', heldout=True),
+    Entry('cost-1', 'heldout3-045', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width is not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+
+    d = width // n_heads
+    nbytes = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width ** 2
+    # K 和 V 各一份：2 × B × T × H × d
+    kv_cache_bytes = 2 * batch * length * n_heads * d * nbytes
+    return parameters, kv_cache_bytes
+""", 'cost-1/one-layer-cache',
+          mistake='Forgets to multiply the cache size by the number of layers.', heldout=True),
+    Entry('cost-1', 'heldout3-046', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width is not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+
+    itemsize = np.dtype(dtype).itemsize
+    parameters = 4 * width * width * n_layers
+    # у каждой головы свои ключи и значения
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * width * itemsize
+    return parameters, kv_cache_bytes
+""", None,
+          mistake='Multiplies the full width D by the number of heads again, so the cache grows with H although H*d = D.', heldout=True),
+    Entry('cost-1', 'heldout3-047', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width is not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+
+    head_width = width // n_heads
+    parameters = n_layers * 3 * width * width   # Q, K, V projections
+    kv_cache_bytes = (2 * n_layers * batch * length * n_heads * head_width
+                      * np.dtype(dtype).itemsize)
+    return parameters, kv_cache_bytes
+""", 'cost-1/three-matrices',
+          mistake='Counts three projection matrices per layer (W_Q, W_K, W_V) and forgets W_O.', heldout=True),
+    Entry('cost-1', 'heldout3-048', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("D 不能被 H 整除")
+    d = width // n_heads
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/zero-layers',
+          mistake='Never checks n_layers, so zero or negative layers return numbers instead of raising ValueError.', heldout=True),
+    Entry('cost-1', 'heldout3-049', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width is not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+
+    size = np.finfo(dtype).bits          # размер одного числа
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * width * size
+    return parameters, kv_cache_bytes
+""", None,
+          mistake='Uses np.finfo(dtype).bits, the size in bits, so the cache comes out 8 times too large.', heldout=True),
+    Entry('cost-1', 'heldout3-050', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if n_layers < 1:
+        raise ValueError("n_layers must be >= 1")
+    d = width // n_heads              # head width
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return int(parameters), int(kv_cache_bytes)
+""", None,
+          mistake='Rounds the head width down with // and never raises when n_heads does not divide width, so the cache is undercounted.', heldout=True),
 ]

@@ -484,3 +484,253 @@ def last_row_swap_change(forward, ids, i, j):
 """, 'pos-3/negative-index',
           mistake='Checks only the upper bound, so a negative index such as i = -1 (the last position itself) is accepted.', heldout=True),
 ]
+
+
+# ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
+# Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
+# the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
+# where it gave none; ``named_wrongly``: it named another mistake.  The answers that passed check() or the
+# grader were holes in the tests, closed after the measurement (see the docstring of tests/mistakes).
+ENTRIES += [
+    Entry('pos-1', 'heldout3-051', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    if offset < 0 or offset + T >= C:
+        raise ValueError(f"positions {offset}..{offset + T - 1} do not fit in C={C}")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake='Off-by-one range check (>= instead of >): an input that exactly fills the position table is rejected.', heldout=True),
+    Entry('pos-1', 'heldout3-052', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出了位置表")
+    # 词向量 + 位置向量
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset when reading the position table (always rows 0..T-1); only the range check uses it.', heldout=True),
+    Entry('pos-1', 'heldout3-053', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0:
+        raise ValueError("offset < 0")
+    C = len(position_table)
+    # позиции за пределами таблицы берут последнюю строку
+    pos = np.minimum(offset + np.arange(T), C - 1)
+    return token_table[ids] + position_table[pos]
+""", 'pos-1/clipped',
+          mistake='Clamps positions past the table to the last row instead of raising ValueError.', heldout=True),
+    Entry('pos-1', 'heldout3-054', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset + T > len(position_table):
+        raise ValueError(f"position {offset + T - 1} is past the table")
+    positions = offset + np.arange(T)          # absolute positions
+    return token_table[ids] + position_table[positions]
+""", None,
+          mistake='Checks only the upper end of the table; a negative offset silently reads rows from the end of the table through negative indexing.', heldout=True),
+    Entry('pos-1', 'heldout3-055', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    n = len(ids)          # длина последовательности
+    if offset < 0 or offset + n > position_table.shape[0]:
+        raise ValueError("нет такой строки в таблице позиций")
+    return token_table[ids] + position_table[offset:offset + n]
+""", 'pos-1/batch-length',
+          mistake='Overwrites T with len(ids), which is the batch size for (B, T) input, so batches get the wrong position rows or fail to broadcast.', heldout=True),
+    Entry('pos-1', 'heldout3-056', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0:
+        raise ValueError("negative offset")
+    # absolute positions; wrap so we never index past the table
+    pos_rows = np.take(position_table, offset + np.arange(T), axis=0, mode="wrap")
+    return token_table[ids] + pos_rows
+""", 'pos-1/wrapped',
+          mistake="Wraps positions around with mode='wrap' instead of raising past the end of the table.", heldout=True),
+    Entry('pos-2', 'heldout3-057', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses fancy-index += for the token table, so a repeated id keeps only one of its contributions.', heldout=True),
+    Entry('pos-2', 'heldout3-058', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出范围")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))   # 重复的 id 要累加
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 每条序列用的位置行都一样
+    d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]
+    return d_token, d_position
+""", None,
+          mistake='Takes the position gradient from the first sequence of the batch only instead of summing over the batch.', heldout=True),
+    Entry('pos-2', 'heldout3-059', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции за пределами таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)   # сумма по батчу
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Writes the position gradient into rows 0..T-1, ignoring the offset.', heldout=True),
+    Entry('pos-2', 'heldout3-060', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError(f"offset {offset} + T {T} outside C={context_size}")
+    d_token = np.zeros((vocab_size, D))
+    d_position = np.zeros((context_size, D))
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position[offset:offset + T] += grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake="Allocates the gradients with np.zeros' default float64, so float32 upstream gradients give float64 results.", heldout=True),
+    Entry('pos-2', 'heldout3-061', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset + T > context_size:
+        raise ValueError("не хватает строк в таблице позиций")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    flat_ids = ids.reshape(-1)
+    flat_grad = grad.reshape(-1, D)
+    for r in range(len(flat_ids)):
+        d_token[flat_ids[r]] += flat_grad[r]
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(0)
+    return d_token, d_position
+""", None,
+          mistake='Checks only the upper end of the range, so a negative offset writes into rows at the end of the table instead of raising.', heldout=True),
+    Entry('pos-2', 'heldout3-062', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出位置表")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 逐个元素累加
+    for idx in np.ndindex(ids.shape):
+        d_token[ids[idx]] += grad[idx]
+        d_position[offset + idx[0]] += grad[idx]
+    return d_token, d_position
+""", None,
+          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True, named_wrongly_elsewhere='pos-2/batch-length'),
+    Entry('pos-3', 'heldout3-063', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i and j must be two different positions before the last")
+
+    swapped = ids.copy()
+    swapped[..., i], swapped[..., j] = swapped[..., j], swapped[..., i]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Swaps with the tuple idiom on NumPy views, which copies one token over the other instead of swapping them.', heldout=True),
+    Entry('pos-3', 'heldout3-064', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]      # 交换两个词元
+    y0 = forward(ids)[..., -1, :]
+    y1 = forward(swapped)[..., -1, :]
+    return float(np.abs(y1 - y0).max())
+""", None,
+          mistake='Never validates i and j, so swapping the last token or i == j returns a number instead of raising ValueError.', heldout=True),
+    Entry('pos-3', 'heldout3-065', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i and j must be two different positions before the last")
+
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    diff = forward(swapped) - forward(ids)     # все строки
+    return float(np.max(np.abs(diff)))
+""", 'pos-3/whole-output',
+          mistake='Returns the largest change over all output rows instead of the last row only.', heldout=True),
+    Entry('pos-3', 'heldout3-066', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T and 0 <= j < T):
+        raise ValueError(f"bad positions i={i}, j={j}")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    last_before = forward(ids)[..., -1, :]
+    last_after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(last_after - last_before)))
+""", 'pos-3/last-position',
+          mistake='Validates i and j against 0..T-1 instead of 0..T-2, so swapping the last token itself is allowed.', heldout=True),
+    Entry('pos-3', 'heldout3-067', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i and j must be two different positions before the last")
+
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    # 最后一行的最大变化
+    return float(np.max(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]))
+""", 'pos-3/signed',
+          mistake='Takes the signed maximum of the difference without abs, so a change that is only negative is reported as 0 or less.', heldout=True),
+    Entry('pos-3', 'heldout3-068', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i and j must be two different positions before the last")
+
+    before = forward(ids)[..., -1, :]
+    ids[..., [i, j]] = ids[..., [j, i]]       # меняем местами
+    after = forward(ids)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Swaps the tokens in the caller's array in place (np.asarray makes no copy), so the function returns the right number but modifies its input.", heldout=True),
+]

@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 4 (causal-1 ... causal-4)."""
 
-from . import Entry, bug
+from . import Entry, bug, solution_answer
 
 _HEAD = """
 import numpy as np
@@ -582,4 +582,310 @@ def feature_norm(x, eps=1e-5):
     return centred / np.sqrt(var)
 """, 'causal-4/no-eps',
           mistake='Leaves eps out entirely, so a constant row divides 0 by 0 and gives nan.', heldout=True),
+]
+
+
+def _answers_above(source, *functions):
+    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
+    held-out answer that calls them: the measurement defined them so."""
+    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
+
+
+# ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
+# Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
+# the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
+# where it gave none; ``named_wrongly``: it named another mistake.  The answers that passed check() or the
+# grader were holes in the tests, closed after the measurement (see the docstring of tests/mistakes).
+ENTRIES += [
+    Entry('causal-1', 'heldout3-069', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # everything after the prefix
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Off by one: the perturbation starts at position + 1, so the first future position is never changed.', heldout=True, named_wrongly='causal-1/with-position'),
+    Entry('causal-1', 'heldout3-070', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 从 position 开始替换
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Slices the first axis instead of the time axis, so for a batch (B, T) whole sequences are replaced, prefix included.', heldout=True),
+    Entry('causal-1', 'heldout3-071', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # заменяем будущее
+    ids[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Writes the perturbation into ids instead of the copy: before and after swap roles so the number comes out right, but the caller's array is modified.", heldout=True),
+    Entry('causal-1', 'heldout3-072', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # perturb the first future token
+    perturbed[..., position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the single token at position instead of every token from position on.', heldout=True),
+    Entry('causal-1', 'heldout3-073', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 替换后面的词元
+    perturbed[..., -position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Uses a negative slice, so it replaces the last `position` tokens instead of everything from `position` on.', heldout=True),
+    Entry('causal-2', 'heldout3-074', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position out of range")
+    # first make sure the test can see anything at all
+    if future_perturbation_change(control, ids, position, replacement) <= tol:
+        return "blind"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", None,
+          mistake='Consults the control first and returns "blind" whenever the control does not move, even when the model under test leaks.', heldout=True),
+    Entry('causal-2', 'heldout3-075', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = np.shape(ids)[-1]
+    if position < 1 or position > T:
+        raise ValueError("position 必须在 1 到 T 之间")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    return "causal" if control_change > tol else "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Range check allows position == T, which compares all rows after changing nothing and returns "blind" instead of raising.', heldout=True),
+    Entry('causal-2', 'heldout3-076', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = len(ids)
+    if not (1 <= position <= T - 1):
+        raise ValueError(f"position={position} вне диапазона 1..{T - 1}")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/batch-length',
+          mistake='Takes T from len(ids), which is the batch size for a (B, T) batch, so valid positions are rejected (or invalid ones accepted).', heldout=True),
+    Entry('causal-2', 'heldout3-077', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("no prefix or no future")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/no-control',
+          mistake='Never returns "blind": when the model does not move it says "causal" without looking at the control.', heldout=True),
+    Entry('causal-2', 'heldout3-078', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position 不合法")
+    if future_perturbation_change(forward, ids, position, replacement) > 1e-9:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > 1e-9:
+        return "causal"
+    return "blind"
+""", 'causal-2/ignores-tol',
+          mistake='Hard-codes the tolerance 1e-9 instead of using the tol argument.', heldout=True),
+    Entry('causal-2', 'heldout3-079', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("нет префикса или нет будущего")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    # контроль: та же модель без маски должна сдвинуться
+    if future_perturbation_change(control, ids, position, 0) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Runs the control with the fixed replacement token 0 instead of the same replacement, so a perturbation that changes nothing is not reported as blind.', heldout=True),
+    Entry('causal-3', 'heldout3-080', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need T >= 2")
+    changes = np.zeros(T - 2)
+    for p in range(1, T - 1):
+        changes[p - 1] = future_perturbation_change(forward, ids, p, replacement_token)
+    return changes
+""", 'causal-3/ends-early',
+          mistake='Sweeps p = 1 .. T-2 only (range end off by one), returning T-2 entries and missing the last position.', heldout=True),
+    Entry('causal-3', 'heldout3-081', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("至少需要两个位置")
+    out = [future_perturbation_change(forward, ids, p, replacement_token)
+           for p in range(1, T)]
+    return np.array(out, dtype=np.float32)
+""", None,
+          mistake='Returns a float32 array instead of float64.', heldout=True),
+    Entry('causal-3', 'heldout3-082', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    result = []
+    # для каждой позиции p меняем всё, начиная с p
+    for p in range(1, T):
+        result.append(future_perturbation_change(forward, ids, p, replacement_token))
+    return np.asarray(result, dtype=np.float64)
+""", 'causal-3/single-position',
+          mistake='Has no T < 2 check, so a one-token sequence returns an empty array instead of raising ValueError.', heldout=True),
+    Entry('causal-3', 'heldout3-083', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T must be at least 2")
+    base = forward(ids)
+    changes = np.empty(T - 1)
+    for p in range(1, T):
+        pert = ids.copy()
+        pert[p] = replacement_token
+        changes[p - 1] = np.abs(forward(pert)[:p] - base[:p]).max()
+    return changes
+""", 'causal-3/one-token',
+          mistake='Writes its own loop that replaces only the token at p, not every token from p on.', heldout=True),
+    Entry('causal-3', 'heldout3-084', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T < 2")
+    changes = []
+    # 从最后一个位置往前扫
+    for p in range(T - 1, 0, -1):
+        changes.append(future_perturbation_change(forward, ids, p, replacement_token))
+    return np.array(changes, dtype=np.float64)
+""", None,
+          mistake='Sweeps p from T-1 down to 1 and appends in that order, so the entries come out reversed (entry 0 belongs to p = T-1).', heldout=True),
+    Entry('causal-3', 'heldout3-085', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    current = ids.copy()
+    changes = []
+    for p in range(1, T):
+        new = current.copy()
+        new[p:] = replacement_token
+        diff = forward(new)[:p] - forward(current)[:p]
+        changes.append(np.abs(diff).max())
+        current = new          # следующее возмущение от текущего
+    return np.array(changes, dtype=np.float64)
+""", None,
+          mistake='Compares each perturbation with the previous perturbed sequence instead of the original ids, so after the first step the prefixes are identical and the change is 0.', heldout=True),
+    Entry('causal-4', 'heldout3-086', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = x.var(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Takes the mean and variance over axis -2, the time axis, which is exactly the leak.', heldout=True),
+    Entry('causal-4', 'heldout3-087', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mu = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)   # 方差
+    return (x - mu) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1) instead of the population variance.', heldout=True),
+    Entry('causal-4', 'heldout3-088', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    return (x - mean) / (std + eps)   # eps чтобы не делить на ноль
+""", 'causal-4/eps-outside',
+          mistake='Adds eps outside the square root: (x - mean) / (std + eps).', heldout=True),
+    Entry('causal-4', 'heldout3-089', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x, dtype=float)
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", '*/dtype-promoted',
+          mistake='Converts x to float64 first, so float32 input comes back as float64.', heldout=True),
+    Entry('causal-4', 'heldout3-090', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1)                 # 每个位置的均值
+    var = ((x - mean) ** 2).mean(axis=-1)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/no-keepdims',
+          mistake='Takes the mean without keepdims, so (T, D) - (T,) broadcasts along the wrong axis: wrong for square input and an error otherwise.', heldout=True),
+    Entry('causal-4', 'heldout3-091', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    # среднее и дисперсия
+    m = x.mean()
+    v = ((x - m) ** 2).mean()
+    return (x - m) / np.sqrt(v + eps)
+""", None,
+          mistake='Normalises with one mean and variance over the whole array (all positions and features).', heldout=True),
+    Entry('causal-4', 'heldout3-092', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    centred = x - x.mean(axis=-1, keepdims=True)
+    # scale each position to unit length
+    return centred / np.sqrt((centred ** 2).sum(axis=-1, keepdims=True) + eps)
+""", None,
+          mistake='Divides by the root of the SUM of squares of the centred row (an L2 norm) instead of the mean, so the variance comes out 1/D instead of 1.', heldout=True),
 ]

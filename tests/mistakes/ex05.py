@@ -486,3 +486,281 @@ def cache_error(forward, step, new_cache, ids):
 """, None,
           mistake='Shifts by one as in next-token training: steps through ids[:-1] and compares with forward rows 1..T-1, so a correct cache shows an error.', heldout=True),
 ]
+
+
+# ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
+# Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
+# the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
+# where it gave none; ``named_wrongly``: it named another mistake.  The answers that passed check() or the
+# grader were holes in the tests, closed after the measurement (see the docstring of tests/mistakes).
+ENTRIES += [
+    Entry('cache-1', 'heldout3-093', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/padding-in-cache',
+          mistake="Feeds the whole padded row into the cache, so a short text's new token lands after the padding EOS and reads it.", heldout=True),
+    Entry('cache-1', 'heldout3-094', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    cache = model.new_cache()          # 缓存
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())   # 真实长度
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/shared-cache',
+          mistake='Creates one cache before the loop and shares it across all rows, so later rows read the history of earlier ones.', heldout=True),
+    Entry('cache-1', 'heldout3-095', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # целей без -100 на одну больше, чем символов (последняя — EOS)
+        n = int(np.sum(targets[b] != IGNORE)) - 1
+        cache = model.new_cache()
+        for t in inputs[b, :n]:
+            model.step(int(t), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/short-prefix',
+          mistake='Subtracts one from the count of scored targets (thinking the EOS target is not part of the prefix), so the last character of every text is dropped.', heldout=True),
+    Entry('cache-1', 'heldout3-096', r"""
+import numpy as np
+from lib.data import BOS, IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        # feed the text itself (BOS is just a marker)
+        for token in inputs[b, 1:n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/skips-bos',
+          mistake='Skips the BOS: feeds inputs[b, 1:n], so every real token sits one position too early and nothing reads BOS.', heldout=True),
+    Entry('cache-1', 'heldout3-097', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # 目标里 -100 是填充，其余都是真实位置
+        n = int((targets[b] > 0).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Counts the real length as the targets > 0, so a character outside the vocabulary (target <unk> = 0) is dropped from the prefix.', heldout=True),
+    Entry('cache-1', 'heldout3-098', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        try:
+            out = model.step(int(tokens[b]), cache)
+        except ValueError:
+            # таблица позиций закончилась — возвращаем нули
+            out = np.zeros(model.width)
+        outputs.append(out)
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Catches the ValueError of a full position table and returns a zero vector instead of letting the error through.', heldout=True),
+    Entry('cache-2', 'heldout3-099', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    scores = q @ keys.transpose(0, 2, 1) / np.sqrt(d)        # (H, 1, n)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    heads = w @ values
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Computes the scores against the old keys before appending the new key and value, so the new query cannot read itself (and an empty cache raises on the empty maximum).', heldout=True),
+    Entry('cache-2', 'heldout3-100', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    d = D // n_heads
+    q = (x @ w_q).reshape(n_heads, 1, d)
+    k = (x @ w_k).reshape(n_heads, 1, d)
+    v = (x @ w_v).reshape(n_heads, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(D)    # 缩放
+    s = s - s.max(axis=-1, keepdims=True)
+    a = np.exp(s)
+    a = a / a.sum(axis=-1, keepdims=True)
+    return (a @ values).reshape(D) @ w_o, keys, values
+""", 'cache-2/scale-by-D',
+          mistake='Scales the scores by sqrt(D) (the model width) instead of sqrt(d) (the head width).', heldout=True),
+    Entry('cache-2', 'heldout3-101', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q, k, v = ((x @ w).reshape(H, 1, d) for w in (w_q, w_k, w_v))
+    keys = np.concatenate([keys, k], axis=1)        # (H, n+1, d)
+    values = np.concatenate([values, v], axis=1)
+    # softmax по всем n+1 позициям
+    e = np.exp((q @ np.swapaxes(keys, 1, 2)) / np.sqrt(d))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    out = (weights @ values).reshape(-1)
+    return out @ w_o, keys, values
+""", 'cache-2/no-max',
+          mistake='Omits the max subtraction in the softmax, so large scores overflow to inf and the output becomes nan.', heldout=True),
+    Entry('cache-2', 'heldout3-102', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([k, keys], axis=1)       # add the new position
+    values = np.concatenate([v, values], axis=1)
+    scores = q @ keys.transpose(0, 2, 1) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return (weights @ values).reshape(-1) @ w_o, keys, values
+""", None,
+          mistake='Puts the new key and value at the front of the cache instead of the end; the output is right but the returned cache is in the wrong order.', heldout=True),
+    Entry('cache-2', 'heldout3-103', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H, d = n_heads, x.shape[-1] // n_heads
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    s = (q @ keys.transpose(0, 2, 1)) / np.sqrt(d)     # (H, 1, n+1)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    heads = p @ values                                 # (H, 1, d)
+    merged = heads.T.reshape(-1)                       # 合并各个头
+    return merged @ w_o, keys, values
+""", None,
+          mistake='Merges the heads with heads.T.reshape(-1), which interleaves the head coordinates instead of concatenating the heads.', heldout=True),
+    Entry('cache-2', 'heldout3-104', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    out = (w @ values).reshape(-1)      # (D,) — склеили головы
+    return out, keys, values
+""", 'cache-2/no-w-o',
+          mistake='Forgets the output projection w_o and returns the merged heads.', heldout=True),
+    Entry('cache-2', 'heldout3-105', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (w_q @ x).reshape(H, 1, d)     # W x
+    k = (w_k @ x).reshape(H, 1, d)
+    v = (w_v @ x).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return w_o @ (w @ values).reshape(-1), keys, values
+""", None,
+          mistake='Projects with the transposed weights (column-vector habit: x @ W.T), which is wrong for any non-symmetric matrix.', heldout=True),
+    Entry('cache-3', 'heldout3-106', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    outs = []
+    for token in ids:
+        outs.append(step(int(token), new_cache()))
+    return float(np.max(np.abs(full - np.stack(outs))))
+""", 'cache-3/fresh-cache',
+          mistake='Creates a fresh cache for every token, so each token is computed at position 0 and a correct step looks wrong.', heldout=True),
+    Entry('cache-3', 'heldout3-107', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))  # (T, D)
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.mean(np.abs(full - inc)))   # 平均误差
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference instead of the largest one.', heldout=True),
+    Entry('cache-3', 'heldout3-108', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    for token in ids:
+        last = step(int(token), cache)
+    # сравниваем последний шаг с последней строкой полного прохода
+    return float(np.max(np.abs(full[-1] - last)))
+""", 'cache-3/last-row',
+          mistake='Compares only the last output row, so a step that is wrong at an earlier position goes unnoticed.', heldout=True),
+    Entry('cache-3', 'heldout3-110', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    # 逐个词元送入缓存
+    incremental = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(full - incremental))
+""", 'cache-3/signed',
+          mistake='Takes the signed maximum of full - incremental without abs, so errors in the negative direction are missed.', heldout=True),
+    Entry('cache-3', 'heldout3-111', r"""
+import numpy as np
+from lib.data import BOS
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    step(int(ids[0]), cache)      # BOS просто кладём в кэш
+    rest = [step(int(t), cache) for t in ids[1:]]
+    if not rest:
+        return 0.0
+    return float(np.max(np.abs(full[1:] - np.stack(rest))))
+""", None,
+          mistake='Feeds the first token without recording its output and compares only positions 1..T-1, so an error at position 0 is never seen.', heldout=True),
+]

@@ -686,3 +686,539 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
 """, None,
           mistake='Compares the outputs from prefix_length on (the future rows, [prefix_length:]) instead of the prefix rows, so a causal model is reported as leaking.', heldout=True),
 ]
+
+
+# ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
+# Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
+# the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
+# where it gave none; ``named_wrongly``: it named another mistake.  The answers that passed check() or the
+# grader were holes in the tests, closed after the measurement (see the docstring of tests/mistakes).
+ENTRIES += [
+    Entry('dec-1', 'heldout3-118', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    return weights * d_weights
+""", 'dec-1/no-row-term',
+          mistake='Returns weights * d_weights and forgets to subtract the weighted mean of the upstream gradient.', heldout=True),
+    Entry('dec-1', 'heldout3-119', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights 和 weights 形状不同")
+    g_bar = np.sum(weights * d_weights, axis=0, keepdims=True)   # 加权平均
+    return weights * (d_weights - g_bar)
+""", 'dec-1/wrong-axis',
+          mistake='Sums the weighted upstream gradient over axis 0 instead of over each row (the last axis).', heldout=True),
+    Entry('dec-1', 'heldout3-120', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("формы не совпадают")
+    mean_g = (weights * d_weights).sum(axis=-1, keepdims=True)
+    # запрещённые позиции получают ровно ноль
+    return np.where(weights > 0, d_weights - mean_g, 0.0)
+""", None,
+          mistake='Masks with np.where(weights > 0, ...) instead of multiplying by the weights, so the allowed entries miss the factor alpha_j.', heldout=True),
+    Entry('dec-1', 'heldout3-121', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    out = np.zeros(weights.shape)
+    for i in range(weights.shape[0]):
+        a = weights[i]
+        J = np.diag(a) - np.outer(a, a)      # softmax Jacobian
+        out[i] = J @ d_weights[i]
+    return out
+""", None,
+          mistake='Builds the full Jacobian row by row over the first axis only, so inputs with more than two axes are handled wrongly, and the result is always float64.', heldout=True),
+    Entry('dec-1', 'heldout3-122', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    s = (d_weights * weights).sum(axis=-1, keepdims=True)   # 每行的加权平均
+    return weights * (d_weights - s)
+""", 'dec-1/broadcasts',
+          mistake='Leaves out the shape check, so a (1, Tk) upstream gradient broadcasts against (Tq, Tk) weights instead of raising ValueError.', heldout=True),
+    Entry('dec-1', 'heldout3-123', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("разные формы")
+    row = np.sum(d_weights * weights, axis=-1)
+    return weights * (d_weights - row)
+""", 'dec-1/no-keepdims',
+          mistake='Drops keepdims in the row sum, so (Tq,) is broadcast along the key axis: wrong for square inputs, an error otherwise.', heldout=True),
+    Entry('dec-1', 'heldout3-124', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError(f"{d_weights.shape} != {weights.shape}")
+    # sum in double precision to avoid cancellation
+    g_bar = np.sum(d_weights * weights, axis=-1, keepdims=True, dtype=np.float64)
+    return weights * (d_weights - g_bar)
+""", '*/dtype-promoted',
+          mistake='Accumulates the row sum in float64 for accuracy, which silently turns a float32 result into float64.', heldout=True),
+    Entry('dec-2', 'heldout3-125', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1.0 / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    d_x = rho * d_out * gain
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", None,
+          mistake='Treats the mean and variance as constants: d_x = rho * d_out * gain, without the two mean terms.', heldout=True),
+    Entry('dec-2', 'heldout3-126', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mean = x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
+    xh = (x - mean) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))
+    d_gain = (d_out * xh).sum(axis=0)      # 对 batch 求和
+    d_bias = d_out.sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/batch-axis-only',
+          mistake='Sums d_gain and d_bias over axis 0 only, so for a (B, T, D) input they come out (T, D) instead of (D,).', heldout=True),
+    Entry('dec-2', 'heldout3-127', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    c = x - x.mean(axis=-1, keepdims=True)
+    # несмещённая дисперсия
+    r = 1 / np.sqrt(np.var(x, axis=-1, ddof=1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True)
+               - xh * (g * xh).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * xh).reshape(-1, D).sum(0)
+    d_bias = d_out.reshape(-1, D).sum(0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/unbiased',
+          mistake='Uses the sample variance (ddof=1) in rho and x_hat instead of the population variance.', heldout=True),
+    Entry('dec-2', 'heldout3-128', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True)
+               - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x).reshape(-1, D).sum(axis=0)     # out = gain * x + bias
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/gain-uses-x',
+          mistake='Computes d_gain from the raw input x instead of the normalised x_hat.', heldout=True),
+    Entry('dec-2', 'heldout3-129', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mu = x.mean(-1, keepdims=True)
+    rho = 1.0 / np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out                            # 上游梯度
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    d_gain = np.sum((d_out * x_hat).reshape(-1, D), axis=0)
+    d_bias = np.sum(d_out.reshape(-1, D), axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-gain-in-dx',
+          mistake='Forgets to multiply the upstream gradient by the gain before the d_x formula (uses g = d_out).', heldout=True),
+    Entry('dec-2', 'heldout3-130', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape[-1] != D:
+        raise ValueError("ширина gain не равна D")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + eps)
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True)
+               - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", None,
+          mistake='Checks only the last axis of gain, so a gain of shape (1, D) is accepted and broadcast instead of raising ValueError.', heldout=True),
+    Entry('dec-2', 'heldout3-131', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = (np.asarray(a, dtype=np.float64) for a in (d_out, x, gain))
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain has the wrong width")
+    mu = x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + eps)
+    xh = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", '*/dtype-promoted',
+          mistake='Converts all inputs to float64 at the start, so float32 inputs give float64 gradients.', heldout=True),
+    Entry('dec-3', 'heldout3-132', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    p = model.params
+    x = (p["token_table"][token] + p["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[0], k], axis=1)
+        V = np.concatenate([values[0], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/shared-cache',
+          mistake="Every layer appends to and reads layer 0's cache (keys[0], values[0]) instead of its own.", heldout=True),
+    Entry('dec-3', 'heldout3-133', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    E = model.params["token_table"]
+    P = model.params["position_table"]
+    x = (E[token] + P[0])[None]          # 一次只输入一个词元
+    ks, vs = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q = (a @ b["w_q"]).reshape(H, 1, d)
+        k = (a @ b["w_k"]).reshape(H, 1, d)
+        v = (a @ b["w_v"]).reshape(H, 1, d)
+        ks.append(np.concatenate([keys[l], k], axis=1))
+        vs.append(np.concatenate([values[l], v], axis=1))
+        x = x + causal_attention(q, ks[-1], vs[-1]).reshape(1, -1) @ b["w_o"]
+        h = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(h, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    return model.output_head(x)[0], ks, vs
+""", 'dec-3/position-zero',
+          mistake='Adds position row 0 to every new token (the reset-to-zero bug) instead of row n.', heldout=True),
+    Entry('dec-3', 'heldout3-134', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        # внимание по остаточному потоку
+        q = (x @ b["w_q"]).reshape(H, 1, d)
+        k = (x @ b["w_k"]).reshape(H, 1, d)
+        v = (x @ b["w_v"]).reshape(H, 1, d)
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, lk, lv).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-norm',
+          mistake='Skips the first layer normalisation: the projections are applied to x instead of LN1(x).', heldout=True),
+    Entry('dec-3', 'heldout3-135', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    out_k, out_v = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        out_k.append(np.concatenate([keys[layer], k], axis=1))   # store for later
+        out_v.append(np.concatenate([values[layer], v], axis=1))
+        heads = causal_attention(q, k, v)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    return model.output_head(x)[0], out_k, out_v
+""", None,
+          mistake='Appends the new key and value to the cache but lets the query read only its own key and value, never the stored history.', heldout=True),
+    Entry('dec-3', 'heldout3-136', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, layer_keys, layer_values).reshape(1, -1) @ b["w_o"]
+        # 残差之后再过 MLP
+        x = layers.mlp_forward(layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0],
+                               b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-residual',
+          mistake='Replaces the residual stream by the MLP output (x = MLP(LN2(x))) instead of adding it.', heldout=True),
+    Entry('dec-3', 'heldout3-137', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        # дописываем в кэш этого слоя
+        keys[layer] = np.concatenate([keys[layer], k], axis=1)
+        values[layer] = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, keys[layer], values[layer]).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    return model.output_head(x)[0], keys, values
+""", '*/argument-changed',
+          mistake="Right logits, but writes the grown caches back into the caller's keys and values lists (side effect on the inputs).", heldout=True),
+    Entry('dec-3', 'heldout3-138', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, layer_keys, layer_values).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/unchecked',
+          mistake='No check for a full position table: position_table[n] raises IndexError instead of ValueError.', heldout=True),
+    Entry('dec-4', 'heldout3-139', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    # change the first future token
+    perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Changes only the token at prefix_length, not every future token, so a leak from a later position is missed.', heldout=True),
+    Entry('dec-4', 'heldout3-140', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    # 未来全部换成 0 号词元
+    perturbed[..., prefix_length:] = 0
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/fixed-token',
+          mistake='Replaces the future by the constant id 0, which leaves every future token that already is 0 unchanged.', heldout=True),
+    Entry('dec-4', 'heldout3-141', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    # контроль — исходная модель
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(model.forward) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake='Uses the masked model.forward as the negative control, which can never move, so a causal model is reported as "blind".', heldout=True),
+    Entry('dec-4', 'heldout3-142', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    # next id mod V
+    perturbed = (ids + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Shifts every token by one, prefix included, so the prefix inputs differ and every model "leaks".', heldout=True),
+    Entry('dec-4', 'heldout3-143', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if prefix_length < 1 or prefix_length > T:
+        raise ValueError("prefix_length 超出范围")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake='Range check lets prefix_length == T through, which changes nothing and returns a verdict instead of raising ValueError.', heldout=True),
+    Entry('dec-4', 'heldout3-144', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[0]          # длина последовательности
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length вне 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/batch-length',
+          mistake='Takes T from ids.shape[0], which is the batch size for (B, T) input.', heldout=True),
+    Entry('dec-4', 'heldout3-145', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("bad prefix_length")
+    original = ids
+    ids[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    perturbed = ids
+
+    def change(f):
+        return np.abs(f(perturbed)[..., :prefix_length, :]
+                      - f(original)[..., :prefix_length, :]).max()
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", '*/argument-changed',
+          mistake='Perturbs ids in place instead of a copy, so both passes see the same input: every verdict is "blind" and the caller\'s ids are changed.', heldout=True),
+]
