@@ -132,6 +132,12 @@ def solution_answer(source, function, imports):
     return _notebook_cell(nbsource.localize_code(cells[0].source, nbsource.SOURCE_LANGUAGE), imports)
 
 
+def answers_above(source, *functions):
+    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
+    held-out answer that calls them: the measurement defined them so."""
+    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
+
+
 def with_slips(code, *replacements):
     """``code`` with each (old, new) replacement made: a realistic slip.  Each ``old`` must occur
     exactly once, so a slip that no longer applies (the answer changed) fails loudly."""

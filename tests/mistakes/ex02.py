@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 2 (heads-1, heads-2, heads-3, cost-1)."""
 
-from . import Entry, bug, solution_answer
+from . import Entry, answers_above, bug
 
 _MHA_HEAD = """
 import numpy as np
@@ -682,12 +682,6 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
 ]
 
 
-def _answers_above(source, *functions):
-    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
-    held-out answer that calls them: the measurement defined them so."""
-    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
-
-
 # ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
 # Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
 # the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
@@ -836,7 +830,7 @@ def merge_heads(x):
     return y.reshape(x.shape[:-3] + (-1,))     # склеиваем головы
 """, None,
           mistake='Flattens everything after the leading axes into one axis, so the time axis is merged away too: (..., T*H*d).', heldout=True),
-    Entry('heads-3', 'heldout3-038', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout3-038', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
@@ -847,7 +841,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(out)              # (B, T, D)
 """, 'heads-3/no-w-o',
           mistake='Forgets the output projection w_o and returns the concatenated heads.', heldout=True),
-    Entry('heads-3', 'heldout3-039', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout3-039', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
@@ -859,7 +853,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(causal_attention(q, k, v)) @ w_o
 """, None,
           mistake='Divides the queries by sqrt(d) itself although causal_attention already scales, so the scores are scaled twice.', heldout=True),
-    Entry('heads-3', 'heldout3-040', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout3-040', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
@@ -871,7 +865,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(y) @ w_o
 """, None,
           mistake='Copy-paste slip: the keys are projected with w_q instead of w_k.', heldout=True),
-    Entry('heads-3', 'heldout3-041', _answers_above('ex02_heads', 'split_heads') + r"""
+    Entry('heads-3', 'heldout3-041', answers_above('ex02_heads', 'split_heads') + r"""
 import numpy as np
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
@@ -882,7 +876,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merged @ w_o
 """, None,
           mistake='Merges the heads with a plain reshape back to x.shape instead of merge_heads, mixing time steps across heads.', heldout=True),
-    Entry('heads-3', 'heldout3-042', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout3-042', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)     # (B, H, T, d)
@@ -897,7 +891,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(w @ v) @ w_o
 """, 'heads-3/no-mask',
           mistake='Writes the attention by hand and forgets the causal mask, so every query reads the future.', heldout=True),
-    Entry('heads-3', 'heldout3-043', _answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout3-043', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     D = x.shape[-1]

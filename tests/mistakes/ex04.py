@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 4 (causal-1 ... causal-4)."""
 
-from . import Entry, bug, solution_answer
+from . import Entry, answers_above, bug
 
 _HEAD = """
 import numpy as np
@@ -585,12 +585,6 @@ def feature_norm(x, eps=1e-5):
 ]
 
 
-def _answers_above(source, *functions):
-    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
-    held-out answer that calls them: the measurement defined them so."""
-    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
-
-
 # ---- the second held-out set (issue 34, measured once on 2026-12-05) ------------------------------
 # Written by someone who had not seen the grader, measured once, added verbatim (with the notebook's imports
 # the code uses) and not tuned to.  The diagnosis is the one check() gave where it was judged right, None
@@ -657,7 +651,7 @@ def future_perturbation_change(forward, ids, position, replacement):
     return float(np.max(np.abs(after - before)))
 """, None,
           mistake='Uses a negative slice, so it replaces the last `position` tokens instead of everything from `position` on.', heldout=True),
-    Entry('causal-2', 'heldout3-074', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout3-074', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement,
                          tol=1e-9):
@@ -671,7 +665,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     return "causal"
 """, None,
           mistake='Consults the control first and returns "blind" whenever the control does not move, even when the model under test leaks.', heldout=True),
-    Entry('causal-2', 'heldout3-075', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout3-075', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement,
                          tol=1e-9):
@@ -685,7 +679,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     return "causal" if control_change > tol else "blind"
 """, 'causal-2/position-unchecked',
           mistake='Range check allows position == T, which compares all rows after changing nothing and returns "blind" instead of raising.', heldout=True),
-    Entry('causal-2', 'heldout3-076', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout3-076', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement,
                          tol=1e-9):
@@ -699,7 +693,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     return "blind"
 """, 'causal-2/batch-length',
           mistake='Takes T from len(ids), which is the batch size for a (B, T) batch, so valid positions are rejected (or invalid ones accepted).', heldout=True),
-    Entry('causal-2', 'heldout3-077', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout3-077', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement,
                          tol=1e-9):
@@ -712,7 +706,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     return "causal"
 """, 'causal-2/no-control',
           mistake='Never returns "blind": when the model does not move it says "causal" without looking at the control.', heldout=True),
-    Entry('causal-2', 'heldout3-078', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout3-078', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement,
                          tol=1e-9):
@@ -725,7 +719,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     return "blind"
 """, 'causal-2/ignores-tol',
           mistake='Hard-codes the tolerance 1e-9 instead of using the tol argument.', heldout=True),
-    Entry('causal-2', 'heldout3-079', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout3-079', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement,
                          tol=1e-9):
@@ -739,7 +733,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     return "blind"
 """, None,
           mistake='Runs the control with the fixed replacement token 0 instead of the same replacement, so a perturbation that changes nothing is not reported as blind.', heldout=True),
-    Entry('causal-3', 'heldout3-080', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-3', 'heldout3-080', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def leak_sweep(forward, ids, replacement_token):
     ids = np.asarray(ids)
@@ -752,7 +746,7 @@ def leak_sweep(forward, ids, replacement_token):
     return changes
 """, 'causal-3/ends-early',
           mistake='Sweeps p = 1 .. T-2 only (range end off by one), returning T-2 entries and missing the last position.', heldout=True),
-    Entry('causal-3', 'heldout3-081', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-3', 'heldout3-081', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def leak_sweep(forward, ids, replacement_token):
     ids = np.asarray(ids)
@@ -764,7 +758,7 @@ def leak_sweep(forward, ids, replacement_token):
     return np.array(out, dtype=np.float32)
 """, None,
           mistake='Returns a float32 array instead of float64.', heldout=True),
-    Entry('causal-3', 'heldout3-082', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-3', 'heldout3-082', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def leak_sweep(forward, ids, replacement_token):
     ids = np.asarray(ids)
@@ -792,7 +786,7 @@ def leak_sweep(forward, ids, replacement_token):
     return changes
 """, 'causal-3/one-token',
           mistake='Writes its own loop that replaces only the token at p, not every token from p on.', heldout=True),
-    Entry('causal-3', 'heldout3-084', _answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-3', 'heldout3-084', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def leak_sweep(forward, ids, replacement_token):
     ids = np.asarray(ids)
