@@ -10,7 +10,7 @@ A language model writes text one token at a time: at each position it predicts t
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
-We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
+We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
 The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 
@@ -27,7 +27,7 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values: a lookup in a dictionary, but a soft one, since it returns a blend of entries rather than one.
+Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
 Figure 0.1 draws this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
@@ -39,7 +39,7 @@ $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
 and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and the rows can be read: a column of $W_Q$ and $W_K$ stands for season, weather or start, a column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
+The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and the rows can be read. A column of $W_Q$ and $W_K$ stands for season, weather or start, a column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
 """)
 
 code("""
@@ -88,7 +88,7 @@ md(r"""
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
 | §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing ($\ln 10$) | `ex07_decoder` |
-| §8 | `08_real_text` | the same decoder trained on verse in the language of the page: counting gives no floor worth having, and the unmasked model's low training loss buys nothing when it writes | — |
+| §8 | `08_real_text` | the same decoder trained on verse in the language of the page: the lowest loss a causal model can reach now measures only memorisation, not the language, and the unmasked model's low training loss is worthless once it has to write | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)
@@ -126,6 +126,7 @@ Every symbol keeps one meaning in the whole course; a section in parentheses mea
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
 | $\tau$ | a training step (§7.3, §8) |
+| $\kappa$ | Adam's small constant, added to the square root in its step (§7.2) |
 | $G$, $g$ | upstream gradient: an array, one entry |
 | $f$ | a scalar function whose gradient is checked (§7.1) |
 | $\theta$, $\varepsilon$ | a parameter entry, the step of a central difference (§3.2, §7.1) |

@@ -119,7 +119,7 @@ Two things follow. First, target t is input t + 1 wherever the input has a posit
 
 The upper grid of Figure 1.1 draws this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
-![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
+![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and the target of every row but the last, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
 ## 1.4 The allowed set is one boolean array
 
@@ -172,7 +172,7 @@ assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest, §1.10).
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest, §1.10).
 
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 

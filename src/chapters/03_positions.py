@@ -319,7 +319,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""
@@ -451,7 +451,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three has an answer: the sinusoidal vector of position 100, where a shift of 5 positions turns every pair by the same angles as it does at position 3; RoPE scores that agree to $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair; and an ALiBi row for query 11 whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the angles or penalties of position 100, and whether its outputs there are any good is an empirical question this course does not test.
 """)

@@ -187,7 +187,7 @@ Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
 * replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the last `True` printed).
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem. A finite perturbation is computed as usual, and the prefix stays the same bit for bit (the last `True` printed).
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """)

@@ -493,7 +493,7 @@ md(r"""
 ## 5.10 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
-* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
+* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.

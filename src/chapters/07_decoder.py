@@ -8,7 +8,7 @@ md(r"""
 
 §1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. Most of it used one layer with hand-chosen parameters, and none of it was trained. Two questions remain open:
 
-1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than guessing.
+1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than uniform guessing ($\ln 10$).
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
 This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
@@ -178,7 +178,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps for every parameter a running mean of the gradient and one of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (bias-corrected, plus a small $\varepsilon$).
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps for every parameter a running mean of the gradient and one of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both bias-corrected, with a small constant $\kappa$ added to the square root).
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -225,7 +225,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -425,7 +425,7 @@ Finally each model generates on its own. The unmasked model cannot use a KV cach
 
 * **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden, its loss on the decided targets of the corpus is still 2.5 (see the tables below). It has learned that route only in part, and the letter it always read from the next position is not there during generation.
 * **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`.
-* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last of a 3-letter line) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
+* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last position of a line with a 3-letter word) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
 """)
@@ -1098,7 +1098,7 @@ This decoder is small, but every part of it is real and checked. A real project 
 * **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. A future-perturbation test must switch it off or fix its seed (§4.8).
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. Gradient clipping and AdamW with weight decay are common too.
-* **Batched generation with right padding.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
+* **Batched generation over prompts of different lengths.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
 * **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels all that calls for.
 
 Below, the 6912 parameters are broken down by component, with the number weight tying would save.
