@@ -163,7 +163,7 @@ Write `diagnose(model, forward, ids, prefix_length, tol=1e-9)`, returning one of
 
 * `"leaks"`: when every token from `prefix_length` on is replaced by another one (the next id modulo $\\lvert\\mathcal V\\rvert$, say), the prefix outputs of `forward` change by more than `tol`;
 * `"causal"`: the prefix does not change, and the negative control (the same model with the mask off, `model.forward(t, causal=False)`) changes by more than `tol` under the same perturbation;
-* `"blind"`: neither changes: on these inputs the test cannot see anything.
+* `"blind"`: neither changes, so on these inputs the test cannot see anything.
 
 `ids` has shape `(T,)` or `(B, T)`; raise `ValueError` when `prefix_length` is not in `1 … T−1`.
 """)
