@@ -337,6 +337,9 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
         words = glossary_terms("zh") + [w for g in index["synonyms"] for w in g if re.search(r"[\u3400-\u9fff]", w)] + [t.replace(" ", "") for e in entries for t in e.get("k", ())
                                         if re.search(r"[\u3400-\u9fff]", t)]
         index["words"] = chinese_words([e["h"] + " " + e["x"] for e in entries], words)
+        # the course's own words (glossary, terms, synonyms) stay whole in a query; a longer word jieba
+        # found in the text may be cut into two of the site's words (检查模型: 检查, 模型)
+        index["keep"] = sorted({w for w in words if len(w) >= 4})
     return index
 
 

@@ -43,12 +43,26 @@
 
   // Chinese: forward maximum matching over the index's word list.
   var words = new Set(index && index.words || []);
+  var keep = new Set(index && index.keep || []);
+  // a word of four or more characters that is not the course's own and is two of the site's words
+  // (检查模型: 检查 模型), as two
+  function halves(word) {
+    if (word.length < 4 || keep.has(word)) return [word];
+    for (var k = 2; k <= word.length - 2; k++)
+      if (words.has(word.slice(0, k)) && words.has(word.slice(k))) return [word.slice(0, k), word.slice(k)];
+    return [word];
+  }
   function cutChinese(chunk) {
     var out = [], i = 0;
     while (i < chunk.length) {
       var found = "";
       for (var n = Math.min(10, chunk.length - i); n > 1; n--) {
         if (words.has(chunk.substr(i, n))) { found = chunk.substr(i, n); break; }
+      }
+      if (found && halves(found).length > 1) {
+        out.push(halves(found)[0]);
+        i += halves(found)[0].length;
+        continue;
       }
       if (!found) {         // no word starts here: keep the run of unknown characters together
         var j = i + 1;
@@ -174,7 +188,7 @@
         // (a run of several words is cut even so: 位置表的反向传播, which one overview says as it is,
         // is 位置表 and 反向传播, which the section that teaches it says)
         var pieces0 = cutChinese(part);
-        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? [part] : pieces0;
+        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? halves(part) : pieces0;
         cut.forEach(function (c) {
           if (isStop(c)) return;
           if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
@@ -239,16 +253,22 @@
     if (!list.length) return 0;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
-      var covered = new Array(q.length).fill(0), any = false;
+      var covered = new Array(q.length).fill(0), any = false, len = {};
       list.forEach(function (t) {
         var at = q.indexOf(t.zh);
         if (at < 0 && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
-          var found = t.pieces.map(function (w) { return q.indexOf(w); });
+          // (a word, or one of its synonyms: 泄漏检验 is said by 偷看 ... 检查)
+          var found = t.pieces.map(function (w) {
+            var a = q.indexOf(w);
+            (synonymsOf[w] || []).forEach(function (v) { if (a < 0) { a = q.indexOf(v); len[w] = v.length; } });
+            return a;
+          });
           var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
           if (m >= 2 && 2 * m >= n) {
             any = true;
             found.forEach(function (a, j) {
-              for (var k = a; a >= 0 && k < a + t.pieces[j].length; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
+              var size = q.substr(a, t.pieces[j].length) === t.pieces[j] ? t.pieces[j].length : len[t.pieces[j]];
+              for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
             });
           }
         }
@@ -385,8 +405,9 @@
       // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
       var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
-      if (cover > 0 && cover >= heading) score += TUNE.defk * cover;    // the section that defines it
-      else if (context > cover && context >= heading) score += TUNE.defk * context;   // or its chapter does
+      // the section that defines it, or its chapter does (a little of its own never counts for less)
+      var defines = Math.max(cover, context);
+      if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
