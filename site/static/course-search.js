@@ -370,8 +370,12 @@
     var counts = index.sections.map(function (s, i) {
       return ts.map(function (t) {
         var h = count(t.pattern, s.h) || (headingEnglish[i].indexOf(t.key) >= 0 ? 1 : 0);
+        // (a chapter's title, in the introduction that stands for the section defining its subject,
+        // is prose there: it names the chapter's claim, not what that section says)
+        var x = count(t.pattern, s.x);
+        if (!s.a && s.u) { x += h; h = 0; }
         // (an identifier as written counts where the prose names it, not in every cell that calls it)
-        return {h: h, x: count(t.pattern, s.x), c: t.extra ? 0 : count(t.pattern, s.c), k: termHolds(i, t)};
+        return {h: h, x: x, c: t.extra ? 0 : count(t.pattern, s.c), k: termHolds(i, t)};
       });
     });
     var idf = ts.map(function (t, j) {
