@@ -281,3 +281,49 @@ def test_learners_queries_find_the_teaching_section(browser, base_url):  # noqa:
     total = sum(len(q) for q in LEARNER_QUERIES.values())
     print(f"\nsearch: {right} of {total} learners' queries put the teaching section first; misses: {misses}")
     assert right >= RATE * total, f"{right} of {total} first (at least {RATE:.0%} wanted):\n" + "\n".join(misses)
+
+
+def _typo(word):
+    """The word with two neighbouring letters in its middle swapped (causal: casual)."""
+    k = len(word) // 2
+    return word[:k - 1] + word[k] + word[k - 1] + word[k + 1:]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_typo_finds_what_the_word_finds(browser, base_url, lang):  # noqa: F811
+    """Every one-word term of six letters or more, typed with two letters swapped, finds the
+    section the term finds (the query's word the site never uses is read as the site's word one
+    edit away); a few may land elsewhere when another site word is one edit away too."""
+    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+    try:
+        page.wait_for_function("typeof courseSearch === 'function'")
+        words = sorted({w for ws in search_index.search_terms(lang).values() for w in ws
+                        if re.fullmatch(r"[^\W\d_]{6,}", w)})
+        pairs = [(w, _typo(w.lower())) for w in words if _typo(w.lower()) != w.lower()]
+        same, wrong = 0, []
+        for word, typo in pairs:
+            if _first(page, typo)[:1] == _first(page, word)[:1]:
+                same += 1
+            else:
+                wrong.append(f"{typo} ({word})")
+        assert len(pairs) >= 15 and same >= 0.9 * len(pairs), f"{lang}: {same} of {len(pairs)}; {wrong}"
+    finally:
+        context.close()
+
+
+def test_query_words_are_cut_by_general_rules(browser, base_url):  # noqa: F811
+    """English question words stay whole inside Latin words of a zh query (softmax has an "of",
+    position_ids an "it"); a longer word jieba found that is two of the site's words is two
+    words unless it is one of the course's; an identifier the prose names is a term of its own."""
+    def words(lang, query):
+        context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+        try:
+            page.wait_for_function("typeof courseSearch === 'function'")
+            return page.evaluate("q => courseSearch(q).terms.map(t => t.text)", query)
+        finally:
+            context.close()
+    assert words("zh", "softmax之前 position_ids")[:1] == ["softmax"]
+    assert "position" in words("zh", "softmax之前 position_ids")
+    assert words("zh", "检查模型") == ["检查", "模型"]
+    assert words("zh", "因果掩码") == ["因果掩码"]                    # the glossary's word stays whole
+    assert "is_causal" in words("en", "is_causal")

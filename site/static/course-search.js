@@ -5,10 +5,13 @@
 // site/search-synonyms.yml).
 // A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
 // маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
-// its root), an identifier into its words (pad_token: pad, token); Chinese with the course's word
-// list (jieba's words of the site plus the glossaries), a part that is no word looked up as it is
-// (掩) and one the site never uses by its character pairs, weakly. A word finds the other words of
-// its synonym group too. The words of a question (why, how, почему, 为什么 ...) and stop words go.
+// its root), an identifier into its words (pad_token: pad, token) and, where the prose names it as
+// written (is_causal), into itself too; a word the site never uses into the site's most frequent
+// word one letter away (casual: causal); Chinese with the course's word list (jieba's words of the
+// site plus the glossaries), a longer word that is two of the site's words and none of the course's
+// own as two (检查模型: 检查 模型), a part that is no word looked up as it is (掩) and one the site
+// never uses by its character pairs, weakly. A word finds the other words of its synonym group too
+// (in a zh term's words as well). The words of a question (why, how, почему, 为什么 ...) and stop words go.
 // Ranking:
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
@@ -22,7 +25,8 @@
 //   3. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
 //      recalls everything, after the section that teaches it.
 // One result per numbered section (or page introduction): an unnumbered subsection counts for the
-// section it is in, and the result links to the part of the section that answers best.
+// section it is in, and the result links to the part of the section that answers best; a chapter's
+// introduction counts for the section that defines its subject (search-terms.yml's defined_in).
 // Each snippet starts at the first match, formulas read as text. Nothing leaves the page.
 (function () {
   "use strict";
@@ -111,8 +115,11 @@
   function nearWord(word) {
     if (!vocabulary) {
       vocabulary = {};
-      index.sections.forEach(function (s) {
-        ((s.h + " " + s.x).toLowerCase().match(WORD) || []).forEach(function (w) {
+      // (the sections' headings, prose and terms, and the synonyms)
+      var texts = index.sections.map(function (s) { return [s.h, s.x].concat(s.k || [], s.e || []).join(" "); });
+      (index.synonyms || []).forEach(function (g) { texts.push(g.join(" ")); });
+      texts.forEach(function (text) {
+        (text.toLowerCase().match(WORD) || []).forEach(function (w) {
           if (w.length >= 4 && !HAN.test(w)) vocabulary[w] = (vocabulary[w] || 0) + 1;
         });
       });
