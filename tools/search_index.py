@@ -318,7 +318,9 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
                 if not any(s["id"] == defining[page] for s in sections):
                     raise ValueError(f"{terms_file.name}: {page} is defined_in {defining[page]}, which is not a section of the {lang} page")
                 entry["u"] = defining[page]
-            if re.sub(r"^[\d.]+\s*", "", section["heading"]) in SUMMARY:
+            # a chapter's summary, and the course's first page's introduction (which names every
+            # chapter's claim), recall what the sections teach
+            if re.sub(r"^[\d.]+\s*", "", section["heading"]) in SUMMARY or (page == pages[0] and not anchor):
                 entry["s"] = 1
             entries.append(entry)
     missing = [f"{page}#{anchor}" if anchor else page for page, anchor in terms if page in pages]
