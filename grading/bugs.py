@@ -1472,6 +1472,53 @@ def _newaxis_for_keepdims(node, root):
     return None
 
 
+def _any_all(old, new):
+    def rewrite(node, root):
+        if _is_call(node, old) and isinstance(node.func, ast.Attribute) and not node.keywords and \
+                len(node.args) <= (1 if isinstance(node.func.value, ast.Name) and node.func.value.id in
+                                   ("np", "numpy") else 0):
+            wrong = copy.deepcopy(node)
+            wrong.func.attr = new
+            return wrong
+        return None
+    return rewrite
+
+
+operator("all-for-any", "a check that fires only when every element is bad: `(w != 0).any()` becomes "
+         "`(w != 0).all()` (one bad element alone slips through)")(_any_all("any", "all"))
+operator("any-for-all", "a check that passes when one element is good: `(w >= 0).all()` becomes "
+         "`(w >= 0).any()`")(_any_all("all", "any"))
+
+
+def _head_widths(root):
+    """{head-width name: width name} of the assignments ``d = D // H`` in ``root``."""
+    return {name: value.left.id for name, value in _assignments(root).items()
+            if isinstance(value, ast.BinOp) and isinstance(value.op, ast.FloorDiv)
+            and isinstance(value.left, ast.Name)}
+
+
+@operator("width-for-head-width", "the whole width D where one head's width d belongs, or d where D belongs, at "
+          "one place (a cache of H·D numbers per position, or W_Q counted as D×d)")
+def _width_for_head_width(node, root):
+    if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return None
+    table = _head_widths(root)
+    if node.id in table:
+        return ast.Name(id=table[node.id], ctx=ast.Load())
+    heads = [d for d, width in table.items() if width == node.id]
+    if len(heads) == 1 and heads[0] != node.id:
+        return ast.Name(id=heads[0], ctx=ast.Load())
+    return None
+
+
+@operator("bits-for-bytes", "the size of a number in bits, not bytes: `itemsize` becomes `itemsize * 8` (a "
+          "float32 counted as 32)")
+def _bits_for_bytes(node, root):
+    if isinstance(node, ast.Attribute) and node.attr == "itemsize":
+        return ast.BinOp(left=copy.deepcopy(node), op=ast.Mult(), right=_const(8))
+    return None
+
+
 def _float64_out(func):
     """The function computed in float64 throughout: float32 arrays among the arguments become float64."""
     def cast(value):

@@ -552,8 +552,8 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if np.any(weights < 0):
         return False
     return bool(np.all(np.abs(np.sum(weights, axis=-1) - 1) <= atol))
-""", 'mask-3/no-forbidden-check',
-          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True, named_wrongly='mask-3/forbidden-within-atol'),
+""", 'mask-3/one-forbidden-weight',
+          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True),
     Entry('data-1', 'heldout-023', r"""
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, build_vocab, encode

@@ -611,7 +611,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # ключ и значение для каждого слоя, головы и позиции
     kv_cache_bytes = 2 * n_layers * n_heads * batch * length * width * itemsize
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/cache-full-width',
           mistake='Multiplies the number of heads by the full width D instead of the head width d, so the cache grows with H.', heldout=True),
     Entry('cost-1', 'heldout-052', r"""
 import numpy as np
@@ -625,7 +625,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * d     # 每个矩阵 (D, d)
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * nbytes
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/head-width-matrices',
           mistake="Counts each projection as (D, d), one head's share, so the parameter count wrongly shrinks as H grows.", heldout=True),
     Entry('cost-1', 'heldout-053', r"""
 
@@ -639,7 +639,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = 4 * width * width * n_layers
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * per_number
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/bits',
           mistake='Reads the size from the dtype name in bits (16, 32, 64) and never divides by 8, so the cache is 8 times too large.', heldout=True),
     Entry('cost-1', 'heldout-054', r"""
 import numpy as np
@@ -677,7 +677,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # H голов по d = D / H чисел: всего D чисел на позицию
     kv_cache_bytes = 2 * n_layers * batch * length * width * nbytes
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/indivisible-accepted',
           mistake='Uses H*d = D directly and forgets the divisibility check, so a width that n_heads does not divide is not refused.', heldout=True),
 ]
 
