@@ -753,14 +753,21 @@ def _fixed_rank(node, root):
 @operator("axes-from-the-front", "negative axes written as counted from the front of a 4-D (B, T, H, d) array: "
           "`np.swapaxes(x, -3, -2)` becomes `np.swapaxes(x, 1, 2)` (right for one rank only; with another rank it "
           "swaps other axes or raises)")
-def _axes_from_the_front(node, root):
+def _axes_from_the_front(node, root, rank=4):
     if _is_call(node, "swapaxes", "moveaxis") and len(node.args) == 3:
         axes = [ast.unparse(a) for a in node.args[1:]]
-        if all(a.startswith("-") and a[1:].isdigit() for a in axes):
+        if all(a.startswith("-") and a[1:].isdigit() for a in axes) and all(rank + int(a) >= 0 for a in axes):
             new = copy.copy(node)
-            new.args = [node.args[0]] + [_const(4 + int(a)) for a in axes]
+            new.args = [node.args[0]] + [_const(rank + int(a)) for a in axes]
             return new
     return None
+
+
+@operator("axes-for-one-sequence", "negative axes written as counted from the front of one sequence's 3-D array "
+          "(T, H, d), with no batch axis: `np.swapaxes(x, -3, -2)` becomes `np.swapaxes(x, 0, 1)` (right without a "
+          "batch axis, wrong with one; `.T`, `transpose(1, 0, 2)` and `moveaxis(x, -2, 0)` fail alike)")
+def _axes_for_one_sequence(node, root):
+    return _axes_from_the_front(node, root, rank=3)
 
 
 @operator("slice-from-zero", "a window that should start at an offset starts at 0: `t[offset:offset + T]` becomes "

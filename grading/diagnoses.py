@@ -26,8 +26,10 @@ nothing fits by its values, one partial-credit pattern is still read: a
 function right on every test that expects a value, failing only tests that
 expect a refusal (an exception), has left a refusal out; it is named by the
 refusal operators' mutants that fail exactly those tests (their outputs on the
-unrefused input are not compared, since the learner computes them otherwise).  A
-mistake is named only when every mutant that fits is named by that one
+unrefused input are not compared, since the learner computes them otherwise).
+Likewise a function right on every test whose input has one number of axes
+and wrong on every other is named by the mutants that fix the number of axes
+with the same pass/fail pattern.  A mistake is named only when every mutant that fits is named by that one
 mistake: when two mutants that give the same outputs on the tests run point to
 two hints, or one of them to none, nothing specific is said (silence rather
 than a guess; a test that separates them is the cure).  A pair names its first
@@ -165,7 +167,7 @@ MISTAKES = {
          "a row with no allowed key comes back even instead of raising. Forbidden scores got a finite fill such"
          " as −1e9. Check for empty rows and raise a ValueError",
          "a −1e9 fill"),
-        ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any',), "1.7",
+        ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any', 'any-for-all@allowed.any'), "1.7",
          "a row with no allowed key gives nan instead of a ValueError: check that every row allows at least "
          "one key before computing",
          "no error for an empty row"),
@@ -199,7 +201,7 @@ MISTAKES = {
         ("no-negative-check", ('dropped-condition@is_valid_attention:', 'all-for-any@weights < 0'), "1.1",
          "a negative weight is accepted: a row summing to 1 is not enough, every weight must be ≥ 0",
          "no check for negative weights"),
-        ("no-row-sum", ('last-condition-dropped',), "1.6",
+        ("no-row-sum", ('last-condition-dropped', 'any-for-all@<= atol'), "1.6",
          "weights whose rows do not sum to 1 are accepted (softmax first, zeros after, for instance): also check "
          "that every row sums to 1 within atol",
          "no row-sum check"),
@@ -252,6 +254,10 @@ MISTAKES = {
         ("no-swap", ('no-transpose',), "2.2",
          "the result is (..., T, H, d): the T and H axes still need swapping to give (..., H, T, d)",
          "axes not swapped"),
+        ("one-sequence-only", ('axes-for-one-sequence',), "2.2",
+         "the function is right for one sequence (T, D) only: with a batch axis (B, T, D) it moves the wrong axes "
+         "or fails; the signature is (..., T, D), so count the axes from the end (negative axes)",
+         "right without a batch axis only"),
         ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.2",
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so no batch axis or "
          "several must work too (use negative axes)",
@@ -925,6 +931,9 @@ _MAX_PAIRS = 600
 _REFUSALS = frozenset({"dropped-check", "dropped-condition", "dropped-first-condition"})
 # the operators that leave out a refusal (of an input the function must reject with an exception)
 _NOT_REFUSED = _REFUSALS | {"lower-bound-dropped"}
+# the operators that make a function right for one number of axes only
+_FIXED_RANK = frozenset({"fixed-rank", "axes-from-the-front", "axes-for-one-sequence", "without-ellipsis",
+                         "length-from-first-axis"})
 # the slips whose only sign may be an overflow (nan or inf on large scores, right results elsewhere)
 _OVERFLOWS = frozenset({"no-max-subtraction"})
 
@@ -1151,6 +1160,31 @@ def _refusal_left_out(exercise, singles, observations):
     return _verdict(named) if named else None
 
 
+def _rank(exercise, case, key):
+    """The number of axes of a test's first array argument (None: it has none)."""
+    try:
+        args, kwargs, _ = _prepared(exercise, case, key)
+    except Exception:  # noqa: BLE001
+        return None
+    return next((np.ndim(a) for a in (*args, *kwargs.values()) if isinstance(a, np.ndarray)), None)
+
+
+def _one_rank_only(exercise, singles, observations):
+    """A partial-credit pattern: the learner's function is right on every test whose input has one number of
+    axes and wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
+    an error).  Named by the mutants of the operators that fix the number of axes whose pass/fail pattern is
+    the learner's, when they all name one mistake."""
+    ranks = [_rank(exercise, o[0], o[1]) for o in observations]
+    passed = {r for r, o in zip(ranks, observations) if o[4]}
+    failed = {r for r, o in zip(ranks, observations) if not o[4]}
+    if not passed or not failed or None in passed | failed or passed & failed or \
+            any(isinstance(o[2], Raised) for o in observations if not o[4]):
+        return None
+    learner = tuple(not o[4] for o in observations)
+    named = [n for m, n in singles if set(m.operators) <= _FIXED_RANK and _pattern(exercise, m, observations) == learner]
+    return _verdict(named) if named else None
+
+
 def _verdict(named):
     """The one mistake every fitting mutant names, or None (none fits, or they disagree, or one is unnamed)."""
     by_id = {}
@@ -1204,7 +1238,7 @@ def diagnose(exercise, observations):
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
-            return _refusal_left_out(exercise, singles, seen)
+            return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen)
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
@@ -1215,7 +1249,7 @@ def diagnose(exercise, observations):
     if not found:
         # nothing fits by its values: the learner's may still be a refusal left out, whatever the unrefused
         # input then gives
-        return _refusal_left_out(exercise, singles, seen)
+        return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen)
     first = _verdict(f for f, _ in found)
     if first is None:
         return None

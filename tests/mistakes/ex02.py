@@ -101,7 +101,7 @@ def merge_heads(x):
     if x.ndim < 3:
         raise ValueError("too few axes")
     return np.concatenate([x[:, h] for h in range(x.shape[1])], axis=-1)
-""", None),
+""", "heads-2/fixed-rank"),
 
     # ---- heads-3: multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads) -------------------
     Entry("heads-3", "forgot-w-o", _MHA_HEAD + """
@@ -352,7 +352,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.moveaxis(heads, -2, 0)
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Moves the head axis to the very front (axis 0) instead of just before T: right for a single (T, D) sequence, wrong with a batch axis.', heldout=True),
     Entry('heads-1', 'heldout-034', r"""
 import numpy as np
@@ -377,7 +377,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # (T, H, d) -> (H, T, d)
     return np.transpose(heads, (1, 0, 2))
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Uses a three-axis permutation (1, 0, 2) that only fits an unbatched (T, D) input; a batched input raises.', heldout=True),
     Entry('heads-2', 'heldout-036', r"""
 import numpy as np
