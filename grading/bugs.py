@@ -1479,6 +1479,22 @@ def _newaxis_for_keepdims(node, root):
     return None
 
 
+@operator("length-one-more", "a length built as a constant plus a count one too large: `T = 1 + max(len(t) ...)` "
+          "becomes `T = 2 + max(...)` (room made for BOS and for EOS, one column too many)")
+def _length_one_more(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add):
+        left, right = node.value.left, node.value.right
+        for side, other in (("left", right), ("right", left)):
+            const = getattr(node.value, side)
+            if isinstance(const, ast.Constant) and type(const.value) is int and 0 < const.value < 4 and \
+                    isinstance(other, ast.Call):
+                value = copy.copy(node.value)
+                setattr(value, side, _const(const.value + 1))
+                return ast.Assign(targets=node.targets, value=value, type_comment=None)
+    return None
+
+
 def _any_all(old, new):
     def rewrite(node, root):
         if _is_call(node, old) and isinstance(node.func, ast.Attribute) and not node.keywords and \

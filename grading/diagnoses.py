@@ -222,6 +222,10 @@ MISTAKES = {
     ),
     "data-1": _mistakes(
         "data-1",
+        ("one-column-too-many", ('length-one-more',), "1.2",
+         "every row has one column too many: T = 1 + the longest text is enough, because BOS (in the inputs) and "
+         "EOS (in the targets) share the one extra position",
+         "T one too long"),
         ("no-eos-target", ('dropped-write@targets[b, len(ids)] = EOS',), "1.2",
          "the EOS after each text is not a scored target (it is −100 there): the model never learns where to stop",
          "the EOS target ignored"),

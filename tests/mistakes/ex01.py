@@ -690,7 +690,7 @@ def collate(texts, vocab):
         targets[b, :len(ids)] = ids
         targets[b, len(ids)] = EOS
     return inputs, targets
-""", None,
+""", 'data-1/one-column-too-many',
           mistake='Makes T two longer than the longest text (room for both BOS and EOS), one column too many.', heldout=True),
 ]
 
