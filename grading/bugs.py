@@ -1495,6 +1495,23 @@ def _length_one_more(node, root):
     return None
 
 
+@operator("first-match-for-count", "a count of the entries that are not padding written as the index of the first "
+          "padding: `(t != IGNORE).sum()` becomes `np.argmax(t == IGNORE)`, which is 0 for a row with no padding")
+def _first_match_for_count(node, root):
+    inner = None
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
+        inner = node.func.value
+    elif _is_call(node, "sum") and len(node.args) == 1 and not node.keywords and \
+            isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+            node.func.value.id in ("np", "numpy"):
+        inner = node.args[0]
+    if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and isinstance(inner.ops[0], ast.NotEq):
+        first = ast.Compare(left=inner.left, ops=[ast.Eq()], comparators=inner.comparators)
+        return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="argmax", ctx=ast.Load()),
+                        args=[first], keywords=[])
+    return None
+
+
 def _any_all(old, new):
     def rewrite(node, root):
         if _is_call(node, old) and isinstance(node.func, ast.Attribute) and not node.keywords and \

@@ -613,6 +613,10 @@ MISTAKES = {
         ("short-prefix", ('one-less@continue_padded::n', 'prefix-drops-tail@continue_padded:'), "5.7",
          "one token of the real prefix is missing: the real positions are all those whose target is not −100",
          "prefix one short"),
+        ("unpadded-row", ('first-match-for-count',), "5.7",
+         "the longest row, which has no padding, feeds nothing into its cache: np.argmax(targets[b] == −100) is 0 "
+         "when no −100 is found; count the real positions, (targets[b] != −100).sum()",
+         "argmax of the padding"),
         ("skips-bos", ('slice-from-one@continue_padded::n',), "5.7",
          "BOS is not fed into the cache: the BOS at "
            "position 0 is part of the real prefix",
