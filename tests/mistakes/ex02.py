@@ -739,7 +739,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # put the head axis first
     return np.moveaxis(heads, -2, 0)
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Moves the head axis to the very front instead of just before the time axis, so batched inputs come out as (H, B, T, d).', heldout=True),
     Entry('heads-1', 'heldout3-030', r"""
 import numpy as np
@@ -795,7 +795,7 @@ def merge_heads(x):
         raise ValueError("ожидается (..., H, T, d)")
     y = np.swapaxes(x, -3, -2)                  # (B, T, H, d)
     return y.reshape(x.shape[0], x.shape[2], -1)
-""", None,
+""", 'heads-2/fixed-rank',
           mistake='Takes the target shape from x.shape[0] and x.shape[2], which are B and T only for 4-axis input.', heldout=True),
     Entry('heads-2', 'heldout3-035', r"""
 import numpy as np
@@ -950,7 +950,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # у каждой головы свои ключи и значения
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * width * itemsize
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/cache-full-width',
           mistake='Multiplies the full width D by the number of heads again, so the cache grows with H although H*d = D.', heldout=True),
     Entry('cost-1', 'heldout3-047', r"""
 import numpy as np
@@ -990,7 +990,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * width
     kv_cache_bytes = 2 * n_layers * batch * length * width * size
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/bits',
           mistake='Uses np.finfo(dtype).bits, the size in bits, so the cache comes out 8 times too large.', heldout=True),
     Entry('cost-1', 'heldout3-050', r"""
 import numpy as np
@@ -1001,6 +1001,6 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * width
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
     return int(parameters), int(kv_cache_bytes)
-""", None,
+""", 'cost-1/indivisible-accepted',
           mistake='Rounds the head width down with // and never raises when n_heads does not divide width, so the cache is undercounted.', heldout=True),
 ]
