@@ -46,7 +46,10 @@ across function:code had named it "one row too many"), `.all()` for `.any()`, D 
 column too long, `np.argmax` of the padding for a count, a refusal left out and a function right for one number
 of axes only (both read from the pass/fail pattern).  Measured at the end, check() names 7 more heldout3
 answers, each rightly (judged from the writer's description; they now carry that diagnosis): 105 of 145, none
-named wrongly, where the start of the round named 98 and 1 wrongly (heldout3-069).
+named wrongly, where the start of the round named 98 and 1 wrongly (heldout3-069).  The two named wrongly on
+other practice draws only (heldout3-017, heldout3-062) are no longer: check(practice=...) now diagnoses a
+practice draw with the public tests beside it, as the grader does, and the mistakes named then fail a public
+test those answers pass.
 """
 
 import importlib

@@ -912,7 +912,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
 """, None,
-          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True, named_wrongly_elsewhere='mask-3/exact-sum'),
+          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout3-018', r"""
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):

@@ -650,7 +650,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
         d_position[offset + idx[0]] += grad[idx]
     return d_token, d_position
 """, None,
-          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True, named_wrongly_elsewhere='pos-2/batch-length'),
+          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True),
     Entry('pos-3', 'heldout3-063', r"""
 import numpy as np
 def last_row_swap_change(forward, ids, i, j):
