@@ -552,8 +552,8 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if np.any(weights < 0):
         return False
     return bool(np.all(np.abs(np.sum(weights, axis=-1) - 1) <= atol))
-""", 'mask-3/no-forbidden-check',
-          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True, named_wrongly='mask-3/forbidden-within-atol'),
+""", 'mask-3/one-forbidden-weight',
+          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True),
     Entry('data-1', 'heldout-023', r"""
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, build_vocab, encode
@@ -690,7 +690,7 @@ def collate(texts, vocab):
         targets[b, :len(ids)] = ids
         targets[b, len(ids)] = EOS
     return inputs, targets
-""", None,
+""", 'data-1/one-column-too-many',
           mistake='Makes T two longer than the longest text (room for both BOS and EOS), one column too many.', heldout=True),
 ]
 
@@ -912,7 +912,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
 """, None,
-          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True, named_wrongly_elsewhere='mask-3/exact-sum'),
+          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout3-018', r"""
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):

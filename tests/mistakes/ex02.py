@@ -101,7 +101,7 @@ def merge_heads(x):
     if x.ndim < 3:
         raise ValueError("too few axes")
     return np.concatenate([x[:, h] for h in range(x.shape[1])], axis=-1)
-""", None),
+""", "heads-2/fixed-rank"),
 
     # ---- heads-3: multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads) -------------------
     Entry("heads-3", "forgot-w-o", _MHA_HEAD + """
@@ -352,7 +352,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.moveaxis(heads, -2, 0)
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Moves the head axis to the very front (axis 0) instead of just before T: right for a single (T, D) sequence, wrong with a batch axis.', heldout=True),
     Entry('heads-1', 'heldout-034', r"""
 import numpy as np
@@ -377,7 +377,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # (T, H, d) -> (H, T, d)
     return np.transpose(heads, (1, 0, 2))
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Uses a three-axis permutation (1, 0, 2) that only fits an unbatched (T, D) input; a batched input raises.', heldout=True),
     Entry('heads-2', 'heldout-036', r"""
 import numpy as np
@@ -611,7 +611,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # ключ и значение для каждого слоя, головы и позиции
     kv_cache_bytes = 2 * n_layers * n_heads * batch * length * width * itemsize
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/cache-full-width',
           mistake='Multiplies the number of heads by the full width D instead of the head width d, so the cache grows with H.', heldout=True),
     Entry('cost-1', 'heldout-052', r"""
 import numpy as np
@@ -625,7 +625,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * d     # 每个矩阵 (D, d)
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * nbytes
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/head-width-matrices',
           mistake="Counts each projection as (D, d), one head's share, so the parameter count wrongly shrinks as H grows.", heldout=True),
     Entry('cost-1', 'heldout-053', r"""
 
@@ -639,7 +639,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = 4 * width * width * n_layers
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * per_number
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/bits',
           mistake='Reads the size from the dtype name in bits (16, 32, 64) and never divides by 8, so the cache is 8 times too large.', heldout=True),
     Entry('cost-1', 'heldout-054', r"""
 import numpy as np
@@ -677,7 +677,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # H голов по d = D / H чисел: всего D чисел на позицию
     kv_cache_bytes = 2 * n_layers * batch * length * width * nbytes
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/indivisible-accepted',
           mistake='Uses H*d = D directly and forgets the divisibility check, so a width that n_heads does not divide is not refused.', heldout=True),
 ]
 
@@ -739,7 +739,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # put the head axis first
     return np.moveaxis(heads, -2, 0)
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Moves the head axis to the very front instead of just before the time axis, so batched inputs come out as (H, B, T, d).', heldout=True),
     Entry('heads-1', 'heldout3-030', r"""
 import numpy as np
@@ -795,7 +795,7 @@ def merge_heads(x):
         raise ValueError("ожидается (..., H, T, d)")
     y = np.swapaxes(x, -3, -2)                  # (B, T, H, d)
     return y.reshape(x.shape[0], x.shape[2], -1)
-""", None,
+""", 'heads-2/fixed-rank',
           mistake='Takes the target shape from x.shape[0] and x.shape[2], which are B and T only for 4-axis input.', heldout=True),
     Entry('heads-2', 'heldout3-035', r"""
 import numpy as np
@@ -950,7 +950,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # у каждой головы свои ключи и значения
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * width * itemsize
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/cache-full-width',
           mistake='Multiplies the full width D by the number of heads again, so the cache grows with H although H*d = D.', heldout=True),
     Entry('cost-1', 'heldout3-047', r"""
 import numpy as np
@@ -990,7 +990,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * width
     kv_cache_bytes = 2 * n_layers * batch * length * width * size
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/bits',
           mistake='Uses np.finfo(dtype).bits, the size in bits, so the cache comes out 8 times too large.', heldout=True),
     Entry('cost-1', 'heldout3-050', r"""
 import numpy as np
@@ -1001,6 +1001,6 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * width
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
     return int(parameters), int(kv_cache_bytes)
-""", None,
+""", 'cost-1/indivisible-accepted',
           mistake='Rounds the head width down with // and never raises when n_heads does not divide width, so the cache is undercounted.', heldout=True),
 ]

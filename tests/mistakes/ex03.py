@@ -35,7 +35,7 @@ def embed(ids, token_table, position_table, offset=0):
     ids = np.asarray(ids)
     positions = np.clip(offset + np.arange(ids.shape[-1]), 0, len(position_table) - 1)
     return token_table[ids] + position_table[positions]
-""", "pos-1/clipped"),
+""", ('pos-1/clipped', 'pos-1/unchecked')),
     Entry("pos-1", "take-wrap", """
 import numpy as np
 def embed(ids, token_table, position_table, offset=0):
@@ -57,7 +57,7 @@ def embed(ids, token_table, position_table, offset=0):
     if len(rows) < T:
         rows = np.concatenate([rows, np.zeros((T - len(rows), rows.shape[-1]))])
     return token_table[ids] + rows
-""", None),
+""", 'pos-1/unchecked'),
 
     # ---- pos-2: embed_backward(grad, ids, vocab_size, context_size, offset=0) ---------------
     Entry("pos-2", "assignment-not-scatter-add", """
@@ -346,7 +346,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     np.add.at(d_token, ids, grad)
     np.add.at(d_position, positions, grad)
     return d_token, d_position
-""", None,
+""", 'pos-2/unchecked',
           mistake='No range check: NumPy indexing raises IndexError past the table and wraps a negative offset, instead of ValueError.', heldout=True),
     Entry('pos-2', 'heldout-068', r"""
 import numpy as np
@@ -650,7 +650,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
         d_position[offset + idx[0]] += grad[idx]
     return d_token, d_position
 """, None,
-          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True, named_wrongly_elsewhere='pos-2/batch-length'),
+          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True),
     Entry('pos-3', 'heldout3-063', r"""
 import numpy as np
 def last_row_swap_change(forward, ids, i, j):

@@ -233,8 +233,8 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
-          mistake='Off by one: replaces tokens from position + 1 on, so the token at `position` is never perturbed.', heldout=True, named_wrongly='causal-1/with-position'),
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: replaces tokens from position + 1 on, so the token at `position` is never perturbed.', heldout=True),
     Entry('causal-1', 'heldout-079', r"""
 import numpy as np
 def future_perturbation_change(forward, ids, position, replacement):
@@ -601,8 +601,8 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
-          mistake='Off by one: the perturbation starts at position + 1, so the first future position is never changed.', heldout=True, named_wrongly='causal-1/with-position'),
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: the perturbation starts at position + 1, so the first future position is never changed.', heldout=True),
     Entry('causal-1', 'heldout3-070', r"""
 import numpy as np
 def future_perturbation_change(forward, ids, position, replacement):

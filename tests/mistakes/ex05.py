@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 5 (cache-1, cache-2, cache-3)."""
 
-from . import Entry
+from . import Entry, bug
 
 _HEAD = """
 import numpy as np
@@ -67,17 +67,7 @@ def continue_padded(model, inputs, targets, tokens):
         out.append(outputs[-1])
     return np.stack(out)
 """, None),
-    Entry("cache-1", "argmax-of-padding", _HEAD + """
-def continue_padded(model, inputs, targets, tokens):
-    out = []
-    for b in range(len(inputs)):
-        n = int(np.argmax(targets[b] == IGNORE))      # 0 when the row has no padding at all
-        cache = model.new_cache()
-        for token in inputs[b, :n]:
-            model.step(int(token), cache)
-        out.append(model.step(int(tokens[b]), cache))
-    return np.stack(out)
-""", None),
+    bug("cache-1", "argmax-of-padding", "first-match-for-count", "cache-1/unpadded-row"),
 
     # ---- cache-2: attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads) ---------------
     Entry("cache-2", "attends-before-appending", _STEP_HEAD + """
@@ -258,7 +248,7 @@ def continue_padded(model, inputs, targets, tokens):
             model.step(int(token), cache)
         outputs.append(model.step(int(tokens[b]), cache))
     return np.stack(outputs)                                  # (B, D)
-""", None,
+""", 'cache-1/unpadded-row',
           mistake='Finds the text length as the first -100 with argmax; the longest row has no -100, argmax returns 0 and its text is not fed at all.', heldout=True),
     Entry('cache-1', 'heldout-107', r"""
 import numpy as np

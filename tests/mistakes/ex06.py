@@ -482,6 +482,6 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
                 row[c] = sum(e / total * v[j][c] for e, j in zip(exps, readable))
         merged.append(row)
     return project(merged, w_o)
-""", None,
+""", 'evidence-1/not-divisible-accepted',
           mistake='Never raises when n_heads does not divide D: the head width is rounded down and the last components are silently dropped.', heldout=True),
 ]
