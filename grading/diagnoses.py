@@ -1130,10 +1130,10 @@ def diagnose(exercise, observations):
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 
 
-TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text} (see §{section})")
+TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text} (see §{section}).")
 
 
-SECOND = text("grading.diagnoses.second", "{said}. There is a second mistake as well: fix this one, then run "
+SECOND = text("grading.diagnoses.second", "{said} There is a second mistake as well: fix this one, then run "
                                           "check() again.")
 
 

@@ -105,7 +105,7 @@ MESSAGES = texts("grading.messages", {
     "page_notebook": "Notebook",
     "page_hidden": "hidden test",
     "page_public": "public test",
-    "page_reproduce": "Try more tests of this kind",
+    "page_reproduce": "Practise",
     "page_hidden_note": "Public tests show the expected and the actual value; hidden tests say which property "
                         "failed, never their data.",
     "page_row_groups": "{passed} of {total} test groups passed",

@@ -795,7 +795,7 @@ def _isolation_label(key, lang):
 
 def _isolation_value(value, lang):
     """A value of the isolation record: lists joined, None (nothing of the kind) said in words."""
-    if value is None:
+    if value is None or value == []:
         return messages.text("isolation_not_used", lang)
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
