@@ -132,7 +132,8 @@ MISTAKES = {
          "the diagonal is forbidden: a query may not read its own key (a `<` where `≤` belongs)",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
-         "with fewer queries than keys, the mask is aligned top-left. The last query must meet the last key: "
+         "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
+         "last key: "
          "align bottom-right",
          "aligned top-left"),
         ("inverted", ('negated-comparison@key_position',), "1.4",
@@ -155,17 +156,17 @@ MISTAKES = {
          "the allowed weights of a row sum to less than 1: the softmax seems to run over all keys and the future "
          "is zeroed afterwards; normalise over the allowed keys only",
          "normalised before masking"),
-        ("no-max", ('no-max-subtraction',), "5.9",
+        ("no-max", ('no-max-subtraction',), "1.5",
          "large scores give nan or inf: the row's largest (allowed) score is not subtracted before exp, so exp "
          "overflows",
          "no max subtraction"),
-        ("max-over-all", ('max-over-all-entries',), "1.6",
+        ("max-over-all", ('max-over-all-entries',), "1.10",
          "the result breaks when a forbidden score is far above the allowed ones. The maximum also counts "
          "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
         ("finite-fill", ('finite-fill',), "1.7",
-         "a row with no allowed key comes back even instead of raising. Forbidden scores got a finite fill such"
-         " as −1e9. Check for empty rows and raise a ValueError",
+         "a row with no allowed key comes back with equal weights instead of raising a ValueError. Forbidden "
+         "scores got a finite fill such as −1e9. Check for empty rows and raise a ValueError",
          "a −1e9 fill"),
         ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any', 'any-for-all@allowed.any'), "1.7",
          "a row with no allowed key gives nan instead of a ValueError: check that every row allows at least "
@@ -199,7 +200,7 @@ MISTAKES = {
          ".all() where .any() belongs; reject when any forbidden weight is not 0",
          "all() instead of any()"),
         ("no-negative-check", ('dropped-condition@is_valid_attention:', 'all-for-any@weights < 0'), "1.1",
-         "a negative weight is accepted: a row summing to 1 is not enough, every weight must be ≥ 0",
+         "a negative weight is accepted: a row summing to 1 is not enough; every weight must be ≥ 0",
          "no check for negative weights"),
         ("no-row-sum", ('last-condition-dropped', 'any-for-all@<= atol'), "1.6",
          "weights whose rows do not sum to 1 are accepted (softmax first, zeros after, for instance): also check "
@@ -263,8 +264,8 @@ MISTAKES = {
          "or fails; the signature is (..., T, D), so count the axes from the end (negative axes)",
          "right without a batch axis only"),
         ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.2",
-         "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so no batch axis or "
-         "several must work too (use negative axes)",
+         "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so input without a batch "
+         "axis, or with several, must work too (use negative axes)",
          "fixed number of axes"),
         ("other-axes", ('other-axes-swapped',), "2.2",
          "the result is (..., T, d, H): the wrong pair of axes was swapped; swap T and H, the axes −3 and −2",
@@ -343,7 +344,7 @@ MISTAKES = {
          "cache for one head"),
         ("zero-layers", ('dropped-check@attention_costs:if n_layers < 1',
                          'one-less@attention_costs:n_layers < 1'), "2.6",
-         "n_layers = 0 is not refused: a model without layers is not a valid input, raise a ValueError",
+         "n_layers = 0 is not refused: a model without layers is not a valid input; raise a ValueError",
          "accepted 0 layers"),
         ("float-division", ('true-division',), "5.6",
          "the counts come back as floats: the head width is computed with /; use // (d = D // H is a whole "
@@ -459,7 +460,7 @@ MISTAKES = {
          "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
          "swapped sequences of the batch"),
         ("signed", ('no-abs',), "3.4",
-         "the change has no absolute value. Report the largest absolute change",
+         "the absolute value of the change is not taken. Report the largest absolute change",
          "no absolute value"),
         ("sum", ('sum-for-max',), "3.4",
          "the changes are added up. Report the largest absolute change instead",
@@ -520,7 +521,8 @@ MISTAKES = {
          "not `>=`",
          "a tie at tol counts as a leak"),
         ("no-control", ('condition-always-true@perturbation_verdict:if future_perturbation_change(control',), "4.4",
-         "it never returns \"blind\". Also run the negative control: it shows whether the test can see a leak at all",
+         "it never returns \"blind\". Also run the negative control, which shows whether the test can see a leak "
+         "at all",
          "no negative control"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "the tol argument is not used: a change within the "
@@ -528,8 +530,8 @@ MISTAKES = {
          "tol ignored"),
         ("position-unchecked", ('one-more@perturbation_verdict:1 <= position',
                                 'dropped-check@perturbation_verdict:'), "4.3",
-         "position = T is not refused: there is no future to change and the test does nothing; position must "
-         "lie in 1 … T−1, otherwise raise a ValueError",
+         "position = T is not refused: there is no future to change and the test does nothing; the argument "
+         "position must lie in 1 … T−1, otherwise raise a ValueError",
          "accepted position=T"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
@@ -559,10 +561,10 @@ MISTAKES = {
          "first)",
          "changed ids in place"),
         ("ends-early", ('loop-ends-early',), "4.3",
-         "the last position is not swept: p runs over 1 … T−1, range(1, T)",
+         "the last position is not swept: sweep p over 1 … T−1, range(1, T)",
          "last position not swept"),
         ("starts-at-zero", ('one-less@leak_sweep:range(1, T)',), "4.3",
-         "p = 0 is swept too: it leaves no prefix to compare; p runs from 1, range(1, T)",
+         "p = 0 is swept too: it leaves no prefix to compare; start the sweep at p = 1, range(1, T)",
          "swept p = 0"),
         ("list", ('list-for-array',), "4.3",
          "a Python list is returned: return a NumPy array of float64, np.array(changes, dtype=np.float64)",
@@ -579,7 +581,7 @@ MISTAKES = {
            "(x − μ) / √(σ² + eps)",
          "eps outside the root"),
         ("unbiased", ('variance-over-n-minus-1',), "4.7",
-         "the variance is divided by D − 1: this is the "
+         "the variance is divided by D − 1, but layer normalisation uses the "
            "population variance, divided by D",
          "variance over D−1"),
         ("eps-ignored", ('argument-ignored',), "4.7",
@@ -593,7 +595,7 @@ MISTAKES = {
          "keep the axis with keepdims=True",
          "keepdims left out"),
         ("no-eps", ('eps-dropped',), "4.7",
-         "a constant row gives nan (0 divided by 0): eps is left out; divide by √(σ² + eps)",
+         "a constant row gives nan (0 divided by 0): the eps is left out; divide by √(σ² + eps)",
          "eps left out"),
         ("two-axes-only", ('newaxis-for-keepdims',), "4.7",
          "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
@@ -624,7 +626,7 @@ MISTAKES = {
     ),
     "cache-2": _mistakes(
         "cache-2",
-        ("no-max", ('no-max-subtraction',), "5.9",
+        ("no-max", ('no-max-subtraction',), "1.5",
          "large scores give nan: the largest score is not subtracted before exp, so exp overflows; subtract "
          "each row's maximum first",
          "no max subtraction"),
@@ -678,7 +680,7 @@ MISTAKES = {
     ),
     "evidence-1": _mistakes(
         "evidence-1",
-        ("no-max", ('no-max-subtraction',), "5.9",
+        ("no-max", ('no-max-subtraction',), "1.5",
          "large scores make math.exp overflow: the largest score is not subtracted before exp; subtract the "
          "row's maximum first",
          "no max subtraction"),
@@ -765,7 +767,7 @@ MISTAKES = {
          "must the backward pass",
          "variance over D−1"),
         ("no-eps", ('eps-dropped',), "7.7",
-         "a constant row gives nan or inf: eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
+         "a constant row gives nan or inf: the eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
          "does",
          "eps left out"),
         ("batch-axis-only", ('batch-axis-only',), "7.7",
@@ -818,7 +820,7 @@ MISTAKES = {
          "the sublayer's output replaces the residual stream: add it back, x = x + …",
          "residual connection left out"),
         ("first-norm-twice", ('first-layer-norm-again',), "7.1",
-         "the second layer norm uses ln1's gain and bias: each norm of a block has parameters of its own, "
+         "the second layer normalisation uses ln1's gain and bias: each has parameters of its own, "
          "ln2 before the MLP",
          "ln1 used for ln2"),
         ("no-norm", ('norm-skipped',), "7.1",
@@ -836,10 +838,10 @@ MISTAKES = {
          "0 … prefix_length−1",
          "last prefix row not compared"),
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
-         "it never returns \"blind\". Also check the negative control: the same model without the mask",
+         "it never returns \"blind\". Also run the negative control, which is the same model without the mask",
          "no negative control"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
-         "the negative control is the forward under test itself: the control is the same model without the "
+         "the negative control is the forward pass under test itself: the control is the same model without the "
          "mask (model.forward(ids, causal=False))",
          "the control is the model under test"),
         ("fixed-token", ('constant-write',), "4.5",
@@ -880,7 +882,7 @@ GENERIC = {
     "argument-changed": Mistake(
         "*/argument-changed", (),
         "the function changes the caller's array. An in-place step such as x -= … or x[...] = … spoils the "
-        "caller's data. Work on a copy, then check the results again",
+        "caller's data. Work on a copy, then run check() again",
         "0.6", "changed an input in place"),
 }
 for _generic in GENERIC.values():
@@ -1265,10 +1267,11 @@ def diagnose(exercise, observations):
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 
 
-TEMPLATE = text("grading.diagnoses.template", "what this suggests: {text} (see §{section})")
+TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text} (see §{section}).")
 
 
-SECOND = text("grading.diagnoses.second", "{said} A second mistake changes the results as well.")
+SECOND = text("grading.diagnoses.second", "{said} There is a second mistake as well: fix this one, then run "
+                                          "check() again.")
 
 
 _CLAUSE = {"zh": re.compile(r"[：；]"), "en": re.compile(r"(?<=\w|\))[:;] "),

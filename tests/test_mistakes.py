@@ -179,7 +179,7 @@ def test_the_right_answers_get_no_diagnosis():
 def test_check_prints_the_diagnosis_in_three_languages(capsys):
     entry = next(e for e in CORPUS if e.name == "mask-2:softmax-then-zero")
     func = wrong_function(entry)
-    for lang, words in (("zh", "可能的原因"), ("en", "what this suggests"), ("ru", "вероятная причина")):
+    for lang, words in (("zh", "可能的原因"), ("en", "What this suggests"), ("ru", "Вероятная причина")):
         check("mask-2", func, lang=lang)
         out = capsys.readouterr().out
         assert words in out and "§1.6" in out, out

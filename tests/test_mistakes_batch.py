@@ -149,8 +149,8 @@ def test_pages_say_how_points_are_earned_and_why(corpus_batch):
     fb = corpus_batch["out"] / "fb"
     names = display_names(corpus_batch["report"])
     pages = {pathlib.Path(s).name: page_name(names[s], s) for s in names}
-    sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "what this suggests"),
-                 "ru": ("Как начисляются баллы", "вероятная причина")}
+    sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "What this suggests"),
+                 "ru": ("Как начисляются баллы", "Вероятная причина")}
     for name in corpus_batch["plan"]:
         lang = name.rsplit("-", 1)[1]
         for suffix in (".html", ".md"):
