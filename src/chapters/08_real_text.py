@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a floor $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
+§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a bound $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -182,7 +182,7 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and level off well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
+The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn (only which lines the corpus happens to leave out); here the distance says nothing, because the bound belongs to memorisation, not to the language.
 
 The cell below prints one row per seed, with these columns:
 

@@ -71,7 +71,7 @@ check("pos-2", embed_backward)
 """)
 
 md("""
-Here are two small experiments. The first keeps the first position of the example of §3.2: the upstream gradients at the first position of two sequences are `[1, 2]` and `[−3, 1]`, and row 0 of the position table receives their sum `[−2, 3]`. The first tokens differ (here 3 and 4), so token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
+Here are two small experiments. The first reuses the upstream gradients at the first position of §3.2's example, `[1, 2]` and `[−3, 1]`, with first tokens 3 and 4 (春 and 雨) in place of 春 and 风: row 0 of the position table receives their sum `[−2, 3]`, and token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
 """)
 
 code("""
