@@ -484,7 +484,7 @@ assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
 md(r"""
 ### Five seeds
 
-So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models again at five seeds: initialisation seeds 0 to 4, each with the next seed for the order of batches (seed 0 is the run above, and the cell checks that it gives the same parameters). During each run we also measure the loss with the future hidden, every 25 steps.
+So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models again at five seeds: initialisation seeds 0 to 4, each with the next seed for the order of batches (seed 0 is the run above, and the cell checks that it gives the same parameters). During each run we also measure the loss with the future hidden, every 25 steps. Below, "seed 3" is short for the run started from initialisation seed 3.
 """)
 
 code(r"""

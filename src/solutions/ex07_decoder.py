@@ -23,7 +23,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 7; the exercises are in `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
 
-For each of the four exercises you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes; `check` counts tests, not points) and an **About the solution** note. The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third is one generation step of the decoder with a KV cache in every layer (§7.5); the fourth, the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For each of the four exercises you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note. The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third is one generation step of the decoder with a KV cache in every layer (§7.5); the fourth, the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
