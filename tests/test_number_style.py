@@ -107,3 +107,38 @@ def test_numbers_follow_the_language(lang):
     found = [f"{where}: {problem}" for where, text_lang, text in CELLS if text_lang == lang
              for problem in number_problems(lang, text)]
     assert not found, "numbers in the prose that break the conventions:\n" + "\n".join(found)
+
+
+# The quizzes: every text of every question, and the numbers a number question shows (its key and
+# its wrong values), as the page renders them in its language (tools/quizzes.py, format_number).
+QUIZ_TEXTS = [(where, lang, text) for where, lang, text, kind in source_texts()
+              if where.startswith("src/quizzes/")]
+
+
+def _quiz_numbers(lang):
+    from tools.quizzes import format_number, load_all, localise_numbers
+    for page, sections in load_all().items():
+        for section in sections:
+            for k, q in enumerate(section.questions, 1):
+                if q.kind != "number":
+                    continue
+                where = f"{page} §{section.number} question {k}"
+                yield f"{where} (key)", localise_numbers(q.shown, lang)
+                for value, _ in q.wrong:
+                    yield f"{where} (wrong value)", format_number(value, lang)
+
+
+def test_the_quiz_numbers_were_read():
+    assert {lang for _, lang, _ in QUIZ_TEXTS} == set(LANGUAGES) and len(QUIZ_TEXTS) > 1000
+    shown = dict(_quiz_numbers("en"))
+    assert "1,048,576" in shown.values(), "the key of §2.6's first question is not rendered grouped"
+    assert "1\u202f048\u202f576" in dict(_quiz_numbers("ru")).values()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_quiz_numbers_follow_the_language(lang):
+    found = [f"{where}: {problem}" for where, text_lang, text in QUIZ_TEXTS if text_lang == lang
+             for problem in number_problems(lang, text)]
+    found += [f"{where}: {problem}" for where, text in _quiz_numbers(lang)
+              for problem in number_problems(lang, text)]
+    assert not found, "numbers in the quizzes that break the conventions:\n" + "\n".join(found)

@@ -31,7 +31,7 @@ def r(x, digits=6):
 md(r"""
 ## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-The simplest way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
+The simplest way to build multi-head attention is to run the single-head attention of §0.2, with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
 
 The three $D \times d$ matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three $D \times D$ matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns $h \cdot d$ to $h \cdot d + d - 1$ of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """)
@@ -209,7 +209,7 @@ Why $\sqrt d$? If the coordinates are independent with mean 0 and variance 1, a 
 code(r"""
 rng = np.random.default_rng(1)
 q_sample, k_sample = rng.normal(size=(2, 200_000, d))
-#en 200000 dot products of width d = 4
+#en 200,000 dot products of width d = 4
 dots = (q_sample * k_sample).sum(axis=-1)
 spread = [dots.std(), (dots / np.sqrt(d)).std(), (dots / np.sqrt(D)).std()]
 print(r(spread, 3))

@@ -401,7 +401,7 @@ md(r"""
 
 A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table** (the original Transformer's, which d2l explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **A sinusoidal table** (the original Transformer's, which *Dive into Deep Learning* explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
 * **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two at the start with the same distance.
 * **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)

@@ -403,7 +403,7 @@ Take a larger model with random parameters ($D=64$, $H=4$, a position table of 5
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the cache may even be a little slower there. The cell checks two things: at the longest prefix the cache is at least 10 times faster, and the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows. It also checks that the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the gap is small there. The cell checks three things: at the longest prefix the cache is at least 10 times faster; the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows; and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""

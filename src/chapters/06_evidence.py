@@ -143,7 +143,7 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (entry `[1, 2]` of the two-head output: row 1, component 2, both counted from 0). Number 4 is not recomputed here, since it is the test of number 2 on other inputs (the real positions' outputs when only what follows them differs). Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (entry `[1, 2]` of the two-head output: row 1, component 2, both counted from 0). Number 4 is not recomputed here: its numbers only illustrate the structural argument of §1.8. Its "replaced" half is the test of number 2 on other inputs (the real positions' outputs when only what follows them differs), and its "removed" half compares the padded row with the shorter unpadded one. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
 """)
 
 code(r"""

@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a floor $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
+§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a bound $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -63,7 +63,7 @@ assert ([(len(lines), sum(map(len, lines)), len(set("".join(lines))))
 md(r"""
 The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can then bring the loss below $\mathcal{L}^*$: the number of training lines times its natural logarithm, divided by the number of scored targets (in §7.2, $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why counting stops so soon: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why the counting argument of §7.2 gives out so soon: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting which characters follow each prefix has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
 
 What remains are reference points, not floors. The third row prints three of them:
 
@@ -182,7 +182,7 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and level off well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
+The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn (only which lines the corpus happens to leave out); here the distance says nothing, because the bound belongs to memorisation, not to the language.
 
 The cell below prints one row per seed, with these columns:
 
