@@ -482,7 +482,7 @@ md(r"""
 
 A small example built by hand works through the argument made at the start of this section. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
 
-* head 0: the query of position t is 20 times the code of position t − 1, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
+* head 0: the query of position t is 20 times the code of position t − 1 (position 0 has no position before it and uses its own code), its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone for $t \ge 1$, and query 0 matches key 0, itself;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
 
 With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is 20 times the sum of the two codes. Figure 2.5 shows the weights of the three heads.

@@ -161,7 +161,7 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0, and so does transposing its symmetric $W_O$; on a model with random parameters both show at once. That is why §4 and §5 repeat their checks on random models.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes, $W_Q$ and $W_K$ swapped, then $W_O$ transposed, and prints one line for each: the change on the model of §4.1, then on a model with random parameters. On the model of §4.1 both change the output by 0.0 (its $W_O$ is symmetric); on the random model both change it at once. That is why §4 and §5 repeat their checks on random models.
 * **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
 """)
 
@@ -170,14 +170,22 @@ def with_query_and_key_swapped(m):
     return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q,
                           m.w_v, m.w_o, m.n_heads)
 
-hand_chosen_swap = np.abs(with_query_and_key_swapped(model).forward(ids)
-                          - model.forward(ids)).max()
+
+def with_w_o_transposed(m):
+    return AttentionModel(m.token_table, m.position_table, m.w_q, m.w_k,
+                          m.w_v, m.w_o.T, m.n_heads)
+
+
 random_params = checks.random_model(
     0, vocab_size=6, context_size=8, width=4, n_heads=2)
-random_swap = np.abs(with_query_and_key_swapped(random_params).forward(ids)
-                     - random_params.forward(ids)).max()
-print(hand_chosen_swap, round(float(random_swap), 6))
-assert hand_chosen_swap == 0.0 and random_swap > 0.1
+for mistake in (with_query_and_key_swapped, with_w_o_transposed):
+    hand_chosen = np.abs(mistake(model).forward(ids)
+                         - model.forward(ids)).max()
+    random_change = np.abs(mistake(random_params).forward(ids)
+                           - random_params.forward(ids)).max()
+    print(hand_chosen, round(float(random_change), 6))
+    assert hand_chosen == 0.0 and random_change > 0.1
+assert np.array_equal(model.w_o, model.w_o.T)  #en W_O of §4.1 is symmetric
 """)
 
 md(r"""

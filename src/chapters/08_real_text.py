@@ -12,9 +12,9 @@ md(r"""
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
-| 中文 | 《唐诗三百首》, its pentasyllabic poems, one couplet per line | 580 | 6,960 |
+| 中文 | 《唐诗三百首》, its pentasyllabic poems, one couplet per line | 580 | 6960 |
 | English | Shakespeare, *Sonnets* 1–20 | 280 | 12,132 |
-| Русский | Pushkin, *Eugene Onegin*, chapter 1, stanzas I–XXX | 369 | 9,342 |
+| Русский | Pushkin, *Eugene Onegin*, chapter 1, stanzas I–XXX | 369 | 9342 |
 """)
 
 code(r"""

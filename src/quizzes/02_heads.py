@@ -510,6 +510,9 @@ def different_maps_show(claim):
     same_coordinates = x.copy()
     same_coordinates[..., 4:] = x[..., :4]
     maps_same = attention_weights(same_coordinates, w, w, 2)[0]
+    same_blocks = np.hstack([w[:, :4], w[:, :4]])                   # identical D × d column blocks (§2.1)
+    maps_same_blocks = attention_weights(x, same_blocks, same_blocks, 2)[0]
+    assert np.allclose(maps_same_blocks[0], maps_same_blocks[1])    # read the same coordinates: the same map
     facts = {"different coordinates": not np.allclose(maps[0], maps[1]) and np.allclose(maps_same[0], maps_same[1]),
              "different masks": not np.array_equal(maps[0] > 0, maps[1] > 0)}
     return bool(facts[claim])
@@ -534,7 +537,7 @@ section("nameable role",
            unwitnessed="a question of method: how a claim about a head would be tested"),
     choose(T("Two heads have different attention maps. What does that show?"),
            right=T("That they compare different coordinates; not that they have nameable roles", claim="different coordinates"),
-           why=T("Even two heads whose projection blocks are identical can draw different maps when their coordinates of the input differ (in §2.5 they agree only by a coincidence of the example); a role needs its own test."),
+           why=T("Two heads that apply the same d × d projection, each to its own coordinates of the input, can still draw different maps (in §2.5 both are the identity, and the maps agree only by a coincidence of the example); a role needs its own test."),
            wrong=[(T("One tracks syntax, the other the previous word"),
                    T("That is a claim for an experiment, not something a map shows.")),
                   (T("That their masks differ", claim="different masks"),

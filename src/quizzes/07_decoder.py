@@ -246,7 +246,7 @@ section("mirror language",
            witness=held_out_lines),
     choose(T("What does a training loss below L* mean?"),
            right=T("The model has read the future", claim="read the future"),
-           why=T("L* bounds every causal model: only a model that reads input t+1, which is target t, can go below it."),
+           why=T("L* bounds every causal model: only a model that reads future inputs (input t+1, which is target t, or later ones) can go below it."),
            wrong=[(T("The model has learned better", claim="learned better"),
                    T("No causal model can go below L*, however well it has learned.")),
                   (T("The learning rate is too high"),
@@ -285,6 +285,11 @@ def cache_for_the_cheater(claim):
 
 
 def first_token_of_the_cheater(claim):
+    inputs, targets = collate(CORPUS, VOCAB)
+    last_scored = targets[:, -1] != IGNORE         # the last column: no input after it
+    assert set(targets[last_scored, -1]) == {EOS}  # "its target is always <eos>"
+    assert {len(line.split("|")[0]) for line, s in zip(CORPUS, last_scored) if s} == {3}
+    assert {len(line.split("|")[0]) for line, s in zip(CORPUS, last_scored) if not s} == {2}
     logits = trained(False).forward(np.array([BOS]), False)[-1]
     p = np.exp(logits - logits.max())
     p /= p.sum()
@@ -313,7 +318,7 @@ section("the model cheats",
            witness=cache_for_the_cheater),
     choose(T("At seed 0, what is the cheating model's first token when it generates from `<bos>`?"),
            right=T("`<eos>`: given `<bos>` alone it puts about 0.96 on it", claim="<eos>"),
-           why=T("In training, the only position with no input after it was the last one, whose target is always `<eos>`."),
+           why=T("In training, the only scored position with no input after it was the last position of a line with a 3-letter word, and its target is always `<eos>`."),
            wrong=[(T("`<bos>`", claim="<bos>"), T("`<bos>` is the given start, not generated.")),
                   (T("A letter of the alphabet", claim="a letter"),
                    T("Not at seed 0: every line it writes there is empty (other seeds differ; §7.3 lists five)."))],
