@@ -107,7 +107,7 @@ In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two v
 
 code(r"""
 others = np.delete(E, UNK, axis=0)  #en every row except <unk>
-#en smallest coordinate of <unk>, largest of the rest
+#en smallest |coordinate| of <unk>, largest |coordinate| of the rest
 print(np.abs(E[UNK]).min(), np.abs(others).max())
 print(np.array_equal(E[BOS], E[feng]), E[BOS].tolist(), E[chun].tolist())
 assert np.abs(E[UNK]).min() >= 10 * np.abs(others).max()

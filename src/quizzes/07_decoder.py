@@ -56,10 +56,28 @@ def central_difference_error(claim):
     x = np.random.default_rng(0).normal(size=(3, 4))
     g = np.random.default_rng(1).normal(size=(3, 4))
     exact = layers.gelu_backward(g, layers.gelu_forward(x)[1])
-    errors = [np.abs(layers.numerical_gradient(lambda: float((g * layers.gelu_forward(x)[0]).sum()), x, eps=eps)
-                     - exact).max() for eps in (1e-2, 1e-3)]
-    ratio = errors[0] / errors[1]                                    # ε ten times smaller
-    facts = {"O(ε²)": 50 < ratio < 200, "exact": errors[1] == 0.0}
+    calls = {"central": 0, "one-sided": 0}
+
+    def f(kind):
+        calls[kind] += 1
+        return float((g * layers.gelu_forward(x)[0]).sum())
+
+    def one_sided(eps):                                              # (f(θ + ε) − f(θ)) / ε
+        base, grad = f("one-sided"), np.empty_like(x)
+        for index in np.ndindex(x.shape):
+            kept = x[index]
+            x[index] = kept + eps
+            grad[index] = (f("one-sided") - base) / eps
+            x[index] = kept
+        return grad
+
+    epsilons = (1e-2, 1e-3)                                          # ε ten times smaller
+    central = [np.abs(layers.numerical_gradient(lambda: f("central"), x, eps=eps) - exact).max()
+               for eps in epsilons]
+    forward = [np.abs(one_sided(eps) - exact).max() for eps in epsilons]
+    facts = {"O(ε²)": 50 < central[0] / central[1] < 200 and 5 < forward[0] / forward[1] < 20,
+             "exact": central[1] == 0.0,
+             "fewer calls": calls["central"] < calls["one-sided"]}
     return bool(facts[claim])
 
 
@@ -114,13 +132,13 @@ section("gradient check of the whole decoder",
                  T("Add the result back to X")],
           why=T("Pre-LN: normalise first, then the sublayer, then the residual addition."),
           witness=attention_half_in_order),
-    choose(T("Why check a backward pass with central differences?"),
-           right=T("A central difference differs from the true partial derivative by only O(ε²)", claim="O(ε²)"),
-           why=T("Every relative error is below 10⁻⁶ (float64, ε = 10⁻⁴)."),
-           wrong=[(T("It is faster than the backward pass"),
-                   T("It is far slower: two forward passes for every parameter.")),
+    choose(T("Why does the gradient check take a central difference, (f(θ + ε) − f(θ − ε)) / 2ε, rather than a one-sided one, (f(θ + ε) − f(θ)) / ε?"),
+           right=T("Its error shrinks like ε², that of a one-sided difference only like ε", claim="O(ε²)"),
+           why=T("Make ε ten times smaller and the error of a central difference falls about a hundredfold, that of a one-sided difference only about tenfold. That is why, at ε = 10⁻⁴ in float64, every relative error is below 10⁻⁶."),
+           wrong=[(T("It calls f fewer times than a one-sided difference", claim="fewer calls"),
+                   T("It calls f twice for every entry; a one-sided difference calls it once per entry, plus once for f(θ).")),
                   (T("It is exact", claim="exact"),
-                   T("It is an approximation, with an error of order ε²."))],
+                   T("It is an approximation too, with an error of order ε²."))],
            witness=central_difference_error),
     choose(T("Token {token} does not occur in the batch of the gradient check. What gradient does row {token} of the token table E get?",
              token=UNSEEN),
