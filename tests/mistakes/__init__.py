@@ -50,6 +50,20 @@ named wrongly, where the start of the round named 98 and 1 wrongly (heldout3-069
 other practice draws only (heldout3-017, heldout3-062) are no longer: check(practice=...) now diagnoses a
 practice draw with the public tests beside it, as the grader does, and the mistakes named then fail a public
 test those answers pass.
+
+The fourth held-out set (slugs ``heldout4-NNN``, 149 answers) was measured once on main at the end of round 6,
+before anything was changed for it: check() named 107 (each judged right from the writer's description but one,
+below), 3 passed check() and the grader with full marks.  Those 3 were holes in the tests, closed after the
+measurement by public tests and hidden kinds (causal-4 large-values: E[x²] − E[x]² for the variance; dec-4
+first-sees-the-last-token: only the last prefix row compared; dec-4 tol-0: ``>=`` for ``>``).  Adding the set
+here found a fourth: heldout4-054 (pos-1, slicing with an off-by-one bound check) kept its points on the test
+key 2026, whose draws raised by accident of broadcasting; pos-1 gained one-token-past-the-table and
+negative-offset-inside-the-table, and check() now names it pos-1/unchecked (judged right here, not by the set's
+judge: the code checks no negative offset and its upper bound is one too loose).  Every answer is here (all are mistakes).  The diagnosis is the one
+check() gave where judged right, None where it gave none; heldout4-018, which check() did not name, carries the
+grader's name (mask-3/wrong-axis: it sums over axis 0); heldout4-069 carries the name check() gives
+(causal-1/perturbs-one-late), whose judgement was not in the judge's file (its key there names
+causal-1/with-position, the name an older catalogue gave heldout3-069).
 """
 
 import importlib
