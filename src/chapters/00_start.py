@@ -33,7 +33,7 @@ Figure 0.1 draws this for the text `<bos> 春 风 雨` (spring, wind, rain). 春
 
 ![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
-In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. Query i meets every key j in a **score**
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (a single head's width is free: d = 3 in the example below, while the heads of §2 split D, so that d = D/H). Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
@@ -184,5 +184,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. One of them, `unmasked_attention`, computes the attention of §0.2, which reads every key, in one call; §4 uses it as the negative control. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. One of them, `unmasked_attention`, computes the attention of §0.2, which reads every key, in one call. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

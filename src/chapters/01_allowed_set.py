@@ -375,7 +375,7 @@ The two differ by less than $10^{-12}$, that is, by rounding error at most.
 md(r"""
 ## 1.9 Experiment: change only the last row
 
-A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row $X[2]$, and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
+A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row $X[2]$, and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, the kind of negative control that §4 runs inside the model with `causal=False`) the future leaks into the earlier rows.
 
 Start with one fixed change: replace $X[2]$ by [2, −2, 2, −2] and print, for every row i of the output, its largest absolute change $\max\lvert\Delta Y[i]\rvert$:
 """)
