@@ -131,7 +131,7 @@ Every symbol keeps one meaning in the whole course; a section in parentheses say
 | $f$ | a scalar function whose gradient is checked (§7.1) |
 | $\theta$, $\varepsilon$ | a parameter entry, the step of a central difference (§3.2, §7.1) |
 | $r$, $R$ | a row of a table, a fixed random array (§3.2) |
-| $\omega$ | a rotation frequency of RoPE (§3.5) |
+| $\omega$ | the rotation frequency of one pair of coordinates, in the sinusoidal table and in RoPE (§3.5) |
 | $z$ | a row vector a layer receives (§2.5, §7.1) |
 | $\mu$, $\sigma$, $\gamma$, $\beta$, $\delta$ | layer normalisation: mean, standard deviation, gain, bias, small constant (§7.7) |
 | $\rho$ | $1/\sqrt{\sigma^2 + \delta}$ (exercise set 7) |
@@ -184,5 +184,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. One of them, `unmasked_attention`, computes the attention of §0.2, which reads every key, in one call. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes the attention of §0.2, which reads every key, in one call. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

@@ -285,7 +285,7 @@ Causality is a statement about one forward pass with **one set of parameters**: 
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode), assembled from functions of `lib.attention`. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode), assembled from functions of `lib.attention`. The first printed line holds two prefix changes that have nothing to do with the future: the same input run twice, then what the perturbation test reports with a fresh mask on every call. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
 
 code(r"""

@@ -1145,7 +1145,7 @@ def check_backward(forward, backward, *inputs, eps=1e-4):
 """)
 
 md(r"""
-**Masked softmax.** Let $\alpha_j$ be the weights of one row, the softmax of its scores $s_j$ over the allowed set only, and $g_j$ its upstream gradient. Then $\partial f / \partial s_j = \alpha_j \big(g_j - \bar g\big)$ with $\bar g = \sum_{j'} \alpha_{j'} g_{j'}$. A future position has weight $\alpha_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as at the end of §5.1 (query $i$ sits at position $5-3+i$).
+**Masked softmax.** Let $\alpha_j$ be the weights of one row, the softmax of its scores $s_j$ over the allowed set only, and $g_j$ its upstream gradient. Then $\partial f / \partial s_j = \alpha_j \big(g_j - \bar g\big)$ with $\bar g = \sum_{j'} \alpha_{j'} g_{j'}$. A future position has weight $\alpha_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §5.1 (query $i$ sits at position $5-3+i$).
 """)
 
 code(r"""
