@@ -338,7 +338,7 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
 
 code("""
@@ -437,7 +437,7 @@ The rest of the course does not depend on these three topics (§5.7 recalls the 
 
 ### A zero weight is not a forbidden key
 
-In §1.1 the forbidden entries were exactly 0. The converse does not hold: a weight of exactly 0 does not mean that the key was forbidden. In exact arithmetic the exp of a finite score is positive, so every allowed weight is greater than 0; in floating point, however, exp underflows to 0 once a score lies far enough below the row's maximum (by more than about 745 in float64):
+In §1.1 the forbidden entries were exactly 0. The converse does not hold: a weight of exactly 0 does not mean that the key was forbidden. In exact arithmetic the exp of a finite score is positive, so every allowed weight is greater than 0. In floating point, however, exp underflows to 0 once a score lies far enough below the row's maximum (by more than about 745 in float64):
 """)
 
 code("""

@@ -402,7 +402,7 @@ It is easy to think "more heads, bigger model, slower model". At fixed D these c
 * **Matrix products.** The four projections do not see H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
 * **Attention tables.** Every head has its own $T \times T$ table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take $B\cdot H\cdot T^2$ numbers, growing linearly with H. The softmax has as many entries to normalise.
 
-`lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them). A multiply-add counts as 2 FLOPs. A softmax entry counts as 5 operations: compare with the row maximum, subtract it, exponentiate, add to the row sum, divide by it. The table below is for D = 512, T = 1024, B = 1 and float32 numbers. Its columns are H, d, the parameters $4D^2$, the attention-table entries $BHT^2$ and their size in MiB, the matrix products in GFLOP and the softmax work in millions of operations (Mop).
+`lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them). A multiply-add counts as 2 FLOPs. A softmax entry counts as 5 operations: compare with the row maximum, subtract it, exponentiate, add to the row sum, divide by it. The table below is for D = 512, T = 1024, B = 1 and float32 numbers. Its columns are H, d, the parameters $4D^2$, the attention-table entries $BHT^2$ and their size in MiB, the matrix products in GFLOP and the softmax work in millions of operations (M ops).
 """)
 
 code(r"""
@@ -412,7 +412,7 @@ D_big, T_big = 512, 1024
 cost = head_costs(head_counts, width=D_big, length=T_big)
 print(
     f"{'H':>3} {'d':>4} {'4D²':>9} {'BHT²':>10} {'MiB':>4} "
-    f"{'GFLOP':>9} {'Mop':>7}"
+    f"{'GFLOP':>9} {'M ops':>7}"
 )
 for i, h_ in enumerate(head_counts):
     print(
