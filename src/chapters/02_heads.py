@@ -554,7 +554,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-Head 0 puts at least 0.999 of its weight on the previous token, head 1 on `<bos>`, and the output carries both, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once, gives each about 1/2 and returns the average of the two codes in one block, [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens nothing could tell them apart.
+Head 0 puts at least 0.999 of its weight on the previous token and head 1 on `<bos>`, and the output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens, nothing could tell them apart.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)

@@ -143,7 +143,7 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`, one line per number of the table: the number, the value from `lib`, the pure-Python value, and whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
+Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
 
 Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half is number 2's test on other inputs, since only the positions after the real ones differ. Its "removed" half compares the padded row with the unpadded one.
 
