@@ -295,7 +295,7 @@ HEAD_COST_ROWS = [
     ("B·H·T²", TEXTS["cost_attention_entries"]),
     ("MiB (float32)", TEXTS["cost_attention_bytes"]),
     ("GFLOP (matmul)", TEXTS["cost_matmul"]),
-    ("Mop (softmax)", TEXTS["cost_softmax"]),
+    ("M ops (softmax)", TEXTS["cost_softmax"]),
 ]
 
 

@@ -67,8 +67,8 @@ def causal_attention(q, k, v):
 
 @checked(validate.attention_inputs)
 def unmasked_attention(q, k, v):
-    """§4. Attention without any mask: the negative control of a causality test.  As
-    :func:`causal_attention`, except that Tq may exceed Tk (no query has a future)."""
+    """§1. Attention without any mask: §1.9's negative control (§4's runs inside the model,
+    ``model.forward(ids, causal=False)``).  As :func:`causal_attention`, but Tq may exceed Tk."""
     return causal_attention_forward.plain(q, k, v, causal=False)[0]
 
 

@@ -43,7 +43,7 @@ STEP, STEPS = 0.5, 3
 # §2.5 (src/chapters/02_heads.py)
 H_OPTIONS, D_OPTIONS, T_OPTIONS = [1, 2, 4, 8, 16, 32], [128, 256, 512, 1024], [128, 256, 512, 1024, 2048, 4096]
 COST_START = (8, 512, 1024)
-COST_ROWS = ["d", "4·D²", "B·H·T²", "MiB (float32)", "GFLOP (matmul)", "Mop (softmax)"]
+COST_ROWS = ["d", "4·D²", "B·H·T²", "MiB (float32)", "GFLOP (matmul)", "M ops (softmax)"]
 
 
 # --------------------------------------------------------------------------- what lib says

@@ -172,7 +172,7 @@ def _dec4_public():
         Case("run-without-the-mask", args, setup=_diagnose_setup(cheater, "unmasked"),
              label="run without the mask"),
         Case("cheater-run-with-the-mask", args, setup=_diagnose_setup(cheater, "masked"),
-             label="the cheater's weights run with the mask"),
+             label="the unmasked model's weights run with the mask"),
         Case("masked-model", args, setup=_diagnose_setup(masked, "masked"),
              label="trained and run with the mask"),
         Case("one-leaky-block", args, setup=_diagnose_setup(masked, "leaky-block-1"),

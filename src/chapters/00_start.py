@@ -29,7 +29,7 @@ md(r"""
 
 Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
-Figure 0.1 draws this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
+Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
 ![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
@@ -96,7 +96,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 md(r"""
 ## 0.4 Notation
 
-Every symbol keeps one meaning in the whole course; a section in parentheses says where the symbol is introduced, and a symbol without one is used throughout.
+Every symbol keeps one meaning in the whole course; a section number in parentheses says where the symbol is introduced, and a symbol without one is used throughout.
 
 | symbol | meaning |
 | --- | --- |

@@ -117,7 +117,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 md(r"""
 Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
 
-The upper grid of Figure 1.1 draws this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
+The upper grid of Figure 1.1 shows this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
 ![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and the target of every row but the last, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
@@ -260,7 +260,7 @@ for big_negative in (-1e6, -1e9):
     #en rows 1 and 2 keep a readable key: the same as masked_softmax
     assert np.array_equal(with_big[1:],
                           masked_softmax(scores[1:], strict[1:]))
-    #en row 0 is fully masked: it quietly turns uniform
+    #en row 0 is an empty row: it quietly turns uniform
     assert np.allclose(with_big[0], 1/3)
 
 err = refusal(masked_softmax, scores[:1], strict[:1])
@@ -269,7 +269,7 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is more insidious still. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
+With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is more insidious still. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, the empty row, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
 Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose. The condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
 """)
@@ -338,7 +338,7 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices; the two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
 
 code("""
@@ -437,7 +437,7 @@ The rest of the course does not depend on these three topics (§5.7 recalls the 
 
 ### A zero weight is not a forbidden key
 
-In §1.1 the forbidden entries were exactly 0. The converse does not hold: a weight of exactly 0 does not mean that the key was forbidden. In exact arithmetic the exp of a finite score is positive, so every allowed weight is greater than 0; in floating point, however, exp underflows to 0 once a score lies far enough below the row's maximum (by more than about 745 in float64):
+In §1.1 the forbidden entries were exactly 0. The converse does not hold: a weight of exactly 0 does not mean that the key was forbidden. In exact arithmetic the exp of a finite score is positive, so every allowed weight is greater than 0. In floating point, however, exp underflows to 0 once a score lies far enough below the row's maximum (by more than about 745 in float64):
 """)
 
 code("""

@@ -20,7 +20,7 @@ md(r"""
 
 This section uses one small model throughout, and §5 and §6 keep it: vocabulary `<unk> <bos> <eos> 春 雨 风` (ids 0–5), width $D=4$, $H=2$ heads of width $d=2$, and identity matrices for the query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
 
-Two details matter later. The `<unk>` row is deliberately large, so that if it ever leaks in from the future the effect is impossible to miss. The rows of `<bos>` and `风` are identical, a trap we will walk into on purpose in §4.5.
+Two details matter later. The `<unk>` row is deliberately large, so that if it ever leaks in from the future the effect is impossible to miss. The rows of `<bos>` and `风` are identical, a trap that §4.5 sets on purpose.
 """)
 
 code(r"""

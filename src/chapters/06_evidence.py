@@ -143,7 +143,11 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (entry `[1, 2]` of the two-head output: row 1, component 2, both counted from 0). Number 4 is not recomputed here: its numbers only illustrate the structural argument of §1.8. Its "replaced" half is the test of number 2 on other inputs (the real positions' outputs when only what follows them differs), and its "removed" half compares the padded row with the shorter unpadded one. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
+Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
+
+Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half is number 2's test on other inputs, since only the positions after the real ones differ. Its "removed" half compares the padded row with the unpadded one.
+
+Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code sums term by term. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays below the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -161,7 +165,7 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes, $W_Q$ and $W_K$ swapped, then $W_O$ transposed, and prints one line for each: the change on the model of §4.1, then on a model with random parameters. On the model of §4.1 both change the output by 0.0 (its query and key projections are both the identity, so swapping them changes nothing, and its $W_O$ is symmetric, so transposing it changes nothing); on the random model both change it at once. That is why §4 and §5 repeat their checks on random models.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes, $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters. On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show at once. That is why §4 and §5 repeat their checks on random models.
 * **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
 """)
 

@@ -112,7 +112,7 @@ assert worst < 1e-6
 md(r"""
 ## 7.2 The mirror language, and training
 
-To tell learning from cheating, we want a corpus whose rule fits in one sentence, so that we can check directly what the model generates. For this section we wrote a **mirror language**:
+To tell learning from cheating, we want a corpus whose rule fits in one sentence, so that we can check directly what the model generates. For this section we designed a small artificial language, the **mirror language**:
 
 > Every line is a word of 2 or 3 letters, a bar `|`, and the same word reversed.
 
@@ -146,9 +146,9 @@ md(r"""
 
 Not every target can be predicted. The letters of the word are **free** targets: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following target is **decided** by what came before.
 
-This puts a bound under the loss, and the bound holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+This puts a bound under the loss, and the bound holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus (1666 is the number of scored targets). Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
-A model without the mask is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself. Its products are then no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
+An unmasked model is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself. Its products are then no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
 
 Two more numbers for scale. A model that knows the rule and treats all 252 lines of the language as equally likely has the loss $216 \ln 252 / 1666 \approx 0.7169$, which we call the "rule level" below. A causal model can go lower only by giving the lines of the corpus more than their share of probability, that is, by learning which 36 lines are missing from it; the end of that road is $\mathcal{L}^*$. Guessing uniformly among the $\lvert\mathcal V\rvert$ tokens gives $\ln \lvert\mathcal V\rvert = \ln 10 \approx 2.3026$.
 """)
@@ -336,7 +336,7 @@ assert (round(unmasked_hidden_loss, 4) == 4.4393
 """)
 
 md(r"""
-Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the loss of a uniform guess, $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives about three orders of magnitude below it, which is evidence that it cheats, not that it learns better.
+Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the loss of a uniform guess, $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives about three orders of magnitude below it, which is evidence that it reads the answer, not that it learns better.
 
 Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. A batch has a bound too: by the argument of §7.2, a batch of 32 different lines cannot have a loss below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
 """)
@@ -378,7 +378,7 @@ plt.show()
 md(r"""
 ### What it reads
 
-Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest total weight that one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9. They read the boxed cell (the next position), or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. For each query $i$, the printed row gives the larger of the two heads' totals, a head's total being the weight it puts on all later positions whose input is target $i$. For rows 0 to 3 this is above 0.9. Such a row reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1 row 1 reads the `ж` at position 6. The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -719,7 +719,9 @@ What holds at all five seeds (the cell above asserts it for each seed):
 
 What varies with the seed is how badly the unmasked model fails at generation. The run that has best learned to read the decided targets from the past completes the most words, and the run that has learned it worst completes the fewest: at seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
 
-Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so in 0% and 1% of the lines, no more often than the masked model, which cannot see input 3 and follows it only by coincidence (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
+Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so in 0% and 1% of the lines, no more often than the masked model, which cannot see input 3 and follows it only by coincidence (9–15%).
+
+Yet at every seed it gets every free target right: it takes those answers from later inputs, since the mirrored half after `|` repeats the letters. "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
 Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
@@ -749,7 +751,7 @@ md(r"""
 
 Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss. Each of its steps costs far more than a masked one (see below), so it trains on batches of 8 lines instead of 32: 250 steps at the learning rate 0.01, then 50 more at 0.002, so that the noise of such small batches settles at the end.
 
-At the five seeds, the model trained this way has a loss with the future hidden of 0.7282–0.7372 (the masked model: 0.7246–0.7342) and 0.7280–0.7386 on the held-out lines. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse nothing either, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
+At the five seeds, the model trained this way reaches a loss with the future hidden of 0.7282–0.7372, close to the masked model's 0.7246–0.7342; on the held-out lines it reaches 0.7280–0.7386. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse nothing either, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
 """)
 
 code(r"""
@@ -966,7 +968,7 @@ assert (round(first_only_error, 4) == 2.0155
 """)
 
 md(r"""
-A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016. Over the five masked models of §7.3 and the 36 held-out lines (180 cases), though, caching only layer 0 gives errors from 0.60 to 2.47, below 1 in 37 cases. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
+A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016. Over the five masked models of §7.3 and the 36 held-out lines, though, 180 cases in all, caching only layer 0 gives errors from 0.60 to 2.47; in 37 of the cases the error is below 1. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
 """)
 
 code(r"""
@@ -1024,7 +1026,7 @@ assert [r[1] for r in right.values()] == [17, 21, 3, 13, 13]
 """)
 
 md(r"""
-### Past the position table, and a token that is not a single int
+### Two refused steps: past the position table, and a token that is not an int
 
 The position table has only $C = 8$ rows. Once the cache holds 8 positions, one more step makes `step` raise `ValueError`; given something that is not a single int (an array, say), `step` raises `TypeError` and says what it got. Either way the cache is left as it was: every layer still holds 8 positions, and the stored keys and values have not changed by a single bit.
 """)
@@ -1103,7 +1105,7 @@ This decoder is small, but every part of it is real and checked. A real project 
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. Gradient clipping and AdamW with weight decay are common too.
 * **Batched generation over prompts of different lengths.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
-* **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels all that calls for.
+* **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels that such scale requires.
 
 Below, the 6912 parameters are broken down by component, with the number weight tying would save.
 """)
@@ -1262,7 +1264,7 @@ md(r"""
 
 * Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass agrees with central differences.
 * On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
-* The same model trained without the mask reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
+* The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
 * Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.

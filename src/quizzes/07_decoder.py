@@ -318,7 +318,7 @@ def first_token_of_the_cheater(claim):
 
 
 section("the model cheats",
-    choose(T("At seed 0, what happens to the loss of the model trained without the mask once the future is hidden, as in generation?"),
+    choose(T("At seed 0, what happens to the unmasked model's loss once the future is hidden, as in generation?"),
            right=T("It jumps from about 0.0005 to far above L*, above even ln 10", claim="far above L*"),
            why=T("It never learned to predict without seeing the answer; §7.3 finds a loss far above the masked model's at every seed it tries."),
            wrong=[(T("Nothing changes", claim="unchanged"),
@@ -334,7 +334,7 @@ section("the model cheats",
                   (T("It can; the results match", claim="it can"),
                    T("The stored keys and values would be out of date."))],
            witness=cache_for_the_cheater),
-    choose(T("At seed 0, what is the cheating model's first token when it generates from `<bos>`?"),
+    choose(T("At seed 0, what is the unmasked model's first token when it generates from `<bos>`?"),
            right=T("`<eos>`: given `<bos>` alone it puts about 0.96 on it", claim="<eos>"),
            why=T("In training, the only scored position with no input after it was the last position of a line with a 3-letter word, and its target is always `<eos>`."),
            wrong=[(T("`<bos>`", claim="<bos>"), T("`<bos>` is the given start, not generated.")),

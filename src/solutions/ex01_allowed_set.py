@@ -18,7 +18,7 @@ Write the functions yourself. Calling the reference versions in `lib` (such as `
 md("""
 This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
 
-For every exercise you find the task and a full-marks answer (the lines the exercise page leaves for you to write). Then come the output of the `check(...)` cell after it, in which every public test passes (`check` reports how many tests pass, not how many points you earn), and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1:
+For every exercise you will find the task, a full-marks answer (the lines the exercise page leaves for you to write), the output of the `check(...)` cell below it and a short **About the solution** note on why the answer is right and which trap it avoids. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §1:
 
 * the causal allowed set, and `≤` rather than `<` (§1.7);
 * the softmax normalised over the allowed set, and the two ways of getting it wrong: zeroed scores and the wrong order (§1.5, §1.6);
@@ -95,7 +95,7 @@ assert (np.allclose(weights[1], [0.5, 0.5, 0.0])
 """)
 
 md("""
-**About the solution.** Putting `-inf` on the forbidden entries and then taking a softmax is exactly the same as normalising over the allowed set, because `exp(-inf)` is exactly 0. A finite constant such as `-1e9` would not do: it turns a fully masked row into a uniform one instead of refusing it (§1.7). Subtracting the row maximum does not change the result but makes the largest exponential `exp(0) = 1`, so nothing overflows to `inf` and then to `nan`. The empty row has to be rejected before computing: its maximum would be `-inf`, `-inf - (-inf)` is `nan`, and the error would flow on silently. Neither `np.where` nor the Python scalar `-np.inf` promotes float32 to float64, so the dtype is kept for free.
+**About the solution.** Putting `-inf` on the forbidden entries and then taking a softmax is exactly the same as normalising over the allowed set, because `exp(-inf)` is exactly 0. A finite constant such as `-1e9` would not do: it turns an empty row into a uniform one instead of refusing it (§1.7). Subtracting the row maximum does not change the result but makes the largest exponential `exp(0) = 1`, so nothing overflows to `inf` and then to `nan`. The empty row has to be rejected before computing: its maximum would be `-inf`, `-inf - (-inf)` is `nan`, and the error would flow on silently. Neither `np.where` nor the Python scalar `-np.inf` promotes float32 to float64, so the dtype is kept for free.
 """, tags=("solution",))
 
 md("""

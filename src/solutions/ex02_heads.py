@@ -16,7 +16,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, a full-marks answer, the output of the `check(...)` cell below it (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note. The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). It also asks what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The page first reproduces the bug of a split done by `reshape` alone. Then, for every exercise, you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). It also asks what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

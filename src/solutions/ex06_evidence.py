@@ -18,7 +18,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solution to exercise set 6; the exercise is in `exercises/en/ex06_evidence.ipynb`. Try it there first, then compare here.
 
-It gives a full-marks answer to the set's only exercise (multi-head attention written with lists and `math` only, no NumPy). Then come the output of its `check(...)` cell (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note on why it is an independent route to the same numbers. The exercise practises §6: recomputing the page's numbers in plain Python (§6.2), and what such a check proves and what it does not (§6.3). To test your own code, run `check(...)` on the exercise page; this answer also passes the grader's hidden tests.
+You will find a full-marks answer to the set's only exercise (multi-head attention written with lists and `math` only, no NumPy), the output of its `check(...)` cell and an **About the solution** note on why it is an independent route to the same numbers. In the check all public tests pass; note that `check` counts passing tests, not points. The exercise practises §6: recomputing the page's numbers in plain Python (§6.2), and what such a check proves and what it does not (§6.3). To test your own code, run `check(...)` on the exercise page; this answer also passes the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -94,5 +94,9 @@ assert all(abs(py[n] - ours[n]) < 1e-12
 """)
 
 md("""
-**About the solution.** This route is independent because it shares no line of code with `lib`: the head split is a range of component indices, the scale is `math.sqrt(d)`, and the softmax, the weighted sum and $W_O$ are explicit loops. Had `lib` split the heads wrongly or scaled by `1/d`, its numbers would disagree with these; a transposed $W_O$ would not show, since the $W_O$ of §4.1 is symmetric. The hidden tests of this exercise use random weights, because identity projections hide a whole class of mistakes (§6.3): on the model of §4.1, using $W_Q$ where $W_K$ belongs changes nothing at all. Both routes perform the same operations and differ only in the order of summation, so they can differ only in the last digit or two. Number 2 is exactly 0.0 on both routes, because the first two rows read exactly the same keys and values; number 3 is about 39.77, and the two routes agree within $10^{-12}$.
+**About the solution.** This route is independent because it shares no line of code with `lib`: the head split is a range of component indices, the scale is `math.sqrt(d)`, and the softmax, the weighted sum and $W_O$ are explicit loops. Had `lib` split the heads wrongly or scaled by `1/d`, its numbers would disagree with these. A transposed $W_O$ would not show, since the $W_O$ of §4.1 is symmetric.
+
+The hidden tests of this exercise use random weights, because identity projections hide a whole class of mistakes (§6.3): on the model of §4.1, using $W_Q$ where $W_K$ belongs changes nothing at all.
+
+Both routes perform the same operations and differ only in the order of summation, so their results can differ only in the last digit or two. Number 2 is exactly 0.0 on both routes, because the first two rows read exactly the same keys and values. Number 3 is about 39.77, and the two routes agree within $10^{-12}$.
 """, tags=("solution",))
