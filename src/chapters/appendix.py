@@ -91,12 +91,12 @@ The text uses the terms of this table in all three languages.
 | output layer $W_\text{head}$ | 输出层 $W_\text{head}$ | выходной слой $W_\text{head}$ |
 | weight tying | 权重共享 | связывание весов |
 | central differences | 中心差分 | центральные разности |
-| teacher forcing | 教师强制（teacher forcing） | режим teacher forcing |
-| free / decided target | 自由目标 / 由过去决定的目标 | свободная / определённая прошлым целевая метка |
+| teacher forcing | 教师强制（teacher forcing） | подача верных предыдущих токенов (teacher forcing) |
+| free / decided target | 自由目标 / 由过去决定的目标 | свободная целевая метка / метка, которую определяет прошлое |
 | causal bound $\mathcal L^*$ (the lowest loss of a causal model) | 因果模型的下界 $\mathcal L^*$（因果模型能达到的最低损失） | граница для причинных моделей $\mathcal L^*$ (наименьшие потери причинной модели) |
 | rule level (of the §7 corpus) | 规则水平（§7 语料） | уровень правила (для корпуса §7) |
 | cheating (reading the answer) | 作弊（读到答案） | списывание (чтение ответа) |
 | reachability matrix (of the gradient) | （梯度的）可达矩阵 | матрица достижимости (для градиента) |
-| greedy decoding | 贪心解码 | жадная генерация |
+| greedy decoding | 贪心解码 | жадное декодирование |
 | held-out lines | 留出的行 | отложенные строки |
 """)
