@@ -753,14 +753,21 @@ def _fixed_rank(node, root):
 @operator("axes-from-the-front", "negative axes written as counted from the front of a 4-D (B, T, H, d) array: "
           "`np.swapaxes(x, -3, -2)` becomes `np.swapaxes(x, 1, 2)` (right for one rank only; with another rank it "
           "swaps other axes or raises)")
-def _axes_from_the_front(node, root):
+def _axes_from_the_front(node, root, rank=4):
     if _is_call(node, "swapaxes", "moveaxis") and len(node.args) == 3:
         axes = [ast.unparse(a) for a in node.args[1:]]
-        if all(a.startswith("-") and a[1:].isdigit() for a in axes):
+        if all(a.startswith("-") and a[1:].isdigit() for a in axes) and all(rank + int(a) >= 0 for a in axes):
             new = copy.copy(node)
-            new.args = [node.args[0]] + [_const(4 + int(a)) for a in axes]
+            new.args = [node.args[0]] + [_const(rank + int(a)) for a in axes]
             return new
     return None
+
+
+@operator("axes-for-one-sequence", "negative axes written as counted from the front of one sequence's 3-D array "
+          "(T, H, d), with no batch axis: `np.swapaxes(x, -3, -2)` becomes `np.swapaxes(x, 0, 1)` (right without a "
+          "batch axis, wrong with one; `.T`, `transpose(1, 0, 2)` and `moveaxis(x, -2, 0)` fail alike)")
+def _axes_for_one_sequence(node, root):
+    return _axes_from_the_front(node, root, rank=3)
 
 
 @operator("slice-from-zero", "a window that should start at an offset starts at 0: `t[offset:offset + T]` becomes "
@@ -1469,6 +1476,86 @@ def _newaxis_for_keepdims(node, root):
         new.keywords = [k for k in node.keywords if k.arg != "keepdims"]
         index = ast.Tuple(elts=[ast.Slice(), ast.Constant(value=None)], ctx=ast.Load())
         return ast.Subscript(value=new, slice=index, ctx=ast.Load())
+    return None
+
+
+@operator("length-one-more", "a length built as a constant plus a count one too large: `T = 1 + max(len(t) ...)` "
+          "becomes `T = 2 + max(...)` (room made for BOS and for EOS, one column too many)")
+def _length_one_more(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add):
+        left, right = node.value.left, node.value.right
+        for side, other in (("left", right), ("right", left)):
+            const = getattr(node.value, side)
+            if isinstance(const, ast.Constant) and type(const.value) is int and 0 < const.value < 4 and \
+                    isinstance(other, ast.Call):
+                value = copy.copy(node.value)
+                setattr(value, side, _const(const.value + 1))
+                return ast.Assign(targets=node.targets, value=value, type_comment=None)
+    return None
+
+
+@operator("first-match-for-count", "a count of the entries that are not padding written as the index of the first "
+          "padding: `(t != IGNORE).sum()` becomes `np.argmax(t == IGNORE)`, which is 0 for a row with no padding")
+def _first_match_for_count(node, root):
+    inner = None
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
+        inner = node.func.value
+    elif _is_call(node, "sum") and len(node.args) == 1 and not node.keywords and \
+            isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+            node.func.value.id in ("np", "numpy"):
+        inner = node.args[0]
+    if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and isinstance(inner.ops[0], ast.NotEq):
+        first = ast.Compare(left=inner.left, ops=[ast.Eq()], comparators=inner.comparators)
+        return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="argmax", ctx=ast.Load()),
+                        args=[first], keywords=[])
+    return None
+
+
+def _any_all(old, new):
+    def rewrite(node, root):
+        if _is_call(node, old) and isinstance(node.func, ast.Attribute) and not node.keywords and \
+                len(node.args) <= (1 if isinstance(node.func.value, ast.Name) and node.func.value.id in
+                                   ("np", "numpy") else 0):
+            wrong = copy.deepcopy(node)
+            wrong.func.attr = new
+            return wrong
+        return None
+    return rewrite
+
+
+operator("all-for-any", "a check that fires only when every element is bad: `(w != 0).any()` becomes "
+         "`(w != 0).all()` (one bad element alone slips through)")(_any_all("any", "all"))
+operator("any-for-all", "a check that passes when one element is good: `(w >= 0).all()` becomes "
+         "`(w >= 0).any()`")(_any_all("all", "any"))
+
+
+def _head_widths(root):
+    """{head-width name: width name} of the assignments ``d = D // H`` in ``root``."""
+    return {name: value.left.id for name, value in _assignments(root).items()
+            if isinstance(value, ast.BinOp) and isinstance(value.op, ast.FloorDiv)
+            and isinstance(value.left, ast.Name)}
+
+
+@operator("width-for-head-width", "the whole width D where one head's width d belongs, or d where D belongs, at "
+          "one place (a cache of H·D numbers per position, or W_Q counted as D×d)")
+def _width_for_head_width(node, root):
+    if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return None
+    table = _head_widths(root)
+    if node.id in table:
+        return ast.Name(id=table[node.id], ctx=ast.Load())
+    heads = [d for d, width in table.items() if width == node.id]
+    if len(heads) == 1 and heads[0] != node.id:
+        return ast.Name(id=heads[0], ctx=ast.Load())
+    return None
+
+
+@operator("bits-for-bytes", "the size of a number in bits, not bytes: `itemsize` becomes `itemsize * 8` (a "
+          "float32 counted as 32)")
+def _bits_for_bytes(node, root):
+    if isinstance(node, ast.Attribute) and node.attr == "itemsize":
+        return ast.BinOp(left=copy.deepcopy(node), op=ast.Mult(), right=_const(8))
     return None
 
 

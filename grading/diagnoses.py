@@ -21,8 +21,15 @@ and keeps the mutants that
   it names only an overflow slip (the maximum not subtracted before exp),
   and only when every mutant that fits so is one.
 
-The single mutants are tried first, pairs only when no single one fits.  A
-mistake is named only when every mutant that fits is named by that one
+The single mutants are tried first, pairs only when no single one fits.  When
+nothing fits by its values, one partial-credit pattern is still read: a
+function right on every test that expects a value, failing only tests that
+expect a refusal (an exception), has left a refusal out; it is named by the
+refusal operators' mutants that fail exactly those tests (their outputs on the
+unrefused input are not compared, since the learner computes them otherwise).
+Likewise a function right on every test whose input has one number of axes
+and wrong on every other is named by the mutants that fix the number of axes
+with the same pass/fail pattern.  A mistake is named only when every mutant that fits is named by that one
 mistake: when two mutants that give the same outputs on the tests run point to
 two hints, or one of them to none, nothing specific is said (silence rather
 than a guess; a test that separates them is the cure).  A pair names its first
@@ -73,13 +80,29 @@ class Mistake:
 
     def names(self, site):
         """Whether one of this mistake's selectors names ``site`` (a :class:`grading.bugs.Site`)."""
-        where = f"{site.function}:{site.code}"
         for selector in self.bugs:
             name, _, within = selector.partition("@")
-            exact = within.startswith("=")
-            if name == site.operator and (site.code == within[1:] if exact else within in where):
+            if name == site.operator and _selects(within, site):
                 return True
         return False
+
+
+def _selects(within, site):
+    """Whether the text after a selector's ``@`` names ``site``: ``=code`` exactly; else text in the code, or in
+    ``function:code`` starting inside the function's name (``decoder_step:n >=``).  A text that would start at
+    the colon itself (``:position``) is code (the slice ``[:position]``), never the function's end followed by
+    code that starts ``position`` (the slice ``[position:]``)."""
+    if within.startswith("="):
+        return site.code == within[1:]
+    if within in site.code:
+        return True
+    where = f"{site.function}:{site.code}"
+    start = where.find(within)
+    while start != -1:
+        if start < len(site.function):
+            return True
+        start = where.find(within, start + 1)
+    return False
 
 
 _REGISTERED = {}
@@ -109,7 +132,8 @@ MISTAKES = {
          "the diagonal is forbidden: a query may not read its own key (a `<` where `≤` belongs)",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
-         "with fewer queries than keys, the mask is aligned top-left. The last query must meet the last key: "
+         "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
+         "last key: "
          "align bottom-right",
          "aligned top-left"),
         ("inverted", ('negated-comparison@key_position',), "1.4",
@@ -132,19 +156,19 @@ MISTAKES = {
          "the allowed weights of a row sum to less than 1: the softmax seems to run over all keys and the future "
          "is zeroed afterwards; normalise over the allowed keys only",
          "normalised before masking"),
-        ("no-max", ('no-max-subtraction',), "5.9",
+        ("no-max", ('no-max-subtraction',), "1.5",
          "large scores give nan or inf: the row's largest (allowed) score is not subtracted before exp, so exp "
          "overflows",
          "no max subtraction"),
-        ("max-over-all", ('max-over-all-entries',), "1.6",
+        ("max-over-all", ('max-over-all-entries',), "1.10",
          "the result breaks when a forbidden score is far above the allowed ones. The maximum also counts "
          "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
         ("finite-fill", ('finite-fill',), "1.7",
-         "a row with no allowed key comes back even instead of raising. Forbidden scores got a finite fill such"
-         " as −1e9. Check for empty rows and raise a ValueError",
+         "a row with no allowed key comes back with equal weights instead of raising a ValueError. Forbidden "
+         "scores got a finite fill such as −1e9. Check for empty rows and raise a ValueError",
          "a −1e9 fill"),
-        ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any',), "1.7",
+        ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any', 'any-for-all@allowed.any'), "1.7",
          "a row with no allowed key gives nan instead of a ValueError: check that every row allows at least "
          "one key before computing",
          "no error for an empty row"),
@@ -171,10 +195,14 @@ MISTAKES = {
          "a tiny non-zero weight on a forbidden entry is accepted: forbidden weights must be exactly 0; the "
          "tolerance is for row sums only",
          "forbidden weights below atol accepted"),
-        ("no-negative-check", ('dropped-condition@is_valid_attention:',), "1.1",
-         "a negative weight is accepted: a row summing to 1 is not enough, every weight must be ≥ 0",
+        ("one-forbidden-weight", ('all-for-any@weights[~allowed]',), "1.6",
+         "one weight on a forbidden entry is accepted when the other forbidden weights are 0: the check uses "
+         ".all() where .any() belongs; reject when any forbidden weight is not 0",
+         "all() instead of any()"),
+        ("no-negative-check", ('dropped-condition@is_valid_attention:', 'all-for-any@weights < 0'), "1.1",
+         "a negative weight is accepted: a row summing to 1 is not enough; every weight must be ≥ 0",
          "no check for negative weights"),
-        ("no-row-sum", ('last-condition-dropped',), "1.6",
+        ("no-row-sum", ('last-condition-dropped', 'any-for-all@<= atol'), "1.6",
          "weights whose rows do not sum to 1 are accepted (softmax first, zeros after, for instance): also check "
          "that every row sums to 1 within atol",
          "no row-sum check"),
@@ -195,6 +223,10 @@ MISTAKES = {
     ),
     "data-1": _mistakes(
         "data-1",
+        ("one-column-too-many", ('length-one-more',), "1.2",
+         "every row has one column too many: T = 1 + the longest text is enough, because BOS (in the inputs) and "
+         "EOS (in the targets) share the one extra position",
+         "T one too long"),
         ("no-eos-target", ('dropped-write@targets[b, len(ids)] = EOS',), "1.2",
          "the EOS after each text is not a scored target (it is −100 there): the model never learns where to stop",
          "the EOS target ignored"),
@@ -227,9 +259,13 @@ MISTAKES = {
         ("no-swap", ('no-transpose',), "2.2",
          "the result is (..., T, H, d): the T and H axes still need swapping to give (..., H, T, d)",
          "axes not swapped"),
+        ("one-sequence-only", ('axes-for-one-sequence',), "2.2",
+         "the function is right for one sequence (T, D) only: with a batch axis (B, T, D) it moves the wrong axes "
+         "or fails; the signature is (..., T, D), so count the axes from the end (negative axes)",
+         "right without a batch axis only"),
         ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.2",
-         "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so no batch axis or "
-         "several must work too (use negative axes)",
+         "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so input without a batch "
+         "axis, or with several, must work too (use negative axes)",
          "fixed number of axes"),
         ("other-axes", ('other-axes-swapped',), "2.2",
          "the result is (..., T, d, H): the wrong pair of axes was swapped; swap T and H, the axes −3 and −2",
@@ -308,12 +344,27 @@ MISTAKES = {
          "cache for one head"),
         ("zero-layers", ('dropped-check@attention_costs:if n_layers < 1',
                          'one-less@attention_costs:n_layers < 1'), "2.6",
-         "n_layers = 0 is not refused: a model without layers is not a valid input, raise a ValueError",
+         "n_layers = 0 is not refused: a model without layers is not a valid input; raise a ValueError",
          "accepted 0 layers"),
         ("float-division", ('true-division',), "5.6",
          "the counts come back as floats: the head width is computed with /; use // (d = D // H is a whole "
          "number)",
          "/ instead of //"),
+        ("cache-full-width", ('width-for-head-width@=head_width',), "5.6",
+         "the KV cache grows with the number of heads: each head stores d = D / H numbers per position, so all "
+         "heads together store D, not H·D",
+         "H·D per position"),
+        ("head-width-matrices", ('width-for-head-width@=width',), "2.6",
+         "the parameter count shrinks as H grows: W_Q, W_K, W_V and W_O are each D×D, whatever the number of "
+         "heads",
+         "D×d matrices"),
+        ("bits", ('bits-for-bytes',), "5.6",
+         "the KV-cache bytes are 8 times too many: itemsize counts bytes (4 for float32), not bits",
+         "bits, not bytes"),
+        ("indivisible-accepted", ('dropped-check@attention_costs:if width % n_heads',), "2.2",
+         "a width the number of heads does not divide is not refused: check width % n_heads first and raise "
+         "a ValueError",
+         "accepted an indivisible width"),
     ),
     "pos-1": _mistakes(
         "pos-1",
@@ -379,6 +430,14 @@ MISTAKES = {
          "the position gradient is right for one number of axes only: sum over every axis before the last "
          "two, grad.reshape(-1, T, D).sum(axis=0)",
          "summed over axis 0 only"),
+        ("negative-offset", ('dropped-first-condition@embed_backward:',), "3.3",
+         "a negative offset is accepted: its gradient lands in rows at the end of the table; raise a ValueError "
+         "for offset < 0",
+         "accepted a negative offset"),
+        ("unchecked", ('dropped-check@embed_backward:',), "3.3",
+         "positions outside the table are not refused with a ValueError: check 0 ≤ offset and offset + T ≤ "
+         "context_size first",
+         "no range check"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -401,7 +460,7 @@ MISTAKES = {
          "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
          "swapped sequences of the batch"),
         ("signed", ('no-abs',), "3.4",
-         "the change has no absolute value. Report the largest absolute change",
+         "the absolute value of the change is not taken. Report the largest absolute change",
          "no absolute value"),
         ("sum", ('sum-for-max',), "3.4",
          "the changes are added up. Report the largest absolute change instead",
@@ -428,6 +487,10 @@ MISTAKES = {
          "the compared rows include position itself, which reads the changed token; compare rows "
          "0 … position−1 only",
          "one row too many compared"),
+        ("perturbs-one-late", ('one-more@future_perturbation_change:position:',), "4.3",
+         "the future is changed from one position too late: a model that reads just the next token slips "
+         "through; change every token from position on",
+         "perturbation starts one late"),
         ("all-rows", ('whole-array',), "4.3",
          "every output row is compared, future rows too. Only the rows before position must stay unchanged",
          "compared all rows"),
@@ -458,7 +521,8 @@ MISTAKES = {
          "not `>=`",
          "a tie at tol counts as a leak"),
         ("no-control", ('condition-always-true@perturbation_verdict:if future_perturbation_change(control',), "4.4",
-         "it never returns \"blind\". Also run the negative control: it shows whether the test can see a leak at all",
+         "it never returns \"blind\". Also run the negative control, which shows whether the test can see a leak "
+         "at all",
          "no negative control"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "the tol argument is not used: a change within the "
@@ -466,8 +530,8 @@ MISTAKES = {
          "tol ignored"),
         ("position-unchecked", ('one-more@perturbation_verdict:1 <= position',
                                 'dropped-check@perturbation_verdict:'), "4.3",
-         "position = T is not refused: there is no future to change and the test does nothing; position must "
-         "lie in 1 … T−1, otherwise raise a ValueError",
+         "position = T is not refused: there is no future to change and the test does nothing; the argument "
+         "position must lie in 1 … T−1, otherwise raise a ValueError",
          "accepted position=T"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
@@ -497,10 +561,10 @@ MISTAKES = {
          "first)",
          "changed ids in place"),
         ("ends-early", ('loop-ends-early',), "4.3",
-         "the last position is not swept: p runs over 1 … T−1, range(1, T)",
+         "the last position is not swept: sweep p over 1 … T−1, range(1, T)",
          "last position not swept"),
         ("starts-at-zero", ('one-less@leak_sweep:range(1, T)',), "4.3",
-         "p = 0 is swept too: it leaves no prefix to compare; p runs from 1, range(1, T)",
+         "p = 0 is swept too: it leaves no prefix to compare; start the sweep at p = 1, range(1, T)",
          "swept p = 0"),
         ("list", ('list-for-array',), "4.3",
          "a Python list is returned: return a NumPy array of float64, np.array(changes, dtype=np.float64)",
@@ -517,7 +581,7 @@ MISTAKES = {
            "(x − μ) / √(σ² + eps)",
          "eps outside the root"),
         ("unbiased", ('variance-over-n-minus-1',), "4.7",
-         "the variance is divided by D − 1: this is the "
+         "the variance is divided by D − 1, but layer normalisation uses the "
            "population variance, divided by D",
          "variance over D−1"),
         ("eps-ignored", ('argument-ignored',), "4.7",
@@ -531,7 +595,7 @@ MISTAKES = {
          "keep the axis with keepdims=True",
          "keepdims left out"),
         ("no-eps", ('eps-dropped',), "4.7",
-         "a constant row gives nan (0 divided by 0): eps is left out; divide by √(σ² + eps)",
+         "a constant row gives nan (0 divided by 0): the eps is left out; divide by √(σ² + eps)",
          "eps left out"),
         ("two-axes-only", ('newaxis-for-keepdims',), "4.7",
          "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
@@ -551,6 +615,10 @@ MISTAKES = {
         ("short-prefix", ('one-less@continue_padded::n', 'prefix-drops-tail@continue_padded:'), "5.7",
          "one token of the real prefix is missing: the real positions are all those whose target is not −100",
          "prefix one short"),
+        ("unpadded-row", ('first-match-for-count',), "5.7",
+         "the longest row, which has no padding, feeds nothing into its cache: np.argmax(targets[b] == −100) is 0 "
+         "when no −100 is found; count the real positions, (targets[b] != −100).sum()",
+         "argmax of the padding"),
         ("skips-bos", ('slice-from-one@continue_padded::n',), "5.7",
          "BOS is not fed into the cache: the BOS at "
            "position 0 is part of the real prefix",
@@ -558,7 +626,7 @@ MISTAKES = {
     ),
     "cache-2": _mistakes(
         "cache-2",
-        ("no-max", ('no-max-subtraction',), "5.9",
+        ("no-max", ('no-max-subtraction',), "1.5",
          "large scores give nan: the largest score is not subtracted before exp, so exp overflows; subtract "
          "each row's maximum first",
          "no max subtraction"),
@@ -612,7 +680,7 @@ MISTAKES = {
     ),
     "evidence-1": _mistakes(
         "evidence-1",
-        ("no-max", ('no-max-subtraction',), "5.9",
+        ("no-max", ('no-max-subtraction',), "1.5",
          "large scores make math.exp overflow: the largest score is not subtracted before exp; subtract the "
          "row's maximum first",
          "no max subtraction"),
@@ -699,7 +767,7 @@ MISTAKES = {
          "must the backward pass",
          "variance over D−1"),
         ("no-eps", ('eps-dropped',), "7.7",
-         "a constant row gives nan or inf: eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
+         "a constant row gives nan or inf: the eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
          "does",
          "eps left out"),
         ("batch-axis-only", ('batch-axis-only',), "7.7",
@@ -752,7 +820,7 @@ MISTAKES = {
          "the sublayer's output replaces the residual stream: add it back, x = x + …",
          "residual connection left out"),
         ("first-norm-twice", ('first-layer-norm-again',), "7.1",
-         "the second layer norm uses ln1's gain and bias: each norm of a block has parameters of its own, "
+         "the second layer normalisation uses ln1's gain and bias: each has parameters of its own, "
          "ln2 before the MLP",
          "ln1 used for ln2"),
         ("no-norm", ('norm-skipped',), "7.1",
@@ -770,10 +838,10 @@ MISTAKES = {
          "0 … prefix_length−1",
          "last prefix row not compared"),
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
-         "it never returns \"blind\". Also check the negative control: the same model without the mask",
+         "it never returns \"blind\". Also run the negative control, which is the same model without the mask",
          "no negative control"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
-         "the negative control is the forward under test itself: the control is the same model without the "
+         "the negative control is the forward pass under test itself: the control is the same model without the "
          "mask (model.forward(ids, causal=False))",
          "the control is the model under test"),
         ("fixed-token", ('constant-write',), "4.5",
@@ -814,7 +882,7 @@ GENERIC = {
     "argument-changed": Mistake(
         "*/argument-changed", (),
         "the function changes the caller's array. An in-place step such as x -= … or x[...] = … spoils the "
-        "caller's data. Work on a copy, then check the results again",
+        "caller's data. Work on a copy, then run check() again",
         "0.6", "changed an input in place"),
 }
 for _generic in GENERIC.values():
@@ -871,6 +939,11 @@ _MAX_PAIRS = 600
 # a mistake often comes without the refusal the answer makes (an empty row, a position past the table): those
 # operators pair even with a mutant the tests cannot see alone
 _REFUSALS = frozenset({"dropped-check", "dropped-condition", "dropped-first-condition"})
+# the operators that leave out a refusal (of an input the function must reject with an exception)
+_NOT_REFUSED = _REFUSALS | {"lower-bound-dropped"}
+# the operators that make a function right for one number of axes only
+_FIXED_RANK = frozenset({"fixed-rank", "axes-from-the-front", "axes-for-one-sequence", "without-ellipsis",
+                         "length-from-first-axis"})
 # the slips whose only sign may be an overflow (nan or inf on large scores, right results elsewhere)
 _OVERFLOWS = frozenset({"no-max-subtraction"})
 
@@ -1058,6 +1131,70 @@ def _closest(exercise, fitting, observations):
     return fitting if best == 0 else [f for f, score in zip(fitting, scores) if score == best]
 
 
+class _Answer:
+    """The exercise's answer, run like a mutant (its refusals' messages tell a refusal from a crash)."""
+
+    def __init__(self, exercise):
+        self.key, self.function = "answer", exercise.answer
+
+
+def _pattern(exercise, mutant, observations):
+    """The tests the mutant fails, as a tuple of booleans in the order of ``observations`` (None: unknown).  A
+    test that expects an exception is passed only by the answer's own refusal (the same type and message):
+    a mutant without the check that crashes later with NumPy's ValueError has not refused the input."""
+    out = []
+    for case, key, expected, got, ok in observations:
+        wrong = _output(exercise, mutant, case, key)
+        if wrong is _UNKNOWN:
+            return None
+        failed = not _agrees(exercise, expected, wrong)
+        if not failed and isinstance(expected, Raised):
+            failed = not _same_error(wrong, _output(exercise, _Answer(exercise), case, key))
+        out.append(failed)
+    return tuple(out)
+
+
+def _refusal_left_out(exercise, singles, observations):
+    """A partial-credit pattern: the learner's function is right on every test that expects a value and fails
+    only tests that expect an exception (it returns something, or raises another error, such as NumPy's
+    IndexError).  That is a refusal left out, however the unrefused input then comes out; it is named when
+    every refusal operator's mutant that fails exactly the learner's tests is named by one mistake (the values
+    such a mutant returns are not compared: a learner who never wrote the check computes them otherwise)."""
+    failed = [o for o in observations if not o[4]]
+    if not failed or not all(isinstance(o[2], Raised) and not (isinstance(o[3], Raised) and o[3].type == o[2].type)
+                             for o in failed):
+        return None
+    learner = tuple(not o[4] for o in observations)
+    named = [n for m, n in singles
+             if set(m.operators) <= _NOT_REFUSED and _pattern(exercise, m, observations) == learner]
+    return _verdict(named) if named else None
+
+
+def _rank(exercise, case, key):
+    """The number of axes of a test's first array argument (None: it has none)."""
+    try:
+        args, kwargs, _ = _prepared(exercise, case, key)
+    except Exception:  # noqa: BLE001
+        return None
+    return next((np.ndim(a) for a in (*args, *kwargs.values()) if isinstance(a, np.ndarray)), None)
+
+
+def _one_rank_only(exercise, singles, observations):
+    """A partial-credit pattern: the learner's function is right on every test whose input has one number of
+    axes and wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
+    an error).  Named by the mutants of the operators that fix the number of axes whose pass/fail pattern is
+    the learner's, when they all name one mistake."""
+    ranks = [_rank(exercise, o[0], o[1]) for o in observations]
+    passed = {r for r, o in zip(ranks, observations) if o[4]}
+    failed = {r for r, o in zip(ranks, observations) if not o[4]}
+    if not passed or not failed or None in passed | failed or passed & failed or \
+            any(isinstance(o[2], Raised) for o in observations if not o[4]):
+        return None
+    learner = tuple(not o[4] for o in observations)
+    named = [n for m, n in singles if set(m.operators) <= _FIXED_RANK and _pattern(exercise, m, observations) == learner]
+    return _verdict(named) if named else None
+
+
 def _verdict(named):
     """The one mistake every fitting mutant names, or None (none fits, or they disagree, or one is unnamed)."""
     by_id = {}
@@ -1111,7 +1248,7 @@ def diagnose(exercise, observations):
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
-            return None
+            return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen)
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
@@ -1120,7 +1257,9 @@ def diagnose(exercise, observations):
         if found:
             break
     if not found:
-        return None
+        # nothing fits by its values: the learner's may still be a refusal left out, whatever the unrefused
+        # input then gives
+        return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen)
     first = _verdict(f for f, _ in found)
     if first is None:
         return None
@@ -1128,10 +1267,11 @@ def diagnose(exercise, observations):
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 
 
-TEMPLATE = text("grading.diagnoses.template", "what this suggests: {text} (see §{section})")
+TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text} (see §{section}).")
 
 
-SECOND = text("grading.diagnoses.second", "{said} A second mistake changes the results as well.")
+SECOND = text("grading.diagnoses.second", "{said} There is a second mistake as well: fix this one, then run "
+                                          "check() again.")
 
 
 _CLAUSE = {"zh": re.compile(r"[：；]"), "en": re.compile(r"(?<=\w|\))[:;] "),

@@ -90,21 +90,18 @@ MESSAGES = texts("grading.feedback", {
     "not_exact_zero": "the entry at index {index} is forbidden, so its weight must be exactly 0; got {got}",
     "missing_exception": "this input should raise {type}, but the function returned {got}",
     "wrong_exception": "expected {type}, but the function raised {got_type}: {message}",
-    "setup_failed": "preparing the models of this test failed ({type}: {message}); this is not your mistake, "
-                    "please report it",
-    "internal_error": "the checker itself failed ({type}: {message}); this is not your mistake, please report it",
+    "setup_failed": "preparing the models of this test failed ({type}: {message}); this is not your mistake: "
+                    "please tell your instructor",
+    "internal_error": "check() itself failed ({type}: {message}); this is not your mistake: please tell your "
+                      "instructor",
     "unknown_exercise": "there is no exercise {id!r}; known ids: {known}",
     "not_callable": "the second argument of check should be your function {function}, got {got_type}",
-    "uses_library": "note: {function} uses the library's reference implementation {name}; this exercise asks you "
-                    "to write it in the notebook, so the grader gives it no points",
-    "uses_dynamic": "note: {function} uses {what} ({where}); the grader cannot verify that it does not call the "
-                    "library's reference implementation, so it gives it no points; write the function without "
-                    "dynamic lookups",
+    "uses_library": "note: {function} refers to {name}, the library's reference answer for this exercise. The "
+                    "grader withholds {name}, so an answer that relies on it fails the grader's tests and gets no "
+                    "points: write the computation yourself.",
     "uses_module": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
                    "(lists, loops and the math module), which is what makes it an independent check, so the grader "
                    "gives it no points",
-    "defined_elsewhere": "note: {function} is not defined in the notebook but comes from {where}; this exercise "
-                         "asks you to write it in the notebook, so the grader gives it no points",
     "where_line": "cell {cell}, line {line}",
     "summary_some": "{id}: {passed} of {total} public tests passed",
     "summary_practice": "{id}: {passed} of {total} practice tests passed (random seed {seed})",

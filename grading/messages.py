@@ -25,7 +25,7 @@ MESSAGES = texts("grading.messages", {
     "not_callable": "{function} is {type}, not a function",
     "missing_notebook": "no notebook {notebook}.ipynb in this submission",
     "empty_folder": "no notebook (*.ipynb) in this folder; {found}",
-    "found_nothing": "the folder is empty",
+    "found_nothing": "it is empty",
     "found_files": "found {count} other file(s), e.g. {example}",
     "unknown_notebook": "not an exercise notebook of this course (expected one of: {known})",
     "unrecognised_name": "{name}: the name looks like a notebook's but does not end in .ipynb; not graded",
@@ -57,12 +57,13 @@ MESSAGES = texts("grading.messages", {
                     "whole submission gets no points",
     "too_deep": "folders under {name} are nested deeper than {depth} levels; the deeper part was not searched",
     "too_many_files": "{name} holds more than {count} files; the rest were not searched",
-    "duplicate_ignored": "not graded: one notebook per exercise set is graded, and it is {graded}",
-    "also_handed_in": "(also handed in for this exercise set and not graded: {names})",
-    "also_handed_in_many": "(also handed in for this exercise set and not graded: {count} notebooks, e.g. {names})",
+    "duplicate_ignored": "not graded: only one notebook per exercise set is graded, here {graded}",
+    "also_handed_in": "Also handed in for this exercise set, and not graded: {names}.",
+    "also_handed_in_many": "Also handed in for this exercise set, and not graded: {count} notebooks, e.g. "
+                           "{names}.",
     "case_timeout": "the test “{case}” did not finish within {seconds} s",
     "total_timeout": "the submission used up its total time limit of {seconds} s",
-    "kernel_died": "{function}: the kernel stopped while the tests ran: {reason}",
+    "kernel_died": "{function}: the kernel stopped during the tests ({reason})",
     "kernel_failed": "the notebook could not be run: {reason}",
     "call_failed": "the grader could not call {function}: {error}",
     "no_result": "the test “{case}” returned no readable result",
@@ -71,31 +72,31 @@ MESSAGES = texts("grading.messages", {
     "record_missing": "no record for the test “{case}”",
     "record_malformed": "a record has the wrong form",
     "record_undecodable": "a result cannot be decoded",
-    "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); did the notebook "
-                       "change numpy or lib?",
-    "relies_on_reference": "{function} relies on the library's reference implementation {name}: graded with the "
-                           "library's reference answers withheld, it failed these tests; this exercise asks you to "
-                           "write it in the notebook, so it gets no points",
+    "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); does the notebook "
+                       "reassign or modify NumPy or lib?",
+    "relies_on_reference": "{function} relies on {name}, the library's reference answer. With it withheld, "
+                           "{function} failed these tests. This exercise asks for your own code, so it gets no "
+                           "points.",
     "hidden_definition": "a definition the notebook's source does not show (exec, a magic command, ...)",
     "cell_error_hint": "cell {cell} raised {error}",
     "cell_skipped_hint": "cell {cell} was skipped: {reason}",
     "cell_interrupted_hint": "cell {cell} was interrupted after {seconds} s",
     "ignored_interrupt": "it ran longer than {seconds} s and ignored the interrupt",
-    "gave_up": "gave up after {count} kernels ({reasons})",
+    "gave_up": "{count} kernels were started, and each one stopped ({reasons})",
     "exit_student": "the notebook's code ended the kernel process (os._exit({code}) or the like)",
     "exit_signal": "the kernel crashed ({signal}: {what})",
     "exit_memory": "the submission's processes together went over the memory limit of {limit} MiB; the kernel was "
                    "killed",
-    "exit_killed": "the kernel was killed (out of memory or CPU time, probably)",
+    "exit_killed": "the kernel was killed, probably because it ran out of memory or CPU time",
     "exit_gone": "the kernel stopped",
     "start_timeout": "the kernel did not start within {seconds} s",
-    "sandbox_failed": "the grading sandbox did not start ({detail}); this is not the student's fault",
+    "sandbox_failed": "the grading sandbox did not start ({detail}); this is not your mistake",
     "interrupted": "not graded: the grader was interrupted",
-    "internal": "internal grader error ({error}); this is not the student's fault",
+    "internal": "internal grader error ({error}); this is not your mistake",
     # -- feedback pages and the instructor's index --------------------------------------
     "page_title": "Feedback: {submission}",
     "page_total": "Total: {points} of {max_points} points",
-    "page_row_points": "points: {points} of {max_points}",
+    "page_row_points": "{points} of {max_points} points",
     "page_row_tests": "{passed} of {total} tests passed",
     "page_exercise": "Exercise",
     "page_status": "Status",
@@ -104,7 +105,7 @@ MESSAGES = texts("grading.messages", {
     "page_notebook": "Notebook",
     "page_hidden": "hidden test",
     "page_public": "public test",
-    "page_reproduce": "To reproduce",
+    "page_reproduce": "Practise",
     "page_hidden_note": "Public tests show the expected and the actual value; hidden tests say which property "
                         "failed, never their data.",
     "page_row_groups": "{passed} of {total} test groups passed",
@@ -118,13 +119,32 @@ MESSAGES = texts("grading.messages", {
     "index_diagnoses": "Known mistakes in this class",
     "index_diagnosis": "{id}: {count} of {total} students: {what}",
     "page_other": "About your files",
-    "page_footer": "grader {version}, course version {course}",
+    "page_footer": "course {course} · report format {format} · tests {tests}",
     "page_incomplete": "Grading did not finish: some exercises were not graded.",
     "index_title": "Grading overview",
     "index_submission": "Submission",
     "index_language": "Language",
     "index_pages": "Feedback page",
     "index_isolation": "Isolation",
+    # the labels of the isolation record on the instructor's index (its values are the report's own English)
+    "isolation_not_used": "not used",
+    "isolation_mode": "mode",
+    "isolation_unsandboxed": "why without a sandbox",
+    "isolation_namespaces": "namespaces",
+    "isolation_file_system": "file system",
+    "isolation_user": "user",
+    "isolation_user_namespaces": "user namespaces",
+    "isolation_seccomp": "seccomp filter",
+    "isolation_kernels": "kernels",
+    "isolation_network": "network",
+    "isolation_hostname": "host name",
+    "isolation_ipc": "inter-process communication",
+    "isolation_cgroups": "control groups",
+    "isolation_why": "reason",
+    "isolation_systemd_scope": "systemd scope",
+    "isolation_memory": "memory",
+    "isolation_processes": "processes",
+    "isolation_cpu": "CPU",
     "status_pass": "passed",
     "status_fail": "failed",
     "status_error": "error",
@@ -136,24 +156,24 @@ MESSAGES = texts("grading.messages", {
 MESSAGES.update(texts("grading.messages", {
     "duplicates_newest": "The most recently modified copy was graded: {graded}.",
     "duplicates_newest_tied": "The copies were modified at the same time, so {graded} was graded (chosen by name); "
-                              "the instructor should check.",
+                              "your instructor will check which copy counts.",
     "duplicates_best": "Every copy was graded and the best one counts: {graded}.",
     "duplicates_best_tied": "Every copy was graded and the best one counts: {graded}.",
     "duplicates_undecided": "{count} notebooks were handed in for this exercise set ({names}); none was graded: "
-                            "the instructor decides which one counts",
+                            "your instructor decides which one counts.",
     "damaged_notebook": "{name}: the file is damaged or truncated ({problem}). Open it in Jupyter, save it and "
-                        "hand it in again; if Jupyter cannot open it either, hand in your last good copy",
+                        "hand it in again; if Jupyter cannot open it either, hand in your last good copy.",
     "damaged_see_note": "not graded: {name} is damaged (see below)",
     "cell_never_finished": "cell {cell} did not finish within {seconds} s and was skipped: your notebook does not "
                            "run from top to bottom",
     "nothing_gradable": "This upload holds no notebook that can be graded (expected {expected}). {found}. Upload "
-                        "the .ipynb file itself",
+                        "the .ipynb file itself.",
     "index_legend": "Legend",
     "index_max": "Maximum",
-    "index_pass_rate": "Passed",
+    "index_pass_rate": "Pass rate",
     "index_mean": "Mean",
     "index_median": "Median",
-    "index_flags": "Check",
+    "index_flags": "Flags",
     "index_histogram": "Distribution of totals",
     "index_students": "students",
     "flag_duplicates": "several notebooks for one exercise set",
@@ -165,7 +185,7 @@ MESSAGES.update(texts("grading.messages", {
     "rubric_title_col": "Title",
     "rubric_tests": "Public / hidden tests",
     "rubric_total": "Total",
-    "rubric_groups": "test groups",
+    "rubric_groups": "Test groups",
     "rubric_rule": "An exercise earns its points when all its tests pass.",
     "late_by": "late by {hours} h",
 }))
@@ -178,14 +198,14 @@ MESSAGES.update(texts("grading.messages", {
     "unusual_dtype": "an unusual dtype",
     "exit_hidden": "the kernel ended during the hidden tests",
     "call_failed_hidden": "the grader could not call {function} during the hidden tests",
-    "setup_in_kernel_hidden": "the test's models could not be built in the notebook's kernel; did the notebook "
-                              "change numpy or lib?",
+    "setup_in_kernel_hidden": "the test's models could not be built in the notebook's kernel; does the notebook "
+                              "reassign or modify NumPy or lib?",
     "withheld_call": "your function called {name}, which the grader withholds for this exercise: the exercise "
                      "asks for your own code",
     "too_large_notebook": "{name} is {size} MiB, more than the grader's limit of {limit} MiB for one notebook. A "
                           "notebook this large nearly always holds saved outputs (images, long printouts): clear "
                           "the outputs of every cell (in JupyterLab: Edit → Clear Outputs of All Cells), save the "
-                          "notebook and hand it in again",
+                          "notebook and hand it in again.",
     "too_large_see_note": "not graded: {name} is over the grader's size limit (see below)",
     "duplicates_newest_untouched": "The most recently modified copy, {newest}, has nothing done in it (every "
                                    "exercise still raises NotImplementedError), so {graded}, the most recent copy "

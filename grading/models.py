@@ -183,7 +183,9 @@ def decoder_forward(model, how):
     model, but the logits at position t also see the token at t + 1 (a leak of exactly one
     future token, which a perturbation starting one position late misses); ``"sees-the-last-token"``:
     the masked model, but the logits at every position also see the last token (a leak from the end
-    only, which a perturbation of the first future token alone misses).
+    only, which a perturbation of the first future token alone misses); ``"first-sees-the-last-token"``:
+    the masked model, but only the logits at position 0 also see the last token (a leak into the first
+    position only, which a comparison of the last prefix row alone misses).
     """
     if how == "masked":
         return model.forward
@@ -200,6 +202,13 @@ def decoder_forward(model, how):
             logits = model.forward(ids)
             last = 0.01 * np.eye(model.vocab_size, dtype=logits.dtype)[ids[..., -1:]]    # (..., 1, V)
             return logits + last
+        return forward
+    if how == "first-sees-the-last-token":
+        def forward(ids):
+            ids = np.asarray(ids)
+            logits = model.forward(ids)
+            last = 0.01 * np.eye(model.vocab_size, dtype=logits.dtype)[ids[..., -1]]     # (..., V)
+            return np.concatenate([logits[..., :1, :] + last[..., None, :], logits[..., 1:, :]], axis=-2)
         return forward
     if how == "unmasked":
         return lambda ids: model.forward(ids, causal=False)

@@ -91,8 +91,8 @@ class Finding:
     line: int = 0
 
     def message_key(self):
-        return {"reference": "uses_library", "dynamic": "uses_dynamic", "elsewhere": "defined_elsewhere",
-                "module": "uses_module"}[self.kind]
+        # only these two kinds are ever shown (exercises.library_use, runner.finding); the others are for tools
+        return {"reference": "uses_library", "module": "uses_module"}[self.kind]
 
 
 def forbidden_table(exercise, loaded_only=False):

@@ -73,8 +73,9 @@ def test_a_failing_check_adds_the_known_mistakes_and_the_answers():
     assert {"grading.diagnoses", "grading.bugs", "grading.references"} <= loaded
     assert not {m for m in loaded if m.startswith("grading.specs.ex0")} - {"grading.specs.ex01_allowed_set"}
     assert not any(m.startswith("grading.batch") for m in loaded)
-    # 28 modules and 7,729 lines when the diagnoses became mutants of the answers (issue 34)
-    assert len(found["modules"]) <= 30 and found["lines"] <= 8_400, (len(found["modules"]), found["lines"])
+    # 28 modules and 7,729 lines when the diagnoses became mutants of the answers (issue 34); 8,469 after round 6
+    # of issue 34 (seven operators, two pass/fail patterns, eleven mistakes: about 220 lines)
+    assert len(found["modules"]) <= 30 and found["lines"] <= 8_600, (len(found["modules"]), found["lines"])
 
 
 def test_a_practice_draw_needs_the_references_and_says_its_seed():

@@ -567,7 +567,7 @@ def test_check_warns_about_the_library(lang):
     def aliased(scores, allowed):
         return attention_module.masked_softmax(scores, allowed)
 
-    marker = {"zh": "不计分", "en": "no points", "ru": "не засчитает"}[lang]
+    marker = {"zh": "不计分", "en": "no points", "ru": "не получает баллов"}[lang]
     for func in (library_version, wrapper, aliased):
         assert marker in output_of("mask-2", func, lang=lang), func
     assert marker not in output_of("mask-2", right_softmax, lang=lang)

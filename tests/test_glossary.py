@@ -164,6 +164,14 @@ def test_no_forbidden_words_in_the_sources(path):
     assert not found, "words the glossary decided against:\n" + "\n".join(found)
 
 
+def test_scoring_words_are_told_apart():
+    """计入损失 (a position enters the loss) against 计分 (exercise points), intervals 0～i (read6 zh)."""
+    found = violations([("demo", "zh", "哪些位置计分，由目标决定；第 t 行只读键 0…t", "markdown")])
+    assert len(found) == 2 and "'计分'" in found[0] and "'0…t'" in found[1], found
+    assert not violations([("demo", "zh", "计分方法：评分时这一题不计分，整份提交不计分；统计分数的个数；"
+                                       "哪些位置计入损失；`0 … T−1` 是代码", "markdown")])
+
+
 def test_no_forbidden_words_in_messages():
     found = violations(message_texts())
     assert not found, "words the glossary decided against:\n" + "\n".join(found)

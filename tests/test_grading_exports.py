@@ -145,7 +145,7 @@ def test_the_partial_rubric_states_the_groups_and_the_rule_for_a_stop():
     expected = len(test_groups([(c, False) for c in ex.public_cases()] + [(c, True) for c in ex.hidden_cases(0)]))
     assert items[0]["groups"] == expected
     md = rubric.markdown(items, "ru", partial=True)
-    assert "| группы тестов |" in md and f"| {expected} |" in md
+    assert "| Группы тестов |" in md and f"| {expected} |" in md
     assert "частичный зачёт" in md and "сохраняют свою долю" in md and "невыполненным тестом" in md
     assert list(csv.DictReader(io.StringIO(rubric.to_csv(items, partial=True))))[0]["test_groups"] == str(expected)
     for lang, words in (("zh", "停止之前已经全部通过的组"), ("en", "the groups that passed in full before the stop")):

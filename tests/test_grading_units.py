@@ -661,7 +661,7 @@ def test_merge_combines_shards_and_refuses_what_does_not_belong_together():
     assert [s["submission"] for s in merged["summary"]] == ["a", "b", "c"] and merged["grader"]["shard"] is None
     cases = {
         "different keys": [shard_report(1, 2, ["a", "c"]), shard_report(2, 2, ["b"], key="beef")],
-        "different course versions": [shard_report(1, 2, ["a", "c"]), shard_report(2, 2, ["b"], course="x")],
+        "different tests": [shard_report(1, 2, ["a", "c"]), shard_report(2, 2, ["b"], course="x")],
         "more than once": [shard_report(1, 2, ["a", "c"]), shard_report(1, 2, ["a", "c"])],
         "missing": [shard_report(1, 2, ["a", "c"])],
         "split the batch differently": [shard_report(1, 2, ["a", "c"]), shard_report(2, 3, ["b"])],

@@ -39,7 +39,7 @@ def test_a_file_of_answers_is_measured(tmp_path, capsys):
     strict, right, broken = rows
     assert not strict["passes_check"] and not strict["passes_grader"]
     assert strict["diagnosis"] == "mask-1/strict" and strict["named_right"] and "§1.7" in strict["text"]
-    assert "вероятная причина" in strict["text"]                 # in the entry's language
+    assert "Вероятная причина" in strict["text"]                 # in the entry's language
     assert right["passes_check"] and right["passes_grader"] and right["diagnosis"] is None
     assert "named_right" not in right                             # a description, not an id: the lead judges
     assert broken["error"].startswith("SyntaxError") and not broken["passes_check"]

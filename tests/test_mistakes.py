@@ -34,7 +34,8 @@ PRACTICE_SEED = 0
 # by kind, such as a reduction without keepdims, a length read from the first axis, eps left out; it was 0.80,
 # 136 of 169).  The old held-out answers, read for that round, went from 79 to 107 of 157 named: no longer a
 # held-out measure.
-RATE = 0.82
+# Round 6 (2026-12-05): 145 of 169, the floor 0.85.
+RATE = 0.85
 
 
 def wrong_function(entry):
@@ -61,7 +62,7 @@ def check_diagnosis(entry, func):
         return "public", diagnosis_of(exercise.id, public)
     practice = run_checks(exercise.id, func, "en", exercise.hidden_cases(PRACTICE_SEED))
     if not all(r.ok for r in practice):
-        return "hidden", diagnosis_of(exercise.id, practice)
+        return "hidden", diagnosis_of(exercise.id, public + practice)      # as check(practice=...) does
     return None, None
 
 
@@ -125,9 +126,10 @@ def test_no_wrong_diagnosis_on_other_practice_draws(entry):
     is named is a mistake the code has (an overflow that gives nan alike in several mistakes names none)."""
     exercise = EXERCISES[entry.exercise]
     func = wrong_function(entry)
+    public = run_checks(exercise.id, func, "en")
     for seed in (1, 2, 3):
         results = run_checks(exercise.id, func, "en", exercise.hidden_cases(seed))
-        found = diagnosis_of(exercise.id, results) if not all(r.ok for r in results) else None
+        found = diagnosis_of(exercise.id, public + results) if not all(r.ok for r in results) else None
         assert found is None or found.id in entry.accepted, (seed, found.id, entry.diagnosis)
 
 
@@ -177,7 +179,7 @@ def test_the_right_answers_get_no_diagnosis():
 def test_check_prints_the_diagnosis_in_three_languages(capsys):
     entry = next(e for e in CORPUS if e.name == "mask-2:softmax-then-zero")
     func = wrong_function(entry)
-    for lang, words in (("zh", "可能的原因"), ("en", "what this suggests"), ("ru", "вероятная причина")):
+    for lang, words in (("zh", "可能的原因"), ("en", "What this suggests"), ("ru", "Вероятная причина")):
         check("mask-2", func, lang=lang)
         out = capsys.readouterr().out
         assert words in out and "§1.6" in out, out

@@ -3,7 +3,7 @@
 Every entry of tests/mistakes/ is put into a copy of its solved notebook (a cell
 with the wrong definition right after the solution's), at most one entry per
 exercise in a notebook (and two entries of which one also defines the other's function never share one), so
-the 326 entries (157 of them held-out) fit in 115 notebooks; the
+the whole corpus (CHANGELOG gives its count) fits in a few notebooks per exercise; the
 notebooks alternate between zh, en and ru.  One run of ``python -m grading``
 with ``--key`` (the tests' key fixed_key(5)) grades them all.  Each entry's row must fail with 0 points,
 name the same diagnosis as the in-process scoring of tests/test_mistakes.py
@@ -149,8 +149,8 @@ def test_pages_say_how_points_are_earned_and_why(corpus_batch):
     fb = corpus_batch["out"] / "fb"
     names = display_names(corpus_batch["report"])
     pages = {pathlib.Path(s).name: page_name(names[s], s) for s in names}
-    sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "what this suggests"),
-                 "ru": ("Как начисляются баллы", "вероятная причина")}
+    sentences = {"zh": ("计分方法", "可能的原因"), "en": ("How points are earned", "What this suggests"),
+                 "ru": ("Как начисляются баллы", "Вероятная причина")}
     for name in corpus_batch["plan"]:
         lang = name.rsplit("-", 1)[1]
         for suffix in (".html", ".md"):

@@ -38,6 +38,11 @@ MOST_DIGITS_AFTER_ABOUT = 4
 # an integer of 5 or more digits written without grouping (not the digits of a decimal fraction)
 UNGROUPED = re.compile(r"(?<![\d.,\u202f\u00a0])\d{5,}(?![\d])(?![.,]\d)")
 COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?![\d])")            # 1,048,576
+# a 4-digit integer written with a group (6,960 / 6\u202f960): 4-digit numbers stay as they are (6960)
+FOUR_DIGITS_GROUPED = {
+    "ru": re.compile(r"(?<![\d,\u202f\u00a0])\d[\u202f\u00a0]\d{3}(?![\d\u202f\u00a0])(?!,\d)"),
+    "other": re.compile(r"(?<![\d.,])\d,\d{3}(?![\d,])(?!\.\d)"),
+}
 SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u2009]\d{3})+(?!\d)(?![.,]\d)")      # 1 048 576 with a breakable space
 RU_UNIT = re.compile(r"\d( )(?:%|‰|МиБ|КиБ|ГиБ|Мб|МБ|ГБ|КБ|байт\w*|мс|мкс|нс|ГФЛОП\w*)")
 SECTION_SPACE = re.compile(r"§\s")
@@ -58,6 +63,8 @@ def number_problems(lang, text):
     for m in UNGROUPED.finditer(clean):
         want = "1 048 576, with U+202F" if lang == "ru" else "1,048,576"
         found.append(f"{m.group(0)!r}: group the digits ({want})")
+    for m in FOUR_DIGITS_GROUPED["ru" if lang == "ru" else "other"].finditer(clean):
+        found.append(f"{m.group(0)!r}: a 4-digit number is not grouped (6912)")
     if lang == "ru":
         for m in COMMA_GROUPS.finditer(clean):
             found.append(f"{m.group(0)!r}: a comma is the decimal sign in Russian; group with U+202F")
@@ -84,6 +91,8 @@ def test_the_check_finds_what_it_looks_for():
     assert number_problems("ru", "равна примерно 0,047053077502, а не 0")
     assert number_problems("en", "compute 557056 scores instead of 1048576")
     assert not number_problems("en", "compute 557,056 scores instead of 1,048,576; 6912 parameters")
+    assert number_problems("en", "580 lines, 6,960 characters") and number_problems("zh", "共 6,960 个字符")
+    assert number_problems("ru", "6\u202f960 символов") and not number_problems("ru", "6960 символов, 12\u202f132 и 0,125")
     assert number_problems("ru", "оценок 557056 вместо 1048576")
     assert number_problems("ru", "параметров 1,048,576") and number_problems("ru", "параметров 1 048 576")
     assert not number_problems("ru", "параметров 1\u202f048\u202f576, то есть 53,1\u00a0% и 72\u00a0МиБ; см.\u00a0§1.2")
@@ -107,3 +116,38 @@ def test_numbers_follow_the_language(lang):
     found = [f"{where}: {problem}" for where, text_lang, text in CELLS if text_lang == lang
              for problem in number_problems(lang, text)]
     assert not found, "numbers in the prose that break the conventions:\n" + "\n".join(found)
+
+
+# The quizzes: every text of every question, and the numbers a number question shows (its key and
+# its wrong values), as the page renders them in its language (tools/quizzes.py, format_number).
+QUIZ_TEXTS = [(where, lang, text) for where, lang, text, kind in source_texts()
+              if where.startswith("src/quizzes/")]
+
+
+def _quiz_numbers(lang):
+    from tools.quizzes import format_number, load_all, localise_numbers
+    for page, sections in load_all().items():
+        for section in sections:
+            for k, q in enumerate(section.questions, 1):
+                if q.kind != "number":
+                    continue
+                where = f"{page} §{section.number} question {k}"
+                yield f"{where} (key)", localise_numbers(q.shown, lang)
+                for value, _ in q.wrong:
+                    yield f"{where} (wrong value)", format_number(value, lang)
+
+
+def test_the_quiz_numbers_were_read():
+    assert {lang for _, lang, _ in QUIZ_TEXTS} == set(LANGUAGES) and len(QUIZ_TEXTS) > 1000
+    shown = dict(_quiz_numbers("en"))
+    assert "1,048,576" in shown.values(), "the key of §2.6's first question is not rendered grouped"
+    assert "1\u202f048\u202f576" in dict(_quiz_numbers("ru")).values()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_quiz_numbers_follow_the_language(lang):
+    found = [f"{where}: {problem}" for where, text_lang, text in QUIZ_TEXTS if text_lang == lang
+             for problem in number_problems(lang, text)]
+    found += [f"{where}: {problem}" for where, text in _quiz_numbers(lang)
+              for problem in number_problems(lang, text)]
+    assert not found, "numbers in the quizzes that break the conventions:\n" + "\n".join(found)

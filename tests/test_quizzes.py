@@ -10,7 +10,10 @@ browser side (answers at once, keyboard, progress) is tests/test_site_quiz.py.
 
 from __future__ import annotations
 
+import html
+import json
 import re
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -265,3 +268,51 @@ def test_the_page_shows_a_number_answer_in_its_language():
     assert "&quot;decimal&quot;:&quot;,&quot;" in html["ru"] and "&quot;decimal&quot;:&quot;.&quot;" in html["en"]
     first = next(s for s in quizzes.load_all()["chapters/01_allowed_set"] if s.number == "1.1")
     assert "1/3 ≈ 0,333" in quizzes.render("chapters/01_allowed_set", first, "ru")
+
+
+def _reader_text(page_html):
+    """What a reader of a rendered quiz sees as prose: the text between tags and the feedback quiz.js
+    shows from ``data-why``, without code, § references and figure numbers (values the script
+    compares, ``data-answer`` and ``data-value``, are not read)."""
+    said = [html.unescape(m) for m in re.findall(r'data-why="([^"]*)"', page_html)]
+    text = re.sub(r"<code>.*?</code>", " ", page_html, flags=re.S)
+    said.append(html.unescape(re.sub(r"<[^>]+>", " ", text)))
+    prose = " ".join(said)
+    prose = re.sub(r"`[^`]*`", " ", prose)
+    return re.sub(r"§\d+(\.\d+)*|(?:[Рр]ис\.|Figure|图)\s?\d+\.\d+", " ", prose)
+
+
+def test_every_russian_quiz_writes_its_numbers_with_the_decimal_comma():
+    """On a Russian page every key, hint and explanation writes a decimal comma and groups 5 or more
+    digits with a narrow no-break space (0,697; 1 048 576), as the Russian prose does; the number the
+    script compares stays plain, and the box reads a typed point as well as a comma (quiz.js)."""
+    pages = quizzes.chapter_pages()
+    wrong, keys = [], 0
+    for page, sections in quizzes.load_all().items():
+        for sec in sections:
+            out = quizzes.render(page, sec, "ru", pages)
+            prose = _reader_text(out)
+            wrong += [f"{page} §{sec.number}: {m.group(0)!r}"
+                      for m in re.finditer(r"(?<![\w.,])\d+\.\d+(?![\w.])|(?<![\d\u202f])\d{5,}", prose)]
+            for q in sec.questions:
+                if q.kind == "number":
+                    keys += 1
+                    assert f"<strong>{html.escape(quizzes.localise_numbers(q.shown, 'ru'))}</strong>" in out
+                    assert f'data-answer="{q.answer!r}"' in out and "," not in repr(q.answer)
+    assert keys >= 10 and not wrong, wrong
+    assert quizzes.localise_numbers("≈ 39.77 (0.697; 1048576)", "ru") == "≈ 39,77 (0,697; 1\u202f048\u202f576)"
+
+
+def test_the_answer_box_reads_a_decimal_comma_and_a_decimal_point():
+    """quiz.js's own parseNumber, run in Node: on a Russian page (decimal ",") 0,697 and 0.697 are the
+    same answer, and 1 048 576 is one number; on an English page 1,048,576 is thousands."""
+    from conftest import need
+    need("node", "running the quiz page's number parser")
+    script = (ROOT / "site" / "static" / "quiz.js").read_text(encoding="utf-8")
+    parser = re.search(r"function parseNumber\(.*?\n  \}\n", script, re.S).group(0)
+    cases = [("0,697", ","), ("0.697", ","), ("39,77", ","), ("39.77", ","), ("1\u202f048\u202f576", ","),
+             ("1 048 576", ","), ("−2", ","), ("1,048,576", "."), ("0.697", "."), ("0,5,1", ",")]
+    program = parser + f"console.log(JSON.stringify({json.dumps(cases)}.map(c => parseNumber(c[0], c[1]))));"
+    run = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60, check=True)
+    # JSON writes NaN (not a number: the page says so) as null
+    assert json.loads(run.stdout) == [0.697, 0.697, 39.77, 39.77, 1048576, 1048576, -2, 1048576, 0.697, None]

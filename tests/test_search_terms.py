@@ -38,8 +38,8 @@ RATE = 0.95
 LEARNER_QUERIES = {
     "en": [
         # the site review's
-        ("why mask before softmax", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-6"]),
-        ("kv cache offset", [C + "05_cache#"]),
+        ("why mask before softmax", [C + "01_allowed_set#sec-1-4", C + "01_allowed_set#sec-1-6"]),
+        ("kv cache offset", [C + "05_cache#sec-5-1"]),
         ("split heads reshape", [C + "02_heads#sec-2-2", C + "02_heads#part-1"]),
         ("W_O output projection", [C + "02_heads#sec-2-4", C + "02_heads#sec-2-1"]),
         ("positional embedding backward", [C + "03_positions#sec-3-2"]),
@@ -51,16 +51,16 @@ LEARNER_QUERIES = {
         ("attention memory cost heads", [C + "02_heads#sec-2-6"]),
         ("gradient check", [C + "07_decoder#sec-7-1", C + "07_decoder#part-1"]),
         # the issue's
-        ("mask", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
-        ("position table", [C + "03_positions#", C + "03_positions#sec-3-1"]),
+        ("mask", [C + "01_allowed_set#sec-1-4"]),
+        ("position table", [C + "03_positions#sec-3-1"]),
         ("output projection", [C + "02_heads#sec-2-4", C + "02_heads#sec-2-1"]),
-        ("positional embedding", [C + "03_positions#", C + "03_positions#sec-3-1"]),
+        ("positional embedding", [C + "03_positions#sec-3-1"]),
         # development set
-        ("causal mask", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
+        ("causal mask", [C + "01_allowed_set#sec-1-4"]),
         ("softmax then mask", [C + "01_allowed_set#sec-1-6"]),
-        ("kv cache", [C + "05_cache#", C + "05_cache#sec-5-1"]),
-        ("how does the kv cache know the position", [C + "05_cache#"]),
-        ("what is a head", [C + "02_heads#", C + "02_heads#sec-2-1"]),
+        ("kv cache", [C + "05_cache#sec-5-1"]),
+        ("how does the kv cache know the position", [C + "05_cache#sec-5-1"]),
+        ("what is a head", [C + "02_heads#sec-2-1"]),
         ("gradient of the position table", [C + "03_positions#sec-3-2"]),
         ("test for future leakage", [C + "04_causality#sec-4-3"]),
         ("finite differences", [C + "03_positions#part-1", C + "07_decoder#part-1"]),
@@ -69,32 +69,32 @@ LEARNER_QUERIES = {
         ("row with no allowed key", [C + "01_allowed_set#sec-1-7"]),
         ("cache memory", [C + "05_cache#sec-5-6"]),
         ("dropout and causality", [C + "04_causality#sec-4-8"]),
-        ("multi-head attention", [C + "02_heads#", C + "02_heads#sec-2-1"]),
+        ("multi-head attention", [C + "02_heads#sec-2-1"]),
         # the search's general means: an identifier is its words, a stem finds its forms
         ("pad_token", [C + "01_allowed_set#sec-1-8", C + "01_allowed_set#sec-1-10"]),
         ("attends to itself", [C + "01_allowed_set#sec-1-3"]),
-        ("causal_attention", [C + "01_allowed_set#"]),
+        ("causal_attention", [C + "01_allowed_set#sec-1-4"]),
     ],
     "zh": [
-        ("因果掩码", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
+        ("因果掩码", [C + "01_allowed_set#sec-1-4"]),
         ("多头 拼接", [C + "02_heads#sec-2-1", C + "02_heads#sec-2-4"]),
-        ("为什么先掩码再softmax", [C + "01_allowed_set#sec-1-6", C + "01_allowed_set#"]),
-        ("KV 缓存 位置偏移", [C + "05_cache#"]),
+        ("为什么先掩码再softmax", [C + "01_allowed_set#sec-1-6", C + "01_allowed_set#sec-1-4"]),
+        ("KV 缓存 位置偏移", [C + "05_cache#sec-5-1"]),
         ("位置嵌入 反向传播", [C + "03_positions#sec-3-2"]),
         ("填充", [C + "01_allowed_set#sec-1-8"]),
         ("未来扰动", [C + "04_causality#sec-4-3"]),
         ("阴性对照", [C + "04_causality#sec-4-4"]),
         ("缩放 根号d", [C + "02_heads#sec-2-3"]),
         ("旋转位置编码", [C + "03_positions#sec-3-5"]),
-        ("掩", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
+        ("掩", [C + "01_allowed_set#sec-1-4"]),
         ("输出投影", [C + "02_heads#sec-2-4", C + "02_heads#sec-2-1"]),
-        ("掩码", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
-        ("位置表", [C + "03_positions#", C + "03_positions#sec-3-1"]),
-        ("注意力掩码", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
-        ("KV缓存", [C + "05_cache#", C + "05_cache#sec-5-1"]),
-        ("多头注意力", [C + "02_heads#", C + "02_heads#sec-2-1"]),
+        ("掩码", [C + "01_allowed_set#sec-1-4"]),
+        ("位置表", [C + "03_positions#sec-3-1"]),
+        ("注意力掩码", [C + "01_allowed_set#sec-1-4"]),
+        ("KV缓存", [C + "05_cache#sec-5-1"]),
+        ("多头注意力", [C + "02_heads#sec-2-1"]),
         ("拆分头", [C + "02_heads#sec-2-2"]),
-        ("位置编码", [C + "03_positions#", C + "03_positions#sec-3-1"]),
+        ("位置编码", [C + "03_positions#sec-3-1"]),
         ("有限差分", [C + "03_positions#part-1", C + "07_decoder#part-1"]),
         ("信息泄漏 检验", [C + "04_causality#sec-4-3"]),
         ("为什么除以根号d", [C + "02_heads#sec-2-3"]),
@@ -102,15 +102,15 @@ LEARNER_QUERIES = {
         ("空行", [C + "01_allowed_set#sec-1-7"]),
         ("右填充", [C + "01_allowed_set#sec-1-8", C + "06_evidence#sec-6-3"]),
         # English in a Chinese query (each section's English terms), a learner's word (search-synonyms.yml)
-        ("attention mask", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
+        ("attention mask", [C + "01_allowed_set#sec-1-4"]),
         ("padding mask", [C + "01_allowed_set#sec-1-8"]),
-        ("kv cache", [C + "05_cache#", C + "05_cache#sec-5-1"]),
+        ("kv cache", [C + "05_cache#sec-5-1"]),
         ("显存", [C + "05_cache#sec-5-6"]),
     ],
     "ru": [
         ("позиционные эмбеддинги обратный проход", [C + "03_positions#sec-3-2"]),
-        ("маска до softmax", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-6"]),
-        ("kv-кэш смещение позиции", [C + "05_cache#"]),
+        ("маска до softmax", [C + "01_allowed_set#sec-1-4", C + "01_allowed_set#sec-1-6"]),
+        ("kv-кэш смещение позиции", [C + "05_cache#sec-5-1"]),
         ("разбиение на головы", [C + "02_heads#sec-2-2"]),
         ("выходная проекция W_O", [C + "02_heads#sec-2-4", C + "02_heads#sec-2-1"]),
         ("паддинг", [C + "01_allowed_set#sec-1-8"]),
@@ -119,14 +119,14 @@ LEARNER_QUERIES = {
         ("масштабирование корень из d", [C + "02_heads#sec-2-3"]),
         ("RoPE", [C + "03_positions#sec-3-5"]),
         ("дополнение справа", [C + "01_allowed_set#sec-1-8", C + "06_evidence#sec-6-3"]),
-        ("причинная маска", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
-        ("маска", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
-        ("таблица позиций", [C + "03_positions#", C + "03_positions#sec-3-1"]),
+        ("причинная маска", [C + "01_allowed_set#sec-1-4"]),
+        ("маска", [C + "01_allowed_set#sec-1-4"]),
+        ("таблица позиций", [C + "03_positions#sec-3-1"]),
         ("выходная проекция", [C + "02_heads#sec-2-4", C + "02_heads#sec-2-1"]),
-        ("маска внимания", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
-        ("kv кэш", [C + "05_cache#", C + "05_cache#sec-5-1"]),
-        ("многоголовое внимание", [C + "02_heads#", C + "02_heads#sec-2-1"]),
-        ("позиционное кодирование", [C + "03_positions#", C + "03_positions#sec-3-1"]),
+        ("маска внимания", [C + "01_allowed_set#sec-1-4"]),
+        ("kv кэш", [C + "05_cache#sec-5-1"]),
+        ("многоголовое внимание", [C + "02_heads#sec-2-1"]),
+        ("позиционное кодирование", [C + "03_positions#sec-3-1"]),
         ("конечные разности", [C + "03_positions#part-1", C + "07_decoder#part-1"]),
         ("утечка будущего", [C + "04_causality#sec-4-3"]),
         ("зачем делить на корень из d", [C + "02_heads#sec-2-3"]),
@@ -134,8 +134,8 @@ LEARNER_QUERIES = {
         ("пустая строка маски", [C + "01_allowed_set#sec-1-7"]),
         ("градиент таблицы позиций", [C + "03_positions#sec-3-2"]),
         # English in a Russian query, a learner's word, a verb's other form
-        ("kv cache", [C + "05_cache#", C + "05_cache#sec-5-1"]),
-        ("attention mask", [C + "01_allowed_set#", C + "01_allowed_set#sec-1-4"]),
+        ("kv cache", [C + "05_cache#sec-5-1"]),
+        ("attention mask", [C + "01_allowed_set#sec-1-4"]),
         ("паддинг справа", [C + "01_allowed_set#sec-1-8"]),
     ],
 }
@@ -176,6 +176,25 @@ def test_a_malformed_entry_is_named(tmp_path):
         search_index.search_terms("en", path)
 
 
+def test_an_introduction_names_the_section_that_defines_its_subject(tmp_path):
+    defining = search_index.defined_in()
+    # the chapters whose introduction names one subject (the mask, the heads, the position table, the cache)
+    assert {"chapters/01_allowed_set", "chapters/02_heads", "chapters/03_positions", "chapters/05_cache"} <= set(defining)
+    for lang in LANGUAGES:
+        for page, anchor in defining.items():
+            source = build_site.RAW / lang / f"{page}.html"
+            if source.exists():
+                assert re.search(rf'<section\b[^>]*\bid="{anchor}"', source.read_text(encoding="utf8")), \
+                    f"{page} is defined_in {anchor}: no such section in {lang}"
+    path = tmp_path / "terms.yml"
+    path.write_text("- section: chapters/01_allowed_set#sec-1-2\n  defined_in: sec-1-4\n  en: [a]\n", encoding="utf8")
+    with pytest.raises(ValueError, match="`defined_in` belongs to a page's introduction"):
+        search_index.search_terms("en", path)
+    path.write_text("- section: chapters/01_allowed_set\n  defined_in: Summary\n  en: [a]\n", encoding="utf8")
+    with pytest.raises(ValueError, match="names one of its numbered sections"):
+        search_index.search_terms("en", path)
+
+
 def test_synonyms_are_groups_of_single_words_in_every_language(tmp_path):
     for lang in LANGUAGES:
         groups = search_index.synonyms(lang)
@@ -209,11 +228,13 @@ def test_the_index_groups_subsections_and_knows_english(site_dir):  # noqa: F811
         sections = {(s["p"], s["a"]): s for s in index(lang)["sections"]}
         assert sections[(C + "01_allowed_set", "part-3")]["u"] == "sec-1-10"     # Why not left padding
         assert all(s.get("u", "") == "" for (p, a), s in sections.items() if p.startswith("exercises/"))
-        summaries = [a for (p, a), s in sections.items() if s.get("s")]
+        summaries = [a for (p, a), s in sections.items() if s.get("s") and (p, a) != (C + "00_start", "")]
         assert len(summaries) >= 7 and all(a.startswith("sec-") for a in summaries), summaries
+        assert sections[(C + "00_start", "")]["s"] == 1          # the course's first page names every claim
         # the text is what a reader sees: no TeX command or brace of a formula is left in it
         leftovers = sorted({m for s in sections.values() for m in re.findall(r"\\[A-Za-z]+|\bbegin(?:split|cases)|lvert", s["x"])})
         assert not leftovers, f"{lang}: TeX left in the search text: {leftovers}"
+        assert sections[(C + "03_positions", "")]["u"] == "sec-3-1"           # defined_in: the position table
         if lang != "en":
             assert "mask" in sections[(C + "01_allowed_set", "")]["e"]
             assert "mask" in sections[(C + "07_decoder", "sec-7-3")]["g"]       # 去掉掩码 / Без маски
@@ -232,7 +253,9 @@ def test_each_term_finds_its_section_first(browser, base_url, lang):  # noqa: F8
     try:
         page.wait_for_function("typeof courseSearch === 'function'")
         wrong = []
+        defining = search_index.defined_in()
         for (doc, anchor), words in search_index.search_terms(lang).items():
+            anchor = anchor or defining.get(doc, "")     # an introduction's terms find the section that defines them
             for word in words:
                 found = _first(page, word)
                 if not found or f"{doc}#{anchor}" not in found[0]:
@@ -259,3 +282,49 @@ def test_learners_queries_find_the_teaching_section(browser, base_url):  # noqa:
     total = sum(len(q) for q in LEARNER_QUERIES.values())
     print(f"\nsearch: {right} of {total} learners' queries put the teaching section first; misses: {misses}")
     assert right >= RATE * total, f"{right} of {total} first (at least {RATE:.0%} wanted):\n" + "\n".join(misses)
+
+
+def _typo(word):
+    """The word with two neighbouring letters in its middle swapped (causal: casual)."""
+    k = len(word) // 2
+    return word[:k - 1] + word[k] + word[k - 1] + word[k + 1:]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_typo_finds_what_the_word_finds(browser, base_url, lang):  # noqa: F811
+    """Every one-word term of six letters or more, typed with two letters swapped, finds the
+    section the term finds (the query's word the site never uses is read as the site's word one
+    edit away); a few may land elsewhere when another site word is one edit away too."""
+    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+    try:
+        page.wait_for_function("typeof courseSearch === 'function'")
+        words = sorted({w for ws in search_index.search_terms(lang).values() for w in ws
+                        if re.fullmatch(r"[^\W\d_]{6,}", w)})
+        pairs = [(w, _typo(w.lower())) for w in words if _typo(w.lower()) != w.lower()]
+        same, wrong = 0, []
+        for word, typo in pairs:
+            if _first(page, typo)[:1] == _first(page, word)[:1]:
+                same += 1
+            else:
+                wrong.append(f"{typo} ({word})")
+        assert len(pairs) >= 15 and same >= 0.9 * len(pairs), f"{lang}: {same} of {len(pairs)}; {wrong}"
+    finally:
+        context.close()
+
+
+def test_query_words_are_cut_by_general_rules(browser, base_url):  # noqa: F811
+    """English question words stay whole inside Latin words of a zh query (softmax has an "of",
+    position_ids an "it"); a longer word jieba found that is two of the site's words is two
+    words unless it is one of the course's; an identifier the prose names is a term of its own."""
+    def words(lang, query):
+        context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+        try:
+            page.wait_for_function("typeof courseSearch === 'function'")
+            return page.evaluate("q => courseSearch(q).terms.map(t => t.text)", query)
+        finally:
+            context.close()
+    assert words("zh", "softmax之前 position_ids")[:1] == ["softmax"]
+    assert "position" in words("zh", "softmax之前 position_ids")
+    assert words("zh", "检查模型") == ["检查", "模型"]
+    assert words("zh", "因果掩码") == ["因果掩码"]                    # the glossary's word stays whole
+    assert "is_causal" in words("en", "is_causal")

@@ -340,7 +340,8 @@ WORDS = {
 ALT = texts("tools.diagrams.alt", {
     "allowed_pairs": "Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the "
                      "cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are "
-                     "forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: "
+                     "forbidden, and the target of every row but the last, input i + 1, is the row's first "
+                     "forbidden cell. Bottom: "
                      "after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + "
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
     "lookup": "Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The "

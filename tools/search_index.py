@@ -158,11 +158,22 @@ def search_terms(lang: str, path: Path = TERMS_FILE) -> dict[tuple[str, str], li
         terms = entry.get(lang)
         if not isinstance(terms, list) or not terms or not all(isinstance(t, (str, int)) and str(t).strip() for t in terms):
             raise ValueError(f"{path.name}: {entry['section']} needs a list of terms in {lang!r}, got {terms!r}")
+        if "defined_in" in entry and (anchor or not re.fullmatch(r"sec-[\d-]+", str(entry["defined_in"]))):
+            raise ValueError(f"{path.name}: {entry['section']}: `defined_in` belongs to a page's introduction "
+                             f"and names one of its numbered sections (sec-1-4), got {entry['defined_in']!r}")
         key = (page, anchor)
         if key in out:
             raise ValueError(f"{path.name}: {entry['section']} is listed twice")
         out[key] = [str(t).strip() for t in terms]
     return out
+
+
+def defined_in(path: Path = TERMS_FILE) -> dict[str, str]:
+    """{page: anchor} of site/search-terms.yml's `defined_in`: the numbered section that defines the
+    subject a chapter's introduction names (checked by search_terms)."""
+    import yaml
+    return {e["section"]: str(e["defined_in"]) for e in yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            if isinstance(e, dict) and "defined_in" in e}
 
 
 def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> list[str]:
@@ -272,11 +283,13 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
     """The index of one language's pages (``pages``: ``chapters/01_allowed_set``, ...): per section
     ``p`` page, ``a`` anchor, ``h`` heading, ``x`` prose, ``c`` code and outputs, ``k`` the terms of
     site/search-terms.yml, ``e`` (zh, ru) the same section's English terms (learners mix "mask" or
-    "KV cache" into their queries), ``u`` the numbered section an unnumbered subsection belongs to,
+    "KV cache" into their queries), ``u`` the numbered section an unnumbered subsection belongs to (for a chapter's introduction:
+    the section that defines its subject, site/search-terms.yml's ``defined_in``),
     ``s`` 1 for a chapter's summary, ``g`` (zh, ru) the English words of the glossary terms its
     heading says; ``synonyms``: site/search-synonyms.yml's groups. A term whose section is not on the site raises ValueError."""
     entries, titles = [], {}
     terms = search_terms(lang, terms_file)
+    defining = defined_in(terms_file)
     english = search_terms("en", terms_file) if lang != "en" else {}
     glossary = glossary_pairs(lang) if lang != "en" else []
     for page in pages:
@@ -301,7 +314,13 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
                 entry["g"] = said
             if anchor.startswith("part-"):
                 entry["u"] = _unit(section, sections[0]["id"])
-            if re.sub(r"^[\d.]+\s*", "", section["heading"]) in SUMMARY:
+            elif not anchor and page in defining:       # the introduction counts for the section that defines its subject
+                if not any(s["id"] == defining[page] for s in sections):
+                    raise ValueError(f"{terms_file.name}: {page} is defined_in {defining[page]}, which is not a section of the {lang} page")
+                entry["u"] = defining[page]
+            # a chapter's summary, and the course's first page's introduction (which names every
+            # chapter's claim), recall what the sections teach
+            if re.sub(r"^[\d.]+\s*", "", section["heading"]) in SUMMARY or (page == pages[0] and not anchor):
                 entry["s"] = 1
             entries.append(entry)
     missing = [f"{page}#{anchor}" if anchor else page for page, anchor in terms if page in pages]
@@ -320,6 +339,9 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
         words = glossary_terms("zh") + [w for g in index["synonyms"] for w in g if re.search(r"[\u3400-\u9fff]", w)] + [t.replace(" ", "") for e in entries for t in e.get("k", ())
                                         if re.search(r"[\u3400-\u9fff]", t)]
         index["words"] = chinese_words([e["h"] + " " + e["x"] for e in entries], words)
+        # the course's own words (glossary, terms, synonyms) stay whole in a query; a longer word jieba
+        # found in the text may be cut into two of the site's words (检查模型: 检查, 模型)
+        index["keep"] = sorted({w for w in words if len(w) >= 4})
     return index
 
 

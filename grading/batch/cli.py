@@ -56,7 +56,7 @@ submissions not graded and "complete": false).
 MERGE_DESCRIPTION = """\
 Merge the JSON reports of shards 1/N ... N/N of one batch into one report,
 and write from it any of the files a batch writes.  Refuses reports with
-different keys, course or grader versions, exercises or batches, a shard
+different keys, tests' fingerprints, report formats, exercises or batches, a shard
 given twice, a missing shard, and a submission in two shards."""
 
 KEY_DESCRIPTION = """\

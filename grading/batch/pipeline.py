@@ -196,7 +196,7 @@ def _regrade_setup(config, secret, shard):
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"--regrade: cannot read the report {config.regrade}: {exc}") from None
     if version != VERSION:
-        raise UsageError(f"--regrade: the report was written by grader version {version}, this is {VERSION}: "
+        raise UsageError(f"--regrade: the report is in report format {version}, this grader writes format {VERSION}: "
                          "grade the whole class again")
     if recorded.get("origin") == "salt":
         if secret is not None:
@@ -220,7 +220,7 @@ def _regrade_check(old, course, registry_module):
     now = course_version(registry_module, course)
     restricted = Course(registry_module, course.secret, [e["id"] for e in old["grader"]["exercises"]])
     if wanted != now and course_version(registry_module, restricted) != wanted:
-        raise UsageError(f"--regrade: the report was graded against course version {wanted}, this checkout is "
+        raise UsageError(f"--regrade: the report's tests' fingerprint is {wanted}, this checkout's is "
                          f"{now}: the tests changed since, so grade the whole class again")
 
 

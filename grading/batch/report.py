@@ -563,7 +563,8 @@ def feedback_markdown(report, summary, site=None):
                 out.append(f"  * {v['reproduce']}{v['colon']}{_with_code(f['hint'], _md_code)}")
         if r["failures"]:
             out.append("")                                  # one blank line after a list, none twice
-        out += [f"> {_md_linked(text, lang, site)}" for text in r["diagnoses"]] + ([""] if r["diagnoses"] else [])
+        out += [f"> {_with_spans(text, lambda t: _md_linked(t, lang, site), _md_code)}"
+                for text in r["diagnoses"]] + ([""] if r["diagnoses"] else [])
     if v["other"]:
         out += [f"## {v['other_title']}", ""]
         out += [f"* {_md(o['where']) + v['colon'] if o['where'] else ''}{_md(o['message'])}" for o in v["other"]]
@@ -600,10 +601,15 @@ def _environment():
     def linked(context, text):
         return markupsafe.Markup(sections.link_sections(text, context["lang"], base=context["site"]))
 
+    @jinja2.pass_context
+    def linked_code(context, text):
+        return markupsafe.Markup(_with_spans(
+            text, lambda t: sections.link_sections(t, context["lang"], base=context["site"]), _html_code))
+
     env = jinja2.Environment(loader=jinja2.PackageLoader("grading", "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, finalize=escaped, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(linked=linked, breakable=lambda name: markupsafe.Markup(_breakable(name)),
+    env.filters.update(linked=linked, linked_code=linked_code, breakable=lambda name: markupsafe.Markup(_breakable(name)),
                        with_code=lambda text: markupsafe.Markup(_with_code(text, _html_code)))
     return env
 
@@ -631,6 +637,18 @@ def _with_code(text, code):
                    for kind, part in out)
 
 
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _with_spans(text, plain, code):
+    """``text`` (a diagnosis) with its `code` spans set as code by ``code``, the rest by ``plain``."""
+    out, last = [], 0
+    for m in _CODE_SPAN.finditer(str(text)):
+        out += [plain(text[last:m.start()]), code(m.group(1))]
+        last = m.end()
+    return "".join(out) + plain(str(text)[last:])
+
+
 def _html_code(call):
     return f"<code>{html.escape(call)}</code>"
 
@@ -650,7 +668,11 @@ def feedback_html(report, summary, site=None):
 
 
 def _footer(grader, lang):
-    return messages.text("page_footer", lang, version=grader["version"], course=grader["course"]["version"])
+    """The course's version (pyproject.toml), the report's format and the tests' fingerprint (a hash of the
+    specs that define the tests: --regrade and merge compare it)."""
+    from ..version import package_version
+    return messages.text("page_footer", lang, course=package_version(), format=grader["version"],
+                         tests=grader["course"]["version"])
 
 
 # status marks of the index: a sign and a word, never colour alone
@@ -758,10 +780,24 @@ def index_html(report, lang="en", histogram=None):
         incomplete="" if g.get("complete", True) else messages.text("page_incomplete", lang),
         diagnoses=class_diagnoses(report, lang), diagnoses_title=messages.text("index_diagnoses", lang),
         isolation_title=messages.text("index_isolation", lang),
-        isolation={"mode": str(iso.get("mode")), "cgroups": str(iso.get("cgroups"))},
-        isolation_items=[(k, ", ".join(v) if isinstance(v, list) else str(v)) for k, v in iso.items()
+        isolation={"mode": _isolation_value(iso.get("mode"), lang),
+                   "cgroups": _isolation_value(iso.get("cgroups"), lang)},
+        isolation_cgroups=_isolation_label("cgroups", lang), colon=_colon(lang),
+        isolation_items=[(_isolation_label(k, lang), _isolation_value(v, lang)) for k, v in iso.items()
                          if v not in (None, "")],
         footer=_footer(g, lang))
+
+
+def _isolation_label(key, lang):
+    """A key of the report's isolation record in the page's language (the key itself if it has no label)."""
+    return messages.text("isolation_" + key, lang) if "isolation_" + key in messages.MESSAGES else key
+
+
+def _isolation_value(value, lang):
+    """A value of the isolation record: lists joined, None (nothing of the kind) said in words."""
+    if value is None or value == []:
+        return messages.text("isolation_not_used", lang)
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 MANIFEST = ".grading-pages.json"             # the files the grader wrote into a feedback folder

@@ -36,7 +36,7 @@ def rows(registry, exercise_ids=None, lang="en", seed=0, partial=False):
 
 def markdown(items, lang, partial=False):
     t = lambda key: messages.text(key, lang)             # noqa: E731
-    head = ["id", t("rubric_notebook"), t("rubric_function"), t("rubric_title_col"), t("page_points"), t("rubric_tests")]
+    head = [t("page_exercise"), t("rubric_notebook"), t("rubric_function"), t("rubric_title_col"), t("page_points"), t("rubric_tests")]
     head += [t("rubric_groups")] if partial else []
     cell = lambda text: str(text).replace("|", "\\|")    # noqa: E731
     lines = [f"# {t('rubric_title')}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

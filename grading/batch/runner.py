@@ -1089,7 +1089,7 @@ def duplicates_note(unit, lang):
     note = "" if unit.rule == "best" and len(unit.tries) > 1 else messages.text(
         key, lang, count=len(names), names=", ".join(names[:3]))
     how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if unit.ambiguous else ""), lang, graded=graded)
-    return " ".join(p for p in (note, how) if p)
+    return " ".join(p for p in (how, note) if p)
 
 
 def interrupted_rows(submission, course, scope, lang="en"):

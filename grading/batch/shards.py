@@ -6,7 +6,7 @@ sorts them by id and keeps every N-th, starting at the K-th: shards are
 disjoint, cover the batch, and are balanced to within one submission.  Each
 shard report records the batch it belongs to (how many submissions, a digest
 of their ids), the fingerprint of the key its hidden tests were drawn from, the
-course version and the grader version;
+tests' fingerprint (a hash of the specs that define the tests) and the report format;
 :func:`merge` refuses reports that disagree on any of them, a shard given
 twice, a missing shard, and a submission graded twice or not at all.
 """
@@ -57,11 +57,12 @@ def merge(reports):
                          "grade every shard again with the same --key FILE")
     versions = {h.get("version") for h in heads}
     if len(versions) != 1:
-        raise MergeError(f"the shard reports have different grader versions: {sorted(map(str, versions))}; "
+        raise MergeError(f"the shard reports have different report formats: {sorted(map(str, versions))}; "
                          "grade every shard with the same installation of the grader")
     courses = {h.get("course", {}).get("version") for h in heads}
     if len(courses) != 1:
-        raise MergeError(f"the shard reports were graded against different course versions: {sorted(map(str, courses))}; "
+        raise MergeError(f"the shard reports were graded with different tests (tests' fingerprints "
+                         f"{sorted(map(str, courses))}); "
                          "grade every shard from the same commit of the course")
     if len({bool((h.get("options") or {}).get("partial")) for h in heads}) != 1:
         raise MergeError("some shard reports were graded with --partial and some without; grade every shard alike")

@@ -96,6 +96,8 @@ def _mask3_public():
     loose = np.array([[1.0, 0.0, 0.0], [0.4, 0.6001, 0.0], [0.3, 0.3, 0.4]])
     with_nan = good.copy()
     with_nan[2, 1] = np.nan
+    one_leak = good.copy()
+    one_leak[1] = [0.5, 0.3, 0.2]                 # one future weight; the other future weights are 0
     tiny_forbidden = good.copy()
     tiny_forbidden[0] = [1.0 - 1e-12, 1e-12, 0.0]  # the row sums to 1; the future is "below atol" but not 0
     zero_on_allowed = good.copy()
@@ -110,6 +112,8 @@ def _mask3_public():
              label="softmax first, zeros after (rows sum to less than 1)"),
         Case("reads-the-future", (leaky, allowed),
              label="weights on future positions"),
+        Case("one-future-weight", (one_leak, allowed),
+             label="weight on one future position only, the other future weights 0 (invalid)"),
         Case("negative-weight", (negative, allowed),
              label="a negative weight (the row still sums to 1)"),
         Case("rounding", (rounded, allowed),

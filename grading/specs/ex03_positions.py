@@ -32,6 +32,12 @@ def _pos1_public():
              label="positions past the table (offset=6, must raise)"),
         Case("negative-offset", (np.array([1, 2, 0]), E, P, -1),
              label="a negative offset, offset=-1 (must raise)"),
+        # a slice offset:offset + T does not raise by itself: one past the end it is empty (and an empty row
+        # block broadcasts against one token), and with offset + T < 0 it is a valid block at the table's end
+        Case("one-token-past-the-table", (np.array([2]), E, P, len(P)),
+             label="a single token one position past the table (offset=8, must raise)"),
+        Case("negative-offset-inside-the-table", (np.array([1, 2]), E, P, -4),
+             label="offset=-4 with two tokens: rows 4 and 5 must not be read (must raise)"),
     ]
 
 
@@ -53,6 +59,14 @@ def _pos1_hidden(rng):
     T = int(rng.integers(1, len(P)))
     cases.append(Case("negative-offset", (rng.integers(0, 5, size=T), E, P),
                       {"offset": -int(rng.integers(1, len(P) - T + 1))}, kind="negative-offset"))
+    # drawn after the older kinds, so their draws stay as they were
+    E, P = _tables(rng, 5, int(rng.integers(2, 6)), 3)
+    cases.append(Case("one-token-past-the-table", (rng.integers(0, 5, size=1), E, P), {"offset": len(P)},
+                      kind="one-token-past-the-table"))
+    E, P = _tables(rng, 5, int(rng.integers(3, 7)), 3)
+    T = int(rng.integers(1, len(P) - 1))
+    cases.append(Case("negative-offset-inside-the-table", (rng.integers(0, 5, size=T), E, P),
+                      {"offset": -int(rng.integers(T + 1, len(P) + 1))}, kind="negative-offset-inside-the-table"))
     return cases
 
 
@@ -161,6 +175,11 @@ EXERCISES = [
             "past-the-table": Kind("positions past the end of a random position table (must raise)",
                                    like="past-the-table"),
             "negative-offset": Kind("a random negative offset (must raise)", like="negative-offset"),
+            "one-token-past-the-table": Kind("a single token one position past a random table (must raise)",
+                                             like="one-token-past-the-table"),
+            "negative-offset-inside-the-table": Kind("a random negative offset whose rows, counted from the end, "
+                                                     "lie inside the table (must raise)",
+                                                     like="negative-offset-inside-the-table"),
         },
     ),
     exercise(

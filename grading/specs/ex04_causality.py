@@ -172,6 +172,9 @@ def _causal4_public():
              label="a float32 input"),
         Case("eps", (rng.normal(size=(2, 4)),), {"eps": 0.5}, label="eps=0.5"),
         Case("one-position", (np.array([[3.0, -1.0, 2.0]]),), label="a single position"),
+        # halves near 1e8 are exact in float64, so every right way of taking mean and variance agrees
+        Case("large-values", (1e8 + rng.integers(-8, 9, size=(2, 3, 4)) / 2,),
+             label="features around 1e8 that differ by a few units"),
     ]
 
 
@@ -183,6 +186,12 @@ def _causal4_hidden(rng):
         kind = {2: "float32", 4: "eps"}.get(i, "random")
         cases.append(Case(f"norm-{i}", (x.astype(np.float32) if i == 2 else x,),
                           {"eps": float(rng.uniform(1e-6, 1e-2))} if i == 4 else {}, kind=kind))
+    # drawn after the older kinds, so their draws stay as they were
+    # quarters near an integer of 3e7 to 3e8, D a power of 2: mean and variance are exact in float64, so every
+    # right way of taking them agrees, while E[x²] − E[x]² loses the variance to rounding
+    shape = tuple(int(n) for n in rng.integers(1, 5, size=int(rng.integers(1, 3)))) + (int(rng.choice([2, 4, 8])),)
+    loc = float(rng.choice([-1, 1]) * np.round(10 ** rng.uniform(7.5, 8.5)))
+    cases.append(Case("large-values", (loc + rng.integers(-12, 13, size=shape) / 4,), kind="large-values"))
     return cases
 
 
@@ -243,6 +252,8 @@ EXERCISES = [
                            like="batch"),
             "float32": Kind("a random float32 input", like="float32"),
             "eps": Kind("a random eps", like="eps"),
+            "large-values": Kind("random features around ±3e7 to ±3e8 that differ by a few units",
+                                 like="large-values"),
         },
     ),
 ]

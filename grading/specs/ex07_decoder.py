@@ -196,6 +196,10 @@ def _dec4_public():
              label="masked, but every position also sees the last token"),
         Case("huge-tolerance", args, {"tol": 1e6}, setup=_diagnose_setup(cheater, "unmasked"),
              label="run without the mask, a huge tolerance, tol=1e6"),
+        Case("first-sees-the-last-token", args, setup=_diagnose_setup(masked, "first-sees-the-last-token"),
+             label="masked, but the first position also sees the last token"),
+        Case("tol-0", args, {"tol": 0.0}, setup=_diagnose_setup(masked, "masked"),
+             label="trained and run with the mask, tol=0: a change of exactly 0 is no leak"),
     ]
 
 
@@ -227,6 +231,17 @@ def _dec4_hidden(rng):
     cases.append(Case("prefix-T", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T), T),
                       setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "masked"),
                       kind="prefix-T"))
+    # drawn after the older kinds, so their draws stay as they were
+    T = int(rng.integers(3, 9))
+    cases.append(Case("first-sees-the-last-token", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
+                                                    int(rng.integers(2, T))),
+                      setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})",
+                                            "first-sees-the-last-token"),
+                      kind="first-sees-the-last-token"))
+    T = int(rng.integers(2, 9))
+    cases.append(Case("tol-0", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T), int(rng.integers(1, T))),
+                      {"tol": 0.0}, setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "masked"),
+                      kind="tol-0"))
     return cases
 
 
@@ -297,6 +312,10 @@ EXERCISES = [
                                     like="peeks-one-ahead"),
             "sees-the-last-token": Kind("a random masked decoder whose positions also see the last token",
                                         like="sees-the-last-token"),
+            "first-sees-the-last-token": Kind("a random masked decoder whose first position also sees the last token",
+                                              like="first-sees-the-last-token"),
+            "tol-0": Kind("a random decoder run with the mask, tol=0: a change of exactly 0 is no leak",
+                          like="tol-0"),
         },
     ),
 ]

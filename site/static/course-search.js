@@ -5,10 +5,13 @@
 // site/search-synonyms.yml).
 // A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
 // маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
-// its root), an identifier into its words (pad_token: pad, token); Chinese with the course's word
-// list (jieba's words of the site plus the glossaries), a part that is no word looked up as it is
-// (掩) and one the site never uses by its character pairs, weakly. A word finds the other words of
-// its synonym group too. The words of a question (why, how, почему, 为什么 ...) and stop words go.
+// its root), an identifier into its words (pad_token: pad, token) and, where the prose names it as
+// written (is_causal), into itself too; a word the site never uses into the site's most frequent
+// word one letter away (casual: causal); Chinese with the course's word list (jieba's words of the
+// site plus the glossaries), a longer word that is two of the site's words and none of the course's
+// own as two (检查模型: 检查 模型), a part that is no word looked up as it is (掩) and one the site
+// never uses by its character pairs, weakly. A word finds the other words of its synonym group too
+// (in a zh term's words as well). The words of a question (why, how, почему, 为什么 ...) and stop words go.
 // Ranking:
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
@@ -22,7 +25,8 @@
 //   3. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
 //      recalls everything, after the section that teaches it.
 // One result per numbered section (or page introduction): an unnumbered subsection counts for the
-// section it is in, and the result links to the part of the section that answers best.
+// section it is in, and the result links to the part of the section that answers best; a chapter's
+// introduction counts for the section that defines its subject (search-terms.yml's defined_in).
 // Each snippet starts at the first match, formulas read as text. Nothing leaves the page.
 (function () {
   "use strict";
@@ -43,12 +47,26 @@
 
   // Chinese: forward maximum matching over the index's word list.
   var words = new Set(index && index.words || []);
+  var keep = new Set(index && index.keep || []);
+  // a word of four or more characters that is not the course's own and is two of the site's words
+  // (检查模型: 检查 模型), as two
+  function halves(word) {
+    if (word.length < 4 || keep.has(word)) return [word];
+    for (var k = 2; k <= word.length - 2; k++)
+      if (words.has(word.slice(0, k)) && words.has(word.slice(k))) return [word.slice(0, k), word.slice(k)];
+    return [word];
+  }
   function cutChinese(chunk) {
     var out = [], i = 0;
     while (i < chunk.length) {
       var found = "";
       for (var n = Math.min(10, chunk.length - i); n > 1; n--) {
         if (words.has(chunk.substr(i, n))) { found = chunk.substr(i, n); break; }
+      }
+      if (found && halves(found).length > 1) {
+        out.push(halves(found)[0]);
+        i += halves(found)[0].length;
+        continue;
       }
       if (!found) {         // no word starts here: keep the run of unknown characters together
         var j = i + 1;
@@ -84,8 +102,44 @@
   var stop = typeof stopwords !== "undefined" ? stopwords : [];
   function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
 
-  function holds(text) {
-    return index.sections.some(function (s) { return s.h.indexOf(text) >= 0 || s.x.indexOf(text) >= 0; });
+  // Whether some section says text (with code: in its code too; with source: as that pattern)
+  function holds(text, code, source) {
+    var re = source ? new RegExp(source, "iu") : null;
+    return index.sections.some(function (s) {
+      return [s.h, s.x].concat(code ? [s.c || ""] : []).some(function (f) { return re ? re.test(f) : f.toLowerCase().indexOf(text) >= 0; });
+    });
+  }
+
+  // The site's words by how often they occur (built when a query first needs them)
+  var vocabulary = null;
+  function nearWord(word) {
+    if (!vocabulary) {
+      vocabulary = {};
+      // (the sections' headings, prose and terms, and the synonyms)
+      var texts = index.sections.map(function (s) { return [s.h, s.x].concat(s.k || [], s.e || []).join(" "); });
+      (index.synonyms || []).forEach(function (g) { texts.push(g.join(" ")); });
+      texts.forEach(function (text) {
+        (text.toLowerCase().match(WORD) || []).forEach(function (w) {
+          if (w.length >= 4 && !HAN.test(w)) vocabulary[w] = (vocabulary[w] || 0) + 1;
+        });
+      });
+    }
+    // one letter changed, added, dropped, or two neighbours swapped (casual: causal); the most frequent
+    var best = null;
+    Object.keys(vocabulary).forEach(function (v) {
+      if (Math.abs(v.length - word.length) <= 1 && oneEdit(word, v) && (!best || vocabulary[v] > vocabulary[best])) best = v;
+    });
+    return best;
+  }
+  function oneEdit(a, b) {
+    if (a === b) return false;
+    var i = 0;
+    while (i < a.length && i < b.length && a.charAt(i) === b.charAt(i)) i++;
+    if (a.length === b.length) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;                       // changed
+      return a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) && a.slice(i + 2) === b.slice(i + 2);  // swapped
+    }
+    return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);   // added, dropped
   }
 
   // site/search-synonyms.yml: a word of the query finds the other words of its group too
@@ -123,9 +177,11 @@
     var out = [], seen = {};
     var lower = query.toLowerCase();
     if (lang === "zh") {              // question words glued to the subject: 为什么先掩码 -> 先掩码
-      Array.from(questionWords).sort(function (a, b) { return b.length - a.length; }).forEach(function (w) {
-        if (w.length > 1 && lower.replace(w, "").trim()) lower = lower.split(w).join(" ");
-      });
+      // (Chinese ones only: an English "of" or "it" is no word inside softmax or position_ids)
+      Array.from(questionWords).filter(function (w) { return HAN.test(w) && w.length > 1; })
+        .sort(function (a, b) { return b.length - a.length; }).forEach(function (w) {
+          if (lower.replace(w, "").trim()) lower = lower.split(w).join(" ");
+        });
     }
     // Chinese next to Latin letters or digits is two words (训练loss接近0: 训练 loss 接近 0)
     lower = lower.replace(/(\p{Script=Han}+)/gu, " $1 ");
@@ -139,7 +195,7 @@
         // (a run of several words is cut even so: 位置表的反向传播, which one overview says as it is,
         // is 位置表 and 反向传播, which the section that teaches it says)
         var pieces0 = cutChinese(part);
-        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? [part] : pieces0;
+        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? halves(part) : pieces0;
         cut.forEach(function (c) {
           if (isStop(c)) return;
           if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
@@ -153,17 +209,25 @@
           pieces.push({text: c, key: c, source: escapeRegExp(c)});
         });
       } else {
-        // an identifier is its words (pad_token: pad, token), unless they are letters (W_O)
+        // an identifier is its words (pad_token: pad, token), unless they are letters (W_O); one the
+        // prose names as it is (is_causal) is also a term of its own, which says more than its words
         var sub = part.split("_").filter(function (w) { return w.length > 1 && !isStop(w); });
+        if (part.indexOf("_") >= 0 && sub.length && holds(part))
+          pieces.push({text: part, key: part, source: "(?<!" + LETTER + ")" + escapeRegExp(part) + "(?!" + LETTER + ")", extra: true});
         (part.indexOf("_") >= 0 && sub.length ? sub : [part]).forEach(function (word) {
           var w = wordSource(word);
+          // a word the site never uses (casual) is most likely a typo of one it does (causal)
+          if (!HAN.test(word) && word.length >= 5 && !holds(word, true, w.source) && !synonymsOf[w.key]) {
+            var fixed = nearWord(word);
+            if (fixed) { word = fixed; w = wordSource(fixed); }
+          }
           pieces.push({text: word, key: w.key, source: w.source});
         });
       }
       pieces.map(withSynonyms).forEach(function (p) {
         if (seen[p.source]) return;
         seen[p.source] = true;
-        out.push({text: p.text, key: p.key, weak: !!p.weak, also: p.also || [], pattern: new RegExp(p.source, "giu")});
+        out.push({text: p.text, key: p.key, weak: !!p.weak, extra: !!p.extra, also: p.also || [], pattern: new RegExp(p.source, "giu")});
       });
     });
     return out;
@@ -196,16 +260,22 @@
     if (!list.length) return 0;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
-      var covered = new Array(q.length).fill(0), any = false;
+      var covered = new Array(q.length).fill(0), any = false, len = {};
       list.forEach(function (t) {
         var at = q.indexOf(t.zh);
         if (at < 0 && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
-          var found = t.pieces.map(function (w) { return q.indexOf(w); });
+          // (a word, or one of its synonyms: 泄漏检验 is said by 偷看 ... 检查)
+          var found = t.pieces.map(function (w) {
+            var a = q.indexOf(w);
+            (synonymsOf[w] || []).forEach(function (v) { if (a < 0) { a = q.indexOf(v); len[w] = v.length; } });
+            return a;
+          });
           var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
           if (m >= 2 && 2 * m >= n) {
             any = true;
             found.forEach(function (a, j) {
-              for (var k = a; a >= 0 && k < a + t.pieces[j].length; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
+              var size = q.substr(a, t.pieces[j].length) === t.pieces[j] ? t.pieces[j].length : len[t.pieces[j]];
+              for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
             });
           }
         }
@@ -244,7 +314,7 @@
     // weighted as the query's words are (a rare word says more of the query)
     var got = 0, all = 0;
     ts.forEach(function (t, j) {
-      var w = weights ? weights[j] : 1;
+      var w = t.extra ? 0 : weights ? weights[j] : 1;
       all += w;
       got += w * credit[j];
     });
@@ -307,7 +377,12 @@
     var counts = index.sections.map(function (s, i) {
       return ts.map(function (t) {
         var h = count(t.pattern, s.h) || (headingEnglish[i].indexOf(t.key) >= 0 ? 1 : 0);
-        return {h: h, x: count(t.pattern, s.x), c: count(t.pattern, s.c), k: termHolds(i, t)};
+        // (a chapter's title, in the introduction that stands for the section defining its subject,
+        // is prose there: it names the chapter's claim, not what that section says)
+        var x = count(t.pattern, s.x);
+        if (!s.a && s.u) { x += h; h = 0; }
+        // (an identifier as written counts where the prose names it, not in every cell that calls it)
+        return {h: h, x: x, c: t.extra ? 0 : count(t.pattern, s.c), k: termHolds(i, t)};
       });
     });
     var idf = ts.map(function (t, j) {
@@ -316,7 +391,9 @@
       var w = Math.log(1 + (sections - df + 0.5) / (df + 0.5));
       return t.weak ? w / 2 : w;
     });
-    var total = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
+    // (an identifier as written adds to the sections that hold it; the query's share is that of its words)
+    var total = idf.reduce(function (a, b, j) { return a + (ts[j].extra ? 0 : b); }, 0) || 1;
+    var relTotal = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
     var covers = index.sections.map(function (s, i) { return termCover(ts, query, i, idf); });
     var scored = index.sections.map(function (s, i) {
       var found = 0, inHeading = 0, rel = 0, any = false;
@@ -327,7 +404,8 @@
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
-        if (c.h || c.x || c.k) found += idf[j];
+        if (t.extra) { /* counts in rel only */ }
+        else if (c.h || c.x || c.k) found += idf[j];
         else if (c.c) found += idf[j] / 2;
         if (c.h || c.x || c.c || c.k) any = true;
         if (c.h) inHeading += idf[j];
@@ -337,14 +415,15 @@
       var heading = inHeading / total;
       // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
-      var score = TUNE.rel * rel / total + TUNE.def * Math.max(cover, heading, context);
-      if (cover > 0 && cover >= heading) score += TUNE.defk * cover;    // the section that defines it
-      else if (context > cover && context >= heading) score += TUNE.defk * context;   // or its chapter does
+      var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
+      // the section that defines it, or its chapter does (a little of its own never counts for less)
+      var defines = Math.max(cover, context);
+      if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
       return {entry: s, score: score, any: any, order: i,
-              why: [found / total, cover, heading, rel / total].map(function (v) { return Math.round(v * 100) / 100; })};
+              why: [found / total, cover, heading, rel / relTotal].map(function (v) { return Math.round(v * 100) / 100; })};
     });
     // one result per numbered section: an unnumbered subsection counts for the section it is in,
     // and the result links to the part of the section that answers best
@@ -361,7 +440,8 @@
     });
     var hits = Object.keys(units).map(function (k) {
       var u = units[k];
-      if (u.best !== u.entry) u.sub = u.best;
+      // (a chapter's introduction found for the section that defines its subject links to that section)
+      if (u.best !== u.entry && u.best.a) u.sub = u.best;
       return u;
     });
     hits.sort(function (a, b) { return b.score - a.score || a.order - b.order; });

@@ -10,7 +10,7 @@ A language model writes text one token at a time: at each position it predicts t
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
-We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy, so you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
+We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
 The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 
@@ -27,19 +27,19 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values: a lookup in a dictionary, but a soft one, since it returns a blend of entries rather than one.
+Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
 Figure 0.1 draws this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
 ![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
-In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. Query i meets every key j in a **score**
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (a single head's width is free: d = 3 in the example below, while the heads of §2 split D, so that d = D/H). Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
 and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and the rows can be read: a column of $W_Q$ and $W_K$ stands for season, weather or start, a column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
+The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and the rows can be read. A column of $W_Q$ and $W_K$ stands for season, weather or start, a column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
 """)
 
 code("""
@@ -88,7 +88,7 @@ md(r"""
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
 | §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing ($\ln 10$) | `ex07_decoder` |
-| §8 | `08_real_text` | the same decoder trained on verse in the language of the page: counting gives no floor worth having, and the unmasked model's low training loss buys nothing when it writes | — |
+| §8 | `08_real_text` | the same decoder trained on verse in the language of the page: the lowest loss a causal model can reach now measures only memorisation, not the language, and the unmasked model's low training loss is worthless once it has to write | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)
@@ -96,7 +96,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 md(r"""
 ## 0.4 Notation
 
-Every symbol keeps one meaning in the whole course; a section in parentheses means the symbol is used only there.
+Every symbol keeps one meaning in the whole course; a section in parentheses says where the symbol is introduced, and a symbol without one is used throughout.
 
 | symbol | meaning |
 | --- | --- |
@@ -126,11 +126,12 @@ Every symbol keeps one meaning in the whole course; a section in parentheses mea
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
 | $\tau$ | a training step (§7.3, §8) |
+| $\kappa$ | Adam's small constant, added to the square root in its step (§7.2) |
 | $G$, $g$ | upstream gradient: an array, one entry |
 | $f$ | a scalar function whose gradient is checked (§7.1) |
 | $\theta$, $\varepsilon$ | a parameter entry, the step of a central difference (§3.2, §7.1) |
 | $r$, $R$ | a row of a table, a fixed random array (§3.2) |
-| $\omega$ | a rotation frequency of RoPE (§3.5) |
+| $\omega$ | the rotation frequency of one pair of coordinates, in the sinusoidal table and in RoPE (§3.5) |
 | $z$ | a row vector a layer receives (§2.5, §7.1) |
 | $\mu$, $\sigma$, $\gamma$, $\beta$, $\delta$ | layer normalisation: mean, standard deviation, gain, bias, small constant (§7.7) |
 | $\rho$ | $1/\sqrt{\sigma^2 + \delta}$ (exercise set 7) |
@@ -166,7 +167,7 @@ assert split_heads(x, H).shape == (B, H, T, d)
 md(r"""
 ## 0.5 How to read and run the notebooks
 
-**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2 (change the number of heads). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells are live widgets.
+**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells are live widgets.
 
 **A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder and run, in that folder, with Python 3.11 or newer:
 
@@ -183,5 +184,5 @@ jupyter lab
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; its docstring begins with the section that teaches it. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes the attention of §0.2, which reads every key, in one call. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

@@ -119,7 +119,7 @@ Two things follow. First, target t is input t + 1 wherever the input has a posit
 
 The upper grid of Figure 1.1 draws this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
-![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and each row's target, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
+![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and the target of every row but the last, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
 ## 1.4 The allowed set is one boolean array
 
@@ -172,7 +172,7 @@ assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation: in `masked_softmax` it never enters the denominator, and in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest, §1.10).
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest, §1.10).
 
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
@@ -244,7 +244,7 @@ assert "row (0,)" in str(err)
 md(r"""
 Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help: row 0 may not read position 0 at all. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
 
-Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts $-\infty$ on the forbidden entries; the second puts a large finite negative number there, $-10^9$ in many implementations, $-10^6$ in d2l's `masked_softmax`:
+Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts $-\infty$ on the forbidden entries; the second puts a large finite negative number there, $-10^9$ in many implementations, $-10^6$ in the `masked_softmax` of *Dive into Deep Learning* (d2l):
 """)
 
 code("""
@@ -269,7 +269,7 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is even sneakier. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
+With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is more insidious still. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, where everything is masked, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
 Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose. The condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
 """)
@@ -375,7 +375,7 @@ The two differ by less than $10^{-12}$, that is, by rounding error at most.
 md(r"""
 ## 1.9 Experiment: change only the last row
 
-A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row $X[2]$, and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, which serves as the negative control in §4) the future leaks into the earlier rows.
+A last experiment ties the section together. Take an input X with three positions and width 4 (again q = k = v = X), change only its last row $X[2]$, and see which rows of the output Y change. With the causal mask, rows 0 and 1 cannot read position 2 at all and must stay exactly the same. Without the mask (`unmasked_attention`, the kind of negative control that §4 runs inside the model with `causal=False`) the future leaks into the earlier rows.
 
 Start with one fixed change: replace $X[2]$ by [2, −2, 2, −2] and print, for every row i of the output, its largest absolute change $\max\lvert\Delta Y[i]\rvert$:
 """)

@@ -31,7 +31,7 @@ def r(x, digits=6):
 md(r"""
 ## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-The simplest way to build multi-head attention is to use single-head attention (pictured in §0.2), with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
+The simplest way to build multi-head attention is to run the single-head attention of §0.2, with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
 
 The three $D \times d$ matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three $D \times D$ matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns $h \cdot d$ to $h \cdot d + d - 1$ of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """)
@@ -209,7 +209,7 @@ Why $\sqrt d$? If the coordinates are independent with mean 0 and variance 1, a 
 code(r"""
 rng = np.random.default_rng(1)
 q_sample, k_sample = rng.normal(size=(2, 200_000, d))
-#en 200000 dot products of width d = 4
+#en 200,000 dot products of width d = 4
 dots = (q_sample * k_sample).sum(axis=-1)
 spread = [dots.std(), (dots / np.sqrt(d)).std(), (dots / np.sqrt(D)).std()]
 print(r(spread, 3))
@@ -482,7 +482,7 @@ md(r"""
 
 A small example built by hand works through the argument made at the start of this section. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
 
-* head 0: the query of position t is 20 times the code of position t − 1, its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone;
+* head 0: the query of position t is 20 times the code of position t − 1 (position 0 has no position before it and uses its own code), its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone for $t \ge 1$, and query 0 matches key 0, itself;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
 
 With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is 20 times the sum of the two codes. Figure 2.5 shows the weights of the three heads.
@@ -589,7 +589,7 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 """)
 
 md(r"""
-Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the token just before loses.
+Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the position just before loses.
 
 The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
 """)

@@ -107,7 +107,7 @@ In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two v
 
 code(r"""
 others = np.delete(E, UNK, axis=0)  #en every row except <unk>
-#en smallest coordinate of <unk>, largest of the rest
+#en smallest |coordinate| of <unk>, largest |coordinate| of the rest
 print(np.abs(E[UNK]).min(), np.abs(others).max())
 print(np.array_equal(E[BOS], E[feng]), E[BOS].tolist(), E[chun].tolist())
 assert np.abs(E[UNK]).min() >= 10 * np.abs(others).max()
@@ -319,7 +319,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read: for each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum; then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""
@@ -401,7 +401,7 @@ md(r"""
 
 A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table** (the original Transformer's, which d2l explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **A sinusoidal table** (the original Transformer's, which *Dive into Deep Learning* explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
 * **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two at the start with the same distance.
 * **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
@@ -451,7 +451,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three has an answer: the sinusoidal vector of position 100, where a shift of 5 positions turns every pair by the same angles as it does at position 3; RoPE scores that agree to $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair; and an ALiBi row for query 11 whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the angles or penalties of position 100, and whether its outputs there are any good is an empirical question this course does not test.
 """)

@@ -68,7 +68,7 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 
 Now induct over layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. In every layer below it, row $i$ can therefore depend on the same rows, $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past position $i$, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, the rows that row $i$ can depend on are rows $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past position $i$, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
 
 ![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
 
@@ -187,7 +187,7 @@ Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
 * replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem; a finite perturbation is computed as usual, and the prefix stays the same bit for bit (the last `True` printed).
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem. A finite perturbation is computed as usual, and the prefix stays the same bit for bit (the last `True` printed).
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """)
@@ -285,7 +285,7 @@ Causality is a statement about one forward pass with **one set of parameters**: 
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode), assembled from functions of `lib.attention`. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode), assembled from functions of `lib.attention`. The first printed line holds two prefix changes that have nothing to do with the future: the same input run twice, then what the perturbation test reports with a fresh mask on every call. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
 
 code(r"""

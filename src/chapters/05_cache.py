@@ -403,7 +403,7 @@ Take a larger model with random parameters ($D=64$, $H=4$, a position table of 5
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the cache may even be a little slower there. The cell checks two things: at the longest prefix the cache is at least 10 times faster, and the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows. It also checks that the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the gap is small there. The cell checks three things: at the longest prefix the cache is at least 10 times faster; the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows; and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -493,13 +493,13 @@ md(r"""
 ## 5.10 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
-* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right; a mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
+* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
-* The causal mask also saves work: a block of queries never scores the keys after it, so about half of the attention table is never computed (§5.9), and the outputs equal those of the definition.
+* The causal mask also saves work: a block of queries never scores the keys after it, so almost half of the attention table is never computed (§5.9 computes 53.1% of it), and the outputs equal those of the definition.
 
 The exercises for this section are in `exercises/en/ex05_cache.ipynb`.
 """)

@@ -14,7 +14,7 @@ md(r"""
 | 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
 | 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
-| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (argument) |
+| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the argument; "removed" is shown there, "replaced" only here) |
 | 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 
@@ -22,7 +22,7 @@ Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
 * **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control without the mask moves by about 39.77, which shows that the test can see a leak at all.
-* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it: right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
+* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
@@ -143,7 +143,7 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (entry `[1, 2]` of the two-head output: row 1, component 2, both counted from 0); number 4 is not recomputed here, since it is the test of number 2 on other inputs (the real positions' outputs when only what follows them differs). Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
+Below, the pure-Python results are printed next to those of `lib`: the number, the value from `lib`, the pure-Python value, and in the last column whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$ (entry `[1, 2]` of the two-head output: row 1, component 2, both counted from 0). Number 4 is not recomputed here: its numbers only illustrate the structural argument of §1.8. Its "replaced" half is the test of number 2 on other inputs (the real positions' outputs when only what follows them differs), and its "removed" half compares the padded row with the shorter unpadded one. Both routes perform the same operations, possibly in a different order (`lib` uses NumPy matrix products, the pure-Python code sums term by term), so the last digit or two may differ. That difference is rounding error, so the cell prints whether it stays below the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -161,8 +161,8 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. On the model of §4.1 such a swap changes the output by 0.0, and so does transposing its symmetric $W_O$; on a model with random parameters both show at once. That is why §4 and §5 repeat their checks on random models.
-* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the induction argument of §4.2, and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes, $W_Q$ and $W_K$ swapped, then $W_O$ transposed, and prints one line for each: the change on the model of §4.1, then on a model with random parameters. On the model of §4.1 both change the output by 0.0 (its query and key projections are both the identity, so swapping them changes nothing, and its $W_O$ is symmetric, so transposing it changes nothing); on the random model both change it at once. That is why §4 and §5 repeat their checks on random models.
+* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
 """)
 
 code(r"""
@@ -170,14 +170,22 @@ def with_query_and_key_swapped(m):
     return AttentionModel(m.token_table, m.position_table, m.w_k, m.w_q,
                           m.w_v, m.w_o, m.n_heads)
 
-hand_chosen_swap = np.abs(with_query_and_key_swapped(model).forward(ids)
-                          - model.forward(ids)).max()
+
+def with_w_o_transposed(m):
+    return AttentionModel(m.token_table, m.position_table, m.w_q, m.w_k,
+                          m.w_v, m.w_o.T, m.n_heads)
+
+
 random_params = checks.random_model(
     0, vocab_size=6, context_size=8, width=4, n_heads=2)
-random_swap = np.abs(with_query_and_key_swapped(random_params).forward(ids)
-                     - random_params.forward(ids)).max()
-print(hand_chosen_swap, round(float(random_swap), 6))
-assert hand_chosen_swap == 0.0 and random_swap > 0.1
+for mistake in (with_query_and_key_swapped, with_w_o_transposed):
+    hand_chosen = np.abs(mistake(model).forward(ids)
+                         - model.forward(ids)).max()
+    random_change = np.abs(mistake(random_params).forward(ids)
+                           - random_params.forward(ids)).max()
+    print(hand_chosen, round(float(random_change), 6))
+    assert hand_chosen == 0.0 and random_change > 0.1
+assert np.array_equal(model.w_o, model.w_o.T)  #en W_O of §4.1 is symmetric
 """)
 
 md(r"""

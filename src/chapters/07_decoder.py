@@ -8,7 +8,7 @@ md(r"""
 
 §1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. Most of it used one layer with hand-chosen parameters, and none of it was trained. Two questions remain open:
 
-1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than guessing.
+1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than uniform guessing ($\ln 10$).
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
 This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
@@ -43,7 +43,7 @@ $$
 
 Attn is the causal multi-head attention of §2 (with $W_O$, no biases). MLP is the position-wise two-layer network that maps a row $z$ to $\mathrm{GELU}(z W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $D \times \lvert\mathcal V\rvert$ maps every position to $\lvert\mathcal V\rvert$ logits, the unnormalised log-probabilities of the next token. The rows $X$ that flow along this path are called the **residual stream**.
 
-All layers live in `lib/layers.py`, in the style of Karpathy's llm.c: every `*_forward` sits next to its `*_backward`. A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
+All layers live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer written in plain C): every `*_forward` sits next to its `*_backward`. A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
 Below we build a small model with random parameters: $\lvert\mathcal V\rvert=10$, $C=8$, $D=16$, $H=2$, $L=2$, 6912 parameters in all.
 """)
@@ -146,7 +146,7 @@ md(r"""
 
 Not every target can be predicted. The letters of the word are **free** targets: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following target is **decided** by what came before.
 
-This puts a floor under the loss, and the floor holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+This puts a bound under the loss, and the bound holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus, 1666 being the number of scored targets. Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
 A model without the mask is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself. Its products are then no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
 
@@ -178,7 +178,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps for every parameter a running mean of the gradient and one of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (bias-corrected, plus a small $\varepsilon$).
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps for every parameter a running mean of the gradient and one of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both bias-corrected, with a small constant $\kappa$ added to the square root).
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -225,7 +225,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding (the most probable token at every step) for as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -336,7 +336,7 @@ assert (round(unmasked_hidden_loss, 4) == 4.4393
 """)
 
 md(r"""
-Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the chance level $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives about three orders of magnitude below it, which is evidence that it cheats, not that it learns better.
+Figure 7.2 shows the batch loss $\mathcal{L}$ at every training step $\tau$ for both runs (logarithmic vertical axis), with two horizontal lines: the causal bound $\mathcal{L}^*$ and the loss of a uniform guess, $\ln \lvert\mathcal V\rvert$. The masked model runs along $\mathcal{L}^*$; the unmasked model dives about three orders of magnitude below it, which is evidence that it cheats, not that it learns better.
 
 Strictly, $\mathcal{L}^*$ bounds the loss over the whole corpus, not the loss of one batch: the masked model's batch loss comes in under it at 6 of the 300 steps, by less than 0.01. A batch has a bound too: by the argument of §7.2, a batch of 32 different lines cannot have a loss below $\ln 32 / 8 \approx 0.43$, and the unmasked curve is far below that too.
 """)
@@ -378,7 +378,7 @@ plt.show()
 md(r"""
 ### What it reads
 
-Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest total weight that one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9. They read the box, or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. The printed row gives, for each query $i$, the largest total weight that one head puts on the positions after $i$ whose input is target $i$. Rows 0 to 3 are all above 0.9. They read the boxed cell (the next position), or the same letter in the mirrored half after `|` (row 1 reads the `ж` at position 6 in head 1). The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -423,9 +423,9 @@ md(r"""
 
 Finally each model generates on its own. The unmasked model cannot use a KV cache (§5): in this model, each new token changes the residual stream at the old positions, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix, without the mask, as it was trained.
 
-* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word. But with the future hidden, its loss on the decided targets of the corpus is still 2.5 (see the tables below). It has learned that route only in part, and the letter it always read from the next position is not there during generation.
+* **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|` the answer also lies in the past, in the first half of the word, but the model has only partly learned to read it there: with the future hidden, its loss on the decided targets of the corpus is still 2.5 (see the tables below). The letter it used to read at the next position does not exist during generation.
 * **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`.
-* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last of a 3-letter line) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, the model's first choice is `<eos>` at 23.7% of the targets that are not `<eos>`; with the whole line in view, never (the last printed number).
+* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last position of a line with a 3-letter word) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, its most probable token is `<eos>` for 23.7% of the targets that are not `<eos>`; with the whole line in view, for none of them (the last number printed).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
 """)
@@ -484,7 +484,7 @@ assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
 md(r"""
 ### Five seeds
 
-So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models again at five seeds: initialisation seeds 0 to 4, each with the next seed for the order of batches (seed 0 is the run above, and the cell checks that it gives the same parameters). During each run we also measure the loss with the future hidden, every 25 steps.
+So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models again at five seeds: initialisation seeds 0 to 4, each with the next seed for the order of batches (seed 0 is the run above, and the cell checks that it gives the same parameters). During each run we also measure the loss with the future hidden, every 25 steps. Below, "seed 3" is short for the run started from initialisation seed 3.
 """)
 
 code(r"""
@@ -510,11 +510,14 @@ def train_and_follow(causal):
     #en batch seed s + 1 for model s; follows the loss with the future
     #en hidden
     five = stack_of_five()
-    curves = [future_hidden_loss(five, every_inputs, every_targets, causal)]
+    def followed(five):
+        if causal:  #en with the mask, hiding the future changes nothing
+            return five.loss(every_inputs, every_targets)
+        return future_hidden_loss(five, every_inputs, every_targets, False)
+    curves = [followed(five)]
     def observe(step, five):
         if step % 25 == 0:
-            curves.append(future_hidden_loss(five, every_inputs,
-                                             every_targets, causal))
+            curves.append(followed(five))
     train(five, corpus, vocab, steps=300, batch_size=32, lr=0.01,
           causal=causal, seed=[seed + 1 for seed in SEEDS], observe=observe)
     #en (causal, seed) -> (model, curve)
@@ -714,9 +717,9 @@ What holds at all five seeds (the cell above asserts it for each seed):
 * on the free targets alone, with the future hidden, its loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. It completes more words the better it has learned to read the decided targets from the past. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. The 46 valid lines of seed 1 are only 5 different lines, because with the future hidden it no longer spreads its probability over the free targets.
+What varies with the seed is how badly the unmasked model fails at generation. The run that has best learned to read the decided targets from the past completes the most words, and the run that has learned it worst completes the fewest: at seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
 
-Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so no more often than the masked model, which cannot see input 3 (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
+Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so in 0% and 1% of the lines, no more often than the masked model, which cannot see input 3 and follows it only by coincidence (9–15%). Yet it gets every free target right at every seed, so there it takes the answer from later inputs (the mirrored half after `|` repeats the letters). "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
 Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
@@ -744,9 +747,9 @@ plt.show()
 md(r"""
 ### What the mask buys
 
-Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss.
+Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss. Each of its steps costs far more than a masked one (see below), so it trains on batches of 8 lines instead of 32: 250 steps at the learning rate 0.01, then 50 more at 0.002, so that the noise of such small batches settles at the end.
 
-At the five seeds, the model trained this way has a loss with the future hidden of 0.7209–0.7356 (the masked model: 0.7246–0.7342) and 0.7215–0.7365 on the held-out lines. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse nothing either, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
+At the five seeds, the model trained this way has a loss with the future hidden of 0.7282–0.7372 (the masked model: 0.7246–0.7342) and 0.7280–0.7386 on the held-out lines. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse nothing either, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
 """)
 
 code(r"""
@@ -774,9 +777,10 @@ def prefix_loss_and_grads(model, inputs, targets):
     return loss, grads
 
 prefix_five = stack_of_five()
-train(prefix_five, corpus, vocab, steps=300, batch_size=32, lr=0.01,
-      seed=[seed + 1 for seed in SEEDS],
-      loss_and_grads=prefix_loss_and_grads)
+for steps, lr in ((250, 0.01), (50, 0.002)):
+    train(prefix_five, corpus, vocab, steps=steps, batch_size=8, lr=lr,
+          seed=[seed + 1 for seed in SEEDS],
+          loss_and_grads=prefix_loss_and_grads)
 #en seed -> (model, loss with the future hidden, held-out loss, words
 #en completed)
 prefix_runs = {}
@@ -1098,7 +1102,7 @@ This decoder is small, but every part of it is real and checked. A real project 
 * **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. A future-perturbation test must switch it off or fix its seed (§4.8).
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. Gradient clipping and AdamW with weight decay are common too.
-* **Batched generation with right padding.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
+* **Batched generation over prompts of different lengths.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
 * **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels all that calls for.
 
 Below, the 6912 parameters are broken down by component, with the number weight tying would save.
@@ -1141,7 +1145,7 @@ def check_backward(forward, backward, *inputs, eps=1e-4):
 """)
 
 md(r"""
-**Masked softmax.** Let $\alpha_j$ be the weights of one row, the softmax of its scores $s_j$ over the allowed set only, and $g_j$ its upstream gradient. Then $\partial f / \partial s_j = \alpha_j \big(g_j - \bar g\big)$ with $\bar g = \sum_{j'} \alpha_{j'} g_{j'}$. A future position has weight $\alpha_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as at the end of §5.1 (query $i$ sits at position $5-3+i$).
+**Masked softmax.** Let $\alpha_j$ be the weights of one row, the softmax of its scores $s_j$ over the allowed set only, and $g_j$ its upstream gradient. Then $\partial f / \partial s_j = \alpha_j \big(g_j - \bar g\big)$ with $\bar g = \sum_{j'} \alpha_{j'} g_{j'}$. A future position has weight $\alpha_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §5.1 (query $i$ sits at position $5-3+i$).
 """)
 
 code(r"""

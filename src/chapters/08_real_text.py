@@ -1,6 +1,6 @@
 # §8 The payoff on real text: the decoder of §7 trained with and without the mask on verse in
-# the page's language (lib/corpus/verse_{zh,en,ru}.txt); counting gives no floor worth having;
-# the unmasked model's low training loss buys nothing when it writes.
+# the page's language (lib/corpus/verse_{zh,en,ru}.txt); the bound L* now measures only
+# memorisation, and the unmasked model's low training loss is worthless once it has to write.
 # Trilingual source: see tools/nbsource.py.  Cells tagged "page-text" print something measured
 # on the page's own text, so their outputs differ between the languages
 # (tests/test_language_parity.py compares them by kind only).
@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a floor $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
+§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a bound $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -30,7 +30,7 @@ from lib.decoder import Decoder, train
 """)
 
 md(r"""
-## 8.1 The texts, and a floor that counting cannot give
+## 8.1 The texts, and why $\mathcal{L}^*$ is no floor for the language
 
 Each text has one line of verse per line. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The first cell reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
 """)
@@ -63,9 +63,13 @@ assert ([(len(lines), sum(map(len, lines)), len(set("".join(lines))))
 md(r"""
 The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can then bring the loss below $\mathcal{L}^*$: the number of training lines times its natural logarithm, divided by the number of scored targets (in §7.2, $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why counting stops so soon: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why the counting argument of §7.2 gives out so soon: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting which characters follow each prefix has nothing more to say. The loss a causal model could reach on the poet's language, rather than on these lines, would need the probability of every possible line, and nothing computes that.
 
-What remains are reference points, not floors. The third row prints $\ln \lvert\mathcal V\rvert$ (a uniform guess); the loss of character frequencies alone on the held-out lines (a unigram model, counted on the training lines, every count raised by 1 so that no character gets probability 0); and the share of held-out characters that are `<unk>`: 7% of the Chinese ones, where the text has more than a thousand different characters, almost none elsewhere.
+What remains are reference points, not floors. The third row prints three of them:
+
+1. $\ln \lvert\mathcal V\rvert$, the loss of a uniform guess;
+2. the loss of character frequencies alone on the held-out lines: a unigram model, counted on the training lines, with every count raised by 1 so that no character gets probability 0;
+3. the share of held-out characters that are `<unk>`. It is 7% for the Chinese text, which has more than a thousand different characters, and almost none for the others.
 """)
 
 code(r"""
@@ -122,7 +126,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches: five runs, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed), trained side by side as one stack of five decoders (as in §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Both models start from the same parameters and see the same batches. There are five runs, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed), trained side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""
@@ -178,7 +182,7 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and level off well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the floor said that the model had nothing left to learn; here the distance says nothing, because the floor belongs to memorisation, not to the language.
+The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn (only which lines the corpus happens to leave out); here the distance says nothing, because the bound belongs to memorisation, not to the language.
 
 The cell below prints one row per seed, with these columns:
 
@@ -229,7 +233,7 @@ At every seed, on each of the three texts:
 * the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, as long as it is computed the way the model was trained. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
 * with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that matters when the model writes, since the next character of a line does not exist until the model has written it.
 
-Below $\mathcal{L}^*$ still means reading the future, as in §7; but a model that reads the future need not go below it. The unmasked model does so at all five seeds on the Russian text, at three on the English one, and at none on the Chinese one. On the English and Russian texts the masked model also beats character frequencies on the held-out lines; on the Chinese text it does not: most characters occur a few times at most, and 7% of the held-out ones never, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
+A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model does so at all five seeds on the Russian text, at three on the English one, and at none on the Chinese one. On the English and Russian texts the masked model also beats character frequencies on the held-out lines. On the Chinese text it does not. Most characters there occur only a few times, and 7% of the held-out ones never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
 """)
 
 md(r"""
@@ -240,7 +244,7 @@ Each model now writes 40 lines per seed, starting from `<bos>` and sampling ever
 The cell prints:
 
 1. four lines of each model at seed 0, masked first;
-2. for the text itself, the mean length of a line and how often a character is the same as the one before it;
+2. for each of the three texts, its language, the mean length of a line and how often a character is the same as the one before it;
 3. one row per seed with the same two numbers, for the lines of the masked model and then for those of the unmasked model.
 """)
 
@@ -283,8 +287,12 @@ written = {causal: write(model, causal, 40, seed=0)
            for causal, model in ((True, masked), (False, unmasked))}
 for causal in (True, False):
     print(*written[causal][0][0][:4], sep="\n")
+#en the three texts: the mean length of a line and how often a character
+#en repeats the one before it
+for lang, text_lines in texts.items():
+    text_length, text_repeats = outline(text_lines)
+    print(lang, round(text_length, 1), round(text_repeats, 4))
 length, in_text = outline(lines)
-print(round(length, 1), round(in_text, 4))
 by_seed = {causal: np.array([outline(written[causal][0][s]) for s in SEEDS])
            for causal in (True, False)}  # (5, 2) ×2
 for s in SEEDS:
@@ -299,7 +307,7 @@ assert (by_seed[True][:, 1].max() < 3 * in_text
 """, tags=("page-text",))
 
 md(r"""
-At this seed the masked model's lines are far from poetry, but they have the outline of the text's lines; the unmasked model's lines are full of repeated characters. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length, and the model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often. The likely reason lies in its training: at every position the answer sat at the next position, and it learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
+At this seed the masked model's lines are far from poetry, but they have the outline of the text's lines; the unmasked model's lines are full of repeated characters. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often. The likely reason lies in its training: at every position the answer sat at the next position, and it learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
 """)
 
 md(r"""

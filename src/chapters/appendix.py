@@ -54,7 +54,7 @@ The text uses the terms of this table in all three languages.
 | future positions (reading them is forbidden) | 未来位置（禁止读取） | будущие позиции (читать их нельзя) |
 | bottom-right alignment | 右下对齐 | выравнивание по правому нижнему углу |
 | empty row (a query with no key to read) | 空行（没有可读键的查询） | пустая строка (запрос, которому нечего читать) |
-| scored / unscored (output) | 计分 / 不计分的输出 | учитывается в функции потерь / неучитываемый выход |
+| scored / unscored (output) | 计入损失 / 不计入损失的输出 | учитывается в функции потерь / неучитываемый выход |
 | query / key / value | 查询 / 键 / 值 | запрос / ключ / значение |
 | score | 分数 | оценка (score) |
 | attention weights | 注意力权重 | веса внимания |

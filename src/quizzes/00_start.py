@@ -266,7 +266,7 @@ section("Notation",
            wrong=[(T("W @ x with x a column vector", claim="W @ x, x a column"),
                    T("The course writes vectors as rows throughout.")),
                   (T("x @ W with W of shape (D_out, D_in)", claim="x @ W, W of shape (out, in)"),
-                   T("Then the shapes would not match."))],
+                   T("Then the shapes match only when D_in = D_out, and the product uses the transpose of the map."))],
            witness=linear_map_is),
     choose(T("The output at position t predicts what?"),
            right=T("The next token: target t is input t + 1", claim=1),
@@ -278,71 +278,40 @@ section("Notation",
            right=T("The parameters: no training step in between", claim="the parameters"),
            why=T("Causality in this course is a property of one forward pass with the parameters held fixed; the future inputs are changed on purpose."),
            wrong=[(T("The input, future included", claim="the input"),
-                   T("With the same input and new parameters the prefix changes too, though nothing leaked.")),
+                   T("No: the test changes the future inputs on purpose; only the prefix stays the same. The parameters are what must stay fixed.")),
                   (T("Nothing: any two passes will do", claim="nothing"),
                    T("A training step changes the outputs of the prefix as well; that is a different model, not a leak (§4.8)."))],
            witness=kept_fixed),
 )
 
 
-# §0.5: predictions for the two interactive figures the section names (§1.9 and §2.6)
-X19 = np.random.default_rng(1).normal(size=(3, 4)).round(1)        # the input of §1.9
-
-
-def _rows_moved(attend, settings=((2.0, -2.0, 2.0, -2.0), (-1.0, 0.5, 0.0, 1.5))):
-    moved = set()
-    for last_row in settings:
-        x = X19.copy()
-        x[2] = last_row
-        change = np.abs(attend(x, x, x) - attend(X19, X19, X19)).max(axis=1)
-        moved |= {int(i) for i in np.flatnonzero(change > 0)}
-    return moved
-
-
-def rows_that_move(rows):
-    return _rows_moved(causal_attention) == rows
-
-
-def change_of_rows_0_and_1(kind):
-    x_all = np.repeat(X19[None], 49, axis=0)
-    offsets = np.arange(-3, 4) * 0.5
-    x_all[:, 2, 0] += np.repeat(offsets, 7)
-    x_all[:, 2, 3] += np.tile(offsets, 7)
-    change = np.abs(causal_attention(x_all, x_all, x_all) - causal_attention(X19, X19, X19))[:, :2].max()
-    return {"exactly 0": change == 0.0, "rounding": 0 < change < 1e-12, "depends": change >= 1e-12}[kind]
-
-
-def grows_with_heads(count):
-    from lib.costs import head_costs
-    values = head_costs(np.array([1, 2, 4, 8, 16]), width=512, length=1024)[count]
-    return bool((np.diff(values) > 0).all())
-
-
+# §0.5: how the website, a downloaded notebook and a copy of the repository run the code; every
+# key is a sentence of §0.5 (defined_in, term)
 section("read and run",
-    choose(T("In the interactive figure of §1.9 you change only the last row of the input. With the causal mask, which output rows change?"),
-           right=T("Only the last row", claim={2}),
-           why=T("Rows 0 and 1 may not read the last position; the last row reads itself."),
-           wrong=[(T("Every row", claim={0, 1, 2}),
-                   T("That is the column without the mask: there the earlier rows read the last position.")),
-                  (T("None", claim=set()),
-                   T("The last row reads its own input, so it changes."))],
-           witness=rows_that_move),
-    choose(T("In the same figure, with the mask, how large is the change of rows 0 and 1, whatever you set?"),
-           right=T("Exactly 0", claim="exactly 0"),
-           why=T("Their computation does not touch the last row, so it is the same, bit for bit."),
-           wrong=[(T("Below 10⁻¹² (rounding)", claim="rounding"),
-                   T("Nothing is computed differently, so not even rounding can differ.")),
-                  (T("It depends on the setting", claim="depends"),
-                   T("No setting reaches rows 0 and 1."))],
-           witness=change_of_rows_0_and_1),
-    choose(T("In the cost table of §2.6 you change the number of heads H at a fixed width D. Which count grows?"),
-           right=T("The attention tables: one T × T table per head", claim="attention_entries"),
-           why=T("They grow linearly with H, and the softmax work with them."),
-           wrong=[(T("The parameters of W_Q, W_K, W_V and W_O", claim="parameters"),
-                   T("They are 4·D² whatever H is.")),
-                  (T("The FLOPs of the matrix products", claim="matmul_flops"),
-                   T("H heads of width D/H multiply as much as one head of width D."))],
-           witness=grows_with_heads),
+    choose(T("On the website you move a slider of the figure of §1.9. What computes the numbers that appear?"),
+           right=T("Nothing at that moment: `lib` computed every state when the notebook was executed"),
+           why=T("The website runs no code; in Jupyter the same cells are live widgets."),
+           wrong=[(T("A Python kernel behind the website"),
+                   T("No kernel is behind the website: reading it runs no code.")),
+                  (T("Your browser, running `lib`"),
+                   T("`lib` is Python, and the page runs none of it; it shows numbers saved earlier."))],
+           defined_in="0.5", term=T("when the notebook was executed")),
+    choose(T("You downloaded one notebook from the website. What else does its `import lib` need?"),
+           right=T("The course's package (`.whl`), from the same download menu"),
+           why=T("The package holds `lib`, `figures` and `grading`; the notebook only imports them."),
+           wrong=[(T("Nothing: the notebook contains `lib`"),
+                   T("The notebook only imports `lib`; the code lives in the package.")),
+                  (T("Only NumPy"),
+                   T("NumPy does not contain the course's own packages `lib`, `figures` and `grading`."))],
+           defined_in="0.5", term=T("the course's package")),
+    choose(T("In a copy of the repository you change a function of `lib`. When does an open notebook use the new code?"),
+           right=T("Once its kernel is restarted"),
+           why=T("`-e .` installs `lib` in editable mode: the notebook imports your files, but a running kernel keeps the module it has already imported."),
+           wrong=[(T("At once, in the running kernel"),
+                   T("A running kernel keeps the module it has already imported; restart it.")),
+                  (T("Only after the `pip install` line is run again"),
+                   T("The editable install points at your files; nothing needs to be installed again."))],
+           defined_in="0.5", term=T("editable mode")),
 )
 
 
@@ -382,7 +351,7 @@ section("shared library",
            witness=split_shape),
     choose(T("The example of §0.2 reads every key. Which function of `lib` computes the same output?"),
            right=T("`unmasked_attention`", claim="unmasked_attention"),
-           why=T("It reads every key; §4 uses it as the negative control."),
+           why=T("It reads every key. §4's negative control, `model.forward(..., causal=False)`, computes the same thing inside the model."),
            wrong=[(T("`causal_attention`", claim="causal_attention"),
                    T("It forbids the future: 春 could not read 风 and 雨.")),
                   (T("`split_heads`"),

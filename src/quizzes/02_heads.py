@@ -415,7 +415,7 @@ section("two heads can do",
            witness=one_head_can),
     choose(T("Why can two heads do what one cannot?"),
            right=T("Each head has its own softmax, so each can put almost all its weight on its own position", claim="a softmax each"),
-           why=T("The heads' outputs are concatenated and mixed by W_O, so both readings reach the next layer."),
+           why=T("The heads' outputs are concatenated, so both readings reach the next layer, each in its own coordinates; only W_O could mix them (in the example W_O = I)."),
            wrong=[(T("Two heads have twice the width", claim="twice the width"),
                    T("At fixed D each head is narrower: d = D/H.")),
                   (T("The second head may read the future", claim="reads the future"),
@@ -492,7 +492,7 @@ section("own similarity",
            wrong=[(16, T("That is D, the width of one head when H = 1.")),
                   (1, T("That is the rank at H = 16, d = 1."))],
            witness=rank_of_a_head),
-    number(T("At d = 1, at most how many different keys can the queries of one head prefer?"),
+    number(T("At d = 1, over all keys and before any mask, at most how many different keys can the queries of one head prefer?"),
            answer=2,
            why=T("The score is a product q·k: every query orders the keys by the same number k, forwards or backwards."),
            wrong=[(1, T("A query with a negative q prefers the key with the smallest k.")),
@@ -510,6 +510,9 @@ def different_maps_show(claim):
     same_coordinates = x.copy()
     same_coordinates[..., 4:] = x[..., :4]
     maps_same = attention_weights(same_coordinates, w, w, 2)[0]
+    same_blocks = np.hstack([w[:, :4], w[:, :4]])                   # identical D × d column blocks (§2.1)
+    maps_same_blocks = attention_weights(x, same_blocks, same_blocks, 2)[0]
+    assert np.allclose(maps_same_blocks[0], maps_same_blocks[1])    # read the same coordinates: the same map
     facts = {"different coordinates": not np.allclose(maps[0], maps[1]) and np.allclose(maps_same[0], maps_same[1]),
              "different masks": not np.array_equal(maps[0] > 0, maps[1] > 0)}
     return bool(facts[claim])
@@ -534,7 +537,7 @@ section("nameable role",
            unwitnessed="a question of method: how a claim about a head would be tested"),
     choose(T("Two heads have different attention maps. What does that show?"),
            right=T("That they compare different coordinates; not that they have nameable roles", claim="different coordinates"),
-           why=T("Even two heads whose projection blocks are identical can draw different maps when their coordinates of the input differ (in §2.5 they agree only by a coincidence of the example); a role needs its own test."),
+           why=T("Each head's projections are its own D × d column blocks of W_Q and W_K (§2.1). Even when the blocks look alike, as the identity blocks of §2.5 do, head 0 compares coordinates 0–1 and head 1 coordinates 2–3, so their maps can differ; in §2.5 they agree only by a coincidence of the example. A role needs its own test."),
            wrong=[(T("One tracks syntax, the other the previous word"),
                    T("That is a claim for an experiment, not something a map shows.")),
                   (T("That their masks differ", claim="different masks"),

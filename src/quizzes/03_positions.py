@@ -309,7 +309,7 @@ def scheme_of_lib(claim):
 section("RoPE",
     choose(T("Which vectors does RoPE rotate?"),
            right=T("Queries and keys"),
-           why=T("The score then depends only on the distance i − j; the values are not rotated."),
+           why=T("The score then depends only on the distance i − j."),
            wrong=[(T("The input vectors"),
                    T("RoPE adds nothing to the input; it rotates inside every attention layer.")),
                   (T("Queries, keys and values"),

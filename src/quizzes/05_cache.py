@@ -568,16 +568,11 @@ def percent_of_the_table(value):
     return abs(100 * work.fraction - value) <= 0.06
 
 
-def subtracted_from_each_row(claim):
-    q, k, v = np.array([[1.0], [1.0]]), np.array([[1000.0], [0.0]]), np.eye(2)
-    scores = attention_scores(q, k)                                   # [[1000, 0], [1000, 0]], query 1 is key 1
-    allowed = ~causal_future(2, 2)
-    constant = {"the row's largest score": np.where(allowed, scores, -np.inf).max(axis=1, keepdims=True),
-                "its own key's score": np.diagonal(scores)[:, None], "nothing": 0.0}[claim]
-    with np.errstate(over="ignore", invalid="ignore"):
-        e = np.where(allowed, np.exp(scores - constant), 0.0)
-        mine = (e / e.sum(axis=1, keepdims=True)) @ v
-    return np.array_equal(mine, causal_attention(q, k, v))
+def entries_allowed(value):
+    work = attention_work(1024, 1024)
+    assert work.allowed == int((~causal_future(1024, 1024)).sum())   # the allowed set of §1, counted
+    assert work.computed - work.allowed == 16 * BLOCK * (BLOCK - 1) // 2  # the future halves of the diagonal squares
+    return value == work.allowed
 
 
 def key_blocks_of_query_block(claim):
@@ -610,18 +605,17 @@ def blocked_numbers(claim):
 section("half of the work",
     number(T("At T = 1024, what percentage of the definition's scores does `blocked_causal_attention` compute? (1 decimal)"),
            answer=53.1, tolerance=0.06,
-           why=T("Key blocks that lie wholly in the future are never computed; only the square on the diagonal needs the mask."),
+           why=T("Each block of 64 queries scores only the keys up to its last query; only its last 64 columns need the mask, and they are computed whole, so a little more than half of the table is computed."),
            wrong=[(100, T("That is the definition, `causal_attention`: the whole table, then its upper right forbidden.")),
-                  (50, T("The squares on the diagonal are computed whole, so a little more than half."))],
+                  (50, T("The last 64 columns of each block are computed whole, forbidden entries included, so a little more than half."))],
            witness=percent_of_the_table),
-    choose(T("What does `causal_attention` subtract from each row of scores before taking exp?"),
-           right=T("The row's largest allowed score", claim="the row's largest score"),
-           why=T("The largest term becomes e⁰ = 1: nothing overflows, and the row sum, which contains that 1, is at least 1."),
-           wrong=[(T("The query's score with its own key", claim="its own key's score"),
-                   T("Another key may score far higher than the query's own, and its exp would overflow.")),
-                  (T("Nothing", sense="nothing subtracted", claim="nothing"),
-                   T("Without the subtraction a score of 1000 overflows exp."))],
-           witness=subtracted_from_each_row),
+    number(T("At T = 1024, how many entries of the attention table may be read (the allowed set)?"),
+           answer=524800,
+           why=T("Query i may read keys 0 to i: 1 + 2 + ⋯ + 1024 = 1024 · 1025 / 2. The blocks compute 557,056 scores, a little more, because each square on the diagonal is computed whole."),
+           wrong=[(557056, T("That is what the blocks compute: each square on the diagonal is computed whole, its future half included.")),
+                  (523776, T("That leaves out the diagonal: every query may read its own key (§1.3).")),
+                  (1048576, T("That is the whole table, the future included."))],
+           witness=entries_allowed),
     choose(T("Which key blocks does query block i need?"),
            right=T("Blocks 0 to i; only block i needs the mask", claim="0 to i, mask in i"),
            why=T("That is the bottom-right alignment of §5.1, block by block."),

@@ -56,10 +56,28 @@ def central_difference_error(claim):
     x = np.random.default_rng(0).normal(size=(3, 4))
     g = np.random.default_rng(1).normal(size=(3, 4))
     exact = layers.gelu_backward(g, layers.gelu_forward(x)[1])
-    errors = [np.abs(layers.numerical_gradient(lambda: float((g * layers.gelu_forward(x)[0]).sum()), x, eps=eps)
-                     - exact).max() for eps in (1e-2, 1e-3)]
-    ratio = errors[0] / errors[1]                                    # ε ten times smaller
-    facts = {"O(ε²)": 50 < ratio < 200, "exact": errors[1] == 0.0}
+    calls = {"central": 0, "one-sided": 0}
+
+    def f(kind):
+        calls[kind] += 1
+        return float((g * layers.gelu_forward(x)[0]).sum())
+
+    def one_sided(eps):                                              # (f(θ + ε) − f(θ)) / ε
+        base, grad = f("one-sided"), np.empty_like(x)
+        for index in np.ndindex(x.shape):
+            kept = x[index]
+            x[index] = kept + eps
+            grad[index] = (f("one-sided") - base) / eps
+            x[index] = kept
+        return grad
+
+    epsilons = (1e-2, 1e-3)                                          # ε ten times smaller
+    central = [np.abs(layers.numerical_gradient(lambda: f("central"), x, eps=eps) - exact).max()
+               for eps in epsilons]
+    forward = [np.abs(one_sided(eps) - exact).max() for eps in epsilons]
+    facts = {"O(ε²)": 50 < central[0] / central[1] < 200 and 5 < forward[0] / forward[1] < 20,
+             "exact": central[1] == 0.0,
+             "fewer calls": calls["central"] < calls["one-sided"]}
     return bool(facts[claim])
 
 
@@ -114,13 +132,13 @@ section("gradient check of the whole decoder",
                  T("Add the result back to X")],
           why=T("Pre-LN: normalise first, then the sublayer, then the residual addition."),
           witness=attention_half_in_order),
-    choose(T("Why check a backward pass with central differences?"),
-           right=T("A central difference differs from the true partial derivative by only O(ε²)", claim="O(ε²)"),
-           why=T("Every relative error is below 10⁻⁶ (float64, ε = 10⁻⁴)."),
-           wrong=[(T("It is faster than the backward pass"),
-                   T("It is far slower: two forward passes for every parameter.")),
+    choose(T("Why does the gradient check take a central difference, (f(θ + ε) − f(θ − ε)) / 2ε, rather than a one-sided one, (f(θ + ε) − f(θ)) / ε?"),
+           right=T("Its error shrinks like ε², that of a one-sided difference only like ε", claim="O(ε²)"),
+           why=T("Make ε ten times smaller and the error of a central difference falls about a hundredfold, that of a one-sided difference only about tenfold. That is why, at ε = 10⁻⁴ in float64, every relative error is below 10⁻⁶."),
+           wrong=[(T("It calls f fewer times than a one-sided difference", claim="fewer calls"),
+                   T("It calls f twice for every entry; a one-sided difference calls it once per entry, plus once for f(θ).")),
                   (T("It is exact", claim="exact"),
-                   T("It is an approximation, with an error of order ε²."))],
+                   T("It is an approximation too, with an error of order ε²."))],
            witness=central_difference_error),
     choose(T("Token {token} does not occur in the batch of the gradient check. What gradient does row {token} of the token table E get?",
              token=UNSEEN),
@@ -246,7 +264,7 @@ section("mirror language",
            witness=held_out_lines),
     choose(T("What does a training loss below L* mean?"),
            right=T("The model has read the future", claim="read the future"),
-           why=T("L* bounds every causal model: only a model that reads input t+1, which is target t, can go below it."),
+           why=T("L* bounds every causal model: only a model that reads future inputs (input t+1, which is target t, or later ones) can go below it."),
            wrong=[(T("The model has learned better", claim="learned better"),
                    T("No causal model can go below L*, however well it has learned.")),
                   (T("The learning rate is too high"),
@@ -285,6 +303,11 @@ def cache_for_the_cheater(claim):
 
 
 def first_token_of_the_cheater(claim):
+    inputs, targets = collate(CORPUS, VOCAB)
+    last_scored = targets[:, -1] != IGNORE         # the last column: no input after it
+    assert set(targets[last_scored, -1]) == {EOS}  # "its target is always <eos>"
+    assert {len(line.split("|")[0]) for line, s in zip(CORPUS, last_scored) if s} == {3}
+    assert {len(line.split("|")[0]) for line, s in zip(CORPUS, last_scored) if not s} == {2}
     logits = trained(False).forward(np.array([BOS]), False)[-1]
     p = np.exp(logits - logits.max())
     p /= p.sum()
@@ -301,9 +324,9 @@ section("the model cheats",
            wrong=[(T("Nothing changes", claim="unchanged"),
                    T("That is the masked model: causality, stated another way.")),
                   (T("It comes close to L*", claim="near L*"),
-                   T("It did not learn the rule."))],
+                   T("It never learned to predict from the past: it read the answer at the next position, and with the future hidden its loss is above even ln 10."))],
            witness=loss_with_the_future_hidden),
-    choose(T("Why can the cheating model not use a KV cache?"),
+    choose(T("Why can the unmasked model not use a KV cache?"),
            right=T("The residual stream at old positions changes when a token arrives, so their keys and values are not fixed", claim="old positions change"),
            why=T("The cache relies on causality (§5)."),
            wrong=[(T("The cache is too small"),
@@ -313,7 +336,7 @@ section("the model cheats",
            witness=cache_for_the_cheater),
     choose(T("At seed 0, what is the cheating model's first token when it generates from `<bos>`?"),
            right=T("`<eos>`: given `<bos>` alone it puts about 0.96 on it", claim="<eos>"),
-           why=T("In training, the only position with no input after it was the last one, whose target is always `<eos>`."),
+           why=T("In training, the only scored position with no input after it was the last position of a line with a 3-letter word, and its target is always `<eos>`."),
            wrong=[(T("`<bos>`", claim="<bos>"), T("`<bos>` is the given start, not generated.")),
                   (T("A letter of the alphabet", claim="a letter"),
                    T("Not at seed 0: every line it writes there is empty (other seeds differ; §7.3 lists five)."))],
@@ -502,7 +525,7 @@ section("still lacks",
            right=T("No: it continues one unpadded stream at a time", claim="one stream at a time"),
            why=T("Generating for a batch needs each row's own length and position, and a mask over the padded keys."),
            wrong=[(T("Yes, with right padding", claim="with right padding"),
-                   T("A right-padded row is not a prefix that can be continued (§5.7).")),
+                   T("A right-padded row must first be cut to its real length (§5.7), and `generate` continues one such stream at a time, not a padded batch.")),
                   (T("Yes, with left padding", claim="with left padding"),
                    T("The cache does not support left padding (§5.7)."))],
            witness=several_prompts),

@@ -60,7 +60,7 @@ def characters_until_no_held_out_line_is_seen(k):
     return min(j for j, share in enumerate(ZH_SEEN, 1) if share == 0) == k
 
 
-section("floor that counting cannot give",
+section("no floor for the language",
     number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 on them? (3 decimals)",
              n=EN_SCORED),
            answer=EN_BOUND, tolerance=0.0006,
@@ -183,7 +183,22 @@ def repeat_rate(lines):
 REPEATS = {lang: round(100 * repeat_rate(lines), 1) for lang, lines in LINES.items()}   # percent, per text
 
 
+def printed_repeat_rates():
+    """The repeat rate of each text as §8.3's writing cell prints it on the English page: {lang: rate}."""
+    import json
+    from tools.quizzes import ROOT
+    notebook = json.loads((ROOT / "chapters" / "en" / "08_real_text.ipynb")
+                          .read_text(encoding="utf-8"))
+    cell = next(c for c in notebook["cells"]
+                if c["cell_type"] == "code" and "def write(" in "".join(c["source"]))
+    text = "".join("".join(out.get("text", "")) for out in cell["outputs"])
+    return {words[0]: float(words[2]) for words in map(str.split, text.splitlines())
+            if len(words) == 3 and words[0] in LINES}
+
+
 def why_it_repeats(claim):
+    # The feedback quotes each text's rate: §8.3 prints all three, on every page.
+    assert {lang: round(100 * rate, 1) for lang, rate in printed_repeat_rates().items()} == REPEATS
     facts = {"next position": targets_are_the_next_inputs(EN_CORPUS),
              "the text repeats": max(map(repeat_rate, LINES.values())) > 0.1}
     return bool(facts[claim])
@@ -210,7 +225,7 @@ section("Letting them write",
            right=T("In training, the answer at every position sat at the next position of its input; when it writes, the nearest input it can read is the character it has just written", claim="next position"),
            why=T("It learned to read the answer one position ahead; when it writes, that position does not exist yet."),
            wrong=[(T("The text itself repeats characters often", claim="the text repeats"),
-                   T("In each text a character is rarely the same as the one before it: {zh}% of the time in the Chinese text, {en}% in the English one, {ru}% in the Russian one.",
+                   T("In each text a character is rarely the same as the one before it (§8.3 prints the rates): {zh}% of the time in the Chinese text, {en}% in the English one, {ru}% in the Russian one.",
                      **REPEATS)),
                   (T("Sampling at temperature 1 repeats characters"),
                    T("The masked model samples the same way and repeats them less than three times as often as the text."))],

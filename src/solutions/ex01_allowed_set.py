@@ -11,14 +11,20 @@ md("# Solutions to exercise set 1: the allowed set", tags=("solution",))
 md("""
 This notebook goes with §1. Each exercise states a task and gives a function in which a single line, `raise NotImplementedError  # TODO`, stands where the answer goes. Replace that line with your code and run the `check(...)` cell right below it: it tells you what is right and what is wrong (expected and actual value, shape, dtype), and when a failure looks like a common mistake, which section explains it. The grader adds hidden tests on random data, so implement the rule the task states, not the examples.
 
-Write the functions yourself. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` warns, and the grader gives no points for that exercise. An exercise earns the points in its heading when all its tests pass, public and hidden.
+Write the functions yourself. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` warns, and the grader gives no points for that exercise. An exercise earns the points in its heading when all its tests pass, public and hidden. `check` counts the public tests that pass (`6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
 This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
 
-For every exercise you find the task, a full-marks answer (the lines the exercise page leaves for you to write), the output of the `check(...)` cell after it, in which every public test passes, and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1: the causal allowed set and `≤` rather than `<` (§1.7), the softmax normalised over the allowed set and the two ways of getting it wrong, zeroed scores and the wrong order (§1.5, §1.6), and which targets of a right-padded batch are scored (§1.2, §1.8). To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
+For every exercise you find the task and a full-marks answer (the lines the exercise page leaves for you to write). Then come the output of the `check(...)` cell after it, in which every public test passes (`check` reports how many tests pass, not how many points you earn), and a short **About the solution** note on why the answer is right and which trap it avoids. The set practises §1:
+
+* the causal allowed set, and `≤` rather than `<` (§1.7);
+* the softmax normalised over the allowed set, and the two ways of getting it wrong: zeroed scores and the wrong order (§1.5, §1.6);
+* which targets of a right-padded batch are scored (§1.2, §1.8).
+
+To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

@@ -9,14 +9,14 @@ md("# Solutions to exercise set 2: heads", tags=("solution",))
 md("""
 This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The grader adds hidden tests on random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
 This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, a full-marks answer, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §2: splitting the width into heads and merging them back (§2.2, §2.4), causal multi-head attention assembled from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5), and what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The page first reproduces the bug of a split done by `reshape` alone, then gives, for every exercise, a full-marks answer, the output of the `check(...)` cell below it (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note. The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). It also asks what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -46,7 +46,7 @@ assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()
 """)
 
 md("""
-Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask lets row 0 read only row 0, but in head 1 that row already holds data from position 1: the shape is valid and the mask is right, yet once the heads are merged back correctly, position 0's output contains data from position 1: information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
+Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask lets row 0 read only row 0, but in head 1 that row already holds data from position 1. The shape is valid and the mask is right. Yet once the heads are merged back correctly, position 0's output contains data from position 1: information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
 
 ## heads-1: fix the split (1 point)
 
@@ -164,5 +164,5 @@ assert attention_costs(1, 1024, 768, 1, 12, "float16") == (
 """)
 
 md(r"""
-**About the solution.** Neither result depends on the number of heads: the parameters are $4D^2$ per layer, and per position and layer the cache stores $2 \cdot H \cdot d = 2D$ numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with $D^2$, the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers; for the shape of GPT-2 small the right answer is 28,311,552 parameters (weights only: this course's layers have no biases) and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
+**About the solution.** Neither result depends on the number of heads: the parameters are $4D^2$ per layer, and per position and layer the cache stores $2 \cdot H \cdot d = 2D$ numbers; `H` only decides how they are grouped. What matters is the number of layers, the width, the stored positions, the batch and the dtype: the parameters grow with the layers and with $D^2$, the cache grows linearly with the layers, the batch, the positions and D, and float16 halves it. The usual mistakes are dropping the factor 2 (keys counted, values forgotten) and forgetting to multiply by the number of layers. For the shape of GPT-2 small the right answer is 28,311,552 parameters (weights only: this course's layers have no biases) and a 72 MiB cache per sequence in float32. A width that the heads do not divide cannot be split at all, so it raises instead of rounding `D // H` down and carrying on.
 """, tags=("solution",))

@@ -11,14 +11,21 @@ This notebook goes with §4 and works like the previous exercise sets: replace t
 
 The first three functions are tests. Each receives a forward function `forward(ids)` (token ids to outputs of shape `(T, D)` or `(B, T, D)`) and compares two forward passes with fixed parameters. You will write the future-perturbation test and its negative control, use them to catch a model whose attention mask is perfectly right and which leaks the future nonetheless, and then, in the fourth exercise, fix it.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
 This page holds the solutions to exercise set 4; the exercises are in `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
 
-For every exercise you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note; the suspect model is here too, with its repaired version. The set practises §4: the future-perturbation test (§4.3), the negative control that first shows the test can see a leak (§4.4, §4.5), a sweep over every position, and a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2, §4.7). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For every exercise you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note; the suspect model is here too, with its repaired version. The set practises §4:
+
+* the future-perturbation test (§4.3);
+* the negative control that first shows the test can see a leak (§4.4, §4.5);
+* a sweep over every position;
+* a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2, §4.7).
+
+To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

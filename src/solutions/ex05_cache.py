@@ -11,14 +11,14 @@ This notebook goes with §5 and works like the previous exercise sets: replace t
 
 When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will continue a right-padded batch through the cache, with every row's new token at the right position, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
 This page holds the solutions to exercise set 5; the exercises are in `exercises/en/ex05_cache.ipynb`. Try them there first, then compare here.
 
-For every exercise you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For every exercise you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note. The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -80,7 +80,7 @@ assert (
 """)
 
 md("""
-**About the solution.** The point is that every row has its own real length `n`: the text of row `b` occupies positions `0 … n−1`, where `n` is the number of targets that are not −100, so the new token must land at position `n`, not at the batch length `T`. Feeding the whole row into the cache puts a short text's new token at `T` and lets it read the padding `<eos>`: every shape is right and the output is wrong. Each row needs a cache of its own, because a cache holds the history of one sequence; with one cache shared by all rows, later rows would read the keys and values of earlier ones. Finally, when the real prefix already has `C` positions, the position table has no row for the new token: `model.step` raises `ValueError`, and our function passes it on instead of truncating anything silently.
+**About the solution.** The point is that every row has its own real length `n`. The text of row `b` occupies positions `0 … n−1`, where `n` is the number of targets that are not −100, so the new token must land at position `n`, not at the batch length `T`. Feeding the whole row into the cache puts a short text's new token at `T` and lets it read the padding `<eos>`: every shape is right and the output is wrong. Each row needs a cache of its own, because a cache holds the history of one sequence; with one cache shared by all rows, later rows would read the keys and values of earlier ones. Finally, when the real prefix already has `C` positions, the position table has no row for the new token: `model.step` raises `ValueError`, and our function passes it on instead of truncating anything silently.
 """, tags=("solution",))
 
 md("""
@@ -92,7 +92,14 @@ Now write one step with arrays only, without `model.step`. `attention_step(x, ke
 * `keys`, `values`: keys and values of the `n` earlier positions, shape `(H, n, d)`; `n` may be 0;
 * returns `(output, keys, values)`: the output of shape `(D,)` and the keys and values with the new position appended, `(H, n+1, d)`.
 
-Steps: project to query, key and value and split them into `H` heads; append the new key and value at the end of the cache; in every head, compute the scores (dot products scaled by `1/√d`), take their softmax over all `n+1` positions and the weighted sum of the values; merge the heads and multiply by `w_o`. Everything in the cache is past or present, so the new query may read every position.
+Steps:
+
+1. project to query, key and value and split them into `H` heads;
+2. append the new key and value at the end of the cache;
+3. in every head, compute the scores (dot products scaled by `1/√d`), take their softmax over all `n+1` positions and the weighted sum of the values;
+4. merge the heads and multiply by `w_o`.
+
+Everything in the cache is past or present, so the new query may read every position.
 """)
 
 code(reference_cell("attention_step"))

@@ -11,14 +11,14 @@ This notebook goes with §6 and works like the previous exercise sets: replace t
 
 §6.2 explains why an independent route of computation is needed: if `lib` had a bug, assertions that compare two uses of `lib` could all pass together. Here you write that route yourself: multi-head attention in plain Python (lists, loops and the `math` module), which you then use to recompute numbers 2 and 3 of the table of §6 and compare them with `lib`. A function that uses NumPy or `lib` is no longer an independent check: `check` prints a warning and the grader gives no points for it.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
 This page holds the solution to exercise set 6; the exercise is in `exercises/en/ex06_evidence.ipynb`. Try it there first, then compare here.
 
-It gives a full-marks answer to the set's only exercise (multi-head attention written with lists and `math` only, no NumPy), followed by the output of its `check(...)` cell (every public test passes) and an **About the solution** note on why it is an independent route to the same numbers. The exercise practises §6: recomputing the page's numbers in plain Python (§6.2), and what such a check proves and what it does not (§6.3). To test your own code, run `check(...)` on the exercise page; this answer also passes the grader's hidden tests.
+It gives a full-marks answer to the set's only exercise (multi-head attention written with lists and `math` only, no NumPy). Then come the output of its `check(...)` cell (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note on why it is an independent route to the same numbers. The exercise practises §6: recomputing the page's numbers in plain Python (§6.2), and what such a check proves and what it does not (§6.3). To test your own code, run `check(...)` on the exercise page; this answer also passes the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -57,7 +57,7 @@ check("evidence-1", attention_py)
 """)
 
 md("""
-Now use it to recompute the pair of numbers of §6.1: `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position; number 2 is the largest change of the first two output rows with the mask, number 3 the change with the mask off. The model of §4.1 uses identity matrices for $W_Q$, $W_K$ and $W_V$; the token table, the position table and $W_O$ are taken from the model as lists, and from then on everything goes through `attention_py`. Each printed row gives the number, the plain-Python value, the value from `lib` and whether the two agree within $10^{-12}$.
+Now use it to recompute the pair of numbers of §6.1. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position; number 2 is the largest change of the first two output rows with the mask, number 3 the change with the mask off. The model of §4.1 uses identity matrices for $W_Q$, $W_K$ and $W_V$; the token table, the position table and $W_O$ are taken from the model as lists, and from then on everything goes through `attention_py`. Each printed row gives the number, the plain-Python value, the value from `lib` and whether the two agree within $10^{-12}$.
 """)
 
 code("""

@@ -7,18 +7,23 @@ md("# Exercise set 7: backward passes, the per-layer cache and a leak diagnosis"
 md("# Solutions to exercise set 7: backward passes, the per-layer cache and a leak diagnosis", tags=("solution",))
 
 md("""
-This notebook goes with §7 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it. There are four exercises: the backward pass of the masked softmax, the backward pass of layer normalisation (checked with central differences), one step of the decoder with a KV cache in every layer, and the diagnosis of a model handed over to you that may leak the future.
+This notebook goes with §7 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it. There are four exercises:
+
+1. the backward pass of the masked softmax;
+2. the backward pass of layer normalisation, checked with central differences;
+3. one step of the decoder with a KV cache in every layer;
+4. the diagnosis of a model handed over to you, which may leak the future.
 
 `masked_softmax_backward` and `layer_norm_backward` in `lib.layers`, and the decoder's `model.step` and `model.block_step`, are the reference versions; do not call them. The other building blocks of §7.1 and the earlier sections, such as `layer_norm_forward`, `mlp_forward` and `causal_attention`, are yours to use.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
 md("""
 This page holds the solutions to exercise set 7; the exercises are in `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
 
-For each of the four exercises you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes) and an **About the solution** note. The set practises §7: the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1), one generation step of the decoder with a KV cache in every layer (§7.5), and the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For each of the four exercises you find a full-marks answer, the output of the `check(...)` cell below it (every public test passes: `check` reports how many tests pass, not how many points you earn) and an **About the solution** note. The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third is one generation step of the decoder with a KV cache in every layer (§7.5); the fourth, the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -102,7 +107,7 @@ print([e < 1e-7 for e in errors])
 """)
 
 md("""
-**About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat z_t / \\partial z_{t'} = 0$ for $t' \\ne t$ (rows t and t' of the input): layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $z$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
+**About the solution.** The mean and variance of row $t$ come from row $t$ alone, so $\\partial \\hat z_t / \\partial z_{t'} = 0$ for $t' \\ne t$ (rows t and t' of the input). Layer normalisation does not mix positions, neither forward nor backward, which is why it belongs in a causal model (§4). Within a row every entry of $z$ reaches all $D$ outputs through $\\mu$ and $\\sigma^2$; hence the two mean terms. Dropping them, which amounts to treating $\\mu$ and $\\sigma$ as constants, is the usual mistake, and the central differences catch it at once. `d_gain` and `d_bias` sum over every batch row and position, because the same parameters act at every position.
 """, tags=("solution",))
 
 md("""
@@ -158,7 +163,7 @@ Write `diagnose(model, forward, ids, prefix_length, tol=1e-9)`, returning one of
 
 * `"leaks"`: when every token from `prefix_length` on is replaced by another one (the next id modulo $\\lvert\\mathcal V\\rvert$, say), the prefix outputs of `forward` change by more than `tol`;
 * `"causal"`: the prefix does not change, and the negative control (the same model with the mask off, `model.forward(t, causal=False)`) changes by more than `tol` under the same perturbation;
-* `"blind"`: neither changes: on these inputs the test cannot see anything.
+* `"blind"`: neither changes, so on these inputs the test cannot see anything.
 
 `ids` has shape `(T,)` or `(B, T)`; raise `ValueError` when `prefix_length` is not in `1 … T−1`.
 """)
@@ -195,5 +200,5 @@ print(round(handed_over.loss(inputs, targets), 4),
 """)
 
 md("""
-**About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: that loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training. Yet, run with the mask (a different computation from the loss with the future hidden of §7.3, with the same lesson), the model trained by cheating has a loss of about 2.43, worse than the chance level $\\ln 10 \\approx 2.3026$: in training it never learned to predict. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
+**About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: that loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training. Yet run with the mask, the model trained by cheating has a loss of about 2.43, worse than the loss of a uniform guess, $\\ln 10 \\approx 2.3026$. This is not the same computation as the loss with the future hidden of §7.3, but the lesson is the same: in training the model never learned to predict. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
 """, tags=("solution",))

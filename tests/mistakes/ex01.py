@@ -552,8 +552,8 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if np.any(weights < 0):
         return False
     return bool(np.all(np.abs(np.sum(weights, axis=-1) - 1) <= atol))
-""", 'mask-3/no-forbidden-check',
-          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True, named_wrongly='mask-3/forbidden-within-atol'),
+""", 'mask-3/one-forbidden-weight',
+          mistake='Rejects only when all forbidden entries are nonzero (all instead of any), so a single leaked forbidden weight goes unnoticed.', heldout=True),
     Entry('data-1', 'heldout-023', r"""
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, build_vocab, encode
@@ -690,7 +690,7 @@ def collate(texts, vocab):
         targets[b, :len(ids)] = ids
         targets[b, len(ids)] = EOS
     return inputs, targets
-""", None,
+""", 'data-1/one-column-too-many',
           mistake='Makes T two longer than the longest text (room for both BOS and EOS), one column too many.', heldout=True),
 ]
 
@@ -912,7 +912,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
 """, None,
-          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True, named_wrongly_elsewhere='mask-3/exact-sum'),
+          mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout3-018', r"""
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -1054,4 +1054,360 @@ def collate(texts, vocab):
     return inputs, targets
 """, 'data-1/pad-targets-eos',
           mistake='Fills the padded targets with EOS instead of -100, so padding positions are scored as if the text ended again and again.', heldout=True),
+]
+
+
+# ---- the fourth held-out set (issue 34, measured once on 2026-12-05, round 6) ----------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge said it
+# was right, None where it gave none; ``named_wrongly``: the judge said it names another mistake.  The three
+# answers that passed check() and the grader were holes in the tests, closed after the measurement.
+ENTRIES += [
+    Entry('mask-1', 'heldout4-000', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # strictly earlier keys only
+    return key_position < query_position
+""", 'mask-1/strict',
+          mistake='Uses < instead of <=, so a query may not read its own key and row 0 of a square mask is empty.', heldout=True),
+    Entry('mask-1', 'heldout4-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 下三角就是因果掩码
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='Builds a top-left aligned triangle with np.tril, which is only right when tq == tk; with fewer queries than keys it loses history.', heldout=True),
+    Entry('mask-1', 'heldout4-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # запрос i видит ключ j, если i <= j
+    return query_position <= key_position
+""", None,
+          mistake='Compares the positions the wrong way round, producing the upper triangle: every query reads its future and not its past.', heldout=True),
+    Entry('mask-1', 'heldout4-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]
+    key_position = np.arange(tk)[None, :]
+    # 1 = may read, 0 = masked
+    return (key_position <= query_position).astype(int)
+""", 'mask-1/numbers',
+          mistake='Returns the mask as 0/1 integers instead of a boolean array.', heldout=True),
+    Entry('mask-1', 'heldout4-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 右下对齐：把对角线往右移
+    offset = tk - tq - 1
+    return np.tril(np.ones((tq, tk), dtype=bool), k=offset)
+""", 'mask-1/strict',
+          mistake='Shifts the triangle by tk - tq - 1 instead of tk - tq, so every query with tq < tk loses its own key (and a square mask is strictly lower).', heldout=True),
+    Entry('mask-1', 'heldout4-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]
+    key_position = np.arange(tk)[None, :]
+    # текущий токен и следующий
+    return key_position <= query_position + 1
+""", 'mask-1/one-ahead',
+          mistake='Off by one in the other direction: lets every query also read the key right after it, i.e. its own target.', heldout=True),
+    Entry('mask-2', 'heldout4-006', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    # hide the future
+    masked = np.where(allowed, scores, 0.0)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/zero-fill',
+          mistake='Sets forbidden scores to 0 instead of excluding them, so exp(0) = 1 still gives the future weight.', heldout=True),
+    Entry('mask-2', 'heldout4-007', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有可读的键")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    # softmax 之后再把未来清零
+    return np.where(allowed, weights, 0.0)
+""", 'mask-2/softmax-before-mask',
+          mistake='Takes an ordinary softmax over all keys and only then zeroes the forbidden weights, so rows no longer sum to 1.', heldout=True),
+    Entry('mask-2', 'heldout4-008', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("в строке нет разрешённых ключей")
+    # exp только там, где можно читать
+    e = np.where(allowed, np.exp(scores), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Does not subtract the row maximum, so scores around 1000 overflow exp to inf and the weights become nan.', heldout=True),
+    Entry('mask-2', 'heldout4-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    # big negative number instead of -inf (avoids nan)
+    masked = np.where(allowed, scores, -1e9)
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    return (e / e.sum(axis=-1, keepdims=True)).astype(scores.dtype)
+""", 'mask-2/finite-fill',
+          mistake='Uses -1e9 instead of -inf and has no empty-row check, so a row with no allowed key silently becomes uniform instead of raising.', heldout=True),
+    Entry('mask-2', 'heldout4-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not np.all(np.any(allowed, axis=-1)):
+        raise ValueError("空行")
+    # 先减去每行最大值，防止溢出
+    shifted = scores - np.max(scores, axis=-1, keepdims=True)
+    e = np.exp(shifted) * allowed
+    return e / np.sum(e, axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the maximum over all scores, forbidden ones included; a huge forbidden score makes every allowed exp underflow to 0 and the row 0/0 = nan.', heldout=True),
+    Entry('mask-2', 'heldout4-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if (~allowed).all(axis=-1).any():
+        raise ValueError("пустая строка: запросу нечего читать")
+    masked = np.full(scores.shape, -np.inf)
+    masked[allowed] = scores[allowed]
+    masked = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(masked)
+    return w / w.sum(axis=-1, keepdims=True)
+""", '*/dtype-promoted',
+          mistake='Builds the masked array with np.full(..., -np.inf), which is float64, so float32 scores come back as float64.', heldout=True),
+    Entry('mask-2', 'heldout4-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any():
+        raise ValueError("nothing is allowed")
+    masked = np.where(allowed, scores, -np.inf)
+    weights = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/empty-row-unchecked',
+          mistake='Checks for an empty mask with allowed.any() over the whole array instead of per row, so one empty row slips through as a row of nan.', heldout=True),
+    Entry('mask-2', 'heldout4-013', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("空行")
+    masked = np.where(allowed, scores, -np.inf)
+    # 减去最大值
+    m = masked.max(axis=0, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    w = np.exp(masked - m)
+    return w / w.sum(axis=-1, keepdims=True)
+""", None,
+          mistake='Takes the maximum along axis 0 (per column) instead of per row, so the shift differs between entries of one row and the result is not a softmax.', heldout=True),
+    Entry('mask-3', 'heldout4-014', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # the future must be exactly zero and nothing negative
+    return bool((weights[~allowed] == 0).all() and (weights >= 0).all())
+""", 'mask-3/no-row-sum',
+          mistake="Only checks that forbidden entries are zero and nothing is negative; it never checks the row sums, so 'softmax first, zeros after' passes.", heldout=True),
+    Entry('mask-3', 'heldout4-015', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    # 有限、未来为零、每行和为 1
+    finite = np.isfinite(weights).all()
+    future_zero = np.all(weights[~allowed] == 0)
+    rows_ok = np.all(np.abs(weights.sum(axis=-1) - 1) <= atol)
+    return bool(finite and future_zero and rows_ok)
+""", 'mask-3/no-negative-check',
+          mistake='Forgets the non-negativity condition, so a row like [1.5, -0.5, 0] that sums to 1 is accepted.', heldout=True),
+    Entry('mask-3', 'heldout4-016', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        return False
+    # запрещённые веса равны нулю (с точностью до округления)
+    if not np.allclose(weights[~allowed], 0.0):
+        return False
+    return bool(np.all(np.abs(weights.sum(axis=-1) - 1.0) <= atol))
+""", 'mask-3/forbidden-within-atol',
+          mistake='Compares the forbidden entries to 0 with np.allclose instead of exactly, so a tiny weight such as 1e-300 on a future key is accepted.', heldout=True),
+    Entry('mask-3', 'heldout4-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    ok = np.isfinite(weights).all()
+    ok = ok and (weights[~allowed] == 0).all()
+    ok = ok and (weights >= 0).all()
+    ok = ok and np.allclose(weights.sum(axis=-1), 1.0)
+    return bool(ok)
+""", 'mask-3/allclose',
+          mistake="Ignores the atol argument and checks the row sums with np.allclose's default tolerances, so rows off by 5e-9 are accepted.", heldout=True),
+    Entry('mask-3', 'heldout4-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if np.any(weights[~allowed] != 0) or np.any(weights < 0):
+        return False
+    # 每一行的和
+    sums = weights.sum(axis=0)
+    return bool(np.all(np.abs(sums - 1) <= atol))
+""", 'mask-3/wrong-axis',
+          mistake="Sums the weights along axis 0 (over queries) instead of over each row's keys, so valid causal weights are rejected.", heldout=True),
+    Entry('mask-3', 'heldout4-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # разрешённые > 0, запрещённые == 0
+    if not (weights[allowed] > 0).all():
+        return False
+    if not (weights[~allowed] == 0).all():
+        return False
+    return bool((np.abs(weights.sum(-1) - 1) <= atol).all())
+""", None,
+          mistake='Demands a strictly positive weight on every allowed key, a fifth condition the task rules out: an allowed weight of exactly 0 is valid.', heldout=True),
+    Entry('data-1', 'heldout4-020', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 0] = BOS
+        inputs[b, 1:len(ids) + 1] = ids
+        # padding is not scored
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Treats the EOS after the text as padding: the targets end with IGNORE instead of a scored EOS.', heldout=True),
+    Entry('data-1', 'heldout4-021', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if len(texts) == 0 or any(len(t) == 0 for t in texts):
+        raise ValueError("空批量或空文本")
+    T = max(len(t) for t in texts)          # 批量长度
+    B = len(texts)
+    inputs = np.full((B, T), EOS, dtype=np.int64)
+    targets = np.full((B, T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        row_in = [BOS] + ids
+        row_tg = ids + [EOS]
+        n = min(len(row_in), T)
+        inputs[b, :n] = row_in[:n]
+        targets[b, :n] = row_tg[:n]
+    return inputs, targets
+""", None,
+          mistake='Makes T the length of the longest text instead of one more, so the longest text loses its last input token or its EOS target.', heldout=True),
+    Entry('data-1', 'heldout4-022', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if min(len(t) for t in texts) == 0:
+        raise ValueError("пустой текст")
+    T = max(map(len, texts)) + 1
+    # int32 хватит для id
+    inputs = np.full((len(texts), T), EOS, dtype=np.int32)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int32)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, :len(ids) + 1] = [BOS] + ids
+        targets[b, :len(ids) + 1] = ids + [EOS]
+    return inputs, targets
+""", 'data-1/int32',
+          mistake='Stores the batch as int32 instead of the required int64.', heldout=True),
+    Entry('data-1', 'heldout4-023', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or "" in texts:
+        raise ValueError("need non-empty texts")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.zeros((len(texts), T), dtype=np.int64)      # padded
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, :len(ids) + 1] = [BOS, *ids]
+        targets[b, :len(ids) + 1] = [*ids, EOS]
+    return inputs, targets
+""", 'data-1/pad-inputs-zero',
+          mistake='Pads the inputs with 0 (<unk>) from np.zeros instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout4-024', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("空批量")
+    rows = [encode(t, vocab) for t in texts]
+    T = 1 + max(len(r) for r in rows)
+    inputs = np.full((len(rows), T), EOS, dtype=np.int64)
+    targets = np.full((len(rows), T), IGNORE, dtype=np.int64)
+    for b, ids in enumerate(rows):
+        inputs[b, 0] = BOS
+        inputs[b, 1:1 + len(ids)] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/empty-accepted',
+          mistake='Does not refuse an empty text: a batch containing "" returns a row with a lone EOS target instead of raising ValueError.', heldout=True),
+    Entry('data-1', 'heldout4-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("пустой батч или пустой текст")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        pad = T - 1 - len(ids)
+        # выравниваем по правому краю, как в генерации
+        inputs[b, pad:] = [BOS] + ids
+        targets[b, pad:] = ids + [EOS]
+    return inputs, targets
+""", None,
+          mistake='Pads on the left (padding before BOS) instead of on the right.', heldout=True),
 ]

@@ -101,7 +101,7 @@ def merge_heads(x):
     if x.ndim < 3:
         raise ValueError("too few axes")
     return np.concatenate([x[:, h] for h in range(x.shape[1])], axis=-1)
-""", None),
+""", "heads-2/fixed-rank"),
 
     # ---- heads-3: multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads) -------------------
     Entry("heads-3", "forgot-w-o", _MHA_HEAD + """
@@ -352,7 +352,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return np.moveaxis(heads, -2, 0)
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Moves the head axis to the very front (axis 0) instead of just before T: right for a single (T, D) sequence, wrong with a batch axis.', heldout=True),
     Entry('heads-1', 'heldout-034', r"""
 import numpy as np
@@ -377,7 +377,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # (T, H, d) -> (H, T, d)
     return np.transpose(heads, (1, 0, 2))
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Uses a three-axis permutation (1, 0, 2) that only fits an unbatched (T, D) input; a batched input raises.', heldout=True),
     Entry('heads-2', 'heldout-036', r"""
 import numpy as np
@@ -611,7 +611,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # ключ и значение для каждого слоя, головы и позиции
     kv_cache_bytes = 2 * n_layers * n_heads * batch * length * width * itemsize
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/cache-full-width',
           mistake='Multiplies the number of heads by the full width D instead of the head width d, so the cache grows with H.', heldout=True),
     Entry('cost-1', 'heldout-052', r"""
 import numpy as np
@@ -625,7 +625,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * d     # 每个矩阵 (D, d)
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * nbytes
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/head-width-matrices',
           mistake="Counts each projection as (D, d), one head's share, so the parameter count wrongly shrinks as H grows.", heldout=True),
     Entry('cost-1', 'heldout-053', r"""
 
@@ -639,7 +639,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = 4 * width * width * n_layers
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * per_number
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/bits',
           mistake='Reads the size from the dtype name in bits (16, 32, 64) and never divides by 8, so the cache is 8 times too large.', heldout=True),
     Entry('cost-1', 'heldout-054', r"""
 import numpy as np
@@ -677,7 +677,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # H голов по d = D / H чисел: всего D чисел на позицию
     kv_cache_bytes = 2 * n_layers * batch * length * width * nbytes
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/indivisible-accepted',
           mistake='Uses H*d = D directly and forgets the divisibility check, so a width that n_heads does not divide is not refused.', heldout=True),
 ]
 
@@ -739,7 +739,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # put the head axis first
     return np.moveaxis(heads, -2, 0)
-""", None,
+""", 'heads-1/one-sequence-only',
           mistake='Moves the head axis to the very front instead of just before the time axis, so batched inputs come out as (H, B, T, d).', heldout=True),
     Entry('heads-1', 'heldout3-030', r"""
 import numpy as np
@@ -795,7 +795,7 @@ def merge_heads(x):
         raise ValueError("ожидается (..., H, T, d)")
     y = np.swapaxes(x, -3, -2)                  # (B, T, H, d)
     return y.reshape(x.shape[0], x.shape[2], -1)
-""", None,
+""", 'heads-2/fixed-rank',
           mistake='Takes the target shape from x.shape[0] and x.shape[2], which are B and T only for 4-axis input.', heldout=True),
     Entry('heads-2', 'heldout3-035', r"""
 import numpy as np
@@ -950,7 +950,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     # у каждой головы свои ключи и значения
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * width * itemsize
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/cache-full-width',
           mistake='Multiplies the full width D by the number of heads again, so the cache grows with H although H*d = D.', heldout=True),
     Entry('cost-1', 'heldout3-047', r"""
 import numpy as np
@@ -990,7 +990,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * width
     kv_cache_bytes = 2 * n_layers * batch * length * width * size
     return parameters, kv_cache_bytes
-""", None,
+""", 'cost-1/bits',
           mistake='Uses np.finfo(dtype).bits, the size in bits, so the cache comes out 8 times too large.', heldout=True),
     Entry('cost-1', 'heldout3-050', r"""
 import numpy as np
@@ -1001,6 +1001,430 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     parameters = n_layers * 4 * width * width
     kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
     return int(parameters), int(kv_cache_bytes)
-""", None,
+""", 'cost-1/indivisible-accepted',
           mistake='Rounds the head width down with // and never raises when n_heads does not divide width, so the cache is undercounted.', heldout=True),
+]
+
+
+# ---- the fourth held-out set (issue 34, measured once on 2026-12-05, round 6) ----------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge said it
+# was right, None where it gave none; ``named_wrongly``: the judge said it names another mistake.  The three
+# answers that passed check() and the grader were holes in the tests, closed after the measurement.
+ENTRIES += [
+    Entry('heads-1', 'heldout4-026', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    T = x.shape[-2]
+    # (..., H, T, d)
+    return x.reshape(*x.shape[:-2], n_heads, T, D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes straight into (..., H, T, d) without swapping axes, so rows of a head mix different time steps.', heldout=True),
+    Entry('heads-1', 'heldout4-027', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (B, T, H, d) -> (B, H, T, d)
+    return heads.transpose(0, 2, 1, 3)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes a 4-D transpose (0, 2, 1, 3), which fails for an input without a batch axis or with more than one leading axis.', heldout=True),
+    Entry('heads-1', 'heldout4-028', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # меняем местами ось времени и ось голов
+    return np.swapaxes(heads, 1, 2)
+""", 'heads-1/fixed-rank',
+          mistake='Swaps axes 1 and 2 (positive numbers), which is only right for exactly one leading batch axis.', heldout=True),
+    Entry('heads-1', 'heldout4-029', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -2, -1)
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes (head and head width) instead of the time and head axes.', heldout=True),
+    Entry('heads-1', 'heldout4-030', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 转成连续的浮点数组，后面矩阵乘法更快
+    return np.ascontiguousarray(np.swapaxes(heads, -3, -2)).astype(float)
+""", None,
+          mistake='Converts the result to float with astype(float), changing the dtype (integer or float32 inputs come back as float64).', heldout=True),
+    Entry('heads-1', 'heldout4-031', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # ось голов вперёд
+    return np.moveaxis(heads, -2, 0)
+""", 'heads-1/one-sequence-only',
+          mistake='Moves the head axis to the very front with moveaxis(-2, 0), which is only right when there is no batch axis.', heldout=True),
+    Entry('heads-2', 'heldout4-032', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"expected (..., H, T, d), got {x.shape}")
+    H, T, d = x.shape[-3:]
+    return x.reshape(*x.shape[:-3], T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Reshapes (..., H, T, d) straight to (..., T, H*d) without moving the head axis back first.', heldout=True),
+    Entry('heads-2', 'heldout4-033', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("至少需要三个轴 (..., H, T, d)")
+    # 按头的顺序拼接
+    return np.concatenate(list(x), axis=-1)
+""", None,
+          mistake='Concatenates list(x), which iterates over the first axis: right for (H, T, d) but with a batch axis it concatenates sequences instead of heads.', heldout=True),
+    Entry('heads-2', 'heldout4-034', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("нужно (..., H, T, d)")
+    B, H, T, d = x.shape
+    return np.swapaxes(x, 1, 2).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Hard-codes a 4-D input (swapaxes(1, 2) and x.shape[0]), so (H, T, d) or 5-D inputs fail or come out wrong.', heldout=True),
+    Entry('heads-2', 'heldout4-035', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    # (..., H, T, d) -> (..., T, d, H) -> (..., T, D)
+    moved = np.moveaxis(x, -3, -1)
+    return moved.reshape(*moved.shape[:-2], -1)
+""", 'heads-2/interleaved',
+          mistake='Transposes to (..., T, d, H) before flattening, so the features are interleaved (feature a*H + h) instead of concatenated head by head.', heldout=True),
+    Entry('heads-2', 'heldout4-036', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    H = x.shape[-3]
+    # 逐个头拼接到特征轴上
+    return np.concatenate([x[..., h, :, :] for h in range(H)], axis=-1)
+""", None,
+          mistake='Has no check for fewer than three axes; a 2-D or 1-D input fails with an IndexError instead of the required ValueError.', heldout=True),
+    Entry('heads-3', 'heldout4-037', r"""
+import numpy as np
+from lib.attention import causal_attention
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
+
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+# the learner's cell
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    # concatenating the heads is the output
+    return merge_heads(causal_attention(q, k, v))
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection w_o: returns the merged heads as they are.', heldout=True),
+    Entry('heads-3', 'heldout4-038', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
+
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+# the learner's cell
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    D = x.shape[-1]
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    T = q.shape[-2]
+    # 缩放因子
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(D)
+    mask = np.tril(np.ones((T, T), dtype=bool))
+    scores = np.where(mask, scores, -np.inf)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Writes its own attention and scales the scores by sqrt(D), the full width, instead of sqrt(d) of one head.', heldout=True),
+    Entry('heads-3', 'heldout4-039', r"""
+import numpy as np
+from lib.attention import causal_attention
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+# the learner's cell
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("D не делится на число голов")
+    d = D // n_heads
+    # (B, T, D) -> (B, H, T, d)
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o
+""", 'heads-3/reshape-only',
+          mistake='Splits the projections with a bare reshape to (B, H, T, d), mixing time steps inside a head.', heldout=True),
+    Entry('heads-3', 'heldout4-040', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
+
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+# the learner's cell
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
+    d = q.shape[-1]
+    s = np.einsum("bhid,bhjd->bhij", q, k) / np.sqrt(d)
+    s = s - s.max(axis=-1, keepdims=True)
+    a = np.exp(s)
+    a /= a.sum(axis=-1, keepdims=True)
+    out = np.einsum("bhij,bhjd->bhid", a, v)
+    return merge_heads(out) @ w_o
+""", 'heads-3/no-mask',
+          mistake="Leaves out the causal mask: every head's softmax runs over all keys, future ones included.", heldout=True),
+    Entry('heads-3', 'heldout4-041', r"""
+import numpy as np
+from lib.attention import causal_attention
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
+
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+# the learner's cell
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # 投影：W x
+    q = split_heads(x @ w_q.T, n_heads)
+    k = split_heads(x @ w_k.T, n_heads)
+    v = split_heads(x @ w_v.T, n_heads)
+    y = causal_attention(q, k, v)
+    return merge_heads(y) @ w_o.T
+""", None,
+          mistake='Uses the column-vector convention, multiplying by the transposed matrices (x @ w.T), which is a different layer.', heldout=True),
+    Entry('heads-3', 'heldout4-042', r"""
+import numpy as np
+from lib.attention import causal_attention
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -3, -2)  # (..., H, T, d)
+
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(
+            f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)                    # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)  # (..., T, H*d)
+# the learner's cell
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)     # (B, H, T, d)
+    k = split_heads(x @ w_q, n_heads)     # (B, H, T, d)
+    v = split_heads(x @ w_v, n_heads)     # (B, H, T, d)
+    return merge_heads(causal_attention(q, k, v)) @ w_o
+""", None,
+          mistake='Copy-paste slip: the keys are projected with w_q instead of w_k.', heldout=True),
+    Entry('cost-1', 'heldout4-043', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width must be divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+    d = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    params = n_layers * 4 * width * width
+    cache = n_layers * batch * length * n_heads * d * itemsize   # one vector per position
+    return params, cache
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the cache: the factor 2 for the values is missing.', heldout=True),
+    Entry('cost-1', 'heldout4-044', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("参数不合法")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = 4 * width * width * n_layers
+    # 键和值，各 d 个数
+    kv_cache_bytes = 2 * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/one-layer-cache',
+          mistake='Forgets to multiply the cache size by the number of layers.', heldout=True),
+    Entry('cost-1', 'heldout4-045', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("D не делится на H")
+    if n_layers < 1:
+        raise ValueError("слоёв должно быть не меньше одного")
+    size = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width ** 2
+    # ключ и значение для каждой головы
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * width * size
+    return parameters, kv_cache_bytes
+""", 'cost-1/cache-full-width',
+          mistake='Stores D numbers per head instead of d = D/H, so the cache grows with the number of heads.', heldout=True),
+    Entry('cost-1', 'heldout4-046', r"""
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"{width} % {n_heads} != 0")
+    if n_layers < 1:
+        raise ValueError("n_layers < 1")
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * width * 4   # float32
+    return parameters, kv_cache_bytes
+""", 'cost-1/fixed-itemsize',
+          mistake='Hard-codes 4 bytes per number, ignoring dtype (float16 and float64 come out wrong).', heldout=True),
+    Entry('cost-1', 'heldout4-047', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("宽度不能被头数整除")
+    if n_layers < 1:
+        raise ValueError("层数至少为 1")
+    d = width / n_heads
+    nbytes = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * nbytes
+    return parameters, kv_cache_bytes
+""", 'cost-1/float-division',
+          mistake='Divides with / so the head width is a float and the cache size comes back as a float, not an int.', heldout=True),
+    Entry('cost-1', 'heldout4-048', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("D должно делиться на H")
+    d = width // n_heads
+    b = np.dtype(dtype).itemsize
+    return 4 * width * width * n_layers, 2 * n_layers * batch * length * n_heads * d * b
+""", 'cost-1/zero-layers',
+          mistake='Does not refuse a number of layers below 1: zero layers give (0, 0) instead of ValueError.', heldout=True),
+    Entry('cost-1', 'heldout4-049', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("n_layers must be >= 1")
+    # W_Q, W_K, W_V
+    parameters = 3 * width * width * n_layers
+    kv = 2 * n_layers * batch * length * width * np.dtype(dtype).itemsize
+    return parameters, kv
+""", 'cost-1/three-matrices',
+          mistake='Counts three projection matrices per layer and forgets W_O.', heldout=True),
+    Entry('heads-1', 'heldout4-145', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, d, H) -> (..., H, T, d)
+    parts = x.reshape(*x.shape[:-1], D // n_heads, n_heads)
+    return np.moveaxis(parts, -1, -3)
+""", 'heads-1/interleaved',
+          mistake='Reshapes the last axis to (d, H) instead of (H, d), so head h gets the interleaved features h, h+H, … instead of the block h*d … h*d+d-1.', heldout=True),
+    Entry('heads-2', 'heldout4-146', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("нужно минимум три оси: (..., H, T, d)")
+    y = np.swapaxes(x, -3, -2)                  # (..., T, H, d)
+    return y.reshape(*y.shape[:-3], -1)
+""", None,
+          mistake='Flattens one axis too many in the final reshape, so the time axis is merged into the features and the result is (..., T*H*d).', heldout=True),
 ]

@@ -35,7 +35,7 @@ def embed(ids, token_table, position_table, offset=0):
     ids = np.asarray(ids)
     positions = np.clip(offset + np.arange(ids.shape[-1]), 0, len(position_table) - 1)
     return token_table[ids] + position_table[positions]
-""", "pos-1/clipped"),
+""", ('pos-1/clipped', 'pos-1/unchecked')),
     Entry("pos-1", "take-wrap", """
 import numpy as np
 def embed(ids, token_table, position_table, offset=0):
@@ -57,7 +57,7 @@ def embed(ids, token_table, position_table, offset=0):
     if len(rows) < T:
         rows = np.concatenate([rows, np.zeros((T - len(rows), rows.shape[-1]))])
     return token_table[ids] + rows
-""", None),
+""", 'pos-1/unchecked'),
 
     # ---- pos-2: embed_backward(grad, ids, vocab_size, context_size, offset=0) ---------------
     Entry("pos-2", "assignment-not-scatter-add", """
@@ -346,7 +346,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     np.add.at(d_token, ids, grad)
     np.add.at(d_position, positions, grad)
     return d_token, d_position
-""", None,
+""", 'pos-2/unchecked',
           mistake='No range check: NumPy indexing raises IndexError past the table and wraps a negative offset, instead of ValueError.', heldout=True),
     Entry('pos-2', 'heldout-068', r"""
 import numpy as np
@@ -650,7 +650,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
         d_position[offset + idx[0]] += grad[idx]
     return d_token, d_position
 """, None,
-          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True, named_wrongly_elsewhere='pos-2/batch-length'),
+          mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True),
     Entry('pos-3', 'heldout3-063', r"""
 import numpy as np
 def last_row_swap_change(forward, ids, i, j):
@@ -733,4 +733,260 @@ def last_row_swap_change(forward, ids, i, j):
     return float(np.max(np.abs(after - before)))
 """, '*/argument-changed',
           mistake="Swaps the tokens in the caller's array in place (np.asarray makes no copy), so the function returns the right number but modifies its input.", heldout=True),
+]
+
+
+# ---- the fourth held-out set (issue 34, measured once on 2026-12-05, round 6) ----------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge said it
+# was right, None where it gave none; ``named_wrongly``: the judge said it names another mistake.  The three
+# answers that passed check() and the grader were holes in the tests, closed after the measurement.
+ENTRIES += [
+    Entry('pos-1', 'heldout4-050', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("position outside the table")
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset when picking position rows: always uses rows 0 … T-1.', heldout=True),
+    Entry('pos-1', 'heldout4-051', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    # 最后一个位置 offset + T 必须在表内
+    if offset < 0 or offset + T >= C:
+        raise ValueError(f"位置超出位置表（C={C}）")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake='Off-by-one bound check (>= instead of >): an input that exactly fills the position table is refused.', heldout=True),
+    Entry('pos-1', 'heldout4-052', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    # позиции за концом таблицы берём по модулю C
+    pos = np.take(position_table, np.arange(offset, offset + T), axis=0, mode="wrap")
+    return token_table[ids] + pos
+""", 'pos-1/wrapped',
+          mistake='Wraps positions past the table around modulo C instead of raising.', heldout=True),
+    Entry('pos-1', 'heldout4-053', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = len(position_table)
+    if offset < 0:
+        raise ValueError("negative offset")
+    positions = np.minimum(offset + np.arange(T), C - 1)   # stay inside the table
+    return token_table[ids] + position_table[positions]
+""", 'pos-1/clipped',
+          mistake='Clamps positions past the table to the last row instead of raising, so two positions share a row.', heldout=True),
+    Entry('pos-1', 'heldout4-054', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset + T > len(position_table) + 1:
+        raise ValueError("太长了")
+    # 切片越界时自动截断
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/unchecked',
+          mistake='Never checks for a negative offset and relies on slicing, so offset -1 or a single token just past the table silently yields an empty result instead of ValueError.', heldout=True),
+    Entry('pos-1', 'heldout4-055', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = len(ids)
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("позиция вне таблицы позиций")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/batch-length',
+          mistake='Takes T from len(ids), which is the batch size for a (B, T) input, so batched inputs break.', heldout=True),
+    Entry('pos-2', 'heldout4-056', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses fancy-index += for the token table, which keeps only one contribution of a repeated id.', heldout=True),
+    Entry('pos-2', 'heldout4-057', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出位置表")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 每个序列用的是同一组位置行
+    d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]
+    return d_token, d_position
+""", None,
+          mistake='Gives the position table only the gradient of the first sequence of the batch instead of summing over the batch.', heldout=True),
+    Entry('pos-2', 'heldout4-058', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # накопление по позициям
+    np.add.at(d_position, np.arange(T), grad.reshape(-1, T, D).sum(0))
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Forgets the offset for the position gradient: writes into rows 0 … T-1.', heldout=True),
+    Entry('pos-2', 'heldout4-059', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("out of range")
+    d_token = np.zeros((vocab_size, D))
+    d_position = np.zeros((context_size, D))
+    flat_ids, flat_grad = ids.reshape(-1), grad.reshape(-1, D)
+    for i, g in zip(flat_ids, flat_grad):
+        d_token[i] += g
+    d_position[offset:offset + T] += grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake="Allocates the gradient tables with np.zeros' default float64, so a float32 gradient comes back as float64.", heldout=True),
+    Entry('pos-2', 'heldout4-060', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    D = grad.shape[-1]
+    g = grad.reshape(-1, ids.shape[-1], D)       # (B, T, D)
+    x = ids.reshape(-1, ids.shape[-1])           # (B, T)
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    for b in range(x.shape[0]):
+        for t in range(x.shape[1]):
+            d_token[x[b, t]] += g[b, t]
+            d_position[offset + t] += g[b, t]     # 位置 offset + t
+    return d_token, d_position
+""", 'pos-2/unchecked',
+          mistake='Loops over positions without any range check: past the table it fails with IndexError and a negative offset silently writes into the last rows (negative indexing), instead of raising ValueError.', heldout=True),
+    Entry('pos-2', 'heldout4-061', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    B, T = ids.shape
+    D = grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    for b in range(B):
+        for t in range(T):
+            d_token[ids[b, t]] += grad[b, t]
+            d_position[offset + t] += grad[b, t]
+    return d_token, d_position
+""", None,
+          mistake='Assumes a batch (B, T) and indexes ids[b, t]; a single sequence of shape (T,) fails.', heldout=True),
+    Entry('pos-3', 'heldout4-062', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    before = forward(ids)[..., -1, :]
+    ids[..., [i, j]] = ids[..., [j, i]]        # swap
+    after = forward(ids)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Swaps the tokens in the caller's array in place (no copy), so the function modifies its input.", heldout=True),
+    Entry('pos-3', 'heldout4-063', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i, j 必须是最后一个位置之前的两个不同位置")
+    swapped = ids.copy()
+    # 交换两个词元
+    swapped[i], swapped[j] = ids[j].copy(), ids[i].copy()
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.abs(after - before).max())
+""", 'pos-3/batch-rows',
+          mistake='Swaps with the Python tuple idiom on the first axis, which for a batch (B, T) swaps whole sequences instead of positions.', heldout=True),
+    Entry('pos-3', 'heldout4-064', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    swapped = ids.copy()
+    swapped[..., i], swapped[..., j] = ids[..., j], ids[..., i]
+    # последняя строка выхода
+    diff = forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]
+    return float(np.max(np.abs(diff)))
+""", None,
+          mistake='Does not validate i and j at all: i == j or the last position returns a number instead of raising ValueError.', heldout=True),
+    Entry('pos-3', 'heldout4-065', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T and 0 <= j < T):
+        raise ValueError("bad positions")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = swapped[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
+""", 'pos-3/last-position',
+          mistake='Bounds check allows the last position (i < T instead of i < T - 1), so swapping the last token is not refused.', heldout=True),
+    Entry('pos-3', 'heldout4-066', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("位置不合法")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    # 输出的变化
+    return float(np.max(np.abs(forward(swapped) - forward(ids))))
+""", 'pos-3/whole-output',
+          mistake='Returns the largest change over all output rows instead of the last row only.', heldout=True),
+    Entry('pos-3', 'heldout4-067', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or max(i, j) >= T - 1:
+        raise ValueError("i и j должны стоять до последней позиции")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
+""", 'pos-3/negative-index',
+          mistake='Checks only the upper bound, so a negative index such as i = -1 (the last position) is accepted instead of refused.', heldout=True),
+    Entry('pos-3', 'heldout4-068', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last")
+    order = np.arange(T)
+    order[[i, j]] = [j, i]
+    swapped = ids[..., order]
+    return float(np.mean(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
+""", None,
+          mistake='Returns the mean absolute change of the last row instead of the largest.', heldout=True),
 ]

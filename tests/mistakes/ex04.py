@@ -233,8 +233,8 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
-          mistake='Off by one: replaces tokens from position + 1 on, so the token at `position` is never perturbed.', heldout=True, named_wrongly='causal-1/with-position'),
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: replaces tokens from position + 1 on, so the token at `position` is never perturbed.', heldout=True),
     Entry('causal-1', 'heldout-079', r"""
 import numpy as np
 def future_perturbation_change(forward, ids, position, replacement):
@@ -601,8 +601,8 @@ def future_perturbation_change(forward, ids, position, replacement):
     before = forward(ids)[..., :position, :]
     after = forward(perturbed)[..., :position, :]
     return float(np.max(np.abs(after - before)))
-""", None,
-          mistake='Off by one: the perturbation starts at position + 1, so the first future position is never changed.', heldout=True, named_wrongly='causal-1/with-position'),
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: the perturbation starts at position + 1, so the first future position is never changed.', heldout=True),
     Entry('causal-1', 'heldout3-070', r"""
 import numpy as np
 def future_perturbation_change(forward, ids, position, replacement):
@@ -882,4 +882,415 @@ def feature_norm(x, eps=1e-5):
     return centred / np.sqrt((centred ** 2).sum(axis=-1, keepdims=True) + eps)
 """, None,
           mistake='Divides by the root of the SUM of squares of the centred row (an L2 norm) instead of the mean, so the variance comes out 1/D instead of 1.', heldout=True),
+]
+
+
+# ---- the fourth held-out set (issue 34, measured once on 2026-12-05, round 6) ----------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge said it
+# was right, None where it gave none; ``named_wrongly``: the judge said it names another mistake.  The three
+# answers that passed check() and the grader were holes in the tests, closed after the measurement.
+ENTRIES += [
+    Entry('causal-1', 'heldout4-069', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: replaces the tokens from position + 1 on, so the token at position itself is never perturbed (and an array replacement no longer fits).', heldout=True),
+    Entry('causal-1', 'heldout4-070', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 从 position 开始换掉未来的词元
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Slices the first axis (perturbed[position:]) instead of the last, so in a batch it replaces whole sequences instead of the future positions.', heldout=True),
+    Entry('causal-1', 'heldout4-071', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids            # копия не нужна
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Drops the copy: perturbed is the same array as ids, so the input is modified and 'before' and 'after' are the same input (change 0).", heldout=True),
+    Entry('causal-1', 'heldout4-072', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement      # the first future token
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the single token at position instead of every token from position on.', heldout=True),
+    Entry('causal-1', 'heldout4-073', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., :position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-prefix',
+          mistake='Replaces the prefix instead of the future (perturbed[..., :position]).', heldout=True),
+    Entry('causal-1', 'heldout4-074', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    # сравниваем выходы
+    return float(np.max(np.abs(forward(perturbed) - forward(ids))))
+""", 'causal-1/all-rows',
+          mistake='Compares every output row, the future rows included, instead of only the prefix rows 0 … position-1.', heldout=True),
+    Entry('causal-2', 'heldout4-075', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position must be in 1 .. T-1")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    return "leaks" if change > tol else "causal"
+""", 'causal-2/no-control',
+          mistake='Never runs the control: returns "causal" whenever the model\'s prefix does not move, so a blind test is reported as a pass.', heldout=True),
+    Entry('causal-2', 'heldout4-076', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position 必须在 1 … T-1 之间")
+    # 先看阴性对照：它看不见泄漏，检验就无效
+    if future_perturbation_change(control, ids, position, replacement) <= tol:
+        return "blind"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", None,
+          mistake='Checks the control first and returns "blind" when it does not move, even if the model under test leaks.', heldout=True),
+    Entry('causal-2', 'heldout4-077', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    T = np.shape(ids)[-1]
+    if position < 1 or position > T:
+        raise ValueError("нет префикса или нет будущего")
+    model_change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if model_change > tol:
+        return "leaks"
+    return "causal" if control_change > tol else "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Range check allows position == T (<= instead of <), which leaves no future to change and returns "blind" instead of raising.', heldout=True),
+    Entry('causal-2', 'heldout4-078', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    T = np.shape(ids)[-1]
+    if not (1 <= position <= T - 1):
+        raise ValueError(f"position {position} not in 1..{T - 1}")
+    if future_perturbation_change(forward, ids, position, replacement) >= tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) >= tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/tie-counts-as-leak',
+          mistake='Uses >= tol instead of > tol, so with tol = 0 an exactly unchanged prefix is reported as a leak.', heldout=True),
+    Entry('causal-2', 'heldout4-079', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    T = len(ids)
+    if not 1 <= position < T:
+        raise ValueError("位置不合法")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/batch-length',
+          mistake='Takes T from len(ids), which is the batch size for a (B, T) batch, so valid positions of a batch are refused or invalid ones accepted.', heldout=True),
+    Entry('causal-2', 'heldout4-080', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("позиция вне 1 … T-1")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    # контроль сдвинулся — значит, тест ничего не доказывает
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "blind"
+    return "causal"
+""", None,
+          mistake='Swaps the two non-leak labels: returns "blind" when the control moved and "causal" when it did not.', heldout=True),
+    Entry('causal-3', 'heldout4-081', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need T >= 2")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(1, T - 1)], dtype=np.float64)
+""", 'causal-3/ends-early',
+          mistake='Sweeps p = 1 … T-2 only (range(1, T - 1)), so the last position is never tested and the array is one entry short.', heldout=True),
+    Entry('causal-3', 'heldout4-082', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("至少需要两个位置")
+    changes = []
+    for p in range(T):
+        changes.append(future_perturbation_change(forward, ids, p, replacement_token))
+    return np.array(changes[1:], dtype=np.float64)
+""", None,
+          mistake='Starts the sweep at p = 0, where there is no prefix; the comparison of empty arrays raises instead of returning the sweep.', heldout=True),
+    Entry('causal-3', 'heldout4-083', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T < 2")
+    base = forward(ids)
+    out = np.zeros(T - 1)
+    for p in range(1, T):
+        pert = ids.copy()
+        pert[p] = replacement_token          # возмущаем позицию p
+        out[p - 1] = np.max(np.abs(forward(pert)[:p] - base[:p]))
+    return out
+""", 'causal-3/one-token',
+          mistake='Replaces only the token at p instead of every token from p on, so a leak from a later position is missed.', heldout=True),
+    Entry('causal-3', 'heldout4-084', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError(f"T={T} < 2")
+    return [future_perturbation_change(forward, ids, p, replacement_token)
+            for p in range(1, T)]
+""", 'causal-3/list',
+          mistake='Returns a Python list instead of a float64 array.', heldout=True),
+    Entry('causal-3', 'heldout4-085', r"""
+import numpy as np
+# the notebook's answers above this cell, as solved (the measurement defined them so)
+
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # the future changes, the prefix stays
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+# the learner's cell
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    result = np.zeros(max(T - 1, 0), dtype=np.float64)
+    for p in range(1, T):
+        result[p - 1] = future_perturbation_change(forward, ids, p, replacement_token)
+    return result
+""", 'causal-3/single-position',
+          mistake='Does not refuse T < 2: a one-token input returns an empty array instead of raising ValueError.', heldout=True),
+    Entry('causal-3', 'heldout4-086', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    clean = forward(ids)
+    perturbed = ids.copy()
+    changes = np.empty(T - 1)
+    for p in range(1, T):
+        perturbed[p:] = replacement_token
+        changes[p - 1] = np.abs(forward(perturbed)[:p] - clean[:p]).max()
+    return changes
+""", None,
+          mistake='Reuses one perturbed array across the sweep without resetting it, so at p the prefix still holds the replacements made for smaller p and even a causal model shows a change.', heldout=True),
+    Entry('causal-4', 'heldout4-087', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = x.var(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Normalises over the time axis (axis=-2) instead of the features: the leak of the suspect model, not its fix.', heldout=True),
+    Entry('causal-4', 'heldout4-088', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.var(x, axis=-1, ddof=1, keepdims=True)   # 方差
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1) instead of the population variance divided by D.', heldout=True),
+    Entry('causal-4', 'heldout4-089', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mu = x.mean(axis=-1, keepdims=True)
+    sigma = x.std(axis=-1, keepdims=True)
+    # eps, чтобы не делить на ноль
+    return (x - mu) / (sigma + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance under the square root.', heldout=True),
+    Entry('causal-4', 'heldout4-090', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    mean_sq = (x * x).mean(axis=-1, keepdims=True)
+    var = mean_sq - mean ** 2          # one pass
+    return (x - mean) / np.sqrt(var + eps)
+""", None,
+          mistake='Computes the variance as E[x^2] - E[x]^2, which cancels catastrophically for large values (e.g. features around 1e8).', heldout=True),
+    Entry('causal-4', 'heldout4-091', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)     # 统一用双精度
+    centred = x - x.mean(axis=-1, keepdims=True)
+    var = (centred ** 2).mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(var + eps)
+""", '*/dtype-promoted',
+          mistake='Converts the input to float64 at the start, so a float32 input comes back as float64.', heldout=True),
+    Entry('causal-4', 'heldout4-092', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    c = x - x.mean(axis=-1, keepdims=True)
+    return c / np.sqrt((c ** 2).mean(axis=-1, keepdims=True))
+""", 'causal-4/no-eps',
+          mistake='Leaves eps out entirely, so a constant row divides 0 by 0 and gives nan.', heldout=True),
+    Entry('causal-4', 'heldout4-093', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    x -= x.mean(axis=-1, keepdims=True)       # centre
+    var = (x ** 2).mean(axis=-1, keepdims=True)
+    return x / np.sqrt(var + eps)
+""", '*/argument-changed',
+          mistake="Centres the input in place with -=, modifying the caller's array.", heldout=True),
+    Entry('causal-4', 'heldout4-147', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean()
+    var = x.var()
+    # нормализация к нулевому среднему и единичной дисперсии
+    return (x - mean) / np.sqrt(var + eps)
+""", None,
+          mistake='Normalises with the mean and standard deviation of the whole array (no axis), so every position depends on all the others.', heldout=True),
 ]

@@ -1222,3 +1222,509 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
 """, '*/argument-changed',
           mistake='Perturbs ids in place instead of a copy, so both passes see the same input: every verdict is "blind" and the caller\'s ids are changed.', heldout=True),
 ]
+
+
+# ---- the fourth held-out set (issue 34, measured once on 2026-12-05, round 6) ----------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge said it
+# was right, None where it gave none; ``named_wrongly``: the judge said it names another mistake.  The three
+# answers that passed check() and the grader were holes in the tests, closed after the measurement.
+ENTRIES += [
+    Entry('dec-1', 'heldout4-117', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("形状不一致")
+    s = np.sum(d_weights * weights, axis=-1)
+    return weights * (d_weights - s)
+""", 'dec-1/no-keepdims',
+          mistake='Sums over the row without keepdims, so the (..., 1) term becomes (...,) and broadcasts against the wrong axis.', heldout=True),
+    Entry('dec-1', 'heldout4-118', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("формы d_weights и weights различаются")
+    g_bar = (d_weights * weights).sum(axis=0, keepdims=True)
+    return weights * (d_weights - g_bar)
+""", 'dec-1/wrong-axis',
+          mistake='Sums along axis 0 (over queries) instead of along each row of keys.', heldout=True),
+    Entry('dec-1', 'heldout4-119', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    # d softmax_j / d s_j = a_j (1 - a_j)
+    return weights * (1 - weights) * d_weights
+""", None,
+          mistake='Keeps only the diagonal of the softmax Jacobian, alpha * (1 - alpha) * g, and drops the cross terms.', heldout=True),
+    Entry('dec-1', 'heldout4-120', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    # g_bar = sum_j a_j g_j
+    g_bar = np.einsum("...j,...j->...", d_weights, weights)[..., None]
+    return weights * (d_weights - g_bar)
+""", 'dec-1/broadcasts',
+          mistake='Has no shape check, so broadcastable arrays of different shapes return a result instead of raising ValueError.', heldout=True),
+    Entry('dec-1', 'heldout4-121', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights = np.asarray(d_weights, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    if d_weights.shape != weights.shape:
+        raise ValueError("формы не совпадают")
+    along_row = (d_weights * weights).sum(-1, keepdims=True)
+    return weights * (d_weights - along_row)
+""", '*/dtype-promoted',
+          mistake='Converts both arrays to float64 first, so float32 weights get a float64 gradient.', heldout=True),
+    Entry('dec-1', 'heldout4-122', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights differ in shape")
+    g_bar = d_weights.mean(axis=-1, keepdims=True)
+    return weights * (d_weights - g_bar)
+""", 'dec-1/plain-mean',
+          mistake='Subtracts the plain mean of the upstream gradient instead of its alpha-weighted sum.', heldout=True),
+    Entry('dec-2', 'heldout4-123', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(var + eps)
+    x_hat = (x - mu) * rho
+    d_x = rho * d_out * gain
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(0)
+    d_bias = d_out.reshape(-1, D).sum(0)
+    return d_x, d_gain, d_bias
+""", None,
+          mistake='Treats the mean and variance as constants: d_x = rho * d_out * gain, without the two mean terms.', heldout=True),
+    Entry('dec-2', 'heldout4-124', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain 的宽度必须是 D")
+    c = x - x.mean(-1, keepdims=True)
+    r = 1.0 / np.sqrt((c ** 2).mean(-1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))
+    d_gain = d_out.reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", None,
+          mistake='Computes d_gain as the plain sum of d_out, forgetting to multiply by the normalised input x_hat.', heldout=True),
+    Entry('dec-2', 'heldout4-125', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("ширина gain не равна D")
+    mu = x.mean(-1, keepdims=True)
+    rho = 1 / np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    # суммируем по батчу
+    return d_x, (d_out * x_hat).sum(axis=0), d_out.sum(axis=0)
+""", 'dec-2/batch-axis-only',
+          mistake='Sums d_gain and d_bias over axis 0 only, so with a (B, T, D) input they come out (T, D) instead of (D,).', heldout=True),
+    Entry('dec-2', 'heldout4-126', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError(f"gain has shape {gain.shape}, expected ({D},)")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    sigma = np.sqrt((centred ** 2).mean(axis=-1, keepdims=True))
+    rho = 1.0 / (sigma + eps)
+    x_hat = centred * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", None,
+          mistake='Puts eps outside the square root (1 / (sigma + eps)) instead of 1 / sqrt(sigma^2 + eps).', heldout=True),
+    Entry('dec-2', 'heldout4-127', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain 形状不对")
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    rho = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mean) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    d_gain = np.sum(d_out * x_hat, axis=tuple(range(x.ndim - 1)))
+    d_bias = np.sum(d_out, axis=tuple(range(x.ndim - 1)))
+    return d_x, d_gain, d_bias
+""", 'dec-2/unbiased',
+          mistake='Uses the sample variance (ddof=1) for rho instead of the population variance.', heldout=True),
+    Entry('dec-2', 'heldout4-128', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out = np.asarray(d_out, dtype=float)
+    x = np.asarray(x, dtype=float)
+    gain = np.asarray(gain, dtype=float)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain должен иметь форму (D,)")
+    c = x - x.mean(-1, keepdims=True)
+    rho = 1.0 / np.sqrt((c * c).mean(-1, keepdims=True) + eps)
+    xh = c * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", '*/dtype-promoted',
+          mistake="Casts x and d_out to float64 'for precision', so float32 inputs get float64 gradients.", heldout=True),
+    Entry('dec-2', 'heldout4-129', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain width must be D")
+    c = x - x.mean(-1, keepdims=True)
+    rho = 1.0 / np.sqrt((c ** 2).mean(-1, keepdims=True) + eps)
+    xh = c * rho
+    g = d_out                       # gradient w.r.t. the normalised x
+    d_x = rho * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", 'dec-2/no-gain-in-dx',
+          mistake='Forgets that the upstream gradient passes through the gain: uses d_out instead of d_out * gain inside the d_x formula.', heldout=True),
+    Entry('dec-2', 'heldout4-130', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain: нужна форма (D,)")
+    c = x - x.mean(-1, keepdims=True)
+    rho = 1.0 / np.sqrt((c ** 2).mean(-1, keepdims=True) + eps)
+    xh = c * rho
+    g = d_out * gain
+    d_x = rho * (g - g.sum(-1, keepdims=True) - xh * (g * xh).sum(-1, keepdims=True))
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", None,
+          mistake='Uses sums over the features where the formula has means, so the two correction terms are D times too large.', heldout=True),
+    Entry('dec-3', 'heldout4-131', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    H, d = model.n_heads, model.width // model.n_heads
+    p = model.params
+    x = (p["token_table"][token] + p["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q = (a @ b["w_q"]).reshape(H, 1, d)
+        k = (a @ b["w_k"]).reshape(H, 1, d)
+        v = (a @ b["w_v"]).reshape(H, 1, d)
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/unchecked',
+          mistake='Never checks the position table: at n = C it indexes past the table and fails with IndexError instead of ValueError.', heldout=True),
+    Entry('dec-3', 'heldout4-132', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError("超出位置表")
+    H, d = model.n_heads, model.width // model.n_heads
+    # 单个词元 = 长度为 1 的序列，位置 0
+    x = (model.params["token_table"][token] + model.params["position_table"][0])[None]
+    ks, vs = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        h = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(h, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        ks.append(K)
+        vs.append(V)
+    return model.output_head(x)[0], ks, vs
+""", 'dec-3/position-zero',
+          mistake='Gives the new token position 0 instead of n (the reset-to-zero bug of §5.3).', heldout=True),
+    Entry('dec-3', 'heldout4-133', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError("позиция за концом таблицы позиций")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        if layer == 0:
+            heads = causal_attention(q, K, V)
+        else:
+            heads = causal_attention(q, k, v)     # верхние слои: только новый токен
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake="Uses the cache only in layer 0; the higher layers attend to the new token alone (the 'only layer 0 cached' bug).", heldout=True),
+    Entry('dec-3', 'heldout4-134', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    out_k, out_v = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        heads = causal_attention(q, keys[layer], values[layer])   # read the history
+        out_k.append(np.concatenate([keys[layer], k], axis=1))
+        out_v.append(np.concatenate([values[layer], v], axis=1))
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    return model.output_head(x)[0], out_k, out_v
+""", 'dec-3/attends-before-append',
+          mistake='Attends over the old cache before appending the new key and value, so the new query does not read itself (and the first step has nothing to read).', heldout=True),
+    Entry('dec-3', 'heldout4-135', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError("位置超出位置表")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    K_all, V_all = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        q, k, v = ((x @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        x = x + causal_attention(q, K, V).reshape(1, -1) @ b["w_o"]
+        h = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(h, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        K_all.append(K)
+        V_all.append(V)
+    return model.output_head(x)[0], K_all, V_all
+""", 'dec-3/no-norm',
+          mistake='Skips the first layer normalisation: projects the raw residual stream x instead of LN1(x).', heldout=True),
+    Entry('dec-3', 'heldout4-136', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError("нет строки в таблице позиций")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    nk, nv = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        nk.append(np.concatenate([keys[layer], k], axis=1))
+        nv.append(np.concatenate([values[layer], v], axis=1))
+        x = x + causal_attention(q, nk[-1], nv[-1]).reshape(1, -1) @ b["w_o"]
+        m = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = layers.mlp_forward(m, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    return model.output_head(x)[0], nk, nv
+""", 'dec-3/no-residual',
+          mistake='Replaces the residual stream by the MLP output (x = MLP(LN2(x))) instead of adding it.', heldout=True),
+    Entry('dec-3', 'heldout4-137', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        new_keys.append(np.concatenate([keys[layer], k], axis=1))
+        new_values.append(np.concatenate([values[layer], v], axis=1))
+        x = x + causal_attention(q, new_keys[-1], new_values[-1]).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    logits = model.output_head(x)     # (1, V)
+    return logits, new_keys, new_values
+""", None,
+          mistake='Returns the logits with shape (1, V) instead of (V,).', heldout=True),
+    Entry('dec-4', 'heldout4-138', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size
+    def change(f):
+        return np.max(np.abs(f(perturbed)[..., :prefix_length, :]
+                             - f(ids)[..., :prefix_length, :]))
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Perturbs only the token at prefix_length instead of every future token, so a leak from a later position is missed.', heldout=True),
+    Entry('dec-4', 'heldout4-139', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length 必须在 1 … T-1 之间")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = 0      # 换成 <unk>
+    def prefix_change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.abs(a - b).max()
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/fixed-token',
+          mistake='Replaces the future with a constant token 0, which leaves every future 0 unchanged, so a leak from such a position is not seen.', heldout=True),
+    Entry('dec-4', 'heldout4-140', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length вне 1 … T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] += 1          # следующий id
+    def ch(f):
+        return np.max(np.abs(f(perturbed)[..., :prefix_length, :] - f(ids)[..., :prefix_length, :]))
+    if ch(forward) > tol:
+        return "leaks"
+    if ch(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/no-modulo',
+          mistake='Takes the next id without the modulo, so a future token V-1 becomes V, an id outside the vocabulary.', heldout=True),
+    Entry('dec-4', 'heldout4-141', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length {prefix_length} not in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    control = forward           # the same computation, as the control
+    d_model = np.abs(forward(perturbed) - forward(ids))[..., :prefix_length, :].max()
+    if d_model > tol:
+        return "leaks"
+    d_control = np.abs(control(perturbed) - control(ids))[..., :prefix_length, :].max()
+    return "causal" if d_control > tol else "blind"
+""", 'dec-4/control-is-forward',
+          mistake='Uses the forward under test as its own negative control instead of the model with the mask off, so a causal model is always reported "blind".', heldout=True),
+    Entry('dec-4', 'heldout4-142', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if prefix_length < 1 or prefix_length > T:
+        raise ValueError("prefix_length 超出范围")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (perturbed[..., prefix_length:] + 1) % model.vocab_size
+    unmasked = lambda t: model.forward(t, causal=False)
+    changes = []
+    for f in (forward, unmasked):
+        changes.append(np.max(np.abs(f(perturbed)[..., :prefix_length, :]
+                                     - f(ids)[..., :prefix_length, :])))
+    if changes[0] > tol:
+        return "leaks"
+    return "causal" if changes[1] > tol else "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake='Range check lets prefix_length == T through, which leaves nothing to perturb and returns "blind" instead of raising.', heldout=True),
+    Entry('dec-4', 'heldout4-143', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length должен быть в 1 … T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    p = prefix_length - 1        # последняя позиция префикса
+    def change(f):
+        return float(np.max(np.abs(f(perturbed)[..., p, :] - f(ids)[..., p, :])))
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Compares only the last prefix row (prefix_length - 1) instead of all prefix rows, so a leak into earlier rows is missed.', heldout=True),
+    Entry('dec-4', 'heldout4-144', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("bad prefix_length")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    def change(f):
+        return np.abs(np.asarray(f(perturbed)) - np.asarray(f(ids)))[..., :prefix_length, :].max()
+    if change(forward) >= tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) >= tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Uses >= tol instead of > tol, so with tol = 0 an exactly unchanged prefix counts as a leak.', heldout=True),
+]
