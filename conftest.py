@@ -95,3 +95,15 @@ def pytest_terminal_summary(terminalreporter):
     for (name, blas, numpy_targets, verdict), folders in sorted(seen.items()):
         terminalreporter.write_line(
             f"{name}: {', '.join(sorted(folders))} | BLAS {blas} | NumPy targets {numpy_targets} | {verdict}")
+
+
+# The order in which pytest-xdist hands out the test files (--dist loadfile, with its own order by
+# number of tests turned off in pyproject.toml): the files of tests/file_seconds.json first, longest
+# first, then the others as collected, so that the two workers finish together instead of one
+# running a long file alone at the end (tools/suite_times.py says how the list is made).
+_FILE_SECONDS = pathlib.Path(__file__).parent / "tests" / "file_seconds.json"
+
+
+def pytest_collection_modifyitems(items):
+    seconds = json.loads(_FILE_SECONDS.read_text(encoding="utf-8")) if _FILE_SECONDS.exists() else {}
+    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::", 1)[0], 0))     # stable: files stay whole

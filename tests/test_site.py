@@ -34,7 +34,8 @@ every notebook page and still fits a phone.
 
 The site is built by the session fixture (`python tools/build_site.py`,
 incremental: a few seconds when `make book` already ran; about a minute from
-scratch). Set COURSE_SITE_NO_BUILD=1 to test an existing _build/site as is.
+scratch), once per test run: the other files and xdist workers that ask for it
+reuse that build. Set COURSE_SITE_NO_BUILD=1 to test an existing _build/site as is.
 
 Needs Debian's chromium (on the PATH, or $CHROMIUM) and fonts-noto-cjk, the
 Python package playwright, and npm (the pinned MathJax and axe-core, fetched
@@ -47,6 +48,7 @@ switch, raw and gzip) and load times, and writes them to _build/site-report.json
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import gzip
 import html as html_lib
@@ -60,6 +62,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 import zipfile
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urljoin, urlparse
@@ -161,14 +164,35 @@ def _build(*args):
                     pytrace=False)
 
 
+# Several test files ask for the site (this one, test_site_*.py, test_pdf.py, test_diagrams.py,
+# test_search_terms.py) in both xdist workers: the first to ask builds it, the others wait for that
+# build and reuse it. Nothing in a test run changes the sources, so a second incremental build found
+# nothing to do and only cost its 15-25 s. The stamp names the run (xdist's testrunuid, the same in
+# every worker), so the next run, or a `make book` between two runs, builds again.
+_RUN_ID = uuid.uuid4().hex            # a run without xdist
+SITE_STAMP = OUT.parent / "site-built-for-run"
+
+
+def _run_id(config):
+    """The id of this test run: the same in every xdist worker of the run, new in the next run."""
+    return getattr(config, "workerinput", {}).get("testrunuid") or _RUN_ID
+
+
 @pytest.fixture(scope="session")
-def site_dir():
-    """The built site; (re)built here incrementally unless COURSE_SITE_NO_BUILD=1."""
+def site_dir(request):
+    """The built site; (re)built incrementally once per test run unless COURSE_SITE_NO_BUILD=1."""
     if os.environ.get("COURSE_SITE_NO_BUILD"):
         if not (OUT / "build-info.json").exists():
             pytest.fail(f"COURSE_SITE_NO_BUILD is set but {OUT} is not built: run `make book`", pytrace=False)
         return OUT
-    _build()
+    run = _run_id(request.config)
+    SITE_STAMP.parent.mkdir(parents=True, exist_ok=True)
+    with open(SITE_STAMP.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)              # a worker that finds a build under way waits for it
+        if not (SITE_STAMP.exists() and SITE_STAMP.read_text(encoding="ascii") == run):
+            SITE_STAMP.unlink(missing_ok=True)
+            _build()
+            SITE_STAMP.write_text(run, encoding="ascii")
     return OUT
 
 
