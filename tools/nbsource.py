@@ -55,6 +55,7 @@ comments are translated in the catalogue of the source that shows it.
 """
 
 import ast
+import functools
 import io
 import pathlib
 import re
@@ -142,12 +143,16 @@ _TAG = re.compile(rf"#({_LANGUAGE_CODE}) ")
 _TRAILING_PART = re.compile(rf"\s*#({_LANGUAGE_CODE}) ")
 
 
+@functools.lru_cache(maxsize=8192)
 def _comments(text):
-    """(row, column, comment text) of every comment token; row counts from 0."""
+    """(row, column, comment text) of every comment token; row counts from 0.
+
+    Cached: the builders and the tests read the same cells many times, and tokenizing is most of
+    the cost of reading a source file."""
     try:
-        return [(tok.start[0] - 1, tok.start[1], tok.string)
-                for tok in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
-                if tok.type == tokenize.COMMENT]
+        return tuple((tok.start[0] - 1, tok.start[1], tok.string)
+                     for tok in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+                     if tok.type == tokenize.COMMENT)
     except (tokenize.TokenError, IndentationError, SyntaxError):
         # IPython syntax or unfinished code: fall back to a line-wise search
         found = []
@@ -155,7 +160,7 @@ def _comments(text):
             match = re.search(r"(?:^|\s)(#.*)$", line)
             if match:
                 found.append((row, match.start(1), match.group(1)))
-        return found
+        return tuple(found)
 
 
 def tagged_parts(comment, where="comment"):
