@@ -273,14 +273,24 @@ def reference_cell(name):
     ``code(reference_cell("leak_sweep"))`` instead of writing it again.
     """
     text = REFERENCES.read_text(encoding="utf-8")
+    found = _reference_functions(text).get(name)
+    if found is None:
+        raise ValueError(f"grading/references.py defines no function {name!r}")
+    return found
+
+
+@functools.lru_cache(maxsize=4)
+def _reference_functions(text):
+    """{name: source} of the top-level functions of grading/references.py's ``text`` (parsed once per text)."""
+    lines = text.splitlines()
+    functions = {}
     for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            lines = text.splitlines()
+        if isinstance(node, ast.FunctionDef):
             end = node.end_lineno
             while end < len(lines) and (not lines[end].strip() or lines[end].startswith((" ", "\t"))):
                 end += 1                        # trailing comments (# END SOLUTION) belong to the function
-            return "\n".join(lines[node.lineno - 1:end]).rstrip()
-    raise ValueError(f"grading/references.py defines no function {name!r}")
+            functions.setdefault(node.name, "\n".join(lines[node.lineno - 1:end]).rstrip())
+    return functions
 
 
 def read(path, strict=True, locales=None):
