@@ -567,9 +567,16 @@ def completions_right(model, causal):
                for line in held_out)
 
 def free_lines(model, causal):
-    samples = [line_of(generate_without_cache(model, [BOS], 8, causal,
-                                              temperature=1.0, seed=s)[0])
-               for s in range(50)]
+    #en the 50 samples of §7.2 side by side: row s draws with seed s, token
+    #en for token what generate_without_cache(..., seed=s) draws alone
+    rngs = [np.random.default_rng(s) for s in range(50)]
+    ids = np.full((50, 1), BOS)  # (50, t)
+    for _ in range(8):
+        logits = model.forward(ids, causal)[:, -1]  # (50, V)
+        picked = [pick_token(row, 1.0, rng)
+                  for row, rng in zip(logits, rngs)]
+        ids = np.column_stack([ids, picked])
+    samples = [line_of(row) for row in ids]
     valid = [s for s in samples if s is not None and is_mirror_line(s)]
     #en valid lines, distinct ones, lines that start with <eos>
     return len(valid), len(set(valid)), sum(s == "" for s in samples)
