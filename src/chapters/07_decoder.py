@@ -82,7 +82,7 @@ def magnitude(error):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. Each printed row is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. For training, all that matters is that the gradients are right. §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each row after it is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. For training, all that matters is that the gradients are right. §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
 """)
 
 code(r"""
@@ -91,6 +91,7 @@ ids = np.array([[1, 3, 3, 5, 3, 3, 2, 2], [1, 8, 4, 9, 5, 9, 4, 8]])
 targets = np.array([[3, 3, 5, 3, 3, 2, IGNORE, IGNORE],
                     [8, 4, 9, 5, 9, 4, 8, 2]])
 loss, grads = model.loss_and_grads(ids, targets)
+print(sorted(set(ids.ravel().tolist())))
 names = ["token_table", "position_table", "blocks.0.w_q",
          "blocks.0.ln1.gain", "blocks.1.w_o", "blocks.1.b_1",
          "blocks.1.w_2", "w_head"]
@@ -566,9 +567,16 @@ def completions_right(model, causal):
                for line in held_out)
 
 def free_lines(model, causal):
-    samples = [line_of(generate_without_cache(model, [BOS], 8, causal,
-                                              temperature=1.0, seed=s)[0])
-               for s in range(50)]
+    #en the 50 samples of §7.2 side by side: row s draws with seed s, token
+    #en for token what generate_without_cache(..., seed=s) draws alone
+    rngs = [np.random.default_rng(s) for s in range(50)]
+    ids = np.full((50, 1), BOS)  # (50, t)
+    for _ in range(8):
+        logits = model.forward(ids, causal)[:, -1]  # (50, V)
+        picked = [pick_token(row, 1.0, rng)
+                  for row, rng in zip(logits, rngs)]
+        ids = np.column_stack([ids, picked])
+    samples = [line_of(row) for row in ids]
     valid = [s for s in samples if s is not None and is_mirror_line(s)]
     #en valid lines, distinct ones, lines that start with <eos>
     return len(valid), len(set(valid)), sum(s == "" for s in samples)

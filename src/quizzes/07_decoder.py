@@ -108,14 +108,25 @@ def gradient_check_batch():
     return Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0), found["ids"], found["targets"]
 
 
-_, BATCH_IDS, _ = gradient_check_batch()
-ABSENT = sorted(set(range(len(VOCAB))) - set(BATCH_IDS.ravel().tolist()))   # tokens the batch never holds
+def gradient_check_tokens():
+    """The first line §7.1's gradient check prints: the tokens of its batch, read from the page."""
+    import ast
+    import json
+    from tools.quizzes import ROOT
+    page = json.loads((ROOT / "chapters" / "en" / "07_decoder.ipynb").read_text(encoding="utf-8"))
+    cell = next(c for c in page["cells"] if c["cell_type"] == "code"
+                and "model.loss_and_grads(ids, targets)" in "".join(c["source"]))
+    printed = "".join(next(o for o in cell["outputs"] if o.get("name") == "stdout")["text"])
+    return ast.literal_eval(printed.splitlines()[0])
+
+
+ABSENT = sorted(set(range(len(VOCAB))) - set(gradient_check_tokens()))   # tokens the page says are absent
 UNSEEN = next(token for token in ABSENT if not VOCAB[token].startswith("<"))  # a letter among them
 
 
 def unseen_token_row(claim):
     model, ids, targets = gradient_check_batch()
-    assert UNSEEN in ABSENT and UNSEEN not in ids
+    assert gradient_check_tokens() == sorted(set(ids.ravel().tolist())) and UNSEEN not in ids
     _, grads = model.loss_and_grads(ids, targets)
     row = grads["token_table"][UNSEEN]
     others = np.abs(grads["token_table"][np.unique(ids)]).max()     # the rows of the tokens that occur
