@@ -26,6 +26,7 @@ The names the registry and its values define are re-exported here
 (``EXERCISES``, ``Exercise``, ``Case``, ``Ref``, ``Raised``, ``Opaque`` ...).
 """
 
+import re
 import secrets
 import sys
 from dataclasses import dataclass
@@ -247,7 +248,8 @@ def check(exercise_id, func, lang=None, practice=False):
         mistake = diagnosis_of(exercise_id, seen)
         if mistake is not None:
             from . import diagnoses
-            lines.append("  → " + diagnoses.explain_mistake(mistake, lang))
+            # plain text: a `code` span loses its marks (a page sets it as code)
+            lines.append("  → " + re.sub(r"`([^`]+)`", r"\1", diagnoses.explain_mistake(mistake, lang)))
     try:
         finding = library_use(exercise, func, caller)
     except Exception:  # noqa: BLE001 - a warning is never worth a crash
