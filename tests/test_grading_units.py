@@ -669,6 +669,12 @@ def test_pages_say_what_is_missing_and_how_many_failures_are_not_shown():
     index = report.index_html(r)
     assert "function missing" in index and 'title="passed (3/3)"' in index
     assert "1 other file" not in messages.reason(("found_file", {"example": "report.pdf"}), "en")
+    # a folder without a notebook: its sentence once, about the files, not once per exercise
+    empty = messages.text("empty_folder", "en", found=messages.reason(("found_file", {"example": "report.pdf"}), "en"))
+    for row in r["rows"][2:]:
+        row.update(notebook="", cases_total=0, message=empty)
+    b = report.feedback_markdown(r, r["summary"][1], site="")
+    assert b.count("it holds only report.pdf") == 1 and "* No notebook (\\*.ipynb) in this folder; it holds only" in b
 
 
 def test_students_graded_on_an_exercise_are_those_whose_tests_ran():

@@ -512,6 +512,12 @@ def page_view(report, summary):
     g = report["grader"]
     name = display_names(report)[summary["submission"]]
     graded, copies = [], []
+    # a sentence several rows share (no notebook in the folder, no ex02 notebook) is said once, about the files
+    said_by = {}
+    for r in rows:
+        if r["function"] and r["status"] == "missing" and not r["notebook"]:
+            said_by[r["message"]] = said_by.get(r["message"], 0) + 1
+    shared = [m for m, n in said_by.items() if n > 1]
     for r in (r for r in rows if r["function"]):
         note = (r.get("duplicates") or {}).get("note", "")
         if note and note not in copies:
@@ -532,7 +538,8 @@ def page_view(report, summary):
                        "tests": _tests_cell(r),
                        "more": messages.text("page_more_failures", lang, count=more) if more > 0 else "",
                        "heading": _exercise_heading(r, titles, lang), "points_line": _points_line(r, lang),
-                       "said": _sentence(said or ("" if items or r["status"] == "pass" else message), lang),
+                       "said": _sentence(said or ("" if items or r["status"] == "pass" or message in shared
+                                                  else message), lang),
                        "failures": items, "diagnoses": _diagnosis_texts(r)})
     other = [{"where": _note_where(r, summary["submission"]), "message": r["message"]}
              for r in rows if not r["function"]]
@@ -544,7 +551,8 @@ def page_view(report, summary):
             "head": [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")],
             "graded": graded, "colon": _colon(lang), "stop": _stop(lang),
             "reproduce": messages.text("page_reproduce", lang), "other_title": messages.text("page_other", lang),
-            "other": [{"where": "", "message": c} for c in copies] + other,
+            "other": [{"where": "", "message": _sentence(m, lang).strip()} for m in shared]
+            + [{"where": "", "message": c} for c in copies] + other,
             "scoring": _scoring_note(report, lang), "hidden_note": messages.text("page_hidden_note", lang),
             "footer": _footer(g, lang)}
 
