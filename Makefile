@@ -31,6 +31,8 @@ GRADE_ARGS ?=
 .PHONY: help venv dev test book pdf serve notebooks bench mutants grade wheel autograder clean
 
 help:
+	@echo "make venv       create .venv with what the book and the grader need"
+	@echo "make dev        .venv plus what the tests and contributors need (once)"
 	@echo "make book       build the site (zh, en, ru) into _build/site and print where it is"
 	@echo "make pdf        the site plus one PDF book per language (_build/pdf, linked from every page)"
 	@echo "make serve      serve the built site on http://127.0.0.1:8000"
@@ -41,6 +43,7 @@ help:
 	@echo "make grade GRADE_ARGS=\"submissions/ --group-by top --json report.json --feedback feedback/\"   grade exercise notebooks"
 	@echo "make wheel      build the course's package as a wheel into _build/dist (for learners and Gradescope)"
 	@echo "make autograder NOTEBOOK=ex01_allowed_set   a ready Gradescope autograder (docs/instructors.md)"
+	@echo "make clean      delete _build and .pytest_cache"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 

@@ -240,7 +240,7 @@ MISTAKES = {
          "an empty text is accepted: a text without characters must raise a ValueError",
          "accepted an empty text"),
         ("pad-inputs-zero", ('zeros-for-full@EOS',), "1.8",
-         "the inputs are padded with 0, a real token id: pad them with EOS, np.full(..., EOS)",
+         "the inputs are padded with 0, a real token id: pad them with EOS (`np.full(..., EOS)`)",
          "inputs padded with 0"),
         ("int32", ('narrower-dtype',), "1.2",
          "the arrays are int32: the protocol's inputs and targets are int64 (dtype=np.int64)",
@@ -323,10 +323,10 @@ MISTAKES = {
     "cost-1": _mistakes(
         "cost-1",
         ("keys-only", ('dropped-first-factor@=2 * n_layers',), "5.6",
-         "the KV-cache bytes are exactly half: keys and values are both stored (a factor of 2)",
+         "the KV-cache size is exactly half the right value: keys and values are both stored (a factor of 2)",
          "KV cache missing the factor 2"),
         ("three-matrices", ('constant-off-by-one',), "2.6",
-         "the parameters count 3·D² per layer: W_O is a D×D matrix too (4·D² in all)",
+         "the parameter count is 3·D² per layer: W_O is a D×D matrix too (4·D² in all)",
          "W_O not counted"),
         ("fixed-itemsize", ('fixed-itemsize',), "5.6",
          "the bytes do not depend on the dtype: each element takes the dtype's itemsize (2 for float16, 4 for "
@@ -336,8 +336,7 @@ MISTAKES = {
          "the KV cache counts elements, not bytes: multiply by the itemsize",
          "elements, not bytes"),
         ("one-layer-cache", ('dropped-factor@=2 * n_layers',), "5.6",
-         "the KV cache counts one layer: every layer has a cache of "
-           "its own",
+         "the KV-cache size covers one layer only: every layer has a cache of its own",
          "cache for one layer"),
         ("one-head-cache", ('dropped-factor@=2 * n_layers * batch * length * n_heads',), "5.6",
          "the KV cache counts one head's width d: all heads together are H·d = D",
@@ -347,8 +346,8 @@ MISTAKES = {
          "n_layers = 0 is not refused: a model without layers is not a valid input; raise a ValueError",
          "accepted 0 layers"),
         ("float-division", ('true-division',), "5.6",
-         "the counts come back as floats: the head width is computed with /; use // (d = D // H is a whole "
-         "number)",
+         "the counts come back as floats: the head width is computed with `/`. Use `//` instead, since d = D // H is "
+         "a whole number",
          "/ instead of //"),
         ("cache-full-width", ('width-for-head-width@=head_width',), "5.6",
          "the KV cache grows with the number of heads: each head stores d = D / H numbers per position, so all "
@@ -359,7 +358,7 @@ MISTAKES = {
          "heads",
          "D×d matrices"),
         ("bits", ('bits-for-bytes',), "5.6",
-         "the KV-cache bytes are 8 times too many: itemsize counts bytes (4 for float32), not bits",
+         "the KV-cache size is 8 times too large: itemsize counts bytes (4 for float32), not bits",
          "bits, not bytes"),
         ("indivisible-accepted", ('dropped-check@attention_costs:if width % n_heads',), "2.2",
          "a width the number of heads does not divide is not refused: check width % n_heads first and raise "
@@ -373,7 +372,7 @@ MISTAKES = {
          "position offset",
          "offset ignored"),
         ("wrapped", ('positions-wrapped',), "3.3",
-         "positions past the table wrap round to its start (modulo): a position beyond the table has no "
+         "positions past the table wrap around to its start (modulo): a position beyond the table has no "
          "learned vector, so raise a ValueError",
          "positions wrapped"),
         ("clipped", ('positions-clamped',), "3.3",
@@ -385,7 +384,7 @@ MISTAKES = {
          "positions by token id"),
         ("batch-length", ('length-from-first-axis',), "3.1",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read the last axis, ids.shape[-1]",
+         "read T from the last axis (`ids.shape[-1]`)",
          "T read from the first axis"),
         ("negative-offset", ('dropped-first-condition@embed:',), "3.3",
          "a negative offset is accepted: NumPy then reads rows from the end of the table; raise a ValueError "
@@ -415,11 +414,11 @@ MISTAKES = {
          "the position gradient lands in rows 0 … T−1: the forward pass used rows offset … offset+T−1",
          "offset ignored"),
         ("wrapped", ('positions-wrapped',), "3.3",
-         "positions past the table wrap round instead of raising: raise a ValueError",
+         "positions past the table wrap around instead of raising: raise a ValueError",
          "positions wrapped"),
         ("batch-length", ('length-from-first-axis@embed_backward:ids',), "3.2",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read the last axis, ids.shape[-1]",
+         "read T from the last axis (`ids.shape[-1]`)",
          "T read from the first axis"),
         ("full-table-refused", ('loose-for-strict@embed_backward:offset + T > context_size',
                                 'one-less@embed_backward:offset + T > context_size'), "3.3",
@@ -467,7 +466,7 @@ MISTAKES = {
          "sum instead of max"),
         ("batch-length", ('length-from-first-axis',), "3.4",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read the last axis, ids.shape[-1]",
+         "read T from the last axis (`ids.shape[-1]`)",
          "T read from the first axis"),
         ("negative-index", ('lower-bound-dropped',), "3.4",
          "a negative i or j is accepted: NumPy counts it from the end (i = −1 is the last position); require "
@@ -477,7 +476,7 @@ MISTAKES = {
     "causal-1": _mistakes(
         "causal-1",
         ("one-token", ('index-for-slice',), "4.3",
-         "only the token at position is replaced: the test changes the whole future from position on",
+         "only the token at index `position` is replaced: the test changes the whole future, from index `position` on",
          "perturbed one token only"),
         ("starts-early", ('one-less@position:',), "4.3",
          "the perturbation starts at position − 1: the compared prefix changes itself, so even a causal model "
@@ -489,17 +488,17 @@ MISTAKES = {
          "one row too many compared"),
         ("perturbs-one-late", ('one-more@future_perturbation_change:position:',), "4.3",
          "the future is changed from one position too late: a model that reads just the next token slips "
-         "through; change every token from position on",
+         "through; change every token from index `position` on",
          "perturbation starts one late"),
         ("all-rows", ('whole-array',), "4.3",
-         "every output row is compared, future rows too. Only the rows before position must stay unchanged",
+         "every output row is compared, future rows too. Only the rows before index `position` must stay unchanged",
          "compared all rows"),
         ("fixed-token", ('constant-write',), "4.5",
          "the future is set to a fixed token, not to the replacement argument. That token may equal the "
          "original one, and then nothing changes",
          "a fixed replacement token"),
         ("last-prefix-row", ('last-row-only',), "4.3",
-         "only the last prefix row is compared: a leak may show in earlier rows only; compare every row "
+         "only the last prefix row is compared: a leak may show only in earlier rows; compare every row "
          "0 … position−1",
          "compared the last row only"),
         ("signed", ('no-abs',), "4.3",
@@ -507,8 +506,8 @@ MISTAKES = {
            "downwards is a change too",
          "no absolute value"),
         ("perturbs-prefix", ('other-side-of-split@future_perturbation_change:position:',), "4.3",
-         "the prefix is changed instead of the future: replace every token from position on, ids[..., "
-         "position:]",
+         "the prefix is changed instead of the future: replace every token from index `position` on "
+         "(`ids[..., position:]`)",
          "changed the prefix"),
         ("first-axis", ('without-ellipsis',), "4.3",
          "in a batch (B, T), whole sequences are replaced: index the last axis, ids[..., position:]",
@@ -531,11 +530,11 @@ MISTAKES = {
         ("position-unchecked", ('one-more@perturbation_verdict:1 <= position',
                                 'dropped-check@perturbation_verdict:'), "4.3",
          "position = T is not refused: there is no future to change and the test does nothing; the argument "
-         "position must lie in 1 … T−1, otherwise raise a ValueError",
+         "`position` must lie in 1 … T−1, otherwise raise a ValueError",
          "accepted position=T"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read the last axis, ids.shape[-1]",
+         "read T from the last axis (`ids.shape[-1]`)",
          "T read from the first axis"),
     ),
     "causal-3": _mistakes(
@@ -561,10 +560,10 @@ MISTAKES = {
          "first)",
          "changed ids in place"),
         ("ends-early", ('loop-ends-early',), "4.3",
-         "the last position is not swept: sweep p over 1 … T−1, range(1, T)",
+         "the last position is not swept: sweep p over 1 … T−1 (`range(1, T)`)",
          "last position not swept"),
         ("starts-at-zero", ('one-less@leak_sweep:range(1, T)',), "4.3",
-         "p = 0 is swept too: it leaves no prefix to compare; start the sweep at p = 1, range(1, T)",
+         "p = 0 is swept too: it leaves no prefix to compare; start the sweep at p = 1 (`range(1, T)`)",
          "swept p = 0"),
         ("list", ('list-for-array',), "4.3",
          "a Python list is returned: return a NumPy array of float64, np.array(changes, dtype=np.float64)",
@@ -588,7 +587,7 @@ MISTAKES = {
          "the eps argument has no effect",
          "eps ignored"),
         ("variance", ('no-square-root',), "4.7",
-         "divided by the variance instead of the standard deviation",
+         "the result is divided by the variance instead of the standard deviation",
          "divided by the variance"),
         ("no-keepdims", ('no-keepdims',), "4.7",
          "the mean or the variance loses its axis: without keepdims=True it broadcasts along the wrong axis; "
@@ -616,8 +615,8 @@ MISTAKES = {
          "one token of the real prefix is missing: the real positions are all those whose target is not −100",
          "prefix one short"),
         ("unpadded-row", ('first-match-for-count',), "5.7",
-         "the longest row, which has no padding, feeds nothing into its cache: np.argmax(targets[b] == −100) is 0 "
-         "when no −100 is found; count the real positions, (targets[b] != −100).sum()",
+         "the longest row, which has no padding, feeds nothing into its cache: `np.argmax(targets[b] == -100)` is "
+         "0 when no -100 is found; count the real positions with `(targets[b] != -100).sum()`",
          "argmax of the padding"),
         ("skips-bos", ('slice-from-one@continue_padded::n',), "5.7",
          "BOS is not fed into the cache: the BOS at "
@@ -661,7 +660,7 @@ MISTAKES = {
         "cache-3",
         ("last-row", ('last-position-only',), "5.2",
          "only the last row is compared: "
-           "a cache can be wrong at earlier positions only; compare every position",
+           "a faulty cache may show its error only at earlier positions; compare every position",
          "compared the last row only"),
         ("first-row", ('first-position-only',), "5.2",
          "only the first position is compared. The cache is still empty at the first token, so a wrong cache "
@@ -684,17 +683,17 @@ MISTAKES = {
          "large scores make math.exp overflow: the largest score is not subtracted before exp; subtract the "
          "row's maximum first",
          "no max subtraction"),
-        ("no-scale", ('no-scale',), "6.1",
+        ("no-scale", ('no-scale',), "2.3",
          "the scores are not divided by √d",
          "no scaling"),
-        ("scale-by-D", ('scale-by-full-width',), "6.1",
+        ("scale-by-D", ('scale-by-full-width',), "2.3",
          "the scores are divided by √D instead of each head's √d",
          "scaled by √D"),
-        ("no-w-o", ('dropped-product@project(merged, w_o)',), "6.1",
+        ("no-w-o", ('dropped-product@project(merged, w_o)',), "2.4",
          "the output is the concatenated heads themselves: W_O is "
            "missing at the end",
          "forgot W_O"),
-        ("ignores-causal", ('argument-ignored',), "6.1",
+        ("ignores-causal", ('argument-ignored',), "6.2",
          "the mask stays on with causal=False: the causal "
            "argument has no effect",
          "causal ignored"),
@@ -771,8 +770,8 @@ MISTAKES = {
          "does",
          "eps left out"),
         ("batch-axis-only", ('batch-axis-only',), "7.7",
-         "d_gain and d_bias keep some axes of x: sum over every axis but the last, .reshape(-1, "
-         "D).sum(axis=0)",
+         "d_gain and d_bias keep some axes of x: sum over every axis but the last "
+         "(`.reshape(-1, D).sum(axis=0)`)",
          "summed over axis 0 only"),
     ),
     "dec-3": _mistakes(
@@ -808,7 +807,7 @@ MISTAKES = {
            "append first, then attend",
          "attended before appending"),
         ("wrapped", ('positions-wrapped-at-one',), "5.4",
-         "a position past the table wraps round to its "
+         "a position past the table wraps around to its "
            "start: raise a ValueError",
          "position wrapped"),
         ("unchecked", ('dropped-check@decoder_step:', 'strict-for-loose@decoder_step:n >= model.context_size',
@@ -817,7 +816,7 @@ MISTAKES = {
          "refuse n ≥ context_size first",
          "no check of the position"),
         ("no-residual", ('residual-dropped',), "7.1",
-         "the sublayer's output replaces the residual stream: add it back, x = x + …",
+         "the sublayer's output replaces the residual stream: add it back (`x = x + …`)",
          "residual connection left out"),
         ("first-norm-twice", ('first-layer-norm-again',), "7.1",
          "the second layer normalisation uses ln1's gain and bias: each has parameters of its own, "
@@ -862,11 +861,11 @@ MISTAKES = {
          "compared the future rows"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read the last axis, ids.shape[-1]",
+         "read T from the last axis (`ids.shape[-1]`)",
          "T read from the first axis"),
         ("no-modulo", ('modulo-dropped',), "4.3",
-         "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id round with % "
-         "vocab_size",
+         "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id around with "
+         "`% vocab_size`",
          "no % vocab_size"),
     ),
 }
@@ -1267,7 +1266,7 @@ def diagnose(exercise, observations):
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 
 
-TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text} (see §{section}).")
+TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text}. See §{section}.")
 
 
 SECOND = text("grading.diagnoses.second", "{said} There is a second mistake as well: fix this one, then run "

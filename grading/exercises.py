@@ -26,6 +26,7 @@ The names the registry and its values define are re-exported here
 (``EXERCISES``, ``Exercise``, ``Case``, ``Ref``, ``Raised``, ``Opaque`` ...).
 """
 
+import re
 import secrets
 import sys
 from dataclasses import dataclass
@@ -200,7 +201,7 @@ def check(exercise_id, func, lang=None, practice=False):
     Never raises: a wrong id, a non-function or a crashing function are all
     reported as text.  ``lang`` ("zh", "en", "ru") overrides the detection.
     When every test passes the report is one line without words (``mask-2 ·
-    masked_softmax: 6/6 ✓``), so the executed solution notebooks have
+    masked_softmax: 7/7 ✓``), so the executed solution notebooks have
     identical outputs in the three languages; failures and "not done yet" are
     explained in the notebook's language, each test named in it.
     ``practice=True`` (or a seed) runs tests of the hidden kinds on fresh random data.
@@ -234,11 +235,11 @@ def check(exercise_id, func, lang=None, practice=False):
         if seed is None:
             lines.append(header)
         colon = message("label_colon", lang)
-        for r in results:
+        for r, label in zip(results, _numbered([r.label for r in results])):
             if r.ok:
-                lines.append(f"  ✓ {r.label}")
+                lines.append(f"  ✓ {label}")
             else:
-                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {r.label}{colon}{r.text}")
+                lines.append(f"  {'…' if r.reason == 'not_implemented' else '✗'} {label}{colon}{r.text}")
         key = "summary_practice" if seed is not None else "summary_some"
         lines.append(message(key, lang, id=exercise.id, passed=passed, total=len(results), seed=seed))
         # a practice draw is diagnosed with the public tests beside it (as the grader does): a slip that fits
@@ -247,7 +248,8 @@ def check(exercise_id, func, lang=None, practice=False):
         mistake = diagnosis_of(exercise_id, seen)
         if mistake is not None:
             from . import diagnoses
-            lines.append("  → " + diagnoses.explain_mistake(mistake, lang))
+            # plain text: a `code` span loses its marks (a page sets it as code)
+            lines.append("  → " + re.sub(r"`([^`]+)`", r"\1", diagnoses.explain_mistake(mistake, lang)))
     try:
         finding = library_use(exercise, func, caller)
     except Exception:  # noqa: BLE001 - a warning is never worth a crash
@@ -255,6 +257,18 @@ def check(exercise_id, func, lang=None, practice=False):
     if finding is not None:
         lines.append("  ! " + finding_message(finding, exercise, lang))
     _show("\n".join(lines), lang)
+
+
+def _numbered(labels):
+    """Labels that repeat (practice draws several tests of one kind) numbered "(1)", "(2)", ..., so that a
+    learner can tell which one failed; the others unchanged."""
+    total = {label: labels.count(label) for label in labels}
+    seen = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(f"{label} ({seen[label]})" if total[label] > 1 else label)
+    return out
 
 
 def _show(text, lang):

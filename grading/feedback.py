@@ -100,8 +100,8 @@ MESSAGES = texts("grading.feedback", {
                     "grader withholds {name}, so an answer that relies on it fails the grader's tests and gets no "
                     "points: write the computation yourself.",
     "uses_module": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
-                   "(lists, loops and the math module), which is what makes it an independent check, so the grader "
-                   "gives it no points",
+                   "(lists, loops and the math module), which is what makes it an independent check, so an answer "
+                   "that uses {name} gets no points",
     "where_line": "cell {cell}, line {line}",
     "summary_some": "{id}: {passed} of {total} public tests passed",
     "summary_practice": "{id}: {passed} of {total} practice tests passed (random seed {seed})",

@@ -26,7 +26,8 @@ MESSAGES = texts("grading.messages", {
     "missing_notebook": "no notebook {notebook}.ipynb in this submission",
     "empty_folder": "no notebook (*.ipynb) in this folder; {found}",
     "found_nothing": "it is empty",
-    "found_files": "found {count} other file(s), e.g. {example}",
+    "found_file": "it holds only {example}",
+    "found_files": "it holds {count} other files, such as {example}",
     "unknown_notebook": "not an exercise notebook of this course (expected one of: {known})",
     "unrecognised_name": "{name}: the name looks like a notebook's but does not end in .ipynb; not graded",
     "macos_metadata": "{name}: a metadata file that macOS adds to archives, not a notebook; ignored",
@@ -38,7 +39,7 @@ MESSAGES = texts("grading.messages", {
     "problem_unreadable": "the file cannot be read ({error})",
     "problem_not_utf8": "the file is not valid UTF-8 (byte 0x{byte} at offset {offset}); save the notebook again "
                         "from Jupyter",
-    "problem_not_json": "the file is not a notebook: it is not valid JSON{where}",
+    "problem_not_json": "it is not valid JSON{where}",
     "problem_json_where": " (line {line}, column {column})",
     "problem_no_cells": "the file is JSON but not a Jupyter notebook (no list of cells)",
     "problem_old_format": "the notebook format is not supported ({error})",
@@ -69,9 +70,9 @@ MESSAGES = texts("grading.messages", {
     "no_result": "the test “{case}” returned no readable result",
     "invalid_result": "the notebook's code sent back a malformed result ({problem})",
     "result_too_large": "the result is too large for the grader to receive",
-    "record_missing": "no record for the test “{case}”",
-    "record_malformed": "a record has the wrong form",
-    "record_undecodable": "a result cannot be decoded",
+    "record_missing": "the grader received no result for the test “{case}”",
+    "record_malformed": "the grader received a result in the wrong form",
+    "record_undecodable": "the grader received a result it could not read",
     "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); does the notebook "
                        "reassign or modify NumPy or lib?",
     "relies_on_reference": "{function} relies on {name}, the library's reference answer. With it withheld, "
@@ -97,6 +98,7 @@ MESSAGES = texts("grading.messages", {
     "page_title": "Feedback: {submission}",
     "page_total": "Total: {points} of {max_points} points",
     "page_row_points": "{points} of {max_points} points",
+    "page_row_point": "{points} of {max_points} point",          # an exercise worth 1 point
     "page_row_tests": "{passed} of {total} tests passed",
     "page_exercise": "Exercise",
     "page_status": "Status",
@@ -117,9 +119,11 @@ MESSAGES = texts("grading.messages", {
                             "(a time-out, a kernel that died), the groups that passed in full before the stop keep "
                             "their share; a group with a test that never ran earns nothing.",
     "index_diagnoses": "Known mistakes in this class",
-    "index_diagnosis": "{id}: {count} of {total} students: {what}",
+    "index_diagnosis": "{id}, {what}: {count} of {total} students",
     "page_other": "About your files",
-    "page_footer": "course {course} · report format {format} · tests {tests}",
+    "page_footer": "course {course} · report format {format} · tests' fingerprint {tests}",
+    # after the failed tests a page explains, when more failed (runner.MAX_FEEDBACK)
+    "page_more_failures": "… and {count} more",
     "page_incomplete": "Grading did not finish: some exercises were not graded.",
     "index_title": "Grading overview",
     "index_submission": "Submission",
@@ -150,6 +154,8 @@ MESSAGES = texts("grading.messages", {
     "status_error": "error",
     "status_timeout": "timed out",
     "status_missing": "not handed in",
+    # a notebook that was handed in but does not define the exercise's function (the status "missing")
+    "status_undefined": "function missing",
 })
 
 # -- the instructor's workflow: copies of a notebook, damaged files, unfinished cells, Gradescope (issue 22) --
@@ -161,11 +167,11 @@ MESSAGES.update(texts("grading.messages", {
     "duplicates_best_tied": "Every copy was graded and the best one counts: {graded}.",
     "duplicates_undecided": "{count} notebooks were handed in for this exercise set ({names}); none was graded: "
                             "your instructor decides which one counts.",
-    "damaged_notebook": "{name}: the file is damaged or truncated ({problem}). Open it in Jupyter, save it and "
-                        "hand it in again; if Jupyter cannot open it either, hand in your last good copy.",
-    "damaged_see_note": "not graded: {name} is damaged (see below)",
-    "cell_never_finished": "cell {cell} did not finish within {seconds} s and was skipped: your notebook does not "
-                           "run from top to bottom",
+    "damaged_notebook": "{name} is damaged or truncated: {problem}. Open it in Jupyter, save it and hand it in "
+                        "again; if Jupyter cannot open it either, hand in your last good copy.",
+    "damaged_see_note": "not graded: {name} is damaged (see “About your files”)",
+    "cell_never_finished": "cell {cell} (counting every cell from the top, text cells too) did not finish within "
+                           "{seconds} s and was skipped: your notebook does not run from top to bottom",
     "nothing_gradable": "This upload holds no notebook that can be graded (expected {expected}). {found}. Upload "
                         "the .ipynb file itself.",
     "index_legend": "Legend",
@@ -206,7 +212,7 @@ MESSAGES.update(texts("grading.messages", {
                           "notebook this large nearly always holds saved outputs (images, long printouts): clear "
                           "the outputs of every cell (in JupyterLab: Edit → Clear Outputs of All Cells), save the "
                           "notebook and hand it in again.",
-    "too_large_see_note": "not graded: {name} is over the grader's size limit (see below)",
+    "too_large_see_note": "not graded: {name} is over the grader's size limit (see “About your files”)",
     "duplicates_newest_untouched": "The most recently modified copy, {newest}, has nothing done in it (every "
                                    "exercise still raises NotImplementedError), so {graded}, the most recent copy "
                                    "with your work in it, was graded.",

@@ -68,7 +68,7 @@ def test_a_passing_check_loads_its_own_spec_and_little_else():
 def test_a_failing_check_adds_the_known_mistakes_and_the_answers():
     found = measure("strict")
     assert "<" in found["printed"] and "✗" in found["printed"]
-    assert "(see §1.7)" in found["printed"]                 # named: the mutants of the answer were made
+    assert "See §1.7." in found["printed"]                 # named: the mutants of the answer were made
     loaded = grading_modules(found)
     assert {"grading.diagnoses", "grading.bugs", "grading.references"} <= loaded
     assert not {m for m in loaded if m.startswith("grading.specs.ex0")} - {"grading.specs.ex01_allowed_set"}

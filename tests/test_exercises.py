@@ -759,4 +759,6 @@ def test_practice_runs_the_hidden_kinds_on_fresh_data(lang):
     kind = EXERCISES["mask-2"].hidden_kinds["random-float32"].label[lang]
     assert kind not in done and any(kind in line and "✓" in line for line in wrong.splitlines()), wrong
     assert output_of("mask-2", wrong_dtype, lang=lang, practice=12) == wrong       # the seed repeats the draw
+    labels = [line.split(":")[0].split("：")[0][4:] for line in wrong.splitlines() if line.startswith(("  ✓", "  ✗"))]
+    assert len(labels) == len(set(labels)) and any(label.endswith(" (2)") for label in labels), labels
     assert output_of("mask-2", wrong_dtype, lang=lang, practice=13) != wrong

@@ -172,6 +172,16 @@ def test_scoring_words_are_told_apart():
                                        "哪些位置计入损失；`0 … T−1` 是代码", "markdown")])
 
 
+def test_no_forbidden_words_in_the_sidebar():
+    """The captions of _toc.yml head the sidebar of every page (the zh caption once said 本章各节)."""
+    import yaml
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    captions = [(f"_toc.yml {part['caption'][lang]!r}", lang, part["caption"][lang], "message")
+                for part in toc["parts"] for lang in LANGUAGES]
+    assert captions and not violations(captions), violations(captions)
+    assert violations([("_toc.yml", "zh", "本章各节", "message")])
+
+
 def test_no_forbidden_words_in_messages():
     found = violations(message_texts())
     assert not found, "words the glossary decided against:\n" + "\n".join(found)

@@ -435,7 +435,7 @@ def test_hostile_file_systems_give_rows_and_never_block(hostile):
     by_name = {pathlib.Path(os.fsencode(k).decode("utf-8", "surrogateescape")).name: s for k, s in subs.items()}
     assert [f.problem for f in by_name["good"].files] == [None]
     assert by_name["empty"].empty[0] == "empty_folder" and by_name["empty"].empty[1]["found"] == ("found_nothing", {})
-    assert by_name["only_zip"].empty[1]["found"][0] == "found_files"
+    assert by_name["only_zip"].empty[1]["found"][0] == "found_file"                  # one file: no "(s)"
     assert by_name["linked_out"].refused[0] == "link_outside"                       # the whole submission
     inside = by_name["linked_in"].files
     assert len(inside) == 1 and inside[0].problem is None                           # followed once, inside
@@ -610,6 +610,83 @@ def test_pages_name_a_submission_without_the_instructors_paths(tmp_path):
     single = {"summary": [{"submission": "/x/y/bob"}]}
     assert report.display_names(single) == {"/x/y/bob": "bob"}
     assert report.display_names({"summary": [{"submission": "a"}, {"submission": "/b/c"}]}) == {"a": "a", "/b/c": "/b/c"}
+
+
+def test_notes_about_files_name_them_under_the_submission(tmp_path):
+    """A note under "About your files" names its file by its path under the submission's folder, never by the
+    grader's full path (read8: the damaged-file and cell-timeout notes did), and not twice when the note
+    begins with the file's name."""
+    r = sample_report()
+    sub = "/home/prof/2026/subs/alice"
+    r["rows"] = [dict(row, submission=sub, notebook=f"{sub}/ex01.ipynb") for row in r["rows"][:2]]
+    damaged = messages.text("damaged_notebook", "en", name="ex01.ipynb",
+                            problem=messages.reason(("problem_not_json", {"where": ""}), "en"))
+    slow = messages.text("cell_never_finished", "en", cell=7, seconds=3)
+    r["rows"] += [{"submission": sub, "exercise": "-", "function": "", "status": "error", "points": 0,
+                   "max_points": 0, "message": m, "cases_passed": 0, "cases_total": 0, "lang": "en",
+                   "notebook": f"{sub}/{where}", "feedback": []}
+                  for m, where in ((damaged, "ex01.ipynb"), (slow, "part-2/ex02.ipynb"))]
+    r["summary"] = [report.summarize(sub, r["rows"], "en")]
+    assert damaged.startswith("ex01.ipynb is damaged or truncated: it is not valid JSON.")
+    md = report.feedback_markdown(r, r["summary"][0], site="")
+    html_page = report.feedback_html(r, r["summary"][0], site="")
+    for page in (md, html_page):
+        assert "/home/prof" not in page
+    assert f"* {report._md(damaged)}" in md and "ex01.ipynb: ex01.ipynb" not in md.replace("\\", "")
+    for lang in LANGUAGES:              # in every language the note names the file once, wherever it does
+        r["rows"][2]["message"] = messages.text("damaged_notebook", lang, name="ex01.ipynb", problem="x")
+        r["summary"][0]["lang"] = lang
+        page = report.feedback_markdown(r, r["summary"][0], site="").replace("\\", "")
+        assert page.count("ex01.ipynb") == 1, (lang, page)
+    assert f"* part-2/ex02.ipynb: {report._md(slow)}" in md.replace("part\\_2", "part-2")
+
+
+def test_note_rows_are_not_counted_as_exercises():
+    """The terminal's counts are per exercise: a note about a file (exercise "-") is no error of an exercise."""
+    rows = sample_report()["rows"][:2] + [{"submission": "a,b", "exercise": "-", "function": "", "status": "error",
+                                          "points": 0, "max_points": 0, "message": "x", "cases_passed": 0,
+                                          "cases_total": 0, "lang": "en", "notebook": "a,b/x.ipynb", "feedback": []}]
+    assert report.summarize("a,b", rows)["counts"] == {"pass": 1, "fail": 1}
+
+
+def test_pages_say_what_is_missing_and_how_many_failures_are_not_shown():
+    """A notebook handed in without the function is not "not handed in"; an exercise worth 1 point says
+    "1 point"; failures beyond those explained are counted; tests that never ran show "–", not "0 / 0"."""
+    r = sample_report()
+    for row in r["rows"]:
+        row["lang"] = "en"
+    r["rows"][2].update(notebook="学生/ex01.ipynb", cases_total=10)        # handed in, no function
+    r["rows"][1].update(cases_passed=2, cases_total=9)                    # 7 failed, 2 explained
+    r["rows"][0]["message"] = "[3/3] passed"
+    r["summary"] = [dict(s, lang="en") for s in r["summary"]]
+    a, b = (report.feedback_markdown(r, s, site="") for s in r["summary"])
+    assert "… and 5 more" in a and "0 of 2 points" in a
+    assert "| mask-1 · causal\\_allowed | function missing | 0 / 1 | 0 / 10 |" in b
+    assert "| mask-2 · masked\\_softmax | not handed in | 0 / 2 | – |" in b
+    assert "Function missing · 0 of 1 point ·" in b and "Not handed in · 0 of 2 points." in b
+    for lang in LANGUAGES:
+        assert messages.text("status_undefined", lang) != messages.text("status_missing", lang)
+    index = report.index_html(r)
+    assert "function missing" in index and 'title="passed (3/3)"' in index
+    assert "1 other file" not in messages.reason(("found_file", {"example": "report.pdf"}), "en")
+    # a folder without a notebook: its sentence once, about the files, not once per exercise
+    empty = messages.text("empty_folder", "en", found=messages.reason(("found_file", {"example": "report.pdf"}), "en"))
+    for row in r["rows"][2:]:
+        row.update(notebook="", cases_total=0, message=empty)
+    b = report.feedback_markdown(r, r["summary"][1], site="")
+    assert b.count("it holds only report.pdf") == 1 and "* No notebook (\\*.ipynb) in this folder; it holds only" in b
+
+
+def test_students_graded_on_an_exercise_are_those_whose_tests_ran():
+    """--diagnoses-csv's "graded" and the index's "of N students": a damaged notebook (no test ran) is not graded."""
+    r = sample_report()
+    r["rows"][1]["diagnosis"] = "mask-2/softmax-before-mask"
+    damaged = dict(r["rows"][1], submission="c", status="error", cases_passed=0, cases_total=0, diagnosis=None)
+    r["rows"].append(damaged)
+    r["summary"].append(report.summarize("c", [damaged]))
+    [found] = report.class_diagnoses(r)
+    assert (found["count"], found["graded"]) == (1, 1)
+    assert found["text"].startswith("mask-2, ") and found["text"].endswith(": 1 of 1 students")
 
 
 def test_pages_punctuate_each_language_and_set_calls_as_code(tmp_path):

@@ -141,3 +141,12 @@ def test_license_says_which_licence_covers_every_part_of_the_repository():
     unnamed = sorted(top for top in tops - {".gitignore", "LICENSE", "LICENSE-CC-BY-SA-4.0", "CITATION.cff"}
                      if not re.search(rf"(?<![\w/.-]){re.escape(top.rstrip('/'))}[/*\s,:;.)]", text))
     assert not unnamed, f"LICENSE does not say which licence covers {unnamed}"
+
+
+def test_make_help_lists_every_target():
+    """CONTRIBUTING.md says `make help` lists every target: each one in .PHONY but help itself."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    phony = re.search(r"^\.PHONY:(.*)$", makefile, re.M).group(1).split()
+    said = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    listed = set(re.findall(r"^make (\w+)", said, re.M))
+    assert set(phony) - {"help"} <= listed, sorted(set(phony) - {"help"} - listed)

@@ -157,4 +157,32 @@ def test_feedback_pages_link_the_sections_in_the_students_language():
     markdown = report.feedback_markdown(r, r["summary"][0], SITE)
     assert f"[§1.6]({SITE}/ru/chapters/01_allowed_set.html#sec-1-6)" in markdown
     unlinked = report.feedback_html(r, r["summary"][0], "")                # no site known: the text alone
-    assert "chapters/" not in unlinked and "см. §1.6)" in unlinked
+    assert "chapters/" not in unlinked and "См. §1.6." in unlinked
+
+
+def test_evidence_1_diagnoses_point_where_the_slip_is_taught():
+    """§6.1 is a table of checks (read8): scaling is taught in §2.3, W_O in §2.4, the plain-Python layer
+    with its causal argument in §6.2."""
+    said = {m.id.split("/")[1]: m.section for m in diagnoses.MISTAKES["evidence-1"]}
+    assert {k: said[k] for k in ("no-scale", "scale-by-D", "no-w-o", "ignores-causal")} == {
+        "no-scale": "2.3", "scale-by-D": "2.3", "no-w-o": "2.4", "ignores-causal": "6.2"}
+
+
+def test_code_in_a_diagnosis_can_be_copied_and_check_prints_it_without_marks(capsys):
+    """A `code` span of a diagnosis, in every language, is Python a learner can copy: ASCII minus signs,
+    never U+2212 (read8: np.argmax(targets[b] == −100) was a SyntaxError); check() prints plain text, so the
+    marks are dropped there (a page sets the span as code)."""
+    for mistakes in [*diagnoses.MISTAKES.values(), list(diagnoses.GENERIC.values())]:
+        for m in mistakes:
+            for lang in LANGUAGES:
+                for span in re.findall(r"`([^`]+)`", m.text[lang]):
+                    assert "\u2212" not in span, (m.id, lang, span)
+    assert "`np.argmax(targets[b] == -100)`" in diagnoses.mistake_by_id("cache-1/unpadded-row").text["en"]
+
+    def strict(tq, tk):                         # the mask-1 slip: a `<` where `≤` belongs
+        import numpy as np
+        return np.arange(tk)[None, :] < np.arange(tk - tq, tk)[:, None]
+    for lang in LANGUAGES:
+        check("mask-1", strict, lang=lang)
+        out = capsys.readouterr().out
+        assert "§1.7" in out and "`" not in out, out

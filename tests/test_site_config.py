@@ -148,7 +148,7 @@ def test_toc_keeps_order_drops_missing_appends_new():
     assert [p["caption"] for p in toc["parts"]][:3] == ["Sections", "Exercises", "Solutions"]
     assert any("07_extra" in n for n in notes) and any("03_positions" in n for n in notes)
     zh, _, _ = build_site.derive_toc(TOC, "zh", existing)
-    assert [p["caption"] for p in zh["parts"]][:3] == ["本章各节", "练习", "参考解答"]
+    assert [p["caption"] for p in zh["parts"]][:3] == ["本课程各节", "练习", "参考解答"]
 
 
 def test_toc_root_falls_back_and_empty_fails():

@@ -7,7 +7,7 @@ Two things are measured against the target of the literature (Brown et al.,
 TOCE 2025: the best next-step hints run 80–160 words at a US grade-9 level or
 below):
 
-* the **hint**: the line ``→ what this suggests: … (see §N.M)`` of every known
+* the **hint**: the line ``→ What this suggests: … See §N.M.`` of every known
   mistake (grading/diagnoses.py), in each language;
 * the **block**: everything a failing ``check()`` prints (the header, one line
   per test, the summary and the hint), for every entry of the corpus

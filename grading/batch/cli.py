@@ -85,8 +85,9 @@ def add_outputs(p):
                                                        "per exercise, the total")
     p.add_argument("--feedback", metavar="DIR", help="write one HTML and one Markdown feedback page per submission, "
                                                      "in its language, and DIR/index.html for the instructor")
-    p.add_argument("--gradescope", metavar="PATH", help="write Gradescope autograder results: PATH.json for a batch "
-                                                        "of one submission, else PATH/<submission>/results.json")
+    p.add_argument("--gradescope", metavar="PATH", help="write Gradescope autograder results: for a batch of one "
+                                                        "submission, a PATH ending in .json; else a folder, "
+                                                        "PATH/<submission>/results.json")
     p.add_argument("--totals-csv", metavar="FILE", help="write a gradebook CSV with the totals only")
     p.add_argument("--canvas-csv", metavar="FILE", help="write a CSV for Canvas's gradebook import (Student, ID, "
                                                         "SIS User ID, SIS Login ID, Section, a Points Possible row)")
@@ -133,13 +134,14 @@ def build_parser():
                         "(Full Name_123456_assignsubmission_file_)")
     p.add_argument("--regrade", metavar="REPORT.json", default=None,
                    help="grade again only the students named by --only and write the report REPORT.json with "
-                        "their rows replaced and everyone else's kept (the same hidden tests, exercises and course "
-                        "version)")
+                        "their rows replaced and everyone else's kept (the same hidden tests, exercises and tests' "
+                        "fingerprint)")
     p.add_argument("--only", metavar="NAMES", default=None,
-                   help="comma-separated students to grade (their folder names), with --regrade")
+                   help="comma-separated students to grade (their folder names, paths under the batch's folder, or "
+                        "LMS ids), with --regrade")
     p.add_argument("--deadline", metavar="WHEN", default=None,
-                   help="flag late submissions: an ISO date and time (2026-12-01T23:59, zone +03:00 or UTC by "
-                        "default), compared with nbgrader's timestamp.txt, else the notebooks' modification time")
+                   help="flag late submissions: an ISO date and time (e.g. 2026-12-01T23:59 or "
+                        "2026-12-01T23:59+03:00; UTC when no zone is given), compared with nbgrader's timestamp.txt, else the notebooks' modification time")
     p.add_argument("--late-penalty", metavar="PERCENT", type=float, default=0.0,
                    help="with --deadline, take off this percentage of the points per started day late "
                         "(default 0: late work is flagged, not penalised)")

@@ -369,7 +369,7 @@ def find_submissions(paths, group_by="dir", walk=None, pattern=None):
 
 
 def _contents(folder):
-    """What a folder without notebooks holds, briefly: ("found_nothing" | "found_files", fields)."""
+    """What a folder without notebooks holds, briefly: ("found_nothing" | "found_file" | "found_files", fields)."""
     names = []
     try:
         for root, dirs, files in os.walk(folder, followlinks=False):
@@ -381,6 +381,8 @@ def _contents(folder):
         pass
     if not names:
         return ("found_nothing", {})
+    if len(names) == 1:
+        return ("found_file", {"example": display_name(os.path.relpath(names[0], folder))})
     return ("found_files", {"count": len(names) if len(names) <= 100 else "100+",
                             "example": display_name(os.path.relpath(sorted(names)[0], folder))})
 

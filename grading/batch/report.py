@@ -46,7 +46,8 @@ STATUS_ORDER = ("pass", "fail", "error", "timeout", "missing")
 def summarize(submission, rows, lang="en"):
     counts = {}
     for row in rows:
-        counts[row["status"]] = counts.get(row["status"], 0) + 1
+        if row["exercise"] != "-":            # a note about a file is no exercise's status
+            counts[row["status"]] = counts.get(row["status"], 0) + 1
     return {
         "submission": submission,
         "points": round(sum(r["points"] for r in rows), 6),          # 0.8 + 1.6 is 2.4, not 2.4000000000000004
@@ -431,14 +432,17 @@ def write_gradescope(report, target):
     return written
 
 
-def _status(status, lang, capital=False):
-    text = messages.text(f"status_{status}", lang)
+def _status(status, lang, capital=False, row=None):
+    """The status's word; "missing" for a notebook that was handed in (``row`` names it) says that its
+    function is missing, not that nothing was handed in."""
+    key = "status_undefined" if status == "missing" and row is not None and row.get("notebook") else f"status_{status}"
+    text = messages.text(key, lang)
     return text[:1].upper() + text[1:] if capital else text
 
 
 def _points_line(row, lang):
-    text = messages.text("page_row_points", lang, points=format(row["points"], "g"),
-                         max_points=format(row["max_points"], "g"))
+    text = messages.text("page_row_point" if row["max_points"] == 1 else "page_row_points", lang,
+                         points=format(row["points"], "g"), max_points=format(row["max_points"], "g"))
     if "points_before_penalty" in row:
         text += messages.text("aside", lang, text=messages.text("page_row_penalty", lang,
                                                               points=format(row["points_before_penalty"], "g")))
@@ -508,6 +512,12 @@ def page_view(report, summary):
     g = report["grader"]
     name = display_names(report)[summary["submission"]]
     graded, copies = [], []
+    # a sentence several rows share (no notebook in the folder, no ex02 notebook) is said once, about the files
+    said_by = {}
+    for r in rows:
+        if r["function"] and r["status"] == "missing" and not r["notebook"]:
+            said_by[r["message"]] = said_by.get(r["message"], 0) + 1
+    shared = [m for m, n in said_by.items() if n > 1]
     for r in (r for r in rows if r["function"]):
         note = (r.get("duplicates") or {}).get("note", "")
         if note and note not in copies:
@@ -518,14 +528,21 @@ def page_view(report, summary):
                  for f in r.get("feedback", []) if f.get("test")]
         # what the row says besides its tests (the reference it relied on, "not done yet"), in a sentence
         said = " ".join(f["text"] for f in r.get("feedback", []) if not f.get("test") and not f.get("diagnosis"))
+        # the runner explains the first MAX_FEEDBACK failed tests; the page says how many more failed
+        more = r["cases_total"] - r["cases_passed"] - len(items) if items else 0
         graded.append({"exercise": r["exercise"], "function": r["function"], "status": r["status"],
-                       "status_word": _status(r["status"], lang), "status_title": _status(r["status"], lang, True),
+                       "status_word": _status(r["status"], lang, row=r),
+                       "status_title": _status(r["status"], lang, True, row=r),
                        "points": format(r["points"], "g"), "max_points": format(r["max_points"], "g"),
                        "cases_passed": r["cases_passed"], "cases_total": r["cases_total"],
+                       "tests": _tests_cell(r),
+                       "more": messages.text("page_more_failures", lang, count=more) if more > 0 else "",
                        "heading": _exercise_heading(r, titles, lang), "points_line": _points_line(r, lang),
-                       "said": _sentence(said or ("" if items or r["status"] == "pass" else message), lang),
+                       "said": _sentence(said or ("" if items or r["status"] == "pass" or message in shared
+                                                  else message), lang),
                        "failures": items, "diagnoses": _diagnosis_texts(r)})
-    other = [{"where": r["notebook"] or name, "message": r["message"]} for r in rows if not r["function"]]
+    other = [{"where": _note_where(r, summary["submission"]), "message": r["message"]}
+             for r in rows if not r["function"]]
     return {"lang": lang, "title": messages.text("page_title", lang, submission=name),
             "total": messages.text("page_total", lang, points=format(summary["points"], "g"),
                                    max_points=format(summary["max_points"], "g")),
@@ -534,9 +551,24 @@ def page_view(report, summary):
             "head": [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")],
             "graded": graded, "colon": _colon(lang), "stop": _stop(lang),
             "reproduce": messages.text("page_reproduce", lang), "other_title": messages.text("page_other", lang),
-            "other": [{"where": "", "message": c} for c in copies] + other,
+            "other": [{"where": "", "message": _sentence(m, lang).strip()} for m in shared]
+            + [{"where": "", "message": c} for c in copies] + other,
             "scoring": _scoring_note(report, lang), "hidden_note": messages.text("page_hidden_note", lang),
             "footer": _footer(g, lang)}
+
+
+def _tests_cell(row):
+    """The "Tests passed" cell: "passed / total", or "–" for an exercise whose tests never ran."""
+    return f"{row['cases_passed']} / {row['cases_total']}" if row["cases_total"] else "–"
+
+
+def _note_where(row, submission):
+    """Which file a note is about, as the student knows it: its path under the submission's folder (never the
+    grader's full path); nothing when the note names the file anyway ("ex01.ipynb is damaged ...")."""
+    if not row["notebook"]:
+        return ""
+    where = _relative(row["notebook"], submission)
+    return "" if os.path.basename(where) in row["message"] else where
 
 
 def feedback_markdown(report, summary, site=None):
@@ -551,7 +583,7 @@ def feedback_markdown(report, summary, site=None):
     out += ["| " + " | ".join(v["head"]) + " |", "|" + "---|" * len(v["head"])]
     for r in v["graded"]:
         out.append(f"| {_md(r['exercise'] + ' · ' + r['function'])} | {r['status_word']} | "
-                   f"{r['points']} / {r['max_points']} | {r['cases_passed']} / {r['cases_total']} |")
+                   f"{r['points']} / {r['max_points']} | {r['tests']} |")
     out.append("")
     for r in v["graded"]:
         out += [f"## {_md(r['heading'])}", "",
@@ -561,6 +593,8 @@ def feedback_markdown(report, summary, site=None):
                        f"{_md_linked(f['text'], lang, site)}")
             if f["hint"]:
                 out.append(f"  * {v['reproduce']}{v['colon']}{_with_code(f['hint'], _md_code)}")
+        if r["more"]:
+            out.append(f"* {_md(r['more'])}")
         if r["failures"]:
             out.append("")                                  # one blank line after a list, none twice
         out += [f"> {_with_spans(text, lambda t: _md_linked(t, lang, site), _md_code)}"
@@ -753,7 +787,7 @@ def index_html(report, lang="en", histogram=None):
         for i in ids:
             r = by_sub.get(s["submission"], {}).get(i)
             cells.append(None if r is None else {
-                "status": r["status"], "word": _status(r["status"], lang), "message": r["message"],
+                "status": r["status"], "word": _status(r["status"], lang, row=r), "title": _tooltip(r, lang),
                 "mark": MARKS.get(r["status"], "?") + (FLAG_MARK if r.get("duplicates") else ""),
                 "points": format(r["points"], "g")})
         students.append({"name": names[s["submission"]], "points": format(s["points"], "g"),
@@ -771,7 +805,8 @@ def index_html(report, lang="en", histogram=None):
         "index.html", lang=lang, site="", wide=True, title=messages.text("index_title", lang),
         legend_title=messages.text("index_legend", lang), flag_mark=FLAG_MARK,
         flag_word=messages.text("flag_duplicates", lang),
-        legend=[{"status": k, "mark": MARKS[k], "word": _status(k, lang)} for k in STATUS_ORDER],
+        legend=[{"status": k, "mark": MARKS[k], "word": _status(k, lang)} for k in STATUS_ORDER]
+        + [{"status": "missing", "mark": MARKS["missing"], "word": messages.text("status_undefined", lang)}],
         fixed=[messages.text(k, lang) for k in ("index_submission", "page_points", "index_flags", "index_pages",
                                                 "index_language")],
         exercises=[{"id": i, "title": titles.get(i, {}).get(lang, ""), "max": _num(maxima[i])} for i in ids],
@@ -786,6 +821,20 @@ def index_html(report, lang="en", histogram=None):
         isolation_items=[(_isolation_label(k, lang), _isolation_value(v, lang)) for k, v in iso.items()
                          if v not in (None, "")],
         footer=_footer(g, lang))
+
+
+def _tooltip(row, lang):
+    """An index cell's tooltip: the status word, the tests passed, then the row's message without its counts
+    and without the word "passed" it may begin with ("passed (10/10)", "failed (3/13): the row sums ...")."""
+    message = row["message"]
+    counts = re.match(r"^\[(\d+/\d+)\]\s*", message)
+    if counts:
+        message = message[counts.end():]
+    word = messages.text("passed", lang)
+    if message.startswith(word):
+        message = message[len(word):].strip()
+    head = _status(row["status"], lang, row=row) + (messages.text("aside", lang, text=counts.group(1)) if counts else "")
+    return f"{head}{_colon(lang)}{message}" if message else head
 
 
 def _isolation_label(key, lang):
@@ -889,8 +938,8 @@ def class_diagnoses(report, lang="en"):
     graded on the exercise), "text" (the sentence the index, the terminal and the JSON report show)}]."""
     graded, counts = {}, {}
     for row in report["rows"]:
-        if row["exercise"] == "-" or row["status"] == "missing":
-            continue
+        if row["exercise"] == "-" or row["status"] == "missing" or not row.get("cases_total"):
+            continue                        # graded on it: its tests ran (not a damaged or missing notebook)
         graded[row["exercise"]] = graded.get(row["exercise"], 0) + 1
         if row.get("diagnosis"):
             key = (row["exercise"], row["diagnosis"])
