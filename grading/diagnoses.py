@@ -1164,10 +1164,7 @@ def _refusal_left_out(exercise, singles, observations):
     if not failed or not all(isinstance(o[2], Raised) and not (isinstance(o[3], Raised) and o[3].type == o[2].type)
                              for o in failed):
         return None
-    learner = tuple(not o[4] for o in observations)
-    named = [n for m, n in singles
-             if set(m.operators) <= _NOT_REFUSED and _pattern(exercise, m, observations) == learner]
-    return _verdict(named) if named else None
+    return _named_by_pattern(exercise, singles, observations, _NOT_REFUSED)
 
 
 def _rank(exercise, case, key):
@@ -1190,8 +1187,14 @@ def _one_rank_only(exercise, singles, observations):
     if not passed or not failed or None in passed | failed or passed & failed or \
             any(isinstance(o[2], Raised) for o in observations if not o[4]):
         return None
+    return _named_by_pattern(exercise, singles, observations, _FIXED_RANK)
+
+
+def _named_by_pattern(exercise, singles, observations, operators):
+    """The mistake named by every single mutant made by ``operators`` alone that fails exactly the tests the
+    learner's function fails (None: none does, or they disagree)."""
     learner = tuple(not o[4] for o in observations)
-    named = [n for m, n in singles if set(m.operators) <= _FIXED_RANK and _pattern(exercise, m, observations) == learner]
+    named = [n for m, n in singles if set(m.operators) <= operators and _pattern(exercise, m, observations) == learner]
     return _verdict(named) if named else None
 
 

@@ -146,21 +146,15 @@ def reference_answer(function, imports=("import numpy as np",)):
     return _notebook_cell(textwrap.dedent(inspect.getsource(function)), imports)
 
 
-def solution_answer(source, function, imports):
-    """The answer to ``function`` written in the exercise source ``src/solutions/<source>.py`` (for an
-    exercise whose reference is lib's own function), as the English notebook shows it, after ``imports``."""
-    from tools import nbsource
-    path = pathlib.Path(__file__).resolve().parents[2] / "src" / "solutions" / f"{source}.py"
-    cells = [c for c in nbsource.load(path) if c.kind == "code" and f"def {function}(" in c.source]
-    if len(cells) != 1:
-        raise ValueError(f"{path.name}: {len(cells)} code cells define {function}, not one")
-    return _notebook_cell(nbsource.localize_code(cells[0].source, nbsource.SOURCE_LANGUAGE), imports)
-
-
-def answers_above(source, *functions):
-    """The solved notebook's answers ``functions`` (src/solutions/<source>.py), defined by the cells above a
-    held-out answer that calls them: the measurement defined them so."""
-    return "".join(solution_answer(source, f, ()).rstrip("\n") + "\n" for f in functions)
+def answers_above(notebook, *functions):
+    """The solved notebook's answers ``functions`` (solutions/en/<notebook>.ipynb), defined by the cells above a
+    held-out answer that calls them: the measurement defined them so (tools/measure_feedback.py, whose cells
+    these are)."""
+    from tools.measure_feedback import answer_cells
+    cells = answer_cells(notebook, "en", functions)
+    if len(cells) != len(functions):
+        raise ValueError(f"{notebook}: {len(cells)} code cells define {', '.join(functions)}, not {len(functions)}")
+    return "\n" + "".join(c.rstrip("\n") + "\n" for c in cells)
 
 
 def with_slips(code, *replacements):
