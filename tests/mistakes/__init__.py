@@ -64,6 +64,15 @@ check() gave where judged right, None where it gave none; heldout4-018, which ch
 grader's name (mask-3/wrong-axis: it sums over axis 0); heldout4-069 carries the name check() gives
 (causal-1/perturbs-one-late), whose judgement was not in the judge's file (its key there names
 causal-1/with-position, the name an older catalogue gave heldout3-069).
+
+Round 7 of issue 34 read the entries check() did not name (all sets; the fourth is a development set now) and
+added kinds, each named from behaviour rather than from one written-out answer: operators (the weights used
+transposed, one weight matrix for another, d for √d, the control asked first, the last two verdicts swapped,
+the first sequence for the batch sum, a new position put in front, statistics over the whole array, a sum for a
+mean, the terms after the first dropped, a swap that overwrites, left padding, one position written on both
+sides), and, when no mutant fits, kinds read from how the results differ (the right values in another type or
+with an axis of length 1 more or less, another kind of result, a refusal left out, right for one number of
+axes only).  The entries those name, each read against its writer's description, carry that diagnosis now.
 """
 
 import importlib
