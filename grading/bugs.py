@@ -1694,6 +1694,17 @@ def _prepended(node, root):
     return None
 
 
+@operator("interleaved-merge", "heads merged interleaved: `heads.reshape(-1)` of (H, 1, d) becomes "
+          "`heads.T.reshape(-1)`, so feature a·H + h holds coordinate a of head h")
+def _interleaved_merge(node, root):
+    if _is_call(node, "reshape") and isinstance(node.func, ast.Attribute) and len(node.args) == 1 and \
+            ast.unparse(node.args[0]) == "-1" and not node.keywords:
+        new = copy.deepcopy(node)
+        new.func.value = ast.Attribute(value=new.func.value, attr="T", ctx=ast.Load())
+        return new
+    return None
+
+
 @operator("reduction-over-everything", "a statistic of each row taken over the whole array: "
           "`x.mean(axis=-1, keepdims=True)` becomes `x.mean()`")
 def _over_everything(node, root):

@@ -685,6 +685,10 @@ MISTAKES = {
          "the keys and values returned do not hold "
            "the new position: return the cache after appending, (H, n+1, d)",
          "returned the old cache"),
+        ("interleaved-merge", ('interleaved-merge',), "2.4",
+         "the heads are merged interleaved: after merging, head h must fill the contiguous features h·d … "
+         "h·d + d − 1. Reshape (H, 1, d) to H·d directly, with no axes swapped",
+         "interleaved merge"),
         ("prepended", ('prepended',), "5.1",
          "the new key and value are put in front of the cache instead of after it. The output may still be right, "
          "but the stored order no longer follows the positions: append at the end of the time axis",
@@ -992,6 +996,11 @@ GENERIC = {
         "the function is right for one number of axes only, and wrong for the others (with a batch axis, say). "
         "Count the axes from the end (axis=-1, x.shape[-1]) and handle every item of a batch",
         "0.6", "right for one number of axes only"),
+    "constant-factor": Mistake(
+        "*/constant-factor", (),
+        "every wrong number is the right one times one factor (−1: the sign is flipped). A constant such as 2, D "
+        "or √d is missing or extra, or a sign is wrong: find it",
+        "0.6", "off by a constant factor"),
     "unit-axis": Mistake(
         "*/unit-axis", (),
         "the numbers are right, but the shape is not: the result has an extra axis of length 1, or lacks one. "
@@ -1357,6 +1366,54 @@ def _coerced(expected, got, shape_too=False):
     return None
 
 
+def _overflowed(expected, got):
+    """A result that overflowed where the expected one is finite: nan or inf in it, or an overflow error."""
+    if isinstance(expected, Raised):
+        return False
+    if isinstance(got, Raised):
+        return got.type in ("OverflowError", "ZeroDivisionError", "FloatingPointError")
+    try:
+        e = np.asarray(expected, dtype=np.float64)
+        g = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.isfinite(e).all() and g.shape == e.shape and not np.isfinite(g).all())
+
+
+def _scaled(exercise, expected, got):
+    """``(factor, entries)`` when ``got`` is ``expected`` times one constant other than 1 (item by item for a
+    tuple: every item that differs, with one factor), ``entries`` the number of non-zero entries that show it;
+    else None.  One number alone is always some multiple of another: the caller asks for more evidence."""
+    if isinstance(expected, tuple):
+        if not isinstance(got, (tuple, list)) or len(got) != len(expected):
+            return None
+        found = [_scaled(exercise, e, g) for e, g in zip(expected, got) if not _agrees(exercise, e, g)]
+        if not found or None in found or not np.allclose([f for f, _ in found], found[0][0], rtol=1e-6):
+            return None
+        return found[0][0], sum(n for _, n in found)
+    if isinstance(expected, (Raised, str, bool, np.bool_, int, np.integer)) or isinstance(got, (Raised, str)) or \
+            (isinstance(expected, np.ndarray) and expected.dtype.kind not in "f"):
+        return None
+    try:
+        e = np.asarray(expected, dtype=np.float64)
+        g = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if e.shape != g.shape or not (np.isfinite(e).all() and np.isfinite(g).all()):
+        return None
+    big = np.abs(e) > 1e-6 * max(np.abs(e).max(initial=0.0), 1e-300)
+    if not big.any():
+        return None
+    factor = float(np.median(g[big] / e[big]))
+    if not np.isfinite(factor) or abs(factor - 1) < 1e-3:
+        return None
+    if isinstance(expected, np.ndarray):
+        agrees = _agrees(exercise, (factor * e).astype(expected.dtype), np.asarray(got))
+    else:
+        agrees = _agrees(exercise, float(factor * e), got)
+    return (factor, int(big.sum())) if agrees else None
+
+
 def _read_from_results(exercise, singles, observations):
     """When no mutant fits: a kind of slip read from how the failed results differ, whatever code made them (the
     right values in another type or with an axis of length 1 more or less, another kind of result, a refusal
@@ -1375,6 +1432,12 @@ def _read_from_results(exercise, singles, observations):
     reasons = {_comparison(exercise, o[2], o[3])[1] for o in failed}
     if reasons == {"wrong_type"}:
         return GENERIC["other-kind-of-result"]
+    overflow = next((m for m in MISTAKES.get(exercise.id, ()) if m.id.endswith("/no-max")), None)
+    if overflow is not None and len(failed) < len(observations) and all_failed(_overflowed):
+        return overflow
+    scaled = [_scaled(exercise, o[2], o[3]) for o in failed]
+    if all(scaled) and all(entries > 1 for _, entries in scaled):     # one number is a multiple of any other
+        return GENERIC["constant-factor"]
     if _one_rank_only(exercise, [], observations, pattern_only=True):
         return GENERIC["one-rank-only"]
     return None

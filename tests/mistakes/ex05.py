@@ -419,7 +419,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     heads = weights @ values                       # (H, 1, d)
     merged = heads.transpose(1, 2, 0).reshape(-1)  # (1, d, H) -> (D,)
     return merged @ w_o, keys, values
-""", None,
+""", 'cache-2/interleaved-merge',
           mistake="Merges the heads with transpose(1, 2, 0) before flattening, which interleaves the heads' coordinates instead of concatenating them head by head.", heldout=True),
     Entry('cache-3', 'heldout-117', r"""
 import numpy as np
@@ -658,7 +658,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     heads = p @ values                                 # (H, 1, d)
     merged = heads.T.reshape(-1)                       # 合并各个头
     return merged @ w_o, keys, values
-""", None,
+""", 'cache-2/interleaved-merge',
           mistake='Merges the heads with heads.T.reshape(-1), which interleaves the head coordinates instead of concatenating the heads.', heldout=True),
     Entry('cache-2', 'heldout3-104', r"""
 import numpy as np
@@ -939,7 +939,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     a = a / a.sum(axis=-1, keepdims=True)
     out = (a @ values)[:, 0, :].T.reshape(-1)     # 合并
     return out @ w_o, keys, values
-""", None,
+""", 'cache-2/interleaved',
           mistake='Splits the heads by reshaping to (d, H) and transposing, so head h gets features h, h+H, … instead of the block h*d … h*d+d-1.', heldout=True),
     Entry('cache-2', 'heldout4-105', r"""
 import numpy as np
