@@ -930,6 +930,33 @@ def _index_for_slice(node, root):
     return None
 
 
+@operator("index-for-slice-both-sides", "one position changed instead of every position from it on, on both "
+          "sides: `a[..., p:] = f(b[..., p:])` becomes `a[..., p] = f(b[..., p])`")
+def _index_for_slice_both(node, root):
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+        return None
+    target = _index_for_slice(node.targets[0], root)
+    if target is None:
+        return None
+    whole = node.targets[0].slice
+    last = whole.elts[-1] if isinstance(whole, ast.Tuple) else whole
+    code = ast.unparse(last)
+    value = copy.deepcopy(node.value)
+    changed = False
+    for sub in ast.walk(value):
+        if isinstance(sub, ast.Subscript):
+            elts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+            if isinstance(elts[-1], ast.Slice) and ast.unparse(elts[-1]) == code:
+                if isinstance(sub.slice, ast.Tuple):
+                    sub.slice.elts[-1] = copy.deepcopy(last.lower)
+                else:
+                    sub.slice = copy.deepcopy(last.lower)
+                changed = True
+    if not changed:
+        return None
+    return ast.Assign(targets=[target], value=value, lineno=node.lineno)
+
+
 @operator("constant-write", "a fixed value written where the argument (or a value built from it) belongs: the "
           "future replaced by token 0")
 def _constant_write(node, root):
@@ -1601,6 +1628,179 @@ def _float64_buffer(func):
 
 operator("float64-buffer", "float32 in, float64 out, with float32's rounding: the result is written into a buffer "
          "made by np.zeros or np.empty without a dtype", wrap=_float64_buffer)
+def _siblings_after(node, root):
+    """The statements after ``node`` in the body that holds it ([] when none holds it)."""
+    for parent in ast.walk(root):
+        for name in ("body", "orelse"):
+            body = getattr(parent, name, None)
+            if isinstance(body, list) and any(s is node for s in body):
+                return body[[i for i, s in enumerate(body) if s is node][0] + 1:]
+    return []
+
+
+def _returns_word(stmt):
+    return isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _verdict_chain(node, root):
+    """``if A: return "x"`` / ``if B: return "y"`` / ``return "z"`` starting at ``node`` -> (A, x, B, y, z)."""
+    if not (isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and _returns_word(node.body[0])):
+        return None
+    after = _siblings_after(node, root)
+    if len(after) < 2 or not (isinstance(after[0], ast.If) and not after[0].orelse and len(after[0].body) == 1
+                              and _returns_word(after[0].body[0]) and _returns_word(after[1])):
+        return None
+    return node.test, node.body[0].value, after[0].test, after[0].body[0].value, after[1].value
+
+
+def _if_return(test, value):
+    return ast.If(test=copy.deepcopy(test), body=[ast.Return(value=copy.deepcopy(value))], orelse=[])
+
+
+def _verdicts(rebuild):
+    """An operator on a chain of verdicts (:func:`_verdict_chain`): ``rebuild(A, x, B, y, z)`` -> statements."""
+    def rewrite(node, root):
+        found = _verdict_chain(node, root)
+        return None if found is None else rebuild(*(copy.deepcopy(part) for part in found))
+    return rewrite
+
+
+# the chain reads: x if A; else y if B; else z ("leaks", "causal", "blind")
+operator("control-first", "the negative control consulted first: `if the control sees nothing: return \"blind\"` "
+         "before the model under test is looked at, so a model that leaks is called blind when the control is")(
+    _verdicts(lambda a, x, b, y, z: [_if_return(ast.UnaryOp(op=ast.Not(), operand=b), z), _if_return(a, x),
+                                     ast.Return(value=y)]))
+operator("last-two-verdicts-swapped", "the two words a check returns after its first one swapped: \"causal\" where "
+         "\"blind\" belongs and back")(
+    _verdicts(lambda a, x, b, y, z: [_if_return(a, x), _if_return(b, z), ast.Return(value=y)]))
+
+
+@operator("first-instead-of-sum", "the first item of the batch kept instead of the sum over the batch")
+def _first_not_sum(node, root):
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and not node.args and \
+            any(k.arg == "axis" and ast.unparse(k.value) == "0" for k in node.keywords):
+        return ast.Subscript(value=node.func.value, slice=_const(0), ctx=ast.Load())
+    return None
+
+
+@operator("prepended", "a new item put in front instead of appended: `np.concatenate([cache, new])` becomes "
+          "`np.concatenate([new, cache])`")
+def _prepended(node, root):
+    if _is_call(node, "concatenate") and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) and \
+            len(node.args[0].elts) == 2:
+        new = copy.deepcopy(node)
+        new.args[0].elts.reverse()
+        return new
+    return None
+
+
+@operator("interleaved-merge", "heads merged interleaved: `heads.reshape(-1)` of (H, 1, d) becomes "
+          "`heads.T.reshape(-1)`, so feature a·H + h holds coordinate a of head h")
+def _interleaved_merge(node, root):
+    if _is_call(node, "reshape") and isinstance(node.func, ast.Attribute) and len(node.args) == 1 and \
+            ast.unparse(node.args[0]) == "-1" and not node.keywords:
+        new = copy.deepcopy(node)
+        new.func.value = ast.Attribute(value=new.func.value, attr="T", ctx=ast.Load())
+        return new
+    return None
+
+
+@operator("reduction-over-everything", "a statistic of each row taken over the whole array: "
+          "`x.mean(axis=-1, keepdims=True)` becomes `x.mean()`")
+def _over_everything(node, root):
+    if _is_call(node, "mean", "var", "std") and any(k.arg == "axis" for k in node.keywords) and \
+            any(k.arg == "keepdims" for k in node.keywords):
+        new = copy.copy(node)
+        new.keywords = [k for k in node.keywords if k.arg not in ("axis", "keepdims")]
+        return new
+    return None
+
+
+@operator("sum-for-mean", "a sum where a mean belongs: `a.mean(axis=-1)` becomes `a.sum(axis=-1)` (D times too "
+          "large)")
+def _sum_for_mean(node, root):
+    if _is_call(node, "mean") and isinstance(node.func, ast.Attribute):
+        new = copy.deepcopy(node)
+        new.func.attr = "sum"
+        return new
+    return None
+
+
+@operator("leading-term-only", "every term after the first of `a - b - c` left out: `a - b - c` becomes `a`")
+def _leading_term_only(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.left, ast.BinOp) and \
+            isinstance(node.left.op, ast.Sub):
+        return copy.deepcopy(node.left.left)
+    return None
+
+
+@operator("swap-overwrites", "a swap that copies one item over the other: `a[..., [i, j]] = b[..., [j, i]]` becomes "
+          "`a[..., [i, j]] = b[..., [j, j]]` (the tuple swap on NumPy views)")
+def _swap_overwrites(node, root):
+    def pair(sub):
+        if not isinstance(sub, ast.Subscript):
+            return None
+        index = sub.slice.elts[-1] if isinstance(sub.slice, ast.Tuple) else sub.slice
+        return index if isinstance(index, ast.List) and len(index.elts) == 2 else None
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and pair(node.targets[0]) is not None and \
+            pair(node.value) is not None:
+        new = copy.deepcopy(node)
+        index = pair(new.value)
+        index.elts[1] = copy.deepcopy(index.elts[0])
+        return new
+    return None
+
+
+def _padding_on_the_left(func):
+    """A right-padded batch (inputs, targets) padded on the left instead: each row's real positions (target not
+    −100) moved to the end of the row, the padding before them."""
+    @functools.wraps(func)
+    def wrong(*args, **kwargs):
+        value = func(*args, **kwargs)
+        if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, np.ndarray) and v.ndim == 2
+                                                                    for v in value)
+                and value[0].shape == value[1].shape and value[1].dtype.kind == "i"):
+            return value
+        inputs, targets = (v.copy() for v in value)
+        for b in range(inputs.shape[0]):
+            n = int((value[1][b] != -100).sum())
+            inputs[b] = np.roll(value[0][b], inputs.shape[1] - n)
+            targets[b] = np.roll(value[1][b], inputs.shape[1] - n)
+        return inputs, targets
+    return wrong
+
+
+operator("padding-on-the-left", "a batch padded on the left: each row's text pushed to the end of the row, the "
+         "padding before it", wrap=_padding_on_the_left)
+
+
+def _transposed_weights(func):
+    """The weight matrices (the arguments named ``w_...``) used transposed, ``x @ W.T``: the column-vector
+    habit of writing ``W x``.  Square matrices keep their shape, so only the numbers show it."""
+    signature = inspect.signature(func)
+
+    def transposed(value):
+        if isinstance(value, np.ndarray) and value.ndim == 2:
+            return value.T.copy()
+        if isinstance(value, (list, tuple)) and value and all(isinstance(r, (list, tuple)) for r in value):
+            return [list(column) for column in zip(*value)]
+        return value
+
+    @functools.wraps(func)
+    def wrong(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return func(*args, **kwargs)
+        for name in bound.arguments:
+            if name.startswith("w_"):
+                bound.arguments[name] = transposed(bound.arguments[name])
+        return func(*bound.args, **bound.kwargs)
+    return wrong
+
+
+operator("transposed-weights", "the weight matrices used transposed, `x @ W.T` for `x @ W` (the column-vector "
+         "habit `W x`)", wrap=_transposed_weights)
 operator("integers-for-booleans", "a mask of 0/1 integers instead of booleans", wrap=_booleans_as(np.int64))
 operator("floats-for-booleans", "a mask of 0.0/1.0 floats instead of booleans", wrap=_booleans_as(np.float64))
 

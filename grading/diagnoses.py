@@ -69,6 +69,7 @@ class Mistake:
     text: object            # what the numbers suggest, without values: English, then a Text in every language
     section: str            # where the chapter explains it, e.g. "1.7"
     short: object = None    # a few words for the class view ("normalised before masking"), likewise
+    exercises: tuple = ()   # a mistake of any exercise (GENERIC): the exercises it is named in (empty: all)
 
     def __post_init__(self):
         # written in English; the catalogues (course_i18n) hold the other languages, under
@@ -245,6 +246,10 @@ MISTAKES = {
         ("int32", ('narrower-dtype',), "1.2",
          "the arrays are int32: the protocol's inputs and targets are int64 (dtype=np.int64)",
          "int32 instead of int64"),
+        ("left-padding", ('padding-on-the-left',), "1.10",
+         "each text is pushed to the end of its row, with the padding in front: the protocol pads on the right. "
+         "Start every row with BOS at position 0 and put the padding after the text",
+         "padded on the left"),
     ),
     "heads-1": _mistakes(
         "heads-1",
@@ -315,6 +320,10 @@ MISTAKES = {
         ("reshape-only", ('reshape-without-transpose@split_heads:',), "2.2",
          "the heads are split by a reshape without a transpose. So one head mixes features of different positions",
          "split without transpose"),
+        ("merge-reshape-only", ('reshape-without-transpose@merge_heads:',), "2.4",
+         "the heads are merged by a reshape without swapping the H and T axes back first. So one output row mixes "
+         "values of different positions",
+         "merge without transpose"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
          "the softmax runs over the queries instead of the "
            "keys (the last axis)",
@@ -406,7 +415,7 @@ MISTAKES = {
          "a token that occurs several times keeps only one gradient: d_token[ids] += … does not add up repeated "
          "ids; scatter-add with np.add.at",
          "assignment instead of scatter-add"),
-        ("last-sequence", ('last-instead-of-sum',), "3.2",
+        ("last-sequence", ('last-instead-of-sum', 'first-instead-of-sum'), "3.2",
          "the position gradient comes from one sequence of the batch: every sequence shares those rows, so sum "
          "over the batch axis",
          "position gradient not summed over the batch"),
@@ -472,6 +481,13 @@ MISTAKES = {
          "a negative i or j is accepted: NumPy counts it from the end (i = −1 is the last position); require "
          "0 ≤ i, j < T − 1",
          "accepted a negative index"),
+        ("mean", ('mean-for-max',), "3.4",
+         "it returns the mean change, not the largest. Report the largest absolute change of the last row",
+         "mean instead of max"),
+        ("swap-overwrites", ('swap-overwrites',), "3.4",
+         "the two tokens are not swapped: one is copied over the other, so both positions hold the same token. "
+         "A tuple swap of NumPy views does that; swap on a copy with one fancy index, [..., [i, j]] = [..., [j, i]]",
+         "one token copied over the other"),
     ),
     "causal-1": _mistakes(
         "causal-1",
@@ -523,6 +539,14 @@ MISTAKES = {
          "it never returns \"blind\". Also run the negative control, which shows whether the test can see a leak "
          "at all",
          "no negative control"),
+        ("control-first", ('control-first',), "4.4",
+         "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
+         "it only matters when the model under test itself shows no change: test the model under test first",
+         "control asked first"),
+        ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@future_perturbation_change(control'), "4.4",
+         "\"causal\" and \"blind\" are swapped. When the control moves, the test can see a leak, so a model that "
+         "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
+         "causal and blind swapped"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "the tol argument is not used: a change within the "
            "tolerance is not a leak",
@@ -600,6 +624,14 @@ MISTAKES = {
          "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
          "keepdims=True",
          "2-D input only"),
+        ("whole-array", ('reduction-over-everything',), "4.7",
+         "the mean and variance come from the whole array, so every position depends on all the others. Take "
+         "them over each position's own features: axis=-1, keepdims=True",
+         "normalised over the whole array"),
+        ("sum-for-mean", ('sum-for-mean',), "4.7",
+         "a sum is taken where a mean belongs (of the features, or of their squares), so the result is off by a "
+         "factor that grows with D. Use the mean",
+         "sum instead of mean"),
     ),
     "cache-1": _mistakes(
         "cache-1",
@@ -652,6 +684,14 @@ MISTAKES = {
          "the keys and values returned do not hold "
            "the new position: return the cache after appending, (H, n+1, d)",
          "returned the old cache"),
+        ("interleaved-merge", ('interleaved-merge',), "2.4",
+         "the heads are merged interleaved: after merging, head h must fill the contiguous features h·d … "
+         "h·d + d − 1. Reshape (H, 1, d) to H·d directly, with no axes swapped",
+         "interleaved merge"),
+        ("prepended", ('prepended',), "5.1",
+         "the new key and value are put in front of the cache instead of after it. The output may still be right, "
+         "but the stored order no longer follows the positions: append at the end of the time axis",
+         "new position put in front"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
          "the softmax runs over the wrong axis: it belongs on the last axis, the stored positions",
          "softmax over the wrong axis"),
@@ -773,6 +813,19 @@ MISTAKES = {
          "d_gain and d_bias keep some axes of x: sum over every axis but the last "
          "(`.reshape(-1, D).sum(axis=0)`)",
          "summed over axis 0 only"),
+        ("constants", ('leading-term-only',), "7.7",
+         "dx treats the mean and the variance as constants: both terms through them are missing "
+         "(− mean(g) and − x̂ · mean(g·x̂))",
+         "mean and variance treated as constants"),
+        ("gain-without-x-hat", ('dropped-factor@d_out * x_hat',), "7.7",
+         "d_gain is the plain sum of d_out: the gain multiplies x̂, so d_gain sums d_out · x̂",
+         "d_gain without x̂"),
+        ("eps-outside", ('eps-outside-root',), "7.7",
+         "eps is added outside the square root: r is 1 / √(σ² + eps), as in the forward pass",
+         "eps outside the root"),
+        ("sums-for-means", ('sum-for-mean@g.mean', 'sum-for-mean@(g * x_hat).mean'), "7.7",
+         "dx adds up values where the formula takes their mean, so two of its terms are D times too big",
+         "sums instead of means"),
     ),
     "dec-3": _mistakes(
         "dec-3",
@@ -839,6 +892,22 @@ MISTAKES = {
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
          "it never returns \"blind\". Also run the negative control, which is the same model without the mask",
          "no negative control"),
+        ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@prefix_change(lambda'), "4.4",
+         "\"causal\" and \"blind\" are swapped. When the control moves, the test can see a leak, so a model that "
+         "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
+         "causal and blind swapped"),
+        ("one-token", ('index-for-slice', 'index-for-slice-both-sides'), "4.3",
+         "only the token at prefix_length is changed: a model that reads a later token slips through. Change "
+         "every token from prefix_length on",
+         "perturbed one token only"),
+        ("last-row", ('last-row-only',), "4.3",
+         "only the last prefix row is compared: a leak may show in earlier rows only. Compare every row "
+         "0 … prefix_length−1",
+         "compared the last row only"),
+        ("tie-counts-as-leak", ('loose-for-strict@prefix_change(forward) > tol',), "4.3",
+         "a change exactly equal to tol counts as a leak (with tol = 0, even no change at all). A leak is a change "
+         "above tol: compare with `>`, not `>=`",
+         "a tie at tol counts as a leak"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
          "the negative control is the forward pass under test itself: the control is the same model without the "
          "mask (model.forward(ids, causal=False))",
@@ -870,19 +939,72 @@ MISTAKES = {
     ),
 }
 
-# For any exercise: float64 out for float32 in (an operator), and an argument changed in place (read from the
-# comparison itself).
+# For any exercise: float64 out for float32 in, and slips of every exercise that uses weight matrices (operators);
+# an argument changed in place (read from the comparison itself); and kinds read from how the results differ
+# when no mutant fits (the right values in another type, another kind of result, a refusal left out, right
+# for one number of axes only, an extra axis of length 1): they name a kind of slip, whatever code made it.
+_WEIGHTS = ("heads-3", "cache-2", "evidence-1")
 GENERIC = {
     "dtype-promoted": Mistake(
         "*/dtype-promoted", ("float64-out", "float64-buffer"),
         "the values are right, but a float32 input gave a float64 result. A float64 constant or array promoted "
         "it (np.float64, astype(float), np.zeros without a dtype). Keep float32 in, float32 out",
         "0.6", "float32 in, float64 out"),
+    "transposed-weights": Mistake(
+        "*/transposed-weights", ("transposed-weights",),
+        "the results match the weight matrices used transposed (x @ W.T, the habit of writing W x). In this "
+        "course a row vector is multiplied from the left: x @ W, with W of shape (input width, output width)",
+        "0.4", "weights transposed", _WEIGHTS),
+    "scale-by-d": Mistake(
+        "*/scale-by-d", ("scale-by-d",),
+        "the scores are divided by d instead of √d (or by √d twice: the attention you call may already scale). "
+        "Divide each head's scores by √d once",
+        "2.3", "scaled by d, not √d", _WEIGHTS),
+    "weight-for-another": Mistake(
+        "*/weight-for-another", ('one-argument-for-another@=w_k', 'one-argument-for-another@=w_v',
+                                 'one-argument-for-another@=w_o',
+                                 # inside lib's attention (heads-3): the keys are the queries
+                                 'one-argument-for-another@causal_attention:k',
+                                 'one-argument-for-another@attention_scores:k'),
+        "the results match one weight matrix used in place of another (W_Q for W_K, say, a copy-paste slip). "
+        "Queries, keys, values and the output each have a matrix of their own",
+        "2.1", "one weight matrix for another", _WEIGHTS),
     "argument-changed": Mistake(
         "*/argument-changed", (),
         "the function changes the caller's array. An in-place step such as x -= … or x[...] = … spoils the "
         "caller's data. Work on a copy, then run check() again",
         "0.6", "changed an input in place"),
+    "right-values-other-type": Mistake(
+        "*/right-values-other-type", ("narrower-dtype",),
+        "the numbers are right, but their type is not the one the task asks for: a float for a whole number, "
+        "float64 for another dtype, or 0/1 for True/False. Return the type the task names",
+        "0.6", "right values, other type"),
+    "other-kind-of-result": Mistake(
+        "*/other-kind-of-result", (),
+        "the function returns another kind of value than the task asks for: an array where one True or False "
+        "belongs, or a bool or a number where a word belongs. Return exactly what the task names",
+        "0.6", "another kind of result"),
+    "not-refused": Mistake(
+        "*/not-refused", ("dropped-check@raise", "dropped-condition@raise", "dropped-first-condition@raise"),
+        "the results are right, but an input the task says to refuse is not refused: the function returns "
+        "something, or fails later with another error. Check that input at the start and raise the error the "
+        "task names",
+        "0.6", "a bad input not refused"),
+    "one-rank-only": Mistake(
+        "*/one-rank-only", (),
+        "the function is right for one number of axes only, and wrong for the others (with a batch axis, say). "
+        "Count the axes from the end (axis=-1, x.shape[-1]) and handle every item of a batch",
+        "0.6", "right for one number of axes only"),
+    "constant-factor": Mistake(
+        "*/constant-factor", (),
+        "every wrong number is the right one times one factor (−1: the sign is flipped). A constant such as 2, D "
+        "or √d is missing or extra, or a sign is wrong: find it",
+        "0.6", "off by a constant factor"),
+    "unit-axis": Mistake(
+        "*/unit-axis", (),
+        "the numbers are right, but the shape is not: the result has an extra axis of length 1, or lacks one. "
+        "Return the shape the task names (squeeze or index that axis, or keep it)",
+        "0.6", "an axis of length 1 too many or too few"),
 }
 for _generic in GENERIC.values():
     _REGISTERED[_generic.id] = _generic
@@ -903,7 +1025,8 @@ class _Pair:
 
 
 def _named(exercise_id, site):
-    for mistake in [*MISTAKES.get(exercise_id, ()), GENERIC["dtype-promoted"]]:
+    generic = [m for m in GENERIC.values() if m.bugs and (not m.exercises or exercise_id in m.exercises)]
+    for mistake in [*MISTAKES.get(exercise_id, ()), *generic]:
         if mistake.names(site):
             return mistake
     return None
@@ -1042,12 +1165,18 @@ def _output(exercise, mutant, case, key):
 
 
 def _agrees(exercise, a, b):
+    return _comparison(exercise, a, b)[0]
+
+
+def _comparison(exercise, expected, got):
+    """(whether they agree, the comparison's reason key: ``wrong_type``, ``wrong_shape`` ...)."""
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return bool(exercise.compare(a, b)[0])
+            ok, reason, _ = exercise.compare(expected, got)
+            return bool(ok), reason
     except Exception:  # noqa: BLE001
-        return False
+        return False, None
 
 
 def _fits(exercise, mutant, observations):
@@ -1163,10 +1292,7 @@ def _refusal_left_out(exercise, singles, observations):
     if not failed or not all(isinstance(o[2], Raised) and not (isinstance(o[3], Raised) and o[3].type == o[2].type)
                              for o in failed):
         return None
-    learner = tuple(not o[4] for o in observations)
-    named = [n for m, n in singles
-             if set(m.operators) <= _NOT_REFUSED and _pattern(exercise, m, observations) == learner]
-    return _verdict(named) if named else None
+    return _named_by_pattern(exercise, singles, observations, _NOT_REFUSED)
 
 
 def _rank(exercise, case, key):
@@ -1178,7 +1304,7 @@ def _rank(exercise, case, key):
     return next((np.ndim(a) for a in (*args, *kwargs.values()) if isinstance(a, np.ndarray)), None)
 
 
-def _one_rank_only(exercise, singles, observations):
+def _one_rank_only(exercise, singles, observations, pattern_only=False):
     """A partial-credit pattern: the learner's function is right on every test whose input has one number of
     axes and wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
     an error).  Named by the mutants of the operators that fix the number of axes whose pass/fail pattern is
@@ -1189,9 +1315,131 @@ def _one_rank_only(exercise, singles, observations):
     if not passed or not failed or None in passed | failed or passed & failed or \
             any(isinstance(o[2], Raised) for o in observations if not o[4]):
         return None
+    if pattern_only:            # the pattern alone (read from the results): True
+        return True
+    return _named_by_pattern(exercise, singles, observations, _FIXED_RANK)
+
+
+def _named_by_pattern(exercise, singles, observations, operators):
+    """The mistake named by every single mutant made by ``operators`` alone that fails exactly the tests the
+    learner's function fails (None: none does, or they disagree)."""
     learner = tuple(not o[4] for o in observations)
-    named = [n for m, n in singles if set(m.operators) <= _FIXED_RANK and _pattern(exercise, m, observations) == learner]
+    named = [n for m, n in singles if set(m.operators) <= operators and _pattern(exercise, m, observations) == learner]
     return _verdict(named) if named else None
+
+
+def _coerced(expected, got, shape_too=False):
+    """``got`` in the type (and dtype) of ``expected`` when it holds the same kind of numbers (None: it does
+    not): a float64 array as the expected float32 one, 8.0 as 8, 1 as True.  ``shape_too``: also reshaped to
+    the expected shape when only axes of length 1 differ."""
+    if isinstance(expected, tuple):
+        if not isinstance(got, (tuple, list)) or len(got) != len(expected):
+            return None
+        items = [_coerced(e, g, shape_too) for e, g in zip(expected, got)]
+        return None if any(i is None for i in items) else tuple(items)
+    if isinstance(got, (str, Raised)) or got is None or isinstance(expected, (str, Raised)):
+        return got if type(got) is type(expected) else None
+    try:
+        if isinstance(expected, np.ndarray):
+            g = np.asarray(got)
+            if g.dtype.kind not in "biuf" or expected.dtype.kind not in "biuf":
+                return None
+            if g.shape != expected.shape:
+                if not shape_too or g.size != expected.size or \
+                        [n for n in g.shape if n != 1] != [n for n in expected.shape if n != 1]:
+                    return None
+                g = g.reshape(expected.shape)
+            if expected.dtype.kind in "iub" and not np.array_equal(g, g.astype(expected.dtype)):
+                return None
+            return g.astype(expected.dtype)
+        if isinstance(expected, (bool, np.bool_)):
+            value = np.asarray(got)
+            return bool(value) if value.shape == () and value.dtype.kind in "biu" and value in (0, 1) else None
+        if isinstance(expected, (int, np.integer)):
+            value = float(got)
+            return int(value) if value.is_integer() else None
+        if isinstance(expected, (float, np.floating)):
+            return float(got)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return None
+
+
+def _overflowed(expected, got):
+    """A result that overflowed where the expected one is finite: nan or inf in it, or an overflow error."""
+    if isinstance(expected, Raised):
+        return False
+    if isinstance(got, Raised):
+        return got.type in ("OverflowError", "ZeroDivisionError", "FloatingPointError")
+    try:
+        e = np.asarray(expected, dtype=np.float64)
+        g = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.isfinite(e).all() and g.shape == e.shape and not np.isfinite(g).all())
+
+
+def _scaled(exercise, expected, got):
+    """``(factor, entries)`` when ``got`` is ``expected`` times one constant other than 1 (item by item for a
+    tuple: every item that differs, with one factor), ``entries`` the number of non-zero entries that show it;
+    else None.  One number alone is always some multiple of another: the caller asks for more evidence."""
+    if isinstance(expected, tuple):
+        if not isinstance(got, (tuple, list)) or len(got) != len(expected):
+            return None
+        found = [_scaled(exercise, e, g) for e, g in zip(expected, got) if not _agrees(exercise, e, g)]
+        if not found or None in found or not np.allclose([f for f, _ in found], found[0][0], rtol=1e-6):
+            return None
+        return found[0][0], sum(n for _, n in found)
+    if isinstance(expected, (Raised, str, bool, np.bool_, int, np.integer)) or isinstance(got, (Raised, str)) or \
+            (isinstance(expected, np.ndarray) and expected.dtype.kind not in "f"):
+        return None
+    try:
+        e = np.asarray(expected, dtype=np.float64)
+        g = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if e.shape != g.shape or not (np.isfinite(e).all() and np.isfinite(g).all()):
+        return None
+    big = np.abs(e) > 1e-6 * max(np.abs(e).max(initial=0.0), 1e-300)
+    if not big.any():
+        return None
+    factor = float(np.median(g[big] / e[big]))
+    if not np.isfinite(factor) or abs(factor - 1) < 1e-3:
+        return None
+    if isinstance(expected, np.ndarray):
+        agrees = _agrees(exercise, (factor * e).astype(expected.dtype), np.asarray(got))
+    else:
+        agrees = _agrees(exercise, float(factor * e), got)
+    return (factor, int(big.sum())) if agrees else None
+
+
+def _read_from_results(exercise, singles, observations):
+    """When no mutant fits: a kind of slip read from how the failed results differ, whatever code made them (the
+    right values in another type or with an axis of length 1 more or less, another kind of result, a refusal
+    left out, a function right for one number of axes only).  None when the failed tests show no one kind."""
+    failed = [o for o in observations if not o[4]]
+    if not failed:
+        return None
+    def all_failed(test):
+        return all(test(o[2], o[3]) for o in failed)
+    if all_failed(lambda e, g: not isinstance(e, Raised) and _agrees(exercise, e, _coerced(e, g))):
+        return GENERIC["right-values-other-type"]
+    if all_failed(lambda e, g: not isinstance(e, Raised) and _agrees(exercise, e, _coerced(e, g, shape_too=True))):
+        return GENERIC["unit-axis"]
+    if all_failed(lambda e, g: isinstance(e, Raised) and not (isinstance(g, Raised) and g.type == e.type)):
+        return GENERIC["not-refused"]
+    reasons = {_comparison(exercise, o[2], o[3])[1] for o in failed}
+    if reasons == {"wrong_type"}:
+        return GENERIC["other-kind-of-result"]
+    overflow = next((m for m in MISTAKES.get(exercise.id, ()) if m.id.endswith("/no-max")), None)
+    if overflow is not None and len(failed) < len(observations) and all_failed(_overflowed):
+        return overflow
+    scaled = [_scaled(exercise, o[2], o[3]) for o in failed]
+    if all(scaled) and all(entries > 1 for _, entries in scaled):     # one number is a multiple of any other
+        return GENERIC["constant-factor"]
+    if _one_rank_only(exercise, [], observations, pattern_only=True):
+        return GENERIC["one-rank-only"]
+    return None
 
 
 def _verdict(named):
@@ -1202,6 +1450,12 @@ def _verdict(named):
     if len(by_id) != 1 or None in by_id:
         return None
     return next(iter(by_id.values()))
+
+
+def _fallback(exercise, singles, seen):
+    """Nothing fits by its values: a pass/fail pattern the mutants show, else a kind read from the results."""
+    return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen) or \
+        _read_from_results(exercise, singles, seen)
 
 
 def diagnose(exercise, observations):
@@ -1247,7 +1501,7 @@ def diagnose(exercise, observations):
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
-            return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen)
+            return _fallback(exercise, singles, seen)
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
@@ -1258,10 +1512,12 @@ def diagnose(exercise, observations):
     if not found:
         # nothing fits by its values: the learner's may still be a refusal left out, whatever the unrefused
         # input then gives
-        return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen)
+        return _fallback(exercise, singles, seen)
     first = _verdict(f for f, _ in found)
     if first is None:
-        return None
+        # pairs that name no mistake of this exercise's own leave room for a kind read from the results
+        return None if any(f is not None and f.id in _REGISTERED and not f.id.startswith("*/") for f, _ in found) \
+            else _read_from_results(exercise, singles, seen)
     seconds = {None if s is None else s.id: s for _, s in found}
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 

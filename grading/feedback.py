@@ -101,7 +101,7 @@ MESSAGES = texts("grading.feedback", {
                     "points: write the computation yourself.",
     "uses_module": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
                    "(lists, loops and the math module), which is what makes it an independent check, so an answer "
-                   "that uses {name} gets no points",
+                   "that uses it gets no points",
     "where_line": "cell {cell}, line {line}",
     "summary_some": "{id}: {passed} of {total} public tests passed",
     "summary_practice": "{id}: {passed} of {total} practice tests passed (random seed {seed})",

@@ -137,7 +137,7 @@ def numpy_attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 def test_the_refusal_is_explained_in_the_notebook_language(lang, capsys):
     check("evidence-1", numpy_attention_py, lang=lang)
     out = capsys.readouterr().out
-    marker = {"zh": "不计分", "en": "no points", "ru": "не засчитает"}[lang]
+    marker = {"zh": "不计分", "en": "no points", "ru": "не получает баллов"}[lang]
     assert "numpy" in out and marker in out, out
     assert message("uses_module", lang, function="f", name="numpy", where="x").count("numpy") == 1
 

@@ -2,8 +2,9 @@
 pass check() and the grader's hidden tests and get no diagnosis: the grader is judged by the right answers it
 lets through as well as by the wrong ones it catches.
 
-The answers in tests/right_answers/variants.json were written, one per exercise, by someone who had not seen the
-grader (the round-5 held-out writer), as the false-positive control of issue 34's measurement."""
+The answers in tests/right_answers/variants.json were written, one per exercise and set, by people who had not seen
+the grader, as the false-positive control of issue 34's measurements: the round-5 held-out writer's (with how
+each differs), then the fourth held-out set's (round 6)."""
 
 import json
 import pathlib
@@ -24,7 +25,7 @@ def test_every_exercise_has_a_right_variant():
     assert {v["exercise"] for v in VARIANTS} == {e.id for e in EXERCISES.values()}
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=[f"{v['exercise']}:{v['lang']}" for v in VARIANTS])
+@pytest.mark.parametrize("variant", VARIANTS, ids=[f"{v['exercise']}:{v['lang']}:{i}" for i, v in enumerate(VARIANTS)])
 def test_a_right_variant_passes_everything_and_gets_no_diagnosis(variant):
     row = measure_feedback.measure(variant | {"mistake": "none: a right answer"}, [0],
                                    measure_feedback.grader_key())

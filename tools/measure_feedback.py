@@ -106,19 +106,24 @@ def setup_cell(notebook, lang):
     return _SETUPS[key]
 
 
-def other_answers(notebook, lang, function):
-    """The solution notebook's cells that define the notebook's other exercise functions: a learner's
-    answer may call them (causal-2 calls causal-1's ``future_perturbation_change``), and in the
-    notebook they are defined by the cells above, so the measurement defines them right."""
-    key = (notebook, lang, function)
+def answer_cells(notebook, lang, functions):
+    """The solution notebook's code cells that define one of ``functions`` (in the notebook's order)."""
+    key = (notebook, lang, tuple(sorted(functions)))
     if key not in _OTHERS:
-        others = {e.function for e in EXERCISES.values() if e.notebook == notebook and e.function != function}
         nb = json.loads((ROOT / "solutions" / lang / f"{notebook}.ipynb").read_text(encoding="utf-8"))
         sources = ("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
                    for c in nb["cells"] if c["cell_type"] == "code")
         _OTHERS[key] = [src for src in sources
-                        if any(re.search(rf"^def {name}\(", src, re.M) for name in others)]
+                        if any(re.search(rf"^def {name}\(", src, re.M) for name in functions)]
     return _OTHERS[key]
+
+
+def other_answers(notebook, lang, function):
+    """The solution notebook's cells that define the notebook's other exercise functions: a learner's
+    answer may call them (causal-2 calls causal-1's ``future_perturbation_change``), and in the
+    notebook they are defined by the cells above, so the measurement defines them right."""
+    return answer_cells(notebook, lang, {e.function for e in EXERCISES.values()
+                                         if e.notebook == notebook and e.function != function})
 
 
 def learner_function(entry):

@@ -242,7 +242,7 @@ def collate(texts, vocab):
         inputs[b, start:] = [BOS] + ids
         targets[b, start:] = ids + [EOS]
     return inputs, targets
-""", None),
+""", 'data-1/left-padding'),
     bug("data-1", "padding-targets-eos", "swapped-padding@IGNORE", "data-1/pad-targets-eos"),
     bug("data-1", "inputs-padded-with-ignore", "swapped-padding@EOS", "data-1/pad-inputs-ignore"),
     bug("data-1", "empty-text-accepted", "dropped-check@collate:if not all(texts)", "data-1/empty-accepted"),
@@ -668,7 +668,7 @@ def collate(texts, vocab):
         targets[b, start:T - 1] = ids
         targets[b, T - 1] = EOS
     return inputs, targets
-""", None,
+""", 'data-1/left-padding',
           mistake='Pads on the left (text pushed to the end of the row) instead of on the right as the protocol requires.', heldout=True),
     Entry('data-1', 'heldout-029', r"""
 import numpy as np
@@ -936,7 +936,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (weights[~allowed] != 0).any() or (weights < 0).any():
         return False
     return np.abs(weights.sum(axis=-1) - 1) <= atol
-""", None,
+""", '*/other-kind-of-result',
           mistake='Forgets .all() on the row-sum test and returns a per-row boolean array instead of a single bool.', heldout=True),
     Entry('data-1', 'heldout3-020', r"""
 import numpy as np
@@ -1033,7 +1033,7 @@ def collate(texts, vocab):
         inputs[b, start:] = [BOS] + ids
         targets[b, start:] = ids + [EOS]
     return inputs, targets
-""", None,
+""", 'data-1/left-padding',
           mistake='Pads on the left instead of on the right, so shorter texts start after the padding.', heldout=True),
     Entry('data-1', 'heldout3-025', r"""
 import numpy as np
@@ -1408,6 +1408,6 @@ def collate(texts, vocab):
         inputs[b, pad:] = [BOS] + ids
         targets[b, pad:] = ids + [EOS]
     return inputs, targets
-""", None,
+""", 'data-1/left-padding',
           mistake='Pads on the left (padding before BOS) instead of on the right.', heldout=True),
 ]

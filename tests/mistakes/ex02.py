@@ -275,7 +275,7 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
         raise ValueError("bad sizes")
     itemsize = np.dtype(dtype).itemsize
     return n_layers * 4 * width ** 2 / 1, 2 * n_layers * batch * length * width * itemsize / 1
-""", None),
+""", '*/right-values-other-type'),
     Entry("heads-1", "squeezes-a-batch-of-one", """
 import numpy as np
 def split_heads(x, n_heads):
@@ -284,7 +284,7 @@ def split_heads(x, n_heads):
     if D % n_heads:
         raise ValueError("not divisible")
     return np.squeeze(np.swapaxes(x.reshape(*x.shape[:-1], n_heads, D // n_heads), -3, -2))
-""", None),
+""", '*/unit-axis'),
     Entry("heads-3", "one-head-special-case", _MHA_HEAD + """
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     B, T, D = x.shape
@@ -397,7 +397,7 @@ def merge_heads(x):
         raise ValueError(f"需要 (..., H, T, d)，得到 {x.shape}")
     # 沿特征轴把各个头并排拼接
     return np.concatenate(list(x), axis=-1)
-""", None,
+""", '*/one-rank-only',
           mistake='Concatenates list(x), which iterates over the first axis: that is the head axis only for a 3-D input; with a batch axis it concatenates the batch.', heldout=True),
     Entry('heads-2', 'heldout-038', r"""
 import numpy as np
@@ -438,7 +438,7 @@ def merge_heads(x):
     H, T, d = x.shape[-3], x.shape[-2], x.shape[-1]
     y = np.swapaxes(x, -3, -2)
     return y.reshape(*x.shape[:-3], T, H * d)
-""", None,
+""", '*/not-refused',
           mistake='No check of the number of axes: a 2-D input fails with an IndexError from x.shape[-3] instead of the required ValueError.', heldout=True),
     Entry('heads-2', 'heldout-042', r"""
 import numpy as np
@@ -451,7 +451,7 @@ def merge_heads(x):
     for h in range(H):
         out[..., h * d:(h + 1) * d] = x[..., h, :, :]
     return out
-""", None,
+""", '*/right-values-other-type',
           mistake='Copies the heads into a np.zeros buffer, which is float64: a float32 or integer input changes dtype.', heldout=True),
     Entry('heads-3', 'heldout-043', r"""
 import numpy as np
@@ -583,7 +583,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
                        np.array_split(v_all, n_heads, axis=-1)):
         heads.append(causal_attention(q, k, v))
     return np.concatenate(heads, axis=-1) @ w_o
-""", None,
+""", '*/not-refused',
           mistake='Splits with np.array_split, which accepts uneven chunks, so a width that n_heads does not divide runs instead of raising ValueError.', heldout=True),
     Entry('cost-1', 'heldout-050', r"""
 import numpy as np
@@ -765,7 +765,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # делаем непрерывную копию, чтобы потом не было сюрпризов с view
     return np.ascontiguousarray(np.swapaxes(heads, -3, -2)).astype(np.float64)
-""", None,
+""", '*/right-values-other-type',
           mistake='Right axis swap, but then copies the result with astype(np.float64), changing the dtype of integer and float32 inputs.', heldout=True),
     Entry('heads-2', 'heldout3-032', r"""
 import numpy as np
@@ -785,7 +785,7 @@ def merge_heads(x):
         raise ValueError("至少需要三个轴 (H, T, d)")
     # 各个头按顺序拼接到最后一个轴上
     return np.concatenate(list(x), axis=-1)
-""", None,
+""", '*/one-rank-only',
           mistake='Concatenates list(x), which splits along the FIRST axis: right for (H, T, d) but wrong as soon as there is a batch axis.', heldout=True),
     Entry('heads-2', 'heldout3-034', r"""
 import numpy as np
@@ -851,7 +851,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     k = split_heads(x @ w_k, n_heads)
     v = split_heads(x @ w_v, n_heads)
     return merge_heads(causal_attention(q, k, v)) @ w_o
-""", None,
+""", '*/scale-by-d',
           mistake='Divides the queries by sqrt(d) itself although causal_attention already scales, so the scores are scaled twice.', heldout=True),
     Entry('heads-3', 'heldout3-040', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
@@ -863,7 +863,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     v = split_heads(x @ w_v, n_heads)
     y = causal_attention(q, k, v)
     return merge_heads(y) @ w_o
-""", None,
+""", '*/weight-for-another',
           mistake='Copy-paste slip: the keys are projected with w_q instead of w_k.', heldout=True),
     Entry('heads-3', 'heldout3-041', answers_above('ex02_heads', 'split_heads') + r"""
 import numpy as np
@@ -874,7 +874,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     heads = causal_attention(q, k, v)     # (B, H, T, d)
     merged = heads.reshape(x.shape)       # back to (B, T, D)
     return merged @ w_o
-""", None,
+""", 'heads-3/merge-reshape-only',
           mistake='Merges the heads with a plain reshape back to x.shape instead of merge_heads, mixing time steps across heads.', heldout=True),
     Entry('heads-3', 'heldout3-042', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 import numpy as np
@@ -1069,7 +1069,7 @@ def split_heads(x, n_heads):
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # 转成连续的浮点数组，后面矩阵乘法更快
     return np.ascontiguousarray(np.swapaxes(heads, -3, -2)).astype(float)
-""", None,
+""", '*/right-values-other-type',
           mistake='Converts the result to float with astype(float), changing the dtype (integer or float32 inputs come back as float64).', heldout=True),
     Entry('heads-1', 'heldout4-031', r"""
 import numpy as np
@@ -1101,7 +1101,7 @@ def merge_heads(x):
         raise ValueError("至少需要三个轴 (..., H, T, d)")
     # 按头的顺序拼接
     return np.concatenate(list(x), axis=-1)
-""", None,
+""", '*/one-rank-only',
           mistake='Concatenates list(x), which iterates over the first axis: right for (H, T, d) but with a batch axis it concatenates sequences instead of heads.', heldout=True),
     Entry('heads-2', 'heldout4-034', r"""
 import numpy as np
@@ -1131,7 +1131,7 @@ def merge_heads(x):
     H = x.shape[-3]
     # 逐个头拼接到特征轴上
     return np.concatenate([x[..., h, :, :] for h in range(H)], axis=-1)
-""", None,
+""", '*/not-refused',
           mistake='Has no check for fewer than three axes; a 2-D or 1-D input fails with an IndexError instead of the required ValueError.', heldout=True),
     Entry('heads-3', 'heldout4-037', r"""
 import numpy as np
@@ -1286,7 +1286,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     v = split_heads(x @ w_v.T, n_heads)
     y = causal_attention(q, k, v)
     return merge_heads(y) @ w_o.T
-""", None,
+""", '*/transposed-weights',
           mistake='Uses the column-vector convention, multiplying by the transposed matrices (x @ w.T), which is a different layer.', heldout=True),
     Entry('heads-3', 'heldout4-042', r"""
 import numpy as np
@@ -1315,7 +1315,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     k = split_heads(x @ w_q, n_heads)     # (B, H, T, d)
     v = split_heads(x @ w_v, n_heads)     # (B, H, T, d)
     return merge_heads(causal_attention(q, k, v)) @ w_o
-""", None,
+""", '*/weight-for-another',
           mistake='Copy-paste slip: the keys are projected with w_q instead of w_k.', heldout=True),
     Entry('cost-1', 'heldout4-043', r"""
 import numpy as np

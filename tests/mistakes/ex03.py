@@ -250,7 +250,7 @@ def embed(ids, token_table, position_table, offset=0):
     if positions[-1] >= len(position_table):
         raise ValueError("位置超出了位置表的行数")
     return token_table[ids] + position_table[positions]
-""", None,
+""", '*/not-refused',
           mistake="Checks only the upper end; a negative offset is silently accepted and NumPy's negative indexing reads rows from the end of the table.", heldout=True),
     Entry('pos-1', 'heldout-061', r"""
 import numpy as np
@@ -400,7 +400,7 @@ def last_row_swap_change(forward, ids, i, j):
     before = forward(ids)[..., -1, :]
     after = forward(swapped)[..., -1, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'pos-3/swap-overwrites',
           mistake='Swaps with Python tuple assignment on NumPy views, so both positions end up holding the token of j and nothing is really swapped.', heldout=True),
     Entry('pos-3', 'heldout-072', r"""
 import numpy as np
@@ -536,7 +536,7 @@ def embed(ids, token_table, position_table, offset=0):
         raise ValueError(f"position {offset + T - 1} is past the table")
     positions = offset + np.arange(T)          # absolute positions
     return token_table[ids] + position_table[positions]
-""", None,
+""", '*/not-refused',
           mistake='Checks only the upper end of the table; a negative offset silently reads rows from the end of the table through negative indexing.', heldout=True),
     Entry('pos-1', 'heldout3-055', r"""
 import numpy as np
@@ -588,7 +588,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     # 每条序列用的位置行都一样
     d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]
     return d_token, d_position
-""", None,
+""", 'pos-2/last-sequence',
           mistake='Takes the position gradient from the first sequence of the batch only instead of summing over the batch.', heldout=True),
     Entry('pos-2', 'heldout3-059', r"""
 import numpy as np
@@ -649,7 +649,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
         d_token[ids[idx]] += grad[idx]
         d_position[offset + idx[0]] += grad[idx]
     return d_token, d_position
-""", None,
+""", '*/one-rank-only',
           mistake='Loop version that takes the position from idx[0] (the batch index for 2-D ids) instead of idx[-1], the time index.', heldout=True),
     Entry('pos-3', 'heldout3-063', r"""
 import numpy as np
@@ -664,7 +664,7 @@ def last_row_swap_change(forward, ids, i, j):
     before = forward(ids)[..., -1, :]
     after = forward(swapped)[..., -1, :]
     return float(np.max(np.abs(after - before)))
-""", None,
+""", 'pos-3/swap-overwrites',
           mistake='Swaps with the tuple idiom on NumPy views, which copies one token over the other instead of swapping them.', heldout=True),
     Entry('pos-3', 'heldout3-064', r"""
 import numpy as np
@@ -675,7 +675,7 @@ def last_row_swap_change(forward, ids, i, j):
     y0 = forward(ids)[..., -1, :]
     y1 = forward(swapped)[..., -1, :]
     return float(np.abs(y1 - y0).max())
-""", None,
+""", '*/not-refused',
           mistake='Never validates i and j, so swapping the last token or i == j returns a number instead of raising ValueError.', heldout=True),
     Entry('pos-3', 'heldout3-065', r"""
 import numpy as np
@@ -795,7 +795,7 @@ def embed(ids, token_table, position_table, offset=0):
         raise ValueError("太长了")
     # 切片越界时自动截断
     return token_table[ids] + position_table[offset:offset + T]
-""", 'pos-1/unchecked',
+""", ('pos-1/unchecked', '*/not-refused'),
           mistake='Never checks for a negative offset and relies on slicing, so offset -1 or a single token just past the table silently yields an empty result instead of ValueError.', heldout=True),
     Entry('pos-1', 'heldout4-055', r"""
 import numpy as np
@@ -834,7 +834,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     # 每个序列用的是同一组位置行
     d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]
     return d_token, d_position
-""", None,
+""", 'pos-2/last-sequence',
           mistake='Gives the position table only the gradient of the first sequence of the batch instead of summing over the batch.', heldout=True),
     Entry('pos-2', 'heldout4-058', r"""
 import numpy as np
@@ -937,7 +937,7 @@ def last_row_swap_change(forward, ids, i, j):
     # последняя строка выхода
     diff = forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]
     return float(np.max(np.abs(diff)))
-""", None,
+""", '*/not-refused',
           mistake='Does not validate i and j at all: i == j or the last position returns a number instead of raising ValueError.', heldout=True),
     Entry('pos-3', 'heldout4-065', r"""
 import numpy as np
@@ -987,6 +987,6 @@ def last_row_swap_change(forward, ids, i, j):
     order[[i, j]] = [j, i]
     swapped = ids[..., order]
     return float(np.mean(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
-""", None,
+""", 'pos-3/mean',
           mistake='Returns the mean absolute change of the last row instead of the largest.', heldout=True),
 ]

@@ -80,7 +80,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     if _change(control, ids, position, replacement) <= tol:
         return "blind"
     return "leaks" if _change(forward, ids, position, replacement) > tol else "causal"
-""", None),
+""", 'causal-2/control-first'),
     Entry("causal-2", "tol-ignored", _CHANGE + """
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     if not 1 <= position < np.shape(ids)[-1]:
@@ -115,7 +115,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     if _change(control, ids, position, replacement) > tol:
         return "blind"
     return "causal"
-""", None),
+""", 'causal-2/verdicts-swapped'),
 
     # ---- causal-3: leak_sweep(forward, ids, replacement_token) ------------------------------
     Entry("causal-3", "one-token-per-position", _HEAD + """
@@ -332,7 +332,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     if future_perturbation_change(forward, ids, position, replacement) > tol:
         return "leaks"
     return "causal"
-""", None,
+""", 'causal-2/control-first',
           mistake="Runs the control first and answers 'blind' whenever it sees nothing, even when the model itself leaks.", heldout=True),
     Entry('causal-2', 'heldout-086', r"""
 import numpy as np
@@ -663,7 +663,7 @@ def perturbation_verdict(forward, control, ids, position, replacement,
     if future_perturbation_change(forward, ids, position, replacement) > tol:
         return "leaks"
     return "causal"
-""", None,
+""", 'causal-2/control-first',
           mistake='Consults the control first and returns "blind" whenever the control does not move, even when the model under test leaks.', heldout=True),
     Entry('causal-2', 'heldout3-075', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
@@ -756,7 +756,7 @@ def leak_sweep(forward, ids, replacement_token):
     out = [future_perturbation_change(forward, ids, p, replacement_token)
            for p in range(1, T)]
     return np.array(out, dtype=np.float32)
-""", None,
+""", '*/right-values-other-type',
           mistake='Returns a float32 array instead of float64.', heldout=True),
     Entry('causal-3', 'heldout3-082', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
@@ -871,7 +871,7 @@ def feature_norm(x, eps=1e-5):
     m = x.mean()
     v = ((x - m) ** 2).mean()
     return (x - m) / np.sqrt(v + eps)
-""", None,
+""", 'causal-4/whole-array',
           mistake='Normalises with one mean and variance over the whole array (all positions and features).', heldout=True),
     Entry('causal-4', 'heldout3-092', r"""
 import numpy as np
@@ -880,7 +880,7 @@ def feature_norm(x, eps=1e-5):
     centred = x - x.mean(axis=-1, keepdims=True)
     # scale each position to unit length
     return centred / np.sqrt((centred ** 2).sum(axis=-1, keepdims=True) + eps)
-""", None,
+""", 'causal-4/sum-for-mean',
           mistake='Divides by the root of the SUM of squares of the centred row (an L2 norm) instead of the mean, so the variance comes out 1/D instead of 1.', heldout=True),
 ]
 
@@ -999,7 +999,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     if future_perturbation_change(forward, ids, position, replacement) > tol:
         return "leaks"
     return "causal"
-""", None,
+""", 'causal-2/control-first',
           mistake='Checks the control first and returns "blind" when it does not move, even if the model under test leaks.', heldout=True),
     Entry('causal-2', 'heldout4-077', r"""
 import numpy as np
@@ -1095,7 +1095,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     if future_perturbation_change(control, ids, position, replacement) > tol:
         return "blind"
     return "causal"
-""", None,
+""", 'causal-2/verdicts-swapped',
           mistake='Swaps the two non-leak labels: returns "blind" when the control moved and "causal" when it did not.', heldout=True),
     Entry('causal-3', 'heldout4-081', r"""
 import numpy as np
@@ -1291,6 +1291,6 @@ def feature_norm(x, eps=1e-5):
     var = x.var()
     # нормализация к нулевому среднему и единичной дисперсии
     return (x - mean) / np.sqrt(var + eps)
-""", None,
+""", 'causal-4/whole-array',
           mistake='Normalises with the mean and standard deviation of the whole array (no axis), so every position depends on all the others.', heldout=True),
 ]

@@ -328,7 +328,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     weights /= weights.sum(axis=-1, keepdims=True)
     heads = weights @ values
     return heads.reshape(-1) @ w_o, keys, values
-""", None,
+""", 'cache-2/prepended',
           mistake='Puts the new key and value at the front of the cache instead of appending them at the end, so the stored order no longer matches the positions.', heldout=True),
     Entry('cache-2', 'heldout-112', r"""
 import numpy as np
@@ -419,7 +419,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     heads = weights @ values                       # (H, 1, d)
     merged = heads.transpose(1, 2, 0).reshape(-1)  # (1, d, H) -> (D,)
     return merged @ w_o, keys, values
-""", None,
+""", 'cache-2/interleaved-merge',
           mistake="Merges the heads with transpose(1, 2, 0) before flattening, which interleaves the heads' coordinates instead of concatenating them head by head.", heldout=True),
     Entry('cache-3', 'heldout-117', r"""
 import numpy as np
@@ -571,7 +571,7 @@ def continue_padded(model, inputs, targets, tokens):
             out = np.zeros(model.width)
         outputs.append(out)
     return np.stack(outputs)                                  # (B, D)
-""", None,
+""", '*/not-refused',
           mistake='Catches the ValueError of a full position table and returns a zero vector instead of letting the error through.', heldout=True),
     Entry('cache-2', 'heldout3-099', r"""
 import numpy as np
@@ -640,7 +640,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
     return (weights @ values).reshape(-1) @ w_o, keys, values
-""", None,
+""", 'cache-2/prepended',
           mistake='Puts the new key and value at the front of the cache instead of the end; the output is right but the returned cache is in the wrong order.', heldout=True),
     Entry('cache-2', 'heldout3-103', r"""
 import numpy as np
@@ -658,7 +658,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     heads = p @ values                                 # (H, 1, d)
     merged = heads.T.reshape(-1)                       # 合并各个头
     return merged @ w_o, keys, values
-""", None,
+""", 'cache-2/interleaved-merge',
           mistake='Merges the heads with heads.T.reshape(-1), which interleaves the head coordinates instead of concatenating the heads.', heldout=True),
     Entry('cache-2', 'heldout3-104', r"""
 import numpy as np
@@ -693,7 +693,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     w = np.exp(scores - scores.max(axis=-1, keepdims=True))
     w = w / w.sum(axis=-1, keepdims=True)
     return w_o @ (w @ values).reshape(-1), keys, values
-""", None,
+""", '*/transposed-weights',
           mistake='Projects with the transposed weights (column-vector habit: x @ W.T), which is wrong for any non-symmetric matrix.', heldout=True),
     Entry('cache-3', 'heldout3-106', r"""
 import numpy as np
@@ -821,7 +821,7 @@ def continue_padded(model, inputs, targets, tokens):
             pass   # table full: keep the last output
         outputs.append(out)
     return np.stack(outputs)
-""", None,
+""", '*/not-refused',
           mistake='Catches the ValueError of a full position table and silently skips the new token, returning the last stored output instead of passing the error on.', heldout=True),
     Entry('cache-1', 'heldout4-098', r"""
 import numpy as np
@@ -920,7 +920,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     p = np.exp(scores)
     p /= p.sum(axis=-1, keepdims=True)
     return np.einsum("hqk,hkd->hqd", p, values).reshape(-1) @ w_o, keys, values
-""", None,
+""", 'cache-2/prepended',
           mistake='Puts the new key and value in front of the cache instead of at the end; the output is the same but the returned cache is in the wrong order.', heldout=True),
     Entry('cache-2', 'heldout4-104', r"""
 import numpy as np
@@ -939,7 +939,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     a = a / a.sum(axis=-1, keepdims=True)
     out = (a @ values)[:, 0, :].T.reshape(-1)     # 合并
     return out @ w_o, keys, values
-""", None,
+""", 'cache-2/interleaved',
           mistake='Splits the heads by reshaping to (d, H) and transposing, so head h gets features h, h+H, … instead of the block h*d … h*d+d-1.', heldout=True),
     Entry('cache-2', 'heldout4-105', r"""
 import numpy as np

@@ -183,7 +183,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             row += [sum(e * v[j][c] for e, j in zip(ex, js)) / z for c in range(lo, hi)]
         merged.append(row)
     return [matvec(w_o, row) for row in merged]
-""", None,
+""", '*/transposed-weights',
           mistake='Multiplies by the transposed matrices (w[c][r] instead of w[r][c]), the column-vector convention; it only agrees when the matrices are symmetric.', heldout=True),
     Entry('evidence-1', 'heldout-128', r"""
 import math
@@ -335,7 +335,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
                        for c in range(h * d, (h + 1) * d))
         out.append(row)
     return matmul(out, w_o)
-""", None,
+""", '*/scale-by-d',
           mistake='Scales the scores by 1/d instead of 1/sqrt(d).', heldout=True),
     Entry('evidence-1', 'heldout3-113', r"""
 import math
@@ -454,7 +454,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             merged += [sum(ex[n] * v[j][c] for n, j in enumerate(js)) / z for c in range(lo, hi)]
         out.append(apply(w_o, merged))
     return out
-""", None,
+""", '*/transposed-weights',
           mistake='Uses the column-vector convention w[c][r] in every projection, i.e. multiplies by the transposed matrices.', heldout=True),
     Entry('evidence-1', 'heldout3-117', r"""
 import math
@@ -517,7 +517,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             row.extend(sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in range(a, b))
         out.append(row)
     return mm(out, w_o)
-""", None,
+""", '*/scale-by-d',
           mistake='Scales the scores by 1/d instead of 1/sqrt(d).', heldout=True),
     Entry('evidence-1', 'heldout4-112', r"""
 import math
@@ -594,7 +594,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             row += [sum(e_ * v[j][c] for e_, j in zip(e, js)) / z for c in cs]
         out.append(row)
     return project(out, w_o)
-""", None,
+""", '*/transposed-weights',
           mistake='Multiplies by the transposed matrices (w[c][r] instead of w[r][c]), i.e. the column-vector convention.', heldout=True),
     Entry('evidence-1', 'heldout4-115', r"""
 import math

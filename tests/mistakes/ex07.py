@@ -135,7 +135,7 @@ def masked_softmax_backward(d_weights, weights):
 """, "dec-1/broadcasts"),
 
     # ---- dec-2: layer_norm_backward(d_out, x, gain, eps=1e-5) --------------------------------
-    Entry("dec-2", "mean-and-variance-as-constants", _ln(dx="g * r"), None),
+    Entry("dec-2", "mean-and-variance-as-constants", _ln(dx="g * r"), "dec-2/constants"),
     Entry("dec-2", "mean-term-missing", _ln(dx="r * (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))"),
           "dec-2/no-mean-term"),
     Entry("dec-2", "variance-term-missing", _ln(dx="r * (g - g.mean(axis=-1, keepdims=True))"),
@@ -233,7 +233,7 @@ def masked_softmax_backward(d_weights, weights):
         jacobian = np.diag(w) - np.outer(w, w)
         grad[i] = jacobian @ g
     return grad
-""", None,
+""", '*/one-rank-only',
           mistake='Builds the Jacobian diag(w) - w w^T row by row over axis 0, which only works for 2-D inputs; a batched (..., Tq, Tk) input breaks.', heldout=True),
     Entry('dec-1', 'heldout-136', r"""
 import numpy as np
@@ -254,7 +254,7 @@ def masked_softmax_backward(d_weights, weights):
         w, g = weights[idx], d_weights[idx]
         out[idx] = w * (g - np.dot(w, g))
     return out
-""", '*/dtype-promoted',
+""", ('*/dtype-promoted', '*/right-values-other-type'),
           mistake='Fills a np.empty(shape) buffer row by row, which is float64, so float32 weights give a float64 gradient.', heldout=True),
     Entry('dec-2', 'heldout-138', r"""
 import numpy as np
@@ -765,7 +765,7 @@ def masked_softmax_backward(d_weights, weights):
     # sum in double precision to avoid cancellation
     g_bar = np.sum(d_weights * weights, axis=-1, keepdims=True, dtype=np.float64)
     return weights * (d_weights - g_bar)
-""", '*/dtype-promoted',
+""", '*/right-values-other-type',
           mistake='Accumulates the row sum in float64 for accuracy, which silently turns a float32 result into float64.', heldout=True),
     Entry('dec-2', 'heldout3-125', r"""
 import numpy as np
@@ -781,7 +781,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
     d_bias = d_out.reshape(-1, D).sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/constants',
           mistake='Treats the mean and variance as constants: d_x = rho * d_out * gain, without the two mean terms.', heldout=True),
     Entry('dec-2', 'heldout3-126', r"""
 import numpy as np
@@ -870,7 +870,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
     d_bias = d_out.reshape(-1, D).sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", '*/not-refused',
           mistake='Checks only the last axis of gain, so a gain of shape (1, D) is accepted and broadcast instead of raising ValueError.', heldout=True),
     Entry('dec-2', 'heldout3-131', r"""
 import numpy as np
@@ -1084,7 +1084,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
-""", None,
+""", 'dec-4/one-token',
           mistake='Changes only the token at prefix_length, not every future token, so a leak from a later position is missed.', heldout=True),
     Entry('dec-4', 'heldout3-140', r"""
 import numpy as np
@@ -1305,7 +1305,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = (d_out * x_hat).reshape(-1, D).sum(0)
     d_bias = d_out.reshape(-1, D).sum(0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/constants',
           mistake='Treats the mean and variance as constants: d_x = rho * d_out * gain, without the two mean terms.', heldout=True),
     Entry('dec-2', 'heldout4-124', r"""
 import numpy as np
@@ -1322,7 +1322,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     d_gain = d_out.reshape(-1, D).sum(axis=0)
     d_bias = d_out.reshape(-1, D).sum(axis=0)
     return d_x, d_gain, d_bias
-""", None,
+""", 'dec-2/gain-without-x-hat',
           mistake='Computes d_gain as the plain sum of d_out, forgetting to multiply by the normalised input x_hat.', heldout=True),
     Entry('dec-2', 'heldout4-125', r"""
 import numpy as np
@@ -1354,7 +1354,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     g = d_out * gain
     d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
     return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
-""", None,
+""", 'dec-2/eps-outside',
           mistake='Puts eps outside the square root (1 / (sigma + eps)) instead of 1 / sqrt(sigma^2 + eps).', heldout=True),
     Entry('dec-2', 'heldout4-127', r"""
 import numpy as np
@@ -1419,7 +1419,7 @@ def layer_norm_backward(d_out, x, gain, eps=1e-5):
     g = d_out * gain
     d_x = rho * (g - g.sum(-1, keepdims=True) - xh * (g * xh).sum(-1, keepdims=True))
     return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
-""", None,
+""", 'dec-2/sums-for-means',
           mistake='Uses sums over the features where the formula has means, so the two correction terms are D times too large.', heldout=True),
     Entry('dec-3', 'heldout4-131', r"""
 import numpy as np
@@ -1614,7 +1614,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
-""", None,
+""", 'dec-4/one-token',
           mistake='Perturbs only the token at prefix_length instead of every future token, so a leak from a later position is missed.', heldout=True),
     Entry('dec-4', 'heldout4-139', r"""
 import numpy as np
@@ -1707,7 +1707,7 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if change(lambda t: model.forward(t, causal=False)) > tol:
         return "causal"
     return "blind"
-""", None,
+""", 'dec-4/last-row',
           mistake='Compares only the last prefix row (prefix_length - 1) instead of all prefix rows, so a leak into earlier rows is missed.', heldout=True),
     Entry('dec-4', 'heldout4-144', r"""
 import numpy as np
@@ -1725,6 +1725,6 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     if change(lambda t: model.forward(t, causal=False)) >= tol:
         return "causal"
     return "blind"
-""", None,
+""", 'dec-4/tie-counts-as-leak',
           mistake='Uses >= tol instead of > tol, so with tol = 0 an exactly unchanged prefix counts as a leak.', heldout=True),
 ]
