@@ -63,9 +63,10 @@
       for (var n = Math.min(10, chunk.length - i); n > 1; n--) {
         if (words.has(chunk.substr(i, n))) { found = chunk.substr(i, n); break; }
       }
-      if (found && halves(found).length > 1) {
-        out.push(halves(found)[0]);
-        i += halves(found)[0].length;
+      var split = found ? halves(found) : [];
+      if (split.length > 1) {
+        out.push(split[0]);
+        i += split[0].length;
         continue;
       }
       if (!found) {         // no word starts here: keep the run of unknown characters together
@@ -404,9 +405,8 @@
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
-        if (t.extra) { /* counts in rel only */ }
-        else if (c.h || c.x || c.k) found += idf[j];
-        else if (c.c) found += idf[j] / 2;
+        // (an identifier as written counts in rel only: its words already count in found)
+        if (!t.extra) found += c.h || c.x || c.k ? idf[j] : c.c ? idf[j] / 2 : 0;
         if (c.h || c.x || c.c || c.k) any = true;
         if (c.h) inHeading += idf[j];
         var tf = TUNE.wh * Math.min(c.h, 2) + (c.k ? TUNE.wk : 0) + TUNE.wx * c.x / nx + TUNE.wc * c.c / nc;
