@@ -95,7 +95,9 @@
         "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
         "должны разве вообще отличается отличие сколько",
     zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
-        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要"
+        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要 " +
+        // (function words: 把 in 把分数设成0 is no subject, though a heading says 把 ≤ 写成 <)
+        "把 被 让 给 对 从 就 也 都 这 那 这个 那个 这里 那里 我 我们 你 它 得 地 着 过 么 嘛 还是 或者 就是"
   };
   var lang = (index && index.lang) || "en";
   // learners mix languages (why 掩码, почему mask): a question word of any of them is left out
@@ -254,11 +256,12 @@
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
 
-  // How much of the query the section's terms say: the share of the query's words (Chinese: its
-  // characters) that lie in a term of the section all of whose words the query holds.
-  function termCover(ts, query, i, weights) {
+  // How much of the query the section's terms say, part by part: for each of the query's words
+  // (Chinese: each of its characters) the share that lies in a term of the section all of whose
+  // words the query holds (or most of a longer term's). Null where no term of the section is said.
+  function termCredit(ts, query, i) {
     var list = sectionTerms[i];
-    if (!list.length) return 0;
+    if (!list.length) return null;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
       var covered = new Array(q.length).fill(0), any = false, len = {};
@@ -287,21 +290,12 @@
         }
       });
       // the beginning of a term typed so far (掩 for 掩码) names it as well as the term would
-      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return q.length > 1 ? 0.5 : 1;
-      if (!any) return 0;
-      // question words the reader typed count as covered (为什么 ... is not the subject)
-      var kept = ts.map(function (t) { return t.key; }).join("");
-      var n = 0, total = 0;
-      for (var c = 0; c < q.length; c++) {
-        if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
-        total++;
-        n += covered[c];
-      }
-      return total ? n / total : 0;
+      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return covered.fill(q.length > 1 ? 0.5 : 1);
+      return any ? covered : null;
     }
     // a query word says a term's word by its stem or by a synonym of it (padding: паддинг)
     var said = ts.map(function (t) { return [t.key].concat(t.also.map(wordKey)); });
-    var credit = ts.map(function () { return 0; });
+    var credit = ts.map(function () { return 0; }), any = false;
     list.forEach(function (term) {
       var which = term.keys.map(function (k) {
         for (var j = 0; j < said.length; j++) if (said[j].indexOf(k) >= 0) return j;
@@ -310,16 +304,46 @@
       var m = which.filter(function (j) { return j >= 0; }).length, n = which.length;
       // all of a term, or most of a longer one (кэш только в первом слое: кэш для каждого слоя)
       var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : 0);
+      if (share) any = true;
       which.forEach(function (j) { if (j >= 0 && share > credit[j]) credit[j] = share; });
     });
-    // weighted as the query's words are (a rare word says more of the query)
+    return any ? credit : null;
+  }
+
+  // The share of the query those parts make: Chinese by its characters (the question words the
+  // reader typed count as covered: 为什么 ... is not the subject), English and Russian by its words,
+  // weighted as they are (a rare word says more of the query)
+  function coverOf(credit, ts, query, weights) {
+    if (!credit) return 0;
     var got = 0, all = 0;
+    if (lang === "zh") {
+      var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+      var kept = ts.map(function (t) { return t.key; }).join("");
+      for (var c = 0; c < q.length; c++) {
+        if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
+        all++;
+        got += credit[c];
+      }
+      return all ? got / all : 0;
+    }
     ts.forEach(function (t, j) {
       var w = t.extra ? 0 : weights ? weights[j] : 1;
       all += w;
       got += w * credit[j];
     });
     return all ? got / all : 0;
+  }
+
+  // Parts said by the section's own terms, or (each at TUNE.ctx) by its chapter's: the section
+  // of the chapter whose subject the query names that names the rest (多头注意力 拆分: §2.2)
+  function withContext(own, others) {
+    var out = null;
+    [own].concat(others).forEach(function (credit, k) {
+      if (!credit) return;
+      if (!out) out = credit.map(function () { return 0; });
+      credit.forEach(function (v, j) { out[j] = Math.max(out[j], k ? v * TUNE.ctx : v); });
+    });
+    return out;
   }
 
   // The section's terms hold this word of the query (compared as the terms' words are: by stem)
@@ -374,6 +398,10 @@
   function search(query) {
     var ts = terms(query);
     if (!ts.length) return [];
+    var credits = index.sections.map(function (s, i) { return termCredit(ts, query, i); });
+    // whether the query says more than its chapter's subject (a query that is only the subject
+    // finds the section that defines it)
+    var more = credits.map(function (c) { return coverOf(c, ts, query) < 1; });
     // every term where it occurs, and how rare it is (IDF): "prefill" says more than "cache"
     var counts = index.sections.map(function (s, i) {
       return ts.map(function (t) {
@@ -383,7 +411,10 @@
         var x = count(t.pattern, s.x);
         if (!s.a && s.u) { x += h; h = 0; }
         // (an identifier as written counts where the prose names it, not in every cell that calls it)
-        return {h: h, x: x, c: t.extra ? 0 : count(t.pattern, s.c), k: termHolds(i, t)};
+        // (a term of the section's chapter's introduction, the chapter's subject, is said by each of
+        // its sections, a little less: a query that names it and more finds the section of the rest)
+        var k = termHolds(i, t) ? 1 : more[introOf[i]] && termHolds(introOf[i], t) ? TUNE.ctx : 0;
+        return {h: h, x: x, c: t.extra ? 0 : count(t.pattern, s.c), k: k};
       });
     });
     var idf = ts.map(function (t, j) {
@@ -395,13 +426,13 @@
     // (an identifier as written adds to the sections that hold it; the query's share is that of its words)
     var total = idf.reduce(function (a, b, j) { return a + (ts[j].extra ? 0 : b); }, 0) || 1;
     var relTotal = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
-    var covers = index.sections.map(function (s, i) { return termCover(ts, query, i, idf); });
+    var covers = credits.map(function (c) { return coverOf(c, ts, query, idf); });
     var scored = index.sections.map(function (s, i) {
       var found = 0, inHeading = 0, rel = 0, any = false;
       var cover = covers[i];
       // a section of the chapter whose terms the query says (kv cache 显存: §5.6 in §5) shares, a little
       // less, what the chapter's introduction and its own numbered section define
-      var context = Math.max(covers[introOf[i]], covers[unitOf[i]]) * TUNE.ctx;
+      var context = coverOf(withContext(credits[i], [credits[introOf[i]], credits[unitOf[i]]]), ts, query, idf);
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
@@ -409,7 +440,7 @@
         if (!t.extra) found += c.h || c.x || c.k ? idf[j] : c.c ? idf[j] / 2 : 0;
         if (c.h || c.x || c.c || c.k) any = true;
         if (c.h) inHeading += idf[j];
-        var tf = TUNE.wh * Math.min(c.h, 2) + (c.k ? TUNE.wk : 0) + TUNE.wx * c.x / nx + TUNE.wc * c.c / nc;
+        var tf = TUNE.wh * Math.min(c.h, 2) + TUNE.wk * c.k + TUNE.wx * c.x / nx + TUNE.wc * c.c / nc;
         rel += idf[j] * tf / (TUNE.k1 + tf);
       });
       var heading = inHeading / total;
