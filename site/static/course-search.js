@@ -90,12 +90,12 @@
     en: "why how what which when where who whom whose does do did is are was were can could should would " +
         "will a an the of to in on for with about vs versus between explain meaning mean means difference " +
         "know knows work works happen happens get gets need needs use used make makes over than same also " +
-        "still just very really actually exactly i me my we our you your it its this that there here many much",
+        "still just very really actually exactly i me my we our you your it its this that there here many much purpose",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
         "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
         "должны разве вообще отличается отличие сколько",
     zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
-        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要 " +
+        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要 有什么用 有啥用 什么用 用处 " +
         // (function words: 把 in 把分数设成0 is no subject, though a heading says 把 ≤ 写成 <)
         "把 被 让 给 对 从 就 也 都 这 那 这个 那个 这里 那里 我 我们 你 它 得 地 着 过 么 嘛 还是 或者 就是"
   };
@@ -104,6 +104,10 @@
   var questionWords = new Set(Object.keys(QUESTION).map(function (k) { return QUESTION[k]; }).join(" ").split(" "));
   var stop = typeof stopwords !== "undefined" ? stopwords : [];
   function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
+  // A question that asks why (or what for), in any of the languages: the section whose heading says
+  // why (2.4 ... and why W_O), or one of whose terms asks it (why several heads: §2.7), answers it
+  var WHY = /(?<![\p{L}])(?:why|purpose|зачем|почему|для\s+чего)(?![\p{L}])|为什么|为何|为啥|干嘛|有什么用|有啥用|什么用|用处/iu;
+  var asksWhy = false;          // (of the query being searched)
 
   // Whether some section says text (with code: in its code too; with source: as that pattern)
   function holds(text, code, source) {
@@ -252,15 +256,19 @@
   }
   var sectionTerms = (index && index.sections || []).map(function (s) {
     return (s.k || []).concat(s.e || []).map(function (term) {
-      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, ""), pieces: termPieces(term)} : {keys: termKeys(term)};
+      // (a term that asks why counts for a query that does: by the words of its subject)
+      var why = WHY.test(term), pieces = lang === "zh" ? termPieces(term) : null;
+      return lang === "zh" ? {zh: why ? pieces.join("") : term.toLowerCase().replace(/[\s\p{P}]+/gu, ""), pieces: pieces, why: why}
+                           : {keys: termKeys(term), why: why};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
 
   // How much of the query the section's terms say, part by part: for each of the query's words
   // (Chinese: each of its characters) the share that lies in a term of the section all of whose
   // words the query holds (or most of a longer term's). Null where no term of the section is said.
+  function asked(term) { return asksWhy || !term.why; }
   function termCredit(ts, query, i) {
-    var list = sectionTerms[i];
+    var list = sectionTerms[i].filter(asked);
     if (!list.length) return null;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
@@ -349,7 +357,7 @@
   // The section's terms hold this word of the query (compared as the terms' words are: by stem)
   function termHolds(i, t) {
     var keys = [t.key].concat(t.also.map(wordKey));
-    return sectionTerms[i].some(function (term) {
+    return sectionTerms[i].filter(asked).some(function (term) {
       return keys.some(function (k) { return term.zh ? term.zh.indexOf(k) >= 0 : term.keys.indexOf(k) >= 0; });
     });
   }
@@ -376,7 +384,7 @@
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
   // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
-  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7};
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, why: 20};
   var introOf = [], unitOf = [];
   (function () {
     var at = {};
@@ -398,6 +406,7 @@
   function search(query) {
     var ts = terms(query);
     if (!ts.length) return [];
+    asksWhy = WHY.test(query);
     var credits = index.sections.map(function (s, i) { return termCredit(ts, query, i); });
     // whether the query says more than its chapter's subject (a query that is only the subject
     // finds the section that defines it)
@@ -451,6 +460,9 @@
       var defines = Math.max(cover, context);
       if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
+      // a why question: the section that says why, of what the query names
+      if (asksWhy && (WHY.test(s.h) || sectionTerms[i].some(function (t) { return t.why; })))
+        score += TUNE.why * Math.max(cover, heading, context);
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
       return {entry: s, score: score, any: any, order: i,
