@@ -285,9 +285,12 @@
           var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
           if (m >= 2 && 2 * m >= n) {
             any = true;
+            // (all of its words, in another order or with other words between, say it as English
+            // and Russian do: 掩码要放在softmax前面 is 掩码在softmax之前)
+            var share = m === n ? 1 : TUNE.part * m / n;
             found.forEach(function (a, j) {
               var size = q.substr(a, t.pieces[j].length) === t.pieces[j] ? t.pieces[j].length : len[t.pieces[j]];
-              for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
+              for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], share);
             });
           }
         }
