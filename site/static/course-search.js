@@ -258,10 +258,23 @@
     return (s.k || []).concat(s.e || []).map(function (term) {
       // (a term that asks why counts for a query that does: by the words of its subject)
       var why = WHY.test(term), pieces = lang === "zh" ? termPieces(term) : null;
-      return lang === "zh" ? {zh: why ? pieces.join("") : term.toLowerCase().replace(/[\s\p{P}]+/gu, ""), pieces: pieces, why: why}
-                           : {keys: termKeys(term), why: why};
+      if (lang !== "zh") return {keys: termKeys(term), why: why};
+      var zh = why ? pieces.join("") : term.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+      return {zh: zh, forms: zhForms(zh), pieces: pieces, why: why};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
+  // A zh term as written and with one of its words said by a synonym (梯度检验: 梯度检查)
+  function zhForms(term) {
+    var forms = [term];
+    Object.keys(synonymsOf).forEach(function (w) {
+      if (!HAN.test(w) || term.indexOf(w) < 0) return;
+      synonymsOf[w].forEach(function (v) {
+        var form = term.split(w).join(v);
+        if (HAN.test(v) && forms.indexOf(form) < 0) forms.push(form);
+      });
+    });
+    return forms;
+  }
 
   // How much of the query the section's terms say, part by part: for each of the query's words
   // (Chinese: each of its characters) the share that lies in a term of the section all of whose
@@ -274,8 +287,8 @@
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
       var covered = new Array(q.length).fill(0), any = false, len = {};
       list.forEach(function (t) {
-        var at = q.indexOf(t.zh);
-        if (at < 0 && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
+        var said = t.forms.filter(function (f) { return q.indexOf(f) >= 0; });
+        if (!said.length && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
           // (a word, or one of its synonyms: 泄漏检验 is said by 偷看 ... 检查)
           var found = t.pieces.map(function (w) {
             var a = q.indexOf(w);
@@ -294,11 +307,12 @@
             });
           }
         }
-        while (at >= 0) {
-          any = true;
-          for (var k = at; k < at + t.zh.length; k++) covered[k] = 1;
-          at = q.indexOf(t.zh, at + 1);
-        }
+        said.forEach(function (f) {
+          for (var at = q.indexOf(f); at >= 0; at = q.indexOf(f, at + 1)) {
+            any = true;
+            for (var k = at; k < at + f.length; k++) covered[k] = 1;
+          }
+        });
       });
       // the beginning of a term typed so far (掩 for 掩码) names it as well as the term would
       if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return covered.fill(q.length > 1 ? 0.5 : 1);
