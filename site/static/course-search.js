@@ -90,7 +90,7 @@
     en: "why how what which when where who whom whose does do did is are was were can could should would " +
         "will a an the of to in on for with about vs versus between explain meaning mean means difference " +
         "know knows work works happen happens get gets need needs use used make makes over than same also " +
-        "still just very really actually exactly i me my we our you your it its this that there here many much purpose",
+        "still just very really actually exactly i me my we our you your it its this that there here many much purpose so too",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
         "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
         "должны разве вообще отличается отличие сколько",
