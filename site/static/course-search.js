@@ -11,7 +11,9 @@
 // site plus the glossaries), a longer word that is two of the site's words and none of the course's
 // own as two (检查模型: 检查 模型), a part that is no word looked up as it is (掩) and one the site
 // never uses by its character pairs, weakly. A word finds the other words of its synonym group too
-// (in a zh term's words as well). The words of a question (why, how, почему, 为什么 ...) and stop words go.
+// (in a zh term's words as well: 梯度检查 says 梯度检验). The words of a question (why, how, почему,
+// 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go; a query of nothing else is
+// searched as it is.
 // Ranking:
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
@@ -21,7 +23,12 @@
 //   2. how much of the query one of its terms (or most of a longer term) or its heading says: the
 //      section that defines it comes before one whose heading merely holds its words, and both
 //      before sections that only use them; a section shares, a little less, what its chapter's
-//      introduction defines (kv cache 显存: §5.6 within §5);
+//      introduction defines, its own terms and the chapter's covering different parts of the query
+//      (kv cache 显存: §5.6 within §5; 多头注意力 拆分: §2.2), and a query that names the chapter's
+//      subject and more counts the subject, a little less, as said by each of its sections;
+//      a why question (why, зачем, 为什么, 有什么用) puts first the section that says why of what it
+//      names: its heading says why (2.4 ... and why W_O), or one of its terms asks it (why several
+//      heads: §2.7; such a term counts only for a query that asks why);
 //   3. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
 //      recalls everything, after the section that teaches it.
 // One result per numbered section (or page introduction): an unnumbered subsection counts for the
@@ -205,8 +212,10 @@
         // is 位置表 and 反向传播, which the section that teaches it says)
         var pieces0 = cutChinese(part);
         var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? halves(part) : pieces0;
+        // (a query of stop words only, 这里, is searched as it is)
+        var onlyStop = cut.every(isStop) && content.every(function (p) { return !HAN.test(p) || cutChinese(p).every(isStop); });
         cut.forEach(function (c) {
-          if (isStop(c)) return;
+          if (isStop(c) && !onlyStop) return;
           if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
             var n = c.length > 2 ? 2 : 1;
             for (var b = 0; b + n <= c.length; b++) {
