@@ -397,6 +397,17 @@
     return keys;
   });
 
+  // A heading's words (its number left out), to see how much of it a query says
+  var headingWords = (index && index.sections || []).map(function (s) {
+    var out = [];
+    (s.h.replace(/^[\d.]+\s*/, "").toLowerCase().match(WORD) || []).forEach(function (w) {
+      (HAN.test(w) ? cutChinese(w).filter(function (c) { return c.length > 1; }) : [w]).forEach(function (c) {
+        if (!isStop(c)) out.push(c);
+      });
+    });
+    return out;
+  });
+
   function count(pattern, text) {
     if (!text) return 0;
     pattern.lastIndex = 0;
@@ -412,7 +423,7 @@
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
   // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
-  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, why: 20};
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, why: 20, hp: 8};
   var introOf = [], unitOf = [];
   (function () {
     var at = {};
@@ -481,12 +492,21 @@
         rel += idf[j] * tf / (TUNE.k1 + tf);
       });
       var heading = inHeading / total;
+      // of two headings that say the query, the one that says little else (5.8 Сколько времени экономит
+      // кэш before Работа и время, которые экономит кэш)
+      var precise = 0;
+      if (heading > 0 && headingWords[i].length) {
+        precise = heading * headingWords[i].filter(function (w) {
+          return ts.some(function (t) { t.pattern.lastIndex = 0; return t.pattern.test(w); });
+        }).length / headingWords[i].length;
+      }
       // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
       var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
       // the section that defines it, or its chapter does (a little of its own never counts for less)
       var defines = Math.max(cover, context);
       if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
+      score += TUNE.hp * precise;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       // a why question: the section that says why, of what the query names
       if (asksWhy && (WHY.test(s.h) || sectionTerms[i].some(function (t) { return t.why; })))
