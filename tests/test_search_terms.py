@@ -74,6 +74,11 @@ LEARNER_QUERIES = {
         ("pad_token", [C + "01_allowed_set#sec-1-8", C + "01_allowed_set#sec-1-10"]),
         ("attends to itself", [C + "01_allowed_set#sec-1-3"]),
         ("causal_attention", [C + "01_allowed_set#sec-1-4"]),
+        # a why question finds the section that says why; a chapter's subject and more, the section of the rest
+        ("why several heads", [C + "02_heads#sec-2-7"]),
+        ("why is W_O needed", [C + "02_heads#sec-2-4"]),
+        ("multi-head attention parameter count", [C + "02_heads#sec-2-6"]),
+        ("index out of range position embedding", [C + "03_positions#sec-3-3", C + "05_cache#sec-5-4"]),
     ],
     "zh": [
         ("因果掩码", [C + "01_allowed_set#sec-1-4"]),
@@ -106,6 +111,14 @@ LEARNER_QUERIES = {
         ("padding mask", [C + "01_allowed_set#sec-1-8"]),
         ("kv cache", [C + "05_cache#sec-5-1"]),
         ("显存", [C + "05_cache#sec-5-6"]),
+        # why, a chapter's subject and more, function and how-to words, a term's word said by its synonym
+        ("W_O 有什么用", [C + "02_heads#sec-2-4"]),
+        ("为什么要乘W_O", [C + "02_heads#sec-2-4"]),
+        ("多头注意力 拆分", [C + "02_heads#sec-2-2"]),
+        ("为什么把分数设成0不能屏蔽未来", [C + "01_allowed_set#sec-1-5"]),
+        ("为什么掩码要放在softmax前面", [C + "01_allowed_set#sec-1-6", C + "01_allowed_set#sec-1-5"]),
+        ("attention mask 怎么写", [C + "01_allowed_set#sec-1-4"]),
+        ("梯度检查", [C + "07_decoder#sec-7-1"]),
     ],
     "ru": [
         ("позиционные эмбеддинги обратный проход", [C + "03_positions#sec-3-2"]),
@@ -137,6 +150,11 @@ LEARNER_QUERIES = {
         ("kv cache", [C + "05_cache#sec-5-1"]),
         ("attention mask", [C + "01_allowed_set#sec-1-4"]),
         ("паддинг справа", [C + "01_allowed_set#sec-1-8"]),
+        # why, a chapter's subject and more, a learner's word
+        ("зачем нужно несколько голов", [C + "02_heads#sec-2-7"]),
+        ("сколько параметров у многоголового внимания", [C + "02_heads#sec-2-6"]),
+        ("генерация стихов", [C + "08_real_text#sec-8-3"]),
+        ("нижняя граница лосса для причинной модели", [C + "07_decoder#sec-7-2"]),
     ],
 }
 
@@ -327,4 +345,6 @@ def test_query_words_are_cut_by_general_rules(browser, base_url):  # noqa: F811
     assert "position" in words("zh", "softmax之前 position_ids")
     assert words("zh", "检查模型") == ["检查", "模型"]
     assert words("zh", "因果掩码") == ["因果掩码"]                    # the glossary's word stays whole
+    assert "把" not in words("zh", "为什么把分数设成0")                  # a function word is no subject
+    assert words("zh", "attention mask 怎么写") == ["attention", "mask"]   # nor is a how-to question
     assert "is_causal" in words("en", "is_causal")

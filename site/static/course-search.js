@@ -11,7 +11,9 @@
 // site plus the glossaries), a longer word that is two of the site's words and none of the course's
 // own as two (检查模型: 检查 模型), a part that is no word looked up as it is (掩) and one the site
 // never uses by its character pairs, weakly. A word finds the other words of its synonym group too
-// (in a zh term's words as well). The words of a question (why, how, почему, 为什么 ...) and stop words go.
+// (in a zh term's words as well: 梯度检查 says 梯度检验). The words of a question (why, how, почему,
+// 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go; a query of nothing else is
+// searched as it is.
 // Ranking:
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
@@ -21,7 +23,12 @@
 //   2. how much of the query one of its terms (or most of a longer term) or its heading says: the
 //      section that defines it comes before one whose heading merely holds its words, and both
 //      before sections that only use them; a section shares, a little less, what its chapter's
-//      introduction defines (kv cache 显存: §5.6 within §5);
+//      introduction defines, its own terms and the chapter's covering different parts of the query
+//      (kv cache 显存: §5.6 within §5; 多头注意力 拆分: §2.2), and a query that names the chapter's
+//      subject and more counts the subject, a little less, as said by each of its sections;
+//      a why question (why, зачем, 为什么, 有什么用) puts first the section that says why of what it
+//      names: its heading says why (2.4 ... and why W_O), or one of its terms asks it (why several
+//      heads: §2.7; such a term counts only for a query that asks why);
 //   3. a chapter before an exercise, an exercise before a solution; a chapter's summary, which
 //      recalls everything, after the section that teaches it.
 // One result per numbered section (or page introduction): an unnumbered subsection counts for the
@@ -63,9 +70,10 @@
       for (var n = Math.min(10, chunk.length - i); n > 1; n--) {
         if (words.has(chunk.substr(i, n))) { found = chunk.substr(i, n); break; }
       }
-      if (found && halves(found).length > 1) {
-        out.push(halves(found)[0]);
-        i += halves(found)[0].length;
+      var split = found ? halves(found) : [];
+      if (split.length > 1) {
+        out.push(split[0]);
+        i += split[0].length;
         continue;
       }
       if (!found) {         // no word starts here: keep the run of unknown characters together
@@ -89,18 +97,26 @@
     en: "why how what which when where who whom whose does do did is are was were can could should would " +
         "will a an the of to in on for with about vs versus between explain meaning mean means difference " +
         "know knows work works happen happens get gets need needs use used make makes over than same also " +
-        "still just very really actually exactly i me my we our you your it its this that there here many much",
+        "still just very really actually exactly i me my we our you your it its this that there here many much purpose so too",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
         "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
         "должны разве вообще отличается отличие сколько",
     zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
-        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要"
+        "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要 有什么用 有啥用 什么用 用处 " +
+        // (how to do it: 怎么写 asks for the section that teaches it, not one whose heading says 写)
+        "怎么写 怎么实现 怎么算 怎么用 怎么做 怎么办 会怎样 会怎么样 什么意思 是啥 " +
+        // (function words: 把 in 把分数设成0 is no subject, though a heading says 把 ≤ 写成 <)
+        "把 被 让 给 对 从 就 也 都 这 那 这个 那个 这里 那里 我 我们 你 它 得 地 着 过 么 嘛 还是 或者 就是"
   };
   var lang = (index && index.lang) || "en";
   // learners mix languages (why 掩码, почему mask): a question word of any of them is left out
   var questionWords = new Set(Object.keys(QUESTION).map(function (k) { return QUESTION[k]; }).join(" ").split(" "));
   var stop = typeof stopwords !== "undefined" ? stopwords : [];
   function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
+  // A question that asks why (or what for), in any of the languages: the section whose heading says
+  // why (2.4 ... and why W_O), or one of whose terms asks it (why several heads: §2.7), answers it
+  var WHY = /(?<![\p{L}])(?:why|purpose|зачем|почему|для\s+чего)(?![\p{L}])|为什么|为何|为啥|干嘛|有什么用|有啥用|什么用|用处/iu;
+  var asksWhy = false;          // (of the query being searched)
 
   // Whether some section says text (with code: in its code too; with source: as that pattern)
   function holds(text, code, source) {
@@ -196,8 +212,10 @@
         // is 位置表 and 反向传播, which the section that teaches it says)
         var pieces0 = cutChinese(part);
         var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? halves(part) : pieces0;
+        // (a query of stop words only, 这里, is searched as it is)
+        var onlyStop = cut.every(isStop) && content.every(function (p) { return !HAN.test(p) || cutChinese(p).every(isStop); });
         cut.forEach(function (c) {
-          if (isStop(c)) return;
+          if (isStop(c) && !onlyStop) return;
           if (c.length > 1 && !holds(c) && !synonymsOf[c]) {   // a word the site does not use (显存): its character pairs, weakly
             var n = c.length > 2 ? 2 : 1;
             for (var b = 0; b + n <= c.length; b++) {
@@ -249,21 +267,39 @@
   }
   var sectionTerms = (index && index.sections || []).map(function (s) {
     return (s.k || []).concat(s.e || []).map(function (term) {
-      return lang === "zh" ? {zh: term.toLowerCase().replace(/[\s\p{P}]+/gu, ""), pieces: termPieces(term)} : {keys: termKeys(term)};
+      // (a term that asks why counts for a query that does: by the words of its subject)
+      var why = WHY.test(term), pieces = lang === "zh" ? termPieces(term) : null;
+      if (lang !== "zh") return {keys: termKeys(term), why: why};
+      var zh = why ? pieces.join("") : term.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+      return {zh: zh, forms: zhForms(zh), pieces: pieces, why: why};
     }).filter(function (t) { return t.zh ? t.zh.length : t.keys.length; });
   });
+  // A zh term as written and with one of its words said by a synonym (梯度检验: 梯度检查)
+  function zhForms(term) {
+    var forms = [term];
+    Object.keys(synonymsOf).forEach(function (w) {
+      if (!HAN.test(w) || term.indexOf(w) < 0) return;
+      synonymsOf[w].forEach(function (v) {
+        var form = term.split(w).join(v);
+        if (HAN.test(v) && forms.indexOf(form) < 0) forms.push(form);
+      });
+    });
+    return forms;
+  }
 
-  // How much of the query the section's terms say: the share of the query's words (Chinese: its
-  // characters) that lie in a term of the section all of whose words the query holds.
-  function termCover(ts, query, i, weights) {
-    var list = sectionTerms[i];
-    if (!list.length) return 0;
+  // How much of the query the section's terms say, part by part: for each of the query's words
+  // (Chinese: each of its characters) the share that lies in a term of the section all of whose
+  // words the query holds (or most of a longer term's). Null where no term of the section is said.
+  function asked(term) { return asksWhy || !term.why; }
+  function termCredit(ts, query, i) {
+    var list = sectionTerms[i].filter(asked);
+    if (!list.length) return null;
     if (lang === "zh") {
       var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
       var covered = new Array(q.length).fill(0), any = false, len = {};
       list.forEach(function (t) {
-        var at = q.indexOf(t.zh);
-        if (at < 0 && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
+        var said = t.forms.filter(function (f) { return q.indexOf(f) >= 0; });
+        if (!said.length && t.pieces.length > 1) {     // most of a longer term's words, anywhere in the query
           // (a word, or one of its synonyms: 泄漏检验 is said by 偷看 ... 检查)
           var found = t.pieces.map(function (w) {
             var a = q.indexOf(w);
@@ -273,34 +309,29 @@
           var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
           if (m >= 2 && 2 * m >= n) {
             any = true;
+            // (all of its words, in another order or with other words between, say it as English
+            // and Russian do: 掩码要放在softmax前面 is 掩码在softmax之前)
+            var share = m === n ? 1 : TUNE.part * m / n;
             found.forEach(function (a, j) {
               var size = q.substr(a, t.pieces[j].length) === t.pieces[j] ? t.pieces[j].length : len[t.pieces[j]];
-              for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], TUNE.part * m / n);
+              for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], share);
             });
           }
         }
-        while (at >= 0) {
-          any = true;
-          for (var k = at; k < at + t.zh.length; k++) covered[k] = 1;
-          at = q.indexOf(t.zh, at + 1);
-        }
+        said.forEach(function (f) {
+          for (var at = q.indexOf(f); at >= 0; at = q.indexOf(f, at + 1)) {
+            any = true;
+            for (var k = at; k < at + f.length; k++) covered[k] = 1;
+          }
+        });
       });
       // the beginning of a term typed so far (掩 for 掩码) names it as well as the term would
-      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return q.length > 1 ? 0.5 : 1;
-      if (!any) return 0;
-      // question words the reader typed count as covered (为什么 ... is not the subject)
-      var kept = ts.map(function (t) { return t.key; }).join("");
-      var n = 0, total = 0;
-      for (var c = 0; c < q.length; c++) {
-        if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
-        total++;
-        n += covered[c];
-      }
-      return total ? n / total : 0;
+      if (!any && q.length && list.some(function (t) { return t.zh.indexOf(q) === 0; })) return covered.fill(q.length > 1 ? 0.5 : 1);
+      return any ? covered : null;
     }
     // a query word says a term's word by its stem or by a synonym of it (padding: паддинг)
     var said = ts.map(function (t) { return [t.key].concat(t.also.map(wordKey)); });
-    var credit = ts.map(function () { return 0; });
+    var credit = ts.map(function () { return 0; }), any = false;
     list.forEach(function (term) {
       var which = term.keys.map(function (k) {
         for (var j = 0; j < said.length; j++) if (said[j].indexOf(k) >= 0) return j;
@@ -309,10 +340,28 @@
       var m = which.filter(function (j) { return j >= 0; }).length, n = which.length;
       // all of a term, or most of a longer one (кэш только в первом слое: кэш для каждого слоя)
       var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : 0);
+      if (share) any = true;
       which.forEach(function (j) { if (j >= 0 && share > credit[j]) credit[j] = share; });
     });
-    // weighted as the query's words are (a rare word says more of the query)
+    return any ? credit : null;
+  }
+
+  // The share of the query those parts make: Chinese by its characters (the question words the
+  // reader typed count as covered: 为什么 ... is not the subject), English and Russian by its words,
+  // weighted as they are (a rare word says more of the query)
+  function coverOf(credit, ts, query, weights) {
+    if (!credit) return 0;
     var got = 0, all = 0;
+    if (lang === "zh") {
+      var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+      var kept = ts.map(function (t) { return t.key; }).join("");
+      for (var c = 0; c < q.length; c++) {
+        if (kept.indexOf(q.charAt(c)) < 0 && !/[a-z0-9]/.test(q.charAt(c))) continue;
+        all++;
+        got += credit[c];
+      }
+      return all ? got / all : 0;
+    }
     ts.forEach(function (t, j) {
       var w = t.extra ? 0 : weights ? weights[j] : 1;
       all += w;
@@ -321,10 +370,22 @@
     return all ? got / all : 0;
   }
 
+  // Parts said by the section's own terms, or (each at TUNE.ctx) by its chapter's: the section
+  // of the chapter whose subject the query names that names the rest (多头注意力 拆分: §2.2)
+  function withContext(own, others) {
+    var out = null;
+    [own].concat(others).forEach(function (credit, k) {
+      if (!credit) return;
+      if (!out) out = credit.map(function () { return 0; });
+      credit.forEach(function (v, j) { out[j] = Math.max(out[j], k ? v * TUNE.ctx : v); });
+    });
+    return out;
+  }
+
   // The section's terms hold this word of the query (compared as the terms' words are: by stem)
   function termHolds(i, t) {
     var keys = [t.key].concat(t.also.map(wordKey));
-    return sectionTerms[i].some(function (term) {
+    return sectionTerms[i].filter(asked).some(function (term) {
       return keys.some(function (k) { return term.zh ? term.zh.indexOf(k) >= 0 : term.keys.indexOf(k) >= 0; });
     });
   }
@@ -334,6 +395,17 @@
     var keys = [];
     (s.g || []).forEach(function (term) { keys = keys.concat(termKeys(term)); });
     return keys;
+  });
+
+  // A heading's words (its number left out), to see how much of it a query says
+  var headingWords = (index && index.sections || []).map(function (s) {
+    var out = [];
+    (s.h.replace(/^[\d.]+\s*/, "").toLowerCase().match(WORD) || []).forEach(function (w) {
+      (HAN.test(w) ? cutChinese(w).filter(function (c) { return c.length > 1; }) : [w]).forEach(function (c) {
+        if (!isStop(c)) out.push(c);
+      });
+    });
+    return out;
   });
 
   function count(pattern, text) {
@@ -351,7 +423,7 @@
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
   // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
-  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7};
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, why: 20, hp: 8};
   var introOf = [], unitOf = [];
   (function () {
     var at = {};
@@ -373,6 +445,11 @@
   function search(query) {
     var ts = terms(query);
     if (!ts.length) return [];
+    asksWhy = WHY.test(query);
+    var credits = index.sections.map(function (s, i) { return termCredit(ts, query, i); });
+    // whether the query says more than its chapter's subject (a query that is only the subject
+    // finds the section that defines it)
+    var more = credits.map(function (c) { return coverOf(c, ts, query) < 1; });
     // every term where it occurs, and how rare it is (IDF): "prefill" says more than "cache"
     var counts = index.sections.map(function (s, i) {
       return ts.map(function (t) {
@@ -382,7 +459,10 @@
         var x = count(t.pattern, s.x);
         if (!s.a && s.u) { x += h; h = 0; }
         // (an identifier as written counts where the prose names it, not in every cell that calls it)
-        return {h: h, x: x, c: t.extra ? 0 : count(t.pattern, s.c), k: termHolds(i, t)};
+        // (a term of the section's chapter's introduction, the chapter's subject, is said by each of
+        // its sections, a little less: a query that names it and more finds the section of the rest)
+        var k = termHolds(i, t) ? 1 : more[introOf[i]] && termHolds(introOf[i], t) ? TUNE.ctx : 0;
+        return {h: h, x: x, c: t.extra ? 0 : count(t.pattern, s.c), k: k};
       });
     });
     var idf = ts.map(function (t, j) {
@@ -394,32 +474,43 @@
     // (an identifier as written adds to the sections that hold it; the query's share is that of its words)
     var total = idf.reduce(function (a, b, j) { return a + (ts[j].extra ? 0 : b); }, 0) || 1;
     var relTotal = idf.reduce(function (a, b) { return a + b; }, 0) || 1;
-    var covers = index.sections.map(function (s, i) { return termCover(ts, query, i, idf); });
+    var covers = credits.map(function (c) { return coverOf(c, ts, query, idf); });
     var scored = index.sections.map(function (s, i) {
       var found = 0, inHeading = 0, rel = 0, any = false;
       var cover = covers[i];
       // a section of the chapter whose terms the query says (kv cache 显存: §5.6 in §5) shares, a little
       // less, what the chapter's introduction and its own numbered section define
-      var context = Math.max(covers[introOf[i]], covers[unitOf[i]]) * TUNE.ctx;
+      var context = coverOf(withContext(credits[i], [credits[introOf[i]], credits[unitOf[i]]]), ts, query, idf);
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
-        if (t.extra) { /* counts in rel only */ }
-        else if (c.h || c.x || c.k) found += idf[j];
-        else if (c.c) found += idf[j] / 2;
+        // (an identifier as written counts in rel only: its words already count in found)
+        if (!t.extra) found += c.h || c.x || c.k ? idf[j] : c.c ? idf[j] / 2 : 0;
         if (c.h || c.x || c.c || c.k) any = true;
         if (c.h) inHeading += idf[j];
-        var tf = TUNE.wh * Math.min(c.h, 2) + (c.k ? TUNE.wk : 0) + TUNE.wx * c.x / nx + TUNE.wc * c.c / nc;
+        var tf = TUNE.wh * Math.min(c.h, 2) + TUNE.wk * c.k + TUNE.wx * c.x / nx + TUNE.wc * c.c / nc;
         rel += idf[j] * tf / (TUNE.k1 + tf);
       });
       var heading = inHeading / total;
+      // of two headings that say the query, the one that says little else (5.8 Сколько времени экономит
+      // кэш before Работа и время, которые экономит кэш)
+      var precise = 0;
+      if (heading > 0 && headingWords[i].length) {
+        precise = heading * headingWords[i].filter(function (w) {
+          return ts.some(function (t) { t.pattern.lastIndex = 0; return t.pattern.test(w); });
+        }).length / headingWords[i].length;
+      }
       // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
       // its terms or its heading says (the section that defines it); 3. how often its prose says it
       var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
       // the section that defines it, or its chapter does (a little of its own never counts for less)
       var defines = Math.max(cover, context);
       if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
+      score += TUNE.hp * precise;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
+      // a why question: the section that says why, of what the query names
+      if (asksWhy && (WHY.test(s.h) || sectionTerms[i].some(function (t) { return t.why; })))
+        score += TUNE.why * Math.max(cover, heading, context);
       score += KIND[s.p.split("/")[0]] || 0;
       if (s.s) score += SUMMARY;
       return {entry: s, score: score, any: any, order: i,
