@@ -169,7 +169,7 @@ md(r"""
 
 **On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells are live widgets.
 
-**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder and run, in that folder, with Python 3.11 or newer:
+**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
 
 ```bash
 python3 -m venv .venv
@@ -178,7 +178,7 @@ pip install "./{{course_wheel}}[learner]" jupyterlab
 jupyter lab
 ```
 
-`[learner]` adds what the notebooks use besides NumPy: Matplotlib and ipywidgets. Then open the notebook in JupyterLab to run and change it.
+The package itself brings NumPy and threadpoolctl; `[learner]` adds the rest of what the notebooks use: Matplotlib and ipywidgets. Then open the notebook in JupyterLab to run and change it.
 
 **In a copy of the repository.** With the course's repository on your computer (a clone, say), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in, and a change to `lib` takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 

@@ -23,7 +23,7 @@ For every exercise you will find a full-marks answer, the output of the `check(.
 * the future-perturbation test (§4.3);
 * the negative control that first shows the test can see a leak (§4.4, §4.5);
 * a sweep over every position;
-* a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2, §4.7).
+* a model whose mask is right but which leaks all the same, and its fix, found by asking what each output row reads (§4.2, §4.7).
 
 To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
