@@ -307,8 +307,11 @@ def cache_for_the_cheater(claim):
     new = RANDOM.residual_stream(ids[:6], causal=False)[1][:4]
     causal_old = RANDOM.residual_stream(ids[:5])[1][:4]
     causal_new = RANDOM.residual_stream(ids[:6])[1][:4]
+    # layer 0's keys and values stay fixed: X⁽⁰⁾ = E[x] + P[t] at old positions ignores the new token
+    embedded = [RANDOM.residual_stream(ids[:n], causal=False)[0][:4] for n in (5, 6)]
     facts = {"old positions change": not np.allclose(old, new) and np.allclose(causal_old, causal_new, rtol=0,
-                                                                                 atol=1e-12),
+                                                                                 atol=1e-12)
+             and np.array_equal(*embedded),
              "it can": np.allclose(old, new)}
     return bool(facts[claim])
 
@@ -338,7 +341,7 @@ section("the model cheats",
                    T("It learned mostly to read the answer at the next position, and only partly to predict from the past: with the future hidden, its loss is above even ln 10."))],
            witness=loss_with_the_future_hidden),
     choose(T("Why can the unmasked model not use a KV cache?"),
-           right=T("The residual stream at old positions changes when a token arrives, so their keys and values are not fixed", claim="old positions change"),
+           right=T("The residual stream at old positions changes when a token arrives, so their keys and values above layer 0 are not fixed", claim="old positions change"),
            why=T("The cache relies on causality (§5)."),
            wrong=[(T("The cache is too small"),
                    T("Capacity is not the problem.")),
