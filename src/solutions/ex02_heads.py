@@ -125,7 +125,7 @@ assert np.allclose(out[0], expected), needs_exercise("heads-3")
 """)
 
 md("""
-**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, −0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
+**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, -0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
 """, tags=("solution",))
 
 md("""

@@ -165,7 +165,7 @@ Write `diagnose(model, forward, ids, prefix_length, tol=1e-9)`, returning one of
 * `"causal"`: the prefix does not change, and the negative control (the same model with the mask off, `model.forward(t, causal=False)`) changes by more than `tol` under the same perturbation;
 * `"blind"`: neither changes, so on these inputs the test cannot see anything.
 
-`ids` has shape `(T,)` or `(B, T)`; raise `ValueError` when `prefix_length` is not in `1 … T−1`.
+`ids` has shape `(T,)` or `(B, T)`; raise `ValueError` when `prefix_length` is not in `1 … T-1`.
 """)
 
 code("""
