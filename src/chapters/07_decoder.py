@@ -813,7 +813,7 @@ print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
 """)
 
 md(r"""
-To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
+To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, for example). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
 """)
 
 md(r"""
