@@ -33,7 +33,7 @@ Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春
 
 ![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
-In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (a single head's width is free: d = 3 in the example below, while the heads of §2 split D, so that d = D/H). Query i meets every key j in a **score**
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (a lone head's width can be chosen freely, d = 3 in the example below; the heads of §2 share out D, so that d = D/H). Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
@@ -169,7 +169,7 @@ md(r"""
 
 **On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells are live widgets.
 
-**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder and run, in that folder, with Python 3.11 or newer:
+**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
 
 ```bash
 python3 -m venv .venv
@@ -178,9 +178,9 @@ pip install "./{{course_wheel}}[learner]" jupyterlab
 jupyter lab
 ```
 
-`[learner]` adds what the notebooks use besides NumPy: Matplotlib and ipywidgets. Then open the notebook in JupyterLab to run and change it.
+The package itself brings NumPy and threadpoolctl; `[learner]` adds the rest of what the notebooks use: Matplotlib and ipywidgets. Then open the notebook in JupyterLab to run and change it.
 
-**In a copy of the repository.** With the course's repository on your computer (a clone, say), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in, and a change to `lib` takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
+**In a copy of the repository.** With the course's repository on your computer (a clone, for example), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in, and a change to `lib` takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
 ## 0.6 The shared library `lib`
 

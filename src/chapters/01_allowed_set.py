@@ -146,7 +146,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. Every mask `causal_allowed` builds has such a row: its last query reads every key. A mask that also excludes padding may have none (the mask `general` of §1.8), and then its complement passes without an error. So build the mask with `causal_allowed` and pass it as it is.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. Every mask `causal_allowed` builds has such a row: its last query reads every key. A mask that also excludes padding, such as the mask `general` built in §1.8, may have no such row, and then its complement passes without an error. So build the mask with `causal_allowed` and pass it as it is.
 """)
 
 md(r"""

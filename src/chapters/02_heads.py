@@ -292,7 +292,7 @@ With $W_O = I$ the first d output coordinates do not change at all: they belong 
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
-To keep the arithmetic small, there are no positions yet (§3 adds them). D = 4, H = 2, d = 2, and the three projections Q, K, V are the $4 \times 4$ identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with embeddings chosen by hand:
+To keep the arithmetic small, there are no positions yet (§3 adds them). D = 4, H = 2, d = 2, and the three projections $W_Q$, $W_K$ and $W_V$ are the $4 \times 4$ identity, so the query, key and value of a position are just its input vector. The input is the sequence `<bos> 春` with embeddings chosen by hand:
 
 `E[<bos>] = [1, 0, 0, 1]`,  `E[春] = [0, 1, 1, 0]`.
 
@@ -485,7 +485,7 @@ A small example built by hand works through the argument made at the start of th
 * head 0: the query of position t is 20 times the code of position t − 1 (position 0 has no position before it and uses its own code), its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone for $t \ge 1$, and query 0 matches key 0, itself;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
 
-With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is 20 times the sum of the two codes. Figure 2.5 shows the weights of the three heads.
+With $W_O = I$ the output shows the two heads side by side. For comparison, a single head (H = 1, d = 8) looks for both positions at once: its query is 20 times the sum of the two codes. Figure 2.5 shows the weights of the two heads and of the single head.
 """)
 
 code(r"""

@@ -117,7 +117,7 @@ To tell learning from cheating, we want a corpus whose rule fits in one sentence
 
 > Every line is a word of 2 or 3 letters, a bar `|`, and the same word reversed.
 
-The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six letters. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should reverse words it has never seen.
+The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six of them *letters*. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should also reverse the words it was never asked to reverse.
 
 The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are filled up with `<eos>` and its targets with IGNORE.
 """)
@@ -201,7 +201,7 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 shows the run). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
 """)
 
 code(r"""
@@ -226,7 +226,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these words was ever seen in training.
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these lines is in the corpus and the model never saw any of these words before a bar. Some of the two-letter words, `ba` for example, do occur in the corpus, but only after a bar, as the reversal of a word the model saw before one.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -542,7 +542,7 @@ md(r"""
 
 The cell then measures each of the ten models and checks the results against the two tables that follow it, one column per seed. The rows of the tables:
 
-* **loss on the corpus**: teacher-forced, every position seeing the true inputs before it;
+* **loss on the corpus**: teacher-forced, with the true line as input (the unmasked model sees all of it);
 * **future hidden: …**: the same loss with the future hidden, on the corpus, on the held-out lines, or on the corpus's free or decided targets alone;
 * **free targets right**: the share of free targets that the model's most probable token gets right, with the whole line in view;
 * **follows a changed input 3**: the share of lines whose prediction at position 2 becomes the new input 3 when input 3 alone is changed to another letter or `|`;
@@ -759,7 +759,7 @@ md(r"""
 
 Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss. Each of its steps costs far more than a masked one (see below), so it trains on batches of 8 lines instead of 32: 250 steps at the learning rate 0.01, then 50 more at 0.002, so that the noise of such small batches settles at the end.
 
-At the five seeds, the model trained this way reaches a loss with the future hidden of 0.7282–0.7372, close to the masked model's 0.7246–0.7342; on the held-out lines it reaches 0.7280–0.7386. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse nothing either, because every new token changes the residual stream at every old position. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
+At the five seeds, the model trained this way reaches a loss with the future hidden of 0.7282–0.7372, close to the masked model's 0.7246–0.7342; on the held-out lines it reaches 0.7280–0.7386. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse almost nothing either: from the output of block 0 on, every new token changes the residual stream at every old position, so only the keys and values of layer 0 would stay fixed. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
 """)
 
 code(r"""
@@ -813,7 +813,7 @@ print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
 """)
 
 md(r"""
-To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
+To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, for example). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
 """)
 
 md(r"""
@@ -1155,7 +1155,7 @@ def check_backward(forward, backward, *inputs, eps=1e-4):
 """)
 
 md(r"""
-**Masked softmax.** Let $\alpha_j$ be the weights of one row, the softmax of its scores $s_j$ over the allowed set only, and $g_j$ its upstream gradient. Then $\partial f / \partial s_j = \alpha_j \big(g_j - \bar g\big)$ with $\bar g = \sum_{j'} \alpha_{j'} g_{j'}$. A future position has weight $\alpha_j = 0$, so its gradient is **exactly 0**: a score the mask blocks never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §5.1 (query $i$ sits at position $5-3+i$).
+**Masked softmax.** Let $\alpha_j$ be the weights of one row, the softmax of its scores $s_j$ over the allowed set only, and $g_j$ its upstream gradient. Then $\partial f / \partial s_j = \alpha_j \big(g_j - \bar g\big)$ with $\bar g = \sum_{j'} \alpha_{j'} g_{j'}$. A future position has weight $\alpha_j = 0$, so its gradient is **exactly 0**: a forbidden score never reached the output, and it receives no gradient either. We use 3 queries and 5 keys, aligned bottom-right as in §5.1 (query $i$ sits at position $5-3+i$).
 """)
 
 code(r"""
@@ -1271,7 +1271,7 @@ md(r"""
 ## 7.8 Summary
 
 * Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass agrees with central differences.
-* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 words it has never seen. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
+* On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 held-out words, none of which it ever saw before a bar. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
 * The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss is far above the masked model's, and it rises the longer training goes on. All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.

@@ -32,7 +32,7 @@ from lib.decoder import Decoder, train
 md(r"""
 ## 8.1 The texts, and why $\mathcal{L}^*$ is no floor for the language
 
-Each text has one line of verse per line. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The first cell reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
+Each file holds one line of verse per line of text. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The first cell reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
 """)
 
 code(r"""
@@ -126,7 +126,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches. There are five runs, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed), trained side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Both models start from the same parameters and see the same batches. Each model is trained five times, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed); its five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""

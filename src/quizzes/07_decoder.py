@@ -190,13 +190,13 @@ def layer_norm_reads(claim):
 
 
 section("gradient check for every layer",
-    choose(T("A mask blocks a score. What gradient does that score receive?"),
+    choose(T("The mask forbids a score. What gradient does that score receive?"),
            right=T("Exactly 0", claim="exactly 0"),
            why=T("Its weight α is exactly 0, and the gradient of a score is its weight times (g − ḡ)."),
            wrong=[(T("A tiny number, since its weight is tiny", claim="tiny"),
-                   T("The masked softmax gives a blocked key a weight of exactly 0, not a small one.")),
+                   T("The masked softmax gives a forbidden key a weight of exactly 0, not a small one.")),
                   (T("As large as the gradient of an allowed score", claim="like an allowed score"),
-                   T("A blocked score never reached the output, so it cannot change the loss."))],
+                   T("A forbidden score never reached the output, so it cannot change the loss."))],
            witness=blocked_score_gradient),
     choose(T("Layer normalisation: which input rows does output row t depend on?"),
            right=T("Only row t", claim="only row t"),
@@ -307,8 +307,11 @@ def cache_for_the_cheater(claim):
     new = RANDOM.residual_stream(ids[:6], causal=False)[1][:4]
     causal_old = RANDOM.residual_stream(ids[:5])[1][:4]
     causal_new = RANDOM.residual_stream(ids[:6])[1][:4]
+    # layer 0's keys and values stay fixed: X⁽⁰⁾ = E[x] + P[t] at old positions ignores the new token
+    embedded = [RANDOM.residual_stream(ids[:n], causal=False)[0][:4] for n in (5, 6)]
     facts = {"old positions change": not np.allclose(old, new) and np.allclose(causal_old, causal_new, rtol=0,
-                                                                                 atol=1e-12),
+                                                                                 atol=1e-12)
+             and np.array_equal(*embedded),
              "it can": np.allclose(old, new)}
     return bool(facts[claim])
 
@@ -331,14 +334,14 @@ def first_token_of_the_cheater(claim):
 section("the model cheats",
     choose(T("At seed 0, what happens to the unmasked model's loss once the future is hidden, as in generation?"),
            right=T("It jumps from about 0.0005 to far above L*, above even ln 10", claim="far above L*"),
-           why=T("It never learned to predict without seeing the answer; §7.3 finds a loss far above the masked model's at every seed it tries."),
+           why=T("It learned mostly to read the answer, and only partly to predict from the past; §7.3 finds a loss far above the masked model's at every seed it tries."),
            wrong=[(T("Nothing changes", claim="unchanged"),
                    T("That is the masked model: causality, stated another way.")),
                   (T("It comes close to L*", claim="near L*"),
-                   T("It never learned to predict from the past: it read the answer at the next position, and with the future hidden its loss is above even ln 10."))],
+                   T("It learned mostly to read the answer at the next position, and only partly to predict from the past: with the future hidden, its loss is above even ln 10."))],
            witness=loss_with_the_future_hidden),
     choose(T("Why can the unmasked model not use a KV cache?"),
-           right=T("The residual stream at old positions changes when a token arrives, so their keys and values are not fixed", claim="old positions change"),
+           right=T("The residual stream at old positions changes when a token arrives, so their keys and values above layer 0 are not fixed", claim="old positions change"),
            why=T("The cache relies on causality (§5)."),
            wrong=[(T("The cache is too small"),
                    T("Capacity is not the problem.")),

@@ -156,8 +156,11 @@ def cache_for_the_unmasked_model(claim):
     new = RANDOM.residual_stream(LINE_IDS[:6], causal=False)[-1][:4]
     masked_old = RANDOM.residual_stream(LINE_IDS[:5])[-1][:4]
     masked_new = RANDOM.residual_stream(LINE_IDS[:6])[-1][:4]
+    # "after block 0": the embedding X⁽⁰⁾ of the old positions ignores the new token
+    embedded = [RANDOM.residual_stream(LINE_IDS[:n], causal=False)[0][:4] for n in (5, 6)]
     facts = {"old positions change": not np.allclose(old, new)
-             and np.allclose(masked_old, masked_new, rtol=0, atol=1e-12),
+             and np.allclose(masked_old, masked_new, rtol=0, atol=1e-12)
+             and np.array_equal(*embedded),
              "it can": np.allclose(old, new)}
     return bool(facts[claim])
 
@@ -206,7 +209,7 @@ def why_it_repeats(claim):
 
 section("Letting them write",
     choose(T("Why do both models write without a KV cache?"),
-           right=T("The unmasked model cannot use one: a new token changes the residual stream at the old positions", claim="old positions change"),
+           right=T("The unmasked model cannot use one: a new token changes the residual stream at the old positions after block 0", claim="old positions change"),
            why=T("For the masked model the cache would change nothing (§7.5), so both write the same way."),
            wrong=[(T("A cache would give the unmasked model the same results", claim="it can"),
                    T("Its stored keys and values would be out of date after every token.")),

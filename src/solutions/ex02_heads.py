@@ -16,7 +16,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone. Then, for every exercise, you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). It also asks what the number of heads costs at a fixed width, with the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The page first reproduces the bug of a split done by `reshape` alone. Then, for every exercise, you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). Finally you count what the number of heads costs at a fixed width: the parameters and the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -125,7 +125,7 @@ assert np.allclose(out[0], expected), needs_exercise("heads-3")
 """)
 
 md("""
-**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, −0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
+**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, -0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
 """, tags=("solution",))
 
 md("""

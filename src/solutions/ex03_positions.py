@@ -59,7 +59,7 @@ Write `embed_backward(grad, ids, vocab_size, context_size, offset=0)`. `grad` is
 
 * the token table accumulates by token id: an id that occurs three times receives three contributions;
 * the position table accumulates by absolute position `offset + t`: every sequence of a batch uses the same position rows;
-* positions outside `0 … C−1` raise `ValueError`.
+* positions outside `0 … C-1` raise `ValueError`.
 
 Beware: `d_token[ids] += grad` keeps only one of the contributions of a repeated id.
 """)
@@ -71,7 +71,7 @@ check("pos-2", embed_backward)
 """)
 
 md("""
-Here are two small experiments. The first reuses the upstream gradients at the first position of §3.2's example, `[1, 2]` and `[−3, 1]`, with first tokens 3 and 4 (春 and 雨) in place of 春 and 风: row 0 of the position table receives their sum `[−2, 3]`, and token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
+Here are two small experiments. The first reuses the upstream gradients at the first position of §3.2's example, `[1, 2]` and `[-3, 1]`, with first tokens 3 and 4 (春 and 雨) in place of 春 and 风: row 0 of the position table receives their sum `[-2, 3]`, and token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
 """)
 
 code("""
@@ -110,7 +110,7 @@ assert abs(numeric - d_token[4, 0]) < 1e-6, needs_exercise("pos-1", "pos-2")
 """)
 
 md("""
-**About the solution.** `np.add.at` is an unbuffered scatter-add: every contribution of a repeated id is added. The position gradient does not need it, since positions within one sequence never repeat; all sequences of a batch share rows `offset … offset+T−1`, so the batch axis is summed first. The range check must come before writing: past the end of the table a slice silently gets shorter, and with a negative offset the rows land elsewhere.
+**About the solution.** `np.add.at` is an unbuffered scatter-add: every contribution of a repeated id is added. The position gradient does not need it, since positions within one sequence never repeat; all sequences of a batch share rows `offset … offset+T-1`, so the batch axis is summed first. The range check must come before writing: past the end of the table a slice silently gets shorter, and with a negative offset the rows land elsewhere.
 """, tags=("solution",))
 
 md("""

@@ -23,7 +23,7 @@ For every exercise you will find a full-marks answer, the output of the `check(.
 * the future-perturbation test (§4.3);
 * the negative control that first shows the test can see a leak (§4.4, §4.5);
 * a sweep over every position;
-* a model whose mask is right but which leaks all the same, read row by row for what each output reads (§4.2, §4.7).
+* a model whose mask is right but which leaks all the same, and its fix, found by asking what each output row reads (§4.2, §4.7).
 
 To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
@@ -48,7 +48,7 @@ ids = np.array([1, 3, 4, 5, 6, 2])
 md("""
 ## causal-1: the future-perturbation test (1 point)
 
-`future_perturbation_change(forward, ids, position, replacement)` keeps the tokens at positions `0 … position−1`, replaces every token from `position` on by `replacement` (one id, or an array of length `T − position`), and returns the largest absolute change of the prefix outputs (rows `0 … position−1`) as a `float`. A causal model gives 0, or rounding error at most.
+`future_perturbation_change(forward, ids, position, replacement)` keeps the tokens at positions `0 … position-1`, replaces every token from `position` on by `replacement` (one id, or an array of length `T - position`), and returns the largest absolute change of the prefix outputs (rows `0 … position-1`) as a `float`. A causal model gives 0, or rounding error at most.
 
 The copy, the forward passes and the comparison are given; write the line that changes the future. Batches `(B, T)` must work too.
 """)
@@ -79,7 +79,7 @@ A change of 0 may mean the model is causal, or only that the test cannot see any
 * `"causal"`: the change of `forward` is at most `tol` and the change of `control` exceeds `tol`;
 * `"blind"`: both changes are at most `tol`, and this run of the test proves nothing.
 
-`ids` is one sequence `(T,)` or a batch `(B, T)`, as in causal-1. A `position` outside `1 … T−1` raises `ValueError`: there is no prefix to compare or no future to change. Use your `future_perturbation_change`.
+`ids` is one sequence `(T,)` or a batch `(B, T)`, as in causal-1. A `position` outside `1 … T-1` raises `ValueError`: there is no prefix to compare or no future to change. Use your `future_perturbation_change`.
 """)
 
 code(reference_cell("perturbation_verdict"))
@@ -129,7 +129,7 @@ suspect = normalised_forward(model, normalise)
 md("""
 ## causal-3: sweeping every position for a leak (3 points)
 
-Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T−1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T−1,)` whose entry `p−1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
+Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T-1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T-1,)` whose entry `p-1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
 Then sweep `suspect` and give the verdict with `perturbation_verdict`. As the control, `control` will do: a control only has to show that this perturbation, on these ids, can move a prefix, and the clean model with its mask off does.
 """)
@@ -151,7 +151,7 @@ If your sweep is right, it shows that wherever the perturbation starts, the pref
 """)
 
 md("""
-**About the solution.** `axis=-2` is the time axis: the mean and variance of every feature are taken over all `T` positions, the future included. So the normalised input at position 0 already depends on the last token; the leak happens before the attention, and a clean upper-right triangle of weights does not help. A test that only inspects the weight matrices cannot see such a leak; the future-perturbation test looks at the outputs, so it does. A sweep is safer than a single position: testing only at `p = T−1` changes the last token alone, and would miss a leak in which a row reads an earlier future position but no row reads position `T−1` (row 0 reading position 1, say).
+**About the solution.** `axis=-2` is the time axis: the mean and variance of every feature are taken over all `T` positions, the future included. So the normalised input at position 0 already depends on the last token; the leak happens before the attention, and a clean upper-right triangle of weights does not help. A test that only inspects the weight matrices cannot see such a leak; the future-perturbation test looks at the outputs, so it does. A sweep is safer than a single position: testing only at `p = T-1` changes the last token alone, and would miss a leak in which a row reads an earlier future position but no row reads position `T-1` (row 0 reading position 1, say).
 """, tags=("solution",))
 
 md("""

@@ -80,7 +80,7 @@ assert (
 """)
 
 md("""
-**About the solution.** The point is that every row has its own real length `n`. The text of row `b` occupies positions `0 … n−1`, where `n` is the number of targets that are not −100, so the new token must land at position `n`, not at the batch length `T`. Feeding the whole row into the cache puts a short text's new token at `T` and lets it read the padding `<eos>`: every shape is right and the output is wrong. Each row needs a cache of its own, because a cache holds the history of one sequence; with one cache shared by all rows, later rows would read the keys and values of earlier ones. Finally, when the real prefix already has `C` positions, the position table has no row for the new token: `model.step` raises `ValueError`, and our function passes it on instead of truncating anything silently.
+**About the solution.** The point is that every row has its own real length `n`. The text of row `b` occupies positions `0 … n-1`, where `n` is the number of targets that are not −100, so the new token must land at position `n`, not at the batch length `T`. Feeding the whole row into the cache puts a short text's new token at `T` and lets it read the padding `<eos>`: every shape is right and the output is wrong. Each row needs a cache of its own, because a cache holds the history of one sequence; with one cache shared by all rows, later rows would read the keys and values of earlier ones. Finally, when the real prefix already has `C` positions, the position table has no row for the new token: `model.step` raises `ValueError`, and our function passes it on instead of truncating anything silently.
 """, tags=("solution",))
 
 md("""

@@ -43,7 +43,7 @@ md("""
 Write `attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True)`, one pass of multi-head attention over one sequence that agrees with `lib.attention.multi_head_attention`:
 
 * `x` is a list of `T` rows of `D` floats each; `w_q`, `w_k`, `w_v` and `w_o` are lists of `D` rows of `D` numbers. The convention is row vectors: component `c` of query `i` is `sum(x[i][r] * w_q[r][c] for r in range(D))`, and likewise for the keys, the values and the output projection.
-* Head `h` uses components `h·d … (h+1)·d − 1` of the queries, keys and values, with `d = D / H`. A score is the dot product of a query and a key times `1/√d`; with `causal=True` query `i` reads only the keys `j ≤ i`, with `causal=False` it reads all of them. Take a softmax over the keys it reads (subtracting the largest score first, so that nothing overflows) and a weighted sum of the values.
+* Head `h` uses components `h·d … (h+1)·d - 1` of the queries, keys and values, with `d = D / H`. A score is the dot product of a query and a key times `1/√d`; with `causal=True` query `i` reads only the keys `j ≤ i`, with `causal=False` it reads all of them. Take a softmax over the keys it reads (subtracting the largest score first, so that nothing overflows) and a weighted sum of the values.
 * Concatenate the heads' results, head by head, into `D` numbers, multiply by `w_o`, and return a list of `T` rows of `D` floats.
 * A `D` that `n_heads` does not divide raises `ValueError`.
 

@@ -23,7 +23,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 7; the exercises are in `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
 
-For each of the four exercises you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third is one generation step of the decoder with a KV cache in every layer (§7.5); the fourth, the diagnosis of a model handed over as weights, with §4's perturbation test and its negative control (§7.3). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For each of the four exercises you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third writes one generation step of the decoder with a KV cache in every layer (§7.5). The fourth diagnoses a model handed over as weights, using §4's perturbation test and its negative control, run on the whole decoder as in §7.4. To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -165,7 +165,7 @@ Write `diagnose(model, forward, ids, prefix_length, tol=1e-9)`, returning one of
 * `"causal"`: the prefix does not change, and the negative control (the same model with the mask off, `model.forward(t, causal=False)`) changes by more than `tol` under the same perturbation;
 * `"blind"`: neither changes, so on these inputs the test cannot see anything.
 
-`ids` has shape `(T,)` or `(B, T)`; raise `ValueError` when `prefix_length` is not in `1 … T−1`.
+`ids` has shape `(T,)` or `(B, T)`; raise `ValueError` when `prefix_length` is not in `1 … T-1`.
 """)
 
 code("""
@@ -200,5 +200,5 @@ print(round(handed_over.loss(inputs, targets), 4),
 """)
 
 md("""
-**About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: that loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training. Yet run with the mask, these weights, trained without it, have a loss of about 2.43, worse than the loss of a uniform guess, $\\ln 10 \\approx 2.3026$. This is not the loss with the future hidden of §7.3 (here the mask is switched on in a model trained without it), but it teaches the same lesson: in training, the model never learned to predict without the answer in view. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
+**About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: that loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training. Yet run with the mask, these weights, trained without it, have a loss of about 2.43, worse than the loss of a uniform guess, $\\ln 10 \\approx 2.3026$. This is not the loss with the future hidden of §7.3 (here the mask is switched on in a model trained without it), but it teaches the same lesson: in training, the model learned mostly to read the answer, not to predict without it in view. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
 """, tags=("solution",))
