@@ -198,3 +198,28 @@ def test_figure_cells_have_alt_text_in_every_language():
                         missing.append(f"{kind}/{lang}/{name} cell {i}")
     assert not missing, "figures without alt text (code(..., alt=\"English\"), translated in src/locales/):\n" + \
         "\n".join(missing)
+
+
+@pytest.mark.parametrize("kind", ["chapters", "exercises", "solutions"])
+def test_headings_never_skip_a_level(kind):
+    """A Markdown heading is at most one level deeper than the heading before it (the site's build
+    refuses "H1 to H3"): checked on the built notebooks of every language, without building the site."""
+    import re
+    skips = []
+    for lang in LANGUAGES:
+        for path in sorted((ROOT / kind / lang).glob("*.ipynb")):
+            level = 0
+            for cell in nbformat.read(path, as_version=4).cells:
+                if cell.cell_type != "markdown":
+                    continue
+                fenced = False
+                for line in cell.source.splitlines():
+                    if line.startswith("```"):
+                        fenced = not fenced
+                    heading = None if fenced else re.match(r"(#{1,6}) ", line)
+                    if heading:
+                        new = len(heading.group(1))
+                        if new > level + 1:
+                            skips.append(f"{kind}/{lang}/{path.name}: H{level} to H{new}: {line[:60]}")
+                        level = new
+    assert not skips, "\n".join(skips)
