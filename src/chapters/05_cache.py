@@ -499,7 +499,7 @@ md(r"""
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
-* The causal mask also saves work: a block of queries never scores the keys after it, so almost half of the attention table is never computed (§5.9 computes 53.1% of it), and the outputs equal those of the definition.
+* The causal mask also saves work: a block of queries never scores the keys after it, so almost half of the score table is never computed (§5.9 computes 53.1% of it), and the outputs equal those of the definition.
 
 The exercises for this section are in `exercises/en/ex05_cache.ipynb`.
 """)
