@@ -27,7 +27,7 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and offers an answer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
+Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
 Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 

@@ -320,7 +320,7 @@ assert ((inputs == EOS) == ~scored).all()
 md(r"""
 Five positions are scored, and two of their targets are EOS: position 2 of 春雨 and position 1 of 雨. They are the real ends of the texts, and the model has to learn to predict EOS there. Treat EOS as padding and ignore it (say, by dropping the positions where `targets == EOS` from the loss) and only 3 scored positions remain; the model never learns where a text ends.
 
-Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and masks nothing because of the value of an input: to it, an input EOS is an ordinary token id.
+Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and never masks a position because of the token it holds: to it, an input EOS is an ordinary token id.
 """)
 
 md(r"""

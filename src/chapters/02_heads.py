@@ -400,7 +400,7 @@ It is easy to think "more heads, bigger model, slower model". At fixed D these c
 
 * **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are $D \times D$ each: $4D^2$ parameters. The heads only decide how the columns are grouped.
 * **Matrix products.** The four projections do not see H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
-* **Attention tables.** Every head has its own $T \times T$ table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take $B\cdot H\cdot T^2$ numbers, growing linearly with H. The softmax has as many entries to normalise.
+* **Attention tables.** Every head has its own $T \times T$ table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take $B\cdot H\cdot T^2$ numbers, growing linearly with H. The softmax has just as many entries to normalise.
 
 `lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them). A multiply-add counts as 2 FLOPs. A softmax entry counts as 5 operations: compare with the row maximum, subtract it, exponentiate, add to the row sum, divide by it. The table below is for D = 512, T = 1024, B = 1 and float32 numbers. Its columns are H, d, the parameters $4D^2$, the attention-table entries $BHT^2$ and their size in MiB, the matrix products in GFLOP and the softmax work in millions of operations (M ops).
 """)
@@ -554,7 +554,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-Head 0 puts at least 0.999 of its weight on the previous token and head 1 on `<bos>`, and the output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two is always `<bos>`, so it could be subtracted; with two free tokens, nothing could tell them apart.
+Head 0 puts at least 0.999 of its weight on the previous token and head 1 on `<bos>`, and the output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)

@@ -246,7 +246,7 @@ assert "3..8" in message and "C=8" in message
 md(r"""
 The message names the positions that fall outside the table (`3..8`) and the value of C.
 
-Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to the last row (use row $\min(o + t, C - 1)$). Both quietly change the model. Take a 9-token input at positions 0 to 8, one more than C = 8:
+Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to the last row (use row $\min(o + t, C - 1)$). Both quietly change the model. Take a 9-token input, one token more than C = 8, at positions 0 to 8:
 
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
@@ -451,7 +451,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the angles or penalties of position 100, and whether its outputs there are any good is an empirical question this course does not test.
 """)
@@ -463,7 +463,7 @@ md(r"""
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
-* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's scores and ALiBi's penalties depend only on the distance i − j. Those answers come from a formula, not from training.
+* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's scores depend on the positions only through the distance i − j, and ALiBi's penalties depend only on i − j. Those answers come from a formula, not from training.
 
 The exercises for this section are in `exercises/en/ex03_positions.ipynb`. Next, §4 explains why causality has to cover the whole computation.
 """)

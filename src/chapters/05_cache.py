@@ -114,7 +114,7 @@ The first new query stands at position 3, and only key 4 lies in its future; the
 
 ### The same trap in PyTorch
 
-A mask written from the habit of square masks starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines `is_causal=True` by `torch.ones(L, S).tril(diagonal=0)` for L queries and S keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
+A mask written out of habit, as if it were square, starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines `is_causal=True` by `torch.ones(L, S).tril(diagonal=0)` for L queries and S keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
 """)
 
 code(r"""
@@ -493,13 +493,13 @@ md(r"""
 ## 5.10 Summary
 
 * The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
-* A step that feeds $t_q$ tokens has fewer queries than keys ($t_q < t_k$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
+* A step that feeds $t_q$ tokens after $n > 0$ stored positions has fewer queries than keys ($t_q < t_k = n + t_q$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
-* The causal mask also saves work: a block of queries never scores the keys after it, so almost half of the attention table is never computed (§5.9 computes 53.1% of it), and the outputs equal those of the definition.
+* The causal mask also saves work: a block of queries never scores the keys after it, so almost half of the score table is never computed (§5.9 computes 53.1% of it), and the outputs equal those of the definition.
 
 The exercises for this section are in `exercises/en/ex05_cache.ipynb`.
 """)

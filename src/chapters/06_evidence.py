@@ -12,9 +12,9 @@ md(r"""
 | no. | what is checked | value | kind of evidence | taught in |
 | --- | --- | --- | --- | --- |
 | 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
-| 2 | future perturbation: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
+| 2 | future-perturbation test: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
-| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the argument, with removal; replacement only here) |
+| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced by `<unk>` | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (removal); the replacement is new here |
 | 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 

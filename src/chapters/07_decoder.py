@@ -119,7 +119,7 @@ To tell learning from cheating, we want a corpus whose rule fits in one sentence
 
 The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six of them *letters*. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should also reverse the words it was never asked to reverse.
 
-The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are filled up with `<eos>` and its targets with IGNORE.
+The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are filled up with `<eos>` and its targets with −100 (`IGNORE`).
 """)
 
 code(r"""
@@ -645,7 +645,7 @@ assert shown(False, "lines", part(2)) == "50 0 0 1 0"
 """)
 
 md(r"""
-**With the mask** (`causal=True`):
+**With the mask** (`causal=True`). Hiding the future changes nothing for this model, so a row "future hidden: corpus" would repeat the first row; it is left out, and so is the row of the decided targets:
 
 | seed | 0 | 1 | 2 | 3 | 4 |
 |:--|--:|--:|--:|--:|--:|
@@ -720,9 +720,9 @@ assert 0.09 < min(by_coincidence) and max(by_coincidence) < 0.16
 md(r"""
 What holds at all five seeds (the cell above asserts it for each seed):
 
-* without the mask, the teacher-forced loss is 0.0004–0.0006, about three orders of magnitude below $\mathcal{L}^*$, and every free target is right, where no causal model can exceed 17.6%;
-* with the future hidden, its loss is far above the masked model's (2.50–5.12 against 0.7246–0.7342), and above $\ln 10 \approx 2.3026$, a uniform guess among the 10 tokens;
-* on the free targets alone, with the future hidden, its loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
+* the unmasked model's teacher-forced loss is 0.0004–0.0006, about three orders of magnitude below $\mathcal{L}^*$, and it gets every free target right, where no causal model can exceed 17.6%;
+* with the future hidden, the unmasked model's loss is far above the masked model's (2.50–5.12 against 0.7246–0.7342), and above $\ln 10 \approx 2.3026$, a uniform guess among the 10 tokens;
+* on the free targets alone, with the future hidden, the unmasked model's loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
 What varies with the seed is how badly the unmasked model fails at generation. The run that has best learned to read the decided targets from the past completes the most words, and the run that has learned it worst completes the fewest: at seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
@@ -1234,7 +1234,7 @@ assert error < 1e-6
 """)
 
 md(r"""
-**Embedding, output layer and cross-entropy.** The embedding's backward pass is the scatter-add `embed_backward` of §3, reused as it is; the output layer $W_\text{head}$ is a linear map without bias. The loss is the cross-entropy: the negative log-probability the model gives each target (the $-\ln$ of its softmax entry), averaged **over the scored targets only**. Under the data protocol of §1 the targets at padding positions are IGNORE (−100); they count neither in the sum nor in the number of targets, and their gradient is exactly 0. The gradient of the logits is the softmax minus the one-hot code of the target, divided by the number of scored targets.
+**Embedding, output layer and cross-entropy.** The embedding's backward pass is the scatter-add `embed_backward` of §3, reused as it is; the output layer $W_\text{head}$ is a linear map without bias. The loss is the cross-entropy: the negative log-probability the model gives each target (the $-\ln$ of its softmax entry), averaged **over the scored targets only**. Under the data protocol of §1 the targets at padding positions are −100 (`IGNORE`); they count neither in the sum nor in the number of targets, and their gradient is exactly 0. The gradient of the logits is the softmax minus the one-hot code of the target, divided by the number of scored targets.
 """)
 
 code(r"""

@@ -8,7 +8,7 @@ This page collects two references that §0 points to: the functions of `lib` wit
 
 ## The functions of `lib`
 
-The docstring of each public function and class of `lib` starts with the section that teaches it. The `*Saved` records of `layers` and `decoder` (what a forward pass keeps for its backward pass) and the two functions of `plain_python` have no section of their own; they are listed under the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then the three that are imported on demand, `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use. `help(lib.attention.masked_softmax)` shows the full description of one function.
+The docstring of almost every public function and class of `lib` starts with the section that teaches it. The exceptions are the `*Saved` records of `layers` and `decoder` (what a forward pass keeps for its backward pass) and the two functions of `plain_python`, which have no section of their own; they are listed under the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then the three that are imported on demand, `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use. `help(lib.attention.masked_softmax)` shows the full description of one function.
 """)
 
 code("""

@@ -28,6 +28,8 @@ TEST_ROWS = [np.array([1000.0, 1000.0]), np.array([3.0, 0.0]), np.array([0.0, -8
 
 def softmax_starts_with(step):
     lib_rows = [masked_softmax(row, np.ones(2, dtype=bool)) for row in TEST_ROWS]
+    clipped = masked_softmax(np.clip(TEST_ROWS[1], -1, 1), np.ones(2, dtype=bool))
+    assert (round(lib_rows[1][0], 2), round(clipped[0], 2)) == (0.95, 0.73)   # the clip feedback's numbers
     return all(np.allclose(_softmax_after(FIRST_STEPS[step], row), w, rtol=0, atol=1e-12)
                for row, w in zip(TEST_ROWS, lib_rows))
 
@@ -46,7 +48,7 @@ section("already know",
            wrong=[(T("Divide each row by its sum", claim="divide by the sum"),
                    T("Dividing the scores changes their differences, and so the weights.")),
                   (T("Clip the scores to [−1, 1]", claim="clip to [-1, 1]"),
-                   T("Clipping changes the weights as soon as a score lies outside [−1, 1]."))],
+                   T("Clipping generally changes the weights: [3, 0] becomes [1, 0], and the first weight falls from about 0.95 to about 0.73."))],
            witness=softmax_starts_with),
     number(T("The stable softmax of the score row [1000, 1000]: what is the first weight?"),
            answer=0.5, tolerance=1e-9,

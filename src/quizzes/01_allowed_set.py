@@ -180,6 +180,7 @@ def allowed_means(meaning):
 
 
 def complement_in_place_of_allowed(claim):
+    assert ALLOWED[-1].all()                                                        # the last query reads every key
     message = refusal(masked_softmax, ZEROS, ~ALLOWED)
     alone = masked_softmax(ZEROS[:2], ~ALLOWED[:2])                                # rows 0 and 1 on their own
     assert (alone[~ALLOWED[:2]] > 0).all() and (alone[ALLOWED[:2]] == 0).all()     # read only their future
@@ -206,7 +207,7 @@ section("one boolean array",
            witness=allowed_means),
     choose(T("With a 3 × 3 causal mask, its complement `~allowed` is passed to `masked_softmax` by mistake. What happens?"),
            right=T("It raises: the last row of the complement is all False, an empty row", claim="raises"),
-           why=T("The error comes from the empty row, not from a check of the mask: the mistake is caught only by chance. Pass the mask as `causal_allowed` builds it."),
+           why=T("The error comes from the empty row, not from a check of the mask: the last query of a causal mask may read every key, so its row of the complement is empty. A mistake that left no empty row would pass unnoticed. Pass the mask as `causal_allowed` builds it."),
            wrong=[(T("Every query quietly reads its future", claim="reads the future"),
                    T("Rows 0 and 1 would, but the empty last row stops the whole call.")),
                   (T("Nothing changes"),
@@ -418,7 +419,7 @@ section("padded queries",
            wrong=[(T("Because EOS has the id 2"),
                    T("Its id does not matter; its role does.")),
                   (T("It may be; nothing changes", claim="nothing changes"),
-                   T("Then the loss would skip the real ends, and the model would never learn where a text ends."))],
+                   T("Then EOS would lose its own input vector (`padding_idx` fixes it at zero), or its targets would drop out of the loss (`ignore_index`), and the model could not learn where a text ends."))],
            witness=eos_as_padding_index),
     choose(T("Why is right padding harmless?"),
            right=T("A padding key comes after every real position, so a real query may not read it anyway", claim="padding lies in the future"),
