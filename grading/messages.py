@@ -27,7 +27,7 @@ MESSAGES = texts("grading.messages", {
     "empty_folder": "no notebook (*.ipynb) in this folder; {found}",
     "found_nothing": "it is empty",
     "found_file": "it holds only {example}",
-    "found_files": "it holds {count} files, none of them a notebook, such as {example}",
+    "found_files": "it holds {count} files, such as {example}, and none of them is a notebook",
     "unknown_notebook": "not an exercise notebook of this course (expected one of: {known})",
     "unrecognised_name": "{name}: the name looks like a notebook's but does not end in .ipynb; not graded",
     "macos_metadata": "{name}: a metadata file that macOS adds to archives, not a notebook; ignored",
