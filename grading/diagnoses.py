@@ -130,7 +130,8 @@ MISTAKES = {
         "mask-1",
         ("strict", ('strict-for-loose@key_position <= query_position',
                     'one-less@key_position <= query_position'), "1.7",
-         "the diagonal is forbidden: a query may not read its own key (a `<` where `≤` belongs)",
+         "your mask forbids the diagonal, so a query cannot read its own key: the comparison uses `<` where `≤` "
+         "belongs",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
          "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
@@ -168,15 +169,15 @@ MISTAKES = {
         ("finite-fill", ('finite-fill',), "1.7",
          "a row with no allowed key comes back with equal weights instead of raising a ValueError. Forbidden "
          "scores got a finite fill such as −1e9. Check for empty rows and raise a ValueError",
-         "a −1e9 fill"),
+         "forbidden scores filled with −1e9"),
         ("empty-row-unchecked", ('dropped-check@masked_softmax:if not allowed.any', 'any-for-all@allowed.any'), "1.7",
-         "a row with no allowed key gives nan instead of a ValueError: check that every row allows at least "
-         "one key before computing",
+         "a row with no allowed key is not refused: check that every row allows at least one key, and raise a "
+         "ValueError before computing",
          "no error for an empty row"),
         ("zero-fill", ('zero-fill',), "1.5",
          "forbidden keys still get weight: a score of 0 forbids nothing (exp(0) = 1); forbidden scores must "
          "become −inf",
-         "zero scores as the mask"),
+         "forbidden scores set to 0"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
          "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
          "the last axis (the keys)",
@@ -227,7 +228,7 @@ MISTAKES = {
         ("one-column-too-many", ('length-one-more',), "1.2",
          "every row has one column too many: T = 1 + the longest text is enough, because BOS (in the inputs) and "
          "EOS (in the targets) share the one extra position",
-         "T one too long"),
+         "one column too many"),
         ("no-eos-target", ('dropped-write@targets[b, len(ids)] = EOS',), "1.2",
          "the EOS after each text is not a scored target (it is −100 there): the model never learns where to stop",
          "the EOS target ignored"),
@@ -267,7 +268,7 @@ MISTAKES = {
         ("one-sequence-only", ('axes-for-one-sequence',), "2.2",
          "the function is right for one sequence (T, D) only: with a batch axis (B, T, D) it moves the wrong axes "
          "or fails; the signature is (..., T, D), so count the axes from the end (negative axes)",
-         "right without a batch axis only"),
+         "fails with a batch axis"),
         ("fixed-rank", ('fixed-rank', 'axes-from-the-front'), "2.2",
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so input without a batch "
          "axis, or with several, must work too (use negative axes)",
@@ -318,10 +319,10 @@ MISTAKES = {
          "position has no key to read",
          "diagonal forbidden"),
         ("reshape-only", ('reshape-without-transpose@split_heads:',), "2.2",
-         "the heads are split by a reshape without a transpose. So one head mixes features of different positions",
+         "the heads are split by a reshape without a transpose, so one head mixes features of different positions",
          "split without transpose"),
         ("merge-reshape-only", ('reshape-without-transpose@merge_heads:',), "2.4",
-         "the heads are merged by a reshape without swapping the H and T axes back first. So one output row mixes "
+         "the heads are merged by a reshape without swapping the H and T axes back first, so one output row mixes "
          "values of different positions",
          "merge without transpose"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
@@ -495,8 +496,8 @@ MISTAKES = {
          "only the token at index `position` is replaced: the test changes the whole future, from index `position` on",
          "perturbed one token only"),
         ("starts-early", ('one-less@position:',), "4.3",
-         "the perturbation starts at position − 1: the compared prefix changes itself, so even a causal model "
-         "seems to leak",
+         "the perturbation starts at position − 1, so it changes the prefix being compared, and even a causal "
+         "model seems to leak",
          "perturbation one too early"),
         ("with-position", ('one-more@:position',), "4.3",
          "the compared rows include position itself, which reads the changed token; compare rows "
@@ -555,7 +556,7 @@ MISTAKES = {
                                 'dropped-check@perturbation_verdict:'), "4.3",
          "position = T is not refused: there is no future to change and the test does nothing; the argument "
          "`position` must lie in 1 … T−1, otherwise raise a ValueError",
-         "accepted position=T"),
+         "position = T not refused"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read T from the last axis (`ids.shape[-1]`)",

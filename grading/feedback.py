@@ -95,13 +95,13 @@ MESSAGES = texts("grading.feedback", {
     "internal_error": "check() itself failed ({type}: {message}); this is not your mistake: please tell your "
                       "instructor",
     "unknown_exercise": "there is no exercise {id!r}; known ids: {known}",
-    "not_callable": "the second argument of check should be your function {function}, got {got_type}",
+    "not_callable": "the second argument of check() should be your function {function}; got {got_type}",
     "uses_library": "note: {function} refers to {name}, the library's reference answer for this exercise. The "
                     "grader withholds {name}, so an answer that relies on it fails the grader's tests and gets no "
                     "points: write the computation yourself.",
     "uses_module": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
                    "(lists, loops and the math module), which is what makes it an independent check, so an answer "
-                   "that uses it gets no points",
+                   "that uses it gets no points.",
     "where_line": "cell {cell}, line {line}",
     "summary_some": "{id}: {passed} of {total} public tests passed",
     "summary_practice": "{id}: {passed} of {total} practice tests passed (random seed {seed})",

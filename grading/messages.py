@@ -27,7 +27,7 @@ MESSAGES = texts("grading.messages", {
     "empty_folder": "no notebook (*.ipynb) in this folder; {found}",
     "found_nothing": "it is empty",
     "found_file": "it holds only {example}",
-    "found_files": "it holds {count} other files, such as {example}",
+    "found_files": "it holds {count} files, such as {example}, and none of them is a notebook",
     "unknown_notebook": "not an exercise notebook of this course (expected one of: {known})",
     "unrecognised_name": "{name}: the name looks like a notebook's but does not end in .ipynb; not graded",
     "macos_metadata": "{name}: a metadata file that macOS adds to archives, not a notebook; ignored",
@@ -107,7 +107,7 @@ MESSAGES = texts("grading.messages", {
     "page_notebook": "Notebook",
     "page_hidden": "hidden test",
     "page_public": "public test",
-    "page_reproduce": "Practise",
+    "page_reproduce": "To practise",
     "page_hidden_note": "Public tests show the expected and the actual value; hidden tests say which property "
                         "failed, never their data.",
     "page_row_groups": "{passed} of {total} test groups passed",
@@ -133,7 +133,7 @@ MESSAGES = texts("grading.messages", {
     # the labels of the isolation record on the instructor's index (its values are the report's own English)
     "isolation_not_used": "not used",
     "isolation_mode": "mode",
-    "isolation_unsandboxed": "why without a sandbox",
+    "isolation_unsandboxed": "no sandbox because",
     "isolation_namespaces": "namespaces",
     "isolation_file_system": "file system",
     "isolation_user": "user",
@@ -144,7 +144,7 @@ MESSAGES = texts("grading.messages", {
     "isolation_hostname": "host name",
     "isolation_ipc": "inter-process communication",
     "isolation_cgroups": "control groups",
-    "isolation_why": "reason",
+    "isolation_why": "control groups not used because",
     "isolation_systemd_scope": "systemd scope",
     "isolation_memory": "memory",
     "isolation_processes": "processes",
@@ -199,8 +199,8 @@ MESSAGES.update(texts("grading.messages", {
 # -- hidden tests that stay hidden, one language per page, copies and penalties (issue 32) --
 MESSAGES.update(texts("grading.messages", {
     # what a hidden test's failure says in place of what the student's code chose (runner.hidden_safe)
-    "own_exception": "an exception of a class it defines",
-    "own_type": "an object of a class the notebook defines",
+    "own_exception": "an exception of a class your notebook defines",
+    "own_type": "an object of a class your notebook defines",
     "unusual_dtype": "an unusual dtype",
     "exit_hidden": "the kernel ended during the hidden tests",
     "call_failed_hidden": "the grader could not call {function} during the hidden tests",

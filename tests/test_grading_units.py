@@ -11,6 +11,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import stat
 import subprocess
 import sys
@@ -668,6 +669,11 @@ def test_pages_say_what_is_missing_and_how_many_failures_are_not_shown():
         assert messages.text("status_undefined", lang) != messages.text("status_missing", lang)
     index = report.index_html(r)
     assert "function missing" in index and 'title="passed (3/3)"' in index
+    # the index's table tells the two apart by their marks, and its legend gives each mark once
+    assert f'{report.UNDEFINED_MARK}</span> function missing' in index
+    assert f'{report.MARKS["missing"]}</span> not handed in' in index
+    cells = re.findall(r'<td class="missing"[^>]*><span aria-label="([^"]*)">([^<]*)</span>', index)
+    assert sorted(cells) == [("function missing", report.UNDEFINED_MARK), ("not handed in", report.MARKS["missing"])]
     assert "1 other file" not in messages.reason(("found_file", {"example": "report.pdf"}), "en")
     # a folder without a notebook: its sentence once, about the files, not once per exercise
     empty = messages.text("empty_folder", "en", found=messages.reason(("found_file", {"example": "report.pdf"}), "en"))

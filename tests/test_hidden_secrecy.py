@@ -140,7 +140,7 @@ def test_no_hidden_input_reaches_a_page_not_even_through_the_students_own_errors
     rows = [r for r in report["rows"] if r["submission"].endswith("exfiltrator")]
     hidden_lines = [f for r in rows for f in r["feedback"] if f.get("hidden")]
     assert hidden_lines and all("LEAK" not in f["line"] for f in hidden_lines)
-    assert any("a class it defines" in f["text"] for f in hidden_lines)         # never the class's own name
+    assert any("a class your notebook defines" in f["text"] for f in hidden_lines)         # never the class's own name
     mask_1 = next(r for r in rows if r["exercise"] == "mask-1")
     assert any("<U" in f["text"] for f in mask_1["feedback"] if not f.get("hidden"))    # public: shown as it is
     assert all("an unusual dtype" in f["text"] for f in mask_1["feedback"] if f.get("hidden"))

@@ -186,3 +186,23 @@ def test_code_in_a_diagnosis_can_be_copied_and_check_prints_it_without_marks(cap
         check("mask-1", strict, lang=lang)
         out = capsys.readouterr().out
         assert "§1.7" in out and "`" not in out, out
+
+
+def test_the_empty_row_hint_claims_no_symptom_the_learners_function_lacks(capsys):
+    """read9: mask-2/empty-row-unchecked said "gives nan", and check() showed it first for a zero fill
+    without the empty-row check, whose empty row comes back as equal weights, not nan. The hint now says
+    what is true of every function it is shown for: the row is not refused."""
+    import numpy as np
+
+    def zero_fill_unchecked(scores, allowed):
+        s = np.where(allowed, scores, 0.0)
+        s = s - s.max(-1, keepdims=True)
+        e = np.exp(s)
+        return e / e.sum(-1, keepdims=True)
+    empty_row = zero_fill_unchecked(np.array([[1.0, 2.0]]), np.array([[False, False]]))
+    assert np.isfinite(empty_row).all()                     # no nan: a hint must not claim one
+    check("mask-2", zero_fill_unchecked, lang="en")
+    out = capsys.readouterr().out
+    assert "is not refused" in out and "nan" not in out.lower(), out
+    for lang in LANGUAGES:
+        assert "nan" not in diagnoses.mistake_by_id("mask-2/empty-row-unchecked").text[lang].lower()

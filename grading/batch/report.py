@@ -432,10 +432,15 @@ def write_gradescope(report, target):
     return written
 
 
+def _undefined(status, row):
+    """Whether a "missing" row is a notebook that was handed in (``row`` names it) without the function."""
+    return status == "missing" and row is not None and bool(row.get("notebook"))
+
+
 def _status(status, lang, capital=False, row=None):
     """The status's word; "missing" for a notebook that was handed in (``row`` names it) says that its
     function is missing, not that nothing was handed in."""
-    key = "status_undefined" if status == "missing" and row is not None and row.get("notebook") else f"status_{status}"
+    key = "status_undefined" if _undefined(status, row) else f"status_{status}"
     text = messages.text(key, lang)
     return text[:1].upper() + text[1:] if capital else text
 
@@ -711,6 +716,7 @@ def _footer(grader, lang):
 
 # status marks of the index: a sign and a word, never colour alone
 MARKS = {"pass": "✓", "fail": "✗", "error": "⚠", "timeout": "◔", "missing": "–"}
+UNDEFINED_MARK = "∅"    # a notebook handed in without the function: not the "–" of a notebook not handed in
 FLAG_MARK = "⚑"
 
 
@@ -788,7 +794,8 @@ def index_html(report, lang="en", histogram=None):
             r = by_sub.get(s["submission"], {}).get(i)
             cells.append(None if r is None else {
                 "status": r["status"], "word": _status(r["status"], lang, row=r), "title": _tooltip(r, lang),
-                "mark": MARKS.get(r["status"], "?") + (FLAG_MARK if r.get("duplicates") else ""),
+                "mark": (UNDEFINED_MARK if _undefined(r["status"], r) else MARKS.get(r["status"], "?"))
+                + (FLAG_MARK if r.get("duplicates") else ""),
                 "points": format(r["points"], "g")})
         students.append({"name": names[s["submission"]], "points": format(s["points"], "g"),
                          "max_points": format(s["max_points"], "g"), "lang": s.get("lang", ""), "cells": cells,
@@ -806,7 +813,7 @@ def index_html(report, lang="en", histogram=None):
         legend_title=messages.text("index_legend", lang), flag_mark=FLAG_MARK,
         flag_word=messages.text("flag_duplicates", lang),
         legend=[{"status": k, "mark": MARKS[k], "word": _status(k, lang)} for k in STATUS_ORDER]
-        + [{"status": "missing", "mark": MARKS["missing"], "word": messages.text("status_undefined", lang)}],
+        + [{"status": "missing", "mark": UNDEFINED_MARK, "word": messages.text("status_undefined", lang)}],
         fixed=[messages.text(k, lang) for k in ("index_submission", "page_points", "index_flags", "index_pages",
                                                 "index_language")],
         exercises=[{"id": i, "title": titles.get(i, {}).get(lang, ""), "max": _num(maxima[i])} for i in ids],
