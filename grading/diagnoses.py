@@ -33,7 +33,8 @@ with the same pass/fail pattern.  A mistake is named only when every mutant that
 mistake: when two mutants that give the same outputs on the tests run point to
 two hints, or one of them to none, nothing specific is said (silence rather
 than a guess; a test that separates them is the cure).  A pair names its first
-mistake (in the order declared here) and says that there is a second.  The
+mistake (in the order declared here) and says that there is a second, unless
+both of its slips are that one mistake (one slip made at two places).  The
 texts hold no values, so a diagnosis drawn from hidden tests reveals nothing
 about them.  One mistake is read from the comparison itself: an argument
 changed in place.
@@ -849,7 +850,7 @@ MISTAKES = {
          "the position is off by one: the new token is at n, not "
            "n + 1",
          "position off by one"),
-        ("shared-cache", ('index-zero@keys[layer]',), "5.5",
+        ("shared-cache", ('index-zero@keys[layer]', 'index-zero@values[layer]'), "5.5",
          "every layer reads one cache (layer 0's): "
            "each layer has keys and values of its own",
          "one cache for all layers"),
@@ -1305,12 +1306,13 @@ def _rank(exercise, case, key):
 
 
 def _one_rank_only(exercise, singles, observations, pattern_only=False):
-    """A partial-credit pattern: the learner's function is right on every test whose input has one number of
-    axes and wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
+    """A partial-credit pattern: the learner's function gives the right value on some test whose input has one
+    number of axes (a refusal it passes shows nothing about its values) and is wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
     an error).  Named by the mutants of the operators that fix the number of axes whose pass/fail pattern is
     the learner's, when they all name one mistake."""
     ranks = [_rank(exercise, o[0], o[1]) for o in observations]
-    passed = {r for r, o in zip(ranks, observations) if o[4]}
+    # right for a number of axes: a value right there (a refusal passed shows nothing about the values)
+    passed = {r for r, o in zip(ranks, observations) if o[4] and not isinstance(o[2], Raised)}
     failed = {r for r, o in zip(ranks, observations) if not o[4]}
     if not passed or not failed or None in passed | failed or passed & failed or \
             any(isinstance(o[2], Raised) for o in observations if not o[4]):
@@ -1519,6 +1521,10 @@ def diagnose(exercise, observations):
         return None if any(f is not None and f.id in _REGISTERED and not f.id.startswith("*/") for f, _ in found) \
             else _read_from_results(exercise, singles, seen)
     seconds = {None if s is None else s.id: s for _, s in found}
+    if set(seconds) == {first.id}:
+        # one slip made at two places (the mean and the variance both over time): the hint's one fix mends
+        # both, so there is no second mistake to announce
+        return first
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 
 

@@ -1544,7 +1544,7 @@ def merge_heads(x):
     # 把每个头拼接到最后一维
     return np.concatenate([x[..., h, :, :] for h in range(H - 1, -1, -1)], axis=-1)
 """, None,
-          mistake='Concatenates the heads in reverse order.', heldout=True, named_wrongly='*/one-rank-only'),
+          mistake='Concatenates the heads in reverse order.', heldout=True),
     Entry('heads-2', 'heldout5-038', r"""
 import numpy as np
 def merge_heads(x):

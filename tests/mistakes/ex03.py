@@ -898,7 +898,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
             d_token[ids[b, t]] += grad[b, t]
             d_position[offset + t] += grad[b, t]
     return d_token, d_position
-""", None,
+""", '*/one-rank-only',
           mistake='Assumes a batch (B, T) and indexes ids[b, t]; a single sequence of shape (T,) fails.', heldout=True),
     Entry('pos-3', 'heldout4-062', r"""
 import numpy as np
