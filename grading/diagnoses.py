@@ -297,6 +297,10 @@ MISTAKES = {
         ("other-axes", ('other-axes-swapped',), "2.4",
          "the wrong pair of axes was swapped before merging: swap H and T, the axes −3 and −2",
          "wrong axes swapped"),
+        ("reversed", ('heads-reversed',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
     ),
     "heads-3": _mistakes(
         "heads-3",
@@ -325,6 +329,10 @@ MISTAKES = {
          "the heads are merged by a reshape without swapping the H and T axes back first. So one output row mixes "
          "values of different positions",
          "merge without transpose"),
+        ("reversed", ('heads-reversed@merge_heads:',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
          "the softmax runs over the queries instead of the "
            "keys (the last axis)",
@@ -689,6 +697,10 @@ MISTAKES = {
          "the heads are merged interleaved: after merging, head h must fill the contiguous features h·d … "
          "h·d + d − 1. Reshape (H, 1, d) to H·d directly, with no axes swapped",
          "interleaved merge"),
+        ("reversed", ('heads-reversed',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
         ("prepended", ('prepended',), "5.1",
          "the new key and value are put in front of the cache instead of after it. The output may still be right, "
          "but the stored order no longer follows the positions: append at the end of the time axis",
@@ -854,6 +866,10 @@ MISTAKES = {
          "every layer reads one cache (layer 0's): "
            "each layer has keys and values of its own",
          "one cache for all layers"),
+        ("reversed", ('heads-reversed',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
         ("attends-before-append", ('read-before-append',
                                    'loose-for-strict@causal_future:',
                                    'one-less@causal_future:key_position > query_position'), "5.1",

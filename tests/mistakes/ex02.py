@@ -94,6 +94,7 @@ def merge_heads(x):
 """, "heads-2/reshape-only"),
     bug("heads-2", "heads-interleaved", "interleaved-heads", "heads-2/interleaved"),
     bug("heads-2", "sums-heads", "heads-summed", "heads-2/summed"),
+    bug("heads-2", "heads-reversed", "heads-reversed", "heads-2/reversed"),
     Entry("heads-2", "concatenate-along-axis-1", """
 import numpy as np
 def merge_heads(x):
@@ -1543,7 +1544,7 @@ def merge_heads(x):
     H = x.shape[-3]
     # 把每个头拼接到最后一维
     return np.concatenate([x[..., h, :, :] for h in range(H - 1, -1, -1)], axis=-1)
-""", None,
+""", 'heads-2/reversed',
           mistake='Concatenates the heads in reverse order.', heldout=True),
     Entry('heads-2', 'heldout5-038', r"""
 import numpy as np

@@ -187,6 +187,7 @@ def cache_error(forward, step, new_cache, ids):
     first = step(int(ids[0]), cache)
     return float(np.max(np.abs(full[0] - first)))
 """, "cache-3/first-row"),
+    bug("cache-2", "heads-reversed", "heads-reversed", "cache-2/reversed"),
 ]
 
 

@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 7 (dec-1 ... dec-4)."""
 
-from . import Entry
+from . import Entry, bug
 
 _HEAD = """
 import numpy as np
@@ -182,6 +182,7 @@ def masked_softmax_backward(d_weights, weights):
     d_weights -= np.sum(d_weights * weights, axis=-1, keepdims=True)
     return weights * d_weights
 """, "*/argument-changed"),
+    bug("dec-3", "heads-reversed", "heads-reversed", "dec-3/reversed"),
 ]
 
 
