@@ -83,7 +83,8 @@ mask-3/wrong-axis, heldout5-158 dec-4/perturbs-one-late, heldout5-159 dec-4/last
 softmax over the heads axis) also subtracts one maximum over every head, not each row's, which the grader's draws
 name cache-2/no-max: both are accepted.  Its 23 right answers joined tests/right_answers.  After the measurement,
 */one-rank-only asks for a value right at one number of axes (a refusal passed there shows nothing about the
-values): heldout5-037 passed only the refusal of a 2-D input and is no longer named so, and heldout4-061 (right
+values): heldout5-037 passed only the refusal of a 2-D input and is no longer named so (the operator heads-reversed, added
+then, names it heads-2/reversed), and heldout4-061 (right
 with a batch axis only; a 1-D input raised the very ValueError a refusal test expects) now is, rightly.  A pair
 of slips that are one mistake at two places (the mean and the variance both over time) no longer claims "a
 second mistake" (heldout5-098, -104, -143, -149, and 18 entries more of every set).
