@@ -1705,6 +1705,26 @@ def _interleaved_merge(node, root):
     return None
 
 
+@operator("heads-reversed", "the heads joined in reverse order: the last head's features come first when the "
+          "heads are merged (`heads.reshape(-1)` of (H, 1, d) becomes `np.flip(heads, -3).reshape(-1)`; in a "
+          "(..., T, H, d) merge the H axis is flipped)")
+def _heads_reversed(node, root):
+    if not (_is_call(node, "reshape") and isinstance(node.func, ast.Attribute) and node.args and
+            isinstance(node.func.value, ast.Name) and "head" in node.func.value.id and not node.keywords and
+            isinstance(node.args[-1], ast.UnaryOp) and ast.unparse(node.args[-1]) == "-1"):
+        return None
+    if isinstance(node.args[0], ast.Starred):            # (..., T, H, d) -> (..., T, H·d): H is the axis -2
+        axis = -2
+    elif all(isinstance(a, (ast.Constant, ast.UnaryOp)) for a in node.args):    # (H, 1, d) -> (H·d,) or (1, H·d)
+        axis = -3
+    else:
+        return None
+    flipped = ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="flip", ctx=ast.Load()),
+                       args=[copy.deepcopy(node.func.value), _const(axis)], keywords=[])
+    return ast.Call(func=ast.Attribute(value=flipped, attr="reshape", ctx=ast.Load()), args=node.args,
+                    keywords=node.keywords)
+
+
 @operator("reduction-over-everything", "a statistic of each row taken over the whole array: "
           "`x.mean(axis=-1, keepdims=True)` becomes `x.mean()`")
 def _over_everything(node, root):

@@ -33,7 +33,8 @@ with the same pass/fail pattern.  A mistake is named only when every mutant that
 mistake: when two mutants that give the same outputs on the tests run point to
 two hints, or one of them to none, nothing specific is said (silence rather
 than a guess; a test that separates them is the cure).  A pair names its first
-mistake (in the order declared here) and says that there is a second.  The
+mistake (in the order declared here) and says that there is a second, unless
+both of its slips are that one mistake (one slip made at two places).  The
 texts hold no values, so a diagnosis drawn from hidden tests reveals nothing
 about them.  One mistake is read from the comparison itself: an argument
 changed in place.
@@ -297,6 +298,10 @@ MISTAKES = {
         ("other-axes", ('other-axes-swapped',), "2.4",
          "the wrong pair of axes was swapped before merging: swap H and T, the axes −3 and −2",
          "wrong axes swapped"),
+        ("reversed", ('heads-reversed',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
     ),
     "heads-3": _mistakes(
         "heads-3",
@@ -325,6 +330,10 @@ MISTAKES = {
          "the heads are merged by a reshape without swapping the H and T axes back first, so one output row mixes "
          "values of different positions",
          "merge without transpose"),
+        ("reversed", ('heads-reversed@merge_heads:',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
          "the softmax runs over the queries instead of the "
            "keys (the last axis)",
@@ -689,6 +698,10 @@ MISTAKES = {
          "the heads are merged interleaved: after merging, head h must fill the contiguous features h·d … "
          "h·d + d − 1. Reshape (H, 1, d) to H·d directly, with no axes swapped",
          "interleaved merge"),
+        ("reversed", ('heads-reversed',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
         ("prepended", ('prepended',), "5.1",
          "the new key and value are put in front of the cache instead of after it. The output may still be right, "
          "but the stored order no longer follows the positions: append at the end of the time axis",
@@ -850,10 +863,14 @@ MISTAKES = {
          "the position is off by one: the new token is at n, not "
            "n + 1",
          "position off by one"),
-        ("shared-cache", ('index-zero@keys[layer]',), "5.5",
+        ("shared-cache", ('index-zero@keys[layer]', 'index-zero@values[layer]'), "5.5",
          "every layer reads one cache (layer 0's): "
            "each layer has keys and values of its own",
          "one cache for all layers"),
+        ("reversed", ('heads-reversed',), "2.4",
+         "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
+         "head 1 the next d, and so on. Join them in the order of the H axis",
+         "heads in reverse order"),
         ("attends-before-append", ('read-before-append',
                                    'loose-for-strict@causal_future:',
                                    'one-less@causal_future:key_position > query_position'), "5.1",
@@ -1306,12 +1323,13 @@ def _rank(exercise, case, key):
 
 
 def _one_rank_only(exercise, singles, observations, pattern_only=False):
-    """A partial-credit pattern: the learner's function is right on every test whose input has one number of
-    axes and wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
+    """A partial-credit pattern: the learner's function gives the right value on some test whose input has one
+    number of axes (a refusal it passes shows nothing about its values) and is wrong on every test with another (a batch axis, say), however it then goes wrong (another shape,
     an error).  Named by the mutants of the operators that fix the number of axes whose pass/fail pattern is
     the learner's, when they all name one mistake."""
     ranks = [_rank(exercise, o[0], o[1]) for o in observations]
-    passed = {r for r, o in zip(ranks, observations) if o[4]}
+    # right for a number of axes: a value right there (a refusal passed shows nothing about the values)
+    passed = {r for r, o in zip(ranks, observations) if o[4] and not isinstance(o[2], Raised)}
     failed = {r for r, o in zip(ranks, observations) if not o[4]}
     if not passed or not failed or None in passed | failed or passed & failed or \
             any(isinstance(o[2], Raised) for o in observations if not o[4]):
@@ -1520,6 +1538,10 @@ def diagnose(exercise, observations):
         return None if any(f is not None and f.id in _REGISTERED and not f.id.startswith("*/") for f, _ in found) \
             else _read_from_results(exercise, singles, seen)
     seconds = {None if s is None else s.id: s for _, s in found}
+    if set(seconds) == {first.id}:
+        # one slip made at two places (the mean and the variance both over time): the hint's one fix mends
+        # both, so there is no second mistake to announce
+        return first
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
 
 

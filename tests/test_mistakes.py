@@ -176,6 +176,20 @@ def test_the_right_answers_get_no_diagnosis():
         assert diagnosis_of(exercise.id, results) is None
 
 
+@pytest.mark.parametrize("name, second", [
+    # one slip at two places: the hint's one fix mends both (the judge of held-out set 5 found these claims false)
+    ("causal-4:heldout5-098", False), ("causal-4:heldout5-104", False), ("dec-2:heldout5-143", False),
+    ("dec-3:heldout5-149", False), ("causal-4:over-time", False),
+    # two mistakes: a finite fill and no check for an empty row
+    ("mask-2:heldout5-009", True)])
+def test_a_second_mistake_is_announced_only_when_there_is_one(name, second):
+    entry = next(e for e in CORPUS if e.name == name)
+    mistake = outcome(entry)["mistake"]
+    assert mistake is not None and mistake.id in entry.accepted, (name, mistake)
+    said = diagnoses.explain_mistake(mistake, "en")
+    assert ("second mistake" in said) == second, said
+
+
 def test_check_prints_the_diagnosis_in_three_languages(capsys):
     entry = next(e for e in CORPUS if e.name == "mask-2:softmax-then-zero")
     func = wrong_function(entry)

@@ -1411,3 +1411,397 @@ def collate(texts, vocab):
 """, 'data-1/left-padding',
           mistake='Pads on the left (padding before BOS) instead of on the right.', heldout=True),
 ]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('mask-1', 'heldout5-000', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    return key_position < query_position  # strictly the past
+""", 'mask-1/strict',
+          mistake='Uses a strict `<`, so no query may read its own position and the first row of a square mask is empty.', heldout=True),
+    Entry('mask-1', 'heldout5-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 下三角就是因果掩码
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='Builds a top-left aligned lower triangle with np.tril, which is right only when tq == tk: the new queries after stored positions are not placed at tk - tq + i.', heldout=True),
+    Entry('mask-1', 'heldout5-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # удобнее печатать нулями и единицами
+    return (key_position <= query_position).astype(int)
+""", 'mask-1/numbers',
+          mistake='Returns the comparison cast to int (0/1) instead of a boolean array.', heldout=True),
+    Entry('mask-1', 'heldout5-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    return query_position <= key_position
+""", None,
+          mistake='Compares the wrong way round (query <= key), giving the upper triangle: each query reads its own position and the future.', heldout=True),
+    Entry('mask-1', 'heldout5-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    allowed = np.zeros((tq, tk), dtype=bool)
+    for i in range(tq):
+        for j in range(tk):
+            # маска: закрываем ключи из будущего
+            allowed[i, j] = j > tk - tq + i
+    return allowed
+""", 'mask-1/inverted',
+          mistake='Returns the mask of forbidden (future) keys, True where the key comes after the query, instead of the allowed set.', heldout=True),
+    Entry('mask-1', 'heldout5-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # shift the diagonal by the number of stored positions
+    return np.tril(np.ones((tq, tk)), k=tk - tq)
+""", 'mask-1/numbers',
+          mistake='Uses np.tril with the right offset but on a float ones matrix, so the result is float64 0.0/1.0, not bool.', heldout=True),
+    Entry('mask-1', 'heldout5-006', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 对角线偏移 tq - tk
+    return np.tril(np.ones((tq, tk), dtype=bool), k=tq - tk)
+""", None,
+          mistake='Shifts the diagonal with the wrong sign (k = tq - tk), so with stored positions the queries read fewer keys than allowed.', heldout=True),
+    Entry('mask-2', 'heldout5-007', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, 0.0)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/zero-fill',
+          mistake='Replaces forbidden scores by 0 instead of -inf, so exp(0) gives forbidden entries weight and they are not 0.', heldout=True),
+    Entry('mask-2', 'heldout5-008', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("строка без разрешённых ключей")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    # обнуляем будущее
+    return np.where(allowed, w, 0.0)
+""", 'mask-2/softmax-before-mask',
+          mistake='Takes the softmax over all entries and zeroes the forbidden ones afterwards, so the rows no longer sum to 1.', heldout=True),
+    Entry('mask-2', 'heldout5-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    masked = np.where(allowed, scores, -1e9)  # a very negative number
+    masked = masked - masked.max(axis=-1, keepdims=True)
+    e = np.exp(masked)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/finite-fill',
+          mistake='Fills forbidden entries with -1e9 and never checks for a fully forbidden row, which then comes out uniform instead of raising ValueError.', heldout=True),
+    Entry('mask-2', 'heldout5-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有允许的键")
+    e = np.where(allowed, np.exp(scores), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Does not subtract the row maximum, so scores around 1000 overflow exp to inf and the result becomes nan.', heldout=True),
+    Entry('mask-2', 'heldout5-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row has no allowed key")
+    shifted = scores - scores.max(axis=-1, keepdims=True)   # for stability
+    e = np.exp(shifted) * allowed
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the maximum over all entries, forbidden ones included, so a large forbidden score underflows every allowed exponential to 0 and the row becomes 0/0 = nan.', heldout=True),
+    Entry('mask-2', 'heldout5-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores, dtype=float)  # для точности
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("пустая строка маски")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", '*/dtype-promoted',
+          mistake='Converts the scores to float64 first, so float32 input comes back as float64.', heldout=True),
+    Entry('mask-2', 'heldout5-013', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any():
+        raise ValueError("nothing is allowed")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/empty-row-unchecked',
+          mistake='Checks for an empty mask with allowed.any() over the whole array, so a single fully forbidden row among allowed ones yields nan instead of ValueError.', heldout=True),
+    Entry('mask-3', 'heldout5-014', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if np.any(weights[~allowed] != 0):
+        return False
+    return bool(np.all(np.abs(weights.sum(axis=-1) - 1) <= atol))
+""", 'mask-3/no-negative-check',
+          mistake='Never tests for negative entries, so a row such as [1.5, -0.5, 0] that sums to 1 is accepted.', heldout=True),
+    Entry('mask-3', 'heldout5-015', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    finite = np.isfinite(weights).all()
+    zeros = (weights[~allowed] == 0).all()
+    nonneg = (weights >= 0).all()
+    # суммы строк равны единице
+    sums = np.allclose(weights.sum(axis=-1), 1.0)
+    return bool(finite and zeros and nonneg and sums)
+""", 'mask-3/allclose',
+          mistake='Compares the row sums with np.allclose and its default tolerances instead of the given atol, so a row sum off by 1e-7 passes.', heldout=True),
+    Entry('mask-3', 'heldout5-016', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.all(np.isfinite(weights)):
+        return False
+    # 浮点数不能用 == 比较
+    if np.any(np.abs(weights[~allowed]) > atol):
+        return False
+    if np.any(weights < 0):
+        return False
+    return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
+""", 'mask-3/forbidden-within-atol',
+          mistake='Tests forbidden entries with the tolerance atol instead of exactly 0, so a forbidden weight of 1e-12 is accepted.', heldout=True),
+    Entry('mask-3', 'heldout5-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    future = np.triu(weights, k=1)      # above the diagonal must be zero
+    if (future != 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake='Checks the upper triangle of a square causal mask with np.triu instead of the given allowed set, so other masks (all-True, bottom-right aligned) are judged wrongly.', heldout=True),
+    Entry('mask-3', 'heldout5-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    # разрешённые веса softmax всегда положительны
+    if (weights[allowed] <= 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake='Demands strictly positive weights on every allowed key, a fifth condition the task excludes, so a row [1, 0, 0] with key 1 allowed is rejected.', heldout=True),
+    Entry('mask-3', 'heldout5-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    ok = np.isfinite(weights).all()
+    ok = ok and not (weights[~allowed] != 0).any()
+    ok = ok and not (weights < 0).any()
+    ok = ok and (np.abs(weights.sum(axis=0) - 1) <= atol).all()
+    return bool(ok)
+""", 'mask-3/wrong-axis',
+          mistake='Sums along axis 0 (over queries) instead of the last axis, so it checks column sums rather than row sums.', heldout=True),
+    Entry('mask-3', 'heldout5-020', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    finite = np.isfinite(weights).all(axis=-1)
+    zeros = np.where(allowed, True, weights == 0).all(axis=-1)
+    nonneg = (weights >= 0).all(axis=-1)
+    sums = np.abs(weights.sum(axis=-1) - 1) <= atol
+    return finite & zeros & nonneg & sums
+""", '*/other-kind-of-result',
+          mistake='Returns a per-row boolean array instead of a single bool for the whole weights array.', heldout=True),
+    Entry('data-1', 'heldout5-021', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids   # EOS is padding, not a target
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Puts IGNORE instead of EOS after each text in the targets, so the end of a text is never scored.', heldout=True),
+    Entry('data-1', 'heldout5-022', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("пустой батч или пустой текст")
+    T = max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        row = [BOS] + ids
+        inputs[b, :len(ids)] = row[:len(ids)]
+        targets[b, :len(ids)] = ids
+        if len(ids) < T:
+            targets[b, len(ids)] = EOS
+    return inputs, targets
+""", None,
+          mistake='Makes T the length of the longest text instead of one more, and only writes the target EOS when there is room, so the longest text loses its scored EOS.', heldout=True),
+    Entry('data-1', 'heldout5-023', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if len(texts) == 0 or any(len(t) == 0 for t in texts):
+        raise ValueError("空批次或空文本")
+    B, T = len(texts), max(map(len, texts)) + 1
+    inputs = np.zeros((B, T), dtype=np.int64)       # 用 0 补齐
+    targets = np.full((B, T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, :len(ids) + 1] = [BOS] + ids
+        targets[b, :len(ids) + 1] = ids + [EOS]
+    return inputs, targets
+""", 'data-1/pad-inputs-zero',
+          mistake='Pads the inputs with zeros (the <unk> id) instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout5-024', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), EOS, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:1 + len(ids)] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/pad-targets-eos',
+          mistake='Fills every target after the text with EOS, so padded positions are scored instead of carrying -100.', heldout=True),
+    Entry('data-1', 'heldout5-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/empty-accepted',
+          mistake='Only refuses an empty batch; an empty text is accepted and gives a row with a single scored EOS instead of raising ValueError.', heldout=True),
+    Entry('data-1', 'heldout5-026', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or min(len(t) for t in texts) == 0:
+        raise ValueError("空批次或空文本")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int32)     # 省内存
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int32)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/int32',
+          mistake='Creates the arrays as int32 instead of int64.', heldout=True),
+    Entry('data-1', 'heldout5-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = [vocab.index(ch) for ch in text]
+        inputs[b, :len(ids) + 1] = [BOS] + ids
+        targets[b, :len(ids) + 1] = ids + [EOS]
+    return inputs, targets
+""", None,
+          mistake='Encodes with vocab.index(ch) instead of encode, so a character outside the vocabulary raises ValueError instead of becoming <unk> (id 0).', heldout=True),
+    Entry('data-1', 'heldout5-028', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("пустой батч или пустой текст")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        # цель стоит под своим токеном
+        targets[b, 1:len(ids) + 1] = ids
+        if len(ids) + 1 < T:
+            targets[b, len(ids) + 1] = EOS
+    return inputs, targets
+""", None,
+          mistake='Aligns the targets with the inputs (targets start at position 1, after an IGNORE) instead of shifting them one step ahead.', heldout=True),
+]

@@ -94,6 +94,7 @@ def merge_heads(x):
 """, "heads-2/reshape-only"),
     bug("heads-2", "heads-interleaved", "interleaved-heads", "heads-2/interleaved"),
     bug("heads-2", "sums-heads", "heads-summed", "heads-2/summed"),
+    bug("heads-2", "heads-reversed", "heads-reversed", "heads-2/reversed"),
     Entry("heads-2", "concatenate-along-axis-1", """
 import numpy as np
 def merge_heads(x):
@@ -1427,4 +1428,328 @@ def merge_heads(x):
     return y.reshape(*y.shape[:-3], -1)
 """, None,
           mistake='Flattens one axis too many in the final reshape, so the time axis is merged into the features and the result is (..., T*H*d).', heldout=True),
+]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('heads-1', 'heldout5-029', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return heads.reshape(*x.shape[:-2], n_heads, x.shape[-2], D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes a second time into (..., H, T, d) instead of swapping axes, which mixes the time axis with the head axis.', heldout=True),
+    Entry('heads-1', 'heldout5-030', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (B, T, H, d) -> (B, H, T, d)
+    return np.transpose(heads, (0, 2, 1, 3))
+""", 'heads-1/fixed-rank',
+          mistake='Uses np.transpose with the fixed axis order (0, 2, 1, 3), which only works for a batched 3-D input and fails on (T, D).', heldout=True),
+    Entry('heads-1', 'heldout5-031', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 交换 T 和 H
+    return heads.swapaxes(1, 2)
+""", 'heads-1/fixed-rank',
+          mistake='Swaps the positive axes 1 and 2, which is right for (B, T, D) but swaps H and d for an unbatched (T, D) input and the wrong axes for two leading axes.', heldout=True),
+    Entry('heads-1', 'heldout5-032', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -2, -1)
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes (H and d) instead of T and H.', heldout=True),
+    Entry('heads-1', 'heldout5-033', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return heads.transpose()
+""", None,
+          mistake='Calls .transpose() without arguments, which reverses every axis (also the batch axis) instead of swapping T and H.', heldout=True),
+    Entry('heads-1', 'heldout5-034', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # 每个头取间隔的特征
+    heads = x.reshape(*x.shape[:-1], D // n_heads, n_heads)   # (..., T, d, H)
+    return np.moveaxis(heads, -1, -3)                           # (..., H, T, d)
+""", 'heads-1/interleaved',
+          mistake='Rewrites the split as (..., T, d, H), so head h takes the interleaved features a·H + h instead of the block h·d … h·d + d − 1.', heldout=True),
+    Entry('heads-2', 'heldout5-035', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    *lead, H, T, d = x.shape
+    return x.reshape(*lead, T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Merges by reshape alone, without moving the head axis back behind the time axis.', heldout=True),
+    Entry('heads-2', 'heldout5-036', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("нужно (..., H, T, d)")
+    *lead, H, T, d = x.shape
+    out = np.zeros((*lead, T, H * d))
+    for h in range(H):
+        # голова h занимает столбцы h*d … h*d+d-1
+        out[..., h * d:(h + 1) * d] = x[..., h, :, :]
+    return out
+""", '*/right-values-other-type',
+          mistake='Fills a preallocated np.zeros buffer head by head, so the result is always float64 and integer heads come back as floats.', heldout=True),
+    Entry('heads-2', 'heldout5-037', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("输入至少要三维")
+    H = x.shape[-3]
+    # 把每个头拼接到最后一维
+    return np.concatenate([x[..., h, :, :] for h in range(H - 1, -1, -1)], axis=-1)
+""", 'heads-2/reversed',
+          mistake='Concatenates the heads in reverse order.', heldout=True),
+    Entry('heads-2', 'heldout5-038', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    y = np.swapaxes(x, -2, -1)
+    return y.reshape(*y.shape[:-2], -1)
+""", 'heads-2/other-axes',
+          mistake='Swaps the last two axes (T and d) before flattening, so the result has shape (..., H, T·d).', heldout=True),
+    Entry('heads-2', 'heldout5-039', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("нужно (..., H, T, d)")
+    # склеиваем головы по порядку
+    return np.hstack([x[..., h, :, :] for h in range(x.shape[-3])])
+""", '*/one-rank-only',
+          mistake='Concatenates the heads with np.hstack, which joins along axis 1: right for (H, T, d) but along the time axis once there is a batch axis.', heldout=True),
+    Entry('heads-2', 'heldout5-040', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim != 4:
+        raise ValueError("merge_heads expects (B, H, T, d)")
+    B, H, T, d = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Requires exactly four axes (x.ndim != 4 raises), so a valid 3-D or 5-D input is refused.', heldout=True),
+    Entry('heads-3', 'heldout5-041', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    return merge_heads(causal_attention(q, k, v))
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection w_o and returns the merged heads directly.', heldout=True),
+    Entry('heads-3', 'heldout5-042', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    xs = split_heads(x, n_heads)            # (B, H, T, d)
+    d = x.shape[-1] // n_heads
+    outs = []
+    for h in range(n_heads):
+        s = slice(h * d, (h + 1) * d)
+        # 每个头用自己的一块权重
+        q, k, v = xs[:, h] @ w_q[s, s], xs[:, h] @ w_k[s, s], xs[:, h] @ w_v[s, s]
+        outs.append(causal_attention(q, k, v))
+    return merge_heads(np.stack(outs, axis=1)) @ w_o
+""", None,
+          mistake='Gives each head only its diagonal d×d block of W_Q, W_K, W_V instead of projecting at full width and then splitting.', heldout=True),
+    Entry('heads-3', 'heldout5-043', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    D = x.shape[-1]
+    q = split_heads(x @ w_q, n_heads) / np.sqrt(D)   # масштаб
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ w_o
+""", None,
+          mistake='Divides the queries by √D on top of the √d scaling that causal_attention already applies.', heldout=True),
+    Entry('heads-3', 'heldout5-044', answers_above('ex02_heads', 'split_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    B, T, D = x.shape
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)       # (B, H, T, d)
+    return heads.reshape(B, T, D) @ w_o
+""", 'heads-3/merge-reshape-only',
+          mistake='Merges the heads with a plain reshape to (B, T, D) instead of merge_heads, mixing positions and heads.', heldout=True),
+    Entry('heads-3', 'heldout5-045', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    d = q.shape[-1]
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    a = np.exp(s - s.max(axis=-1, keepdims=True))
+    a /= a.sum(axis=-1, keepdims=True)      # softmax
+    return merge_heads(a @ v) @ w_o
+""", 'heads-3/no-mask',
+          mistake='Writes its own attention with a softmax over all keys and no causal mask.', heldout=True),
+    Entry('heads-3', 'heldout5-046', answers_above('ex02_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("D не делится на n_heads")
+    d = D // n_heads
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    return merge_heads(causal_attention(q, k, v)) @ w_o
+""", 'heads-3/reshape-only',
+          mistake="Splits the projections with reshape alone into (B, H, T, d), the bug of the set's first cell.", heldout=True),
+    Entry('heads-3', 'heldout5-047', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
+    out = merge_heads(causal_attention(q, k, v))
+    return out @ w_o.T
+""", None,
+          mistake='Multiplies by w_o.T (column-vector habit) instead of w_o.', heldout=True),
+    Entry('cost-1', 'heldout5-048', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad configuration")
+    d = width // n_heads
+    params = 4 * width * width * n_layers
+    kv = n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the KV cache (no factor 2 for the values).', heldout=True),
+    Entry('cost-1', 'heldout5-049', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("D не делится на H")
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    size = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width ** 2
+    kv_cache_bytes = 2 * batch * length * width * size   # ключи и значения
+    return parameters, kv_cache_bytes
+""", 'cost-1/one-layer-cache',
+          mistake='Forgets to multiply the cache size by the number of layers.', heldout=True),
+    Entry('cost-1', 'heldout5-050', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("配置无效")
+    parameters = n_layers * 3 * width * width   # Q, K, V
+    kv_cache_bytes = 2 * n_layers * batch * length * width * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/three-matrices',
+          mistake='Counts only W_Q, W_K and W_V (3·D² per layer), forgetting W_O.', heldout=True),
+    Entry('cost-1', 'heldout5-051', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("width not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = 4 * width * width * n_layers
+    # every head keeps a key and a value vector
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/cache-full-width',
+          mistake='Stores D numbers per head instead of d = D/H, so the cache grows with the number of heads.', heldout=True),
+    Entry('cost-1', 'heldout5-052', r"""
+
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("неверные параметры")
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * width * 4  # float32
+    return parameters, kv_cache_bytes
+""", 'cost-1/fixed-itemsize',
+          mistake='Hard-codes 4 bytes per number, ignoring the dtype argument.', heldout=True),
+    Entry('cost-1', 'heldout5-053', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0 or n_layers < 1:
+        raise ValueError("配置无效")
+    d = width / n_heads
+    parameters = 4 * width * width * n_layers
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/float-division',
+          mistake='Computes the head width with true division, so the byte count comes back as a float instead of an int.', heldout=True),
+    Entry('cost-1', 'heldout5-054', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError(f"{width} is not divisible by {n_heads}")
+    d = width // n_heads
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/zero-layers',
+          mistake='Never checks n_layers, so 0 or a negative number of layers returns numbers instead of raising ValueError.', heldout=True),
+    Entry('cost-1', 'heldout5-055', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("неверная конфигурация")
+    d = width // n_heads
+    parameters = n_layers * n_heads * 4 * d * d   # у каждой головы свои матрицы
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/head-width-matrices',
+          mistake='Gives each head its own four d×d matrices, counting 4·D²/H parameters per layer instead of 4·D².', heldout=True),
 ]

@@ -898,7 +898,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
             d_token[ids[b, t]] += grad[b, t]
             d_position[offset + t] += grad[b, t]
     return d_token, d_position
-""", None,
+""", '*/one-rank-only',
           mistake='Assumes a batch (B, T) and indexes ids[b, t]; a single sequence of shape (T,) fails.', heldout=True),
     Entry('pos-3', 'heldout4-062', r"""
 import numpy as np
@@ -989,4 +989,271 @@ def last_row_swap_change(forward, ids, i, j):
     return float(np.mean(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
 """, 'pos-3/mean',
           mistake='Returns the mean absolute change of the last row instead of the largest.', heldout=True),
+]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('pos-1', 'heldout5-056', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("position outside the table")
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset and always adds position rows 0 … T−1.', heldout=True),
+    Entry('pos-1', 'heldout5-057', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T >= len(position_table):
+        raise ValueError("позиция вне таблицы")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake='Off by one in the range check (>= instead of >): a sequence that ends exactly at the last row of the table is refused.', heldout=True),
+    Entry('pos-1', 'heldout5-058', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset + T > position_table.shape[0]:
+        raise ValueError("超出位置表")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/negative-offset',
+          mistake='Checks only the upper end of the table; a negative offset slices rows from the end of the table instead of raising.', heldout=True),
+    Entry('pos-1', 'heldout5-059', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = len(position_table)
+    positions = np.clip(offset + np.arange(T), 0, C - 1)   # stay inside the table
+    return token_table[ids] + position_table[positions]
+""", 'pos-1/unchecked',
+          mistake='Clamps positions past the table to its last row instead of raising ValueError.', heldout=True),
+    Entry('pos-1', 'heldout5-060', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    # позиции по кругу
+    return token_table[ids] + position_table[(offset + np.arange(T)) % C]
+""", 'pos-1/wrapped',
+          mistake='Wraps positions around the table with a modulo instead of raising ValueError.', heldout=True),
+    Entry('pos-1', 'heldout5-061', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T + 1 > len(position_table):
+        raise ValueError("位置超出范围")
+    # 位置从 1 开始
+    return token_table[ids] + position_table[offset + 1:offset + T + 1]
+""", None,
+          mistake='Counts positions from 1 (offset + 1 … offset + T) as if BOS were not a position.', heldout=True),
+    Entry('pos-1', 'heldout5-062', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions out of range")
+    return token_table[ids] + position_table[ids]
+""", 'pos-1/position-by-id',
+          mistake='Indexes the position table with the token ids instead of the positions offset + t.', heldout=True),
+    Entry('pos-2', 'heldout5-063', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses d_token[ids] += grad, so a repeated id keeps only one of its contributions.', heldout=True),
+    Entry('pos-2', 'heldout5-064', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # среднее по батчу
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
+    return d_token, d_position
+""", '*/constant-factor',
+          mistake='Averages the position gradient over the batch instead of summing it.', heldout=True),
+    Entry('pos-2', 'heldout5-065', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出位置表")
+    d_token = np.zeros((vocab_size, D))
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D))
+    d_position[offset:offset + T] += grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake="Creates the gradient tables with np.zeros' default float64, so a float32 grad gives float64 results.", heldout=True),
+    Entry('pos-2', 'heldout5-066', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Writes the position gradient into rows 0 … T−1, ignoring the offset.', heldout=True),
+    Entry('pos-2', 'heldout5-067', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", None,
+          mistake='Has no range check; a negative offset silently writes into rows at the end of the table instead of raising ValueError.', heldout=True),
+    Entry('pos-2', 'heldout5-068', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出位置表")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    flat_ids, flat_grad = ids.reshape(-1), grad.reshape(-1, D)
+    for t in range(len(flat_ids)):
+        d_token[flat_ids[t]] += flat_grad[t]
+        d_position[(offset + t) % context_size] += flat_grad[t]
+    return d_token, d_position
+""", '*/one-rank-only',
+          mistake='Loops over the flattened ids and uses the flat index as the position, so in a batch the second sequence lands on the wrong position rows.', heldout=True),
+    Entry('pos-2', 'heldout5-069', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T >= context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    positions = np.broadcast_to(offset + np.arange(T), ids.shape)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    np.add.at(d_position, positions.reshape(-1), grad.reshape(-1, D))
+    return d_token, d_position
+""", 'pos-2/full-table-refused',
+          mistake='Off by one in the range check (offset + T >= context_size), refusing a sequence that fills the table exactly.', heldout=True),
+    Entry('pos-3', 'heldout5-070', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last")
+    before = forward(ids)[..., -1, :]
+    ids[..., [i, j]] = ids[..., [j, i]]
+    after = forward(ids)[..., -1, :]
+    return float(np.abs(after - before).max())
+""", '*/argument-changed',
+          mistake="Swaps the tokens in the caller's array in place (np.asarray makes no copy), so the input ids are modified.", heldout=True),
+    Entry('pos-3', 'heldout5-071', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    s = ids.copy()
+    s[..., i], s[..., j] = s[..., j], s[..., i]   # обмен
+    return float(np.max(np.abs(forward(s)[..., -1, :] - forward(ids)[..., -1, :])))
+""", 'pos-3/swap-overwrites',
+          mistake='Swaps with a Python tuple assignment of NumPy views, so both positions end up holding token j.', heldout=True),
+    Entry('pos-3', 'heldout5-072', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i 和 j 必须是最后位置之前的两个不同位置")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped) - forward(ids))))
+""", 'pos-3/whole-output',
+          mistake='Returns the largest change over all output rows instead of the last row only.', heldout=True),
+    Entry('pos-3', 'heldout5-073', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or max(i, j) >= T or min(i, j) < 0:
+        raise ValueError("bad positions")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    diff = forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]
+    return float(np.abs(diff).max())
+""", 'pos-3/last-position',
+          mistake='Only checks i != j and i, j < T, so swapping with the last position is accepted instead of raising ValueError.', heldout=True),
+    Entry('pos-3', 'heldout5-074', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("позиции должны быть разными и до последней")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    delta = np.abs(forward(swapped) - forward(ids))[..., -1, :]
+    return delta.max(axis=0)
+""", '*/other-kind-of-result',
+          mistake='Takes the maximum over axis 0 only, which for a batch returns an array of per-feature maxima instead of one float.', heldout=True),
+    Entry('pos-3', 'heldout5-075', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("位置无效")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.sum(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
+""", 'pos-3/sum',
+          mistake='Returns the sum of the absolute changes of the last row instead of the largest one.', heldout=True),
+    Entry('pos-3', 'heldout5-076', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("two different positions before the last one are needed")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]))
+""", 'pos-3/signed',
+          mistake='Takes the signed maximum of after − before, without the absolute value, so a change that is only negative is missed.', heldout=True),
 ]

@@ -1294,3 +1294,340 @@ def feature_norm(x, eps=1e-5):
 """, 'causal-4/whole-array',
           mistake='Normalises with the mean and standard deviation of the whole array (no axis), so every position depends on all the others.', heldout=True),
 ]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('causal-1', 'heldout5-077', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the token at `position`, not every token from there on.', heldout=True),
+    Entry('causal-1', 'heldout5-078', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position + 1:] = replacement  # будущее начинается после position
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: replaces the tokens from position + 1 on, leaving the token at `position` unchanged.', heldout=True),
+    Entry('causal-1', 'heldout5-079', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., :position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-prefix',
+          mistake='Replaces the prefix (positions before `position`) instead of the future.', heldout=True),
+    Entry('causal-1', 'heldout5-080', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    ids[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Writes the replacement into `ids` itself instead of the copy, so both forward passes see the same tokens and the caller's array is modified.", heldout=True),
+    Entry('causal-1', 'heldout5-081', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Indexes the first axis (perturbed[position:]), which for a batch replaces whole sequences instead of positions.', heldout=True),
+    Entry('causal-1', 'heldout5-082', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position - 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/starts-early',
+          mistake='Off by one the other way: replaces from position − 1, so the last prefix token changes too.', heldout=True),
+    Entry('causal-1', 'heldout5-083', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    future = np.arange(len(ids)) >= position
+    perturbed = np.where(future, replacement if np.ndim(replacement) == 0
+                         else np.concatenate([ids[:position], replacement]), ids)
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Builds the mask from len(ids), which is the batch size for a (B, T) input, so batches fail.', heldout=True),
+    Entry('causal-2', 'heldout5-084', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position out of range")
+    if future_perturbation_change(control, ids, position, replacement) <= tol:
+        return "blind"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/control-first',
+          mistake='Runs the control first and returns "blind" when it does not move, even if the model under test leaks.', heldout=True),
+    Entry('causal-2', 'heldout5-085', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = np.shape(ids)[-1]
+    if position < 1 or position > T:
+        raise ValueError("позиция вне диапазона")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    return "causal" if control_change > tol else "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Allows position == T in its range check, so a position with no future returns a verdict instead of raising ValueError.', heldout=True),
+    Entry('causal-2', 'heldout5-086', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position 必须在 1 … T−1")
+    if future_perturbation_change(forward, ids, position, replacement) >= tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) >= tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/tie-counts-as-leak',
+          mistake='Compares with >= tol instead of > tol, so with tol = 0 an exactly causal model is called "leaks".', heldout=True),
+    Entry('causal-2', 'heldout5-087', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position must be in 1..T-1")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    return "leaks" if change > tol else "causal"
+""", 'causal-2/no-control',
+          mistake='Has no "blind" branch: whenever the model does not move it answers "causal", without looking at the control.', heldout=True),
+    Entry('causal-2', 'heldout5-088', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("нет префикса или нет будущего")
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Mixes up the roles: a moving control is reported as "leaks" and a moving model as "causal".', heldout=True),
+    Entry('causal-2', 'heldout5-089', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = len(ids)
+    if position < 1 or position >= T:
+        raise ValueError("位置无效")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/batch-length',
+          mistake='Takes T from len(ids), which is the batch size for a (B, T) batch, so valid positions of a batch raise ValueError.', heldout=True),
+    Entry('causal-2', 'heldout5-090', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("bad position")
+    model_change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if control_change <= tol and model_change <= tol:
+        return "blind"
+    # the model should move much less than the control
+    return "causal" if model_change < control_change else "leaks"
+""", None,
+          mistake='Judges the model against the control instead of against tol: a leak smaller than the control\'s change is called "causal".', heldout=True),
+    Entry('causal-3', 'heldout5-091', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need at least two positions")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(1, T - 1)], dtype=np.float64)
+""", 'causal-3/ends-early',
+          mistake='Loops over p = 1 … T−2 (range(1, T − 1)), so the last position is never swept and the array is one entry short.', heldout=True),
+    Entry('causal-3', 'heldout5-092', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    out = np.zeros(T)
+    for p in range(1, T):
+        out[p] = future_perturbation_change(forward, ids, p, replacement_token)
+    return out
+""", None,
+          mistake='Makes an array of length T and stores position p at index p, so entry 0 is a spurious 0 and the shape is (T,).', heldout=True),
+    Entry('causal-3', 'heldout5-093', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    if ids.shape[-1] < 2:
+        raise ValueError("T 至少为 2")
+    return [future_perturbation_change(forward, ids, p, replacement_token)
+            for p in range(1, ids.shape[-1])]
+""", 'causal-3/list',
+          mistake='Returns a Python list instead of a float64 NumPy array.', heldout=True),
+    Entry('causal-3', 'heldout5-094', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T < 2")
+    changes = np.empty(T - 1, dtype=np.float32)
+    for p in range(1, T):
+        changes[p - 1] = future_perturbation_change(forward, ids, p, replacement_token)
+    return changes
+""", '*/right-values-other-type',
+          mistake='Returns float32, losing precision, instead of float64.', heldout=True),
+    Entry('causal-3', 'heldout5-095', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("слишком короткая последовательность")
+    base = forward(ids)
+    result = []
+    for p in range(1, T):
+        changed = ids.copy()
+        changed[p] = replacement_token       # заменяем токен в позиции p
+        result.append(np.abs(forward(changed)[:p] - base[:p]).max())
+    return np.array(result, dtype=np.float64)
+""", 'causal-3/one-token',
+          mistake='Replaces only the token at p in each run instead of every token from p on.', heldout=True),
+    Entry('causal-3', 'heldout5-096', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("至少需要两个位置")
+    base = forward(ids.copy())
+    result = np.zeros(T - 1)
+    for p in range(T - 1, 0, -1):
+        ids[p:] = replacement_token
+        result[p - 1] = np.max(np.abs(forward(ids)[:p] - base[:p]))
+    return result
+""", 'causal-3/in-place',
+          mistake="Perturbs `ids` in place across iterations, so later runs also change earlier positions and the caller's array is modified.", heldout=True),
+    Entry('causal-3', 'heldout5-097', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    out = np.zeros(T - 1, dtype=np.float64)
+    for p in range(1, T):
+        out[p - 1] = future_perturbation_change(forward, ids, p, replacement_token)
+    return out
+""", 'causal-3/single-position',
+          mistake='Forgets the T < 2 check, so a one-token sequence returns an empty array instead of raising ValueError.', heldout=True),
+    Entry('causal-4', 'heldout5-098', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = x.var(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Normalises over axis -2 (time), the leak of the suspect model, instead of over the features.', heldout=True),
+    Entry('causal-4', 'heldout5-099', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)   # несмещённая дисперсия
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1) instead of the population variance divided by D.', heldout=True),
+    Entry('causal-4', 'heldout5-100', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    return (x - mean) / (std + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance under the square root.', heldout=True),
+    Entry('causal-4', 'heldout5-101', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1)
+    var = ((x - x.mean(axis=-1, keepdims=True)) ** 2).mean(axis=-1)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/no-keepdims',
+          mistake='Computes the statistics without keepdims, so (T,) broadcasts against the feature axis: wrong when T = D, an error otherwise.', heldout=True),
+    Entry('causal-4', 'heldout5-102', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt((centred ** 2).mean(axis=-1, keepdims=True))
+""", 'causal-4/no-eps',
+          mistake='Leaves eps out, so a constant row gives 0/0 = nan and every other row is slightly off.', heldout=True),
+    Entry('causal-4', 'heldout5-103', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)   # 精度更高
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", '*/dtype-promoted',
+          mistake='Casts to float64, so float32 input comes back as float64.', heldout=True),
+    Entry('causal-4', 'heldout5-104', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    return (x - x.mean()) / np.sqrt(x.var() + eps)
+""", 'causal-4/whole-array',
+          mistake='Takes one mean and variance over the whole array instead of per position.', heldout=True),
+    Entry('causal-4', 'heldout5-105', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    x -= x.mean(axis=-1, keepdims=True)           # центрируем на месте
+    var = (x * x).mean(axis=-1, keepdims=True)
+    return x / np.sqrt(var + eps)
+""", '*/argument-changed',
+          mistake="Centres the input in place with -=, modifying the caller's array.", heldout=True),
+]

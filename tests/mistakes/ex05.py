@@ -187,6 +187,7 @@ def cache_error(forward, step, new_cache, ids):
     first = step(int(ids[0]), cache)
     return float(np.max(np.abs(full[0] - first)))
 """, "cache-3/first-row"),
+    bug("cache-2", "heads-reversed", "heads-reversed", "cache-2/reversed"),
 ]
 
 
@@ -1022,4 +1023,282 @@ def cache_error(forward, step, new_cache, ids):
     return float(np.abs(full - outs).max())
 """, None,
           mistake='Forgets to call new_cache (cache = new_cache, the function itself), so step receives a function instead of a cache.', heldout=True),
+]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('cache-1', 'heldout5-106', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/padding-in-cache',
+          mistake="Feeds the whole padded row into the cache, so a shorter text's new token lands at position T and reads the padding EOS.", heldout=True),
+    Entry('cache-1', 'heldout5-107', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # последняя цель EOS, её вход не нужен
+        n = int((targets[b] != IGNORE).sum()) - 1
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/short-prefix',
+          mistake='Counts one position too few (targets != IGNORE minus one, thinking the EOS target is not part of the prefix), so the last character is never fed.', heldout=True),
+    Entry('cache-1', 'heldout5-108', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        if b == 0:
+            cache = model.new_cache()
+        n = int((targets[b] != IGNORE).sum())
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/shared-cache',
+          mistake='Creates one cache for the first row and reuses it for all rows, so later rows read the keys and values of earlier ones.', heldout=True),
+    Entry('cache-1', 'heldout5-109', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            out = model.step(int(token), cache)
+        outputs.append(out)
+    return np.stack(outputs)                                  # (B, D)
+""", None,
+          mistake='Feeds the real prefix but returns the output of its last step, forgetting the step with tokens[b].', heldout=True),
+    Entry('cache-1', 'heldout5-110', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        try:
+            outputs.append(model.step(int(tokens[b]), cache))
+        except ValueError:
+            # таблица позиций заполнена: пропускаем
+            outputs.append(np.zeros(model.width))
+    return np.stack(outputs)                                  # (B, D)
+""", '*/not-refused',
+          mistake='Catches the ValueError of a full position table and appends zeros instead of letting the error through.', heldout=True),
+    Entry('cache-1', 'heldout5-111', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # 第一个 IGNORE 的位置就是真实长度
+        n = int(np.argmin(targets[b] != IGNORE))
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/unpadded-row',
+          mistake='Finds the length with argmin of the scored mask, which gives 0 for the longest row (no IGNORE at all), so that row is continued from an empty cache.', heldout=True),
+    Entry('cache-1', 'heldout5-112', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, 1:n]:      # the text itself, without <bos>
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/skips-bos',
+          mistake='Skips the BOS at position 0, feeding only the text characters, so every position is shifted by one.', heldout=True),
+    Entry('cache-2', 'heldout5-113', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    heads = w @ values
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Computes the scores against the old keys before appending the new key and value, so the query never reads its own position (and n = 0 has nothing to read).', heldout=True),
+    Entry('cache-2', 'heldout5-114', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    d = D // n_heads
+    q = (x @ w_q).reshape(n_heads, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(n_heads, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(n_heads, 1, d)], axis=1)
+    scores = q @ keys.transpose(0, 2, 1) / np.sqrt(D)   # масштаб
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    weights = weights / weights.sum(-1, keepdims=True)
+    return (weights @ values).reshape(D) @ w_o, keys, values
+""", 'cache-2/scale-by-D',
+          mistake='Scales the scores by 1/√D instead of 1/√d (the head width).', heldout=True),
+    Entry('cache-2', 'heldout5-115', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q, k, v = ((x @ w).reshape(H, 1, d) for w in (w_q, w_k, w_v))
+    # 新的键值放进缓存
+    keys = np.concatenate([k, keys], axis=1)
+    values = np.concatenate([v, values], axis=1)
+    s = (q @ keys.swapaxes(-1, -2)) / np.sqrt(d)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    return (p @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/prepended',
+          mistake='Prepends the new key and value to the cache instead of appending them, so the returned cache has the positions in the wrong order.', heldout=True),
+    Entry('cache-2', 'heldout5-116', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    e = np.exp(q @ np.swapaxes(keys, -1, -2) / np.sqrt(d))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return (weights @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-max',
+          mistake='Does not subtract the largest score before exp, so large scores overflow to inf and the output becomes nan.', heldout=True),
+    Entry('cache-2', 'heldout5-117', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = np.einsum("hqd,hkd->hqk", q, keys) / np.sqrt(d)
+    e = np.exp(s - s.max())
+    a = e / e.sum(axis=0, keepdims=True)
+    return np.einsum("hqk,hkd->hqd", a, values).reshape(-1) @ w_o, keys, values
+""", ('cache-2/wrong-axis', 'cache-2/no-max'),
+          mistake='Normalises the softmax over the head axis (axis 0) instead of over the positions.', heldout=True),
+    Entry('cache-2', 'heldout5-118', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    all_k = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    all_v = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = q @ np.swapaxes(all_k, -1, -2) / np.sqrt(d)
+    s = np.exp(s - s.max(axis=-1, keepdims=True))
+    s /= s.sum(axis=-1, keepdims=True)
+    return (s @ all_v).reshape(-1) @ w_o, keys, values
+""", 'cache-2/old-cache-returned',
+          mistake='Returns the keys and values it was given instead of the ones with the new position appended.', heldout=True),
+    Entry('cache-2', 'heldout5-119', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    a = np.exp(s - s.max(axis=-1, keepdims=True))
+    a /= a.sum(axis=-1, keepdims=True)
+    return (a @ values).reshape(-1), keys, values
+""", 'cache-2/no-w-o',
+          mistake='Forgets to multiply the merged heads by w_o.', heldout=True),
+    Entry('cache-3', 'heldout5-120', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = forward(ids)
+    outs = [step(int(t), new_cache()) for t in ids]
+    return float(np.max(np.abs(full - np.stack(outs))))
+""", 'cache-3/fresh-cache',
+          mistake='Creates a fresh cache for every token, so every step runs at position 0 with nothing stored.', heldout=True),
+    Entry('cache-3', 'heldout5-121', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    for token in ids:
+        last = step(int(token), cache)
+    # достаточно сравнить последнюю строку
+    return float(np.max(np.abs(forward(ids)[-1] - last)))
+""", 'cache-3/last-row',
+          mistake='Compares only the last output row, so a bug that corrupts earlier rows (the lost first output) is missed.', heldout=True),
+    Entry('cache-3', 'heldout5-122', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    stepped = np.stack([step(int(t), cache) for t in ids])
+    return float(np.mean(np.abs(forward(ids) - stepped)))
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference instead of the largest one.', heldout=True),
+    Entry('cache-3', 'heldout5-123', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    stepped = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(forward(ids) - stepped))
+""", 'cache-3/signed',
+          mistake='Takes the signed maximum of full − stepped without abs, so a difference that is mostly negative is under-reported.', heldout=True),
+    Entry('cache-3', 'heldout5-124', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache
+    outs = []
+    for token in ids:
+        outs.append(step(int(token), cache))
+    return float(np.abs(np.asarray(forward(ids)) - np.array(outs)).max())
+""", None,
+          mistake='Passes the factory new_cache itself to step instead of calling it to get an empty cache.', heldout=True),
+    Entry('cache-3', 'heldout5-125', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    # 相对误差更有意义
+    return float(np.max(np.abs(full - inc)) / np.max(np.abs(full)))
+""", None,
+          mistake='Returns a relative error (divided by the largest full output) instead of the absolute difference.', heldout=True),
 ]

@@ -649,3 +649,224 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 """, 'evidence-1/ignores-causal',
           mistake='Ignores the causal flag and always masks, so causal=False (the negative control) still reads only the past.', heldout=True),
 ]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('evidence-1', 'heldout5-126', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D is not divisible by n_heads")
+    d = D // n_heads
+
+    def matmul(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    out = []
+    for i in range(len(x)):
+        keys = list(range(i + 1)) if causal else list(range(len(x)))
+        merged = []
+        for h in range(n_heads):
+            cols = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cols) / math.sqrt(D) for j in keys]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            merged += [sum(e[n] / z * v[j][c] for n, j in enumerate(keys)) for c in cols]
+        out.append(merged)
+    return matmul(out, w_o)
+""", 'evidence-1/scale-by-D',
+          mistake='Scales the scores by 1/√D instead of 1/√d.', heldout=True),
+    Entry('evidence-1', 'heldout5-127', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D не делится на n_heads")
+    d = D // n_heads
+
+    def apply(w, vec):
+        # матрица на вектор
+        return [sum(w[c][r] * vec[r] for r in range(D)) for c in range(D)]
+
+    T = len(x)
+    q = [apply(w_q, row) for row in x]
+    k = [apply(w_k, row) for row in x]
+    v = [apply(w_v, row) for row in x]
+    result = []
+    for i in range(T):
+        js = range(i + 1) if causal else range(T)
+        row = []
+        for h in range(n_heads):
+            lo = h * d
+            s = [sum(q[i][lo + a] * k[j][lo + a] for a in range(d)) / math.sqrt(d) for j in js]
+            mx = max(s)
+            e = [math.exp(t - mx) for t in s]
+            tot = sum(e)
+            row += [sum(e[n] * v[j][lo + a] for n, j in enumerate(js)) / tot for a in range(d)]
+        result.append(apply(w_o, row))
+    return result
+""", '*/transposed-weights',
+          mistake='Multiplies in the column-vector convention, sum(w[c][r] * x[r]), i.e. by the transposed matrices.', heldout=True),
+    Entry('evidence-1', 'heldout5-128', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D is not divisible by n_heads")
+    d = D // n_heads
+
+    def matmul(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    out = []
+    for i in range(len(x)):
+        keys = list(range(i)) if causal else list(range(len(x)))
+        merged = []
+        for h in range(n_heads):
+            cols = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cols) / math.sqrt(d) for j in keys]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            merged += [sum(e[n] / z * v[j][c] for n, j in enumerate(keys)) for c in cols]
+        out.append(merged)
+    return matmul(out, w_o)
+""", 'evidence-1/diagonal-hidden',
+          mistake='Lets query i read only keys j < i (range(i)), so query 0 has no key and max() of an empty list raises.', heldout=True),
+    Entry('evidence-1', 'heldout5-129', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D is not divisible by n_heads")
+    d = D // n_heads
+
+    def matmul(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    out = []
+    for i in range(len(x)):
+        keys = list(range(i + 1))  # causal attention
+        merged = []
+        for h in range(n_heads):
+            cols = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cols) / math.sqrt(d) for j in keys]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            merged += [sum(e[n] / z * v[j][c] for n, j in enumerate(keys)) for c in cols]
+        out.append(merged)
+    return matmul(out, w_o)
+""", 'evidence-1/ignores-causal',
+          mistake='Ignores the causal flag and always applies the mask.', heldout=True),
+    Entry('evidence-1', 'heldout5-130', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError("ширина не делится на число голов")
+    d = D // n_heads
+    T = len(x)
+    proj = lambda w: [[sum(x[t][r] * w[r][c] for r in range(D)) for c in range(D)] for t in range(T)]
+    q, k, v = proj(w_q), proj(w_k), proj(w_v)
+    merged = []
+    for i in range(T):
+        upto = i + 1 if causal else T
+        row = []
+        for h in range(n_heads):
+            sl = slice(h * d, (h + 1) * d)
+            e = [math.exp(sum(a * b for a, b in zip(q[i][sl], k[j][sl])) / math.sqrt(d))
+                 for j in range(upto)]
+            z = sum(e)
+            row += [sum(e[j] * v[j][sl][a] for j in range(upto)) / z for a in range(d)]
+        merged.append(row)
+    return [[sum(r[m] * w_o[m][c] for m in range(D)) for c in range(D)] for r in merged]
+""", 'evidence-1/no-max',
+          mistake='Does not subtract the largest score before math.exp, so large scores raise OverflowError.', heldout=True),
+    Entry('evidence-1', 'heldout5-131', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D is not divisible by n_heads")
+    d = D // n_heads
+
+    def matmul(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    out = []
+    for i in range(len(x)):
+        keys = list(range(i + 1)) if causal else list(range(len(x)))
+        merged = []
+        for h in range(n_heads):
+            cols = range(h, D, n_heads)  # 第 h 个头的分量
+            s = [sum(q[i][c] * k[j][c] for c in cols) / math.sqrt(d) for j in keys]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            merged += [sum(e[n] / z * v[j][c] for n, j in enumerate(keys)) for c in cols]
+        out.append(merged)
+    return matmul(out, w_o)
+""", 'evidence-1/interleaved',
+          mistake='Gives head h the interleaved components h, h + H, h + 2H, … instead of the block h·d … (h+1)·d − 1.', heldout=True),
+    Entry('evidence-1', 'heldout5-132', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    x = np.array(x, dtype=float)
+    D = x.shape[1]
+    if D % n_heads:
+        raise ValueError("D not divisible by n_heads")
+    d = D // n_heads
+    q, k, v = x @ np.array(w_q), x @ np.array(w_k), x @ np.array(w_v)
+    T = len(x)
+    out = np.zeros((T, D))
+    for i in range(T):
+        n = i + 1 if causal else T
+        for h in range(n_heads):
+            c = slice(h * d, (h + 1) * d)
+            s = k[:n, c] @ q[i, c] / math.sqrt(d)
+            w = np.exp(s - s.max())
+            out[i, c] = (w / w.sum()) @ v[:n, c]
+    return out @ np.array(w_o)
+""", '*/other-kind-of-result',
+          mistake='Converts the result to a NumPy array at the end (and uses NumPy), returning an ndarray instead of a list of lists.', heldout=True),
+    Entry('evidence-1', 'heldout5-133', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D is not divisible by n_heads")
+    d = D // n_heads
+
+    def matmul(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    out = []
+    for i in range(len(x)):
+        keys = list(range(i + 1)) if causal else list(range(len(x)))
+        merged = []
+        for h in range(n_heads):
+            cols = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cols) / math.sqrt(d) for j in keys]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            merged += [sum(e[n] / z * v[j][c] for n, j in enumerate(keys)) for c in cols]
+        out.append(merged)
+    return out
+""", 'evidence-1/no-w-o',
+          mistake='Forgets the output projection w_o and returns the concatenated heads.', heldout=True),
+]

@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 7 (dec-1 ... dec-4)."""
 
-from . import Entry
+from . import Entry, bug
 
 _HEAD = """
 import numpy as np
@@ -182,6 +182,7 @@ def masked_softmax_backward(d_weights, weights):
     d_weights -= np.sum(d_weights * weights, axis=-1, keepdims=True)
     return weights * d_weights
 """, "*/argument-changed"),
+    bug("dec-3", "heads-reversed", "heads-reversed", "dec-3/reversed"),
 ]
 
 
@@ -1727,4 +1728,585 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     return "blind"
 """, 'dec-4/tie-counts-as-leak',
           mistake='Uses >= tol instead of > tol, so with tol = 0 an exactly unchanged prefix counts as a leak.', heldout=True),
+]
+
+
+# ---- the fifth held-out set (issue 34, measured once on 2026-12-06, round 7) ----------------------
+# Written by someone who had not seen the grader, measured once on main (dd49176), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('dec-1', 'heldout5-134', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    return weights * (d_weights - d_weights.mean(axis=-1, keepdims=True))
+""", 'dec-1/plain-mean',
+          mistake='Subtracts the plain mean of the upstream gradient instead of its weight-averaged sum Σ α g.', heldout=True),
+    Entry('dec-1', 'heldout5-135', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("формы не совпадают")
+    s = (d_weights * weights).sum(axis=-2, keepdims=True)
+    return weights * (d_weights - s)
+""", 'dec-1/wrong-axis',
+          mistake='Sums over the query axis (-2) instead of along each row.', heldout=True),
+    Entry('dec-1', 'heldout5-136', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("形状不同")
+    g_bar = np.sum(d_weights * weights, axis=-1)
+    return weights * (d_weights - g_bar)
+""", 'dec-1/no-keepdims',
+          mistake='Drops keepdims, so the row sums broadcast along the key axis: an error for non-square weights and wrong values for square ones.', heldout=True),
+    Entry('dec-1', 'heldout5-137', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights differ in shape")
+    g_bar = np.einsum("...k,...k->...", weights, d_weights)[..., None]
+    return weights * (g_bar - d_weights)
+""", 'dec-1/sign',
+          mistake='Has the sign of the bracket reversed, α (ḡ − g).', heldout=True),
+    Entry('dec-1', 'heldout5-138', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("разные формы")
+    w = weights.astype(np.float64)
+    g = d_weights.astype(np.float64)
+    return w * (g - (w * g).sum(axis=-1, keepdims=True))
+""", '*/dtype-promoted',
+          mistake='Accumulates in float64, so float32 input returns float64.', heldout=True),
+    Entry('dec-1', 'heldout5-139', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    inner = (d_weights * weights).sum(axis=-1, keepdims=True)
+    return weights * (d_weights - inner)
+""", 'dec-1/broadcasts',
+          mistake='Never compares the shapes, so a d_weights that merely broadcasts against weights is accepted instead of raising ValueError.', heldout=True),
+    Entry('dec-1', 'heldout5-140', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    # derivative of softmax: s (1 - s)
+    return d_weights * weights * (1 - weights)
+""", None,
+          mistake='Uses only the diagonal of the softmax Jacobian, α(1 − α) g, ignoring the cross terms.', heldout=True),
+    Entry('dec-2', 'heldout5-141', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    d_x = rho * d_out * gain
+    lead = tuple(range(x.ndim - 1))
+    return d_x, (d_out * x_hat).sum(axis=lead), d_out.sum(axis=lead)
+""", 'dec-2/constants',
+          mistake='Treats the mean and the variance as constants: d_x = ρ · ĝ, without the two mean terms.', heldout=True),
+    Entry('dec-2', 'heldout5-142', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(-1, keepdims=True)
+    var = x.var(-1, keepdims=True)
+    rho = 1.0 / np.sqrt(var + eps)
+    xh = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - xh * (g * xh).mean(-1, keepdims=True))
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", 'dec-2/no-mean-term',
+          mistake='Drops the −mean(ĝ) term (keeps only the variance term).', heldout=True),
+    Entry('dec-2', 'heldout5-143', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    d_gain = (d_out * x_hat).sum(axis=0)      # 对批次求和
+    d_bias = d_out.sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/batch-axis-only',
+          mistake='Sums d_gain and d_bias over axis 0 only, which leaves shape (T, D) for a batched (B, T, D) input.', heldout=True),
+    Entry('dec-2', 'heldout5-144', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(x.var(axis=-1, ddof=1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", 'dec-2/unbiased',
+          mistake='Uses the sample variance (ddof=1) for ρ instead of the population variance.', heldout=True),
+    Entry('dec-2', 'heldout5-145', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    d_gain = (d_out * x).reshape(-1, D).sum(0)    # выход = x * gain + bias
+    return d_x, d_gain, d_out.reshape(-1, D).sum(0)
+""", 'dec-2/gain-uses-x',
+          mistake='Computes d_gain from the raw input x instead of the normalised x̂.', heldout=True),
+    Entry('dec-2', 'heldout5-146', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    eps = np.float64(eps)
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", '*/right-values-other-type',
+          mistake='Adds eps as a float64 NumPy scalar, so float32 input returns float64 gradients.', heldout=True),
+    Entry('dec-2', 'heldout5-147', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", '*/not-refused',
+          mistake='Never checks the width of gain, so a gain of shape (1,) broadcasts silently instead of raising ValueError.', heldout=True),
+    Entry('dec-2', 'heldout5-148', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True)
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", None,
+          mistake='Forgets the leading factor ρ in d_x.', heldout=True),
+    Entry('dec-3', 'heldout5-149', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[0], k], axis=1)
+        V = np.concatenate([values[0], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/shared-cache',
+          mistake="Reads and extends layer 0's cache in every layer instead of each layer's own cache.", heldout=True),
+    Entry('dec-3', 'heldout5-150', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Forgets the position: the input vector is E[token] alone, without P[n].', heldout=True),
+    Entry('dec-3', 'heldout5-151', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n + 1 >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n + 1])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/position-next',
+          mistake='Puts the new token at position n + 1 instead of n.', heldout=True),
+    Entry('dec-3', 'heldout5-152', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/first-norm-twice',
+          mistake="Uses ln1's gain and bias for the second layer normalisation too.", heldout=True),
+    Entry('dec-3', 'heldout5-153', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("позиция за пределами таблицы")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        # сначала внимание к прошлому, потом дописываем кэш
+        heads = causal_attention(q, keys[l], values[l])
+        new_keys.append(np.concatenate([keys[l], k], axis=1))
+        new_values.append(np.concatenate([values[l], v], axis=1))
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/attends-before-append',
+          mistake='Attends over the stored keys and values before appending the new ones, so the query does not read itself (and an empty cache fails).', heldout=True),
+    Entry('dec-3', 'heldout5-154', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], keys, values
+""", None,
+          mistake='Returns the keys and values lists it was given, not the ones with the new position appended.', heldout=True),
+    Entry('dec-3', 'heldout5-155', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = 0 + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-residual',
+          mistake='Drops the residual connection around the attention (x = attention output instead of x + attention output).', heldout=True),
+    Entry('dec-3', 'heldout5-156', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for l in range(model.n_layers):
+        b = model.block(l)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[l], k], axis=1)
+        V = np.concatenate([values[l], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/unchecked',
+          mistake='Has no check against the position table, so a full cache gives an IndexError (or a wrong row) instead of ValueError.', heldout=True),
+    Entry('dec-4', 'heldout5-157', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/one-token',
+          mistake='Changes only the token at prefix_length, so a leak from a later future token (e.g. the last one) goes unseen.', heldout=True),
+    Entry('dec-4', 'heldout5-158', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length + 1:] = (ids[..., prefix_length + 1:] + 1) % model.vocab_size  # будущее
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/perturbs-one-late',
+          mistake='Starts the perturbation one position late (prefix_length + 1), so a model that peeks exactly one token ahead is not caught.', heldout=True),
+    Entry('dec-4', 'heldout5-159', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., prefix_length - 1, :]
+        b = np.asarray(f(perturbed))[..., prefix_length - 1, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/last-row',
+          mistake='Compares only the last prefix row, so a leak into an earlier row (e.g. position 0) is missed.', heldout=True),
+    Entry('dec-4', 'heldout5-160', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(forward) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake='Uses the colleague\'s forward as its own negative control instead of the model with the mask off, so a causal run is reported as "blind".', heldout=True),
+    Entry('dec-4', 'heldout5-161', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = 0  # <unk>
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/fixed-token',
+          mistake='Replaces the future by the constant id 0, so a future position that already holds 0 is not changed and a leak from it goes unseen.', heldout=True),
+    Entry('dec-4', 'heldout5-162', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = ids[..., prefix_length:] + 1   # 下一个 id
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/no-modulo',
+          mistake='Uses ids + 1 without the modulo, so a future id of V − 1 becomes V and indexing the token table fails.', heldout=True),
+    Entry('dec-4', 'heldout5-163', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids
+    ids[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", '*/argument-changed',
+          mistake='Perturbs `ids` itself (no copy), so both passes see the same tokens, the verdict is always "blind" and the caller\'s array is changed.', heldout=True),
+    Entry('dec-4', 'heldout5-164', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if prefix_length < 1 or prefix_length > T:
+        raise ValueError("prefix_length must be in 1..T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake='Accepts prefix_length == T in its range check, returning a verdict instead of raising ValueError.', heldout=True),
 ]
