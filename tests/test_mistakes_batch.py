@@ -96,7 +96,7 @@ def corpus_batch(tmp_path_factory):
     assert (out / "r.json").exists(), f"the grader wrote no report (exit {proc.returncode}):\n{proc.stderr[-4000:]}"
     report = json.loads((out / "r.json").read_text(encoding="utf-8"))
     rows = {(pathlib.Path(r["submission"]).name, r["exercise"]): r for r in report["rows"]}
-    return {"proc": proc, "plan": plan, "rows": rows, "report": report, "out": out}
+    return {"proc": proc, "plan": plan, "rows": rows, "report": report, "out": out, "batch": batch}
 
 
 def test_the_batch_completes(corpus_batch):
@@ -104,20 +104,22 @@ def test_the_batch_completes(corpus_batch):
     assert corpus_batch["report"]["grader"]["complete"] is True
 
 
-def _uses_a_forbidden_module(entry):
-    """True when the entry's function uses a package its exercise forbids (evidence-1: plain Python only);
-    the grader then gives the "uses numpy: no points" note instead of a diagnosis."""
-    import ast
-    from grading.registry import EXERCISES as REGISTRY
-    ex = REGISTRY[entry.exercise]
-    forbidden = set(getattr(ex, "forbidden_modules", ()))
-    tree = ast.parse(entry.code)
-    aliases = {a.asname or a.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-               for a in node.names if a.name.split(".")[0] in forbidden}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == ex.function:
-            return any(isinstance(n, ast.Name) and n.id in aliases for n in ast.walk(node))
-    return False
+def _uses_a_forbidden_module(notebook, entry):
+    """True when the entry's function, as the submitted ``notebook`` defines it, touches a package its
+    exercise forbids (evidence-1: plain Python only): grading.usage.analyze, the analysis the grader runs
+    on the same cells, then finds a module use, and the grader gives its "uses numpy: no points" note
+    instead of a diagnosis."""
+    from grading import usage
+    from grading.batch.notebooks import read_notebook
+    from grading.cells import prepare_cell
+    ex = EXERCISES[entry.exercise]
+    modules = frozenset(getattr(ex, "forbidden_modules", ()))
+    if not modules:
+        return False
+    cells = [(number, code) for number, source, tags in read_notebook(notebook).cells
+             for code in [prepare_cell(source, tags)] if code is not None]      # as the runner prepares them
+    found = usage.analyze(cells, ex.function, {"methods": frozenset(), "modules": modules})
+    return found is not None and found.kind in ("reference", "module")
 
 
 def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
@@ -128,7 +130,8 @@ def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
             if row["status"] == "pass" or row["points"] != 0:
                 problems.append(f"{entry.name}: {row['status']} {row['points']} points")
             expected = outcome(entry)["grader_mistakes"][SEED]
-            if expected is not None and _uses_a_forbidden_module(entry):
+            notebook = corpus_batch["batch"] / name / f"{EXERCISES[entry.exercise].notebook}.ipynb"
+            if expected is not None and _uses_a_forbidden_module(notebook, entry):
                 expected = None     # the grader shows its "uses numpy: no points" note instead of a diagnosis
             if row.get("diagnosis") != (expected.id if expected else None):
                 problems.append(f"{entry.name}: the grader names {row.get('diagnosis')}, check() "
