@@ -210,7 +210,7 @@ MISTAKES = {
          "that every row sums to 1 within atol",
          "no row-sum check"),
         ("no-forbidden-check", ('dropped-first-condition@is_valid_attention:',), "1.4",
-         "weight on future entries is accepted: also check that every forbidden weight is exactly 0",
+         "weight on forbidden entries is accepted: also check that every forbidden weight is exactly 0",
          "no check of forbidden entries"),
         ("exact-sum", ('exact-for-tolerance',), "1.1",
          "correct weights that differ only by rounding are rejected: compare row sums with 1 within atol, not "
@@ -377,7 +377,7 @@ MISTAKES = {
          "heads",
          "D×d matrices"),
         ("bits", ('bits-for-bytes',), "5.6",
-         "the KV-cache size is 8 times too large: itemsize counts bytes (4 for float32), not bits",
+         "the KV-cache size is 8 times too large: the itemsize counts bytes (4 for float32), not bits",
          "bits, not bytes"),
         ("indivisible-accepted", ('dropped-check@attention_costs:if width % n_heads',), "2.2",
          "a width the number of heads does not divide is not refused: check width % n_heads first and raise "
@@ -610,8 +610,7 @@ MISTAKES = {
          "features (the last axis)",
          "normalised over time"),
         ("eps-outside", ('eps-outside-root',), "4.7",
-         "eps is added outside the square root: it is "
-           "(x − μ) / √(σ² + eps)",
+         "eps is added outside the square root: layer normalisation computes (x − μ) / √(σ² + eps)",
          "eps outside the root"),
         ("unbiased", ('variance-over-n-minus-1',), "4.7",
          "the variance is divided by D − 1, but layer normalisation uses the "
@@ -636,7 +635,7 @@ MISTAKES = {
          "2-D input only"),
         ("whole-array", ('reduction-over-everything',), "4.7",
          "the mean and variance come from the whole array, so every position depends on all the others. Take "
-         "them over each position's own features: axis=-1, keepdims=True",
+         "them over each position's own features, with axis=-1 and keepdims=True",
          "normalised over the whole array"),
         ("sum-for-mean", ('sum-for-mean',), "4.7",
          "a sum is taken where a mean belongs (of the features, or of their squares), so the result is off by a "
@@ -835,7 +834,7 @@ MISTAKES = {
          "d_gain is the plain sum of d_out: the gain multiplies x̂, so d_gain sums d_out · x̂",
          "d_gain without x̂"),
         ("eps-outside", ('eps-outside-root',), "7.7",
-         "eps is added outside the square root: r is 1 / √(σ² + eps), as in the forward pass",
+         "eps is added outside the square root: as in the forward pass, r = 1 / √(σ² + eps)",
          "eps outside the root"),
         ("sums-for-means", ('sum-for-mean@g.mean', 'sum-for-mean@(g * x_hat).mean'), "7.7",
          "dx adds up values where the formula takes their mean, so two of its terms are D times too big",
@@ -890,8 +889,8 @@ MISTAKES = {
          "the sublayer's output replaces the residual stream: add it back (`x = x + …`)",
          "residual connection left out"),
         ("first-norm-twice", ('first-layer-norm-again',), "7.1",
-         "the second layer normalisation uses ln1's gain and bias: each has parameters of its own, "
-         "ln2 before the MLP",
+         "the second layer normalisation uses ln1's gain and bias: each normalisation has parameters of its "
+         "own, and the one before the MLP uses ln2's",
          "ln1 used for ln2"),
         ("no-norm", ('norm-skipped',), "7.1",
          "a sublayer reads the raw residual stream: normalise it first (pre-LN), a = LN(x)",
@@ -971,7 +970,8 @@ GENERIC = {
     "transposed-weights": Mistake(
         "*/transposed-weights", ("transposed-weights",),
         "the results match the weight matrices used transposed (x @ W.T, the habit of writing W x). In this "
-        "course a row vector is multiplied from the left: x @ W, with W of shape (input width, output width)",
+        "course a row vector stands to the left of the weight matrix, x @ W, with W of shape (input width, "
+        "output width)",
         "0.4", "weights transposed", _WEIGHTS),
     "scale-by-d": Mistake(
         "*/scale-by-d", ("scale-by-d",),
@@ -994,13 +994,13 @@ GENERIC = {
         "0.6", "changed an input in place"),
     "right-values-other-type": Mistake(
         "*/right-values-other-type", ("narrower-dtype",),
-        "the numbers are right, but their type is not the one the task asks for: a float for a whole number, "
-        "float64 for another dtype, or 0/1 for True/False. Return the type the task names",
+        "the numbers are right, but their type is not the one the task asks for (a float for a whole number, "
+        "float64 for another dtype, or 0/1 for True/False). Return the type the task names",
         "0.6", "right values, other type"),
     "other-kind-of-result": Mistake(
         "*/other-kind-of-result", (),
-        "the function returns another kind of value than the task asks for: an array where one True or False "
-        "belongs, or a bool or a number where a word belongs. Return exactly what the task names",
+        "the function returns another kind of value than the task asks for (an array where one True or False "
+        "belongs, or a bool or a number where a word belongs). Return exactly what the task names",
         "0.6", "another kind of result"),
     "not-refused": Mistake(
         "*/not-refused", ("dropped-check@raise", "dropped-condition@raise", "dropped-first-condition@raise"),
@@ -1571,8 +1571,23 @@ def sentences(text, lang):
     parts = [p.strip() for p in parts if p.strip()]
     if lang == "zh":
         return "。".join(parts)
-    return ". ".join(p[0].upper() + p[1:] if i and p[0].islower() and not p.startswith(("np.", "x", "d_", "w_"))
-                     else p for i, p in enumerate(parts))
+    return ". ".join(p[0].upper() + p[1:] if i and p[0].islower() and not starts_with_code(p) else p
+                     for i, p in enumerate(parts))
+
+
+_CODE_WORD = re.compile(r"[=_.(\[\d]")
+
+
+def starts_with_code(clause):
+    """Whether a clause begins with code or a symbol, which keeps its case at the start of a sentence: one
+    Latin letter other than the article "a" (r, p, x), or a word holding ``= _ . ( [`` or a digit (axis=-1,
+    d_gain, np.add.at, float32, x̂)."""
+    first = clause.split(None, 1)[0].rstrip(",;:")
+    if first.startswith("x"):                 # x, x̂, x @ W: no hint starts a sentence with an English word in x
+        return True
+    if len(first) == 1:
+        return "a" < first <= "z"
+    return bool(_CODE_WORD.search(first))
 
 
 def explain_mistake(mistake, lang):

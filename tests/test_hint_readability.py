@@ -2,6 +2,7 @@
 to the target (about 80–160 words for a failing block, grade 9 or below for the hint)."""
 
 import pathlib
+import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -34,3 +35,46 @@ def test_the_hints_meet_the_target():
     assert len(hard_ru) <= 0.05 * len(found["ru"]), hard_ru
     assert max(h.length(t, "ru") for _, t in found["ru"]) <= 45
     assert max(h.length(t, "zh") for _, t in found["zh"]) <= 120
+
+
+# Words of code that are no English or Russian word: arguments of the exercises (tol, tq, ids), NumPy's names
+# (itemsize, keepdims, dtype).  A sentence made from a clause that starts with one keeps its case.
+CODE_WORDS = {"atol", "tol", "eps", "tk", "tq", "ids", "grad", "dtype", "vocab", "itemsize", "axis", "keepdims",
+              "float", "int", "bool", "len", "range", "argmax"}
+
+
+_CODE_CHARS = re.compile(r"[=_.(\[\d]")
+
+
+def capitalised_code(rendered, raw, words):
+    """The sentence starts of ``rendered`` that capitalise code ``raw`` writes in lower case: a Latin letter
+    alone (r, p), a word with = _ . ( [ or a digit (axis=-1, float32), or one of ``words`` (itemsize)."""
+    found = []
+    for sentence in re.split(r"(?<=[.。]) ", rendered):
+        word = sentence.split(None, 1)[0].rstrip(",;:.")
+        if not word[:1].isupper() or word in raw:
+            continue
+        low = word[0].lower() + word[1:]
+        if (len(word) == 1 and word.isascii() and word not in "AI") or _CODE_CHARS.search(word) or low in words:
+            found.append(word)
+    return found
+
+
+def test_a_sentence_that_starts_with_code_keeps_its_case():
+    """A hint's clauses become sentences, and a sentence that starts with code keeps its case: never "R is
+    1 / √(σ² + eps)" for r, "Axis=-1", "Itemsize" or «Eps пропущен» (the fresh reading of the grader's texts)."""
+    from grading import diagnoses
+    words = CODE_WORDS
+    assert capitalised_code("What this suggests: x. R is 1. Axis=-1. Itemsize counts. A row. The rest.",
+                            "x: r is 1: axis=-1: itemsize counts: a row. The rest", words) == \
+        ["R", "Axis=-1", "Itemsize"]                                          # the check can fail
+    mistakes = [m for ms in diagnoses.MISTAKES.values() for m in ms] + list(diagnoses.GENERIC.values())
+    wrong = []
+    for lang in ("en", "ru"):
+        for m in mistakes:
+            raw = m.text.get(lang) or m.text["en"]
+            wrong += [(lang, m.id, w) for w in capitalised_code(diagnoses.explain_mistake(m, lang), raw, words)]
+    assert not wrong, wrong
+    for clause, kept in (("r is 1", True), ("axis=-1, keepdims", True), ("a row", False), ("the row", False),
+                         ("x̂ · mean", True), ("в позиции", False), ("float32 на входе", True)):
+        assert diagnoses.starts_with_code(clause) == kept, clause
