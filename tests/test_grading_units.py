@@ -695,6 +695,21 @@ def test_students_graded_on_an_exercise_are_those_whose_tests_ran():
     assert found["text"].startswith("mask-2, ") and found["text"].endswith(": 1 of 1 students")
 
 
+def test_the_flag_mark_means_what_the_legend_says():
+    """The index's legend reads "⚑ several notebooks for one exercise set": ⚑ marks the cells of an exercise
+    set handed in more than once, and the Flags column names every flag in words, a late one without ⚑."""
+    r = sample_report()
+    r["summary"][0]["flags"] = ["late"]
+    r["summary"][1]["flags"] = ["duplicates"]
+    r["rows"][2]["duplicates"] = ["学生/ex01 (1).ipynb"]
+    index = report.index_html(r)
+    assert f"<li>{report.FLAG_MARK} several notebooks for one exercise set</li>" in index
+    assert re.findall(r'<td class="flags">([^<]*)</td>', index) == ["handed in late",
+                                                                    "several notebooks for one exercise set"]
+    cells = re.findall(r'<span aria-label="[^"]*">([^<]*)</span>', index)
+    assert [c for c in cells if report.FLAG_MARK in c] == [report.MARKS["missing"] + report.FLAG_MARK]
+
+
 def test_pages_punctuate_each_language_and_set_calls_as_code(tmp_path):
     r = sample_report()
     for row in r["rows"]:
