@@ -2,7 +2,7 @@
 
 One line per exercise: its id, notebook, function, what it asks (the title in
 the chosen language), its points and how many public and hidden tests decide
-them, then the total; the rule that makes the points (all tests must pass) is
+them, then (in Markdown) the total; the rule that makes the points (all tests must pass) is
 said under the table.  ``--partial`` adds each exercise's number of test groups
 and states the partial-credit rule instead.  The numbers come from the registry the grader uses, so
 the rubric cannot drift from the grading.
@@ -60,7 +60,8 @@ def to_csv(items, partial=False):
 
 def main(argv, prog):
     import importlib
-    p = argparse.ArgumentParser(prog=f"{prog} rubric", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=f"{prog} rubric",
+                                description="The course's rubric, in Markdown or CSV, in one of its languages.")
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the titles (default: en)")
     p.add_argument("--format", choices=("markdown", "csv"), default="markdown", help="output format (default: markdown)")
     p.add_argument("--exercises", metavar="IDS", help="comma-separated exercise ids (default: all)")

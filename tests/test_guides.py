@@ -1,0 +1,80 @@
+"""The guides' words about the repository, checked like its numbers: every file or folder of the repository
+that README.md, CONTRIBUTING.md, docs/*.md and site/README.md name in code font exists (a placeholder such
+as `NN`, `<lang>` or `{zh,en,ru}` standing for the files it names), and what they count is counted."""
+
+import glob
+import itertools
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md", "site/README.md")
+# the folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...)
+TOP = ("bench", "binder", "chapters", "course_i18n", "docs", "exercises", "figures", "grading", "lib", "site",
+       "solutions", "src", "tests", "tools")
+# code-font words that look like paths and are not: a catalogue's msgctxt (the source a prose text comes from)
+NOT_PATHS = {"chapters/02_heads"}
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def placeholders_as_globs(path):
+    """`src/solutions/exNN_name.py` as the globs of the files it stands for."""
+    path = re.sub(r"<[^>]+>", "*", path)                                     # <lang>, <module>, <zh|en|ru>
+    path = path.replace("NN", "[0-9][0-9]").replace("NAME", "*").replace("name", "*")
+    parts = re.split(r"\{([^{}]*,[^{}]*)\}", path)                          # {zh,en,ru}: each of them
+    choices = [[p] if i % 2 == 0 else p.split(",") for i, p in enumerate(parts)]
+    return ["".join(c) for c in itertools.product(*choices)]
+
+
+def named_paths(guide):
+    """(line, path) of every path under a folder of the repository that ``guide`` writes in code font."""
+    text = (ROOT / guide).read_text(encoding="utf-8")
+    for m in re.finditer(r"`([^`\s]+)`", text):
+        path = m.group(1).rstrip(".,:;")
+        if path.split("/", 1)[0] in TOP and "/" in path and "…" not in path and path not in NOT_PATHS:
+            yield text.count("\n", 0, m.start()) + 1, path
+
+
+def test_placeholders_stand_for_files():
+    """Negative control: the pattern matches the files it stands for, and a wrong pattern matches none."""
+    found = lambda path: [f for g in placeholders_as_globs(path) for f in glob.glob(str(ROOT / g))]  # noqa: E731
+    assert found("src/solutions/exNN_name.py") and not found("src/solutions/NN_name.py")
+    assert len(found("chapters/{zh,en,ru}/NN_name.ipynb")) == 27
+    assert found("chapters/<lang>/figures/NAME-wide.svg") and not found("figures/NAME-wide.svg")
+
+
+@pytest.mark.parametrize("guide", GUIDES)
+def test_every_path_a_guide_names_exists(guide):
+    missing = []
+    for line, path in named_paths(guide):
+        for pattern in placeholders_as_globs(path):
+            if not glob.glob(str(ROOT / pattern)):
+                missing.append(f"{guide}:{line}: {path}")
+    assert not missing, missing
+
+
+def test_the_outside_sets_of_the_corpus_are_counted():
+    """docs/maintainers.md counts the outside sets of wrong answers and names their slugs as the corpus has them."""
+    from mistakes import entries
+    text = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
+    m = re.search(r"the project's\s+own answers and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
+    assert m, "docs/maintainers.md no longer counts the outside sets"
+    sets = {re.match(r"(heldout\d*)-", e.slug).group(1) for e in entries() if e.heldout}
+    assert NUMBERS[m.group(1)] == len(sets)
+    assert set(re.findall(r"`(heldout\d*)-`", m.group(2))) == sets
+
+
+def test_the_rubric_is_described_as_it_prints():
+    """docs/instructors.md: the Markdown rubric ends with the total; the CSV has one row per exercise only."""
+    from grading import exercises
+    from grading.batch import rubric
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split()).lower()
+    assert "the markdown ends with the total" in text and "the csv has one row per exercise" in text
+    items = rubric.rows(exercises)
+    assert rubric.markdown(items, "en").count("**Total**") == 1
+    assert len(rubric.to_csv(items).strip().splitlines()) == 1 + len(exercises.EXERCISES)
