@@ -78,3 +78,14 @@ def test_the_rubric_is_described_as_it_prints():
     items = rubric.rows(exercises)
     assert rubric.markdown(items, "en").count("**Total**") == 1
     assert len(rubric.to_csv(items).strip().splitlines()) == 1 + len(exercises.EXERCISES)
+
+
+def test_the_diagnosis_floor_is_the_tests():
+    """CONTRIBUTING.md and docs/maintainers.md state the floor of tests/test_mistakes.py's RATE, and that it
+    holds for the project's own entries (the outside sets are measured, not held to it)."""
+    rate = re.search(r"^RATE = ([0-9.]+)", (ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8"), re.M)
+    percent = round(float(rate.group(1)) * 100)
+    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    assert f"at least `RATE` of the project's own entries ({percent} % now)" in contributing
+    assert f"At least {percent} % of the project's own answers" in maintainers
