@@ -399,7 +399,11 @@ def two_heads_can_because(claim):
 
 def head_0_on_previous(claim):
     on_previous = TWO_HEADS[0, np.arange(1, 4), np.arange(0, 3)]
-    facts = {"more than 0.999": (on_previous > 0.999).all() and (on_previous < 1).all(),
+    # the feedback of "exactly 1": every other readable key of rows 1 to 3 keeps about e^-10
+    readable_others = np.tril(np.ones((4, 4), bool)) & ~np.eye(4, k=-1, dtype=bool)
+    others = TWO_HEADS[0][readable_others][1:]                    # [0, 0] is row 0 reading itself
+    facts = {"more than 0.999": (on_previous > 0.999).all() and (on_previous < 1).all()
+             and len(others) == 6 and np.allclose(others, np.exp(-10), rtol=1e-3),
              "about 1/2": np.allclose(on_previous, 0.5, atol=0.05), "exactly 1": (on_previous == 1).all()}
     return bool(facts[claim])
 
@@ -427,7 +431,7 @@ section("two heads can do",
            wrong=[(T("About 1/2", claim="about 1/2"),
                    T("1/2 is what one head gets when it must serve both positions.")),
                   (T("Exactly 1", claim="exactly 1"),
-                   T("A softmax weight stays below 1 while other keys may be read."))],
+                   T("Here each other readable key still gets a weight of about e⁻¹⁰ (its score is 10 lower), small but not 0, so the weight stays below 1. Only far larger score gaps let the other weights vanish in rounding and give exactly 1 (§1.10)."))],
            witness=head_0_on_previous),
 )
 
