@@ -115,7 +115,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 """)
 
 md(r"""
-Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
+Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character: that character is target 0 and enters the inputs only at position 1, which query 0 may not read. The allowed set is therefore $j \le i$, diagonal included.
 
 The upper grid of Figure 1.1 shows this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
