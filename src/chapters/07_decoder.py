@@ -8,7 +8,7 @@ md(r"""
 
 §1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. Most of it used one layer with hand-chosen parameters, and none of it was trained. Two questions remain open:
 
-1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than uniform guessing ($\ln 10$).
+1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than the loss of a uniform guess ($\ln 10$).
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
 This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
@@ -82,7 +82,7 @@ def magnitude(error):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each row after it is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. For training, all that matters is that the gradients are right. §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each row after it is the parameter's name, the entry, the gradient of the backward pass, the central difference, and the order of magnitude of the relative error. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. Training needs nothing more than correct gradients, so the derivations wait: §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
 """)
 
 code(r"""
@@ -147,7 +147,7 @@ md(r"""
 
 Not every target can be predicted. The letters of the word are **free** targets: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following target is **decided** by what came before.
 
-This puts a bound under the loss, and the bound holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus (1666 is the number of scored targets). Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
+This puts a lower bound on the loss, and the bound holds for causal models only. A **causal** model predicts position $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus (1666 is the number of scored targets). Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
 An unmasked model is not bound by this. Its prediction at position $t$ may read input $t+1$, which is target $t$ itself. Its products are then no longer the probabilities with which a model writing one token at a time writes each line, and all 216 of them can be close to 1 at once. **A loss below $\mathcal{L}^*$ is therefore proof that the model has read the future.**
 
@@ -263,7 +263,7 @@ assert masked_right == 36 and masked_margin > 1e-6
 """)
 
 md(r"""
-Completion tests only the token greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets). The trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
+Completion tests only the tokens that greedy decoding picks. The loss on the held-out lines is more direct evidence. A model that knows the rule and treats all 252 lines alike has a loss of $36 \ln 252 / 278 \approx 0.7160$ on the 36 held-out lines (278 is the number of their scored targets). The trained model has 0.7312, only 0.015 more. A model that brought its training loss down to $\mathcal{L}^*$, on the other hand, would have to give all its probability to the 216 lines of the corpus: the held-out lines would get probability 0 and an infinite loss. So this model has learned the rule, not the corpus.
 """)
 
 code(r"""
@@ -311,7 +311,7 @@ print(f"{masked_seconds:.1f} s", f"{unmasked_seconds:.1f} s")
 md(r"""
 ### Hiding the future
 
-A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way is what the model is worth when it generates.
+A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way measures how good the model is when it generates.
 
 * For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
 * At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
@@ -379,7 +379,7 @@ plt.show()
 md(r"""
 ### What it reads
 
-Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. For each query $i$, the printed row gives the larger of the two heads' totals, a head's total being the weight it puts on all later positions whose input is target $i$. For rows 0 to 3 this is above 0.9. Such a row reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1 row 1 reads the `ж` at position 6. The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. For each query $i$, the printed row gives the total weight that a head puts on all later positions whose input is target $i$, taking the larger of the two heads. For rows 0 to 3 this is above 0.9. Such a row reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1 row 1 reads the `ж` at position 6. The first three rows are the targets the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -725,7 +725,7 @@ What holds at all five seeds (the cell above asserts it for each seed):
 * on the free targets alone, with the future hidden, the unmasked model's loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. The run that has best learned to read the decided targets from the past completes the most words, and the run that has learned it worst completes the fewest: at seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
+What varies with the seed is how badly the unmasked model fails at generation. The run that has best learned to read the decided targets from the past completes the most words, and the run that has learned it worst completes the fewest. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
 
 Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so in 0% and 1% of the lines, no more often than the masked model, which cannot see input 3 and follows it only by coincidence (9–15%).
 
@@ -757,7 +757,7 @@ plt.show()
 md(r"""
 ### What the mask buys
 
-Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss. Each of its steps costs far more than a masked one (see below), so it trains on batches of 8 lines instead of 32: 250 steps at the learning rate 0.01, then 50 more at 0.002, so that the noise of such small batches settles at the end.
+Is it the mask, then, that lets a model learn the rule? Not quite. The leak comes from the way the model is trained: every position of a line is scored while its target sits in the input. A model without the mask can be trained honestly too: give it only the prefix $x_0, \dots, x_t$ and score only its last row against target $t$, so that the target is never in its input. `prefix_loss_and_grads` does this for every $t$ and averages over the batch as before; `train` uses it in place of the usual loss. Each of its steps costs far more than a masked one (see below), so it trains on batches of 8 lines instead of 32. It takes 250 steps at a learning rate of 0.01, then 50 more at 0.002, so that the noise of such small batches settles down at the end.
 
 At the five seeds, the model trained this way reaches a loss with the future hidden of 0.7282–0.7372, close to the masked model's 0.7246–0.7342; on the held-out lines it reaches 0.7280–0.7386. It completes all 36 held-out words every time: without the mask, and without reading the future, it learns the rule as well. What it loses is efficiency. Every training step costs $T = 8$ forward and backward passes instead of one, because each prefix is a computation of its own. Generation can reuse almost nothing either: from the output of block 0 on, every new token changes the residual stream at every old position, so only the keys and values of layer 0 would stay fixed. The mask buys both back: one pass trains all $T$ positions at once, each on its own prefix, and the keys and values of old positions never change again, so they can be cached (§7.5).
 """)
@@ -1277,5 +1277,5 @@ md(r"""
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
 * Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
 
-§8 trains the same decoder, with and without the mask, on verse in the language of this edition.
+The exercises for this section are in `exercises/en/ex07_decoder.ipynb`. §8 trains the same decoder, with and without the mask, on verse in the language of this edition.
 """)

@@ -91,7 +91,7 @@ def role_of_the_reset_error(claim):
 
 section("Six checks",
     choose(T("Why do numbers 2 and 3 belong together?"),
-           right=T("The 0.0 alone means nothing: the control's change shows that the test can see a leak", claim="0.0 alone means nothing"),
+           right=T("The 0.0 alone means nothing; the control's change shows that the test can see a leak", claim="0.0 alone means nothing"),
            why=T("The control changes by about 39.77; a forward function that returns zeros would also show 0.0."),
            wrong=[(T("Because they use the same input"),
                    T("Sharing an input is necessary, but it is not why they belong together: the control is what gives the 0.0 its meaning.")),
