@@ -21,7 +21,8 @@ teaches it (§1 = chapters/*/01_allowed_set.ipynb, and so on).  Conventions:
 
 from . import attention, blocked, checks, costs, data, model, positions
 
-# The modules the sections teach.  Imported on demand: lib.layers and lib.decoder (§7) and
-# lib.validate.  Not in lib: the threaded form of §5.9 (bench/fast_attention.py), the figures
+# The modules the sections teach.  Imported on demand: lib.layers and lib.decoder (§7),
+# lib.plain_python (§3.4, §6.2) and lib.validate (the argument checks; the appendix lists every
+# module but this one).  Not in lib: the threaded form of §5.9 (bench/fast_attention.py), the figures
 # (figures) and the exercises and grader (grading).
 __all__ = ["attention", "blocked", "checks", "costs", "data", "model", "positions"]

@@ -8,6 +8,9 @@ solution, zh, en and ru:
   further on, or a code cell's output) is such a figure or table, and it comes before the
   next heading.  A figure is an image or an interactive widget; a table is a Markdown table,
   a widget, or printed lines.  "Above" looks back the same way.
+* **"The `%pip` line below"** (a piece of code named in backquotes, then line, command or call,
+  below or above; «в строке `…` ниже», 下面的 `…`): a code cell on that side of the page holds
+  that code (`check(...)`: a call of check).
 * **§N and §N.M** name a chapter notebook and one of its headings ("## N.M ...").
 * **Figure N.M** (图 N.M, рис. N.M / рисунок N.M): the site numbers the figures of chapter N
   in page order, every image with an alt text (site/course_book.py, ``caption_figures``);
@@ -37,6 +40,11 @@ BELOW = {
     "zh": re.compile(r"(下|上)(?:面的|方的)?(?:交互)?(图|表)(?!示|格)"),
     "ru": re.compile(r"(?:на |в |во )?(рисун\w*|таблиц\w*|график\w*|тепловых картах|тепловая карта)"
                      r" (ниже|выше)|(ниже|выше) (?:на |в )?(рисун\w*|таблиц\w*|график\w*)", re.I),
+}
+CODE_POINTER = {
+    "en": re.compile(r"\bthe `([^`]+)` (?:line|command|call|cell) (below|above)\b", re.I),
+    "zh": re.compile(r"(下|上)(?:面|方)的?(?:这行|那行|命令|代码)?\s?`([^`]+)`"),
+    "ru": re.compile(r"(?:строк\w*|команд\w*|вызов\w*) `([^`]+)` (ниже|выше)", re.I),
 }
 FIGURE_WORDS = ("figure", "picture", "plot", "chart", "heatmap", "heatmaps", "curve", "curves", "图")
 CITATION = {
@@ -148,6 +156,25 @@ def pointer_problems(cells, lang):
     return problems
 
 
+def code_pointer_problems(cells, lang):
+    """Every "the `%pip` line below" in ``cells`` whose code is in no code cell on that side of the
+    page (a pointer at a line that is not there: read10 found one in every exercise page)."""
+    problems = []
+    for n, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        for m in CODE_POINTER[lang].finditer(_text(cell)):
+            groups = m.groups()
+            below = any(g in ("below", "ниже", "下") for g in groups)
+            code = next(g for g in groups if g not in ("below", "above", "ниже", "выше", "下", "上"))
+            side = cells[n + 1:] if below else cells[:n]
+            code = code.removesuffix("(...)") + "(" if code.endswith("(...)") else code    # check(...): any call
+            if not any(c["cell_type"] == "code" and code in _text(c) for c in side):
+                problems.append(f"cell {n}: {m.group(0)!r}, but no code cell {'below' if below else 'above'} "
+                                f"holds {code!r}")
+    return problems
+
+
 def headings(lang):
     """{chapter number: {section numbers}} from the chapter notebooks of ``lang``."""
     found = {}
@@ -227,6 +254,13 @@ def test_the_checks_catch_what_they_name():
     assert pointer_problems([_md("Как видно на рисунке ниже, всё так."), _code(PRINTED)], "ru")
     assert not pointer_problems([_md("В таблице ниже всё так."), _code(PRINTED)], "ru")
     assert not pointer_problems([_md("| a | b |\n| --- | --- |\n| 1 | 2 |\n\nThe table above says it.")], "en")
+    # the install note as it stood before read10: it named a %pip line below that no cell holds
+    note = _md("If the `%pip` line below names a `.whl` file, first download that file.")
+    imports = {"cell_type": "code", "source": "import lib", "metadata": {}, "outputs": []}
+    assert code_pointer_problems([note, imports], "en")
+    assert not code_pointer_problems([note, dict(imports, source="%pip install x.whl")], "en")
+    assert code_pointer_problems([_md("Если в строке `%pip` ниже указан файл."), imports], "ru")
+    assert code_pointer_problems([_md("如果下面的 `%pip` 命令写的是文件。"), imports], "zh")
     known = {1: {1, 2}, 5: {1}}
     assert section_problems([_md("see §1.2, §5 and §5.1")], "en", known) == []
     assert section_problems([_md("see §1.3 and §9")], "en", known) == ["cell 0: §1.3 names no section",
@@ -251,6 +285,15 @@ def test_the_pages_are_there():
 def test_figures_and_tables_are_where_the_words_say(kind, page, lang):
     problems = pointer_problems(read(ROOT / kind / lang / page), lang)
     assert not problems, f"{kind}/{lang}/{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", ["chapters", "exercises", "solutions"])
+def test_code_named_below_is_below(kind, lang):
+    problems = [f"{kind}/{lang}/{path.name} {problem}"
+                for path in sorted((ROOT / kind / "en").glob("*.ipynb"))
+                for problem in code_pointer_problems(read(ROOT / kind / lang / path.name), lang)]
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -10,7 +10,7 @@ A language model writes text one token at a time: at each position it predicts t
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
-We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. Sections §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you can see what the mask decides: with it the model learns to predict; without it the model learns to copy the answer from its input.
+We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you can see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
 The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 
@@ -33,13 +33,13 @@ Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春
 
 ![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
-In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (a lone head's width can be chosen freely, d = 3 in the example below; the heads of §2 share out D, so that d = D/H). Query i meets every key j in a **score**
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (the width of a single head can be chosen freely: d = 3 in the example below; the H heads of §2 divide D between them, so d = D/H). Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
 and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and the rows can be read. A column of $W_Q$ and $W_K$ stands for season, weather or start, a column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
+The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each row can be read off directly. Each column of $W_Q$ and $W_K$ stands for season, weather or start; each column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
 """)
 
 code("""
@@ -70,7 +70,7 @@ assert np.allclose(y[1], weights[1, 1:])
 """)
 
 md(r"""
-Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, after it, and gives them 0.97 of its weight. A model that has to predict at position t the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
+Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
 
 ![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
 """)
@@ -87,7 +87,7 @@ md(r"""
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
-| §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than uniform guessing ($\ln 10$) | `ex07_decoder` |
+| §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than the loss of a uniform guess ($\ln 10$) | `ex07_decoder` |
 | §8 | `08_real_text` | the same decoder trained on verse in the language of the page: the lowest loss a causal model can reach now measures only memorisation, not the language, and the unmasked model's low training loss is worthless once it has to write | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
@@ -96,7 +96,7 @@ The exercise notebooks are in `exercises/en/`. Every exercise is followed by a o
 md(r"""
 ## 0.4 Notation
 
-Every symbol keeps one meaning in the whole course; a section number in parentheses says where the symbol is introduced, and a symbol without one is used throughout.
+Every symbol keeps one meaning throughout the course; a section number in parentheses says where the symbol is introduced, and a symbol without one is used throughout.
 
 | symbol | meaning |
 | --- | --- |
@@ -184,5 +184,5 @@ The package itself brings NumPy and threadpoolctl; `[learner]` adds the rest of 
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes the attention of §0.2, which reads every key, in one call. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` except the argument checks of `lib.validate`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)

@@ -3,7 +3,7 @@
 md(r"""
 # 1 The allowed set comes before softmax
 
-In the example of §0.2 every query read every position, its future included. For a model trained to predict the next token that is fatal: the answer for position t sits at position t + 1, and a query that can read it will copy it instead of learning to predict it.
+In the example of §0.2 every query read every position, its future included. For a model trained to predict the next token, that is fatal: the answer for position t sits at position t + 1, and a query that can read it will copy it instead of learning to predict it.
 
 This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole course relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """)
@@ -115,7 +115,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 """)
 
 md(r"""
-Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; 春 appears only among the targets. The allowed set is therefore $j \le i$, diagonal included.
+Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception: it holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character: that character is target 0 and enters the inputs only at position 1, which query 0 may not read. The allowed set is therefore $j \le i$, diagonal included.
 
 The upper grid of Figure 1.1 shows this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
@@ -172,7 +172,7 @@ assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest, §1.10).
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest score; §1.10).
 
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
@@ -242,7 +242,7 @@ assert "row (0,)" in str(err)
 """)
 
 md(r"""
-Row 0 has no readable key, so its softmax has no denominator. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help: row 0 may not read position 0 at all. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
+Row 0 has no readable key, so its softmax has nothing to normalise over: the denominator would be an empty sum. In that case `masked_softmax` raises a `ValueError` whose message names the row (here row 0). The BOS at position 0 does not help: row 0 may not read position 0 at all. What guarantees every query at least one readable key is the diagonal j = i of the condition $j \le i$; BOS only makes reading position 0 harmless.
 
 Why raise an error instead of returning something? Take scores that are not all zero and look at what two naive implementations produce. The first puts $-\infty$ on the forbidden entries; the second puts a large finite negative number there, $-10^9$ in many implementations, $-10^6$ in the `masked_softmax` of *Dive into Deep Learning* (d2l):
 """)
@@ -324,7 +324,7 @@ Because of the way `collate` lays out a batch, the positions whose input is EOS 
 """)
 
 md(r"""
-Two different things must be kept apart here. The query at a padded position is an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps it out of the loss. An **empty row** is a query with no key to read at all: its softmax has no denominator, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
+Two different things must be kept apart here. The query at a padded position is an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps it out of the loss. An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
 """)
 
 code("""
@@ -338,7 +338,7 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere takes the allowed set to be the intersection of two conditions: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+There is one more reason why right padding is harmless: real queries cannot read it. A model that allows padding anywhere lets query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
 
 code("""
@@ -414,7 +414,7 @@ plt.show()
 """, alt="Two 3×4 heatmaps, rows i are positions, columns the four features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")
 
 md(r"""
-In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns. The figure opens with $X[2, 0]$ already moved two steps up, so that the page makes its point before you touch anything; with every slider at the value of $X[2]$ itself, every entry is 0.
+In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns. The figure opens with $X[2, 0]$ already moved two steps up, so that the figure makes its point before you touch anything; with every slider at the value of $X[2]$ itself, every entry is 0.
 """)
 
 code("""
@@ -433,7 +433,7 @@ figure
 md(r"""
 ## 1.10 Going deeper (optional)
 
-The rest of the course does not depend on these three topics (§5.7 recalls the left padding).
+The rest of the course does not depend on these three topics (only §5.7 returns to left padding).
 
 ### A zero weight is not a forbidden key
 

@@ -89,7 +89,7 @@ assert blocks_match and rows_match
 md(r"""
 ## 2.2 Splitting: coordinate a of head h is feature $h \cdot d + a$
 
-The Q, K and V projections all produce $B \times T \times D$ arrays. The split does in one step what the loop of §2.1 did head by head by slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
+The Q, K and V projections all produce $B \times T \times D$ arrays. The split does in one step what the loop of §2.1 did head by head, slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
@@ -258,7 +258,7 @@ md(r"""
 
 After attention the heads return $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet. Written out for one position t, with $y^{(h)}_t$ the output of head h there (d numbers) and $W_O^{(h)}$ the block of rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$, this is the identity over blocks of rows checked in §2.1:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
 
 $$y_t = \sum_h y^{(h)}_t \, W_O^{(h)}.$$
 
@@ -554,7 +554,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-Head 0 puts at least 0.999 of its weight on the previous token and head 1 on `<bos>`, and the output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
+At positions 1 to 3, head 0 puts at least 0.999 of its weight on the previous token (position 0, which has none, reads itself); at every position, head 1 puts as much on `<bos>`. The output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)

@@ -10,7 +10,7 @@ This section does so in the simplest way, through a learned table. Besides the t
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D, otherwise they could not be added.
+where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D; otherwise they could not be added.
 
 ![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows 1, 2, 3).](figures/positions.svg)
 """)
@@ -102,7 +102,7 @@ Two rows of E are chosen deliberately, for later use:
 * The embedding of `<unk>`, [40, −30, 20, −10], is far larger than every other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
 * `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
 
-In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two vectors of Example 1 in §2.5, which is how the opening of this section could check the model against Example 1.
+In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two vectors of Example 1 in §2.5, which is why the opening of this section could check the model against Example 1.
 """)
 
 code(r"""
@@ -225,7 +225,7 @@ Analytic and numerical gradients agree to within $10^{-8}$ for both tables, and 
 
 ## 3.3 Positions beyond C
 
-The table has rows 0 to $C-1$ and nothing else, and training cannot add one: the gradient of P that §3.2 computes has the shape of P, so a step changes the C rows there are and never creates row C. A position $\ge C$ has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
+The table has rows 0 to $C-1$ and nothing else, and training cannot add one: the gradient of P that §3.2 computes has the shape of P, so a step updates the existing C rows and never creates row C. A position $\ge C$ has no vector, and `embed` does not invent one: it raises a `ValueError`. Here C = 8; an input of 6 tokens at offset 3 would need rows 3 to 8:
 """)
 
 code(r"""
@@ -281,7 +281,7 @@ assert (same_as_position_0 and same_as_position_7
 md(r"""
 ### Rows that training never reaches
 
-A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the rows further on get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink toward 0. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
+A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the later rows get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink toward 0. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
 
 In a simulation we initialise P at random, run 200 SGD steps with random upstream gradients for inputs of length 1 to 5, and see which rows changed.
 """)
@@ -307,7 +307,7 @@ assert np.array_equal(P_trained[5:], P_init[5:])
 md(r"""
 Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit for bit. This course uses learned absolute positions: they are simple and easy to check, but meaningful only for positions that training has actually seen.
 
-## 3.4 Example 2: with positions the swap shows
+## 3.4 Example 2: with positions, the swap shows up
 
 Back to the swap of the opening, now with positions switched on. The two inputs still differ only in the order of 春 and 风, and we compare the last row of the output again: with positions, the largest absolute difference of its coordinates is about 0.047 instead of 0.
 """)

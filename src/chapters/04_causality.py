@@ -66,7 +66,7 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
 6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection (which adds row $i$ of a sublayer's input to row $i$ of its output) use only row $i$ for row $i$, as long as none of them reads across time.
 
-Now induct over layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
+Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
 Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, the rows that row $i$ can depend on are rows $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past position $i$, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
 
@@ -178,7 +178,7 @@ else:
 """)
 
 md(r"""
-## 4.6 Perturb with finite values: a NaN reports a leak that is not there
+## 4.6 Perturb with finite values: a NaN makes the test report a leak that is not there
 
 The three cases above are false passes; a test can also raise a false alarm. Replacing a future value by NaN or infinity looks like the most drastic perturbation, yet it defeats the test. The reason is floating-point arithmetic itself: $0 \cdot \text{NaN} = \text{NaN}$ and $0 \cdot \infty = \text{NaN}$. The attention output is the product of the weight matrix with all of the values $V$. The weights of rows 0 and 1 on position 2 are **exactly 0**, but 0 times NaN is still NaN, so both rows become NaN throughout, and the test reports that the prefix changed although the model is perfectly causal. Any implementation whose weighted sum includes the future values, as a matrix product does, behaves this way; it is not a flaw of one library.
 
@@ -285,7 +285,7 @@ Causality is a statement about one forward pass with **one set of parameters**: 
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode), assembled from functions of `lib.attention`. The first printed line holds two prefix changes that have nothing to do with the future: the same input run twice, then what the perturbation test reports with a fresh mask on every call. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The first printed line holds two prefix changes that have nothing to do with the future: the same input run twice, then what the perturbation test reports with a fresh mask on every call. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
 
 code(r"""
@@ -367,7 +367,7 @@ for trial in range(6):
 md(r"""
 ## 4.10 One picture of the three cases
 
-For the same pair of sequences as in §4.7 (a prefix of 4 equal positions) Figure 4.2 plots the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
+For the same pair of sequences as in §4.7 (a prefix of 4 equal positions), Figure 4.2 plots the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
 """)
 
 code(r"""

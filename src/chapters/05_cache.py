@@ -112,7 +112,7 @@ assert step_gap < 1e-12
 md(r"""
 The first new query stands at position 3, and only key 4 lies in its future; the second stands at position 4 and reads all five keys. These are the last two rows of the $5 \times 5$ mask, so the step gives the last two rows of the full forward pass (they differ by less than $10^{-12}$). With one token per step, $t_q = 1$: the single query stands at the last position and reads every stored key, as in each step above.
 
-### The same trap in PyTorch
+### A top-left mask, and PyTorch's `is_causal=True`
 
 A mask written out of habit, as if it were square, starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines `is_causal=True` by `torch.ones(L, S).tril(diagonal=0)` for L queries and S keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
 """)
@@ -271,7 +271,7 @@ md(r"""
 
 The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from the input of layer $\ell$ at those positions, the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough: when the new token reaches layer 1, its query must read layer 1's keys and values of all old positions, which come from layer 0's outputs, and layer 0's cache does not hold them. Without a cache for layer 1, the only correct option is to recompute layer 0's outputs for every old position at every step: the very full forward pass the cache is meant to avoid.
 
-Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`): the input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$, and layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$, causal multi-head attention plus a residual connection; the parameters are random. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
+Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`), with random parameters. The input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$; layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$: causal multi-head attention plus a residual connection. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
 * only layer 0 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
@@ -362,7 +362,7 @@ for n_heads in (1, 4, 12):
 md(r"""
 ## 5.7 The cache handles one unpadded stream
 
-The cache's length is the position of the next token; that is its only offset. So it holds one stream without padding. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. `collate` turns `雨` into the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
+The cache's length is the position of the next token; that is its only offset. So a cache can hold only one stream, and that stream must be unpadded. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. `collate` turns `雨` into the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
 """)
 
 code(r"""

@@ -21,7 +21,7 @@ md(r"""
 Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
-* **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control without the mask moves by about 39.77, which shows that the test can see a leak at all.
+* **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control, without the mask, moves by about 39.77, which shows that the test can see a leak in the first place.
 * **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4).
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
 
@@ -81,7 +81,7 @@ assert abs(reset_error - 0.08753403247684122) < 1e-12
 md(r"""
 ## 6.2 An independent check: the same numbers in plain Python
 
-All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split or a wrong scale factor, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish along a route that shares no code with `lib`'s NumPy implementation.
+All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split or a wrong scale factor, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish with a route that shares no code with `lib`'s NumPy implementation.
 
 §3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument reproduces the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
 

@@ -65,7 +65,7 @@ The argument of §7.2 still holds. No line occurs twice, so the best a causal mo
 
 But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why the counting argument of §7.2 runs out of data so quickly: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the poet's language, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
 
-What remains are reference points, not floors. The third row prints three of them:
+What remains are reference points, not floors. The third row shows three of them:
 
 1. $\ln \lvert\mathcal V\rvert$, the loss of a uniform guess;
 2. the loss of character frequencies alone on the held-out lines: a unigram model, counted on the training lines, with every count raised by 1 so that no character gets probability 0;
@@ -126,7 +126,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches. Each model is trained five times, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed); its five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Both models start from the same parameters and see the same batches. Each model is trained five times, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed). The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""

@@ -8,12 +8,13 @@ This page collects two references that §0 points to: the functions of `lib` wit
 
 ## The functions of `lib`
 
-The docstring of almost every public function and class of `lib` starts with the section that teaches it. The exceptions are the `*Saved` records of `layers` and `decoder` (what a forward pass keeps for its backward pass) and the two functions of `plain_python`, which have no section of their own; they are listed under the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then the three that are imported on demand, `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use. `help(lib.attention.masked_softmax)` shows the full description of one function.
+Every module of `lib` holds what the sections teach, except `lib.validate`, which checks the arguments of the others and teaches nothing of its own; the list below leaves it out. In the other modules, the docstring of almost every public function and class starts with the section that teaches it. The exceptions, which have no section of their own, are the `*Saved` records of `layers` and `decoder` (what a forward pass keeps for its backward pass) and the two functions of `plain_python`; they are listed under the section their module's docstring names. The code below lists them all with their sections, module by module: first the modules of `lib.__all__`, then `layers` and `decoder`, which §7 uses, and `plain_python`, which §3.4 and §6.2 use; these three are imported on demand. `help(lib.attention.masked_softmax)` shows the full description of one function.
 """)
 
 code("""
 import importlib
 import inspect
+import pkgutil
 import re
 
 import lib
@@ -21,8 +22,12 @@ import lib
 SECTIONS = re.compile(r"§\\d+(?:\\.\\d+)?(?:\\s*[-–,]\\s*§\\d+(?:\\.\\d+)?)*")
 #en imported on demand, so not in lib.__all__
 ON_DEMAND = ["layers", "decoder", "plain_python"]
+#en every module of lib but validate, which checks arguments
+MODULES = [*lib.__all__, *ON_DEMAND]
+assert ({m.name for m in pkgutil.iter_modules(lib.__path__)}
+        == {*MODULES, "validate"})
 
-for module_name in [*lib.__all__, *ON_DEMAND]:
+for module_name in MODULES:
     module = importlib.import_module(f"lib.{module_name}")
     for name, obj in vars(module).items():
         kind_taught = inspect.isfunction(obj) or inspect.isclass(obj)

@@ -61,7 +61,7 @@ section("independent heads",
                   (T("A separate D×D matrix of its own", claim="a matrix of its own"),
                    T("Each head's projection is only d columns wide."))],
            witness=head_projection_is),
-    choose(T("How far apart are the head-by-head loop and `multi_head_attention`?"),
+    choose(T("How far apart are the outputs of the head-by-head loop and of `multi_head_attention`?"),
            right=T("They agree up to rounding error (below 10⁻¹⁴)", claim="agree up to rounding"),
            why=T("The split form gathers the same computation into a few full-width products and one attention call."),
            wrong=[(T("Clearly different: the split form is an approximation", claim="clearly different"),
@@ -133,7 +133,7 @@ section("splitting",
     number(T("B = 2, T = 3, D = 8, H = 2: how many of the 48 entries does the reshape-only split put in the wrong place?"),
            answer=32,
            why=T("In each sequence two of the six rows happen to land right, head 0 at t = 0 and head 1 at t = 2; the other four come from the wrong time step."),
-           wrong=[(0, T("The shape is right, the contents are not: `reshape` only re-reads memory in order.")),
+           wrong=[(0, T("The shape is right but the contents are not, because `reshape` only re-reads memory in order.")),
                   (48, T("Some entries do land in the right place: 2 rows of 4 in each sequence."))],
            witness=misplaced_by_reshape),
     choose(T("Which check finds a split that forgot to swap the axes?"),
@@ -399,7 +399,11 @@ def two_heads_can_because(claim):
 
 def head_0_on_previous(claim):
     on_previous = TWO_HEADS[0, np.arange(1, 4), np.arange(0, 3)]
-    facts = {"more than 0.999": (on_previous > 0.999).all() and (on_previous < 1).all(),
+    # the feedback of "exactly 1": every other readable key of rows 1 to 3 keeps about e^-10
+    readable_others = np.tril(np.ones((4, 4), bool)) & ~np.eye(4, k=-1, dtype=bool)
+    others = TWO_HEADS[0][readable_others][1:]                    # [0, 0] is row 0 reading itself
+    facts = {"more than 0.999": (on_previous > 0.999).all() and (on_previous < 1).all()
+             and len(others) == 6 and np.allclose(others, np.exp(-10), rtol=1e-3),
              "about 1/2": np.allclose(on_previous, 0.5, atol=0.05), "exactly 1": (on_previous == 1).all()}
     return bool(facts[claim])
 
@@ -427,7 +431,7 @@ section("two heads can do",
            wrong=[(T("About 1/2", claim="about 1/2"),
                    T("1/2 is what one head gets when it must serve both positions.")),
                   (T("Exactly 1", claim="exactly 1"),
-                   T("A softmax weight stays below 1 while other keys may be read."))],
+                   T("Here each other readable key still gets a weight of about e⁻¹⁰ (its score is 10 lower), small but not 0, so the weight stays below 1. Only far larger score gaps let the other weights vanish in rounding and give exactly 1 (§1.10)."))],
            witness=head_0_on_previous),
 )
 

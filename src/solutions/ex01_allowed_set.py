@@ -18,7 +18,7 @@ Write the functions yourself. Calling the reference versions in `lib` (such as `
 md("""
 This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
 
-For every exercise you will find the task, a full-marks answer (the lines the exercise page leaves for you to write), the output of the `check(...)` cell below it and a short **About the solution** note on why the answer is right and which trap it avoids. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §1:
+For every exercise you will find the task and a full-marks answer (the lines the exercise page leaves for you to write). Below each answer come the output of its `check(...)` cell and a short **About the solution** note on why the answer is right and which trap it avoids. Every public test passes in every check (note that `check` counts passing tests, not points). The set practises §1:
 
 * the causal allowed set, and `≤` rather than `<` (§1.7);
 * the softmax normalised over the allowed set, and the two ways of getting it wrong: zeroed scores and the wrong order (§1.5, §1.6);
@@ -56,7 +56,7 @@ print(causal_allowed(2, 5).astype(int))
 """)
 
 md("""
-**About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has no denominator. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4: the bottom-right alignment of Figure 1.1, which a cache needs when a sequence continues (§5.1).
+**About the solution.** The comparison is `<=`, not `<`: the input at position `t` is a token already seen, and reading it does not reveal the next token, which is the target. With `<`, the first row of `causal_allowed(3, 3)` has no True entry: query 0 may read nothing and its softmax has nothing to normalise over. In the second example the two queries are the last two of five positions, at absolute positions 3 and 4, so they read positions 0–3 and 0–4: the bottom-right alignment of Figure 1.1, which a cache needs when a sequence continues (§5.1).
 """, tags=("solution",))
 
 md(r"""
@@ -67,7 +67,7 @@ Write `masked_softmax(scores, allowed)`: a softmax over the last axis of `scores
 * forbidden entries come out exactly `0.0`, and every row sums to 1 over its allowed entries;
 * the result has the shape and dtype of `scores` (float32 in, float32 out);
 * large scores such as 1000 must not overflow: first subtract the largest allowed score of each row;
-* a row without any allowed entry raises `ValueError`: that query may read no key, so its softmax has no denominator.
+* a row without any allowed entry raises `ValueError`: that query may read no key, so its softmax has nothing to normalise over.
 
 A softmax over all entries followed by zeroing the future ones is a different thing: its rows no longer sum to 1 (§1.6). Replacing the forbidden scores by 0 does not work either: $\exp(0) = 1$, so those entries still get weight (§1.5).
 """)

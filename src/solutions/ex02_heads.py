@@ -16,7 +16,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone. Then, for every exercise, you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). Finally you count what the number of heads costs at a fixed width: the parameters and the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The page first reproduces the bug of a split done by `reshape` alone. Then, for every exercise, you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (note that `check` counts passing tests, not points). The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). Finally you count what the number of heads costs at a fixed width: the parameters and the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -31,7 +31,7 @@ from lib.attention import causal_attention
 md("""
 ## First find the bug: a split by `reshape` alone
 
-Reshaping `(B, T, D)` straight into `(B, H, T, d)` gives the right shape and the wrong numbers. To see where each number comes from, label every entry: the value at position `t`, feature `f` is `D·t + f`, so `value // D` is the position it came from. The cell below prints, for every head of the reshape-only split, the position that each row's data came from.
+Reshaping `(B, T, D)` straight into `(B, H, T, d)` gives the right shape and the wrong numbers. To see where each number comes from, label every entry: the entry at position `t`, feature `f` holds the value `D·t + f`, so `value // D` is the position it came from. The cell below prints, for every head of the reshape-only split, the position that each row's data came from.
 """)
 
 code("""

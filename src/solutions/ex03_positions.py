@@ -16,7 +16,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 3; the exercises are in `exercises/en/ex03_positions.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (note that `check` counts passing tests, not points). The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
@@ -71,7 +71,7 @@ check("pos-2", embed_backward)
 """)
 
 md("""
-Here are two small experiments. The first reuses the upstream gradients at the first position of §3.2's example, `[1, 2]` and `[-3, 1]`, with first tokens 3 and 4 (春 and 雨) in place of 春 and 风: row 0 of the position table receives their sum `[-2, 3]`, and token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
+Here are two small experiments. The first reuses the upstream gradients at the first position of §3.2's example, `[1, 2]` and `[-3, 1]`, but with the first tokens 3 and 4 (春 and 雨) instead of 春 and 风. Row 0 of the position table receives their sum, `[-2, 3]`, and token rows 3 and 4 each receive their own gradient. The second shows why `+=` is not enough: id 2 occurs three times, the right gradient is 3, and `+=` leaves 1.
 """)
 
 code("""

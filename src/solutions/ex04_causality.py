@@ -18,7 +18,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 4; the exercises are in `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The suspect model is here too, with its repaired version. The set practises §4:
+For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (note that `check` counts passing tests, not points). The suspect model is here too, with its repaired version. The set practises §4:
 
 * the future-perturbation test (§4.3);
 * the negative control that first shows the test can see a leak (§4.4, §4.5);

@@ -18,7 +18,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 5; the exercises are in `exercises/en/ex05_cache.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. In every check all public tests pass; note that `check` counts passing tests, not points. The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (note that `check` counts passing tests, not points). The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
