@@ -89,3 +89,16 @@ def test_the_diagnosis_floor_is_the_tests():
     maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
     assert f"at least `RATE` of the project's own entries ({percent} % now)" in contributing
     assert f"At least {percent} % of the project's own answers" in maintainers
+
+
+def test_the_install_note_is_quoted_as_the_notebooks_show_it():
+    """docs/instructors.md quotes the note that opens every exercise notebook: word for word, as the English
+    exercise notebooks show it (the quote had kept the note's wording after the note changed)."""
+    import json
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    quote = re.search(r"((?:^> .*\n)+)", text[text.index("> If you opened this notebook"):], re.M).group(1)
+    quote = " ".join(line[2:] for line in quote.splitlines())
+    for path in sorted((ROOT / "exercises" / "en").glob("ex*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        notes = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("If you opened this")]
+        assert [" ".join(n.split()) for n in notes] == [quote], path.name
