@@ -21,8 +21,7 @@ teaches it (§1 = chapters/*/01_allowed_set.ipynb, and so on).  Conventions:
 
 from . import attention, blocked, checks, costs, data, model, positions
 
-# The modules the sections teach.  Imported on demand: lib.layers and lib.decoder (§7),
-# lib.plain_python (§3.4, §6.2) and lib.validate (the argument checks; the appendix lists every
-# module but this one).  Not in lib: the threaded form of §5.9 (bench/fast_attention.py), the figures
-# (figures) and the exercises and grader (grading).
+# The modules the sections teach.  On demand: lib.layers, lib.decoder (§7), lib.plain_python
+# (§3.4, §6.2), lib.validate (argument checks; the appendix lists every module but this one).
+# Not in lib: §5.9's threaded form (bench/fast_attention.py), figures, exercises and grader.
 __all__ = ["attention", "blocked", "checks", "costs", "data", "model", "positions"]
