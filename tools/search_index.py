@@ -243,13 +243,15 @@ def synonyms(lang: str, path: Path = SYNONYMS_FILE) -> list[list[str]]:
 
 
 def chinese_words(texts: list[str], glossary: list[str]) -> list[str]:
-    """The words jieba cuts from the site's Chinese text, the glossary added to its dictionary."""
+    """The words jieba cuts from the site's Chinese text, the glossary added to its dictionary: words
+    of its dictionary only (no HMM guesses, which glue a character to its neighbour: 看自己, 的诗, 全是,
+    and would keep a query's phrase whole where the section that teaches it says it otherwise)."""
     import jieba
     for term in glossary:
         jieba.add_word(term, freq=200000)
     words = set(glossary)
     for text in texts:
-        for word in jieba.cut_for_search(text):
+        for word in jieba.cut_for_search(text, HMM=False):
             if len(word) > 1 and re.fullmatch(r"[\u3400-\u9fff]+", word):
                 words.add(word)
     return sorted(words)

@@ -63,11 +63,12 @@
       if (words.has(word.slice(0, k)) && words.has(word.slice(k))) return [word.slice(0, k), word.slice(k)];
     return [word];
   }
-  function cutChinese(chunk) {
+  // (longest: the longest word taken; a term, itself a word, is cut into the words it is made of)
+  function cutChinese(chunk, longest) {
     var out = [], i = 0;
     while (i < chunk.length) {
       var found = "";
-      for (var n = Math.min(10, chunk.length - i); n > 1; n--) {
+      for (var n = Math.min(longest || 10, chunk.length - i); n > 1; n--) {
         if (words.has(chunk.substr(i, n))) { found = chunk.substr(i, n); break; }
       }
       var split = found ? halves(found) : [];
@@ -77,8 +78,10 @@
         continue;
       }
       if (!found) {         // no word starts here: keep the run of unknown characters together
+        // (up to a function word: 的诗 is 的 and 诗)
         var j = i + 1;
-        while (j < chunk.length) {
+        while (j < chunk.length && !questionWords.has(chunk.charAt(i))) {
+          if (questionWords.has(chunk.charAt(j))) break;
           var known = false;
           for (var m = Math.min(10, chunk.length - j); m > 1; m--) if (words.has(chunk.substr(j, m))) { known = true; break; }
           if (known) break;
@@ -111,8 +114,28 @@
   var lang = (index && index.lang) || "en";
   // learners mix languages (why 掩码, почему mask): a question word of any of them is left out
   var questionWords = new Set(Object.keys(QUESTION).map(function (k) { return QUESTION[k]; }).join(" ").split(" "));
-  var stop = typeof stopwords !== "undefined" ? stopwords : [];
-  function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
+  // Words the stop lists hold that make the course's distinctions (маска до softmax, обучение без
+  // маски, больше голов, кэш только первого слоя) are the subject of a query, not its grammar
+  var KEEP = new Set("без до после перед только больше более".split(" "));
+  var stop = (typeof stopwords !== "undefined" ? stopwords : []).filter(function (w) { return !KEEP.has(w); });
+  // a Russian stop word's other forms are stop words too (сам: саму, самой; свою: своя, свой)
+  var stopStems = null;
+  function isStop(word) {
+    if (questionWords.has(word) || stop.indexOf(word) >= 0) return true;
+    if (lang !== "ru" || HAN.test(word) || KEEP.has(word)) return false;
+    if (!stopStems) {
+      stopStems = new Set();
+      stop.forEach(function (w) { var k = stem(w); if (k.length >= 3) stopStems.add(k); });
+    }
+    return stopStems.has(stem(word));
+  }
+  // A question that asks how to know whether something holds asks for the check that tells it
+  // (how do I know my test catches a leak, как понять, 怎么知道模型有没有偷看): its words say "check"
+  var ASKS_CHECK = [
+    [/(?<![\p{L}])how\s+(?:do|can|could|would|should|will)\s+(?:i|we|you|one)\s+(?:know|tell|verify|confirm|make\s+sure|be\s+sure|see)(?![\p{L}])|(?<![\p{L}])how\s+to\s+(?:know|tell|verify|confirm|make\s+sure)(?![\p{L}])/giu, " check "],
+    [/(?<![\p{L}])как\s+(?:мне\s+|нам\s+)?(?:узнать|понять|проверить|убедиться|удостовериться|определить)(?![\p{L}])/giu, " проверка "],
+    [/(?:怎么|怎样|如何|咋)(?:才能|能|可以)?(?:知道|判断|确认|确定|验证|看出)/gu, " 检验 "]
+  ];
   // A question that asks why (or what for), in any of the languages: the section whose heading says
   // why (2.4 ... and why W_O), or one of whose terms asks it (why several heads: §2.7), answers it
   var WHY = /(?<![\p{L}])(?:why|purpose|зачем|почему|для\s+чего)(?![\p{L}])|为什么|为何|为啥|干嘛|有什么用|有啥用|什么用|用处/iu;
@@ -128,7 +151,7 @@
 
   // The site's words by how often they occur (built when a query first needs them)
   var vocabulary = null;
-  function nearWord(word) {
+  function siteWords() {
     if (!vocabulary) {
       vocabulary = {};
       // (the sections' headings, prose and terms, and the synonyms)
@@ -136,14 +159,30 @@
       (index.synonyms || []).forEach(function (g) { texts.push(g.join(" ")); });
       texts.forEach(function (text) {
         (text.toLowerCase().match(WORD) || []).forEach(function (w) {
-          if (w.length >= 4 && !HAN.test(w)) vocabulary[w] = (vocabulary[w] || 0) + 1;
+          if (w.length >= 3 && !HAN.test(w)) vocabulary[w] = (vocabulary[w] || 0) + 1;
         });
       });
     }
+    return vocabulary;
+  }
+  // The site's words whose stem is this one (a short Russian stem: слой, слоя, слоям are сло; слово is слов)
+  var byStem = null;
+  function formsOf(key) {
+    if (!byStem) {
+      byStem = {};
+      Object.keys(siteWords()).forEach(function (w) {
+        var k = stem(w).replace(/ё/g, "е");
+        (byStem[k] || (byStem[k] = [])).push(w);
+      });
+    }
+    return byStem[key] || [];
+  }
+  function nearWord(word) {
+    var vocabulary = siteWords();
     // one letter changed, added, dropped, or two neighbours swapped (casual: causal); the most frequent
     var best = null;
     Object.keys(vocabulary).forEach(function (v) {
-      if (Math.abs(v.length - word.length) <= 1 && oneEdit(word, v) && (!best || vocabulary[v] > vocabulary[best])) best = v;
+      if (v.length >= 4 && Math.abs(v.length - word.length) <= 1 && oneEdit(word, v) && (!best || vocabulary[v] > vocabulary[best])) best = v;
     });
     return best;
   }
@@ -162,13 +201,22 @@
   var synonymsOf = {};
   function wordSource(word) {
     var s = stem(word) || word;
-    // a stem too short to say much (tying: ty, which would find "type") is the word as typed
-    if (s.length > word.length || (s.length < 4 && s.length < word.length)) s = word;
+    // a stem too short to say much (tying: ty, which would find "type") is the word as typed; in
+    // Russian, whose nouns inflect, a stem of three letters is the word's stem all the same (целей,
+    // цели: цел; слоям, слой: сло), found as the site's words with that stem, not by its beginning
+    var short = lang === "ru" && s.length === 3 && s.length < word.length && !HAN.test(word);
+    if (s.length > word.length || (s.length < 4 && s.length < word.length && !short)) s = word;
     // a Russian verb in -овать/-евать/-ивать/-ывать conjugates without its -ова- (маскировать: маскирует)
     if (lang === "ru") s = s.replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
     // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
     // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
     var source = escapeRegExp(s).replace(/[её]/g, "[её]");
+    if (short) {
+      // (and, as before, the words that begin as it was typed: голов, головы)
+      var forms = formsOf(s.replace(/ё/g, "е")).map(function (w) { return escapeRegExp(w).replace(/[её]/g, "[её]"); });
+      var typed = escapeRegExp(word).replace(/[её]/g, "[её]") + LETTER + "*";
+      return {key: s.replace(/ё/g, "е"), source: "(?<!" + LETTER + ")(?:" + (forms.length ? "(?:" + forms.join("|") + ")(?!" + LETTER + ")|" : "") + typed + ")"};
+    }
     if (word.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(word).replace(/[её]/g, "[её]") + ")";
     // a single letter or digit is a whole word (d, not every word that starts with d)
     var tail = word.length > 1 ? LETTER + "*" : "(?!" + LETTER + ")";
@@ -192,6 +240,7 @@
   function terms(query) {
     var out = [], seen = {};
     var lower = query.toLowerCase();
+    ASKS_CHECK.forEach(function (rule) { lower = lower.replace(rule[0], rule[1]); });
     if (lang === "zh") {              // question words glued to the subject: 为什么先掩码 -> 先掩码
       // (Chinese ones only: an English "of" or "it" is no word inside softmax or position_ids)
       Array.from(questionWords).filter(function (w) { return HAN.test(w) && w.length > 1; })
@@ -210,8 +259,9 @@
         // the whole run first: if some section holds it as it is, it is one term
         // (a run of several words is cut even so: 位置表的反向传播, which one overview says as it is,
         // is 位置表 and 反向传播, which the section that teaches it says)
-        var pieces0 = cutChinese(part);
-        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? halves(part) : pieces0;
+        // (a run that is no word of the site is cut too, even where one page says it as it is: 看自己
+        // in §7.3's prose would claim 为什么位置i可以看自己, which §1.3 says as 读取它自己)
+        var cut = cutChinese(part);
         // (a query of stop words only, 这里, is searched as it is)
         var onlyStop = cut.every(isStop) && content.every(function (p) { return !HAN.test(p) || cutChinese(p).every(isStop); });
         cut.forEach(function (c) {
@@ -224,7 +274,8 @@
             }
             return;
           }
-          pieces.push({text: c, key: c, source: escapeRegExp(c)});
+          // (a single character left between words, 乘 in 为什么要乘W_O, says less than a word: weakly)
+          pieces.push({text: c, key: c, source: escapeRegExp(c), weak: c.length === 1 && part.length > 1});
         });
       } else {
         // an identifier is its words (pad_token: pad, token), unless they are letters (W_O); one the
@@ -243,8 +294,10 @@
         });
       }
       pieces.map(withSynonyms).forEach(function (p) {
-        if (seen[p.source]) return;
-        seen[p.source] = true;
+        // (two forms of one word, слой за слоем, are one word of the query)
+        var id = p.extra || HAN.test(p.key) ? p.source : "key:" + p.key;
+        if (seen[id] || seen[p.source]) return;
+        seen[id] = seen[p.source] = true;
         out.push({text: p.text, key: p.key, weak: !!p.weak, extra: !!p.extra, also: p.also || [], pattern: new RegExp(p.source, "giu")});
       });
     });
@@ -259,7 +312,11 @@
   function termPieces(term) {
     var out = [];
     (term.toLowerCase().replace(/(\p{Script=Han}+)/gu, " $1 ").match(WORD) || []).forEach(function (part) {
-      (HAN.test(part) ? cutChinese(part) : [part]).forEach(function (w) {
+      // (a term is one of the words a query is cut with: 未来扰动 is cut into 未来 and 扰动 here, so
+      // that 扰动未来 says it too)
+      var cut = HAN.test(part) ? cutChinese(part, part.length > 2 ? part.length - 1 : 2) : [part];
+      if (HAN.test(part) && cut.filter(function (w) { return w.length > 1; }).length < 2) cut = [part];
+      cut.forEach(function (w) {
         if ((w.length > 1 || !HAN.test(w)) && !isStop(w)) out.push(w);
       });
     });
@@ -370,6 +427,19 @@
     return all ? got / all : 0;
   }
 
+  // The parts of the query a section's heading holds, as termCredit gives them (Chinese by character)
+  function headingCredit(counts, ts, query) {
+    if (lang !== "zh") return ts.map(function (t, j) { return counts[j].h ? 1 : 0; });
+    var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+    var covered = new Array(q.length).fill(0);
+    ts.forEach(function (t, j) {
+      if (!counts[j].h) return;
+      for (var at = q.indexOf(t.key); at >= 0; at = q.indexOf(t.key, at + 1))
+        for (var k = at; k < at + t.key.length; k++) covered[k] = 1;
+    });
+    return covered;
+  }
+
   // Parts said by the section's own terms, or (each at TUNE.ctx) by its chapter's: the section
   // of the chapter whose subject the query names that names the rest (多头注意力 拆分: §2.2)
   function withContext(own, others) {
@@ -478,9 +548,22 @@
     var scored = index.sections.map(function (s, i) {
       var found = 0, inHeading = 0, rel = 0, any = false;
       var cover = covers[i];
+      // (the section that defines its chapter's subject, §8.1 for the poems, says what the chapter's
+      // introduction names as its own terms do)
+      var subject = introOf[i] !== i && unitOf[introOf[i]] === i && credits[introOf[i]];
+      var ownCredit = subject ? withContext(credits[i], [credits[introOf[i]]].map(function (c) {
+        return c.map(function (v) { return v / TUNE.ctx; });
+      })) : credits[i];
+      if (subject) cover = coverOf(ownCredit, ts, query, idf);
       // a section of the chapter whose terms the query says (kv cache 显存: §5.6 in §5) shares, a little
       // less, what the chapter's introduction and its own numbered section define
-      var context = coverOf(withContext(credits[i], [credits[introOf[i]], credits[unitOf[i]]]), ts, query, idf);
+      // (and what its heading says of the rest: 8.2 Обучение с маской и без неё, for обучение на
+      // стихах с маской и без, where the poems are the chapter's subject)
+      var chapter = [subject ? null : credits[introOf[i]], credits[unitOf[i]]];
+      var own = ownCredit;
+      // (a heading names less than a term defines: its words count as the chapter's do, at TUNE.ctx)
+      if (introOf[i] !== i && credits[introOf[i]] && more[introOf[i]]) own = withContext(own, [headingCredit(counts[i], ts, query)]);
+      var context = coverOf(withContext(own, chapter), ts, query, idf);
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
@@ -505,7 +588,10 @@
       var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
       // the section that defines it, or its chapter does (a little of its own never counts for less)
       var defines = Math.max(cover, context);
-      if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
+      // (a term of its own that the query says whole counts whatever its heading says; part of a
+      // term, or its chapter's, where they say more than its heading)
+      var whole = ownCredit && ownCredit.some(function (v) { return v >= 1; });
+      if (defines > 0 && (whole || defines >= heading)) score += TUNE.defk * defines;
       score += TUNE.hp * precise;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       // a why question: the section that says why, of what the query names
