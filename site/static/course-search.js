@@ -125,7 +125,8 @@
     if (lang !== "ru" || HAN.test(word) || KEEP.has(word)) return false;
     if (!stopStems) {
       stopStems = new Set();
-      stop.forEach(function (w) { var k = stem(w); if (k.length >= 3) stopStems.add(k); });
+      // (of the short ones, pronouns and the like: конечно's stem would take конечными)
+      stop.forEach(function (w) { var k = stem(w); if (k.length >= 3 && w.length <= 5) stopStems.add(k); });
     }
     return stopStems.has(stem(word));
   }
@@ -236,6 +237,41 @@
     return {text: piece.text, key: piece.key, weak: piece.weak, source: "(?:" + sources.join("|") + ")", also: group};
   }
 
+  // Two words typed apart that the site writes as one (layer norm: layernorm, soft max: softmax) are
+  // that word
+  function joinCompounds(parts) {
+    var out = [];
+    for (var k = 0; k < parts.length; k++) {
+      var a = parts[k], b = parts[k + 1];
+      if (b && !HAN.test(a + b) && a.length > 1 && b.length > 1 && !isStop(a) && !isStop(b) && siteWords()[a + b]) {
+        out.push(a + b);
+        k++;
+      } else out.push(a);
+    }
+    return out;
+  }
+  // A stop or question word that a term says beside the same neighbour is part of the subject
+  // (finite difference: "difference" asks nothing there; что такое внимание)
+  var termPairs = null;
+  function inTerm(parts, k) {
+    if (!termPairs) {
+      termPairs = new Set();
+      (index.sections || []).forEach(function (s) {
+        (s.k || []).concat(s.e || []).forEach(function (term) {
+          var ws = (term.toLowerCase().match(WORD) || []).filter(function (w) { return !HAN.test(w); }).map(wordKey);
+          for (var j = 0; j + 1 < ws.length; j++) termPairs.add(ws[j] + " " + ws[j + 1]);
+        });
+      });
+    }
+    if (parts[k].length < 4) return false;       // (a, не, of: grammar wherever they stand)
+    var key = wordKey(parts[k]);
+    return [k - 1, k + 1].some(function (n) {
+      var other = parts[n];
+      if (!other || HAN.test(other) || isStop(other)) return false;
+      return termPairs.has(n < k ? wordKey(other) + " " + key : key + " " + wordKey(other));
+    });
+  }
+
   // A term: {pattern: RegExp (global), text: what the reader typed, key: what it is compared by}
   function terms(query) {
     var out = [], seen = {};
@@ -250,8 +286,8 @@
     }
     // Chinese next to Latin letters or digits is two words (训练loss接近0: 训练 loss 接近 0)
     lower = lower.replace(/(\p{Script=Han}+)/gu, " $1 ");
-    var parts = lower.match(WORD) || [];
-    var content = parts.filter(function (part) { return HAN.test(part) || !isStop(part); });
+    var parts = joinCompounds(lower.match(WORD) || []);
+    var content = parts.filter(function (part, k) { return HAN.test(part) || !isStop(part) || inTerm(parts, k); });
     if (!content.length) content = parts;              // a query of stop words only: search them
     content.forEach(function (part) {
       var pieces = [];
