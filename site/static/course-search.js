@@ -55,6 +55,7 @@
   // Chinese: forward maximum matching over the index's word list.
   var words = new Set(index && index.words || []);
   var keep = new Set(index && index.keep || []);
+  var chars = new Set(index && index.chars || []);       // the glossary's words of one character (头)
   // a word of four or more characters that is not the course's own and is two of the site's words
   // (检查模型: 检查 模型), as two
   function halves(word) {
@@ -310,8 +311,9 @@
             }
             return;
           }
-          // (a single character left between words, 乘 in 为什么要乘W_O, says less than a word: weakly)
-          pieces.push({text: c, key: c, source: escapeRegExp(c), weak: c.length === 1 && part.length > 1});
+          // (a single character left between words, 乘 in 为什么要乘W_O, says less than a word: weakly,
+          // unless the glossary has it as a word: 头)
+          pieces.push({text: c, key: c, source: escapeRegExp(c), weak: c.length === 1 && part.length > 1 && !chars.has(c)});
         });
       } else {
         // an identifier is its words (pad_token: pad, token), unless they are letters (W_O); one the
