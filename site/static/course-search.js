@@ -5,15 +5,19 @@
 // site/search-synonyms.yml).
 // A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
 // маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
-// its root), an identifier into its words (pad_token: pad, token) and, where the prose names it as
-// written (is_causal), into itself too; a word the site never uses into the site's most frequent
-// word one letter away (casual: causal); Chinese with the course's word list (jieba's words of the
-// site plus the glossaries), a longer word that is two of the site's words and none of the course's
-// own as two (检查模型: 检查 模型), a part that is no word looked up as it is (掩) and one the site
-// never uses by its character pairs, weakly. A word finds the other words of its synonym group too
-// (in a zh term's words as well: 梯度检查 says 梯度检验). The words of a question (why, how, почему,
-// 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go; a query of nothing else is
-// searched as it is.
+// its root; a Russian stem of three letters as the site's words with that stem: целей, цели), two
+// words the site writes as one as that word (layer norm: layernorm), an identifier into its words
+// (pad_token: pad, token) and, where the prose names it as written (is_causal), into itself too; a
+// word the site never uses into the site's most frequent word one letter away (casual: causal); Chinese with the course's word list (jieba's dictionary
+// words of the site plus the glossaries), a longer word that is two of the site's words and none of
+// the course's own as two (检查模型: 检查 模型), a run that is no word at the words it holds (看自己:
+// 看 自己), a part that is no word looked up as it is (掩; weakly where a query cut it off, unless the
+// glossary has it as a word: 头) and one the site never uses by its character pairs, weakly. A word
+// finds the other words of its synonym group too (in a zh term's words as well: 梯度检查 says
+// 梯度检验; a zh term is matched by its words in any order: 扰动未来 says 未来扰动). The words of a question (why, how, почему,
+// 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go, unless a term says one beside
+// the same word (finite difference); a query of nothing else is searched as it is. A question that
+// asks how to know (how do I know, как понять, 怎么知道) asks for the check.
 // Ranking:
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
@@ -25,7 +29,10 @@
 //      before sections that only use them; a section shares, a little less, what its chapter's
 //      introduction defines, its own terms and the chapter's covering different parts of the query
 //      (kv cache 显存: §5.6 within §5; 多头注意力 拆分: §2.2), and a query that names the chapter's
-//      subject and more counts the subject, a little less, as said by each of its sections;
+//      subject and more counts the subject, a little less, as said by each of its sections, with
+//      what each one's heading says of the rest (обучение на стихах с маской и без: §8.2); the
+//      section that defines the chapter's subject counts the introduction's terms as its own; a
+//      term said whole counts as defining whatever the heading says;
 //      a why question (why, зачем, 为什么, 有什么用) puts first the section that says why of what it
 //      names: its heading says why (2.4 ... and why W_O), or one of its terms asks it (why several
 //      heads: §2.7; such a term counts only for a query that asks why);
@@ -749,6 +756,7 @@
     if (query.trim() && index) show(query);
   }
   window.courseSearch = function (query) { return search(query); };   // for the tests
+  window.courseSearch.pieces = termPieces;                             // (how a zh term is cut)
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
