@@ -111,7 +111,7 @@
         "still just very really actually exactly i me my we our you your it its this that there here many much purpose so too",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
         "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
-        "должны разве вообще отличается отличие сколько",
+        "должны разве вообще отличается отличие сколько просто именно",
     zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
         "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要 有什么用 有啥用 什么用 用处 " +
         // (how to do it: 怎么写 asks for the section that teaches it, not one whose heading says 写)
@@ -217,6 +217,9 @@
     if (s.length > word.length || (s.length < 4 && s.length < word.length && !short)) s = word;
     // a Russian verb in -овать/-евать/-ивать/-ывать conjugates without its -ова- (маскировать: маскирует)
     if (lang === "ru") s = s.replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
+    // and a noun in -ение/-ание is its verb's stem (обнуление: обнулить, разделение: разделить)
+    if (lang === "ru" && /^.{4,}(?:ен|ан|ян)$/.test(s) && word.slice(s.length).charAt(0) === "и")
+      s = s.slice(0, -2).replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
     // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
     // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
     var source = escapeRegExp(s).replace(/[её]/g, "[её]");
@@ -409,11 +412,16 @@
             return a;
           });
           var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
-          if (m >= 2 && 2 * m >= n) {
+          // (half of a term of two words where the query has that half as a word of its own: not
+          // 掩码 inside 因果掩码)
+          var own = m === 1 && n === 2 && t.pieces.some(function (w, j) {
+            return found[j] >= 0 && ts.some(function (x) { return x.key === w || x.also.indexOf(w) >= 0; });
+          });
+          if ((m >= 2 && 2 * m >= n) || own) {
             any = true;
             // (all of its words, in another order or with other words between, say it as English
             // and Russian do: 掩码要放在softmax前面 is 掩码在softmax之前)
-            var share = m === n ? 1 : TUNE.part * m / n;
+            var share = m === n ? 1 : m === 1 ? TUNE.half : TUNE.part * m / n;
             found.forEach(function (a, j) {
               var size = q.substr(a, t.pieces[j].length) === t.pieces[j] ? t.pieces[j].length : len[t.pieces[j]];
               for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], share);
@@ -441,7 +449,8 @@
       });
       var m = which.filter(function (j) { return j >= 0; }).length, n = which.length;
       // all of a term, or most of a longer one (кэш только в первом слое: кэш для каждого слоя)
-      var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : 0);
+      // (half of a term of two words says it a little: генерация of генерация текста)
+      var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : m === 1 && n === 2 ? TUNE.half : 0);
       if (share) any = true;
       which.forEach(function (j) { if (j >= 0 && share > credit[j]) credit[j] = share; });
     });
@@ -474,6 +483,7 @@
 
   // The parts of the query a section's heading holds, as termCredit gives them (Chinese by character)
   function headingCredit(counts, ts, query) {
+    if (!ts.some(function (t, j) { return counts[j].h; })) return null;
     if (lang !== "zh") return ts.map(function (t, j) { return counts[j].h ? 1 : 0; });
     var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
     var covered = new Array(q.length).fill(0);
@@ -538,7 +548,7 @@
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
   // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
-  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, why: 20, hp: 8};
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, half: 0.25, why: 20, hp: 8};
   var introOf = [], unitOf = [];
   (function () {
     var at = {};
@@ -608,7 +618,9 @@
       var own = ownCredit;
       // (a heading names less than a term defines: its words count as the chapter's do, at TUNE.ctx)
       if (introOf[i] !== i && credits[introOf[i]] && more[introOf[i]]) own = withContext(own, [headingCredit(counts[i], ts, query)]);
-      var context = coverOf(withContext(own, chapter), ts, query, idf);
+      // (only where its own terms or heading say something: a section that says nothing of the rest
+      // is no closer than the one that defines the subject: 因果掩码是怎么构造的 finds §1.4, not §1.9)
+      var context = own ? coverOf(withContext(own, chapter), ts, query, idf) : 0;
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
