@@ -428,3 +428,27 @@ def test_a_chinese_term_in_another_order_finds_its_section(browser, base_url):  
         assert len(swapped) >= 10 and same >= 0.9 * len(swapped), f"{same} of {len(swapped)}; {wrong}"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_term_of_several_words_is_one_common_word(browser, base_url, lang):  # noqa: F811
+    """A term of several words whose other words are stop or question words (test the test, three
+    positions, what is attention; a comma in YAML's [...] splits a term too) is searched as its one
+    remaining word, and claims every query with that word: refused where the word is common (in a
+    quarter of the chapters' sections or more)."""
+    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+    try:
+        page.wait_for_function("typeof courseSearch === 'function'")
+        # (a zh term is several words as the search cuts it: any of three characters or more)
+        terms = sorted({t for ts in search_index.search_terms(lang).values() for t in ts
+                        if len(t.split()) >= 2 or (lang == "zh" and len(t) >= 3)})
+        common = page.evaluate("""terms => terms.filter(t => {
+            var ts = courseSearch(t).terms.filter(x => !x.extra);
+            if (ts.length !== 1) return false;
+            var all = COURSE_SEARCH_INDEX.sections.filter(s => s.p.indexOf('chapters/') === 0);
+            var n = all.filter(s => { ts[0].pattern.lastIndex = 0; return ts[0].pattern.test(s.h + ' ' + s.x); }).length;
+            return n >= all.length / 4;
+        })""", terms)
+        assert len(terms) >= 100 and not common, f"{lang}: terms that are one common word: {common}"
+    finally:
+        context.close()
