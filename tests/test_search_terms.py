@@ -79,6 +79,13 @@ LEARNER_QUERIES = {
         ("why is W_O needed", [C + "02_heads#sec-2-4"]),
         ("multi-head attention parameter count", [C + "02_heads#sec-2-6"]),
         ("index out of range position embedding", [C + "03_positions#sec-3-3", C + "05_cache#sec-5-4"]),
+        # a how-to-know question asks for the check; two words the site writes as one; a stop word a
+        # term says (finite difference); the section that defines its chapter's subject (poetry: §8.1)
+        ("how can i tell if my model peeks at the future", [C + "04_causality#sec-4-3"]),
+        ("does layer norm break causality", [C + "04_causality#sec-4-7"]),
+        ("finite difference", [C + "03_positions#part-1", C + "07_decoder#part-1"]),
+        ("poetry lower bound", [C + "08_real_text#sec-8-1"]),
+        ("check causality with random weights", [C + "04_causality#sec-4-9"]),
     ],
     "zh": [
         ("因果掩码", [C + "01_allowed_set#sec-1-4"]),
@@ -119,6 +126,15 @@ LEARNER_QUERIES = {
         ("为什么掩码要放在softmax前面", [C + "01_allowed_set#sec-1-6", C + "01_allowed_set#sec-1-5"]),
         ("attention mask 怎么写", [C + "01_allowed_set#sec-1-4"]),
         ("梯度检查", [C + "07_decoder#sec-7-1"]),
+        # a run of characters that is no word is cut (看自己: 看 自己); a term's words in another order
+        # (扰动未来: 未来扰动); 怎么知道/如何判断 asks for a check; a glossary word of one character (头);
+        # the section that defines its chapter's subject (诗歌: §8.1)
+        ("为什么位置i可以看自己", [C + "01_allowed_set#sec-1-3"]),
+        ("扰动未来token看输出变不变", [C + "04_causality#sec-4-3"]),
+        ("如何判断模型偷看了未来", [C + "04_causality#sec-4-3"]),
+        ("头的切分顺序", [C + "02_heads#sec-2-2"]),
+        ("诗歌 下界", [C + "08_real_text#sec-8-1"]),
+        ("生成的诗", [C + "08_real_text#sec-8-3"]),
     ],
     "ru": [
         ("позиционные эмбеддинги обратный проход", [C + "03_positions#sec-3-2"]),
@@ -155,6 +171,13 @@ LEARNER_QUERIES = {
         ("сколько параметров у многоголового внимания", [C + "02_heads#sec-2-6"]),
         ("генерация стихов", [C + "08_real_text#sec-8-3"]),
         ("нижняя граница лосса для причинной модели", [C + "07_decoder#sec-7-2"]),
+        # a three-letter stem (целей: цели), a stop word's forms (сам, саму), без kept, the heading of a
+        # section in the chapter the query names (8.2 Обучение с маской и без неё), как понять
+        ("сдвиг входов и целей на один", [C + "01_allowed_set#sec-1-2"]),
+        ("почему токен может смотреть сам на себя", [C + "01_allowed_set#sec-1-3"]),
+        ("обучение на стихах с маской и без", [C + "08_real_text#sec-8-2"]),
+        ("как понять, что модель подглядывает в будущее", [C + "04_causality#sec-4-3"]),
+        ("градиент для каждого слоя", [C + "07_decoder#sec-7-7"]),
     ],
 }
 
@@ -237,6 +260,15 @@ def test_the_glossary_pairs_english_with_each_language(lang):
     assert not search_index._says("Маршрут", "маска", "ru")
 
 
+def test_the_chinese_vocabulary_holds_dictionary_words_only():
+    """jieba's HMM glues a character to its neighbour (看自己 in 只看自己的前缀); a query cut with such a
+    word would find only the page that says it so. The vocabulary keeps the dictionary's words."""
+    words = search_index.chinese_words(["每个位置只看自己的前缀", "位置表的梯度"], ["位置表"])
+    assert {"自己", "前缀", "位置表", "梯度"} <= set(words)
+    assert "看自己" not in words and "只看" not in words
+    assert search_index.glossary_terms("zh", chars=True) == ["值", "头", "节", "键"]   # 头 is a word
+
+
 def test_the_index_groups_subsections_and_knows_english(site_dir):  # noqa: F811
     import json
     def index(lang):
@@ -302,6 +334,12 @@ def test_learners_queries_find_the_teaching_section(browser, base_url):  # noqa:
     assert right >= RATE * total, f"{right} of {total} first (at least {RATE:.0%} wanted):\n" + "\n".join(misses)
 
 
+def _same_first(page, pairs):
+    """How many (query, variant) pairs find the same first result, and the variants that do not."""
+    wrong = [f"{variant} ({query})" for query, variant in pairs if _first(page, variant)[:1] != _first(page, query)[:1]]
+    return len(pairs) - len(wrong), wrong
+
+
 def _typo(word):
     """The word with two neighbouring letters in its middle swapped (causal: casual)."""
     k = len(word) // 2
@@ -319,12 +357,7 @@ def test_a_typo_finds_what_the_word_finds(browser, base_url, lang):  # noqa: F81
         words = sorted({w for ws in search_index.search_terms(lang).values() for w in ws
                         if re.fullmatch(r"[^\W\d_]{6,}", w)})
         pairs = [(w, _typo(w.lower())) for w in words if _typo(w.lower()) != w.lower()]
-        same, wrong = 0, []
-        for word, typo in pairs:
-            if _first(page, typo)[:1] == _first(page, word)[:1]:
-                same += 1
-            else:
-                wrong.append(f"{typo} ({word})")
+        same, wrong = _same_first(page, pairs)
         assert len(pairs) >= 15 and same >= 0.9 * len(pairs), f"{lang}: {same} of {len(pairs)}; {wrong}"
     finally:
         context.close()
@@ -334,13 +367,22 @@ def test_query_words_are_cut_by_general_rules(browser, base_url):  # noqa: F811
     """English question words stay whole inside Latin words of a zh query (softmax has an "of",
     position_ids an "it"); a longer word jieba found that is two of the site's words is two
     words unless it is one of the course's; an identifier the prose names is a term of its own."""
-    def words(lang, query):
+    def evaluate(lang, script, query):
         context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
         try:
             page.wait_for_function("typeof courseSearch === 'function'")
-            return page.evaluate("q => courseSearch(q).terms.map(t => t.text)", query)
+            return page.evaluate(script, query)
         finally:
             context.close()
+
+    def words(lang, query):
+        return evaluate(lang, "q => courseSearch(q).terms.map(t => t.text)", query)
+
+    def keys(lang, query):
+        return evaluate(lang, "q => courseSearch(q).terms.map(t => t.key)", query)
+
+    def weak(lang, query):
+        return evaluate(lang, "q => courseSearch(q).terms.filter(t => t.weak).map(t => t.text)", query)
     assert words("zh", "softmax之前 position_ids")[:1] == ["softmax"]
     assert "position" in words("zh", "softmax之前 position_ids")
     assert words("zh", "检查模型") == ["检查", "模型"]
@@ -348,3 +390,65 @@ def test_query_words_are_cut_by_general_rules(browser, base_url):  # noqa: F811
     assert "把" not in words("zh", "为什么把分数设成0")                  # a function word is no subject
     assert words("zh", "attention mask 怎么写") == ["attention", "mask"]   # nor is a how-to question
     assert "is_causal" in words("en", "is_causal")
+    # Chinese: a run that is no word is cut at the words it holds; a lone character between words is
+    # weak unless the glossary has it as a word
+    assert words("zh", "位置i可以看自己") == ["位置", "看", "自己"]
+    assert weak("zh", "为什么要乘W_O") == ["乘"] and weak("zh", "头的切分顺序") == []
+    # Russian: a stem of three letters is the word's stem (целей, цели, цель), not слово's; a short
+    # stop word's forms are stop words (саму), конечными is no form of конечно; без says something
+    assert keys("ru", "целей") == keys("ru", "цели") == keys("ru", "цель") and keys("ru", "слоям") == keys("ru", "слой")
+    assert keys("ru", "слово") != keys("ru", "слой")
+    assert words("ru", "саму себя конечными") == ["конечными"]
+    assert words("ru", "обучение без маски") == ["обучение", "без", "маски"]
+    assert words("ru", "слой за слоем") == ["слой"]                       # two forms of one word
+    # a question that asks how to know asks for the check, in each language
+    assert words("en", "how do i know the test works") == ["check", "test"]
+    assert words("ru", "как понять, что тест работает")[:1] == ["проверка"]
+    assert words("zh", "怎么知道模型有没有偷看")[:1] == ["检验"]
+    # two words the site writes as one; a question word a term says beside the same word
+    assert words("en", "layer norm") == ["layernorm"]
+    assert words("en", "finite difference") == ["finite", "difference"]
+    assert words("en", "what is the difference between heads") == ["heads"]
+
+
+def test_a_chinese_term_in_another_order_finds_its_section(browser, base_url):  # noqa: F811
+    """A zh term of two words, typed in the other order (扰动未来 for 未来扰动), finds the section the
+    term finds: a term is matched by its words, which a learner may put either way round."""
+    context, page, log = _open(browser, urljoin(base_url, "zh/search.html"))
+    try:
+        page.wait_for_function("typeof courseSearch === 'function'")
+        terms = sorted({t for ts in search_index.search_terms("zh").values() for t in ts
+                        if re.fullmatch(r"[\u3400-\u9fff]{4,}", t)})
+        swapped = []
+        for term in terms:
+            pieces = page.evaluate("t => courseSearch.pieces(t)", term)
+            if len(pieces) == 2 and "".join(pieces) == term:
+                swapped.append((term, pieces[1] + pieces[0]))
+        same, wrong = _same_first(page, swapped)
+        assert len(swapped) >= 10 and same >= 0.9 * len(swapped), f"{same} of {len(swapped)}; {wrong}"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_term_of_several_words_is_one_common_word(browser, base_url, lang):  # noqa: F811
+    """A term of several words whose other words are stop or question words (test the test, three
+    positions, what is attention; a comma in YAML's [...] splits a term too) is searched as its one
+    remaining word, and claims every query with that word: refused where the word is common (in a
+    quarter of the chapters' sections or more)."""
+    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+    try:
+        page.wait_for_function("typeof courseSearch === 'function'")
+        # (a zh term is several words as the search cuts it: any of three characters or more)
+        terms = sorted({t for ts in search_index.search_terms(lang).values() for t in ts
+                        if len(t.split()) >= 2 or (lang == "zh" and len(t) >= 3)})
+        common = page.evaluate("""terms => terms.filter(t => {
+            var ts = courseSearch(t).terms.filter(x => !x.extra);
+            if (ts.length !== 1) return false;
+            var all = COURSE_SEARCH_INDEX.sections.filter(s => s.p.indexOf('chapters/') === 0);
+            var n = all.filter(s => { ts[0].pattern.lastIndex = 0; return ts[0].pattern.test(s.h + ' ' + s.x); }).length;
+            return n >= all.length / 4;
+        })""", terms)
+        assert len(terms) >= 100 and not common, f"{lang}: terms that are one common word: {common}"
+    finally:
+        context.close()

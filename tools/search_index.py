@@ -176,8 +176,10 @@ def defined_in(path: Path = TERMS_FILE) -> dict[str, str]:
             if isinstance(e, dict) and "defined_in" in e}
 
 
-def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> list[str]:
-    """The course glossary's terms in one language (the table under "## Glossary")."""
+def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md", chars: bool = False) -> list[str]:
+    """The course glossary's terms in one language (the table under "## Glossary"); with ``chars``,
+    its Chinese terms of one character instead (头, 键, 值: words, though the cutting vocabulary
+    holds words of two characters or more)."""
     text = contributing.read_text(encoding="utf-8")
     part = text.split("## Glossary", 1)[1].split("\n### ", 1)[0]
     rows = [[c.strip() for c in line.strip().strip("|").split("|")]
@@ -195,7 +197,8 @@ def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> 
             piece = piece.strip(" .")
             if lang == "zh":
                 piece = piece.replace(" ", "")
-                wanted = 1 < len(piece) <= 12 and not re.search(r"[A-Za-z]{2,}", piece)
+                wanted = (len(piece) == 1 and "\u3400" <= piece <= "\u9fff" if chars else
+                          1 < len(piece) <= 12 and not re.search(r"[A-Za-z]{2,}", piece))
             else:
                 wanted = len(piece) > 1
             if wanted:
@@ -243,13 +246,15 @@ def synonyms(lang: str, path: Path = SYNONYMS_FILE) -> list[list[str]]:
 
 
 def chinese_words(texts: list[str], glossary: list[str]) -> list[str]:
-    """The words jieba cuts from the site's Chinese text, the glossary added to its dictionary."""
+    """The words jieba cuts from the site's Chinese text, the glossary added to its dictionary: words
+    of its dictionary only (no HMM guesses, which glue a character to its neighbour: 看自己, 的诗, 全是,
+    and would keep a query's phrase whole where the section that teaches it says it otherwise)."""
     import jieba
     for term in glossary:
         jieba.add_word(term, freq=200000)
     words = set(glossary)
     for text in texts:
-        for word in jieba.cut_for_search(text):
+        for word in jieba.cut_for_search(text, HMM=False):
             if len(word) > 1 and re.fullmatch(r"[\u3400-\u9fff]+", word):
                 words.add(word)
     return sorted(words)
@@ -342,6 +347,7 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
         # the course's own words (glossary, terms, synonyms) stay whole in a query; a longer word jieba
         # found in the text may be cut into two of the site's words (检查模型: 检查, 模型)
         index["keep"] = sorted({w for w in words if len(w) >= 4})
+        index["chars"] = glossary_terms("zh", chars=True)
     return index
 
 

@@ -5,15 +5,19 @@
 // site/search-synonyms.yml).
 // A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
 // маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
-// its root), an identifier into its words (pad_token: pad, token) and, where the prose names it as
-// written (is_causal), into itself too; a word the site never uses into the site's most frequent
-// word one letter away (casual: causal); Chinese with the course's word list (jieba's words of the
-// site plus the glossaries), a longer word that is two of the site's words and none of the course's
-// own as two (检查模型: 检查 模型), a part that is no word looked up as it is (掩) and one the site
-// never uses by its character pairs, weakly. A word finds the other words of its synonym group too
-// (in a zh term's words as well: 梯度检查 says 梯度检验). The words of a question (why, how, почему,
-// 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go; a query of nothing else is
-// searched as it is.
+// its root; a Russian stem of three letters as the site's words with that stem: целей, цели), two
+// words the site writes as one as that word (layer norm: layernorm), an identifier into its words
+// (pad_token: pad, token) and, where the prose names it as written (is_causal), into itself too; a
+// word the site never uses into the site's most frequent word one letter away (casual: causal); Chinese with the course's word list (jieba's dictionary
+// words of the site plus the glossaries), a longer word that is two of the site's words and none of
+// the course's own as two (检查模型: 检查 模型), a run that is no word at the words it holds (看自己:
+// 看 自己), a part that is no word looked up as it is (掩; weakly where a query cut it off, unless the
+// glossary has it as a word: 头) and one the site never uses by its character pairs, weakly. A word
+// finds the other words of its synonym group too (in a zh term's words as well: 梯度检查 says
+// 梯度检验; a zh term is matched by its words in any order: 扰动未来 says 未来扰动). The words of a question (why, how, почему,
+// 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go, unless a term says one beside
+// the same word (finite difference); a query of nothing else is searched as it is. A question that
+// asks how to know (how do I know, как понять, 怎么知道) asks for the check.
 // Ranking:
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
@@ -25,7 +29,10 @@
 //      before sections that only use them; a section shares, a little less, what its chapter's
 //      introduction defines, its own terms and the chapter's covering different parts of the query
 //      (kv cache 显存: §5.6 within §5; 多头注意力 拆分: §2.2), and a query that names the chapter's
-//      subject and more counts the subject, a little less, as said by each of its sections;
+//      subject and more counts the subject, a little less, as said by each of its sections, with
+//      what each one's heading says of the rest (обучение на стихах с маской и без: §8.2); the
+//      section that defines the chapter's subject counts the introduction's terms as its own; a
+//      term said whole counts as defining whatever the heading says;
 //      a why question (why, зачем, 为什么, 有什么用) puts first the section that says why of what it
 //      names: its heading says why (2.4 ... and why W_O), or one of its terms asks it (why several
 //      heads: §2.7; such a term counts only for a query that asks why);
@@ -55,6 +62,7 @@
   // Chinese: forward maximum matching over the index's word list.
   var words = new Set(index && index.words || []);
   var keep = new Set(index && index.keep || []);
+  var chars = new Set(index && index.chars || []);       // the glossary's words of one character (头)
   // a word of four or more characters that is not the course's own and is two of the site's words
   // (检查模型: 检查 模型), as two
   function halves(word) {
@@ -63,11 +71,12 @@
       if (words.has(word.slice(0, k)) && words.has(word.slice(k))) return [word.slice(0, k), word.slice(k)];
     return [word];
   }
-  function cutChinese(chunk) {
+  // (longest: the longest word taken; a term, itself a word, is cut into the words it is made of)
+  function cutChinese(chunk, longest) {
     var out = [], i = 0;
     while (i < chunk.length) {
       var found = "";
-      for (var n = Math.min(10, chunk.length - i); n > 1; n--) {
+      for (var n = Math.min(longest || 10, chunk.length - i); n > 1; n--) {
         if (words.has(chunk.substr(i, n))) { found = chunk.substr(i, n); break; }
       }
       var split = found ? halves(found) : [];
@@ -77,8 +86,10 @@
         continue;
       }
       if (!found) {         // no word starts here: keep the run of unknown characters together
+        // (up to a function word: 的诗 is 的 and 诗)
         var j = i + 1;
-        while (j < chunk.length) {
+        while (j < chunk.length && !questionWords.has(chunk.charAt(i))) {
+          if (questionWords.has(chunk.charAt(j))) break;
           var known = false;
           for (var m = Math.min(10, chunk.length - j); m > 1; m--) if (words.has(chunk.substr(j, m))) { known = true; break; }
           if (known) break;
@@ -100,7 +111,7 @@
         "still just very really actually exactly i me my we our you your it its this that there here many much purpose so too",
     ru: "почему зачем как что чем какой какая какое какие каков когда где ли это такое нужно нужен нужна " +
         "нужны объясните объяснение значит разница между работает происходит делает надо можно должен должна " +
-        "должны разве вообще отличается отличие сколько",
+        "должны разве вообще отличается отличие сколько просто именно",
     zh: "为什么 为何 为啥 怎么 怎样 如何 什么 是什么 什么是 哪个 哪些 是不是 吗 呢 吧 啊 的 了 是 和 与 在 有 要 一个 会 能 可以 " +
         "啥 干嘛 到底 请问 区别 需要 需不需要 要不要 能不能 会不会 有没有 还要 有什么用 有啥用 什么用 用处 " +
         // (how to do it: 怎么写 asks for the section that teaches it, not one whose heading says 写)
@@ -111,8 +122,29 @@
   var lang = (index && index.lang) || "en";
   // learners mix languages (why 掩码, почему mask): a question word of any of them is left out
   var questionWords = new Set(Object.keys(QUESTION).map(function (k) { return QUESTION[k]; }).join(" ").split(" "));
-  var stop = typeof stopwords !== "undefined" ? stopwords : [];
-  function isStop(word) { return questionWords.has(word) || stop.indexOf(word) >= 0; }
+  // Words the stop lists hold that make the course's distinctions (маска до softmax, обучение без
+  // маски, больше голов, кэш только первого слоя) are the subject of a query, not its grammar
+  var KEEP = new Set("без до после перед только больше более".split(" "));
+  var stop = (typeof stopwords !== "undefined" ? stopwords : []).filter(function (w) { return !KEEP.has(w); });
+  // a Russian stop word's other forms are stop words too (сам: саму, самой; свою: своя, свой)
+  var stopStems = null;
+  function isStop(word) {
+    if (questionWords.has(word) || stop.indexOf(word) >= 0) return true;
+    if (lang !== "ru" || HAN.test(word) || KEEP.has(word)) return false;
+    if (!stopStems) {
+      stopStems = new Set();
+      // (of the short ones, pronouns and the like: конечно's stem would take конечными)
+      stop.forEach(function (w) { var k = stem(w); if (k.length >= 3 && w.length <= 5) stopStems.add(k); });
+    }
+    return stopStems.has(stem(word));
+  }
+  // A question that asks how to know whether something holds asks for the check that tells it
+  // (how do I know my test catches a leak, как понять, 怎么知道模型有没有偷看): its words say "check"
+  var ASKS_CHECK = [
+    [/(?<![\p{L}])how\s+(?:do|can|could|would|should|will)\s+(?:i|we|you|one)\s+(?:know|tell|verify|confirm|make\s+sure|be\s+sure|see)(?![\p{L}])|(?<![\p{L}])how\s+to\s+(?:know|tell|verify|confirm|make\s+sure)(?![\p{L}])/giu, " check "],
+    [/(?<![\p{L}])как\s+(?:мне\s+|нам\s+)?(?:узнать|понять|проверить|убедиться|удостовериться|определить)(?![\p{L}])/giu, " проверка "],
+    [/(?:怎么|怎样|如何|咋)(?:才能|能|可以)?(?:知道|判断|确认|确定|验证|看出)/gu, " 检验 "]
+  ];
   // A question that asks why (or what for), in any of the languages: the section whose heading says
   // why (2.4 ... and why W_O), or one of whose terms asks it (why several heads: §2.7), answers it
   var WHY = /(?<![\p{L}])(?:why|purpose|зачем|почему|для\s+чего)(?![\p{L}])|为什么|为何|为啥|干嘛|有什么用|有啥用|什么用|用处/iu;
@@ -128,7 +160,7 @@
 
   // The site's words by how often they occur (built when a query first needs them)
   var vocabulary = null;
-  function nearWord(word) {
+  function siteWords() {
     if (!vocabulary) {
       vocabulary = {};
       // (the sections' headings, prose and terms, and the synonyms)
@@ -136,14 +168,30 @@
       (index.synonyms || []).forEach(function (g) { texts.push(g.join(" ")); });
       texts.forEach(function (text) {
         (text.toLowerCase().match(WORD) || []).forEach(function (w) {
-          if (w.length >= 4 && !HAN.test(w)) vocabulary[w] = (vocabulary[w] || 0) + 1;
+          if (w.length >= 3 && !HAN.test(w)) vocabulary[w] = (vocabulary[w] || 0) + 1;
         });
       });
     }
+    return vocabulary;
+  }
+  // The site's words whose stem is this one (a short Russian stem: слой, слоя, слоям are сло; слово is слов)
+  var byStem = null;
+  function formsOf(key) {
+    if (!byStem) {
+      byStem = {};
+      Object.keys(siteWords()).forEach(function (w) {
+        var k = stem(w).replace(/ё/g, "е");
+        (byStem[k] || (byStem[k] = [])).push(w);
+      });
+    }
+    return byStem[key] || [];
+  }
+  function nearWord(word) {
+    var vocabulary = siteWords();
     // one letter changed, added, dropped, or two neighbours swapped (casual: causal); the most frequent
     var best = null;
     Object.keys(vocabulary).forEach(function (v) {
-      if (Math.abs(v.length - word.length) <= 1 && oneEdit(word, v) && (!best || vocabulary[v] > vocabulary[best])) best = v;
+      if (v.length >= 4 && Math.abs(v.length - word.length) <= 1 && oneEdit(word, v) && (!best || vocabulary[v] > vocabulary[best])) best = v;
     });
     return best;
   }
@@ -162,13 +210,25 @@
   var synonymsOf = {};
   function wordSource(word) {
     var s = stem(word) || word;
-    // a stem too short to say much (tying: ty, which would find "type") is the word as typed
-    if (s.length > word.length || (s.length < 4 && s.length < word.length)) s = word;
+    // a stem too short to say much (tying: ty, which would find "type") is the word as typed; in
+    // Russian, whose nouns inflect, a stem of three letters is the word's stem all the same (целей,
+    // цели: цел; слоям, слой: сло), found as the site's words with that stem, not by its beginning
+    var short = lang === "ru" && s.length === 3 && s.length < word.length && !HAN.test(word);
+    if (s.length > word.length || (s.length < 4 && s.length < word.length && !short)) s = word;
     // a Russian verb in -овать/-евать/-ивать/-ывать conjugates without its -ова- (маскировать: маскирует)
     if (lang === "ru") s = s.replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
+    // and a noun in -ение/-ание is its verb's stem (обнуление: обнулить, разделение: разделить)
+    if (lang === "ru" && /^.{4,}(?:ен|ан|ян)$/.test(s) && word.slice(s.length).charAt(0) === "и")
+      s = s.slice(0, -2).replace(/^(.{4,}?)(?:ова|ева|ива|ыва)$/, "$1");
     // е and ё are one letter to a reader (and to Sphinx's Russian stemmer)
     // the stem, or the word as typed where the stem is no prefix of it (rotary: rotari)
     var source = escapeRegExp(s).replace(/[её]/g, "[её]");
+    if (short) {
+      // (and, as before, the words that begin as it was typed: голов, головы)
+      var forms = formsOf(s.replace(/ё/g, "е")).map(function (w) { return escapeRegExp(w).replace(/[её]/g, "[её]"); });
+      var typed = escapeRegExp(word).replace(/[её]/g, "[её]") + LETTER + "*";
+      return {key: s.replace(/ё/g, "е"), source: "(?<!" + LETTER + ")(?:" + (forms.length ? "(?:" + forms.join("|") + ")(?!" + LETTER + ")|" : "") + typed + ")"};
+    }
     if (word.indexOf(s) !== 0) source = "(?:" + source + "|" + escapeRegExp(word).replace(/[её]/g, "[её]") + ")";
     // a single letter or digit is a whole word (d, not every word that starts with d)
     var tail = word.length > 1 ? LETTER + "*" : "(?!" + LETTER + ")";
@@ -188,10 +248,46 @@
     return {text: piece.text, key: piece.key, weak: piece.weak, source: "(?:" + sources.join("|") + ")", also: group};
   }
 
+  // Two words typed apart that the site writes as one (layer norm: layernorm, soft max: softmax) are
+  // that word
+  function joinCompounds(parts) {
+    var out = [];
+    for (var k = 0; k < parts.length; k++) {
+      var a = parts[k], b = parts[k + 1];
+      if (b && !HAN.test(a + b) && a.length > 1 && b.length > 1 && !isStop(a) && !isStop(b) && siteWords()[a + b]) {
+        out.push(a + b);
+        k++;
+      } else out.push(a);
+    }
+    return out;
+  }
+  // A stop or question word that a term says beside the same neighbour is part of the subject
+  // (finite difference: "difference" asks nothing there; что такое внимание)
+  var termPairs = null;
+  function inTerm(parts, k) {
+    if (!termPairs) {
+      termPairs = new Set();
+      (index.sections || []).forEach(function (s) {
+        (s.k || []).concat(s.e || []).forEach(function (term) {
+          var ws = (term.toLowerCase().match(WORD) || []).filter(function (w) { return !HAN.test(w); }).map(wordKey);
+          for (var j = 0; j + 1 < ws.length; j++) termPairs.add(ws[j] + " " + ws[j + 1]);
+        });
+      });
+    }
+    if (parts[k].length < 4) return false;       // (a, не, of: grammar wherever they stand)
+    var key = wordKey(parts[k]);
+    return [k - 1, k + 1].some(function (n) {
+      var other = parts[n];
+      if (!other || HAN.test(other) || isStop(other)) return false;
+      return termPairs.has(n < k ? wordKey(other) + " " + key : key + " " + wordKey(other));
+    });
+  }
+
   // A term: {pattern: RegExp (global), text: what the reader typed, key: what it is compared by}
   function terms(query) {
     var out = [], seen = {};
     var lower = query.toLowerCase();
+    ASKS_CHECK.forEach(function (rule) { lower = lower.replace(rule[0], rule[1]); });
     if (lang === "zh") {              // question words glued to the subject: 为什么先掩码 -> 先掩码
       // (Chinese ones only: an English "of" or "it" is no word inside softmax or position_ids)
       Array.from(questionWords).filter(function (w) { return HAN.test(w) && w.length > 1; })
@@ -201,8 +297,8 @@
     }
     // Chinese next to Latin letters or digits is two words (训练loss接近0: 训练 loss 接近 0)
     lower = lower.replace(/(\p{Script=Han}+)/gu, " $1 ");
-    var parts = lower.match(WORD) || [];
-    var content = parts.filter(function (part) { return HAN.test(part) || !isStop(part); });
+    var parts = joinCompounds(lower.match(WORD) || []);
+    var content = parts.filter(function (part, k) { return HAN.test(part) || !isStop(part) || inTerm(parts, k); });
     if (!content.length) content = parts;              // a query of stop words only: search them
     content.forEach(function (part) {
       var pieces = [];
@@ -210,8 +306,9 @@
         // the whole run first: if some section holds it as it is, it is one term
         // (a run of several words is cut even so: 位置表的反向传播, which one overview says as it is,
         // is 位置表 and 反向传播, which the section that teaches it says)
-        var pieces0 = cutChinese(part);
-        var cut = holds(part) && (part.length <= 4 || pieces0.length < 2) ? halves(part) : pieces0;
+        // (a run that is no word of the site is cut too, even where one page says it as it is: 看自己
+        // in §7.3's prose would claim 为什么位置i可以看自己, which §1.3 says as 读取它自己)
+        var cut = cutChinese(part);
         // (a query of stop words only, 这里, is searched as it is)
         var onlyStop = cut.every(isStop) && content.every(function (p) { return !HAN.test(p) || cutChinese(p).every(isStop); });
         cut.forEach(function (c) {
@@ -224,7 +321,9 @@
             }
             return;
           }
-          pieces.push({text: c, key: c, source: escapeRegExp(c)});
+          // (a single character left between words, 乘 in 为什么要乘W_O, says less than a word: weakly,
+          // unless the glossary has it as a word: 头)
+          pieces.push({text: c, key: c, source: escapeRegExp(c), weak: c.length === 1 && part.length > 1 && !chars.has(c)});
         });
       } else {
         // an identifier is its words (pad_token: pad, token), unless they are letters (W_O); one the
@@ -243,8 +342,10 @@
         });
       }
       pieces.map(withSynonyms).forEach(function (p) {
-        if (seen[p.source]) return;
-        seen[p.source] = true;
+        // (two forms of one word, слой за слоем, are one word of the query)
+        var id = p.extra || HAN.test(p.key) ? p.source : "key:" + p.key;
+        if (seen[id] || seen[p.source]) return;
+        seen[id] = seen[p.source] = true;
         out.push({text: p.text, key: p.key, weak: !!p.weak, extra: !!p.extra, also: p.also || [], pattern: new RegExp(p.source, "giu")});
       });
     });
@@ -259,7 +360,11 @@
   function termPieces(term) {
     var out = [];
     (term.toLowerCase().replace(/(\p{Script=Han}+)/gu, " $1 ").match(WORD) || []).forEach(function (part) {
-      (HAN.test(part) ? cutChinese(part) : [part]).forEach(function (w) {
+      // (a term is one of the words a query is cut with: 未来扰动 is cut into 未来 and 扰动 here, so
+      // that 扰动未来 says it too)
+      var cut = HAN.test(part) ? cutChinese(part, part.length > 2 ? part.length - 1 : 2) : [part];
+      if (HAN.test(part) && cut.filter(function (w) { return w.length > 1; }).length < 2) cut = [part];
+      cut.forEach(function (w) {
         if ((w.length > 1 || !HAN.test(w)) && !isStop(w)) out.push(w);
       });
     });
@@ -307,11 +412,16 @@
             return a;
           });
           var m = found.filter(function (a) { return a >= 0; }).length, n = found.length;
-          if (m >= 2 && 2 * m >= n) {
+          // (half of a term of two words where the query has that half as a word of its own: not
+          // 掩码 inside 因果掩码)
+          var own = m === 1 && n === 2 && t.pieces.some(function (w, j) {
+            return found[j] >= 0 && ts.some(function (x) { return x.key === w || x.also.indexOf(w) >= 0; });
+          });
+          if ((m >= 2 && 2 * m >= n) || own) {
             any = true;
             // (all of its words, in another order or with other words between, say it as English
             // and Russian do: 掩码要放在softmax前面 is 掩码在softmax之前)
-            var share = m === n ? 1 : TUNE.part * m / n;
+            var share = m === n ? 1 : m === 1 ? TUNE.half : TUNE.part * m / n;
             found.forEach(function (a, j) {
               var size = q.substr(a, t.pieces[j].length) === t.pieces[j] ? t.pieces[j].length : len[t.pieces[j]];
               for (var k = a; a >= 0 && k < a + size; k++) covered[k] = Math.max(covered[k], share);
@@ -339,7 +449,8 @@
       });
       var m = which.filter(function (j) { return j >= 0; }).length, n = which.length;
       // all of a term, or most of a longer one (кэш только в первом слое: кэш для каждого слоя)
-      var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : 0);
+      // (half of a term of two words says it a little: генерация of генерация текста)
+      var share = m === n ? 1 : (m >= 2 && 2 * m >= n ? TUNE.part * m / n : m === 1 && n === 2 ? TUNE.half : 0);
       if (share) any = true;
       which.forEach(function (j) { if (j >= 0 && share > credit[j]) credit[j] = share; });
     });
@@ -368,6 +479,20 @@
       got += w * credit[j];
     });
     return all ? got / all : 0;
+  }
+
+  // The parts of the query a section's heading holds, as termCredit gives them (Chinese by character)
+  function headingCredit(counts, ts, query) {
+    if (!ts.some(function (t, j) { return counts[j].h; })) return null;
+    if (lang !== "zh") return ts.map(function (t, j) { return counts[j].h ? 1 : 0; });
+    var q = query.toLowerCase().replace(/[\s\p{P}]+/gu, "");
+    var covered = new Array(q.length).fill(0);
+    ts.forEach(function (t, j) {
+      if (!counts[j].h) return;
+      for (var at = q.indexOf(t.key); at >= 0; at = q.indexOf(t.key, at + 1))
+        for (var k = at; k < at + t.key.length; k++) covered[k] = 1;
+    });
+    return covered;
   }
 
   // Parts said by the section's own terms, or (each at TUNE.ctx) by its chapter's: the section
@@ -423,7 +548,7 @@
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
   // long section (§7's five seeds) holds many words but says each of them no louder than a short one.
-  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, why: 20, hp: 8};
+  var TUNE = {k1: 1.2, bx: 0.75, bc: 0.75, wh: 4, wk: 4, wx: 1, wc: 0.4, rel: 100, def: 30, defk: 25, ctx: 0.7, part: 0.7, half: 0.25, why: 20, hp: 8};
   var introOf = [], unitOf = [];
   (function () {
     var at = {};
@@ -478,9 +603,24 @@
     var scored = index.sections.map(function (s, i) {
       var found = 0, inHeading = 0, rel = 0, any = false;
       var cover = covers[i];
+      // (the section that defines its chapter's subject, §8.1 for the poems, says what the chapter's
+      // introduction names as its own terms do)
+      var subject = introOf[i] !== i && unitOf[introOf[i]] === i && credits[introOf[i]];
+      var ownCredit = subject ? withContext(credits[i], [credits[introOf[i]]].map(function (c) {
+        return c.map(function (v) { return v / TUNE.ctx; });
+      })) : credits[i];
+      if (subject) cover = coverOf(ownCredit, ts, query, idf);
       // a section of the chapter whose terms the query says (kv cache 显存: §5.6 in §5) shares, a little
       // less, what the chapter's introduction and its own numbered section define
-      var context = coverOf(withContext(credits[i], [credits[introOf[i]], credits[unitOf[i]]]), ts, query, idf);
+      // (and what its heading says of the rest: 8.2 Обучение с маской и без неё, for обучение на
+      // стихах с маской и без, where the poems are the chapter's subject)
+      var chapter = [subject ? null : credits[introOf[i]], credits[unitOf[i]]];
+      var own = ownCredit;
+      // (a heading names less than a term defines: its words count as the chapter's do, at TUNE.ctx)
+      if (introOf[i] !== i && credits[introOf[i]] && more[introOf[i]]) own = withContext(own, [headingCredit(counts[i], ts, query)]);
+      // (only where its own terms or heading say something: a section that says nothing of the rest
+      // is no closer than the one that defines the subject: 因果掩码是怎么构造的 finds §1.4, not §1.9)
+      var context = own ? coverOf(withContext(own, chapter), ts, query, idf) : 0;
       var nx = lengthNorm(s.x.length, "x"), nc = lengthNorm((s.c || "").length, "c");
       ts.forEach(function (t, j) {
         var c = counts[i][j];
@@ -505,7 +645,10 @@
       var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
       // the section that defines it, or its chapter does (a little of its own never counts for less)
       var defines = Math.max(cover, context);
-      if (defines > 0 && defines >= heading) score += TUNE.defk * defines;
+      // (a term of its own that the query says whole counts whatever its heading says; part of a
+      // term, or its chapter's, where they say more than its heading)
+      var whole = ownCredit && ownCredit.some(function (v) { return v >= 1; });
+      if (defines > 0 && (whole || defines >= heading)) score += TUNE.defk * defines;
       score += TUNE.hp * precise;
       if (!s.a && inHeading >= total) score += 0.5;               // the page's own title
       // a why question: the section that says why, of what the query names
@@ -625,6 +768,7 @@
     if (query.trim() && index) show(query);
   }
   window.courseSearch = function (query) { return search(query); };   // for the tests
+  window.courseSearch.pieces = termPieces;                             // (how a zh term is cut)
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
