@@ -207,12 +207,17 @@ def _serve(directory):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-@pytest.fixture(scope="session")
-def base_url(site_dir):
-    server, url = _serve(site_dir)
+def serving(directory):
+    """A session fixture's body: ``directory`` served over HTTP while the session lasts; yields its URL."""
+    server, url = _serve(directory)
     yield url
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir):
+    yield from serving(site_dir)
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urljoin, urlparse
 import pytest
 
 from test_site import (DESKTOP, LANGS, LAUNCH_PHRASES, NAV_TIMEOUT_MS, NOTEBOOK_PAGES, PHONE_WIDTH, ROOT, PageLog,
-                       _assert_clean, _axe, _build, _header_fits, _open, _phone_overflow, _serve)
+                       _assert_clean, _axe, _build, _header_fits, _open, _phone_overflow, serving)
 from test_site import axe_script, base_url, browser, site_dir  # noqa: F401 (fixtures)
 
 import course_site  # noqa: E402 (site/, on the path test_site sets)
@@ -51,10 +51,7 @@ def launch_site():
 
 @pytest.fixture(scope="session")
 def launch_url(launch_site):
-    server, url = _serve(launch_site)
-    yield url
-    server.shutdown()
-    server.server_close()
+    yield from serving(launch_site)
 
 
 # --------------------------------------------------------------------------- launch buttons
