@@ -66,18 +66,26 @@ def check_diagnosis(entry, func):
     return None, None
 
 
-_outcomes = {}
+_outcomes, _graded = {}, {}
+
+
+def graded(entry, seed, func=None):
+    """(points kept, failed test names, results, the diagnosis) as the grader scores ``entry`` with the key
+    fixed_key(seed); computed once per process (outcome() and tests/test_mistakes_batch.py share it: the
+    batch needs only the seed it grades with, not the rest of outcome(), most of whose time is diagnoses)."""
+    if (entry.name, seed) not in _graded:
+        kept, failed, results = grader_verdict(EXERCISES[entry.exercise], func or wrong_function(entry), seed)
+        _graded[entry.name, seed] = (kept, failed, results, diagnosis_of(entry.exercise, results))
+    return _graded[entry.name, seed]
 
 
 def outcome(entry):
     if entry.name not in _outcomes:
         func = wrong_function(entry)
         where, mistake = check_diagnosis(entry, func)
-        grader = [grader_verdict(EXERCISES[entry.exercise], func, seed) for seed in GRADER_SEEDS]
-        grader_mistakes = {seed: diagnosis_of(entry.exercise, results)
-                           for seed, (_, _, results) in zip(GRADER_SEEDS, grader)}
-        _outcomes[entry.name] = {"where": where, "mistake": mistake, "grader": grader,
-                                 "grader_mistakes": grader_mistakes}
+        grader = [graded(entry, seed, func) for seed in GRADER_SEEDS]
+        _outcomes[entry.name] = {"where": where, "mistake": mistake, "grader": [g[:3] for g in grader],
+                                 "grader_mistakes": {seed: g[3] for seed, g in zip(GRADER_SEEDS, grader)}}
     return _outcomes[entry.name]
 
 

@@ -26,7 +26,7 @@ from conftest import key_file, slowdown
 from course_i18n import LANGUAGES as LANGS
 from grading.exercises import EXERCISES
 from mistakes import entries
-from test_mistakes import GRADER_SEEDS, grading_cases, outcome
+from test_mistakes import GRADER_SEEDS, graded, grading_cases
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = GRADER_SEEDS[0]
@@ -129,7 +129,7 @@ def test_every_entry_loses_its_points_and_gets_the_same_diagnosis(corpus_batch):
             row = corpus_batch["rows"][(name, entry.exercise)]
             if row["status"] == "pass" or row["points"] != 0:
                 problems.append(f"{entry.name}: {row['status']} {row['points']} points")
-            expected = outcome(entry)["grader_mistakes"][SEED]
+            expected = graded(entry, SEED)[3]
             notebook = corpus_batch["batch"] / name / f"{EXERCISES[entry.exercise].notebook}.ipynb"
             if expected is not None and _uses_a_forbidden_module(notebook, entry):
                 expected = None     # the grader shows its "uses numpy: no points" note instead of a diagnosis

@@ -28,9 +28,8 @@ headings; the landing page (h1, one section per language, browser language
 redirect, ``?stay``); the switcher keeps the reader's section; switching
 language loads only the new page's HTML, images and a few small per-language
 files; every figure has alt text in the page's language; no sentence points at
-a launch button that is not there; and a second build with a placeholder
-repository URL (``_build/launch-check``) has Binder and download buttons on
-every notebook page and still fits a phone.
+a launch button that is not there. The second build, with a placeholder
+repository URL, and every menu of a notebook page are tests/test_site_launch.py's.
 
 The site is built by the session fixture (`python tools/build_site.py`,
 incremental: a few seconds when `make book` already ran; about a minute from
@@ -53,7 +52,6 @@ import functools
 import gzip
 import html as html_lib
 import http.server
-import io
 import json
 import os
 import posixpath
@@ -63,21 +61,19 @@ import sys
 import threading
 import time
 import uuid
-import zipfile
 from pathlib import Path
-from urllib.parse import parse_qs, quote, unquote, urljoin, urlparse
+from urllib.parse import quote, unquote, urljoin, urlparse
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "site"))
-from tools import build_pdf, build_site  # noqa: E402
+from tools import build_site  # noqa: E402
 
 import course_site  # noqa: E402
 from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
 from grading.version import package_version  # noqa: E402
-from tools.build_notebooks import course_wheel as course_site_wheel  # noqa: E402
 from conftest import browser_executable, clear_stale_event_loop, need, slowdown, unavailable  # noqa: E402
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
@@ -85,8 +81,6 @@ from conftest import browser_executable, clear_stale_event_loop, need, slowdown,
 pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
 
 OUT = build_site.OUT
-LAUNCH_BUILD = ROOT / "_build" / "launch-check"
-PLACEHOLDER_REPO = "https://github.com/example/course"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NAV_TIMEOUT_MS = 30_000
 BUILD_TIMEOUT = 2400         # s: a whole site build from nothing (about 5 minutes on 2 loaded cores)
@@ -201,13 +195,6 @@ def build_info(site_dir):
     return json.loads((site_dir / "build-info.json").read_text(encoding="utf8"))
 
 
-@pytest.fixture(scope="session")
-def launch_site():
-    """A second site, built as if repository.url were set (its own build folder)."""
-    _build("--build-dir", str(LAUNCH_BUILD), "--repository-url", PLACEHOLDER_REPO)
-    return LAUNCH_BUILD / "site"
-
-
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -220,20 +207,17 @@ def _serve(directory):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+def serving(directory):
+    """A session fixture's body: ``directory`` served over HTTP while the session lasts; yields its URL."""
+    server, url = _serve(directory)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def base_url(site_dir):
-    server, url = _serve(site_dir)
-    yield url
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="session")
-def launch_url(launch_site):
-    server, url = _serve(launch_site)
-    yield url
-    server.shutdown()
-    server.server_close()
+    yield from serving(site_dir)
 
 
 @pytest.fixture(scope="session")
@@ -363,18 +347,19 @@ def _sizes(site_dir, path):
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
-def _axe(page, axe_script, rules=None):
-    """Serious and critical axe-core violations on the page as it is now (all rules, or ``rules``)."""
+def _axe(page, axe_script, rules=None, exclude=None):
+    """Serious and critical axe-core violations on the page as it is now (all rules, or ``rules``), in the
+    whole document or, given ``exclude`` (a CSS selector), in all of it but that part."""
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(axe_script))
-    return page.evaluate("""async rules => {
+    return page.evaluate("""async ([rules, exclude]) => {
         const options = {resultTypes: ["violations"]};
         if (rules) options.runOnly = {type: "rule", values: rules};
-        const result = await axe.run(document, options);
+        const result = await axe.run(exclude ? {exclude: [[exclude]]} : document, options);
         return result.violations.filter(v => v.impact === "serious" || v.impact === "critical")
             .map(v => ({id: v.id, impact: v.impact, help: v.help,
                         nodes: v.nodes.slice(0, 4).map(n => n.target.join(" "))}));
-    }""", rules)
+    }""", [rules, exclude])
 
 
 def _go_dark(page):
@@ -920,249 +905,3 @@ def test_table_of_contents_lists_every_page(browser, base_url, site_dir, build_i
                 (ROOT / kind / lang).glob("*.ipynb")), kind
     finally:
         context.close()
-
-
-# --------------------------------------------------------------------------- launch buttons
-
-def test_launch_build_has_binder_and_download_on_every_notebook_page(launch_site):
-    info = json.loads((launch_site / "build-info.json").read_text(encoding="utf8"))
-    assert info["repository_url"] == PLACEHOLDER_REPO
-    problems = []
-    for lang, _, pagename in NOTEBOOK_PAGES:
-        source = (launch_site / lang / f"{pagename}.html").read_text(encoding="utf8")
-        menu = re.search(r'<div class="dropdown dropdown-launch-buttons">.*?</ul>', source, re.S)
-        kind, _, name = pagename.partition("/")
-        binder = ("https://mybinder.org/v2/gh/example/course/main?urlpath=lab/tree/"
-                  f"{kind}/{lang}/{name}.ipynb")
-        if not menu or html_lib.escape(binder) not in menu.group(0) and binder not in menu.group(0):
-            problems.append(f"{lang}/{pagename}: no Binder link {binder}")
-        for link in course_site.source_links({"repo_url": PLACEHOLDER_REPO}, pagename, lang):
-            if f'href="{link["url"]}"' not in source:
-                problems.append(f"{lang}/{pagename}: no source link {link['url']}")
-        if 'class="btn btn-sm btn-download-wheel-button' not in source:
-            problems.append(f"{lang}/{pagename}: no wheel in the download menu")
-        download = re.search(r'class="btn btn-sm btn-download-source-button[^"]*"', source)
-        href = re.search(r'<a href="([^"]+\.ipynb)"[^>]*\n?\s*class="btn btn-sm btn-download-source-button', source)
-        if not download or not href or not ((launch_site / lang / pagename).parent / href.group(1)).resolve().exists():
-            problems.append(f"{lang}/{pagename}: no working .ipynb download")
-        if PLACEHOLDER_REPO not in source:
-            problems.append(f"{lang}/{pagename}: no repository link")
-    assert not problems, "\n".join(problems)
-    landing = (launch_site / "index.html").read_text(encoding="utf8")
-    assert "https://mybinder.org/v2/gh/example/course/main" in landing
-
-
-def test_launch_build_fits_a_phone(browser, launch_url, launch_site, axe_script):
-    """With the launch and repository buttons the header is fuller; it must still fit 360 px."""
-    pages = []
-    for lang in LANGS:
-        for kind in build_site.KINDS:
-            # the page of each kind whose source menu names the longest paths
-            longest = max((p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")),
-                          key=lambda name: len(course_site.repo_path(name, lang) + course_site.source_path(name)),
-                          default=None)
-            if longest:
-                pages.append(f"{lang}/{longest}.html")
-    assert pages
-    for path in pages:
-        context, page, log = _open(browser, urljoin(launch_url, path), viewport=DESKTOP)
-        try:
-            page.click(".dropdown-launch-buttons button")
-            binder = page.locator(".dropdown-launch-buttons a[href*='mybinder.org']")
-            assert binder.is_visible(), f"{path}: the launch menu shows no Binder entry"
-            assert not _axe(page, axe_script), f"{path}: {_axe(page, axe_script)}"
-            width, wide = _phone_overflow(page)
-            assert width <= PHONE_WIDTH, f"{path}: {width} px at {PHONE_WIDTH} px: {wide}"
-            assert not _header_fits(page, PHONE_WIDTH), f"{path}: {_header_fits(page, PHONE_WIDTH)}"
-            # every header menu, opened on the phone, stays on the screen (long paths wrap)
-            page.reload(wait_until="networkidle")
-            for menu in ("launch-buttons", "source-buttons", "download-buttons"):
-                page.click(f".dropdown-{menu} > button")
-                page.wait_for_selector(f".dropdown-{menu} .dropdown-menu.show")
-                box = page.eval_on_selector(f".dropdown-{menu} .dropdown-menu",
-                                            "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
-                assert -0.5 <= box[0] and box[1] <= PHONE_WIDTH + 0.5, f"{path}: the {menu} menu spans {box} px"
-                assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH, (path, menu)
-                page.keyboard.press("Escape")
-            _assert_clean(log, path)
-        finally:
-            context.close()
-        # a touch screen's buttons are larger (course.css, pointer: coarse): at 360 and 320 px too
-        for width in (PHONE_WIDTH, 320):
-            context, page, log = _open(browser, urljoin(launch_url, path), viewport={"width": width, "height": 780},
-                                       is_mobile=True, has_touch=True)
-            try:
-                assert page.evaluate("matchMedia('(pointer: coarse)').matches")
-                width_now = page.evaluate("document.documentElement.scrollWidth")
-                assert width_now <= width and not _header_fits(page, width), \
-                    f"{path}, touch, {width} px: {width_now} px wide; off screen: {_header_fits(page, width)}"
-            finally:
-                context.close()
-
-
-# --------------------------------------------------------------------------- what a notebook page offers
-
-# The first chapter, exercise and solution page of each language.
-OFFER_PAGES = [(lang, next(p[2] for p in NOTEBOOK_PAGES if p[0] == lang and p[2].startswith(kind + "/")))
-               for lang in LANGS for kind in build_site.KINDS
-               if any(p[0] == lang and p[2].startswith(kind + "/") for p in NOTEBOOK_PAGES)]
-
-
-def _stop_external(context, base):
-    """Requests that leave the site (Binder, GitHub, a local JupyterLab, a licence) are answered here,
-    the network being closed; their URLs are recorded."""
-    left = []
-
-    def route(r):
-        if r.request.url.startswith(base):
-            r.continue_()
-        else:
-            left.append(r.request.url)
-            r.fulfill(status=200, content_type="text/plain", body="stopped by tests/test_site.py")
-    context.route("**/*", route)
-    return left
-
-
-def _entries(page, menu):
-    """(text, href or None) of every entry of a header menu, after opening it."""
-    page.click(f".dropdown-{menu} > button")
-    page.wait_for_selector(f".dropdown-{menu} .dropdown-menu.show")
-    return page.eval_on_selector_all(f".dropdown-{menu} .dropdown-menu .dropdown-item", """els => els.map(e =>
-        [e.innerText.trim(), e.tagName === 'A' ? e.href : null])""")
-
-
-def _follow(page, menu, index):
-    """Open ``menu`` and click its entry ``index`` (a link that opens a tab); the URL the tab went to."""
-    page.click(f".dropdown-{menu} > button")
-    entry = page.locator(f".dropdown-{menu} .dropdown-menu .dropdown-item").nth(index)
-    with page.context.expect_page() as opened:
-        entry.click()
-    tab = opened.value
-    tab.wait_for_load_state()
-    url = tab.url
-    tab.close()
-    page.keyboard.press("Escape")
-    return url
-
-
-def _download(page, index):
-    """Open the download menu and click its entry ``index``: (the file name it is saved as, its bytes)."""
-    page.click(".dropdown-download-buttons > button")
-    with page.expect_download() as started:
-        page.locator(".dropdown-download-buttons .dropdown-menu .dropdown-item").nth(index).click()
-    download = started.value
-    return download.suggested_filename, Path(download.path()).read_bytes()
-
-
-@pytest.mark.parametrize("repository", ["none", "set"])
-@pytest.mark.parametrize("lang,pagename", OFFER_PAGES, ids=[f"{lang}/{page}" for lang, page in OFFER_PAGES])
-def test_every_thing_a_notebook_page_offers_works(browser, request, repository, lang, pagename):
-    """Built without and with a repository URL, a chapter, an exercise and a solution page of each
-    language: every entry of the download, launch and source menus and every link of the footer is
-    clicked. Downloads are the repository's notebook and the course's wheel; Binder opens this
-    notebook in this language; the source menu opens it and its src/ file in the repository; without
-    a repository no launch or source button is there at all."""
-    site = request.getfixturevalue("site_dir" if repository == "none" else "launch_site")
-    base = request.getfixturevalue("base_url" if repository == "none" else "launch_url")
-    kind, _, name = pagename.partition("/")
-    notebook = f"{kind}/{lang}/{name}.ipynb"
-    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
-    left = _stop_external(context, base)
-    log = PageLog(context)
-    page = context.new_page()
-    page.set_default_timeout(NAV_TIMEOUT_MS * slowdown())
-    log.watch(page)
-    try:
-        page.goto(urljoin(base, f"{lang}/{pagename}.html"), wait_until="networkidle")
-        page.evaluate("window.print = () => { window.coursePrinted = true; }")
-
-        # Download menu: the notebook, a print to PDF, the course's wheel, and the whole course as a
-        # PDF book in this language where one has been printed (tools/build_pdf.py); nothing else.
-        entries = _entries(page, "download-buttons")
-        page.keyboard.press("Escape")
-        book = site / lang / build_pdf.pdf_name(lang)
-        assert [text for text, _ in entries] == [".ipynb", ".pdf", ".whl"] + (
-            [course_site.BOOK_PDF_TEXT[lang]] if book.is_file() else []), entries
-        if book.is_file():
-            assert entries[3][1] == urljoin(base, f"{lang}/{book.name}"), entries
-            response = page.request.get(entries[3][1])
-            assert response.ok and response.headers["content-type"] == "application/pdf", response.headers
-            assert response.body() == book.read_bytes()
-        saved, data = _download(page, 0)
-        assert saved == f"{name}.ipynb" and json.loads(data) == json.loads((ROOT / notebook).read_bytes()), saved
-        page.keyboard.press("Escape")
-        page.click(".dropdown-download-buttons > button")
-        page.locator(".dropdown-download-buttons .dropdown-menu .dropdown-item").nth(1).click()
-        assert page.evaluate("window.coursePrinted === true"), ".pdf does not print"
-        page.keyboard.press("Escape")
-        saved, data = _download(page, 2)
-        wheel = site / "_static" / saved
-        assert saved == course_site_wheel() and wheel.is_file() and data == wheel.read_bytes(), saved
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            names = archive.namelist()
-            metadata = archive.read(f"causality_heads_position-{package_version()}.dist-info/METADATA").decode()
-        assert {"lib/attention.py", "grading/exercises.py", "figures/plots.py"} <= set(names)
-        assert f"Version: {package_version()}" in metadata and "License-Expression: MIT" in metadata
-        page.keyboard.press("Escape")
-
-        footer = page.eval_on_selector_all(".course-footer a", "els => els.map(e => e.href)")
-        if repository == "none":
-            assert not page.query_selector(".dropdown-launch-buttons, .dropdown-source-buttons, "
-                                           "[class*='btn-source-']"), "a launch or source button without a repository"
-            assert not page.query_selector(".course-launch-note")
-            assert len(footer) == 2
-        else:
-            # Launch menu: Binder and a local JupyterLab, each on this notebook in this language.
-            entries = _entries(page, "launch-buttons")
-            page.keyboard.press("Escape")
-            assert [href for _, href in entries] == [link["url"] for link in course_site.launch_links(
-                {"repo_url": PLACEHOLDER_REPO, "binderhub_url": "https://mybinder.org",
-                 "local_jupyterlab_url": "http://localhost:8888/lab/tree"}, pagename, lang)], entries
-            binder = _follow(page, "launch-buttons", 0)
-            parts = urlparse(binder)
-            assert (parts.scheme, parts.hostname, parts.path) == ("https", "mybinder.org", "/v2/gh/example/course/main")
-            assert parse_qs(parts.query) == {"urlpath": [f"lab/tree/{notebook}"]} and (ROOT / notebook).is_file()
-            assert _follow(page, "launch-buttons", 1) == f"http://localhost:8888/lab/tree/{notebook}"
-            # Source menu: the repository, this notebook in it, the file of src/ it is generated from.
-            entries = _entries(page, "source-buttons")
-            page.keyboard.press("Escape")
-            expected = course_site.source_links({"repo_url": PLACEHOLDER_REPO}, pagename, lang)
-            assert len(entries) == len(expected) == 3, entries
-            for i, link in enumerate(expected):
-                assert _follow(page, "source-buttons", i) == link["url"]
-                assert not link["path"] or (ROOT / link["path"]).is_file(), link
-            assert f"{PLACEHOLDER_REPO}/blob/main/LICENSE" in footer and len(footer) == 3
-        # The footer: the version, and each licence's link goes where it says.
-        text = page.inner_text(".course-footer")
-        assert course_site.FOOTER["version"][lang].format(version=package_version()) in text, text
-        for href in footer:
-            page.click(f".course-footer a[href='{href}']")
-            page.wait_for_url(href)
-            page.go_back(wait_until="networkidle")
-        assert footer[0] == course_site.MIT_URL and footer[1] == course_site.FOOTER["cc_url"][lang]
-        assert not log.errors and not log.console, (log.errors, log.console)
-        # nothing else left the site: only the entries and links followed here
-        followed = set(footer) | ({binder, f"http://localhost:8888/lab/tree/{notebook}"}
-                                  | {link["url"] for link in expected} if repository == "set" else set())
-        assert {u for u in left if not u.endswith("/favicon.ico")} == followed, sorted(left)
-    finally:
-        context.close()
-
-
-@pytest.mark.parametrize("repository", ["none", "set"])
-def test_section_0_5_says_what_the_pages_offer(request, repository):
-    """§0.5 tells how to run a notebook: with the download menu always, with Binder exactly when
-    the pages have a Binder button (its note names the rocket the launch menu shows)."""
-    site = request.getfixturevalue("site_dir" if repository == "none" else "launch_site")
-    for lang in LANGS:
-        source = (site / lang / "chapters" / "00_start.html").read_text(encoding="utf8")
-        section = re.search(r'<section id="sec-0-5".*?</section>', source, re.S).group(0)
-        prose = html_lib.unescape(re.sub(r"<[^>]+>", " ", section))
-        assert course_site_wheel() in prose and ".whl" in prose and ".ipynb" in prose, lang
-        notes = re.findall(r'<p class="course-launch-note">(.*?)</p>', section, re.S)
-        has_launch_menu = 'class="dropdown dropdown-launch-buttons"' in source
-        assert has_launch_menu == (repository == "set") == bool(notes), (lang, repository)
-        if notes:
-            note = html_lib.unescape(re.sub(r"<[^>]+>", " ", notes[0]))
-            assert re.search(LAUNCH_PHRASES[lang], note, re.I) and "Binder" in note and "fa-rocket" in source
-        assert "README" not in prose, f"{lang}: §0.5 still sends the reader to the README"
