@@ -27,7 +27,7 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
+Everything after this section builds on single-head attention, and one picture captures most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
 Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
@@ -71,7 +71,7 @@ assert (X.shape[1], q.shape[1]) == (4, 3)                  # D, d
 """)
 
 md(r"""
-Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
+Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, which come after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
 
 ![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
 """)
