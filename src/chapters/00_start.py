@@ -27,13 +27,13 @@ Attention itself is not a prerequisite: §0.2 recaps the part we need in a few l
 md(r"""
 ## 0.2 One attention head: a recap
 
-Everything after this section builds on single-head attention, and one picture carries most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
+Everything after this section builds on single-head attention, and one picture captures most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
 Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
 ![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
-In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d (the width of a single head can be chosen freely: d = 3 in the example below; the H heads of §2 divide D between them, so d = D/H). Query i meets every key j in a **score**
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. A single head may have any width (d = 3 with D = 4 in the example below); from §2 on, the H heads divide D between them, so d = D/H. Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
@@ -67,10 +67,11 @@ assert np.allclose(weights.sum(axis=1), 1)
 assert (weights[2:, 1] > 0.9).all() and weights[1, 2:].min() > 0.48
 assert round(float(weights[1, 2:].sum()), 2) == 0.97
 assert np.allclose(y[1], weights[1, 1:])
+assert (X.shape[1], q.shape[1]) == (4, 3)                  # D, d
 """)
 
 md(r"""
-Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
+Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, which come after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
 
 ![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
 """)
@@ -104,7 +105,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $T$ | number of positions in a sequence ($T_b$: the number of real positions of row b) |
 | $D$ | model width |
 | $H$ | number of heads |
-| $d = D/H$ | width of one head; D must be divisible by H |
+| $d$ | width of one head: d = 3 for the single head of §0.2; from §2 on the H heads divide D between them, so $d = D/H$ and D must be divisible by H |
 | $L$ | number of layers |
 | $C$ | rows of the position table P: the most positions it can represent |
 | $\lvert\mathcal V\rvert$ | vocabulary size |

@@ -89,7 +89,7 @@ assert blocks_match and rows_match
 md(r"""
 ## 2.2 Splitting: coordinate a of head h is feature $h \cdot d + a$
 
-The Q, K and V projections all produce $B \times T \times D$ arrays. The split does in one step what the loop of §2.1 did head by head, slicing out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
+The Q, K and V projections all produce $B \times T \times D$ arrays. The split does in one step what the loop of §2.1 did head by head when it sliced out blocks of columns: it cuts the last axis into H consecutive blocks of d features and then moves the head axis in front of the time axis:
 
 (B, T, D) → `reshape` → (B, T, H, d) → swap axes → (B, H, T, d).
 
@@ -288,7 +288,7 @@ assert np.allclose(
 """)
 
 md(r"""
-With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too; but inside one attention layer, $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
+With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too, but inside one attention layer $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
@@ -562,7 +562,7 @@ This is what heads buy: each position can read several positions sharply at once
 md(r"""
 ## 2.8 Each head has its own similarity, but in only d dimensions
 
-Two more consequences of the choice of H, one in its favour and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
+The choice of H has two more consequences, one in its favour and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
 
 The cell below builds `<bos> 春 风 春 雨` with width D = 4: coordinates 0–1 code the token, coordinates 2–3 the position, as a point at angle $60^\circ \cdot t$ on a circle. $W_K$ is the identity. Head 0 keeps its query, so it looks for the same token; head 1 turns its query back by 60°, so it looks for the position just before. The rows are the dot products $q_i \cdot k_j$ of query 3, the second 春, with keys 0–3: in head 0, in head 1, and in one head of width 4.
 """)
@@ -591,7 +591,7 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 md(r"""
 Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the position just before loses.
 
-The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix made through d columns, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
+The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix, the product of a $T \times d$ and a $d \times T$ matrix, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
 """)
 
 code(r"""

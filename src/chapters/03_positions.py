@@ -99,7 +99,7 @@ The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by
 
 Two rows of E are chosen deliberately, for later use:
 
-* The embedding of `<unk>`, [40, −30, 20, −10], is far larger than every other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
+* The embedding of `<unk>`, [40, −30, 20, −10], is far larger than any other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
 * `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
 
 In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two vectors of Example 1 in §2.5, which is why the opening of this section could check the model against Example 1.
@@ -281,7 +281,7 @@ assert (same_as_position_0 and same_as_position_7
 md(r"""
 ### Rows that training never reaches
 
-A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the later rows get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink toward 0. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
+A table with C rows does not mean the model has learned C positions. A row receives gradient only when some training input actually uses that position (the scatter-add above writes nothing anywhere else). If every training text is short, the later rows get no gradient: under plain SGD, or Adam without weight decay, they keep their random initial values, and with weight decay (as in AdamW) they only shrink towards 0. A model with C = 8 that has only ever seen inputs of length at most 5 has not "learned long context": its rows 5 to 7 are still noise.
 
 In a simulation we initialise P at random, run 200 SGD steps with random upstream gradients for inputs of length 1 to 5, and see which rows changed.
 """)

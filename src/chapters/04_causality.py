@@ -64,7 +64,7 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 3. **Splitting heads.** This cuts the $D$ features of one position into $H$ pieces; the time axis is not touched.
 4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection (which adds row $i$ of a sublayer's input to row $i$ of its output) use only row $i$ for row $i$, as long as none of them reads across time.
+6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection use only row $i$ to compute row $i$, as long as none of them reads across time. (A residual connection adds row $i$ of a sublayer's input to row $i$ of its output.)
 
 Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
@@ -234,7 +234,7 @@ md(r"""
 
 A common shortcut is to print the attention weights and confirm that everything above the diagonal is zero. That checks only the one place where we put the mask; a leak can come from anywhere else.
 
-`lib.checks.leaky_time_normalization` is a **deliberate counter-example**: it normalises every feature by its mean and variance **over the time axis**, so row 0 of its output already depends on the last row. It differs from `feature_normalization`, which normalises within each position (over the features), by a single `axis`, an easy slip in real code. Put it before or after an attention layer whose mask is perfectly correct:
+`lib.checks.leaky_time_normalization` is a **deliberate counter-example**: it normalises every feature by its mean and variance **over the time axis**, so row 0 of its output already depends on the last row. A single `axis` separates it from `feature_normalization`, which normalises within each position (over the features): an easy slip in real code. Put it before or after an attention layer whose mask is perfectly correct:
 
 * the attention weights above the diagonal are still **exactly zero**, so the shortcut passes;
 * the future-perturbation test sees the prefix outputs change.

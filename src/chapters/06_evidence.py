@@ -145,9 +145,9 @@ assert py[2] == 0.0
 md(r"""
 Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
 
-Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half is number 2's test on other inputs, since only the positions after the real ones differ. Its "removed" half compares the padded row with the unpadded one.
+Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of number 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the padded row with the unpadded one.
 
-Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code sums term by term. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays below the bound rather than the difference itself.
+Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code adds the terms one by one with `math.fsum`. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays below the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -198,7 +198,7 @@ md(r"""
 A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
 * **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
-* **Keep the length of the position table, the head count and the vocabulary with the parameters.** The parameters mean something only together with them: change one alone, and the same numbers describe a different function, or one that cannot run. The cell below shows three cases.
+* **Keep the head count and the vocabulary with the parameters, and respect the length of the position table.** The parameters mean something only together with the first two: change one alone, and the same numbers describe a different function, or one that cannot run. The table length is part of the parameters, the rows of P, but it sets a limit on the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
   * **The vocabulary.** One built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. The old model's row 5 is the vector of `风`: text encoded with the new vocabulary gives `雪` that vector, and the new id of `风`, 6, lies outside the old table of 6 rows.
   * **The head count.** The same matrices cut into 1 head instead of 2 compute a different output.
   * **The table length.** A position table of 8 rows cannot take a 9th token.

@@ -66,7 +66,7 @@ section("look up, then add",
            why=T("The input vector is the sum of the two rows."),
            wrong=[(T("So that they can be concatenated", claim="concatenated"),
                    T("This course adds them; it does not concatenate.")),
-                  (T("They need not have it", claim="need not match"),
+                  (T("Their widths need not match", claim="need not match"),
                    T("Rows of different widths cannot be added, and `embed` refuses them."))],
            witness=widths_of_e_and_p),
 )
@@ -178,7 +178,7 @@ def untrained_rows(claim):
 
 
 section("beyond C",
-    number(T("C = 8, and 6 tokens come at offset 3: what is the largest row of P they need?"),
+    number(T("C = 8, and 6 tokens come at offset 3: what is the highest row index of P they need?"),
            answer=8,
            why=T("They need rows 3 to 8, but the table has rows 0 to 7 only, so `embed` raises."),
            wrong=[(9, T("Positions start at o; the last one is o + T − 1.")),

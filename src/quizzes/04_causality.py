@@ -249,7 +249,7 @@ def constant_output_caught_by(claim):
 
 
 section("passes vacuously",
-    choose(T("Why is replacing a final `<bos>` by 风 a degenerate input?"),
+    choose(T("Why does replacing a final `<bos>` by 风 give a degenerate input?"),
            right=T("The token changes, but both embedding rows are identical: the model sees no change", claim="the same input vectors"),
            why=T("The control shows 0 too, and `check_causality` reports the test void."),
            wrong=[(T("Because 风 is a special token", claim="a special token"),
@@ -326,7 +326,7 @@ section("finite values",
                    T("It is a false alarm: a finite perturbation changes the prefix by 0.0."))],
            witness=nan_seems_to_leak_because),
     choose(T("Which perturbation should the test use?"),
-           right=T("Finite but clearly different values, e.g. 1000 added to every component", claim="finite and clear"),
+           right=T("Finite but clearly different values, for example 1000 added to every component", claim="finite and clear"),
            why=T("Then the prefix stays the same bit for bit, and the control sees the change."),
            wrong=[(T("inf", claim="inf"), T("0 · inf is NaN too.")),
                   (T("Tiny noise", claim="tiny"), T("A tiny change can drown in the tolerance, even for the control."))],
@@ -376,7 +376,7 @@ def per_position_change(claim):
 
 section("above the diagonal",
     choose(T("The attention weights are all 0 above the diagonal. Does that prove there is no leak?"),
-           right=T("No: a leak can come from elsewhere, e.g. a normalisation over time", claim=False),
+           right=T("No: a leak can come from elsewhere, for example a normalisation over time", claim=False),
            why=T("That checks only the one place where the mask was put."),
            wrong=[(T("Yes, the weights are everything", claim=True),
                    T("Attention is only one step of the model.")),

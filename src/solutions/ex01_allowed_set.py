@@ -18,7 +18,7 @@ Write the functions yourself. Calling the reference versions in `lib` (such as `
 md("""
 This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
 
-For every exercise you will find the task and a full-marks answer (the lines the exercise page leaves for you to write). Below each answer come the output of its `check(...)` cell and a short **About the solution** note on why the answer is right and which trap it avoids. Every public test passes in every check (note that `check` counts passing tests, not points). The set practises §1:
+For every exercise you will find the task and a full-marks answer (the lines the exercise page leaves for you to write). Below each answer come the output of its `check(...)` cell and a short **About the solution** note on why the answer is right and which trap it avoids. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The set practises §1:
 
 * the causal allowed set, and `≤` rather than `<` (§1.7);
 * the softmax normalised over the allowed set, and the two ways of getting it wrong: zeroed scores and the wrong order (§1.5, §1.6);

@@ -18,7 +18,7 @@ Points are earned as in exercise set 1: an exercise earns its points when all it
 md("""
 This page holds the solutions to exercise set 4; the exercises are in `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (note that `check` counts passing tests, not points). The suspect model is here too, with its repaired version. The set practises §4:
+For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The suspect model is here too, with its repaired version. The set practises §4:
 
 * the future-perturbation test (§4.3);
 * the negative control that first shows the test can see a leak (§4.4, §4.5);
@@ -131,7 +131,7 @@ md("""
 
 Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T-1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T-1,)` whose entry `p-1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
-Then sweep `suspect` and give the verdict with `perturbation_verdict`. As the control, `control` will do: a control only has to show that this perturbation, on these ids, can move a prefix, and the clean model with its mask off does.
+Then sweep `suspect` and give the verdict with `perturbation_verdict`. As the negative control, `control`, the clean model with its mask off, will do: a control only has to show that this perturbation, on these ids, can move a prefix, and that model does.
 """)
 
 code(reference_cell("leak_sweep"))
