@@ -13,7 +13,9 @@ language-neutral form there).
   sign there, and a plain space lets the number break across lines.
 * **Russian spacing.**  The decimal comma (0,33), never the point, is checked by
   test_glossary.py's table; here: a number and its unit (72 МиБ, 53,1 %, 5 мс) are joined by
-  a no-break space (U+00A0 or U+202F), and § is never followed by a plain space.
+  a no-break space (U+00A0 or U+202F), § and № are never followed by a plain space, and an
+  em dash is never preceded by one (с ней модель учится предсказывать, без неё\u00a0— списывать),
+  so that no line starts with a dash or ends with a bare №.
 """
 
 import re
@@ -46,6 +48,8 @@ FOUR_DIGITS_GROUPED = {
 SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u2009]\d{3})+(?!\d)(?![.,]\d)")      # 1 048 576 with a breakable space
 RU_UNIT = re.compile(r"\d( )(?:%|‰|МиБ|КиБ|ГиБ|Мб|МБ|ГБ|КБ|байт\w*|мс|мкс|нс|ГФЛОП\w*)")
 SECTION_SPACE = re.compile(r"§\s")
+NUMERO_SPACE = re.compile(r"№\s")
+SPACE_DASH = re.compile(r"[^\S\n]—")           # a space, not a line break, before an em dash
 
 
 def significant_digits(number):
@@ -75,6 +79,12 @@ def number_problems(lang, text):
         for m in SECTION_SPACE.finditer(clean):
             if m.group(0)[1] not in NO_BREAK:
                 found.append(f"{clean[m.start():m.end() + 6]!r}: no plain space after §")
+        for m in NUMERO_SPACE.finditer(clean):
+            if m.group(0)[1] not in NO_BREAK:
+                found.append(f"{clean[m.start():m.end() + 6]!r}: no plain space after №")
+        for m in SPACE_DASH.finditer(clean):
+            if m.group(0)[0] not in NO_BREAK:
+                found.append(f"{clean[max(0, m.start() - 12):m.end() + 6]!r}: a no-break space before «—»")
     else:
         for m in SPACE_GROUPS.finditer(clean):
             found.append(f"{m.group(0)!r}: group the digits with commas (1,048,576)")
@@ -99,6 +109,9 @@ def test_the_check_finds_what_it_looks_for():
     assert number_problems("ru", "около 72 МиБ на последовательность")
     assert number_problems("ru", "это 53,1 % оценок")
     assert number_problems("ru", "см. § 1.2")
+    assert number_problems("ru", "Под № 1 сравнивается") and not number_problems("ru", "Под №\u00a01 сравнивается")
+    assert number_problems("ru", "с ней модель учится предсказывать, без неё — списывать")
+    assert not number_problems("ru", "без неё\u00a0— списывать;\n— строка с тире в начале")
     assert not number_problems("ru", "с шагом 0,5; в §1.2 и при температуре 1 с seed 0")
     assert not number_problems("en", "`0.047053077502` and $10^{-12}$ are not prose")
 
