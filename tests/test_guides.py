@@ -123,3 +123,15 @@ def test_the_lang_option_is_described_with_all_it_sets():
     assert "only" not in said and "known mistakes" in said and "histogram" in said
     [option] = [a for a in cli.build_parser()._actions if "--lang" in a.option_strings]
     assert "known mistakes" in option.help and "only" not in option.help
+
+
+def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
+    """docs/instructors.md's quick start, before its first command, tells a non-root user on Ubuntu 23.10 and later
+    to lift AppArmor's restriction on user namespaces, and points to the section that says how (where the sysctl is)."""
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    start = text.index("**Quick start.**")
+    before = " ".join(text[start:text.index("```bash", start)].split())
+    assert "as root" in before and "Ubuntu 23.10" in before and "Permission denied" in before
+    assert "](#grading-a-class)" in before and "\n## Grading a class\n" in text
+    section = text[text.index("\n## Grading a class\n"):]
+    assert "kernel.apparmor_restrict_unprivileged_userns=0" in section[:section.index("\n## ", 5)]
