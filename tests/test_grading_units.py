@@ -869,6 +869,7 @@ def test_a_note_on_copies_is_a_sentence_of_its_own():
     from grading.batch.runner import then
     note = "The most recently modified copy was graded."
     assert then("[10/10] passed", note, "en") == f"[10/10] passed. {note}"
-    assert then("[3/13] failed: the row sums are not 1.", note, "en") == f"[3/13] failed: the row sums are not 1. {note}"
+    failed = "[3/13] failed: the row sums are not 1."
+    assert then(failed, note, "en") == f"{failed} {note}"
     assert then("[10/10] 通过", "评的是最新的一份。", "zh") == "[10/10] 通过。评的是最新的一份。"
     assert then("[10/10] пройдено", "Оценена копия.", "ru") == "[10/10] пройдено. Оценена копия."

@@ -203,8 +203,8 @@ def open_sandbox(isolation, limits, keep_temp=False, log=print, uid_base=None, c
     (:data:`NO_SANDBOX`, which says how to install one) before anything is graded; only an explicit
     ``none``, or ``container`` on a machine without a sandbox, grades unsandboxed, with a warning.
     ``log`` says what happens on the way; ``warn`` (``log`` if not given) gets the warnings that a batch
-    graded without a sandbox must always show, even under ``--quiet``.  Whatever goes wrong or is interrupted here, no temporary
-    folder is left behind."""
+    graded without a sandbox must always show, even under ``--quiet``.  Whatever goes wrong or is
+    interrupted here, no temporary folder is left behind."""
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
     modes, why = choose_isolation(isolation)
     failed = [why] if why else []
