@@ -94,6 +94,7 @@ wheel: venv
 
 # A Gradescope autograder for one assignment: make autograder NOTEBOOK=ex01_allowed_set
 autograder: venv
+	@test -n "$(NOTEBOOK)" || { echo "usage: make autograder NOTEBOOK=ex01_allowed_set" >&2; exit 2; }
 	$(PY) tools/make_autograder.py --notebook $(NOTEBOOK)
 
 book: system-packages-book

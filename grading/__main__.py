@@ -27,7 +27,8 @@ try:
     from .batch.cli import main
 except ModuleNotFoundError as missing:          # check() needs only numpy; the batch grader needs Jupyter
     print(f"python -m grading: error: the batch grader needs ipykernel, jupyter_client, pyzmq and jinja2 "
-          f"(missing: {missing.name}); install them with: pip install ipykernel jupyter_client pyzmq jinja2",
+          f"(missing: {missing.name}); in a checkout, run: make venv; otherwise: pip install ipykernel "
+          f"jupyter_client pyzmq jinja2",
           file=sys.stderr)
     sys.exit(2)
 

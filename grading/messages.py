@@ -75,9 +75,9 @@ MESSAGES = texts("grading.messages", {
     "record_undecodable": "the grader received a result it could not read",
     "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); does the notebook "
                        "reassign or modify NumPy or lib?",
-    "relies_on_reference": "{function} relies on {name}, the library's reference answer. With it withheld, "
-                           "{function} failed these tests. This exercise asks for your own code, so it gets no "
-                           "points.",
+    "relies_on_reference": "{function} relies on {name}, the library's own answer to this exercise. When the "
+                           "grader took {name} away, {function} failed these tests. This exercise asks for your "
+                           "own code, so it gets no points.",
     "hidden_definition": "a definition the notebook's source does not show (exec, a magic command, ...)",
     "cell_error_hint": "cell {cell} raised {error}",
     "cell_skipped_hint": "cell {cell} was skipped: {reason}",
@@ -128,12 +128,12 @@ MESSAGES = texts("grading.messages", {
     "index_title": "Grading overview",
     "index_submission": "Submission",
     "index_language": "Language",
-    "index_pages": "Feedback page",
+    "index_pages": "Feedback pages",
     "index_isolation": "Isolation",
     # the labels of the isolation record on the instructor's index (its values are the report's own English)
     "isolation_not_used": "not used",
     "isolation_mode": "mode",
-    "isolation_unsandboxed": "no sandbox because",
+    "isolation_unsandboxed": "why no sandbox",
     "isolation_namespaces": "namespaces",
     "isolation_file_system": "file system",
     "isolation_user": "user",
@@ -144,7 +144,7 @@ MESSAGES = texts("grading.messages", {
     "isolation_hostname": "host name",
     "isolation_ipc": "inter-process communication",
     "isolation_cgroups": "control groups",
-    "isolation_why": "control groups not used because",
+    "isolation_why": "why no control groups",
     "isolation_systemd_scope": "systemd scope",
     "isolation_memory": "memory",
     "isolation_processes": "processes",
@@ -206,8 +206,8 @@ MESSAGES.update(texts("grading.messages", {
     "call_failed_hidden": "the grader could not call {function} during the hidden tests",
     "setup_in_kernel_hidden": "the test's models could not be built in the notebook's kernel; does the notebook "
                               "reassign or modify NumPy or lib?",
-    "withheld_call": "your function called {name}, which the grader withholds for this exercise: the exercise "
-                     "asks for your own code",
+    "withheld_call": "your function called {name}, which is not available while this exercise is graded: the "
+                     "exercise asks for your own code",
     "too_large_notebook": "{name} is {size} MiB, more than the grader's limit of {limit} MiB for one notebook. A "
                           "notebook this large nearly always holds saved outputs (images, long printouts): clear "
                           "the outputs of every cell (in JupyterLab: Edit → Clear Outputs of All Cells), save the "

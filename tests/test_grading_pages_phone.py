@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 import chromium_thread
+from grading import messages
 from grading.batch import report
 from grading.exercises import EXERCISES
 from test_grading_units import sample_report
@@ -100,3 +101,43 @@ def test_a_students_page_fits_a_phone(chromium, pages):
         finally:
             context.close()
     assert chromium.run(body) <= 360
+
+
+A11Y = """() => {
+    const box = document.querySelector('div.table');
+    const headings = [...document.querySelectorAll('h1, h2, h3')].map(h => h.textContent.trim());
+    return {mains: document.querySelectorAll('main').length, focused: document.activeElement === box,
+            moved: box.scrollLeft, headings, unique: new Set(headings).size === headings.length};
+}"""
+
+
+@pytest.mark.parametrize("name", ["index.html", "student"])
+def test_screen_readers_and_keyboards_reach_everything(chromium, pages, name):
+    """Each page is one <main> landmark with headings that are not repeated; its table's box is a named
+    region that Tab reaches and the arrow keys scroll (on a 360 px phone the index is far wider than its
+    box); every status sign of the index is an image named by its word (an aria-label on a bare <span>
+    is not read out), in the page's language (here ru)."""
+    path = pages / name if name == "index.html" else next(p for p in pages.glob("*.html") if p.name != "index.html")
+    words = [messages.text(key, "ru") for key in ("status_pass", "status_fail")]
+
+    def body(browser):
+        context = browser.new_context(viewport={"width": 360, "height": 780})
+        try:
+            page = context.new_page()
+            page.goto(path.as_uri(), wait_until="load")
+            title = page.title()
+            regions = page.get_by_role("region", name=title).count()
+            signs = [page.get_by_role("img", name=word, exact=True).count() for word in words] \
+                if name == "index.html" else []
+            page.keyboard.press("Tab")
+            for _ in range(5):
+                page.keyboard.press("ArrowRight")
+            return {**page.evaluate(A11Y), "regions": regions, "signs": signs}
+        finally:
+            context.close()
+    got = chromium.run(body)
+    assert got["mains"] == 1 and got["regions"] == 1 and got["unique"], got
+    assert got["focused"], f"Tab does not reach the table's box first: {got}"
+    if name == "index.html":
+        assert got["moved"] > 0, f"the arrow keys do not scroll the index's table: {got}"
+        assert all(n > 0 for n in got["signs"]), f"a status sign is not read out by its word: {got}"

@@ -587,7 +587,7 @@ def test_hostile_names_and_texts_come_out_escaped_from_the_templates(tmp_path):
     tags = set(re.findall(r"</?([a-z0-9]+)", student + index))     # only the pages' own markup
     assert tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "strong", "div", "table",
                     "thead", "tbody", "tfoot", "tr", "th", "td", "a", "code", "wbr", "span", "ul", "li", "br",
-                    "footer", "details", "summary", "figure", "img"}, tags
+                    "footer", "main", "details", "summary", "figure", "img"}, tags
     assert "<img" not in student and index.count("<img") <= 1        # the histogram, when drawn
 
 
@@ -672,7 +672,7 @@ def test_pages_say_what_is_missing_and_how_many_failures_are_not_shown():
     # the index's table tells the two apart by their marks, and its legend gives each mark once
     assert f'{report.UNDEFINED_MARK}</span> function missing' in index
     assert f'{report.MARKS["missing"]}</span> not handed in' in index
-    cells = re.findall(r'<td class="missing"[^>]*><span aria-label="([^"]*)">([^<]*)</span>', index)
+    cells = re.findall(r'<td class="missing"[^>]*><span role="img" aria-label="([^"]*)">([^<]*)</span>', index)
     assert sorted(cells) == [("function missing", report.UNDEFINED_MARK), ("not handed in", report.MARKS["missing"])]
     assert "1 other file" not in messages.reason(("found_file", {"example": "report.pdf"}), "en")
     # a folder without a notebook: its sentence once, about the files, not once per exercise
@@ -706,7 +706,7 @@ def test_the_flag_mark_means_what_the_legend_says():
     assert f"<li>{report.FLAG_MARK} several notebooks for one exercise set</li>" in index
     assert re.findall(r'<td class="flags">([^<]*)</td>', index) == ["handed in late",
                                                                     "several notebooks for one exercise set"]
-    cells = re.findall(r'<span aria-label="[^"]*">([^<]*)</span>', index)
+    cells = re.findall(r'<span role="img" aria-label="[^"]*">([^<]*)</span>', index)
     assert [c for c in cells if report.FLAG_MARK in c] == [report.MARKS["missing"] + report.FLAG_MARK]
 
 
@@ -836,3 +836,40 @@ def test_every_parse_in_the_grader_holds_the_ast_lock():
                      if isinstance(node, ast.Call) and ast.unparse(node.func) in ("ast.parse", "ast.literal_eval")
                      and id(node) not in locked]
     assert unlocked == [], unlocked
+
+
+# -- the warning of a batch without a sandbox ---------------------------------------------
+
+def test_no_sandbox_is_said_even_under_quiet(monkeypatch, capsys):
+    """`--isolation none` (and `container` falling back to no sandbox) prints its warning on standard error
+    even when `--quiet` silenced the progress (config.progress None), as both guides promise; the rest of
+    the progress stays silent."""
+    import types
+    from grading.batch import pipeline
+    from grading.batch import sandbox as sandbox_module
+    monkeypatch.setattr(pipeline, "_not_dumpable", lambda: None)      # not this test process
+    for progress in (None, io.StringIO()):
+        config = types.SimpleNamespace(isolation="none", keep_temp=False, progress=progress, uid_base=None,
+                                       cgroups=False, warm_start=False)
+        batch = types.SimpleNamespace(config=config, limits=sandbox_module.Limits(), jobs=1)
+        sandbox = pipeline.open_sandbox(batch)
+        try:
+            assert sandbox.mode == "none"
+        finally:
+            sandbox.close()
+        said = capsys.readouterr()
+        shown = said.err if progress is None else progress.getvalue()
+        assert sandbox_module.NONE_WARNING in shown and not said.out
+        assert progress is None or not said.err
+
+
+def test_a_note_on_copies_is_a_sentence_of_its_own():
+    """The message of a row of a set handed in twice ends with a full stop before the note on the copies (the
+    `--csv` column read "[10/10] passed The most recently modified copy ..."), in every language."""
+    from grading.batch.runner import then
+    note = "The most recently modified copy was graded."
+    assert then("[10/10] passed", note, "en") == f"[10/10] passed. {note}"
+    failed = "[3/13] failed: the row sums are not 1."
+    assert then(failed, note, "en") == f"{failed} {note}"
+    assert then("[10/10] 通过", "评的是最新的一份。", "zh") == "[10/10] 通过。评的是最新的一份。"
+    assert then("[10/10] пройдено", "Оценена копия.", "ru") == "[10/10] пройдено. Оценена копия."

@@ -102,3 +102,36 @@ def test_the_install_note_is_quoted_as_the_notebooks_show_it():
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         notes = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("If you opened this")]
         assert [" ".join(n.split()) for n in notes] == [quote], path.name
+
+
+def test_the_page_assets_example_keeps_the_real_tuple():
+    """site/README.md shows `PAGE_ASSETS` as site/course_site.py has it, plus one new line: a reader who copies
+    the block keeps every asset the site loads today (the example once showed two of the four)."""
+    text = (ROOT / "site" / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(PAGE_ASSETS.*?\n\))\n```", text, re.S).group(1).splitlines()
+    source = (ROOT / "site" / "course_site.py").read_text(encoding="utf-8")
+    real = re.search(r"^(PAGE_ASSETS.*?\n\))\n", source, re.M | re.S).group(1).splitlines()
+    assert block[:-2] == real[:-1] and block[-1] == real[-1] and "my-widget" in block[-2]
+
+
+def test_the_lang_option_is_described_with_all_it_sets():
+    """`--lang` sets the index, its histogram and the known mistakes in the reports and CSV files
+    (tests/test_grading_exports.py checks the exports): docs/instructors.md and `--help` say so, not "only"."""
+    from grading.batch import cli
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    said = re.search(r"`--lang zh\|en\|ru` sets ([^.]*)\.", text).group(1)
+    assert "only" not in said and "known mistakes" in said and "histogram" in said
+    [option] = [a for a in cli.build_parser()._actions if "--lang" in a.option_strings]
+    assert "known mistakes" in option.help and "only" not in option.help
+
+
+def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
+    """docs/instructors.md's quick start, before its first command, tells a non-root user on Ubuntu 23.10 and later
+    to lift AppArmor's restriction on user namespaces, and points to the section that says how (where the sysctl is)."""
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    start = text.index("**Quick start.**")
+    before = " ".join(text[start:text.index("```bash", start)].split())
+    assert "as root" in before and "Ubuntu 23.10" in before and "Permission denied" in before
+    assert "](#grading-a-class)" in before and "\n## Grading a class\n" in text
+    section = text[text.index("\n## Grading a class\n"):]
+    assert "kernel.apparmor_restrict_unprivileged_userns=0" in section[:section.index("\n## ", 5)]

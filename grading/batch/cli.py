@@ -108,8 +108,9 @@ def add_outputs(p):
                         "test is a group, and all hidden tests of one kind are one); a group earns its share when "
                         "all its tests pass. Default: an exercise earns its points only when every test passes")
     p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
-                   help="language of the instructor's pages: the index and its histogram (default: en); "
-                        "students keep their notebooks' language")
+                   help="language of what the grader writes for you: the index, its histogram and the known "
+                        "mistakes in the reports and CSV files (default: en); students keep their notebooks' "
+                        "language")
 
 
 def build_parser():

@@ -324,7 +324,8 @@ def open_sandbox(batch):
     try:
         sandbox = _sandbox.open_sandbox(config.isolation, batch.limits, config.keep_temp,
                                         lambda text: _log(config.progress, text), config.uid_base, config.cgroups,
-                                        batch.jobs, config.warm_start)
+                                        batch.jobs, config.warm_start,
+                                        warn=lambda text: _log(config.progress or sys.stderr, text))
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     if sandbox.mode == "none":
@@ -411,7 +412,7 @@ def _run(batch, run):
                           f"{sum(len(s.files) for s in discovered.submissions.values())} notebook(s), "
                           f"{len(run.scope)} exercise(s), {batch.jobs} job(s), hidden tests from "
                           f"{'the key' if batch.secret.origin == 'key' else 'a salt drawn for this batch'} "
-                          f"{batch.secret.fingerprint()}")
+                          f"(fingerprint {batch.secret.fingerprint()})")
     _log(config.progress, f"grader: isolation {iso['mode']} ({', '.join(iso['namespaces']) or 'no namespaces'}); "
                           f"memory {iso['memory']}; cpu {iso['cpu']}; processes {iso['processes']}")
     if iso.get("cgroups") is None and iso.get("why"):

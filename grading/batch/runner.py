@@ -1072,10 +1072,19 @@ def assemble(plan):
         if item.others:
             dup = _duplicates.record(item.info, item.others, item.rule, item.ambiguous, item.untouched)
             dup["note"] = duplicates_note(item, plan.lang)
-            unit_rows = [dataclasses.replace(r, message=clean(f"{r.message} {dup['note']}"), duplicates=dup)
+            unit_rows = [dataclasses.replace(r, message=clean(then(r.message, dup["note"], plan.lang)), duplicates=dup)
                          if r.exercise != "-" else r for r in unit_rows]
         rows += unit_rows + item.notes
     return rows
+
+
+def then(message, sentence, lang):
+    """A row's message and a sentence after it: "[10/10] passed" ends with a full stop first, so the note does
+    not run on from it ("[10/10] passed. The most recently modified copy ...")."""
+    message = message.rstrip()
+    if message and message[-1] not in ".!?。！？…":
+        message += messages.text("full_stop", lang)
+    return message + messages.text("next_sentence", lang, sentence=sentence)
 
 
 def duplicates_note(unit, lang):

@@ -197,13 +197,14 @@ def choose_isolation(requested="auto"):
 
 
 def open_sandbox(isolation, limits, keep_temp=False, log=print, uid_base=None, cgroups=True, jobs=1,
-                 warm_start=True):
+                 warm_start=True, warn=None):
     """A working Sandbox: the requested isolation, or for ``auto`` (and ``container``) the strongest
     that passes a self-check.  It fails closed: when no sandbox works, ``auto`` raises SandboxError
     (:data:`NO_SANDBOX`, which says how to install one) before anything is graded; only an explicit
     ``none``, or ``container`` on a machine without a sandbox, grades unsandboxed, with a warning.
-    ``log`` says what happens on the way.  Whatever goes wrong or is interrupted here, no temporary
-    folder is left behind."""
+    ``log`` says what happens on the way; ``warn`` (``log`` if not given) gets the warnings that a batch
+    graded without a sandbox must always show, even under ``--quiet``.  Whatever goes wrong or is
+    interrupted here, no temporary folder is left behind."""
     uids = UidPool(uid_base, 1_000_000) if uid_base else None
     modes, why = choose_isolation(isolation)
     failed = [why] if why else []
@@ -226,12 +227,12 @@ def open_sandbox(isolation, limits, keep_temp=False, log=print, uid_base=None, c
                 sandbox.close()
             raise
         if mode == "none":
-            log(NONE_WARNING)
+            (warn or log)(NONE_WARNING)
         return sandbox
     why = "; ".join(failed) or "no sandbox was found"
     if isolation != "container":
         raise SandboxError(NO_SANDBOX.format(why=why))
-    log(f"WARNING: --isolation container: no sandbox works here ({why}); grading without one, in this "
+    (warn or log)(f"WARNING: --isolation container: no sandbox works here ({why}); grading without one, in this "
         "container, which must hold this one submission and nothing to protect.")
     return Sandbox("none", limits, keep=keep_temp, uid_pool=uids, cgroups=cgroups, jobs=jobs, warm=False,
                    why=f"--isolation container, and no sandbox works here: {why}")
