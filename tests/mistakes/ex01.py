@@ -187,8 +187,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
 """, "mask-3/no-forbidden-check"),
     Entry("mask-3", "exact-equality", _valid_with_slip(
         ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "(weights.sum(axis=-1) == 1).all()")), "mask-3/exact-sum"),
-    Entry("mask-3", "positive-on-allowed", _valid_with_slip(
-        ("(weights < 0).any()", "(weights[allowed] <= 0).any()")), None),
+    bug("mask-3", "positive-on-allowed", "positive-on-allowed", "mask-3/positive-on-allowed"),
 
     # ---- data-1: collate(texts, vocab) ------------------------------------------------------
     bug("data-1", "no-eos-target", "dropped-write@targets[b, len(ids)] = EOS", "data-1/no-eos-target"),
@@ -488,7 +487,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (weights[allowed] <= 0).any():
         return False
     return bool((np.abs(weights.sum(-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/positive-on-allowed',
           mistake='Adds a fifth condition, that every allowed entry be strictly positive, so valid weights with a zero on an allowed key are rejected.', heldout=True),
     Entry('mask-3', 'heldout-018', r"""
 import numpy as np
@@ -911,7 +910,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if np.any(np.triu(weights, k=1) != 0):
         return False
     return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
-""", None,
+""", 'mask-3/own-mask',
           mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout3-018', r"""
 import numpy as np
@@ -1293,7 +1292,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if not (weights[~allowed] == 0).all():
         return False
     return bool((np.abs(weights.sum(-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/positive-on-allowed',
           mistake='Demands a strictly positive weight on every allowed key, a fifth condition the task rules out: an allowed weight of exactly 0 is valid.', heldout=True),
     Entry('data-1', 'heldout4-020', r"""
 import numpy as np
@@ -1614,7 +1613,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (future != 0).any():
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/own-mask',
           mistake='Checks the upper triangle of a square causal mask with np.triu instead of the given allowed set, so other masks (all-True, bottom-right aligned) are judged wrongly.', heldout=True),
     Entry('mask-3', 'heldout5-018', r"""
 import numpy as np
@@ -1629,7 +1628,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (weights[allowed] <= 0).any():
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/positive-on-allowed',
           mistake='Demands strictly positive weights on every allowed key, a fifth condition the task excludes, so a row [1, 0, 0] with key 1 allowed is rejected.', heldout=True),
     Entry('mask-3', 'heldout5-019', r"""
 import numpy as np

@@ -1659,7 +1659,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
     out = merge_heads(causal_attention(q, k, v))
     return out @ w_o.T
-""", None,
+""", '*/transposed-weights',
           mistake='Multiplies by w_o.T (column-vector habit) instead of w_o.', heldout=True),
     Entry('cost-1', 'heldout5-048', r"""
 import numpy as np

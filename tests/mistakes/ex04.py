@@ -526,7 +526,7 @@ def leak_sweep(forward, ids, replacement_token):
         perturbed[p:] = replacement_token
         changes[p] = np.abs(forward(perturbed)[:p] - forward(ids)[:p]).max()
     return changes
-""", None,
+""", 'causal-3/leading-zero',
           mistake='Adds an entry 0.0 for position 0 so that entry p belongs to position p: the result has shape (T,) instead of (T-1,).', heldout=True),
     Entry('causal-4', 'heldout-097', r"""
 import numpy as np
@@ -1494,7 +1494,7 @@ def leak_sweep(forward, ids, replacement_token):
     for p in range(1, T):
         out[p] = future_perturbation_change(forward, ids, p, replacement_token)
     return out
-""", None,
+""", 'causal-3/leading-zero',
           mistake='Makes an array of length T and stores position p at index p, so entry 0 is a spurious 0 and the shape is (T,).', heldout=True),
     Entry('causal-3', 'heldout5-093', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np

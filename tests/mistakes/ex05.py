@@ -453,7 +453,7 @@ def cache_error(forward, step, new_cache, ids):
     for token in ids:
         rows.append(step(int(token), cache))
     return float(np.max(np.abs(np.stack(rows) - forward(ids))))
-""", None,
+""", 'cache-3/factory-not-called',
           mistake='Forgets to call new_cache (cache = new_cache), so the step receives the function instead of an empty cache.', heldout=True),
     Entry('cache-3', 'heldout-121', r"""
 import numpy as np
@@ -837,7 +837,7 @@ def continue_padded(model, inputs, targets, tokens):
             model.step(int(token), cache)
         outputs.append(model.step(int(tokens[b]), cache))
     return np.stack(outputs)
-""", None,
+""", 'cache-1/long-prefix',
           mistake='Feeds one position too many (inputs[b, :n + 1]), so every padded row also feeds its first padding EOS.', heldout=True),
     Entry('cache-1', 'heldout4-099', r"""
 import numpy as np
@@ -1021,7 +1021,7 @@ def cache_error(forward, step, new_cache, ids):
     cache = new_cache
     outs = np.stack([step(int(t), cache) for t in ids])
     return float(np.abs(full - outs).max())
-""", None,
+""", 'cache-3/factory-not-called',
           mistake='Forgets to call new_cache (cache = new_cache, the function itself), so step receives a function instead of a cache.', heldout=True),
 ]
 
@@ -1288,7 +1288,7 @@ def cache_error(forward, step, new_cache, ids):
     for token in ids:
         outs.append(step(int(token), cache))
     return float(np.abs(np.asarray(forward(ids)) - np.array(outs)).max())
-""", None,
+""", 'cache-3/factory-not-called',
           mistake='Passes the factory new_cache itself to step instead of calling it to get an empty cache.', heldout=True),
     Entry('cache-3', 'heldout5-125', r"""
 import numpy as np

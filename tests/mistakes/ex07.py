@@ -1259,7 +1259,7 @@ def masked_softmax_backward(d_weights, weights):
         raise ValueError("shape mismatch")
     # d softmax_j / d s_j = a_j (1 - a_j)
     return weights * (1 - weights) * d_weights
-""", None,
+""", 'dec-1/diagonal-only',
           mistake='Keeps only the diagonal of the softmax Jacobian, alpha * (1 - alpha) * g, and drops the cross terms.', heldout=True),
     Entry('dec-1', 'heldout4-120', r"""
 import numpy as np
@@ -1596,7 +1596,7 @@ def decoder_step(model, token, keys, values):
         x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
     logits = model.output_head(x)     # (1, V)
     return logits, new_keys, new_values
-""", None,
+""", '*/unit-axis',
           mistake='Returns the logits with shape (1, V) instead of (V,).', heldout=True),
     Entry('dec-4', 'heldout4-138', r"""
 import numpy as np
@@ -1803,7 +1803,7 @@ def masked_softmax_backward(d_weights, weights):
         raise ValueError("shape mismatch")
     # derivative of softmax: s (1 - s)
     return d_weights * weights * (1 - weights)
-""", None,
+""", 'dec-1/diagonal-only',
           mistake='Uses only the diagonal of the softmax Jacobian, α(1 − α) g, ignoring the cross terms.', heldout=True),
     Entry('dec-2', 'heldout5-141', r"""
 import numpy as np
@@ -1978,7 +1978,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/no-position',
           mistake='Forgets the position: the input vector is E[token] alone, without P[n].', heldout=True),
     Entry('dec-3', 'heldout5-151', r"""
 import numpy as np
@@ -2081,7 +2081,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], keys, values
-""", None,
+""", 'dec-3/old-cache-returned',
           mistake='Returns the keys and values lists it was given, not the ones with the new position appended.', heldout=True),
     Entry('dec-3', 'heldout5-155', r"""
 import numpy as np
