@@ -1112,6 +1112,22 @@ operator("last-position-only", "only the last position compared")(_row_of_differ
 operator("first-position-only", "only the first position compared")(_row_of_difference(0))
 
 
+@operator("first-position-skipped", "every position compared but the first: `abs(a - b)` becomes "
+          "`abs(a[1:] - b[1:])` (an error at position 0 is never seen)")
+def _first_position_skipped(node, root):
+    if _is_call(node, "abs", "absolute") and len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and \
+            isinstance(node.args[0].op, ast.Sub) and isinstance(node.args[0].left, ast.Name) and \
+            isinstance(node.args[0].right, ast.Name):
+        diff = node.args[0]
+        rest = ast.Slice(lower=_const(1), upper=None, step=None)
+        new = copy.deepcopy(node)
+        new.args = [ast.BinOp(left=ast.Subscript(value=diff.left, slice=rest, ctx=ast.Load()), op=ast.Sub(),
+                              right=ast.Subscript(value=copy.deepcopy(diff.right), slice=copy.deepcopy(rest),
+                                                  ctx=ast.Load()))]
+        return new
+    return None
+
+
 @operator("fresh-state", "a fresh cache made at every step, so every token sits at position 0")
 def _fresh_state(node, root):
     if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute):
@@ -1123,6 +1139,105 @@ def _fresh_state(node, root):
                 new.args = list(node.args)
                 new.args[i] = copy.deepcopy(made[arg.id])
                 return new
+    return None
+
+
+@operator("factory-not-called", "a factory passed where the object it makes belongs: `cache = new_cache()` becomes "
+          "`cache = new_cache` (the step then receives a function, not an empty cache)")
+def _factory_not_called(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.Call) and not node.value.args and not node.value.keywords and \
+            _call_name(node.value) in ("new_cache", "new_state"):
+        return ast.Assign(targets=node.targets, value=copy.deepcopy(node.value.func), lineno=node.lineno)
+    return None
+
+
+@operator("positive-on-allowed", "a condition the task does not set: every allowed weight must be strictly positive "
+          "(`weights < 0` becomes `weights[allowed] <= 0`), so a valid zero weight on an allowed key is rejected")
+def _positive_on_allowed(node, root):
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Lt) and \
+            isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Constant) and \
+            node.comparators[0].value == 0 and "allowed" in _assignments(root):
+        left = ast.Subscript(value=copy.deepcopy(node.left), slice=ast.Name(id="allowed", ctx=ast.Load()),
+                             ctx=ast.Load())
+        return ast.Compare(left=left, ops=[ast.LtE()], comparators=[_const(0)])
+    return None
+
+
+@operator("own-causal-mask", "the allowed set given as an argument ignored for a square causal mask of one's own "
+          "(`np.tril` of ones, aligned top-left): other masks, and bottom-right aligned ones, are judged wrongly")
+def _own_causal_mask(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            node.targets[0].id == "allowed" and _is_call(node.value, "broadcast_to") and len(node.value.args) == 2:
+        shape = node.value.args[1]
+        square = ast.parse(f"np.tril(np.ones({ast.unparse(shape)}[-2:], dtype=bool))", mode="eval").body
+        value = copy.deepcopy(node.value)
+        value.args = [square, copy.deepcopy(shape)]
+        return ast.Assign(targets=node.targets, value=value, lineno=node.lineno)
+    return None
+
+
+@operator("position-dropped", "the position vector left out: `token_table[ids] + position_table[...]` becomes "
+          "`token_table[ids]` (the model cannot tell where a token stands)")
+def _position_dropped(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.right, ast.Subscript) and \
+            "position_table" in ast.unparse(node.right.value) and isinstance(node.left, ast.Subscript) and \
+            "token_table" in ast.unparse(node.left.value):
+        return node.left
+    return None
+
+
+@operator("one-weight-transposed", "one weight matrix used transposed, `a @ W.T` for `a @ W` (the column-vector habit "
+          "of writing W x; a square W keeps its shape, so only the numbers show it)")
+def _one_weight_transposed(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) and isinstance(node.right, ast.Name) and \
+            node.right.id.startswith("w_"):
+        return ast.BinOp(left=node.left, op=ast.MatMult(),
+                         right=ast.Attribute(value=copy.deepcopy(node.right), attr="T", ctx=ast.Load()))
+    return None
+
+
+@operator("leading-zero-entry", "an entry put in front of a list of results, so that entry p belongs to p: "
+          "`np.array(changes)` becomes `np.array([0.0] + changes)` (one entry too many)")
+def _leading_zero_entry(node, root):
+    if isinstance(node, ast.Return) and _is_call(node.value, "array") and node.value.args and \
+            isinstance(node.value.args[0], ast.Name):
+        new = copy.deepcopy(node)
+        new.value.args[0] = ast.BinOp(left=ast.List(elts=[_const(0.0)], ctx=ast.Load()), op=ast.Add(),
+                                      right=new.value.args[0])
+        return new
+    return None
+
+
+@operator("diagonal-jacobian", "only the diagonal of the softmax Jacobian: `w * (g - sum(w * g))` becomes "
+          "`w * (1 - w) * g` (the cross terms −w_i w_j g_j are lost)")
+def _diagonal_jacobian(node, root):
+    v = node.value if isinstance(node, ast.Return) else None
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult) and isinstance(v.left, ast.Name) and \
+            isinstance(v.right, ast.BinOp) and isinstance(v.right.op, ast.Sub) and \
+            isinstance(v.right.left, ast.Name) and isinstance(v.right.right, ast.Name):
+        w, g = v.left.id, v.right.left.id
+        return ast.Return(value=ast.parse(f"{w} * (1 - {w}) * {g}", mode="eval").body, lineno=node.lineno)
+    return None
+
+
+def _from_position(node):
+    """``a[..., p:]``: the slice of everything from a position on."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 \
+        and isinstance(node.slice.elts[0], ast.Constant) and node.slice.elts[0].value is Ellipsis \
+        and isinstance(node.slice.elts[1], ast.Slice) and node.slice.elts[1].lower is not None \
+        and node.slice.elts[1].upper is None
+
+
+@operator("whole-sequence-perturbed", "every token changed, the prefix too: `a[..., p:] = r` becomes `a[...] = r` "
+          "(then even a causal model's prefix outputs change)")
+def _whole_sequence_perturbed(node, root):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and _from_position(node.targets[0]):
+        new = copy.deepcopy(node)
+        for sub in [new.targets[0], *ast.walk(new.value)]:
+            if _from_position(sub):
+                sub.slice = ast.Constant(value=Ellipsis)
+        return new
     return None
 
 

@@ -19,7 +19,9 @@ and keeps the mutants that
   the exception's type.  An agreement only on results wholly nan or
   infinite is weak too (many slips overflow alike): when nothing else fits,
   it names only an overflow slip (the maximum not subtracted before exp),
-  and only when every mutant that fits so is one.
+  and only when every mutant that fits so is one and raises the learner's
+  exception type wherever both raise (an underflow to a zero sum is another
+  slip than an overflow).
 
 The single mutants are tried first, pairs only when no single one fits.  When
 nothing fits by its values, one partial-credit pattern is still read: a
@@ -47,6 +49,7 @@ a grading sandbox.
 
 import copy
 import hashlib
+import itertools
 import re
 import pickle
 import warnings
@@ -223,6 +226,15 @@ MISTAKES = {
          "a row sum exactly atol away from 1 is rejected (with atol = 0, even exact weights): the test is "
          "|row sum − 1| ≤ atol, with ≤, not <",
          "< atol instead of ≤ atol"),
+        ("positive-on-allowed", ('positive-on-allowed',), "1.1",
+         "valid weights with a zero on an allowed key are rejected: the task asks for no negative weight, not for a "
+         "positive weight on every allowed key. An allowed key may get weight 0; reject only weights below 0",
+         "demanded positive allowed weights"),
+        ("own-mask", ('own-causal-mask',), "1.4",
+         "the forbidden entries are taken from a causal mask of your own, not from the allowed argument, so weights "
+         "for any other mask (a bottom-right aligned one, say) are judged wrongly. Read the forbidden entries from "
+         "allowed: weights[~allowed]",
+         "used its own mask, not allowed"),
     ),
     "data-1": _mistakes(
         "data-1",
@@ -405,6 +417,10 @@ MISTAKES = {
          "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
          "read T from the last axis (`ids.shape[-1]`)",
          "T read from the first axis"),
+        ("no-position", ('position-dropped',), "3.1",
+         "the positions are not added: each row is the token's vector plus the position table's row for its "
+         "position, offset + t",
+         "positions left out"),
         ("negative-offset", ('dropped-first-condition@embed:',), "3.3",
          "a negative offset is accepted: NumPy then reads rows from the end of the table; raise a ValueError "
          "for offset < 0",
@@ -538,6 +554,21 @@ MISTAKES = {
         ("first-axis", ('without-ellipsis',), "4.3",
          "in a batch (B, T), whole sequences are replaced: index the last axis, ids[..., position:]",
          "replaced whole sequences"),
+        ("mean", ('mean-for-max@future_perturbation_change:',), "4.3",
+         "it returns the mean change, not the largest. A leak may move one number of one row only, and a mean "
+         "hides it: report the largest absolute change of rows 0 … position−1",
+         "mean instead of max"),
+        ("sum", ('sum-for-max@future_perturbation_change:',), "4.3",
+         "the changes are added up. Report the largest absolute change of rows 0 … position−1 instead",
+         "sum instead of max"),
+        ("whole-sequence", ('whole-sequence-perturbed@future_perturbation_change:',), "4.3",
+         "every token is replaced, the prefix too: then even a causal model's prefix rows change. Replace only "
+         "the tokens from index `position` on (`ids[..., position:]`)",
+         "changed the prefix too"),
+        ("compares-future", ('other-side-of-split@future_perturbation_change::position',), "4.3",
+         "the future rows are compared instead of the prefix rows: they change even in a causal model; "
+         "compare rows 0 … position−1",
+         "compared the future rows"),
     ),
     "causal-2": _mistakes(
         "causal-2",
@@ -585,6 +616,10 @@ MISTAKES = {
          "every output row is compared: only the rows before p "
            "must stay unchanged",
          "compared all rows"),
+        ("leading-zero", ('leading-zero-entry',), "4.3",
+         "the result has one entry too many, in front (a 0 for position 0, which has no prefix): entry p−1 "
+           "belongs to position p, so return the T − 1 changes for p = 1 … T−1",
+         "an extra entry in front"),
         ("single-position", ('one-less@leak_sweep:T < 2', 'dropped-check@leak_sweep:'), "4.3",
          "a single position is not refused: "
            "there is nothing to sweep, so raise a ValueError",
@@ -655,6 +690,14 @@ MISTAKES = {
         ("short-prefix", ('one-less@continue_padded::n', 'prefix-drops-tail@continue_padded:'), "5.7",
          "one token of the real prefix is missing: the real positions are all those whose target is not −100",
          "prefix one short"),
+        ("long-prefix", ('one-more@continue_padded::n',), "5.7",
+         "one token too many is fed before the new one: the padding right after the text went into the cache too. "
+         "The real positions are those whose target is not −100; feed exactly those",
+         "prefix one too long"),
+        ("factory-not-called", ('factory-not-called',), "5.7",
+         "step is given the method model.new_cache itself, not a cache: call it, cache = model.new_cache(), once "
+         "for each row",
+         "new_cache not called"),
         ("unpadded-row", ('first-match-for-count',), "5.7",
          "the longest row, which has no padding, feeds nothing into its cache: `np.argmax(targets[b] == -100)` is "
          "0 when no -100 is found; count the real positions with `(targets[b] != -100).sum()`",
@@ -719,16 +762,27 @@ MISTAKES = {
          "only the first position is compared. The cache is still empty at the first token, so a wrong cache "
          "shows only later",
          "compared the first position only"),
+        ("first-position-skipped", ('first-position-skipped',), "5.2",
+         "the first position is not compared. A cache that puts the first token at the wrong position, or a step "
+         "that starts wrong, shows there too: compare every position, 0 … T−1",
+         "first position not compared"),
         ("fresh-cache", ('fresh-state',), "5.3",
          "every token gets a fresh cache: then every step starts at position 0 and even a correct cache looks "
          "wrong; make one cache for the whole sequence",
          "a fresh cache per token"),
+        ("factory-not-called", ('factory-not-called',), "5.3",
+         "step is given the function new_cache itself, not a cache: call it, cache = new_cache(), once before the "
+         "first token",
+         "new_cache not called"),
         ("mean", ('mean-for-max',), "5.2",
          "it returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
          "mean instead of max"),
         ("signed", ('no-abs',), "5.2",
          "the error is not taken in absolute value",
          "no absolute value"),
+        ("sum", ('sum-for-max',), "5.2",
+         "the errors are added up. Report the largest absolute error: one wrong position is enough",
+         "sum instead of max"),
     ),
     "evidence-1": _mistakes(
         "evidence-1",
@@ -777,6 +831,10 @@ MISTAKES = {
         ("sign", ('swapped-operands@d_weights - along_row',), "7.7",
          "the gradient has the wrong sign",
          "wrong sign"),
+        ("diagonal-only", ('diagonal-jacobian',), "7.7",
+         "only the diagonal of the softmax Jacobian is used, w ⊙ (1 − w) ⊙ g: the cross terms are missing, since "
+         "each weight moves when any score of its row moves. The gradient is w ⊙ (g − Σ w·g)",
+         "diagonal of the Jacobian only"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "7.7",
          "the sum runs over the wrong axis: the "
            "softmax is over the last axis (the keys), and so is the sum",
@@ -862,6 +920,21 @@ MISTAKES = {
          "the position is off by one: the new token is at n, not "
            "n + 1",
          "position off by one"),
+        ("position-previous", ("one-less@model.params['position_table'][n]",), "5.3",
+         "the position is off by one: the new token takes position n, the number of positions stored so far, "
+         "not n − 1",
+         "position one too early"),
+        ("old-cache-returned", ('returns-old-cache',), "5.1",
+         "the keys and values returned do not hold the new position: return, for every layer, the arrays after "
+         "appending, (H, n+1, d)",
+         "returned the old cache"),
+        ("no-position", ('position-dropped',), "5.3",
+         "the new token's input has no position in it: it is the token's row of the token table plus row n of the "
+         "position table",
+         "position left out"),
+        ("no-scale", ('no-scale@attention_scores:', 'dropped-factor@attention_scores:q * q.dtype'), "2.3",
+         "the scores are not divided by √d",
+         "no scaling"),
         ("shared-cache", ('index-zero@keys[layer]', 'index-zero@values[layer]'), "5.5",
          "every layer reads one cache (layer 0's): "
            "each layer has keys and values of its own",
@@ -953,13 +1026,18 @@ MISTAKES = {
          "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id around with "
          "`% vocab_size`",
          "no % vocab_size"),
+        ("whole-sequence", ('whole-sequence-perturbed@diagnose:',), "4.3",
+         "every token is changed, the prefix too: then even a causal model's prefix logits move, and it is called "
+         "leaking. Change only the tokens from prefix_length on",
+         "changed the prefix too"),
     ),
 }
 
 # For any exercise: float64 out for float32 in, and slips of every exercise that uses weight matrices (operators);
 # an argument changed in place (read from the comparison itself); and kinds read from how the results differ
-# when no mutant fits (the right values in another type, another kind of result, a refusal left out, right
-# for one number of axes only, an extra axis of length 1): they name a kind of slip, whatever code made it.
+# when no mutant fits (the right results in another order, the right values in another type, another kind of
+# result, a refusal left out, right for one number of axes only, an extra axis of length 1): they name a kind of
+# slip, whatever code made it.
 _WEIGHTS = ("heads-3", "cache-2", "evidence-1")
 GENERIC = {
     "dtype-promoted": Mistake(
@@ -968,7 +1046,7 @@ GENERIC = {
         "it (np.float64, astype(float), np.zeros without a dtype). Keep float32 in, float32 out",
         "0.6", "float32 in, float64 out"),
     "transposed-weights": Mistake(
-        "*/transposed-weights", ("transposed-weights",),
+        "*/transposed-weights", ("transposed-weights", "one-weight-transposed"),
         "the results match the weight matrices used transposed (x @ W.T, the habit of writing W x). In this "
         "course a row vector stands to the left of the weight matrix, x @ W, with W of shape (input width, "
         "output width)",
@@ -1018,6 +1096,11 @@ GENERIC = {
         "every wrong number is the right one times one factor (−1: the sign is flipped). A constant such as 2, D "
         "or √d is missing or extra, or a sign is wrong: find it",
         "0.6", "off by a constant factor"),
+    "results-swapped": Mistake(
+        "*/results-swapped", (),
+        "every result is right, but they come back in another order than the task names: the function returns "
+        "(b, a) where (a, b) belongs. Return the results in the order of the task",
+        "0.6", "results in another order"),
     "unit-axis": Mistake(
         "*/unit-axis", (),
         "the numbers are right, but the shape is not: the result has an extra axis of length 1, or lacks one. "
@@ -1242,6 +1325,21 @@ def _only_nonfinite(exercise, expected, wrong):
     return True
 
 
+def _fails_alike(exercise, mutant, observations):
+    """Whether the mutant fails every failed test the way the learner's function does: the same exception type
+    where both raise (math.exp's OverflowError is not the ZeroDivisionError of a sum that underflowed to 0),
+    and no exception where only one raises.  A weak agreement names a mistake only so."""
+    for case, key, expected, got, ok in observations:
+        if ok:
+            continue
+        wrong = _output(exercise, mutant, case, key)
+        if isinstance(wrong, Raised) != isinstance(got, Raised):
+            return False
+        if isinstance(wrong, Raised) and wrong.type != got.type:
+            return False
+    return True
+
+
 def _compatible(exercise, mutant, observations):
     """For pairs: None when the mutant fails a test the learner passes; else whether it changes a failed one."""
     visible = False
@@ -1351,11 +1449,11 @@ def _coerced(expected, got, shape_too=False):
     """``got`` in the type (and dtype) of ``expected`` when it holds the same kind of numbers (None: it does
     not): a float64 array as the expected float32 one, 8.0 as 8, 1 as True.  ``shape_too``: also reshaped to
     the expected shape when only axes of length 1 differ."""
-    if isinstance(expected, tuple):
+    if isinstance(expected, (tuple, list)):         # a tuple of results, or a list (one array per layer)
         if not isinstance(got, (tuple, list)) or len(got) != len(expected):
             return None
         items = [_coerced(e, g, shape_too) for e, g in zip(expected, got)]
-        return None if any(i is None for i in items) else tuple(items)
+        return None if any(i is None for i in items) else type(expected)(items)
     if isinstance(got, (str, Raised)) or got is None or isinstance(expected, (str, Raised)):
         return got if type(got) is type(expected) else None
     try:
@@ -1432,15 +1530,29 @@ def _scaled(exercise, expected, got):
     return (factor, int(big.sum())) if agrees else None
 
 
+def _permuted(exercise, expected, got):
+    """Whether ``got`` holds the expected results, each right, in another order (a tuple of two or more)."""
+    if not isinstance(expected, tuple) or len(expected) < 2 or not isinstance(got, (tuple, list)) or \
+            len(got) != len(expected):
+        return False
+    for order in itertools.permutations(range(len(expected))):
+        if list(order) != sorted(order) and all(_agrees(exercise, expected[i], got[j]) for i, j in enumerate(order)):
+            return True
+    return False
+
+
 def _read_from_results(exercise, singles, observations):
     """When no mutant fits: a kind of slip read from how the failed results differ, whatever code made them (the
-    right values in another type or with an axis of length 1 more or less, another kind of result, a refusal
-    left out, a function right for one number of axes only).  None when the failed tests show no one kind."""
+    right results in another order, the right values in another type or with an axis of length 1 more or less,
+    another kind of result, a refusal left out, a function right for one number of axes only).  None when the
+    failed tests show no one kind."""
     failed = [o for o in observations if not o[4]]
     if not failed:
         return None
     def all_failed(test):
         return all(test(o[2], o[3]) for o in failed)
+    if all_failed(lambda e, g: _permuted(exercise, e, g)):
+        return GENERIC["results-swapped"]
     if all_failed(lambda e, g: not isinstance(e, Raised) and _agrees(exercise, e, _coerced(e, g))):
         return GENERIC["right-values-other-type"]
     if all_failed(lambda e, g: not isinstance(e, Raised) and _agrees(exercise, e, _coerced(e, g, shape_too=True))):
@@ -1500,7 +1612,8 @@ def diagnose(exercise, observations):
     # only an overflow (results wholly nan or inf where the others are right) fits: that is evidence of an
     # overflow, and names the overflow mistake when every mutant that fits so is that one kind of slip
     weak = [(m, named) for m, named, e in evidence if e == 0]
-    if weak and changed is None and all(set(m.operators) <= _OVERFLOWS for m, _ in weak):
+    if weak and changed is None and all(set(m.operators) <= _OVERFLOWS and _fails_alike(exercise, m, seen)
+                                        for m, _ in weak):
         return _verdict(named for _, named in weak)
     if changed is not None:
         return changed

@@ -88,6 +88,19 @@ then, names it heads-2/reversed), and heldout4-061 (right
 with a batch axis only; a 1-D input raised the very ValueError a refusal test expects) now is, rightly.  A pair
 of slips that are one mistake at two places (the mean and the variance both over time) no longer claims "a
 second mistake" (heldout5-098, -104, -143, -149, and 18 entries more of every set).
+
+Round 8 of issue 34 added probes of precision (slugs ``r8-NNN``, ``probe=True``, NNN the answer's index in the
+round's own file): 124 wrong answers that no operator makes (partial fixes, slips in a helper, wrong constants,
+extra clipping or rounding, answers right on most inputs, two unrelated mistakes), written to see that nothing
+is named wrongly.  The diagnosis is the one check() gives where judged right, None where it gives none (a
+careful reader would name most of those only from the code).  They are counted apart from the rate: most expect
+none.  Eight passed check() (holes in the tests, listed in that round's report) and one (r8-048, position 0
+accepted) is no mistake (np.max of the empty prefix raises the ValueError anyway); they are left out (115 here).
+Kinds read in that round, each from several independent sets, now carry their diagnosis: a strictly positive
+weight demanded on every allowed key and a mask of one's own for allowed (mask-3), new_cache passed uncalled
+(cache-3), the old caches returned and the position left out (dec-3), one weight matrix transposed (heads-3), a
+prefix one too long (cache-1), logits of shape (1, V) (dec-3, an axis of length 1 inside a list of results), the
+Jacobian's diagonal only (dec-1), a 0 put in front of the sweep (causal-3).
 """
 
 import importlib
@@ -115,6 +128,9 @@ class Entry:
     # held-out: a mistake id the catalogue names on another practice draw only (check()'s own draw and the
     # grader's name none or the right one), though the code has another
     named_wrongly_elsewhere: object = None
+    # a probe of precision (round 8 of issue 34, slugs r8-NNN): a wrong answer no operator makes, written to see
+    # that nothing is named wrongly; most expect no diagnosis, so they are counted apart from the rate
+    probe: bool = False
 
     @property
     def accepted(self):

@@ -187,8 +187,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
 """, "mask-3/no-forbidden-check"),
     Entry("mask-3", "exact-equality", _valid_with_slip(
         ("(np.abs(weights.sum(axis=-1) - 1) <= atol).all()", "(weights.sum(axis=-1) == 1).all()")), "mask-3/exact-sum"),
-    Entry("mask-3", "positive-on-allowed", _valid_with_slip(
-        ("(weights < 0).any()", "(weights[allowed] <= 0).any()")), None),
+    bug("mask-3", "positive-on-allowed", "positive-on-allowed", "mask-3/positive-on-allowed"),
 
     # ---- data-1: collate(texts, vocab) ------------------------------------------------------
     bug("data-1", "no-eos-target", "dropped-write@targets[b, len(ids)] = EOS", "data-1/no-eos-target"),
@@ -488,7 +487,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (weights[allowed] <= 0).any():
         return False
     return bool((np.abs(weights.sum(-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/positive-on-allowed',
           mistake='Adds a fifth condition, that every allowed entry be strictly positive, so valid weights with a zero on an allowed key are rejected.', heldout=True),
     Entry('mask-3', 'heldout-018', r"""
 import numpy as np
@@ -911,7 +910,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if np.any(np.triu(weights, k=1) != 0):
         return False
     return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
-""", None,
+""", 'mask-3/own-mask',
           mistake='Checks the upper triangle above the diagonal instead of the forbidden entries of allowed, so valid bottom-right (tq < tk) weights are rejected.', heldout=True),
     Entry('mask-3', 'heldout3-018', r"""
 import numpy as np
@@ -1293,7 +1292,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if not (weights[~allowed] == 0).all():
         return False
     return bool((np.abs(weights.sum(-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/positive-on-allowed',
           mistake='Demands a strictly positive weight on every allowed key, a fifth condition the task rules out: an allowed weight of exactly 0 is valid.', heldout=True),
     Entry('data-1', 'heldout4-020', r"""
 import numpy as np
@@ -1614,7 +1613,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (future != 0).any():
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/own-mask',
           mistake='Checks the upper triangle of a square causal mask with np.triu instead of the given allowed set, so other masks (all-True, bottom-right aligned) are judged wrongly.', heldout=True),
     Entry('mask-3', 'heldout5-018', r"""
 import numpy as np
@@ -1629,7 +1628,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     if (weights[allowed] <= 0).any():
         return False
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
-""", None,
+""", 'mask-3/positive-on-allowed',
           mistake='Demands strictly positive weights on every allowed key, a fifth condition the task excludes, so a row [1, 0, 0] with key 1 allowed is rejected.', heldout=True),
     Entry('mask-3', 'heldout5-019', r"""
 import numpy as np
@@ -1804,4 +1803,284 @@ def collate(texts, vocab):
     return inputs, targets
 """, None,
           mistake='Aligns the targets with the inputs (targets start at position 1, after an IGNORE) instead of shifting them one step ahead.', heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('mask-1', 'r8-000', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    allowed = np.zeros((tq, tk), dtype=bool)
+    for i in range(tq):
+        allowed[i, :max(i - (tk - tq) + 1, 0)] = True
+    return allowed
+""", None,
+          mistake='The diagonal is shifted with the wrong sign inside a loop: row i reads keys up to i - (tk - tq).', probe=True),
+    Entry('mask-1', 'r8-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    q = np.arange(tk - tq, tk).reshape(-1, 1)
+    k = np.arange(1, tk + 1).reshape(1, -1)
+    return k <= q
+""", 'mask-1/strict',
+          mistake='Key positions counted from 1, so each query loses its own key (strict), written with two aranges.', probe=True),
+    Entry('mask-1', 'r8-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    return [[j <= i + tk - tq for j in range(tk)] for i in range(tq)]
+""", '*/right-values-other-type',
+          mistake='Returns nested Python lists of bools instead of an array.', probe=True),
+    Entry('mask-1', 'r8-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    if tq == tk:
+        return np.tri(tq, tk, dtype=bool)
+    return np.tri(tq, tk, k=tq - 1, dtype=bool)
+""", None,
+          mistake='Right for square masks, but for tq < tk it uses np.tri with the offset of tq - 1 (reads too little).', probe=True),
+    Entry('mask-2', 'r8-004', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the maximum over the whole row including forbidden scores; a huge forbidden score underflows every allowed exp to 0 and the row becomes nan.', probe=True),
+    Entry('mask-2', 'r8-005', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / (e.sum(axis=-1, keepdims=True) + 1e-6)
+""", None,
+          mistake='Adds 1e-6 to the denominator as a safety epsilon; rows no longer sum to 1.', probe=True),
+    Entry('mask-2', 'r8-006', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores, dtype=float)
+    masked = np.where(allowed, scores, -1e9)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", None,
+          mistake='Fills with -1e9 and does not refuse an empty row (returns a uniform row there).', probe=True),
+    Entry('mask-2', 'r8-007', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.clip(np.asarray(scores), -50, 50)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", None,
+          mistake='Clips the scores to [-50, 50] before exp (a habit against overflow): large scores give wrong weights.', probe=True),
+    Entry('mask-2', 'r8-008', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores, dtype=float)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", '*/dtype-promoted',
+          mistake='Computes in float64 always (np.asarray(scores, dtype=float)): float32 in gives float64 out.', probe=True),
+    Entry('mask-3', 'r8-009', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    if (np.abs(weights[~allowed]) > atol).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/forbidden-within-atol',
+          mistake='Lets forbidden weights be up to atol instead of exactly 0.', probe=True),
+    Entry('mask-3', 'r8-011', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    rows = weights.size // weights.shape[-1]
+    return bool(abs(weights.sum() - rows) <= atol)
+""", None,
+          mistake='Checks the total of all weights against the number of rows instead of each row (a row of 2 and a row of 0 pass).', probe=True),
+    Entry('mask-3', 'r8-012', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any() or (weights >= 1).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake='Requires every weight to be at most 1 - atol... actually rejects a one-hot row (weight exactly 1) by using < 1.', probe=True),
+    Entry('data-1', 'r8-013', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.zeros((len(texts), T), dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Pads inputs with 0 instead of EOS (np.zeros) and forgets the EOS target.', probe=True),
+    Entry('data-1', 'r8-015', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty")
+    T = 2 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/one-column-too-many',
+          mistake='One column too many: T = 2 + the longest length.', probe=True),
+    Entry('data-1', 'r8-016', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int32)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int32)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/int32',
+          mistake='Returns int32 arrays.', probe=True),
+    Entry('mask-2', 'r8-088', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True)) + 1e-12
+    return e / e.sum(axis=-1, keepdims=True)
+""", None,
+          mistake="Adds 1e-12 to every exp (a 'no zero division' habit): forbidden weights are tiny, not 0.", probe=True),
+    Entry('mask-2', 'r8-089', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    low = np.where(allowed, scores, np.inf).min(axis=-1, keepdims=True)
+    e = np.where(allowed, np.exp(scores - low), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Subtracts the row minimum of the allowed scores instead of the maximum (overflows on large spreads).', probe=True),
+    Entry('mask-3', 'r8-102', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool(np.allclose(weights.sum(axis=-1), 1, atol=atol))
+""", 'mask-3/allclose',
+          mistake='Uses np.allclose for the row sums (its default rtol 1e-5 loosens atol).', probe=True),
+    Entry('mask-3', 'r8-103', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights[..., 0, :].sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake="Checks only the first row's sum (weights[..., 0, :]).", probe=True),
+    Entry('mask-3', 'r8-111', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= 1e-6).all())
+""", 'mask-3/allclose',
+          mistake='Ignores atol: compares the row sums with a fixed 1e-6.', probe=True),
+    Entry('mask-2', 'r8-113', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return np.round(e / e.sum(axis=-1, keepdims=True), 4)
+""", None,
+          mistake='Rounds the weights to 4 decimals.', probe=True),
+    Entry('mask-3', 'r8-116', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights[allowed] <= 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/positive-on-allowed',
+          mistake='Requires every allowed weight to be strictly positive (a fifth condition).', probe=True),
+    Entry('mask-3', 'r8-117', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    T = weights.shape[-1]
+    future = np.triu(np.ones((weights.shape[-2], T), dtype=bool), k=1)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[..., future] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/own-mask',
+          mistake='Builds its own causal mask with np.triu instead of using allowed.', probe=True),
 ]

@@ -1659,7 +1659,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q, k, v = (split_heads(x @ w, n_heads) for w in (w_q, w_k, w_v))
     out = merge_heads(causal_attention(q, k, v))
     return out @ w_o.T
-""", None,
+""", '*/transposed-weights',
           mistake='Multiplies by w_o.T (column-vector habit) instead of w_o.', heldout=True),
     Entry('cost-1', 'heldout5-048', r"""
 import numpy as np
@@ -1752,4 +1752,227 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     return parameters, kv_cache_bytes
 """, 'cost-1/head-width-matrices',
           mistake='Gives each head its own four d×d matrices, counting 4·D²/H parameters per layer instead of 4·D².', heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('heads-1', 'r8-017', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    if x.shape[-1] % n_heads:
+        raise ValueError("not divisible")
+    return np.stack(np.split(x, n_heads, axis=-1), axis=0)
+""", 'heads-1/one-sequence-only',
+          mistake='Splits with np.split and stacks on axis 0: right for (T, D) only.', probe=True),
+    Entry('heads-1', 'r8-018', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("not divisible")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -3, -2).astype(np.float32)
+""", '*/right-values-other-type',
+          mistake='Always returns float32.', probe=True),
+    Entry('heads-1', 'r8-019', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("not divisible")
+    heads = x.reshape(*x.shape[:-1], D // n_heads, n_heads)
+    heads = np.swapaxes(heads, -1, -2)
+    return np.swapaxes(heads, -3, -2)
+""", 'heads-1/interleaved',
+          mistake='Takes the head width as n_heads and the count as D // n_heads (reshape to (..., T, d, H) then swaps).', probe=True),
+    Entry('heads-2', 'r8-020', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    return np.concatenate(list(x), axis=-1)
+""", '*/one-rank-only',
+          mistake='Concatenates list(x) on the last axis: right for (H, T, d) only.', probe=True),
+    Entry('heads-2', 'r8-021', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    y = np.swapaxes(x, -3, -1)
+    return y.reshape(*y.shape[:-2], -1)
+""", None,
+          mistake='Swaps axes -3 and -1 instead of -3 and -2 before reshaping.', probe=True),
+    Entry('heads-2', 'r8-022', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    y = np.moveaxis(x, -3, -2) if x.ndim >= 3 else x
+    return y.reshape(*y.shape[:-2], -1)
+""", '*/not-refused',
+          mistake='Right, but a 2-D input is not refused (reshape goes through) and the shape check is missing.', probe=True),
+    Entry('heads-3', 'r8-023', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ w_o + x
+""", None,
+          mistake='Adds the input as a residual: merge_heads(...) @ w_o + x.', probe=True),
+    Entry('heads-3', 'r8-024', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    D = x.shape[-1]
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    T = q.shape[-2]
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(D)
+    s = np.where(np.tril(np.ones((T, T), dtype=bool)), s, -np.inf)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Writes attention by hand, scaling by sqrt(D) (the model width) instead of sqrt(d).', probe=True),
+    Entry('heads-3', 'r8-025', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    d = q.shape[-1]
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/no-mask',
+          mistake='Writes attention by hand and forgets the mask (every query reads the future).', probe=True),
+    Entry('heads-3', 'r8-026', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    d, T = q.shape[-1], q.shape[-2]
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    s = np.where(np.tril(np.ones((T, T), dtype=bool)), s, -np.inf)
+    w = np.exp(s - s.max(axis=-2, keepdims=True))
+    w /= w.sum(axis=-2, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/wrong-axis',
+          mistake='Hand-written attention with the softmax over the query axis (-2) instead of the key axis.', probe=True),
+    Entry('heads-3', 'r8-027', r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    *lead, T, D = x.shape
+    d = D // n_heads
+    q = (x @ w_q).reshape(*lead, n_heads, T, d)
+    k = (x @ w_k).reshape(*lead, n_heads, T, d)
+    v = (x @ w_v).reshape(*lead, n_heads, T, d)
+    return causal_attention(q, k, v).reshape(*lead, T, D) @ w_o
+""", 'heads-3/reshape-only',
+          mistake='Splits the heads with a plain reshape (no transpose) and merges with a plain reshape: right for 1 head only.', probe=True),
+    Entry('cost-1', 'r8-028', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad configuration")
+    itemsize = np.dtype(dtype).itemsize
+    params = n_layers * (4 * width * width + 4 * width)
+    kv = 2 * n_layers * batch * length * width * itemsize
+    return params, kv
+""", None,
+          mistake='Counts biases too: 4 D^2 + 4 D parameters per layer.', probe=True),
+    Entry('cost-1', 'r8-029', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad configuration")
+    params = n_layers * 4 * width * width
+    kv = 2 * n_layers * batch * length * width * 4
+    return params, kv
+""", 'cost-1/fixed-itemsize',
+          mistake='Hard-codes 4 bytes per number (float32), whatever the dtype.', probe=True),
+    Entry('cost-1', 'r8-030', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad configuration")
+    params = n_layers * 4 * width * width
+    kv = 2 * n_layers * batch * length * n_heads * width * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/cache-full-width',
+          mistake='Counts the KV cache per head as D wide (H times too much).', probe=True),
+    Entry('cost-1', 'r8-031', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("bad configuration")
+    params = n_layers * 4 * width * width
+    kv = 2 * n_layers * batch * length * width * np.dtype(dtype).itemsize / 1
+    return params, kv
+""", 'cost-1/zero-layers',
+          mistake='Forgets the n_layers check, and returns the bytes as a float (/ 1).', probe=True),
+    Entry('cost-1', 'r8-090', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad configuration")
+    params = n_layers * 4 * width * width
+    kv = 2 * n_layers * batch * length * width * np.dtype(dtype).itemsize
+    return kv, params
+""", '*/results-swapped',
+          mistake='Returns (kv_cache_bytes, parameters): the two results in the wrong order.', probe=True),
+    Entry('heads-3', 'r8-106', answers_above('ex02_heads', 'split_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    d = heads.shape[-1]
+    out = 0
+    for h in range(n_heads):
+        out = out + heads[..., h, :, :] @ w_o[h * d:(h + 1) * d]
+    return out / n_heads
+""", '*/constant-factor',
+          mistake='Multiplies by w_o before merging, per head with the full w_o (shape error unless H = 1), then sums heads.', probe=True),
+    Entry('heads-1', 'r8-115', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("not divisible")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.moveaxis(heads, -2, 0)
+""", 'heads-1/one-sequence-only',
+          mistake='Moves the heads axis to the front (np.moveaxis(heads, -2, 0)): right for (T, D) only.', probe=True),
+    Entry('heads-2', 'r8-122', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    y = np.swapaxes(x, -3, -2)
+    return y.reshape(*y.shape[:-2], -1, order="F")
+""", 'heads-2/interleaved',
+          mistake="Merges with the heads in the last position but reshapes (..., H, T, d) with order='F'.", probe=True),
+    Entry('cost-1', 'r8-123', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad configuration")
+    params = n_layers * 3 * width * width
+    kv = 2 * n_layers * batch * length * width * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/three-matrices',
+          mistake='Parameters counted as 3 D^2 (forgot W_O) and the cache right.', probe=True),
 ]

@@ -1256,4 +1256,158 @@ def last_row_swap_change(forward, ids, i, j):
     return float(np.max(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]))
 """, 'pos-3/signed',
           mistake='Takes the signed maximum of after − before, without the absolute value, so a change that is only negative is missed.', heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('pos-1', 'r8-032', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    offset = min(max(offset, 0), len(position_table) - T)
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/unchecked',
+          mistake='Clamps the offset into the table instead of refusing a position past it.', probe=True),
+    Entry('pos-1', 'r8-033', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("outside the table")
+    return token_table[ids] + position_table[offset]
+""", None,
+          mistake="Adds only the offset's row to every position (position_table[offset]).", probe=True),
+    Entry('pos-1', 'r8-034', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    return token_table[ids] + np.take(position_table, np.arange(offset, offset + T), axis=0, mode="wrap")
+""", 'pos-1/wrapped',
+          mistake="Uses np.take with mode='wrap' for positions (no error; wraps around).", probe=True),
+    Entry('pos-1', 'r8-035', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("outside the table")
+    D = token_table.shape[-1]
+    return token_table[ids] * np.sqrt(D) + position_table[offset:offset + T]
+""", None,
+          mistake='Scales the token embedding by sqrt(D) (a habit from another course).', probe=True),
+    Entry('pos-2', 'r8-036', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
+    return d_token, d_position
+""", '*/constant-factor',
+          mistake='Averages the position gradient over the batch instead of summing it.', probe=True),
+    Entry('pos-2', 'r8-037', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    for i, g in zip(ids.reshape(-1), grad.reshape(-1, D)):
+        d_token[i] += g
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.sum(axis=0) if grad.ndim == 3 else grad.sum(axis=0, keepdims=True)
+    return d_token, d_position
+""", 'pos-2/batch-axis-only',
+          mistake='Token gradient by a Python loop (right), but the position gradient sums over axis 0 whatever the rank.', probe=True),
+    Entry('pos-2', 'r8-038', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("outside the table")
+    onehot = np.eye(vocab_size)[ids.reshape(-1)]
+    d_token = onehot.T @ grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/right-values-other-type',
+          mistake='Uses a one-hot matrix product for d_token (right values) but builds it in float64.', probe=True),
+    Entry('pos-2', 'r8-039', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T >= context_size:
+        raise ValueError("outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/full-table-refused',
+          mistake='Refuses offset + T >= context_size (one too strict: a sequence that ends at the last row is refused).', probe=True),
+    Entry('pos-3', 'r8-040', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two positions before the last")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped) - forward(ids))))
+""", 'pos-3/whole-output',
+          mistake='Returns the largest change over all output rows, not the last row only.', probe=True),
+    Entry('pos-3', 'r8-041', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two positions before the last")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]).sum())
+""", 'pos-3/sum',
+          mistake='Sums the absolute changes of the last row instead of taking the largest.', probe=True),
+    Entry('pos-3', 'r8-042', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T and 0 <= j < T):
+        raise ValueError("bad positions")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :])))
+""", 'pos-3/last-position',
+          mistake='Accepts i or j equal to T - 1 (the bound is T), otherwise right.', probe=True),
+    Entry('pos-3', 'r8-095', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two positions before the last")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped)[..., 0, :] - forward(ids)[..., 0, :])))
+""", None,
+          mistake='Reports the change of the first output row instead of the last.', probe=True),
+    Entry('pos-1', 'r8-118', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    return token_table[ids] * np.sqrt(token_table.shape[-1]) + position_table[offset:offset + T]
+""", None,
+          mistake='Two unrelated mistakes: no range check, and the token embedding scaled by sqrt(D).', probe=True),
 ]

@@ -526,7 +526,7 @@ def leak_sweep(forward, ids, replacement_token):
         perturbed[p:] = replacement_token
         changes[p] = np.abs(forward(perturbed)[:p] - forward(ids)[:p]).max()
     return changes
-""", None,
+""", 'causal-3/leading-zero',
           mistake='Adds an entry 0.0 for position 0 so that entry p belongs to position p: the result has shape (T,) instead of (T-1,).', heldout=True),
     Entry('causal-4', 'heldout-097', r"""
 import numpy as np
@@ -1494,7 +1494,7 @@ def leak_sweep(forward, ids, replacement_token):
     for p in range(1, T):
         out[p] = future_perturbation_change(forward, ids, p, replacement_token)
     return out
-""", None,
+""", 'causal-3/leading-zero',
           mistake='Makes an array of length T and stores position p at index p, so entry 0 is a spurious 0 and the shape is (T,).', heldout=True),
     Entry('causal-3', 'heldout5-093', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
@@ -1630,4 +1630,154 @@ def feature_norm(x, eps=1e-5):
     return x / np.sqrt(var + eps)
 """, '*/argument-changed',
           mistake="Centres the input in place with -=, modifying the caller's array.", heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('causal-1', 'r8-043', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.mean(np.abs(after - before)))
+""", 'causal-1/mean',
+          mistake='Returns the mean absolute change instead of the largest.', probe=True),
+    Entry('causal-1', 'r8-044', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    perturbed[..., position] = replacement + 1
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Replaces every token after position with replacement, and the position itself with replacement + 1.', probe=True),
+    Entry('causal-1', 'r8-045', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., position:, :]
+    after = forward(perturbed)[..., position:, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/compares-future',
+          mistake='Compares the rows from position on (the future rows) instead of the prefix.', probe=True),
+    Entry('causal-2', 'r8-047', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position out of range")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leak"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake="Returns 'leak' (a typo for 'leaks').", probe=True),
+    Entry('causal-2', 'r8-049', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position out of range")
+    model = future_perturbation_change(forward, ids, position, replacement)
+    ctrl = future_perturbation_change(control, ids, position, replacement)
+    if ctrl <= tol:
+        return "blind"
+    return "leaks" if model > ctrl / 2 else "causal"
+""", 'causal-2/control-first',
+          mistake="Compares the model's change with the control's change (leaks if model > control / 2) instead of with tol.", probe=True),
+    Entry('causal-3', 'r8-050', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need two positions")
+    out = np.zeros(T)
+    for p in range(1, T):
+        out[p] = future_perturbation_change(forward, ids, p, replacement_token)
+    return out
+""", 'causal-3/leading-zero',
+          mistake='Sweeps p = 0 .. T-1: an extra first entry (shape (T,)).', probe=True),
+    Entry('causal-3', 'r8-051', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need two positions")
+    return [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
+""", 'causal-3/list',
+          mistake='Returns a Python list of floats.', probe=True),
+    Entry('causal-3', 'r8-052', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need two positions")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token + p) for p in range(1, T)],
+                    dtype=np.float64)
+""", None,
+          mistake='Uses a different replacement at each p (replacement_token + p).', probe=True),
+    Entry('causal-3', 'r8-053', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)],
+                    dtype=np.float32)
+""", 'causal-3/single-position',
+          mistake='Forgets the T < 2 refusal and returns float32.', probe=True),
+    Entry('causal-4', 'r8-054', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    return (x - mean) / (std + eps)
+""", 'causal-4/eps-outside',
+          mistake='Puts eps outside the square root: / (std + eps).', probe=True),
+    Entry('causal-4', 'r8-055', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1).', probe=True),
+    Entry('causal-4', 'r8-057', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps * eps)
+""", None,
+          mistake='Normalises over the last axis but computes in float64 and returns float64 for float32 input; also eps squared.', probe=True),
+    Entry('causal-4', 'r8-108', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    h = x.astype(np.float16)
+    mean = h.mean(axis=-1, keepdims=True)
+    var = ((h - mean) ** 2).mean(axis=-1, keepdims=True)
+    return ((h - mean) / np.sqrt(var + np.float16(eps))).astype(x.dtype)
+""", None,
+          mistake="Computes in float16 to 'save memory', then casts back: values off by float16 rounding.", probe=True),
+    Entry('causal-4', 'r8-110', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + 1e-5)
+""", 'causal-4/eps-ignored',
+          mistake='Ignores the eps argument (always 1e-5).', probe=True),
 ]

@@ -453,7 +453,7 @@ def cache_error(forward, step, new_cache, ids):
     for token in ids:
         rows.append(step(int(token), cache))
     return float(np.max(np.abs(np.stack(rows) - forward(ids))))
-""", None,
+""", 'cache-3/factory-not-called',
           mistake='Forgets to call new_cache (cache = new_cache), so the step receives the function instead of an empty cache.', heldout=True),
     Entry('cache-3', 'heldout-121', r"""
 import numpy as np
@@ -837,7 +837,7 @@ def continue_padded(model, inputs, targets, tokens):
             model.step(int(token), cache)
         outputs.append(model.step(int(tokens[b]), cache))
     return np.stack(outputs)
-""", None,
+""", 'cache-1/long-prefix',
           mistake='Feeds one position too many (inputs[b, :n + 1]), so every padded row also feeds its first padding EOS.', heldout=True),
     Entry('cache-1', 'heldout4-099', r"""
 import numpy as np
@@ -1021,7 +1021,7 @@ def cache_error(forward, step, new_cache, ids):
     cache = new_cache
     outs = np.stack([step(int(t), cache) for t in ids])
     return float(np.abs(full - outs).max())
-""", None,
+""", 'cache-3/factory-not-called',
           mistake='Forgets to call new_cache (cache = new_cache, the function itself), so step receives a function instead of a cache.', heldout=True),
 ]
 
@@ -1288,7 +1288,7 @@ def cache_error(forward, step, new_cache, ids):
     for token in ids:
         outs.append(step(int(token), cache))
     return float(np.abs(np.asarray(forward(ids)) - np.array(outs)).max())
-""", None,
+""", 'cache-3/factory-not-called',
           mistake='Passes the factory new_cache itself to step instead of calling it to get an empty cache.', heldout=True),
     Entry('cache-3', 'heldout5-125', r"""
 import numpy as np
@@ -1301,4 +1301,202 @@ def cache_error(forward, step, new_cache, ids):
     return float(np.max(np.abs(full - inc)) / np.max(np.abs(full)))
 """, None,
           mistake='Returns a relative error (divided by the largest full output) instead of the absolute difference.', heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('cache-1', 'r8-058', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum()) - 1
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/short-prefix',
+          mistake='Counts the real prefix as one position short (n - 1) and steps tokens from it.', probe=True),
+    Entry('cache-1', 'r8-059', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return outputs
+""", '*/right-values-other-type',
+          mistake='Runs the full forward on the prefix plus the new token (right values) but returns a list.', probe=True),
+    Entry('cache-1', 'r8-060', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    n = int((targets[0] != IGNORE).sum())
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", None,
+          mistake='Takes n from the first row for every row.', probe=True),
+    Entry('cache-2', 'r8-061', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    D = x.shape[-1]
+    d = D // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(D)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/scale-by-D',
+          mistake='Scales by sqrt(D) instead of sqrt(d).', probe=True),
+    Entry('cache-2', 'r8-062', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1), keys, values
+""", 'cache-2/no-w-o',
+          mistake='Forgets the output projection w_o.', probe=True),
+    Entry('cache-2', 'r8-063', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(d, H).T[:, None, :]
+    k = (x @ w_k).reshape(d, H).T[:, None, :]
+    v = (x @ w_v).reshape(d, H).T[:, None, :]
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/interleaved',
+          mistake="Splits the new token's heads with reshape(1, H, d) then swapaxes wrongly: reshape(d, H).T.", probe=True),
+    Entry('cache-3', 'r8-064', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.mean(np.abs(full - inc)))
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference.', probe=True),
+    Entry('cache-3', 'r8-065', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(np.abs(full[1:] - inc[1:])))
+""", 'cache-3/first-position-skipped',
+          mistake="Skips the first position when comparing (the first output 'is the same anyway').", probe=True),
+    Entry('cache-3', 'r8-066', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(full - inc))
+""", 'cache-3/signed',
+          mistake='Returns the signed largest difference (max of full - incremental), not the absolute.', probe=True),
+    Entry('cache-3', 'r8-067', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max((full - inc) ** 2))
+""", None,
+          mistake='Squares the differences (max squared error).', probe=True),
+    Entry('cache-1', 'r8-091', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n + 1]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/long-prefix',
+          mistake='Steps one token too many: the prefix includes the EOS padding after the text (n + 1).', probe=True),
+    Entry('cache-2', 'r8-101', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, values, keys
+""", '*/results-swapped',
+          mistake='Returns (output, values, keys): the caches in the wrong order.', probe=True),
+    Entry('cache-3', 'r8-104', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(np.abs(full[-1] - inc[-1])))
+""", 'cache-3/last-row',
+          mistake="Compares only the last position's output.", probe=True),
+    Entry('cache-3', 'r8-105', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids[::-1]])[::-1]
+    return float(np.max(np.abs(full - inc)))
+""", None,
+          mistake='Feeds the tokens to step in reverse order.', probe=True),
+    Entry('cache-2', 'r8-119', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    D = x.shape[-1]
+    d = D // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(D)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1), keys, values
+""", None,
+          mistake='Two unrelated mistakes: scaled by sqrt(D) and no output projection.', probe=True),
 ]

@@ -869,4 +869,136 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     return out
 """, 'evidence-1/no-w-o',
           mistake='Forgets the output projection w_o and returns the concatenated heads.', heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('evidence-1', 'r8-068', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("not divisible")
+    d = D // n_heads
+    def mm(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = mm(x, w_q), mm(x, w_k), mm(x, w_v)
+    out = []
+    for i in range(len(x)):
+        js = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            cs = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cs) / math.sqrt(D) for j in js]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            row += [sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in cs]
+        out.append(row)
+    return mm(out, w_o)
+""", 'evidence-1/scale-by-D',
+          mistake='Scales by sqrt(D) instead of sqrt(d).', probe=True),
+    Entry('evidence-1', 'r8-069', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("not divisible")
+    d = D // n_heads
+    def mm(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = mm(x, w_q), mm(x, w_k), mm(x, w_v)
+    out = []
+    for i in range(len(x)):
+        row = []
+        for h in range(n_heads):
+            cs = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cs) / math.sqrt(d) for j in range(i + 1)]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            row += [sum(e[n] / z * v[j][c] for n, j in enumerate(range(i + 1))) for c in cs]
+        out.append(row)
+    return mm(out, w_o)
+""", 'evidence-1/ignores-causal',
+          mistake='Ignores the causal flag (always causal).', probe=True),
+    Entry('evidence-1', 'r8-070', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("not divisible")
+    d = D // n_heads
+    def mm(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = mm(x, w_q), mm(x, w_k), mm(x, w_v)
+    out = []
+    for i in range(len(x)):
+        js = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            cs = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cs) / math.sqrt(d) for j in js]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            row += [sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in cs]
+        out.append(row)
+    return out
+""", 'evidence-1/no-w-o',
+          mistake='Forgets the output projection (returns the merged heads).', probe=True),
+    Entry('evidence-1', 'r8-092', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("not divisible")
+    d = D // n_heads
+    def mm(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = mm(x, w_q), mm(x, w_k), mm(x, w_v)
+    out = []
+    for i in range(len(x)):
+        js = range(i + 1) if causal else range(len(x))
+        all_s = [[sum(q[i][c] * k[j][c] for c in range(h * d, (h + 1) * d)) / math.sqrt(d) for j in js]
+                 for h in range(n_heads)]
+        top = max(max(s) for s in all_s)
+        row = []
+        for h in range(n_heads):
+            e = [math.exp(a - top) for a in all_s[h]]
+            z = sum(e)
+            row += [sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in range(h * d, (h + 1) * d)]
+        out.append(row)
+    return mm(out, w_o)
+""", 'evidence-1/no-max',
+          mistake="Subtracts one maximum over all heads of the row (computed before the head loop): right unless the heads' scores are far apart.", probe=True),
+    Entry('evidence-1', 'r8-112', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("not divisible")
+    d = D // n_heads
+    def mm(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = mm(x, w_q), mm(x, w_k), mm(x, w_v)
+    out = []
+    for i in range(len(x)):
+        js = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            cs = range(h * d, (h + 1) * d)
+            s = [sum(q[i][c] * k[j][c] for c in cs) / math.sqrt(d) for j in js]
+            m = max(s)
+            e = [math.exp(a - m) for a in s]
+            z = sum(e)
+            row += [sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in cs]
+        out.append(row)
+    return [[round(a, 3) for a in r] for r in mm(out, w_o)]
+""", None,
+          mistake="Rounds every output to 3 decimals ('for readability').", probe=True),
 ]

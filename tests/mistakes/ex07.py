@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 7 (dec-1 ... dec-4)."""
 
-from . import Entry, bug
+from . import Entry, bug, with_slips
 
 _HEAD = """
 import numpy as np
@@ -87,6 +87,56 @@ def _diagnose(check=_STRICT, perturb=_ALL, rows=":prefix_length", control=_WITH_
     return (_DIAGNOSE.replace("CHECK", check).replace("PERTURB", perturb).replace("ROWS", rows)
             .replace("CONTROL", control))
 
+
+# round 8's probes of dec-3 and dec-4 (below): each is one of these two answers, as the probe's writer
+# wrote them, with slips
+_R8_DECODER_STEP = """
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError("past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        K = np.concatenate([keys[layer], k], axis=1)
+        V = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, K, V)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(K)
+        new_values.append(V)
+    return model.output_head(x)[0], new_keys, new_values
+"""
+
+_R8_DIAGNOSE = """
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length out of range")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+"""
 
 ENTRIES = [
     # ---- dec-1: masked_softmax_backward(d_weights, weights) --------------------------------
@@ -1259,7 +1309,7 @@ def masked_softmax_backward(d_weights, weights):
         raise ValueError("shape mismatch")
     # d softmax_j / d s_j = a_j (1 - a_j)
     return weights * (1 - weights) * d_weights
-""", None,
+""", 'dec-1/diagonal-only',
           mistake='Keeps only the diagonal of the softmax Jacobian, alpha * (1 - alpha) * g, and drops the cross terms.', heldout=True),
     Entry('dec-1', 'heldout4-120', r"""
 import numpy as np
@@ -1596,7 +1646,7 @@ def decoder_step(model, token, keys, values):
         x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
     logits = model.output_head(x)     # (1, V)
     return logits, new_keys, new_values
-""", None,
+""", '*/unit-axis',
           mistake='Returns the logits with shape (1, V) instead of (V,).', heldout=True),
     Entry('dec-4', 'heldout4-138', r"""
 import numpy as np
@@ -1803,7 +1853,7 @@ def masked_softmax_backward(d_weights, weights):
         raise ValueError("shape mismatch")
     # derivative of softmax: s (1 - s)
     return d_weights * weights * (1 - weights)
-""", None,
+""", 'dec-1/diagonal-only',
           mistake='Uses only the diagonal of the softmax Jacobian, α(1 − α) g, ignoring the cross terms.', heldout=True),
     Entry('dec-2', 'heldout5-141', r"""
 import numpy as np
@@ -1978,7 +2028,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], new_keys, new_values
-""", None,
+""", 'dec-3/no-position',
           mistake='Forgets the position: the input vector is E[token] alone, without P[n].', heldout=True),
     Entry('dec-3', 'heldout5-151', r"""
 import numpy as np
@@ -2081,7 +2131,7 @@ def decoder_step(model, token, keys, values):
         new_keys.append(K)
         new_values.append(V)
     return model.output_head(x)[0], keys, values
-""", None,
+""", 'dec-3/old-cache-returned',
           mistake='Returns the keys and values lists it was given, not the ones with the new position appended.', heldout=True),
     Entry('dec-3', 'heldout5-155', r"""
 import numpy as np
@@ -2309,4 +2359,203 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
     return "blind"
 """, 'dec-4/prefix-equals-T',
           mistake='Accepts prefix_length == T in its range check, returning a verdict instead of raising ValueError.', heldout=True),
+
+    # ---- r8: wrong answers written by round 8 of issue 34 to probe precision (none made by an operator;
+    # the diagnosis is the one check() gives where judged right, None where none is) ---------------
+    Entry('dec-1', 'r8-071', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    return d_weights - np.sum(d_weights * weights, axis=-1, keepdims=True)
+""", 'dec-1/not-times-weights',
+          mistake='Forgets the weights factor: returns d_weights - sum(w * g).', probe=True),
+    Entry('dec-1', 'r8-072', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    s = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (s - d_weights)
+""", 'dec-1/sign',
+          mistake='Sign flipped: weights * (sum - g).', probe=True),
+    Entry('dec-1', 'r8-073', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    J = np.diag(weights) - np.outer(weights, weights)
+    return J @ d_weights
+""", '*/one-rank-only',
+          mistake='Builds the full Jacobian per row with np.diag - outer, right for 1-D rows only (a 2-D input fails).', probe=True),
+    Entry('dec-2', 'r8-074', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((c * c).mean(axis=-1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    dx = r * (g - g.mean(axis=-1, keepdims=True) - xh * (g * xh).mean(axis=-1, keepdims=True))
+    return dx, (d_out * xh).sum(axis=0), d_out.sum(axis=0)
+""", 'dec-2/batch-axis-only',
+          mistake='d_gain and d_bias summed over axis 0 only (right for 2-D, wrong with a batch axis).', probe=True),
+    Entry('dec-2', 'r8-075', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((c * c).mean(axis=-1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    dx = r * (g - g.mean(axis=-1, keepdims=True))
+    return dx, (d_out * xh).reshape(-1, D).sum(axis=0), d_out.reshape(-1, D).sum(axis=0)
+""", 'dec-2/no-variance-term',
+          mistake='Forgets the x_hat term of d_x (treats the variance as a constant).', probe=True),
+    Entry('dec-2', 'r8-076', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((c * c).mean(axis=-1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    dx = r * (g - g.mean(axis=-1, keepdims=True) - xh * (g * xh).mean(axis=-1, keepdims=True))
+    return dx, (d_out * xh).reshape(-1, D).sum(axis=0), d_out.sum(axis=-1)
+""", None,
+          mistake='d_bias summed over the feature axis (-1) instead of over the positions.', probe=True),
+    Entry('dec-2', 'r8-077', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / (np.sqrt((c * c).mean(axis=-1, keepdims=True)) + eps)
+    xh = c * r
+    g = d_out * gain
+    dx = r * (g - g.mean(axis=-1, keepdims=True) - xh * (g * xh).mean(axis=-1, keepdims=True))
+    return dx, (d_out * xh).reshape(-1, D).sum(axis=0), d_out.reshape(-1, D).sum(axis=0)
+""", 'dec-2/eps-outside',
+          mistake='Uses the variance with eps added after the square root: 1 / (std + eps).', probe=True),
+    Entry('dec-3', 'r8-078', with_slips(_R8_DECODER_STEP,
+        ('a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]',
+         'a = x')), 'dec-3/no-norm',
+          mistake='Skips the first layer norm (attention reads x itself).', probe=True),
+    Entry('dec-3', 'r8-079', with_slips(_R8_DECODER_STEP,
+        ('x = x + layers.mlp_forward(',
+         'x = layers.mlp_forward(')), 'dec-3/no-residual',
+          mistake="Forgets the MLP's residual: x = mlp(...) instead of x + mlp(...).", probe=True),
+    Entry('dec-3', 'r8-080', with_slips(_R8_DECODER_STEP,
+        ('n = np.shape(keys[0])[1]',
+         'n = len(keys)')), None,
+          mistake='Reads the position from the number of layers (len(keys)) instead of the stored length.', probe=True),
+    Entry('dec-3', 'r8-081', with_slips(_R8_DECODER_STEP,
+        ('if n >= model.context_size:',
+         'if n + 1 >= model.context_size:')), 'dec-3/full-table-refused',
+          mistake='Refuses a position one too early (n + 1 >= context_size).', probe=True),
+    Entry('dec-3', 'r8-082', with_slips(_R8_DECODER_STEP,
+        ('q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))',
+         'q = (a @ b["w_q"]).reshape(H, 1, d)\n        k = (x @ b["w_k"]).reshape(H, 1, d)\n        v = (x @ b["w_v"]).reshape(H, 1, d)')), None,
+          mistake='Builds the new keys from the token embedding before layer norm (k, v from x, q from a).', probe=True),
+    Entry('dec-4', 'r8-083', with_slips(_R8_DIAGNOSE,
+        ('(ids[..., prefix_length:] + 1) % model.vocab_size',
+         'ids[..., prefix_length:] + 1')), 'dec-4/no-modulo',
+          mistake='Adds 1 without the modulo: the largest id becomes V, out of range.', probe=True),
+    Entry('dec-4', 'r8-084', with_slips(_R8_DIAGNOSE,
+        ('change(lambda t: model.forward(t, causal=False))',
+         'change(forward)')), 'dec-4/control-is-forward',
+          mistake="The control is forward itself (not the model with the mask off), so it never says 'causal'.", probe=True),
+    Entry('dec-4', 'r8-086', with_slips(_R8_DIAGNOSE,
+        ('(ids[..., prefix_length:] + 1) % model.vocab_size',
+         '0')), 'dec-4/fixed-token',
+          mistake='Changes every future token to 0 instead of the next id (a token already 0 does not change).', probe=True),
+    Entry('dec-4', 'r8-087', with_slips(_R8_DIAGNOSE,
+        ('if not 1 <= prefix_length < T:',
+         'if not 1 <= prefix_length <= T:'),
+        ('        return "causal"\n    return "blind"',
+         '        return "blind"\n    return "causal"')), 'dec-4/verdicts-swapped',
+          mistake="Accepts prefix_length == T (the check uses <= T) and swaps 'causal' and 'blind'.", probe=True),
+    Entry('dec-4', 'r8-094', with_slips(_R8_DIAGNOSE,
+        ('perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size',
+         'perturbed[..., -1] = (ids[..., -1] + 1) % model.vocab_size')), 'dec-4/perturbs-one-late',
+          mistake='Perturbs only the last token instead of every token from prefix_length on.', probe=True),
+    Entry('dec-2', 'r8-097', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((c * c).mean(axis=-1, keepdims=True) + eps)
+    xh = c * r
+    g = d_out * gain
+    dx = r * (g - g.mean(axis=-1, keepdims=True) - xh * (g * xh).mean(axis=-1, keepdims=True))
+    return dx, (d_out * xh).reshape(-1, D).sum(axis=0), -d_out.reshape(-1, D).sum(axis=0)
+""", '*/constant-factor',
+          mistake='d_bias with the wrong sign (-d_out summed), everything else right.', probe=True),
+    Entry('dec-3', 'r8-098', with_slips(_R8_DECODER_STEP,
+        ('model.params["token_table"][token]',
+         'model.params["token_table"][token - 1]')), None,
+          mistake='Looks up the token embedding of token - 1 (ids counted from 1).', probe=True),
+    Entry('dec-3', 'r8-099', with_slips(_R8_DECODER_STEP,
+        ('        new_keys.append(K)\n        new_values.append(V)',
+         '        new_keys.append(K if layer == 0 else keys[layer])\n        new_values.append(V if layer == 0 else values[layer])')), None,
+          mistake="Appends the new key and value in layer 0 only; the other layers' caches come back unchanged (but attention in each layer used its own concatenation).", probe=True),
+    Entry('dec-3', 'r8-100', with_slips(_R8_DECODER_STEP,
+        ('heads = causal_attention(q, K, V)',
+         's = q @ np.swapaxes(K, -1, -2)\n        w = np.exp(s - s.max(axis=-1, keepdims=True))\n        w /= w.sum(axis=-1, keepdims=True)\n        heads = w @ V')), 'dec-3/no-scale',
+          mistake='Writes its own attention for one query without the 1/sqrt(d) scale.', probe=True),
+    Entry('dec-2', 'r8-109', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes")
+    c = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((c * c).mean(axis=-1, keepdims=True) + x.dtype.type(1e-3))
+    xh = c * r
+    g = d_out * gain
+    dx = r * (g - g.mean(axis=-1, keepdims=True) - xh * (g * xh).mean(axis=-1, keepdims=True))
+    return dx, (d_out * xh).reshape(-1, D).sum(axis=0), d_out.reshape(-1, D).sum(axis=0)
+""", None,
+          mistake='Hard-codes eps = 1e-3 instead of using the argument.', probe=True),
+    Entry('dec-3', 'r8-114', with_slips(_R8_DECODER_STEP,
+        ('return model.output_head(x)[0], new_keys, new_values',
+         'return model.output_head(x), new_keys, new_values')), '*/unit-axis',
+          mistake='Returns the logits with shape (1, V): forgot the [0].', probe=True),
+    Entry('dec-1', 'r8-120', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    s = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * weights * (d_weights - s)
+""", None,
+          mistake='Multiplies by the weights twice: weights * weights * (g - sum).', probe=True),
+    Entry('dec-1', 'r8-121', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    return weights * (d_weights - d_weights.sum(axis=-1, keepdims=True))
+""", None,
+          mistake='Uses the sum of g over the row (without weights) for the row term.', probe=True),
 ]
