@@ -1170,7 +1170,8 @@ def _own_causal_mask(node, root):
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
             node.targets[0].id == "allowed" and _is_call(node.value, "broadcast_to") and len(node.value.args) == 2:
         shape = node.value.args[1]
-        square = ast.parse(f"np.tril(np.ones({ast.unparse(shape)}[-2:], dtype=bool))", mode="eval").body
+        with AST_LOCK:
+            square = ast.parse(f"np.tril(np.ones({ast.unparse(shape)}[-2:], dtype=bool))", mode="eval").body
         value = copy.deepcopy(node.value)
         value.args = [square, copy.deepcopy(shape)]
         return ast.Assign(targets=node.targets, value=value, lineno=node.lineno)
@@ -1217,7 +1218,9 @@ def _diagonal_jacobian(node, root):
             isinstance(v.right, ast.BinOp) and isinstance(v.right.op, ast.Sub) and \
             isinstance(v.right.left, ast.Name) and isinstance(v.right.right, ast.Name):
         w, g = v.left.id, v.right.left.id
-        return ast.Return(value=ast.parse(f"{w} * (1 - {w}) * {g}", mode="eval").body, lineno=node.lineno)
+        with AST_LOCK:
+            product = ast.parse(f"{w} * (1 - {w}) * {g}", mode="eval").body
+        return ast.Return(value=product, lineno=node.lineno)
     return None
 
 
