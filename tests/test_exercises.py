@@ -272,7 +272,7 @@ def test_causal_1_replacement_changes_the_tokens_it_replaces():
     for seed in (973, 1319, 1793, 2595, 3832, 0, 1):
         for case in EXERCISES["causal-1"].hidden_cases(seed):
             _, ids, position, replacement = case.args
-            assert np.any(np.asarray(ids)[position:] != replacement), (seed, case.name)
+            assert np.any(np.asarray(ids)[..., position:] != replacement), (seed, case.name)
 
 
 # --------------------------------------------------------------------------

@@ -106,6 +106,10 @@ def _mask3_public():
     above_one = np.array([[1.0, 0.0, 0.0], [0.6, 0.6, 0.0], [0.3, 0.3, 0.4]])  # row 1 sums to 1.2
     exact = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.25, 0.25, 0.5]])     # every row sums to exactly 1
     balanced = np.array([[1.0, 0.0, 0.0], [0.25, 0.25, 0.0], [0.5, 0.5, 0.5]])  # rows 1 and 2: 0.5 and 1.5, mean 1
+    cancelling = good.copy()
+    cancelling[0] = [1.0, 0.25, -0.25]            # the forbidden weights sum to 0, the row to 1
+    negative_forbidden = good.copy()
+    negative_forbidden[0] = [1.25, 0.0, -0.25]    # a negative forbidden weight, the row still sums to 1
     return [
         Case("correct", (good, allowed), label="correct weights"),
         Case("softmax-then-zero", (zeroed, allowed),
@@ -133,6 +137,10 @@ def _mask3_public():
              label="rows summing to exactly 1, atol=0 (valid)"),
         Case("rows-half-and-one-and-a-half", (balanced, allowed),
              label="one row summing to 0.5, another to 1.5 (invalid)"),
+        Case("forbidden-weights-cancel", (cancelling, allowed),
+             label="forbidden weights of +0.25 and -0.25, summing to 0 (invalid)"),
+        Case("negative-forbidden-weight", (negative_forbidden, allowed),
+             label="a negative weight on a forbidden entry, the row still sums to 1 (invalid)"),
     ]
 
 
@@ -192,6 +200,21 @@ def _mask3_hidden(rng):
         cuts = np.sort(rng.integers(0, 2 ** 20 + 1, size=r))
         w[r, :r + 1] = np.diff(np.concatenate([[0], cuts, [2 ** 20]])) / 2 ** 20
     cases.append(Case("weights-exact", (w, ~attention.causal_future(tq, tq)), {"atol": 0.0}, kind="exact-atol-0"))
+    # drawn after the older kinds, so their draws stay as they were
+    # negative forbidden weights: a +v and a -v in one row (the forbidden weights sum to 0), then a -v alone
+    for name in ("weights-cancel", "weights-negative-forbidden"):
+        tq = int(rng.integers(3, 6))                    # row 0 has tq - 1 >= 2 forbidden entries
+        allowed = ~attention.causal_future(tq, tq)
+        w = attention.masked_softmax(rng_scores(rng, (tq, tq)), allowed)
+        r = int(rng.integers(tq - 2))                    # a row with two forbidden entries or more
+        plus, minus = (int(c) for c in rng.choice(np.flatnonzero(~allowed[r]), size=2, replace=False))
+        v = float(rng.uniform(0.05, 0.5))
+        w[r, minus] = -v
+        if name == "weights-cancel":
+            w[r, plus] = v
+        else:
+            w[r, int(rng.integers(r + 1))] += v         # on an allowed key: the row still sums to 1
+        cases.append(Case(name, (w, allowed), kind="forbidden-negative"))
     return cases
 
 
@@ -208,6 +231,7 @@ def _data1_public():
         case("one-text", ["风"], "a single text"),
         case("equal-lengths", ["春雨", "雨风"], "equal lengths, no padding"),
         case("unknown-character", ["雪春", "风"], "a character outside the vocabulary (<unk>)"),
+        case("lengths-2-1-3", ["春雨", "雨", "春雨风"], "texts of lengths 2, 1, 3, kept in this order"),
         case("empty-text", ["春", ""], "an empty text (must raise)"),
         case("empty-batch", [], "an empty batch (must raise)"),
     ]
@@ -228,6 +252,11 @@ def _data1_hidden(rng):
     texts = _texts(rng, 3, rng.integers(1, 6, size=3))
     texts[int(rng.integers(3))] = ""
     cases.append(Case("empty-text", (texts, _VOCAB), kind="empty-text"))
+    # drawn after the older kinds, so their draws stay as they were
+    # three different lengths, neither shortest first nor longest first: sorting the batch changes its rows
+    a, b, c = sorted(int(k) for k in rng.choice(np.arange(1, 7), size=3, replace=False))
+    orders = [(b, a, c), (a, c, b), (b, c, a), (c, a, b)]
+    cases.append(Case("unsorted", (_texts(rng, 3, list(orders[int(rng.integers(4))])), _VOCAB), kind="unsorted"))
     return cases
 
 
@@ -274,6 +303,8 @@ EXERCISES = [
             "opposite-rows": Kind("random weights, one row sum too large and another too small by as much",
                                   like="rows-half-and-one-and-a-half"),
             "exact-atol-0": Kind("random weights summing to exactly 1, atol=0 (valid)", like="exact-atol-0"),
+            "forbidden-negative": Kind("random weights with a negative weight on a forbidden entry, alone or "
+                                       "cancelling a positive one", like="forbidden-weights-cancel"),
         },
     ),
     exercise(
@@ -287,6 +318,8 @@ EXERCISES = [
             "equal": Kind("random texts of equal length",
                           like="equal-lengths"),
             "empty-text": Kind("random texts, one of them empty (must raise)", like="empty-text"),
+            "unsorted": Kind("random texts of three lengths, neither shortest nor longest first",
+                             like="lengths-2-1-3"),
         },
     ),
 ]

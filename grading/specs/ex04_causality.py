@@ -44,6 +44,9 @@ def _causal1_public():
              label="a batch, the replacement given as an array"),
         Case("replacement-vector", (Ref("forward"), ids, 2, np.array([0, 6, 0])), setup=control,
              label="a replacement vector, one token per position"),
+        Case("batch-second-changes", (Ref("forward"), np.array([[1, 3, 4, 6, 6], [1, 5, 5, 2, 3]]), 3, 6),
+             setup=control,
+             label="a batch whose first sequence already ends in the replacement: only the second one changes"),
     ]
 
 
@@ -55,6 +58,17 @@ def _causal1_hidden(rng):
         ids = rng.integers(0, 7, size=T)
         cases.append(Case(f"{which}-{i}", (Ref("forward"), ids, position, _fresh_token(rng, ids[position:])),
                           setup=forward_setup(int(rng.integers(1_000_000)), which), kind=which))
+    # drawn after the older kinds, so their draws stay as they were
+    # a batch in which one later sequence alone changes: the others already end in the replacement
+    B, T = int(rng.integers(2, 5)), int(rng.integers(3, 9))
+    position = int(rng.integers(1, T))
+    ids = rng.integers(0, 7, size=(B, T))
+    row = int(rng.integers(1, B))
+    replacement = _fresh_token(rng, ids[row, position:])
+    ids[np.arange(B) != row, position:] = replacement
+    which = str(rng.choice(["unmasked", "time_norm"]))
+    cases.append(Case("batch-one-row-changes", (Ref("forward"), ids, position, replacement),
+                      setup=forward_setup(int(rng.integers(1_000_000)), which), kind="batch-one-row"))
     return cases
 
 
@@ -72,9 +86,21 @@ def _verdict_setup(seed, forward, control):
                       f"forward = {table[forward]}", f"control = {table[control]}")
 
 
+def _change(seed, which, ids, position, replacement):
+    """The change the forward ``which`` of ``_verdict_setup(seed, ...)`` makes: a tol is set against it."""
+    from grading import models as m
+    model = m.random_model(seed)
+    forward = {"causal": lambda: model.forward, "unmasked": lambda: m.unmasked_forward(model),
+               "time_norm": lambda: m.time_norm_model(seed).forward}[which]()
+    perturbed = np.array(ids, copy=True)
+    perturbed[..., position:] = replacement
+    return float(np.max(np.abs(forward(perturbed)[..., :position, :] - forward(ids)[..., :position, :])))
+
+
 def _causal2_public():
     ids = np.array([1, 3, 4, 5, 2])
     args = (Ref("forward"), Ref("control"), ids)
+    leak, control = _change(5, "time_norm", ids, 2, 0), _change(5, "unmasked", ids, 2, 0)
     return [
         Case("causal", args + (2, 0), setup=_verdict_setup(5, "causal", "unmasked"),
              label="a causal model, the unmasked control"),
@@ -99,6 +125,13 @@ def _causal2_public():
         Case("batch", (Ref("forward"), Ref("control"), np.array([[1, 3, 4, 5, 2], [2, 4, 6, 1, 3]]), 3, 0),
              setup=_verdict_setup(5, "time_norm", "unmasked"),
              label="a batch of two sequences (B=2, T=5), position=3"),
+        # a tol on either side of the change measured: a threshold other than tol shows
+        Case("tol-half-the-leak", args + (2, 0), {"tol": leak / 2}, setup=_verdict_setup(5, "time_norm", "unmasked"),
+             label="a model normalising over time, tol half the change it makes (leaks)"),
+        Case("tol-twice-the-leak", args + (2, 0), {"tol": leak * 2}, setup=_verdict_setup(5, "time_norm", "unmasked"),
+             label="a model normalising over time, tol twice the change it makes (no leak)"),
+        Case("tol-half-the-control", args + (2, 0), {"tol": control / 2}, setup=_verdict_setup(5, "causal", "unmasked"),
+             label="a causal model, tol half the change its control makes"),
     ]
 
 
@@ -127,6 +160,18 @@ def _causal2_hidden(rng):
     cases.append(Case("batch", (Ref("forward"), Ref("control"), rng.integers(0, 7, size=(B, T)), position,
                                 int(rng.integers(0, 7))),
                       setup=_verdict_setup(int(rng.integers(1_000_000)), forward, control), kind="batch"))
+    # drawn after the older kinds, so their draws stay as they were
+    # tol a little below or well above the change of a leaking model, then of the control of a causal one
+    for forward, measured in (("time_norm", "time_norm"), ("causal", "unmasked")):
+        seed = int(rng.integers(1_000_000))
+        T = int(rng.integers(3, 9))
+        ids = rng.integers(0, 7, size=T)
+        position = int(rng.integers(1, T))
+        replacement = _fresh_token(rng, ids[position:])
+        factor = float(rng.uniform(0.3, 0.7) if rng.integers(2) else rng.uniform(1.5, 3.0))
+        tol = factor * _change(seed, measured, ids, position, replacement)
+        cases.append(Case(f"tol-near-{measured}", (Ref("forward"), Ref("control"), ids, position, replacement),
+                          {"tol": tol}, setup=_verdict_setup(seed, forward, "unmasked"), kind="tol-near-the-change"))
     return cases
 
 
@@ -175,6 +220,8 @@ def _causal4_public():
         # halves near 1e8 are exact in float64, so every right way of taking mean and variance agrees
         Case("large-values", (1e8 + rng.integers(-8, 9, size=(2, 3, 4)) / 2,),
              label="features around 1e8 that differ by a few units"),
+        Case("one-far-feature", (np.where(np.arange(64) == 5, [[10.0], [-10.0]], 0.0),),
+             label="one feature far from the other 63 (normalised values near ±7.9)"),
     ]
 
 
@@ -192,6 +239,12 @@ def _causal4_hidden(rng):
     shape = tuple(int(n) for n in rng.integers(1, 5, size=int(rng.integers(1, 3)))) + (int(rng.choice([2, 4, 8])),)
     loc = float(rng.choice([-1, 1]) * np.round(10 ** rng.uniform(7.5, 8.5)))
     cases.append(Case("large-values", (loc + rng.integers(-12, 13, size=shape) / 4,), kind="large-values"))
+    # one feature per row far from the others: with D >= 32 its normalised value is beyond ±5
+    shape = tuple(int(n) for n in rng.integers(1, 4, size=int(rng.integers(1, 3)))) + (int(rng.integers(32, 80)),)
+    x = rng.normal(scale=0.1, size=shape)
+    far = rng.integers(shape[-1], size=shape[:-1])
+    np.put_along_axis(x, far[..., None], rng.choice([-1.0, 1.0], size=shape[:-1] + (1,)) * rng.uniform(5, 50), -1)
+    cases.append(Case("one-far-feature", (x,), kind="one-far-feature"))
     return cases
 
 
@@ -206,6 +259,8 @@ EXERCISES = [
             "unmasked": Kind(_UNMASKED, like="unmasked-control"),
             "time_norm": Kind(_TIME_NORM, like="time-normalisation"),
             "feature_norm": Kind(_FEATURE_NORM, like="causal-model"),
+            "batch-one-row": Kind("a random batch in which only one later sequence changes",
+                                  like="batch-second-changes"),
         },
     ),
     exercise(
@@ -227,6 +282,8 @@ EXERCISES = [
             "batch": Kind("a random batch of sequences (B, T), a random model and control",
                           like="batch"),
             "tol-0": Kind("a random causal model with tol=0: a change of exactly 0 is no leak", like="tol-0"),
+            "tol-near-the-change": Kind("a random model and control, tol a little below or well above the change "
+                                        "measured", like="tol-half-the-leak"),
         },
     ),
     exercise(
@@ -254,6 +311,8 @@ EXERCISES = [
             "eps": Kind("a random eps", like="eps"),
             "large-values": Kind("random features around ±3e7 to ±3e8 that differ by a few units",
                                  like="large-values"),
+            "one-far-feature": Kind("random features, one in each row far from the others (values beyond ±5)",
+                                    like="one-far-feature"),
         },
     ),
 ]

@@ -200,6 +200,14 @@ def _dec4_public():
              label="masked, but the first position also sees the last token"),
         Case("tol-0", args, {"tol": 0.0}, setup=_diagnose_setup(masked, "masked"),
              label="trained and run with the mask, tol=0: a change of exactly 0 is no leak"),
+        # the first position's logits move by exactly 0.01 at two of V entries: a mean change, or one divided by
+        # the logits, is far below it, and tol on either side of 0.01 shows a threshold other than tol
+        Case("first-sees-the-last-token-tol-0.005", args, {"tol": 0.005},
+             setup=_diagnose_setup(masked, "first-sees-the-last-token"),
+             label="the first position moves by 0.01 in two logits only, tol=0.005 (leaks)"),
+        Case("first-sees-the-last-token-tol-0.02", args, {"tol": 0.02},
+             setup=_diagnose_setup(masked, "first-sees-the-last-token"),
+             label="the first position moves by 0.01 in two logits only, tol=0.02 (no leak)"),
     ]
 
 
@@ -242,6 +250,13 @@ def _dec4_hidden(rng):
     cases.append(Case("tol-0", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T), int(rng.integers(1, T))),
                       {"tol": 0.0}, setup=_diagnose_setup(f"m.random_decoder({int(rng.integers(1_000_000))})", "masked"),
                       kind="tol-0"))
+    # tol a little below, then well above, the 0.01 by which the first position's logits move
+    for side, tol in (("below", float(rng.uniform(0.004, 0.006))), ("above", float(rng.uniform(0.015, 0.03)))):
+        T = int(rng.integers(3, 9))
+        cases.append(Case(f"tol-{side}-the-leak", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
+                                                    int(rng.integers(2, T))), {"tol": tol},
+                          setup=_diagnose_setup("m.handed_over_decoder('masked')", "first-sees-the-last-token"),
+                          kind="tol-near-the-leak"))
     return cases
 
 
@@ -316,6 +331,9 @@ EXERCISES = [
                                               like="first-sees-the-last-token"),
             "tol-0": Kind("a random decoder run with the mask, tol=0: a change of exactly 0 is no leak",
                           like="tol-0"),
+            "tol-near-the-leak": Kind("the handed-over masked weights, the first position moving by 0.01 in two "
+                                      "logits, tol a little below or well above it",
+                                      like="first-sees-the-last-token-tol-0.005"),
         },
     ),
 ]

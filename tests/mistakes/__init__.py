@@ -94,8 +94,13 @@ round's own file): 124 wrong answers that no operator makes (partial fixes, slip
 extra clipping or rounding, answers right on most inputs, two unrelated mistakes), written to see that nothing
 is named wrongly.  The diagnosis is the one check() gives where judged right, None where it gives none (a
 careful reader would name most of those only from the code).  They are counted apart from the rate: most expect
-none.  Eight passed check() (holes in the tests, listed in that round's report) and one (r8-048, position 0
-accepted) is no mistake (np.max of the empty prefix raises the ValueError anyway); they are left out (115 here).
+none.  One (r8-048, position 0 accepted) is no mistake (np.max of the empty prefix raises the ValueError anyway),
+and one (r8-096, heads-1 raising TypeError) rewrote the refusal the exercise gives ready-made, which a test could
+not check without the stub passing it; both are left out (122 here).  Six others passed check() then, one more the
+grader: the tests gained the inputs that separate each kind of slip (forbidden weights of both signs, mask-3;
+texts in an order sorting changes, data-1; a batch where only a later sequence changes, causal-1; tol on
+either side of the change measured, causal-2 and dec-4, where the change is 0.01 in two logits of one position so
+that a mean or relative change stays below it; a normalised value beyond ±3, causal-4), and they joined.
 Kinds read in that round, each from several independent sets, now carry their diagnosis: a strictly positive
 weight demanded on every allowed key and a mask of one's own for allowed (mask-3), new_cache passed uncalled
 (cache-3), the old caches returned and the position left out (dec-3), one weight matrix transposed (heads-3), a

@@ -1905,6 +1905,18 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
 """, 'mask-3/forbidden-within-atol',
           mistake='Lets forbidden weights be up to atol instead of exactly 0.', probe=True),
+    Entry('mask-3', 'r8-010', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if weights[~allowed].sum() != 0 or (weights[allowed] < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake='Checks that the forbidden weights SUM to 0 (a +w and -w cancel), and checks negatives only on allowed entries.', probe=True),
     Entry('mask-3', 'r8-011', r"""
 import numpy as np
 def is_valid_attention(weights, allowed, atol=1e-9):
@@ -1948,6 +1960,25 @@ def collate(texts, vocab):
     return inputs, targets
 """, 'data-1/no-eos-target',
           mistake='Pads inputs with 0 instead of EOS (np.zeros) and forgets the EOS target.', probe=True),
+    Entry('data-1', 'r8-014', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = sorted(texts, key=len, reverse=True)
+    if not texts or not all(texts):
+        raise ValueError("empty")
+    T = 1 + len(texts[0])
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", None,
+          mistake='Sorts the texts longest first (for packing), so the rows come back in another order.', probe=True),
     Entry('data-1', 'r8-015', r"""
 import numpy as np
 from lib.data import BOS, EOS, IGNORE, encode

@@ -1667,6 +1667,18 @@ def future_perturbation_change(forward, ids, position, replacement):
     return float(np.max(np.abs(after - before)))
 """, 'causal-1/compares-future',
           mistake='Compares the rows from position on (the future rows) instead of the prefix.', probe=True),
+    Entry('causal-2', 'r8-046', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position out of range")
+    if future_perturbation_change(forward, ids, position, replacement) > 10 * tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake="Uses 10 * tol as the threshold for the model (a 'safety margin').", probe=True),
     Entry('causal-2', 'r8-047', answers_above('ex04_causality', 'future_perturbation_change') + r"""
 import numpy as np
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
@@ -1752,6 +1764,15 @@ def feature_norm(x, eps=1e-5):
     return (x - mean) / np.sqrt(var + eps)
 """, 'causal-4/unbiased',
           mistake='Uses the sample variance (ddof=1).', probe=True),
+    Entry('causal-4', 'r8-056', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return np.clip((x - mean) / np.sqrt(var + eps), -3, 3)
+""", None,
+          mistake='Clips the normalised values to [-3, 3].', probe=True),
     Entry('causal-4', 'r8-057', r"""
 import numpy as np
 def feature_norm(x, eps=1e-5):
@@ -1761,6 +1782,20 @@ def feature_norm(x, eps=1e-5):
     return (x - mean) / np.sqrt(var + eps * eps)
 """, None,
           mistake='Normalises over the last axis but computes in float64 and returns float64 for float32 input; also eps squared.', probe=True),
+    Entry('causal-1', 'r8-107', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    if perturbed.ndim == 2:
+        perturbed[0, position:] = replacement
+    else:
+        perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Perturbs the first sequence of a batch only (perturbed[0, position:]).', probe=True),
     Entry('causal-4', 'r8-108', r"""
 import numpy as np
 def feature_norm(x, eps=1e-5):
