@@ -20,6 +20,8 @@ def _mask1_public():
         Case("two-queries-after-cache", (2, 5),
              label="2 queries after a cache (5 keys)"),
         Case("one-new-query", (1, 4), label="one new query, 4 keys"),
+        # x[-tq:] with tq = 0 is x[0:], the whole array: a slice of a square mask returns tk rows here
+        Case("no-query", (0, 3), label="no query yet, 3 keys: a (0, 3) array"),
     ]
 
 
@@ -28,6 +30,8 @@ def _mask1_hidden(rng):
     for i in range(6):
         tk = int(rng.integers(1, 10))
         cases.append(Case(f"shape-{i}", (int(rng.integers(1, tk + 1)), tk), kind="shape"))
+    # drawn after the older kinds, so their draws stay as they were
+    cases.append(Case("no-query", (0, int(rng.integers(1, 10))), kind="no-query"))
     return cases
 
 
@@ -141,6 +145,9 @@ def _mask3_public():
              label="forbidden weights of +0.25 and -0.25, summing to 0 (invalid)"),
         Case("negative-forbidden-weight", (negative_forbidden, allowed),
              label="a negative weight on a forbidden entry, the row still sums to 1 (invalid)"),
+        # a max or min over the forbidden entries raises when there are none
+        Case("nothing-forbidden", (np.array([[0.25, 0.25, 0.5], [0.5, 0.25, 0.25]]), np.ones((2, 3), bool)),
+             label="every key allowed, no forbidden entry at all (valid)"),
     ]
 
 
@@ -215,6 +222,10 @@ def _mask3_hidden(rng):
         else:
             w[r, int(rng.integers(r + 1))] += v         # on an allowed key: the row still sums to 1
         cases.append(Case(name, (w, allowed), kind="forbidden-negative"))
+    tq, tk = int(rng.integers(1, 4)), int(rng.integers(1, 6))
+    allowed = np.ones((tq, tk), bool)
+    cases.append(Case("nothing-forbidden", (attention.masked_softmax(rng_scores(rng, (tq, tk)), allowed), allowed),
+                      kind="nothing-forbidden"))
     return cases
 
 
@@ -268,7 +279,8 @@ EXERCISES = [
         forbidden=("lib.attention.causal_future", "lib.attention.causal_allowed"),
         public=_mask1_public, hidden=_mask1_hidden,
         hidden_kinds={"shape": Kind("random sizes with tq ≤ tk",
-                                    like="two-queries-after-cache")},
+                                    like="two-queries-after-cache"),
+                      "no-query": Kind("no query, a random number of keys", like="no-query")},
     ),
     exercise(
         id="mask-2", function="masked_softmax", points=2,
@@ -305,6 +317,7 @@ EXERCISES = [
             "exact-atol-0": Kind("random weights summing to exactly 1, atol=0 (valid)", like="exact-atol-0"),
             "forbidden-negative": Kind("random weights with a negative weight on a forbidden entry, alone or "
                                        "cancelling a positive one", like="forbidden-weights-cancel"),
+            "nothing-forbidden": Kind("random correct weights where every key is allowed", like="nothing-forbidden"),
         },
     ),
     exercise(

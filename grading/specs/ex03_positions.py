@@ -38,6 +38,8 @@ def _pos1_public():
              label="a single token one position past the table (offset=8, must raise)"),
         Case("negative-offset-inside-the-table", (np.array([1, 2]), E, P, -4),
              label="offset=-4 with two tokens: rows 4 and 5 must not be read (must raise)"),
+        Case("float32-tables", (np.array([1, 3]), E.astype(np.float32), P.astype(np.float32), 2),
+             label="float32 tables: the result stays float32"),
     ]
 
 
@@ -67,6 +69,10 @@ def _pos1_hidden(rng):
     T = int(rng.integers(1, len(P) - 1))
     cases.append(Case("negative-offset-inside-the-table", (rng.integers(0, 5, size=T), E, P),
                       {"offset": -int(rng.integers(T + 1, len(P) + 1))}, kind="negative-offset-inside-the-table"))
+    E, P = _tables(rng, 5, int(rng.integers(2, 6)), 3)
+    T = int(rng.integers(1, len(P) + 1))
+    cases.append(Case("float32-tables", (rng.integers(0, 5, size=T), E.astype(np.float32), P.astype(np.float32)),
+                      {"offset": int(rng.integers(0, len(P) - T + 1))}, kind="float32"))
     return cases
 
 
@@ -180,6 +186,8 @@ EXERCISES = [
             "negative-offset-inside-the-table": Kind("a random negative offset whose rows, counted from the end, "
                                                      "lie inside the table (must raise)",
                                                      like="negative-offset-inside-the-table"),
+            "float32": Kind("random float32 tables, a random offset (the result stays float32)",
+                            like="float32-tables"),
         },
     ),
     exercise(
