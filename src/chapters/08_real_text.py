@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a bound $\mathcal{L}^*$ that no causal model can go below, and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
+§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a bound $\mathcal{L}^*$ that a model which has learned the language comes close to (so the distance to it shows what is left to learn), and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |

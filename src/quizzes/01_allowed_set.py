@@ -39,6 +39,15 @@ def zero_weight_proves_forbidden(claim):
     return claim == fact
 
 
+def output_row_with_equal_scores(claim):
+    x = np.arange(6.0).reshape(3, 2)
+    y = masked_softmax(ZEROS, ALLOWED) @ x
+    facts = {"running mean": np.allclose(y, np.cumsum(x, axis=0) / np.arange(1, 4)[:, None]),
+             "mean of all rows": np.allclose(y, x.mean(axis=0)),
+             "row i": np.allclose(y, x)}
+    return bool(facts[claim])
+
+
 def forbidden_entries_and_row_sums(claim):
     scores = np.random.default_rng(0).normal(size=(4, 4))
     weights = masked_softmax(scores, ~causal_future(4, 4))
@@ -48,20 +57,20 @@ def forbidden_entries_and_row_sums(claim):
 
 
 section("all scores zero",
-    number(T("Three positions, all scores 0: what weight does row 2 give position 0? (a decimal is fine)"),
+    number(T("Three positions, all scores 0: what weight does row 2 give position 0? (3 decimals)"),
            answer=1 / 3, tolerance=0.001, shown="1/3 ≈ 0.333",
            why=T("Row 2 may read three positions with equal scores, so they share the weight equally."),
            wrong=[(0.5, T("1/2 is row 1's weight, since row 1 may read only two positions.")),
                   (1, T("1 is row 0's weight, since row 0 has only one readable key."))],
            witness=weight_of_row_2_on_0),
-    choose(T("A weight is exactly 0. Does that prove the key was forbidden?"),
-           right=T("No: in floating point exp can underflow to 0", claim=False),
-           why=T("An allowed weight becomes 0 once its score lies about 745 below the row's maximum (float64); only the mask tells what was forbidden (§1.10)."),
-           wrong=[(T("Yes: allowed weights are always positive", claim=True),
-                   T("That holds only in exact arithmetic.")),
-                  (T("Yes, as long as the row sums to 1", claim=True),
-                   T("A row sum of 1 says nothing about which weight was forbidden."))],
-           witness=zero_weight_proves_forbidden),
+    choose(T("All scores 0: what is row i of the output `weights @ X`?"),
+           right=T("The mean of rows 0 to i of X", claim="running mean"),
+           why=T("Row i gives each of its i + 1 readable positions the weight 1/(i + 1)."),
+           wrong=[(T("The mean of all rows of X", claim="mean of all rows"),
+                   T("That is what a query that may read every key would give; query i may not read the keys after i.")),
+                  (T("Row i of X itself", claim="row i"),
+                   T("Only row 0, with a single readable key, copies its own row."))],
+           witness=output_row_with_equal_scores),
     choose(T("After a correct masked softmax, what are the forbidden entries and the row sums?"),
            right=T("Forbidden entries exactly 0, every row sums to 1", claim=("exactly 0", "1")),
            why=T("The normalisation runs over the allowed set only."),
@@ -250,7 +259,7 @@ def zeroed_scores_problem(claim):
 
 
 section("score of 0 forbids nothing",
-    number(T("With forbidden scores set to 0 (the all-zero example), how much weight does query 0 give its future in total?"),
+    number(T("With forbidden scores set to 0 (the all-zero example), how much weight does query 0 give its future in total? (3 decimals)"),
            answer=2 / 3, tolerance=0.001, shown="2/3 ≈ 0.667",
            why=T("Every row becomes [1/3, 1/3, 1/3]; query 0's two future keys get 1/3 each."),
            wrong=[(0, T("A score of 0 forbids nothing: exp(0) = 1."))],
@@ -388,7 +397,7 @@ def padded_query(claim):
 def eos_as_padding_index(claim):
     eos_scored = int((TARGETS[SCORED] == EOS).sum())
     dropped = int((SCORED & (TARGETS != EOS)).sum())
-    facts = {"a real token": eos_scored == 2 and len(E8) > EOS,        # predicted, and a row of its own
+    facts = {"a real token": eos_scored == 2 and dropped == 3,         # the two real ends of §1.8
              "nothing changes": dropped == int(SCORED.sum())}
     return bool(facts[claim])
 
@@ -413,13 +422,13 @@ section("padded queries",
                   (T("It is an empty row and raises"),
                    T("It may read at least itself: an unscored output, not an empty row."))],
            witness=padded_query),
-    choose(T("Why must EOS not be declared a padding index (such as `padding_idx`)?"),
-           right=T("EOS is a real token: it is predicted as a target and has its own embedding", claim="a real token"),
+    choose(T("Why must EOS not be treated as padding, its target positions dropped from the loss?"),
+           right=T("EOS is a real token: at the end of a text it is a target the model must learn to predict", claim="a real token"),
            why=T("The padding role is split: an ordinary EOS as filler in the inputs, −100 in the targets."),
            wrong=[(T("Because EOS has the id 2"),
                    T("Its id does not matter; its role does.")),
                   (T("It may be; nothing changes", claim="nothing changes"),
-                   T("Then EOS would lose its own input vector (`padding_idx` fixes it at zero), or its targets would drop out of the loss (`ignore_index`), and the model could not learn where a text ends."))],
+                   T("Then only 3 of the 5 scored positions would remain, and the model could not learn where a text ends."))],
            witness=eos_as_padding_index),
     choose(T("Why is right padding harmless?"),
            right=T("A padding key comes after every real position, so a real query may not read it anyway", claim="padding lies in the future"),
@@ -523,6 +532,14 @@ def left_padding_also_changes(claim):
 
 
 section("Going deeper",
+    choose(T("A weight is exactly 0. Does that prove the key was forbidden?"),
+           right=T("No: in floating point exp can underflow to 0", claim=False),
+           why=T("An allowed weight becomes 0 once its score lies about 745 below the row's maximum (float64); only the mask tells what was forbidden."),
+           wrong=[(T("Yes: allowed weights are always positive", claim=True),
+                   T("That holds only in exact arithmetic.")),
+                  (T("Yes, as long as the row sums to 1", claim=True),
+                   T("A row sum of 1 says nothing about which weight was forbidden."))],
+           witness=zero_weight_proves_forbidden),
     choose(T("What goes wrong with left padding [EOS, BOS, 雨]?"),
            right=T("Real queries can read the padding key on their left", claim="reads the padding"),
            why=T("The padding lies left of the real positions, exactly where the causal mask allows reading."),

@@ -301,7 +301,8 @@ def saved_with_the_parameters(claim):
         length_matters = False
     except ValueError:
         length_matters = True
-    facts = {"all three": heads_matter and vocabulary_matters and length_matters,
+    length_in_parameters = MODEL.position_table.shape[0] == 8       # the rows of P
+    facts = {"heads and vocabulary": heads_matter and vocabulary_matters and length_in_parameters and length_matters,
              "the parameters only": not (heads_matter or vocabulary_matters or length_matters)}
     return bool(facts[claim])
 
@@ -320,8 +321,8 @@ section("whole model adds",
                    T("Zeros above the diagonal do not mean that nothing leaks."))],
            witness=after_a_new_layer),
     choose(T("What must be saved together with the parameters?"),
-           right=T("The length of the position table, the number of heads and the vocabulary", claim="all three"),
-           why=T("Change one of them alone and the same parameters describe a different function, or none that can run."),
+           right=T("The number of heads and the vocabulary; the length of the position table is already in the parameters (the rows of P) and only has to be respected", claim="heads and vocabulary"),
+           why=T("Change the head count or the vocabulary alone and the same parameters describe a different function, or none that can run; the table length is fixed by P itself."),
            wrong=[(T("Only the parameters", claim="the parameters only"),
                    T("Adding 雪 to the vocabulary, for example, moves the id of 风.")),
                   (T("The random seed"),
