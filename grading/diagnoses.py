@@ -226,14 +226,14 @@ MISTAKES = {
          "a row sum exactly atol away from 1 is rejected (with atol = 0, even exact weights): the test is "
          "|row sum − 1| ≤ atol, with ≤, not <",
          "< atol instead of ≤ atol"),
-        ("positive-on-allowed", ('positive-on-allowed',), "1.1",
+        ("positive-on-allowed", ('positive-on-allowed',), "1.10",
          "valid weights with a zero on an allowed key are rejected: the task asks for no negative weight, not for a "
          "positive weight on every allowed key. An allowed key may get weight 0; reject only weights below 0",
          "demanded positive allowed weights"),
         ("own-mask", ('own-causal-mask',), "1.4",
          "the forbidden entries are taken from a causal mask of your own, not from the allowed argument, so weights "
          "for any other mask (a bottom-right aligned one, say) are judged wrongly. Read the forbidden entries from "
-         "allowed: weights[~allowed]",
+         "allowed (`weights[~allowed]`)",
          "used its own mask, not allowed"),
     ),
     "data-1": _mistakes(
@@ -1095,7 +1095,7 @@ GENERIC = {
         "*/constant-factor", (),
         "every wrong number is the right one times one factor (−1: the sign is flipped). A constant such as 2, D "
         "or √d is missing or extra, or a sign is wrong: find it",
-        "0.6", "off by a constant factor"),
+        "2.3", "off by a constant factor"),
     "results-swapped": Mistake(
         "*/results-swapped", (),
         "every result is right, but they come back in another order than the task names: the function returns "

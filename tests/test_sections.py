@@ -168,6 +168,30 @@ def test_evidence_1_diagnoses_point_where_the_slip_is_taught():
         "no-scale": "2.3", "scale-by-D": "2.3", "no-w-o": "2.4", "ignores-causal": "6.2"}
 
 
+def test_the_hints_of_read12_point_to_a_section_that_teaches_their_point():
+    """read12: nine generic hints sent the learner to §0.6, which then taught none of their points, the mask-3
+    hints to §1.1 (no atol, and np.allclose in its code), the no-max hints to §1.5 (no word on overflow).
+    §0.6 now lists lib's conventions, §1.1 says what mask-3 asks beyond its np.allclose, §1.5 why the max
+    is subtracted, and a zero weight on an allowed key is §1.10's."""
+    chapters = ROOT / "src" / "chapters"
+    start, allowed = (chapters / "00_start.py").read_text(), (chapters / "01_allowed_set.py").read_text()
+    section = lambda text, n: text.split(f"## {n} ", 1)[1].split("\n## ", 1)[0]
+    conventions = section(start, "0.6")
+    for point in ("float32 in, float32 out", "never changed", "refused at the start", "counted from the end",
+                  "in the task's order"):
+        assert point in conventions, point
+    assert "`atol`" in section(allowed, "1.1") and "np.allclose" in section(allowed, "1.1")
+    assert "overflow" in section(allowed, "1.5")
+    said = {m.id: m.section for ms in diagnoses.MISTAKES.values() for m in ms}
+    said.update({m.id: m.section for m in diagnoses.GENERIC.values()})
+    assert {i for i, s in said.items() if s == "0.6"} == {
+        "*/dtype-promoted", "*/argument-changed", "*/right-values-other-type", "*/other-kind-of-result",
+        "*/not-refused", "*/one-rank-only", "*/results-swapped", "*/unit-axis"}
+    assert said["*/constant-factor"] == "2.3" and said["mask-3/positive-on-allowed"] == "1.10"
+    assert {said[f"{e}/no-max"] for e in ("mask-2", "cache-2", "evidence-1")} == {"1.5"}
+    assert {said[f"mask-3/{k}"] for k in ("allclose", "exact-sum", "strict-tolerance")} == {"1.1"}
+
+
 def test_code_in_a_diagnosis_can_be_copied_and_check_prints_it_without_marks(capsys):
     """A `code` span of a diagnosis, in every language, is Python a learner can copy: ASCII minus signs,
     never U+2212 (read8: np.argmax(targets[b] == −100) was a SyntaxError); check() prints plain text, so the

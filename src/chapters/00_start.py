@@ -187,3 +187,13 @@ The package itself brings NumPy and threadpoolctl; `[learner]` adds the rest of 
 
 All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` except the argument checks of `lib.validate`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)
+
+md(r"""
+The functions of `lib` follow a few conventions, and the exercises ask for the same:
+
+* a result keeps the precision of its float inputs: float32 in, float32 out;
+* an array passed in is never changed; a function that needs to change one works on a copy;
+* bad input is refused at the start, with a `TypeError` for the wrong kind of argument and a `ValueError` for a wrong value or shape (§1.7 shows why an error is better than a quiet wrong result);
+* axes are counted from the end (`axis=-1`, `x.shape[-1]`), so the same code serves one sequence and a batch;
+* a function returns exactly what its task names: that kind of value, that type and that shape, and several results in the task's order.
+""")

@@ -60,6 +60,10 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
+Exercise mask-3 of set 1 turns these properties into a test of any weights, with its own tolerance `atol`: every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test. It adds a relative tolerance to its absolute one, which is fine for a demonstration but not for mask-3.
+""")
+
+md(r"""
 ## 1.2 The data protocol
 
 Every example with text in this course follows one data protocol, the one implemented in `lib/data.py`:
@@ -169,6 +173,10 @@ assert np.allclose(zero_scores, 1/3) and (zero_scores[~allowed] > 0).all()
 #en additive mask: 0 where allowed, −∞ where forbidden
 additive = softmax(S + np.where(allowed, 0.0, -np.inf))
 assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
+""")
+
+md(r"""
+The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and the row becomes NaN.
 """)
 
 md(r"""
