@@ -728,7 +728,7 @@ Where it reads the answer varies too. At seeds 0 and 3 its prediction at positio
 
 Yet at every seed it gets every free target right: it takes those answers from later inputs, since the mirrored half after `|` repeats the letters. "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
-Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises, at every seed, at each 50-step mark from step 50 on. Its training loss keeps improving while it gets worse at the task it will face when it generates.
+Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises: at every seed it is higher at each 50-step mark from step 100 on than at the mark before. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
 
 code(r"""
