@@ -403,7 +403,7 @@ Take a larger model with random parameters ($D=64$, $H=4$, a position table of 5
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the gap is small there. The cell checks three things: at the longest prefix the cache is at least 10 times faster; the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows; and the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there. Nor need the times grow smoothly with $T$. From $T = 128$ to $T = 256$ the full pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow far more, tenfold or more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -449,7 +449,7 @@ plots.timing_lines(lengths, [full_seconds, step_seconds],
                    ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
 plt.show()
 """, tags=("nbval-ignore-output",), alt="Log-log plot of the time to get one new token's output (seconds) against the prefix length T. The full forward pass "
-       "rises steeply with T while the cached step stays almost flat, so the gap between the curves widens as T grows.")
+       "takes longer as T grows while the cached step stays almost flat; at the longest prefix the full pass is at least 10 times slower.")
 
 md(r"""
 ## 5.9 The mask also saves almost half of the work
