@@ -542,6 +542,8 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert index.count("<tr>") == 3 and report.page_name("学生") in index
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
+    for page in (ru, index):            # the footer is a landmark of its own, after <main>, not inside it
+        assert page.count("<footer>") == 1 and "</main>\n<footer>" in page
 
 
 def test_hostile_names_and_texts_come_out_escaped_from_the_templates(tmp_path):
