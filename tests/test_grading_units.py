@@ -544,6 +544,13 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
     for page in (ru, index):            # the footer is a landmark of its own, after <main>, not inside it
         assert page.count("<footer>") == 1 and "</main>\n<footer>" in page
+    # without a sandbox, public tests may be described without values (runner.NotebookRun.quiet): the note says so
+    assert messages.text("page_hidden_note", "ru") in ru
+    r["grader"]["isolation"] = {"mode": "none", "why": "--isolation none"}
+    for page in (report.feedback_html(r, r["summary"][0], site=""),
+                 report.feedback_markdown(r, r["summary"][0], site="")):
+        assert messages.text("page_hidden_note_unsandboxed", "ru") in page
+        assert messages.text("page_hidden_note", "ru") not in page
 
 
 def test_hostile_names_and_texts_come_out_escaped_from_the_templates(tmp_path):

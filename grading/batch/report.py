@@ -560,8 +560,15 @@ def page_view(report, summary):
             "reproduce": messages.text("page_reproduce", lang), "other_title": messages.text("page_other", lang),
             "other": [{"where": "", "message": _sentence(m, lang).strip()} for m in shared]
             + [{"where": "", "message": c} for c in copies] + other,
-            "scoring": _scoring_note(report, lang), "hidden_note": messages.text("page_hidden_note", lang),
+            "scoring": _scoring_note(report, lang), "hidden_note": _hidden_note(g, lang),
             "footer": _footer(g, lang)}
+
+
+def _hidden_note(grader, lang):
+    """What the page's tests show; without a sandbox a kernel after the first may describe failed public tests
+    without their values (runner.NotebookRun.quiet), and the note says so."""
+    unsandboxed = (grader.get("isolation") or {}).get("mode") == "none"
+    return messages.text("page_hidden_note_unsandboxed" if unsandboxed else "page_hidden_note", lang)
 
 
 def _tests_cell(row):
