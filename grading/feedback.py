@@ -120,7 +120,7 @@ HIDDEN = texts("grading.feedback.hidden", {
     "wrong_length": "the result has the wrong number of items",
     "wrong_shape": "the result has the wrong shape",
     "wrong_dtype": "wrong dtype: expected {expected}, got {got}",
-    "nan": "a NaN or an infinity where a finite number belongs",
+    "nan": "a nan or an inf where a finite number belongs",
     "wrong_value": "wrong values, beyond the tolerance",
     "not_exact_zero": "a forbidden entry has a weight that is not exactly 0",
     "missing_exception": "this input should raise {type}, but the function returned a result",
