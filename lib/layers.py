@@ -112,7 +112,7 @@ class GeluSaved(NamedTuple):
 
 @checked(validate.gelu)
 def gelu_forward(x):
-    """§7. GELU, tanh form (GPT-2's; torch's approximate="tanh"): x (1 + tanh u) / 2 = x sigmoid(2u)."""
+    """§7. GELU, tanh form (GPT-2's; torch's approximate="tanh"): x (1 + tanh u) / 2 = x s."""
     s = (-2 * math.sqrt(2 / math.pi)) * x * (1 + 0.044715 * x * x)     # -2u; s: one exp, no tanh
     with np.errstate(over="ignore"):                    # exp -> inf for x < -22: s = 0, exactly
         s = 1 / (1 + np.exp(s, out=s))                                  # sigmoid(2u)
