@@ -395,12 +395,9 @@ class Adam:
         grads, self.t = validate.gradients(grads, self.params), self.t + 1
         correction1, correction2 = 1 - beta1 ** self.t, 1 - beta2 ** self.t
         for name, p in self.params.items():
-            g = np.asarray(grads[name], dtype=p.dtype)
-            m, v = self.m[name], self.v[name]
-            m *= beta1
-            m += (1 - beta1) * g
-            v *= beta2
-            v += (1 - beta2) * (g * g)
+            m, v, g = self.m[name], self.v[name], np.asarray(grads[name], dtype=p.dtype)
+            m[...] = beta1 * m + (1 - beta1) * g                        # in place: m is self.m's
+            v[...] = beta2 * v + (1 - beta2) * (g * g)
             p -= self.lr * (m / correction1) / (np.sqrt(v / correction2) + self.eps)
 
 

@@ -26,9 +26,13 @@ def _rows(a, lead=()):
 
 
 def _weight_gradient(x, d_out, w):
-    """The gradient of w in x @ w: x^T d_out per sequence (one BLAS thread), summed by model."""
-    each = np.swapaxes(np.atleast_2d(x), -1, -2) @ np.atleast_2d(d_out)      # (..., n, m)
-    return _rows(each.reshape(*each.shape[:-2], -1), w.shape[:-2]).sum(-2).reshape(w.shape)
+    """The gradient of w in x @ w: x^T d_out by model, in products of at most 2^18 multiplications
+    (OpenBLAS splits a larger one between its threads, and on 2 shared cores the second waits)."""
+    x, d_out, models = np.atleast_2d(x), np.atleast_2d(d_out), w.shape[:-2]
+    if x.size * d_out.shape[-1] <= 2**18 * math.prod(models):   # a model's rows in one product
+        x, d_out = _rows(x, models)[..., None, :, :], _rows(d_out, models)[..., None, :, :]
+    each = np.swapaxes(x, -1, -2) @ d_out                   # (..., n, m), else one per sequence
+    return _rows(each.reshape(*each.shape[:-2], -1), models).sum(-2).reshape(w.shape)
 
 
 # -- Masked softmax (§1) and attention (§1, §2): the forwards are in lib.attention ---
@@ -80,9 +84,8 @@ class LayerNormSaved(NamedTuple):
 def layer_norm_forward(x, gain, bias, eps=1e-5):
     """§7. Normalise every position over its own D features, then scale and shift: x (..., D)
     -> (x - mean) / sqrt(var + eps) * gain + bias, the population variance (torch.nn.LayerNorm)."""
-    mean = x.mean(axis=-1, keepdims=True)                               # (..., 1)
-    centred = x - mean                                                  # (..., D)
-    var = (centred * centred).mean(axis=-1, keepdims=True)              # (..., 1), population
+    centred = x - x.sum(axis=-1, keepdims=True) / x.shape[-1]          # (..., D), minus the mean
+    var = (centred * centred).sum(axis=-1, keepdims=True) / x.shape[-1]   # (..., 1), population
     rstd = 1.0 / np.sqrt(var + x.dtype.type(eps))                       # (..., 1)
     normalised = centred * rstd                                         # (..., D)
     return normalised * gain + bias, LayerNormSaved(normalised, rstd, gain)
@@ -91,14 +94,12 @@ def layer_norm_forward(x, gain, bias, eps=1e-5):
 def layer_norm_backward(d_out, saved):
     """§7. Gradients (dx, d_gain, d_bias) of :func:`layer_norm_forward`.  With n the normalised
     input and g = d_out * gain: dx = rstd * (g - mean(g) - n * mean(g * n)), means over D."""
-    normalised, rstd, gain = saved
+    (normalised, rstd, gain), D = saved, d_out.shape[-1]      # sum / D: np.mean, less overhead
     d_normalised = d_out * gain                                         # (..., D)
-    d_x = rstd * (d_normalised
-                  - d_normalised.mean(axis=-1, keepdims=True)
-                  - normalised * (d_normalised * normalised).mean(axis=-1, keepdims=True))
-    lead = gain.shape[:-1]
-    d_gain = _rows(d_out * normalised, lead).sum(axis=-2).reshape(gain.shape)   # (D,)
-    d_bias = _rows(d_out, lead).sum(axis=-2).reshape(gain.shape)                # (D,)
+    d_x = rstd * (d_normalised - d_normalised.sum(axis=-1, keepdims=True) / D
+                  - normalised * ((d_normalised * normalised).sum(axis=-1, keepdims=True) / D))
+    d_gain = _rows(d_out * normalised, gain.shape[:-1]).sum(axis=-2).reshape(gain.shape)  # (D,)
+    d_bias = _rows(d_out, gain.shape[:-1]).sum(axis=-2).reshape(gain.shape)               # (D,)
     return d_x, d_gain, d_bias
 
 
@@ -106,21 +107,23 @@ def layer_norm_backward(d_out, saved):
 
 class GeluSaved(NamedTuple):
     x: np.ndarray           # the input
-    tanh: np.ndarray        # tanh(sqrt(2/pi) (x + 0.044715 x^3)), shared by the backward
+    s: np.ndarray           # sigmoid(2u) = (1 + tanh u) / 2, u = sqrt(2/pi) (x + 0.044715 x^3)
 
 
 @checked(validate.gelu)
 def gelu_forward(x):
-    """§7. GELU, tanh form (GPT-2's): torch.nn.functional.gelu(x, approximate="tanh")."""
-    tanh = np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x))   # x**3 would call pow
-    return 0.5 * x * (1 + tanh), GeluSaved(x, tanh)
+    """§7. GELU, tanh form (GPT-2's; torch's approximate="tanh"): x (1 + tanh u) / 2 = x s."""
+    s = (-2 * math.sqrt(2 / math.pi)) * x * (1 + 0.044715 * x * x)     # -2u; s: one exp, no tanh
+    with np.errstate(over="ignore"):                    # exp -> inf for x < -22: s = 0, exactly
+        s = 1 / (1 + np.exp(s, out=s))                                  # sigmoid(2u)
+    return x * s, GeluSaved(x, s)
 
 
 def gelu_backward(d_out, saved):
-    """§7. Gradient dx of :func:`gelu_forward`, by the product and chain rules."""
-    x, tanh = saved
-    d_inner = math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * x**2)       # d/dx of tanh's argument
-    return d_out * (0.5 * (1 + tanh) + 0.5 * x * (1 - tanh**2) * d_inner)
+    """§7. Gradient dx of :func:`gelu_forward`: s + x s (1 - s) 2u', as tanh' = 1 - tanh^2."""
+    x, s = saved
+    d_2u = (2 * math.sqrt(2 / math.pi)) * (1 + 3 * 0.044715 * x * x)   # d/dx of sigmoid's argument
+    return d_out * (s + x * s * (1 - s) * d_2u)
 
 
 # -- Linear map and the position-wise MLP ----------------------------------
