@@ -100,7 +100,7 @@ MESSAGES = texts("grading.feedback", {
                     "grader withholds {name}, so an answer that relies on it fails the grader's tests and gets no "
                     "points: write the computation yourself.",
     "uses_module": "note: {function} uses {name} ({where}). This exercise asks for the computation in plain "
-                   "Python (lists, loops and the math module), so that it is an independent check, and an answer "
+                   "Python (lists, loops and the math module) so that it is an independent check. An answer "
                    "that uses such a module gets no points.",
     "where_line": "cell {cell}, line {line}",
     "summary_some": "{id}: {passed} of {total} public tests passed",
@@ -120,7 +120,7 @@ HIDDEN = texts("grading.feedback.hidden", {
     "wrong_length": "the result has the wrong number of items",
     "wrong_shape": "the result has the wrong shape",
     "wrong_dtype": "wrong dtype: expected {expected}, got {got}",
-    "nan": "a nan or an inf where a finite number belongs",
+    "nan": "a NaN or infinity where a finite number belongs",
     "wrong_value": "wrong values, beyond the tolerance",
     "not_exact_zero": "a forbidden entry has a weight that is not exactly 0",
     "missing_exception": "this input should raise {type}, but the function returned a result",

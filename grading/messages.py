@@ -73,8 +73,8 @@ MESSAGES = texts("grading.messages", {
     "record_missing": "the grader received no result for the test “{case}”",
     "record_malformed": "the grader received a result in the wrong form",
     "record_undecodable": "the grader received a result it could not read",
-    "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); does the notebook "
-                       "reassign or modify NumPy or lib?",
+    "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); check whether "
+                       "the notebook reassigns or changes anything in NumPy or lib.",
     "relies_on_reference": "{function} relies on {name}, the library's own answer to this exercise. When the "
                            "grader took {name} away, {function} failed these tests. This exercise asks for your "
                            "own code, so it gets no points.",
@@ -87,7 +87,7 @@ MESSAGES = texts("grading.messages", {
     "exit_signal": "the kernel crashed ({signal}: {what})",
     "exit_memory": "the submission's processes together went over the memory limit of {limit} MiB; the kernel was "
                    "killed",
-    "exit_killed": "the kernel was killed, probably because it ran out of memory or CPU time",
+    "exit_killed": "the kernel was stopped, probably because it used up its memory or CPU time",
     "exit_gone": "the kernel stopped",
     "start_timeout": "the kernel did not start within {seconds} s",
     "sandbox_failed": "the grading sandbox did not start ({detail}); this is not your mistake: please tell your "
@@ -98,7 +98,8 @@ MESSAGES = texts("grading.messages", {
     "page_title": "Feedback: {submission}",
     "page_total": "Total: {points} of {max_points} points",
     "page_row_points": "{points} of {max_points} points",
-    "page_row_point": "{points} of {max_points} point",          # an exercise worth 1 point
+    # an exercise worth 1 point: chosen by max_points == 1, whatever was earned (0, 0.5 or 1 of 1 point)
+    "page_row_point": "{points} of {max_points} point",
     "page_row_tests": "{passed} of {total} tests passed",
     "page_exercise": "Exercise",
     "page_status": "Status",
@@ -167,8 +168,9 @@ MESSAGES = texts("grading.messages", {
 # -- the instructor's workflow: copies of a notebook, damaged files, unfinished cells, Gradescope (issue 22) --
 MESSAGES.update(texts("grading.messages", {
     "duplicates_newest": "The most recently modified copy was graded: {graded}.",
-    "duplicates_newest_tied": "The copies were modified at the same time, so {graded} was graded (chosen by name); "
-                              "your instructor will check which copy counts.",
+    "duplicates_newest_tied": "The copies were modified within {seconds} seconds of each other, too close to tell "
+                              "which is newer, so {graded} was graded (chosen by its name); your instructor will "
+                              "check which copy counts.",
     "duplicates_best": "Every copy was graded and the best one counts: {graded}.",
     "duplicates_undecided": "{count} notebooks were handed in for this exercise set ({names}); none was graded: "
                             "your instructor decides which one counts.",
@@ -209,8 +211,8 @@ MESSAGES.update(texts("grading.messages", {
     "unusual_dtype": "an unusual dtype",
     "exit_hidden": "the kernel ended during the hidden tests",
     "call_failed_hidden": "the grader could not call {function} during the hidden tests",
-    "setup_in_kernel_hidden": "the test's models could not be built in the notebook's kernel; does the notebook "
-                              "reassign or modify NumPy or lib?",
+    "setup_in_kernel_hidden": "the test's models could not be built in the notebook's kernel; check whether the "
+                              "notebook reassigns or changes anything in NumPy or lib.",
     "withheld_call": "your function called {name}, which is not available while this exercise is graded: the "
                      "exercise asks for your own code",
     "too_large_notebook": "{name} is {size} MiB, more than the grader's limit of {limit} MiB for one notebook. A "

@@ -1099,7 +1099,8 @@ def duplicates_note(unit, lang):
         key, lang, count=len(names), names=", ".join(names[:3]))
     # under best a tie in modification time changes nothing (every copy is graded): one sentence for both
     tied = unit.ambiguous and unit.rule != "best"
-    how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if tied else ""), lang, graded=graded)
+    how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if tied else ""), lang, graded=graded,
+                        seconds=f"{_duplicates.SAME_TIME:g}")
     return " ".join(p for p in (how, note) if p)
 
 
