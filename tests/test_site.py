@@ -279,7 +279,7 @@ class PageLog:
 
     def __init__(self, context):
         self.requests, self.failed, self.console, self.errors, self.responses = [], [], [], [], []
-        self.pending, self.finished = set(), set()        # requests in flight; URLs fetched in full
+        self.pending, self.ended = set(), set()           # requests in flight; URLs whose request ended
         context.on("request", self._request)
         context.on("requestfinished", self._finished)
         context.on("requestfailed", self._failed)
@@ -291,10 +291,11 @@ class PageLog:
 
     def _finished(self, request):
         self.pending.discard(request)
-        self.finished.add(request.url)
+        self.ended.add(request.url)
 
-    def _failed(self, request):
+    def _failed(self, request):             # (a failure is _assert_clean's to report)
         self.pending.discard(request)
+        self.ended.add(request.url)
         self.failed.append(f"{request.url} ({request.failure})")
 
     def _response(self, response):
@@ -340,11 +341,14 @@ SETTLED = """async () => {
 }"""
 
 
+ICON_GRACE = 1.0    # s after the rest has settled: a browser that has not asked for the page's icon by then never will
+
+
 def settle(page, log):
     """Wait until the page has fetched everything it fetches by itself (SETTLED) and no request of it is
     in flight: the exact condition that Playwright's "networkidle" guesses by 500 ms without a request."""
     from playwright.sync_api import Error as PlaywrightError
-    deadline = time.monotonic() + NAV_TIMEOUT_MS * slowdown() / 1000
+    deadline, quiet = time.monotonic() + NAV_TIMEOUT_MS * slowdown() / 1000, None
     while True:
         page.wait_for_load_state("load")
         try:
@@ -353,8 +357,17 @@ def settle(page, log):
             if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
                 raise
             loaded, icons = False, []
-        if loaded and not log.pending and all(icon in log.finished for icon in icons):
-            return
+        if loaded and not log.pending:
+            if all(icon in log.ended for icon in icons):
+                return
+            # a browser that never asks for an icon (Chromium's headless shell) is not waited for past ICON_GRACE
+            unasked = [icon for icon in icons if icon not in log.requests]
+            if unasked and unasked == icons:
+                quiet = quiet or time.monotonic()
+                if time.monotonic() - quiet > ICON_GRACE:
+                    return
+        else:
+            quiet = None
         if time.monotonic() > deadline:
             raise TimeoutError(f"{page.url} did not settle: loaded {loaded}, in flight "
                                f"{[r.url for r in log.pending]}, icons {icons}")
