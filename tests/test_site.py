@@ -279,9 +279,24 @@ class PageLog:
 
     def __init__(self, context):
         self.requests, self.failed, self.console, self.errors, self.responses = [], [], [], [], []
-        context.on("request", lambda r: self.requests.append(r.url))
-        context.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        self.pending, self.ended = set(), set()           # requests in flight; URLs whose request ended
+        context.on("request", self._request)
+        context.on("requestfinished", self._finished)
+        context.on("requestfailed", self._failed)
         context.on("response", self._response)
+
+    def _request(self, request):
+        self.requests.append(request.url)
+        self.pending.add(request)
+
+    def _finished(self, request):
+        self.pending.discard(request)
+        self.ended.add(request.url)
+
+    def _failed(self, request):             # (a failure is _assert_clean's to report)
+        self.pending.discard(request)
+        self.ended.add(request.url)
+        self.failed.append(f"{request.url} ({request.failure})")
 
     def _response(self, response):
         self.responses.append(response)
@@ -314,13 +329,59 @@ class PageLog:
         return seen
 
 
+# Whether the page is done with what it loads by itself: the load event has fired, its web fonts
+# (MathJax's come after the load event) and images are loaded, and a task and a frame have passed
+# since, for anything they start; its icons are the browser's to fetch, after the load event.
+SETTLED = """async () => {
+  await document.fonts.ready;
+  await new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve)));
+  return [document.readyState === "complete" && document.fonts.status === "loaded"
+          && Array.from(document.images).every(i => i.complete),
+          Array.from(document.querySelectorAll("link[rel~='icon'][href]"), l => l.href)];
+}"""
+
+
+ICON_GRACE = 1.0    # s after the rest has settled: a browser that has not asked for the page's icon by then never will
+
+
+def settle(page, log):
+    """Wait until the page has fetched everything it fetches by itself (SETTLED) and no request of it is
+    in flight: the exact condition that Playwright's "networkidle" guesses by 500 ms without a request."""
+    from playwright.sync_api import Error as PlaywrightError
+    deadline, quiet = time.monotonic() + NAV_TIMEOUT_MS * slowdown() / 1000, None
+    while True:
+        page.wait_for_load_state("load")
+        try:
+            loaded, icons = page.evaluate(SETTLED)    # its answer comes after the events of what began before
+        except PlaywrightError as exc:                # the page went on to another (the landing page's redirect)
+            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
+            loaded, icons = False, []
+        if loaded and not log.pending:
+            if all(icon in log.ended for icon in icons):
+                return
+            # a browser that never asks for an icon (Chromium's headless shell) is not waited for past ICON_GRACE
+            unasked = [icon for icon in icons if icon not in log.requests]
+            if unasked and unasked == icons:
+                quiet = quiet or time.monotonic()
+                if time.monotonic() - quiet > ICON_GRACE:
+                    return
+        else:
+            quiet = None
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{page.url} did not settle: loaded {loaded}, in flight "
+                               f"{[r.url for r in log.pending]}, icons {icons}")
+        page.wait_for_timeout(20)
+
+
 def _open(browser, url, locale=None, **options):
     context = browser.new_context(locale=locale, **options) if locale else browser.new_context(**options)
     log = PageLog(context)
     page = context.new_page()
     page.set_default_timeout(NAV_TIMEOUT_MS * slowdown())
     log.watch(page)
-    page.goto(url, wait_until="networkidle")
+    page.goto(url, wait_until="load")
+    settle(page, log)
     return context, page, log
 
 
@@ -362,13 +423,16 @@ def _axe(page, axe_script, rules=None, exclude=None):
     }""", [rules, exclude])
 
 
+NEXT_FRAME = "() => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve)))"
+
+
 def _go_dark(page):
     """The reader's system turns dark; the theme follows (no colour transitions half-way)."""
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
     page.emulate_media(color_scheme="dark")
     if page.evaluate("'theme' in document.documentElement.dataset"):      # the theme's pages; not the landing page
         page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
-    page.wait_for_timeout(50)
+    page.evaluate(NEXT_FRAME)                 # a frame drawn in the dark colours
 
 
 def _header_fits(page, width):
@@ -382,7 +446,10 @@ def _header_fits(page, width):
 
 def _phone_overflow(page):
     page.set_viewport_size({"width": PHONE_WIDTH, "height": 800})
-    page.wait_for_timeout(150)
+    # what course.js does 150 ms after a resize (marks what scrolls, with its hint), done now; then a frame
+    page.evaluate(f"""() => {{ if (window.innerWidth !== {PHONE_WIDTH}) throw new Error("not resized: " + innerWidth);
+                              if (window.courseMarkScrolling) courseMarkScrolling(); }}""")
+    page.evaluate(NEXT_FRAME)
     width = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate("""w => Array.from(document.querySelectorAll("article *, .bd-header-article *"))
         .filter(e => e.getBoundingClientRect().right > w + 0.5 && e.offsetParent !== null
@@ -441,14 +508,14 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         has_widgets = "application/vnd.jupyter.widget-view+json" in source
         if has_math:
             page.wait_for_function("document.querySelectorAll('mjx-container').length > 0")
-        page.wait_for_load_state("networkidle")
+        settle(page, log)
         ready_ms = (time.perf_counter() - start) * 1000
         first_visit = log.paths()            # before the reader scrolls
         if has_widgets:                      # the widget runtime comes when a widget nears the window
             page.evaluate("""() => document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')
                                    .parentElement.scrollIntoView()""")
             page.wait_for_function("document.querySelectorAll('.jupyter-widgets').length > 0")
-            page.wait_for_load_state("networkidle")
+            settle(page, log)
             page.evaluate("window.scrollTo(0, 0)")
         load_ms = page.evaluate(
             "(() => { const n = performance.getEntriesByType('navigation')[0];"
@@ -766,7 +833,7 @@ def test_landing_page_follows_browser_language(browser, base_url, locale, expect
     context, page, log = _open(browser, base_url, locale=locale)
     try:
         page.wait_for_url(re.compile(rf"/{expected}/.+\.html$"))
-        page.wait_for_load_state("networkidle")
+        settle(page, log)
         assert page.evaluate("document.documentElement.lang").split("-")[0] == expected
         # The redirect cancels what the landing page itself had started to fetch
         # (its favicon, say): a request aborted by leaving the page is no failure.
@@ -841,12 +908,14 @@ def test_switcher_keeps_the_section(browser, base_url, site_dir):
         inner = page.evaluate("id => { const s = document.getElementById(id).querySelector(':scope > span[id]');"
                               " return s ? s.id : ''; }", ids[1])
         if inner:
-            page.goto(urljoin(base_url, f"ru/{page_name}.html#{inner}"), wait_until="networkidle")
+            page.goto(urljoin(base_url, f"ru/{page_name}.html#{inner}"), wait_until="load")
+            settle(page, log)
             page.click("nav.course-lang-switcher a[data-course-lang=zh]")
             page.wait_for_url(re.compile(rf"/zh/{here}\.html#{ids[1]}$"))
         # The phone menu does the same.
         page.set_viewport_size({"width": PHONE_WIDTH, "height": 800})
-        page.goto(urljoin(base_url, f"zh/{page_name}.html#{ids[3]}"), wait_until="networkidle")
+        page.goto(urljoin(base_url, f"zh/{page_name}.html#{ids[3]}"), wait_until="load")
+        settle(page, log)
         page.click("details.course-lang-menu > summary")
         page.click(".course-lang-menu__items a[data-course-lang=en]")
         page.wait_for_url(re.compile(rf"/en/{here}\.html#{ids[3]}$"))
@@ -862,14 +931,13 @@ def test_switching_language_reloads_only_the_page(browser, base_url, site_dir, b
         pytest.fail(f"{pagename} is missing in some language", pytrace=False)
     context, page, log = _open(browser, urljoin(base_url, f"{LANGS[0]}/{pagename}.html"), viewport=DESKTOP)
 
-    def settle():
-        # MathJax fetches its fonts after typesetting, the browser its icon later still.
+    def settled():
+        # MathJax fetches its fonts after typesetting, the browser its icon later still (settle waits for both).
         page.wait_for_function("!document.querySelector('.math') || document.querySelector('mjx-container')")
-        page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(300)
+        settle(page, log)
 
     try:
-        settle()
+        settled()
         # What matters is the URL: the same URL is the same entry in the browser's cache
         # (this test server sends no cache headers, so it does not show the cache at work).
         seen = set(log.paths())
@@ -877,7 +945,7 @@ def test_switching_language_reloads_only_the_page(browser, base_url, site_dir, b
             before = len(log.requests)
             page.click(f"nav.course-lang-switcher a[data-course-lang={lang}]")
             page.wait_for_url(re.compile(rf"/{lang}/{re.escape(pagename)}\.html"))
-            settle()
+            settled()
             new = [p for p in dict.fromkeys(unquote(urlparse(u).path).lstrip("/") for u in log.requests[before:])
                    if p not in seen]
             own = {f"{lang}/{f}" for f in build_info["per_language_files"][lang]}

@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urljoin, urlparse
 import pytest
 
 from test_site import (DESKTOP, LANGS, LAUNCH_PHRASES, NAV_TIMEOUT_MS, NOTEBOOK_PAGES, PHONE_WIDTH, ROOT, PageLog,
-                       _assert_clean, _axe, _build, _header_fits, _open, _phone_overflow, serving)
+                       _assert_clean, _axe, _build, _header_fits, _open, _phone_overflow, serving, settle)
 from test_site import axe_script, base_url, browser, site_dir  # noqa: F401 (fixtures)
 
 import course_site  # noqa: E402 (site/, on the path test_site sets)
@@ -118,7 +118,8 @@ def test_launch_build_fits_a_phone(browser, launch_url, launch_site, site_dir, a
             assert width <= PHONE_WIDTH, f"{path}: {width} px at {PHONE_WIDTH} px: {wide}"
             assert not _header_fits(page, PHONE_WIDTH), f"{path}: {_header_fits(page, PHONE_WIDTH)}"
             # every header menu, opened on the phone, stays on the screen (long paths wrap)
-            page.reload(wait_until="networkidle")
+            page.reload(wait_until="load")
+            settle(page, log)
             for menu in ("launch-buttons", "source-buttons", "download-buttons"):
                 page.click(f".dropdown-{menu} > button")
                 page.wait_for_selector(f".dropdown-{menu} .dropdown-menu.show")
@@ -216,7 +217,8 @@ def test_every_thing_a_notebook_page_offers_works(browser, request, repository, 
     page.set_default_timeout(NAV_TIMEOUT_MS * slowdown())
     log.watch(page)
     try:
-        page.goto(urljoin(base, f"{lang}/{pagename}.html"), wait_until="networkidle")
+        page.goto(urljoin(base, f"{lang}/{pagename}.html"), wait_until="load")
+        settle(page, log)
         page.evaluate("window.print = () => { window.coursePrinted = true; }")
 
         # Download menu: the notebook, a print to PDF, the course's wheel, and the whole course as a
@@ -280,7 +282,8 @@ def test_every_thing_a_notebook_page_offers_works(browser, request, repository, 
         assert course_site.FOOTER["version"][lang].format(version=package_version()) in text, text
         for n, href in enumerate(footer):
             if n:                                   # back on the page for its next link (none after the last)
-                page.go_back(wait_until="networkidle")
+                page.go_back(wait_until="load")
+                settle(page, log)
             page.click(f".course-footer a[href='{href}']")
             page.wait_for_url(href)
         assert footer[0] == course_site.MIT_URL and footer[1] == course_site.FOOTER["cc_url"][lang]

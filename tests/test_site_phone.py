@@ -44,6 +44,21 @@ def _links(page, side):
     return page.evaluate(VISIBLE_LINKS, f"#pst-{side}-sidebar a, #pst-{side}-sidebar-modal a")
 
 
+def _until(page, side, shown, closed=False):
+    """Wait until the ``side`` panel shows its links (more than 3) or not, as ``shown`` says, and, if
+    ``closed``, its dialog has closed and given the focus back to a sidebar button; at most two
+    seconds: the assertions after it say what is wrong."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(f"""([sel, shown, side, closed]) => (({VISIBLE_LINKS})(sel) > 3) === shown
+            && (!closed || (!document.querySelector(`#pst-${{side}}-sidebar-modal[open]`) && document.activeElement
+                            && document.activeElement.classList.contains("sidebar-toggle")))""",
+                               arg=[f"#pst-{side}-sidebar a, #pst-{side}-sidebar-modal a", shown, side, closed],
+                               timeout=2000)
+    except PlaywrightTimeout:
+        pass
+
+
 @pytest.mark.parametrize("lang,width", [(lang, width) for width in (360, 1280) for lang in LANGUAGES] + [("en", 1000)])
 @in_chromium
 def test_sidebar_buttons_open_and_close_their_panels(open_page, lang, width):
@@ -61,7 +76,7 @@ def test_sidebar_buttons_open_and_close_their_panels(open_page, lang, width):
         assert shown == (side == "primary" and width >= 992), f"{side} panel at {width} px shown: {shown}"
         assert button.get_attribute("aria-expanded") == ("true" if shown else "false")
         button.click()
-        page.wait_for_timeout(100)
+        _until(page, side, not shown)
         assert (_links(page, side) > 3) != shown, f"{side} button did nothing at {width} px"
         assert button.get_attribute("aria-expanded") == ("false" if shown else "true")
         dialog = page.locator(f"#pst-{side}-sidebar-modal[open]")
@@ -69,19 +84,19 @@ def test_sidebar_buttons_open_and_close_their_panels(open_page, lang, width):
             close = dialog.locator(".course-dialog-close")
             assert close.is_visible() and close.inner_text().strip()
             close.click()
-            page.wait_for_timeout(100)
+            _until(page, side, False, closed=True)
             assert _links(page, side) <= 3 and not dialog.count(), f"the {side} dialog did not close"
             assert page.evaluate("document.activeElement && document.activeElement.classList.contains('sidebar-toggle')")
             button.click()
-            page.wait_for_timeout(100)
+            _until(page, side, True)
             assert _links(page, side) > 3
             page.keyboard.press("Escape")
-            page.wait_for_timeout(100)
+            _until(page, side, False, closed=True)
             assert _links(page, side) <= 3, f"Escape did not close the {side} dialog"
             assert page.locator(f".bd-header-article .{side}-toggle").is_visible()
         else:                                       # the wide sidebar: the same button again
             button.click()
-            page.wait_for_timeout(100)
+            _until(page, side, shown)
             assert (_links(page, side) > 3) == shown, f"the {side} button did not bring the panel back"
         assert button.get_attribute("aria-expanded") == ("true" if shown else "false")
 
