@@ -521,8 +521,8 @@ MISTAKES = {
          "only the token at index `position` is replaced: the test changes the whole future, from index `position` on",
          "perturbed one token only"),
         ("starts-early", ('one-less@position:',), "4.3",
-         "the perturbation starts at position − 1, so it changes the prefix being compared, and even a causal "
-         "model seems to leak",
+         "the perturbation starts one index early, at `position - 1`, so it changes the last row of the prefix "
+         "being compared, and even a causal model seems to leak",
          "perturbation one too early"),
         ("with-position", ('one-more@:position',), "4.3",
          "the compared rows include position itself, which reads the changed token; compare rows "
@@ -855,19 +855,19 @@ MISTAKES = {
     "dec-2": _mistakes(
         "dec-2",
         ("no-mean-term", ('dropped-middle-term', 'dropped-term@=g - g.mean(axis=-1, keepdims=True)'), "7.7",
-         "dx lacks the term through the mean μ (− mean(g))",
+         "dx lacks the term through the mean μ (− mean(ĝ))",
          "mean term missing"),
         ("no-variance-term", ('dropped-term@g - g.mean(axis=-1, keepdims=True) - x_hat',
                               'dropped-first-factor@=g * x_hat'), "7.7",
          "dx lacks the term through the variance σ² "
-           "(− x̂ · mean(g·x̂))",
+           "(− ẑ · mean(ĝ·ẑ))",
          "variance term missing"),
         ("no-gain-in-dx", ('dropped-factor@d_out * gain',), "7.7",
          "dx misses the gain: the gradient "
            "that flows back through LN(x)·gain is d_out·gain",
          "gain missing in dx"),
         ("gain-uses-x", ('raw-for-normalised',), "7.7",
-         "d_gain uses x instead of the normalised x̂",
+         "d_gain uses x instead of the normalised ẑ",
          "d_gain from x"),
         ("eps-ignored", ('argument-ignored',), "7.7",
          "the eps argument has no effect",
@@ -877,7 +877,7 @@ MISTAKES = {
          "must the backward pass",
          "variance over D−1"),
         ("no-eps", ('eps-dropped',), "7.7",
-         "a constant row gives nan or inf: the eps is left out of r = 1/√(σ² + eps); keep it as the forward pass "
+         "a constant row gives nan or inf: the eps is left out of ρ = 1/√(σ² + eps); keep it as the forward pass "
          "does",
          "eps left out"),
         ("batch-axis-only", ('batch-axis-only',), "7.7",
@@ -886,13 +886,13 @@ MISTAKES = {
          "summed over axis 0 only"),
         ("constants", ('leading-term-only',), "7.7",
          "dx treats the mean and the variance as constants: both terms through them are missing "
-         "(− mean(g) and − x̂ · mean(g·x̂))",
+         "(− mean(ĝ) and − ẑ · mean(ĝ·ẑ))",
          "mean and variance treated as constants"),
         ("gain-without-x-hat", ('dropped-factor@d_out * x_hat',), "7.7",
-         "d_gain is the plain sum of d_out: the gain multiplies x̂, so d_gain sums d_out · x̂",
-         "d_gain without x̂"),
+         "d_gain is the plain sum of d_out: the gain multiplies ẑ, so d_gain sums d_out · ẑ",
+         "d_gain without ẑ"),
         ("eps-outside", ('eps-outside-root',), "7.7",
-         "eps is added outside the square root: as in the forward pass, r = 1 / √(σ² + eps)",
+         "eps is added outside the square root: as in the forward pass, ρ = 1 / √(σ² + eps)",
          "eps outside the root"),
         ("sums-for-means", ('sum-for-mean@g.mean', 'sum-for-mean@(g * x_hat).mean'), "7.7",
          "dx adds up values where the formula takes their mean, so two of its terms are D times too big",

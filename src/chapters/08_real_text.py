@@ -32,7 +32,7 @@ from lib.decoder import Decoder, train
 md(r"""
 ## 8.1 The texts, and why $\mathcal{L}^*$ is no floor for the language
 
-Each file holds one line of verse per line of text. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The first cell reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
+Each file holds one line of verse per line of text. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
 """)
 
 code(r"""
