@@ -121,6 +121,23 @@ def test_the_runtime_reader_reads_what_babel_reads(lang):
     assert ours == babels and len(ours) > 200
 
 
+@pytest.mark.parametrize("path", sorted(ROOT.glob("course_i18n/locales/*/LC_MESSAGES/*.po"))
+                         + sorted(ROOT.glob("src/locales/*/LC_MESSAGES/*.po")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_entry_keeps_an_old_english_text_once_it_is_current(path):
+    """A "#| msgid" comment (the English before a change) belongs to a fuzzy entry only, while a translator
+    compares the two; once the translation is current it goes. Left behind, a merge of two catalogues cut
+    such comments into fragments ("# of", "# d))") that read as translator notes."""
+    stale, entry = [], []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines() + [""], 1):
+        if line.strip():
+            entry.append((number, line))
+            continue
+        if entry and not any(l.startswith("#,") and "fuzzy" in l for _, l in entry):
+            stale += [f"line {n}: {l}" for n, l in entry if l.startswith(("#|", "# |"))]
+        entry = []
+    assert not stale, f"{path.relative_to(ROOT)}: old English left on current entries:\n" + "\n".join(stale[:10])
+
+
 def _demo(tmp_path, texts, translations):
     """A template of ``texts`` and a Russian catalogue holding ``translations`` ({key: (English, ru)})."""
     locales = tmp_path / "locales"
