@@ -145,6 +145,10 @@ MISTAKES = {
         ("inverted", ('negated-comparison@key_position',), "1.4",
          "True and False are swapped: this is the forbidden future, not the allowed set",
          "returned future instead of allowed"),
+        ("reversed", ('comparison-reversed@key_position <= query_position',), "1.4",
+         "each query may read its own key and every key after it, the future instead of the past: the two sides "
+         "of the comparison are swapped. A key is allowed when its position is ≤ the query's position",
+         "comparison reversed"),
         ("one-ahead", ('one-more@key_position <= query_position',), "5.1",
          "every query reads one key of the future: the alignment is off by one",
          "alignment off by one"),
@@ -170,6 +174,11 @@ MISTAKES = {
          "the result breaks when a forbidden score is far above the allowed ones. The maximum also counts "
          "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
+        ("max-over-array", ('max-over-whole-array',), "1.5",
+         "a row whose scores all lie far below another row's gives nan: the maximum is taken over the whole "
+         "array, so that row's exps all become 0. Subtract each row's own maximum, "
+         "`masked.max(axis=-1, keepdims=True)`",
+         "max over the whole array"),
         ("finite-fill", ('finite-fill',), "1.7",
          "a row with no allowed key comes back with equal weights instead of raising a ValueError. Forbidden "
          "scores got a finite fill such as −1e9. Check for empty rows and raise a ValueError",
@@ -286,6 +295,10 @@ MISTAKES = {
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so input without a batch "
          "axis, or with several, must work too (use negative axes)",
          "fixed number of axes"),
+        ("all-axes-reversed", ('all-axes-reversed',), "2.2",
+         "the axes come out in reverse order: np.transpose (or .T) without axes reverses every axis, batch axes "
+         "too. Swap only T and H, `np.swapaxes(x, -3, -2)`",
+         "every axis reversed"),
         ("other-axes", ('other-axes-swapped',), "2.2",
          "the result is (..., T, d, H): the wrong pair of axes was swapped; swap T and H, the axes −3 and −2",
          "wrong axes swapped"),
@@ -410,7 +423,7 @@ MISTAKES = {
          "positions past the table all use its last row (clipped): they have no learned vector, so raise a "
          "ValueError",
          "positions clipped"),
-        ("position-by-id", ('positions-by-id',), "3.1",
+        ("position-by-id", ('positions-by-id', 'positions-by-id-plus-offset'), "3.1",
          "the position table is indexed by token id: take rows offset … offset+T−1 by position",
          "positions by token id"),
         ("batch-length", ('length-from-first-axis',), "3.1",
@@ -493,7 +506,7 @@ MISTAKES = {
         ("batch-rows", ('without-ellipsis',), "3.4",
          "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
          "swapped sequences of the batch"),
-        ("signed", ('no-abs',), "3.4",
+        ("signed", ('no-abs', 'no-abs-other-order'), "3.4",
          "the absolute value of the change is not taken. Report the largest absolute change",
          "no absolute value"),
         ("sum", ('sum-for-max',), "3.4",
@@ -543,7 +556,7 @@ MISTAKES = {
          "only the last prefix row is compared: a leak may show only in earlier rows; compare every row "
          "0 … position−1",
          "compared the last row only"),
-        ("signed", ('no-abs',), "4.3",
+        ("signed", ('no-abs', 'no-abs-other-order'), "4.3",
          "the change is not taken in absolute value: a change "
            "downwards is a change too",
          "no absolute value"),
@@ -584,6 +597,11 @@ MISTAKES = {
          "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
          "it only matters when the model under test itself shows no change: test the model under test first",
          "control asked first"),
+        ("control-before-model", ('model-and-control-checked-in-swapped-order',), "4.4",
+         "a model that leaks is called \"causal\" when the control moves: the control is asked before the model "
+         "under test. Test the model under test first, and return \"leaks\" when it changes; ask the control only "
+         "when it does not",
+         "control asked before the model"),
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@future_perturbation_change(control'), "4.4",
          "\"causal\" and \"blind\" are swapped. When the control moves, the test can see a leak, so a model that "
          "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
@@ -672,6 +690,11 @@ MISTAKES = {
          "the mean and variance come from the whole array, so every position depends on all the others. Take "
          "them over each position's own features, with axis=-1 and keepdims=True",
          "normalised over the whole array"),
+        ("moments", ('variance-from-moments',), "4.7",
+         "the variance is wrong for features far from 0 next to their spread: E[x²] − E[x]² subtracts two "
+         "nearly equal numbers. Take the mean of the squared deviations, "
+         "`((x - mean) ** 2).mean(axis=-1, keepdims=True)`",
+         "variance as E[x²] − E[x]²"),
         ("sum-for-mean", ('sum-for-mean',), "4.7",
          "a sum is taken where a mean belongs (of the features, or of their squares), so the result is off by a "
          "factor that grows with D. Use the mean",
@@ -683,6 +706,10 @@ MISTAKES = {
          "the padding went into the cache: the new token lands after the whole row instead of after the real "
          "prefix; feed each row only the positions whose target is not −100",
          "padding fed into the cache"),
+        ("first-row-length", ('index-zero@continue_padded:targets[b]',), "5.7",
+         "every row is continued after as many tokens as row 0 has: the real prefix length is counted on row 0 "
+         "only. Count it on each row b: the positions of row b whose target is not −100",
+         "row 0's length for every row"),
         ("shared-cache", ('shared-state',), "5.7",
          "every row shares one cache: each row "
            "is a text of its own and needs a cache of its own",
@@ -777,7 +804,7 @@ MISTAKES = {
         ("mean", ('mean-for-max',), "5.2",
          "it returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
          "mean instead of max"),
-        ("signed", ('no-abs',), "5.2",
+        ("signed", ('no-abs', 'no-abs-other-order'), "5.2",
          "the error is not taken in absolute value",
          "no absolute value"),
         ("sum", ('sum-for-max',), "5.2",
@@ -862,6 +889,11 @@ MISTAKES = {
          "dx lacks the term through the variance σ² "
            "(− x̂ · mean(g·x̂))",
          "variance term missing"),
+        ("moments", ('variance-from-moments',), "7.7",
+         "the gradient is wrong for features far from 0 next to their spread: the variance as E[x²] − E[x]² "
+         "subtracts two nearly equal numbers. Take the mean of the squared deviations, "
+         "`(centred * centred).mean(axis=-1, keepdims=True)`",
+         "variance as E[x²] − E[x]²"),
         ("no-gain-in-dx", ('dropped-factor@d_out * gain',), "7.7",
          "dx misses the gain: the gradient "
            "that flows back through LN(x)·gain is d_out·gain",
@@ -1061,6 +1093,8 @@ GENERIC = {
                                  'one-argument-for-another@=w_o',
                                  # inside lib's attention (heads-3): the keys are the queries
                                  'one-argument-for-another@causal_attention:k',
+                                 # the values are the keys: W_K used for W_V
+                                 'one-argument-for-another@causal_attention:v',
                                  'one-argument-for-another@attention_scores:k'),
         "the results match one weight matrix used in place of another (W_Q for W_K, say, a copy-paste slip). "
         "Queries, keys, values and the output each have a matrix of their own",
@@ -1298,9 +1332,20 @@ def _fits(exercise, mutant, observations):
             return None                     # the learner fails a test this mutant passes
         if _agrees(exercise, wrong, got):
             evidence += not _only_nonfinite(exercise, expected, wrong)
+        elif isinstance(wrong, Raised) and _SHAPE_ERRORS.search(wrong.type or "") and not isinstance(got, Raised) \
+                and getattr(exercise, "id", "") in _ADAPTED_ARGUMENTS:
+            # the slip, written into the course's answer, breaks on an argument of another shape (a replacement
+            # vector) that the learner's own code adapts to: this test neither confirms nor refutes it
+            continue
         elif not (isinstance(wrong, Raised) and isinstance(got, Raised)):
             return None
     return evidence
+
+
+_SHAPE_ERRORS = re.compile(r"^(ValueError|IndexError)$")
+# exercises whose arguments come in several shapes a learner adapts the slipped line to (causal-1's replacement:
+# a token, or one token per position)
+_ADAPTED_ARGUMENTS = frozenset({"causal-1"})
 
 
 def _values(x):

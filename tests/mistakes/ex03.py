@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 3 (pos-1, pos-2, pos-3)."""
 
-from . import Entry
+from . import Entry, bug
 
 _SWAP_HEAD = """
 import numpy as np
@@ -1410,4 +1410,27 @@ def embed(ids, token_table, position_table, offset=0):
     return token_table[ids] * np.sqrt(token_table.shape[-1]) + position_table[offset:offset + T]
 """, None,
           mistake='Two unrelated mistakes: no range check, and the token embedding scaled by sqrt(D).', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    bug('pos-1', 'r9-ids-plus-offset', 'positions-by-id-plus-offset', 'pos-1/position-by-id'),
+    Entry('pos-1', 'r9-rows-from-offset-plus-id', """
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("outside the position table")
+    rows = np.take(position_table, offset + ids, axis=0)
+    return np.take(token_table, ids, axis=0) + rows
+""", 'pos-1/position-by-id'),
+    Entry('pos-1', 'dev7-062', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出范围")
+    # 词嵌入 + 位置嵌入
+    return token_table[ids] + position_table[ids + offset]
+""", 'pos-1/position-by-id',
+          mistake='Indexes the position table by token id instead of by position.'),
 ]
