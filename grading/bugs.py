@@ -562,6 +562,17 @@ operator("mean-for-max", "the mean of the absolute changes instead of the larges
 operator("sum-for-max", "the sum of the absolute changes instead of the largest")(_reduction("sum"))
 
 
+@operator("batch-mean-for-sum", "a sum over the batch axis written as a mean: `g.sum(axis=0)` becomes "
+          "`g.mean(axis=0)` (a gradient shared by every sequence divided by the batch size)")
+def _batch_mean_for_sum(node, root):
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and not node.args and \
+            any(k.arg == "axis" and ast.unparse(k.value) == "0" for k in node.keywords):
+        new = copy.copy(node)
+        new.func = ast.Attribute(value=node.func.value, attr="mean", ctx=ast.Load())
+        return new
+    return None
+
+
 @operator("dropped-write", "one write into an array left out (a forgotten line such as `targets[b, n] = EOS`)")
 def _dropped_write(node, root):
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
@@ -755,6 +766,23 @@ def _argument_for_another(node, root):
     if not isinstance(node, ast.arg) or node.arg not in names or names.index(node.arg) == 0:
         return None
     name, other = node.arg, names[names.index(node.arg) - 1]
+
+    class Use(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return ast.Name(id=other, ctx=ast.Load()) if n.id == name and isinstance(n.ctx, ast.Load) else n
+    root.body = [Use().visit(stmt) for stmt in root.body]
+    return node
+
+
+@operator("one-argument-for-the-next", "an argument replaced by the one after it: every use of `inputs` reads "
+          "`targets`, say (the shifted text fed where the text belongs)", changes_root=True,
+          matches=lambda node: isinstance(node, ast.arg))
+def _argument_for_the_next(node, root):
+    args = root.args.args
+    names = [a.arg for a in args[:len(args) - len(root.args.defaults)]]     # those without a default
+    if not isinstance(node, ast.arg) or node.arg not in names or names.index(node.arg) == len(names) - 1:
+        return None
+    name, other = node.arg, names[names.index(node.arg) + 1]
 
     class Use(ast.NodeTransformer):
         def visit_Name(self, n):

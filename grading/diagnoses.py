@@ -450,6 +450,10 @@ MISTAKES = {
     ),
     "pos-2": _mistakes(
         "pos-2",
+        ("batch-mean", ('batch-mean-for-sum@embed_backward:grad.reshape(-1, T, D).sum(axis=0)',), "3.2",
+         "the position gradient is the batch's mean, not its sum: every sequence adds its own gradient to the "
+         "position rows it reads. Add them up, `.sum(axis=0)`",
+         "batch mean instead of sum"),
         ("assignment", ('scatter-by-assignment',), "3.2",
          "a token that occurs several times keeps only one gradient: d_token[ids] += … does not add up repeated "
          "ids; scatter-add with np.add.at",
@@ -643,8 +647,8 @@ MISTAKES = {
            "there is nothing to sweep, so raise a ValueError",
          "accepted one position"),
         ("in-place", ('in-place-perturbation',), "4.3",
-         "the perturbations accumulate in one array: every p must start again from the original ids (copy "
-         "first)",
+         "the ids passed in are changed in place: each perturbation is written into the caller's array, and "
+         "later ones build on it. Start every p from a copy of the original ids (`ids.copy()`)",
          "changed ids in place"),
         ("ends-early", ('loop-ends-early',), "4.3",
          "the last position is not swept: sweep p over 1 … T−1 (`range(1, T)`)",
@@ -706,6 +710,10 @@ MISTAKES = {
          "the padding went into the cache: the new token lands after the whole row instead of after the real "
          "prefix; feed each row only the positions whose target is not −100",
          "padding fed into the cache"),
+        ("targets-fed", ('one-argument-for-the-next@continue_padded:inputs',), "5.7",
+         "the cache is fed the targets instead of the inputs: the prefix lacks BOS and ends with EOS, one "
+         "position off. Feed each row's inputs, `inputs[b, :n]`, the tokens the model reads",
+         "targets fed instead of inputs"),
         ("first-row-length", ('index-zero@continue_padded:targets[b]',), "5.7",
          "every row is continued after as many tokens as row 0 has: the real prefix length is counted on row 0 "
          "only. Count it on each row b: the positions of row b whose target is not −100",
@@ -1630,6 +1638,11 @@ def _verdict(named):
     return next(iter(by_id.values()))
 
 
+def _refusal_only(mistake):
+    """Whether every slip that makes ``mistake`` leaves a refusal out (an input accepted that must raise)."""
+    return bool(mistake.bugs) and all(sel.partition("@")[0] in _NOT_REFUSED for sel in mistake.bugs)
+
+
 def _fallback(exercise, singles, seen):
     """Nothing fits by its values: a pass/fail pattern the mutants show, else a kind read from the results."""
     return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen) or \
@@ -1684,7 +1697,9 @@ def diagnose(exercise, observations):
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
-                named = sorted((n for n in (name_a, name_b) if n is not None), key=lambda n: order.get(n.id, 99))
+                # a refusal left out fails one kind of test; the slip that changes values is named first
+                named = sorted((n for n in (name_a, name_b) if n is not None),
+                               key=lambda n: (_refusal_only(n), order.get(n.id, 99)))
                 found.append((named[0] if named else None, named[1] if len(named) > 1 else None))
         if found:
             break

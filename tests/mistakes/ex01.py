@@ -2178,4 +2178,21 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     return bool((np.abs(weights.sum(axis=0) - 1) <= atol).all())
 """, 'mask-3/wrong-axis',
           mistake='Sums rows over axis 0 instead of the last axis.'),
+    Entry('data-1', 'dev7-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("空的批次")
+    T = 1 + max(len(t) for t in texts)
+    inputs, targets = [], []
+    for t in texts:
+        ids = list(encode(t, vocab))
+        n = len(ids)
+        inputs.append([BOS] + ids + [EOS] * (T - 1 - n))
+        targets.append(ids + [EOS] + [IGNORE] * (T - 1 - n))
+    return np.array(inputs, dtype=np.int32), np.array(targets, dtype=np.int32)
+""", ('data-1/int32', 'data-1/empty-accepted'),
+          mistake='Returns the default int dtype of np.array on lists, and does not raise on an empty text.'),
 ]

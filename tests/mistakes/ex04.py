@@ -1932,4 +1932,19 @@ def feature_norm(x, eps=1e-5):
     return (x - mean) / np.sqrt(var + eps)
 """, 'causal-4/moments',
           mistake='Computes the variance as E[x^2] - E[x]^2, which loses precision when the mean is large.'),
+    Entry('causal-3', 'dev7-095', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    base = forward(ids.copy())
+    res = []
+    for p in range(T - 1, 0, -1):
+        ids[p:] = replacement_token
+        res.append(float(np.max(np.abs(forward(ids)[:p] - base[:p]))))
+    return np.array(res[::-1])
+""", 'causal-3/in-place',
+          mistake="Replaces the future in the same array cumulatively without copying, mutating the caller's ids."),
 ]

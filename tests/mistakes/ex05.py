@@ -1550,4 +1550,31 @@ def continue_padded(model, inputs, targets, tokens):
     return np.stack(outputs)                                  # (B, D)
 """, 'cache-1/first-row-length',
           mistake='Uses the real prefix of row 0 for every row (n computed once outside the row).'),
+    bug('cache-1', 'r9-targets-for-inputs', 'one-argument-for-the-next@continue_padded:inputs', 'cache-1/targets-fed'),
+    Entry('cache-1', 'r9-real-targets-fed', """
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    rows = []
+    for row, new in zip(targets, tokens):
+        cache = model.new_cache()
+        for token in row[row != IGNORE]:        # the real tokens of the row
+            model.step(int(token), cache)
+        rows.append(model.step(int(new), cache))
+    return np.stack(rows)
+""", 'cache-1/targets-fed'),
+    Entry('cache-1', 'dev7-112', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        real = targets[b][targets[b] != IGNORE]
+        for token in real:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/targets-fed',
+          mistake='Feeds the targets (the shifted text) into the cache instead of the inputs, skipping BOS.'),
 ]
