@@ -863,6 +863,10 @@ MISTAKES = {
          "the plain mean of g is subtracted instead of "
            "the weighted sum Σ w·g",
          "plain mean instead of weighted sum"),
+        ("plain-sum", ('dropped-factor@masked_softmax_backward:d_weights * weights',), "7.7",
+         "the plain sum of g is subtracted instead of the weighted sum Σ w·g: each g_k must be weighted by its "
+         "weight, `np.sum(d_weights * weights, axis=-1, keepdims=True)`",
+         "plain sum instead of weighted sum"),
         ("sign", ('swapped-operands@d_weights - along_row',), "7.7",
          "the gradient has the wrong sign",
          "wrong sign"),

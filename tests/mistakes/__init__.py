@@ -112,9 +112,9 @@ and added kinds, each with entries written here (slugs ``r9-*``) and the dev7 an
 ``dev7-NNN``, the set's index, with the writer's description): a comparison with its two sides swapped, the
 maximum over the whole array, a bare transpose, the values from the keys, ids plus the offset as positions, the
 control asked before the model, E[x²] − E[x]², row 0's length for every row, a signed difference the other way
-round, the batch's mean for its sum, the targets fed for the inputs, and causal-1's slips in a learner's own
-handling of a replacement vector.  Seven older entries that expected no name make exactly those slips and now
-carry them (heldout-019, heldout4-002, heldout4-090, heldout5-003, heldout5-033, transpose-reversed, r8-060),
+round, the batch's mean for its sum, the targets fed for the inputs, the plain sum of g for Σ w·g, and causal-1's slips in a learner's own
+handling of a replacement vector.  Eight older entries that expected no name make exactly those slips and now
+carry them (heldout-019, heldout4-002, heldout4-090, heldout5-003, heldout5-033, transpose-reversed, r8-060, r8-121),
 and two named */constant-factor now carry the more precise pos-2/batch-mean (heldout5-064, r8-036).
 """
 
