@@ -281,7 +281,7 @@ MISTAKES = {
          "different positions in one head; reshape to (..., T, H, d) first, then swap the T and H axes",
          "reshape without transpose"),
         ("interleaved", ('interleaved-heads',), "2.2",
-         "the heads take every H-th feature (h, h+H, …): coordinate a of head h is feature h·d + a, a "
+         "the heads take every H-th feature (h, h+H, …): coordinate a of head h must be feature h·d + a, a "
          "contiguous block",
          "interleaved features"),
         ("no-swap", ('no-transpose',), "2.2",
@@ -764,8 +764,8 @@ MISTAKES = {
            "missing at the end",
          "forgot W_O"),
         ("interleaved", ('interleaved-heads',), "2.2",
-         "the new token's q, k and v are dealt out to the heads every H-th feature: coordinate a of head h is "
-         "feature h·d + a (a reshape to (H, 1, d))",
+         "the new token's q, k and v are dealt out to the heads every H-th feature: coordinate a of head h must "
+         "be feature h·d + a, a contiguous block (a plain reshape to (H, 1, d))",
          "interleaved heads"),
         ("old-cache-returned", ('returns-old-cache',), "5.1",
          "the keys and values returned do not hold "
@@ -949,8 +949,8 @@ MISTAKES = {
          "stored positions. Read n from the time axis of (H, n, d)",
          "position read from the heads axis"),
         ("offset-advanced-twice", ('offset-advanced-twice',), "5.3",
-         "the new token sits too far along. Its offset grew by the stored length a second time. Its position is "
-         "n, the number of stored positions",
+         "the new token's position is too large: its offset was advanced by the stored length a second time. Its "
+         "position is n, the number of stored positions",
          "offset advanced twice"),
         ("full-table-refused", ('full-cache-off-by-one', 'one-less@decoder_step:n >= model.context_size'), "5.4",
          "a step into the last free row of the position table is refused. Only a position from context_size "
@@ -963,7 +963,7 @@ MISTAKES = {
         ("position-next", ("one-more@model.params['position_table'][n]", 'decode-starts-one-later'), "5.3",
          "the position is off by one: the new token is at n, not "
            "n + 1",
-         "position off by one"),
+         "position one too late"),
         ("position-previous", ("one-less@model.params['position_table'][n]",), "5.3",
          "the position is off by one: the new token takes position n, the number of positions stored so far, "
          "not n − 1",
@@ -973,8 +973,8 @@ MISTAKES = {
          "appending, (H, n+1, d)",
          "returned the old cache"),
         ("no-position", ('position-dropped',), "5.3",
-         "the new token's input has no position in it: it is the token's row of the token table plus row n of the "
-         "position table",
+         "the new token's input has no position in it: it is the token's row of the token embedding table E plus "
+         "row n of the position table P",
          "position left out"),
         ("no-scale", ('no-scale@attention_scores:', 'dropped-factor@attention_scores:q * q.dtype'), "2.3",
          "the scores are not divided by √d",

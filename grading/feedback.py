@@ -99,9 +99,9 @@ MESSAGES = texts("grading.feedback", {
     "uses_library": "note: {function} refers to {name}, the library's reference answer for this exercise. The "
                     "grader withholds {name}, so an answer that relies on it fails the grader's tests and gets no "
                     "points: write the computation yourself.",
-    "uses_module": "note: {function} uses {name} ({where}); this exercise asks for the computation in plain Python "
-                   "(lists, loops and the math module), which is what makes it an independent check, so an answer "
-                   "that uses it gets no points.",
+    "uses_module": "note: {function} uses {name} ({where}). This exercise asks for the computation in plain "
+                   "Python (lists, loops and the math module), so that it is an independent check, and an answer "
+                   "that uses such a module gets no points.",
     "where_line": "cell {cell}, line {line}",
     "summary_some": "{id}: {passed} of {total} public tests passed",
     "summary_practice": "{id}: {passed} of {total} practice tests passed (random seed {seed})",
@@ -120,7 +120,7 @@ HIDDEN = texts("grading.feedback.hidden", {
     "wrong_length": "the result has the wrong number of items",
     "wrong_shape": "the result has the wrong shape",
     "wrong_dtype": "wrong dtype: expected {expected}, got {got}",
-    "nan": "a NaN or an infinity where a finite number belongs",
+    "nan": "a nan or an inf where a finite number belongs",
     "wrong_value": "wrong values, beyond the tolerance",
     "not_exact_zero": "a forbidden entry has a weight that is not exactly 0",
     "missing_exception": "this input should raise {type}, but the function returned a result",

@@ -27,7 +27,7 @@ MESSAGES = texts("grading.messages", {
     "empty_folder": "no notebook (*.ipynb) in this folder; {found}",
     "found_nothing": "it is empty",
     "found_file": "it holds only {example}",
-    "found_files": "it holds {count} files, such as {example}, and none of them is a notebook",
+    "found_files": "it holds {count} files, such as {example}",
     "unknown_notebook": "not an exercise notebook of this course (expected one of: {known})",
     "unrecognised_name": "{name}: the name looks like a notebook's but does not end in .ipynb; not graded",
     "macos_metadata": "{name}: a metadata file that macOS adds to archives, not a notebook; ignored",
@@ -42,7 +42,7 @@ MESSAGES = texts("grading.messages", {
     "problem_not_json": "it is not valid JSON{where}",
     "problem_json_where": " (line {line}, column {column})",
     "problem_no_cells": "the file is JSON but not a Jupyter notebook (no list of cells)",
-    "problem_old_format": "the notebook format is not supported ({error})",
+    "problem_old_format": "the notebook is in an old format that could not be converted ({error})",
     "problem_symlink": "{name} is a symbolic link to something outside the submission; hand in the file itself",
     "problem_symlink_loop": "{name} is a symbolic link that does not resolve (a loop or a broken link)",
     "problem_not_regular": "{name} is not a regular file but {what}; not read",
@@ -56,9 +56,9 @@ MESSAGES = texts("grading.messages", {
                     "students hand in, so give the folder it points to instead",
     "link_outside": "refused: {name} in this submission is a symbolic link to something outside it ({target}); the "
                     "whole submission gets no points",
-    "too_deep": "folders under {name} are nested deeper than {depth} levels; the deeper part was not searched",
+    "too_deep": "{name} holds folders nested more than {depth} levels deep; those were not searched",
     "too_many_files": "{name} holds more than {count} files; the rest were not searched",
-    "duplicate_ignored": "not graded: only one notebook per exercise set is graded, here {graded}",
+    "duplicate_ignored": "not graded: only one notebook per exercise set is graded, and here that is {graded}",
     "also_handed_in": "Also handed in for this exercise set, and not graded: {names}.",
     "also_handed_in_many": "Also handed in for this exercise set, and not graded: {count} notebooks, e.g. "
                            "{names}.",
@@ -78,22 +78,22 @@ MESSAGES = texts("grading.messages", {
     "relies_on_reference": "{function} relies on {name}, the library's own answer to this exercise. When the "
                            "grader took {name} away, {function} failed these tests. This exercise asks for your "
                            "own code, so it gets no points.",
-    "hidden_definition": "a definition the notebook's source does not show (exec, a magic command, ...)",
     "cell_error_hint": "cell {cell} raised {error}",
     "cell_skipped_hint": "cell {cell} was skipped: {reason}",
     "cell_interrupted_hint": "cell {cell} was interrupted after {seconds} s",
     "ignored_interrupt": "it ran longer than {seconds} s and ignored the interrupt",
     "gave_up": "{count} kernels were started, and each one stopped ({reasons})",
-    "exit_student": "the notebook's code ended the kernel process (os._exit({code}) or the like)",
+    "exit_student": "the notebook's code ended the kernel process (os._exit({code}) or similar)",
     "exit_signal": "the kernel crashed ({signal}: {what})",
     "exit_memory": "the submission's processes together went over the memory limit of {limit} MiB; the kernel was "
                    "killed",
     "exit_killed": "the kernel was killed, probably because it ran out of memory or CPU time",
     "exit_gone": "the kernel stopped",
     "start_timeout": "the kernel did not start within {seconds} s",
-    "sandbox_failed": "the grading sandbox did not start ({detail}); this is not your mistake",
+    "sandbox_failed": "the grading sandbox did not start ({detail}); this is not your mistake: please tell your "
+                      "instructor",
     "interrupted": "not graded: the grader was interrupted",
-    "internal": "internal grader error ({error}); this is not your mistake",
+    "internal": "internal grader error ({error}); this is not your mistake: please tell your instructor",
     # -- feedback pages and the instructor's index --------------------------------------
     "page_title": "Feedback: {submission}",
     "page_total": "Total: {points} of {max_points} points",
@@ -107,9 +107,15 @@ MESSAGES = texts("grading.messages", {
     "page_notebook": "Notebook",
     "page_hidden": "hidden test",
     "page_public": "public test",
-    "page_reproduce": "To practise",
+    "page_reproduce": "Practice",
     "page_hidden_note": "Public tests show the expected and the actual value; hidden tests say which property "
-                        "failed, never their data.",
+                        "failed, never their inputs or expected values.",
+    # the same note after a run without a sandbox, where a submission's kernels after the first describe failed
+    # public tests without their values (runner.NotebookRun.quiet)
+    "page_hidden_note_unsandboxed": "Hidden tests say which property failed, never their inputs or expected "
+                                    "values. Public tests usually show the expected and the actual value, but in "
+                                    "this run some may be described without them, as hidden tests are: check() in "
+                                    "your notebook shows them.",
     "page_row_groups": "{passed} of {total} test groups passed",
     "page_scoring": "How points are earned: an exercise earns its points when all its tests, public and hidden, "
                     "pass; a single failed test leaves it at 0 points.",
@@ -164,7 +170,6 @@ MESSAGES.update(texts("grading.messages", {
     "duplicates_newest_tied": "The copies were modified at the same time, so {graded} was graded (chosen by name); "
                               "your instructor will check which copy counts.",
     "duplicates_best": "Every copy was graded and the best one counts: {graded}.",
-    "duplicates_best_tied": "Every copy was graded and the best one counts: {graded}.",
     "duplicates_undecided": "{count} notebooks were handed in for this exercise set ({names}); none was graded: "
                             "your instructor decides which one counts.",
     "damaged_notebook": "{name} is damaged or truncated: {problem}. Open it in Jupyter, save it and hand it in "
@@ -183,7 +188,7 @@ MESSAGES.update(texts("grading.messages", {
     "index_histogram": "Distribution of totals",
     "index_students": "students",
     "flag_duplicates": "several notebooks for one exercise set",
-    "flag_ambiguous": "which one to grade could not be decided",
+    "flag_ambiguous": "check which copy counts",
     "flag_late": "handed in late",
     "rubric_title": "Rubric",
     "rubric_notebook": "Notebook",

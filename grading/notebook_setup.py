@@ -22,7 +22,7 @@ LANGUAGE_LINE = 'COURSE_LANGUAGE = "{{lang}}"  #en check() answers in English'
 # In English, as every prose text of the sources: the notebook builder takes its translations from
 # the solutions' catalogues, src/locales/<lang>/LC_MESSAGES/solutions.po (tools/prose.py).
 INSTALL_NOTE = """
-If you opened this notebook outside the course, the next cell may stop with `No module named 'grading'`: the course's code is not installed. Run `%pip install "{{course_package}}"` in a code cell and restart the kernel. A name ending in `.whl` in that command is a file that must be in the notebook's folder: download it first from this page's download menu (⬇) on the course site.
+If you opened this notebook outside the course, the next cell may stop with `No module named 'grading'`: the course's code is not installed. Run `%pip install "{{course_package}}"` in a code cell and restart the kernel. If the name in that command ends in `.whl`, it is a file that must be in the notebook's folder: download it first from the download menu (⬇) of this page on the course site.
 """
 
 

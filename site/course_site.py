@@ -220,7 +220,8 @@ def add_source_buttons(app, pagename, templatename, context, doctree):
 
 
 WHEEL_TOOLTIP = text("site.download.wheel_tooltip",
-                     "The course's package (to %pip install when running this notebook outside the course)")
+                     "The course's package: install it with %pip install when you run this notebook outside the "
+                     "course's environment")
 
 
 def add_wheel_download(app, pagename, templatename, context, doctree):

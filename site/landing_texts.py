@@ -15,7 +15,7 @@ TEXTS = texts("site.landing", {
              "next to it and checked by the tests.",
     "who_heading": "Who it is for",
     "who": "Readers who know NumPy indexing and broadcasting, softmax and a local backward pass, and want to see "
-           "causality, heads and positions proved by code they can run.",
+           "causality, heads and positions checked by code they can run.",
     "start_heading": "Where to start",
     "start": 'Begin with <a href="{start}">§0, “Start here”</a>, then read §1–§{sections} in order.',
     "exercises_heading": "Exercises",
@@ -25,14 +25,14 @@ TEXTS = texts("site.landing", {
                                "exercise ends with a one-line check that tells you at once what is right and what "
                                'is wrong. The <a href="{solutions}">solutions</a> work every exercise out in full.',
     "run_heading": "Run the notebooks yourself",
-    "run_download": 'The download menu of every notebook page offers the notebook and the course’s package '
+    "run_download": "The download menu of every notebook page offers the notebook and the course's package "
                     '(<code>.whl</code>), the code the notebooks import; <a href="{start}#sec-0-5">§0.5</a> says '
                     "how to run them.",
-    "run_where": "In a copy of the course’s repository, from its root:",
+    "run_where": "In a copy of the course's repository, from its root:",
     "run_open": "then open <code>{notebook}</code> in JupyterLab.",
     "binder": 'To install nothing, <a href="{binder_url}">open the repository on Binder</a> instead (the first start '
-              "takes a few minutes); the launch button at the top of each notebook page opens that page’s "
-              "notebook there.",
+              "takes a few minutes); the launch menu (the rocket) at the top of each notebook page opens that "
+              "page's notebook there.",
 })
 
 

@@ -532,6 +532,9 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     ru = (tmp_path / f"{report.page_name('a,b')}.html").read_text(encoding="utf-8")
     assert '<html lang="ru">' in ru and "Итого баллов: 1 из 3" in ru and "скрытый тест" in ru
     assert "1 &amp; получено" in ru and "&lt;3×3&gt;" in ru and "<3×3>" not in ru
+    # a failed test's label, then its kind in brackets, never run together ("…</strong>скрытый тест")
+    assert '&lt;3×3&gt;</strong><span class="muted"> (открытый тест)</span>: ' in ru
+    assert 'скрытый вид</strong><span class="muted"> (скрытый тест)</span>: ' in ru
     zh = (tmp_path / f"{report.page_name('学生')}.md").read_text(encoding="utf-8")
     assert zh.startswith("# 评分反馈：学生") and "未提交" in zh
     for page in tmp_path.glob("*.md"):                      # sections apart by one blank line, never two
@@ -539,6 +542,15 @@ def test_feedback_pages_are_in_the_students_language_and_escape_everything(tmp_p
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert index.count("<tr>") == 3 and report.page_name("学生") in index
     assert "&lt;b&gt;not bold&lt;/b&gt;" in index and "<b>not bold" not in index
+    for page in (ru, index):            # the footer is a landmark of its own, after <main>, not inside it
+        assert page.count("<footer>") == 1 and "</main>\n<footer>" in page
+    # without a sandbox, public tests may be described without values (runner.NotebookRun.quiet): the note says so
+    assert messages.text("page_hidden_note", "ru") in ru
+    r["grader"]["isolation"] = {"mode": "none", "why": "--isolation none"}
+    for page in (report.feedback_html(r, r["summary"][0], site=""),
+                 report.feedback_markdown(r, r["summary"][0], site="")):
+        assert messages.text("page_hidden_note_unsandboxed", "ru") in page
+        assert messages.text("page_hidden_note", "ru") not in page
 
 
 def test_hostile_names_and_texts_come_out_escaped_from_the_templates(tmp_path):
@@ -723,6 +735,8 @@ def test_pages_punctuate_each_language_and_set_calls_as_code(tmp_path):
     html_page = next(p for p in tmp_path.glob("*.html") if p.name != "index.html").read_text(encoding="utf-8")
     assert '<code>check(&quot;mask-2&quot;, masked_softmax, practice=True)</code>' in html_page
     assert "masked_<wbr>softmax" in html_page
+    assert '</strong><span class="muted">（公开测试）</span>：' in html_page
+    assert '</strong><span class="muted">（隐藏测试）</span>：' in html_page
     assert "。 " not in md and "。 " not in html_page                  # no space between Chinese sentences
 
 

@@ -11,11 +11,19 @@ language-neutral form there).
   from 5 digits on (1,048,576; 4-digit numbers such as 6912 stay as they are).  Russian
   groups them with a narrow no-break space, U+202F (1 048 576): a comma is the decimal
   sign there, and a plain space lets the number break across lines.
-* **Russian spacing.**  The decimal comma (0,33), never the point, is checked by
-  test_glossary.py's table; here: a number and its unit (72 МиБ, 53,1 %, 5 мс) are joined by
-  a no-break space (U+00A0 or U+202F), § and № are never followed by a plain space, and an
-  em dash is never preceded by one (с ней модель учится предсказывать, без неё\u00a0— списывать),
-  so that no line starts with a dash or ends with a bare №.
+* **Russian spacing.**  A number and its unit (72 МиБ, 53,1 %, 5 мс) are joined by a
+  no-break space (U+00A0 or U+202F); «№» is followed by U+00A0 (№\u00a01) and an em dash is
+  preceded by it (с ней модель учится предсказывать, без неё\u00a0— списывать), so that no line
+  starts with a dash or ends with a bare №.  «§» is written attached to its number (§7.2, §1–§6),
+  which cannot break either: what is checked is that neither § nor № is followed by a plain space.
+* **The decimal comma in Russian** (0,33, ±7,9).  In the notebooks' Markdown test_glossary.py's
+  table checks it; here it is checked in the catalogues' messages, where an argument written
+  as code (``tol=0.005``, ``eps=0.5``) keeps its point.
+
+The same rules hold in every Russian catalogue a reader sees outside the notebooks' Markdown
+(``test_catalogues_follow_the_language``): every msgstr of course.po (check() messages,
+diagnoses, grader and site texts), of quizzes.po and of the site's theme strings.  Translated
+code comments (chapters.po, solutions.po) are code and keep plain spaces.
 """
 
 import re
@@ -50,6 +58,8 @@ RU_UNIT = re.compile(r"\d( )(?:%|‰|МиБ|КиБ|ГиБ|Мб|МБ|ГБ|КБ|б
 SECTION_SPACE = re.compile(r"§\s")
 NUMERO_SPACE = re.compile(r"№\s")
 SPACE_DASH = re.compile(r"[^\S\n]—")           # a space, not a line break, before an em dash
+# a decimal point between digits, not in an argument written as code (tol=0.005) nor in a version (3.11.2)
+RU_DECIMAL_POINT = re.compile(r"(?<![\w=.])[-+−±]?\d+\.\d+(?![.\d])")
 
 
 def significant_digits(number):
@@ -85,6 +95,9 @@ def number_problems(lang, text):
         for m in SPACE_DASH.finditer(clean):
             if m.group(0)[0] not in NO_BREAK:
                 found.append(f"{clean[max(0, m.start() - 12):m.end() + 6]!r}: a no-break space before «—»")
+        for m in RU_DECIMAL_POINT.finditer(clean):
+            want = m.group(0).replace(".", ",").replace("-", "−")
+            found.append(f"{m.group(0)!r}: the decimal comma (and a true minus) in Russian prose: {want}")
     else:
         for m in SPACE_GROUPS.finditer(clean):
             found.append(f"{m.group(0)!r}: group the digits with commas (1,048,576)")
@@ -114,6 +127,8 @@ def test_the_check_finds_what_it_looks_for():
     assert not number_problems("ru", "без неё\u00a0— списывать;\n— строка с тире в начале")
     assert not number_problems("ru", "с шагом 0,5; в §1.2 и при температуре 1 с seed 0")
     assert not number_problems("en", "`0.047053077502` and $10^{-12}$ are not prose")
+    assert number_problems("ru", "нормализованные значения около ±7.9") and number_problems("ru", "веса +0.25 и -0.25")
+    assert not number_problems("ru", "около ±7,9; веса +0,25 и −0,25; tol=0.005, eps=0.5; `0.25`")
 
 
 CELLS = [(where, lang, text) for where, lang, text, kind in source_texts()
@@ -164,3 +179,39 @@ def test_quiz_numbers_follow_the_language(lang):
     found += [f"{where}: {problem}" for where, text in _quiz_numbers(lang)
               for problem in number_problems(lang, text)]
     assert not found, "numbers in the quizzes that break the conventions:\n" + "\n".join(found)
+
+
+# The catalogues outside the notebooks' Markdown: each msgstr as the reader sees it, named by its msgctxt.
+CATALOGUES = {
+    "ru": [ROOT / "course_i18n" / "locales" / "ru" / "LC_MESSAGES" / "course.po",
+           ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "quizzes.po",
+           *sorted((ROOT / "site" / "locale" / "ru" / "LC_MESSAGES").glob("*.po"))],
+}
+
+
+def catalogue_texts(lang):
+    from course_i18n.catalogue import read_po
+    for path in CATALOGUES[lang]:
+        for entry in read_po(path):
+            if entry["msgid"] and entry["msgstr"]:           # the header's msgstr is not a text
+                # course.po's msgctxt is the message's own key; quizzes.po's is the page, so the English starts it
+                where = f"{path.relative_to(ROOT)} [{entry['msgctxt']}]"
+                if not entry["msgctxt"] or "/" in entry["msgctxt"]:
+                    where += f" {entry['msgid'][:50]!r}"
+                yield where, entry["msgstr"]
+
+
+def test_the_catalogues_were_read():
+    texts = dict(catalogue_texts("ru"))
+    assert all(path.exists() for path in CATALOGUES["ru"]) and len(CATALOGUES["ru"]) >= 4, CATALOGUES["ru"]
+    assert sum(where.startswith("course_i18n/") for where in texts) > 1000
+    assert sum(where.startswith("src/locales/") for where in texts) > 1000
+    assert sum(where.startswith("site/locale/") for where in texts) > 10
+    assert "course_i18n/locales/ru/LC_MESSAGES/course.po [grading.diagnosis.causal-1.signed.text]" in texts
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_catalogues_follow_the_language(lang):
+    found = [f"{where}: {problem}" for where, text in catalogue_texts(lang)
+             for problem in number_problems(lang, text)]
+    assert not found, f"{lang} messages that break the conventions (msgstr named by msgctxt):\n" + "\n".join(found)

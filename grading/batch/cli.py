@@ -78,7 +78,7 @@ def positive(kind):
     return parse
 
 
-def add_outputs(p):
+def add_outputs(p, lang_default="auto: the language --student-lang forces, else en"):
     p.add_argument("--json", metavar="FILE", help="write the full report (rows, summaries, settings) as JSON")
     p.add_argument("--csv", metavar="FILE", help="write one CSV row per submission and exercise")
     p.add_argument("--wide-csv", metavar="FILE", help="write a gradebook CSV: one row per submission, one column "
@@ -109,8 +109,8 @@ def add_outputs(p):
                         "all its tests pass. Default: an exercise earns its points only when every test passes")
     p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of what the grader writes for you: the index, its histogram and the known "
-                        "mistakes in the reports and CSV files (default: en); students keep their notebooks' "
-                        "language")
+                        f"mistakes in the reports and CSV files (default: {lang_default}); students keep "
+                        "their notebooks' language")
 
 
 def build_parser():
@@ -195,7 +195,7 @@ def build_parser():
 def build_merge_parser():
     p = argparse.ArgumentParser(prog=f"{PROG} merge", description=MERGE_DESCRIPTION)
     p.add_argument("reports", nargs="+", metavar="SHARD.json", help="the JSON reports of every shard")
-    add_outputs(p)
+    add_outputs(p, lang_default="auto, which is en")
     p.add_argument("--quiet", "-q", action="store_true", help="no table on stdout")
     return p
 

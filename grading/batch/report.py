@@ -529,7 +529,9 @@ def page_view(report, summary):
             copies.append(note)
         message = r["message"].replace(note, "").strip() if note else r["message"]
         items = [{"test": f["test"], "text": f["text"], "hint": f.get("hint") or "", "hidden": bool(f.get("hidden")),
-                  "kind": messages.text("page_hidden" if f.get("hidden") else "page_public", lang)}
+                  # " (hidden test)", "（隐藏测试）": the kind in brackets, as both pages print it after the label
+                  "kind": _parenthesised(messages.text("page_hidden" if f.get("hidden") else "page_public", lang),
+                                         lang)}
                  for f in r.get("feedback", []) if f.get("test")]
         # what the row says besides its tests (the reference it relied on, "not done yet"), in a sentence
         said = " ".join(f["text"] for f in r.get("feedback", []) if not f.get("test") and not f.get("diagnosis"))
@@ -558,8 +560,15 @@ def page_view(report, summary):
             "reproduce": messages.text("page_reproduce", lang), "other_title": messages.text("page_other", lang),
             "other": [{"where": "", "message": _sentence(m, lang).strip()} for m in shared]
             + [{"where": "", "message": c} for c in copies] + other,
-            "scoring": _scoring_note(report, lang), "hidden_note": messages.text("page_hidden_note", lang),
+            "scoring": _scoring_note(report, lang), "hidden_note": _hidden_note(g, lang),
             "footer": _footer(g, lang)}
+
+
+def _hidden_note(grader, lang):
+    """What the page's tests show; without a sandbox a kernel after the first may describe failed public tests
+    without their values (runner.NotebookRun.quiet), and the note says so."""
+    unsandboxed = (grader.get("isolation") or {}).get("mode") == "none"
+    return messages.text("page_hidden_note_unsandboxed" if unsandboxed else "page_hidden_note", lang)
 
 
 def _tests_cell(row):
@@ -594,7 +603,7 @@ def feedback_markdown(report, summary, site=None):
         out += [f"## {_md(r['heading'])}", "",
                 f"{r['status_title']} · {_md(r['points_line'])}{v['stop']}{_md(r['said'])}", ""]
         for f in r["failures"]:
-            out.append(f"* **{_md_linked(f['test'], lang, site)}**{_parenthesised(f['kind'], lang)}{v['colon']}"
+            out.append(f"* **{_md_linked(f['test'], lang, site)}**{f['kind']}{v['colon']}"
                        f"{_md_linked(f['text'], lang, site)}")
             if f["hint"]:
                 out.append(f"  * {v['reproduce']}{v['colon']}{_with_code(f['hint'], _md_code)}")
@@ -700,9 +709,6 @@ def feedback_html(report, summary, site=None):
     """A student's HTML page (grading/templates/feedback.html); ``site``: the course site's address for the
     § links (None: grading.sections.site_url())."""
     v = page_view(report, summary)
-    for r in v["graded"]:
-        for f in r["failures"]:
-            f["kind"] = _parenthesised(f["kind"], v["lang"])
     return _render("feedback.html", site=sections.site_url() if site is None else site, wide=False, **v)
 
 

@@ -1097,7 +1097,9 @@ def duplicates_note(unit, lang):
     key = "also_handed_in" if len(names) <= 3 else "also_handed_in_many"
     note = "" if unit.rule == "best" and len(unit.tries) > 1 else messages.text(
         key, lang, count=len(names), names=", ".join(names[:3]))
-    how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if unit.ambiguous else ""), lang, graded=graded)
+    # under best a tie in modification time changes nothing (every copy is graded): one sentence for both
+    tied = unit.ambiguous and unit.rule != "best"
+    how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if tied else ""), lang, graded=graded)
     return " ".join(p for p in (how, note) if p)
 
 

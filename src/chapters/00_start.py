@@ -10,7 +10,7 @@ A language model writes text one token at a time: at each position it predicts t
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
-We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you can see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
+We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you will see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
 The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
 

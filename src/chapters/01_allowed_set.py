@@ -176,12 +176,14 @@ assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
 """)
 
 md(r"""
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest score; §1.10).
+""")
+
+md(r"""
 The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and the row becomes NaN.
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 gives one third of its weight to its future. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest score; §1.10).
-
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
 Another common mistake zeroes the right thing at the wrong time: it applies an ordinary softmax over all positions and only then sets the future **weights** to zero. In the same example softmax first turns every row into [1/3, 1/3, 1/3]; after zeroing:

@@ -403,7 +403,7 @@ Take a larger model with random parameters ($D=64$, $H=4$, a position table of 5
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. Absolute times depend on the computer and its load and need not grow smoothly with $T$; at the shortest prefixes the fixed cost of a call dominates, so the gap is small there. The cell checks three things: at the longest prefix the cache is at least 10 times faster; the ratio is larger there than at the shortest prefix, so the gap widens as $T$ grows; and the cache's output agrees with the full forward pass.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there. Nor need the times grow smoothly with $T$. From $T = 128$ to $T = 256$ the full pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow far more, tenfold or more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -449,12 +449,12 @@ plots.timing_lines(lengths, [full_seconds, step_seconds],
                    ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
 plt.show()
 """, tags=("nbval-ignore-output",), alt="Log-log plot of the time to get one new token's output (seconds) against the prefix length T. The full forward pass "
-       "rises steeply with T while the cached step stays almost flat, so the gap between the curves widens as T grows.")
+       "takes longer as T grows while the cached step stays almost flat; at the longest prefix the full pass is at least 10 times slower.")
 
 md(r"""
 ## 5.9 The mask also saves almost half of the work
 
-The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i, queries $64i$ to $64i + 63$, is the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block computes scores only against keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576, or 53.1%; the allowed set itself has 524,800 entries.
+The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i (queries $64i$ to $64i + 63$) is in the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block computes scores only against keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576, or 53.1%; the allowed set itself has 524,800 entries.
 """)
 
 code(r"""

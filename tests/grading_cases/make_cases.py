@@ -621,7 +621,7 @@ def cases():
         "fifo": ({"ex01_allowed_set.ipynb": ("fifo",)}, {k: "error" for k in ok3}, ["named pipe"]),
         "device": ({"ex01_allowed_set.ipynb": ("device",)}, {k: "error" for k in ok3}, ["device file"]),
         "deep_nesting": ({"ex01_allowed_set.ipynb": load(SOLVED), "d": ("deep", 1000)}, {**ok3, "-": "error"},
-                         ["nested deeper"]),
+                         ["nested more than"]),
         "dec1_lying_array": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LYING_ARRAY)},
                              {"dec-1": "fail", "dec-2": P}, ["Agreeable"]),
         # data-1: the library's collate under the learner's name
