@@ -347,6 +347,23 @@ def _max_over_all(node, root):
     return ast.BinOp(left=node.left, op=ast.Sub(), right=new_call)
 
 
+@operator("max-over-whole-array", "the maximum subtracted before exp taken over the whole array, not per row: "
+          "`s - s.max(axis=-1, keepdims=True)` becomes `s - s.max()` (a row far below the largest score of "
+          "another row underflows to 0 / 0)")
+def _max_over_whole_array(node, root):
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _is_max_call(node.right)):
+        return None
+    call = node.right
+    method = isinstance(call.func, ast.Attribute) and _call_name(call) == "max"
+    has_axis = any(k.arg == "axis" for k in call.keywords) or len(call.args) > (0 if method else 1)
+    if not has_axis:
+        return None
+    new_call = copy.deepcopy(call)
+    new_call.keywords = [k for k in new_call.keywords if k.arg not in ("axis", "keepdims")]
+    new_call.args = [] if method else new_call.args[:1]
+    return ast.BinOp(left=node.left, op=ast.Sub(), right=new_call)
+
+
 _REDUCTIONS = ("max", "amax", "sum", "mean", "var", "std", "min", "softmax")
 
 
@@ -480,6 +497,45 @@ def _no_abs(node, root):
     return None
 
 
+@operator("no-abs-other-order", "the absolute value left out and the difference taken the other way round: "
+          "`abs(a - b)` becomes `b - a` (a change of the other sign is lost)")
+def _no_abs_other_order(node, root):
+    if _is_call(node, "abs", "absolute") and len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and \
+            isinstance(node.args[0].op, ast.Sub):
+        return ast.BinOp(left=node.args[0].right, op=ast.Sub(), right=node.args[0].left)
+    return None
+
+
+def _squared_deviation(node, root):
+    """(x, m) when ``node`` is ``(x - m) ** 2`` or ``c * c`` with ``c = x - m`` assigned in ``root``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) and \
+            node.right.value == 2 and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Sub):
+        return node.left.left, node.left.right
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.Name) and \
+            isinstance(node.right, ast.Name) and node.left.id == node.right.id:
+        value = _assignments(root).get(node.left.id)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Sub):
+            return value.left, value.right
+    return None
+
+
+@operator("variance-from-moments", "the variance computed as E[x²] − E[x]²: `((x - mean) ** 2).mean(axis=-1, "
+          "keepdims=True)` becomes `(x ** 2).mean(axis=-1, keepdims=True) - mean ** 2`, which cancels almost every "
+          "digit when the values are large next to their spread")
+def _variance_from_moments(node, root):
+    if not (_is_call(node, "mean") and isinstance(node.func, ast.Attribute) and not node.args):
+        return None
+    found = _squared_deviation(node.func.value, root)
+    if found is None:
+        return None
+    x, m = found
+    square = ast.BinOp(left=copy.deepcopy(x), op=ast.Pow(), right=_const(2))
+    mean_of_square = ast.Call(func=ast.Attribute(value=square, attr="mean", ctx=ast.Load()), args=[],
+                              keywords=copy.deepcopy(node.keywords))
+    return ast.BinOp(left=mean_of_square, op=ast.Sub(),
+                     right=ast.BinOp(left=copy.deepcopy(m), op=ast.Pow(), right=_const(2)))
+
+
 def _reduction(new_name):
     def rewrite(node, root):
         if _is_call(node, "max", "amax") and isinstance(node.func, ast.Attribute) and node.args and \
@@ -504,6 +560,17 @@ def _booleans_as(dtype):
 
 operator("mean-for-max", "the mean of the absolute changes instead of the largest")(_reduction("mean"))
 operator("sum-for-max", "the sum of the absolute changes instead of the largest")(_reduction("sum"))
+
+
+@operator("batch-mean-for-sum", "a sum over the batch axis written as a mean: `g.sum(axis=0)` becomes "
+          "`g.mean(axis=0)` (a gradient shared by every sequence divided by the batch size)")
+def _batch_mean_for_sum(node, root):
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute) and not node.args and \
+            any(k.arg == "axis" and ast.unparse(k.value) == "0" for k in node.keywords):
+        new = copy.copy(node)
+        new.func = ast.Attribute(value=node.func.value, attr="mean", ctx=ast.Load())
+        return new
+    return None
 
 
 @operator("dropped-write", "one write into an array left out (a forgotten line such as `targets[b, n] = EOS`)")
@@ -707,6 +774,23 @@ def _argument_for_another(node, root):
     return node
 
 
+@operator("one-argument-for-the-next", "an argument replaced by the one after it: every use of `inputs` reads "
+          "`targets`, say (the shifted text fed where the text belongs)", changes_root=True,
+          matches=lambda node: isinstance(node, ast.arg))
+def _argument_for_the_next(node, root):
+    args = root.args.args
+    names = [a.arg for a in args[:len(args) - len(root.args.defaults)]]     # those without a default
+    if not isinstance(node, ast.arg) or node.arg not in names or names.index(node.arg) == len(names) - 1:
+        return None
+    name, other = node.arg, names[names.index(node.arg) + 1]
+
+    class Use(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return ast.Name(id=other, ctx=ast.Load()) if n.id == name and isinstance(n.ctx, ast.Load) else n
+    root.body = [Use().visit(stmt) for stmt in root.body]
+    return node
+
+
 def _head_axes(args):
     """Positions (i, j) of the heads and the head-width arguments of a reshape, or None."""
     heads = [i for i, a in enumerate(args) if isinstance(a, ast.Name) and a.id in ("H", "n_heads", "heads")]
@@ -842,6 +926,18 @@ def _positions_by_id(node, root):
             root.args.args and root.args.args[0].arg == "ids":
         new = copy.copy(node)
         new.slice = ast.Name(id="ids", ctx=ast.Load())
+        return new
+    return None
+
+
+@operator("positions-by-id-plus-offset", "the position table indexed by the token ids shifted by the offset: "
+          "`position_table[offset:offset + T]` becomes `position_table[ids + offset]`")
+def _positions_by_id_plus_offset(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _window(node.slice) is not None and \
+            root.args.args and root.args.args[0].arg == "ids" and any(a.arg == "offset" for a in root.args.args):
+        new = copy.copy(node)
+        new.slice = ast.BinOp(left=ast.Name(id="ids", ctx=ast.Load()), op=ast.Add(),
+                              right=ast.Name(id="offset", ctx=ast.Load()))
         return new
     return None
 
@@ -1563,6 +1659,25 @@ def _other_axes_swapped(node, root):
     return None
 
 
+@operator("all-axes-reversed", "a swap of two axes written as a transpose without axes: `np.swapaxes(x, -3, -2)` "
+          "becomes `np.transpose(x)`, which reverses every axis, the batch axes too")
+def _all_axes_reversed(node, root):
+    if _is_call(node, "swapaxes") and len(node.args) == 3 and isinstance(node.func, ast.Attribute) and \
+            isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "numpy"):
+        return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="transpose",
+                                           ctx=ast.Load()), args=[node.args[0]], keywords=[])
+    return None
+
+
+@operator("comparison-reversed", "the two sides of a comparison swapped: `key <= query` becomes `query <= key` "
+          "(the allowed set points to the future instead of the past)")
+def _comparison_reversed(node, root):
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.LtE, ast.GtE)) and \
+            not isinstance(node.left, ast.Constant) and not isinstance(node.comparators[0], ast.Constant):
+        return ast.Compare(left=node.comparators[0], ops=[node.ops[0]], comparators=[node.left])
+    return None
+
+
 @operator("norm-skipped", "a layer normalisation left out: `a = layer_norm(x, gain, bias)[0]` becomes `a = x` (the "
           "sublayer reads the raw residual stream)")
 def _norm_skipped(node, root):
@@ -1791,6 +1906,12 @@ operator("control-first", "the negative control consulted first: `if the control
 operator("last-two-verdicts-swapped", "the two words a check returns after its first one swapped: \"causal\" where "
          "\"blind\" belongs and back")(
     _verdicts(lambda a, x, b, y, z: [_if_return(a, x), _if_return(b, z), ast.Return(value=y)]))
+
+
+operator("model-and-control-checked-in-swapped-order", "the two checks of a verdict asked in the other order: "
+         "`if the control moves: return \"causal\"` before the model under test is looked at, so a model that leaks "
+         "is called causal whenever the control moves")(
+    _verdicts(lambda a, x, b, y, z: [_if_return(b, y), _if_return(a, x), ast.Return(value=z)]))
 
 
 @operator("first-instead-of-sum", "the first item of the batch kept instead of the sum over the batch")

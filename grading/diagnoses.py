@@ -145,6 +145,10 @@ MISTAKES = {
         ("inverted", ('negated-comparison@key_position',), "1.4",
          "True and False are swapped: this is the forbidden future, not the allowed set",
          "returned future instead of allowed"),
+        ("reversed", ('comparison-reversed@key_position <= query_position',), "1.4",
+         "each query may read its own key and every key after it, the future instead of the past: the two sides "
+         "of the comparison are swapped. A key is allowed when its position is ≤ the query's position",
+         "comparison reversed"),
         ("one-ahead", ('one-more@key_position <= query_position',), "5.1",
          "every query reads one key of the future: the alignment is off by one",
          "alignment off by one"),
@@ -170,6 +174,11 @@ MISTAKES = {
          "the result breaks when a forbidden score is far above the allowed ones. The maximum also counts "
          "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
+        ("max-over-array", ('max-over-whole-array',), "1.5",
+         "a row whose scores all lie far below another row's gives nan: the maximum is taken over the whole "
+         "array, so that row's exps all become 0. Subtract each row's own maximum, "
+         "`masked.max(axis=-1, keepdims=True)`",
+         "max over the whole array"),
         ("finite-fill", ('finite-fill',), "1.7",
          "a row with no allowed key comes back with equal weights instead of raising a ValueError. Forbidden "
          "scores got a finite fill such as −1e9. Check for empty rows and raise a ValueError",
@@ -286,6 +295,10 @@ MISTAKES = {
          "the function handles 3-D input (B, T, D) only: the signature is (..., T, D), so input without a batch "
          "axis, or with several, must work too (use negative axes)",
          "fixed number of axes"),
+        ("all-axes-reversed", ('all-axes-reversed',), "2.2",
+         "the axes come out in reverse order: np.transpose (or .T) without axes reverses every axis, batch axes "
+         "too. Swap only T and H, `np.swapaxes(x, -3, -2)`",
+         "every axis reversed"),
         ("other-axes", ('other-axes-swapped',), "2.2",
          "the result is (..., T, d, H): the wrong pair of axes was swapped; swap T and H, the axes −3 and −2",
          "wrong axes swapped"),
@@ -410,7 +423,7 @@ MISTAKES = {
          "positions past the table all use its last row (clipped): they have no learned vector, so raise a "
          "ValueError",
          "positions clipped"),
-        ("position-by-id", ('positions-by-id',), "3.1",
+        ("position-by-id", ('positions-by-id', 'positions-by-id-plus-offset'), "3.1",
          "the position table is indexed by token id: take rows offset … offset+T−1 by position",
          "positions by token id"),
         ("batch-length", ('length-from-first-axis',), "3.1",
@@ -437,6 +450,10 @@ MISTAKES = {
     ),
     "pos-2": _mistakes(
         "pos-2",
+        ("batch-mean", ('batch-mean-for-sum@embed_backward:grad.reshape(-1, T, D).sum(axis=0)',), "3.2",
+         "the position gradient is the batch's mean, not its sum: every sequence adds its own gradient to the "
+         "position rows it reads. Add them up, `.sum(axis=0)`",
+         "batch mean instead of sum"),
         ("assignment", ('scatter-by-assignment',), "3.2",
          "a token that occurs several times keeps only one gradient: d_token[ids] += … does not add up repeated "
          "ids; scatter-add with np.add.at",
@@ -493,7 +510,7 @@ MISTAKES = {
         ("batch-rows", ('without-ellipsis',), "3.4",
          "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
          "swapped sequences of the batch"),
-        ("signed", ('no-abs',), "3.4",
+        ("signed", ('no-abs', 'no-abs-other-order'), "3.4",
          "the absolute value of the change is not taken. Report the largest absolute change",
          "no absolute value"),
         ("sum", ('sum-for-max',), "3.4",
@@ -543,7 +560,7 @@ MISTAKES = {
          "only the last prefix row is compared: a leak may show only in earlier rows; compare every row "
          "0 … position−1",
          "compared the last row only"),
-        ("signed", ('no-abs',), "4.3",
+        ("signed", ('no-abs', 'no-abs-other-order'), "4.3",
          "the change is not taken in absolute value: a change "
            "downwards is a change too",
          "no absolute value"),
@@ -584,6 +601,11 @@ MISTAKES = {
          "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
          "it only matters when the model under test itself shows no change: test the model under test first",
          "control asked first"),
+        ("control-before-model", ('model-and-control-checked-in-swapped-order',), "4.4",
+         "a model that leaks is called \"causal\" when the control moves: the control is asked before the model "
+         "under test. Test the model under test first, and return \"leaks\" when it changes; ask the control only "
+         "when it does not",
+         "control asked before the model"),
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@future_perturbation_change(control'), "4.4",
          "\"causal\" and \"blind\" are swapped. When the control moves, the test can see a leak, so a model that "
          "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
@@ -625,8 +647,8 @@ MISTAKES = {
            "there is nothing to sweep, so raise a ValueError",
          "accepted one position"),
         ("in-place", ('in-place-perturbation',), "4.3",
-         "the perturbations accumulate in one array: every p must start again from the original ids (copy "
-         "first)",
+         "the ids passed in are changed in place: each perturbation is written into the caller's array, and "
+         "later ones build on it. Start every p from a copy of the original ids (`ids.copy()`)",
          "changed ids in place"),
         ("ends-early", ('loop-ends-early',), "4.3",
          "the last position is not swept: sweep p over 1 … T−1 (`range(1, T)`)",
@@ -672,6 +694,11 @@ MISTAKES = {
          "the mean and variance come from the whole array, so every position depends on all the others. Take "
          "them over each position's own features, with axis=-1 and keepdims=True",
          "normalised over the whole array"),
+        ("moments", ('variance-from-moments',), "4.7",
+         "the variance is wrong for features far from 0 next to their spread: E[x²] − E[x]² subtracts two "
+         "nearly equal numbers. Take the mean of the squared deviations, "
+         "`((x - mean) ** 2).mean(axis=-1, keepdims=True)`",
+         "variance as E[x²] − E[x]²"),
         ("sum-for-mean", ('sum-for-mean',), "4.7",
          "a sum is taken where a mean belongs (of the features, or of their squares), so the result is off by a "
          "factor that grows with D. Use the mean",
@@ -683,6 +710,14 @@ MISTAKES = {
          "the padding went into the cache: the new token lands after the whole row instead of after the real "
          "prefix; feed each row only the positions whose target is not −100",
          "padding fed into the cache"),
+        ("targets-fed", ('one-argument-for-the-next@continue_padded:inputs',), "5.7",
+         "the cache is fed the targets instead of the inputs: the prefix lacks BOS and ends with EOS, one "
+         "position off. Feed each row's inputs, `inputs[b, :n]`, the tokens the model reads",
+         "targets fed instead of inputs"),
+        ("first-row-length", ('index-zero@continue_padded:targets[b]',), "5.7",
+         "every row is continued after as many tokens as row 0 has: the real prefix length is counted on row 0 "
+         "only. Count it on each row b: the positions of row b whose target is not −100",
+         "row 0's length for every row"),
         ("shared-cache", ('shared-state',), "5.7",
          "every row shares one cache: each row "
            "is a text of its own and needs a cache of its own",
@@ -777,7 +812,7 @@ MISTAKES = {
         ("mean", ('mean-for-max',), "5.2",
          "it returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
          "mean instead of max"),
-        ("signed", ('no-abs',), "5.2",
+        ("signed", ('no-abs', 'no-abs-other-order'), "5.2",
          "the error is not taken in absolute value",
          "no absolute value"),
         ("sum", ('sum-for-max',), "5.2",
@@ -828,6 +863,10 @@ MISTAKES = {
          "the plain mean of g is subtracted instead of "
            "the weighted sum Σ w·g",
          "plain mean instead of weighted sum"),
+        ("plain-sum", ('dropped-factor@masked_softmax_backward:d_weights * weights',), "7.7",
+         "the plain sum of g is subtracted instead of the weighted sum Σ w·g: each g_k must be weighted by its "
+         "weight, `np.sum(d_weights * weights, axis=-1, keepdims=True)`",
+         "plain sum instead of weighted sum"),
         ("sign", ('swapped-operands@d_weights - along_row',), "7.7",
          "the gradient has the wrong sign",
          "wrong sign"),
@@ -862,6 +901,11 @@ MISTAKES = {
          "dx lacks the term through the variance σ² "
            "(− ẑ · mean(ĝ·ẑ))",
          "variance term missing"),
+        ("moments", ('variance-from-moments',), "7.7",
+         "the gradient is wrong for features far from 0 next to their spread: the variance as E[x²] − E[x]² "
+         "subtracts two nearly equal numbers. Take the mean of the squared deviations, "
+         "`(centred * centred).mean(axis=-1, keepdims=True)`",
+         "variance as E[x²] − E[x]²"),
         ("no-gain-in-dx", ('dropped-factor@d_out * gain',), "7.7",
          "dx misses the gain: the gradient "
            "that flows back through LN(x)·gain is d_out·gain",
@@ -1061,6 +1105,8 @@ GENERIC = {
                                  'one-argument-for-another@=w_o',
                                  # inside lib's attention (heads-3): the keys are the queries
                                  'one-argument-for-another@causal_attention:k',
+                                 # the values are the keys: W_K used for W_V
+                                 'one-argument-for-another@causal_attention:v',
                                  'one-argument-for-another@attention_scores:k'),
         "the results match one weight matrix used in place of another (W_Q for W_K, say, a copy-paste slip). "
         "Queries, keys, values and the output each have a matrix of their own",
@@ -1298,9 +1344,20 @@ def _fits(exercise, mutant, observations):
             return None                     # the learner fails a test this mutant passes
         if _agrees(exercise, wrong, got):
             evidence += not _only_nonfinite(exercise, expected, wrong)
+        elif isinstance(wrong, Raised) and _SHAPE_ERRORS.search(wrong.type or "") and not isinstance(got, Raised) \
+                and getattr(exercise, "id", "") in _ADAPTED_ARGUMENTS:
+            # the slip, written into the course's answer, breaks on an argument of another shape (a replacement
+            # vector) that the learner's own code adapts to: this test neither confirms nor refutes it
+            continue
         elif not (isinstance(wrong, Raised) and isinstance(got, Raised)):
             return None
     return evidence
+
+
+_SHAPE_ERRORS = re.compile(r"^(ValueError|IndexError)$")
+# exercises whose arguments come in several shapes a learner adapts the slipped line to (causal-1's replacement:
+# a token, or one token per position)
+_ADAPTED_ARGUMENTS = frozenset({"causal-1"})
 
 
 def _values(x):
@@ -1585,6 +1642,11 @@ def _verdict(named):
     return next(iter(by_id.values()))
 
 
+def _refusal_only(mistake):
+    """Whether every slip that makes ``mistake`` leaves a refusal out (an input accepted that must raise)."""
+    return bool(mistake.bugs) and all(sel.partition("@")[0] in _NOT_REFUSED for sel in mistake.bugs)
+
+
 def _fallback(exercise, singles, seen):
     """Nothing fits by its values: a pass/fail pattern the mutants show, else a kind read from the results."""
     return _refusal_left_out(exercise, singles, seen) or _one_rank_only(exercise, singles, seen) or \
@@ -1639,7 +1701,9 @@ def diagnose(exercise, observations):
         for (a, name_a, _), (b, name_b, _) in tier:
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
-                named = sorted((n for n in (name_a, name_b) if n is not None), key=lambda n: order.get(n.id, 99))
+                # a refusal left out fails one kind of test; the slip that changes values is named first
+                named = sorted((n for n in (name_a, name_b) if n is not None),
+                               key=lambda n: (_refusal_only(n), order.get(n.id, 99)))
                 found.append((named[0] if named else None, named[1] if len(named) > 1 else None))
         if found:
             break

@@ -57,6 +57,9 @@ def _mask2_public():
         Case("large-forbidden-score", (np.array([[0.0, 1000.0, -1.0], [3.0, 0.0, 2.0]]),
                                        np.array([[True, False, True], [True, True, False]])),
              label="a forbidden score far above the allowed ones"),
+        # a maximum over the whole array, not per row, leaves row 1 a thousand below it: exp underflows to 0
+        Case("rows-far-apart", (np.array([[1000.0, 999.0, 998.0], [0.0, 1.0, 2.0]]), np.ones((2, 3), dtype=bool)),
+             label="one row's scores a thousand above the other's"),
     ]
 
 
@@ -80,6 +83,11 @@ def _mask2_hidden(rng):
     scores = rng_scores(rng, (3, 5))
     scores[:, 1] = rng.uniform(800, 1000, size=3)                  # far above every allowed score
     cases.append(Case("large-forbidden", (scores, allowed), kind="large-forbidden"))
+    # drawn after the older kinds, so their draws stay as they were
+    shape = (int(rng.integers(2, 5)), int(rng.integers(2, 6)))
+    scores = rng_scores(rng, shape)
+    scores[int(rng.integers(shape[0]))] += rng.uniform(800, 1000)   # one row far above the others
+    cases.append(Case("rows-far-apart", (scores, random_allowed(rng, shape)), kind="rows-far-apart"))
     return cases
 
 
@@ -148,6 +156,10 @@ def _mask3_public():
         # a max or min over the forbidden entries raises when there are none
         Case("nothing-forbidden", (np.array([[0.25, 0.25, 0.5], [0.5, 0.25, 0.25]]), np.ones((2, 3), bool)),
              label="every key allowed, no forbidden entry at all (valid)"),
+        # sums over the wrong axis see 1 in every column here; the rows sum to 1, 0.75 and 1.25
+        Case("columns-sum-to-1", (np.array([[0.5, 0.5, 0.0], [0.25, 0.25, 0.25], [0.25, 0.25, 0.75]]),
+                                  np.ones((3, 3), bool)),
+             label="every column sums to 1, two rows do not (invalid)"),
     ]
 
 
@@ -226,6 +238,12 @@ def _mask3_hidden(rng):
     allowed = np.ones((tq, tk), bool)
     cases.append(Case("nothing-forbidden", (attention.masked_softmax(rng_scores(rng, (tq, tk)), allowed), allowed),
                       kind="nothing-forbidden"))
+    n = int(rng.integers(2, 5))                          # the transpose of valid weights: columns sum to 1
+    allowed = np.ones((n, n), bool)
+    w = attention.masked_softmax(rng_scores(rng, (n, n)), allowed).T
+    if np.all(np.abs(w.sum(axis=-1) - 1) <= 1e-9):       # a doubly stochastic draw (never, in practice)
+        w = np.array([[0.75, 0.75], [0.25, 0.25]])
+    cases.append(Case("columns-sum-to-1", (w, np.ones(w.shape, bool)), kind="columns-sum-to-1"))
     return cases
 
 
@@ -296,6 +314,7 @@ EXERCISES = [
             "empty-row": Kind("random input with a row that may read no key", like="empty-row"),
             "large-forbidden": Kind("random input with forbidden scores far above the allowed ones",
                                     like="large-forbidden-score"),
+            "rows-far-apart": Kind("random scores with one row hundreds above the others", like="rows-far-apart"),
         },
     ),
     exercise(
@@ -318,6 +337,8 @@ EXERCISES = [
             "forbidden-negative": Kind("random weights with a negative weight on a forbidden entry, alone or "
                                        "cancelling a positive one", like="forbidden-weights-cancel"),
             "nothing-forbidden": Kind("random correct weights where every key is allowed", like="nothing-forbidden"),
+            "columns-sum-to-1": Kind("random weights whose columns sum to 1 and rows do not (invalid)",
+                                     like="columns-sum-to-1"),
         },
     ),
     exercise(

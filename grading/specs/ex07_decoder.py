@@ -86,6 +86,11 @@ def _dec2_public():
              label="a gain of the wrong width (must raise)"),
         Case("gain-of-shape-1-D", (np.ones((2, 4)), rng.normal(size=(2, 4)), np.ones((1, 4))),
              label="a gain of shape (1, D) instead of (D,) (must raise)"),
+        # halves near 1e8 are exact in float64, so every right way of taking mean and variance agrees;
+        # E[x²] − E[x]² cancels almost every digit there
+        Case("large-values", (rng.normal(size=(2, 4)), 1e8 + rng.integers(-8, 9, size=(2, 4)) / 2,
+                              rng.normal(size=4)),
+             label="features around 1e8 that differ by a few units"),
     ]
 
 
@@ -104,6 +109,11 @@ def _dec2_hidden(rng):
     cases.append(Case("gain-with-extra-axes", (rng.normal(size=(3, D)), rng.normal(size=(3, D)),
                                                rng.normal(size=(1,) * int(rng.integers(1, 3)) + (D,))),
                       kind="gain-with-extra-axes"))
+    # drawn after the older kinds, so their draws stay as they were
+    shape = tuple(int(n) for n in rng.integers(1, 4, size=int(rng.integers(1, 3)))) + (int(rng.choice([2, 4, 8])),)
+    loc = float(rng.choice([-1, 1]) * np.round(10 ** rng.uniform(7.5, 8.5)))
+    cases.append(Case("large-values", (rng.normal(size=shape), loc + rng.integers(-12, 13, size=shape) / 4,
+                                       rng.normal(size=shape[-1])), kind="large-values"))
     return cases
 
 
@@ -292,6 +302,8 @@ EXERCISES = [
                                         like="gain-of-wrong-width"),
             "gain-with-extra-axes": Kind("a random gain of the right width with extra axes of 1 (must raise)",
                                          like="gain-of-shape-1-D"),
+            "large-values": Kind("random features around ±3e7 to ±3e8 that differ by a few units",
+                                 like="large-values"),
         },
     ),
     exercise(

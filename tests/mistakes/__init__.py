@@ -106,6 +106,16 @@ weight demanded on every allowed key and a mask of one's own for allowed (mask-3
 (cache-3), the old caches returned and the position left out (dec-3), one weight matrix transposed (heads-3), a
 prefix one too long (cache-1), logits of shape (1, V) (dec-3, an axis of length 1 inside a list of results), the
 Jacobian's diagonal only (dec-1), a 0 put in front of the sweep (causal-3).
+
+Round 9 read a development set written blind (dev7, 140 wrong answers; not held out: it is read and tuned to)
+and added kinds, each with entries written here (slugs ``r9-*``) and the dev7 answers it names (slugs
+``dev7-NNN``, the set's index, with the writer's description): a comparison with its two sides swapped, the
+maximum over the whole array, a bare transpose, the values from the keys, ids plus the offset as positions, the
+control asked before the model, E[x²] − E[x]², row 0's length for every row, a signed difference the other way
+round, the batch's mean for its sum, the targets fed for the inputs, the plain sum of g for Σ w·g, and causal-1's slips in a learner's own
+handling of a replacement vector.  Eight older entries that expected no name make exactly those slips and now
+carry them (heldout-019, heldout4-002, heldout4-090, heldout5-003, heldout5-033, transpose-reversed, r8-060, r8-121),
+and two named */constant-factor now carry the more precise pos-2/batch-mean (heldout5-064, r8-036).
 """
 
 import importlib

@@ -108,6 +108,18 @@ def masked_softmax(scores, allowed):
     e = np.where(allowed, np.exp(shifted), 0.0)
     return e / e.sum(axis=-1, keepdims=True)
 """, "mask-2/max-over-all"),
+    bug("mask-2", "max-of-the-whole-array", "max-over-whole-array", "mask-2/max-over-array"),
+    Entry("mask-2", "largest-allowed-score-of-all-rows", """
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row may read no key")
+    top = np.max(scores[allowed])            # the largest allowed score
+    e = np.where(allowed, np.exp(np.minimum(scores - top, 0.0)), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+""", "mask-2/max-over-array"),
     Entry("mask-2", "minus-1e9", """
 import numpy as np
 def masked_softmax(scores, allowed):
@@ -511,7 +523,7 @@ def is_valid_attention(weights, allowed, atol=1e-9):
         return False
     row_sums = weights.sum(axis=0)
     return bool(np.all(np.abs(row_sums - 1) <= atol))
-""", None,
+""", 'mask-3/wrong-axis',
           mistake='Sums over axis 0 (the queries) instead of the last axis, so it tests column sums rather than row sums.', heldout=True),
     Entry('mask-3', 'heldout-020', r"""
 import numpy as np
@@ -1085,7 +1097,7 @@ def causal_allowed(tq, tk):
     key_position = np.arange(tk)[None, :]               # (1, tk)
     # запрос i видит ключ j, если i <= j
     return query_position <= key_position
-""", None,
+""", 'mask-1/reversed',
           mistake='Compares the positions the wrong way round, producing the upper triangle: every query reads its future and not its past.', heldout=True),
     Entry('mask-1', 'heldout4-003', r"""
 import numpy as np
@@ -1450,7 +1462,7 @@ def causal_allowed(tq, tk):
     query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
     key_position = np.arange(tk)[None, :]               # (1, tk)
     return query_position <= key_position
-""", None,
+""", 'mask-1/reversed',
           mistake='Compares the wrong way round (query <= key), giving the upper triangle: each query reads its own position and the future.', heldout=True),
     Entry('mask-1', 'heldout5-004', r"""
 import numpy as np
@@ -2114,4 +2126,73 @@ def is_valid_attention(weights, allowed, atol=1e-9):
     return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
 """, 'mask-3/own-mask',
           mistake='Builds its own causal mask with np.triu instead of using allowed.', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    bug('mask-1', 'r9-key-after-query', 'comparison-reversed', 'mask-1/reversed'),
+    Entry('mask-1', 'r9-triu-from-the-diagonal', """
+import numpy as np
+def causal_allowed(tq, tk):
+    return np.triu(np.ones((tq, tk), dtype=bool), k=tk - tq)
+""", 'mask-1/reversed'),
+    Entry('mask-3', 'r9-sum-over-queries', """
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if np.isnan(weights).any() or (weights < 0).any():
+        return False
+    if np.any(weights[~allowed] != 0):
+        return False
+    return bool(np.all(np.abs(weights.sum(axis=-2) - 1) <= atol))
+""", 'mask-3/wrong-axis'),
+    Entry('mask-1', 'dev7-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 查询位置 >= 键位置 ……应该是这样吧
+    return query_position <= key_position
+""", 'mask-1/reversed',
+          mistake='Compares in the wrong direction, so queries read the future instead of the past.'),
+    Entry('mask-2', 'dev7-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有允许的键")
+    masked = np.where(allowed, scores, -np.inf)
+    # 减去最大值防止溢出
+    e = np.exp(masked - masked.max())
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-array',
+          mistake='Subtracts the maximum over the whole array instead of per row, so a row far below the global max underflows.'),
+    Entry('mask-3', 'dev7-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=0) - 1) <= atol).all())
+""", 'mask-3/wrong-axis',
+          mistake='Sums rows over axis 0 instead of the last axis.'),
+    Entry('data-1', 'dev7-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("空的批次")
+    T = 1 + max(len(t) for t in texts)
+    inputs, targets = [], []
+    for t in texts:
+        ids = list(encode(t, vocab))
+        n = len(ids)
+        inputs.append([BOS] + ids + [EOS] * (T - 1 - n))
+        targets.append(ids + [EOS] + [IGNORE] * (T - 1 - n))
+    return np.array(inputs, dtype=np.int32), np.array(targets, dtype=np.int32)
+""", ('data-1/int32', 'data-1/empty-accepted'),
+          mistake='Returns the default int dtype of np.array on lists, and does not raise on an empty text.'),
 ]

@@ -65,7 +65,7 @@ def split_heads(x, n_heads):
         raise ValueError("not divisible")
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return heads.T
-""", None),
+""", 'heads-1/all-axes-reversed'),
 
     # ---- heads-2: merge_heads(x) ------------------------------------------------------
     Entry("heads-2", "four-axes-only", """
@@ -1497,7 +1497,7 @@ def split_heads(x, n_heads):
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     return heads.transpose()
-""", None,
+""", 'heads-1/all-axes-reversed',
           mistake='Calls .transpose() without arguments, which reverses every axis (also the batch axis) instead of swapping T and H.', heldout=True),
     Entry('heads-1', 'heldout5-034', r"""
 import numpy as np
@@ -1975,4 +1975,44 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     return params, kv
 """, 'cost-1/three-matrices',
           mistake='Parameters counted as 3 D^2 (forgot W_O) and the cache right.', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    bug('heads-1', 'r9-transpose-without-axes', 'all-axes-reversed', 'heads-1/all-axes-reversed'),
+    Entry('heads-1', 'r9-dot-T', """
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("n_heads must divide D")
+    return x.reshape(*x.shape[:-1], n_heads, D // n_heads).T
+""", 'heads-1/all-axes-reversed'),
+    Entry('heads-3', 'r9-values-from-the-keys', answers_above('ex02_heads', 'split_heads', 'merge_heads') + """
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q, k = split_heads(x @ w_q, n_heads), split_heads(x @ w_k, n_heads)
+    return merge_heads(causal_attention(q, k, k)) @ w_o
+""", '*/weight-for-another'),
+    Entry('heads-1', 'dev7-033', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.transpose(heads)
+""", 'heads-1/all-axes-reversed',
+          mistake='Uses np.transpose without axes, which reverses all axes including the batch axis.'),
+    Entry('heads-3', 'dev7-046', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)   # (B, H, T, d)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_k, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ w_o
+""", '*/weight-for-another',
+          mistake='Uses w_k for the values as well (copy-paste slip).'),
 ]

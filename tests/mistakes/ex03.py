@@ -1,6 +1,6 @@
 """Wrong answers to exercise set 3 (pos-1, pos-2, pos-3)."""
 
-from . import Entry
+from . import Entry, bug
 
 _SWAP_HEAD = """
 import numpy as np
@@ -1096,7 +1096,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     # среднее по батчу
     d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
     return d_token, d_position
-""", '*/constant-factor',
+""", 'pos-2/batch-mean',
           mistake='Averages the position gradient over the batch instead of summing it.', heldout=True),
     Entry('pos-2', 'heldout5-065', r"""
 import numpy as np
@@ -1309,7 +1309,7 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     d_position = np.zeros((context_size, D), dtype=grad.dtype)
     d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
     return d_token, d_position
-""", '*/constant-factor',
+""", 'pos-2/batch-mean',
           mistake='Averages the position gradient over the batch instead of summing it.', probe=True),
     Entry('pos-2', 'r8-037', r"""
 import numpy as np
@@ -1410,4 +1410,57 @@ def embed(ids, token_table, position_table, offset=0):
     return token_table[ids] * np.sqrt(token_table.shape[-1]) + position_table[offset:offset + T]
 """, None,
           mistake='Two unrelated mistakes: no range check, and the token embedding scaled by sqrt(D).', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    bug('pos-1', 'r9-ids-plus-offset', 'positions-by-id-plus-offset', 'pos-1/position-by-id'),
+    Entry('pos-1', 'r9-rows-from-offset-plus-id', """
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("outside the position table")
+    rows = np.take(position_table, offset + ids, axis=0)
+    return np.take(token_table, ids, axis=0) + rows
+""", 'pos-1/position-by-id'),
+    Entry('pos-1', 'dev7-062', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出范围")
+    # 词嵌入 + 位置嵌入
+    return token_table[ids] + position_table[ids + offset]
+""", 'pos-1/position-by-id',
+          mistake='Indexes the position table by token id instead of by position.'),
+    bug('pos-2', 'r9-batch-mean', 'batch-mean-for-sum', 'pos-2/batch-mean'),
+    Entry('pos-2', 'r9-mean-over-sequences', """
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    per_sequence = grad.reshape(-1, T, D)
+    d_position[offset:offset + T] = np.mean(per_sequence, axis=0)
+    return d_token, d_position
+""", 'pos-2/batch-mean'),
+    Entry('pos-2', 'dev7-067', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # градиент по позициям, усреднённый по батчу
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
+    return d_token, d_position
+""", 'pos-2/batch-mean',
+          mistake='Averages the position gradient over the batch instead of summing it.'),
 ]

@@ -1255,7 +1255,7 @@ def feature_norm(x, eps=1e-5):
     mean_sq = (x * x).mean(axis=-1, keepdims=True)
     var = mean_sq - mean ** 2          # one pass
     return (x - mean) / np.sqrt(var + eps)
-""", None,
+""", 'causal-4/moments',
           mistake='Computes the variance as E[x^2] - E[x]^2, which cancels catastrophically for large values (e.g. features around 1e8).', heldout=True),
     Entry('causal-4', 'heldout4-091', r"""
 import numpy as np
@@ -1815,4 +1815,136 @@ def feature_norm(x, eps=1e-5):
     return (x - mean) / np.sqrt(var + 1e-5)
 """, 'causal-4/eps-ignored',
           mistake='Ignores the eps argument (always 1e-5).', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    Entry('causal-1', 'r9-one-token-of-a-vector', """
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    r = np.broadcast_to(replacement, ids[..., position:].shape)
+    perturbed[..., position] = r[..., 0]
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token'),
+    Entry('causal-1', 'r9-late-start-of-a-vector', """
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    r = np.broadcast_to(replacement, ids[..., position:].shape)
+    perturbed[..., position + 1:] = r[..., 1:]
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late'),
+    Entry('causal-1', 'dev7-079', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement if np.ndim(replacement) == 0 else replacement[0]
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the single token at `position` instead of every token from it on.'),
+    Entry('causal-1', 'dev7-080', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 把 position 之后的词都换掉
+    perturbed[..., position + 1:] = replacement[1:] if np.ndim(replacement) else replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Starts the replacement one position too late (position + 1).'),
+    Entry('causal-1', 'dev7-082', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., :position] = replacement if np.ndim(replacement) == 0 else replacement[:position]
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-prefix',
+          mistake='Replaces the prefix instead of the future.'),
+    Entry('causal-1', 'dev7-084', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position - 1:] = replacement if np.ndim(replacement) == 0 else np.r_[replacement[0], replacement]
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/starts-early',
+          mistake='Starts the replacement one position too early (position - 1), which changes the last prefix token.'),
+    bug('causal-2', 'r9-control-asked-before-the-model', 'model-and-control-checked-in-swapped-order', 'causal-2/control-before-model'),
+    Entry('causal-2', 'r9-control-moves-so-causal', answers_above('ex04_causality', 'future_perturbation_change') + """
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position out of range")
+    control_moves = future_perturbation_change(control, ids, position, replacement) > tol
+    model_moves = future_perturbation_change(forward, ids, position, replacement) > tol
+    if control_moves:
+        return "causal"
+    elif model_moves:
+        return "leaks"
+    else:
+        return "blind"
+""", 'causal-2/control-before-model'),
+    Entry('causal-2', 'dev7-086', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    T = np.shape(ids)[-1]
+    if not 1 <= position < T:
+        raise ValueError("position must be in 1..T-1")
+    c = future_perturbation_change(control, ids, position, replacement)
+    f = future_perturbation_change(forward, ids, position, replacement)
+    if c > tol:
+        return "causal"
+    if f > tol:
+        return "leaks"
+    return "blind"
+""", 'causal-2/control-before-model',
+          mistake='Checks the control first, so a leaking model with a moving control is called causal.'),
+    bug('causal-4', 'r9-variance-from-moments', 'variance-from-moments', 'causal-4/moments'),
+    Entry('causal-4', 'r9-mean-of-squares-minus-square', """
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mu = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean(x * x, axis=-1, keepdims=True) - mu * mu
+    return (x - mu) / np.sqrt(var + eps)
+""", 'causal-4/moments'),
+    Entry('causal-4', 'dev7-102', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = (x ** 2).mean(axis=-1, keepdims=True) - mean ** 2
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which loses precision when the mean is large.'),
+    Entry('causal-3', 'dev7-095', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    base = forward(ids.copy())
+    res = []
+    for p in range(T - 1, 0, -1):
+        ids[p:] = replacement_token
+        res.append(float(np.max(np.abs(forward(ids)[:p] - base[:p]))))
+    return np.array(res[::-1])
+""", 'causal-3/in-place',
+          mistake="Replaces the future in the same array cumulatively without copying, mutating the caller's ids."),
 ]

@@ -1344,7 +1344,7 @@ def continue_padded(model, inputs, targets, tokens):
             model.step(int(token), cache)
         outputs.append(model.step(int(tokens[b]), cache))
     return np.stack(outputs)
-""", None,
+""", 'cache-1/first-row-length',
           mistake='Takes n from the first row for every row.', probe=True),
     Entry('cache-2', 'r8-061', r"""
 import numpy as np
@@ -1499,4 +1499,82 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     return (w @ values).reshape(-1), keys, values
 """, None,
           mistake='Two unrelated mistakes: scaled by sqrt(D) and no output projection.', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    Entry('cache-3', 'r9-signed-other-way', """
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(incremental - full))
+""", 'cache-3/signed'),
+    Entry('cache-3', 'dev7-125', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    rows = []
+    for t in ids:
+        rows.append(step(int(t), cache))
+    diff = np.stack(rows) - forward(ids)
+    return float(diff.max())
+""", 'cache-3/signed',
+          mistake='Returns the signed maximum difference (no abs), so negative errors are missed.'),
+    bug('cache-1', 'r9-row-0-length', 'index-zero@continue_padded:targets[b]', 'cache-1/first-row-length'),
+    Entry('cache-1', 'r9-length-counted-once', """
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    n = int(np.count_nonzero(targets[0] != IGNORE))     # the real prefix
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b][:n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/first-row-length'),
+    Entry('cache-1', 'dev7-110', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        if b == 0:
+            n = int((targets[0] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/first-row-length',
+          mistake='Uses the real prefix of row 0 for every row (n computed once outside the row).'),
+    bug('cache-1', 'r9-targets-for-inputs', 'one-argument-for-the-next@continue_padded:inputs', 'cache-1/targets-fed'),
+    Entry('cache-1', 'r9-real-targets-fed', """
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    rows = []
+    for row, new in zip(targets, tokens):
+        cache = model.new_cache()
+        for token in row[row != IGNORE]:        # the real tokens of the row
+            model.step(int(token), cache)
+        rows.append(model.step(int(new), cache))
+    return np.stack(rows)
+""", 'cache-1/targets-fed'),
+    Entry('cache-1', 'dev7-112', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        real = targets[b][targets[b] != IGNORE]
+        for token in real:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/targets-fed',
+          mistake='Feeds the targets (the shifted text) into the cache instead of the inputs, skipping BOS.'),
 ]

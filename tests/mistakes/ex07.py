@@ -2564,6 +2564,44 @@ def masked_softmax_backward(d_weights, weights):
     if d_weights.shape != weights.shape:
         raise ValueError("shape mismatch")
     return weights * (d_weights - d_weights.sum(axis=-1, keepdims=True))
-""", None,
+""", 'dec-1/plain-sum',
           mistake='Uses the sum of g over the row (without weights) for the row term.', probe=True),
+    # ---- round 9 of issue 34: kinds the development set dev7 showed (r9-*: written here; dev7-NNN: that set's answers) ----
+    bug('dec-2', 'r9-variance-from-moments', 'variance-from-moments', 'dec-2/moments'),
+    Entry('dec-2', 'dev7-146', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mu = x.mean(-1, keepdims=True)
+    var = (x * x).mean(-1, keepdims=True) - mu * mu
+    rho = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", 'dec-2/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which is inaccurate for inputs with a large mean.'),
+    bug('dec-1', 'r9-unweighted-row-sum', 'dropped-factor@masked_softmax_backward:d_weights * weights', 'dec-1/plain-sum'),
+    Entry('dec-1', 'r9-sum-of-g', """
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights differ in shape")
+    total = d_weights.sum(axis=-1, keepdims=True)
+    return weights * (d_weights - total)
+""", 'dec-1/plain-sum'),
+    Entry('dec-1', 'dev7-139', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shapes differ")
+    # dL/ds = diag(a) g - a (a . g); here simplified
+    return weights * d_weights - weights * d_weights.sum(axis=-1, keepdims=True)
+""", 'dec-1/plain-sum',
+          mistake="Builds the full Jacobian diag(a) - a a^T per row but transposes the product, using g @ J with J's outer product on the wrong side — returns g * a - a * sum(g) instead."),
 ]
