@@ -143,11 +143,11 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two agree to a relative difference below $10^{-14}$. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
+Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the pure-Python value. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
 
 Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of number 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the padded row with the unpadded one.
 
-Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code adds the terms one by one with `math.fsum`. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays below the bound rather than the difference itself.
+Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code adds the terms one by one with `math.fsum`. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays within the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -237,7 +237,7 @@ assert failures == ["ValueError", "ValueError"]
 md(r"""
 ## 6.5 Summary
 
-Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on the floating-point numbers to a relative difference below $10^{-14}$. §7 runs these checks again on a deeper, trained model.
+Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on every floating-point number: no difference exceeded $10^{-14}$ times the value's magnitude. §7 runs these checks again on a deeper, trained model.
 
 The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of the table with it.
 """)
