@@ -113,6 +113,14 @@ def _selects(within, site):
 _REGISTERED = {}
 
 
+# The batch-length hint of every exercise that takes ids (T = len(ids) and ids[t] are the same slip:
+# both take the first axis for time, which is B in a batch)
+_FIRST_AXIS_FOR_TIME = (
+    "a batch (B, T) of ids goes wrong: the code takes the first axis, B in a batch, for time "
+    "(T = len(ids), or ids[t]); time is the last axis: `T = ids.shape[-1]`, `ids[..., t]`",
+    "the first axis taken for time")
+
+
 def _mistakes(exercise_id, *entries):
     out = []
     for slug, selectors, section, text, short in entries:
@@ -427,9 +435,7 @@ MISTAKES = {
          "the position table is indexed by token id: take rows offset … offset+T−1 by position",
          "positions by token id"),
         ("batch-length", ('length-from-first-axis',), "3.1",
-         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read T from the last axis (`ids.shape[-1]`)",
-         "T read from the first axis"),
+         *_FIRST_AXIS_FOR_TIME),
         ("no-position", ('position-dropped',), "3.1",
          "the positions are not added: each row is the token's vector plus the position table's row for its "
          "position, offset + t",
@@ -469,9 +475,7 @@ MISTAKES = {
          "positions past the table wrap around instead of raising: raise a ValueError",
          "positions wrapped"),
         ("batch-length", ('length-from-first-axis@embed_backward:ids',), "3.2",
-         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read T from the last axis (`ids.shape[-1]`)",
-         "T read from the first axis"),
+         *_FIRST_AXIS_FOR_TIME),
         ("full-table-refused", ('loose-for-strict@embed_backward:offset + T > context_size',
                                 'one-less@embed_backward:offset + T > context_size'), "3.3",
          "ids that exactly fill the position table are refused: only offset + T > context_size is past it "
@@ -517,9 +521,7 @@ MISTAKES = {
          "the changes are added up. Report the largest absolute change instead",
          "sum instead of max"),
         ("batch-length", ('length-from-first-axis',), "3.4",
-         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read T from the last axis (`ids.shape[-1]`)",
-         "T read from the first axis"),
+         *_FIRST_AXIS_FOR_TIME),
         ("negative-index", ('lower-bound-dropped',), "3.4",
          "a negative i or j is accepted: NumPy counts it from the end (i = −1 is the last position); require "
          "0 ≤ i, j < T − 1",
@@ -620,9 +622,7 @@ MISTAKES = {
          "`position` must lie in 1 … T−1, otherwise raise a ValueError",
          "position = T not refused"),
         ("batch-length", ('length-from-first-axis',), "4.3",
-         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read T from the last axis (`ids.shape[-1]`)",
-         "T read from the first axis"),
+         *_FIRST_AXIS_FOR_TIME),
     ),
     "causal-3": _mistakes(
         "causal-3",
@@ -1063,9 +1063,7 @@ MISTAKES = {
          "compare rows 0 … prefix_length−1",
          "compared the future rows"),
         ("batch-length", ('length-from-first-axis',), "4.3",
-         "a batch (B, T) of ids goes wrong: T is read from the first axis, and len(ids) is B for a batch; "
-         "read T from the last axis (`ids.shape[-1]`)",
-         "T read from the first axis"),
+         *_FIRST_AXIS_FOR_TIME),
         ("no-modulo", ('modulo-dropped',), "4.3",
          "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id around with "
          "`% vocab_size`",
