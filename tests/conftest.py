@@ -217,6 +217,17 @@ def once_per_run(name, config, compute=None):
         return value
 
 
+@pytest.fixture(scope="session")
+def course_wheel_file(pytestconfig):
+    """The course's wheel as `make wheel` builds it (tools/make_autograder.build_wheel), built once per run
+    into _build/test-wheel/ for every test that reads or installs it (test_grading_exports,
+    test_hidden_secrecy, test_grading_sandbox, test_learner_outside): each used to build its own."""
+    def build():
+        from tools.make_autograder import build_wheel
+        return build_wheel(_BUILD / "test-wheel")
+    return once_per_run("test-wheel", pytestconfig, build)
+
+
 _SESSION_START = time.time()
 _SITE_REPORT = pathlib.Path(__file__).resolve().parent.parent / "_build" / "site-report.txt"
 
