@@ -3,11 +3,14 @@ the machine may lack (a Debian package, root, a sandbox, a module): unavailable(
 skips with the reason locally and fails under CI=true; need(tool) for the tools of
 tools/system-packages.txt, which `make test` installs."""
 
+import fcntl
 import os
 import pathlib
+import pickle
 import shutil
 import sys
 import time
+import uuid
 
 import pytest
 from hypothesis import settings
@@ -176,6 +179,53 @@ def require_or_skip(module_name, why):
         return __import__(module_name)
     except ImportError:
         unavailable(f"{module_name} is not installed: {why}")
+
+
+_RUN_ID = uuid.uuid4().hex            # a run without xdist
+_BUILD = pathlib.Path(__file__).resolve().parent.parent / "_build"
+
+
+def run_id(config):
+    """The id of this test run: the same in every xdist worker of the run, new in the next run."""
+    return getattr(config, "workerinput", {}).get("testrunuid") or _RUN_ID
+
+
+def once_per_run(name, config, compute=None):
+    """``compute()``'s value, computed once per test run for every xdist worker that asks: the first
+    worker computes it and leaves it in _build/<name>.pickle, stamped with the run's id; a worker that
+    asks meanwhile waits for it (a file lock), and later ones read it.  For work two test files do
+    alike (tests/test_mistakes.py and tests/test_mistakes_batch.py score the corpus in-process); nothing
+    in a test run changes the sources, and the next run computes again.  Without ``compute``: the value
+    if this run has one, else None."""
+    path = _BUILD / f"{name}.pickle"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    run = run_id(config)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            with open(path, "rb") as f:
+                stamp, value = pickle.load(f)
+            if stamp == run:
+                return value
+        if compute is None:
+            return None
+        value = compute()
+        part = path.with_suffix(".part")
+        with open(part, "wb") as f:
+            pickle.dump((run, value), f)
+        part.replace(path)
+        return value
+
+
+@pytest.fixture(scope="session")
+def course_wheel_file(pytestconfig):
+    """The course's wheel as `make wheel` builds it (tools/make_autograder.build_wheel), built once per run
+    into _build/test-wheel/ for every test that reads or installs it (test_grading_exports,
+    test_hidden_secrecy, test_grading_sandbox, test_learner_outside): each used to build its own."""
+    def build():
+        from tools.make_autograder import build_wheel
+        return build_wheel(_BUILD / "test-wheel")
+    return once_per_run("test-wheel", pytestconfig, build)
 
 
 _SESSION_START = time.time()

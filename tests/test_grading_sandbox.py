@@ -608,15 +608,14 @@ def test_user_namespaces_are_blocked_without_the_filter_too(name, monkeypatch):
     assert seen["clone3"] == "EFAULT"                      # the filter really refused nothing
 
 
-def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_path):
+def test_a_grader_installed_from_the_wheel_sandboxes_as_the_checkout_does(tmp_path, course_wheel_file):
     """`make wheel`, then `pip install <wheel>[grader]` into a fresh virtual environment outside the
     repository: that grader picks the root sandbox with warm kernels, grades a solved notebook, and a
     kernel finds neither the grader, its registry, specs and references, nor the course's other
     packages in the environment it installed into."""
     if not IS_ROOT:
         unavailable("the root sandbox needs root")
-    from tools.make_autograder import build_wheel
-    wheel = build_wheel(tmp_path / "dist")
+    wheel = course_wheel_file
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = str(venv / "bin" / "python")

@@ -43,7 +43,7 @@ def ipython(venv, code, cwd):
 
 
 @pytest.fixture(scope="module")
-def fresh(tmp_path_factory):
+def fresh(tmp_path_factory, course_wheel_file):
     """A virtual environment with only ipykernel and NumPy, and the course's wheel."""
     root = tmp_path_factory.mktemp("learner")
     subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
@@ -51,10 +51,8 @@ def fresh(tmp_path_factory):
                           "--disable-pip-version-check", "ipykernel", "numpy"], capture_output=True, text=True,
                          timeout=900)
     assert pip.returncode == 0, pip.stderr[-2000:]
-    from tools.make_autograder import build_wheel
-    wheel = build_wheel(root / "dist")
-    assert wheel.name == course_wheel()
-    return root / "venv", wheel
+    assert course_wheel_file.name == course_wheel()
+    return root / "venv", course_wheel_file
 
 
 def test_the_committed_notebooks_name_the_wheel_or_the_repository():

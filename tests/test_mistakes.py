@@ -21,7 +21,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import fixed_key
+from conftest import fixed_key, once_per_run
 from course_i18n import LANGUAGES
 from grading import diagnoses
 from grading.exercises import EXERCISES, Raised, check, diagnosis_of, run_checks
@@ -70,12 +70,12 @@ _outcomes, _graded = {}, {}
 
 
 def graded(entry, seed, func=None):
-    """(points kept, failed test names, results, the diagnosis) as the grader scores ``entry`` with the key
+    """(points kept, failed test names, the diagnosis) as the grader scores ``entry`` with the key
     fixed_key(seed); computed once per process (outcome() and tests/test_mistakes_batch.py share it: the
     batch needs only the seed it grades with, not the rest of outcome(), most of whose time is diagnoses)."""
     if (entry.name, seed) not in _graded:
         kept, failed, results = grader_verdict(EXERCISES[entry.exercise], func or wrong_function(entry), seed)
-        _graded[entry.name, seed] = (kept, failed, results, diagnosis_of(entry.exercise, results))
+        _graded[entry.name, seed] = (kept, failed, diagnosis_of(entry.exercise, results))
     return _graded[entry.name, seed]
 
 
@@ -84,9 +84,50 @@ def outcome(entry):
         func = wrong_function(entry)
         where, mistake = check_diagnosis(entry, func)
         grader = [graded(entry, seed, func) for seed in GRADER_SEEDS]
-        _outcomes[entry.name] = {"where": where, "mistake": mistake, "grader": [g[:3] for g in grader],
-                                 "grader_mistakes": {seed: g[3] for seed, g in zip(GRADER_SEEDS, grader)}}
+        _outcomes[entry.name] = {"where": where, "mistake": mistake, "grader": [g[:2] for g in grader],
+                                 "grader_mistakes": {seed: g[2] for seed, g in zip(GRADER_SEEDS, grader)}}
     return _outcomes[entry.name]
+
+
+def _ids(mistake):
+    """A diagnosis as ids, to cross processes: (its id, the second mistake's id or None), or None."""
+    return mistake and (mistake.id, getattr(mistake, "second", None) and mistake.second.id)
+
+
+def _mistake(ids):
+    """The diagnosis _ids() wrote."""
+    if ids is None:
+        return None
+    first, second = map(diagnoses.mistake_by_id, ids)
+    return diagnoses._Pair(first, second) if ids[1] else first
+
+
+def _every_outcome():
+    """outcome() of every entry, its diagnoses as ids."""
+    found = {}
+    for entry in CORPUS:
+        result = outcome(entry)
+        found[entry.name] = dict(result, mistake=_ids(result["mistake"]),
+                                 grader_mistakes={s: _ids(m) for s, m in result["grader_mistakes"].items()})
+    return found
+
+
+@pytest.fixture(scope="session")
+def corpus_outcomes(request):
+    """Every entry's outcome(), computed once per test run: this file's tests and
+    tests/test_mistakes_batch.py's, usually in the other xdist worker, read the same scores
+    (conftest.once_per_run).  A run that selects fewer tests than the corpus has entries (one entry,
+    a -k, the batch's file alone) reads them if this run has them, else computes only what it asks
+    for, in outcome() and graded()."""
+    few = len(request.session.items) < len(CORPUS)
+    shared = once_per_run("corpus-outcomes", request.config, None if few else _every_outcome)
+    for name, result in (shared or {}).items():
+        if name in _outcomes:
+            continue
+        _outcomes[name] = dict(result, mistake=_mistake(result["mistake"]),
+                               grader_mistakes={s: _mistake(m) for s, m in result["grader_mistakes"].items()})
+        for seed, (kept, failed) in zip(GRADER_SEEDS, result["grader"]):
+            _graded[name, seed] = (kept, failed, _outcomes[name]["grader_mistakes"][seed])
 
 
 def test_the_corpus_is_large_and_covers_every_exercise():
@@ -102,10 +143,10 @@ def test_the_corpus_is_large_and_covers_every_exercise():
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=lambda e: e.name)
-def test_entry_is_caught_by_check_and_by_the_grader(entry):
+def test_entry_is_caught_by_check_and_by_the_grader(entry, corpus_outcomes):
     result = outcome(entry)
     assert result["where"] is not None, f"{entry.name}: passes every public and practice test"
-    for seed, (kept, failed, _) in zip(GRADER_SEEDS, result["grader"]):
+    for seed, (kept, failed) in zip(GRADER_SEEDS, result["grader"]):
         assert not kept, f"{entry.name}: keeps its points with the grader's seed {seed}"
 
 
@@ -121,7 +162,7 @@ def _named_wrongly(entry, strict=True):
 
 
 @pytest.mark.parametrize("entry", [_named_wrongly(e) for e in CORPUS], ids=lambda e: e.name)
-def test_no_wrong_diagnosis(entry):
+def test_no_wrong_diagnosis(entry, corpus_outcomes):
     """A diagnosis that names a mistake the code does not have is worse than none."""
     result = outcome(entry)
     named = [m.id for m in [result["mistake"], *result["grader_mistakes"].values()] if m is not None]
@@ -141,7 +182,7 @@ def test_no_wrong_diagnosis_on_other_practice_draws(entry):
         assert found is None or found.id in entry.accepted, (seed, found.id, entry.diagnosis)
 
 
-def test_diagnosis_rate(capsys):
+def test_diagnosis_rate(capsys, corpus_outcomes):
     """The rate over the project's own entries must reach RATE, with none named wrongly; the held-out
     answers' rate (issue 34's measure, not tuned to) is printed beside it, per exercise."""
     rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])
@@ -194,7 +235,7 @@ def test_the_right_answers_get_no_diagnosis():
     ("dec-3:heldout5-149", False), ("causal-4:over-time", False),
     # two mistakes: a finite fill and no check for an empty row
     ("mask-2:heldout5-009", True)])
-def test_a_second_mistake_is_announced_only_when_there_is_one(name, second):
+def test_a_second_mistake_is_announced_only_when_there_is_one(name, second, corpus_outcomes):
     entry = next(e for e in CORPUS if e.name == name)
     mistake = outcome(entry)["mistake"]
     assert mistake is not None and mistake.id in entry.accepted, (name, mistake)

@@ -60,7 +60,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 from urllib.parse import quote, unquote, urljoin, urlparse
 
@@ -74,7 +73,7 @@ from tools import build_site  # noqa: E402
 import course_site  # noqa: E402
 from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
 from grading.version import package_version  # noqa: E402
-from conftest import browser_executable, clear_stale_event_loop, need, slowdown, unavailable  # noqa: E402
+from conftest import browser_executable, clear_stale_event_loop, need, run_id, slowdown, unavailable  # noqa: E402
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
 # suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
@@ -163,13 +162,7 @@ def _build(*args):
 # build and reuse it. Nothing in a test run changes the sources, so a second incremental build found
 # nothing to do and only cost its 15-25 s. The stamp names the run (xdist's testrunuid, the same in
 # every worker), so the next run, or a `make book` between two runs, builds again.
-_RUN_ID = uuid.uuid4().hex            # a run without xdist
 SITE_STAMP = OUT.parent / "site-built-for-run"
-
-
-def _run_id(config):
-    """The id of this test run: the same in every xdist worker of the run, new in the next run."""
-    return getattr(config, "workerinput", {}).get("testrunuid") or _RUN_ID
 
 
 @pytest.fixture(scope="session")
@@ -179,7 +172,7 @@ def site_dir(request):
         if not (OUT / "build-info.json").exists():
             pytest.fail(f"COURSE_SITE_NO_BUILD is set but {OUT} is not built: run `make book`", pytrace=False)
         return OUT
-    run = _run_id(request.config)
+    run = run_id(request.config)
     SITE_STAMP.parent.mkdir(parents=True, exist_ok=True)
     with open(SITE_STAMP.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)              # a worker that finds a build under way waits for it
