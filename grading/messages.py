@@ -75,7 +75,7 @@ MESSAGES = texts("grading.messages", {
     "record_undecodable": "the grader received a result it could not read",
     "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); check whether "
                        "the notebook reassigns or changes anything in NumPy or lib.",
-    "relies_on_reference": "{function} relies on {name}, the library's own answer to this exercise. When the "
+    "relies_on_reference": "{function} relies on {name}, the library's reference answer to this exercise. When the "
                            "grader took {name} away, {function} failed these tests. This exercise asks for your "
                            "own code, so it gets no points.",
     "cell_error_hint": "cell {cell} raised {error}",
@@ -168,7 +168,7 @@ MESSAGES = texts("grading.messages", {
 # -- the instructor's workflow: copies of a notebook, damaged files, unfinished cells, Gradescope (issue 22) --
 MESSAGES.update(texts("grading.messages", {
     "duplicates_newest": "The most recently modified copy was graded: {graded}.",
-    "duplicates_newest_tied": "The copies were modified within {seconds} seconds of each other, too close to tell "
+    "duplicates_newest_tied": "The copies were modified within {seconds} s of each other, too close to tell "
                               "which is newer, so {graded} was graded (chosen by its name); your instructor will "
                               "check which copy counts.",
     "duplicates_best": "Every copy was graded and the best one counts: {graded}.",
@@ -188,7 +188,7 @@ MESSAGES.update(texts("grading.messages", {
     "index_median": "Median",
     "index_flags": "Flags",
     "index_histogram": "Distribution of totals",
-    "index_students": "students",
+    "index_students": "Students",
     "flag_duplicates": "several notebooks for one exercise set",
     "flag_ambiguous": "check which copy counts",
     "flag_late": "handed in late",

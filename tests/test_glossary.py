@@ -27,7 +27,7 @@ CONTRIBUTING = ROOT / "CONTRIBUTING.md"
 
 def forbidden_words():
     text = CONTRIBUTING.read_text(encoding="utf-8")
-    table = text.split("### Words we do not use", 1)[1]
+    table = text.split("### Words we do not use", 1)[1].split("\n## ", 1)[0]   # up to the next section
     rows = []
     for line in table.splitlines():
         match = re.match(r"\|\s*(" + "|".join(LANGUAGES) + r")\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
