@@ -1,4 +1,4 @@
-# Two commands do all the set-up on a fresh machine with Python 3.11:
+# Three commands each do all the set-up on a fresh machine with Python 3.11:
 #   make book   - build the website in all three languages and print where it is
 #   make pdf    - the same, plus the whole course as one PDF book per language
 #   make test   - install what the tests need and run the whole test suite
@@ -15,8 +15,8 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 CI_EXTRAS := torch==2.13.0
 IN_CI := $(filter 1 true True TRUE yes Yes YES,$(CI))
 TEST_EXTRAS ?= $(if $(IN_CI),$(CI_EXTRAS))
-# The Debian packages of tools/system-packages.txt: `make test` and `make book` install what is
-# missing (as root, or with sudo after saying what), or stop in one line that says how.
+# The Debian packages of tools/system-packages.txt: `make book`, `make pdf` and `make test` install
+# what is missing (as root, or with sudo after saying what), or stop in one line that says how.
 # SYSTEM_PACKAGES=skip goes on without them (their tests skip, except under CI=true).
 SYSTEM_PACKAGES ?=
 export SYSTEM_PACKAGES
