@@ -735,7 +735,7 @@ MISTAKES = {
          "new_cache not called"),
         ("unpadded-row", ('first-match-for-count',), "5.7",
          "the longest row, which has no padding, feeds nothing into its cache: `np.argmax(targets[b] == -100)` is "
-         "0 when no -100 is found; count the real positions with `(targets[b] != -100).sum()`",
+         "0 when no `-100` is found; count the real positions with `(targets[b] != -100).sum()`",
          "argmax of the padding"),
         ("skips-bos", ('slice-from-one@continue_padded::n',), "5.7",
          "BOS is not fed into the cache: the BOS at "
@@ -753,7 +753,7 @@ MISTAKES = {
          "attend (with an empty cache the first token can read only itself)",
          "attended before appending"),
         ("no-scale", ('no-scale',), "2.3",
-         "the scores are not divided by √d",
+         "the scores are not divided by √d: divide each head's scores by √d before the softmax",
          "no scaling"),
         ("scale-by-D", ('scale-by-full-width',), "2.3",
          "the scores are divided by √D instead of "
@@ -813,7 +813,8 @@ MISTAKES = {
          "it returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
          "mean instead of max"),
         ("signed", ('no-abs', 'no-abs-other-order'), "5.2",
-         "the error is not taken in absolute value",
+         "the error is not taken in absolute value: an error downwards is an error too. Report the largest "
+         "absolute error",
          "no absolute value"),
         ("sum", ('sum-for-max',), "5.2",
          "the errors are added up. Report the largest absolute error: one wrong position is enough",

@@ -75,7 +75,7 @@ MESSAGES = texts("grading.messages", {
     "record_undecodable": "the grader received a result it could not read",
     "setup_in_kernel": "the test's models could not be built in the notebook's kernel ({error}); check whether "
                        "the notebook reassigns or changes anything in NumPy or lib.",
-    "relies_on_reference": "{function} relies on {name}, the library's reference answer to this exercise. When the "
+    "relies_on_reference": "{function} relies on {name}, the library's reference answer for this exercise. When the "
                            "grader took {name} away, {function} failed these tests. This exercise asks for your "
                            "own code, so it gets no points.",
     "cell_error_hint": "cell {cell} raised {error}",
@@ -115,8 +115,8 @@ MESSAGES = texts("grading.messages", {
     # public tests without their values (runner.NotebookRun.quiet)
     "page_hidden_note_unsandboxed": "Hidden tests say which property failed, never their inputs or expected "
                                     "values. Public tests usually show the expected and the actual value, but in "
-                                    "this run some may be described without them, as hidden tests are: check() in "
-                                    "your notebook shows them.",
+                                    "this run some may be described without them, as hidden tests are; run check() "
+                                    "in your notebook to see their values.",
     "page_row_groups": "{passed} of {total} test groups passed",
     "page_scoring": "How points are earned: an exercise earns its points when all its tests, public and hidden, "
                     "pass; a single failed test leaves it at 0 points.",

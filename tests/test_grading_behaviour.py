@@ -337,7 +337,7 @@ def test_a_reference_reached_any_way_gives_no_points(batch, name):
     rows = sandboxed_rows(batch)[f"cheat-{name}"]
     row = rows[exercise_id]
     assert row["status"] == "fail" and row["points"] == 0, row
-    assert "the library's reference answer to this exercise" in row["message"], row["message"]
+    assert "the library's reference answer for this exercise" in row["message"], row["message"]
     # the other exercises of the notebook keep their points, unless they call the answer that relies on it
     for other, r in rows.items():
         if other != exercise_id and r["status"] != "missing":

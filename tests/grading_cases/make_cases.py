@@ -535,7 +535,7 @@ def cases():
         "tamper": (solved(GOOD + TAMPER.format(root=ROOT)), ok3, []),
         "closure": (solved(CLOSURE), {**ok3, "mask-2": "fail"}, ["lib.attention.masked_softmax"]),
         "fake_lib_namespace": (solved(FAKE_LIB), {**ok3, "mask-2": "fail"}, ["relies on", "lib.attention.masked_softmax"]),
-        "fence_state": (solved(FENCE_STATE), {**ok3, "mask-2": "fail"}, ["library's reference answer to this exercise"]),
+        "fence_state": (solved(FENCE_STATE), {**ok3, "mask-2": "fail"}, ["library's reference answer for this exercise"]),
         "forged_records": (solved(FORGED_RECORDS), {**ok3, "mask-2": "fail"}, ["malformed result"]),
         # neither a user namespace nor any other call the seccomp filter refuses, in any sandbox
         "user_namespace": (solved(USER_NAMESPACE), ok3, []),
@@ -543,9 +543,9 @@ def cases():
         # a grader installed from a wheel lies in the environment the sandbox binds: covered there
         "installed_grader": (solved(INSTALLED_GRADER), ok3, []),
         "uses_library": (solved("from lib.attention import masked_softmax"), {**ok3, "mask-2": "fail"},
-                         ["library's reference answer to this exercise"]),
+                         ["library's reference answer for this exercise"]),
         "uses_library_inside": mask2("fail", "    import lib.attention as A\n    return A.masked_softmax(scores, allowed)\n",
-                                     "library's reference answer to this exercise"),
+                                     "library's reference answer for this exercise"),
         "while_true": mask2("timeout", "    while True:\n        pass\n"),
         "ignore_interrupt": mask2("timeout", "    while True:\n        try:\n            while True:\n"
                                              "                pass\n        except KeyboardInterrupt:\n"
@@ -626,13 +626,13 @@ def cases():
                              {"dec-1": "fail", "dec-2": P}, ["Agreeable"]),
         # data-1: the library's collate under the learner's name
         "data1_calls_library": (solved("from lib.data import collate"), {**ok3, "data-1": "fail"},
-                                ["library's reference answer to this exercise", "lib.data.collate"]),
+                                ["library's reference answer for this exercise", "lib.data.collate"]),
         # evidence-1 gives the right numbers through NumPy: refused, it is no independent check
         "evidence_uses_numpy": ({"ex06_evidence.ipynb": with_cells(SOLVED_EVIDENCE, [EVIDENCE_NUMPY])},
                                 {"evidence-1": "fail"}, ["plain Python"]),
         "evidence_solved": ({"ex06_evidence.ipynb": load(SOLVED_EVIDENCE)}, {"evidence-1": P}, []),
         "dec2_calls_library": ({"ex07_decoder.ipynb": decoder_dec_1_and_2(LIBRARY_BACKWARD)},
-                               {"dec-1": P, "dec-2": "fail"}, ["library's reference answer to this exercise"]),
+                               {"dec-1": P, "dec-2": "fail"}, ["library's reference answer for this exercise"]),
         "other_course": ({"homework3.ipynb": {"cells": [code_cell("def fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)")],
                                               "metadata": {}, "nbformat": 4, "nbformat_minor": 5}},
                          {"-": "error", **{k: "missing" for k in ok3}}, ["not an exercise notebook"]),
