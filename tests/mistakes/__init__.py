@@ -243,7 +243,8 @@ _CELL_IMPORTS = ("import math", "import numpy as np", "from lib import layers",
 def bug(exercise, slug, selector, diagnosis, also=None):
     """The entry whose code is the exercise's answer with the bug operator ``selector`` applied
     (grading/bugs.py; ``also``: a second selector, for code with two mistakes), as a notebook cell:
-    the imports it needs, then the mutated answer under the exercise's function name.  The selector
+    the answers above it of the notebook's other functions it calls, the imports it needs, then the mutated
+    answer under the exercise's function name.  The selector
     must name exactly one place, so an entry that no longer applies (the answer changed) fails loudly."""
     answer = EXERCISES[exercise].answer
     chosen = []
@@ -264,4 +265,11 @@ def bug(exercise, slug, selector, diagnosis, also=None):
     imports = [line for line in imports if not line.startswith("from lib.data")]
     if data:
         imports.append(f"from lib.data import {', '.join(data)}")
-    return Entry(exercise, slug, "\n" + "\n".join(imports) + "\n" + source, diagnosis)
+    # an earlier exercise's function the answer calls (causal-2's future_perturbation_change): the solved
+    # notebook's answer above it, as in the notebook, so that the entry runs alone as it runs there
+    function = EXERCISES[exercise].function
+    above = [ex.function for ex in EXERCISES.values()
+             if ex.notebook == EXERCISES[exercise].notebook and ex.function != function
+             and re.search(rf"\b{ex.function}\(", source) and f"def {ex.function}(" not in source]
+    head = answers_above(EXERCISES[exercise].notebook, *above) if above else ""
+    return Entry(exercise, slug, head + "\n" + "\n".join(imports) + "\n" + source, diagnosis)
