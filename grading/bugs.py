@@ -1238,6 +1238,20 @@ def _fresh_state(node, root):
     return None
 
 
+@operator("prefix-forward", "each step compared with a forward pass over its prefix, not with the full forward pass: "
+          "`forward(ids)` becomes `np.stack([forward(ids[:t + 1])[-1] for t in range(len(ids))])` (a forward "
+          "pass that reads the future agrees with a causal cache on every prefix)")
+def _prefix_forward(node, root):
+    if _is_call(node, "forward") and isinstance(node.func, ast.Name) and len(node.args) == 1 and \
+            not node.keywords and isinstance(node.args[0], ast.Name) and \
+            any(isinstance(v, ast.Call) and not v.args and _call_name(v) in ("new_cache", "new_state")
+                for v in _assignments(root).values()):
+        ids = node.args[0].id
+        return ast.parse(f"np.stack([np.asarray(forward({ids}[:_t + 1]))[-1] for _t in range(len({ids}))])",
+                         mode="eval").body
+    return None
+
+
 @operator("factory-not-called", "a factory passed where the object it makes belongs: `cache = new_cache()` becomes "
           "`cache = new_cache` (the step then receives a function, not an empty cache)")
 def _factory_not_called(node, root):

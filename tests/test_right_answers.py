@@ -4,7 +4,7 @@ lets through as well as by the wrong ones it catches.
 
 The answers in tests/right_answers/variants.json were written, one per exercise and set, by people who had not seen
 the grader, as the false-positive control of issue 34's measurements: the round-5 held-out writer's (with how
-each differs), then the fourth held-out set's (round 6), then the fifth's (round 7)."""
+each differs), then the fourth held-out set's (round 6), then the fifth's (round 7), then the seventh's (round 9)."""
 
 import json
 import pathlib

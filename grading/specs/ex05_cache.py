@@ -102,9 +102,16 @@ def _cache2_hidden(rng):
 
 # ---- cache-3: cache_error(forward, step, new_cache, ids) ----------------------------
 
-def _cache3_setup(seed, bug):
+def _cache3_setup(seed, bug, forward="model.forward"):
     step = "model.step" if bug is None else f"m.buggy_step(model, {bug!r})"
-    return model_setup(seed, "forward = model.forward", f"step = {step}", "new_cache = model.new_cache")
+    return model_setup(seed, f"forward = {forward}", f"step = {step}", "new_cache = model.new_cache")
+
+
+def _unmasked_setup(seed):
+    """A correct (causal) cache, but a full forward pass run without the mask: every position but the last
+    reads the future, so the full outputs differ from the steps; a forward pass over each prefix reads no
+    future and agrees with them."""
+    return _cache3_setup(seed, None, forward="m.unmasked_forward(model)")
 
 
 def _cache3_public():
@@ -122,6 +129,8 @@ def _cache3_public():
              label="only the first output wrong (zeros)"),
         Case("one-token", args[:3] + (np.array([1]),), setup=_cache3_setup(8, None),
              label="a single token"),
+        Case("forward-reads-the-future", args, setup=_unmasked_setup(8),
+             label="a correct cache, but the full forward pass runs without the mask"),
     ]
 
 
@@ -132,6 +141,11 @@ def _cache3_hidden(rng):
         cases.append(Case(f"{bug or 'correct'}-{i}", (Ref("forward"), Ref("step"), Ref("new_cache"),
                                                         rng.integers(0, 7, size=T)),
                           setup=_cache3_setup(int(rng.integers(1_000_000)), bug), kind=bug or "correct"))
+    # drawn after the older kinds, so their draws stay as they were
+    T = int(rng.integers(3, 8))
+    cases.append(Case("forward-reads-the-future", (Ref("forward"), Ref("step"), Ref("new_cache"),
+                                                   rng.integers(0, 7, size=T)),
+                      setup=_unmasked_setup(int(rng.integers(1_000_000))), kind="forward-reads-the-future"))
     return cases
 
 
@@ -172,6 +186,8 @@ EXERCISES = [
             "shift": Kind("a random model, the position off by one", like="position-shifted"),
             "local": Kind("a random model whose new query reads only itself", like="reads-only-itself"),
             "first": Kind("a random model whose step is wrong at position 0 only", like="first-output-wrong"),
+            "forward-reads-the-future": Kind("a random model with a correct cache, its full forward pass run "
+                                             "without the mask", like="forward-reads-the-future"),
         },
     ),
 ]

@@ -116,6 +116,22 @@ round, the batch's mean for its sum, the targets fed for the inputs, the plain s
 handling of a replacement vector.  Eight older entries that expected no name make exactly those slips and now
 carry them (heldout-019, heldout4-002, heldout4-090, heldout5-003, heldout5-033, transpose-reversed, r8-060, r8-121),
 and two named */constant-factor now carry the more precise pos-2/batch-mean (heldout5-064, r8-036).
+
+The seventh held-out set (slugs ``heldout7-NNN``, 151 wrong answers and 23 right ones) was measured once on main
+(31fa132) in round 9, before anything was changed for it: check() named 129, 127 of them judged right;
+heldout7-067 (pos-1, ``ids[t]`` picks a whole row of a batch) was named pos-1/batch-length, whose hint then said
+T was read from the first axis (judged wrong); the hint now names the slip itself, the first axis taken for time
+(T = len(ids) or ids[t]), and the entry expects that name,
+and heldout7-061 (cost-1, both input checks left out) was named cost-1/zero-layers, true but only one of its two
+mistakes (judged partial): it accepts cost-1/indivisible-accepted too.  Three that check() did not name carry
+the grader's name, read here against the writer's description (heldout7-127 cache-2/no-max, heldout7-149
+*/one-rank-only: right for 2-D input only, heldout7-173 dec-4/last-row); heldout7-126 (cache-2, √D for √d and
+no maximum subtracted) also accepts cache-2/no-max, which another practice draw names.  One answer
+passed check() and the grader: heldout7-133 (cache-3) compares each step with ``forward(ids[:t + 1])[-1]``,
+which agrees with ``forward(ids)[t]`` whenever forward is causal; cache-3 gained a public test and a hidden kind
+whose full forward pass runs without the mask beside a correct cache, and the operator prefix-forward, which
+names it cache-3/prefix-forward.  Those that call an earlier exercise's function get the solved notebook's
+answer above them (``answers_above``), as the measurement did.  Its 23 right answers joined tests/right_answers.
 """
 
 import importlib
@@ -229,7 +245,8 @@ _CELL_IMPORTS = ("import math", "import numpy as np", "from lib import layers",
 def bug(exercise, slug, selector, diagnosis, also=None):
     """The entry whose code is the exercise's answer with the bug operator ``selector`` applied
     (grading/bugs.py; ``also``: a second selector, for code with two mistakes), as a notebook cell:
-    the imports it needs, then the mutated answer under the exercise's function name.  The selector
+    the answers above it of the notebook's other functions it calls, the imports it needs, then the mutated
+    answer under the exercise's function name.  The selector
     must name exactly one place, so an entry that no longer applies (the answer changed) fails loudly."""
     answer = EXERCISES[exercise].answer
     chosen = []
@@ -250,4 +267,11 @@ def bug(exercise, slug, selector, diagnosis, also=None):
     imports = [line for line in imports if not line.startswith("from lib.data")]
     if data:
         imports.append(f"from lib.data import {', '.join(data)}")
-    return Entry(exercise, slug, "\n" + "\n".join(imports) + "\n" + source, diagnosis)
+    # an earlier exercise's function the answer calls (causal-2's future_perturbation_change): the solved
+    # notebook's answer above it, as in the notebook, so that the entry runs alone as it runs there
+    function = EXERCISES[exercise].function
+    above = [ex.function for ex in EXERCISES.values()
+             if ex.notebook == EXERCISES[exercise].notebook and ex.function != function
+             and re.search(rf"\b{ex.function}\(", source) and f"def {ex.function}(" not in source]
+    head = answers_above(EXERCISES[exercise].notebook, *above) if above else ""
+    return Entry(exercise, slug, head + "\n" + "\n".join(imports) + "\n" + source, diagnosis)

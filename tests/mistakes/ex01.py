@@ -2196,3 +2196,396 @@ def collate(texts, vocab):
 """, ('data-1/int32', 'data-1/empty-accepted'),
           mistake='Returns the default int dtype of np.array on lists, and does not raise on an empty text.'),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('mask-1', 'heldout7-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # key must come before the query
+    return key_position < query_position
+""", 'mask-1/strict',
+          mistake='Uses a strict comparison, so a query may not read its own position.', heldout=True),
+    Entry('mask-1', 'heldout7-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 下三角矩阵就是因果掩码
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='Builds a lower-triangular (tq, tk) mask without the tk - tq offset, so queries after a cache read too few keys.', heldout=True),
+    Entry('mask-1', 'heldout7-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # будущие ключи: позиция ключа больше позиции запроса
+    return key_position > query_position
+""", 'mask-1/inverted',
+          mistake='Returns the forbidden (future) set instead of the allowed set.', heldout=True),
+    Entry('mask-1', 'heldout7-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # берём квадратную маску и оставляем последние tq строк
+    full = np.tril(np.ones((tk, tk), dtype=bool))
+    return full[-tq:]
+""", None,
+          mistake='Slices the last tq rows of a square mask with [-tq:], which returns all tk rows when tq = 0.', heldout=True),
+    Entry('mask-1', 'heldout7-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    query_position = np.arange(tq)[:, None]             # (tq, 1) queries 0..tq-1
+    return key_position <= query_position
+""", 'mask-1/top-left',
+          mistake='Measures query positions from 0 instead of from tk - tq, ignoring the cached keys.', heldout=True),
+    Entry('mask-1', 'heldout7-006', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 1 表示可以读取，0 表示不能
+    return (key_position <= query_position).astype(int)
+""", 'mask-1/numbers',
+          mistake='Returns an integer 0/1 array instead of a boolean mask.', heldout=True),
+    Entry('mask-1', 'heldout7-007', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # lower triangle shifted right by the number of cached keys
+    return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq - 1)
+""", 'mask-1/strict',
+          mistake='Off-by-one diagonal offset in np.tril (k = tk - tq - 1), so each query misses its own key.', heldout=True),
+    Entry('mask-2', 'heldout7-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row with no allowed key")
+    weights = np.where(allowed, np.exp(scores), 0.0)
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Does not subtract the row maximum before exp, so large scores overflow to inf and give nan.', heldout=True),
+    Entry('mask-2', 'heldout7-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有可读的键")
+    # 先做 softmax，再把未来位置置零
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights * allowed
+""", 'mask-2/softmax-before-mask',
+          mistake='Applies softmax over all keys first and zeroes the forbidden weights afterwards without renormalising.', heldout=True),
+    Entry('mask-2', 'heldout7-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("в строке нет разрешённых ключей")
+    masked = scores * allowed          # запрещённые -> 0
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/zero-fill',
+          mistake='Masks by multiplying the scores by allowed, so forbidden scores become 0 instead of -inf and still get weight.', heldout=True),
+    Entry('mask-2', 'heldout7-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row of allowed has no True entry")
+    # stabilise first, then mask
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.where(allowed, np.exp(shifted), 0.0)
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the maximum over all scores including forbidden ones, so a large forbidden score makes every allowed exp underflow to 0 and the row becomes nan.', heldout=True),
+    Entry('mask-2', 'heldout7-013', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    # запрещённые позиции -> -inf, потом обычный устойчивый softmax
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/empty-row-unchecked',
+          mistake='Does not raise for a row with no allowed key; it silently returns nan for that row.', heldout=True),
+    Entry('mask-2', 'heldout7-014', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("有一行全被屏蔽")
+    masked = np.where(allowed, scores, -np.inf)
+    e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    # 按行归一化
+    return e / e.sum(axis=-1)
+""", 'mask-2/no-keepdims',
+          mistake='Divides by the row sums without keepdims, so the sums broadcast along the wrong axis.', heldout=True),
+    Entry('mask-2', 'heldout7-015', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    out = np.zeros(scores.shape)
+    for idx in np.ndindex(scores.shape[:-1]):
+        row, ok = scores[idx], allowed[idx]
+        if not ok.any():
+            raise ValueError("строка без разрешённых ключей")
+        m = row[ok].max()
+        e = np.exp(row[ok] - m)
+        out[idx][ok] = e / e.sum()
+    return out
+""", '*/dtype-promoted',
+          mistake='Loops over rows into a float64 buffer, so float32 scores come back as float64.', heldout=True),
+    Entry('mask-3', 'heldout7-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights < 0).any() or (weights[~allowed] != 0).any():
+        return False
+    return bool(np.allclose(weights.sum(axis=-1), 1.0))
+""", 'mask-3/allclose',
+          mistake='Uses np.allclose for the row sums, whose default relative tolerance accepts sums off by 1e-6 and ignores atol.', heldout=True),
+    Entry('mask-3', 'heldout7-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # 未来位置的权重之和必须为 0
+    future = np.where(allowed, 0.0, weights).sum(axis=-1)
+    if (future != 0).any():
+        return False
+    if (np.where(allowed, weights, 0.0) < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake='Checks that the forbidden weights sum to zero per row instead of each being zero, so +0.25 and -0.25 cancel.', heldout=True),
+    Entry('mask-3', 'heldout7-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    # 1) всё конечно, 2) будущее = 0, 3) суммы строк = 1
+    if not np.isfinite(weights).all():
+        return False
+    if np.any(weights[~allowed] != 0):
+        return False
+    return bool(np.all(np.abs(weights.sum(axis=-1) - 1) <= atol))
+""", 'mask-3/no-negative-check',
+          mistake='Forgets to reject negative weights.', heldout=True),
+    Entry('mask-3', 'heldout7-020', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if np.isnan(weights).any() or np.isinf(weights).any():
+        return False
+    if (weights < 0).any():
+        return False
+    # forbidden entries should be (numerically) zero
+    if (np.abs(weights[~allowed]) > atol).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/forbidden-within-atol',
+          mistake='Treats forbidden weights smaller than atol as zero, accepting a 1e-12 weight on a future key.', heldout=True),
+    Entry('mask-3', 'heldout7-021', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    # в среднем строки должны суммироваться в 1
+    return bool(abs(weights.sum(axis=-1).mean() - 1) <= atol)
+""", None,
+          mistake='Checks that the mean of the row sums is 1 instead of every row sum.', heldout=True),
+    Entry('mask-3', 'heldout7-022', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # softmax never gives exactly 0 on an allowed key
+    if (weights[allowed] <= 0).any():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/positive-on-allowed',
+          mistake='Requires every allowed weight to be strictly positive, rejecting a valid row with an exact 0 on an allowed key.', heldout=True),
+    Entry('mask-3', 'heldout7-023', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or weights.min() < 0:
+        return False
+    forbidden = weights[~allowed]
+    # 未来位置的最大值和最小值都应为 0
+    if forbidden.max() != 0 or forbidden.min() != 0:
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", None,
+          mistake='Uses max/min over the forbidden entries, which raises when no entry is forbidden.', heldout=True),
+    Entry('data-1', 'heldout7-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("empty batch")
+    if not all(texts):
+        raise ValueError("empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.zeros((len(texts), T), dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/pad-inputs-zero',
+          mistake='Pads the inputs with 0 instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout7-026', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if len(texts) == 0:
+        raise ValueError("批次为空")
+    if not all(texts):
+        raise ValueError("每个文本至少要有一个字符")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 0] = BOS
+        inputs[b, 1:1 + len(ids)] = ids
+        # 目标 = 输入左移一位
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Never puts EOS into the targets, so the end of each text is not a scored target.', heldout=True),
+    Entry('data-1', 'heldout7-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("пустой текст")
+    # BOS + текст + EOS
+    T = max(len(t) for t in texts) + 2
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/one-column-too-many',
+          mistake='Makes the rows one position too long (T = len + 2), adding an extra padding column.', heldout=True),
+    Entry('data-1', 'heldout7-028', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("пустой текст")
+    T = 1 + max(map(len, texts))
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), EOS, dtype=np.int64)   # хвост = EOS
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/pad-targets-eos',
+          mistake='Fills the padding targets with EOS instead of IGNORE, so padding is scored.', heldout=True),
+    Entry('data-1', 'heldout7-029', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    T = 1 + max((len(t) for t in texts), default=0)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", '*/not-refused',
+          mistake='Does not reject an empty text (or an empty batch); an empty string yields a row with only BOS.', heldout=True),
+    Entry('data-1', 'heldout7-030', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("批次为空或有空文本")
+    B, T = len(texts), 1 + max(len(t) for t in texts)
+    inputs = np.full((B, T), EOS, dtype=np.int32)
+    targets = np.full((B, T), IGNORE, dtype=np.int32)
+    inputs[:, 0] = BOS
+    for b in range(B):
+        ids = encode(texts[b], vocab)
+        n = len(ids)
+        inputs[b, 1:n + 1] = ids
+        targets[b, :n] = ids
+        targets[b, n] = EOS
+    return inputs, targets
+""", 'data-1/int32',
+          mistake='Builds the arrays as int32 instead of int64.', heldout=True),
+    Entry('data-1', 'heldout7-031', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, build_vocab, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("empty batch")
+    if not all(texts):
+        raise ValueError("empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        row = [BOS] + list(encode(text, vocab))
+        inputs[b, :len(row)] = row
+        targets[b, :len(row)] = row      # predict the sequence
+    return inputs, targets
+""", None,
+          mistake='Does not shift the targets: they repeat the inputs (starting with BOS) instead of the next token.', heldout=True),
+]

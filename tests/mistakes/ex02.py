@@ -2016,3 +2016,322 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
 """, '*/weight-for-another',
           mistake='Uses w_k for the values as well (copy-paste slip).'),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('heads-1', 'heldout7-033', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    T = x.shape[-2]
+    return x.reshape(*x.shape[:-2], n_heads, T, D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes straight to (..., H, T, d) without moving the head axis, so heads mix positions.', heldout=True),
+    Entry('heads-1', 'heldout7-034', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (B, T, H, d) -> (B, H, T, d)
+    return heads.transpose(0, 2, 1, 3)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes transpose(0, 2, 1, 3), which only works for a 3-D (B, T, D) input.', heldout=True),
+    Entry('heads-1', 'heldout7-035', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 交换轴，把头放到前面
+    return np.swapaxes(heads, -2, -1)
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes instead of the head and position axes, giving (..., T, d, H).', heldout=True),
+    Entry('heads-1', 'heldout7-036', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # (..., T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return heads.T
+""", 'heads-1/all-axes-reversed',
+          mistake='Uses .T, which reverses every axis including the batch axis.', heldout=True),
+    Entry('heads-1', 'heldout7-037', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+    # (..., T, d, H) 再把 H 移到 T 前面
+    heads = x.reshape(*x.shape[:-1], d, n_heads)
+    return np.moveaxis(heads, -1, -3)
+""", 'heads-1/interleaved',
+          mistake='Splits D as (d, H) instead of (H, d), so each head takes every H-th feature.', heldout=True),
+    Entry('heads-1', 'heldout7-038', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # режем признаки на H кусков и складываем головы
+    return np.stack(np.split(x, n_heads, axis=-1))
+""", 'heads-1/one-sequence-only',
+          mistake='Stacks the head slices on axis 0, so the head axis goes in front of the batch axis.', heldout=True),
+    Entry('heads-2', 'heldout7-040', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("expected (..., H, T, d)")
+    H, T, d = x.shape[-3:]
+    return x.reshape(*x.shape[:-3], T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Reshapes (..., H, T, d) straight to (..., T, H*d) without moving the head axis back.', heldout=True),
+    Entry('heads-2', 'heldout7-041', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("需要 (..., H, T, d)")
+    # 把每个头按特征维拼接
+    return np.concatenate(list(x), axis=-1)
+""", '*/one-rank-only',
+          mistake='Concatenates over the first axis, which is the batch axis for batched input, not the head axis.', heldout=True),
+    Entry('heads-2', 'heldout7-042', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("ожидается (..., H, T, d)")
+    y = np.swapaxes(x, -2, -1)
+    return y.reshape(*x.shape[:-3], x.shape[-2], -1)
+""", None,
+          mistake='Swaps the last two axes (T and d) instead of H and T before reshaping.', heldout=True),
+    Entry('heads-2', 'heldout7-043', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("merge_heads expects (..., H, T, d)")
+    B, H, T, d = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Hard-codes transpose(0, 2, 1, 3), which fails for unbatched (H, T, d) input.', heldout=True),
+    Entry('heads-2', 'heldout7-044', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("输入至少三维")
+    H, d = x.shape[-3], x.shape[-1]
+    y = np.swapaxes(x, -3, -2)          # (..., T, H, d)
+    return y.reshape(-1, H * d)
+""", '*/one-rank-only',
+          mistake='Reshapes to (-1, H*d), flattening all batch axes into the position axis.', heldout=True),
+    Entry('heads-2', 'heldout7-045', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("ожидается (..., H, T, d)")
+    y = np.moveaxis(x, -3, -1)          # (..., T, d, H)
+    return y.reshape(*y.shape[:-2], -1)
+""", 'heads-2/interleaved',
+          mistake='Moves the head axis to the end, so the merged features are interleaved (d, H) instead of head by head.', heldout=True),
+    Entry('heads-3', 'heldout7-047', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    return merge_heads(causal_attention(q, k, v))
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection W_O.', heldout=True),
+    Entry('heads-3', 'heldout7-048', r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # 投影后直接做因果注意力
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    return causal_attention(q, k, v) @ w_o
+""", None,
+          mistake='Never splits into heads: runs one attention over the full width D.', heldout=True),
+    Entry('heads-3', 'heldout7-049', r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    B, T, D = x.shape
+    d = D // n_heads
+    # (B, T, D) -> (B, H, T, d)
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    out = causal_attention(q, k, v)
+    return out.reshape(B, T, D) @ w_o
+""", 'heads-3/reshape-only',
+          mistake='Splits heads with a bare reshape to (B, H, T, d) and merges with a bare reshape, mixing positions across heads.', heldout=True),
+    Entry('heads-3', 'heldout7-050', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    D = x.shape[-1]
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    T = q.shape[-2]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(D)
+    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Scales the scores by sqrt(D) instead of sqrt(d), the head width.', heldout=True),
+    Entry('heads-3', 'heldout7-051', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    d = q.shape[-1]
+    # 缩放点积注意力
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    s = s - s.max(axis=-1, keepdims=True)
+    p = np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
+    return merge_heads(p @ v) @ w_o
+""", 'heads-3/no-mask',
+          mistake='Writes the softmax by hand but forgets the causal mask, so every query reads the future.', heldout=True),
+    Entry('heads-3', 'heldout7-052', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_q, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o
+""", '*/weight-for-another',
+          mistake='Copy-paste slip: the keys are projected with W_Q instead of W_K.', heldout=True),
+    Entry('heads-3', 'heldout7-053', answers_above('ex02_heads', 'split_heads') + r"""
+import numpy as np
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)            # (B, H, T, d)
+    d = heads.shape[-1]
+    # каждая голова через W_O, потом сумма по головам
+    return (heads @ w_o[:d]).sum(axis=1)
+""", None,
+          mistake='Applies W_O to each head separately using only its first d rows, instead of to the merged heads.', heldout=True),
+    Entry('cost-1', 'heldout7-055', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads:
+        raise ValueError("width must be divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+    d = width // n_heads
+    params = 4 * width * width * n_layers
+    kv = n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the cache, forgetting the factor 2 for the values.', heldout=True),
+    Entry('cost-1', 'heldout7-056', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("D не делится на H")
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    d = width // n_heads
+    params = n_layers * 4 * width ** 2
+    # K и V: слои × батч × позиции × ширина головы × байты
+    kv = 2 * n_layers * batch * length * d * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/one-head-cache',
+          mistake='Uses the head width d instead of n_heads * d for the cached vectors.', heldout=True),
+    Entry('cost-1', 'heldout7-057', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width 不能被 n_heads 整除")
+    if n_layers < 1:
+        raise ValueError("层数至少为 1")
+    # Q、K、V 三个投影矩阵
+    parameters = n_layers * 3 * width * width
+    kv = 2 * n_layers * batch * length * width * np.dtype(dtype).itemsize
+    return parameters, kv
+""", 'cost-1/three-matrices',
+          mistake='Counts only W_Q, W_K and W_V and forgets W_O in the parameters.', heldout=True),
+    Entry('cost-1', 'heldout7-058', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width 不能被 n_heads 整除")
+    if n_layers < 1:
+        raise ValueError("层数至少为 1")
+    d = width // n_heads
+    # 每个投影矩阵是 D×d
+    parameters = n_layers * 4 * width * d
+    kv = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv
+""", 'cost-1/head-width-matrices',
+          mistake='Counts each projection as D x d (one head) instead of D x D.', heldout=True),
+    Entry('cost-1', 'heldout7-059', r"""
+
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width not divisible by n_heads")
+    if n_layers < 1:
+        raise ValueError("n_layers must be >= 1")
+    parameters = n_layers * 4 * width * width
+    bytes_per_number = 4   # float32
+    kv_cache_bytes = 2 * n_layers * batch * length * width * bytes_per_number
+    return parameters, kv_cache_bytes
+""", 'cost-1/fixed-itemsize',
+          mistake='Hard-codes 4 bytes per number, ignoring the dtype.', heldout=True),
+    Entry('cost-1', 'heldout7-060', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("ширина не делится на число голов")
+    if n_layers < 1:
+        raise ValueError("слоёв должно быть >= 1")
+    item = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    # кэш: K и V для каждой позиции каждой последовательности
+    kv_cache_bytes = 2 * batch * length * width * item
+    return parameters, kv_cache_bytes
+""", 'cost-1/one-layer-cache',
+          mistake='Forgets to multiply the cache size by the number of layers.', heldout=True),
+    Entry('cost-1', 'heldout7-061', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    itemsize = np.dtype(dtype).itemsize
+    parameters = 4 * width * width * n_layers
+    kv_cache_bytes = 2 * n_layers * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", ('cost-1/zero-layers', 'cost-1/indivisible-accepted'),
+          mistake='Skips the input checks, so a width not divisible by n_heads or zero layers is accepted.', heldout=True),
+]

@@ -1464,3 +1464,259 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
 """, 'pos-2/batch-mean',
           mistake='Averages the position gradient over the batch instead of summing it.'),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('pos-1', 'heldout7-063', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the table")
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset and always adds the first T position rows.', heldout=True),
+    Entry('pos-1', 'heldout7-064', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出位置表")
+    # 从 offset 开始取位置向量
+    return token_table[ids] + position_table[offset:T]
+""", None,
+          mistake='Slices the position table as [offset:T] instead of [offset:offset + T].', heldout=True),
+    Entry('pos-1', 'heldout7-065', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    if offset < 0 or offset + T >= C:
+        raise ValueError(f"позиции {offset}..{offset + T - 1} вне таблицы")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake='Off-by-one range check (>= instead of >) rejects a sequence that exactly fills the position table.', heldout=True),
+    Entry('pos-1', 'heldout7-066', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the table")
+    return token_table[ids] + position_table[ids]
+""", 'pos-1/position-by-id',
+          mistake='Looks up the position table with the token ids instead of the positions.', heldout=True),
+    Entry('pos-1', 'heldout7-067', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出范围")
+    rows = []
+    for t in range(T):
+        # 第 t 个词 + 第 offset+t 个位置
+        rows.append(token_table[ids[t]] + position_table[offset + t])
+    return np.stack(rows)
+""", 'pos-1/batch-length',
+          mistake='Loops with ids[t], which picks a whole row of a batch instead of position t, so batched ids are wrong.', heldout=True),
+    Entry('pos-1', 'heldout7-068', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("позиции вне таблицы")
+    tok = token_table[ids]
+    pos = np.broadcast_to(position_table[offset:offset + T], tok.shape)
+    return np.concatenate([tok, pos], axis=-1)
+""", None,
+          mistake='Concatenates the token and position vectors instead of adding them.', heldout=True),
+    Entry('pos-1', 'heldout7-069', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset + T > len(position_table):
+        raise ValueError("sequence runs past the position table")
+    positions = np.arange(offset, offset + T)
+    return token_table[ids] + position_table[positions]
+""", None,
+          mistake='Forgets the lower bound: a negative offset is not rejected and wraps around to the last rows.', heldout=True),
+    Entry('pos-2', 'heldout7-071', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses d_token[ids] += grad, so repeated ids are counted only once.', heldout=True),
+    Entry('pos-2', 'heldout7-072', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出范围")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 位置梯度
+    d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]
+    return d_token, d_position
+""", 'pos-2/last-sequence',
+          mistake='Takes the position gradient from the first sequence only instead of summing over the batch.', heldout=True),
+    Entry('pos-2', 'heldout7-073', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Writes the position gradient into rows 0..T-1, ignoring the offset.', heldout=True),
+    Entry('pos-2', 'heldout7-074', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # positions are shared across the batch
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
+    return d_token, d_position
+""", 'pos-2/batch-mean',
+          mistake='Averages the position gradient over the batch instead of summing it.', heldout=True),
+    Entry('pos-2', 'heldout7-075', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出位置表")
+    d_token = np.zeros((vocab_size, D))
+    d_position = np.zeros((context_size, D))
+    g = grad.reshape(-1, T, D)
+    for b, row in enumerate(ids.reshape(-1, T)):
+        for t, tok in enumerate(row):
+            d_token[tok] += g[b, t]
+            d_position[offset + t] += g[b, t]
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake='Allocates the gradients as float64, so float32 gradients come back in the wrong dtype.', heldout=True),
+    Entry('pos-2', 'heldout7-076', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # сумма по батчу
+    d_position[offset:offset + T] = grad.sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/batch-axis-only',
+          mistake='Sums the position gradient over axis 0 assuming a batch axis, so an unbatched (T, D) gradient is summed over positions.', heldout=True),
+    Entry('pos-3', 'heldout7-078', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    return float(np.max(np.abs(forward(swapped) - forward(ids))))
+""", 'pos-3/whole-output',
+          mistake='Measures the change over all output rows instead of only the last row.', heldout=True),
+    Entry('pos-3', 'heldout7-079', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("需要最后一个位置之前的两个不同位置")
+    swapped = ids.copy()
+    # 交换第 i 和第 j 个词
+    swapped[..., i], swapped[..., j] = swapped[..., j], swapped[..., i]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.abs(after - before).max())
+""", 'pos-3/swap-overwrites',
+          mistake='Swaps with tuple assignment of numpy views (swapped[..., i]), so both positions end up holding the token from position j.', heldout=True),
+    Entry('pos-3', 'heldout7-080', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    swapped = ids
+    swapped[..., [i, j]] = swapped[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake='Swaps in place without copying, so both forward passes see the swapped ids (and the input is changed).', heldout=True),
+    Entry('pos-3', 'heldout7-081', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("i and j must be two different positions before the last")
+    perm = np.arange(T)
+    perm[i], perm[j] = j, i
+    diff = forward(ids[..., perm])[..., -1, :] - forward(ids)[..., -1, :]
+    return float(np.mean(np.abs(diff)))
+""", 'pos-3/mean',
+          mistake='Returns the mean absolute change of the last row instead of the largest.', heldout=True),
+    Entry('pos-3', 'heldout7-082', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/not-refused',
+          mistake='Does not reject i == j (or positions at the end), returning 0 instead of raising.', heldout=True),
+    Entry('pos-3', 'heldout7-083', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    # последняя строка выхода
+    return float(np.max(np.abs(forward(swapped)[-1] - forward(ids)[-1])))
+""", '*/one-rank-only',
+          mistake='Takes forward(...)[-1], which for batched ids is the last sequence rather than the last row of every sequence.', heldout=True),
+]

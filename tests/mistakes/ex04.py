@@ -1948,3 +1948,297 @@ def leak_sweep(forward, ids, replacement_token):
 """, 'causal-3/in-place',
           mistake="Replaces the future in the same array cumulatively without copying, mutating the caller's ids."),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('causal-1', 'heldout7-085', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the token at the given position instead of every token from there on.', heldout=True),
+    Entry('causal-1', 'heldout7-086', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 改变 position 之后的未来
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: starts replacing at position + 1, leaving the token at position unchanged.', heldout=True),
+    Entry('causal-1', 'heldout7-087', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # меняем всё до позиции
+    perturbed[..., :position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-prefix',
+          mistake='Replaces the prefix before the position instead of the future.', heldout=True),
+    Entry('causal-1', 'heldout7-088', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Slices the first axis (perturbed[position:]) instead of the last, so batched ids get whole sequences replaced.', heldout=True),
+    Entry('causal-1', 'heldout7-089', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position - 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/starts-early',
+          mistake='Off by one: starts replacing at position - 1, so the last prefix token is also changed.', heldout=True),
+    Entry('causal-1', 'heldout7-090', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 把未来的词偏移 replacement
+    perturbed[..., position:] = perturbed[..., position:] + replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake='Adds the replacement to the future tokens instead of replacing them with it.', heldout=True),
+    Entry('causal-2', 'heldout7-092', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "blind"
+""", 'causal-2/control-before-model',
+          mistake='Checks the control before the model, so a leaking model is reported as causal.', heldout=True),
+    Entry('causal-2', 'heldout7-093', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position 超出范围")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if change >= tol:
+        return "leaks"
+    if control_change >= tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/tie-counts-as-leak',
+          mistake='Uses >= tol instead of > tol, so a change of exactly 0 with tol = 0 counts as a leak.', heldout=True),
+    Entry('causal-2', 'heldout7-094', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("нет префикса или нет будущего")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    # контроль реагирует на будущее -> тест слепой?
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "blind"
+    return "causal"
+""", 'causal-2/verdicts-swapped',
+          mistake='Swaps the verdicts "causal" and "blind".', heldout=True),
+    Entry('causal-2', 'heldout7-095', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    change = future_perturbation_change(forward, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    return "causal" if control_change > tol else "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Does not validate the position, so position = T (no future to change) returns "blind" instead of raising.', heldout=True),
+    Entry('causal-2', 'heldout7-096', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("позиция вне диапазона")
+    if not np.isclose(future_perturbation_change(forward, ids, position, replacement), 0):
+        return "leaks"
+    if not np.isclose(future_perturbation_change(control, ids, position, replacement), 0):
+        return "causal"
+    return "blind"
+""", 'causal-2/ignores-tol',
+          mistake='Ignores tol and tests with np.isclose(change, 0), so small changes below a large tol still count.', heldout=True),
+    Entry('causal-2', 'heldout7-097', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement,
+                         tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position 超出范围")
+    # 模型的前缀变了就是泄漏，否则就是因果
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/no-control',
+          mistake='Returns "causal" whenever the model does not leak, without checking that the control reacts (never says "blind").', heldout=True),
+    Entry('causal-3', 'heldout7-099', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need at least two positions")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(T)])
+""", None,
+          mistake='Sweeps from position 0, where the prefix is empty, instead of from 1.', heldout=True),
+    Entry('causal-3', 'heldout7-100', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("至少需要两个位置")
+    changes = []
+    for p in range(1, T - 1):
+        changes.append(future_perturbation_change(forward, ids, p, replacement_token))
+    return np.array(changes, dtype=np.float64)
+""", 'causal-3/ends-early',
+          mistake='Stops at T - 2 (range(1, T - 1)), missing the last position.', heldout=True),
+    Entry('causal-3', 'heldout7-101', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    return [future_perturbation_change(forward, ids, p, replacement_token)
+            for p in range(1, T)]
+""", 'causal-3/list',
+          mistake='Returns a Python list instead of a NumPy array.', heldout=True),
+    Entry('causal-3', 'heldout7-102', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    out = np.zeros(max(T - 1, 0))
+    for p in range(1, T):
+        out[p - 1] = future_perturbation_change(forward, ids, p, replacement_token)
+    return out
+""", 'causal-3/single-position',
+          mistake='Does not reject a single-position sequence and returns an empty array instead of raising.', heldout=True),
+    Entry('causal-3', 'heldout7-103', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("至少需要两个位置")
+    base = forward(ids)
+    changes = []
+    for p in range(1, T):
+        perturbed = ids.copy()
+        perturbed[..., p:] = replacement_token
+        changes.append(np.abs(forward(perturbed) - base).max())
+    return np.array(changes, dtype=np.float64)
+""", 'causal-3/all-rows',
+          mistake='Compares every output row instead of only the prefix rows before the changed position.', heldout=True),
+    Entry('causal-3', 'heldout7-104', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    changes = [future_perturbation_change(forward, ids, p, replacement_token)
+               for p in range(1, T)]
+    return np.asarray(changes, dtype=np.float32)
+""", '*/right-values-other-type',
+          mistake='Stores the changes as float32, losing precision.', heldout=True),
+    Entry('causal-4', 'heldout7-106', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Normalises over axis -2 (positions) instead of the features, which mixes positions and leaks the future.', heldout=True),
+    Entry('causal-4', 'heldout7-107', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    # 防止除零
+    return (x - mean) / (std + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance inside the square root.', heldout=True),
+    Entry('causal-4', 'heldout7-108', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)   # несмещённая дисперсия
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the unbiased variance (ddof=1) instead of the plain mean of squared deviations.', heldout=True),
+    Entry('causal-4', 'heldout7-109', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = (x ** 2).mean(axis=-1, keepdims=True) - mean ** 2
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which cancels catastrophically for large inputs.', heldout=True),
+    Entry('causal-4', 'heldout7-110', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1)
+    var = ((x - mean) ** 2).mean(axis=-1)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/no-keepdims',
+          mistake='Takes the mean without keepdims, so it broadcasts along the wrong axis (or fails) when subtracted.', heldout=True),
+    Entry('causal-4', 'heldout7-111', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    # 原地减去均值，节省内存
+    x -= x.mean(axis=-1, keepdims=True)
+    var = (x * x).mean(axis=-1, keepdims=True)
+    return x / np.sqrt(var + eps)
+""", '*/argument-changed',
+          mistake="Centres x in place (x -= mean), which changes the caller's array.", heldout=True),
+    Entry('causal-4', 'heldout7-112', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt((centred ** 2).mean(axis=-1, keepdims=True))
+""", 'causal-4/no-eps',
+          mistake='Forgets eps, so a constant row gives 0/0 = nan.', heldout=True),
+]

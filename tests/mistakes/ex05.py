@@ -1578,3 +1578,284 @@ def continue_padded(model, inputs, targets, tokens):
 """, 'cache-1/targets-fed',
           mistake='Feeds the targets (the shifted text) into the cache instead of the inputs, skipping BOS.'),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('cache-1', 'heldout7-114', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/padding-in-cache',
+          mistake='Feeds the whole padded row into the cache, so the new token lands after the EOS padding.', heldout=True),
+    Entry('cache-1', 'heldout7-115', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # 真实长度 = 文本长度（不含 EOS）
+        n = int((targets[b] != IGNORE).sum()) - 1
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/short-prefix',
+          mistake='Off by one: counts the real positions as the scored targets minus one, dropping the last real token.', heldout=True),
+    Entry('cache-1', 'heldout7-116', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    cache = model.new_cache()
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/shared-cache',
+          mistake="Creates one cache outside the loop, so every row continues the previous rows' cache.", heldout=True),
+    Entry('cache-1', 'heldout7-117', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, 1:n]:      # the text itself
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/skips-bos',
+          mistake='Skips the BOS token when filling the cache, so every token sits one position too early.', heldout=True),
+    Entry('cache-1', 'heldout7-118', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # BOS + текст + EOS
+        n = int((targets[b] != IGNORE).sum()) + 1
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/long-prefix',
+          mistake='Off by one the other way: includes one padding EOS for the shorter rows.', heldout=True),
+    Entry('cache-1', 'heldout7-119', r"""
+import numpy as np
+from lib.data import BOS, IGNORE, build_vocab, collate, encode
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # 第一个 IGNORE 的位置就是真实长度
+        n = int(np.argmax(targets[b] == IGNORE))
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)                                  # (B, D)
+""", 'cache-1/unpadded-row',
+          mistake='Finds the length with argmax of the first IGNORE target, which gives 0 for the longest row that has no IGNORE.', heldout=True),
+    Entry('cache-2', 'heldout7-121', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-scale',
+          mistake='Forgets to scale the scores by sqrt(d).', heldout=True),
+    Entry('cache-2', 'heldout7-122', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    # 先用缓存算注意力
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    out = (w @ values).reshape(-1) @ w_o
+    # 再更新缓存
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    return out, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Attends over the old cache before appending the new key and value, so the token cannot read itself.', heldout=True),
+    Entry('cache-2', 'heldout7-123', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    # (D,) -> (H, 1, d)
+    q = (x @ w_q).reshape(d, H).T[:, None, :]
+    k = (x @ w_k).reshape(d, H).T[:, None, :]
+    v = (x @ w_v).reshape(d, H).T[:, None, :]
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    s = q @ keys.transpose(0, 2, 1) / np.sqrt(d)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    heads = p @ values                       # (H, 1, d)
+    return heads.T.reshape(-1) @ w_o, keys, values
+""", 'cache-2/interleaved',
+          mistake='Splits the projected vector as (d, H) and transposes, so each head takes every H-th feature.', heldout=True),
+    Entry('cache-2', 'heldout7-124', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)      # (H, 1, n+1)
+    weights = np.exp(scores - scores.max(axis=0, keepdims=True))
+    weights /= weights.sum(axis=0, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/wrong-axis',
+          mistake='Normalises the softmax over the head axis instead of over the keys.', heldout=True),
+    Entry('cache-2', 'heldout7-125', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    # 合并各个头
+    return (weights @ values).reshape(-1), keys, values
+""", 'cache-2/no-w-o',
+          mistake='Forgets the output projection W_O.', heldout=True),
+    Entry('cache-2', 'heldout7-126', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    H, d = n_heads, D // n_heads
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    e = np.exp(q @ np.swapaxes(keys, 1, 2) / np.sqrt(D))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(D) @ w_o, keys, values
+""", ('cache-2/scale-by-D', 'cache-2/no-max'),
+          mistake='Scales the scores by sqrt(D) (full width) instead of sqrt(d) and skips the max subtraction.', heldout=True),
+    Entry('cache-2', 'heldout7-127', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    e = np.exp(q @ np.swapaxes(keys, -1, -2) / np.sqrt(d))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return (weights @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-max',
+          mistake='Skips the max subtraction in the softmax, so large inputs overflow to nan.', heldout=True),
+    Entry('cache-3', 'heldout7-129', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    incremental = np.stack([step(int(t), new_cache()) for t in ids])
+    return float(np.max(np.abs(full - incremental)))
+""", 'cache-3/fresh-cache',
+          mistake='Creates a new cache for every token, so each step starts from scratch.', heldout=True),
+    Entry('cache-3', 'heldout7-130', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    out = None
+    for token in ids:
+        out = step(int(token), cache)
+    # 只比较最后一个位置
+    return float(np.max(np.abs(full[-1] - out)))
+""", 'cache-3/last-row',
+          mistake='Compares only the last position instead of every position.', heldout=True),
+    Entry('cache-3', 'heldout7-131', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    inc = np.stack([step(int(t), cache) for t in ids])
+    return float(np.mean(np.abs(full - inc)))
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference instead of the largest.', heldout=True),
+    Entry('cache-3', 'heldout7-132', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.max(np.abs(full - incremental)) / np.max(np.abs(full)))
+""", None,
+          mistake='Returns a relative error (divided by the largest full output) instead of the absolute error.', heldout=True),
+    Entry('cache-3', 'heldout7-133', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    worst = 0.0
+    for t, token in enumerate(ids):
+        out = step(int(token), cache)
+        # 前缀的完整前向传播的最后一行
+        ref = np.asarray(forward(ids[:t + 1]))[-1]
+        worst = max(worst, float(np.abs(out - ref).max()))
+    return worst
+""", 'cache-3/prefix-forward',
+          mistake='Compares each step with a fresh forward pass over the prefix instead of the full forward pass, so a forward that reads the future is not caught.', heldout=True),
+    Entry('cache-3', 'heldout7-134', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.array([step(int(tok), cache) for tok in ids])
+    # максимум по позициям
+    return np.abs(full - incremental).max(axis=0)
+""", '*/other-kind-of-result',
+          mistake='Reduces only over positions (max over axis 0), returning an array of D values instead of one number.', heldout=True),
+]

@@ -1002,3 +1002,191 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 """, None,
           mistake="Rounds every output to 3 decimals ('for readability').", probe=True),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('evidence-1', 'heldout7-136', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1)  # causal: keys up to i
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/ignores-causal',
+          mistake='Ignores the causal flag and always reads only keys 0..i.', heldout=True),
+    Entry('evidence-1', 'heldout7-137', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []  # 逐行计算每个头
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/no-scale',
+          mistake='Forgets to divide the scores by sqrt(d).', heldout=True),
+    Entry('evidence-1', 'heldout7-138', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[c][r] for r in range(D)) for c in range(D)] for row in rows]
+
+    # строка на матрицу
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", '*/transposed-weights',
+          mistake='Multiplies by the transposed weight matrix (w[c][r] instead of w[r][c]).', heldout=True),
+    Entry('evidence-1', 'heldout7-139', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            scores = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(D) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/scale-by-D',
+          mistake='Scales the scores by sqrt(D), the full width, instead of sqrt(d).', heldout=True),
+    Entry('evidence-1', 'heldout7-140', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError("D 不能被头数整除")
+    d = D // n_heads
+    matmul = lambda A, B: [[sum(a * B[r][c] for r, a in enumerate(row)) for c in range(len(B[0]))] for row in A]
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    out = []
+    for i in range(len(x)):
+        keys = list(range(i + 1)) if causal else list(range(len(x)))
+        row = []
+        for h in range(n_heads):
+            s = slice(h * d, (h + 1) * d)
+            # softmax 权重
+            e = [math.exp(sum(a * b for a, b in zip(q[i][s], k[j][s])) / math.sqrt(d)) for j in keys]
+            z = sum(e)
+            row.extend(sum(e[n] / z * v[j][c] for n, j in enumerate(keys)) for c in range(h * d, (h + 1) * d))
+        out.append(row)
+    return matmul(out, w_o)
+""", 'evidence-1/no-max',
+          mistake='Does not subtract the largest score before math.exp, which overflows for large inputs.', heldout=True),
+    Entry('evidence-1', 'heldout7-141', r"""
+import math
+import numpy as np
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    x = np.array(x, dtype=float)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("D не делится на число голов")
+    d, T = D // n_heads, len(x)
+    q, k, v = x @ np.array(w_q), x @ np.array(w_k), x @ np.array(w_v)
+    out = np.zeros((T, D))
+    for h in range(n_heads):
+        s = slice(h * d, (h + 1) * d)
+        sc = q[:, s] @ k[:, s].T / math.sqrt(d)
+        if causal:
+            sc = np.where(np.tril(np.ones((T, T), bool)), sc, -np.inf)
+        p = np.exp(sc - sc.max(axis=1, keepdims=True))
+        out[:, s] = (p / p.sum(axis=1, keepdims=True)) @ v[:, s]
+    return out @ np.array(w_o)
+""", '*/other-kind-of-result',
+          mistake='Uses NumPy inside and returns a NumPy array instead of nested lists.', heldout=True),
+    Entry('evidence-1', 'heldout7-142', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"D={D} not divisible by n_heads={n_heads}")
+    d = D // n_heads
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = [0.0] * D
+        for h in range(n_heads):
+            cols = list(range(h, D, n_heads))      # this head's features
+            scores = [sum(q[i][c] * k[j][c] for c in cols) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            for c in cols:
+                row[c] = sum(e / total * v[j][c] for e, j in zip(exps, readable))
+        merged.append(row)
+    return project(merged, w_o)
+""", None,
+          mistake='Takes every n_heads-th feature for a head (q[i][h::n_heads]) instead of a contiguous block of d features.', heldout=True),
+]

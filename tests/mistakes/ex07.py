@@ -2605,3 +2605,534 @@ def masked_softmax_backward(d_weights, weights):
 """, 'dec-1/plain-sum',
           mistake="Builds the full Jacobian diag(a) - a a^T per row but transposes the product, using g @ J with J's outer product on the wrong side — returns g * a - a * sum(g) instead."),
 ]
+
+
+# ---- the seventh held-out set (issue 34, measured once on 2026-12-06, round 9) --------------------
+# Written by someone who had not seen the grader, measured once on main (31fa132), added verbatim (with the
+# notebook's imports the code uses) and not tuned to.  The diagnosis is the one check() gave where the judge
+# said it was right, None where it gave none; where check() named none but the grader did, the grader's name,
+# read here against the writer's description; ``named_wrongly``: the judge said it names another mistake.
+ENTRIES += [
+    Entry('dec-1', 'heldout7-144', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    return weights * (1 - weights) * d_weights
+""", 'dec-1/diagonal-only',
+          mistake='Keeps only the diagonal of the softmax Jacobian, w(1 - w) g, dropping the cross terms.', heldout=True),
+    Entry('dec-1', 'heldout7-145', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    s = np.sum(d_weights * weights, axis=-1)
+    return weights * (d_weights - s)
+""", 'dec-1/no-keepdims',
+          mistake='Sums along the row without keepdims, so the row sums broadcast along the wrong axis.', heldout=True),
+    Entry('dec-1', 'heldout7-146', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    # сумма w_k g_k
+    s = (d_weights * weights).sum(axis=-2, keepdims=True)
+    return weights * (d_weights - s)
+""", 'dec-1/wrong-axis',
+          mistake='Sums over axis -2 (the queries) instead of the keys.', heldout=True),
+    Entry('dec-1', 'heldout7-147', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    return weights * (d_weights - d_weights.sum(axis=-1, keepdims=True))
+""", 'dec-1/plain-sum',
+          mistake='Subtracts the plain sum of the upstream gradients instead of their weighted sum.', heldout=True),
+    Entry('dec-1', 'heldout7-148', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    # softmax 反向: w * (g - <w, g>)
+    inner = (weights * d_weights).sum(axis=-1, keepdims=True)
+    return weights * (d_weights - inner)
+""", 'dec-1/broadcasts',
+          mistake='Does not check that the two shapes match, so broadcastable but different shapes are silently accepted.', heldout=True),
+    Entry('dec-1', 'heldout7-149', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    out = np.zeros_like(weights)
+    for i in range(weights.shape[0]):
+        w = weights[i]
+        J = np.diag(w) - np.outer(w, w)      # якобиан softmax
+        out[i] = J @ d_weights[i]
+    return out
+""", '*/one-rank-only',
+          mistake='Builds the Jacobian row by row for 2-D input only; a batched (B, Tq, Tk) input is handled wrongly.', heldout=True),
+    Entry('dec-2', 'heldout7-151', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-gain-in-dx',
+          mistake='Forgets the gain in d_x: uses d_out instead of d_out * gain.', heldout=True),
+    Entry('dec-2', 'heldout7-152', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    # 归一化的导数
+    d_x = r * g
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/constants',
+          mistake='Treats the mean and variance as constants, so d_x is just r * gain * d_out.', heldout=True),
+    Entry('dec-2', 'heldout7-153', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_bias, d_gain
+""", '*/results-swapped',
+          mistake='Swaps d_gain and d_bias in the returned tuple.', heldout=True),
+    Entry('dec-2', 'heldout7-154', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/unbiased',
+          mistake='Uses the unbiased variance (ddof=1), which the forward pass does not use.', heldout=True),
+    Entry('dec-2', 'heldout7-155', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).sum(axis=0)
+    d_bias = d_out.sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/batch-axis-only',
+          mistake='Sums d_gain and d_bias over axis 0 only, so a 3-D input gives (T, D) instead of (D,).', heldout=True),
+    Entry('dec-2', 'heldout7-156', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    r = 1.0 / (np.sqrt(var) + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance inside the square root.', heldout=True),
+    Entry('dec-2', 'heldout7-157', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shapes do not match")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = (x * x).mean(axis=-1, keepdims=True) - mu ** 2
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which loses all precision for inputs with a large mean.', heldout=True),
+    Entry('dec-3', 'heldout7-159', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][0])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/position-zero',
+          mistake='Always adds the position-0 row instead of the row for position n.', heldout=True),
+    Entry('dec-3', 'heldout7-160', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = heads.reshape(1, -1) @ b["w_o"]   # 注意力输出
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-residual',
+          mistake='Drops the residual connection around attention: x is replaced by the attention output.', heldout=True),
+    Entry('dec-3', 'heldout7-161', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        # кэш ключей и значений
+        lk = np.concatenate([keys[0], k], axis=1)
+        lv = np.concatenate([values[0], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/shared-cache',
+          mistake="Uses the first layer's cache (keys[0], values[0]) in every layer.", heldout=True),
+    Entry('dec-3', 'heldout7-162', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = x
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-norm',
+          mistake='Skips the first layer norm and projects x itself to queries, keys and values.', heldout=True),
+    Entry('dec-3', 'heldout7-163', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    # 返回 logits 和缓存
+    return model.output_head(x)[0], keys, values
+""", 'dec-3/old-cache-returned',
+          mistake='Returns the caches it was given instead of the caches extended by the new key and value.', heldout=True),
+    Entry('dec-3', 'heldout7-164', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(lk)
+        new_values.append(lv)
+    logits = x @ model.params["w_head"]
+    return logits[0], new_keys, new_values
+""", None,
+          mistake='Skips the final layer norm: multiplies by W_head directly instead of calling output_head.', heldout=True),
+    Entry('dec-3', 'heldout7-165', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_allowed, causal_attention, masked_softmax
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        lk = np.concatenate([keys[layer], k], axis=1)
+        lv = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, lk, lv)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        new_keys.append(lk)
+        new_values.append(lv)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Forgets the MLP sublayer of every block (and drops the check that position n fits in the position table).', heldout=True),
+    Entry('dec-4', 'heldout7-167', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/one-token',
+          mistake='Changes only the first future token, so a leak from later tokens (e.g. the last one) is missed.', heldout=True),
+    Entry('dec-4', 'heldout7-168', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    # 改变前缀
+    perturbed[..., :prefix_length] = (ids[..., :prefix_length] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Perturbs the prefix instead of the future tokens.', heldout=True),
+    Entry('dec-4', 'heldout7-169', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(forward) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake='Uses the given forward itself as the control instead of the model with the mask switched off, so it can never say "causal".', heldout=True),
+    Entry('dec-4', 'heldout7-170', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = ids[..., prefix_length:] + 1
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/no-modulo',
+          mistake='Adds 1 to the future tokens without wrapping modulo the vocabulary size, producing an invalid id for the last token.', heldout=True),
+    Entry('dec-4', 'heldout7-171', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = 0   # 用 0 替换未来
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/fixed-token',
+          mistake='Sets every future token to 0, which does not change the future tokens that are already 0.', heldout=True),
+    Entry('dec-4', 'heldout7-172', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., :prefix_length, :]
+        b = np.asarray(f(ids))[..., :prefix_length, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake='Does not validate prefix_length, so prefix_length = T returns a verdict instead of raising.', heldout=True),
+    Entry('dec-4', 'heldout7-173', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        a = np.asarray(f(perturbed))[..., prefix_length - 1, :]
+        b = np.asarray(f(ids))[..., prefix_length - 1, :]
+        return np.max(np.abs(a - b))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/last-row',
+          mistake='Compares only the last prefix row, missing a leak into earlier positions.', heldout=True),
+]
