@@ -121,7 +121,7 @@ The seventh held-out set (slugs ``heldout7-NNN``, 151 wrong answers and 23 right
 (31fa132) in round 9, before anything was changed for it: check() named 129, 127 of them judged right;
 heldout7-067 (pos-1, ``ids[t]`` picks a whole row of a batch) was named pos-1/batch-length, whose hint then said
 T was read from the first axis (judged wrong); the hint now names the slip itself, the first axis taken for time
-(T = len(ids) or ids[t]), and the entry expects that name,
+(T = len(ids) or ids[t]), and the entry expects that name (or */one-rank-only, which another draw gives: true too),
 and heldout7-061 (cost-1, both input checks left out) was named cost-1/zero-layers, true but only one of its two
 mistakes (judged partial): it accepts cost-1/indivisible-accepted too.  Three that check() did not name carry
 the grader's name, read here against the writer's description (heldout7-127 cache-2/no-max, heldout7-149

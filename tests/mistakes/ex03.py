@@ -1526,7 +1526,7 @@ def embed(ids, token_table, position_table, offset=0):
         # 第 t 个词 + 第 offset+t 个位置
         rows.append(token_table[ids[t]] + position_table[offset + t])
     return np.stack(rows)
-""", 'pos-1/batch-length',
+""", ('pos-1/batch-length', '*/one-rank-only'),
           mistake='Loops with ids[t], which picks a whole row of a batch instead of position t, so batched ids are wrong.', heldout=True),
     Entry('pos-1', 'heldout7-068', r"""
 import numpy as np
