@@ -1247,8 +1247,9 @@ def _prefix_forward(node, root):
             any(isinstance(v, ast.Call) and not v.args and _call_name(v) in ("new_cache", "new_state")
                 for v in _assignments(root).values()):
         ids = node.args[0].id
-        return ast.parse(f"np.stack([np.asarray(forward({ids}[:_t + 1]))[-1] for _t in range(len({ids}))])",
-                         mode="eval").body
+        with AST_LOCK:
+            return ast.parse(f"np.stack([np.asarray(forward({ids}[:_t + 1]))[-1] for _t in range(len({ids}))])",
+                             mode="eval").body
     return None
 
 

@@ -820,9 +820,8 @@ MISTAKES = {
          "the errors are added up. Report the largest absolute error: one wrong position is enough",
          "sum instead of max"),
         ("prefix-forward", ('prefix-forward',), "5.2",
-         "each step is compared with a forward pass over its own prefix, not with the full forward pass. The two "
-         "agree only when forward is causal, so a forward pass that reads the future goes unseen: call "
-         "forward(ids) once and compare step t with its row t",
+         "each step is compared with a forward pass over its own prefix; that agrees with the full pass only if "
+         "forward is causal, so a future leak goes unseen: call forward(ids) once and compare step t with row t",
          "compared with the prefix's forward"),
     ),
     "evidence-1": _mistakes(
