@@ -47,7 +47,6 @@ switch, raw and gzip) and load times, and writes them to _build/site-report.json
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import gzip
 import html as html_lib
@@ -73,7 +72,7 @@ from tools import build_site  # noqa: E402
 import course_site  # noqa: E402
 from chromium_thread import FLAGS as CHROMIUM_FLAGS  # noqa: E402
 from grading.version import package_version  # noqa: E402
-from conftest import browser_executable, clear_stale_event_loop, need, run_id, slowdown, unavailable  # noqa: E402
+from conftest import browser_executable, clear_stale_event_loop, need, once_per_run, slowdown, unavailable  # noqa: E402
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
 # suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
@@ -162,7 +161,6 @@ def _build(*args):
 # build and reuse it. Nothing in a test run changes the sources, so a second incremental build found
 # nothing to do and only cost its 15-25 s. The stamp names the run (xdist's testrunuid, the same in
 # every worker), so the next run, or a `make book` between two runs, builds again.
-SITE_STAMP = OUT.parent / "site-built-for-run"
 
 
 @pytest.fixture(scope="session")
@@ -172,14 +170,7 @@ def site_dir(request):
         if not (OUT / "build-info.json").exists():
             pytest.fail(f"COURSE_SITE_NO_BUILD is set but {OUT} is not built: run `make book`", pytrace=False)
         return OUT
-    run = run_id(request.config)
-    SITE_STAMP.parent.mkdir(parents=True, exist_ok=True)
-    with open(SITE_STAMP.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)              # a worker that finds a build under way waits for it
-        if not (SITE_STAMP.exists() and SITE_STAMP.read_text(encoding="ascii") == run):
-            SITE_STAMP.unlink(missing_ok=True)
-            _build()
-            SITE_STAMP.write_text(run, encoding="ascii")
+    once_per_run("site-built", request.config, lambda: _build() or True)   # a worker that finds a build under way waits
     return OUT
 
 
