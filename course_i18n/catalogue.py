@@ -20,9 +20,10 @@ test reads every catalogue with both and compares.
 import pathlib
 import re
 
-from . import LANGUAGES, SOURCE_LANGUAGE
+from . import LANGUAGES, PLURAL_CATEGORIES, PLURAL_RULES, SOURCE_LANGUAGE, language, parse_number, plural_category
 
-__all__ = ["Text", "text", "texts", "catalogue", "read_po", "LOCALES_DIR", "DOMAIN", "placeholders"]
+__all__ = ["Text", "text", "texts", "Plural", "plural", "plurals", "catalogue", "read_po", "LOCALES_DIR", "DOMAIN",
+           "placeholders"]
 
 LOCALES_DIR = pathlib.Path(__file__).resolve().parent / "locales"
 DOMAIN = "course"
@@ -54,6 +55,47 @@ def text(key, english):
 def texts(prefix, english_by_name):
     """``{name: text(f"{prefix}.{name}", english)}`` for a table of English texts."""
     return {name: text(f"{prefix}.{name}", english) for name, english in english_by_name.items()}
+
+
+class Plural(dict):
+    """A text whose words follow a number (1 point, 2 points; 1 балл, 2 балла, 5 баллов): one :class:`Text`
+    per plural category that a language of the course uses (``forms``, keys ``<key>.one``, ``<key>.few``,
+    ``<key>.many``, ``<key>.other``), and the field whose number picks the form (``count``).
+
+    As a dict it is ``{lang: the "other" form}``, what a caller that knows no plurals shows."""
+
+    def __init__(self, key, count, forms):
+        super().__init__(forms["other"])
+        self.key, self.count, self.forms = key, count, forms
+
+    def form(self, lang, fields):
+        """The sentence of ``lang`` for these fields: the form of the category of ``fields[count]`` (a number,
+        or a number as ``lang`` writes it); the "other" form when the field holds no number."""
+        number = parse_number(fields.get(self.count), lang) if self.count in fields else None
+        category = "other" if number is None else plural_category(lang, number)
+        return (self.forms.get(category) or self.forms["other"])[lang]
+
+
+def _categories():
+    """Every plural category some language of the course uses, in catalogue order."""
+    used = {c for lang in LANGUAGES for c in PLURAL_RULES[language(lang).plural][0]}
+    return [c for c in PLURAL_CATEGORIES if c in used]
+
+
+def plural(key, count, one, other):
+    """The :class:`Plural` of ``key``: English ``one`` for a ``count`` of 1, ``other`` for any other.
+
+    The catalogues hold one entry per category (``<key>.one`` ... ``<key>.other``) whose English is ``one``
+    (the category "one") or ``other`` (every other category); each language translates them all, and uses
+    those its plural rule picks (course_i18n.PLURAL_RULES: Russian all four, Chinese only "other")."""
+    if "{" + count + "}" not in one or "{" + count + "}" not in other:
+        raise ValueError(f"the plural text {key!r} is chosen by {{{count}}}, which both forms must use")
+    return Plural(key, count, {c: text(f"{key}.{c}", one if c == "one" else other) for c in _categories()})
+
+
+def plurals(prefix, table):
+    """``{name: plural(f"{prefix}.{name}", count, one, other)}`` for a table of ``name: (count, one, other)``."""
+    return {name: plural(f"{prefix}.{name}", *forms) for name, forms in table.items()}
 
 
 def translate(lang, key, english):

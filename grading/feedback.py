@@ -27,7 +27,7 @@ import os
 import pathlib
 
 from course_i18n import LANGUAGES, SOURCE_LANGUAGE as DEFAULT_LANGUAGE
-from course_i18n.catalogue import text, texts
+from course_i18n.catalogue import Plural, text, texts
 
 _override = None
 
@@ -147,8 +147,13 @@ TYPE_NAMES = texts("grading.feedback.type_names", {
 
 
 def fill(table, key, lang, fields):
-    """``table[key]`` in ``lang`` (else English), formatted with ``fields``; never raises."""
-    template = table[key].get(lang) or table[key][DEFAULT_LANGUAGE]
+    """``table[key]`` in ``lang`` (else English), formatted with ``fields``; never raises.  A
+    :class:`course_i18n.catalogue.Plural` takes the form its count field's number asks for in ``lang``."""
+    entry = table[key]
+    if isinstance(entry, Plural):
+        template = entry.form(lang, fields) if lang in entry else entry.form(DEFAULT_LANGUAGE, fields)
+    else:
+        template = entry.get(lang) or entry[DEFAULT_LANGUAGE]
     try:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):

@@ -10,7 +10,7 @@ reason inside another message (why a kernel stopped) is itself one of these
 keys, so a Russian row never carries an English clause.
 """
 
-from course_i18n.catalogue import texts
+from course_i18n.catalogue import plurals, texts
 
 from . import feedback
 
@@ -33,9 +33,6 @@ MESSAGES = texts("grading.messages", {
     "macos_metadata": "{name}: a metadata file that macOS adds to archives, not a notebook; ignored",
     "unreadable": "the notebook cannot be graded: {problem}",
     "problem_too_large": "the file is {size} MiB, more than the grader's size limit for a notebook ({limit} MiB)",
-    "problem_too_many_cells": "the notebook has {count} cells, more than the grader's limit of {limit} cells",
-    "problem_cell_too_long": "cell {cell} is {count} characters long, more than the grader's limit for one cell "
-                             "({limit} characters)",
     "problem_unreadable": "the file cannot be read ({error})",
     "problem_not_utf8": "the file is not valid UTF-8 (byte 0x{byte} at offset {offset}); save the notebook again "
                         "from Jupyter",
@@ -96,10 +93,6 @@ MESSAGES = texts("grading.messages", {
     "internal": "internal grader error ({error}); this is not your mistake: please tell your instructor",
     # -- feedback pages and the instructor's index --------------------------------------
     "page_title": "Feedback: {submission}",
-    "page_total": "Total: {points} of {max_points} points",
-    "page_row_points": "{points} of {max_points} points",
-    # an exercise worth 1 point: chosen by max_points == 1, whatever was earned (0, 0.5 or 1 of 1 point)
-    "page_row_point": "{points} of {max_points} point",
     "page_row_tests": "{passed} of {total} tests passed",
     "page_exercise": "Exercise",
     "page_status": "Status",
@@ -126,7 +119,6 @@ MESSAGES = texts("grading.messages", {
                             "(a time-out, a kernel that died), the groups that passed in full before the stop keep "
                             "their share; a group with a test that never ran earns nothing.",
     "index_diagnoses": "Known mistakes in this class",
-    "index_diagnosis": "{id}, {what}: {count} of {total} students",
     "page_other": "About your files",
     "page_footer": "course {course} · report format {format} · tests' fingerprint {tests}",
     # after the failed tests a page explains, when more failed (runner.MAX_FEEDBACK)
@@ -224,8 +216,6 @@ MESSAGES.update(texts("grading.messages", {
                                    "exercise still raises NotImplementedError), so {graded}, the most recent copy "
                                    "with your work in it, was graded.",
     "page_row_penalty": "{points} before the late penalty",
-    "page_late_penalty": "Handed in {hours} h after the deadline: the late penalty took {percent}% off the points "
-                         "of every exercise, so your {before} points became {after}.",
     "page_languages_most": "Your notebooks are in more than one language ({found}); this page is in {chosen}, "
                            "the language of most of them.",
     "page_languages_latest": "Your notebooks are in more than one language ({found}); this page is in {chosen}, "
@@ -233,6 +223,27 @@ MESSAGES.update(texts("grading.messages", {
     "language_zh": "Chinese",
     "language_en": "English",
     "language_ru": "Russian",
+}))
+
+# -- texts whose words follow a number: (the field whose number picks the form, English for 1, for any other);
+# course_i18n.catalogue.plural, one catalogue entry per plural category (1 балл, 2 балла, 5 баллов, 2,5 балла)
+MESSAGES.update(plurals("grading.messages", {
+    "problem_too_many_cells": ("count", "the notebook has {count} cell, more than the grader's limit of {limit} "
+                                        "cells",
+                               "the notebook has {count} cells, more than the grader's limit of {limit} cells"),
+    "problem_cell_too_long": ("count", "cell {cell} is {count} character long, more than the grader's limit for "
+                                       "one cell ({limit} characters)",
+                              "cell {cell} is {count} characters long, more than the grader's limit for one cell "
+                              "({limit} characters)"),
+    "page_total": ("max_points", "Total: {points} of {max_points} point", "Total: {points} of {max_points} points"),
+    # an exercise's row: the form is chosen by max_points, whatever was earned (0, 0.5 or 1 of 1 point)
+    "page_row_points": ("max_points", "{points} of {max_points} point", "{points} of {max_points} points"),
+    "index_diagnosis": ("total", "{id}, {what}: {count} of {total} student", "{id}, {what}: {count} of {total} "
+                                                                              "students"),
+    "page_late_penalty": ("before", "Handed in {hours} h after the deadline: the late penalty took {percent}% off "
+                                    "the points of every exercise, so your {before} point became {after}.",
+                          "Handed in {hours} h after the deadline: the late penalty took {percent}% off the points "
+                          "of every exercise, so your {before} points became {after}."),
 }))
 
 # What a signal that ended a kernel means, for "exit_signal".

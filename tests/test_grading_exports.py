@@ -153,15 +153,16 @@ def test_the_partial_rubric_states_the_groups_and_the_rule_for_a_stop():
     assert "test_groups" not in rubric.to_csv(rubric.rows(exercises, ["mask-2"], "en"))       # the default: as before
 
 def test_diagnosis_counts_in_every_export_in_the_instructors_language(tmp_path):
-    """The class's known mistakes ("mask-2, normalised before masking: 1 of 1 students") in the long CSV (a column), their own CSV,
+    """The class's known mistakes ("mask-2, normalised before masking: 1 of 1 student") in the long CSV (a column), their own CSV,
     the JSON report and the terminal's text, in the language the instructor chose (write_outputs' lang)."""
     from grading import diagnoses
     from grading.batch import Outputs, write_outputs
     r = sample_report()
     r["rows"][1]["diagnosis"] = "mask-2/softmax-before-mask"
     mistake = diagnoses.mistake_by_id("mask-2/softmax-before-mask")
-    for lang, line in (("ru", "mask-2, {what}: 1 из 1 студентов"), ("zh", "mask-2，{what}：1 名学生中有 1 名"),
-                       ("en", "mask-2, {what}: 1 of 1 students")):
+    # the noun follows {total}: "1 of 1 student", «1 из 1 студента» (index_diagnosis is a plural text)
+    for lang, line in (("ru", "mask-2, {what}: 1 из 1 студента"), ("zh", "mask-2，{what}：1 名学生中有 1 名"),
+                       ("en", "mask-2, {what}: 1 of 1 student")):
         what = diagnoses.short_name(mistake, lang)
         write_outputs(r, Outputs(json=tmp_path / "r.json", csv=tmp_path / "r.csv", diagnoses_csv=tmp_path / "d.csv",
                                  lang=lang))

@@ -64,7 +64,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE, format_number, language, localise_numbers
 from course_i18n.catalogue import text, texts
 from tools.prose import ProseError, Translations
 
@@ -171,42 +171,8 @@ def order(prompt, *, steps, why, witness=None, defined_in=None, term=None, unwit
 
 # --------------------------------------------------------------------------- numbers, per language
 
-# Russian: decimal comma and digit groups of a narrow no-break space (1 048 576); English and
-# Chinese: decimal point and commas (1,048,576).  Numbers of 5 digits or more are grouped.
-DECIMAL_COMMA = {"ru"}
-GROUP = {"ru": "\u202f"}
-_PLAIN_NUMBER = re.compile(r"(?<![\w.§])(\d+)(?:\.(\d+))?(?!\w|\.\d)")
-
-
-def _group(digits, sep):
-    if len(digits) < 5:
-        return digits
-    head = len(digits) % 3 or 3
-    return digits[:head] + "".join(sep + digits[k:k + 3] for k in range(head, len(digits), 3))
-
-
-def format_number(value, lang=None):
-    """``value`` as a reader of ``lang`` writes it: 0.333 / 0,333; 1,048,576 / 1 048 576.
-
-    Without ``lang``, plainly (1048576, 0.333): what a reader types, and what ``shown`` holds
-    until :func:`render` writes it in the page's language."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    text = str(int(value)) if float(value).is_integer() else f"{value:.6g}"
-    if "e" in text or lang is None:
-        return text
-    return localise_numbers(text, lang)
-
-
-def localise_numbers(text, lang):
-    """Every plain number in ``text`` (not a § reference) written as ``lang`` writes it."""
-    sep = GROUP.get(lang, ",")
-    point = "," if lang in DECIMAL_COMMA else "."
-
-    def one(m):
-        whole, frac = m.group(1), m.group(2)
-        return _group(whole, sep) + (point + frac if frac is not None else "")
-    return _PLAIN_NUMBER.sub(one, text)
+# How each language writes a number (Russian: decimal comma, digit groups of a narrow no-break space,
+# 1 048 576; English and Chinese: 1,048,576) is course_i18n's: Language.decimal and Language.group.
 
 
 def _format_number(value):
@@ -682,7 +648,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
 
     ``pages`` ({"1": "01_allowed_set"}) turns §N.M into links (the page is in chapters/)."""
     ui = {k: v[lang] for k, v in UI.items()}
-    ui["decimal"] = "," if lang in DECIMAL_COMMA else "."      # how quiz.js reads a typed number
+    ui["decimal"] = language(lang).decimal                      # how quiz.js reads a typed number
 
     def inline(text):
         return _inline(text, pages)

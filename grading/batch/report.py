@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import jinja2
 import markupsafe
 
-from course_i18n import LANGUAGES
+from course_i18n import LANGUAGES, format_number, localise_numbers
 
 from .. import messages, sections
 
@@ -125,8 +125,10 @@ def _maxima(report):
     return {e["id"]: e["points"] for e in report["grader"]["exercises"]}
 
 
-def _num(x):
-    return format(x, "g")
+def _num(x, lang=None):
+    """A number of points (hours, percent) as a page in ``lang`` writes it (2.5 / 2,5); without ``lang``, plainly,
+    for a file a program reads (the gradebook's CSV)."""
+    return format_number(x, lang)
 
 
 def _csv(rows):
@@ -363,8 +365,8 @@ def gradescope(report, summary):
     return {
         "score": summary["points"],
         **({"execution_time": round(seconds, 1)} if seconds is not None else {}),
-        "output": messages.text("page_total", lang, points=f"{summary['points']:g}",
-                                max_points=f"{summary['max_points']:g}"),
+        "output": messages.text("page_total", lang, points=_num(summary["points"], lang),
+                                max_points=_num(summary["max_points"], lang)),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "extra_data": _extra_data(report),
@@ -446,11 +448,11 @@ def _status(status, lang, capital=False, row=None):
 
 
 def _points_line(row, lang):
-    text = messages.text("page_row_point" if row["max_points"] == 1 else "page_row_points", lang,
-                         points=format(row["points"], "g"), max_points=format(row["max_points"], "g"))
+    text = messages.text("page_row_points", lang, points=_num(row["points"], lang),
+                         max_points=_num(row["max_points"], lang))
     if "points_before_penalty" in row:
         text += messages.text("aside", lang, text=messages.text("page_row_penalty", lang,
-                                                              points=format(row["points_before_penalty"], "g")))
+                                                              points=_num(row["points_before_penalty"], lang)))
     if row["cases_total"]:
         text += " · " + messages.text("page_row_tests", lang, passed=row["cases_passed"], total=row["cases_total"])
     if row.get("groups"):
@@ -502,10 +504,10 @@ def _page_notes(summary, lang):
                                    chosen=messages.text("language_" + lang, lang)))
     late = summary.get("handed_in") or {}
     if late.get("penalty_percent"):
-        notes.append(messages.text("page_late_penalty", lang, hours=_num(late["late_hours"]),
-                                   percent=_num(late["penalty_percent"]),
-                                   before=_num(summary.get("points_before_penalty", summary["points"])),
-                                   after=_num(summary["points"])))
+        notes.append(messages.text("page_late_penalty", lang, hours=_num(late["late_hours"], lang),
+                                   percent=_num(late["penalty_percent"], lang),
+                                   before=_num(summary.get("points_before_penalty", summary["points"]), lang),
+                                   after=_num(summary["points"], lang)))
     return notes
 
 
@@ -540,7 +542,7 @@ def page_view(report, summary):
         graded.append({"exercise": r["exercise"], "function": r["function"], "status": r["status"],
                        "status_word": _status(r["status"], lang, row=r),
                        "status_title": _status(r["status"], lang, True, row=r),
-                       "points": format(r["points"], "g"), "max_points": format(r["max_points"], "g"),
+                       "points": _num(r["points"], lang), "max_points": _num(r["max_points"], lang),
                        "cases_passed": r["cases_passed"], "cases_total": r["cases_total"],
                        "tests": _tests_cell(r),
                        "more": messages.text("page_more_failures", lang, count=more) if more > 0 else "",
@@ -551,8 +553,8 @@ def page_view(report, summary):
     other = [{"where": _note_where(r, summary["submission"]), "message": r["message"]}
              for r in rows if not r["function"]]
     return {"lang": lang, "title": messages.text("page_title", lang, submission=name),
-            "total": messages.text("page_total", lang, points=format(summary["points"], "g"),
-                                   max_points=format(summary["max_points"], "g")),
+            "total": messages.text("page_total", lang, points=_num(summary["points"], lang),
+                                   max_points=_num(summary["max_points"], lang)),
             "notes": _page_notes(summary, lang),
             "incomplete": "" if g.get("complete", True) else messages.text("page_incomplete", lang),
             "head": [messages.text(k, lang) for k in ("page_exercise", "page_status", "page_points", "page_tests")],
@@ -747,8 +749,10 @@ def class_statistics(report):
     return out
 
 
-def _stat(x):
-    return f"{x:.1f}".rstrip("0").rstrip(".") if x == x else ""
+def _stat(x, lang=None):
+    """A class's mean or median, to one decimal, as ``lang`` writes it (2.5 / 2,5)."""
+    text = f"{x:.1f}".rstrip("0").rstrip(".") if x == x else ""
+    return localise_numbers(text, lang) if lang else text
 
 
 def histogram_png(report, path, lang="en"):
@@ -804,15 +808,16 @@ def index_html(report, lang="en", histogram=None):
                 "status": r["status"], "word": _status(r["status"], lang, row=r), "title": _tooltip(r, lang),
                 "mark": (UNDEFINED_MARK if _undefined(r["status"], r) else MARKS.get(r["status"], "?"))
                 + (FLAG_MARK if r.get("duplicates") else ""),
-                "points": format(r["points"], "g")})
-        students.append({"name": names[s["submission"]], "points": format(s["points"], "g"),
-                         "max_points": format(s["max_points"], "g"), "lang": s.get("lang", ""), "cells": cells,
+                "points": _num(r["points"], lang)})
+        students.append({"name": names[s["submission"]], "points": _num(s["points"], lang),
+                         "max_points": _num(s["max_points"], lang), "lang": s.get("lang", ""), "cells": cells,
                          "flags": "; ".join(messages.text(f"flag_{f}", lang) for f in s.get("flags", [])),
                          "page": page_name(names[s["submission"]], s["submission"])})
     stats = class_statistics(report)
     rows = []
     for key, fmt in (("index_pass_rate", lambda st: f"{st['passed']}/{st['of']}"),
-                     ("index_mean", lambda st: _stat(st["mean"])), ("index_median", lambda st: _stat(st["median"]))):
+                     ("index_mean", lambda st: _stat(st["mean"], lang)),
+                     ("index_median", lambda st: _stat(st["median"], lang))):
         rows.append({"label": messages.text(key, lang), "total": fmt(stats["total"]),
                      "cells": [fmt(stats[i]) for i in ids]})
     iso = g.get("isolation", {}) if isinstance(g.get("isolation"), dict) else {}
@@ -824,8 +829,8 @@ def index_html(report, lang="en", histogram=None):
         + [{"status": "missing", "mark": UNDEFINED_MARK, "word": messages.text("status_undefined", lang)}],
         fixed=[messages.text(k, lang) for k in ("index_submission", "page_points", "index_flags", "index_pages",
                                                 "index_language")],
-        exercises=[{"id": i, "title": titles.get(i, {}).get(lang, ""), "max": _num(maxima[i])} for i in ids],
-        max_word=messages.text("index_max", lang), total_max=_num(sum(maxima.values())), students=students,
+        exercises=[{"id": i, "title": titles.get(i, {}).get(lang, ""), "max": _num(maxima[i], lang)} for i in ids],
+        max_word=messages.text("index_max", lang), total_max=_num(sum(maxima.values()), lang), students=students,
         stats=rows, histogram=histogram or "", histogram_alt=messages.text("index_histogram", lang),
         incomplete="" if g.get("complete", True) else messages.text("page_incomplete", lang),
         diagnoses=class_diagnoses(report, lang), diagnoses_title=messages.text("index_diagnoses", lang),
