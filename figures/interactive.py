@@ -63,7 +63,7 @@ TEXTS = texts("figures.interactive", {
     "cost_head_width": "head width D/H",
     "cost_parameters": "parameters (W_Q, W_K, W_V, W_O)",
     "cost_attention_entries": "attention weights stored",
-    "cost_attention_bytes": "attention-table memory",
+    "cost_attention_bytes": "memory of the attention weights",
     "cost_matmul": "matrix products",
     "cost_softmax": "softmax operations",
 })

@@ -256,8 +256,8 @@ MISTAKES = {
     "data-1": _mistakes(
         "data-1",
         ("one-column-too-many", ('length-one-more',), "1.2",
-         "every row has one column too many: T = 1 + the longest text is enough, because BOS (in the inputs) and "
-         "EOS (in the targets) share the one extra position",
+         "every row has one column too many: T = 1 + the length of the longest text is enough, because BOS (in "
+         "the inputs) and EOS (in the targets) share the one extra position",
          "one column too many"),
         ("no-eos-target", ('dropped-write@targets[b, len(ids)] = EOS',), "1.2",
          "the EOS after each text is not a scored target (it is −100 there): the model never learns where to stop",
@@ -428,9 +428,9 @@ MISTAKES = {
          "learned vector, so raise a ValueError",
          "positions wrapped"),
         ("clipped", ('positions-clamped',), "3.3",
-         "positions past the table all use its last row (clipped): they have no learned vector, so raise a "
+         "positions past the table all use its last row (clamped): they have no learned vector, so raise a "
          "ValueError",
-         "positions clipped"),
+         "positions clamped"),
         ("position-by-id", ('positions-by-id', 'positions-by-id-plus-offset'), "3.1",
          "the position table is indexed by token id: take rows offset … offset+T−1 by position",
          "positions by token id"),
@@ -509,7 +509,7 @@ MISTAKES = {
                            'dropped-term@last_row_swap_change:T - 1',
                            'dropped-condition@last_row_swap_change:'), "3.4",
          "a swap involving the last position is not "
-           "refused: it changes the last query itself",
+           "refused: it changes the last query itself; require 0 ≤ i, j < T − 1 and raise a ValueError otherwise",
          "accepted the last position"),
         ("batch-rows", ('without-ellipsis',), "3.4",
          "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
@@ -695,8 +695,8 @@ MISTAKES = {
          "them over each position's own features, with axis=-1 and keepdims=True",
          "normalised over the whole array"),
         ("moments", ('variance-from-moments',), "4.7",
-         "the variance is wrong for features far from 0 next to their spread: E[x²] − E[x]² subtracts two "
-         "nearly equal numbers. Take the mean of the squared deviations, "
+         "the variance is wrong when the features are large compared with their spread: E[x²] − E[x]² subtracts "
+         "two nearly equal numbers. Take the mean of the squared deviations, "
          "`((x - mean) ** 2).mean(axis=-1, keepdims=True)`",
          "variance as E[x²] − E[x]²"),
         ("sum-for-mean", ('sum-for-mean',), "4.7",
@@ -724,11 +724,11 @@ MISTAKES = {
          "one cache for all rows"),
         ("short-prefix", ('one-less@continue_padded::n', 'prefix-drops-tail@continue_padded:'), "5.7",
          "one token of the real prefix is missing: the real positions are all those whose target is not −100",
-         "prefix one short"),
+         "prefix one token short"),
         ("long-prefix", ('one-more@continue_padded::n',), "5.7",
          "one token too many is fed before the new one: the padding right after the text went into the cache too. "
          "The real positions are those whose target is not −100; feed exactly those",
-         "prefix one too long"),
+         "prefix one token too long"),
         ("factory-not-called", ('factory-not-called',), "5.7",
          "step is given the method model.new_cache itself, not a cache: call it, cache = model.new_cache(), once "
          "for each row",
@@ -795,11 +795,11 @@ MISTAKES = {
          "compared the last row only"),
         ("first-row", ('first-position-only',), "5.2",
          "only the first position is compared. The cache is still empty at the first token, so a wrong cache "
-         "shows only later",
+         "shows only later: compare every position, 0 … T−1",
          "compared the first position only"),
         ("first-position-skipped", ('first-position-skipped',), "5.2",
          "the first position is not compared. A cache that puts the first token at the wrong position, or a step "
-         "that starts wrong, shows there too: compare every position, 0 … T−1",
+         "that starts wrong, may show its error only there: compare every position, 0 … T−1",
          "first position not compared"),
         ("fresh-cache", ('fresh-state',), "5.3",
          "every token gets a fresh cache: then every step starts at position 0 and even a correct cache looks "
@@ -907,8 +907,8 @@ MISTAKES = {
            "(− ẑ · mean(ĝ·ẑ))",
          "variance term missing"),
         ("moments", ('variance-from-moments',), "7.7",
-         "the gradient is wrong for features far from 0 next to their spread: the variance as E[x²] − E[x]² "
-         "subtracts two nearly equal numbers. Take the mean of the squared deviations, "
+         "the gradient is wrong when the features are large compared with their spread: the variance as "
+         "E[x²] − E[x]² subtracts two nearly equal numbers. Take the mean of the squared deviations, "
          "`(centred * centred).mean(axis=-1, keepdims=True)`",
          "variance as E[x²] − E[x]²"),
         ("no-gain-in-dx", ('dropped-factor@d_out * gain',), "7.7",
@@ -1016,7 +1016,7 @@ MISTAKES = {
          "ln1 used for ln2"),
         ("no-norm", ('norm-skipped',), "7.1",
          "a sublayer reads the raw residual stream: normalise it first (pre-LN), a = LN(x)",
-         "layer norm skipped"),
+         "layer normalisation skipped"),
     ),
     "dec-4": _mistakes(
         "dec-4",
@@ -1070,8 +1070,8 @@ MISTAKES = {
         ("batch-length", ('length-from-first-axis',), "4.3",
          *_FIRST_AXIS_FOR_TIME),
         ("no-modulo", ('modulo-dropped',), "4.3",
-         "the last token id V − 1 becomes V, outside the vocabulary: wrap the next id around with "
-         "`% vocab_size`",
+         "the last token id, vocab_size − 1, becomes vocab_size, outside the vocabulary: wrap the next id around "
+         "with `% vocab_size`",
          "no % vocab_size"),
         ("whole-sequence", ('whole-sequence-perturbed@diagnose:',), "4.3",
          "every token is changed, the prefix too: then even a causal model's prefix logits move, and it is called "
@@ -1153,7 +1153,7 @@ GENERIC = {
     "unit-axis": Mistake(
         "*/unit-axis", (),
         "the numbers are right, but the shape is not: the result has an extra axis of length 1, or lacks one. "
-        "Return the shape the task names (squeeze or index that axis, or keep it)",
+        "Return the shape the task names: drop an extra axis (squeeze, an index), keep a reduced one (keepdims=True)",
         "0.6", "an axis of length 1 too many or too few"),
 }
 for _generic in GENERIC.values():

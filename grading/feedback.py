@@ -76,8 +76,8 @@ MESSAGES = texts("grading.feedback", {
     "wrong_type": "wrong type: expected {expected_type}, got {got_type}",
     "wrong_length": "wrong length: expected {expected} items, got {got}",
     "wrong_shape": "wrong shape: expected {expected}, got {got}",
-    "float32_rounding": "an error this small is float32 rounding: some step of the function computes in float32 "
-                        "where float64 is expected",
+    "float32_rounding": "an error this small is typical of float32 rounding: some step of the function probably "
+                        "computes in float32 where float64 is expected",
     "wrong_dtype": "wrong dtype: expected {expected}, got {got}",
     "nan": "got {got} at index {index} where {expected} was expected",
     "wrong_value": "wrong value at index {index}: expected {expected}, got {got}; the largest error {error} "

@@ -253,8 +253,8 @@ SIGNALS = texts("grading.messages.signals", {
     "SIGABRT": "aborted",
     "SIGFPE": "arithmetic error",
     "SIGILL": "illegal instruction",
-    "SIGXCPU": "CPU time limit",
-    "SIGXFSZ": "file size limit",
+    "SIGXCPU": "CPU time limit exceeded",
+    "SIGXFSZ": "file size limit exceeded",
     "SIGTERM": "terminated",
     "SIGKILL": "killed",
 })

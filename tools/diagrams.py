@@ -300,7 +300,7 @@ WORDS = {
     "positions": texts("tools.diagrams.words.positions", {
         "tokens": "tokens x = [春, 雨, 风] after a stored <bos>, t = 0, 1, 2",
         "offset": "offset o = 1: they stand at positions 1, 2, 3",
-        "E": "token embedding table E (V × D): row by token id",
+        "E": "token embedding table E (|𝒱| × D): row by token id",
         "P": "position table P (C × D): row by position o + t",
         "sum": "input t = {t}",
         "is": "=",

@@ -55,7 +55,7 @@ def _heads2_public():
         Case("two-batch-axes-5d", (rng.normal(size=(2, 1, 2, 3, 2)),),
              label="two batch axes (2, 1, 2, 3, 2)"),
         Case("too-few-axes", (np.zeros((3, 4)),),
-             label="an input with only two axes"),
+             label="an input with only two axes (must raise)"),
     ]
 
 
@@ -87,12 +87,12 @@ def _heads3_public():
     rng = np.random.default_rng(23)
     return [
         Case("worked-example", (x, eye, eye, eye, w_o, 2),
-             label="the section's example (BOS and 春)"),
+             label="the section's example (BOS, then 春)"),
         Case("random-2x4x6-three-heads", _random_mha_args(rng, 2, 4, 6, 3),
              label="random input (2, 4, 6), 3 heads"),
         Case("one-head", _random_mha_args(rng, 1, 3, 4, 1), label="a single head"),
         Case("width-not-divisible", _random_mha_args(rng, 1, 3, 6, 4),
-             label="width 6 not divisible by 4 heads"),
+             label="D = 6 is not divisible by H = 4 (must raise)"),
     ]
 
 
@@ -161,7 +161,7 @@ EXERCISES = [
             "numbered": Kind(_NUMBERED, like="labels-1x2x3x2"),
             "random": Kind("random batches and numbers of heads", like="batch-2x2x3x4"),
             "other-ranks": Kind("random inputs with no batch axis or two", like="one-sequence-3d"),
-            "too-few-axes": Kind("a random input with only two axes", like="too-few-axes"),
+            "too-few-axes": Kind("a random input with only two axes (must raise)", like="too-few-axes"),
         },
     ),
     exercise(
@@ -173,7 +173,8 @@ EXERCISES = [
         public=_heads3_public, hidden=_heads3_hidden,
         hidden_kinds={
             "random": Kind("random inputs, weights and numbers of heads", like="random-2x4x6-three-heads"),
-            "not-divisible": Kind("a width not divisible by the number of heads", like="width-not-divisible"),
+            "not-divisible": Kind("a width not divisible by the number of heads (must raise)",
+                                  like="width-not-divisible"),
         },
     ),
     exercise(

@@ -73,7 +73,7 @@ def _cache2_public():
     rng = np.random.default_rng(52)
     return [
         Case("worked-example", (np.array([0.0, 1.0, 1.0, 0.0]), stored, stored, eye, eye, eye, w_o, 2),
-             label="the section's example (春 after BOS)"),
+             label="the section's example (BOS, then 春)"),
         Case("first-token", _step_args(rng, 0, 6, 2),
              label="the first token (an empty cache)"),
         Case("three-stored", _step_args(rng, 3, 6, 3),

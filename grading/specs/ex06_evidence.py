@@ -23,7 +23,7 @@ def _evidence1_public():
     rng = np.random.default_rng(61)
     return [
         Case("hand-computation", ([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]], eye, eye, eye, w_o, 2),
-             label="the hand computation of §2.5, no. 1 of §6.1 (<bos> 春, two heads)"),
+             label="Example 1 of §2.5, computed by hand (check no. 1 of §6.1; BOS 春, two heads)"),
         Case("one-position", _lists(rng, 1, 3, 1),
              label="a single position and a single head"),
         Case("three-heads", _lists(rng, 4, 6, 3),

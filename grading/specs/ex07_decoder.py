@@ -302,7 +302,7 @@ EXERCISES = [
                                         like="gain-of-wrong-width"),
             "gain-with-extra-axes": Kind("a random gain of the right width with extra axes of 1 (must raise)",
                                          like="gain-of-shape-1-D"),
-            "large-values": Kind("random features around ±3e7 to ±3e8 that differ by a few units",
+            "large-values": Kind("random features of magnitude 3e7 to 3e8 (either sign) that differ by a few units",
                                  like="large-values"),
         },
     ),
