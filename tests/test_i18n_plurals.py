@@ -136,3 +136,11 @@ def test_no_russian_noun_follows_a_number_outside_a_plural_text():
                 continue
             found.append(f"{key}: {m.group(0)!r}")
     assert not found, "make these texts plural (course_i18n.catalogue.plural):\n" + "\n".join(found)
+
+
+def test_time_limits_are_written_as_the_language_writes_them():
+    """A time limit of 2.5 s reads «за 2,5 с» on a Russian page (grading/batch/runner.py)."""
+    from grading.batch import runner
+    assert runner._num(2.5, "ru") == "2,5" and runner._num(2.5, "en") == "2.5" and runner._num(30, "ru") == "30"
+    assert messages.text("case_timeout", "ru", case="x", seconds=runner._num(2.5, "ru")) == \
+        "тест «x» не завершился за 2,5\u00a0с"

@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from course_i18n import LANGUAGES
+from course_i18n import LANGUAGES, format_number
 
 from .. import codec, diagnoses, messages, usage
 from ..cells import prepare_cell
@@ -233,8 +233,9 @@ def clean(text, limit=400):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _num(x):
-    return f"{x:g}"
+def _num(x, lang=None):
+    """A limit in seconds as a message in ``lang`` writes it (2.5 / 2,5)."""
+    return format_number(x, lang)
 
 
 # -- what a hidden test may show -------------------------------------------------------
@@ -355,7 +356,7 @@ class NotebookRun:
             raise Cancelled()
 
     def _timeout_message(self):
-        return messages.text("total_timeout", self.lang, seconds=_num(self.options.total_timeout))
+        return messages.text("total_timeout", self.lang, seconds=_num(self.options.total_timeout, self.lang))
 
     def boot(self):
         """A kernel in which every runnable cell has run; False (and self.fatal) if impossible."""
@@ -414,9 +415,9 @@ class NotebookRun:
             elif result.status == "timeout":
                 self.unfinished.add(number)
                 if self.kernel.interrupt(self.options.interrupt_grace):
-                    self.cell_errors.append((number, "cell_interrupted_hint", {"seconds": _num(limit)}))
+                    self.cell_errors.append((number, "cell_interrupted_hint", {"seconds": _num(limit, self.lang)}))
                     continue
-                self.skip[number] = ("ignored_interrupt", {"seconds": _num(limit)})
+                self.skip[number] = ("ignored_interrupt", {"seconds": _num(limit, self.lang)})
                 return False
             elif result.status == "died":
                 self.skip[number] = self.kernel.describe_exit()
@@ -621,7 +622,7 @@ class NotebookRun:
         if call.status == "out_of_time":
             return "timeout", self._timeout_message()
         if call.status == "timeout":
-            return "timeout", messages.text("case_timeout", lang, case=label, seconds=_num(calls["public"].limit))
+            return "timeout", messages.text("case_timeout", lang, case=label, seconds=_num(calls["public"].limit, lang))
         if call.died is not None or call.status == "died":
             why = call.died or ("exit_gone", {})
             if hidden and why[0] in ("exit_student", "sandbox_failed"):
@@ -1029,7 +1030,7 @@ def never_finished_rows(submission, info, cells, lang, options):
     """One note row per top-level cell that did not finish and was interrupted or skipped: the
     grade may not show it (the rest of the notebook ran), but the notebook does not run top to bottom."""
     return [make_row(submission, info.display, None, "error", messages.text(
-        "cell_never_finished", lang, cell=n, seconds=_num(options.cell_timeout)), exercise_id="-", max_points=0,
+        "cell_never_finished", lang, cell=n, seconds=_num(options.cell_timeout, lang)), exercise_id="-", max_points=0,
         lang=lang) for n in sorted(cells)]
 
 
@@ -1100,7 +1101,7 @@ def duplicates_note(unit, lang):
     # under best a tie in modification time changes nothing (every copy is graded): one sentence for both
     tied = unit.ambiguous and unit.rule != "best"
     how = messages.text(f"duplicates_{unit.rule}" + ("_tied" if tied else ""), lang, graded=graded,
-                        seconds=f"{_duplicates.SAME_TIME:g}")
+                        seconds=_num(_duplicates.SAME_TIME, lang))
     return " ".join(p for p in (how, note) if p)
 
 
