@@ -319,7 +319,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity $W_Q$, $W_K$ and $W_V$, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""

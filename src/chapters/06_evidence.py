@@ -147,7 +147,7 @@ Below, the pure-Python results are printed next to those of `lib`, one line for 
 
 Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of number 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the padded row with the unpadded one.
 
-Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code adds the terms one by one with `math.fsum`. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays within the bound rather than the difference itself.
+Both routes perform the same operations, but they round at different points: `lib` uses NumPy matrix products, which round as they add up the terms, while the pure-Python code sums with `math.fsum`, which rounds only once, at the end. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays within the bound rather than the difference itself.
 """)
 
 code(r"""
