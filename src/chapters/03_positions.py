@@ -251,7 +251,7 @@ Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to th
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number the cell below prints is the smallest gap between two rows, 0.1). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
+In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number the cell below prints, 0.1, is the smallest distance between two rows, measured as their largest coordinate difference). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
 """)
 
 code(r"""
