@@ -135,3 +135,15 @@ def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     assert "](#grading-a-class)" in before and "\n## Grading a class\n" in text
     section = text[text.index("\n## Grading a class\n"):]
     assert "kernel.apparmor_restrict_unprivileged_userns=0" in section[:section.index("\n## ", 5)]
+
+
+def test_the_success_line_counts_the_public_tests():
+    """CONTRIBUTING.md's example of a passed check() shows the exercise's real count of public tests
+    (it once showed another exercise's 7/7)."""
+    from grading.exercises import EXERCISES
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    m = re.search(r"Success is one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
+    assert m, "CONTRIBUTING.md no longer shows the success line"
+    exercise = EXERCISES[m.group(1)]
+    n = len(exercise.public_cases())
+    assert (m.group(2), int(m.group(3)), int(m.group(4))) == (exercise.function, n, n)
