@@ -147,3 +147,16 @@ def test_the_success_line_counts_the_public_tests():
     exercise = EXERCISES[m.group(1)]
     n = len(exercise.public_cases())
     assert (m.group(2), int(m.group(3)), int(m.group(4))) == (exercise.function, n, n)
+
+
+def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
+    """CONTRIBUTING.md's example of a timing that load cannot flip (§5.8) gives the cell's own number of runs
+    and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    m = re.search(r"\(§5\.8: the fastest of (\d+) runs, BLAS pinned to one thread, the cache at least (\d+) times "
+                  r"faster at the longest prefix\)", text)
+    assert m, "CONTRIBUTING.md no longer describes §5.8's timing"
+    source = (ROOT / "src" / "chapters" / "05_cache.py").read_text(encoding="utf-8")
+    assert f"def best_seconds(run, prepare, repeats={m.group(1)}):" in source
+    assert 'threadpool_limits(limits=1, user_api="blas")' in source
+    assert f"assert ratios[-1] >= {m.group(2)} and" in source
