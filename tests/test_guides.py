@@ -160,3 +160,15 @@ def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
     assert f"def best_seconds(run, prepare, repeats={m.group(1)}):" in source
     assert 'threadpool_limits(limits=1, user_api="blas")' in source
     assert f"assert ratios[-1] >= {m.group(2)} and" in source
+
+
+def test_the_selectors_contributing_shows_are_used_in_the_diagnoses():
+    """Each `operator@code` or `operator@=code` that CONTRIBUTING.md gives as an example names a bug operator
+    and is one that grading/diagnoses.py uses, so the example shows what the syntax really selects."""
+    from grading.bugs import OPERATORS
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    diagnoses = (ROOT / "grading" / "diagnoses.py").read_text(encoding="utf-8")
+    selectors = [s for s in re.findall(r'`"?([a-z-]+@=?[^`"]+)"?`', " ".join(text.split()))
+                 if s.partition("@")[0] in OPERATORS]
+    assert len(selectors) >= 2 and any("@=" in s for s in selectors), selectors
+    assert not [s for s in selectors if f"'{s}'" not in diagnoses], selectors
