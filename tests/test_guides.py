@@ -127,11 +127,15 @@ def test_the_lang_option_is_described_with_all_it_sets():
 
 def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     """docs/instructors.md's quick start, before its first command, tells a non-root user on Ubuntu 23.10 and later
-    to lift AppArmor's restriction on user namespaces, and points to the section that says how (where the sysctl is)."""
+    to lift AppArmor's restriction on user namespaces, and points to the section that says how (where the sysctl is).
+    Only a non-root user: the warning comes after "drop `sudo`" in the same sentence (it once read as a step for
+    everyone, though the grader run as root needs neither)."""
     text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
     start = text.index("**Quick start.**")
     before = " ".join(text[start:text.index("```bash", start)].split())
     assert "as root" in before and "Ubuntu 23.10" in before and "Permission denied" in before
+    [sentence] = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", before) if "Ubuntu 23.10" in s]
+    assert "drop `sudo`" in sentence.split("Ubuntu 23.10")[0], sentence
     assert "](#grading-a-class)" in before and "\n## Grading a class\n" in text
     section = text[text.index("\n## Grading a class\n"):]
     assert "kernel.apparmor_restrict_unprivileged_userns=0" in section[:section.index("\n## ", 5)]
