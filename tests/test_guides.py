@@ -176,3 +176,18 @@ def test_the_selectors_contributing_shows_are_used_in_the_diagnoses():
                  if s.partition("@")[0] in OPERATORS]
     assert len(selectors) >= 2 and any("@=" in s for s in selectors), selectors
     assert not [s for s in selectors if f"'{s}'" not in diagnoses], selectors
+
+
+def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
+    """CONTRIBUTING.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
+    source passes to `T` (the example once named a catalogue entry that no source had)."""
+    import inspect
+
+    from tools import prose, quizzes
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    m = re.search(r'`T\("…", sense="…"\)`, a few words that follow the source in its `msgctxt` \(`(\w+)/(\w+): ([^`]+)`',
+                  text)
+    assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
+    source = ROOT / "src" / m.group(1) / f"{m.group(2)}.py"
+    assert source.exists() and prose.context(source, m.group(3)) == f"{m.group(1)}/{m.group(2)}: {m.group(3)}"
+    assert "sense" in inspect.signature(quizzes._text_maker(prose.Translations(source), source)).parameters
