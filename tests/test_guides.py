@@ -191,3 +191,14 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
     source = ROOT / "src" / m.group(1) / f"{m.group(2)}.py"
     assert source.exists() and prose.context(source, m.group(3)) == f"{m.group(1)}/{m.group(2)}: {m.group(3)}"
     assert "sense" in inspect.signature(quizzes._text_maker(prose.Translations(source), source)).parameters
+
+
+def test_the_search_weights_are_where_the_guides_say():
+    """site/README.md sends a reader to `TUNE` in course-search.js, docs/maintainers.md to the file's top for how
+    the ranking works: the weights are there, and the top is a comment that explains the ranking."""
+    script = (ROOT / "site" / "static" / "course-search.js").read_text(encoding="utf-8")
+    site = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    maintainers = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
+    assert "the weights are the object `TUNE` in `course-search.js`" in site and "var TUNE = {" in script
+    assert "How the ranking works: the top of `site/static/course-search.js`." in maintainers
+    assert re.match(r"(//.*\n){10,}", script) and "// Ranking:" in script[:script.index("\n\n")]
