@@ -202,3 +202,18 @@ def test_the_search_weights_are_where_the_guides_say():
     assert "the weights are the object `TUNE` in `course-search.js`" in site and "var TUNE = {" in script
     assert "How the ranking works: the top of `site/static/course-search.js`." in maintainers
     assert re.match(r"(//.*\n){10,}", script) and "// Ranking:" in script[:script.index("\n\n")]
+
+
+def test_what_the_build_writes_is_what_git_ignores():
+    """docs/maintainers.md lists what `make book`, `make pdf` and `make test` write in the project folder, as what
+    .gitignore keeps out of git: every folder it names there is ignored (the list once left out two)."""
+    import fnmatch
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"it writes only inside the project folder, and only what `\.gitignore` keeps out of git: (.*?);",
+                  text)
+    assert m, "docs/maintainers.md no longer says what the build writes"
+    named = re.findall(r"`([^`]+/)`", m.group(1))
+    patterns = [line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")]
+    assert {".venv/", "_build/", "build/", ".hypothesis/"} <= set(named)
+    assert not [n for n in named if not any(fnmatch.fnmatch(n.rstrip("/"), p) for p in patterns)], named
