@@ -185,8 +185,8 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
 
     from tools import prose, quizzes
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
-    m = re.search(r'`T\("…", sense="…"\)`, a few words that follow the source in its `msgctxt` \(`(\w+)/(\w+): ([^`]+)`',
-                  text)
+    m = re.search(r'`T\("…", sense="…"\)`, a few words that follow the source in its `msgctxt` '
+                  r'\(`(\w+)/(\w+): ([^`]+)`', text)
     assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
     source = ROOT / "src" / m.group(1) / f"{m.group(2)}.py"
     assert source.exists() and prose.context(source, m.group(3)) == f"{m.group(1)}/{m.group(2)}: {m.group(3)}"
@@ -217,3 +217,15 @@ def test_what_the_build_writes_is_what_git_ignores():
                 if line.strip() and not line.startswith("#")]
     assert {".venv/", "_build/", "build/", ".hypothesis/"} <= set(named)
     assert not [n for n in named if not any(fnmatch.fnmatch(n.rstrip("/"), p) for p in patterns)], named
+
+
+def test_the_numeric_configurations_the_guides_name_exist():
+    """A configuration a guide (or bench/attention_cache.py, which uses it) names as `tools/numeric_configs.py`'s
+    is one of that file's (one was named without the thread count that is part of its name)."""
+    from tools.numeric_configs import OTHER_CONFIGS, X86_CONFIGS
+    names = {c.name for c in (*X86_CONFIGS.values(), *OTHER_CONFIGS.values())}
+    named = [name for guide in GUIDES for name in re.findall(
+        r"`tools/numeric_configs\.py`'s\s+`?([\w-]+)", (ROOT / guide).read_text(encoding="utf-8"))]
+    assert named and not [n for n in named if n not in names], named
+    bench = set(re.findall(r"\bhaswell-[\w-]+", (ROOT / "bench" / "attention_cache.py").read_text(encoding="utf-8")))
+    assert bench and bench <= names, bench
