@@ -229,3 +229,11 @@ def test_the_numeric_configurations_the_guides_name_exist():
     assert named and not [n for n in named if n not in names], named
     bench = set(re.findall(r"\bhaswell-[\w-]+", (ROOT / "bench" / "attention_cache.py").read_text(encoding="utf-8")))
     assert bench and bench <= names, bench
+
+
+def test_the_code_width_is_the_tests():
+    """Every width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH."""
+    width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    said = re.findall(r"within (\d+) columns|a code line is at most (\d+) characters", text)
+    assert len(said) >= 2 and {int(a or b) for a, b in said} == {int(width.group(1))}, said
