@@ -237,3 +237,21 @@ def test_the_code_width_is_the_tests():
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
     said = re.findall(r"within (\d+) columns|a code line is at most (\d+) characters", text)
     assert len(said) >= 2 and {int(a or b) for a, b in said} == {int(width.group(1))}, said
+
+
+def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
+    """docs/instructors.md's example of `--version` shows this course's version and report format, and the
+    fingerprint it describes has the length the grader gives it."""
+    from grading.batch import cli, pipeline
+    from grading.version import package_version
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    m = re.search(r"`python -m grading --version` prints .*? e\.g\. `… ([\d.]+), report format (\d+)`", text)
+    assert m and (m.group(1), m.group(2)) == (package_version(), pipeline.VERSION), m
+    [option] = [a for a in cli.build_parser()._actions if "--version" in a.option_strings]
+    assert option.version.endswith(f"{m.group(1)}, report format {m.group(2)}")
+    from types import SimpleNamespace
+
+    from grading import exercises
+    digits = re.search(r"the tests' fingerprint: (\d+) hexadecimal digits", text).group(1)
+    fingerprint = pipeline.course_version(exercises, SimpleNamespace(exercises=exercises.EXERCISES))
+    assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
