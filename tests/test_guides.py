@@ -1,6 +1,7 @@
 """The guides' words about the repository, checked like its numbers: every file or folder of the repository
 that README.md, CONTRIBUTING.md, docs/*.md and site/README.md name in code font exists (a placeholder such
-as `NN`, `<lang>` or `{zh,en,ru}` standing for the files it names), and what they count is counted."""
+as `NN`, `<lang>` or `{zh,en,ru}` standing for the files it names), and what they count is counted. The numbers,
+names and examples they take from the code are checked against it where a test can read them."""
 
 import glob
 import itertools
@@ -255,3 +256,16 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     digits = re.search(r"the tests' fingerprint: (\d+) hexadecimal digits", text).group(1)
     fingerprint = pipeline.course_version(exercises, SimpleNamespace(exercises=exercises.EXERCISES))
     assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
+
+
+def test_the_limits_the_guides_quote_are_the_codes():
+    """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, and docs/instructors.md's count of failed
+    tests a student's page explains is the grader's MAX_FEEDBACK."""
+    from grading.batch.runner import MAX_FEEDBACK
+    most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
+    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    said = re.search(r"lib stays at most ([\d,]+) lines", contributing)
+    assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
+    instructors = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    explained = re.search(r"explains its first (\w+) failed tests", instructors)
+    assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
