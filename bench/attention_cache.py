@@ -9,8 +9,9 @@ float32 inputs with 2 cores: lib/torch <= 1.0 at (1, 8, 1024, 64) and <= 1.2 at
 (4, 8, 256, 32), on AVX2 machines as well as AVX-512 ones.  On an AVX-512
 machine the run ends by timing lib and torch again, each alone, in a second
 process on the AVX2 path: NumPy's dispatch capped below AVX-512 and OpenBLAS on
-its Haswell kernels, the configuration tools/numeric_configs.py names
-haswell-avx2 (NPY_DISABLE_CPU_FEATURES=X86_V4 OPENBLAS_CORETYPE=Haswell), and
+its Haswell kernels, the configuration of tools/numeric_configs.py capped at
+X86_V3, haswell-avx2-2threads (NPY_DISABLE_CPU_FEATURES=X86_V4
+OPENBLAS_CORETYPE=Haswell, and its two BLAS threads), and
 torch capped the same way with its own switches (ATEN_CPU_CAPABILITY=avx2
 MKL_ENABLE_INSTRUCTIONS=AVX2), as it would run on an AVX2 machine.  A third
 process times the AVX2 path again with torch on its AVX-512 kernels, a ratio
@@ -526,8 +527,9 @@ TORCH_ON_AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2
 
 
 def avx2_environment():
-    """The environment of a process on the AVX2 path (tools/numeric_configs.py's haswell-avx2), or None
-    when NumPy dispatches no AVX-512 code here: then this process is on that path already."""
+    """The environment of a process on the AVX2 path (tools/numeric_configs.py's configuration capped at
+    X86_V3, haswell-avx2-2threads), or None when NumPy dispatches no AVX-512 code here: then this process
+    is on that path already."""
     from numpy._core._multiarray_umath import __cpu_features__      # what NumPy dispatches to
 
     if not __cpu_features__.get("X86_V4"):

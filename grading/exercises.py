@@ -200,9 +200,9 @@ def check(exercise_id, func, lang=None, practice=False):
 
     Never raises: a wrong id, a non-function or a crashing function are all
     reported as text.  ``lang`` ("zh", "en", "ru") overrides the detection.
-    When every test passes the report is one line without words (``mask-2 ·
-    masked_softmax: 7/7 ✓``), so the executed solution notebooks have
-    identical outputs in the three languages; failures and "not done yet" are
+    When every test passes the report is one line without words (``<id> ·
+    <function>: n/n ✓``, n public tests of n), so the executed solution notebooks
+    have identical outputs in the three languages; failures and "not done yet" are
     explained in the notebook's language, each test named in it.
     ``practice=True`` (or a seed) runs tests of the hidden kinds on fresh random data.
     """

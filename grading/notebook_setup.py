@@ -12,7 +12,9 @@ what to do, so the note above the cell says it: when the imports stop with
 ``No module named 'grading'``, run the ``%pip install`` line it gives and
 restart the kernel.  The builder fills ``{{course_package}}`` (the wheel
 offered in the page's download menu, or the repository named in
-_config.yml; see tools/build_notebooks.py).
+_config.yml; see tools/build_notebooks.py).  The note's last sentence speaks of the
+wheel, which is what the course's own _config.yml installs; a build that names a
+repository instead should reword it.
 """
 
 import textwrap
@@ -22,7 +24,7 @@ LANGUAGE_LINE = 'COURSE_LANGUAGE = "{{lang}}"  #en check() answers in English'
 # In English, as every prose text of the sources: the notebook builder takes its translations from
 # the solutions' catalogues, src/locales/<lang>/LC_MESSAGES/solutions.po (tools/prose.py).
 INSTALL_NOTE = """
-If you opened this notebook outside the course, the next cell may stop with `No module named 'grading'`: the course's code is not installed. Run `%pip install "{{course_package}}"` in a code cell and restart the kernel. If that command names a `.whl` file (`./….whl[learner]`), the file must be in the notebook's folder: download it first from the download menu (⬇) of this page on the course site.
+If you opened this notebook outside the course, the next cell may stop with `No module named 'grading'`: the course's code is not installed. Run `%pip install "{{course_package}}"` in a code cell and restart the kernel. The command installs the course from a `.whl` file (`./….whl[learner]`), which must be in the notebook's folder: download it first from the download menu (⬇) of this page on the course site.
 """
 
 

@@ -680,7 +680,7 @@ def first_code_cell(kind, lang, stem):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_notebook_keeps_its_language_wherever_it_is_opened(tmp_path, monkeypatch, lang):
-    """The first cell sets COURSE_LANGUAGE; check() answers in it, not in the language of the folder."""
+    """The first code cell sets COURSE_LANGUAGE; check() answers in it, not in the language of the folder."""
     monkeypatch.delenv("COURSE_LANG", raising=False)
     elsewhere = tmp_path / ("ru" if lang != "ru" else "zh")        # a folder that names another language
     elsewhere.mkdir()

@@ -1,6 +1,7 @@
 """The guides' words about the repository, checked like its numbers: every file or folder of the repository
 that README.md, CONTRIBUTING.md, docs/*.md and site/README.md name in code font exists (a placeholder such
-as `NN`, `<lang>` or `{zh,en,ru}` standing for the files it names), and what they count is counted."""
+as `NN`, `<lang>` or `{zh,en,ru}` standing for the files it names), and what they count is counted. The numbers,
+names and examples they take from the code are checked against it where a test can read them."""
 
 import glob
 import itertools
@@ -127,11 +128,144 @@ def test_the_lang_option_is_described_with_all_it_sets():
 
 def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     """docs/instructors.md's quick start, before its first command, tells a non-root user on Ubuntu 23.10 and later
-    to lift AppArmor's restriction on user namespaces, and points to the section that says how (where the sysctl is)."""
+    to lift AppArmor's restriction on user namespaces, and points to the section that says how (where the sysctl is).
+    Only a non-root user: the warning comes after "drop `sudo`" in the same sentence (it once read as a step for
+    everyone, though the grader run as root needs neither)."""
     text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
     start = text.index("**Quick start.**")
     before = " ".join(text[start:text.index("```bash", start)].split())
     assert "as root" in before and "Ubuntu 23.10" in before and "Permission denied" in before
+    [sentence] = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", before) if "Ubuntu 23.10" in s]
+    assert "drop `sudo`" in sentence.split("Ubuntu 23.10")[0], sentence
     assert "](#grading-a-class)" in before and "\n## Grading a class\n" in text
     section = text[text.index("\n## Grading a class\n"):]
     assert "kernel.apparmor_restrict_unprivileged_userns=0" in section[:section.index("\n## ", 5)]
+
+
+def test_the_success_line_counts_the_public_tests():
+    """CONTRIBUTING.md's example of a passed check() shows the exercise's real count of public tests
+    (it once showed another exercise's 7/7)."""
+    from grading.exercises import EXERCISES
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    m = re.search(r"Success is one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
+    assert m, "CONTRIBUTING.md no longer shows the success line"
+    exercise = EXERCISES[m.group(1)]
+    n = len(exercise.public_cases())
+    assert (m.group(2), int(m.group(3)), int(m.group(4))) == (exercise.function, n, n)
+
+
+def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
+    """CONTRIBUTING.md's example of a timing that load cannot flip (§5.8) gives the cell's own number of runs
+    and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    m = re.search(r"\(§5\.8: the fastest of (\d+) runs, BLAS pinned to one thread, the cache at least (\d+) times "
+                  r"faster at the longest prefix\)", text)
+    assert m, "CONTRIBUTING.md no longer describes §5.8's timing"
+    source = (ROOT / "src" / "chapters" / "05_cache.py").read_text(encoding="utf-8")
+    assert f"def best_seconds(run, prepare, repeats={m.group(1)}):" in source
+    assert 'threadpool_limits(limits=1, user_api="blas")' in source
+    assert f"assert ratios[-1] >= {m.group(2)} and" in source
+
+
+def test_the_selectors_contributing_shows_are_used_in_the_diagnoses():
+    """Each `operator@code` or `operator@=code` that CONTRIBUTING.md gives as an example names a bug operator
+    and is one that grading/diagnoses.py uses, so the example shows what the syntax really selects."""
+    from grading.bugs import OPERATORS
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    diagnoses = (ROOT / "grading" / "diagnoses.py").read_text(encoding="utf-8")
+    selectors = [s for s in re.findall(r'`"?([a-z-]+@=?[^`"]+)"?`', " ".join(text.split()))
+                 if s.partition("@")[0] in OPERATORS]
+    assert len(selectors) >= 2 and any("@=" in s for s in selectors), selectors
+    assert not [s for s in selectors if f"'{s}'" not in diagnoses], selectors
+
+
+def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
+    """CONTRIBUTING.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
+    source passes to `T` (the example once named a catalogue entry that no source had)."""
+    import inspect
+
+    from tools import prose, quizzes
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    m = re.search(r'`T\("…", sense="…"\)`, a few words that follow the source in its `msgctxt` '
+                  r'\(`(\w+)/(\w+): ([^`]+)`', text)
+    assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
+    source = ROOT / "src" / m.group(1) / f"{m.group(2)}.py"
+    assert source.exists() and prose.context(source, m.group(3)) == f"{m.group(1)}/{m.group(2)}: {m.group(3)}"
+    assert "sense" in inspect.signature(quizzes._text_maker(prose.Translations(source), source)).parameters
+
+
+def test_the_search_weights_are_where_the_guides_say():
+    """site/README.md sends a reader to `TUNE` in course-search.js, docs/maintainers.md to the file's top for how
+    the ranking works: the weights are there, and the top is a comment that explains the ranking."""
+    script = (ROOT / "site" / "static" / "course-search.js").read_text(encoding="utf-8")
+    site = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    maintainers = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
+    assert "the weights are the object `TUNE` in `course-search.js`" in site and "var TUNE = {" in script
+    assert "How the ranking works: the top of `site/static/course-search.js`." in maintainers
+    assert re.match(r"(//.*\n){10,}", script) and "// Ranking:" in script[:script.index("\n\n")]
+
+
+def test_what_the_build_writes_is_what_git_ignores():
+    """docs/maintainers.md lists what `make book`, `make pdf` and `make test` write in the project folder, as what
+    .gitignore keeps out of git: every folder it names there is ignored (the list once left out two)."""
+    import fnmatch
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"it writes only inside the project folder, and only what `\.gitignore` keeps out of git: (.*?);",
+                  text)
+    assert m, "docs/maintainers.md no longer says what the build writes"
+    named = re.findall(r"`([^`]+/)`", m.group(1))
+    patterns = [line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")]
+    assert {".venv/", "_build/", "build/", ".hypothesis/"} <= set(named)
+    assert not [n for n in named if not any(fnmatch.fnmatch(n.rstrip("/"), p) for p in patterns)], named
+
+
+def test_the_numeric_configurations_the_guides_name_exist():
+    """A configuration a guide (or bench/attention_cache.py, which uses it) names as `tools/numeric_configs.py`'s
+    is one of that file's (one was named without the thread count that is part of its name)."""
+    from tools.numeric_configs import OTHER_CONFIGS, X86_CONFIGS
+    names = {c.name for c in (*X86_CONFIGS.values(), *OTHER_CONFIGS.values())}
+    named = [name for guide in GUIDES for name in re.findall(
+        r"`tools/numeric_configs\.py`'s\s+`?([\w-]+)", (ROOT / guide).read_text(encoding="utf-8"))]
+    assert named and not [n for n in named if n not in names], named
+    bench = set(re.findall(r"\bhaswell-[\w-]+", (ROOT / "bench" / "attention_cache.py").read_text(encoding="utf-8")))
+    assert bench and bench <= names, bench
+
+
+def test_the_code_width_is_the_tests():
+    """Every width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH."""
+    width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    said = re.findall(r"within (\d+) columns|a code line is at most (\d+) characters", text)
+    assert len(said) >= 2 and {int(a or b) for a, b in said} == {int(width.group(1))}, said
+
+
+def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
+    """docs/instructors.md's example of `--version` shows this course's version and report format, and the
+    fingerprint it describes has the length the grader gives it."""
+    from grading.batch import cli, pipeline
+    from grading.version import package_version
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    m = re.search(r"`python -m grading --version` prints .*? e\.g\. `… ([\d.]+), report format (\d+)`", text)
+    assert m and (m.group(1), m.group(2)) == (package_version(), pipeline.VERSION), m
+    [option] = [a for a in cli.build_parser()._actions if "--version" in a.option_strings]
+    assert option.version.endswith(f"{m.group(1)}, report format {m.group(2)}")
+    from types import SimpleNamespace
+
+    from grading import exercises
+    digits = re.search(r"the tests' fingerprint: (\d+) hexadecimal digits", text).group(1)
+    fingerprint = pipeline.course_version(exercises, SimpleNamespace(exercises=exercises.EXERCISES))
+    assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
+
+
+def test_the_limits_the_guides_quote_are_the_codes():
+    """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, and docs/instructors.md's count of failed
+    tests a student's page explains is the grader's MAX_FEEDBACK."""
+    from grading.batch.runner import MAX_FEEDBACK
+    most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
+    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    said = re.search(r"lib stays at most ([\d,]+) lines", contributing)
+    assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
+    instructors = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    explained = re.search(r"explains its first (\w+) failed tests", instructors)
+    assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK

@@ -53,9 +53,9 @@ def domain(source):
 def context(source, sense=None):
     """The ``msgctxt`` of a source's texts: its path in src/ without .py (``chapters/02_heads``).
 
-    Where one source writes the same English twice with two meanings (a quiz's "Nothing" that
-    is not recomputed, and one that is not subtracted), each names its ``sense``, which follows
-    the path: ``quizzes/05_cache: nothing subtracted``."""
+    Where one source writes the same English twice with two meanings (a quiz's "Nothing", say,
+    once for what is not recomputed and once for what is not subtracted), each names its
+    ``sense``, which follows the path: ``quizzes/05_cache: not subtracted``."""
     base = f"{domain(source)}/{pathlib.Path(source).stem}"
     return f"{base}: {sense}" if sense else base
 

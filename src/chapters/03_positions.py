@@ -251,7 +251,7 @@ Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to th
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number the cell below prints is the smallest gap between two rows, 0.1). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
+In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number the cell below prints, 0.1, is the smallest distance between two rows, measured as their largest coordinate difference). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
 """)
 
 code(r"""
@@ -319,7 +319,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity Q, K and V, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity $W_Q$, $W_K$ and $W_V$, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""

@@ -22,7 +22,7 @@ Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
 * **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control, without the mask, moves by about 39.77, which shows that the test can see a leak in the first place.
-* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4). The 0.0471 of no. 5 is the same swap with positions added: it shows that the swap does become visible then.
+* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4). The 0.0471 of no. 5 is the same swap with positions added: it shows that the swap does become visible then.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
@@ -147,7 +147,7 @@ Below, the pure-Python results are printed next to those of `lib`, one line for 
 
 Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of number 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the padded row with the unpadded one.
 
-Both routes perform the same operations, though not always in the same order: `lib` uses NumPy matrix products, while the pure-Python code adds the terms one by one with `math.fsum`. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays within the bound rather than the difference itself.
+Both routes perform the same operations, but they round at different points: `lib` uses NumPy matrix products, which round as they add up the terms, while the pure-Python code sums with `math.fsum`, which rounds only once, at the end. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays within the bound rather than the difference itself.
 """)
 
 code(r"""
@@ -164,8 +164,8 @@ assert max(differences.values()) < 1e-13
 md(r"""
 ## 6.3 What these checks do not prove
 
-* **No training.** Nothing here updates the position table, the projections or the vocabulary; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes, $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters. On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show at once. That is why §4 and §5 repeat their checks on random models.
+* **No training.** Nothing here updates the token embeddings, the position table or the projections; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
+* **Identity projections are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices the arithmetic can be done by hand, but a whole class of mistakes becomes invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes: first $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters. On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show at once. That is why §4 and §5 repeat their checks on random models.
 * **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
 """)
 
@@ -198,7 +198,7 @@ md(r"""
 A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
 * **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
-* **Keep the head count and the vocabulary with the parameters, and respect the length of the position table.** The parameters mean something only together with the first two: change one alone, and the same numbers describe a different function, or one that cannot run. The table length is part of the parameters, the rows of P, but it sets a limit on the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
+* **Keep the head count and the vocabulary with the parameters, and respect the length of the position table.** The parameters mean something only together with the head count and the vocabulary: change either alone, and the same numbers describe a different function, or one that cannot run. The table length is already in the parameters (it is the number of rows of P), but it limits the length of the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
   * **The vocabulary.** One built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. The old model's row 5 is the vector of `风`: text encoded with the new vocabulary gives `雪` that vector, and the new id of `风`, 6, lies outside the old table of 6 rows.
   * **The head count.** The same matrices cut into 1 head instead of 2 compute a different output.
   * **The table length.** A position table of 8 rows cannot take a 9th token.

@@ -11,7 +11,7 @@ md("# Solutions to exercise set 1: the allowed set", tags=("solution",))
 md("""
 This notebook goes with §1. Each exercise states a task and gives a function in which a single line, `raise NotImplementedError  # TODO`, stands where the answer goes. Replace that line with your code and run the `check(...)` cell right below it: it tells you what is right and what is wrong (expected and actual value, shape, dtype), and when a failure looks like a common mistake, which section explains it. The grader adds hidden tests on random data, so implement the rule the task states, not the examples.
 
-Write the functions yourself. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` warns, and the grader gives no points for that exercise. An exercise earns the points in its heading when all its tests pass, public and hidden. `check` counts the public tests that pass (`6/6 ✓`), not points.
+Write the functions yourself. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` warns, and the grader gives no points for that exercise. An exercise earns the points in its heading when all its tests pass, public and hidden. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.

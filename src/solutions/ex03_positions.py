@@ -9,7 +9,7 @@ md("# Solutions to exercise set 3: learned absolute positions", tags=("solution"
 md("""
 This notebook goes with §3 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it. `embed` and `embed_backward` in `lib.positions` are the reference versions; do not call them.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.

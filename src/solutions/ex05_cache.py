@@ -11,7 +11,7 @@ This notebook goes with §5 and works like the previous exercise sets: replace t
 
 When generating token by token, the model keeps the keys and values of the positions already seen, per head, in a KV cache, and a new token computes only its own query, key and value. You will continue a right-padded batch through the cache, with every row's new token at the right position, write a whole cached step from scratch, and write a test that checks whether the cache agrees with the full forward pass.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.

@@ -11,7 +11,7 @@ This notebook goes with §6 and works like the previous exercise sets: replace t
 
 §6.2 explains why an independent route of computation is needed: if `lib` had a bug, assertions that compare two uses of `lib` could all pass together. Here you write that route yourself: multi-head attention in plain Python (lists, loops and the `math` module), which you then use to recompute numbers 2 and 3 of the table of §6 and compare them with `lib`. A function that uses NumPy or `lib` is no longer an independent check: `check` prints a warning and the grader gives no points for it.
 
-Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (`6/6 ✓`), not points.
+Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
 # The solved notebook's introduction: what the page shows and where the exercises are.
