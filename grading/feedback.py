@@ -27,7 +27,7 @@ import os
 import pathlib
 
 from course_i18n import LANGUAGES, SOURCE_LANGUAGE as DEFAULT_LANGUAGE
-from course_i18n.catalogue import Plural, text, texts
+from course_i18n.catalogue import Plural, plurals, text, texts
 
 _override = None
 
@@ -74,7 +74,6 @@ MESSAGES = texts("grading.feedback", {
                         "compute on a copy and leave the inputs as they are",
     "none_returned": "the function returned None instead of {expected_type}; is a `return` missing?",
     "wrong_type": "wrong type: expected {expected_type}, got {got_type}",
-    "wrong_length": "wrong length: expected {expected} items, got {got}",
     "wrong_shape": "wrong shape: expected {expected}, got {got}",
     "float32_rounding": "an error this small is typical of float32 rounding: some step of the function probably "
                         "computes in float32 where float64 is expected",
@@ -110,6 +109,11 @@ MESSAGES = texts("grading.feedback", {
     "reproduce": "check(\"{id}\", {function}, practice=True) repeats tests of this kind on fresh random data{like}",
     "reproduce_like": "; the public test “{label}” checks the same property",
 })
+# a text whose words follow a number: (the field that picks the form, English for 1, for any other)
+MESSAGES.update(plurals("grading.feedback", {
+    "wrong_length": ("expected", "wrong length: expected {expected} item, got {got}",
+                     "wrong length: expected {expected} items, got {got}"),
+}))
 
 # What failed in a hidden test, without its values (keyed by the reason of compare_values).
 HIDDEN = texts("grading.feedback.hidden", {

@@ -144,3 +144,11 @@ def test_time_limits_are_written_as_the_language_writes_them():
     assert runner._num(2.5, "ru") == "2,5" and runner._num(2.5, "en") == "2.5" and runner._num(30, "ru") == "30"
     assert messages.text("case_timeout", "ru", case="x", seconds=runner._num(2.5, "ru")) == \
         "тест «x» не завершился за 2,5\u00a0с"
+
+
+def test_a_wrong_length_of_one_item():
+    from grading import feedback
+    assert feedback.message("wrong_length", "en", expected=1, got=2) == "wrong length: expected 1 item, got 2"
+    assert feedback.message("wrong_length", "en", expected=3, got=2) == "wrong length: expected 3 items, got 2"
+    assert feedback.message("wrong_length", "ru", expected=1, got=2) == \
+        "неверная длина: ожидалось элементов\u00a0— 1, получено\u00a0— 2"
