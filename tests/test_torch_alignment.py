@@ -101,12 +101,11 @@ def test_the_side_by_side_of_the_page_runs_and_agrees_where_it_says(torch, page,
                "two queries after three keys": (page["q_step"], page["keys"], page["values"]),
                "square": (page["keys"], page["keys"], page["values"])}[step]
     L, S = q.shape[-2], k.shape[-2]
-    space = {"causal_attention": causal_attention, "causal_allowed": causal_allowed, "q": q, "k": k, "v": v,
-             "L": L, "S": S}
+    space = {"causal_attention": causal_attention, "causal_allowed": causal_allowed, "q": q, "k": k, "v": v}
     exec(side_by_side("en"), space)
     y_lib, y_torch, y_top_left = (np.asarray(space[name]) for name in ("y_lib", "y_torch", "y_top_left"))
-    np.testing.assert_allclose(y_torch, y_lib, rtol=0, atol=1e-12)               # "the same as lib for every L <= S"
-    assert np.allclose(y_top_left, y_lib, rtol=0, atol=1e-12) == (L == S)      # "the same as lib only when L == S"
+    np.testing.assert_allclose(y_torch, y_lib, rtol=0, atol=1e-12)               # "the same as lib for every tq <= tk"
+    assert np.allclose(y_top_left, y_lib, rtol=0, atol=1e-12) == (L == S)      # "the same as lib only when tq == tk"
     from torch.nn.attention.bias import causal_lower_right    # "the same bottom-right mask as a CausalBias"
     lower_right = torch.nn.functional.scaled_dot_product_attention(
         *(torch.from_numpy(a) for a in (q, k, v)), attn_mask=causal_lower_right(L, S))

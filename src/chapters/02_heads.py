@@ -591,7 +591,7 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 md(r"""
 Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the position just before loses.
 
-The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix, the product of a $T \times d$ and a $d \times T$ matrix, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last column counts them).
+The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix, the product of a $T \times d$ and a $d \times T$ matrix, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last printed column gives the largest number of different favourites in one head).
 """)
 
 code(r"""

@@ -153,22 +153,24 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 md(r"""
 With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 of set 1 asks for the same.
 
-In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(L, S)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, for arrays of shapes (…, L, d) and (…, S, d):
+In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(tq, tk)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
 
 ```python
 import torch
 import torch.nn.functional as F
 
-# lib: aligned bottom-right whatever L and S are
+tq, tk = q.shape[-2], k.shape[-2]
+
+# lib: aligned bottom-right whatever tq and tk are
 y_lib = causal_attention(q, k, v)
 
 q_t, k_t, v_t = (torch.from_numpy(a) for a in (q, k, v))
-# is_causal=True: aligned top-left, the same as lib only when L == S
+# is_causal=True: aligned top-left, the same as lib only when tq == tk
 y_top_left = F.scaled_dot_product_attention(
     q_t, k_t, v_t, is_causal=True)
-# the allowed set as attn_mask: the same as lib for every L <= S
+# the allowed set as attn_mask: the same as lib for every tq <= tk
 y_torch = F.scaled_dot_product_attention(
-    q_t, k_t, v_t, attn_mask=torch.from_numpy(causal_allowed(L, S)))
+    q_t, k_t, v_t, attn_mask=torch.from_numpy(causal_allowed(tq, tk)))
 ```
 """)
 

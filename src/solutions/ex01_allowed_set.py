@@ -22,6 +22,7 @@ For every exercise you will find the task and a full-marks answer (the lines the
 
 * the causal allowed set, and `≤` rather than `<` (§1.7);
 * the softmax normalised over the allowed set, and the two ways of getting it wrong: zeroed scores and the wrong order (§1.5, §1.6);
+* checking attention weights against four conditions, and what such a check cannot prove (§1.10);
 * which targets of a right-padded batch are scored (§1.2, §1.8).
 
 To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
