@@ -142,8 +142,8 @@ MISTAKES = {
         "mask-1",
         ("strict", ('strict-for-loose@key_position <= query_position',
                     'one-less@key_position <= query_position'), "1.7",
-         "your mask forbids the diagonal, so a query cannot read its own key: the comparison uses `<` where `≤` "
-         "belongs",
+         "your mask forbids the diagonal, so a query cannot read its own key. A key is allowed up to and "
+         "including the query's own position: `≤`, not `<`",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
          "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
@@ -200,7 +200,7 @@ MISTAKES = {
          "become −inf",
          "forbidden scores set to 0"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
-         "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
+         "the rows do not sum to 1: the softmax ran over another axis (the queries or the batch); it belongs on "
          "the last axis (the keys)",
          "softmax over the wrong axis"),
         ("no-keepdims", ('no-keepdims',), "1.5",
@@ -237,7 +237,8 @@ MISTAKES = {
          "with ==",
          "row sums compared with =="),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
-         "the sums run over the wrong axis (the columns): every row, summed over the last axis, must give 1",
+         "the sums run over another axis (the queries or the batch): every row, summed over the last axis, must "
+         "give 1",
          "sums over the wrong axis"),
         ("strict-tolerance", ('strict-for-loose@<= atol',), "1.1",
          "a row sum exactly atol away from 1 is rejected (with atol = 0, even exact weights): the test is "
@@ -368,8 +369,7 @@ MISTAKES = {
          "head 1 the next d, and so on. Join them in the order of the H axis",
          "heads in reverse order"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
-         "the softmax runs over the queries instead of the "
-           "keys (the last axis)",
+         "the softmax runs over another axis (the queries or the batch) instead of the keys, the last axis",
          "softmax over the wrong axis"),
     ),
     "cost-1": _mistakes(
@@ -613,8 +613,8 @@ MISTAKES = {
          "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
          "causal and blind swapped"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
-         "the tol argument is not used: a change within the "
-           "tolerance is not a leak",
+         "a change within tol counts as a change (tol is not used, or not for every comparison): compare the "
+         "model's change and the control's with tol, not with 0",
          "tol ignored"),
         ("position-unchecked", ('one-more@perturbation_verdict:1 <= position',
                                 'dropped-check@perturbation_verdict:'), "4.3",
@@ -663,9 +663,9 @@ MISTAKES = {
     "causal-4": _mistakes(
         "causal-4",
         ("over-time", ('wrong-axis', 'first-axis'), "4.7",
-         "the normalisation runs over time (the positions): the mean and variance come from each position's own "
-         "features (the last axis)",
-         "normalised over time"),
+         "the normalisation runs over another axis (the positions or the batch): the mean and variance come "
+         "from each position's own features (the last axis)",
+         "normalised over the wrong axis"),
         ("eps-outside", ('eps-outside-root',), "4.7",
          "eps is added outside the square root: layer normalisation computes (x − μ) / √(σ² + eps)",
          "eps outside the root"),
@@ -995,8 +995,8 @@ MISTAKES = {
         ("attends-before-append", ('read-before-append',
                                    'loose-for-strict@causal_future:',
                                    'one-less@causal_future:key_position > query_position'), "5.1",
-         "the new query does not read its own key and value: "
-           "append first, then attend",
+         "the new query does not read its own key and value: it attends before they are appended, or the mask "
+         "forbids the diagonal. Append first, then attend to every stored position up to and including its own",
          "attended before appending"),
         ("wrapped", ('positions-wrapped-at-one',), "5.4",
          "a position past the table wraps around to its "
@@ -1587,6 +1587,8 @@ def _scaled(exercise, expected, got):
         return None
     if isinstance(expected, np.ndarray):
         agrees = _agrees(exercise, (factor * e).astype(expected.dtype), np.asarray(got))
+    elif e.ndim:            # a list (of lists) of numbers, as evidence-1 returns: compared as a list
+        agrees = _agrees(exercise, (factor * e).tolist(), got)
     else:
         agrees = _agrees(exercise, float(factor * e), got)
     return (factor, int(big.sum())) if agrees else None
