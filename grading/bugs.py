@@ -2492,3 +2492,45 @@ def find(func, selector):
     if text.startswith("="):
         return [m for m in mutants(func, (name,)) if m.sites[0].code == text[1:]]
     return [m for m in mutants(func, (name,)) if not text or text in f"{m.sites[0].function}:{m.sites[0].code}"]
+
+
+# ---- round 10 of issue 34: kinds the development set dev8 showed ----------------------------------------------
+
+@operator("mean-for-sum", "a mean where a sum belongs: `np.sum(a, axis=-1)` becomes `np.mean(a, axis=-1)` (D times "
+          "too small)")
+def _mean_for_sum(node, root):
+    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute):
+        new = copy.deepcopy(node)
+        new.func.attr = "mean"
+        return new
+    return None
+
+
+@operator("first-row-for-last", "the first row read where the last belongs: `a[..., -1, :]` becomes `a[..., 0, :]`")
+def _first_row_for_last(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple):
+        items = list(node.slice.elts)
+        if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in items):
+            for k, e in enumerate(items):
+                if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and \
+                        isinstance(e.operand, ast.Constant) and e.operand.value == 1:
+                    items[k] = _const(0)
+                    new = copy.copy(node)
+                    new.slice = ast.Tuple(elts=items, ctx=ast.Load())
+                    return new
+    return None
+
+
+@operator("slice-one-late", "a slice one place late, as when counting from 1: `a[lo:hi]` becomes `a[lo + 1:hi + 1]`")
+def _slice_one_late(node, root):
+    if isinstance(node, ast.Slice) and node.lower is not None and node.upper is not None and node.step is None:
+        return ast.Slice(lower=_plus(node.lower, 1), upper=_plus(node.upper, 1), step=None)
+    return None
+
+
+@operator("factor-twice", "one factor of a product taken twice: `a * b * d * size` becomes `a * b * d * d * size`")
+def _factor_twice(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.right, ast.Name) and \
+            isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult):
+        return ast.BinOp(left=copy.deepcopy(node), op=ast.Mult(), right=copy.deepcopy(node.right))
+    return None

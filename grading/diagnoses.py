@@ -416,6 +416,10 @@ MISTAKES = {
          "a width the number of heads does not divide is not refused: check width % n_heads first and raise "
          "a ValueError",
          "accepted an indivisible width"),
+        ("head-width-twice", ('factor-twice@=2 * n_layers * batch * length * n_heads * head_width',), "5.6",
+         "the KV cache is d times too large: the head width d is counted twice. Per position, each head "
+         "stores d numbers for its key and d for its value",
+         "head width counted twice"),
     ),
     "pos-1": _mistakes(
         "pos-1",
@@ -453,6 +457,10 @@ MISTAKES = {
          "ids that exactly fill the position table are refused: only offset + T > the number of rows is past "
          "it (>, not ≥)",
          "a full table refused"),
+        ("one-late", ('slice-one-late@embed:offset:offset + T',), "3.1",
+         "the position rows start one row late, as if positions counted from 1: the first new token is at "
+         "position offset, so add rows offset … offset+T−1, `position_table[offset:offset + T]`",
+         "position rows one late"),
     ),
     "pos-2": _mistakes(
         "pos-2",
@@ -493,6 +501,10 @@ MISTAKES = {
          "positions outside the table are not refused with a ValueError: check 0 ≤ offset and offset + T ≤ "
          "context_size first",
          "no range check"),
+        ("one-late", ('slice-one-late@embed_backward:offset:offset + T',), "3.2",
+         "the position gradient lands one row late, as if positions counted from 1: the forward pass used "
+         "rows offset … offset+T−1",
+         "position rows one late"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -533,6 +545,10 @@ MISTAKES = {
          "the two tokens are not swapped: one is copied over the other, so both positions hold the same token. "
          "A tuple swap of NumPy views does that; swap on a copy with one fancy index, [..., [i, j]] = [..., [j, i]]",
          "one token copied over the other"),
+        ("first-row", ('first-row-for-last',), "3.4",
+         "the first output row is compared, not the last: the test asks how much the last row moves, "
+         "`[..., -1, :]`",
+         "compared the first row"),
     ),
     "causal-1": _mistakes(
         "causal-1",
@@ -895,6 +911,10 @@ MISTAKES = {
          "the row sum Σ w·g loses its axis: without keepdims=True it broadcasts along the wrong axis; keep "
          "the axis with keepdims=True",
          "keepdims left out"),
+        ("row-mean", ('mean-for-sum',), "7.7",
+         "the row term is the mean of w·g, not its sum: the gradient is w ⊙ (g − Σ w·g), "
+         "`np.sum(d_weights * weights, axis=-1, keepdims=True)`",
+         "mean instead of sum"),
     ),
     "dec-2": _mistakes(
         "dec-2",
