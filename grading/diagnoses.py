@@ -143,7 +143,7 @@ MISTAKES = {
         ("strict", ('strict-for-loose@key_position <= query_position',
                     'one-less@key_position <= query_position'), "1.7",
          "your mask forbids the diagonal, so a query cannot read its own key. A key is allowed up to and "
-         "including the query's own position: `≤`, not `<`",
+         "including the query's own position (`≤`, not `<`)",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
          "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
