@@ -401,7 +401,8 @@ MISTAKES = {
          "the counts come back as floats: the head width is computed with `/`. Use `//` instead, since d = D // H is "
          "a whole number",
          "/ instead of //"),
-        ("cache-full-width", ('width-for-head-width@=head_width',), "5.6",
+        ("cache-full-width", ('width-for-head-width@=head_width',
+                              'factor-twice@=2 * n_layers * batch * length * n_heads'), "5.6",
          "the KV cache grows with the number of heads: each head stores d = D / H numbers per position, so all "
          "heads together store D, not H·D",
          "H·D per position"),
