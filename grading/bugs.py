@@ -2534,3 +2534,12 @@ def _factor_twice(node, root):
             isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult):
         return ast.BinOp(left=copy.deepcopy(node), op=ast.Mult(), right=copy.deepcopy(node.right))
     return None
+
+
+@operator("range-one-past-end", "a loop one step too far: `range(a, b)` becomes `range(a, b + 1)`")
+def _range_one_past_end(node, root):
+    if _is_call(node, "range") and len(node.args) == 2:
+        new = copy.copy(node)
+        new.args = [node.args[0], _plus(node.args[1], 1)]
+        return new
+    return None

@@ -647,6 +647,10 @@ MISTAKES = {
          "each p replaces one token only: every token "
            "from p on must be replaced",
          "perturbed one token only"),
+        ("past-the-end", ('range-one-past-end@leak_sweep:range(1, T)',), "4.3",
+         "the sweep goes one position too far: at p = T there is no future to change, so the last entry is "
+         "always 0. Sweep p over 1 … T−1 (`range(1, T)`)",
+         "swept one position too far"),
         ("shifted", ('shifted-range',), "4.3",
          "the entries are shifted by one: entry p−1 "
            "belongs to position p (p starts at 1)",
