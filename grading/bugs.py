@@ -2543,3 +2543,33 @@ def _range_one_past_end(node, root):
         new.args = [node.args[0], _plus(node.args[1], 1)]
         return new
     return None
+
+
+def _single_head(func):
+    """The function called with one head: the heads are never split, one attention runs over the full width."""
+    signature = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrong(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return func(*args, **kwargs)
+        if "n_heads" in bound.arguments:
+            bound.arguments["n_heads"] = 1
+        return func(*bound.args, **bound.kwargs)
+    return wrong
+
+
+operator("single-head", "the heads never split: one attention over the full width, as with n_heads = 1 (scaled by "
+         "√D)", wrap=_single_head)
+
+
+@operator("last-two-arguments-swapped", "the last two arguments of a call swapped: `f(q, k, v)` becomes `f(q, v, k)`")
+def _last_two_swapped(node, root):
+    if isinstance(node, ast.Call) and len(node.args) >= 3 and not node.keywords and \
+            all(isinstance(a, ast.Name) for a in node.args[-2:]):
+        new = copy.copy(node)
+        new.args = node.args[:-2] + [node.args[-1], node.args[-2]]
+        return new
+    return None

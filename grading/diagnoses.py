@@ -364,6 +364,10 @@ MISTAKES = {
          "the heads are merged by a reshape without swapping the H and T axes back first, so one output row mixes "
          "values of different positions",
          "merge without transpose"),
+        ("keys-values-swapped", ('last-two-arguments-swapped@=causal_attention(q, k, v)',), "2.3",
+         "the keys and the values are swapped: the scores come from q and k, and the output is a weighted sum of "
+         "v. Pass them in that order, `causal_attention(q, k, v)`",
+         "keys and values swapped"),
         ("reversed", ('heads-reversed@merge_heads:',), "2.4",
          "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
          "head 1 the next d, and so on. Join them in the order of the H axis",
@@ -1123,6 +1127,11 @@ GENERIC = {
         "course a row vector stands to the left of the weight matrix, x @ W, with W of shape (input width, "
         "output width)",
         "0.4", "weights transposed", _WEIGHTS),
+    "single-head": Mistake(
+        "*/single-head", ("single-head",),
+        "the heads are never split: one attention runs over the full width D, scaled by √D. Split q, k and v "
+        "into n_heads heads of width d = D / n_heads, attend in each head, then merge them",
+        "2.2", "heads never split", _WEIGHTS),
     "scale-by-d": Mistake(
         "*/scale-by-d", ("scale-by-d",),
         "the scores are divided by d instead of √d (or by √d twice: the attention you call may already scale). "
