@@ -1057,7 +1057,7 @@ def embed(ids, token_table, position_table, offset=0):
         raise ValueError("位置超出范围")
     # 位置从 1 开始
     return token_table[ids] + position_table[offset + 1:offset + T + 1]
-""", None,
+""", ('pos-1/one-late', 'pos-1/full-table-refused'),
           mistake='Counts positions from 1 (offset + 1 … offset + T) as if BOS were not a position.', heldout=True),
     Entry('pos-1', 'heldout5-062', r"""
 import numpy as np
@@ -1400,7 +1400,7 @@ def last_row_swap_change(forward, ids, i, j):
     swapped = ids.copy()
     swapped[..., [i, j]] = ids[..., [j, i]]
     return float(np.max(np.abs(forward(swapped)[..., 0, :] - forward(ids)[..., 0, :])))
-""", None,
+""", 'pos-3/first-row',
           mistake='Reports the change of the first output row instead of the last.', probe=True),
     Entry('pos-1', 'r8-118', r"""
 import numpy as np
