@@ -1787,22 +1787,25 @@ def _first_match_for_count(node, root):
     return None
 
 
-def _any_all(old, new):
+def _method_for(old, new, bare=False):
+    """A rewrite of ``x.old(...)`` or ``np.old(...)`` into the same call of ``new``; ``bare``: only a call with
+    no keyword and no argument but the array (``x.any()``, ``np.any(x)``)."""
     def rewrite(node, root):
-        if _is_call(node, old) and isinstance(node.func, ast.Attribute) and not node.keywords and \
-                len(node.args) <= (1 if isinstance(node.func.value, ast.Name) and node.func.value.id in
-                                   ("np", "numpy") else 0):
-            wrong = copy.deepcopy(node)
-            wrong.func.attr = new
-            return wrong
-        return None
+        if not (_is_call(node, old) and isinstance(node.func, ast.Attribute)):
+            return None
+        if bare and (node.keywords or len(node.args) > (1 if isinstance(node.func.value, ast.Name) and
+                                                         node.func.value.id in ("np", "numpy") else 0)):
+            return None
+        wrong = copy.deepcopy(node)
+        wrong.func.attr = new
+        return wrong
     return rewrite
 
 
 operator("all-for-any", "a check that fires only when every element is bad: `(w != 0).any()` becomes "
-         "`(w != 0).all()` (one bad element alone slips through)")(_any_all("any", "all"))
+         "`(w != 0).all()` (one bad element alone slips through)")(_method_for("any", "all", bare=True))
 operator("any-for-all", "a check that passes when one element is good: `(w >= 0).all()` becomes "
-         "`(w >= 0).any()`")(_any_all("all", "any"))
+         "`(w >= 0).any()`")(_method_for("all", "any", bare=True))
 
 
 def _head_widths(root):
@@ -1990,14 +1993,8 @@ def _over_everything(node, root):
     return None
 
 
-@operator("sum-for-mean", "a sum where a mean belongs: `a.mean(axis=-1)` becomes `a.sum(axis=-1)` (D times too "
-          "large)")
-def _sum_for_mean(node, root):
-    if _is_call(node, "mean") and isinstance(node.func, ast.Attribute):
-        new = copy.deepcopy(node)
-        new.func.attr = "sum"
-        return new
-    return None
+operator("sum-for-mean", "a sum where a mean belongs: `a.mean(axis=-1)` becomes `a.sum(axis=-1)` (D times too "
+         "large)")(_method_for("mean", "sum"))
 
 
 @operator("leading-term-only", "every term after the first of `a - b - c` left out: `a - b - c` becomes `a`")
@@ -2051,7 +2048,6 @@ operator("padding-on-the-left", "a batch padded on the left: each row's text pus
 def _transposed_weights(func):
     """The weight matrices (the arguments named ``w_...``) used transposed, ``x @ W.T``: the column-vector
     habit of writing ``W x``.  Square matrices keep their shape, so only the numbers show it."""
-    signature = inspect.signature(func)
 
     def transposed(value):
         if isinstance(value, np.ndarray) and value.ndim == 2:
@@ -2060,15 +2056,25 @@ def _transposed_weights(func):
             return [list(column) for column in zip(*value)]
         return value
 
+    def change(arguments):
+        for name in arguments:
+            if name.startswith("w_"):
+                arguments[name] = transposed(arguments[name])
+    return _with_arguments(func, change)
+
+
+def _with_arguments(func, change):
+    """``func`` called with its bound arguments changed in place by ``change(arguments)`` (unchanged when the
+    call does not bind)."""
+    signature = inspect.signature(func)
+
     @functools.wraps(func)
     def wrong(*args, **kwargs):
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError:
             return func(*args, **kwargs)
-        for name in bound.arguments:
-            if name.startswith("w_"):
-                bound.arguments[name] = transposed(bound.arguments[name])
+        change(bound.arguments)
         return func(*bound.args, **bound.kwargs)
     return wrong
 
@@ -2496,14 +2502,8 @@ def find(func, selector):
 
 # ---- round 10 of issue 34: kinds the development set dev8 showed ----------------------------------------------
 
-@operator("mean-for-sum", "a mean where a sum belongs: `np.sum(a, axis=-1)` becomes `np.mean(a, axis=-1)` (D times "
-          "too small)")
-def _mean_for_sum(node, root):
-    if _is_call(node, "sum") and isinstance(node.func, ast.Attribute):
-        new = copy.deepcopy(node)
-        new.func.attr = "mean"
-        return new
-    return None
+operator("mean-for-sum", "a mean where a sum belongs: `np.sum(a, axis=-1)` becomes `np.mean(a, axis=-1)` (D times "
+         "too small)")(_method_for("sum", "mean"))
 
 
 @operator("first-row-for-last", "the first row read where the last belongs: `a[..., -1, :]` becomes `a[..., 0, :]`")
@@ -2547,18 +2547,10 @@ def _range_one_past_end(node, root):
 
 def _single_head(func):
     """The function called with one head: the heads are never split, one attention runs over the full width."""
-    signature = inspect.signature(func)
-
-    @functools.wraps(func)
-    def wrong(*args, **kwargs):
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError:
-            return func(*args, **kwargs)
-        if "n_heads" in bound.arguments:
-            bound.arguments["n_heads"] = 1
-        return func(*bound.args, **bound.kwargs)
-    return wrong
+    def change(arguments):
+        if "n_heads" in arguments:
+            arguments["n_heads"] = 1
+    return _with_arguments(func, change)
 
 
 operator("single-head", "the heads never split: one attention over the full width, as with n_heads = 1 (scaled by "
