@@ -141,7 +141,7 @@ refusal would give the untouched stub its points, so it stays out of the corpus)
 (pos-3/first-row), a slice one place late (pos-1/one-late, pos-2/one-late), a factor taken twice
 (cost-1/head-width-twice; cost-1/cache-full-width for H twice), a loop one step past the end
 (causal-3/past-the-end), the last two arguments swapped (heads-3/keys-values-swapped) and one head for all
-(*/single-head).  Two older entries make those slips and now carry them (heldout5-061, r8-095).  The other 146 join
+(*/single-head).  Three older entries make those slips and now carry them (heldout5-061, r8-095, heldout7-048).  dev8-124 and dev8-147, which check() names nothing, carry the true name another practice draw gives (cache-2/no-max, */one-rank-only).  The other 146 join
 as ``dev8-NNN`` with the name check() gives (127, all judged right) or None; 23 right ones joined
 tests/right_answers (dev8-148, a Jacobian through einsum, is not right: float64 out for float32 in, and
 forbidden entries not exactly 0).

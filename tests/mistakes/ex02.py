@@ -2176,7 +2176,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     # 投影后直接做因果注意力
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     return causal_attention(q, k, v) @ w_o
-""", None,
+""", '*/single-head',
           mistake='Never splits into heads: runs one attention over the full width D.', heldout=True),
     Entry('heads-3', 'heldout7-049', r"""
 from lib.attention import causal_attention

@@ -2056,7 +2056,7 @@ def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
     weights /= weights.sum(axis=-1, keepdims=True)
     heads = weights @ values
     return heads.reshape(-1) @ w_o, keys, values
-""", None,
+""", 'cache-2/no-max',
           mistake='Softmax without subtracting the maximum overflows for large scores.'),
     Entry('cache-2', 'dev8-125', r"""
 import numpy as np

@@ -3202,7 +3202,7 @@ def masked_softmax_backward(d_weights, weights):
         jac = np.diag(w) - np.outer(w, w)
         out[row] = jac @ d_weights[row]
     return out
-""", None,
+""", '*/one-rank-only',
           mistake='Loops over the first axis only, assuming 2-D (Tq, Tk) input, so batched weights get a wrong Jacobian.'),
     Entry('dec-2', 'dev8-149', r"""
 import numpy as np
