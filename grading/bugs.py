@@ -1787,22 +1787,25 @@ def _first_match_for_count(node, root):
     return None
 
 
-def _any_all(old, new):
+def _method_for(old, new, bare=False):
+    """A rewrite of ``x.old(...)`` or ``np.old(...)`` into the same call of ``new``; ``bare``: only a call with
+    no keyword and no argument but the array (``x.any()``, ``np.any(x)``)."""
     def rewrite(node, root):
-        if _is_call(node, old) and isinstance(node.func, ast.Attribute) and not node.keywords and \
-                len(node.args) <= (1 if isinstance(node.func.value, ast.Name) and node.func.value.id in
-                                   ("np", "numpy") else 0):
-            wrong = copy.deepcopy(node)
-            wrong.func.attr = new
-            return wrong
-        return None
+        if not (_is_call(node, old) and isinstance(node.func, ast.Attribute)):
+            return None
+        if bare and (node.keywords or len(node.args) > (1 if isinstance(node.func.value, ast.Name) and
+                                                         node.func.value.id in ("np", "numpy") else 0)):
+            return None
+        wrong = copy.deepcopy(node)
+        wrong.func.attr = new
+        return wrong
     return rewrite
 
 
 operator("all-for-any", "a check that fires only when every element is bad: `(w != 0).any()` becomes "
-         "`(w != 0).all()` (one bad element alone slips through)")(_any_all("any", "all"))
+         "`(w != 0).all()` (one bad element alone slips through)")(_method_for("any", "all", bare=True))
 operator("any-for-all", "a check that passes when one element is good: `(w >= 0).all()` becomes "
-         "`(w >= 0).any()`")(_any_all("all", "any"))
+         "`(w >= 0).any()`")(_method_for("all", "any", bare=True))
 
 
 def _head_widths(root):
@@ -1990,14 +1993,8 @@ def _over_everything(node, root):
     return None
 
 
-@operator("sum-for-mean", "a sum where a mean belongs: `a.mean(axis=-1)` becomes `a.sum(axis=-1)` (D times too "
-          "large)")
-def _sum_for_mean(node, root):
-    if _is_call(node, "mean") and isinstance(node.func, ast.Attribute):
-        new = copy.deepcopy(node)
-        new.func.attr = "sum"
-        return new
-    return None
+operator("sum-for-mean", "a sum where a mean belongs: `a.mean(axis=-1)` becomes `a.sum(axis=-1)` (D times too "
+         "large)")(_method_for("mean", "sum"))
 
 
 @operator("leading-term-only", "every term after the first of `a - b - c` left out: `a - b - c` becomes `a`")
@@ -2051,7 +2048,6 @@ operator("padding-on-the-left", "a batch padded on the left: each row's text pus
 def _transposed_weights(func):
     """The weight matrices (the arguments named ``w_...``) used transposed, ``x @ W.T``: the column-vector
     habit of writing ``W x``.  Square matrices keep their shape, so only the numbers show it."""
-    signature = inspect.signature(func)
 
     def transposed(value):
         if isinstance(value, np.ndarray) and value.ndim == 2:
@@ -2060,15 +2056,25 @@ def _transposed_weights(func):
             return [list(column) for column in zip(*value)]
         return value
 
+    def change(arguments):
+        for name in arguments:
+            if name.startswith("w_"):
+                arguments[name] = transposed(arguments[name])
+    return _with_arguments(func, change)
+
+
+def _with_arguments(func, change):
+    """``func`` called with its bound arguments changed in place by ``change(arguments)`` (unchanged when the
+    call does not bind)."""
+    signature = inspect.signature(func)
+
     @functools.wraps(func)
     def wrong(*args, **kwargs):
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError:
             return func(*args, **kwargs)
-        for name in bound.arguments:
-            if name.startswith("w_"):
-                bound.arguments[name] = transposed(bound.arguments[name])
+        change(bound.arguments)
         return func(*bound.args, **bound.kwargs)
     return wrong
 
@@ -2492,3 +2498,70 @@ def find(func, selector):
     if text.startswith("="):
         return [m for m in mutants(func, (name,)) if m.sites[0].code == text[1:]]
     return [m for m in mutants(func, (name,)) if not text or text in f"{m.sites[0].function}:{m.sites[0].code}"]
+
+
+# ---- round 10 of issue 34: kinds the development set dev8 showed ----------------------------------------------
+
+operator("mean-for-sum", "a mean where a sum belongs: `np.sum(a, axis=-1)` becomes `np.mean(a, axis=-1)` (D times "
+         "too small)")(_method_for("sum", "mean"))
+
+
+@operator("first-row-for-last", "the first row read where the last belongs: `a[..., -1, :]` becomes `a[..., 0, :]`")
+def _first_row_for_last(node, root):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple):
+        items = list(node.slice.elts)
+        if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in items):
+            for k, e in enumerate(items):
+                if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and \
+                        isinstance(e.operand, ast.Constant) and e.operand.value == 1:
+                    items[k] = _const(0)
+                    new = copy.copy(node)
+                    new.slice = ast.Tuple(elts=items, ctx=ast.Load())
+                    return new
+    return None
+
+
+@operator("slice-one-late", "a slice one place late, as when counting from 1: `a[lo:hi]` becomes `a[lo + 1:hi + 1]`")
+def _slice_one_late(node, root):
+    if isinstance(node, ast.Slice) and node.lower is not None and node.upper is not None and node.step is None:
+        return ast.Slice(lower=_plus(node.lower, 1), upper=_plus(node.upper, 1), step=None)
+    return None
+
+
+@operator("factor-twice", "one factor of a product taken twice: `a * b * d * size` becomes `a * b * d * d * size`")
+def _factor_twice(node, root):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.right, ast.Name) and \
+            isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult):
+        return ast.BinOp(left=copy.deepcopy(node), op=ast.Mult(), right=copy.deepcopy(node.right))
+    return None
+
+
+@operator("range-one-past-end", "a loop one step too far: `range(a, b)` becomes `range(a, b + 1)`")
+def _range_one_past_end(node, root):
+    if _is_call(node, "range") and len(node.args) == 2:
+        new = copy.copy(node)
+        new.args = [node.args[0], _plus(node.args[1], 1)]
+        return new
+    return None
+
+
+def _single_head(func):
+    """The function called with one head: the heads are never split, one attention runs over the full width."""
+    def change(arguments):
+        if "n_heads" in arguments:
+            arguments["n_heads"] = 1
+    return _with_arguments(func, change)
+
+
+operator("single-head", "the heads never split: one attention over the full width, as with n_heads = 1 (scaled by "
+         "√D)", wrap=_single_head)
+
+
+@operator("last-two-arguments-swapped", "the last two arguments of a call swapped: `f(q, k, v)` becomes `f(q, v, k)`")
+def _last_two_swapped(node, root):
+    if isinstance(node, ast.Call) and len(node.args) >= 3 and not node.keywords and \
+            all(isinstance(a, ast.Name) for a in node.args[-2:]):
+        new = copy.copy(node)
+        new.args = node.args[:-2] + [node.args[-1], node.args[-2]]
+        return new
+    return None

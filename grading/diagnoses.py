@@ -142,8 +142,8 @@ MISTAKES = {
         "mask-1",
         ("strict", ('strict-for-loose@key_position <= query_position',
                     'one-less@key_position <= query_position'), "1.7",
-         "your mask forbids the diagonal, so a query cannot read its own key: the comparison uses `<` where `≤` "
-         "belongs",
+         "your mask forbids the diagonal, so a query cannot read its own key. A key is allowed up to and "
+         "including the query's own position (`≤`, not `<`)",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
          "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
@@ -200,7 +200,7 @@ MISTAKES = {
          "become −inf",
          "forbidden scores set to 0"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
-         "columns sum to 1 instead of rows: the softmax ran over the wrong axis (the queries); it belongs on "
+         "the rows do not sum to 1: the softmax ran over another axis (the queries or the batch); it belongs on "
          "the last axis (the keys)",
          "softmax over the wrong axis"),
         ("no-keepdims", ('no-keepdims',), "1.5",
@@ -237,7 +237,8 @@ MISTAKES = {
          "with ==",
          "row sums compared with =="),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
-         "the sums run over the wrong axis (the columns): every row, summed over the last axis, must give 1",
+         "the sums run over another axis (the queries or the batch): every row, summed over the last axis, must "
+         "give 1",
          "sums over the wrong axis"),
         ("strict-tolerance", ('strict-for-loose@<= atol',), "1.1",
          "a row sum exactly atol away from 1 is rejected (with atol = 0, even exact weights): the test is "
@@ -363,13 +364,16 @@ MISTAKES = {
          "the heads are merged by a reshape without swapping the H and T axes back first, so one output row mixes "
          "values of different positions",
          "merge without transpose"),
+        ("keys-values-swapped", ('last-two-arguments-swapped@=causal_attention(q, k, v)',), "2.3",
+         "the keys and the values are swapped: the scores come from q and k, and the output is a weighted sum of "
+         "v. Pass them in that order, `causal_attention(q, k, v)`",
+         "keys and values swapped"),
         ("reversed", ('heads-reversed@merge_heads:',), "2.4",
          "the heads are joined in reverse order: the last head comes first. Head 0 must fill the features 0 … d − 1, "
          "head 1 the next d, and so on. Join them in the order of the H axis",
          "heads in reverse order"),
         ("wrong-axis", ('wrong-axis', 'first-axis'), "1.1",
-         "the softmax runs over the queries instead of the "
-           "keys (the last axis)",
+         "the softmax runs over another axis (the queries or the batch) instead of the keys, the last axis",
          "softmax over the wrong axis"),
     ),
     "cost-1": _mistakes(
@@ -401,7 +405,8 @@ MISTAKES = {
          "the counts come back as floats: the head width is computed with `/`. Use `//` instead, since d = D // H is "
          "a whole number",
          "/ instead of //"),
-        ("cache-full-width", ('width-for-head-width@=head_width',), "5.6",
+        ("cache-full-width", ('width-for-head-width@=head_width',
+                              'factor-twice@=2 * n_layers * batch * length * n_heads'), "5.6",
          "the KV cache grows with the number of heads: each head stores d = D / H numbers per position, so all "
          "heads together store D, not H·D",
          "H·D per position"),
@@ -416,6 +421,10 @@ MISTAKES = {
          "a width the number of heads does not divide is not refused: check width % n_heads first and raise "
          "a ValueError",
          "accepted an indivisible width"),
+        ("head-width-twice", ('factor-twice@=2 * n_layers * batch * length * n_heads * head_width',), "5.6",
+         "the KV cache is d times too large: the head width d is counted twice. Per position, each head "
+         "stores d numbers for its key and d for its value",
+         "head width counted twice"),
     ),
     "pos-1": _mistakes(
         "pos-1",
@@ -453,6 +462,10 @@ MISTAKES = {
          "ids that exactly fill the position table are refused: only offset + T > the number of rows is past "
          "it (>, not ≥)",
          "a full table refused"),
+        ("one-late", ('slice-one-late@embed:offset:offset + T',), "3.1",
+         "the position rows start one row late, as if positions counted from 1: the first new token is at "
+         "position offset, so add rows offset … offset+T−1, `position_table[offset:offset + T]`",
+         "position rows one late"),
     ),
     "pos-2": _mistakes(
         "pos-2",
@@ -493,6 +506,10 @@ MISTAKES = {
          "positions outside the table are not refused with a ValueError: check 0 ≤ offset and offset + T ≤ "
          "context_size first",
          "no range check"),
+        ("one-late", ('slice-one-late@embed_backward:offset:offset + T',), "3.2",
+         "the position gradient lands one row late, as if positions counted from 1: the forward pass used "
+         "rows offset … offset+T−1",
+         "position rows one late"),
     ),
     "pos-3": _mistakes(
         "pos-3",
@@ -533,6 +550,10 @@ MISTAKES = {
          "the two tokens are not swapped: one is copied over the other, so both positions hold the same token. "
          "A tuple swap of NumPy views does that; swap on a copy with one fancy index, [..., [i, j]] = [..., [j, i]]",
          "one token copied over the other"),
+        ("first-row", ('first-row-for-last',), "3.4",
+         "the first output row is compared, not the last: the test asks how much the last row moves, "
+         "`[..., -1, :]`",
+         "compared the first row"),
     ),
     "causal-1": _mistakes(
         "causal-1",
@@ -613,8 +634,8 @@ MISTAKES = {
          "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
          "causal and blind swapped"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
-         "the tol argument is not used: a change within the "
-           "tolerance is not a leak",
+         "a change within tol counts as a change (tol is not used, or not for every comparison): compare the "
+         "model's change and the control's with tol, not with 0",
          "tol ignored"),
         ("position-unchecked", ('one-more@perturbation_verdict:1 <= position',
                                 'dropped-check@perturbation_verdict:'), "4.3",
@@ -630,6 +651,10 @@ MISTAKES = {
          "each p replaces one token only: every token "
            "from p on must be replaced",
          "perturbed one token only"),
+        ("past-the-end", ('range-one-past-end@leak_sweep:range(1, T)',), "4.3",
+         "the sweep goes one position too far: at p = T there is no future to change, so the last entry is "
+         "always 0. Sweep p over 1 … T−1 (`range(1, T)`)",
+         "swept one position too far"),
         ("shifted", ('shifted-range',), "4.3",
          "the entries are shifted by one: entry p−1 "
            "belongs to position p (p starts at 1)",
@@ -663,9 +688,9 @@ MISTAKES = {
     "causal-4": _mistakes(
         "causal-4",
         ("over-time", ('wrong-axis', 'first-axis'), "4.7",
-         "the normalisation runs over time (the positions): the mean and variance come from each position's own "
-         "features (the last axis)",
-         "normalised over time"),
+         "the normalisation runs over another axis (the positions or the batch): the mean and variance come "
+         "from each position's own features (the last axis)",
+         "normalised over the wrong axis"),
         ("eps-outside", ('eps-outside-root',), "4.7",
          "eps is added outside the square root: layer normalisation computes (x − μ) / √(σ² + eps)",
          "eps outside the root"),
@@ -895,6 +920,10 @@ MISTAKES = {
          "the row sum Σ w·g loses its axis: without keepdims=True it broadcasts along the wrong axis; keep "
          "the axis with keepdims=True",
          "keepdims left out"),
+        ("row-mean", ('mean-for-sum',), "7.7",
+         "the row term is the mean of w·g, not its sum: the gradient is w ⊙ (g − Σ w·g), "
+         "`np.sum(d_weights * weights, axis=-1, keepdims=True)`",
+         "mean instead of sum"),
     ),
     "dec-2": _mistakes(
         "dec-2",
@@ -995,8 +1024,8 @@ MISTAKES = {
         ("attends-before-append", ('read-before-append',
                                    'loose-for-strict@causal_future:',
                                    'one-less@causal_future:key_position > query_position'), "5.1",
-         "the new query does not read its own key and value: "
-           "append first, then attend",
+         "the new query does not read its own key and value: it attends before they are appended, or the mask "
+         "forbids the diagonal. Append first, then attend to every stored position up to and including its own",
          "attended before appending"),
         ("wrapped", ('positions-wrapped-at-one',), "5.4",
          "a position past the table wraps around to its "
@@ -1098,6 +1127,11 @@ GENERIC = {
         "course a row vector stands to the left of the weight matrix, x @ W, with W of shape (input width, "
         "output width)",
         "0.4", "weights transposed", _WEIGHTS),
+    "single-head": Mistake(
+        "*/single-head", ("single-head",),
+        "the heads are never split: one attention runs over the full width D, scaled by √D. Split q, k and v "
+        "into n_heads heads of width d = D / n_heads, attend in each head, then merge them",
+        "2.2", "heads never split", _WEIGHTS),
     "scale-by-d": Mistake(
         "*/scale-by-d", ("scale-by-d",),
         "the scores are divided by d instead of √d (or by √d twice: the attention you call may already scale). "
@@ -1587,6 +1621,8 @@ def _scaled(exercise, expected, got):
         return None
     if isinstance(expected, np.ndarray):
         agrees = _agrees(exercise, (factor * e).astype(expected.dtype), np.asarray(got))
+    elif e.ndim:            # a list (of lists) of numbers, as evidence-1 returns: compared as a list
+        agrees = _agrees(exercise, (factor * e).tolist(), got)
     else:
         agrees = _agrees(exercise, float(factor * e), got)
     return (factor, int(big.sum())) if agrees else None

@@ -888,3 +888,14 @@ def test_a_note_on_copies_is_a_sentence_of_its_own():
     assert then(failed, note, "en") == f"{failed} {note}"
     assert then("[10/10] 通过", "评的是最新的一份。", "zh") == "[10/10] 通过。评的是最新的一份。"
     assert then("[10/10] пройдено", "Оценена копия.", "ru") == "[10/10] пройдено. Оценена копия."
+
+
+def test_scaled_reads_lists_of_numbers():
+    """A result that is a list of lists (evidence-1 returns one) equal to the expected one times a constant is
+    read as scaled: it raised a TypeError (float() of a 2-D array), which left the learner the generic message."""
+    from grading import diagnoses
+    from grading.exercises import EXERCISES
+    exercise = EXERCISES["evidence-1"]
+    expected = [[1.0, 2.0], [3.0, -4.0]]
+    assert diagnoses._scaled(exercise, expected, [[2.0, 4.0], [6.0, -8.0]]) == (2.0, 4)
+    assert diagnoses._scaled(exercise, expected, [[2.0, 4.0], [6.0, -8.5]]) is None

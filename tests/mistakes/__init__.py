@@ -132,6 +132,19 @@ which agrees with ``forward(ids)[t]`` whenever forward is causal; cache-3 gained
 whose full forward pass runs without the mask beside a correct cache, and the operator prefix-forward, which
 names it cache-3/prefix-forward.  Those that call an earlier exercise's function get the solved notebook's
 answer above them (``answers_above``), as the measurement did.  Its 23 right answers joined tests/right_answers.
+
+Round 10 read a second development set written blind (dev8, 147 wrong answers and 24 right ones; not held out).
+On main check() named 120, one named mistake was not the code's (causal-2/ignores-tol said tol was not used where
+the code compares only the control's change with 0) and one was half true (mask-1/strict on a loop's bound); one
+passed check() and the grader (dev8-037, heads-1 with the given check of the width deleted: a test of that
+refusal would give the untouched stub its points, so it stays out of the corpus).  Kinds added: the mean for the sum (dec-1/row-mean), the first row for the last
+(pos-3/first-row), a slice one place late (pos-1/one-late, pos-2/one-late), a factor taken twice
+(cost-1/head-width-twice; cost-1/cache-full-width for H twice), a loop one step past the end
+(causal-3/past-the-end), the last two arguments swapped (heads-3/keys-values-swapped) and one head for all
+(*/single-head).  Three older entries make those slips and now carry them (heldout5-061, r8-095, heldout7-048).  dev8-124 and dev8-147, which check() names nothing, carry the true name another practice draw gives (cache-2/no-max, */one-rank-only).  The other 146 join
+as ``dev8-NNN`` with the name check() gives (127, all judged right) or None; 23 right ones joined
+tests/right_answers (dev8-148, a Jacobian through einsum, is not right: float64 out for float32 in, and
+forbidden entries not exactly 0).
 """
 
 import importlib

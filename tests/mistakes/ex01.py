@@ -2589,3 +2589,392 @@ def collate(texts, vocab):
 """, None,
           mistake='Does not shift the targets: they repeat the inputs (starting with BOS) instead of the next token.', heldout=True),
 ]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('mask-1', 'dev8-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    return key_position < query_position               # (tq, tk)
+""", 'mask-1/strict',
+          mistake='Uses a strict < so a query may not read its own key (the diagonal is forbidden).'),
+    Entry('mask-1', 'dev8-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 查询位置从 0 开始
+    query_position = np.arange(tq)[:, None]
+    key_position = np.arange(tk)[None, :]
+    return key_position <= query_position
+""", 'mask-1/top-left',
+          mistake='Numbers the queries 0..tq-1 instead of tk-tq..tk-1, ignoring the cached keys before them.'),
+    Entry('mask-1', 'dev8-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # берём нижний треугольник полной матрицы и последние tq строк
+    full = np.tril(np.ones((tk, tk), dtype=bool))
+    return full[-tq:]
+""", None,
+          mistake='Slices the last tq rows with [-tq:], which for tq=0 returns all tk rows instead of an empty (0, tk) array.'),
+    Entry('mask-1', 'dev8-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # ключ разрешён, если он не раньше запроса
+    query_position = np.arange(tk - tq, tk)[:, None]
+    key_position = np.arange(tk)[None, :]
+    return key_position >= query_position
+""", 'mask-1/reversed',
+          mistake='Flips the comparison: each query is allowed its own key and the future ones, not the past.'),
+    Entry('mask-1', 'dev8-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 下三角：允许读取的位置为 1
+    allowed = np.tril(np.ones((tq, tk)), k=tk - tq)
+    return allowed
+""", 'mask-1/numbers',
+          mistake='Returns a float array of 0/1 instead of a boolean array.'),
+    Entry('mask-1', 'dev8-006', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)
+    key_position = np.arange(tk)
+    # сравниваем позиции ключей и запросов
+    return key_position[:, None] <= query_position[None, :]
+""", None,
+          mistake='Puts keys on the rows and queries on the columns, returning a (tk, tq) transposed array.'),
+    Entry('mask-1', 'dev8-007', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    allowed = np.zeros((tq, tk), dtype=bool)
+    for i in range(tq):
+        allowed[i, : tk - tq + i] = True
+    return allowed
+""", 'mask-1/strict',
+          mistake='Off by one in the loop: row i allows keys up to tk-tq+i-1, so the query cannot read its own position.'),
+    Entry('mask-2', 'dev8-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row has no allowed key")
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = np.where(allowed, weights, 0.0)
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Subtracts the row maximum over all scores, including forbidden ones, so a huge forbidden score underflows every allowed weight to 0 and the row becomes nan.'),
+    Entry('mask-2', 'dev8-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有允许的键")
+    masked = np.where(allowed, scores, -np.inf)
+    # 先做 softmax
+    weights = np.exp(masked)
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='No max subtraction: scores around 1000 overflow exp to inf and give nan.'),
+    Entry('mask-2', 'dev8-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("строка без разрешённых ключей")
+    masked = np.where(allowed, scores, -np.inf)
+    # вычитаем общий максимум для устойчивости
+    weights = np.exp(masked - masked.max())
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-array',
+          mistake='Subtracts the maximum of the whole array rather than of each row, so a row far below another underflows to 0/0.'),
+    Entry('mask-2', 'dev8-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    masked = np.where(allowed, scores, -np.inf)
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/empty-row-unchecked',
+          mistake='Forgets to raise ValueError for a row with no allowed key; such a row silently becomes nan.'),
+    Entry('mask-2', 'dev8-013', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有允许的键")
+    # 用一个很小的数代替 -inf
+    masked = np.where(allowed, scores, -1e9)
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    return (weights / weights.sum(axis=-1, keepdims=True)).astype(np.float64)
+""", '*/dtype-promoted',
+          mistake='Casts the result to float64, so float32 scores do not give float32 weights.'),
+    Entry('mask-2', 'dev8-014', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("строка без разрешённых ключей")
+    masked = np.where(allowed, scores, -np.inf)
+    shifted = masked - masked.max(axis=0, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=0, keepdims=True)
+""", 'mask-2/wrong-axis',
+          mistake='Normalises along axis 0 (over queries) instead of the last axis (over keys).'),
+    Entry('mask-2', 'dev8-015', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row has no allowed key")
+    # softmax over all keys, then zero the forbidden ones
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights * allowed
+""", 'mask-2/softmax-before-mask',
+          mistake='Takes the softmax over all keys and zeroes the forbidden weights afterwards, so rows no longer sum to 1.'),
+    Entry('mask-3', 'dev8-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool(np.allclose(weights.sum(axis=-1), 1, atol=atol))
+""", 'mask-3/allclose',
+          mistake='Uses np.allclose, whose default rtol=1e-5 accepts row sums off by 1e-6 even when atol is 1e-9.'),
+    Entry('mask-3', 'dev8-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if np.isnan(weights).any():
+        return False
+    # 被禁止的位置之和必须为 0
+    if abs(weights[~allowed].sum()) > atol:
+        return False
+    if (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/forbidden-within-atol',
+          mistake='Checks that the forbidden weights sum to 0 within atol rather than each being exactly 0, so a tiny 1e-12 forbidden weight passes.'),
+    Entry('mask-3', 'dev8-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    # суммы строк должны быть равны 1
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/no-negative-check',
+          mistake='Forgets the non-negativity check, so a row like [1.5, -0.5, 0] is accepted.'),
+    Entry('mask-3', 'dev8-020', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    # 检查每行之和是否为 1
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool(abs(weights.sum(axis=-1).mean() - 1) <= atol)
+""", None,
+          mistake='Checks only the mean of the row sums, so rows summing to 0.5 and 1.5 pass together.'),
+    Entry('mask-3', 'dev8-021', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    # 允许的位置必须为正，禁止的位置必须为 0
+    if (weights[allowed] <= 0).any():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/positive-on-allowed',
+          mistake='Demands strictly positive weights on allowed keys, so a valid row with an exact 0 on an allowed key is rejected.'),
+    Entry('mask-3', 'dev8-022', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) < atol).all())
+""", 'mask-3/strict-tolerance',
+          mistake='Uses a strict < atol, so with atol=0 rows that sum to exactly 1 are rejected.'),
+    Entry('mask-3', 'dev8-023', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    # every column must add up to 1
+    return bool((np.abs(weights.sum(axis=0) - 1) <= atol).all())
+""", 'mask-3/wrong-axis',
+          mistake='Sums the weights along axis 0 (over queries) instead of along each row (over keys).'),
+    Entry('data-1', 'dev8-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: every text needs at least one character")
+    T = 1 + max(len(text) for text in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Never puts EOS into the targets, so the end of each text is not a scored target.'),
+    Entry('data-1', 'dev8-026', r"""
+import numpy as np
+from lib.data import BOS, EOS, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("批次为空")
+    if not all(texts):
+        raise ValueError("每个文本至少需要一个字符")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), EOS, dtype=np.int64)   # 用 EOS 填充
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/pad-targets-eos',
+          mistake='Pads the targets with EOS instead of IGNORE, so every padding position becomes a scored EOS target.'),
+    Entry('data-1', 'dev8-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("каждый текст должен содержать хотя бы один символ")
+    T = max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids[:T - 1]
+        targets[b, :len(ids)] = ids
+        if len(ids) < T:
+            targets[b, len(ids)] = EOS
+    return inputs, targets
+""", None,
+          mistake='Makes T the longest text length instead of one more, so the longest text loses its last input and its EOS target.'),
+    Entry('data-1', 'dev8-028', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    # пустой текст не допускается
+    texts = list(texts)
+    if not all(texts):
+        raise ValueError("collate: every text needs at least one character")
+    T = 1 + max([len(text) for text in texts], default=0)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", '*/not-refused',
+          mistake='Does not reject an empty batch; it returns (0, 1) arrays instead of raising ValueError.'),
+    Entry('data-1', 'dev8-029', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("批次为空或有空文本")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = [BOS] + list(encode(text, vocab)) + [EOS]
+        inputs[b, :len(ids) - 1] = ids[:-1]
+        # 目标 = 输入本身
+        targets[b, :len(ids) - 1] = ids[:-1]
+    return inputs, targets
+""", None,
+          mistake='Uses the inputs themselves as targets instead of shifting them by one position.'),
+    Entry('data-1', 'dev8-030', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("пустой текст")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), IGNORE, dtype=np.int64)   # паддинг
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/pad-inputs-ignore',
+          mistake='Pads the inputs with IGNORE (-100) instead of EOS, which is not a valid token id.'),
+    Entry('data-1', 'dev8-031', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: every text needs at least one character")
+    T = 1 + max(len(text) for text in texts)
+    inputs = np.full((len(texts), T), EOS)
+    targets = np.full((len(texts), T), IGNORE)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs.astype(np.int32), targets.astype(np.int32)
+""", 'data-1/int32',
+          mistake='Returns int32 arrays instead of int64.'),
+]

@@ -2176,7 +2176,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     # 投影后直接做因果注意力
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     return causal_attention(q, k, v) @ w_o
-""", None,
+""", '*/single-head',
           mistake='Never splits into heads: runs one attention over the full width D.', heldout=True),
     Entry('heads-3', 'heldout7-049', r"""
 from lib.attention import causal_attention
@@ -2334,4 +2334,284 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
     return parameters, kv_cache_bytes
 """, ('cost-1/zero-layers', 'cost-1/indivisible-accepted'),
           mistake='Skips the input checks, so a width not divisible by n_heads or zero layers is accepted.', heldout=True),
+]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('heads-1', 'dev8-033', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return heads.reshape(*x.shape[:-2], n_heads, x.shape[-2], D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes (..., T, H, d) straight into (..., H, T, d) instead of swapping axes, which scrambles positions across heads.'),
+    Entry('heads-1', 'dev8-034', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 交换 T 和 H
+    return np.swapaxes(heads, 1, 2)
+""", 'heads-1/fixed-rank',
+          mistake='Swaps fixed axes 1 and 2, which is only right for a 3-D input with one batch axis; without a batch axis or with more it swaps the wrong axes.'),
+    Entry('heads-1', 'dev8-035', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (B, T, H, d) -> (B, H, T, d)
+    return heads.transpose(0, 2, 1, 3)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes a 4-D transpose, so inputs without exactly one batch axis fail.'),
+    Entry('heads-1', 'dev8-036', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+    heads = x.reshape(*x.shape[:-1], d, n_heads)
+    return np.moveaxis(heads, -1, -3)
+""", 'heads-1/interleaved',
+          mistake='Splits the features as (d, H) instead of (H, d), so each head takes every H-th feature rather than a contiguous block.'),
+    Entry('heads-1', 'dev8-038', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -2, -1)
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes (H and d) instead of T and H, giving (..., T, d, H).'),
+    Entry('heads-2', 'dev8-040', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    return x.reshape(*x.shape[:-3], x.shape[-2], -1)
+""", 'heads-2/reshape-only',
+          mistake='Reshapes (..., H, T, d) straight to (..., T, H*d) without first swapping H and T, mixing positions.'),
+    Entry('heads-2', 'dev8-041', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    # (B, H, T, d) -> (B, T, H, d)
+    x = x.transpose(0, 2, 1, 3)
+    B, T, H, d = x.shape
+    return x.reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Assumes exactly one batch axis (4-D input), so (H, T, d) or two batch axes fail.'),
+    Entry('heads-2', 'dev8-042', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"ожидается (..., H, T, d), получено {x.shape}")
+    heads_last = np.swapaxes(x, -3, -1)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)
+""", None,
+          mistake='Swaps H with d instead of with T, so the features of each position come out in the wrong order.'),
+    Entry('heads-2', 'dev8-043', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    # put the heads one after another
+    return np.concatenate([x[..., h, :, :] for h in range(x.shape[-3])], axis=-2)
+""", None,
+          mistake='Concatenates the heads along the position axis, giving (..., H*T, d) instead of (..., T, H*d).'),
+    Entry('heads-2', 'dev8-044', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"需要 (..., H, T, d)，得到 {x.shape}")
+    x = np.swapaxes(x, -3, -2)
+    return x.reshape(x.shape[0], x.shape[1], -1)
+""", 'heads-2/fixed-rank',
+          mistake='Reshapes to (shape[0], shape[1], -1), which only works for one batch axis; (H, T, d) and extra batch axes come out wrong.'),
+    Entry('heads-2', 'dev8-045', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"ожидается (..., H, T, d), получено {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)
+    # склеиваем в порядке (d, H)
+    return np.swapaxes(heads_last, -2, -1).reshape(*heads_last.shape[:-2], -1)
+""", 'heads-2/interleaved',
+          mistake='Interleaves the heads feature by feature (d, H order) instead of placing each head as a contiguous block.'),
+    Entry('heads-3', 'dev8-047', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads)
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection w_o.'),
+    Entry('heads-3', 'dev8-048', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads @ w_o)
+""", None,
+          mistake='Applies w_o to each head before merging instead of to the merged (B, T, D) result.'),
+    Entry('heads-3', 'dev8-049', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # сначала проекции, потом головы
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, v, k)
+    return merge_heads(heads) @ w_o
+""", 'heads-3/keys-values-swapped',
+          mistake='Passes keys and values to causal_attention in the wrong order (q, v, k).'),
+    Entry('heads-3', 'dev8-050', r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # 直接 reshape 成多头
+    B, T, D = x.shape
+    d = D // n_heads
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    heads = causal_attention(q, k, v)
+    return heads.reshape(B, T, D) @ w_o
+""", 'heads-3/reshape-only',
+          mistake='Splits and merges heads with plain reshapes, without swapping the T and H axes.'),
+    Entry('heads-3', 'dev8-051', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o.T
+""", '*/transposed-weights',
+          mistake='Multiplies by the transpose of w_o.'),
+    Entry('heads-3', 'dev8-052', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # как в nn.Linear: x @ W.T
+    q = split_heads(x @ w_q.T, n_heads)
+    k = split_heads(x @ w_k.T, n_heads)
+    v = split_heads(x @ w_v.T, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o.T
+""", '*/transposed-weights',
+          mistake='Uses the transposed weight matrices (x @ W.T, PyTorch style) instead of x @ W.'),
+    Entry('heads-3', 'dev8-053', r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = x @ w_q
+    k = x @ w_k
+    v = x @ w_v
+    heads = causal_attention(q, k, v)
+    return heads @ w_o
+""", '*/single-head',
+          mistake='Never splits into heads: runs one attention over the full width, which scales by sqrt(D) and mixes heads.'),
+    Entry('cost-1', 'dev8-055', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = n_layers * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the cache, forgetting the factor 2 for keys and values.'),
+    Entry('cost-1', 'dev8-056', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    d = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    # 每个头都有自己的 W_Q, W_K, W_V, W_O
+    parameters = n_layers * n_heads * 4 * width * d
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * itemsize
+    return parameters, kv_cache_bytes * n_heads
+""", 'cost-1/cache-full-width',
+          mistake='Multiplies the cache by n_heads a second time, as if each head stored the full width.'),
+    Entry('cost-1', 'dev8-057', r"""
+
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    d = width // n_heads
+    parameters = n_layers * 4 * width * width
+    # 4 байта на число
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * 4
+    return parameters, kv_cache_bytes
+""", 'cost-1/fixed-itemsize',
+          mistake='Hard-codes 4 bytes per number, ignoring the dtype argument.'),
+    Entry('cost-1', 'dev8-058', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 3 * width * width      # W_Q, W_K, W_V
+    kv_cache_bytes = 2 * n_layers * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/three-matrices',
+          mistake='Forgets W_O in the parameter count (3 D^2 per layer instead of 4 D^2).'),
+    Entry('cost-1', 'dev8-059', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width 不能被 n_heads 整除")
+    d = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/zero-layers',
+          mistake='Does not reject n_layers < 1; zero layers return (0, 0) instead of raising ValueError.'),
+    Entry('cost-1', 'dev8-060', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    d = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    # кэш: ключи и значения для каждой головы, по d x d
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * d * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/head-width-twice',
+          mistake='Multiplies the per-head cache by d twice (d*d) instead of once.'),
 ]

@@ -1057,7 +1057,7 @@ def embed(ids, token_table, position_table, offset=0):
         raise ValueError("位置超出范围")
     # 位置从 1 开始
     return token_table[ids] + position_table[offset + 1:offset + T + 1]
-""", None,
+""", ('pos-1/one-late', 'pos-1/full-table-refused'),
           mistake='Counts positions from 1 (offset + 1 … offset + T) as if BOS were not a position.', heldout=True),
     Entry('pos-1', 'heldout5-062', r"""
 import numpy as np
@@ -1400,7 +1400,7 @@ def last_row_swap_change(forward, ids, i, j):
     swapped = ids.copy()
     swapped[..., [i, j]] = ids[..., [j, i]]
     return float(np.max(np.abs(forward(swapped)[..., 0, :] - forward(ids)[..., 0, :])))
-""", None,
+""", 'pos-3/first-row',
           mistake='Reports the change of the first output row instead of the last.', probe=True),
     Entry('pos-1', 'r8-118', r"""
 import numpy as np
@@ -1719,4 +1719,244 @@ def last_row_swap_change(forward, ids, i, j):
     return float(np.max(np.abs(forward(swapped)[-1] - forward(ids)[-1])))
 """, '*/one-rank-only',
           mistake='Takes forward(...)[-1], which for batched ids is the last sequence rather than the last row of every sequence.', heldout=True),
+]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('pos-1', 'dev8-062', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    # 词向量加上位置向量
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the position table")
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset: always adds position rows 0..T-1.'),
+    Entry('pos-1', 'dev8-063', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the position table")
+    return token_table[ids] + position_table[offset:T]
+""", None,
+          mistake='Slices position_table[offset:T] instead of [offset:offset+T], giving too few rows when offset > 0.'),
+    Entry('pos-1', 'dev8-064', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    # позиции offset … offset+T-1
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/unchecked',
+          mistake='Does not check that the positions fit in the table; a slice past the end silently gives too few rows or broadcasts.'),
+    Entry('pos-1', 'dev8-065', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T >= len(position_table):
+        raise ValueError("positions outside the position table")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake='Off-by-one bound check (>=): rejects a sequence that exactly fills the position table.'),
+    Entry('pos-1', 'dev8-066', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the position table")
+    return token_table[ids] + position_table[ids]
+""", 'pos-1/position-by-id',
+          mistake='Indexes the position table by the token ids instead of by the positions.'),
+    Entry('pos-1', 'dev8-067', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the position table")
+    return token_table[ids] + position_table[offset + 1:offset + T + 1]
+""", 'pos-1/one-late',
+          mistake='Starts the positions at offset+1 instead of offset (counting from 1).'),
+    Entry('pos-2', 'dev8-070', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses fancy-index += for the token gradient, so repeated ids are counted only once instead of adding up.'),
+    Entry('pos-2', 'dev8-071', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 位置梯度取 batch 平均
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)
+    return d_token, d_position
+""", 'pos-2/batch-mean',
+          mistake='Averages the position gradient over the batch instead of summing it.'),
+    Entry('pos-2', 'dev8-072', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Writes the position gradient to rows 0..T-1, ignoring the offset.'),
+    Entry('pos-2', 'dev8-073', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D))
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D))
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake='Allocates the gradients as float64 regardless of grad.dtype, so float32 gradients come back as float64.'),
+    Entry('pos-2', 'dev8-074', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad[0] if grad.ndim == 3 else grad
+    return d_token, d_position
+""", 'pos-2/last-sequence',
+          mistake='Takes the position gradient from the first sequence only instead of summing over the batch.'),
+    Entry('pos-2', 'dev8-075', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    for b in range(ids.shape[0]):
+        for t in range(T):
+            d_token[ids[b, t]] += grad[b, t]
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.sum(axis=0)
+    return d_token, d_position
+""", '*/one-rank-only',
+          mistake='Assumes a 2-D (B, T) ids array: a single unbatched sequence is mis-indexed and extra batch axes are not summed correctly.'),
+    Entry('pos-3', 'dev8-078', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake='Swaps in place on the input array (no copy), so before and after are computed on the same swapped ids and the ids of the caller are changed.'),
+    Entry('pos-3', 'dev8-079', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., i] = ids[..., j]
+    swapped[..., j] = swapped[..., i]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/swap-overwrites',
+          mistake='Botched swap: the second assignment reads the already overwritten position, so both positions end up with token j.'),
+    Entry('pos-3', 'dev8-080', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    # сравниваем выходы до и после перестановки
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)
+    after = forward(swapped)
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/whole-output',
+          mistake='Compares every output row instead of only the last one.'),
+    Entry('pos-3', 'dev8-081', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j:
+        raise ValueError("i 和 j 必须不同")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/last-position',
+          mistake='Only checks i != j, not that both positions lie before the last one (negative or last positions are accepted).'),
+    Entry('pos-3', 'dev8-082', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., 0, :]
+    after = forward(swapped)[..., 0, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/first-row',
+          mistake='Compares the first output row instead of the last one.'),
+    Entry('pos-3', 'dev8-083', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.abs(after - before).sum())
+""", 'pos-3/sum',
+          mistake='Returns the sum of absolute changes instead of the largest one.'),
 ]

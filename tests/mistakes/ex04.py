@@ -2242,3 +2242,281 @@ def feature_norm(x, eps=1e-5):
 """, 'causal-4/no-eps',
           mistake='Forgets eps, so a constant row gives 0/0 = nan.', heldout=True),
 ]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('causal-1', 'dev8-084', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: leaves the token at `position` unchanged and perturbs only from position+1 on.'),
+    Entry('causal-1', 'dev8-085', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 只改变 position 这一个 token
+    perturbed[..., position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Changes only the single token at `position` instead of the whole future from `position` on.'),
+    Entry('causal-1', 'dev8-086', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., :position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-prefix',
+          mistake='Perturbs the prefix instead of the future.'),
+    Entry('causal-1', 'dev8-087', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position + 1, :]
+    after = forward(perturbed)[..., :position + 1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/with-position',
+          mistake='Compares rows 0..position, including the first perturbed position, so even a causal model shows a change.'),
+    Entry('causal-1', 'dev8-088', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(after - before))
+""", 'causal-1/signed',
+          mistake='Takes the max of the signed difference without abs, so decreases are missed.'),
+    Entry('causal-1', 'dev8-089', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.mean(np.abs(after - before)))
+""", 'causal-1/mean',
+          mistake='Returns the mean absolute change instead of the largest one.'),
+    Entry('causal-2', 'dev8-091', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "blind"
+""", 'causal-2/control-before-model',
+          mistake='Tests the control first, so a leaking model whose control also reacts is called "causal".'),
+    Entry('causal-2', 'dev8-092', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Does not validate position; position = T is not rejected with ValueError and silently gives "blind".'),
+    Entry('causal-2', 'dev8-093', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/no-control',
+          mistake='Never consults the control: a perturbation that changes nothing is called "causal" instead of "blind".'),
+    Entry('causal-2', 'dev8-094', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    # 先看被测模型，再看对照模型
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    if control_change == 0:
+        return "blind"
+    return "causal"
+""", 'causal-2/ignores-tol',
+          mistake='Compares the control change with exactly 0 instead of with tol, so a tiny control change above 0 but below tol counts as "causal".'),
+    Entry('causal-2', 'dev8-095', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "causal"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "leaks"
+    return "blind"
+""", None,
+          mistake='Swaps the labels "leaks" and "causal".'),
+    Entry('causal-2', 'dev8-096', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 0 <= position <= np.shape(ids)[-1]:
+        raise ValueError("недопустимая позиция")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/position-unchecked',
+          mistake='The range check accepts position 0 and position T, which leave no prefix or no future.'),
+    Entry('causal-3', 'dev8-098', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("a sweep needs at least two positions")
+    changes = [future_perturbation_change(forward, ids, p, replacement_token)
+               for p in range(1, T - 1)]
+    return np.array(changes, dtype=np.float64)
+""", 'causal-3/ends-early',
+          mistake='Stops the sweep one position early (range(1, T-1)), missing the last position.'),
+    Entry('causal-3', 'dev8-099', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    changes = [future_perturbation_change(forward, ids, p, replacement_token)
+               for p in range(1, T)]
+    return np.array(changes, dtype=np.float64)
+""", 'causal-3/single-position',
+          mistake='Does not raise for T < 2; a single token returns an empty array.'),
+    Entry('causal-3', 'dev8-100', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("a sweep needs at least two positions")
+    changes = []
+    for p in range(1, T + 1):
+        changes.append(future_perturbation_change(forward, ids, p, replacement_token))
+    return np.array(changes)
+""", 'causal-3/past-the-end',
+          mistake='Sweeps up to position T inclusive, adding an extra entry where nothing is perturbed.'),
+    Entry('causal-3', 'dev8-101', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("a sweep needs at least two positions")
+    changes = [future_perturbation_change(forward, ids, p, replacement_token)
+               for p in range(1, T)]
+    return changes
+""", 'causal-3/list',
+          mistake='Returns a Python list instead of a float64 NumPy array.'),
+    Entry('causal-3', 'dev8-102', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("a sweep needs at least two positions")
+    changes = np.zeros(T - 1, dtype=np.float32)
+    for p in range(1, T):
+        changes[p - 1] = future_perturbation_change(forward, ids, p, replacement_token)
+    return changes
+""", '*/right-values-other-type',
+          mistake='Stores the changes in a float32 array instead of float64.'),
+    Entry('causal-3', 'dev8-103', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("a sweep needs at least two positions")
+    out = []
+    base = forward(ids)
+    for p in range(1, T):
+        changed = ids.copy()
+        changed[..., p] = replacement_token     # меняем один токен
+        diff = np.abs(forward(changed) - base)[..., :p, :]
+        out.append(float(diff.max()))
+    return np.array(out, dtype=np.float64)
+""", 'causal-3/one-token',
+          mistake='Replaces only the token at position p instead of the whole future from p on.'),
+    Entry('causal-4', 'dev8-105', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Normalises over the positions (axis -2) instead of over the features, the very leak it should fix.'),
+    Entry('causal-4', 'dev8-106', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    # Var = E[x²] − E[x]²
+    var = (x ** 2).mean(axis=-1, keepdims=True) - mean ** 2
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which cancels catastrophically for features with a large mean.'),
+    Entry('causal-4', 'dev8-107', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    return (x - mean) / (std + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance under the square root.'),
+    Entry('causal-4', 'dev8-108', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    # нормируем по признакам
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the unbiased variance (ddof=1) instead of the plain mean of squared deviations.'),
+    Entry('causal-4', 'dev8-109', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var)
+""", 'causal-4/no-eps',
+          mistake='Forgets eps, so a constant row divides 0 by 0.'),
+    Entry('causal-4', 'dev8-110', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    x -= x.mean(axis=-1, keepdims=True)      # центрируем на месте
+    var = (x ** 2).mean(axis=-1, keepdims=True)
+    return x / np.sqrt(var + eps)
+""", '*/argument-changed',
+          mistake='Centres the input in place (x -= ...), changing the array the caller passed in.'),
+]

@@ -1859,3 +1859,286 @@ def cache_error(forward, step, new_cache, ids):
 """, '*/other-kind-of-result',
           mistake='Reduces only over positions (max over axis 0), returning an array of D values instead of one number.', heldout=True),
 ]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('cache-1', 'dev8-112', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/padding-in-cache',
+          mistake='Feeds the whole padded row, EOS padding included, into the cache, so shorter rows continue after the padding.'),
+    Entry('cache-1', 'dev8-113', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        # 最后一个真实 token 是 EOS 目标，不要喂进去
+        for token in inputs[b, :n - 1]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/short-prefix',
+          mistake='Off by one: feeds only n-1 real positions, dropping the last real token before the new one.'),
+    Entry('cache-1', 'dev8-114', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    cache = model.new_cache()          # один кэш на весь батч
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/shared-cache',
+          mistake='Shares one cache across all rows, so each row continues after the tokens of the previous rows.'),
+    Entry('cache-1', 'dev8-115', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        out = None
+        for token in inputs[b, :n]:
+            out = model.step(int(token), cache)
+        model.step(int(tokens[b]), cache)
+        outputs.append(out)
+    return np.stack(outputs)
+""", None,
+          mistake='Returns the output at the last real token instead of the output for the new token.'),
+    Entry('cache-1', 'dev8-116', r"""
+import numpy as np
+from lib.data import BOS, IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, 1:n]:      # 跳过 BOS
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/skips-bos',
+          mistake='Skips the BOS token, so every position is shifted by one and BOS is never read.'),
+    Entry('cache-1', 'dev8-117', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        row = np.concatenate([inputs[b, :n], [tokens[b]]])
+        outputs.append(model.forward(row)[n - 1])
+    return np.stack(outputs)
+""", None,
+          mistake='Takes row n-1 of the full forward pass (the last real token) instead of row n (the new token).'),
+    Entry('cache-2', 'dev8-119', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    # 新 token 的 q, k, v
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-scale',
+          mistake='Forgets to divide the scores by sqrt(d).'),
+    Entry('cache-2', 'dev8-120', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(x.shape[-1])
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/scale-by-D',
+          mistake='Scales the scores by sqrt(D), the full width, instead of sqrt(d), the head width.'),
+    Entry('cache-2', 'dev8-121', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    # сначала внимание по кэшу, потом добавляем новый ключ
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Appends the new key and value only after attending, so the token cannot read itself (and an empty cache gives nan).'),
+    Entry('cache-2', 'dev8-122', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([k, keys], axis=1)
+    values = np.concatenate([v, values], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/prepended',
+          mistake='Prepends the new key and value instead of appending them, so the returned cache is in the wrong order.'),
+    Entry('cache-2', 'dev8-123', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1), keys, values
+""", 'cache-2/no-w-o',
+          mistake='Forgets the output projection w_o.'),
+    Entry('cache-2', 'dev8-124', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-max',
+          mistake='Softmax without subtracting the maximum overflows for large scores.'),
+    Entry('cache-2', 'dev8-125', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=0, keepdims=True))
+    weights /= weights.sum(axis=0, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/wrong-axis',
+          mistake='Normalises the softmax over the heads axis (axis 0) instead of over the keys.'),
+    Entry('cache-3', 'dev8-127', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    incremental = np.stack([step(int(token), new_cache()) for token in ids])
+    return float(np.max(np.abs(full - incremental)))
+""", 'cache-3/fresh-cache',
+          mistake='Creates a fresh cache for every token, so each step sees only itself instead of the prefix.'),
+    Entry('cache-3', 'dev8-128', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    for token in ids:
+        last = step(int(token), cache)
+    # 只比较最后一个位置
+    return float(np.max(np.abs(full[-1] - last)))
+""", 'cache-3/last-row',
+          mistake='Compares only the last position instead of every position.'),
+    Entry('cache-3', 'dev8-129', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.mean(np.abs(full - incremental)))
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference instead of the largest one.'),
+    Entry('cache-3', 'dev8-130', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    # сравниваем полный проход и пошаговый
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.max(np.abs(full - incremental)) / np.max(np.abs(full)))
+""", None,
+          mistake='Returns a relative error (divided by the largest output) instead of the absolute largest difference.'),
+    Entry('cache-3', 'dev8-131', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.max(full - incremental))
+""", 'cache-3/signed',
+          mistake='Takes the max of the signed difference without abs, missing negative deviations.'),
+    Entry('cache-3', 'dev8-132', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    errors = []
+    for t, token in enumerate(ids):
+        out = step(int(token), cache)
+        # полный проход по префиксу до t
+        errors.append(np.max(np.abs(np.asarray(forward(ids[:t]))[-1] - out)) if t > 0 else 0.0)
+    return float(max(errors))
+""", None,
+          mistake='Compares step t with the forward pass of ids[:t] (which ends at position t-1) instead of ids[:t+1], and skips position 0.'),
+]

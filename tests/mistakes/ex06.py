@@ -1190,3 +1190,214 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 """, None,
           mistake='Takes every n_heads-th feature for a head (q[i][h::n_heads]) instead of a contiguous block of d features.', heldout=True),
 ]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('evidence-1', 'dev8-134', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi])) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/no-scale',
+          mistake='Forgets to divide the scores by sqrt(d).'),
+    Entry('evidence-1', 'dev8-135', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        # 因果：只能看之前的位置
+        readable = range(i) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/diagonal-hidden',
+          mistake="Causal rows read only keys before i, excluding the query's own position (row 0 has no key at all)."),
+    Entry('evidence-1', 'dev8-136', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1)   # маска всегда
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/ignores-causal',
+          mistake='Ignores the causal flag: always applies the causal mask, even for causal=False.'),
+    Entry('evidence-1', 'dev8-137', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            exps = [math.exp(s) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", 'evidence-1/no-max',
+          mistake='Softmax without subtracting the maximum overflows for large scores.'),
+    Entry('evidence-1', 'dev8-138', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        # 矩阵乘法
+        return [[sum(row[r] * w[c][r] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", '*/transposed-weights',
+          mistake='Multiplies by the transposed matrix (w[c][r] instead of w[r][c]).'),
+    Entry('evidence-1', 'dev8-139', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i]
+            scores = [sum(a * b for a, b in zip(query, k[j])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return project(merged, w_o)
+""", None,
+          mistake='Scores every head with the full-width query and key instead of its own slice of d features.'),
+    Entry('evidence-1', 'dev8-140', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError(f"width D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+
+    def project(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)]
+                for row in rows]
+
+    q, k, v = project(x, w_q), project(x, w_k), project(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            query = q[i][lo:hi]
+            scores = [sum(a * b for a, b in zip(query, k[j][lo:hi])) / math.sqrt(d) for j in readable]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            row += [sum(e / total * v[j][c] for e, j in zip(exps, readable)) for c in range(lo, hi)]
+        merged.append(row)
+    return merged
+""", 'evidence-1/no-w-o',
+          mistake='Forgets the output projection w_o.'),
+]

@@ -3136,3 +3136,492 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
 """, 'dec-4/last-row',
           mistake='Compares only the last prefix row, missing a leak into earlier positions.', heldout=True),
 ]
+
+# ---- the development set dev8 (issue 34, round 10) -------------------------------------------------------------
+# Written blind (not held out: read and tuned to), added verbatim with the notebook's imports the code uses, and the
+# solved notebook's answers above those that call them.  The diagnosis is the one check() gives, where it names the
+# mistake the code makes; None where it names none.
+ENTRIES += [
+    Entry('dec-1', 'dev8-142', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    return weights * d_weights
+""", 'dec-1/no-row-term',
+          mistake='Forgets to subtract the row sum of weights times gradients: returns w*g instead of w*(g - sum(w*g)).'),
+    Entry('dec-1', 'dev8-143', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=-1)
+    return weights * (d_weights - along_row)
+""", 'dec-1/no-keepdims',
+          mistake='Drops keepdims, so the row sums broadcast along the wrong axis.'),
+    Entry('dec-1', 'dev8-144', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return d_weights - along_row
+""", 'dec-1/not-times-weights',
+          mistake='Forgets the outer multiplication by the weights, so forbidden entries get a non-zero gradient.'),
+    Entry('dec-1', 'dev8-145', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (d_weights - along_row)
+""", 'dec-1/broadcasts',
+          mistake='No shape check: mismatched shapes that broadcast are accepted instead of raising ValueError.'),
+    Entry('dec-1', 'dev8-146', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.mean(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (d_weights - along_row)
+""", 'dec-1/row-mean',
+          mistake='Takes the mean instead of the sum of w*g along the row.'),
+    Entry('dec-1', 'dev8-147', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    # якобиан softmax для каждой строки: diag(w) - w w^T
+    out = np.zeros_like(weights)
+    for row in range(weights.shape[0]):
+        w = weights[row]
+        jac = np.diag(w) - np.outer(w, w)
+        out[row] = jac @ d_weights[row]
+    return out
+""", '*/one-rank-only',
+          mistake='Loops over the first axis only, assuming 2-D (Tq, Tk) input, so batched weights get a wrong Jacobian.'),
+    Entry('dec-2', 'dev8-149', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    # layer norm 的反向传播
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-variance-term',
+          mistake='Forgets the x_hat * mean(g * x_hat) term of d_x (the path through the variance).'),
+    Entry('dec-2', 'dev8-150', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-mean-term',
+          mistake='Forgets to subtract mean(g) in d_x (the path through the mean).'),
+    Entry('dec-2', 'dev8-151', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-gain-in-dx',
+          mistake='Forgets to multiply the upstream gradient by the gain before backpropagating into x.'),
+    Entry('dec-2', 'dev8-152', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).sum(axis=0)
+    d_bias = d_out.sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/batch-axis-only',
+          mistake='Sums d_gain and d_bias over axis 0 only, so with more than one leading axis they are not of shape (D,).'),
+    Entry('dec-2', 'dev8-153', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    mean = x.mean(axis=-1, keepdims=True)
+    var = (x ** 2).mean(axis=-1, keepdims=True) - mean ** 2    # E[x²] − E[x]²
+    r = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mean) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which loses all precision for inputs with a large mean.'),
+    Entry('dec-2', 'dev8-154', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x).reshape(-1, D).sum(axis=0)      # dL/dgain = d_out * x
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/gain-uses-x',
+          mistake='Uses the raw input x instead of the normalised x_hat in the gain gradient.'),
+    Entry('dec-2', 'dev8-155', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError("shape mismatch")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    std = np.sqrt((centred ** 2).mean(axis=-1, keepdims=True)) + eps
+    x_hat = centred / std
+    g = d_out * gain
+    d_x = (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True)) / std
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/eps-outside',
+          mistake='Adds eps to the standard deviation instead of to the variance under the square root.'),
+    Entry('dec-3', 'dev8-157', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n - 1])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/position-previous',
+          mistake='Uses position n-1 instead of n for the new token (counts positions from the last cached one).'),
+    Entry('dec-3', 'dev8-158', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[0], k], axis=1)
+        layer_values = np.concatenate([values[0], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/shared-cache',
+          mistake='Reads the cache of layer 0 in every layer instead of each layer own cache.'),
+    Entry('dec-3', 'dev8-159', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = heads.reshape(1, -1) @ b["w_o"]   # выход внимания
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-residual',
+          mistake='Forgets the residual connection around attention: x is replaced by the attention output.'),
+    Entry('dec-3', 'dev8-160', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/first-norm-twice',
+          mistake='Uses the first layer norm gain and bias (ln1) before the MLP instead of ln2.'),
+    Entry('dec-3', 'dev8-161', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], keys, values
+""", 'dec-3/old-cache-returned',
+          mistake='Returns the old caches instead of the caches extended by the new key and value.'),
+    Entry('dec-3', 'dev8-162', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/unchecked',
+          mistake='Does not check that position n is inside the position table; at n = context_size it fails with an IndexError instead of a ValueError.'),
+    Entry('dec-3', 'dev8-163', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(x, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-norm',
+          mistake='Feeds the un-normalised x into the MLP instead of the ln2 output.'),
+    Entry('dec-4', 'dev8-165', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    # меняем все будущие токены
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = ids[..., prefix_length:] + 1
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/no-modulo',
+          mistake='Adds 1 to the future tokens without wrapping modulo the vocabulary size, so the largest id becomes an invalid token.'),
+    Entry('dec-4', 'dev8-166', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(forward) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake='Uses the forward under test as the control instead of the model run without its mask, so a causal model is called "blind".'),
+    Entry('dec-4', 'dev8-167', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake='Does not validate prefix_length; prefix_length = T is not rejected with ValueError and silently gives "blind".'),
+    Entry('dec-4', 'dev8-168', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length + 1, :] - np.asarray(f(ids))[..., :prefix_length + 1, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Compares the first prefix_length+1 rows, including the first perturbed position, so every model looks leaky.'),
+    Entry('dec-4', 'dev8-169', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "leaks"
+    if prefix_change(forward) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Checks the unmasked model first, so any model that can see the future is called "leaks" regardless of the forward under test.'),
+    Entry('dec-4', 'dev8-170', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}")
+    perturbed = ids                      # будущие токены меняем
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", '*/argument-changed',
+          mistake='Perturbs ids in place without a copy, so both runs see the same perturbed tokens (always "blind") and the caller ids are changed.'),
+]
