@@ -109,6 +109,19 @@ def browser_executable(what):
     return os.environ.get("CHROMIUM") or shutil.which("chromium")
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium per pytest worker, in a thread of its own (tests/chromium_thread.py), for
+    every browser test file that drives it through test_site_interactive.in_chromium (test_site_interactive,
+    _quiz, _phone, _figure_sizes): a file that imported a fixture of its own started and stopped a browser
+    of its own, a few seconds each time on a loaded machine. Each test still opens its pages in new
+    browser contexts (nothing of one test's pages is seen by another's)."""
+    import chromium_thread
+    instance = chromium_thread.start()
+    yield instance
+    instance.close()
+
+
 def no_sandbox(what, why=""):
     """The grader found no sandbox here (``why``, when it said) and ``what`` needs one: names
     bubblewrap when that is what is missing, else the reason."""

@@ -507,6 +507,8 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
 
         _assert_clean(log, url)
         assert page.evaluate("document.documentElement.lang") == html_lang
+        if pagename == next(s["root"] for s in build_info["languages"] if s["code"] == lang):
+            _TOC_SEEN[lang] = page.eval_on_selector_all(TOC_LINKS, "els => els.map(e => e.href)")
 
         # Language switcher, both forms: the same page in each other language, and it exists.
         for where in ("nav.course-lang-switcher", ".course-lang-menu__items"):
@@ -692,30 +694,45 @@ def _search_hits(page, term):
         ".map(s => s.p + (s.a ? '#' + s.a : '')))", term)]
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_search_finds_every_page(browser, base_url, site_dir, lang):
-    """A word of each page's headings, in the page's language, finds that page (the site's search engine)."""
-    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
-    try:
+@pytest.fixture(scope="session")
+def search_page(browser, base_url):
+    """search_page(lang) -> (page, log): the language's search page, loaded once for the tests that query it
+    (test_search_finds_every_page, test_search_ranks_the_lesson_first): a query is a call of courseSearch,
+    which changes nothing on the page, and loading the page (with its index) is most of such a test's time.
+    Its log holds everything the page did since it was opened (each test asserts it clean)."""
+    opened = {}
+
+    def get(lang):
+        if lang not in opened:
+            opened[lang] = _open(browser, urljoin(base_url, f"{lang}/search.html"))
+        context, page, log = opened[lang]
         page.wait_for_function("typeof courseSearch === 'function'")
-        misses = []
-        for code, _, pagename in NOTEBOOK_PAGES:
-            if code != lang:
-                continue
-            article = _article((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
-            headings = [html_lib.unescape(re.sub(r"<[^>]+>", "", h)).replace("#", "")
-                        for h in re.findall(r"<h[12][^>]*>(.*?)</h[12]>", article, re.S)]
-            term = next(filter(None, (_search_term(lang, h) for h in headings)), None)
-            if not term:
-                misses.append(f"{pagename}: no searchable word in {headings!r}")
-                continue
-            found = [hit.split("#")[0] for hit in _search(page, term)]
-            if pagename not in found:
-                misses.append(f"{pagename}: {term!r} found {found[:5]}")
-        assert not misses, f"search ({lang}): " + "; ".join(misses)
-        _assert_clean(log, f"search page {lang}")
-    finally:
+        return page, log
+    yield get
+    for context, _, _ in opened.values():
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_finds_every_page(search_page, site_dir, lang):
+    """A word of each page's headings, in the page's language, finds that page (the site's search engine)."""
+    page, log = search_page(lang)
+    misses = []
+    for code, _, pagename in NOTEBOOK_PAGES:
+        if code != lang:
+            continue
+        article = _article((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
+        headings = [html_lib.unescape(re.sub(r"<[^>]+>", "", h)).replace("#", "")
+                    for h in re.findall(r"<h[12][^>]*>(.*?)</h[12]>", article, re.S)]
+        term = next(filter(None, (_search_term(lang, h) for h in headings)), None)
+        if not term:
+            misses.append(f"{pagename}: no searchable word in {headings!r}")
+            continue
+        found = [hit.split("#")[0] for hit in _search(page, term)]
+        if pagename not in found:
+            misses.append(f"{pagename}: {term!r} found {found[:5]}")
+    assert not misses, f"search ({lang}): " + "; ".join(misses)
+    _assert_clean(log, f"search page {lang}")
 
 
 def _search_term(lang, title):
@@ -766,37 +783,33 @@ SEARCH_TABLE = {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_search_ranks_the_lesson_first(browser, base_url, lang):
+def test_search_ranks_the_lesson_first(search_page, base_url, lang):
     """Each query of SEARCH_TABLE puts its section first (None: it finds something at all);
     the results page shows snippets that start at the match, with the match marked."""
     table = SEARCH_TABLE[lang]
     assert len([q for q, want in table if want]) >= 10
-    context, page, log = _open(browser, urljoin(base_url, f"{lang}/search.html"))
-    try:
-        page.wait_for_function("typeof courseSearch === 'function'")
-        wrong = []
-        for query, want in table:
-            found = _search_hits(page, query)
-            if not found or (want and found[0][0].split("#")[0] != want.split("#")[0]) or (
-                    want and "#" in want and want not in found[0]):
-                wrong.append(f"{query!r}: first {found[:3]}, expected {want}")
-        assert not wrong, f"search ({lang}): " + "; ".join(wrong)
-        query = table[0][0]
-        page.goto(urljoin(base_url, f"{lang}/search.html?q={quote(query)}"), wait_until="load")
-        page.wait_for_selector("#search-results ul.search li")
-        # most snippets mark the match (a section found by its heading alone may not show
-        # the word in its text), and each starts at (a few words before) its first match
-        snippets = page.eval_on_selector_all(
-            "#search-results ul.search li p.context",
-            "ps => ps.map(p => [p.textContent, p.querySelector('mark') ?"
-            " p.textContent.indexOf(p.querySelector('mark').textContent) : -1])")
-        marked = [at for _, at in snippets if at >= 0]
-        assert snippets and len(marked) >= 0.6 * len(snippets), snippets[:5]
-        assert all(at <= 60 for at in marked), [s for s in snippets if s[1] > 60][:3]
-        assert page.input_value("form.bd-search input[name='q'] >> nth=-1") == query
-        _assert_clean(log, f"search {query!r}")
-    finally:
-        context.close()
+    page, log = search_page(lang)
+    wrong = []
+    for query, want in table:
+        found = _search_hits(page, query)
+        if not found or (want and found[0][0].split("#")[0] != want.split("#")[0]) or (
+                want and "#" in want and want not in found[0]):
+            wrong.append(f"{query!r}: first {found[:3]}, expected {want}")
+    assert not wrong, f"search ({lang}): " + "; ".join(wrong)
+    query = table[0][0]
+    page.goto(urljoin(base_url, f"{lang}/search.html?q={quote(query)}"), wait_until="load")
+    page.wait_for_selector("#search-results ul.search li")
+    # most snippets mark the match (a section found by its heading alone may not show
+    # the word in its text), and each starts at (a few words before) its first match
+    snippets = page.eval_on_selector_all(
+        "#search-results ul.search li p.context",
+        "ps => ps.map(p => [p.textContent, p.querySelector('mark') ?"
+        " p.textContent.indexOf(p.querySelector('mark').textContent) : -1])")
+    marked = [at for _, at in snippets if at >= 0]
+    assert snippets and len(marked) >= 0.6 * len(snippets), snippets[:5]
+    assert all(at <= 60 for at in marked), [s for s in snippets if s[1] > 60][:3]
+    assert page.input_value("form.bd-search input[name='q'] >> nth=-1") == query
+    _assert_clean(log, f"search {query!r}")
 
 
 def test_search_icon_leaves_the_query_readable(browser, base_url):
@@ -943,17 +956,25 @@ def test_switching_language_reloads_only_the_page(browser, base_url, site_dir, b
 
 # --------------------------------------------------------------------------- table of contents
 
+TOC_LINKS = "nav.bd-docs-nav a"
+_TOC_SEEN = {}      # lang -> the links of its first page's table of contents, as test_page found them in the browser
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_table_of_contents_lists_every_page(browser, base_url, site_dir, build_info, lang):
+    """The first page's table of contents links every page of its language: read by test_page when it had
+    that page open in this worker (the page loaded once for both), else from the page opened here."""
     spec = next(s for s in build_info["languages"] if s["code"] == lang)
-    context, page, log = _open(browser, urljoin(base_url, f"{lang}/{spec['root']}.html"))
-    try:
-        hrefs = page.eval_on_selector_all("nav.bd-docs-nav a", "els => els.map(e => e.href)")
-        paths = {unquote(urlparse(h).path) for h in hrefs}
-        for doc in spec["pages"]:
-            assert f"/{lang}/{doc}.html" in paths, f"{doc} missing from the {lang} table of contents"
-        for kind in build_site.KINDS:
-            assert any(d.startswith(kind + "/") for d in spec["pages"]) == any(
-                (ROOT / kind / lang).glob("*.ipynb")), kind
-    finally:
-        context.close()
+    hrefs = _TOC_SEEN.get(lang)
+    if hrefs is None:
+        context, page, log = _open(browser, urljoin(base_url, f"{lang}/{spec['root']}.html"))
+        try:
+            hrefs = page.eval_on_selector_all(TOC_LINKS, "els => els.map(e => e.href)")
+        finally:
+            context.close()
+    paths = {unquote(urlparse(h).path) for h in hrefs}
+    for doc in spec["pages"]:
+        assert f"/{lang}/{doc}.html" in paths, f"{doc} missing from the {lang} table of contents"
+    for kind in build_site.KINDS:
+        assert any(d.startswith(kind + "/") for d in spec["pages"]) == any(
+            (ROOT / kind / lang).glob("*.ipynb")), kind

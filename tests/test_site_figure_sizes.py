@@ -38,7 +38,7 @@ from course_i18n import LANGUAGES
 from figures import plots
 
 from test_site import base_url, site_dir  # noqa: E402,F401
-from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
+from test_site_interactive import go_to, in_chromium  # noqa: E402 (the browser: conftest.chromium, one per worker)
 
 CHAPTERS = ("00_start", "01_allowed_set", "02_heads", "03_positions", "04_causality", "05_cache", "06_evidence",
             "07_decoder", "08_real_text")
@@ -87,8 +87,9 @@ MEASURE = """async () => {
 @in_chromium
 def test_figure_text_is_at_least_10_px(open_page, lang, width):
     small, uncaptioned, panel_problems, tall, seen, panel_figures = [], [], [], [], 0, set()
-    for chapter in CHAPTERS:
-        page = open_page(lang, chapter, viewport={"width": width, "height": 800})
+    page = None
+    for chapter in CHAPTERS:         # one page, going from chapter to chapter (each loaded as it is opened)
+        page = go_to(page, chapter) if page else open_page(lang, chapter, viewport={"width": width, "height": 800})
         page.wait_for_load_state("load")
         found = page.evaluate(MEASURE)
         assert found["scroll"] <= found["inner"], f"{chapter}: the page scrolls sideways at {width} px"

@@ -186,16 +186,9 @@ def test_the_site_prefers_the_static_figure():
 
 # The site build and its server are tests/test_site.py's fixtures; Chromium runs
 # in a thread of its own (tests/chromium_thread.py: several browser test files
-# may share a pytest worker, and Playwright allows one instance per thread).
+# may share a pytest worker, and Playwright allows one instance per thread), one
+# per worker for every file that uses in_chromium (tests/conftest.py's chromium).
 from test_site import base_url, site_dir  # noqa: E402,F401
-import chromium_thread  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    instance = chromium_thread.start()
-    yield instance
-    instance.close()
 
 
 class Page:
@@ -237,6 +230,14 @@ def in_chromium(test):
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("chromium", "base_url")]
         + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in parameters])
     return wrapper
+
+
+def go_to(page, chapter):
+    """The same page (its context, its viewport) goes on to another chapter of its language: for a test that
+    reads several chapters alike, one context instead of one per chapter, each kept open to the test's end
+    (JavaScript errors are still collected: the listeners are the page's)."""
+    page.goto(re.sub(r"/[^/]+\.html(?:[?#].*)?$", f"/{chapter}.html", page.url), wait_until="load")
+    return page
 
 
 def shown_rows(figure):
@@ -379,8 +380,9 @@ CONTRAST = """el => {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @in_chromium
 def test_text_is_readable_in_light_and_dark_mode(open_page, scheme):
+    page = None
     for chapter, selector in (("01_allowed_set", "#cx-last-row"), ("02_heads", "#cx-head-costs")):
-        page = open_page("en", chapter, color_scheme=scheme)
+        page = go_to(page, chapter) if page else open_page("en", chapter, color_scheme=scheme)
         figure = _live(page, selector)
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         texts = figure.locator("legend > span[lang=en], th, td, caption span[lang=en], .cx-buttons span, output, label")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html as html_lib
 import io
 import json
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -43,9 +44,12 @@ PLACEHOLDER_REPO = "https://github.com/example/course"
 
 
 @pytest.fixture(scope="session")
-def launch_site():
-    """A second site, built as if repository.url were set (its own build folder)."""
-    _build("--build-dir", str(LAUNCH_BUILD), "--repository-url", PLACEHOLDER_REPO)
+def launch_site(site_dir):
+    """A second site, built as if repository.url were set (its own build folder), after the default one:
+    it takes that build's wheel and formulas (build_site.py --reuse-from) instead of making them again,
+    unless the default build was not made in this run (COURSE_SITE_NO_BUILD)."""
+    reuse = [] if os.environ.get("COURSE_SITE_NO_BUILD") else ["--reuse-from", str(build_site.BUILD)]
+    _build("--build-dir", str(LAUNCH_BUILD), "--repository-url", PLACEHOLDER_REPO, *reuse)
     return LAUNCH_BUILD / "site"
 
 

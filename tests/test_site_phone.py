@@ -25,7 +25,7 @@ import pytest
 from course_i18n import LANGUAGES
 
 from test_site import base_url, site_dir  # noqa: E402,F401
-from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
+from test_site_interactive import go_to, in_chromium  # noqa: E402 (the browser: conftest.chromium, one per worker)
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
 # suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).
@@ -105,8 +105,9 @@ def test_sidebar_buttons_open_and_close_their_panels(open_page, lang, width):
 @in_chromium
 def test_the_map_and_the_evidence_read_on_a_phone(open_page, lang):
     """§0's map and §6's evidence table: every cell visible in the column, with its heading."""
+    page = None
     for chapter, columns in (("00_start", 4), ("06_evidence", 4)):
-        page = open_page(lang, chapter, viewport=PHONE, is_mobile=True, has_touch=True)
+        page = go_to(page, chapter) if page else open_page(lang, chapter, viewport=PHONE, is_mobile=True, has_touch=True)
         page.wait_for_load_state("load")
         table = page.locator("table.course-cards").first
         assert table.count(), f"{chapter}: no table read as cards"

@@ -21,7 +21,7 @@ from tools import quizzes
 from tools.quizzes import LANGUAGES, UI
 
 from test_site import base_url, site_dir  # noqa: E402,F401
-from test_site_interactive import chromium, in_chromium  # noqa: E402,F401
+from test_site_interactive import in_chromium  # noqa: E402 (the browser: conftest.chromium, one per worker)
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
 # suite (fixtures have their own bounds: the site build, Chromium's start, the PDF books).

@@ -7,6 +7,7 @@
 
     python tools/build_site.py --build-dir _build/launch --repository-url https://github.com/ORG/REPO
                                              # a second site elsewhere, as if the repository were set
+                                             # (--reuse-from _build: with the default build's wheel and formulas)
 
 Result: ``_build/site/{zh,en,ru}/`` plus a landing page ``_build/site/index.html``
 that says what the course is in each language and sends a visitor to the one
@@ -345,6 +346,30 @@ def build_course_wheel() -> Path:
     if wheel.name != course_wheel_name():
         raise SystemExit(f"built {wheel.name}, but the notebooks name {course_wheel_name()}")
     return wheel
+
+
+def reuse_build(other: Path) -> bool:
+    """Take the course's wheel and the formulas' cache of ``other`` (a build folder of this checkout, just built)
+    instead of building the wheel again (pip, several seconds) and typesetting every formula again (Node, a few
+    seconds): whether its wheel was there to take. The formulas' cache holds each formula's TeX with its
+    rendering and is checked against the pages formula by formula (tools/static_math.py), so taking it
+    changes no page; a formula it lacks is typeset as usual."""
+    other = Path(other).resolve()
+    if other == BUILD:
+        return False
+    cache, own_cache = other / "math" / "cache.json", BUILD / "math" / "cache.json"
+    if cache.is_file() and not own_cache.exists():
+        own_cache.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cache, own_cache)
+    wheel = other / "wheel" / course_wheel_name()
+    if not wheel.is_file():
+        return False
+    WHEEL_STATIC.mkdir(parents=True, exist_ok=True)
+    for old in WHEEL_STATIC.glob("causality_heads_position-*.whl"):    # as make_autograder.build_wheel
+        if old.name != wheel.name:
+            old.unlink()
+    copy_if_changed(wheel, WHEEL_STATIC / wheel.name)
+    return True
 
 
 def write_if_changed(path: Path, text: str) -> None:
@@ -1066,6 +1091,11 @@ def main(argv=None) -> int:
     parser.add_argument("--repository-url", default=None,
                         help="use this repository URL instead of repository.url in _config.yml "
                              "(e.g. to check the launch buttons)")
+    parser.add_argument("--reuse-from", type=Path, default=None, metavar="DIR",
+                        help="take the course's wheel and the typeset formulas' cache from DIR, the build folder "
+                             "of a site just built from this same checkout (tests/test_site_launch.py's second "
+                             "build, after the default one): neither depends on the build folder or the "
+                             "repository URL; the formulas' cache is checked formula by formula as always")
     parser.add_argument("--assemble-only", action="store_true",
                         help="only assemble _build/site again from the last Sphinx builds (tools/build_pdf.py "
                              "does, to link the books it printed)")
@@ -1124,7 +1154,8 @@ def build(args) -> int:
     fetch_vendor()
     fetch_vendor(group="build_packages")
     make_icon_subset()
-    build_course_wheel()
+    if not (args.reuse_from and reuse_build(args.reuse_from)):
+        build_course_wheel()
 
     # Every language's pages first, so each site's switcher knows what exists elsewhere.
     docs, roots, tocs, failures = {}, {}, {}, []
