@@ -386,8 +386,10 @@ def collate(texts, vocab):
 def split_heads(x, n_heads):
     x = np.asarray(x)
     D = x.shape[-1]
+    # BEGIN SOLUTION
     if D % n_heads:
         raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    # END SOLUTION
     # (..., T, H, d)
     heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
     # BEGIN SOLUTION

@@ -23,6 +23,8 @@ def _heads1_public():
              label="a batch (2, 5, 8), 2 heads"),
         Case("unbatched-4x6", (rng.normal(size=(4, 6)), 2),
              label="no batch axis, (4, 6)"),
+        Case("width-not-divisible", (rng.normal(size=(1, 3, 5)), 2),
+             label="D = 5 is not divisible by H = 2 (must raise)"),
     ]
 
 
@@ -36,6 +38,10 @@ def _heads1_hidden(rng):
     cases.append(Case("rank-2", (rng.normal(size=(int(rng.integers(2, 5)), H * d)), H), kind="other-ranks"))
     cases.append(Case("rank-4", (rng.normal(size=(2, int(rng.integers(1, 3)), int(rng.integers(2, 5)), H * d)), H),
                       kind="other-ranks"))
+    H = int(rng.integers(2, 5))
+    cases.append(Case("width-not-divisible", (rng.normal(size=(int(rng.integers(1, 3)), int(rng.integers(2, 5)),
+                                                                H * int(rng.integers(1, 4)) + 1)), H),
+                      kind="not-divisible"))
     return cases
 
 
@@ -150,6 +156,8 @@ EXERCISES = [
             "numbered": Kind(_NUMBERED, like="labels-1x3x4"),
             "random": Kind("random batches and numbers of heads", like="batch-2x3x6-three-heads"),
             "other-ranks": Kind("random inputs with no batch axis or two", like="unbatched-4x6"),
+            "not-divisible": Kind("a width not divisible by the number of heads (must raise)",
+                                  like="width-not-divisible"),
         },
     ),
     exercise(

@@ -50,7 +50,7 @@ Row 0 of head 1 holds features of position 1, and its row 1 features of position
 
 ## heads-1: fix the split (1 point)
 
-`split_heads(x, n_heads)` turns `(..., T, D)` into `(..., H, T, d)` so that coordinate `a` of head `h` is the original feature `h·d + a`. The check that `H` divides `D` and the `reshape` line are given; write the line that swaps the axes.
+`split_heads(x, n_heads)` turns `(..., T, D)` into `(..., H, T, d)` so that coordinate `a` of head `h` is the original feature `h·d + a`. A width `D` that `n_heads` does not divide raises `ValueError`. The `reshape` line is given; write the check before it and the line that swaps the axes after it.
 """)
 
 code(reference_cell("split_heads"))

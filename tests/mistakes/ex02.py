@@ -2388,6 +2388,16 @@ def split_heads(x, n_heads):
     return np.moveaxis(heads, -1, -3)
 """, 'heads-1/interleaved',
           mistake='Splits the features as (d, H) instead of (H, d), so each head takes every H-th feature rather than a contiguous block.'),
+    Entry('heads-1', 'dev8-037', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    d = D // n_heads
+    heads = x[..., : n_heads * d].reshape(*x.shape[:-1], n_heads, d)
+    return np.swapaxes(heads, -3, -2)
+""", '*/not-refused',
+          mistake='Does not raise when D is not divisible by n_heads; it silently drops the leftover features.'),
     Entry('heads-1', 'dev8-038', r"""
 import numpy as np
 def split_heads(x, n_heads):
