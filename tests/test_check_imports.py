@@ -77,8 +77,9 @@ def test_a_failing_check_adds_the_known_mistakes_and_the_answers():
     # of issue 34 (seven operators, two pass/fail patterns, eleven mistakes: about 220 lines)
     # 8,981 after round 7 (twelve operators, the readings from results when no mutant fits, heads-reversed);
     # 9,209 after round 8 (nine operators, twenty mistakes, results in another order: about 230 lines);
-    # 9,477 after round 9 (eleven operators, fifteen mistakes, a pair names its value slip first)
-    assert len(found["modules"]) <= 30 and found["lines"] <= 9_700, (len(found["modules"]), found["lines"])
+    # 9,477 after round 9 (eleven operators, fifteen mistakes, a pair names its value slip first);
+    # 9,751 after round 10 (eight operators and eight mistakes from dev8, hints true wherever they fire)
+    assert len(found["modules"]) <= 30 and found["lines"] <= 10_000, (len(found["modules"]), found["lines"])
 
 
 def test_a_practice_draw_needs_the_references_and_says_its_seed():
