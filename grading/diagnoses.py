@@ -1318,7 +1318,7 @@ def _agrees(exercise, a, b):
     return _comparison(exercise, a, b)[0]
 
 
-_RIGHT = {}                  # (exercise id, mutant key, case key) -> (expected, the mutant's result, whether they agree)
+_RIGHT = {}    # (exercise id, mutant key, case key) -> (expected, the mutant's result, whether they agree)
 
 
 def _right(exercise, mutant, key, expected, wrong):

@@ -376,19 +376,21 @@ def grade(batch, plans, sandbox):
         return True
 
     def worker():
-        key, ahead = next_key(), None
+        key, current, ahead = next_key(), None, None
         try:
             while key is not None and not cancel.is_set():
                 following = next_key()
                 current, ahead = ahead, None
                 if following is not None:
                     ahead = start_ahead(plans[following], batch.course, sandbox, batch.config.options, cancel)
-                if not work(key, current):
+                taken, current = current, None          # run_submission ends what it takes, whatever happens
+                if not work(key, taken):
                     return
                 key = following
         finally:
-            if ahead is not None:
-                ahead.discard()
+            for left in (current, ahead):               # started ahead for a submission this worker won't grade
+                if left is not None:
+                    left.discard()
 
     pool = ThreadPoolExecutor(max_workers=batch.jobs, thread_name_prefix="grader")
     try:
