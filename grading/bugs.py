@@ -2395,9 +2395,9 @@ class Mutant:
     def operators(self):
         return tuple(s.operator for s in self.sites)
 
-    @property
+    @functools.cached_property
     def key(self):
-        """Names the mutant uniquely (two places may hold the same code)."""
+        """Names the mutant uniquely (two places may hold the same code); worked out once per mutant."""
         return " + ".join(f"{s}#{','.join(map(str, s.indices))}" for s in self.sites)
 
     @functools.cached_property

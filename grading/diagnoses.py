@@ -1352,6 +1352,25 @@ def _agrees(exercise, a, b):
     return _comparison(exercise, a, b)[0]
 
 
+_RIGHT = {}    # (exercise id, mutant key, case key) -> (expected, the mutant's result, whether they agree)
+
+
+def _right(exercise, mutant, key, expected, wrong):
+    """Whether the mutant's result ``wrong`` (from :func:`_output`) on the case ``key`` agrees with ``expected``:
+    compared once per process for each expected value and result (the grader compares every mutant with the
+    same expected values for every student, and the comparison is most of a diagnosis's time).  The entry
+    holds both objects and is used only for those very objects, never for an equal-looking other one."""
+    slot = (exercise.id, mutant.key, key)
+    found = _RIGHT.get(slot)
+    if found is not None and found[0] is expected and found[1] is wrong:
+        return found[2]
+    right = _agrees(exercise, expected, wrong)
+    if len(_RIGHT) > 200_000:
+        _RIGHT.clear()
+    _RIGHT[slot] = (expected, wrong, right)
+    return right
+
+
 def _comparison(exercise, expected, got):
     """(whether they agree, the comparison's reason key: ``wrong_type``, ``wrong_shape`` ...)."""
     try:
@@ -1372,7 +1391,7 @@ def _fits(exercise, mutant, observations):
         wrong = _output(exercise, mutant, case, key)
         if wrong is _UNKNOWN:
             return None
-        right = _agrees(exercise, expected, wrong)
+        right = _right(exercise, mutant, key, expected, wrong)
         if ok:
             if not right:
                 return None
@@ -1441,7 +1460,7 @@ def _compatible(exercise, mutant, observations):
         wrong = _output(exercise, mutant, case, key)
         if wrong is _UNKNOWN:
             return None
-        right = _agrees(exercise, expected, wrong)
+        right = _right(exercise, mutant, key, expected, wrong)
         if ok and not right:
             return None
         visible = visible or (not ok and not right)
@@ -1485,7 +1504,7 @@ def _pattern(exercise, mutant, observations):
         wrong = _output(exercise, mutant, case, key)
         if wrong is _UNKNOWN:
             return None
-        failed = not _agrees(exercise, expected, wrong)
+        failed = not _right(exercise, mutant, key, expected, wrong)
         if not failed and isinstance(expected, Raised):
             failed = not _same_error(wrong, _output(exercise, _Answer(exercise), case, key))
         out.append(failed)

@@ -60,8 +60,12 @@ def build_batch(folder):
         while any(queues.values()):
             chosen = []
             for exercise, queue in queues.items():
-                if queue and not any(_clash(queue[0], other) for other in chosen):
-                    chosen.append(queue.pop(0))
+                # the first of the exercise's entries that does not clash with those chosen (one that does
+                # waits for a later notebook): fewer notebooks, each entry still graded in one of its own
+                fits = next((i for i, entry in enumerate(queue) if not any(_clash(entry, other) for other in chosen)),
+                            None)
+                if fits is not None:
+                    chosen.append(queue.pop(fits))
             lang = LANGS[n % 3]
             n += 1
             solved = json.loads((ROOT / "solutions" / lang / f"{stem}.ipynb").read_text(encoding="utf-8"))

@@ -28,7 +28,8 @@ from . import sandbox as _sandbox
 from . import shards as _shards
 from .notebooks import Discovery, NotebookInfo, _contents, find_submissions, identify, read_notebook
 from .notebooks import student_pattern as student_pattern_of
-from .runner import Cancelled, Course, Options, assemble, interrupted_rows, plan_submission, run_submission
+from .runner import (Cancelled, Course, Options, assemble, interrupted_rows, plan_submission, run_submission,
+                     start_ahead)
 from .sandbox import Limits, SandboxError
 from .secret import Secret, SecretError
 
@@ -346,27 +347,54 @@ def _not_dumpable():
 # -- stage 4: grading --------------------------------------------------------------------------
 
 def grade(batch, plans, sandbox):
-    """Grade every plan, ``jobs`` submissions at a time (the plans fill with rows)."""
+    """Grade every plan, ``jobs`` submissions at a time (the plans fill with rows).
+
+    Each of the ``jobs`` workers takes the next submission in order; while it grades one, the
+    control group and first kernel of the next one it will grade are already starting
+    (runner.start_ahead), so that no submission waits for the start of its first kernel."""
     progress = batch.config.progress
     cancel = threading.Event()
     done = {"n": 0}
     lock = threading.Lock()
+    queue = iter(list(plans))
 
-    def work(key):
+    def next_key():
+        with lock:
+            return next(queue, None)
+
+    def work(key, ahead):
         plan_ = plans[key]
         try:
-            run_submission(plan_, batch.course, sandbox, batch.config.options, cancel)
+            run_submission(plan_, batch.course, sandbox, batch.config.options, cancel, ahead)
         except Cancelled:
-            return
+            return False
         summary = _report.summarize(plan_.submission, [r.to_dict() for r in assemble(plan_)], plan_.lang)
         with lock:
             done["n"] += 1
             _log(progress, f"[{done['n']}/{len(plans)}] {plan_.submission}: {summary['points']:g}/"
                            f"{summary['max_points']:g} points, {plan_.seconds:.1f} s")
+        return True
+
+    def worker():
+        key, current, ahead = next_key(), None, None
+        try:
+            while key is not None and not cancel.is_set():
+                following = next_key()
+                current, ahead = ahead, None
+                if following is not None:
+                    ahead = start_ahead(plans[following], batch.course, sandbox, batch.config.options, cancel)
+                taken, current = current, None          # run_submission ends what it takes, whatever happens
+                if not work(key, taken):
+                    return
+                key = following
+        finally:
+            for left in (current, ahead):               # started ahead for a submission this worker won't grade
+                if left is not None:
+                    left.discard()
 
     pool = ThreadPoolExecutor(max_workers=batch.jobs, thread_name_prefix="grader")
     try:
-        futures = [pool.submit(work, key) for key in plans]
+        futures = [pool.submit(worker) for _ in range(min(batch.jobs, len(plans)))]
         for f in futures:
             while not f.done():
                 time.sleep(0.05)

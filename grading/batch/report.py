@@ -511,13 +511,27 @@ def _page_notes(summary, lang):
     return notes
 
 
-def page_view(report, summary):
-    """What a student's page shows, for both its HTML and its Markdown form."""
+class PageData:
+    """What every page of one report reads from the whole report (its rows by submission, the exercises'
+    titles, the names pages show), worked out once for all of its pages: :func:`write_feedback` makes
+    one; a page made alone makes its own."""
+
+    def __init__(self, report):
+        self.report = report
+        self.rows = _rows_of(report)
+        self.titles = _titles(report)
+        self.names = display_names(report)
+
+
+def page_view(report, summary, data=None):
+    """What a student's page shows, for both its HTML and its Markdown form (``data``: the report's
+    :class:`PageData`, when several pages are made)."""
+    data = data if data is not None and data.report is report else PageData(report)
     lang = summary.get("lang", "en")
-    rows = _rows_of(report).get(summary["submission"], [])
-    titles = _titles(report)
+    rows = data.rows.get(summary["submission"], [])
+    titles = data.titles
     g = report["grader"]
-    name = display_names(report)[summary["submission"]]
+    name = data.names[summary["submission"]]
     graded, copies = [], []
     # a sentence several rows share (no notebook in the folder, no ex02 notebook) is said once, about the files
     said_by = {}
@@ -587,9 +601,10 @@ def _note_where(row, submission):
     return "" if os.path.basename(where) in row["message"] else where
 
 
-def feedback_markdown(report, summary, site=None):
-    """``site``: the course site's address for the § links (None: grading.sections.site_url())."""
-    v = page_view(report, summary)
+def feedback_markdown(report, summary, site=None, data=None):
+    """``site``: the course site's address for the § links (None: grading.sections.site_url()); ``data``: the
+    report's :class:`PageData`, when several pages are made."""
+    v = page_view(report, summary, data)
     lang = v["lang"]
     site = sections.site_url() if site is None else site
     out = [f"# {_md(v['title'])}", "", f"**{v['total']}**", ""]
@@ -707,10 +722,11 @@ def _md_code(call):
     return f"`{call}`"
 
 
-def feedback_html(report, summary, site=None):
+def feedback_html(report, summary, site=None, data=None):
     """A student's HTML page (grading/templates/feedback.html); ``site``: the course site's address for the
-    § links (None: grading.sections.site_url())."""
-    v = page_view(report, summary)
+    § links (None: grading.sections.site_url()); ``data``: the report's :class:`PageData`, when several
+    pages are made."""
+    v = page_view(report, summary, data)
     return _render("feedback.html", site=sections.site_url() if site is None else site, wide=False, **v)
 
 
@@ -889,11 +905,12 @@ def write_feedback(report, folder, lang="en"):
     site = sections.site_url()
     folder = pathlib.Path(folder)
     done = Written()
-    names = display_names(report)
+    data = PageData(report)              # read from the whole report once, not once per page
+    names = data.names
     for summary in report["summary"]:
         name = page_name(names[summary["submission"]], summary["submission"])
-        for suffix, text in ((".html", feedback_html(report, summary, site)),
-                             (".md", feedback_markdown(report, summary, site))):
+        for suffix, text in ((".html", feedback_html(report, summary, site, data)),
+                             (".md", feedback_markdown(report, summary, site, data))):
             atomic_write(folder / f"{name}{suffix}", text)
             done.append(folder / f"{name}{suffix}")
     histogram = "totals.png" if report["summary"] and histogram_png(report, folder / "totals.png", lang) else None

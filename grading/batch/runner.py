@@ -941,19 +941,69 @@ def plan_submission(sub, course, options, scope):
     return plan
 
 
-def run_submission(plan, course, sandbox, options, cancel=None):
-    """Grade every notebook of one plan, one after the other, in one control group."""
+def _kernel_runs(plan, course):
+    """Every kernel a submission needs, in order: each copy of each notebook (one, or every copy under
+    --duplicates best) in each of its kernel groups (kernel_plan), as [(unit, copy, exercises, withheld)]."""
+    return [(unit, info, exercises, withheld) for unit in plan.units() if unit.rows is None
+            for info in unit.tries for exercises, withheld in kernel_plan(course, unit)]
+
+
+class Ahead:
+    """A submission's control group and first kernel, started while the worker that will grade it
+    still grades the submission before it (:func:`start_ahead`); :func:`run_submission` takes it.
+    The kernel is fresh, in the submission's own group and sandbox, and no code of the submission
+    runs in it before its run takes it, as with :class:`Prestart` inside a submission."""
+
+    def __init__(self, plan, group, first, sent):
+        self.plan, self.group, self.first, self.sent = plan, group, first, sent
+
+    def discard(self):
+        """Stop the kernel started ahead and remove the group (a submission that will not be graded)."""
+        try:
+            self.first.discard_prestarted()
+        finally:
+            if self.group is not None:
+                self.group.remove()
+
+
+def start_ahead(plan, course, sandbox, options, cancel=None):
+    """An :class:`Ahead` of ``plan`` (its group made and its first kernel starting), or None when it runs
+    no kernel or there is no sandbox."""
+    if sandbox is None:
+        return None
+    runs = _kernel_runs(plan, course)
+    if not runs:
+        return None
+    _, info, _, withheld = runs[0]
+    group = sandbox.new_group()
+    sent = set()
+    first = NotebookRun(info, course, sandbox, options, time.monotonic() + options.total_timeout, plan.lang, cancel,
+                        group, withheld, sent)
+    try:
+        first.prestart()
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    return Ahead(plan, group, first, sent)
+
+
+def run_submission(plan, course, sandbox, options, cancel=None, ahead=None):
+    """Grade every notebook of one plan, one after the other, in one control group (``ahead``: the
+    group and first kernel :func:`start_ahead` made for this plan, if any)."""
     start = time.monotonic()
     deadline = start + options.total_timeout
-    group = sandbox.new_group() if sandbox is not None else None
+    if ahead is not None and ahead.plan is not plan:
+        raise ValueError("a kernel started ahead for another submission")
+    group = ahead.group if ahead is not None else (sandbox.new_group() if sandbox is not None else None)
     upcoming = None
+    if ahead is not None:
+        upcoming = ahead.first                 # its kernel started ahead; the submission's time starts now
+        upcoming.deadline = deadline
     try:
-        # every kernel this submission needs, in order: each copy of each notebook (one, or every copy
-        # under --duplicates best) in each of its kernel groups (kernel_plan)
-        runs = [(unit, info, exercises, withheld) for unit in plan.units() if unit.rows is None
-                for info in unit.tries for exercises, withheld in kernel_plan(course, unit)]
+        runs = _kernel_runs(plan, course)
         rows, unfinished = {}, {}              # by (unit, copy): {exercise id: row}, {cell numbers}
-        sent = set()                           # the runs that sent hidden inputs into a kernel
+        sent = ahead.sent if ahead is not None else set()   # the runs that sent hidden inputs into a kernel
         for index, (unit, info, exercises, withheld) in enumerate(runs):
             run = upcoming or NotebookRun(info, course, sandbox, options, deadline, plan.lang, cancel, group, withheld,
                                           sent)
