@@ -258,6 +258,30 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
 
 
+def test_the_files_the_fingerprint_hashes_are_the_ones_instructors_md_names():
+    """docs/instructors.md names the files the tests' fingerprint hashes besides each exercise's own (its tests in
+    grading/specs/, its reference and comparison): the grader hashes exactly these (grading/compare.py, which
+    decides pass or fail, was once left out of the hash)."""
+    import inspect
+    from types import SimpleNamespace
+
+    from grading import exercises
+    from grading.batch import pipeline
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    m = re.search(r"from the source files of its tests, its reference and its comparison, and from (.*?)\(which "
+                  r"decides pass or fail\)", text)
+    assert m, "docs/instructors.md no longer lists the files the fingerprint hashes"
+    named = set(re.findall(r"`([\w/.]+\.py)`", m.group(1)))
+    hashed = {str(pathlib.Path(f).relative_to(ROOT))
+              for f in pipeline.fingerprinted_files(exercises, SimpleNamespace(exercises=exercises.EXERCISES))}
+    own = set()
+    for ex in exercises.EXERCISES.values():
+        for func in (ex.reference, inspect.unwrap(ex.reference)):
+            own.add(str(pathlib.Path(inspect.getsourcefile(func)).relative_to(ROOT)))
+    assert "grading/compare.py" in named and named <= hashed, (named, hashed)
+    assert not [f for f in hashed - named - own if not f.startswith("grading/specs/")], hashed - named - own
+
+
 def test_the_limits_the_guides_quote_are_the_codes():
     """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, and docs/instructors.md's count of failed
     tests a student's page explains is the grader's MAX_FEEDBACK."""
