@@ -293,3 +293,19 @@ def test_the_limits_the_guides_quote_are_the_codes():
     instructors = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
     explained = re.search(r"explains its first (\w+) failed tests", instructors)
     assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
+
+
+def test_the_learner_extra_is_listed_as_pyproject_has_it():
+    """docs/instructors.md lists what the `learner` extra adds besides NumPy as pyproject.toml has it, and the
+    package's own dependencies are NumPy alone (threadpoolctl, which only §5 and the tools use, was once a
+    dependency of the package that no module of it imported)."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    name = lambda requirement: re.split(r"[=<>\[ ]", requirement)[0].lower()  # noqa: E731
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    m = re.search(r"The `learner` extra adds only what the notebooks use besides NumPy, which the package itself "
+                  r"brings: ([^.]*)\.", text)
+    assert m, "docs/instructors.md no longer lists the learner extra"
+    listed = {w.lower() for w in re.split(r", | and ", m.group(1))}
+    assert [name(r) for r in project["dependencies"]] == ["numpy"]
+    assert listed == {name(r) for r in project["optional-dependencies"]["learner"]} - {"numpy"}, listed
