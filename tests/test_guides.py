@@ -309,3 +309,41 @@ def test_the_learner_extra_is_listed_as_pyproject_has_it():
     listed = {w.lower() for w in re.split(r", | and ", m.group(1))}
     assert [name(r) for r in project["dependencies"]] == ["numpy"]
     assert listed == {name(r) for r in project["optional-dependencies"]["learner"]} - {"numpy"}, listed
+
+
+def test_the_gradebooks_total_is_described_with_the_courses_points():
+    """docs/instructors.md gives the gradebook's total column as `total (max N)`, N the points of the exercises graded
+    (it once wrote a fixed 50, which a batch of one notebook does not show), and the whole course's points."""
+    from grading.registry import total_points
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    said = re.findall(r"`total \(max N\)` \(N: the points of the exercises graded, (\d+) for the whole course\)", text)
+    assert len(said) == 2 and {int(n) for n in said} == {total_points()}, said
+    assert "`total (max 50)`" not in text
+
+
+def test_the_site_digest_is_described_with_every_file_it_reads():
+    """site/README.md names each file of site/ that tools/build_site.py's `site_assets_digest` hashes by name (it once
+    left out course_book.py, the extension that shapes every page)."""
+    import inspect
+
+    from tools import build_site
+    source = inspect.getsource(build_site.site_assets_digest)
+    files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
+    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    m = re.search(r"so a digest of (.*?) is a config value \(`site_assets_digest` in `tools/build_site\.py`\)", text)
+    assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
+
+
+def test_adding_a_language_names_every_field_of_a_language():
+    """CONTRIBUTING.md's first step of "Adding a language" names every field of `course_i18n.Language` (it once left
+    out the decimal separator, the digit grouping and the plural rule, which a new language may need)."""
+    import dataclasses
+
+    from course_i18n import Language
+    words = {"code": "code", "name": "own name", "locale": "Sphinx locale", "html_lang": "`<html lang>`",
+             "decimal": "decimal separator", "group": "digit grouping", "plural": "plural rule"}
+    fields = [f.name for f in dataclasses.fields(Language)]
+    assert set(fields) <= set(words), f"a new field of Language: {set(fields) - set(words)}; name it in step 1"
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ", text).group(1)
+    assert not [f for f in fields if words[f] not in step], step
