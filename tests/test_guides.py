@@ -347,3 +347,11 @@ def test_adding_a_language_names_every_field_of_a_language():
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
     step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ", text).group(1)
     assert not [f for f in fields if words[f] not in step], step
+
+
+def test_the_bubblewrap_version_the_guides_give_is_the_graders():
+    """Every version of bubblewrap docs/instructors.md says the grader needs is the sandbox's BWRAP_VERSION."""
+    from grading.batch.sandbox import BWRAP_VERSION
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    said = re.findall(r"bubblewrap ([\d.]+) or newer|version ([\d.]+) or newer|than the ([\d.]+) the grader needs", text)
+    assert len(said) >= 3 and {"".join(s) for s in said} == {".".join(map(str, BWRAP_VERSION))}, said
