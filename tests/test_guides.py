@@ -60,14 +60,17 @@ def test_every_path_a_guide_names_exists(guide):
 
 
 def test_the_outside_sets_of_the_corpus_are_counted():
-    """docs/maintainers.md counts the outside sets of wrong answers and names their slugs as the corpus has them."""
+    """docs/maintainers.md counts the outside sets of wrong answers and names their slugs as the corpus has them, and
+    the slugs of the development sets written blind that are counted among the project's own answers."""
     from mistakes import entries
-    text = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
-    m = re.search(r"the project's\s+own answers and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"the project's own answers \(([^)]*)\) and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
     assert m, "docs/maintainers.md no longer counts the outside sets"
+    dev = {re.match(r"(dev\d+)-", e.slug).group(1) for e in entries() if re.match(r"dev\d+-", e.slug)}
+    assert dev and set(re.findall(r"`(dev\d+)-`", m.group(1))) == dev
     sets = {re.match(r"(heldout\d*)-", e.slug).group(1) for e in entries() if e.heldout}
-    assert NUMBERS[m.group(1)] == len(sets)
-    assert set(re.findall(r"`(heldout\d*)-`", m.group(2))) == sets
+    assert NUMBERS[m.group(2)] == len(sets)
+    assert set(re.findall(r"`(heldout\d*)-`", m.group(3))) == sets
 
 
 def test_the_rubric_is_described_as_it_prints():
@@ -210,8 +213,8 @@ def test_what_the_build_writes_is_what_git_ignores():
     .gitignore keeps out of git: every folder it names there is ignored (the list once left out two)."""
     import fnmatch
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    m = re.search(r"it writes only inside the project folder, and only what `\.gitignore` keeps out of git: (.*?);",
-                  text)
+    m = re.search(r"it writes only inside the project folder, and only what `\.gitignore` keeps out of git: (.*?) "
+                  r"npm and pip keep", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
     named = re.findall(r"`([^`]+/)`", m.group(1))
     patterns = [line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
@@ -258,6 +261,30 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
 
 
+def test_the_files_the_fingerprint_hashes_are_the_ones_instructors_md_names():
+    """docs/instructors.md names the files the tests' fingerprint hashes besides each exercise's own (its tests in
+    grading/specs/, its reference and comparison): the grader hashes exactly these (grading/compare.py, which
+    decides pass or fail, was once left out of the hash)."""
+    import inspect
+    from types import SimpleNamespace
+
+    from grading import exercises
+    from grading.batch import pipeline
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    m = re.search(r"from the source files of its tests, its reference and its comparison, and from (.*?)\(which "
+                  r"decides pass or fail\)", text)
+    assert m, "docs/instructors.md no longer lists the files the fingerprint hashes"
+    named = set(re.findall(r"`([\w/.]+\.py)`", m.group(1)))
+    hashed = {str(pathlib.Path(f).relative_to(ROOT))
+              for f in pipeline.fingerprinted_files(exercises, SimpleNamespace(exercises=exercises.EXERCISES))}
+    own = set()
+    for ex in exercises.EXERCISES.values():
+        for func in (ex.reference, inspect.unwrap(ex.reference)):
+            own.add(str(pathlib.Path(inspect.getsourcefile(func)).relative_to(ROOT)))
+    assert "grading/compare.py" in named and named <= hashed, (named, hashed)
+    assert not [f for f in hashed - named - own if not f.startswith("grading/specs/")], hashed - named - own
+
+
 def test_the_limits_the_guides_quote_are_the_codes():
     """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, and docs/instructors.md's count of failed
     tests a student's page explains is the grader's MAX_FEEDBACK."""
@@ -269,3 +296,65 @@ def test_the_limits_the_guides_quote_are_the_codes():
     instructors = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
     explained = re.search(r"explains its first (\w+) failed tests", instructors)
     assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
+
+
+def test_the_learner_extra_is_listed_as_pyproject_has_it():
+    """docs/instructors.md lists what the `learner` extra adds besides NumPy as pyproject.toml has it, and the
+    package's own dependencies are NumPy alone (threadpoolctl, which only §5 and the tools use, was once a
+    dependency of the package that no module of it imported)."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    name = lambda requirement: re.split(r"[=<>\[ ]", requirement)[0].lower()  # noqa: E731
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    m = re.search(r"The `learner` extra adds only what the notebooks use besides NumPy, which the package itself "
+                  r"brings: ([^.]*)\.", text)
+    assert m, "docs/instructors.md no longer lists the learner extra"
+    listed = {w.lower() for w in re.split(r", | and ", m.group(1))}
+    assert [name(r) for r in project["dependencies"]] == ["numpy"]
+    assert listed == {name(r) for r in project["optional-dependencies"]["learner"]} - {"numpy"}, listed
+
+
+def test_the_gradebooks_total_is_described_with_the_courses_points():
+    """docs/instructors.md gives the gradebook's total column as `total (max N)`, N the points of the exercises graded
+    (it once wrote a fixed 50, which a batch of one notebook does not show), and the whole course's points."""
+    from grading.registry import total_points
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    said = re.findall(r"`total \(max N\)` \(N: the points of the exercises graded, (\d+) for the whole course\)", text)
+    assert len(said) == 2 and {int(n) for n in said} == {total_points()}, said
+    assert "`total (max 50)`" not in text
+
+
+def test_the_site_digest_is_described_with_every_file_it_reads():
+    """site/README.md names each file of site/ that tools/build_site.py's `site_assets_digest` hashes by name (it once
+    left out course_book.py, the extension that shapes every page)."""
+    import inspect
+
+    from tools import build_site
+    source = inspect.getsource(build_site.site_assets_digest)
+    files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
+    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    m = re.search(r"so a digest of (.*?) is a config value \(`site_assets_digest` in `tools/build_site\.py`\)", text)
+    assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
+
+
+def test_adding_a_language_names_every_field_of_a_language():
+    """CONTRIBUTING.md's first step of "Adding a language" names every field of `course_i18n.Language` (it once left
+    out the decimal separator, the digit grouping and the plural rule, which a new language may need)."""
+    import dataclasses
+
+    from course_i18n import Language
+    words = {"code": "code", "name": "own name", "locale": "Sphinx locale", "html_lang": "`<html lang>`",
+             "decimal": "decimal separator", "group": "digit grouping", "plural": "plural rule"}
+    fields = [f.name for f in dataclasses.fields(Language)]
+    assert set(fields) <= set(words), f"a new field of Language: {set(fields) - set(words)}; name it in step 1"
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ", text).group(1)
+    assert not [f for f in fields if words[f] not in step], step
+
+
+def test_the_bubblewrap_version_the_guides_give_is_the_graders():
+    """Every version of bubblewrap docs/instructors.md says the grader needs is the sandbox's BWRAP_VERSION."""
+    from grading.batch.sandbox import BWRAP_VERSION
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    said = re.findall(r"bubblewrap ([\d.]+) or newer|version ([\d.]+) or newer|than the ([\d.]+) the grader needs", text)
+    assert len(said) >= 3 and {"".join(s) for s in said} == {".".join(map(str, BWRAP_VERSION))}, said

@@ -88,7 +88,7 @@ def test_binder_installs_only_what_the_notebooks_need_as_an_editable_install():
     wanted = [line for line in lines if line]
     assert wanted[-1] == "-e ."
     names = {re.split(r"[=<>\[ ]", line)[0].lower() for line in wanted[:-1]}
-    assert names == {"numpy", "matplotlib", "ipywidgets"}
+    assert names == {"numpy", "matplotlib", "ipywidgets", "threadpoolctl"}
     pins = {line.split("==")[0]: line for line in (ROOT / "requirements.txt").read_text().splitlines() if "==" in line}
     assert all(pins[line.split("==")[0]] == line for line in wanted[:-1])   # the versions the course was tested with
     assert (ROOT / "binder" / "runtime.txt").read_text() == (ROOT / "runtime.txt").read_text()

@@ -144,7 +144,7 @@ def test_license_says_which_licence_covers_every_part_of_the_repository():
 
 
 def test_make_help_lists_every_target():
-    """CONTRIBUTING.md says `make help` lists every target: each one in .PHONY but help itself."""
+    """CONTRIBUTING.md says `make help` lists every target meant to be run by hand: each one in .PHONY but help itself."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     phony = re.search(r"^\.PHONY:(.*)$", makefile, re.M).group(1).split()
     said = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, check=True).stdout

@@ -225,18 +225,28 @@ def _regrade_check(old, course, registry_module):
                          f"{now}: the tests changed since, so grade the whole class again")
 
 
+def fingerprinted_files(registry_module, course):
+    """The source files the tests' fingerprint hashes: the registry module, grading/compare.py (which turns a
+    result into pass or fail), and each exercise's tests, reference and comparison; of a decorated function
+    (a reference in lib wrapped by lib.validate) both the wrapper's file and the function's own."""
+    from .. import compare
+    files = {inspect.getsourcefile(registry_module), inspect.getsourcefile(compare)}
+    for ex in course.exercises.values():
+        for func in (ex.make_public, ex.make_hidden, ex.reference, getattr(ex, "compare", None)):
+            for f in (func, inspect.unwrap(func) if callable(func) else func):
+                try:
+                    files.add(inspect.getsourcefile(f))
+                except TypeError:
+                    pass
+    return sorted(f for f in files if f)
+
+
 def course_version(registry_module, course):
     """A fingerprint of what grading means: the exercises and the code that defines their tests."""
     h = hashlib.sha256()
-    files = {inspect.getsourcefile(registry_module)}
     for ex in course.exercises.values():
         h.update(f"{ex.id}|{ex.notebook}|{ex.function}|{ex.points}|".encode())
-        for func in (ex.make_public, ex.make_hidden, ex.reference, getattr(ex, "compare", None)):
-            try:
-                files.add(inspect.getsourcefile(func))
-            except TypeError:
-                pass
-    for path in sorted(f for f in files if f):
+    for path in fingerprinted_files(registry_module, course):
         try:
             with open(path, "rb") as f:
                 h.update(f.read())

@@ -179,7 +179,7 @@ pip install "./{{course_wheel}}[learner]" jupyterlab
 jupyter lab
 ```
 
-The package itself brings NumPy and threadpoolctl; `[learner]` adds the rest of what the notebooks use: Matplotlib and ipywidgets. Then open the notebook in JupyterLab to run and change it.
+The package itself brings NumPy; `[learner]` adds the rest of what the notebooks use: Matplotlib, ipywidgets and threadpoolctl. Then open the notebook in JupyterLab to run and change it.
 
 **In a copy of the repository.** With the course's repository on your computer (a clone, for example), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in, and a change to `lib` takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
