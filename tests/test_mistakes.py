@@ -384,7 +384,7 @@ def test_messages_show_the_difference_and_name_types_in_the_learners_language():
     rounded = expected.astype(np.float32).astype(np.float64)          # float32 rounding where float64 belongs
     ok, reason, details = compare_values(expected, rounded, 1e-9, 1e-12)
     assert not ok and details["expected"] != details["got"]           # enough digits to tell them apart
-    for lang, words in (("zh", "float32 舍入误差"), ("en", "float32 rounding"), ("ru", "округление float32")):
+    for lang, words in (("zh", "float32 舍入误差"), ("en", "float32 rounding"), ("ru", "округления float32")):
         assert words in explain(reason, details, lang)
     ok, reason, details = compare_values(expected, expected + 0.1)
     assert "float32" not in explain(reason, details, "en")             # a real error is not called rounding
