@@ -142,7 +142,7 @@ MISTAKES = {
         "mask-1",
         ("strict", ('strict-for-loose@key_position <= query_position',
                     'one-less@key_position <= query_position'), "1.7",
-         "your mask forbids the diagonal, so a query cannot read its own key. A key is allowed up to and "
+         "the mask forbids the diagonal, so a query cannot read its own key. A key is allowed up to and "
          "including the query's own position (`≤`, not `<`)",
          "used < instead of ≤"),
         ("top-left", ('top-left-alignment',), "5.1",
@@ -249,7 +249,7 @@ MISTAKES = {
          "positive weight on every allowed key. An allowed key may get weight 0; reject only weights below 0",
          "demanded positive allowed weights"),
         ("own-mask", ('own-causal-mask',), "1.4",
-         "the forbidden entries are taken from a causal mask of your own, not from the allowed argument, so weights "
+         "the forbidden entries are taken from a causal mask the function builds itself, not from the allowed argument, so weights "
          "for any other mask (a bottom-right aligned one, say) are judged wrongly. Read the forbidden entries from "
          "allowed (`weights[~allowed]`)",
          "used its own mask, not allowed"),
@@ -503,7 +503,7 @@ MISTAKES = {
          "for offset < 0",
          "accepted a negative offset"),
         ("unchecked", ('dropped-check@embed_backward:',), "3.3",
-         "positions outside the table are not refused with a ValueError: check 0 ≤ offset and offset + T ≤ "
+         "positions outside the table are not refused with a ValueError: check offset ≥ 0 and offset + T ≤ "
          "context_size first",
          "no range check"),
         ("one-late", ('slice-one-late@embed_backward:offset:offset + T',), "3.2",
@@ -544,7 +544,7 @@ MISTAKES = {
          "0 ≤ i, j < T − 1",
          "accepted a negative index"),
         ("mean", ('mean-for-max',), "3.4",
-         "it returns the mean change, not the largest. Report the largest absolute change of the last row",
+         "the function returns the mean change, not the largest. Report the largest absolute change of the last row",
          "mean instead of max"),
         ("swap-overwrites", ('swap-overwrites',), "3.4",
          "the two tokens are not swapped: one is copied over the other, so both positions hold the same token. "
@@ -595,7 +595,7 @@ MISTAKES = {
          "in a batch (B, T), whole sequences are replaced: index the last axis, ids[..., position:]",
          "replaced whole sequences"),
         ("mean", ('mean-for-max@future_perturbation_change:',), "4.3",
-         "it returns the mean change, not the largest. A leak may move one number of one row only, and a mean "
+         "the function returns the mean change, not the largest. A leak may move one number of one row only, and a mean "
          "hides it: report the largest absolute change of rows 0 … position−1",
          "mean instead of max"),
         ("sum", ('sum-for-max@future_perturbation_change:',), "4.3",
@@ -617,21 +617,21 @@ MISTAKES = {
          "not `>=`",
          "a tie at tol counts as a leak"),
         ("no-control", ('condition-always-true@perturbation_verdict:if future_perturbation_change(control',), "4.4",
-         "it never returns \"blind\". Also run the negative control, which shows whether the test can see a leak "
+         "the function never returns `\"blind\"`. Also run the negative control, which shows whether the test can see a leak "
          "at all",
          "no negative control"),
         ("control-first", ('control-first',), "4.4",
-         "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
+         "a model that leaks is called `\"blind\"` when the control shows nothing. The control is asked first, but "
          "it only matters when the model under test itself shows no change: test the model under test first",
          "control asked first"),
         ("control-before-model", ('model-and-control-checked-in-swapped-order',), "4.4",
-         "a model that leaks is called \"causal\" when the control moves: the control is asked before the model "
-         "under test. Test the model under test first, and return \"leaks\" when it changes; ask the control only "
+         "a model that leaks is called `\"causal\"` when the control moves: the control is asked before the model "
+         "under test. Test the model under test first, and return `\"leaks\"` when it changes; ask the control only "
          "when it does not",
          "control asked before the model"),
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@future_perturbation_change(control'), "4.4",
-         "\"causal\" and \"blind\" are swapped. When the control moves, the test can see a leak, so a model that "
-         "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
+         "`\"causal\"` and `\"blind\"` are swapped. When the control moves, the test can see a leak, so a model that "
+         "shows no change is `\"causal\"`; when the control does not move either, the test is `\"blind\"`",
          "causal and blind swapped"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "a change within tol counts as a change (tol is not used, or not for every comparison): compare the "
@@ -815,9 +815,9 @@ MISTAKES = {
     "cache-3": _mistakes(
         "cache-3",
         ("last-row", ('last-position-only',), "5.2",
-         "only the last row is compared: "
+         "only the last position is compared: "
            "a faulty cache may show its error only at earlier positions; compare every position",
-         "compared the last row only"),
+         "compared the last position only"),
         ("first-row", ('first-position-only',), "5.2",
          "only the first position is compared. The cache is still empty at the first token, so a wrong cache "
          "shows only later: compare every position, 0 … T−1",
@@ -835,7 +835,7 @@ MISTAKES = {
          "first token",
          "new_cache not called"),
         ("mean", ('mean-for-max',), "5.2",
-         "it returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
+         "the function returns the mean error, not the largest. One wrong position is enough to show that the cache is wrong",
          "mean instead of max"),
         ("signed", ('no-abs', 'no-abs-other-order'), "5.2",
          "the error is not taken in absolute value: an error downwards is an error too. Report the largest "
@@ -1058,11 +1058,11 @@ MISTAKES = {
          "0 … prefix_length−1",
          "last prefix row not compared"),
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
-         "it never returns \"blind\". Also run the negative control, which is the same model without the mask",
+         "the function never returns `\"blind\"`. Also run the negative control, which is the same model without the mask",
          "no negative control"),
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@prefix_change(lambda'), "4.4",
-         "\"causal\" and \"blind\" are swapped. When the control moves, the test can see a leak, so a model that "
-         "shows no change is \"causal\"; when the control does not move either, the test is \"blind\"",
+         "`\"causal\"` and `\"blind\"` are swapped. When the control moves, the test can see a leak, so a model that "
+         "shows no change is `\"causal\"`; when the control does not move either, the test is `\"blind\"`",
          "causal and blind swapped"),
         ("one-token", ('index-for-slice', 'index-for-slice-both-sides'), "4.3",
          "only the token at prefix_length is changed: a model that reads a later token slips through. Change "
@@ -1156,7 +1156,7 @@ GENERIC = {
     "right-values-other-type": Mistake(
         "*/right-values-other-type", ("narrower-dtype",),
         "the numbers are right, but their type is not the one the task asks for (a float for a whole number, "
-        "float64 for another dtype, or 0/1 for True/False). Return the type the task names",
+        "int32 for int64, float64 for another dtype, or 0/1 for True/False). Return the type the task names",
         "0.6", "right values, other type"),
     "other-kind-of-result": Mistake(
         "*/other-kind-of-result", (),

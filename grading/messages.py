@@ -74,7 +74,7 @@ MESSAGES = texts("grading.messages", {
                        "the notebook reassigns or changes anything in NumPy or lib.",
     "relies_on_reference": "{function} relies on {name}, the library's reference answer for this exercise. When the "
                            "grader took {name} away, {function} failed these tests. This exercise asks for your "
-                           "own code, so it gets no points.",
+                           "own code, so {function} gets no points.",
     "cell_error_hint": "cell {cell} raised {error}",
     "cell_skipped_hint": "cell {cell} was skipped: {reason}",
     "cell_interrupted_hint": "cell {cell} was interrupted after {seconds} s",

@@ -760,7 +760,7 @@ SEARCH_TABLE = {
         ("number of heads", "chapters/02_heads#sec-2-6"), ("scatter-add", "chapters/03_positions#sec-3-2"),
         ("RoPE", "chapters/03_positions#sec-3-5"), ("negative control", "chapters/04_causality#sec-4-4"),
         ("dropout", "chapters/04_causality#sec-4-8"), ("reset", "chapters/05_cache#sec-5-3"),
-        ("pure Python", "chapters/06_evidence#sec-6-2"), ("masks", None),
+        ("plain Python", "chapters/06_evidence#sec-6-2"), ("masks", None),
     ],
     "zh": [
         ("因果掩码", "chapters/01_allowed_set"), ("许可集合", "chapters/01_allowed_set"),

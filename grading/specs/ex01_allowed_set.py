@@ -150,7 +150,7 @@ def _mask3_public():
         Case("rows-half-and-one-and-a-half", (balanced, allowed),
              label="one row summing to 0.5, another to 1.5 (invalid)"),
         Case("forbidden-weights-cancel", (cancelling, allowed),
-             label="forbidden weights of +0.25 and -0.25, summing to 0 (invalid)"),
+             label="forbidden weights of +0.25 and −0.25, summing to 0 (invalid)"),
         Case("negative-forbidden-weight", (negative_forbidden, allowed),
              label="a negative weight on a forbidden entry, the row still sums to 1 (invalid)"),
         # a max or min over the forbidden entries raises when there are none

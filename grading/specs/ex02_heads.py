@@ -149,7 +149,7 @@ def _cost1_hidden(rng):
 EXERCISES = [
     exercise(
         id="heads-1", function="split_heads", points=1,
-        title="Fix the split",
+        title="Fixing the split",
         reference=attention.split_heads, answer="grading.references.split_heads",
         public=_heads1_public, hidden=_heads1_hidden,
         hidden_kinds={
@@ -162,7 +162,7 @@ EXERCISES = [
     ),
     exercise(
         id="heads-2", function="merge_heads", points=2,
-        title="Merge the heads",
+        title="Merging the heads",
         reference=attention.merge_heads, answer="grading.references.merge_heads",
         public=_heads2_public, hidden=_heads2_hidden,
         hidden_kinds={

@@ -109,7 +109,7 @@ def _causal2_public():
         Case("unmasked", args + (3, 6), setup=_verdict_setup(5, "unmasked", "unmasked"),
              label="the model under test has no mask"),
         Case("same-suffix", args + (3, np.array([5, 2])), setup=_verdict_setup(5, "causal", "unmasked"),
-             label="a 'perturbation' equal to the original tokens"),
+             label="a “perturbation” equal to the original tokens"),
         Case("constant-control", args + (2, 0), setup=_verdict_setup(5, "causal", "constant"),
              label="a control whose output never changes"),
         Case("leak-with-a-blind-control", args + (2, 0), setup=_verdict_setup(5, "time_norm", "constant"),
@@ -124,7 +124,7 @@ def _causal2_public():
              label="position=T=5 (must raise)"),
         Case("batch", (Ref("forward"), Ref("control"), np.array([[1, 3, 4, 5, 2], [2, 4, 6, 1, 3]]), 3, 0),
              setup=_verdict_setup(5, "time_norm", "unmasked"),
-             label="a batch of two sequences (B=2, T=5), position=3"),
+             label="a batch of two sequences (B = 2, T = 5), position=3"),
         # a tol on either side of the change measured: a threshold other than tol shows
         Case("tol-half-the-leak", args + (2, 0), {"tol": leak / 2}, setup=_verdict_setup(5, "time_norm", "unmasked"),
              label="a model normalising over time, tol half the change it makes (leaks)"),
@@ -279,7 +279,7 @@ EXERCISES = [
             "unmasked-vs-constant": Kind("a random model without the mask, a control whose output never changes",
                                          like="unmasked"),
             "feature_norm-vs-time_norm": Kind("a random model normalising over features, a control normalising over "
-                                              "time, and a 'perturbation' equal to the original tokens",
+                                              "time, and a “perturbation” equal to the original tokens",
                                               like="same-suffix"),
             "batch": Kind("a random batch of sequences (B, T), a random model and control",
                           like="batch"),
