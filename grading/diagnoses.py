@@ -1076,6 +1076,10 @@ MISTAKES = {
          "a change exactly equal to tol counts as a leak (with tol = 0, even no change at all). A leak is a change "
          "above tol: compare with `>`, not `>=`",
          "a tie at tol counts as a leak"),
+        ("control-first", ('control-first',), "4.4",
+         "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
+         "it only matters when the model under test itself shows no change: test the model under test first",
+         "control asked first"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
          "the negative control is the forward pass under test itself: the control is the same model without the "
          "mask (model.forward(ids, causal=False))",

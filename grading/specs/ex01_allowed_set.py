@@ -160,6 +160,10 @@ def _mask3_public():
         Case("columns-sum-to-1", (np.array([[0.5, 0.5, 0.0], [0.25, 0.25, 0.25], [0.25, 0.25, 0.75]]),
                                   np.ones((3, 3), bool)),
              label="every column sums to 1, two rows do not (invalid)"),
+        # weights[~allowed] needs allowed of the weights' own shape: a (3, 3) mask cannot index (2, 3, 3) weights
+        Case("batch-shared-mask", (np.stack([good, attention.masked_softmax(np.array(
+            [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 2.0, 1.0]]), allowed)]), allowed),
+             label="a batch of two weight arrays (2, 3, 3) sharing one (3, 3) allowed set (valid)"),
     ]
 
 
@@ -244,6 +248,10 @@ def _mask3_hidden(rng):
     if np.all(np.abs(w.sum(axis=-1) - 1) <= 1e-9):       # a doubly stochastic draw (never, in practice)
         w = np.array([[0.75, 0.75], [0.25, 0.25]])
     cases.append(Case("columns-sum-to-1", (w, np.ones(w.shape, bool)), kind="columns-sum-to-1"))
+    B, tq = int(rng.integers(2, 4)), int(rng.integers(2, 5))
+    allowed = ~attention.causal_future(tq, tq)
+    cases.append(Case("batch-shared-mask", (attention.masked_softmax(rng_scores(rng, (B, tq, tq)), allowed), allowed),
+                      kind="batch-shared-mask"))
     return cases
 
 
@@ -339,6 +347,8 @@ EXERCISES = [
             "nothing-forbidden": Kind("random correct weights where every key is allowed", like="nothing-forbidden"),
             "columns-sum-to-1": Kind("random weights whose columns sum to 1 and rows do not (invalid)",
                                      like="columns-sum-to-1"),
+            "batch-shared-mask": Kind("a random batch of correct weights sharing one allowed set (valid)",
+                                      like="batch-shared-mask"),
         },
     ),
     exercise(

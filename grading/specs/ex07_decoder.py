@@ -218,6 +218,10 @@ def _dec4_public():
         Case("first-sees-the-last-token-tol-0.02", args, {"tol": 0.02},
              setup=_diagnose_setup(masked, "first-sees-the-last-token"),
              label="the first position moves by 0.01 in two logits only, tol=0.02 (no leak)"),
+        # the control of a deaf model sees nothing, yet the forward under test leaks: asking the control first
+        # calls it "blind"
+        Case("leak-with-a-blind-control", args, setup=_diagnose_setup("m.deaf_decoder(74)", "sees-the-last-token"),
+             label="attention that writes nothing, but every position also sees the last token (leaks)"),
     ]
 
 
@@ -267,6 +271,11 @@ def _dec4_hidden(rng):
                                                     int(rng.integers(2, T))), {"tol": tol},
                           setup=_diagnose_setup("m.handed_over_decoder('masked')", "first-sees-the-last-token"),
                           kind="tol-near-the-leak"))
+    T = int(rng.integers(3, 9))
+    cases.append(Case("leak-with-a-blind-control", (Ref("model"), Ref("forward"), rng.integers(0, 10, size=T),
+                                                    int(rng.integers(1, T - 1))),
+                      setup=_diagnose_setup(f"m.deaf_decoder({int(rng.integers(1_000_000))})", "sees-the-last-token"),
+                      kind="leak-with-a-blind-control"))
     return cases
 
 
@@ -346,6 +355,9 @@ EXERCISES = [
             "tol-near-the-leak": Kind("the handed-over masked weights, the first position moving by 0.01 in two "
                                       "logits, tol a little below or well above it",
                                       like="first-sees-the-last-token-tol-0.005"),
+            "leak-with-a-blind-control": Kind("a random decoder whose attention writes nothing, every position "
+                                              "also seeing the last token (leaks)",
+                                              like="leak-with-a-blind-control"),
         },
     ),
 ]

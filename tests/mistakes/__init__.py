@@ -145,6 +145,18 @@ refusal would give the untouched stub its points, so it stays out of the corpus)
 as ``dev8-NNN`` with the name check() gives (127, all judged right) or None; 23 right ones joined
 tests/right_answers (dev8-148, a Jacobian through einsum, is not right: float64 out for float32 in, and
 forbidden entries not exactly 0).
+
+The eighth held-out set (slugs ``heldout8-NNN``, 161 wrong answers and 23 filed as right) was measured once on
+main in round 10: check() named 137, 133 judged right and 4 partly (heldout8-018, -061, -103, -134: true of one of
+two slips, or of the symptom only), none wrongly; four passed check() and the grader.  Two were holes in the
+tests, closed after the measurement by a public test and a hidden kind each: mask-3 batch-shared-mask
+(heldout8-017, ``weights[~allowed]`` with an allowed set that must broadcast; now */one-rank-only) and dec-4
+leak-with-a-blind-control (heldout8-181, the control asked first; now dec-4/control-first, the operator
+causal-2 already had).  Two stay out: heldout8-079 (pos-2) handles one batch axis only, and heldout8-109
+(causal-3) takes ``len(ids)`` for T, but pos-2's statement and lib's embed_backward take grad (T, D) or
+(B, T, D) only, and causal-3's statement gives ids of shape (T,).  heldout8-160, filed as right, is wrong
+(dec-1, float64 out for float32 in; */right-values-other-type).  160 join, that one among them, with the name check() gives
+(140) or None; its 22 right answers joined tests/right_answers (137).
 """
 
 import importlib

@@ -2978,3 +2978,382 @@ def collate(texts, vocab):
 """, 'data-1/int32',
           mistake='Returns int32 arrays instead of int64.'),
 ]
+
+
+# ---- the eighth held-out set (issue 34, measured once on 2026-12-06, round 10) --------------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses, and the solved notebook's answers above those that call them) and not tuned to.  The
+# diagnosis is the one check() gives after this round's tests (mask-3 batch-shared-mask, dec-4
+# leak-with-a-blind-control), None where it gives none.
+ENTRIES += [
+    Entry('mask-1', 'heldout8-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]
+    key_position = np.arange(tk)[None, :]
+    return key_position < query_position   # strictly earlier keys
+""", 'mask-1/strict',
+          mistake='Uses a strict < so a query may not read its own key (the diagonal is forbidden).', heldout=True),
+    Entry('mask-1', 'heldout8-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 查询位置从 0 开始
+    query_position = np.arange(tq)[:, None]
+    key_position = np.arange(tk)[None, :]
+    return key_position <= query_position
+""", 'mask-1/top-left',
+          mistake='Numbers the queries from 0 instead of tk - tq, ignoring the cached keys before them.', heldout=True),
+    Entry('mask-1', 'heldout8-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # берём квадратную маску и последние tq строк
+    full = np.tril(np.ones((tk, tk), dtype=bool))
+    return full[-tq:]
+""", None,
+          mistake='Slices the last tq rows with [-tq:], which returns all tk rows when tq = 0.', heldout=True),
+    Entry('mask-1', 'heldout8-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='np.tril on a (tq, tk) array aligns the diagonal to the top-left, so queries after a cache lose keys (only right when tq == tk).', heldout=True),
+    Entry('mask-1', 'heldout8-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]
+    key_position = np.arange(tk)[None, :]
+    # 1 表示可以读取
+    return (key_position <= query_position).astype(int)
+""", 'mask-1/numbers',
+          mistake='Returns an integer 0/1 array instead of a boolean mask.', heldout=True),
+    Entry('mask-1', 'heldout8-006', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]
+    key_position = np.arange(tk)[None, :]
+    # True там, где ключ в будущем
+    return key_position > query_position
+""", 'mask-1/inverted',
+          mistake='Returns the forbidden (future) set instead of the allowed set.', heldout=True),
+    Entry('mask-1', 'heldout8-007', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    allowed = np.zeros((tq, tk), dtype=bool)
+    for i in range(tq):
+        allowed[i, :tk - tq + i] = True
+    return allowed
+""", 'mask-1/strict',
+          mistake='Off by one in the loop: each query stops one key short and cannot read itself.', heldout=True),
+    Entry('mask-2', 'heldout8-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return np.where(allowed, weights, 0.0)   # zero the future afterwards
+""", 'mask-2/softmax-before-mask',
+          mistake='Normalises over all keys and zeroes the forbidden ones afterwards, so rows no longer sum to 1.', heldout=True),
+    Entry('mask-2', 'heldout8-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("有一行没有可读的键")
+    masked = np.where(allowed, scores, -np.inf)
+    weights = np.exp(masked)          # 直接取指数
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='No max subtraction: exp overflows for large scores and gives nan.', heldout=True),
+    Entry('mask-2', 'heldout8-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("в строке нет разрешённых ключей")
+    masked = np.where(allowed, scores, -np.inf)
+    # вычитаем общий максимум для устойчивости
+    weights = np.exp(masked - masked.max())
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-array',
+          mistake='Subtracts one maximum over the whole array instead of per row, so a row far below it underflows to 0/0.', heldout=True),
+    Entry('mask-2', 'heldout8-012', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query row has no allowed key")
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted) * allowed
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/max-over-all',
+          mistake='Takes the row maximum over forbidden scores too, so a huge forbidden score makes the allowed exps underflow to 0/0.', heldout=True),
+    Entry('mask-2', 'heldout8-013', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("有一行没有可读的键")
+    masked = np.where(allowed, scores, -np.inf)
+    shifted = masked - masked.max(axis=0, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=0, keepdims=True)
+""", 'mask-2/wrong-axis',
+          mistake='Normalises along axis 0 (over queries) instead of the last axis (over keys).', heldout=True),
+    Entry('mask-2', 'heldout8-014', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    masked = np.where(allowed, scores, -1e9)   # большое отрицательное вместо -inf
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", 'mask-2/finite-fill',
+          mistake="Never raises for a row with no allowed key: the -1e9 fill silently spreads that row's weight over forbidden keys.", heldout=True),
+    Entry('mask-2', 'heldout8-015', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores, dtype=np.float64)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query row has no allowed key")
+    masked = np.where(allowed, scores, -np.inf)
+    weights = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
+""", '*/dtype-promoted',
+          mistake='Casts the scores to float64, so float32 input comes back as float64.', heldout=True),
+    Entry('mask-3', 'heldout8-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.asarray(allowed)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any() or (weights < 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", '*/one-rank-only',
+          mistake="Does not broadcast allowed to the weights' shape, so a batch of weights sharing one mask raises an IndexError.", heldout=True),
+    Entry('mask-3', 'heldout8-018', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # 允许的位置必须是正数，禁止的位置必须是 0
+    if (weights[allowed] <= 0).any() or (weights[~allowed] != 0).any():
+        return False
+    return bool(np.allclose(weights.sum(axis=-1), 1, atol=atol))
+""", 'mask-3/allclose',
+          mistake='Requires every allowed weight to be strictly positive, rejecting a valid exact 0 on an allowed key; also uses allclose with its default rtol.', heldout=True),
+    Entry('mask-3', 'heldout8-019', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    # проверяем, что веса — допустимое внимание
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/no-negative-check',
+          mistake='Does not check for negative weights.', heldout=True),
+    Entry('mask-3', 'heldout8-020', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    return bool(np.isclose(weights.sum(axis=-1), 1.0).all())
+""", 'mask-3/allclose',
+          mistake="Ignores the atol argument and uses np.isclose's default tolerances, which are much looser.", heldout=True),
+    Entry('mask-3', 'heldout8-021', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    # 每一列的和应为 1
+    return bool((np.abs(weights.sum(axis=-2) - 1) <= atol).all())
+""", 'mask-3/wrong-axis',
+          mistake='Checks the sums along axis -2 (over queries) instead of along each row.', heldout=True),
+    Entry('mask-3', 'heldout8-022', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    # проверяем, что веса — допустимое внимание
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    return bool(abs(weights.sum() - weights.shape[-2]) <= atol)
+""", None,
+          mistake='Checks only the total sum of all weights, so rows that are off in opposite directions (or a batch) pass or fail wrongly.', heldout=True),
+    Entry('mask-3', 'heldout8-023', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    if (weights * allowed != weights).any():
+        return False
+    # float sums are never exact, so allow a bit of rounding
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= 1e-6).all())
+""", 'mask-3/allclose',
+          mistake='Hard-codes a tolerance of 1e-6 for the row sums and ignores the atol argument.', heldout=True),
+    Entry('data-1', 'heldout8-025', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: every text needs at least one character")
+    T = 1 + max(len(text) for text in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Forgets to score the EOS after each text: the target after the last character stays IGNORE.', heldout=True),
+    Entry('data-1', 'heldout8-026', r"""
+import numpy as np
+from lib.data import BOS, EOS, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("空批次")
+    if not all(texts):
+        raise ValueError("每个文本至少要有一个字符")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), EOS, dtype=np.int64)   # 用 EOS 填充
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/pad-targets-eos',
+          mistake='Pads the targets with EOS instead of IGNORE, so padding positions are scored.', heldout=True),
+    Entry('data-1', 'heldout8-027', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("пустой текст")
+    T = 2 + max(len(t) for t in texts)     # BOS + текст + EOS
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/one-column-too-many',
+          mistake='Makes the rows one position too long (T = 2 + longest text instead of 1 + longest).', heldout=True),
+    Entry('data-1', 'heldout8-028', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), IGNORE, dtype=np.int64)   # pad with IGNORE
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/pad-inputs-ignore',
+          mistake='Pads the inputs with IGNORE (-100), which is not a token id, instead of EOS.', heldout=True),
+    Entry('data-1', 'heldout8-029', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    # 把一批文本整理成输入和目标
+    texts = list(texts)
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/empty-accepted',
+          mistake='No checks for an empty batch or an empty text: an empty batch crashes with an unhelpful error and an empty text is silently accepted.', heldout=True),
+    Entry('data-1', 'heldout8-030', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("пустой батч")
+    if not all(texts):
+        raise ValueError("пустой текст")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    for b, text in enumerate(texts):
+        ids = [BOS] + list(encode(text, vocab)) + [EOS]
+        inputs[b, :len(ids) - 1] = ids[:-1]
+        targets[b, :len(ids) - 1] = ids[:-1]    # цели = входы
+    return inputs, targets
+""", None,
+          mistake='Sets the targets equal to the inputs instead of shifting them one position left.', heldout=True),
+    Entry('data-1', 'heldout8-031', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    if not all(texts):
+        raise ValueError("collate: empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS)
+    targets = np.full((len(texts), T), IGNORE)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs.astype(np.int32), targets.astype(np.int32)
+""", 'data-1/int32',
+          mistake='Returns int32 arrays instead of int64.', heldout=True),
+]

@@ -2625,3 +2625,334 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
 """, 'cost-1/head-width-twice',
           mistake='Multiplies the per-head cache by d twice (d*d) instead of once.'),
 ]
+
+
+# ---- the eighth held-out set (issue 34, measured once on 2026-12-06, round 10) --------------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses, and the solved notebook's answers above those that call them) and not tuned to.  The
+# diagnosis is the one check() gives after this round's tests (mask-3 batch-shared-mask, dec-4
+# leak-with-a-blind-control), None where it gives none.
+ENTRIES += [
+    Entry('heads-1', 'heldout8-033', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    *lead, T, _ = x.shape
+    return x.reshape(*lead, n_heads, T, D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes straight to (..., H, T, d) without a transpose, mixing positions across heads.', heldout=True),
+    Entry('heads-1', 'heldout8-034', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} 不能被 n_heads={n_heads} 整除")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return heads.transpose(0, 2, 1, 3)   # (B, H, T, d)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes a 4-D transpose(0, 2, 1, 3), so inputs without exactly one batch axis fail.', heldout=True),
+    Entry('heads-1', 'heldout8-035', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} не делится на n_heads={n_heads}")
+    # (..., T, d, H) -> (..., H, T, d)
+    heads = x.reshape(*x.shape[:-1], D // n_heads, n_heads)
+    return np.moveaxis(heads, -1, -3)
+""", 'heads-1/interleaved',
+          mistake='Splits the features as (d, H) instead of (H, d), so each head gets strided features instead of a contiguous block.', heldout=True),
+    Entry('heads-1', 'heldout8-036', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    d = D // n_heads
+    heads = x.reshape(*x.shape[:-1], d, n_heads)
+    return np.swapaxes(heads, -3, -2)
+""", None,
+          mistake='Reshapes the features to (d, H) instead of (H, d) before the swap, so the head axis ends up last.', heldout=True),
+    Entry('heads-1', 'heldout8-037', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("D 不能被头数整除")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.swapaxes(heads, -2, -1)    # 交换最后两个轴
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes (H and d) instead of T and H, giving (..., T, d, H).', heldout=True),
+    Entry('heads-1', 'heldout8-038', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("D не делится на число голов")
+    d = D // n_heads
+    # каждая голова — свой срез признаков
+    return np.stack([x[..., h * d:(h + 1) * d] for h in range(n_heads)], axis=0)
+""", 'heads-1/one-sequence-only',
+          mistake='Stacks the heads on axis 0 instead of just before T, giving (H, ..., T, d) when there is a batch axis.', heldout=True),
+    Entry('heads-1', 'heldout8-039', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} is not divisible by n_heads={n_heads}")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    return np.transpose(heads, (-2, -3, -1))
+""", 'heads-1/one-sequence-only',
+          mistake='Passes only three axes to np.transpose, so any input with a batch axis fails (it only works for (T, D)).', heldout=True),
+    Entry('heads-2', 'heldout8-041', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    *lead, H, T, d = x.shape
+    return x.reshape(*lead, T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Reshapes without moving the head axis back next to d, scrambling positions and heads.', heldout=True),
+    Entry('heads-2', 'heldout8-042', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("输入至少要三维")
+    heads_last = np.swapaxes(x, -3, -2)          # (..., T, H, d)
+    return heads_last.reshape(*heads_last.shape[:-2], x.shape[-2] * x.shape[-1])
+""", None,
+          mistake='Computes the merged width as T*d instead of H*d, which fails whenever T differs from H.', heldout=True),
+    Entry('heads-2', 'heldout8-043', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("ожидается (..., H, T, d)")
+    # склеиваем головы: (..., T, d*H)
+    t = np.moveaxis(x, -3, -1)          # (..., T, d, H)
+    return t.reshape(*t.shape[:-2], -1)
+""", 'heads-2/interleaved',
+          mistake='Moves the head axis to the end, so the merged features are interleaved as (d, H) instead of (H, d).', heldout=True),
+    Entry('heads-2', 'heldout8-044', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim != 4:
+        raise ValueError(f"merge_heads expects (B, H, T, d), got {x.shape}")
+    B, H, T, d = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Only accepts exactly 4-D input, rejecting (H, T, d) and extra batch axes.', heldout=True),
+    Entry('heads-2', 'heldout8-045', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("输入至少要三维")
+    # 把各个头在最后一维拼起来
+    return np.concatenate([x[..., h, :, :] for h in range(x.shape[-3])], axis=-2)
+""", None,
+          mistake='Concatenates the heads along the position axis (-2) instead of the feature axis, giving (..., H*T, d).', heldout=True),
+    Entry('heads-2', 'heldout8-046', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("ожидается (..., H, T, d)")
+    heads_last = np.swapaxes(x, 0, 1)
+    return heads_last.reshape(*heads_last.shape[:-2], -1)
+""", None,
+          mistake='Swaps axes 0 and 1 instead of -3 and -2, which is wrong whenever there is a batch axis (or none).', heldout=True),
+    Entry('heads-2', 'heldout8-047', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError(f"merge_heads expects (..., H, T, d), got shape {x.shape}")
+    heads_last = np.swapaxes(x, -3, -2)
+    return heads_last.reshape(*heads_last.shape[:-2], -1).astype(np.float64)
+""", '*/right-values-other-type',
+          mistake='Casts the result to float64, changing the dtype of integer or float32 input.', heldout=True),
+    Entry('heads-3', 'heldout8-049', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads)
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection W_O.', heldout=True),
+    Entry('heads-3', 'heldout8-050', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)   # 查询
+    k = split_heads(x @ w_k, n_heads)   # 键
+    v = split_heads(x @ w_k, n_heads)   # 值
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o
+""", '*/weight-for-another',
+          mistake='Copy-paste slip: computes the values with W_K instead of W_V.', heldout=True),
+    Entry('heads-3', 'heldout8-051', r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # многоголовое внимание с причинной маской
+    B, T, D = x.shape
+    d = D // n_heads
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    heads = causal_attention(q, k, v)
+    return heads.reshape(B, T, D) @ w_o
+""", 'heads-3/reshape-only',
+          mistake='Splits and merges heads with a bare reshape instead of reshape plus transpose, mixing positions.', heldout=True),
+    Entry('heads-3', 'heldout8-052', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    d = q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return merge_heads(weights @ v) @ w_o
+""", 'heads-3/no-mask',
+          mistake='Writes the attention by hand and forgets the causal mask, so every position reads the future.', heldout=True),
+    Entry('heads-3', 'heldout8-053', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    T, d = q.shape[-2], q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1] * n_heads)   # 用 D 缩放
+    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Scales the scores by sqrt(D) instead of sqrt(d), the head width.', heldout=True),
+    Entry('heads-3', 'heldout8-054', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o.T     # транспонируем W_O
+""", '*/transposed-weights',
+          mistake='Multiplies by the transpose of W_O.', heldout=True),
+    Entry('heads-3', 'heldout8-055', r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # project once, attention once on the whole width, then W_O
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    heads = causal_attention(q, k, v)
+    return heads @ w_o
+""", '*/single-head',
+          mistake='Never splits into heads: runs single-head attention over the full width.', heldout=True),
+    Entry('cost-1', 'heldout8-057', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = n_layers * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/keys-only',
+          mistake='Counts only the keys in the cache, forgetting the factor 2 for the values.', heldout=True),
+    Entry('cost-1', 'heldout8-058', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width 不能被 n_heads 整除")
+    if n_layers < 1:
+        raise ValueError("n_layers 至少为 1")
+    d = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * n_heads * 4 * width * d
+    kv = 2 * n_layers * batch * length * n_heads * width * itemsize   # 每个头都存 D 维
+    return parameters, kv
+""", 'cost-1/cache-full-width',
+          mistake='Stores the full width D per head in the cache instead of the head width d, multiplying the cache size by H.', heldout=True),
+    Entry('cost-1', 'heldout8-059', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width не делится на n_heads")
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 3 * width * width     # W_Q, W_K, W_V
+    kv_cache_bytes = 2 * n_layers * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/three-matrices',
+          mistake='Counts three weight matrices per layer, forgetting W_O.', heldout=True),
+    Entry('cost-1', 'heldout8-060', r"""
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    head_width = width // n_heads
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * 4
+    return parameters, kv_cache_bytes
+""", 'cost-1/fixed-itemsize',
+          mistake='Assumes 4 bytes per number and ignores the dtype argument.', heldout=True),
+    Entry('cost-1', 'heldout8-061', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    # 计算参数数量和 KV 缓存的字节数
+    d = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/zero-layers',
+          mistake='No validation: a width not divisible by n_heads or n_layers < 1 is silently accepted.', heldout=True),
+    Entry('cost-1', 'heldout8-062', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("width не делится на n_heads")
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    itemsize = np.dtype(dtype).itemsize
+    parameters = n_layers * 4 * width * width
+    # кэш один на всю модель
+    kv_cache_bytes = 2 * batch * length * width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/one-layer-cache',
+          mistake='Forgets that every layer has its own cache (no factor n_layers).', heldout=True),
+    Entry('cost-1', 'heldout8-063', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError(f"width D={width} is not divisible by n_heads={n_heads}")
+    if n_layers < 1:
+        raise ValueError(f"n_layers must be at least 1, got {n_layers}")
+    head_width = width // n_heads
+    itemsize = np.dtype(dtype).itemsize
+    # each head has its own (d x d) projections
+    parameters = n_layers * 4 * n_heads * head_width * head_width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * head_width * itemsize
+    return parameters, kv_cache_bytes
+""", 'cost-1/head-width-matrices',
+          mistake='Counts per-head d x d projection blocks, so the parameter count shrinks by a factor of H.', heldout=True),
+]

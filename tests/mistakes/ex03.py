@@ -1960,3 +1960,266 @@ def last_row_swap_change(forward, ids, i, j):
 """, 'pos-3/sum',
           mistake='Returns the sum of absolute changes instead of the largest one.'),
 ]
+
+
+# ---- the eighth held-out set (issue 34, measured once on 2026-12-06, round 10) --------------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses, and the solved notebook's answers above those that call them) and not tuned to.  The
+# diagnosis is the one check() gives after this round's tests (mask-3 batch-shared-mask, dec-4
+# leak-with-a-blind-control), None where it gives none.
+ENTRIES += [
+    Entry('pos-1', 'heldout8-065', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the table")
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset and always adds positions 0..T-1.', heldout=True),
+    Entry('pos-1', 'heldout8-066', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出位置表")
+    return token_table[ids] + position_table[ids]     # 位置 = 词元编号？
+""", 'pos-1/position-by-id',
+          mistake='Indexes the position table with the token ids instead of the positions.', heldout=True),
+    Entry('pos-1', 'heldout8-067', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    # срез сам обрежет лишнее
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/unchecked',
+          mistake='No range check: positions past the table make a short slice and a broadcasting error (or silently wrong rows for a negative offset).', heldout=True),
+    Entry('pos-1', 'heldout8-068', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T >= len(position_table):
+        raise ValueError(f"positions {offset}..{offset + T - 1} are not rows of the table")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake="Off-by-one range check (>=): rejects a sequence that ends exactly on the table's last row.", heldout=True),
+    Entry('pos-1', 'heldout8-069', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("位置超出位置表")
+    return token_table[ids] + position_table[offset + 1:offset + T + 1]
+""", 'pos-1/one-late',
+          mistake='Shifts the positions by one (starts at offset + 1).', heldout=True),
+    Entry('pos-1', 'heldout8-070', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = len(ids)
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("позиции вне таблицы")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/batch-length',
+          mistake='Takes T as len(ids), the batch size for a 2-D batch, instead of ids.shape[-1].', heldout=True),
+    Entry('pos-1', 'heldout8-071', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("positions outside the table")
+    out = np.zeros(ids.shape + (token_table.shape[1],))
+    out += token_table[ids]
+    out += position_table[offset:offset + T]
+    return out
+""", '*/dtype-promoted',
+          mistake='Accumulates into a float64 buffer, so float32 tables come back as float64.', heldout=True),
+    Entry('pos-2', 'heldout8-073', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses fancy-index += for the token gradient, so repeated ids count only once instead of adding up.', heldout=True),
+    Entry('pos-2', 'heldout8-074', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出范围")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).mean(axis=0)   # 批次平均
+    return d_token, d_position
+""", 'pos-2/batch-mean',
+          mistake='Averages the position gradient over the batch instead of summing it.', heldout=True),
+    Entry('pos-2', 'heldout8-075', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Writes the position gradient into rows 0..T-1, ignoring the offset.', heldout=True),
+    Entry('pos-2', 'heldout8-076', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D))
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D))
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake="Allocates the gradients as float64 regardless of grad's dtype.", heldout=True),
+    Entry('pos-2', 'heldout8-077', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置超出范围")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]    # 取第一条序列
+    return d_token, d_position
+""", 'pos-2/last-sequence',
+          mistake='Takes the position gradient from the first sequence only instead of summing over the batch.', heldout=True),
+    Entry('pos-2', 'heldout8-078', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    # градиент только для использованных позиций
+    d_position = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", None,
+          mistake='Returns the position gradient only for the T used rows, shape (T, D), instead of a full (context_size, D) table.', heldout=True),
+    Entry('pos-3', 'heldout8-081', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., i], swapped[..., j] = ids[..., j], ids[..., i]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(after - before))
+""", 'pos-3/signed',
+          mistake='Takes the max of the signed difference instead of its absolute value.', heldout=True),
+    Entry('pos-3', 'heldout8-082', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("需要最后位置之前的两个不同位置")
+    swapped = ids
+    swapped[..., i], swapped[..., j] = ids[..., j], ids[..., i]   # 交换
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Swaps in place on the caller's ids (no copy), so before and after are computed on the same swapped sequence and the input is changed.", heldout=True),
+    Entry('pos-3', 'heldout8-083', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)
+    after = forward(swapped)
+    return float(np.max(np.abs(after - before)))     # по всем строкам
+""", 'pos-3/whole-output',
+          mistake='Compares every output row instead of only the last one.', heldout=True),
+    Entry('pos-3', 'heldout8-084', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T and 0 <= j < T):
+        raise ValueError("i and j must be two different positions")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/last-position',
+          mistake='Allows i or j to be the last position itself, which the task forbids.', heldout=True),
+    Entry('pos-3', 'heldout8-085', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("需要最后位置之前的两个不同位置")
+    swapped = ids.copy()
+    swapped[[i, j]] = ids[[j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/batch-rows',
+          mistake='Swaps along the first axis instead of the last, which swaps whole sequences for a batch.', heldout=True),
+    Entry('pos-3', 'heldout8-086', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.linalg.norm(after - before))      # евклидова норма
+""", None,
+          mistake='Returns the Euclidean norm of the change instead of the largest absolute entry.', heldout=True),
+    Entry('pos-3', 'heldout8-087', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last one")
+    swapped = ids.copy()
+    swapped[..., i] = ids[..., j]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/swap-overwrites',
+          mistake='Only copies ids[j] into position i and never puts ids[i] into position j, so it is not a swap.', heldout=True),
+]

@@ -2520,3 +2520,307 @@ def feature_norm(x, eps=1e-5):
 """, '*/argument-changed',
           mistake='Centres the input in place (x -= ...), changing the array the caller passed in.'),
 ]
+
+
+# ---- the eighth held-out set (issue 34, measured once on 2026-12-06, round 10) --------------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses, and the solved notebook's answers above those that call them) and not tuned to.  The
+# diagnosis is the one check() gives after this round's tests (mask-3 batch-shared-mask, dec-4
+# leak-with-a-blind-control), None where it gives none.
+ENTRIES += [
+    Entry('causal-1', 'heldout8-089', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: leaves the token at `position` unchanged and perturbs only from position + 1.', heldout=True),
+    Entry('causal-1', 'heldout8-090', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., :position] = replacement      # 修改前缀
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-prefix',
+          mistake='Perturbs the prefix instead of the future.', heldout=True),
+    Entry('causal-1', 'heldout8-091', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    # меняем будущее и смотрим на префикс
+    ids = np.asarray(ids)
+    perturbed = ids
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake="Drops the copy: perturbs the caller's ids in place, so before and after are computed on the same tokens and the input is changed.", heldout=True),
+    Entry('causal-1', 'heldout8-092', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)
+    after = forward(perturbed)
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/all-rows',
+          mistake='Compares all output rows, including the perturbed future ones, instead of only the prefix.', heldout=True),
+    Entry('causal-1', 'heldout8-093', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement          # 修改该位置
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Changes only the single token at `position` instead of every future token.', heldout=True),
+    Entry('causal-1', 'heldout8-094', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    # меняем будущее и смотрим на префикс
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Slices the first axis instead of the last, which perturbs whole sequences for a batch of ids.', heldout=True),
+    Entry('causal-1', 'heldout8-095', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.mean(np.abs(after - before)))
+""", 'causal-1/mean',
+          mistake='Returns the mean absolute change instead of the maximum.', heldout=True),
+    Entry('causal-2', 'heldout8-097', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/no-control',
+          mistake="Never consults the control, so a perturbation that changes nothing is called 'causal' instead of 'blind'.", heldout=True),
+    Entry('causal-2', 'heldout8-098', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position 不合法")
+    if future_perturbation_change(control, ids, position, replacement) <= tol:
+        return "blind"
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    return "causal"
+""", 'causal-2/control-first',
+          mistake="Checks the control first, so a leaking model with a blind control is reported 'blind' instead of 'leaks'.", heldout=True),
+    Entry('causal-2', 'heldout8-099', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    # вердикт: leaks / causal / blind
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Does not validate position, so position 0 or T crashes or gives a meaningless verdict instead of a ValueError.', heldout=True),
+    Entry('causal-2', 'heldout8-100', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "blind"
+    return "causal"
+""", 'causal-2/verdicts-swapped',
+          mistake="Swaps the labels 'blind' and 'causal'.", heldout=True),
+    Entry('causal-2', 'heldout8-101', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 0 <= position <= np.shape(ids)[-1]:
+        raise ValueError("position 超出范围")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Range check too loose: accepts position 0 and position T, which leave no prefix or no future.', heldout=True),
+    Entry('causal-2', 'heldout8-102', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("нет префикса или нет будущего")
+    if future_perturbation_change(forward, ids, position, replacement) > 0:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > 0:
+        return "causal"
+    return "blind"
+""", 'causal-2/ignores-tol',
+          mistake='Compares the changes with 0 instead of tol, ignoring the tolerance argument.', heldout=True),
+    Entry('causal-2', 'heldout8-103', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("position leaves no prefix or no future")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if control_change <= tol:
+        return "blind"
+    return "leaks" if change > control_change / 2 else "causal"
+""", 'causal-2/control-first',
+          mistake="Calls it a leak only when the change exceeds half the control's change, instead of any change above tol.", heldout=True),
+    Entry('causal-3', 'heldout8-105', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need at least two positions")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(T)])
+""", None,
+          mistake='Starts the sweep at position 0, which has no prefix (max of an empty array fails).', heldout=True),
+    Entry('causal-3', 'heldout8-106', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("至少需要两个位置")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(1, T - 1)])
+""", 'causal-3/ends-early',
+          mistake='Stops one position early: misses position T-1.', heldout=True),
+    Entry('causal-3', 'heldout8-107', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    # перебираем все позиции
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
+    return np.array(changes, dtype=np.float64)
+""", 'causal-3/single-position',
+          mistake='No check for T < 2: a one-token sequence returns an empty array instead of raising.', heldout=True),
+    Entry('causal-3', 'heldout8-108', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError(f"a sweep needs at least two positions, got T={T}")
+    changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
+    return max(changes)
+""", '*/other-kind-of-result',
+          mistake='Returns only the largest change (a float) instead of the array of changes per position.', heldout=True),
+    Entry('causal-3', 'heldout8-110', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    out = np.zeros(T - 1)
+    for p in range(1, T):
+        perturbed = ids.copy()
+        perturbed[..., p] = replacement_token          # меняем одну позицию
+        out[p - 1] = np.abs(forward(perturbed)[..., :p, :] - forward(ids)[..., :p, :]).max()
+    return out
+""", 'causal-3/one-token',
+          mistake='Rewrites the perturbation by hand and changes only the token at p instead of all tokens from p on.', heldout=True),
+    Entry('causal-3', 'heldout8-111', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError(f"a sweep needs at least two positions, got T={T}")
+    changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
+    return np.array(changes, dtype=np.float32)
+""", '*/right-values-other-type',
+          mistake='Returns float32 instead of float64, rounding small leaks.', heldout=True),
+    Entry('causal-4', 'heldout8-113', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Normalises over positions (axis -2) instead of features, the same leak as the suspect.', heldout=True),
+    Entry('causal-4', 'heldout8-114', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    # 对每个位置的特征做归一化
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = (x ** 2).mean(axis=-1, keepdims=True) - mean ** 2     # E[x²] − E[x]²
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/moments',
+          mistake='Computes the variance as E[x²] − E[x]², which loses precision (and can go negative) for inputs with a large mean.', heldout=True),
+    Entry('causal-4', 'heldout8-115', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    # нормализация по признакам
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    return (x - mean) / (std + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps to the standard deviation instead of inside the square root.', heldout=True),
+    Entry('causal-4', 'heldout8-116', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1) instead of the population variance.', heldout=True),
+    Entry('causal-4', 'heldout8-117', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    # 对每个位置的特征做归一化
+    x = np.asarray(x)
+    mean = x.mean(axis=-1)
+    var = ((x - mean[..., None]) ** 2).mean(axis=-1)
+    return (x - mean[..., None]) / np.sqrt(var + eps)
+""", 'causal-4/no-keepdims',
+          mistake='Drops keepdims on the variance, so it broadcasts against the wrong axis.', heldout=True),
+    Entry('causal-4', 'heldout8-118', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    # нормализация по признакам
+    x = np.asarray(x, dtype=np.float64)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", '*/dtype-promoted',
+          mistake='Casts to float64, so float32 input comes back as float64.', heldout=True),
+    Entry('causal-4', 'heldout8-119', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var)
+""", 'causal-4/no-eps',
+          mistake='Forgets eps, so a constant row divides 0 by 0.', heldout=True),
+]

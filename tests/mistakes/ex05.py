@@ -2142,3 +2142,310 @@ def cache_error(forward, step, new_cache, ids):
 """, None,
           mistake='Compares step t with the forward pass of ids[:t] (which ends at position t-1) instead of ids[:t+1], and skips position 0.'),
 ]
+
+
+# ---- the eighth held-out set (issue 34, measured once on 2026-12-06, round 10) --------------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses, and the solved notebook's answers above those that call them) and not tuned to.  The
+# diagnosis is the one check() gives after this round's tests (mask-3 batch-shared-mask, dec-4
+# leak-with-a-blind-control), None where it gives none.
+ENTRIES += [
+    Entry('cache-1', 'heldout8-121', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/padding-in-cache',
+          mistake='Feeds the whole padded row into the cache, so the new token lands after the EOS padding instead of at position n.', heldout=True),
+    Entry('cache-1', 'heldout8-122', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    cache = model.new_cache()          # 共用一个缓存
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/shared-cache',
+          mistake="Shares one cache across all rows, so later rows attend to earlier rows' tokens.", heldout=True),
+    Entry('cache-1', 'heldout8-123', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    # продолжаем каждую строку отдельно
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n - 1]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/short-prefix',
+          mistake='Off by one: feeds only n - 1 real tokens, dropping the last real one before the new token.', heldout=True),
+    Entry('cache-1', 'heldout8-124', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        # the text plus its EOS
+        for token in inputs[b, :n + 1]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/long-prefix',
+          mistake='Feeds one position too many (n + 1), so shorter rows put their first EOS padding token into the cache.', heldout=True),
+    Entry('cache-1', 'heldout8-125', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+        outputs[-1] = model.forward(np.append(inputs[b, :n], tokens[b]))[-2]   # 取倒数第二行
+    return np.stack(outputs)
+""", None,
+          mistake='Replaces the step output with the second-to-last row of a full forward pass, i.e. the output before the new token.', heldout=True),
+    Entry('cache-1', 'heldout8-126', r"""
+import numpy as np
+from lib.data import BOS, IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, 1:n]:          # BOS уже в кэше?
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/skips-bos',
+          mistake='Skips the BOS token when filling the cache, so every position is shifted by one.', heldout=True),
+    Entry('cache-1', 'heldout8-127', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.concatenate(outputs)
+""", None,
+          mistake='Concatenates the rows into one flat (B*D,) vector instead of stacking them into (B, D).', heldout=True),
+    Entry('cache-2', 'heldout8-129', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Appends the new key and value only after attending, so the token cannot read itself.', heldout=True),
+    Entry('cache-2', 'heldout8-130', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([k, keys], axis=1)        # 新的键放在前面
+    values = np.concatenate([v, values], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/prepended',
+          mistake='Prepends the new key and value instead of appending them, so the returned cache is in the wrong order.', heldout=True),
+    Entry('cache-2', 'heldout8-131', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2)               # без масштабирования
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-scale',
+          mistake='Forgets to divide the scores by sqrt(d).', heldout=True),
+    Entry('cache-2', 'heldout8-132', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values                   # (H, 1, d)
+    return heads.reshape(-1), keys, values
+""", 'cache-2/no-w-o',
+          mistake='Forgets the output projection W_O.', heldout=True),
+    Entry('cache-2', 'heldout8-133', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=0, keepdims=True))
+    weights /= weights.sum(axis=0, keepdims=True)      # 归一化
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/wrong-axis',
+          mistake='Normalises the weights over the head axis (axis 0) instead of over the keys.', heldout=True),
+    Entry('cache-2', 'heldout8-134', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, k], axis=1)        # кэш значений
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", '*/weight-for-another',
+          mistake='Copy-paste slip: appends the new key k to the value cache instead of v.', heldout=True),
+    Entry('cache-2', 'heldout8-135', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(d, H).T[:, None, :]      # (H, 1, d)
+    k = (x @ w_k).reshape(d, H).T[:, None, :]
+    v = (x @ w_v).reshape(d, H).T[:, None, :]
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = (q @ np.swapaxes(keys, -1, -2)) / np.sqrt(d)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    heads = weights @ values
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/interleaved',
+          mistake='Splits the projected vector as (d, H) and transposes, so each head gets strided features instead of a contiguous block.', heldout=True),
+    Entry('cache-3', 'heldout8-137', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.max(full - incremental))
+""", 'cache-3/signed',
+          mistake='Takes the max of the signed difference instead of the absolute difference.', heldout=True),
+    Entry('cache-3', 'heldout8-138', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    rows = []
+    for token in ids:
+        cache = new_cache()              # 每个词元一个新缓存
+        rows.append(step(int(token), cache))
+    return float(np.max(np.abs(full - np.stack(rows))))
+""", 'cache-3/fresh-cache',
+          mistake='Creates a fresh cache for every token, so the incremental run never sees earlier tokens.', heldout=True),
+    Entry('cache-3', 'heldout8-139', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.abs(full[-1] - incremental[-1]).max())    # только последняя строка
+""", 'cache-3/last-row',
+          mistake='Compares only the last position instead of every position.', heldout=True),
+    Entry('cache-3', 'heldout8-140', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    full = np.stack([np.asarray(forward(ids[:t + 1]))[-1] for t in range(len(ids))])
+    return float(np.max(np.abs(full - incremental)))
+""", 'cache-3/prefix-forward',
+          mistake='Builds the reference from forward passes over each prefix, which hides any leak from the future in the full-sequence forward.', heldout=True),
+    Entry('cache-3', 'heldout8-141', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.mean(np.abs(full - incremental)))    # 平均误差
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute error instead of the maximum.', heldout=True),
+    Entry('cache-3', 'heldout8-142', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    # сравниваем полный проход с пошаговым
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids[1:]])
+    return float(np.max(np.abs(full[1:] - incremental)))
+""", None,
+          mistake='Skips the first token when stepping, so every cached position is shifted and the first row is never compared.', heldout=True),
+    Entry('cache-3', 'heldout8-143', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(token), cache) for token in ids])
+    return float(np.linalg.norm(full - incremental))
+""", None,
+          mistake='Returns the Frobenius norm of the difference instead of the largest absolute entry.', heldout=True),
+]

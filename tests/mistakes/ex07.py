@@ -3625,3 +3625,536 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
 """, '*/argument-changed',
           mistake='Perturbs ids in place without a copy, so both runs see the same perturbed tokens (always "blind") and the caller ids are changed.'),
 ]
+
+
+# ---- the eighth held-out set (issue 34, measured once on 2026-12-06, round 10) --------------------------
+# Written by someone who had not seen the grader, measured once on main, added verbatim (with the notebook's
+# imports the code uses, and the solved notebook's answers above those that call them) and not tuned to.  The
+# diagnosis is the one check() gives after this round's tests (mask-3 batch-shared-mask, dec-4
+# leak-with-a-blind-control), None where it gives none.
+ENTRIES += [
+    Entry('dec-1', 'heldout8-153', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return d_weights - along_row
+""", 'dec-1/not-times-weights',
+          mistake='Forgets the outer factor of the weights, so forbidden (zero-weight) entries get a nonzero gradient.', heldout=True),
+    Entry('dec-1', 'heldout8-154', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=0, keepdims=True)   # 求和
+    return weights * (d_weights - along_row)
+""", 'dec-1/wrong-axis',
+          mistake='Sums w·g over axis 0 (queries) instead of along each row.', heldout=True),
+    Entry('dec-1', 'heldout8-155', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights, axis=-1, keepdims=True)   # сумма градиентов
+    return weights * (d_weights - along_row)
+""", 'dec-1/plain-sum',
+          mistake='Sums the upstream gradient alone instead of the weighted sum Σ w_k g_k.', heldout=True),
+    Entry('dec-1', 'heldout8-156', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (d_weights - along_row)
+""", 'dec-1/broadcasts',
+          mistake='No shape check: mismatched shapes are silently broadcast or fail with a numpy error instead of the ValueError asked for.', heldout=True),
+    Entry('dec-1', 'heldout8-157', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (1 - weights) * d_weights   # 对角线近似
+""", 'dec-1/diagonal-only',
+          mistake='Uses only the diagonal of the softmax Jacobian, w(1-w)g, dropping the cross terms.', heldout=True),
+    Entry('dec-1', 'heldout8-158', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    # обратный проход через softmax
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=-1)   # (..., 1)?
+    return weights * (d_weights - along_row)
+""", 'dec-1/no-keepdims',
+          mistake='Drops keepdims, so the row sums broadcast along the wrong axis.', heldout=True),
+    Entry('dec-1', 'heldout8-159', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("d_weights and weights must have the same shape")
+    along_row = np.sum(d_weights * weights, axis=-1, keepdims=True)
+    return weights * (along_row - d_weights)
+""", 'dec-1/sign',
+          mistake='Subtracts in the wrong order: the gradient has the wrong sign.', heldout=True),
+    Entry('dec-1', 'heldout8-160', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError(f"формы {d_weights.shape} и {weights.shape} должны совпадать")
+    # якобиан softmax: diag(w) - w w^T, по строкам
+    jac = weights[..., :, None] * np.eye(weights.shape[-1]) - weights[..., :, None] * weights[..., None, :]
+    return np.einsum("...ij,...i->...j", jac, d_weights)
+""", '*/right-values-other-type',
+          mistake='', heldout=True),
+    Entry('dec-2', 'heldout8-161', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-gain-in-dx',
+          mistake='Forgets to multiply the upstream gradient by the gain before the normalisation backward.', heldout=True),
+    Entry('dec-2', 'heldout8-162', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True))   # 忽略方差项
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/no-variance-term',
+          mistake='Drops the variance term x̂·mean(g·x̂) from d_x.', heldout=True),
+    Entry('dec-2', 'heldout8-163', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x).reshape(-1, D).sum(axis=0)   # градиент по gain
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/gain-uses-x',
+          mistake='Uses the raw x instead of the normalised x̂ for the gain gradient.', heldout=True),
+    Entry('dec-2', 'heldout8-164', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    # var = E[x^2] - E[x]^2
+    r = 1.0 / np.sqrt((x * x).mean(axis=-1, keepdims=True) - x.mean(axis=-1, keepdims=True) ** 2 + eps)
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/moments',
+          mistake='Computes the variance as E[x²] − E[x]², which loses precision for inputs with a large mean.', heldout=True),
+    Entry('dec-2', 'heldout8-165', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).sum(axis=0)
+    d_bias = d_out.sum(axis=0)   # 对批次求和
+    return d_x, d_gain, d_bias
+""", 'dec-2/batch-axis-only',
+          mistake='Sums the gain and bias gradients over axis 0 only, so with a (B, T, D) input they keep a T axis.', heldout=True),
+    Entry('dec-2', 'heldout8-166', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    # обратный проход layer norm
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps))
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", '*/not-refused',
+          mistake='No shape checks: a wrong-sized gain or d_out is silently broadcast or fails with an unrelated numpy error.', heldout=True),
+    Entry('dec-2', 'heldout8-167', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,) or d_out.shape != x.shape:
+        raise ValueError(f"gain {gain.shape} must be ({D},) and d_out {d_out.shape} must match x {x.shape}")
+    centred = x - x.mean(axis=-1, keepdims=True)
+    r = 1.0 / (np.sqrt((centred * centred).mean(axis=-1, keepdims=True)) + eps)
+    x_hat = centred * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    d_gain = (d_out * x_hat).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/eps-outside',
+          mistake='Adds eps outside the square root instead of inside, which does not match the forward pass.', heldout=True),
+    Entry('dec-3', 'heldout8-169', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n - 1])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/position-previous',
+          mistake='Uses position n - 1 for the new token (off by one; wraps to the last row for the first token).', heldout=True),
+    Entry('dec-3', 'heldout8-170', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[0], k], axis=1)   # 缓存的键
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/shared-cache',
+          mistake="Reads the first layer's key cache in every layer instead of that layer's own cache.", heldout=True),
+    Entry('dec-3', 'heldout8-171', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = heads.reshape(1, -1) @ b["w_o"]   # выход внимания
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-residual',
+          mistake='Drops the residual connection around the attention sub-layer.', heldout=True),
+    Entry('dec-3', 'heldout8-172', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((x @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-norm',
+          mistake='Projects the un-normalised residual x instead of the layer-normed a into q, k and v.', heldout=True),
+    Entry('dec-3', 'heldout8-173', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        # 前馈网络
+        x = x + layers.mlp_forward(x, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-norm',
+          mistake='Feeds the un-normalised residual x into the MLP instead of the ln2 output m_in.', heldout=True),
+    Entry('dec-3', 'heldout8-174', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    # один шаг декодера с кэшем
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(d, H).T[:, None, :] for w in ("w_q", "w_k", "w_v"))   # (H, 1, d)
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Splits the heads as (d, H) and transposes, giving each head strided features instead of a contiguous block.', heldout=True),
+    Entry('dec-3', 'heldout8-175', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]
+    if n >= model.context_size:
+        raise ValueError(f"position {n} is past the position table of {model.context_size} rows")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_keys)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Copy-paste slip: returns the key cache as the value cache too.', heldout=True),
+    Entry('dec-4', 'heldout8-177', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(model.forward) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake="Uses the model's ordinary (causal) forward as the control instead of the unmasked one, so a causal model is reported 'blind'.", heldout=True),
+    Entry('dec-4', 'heldout8-178', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = ids[..., prefix_length:] + 1   # 未来的词元加一
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/no-modulo',
+          mistake='Adds 1 to the future ids without wrapping modulo the vocabulary size, so a future token equal to vocab_size - 1 becomes an out-of-range id.', heldout=True),
+    Entry('dec-4', 'heldout8-179', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size   # меняем следующий токен
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/one-token',
+          mistake='Changes only the token right after the prefix instead of every future token.', heldout=True),
+    Entry('dec-4', 'heldout8-180', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 0 <= prefix_length <= T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/prefix-equals-T',
+          mistake='Range check too loose: accepts prefix_length 0 and T, which leave no prefix or no future.', heldout=True),
+    Entry('dec-4', 'heldout8-181', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(lambda t: model.forward(t, causal=False)) <= tol:
+        return "blind"      # 对照组看不到变化
+    if prefix_change(forward) > tol:
+        return "leaks"
+    return "causal"
+""", 'dec-4/control-first',
+          mistake="Checks the control first, so a leaking forward on a model whose unmasked control sees nothing is reported 'blind'.", heldout=True),
+    Entry('dec-4', 'heldout8-182', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    # диагностика утечки
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed)) - np.asarray(f(ids))))
+
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Compares every output row, including the perturbed future, so every model is reported as leaking.', heldout=True),
+    Entry('dec-4', 'heldout8-183', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError(f"prefix_length must be in 1..{T - 1}, got {prefix_length}")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+
+    if prefix_change(forward) > 1e-6:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > 1e-6:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Hard-codes a tolerance of 1e-6 and ignores the tol argument.', heldout=True),
+]
