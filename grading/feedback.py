@@ -70,8 +70,11 @@ MESSAGES = texts("grading.feedback", {
     "not_implemented": "not done yet: the function still raises NotImplementedError; replace the TODO line with "
                        "your code",
     "raised": "your function raised {type}: {message}",
-    "argument_changed": "the function changed its argument {which} in place, so the caller's array was altered; "
-                        "compute on a copy and leave the inputs as they are",
+    # {which}: a positional argument's place, counted from 1, or a keyword argument's name
+    # (grading/arguments.py changed_argument)
+    "argument_changed": "the function changed its argument {which} in place (a number is the place of a positional "
+                        "argument, counted from 1; a name is a keyword argument), so the caller's array was "
+                        "altered; compute on a copy and leave the inputs as they are",
     "none_returned": "the function returned None instead of {expected_type}; is a `return` missing?",
     "wrong_type": "wrong type: expected {expected_type}, got {got_type}",
     "wrong_shape": "wrong shape: expected {expected}, got {got}",

@@ -170,7 +170,7 @@ MESSAGES.update(texts("grading.messages", {
                         "again; if Jupyter cannot open it either, hand in your last good copy.",
     "damaged_see_note": "not graded: {name} is damaged (see “About your files”)",
     "cell_never_finished": "cell {cell} (counting every cell from the top, text cells too) did not finish within "
-                           "{seconds} s and was skipped: your notebook does not run from top to bottom",
+                           "{seconds} s and was interrupted or skipped: your notebook does not run from top to bottom",
     "nothing_gradable": "This upload holds no notebook that can be graded (expected {expected}). {found}. Upload "
                         "the .ipynb file itself.",
     "index_legend": "Legend",

@@ -73,7 +73,7 @@ def test_counts_of_cells_and_characters(count, cells, chars):
     assert messages.text("problem_too_many_cells", "ru", count=count, limit=5000).startswith(
         f"в блокноте {count} {cells},")
     assert messages.text("problem_cell_too_long", "ru", cell=3, count=count, limit=10).startswith(
-        f"в ячейке 3 {count} {chars},")
+        f"ячейка 3 содержит {count} {chars},")   # not «в ячейке 3 25 символов»: two numbers in a row (read21)
     assert messages.text("problem_too_many_cells", "en", count=count, limit=5000).startswith(
         f"the notebook has {count} cell{'' if count == 1 else 's'},")
 

@@ -356,9 +356,11 @@ ALT = texts("tools.diagrams.alt", {
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
              "8 features and multiplied by W_O, so every output feature mixes both heads.",
-    "positions": "Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at "
-                 "t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked "
-                 "by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows "
+    # t is the index in the new input, o + t the absolute position (§3): the figure's labels say both
+    "positions": "Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS have "
+                 "indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions "
+                 "o + t = 1, 2, 3; each input vector is the row of the token embedding table E picked by the id "
+                 "(rows 3, 4, 5) plus the row of the position table P picked by the absolute position o + t (rows "
                  "1, 2, 3).",
     "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
              "goes to position len(cache), its key and value are appended to the cache, and the new query reads "

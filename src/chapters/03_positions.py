@@ -12,7 +12,7 @@ $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D; otherwise they could not be added.
 
-![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS stand at t = 0, 1, 2 with offset o = 1; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the position o + t (rows 1, 2, 3).](figures/positions.svg)
+![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS have indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the absolute position o + t (rows 1, 2, 3).](figures/positions.svg)
 """)
 
 code(r"""
