@@ -358,3 +358,16 @@ def test_the_bubblewrap_version_the_guides_give_is_the_graders():
     text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
     said = re.findall(r"bubblewrap ([\d.]+) or newer|version ([\d.]+) or newer|than the ([\d.]+) the grader needs", text)
     assert len(said) >= 3 and {"".join(s) for s in said} == {".".join(map(str, BWRAP_VERSION))}, said
+
+
+def test_binders_packages_are_listed_as_binder_requirements_has_them():
+    """docs/maintainers.md lists what binder/requirements.txt installs, and the Python of binder/runtime.txt (the list
+    once left out threadpoolctl, which §5's timing cell needs)."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"Binder reads `binder/` \(`runtime\.txt`: Python ([\d.]+); `requirements\.txt`: the `learner` "
+                  r"extra's packages, ([^,]+(?:, [^,]+)*?) and (\w+), pinned as in", text)
+    assert m, "docs/maintainers.md no longer lists Binder's packages"
+    listed = {w.lower() for w in m.group(2).split(", ")} | {m.group(3).lower()}
+    lines = [line.split("#")[0].strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()]
+    assert listed == {re.split(r"[=<>\[ ]", line)[0].lower() for line in lines if line and line != "-e ."}, listed
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{m.group(1)}"
