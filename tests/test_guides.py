@@ -371,3 +371,16 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
     lines = [line.split("#")[0].strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()]
     assert listed == {re.split(r"[=<>\[ ]", line)[0].lower() for line in lines if line and line != "-e ."}, listed
     assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{m.group(1)}"
+
+
+def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
+    """CONTRIBUTING.md and docs/maintainers.md say which modules of lib raise: lib/validate.py, and the one exception
+    they name (they once said no other module raised, though lib/plain_python.py checks its own arguments)."""
+    import ast
+    raising = {path.name for path in (ROOT / "lib").glob("*.py")
+               if any(isinstance(node, ast.Raise) and node.exc is not None
+                      for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
+    for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
+        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        said = re.findall(r"no other module raises, except `lib/(\w+\.py)`", text, re.I)
+        assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
