@@ -384,3 +384,29 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
         text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
         said = re.findall(r"no other module raises, except `lib/(\w+\.py)`", text, re.I)
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
+
+
+def test_the_spec_modules_are_loaded_as_contributing_says():
+    """CONTRIBUTING.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
+    does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
+    from grading import registry
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
+            "loaded in name order") in text
+    names = [p.stem for p in (ROOT / "grading" / "specs").glob("*.py") if p.stem != "__init__"]
+    assert any(n.startswith("_") for n in names)
+    assert registry._spec_modules("grading.specs") == [f"grading.specs.{n}" for n in sorted(names)
+                                                       if not n.startswith("_")]
+
+
+def test_partial_credit_is_rounded_as_contributing_says():
+    """CONTRIBUTING.md: under --partial the exercise's points are rounded once, not each group's share (2 points,
+    2 of 3 groups: 1.33, where rounded shares would give 1.34)."""
+    from types import SimpleNamespace
+
+    from grading.batch.runner import partial_points
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    assert ("The exercise's points (its points times the groups passed, over all its groups) are rounded once, "
+            "to 2 decimals.") in text
+    cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
+    assert partial_points(SimpleNamespace(points=2), cases, {0, 1}) == (1.33, [2, 3])
