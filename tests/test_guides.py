@@ -410,3 +410,17 @@ def test_partial_credit_is_rounded_as_contributing_says():
             "to 2 decimals.") in text
     cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
     assert partial_points(SimpleNamespace(points=2), cases, {0, 1}) == (1.33, [2, 3])
+
+
+def test_the_graders_time_breakdown_says_its_parts_overlap():
+    """docs/maintainers.md's breakdown of a graded notebook's time: parts that add up to more than the total are said
+    to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no second
+    worker (it once said "both workers")."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    start = text.index("**Where a graded notebook's time goes**")
+    passage = text[start:text.index("Three changes:", start)]
+    total = float(re.search(r"of ([\d.]+) s of wall time", passage).group(1))
+    parts = [float(s) for s in re.findall(r"(?:starts|cells|diagnoses|calls|pages) ([\d.]+) s\b", passage)]
+    assert len(parts) == 5, parts
+    assert sum(parts) <= total or "the parts overlap" in passage, (sum(parts), total)
+    assert "--jobs 1" not in passage or "both workers" not in passage
