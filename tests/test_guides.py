@@ -426,3 +426,13 @@ def test_the_graders_time_breakdown_says_its_parts_overlap():
     assert len(parts) == 5, parts
     assert sum(parts) <= total or "the parts overlap" in passage, (sum(parts), total)
     assert "--jobs 1" not in passage or "both workers" not in passage
+
+
+def test_chinese_queries_are_cut_where_site_readme_says():
+    """site/README.md: the browser cuts a Chinese query with a word list the build makes with jieba (it once said the
+    queries were cut with jieba, which the browser never runs); the function it names makes that list."""
+    from tools import search_index
+    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert "cut with jieba" not in text
+    assert "which the build makes with jieba (`chinese_words` in `tools/search_index.py`)" in text
+    assert callable(search_index.chinese_words)
