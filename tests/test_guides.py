@@ -436,3 +436,19 @@ def test_chinese_queries_are_cut_where_site_readme_says():
     assert "cut with jieba" not in text
     assert "which the build makes with jieba (`chinese_words` in `tools/search_index.py`)" in text
     assert callable(search_index.chinese_words)
+
+
+def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
+    """docs/maintainers.md gives lib's dtype rule with the exceptions lib/__init__.py's docstring states (it once gave
+    the rule alone), and the cgroup namespace as bwrap's `--unshare-cgroup-try`, made only where the kernel allows it."""
+    import lib
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"\*\*one dtype rule\*\* for every function, stated with its exceptions in the docstring of "
+                  r"`lib/__init__\.py`: (.*?); the exceptions: (.*?);", text)
+    assert m, "docs/maintainers.md no longer gives the dtype rule with its exceptions"
+    named = re.findall(r"`([\w.]+)`", m.group(2))
+    assert len(named) >= 5 and not [n for n in named if f"``{n}``" not in lib.__doc__], named
+    from grading.batch import sandbox
+    source = (ROOT / "grading" / "batch" / "sandbox.py").read_text(encoding="utf-8")
+    assert "where the kernel allows it, cgroup (`--unshare-cgroup-try`)" in text
+    assert '"--unshare-cgroup-try"' in source and sandbox.Sandbox.bwrap_options
