@@ -452,3 +452,16 @@ def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
     source = (ROOT / "grading" / "batch" / "sandbox.py").read_text(encoding="utf-8")
     assert "where the kernel allows it, cgroup (`--unshare-cgroup-try`)" in text
     assert '"--unshare-cgroup-try"' in source and sandbox.Sandbox.bwrap_options
+
+
+def test_every_browser_test_file_carries_the_timeout_the_guide_gives():
+    """docs/maintainers.md: the browser test files mark every test with `pytest.mark.timeout(N)`; every test file that
+    drives the browser carries that mark (tests/test_site_figure_sizes.py once had none)."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    seconds = re.search(r"the browser test files mark every test with `pytest\.mark\.timeout\((\d+)\)`", text).group(1)
+    mark = f'pytestmark = pytest.mark.timeout({seconds}, method="signal", func_only=True)'
+    browser = [p for p in sorted((ROOT / "tests").glob("test_*.py"))
+               if re.search(r"\bin_chromium\b|\bchromium_thread\b|\bopen_page\b|\.new_page\(|\bplaywright\b",
+                            p.read_text(encoding="utf-8"))]
+    assert len(browser) >= 8, browser
+    assert not [p.name for p in browser if mark not in p.read_text(encoding="utf-8")]
