@@ -465,3 +465,14 @@ def test_every_browser_test_file_carries_the_timeout_the_guide_gives():
                             p.read_text(encoding="utf-8"))]
     assert len(browser) >= 8, browser
     assert not [p.name for p in browser if mark not in p.read_text(encoding="utf-8")]
+
+
+def test_the_gradebooks_column_examples_give_the_exercises_points():
+    """An example gradebook column, `ID (max N)`, in docs/instructors.md or in the docstring of `to_wide_csv`, gives
+    that exercise's own points (the docstring once showed `mask-1 (max 3)` of a 1-point exercise)."""
+    from grading.batch import report
+    from grading.exercises import EXERCISES
+    texts = [(ROOT / "docs" / "instructors.md").read_text(encoding="utf-8"), report.to_wide_csv.__doc__]
+    said = [(i, n) for text in texts for i, n in re.findall(r"`+([a-z]+-\d+) \(max (\d+)\)`", text)]
+    assert len(said) >= 3, said
+    assert not [(i, n) for i, n in said if EXERCISES[i].points != int(n)], said
