@@ -150,7 +150,7 @@ def test_the_success_line_counts_the_public_tests():
     (it once showed another exercise's 7/7)."""
     from grading.exercises import EXERCISES
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
-    m = re.search(r"Success is one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
+    m = re.search(r"On success it prints one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
     assert m, "CONTRIBUTING.md no longer shows the success line"
     exercise = EXERCISES[m.group(1)]
     n = len(exercise.public_cases())
