@@ -476,3 +476,14 @@ def test_the_gradebooks_column_examples_give_the_exercises_points():
     said = [(i, n) for text in texts for i, n in re.findall(r"`+([a-z]+-\d+) \(max (\d+)\)`", text)]
     assert len(said) >= 3, said
     assert not [(i, n) for i, n in said if EXERCISES[i].points != int(n)], said
+
+
+def test_the_benchmarks_are_named_in_the_order_make_bench_runs_them():
+    """docs/maintainers.md opens "Benchmarks" with the scripts `make bench` runs, in the Makefile's order."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"`make bench` runs (\w+) scripts, in this order: (.*?)\. The first times", text)
+    assert m, "docs/maintainers.md no longer lists what make bench runs"
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = re.search(r"^bench:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    run = re.findall(r"(bench/\w+\.py)", target)
+    assert re.findall(r"`(bench/\w+\.py)`", m.group(2)) == run and NUMBERS[m.group(1)] == len(run), run
