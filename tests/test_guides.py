@@ -211,7 +211,7 @@ def test_the_search_weights_are_where_the_guides_say():
 def test_what_the_build_writes_is_what_git_ignores():
     """docs/maintainers.md lists what `make book`, `make pdf` and `make test` write in the project folder, as what
     .gitignore keeps out of git: every folder it names there is ignored (the list once left out two). What it writes
-    elsewhere is said in the same sentence (it once said "only inside the project folder" and named the caches later)."""
+    elsewhere is said in the same sentence (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
     m = re.search(r"Apart from those packages, the download caches of npm and pip in your home folder and temporary "
@@ -440,7 +440,7 @@ def test_chinese_queries_are_cut_where_site_readme_says():
 
 def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
     """docs/maintainers.md gives lib's dtype rule with the exceptions lib/__init__.py's docstring states (it once gave
-    the rule alone), and the cgroup namespace as bwrap's `--unshare-cgroup-try`, made only where the kernel allows it."""
+    the rule alone), and the cgroup namespace as bwrap's `--unshare-cgroup-try`, made where the kernel allows it."""
     import lib
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
     m = re.search(r"\*\*one dtype rule\*\* for every function, stated with its exceptions in the docstring of "
