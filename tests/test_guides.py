@@ -150,7 +150,7 @@ def test_the_success_line_counts_the_public_tests():
     (it once showed another exercise's 7/7)."""
     from grading.exercises import EXERCISES
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
-    m = re.search(r"Success is one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
+    m = re.search(r"On success it prints one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
     assert m, "CONTRIBUTING.md no longer shows the success line"
     exercise = EXERCISES[m.group(1)]
     n = len(exercise.public_cases())
@@ -210,11 +210,13 @@ def test_the_search_weights_are_where_the_guides_say():
 
 def test_what_the_build_writes_is_what_git_ignores():
     """docs/maintainers.md lists what `make book`, `make pdf` and `make test` write in the project folder, as what
-    .gitignore keeps out of git: every folder it names there is ignored (the list once left out two)."""
+    .gitignore keeps out of git: every folder it names there is ignored (the list once left out two). What it writes
+    elsewhere is said in the same sentence (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    m = re.search(r"it writes only inside the project folder, and only what `\.gitignore` keeps out of git: (.*?) "
-                  r"npm and pip keep", text)
+    m = re.search(r"Apart from those packages, the download caches of npm and pip in your home folder and temporary "
+                  r"files in the system's temporary folder, it writes only inside the project folder, and only what "
+                  r"`\.gitignore` keeps out of git: (.*?) `make book` writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
     named = re.findall(r"`([^`]+/)`", m.group(1))
     patterns = [line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
@@ -358,3 +360,130 @@ def test_the_bubblewrap_version_the_guides_give_is_the_graders():
     text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
     said = re.findall(r"bubblewrap ([\d.]+) or newer|version ([\d.]+) or newer|than the ([\d.]+) the grader needs", text)
     assert len(said) >= 3 and {"".join(s) for s in said} == {".".join(map(str, BWRAP_VERSION))}, said
+
+
+def test_binders_packages_are_listed_as_binder_requirements_has_them():
+    """docs/maintainers.md lists what binder/requirements.txt installs, and the Python of binder/runtime.txt (the list
+    once left out threadpoolctl, which §5's timing cell needs)."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"Binder reads `binder/` \(`runtime\.txt`: Python ([\d.]+); `requirements\.txt`: the `learner` "
+                  r"extra's packages, ([^,]+(?:, [^,]+)*?) and (\w+), pinned as in", text)
+    assert m, "docs/maintainers.md no longer lists Binder's packages"
+    listed = {w.lower() for w in m.group(2).split(", ")} | {m.group(3).lower()}
+    lines = [line.split("#")[0].strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()]
+    assert listed == {re.split(r"[=<>\[ ]", line)[0].lower() for line in lines if line and line != "-e ."}, listed
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{m.group(1)}"
+
+
+def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
+    """CONTRIBUTING.md and docs/maintainers.md say which modules of lib raise: lib/validate.py, and the one exception
+    they name (they once said no other module raised, though lib/plain_python.py checks its own arguments)."""
+    import ast
+    raising = {path.name for path in (ROOT / "lib").glob("*.py")
+               if any(isinstance(node, ast.Raise) and node.exc is not None
+                      for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
+    for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
+        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        said = re.findall(r"no other module raises, except `lib/(\w+\.py)`", text, re.I)
+        assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
+
+
+def test_the_spec_modules_are_loaded_as_contributing_says():
+    """CONTRIBUTING.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
+    does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
+    from grading import registry
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
+            "loaded in name order") in text
+    names = [p.stem for p in (ROOT / "grading" / "specs").glob("*.py") if p.stem != "__init__"]
+    assert any(n.startswith("_") for n in names)
+    assert registry._spec_modules("grading.specs") == [f"grading.specs.{n}" for n in sorted(names)
+                                                       if not n.startswith("_")]
+
+
+def test_partial_credit_is_rounded_as_contributing_says():
+    """CONTRIBUTING.md: under --partial the exercise's points are rounded once, not each group's share (2 points,
+    2 of 3 groups: 1.33, where rounded shares would give 1.34)."""
+    from types import SimpleNamespace
+
+    from grading.batch.runner import partial_points
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    assert ("The exercise's points (its points times the groups passed, over all its groups) are rounded once, "
+            "to 2 decimals.") in text
+    cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
+    assert partial_points(SimpleNamespace(points=2), cases, {0, 1}) == (1.33, [2, 3])
+
+
+def test_the_graders_time_breakdown_says_its_parts_overlap():
+    """docs/maintainers.md's breakdown of a graded notebook's time: parts that add up to more than the total are said
+    to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no second
+    worker (it once said "both workers")."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    start = text.index("**Where a graded notebook's time goes**")
+    passage = text[start:text.index("Three changes:", start)]
+    total = float(re.search(r"of ([\d.]+) s of wall time", passage).group(1))
+    parts = [float(s) for s in re.findall(r"(?:starts|cells|diagnoses|calls|pages) ([\d.]+) s\b", passage)]
+    assert len(parts) == 5, parts
+    assert sum(parts) <= total or "the parts overlap" in passage, (sum(parts), total)
+    assert "--jobs 1" not in passage or "both workers" not in passage
+
+
+def test_chinese_queries_are_cut_where_site_readme_says():
+    """site/README.md: the browser cuts a Chinese query with a word list the build makes with jieba (it once said the
+    queries were cut with jieba, which the browser never runs); the function it names makes that list."""
+    from tools import search_index
+    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert "cut with jieba" not in text
+    assert "which the build makes with jieba (`chinese_words` in `tools/search_index.py`)" in text
+    assert callable(search_index.chinese_words)
+
+
+def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
+    """docs/maintainers.md gives lib's dtype rule with the exceptions lib/__init__.py's docstring states (it once gave
+    the rule alone), and the cgroup namespace as bwrap's `--unshare-cgroup-try`, made where the kernel allows it."""
+    import lib
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"\*\*one dtype rule\*\* for every function, stated with its exceptions in the docstring of "
+                  r"`lib/__init__\.py`: (.*?); the exceptions: (.*?);", text)
+    assert m, "docs/maintainers.md no longer gives the dtype rule with its exceptions"
+    named = re.findall(r"`([\w.]+)`", m.group(2))
+    assert len(named) >= 5 and not [n for n in named if f"``{n}``" not in lib.__doc__], named
+    from grading.batch import sandbox
+    source = (ROOT / "grading" / "batch" / "sandbox.py").read_text(encoding="utf-8")
+    assert "where the kernel allows it, cgroup (`--unshare-cgroup-try`)" in text
+    assert '"--unshare-cgroup-try"' in source and sandbox.Sandbox.bwrap_options
+
+
+def test_every_browser_test_file_carries_the_timeout_the_guide_gives():
+    """docs/maintainers.md: the browser test files mark every test with `pytest.mark.timeout(N)`; every test file that
+    drives the browser carries that mark (tests/test_site_figure_sizes.py once had none)."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    seconds = re.search(r"the browser test files mark every test with `pytest\.mark\.timeout\((\d+)\)`", text).group(1)
+    mark = f'pytestmark = pytest.mark.timeout({seconds}, method="signal", func_only=True)'
+    browser = [p for p in sorted((ROOT / "tests").glob("test_*.py"))
+               if re.search(r"\bin_chromium\b|\bchromium_thread\b|\bopen_page\b|\.new_page\(|\bplaywright\b",
+                            p.read_text(encoding="utf-8"))]
+    assert len(browser) >= 8, browser
+    assert not [p.name for p in browser if mark not in p.read_text(encoding="utf-8")]
+
+
+def test_the_gradebooks_column_examples_give_the_exercises_points():
+    """An example gradebook column, `ID (max N)`, in docs/instructors.md or in the docstring of `to_wide_csv`, gives
+    that exercise's own points (the docstring once showed `mask-1 (max 3)` of a 1-point exercise)."""
+    from grading.batch import report
+    from grading.exercises import EXERCISES
+    texts = [(ROOT / "docs" / "instructors.md").read_text(encoding="utf-8"), report.to_wide_csv.__doc__]
+    said = [(i, n) for text in texts for i, n in re.findall(r"`+([a-z]+-\d+) \(max (\d+)\)`", text)]
+    assert len(said) >= 3, said
+    assert not [(i, n) for i, n in said if EXERCISES[i].points != int(n)], said
+
+
+def test_the_benchmarks_are_named_in_the_order_make_bench_runs_them():
+    """docs/maintainers.md opens "Benchmarks" with the scripts `make bench` runs, in the Makefile's order."""
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"`make bench` runs (\w+) scripts, in this order: (.*?)\. The first times", text)
+    assert m, "docs/maintainers.md no longer lists what make bench runs"
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = re.search(r"^bench:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    run = re.findall(r"(bench/\w+\.py)", target)
+    assert re.findall(r"`(bench/\w+\.py)`", m.group(2)) == run and NUMBERS[m.group(1)] == len(run), run

@@ -40,6 +40,10 @@ from figures import plots
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import go_to, in_chromium  # noqa: E402 (the browser: conftest.chromium, one per worker)
 
+# A browser that hangs fails its test after 10 minutes instead of holding the suite (fixtures have
+# their own bounds: the site build, Chromium's start).
+pytestmark = pytest.mark.timeout(600, method="signal", func_only=True)
+
 CHAPTERS = ("00_start", "01_allowed_set", "02_heads", "03_positions", "04_causality", "05_cache", "06_evidence",
             "07_decoder", "08_real_text")
 MIN_PX = 10

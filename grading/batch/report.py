@@ -143,7 +143,7 @@ def to_wide_csv(report, worksheet=None, per_exercise=True):
     (``--student-pattern``), the e-mail when a Moodle worksheet gives it (what Moodle's gradebook import
     matches), points per exercise (in registry order; not ``per_exercise``: the totals gradebook), the total
     and the flags (duplicates, ambiguous, late).  Every points column names its maximum in the header, e.g.
-    ``mask-1 (max 3)``; with ``--late-penalty`` every column is after the penalty."""
+    ``mask-1 (max 1)``; with ``--late-penalty`` every column is after the penalty."""
     ids, maxima = exercise_ids(report) if per_exercise else [], _maxima(report)
     by_sub, names = _points_by_student(report), display_names(report)
     total = sum(maxima.values())
