@@ -16,6 +16,7 @@ The diagnosis rate over the corpus is printed and must be at least 80 %.
 """
 
 import collections
+import re
 import sys
 
 import numpy as np
@@ -419,3 +420,11 @@ def test_a_worked_example_names_only_the_exercises_that_fail():
     scope["causal_allowed"] = wrong_function(next(e for e in CORPUS if e.name == "mask-1:top-left-arange"))
     text = eval('needs_exercise("mask-1", "mask-2")', scope)
     assert "ваши функции" in text and "mask-1" in text and "mask-2" in text, text
+
+
+def test_every_entry_imports_what_its_code_uses():
+    """An entry runs in-process in a fresh namespace (mistakes.load), not after the notebook's setup cell: code
+    that uses NumPy (its own or an earlier exercise's answer from answers_above) imports it, or every test fails
+    with a NameError in-process while the batch grader, which runs the setup cell, sees the real slip."""
+    missing = [e.name for e in CORPUS if re.search(r"\bnp\.", e.code) and "import numpy as np" not in e.code]
+    assert not missing, missing

@@ -2467,7 +2467,7 @@ def merge_heads(x):
     return np.swapaxes(heads_last, -2, -1).reshape(*heads_last.shape[:-2], -1)
 """, 'heads-2/interleaved',
           mistake='Interleaves the heads feature by feature (d, H order) instead of placing each head as a contiguous block.'),
-    Entry('heads-3', 'dev8-047', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'dev8-047', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)
@@ -2477,7 +2477,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(heads)
 """, 'heads-3/no-w-o',
           mistake='Forgets the output projection w_o.'),
-    Entry('heads-3', 'dev8-048', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'dev8-048', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)
@@ -2487,7 +2487,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(heads @ w_o)
 """, None,
           mistake='Applies w_o to each head before merging instead of to the merged (B, T, D) result.'),
-    Entry('heads-3', 'dev8-049', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'dev8-049', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     # сначала проекции, потом головы
@@ -2511,7 +2511,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return heads.reshape(B, T, D) @ w_o
 """, 'heads-3/reshape-only',
           mistake='Splits and merges heads with plain reshapes, without swapping the T and H axes.'),
-    Entry('heads-3', 'dev8-051', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'dev8-051', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)
@@ -2521,7 +2521,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(heads) @ w_o.T
 """, '*/transposed-weights',
           mistake='Multiplies by the transpose of w_o.'),
-    Entry('heads-3', 'dev8-052', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'dev8-052', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     # как в nn.Linear: x @ W.T
@@ -2784,7 +2784,7 @@ def merge_heads(x):
     return heads_last.reshape(*heads_last.shape[:-2], -1).astype(np.float64)
 """, '*/right-values-other-type',
           mistake='Casts the result to float64, changing the dtype of integer or float32 input.', heldout=True),
-    Entry('heads-3', 'heldout8-049', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout8-049', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)
@@ -2794,7 +2794,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(heads)
 """, 'heads-3/no-w-o',
           mistake='Forgets the output projection W_O.', heldout=True),
-    Entry('heads-3', 'heldout8-050', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout8-050', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)   # 查询
@@ -2844,7 +2844,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(w @ v) @ w_o
 """, 'heads-3/scale-by-D',
           mistake='Scales the scores by sqrt(D) instead of sqrt(d), the head width.', heldout=True),
-    Entry('heads-3', 'heldout8-054', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout8-054', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)

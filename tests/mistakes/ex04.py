@@ -2327,7 +2327,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     return "blind"
 """, 'causal-2/control-before-model',
           mistake='Tests the control first, so a leaking model whose control also reacts is called "causal".'),
-    Entry('causal-2', 'dev8-092', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'dev8-092', "import numpy as np\n" + answers_above('ex04_causality', 'future_perturbation_change') + r"""
 
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     if future_perturbation_change(forward, ids, position, replacement) > tol:
@@ -2629,7 +2629,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     return "causal"
 """, 'causal-2/control-first',
           mistake="Checks the control first, so a leaking model with a blind control is reported 'blind' instead of 'leaks'.", heldout=True),
-    Entry('causal-2', 'heldout8-099', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout8-099', "import numpy as np\n" + answers_above('ex04_causality', 'future_perturbation_change') + r"""
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     # вердикт: leaks / causal / blind
     if future_perturbation_change(forward, ids, position, replacement) > tol:
