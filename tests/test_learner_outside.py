@@ -69,7 +69,7 @@ def test_a_downloaded_notebook_installs_the_course_with_the_line_its_note_gives(
     cell, note = first_cell("ru")
     before = ipython(venv, cell, folder)
     assert "No module named 'grading'" in before.stdout + before.stderr          # what the note tells
-    assert "No module named 'grading'" in note and "в папке с этим блокнотом" in note   # where the wheel goes
+    assert "No module named 'grading'" in note and "в одной папке с блокнотом" in note   # where the wheel goes
     line = re.search(r"`(%pip install [^`]+)`", note).group(1)
     assert wheel.name in line
     shutil.copy(wheel, folder)                                              # the learner downloads it
