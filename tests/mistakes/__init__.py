@@ -157,6 +157,16 @@ causal-2 already had).  Two stay out: heldout8-079 (pos-2) handles one batch axi
 (B, T, D) only, and causal-3's statement gives ids of shape (T,).  heldout8-160, filed as right, is wrong
 (dec-1, float64 out for float32 in; */right-values-other-type).  160 join, that one among them, with the name check() gives
 (140) or None; its 22 right answers joined tests/right_answers (137).
+
+The ninth held-out set (slugs ``heldout9-NNN``, 115 wrong answers, 5 for each of the 23 exercises, and 23 right
+ones) was measured once on main (9b3b9a05) in round 10, before anything was changed for it: check() named 102
+(89 %), all 102 judged right, none wrongly or partly; 13 got the generic message; none passed check() or the
+grader.  All 115 joined verbatim (with the notebook's imports the code uses and ``answers_above`` for an earlier
+exercise's function) with the name check() gives or None; nothing was tuned to them.  Two that check() named
+none when measured are named on other practice draws or by the grader, truly, and expect that name:
+heldout9-099 (cache-2, no max subtraction: cache-2/no-max) and heldout9-117 (dec-1, one sum over the whole
+array: */one-rank-only).  Its 23 right answers all
+passed with no diagnosis and joined tests/right_answers (160).
 """
 
 import importlib

@@ -3357,3 +3357,275 @@ def collate(texts, vocab):
 """, 'data-1/int32',
           mistake='Returns int32 arrays instead of int64.', heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none.
+ENTRIES += [
+    Entry('mask-1', 'heldout9-001', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    return key_position < query_position
+""", 'mask-1/strict',
+          mistake='Uses strict < so a query cannot read its own position.', heldout=True),
+    Entry('mask-1', 'heldout9-002', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 下三角矩阵就是因果掩码
+    return np.tril(np.ones((tq, tk), dtype=bool))
+""", 'mask-1/top-left',
+          mistake='Ignores the offset: uses a top-left aligned np.tril of shape (tq, tk) instead of placing queries at the last tq positions.', heldout=True),
+    Entry('mask-1', 'heldout9-003', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # ключ не позже запроса
+    return query_position <= key_position
+""", 'mask-1/reversed',
+          mistake='Comparison is reversed (>=), so each query reads the future keys instead of the past ones.', heldout=True),
+    Entry('mask-1', 'heldout9-004', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    query_position = np.arange(tk - tq, tk)[:, None]    # (tq, 1)
+    key_position = np.arange(tk)[None, :]               # (1, tk)
+    # 1 where allowed, 0 where forbidden
+    return (key_position <= query_position).astype(int)
+""", 'mask-1/numbers',
+          mistake='Returns an int array of 0/1 instead of a boolean array.', heldout=True),
+    Entry('mask-1', 'heldout9-005', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    # 查询在最后 tq 个位置，所以对角线右移
+    return np.tril(np.ones((tq, tk), dtype=bool), k=tk - tq - 1)
+""", 'mask-1/strict',
+          mistake='Off by one in the diagonal offset of np.tril (k=tk-tq-1), so each query misses its own position.', heldout=True),
+    Entry('mask-2', 'heldout9-007', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("empty row")
+    e = np.where(allowed, np.exp(scores), 0.0).astype(scores.dtype)
+    return e / e.sum(axis=-1, keepdims=True)
+""", 'mask-2/no-max',
+          mistake='Does not subtract the row maximum, so large scores overflow to inf and give nan.', heldout=True),
+    Entry('mask-2', 'heldout9-008', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("某一行没有允许的位置")
+    # 把不允许的分数置零
+    masked = np.where(allowed, scores, 0)
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(shifted)
+    return (w / w.sum(axis=-1, keepdims=True)).astype(scores.dtype)
+""", 'mask-2/zero-fill',
+          mistake='Replaces forbidden scores by 0 instead of -inf, so forbidden entries still get weight exp(0).', heldout=True),
+    Entry('mask-2', 'heldout9-009', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("нет разрешённых ключей в строке")
+    # сначала обычный softmax, потом обнуляем будущее
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return np.where(allowed, w, 0).astype(scores.dtype)
+""", 'mask-2/softmax-before-mask',
+          mistake='Softmax over all entries first, then zeroes the forbidden ones without renormalising, so rows do not sum to 1.', heldout=True),
+    Entry('mask-2', 'heldout9-010', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    masked = np.where(allowed, scores, -1e9).astype(scores.dtype)
+    masked = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(masked)
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/finite-fill',
+          mistake='Uses -1e9 instead of -inf and never checks for empty rows, so a row with no allowed entry comes out uniform instead of raising ValueError.', heldout=True),
+    Entry('mask-2', 'heldout9-011', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("пустая строка")
+    # -inf для запрещённых
+    masked = np.where(allowed, scores, np.full(scores.shape, -np.inf))
+    shifted = masked - masked.max(axis=-1, keepdims=True)
+    w = np.exp(shifted)
+    return w / w.sum(axis=-1, keepdims=True)
+""", '*/dtype-promoted',
+          mistake='Takes the forbidden fill values from a float64 np.full array, so float32 scores come back as float64.', heldout=True),
+    Entry('mask-3', 'heldout9-013', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    if (weights[~allowed] != 0).any():
+        return False
+    return bool((weights >= 0).all())
+""", 'mask-3/no-row-sum',
+          mistake="Forgets the row-sum condition, so 'softmax first, zeros after' passes.", heldout=True),
+    Entry('mask-3', 'heldout9-014', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    # 检查有限、未来为零、每行和为一
+    if not np.all(np.isfinite(weights)):
+        return False
+    if np.any(weights[~allowed] != 0):
+        return False
+    return bool(np.allclose(weights.sum(axis=-1), 1, atol=atol, rtol=0))
+""", 'mask-3/no-negative-check',
+          mistake='Checks only row sums and forbidden zeros, never negativity, so [1.5, -0.5, 0] passes.', heldout=True),
+    Entry('mask-3', 'heldout9-015', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        return False
+    # запрещённые элементы ~ 0
+    if np.abs(np.where(allowed, 0, weights)).max() > 1e-2:
+        return False
+    return bool(np.all(np.abs(weights.sum(-1) - 1) <= atol))
+""", 'mask-3/forbidden-within-atol',
+          mistake='Accepts forbidden entries up to a hard-coded tolerance of 1e-2 instead of requiring exactly 0, so small leaks into the future pass.', heldout=True),
+    Entry('mask-3', 'heldout9-016', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    finite = np.isfinite(weights).all()
+    future_zero = (weights[~allowed] == 0).all()
+    non_negative = (weights >= 0).all()
+    sums_to_one = np.allclose(weights.sum(axis=-1), 1.0)
+    return bool(finite and future_zero and non_negative and sums_to_one)
+""", 'mask-3/allclose',
+          mistake='Uses np.allclose with its default rtol and ignores the given atol, so sums off by more than atol pass.', heldout=True),
+    Entry('mask-3', 'heldout9-017', r"""
+import numpy as np
+def is_valid_attention(weights, allowed, atol=1e-9):
+    weights = np.asarray(weights)
+    allowed = np.broadcast_to(allowed, weights.shape)
+    if not np.isfinite(weights).all():
+        return False
+    # 允许的位置必须为正，禁止的位置必须为零
+    if (weights[allowed] <= 0).any() or (weights[~allowed] != 0).any():
+        return False
+    return bool((np.abs(weights.sum(axis=-1) - 1) <= atol).all())
+""", 'mask-3/positive-on-allowed',
+          mistake='Also demands strictly positive weights on allowed keys, which the task says not to test.', heldout=True),
+    Entry('data-1', 'heldout9-019', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("empty batch or empty text")
+    T = 1 + max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+    return inputs, targets
+""", 'data-1/no-eos-target',
+          mistake='Puts IGNORE on the EOS target after the text, so the end of the text is never scored.', heldout=True),
+    Entry('data-1', 'heldout9-020', r"""
+import numpy as np
+from lib.data import BOS, EOS, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if len(texts) == 0:
+        raise ValueError("空批次")
+    if any(len(t) == 0 for t in texts):
+        raise ValueError("空文本")
+    T = max(len(t) for t in texts) + 1
+    inputs, targets = [], []
+    for text in texts:
+        ids = list(encode(text, vocab))
+        # 输入：BOS + 文本，剩下补 EOS
+        inputs.append([BOS] + ids + [EOS] * (T - 1 - len(ids)))
+        # 目标：文本 + EOS，剩下也补 EOS
+        targets.append(ids + [EOS] * (T - len(ids)))
+    return np.array(inputs, dtype=np.int64), np.array(targets, dtype=np.int64)
+""", 'data-1/pad-targets-eos',
+          mistake='Fills every padded target with EOS instead of IGNORE, so padding is scored.', heldout=True),
+    Entry('data-1', 'heldout9-021', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("пустой батч или пустой текст")
+    T = max(len(t) for t in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        # сдвиг на один: вход BOS + текст, цель текст + EOS
+        seq_in = [BOS] + list(ids)
+        seq_out = list(ids) + [EOS]
+        inputs[b, :min(T, len(seq_in))] = seq_in[:T]
+        targets[b, :min(T, len(seq_out))] = seq_out[:T]
+    return inputs, targets
+""", None,
+          mistake='T is the length of the longest text, not one more, so the longest row loses its final EOS target.', heldout=True),
+    Entry('data-1', 'heldout9-022', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts:
+        raise ValueError("collate: the batch is empty")
+    T = 1 + max(len(text) for text in texts)
+    inputs = np.full((len(texts), T), EOS, dtype=np.int64)
+    targets = np.full((len(texts), T), IGNORE, dtype=np.int64)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids)] = ids
+        targets[b, len(ids)] = EOS
+    return inputs, targets
+""", 'data-1/empty-accepted',
+          mistake='Does not refuse an empty text; it produces a row with a lone EOS target.', heldout=True),
+    Entry('data-1', 'heldout9-023', r"""
+import numpy as np
+from lib.data import BOS, EOS, IGNORE, encode
+def collate(texts, vocab):
+    texts = list(texts)
+    if not texts or not all(texts):
+        raise ValueError("批次或文本为空")
+    T = 1 + max(len(t) for t in texts)
+    B = len(texts)
+    # 用 int32 节省内存
+    inputs = np.full((B, T), EOS, dtype=np.int32)
+    targets = np.full((B, T), IGNORE, dtype=np.int32)
+    inputs[:, 0] = BOS
+    for b, text in enumerate(texts):
+        ids = encode(text, vocab)
+        inputs[b, 1:len(ids) + 1] = ids
+        targets[b, :len(ids) + 1] = list(ids) + [EOS]
+    return inputs, targets
+""", 'data-1/int32',
+          mistake='Builds the arrays as int32 to save memory, but the task asks for int64.', heldout=True),
+]

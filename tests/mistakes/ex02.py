@@ -2956,3 +2956,244 @@ def attention_costs(batch, length, width, n_heads, n_layers, dtype):
 """, 'cost-1/head-width-matrices',
           mistake='Counts per-head d x d projection blocks, so the parameter count shrinks by a factor of H.', heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none.
+ENTRIES += [
+    Entry('heads-1', 'heldout9-025', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads != 0:
+        raise ValueError("n_heads must divide D")
+    T = x.shape[-2]
+    return x.reshape(*x.shape[:-2], n_heads, T, D // n_heads)
+""", 'heads-1/reshape-only',
+          mistake='Reshapes straight to (..., H, T, d) without splitting the last axis first, mixing time and heads.', heldout=True),
+    Entry('heads-1', 'heldout9-026', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError(f"D={D} 不能被 n_heads={n_heads} 整除")
+    # (..., T, d, H) -> (..., H, T, d)
+    heads = x.reshape(*x.shape[:-1], D // n_heads, n_heads)
+    return np.moveaxis(heads, -1, -3)
+""", 'heads-1/interleaved',
+          mistake='Splits the last axis as (d, H) instead of (H, d), so head h gets strided features instead of the block h*d..h*d+d-1.', heldout=True),
+    Entry('heads-1', 'heldout9-027', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("D не делится на n_heads")
+    # (B, T, H, d)
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # (B, H, T, d)
+    return heads.transpose(0, 2, 1, 3)
+""", 'heads-1/fixed-rank',
+          mistake='Hard-codes transpose(0, 2, 1, 3), which only works for a batched (B, T, D) input and fails for (T, D) or extra leading axes.', heldout=True),
+    Entry('heads-1', 'heldout9-028', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads:
+        raise ValueError("bad number of heads")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)   # (..., T, H, d)
+    return np.swapaxes(heads, -2, -1)
+""", 'heads-1/other-axes',
+          mistake='Swaps the last two axes (-2, -1) instead of the head and time axes, giving (..., T, d, H).', heldout=True),
+    Entry('heads-1', 'heldout9-029', r"""
+import numpy as np
+def split_heads(x, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    if D % n_heads != 0:
+        raise ValueError("维度不能整除")
+    heads = x.reshape(*x.shape[:-1], n_heads, D // n_heads)
+    # 交换时间轴和头轴
+    return np.swapaxes(heads, 1, 2)
+""", 'heads-1/fixed-rank',
+          mistake='Swaps axes 1 and 2 counted from the front, which is wrong for an unbatched (T, D) input and for extra leading axes.', heldout=True),
+    Entry('heads-2', 'heldout9-031', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("need (..., H, T, d)")
+    H, T, d = x.shape[-3:]
+    return x.reshape(*x.shape[:-3], T, H * d)
+""", 'heads-2/reshape-only',
+          mistake='Reshapes (..., H, T, d) straight into (..., T, H*d) without moving the head axis back first.', heldout=True),
+    Entry('heads-2', 'heldout9-032', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    # (..., H, T, d) -> (..., T, H, d) -> (..., T, H*d)
+    y = np.swapaxes(x, -3, -2) if x.ndim >= 3 else x
+    return y.reshape(*y.shape[:-2], -1)
+""", '*/not-refused',
+          mistake='Does not refuse inputs with fewer than three axes.', heldout=True),
+    Entry('heads-2', 'heldout9-033', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("ожидается (..., H, T, d)")
+    # (..., T, d, H)
+    y = np.moveaxis(x, -3, -1)
+    return y.reshape(*y.shape[:-2], -1)
+""", 'heads-2/interleaved',
+          mistake='Concatenates along the wrong axis after swapping: puts d first, giving features ordered by coordinate, not by head.', heldout=True),
+    Entry('heads-2', 'heldout9-034', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("merge_heads expects (..., H, T, d)")
+    B, H, T, d = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, T, H * d)
+""", 'heads-2/fixed-rank',
+          mistake='Hard-codes a batch axis with transpose(0, 2, 1, 3), so 3-D input (H, T, d) and 5-D input fail.', heldout=True),
+    Entry('heads-2', 'heldout9-035', r"""
+import numpy as np
+def merge_heads(x):
+    x = np.asarray(x)
+    if x.ndim < 3:
+        raise ValueError("至少需要三个轴")
+    H = x.shape[-3]
+    # 把每个头沿最后一个轴拼起来
+    return np.concatenate([x[..., h, :, :] for h in range(H - 1, -1, -1)], axis=-1)
+""", 'heads-2/reversed',
+          mistake='Concatenates the heads in reverse order.', heldout=True),
+    Entry('heads-3', 'heldout9-037', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    return merge_heads(causal_attention(q, k, v))
+""", 'heads-3/no-w-o',
+          mistake='Forgets the output projection w_o.', heldout=True),
+    Entry('heads-3', 'heldout9-038', answers_above('ex02_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    B, T, D = x.shape
+    if D % n_heads:
+        raise ValueError("头数不能整除 D")
+    d = D // n_heads
+    # 投影后直接 reshape 成 (B, H, T, d)
+    q = (x @ w_q).reshape(B, n_heads, T, d)
+    k = (x @ w_k).reshape(B, n_heads, T, d)
+    v = (x @ w_v).reshape(B, n_heads, T, d)
+    out = causal_attention(q, k, v)
+    return merge_heads(out) @ w_o
+""", 'heads-3/reshape-only',
+          mistake='Splits heads by a plain reshape to (B, H, T, d), mixing positions between heads.', heldout=True),
+    Entry('heads-3', 'heldout9-039', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    # проекции: W x для каждой позиции
+    q = split_heads(x @ w_q.T, n_heads)
+    k = split_heads(x @ w_k.T, n_heads)
+    v = split_heads(x @ w_v.T, n_heads)
+    heads = causal_attention(q, k, v)
+    return merge_heads(heads) @ w_o.T
+""", '*/transposed-weights',
+          mistake='Multiplies by transposed weights (w.T @ x convention), not the row-vector convention x @ w.', heldout=True),
+    Entry('heads-3', 'heldout9-040', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+import numpy as np
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    D = x.shape[-1]
+    q = split_heads(x @ w_q, n_heads)
+    k = split_heads(x @ w_k, n_heads)
+    v = split_heads(x @ w_v, n_heads)
+    T = x.shape[-2]
+    # 缩放因子用模型宽度
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(D)
+    mask = np.tril(np.ones((T, T), dtype=bool))
+    scores = np.where(mask, scores, -np.inf)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return merge_heads(w @ v) @ w_o
+""", 'heads-3/scale-by-D',
+          mistake='Writes its own attention scaled by sqrt(D) instead of sqrt(d), the head width.', heldout=True),
+    Entry('heads-3', 'heldout9-041', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+from lib.attention import causal_attention
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
+    q = split_heads(x @ w_q, n_heads)
+    # ключи и значения
+    k = split_heads(x @ w_k, n_heads)
+    heads = causal_attention(q, k, k)
+    return merge_heads(heads) @ w_o
+""", '*/weight-for-another',
+          mistake='Uses the same projected tensor for keys and values (x @ w_k), never applying w_v.', heldout=True),
+    Entry('cost-1', 'heldout9-043', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads or n_layers < 1:
+        raise ValueError("bad arguments")
+    d = width // n_heads
+    params = 4 * width * width * n_layers
+    kv = n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return params, kv
+""", 'cost-1/keys-only',
+          mistake='Counts only the key cache, forgetting the factor 2 for the values.', heldout=True),
+    Entry('cost-1', 'heldout9-044', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("宽度不能被头数整除")
+    if n_layers < 1:
+        raise ValueError("层数至少为 1")
+    d = width // n_heads
+    # 每个头有自己的 W_Q, W_K, W_V, W_O
+    parameters = n_layers * n_heads * 4 * width * width
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * np.dtype(dtype).itemsize
+    return parameters, kv_cache_bytes
+""", None,
+          mistake='Thinks every head has its own four D x D matrices, multiplying the parameter count by H.', heldout=True),
+    Entry('cost-1', 'heldout9-045', r"""
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0 or n_layers < 1:
+        raise ValueError("неверные параметры")
+    # параметры: четыре матрицы D x D на слой
+    parameters = n_layers * 4 * width ** 2
+    # кэш: ключ и значение на каждую позицию
+    kv_cache_bytes = 2 * n_layers * batch * length * width
+    return parameters, kv_cache_bytes
+""", 'cost-1/elements',
+          mistake='Counts the cache in numbers, not bytes: forgets to multiply by itemsize.', heldout=True),
+    Entry('cost-1', 'heldout9-046', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("n_heads must divide width")
+    if n_layers < 1:
+        raise ValueError("need at least one layer")
+    d = width / n_heads
+    nbytes = np.dtype(dtype).itemsize
+    return 4 * width * width * n_layers, 2 * n_layers * batch * length * n_heads * d * nbytes
+""", 'cost-1/float-division',
+          mistake='Returns floats because it uses true division for the head width.', heldout=True),
+    Entry('cost-1', 'heldout9-047', r"""
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads != 0:
+        raise ValueError("ширина не делится на число голов")
+    if n_layers < 1:
+        raise ValueError("нужен хотя бы один слой")
+    d = width // n_heads
+    parameters = n_layers * 4 * width * width
+    # float32 = 4 байта
+    kv_cache_bytes = 2 * n_layers * batch * length * n_heads * d * 4
+    return parameters, kv_cache_bytes
+""", 'cost-1/fixed-itemsize',
+          mistake='Hard-codes 4 bytes per number, ignoring dtype.', heldout=True),
+]

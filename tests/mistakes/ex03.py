@@ -2223,3 +2223,207 @@ def last_row_swap_change(forward, ids, i, j):
 """, 'pos-3/swap-overwrites',
           mistake='Only copies ids[j] into position i and never puts ids[i] into position j, so it is not a swap.', heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none.
+ENTRIES += [
+    Entry('pos-1', 'heldout9-049', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0 or offset + T > len(position_table):
+        raise ValueError("position out of range")
+    return token_table[ids] + position_table[:T]
+""", 'pos-1/no-offset',
+          mistake='Ignores the offset: always adds position rows 0..T-1.', heldout=True),
+    Entry('pos-1', 'heldout9-050', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = position_table.shape[0]
+    # 超出位置表就报错
+    if offset < 0 or offset + T >= C:
+        raise ValueError("位置超出位置表")
+    return token_table[ids] + position_table[offset:offset + T]
+""", 'pos-1/full-table-refused',
+          mistake='Off-by-one range check (offset + T >= C), refusing a sequence that exactly fills the table.', heldout=True),
+    Entry('pos-1', 'heldout9-051', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset < 0:
+        raise ValueError("отрицательное смещение")
+    # позиции за концом таблицы берём из последней строки
+    pos = np.minimum(np.arange(offset, offset + T), len(position_table) - 1)
+    return token_table[ids] + position_table[pos]
+""", 'pos-1/clipped',
+          mistake='Clamps positions to the last row instead of raising ValueError.', heldout=True),
+    Entry('pos-1', 'heldout9-052', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if offset + T > len(position_table):
+        raise ValueError("positions past the end of the table")
+    positions = np.arange(offset, offset + T)
+    return token_table[ids] + position_table[positions]
+""", None,
+          mistake='Does not refuse a negative offset; the slice silently takes rows from the wrong place.', heldout=True),
+    Entry('pos-1', 'heldout9-053', r"""
+import numpy as np
+def embed(ids, token_table, position_table, offset=0):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    C = len(position_table)
+    if offset < 0:
+        raise ValueError("offset 不能为负")
+    # 位置循环使用
+    pos = (offset + np.arange(T)) % C
+    return token_table[ids] + position_table[pos]
+""", 'pos-1/wrapped',
+          mistake='Wraps positions around modulo C instead of raising.', heldout=True),
+    Entry('pos-2', 'heldout9-055', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    d_token[ids.reshape(-1)] += grad.reshape(-1, D)
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    d_position[offset:offset + T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/assignment',
+          mistake='Uses d_token[ids] += grad, which keeps only one contribution of a repeated id.', heldout=True),
+    Entry('pos-2', 'heldout9-056', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("位置越界")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.ravel(), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 每个序列共享位置
+    d_position[:T] = grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", 'pos-2/no-offset',
+          mistake='Ignores the offset when writing the position gradient.', heldout=True),
+    Entry('pos-2', 'heldout9-057', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("позиции вне таблицы")
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    for i, g in zip(ids.reshape(-1), grad.reshape(-1, D)):
+        d_token[i] += g
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # градиент по позициям
+    d_position[offset:offset + T] = grad.reshape(-1, T, D)[0]
+    return d_token, d_position
+""", 'pos-2/last-sequence',
+          mistake='Takes only the first sequence of a batch for the position gradient instead of summing over the batch.', heldout=True),
+    Entry('pos-2', 'heldout9-058', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    if offset < 0 or offset + T > context_size:
+        raise ValueError("positions outside the table")
+    d_token = np.zeros((vocab_size, D))
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D))
+    d_position[offset:offset + T] += grad.reshape(-1, T, D).sum(axis=0)
+    return d_token, d_position
+""", '*/dtype-promoted',
+          mistake='Allocates the gradients with np.zeros default float64, so float32 gradients come back as float64.', heldout=True),
+    Entry('pos-2', 'heldout9-059', r"""
+import numpy as np
+def embed_backward(grad, ids, vocab_size, context_size, offset=0):
+    grad, ids = np.asarray(grad), np.asarray(ids)
+    T, D = ids.shape[-1], grad.shape[-1]
+    d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
+    np.add.at(d_token, ids.reshape(-1), grad.reshape(-1, D))
+    d_position = np.zeros((context_size, D), dtype=grad.dtype)
+    # 位置 offset+t 累加
+    np.add.at(d_position, offset + np.arange(T), grad.reshape(-1, T, D).sum(axis=0))
+    return d_token, d_position
+""", 'pos-2/unchecked',
+          mistake='Does not check the position range, so a negative offset or overflow is silently accepted or crashes differently.', heldout=True),
+    Entry('pos-3', 'heldout9-061', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("need two different positions before the last")
+    swapped = ids
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake='Swaps the tokens in the original ids in place, so both forward passes see the swapped sequence and the change is always 0.', heldout=True),
+    Entry('pos-3', 'heldout9-062', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T and 0 <= j < T):
+        raise ValueError("i 和 j 必须是不同的位置")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    # 比较最后一行
+    return float(np.abs(forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]).max())
+""", 'pos-3/last-position',
+          mistake='Allows j or i to be the last position (checks < T instead of < T-1).', heldout=True),
+    Entry('pos-3', 'heldout9-063', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("нужны две разные позиции до последней")
+    swapped = ids.copy()
+    swapped[[i, j]] = swapped[[j, i]]
+    before = forward(ids)[..., -1, :]
+    after = forward(swapped)[..., -1, :]
+    return float(np.max(np.abs(after - before)))
+""", 'pos-3/batch-rows',
+          mistake='Swaps along axis 0, which for a batch swaps sequences instead of tokens.', heldout=True),
+    Entry('pos-3', 'heldout9-064', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if i == j or min(i, j) < 0 or max(i, j) >= T - 1:
+        raise ValueError("i, j must be distinct positions before the last one")
+    swapped = ids.copy()
+    swapped[..., i], swapped[..., j] = ids[..., j], ids[..., i]
+    return float(np.max(np.abs(forward(swapped) - forward(ids))))
+""", 'pos-3/whole-output',
+          mistake='Compares the whole output instead of only the last row.', heldout=True),
+    Entry('pos-3', 'heldout9-065', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not (0 <= i < T - 1 and 0 <= j < T - 1):
+        raise ValueError("位置必须在最后一个之前")
+    swapped = ids.copy()
+    swapped[..., [i, j]] = ids[..., [j, i]]
+    diff = forward(swapped)[..., -1, :] - forward(ids)[..., -1, :]
+    return float(np.abs(diff).max())
+""", 'pos-3/same-position',
+          mistake='Does not refuse i == j.', heldout=True),
+]

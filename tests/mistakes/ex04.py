@@ -2824,3 +2824,245 @@ def feature_norm(x, eps=1e-5):
 """, 'causal-4/no-eps',
           mistake='Forgets eps, so a constant row divides 0 by 0.', heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none.
+ENTRIES += [
+    Entry('causal-1', 'heldout9-067', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed[..., position] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/one-token',
+          mistake='Replaces only the token at position instead of every token from position on.', heldout=True),
+    Entry('causal-1', 'heldout9-068', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # 替换 position 之后的 token
+    perturbed[..., position + 1:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/perturbs-one-late',
+          mistake='Off by one: starts the replacement at position + 1, leaving position unchanged.', heldout=True),
+    Entry('causal-1', 'heldout9-069', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # меняем будущее
+    perturbed[position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", 'causal-1/first-axis',
+          mistake='Indexes the first axis (perturbed[position:]), which replaces whole sequences of a batch instead of future tokens.', heldout=True),
+    Entry('causal-1', 'heldout9-070', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    perturbed = ids
+    perturbed[..., position:] = replacement
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", '*/argument-changed',
+          mistake='Modifies ids in place instead of the copy, so before and after see the same input.', heldout=True),
+    Entry('causal-1', 'heldout9-071', r"""
+import numpy as np
+def future_perturbation_change(forward, ids, position, replacement):
+    ids = np.asarray(ids)
+    perturbed = ids.copy()
+    # гарантируем, что токен поменяется
+    perturbed[..., position:] = np.asarray(replacement) + 1
+    before = forward(ids)[..., :position, :]
+    after = forward(perturbed)[..., :position, :]
+    return float(np.max(np.abs(after - before)))
+""", None,
+          mistake="Writes replacement + 1 (a 'different' token) instead of the given replacement.", heldout=True),
+    Entry('causal-2', 'heldout9-073', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("bad position")
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if control_change <= tol:
+        return "blind"
+    change = future_perturbation_change(forward, ids, position, replacement)
+    return "leaks" if change > tol else "causal"
+""", 'causal-2/control-first',
+          mistake="Checks the control first, so a leaking model with a blind control is called 'blind' instead of 'leaks'.", heldout=True),
+    Entry('causal-2', 'heldout9-074', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    # position 必须在 1 … T-1
+    if position < 1 or position >= len(ids):
+        raise ValueError("position 超出范围")
+    if future_perturbation_change(forward, ids, position, replacement) > tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) > tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/batch-length',
+          mistake='Uses len(ids) for T, which is the batch size for a (B, T) batch.', heldout=True),
+    Entry('causal-2', 'heldout9-075', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    T = np.shape(ids)[-1]
+    if not 1 <= position <= T:
+        raise ValueError("позиция вне диапазона")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    control_change = future_perturbation_change(control, ids, position, replacement)
+    if change > tol:
+        return "leaks"
+    return "causal" if control_change > tol else "blind"
+""", 'causal-2/position-unchecked',
+          mistake='Range check allows position T (uses <= T), so a position with no future returns a verdict instead of raising ValueError.', heldout=True),
+    Entry('causal-2', 'heldout9-076', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position <= np.shape(ids)[-1] - 1:
+        raise ValueError("position must be in 1..T-1")
+    if future_perturbation_change(forward, ids, position, replacement) >= tol:
+        return "leaks"
+    if future_perturbation_change(control, ids, position, replacement) >= tol:
+        return "causal"
+    return "blind"
+""", 'causal-2/tie-counts-as-leak',
+          mistake='Uses >= tol instead of > tol, so a change exactly equal to tol (e.g. 0 with tol=0) counts as a leak.', heldout=True),
+    Entry('causal-2', 'heldout9-077', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
+    if not 1 <= position < np.shape(ids)[-1]:
+        raise ValueError("位置不合法")
+    change = future_perturbation_change(forward, ids, position, replacement)
+    # 前缀变了就是泄漏
+    return "leaks" if change > tol else "causal"
+""", 'causal-2/no-control',
+          mistake="Returns 'causal' whenever the model does not move, without consulting the control; never says 'blind'.", heldout=True),
+    Entry('causal-3', 'heldout9-079', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T must be at least 2")
+    return np.array([future_perturbation_change(forward, ids, p, replacement_token)
+                     for p in range(1, T - 1)], dtype=np.float64)
+""", 'causal-3/ends-early',
+          mistake='Loops over range(1, T - 1), missing the last position, so the result has T-2 entries.', heldout=True),
+    Entry('causal-3', 'heldout9-080', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    # по всем позициям 1 … T-1
+    result = []
+    for p in range(1, T):
+        result.append(future_perturbation_change(forward, ids, p, replacement_token))
+    return np.array(result, dtype=np.float64)
+""", 'causal-3/single-position',
+          mistake='Does not raise ValueError for T < 2; returns an empty array instead.', heldout=True),
+    Entry('causal-3', 'heldout9-081', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("need T >= 2")
+    out = np.empty(T - 1, dtype=np.float64)
+    base = forward(ids)
+    for p in range(1, T):
+        changed = ids.copy()
+        changed[p] = replacement_token
+        out[p - 1] = np.abs(forward(changed)[:p] - base[:p]).max()
+    return out
+""", 'causal-3/one-token',
+          mistake='Replaces only the single token at p instead of every token from p on.', heldout=True),
+    Entry('causal-3', 'heldout9-082', r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("T < 2")
+    before = forward(ids)
+    res = []
+    for p in range(1, T):
+        x = ids.copy()
+        x[p:] = replacement_token
+        # 比较输出的变化
+        res.append(np.max(np.abs(forward(x) - before)))
+    return np.array(res, dtype=np.float64)
+""", 'causal-3/all-rows',
+          mistake='Compares the full output instead of only the prefix rows, so the changed rows themselves count as a leak.', heldout=True),
+    Entry('causal-3', 'heldout9-083', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+import numpy as np
+def leak_sweep(forward, ids, replacement_token):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if T < 2:
+        raise ValueError("нужно хотя бы две позиции")
+    changes = [future_perturbation_change(forward, ids, p, replacement_token) for p in range(1, T)]
+    # накопленный максимум утечки
+    return np.maximum.accumulate(np.array(changes, dtype=np.float64))
+""", None,
+          mistake='Stores the maximum change so far (cumulative) instead of the change at each position.', heldout=True),
+    Entry('causal-4', 'heldout9-085', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-2, keepdims=True)
+    var = x.var(axis=-2, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/over-time',
+          mistake='Normalises over the time axis (-2) instead of the features, the very leak it should fix.', heldout=True),
+    Entry('causal-4', 'heldout9-086', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    # 每个位置在自己的 D 个特征上归一化
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, ddof=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/unbiased',
+          mistake='Uses the sample variance (ddof=1) instead of the population variance.', heldout=True),
+    Entry('causal-4', 'heldout9-087', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    # дисперсия = E[x^2] - E[x]^2
+    var = (x ** 2).mean(axis=-1, keepdims=True) - mean ** 2
+    return (x - mean) / np.sqrt(var + eps)
+""", 'causal-4/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which loses precision for inputs with a large mean.', heldout=True),
+    Entry('causal-4', 'heldout9-088', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    std = x.std(axis=-1, keepdims=True)
+    return (x - mean) / (std + eps)
+""", 'causal-4/eps-outside',
+          mistake='Adds eps outside the square root instead of inside it.', heldout=True),
+    Entry('causal-4', 'heldout9-089', r"""
+import numpy as np
+def feature_norm(x, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)
+    # по признакам каждой позиции
+    mu = np.mean(x, axis=-1, keepdims=True)
+    sigma2 = np.mean((x - mu) ** 2, axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(sigma2 + eps)
+""", '*/dtype-promoted',
+          mistake='Casts to float64 for accuracy and never casts back, so float32 input returns float64.', heldout=True),
+]

@@ -2449,3 +2449,226 @@ def cache_error(forward, step, new_cache, ids):
 """, None,
           mistake='Returns the Frobenius norm of the difference instead of the largest absolute entry.', heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none (heldout9-099, named none by check() when
+# measured, expects cache-2/no-max, which other practice draws and the grader give: true of it).
+ENTRIES += [
+    Entry('cache-1', 'heldout9-091', r"""
+import numpy as np
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        cache = model.new_cache()
+        for token in inputs[b]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/padding-in-cache',
+          mistake='Feeds the whole padded row (including the EOS padding) into the cache before the new token.', heldout=True),
+    Entry('cache-1', 'heldout9-092', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    cache = model.new_cache()
+    for b in range(len(inputs)):
+        # 真实前缀：目标不是 -100 的位置
+        n = int((targets[b] != IGNORE).sum())
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/shared-cache',
+          mistake='Shares one cache across all rows instead of a fresh cache per row.', heldout=True),
+    Entry('cache-1', 'heldout9-093', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        # длина текста = число реальных целей минус EOS
+        n = int((targets[b] != IGNORE).sum()) - 1
+        cache = model.new_cache()
+        for token in inputs[b, :n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/short-prefix',
+          mistake='Counts one real position too few (subtracts the EOS target), so the last text token is never fed into the cache.', heldout=True),
+    Entry('cache-1', 'heldout9-094', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int(np.count_nonzero(targets[b] != IGNORE))
+        cache = model.new_cache()
+        # the text tokens of this row
+        for token in inputs[b, 1:n]:
+            model.step(int(token), cache)
+        outputs.append(model.step(int(tokens[b]), cache))
+    return np.stack(outputs)
+""", 'cache-1/skips-bos',
+          mistake='Skips the BOS token: feeds inputs[b, 1:n] so every position is shifted by one.', heldout=True),
+    Entry('cache-1', 'heldout9-095', r"""
+import numpy as np
+from lib.data import IGNORE
+def continue_padded(model, inputs, targets, tokens):
+    outputs = []
+    for b in range(len(inputs)):
+        n = int((targets[b] != IGNORE).sum())
+        cache = model.new_cache()
+        for t in range(n):
+            model.step(int(inputs[b, t]), cache)
+        # 下一个 token
+        outputs.append(model.step(int(tokens[0]), cache))
+    return np.stack(outputs)
+""", None,
+          mistake='Uses tokens[0] for every row instead of tokens[b].', heldout=True),
+    Entry('cache-2', 'heldout9-097', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    heads = w @ values
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", 'cache-2/attends-before-append',
+          mistake='Computes the attention before appending the new key and value, so the new query cannot read its own position (and n=0 fails).', heldout=True),
+    Entry('cache-2', 'heldout9-098', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    D = x.shape[-1]
+    H = n_heads
+    d = D // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    # 缩放
+    scores = q @ keys.transpose(0, 2, 1) / np.sqrt(D)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(D) @ w_o, keys, values
+""", 'cache-2/scale-by-D',
+          mistake='Scales the scores by sqrt(D) instead of sqrt(d).', heldout=True),
+    Entry('cache-2', 'heldout9-099', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    keys = np.concatenate([keys, (x @ w_k).reshape(H, 1, d)], axis=1)
+    values = np.concatenate([values, (x @ w_v).reshape(H, 1, d)], axis=1)
+    e = np.exp(q @ np.swapaxes(keys, 1, 2) / np.sqrt(d))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/no-max',
+          mistake='No max subtraction in the softmax, so large scores overflow to nan.', heldout=True),
+    Entry('cache-2', 'heldout9-100', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    # 分头
+    def split(y):
+        return y.reshape(d, H).T[:, None, :]
+    q, k, v = split(x @ w_q), split(x @ w_k), split(x @ w_v)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/interleaved',
+          mistake='Splits the projection as (d, H) and transposes, so head h gets strided features instead of its block.', heldout=True),
+    Entry('cache-2', 'heldout9-101', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x)
+    H = n_heads
+    d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d)
+    k = (x @ w_k).reshape(H, 1, d)
+    v = (x @ w_v).reshape(H, 1, d)
+    keys = np.concatenate([keys, k], axis=1)
+    values = np.concatenate([values, v], axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)     # (H, 1, n+1)
+    # softmax
+    w = np.exp(scores - scores.max(axis=0, keepdims=True))
+    w = w / w.sum(axis=0, keepdims=True)
+    return (w @ values).reshape(-1) @ w_o, keys, values
+""", 'cache-2/wrong-axis',
+          mistake='Takes the softmax over the head axis (axis 0) instead of over the positions.', heldout=True),
+    Entry('cache-3', 'heldout9-103', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    incremental = np.stack([step(int(t), new_cache()) for t in ids])
+    return float(np.max(np.abs(full - incremental)))
+""", 'cache-3/fresh-cache',
+          mistake='Creates a new cache for every token, so every step sees only itself.', heldout=True),
+    Entry('cache-3', 'heldout9-104', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = forward(ids)
+    cache = new_cache()
+    for token in ids:
+        out = step(int(token), cache)
+    # 只比较最后一个输出
+    return float(np.abs(full[-1] - out).max())
+""", 'cache-3/last-row',
+          mistake='Compares only the last row instead of all rows.', heldout=True),
+    Entry('cache-3', 'heldout9-105', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    outs = [step(int(tok), cache) for tok in ids]
+    # средняя ошибка кэша
+    return float(np.mean(np.abs(full - np.stack(outs))))
+""", 'cache-3/mean',
+          mistake='Returns the mean absolute difference instead of the maximum.', heldout=True),
+    Entry('cache-3', 'heldout9-106', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    incremental = np.stack([step(int(t), cache) for t in ids])
+    return float(np.max(full - incremental))
+""", 'cache-3/signed',
+          mistake='Returns the signed maximum difference instead of the largest absolute difference.', heldout=True),
+    Entry('cache-3', 'heldout9-107', r"""
+import numpy as np
+def cache_error(forward, step, new_cache, ids):
+    ids = np.asarray(ids)
+    full = np.asarray(forward(ids))
+    cache = new_cache()
+    # первый токен уже известен, начинаем со второго
+    outs = [step(int(t), cache) for t in ids[1:]]
+    if not outs:
+        return 0.0
+    return float(np.max(np.abs(full[1:] - np.stack(outs))))
+""", None,
+          mistake='Skips the first token (starts the steps from ids[1:]) while comparing with rows 1..T-1, so the cache never stores position 0.', heldout=True),
+]

@@ -1612,3 +1612,138 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
 """, None,
           mistake="Reads the value features 0..d-1 for every head instead of the head's own slice lo..hi.", heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none.
+ENTRIES += [
+    Entry('evidence-1', 'heldout9-109', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("n_heads must divide D")
+    d = D // n_heads
+    def mm(rows, w):
+        return [[sum(r[i] * w[i][c] for i in range(D)) for c in range(D)] for r in rows]
+    q, k, v = mm(x, w_q), mm(x, w_k), mm(x, w_v)
+    T = len(x)
+    out = []
+    for i in range(T):
+        js = list(range(i + 1)) if causal else list(range(T))
+        row = []
+        for h in range(n_heads):
+            s = [sum(q[i][c] * k[j][c] for c in range(h * d, (h + 1) * d)) / math.sqrt(d) for j in js]
+            e = [math.exp(a) for a in s]
+            z = sum(e)
+            row += [sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in range(h * d, (h + 1) * d)]
+        out.append(row)
+    return mm(out, w_o)
+""", 'evidence-1/no-max',
+          mistake='Does not subtract the largest score before math.exp, so large scores overflow.', heldout=True),
+    Entry('evidence-1', 'heldout9-110', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D не делится на число голов")
+    d = D // n_heads
+    def matmul(a, w):
+        return [[sum(a_i[r] * w[r][c] for r in range(D)) for c in range(D)] for a_i in a]
+    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
+    res = []
+    for i in range(len(x)):
+        readable = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo = h * d
+            # масштаб 1/sqrt(D)
+            scores = [sum(q[i][lo + a] * k[j][lo + a] for a in range(d)) / math.sqrt(D) for j in readable]
+            top = max(scores)
+            ex = [math.exp(s - top) for s in scores]
+            tot = sum(ex)
+            row += [sum(e * v[j][lo + a] for e, j in zip(ex, readable)) / tot for a in range(d)]
+        res.append(row)
+    return matmul(res, w_o)
+""", 'evidence-1/scale-by-D',
+          mistake='Scales the scores by 1/sqrt(D) instead of 1/sqrt(d).', heldout=True),
+    Entry('evidence-1', 'heldout9-111', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("n_heads does not divide D")
+    d = D // n_heads
+    def apply(w, rows):
+        # W times each vector
+        return [[sum(w[c][r] * row[r] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = apply(w_q, x), apply(w_k, x), apply(w_v, x)
+    merged = []
+    for i in range(len(x)):
+        js = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            cs = range(h * d, (h + 1) * d)
+            sc = [sum(q[i][c] * k[j][c] for c in cs) / math.sqrt(d) for j in js]
+            mx = max(sc)
+            ex = [math.exp(s - mx) for s in sc]
+            z = sum(ex)
+            row += [sum(e / z * v[j][c] for e, j in zip(ex, js)) for c in cs]
+        merged.append(row)
+    return apply(w_o, merged)
+""", '*/transposed-weights',
+          mistake='Multiplies by the transposed matrices (w[c][r] instead of w[r][c]), i.e. column-vector convention.', heldout=True),
+    Entry('evidence-1', 'heldout9-112', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads != 0:
+        raise ValueError("头数必须整除 D")
+    d = D // n_heads
+    def proj(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = proj(x, w_q), proj(x, w_k), proj(x, w_v)
+    out = []
+    for i in range(len(x)):
+        js = range(i + 1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            sc = [sum(a * b for a, b in zip(q[i][lo:hi], k[j][lo:hi])) / math.sqrt(d) for j in js]
+            m = max(sc)
+            ex = [math.exp(s - m) for s in sc]
+            tot = sum(ex)
+            row += [sum(e / tot * v[j][c] for e, j in zip(ex, js)) for c in range(lo, hi)]
+        out.append(row)
+    # 拼接各头的结果
+    return out
+""", 'evidence-1/no-w-o',
+          mistake='Forgets the output projection w_o.', heldout=True),
+    Entry('evidence-1', 'heldout9-113', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads:
+        raise ValueError("D % n_heads != 0")
+    d = D // n_heads
+    def proj(rows, w):
+        return [[sum(row[r] * w[r][c] for r in range(D)) for c in range(D)] for row in rows]
+    q, k, v = proj(x, w_q), proj(x, w_k), proj(x, w_v)
+    merged = []
+    for i in range(len(x)):
+        row = []
+        for h in range(n_heads):
+            lo, hi = h * d, (h + 1) * d
+            # только ключи j <= i
+            sc = [sum(q[i][c] * k[j][c] for c in range(lo, hi)) / math.sqrt(d) for j in range(i + 1)]
+            m = max(sc)
+            ex = [math.exp(s - m) for s in sc]
+            z = sum(ex)
+            row += [sum(ex[j] / z * v[j][c] for j in range(i + 1)) for c in range(lo, hi)]
+        merged.append(row)
+    return proj(merged, w_o)
+""", 'evidence-1/ignores-causal',
+          mistake='Ignores the causal flag: always applies the causal mask.', heldout=True),
+]

@@ -4158,3 +4158,377 @@ def diagnose(model, forward, ids, prefix_length, tol=1e-9):
 """, None,
           mistake='Hard-codes a tolerance of 1e-6 and ignores the tol argument.', heldout=True),
 ]
+
+
+# ---- the ninth held-out set (issue 34, measured once on 2026-12-06, round 10) ---------------------------
+# Written by someone who had not seen the grader, measured once on main (9b3b9a05), added verbatim (with the
+# notebook's imports the code uses, and the solved notebook's answers above those that call them) and not tuned
+# to.  The diagnosis is the one check() gives, None where it gives none (heldout9-117, named none by check() when
+# measured, expects */one-rank-only, which other practice draws and the grader give: true of it).
+ENTRIES += [
+    Entry('dec-1', 'heldout9-115', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("shape mismatch")
+    return weights * d_weights
+""", 'dec-1/no-row-term',
+          mistake='Forgets to subtract the weighted mean of the upstream gradient: returns weights * d_weights.', heldout=True),
+    Entry('dec-1', 'heldout9-116', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("形状不一致")
+    # g 的平均值
+    g_bar = d_weights.mean(axis=-1, keepdims=True)
+    return weights * (d_weights - g_bar)
+""", 'dec-1/plain-mean',
+          mistake='Uses the plain mean of the upstream gradient instead of the weighted sum.', heldout=True),
+    Entry('dec-1', 'heldout9-117', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("формы не совпадают")
+    g_bar = np.sum(weights * d_weights)
+    return weights * (d_weights - g_bar)
+""", '*/one-rank-only',
+          mistake='Sums over the whole array instead of per row (no axis).', heldout=True),
+    Entry('dec-1', 'heldout9-118', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    g_bar = (weights * d_weights).sum(axis=-1, keepdims=True)
+    return weights * d_weights - weights * g_bar
+""", 'dec-1/broadcasts',
+          mistake='Does not check the shapes, so mismatched arrays broadcast or fail with a non-ValueError.', heldout=True),
+    Entry('dec-1', 'heldout9-119', r"""
+import numpy as np
+def masked_softmax_backward(d_weights, weights):
+    d_weights, weights = np.asarray(d_weights), np.asarray(weights)
+    if d_weights.shape != weights.shape:
+        raise ValueError("形状不同")
+    n = weights.shape[-1]
+    # 雅可比矩阵 J = diag(a) - a a^T
+    J = weights[..., :, None] * np.eye(n) - weights[..., :, None] * weights[..., None, :]
+    return np.einsum("...ij,...j->...i", J, d_weights)
+""", '*/right-values-other-type',
+          mistake='Builds the full Jacobian diag(a) - a a^T with a float64 identity matrix, so float32 input comes back as float64.', heldout=True),
+    Entry('dec-2', 'heldout9-121', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain width != D")
+    mu = x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    d_gain = (d_out * x).reshape(-1, D).sum(axis=0)
+    d_bias = d_out.reshape(-1, D).sum(axis=0)
+    return d_x.astype(x.dtype), d_gain.astype(x.dtype), d_bias.astype(x.dtype)
+""", 'dec-2/gain-uses-x',
+          mistake='Returns d_gain without normalising x: multiplies d_out by x instead of x_hat.', heldout=True),
+    Entry('dec-2', 'heldout9-122', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape[0] != D:
+        raise ValueError("gain 的宽度不是 D")
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    rho = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mean) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
+    # 对批次求和
+    d_gain = (d_out * x_hat).sum(axis=0)
+    d_bias = d_out.sum(axis=0)
+    return d_x, d_gain, d_bias
+""", 'dec-2/batch-axis-only',
+          mistake='Sums d_gain and d_bias only over axis 0, so for (B, T, D) input they have shape (T, D) instead of (D,).', heldout=True),
+    Entry('dec-2', 'heldout9-123', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("ширина gain не равна D")
+    c = x - x.mean(axis=-1, keepdims=True)
+    rho = 1 / np.sqrt((c ** 2).mean(axis=-1, keepdims=True) + eps)
+    xh = c * rho
+    g = d_out * gain
+    # градиент по x
+    d_x = g - g.mean(axis=-1, keepdims=True) - xh * (g * xh).mean(axis=-1, keepdims=True)
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", None,
+          mistake='Forgets the factor rho in d_x.', heldout=True),
+    Entry('dec-2', 'heldout9-124', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain must have shape (D,)")
+    mu = x.mean(axis=-1, keepdims=True)
+    var = (x * x).mean(axis=-1, keepdims=True) - mu * mu
+    rho = 1.0 / np.sqrt(var + eps)
+    x_hat = (x - mu) * rho
+    g = d_out * gain
+    d_x = rho * (g - g.mean(-1, keepdims=True) - x_hat * (g * x_hat).mean(-1, keepdims=True))
+    return d_x, (d_out * x_hat).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", 'dec-2/moments',
+          mistake='Computes the variance as E[x^2] - E[x]^2, which is inaccurate when the mean is large compared with the spread.', heldout=True),
+    Entry('dec-2', 'heldout9-125', r"""
+import numpy as np
+def layer_norm_backward(d_out, x, gain, eps=1e-5):
+    d_out, x, gain = np.asarray(d_out), np.asarray(x), np.asarray(gain)
+    D = x.shape[-1]
+    if gain.shape != (D,):
+        raise ValueError("gain 形状错误")
+    mu = x.mean(-1, keepdims=True)
+    # 方差
+    var = x.var(-1, ddof=1, keepdims=True)
+    r = 1 / np.sqrt(var + eps)
+    xh = (x - mu) * r
+    g = d_out * gain
+    d_x = r * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))
+    return d_x, (d_out * xh).reshape(-1, D).sum(0), d_out.reshape(-1, D).sum(0)
+""", 'dec-2/unbiased',
+          mistake='Uses the sample variance (ddof=1) instead of the population variance.', heldout=True),
+    Entry('dec-3', 'heldout9-127', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        # attention over the cached positions
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[0], k], axis=1)
+        layer_values = np.concatenate([values[0], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/shared-cache',
+          mistake="Appends every layer's key and value to the cache of layer 0 (keys[0]) instead of that layer's own cache.", heldout=True),
+    Entry('dec-3', 'heldout9-128', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        # 注意力子层
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-residual',
+          mistake='Forgets the residual connection around attention: x is replaced by the attention output.', heldout=True),
+    Entry('dec-3', 'heldout9-129', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        # проекции запроса, ключа и значения
+        a = x
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/no-norm',
+          mistake='Feeds x instead of LN1(x) into the attention projections.', heldout=True),
+    Entry('dec-3', 'heldout9-130', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    # the cache never grows past the table
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        # block
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", 'dec-3/unchecked',
+          mistake='Does not check the position against the table; the index past the table raises IndexError instead of ValueError.', heldout=True),
+    Entry('dec-3', 'heldout9-131', r"""
+import numpy as np
+from lib import layers
+from lib.attention import causal_attention
+def decoder_step(model, token, keys, values):
+    n = np.shape(keys[0])[1]  # the new token's position
+    if n >= model.context_size:
+        raise ValueError("position past the table")
+    H, d = model.n_heads, model.width // model.n_heads
+    x = (model.params["token_table"][token] + model.params["position_table"][n])[None]
+    new_keys, new_values = [], []
+    for layer in range(model.n_layers):
+        b = model.block(layer)
+        # 合并各头
+        a = layers.layer_norm_forward(x, b["ln1.gain"], b["ln1.bias"])[0]
+        q, k, v = ((a @ b[w]).reshape(H, 1, d) for w in ("w_q", "w_k", "w_v"))
+        layer_keys = np.concatenate([keys[layer], k], axis=1)
+        layer_values = np.concatenate([values[layer], v], axis=1)
+        heads = causal_attention(q, layer_keys, layer_values)
+        x = x + heads.transpose(2, 1, 0).reshape(1, -1) @ b["w_o"]
+        m_in = layers.layer_norm_forward(x, b["ln2.gain"], b["ln2.bias"])[0]
+        x = x + layers.mlp_forward(m_in, b["w_1"], b["b_1"], b["w_2"], b["b_2"])[0]
+        new_keys.append(layer_keys)
+        new_values.append(layer_values)
+    return model.output_head(x)[0], new_keys, new_values
+""", None,
+          mistake='Merges heads with a transpose of the (H, 1, d) output, ordering features by coordinate instead of by head.', heldout=True),
+    Entry('dec-4', 'heldout9-133', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length out of range")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    def change(f):
+        return np.abs(f(perturbed)[..., :prefix_length, :] - f(ids)[..., :prefix_length, :]).max()
+    if change(forward) > tol:
+        return "leaks"
+    if change(model.forward) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/control-is-forward',
+          mistake='Uses model.forward with its mask on as the negative control instead of model.forward(t, causal=False).', heldout=True),
+    Entry('dec-4', 'heldout9-134', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if prefix_length < 1 or prefix_length > T - 1:
+        raise ValueError("prefix_length 不在 1 … T-1")
+    perturbed = ids.copy()
+    # 未来的 token 全部换成下一个 id
+    perturbed[..., prefix_length:] += 1
+    def prefix_change(f):
+        a = np.asarray(f(ids))[..., :prefix_length, :]
+        b = np.asarray(f(perturbed))[..., :prefix_length, :]
+        return float(np.max(np.abs(a - b)))
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/no-modulo',
+          mistake='Perturbs the future with token+1 without the modulo, producing an id past the vocabulary (IndexError) for the last id.', heldout=True),
+    Entry('dec-4', 'heldout9-135', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("неверная длина префикса")
+    pert = ids.copy()
+    pert[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    # изменение выходов
+    def delta(f):
+        return np.max(np.abs(f(pert)[..., prefix_length:, :] - f(ids)[..., prefix_length:, :]))
+    if delta(forward) > tol:
+        return "leaks"
+    if delta(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Compares the rows from prefix_length on (the changed part) instead of the prefix rows.', heldout=True),
+    Entry('dec-4', 'heldout9-136', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("前缀长度不合法")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length] = (ids[..., prefix_length] + 1) % model.vocab_size
+    def prefix_change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length, :] - np.asarray(f(ids))[..., :prefix_length, :]))
+    if prefix_change(forward) > tol:
+        return "leaks"
+    if prefix_change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", 'dec-4/one-token',
+          mistake='Perturbs only the token at prefix_length instead of every token from it on.', heldout=True),
+    Entry('dec-4', 'heldout9-137', r"""
+import numpy as np
+def diagnose(model, forward, ids, prefix_length, tol=1e-9):
+    ids = np.asarray(ids)
+    T = ids.shape[-1]
+    if not 1 <= prefix_length < T:
+        raise ValueError("prefix_length вне 1 … T-1")
+    perturbed = ids.copy()
+    perturbed[..., prefix_length:] = (ids[..., prefix_length:] + 1) % model.vocab_size
+    # префикс: строки 0 … prefix_length
+    def change(f):
+        return np.max(np.abs(np.asarray(f(perturbed))[..., :prefix_length + 1, :]
+                             - np.asarray(f(ids))[..., :prefix_length + 1, :]))
+    if change(forward) > tol:
+        return "leaks"
+    if change(lambda t: model.forward(t, causal=False)) > tol:
+        return "causal"
+    return "blind"
+""", None,
+          mistake='Off by one in the prefix: compares rows up to prefix_length inclusive, so the first changed row counts as a leak.', heldout=True),
+]
