@@ -3073,7 +3073,7 @@ def merge_heads(x):
     return np.concatenate([x[..., h, :, :] for h in range(H - 1, -1, -1)], axis=-1)
 """, 'heads-2/reversed',
           mistake='Concatenates the heads in reverse order.', heldout=True),
-    Entry('heads-3', 'heldout9-037', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout9-037', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)
@@ -3082,7 +3082,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(causal_attention(q, k, v))
 """, 'heads-3/no-w-o',
           mistake='Forgets the output projection w_o.', heldout=True),
-    Entry('heads-3', 'heldout9-038', answers_above('ex02_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout9-038', "import numpy as np\n" + answers_above('ex02_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     B, T, D = x.shape
@@ -3097,7 +3097,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(out) @ w_o
 """, 'heads-3/reshape-only',
           mistake='Splits heads by a plain reshape to (B, H, T, d), mixing positions between heads.', heldout=True),
-    Entry('heads-3', 'heldout9-039', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout9-039', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     # проекции: W x для каждой позиции
@@ -3125,7 +3125,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     return merge_heads(w @ v) @ w_o
 """, 'heads-3/scale-by-D',
           mistake='Writes its own attention scaled by sqrt(D) instead of sqrt(d), the head width.', heldout=True),
-    Entry('heads-3', 'heldout9-041', answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
+    Entry('heads-3', 'heldout9-041', "import numpy as np\n" + answers_above('ex02_heads', 'split_heads', 'merge_heads') + r"""
 from lib.attention import causal_attention
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
     q = split_heads(x @ w_q, n_heads)

@@ -2902,7 +2902,7 @@ def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9)
     return "leaks" if change > tol else "causal"
 """, 'causal-2/control-first',
           mistake="Checks the control first, so a leaking model with a blind control is called 'blind' instead of 'leaks'.", heldout=True),
-    Entry('causal-2', 'heldout9-074', answers_above('ex04_causality', 'future_perturbation_change') + r"""
+    Entry('causal-2', 'heldout9-074', "import numpy as np\n" + answers_above('ex04_causality', 'future_perturbation_change') + r"""
 def perturbation_verdict(forward, control, ids, position, replacement, tol=1e-9):
     # position 必须在 1 … T-1
     if position < 1 or position >= len(ids):
