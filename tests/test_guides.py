@@ -408,8 +408,8 @@ def test_partial_credit_is_rounded_as_contributing_says():
 
     from grading.batch.runner import partial_points
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
-    assert ("The exercise's points (its points times the groups passed, over all its groups) are rounded once, "
-            "to 2 decimals.") in text
+    assert ("The points the exercise earns (its points times the groups passed, divided by all its groups) are "
+            "rounded once, to 2 decimals.") in text
     cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
     assert partial_points(SimpleNamespace(points=2), cases, {0, 1}) == (1.33, [2, 3])
 
