@@ -12,7 +12,7 @@ For every entry:
 * the diagnosis ``check()`` prints is the entry's own, or none when the entry
   expects none; never another mistake's.
 
-The diagnosis rate over the corpus is printed and must be at least 80 %.
+The diagnosis rate over the corpus is printed and must be at least RATE (85 %).
 """
 
 import collections
@@ -305,7 +305,7 @@ def _sees(exercise, mutant, cases):
 
 
 def test_most_mistakes_are_recognised_from_their_own_mutants(capsys):
-    """Across the course, at least 80 % of the mistakes are named when one of their mutants is checked."""
+    """Across the course, at least RATE (85 %) of the mistakes are named when one of their mutants is checked."""
     if len(_recognised) < sum(len(v) for v in diagnoses.MISTAKES.values()):
         pytest.skip("runs after test_every_known_mistake_names_mutants_the_tests_see in one process")
     rate = sum(_recognised.values()) / len(_recognised)
