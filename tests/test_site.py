@@ -18,7 +18,8 @@ Every page of every language is opened over HTTP from 127.0.0.1 and checked:
 * formulas are typeset (no TeX left, no TeX error), images load, widgets render, notebook
   pages offer the .ipynb download and (with no repository set) no launch button;
 * axe-core (npm, pinned in site/vendor.json, injected by the test, never part of
-  the site) finds no serious or critical violation, in light and in dark mode;
+  the site) finds no serious or critical violation, in light and in dark mode
+  (a code cell marked up as on the English page is checked there: checked_in);
 * at 360 px nothing scrolls sideways and the header's buttons are on screen;
   a figure, table, output or formula wider than the column scrolls in its own
   box that says so (site/static/course.js).
@@ -395,6 +396,44 @@ def _sizes(site_dir, path):
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
+# The code of a notebook cell, as the site shows it: one <div class="cell_input"> per code cell, whose
+# Pygments markup gives every token its own <span class>.
+CELL_INPUT = re.compile(r'<div class="cell_input docutils container">(.*?)</pre>', re.S)
+MARKUP = re.compile(r'<(\w+)((?:\s+class="[^"]*")?)')
+
+
+def _code_markup(source: str) -> list[list[tuple[str, str]]]:
+    """Each code cell of a page as its sequence of (tag, class), the words taken out."""
+    return [MARKUP.findall(block) for block in CELL_INPUT.findall(source)]
+
+
+REFERENCE_LANG = "en"      # whose pages axe checks whole
+
+
+def checked_in(site_dir: Path, lang: str, pagename: str) -> list[int]:
+    """Indices of the page's code cells that the same page in REFERENCE_LANG shows with the same
+    markup, element for element and class for class.
+
+    Code cells are the same in every language (tests/test_language_parity.py; only comments are
+    translated), every language loads the one shared stylesheet (test_page: no per-language copies of
+    shared assets) and no rule of it gives code another look in another language
+    (test_code_cells_look_the_same_in_every_language), so such a cell
+    has the same colours, sizes and roles in every language: axe checks it on the reference page, and on
+    the other two only the cells whose markup differs (a comment that wraps differently, say). These
+    thousands of syntax-coloured spans are half of axe's time on the longest pages."""
+    if lang == REFERENCE_LANG:
+        return []
+    ours = _code_markup((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
+    reference = _code_markup((site_dir / REFERENCE_LANG / f"{pagename}.html").read_text(encoding="utf8"))
+    if len(ours) != len(reference):
+        return []
+    return [i for i, (a, b) in enumerate(zip(ours, reference)) if a == b]
+
+
+MARK_CHECKED = """indices => { const cells = document.querySelectorAll("div.cell_input");
+  for (const i of indices) cells[i].dataset.axeCheckedIn = "reference"; return cells.length; }"""
+
+
 def _axe(page, axe_script, rules=None, exclude=None):
     """Serious and critical axe-core violations on the page as it is now (all rules, or ``rules``), in the
     whole document or, given ``exclude`` (a CSS selector), in all of it but that part."""
@@ -596,11 +635,14 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
             f"{build_site.HEAVIEST_LIMIT / 1000:.0f} KB: " + ", ".join(
                 f"{p} {v[1] / 1000:.0f} KB" for p, v in sorted(files.items(), key=lambda kv: -kv[1][1])[:6]))
 
-        # Accessibility, light then dark.
-        violations = _axe(page, axe_script)
+        # Accessibility, light then dark; code cells the reference language's page shows alike were checked there.
+        same = checked_in(site_dir, lang, pagename)
+        assert page.evaluate(MARK_CHECKED, same) == len(_code_markup(source)), f"{url}: code cells in the DOM"
+        skip = "div.cell_input[data-axe-checked-in]" if same else None
+        violations = _axe(page, axe_script, exclude=skip)
         assert not violations, f"{url} (light): {json.dumps(violations, ensure_ascii=False, indent=1)}"
         _go_dark(page)
-        violations = _axe(page, axe_script, COLOUR_RULES)
+        violations = _axe(page, axe_script, COLOUR_RULES, exclude=skip)
         assert not violations, f"{url} (dark): {json.dumps(violations, ensure_ascii=False, indent=1)}"
 
         # A 360 px phone: nothing scrolls sideways, every header button is on screen.
@@ -618,6 +660,41 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         _assert_clean(log, f"{url} after the checks")
     finally:
         context.close()
+
+
+# What decides a code cell's accessibility: every element's colours, size, weight and role.
+CODE_LOOK = """indices => { const cells = document.querySelectorAll("div.cell_input"), out = [];
+  for (const i of indices) for (const e of [cells[i], ...cells[i].querySelectorAll("*")]) {
+    const s = getComputedStyle(e);
+    out.push([i, e.tagName, e.className, s.color, s.backgroundColor, s.fontSize, s.fontWeight, s.opacity,
+              s.textShadow, s.display, s.visibility, e.getAttribute("role"), e.tabIndex]);
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGS if code != REFERENCE_LANG])
+def test_code_cells_look_the_same_in_every_language(browser, base_url, site_dir, lang):
+    """What test_page leaves to the reference language's page holds: on the page with the most code
+    (§7), each code cell whose markup is the reference page's has, element by element, the same
+    colours, font size and weight, opacity, shadow, display and role there, in light and dark mode."""
+    chapters = [p[2] for p in PAGES if p[0] == lang and p[2].startswith("chapters/")]
+    pagename = max(chapters, key=lambda name: len(checked_in(site_dir, lang, name)))
+    same = checked_in(site_dir, lang, pagename)
+    assert len(same) >= 20, f"{lang}/{pagename}: only {len(same)} code cells as the reference page shows them"
+    looks = {}
+    for code in (REFERENCE_LANG, lang):
+        context, page, log = _open(browser, urljoin(base_url, f"{code}/{pagename}.html"), viewport=DESKTOP)
+        try:
+            looks[code, "light"] = page.evaluate(CODE_LOOK, same)
+            _go_dark(page)
+            looks[code, "dark"] = page.evaluate(CODE_LOOK, same)
+        finally:
+            context.close()
+    for scheme in ("light", "dark"):
+        ours, reference = looks[lang, scheme], looks[REFERENCE_LANG, scheme]
+        assert len(ours) == len(reference) > 1000, (scheme, len(ours), len(reference))
+        differ = [(a, b) for a, b in zip(ours, reference) if a != b]
+        assert not differ, f"{lang}/{pagename} ({scheme}), code that looks otherwise than in {REFERENCE_LANG}: {differ[:3]}"
 
 
 def test_page_weight(site_dir):
