@@ -228,22 +228,32 @@ def test_a_regrade_draws_the_same_hidden_tests_and_shows_none(graded, tmp_path):
 
 # -- Gradescope: the autograder's key, in a container without a sandbox ------------------------------------
 
+@pytest.fixture(scope="module")
+def autograder(tmp_path_factory):
+    """A Gradescope autograder for ex01 as `make autograder` makes it: (its folder, the text of its key file,
+    which leaves the folder so that no test's probe can find it there). Made once; each test runs a copy."""
+    ag = tmp_path_factory.mktemp("autograder") / "ag"
+    made = subprocess.run([sys.executable, "tools/make_autograder.py", "--notebook", "ex01_allowed_set", "--out",
+                           str(ag)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr[-2000:]
+    key = (ag / "grading.key").read_text()
+    (ag / "grading.key").unlink()                 # the instructor's copy is on their machine, not in the container
+    return ag, key
+
+
 @pytest.mark.parametrize("isolation", ["container", "none"])
-def test_gradescope_keeps_its_key_from_the_students_code(tmp_path, isolation):
+def test_gradescope_keeps_its_key_from_the_students_code(tmp_path, isolation, autograder):
     """The autograder runs as Gradescope runs it (run_autograder), here without any sandbox, as in a Docker
     container that allows no namespaces: with ``--isolation container`` (the autograder's own setting) on a
     machine whose bubblewrap cannot build a sandbox (a bwrap that is too old stands first on PATH), where the
     grader falls back to grading in the container, and with ``--isolation none``.  The prober searches the
     container, /proc and the autograder's own folder; the key is gone before the notebook runs, and not in
     anything the upload can see."""
-    ag = tmp_path / "ag"
-    made = subprocess.run([sys.executable, "tools/make_autograder.py", "--notebook", "ex01_allowed_set", "--out",
-                           str(ag)], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert made.returncode == 0, made.stderr[-2000:]
-    key = (ag / "grading.key").read_text().strip()
+    ag, key_text = autograder
+    key = key_text.strip()
     root = tmp_path / "autograder"
     shutil.copytree(ag, root / "source")
-    (ag / "grading.key").unlink()                 # the instructor's copy is on their machine, not in the container
+    (root / "source" / "grading.key").write_text(key_text)          # the upload holds it, as the zip does
     config = json.loads((root / "source" / "config.json").read_text())
     assert config["isolation"] == "container"
     (root / "source" / "config.json").write_text(json.dumps({**config, "isolation": isolation,
