@@ -14,7 +14,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md", "site/README.md")
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md", "docs/words.md", "site/README.md")
 # the folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...)
 TOP = ("bench", "binder", "chapters", "course_i18n", "docs", "exercises", "figures", "grading", "lib", "site",
        "solutions", "src", "tests", "tools")
