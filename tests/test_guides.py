@@ -14,7 +14,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md", "docs/words.md", "site/README.md")
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md",
+          "docs/benchmark-history.md", "docs/words.md", "site/README.md")
 # the folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...)
 TOP = ("bench", "binder", "chapters", "course_i18n", "docs", "exercises", "figures", "grading", "lib", "site",
        "solutions", "src", "tests", "tools")
@@ -415,12 +416,12 @@ def test_partial_credit_is_rounded_as_contributing_says():
 
 
 def test_the_graders_time_breakdown_says_its_parts_overlap():
-    """docs/maintainers.md's breakdown of a graded notebook's time: parts that add up to more than the total are said
-    to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no second
-    worker (it once said "both workers")."""
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    start = text.index("**Where a graded notebook's time goes**")
-    passage = text[start:text.index("Three changes:", start)]
+    """docs/benchmark-history.md's breakdown of a graded notebook's time: parts that add up to more than the total are
+    said to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no
+    second worker (it once said "both workers")."""
+    text = " ".join((ROOT / "docs" / "benchmark-history.md").read_text(encoding="utf-8").split())
+    start = text.index("### Where a graded notebook's time goes")
+    passage = text[start:text.index("### Three changes that followed", start)]
     total = float(re.search(r"([\d.]+) s of wall time", passage).group(1))
     parts = [float(s) for s in re.findall(r"(?:starts|cells|diagnoses|calls|pages):? ([\d.]+) s\b", passage)]
     assert len(parts) == 5, parts
