@@ -1,6 +1,6 @@
-"""The words CONTRIBUTING.md's glossary decided against do not appear in the prose.
+"""The words the course's glossary decided against do not appear in the prose.
 
-The table "Words we do not use" lists (language, pattern, use instead). The
+The table of docs/words.md, "Words we do not use", lists (language, pattern, use instead). The
 prose checked is what a reader sees in that language: the Markdown cells and
 translated comments of every source in src/, the feedback and grader messages
 (every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in the grading
@@ -22,12 +22,12 @@ from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
 from tools.nbsource import load, translated_comments  # noqa: E402
 from tools.prose import Translations  # noqa: E402
 
-CONTRIBUTING = ROOT / "CONTRIBUTING.md"
+WORDS = ROOT / "docs" / "words.md"
 
 
 def forbidden_words():
-    text = CONTRIBUTING.read_text(encoding="utf-8")
-    table = text.split("### Words we do not use", 1)[1].split("\n## ", 1)[0]   # up to the next section
+    text = WORDS.read_text(encoding="utf-8")
+    table = text.split("# Words we do not use", 1)[1].split("\n## ", 1)[0]   # up to a next section, if any
     rows = []
     for line in table.splitlines():
         match = re.match(r"\|\s*(" + "|".join(LANGUAGES) + r")\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
@@ -143,7 +143,7 @@ def violations(texts):
 
 def test_the_table_is_read():
     langs = {lang for lang, _, _, _ in RULES}
-    assert langs == set(LANGUAGES) and len(RULES) >= 20, "the table 'Words we do not use' was not parsed"
+    assert langs == set(LANGUAGES) and len(RULES) >= 20, "the table of docs/words.md was not parsed"
 
 
 def test_the_check_finds_what_it_looks_for():

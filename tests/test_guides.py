@@ -14,7 +14,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md", "site/README.md")
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md",
+          "docs/benchmark-history.md", "docs/words.md", "site/README.md")
 # the folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...)
 TOP = ("bench", "binder", "chapters", "course_i18n", "docs", "exercises", "figures", "grading", "lib", "site",
        "solutions", "src", "tests", "tools")
@@ -301,19 +302,25 @@ def test_the_limits_the_guides_quote_are_the_codes():
 
 
 def test_the_learner_extra_is_listed_as_pyproject_has_it():
-    """docs/instructors.md lists what the `learner` extra adds besides NumPy as pyproject.toml has it, and the
-    package's own dependencies are NumPy alone (threadpoolctl, which only §5 and the tools use, was once a
-    dependency of the package that no module of it imported)."""
+    """docs/instructors.md and docs/maintainers.md list the `learner` extra's packages as pyproject.toml has them,
+    NumPy included (the two guides once listed it differently, one with NumPy and one without), and the package's
+    own dependencies are NumPy alone (threadpoolctl, which only §5 and the tools use, was once a dependency of the
+    package that no module of it imported)."""
     import tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     name = lambda requirement: re.split(r"[=<>\[ ]", requirement)[0].lower()  # noqa: E731
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
-    m = re.search(r"The `learner` extra adds only what the notebooks use besides NumPy, which the package itself "
-                  r"brings: ([^.]*)\.", text)
-    assert m, "docs/instructors.md no longer lists the learner extra"
-    listed = {w.lower() for w in re.split(r", | and ", m.group(1))}
-    assert [name(r) for r in project["dependencies"]] == ["numpy"]
-    assert listed == {name(r) for r in project["optional-dependencies"]["learner"]} - {"numpy"}, listed
+    learner = {name(r) for r in project["optional-dependencies"]["learner"]}
+    assert [name(r) for r in project["dependencies"]] == ["numpy"] and "numpy" in learner
+    said = {
+        "instructors.md": r"The `learner` extra brings what the notebooks use: ([^.]*)\.",
+        "maintainers.md": r"the `learner` extra's packages \(([^)]*)\)",
+    }
+    for guide, pattern in said.items():
+        text = " ".join((ROOT / "docs" / guide).read_text(encoding="utf-8").split())
+        m = re.search(pattern, text)
+        assert m, f"docs/{guide} no longer lists the learner extra"
+        listed = {w.lower() for w in re.split(r", | and ", re.sub(r" \([^)]*\)", "", m.group(1)))}
+        assert listed == learner, (guide, listed)
 
 
 def test_the_gradebooks_total_is_described_with_the_courses_points():
@@ -367,7 +374,7 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
     once left out threadpoolctl, which §5's timing cell needs)."""
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
     m = re.search(r"Binder reads `binder/` \(`runtime\.txt`: Python ([\d.]+); `requirements\.txt`: the `learner` "
-                  r"extra's packages, ([^,]+(?:, [^,]+)*?) and (\w+), pinned as in", text)
+                  r"extra's packages \(([^,]+(?:, [^,]+)*?) and (\w+)\), pinned as in", text)
     assert m, "docs/maintainers.md no longer lists Binder's packages"
     listed = {w.lower() for w in m.group(2).split(", ")} | {m.group(3).lower()}
     lines = [line.split("#")[0].strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()]
@@ -415,12 +422,12 @@ def test_partial_credit_is_rounded_as_contributing_says():
 
 
 def test_the_graders_time_breakdown_says_its_parts_overlap():
-    """docs/maintainers.md's breakdown of a graded notebook's time: parts that add up to more than the total are said
-    to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no second
-    worker (it once said "both workers")."""
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    start = text.index("**Where a graded notebook's time goes**")
-    passage = text[start:text.index("Three changes:", start)]
+    """docs/benchmark-history.md's breakdown of a graded notebook's time: parts that add up to more than the total are
+    said to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no
+    second worker (it once said "both workers")."""
+    text = " ".join((ROOT / "docs" / "benchmark-history.md").read_text(encoding="utf-8").split())
+    start = text.index("### Where a graded notebook's time goes")
+    passage = text[start:text.index("### Three changes that followed", start)]
     total = float(re.search(r"([\d.]+) s of wall time", passage).group(1))
     parts = [float(s) for s in re.findall(r"(?:starts|cells|diagnoses|calls|pages):? ([\d.]+) s\b", passage)]
     assert len(parts) == 5, parts
@@ -444,7 +451,7 @@ def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
     import lib
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
     m = re.search(r"\*\*one dtype rule\*\* for every function, stated with its exceptions in the docstring of "
-                  r"`lib/__init__\.py`: (.*?); the exceptions: (.*?);", text)
+                  r"`lib/__init__\.py`: (.*?)[.;] [Tt]he exceptions: (.*?);", text)
     assert m, "docs/maintainers.md no longer gives the dtype rule with its exceptions"
     named = re.findall(r"`([\w.]+)`", m.group(2))
     assert len(named) >= 5 and not [n for n in named if f"``{n}``" not in lib.__doc__], named
@@ -487,3 +494,64 @@ def test_the_benchmarks_are_named_in_the_order_make_bench_runs_them():
     target = re.search(r"^bench:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     run = re.findall(r"(bench/\w+\.py)", target)
     assert re.findall(r"`(bench/\w+\.py)`", m.group(2)) == run and NUMBERS[m.group(1)] == len(run), run
+
+
+def test_the_bugs_make_mutants_is_said_to_insert_are_mutants():
+    """docs/maintainers.md's examples of what `make mutants` puts into lib are mutants of tools/mutants.py (it once
+    named "a cache step at position 0", which no mutant is). Each phrase is mapped to the mutant it describes; a new
+    example needs a line here."""
+    from tools.mutants import MUTANTS
+    described = {
+        "a mask that forbids the diagonal": "diagonal-forbidden",
+        "or aligns top-left": "top-left-mask",
+        "a missing scale": "scores-missing-scale",
+        "a reshape-only head split": "plain-reshape-split",
+        "a forgotten W_O": "forgotten-w-o",
+        "an ignored offset": "ignored-offset",
+        "assignment instead of scatter-add": "assignment-not-scatter-add",
+        "a key stored in the cache as the value": "key-stored-as-value",
+    }
+    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    m = re.search(r"puts realistic bugs into `lib` one at a time: (.*?), … \(`--list` shows them all\)", text)
+    assert m, "docs/maintainers.md no longer lists examples of the mutants"
+    examples = [e.strip() for e in re.split(r", (?![^(]*\))", m.group(1).replace(" or aligns", ", or aligns"))]
+    assert examples == list(described), examples
+    assert set(described.values()) <= {mutant.name for mutant in MUTANTS}
+
+
+def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
+    """site/README.md and CONTRIBUTING.md say which prose tables of CARD_COLUMNS columns or more read as cards on a
+    phone, and both name the two kinds `course_book.table_cards` leaves as tables: a grid of short numbers and a table
+    with merged cells (site/README.md once named neither)."""
+    sys.path.insert(0, str(ROOT / "site"))
+    import course_book
+    head = "".join(f"<th>{h}</th>" for h in ("row", "what", "why"))
+    table = ('<table class="table"><thead><tr>' + head + "</tr></thead><tbody><tr><td>a</td><td>{}</td><td>{}</td>"
+             "</tr></tbody></table>")
+    prose, grid = table.format("some words", "more words"), table.format("0.7", "12")
+    merged = prose.replace("<td>a</td>", '<td colspan="2">a</td>', 1)
+    assert course_book.table_cards(prose) != prose and "course-cards" in course_book.table_cards(prose)
+    assert course_book.table_cards(grid) == grid and course_book.table_cards(merged) == merged
+    assert course_book.CARD_COLUMNS == 3
+    for guide in ("site/README.md", "CONTRIBUTING.md"):
+        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        for said in re.finditer(r"(?:three|3) (?:columns or more|or more columns)", text):
+            near = text[max(0, said.start() - 400):said.end() + 400]
+            assert "merged cells" in near and "short numbers" in near, (guide, near)
+
+
+def test_what_a_hidden_failure_may_name_is_the_same_in_both_guides():
+    """docs/instructors.md and docs/maintainers.md say which exception classes a failed hidden test may name (those
+    Python, NumPy or IPython define: runner.KNOWN_EXCEPTIONS) and that it may name a plain dtype (instructors.md once
+    left out IPython and the dtype)."""
+    import builtins
+    import numpy as np
+    from grading.batch.runner import KNOWN_EXCEPTIONS, PLAIN_DTYPES
+    python = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
+    numpy = {n for n, v in vars(getattr(np, "exceptions", np)).items() if isinstance(v, type)} | {"LinAlgError"}
+    assert KNOWN_EXCEPTIONS - python - numpy == {"StdinNotImplementedError"}     # IPython's input()
+    assert "float64" in PLAIN_DTYPES
+    for guide in ("instructors.md", "maintainers.md"):
+        text = " ".join((ROOT / "docs" / guide).read_text(encoding="utf-8").split())
+        assert re.search(r"an exception's class,? (?:only )?when Python, NumPy or IPython defines it", text), guide
+        assert re.search(r"a dtype,? (?:only )?when it is a plain one", text), guide
