@@ -253,8 +253,9 @@ PLAIN_DTYPES = frozenset(np.dtype(c).name for c in "?bhilqBHILQefdgFDG")
 
 def hidden_safe(reason, details, lang):
     """``details`` of a hidden test's failure with every value the student's code chose replaced: the class
-    of an exception it raised, unless Python or NumPy defines it (a class it defined could be named after
-    an input), and a dtype other than a plain one.  What stays is a few bits, never data."""
+    of an exception it raised, unless Python, NumPy or IPython defines it (KNOWN_EXCEPTIONS; a class it
+    defined could be named after an input), and a dtype other than a plain one.  What stays is a few bits,
+    never data."""
     fields = dict(details)
     student = {"raised": "type", "wrong_exception": "got_type"}.get(reason)
     if student and fields.get(student) not in KNOWN_EXCEPTIONS:
