@@ -121,8 +121,9 @@ def build_parser():
                    version=f"{PROG} ({DISTRIBUTION}) {package_version()}, report format {VERSION}")
     add_outputs(p)
     p.add_argument("--student-lang", choices=("auto", *LANGUAGES), default="auto",
-                   help="language of every student's rows and pages (default: each notebook's own, else the "
-                        "language of the submission's other notebooks, else en)")
+                   help="language of every student's rows and pages (default: auto, one language per "
+                        "submission: that of most of its notebooks, on a tie that of the notebook changed last, "
+                        "else en)")
     p.add_argument("--jobs", "-j", type=positive(int), default=None,
                    help="submissions graded in parallel (default: min(2, CPUs))")
     p.add_argument("--group-by", choices=("dir", "top", "file", "all"), default="dir",
