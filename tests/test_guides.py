@@ -290,14 +290,15 @@ def test_the_files_the_fingerprint_hashes_are_the_ones_instructors_md_names():
 
 def test_the_limits_the_guides_quote_are_the_codes():
     """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, and docs/instructors.md's count of failed
-    tests a student's page explains is the grader's MAX_FEEDBACK."""
+    tests a student's page explains is the grader's MAX_FEEDBACK, per exercise as the runner counts them (it once
+    read as per page)."""
     from grading.batch.runner import MAX_FEEDBACK
     most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
     contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
     said = re.search(r"lib stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     instructors = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
-    explained = re.search(r"explains its first (\w+) failed tests", instructors)
+    explained = re.search(r"For each exercise it explains the first (\w+) failed tests", instructors)
     assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
 
 
@@ -555,3 +556,54 @@ def test_what_a_hidden_failure_may_name_is_the_same_in_both_guides():
         text = " ".join((ROOT / "docs" / guide).read_text(encoding="utf-8").split())
         assert re.search(r"an exception's class,? (?:only )?when Python, NumPy or IPython defines it", text), guide
         assert re.search(r"a dtype,? (?:only )?when it is a plain one", text), guide
+
+
+def test_a_command_the_guides_give_names_the_interpreter():
+    """The scripts under tools/ are not executable (no `#!` line, mode 644), so "run `tools/expected.py`" would fail
+    at a shell; the guides write `.venv/bin/python tools/…` (CONTRIBUTING.md once told the reader to run three of them
+    bare)."""
+    assert not any(path.stat().st_mode & 0o111 for path in (ROOT / "tools").glob("*.py"))
+    bare = []
+    for guide in GUIDES:
+        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        bare += [f"{guide}: {m.group(0)}" for m in re.finditer(r"\b[Rr]un `tools/[\w/]+\.py[^`]*`", text)]
+    assert not bare, bare
+
+
+def test_the_report_keys_the_guides_name_start_at_the_reports_top():
+    """The report's isolation sits under `grader` (pipeline.py writes `grader`, `summary`, `rows`, `timing` at the
+    top), so the guides write `grader.isolation.kernels`; instructors.md and maintainers.md once wrote
+    `isolation.kernels`, a key a reader would look for at the top."""
+    pipeline = (ROOT / "grading" / "batch" / "pipeline.py").read_text(encoding="utf-8")
+    grader = pipeline[pipeline.index('"grader": {'):]
+    assert '"isolation": isolation' in grader[:grader.index('"summary":')]
+    for guide in GUIDES:
+        text = (ROOT / guide).read_text(encoding="utf-8")
+        assert not re.search(r"(?<![\w.])isolation\.kernels", text), guide
+
+
+def test_the_texts_the_glossary_test_reads_are_the_ones_words_md_lists():
+    """docs/words.md names the file of every module whose messages tests/test_glossary.py checks (it once left out
+    the labels of the interactive figures and the diagrams)."""
+    from test_glossary import MESSAGE_MODULES
+    text = " ".join((ROOT / "docs" / "words.md").read_text(encoding="utf-8").split())
+    listed = text[text.index("tests/test_glossary.py"):text.index("How a row is read")]
+    for module in MESSAGE_MODULES:
+        assert f"`{module.replace('.', '/')}.py`" in listed, module
+
+
+def test_student_lang_auto_is_described_as_one_language_per_submission():
+    """`--student-lang auto` gives a submission the language of most of its notebooks (runner.submission_language);
+    docs/instructors.md and the grader's --help once said each notebook kept its own."""
+    from types import SimpleNamespace
+
+    from grading.batch import cli
+    from grading.batch.runner import submission_language
+    infos = [SimpleNamespace(language=lang) for lang in ("ru", "en", "ru")]
+    assert submission_language(infos, SimpleNamespace(lang="auto"))[0] == "ru"
+    [option] = [a for a in cli.build_parser()._actions if "--student-lang" in a.option_strings]
+    assert option.default == "auto" and "one language per submission" in option.help
+    assert "most of its notebooks" in option.help and "own" not in option.help
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    said = text[text.index("`--student-lang` forces one language on every student's rows and pages"):][:300]
+    assert "most of their notebooks" in said and "own" not in said, said
