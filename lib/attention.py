@@ -117,8 +117,8 @@ class MultiHeadSaved(NamedTuple):
 
 
 def _product(x, w):
-    """§7. x @ w, x (..., T, n), in blocks of rows of at most 2^18 multiplications each."""
-    rows = max(1, 2**18 // (w.shape[-2] * w.shape[-1]))    # OpenBLAS splits a larger product
+    """§7. x @ w, x (..., T, n), by blocks of rows: 2^18 multiplications at most, or 16 rows."""
+    rows = max(16, 2**18 // (w.shape[-2] * w.shape[-1]))   # OpenBLAS splits a larger product
     if x.ndim < 2 or x.shape[-2] <= rows:                   # between its threads, and on 2 shared
         return x @ w                                        # cores the second one waits
     return np.concatenate([x[..., i:i + rows, :] @ w for i in range(0, x.shape[-2], rows)], -2)
