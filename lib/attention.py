@@ -34,8 +34,7 @@ def causal_allowed(tq, tk):
 
 @checked(validate.masked_softmax)
 def masked_softmax(scores, allowed):
-    """§1. Softmax over the last axis, restricted to the entries where ``allowed``.
-
+    """§1. Softmax over the last axis, restricted to the entries where ``allowed``:
     scores: (..., Tk); allowed: bool, broadcastable to scores.  Forbidden entries come out exactly
     0 whatever their score (NaN included: never read); every row sums to 1 over its allowed ones."""
     weights = np.where(allowed, scores, -np.inf)                # (..., Tk), forbidden -> -inf
@@ -57,7 +56,6 @@ def attention_scores(q, k):
 @checked(validate.causal_inputs)
 def causal_attention(q, k, v):
     """§1, §2, §5. Scaled dot-product attention where no query reads its future: (..., Tq, dv).
-
     q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv), 0 <= Tq <= Tk, leading axes broadcast.
     Query i is at position Tk - Tq + i and reads keys 0 .. Tk - Tq + i.  Refused: see
     :func:`lib.validate.attention_inputs` (a NaN even in the future: 0 * nan = nan)."""
@@ -82,9 +80,8 @@ class AttentionSaved(NamedTuple):
 
 @checked(validate.attention_switch)
 def causal_attention_forward(q, k, v, causal=True):
-    """§7. :func:`causal_attention` and what its backward (lib.layers) needs: out (..., Tq, dv) and
-    an :class:`AttentionSaved`.  ``causal=False`` lets every query read every key: the negative
-    control only."""
+    """§7. :func:`causal_attention` and what its backward (lib.layers) needs: out (..., Tq, dv), an
+    :class:`AttentionSaved`.  ``causal=False``: every query reads every key (the control only)."""
     tq, tk = q.shape[-2], k.shape[-2]
     allowed = ~causal_future.plain(tq, tk) if causal else np.ones((tq, tk), dtype=bool)   # (Tq, Tk)
     weights = masked_softmax.plain(attention_scores.plain(q, k), allowed)     # (..., Tq, Tk)
@@ -119,15 +116,23 @@ class MultiHeadSaved(NamedTuple):
     attention: AttentionSaved       # of the H heads side by side, (B, H, T, d)
 
 
+def _product(x, w):
+    """§7. x @ w, x (..., T, n), by blocks of rows: 2^18 multiplications at most, or 16 rows."""
+    rows = max(16, 2**18 // (w.shape[-2] * w.shape[-1]))   # OpenBLAS splits a larger product
+    if x.ndim < 2 or x.shape[-2] <= rows:                   # between its threads, and on 2 shared
+        return x @ w                                        # cores the second one waits
+    return np.concatenate([x[..., i:i + rows, :] @ w for i in range(0, x.shape[-2], rows)], -2)
+
+
 @checked(validate.multi_head)
 def multi_head_attention_forward(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
     """§2, §7. Multi-head attention (split, causal attention per head, merge, W_O), no biases:
     x (B, T, D), w_* (D, D) -> out (B, T, D) and a :class:`MultiHeadSaved` for the backward.
     ``causal=False`` lets every query read every key (the negative control, §4)."""
-    q, k, v = (split_heads.plain(x @ w, n_heads) for w in (w_q, w_k, w_v))   # 3 x (B, H, T, d)
+    q, k, v = (split_heads.plain(_product(x, w), n_heads) for w in (w_q, w_k, w_v))  # (B, H, T, d)
     heads, attention = causal_attention_forward.plain(q, k, v, causal)        # (B, H, T, d)
     merged = merge_heads.plain(heads)                                         # (B, T, D)
-    return merged @ w_o, MultiHeadSaved(x, w_q, w_k, w_v, w_o, n_heads, merged, attention)
+    return _product(merged, w_o), MultiHeadSaved(x, w_q, w_k, w_v, w_o, n_heads, merged, attention)
 
 
 @checked(validate.multi_head)

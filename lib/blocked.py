@@ -20,7 +20,6 @@ BLOCK = 64      # queries per block
 @checked(validate.causal_inputs)
 def blocked_causal_attention(q, k, v, *, skip_future=True):
     """§5.9. :func:`lib.attention.causal_attention`, computed one block of queries at a time.
-
     Query block [start, stop) stands at positions Tk - Tq + start .. Tk - Tq + stop - 1, so
     even its last query reads keys 0 .. Tk - Tq + stop - 1 only: later scores are never
     computed.  ``skip_future=False`` computes every key and masks the future, as the definition."""

@@ -20,7 +20,6 @@ from .validate import checked
 
 def chapter_model(dtype=np.float64):
     """§4-§6. The course's model with hand-chosen parameters: V=6, C=8, D=4, H=2, identity Q/K/V.
-
     Vocabulary ``<unk> <bos> <eos> 春 雨 风``.  Row 0 (UNK) is large, so that a leak of a future
     UNK is easy to see; rows 1 (BOS) and 5 (风) are equal, a trap for a careless perturbation."""
     dtype = validate.float_dtype(dtype)
@@ -70,7 +69,6 @@ def feature_normalization(x, eps=1e-5):
 @checked(validate.normalization)
 def leaky_time_normalization(x, eps=1e-5):
     """§4. COUNTER-EXAMPLE, never use it in a model: normalise every feature over the TIME axis.
-
     (..., T, D) -> (..., T, D).  Row 0 depends on row T-1: around a masked attention, it leaks the
     future while every weight above the diagonal stays 0.  Only the axis differs from
     :func:`feature_normalization`."""
@@ -115,7 +113,6 @@ def upper_right_is_zero(weights):
 @checked(validate.perturb_future)
 def perturb_future(inputs, prefix_length, rng, *, vocab_size=None, scale=1.0):
     """§4. A copy of ``inputs`` with the prefix kept and every later position changed.
-
     Ids (T,) or (B, T): each future id becomes another id in 0..vocab_size-1 (different ids may
     still have equal embeddings: hence the negative control); vectors (T, D) or (B, T, D): each
     future row gets normal noise of standard deviation ``scale``.  ``rng``: Generator or seed."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import validate
 from .attention import (causal_attention_forward, merge_heads,  # noqa: F401 (the forwards, §7)
-                        multi_head_attention_forward, split_heads)
+                        multi_head_attention_forward, _product, split_heads)
 from .validate import checked
 
 
@@ -138,7 +138,7 @@ class LinearSaved(NamedTuple):
 def linear_forward(x, w, b=None):
     """§7. x @ w (+ b), row-vector convention: x (..., n_in), w (n_in, n_out), b (n_out,) or
     None.  Also the decoder's output head (D to V, no bias)."""
-    out = x @ w                                                         # (..., n_out)
+    out = _product(x, w)                                                # (..., n_out)
     if b is not None:
         out += b
     return out, LinearSaved(x, w, b)
@@ -189,8 +189,7 @@ class CrossEntropySaved(NamedTuple):
 
 @checked(validate.cross_entropy)
 def cross_entropy_forward(logits, targets):
-    """§7. Mean of -log softmax(logits)[target] over the targets that are not IGNORE (-100).
-
+    """§7. Mean of -log softmax(logits)[target] over the targets that are not IGNORE (-100):
     logits (..., V), targets (...).  The mean is over the last two axes of targets (B, T): the
     loss is a float, a stack's (S, B, T) gives S means."""
     batch_axes = tuple(range(targets.ndim))[-2:]                        # (B, T): one mean per model

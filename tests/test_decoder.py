@@ -778,3 +778,21 @@ def test_the_test_models_rebuild_the_corpus_without_reading_the_file():
     """A graded kernel gets lib's Python files only, so exercise set 7 rebuilds the corpus from the rule."""
     from grading.models import training_lines
     assert training_lines() == read_mirror_corpus()
+
+
+def test_blocked_products_are_what_one_blas_thread_computes():
+    """lib makes a forward product x @ w by blocks of rows, each small enough for one BLAS thread:
+    bit for bit what x @ w gives on one thread, whatever the threads (a product OpenBLAS splits
+    between two threads can differ in its last bits with its Nehalem and Haswell kernels)."""
+    import threadpoolctl
+    from lib.attention import _product
+    rng = np.random.default_rng(0)
+    for x_shape, w_shape in [((130, 64), (64, 256)), ((1, 130, 64), (64, 64)),
+                             ((3, 70, 256), (256, 64)), ((5, 2, 40, 64), (5, 1, 64, 256)),
+                             ((200, 128), (128, 128)), ((0, 64), (64, 64)), ((64,), (64, 64))]:
+        x, w = rng.standard_normal(x_shape), rng.standard_normal(w_shape)
+        with threadpoolctl.threadpool_limits(1, user_api="blas"):
+            one_thread = x @ w
+        assert np.array_equal(_product(x, w), one_thread), (x_shape, w_shape)
+    x, w = rng.standard_normal((40, 600)), rng.standard_normal((600, 600))     # 16 rows: threaded
+    assert np.allclose(_product(x, w), x @ w, rtol=1e-12, atol=1e-12)

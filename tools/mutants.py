@@ -104,7 +104,7 @@ MUTANTS = [
     m("plain-reshape-merge", f"{A}.merge_heads", "reshape-without-transpose"),
     m("merge-interleaved", f"{A}.merge_heads", "interleaved-heads"),
     m("heads-summed", f"{A}.merge_heads", "heads-summed"),
-    m("forgotten-w-o", f"{A}.multi_head_attention_forward", "dropped-product@=merged @ w_o"),
+    m("forgotten-w-o", f"{A}.multi_head_attention_forward", "dropped-product@=_product(merged, w_o)"),
     m("w-q-for-w-k", f"{A}.multi_head_attention_forward", "one-argument-for-another@=w_k"),
     m("causal-flag-ignored", f"{A}.multi_head_attention", "argument-ignored"),
     # ---- positions (§3)
