@@ -23,7 +23,7 @@ coordinate a of head h …"), not a number, so a section that moves keeps its
 questions; a phrase that matches no heading, or more than one, fails the build
 and names the headings there are.  The questions are inserted at the end of
 that section (``#sec-2-2``) in the three language sites by
-``site/course_site.py``.  A number the chapter computes is computed here from
+``site/course_book.py`` (``insert_quizzes``).  A number the chapter computes is computed here from
 ``lib`` (``answer=costs.kv_cache_bytes(...)``), or typed and then asserted by its witness.
 
 **Witnesses.**  Words are claims too: every question says how its key is checked, in one of
