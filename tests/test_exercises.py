@@ -147,8 +147,8 @@ def test_registry_shape():
 
 
 def rubric():
-    """{exercise id: points} from the rubric table of CONTRIBUTING.md, and the total it states."""
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    """{exercise id: points} from the rubric table of docs/exercises.md, and the total it states."""
+    text = (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8")
     table = text.split("<!-- rubric: id | points | why -->", 1)[1]
     rows = dict(re.findall(r"^\| `([a-z]+-\d+)` \| (\d+) \|", table, flags=re.M))
     total = re.search(r"^Total: \*\*(\d+) points\*\*", table, flags=re.M)
@@ -160,7 +160,7 @@ HEADING_POINTS = {"zh": r"（(\d+) 分）", "en": r"\((\d+) points?\)", "ru": r"
 
 def test_points_agree_with_the_rubric_and_the_headings():
     points, total = rubric()
-    assert points == {e.id: e.points for e in EXERCISES.values()}, "CONTRIBUTING.md's rubric and the registry differ"
+    assert points == {e.id: e.points for e in EXERCISES.values()}, "docs/exercises.md's rubric and the registry differ"
     assert total == ex.total_points() == sum(points.values())
     for e in EXERCISES.values():
         for lang in LANGUAGES:

@@ -14,7 +14,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/instructors.md", "docs/maintainers.md",
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/exercises.md", "docs/instructors.md", "docs/maintainers.md",
           "docs/benchmark-history.md", "docs/words.md", "site/README.md")
 # the folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...)
 TOP = ("bench", "binder", "chapters", "course_i18n", "docs", "exercises", "figures", "grading", "lib", "site",
@@ -86,13 +86,13 @@ def test_the_rubric_is_described_as_it_prints():
 
 
 def test_the_diagnosis_floor_is_the_tests():
-    """CONTRIBUTING.md and docs/maintainers.md state the floor of tests/test_mistakes.py's RATE, and that it
+    """docs/exercises.md and docs/maintainers.md state the floor of tests/test_mistakes.py's RATE, and that it
     holds for the project's own entries (the outside sets are measured, not held to it)."""
     rate = re.search(r"^RATE = ([0-9.]+)", (ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8"), re.M)
     percent = round(float(rate.group(1)) * 100)
-    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    exercises = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
     maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    assert f"at least `RATE` (now {percent}%) of the project's own entries" in contributing
+    assert f"at least `RATE` (now {percent}%) of the project's own entries" in exercises
     assert f"At least {percent}% of the project's own answers" in maintainers
 
 
@@ -147,12 +147,12 @@ def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
 
 
 def test_the_success_line_counts_the_public_tests():
-    """CONTRIBUTING.md's example of a passed check() shows the exercise's real count of public tests
+    """docs/exercises.md's example of a passed check() shows the exercise's real count of public tests
     (it once showed another exercise's 7/7)."""
     from grading.exercises import EXERCISES
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
     m = re.search(r"On success it prints one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
-    assert m, "CONTRIBUTING.md no longer shows the success line"
+    assert m, "docs/exercises.md no longer shows the success line"
     exercise = EXERCISES[m.group(1)]
     n = len(exercise.public_cases())
     assert (m.group(2), int(m.group(3)), int(m.group(4))) == (exercise.function, n, n)
@@ -171,11 +171,11 @@ def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
     assert f"assert ratios[-1] >= {m.group(2)} and" in source
 
 
-def test_the_selectors_contributing_shows_are_used_in_the_diagnoses():
-    """Each `operator@code` or `operator@=code` that CONTRIBUTING.md gives as an example names a bug operator
+def test_the_selectors_the_exercise_guide_shows_are_used_in_the_diagnoses():
+    """Each `operator@code` or `operator@=code` that docs/exercises.md gives as an example names a bug operator
     and is one that grading/diagnoses.py uses, so the example shows what the syntax really selects."""
     from grading.bugs import OPERATORS
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8")
     diagnoses = (ROOT / "grading" / "diagnoses.py").read_text(encoding="utf-8")
     selectors = [s for s in re.findall(r'`"?([a-z-]+@=?[^`"]+)"?`', " ".join(text.split()))
                  if s.partition("@")[0] in OPERATORS]
@@ -396,11 +396,11 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
 
 
-def test_the_spec_modules_are_loaded_as_contributing_says():
-    """CONTRIBUTING.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
+def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
+    """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
     does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
     from grading import registry
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
     assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
             "loaded in name order") in text
     names = [p.stem for p in (ROOT / "grading" / "specs").glob("*.py") if p.stem != "__init__"]
@@ -409,13 +409,13 @@ def test_the_spec_modules_are_loaded_as_contributing_says():
                                                        if not n.startswith("_")]
 
 
-def test_partial_credit_is_rounded_as_contributing_says():
-    """CONTRIBUTING.md: under --partial the exercise's points are rounded once, not each group's share (2 points,
+def test_partial_credit_is_rounded_as_the_exercise_guide_says():
+    """docs/exercises.md: under --partial the exercise's points are rounded once, not each group's share (2 points,
     2 of 3 groups: 1.33, where rounded shares would give 1.34)."""
     from types import SimpleNamespace
 
     from grading.batch.runner import partial_points
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
     assert ("The points the exercise earns (its points times the groups passed, divided by all its groups) are "
             "rounded once, to 2 decimals.") in text
     cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
@@ -625,3 +625,36 @@ def test_the_quiz_example_is_one_the_build_accepts(tmp_path):
     assert questions and all(q.witness is not None for q in questions)
     assert [problem for q in questions for problem in quizzes.verify(q)] == []
     assert all(quizzes.verify(swapped) for q in questions for _, swapped in quizzes.with_key_swapped(q))
+
+
+def heading_anchors(text):
+    """The anchors GitHub gives a Markdown file's headings (a repeated one gets -1, -2 ...)."""
+    anchors, seen = set(), {}
+    for line in re.sub(r"^```.*?^```", "", text, flags=re.S | re.M).splitlines():
+        m = re.match(r"#{1,6} (.+?)\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+            seen[slug] = seen.get(slug, 0) + 1
+    return anchors
+
+
+@pytest.mark.parametrize("guide", GUIDES)
+def test_every_link_between_the_guides_lands(guide):
+    """Every relative link of a guide names a file of the repository and, after `#`, one of its headings (the
+    exercise designers' part of CONTRIBUTING.md moved to docs/exercises.md, and links followed it)."""
+    path = ROOT / guide
+    text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+    text = re.sub(r"`[^`]*`", "", text)
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    broken = []
+    for link in links:
+        if re.match(r"[a-z]+:", link):                                # https:, mailto:
+            continue
+        file, _, anchor = link.partition("#")
+        target = (path.parent / file).resolve() if file else path
+        if not target.exists():
+            broken.append(link)
+        elif anchor and target.suffix == ".md" and anchor not in heading_anchors(target.read_text(encoding="utf-8")):
+            broken.append(link)
+    assert not broken, f"{guide}: links to no file or no heading: {broken}"
