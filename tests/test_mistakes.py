@@ -51,7 +51,7 @@ def grading_cases(exercise, n):
 _TESTS = {}
 
 
-def tests_of(exercise, draw=None):
+def cases_and_expected(exercise, draw=None):
     """(cases, their expected values) of ``exercise``: its public tests (``draw`` None), the hidden tests of a
     practice seed (an int) or those the grader draws with the key fixed_key(n) (``("key", n)``).  Drawn and
     computed once per process, as the grader draws and computes them once per batch: every entry's results
@@ -70,10 +70,10 @@ def tests_of(exercise, draw=None):
 
 
 def checks(exercise, func, *draws):
-    """run_checks on the tests of ``draws`` (see :func:`tests_of`), one after the other."""
+    """run_checks on the tests of ``draws`` (see :func:`cases_and_expected`), one after the other."""
     cases, expected = [], []
     for draw in draws:
-        more, values = tests_of(exercise, draw)
+        more, values = cases_and_expected(exercise, draw)
         cases += more
         expected = None if expected is None or values is None else expected + values
     return run_checks(exercise.id, func, "en", cases, expected)
