@@ -94,7 +94,7 @@ class Kernel:
         self._pending = None
         self._killed = False
         self.io_dir = None
-        self.grader_code_written = False   # the runner's code for the calls is in the input folder (runner.call)
+        self.grader_file = None            # the file of the runner's code for the calls in the input folder (runner)
 
     # -- life cycle --------------------------------------------------------
 
