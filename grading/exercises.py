@@ -56,15 +56,18 @@ class CaseResult:
     got: object = None
 
 
-def run_checks(exercise_id, func, lang=None, cases=None):
-    """Run the public tests (or ``cases``) of one exercise -> list of CaseResult."""
+def run_checks(exercise_id, func, lang=None, cases=None, expected_values=None):
+    """Run the public tests (or ``cases``) of one exercise -> list of CaseResult.  ``expected_values``: what
+    ``cases`` expect, when the caller has it already (computed once for many functions, as the batch grader
+    computes it once per batch); the same objects then reach every result, and a diagnosis compares a mutant
+    with each of them once (grading.diagnoses._right)."""
     lang = detect_language(lang)
     exercise = EXERCISES[exercise_id]
     results = []
-    for case in exercise.public_cases() if cases is None else cases:
+    for index, case in enumerate(exercise.public_cases() if cases is None else cases):
         expected = got = None
         try:
-            expected = exercise.expected(case)
+            expected = exercise.expected(case) if expected_values is None else expected_values[index]
             got = exercise.call(func, case)
             ok, reason, details = exercise.compare(expected, got)
         except SetupError as exc:

@@ -48,9 +48,40 @@ def grading_cases(exercise, n):
     return exercise.hidden_cases(fixed_key(n).rng(exercise.id))
 
 
+_TESTS = {}
+
+
+def cases_and_expected(exercise, draw=None):
+    """(cases, their expected values) of ``exercise``: its public tests (``draw`` None), the hidden tests of a
+    practice seed (an int) or those the grader draws with the key fixed_key(n) (``("key", n)``).  Drawn and
+    computed once per process, as the grader draws and computes them once per batch: every entry's results
+    then hold the same expected objects, and a diagnosis compares each mutant's result with each of them
+    once (grading.diagnoses._right), not once per entry.  Expected values None: run_checks computes them."""
+    slot = (exercise.id, draw)
+    if slot not in _TESTS:
+        cases = (exercise.public_cases() if draw is None else grading_cases(exercise, draw[1])
+                 if isinstance(draw, tuple) else exercise.hidden_cases(draw))
+        try:
+            expected = [exercise.expected(case) for case in cases]
+        except Exception:  # noqa: BLE001 - a failing setup: run_checks reports it, test by test
+            expected = None
+        _TESTS[slot] = (cases, expected)
+    return _TESTS[slot]
+
+
+def checks(exercise, func, *draws):
+    """run_checks on the tests of ``draws`` (see :func:`cases_and_expected`), one after the other."""
+    cases, expected = [], []
+    for draw in draws:
+        more, values = cases_and_expected(exercise, draw)
+        cases += more
+        expected = None if expected is None or values is None else expected + values
+    return run_checks(exercise.id, func, "en", cases, expected)
+
+
 def grader_verdict(exercise, func, seed):
     """(points kept, failed test names) as the grader scores it: all public and hidden tests must pass."""
-    results = run_checks(exercise.id, func, "en", exercise.public_cases() + grading_cases(exercise, seed))
+    results = checks(exercise, func, None, ("key", seed))
     failed = [r.name for r in results if not r.ok]
     return not failed, failed, results
 
@@ -58,10 +89,10 @@ def grader_verdict(exercise, func, seed):
 def check_diagnosis(entry, func):
     """What check() names: from the public tests, else (all public tests pass) from the practice tests."""
     exercise = EXERCISES[entry.exercise]
-    public = run_checks(exercise.id, func, "en")
+    public = checks(exercise, func, None)
     if not all(r.ok for r in public):
         return "public", diagnosis_of(exercise.id, public)
-    practice = run_checks(exercise.id, func, "en", exercise.hidden_cases(PRACTICE_SEED))
+    practice = checks(exercise, func, PRACTICE_SEED)
     if not all(r.ok for r in practice):
         return "hidden", diagnosis_of(exercise.id, public + practice)      # as check(practice=...) does
     return None, None
@@ -176,9 +207,9 @@ def test_no_wrong_diagnosis_on_other_practice_draws(entry):
     is named is a mistake the code has (an overflow that gives nan alike in several mistakes names none)."""
     exercise = EXERCISES[entry.exercise]
     func = wrong_function(entry)
-    public = run_checks(exercise.id, func, "en")
+    public = checks(exercise, func, None)
     for seed in (1, 2, 3):
-        results = run_checks(exercise.id, func, "en", exercise.hidden_cases(seed))
+        results = checks(exercise, func, seed)
         found = diagnosis_of(exercise.id, public + results) if not all(r.ok for r in results) else None
         assert found is None or found.id in entry.accepted, (seed, found.id, entry.diagnosis)
 

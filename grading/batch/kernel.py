@@ -94,6 +94,7 @@ class Kernel:
         self._pending = None
         self._killed = False
         self.io_dir = None
+        self.grader_file = None            # the file of the runner's code for the calls in the input folder (runner)
 
     # -- life cycle --------------------------------------------------------
 

@@ -56,6 +56,7 @@ with open(os.path.join(HERE, os.pardir, "codec.py"), encoding="utf-8") as _a, \
         open(os.path.join(HERE, os.pardir, "arguments.py"), encoding="utf-8") as _c, \
         open(os.path.join(HERE, "_kernel_side.py"), encoding="utf-8") as _b:
     KERNEL_CODE = _a.read() + "\n" + _c.read() + "\n" + _b.read()
+GRADER_FILE = "g-{nonce}.py"                 # KERNEL_CODE in a kernel's input folder (NotebookRun.call)
 MAX_RESULT_BYTES = 16 * 1024 * 1024          # the whole result file of one exercise
 MAX_RECORD_BYTES = 2 * 1024 * 1024           # one line of it (one test's result)
 MAX_FEEDBACK = 3                             # failed tests explained per row
@@ -490,10 +491,20 @@ class NotebookRun:
         params = {"function": ex.function, "cases": f"{kernel.launch.inside_in}/c-{nonce}.json",
                   "out": f"{kernel.launch.inside_io}/r-{nonce}.jsonl", "max_bytes": MAX_RECORD_BYTES // 2}
         # compiled once per kernel and kept in sys.modules, binding no name in the notebook's namespace (the
-        # notebook can replace it, as it can patch anything in its process: that only spoils its own results)
+        # notebook can replace it, as it can patch anything in its process: that only spoils its own results);
+        # its text is read from the kernel's read-only input folder, written there once per kernel (under a
+        # name no one can guess, as the cases' file), so that a call's request is a line, not the 22 kB of
+        # KERNEL_CODE each time
+        if getattr(kernel, "grader_file", None) is None:
+            name = GRADER_FILE.format(nonce=secrets.token_hex(8))
+            fd = os.open(kernel.kdir / "in" / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(KERNEL_CODE)
+            kernel.grader_file = name
+        inside = f"{kernel.launch.inside_in}/{kernel.grader_file}"
         code = (f"__import__('builtins').exec((lambda s: s.modules.get('__course_grader__') or s.modules.setdefault("
-                f"'__course_grader__', __import__('types').SimpleNamespace(code=compile({KERNEL_CODE!r}, '<grader>', "
-                f"'exec'))))(__import__('sys')).code, "
+                f"'__course_grader__', __import__('types').SimpleNamespace(code=compile(__import__('io').open("
+                f"{inside!r}, encoding='utf-8').read(), '<grader>', 'exec'))))(__import__('sys')).code, "
                 f"{{'__name__': '__grader__', 'PARAMS': {params!r}, 'USER_NS': __import__('builtins').globals()}})")
         started = time.monotonic()
         result = kernel.execute(code, limit)
