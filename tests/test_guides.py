@@ -75,12 +75,17 @@ def test_the_outside_sets_of_the_corpus_are_counted():
 
 
 def test_the_rubric_is_described_as_it_prints():
-    """docs/instructors.md: the Markdown rubric ends with the total; the CSV has one row per exercise only."""
+    """docs/instructors.md: the Markdown rubric ends with the total; the CSV has the header the guide lists (it once
+    read as if there were none), then one row per exercise only."""
     from grading import exercises
     from grading.batch import rubric
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split()).lower()
-    assert "the markdown ends with the total" in text and "the csv has one row per exercise" in text
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    assert "The Markdown ends with the total" in text and "then one row per exercise: no total" in text
+    said = re.search(r"The CSV has a header row \((.*?); with `--partial`, also `(\w+)`\)", text)
     items = rubric.rows(exercises)
+    header = rubric.to_csv(items).splitlines()[0].split(",")
+    assert said and re.findall(r"`(\w+)`", said.group(1)) == header
+    assert rubric.to_csv(items, partial=True).splitlines()[0].split(",") == header + [said.group(2)]
     assert rubric.markdown(items, "en").count("**Total**") == 1
     assert len(rubric.to_csv(items).strip().splitlines()) == 1 + len(exercises.EXERCISES)
 
