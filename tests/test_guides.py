@@ -663,3 +663,17 @@ def test_every_link_between_the_guides_lands(guide):
         elif anchor and target.suffix == ".md" and anchor not in heading_anchors(target.read_text(encoding="utf-8")):
             broken.append(link)
     assert not broken, f"{guide}: links to no file or no heading: {broken}"
+
+
+def test_the_page_weight_bounds_the_guides_give_are_the_builds():
+    """site/README.md and docs/maintainers.md give the bounds tests/test_site.py enforces (MEDIAN_GOAL,
+    HEAVIEST_LIMIT), not a measurement that goes stale (site/README.md once said "now the median is about 230 KB")."""
+    from tools import build_site
+    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert f"median page at {build_site.MEDIAN_GOAL // 1000} KB" in readme
+    assert f"every page at {build_site.HEAVIEST_LIMIT // 1000_000} MB" in readme
+    assert "`MEDIAN_GOAL` and `HEAVIEST_LIMIT` in `tools/build_site.py`" in readme
+    assert not re.search(r"\bNow\b", readme)
+    maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    assert (f"median page at most {build_site.MEDIAN_GOAL // 1000} KB, "
+            f"every page at most {build_site.HEAVIEST_LIMIT // 1000_000} MB") in maintainers
