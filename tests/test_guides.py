@@ -379,7 +379,7 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
     """docs/maintainers.md lists what binder/requirements.txt installs, and the Python of binder/runtime.txt (the list
     once left out threadpoolctl, which §5's timing cell needs)."""
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    m = re.search(r"Binder reads `binder/` \(`runtime\.txt`: Python ([\d.]+); `requirements\.txt`: the `learner` "
+    m = re.search(r"`binder/runtime\.txt` asks for Python ([\d.]+); `binder/requirements\.txt` lists the `learner` "
                   r"extra's packages \(([^,]+(?:, [^,]+)*?) and (\w+)\), pinned as in", text)
     assert m, "docs/maintainers.md no longer lists Binder's packages"
     listed = {w.lower() for w in m.group(2).split(", ")} | {m.group(3).lower()}
