@@ -13,8 +13,8 @@ It adds what the theme does not do for a site built three times from one source:
   the repository;
 * the course's wheel next to the ``.ipynb`` in every notebook page's download menu;
 * the footer's version and licences, in the page's language;
-* the project's own message catalogs as fallbacks for strings the theme leaves
-  untranslated in zh_CN and ru;
+* the project's own message catalogs for zh_CN and ru, which take precedence
+  over the theme's and Sphinx's (they fix and complete them: add_catalogs);
 * language-neutral section anchors (``#sec-2-3`` for the heading "2.3 ...", the
   same in every language), so the switcher can keep the reader's place;
 * per-page assets: MathJax only where the page itself has math, the widget

@@ -75,12 +75,18 @@ def test_the_outside_sets_of_the_corpus_are_counted():
 
 
 def test_the_rubric_is_described_as_it_prints():
-    """docs/instructors.md: the Markdown rubric ends with the total; the CSV has one row per exercise only."""
+    """docs/instructors.md: the Markdown rubric ends with the total; the CSV has the header the guide lists (it once
+    read as if there were none), then one row per exercise only."""
     from grading import exercises
     from grading.batch import rubric
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split()).lower()
-    assert "the markdown ends with the total" in text and "the csv has one row per exercise" in text
+    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    assert "The Markdown ends with the total" in text and "then one row per exercise: no total" in text
+    said = re.search(r"The CSV has a header row \((.*?); with `--partial`, also `(\w+)`\)", text)
     items = rubric.rows(exercises)
+    header = rubric.to_csv(items).splitlines()[0].split(",")
+    assert said and re.findall(r"`(\w+)`", said.group(1)) == header
+    partial = rubric.to_csv(rubric.rows(exercises, partial=True), partial=True)
+    assert partial.splitlines()[0].split(",") == header + [said.group(2)]
     assert rubric.markdown(items, "en").count("**Total**") == 1
     assert len(rubric.to_csv(items).strip().splitlines()) == 1 + len(exercises.EXERCISES)
 
@@ -374,7 +380,7 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
     """docs/maintainers.md lists what binder/requirements.txt installs, and the Python of binder/runtime.txt (the list
     once left out threadpoolctl, which §5's timing cell needs)."""
     text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
-    m = re.search(r"Binder reads `binder/` \(`runtime\.txt`: Python ([\d.]+); `requirements\.txt`: the `learner` "
+    m = re.search(r"`binder/runtime\.txt` asks for Python ([\d.]+); `binder/requirements\.txt` lists the `learner` "
                   r"extra's packages \(([^,]+(?:, [^,]+)*?) and (\w+)\), pinned as in", text)
     assert m, "docs/maintainers.md no longer lists Binder's packages"
     listed = {w.lower() for w in m.group(2).split(", ")} | {m.group(3).lower()}
@@ -416,8 +422,7 @@ def test_partial_credit_is_rounded_as_the_exercise_guide_says():
 
     from grading.batch.runner import partial_points
     text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
-    assert ("The points the exercise earns (its points times the groups passed, divided by all its groups) are "
-            "rounded once, to 2 decimals.") in text
+    assert "The exercise earns its points × (groups passed ÷ all its groups), rounded once, to 2 decimals." in text
     cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
     assert partial_points(SimpleNamespace(points=2), cases, {0, 1}) == (1.33, [2, 3])
 
@@ -658,3 +663,17 @@ def test_every_link_between_the_guides_lands(guide):
         elif anchor and target.suffix == ".md" and anchor not in heading_anchors(target.read_text(encoding="utf-8")):
             broken.append(link)
     assert not broken, f"{guide}: links to no file or no heading: {broken}"
+
+
+def test_the_page_weight_bounds_the_guides_give_are_the_builds():
+    """site/README.md and docs/maintainers.md give the bounds tests/test_site.py enforces (MEDIAN_GOAL,
+    HEAVIEST_LIMIT), not a measurement that goes stale (site/README.md once said "now the median is about 230 KB")."""
+    from tools import build_site
+    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert f"median page at {build_site.MEDIAN_GOAL // 1000} KB" in readme
+    assert f"every page at {build_site.HEAVIEST_LIMIT // 1000_000} MB" in readme
+    assert "`MEDIAN_GOAL` and `HEAVIEST_LIMIT` in `tools/build_site.py`" in readme
+    assert not re.search(r"\bNow\b", readme)
+    maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    assert (f"median page at most {build_site.MEDIAN_GOAL // 1000} KB, "
+            f"every page at most {build_site.HEAVIEST_LIMIT // 1000_000} MB") in maintainers
