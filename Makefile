@@ -37,7 +37,7 @@ help:
 	@echo "make pdf        the site plus one PDF book per language (_build/pdf, linked from every page)"
 	@echo "make serve      serve the built site on http://127.0.0.1:8000"
 	@echo "make test       install what the tests need (Debian packages, .venv) and run the whole test suite"
-	@echo "make notebooks  regenerate and execute every notebook from src/"
+	@echo "make notebooks  regenerate every notebook from src/; execute the section and solution ones"
 	@echo "make bench      attention vs torch SDPA, KV-cache speedup, decoder, grading speed, notebook times (not part of the tests)"
 	@echo "make mutants    put realistic bugs into lib one at a time; which lib test catches each (minutes)"
 	@echo "make grade GRADE_ARGS=\"submissions/ --group-by top --json report.json --feedback feedback/\"   grade exercise notebooks"
