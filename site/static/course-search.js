@@ -18,7 +18,7 @@
 // 为什么, 怎么写 ...), zh function words (把, 这个) and stop words go, unless a term says one beside
 // the same word (finite difference); a query of nothing else is searched as it is. A question that
 // asks how to know (how do I know, как понять, 怎么知道) asks for the check.
-// Ranking:
+// Ranking: one score, the sum of these weighted parts (results sort by it):
 //   1. BM25F: each word of the query, weighted by its rarity (IDF: "prefill" says more than
 //      "cache"), counts by its mentions in the section's heading, terms, prose and code (code
 //      weighs less: it uses what the prose teaches), each field's count divided by the field's
@@ -640,8 +640,9 @@
           return ts.some(function (t) { t.pattern.lastIndex = 0; return t.pattern.test(w); });
         }).length / headingWords[i].length;
       }
-      // 1. how much of the query (rare words weigh more) the section holds; 2. how much of it one of
-      // its terms or its heading says (the section that defines it); 3. how often its prose says it
+      // one score, a sum: how often the section says each query word (BM25F: rare words weigh more,
+      // code less than prose), plus, weighted more, how much of the query one of its terms or its
+      // heading says (the section that defines it)
       var score = TUNE.rel * rel / relTotal + TUNE.def * Math.max(cover, heading, context);
       // the section that defines it, or its chapter does (a little of its own never counts for less)
       var defines = Math.max(cover, context);
