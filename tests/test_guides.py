@@ -677,3 +677,31 @@ def test_the_page_weight_bounds_the_guides_give_are_the_builds():
     maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
     assert (f"median page at most {build_site.MEDIAN_GOAL // 1000} KB, "
             f"every page at most {build_site.HEAVIEST_LIMIT // 1000_000} MB") in maintainers
+
+
+def test_the_exercise_setup_cell_is_shown_as_the_sources_write_it():
+    """docs/exercises.md shows the first code cell of an exercise notebook with the tag that folds it on the site;
+    every exercise source writes it so."""
+    guide = (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8")
+    assert 'code(setup_cell(IMPORTS), tags=("hide-input",))' in guide
+    for source in sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py")):
+        text = source.read_text(encoding="utf-8")
+        assert re.search(r'code\(setup_cell\("""[^"]*"""\), tags=\("hide-input",\)\)', text), source.name
+
+
+def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
+    """The exercise notebooks are written without outputs (tools/build_notebooks.py): neither `make help` nor
+    CONTRIBUTING.md says that `make notebooks` executes every notebook."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    assert "never executed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
+    for text in (makefile, contributing):
+        assert not re.search(r"execute[sd]? every notebook", text)
+
+
+def test_adding_a_language_lists_the_sidebar_captions():
+    """A language missing from a caption of _toc.yml fails test_glossary and leaves the sidebar in English, so the
+    list of what adding a language takes names _toc.yml."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    steps = text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1]
+    assert "`_toc.yml`" in steps and "`_config.yml`" in steps
