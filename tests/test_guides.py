@@ -197,7 +197,7 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
     from tools import prose, quizzes
     text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
     m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt` '
-                  r'\(`(\w+)/(\w+): ([^`]+)`', text)
+                  r'\((?:for example )?`(\w+)/(\w+): ([^`]+)`', text)
     assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
     source = ROOT / "src" / m.group(1) / f"{m.group(2)}.py"
     assert source.exists() and prose.context(source, m.group(3)) == f"{m.group(1)}/{m.group(2)}: {m.group(3)}"
