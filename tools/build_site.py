@@ -31,8 +31,9 @@ How it works
   cell is tagged ``raises-exception``.
 * The three Sphinx builds run in parallel processes, each with ``-W
   --keep-going``: any warning fails the build (on a clean build every page is
-  read, so every warning shows up). Each writes its own ``_build/html/<lang>/``
-  and keeps its incremental state there.
+  read, so every warning shows up). Each writes its pages to ``_build/html/<lang>/``
+  and keeps its incremental state (doctrees and environment) in
+  ``_build/doctrees/<lang>/``.
 * Assembly (:func:`assemble`): ``_build/site`` is rebuilt from the three
   ``_build/html/<lang>`` after every build. A file under ``_static/`` or
   ``_images/`` that is byte-for-byte the same in every language is stored once,
@@ -108,9 +109,9 @@ def use_build_dir(build: Path) -> None:
     global BUILD, OUT, RAW, STAGE, DOCTREES, LOGS, NB_OUTPUTS
     BUILD = Path(build).resolve()
     OUT = BUILD / "site"              # the published site (assembled)
-    RAW = BUILD / "html"              # one Sphinx output per language, with its incremental state
+    RAW = BUILD / "html"              # one Sphinx output per language
     STAGE = BUILD / "src"
-    DOCTREES = BUILD / "doctrees"
+    DOCTREES = BUILD / "doctrees"     # each language's incremental state (doctrees, environment)
     LOGS = BUILD / "logs"
     NB_OUTPUTS = BUILD / "nb_outputs"  # myst-nb's per-language jupyter_execute folders
     global WHEEL_STATIC
