@@ -705,3 +705,61 @@ def test_adding_a_language_lists_the_sidebar_captions():
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     steps = text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1]
     assert "`_toc.yml`" in steps and "`_config.yml`" in steps
+
+
+def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
+    """site/README.md quotes the line a too-wide box gets on a phone; it is the English of `SCROLL_HINT` in
+    course.js word for word (it once quoted a shorter text), and the same item says code gets the fade only."""
+    script = (ROOT / "site" / "static" / "course.js").read_text(encoding="utf-8")
+    hint = re.search(r'SCROLL_HINT = \{[^}]*?en: "([^"]+)"', script).group(1)
+    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert f'"{hint}"' in readme
+    assert "code gets the fade only" in script and "(code gets the fade only)" in readme
+
+
+def test_the_incremental_state_is_where_the_build_keeps_it():
+    """Each language's Sphinx build keeps its doctrees and environment in `_build/doctrees/<lang>/`, not in its
+    output folder: site/README.md and tools/build_site.py's docstring say so (both once said the output folder)."""
+    build = (ROOT / "tools" / "build_site.py").read_text(encoding="utf-8")
+    assert 'DOCTREES = BUILD / "doctrees"' in build and "doctreedir=str(DOCTREES / lang)" in build
+    import ast
+    assert "``_build/doctrees/<lang>/``" in ast.get_docstring(ast.parse(build))
+    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert "incremental state (doctrees and environment) in `_build/doctrees/<lang>/`" in readme
+
+
+def test_mathjax_is_said_to_stay_only_on_pages_with_a_widget_and_formulas():
+    """trim_page_assets keeps MathJax's script on a page only if the page shows a widget and has formulas."""
+    code = (ROOT / "site" / "course_site.py").read_text(encoding="utf-8")
+    assert "keep_math = keep_widgets and page_has_math(doctree)" in code
+    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    assert "which a page with a widget and formulas still loads" in readme
+
+
+def test_the_make_grade_example_is_one_line():
+    """The recipe is `$(PY) -m grading $(GRADE_ARGS)`: a GRADE_ARGS value split over two lines would run the
+    second half as a command of its own, so the example in docs/instructors.md closes its quote on its line."""
+    assert "$(PY) -m grading $(GRADE_ARGS)" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    lines = [line for line in (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").splitlines()
+             if "make grade GRADE_ARGS=" in line]
+    assert lines and all(line.count('"') == 2 for line in lines), lines
+
+
+def test_the_generic_code_cell_example_carries_no_timing_tag():
+    """Only genuine timings get `nbval-ignore-output`; the example of a plain code cell in CONTRIBUTING.md has no
+    tag, and the tagged line says it is for a timing."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    shared = [line for line in text.splitlines() if line.startswith("code(") and "shared by every language" in line]
+    tagged = [line for line in text.splitlines() if line.startswith("code(") and "nbval-ignore-output" in line]
+    assert shared and not [line for line in shared if "tags=" in line]
+    assert tagged and all("timing" in line for line in tagged)
+
+
+def test_the_glossary_names_examples_as_the_course_does():
+    """The sections call a worked example "Example N" (§2.5, §3.4); the glossary's English column says so, and
+    "Worked example" is left to the exercises' cells that use the learner's functions."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert "| Example N (a worked example in a section) | 例 N | Пример N |" in text
+    assert "| Worked example N" not in text
+    chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
+    assert re.search(r"## \d\.\d+ Example \d", chapters)
