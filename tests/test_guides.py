@@ -33,6 +33,12 @@ def placeholders_as_globs(path):
     return ["".join(c) for c in itertools.product(*choices)]
 
 
+def flat(*parts):
+    """The text of the file at ROOT/parts..., its line breaks and runs of spaces made one space (a sentence
+    a guide wraps over several lines reads as one)."""
+    return " ".join(ROOT.joinpath(*parts).read_text(encoding="utf-8").split())
+
+
 def named_paths(guide):
     """(line, path) of every path under a folder of the repository that ``guide`` writes in code font."""
     text = (ROOT / guide).read_text(encoding="utf-8")
@@ -64,7 +70,7 @@ def test_the_outside_sets_of_the_corpus_are_counted():
     """docs/maintainers.md counts the outside sets of wrong answers and names their slugs as the corpus has them, and
     the slugs of the development sets written blind that are counted among the project's own answers."""
     from mistakes import entries
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     m = re.search(r"the project's own answers \(([^)]*)\) and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
     assert m, "docs/maintainers.md no longer counts the outside sets"
     dev = {re.match(r"(dev\d+)-", e.slug).group(1) for e in entries() if re.match(r"dev\d+-", e.slug)}
@@ -79,7 +85,7 @@ def test_the_rubric_is_described_as_it_prints():
     read as if there were none), then one row per exercise only."""
     from grading import exercises
     from grading.batch import rubric
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     assert "The Markdown ends with the total" in text and "then one row per exercise: no total" in text
     said = re.search(r"The CSV has a header row \((.*?); with `--partial`, also `(\w+)`\)", text)
     items = rubric.rows(exercises)
@@ -96,8 +102,8 @@ def test_the_diagnosis_floor_is_the_tests():
     holds for the project's own entries (the outside sets are measured, not held to it)."""
     rate = re.search(r"^RATE = ([0-9.]+)", (ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8"), re.M)
     percent = round(float(rate.group(1)) * 100)
-    exercises = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
-    maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    exercises = flat("docs", "exercises.md")
+    maintainers = flat("docs", "maintainers.md")
     assert f"at least `RATE` (now {percent}%) of the project's own entries" in exercises
     assert f"At least {percent}% of the project's own answers" in maintainers
 
@@ -129,7 +135,7 @@ def test_the_lang_option_is_described_with_all_it_sets():
     """`--lang` sets the index, its histogram and the known mistakes in the reports and CSV files
     (tests/test_grading_exports.py checks the exports): docs/instructors.md and `--help` say so, not "only"."""
     from grading.batch import cli
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     said = re.search(r"`--lang zh\|en\|ru` sets ([^.]*)\.", text).group(1)
     assert "only" not in said and "known mistakes" in said and "histogram" in said
     [option] = [a for a in cli.build_parser()._actions if "--lang" in a.option_strings]
@@ -156,7 +162,7 @@ def test_the_success_line_counts_the_public_tests():
     """docs/exercises.md's example of a passed check() shows the exercise's real count of public tests
     (it once showed another exercise's 7/7)."""
     from grading.exercises import EXERCISES
-    text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "exercises.md")
     m = re.search(r"On success it prints one line without words[^`]*`([\w-]+) · (\w+): (\d+)/(\d+) ✓`", text)
     assert m, "docs/exercises.md no longer shows the success line"
     exercise = EXERCISES[m.group(1)]
@@ -167,7 +173,7 @@ def test_the_success_line_counts_the_public_tests():
 def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
     """CONTRIBUTING.md's example of a timing that load cannot flip (§5.8) gives the cell's own number of runs
     and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = flat("CONTRIBUTING.md")
     m = re.search(r"\(§5\.8: the fastest of (\d+) runs, BLAS pinned to one thread, the cache at least (\d+) times "
                   r"faster at the longest prefix\)", text)
     assert m, "CONTRIBUTING.md no longer describes §5.8's timing"
@@ -195,7 +201,7 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
     import inspect
 
     from tools import prose, quizzes
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = flat("CONTRIBUTING.md")
     m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt` '
                   r'\((?:for example )?`(\w+)/(\w+): ([^`]+)`', text)
     assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
@@ -208,7 +214,7 @@ def test_the_search_weights_are_where_the_guides_say():
     """site/README.md sends a reader to `TUNE` in course-search.js, docs/maintainers.md to the file's top for how
     the ranking works: the weights are there, and the top is a comment that explains the ranking."""
     script = (ROOT / "site" / "static" / "course-search.js").read_text(encoding="utf-8")
-    site = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    site = flat("site", "README.md")
     maintainers = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
     assert "the weights are the object `TUNE` in `course-search.js`" in site and "var TUNE = {" in script
     assert "How the ranking works: the top of `site/static/course-search.js`." in maintainers
@@ -220,7 +226,7 @@ def test_what_the_build_writes_is_what_git_ignores():
     .gitignore keeps out of git: every folder it names there is ignored (the list once left out two). What it writes
     elsewhere is said in the same sentence (it once said "only inside the project folder", the caches later)."""
     import fnmatch
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     m = re.search(r"Apart from those packages, the download caches of npm and pip in your home folder and temporary "
                   r"files in the system's temporary folder, it writes only inside the project folder, and only what "
                   r"`\.gitignore` keeps out of git: (.*?) `make book` writes", text)
@@ -247,7 +253,7 @@ def test_the_numeric_configurations_the_guides_name_exist():
 def test_the_code_width_is_the_tests():
     """Every width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH."""
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = flat("CONTRIBUTING.md")
     said = re.findall(r"within (\d+) columns|a code line is at most (\d+) characters", text)
     assert len(said) >= 2 and {int(a or b) for a, b in said} == {int(width.group(1))}, said
 
@@ -257,7 +263,7 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     fingerprint it describes has the length the grader gives it."""
     from grading.batch import cli, pipeline
     from grading.version import package_version
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     m = re.search(r"`python -m grading --version` prints .*? e\.g\. `… ([\d.]+), report format (\d+)`", text)
     assert m and (m.group(1), m.group(2)) == (package_version(), pipeline.VERSION), m
     [option] = [a for a in cli.build_parser()._actions if "--version" in a.option_strings]
@@ -279,7 +285,7 @@ def test_the_files_the_fingerprint_hashes_are_the_ones_instructors_md_names():
 
     from grading import exercises
     from grading.batch import pipeline
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     m = re.search(r"from the source files of its tests, its reference and its comparison, and from (.*?)\(which "
                   r"decides pass or fail\)", text)
     assert m, "docs/instructors.md no longer lists the files the fingerprint hashes"
@@ -300,10 +306,10 @@ def test_the_limits_the_guides_quote_are_the_codes():
     read as per page)."""
     from grading.batch.runner import MAX_FEEDBACK
     most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
-    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    contributing = flat("CONTRIBUTING.md")
     said = re.search(r"lib stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
-    instructors = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains the first (\w+) failed tests", instructors)
     assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
 
@@ -323,7 +329,7 @@ def test_the_learner_extra_is_listed_as_pyproject_has_it():
         "maintainers.md": r"the `learner` extra's packages \(([^)]*)\)",
     }
     for guide, pattern in said.items():
-        text = " ".join((ROOT / "docs" / guide).read_text(encoding="utf-8").split())
+        text = flat("docs", guide)
         m = re.search(pattern, text)
         assert m, f"docs/{guide} no longer lists the learner extra"
         listed = {w.lower() for w in re.split(r", | and ", re.sub(r" \([^)]*\)", "", m.group(1)))}
@@ -334,7 +340,7 @@ def test_the_gradebooks_total_is_described_with_the_courses_points():
     """docs/instructors.md gives the gradebook's total column as `total (max N)`, N the points of the exercises graded
     (it once wrote a fixed 50, which a batch of one notebook does not show), and the whole course's points."""
     from grading.registry import total_points
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     said = re.findall(r"`total \(max N\)` \(N: the points of the exercises graded, (\d+) for the whole course\)", text)
     assert len(said) == 2 and {int(n) for n in said} == {total_points()}, said
     assert "`total (max 50)`" not in text
@@ -348,7 +354,7 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
     from tools import build_site
     source = inspect.getsource(build_site.site_assets_digest)
     files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
-    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    text = flat("site", "README.md")
     m = re.search(r"so a digest of (.*?) is (?:made )?a config value \(`site_assets_digest` in `tools/build_site\.py`\)", text)
     assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
 
@@ -363,7 +369,7 @@ def test_adding_a_language_names_every_field_of_a_language():
              "decimal": "decimal separator", "group": "digit grouping", "plural": "plural rule"}
     fields = [f.name for f in dataclasses.fields(Language)]
     assert set(fields) <= set(words), f"a new field of Language: {set(fields) - set(words)}; name it in step 1"
-    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    text = flat("CONTRIBUTING.md")
     step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ", text).group(1)
     assert not [f for f in fields if words[f] not in step], step
 
@@ -371,7 +377,7 @@ def test_adding_a_language_names_every_field_of_a_language():
 def test_the_bubblewrap_version_the_guides_give_is_the_graders():
     """Every version of bubblewrap docs/instructors.md says the grader needs is the sandbox's BWRAP_VERSION."""
     from grading.batch.sandbox import BWRAP_VERSION
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     said = re.findall(r"bubblewrap ([\d.]+) or newer|version ([\d.]+) or newer|than the ([\d.]+) the grader needs", text)
     assert len(said) >= 3 and {"".join(s) for s in said} == {".".join(map(str, BWRAP_VERSION))}, said
 
@@ -379,7 +385,7 @@ def test_the_bubblewrap_version_the_guides_give_is_the_graders():
 def test_binders_packages_are_listed_as_binder_requirements_has_them():
     """docs/maintainers.md lists what binder/requirements.txt installs, and the Python of binder/runtime.txt (the list
     once left out threadpoolctl, which §5's timing cell needs)."""
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     m = re.search(r"`binder/runtime\.txt` asks for Python ([\d.]+); `binder/requirements\.txt` lists the `learner` "
                   r"extra's packages \(([^,]+(?:, [^,]+)*?) and (\w+)\), pinned as in", text)
     assert m, "docs/maintainers.md no longer lists Binder's packages"
@@ -397,7 +403,7 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
                if any(isinstance(node, ast.Raise) and node.exc is not None
                       for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
     for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
-        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        text = flat(guide)
         said = re.findall(r"no other module raises, except `lib/(\w+\.py)`", text, re.I)
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
 
@@ -406,7 +412,7 @@ def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
     """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
     does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
     from grading import registry
-    text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "exercises.md")
     assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
             "loaded in name order") in text
     names = [p.stem for p in (ROOT / "grading" / "specs").glob("*.py") if p.stem != "__init__"]
@@ -421,7 +427,7 @@ def test_partial_credit_is_rounded_as_the_exercise_guide_says():
     from types import SimpleNamespace
 
     from grading.batch.runner import partial_points
-    text = " ".join((ROOT / "docs" / "exercises.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "exercises.md")
     assert "The exercise earns its points × (groups passed ÷ all its groups), rounded once, to 2 decimals." in text
     cases = [(SimpleNamespace(name=f"t{i}", kind="values"), False) for i in range(3)]
     assert partial_points(SimpleNamespace(points=2), cases, {0, 1}) == (1.33, [2, 3])
@@ -431,7 +437,7 @@ def test_the_graders_time_breakdown_says_its_parts_overlap():
     """docs/benchmark-history.md's breakdown of a graded notebook's time: parts that add up to more than the total are
     said to overlap (they once added up to 49.0 s of a 44.5 s run without a word), and a run at `--jobs 1` has no
     second worker (it once said "both workers")."""
-    text = " ".join((ROOT / "docs" / "benchmark-history.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "benchmark-history.md")
     start = text.index("### Where a graded notebook's time goes")
     passage = text[start:text.index("### Three changes that followed", start)]
     total = float(re.search(r"([\d.]+) s of wall time", passage).group(1))
@@ -445,7 +451,7 @@ def test_chinese_queries_are_cut_where_site_readme_says():
     """site/README.md: the browser cuts a Chinese query with a word list the build makes with jieba (it once said the
     queries were cut with jieba, which the browser never runs); the function it names makes that list."""
     from tools import search_index
-    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    text = flat("site", "README.md")
     assert "cut with jieba" not in text
     assert "which the build makes with jieba (`chinese_words` in `tools/search_index.py`)" in text
     assert callable(search_index.chinese_words)
@@ -455,7 +461,7 @@ def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
     """docs/maintainers.md gives lib's dtype rule with the exceptions lib/__init__.py's docstring states (it once gave
     the rule alone), and the cgroup namespace as bwrap's `--unshare-cgroup-try`, made where the kernel allows it."""
     import lib
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     m = re.search(r"\*\*one dtype rule\*\* for every function, stated with its exceptions in the docstring of "
                   r"`lib/__init__\.py`: (.*?)[.;] [Tt]he exceptions: (.*?);", text)
     assert m, "docs/maintainers.md no longer gives the dtype rule with its exceptions"
@@ -470,7 +476,7 @@ def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
 def test_every_browser_test_file_carries_the_timeout_the_guide_gives():
     """docs/maintainers.md: the browser test files mark every test with `pytest.mark.timeout(N)`; every test file that
     drives the browser carries that mark (tests/test_site_figure_sizes.py once had none)."""
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     seconds = re.search(r"the browser test files mark every test with `pytest\.mark\.timeout\((\d+)\)`", text).group(1)
     mark = f'pytestmark = pytest.mark.timeout({seconds}, method="signal", func_only=True)'
     browser = [p for p in sorted((ROOT / "tests").glob("test_*.py"))
@@ -493,7 +499,7 @@ def test_the_gradebooks_column_examples_give_the_exercises_points():
 
 def test_the_benchmarks_are_named_in_the_order_make_bench_runs_them():
     """docs/maintainers.md opens "Benchmarks" with the scripts `make bench` runs, in the Makefile's order."""
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     m = re.search(r"`make bench` runs (\w+) scripts, in this order: (.*?)\. The first times", text)
     assert m, "docs/maintainers.md no longer lists what make bench runs"
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
@@ -517,7 +523,7 @@ def test_the_bugs_make_mutants_is_said_to_insert_are_mutants():
         "assignment instead of scatter-add": "assignment-not-scatter-add",
         "a key stored in the cache as the value": "key-stored-as-value",
     }
-    text = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "maintainers.md")
     m = re.search(r"puts realistic bugs into `lib` one at a time: (.*?), … \(`--list` shows them all\)", text)
     assert m, "docs/maintainers.md no longer lists examples of the mutants"
     examples = [e.strip() for e in re.split(r", (?![^(]*\))", m.group(1).replace(" or aligns", ", or aligns"))]
@@ -540,7 +546,7 @@ def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
     assert course_book.table_cards(grid) == grid and course_book.table_cards(merged) == merged
     assert course_book.CARD_COLUMNS == 3
     for guide in ("site/README.md", "CONTRIBUTING.md"):
-        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        text = flat(guide)
         for said in re.finditer(r"(?:three|3) (?:columns or more|or more columns)", text):
             near = text[max(0, said.start() - 400):said.end() + 400]
             assert "merged cells" in near and "short numbers" in near, (guide, near)
@@ -558,7 +564,7 @@ def test_what_a_hidden_failure_may_name_is_the_same_in_both_guides():
     assert KNOWN_EXCEPTIONS - python - numpy == {"StdinNotImplementedError"}     # IPython's input()
     assert "float64" in PLAIN_DTYPES
     for guide in ("instructors.md", "maintainers.md"):
-        text = " ".join((ROOT / "docs" / guide).read_text(encoding="utf-8").split())
+        text = flat("docs", guide)
         assert re.search(r"an exception's class,? (?:only )?when Python, NumPy or IPython defines it", text), guide
         assert re.search(r"a dtype,? (?:only )?when it is a plain one", text), guide
 
@@ -570,7 +576,7 @@ def test_a_command_the_guides_give_names_the_interpreter():
     assert not any(path.stat().st_mode & 0o111 for path in (ROOT / "tools").glob("*.py"))
     bare = []
     for guide in GUIDES:
-        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        text = flat(guide)
         bare += [f"{guide}: {m.group(0)}" for m in re.finditer(r"\b[Rr]un `tools/[\w/]+\.py[^`]*`", text)]
     assert not bare, bare
 
@@ -591,7 +597,7 @@ def test_the_texts_the_glossary_test_reads_are_the_ones_words_md_lists():
     """docs/words.md names the file of every module whose messages tests/test_glossary.py checks (it once left out
     the labels of the interactive figures and the diagrams)."""
     from test_glossary import MESSAGE_MODULES
-    text = " ".join((ROOT / "docs" / "words.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "words.md")
     listed = text[text.index("tests/test_glossary.py"):text.index("How a row is read")]
     for module in MESSAGE_MODULES:
         assert f"`{module.replace('.', '/')}.py`" in listed, module
@@ -609,7 +615,7 @@ def test_student_lang_auto_is_described_as_one_language_per_submission():
     [option] = [a for a in cli.build_parser()._actions if "--student-lang" in a.option_strings]
     assert option.default == "auto" and "one language per submission" in option.help
     assert "most of its notebooks" in option.help and "own" not in option.help
-    text = " ".join((ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split())
+    text = flat("docs", "instructors.md")
     said = text[text.index("`--student-lang` forces one language on every student's rows and pages"):][:300]
     assert "most of their notebooks" in said and "own" not in said, said
 
@@ -669,12 +675,12 @@ def test_the_page_weight_bounds_the_guides_give_are_the_builds():
     """site/README.md and docs/maintainers.md give the bounds tests/test_site.py enforces (MEDIAN_GOAL,
     HEAVIEST_LIMIT), not a measurement that goes stale (site/README.md once said "now the median is about 230 KB")."""
     from tools import build_site
-    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    readme = flat("site", "README.md")
     assert f"median page at {build_site.MEDIAN_GOAL // 1000} KB" in readme
     assert f"every page at {build_site.HEAVIEST_LIMIT // 1000_000} MB" in readme
     assert "`MEDIAN_GOAL` and `HEAVIEST_LIMIT` in `tools/build_site.py`" in readme
     assert not re.search(r"\bNow\b", readme)
-    maintainers = " ".join((ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8").split())
+    maintainers = flat("docs", "maintainers.md")
     assert (f"median page at most {build_site.MEDIAN_GOAL // 1000} KB, "
             f"every page at most {build_site.HEAVIEST_LIMIT // 1000_000} MB") in maintainers
 
@@ -693,7 +699,7 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     """The exercise notebooks are written without outputs (tools/build_notebooks.py): neither `make help` nor
     CONTRIBUTING.md says that `make notebooks` executes every notebook."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    contributing = flat("CONTRIBUTING.md")
     assert "never executed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
     for text in (makefile, contributing):
         assert not re.search(r"execute[sd]? every notebook", text)
@@ -712,7 +718,7 @@ def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
     course.js word for word (it once quoted a shorter text), and the same item says code gets the fade only."""
     script = (ROOT / "site" / "static" / "course.js").read_text(encoding="utf-8")
     hint = re.search(r'SCROLL_HINT = \{[^}]*?en: "([^"]+)"', script).group(1)
-    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    readme = flat("site", "README.md")
     assert f'"{hint}"' in readme
     assert "code gets the fade only" in script and "(code gets the fade only)" in readme
 
@@ -724,7 +730,7 @@ def test_the_incremental_state_is_where_the_build_keeps_it():
     assert 'DOCTREES = BUILD / "doctrees"' in build and "doctreedir=str(DOCTREES / lang)" in build
     import ast
     assert "``_build/doctrees/<lang>/``" in ast.get_docstring(ast.parse(build))
-    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    readme = flat("site", "README.md")
     assert "incremental state (doctrees and environment) in `_build/doctrees/<lang>/`" in readme
 
 
@@ -732,7 +738,7 @@ def test_mathjax_is_said_to_stay_only_on_pages_with_a_widget_and_formulas():
     """trim_page_assets keeps MathJax's script on a page only if the page shows a widget and has formulas."""
     code = (ROOT / "site" / "course_site.py").read_text(encoding="utf-8")
     assert "keep_math = keep_widgets and page_has_math(doctree)" in code
-    readme = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())
+    readme = flat("site", "README.md")
     assert "which a page with a widget and formulas still loads" in readme
 
 
