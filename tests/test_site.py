@@ -402,9 +402,12 @@ CELL_INPUT = re.compile(r'<div class="cell_input docutils container">(.*?)</pre>
 MARKUP = re.compile(r'<(\w+)((?:\s+class="[^"]*")?)')
 
 
-def _code_markup(source: str) -> list[list[tuple[str, str]]]:
-    """Each code cell of a page as its sequence of (tag, class), the words taken out."""
-    return [MARKUP.findall(block) for block in CELL_INPUT.findall(source)]
+@functools.lru_cache(maxsize=None)
+def _code_markup(site_dir: Path, lang: str, pagename: str) -> tuple[list[tuple[str, str]], ...]:
+    """Each code cell of a built page as its sequence of (tag, class), the words taken out (read once per
+    page: the English page serves as the reference of both others)."""
+    source = (site_dir / lang / f"{pagename}.html").read_text(encoding="utf8")
+    return tuple(MARKUP.findall(block) for block in CELL_INPUT.findall(source))
 
 
 REFERENCE_LANG = "en"      # whose pages axe checks whole
@@ -423,8 +426,7 @@ def checked_in(site_dir: Path, lang: str, pagename: str) -> list[int]:
     thousands of syntax-coloured spans are half of axe's time on the longest pages."""
     if lang == REFERENCE_LANG:
         return []
-    ours = _code_markup((site_dir / lang / f"{pagename}.html").read_text(encoding="utf8"))
-    reference = _code_markup((site_dir / REFERENCE_LANG / f"{pagename}.html").read_text(encoding="utf8"))
+    ours, reference = _code_markup(site_dir, lang, pagename), _code_markup(site_dir, REFERENCE_LANG, pagename)
     if len(ours) != len(reference):
         return []
     return [i for i, (a, b) in enumerate(zip(ours, reference)) if a == b]
@@ -637,7 +639,8 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
 
         # Accessibility, light then dark; code cells the reference language's page shows alike were checked there.
         same = checked_in(site_dir, lang, pagename)
-        assert page.evaluate(MARK_CHECKED, same) == len(_code_markup(source)), f"{url}: code cells in the DOM"
+        assert page.evaluate(MARK_CHECKED, same) == len(_code_markup(site_dir, lang, pagename)), \
+            f"{url}: code cells in the DOM"
         skip = "div.cell_input[data-axe-checked-in]" if same else None
         violations = _axe(page, axe_script, exclude=skip)
         assert not violations, f"{url} (light): {json.dumps(violations, ensure_ascii=False, indent=1)}"

@@ -495,7 +495,7 @@ class NotebookRun:
         # its text is read from the kernel's read-only input folder, written there once per kernel (under a
         # name no one can guess, as the cases' file), so that a call's request is a line, not the 22 kB of
         # KERNEL_CODE each time
-        if getattr(kernel, "grader_file", None) is None:
+        if kernel.grader_file is None:
             name = GRADER_FILE.format(nonce=secrets.token_hex(8))
             fd = os.open(kernel.kdir / "in" / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
