@@ -276,28 +276,55 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
 
 
-def test_the_files_the_fingerprint_hashes_are_the_ones_instructors_md_names():
-    """docs/instructors.md names the files the tests' fingerprint hashes besides each exercise's own (its tests in
-    grading/specs/, its reference and comparison): the grader hashes exactly these (grading/compare.py, which
-    decides pass or fail, was once left out of the hash)."""
+def test_the_files_the_fingerprint_hashes_are_where_instructors_md_points():
+    """docs/instructors.md says the tests' fingerprint hashes the exercises and the code that tests them, and points
+    to `fingerprinted_files` in grading/batch/pipeline.py for the list (it once listed the files itself, and left
+    out grading/compare.py). That function hashes the registry, grading/compare.py (which decides pass or fail)
+    and each exercise's own files, and nothing else outside grading/specs/."""
     import inspect
     from types import SimpleNamespace
 
     from grading import exercises
     from grading.batch import pipeline
     text = flat("docs", "instructors.md")
-    m = re.search(r"from the source files of its tests, its reference and its comparison, and from (.*?)\(which "
-                  r"decides pass or fail\)", text)
-    assert m, "docs/instructors.md no longer lists the files the fingerprint hashes"
-    named = set(re.findall(r"`([\w/.]+\.py)`", m.group(1)))
+    assert re.search(r"hashed from the exercises and the code that tests them \(`fingerprinted_files` in "
+                     r"`grading/batch/pipeline\.py` lists the files\)", text), "the pointer to the list is gone"
+    assert callable(pipeline.fingerprinted_files)
     hashed = {str(pathlib.Path(f).relative_to(ROOT))
               for f in pipeline.fingerprinted_files(exercises, SimpleNamespace(exercises=exercises.EXERCISES))}
     own = set()
     for ex in exercises.EXERCISES.values():
         for func in (ex.reference, inspect.unwrap(ex.reference)):
             own.add(str(pathlib.Path(inspect.getsourcefile(func)).relative_to(ROOT)))
-    assert "grading/compare.py" in named and named <= hashed, (named, hashed)
+    assert {"grading/compare.py", "grading/exercises.py"} <= hashed, hashed
+    named = {"grading/compare.py", "grading/exercises.py", "grading/registry.py"}
     assert not [f for f in hashed - named - own if not f.startswith("grading/specs/")], hashed - named - own
+
+
+def test_the_notebook_limits_instructors_md_quotes_are_the_graders():
+    """docs/instructors.md's limits on a notebook (its size, its cells, a cell's length) are the constants of
+    grading/batch/notebooks.py."""
+    from grading.batch import notebooks
+    text = flat("docs", "instructors.md")
+    m = re.search(r"A notebook over a size limit \((\d+) MiB, (\d+) cells, a cell of a million characters\)", text)
+    assert m, "docs/instructors.md no longer quotes the notebook limits"
+    assert int(m.group(1)) * 1024 * 1024 == notebooks.MAX_NOTEBOOK_BYTES
+    assert int(m.group(2)) == notebooks.MAX_CELLS and notebooks.MAX_CELL_CHARS == 1_000_000
+
+
+def test_instructors_md_says_the_seccomp_filter_goes_with_the_sandbox():
+    """docs/instructors.md says a seccomp filter runs inside the sandbox and none without one (a guide once said
+    seccomp held in every mode): the sandbox writes the filter for every mode but `none`, and its description
+    in the report says "none" for `none`."""
+    import inspect
+
+    from grading.batch import sandbox
+    text = flat("docs", "instructors.md")
+    assert "Inside the sandbox a seccomp filter refuses" in text and "Without a sandbox there is no filter." in text
+    source = inspect.getsource(sandbox.Sandbox)
+    assert re.search(r'if mode != "none":\n(?:.*\n){0,4}.*seccomp_filter\.program\(\)', source), \
+        "the sandbox no longer writes the filter for every mode but none"
+    assert '"seccomp": seccomp_filter.describe() if sandboxed else "none"' in source
 
 
 def test_the_limits_the_guides_quote_are_the_codes():
@@ -615,9 +642,10 @@ def test_student_lang_auto_is_described_as_one_language_per_submission():
     [option] = [a for a in cli.build_parser()._actions if "--student-lang" in a.option_strings]
     assert option.default == "auto" and "one language per submission" in option.help
     assert "most of its notebooks" in option.help and "own" not in option.help
-    text = flat("docs", "instructors.md")
-    said = text[text.index("`--student-lang` forces one language on every student's rows and pages"):][:300]
-    assert "most of their notebooks" in said and "own" not in said, said
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    start = text.index("`--student-lang` forces one language on every student's rows and pages")
+    said = " ".join(text[start:text.find("\n\n", start)].split())          # that paragraph
+    assert "most of their notebooks" in said and not re.search(r"\bown\b", said), said
 
 
 def test_the_quiz_example_is_one_the_build_accepts(tmp_path):
