@@ -301,6 +301,22 @@ def test_the_files_the_fingerprint_hashes_are_where_instructors_md_points():
     assert not [f for f in hashed - named - own if not f.startswith("grading/specs/")], hashed - named - own
 
 
+def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md_says():
+    """docs/instructors.md sends the reader to the report's `grader.isolation.kernels` to learn whether kernels were
+    started fresh or forked warm (which decides whether a crash loses results under --partial): the sandbox's
+    description has that key, and its texts say "fresh" or "warm"."""
+    import inspect
+
+    from grading.batch import sandbox
+    text = flat("docs", "instructors.md")
+    assert re.search(r"started fresh rather than forked warm; the report's `grader\.isolation\.kernels` says which",
+                     text), "docs/instructors.md no longer says where the report tells fresh from warm kernels"
+    source = inspect.getsource(sandbox.Sandbox)
+    assert '"kernels": self._describe_kernels()' in source
+    said = re.findall(r'"([^"]*)"', inspect.getsource(sandbox.Sandbox._describe_kernels))
+    assert any("warm" in t for t in said) and any("fresh" in t for t in said), said
+
+
 def test_the_notebook_limits_instructors_md_quotes_are_the_graders():
     """docs/instructors.md's limits on a notebook (its size, its cells, a cell's length) are the constants of
     grading/batch/notebooks.py."""
