@@ -783,7 +783,7 @@ def test_mathjax_is_said_to_stay_only_on_pages_with_a_widget_and_formulas():
     code = (ROOT / "site" / "course_site.py").read_text(encoding="utf-8")
     assert "keep_math = keep_widgets and page_has_math(doctree)" in code
     readme = flat("site", "README.md")
-    assert "which a page with a widget and formulas still loads" in readme
+    assert "MathJax's script is loaded only on a page with a widget and formulas" in readme
 
 
 def test_the_make_grade_example_is_one_line():
@@ -813,3 +813,46 @@ def test_the_glossary_names_examples_as_the_course_does():
     assert "| Worked example N" not in text
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
+
+
+def test_when_kernels_start_fresh_is_said_as_the_sandbox_decides_it():
+    """docs/maintainers.md says when kernels start fresh instead of warm (`--fresh-kernels`, userns mode, a failed warm
+    self-check) and what each sandboxed mode makes of the kernel's user: the statements sandbox.py's docstring makes and
+    the grader's options allow (facts about modes and fresh kernels were wrong in three readings of the guides)."""
+    from grading.batch import cli, sandbox
+    text = flat("docs", "maintainers.md")
+    doc = " ".join(sandbox.__doc__.split())
+    assert ("Kernels start fresh instead under `--fresh-kernels`, in userns mode, and after a failed warm "
+            "self-check.") in text
+    assert ("``warm=False`` (``--fresh-kernels``), userns mode, and a warm start that fails its self-check start "
+            "every kernel as a fresh Python") in doc
+    options = {o: a for a in cli.build_parser()._actions for o in a.option_strings}
+    assert options["--fresh-kernels"].default is False
+    assert set(options["--isolation"].choices) == {"auto", "root", "userns", "container", "none"}
+    assert ("in root mode, each kernel runs as a fresh uid with no capability and no_new_privs; in userns mode, as "
+            "the grader's uid in a user namespace") in text
+    assert "fresh unprivileged uid" in doc and "keeps the grader's uid and holds no capability" in doc
+    assert "`--isolation auto` never falls back to `none`" in text and "never falls back to ``none``" in doc
+    # a fresh kernel in root mode says why the warm start was not used; userns mode never has a warm start
+    box = sandbox.Sandbox.__new__(sandbox.Sandbox)
+    box.warm, box.mode, box.warm_note = None, "root", "the self-check failed"
+    assert "no warm start: the self-check failed" in box._describe_kernels()
+    box.mode = "userns"
+    assert box._describe_kernels() == "a fresh Python in each sandbox"
+
+
+def test_the_sizes_and_counts_site_readme_gives_are_the_codes():
+    """site/README.md: a figure's smallest text on screen (10 px, a panel's 11 px) and the number of questions a
+    subsection has (three to five) are the constants of course.js, course_book.py and tools/quizzes.py."""
+    sys.path.insert(0, str(ROOT / "site"))
+    import course_book
+
+    from tools import quizzes
+    text = flat("site", "README.md")
+    script = (ROOT / "site" / "static" / "course.js").read_text(encoding="utf-8")
+    m = re.search(r"no further than the size where its smallest text is (\d+) px \(`MIN_TEXT_PX` in `course\.js`; (\d+) px for a "
+                  r"panel of a multi-panel figure\)", text)
+    assert m, "site/README.md no longer gives the figures' smallest text"
+    assert f"MIN_TEXT_PX = {m.group(1)};" in script and course_book.PANEL_TEXT_PX == int(m.group(2))
+    m = re.search(r"A subsection with questions has (\w+) to (\w+) of them\.", text)
+    assert m and (NUMBERS[m.group(1)], NUMBERS[m.group(2)]) == (quizzes.MIN_QUESTIONS, quizzes.MAX_QUESTIONS)
