@@ -856,3 +856,38 @@ def test_the_sizes_and_counts_site_readme_gives_are_the_codes():
     assert f"MIN_TEXT_PX = {m.group(1)};" in script and course_book.PANEL_TEXT_PX == int(m.group(2))
     m = re.search(r"A subsection with questions has (\w+) to (\w+) of them\.", text)
     assert m and (NUMBERS[m.group(1)], NUMBERS[m.group(2)]) == (quizzes.MIN_QUESTIONS, quizzes.MAX_QUESTIONS)
+
+
+def test_the_notebook_time_target_is_the_benchmarks():
+    """CONTRIBUTING.md gives the target bench/notebook_times.py times a notebook against, and says that only §7
+    and §8, the two that train, have longer ones (`TARGETS`)."""
+    text = flat("CONTRIBUTING.md")
+    m = re.search(r"`bench/notebook_times\.py` times every section and solution notebook against a target of "
+                  r"(\d+) s; §7 and §8, which train, have longer targets there \(`TARGETS`\)", text)
+    assert m, "CONTRIBUTING.md no longer gives the notebooks' time target"
+    bench = (ROOT / "bench" / "notebook_times.py").read_text(encoding="utf-8")
+    assert f"target = TARGETS.get(path.stem, {m.group(1)})" in bench
+    targets = re.search(r"^TARGETS = (\{[^}]*\})", bench, re.M).group(1)
+    import ast
+    assert {stem[:2] for stem, seconds in ast.literal_eval(targets).items() if seconds > int(m.group(1))} == {"07", "08"}
+
+
+def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
+    """CONTRIBUTING.md and docs/exercises.md send the reader to docstrings instead of repeating them: the order in
+    which check() finds a language (grading/feedback.py), the rules of a diagnosis (grading/diagnoses.py), how
+    slowdown() measures the load (tests/conftest.py) and how a notebook's numerical configuration is checked
+    (tools/numeric_configs.py). Each docstring is there and says it."""
+    import ast
+    doc = lambda *parts: ast.get_docstring(ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8")))  # noqa: E731
+    exercises, contributing = flat("docs", "exercises.md"), flat("CONTRIBUTING.md")
+    assert "the docstring of `grading/feedback.py` says how it finds that language" in exercises
+    assert re.search(r"1\. .*2\. .*3\. .*COURSE_LANGUAGE.*4\. .*COURSE_LANG.*5\. .*6\. English",
+                     doc("grading", "feedback.py"), re.S)
+    assert "The docstring of `grading/diagnoses.py` gives the rules." in exercises
+    assert "A mistake is named only when every mutant that fits" in " ".join(doc("grading", "diagnoses.py").split())
+    assert "`slowdown()` from the same file, which measures how loaded the machine is (its docstring" in exercises
+    [slowdown] = [node for node in ast.parse((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")).body
+                  if isinstance(node, ast.FunctionDef) and node.name == "slowdown"]
+    assert "Measured, not guessed" in ast.get_docstring(slowdown)
+    assert "The docstring of `tools/numeric_configs.py` explains this" in contributing
+    assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
