@@ -6,8 +6,8 @@ installs the same bytes itself, last thing before ipykernel starts (a forked pro
 inherit the filter of the sandbox's waiting process).  A filter cannot be removed or widened
 once installed, and every process the kernel starts inherits it.
 
-What is refused, and why (the table :data:`RULES` is the one source; ``docs/maintainers.md``
-explains it for maintainers):
+What is refused, and why (the table :data:`RULES` is the one source; ``docs/maintainers.md``,
+"The grader's sandbox", says where the filter stands among the sandbox's other layers):
 
 * new namespaces: ``unshare`` and ``clone`` with a new-namespace flag, ``setns``; ``clone3``
   returns ENOSYS, because its flags lie in memory, which seccomp cannot read, and on ENOSYS the
