@@ -116,11 +116,15 @@ class MultiHeadSaved(NamedTuple):
     attention: AttentionSaved       # of the H heads side by side, (B, H, T, d)
 
 
+BLAS_SPLIT = 2**18  # multiplications: OpenBLAS shares a larger product between its threads
+
+
 def _product(x, w):
-    """§7. x @ w, x (..., T, n), by blocks of rows: 2^18 multiplications at most, or 16 rows."""
-    rows = max(16, 2**18 // (w.shape[-2] * w.shape[-1]))   # OpenBLAS splits a larger product
-    if x.ndim < 2 or x.shape[-2] <= rows:                   # between its threads, and on 2 shared
-        return x @ w                                        # cores the second one waits
+    """§7. x @ w, x (..., T, n), by blocks of rows of at most BLAS_SPLIT multiplications (or 16
+    rows): one thread makes each block, bit for bit as with one thread, and no thread waits."""
+    rows = max(16, BLAS_SPLIT // (w.shape[-2] * w.shape[-1]))
+    if x.ndim < 2 or x.shape[-2] <= rows:
+        return x @ w
     return np.concatenate([x[..., i:i + rows, :] @ w for i in range(0, x.shape[-2], rows)], -2)
 
 

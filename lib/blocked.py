@@ -3,8 +3,7 @@
 :func:`lib.attention.causal_attention` computes the whole (Tq, Tk) table of scores and then
 forbids its upper right.  Here each block of BLOCK queries computes its scores only against the
 keys its last query may read: about half of the table (:func:`attention_work`), the same numbers
-up to rounding.  bench/fast_attention.py, outside lib, computes them on every core.
-"""
+up to rounding.  bench/fast_attention.py, outside lib, computes them on every core."""
 
 from typing import NamedTuple
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import validate
-from .attention import (causal_attention_forward, merge_heads,  # noqa: F401 (the forwards, §7)
+from .attention import (BLAS_SPLIT, causal_attention_forward, merge_heads,  # noqa: F401 (§7)
                         multi_head_attention_forward, _product, split_heads)
 from .validate import checked
 
@@ -26,10 +26,9 @@ def _rows(a, lead=()):
 
 
 def _weight_gradient(x, d_out, w):
-    """The gradient of w in x @ w: x^T d_out by model, in products of at most 2^18 multiplications
-    (OpenBLAS splits a larger one between its threads, and on 2 shared cores the second waits)."""
+    """The gradient of w in x @ w: x^T d_out by model, in products of at most BLAS_SPLIT mults."""
     x, d_out, models = np.atleast_2d(x), np.atleast_2d(d_out), w.shape[:-2]
-    if x.size * d_out.shape[-1] <= 2**18 * math.prod(models):   # a model's rows in one product
+    if x.size * d_out.shape[-1] <= BLAS_SPLIT * math.prod(models):   # a model's rows in one product
         x, d_out = _rows(x, models)[..., None, :, :], _rows(d_out, models)[..., None, :, :]
     each = np.swapaxes(x, -1, -2) @ d_out                   # (..., n, m), else one per sequence
     return _rows(each.reshape(*each.shape[:-2], -1), models).sum(-2).reshape(w.shape)

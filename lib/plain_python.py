@@ -4,8 +4,7 @@ Lists, loops and the ``math`` module only: it imports neither NumPy nor the rest
 its numbers come by a route that shares no code with ``lib.model.AttentionModel``, and each can
 check the other.  As in §3.4 and §4.1, the query, key and value projections are identities: head
 h reads coordinates h*d to h*d + d - 1 of each input vector.  Tables are lists of rows: E (V x D),
-P (C x D) and W_O (D x D).
-"""
+P (C x D) and W_O (D x D)."""
 
 import math
 

@@ -5,8 +5,7 @@ the arguments as the body is to see them; bodies are plain math that trust them 
 bodies (``f.plain``).  A wrong *kind* is a TypeError (``n_heads=2.0``, ``True``, ``"2"``), a wrong
 *value* or *shape* a ValueError (``n_heads=0``, a width H does not divide); numeric arrays follow
 lib/__init__'s dtype rule.  Every message names the argument and says what is expected.  No other
-module of lib raises, but lib.plain_python, which imports nothing of lib.
-"""
+module of lib raises, but lib.plain_python, which imports nothing of lib."""
 
 import functools
 import inspect
