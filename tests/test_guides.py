@@ -950,3 +950,19 @@ def test_no_variable_is_called_plain_mask():
             if "mask" in names:
                 found.append(str(path.relative_to(ROOT)))
     assert not found, found
+
+
+def test_instructors_md_says_how_its_tested_examples_are_run():
+    """docs/instructors.md says which of its examples the tests run as written and which only in part (it once
+    said "as written" of all of them): the blocks marked `<!-- tested: … -->` are the key command, the Slurm
+    script and merge line, and the CI example, and tests/test_grading_class.py runs them as the guide says."""
+    text = flat("docs", "instructors.md")
+    assert ("The course's own tests run these examples: the key command as written, the Slurm script once per "
+            "array task (with `bash`, as `sbatch` would) and the merge line after its `sbatch --wait`, and every "
+            "`run:` line of the CI example except the runner's set-up, which they compare word for word") in text
+    marked = re.findall(r"<!-- tested: ([\w-]+) -->", text)
+    assert marked == ["make-key", "slurm-array", "slurm-merge", "ci-matrix"], marked
+    tests = flat("tests", "test_grading_class.py")
+    assert 'shell("bash grade.sbatch", work, {"SLURM_ARRAY_TASK_ID": str(task)})' in tests
+    assert 'prefix = "sbatch --wait grade.sbatch && "' in tests and "shell(merge[len(prefix):], work)" in tests
+    assert 'if "run" in s and s["run"] != setup]' in tests and "assert setup == (" in tests
