@@ -227,7 +227,7 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said in the same sentence (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those packages, the download caches of npm and pip in your home folder and temporary "
+    m = re.search(r"Apart from those packages, the download caches of npm and pip in your home folder, and temporary "
                   r"files in the system's temporary folder, it writes only inside the project folder, and only what "
                   r"`\.gitignore` keeps out of git: (.*?) `make book` writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
@@ -850,8 +850,9 @@ def test_the_sizes_and_counts_site_readme_gives_are_the_codes():
     from tools import quizzes
     text = flat("site", "README.md")
     script = (ROOT / "site" / "static" / "course.js").read_text(encoding="utf-8")
-    m = re.search(r"no further than the size where its smallest text is (\d+) px \(`MIN_TEXT_PX` in `course\.js`; (\d+) px for a "
-                  r"panel of a multi-panel figure\)", text)
+    m = re.search(r"no further than the size where its smallest text is (\d+) px \(`MIN_TEXT_PX` in `course\.js`\)\. "
+                  r"A panel of a multi-panel figure is sized at build time instead, to no less than (\d+) px text "
+                  r"\(`PANEL_TEXT_PX` in `course_book\.py`\)", text)
     assert m, "site/README.md no longer gives the figures' smallest text"
     assert f"MIN_TEXT_PX = {m.group(1)};" in script and course_book.PANEL_TEXT_PX == int(m.group(2))
     m = re.search(r"A subsection with questions has (\w+) to (\w+) of them\.", text)
