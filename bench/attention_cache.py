@@ -600,7 +600,8 @@ def arithmetic_table(paths):
 
 def cache_rows(repeats):
     rounds = max(3, repeats // 3)
-    print(f"\n{'cache, D=64 H=4 f32':<22}{'full ms':>10}{'step ms':>10}{'speedup':>8}   target >= {CACHE_SPEEDUP_TARGET} at T=1024")
+    print(f"\n{'cache, D=64 H=4 f32':<22}{'full ms':>10}{'step ms':>10}{'speedup':>8}"
+          f"   target >= {CACHE_SPEEDUP_TARGET} at T=1024")
     print(f"(in one process, {rounds} rounds of a 0.25 s burst of each after 0.05 s untimed; median:"
           " as in generation, where steps follow steps)")
     D, H, V = 64, 4, 50

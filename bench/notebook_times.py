@@ -89,7 +89,8 @@ def main():
                       f"NumPy and OpenBLAS defaults{flag}", flush=True)
         per_language = total / 3
         print(f"{kind}: {total:.1f} s for all languages, {per_language:.1f} s per language "
-              f"(target < {PER_LANGUAGE_TARGET} s per language for chapters); slowest {slowest[1]} {slowest[0]:.2f} s\n")
+              f"(target < {PER_LANGUAGE_TARGET} s per language for chapters); "
+              f"slowest {slowest[1]} {slowest[0]:.2f} s\n")
     return 0
 
 
