@@ -102,8 +102,8 @@ def shape(array, expected, name):
     return array
 
 
-def _first(mask):
-    return tuple(int(i) for i in np.argwhere(np.atleast_1d(mask))[0])
+def _first(flags):
+    return tuple(int(i) for i in np.argwhere(np.atleast_1d(flags))[0])
 
 
 # -- §1, §2, §5.9 Masks, scores, attention, heads --------------------------

@@ -134,8 +134,8 @@ q_yu = split_heads((x_yu @ model.w_q)[None], model.n_heads)[0]  # (H, 1, d)
 print(causal_allowed(1, 3).astype(int), torch_is_causal(1, 3).astype(int))
 full3 = model.forward(ids)                                      # (T, D)
 lib_yu, torch_yu = (
-    cached_step(q_yu, cache.keys, cache.values, mask)
-    for mask in (causal_allowed(1, 3), torch_is_causal(1, 3)))
+    cached_step(q_yu, cache.keys, cache.values, allowed)
+    for allowed in (causal_allowed(1, 3), torch_is_causal(1, 3)))
 print(np.round(lib_yu, 6), np.round(torch_yu, 6))
 assert np.abs(lib_yu - full3[2]).max() < 1e-12
 #en is_causal=True: 雨 reads key 0 only and gets the output of <bos>
