@@ -202,11 +202,13 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
 
     from tools import prose, quizzes
     text = flat("CONTRIBUTING.md")
-    m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt` '
-                  r'\((?:for example )?`(\w+)/(\w+): ([^`]+)`', text)
+    m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt`\. '
+                  r'No quiz needs one today; `T\("…", sense="([^"]+)"\)` in `src/(\w+)/(\w+)\.py` '
+                  r'would get the context `\2/\3: \1`', text)
     assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
-    source = ROOT / "src" / m.group(1) / f"{m.group(2)}.py"
-    assert source.exists() and prose.context(source, m.group(3)) == f"{m.group(1)}/{m.group(2)}: {m.group(3)}"
+    sense, folder, name = m.groups()
+    source = ROOT / "src" / folder / f"{name}.py"
+    assert source.exists() and prose.context(source, sense) == f"{folder}/{name}: {sense}"
     assert "sense" in inspect.signature(quizzes._text_maker(prose.Translations(source), source)).parameters
 
 
