@@ -23,7 +23,9 @@ writes wrong code:
   answer on the tests a learner's function failed, and name the mistake whose
   outputs match;
 * the corpus of wrong answers (``tests/mistakes/``) writes an entry that is an
-  operator applied to an answer as ``bug("mask-1", "strict-for-loose")``;
+  operator applied to an answer as
+  ``bug("mask-1", "square", "one-argument-for-another", "mask-1/square")``
+  (exercise, the entry's slug, the operator, the diagnosis it should get);
 * the mutation run (``tools/mutants.py``) applies operators to ``lib`` to see
   which of lib's tests catches each.
 

@@ -1,10 +1,11 @@
 """The start of every exercise notebook, written once: a short note and the first code cell.
 
 Each ``src/solutions/exNN_*.py`` writes ``md(INSTALL_NOTE)`` and then
-``code(setup_cell(IMPORTS))``.  The cell is the notebook's imports after one
-line, ``COURSE_LANGUAGE = "{{lang}}"`` (the notebook builder turns ``{{lang}}``
-into the notebook's language, so ``check()`` answers in it wherever the
-notebook is opened; the batch grader reads the same line).
+``code(setup_cell(IMPORTS), tags=("hide-input",))`` (the site folds the
+cell).  The cell is the notebook's imports after one line,
+``COURSE_LANGUAGE = "{{lang}}"`` (the notebook builder turns ``{{lang}}`` into
+the notebook's language, so ``check()`` answers in it wherever the notebook is
+opened; the batch grader reads the same line).
 
 Nothing here runs in the learner's kernel.  Outside the course, where
 ``grading`` and ``lib`` are not installed, no code of this package could say
