@@ -969,3 +969,70 @@ def test_instructors_md_says_how_its_tested_examples_are_run():
     assert 'shell("bash grade.sbatch", work, {"SLURM_ARRAY_TASK_ID": str(task)})' in tests
     assert 'prefix = "sbatch --wait grade.sbatch && "' in tests and "shell(merge[len(prefix):], work)" in tests
     assert 'if "run" in s and s["run"] != setup]' in tests and "assert setup == (" in tests
+
+
+def _constants(*parts):
+    """The module-level constants (literals) of a source file, read without importing it."""
+    import ast
+    tree = ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            values = [value] if isinstance(target, ast.Name) else list(value)
+            found.update({n.id: v for n, v in zip(names, values) if isinstance(n, ast.Name)})
+    return found
+
+
+def test_the_tables_a_new_language_needs_are_the_tests_tables():
+    """CONTRIBUTING.md's "Adding a language" names the per-language tables of the prose checks; each named table is
+    a module-level name of the named test file, and every test file that asserts its table covers LANGUAGES is named
+    (the list once ended at the six steps, and a fourth language failed these tests)."""
+    import ast
+    text = flat("CONTRIBUTING.md")
+    part = text[text.index("The checks of the prose keep a table per language"):]
+    part = part[:part.index(". ") + 1]
+    named = {}
+    for names, path in re.findall(r"((?:`[A-Z_]+`(?:, | and )?)+) of `(tests/test_\w+\.py)`", part):
+        named[path] = set(re.findall(r"`([A-Z_]+)`", names))
+    assert "[docs/words.md](docs/words.md)" in part and len(named) >= 5, part
+    for path, names in named.items():
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        defined = {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
+                   if isinstance(t, ast.Name)}
+        assert names <= defined, (path, names - defined)
+    for path in ("tests/test_harness_talk.py", "tests/test_cross_references.py", "tests/test_number_style.py",
+                 "tests/test_notation.py", "tests/test_search_terms.py"):
+        assert path in named, path
+
+
+def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
+    """CONTRIBUTING.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike, and a builder
+    names the first SHOWN_PROBLEMS missing entries (it once said "naming each one", and "fuzzy" without a bound)."""
+    text = flat("CONTRIBUTING.md")
+    similar = _constants("tools", "i18n.py")["SIMILAR"]
+    shown = _constants("tools", "prose.py")["SHOWN_PROBLEMS"]
+    assert f"at least {round(similar * 100)} % alike (`SIMILAR` in `tools/i18n.py`)" in text
+    assert f"(the first {shown}, then how many more)" in text
+
+
+def test_the_benchmark_targets_maintainers_md_lists_are_the_scripts():
+    """docs/maintainers.md's list of what `make bench` holds each script to matches the scripts' constants."""
+    text = flat("docs", "maintainers.md")
+    cache = _constants("bench", "attention_cache.py")
+    for shape, ratio in cache["TARGETS"].items():
+        assert f"at most {ratio:.1f} at ({','.join(map(str, shape))})" in text, shape
+    assert f"at least {cache['CACHE_SPEEDUP_TARGET']} times faster than the full pass" in text
+    decoder = _constants("bench", "decoder.py")
+    assert (f"the whole §7 training run ({decoder['TRAINING_STEPS']} steps, float64) in at most "
+            f"{decoder['TRAINING_TARGET']} s") in text
+    times = _constants("bench", "notebook_times.py")
+    assert "TARGETS.get(path.stem, 10)" in flat("bench", "notebook_times.py")
+    assert (f"at most 10 s for each notebook, except §7 (at most {times['TARGETS']['07_decoder']} s) and §8 "
+            f"(at most {times['TARGETS']['08_real_text']} s)") in text
+    assert f"under {times['PER_LANGUAGE_TARGET']} s for all the section notebooks of one language" in text
