@@ -17,8 +17,9 @@ It adds what the theme does not do for a site built three times from one source:
   over the theme's and Sphinx's (they fix and complete them: add_catalogs);
 * language-neutral section anchors (``#sec-2-3`` for the heading "2.3 ...", the
   same in every language), so the switcher can keep the reader's place;
-* per-page assets: MathJax only where the page itself has math, the widget
-  runtime only where the page shows a widget, and every entry of
+* per-page assets: MathJax only on a page that shows a widget and has math
+  (elsewhere the formulas are typeset at build time), the widget runtime only
+  where the page shows a widget, and every entry of
   :data:`PAGE_ASSETS` only on the pages whose HTML contains its marker.
 
 Configuration values are written by ``tools/build_site.py``.

@@ -545,7 +545,7 @@ def test_the_gradebooks_column_examples_give_the_exercises_points():
 def test_the_benchmarks_are_named_in_the_order_make_bench_runs_them():
     """docs/maintainers.md opens "Benchmarks" with the scripts `make bench` runs, in the Makefile's order."""
     text = flat("docs", "maintainers.md")
-    m = re.search(r"`make bench` runs (\w+) scripts, in this order: (.*?)\. The first times", text)
+    m = re.search(r"`make bench` runs (\w+) scripts, in this order: (.*?)\. The first script times", text)
     assert m, "docs/maintainers.md no longer lists what make bench runs"
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = re.search(r"^bench:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
@@ -766,7 +766,7 @@ def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
     hint = re.search(r'SCROLL_HINT = \{[^}]*?en: "([^"]+)"', script).group(1)
     readme = flat("site", "README.md")
     assert f'"{hint}"' in readme
-    assert "code gets the fade only" in script and "(code gets the fade only)" in readme
+    assert "code gets the fade only" in script and "code gets the fade but not the line" in readme
 
 
 def test_the_incremental_state_is_where_the_build_keeps_it():
@@ -999,7 +999,7 @@ def test_adding_a_language_names_the_inputs_of_section_8_and_claims_no_complete_
     assert all((ROOT / "lib" / "corpus" / f"verse_{lang}.txt").exists() for lang in LANGUAGES)
     text = flat("CONTRIBUTING.md")
     part = text[text.index("**Adding a language**"):text.index("### Translations that cannot drift")]
-    assert "`lib/corpus/verse_xx.txt`" in part and "`src/chapters/08_real_text.py`" in part
+    assert "`lib/corpus/verse_<xx>.txt`" in part and "`src/chapters/08_real_text.py`" in part
     assert "run the whole suite" in part
     assert not re.search(r"takes (six|seven|\w+) steps|no change to any source", part), part
 
@@ -1029,3 +1029,44 @@ def test_the_benchmark_targets_maintainers_md_lists_are_the_scripts():
     assert (f"at most 10 s for each notebook, except §7 (at most {times['TARGETS']['07_decoder']} s) and §8 "
             f"(at most {times['TARGETS']['08_real_text']} s)") in text
     assert f"under {times['PER_LANGUAGE_TARGET']} s for all the section notebooks of one language" in text
+
+
+def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
+    """§0.5 says nothing of Binder in the notebooks; site/course_book.py appends LAUNCH_NOTE to the site's §0.5 only
+    when _config.yml names the repository. README.md once said, without that condition, that §0.5 explains the menu."""
+    book = (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
+    assert 'LAUNCH_NOTE = ("chapters/00_start", "sec-0-5")' in book
+    assert 'not (launch.get("repo_url") and launch.get("binderhub_url"))' in book
+    assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
+    readme = flat("README.md")
+    assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
+    assert "the site's §0.5 ends with a paragraph on that menu (a site built without the address has neither)" in readme
+
+
+def test_the_guides_that_give_the_python_requirement_name_python3_venv():
+    """The Makefile makes .venv with `python -m venv`, which Debian's and Ubuntu's own Python cannot do without the
+    package python3-venv; README.md's "Start here" and docs/instructors.md's quick start say so."""
+    assert "$(PYTHON) -m venv $(VENV)" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    start = flat("README.md").split("## Start here", 1)[1].split("## ", 1)[0]
+    assert start.count("`python3-venv`") >= 2, start
+    quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
+    assert "the package `python3-venv`" in quick and "sudo apt install bubblewrap python3-venv" in quick
+
+
+def test_the_ambiguous_flag_is_explained_with_the_duplicates_rule():
+    """A gradebook's `flags` can say `ambiguous` (report.flags) when the copies' times are less than SAME_TIME
+    apart, or under the rule `ambiguous`; docs/instructors.md says when, with SAME_TIME's value."""
+    same = _constants("grading", "batch", "duplicates.py")["SAME_TIME"]
+    assert 'out.add("ambiguous")' in (ROOT / "grading" / "batch" / "report.py").read_text(encoding="utf-8")
+    text = flat("docs", "instructors.md")
+    assert (f"It adds `ambiguous` when the copies could not be told apart (saved less than {same:g} s apart, "
+            "or none graded under the rule `ambiguous`)") in text
+
+
+def test_an_exercise_set_is_linked_to_its_chapter_by_its_number():
+    """site/course_book.py links exNN_* pages to chapter NN by the number in the name alone; docs/exercises.md says
+    that NN must be the chapter the set practises (a set numbered by order of creation got wrong links)."""
+    book = (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
+    assert book.count('re.match(r"(?:ex)?(\\d\\d)_", stem)') >= 2
+    text = flat("docs", "exercises.md")
+    assert "`NN` is the number of the chapter the set practises" in text and "by that number alone" in text
