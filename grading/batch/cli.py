@@ -103,10 +103,6 @@ def add_outputs(p, lang_default="auto: the language --student-lang forces, else 
                    help="the assignment's name in --canvas-csv (default: Exercises)")
     p.add_argument("--per-exercise", action="store_true",
                    help="--canvas-csv gets one column per exercise (\"NAME mask-1\" ...) instead of the total")
-    p.add_argument("--partial", action="store_true",
-                   help="partial credit: each exercise's points split equally over its test groups (every public "
-                        "test is a group, and all hidden tests of one kind are one); a group earns its share when "
-                        "all its tests pass. Default: an exercise earns its points only when every test passes")
     p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of what the grader writes for you: the index, its histogram and the known "
                         f"mistakes in the reports and CSV files (default: {lang_default}); students keep "
@@ -120,6 +116,11 @@ def build_parser():
     p.add_argument("--version", action="version", help="print the course's version and exit",
                    version=f"{PROG} ({DISTRIBUTION}) {package_version()}, report format {VERSION}")
     add_outputs(p)
+    p.add_argument("--partial", action="store_true",
+                   help="partial credit: each exercise's points split equally over its test groups (every public "
+                        "test is a group, and all hidden tests of one kind are one); a group earns its share when "
+                        "all its tests pass; `merge` keeps what the shards were graded with. Default: an exercise "
+                        "earns its points only when every test passes")
     p.add_argument("--student-lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of every student's rows and pages (default: auto, one language per "
                         "submission: that of most of its notebooks, on a tie that of the notebook changed last, "
