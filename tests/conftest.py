@@ -74,7 +74,7 @@ _MEASURED = [float("-inf"), 0.0, 1.0]
 
 def unavailable(reason):
     """A piece this test needs is missing (a sandbox, root, a module): skip locally with the
-    reason; under CI=true, where every piece is installed, fail instead: nothing skips silently there."""
+    reason; under CI=true, where every piece is installed, fail instead."""
     if IN_CI:
         pytest.fail(f"mandatory under CI=true: {reason}", pytrace=False)
     pytest.skip(f"{reason} (under CI=true this fails)")

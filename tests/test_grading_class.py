@@ -2,12 +2,20 @@
 
 The class (``make_class``): students who handed in different notebook sets, so
 that the shards of a split batch hold different notebooks.  The documented
-multi-machine recipes (a key made once, a Slurm array and a GitHub Actions
-matrix) are read out of docs/instructors.md and run as written: each Slurm array
-task with ``SLURM_ARRAY_TASK_ID`` set, each CI ``run:`` line with the matrix value
-and the key secret filled in (``make venv`` is checked to be a Makefile target and
-then stands for the installed .venv).  Both merged gradebooks must be byte for
-byte the whole run's.
+multi-machine recipes are read out of the blocks of docs/instructors.md marked
+``<!-- tested: … -->`` and run, some in part:
+
+* ``make-key``: run as written (twice: the second time it must refuse);
+* ``slurm-array``: run with ``bash`` once per array task, with
+  ``SLURM_ARRAY_TASK_ID`` set, as ``sbatch`` would;
+* ``slurm-merge``: run without its leading ``sbatch --wait grade.sbatch && ``;
+* ``ci-matrix``: each ``run:`` line, with the matrix value and the key secret
+  filled in and its ``make venv && `` dropped (the installed .venv stands in;
+  ``make -n venv`` checks that the target exists).  The runner's set-up
+  (bubblewrap and the AppArmor sysctl) changes the machine, so it is compared
+  word for word, not run; the artifacts are copied by hand.
+
+Both merged gradebooks must be byte for byte the whole run's.
 """
 
 import json
@@ -135,8 +143,8 @@ def test_slurm_array_recipe_as_written(whole_run, tmp_path, key):
 
 
 def test_ci_matrix_recipe_as_written(whole_run, tmp_path, key):
-    """Every `run:` line of the block marked ci-matrix runs as written (the runner's set-up is checked,
-    not run), the artifacts are copied by hand, and `make venv` is a target of the Makefile."""
+    """Every `run:` line of the block marked ci-matrix runs, without its `make venv && ` (the runner's set-up
+    is compared, not run), the artifacts are copied by hand, and `make venv` is a target of the Makefile."""
     whole, _ = whole_run
     work = workspace(tmp_path, key)
     workflow = yaml.safe_load(doc_block("ci-matrix"))

@@ -352,7 +352,7 @@ def test_the_limits_the_guides_quote_are_the_codes():
     from grading.batch.runner import MAX_FEEDBACK
     most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
     contributing = flat("CONTRIBUTING.md")
-    said = re.search(r"lib stays at most ([\d,]+) lines", contributing)
+    said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains the first (\w+) failed tests", instructors)
@@ -956,19 +956,31 @@ def test_no_variable_is_called_plain_mask():
 
 
 def test_instructors_md_says_how_its_tested_examples_are_run():
-    """docs/instructors.md says which of its examples the tests run as written and which only in part (it once
-    said "as written" of all of them): the blocks marked `<!-- tested: … -->` are the key command, the Slurm
-    script and merge line, and the CI example, and tests/test_grading_class.py runs them as the guide says."""
+    """docs/instructors.md and maintainers.md once described line by line how the tests run the blocks marked
+    `<!-- tested: … -->` (and said "as written" of all of them); now both point to the docstring of
+    tests/test_grading_class.py, which must name every marked block and what the tests leave out, and the code
+    must do what that docstring says."""
     text = flat("docs", "instructors.md")
-    assert ("The course's own tests run these examples: the key command as written, the Slurm script once per "
-            "array task (with `bash`, as `sbatch` would) and the merge line after its `sbatch --wait`, and every "
-            "`run:` line of the CI example except the runner's set-up, which they compare word for word") in text
+    assert ("The course's own tests run these examples, some in part; the docstring of "
+            "`tests/test_grading_class.py` says what each runs and what it leaves out.") in text
+    assert "part: the docstring of `tests/test_grading_class.py` says how;" in flat("docs", "maintainers.md")
     marked = re.findall(r"<!-- tested: ([\w-]+) -->", text)
     assert marked == ["make-key", "slurm-array", "slurm-merge", "ci-matrix"], marked
-    tests = flat("tests", "test_grading_class.py")
+    import ast
+    source = ROOT.joinpath("tests", "test_grading_class.py").read_text(encoding="utf-8")
+    doc = " ".join(ast.get_docstring(ast.parse(source)).split())
+    for name in marked:
+        assert f"``{name}``" in doc, name
+    for fact in ("``make-key``: run as written", "``SLURM_ARRAY_TASK_ID`` set",
+                 "without its leading ``sbatch --wait grade.sbatch && ``", "its ``make venv && `` dropped",
+                 "``make -n venv`` checks", "compared word for word, not run", "artifacts are copied by hand"):
+        assert fact in doc, fact
+    tests = " ".join(source.split())
     assert 'shell("bash grade.sbatch", work, {"SLURM_ARRAY_TASK_ID": str(task)})' in tests
     assert 'prefix = "sbatch --wait grade.sbatch && "' in tests and "shell(merge[len(prefix):], work)" in tests
     assert 'if "run" in s and s["run"] != setup]' in tests and "assert setup == (" in tests
+    assert '.replace("make venv && ", "")' in tests and '["make", "-n", "venv"]' in tests
+    assert 'shell(doc_block("make-key"), work)' in tests
 
 
 def _constants(*parts):

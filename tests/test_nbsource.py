@@ -133,7 +133,7 @@ def test_the_build_refuses_a_missing_or_fuzzy_translation(tmp_path, monkeypatch,
     message = str(refused.value)
     assert "99_demo.py: " in message and "text(s) cannot be given in every language" in message, message
     assert re.search(problem, message), message
-    assert "src/locales/" in message and "tools/i18n.py update" in message
+    assert "src/locales/" in message and "tools/i18n.py extract, then update" in message
     assert not (tmp_path / "chapters").exists()
     # the stale-translation check still reads what there is (a fuzzy text as the translator left it)
     cells = load(path, strict=False)

@@ -81,7 +81,7 @@ def test_a_text_not_yet_in_the_catalogues_is_named_and_cannot_be_confirmed(tmp_p
     source = _source_in(tmp_path, monkeypatch, "src/chapters/99_demo.py", 'md("one")\nmd("three")\n', ONE_TWO)
     stale = translations.stale_cells(source)
     assert stale == [(0, "one", None), (1, "three", ("missing", ["zh", "ru"]))]
-    assert "cell 1 ('three'): no zh/ru translation in the catalogues; run python tools/i18n.py update" in \
+    assert "cell 1 ('three'): no zh/ru translation in the catalogues; run python tools/i18n.py extract, then update" in \
         "\n".join(translations.describe(source, stale))
     with pytest.raises(SystemExit, match="cell 1 has no translation in some language's catalogue yet"):
         translations.confirm(source)

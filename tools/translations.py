@@ -147,7 +147,7 @@ def describe(source, stale):
             why = "new or rewritten in every language, never confirmed"
         elif changed[0] == "missing":
             why = (f"no {'/'.join(changed[1])} translation in the catalogues; "
-                   f"run python tools/i18n.py update and translate it")
+                   f"run python tools/i18n.py extract, then update, and translate it")
         else:
             others = [l for l in LANGUAGES if l not in changed]
             why = (f"{'/'.join(changed)} changed since the three were last confirmed together; "
