@@ -13,7 +13,8 @@ multi-machine recipes are read out of the blocks of docs/instructors.md marked
   filled in and its ``make venv && `` dropped (the installed .venv stands in;
   ``make -n venv`` checks that the target exists).  The runner's set-up
   (bubblewrap and the AppArmor sysctl) changes the machine, so it is compared
-  word for word, not run; the artifacts are copied by hand.
+  word for word, not run; the shards are copied by hand, and the files the
+  merge job uploads must exist.
 
 Both merged gradebooks must be byte for byte the whole run's.
 """
@@ -154,7 +155,7 @@ def test_ci_matrix_recipe_as_written(whole_run, tmp_path, key):
     # Ubuntu 23.10+ restricts through AppArmor. It changes the machine, so it is checked, not run; this
     # machine has bwrap and grades as root or with user namespaces allowed.
     setup = grade["steps"][1]["run"]
-    assert setup == ("sudo apt-get install -y bubblewrap && "
+    assert setup == ("sudo apt-get update && sudo apt-get install -y bubblewrap && "
                      "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"), setup
     runs = lambda job: [s for s in job["steps"] if "run" in s and s["run"] != setup]          # noqa: E731
     secrets = {"${{ secrets.GRADING_KEY }}": key.strip()}                 # the repository's secret
@@ -176,6 +177,8 @@ def test_ci_matrix_recipe_as_written(whole_run, tmp_path, key):
     for step in runs(merge):
         shell(step["run"].replace("make venv && ", ""), work, env(step))
     assert (work / "grades.csv").read_bytes() == (whole / "grades.csv").read_bytes()
+    kept = next(s for s in merge["steps"] if "upload-artifact" in s.get("uses", ""))
+    assert all((work / path).is_file() for path in kept["with"]["path"].split()), kept  # the merge is uploaded
 
 
 def test_merge_refuses_mixed_shards_and_says_how_to_fix_it(tmp_path):
