@@ -38,7 +38,9 @@ defines) and ``points``:
   (``model.step`` when the exercise is to write the step);
 * ``forbidden_modules`` — top-level packages it must not touch at all
   (``("numpy", "lib")`` for an exercise in pure Python);
-* ``rtol``, ``atol``, ``exact_zeros`` — comparison settings (see :mod:`grading.compare`).
+* ``rtol``, ``atol``, ``exact_zeros`` — comparison settings (see :mod:`grading.compare`);
+* ``notebook`` — the stem of the notebook the exercise is in (default: the spec module's
+  ``NOTEBOOK``).
 
 Titles and labels are written in English only; the registry makes each a
 :class:`course_i18n.catalogue.Text` (``{lang: text}`` in every language of the course)

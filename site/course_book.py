@@ -452,8 +452,8 @@ def table_cards(body: str) -> str:
     each cell carries its column's heading (``data-label``), shown before it there. The
     table keeps its roles (``role="table"`` ...), which CSS ``display: block`` would
     otherwise take away from it in some browsers. A table with merged cells is left as
-    it is (it scrolls sideways in its own box, with a cue: course.js), and so is a grid of short
-    numbers (:func:`_grid_of_numbers`)."""
+    it is (it scrolls sideways in its own box, with a cue: course.js), and so are a grid of short
+    numbers (:func:`_grid_of_numbers`), a table without a header row and one that holds another."""
     def cards(match):
         table = match.group(0)
         if re.search(r"\b(?:colspan|rowspan)=", table) or "<thead" not in table or "<table" in table[6:]:
