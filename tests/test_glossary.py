@@ -2,11 +2,14 @@
 
 The table of docs/words.md, "Words we do not use", lists (language, pattern, use instead). The
 prose checked is what a reader sees in that language: the Markdown cells and
-translated comments of every source in src/, the feedback and grader messages
-(every ``{"zh": ..., "en": ..., "ru": ...}`` catalogue in the grading
-package), the exercises' titles, test labels and hidden kinds (``grading.registry.texts``)
-and the site's translated theme strings. Inline code, math, URLs and HTML tags
-are not prose, nor are section numbers (§2.3), heading numbers and version numbers.
+translated comments of every source in src/ and every text of the quiz questions;
+the ``{"zh": ..., "en": ..., "ru": ...}`` catalogues of the modules in
+MESSAGE_MODULES (feedback and grader messages, the interactive figures' and the
+diagrams' labels); the interface texts (their English in course_i18n's ``course.pot``,
+their translations in each ``course.po``: exercise titles, test labels, the site's
+texts, ...), the site's translated theme strings and the captions of _toc.yml. The figures' ``alt="…"`` texts
+are not read. Inline code, math, URLs and HTML tags are not prose, nor are section
+numbers (§2.3), heading numbers and version numbers.
 """
 
 import importlib
