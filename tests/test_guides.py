@@ -3,6 +3,7 @@ that README.md, CONTRIBUTING.md, docs/*.md and site/README.md name in code font 
 as `NN`, `<lang>` or `{zh,en,ru}` standing for the files it names), and what they count is counted. The numbers,
 names and examples they take from the code are checked against it where a test can read them."""
 
+import ast
 import glob
 import itertools
 import pathlib
@@ -445,7 +446,6 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
 def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
     """CONTRIBUTING.md and docs/maintainers.md say which modules of lib raise: lib/validate.py, and the one exception
     they name (they once said no other module raised, though lib/plain_python.py checks its own arguments)."""
-    import ast
     raising = {path.name for path in (ROOT / "lib").glob("*.py")
                if any(isinstance(node, ast.Raise) and node.exc is not None
                       for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
@@ -776,7 +776,6 @@ def test_the_incremental_state_is_where_the_build_keeps_it():
     output folder: site/README.md and tools/build_site.py's docstring say so (both once said the output folder)."""
     build = (ROOT / "tools" / "build_site.py").read_text(encoding="utf-8")
     assert 'DOCTREES = BUILD / "doctrees"' in build and "doctreedir=str(DOCTREES / lang)" in build
-    import ast
     assert "``_build/doctrees/<lang>/``" in ast.get_docstring(ast.parse(build))
     readme = flat("site", "README.md")
     assert "incremental state (doctrees and environment) in `_build/doctrees/<lang>/`" in readme
@@ -873,7 +872,6 @@ def test_the_notebook_time_target_is_the_benchmarks():
     bench = (ROOT / "bench" / "notebook_times.py").read_text(encoding="utf-8")
     assert f"target = TARGETS.get(path.stem, {m.group(1)})" in bench
     targets = re.search(r"^TARGETS = (\{[^}]*\})", bench, re.M).group(1)
-    import ast
     assert {stem[:2] for stem, seconds in ast.literal_eval(targets).items() if seconds > int(m.group(1))} == {"07", "08"}
 
 
@@ -882,7 +880,6 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     which check() finds a language (grading/feedback.py), the rules of a diagnosis (grading/diagnoses.py), how
     slowdown() measures the load (tests/conftest.py) and how a notebook's numerical configuration is checked
     (tools/numeric_configs.py). Each docstring is there and says it."""
-    import ast
     doc = lambda *parts: ast.get_docstring(ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8")))  # noqa: E731
     exercises, contributing = flat("docs", "exercises.md"), flat("CONTRIBUTING.md")
     assert "the docstring of `grading/feedback.py` says how it finds that language" in exercises
@@ -899,12 +896,20 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
 
 
 def _constants(*parts):
-    """The module-level `NAME = literal` assignments of a Python file, read without importing it."""
-    import ast
+    """The module-level constants (literals) of a source file, read without importing it."""
     tree = ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8"))
-    return {target.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-            for target in node.targets if isinstance(target, ast.Name)
-            and isinstance(node.value, (ast.Constant, ast.Dict))}
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            values = [value] if isinstance(target, ast.Name) else list(value)
+            found.update({n.id: v for n, v in zip(names, values) if isinstance(n, ast.Name)})
+    return found
 
 
 def test_the_benchmark_targets_in_maintainers_md_are_the_scripts():
@@ -929,12 +934,12 @@ def test_the_benchmark_targets_in_maintainers_md_are_the_scripts():
     assert f"target = TARGETS.get(path.stem, {m.group(1)})" in flat("bench", "notebook_times.py")
     assert {"07_decoder": int(m.group(2)), "08_real_text": int(m.group(3))} == notebooks["TARGETS"]
     assert int(m.group(4)) == notebooks["PER_LANGUAGE_TARGET"]
+    assert "per_language = total / 3" in flat("bench", "notebook_times.py")    # the mean of the three languages
 
 
 def test_no_variable_is_called_plain_mask():
     """CONTRIBUTING.md's rule "No argument or variable is called plain `mask`" holds in lib/ and in the code
     cells of src/ (§5 once looped `for mask in ...`, and lib/validate.py had `_first(mask)`)."""
-    import ast
     assert "No argument or variable is called plain `mask`" in flat("CONTRIBUTING.md")
     found = []
     for path in sorted(ROOT.glob("lib/*.py")) + sorted(ROOT.glob("src/*/*.py")):
@@ -968,7 +973,6 @@ def test_instructors_md_says_how_its_tested_examples_are_run():
     assert "part: the docstring of `tests/test_grading_class.py` says how;" in flat("docs", "maintainers.md")
     marked = re.findall(r"<!-- tested: ([\w-]+) -->", text)
     assert marked == ["make-key", "slurm-array", "slurm-merge", "ci-matrix"], marked
-    import ast
     source = ROOT.joinpath("tests", "test_grading_class.py").read_text(encoding="utf-8")
     doc = " ".join(ast.get_docstring(ast.parse(source)).split())
     for name in marked:
@@ -983,24 +987,6 @@ def test_instructors_md_says_how_its_tested_examples_are_run():
     assert 'if "run" in s and s["run"] != setup]' in tests and "assert setup == (" in tests
     assert '.replace("make venv && ", "")' in tests and '["make", "-n", "venv"]' in tests
     assert 'shell(doc_block("make-key"), work)' in tests
-
-
-def _constants(*parts):
-    """The module-level constants (literals) of a source file, read without importing it."""
-    import ast
-    tree = ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8"))
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
-            try:
-                value = ast.literal_eval(node.value)
-            except ValueError:
-                continue
-            values = [value] if isinstance(target, ast.Name) else list(value)
-            found.update({n.id: v for n, v in zip(names, values) if isinstance(n, ast.Name)})
-    return found
 
 
 def test_adding_a_language_names_the_inputs_of_section_8_and_claims_no_complete_list():
@@ -1026,24 +1012,6 @@ def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
     shown = _constants("tools", "prose.py")["SHOWN_PROBLEMS"]
     assert f"at least {round(similar * 100)} % alike (`SIMILAR` in `tools/i18n.py`)" in text
     assert f"(the first {shown}, then how many more)" in text
-
-
-def test_the_benchmark_targets_maintainers_md_lists_are_the_scripts():
-    """docs/maintainers.md's list of what `make bench` holds each script to matches the scripts' constants."""
-    text = flat("docs", "maintainers.md")
-    cache = _constants("bench", "attention_cache.py")
-    for shape, ratio in cache["TARGETS"].items():
-        assert f"at most {ratio:.1f} at ({','.join(map(str, shape))})" in text, shape
-    assert f"at least {cache['CACHE_SPEEDUP_TARGET']} times faster than the full pass" in text
-    decoder = _constants("bench", "decoder.py")
-    assert (f"the whole §7 training run ({decoder['TRAINING_STEPS']} steps, float64) in at most "
-            f"{decoder['TRAINING_TARGET']} s") in text
-    times = _constants("bench", "notebook_times.py")
-    assert "TARGETS.get(path.stem, 10)" in flat("bench", "notebook_times.py")
-    assert (f"at most 10 s for each notebook, except §7 (at most {times['TARGETS']['07_decoder']} s) and §8 "
-            f"(at most {times['TARGETS']['08_real_text']} s)") in text
-    assert f"under {times['PER_LANGUAGE_TARGET']} s per language for the section notebooks" in text
-    assert "per_language = total / 3" in flat("bench", "notebook_times.py")    # the mean of the three languages
 
 
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
