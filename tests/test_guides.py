@@ -1010,7 +1010,7 @@ def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
     text = flat("CONTRIBUTING.md")
     similar = _constants("tools", "i18n.py")["SIMILAR"]
     shown = _constants("tools", "prose.py")["SHOWN_PROBLEMS"]
-    assert f"at least {round(similar * 100)} % alike (`SIMILAR` in `tools/i18n.py`)" in text
+    assert f"at least {round(similar * 100)}% alike (`SIMILAR` in `tools/i18n.py`)" in text
     assert f"(the first {shown}, then how many more)" in text
 
 
@@ -1023,7 +1023,7 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert "the site's §0.5 ends with a paragraph on that menu (a site built without the address has neither)" in readme
+    assert "the site's §0.5 ends with a paragraph on that menu. A site built without the address has neither" in readme
 
 
 def test_the_guides_that_give_the_python_requirement_name_python3_venv():
