@@ -1033,7 +1033,7 @@ def test_the_guides_that_give_the_python_requirement_name_python3_venv():
     start = flat("README.md").split("## Start here", 1)[1].split("## ", 1)[0]
     assert start.count("`python3-venv`") >= 2, start
     quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
-    assert "as `python3-venv`" in quick and "sudo apt install bubblewrap python3-venv" in quick
+    assert "package `python3-venv`" in quick and "sudo apt install bubblewrap python3-venv" in quick
 
 
 def test_the_ambiguous_flag_is_explained_with_the_duplicates_rule():
@@ -1042,7 +1042,7 @@ def test_the_ambiguous_flag_is_explained_with_the_duplicates_rule():
     same = _constants("grading", "batch", "duplicates.py")["SAME_TIME"]
     assert 'out.add("ambiguous")' in (ROOT / "grading" / "batch" / "report.py").read_text(encoding="utf-8")
     text = flat("docs", "instructors.md")
-    assert (f"and also `ambiguous` when the copies could not be told apart (saved less than {same:g} s apart, "
+    assert (f"It also says `ambiguous` when the copies could not be told apart (saved less than {same:g} s apart, "
             "or none graded under the rule `ambiguous`)") in text
 
 
