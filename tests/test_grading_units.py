@@ -501,6 +501,23 @@ def test_atomic_write_replaces_whole_files(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
 
+def test_every_output_is_readable_by_all_whatever_the_umask(tmp_path):
+    # docs/instructors.md: every file the grader writes has mode 644, the histogram's PNG too
+    before = os.umask(0o077)
+    try:
+        report.atomic_write(tmp_path / "t.csv", "a,b\n")
+        report.atomic_write(tmp_path / "b.bin", b"\x89PNG")
+        drawn = report.histogram_png(sample_report(), tmp_path / "pages" / "totals.png")
+    finally:
+        os.umask(before)
+    assert drawn, "matplotlib is a requirement: the histogram must be drawn"
+    assert (tmp_path / "b.bin").read_bytes() == b"\x89PNG"
+    written = [tmp_path / "t.csv", tmp_path / "b.bin", tmp_path / "pages" / "totals.png"]
+    assert {path.name: stat.S_IMODE(path.stat().st_mode) for path in written} == {
+        path.name: 0o644 for path in written}
+    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["totals.png"]   # no temporary left
+
+
 def test_csv_quotes_commas_and_newlines():
     back = list(csv.DictReader(io.StringIO(report.to_csv(sample_report()["rows"]))))
     assert back[0]["submission"] == "a,b" and back[0]["message"] == 'say "hi", then\nbye'

@@ -74,13 +74,15 @@ def flags(rows):
     return sorted(out)
 
 
-def atomic_write(path, text):
+def atomic_write(path, data):
+    """Write ``data`` (str: UTF-8; or bytes) to ``path`` whole or not at all, mode 0644."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        with (os.fdopen(fd, "wb") if isinstance(data, bytes)
+              else os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
@@ -793,15 +795,11 @@ def histogram_png(report, path, lang="en"):
         ax.tick_params(labelsize=11)
         ax.yaxis.get_major_locator().set_params(integer=True)
         fig.tight_layout()
-        path = pathlib.Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", metadata={"Software": None})
     finally:
         plt.close(fig)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(buf.getvalue())
-    os.replace(tmp, path)
+    atomic_write(path, buf.getvalue())
     return True
 
 
