@@ -762,12 +762,15 @@ def test_adding_a_language_lists_the_sidebar_captions():
 
 
 def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
-    """site/README.md quotes the line a too-wide box gets on a phone; it is the English of `SCROLL_HINT` in
-    course.js word for word (it once quoted a shorter text), and the same item says code gets the fade only."""
+    """site/README.md quotes the line a too-wide box gets on a phone; it is the English of the text
+    `site.script.scroll_hint` that tools/build_site.py hands course.js, word for word (it once quoted a shorter
+    text), and the same item says code gets the fade only."""
+    from tools import build_site
     script = (ROOT / "site" / "static" / "course.js").read_text(encoding="utf-8")
-    hint = re.search(r'SCROLL_HINT = \{[^}]*?en: "([^"]+)"', script).group(1)
+    hint = build_site.SCRIPT_WORDS["scroll_hint"]
     readme = flat("site", "README.md")
-    assert f'"{hint}"' in readme
+    assert f'"{hint.english}" in the page\'s language (`{hint.key}` in `course.po`)' in readme
+    assert "TEXTS.scroll_hint" in script
     assert "code gets the fade only" in script and "code gets the fade but not the line" in readme
 
 

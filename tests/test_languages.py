@@ -77,6 +77,43 @@ def test_no_module_writes_a_translation_table():
     assert not found, "\n".join(found)
 
 
+# The one table by language a script of the site may hold: language data, not a text a reader sees
+# (the question words course-search.js leaves out of a query; CONTRIBUTING.md, "Translating").
+SCRIPT_LANGUAGE_DATA = {("course-search.js", "QUESTION")}
+
+
+def script_tables(path):
+    """(line, name) for every object literal of a script that gives a string for every language:
+    ``{zh: "关闭", en: "Close", ru: "Закрыть"}``."""
+    text = path.read_text(encoding="utf-8")
+    for match in re.finditer(r"""\{((?:"[^"\n]*"|'[^'\n]*'|[^{}"'])*)\}""", text):    # (braces in its strings too)
+        if all(re.search(rf'(?:^|[{{,\s]){lang}\s*:\s*["\']', match.group(1)) for lang in LANGUAGES):
+            name = re.search(r"(\w+)\s*=\s*$", text[:match.start()])
+            yield text.count("\n", 0, match.start()) + 1, name.group(1) if name else "(unnamed)"
+
+
+def test_no_script_of_the_site_writes_a_translation_table():
+    """The site's scripts hold no text of their own: tools/build_site.py hands course.js its words (data-course-texts
+    on its script tag) and tools/search_index.py hands course-search.js its words (the index's "texts"), both from
+    the catalogues of course_i18n, where a translator finds them and tests/test_glossary.py reads them."""
+    scripts = sorted((ROOT / "site" / "static").glob("*.js"))
+    assert {path.name for path in scripts} >= {"course.js", "course-search.js", "quiz.js"}
+    found = [f"{path.relative_to(ROOT)}:{line}: {name}" for path in scripts for line, name in script_tables(path)
+             if (path.name, name) not in SCRIPT_LANGUAGE_DATA]
+    assert not found, "a {language: text} table in a script; write the English under a key of course_i18n " \
+                      "and hand the script its language's text:\n" + "\n".join(found)
+    kept = {(path.name, name) for path in scripts for _, name in script_tables(path)}
+    assert kept == SCRIPT_LANGUAGE_DATA, "the exception is stale or the check no longer sees it"
+
+
+def test_the_script_check_sees_a_table(tmp_path):
+    sample = tmp_path / "sample.js"
+    sample.write_text('(function () {\n  var CLOSE = {zh: "关闭", en: "Close",\n    ru: "Закрыть"};\n'
+                      '  var SIZE = {en: 1, zh: 2, ru: 3};\n  var FOUND = {zh: "找到 {n} 个", en: "{n} found", ru: "{n}"};\n'
+                      '})();\n', encoding="utf-8")
+    assert list(script_tables(sample)) == [(2, "CLOSE"), (5, "FOUND")]
+
+
 def test_the_prose_of_src_is_english_with_its_translations_in_catalogues():
     """A source in src/ writes each text once, in English: a quiz's T() takes one text, and no code
     cell holds a comment tagged with another language (the builder refuses it, tools/nbsource.py)."""

@@ -486,8 +486,9 @@ def _phone_overflow(page):
     return width, wide
 
 
-# Whatever is wider than a phone's column scrolls in its own box and says so (site/static/course.js).
-SCROLL_HINT = {"zh": "比屏幕宽", "en": "Wider than the screen", "ru": "Шире экрана"}
+# Whatever is wider than a phone's column scrolls in its own box and says so (site/static/course.js),
+# in the words the build hands the script.
+SCROLL_HINT = build_site.SCRIPT_WORDS["scroll_hint"]
 WIDE_THINGS = """hint => {
   if (window.courseMarkScrolling) courseMarkScrolling();
   const selector = ".bd-article .course-figure-box, .bd-article .pst-scrollable-table-container, "

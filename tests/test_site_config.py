@@ -66,6 +66,29 @@ def test_derived_config(lang):
         assert theme["search_bar_text"] != "Search this book..."
     assert sc["course_lang"] == lang
     assert [item["code"] for item in sc["course_languages"]] == list(LANGUAGES)
+    # course.js gets its words, in the page's language, from the catalogues (it holds none of its own)
+    [(script, attributes)] = sc["html_js_files"]
+    assert script == "course.js" and set(attributes) == {"data-course-texts"}
+    words = json.loads(attributes["data-course-texts"])
+    assert words == {name: text[lang] for name, text in build_site.SCRIPT_WORDS.items()}
+    assert set(words) == {"close", "scroll_hint", "check_title"} and all(words.values())
+    if lang != SOURCE_LANGUAGE:
+        assert all(words[name] != text.english for name, text in build_site.SCRIPT_WORDS.items()), words
+
+
+@pytest.mark.parametrize("lang", sorted(EXPECTED))
+def test_the_search_index_carries_the_search_pages_words(lang, tmp_path):
+    """course-search.js gets its words from the index, in the index's language, from the catalogues."""
+    from tools import search_index
+    (tmp_path / "empty.html").write_text("<html><body><article class='bd-article'></article></body></html>",
+                                         encoding="utf8")
+    terms = tmp_path / "terms.yml"
+    terms.write_text("[]\n", encoding="utf8")
+    index = search_index.build(tmp_path, lang, [], terms)
+    assert index["texts"] == {name: text[lang] for name, text in search_index.WORDS.items()}
+    assert "{n}" in index["texts"]["found"]
+    if lang != SOURCE_LANGUAGE:
+        assert index["texts"]["found"] != search_index.WORDS["found"].english
 
 
 def test_launch_buttons_follow_the_repository_url():

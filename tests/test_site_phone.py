@@ -20,11 +20,15 @@ The browser, the site build and its server are tests/test_site.py's fixtures.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from course_i18n import LANGUAGES
 
 from test_site import base_url, site_dir  # noqa: E402,F401
+from tools.build_site import SCRIPT_WORDS  # noqa: E402 (test_site has put the repository on sys.path)
+from tools.search_index import WORDS as SEARCH_WORDS  # noqa: E402
 from test_site_interactive import go_to, in_chromium  # noqa: E402 (the browser: conftest.chromium, one per worker)
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
@@ -82,7 +86,7 @@ def test_sidebar_buttons_open_and_close_their_panels(open_page, lang, width):
         dialog = page.locator(f"#pst-{side}-sidebar-modal[open]")
         if dialog.count():                          # a dialog: its own close button, then Escape
             close = dialog.locator(".course-dialog-close")
-            assert close.is_visible() and close.inner_text().strip()
+            assert close.is_visible() and close.inner_text().strip() == SCRIPT_WORDS["close"][lang]
             close.click()
             _until(page, side, False, closed=True)
             assert _links(page, side) <= 3 and not dialog.count(), f"the {side} dialog did not close"
@@ -142,6 +146,33 @@ def test_the_five_seeds_read_as_a_grid_on_a_phone(open_page, lang):
     for table in tables:
         assert not table["cards"] and table["oneLine"], f"a five-seed table reads as cards: {table}"
         assert table["left"] >= 0 and table["right"] <= PHONE["width"] and not table["scrolls"], table
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@in_chromium
+def test_the_scripts_say_their_words_in_the_page_language(open_page, lang):
+    """The words of course.js (the close button, the line under what scrolls sideways, the title of a
+    check's bar) and of course-search.js (how many sections were found) are the catalogue's, in the
+    page's language: the build hands them to the scripts, which hold none of their own."""
+    page = open_page(lang, "02_heads", viewport=PHONE, is_mobile=True, has_touch=True)
+    page.wait_for_load_state("load")
+    shown = page.evaluate("""() => {
+        const wide = document.createElement("div");
+        wide.className = "pst-scrollable-table-container";
+        wide.innerHTML = '<div style="width: 2000px">&nbsp;</div>';
+        document.querySelector(".bd-article section").appendChild(wide);
+        courseMarkScrolling();
+        const hint = wide.previousElementSibling, close = document.querySelector(".course-dialog-close");
+        const check = document.querySelector(".course-check-line");
+        return {close: close && close.textContent.trim(), scroll_hint: hint && hint.classList.contains("course-scroll-hint")
+                && hint.textContent, check_title: check && check.title};
+    }""")
+    assert shown == {name: words[lang] for name, words in SCRIPT_WORDS.items()}
+    page.goto(re.sub(r"/chapters/[^/]+\.html.*$", "/search.html?q=softmax", page.url), wait_until="load")
+    page.wait_for_selector(".search-summary")
+    summary = page.locator(".search-summary").inner_text()
+    found = re.search(r"\d+", summary)
+    assert found and summary == SEARCH_WORDS["found"][lang].replace("{n}", found.group()), summary
 
 
 @in_chromium

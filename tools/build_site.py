@@ -131,6 +131,22 @@ WORDS = texts("site.build", {
     # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5, CONTRIBUTING.md)
     "range_dash": "–",
 })
+# The words of site/static/course.js, handed to it as JSON in its script tag's data-course-texts
+# (a script holds no text of its own: CONTRIBUTING.md, "Translating").
+SCRIPT_WORDS = texts("site.script", {
+    # the button that closes the chapter list or the page's contents on a narrow screen
+    "close": "Close",
+    # the line under (or above) a figure, table, output or formula wider than the column
+    "scroll_hint": "⇆ Wider than the screen: scroll sideways to see all of it",
+    # the tooltip of the bar beside an `assert` in a code cell
+    "check_title": "A check that guards the text; the tests run it",
+})
+
+
+def script_texts(lang: str) -> str:
+    """course.js's words in one language, as the JSON of its data-course-texts."""
+    return json.dumps({name: words[lang] for name, words in SCRIPT_WORDS.items()}, ensure_ascii=False,
+                      separators=(",", ":"))
 
 
 # --------------------------------------------------------------------------- config
@@ -268,7 +284,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["course_book_pdf"] = book_pdf_name(lang)      # offered in the download menu where it exists (assemble)
     sc["html_favicon"] = str(SITE_SRC / "static" / "favicon.svg")
     sc["html_css_files"] = [ICONS_CSS, "course.css"]
-    sc["html_js_files"] = ["course.js"]
+    sc["html_js_files"] = [["course.js", {"data-course-texts": script_texts(lang)}]]
     sc["templates_path"] = [str(SITE_SRC / "templates")]
     sc["locale_dirs"] = [str(stage / "locale")]
     sc["gettext_compact"] = False

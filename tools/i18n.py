@@ -66,6 +66,7 @@ SOURCES = (
     "course_site",                    # site/course_site.py
     "course_book",                    # site/course_book.py
     "tools.build_site",
+    "tools.search_index",
     "tools.build_pdf",
     "tools.quizzes",
 )

@@ -26,6 +26,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from course_i18n import language
+from course_i18n.catalogue import texts
 from tools.static_math import tex_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,11 @@ BLOCK_TAGS = {"p", "div", "li", "tr", "td", "th", "pre", "h1", "h2", "h3", "h4",
 
 
 CODE_CLASSES = {"cell_input", "cell_output"}      # a notebook's code cells and their outputs
+# The words of site/static/course-search.js, in English; the index carries them in its language ("texts").
+WORDS = texts("site.search", {
+    # above the results ({n}: how many sections were found)
+    "found": "{n} sections found.",
+})
 
 
 class _Sections(HTMLParser):
@@ -339,7 +345,8 @@ def build(site_lang_dir: Path, lang: str, pages: list[str], terms_file: Path = T
         if " " not in en and " " not in term and en not in listed and term not in listed:
             groups.append([en, term])
             listed |= {en, term}
-    index = {"lang": lang, "titles": titles, "sections": entries, "synonyms": groups}
+    index = {"lang": lang, "texts": {name: words[lang] for name, words in WORDS.items()},
+             "titles": titles, "sections": entries, "synonyms": groups}
     if lang == "zh":
         words = glossary_terms("zh") + [w for g in index["synonyms"] for w in g if re.search(r"[\u3400-\u9fff]", w)] + [t.replace(" ", "") for e in entries for t in e.get("k", ())
                                         if re.search(r"[\u3400-\u9fff]", t)]

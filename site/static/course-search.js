@@ -2,7 +2,8 @@
 // Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, the
 // terms site/search-terms.yml gives the section that teaches them, in zh and ru also the section's
 // English terms and the glossary's English for what its heading says; the groups of
-// site/search-synonyms.yml).
+// site/search-synonyms.yml; and this script's words in the page's language, texts.found, from the
+// catalogues of course_i18n).
 // A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
 // маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
 // its root; a Russian stem of three letters as the site's words with that stem: целей, цели), two
@@ -543,7 +544,6 @@
 
   var KIND = {exercises: -30, solutions: -32};   // the lesson first, unless an exercise says clearly more
   var SUMMARY = -6;                                // a chapter's summary recalls what its sections teach
-  var FOUND = {zh: "找到 {n} 个相关小节。", en: "{n} sections found.", ru: "Найдено разделов: {n}."};
 
   // BM25F (Robertson and Zaragoza): a word's mentions in each field, weighted by field and divided by
   // the field's length relative to the average, saturate together (the 1st mention counts most); a
@@ -743,7 +743,7 @@
       return;
     }
     // (the results are sections, not pages: Sphinx's own sentence would say "page(s)")
-    status.textContent = (FOUND[lang] || FOUND.en).replace("{n}", hits.length);
+    status.textContent = ((index && index.texts || {}).found || "").replace("{n}", hits.length);
     var list = document.createElement("ul");
     list.className = "search";
     hits.slice(0, 60).forEach(function (hit) {

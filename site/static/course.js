@@ -1,5 +1,11 @@
 // Course site, on every page (small on purpose; see site/README.md).
 (function () {
+  // The page's words for this script, in its language: tools/build_site.py writes them as JSON
+  // in this script tag's data-course-texts, from the catalogues of course_i18n (close,
+  // scroll_hint, check_title); the script holds no text of its own.
+  var me = document.currentScript;
+  var TEXTS = {};
+  try { TEXTS = JSON.parse((me && me.getAttribute("data-course-texts")) || "{}"); } catch (e) { /* none */ }
   // The section the URL points at (#...), as the id of its <section>. Section
   // ids are language-neutral (site/course_site.py: #sec-2-3, #part-1), so the
   // same id names the same place on the page in every language.
@@ -61,10 +67,8 @@
   // has removed the hidden copies it bound instead. Here: a close button inside each
   // dialog (the header's button is behind the dialog, so it cannot close it; Escape and
   // a tap outside also close it), and aria-expanded on the buttons.
-  var CLOSE = {zh: "关闭", en: "Close", ru: "Закрыть"};
   var WIDE = window.matchMedia("(min-width: 992px)");
   function sidebarButtons() {
-    var lang = (document.documentElement.lang || "en").split("-")[0];
     ["primary", "secondary"].forEach(function (side) {
       var toggle = document.querySelector(".bd-header-article ." + side + "-toggle");
       var dialog = document.getElementById("pst-" + side + "-sidebar-modal");
@@ -79,7 +83,7 @@
       close.type = "button";
       close.className = "course-dialog-close btn";
       close.innerHTML = '<span class="fa-solid fa-xmark" aria-hidden="true"></span> ';
-      close.appendChild(document.createTextNode(CLOSE[lang] || CLOSE.en));
+      close.appendChild(document.createTextNode(TEXTS.close || ""));
       close.addEventListener("click", function () { dialog.close(); });
       // The theme moves the panel's content into the dialog when it opens and back when
       // it closes; the button travels with it and course.css shows it only in an open dialog.
@@ -135,13 +139,10 @@
 
   // Whatever is wider than the column scrolls sideways in its own box, never the page,
   // and says so: a figure, a table, an output or a formula that does not fit gets a
-  // line "⇆ wider than the screen ..." (under a figure, above its caption; else above the box) and a
+  // line (TEXTS.scroll_hint: under a figure, above its caption; else above the box) and a
   // fade at the edge where more is hidden; code gets the fade only (code that scrolls is
   // expected). A box that scrolls can be focused, so a keyboard can scroll it.
   // tests/test_site_phone.py checks every figure, table, output and formula at 360 px.
-  var SCROLL_HINT = {zh: "⇆ 比屏幕宽：左右滚动可看到全部",
-                     en: "⇆ Wider than the screen: scroll sideways to see all of it",
-                     ru: "⇆ Шире экрана: прокрутите вбок, чтобы увидеть целиком"};
   var SCROLLERS = ".bd-article .course-figure-box, .bd-article .pst-scrollable-table-container, " +
                   ".bd-article div.cell_output > div.output, .bd-article mjx-container[display='true'], " +
                   ".bd-article div.math-display, .bd-article .highlight > pre";
@@ -156,7 +157,6 @@
     return previous && previous.classList.contains("course-scroll-hint") ? previous : null;
   }
   function markScrolling() {
-    var lang = (document.documentElement.lang || "en").split("-")[0];
     Array.prototype.forEach.call(document.querySelectorAll(SCROLLERS), function (box) {
       var scrolls = box.scrollWidth > box.clientWidth + 1;
       var code = box.tagName === "PRE";
@@ -174,7 +174,7 @@
           hint = document.createElement("p");
           hint.className = "course-scroll-hint";
           hint.setAttribute("aria-hidden", "true");          // what the eye needs; the box itself is focusable
-          hint.textContent = SCROLL_HINT[lang] || SCROLL_HINT.en;
+          hint.textContent = TEXTS.scroll_hint || "";
           box.parentNode.insertBefore(hint, box.closest("figure") ? box.nextSibling : box);
         }
       } else {
@@ -209,9 +209,6 @@
   // are an `assert` (with their continuation lines) get a bar in the margin, so
   // the prose, the code and the result stand out; the lines themselves are
   // unchanged (nbval runs them, the copy button copies them).
-  var CHECK_TITLE = {zh: "核对语句：保证正文里的数字成立，测试会运行它",
-                     en: "A check that guards the text; the tests run it",
-                     ru: "Проверка, которая охраняет текст; её выполняют тесты"};
   function markChecks(pre) {
     var lines = [[]], node, parts, i;
     var nodes = Array.prototype.slice.call(pre.childNodes);
@@ -235,7 +232,7 @@
       parent.removeChild(node);
     }
     var depth = 0, inCheck = false;
-    var title = CHECK_TITLE[(document.documentElement.lang || "en").split("-")[0]] || CHECK_TITLE.en;
+    var title = TEXTS.check_title || "";
     lines.forEach(function (line) {
       var text = line.map(function (n) { return n.textContent; }).join("");
       if (!inCheck && /^\s*assert\b/.test(text)) inCheck = true;
