@@ -1026,7 +1026,8 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert "the site's §0.5 ends with a paragraph on that menu. A site built without the address has neither" in readme
+    assert ("the site's §0.5 then ends with a paragraph on that menu. A site built without the address has neither the"
+            " menu nor the paragraph" in readme)
 
 
 def test_the_guides_that_give_the_python_requirement_name_python3_venv():
