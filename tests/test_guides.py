@@ -1057,3 +1057,61 @@ def test_an_exercise_set_is_linked_to_its_chapter_by_its_number():
     assert book.count('re.match(r"(?:ex)?(\\d\\d)_", stem)') >= 2
     text = flat("docs", "exercises.md")
     assert "`NN` is the number of the chapter the set practises" in text and "by that number alone" in text
+
+
+def test_the_layout_table_names_every_top_level_folder():
+    """docs/maintainers.md's "Layout: where everything lives" has a row for every folder at the top of the repository
+    (it once left out docs/, binder/ and .ci/): the folders git tracks, or without git those .gitignore does not
+    ignore (.venv, _build, build, … are not the course's)."""
+    import subprocess
+    try:
+        tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True,
+                                 text=True).stdout.split("\0")
+        folders = {path.split("/")[0] for path in tracked if "/" in path}
+    except (OSError, subprocess.CalledProcessError):
+        ignored = {line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+                   if line.strip() and not line.startswith("#")}
+        folders = {p.name for p in ROOT.iterdir() if p.is_dir() and p.name != ".git"
+                   and not any(pathlib.PurePath(p.name).match(pattern) for pattern in ignored)}
+    assert {"docs", "binder", ".ci", "lib", "tools"} <= folders, folders
+    layout = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
+    layout = layout.split("## Layout: where everything lives", 1)[1].split("\n\n", 2)[1]
+    listed = {m.split("/")[0] for m in re.findall(r"^\| `([^`]+)`", layout, re.M)}
+    assert folders <= listed, f"folders without a row: {sorted(folders - listed)}"
+
+
+def test_gradescope_is_not_said_to_link_sections():
+    """On Gradescope the grader writes plain-text results and no HTML page (run_autograder passes --gradescope, never
+    --feedback), so COURSE_SITE_URL does nothing there; instructors.md once called it "the only way" on Gradescope."""
+    run = (ROOT / "tools" / "gradescope" / "run_autograder").read_text(encoding="utf-8")
+    assert "--gradescope" in run and "--feedback" not in run and "COURSE_SITE_URL" not in run
+    text = flat("docs", "instructors.md")
+    assert "(Gradescope), which has no `_config.yml`" not in text
+    assert "Gradescope's results are plain text and link nothing." in text
+
+
+def test_a_missing_interface_translation_is_not_said_to_stop_the_build():
+    """A text missing from course.po shows in English (course_i18n.catalogue's docstring) and fails
+    `tools/i18n.py check`; only the prose catalogues stop the notebook build (tools/build_notebooks.py)."""
+    from course_i18n import catalogue
+    assert "gives the English" in " ".join(catalogue.__doc__.split())
+    build = ast.get_docstring(ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")))
+    assert "a translation missing or fuzzy there stops the build" in " ".join(build.split())
+    text = flat("docs", "exercises.md")
+    assert "the build stops at any text without a translation" not in text
+    assert ("the build stops at prose without a translation; an interface text missing from `course.po` shows in "
+            "English, and `tools/i18n.py check` fails on it" in text)
+
+
+def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
+    """The site's scripts get their words from course.po (tools/build_site.py, tools/search_index.py); the one table
+    by language a script still holds (tests/test_languages.py, SCRIPT_LANGUAGE_DATA) is a step of "Adding a
+    language", and site/README.md says how the scripts get their words."""
+    from test_languages import SCRIPT_LANGUAGE_DATA
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    steps = " ".join(text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1].split())
+    for script, name in SCRIPT_LANGUAGE_DATA:
+        assert f"`{name}` in `site/static/{script}`" in steps
+    readme = flat("site", "README.md")
+    assert "`tools/build_site.py` gives `course.js` its words (`site.script.*` in `course.po`)" in readme
+    assert "the search index carries those of `course-search.js` (`site.search.*`)" in readme
