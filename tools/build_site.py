@@ -139,7 +139,7 @@ SCRIPT_WORDS = texts("site.script", {
     # the line under (or above) a figure, table, output or formula wider than the column
     "scroll_hint": "⇆ Wider than the screen: scroll sideways to see all of it",
     # the tooltip of the bar beside an `assert` in a code cell
-    "check_title": "A check that guards the text; the tests run it",
+    "check_title": "A check: it stops with an error if a claim of the text no longer holds",
 })
 
 
