@@ -16,8 +16,7 @@ teaches it (§1 = chapters/*/01_allowed_set.ipynb, and so on).  Conventions:
   its outputs and its cache;
 * bad input is refused where it enters, once (``lib.validate``): a TypeError for a wrong kind, a
   ValueError for a wrong value or shape, naming the argument and what is expected.  NaN and
-  infinities are refused wherever they would be read.
-"""
+  infinities are refused wherever they would be read."""
 
 from . import attention, blocked, checks, costs, data, model, positions
 

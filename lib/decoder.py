@@ -8,8 +8,7 @@
 :class:`Decoder` holds its parameters in one flat dict ``params`` (name -> array);
 :meth:`Decoder.backward` returns a dict with the same keys.  The layers live in :mod:`lib.layers`,
 the per-layer KV cache of §5 is :class:`DecoderCache`.  ``causal=False`` lets every position read
-every position: ONLY the negative control (§4), and §7's model trained without the mask.
-"""
+every position: ONLY the negative control (§4), and §7's model trained without the mask."""
 
 import itertools
 import pathlib
@@ -30,7 +29,6 @@ _BLOCK_PARAMETERS = ("ln1.gain", "ln1.bias", "w_q", "w_k", "w_v", "w_o",
 
 class BlockSaved(NamedTuple):
     """What one block's forward keeps for its backward."""
-
     ln1: layers.LayerNormSaved
     attention: MultiHeadSaved
     ln2: layers.LayerNormSaved
@@ -381,24 +379,24 @@ class Adam:
         p -= lr * (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + eps)
 
     The divisions by 1 - beta^t undo the bias towards 0 of the first steps; ``params`` (dict
-    name -> array) is updated in place."""
+    name -> array) is updated in place; m, v and g hold all of them in one vector: one call each."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8):
         self.params, self.lr, self.betas, self.eps = validate.adam(params, lr, betas, eps)
-        self.m = {name: np.zeros_like(value) for name, value in params.items()}
-        self.v = {name: np.zeros_like(value) for name, value in params.items()}
-        self.t = 0
+        self.ends = np.cumsum([p.size for p in params.values()])      # where each parameter ends
+        self.m = np.zeros(self.ends[-1], next(iter(params.values())).dtype)
+        self.v, self.t = np.zeros_like(self.m), 0
 
     def step(self, grads):
         """Apply one update from ``grads`` (the same keys and shapes as ``params``)."""
         beta1, beta2 = self.betas
-        grads, self.t = validate.gradients(grads, self.params), self.t + 1
+        g, self.t = validate.gradients(grads, self.params), self.t + 1     # (size,), in order
         correction1, correction2 = 1 - beta1 ** self.t, 1 - beta2 ** self.t
-        for name, p in self.params.items():
-            m, v, g = self.m[name], self.v[name], np.asarray(grads[name], dtype=p.dtype)
-            m[...] = beta1 * m + (1 - beta1) * g                        # in place: m is self.m's
-            v[...] = beta2 * v + (1 - beta2) * (g * g)
-            p -= self.lr * (m / correction1) / (np.sqrt(v / correction2) + self.eps)
+        self.m = beta1 * self.m + (1 - beta1) * g
+        self.v = beta2 * self.v + (1 - beta2) * (g * g)
+        update = self.lr * (self.m / correction1) / (np.sqrt(self.v / correction2) + self.eps)
+        for p, part in zip(self.params.values(), np.split(update, self.ends[:-1])):
+            p -= part.reshape(p.shape)
 
 
 # -- Training --------------------------------------------------------------

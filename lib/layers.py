@@ -29,8 +29,8 @@ def _weight_gradient(x, d_out, w):
     """The gradient of w in x @ w: x^T d_out by model, in products of at most BLAS_SPLIT mults."""
     x, d_out, models = np.atleast_2d(x), np.atleast_2d(d_out), w.shape[:-2]
     if x.size * d_out.shape[-1] <= BLAS_SPLIT * math.prod(models):   # a model's rows in one product
-        x, d_out = _rows(x, models)[..., None, :, :], _rows(d_out, models)[..., None, :, :]
-    each = np.swapaxes(x, -1, -2) @ d_out                   # (..., n, m), else one per sequence
+        return (np.swapaxes(_rows(x, models), -1, -2) @ _rows(d_out, models)).reshape(w.shape)
+    each = np.swapaxes(x, -1, -2) @ d_out                   # (..., n, m): one per sequence
     return _rows(each.reshape(*each.shape[:-2], -1), models).sum(-2).reshape(w.shape)
 
 

@@ -789,6 +789,8 @@ def adam(params, lr, betas, eps):
         if not isinstance(value, np.ndarray) or value.dtype not in (np.float32, np.float64):
             raise TypeError(f"parameter {name} must be a float32 or float64 array (updated in "
                             f"place), got {type(value).__name__}")
+    if len(dtypes := {str(value.dtype) for value in params.values()}) > 1:
+        raise TypeError(f"the parameters must share one dtype, got {sorted(dtypes)}")
     if len(betas) != 2 or not all(isinstance(b, numbers.Real) and 0 <= b < 1 for b in betas):
         raise ValueError(f"betas must be two numbers in [0, 1), got {betas!r}")
     return (params, positive_number(lr, "lr"), tuple(map(float, betas)),
@@ -796,6 +798,7 @@ def adam(params, lr, betas, eps):
 
 
 def gradients(grads, params):
+    """Every gradient, in the order of ``params``, as one vector of their dtype."""
     if set(grads) != set(params):
         missing, extra = sorted(set(params) - set(grads)), sorted(set(grads) - set(params))
         raise ValueError(f"grads must have exactly the keys of params: missing {missing}, "
@@ -804,7 +807,7 @@ def gradients(grads, params):
         shape(g, params[name].shape, f"gradient of {name}")
         if not np.all(np.isfinite(g)):
             raise ValueError(f"gradient of {name} is not finite; no parameter was updated")
-    return grads
+    return np.concatenate([np.asarray(grads[name], p.dtype).ravel() for name, p in params.items()])
 
 
 def train(model, values, steps, batch_size, causal, seed, loss_and_grads, observe):

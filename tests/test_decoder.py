@@ -587,6 +587,22 @@ def test_adam_errors_leave_the_parameters_unchanged():
         Adam(params, lr=0)
     with pytest.raises(TypeError, match="float32 or float64 array"):
         Adam({"a": [1.0, 2.0]})
+    with pytest.raises(TypeError, match=r"share one dtype, got \['float32', 'float64'\]"):
+        Adam({"a": np.zeros(2), "b": np.zeros(2, np.float32)})
+
+
+def test_adam_on_one_vector_updates_each_parameter_as_alone():
+    # m and v hold every parameter in one vector: the update of each is that of Adam on it alone
+    rng = np.random.default_rng(0)
+    params = {"a": rng.standard_normal((3, 4)), "b": rng.standard_normal(5)}
+    alone = {name: {name: value.copy()} for name, value in params.items()}
+    together, apart = Adam(params, lr=0.05), {name: Adam(p, lr=0.05) for name, p in alone.items()}
+    for _ in range(4):
+        grads = {name: rng.standard_normal(value.shape) for name, value in params.items()}
+        together.step(grads)
+        for name, optimiser in apart.items():
+            optimiser.step({name: grads[name]})
+    assert all(np.array_equal(params[name], alone[name][name]) for name in params)
 
 
 def test_training_lowers_the_loss():
