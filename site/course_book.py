@@ -18,8 +18,10 @@ survives a rewrite of the prose:
   with the first sentence of the figure's alt text as the caption.
 * **A figure of several panels** (``figures.plots.PanelFigure``: its notebook
   output records each panel's box in the image) is shown as one box per panel,
-  each cut from the same image file by CSS: side by side where the column is
-  wide enough, one per row on a phone, never shrunk below its drawn size
+  each cut from the same image file by CSS: each panel starts at the width
+  where its smallest text is :data:`PANEL_TEXT_PX` and grows to its drawn size
+  at most, so panels sit side by side where the column is wide enough and wrap
+  otherwise (one per row on a phone); a column narrower than a panel shrinks it
   (course.css ``.course-panels``).
 * **Questions** (``tools/quizzes.py``, sources in ``src/quizzes/``) are
   inserted at the end of their section; a key whose section is not on the page
@@ -331,7 +333,7 @@ def add_wide_diagrams(app, doctree) -> None:
 
 
 PANELS_KEY = "course_panels"    # figures/plots.py PANELS_KEY (the site does not import the course)
-PANEL_TEXT_PX = 11              # the smallest text a panel figure may be shrunk to, in CSS px
+PANEL_TEXT_PX = 11              # a panel's starting width: where its smallest text is this many CSS px
 
 
 def _panel_layouts(path: Path) -> dict:
