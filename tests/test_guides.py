@@ -958,6 +958,21 @@ def test_benchmark_history_says_which_notebooks_run_in_a_plain_kernel():
     assert "if path.stem in TARGETS: wall, cpu = run(path, learner=True)" in bench
     assert set(_constants("bench", "notebook_times.py")["TARGETS"]) == {"07_decoder", "08_real_text"}
 
+
+def test_exercises_md_says_which_references_the_notebooks_do_not_show():
+    """docs/exercises.md: a spec names the answer the notebook shows (`answer=`) for every `lib` reference and for the
+    grading/references.py references no notebook shows (`LIBRARY_ONLY` of tests/test_references.py, heads-3's
+    multi_head_causal); it once said `answer=` was for lib references only."""
+    import test_references
+    text = flat("docs", "exercises.md")
+    assert ("This is so for every `lib` reference, and for heads-3, whose reference (`multi_head_causal`) no notebook "
+            "shows (`LIBRARY_ONLY` in `tests/test_references.py`).") in text
+    specs = " ".join(flat("grading", "specs", path.name) for path in (ROOT / "grading" / "specs").glob("ex*.py"))
+    pairs = re.findall(r"reference=([\w.\"]+), (answer=)?", specs)
+    assert len(pairs) > 20 and all(answer for ref, answer in pairs if not ref.startswith('"'))
+    assert {ref.strip('"').rsplit(".", 1)[1] for ref, answer in pairs if ref.startswith('"') and answer} \
+        == test_references.LIBRARY_ONLY == {"multi_head_causal"}
+
 def test_no_variable_is_called_plain_mask():
     """CONTRIBUTING.md's rule "No argument or variable is called plain `mask`" holds in lib/ and in the code
     cells of src/ (§5 once looped `for mask in ...`, and lib/validate.py had `_first(mask)`)."""
