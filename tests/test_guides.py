@@ -521,10 +521,10 @@ def test_the_dtype_rule_and_the_sandboxs_namespaces_are_as_the_code_has_them():
 
 
 def test_every_browser_test_file_carries_the_timeout_the_guide_gives():
-    """docs/maintainers.md: the browser test files mark every test with `pytestmark = ...`; every test file that
+    """docs/maintainers.md: every browser test file marks its tests with `pytestmark = ...`; every test file that
     drives the browser carries that mark (tests/test_site_figure_sizes.py once had none)."""
     text = flat("docs", "maintainers.md")
-    mark = re.search(r"the browser test files mark every test with `(pytestmark = pytest\.mark\.timeout\(\d+, [^`]*\))`",
+    mark = re.search(r"every browser test file marks its tests with `(pytestmark = pytest\.mark\.timeout\(\d+, [^`]*\))`",
                      text).group(1)
     browser = [p for p in sorted((ROOT / "tests").glob("test_*.py"))
                if re.search(r"\bin_chromium\b|\bchromium_thread\b|\bopen_page\b|\.new_page\(|\bplaywright\b",
@@ -729,7 +729,7 @@ def test_the_page_weight_bounds_the_guides_give_are_the_builds():
     from tools import build_site
     readme = flat("site", "README.md")
     assert f"to {build_site.MEDIAN_GOAL // 1000} KB for the median page" in readme
-    assert f"to {build_site.HEAVIEST_LIMIT // 1000_000} MB for every page" in readme
+    assert f"to {build_site.HEAVIEST_LIMIT // 1000_000} MB for any page" in readme
     assert "`MEDIAN_GOAL` and `HEAVIEST_LIMIT` in `tools/build_site.py`" in readme
     assert not re.search(r"\bNow\b", readme)
     maintainers = flat("docs", "maintainers.md")
@@ -976,6 +976,26 @@ def test_exercises_md_says_which_references_the_notebooks_do_not_show():
     assert len(pairs) > 20 and all(answer for ref, answer in pairs if not ref.startswith('"'))
     assert {ref.strip('"').rsplit(".", 1)[1] for ref, answer in pairs if ref.startswith('"') and answer} \
         == test_references.LIBRARY_ONLY == {"multi_head_causal"}
+
+
+def test_the_command_that_runs_a_new_exercise_selects_all_its_tests():
+    """docs/exercises.md's `-k` for a new exercise selects the tests named by its id, by its notebook (the notebook
+    checks, ``[exNN_name]``) and by neither (the rubric, the diagnosis rate); it once said `-k mask-4`, which missed
+    the last two. Read with pytest's own -k parser; every test function of the two files that takes no parameter
+    is selected, one parametrized by another exercise is not."""
+    from _pytest.mark.expression import Expression
+    m = re.search(r'`\.venv/bin/python -m pytest tests/test_exercises\.py tests/test_mistakes\.py -k "([^"`]+)"`',
+                  flat("docs", "exercises.md"))
+    assert m, "docs/exercises.md no longer gives the command for a new exercise"
+    selects = lambda name: Expression.compile(m.group(1)).evaluate(lambda word: word in name)  # noqa: E731
+    assert selects("test_solution_passes_every_case[mask-4]") and not selects("test_solution_passes_every_case[mask-1]")
+    assert selects("test_committed_notebooks_match_the_source[exNN_name]")
+    assert selects("test_the_first_code_cell_is_the_language_line_and_the_imports[en-exNN_name]")
+    assert not selects("test_committed_notebooks_match_the_source[ex01_allowed_set]")
+    for name in ("test_exercises.py", "test_mistakes.py"):
+        for node in ast.parse((ROOT / "tests" / name).read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and not node.decorator_list:
+                assert selects(node.name), node.name
 
 def test_no_variable_is_called_plain_mask():
     """CONTRIBUTING.md's rule "No argument or variable is called plain `mask`" holds in lib/ and in the code
