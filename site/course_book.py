@@ -385,9 +385,9 @@ def _visit_image(self, node):
     del self.body[start:]
     full_w = layout["width"]
     smallest = layout.get("smallest_px")
-    # A panel may shrink to the width where its smallest text is PANEL_TEXT_PX and grows up to its
-    # drawn size: panels that fit side by side at that width share a line, the others wrap (one per
-    # line on a phone).
+    # A panel starts at the width where its smallest text is PANEL_TEXT_PX (its flex basis) and grows
+    # up to its drawn size: panels that fit side by side at that width share a line, the others wrap
+    # (one per line on a phone); a column narrower than the basis shrinks the panel.
     scale = min(1.0, PANEL_TEXT_PX / smallest) if smallest else 1.0
     lang = self.config.course_lang
     out = [f'<div class="course-panels" data-smallest-px="{smallest}">' if smallest else '<div class="course-panels">']

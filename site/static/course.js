@@ -127,7 +127,7 @@
     markScrolling();
   }
   function readableFigures() {
-    // (the panels of a figure, .course-panel, are laid out by course.css at their drawn size)
+    // (the panels of a figure, .course-panel, are laid out by the flex sizes site/course_book.py gives them)
     var images = document.querySelectorAll(".bd-article .cell_output img:not([src$='.svg']):not(.course-panel img)");
     Array.prototype.forEach.call(images, function (img) {
       if (img.complete) keepReadable(img);
