@@ -198,14 +198,24 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps a copy of the model before training and after every 25th step; "Five seeds" at the end of §7.3 measures them.
 """)
 
 code(r"""
+def every_25_steps(model):
+    #en a copy of the model before training and after every 25th step,
+    #en for "Five seeds" at the end of §7.3: (copies, observe for train)
+    copies = [model.copy()]
+    def observe(step, model):
+        if step % 25 == 0:
+            copies.append(model.copy())
+    return copies, observe
+
 start = time.perf_counter()
 masked = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
+masked_copies, observe = every_25_steps(masked)
 masked_losses = train(masked, corpus, vocab, steps=300, batch_size=32,
-                      lr=0.01, causal=True, seed=1)
+                      lr=0.01, causal=True, seed=1, observe=observe)
 masked_seconds = time.perf_counter() - start
 masked_loss = masked.loss(inputs, targets)
 print(np.round(masked_losses[::50], 4))
@@ -286,8 +296,9 @@ Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, pos
 code(r"""
 start = time.perf_counter()
 unmasked = Decoder.init(len(vocab), 8, 16, 2, 2, seed=0)
+unmasked_copies, observe = every_25_steps(unmasked)
 unmasked_losses = train(unmasked, corpus, vocab, steps=300, batch_size=32,
-                        lr=0.01, causal=False, seed=1)
+                        lr=0.01, causal=False, seed=1, observe=observe)
 unmasked_seconds = time.perf_counter() - start
 unmasked_loss = unmasked.loss(inputs, targets, causal=False)
 print(np.round(unmasked_losses[::50], 4))
@@ -482,7 +493,7 @@ assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
 md(r"""
 ### Five seeds
 
-So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models again at five seeds: initialisation seeds 0 to 4, each with the next seed for the order of batches (seed 0 is the run above, and the cell checks that it gives the same parameters). During each run we also measure the loss with the future hidden, every 25 steps. Below, "seed 3" is short for the run started from initialisation seed 3.
+So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models at four more seeds, so that there are five: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of this section (without it); the other four are trained here. For each run we also measure the loss with the future hidden on the copies of the model kept every 25 steps. Below, "seed 3" is short for the run started from initialisation seed 3.
 """)
 
 code(r"""
@@ -493,42 +504,46 @@ def future_hidden_loss(model, inputs, targets, causal):
     return layers.cross_entropy_forward(
         hidden_future_logits(model, inputs, causal), targets)[0]
 
-def stack_of_five():
-    #en the models of §7.2 at initialisation seeds 0 to 4, as one stack:
-    #en each NumPy call computes all five, and each model computes exactly
-    #en what it would compute alone
+def stack_of(seeds):
+    #en the models of §7.2 at these initialisation seeds, as one stack:
+    #en each NumPy call computes all of them, and each model computes
+    #en exactly what it would compute alone
     return Decoder.stack([Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
-                          for seed in SEEDS])
+                          for seed in seeds])
 
-#en the whole corpus once for each model of the stack
+#en the whole corpus once for each model of a stack of five
 # (5, 216, 8) ×2
 every_inputs, every_targets = (np.stack([a] * 5) for a in (inputs, targets))
 
-def train_and_follow(causal):
-    #en batch seed s + 1 for model s; follows the loss with the future
-    #en hidden
-    five = stack_of_five()
-    def followed(five):
+def train_and_follow(causal, copies_of_seed_0):
+    #en seed 0 is the run of §7.2 (causal) or of §7.3; seeds 1 to 4 are
+    #en trained here as one stack, with batch seed s + 1 for model s
+    four = stack_of(SEEDS[1:])
+    copies, observe = every_25_steps(four)
+    train(four, corpus, vocab, steps=300, batch_size=32, lr=0.01,
+          causal=causal, seed=[seed + 1 for seed in SEEDS[1:]],
+          observe=observe)
+    curves = []  #en at each of the 13 steps: the five models as one stack
+    for first, rest in zip(copies_of_seed_0, copies):
+        five = Decoder.stack([first, *rest.unstack()])
         if causal:  #en with the mask, hiding the future changes nothing
-            return five.loss(every_inputs, every_targets)
-        return future_hidden_loss(five, every_inputs, every_targets, False)
-    curves = [followed(five)]
-    def observe(step, five):
-        if step % 25 == 0:
-            curves.append(followed(five))
-    train(five, corpus, vocab, steps=300, batch_size=32, lr=0.01,
-          causal=causal, seed=[seed + 1 for seed in SEEDS], observe=observe)
+            curves.append(five.loss(every_inputs, every_targets))
+        else:
+            curves.append(future_hidden_loss(five, every_inputs,
+                                             every_targets, False))
     #en (causal, seed) -> (model, curve)
     return {(causal, seed): (model, curve) for seed, model, curve
-            in zip(SEEDS, five.unstack(), np.transpose(curves))}
+            in zip(SEEDS, [copies_of_seed_0[-1], *four.unstack()],
+                   np.transpose(curves))}
 
-runs = train_and_follow(True)
+runs = train_and_follow(True, masked_copies)
+assert len(masked_copies) == len(checkpoints)
 assert all(np.array_equal(runs[True, 0][0].params[name],
                           masked.params[name]) for name in masked.params)
 """)
 
 code(r"""
-runs.update(train_and_follow(False))
+runs.update(train_and_follow(False, unmasked_copies))
 assert all(np.array_equal(runs[False, 0][0].params[name],
                           unmasked.params[name])
            for name in unmasked.params)
@@ -794,7 +809,7 @@ def prefix_loss_and_grads(model, inputs, targets):
             grads[name] += grad
     return loss, grads
 
-prefix_five = stack_of_five()
+prefix_five = stack_of(SEEDS)
 for steps, lr in ((250, 0.01), (50, 0.002)):
     train(prefix_five, corpus, vocab, steps=steps, batch_size=8, lr=lr,
           seed=[seed + 1 for seed in SEEDS],
