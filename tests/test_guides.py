@@ -1160,15 +1160,29 @@ def test_a_missing_interface_translation_is_not_said_to_stop_the_build():
             "English, and `tools/i18n.py check` fails on it" in text)
 
 
+def script_language_data():
+    """(script, name) of every declaration of a site script that holds words of all three scripts (Latin,
+    Cyrillic, Chinese): the table SCRIPT_LANGUAGE_DATA allows and the search's question patterns alike."""
+    for path in sorted((ROOT / "site" / "static").glob("*.js")):
+        for m in re.finditer(r"\bvar (\w+) = (.*?);\n", path.read_text(encoding="utf-8"), re.S):
+            if re.search(r"[a-z]", m.group(2)) and re.search("[а-я]", m.group(2)) \
+                    and re.search("[\u4e00-\u9fff]", m.group(2)):
+                yield path.name, m.group(1)
+
+
 def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
-    """The site's scripts get their words from course.po (tools/build_site.py, tools/search_index.py); the one table
-    by language a script still holds (tests/test_languages.py, SCRIPT_LANGUAGE_DATA) is a step of "Adding a
-    language", and site/README.md says how the scripts get their words."""
+    """The site's scripts get their words from course.po (tools/build_site.py, tools/search_index.py); the words by
+    language a script still holds, data the search parses a query with (the table tests/test_languages.py allows,
+    the question patterns), are a step of "Adding a language" and named in site/README.md, which also says how the
+    scripts get their words."""
     from test_languages import SCRIPT_LANGUAGE_DATA
+    found = set(script_language_data())
+    assert found >= SCRIPT_LANGUAGE_DATA and {name for _, name in found} >= {"QUESTION", "ASKS_CHECK", "WHY"}
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     steps = " ".join(text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1].split())
-    for script, name in SCRIPT_LANGUAGE_DATA:
-        assert f"`{name}` in `site/static/{script}`" in steps
     readme = flat("site", "README.md")
+    for script, name in found:
+        assert script == "course-search.js" and f"`site/static/{script}`" in steps
+        assert f"`{name}`" in steps and f"`{name}`" in readme, name
     assert "`tools/build_site.py` gives `course.js` its words (`site.script.*` in `course.po`)" in readme
     assert "the search index carries those of `course-search.js` (`site.search.*`)" in readme

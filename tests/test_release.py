@@ -3,8 +3,8 @@ in the Keep a Changelog format whose newest entry states true counts, and a LICE
 licence covers every part of the repository.
 
 The version is written once, in pyproject.toml (grading/version.py reads it); CITATION.cff, the
-newest entry of CHANGELOG.md, `python -m grading --version`, the wheel's name and the site's footer
-must all say the same. The site's footer, as built, is checked in tests/test_site.py.
+newest entry of CHANGELOG.md, `python -m grading --version`, the wheel's name, the site's footer and the
+guides' two examples that carry it must all say the same. The site's footer, as built, is checked in tests/test_site.py.
 """
 
 import datetime
@@ -57,6 +57,18 @@ def test_one_version_everywhere():
                         out.stdout), out.stdout
     import course_site
     assert f"Version {version}" in str(course_site.footer({}, package_version(), "en"))
+
+
+def test_the_guides_examples_name_this_version():
+    """The guides' examples that carry the version (the wheel's name, the line of `--version`) are copies too:
+    docs/maintainers.md's release steps name them, and each must say pyproject.toml's version."""
+    version, found = PYPROJECT["version"], []
+    for path in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        found += [(path.name, m) for m in re.findall(rf"{DISTRIBUTION.replace('-', '_')}-(\d+\.\d+\.\d+)-", text)]
+        found += [(path.name, m) for m in re.findall(r"… (\d+\.\d+\.\d+), report format", text)]
+    assert {name for name, _ in found} == {"instructors.md"} and len(found) == 2, found
+    assert all(m == version for _, m in found), found
 
 
 def test_the_version_read_outside_a_checkout_is_the_installed_one(tmp_path, monkeypatch):
