@@ -220,19 +220,19 @@ def test_the_search_weights_are_where_the_guides_say():
     site = flat("site", "README.md")
     maintainers = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
     assert "the weights are the object `TUNE` in `course-search.js`" in site and "var TUNE = {" in script
-    assert "How the ranking works: the top of `site/static/course-search.js`." in maintainers
+    assert "How the ranking works is explained at the top of `site/static/course-search.js`." in maintainers
     assert re.match(r"(//.*\n){10,}", script) and "// Ranking:" in script[:script.index("\n\n")]
 
 
 def test_what_the_build_writes_is_what_git_ignores():
     """docs/maintainers.md lists what `make book`, `make pdf` and `make test` write in the project folder, as what
     .gitignore keeps out of git: every folder it names there is ignored (the list once left out two). What it writes
-    elsewhere is said in the same sentence (it once said "only inside the project folder", the caches later)."""
+    elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those packages, the download caches of npm and pip in your home folder, and temporary "
-                  r"files in the system's temporary folder, it writes only inside the project folder, and only what "
-                  r"`\.gitignore` keeps out of git: (.*?) `make book` writes", text)
+    m = re.search(r"Outside the project folder it writes nothing else except the download caches of npm and pip in "
+                  r"your home folder and temporary files in the system's temporary folder\. Inside the project folder "
+                  r"it writes only what `\.gitignore` keeps out of git: (.*?) `make book` writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
     named = re.findall(r"`([^`]+/)`", m.group(1))
     patterns = [line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
