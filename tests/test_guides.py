@@ -1185,4 +1185,4 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
         assert script == "course-search.js" and f"`site/static/{script}`" in steps
         assert f"`{name}`" in steps and f"`{name}`" in readme, name
     assert "`tools/build_site.py` gives `course.js` its words (`site.script.*` in `course.po`)" in readme
-    assert "the search index carries those of `course-search.js` (`site.search.*`)" in readme
+    assert "the search index carries the words of `course-search.js` (`site.search.*`)" in readme
