@@ -198,13 +198,13 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps a copy of the model before training and after every 25th step; "Five seeds" at the end of §7.3 measures them.
+`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: it has come close to the bound $\mathcal{L}^*$ computed above, and what remains comes from the free targets, which no causal model can predict. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
 """)
 
 code(r"""
 def every_25_steps(model):
     #en a copy of the model before training and after every 25th step,
-    #en for "Five seeds" at the end of §7.3: (copies, observe for train)
+    #en for "Five seeds" in §7.3: (copies, observe for train)
     copies = [model.copy()]
     def observe(step, model):
         if step % 25 == 0:
@@ -493,7 +493,7 @@ assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
 md(r"""
 ### Five seeds
 
-So far every result comes from one initialisation and one order of batches. Is that seed typical? We train both models at four more seeds, so that there are five: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of this section (without it); the other four are trained here. For each run we also measure the loss with the future hidden on the copies of the model kept every 25 steps. Below, "seed 3" is short for the run started from initialisation seed 3.
+So far every result comes from one initialisation and one order of batches. Is that run typical? We train both models with four more seeds, five in all: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of this section (without it); the other four are trained here. On the copies of each run kept every 25 steps we also measure the loss with the future hidden. Below, "seed 3" is short for the run started from initialisation seed 3.
 """)
 
 code(r"""
@@ -516,14 +516,16 @@ def stack_of(seeds):
 every_inputs, every_targets = (np.stack([a] * 5) for a in (inputs, targets))
 
 def train_and_follow(causal, copies_of_seed_0):
-    #en seed 0 is the run of §7.2 (causal) or of §7.3; seeds 1 to 4 are
-    #en trained here as one stack, with batch seed s + 1 for model s
+    #en seed 0 is the run of §7.2 (causal) or of §7.3 (not causal);
+    #en seeds 1 to 4 are trained here as one stack, with batch seed
+    #en s + 1 for model s
     four = stack_of(SEEDS[1:])
     copies, observe = every_25_steps(four)
     train(four, corpus, vocab, steps=300, batch_size=32, lr=0.01,
           causal=causal, seed=[seed + 1 for seed in SEEDS[1:]],
           observe=observe)
-    curves = []  #en at each of the 13 steps: the five models as one stack
+    #en at each of the 13 checkpoints: the five models as one stack
+    curves = []
     for first, rest in zip(copies_of_seed_0, copies):
         five = Decoder.stack([first, *rest.unstack()])
         if causal:  #en with the mask, hiding the future changes nothing
