@@ -81,10 +81,24 @@ def test_a_text_not_yet_in_the_catalogues_is_named_and_cannot_be_confirmed(tmp_p
     source = _source_in(tmp_path, monkeypatch, "src/chapters/99_demo.py", 'md("one")\nmd("three")\n', ONE_TWO)
     stale = translations.stale_cells(source)
     assert stale == [(0, "one", None), (1, "three", ("missing", ["zh", "ru"]))]
-    assert "cell 1 ('three'): no zh/ru translation in the catalogues; run python tools/i18n.py extract, then update" in \
+    assert "cell 1 ('three'): no zh/ru translation in the catalogues; run .venv/bin/python tools/i18n.py extract, then update" in \
         "\n".join(translations.describe(source, stale))
     with pytest.raises(SystemExit, match="cell 1 has no translation in some language's catalogue yet"):
         translations.confirm(source)
+
+
+def test_the_printed_confirm_command_names_every_stale_cell(tmp_path, monkeypatch):
+    """CONTRIBUTING "A quick loop": the failing test prints a confirm command with a --cell for each
+    cell it names, however many, never the whole file (which would confirm cells nobody has read)."""
+    texts = {w: {"zh": z, "ru": r} for w, z, r in
+             [("a", "甲", "а"), ("b", "乙", "б"), ("c", "丙", "в"), ("d", "丁", "г"), ("e", "戊", "д")]}
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/95_demo.py",
+                        "".join(f'md("{w}")\n' for w in texts), texts)
+    stale = translations.stale_cells(source)
+    assert len(stale) == 5
+    last = translations.describe(source, stale)[-1]
+    assert last.endswith(".venv/bin/python tools/translations.py confirm src/chapters/95_demo.py"
+                         " --cell 0 --cell 1 --cell 2 --cell 3 --cell 4"), last
 
 
 def test_translated_comments_are_part_of_what_is_confirmed(tmp_path, monkeypatch):

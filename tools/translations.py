@@ -147,15 +147,16 @@ def describe(source, stale):
             why = "new or rewritten in every language, never confirmed"
         elif changed[0] == "missing":
             why = (f"no {'/'.join(changed[1])} translation in the catalogues; "
-                   f"run python tools/i18n.py extract, then update, and translate it")
+                   f"run .venv/bin/python tools/i18n.py extract, then update, and translate it")
         else:
             others = [l for l in LANGUAGES if l not in changed]
             why = (f"{'/'.join(changed)} changed since the three were last confirmed together; "
                    f"{'/'.join(others)} may be stale")
         lines.append(f"{rel} {'question' if is_quiz(source) else 'cell'} {index} ({preview!r}): {why}")
     if lines:
-        cells = "" if len(stale) > 3 else "".join(f" --cell {i}" for i, _, _ in stale)
-        lines.append(f"  bring the other languages up to date, then: python tools/translations.py confirm {rel}{cells}")
+        # every cell by number, however many: confirming the whole file would also confirm cells nobody named
+        cells = "".join(f" --cell {i}" for i, _, _ in stale)
+        lines.append(f"  bring the other languages up to date, then: .venv/bin/python tools/translations.py confirm {rel}{cells}")
     return lines
 
 
