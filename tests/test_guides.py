@@ -994,8 +994,8 @@ def test_the_command_that_runs_a_new_exercise_selects_all_its_tests():
     the last two. Read with pytest's own -k parser; every test function of the two files that takes no parameter
     is selected, one parametrized by another exercise is not."""
     from _pytest.mark.expression import Expression
-    m = re.search(r'`\.venv/bin/python -m pytest tests/test_exercises\.py tests/test_mistakes\.py -k "([^"`]+)"`',
-                  flat("docs", "exercises.md"))
+    m = re.search(r'\n *\.venv/bin/python -m pytest tests/test_exercises\.py tests/test_mistakes\.py -k "([^"`]+)"\n',
+                  (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8"))
     assert m, "docs/exercises.md no longer gives the command for a new exercise"
     selects = lambda name: Expression.compile(m.group(1)).evaluate(lambda word: word in name)  # noqa: E731
     assert selects("test_solution_passes_every_case[mask-4]") and not selects("test_solution_passes_every_case[mask-1]")
@@ -1196,3 +1196,13 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
         assert f"`{name}`" in steps and f"`{name}`" in readme, name
     assert "`tools/build_site.py` gives `course.js` its words (`site.script.*` in `course.po`)" in readme
     assert "the search index carries the words of `course-search.js` (`site.search.*`)" in readme
+
+
+def test_adding_an_exercise_names_every_total_and_the_expected_values():
+    """docs/exercises.md "Adding an exercise": step 9 sends the reader to both totals that
+    test_the_gradebooks_total_is_described_with_the_courses_points and test_exercises.py check (it once named only
+    its own table), and step 1 says to store the expected values for a new public test too, not only a changed one."""
+    text = flat("docs", "exercises.md")
+    step9 = re.search(r"9\. \*\*The rubric\.\*\*(.*?)(?=A new way to cheat)", text, re.S).group(1)
+    assert "#points-the-rubric" in step9 and "](instructors.md)" in step9 and "for the whole course" in step9
+    assert "After adding or changing a public test, or changing a reference, run `.venv/bin/python tools/expected.py`" in text

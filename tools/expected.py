@@ -1,6 +1,6 @@
 """The expected values of the public tests, stored beside each spec module (grading/specs/<module>.expected.json).
 
-    python tools/expected.py          # write them again after changing a public test or a reference
+    python tools/expected.py          # write them again after adding or changing a public test or a reference
     python tools/expected.py --check  # exit 1, naming the tests, when a stored value is not the reference's
 
 ``check()`` compares a learner's answer with these stored values, so the learner's kernel never imports
