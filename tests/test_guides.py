@@ -411,7 +411,7 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
     source = inspect.getsource(build_site.site_assets_digest)
     files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
     text = flat("site", "README.md")
-    m = re.search(r"so a digest of (.*?) is (?:made )?a config value, `course_assets_version` \(computed by `site_assets_digest` in "
+    m = re.search(r"so a digest of (.*?) is passed to Sphinx as a config value, `course_assets_version` \(computed by `site_assets_digest` in "
                   r"`tools/build_site\.py`\)", text)
     assert m and '"course_assets_version"] = site_assets_digest(' in inspect.getsource(build_site)
     assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
