@@ -240,7 +240,7 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Outside the project folder it writes nothing else except the download caches of npm and pip in "
+    m = re.search(r"Outside the project folder it writes only the download caches of npm and pip in "
                   r"your home folder and temporary files in the system's temporary folder\. Inside the project folder "
                   r"it writes only what `\.gitignore` keeps out of git: (.*?) `make book` writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
@@ -277,7 +277,7 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     from grading.batch import cli, pipeline
     from grading.version import package_version
     text = flat("docs", "instructors.md")
-    m = re.search(r"`python -m grading --version` prints .*? e\.g\. `… ([\d.]+), report format (\d+)`", text)
+    m = re.search(r"`\.venv/bin/python -m grading --version` prints .*? e\.g\. `… ([\d.]+), report format (\d+)`", text)
     assert m and (m.group(1), m.group(2)) == (package_version(), pipeline.VERSION), m
     [option] = [a for a in cli.build_parser()._actions if "--version" in a.option_strings]
     assert option.version.endswith(f"{m.group(1)}, report format {m.group(2)}")
@@ -1113,8 +1113,8 @@ def test_the_ambiguous_flag_is_explained_with_the_duplicates_rule():
     same = _constants("grading", "batch", "duplicates.py")["SAME_TIME"]
     assert 'out.add("ambiguous")' in (ROOT / "grading" / "batch" / "report.py").read_text(encoding="utf-8")
     text = flat("docs", "instructors.md")
-    assert (f"It also says `ambiguous` when the copies could not be told apart (saved less than {same:g} s apart, "
-            "or none graded under the rule `ambiguous`)") in text
+    assert (f"It also says `ambiguous` when the rule could not choose: under `newest` or `best` when the newest copies "
+            f"were saved less than {same:g} s apart, and always under `ambiguous`.") in text
 
 
 def test_an_exercise_set_is_linked_to_its_chapter_by_its_number():
