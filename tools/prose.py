@@ -144,7 +144,8 @@ class Translations:
         raise ProseError(f"{shown(self.source)}: {len(self.problems)} text(s) cannot be given in every language:"
                          "\n  " + "\n  ".join(listed)
                          + (f"\n  … and {more} more" if more else "")
-                         + "\n  run python tools/i18n.py extract, then update, translate, then python tools/i18n.py check")
+                         + "\n  run .venv/bin/python tools/i18n.py extract, then update, translate, "
+                           "then .venv/bin/python tools/i18n.py check")
 
 
 def shown(path):

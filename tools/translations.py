@@ -156,7 +156,8 @@ def describe(source, stale):
     if lines:
         # every cell by number, however many: confirming the whole file would also confirm cells nobody named
         cells = "".join(f" --cell {i}" for i, _, _ in stale)
-        lines.append(f"  bring the other languages up to date, then: .venv/bin/python tools/translations.py confirm {rel}{cells}")
+        lines.append("  bring the other languages up to date, then: "
+                     f".venv/bin/python tools/translations.py confirm {rel}{cells}")
     return lines
 
 
