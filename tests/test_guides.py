@@ -1208,3 +1208,15 @@ def test_adding_an_exercise_names_every_total_and_the_expected_values():
     step9 = re.search(r"9\. \*\*The rubric\.\*\*(.*?)(?=A new way to cheat)", text, re.S).group(1)
     assert "#points-the-rubric" in step9 and "](instructors.md)" in step9 and "for the whole course" in step9
     assert "After adding or changing a public test, or changing a reference, run `.venv/bin/python tools/expected.py`" in text
+
+
+def test_the_readme_says_whether_the_course_has_a_public_site():
+    """README's "Start here" says the course has no public website while `course_site_url` in _config.yml is
+    empty; a published address makes that sentence false, and this test says so."""
+    import yaml
+    address = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("course_site_url") or ""
+    said = "The course has no public website yet" in flat("README.md")
+    assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
+                                          f"course_site_url {address!r}: say where the site is" if said else
+                                          "README.md must say the course has no public website while "
+                                          "course_site_url is empty")
