@@ -1207,6 +1207,10 @@ def test_adding_an_exercise_names_every_total_and_the_expected_values():
     text = flat("docs", "exercises.md")
     step9 = re.search(r"9\. \*\*The rubric\.\*\*(.*?)(?=A new way to cheat)", text, re.S).group(1)
     assert "#points-the-rubric" in step9 and "](instructors.md)" in step9 and "for the whole course" in step9
+    # which test checks which total (it once said test_guides.py checked both)
+    assert "`tests/test_exercises.py` checks the first, `tests/test_guides.py` the second" in " ".join(step9.split())
+    assert "def test_points_agree_with_the_rubric_and_the_headings" in (ROOT / "tests" / "test_exercises.py").read_text(
+        encoding="utf-8")
     assert "After adding or changing a public test, or changing a reference, run `.venv/bin/python tools/expected.py`" in text
 
 
@@ -1220,3 +1224,12 @@ def test_the_readme_says_whether_the_course_has_a_public_site():
                                           f"course_site_url {address!r}: say where the site is" if said else
                                           "README.md must say the course has no public website while "
                                           "course_site_url is empty")
+
+
+def test_the_bench_command_installs_the_torch_ci_installs():
+    """docs/maintainers.md says how to get the torch that make bench's attention figures need: the TEST_EXTRAS it
+    gives is the Makefile's CI_EXTRAS (the version CI installs), and make bench installs TEST_EXTRAS (through dev)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    ci_extras = re.search(r"^CI_EXTRAS := (.+)$", makefile, re.M).group(1).strip()
+    assert f"`make bench TEST_EXTRAS={ci_extras}`" in flat("docs", "maintainers.md")
+    assert re.search(r"^bench: dev$", makefile, re.M) and "$(PIP) install $(TEST_EXTRAS)" in makefile
