@@ -8,6 +8,7 @@ import glob
 import itertools
 import pathlib
 import re
+import subprocess
 import sys
 
 import pytest
@@ -17,9 +18,24 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 GUIDES = ("README.md", "CONTRIBUTING.md", "docs/exercises.md", "docs/instructors.md", "docs/maintainers.md",
           "docs/benchmark-history.md", "docs/words.md", "site/README.md")
-# the folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...)
-TOP = ("bench", "binder", "chapters", "course_i18n", "docs", "exercises", "figures", "grading", "lib", "site",
-       "solutions", "src", "tests", "tools")
+
+
+def top_folders():
+    """The folders of the repository itself (not what a command writes: _build/, submissions/, feedback/ ...):
+    those git tracks, or without git those .gitignore does not ignore (.venv, _build, build, … are not the
+    course's)."""
+    try:
+        tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True,
+                                 text=True).stdout.split("\0")
+        return tuple(sorted({path.split("/")[0] for path in tracked if "/" in path}))
+    except (OSError, subprocess.CalledProcessError):
+        ignored = {line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+                   if line.strip() and not line.startswith("#")}
+        return tuple(sorted(p.name for p in ROOT.iterdir() if p.is_dir() and p.name != ".git"
+                            and not any(pathlib.PurePath(p.name).match(pattern) for pattern in ignored)))
+
+
+TOP = top_folders()
 # code-font words that look like paths and are not: a catalogue's msgctxt (the source a prose text comes from)
 NOT_PATHS = {"chapters/02_heads"}
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
@@ -1130,18 +1146,8 @@ def test_an_exercise_set_is_linked_to_its_chapter_by_its_number():
 
 def test_the_layout_table_names_every_top_level_folder():
     """docs/maintainers.md's "Layout: where everything lives" has a row for every folder at the top of the repository
-    (it once left out docs/, binder/ and .ci/): the folders git tracks, or without git those .gitignore does not
-    ignore (.venv, _build, build, … are not the course's)."""
-    import subprocess
-    try:
-        tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True,
-                                 text=True).stdout.split("\0")
-        folders = {path.split("/")[0] for path in tracked if "/" in path}
-    except (OSError, subprocess.CalledProcessError):
-        ignored = {line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
-                   if line.strip() and not line.startswith("#")}
-        folders = {p.name for p in ROOT.iterdir() if p.is_dir() and p.name != ".git"
-                   and not any(pathlib.PurePath(p.name).match(pattern) for pattern in ignored)}
+    (it once left out docs/, binder/ and .ci/): the folders of TOP."""
+    folders = set(TOP)
     assert {"docs", "binder", ".ci", "lib", "tools"} <= folders, folders
     layout = (ROOT / "docs" / "maintainers.md").read_text(encoding="utf-8")
     layout = layout.split("## Layout: where everything lives", 1)[1].split("\n\n", 2)[1]
