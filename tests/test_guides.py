@@ -482,6 +482,16 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
 
 
+def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_out():
+    """README.md's row of the appendix names the modules of lib the appendix does not list, as whole modules: those
+    the assertion in src/chapters/appendix.py adds to MODULES (the row once said only the argument checks of
+    lib.validate were left out, though `checked` and `float_dtype` are left out with them)."""
+    code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")
+    left_out = set(re.findall(r'"(\w+)"', re.search(r"== \{\*MODULES, ([^}]*)\}", code).group(1)))
+    row = re.search(r"^\| – \| `appendix` \|(.*)$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M).group(1)
+    assert set(re.findall(r"but those of `lib\.(\w+)`", row)) == left_out, (row, left_out)
+
+
 def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
     """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
     does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
@@ -1225,7 +1235,7 @@ def test_the_readme_says_whether_the_course_has_a_public_site():
     empty; a published address makes that sentence false, and this test says so."""
     import yaml
     address = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("course_site_url") or ""
-    said = "The course has no public website yet" in flat("README.md")
+    said = "It has no public website yet" in flat("README.md")
     assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
                                           f"course_site_url {address!r}: say where the site is" if said else
                                           "README.md must say the course has no public website while "
