@@ -929,8 +929,9 @@ def test_the_notebook_time_target_is_the_benchmarks():
 def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     """CONTRIBUTING.md and docs/exercises.md send the reader to docstrings instead of repeating them: the order in
     which check() finds a language (grading/feedback.py), the rules of a diagnosis (grading/diagnoses.py), how
-    slowdown() measures the load (tests/conftest.py) and how a notebook's numerical configuration is checked
-    (tools/numeric_configs.py). Each docstring is there and says it."""
+    slowdown() measures the load (tests/conftest.py), how a notebook's numerical configuration is checked
+    (tools/numeric_configs.py) and what the root-mode tests do without root (tests/test_grading_sandbox.py). Each
+    docstring is there and says it."""
     doc = lambda *parts: ast.get_docstring(ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8")))  # noqa: E731
     exercises, contributing = flat("docs", "exercises.md"), flat("CONTRIBUTING.md")
     assert "the docstring of `grading/feedback.py` says how it finds that language" in exercises
@@ -944,6 +945,11 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert "Measured, not guessed" in ast.get_docstring(slowdown)
     assert "The docstring of `tools/numeric_configs.py` explains this" in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
+    # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
+    assert "without root, the root-mode tests skip, and under `CI=true` they fail (the docstring of " \
+           "`tests/test_grading_sandbox.py` says so" in contributing
+    sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
+    assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
 
 
 def _constants(*parts):
