@@ -428,8 +428,8 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
     source = inspect.getsource(build_site.site_assets_digest)
     files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
     text = flat("site", "README.md")
-    m = re.search(r"so a digest of (.*?) is passed to Sphinx as a config value, `course_assets_version` \(computed by `site_assets_digest` in "
-                  r"`tools/build_site\.py`\)", text)
+    m = re.search(r"So `tools/build_site\.py` passes Sphinx a digest of (.*?), computed by `site_assets_digest`, as the "
+                  r"config value `course_assets_version`", text)
     assert m and '"course_assets_version"] = site_assets_digest(' in inspect.getsource(build_site)
     assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
 
@@ -830,7 +830,7 @@ def test_mathjax_is_said_to_stay_only_on_pages_with_a_widget_and_formulas():
     code = (ROOT / "site" / "course_site.py").read_text(encoding="utf-8")
     assert "keep_math = keep_widgets and page_has_math(doctree)" in code
     readme = flat("site", "README.md")
-    assert "MathJax's script is loaded only on a page with a widget and formulas" in readme
+    assert "MathJax's script is loaded only on a page that has both a widget and formulas" in readme
 
 
 def test_the_make_grade_example_is_one_line():
