@@ -126,13 +126,17 @@ def test_the_diagnosis_floor_is_the_tests():
 
 
 def test_the_install_note_is_quoted_as_the_notebooks_show_it():
-    """docs/instructors.md quotes the note that opens every exercise notebook: word for word, as the English
-    exercise notebooks show it (the quote had kept the note's wording after the note changed)."""
+    """docs/instructors.md quotes the note above the first code cell of every exercise notebook: word for word, as
+    the English exercise and solution notebooks show it (the quote had kept the note's wording after the note
+    changed). docs/maintainers.md once placed the note at the top of the exercise notebooks only;
+    tests/test_exercises.py checks that it is right above the first code cell in every language."""
     import json
     text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
     quote = re.search(r"((?:^> .*\n)+)", text[text.index("> If you opened this notebook"):], re.M).group(1)
     quote = " ".join(line[2:] for line in quote.splitlines())
-    for path in sorted((ROOT / "exercises" / "en").glob("ex*.ipynb")):
+    exercises, solutions = (sorted((ROOT / kind / "en").glob("ex*.ipynb")) for kind in ("exercises", "solutions"))
+    assert exercises and [p.name for p in solutions] == [p.name for p in exercises]
+    for path in exercises + solutions:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         notes = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("If you opened this")]
         assert [" ".join(n.split()) for n in notes] == [quote], path.name
@@ -1005,6 +1009,26 @@ def test_benchmark_history_says_which_notebooks_run_in_a_plain_kernel():
     bench = flat("bench", "notebook_times.py")
     assert "if path.stem in TARGETS: wall, cpu = run(path, learner=True)" in bench
     assert set(_constants("bench", "notebook_times.py")["TARGETS"]) == {"07_decoder", "08_real_text"}
+
+
+def test_benchmark_history_says_which_section_7_pages_were_over_the_target():
+    """docs/benchmark-history.md, "Adam on one vector": the sentence after the table says which pages stayed over
+    §7's target (`TARGETS` of bench/notebook_times.py) as the table's "after" column has it; it once called the
+    Russian page the one over the target while en and zh were over it too in their slowest runs."""
+    text = flat("docs", "benchmark-history.md")
+    start = text.index("### Adam on one vector")
+    passage = text[start:text.index("### ", start + 4)]
+    after = {lang: (float(low), float(high)) for lang, low, high in
+             re.findall(r"\| (\w\w), its configuration \| [\d.]+–[\d.]+ s \| ([\d.]+)–([\d.]+) s \|", passage)}
+    assert set(after) == {"en", "ru", "zh"}, after
+    m = re.search(r"Only the (\w+) page was over §7's (\d+) s target in every run; (\w+) and (\w+) went over it only "
+                  r"in their slowest runs \(([\d.]+) s\)\.", passage)
+    assert m, "docs/benchmark-history.md no longer says which §7 pages were over the target"
+    target = _constants("bench", "notebook_times.py")["TARGETS"]["07_decoder"]
+    assert int(m.group(2)) == target
+    assert {lang for lang, (low, high) in after.items() if low > target} == {{"Russian": "ru"}[m.group(1)]}
+    assert {lang for lang, (low, high) in after.items() if low <= target < high} == {m.group(3), m.group(4)}
+    assert {high for lang, (low, high) in after.items() if lang in m.group(3, 4)} == {float(m.group(5))}
 
 
 def test_exercises_md_says_which_references_the_notebooks_do_not_show():
