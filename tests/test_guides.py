@@ -335,6 +335,15 @@ def test_the_files_the_fingerprint_hashes_are_where_instructors_md_points():
     assert not [f for f in hashed - named - own if not f.startswith("grading/specs/")], hashed - named - own
 
 
+def test_the_ci_secret_is_set_from_the_key_file_the_guide_makes():
+    """docs/instructors.md shows how to put the key into the CI's secret: the command reads the file that its
+    `grading key` block writes, and sets the secret the workflow reads."""
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    made = re.search(r"<!-- tested: make-key -->\n```bash\n\.venv/bin/python -m grading key (\S+)\n```", text).group(1)
+    name, read = re.search(r"`gh secret set (\w+) < (\S+)`", " ".join(text.split())).groups()
+    assert read == made and f'"${{{{ secrets.{name} }}}}"' in text and f'"${name}" |' in text
+
+
 def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md_says():
     """docs/instructors.md sends the reader to the report's `grader.isolation.kernels` to learn whether kernels were
     started fresh or forked warm (which decides whether a crash loses results under --partial): the sandbox's
@@ -343,8 +352,9 @@ def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md
 
     from grading.batch import sandbox
     text = flat("docs", "instructors.md")
-    assert re.search(r"A crash of a kernel that was started fresh, rather than forked warm, can however lose the "
-                     r"results written before it; the report's `grader\.isolation\.kernels` says which", text), "docs/instructors.md no longer says where the report tells fresh from warm kernels"
+    assert re.search(r"However, when a kernel that was started fresh \(rather than forked warm\) crashes, the results "
+                     r"it wrote before the crash can be lost; the report's `grader\.isolation\.kernels` says which",
+                     text), "docs/instructors.md no longer says where the report tells fresh from warm kernels"
     source = inspect.getsource(sandbox.Sandbox)
     assert '"kernels": self._describe_kernels()' in source
     said = re.findall(r'"([^"]*)"', inspect.getsource(sandbox.Sandbox._describe_kernels))
