@@ -198,13 +198,13 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: the same initialisation (random seed 0), the same order of batches (random seed 1), learning rate 0.01, no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps, starting with the first, we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: the loss has come close to the bound $\mathcal{L}^*$ computed above, and the loss that remains comes from the free targets, which the past does not decide. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
+`lib.decoder.train` repeats the step above 300 times, with the same initialisation (random seed 0), the same order of batches (random seed 1), a learning rate of 0.01 and no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps, starting with the first, we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: the loss has come close to the bound $\mathcal{L}^*$ computed above, and the loss that remains comes from the free targets, which the past does not decide. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
 """)
 
 code(r"""
 def every_25_steps(model):
     #en a copy of the model before training and after every 25th step,
-    #en for "Five seeds" in §7.3: (copies, observe for train)
+    #en for "Five seeds" in §7.3; returns (copies, observe to pass to train)
     copies = [model.copy()]
     def observe(step, model):
         if step % 25 == 0:
@@ -493,7 +493,7 @@ assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
 md(r"""
 ### Five seeds
 
-So far every result comes from one initialisation and one order of batches. Are these runs typical? We train both models with four more seeds, five in all: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of this section (without it); the other four are trained here. On the copies of each run kept every 25 steps we also measure the loss with the future hidden. Below, "seed 3" is short for the run started from initialisation seed 3.
+So far every result comes from one initialisation and one order of batches. Are these runs typical? We train both models with four more seeds, five in all: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of this section (without it); the other four are trained here. On the copies of each run kept every 25 steps, we also measure the loss with the future hidden. Below, "seed 3" is short for the run started from initialisation seed 3.
 """)
 
 code(r"""
@@ -505,10 +505,10 @@ def future_hidden_loss(model, inputs, targets, causal):
         hidden_future_logits(model, inputs, causal), targets)[0]
 
 def stack_of(seeds):
-    #en freshly initialised models of the size of §7.2, one per
-    #en initialisation seed, as one stack: each NumPy call computes
-    #en all of them, and each model computes exactly what it would
-    #en compute alone
+    #en freshly initialised models of the same size as in §7.2, one
+    #en per initialisation seed, as one stack: each NumPy call
+    #en computes all of them, and each model computes exactly what it
+    #en would compute alone
     return Decoder.stack([Decoder.init(len(vocab), 8, 16, 2, 2, seed=seed)
                           for seed in seeds])
 
