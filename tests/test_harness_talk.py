@@ -1,8 +1,8 @@
 """No test harness in the learner's prose (CONTRIBUTING.md, "Rules for code cells").
 
 The Markdown and the translated comments of every chapter, exercise and solution notebook,
-in every language, talk to the learner about the ideas, never about the machinery that
-checks the course: the test suite (`tests/…`, a test file, "a test checks this"), the
+and every quiz, in every language, talk to the learner about the ideas, never about the
+machinery that checks the course: the test suite (`tests/…`, a test file, "a test checks this"), the
 benchmarks (`make bench`, `bench/…`), nbval and which outputs it compares, how the
 notebooks are split into cells for the tests, or "every machine" printing alike.  A note
 for maintainers goes in a Python comment of the source file, outside the cell's string,
@@ -10,6 +10,11 @@ or in CONTRIBUTING.md.
 
 Code spans count here (`tests/test_plain_python.py` in backticks is still harness talk);
 fenced code and URLs do not.
+
+The interface texts (check() and the grader's messages, the diagnoses, the site's and the
+interactive figures' words: what test_glossary.message_texts reads) are held to the same rules but
+those about a notebook's cells and which of their outputs are compared: a diagnosis may well tell
+a learner that their own code leaves a row "not compared".
 """
 
 import re
@@ -21,7 +26,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from course_i18n import LANGUAGES  # noqa: E402
-from test_glossary import source_texts  # noqa: E402
+from test_glossary import message_texts, source_texts  # noqa: E402
 
 HARNESS = {
     "en": [r"\btests?/", r"\btest_\w+\.py", r"\bmake (?:bench|test|mutants)\b", r"\bbench/", r"\bnbval\b",
@@ -38,26 +43,37 @@ HARNESS = {
            r"\(это проверяет тест\)"],
 }
 RULES = {lang: re.compile("|".join(patterns), re.IGNORECASE) for lang, patterns in HARNESS.items()}
+# what only a notebook's prose can mean: its cells, and which of their outputs nbval compares
+ABOUT_CELLS = {
+    "en": {r"\bspread over \w+ cells\b", r"\b(?:is|are) not compared\b", r"\bthis cell's output\b", r"\bignore-output\b"},
+    "zh": {r"不参与比对", r"不作比对", r"分在\S{1,3}个单元格", r"单元格的输出不"},
+    "ru": {r"не сравнива", r"разнесен\w* по \w+ ячейк"},
+}
+INTERFACE_RULES = {lang: re.compile("|".join(p for p in patterns if p not in ABOUT_CELLS[lang]), re.IGNORECASE)
+                   for lang, patterns in HARNESS.items()}
 
 FENCED = re.compile(r"```.*?```", re.S)
 URL = re.compile(r"https?://\S+")
 
 
-def harness_talk(lang, text):
+def harness_talk(lang, text, rules=RULES):
     """The phrases of ``text`` (prose in ``lang``) that talk about the test harness."""
     clean = URL.sub(" ", FENCED.sub(" ", text))
-    return [m.group(0) for m in RULES[lang].finditer(clean)]
+    return [m.group(0) for m in rules[lang].finditer(clean)]
 
 
 def learner_prose():
-    """(where, lang, text) of every Markdown cell and translated comment of the chapter and exercise sources."""
+    """(where, lang, text) of every Markdown cell and translated comment of the chapter and exercise
+    sources, and of every quiz's question, answers and explanations."""
     for where, lang, text, kind in source_texts():
-        if where.startswith(("src/chapters/", "src/solutions/")):
+        if where.startswith(("src/chapters/", "src/solutions/", "src/quizzes/")):
             yield where, lang, text
 
 
 def test_every_language_has_rules():
-    assert set(RULES) == set(LANGUAGES)
+    assert set(RULES) == set(INTERFACE_RULES) == set(ABOUT_CELLS) == set(LANGUAGES)
+    for lang, patterns in ABOUT_CELLS.items():      # a pattern renamed in HARNESS is not silently kept
+        assert patterns <= set(HARNESS[lang]), (lang, patterns - set(HARNESS[lang]))
 
 
 def test_the_check_finds_what_it_looks_for():
@@ -86,10 +102,23 @@ def test_the_check_finds_what_it_looks_for():
 
 
 TEXTS = list(learner_prose())
+INTERFACE = [(where, lang, text) for where, lang, text, _ in message_texts()]
 
 
 def test_the_prose_was_read():
     assert {lang for _, lang, _ in TEXTS} == set(LANGUAGES) and len(TEXTS) > 1000
+    assert any(where.startswith("src/quizzes/") for where, _, _ in TEXTS), "no quiz text was read"
+    assert {lang for _, lang, _ in INTERFACE} == set(LANGUAGES) and len(INTERFACE) > 1000
+    assert any("[site." in where for where, _, _ in INTERFACE), "the site's interface texts were not read"
+
+
+def test_the_interface_rules_leave_a_learners_own_comparison_alone():
+    """A diagnosis tells a learner what their code does not compare: not harness talk there; the rest is."""
+    assert not harness_talk("en", "the last row of the prefix is not compared", INTERFACE_RULES)
+    assert not harness_talk("ru", "первая позиция не сравнивается", INTERFACE_RULES)
+    assert harness_talk("en", "Checked against the claim (a test checks this).", INTERFACE_RULES)
+    assert harness_talk("zh", "运行 make test 看看", INTERFACE_RULES)
+    assert harness_talk("ru", "см. tests/test_quizzes.py", INTERFACE_RULES)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -98,3 +127,11 @@ def test_no_harness_talk_in_the_notebooks(lang):
              for phrase in harness_talk(lang, text)]
     assert not found, ("the learner's prose talks about the test harness (say it in a comment of the "
                        "source file, outside the cell, or in CONTRIBUTING.md):\n" + "\n".join(found))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_harness_talk_in_the_interface_texts(lang):
+    found = [f"{where}: {phrase!r}" for where, text_lang, text in INTERFACE if text_lang == lang
+             for phrase in harness_talk(lang, text, INTERFACE_RULES)]
+    assert not found, ("an interface text a learner or an instructor reads talks about the course's test "
+                       "harness:\n" + "\n".join(found))
