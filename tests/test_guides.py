@@ -503,7 +503,7 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
     code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")
     left_out = set(re.findall(r'"(\w+)"', re.search(r"== \{\*MODULES, ([^}]*)\}", code).group(1)))
     row = re.search(r"^\| – \| `appendix` \|(.*)$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M).group(1)
-    assert set(re.findall(r"but those of `lib\.(\w+)`", row)) == left_out, (row, left_out)
+    assert set(re.findall(r"except those of `lib\.(\w+)`", row)) == left_out, (row, left_out)
 
 
 def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
@@ -960,8 +960,8 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert "The docstring of `tools/numeric_configs.py` explains this" in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
-    assert "without root, the root-mode tests skip, and under `CI=true` they fail (the docstring of " \
-           "`tests/test_grading_sandbox.py` says so" in contributing
+    assert "Without root, the root-mode tests skip, and under `CI=true` they fail; the docstring of " \
+           "`tests/test_grading_sandbox.py` explains this" in contributing
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
     assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
 
