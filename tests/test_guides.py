@@ -1152,6 +1152,53 @@ def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
     assert f"(the first {shown}, then how many more)" in text
 
 
+
+def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, monkeypatch):
+    """CONTRIBUTING.md's "Translating" (and step 2 of "A quick loop", which points to it) says to remove the marks
+    `tools/i18n.py update` writes: the fuzzy mark with the old English under it (`#| msgid`), and an obsolete entry
+    (`#~`). It once said "edit only `msgstr`" and "remove a `fuzzy` mark", and a translator who did just that left
+    `tools/i18n.py check` failing on the obsolete entry and tests/test_translations.py on the `#|` lines. Here
+    `update` writes both marks, and the guide's steps, done in a text editor, leave nothing for either check."""
+    import test_translations
+    from tools import i18n
+    text = flat("CONTRIBUTING.md")
+    steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
+    assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
+    loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
+    assert "remove each fuzzy mark with the old English under it and delete the obsolete entries (`#~`)" in loop
+    texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
+    old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
+    old.add("Gone", "Ушло", context="demo.gone")
+    i18n.write_if_changed(i18n.template_path(locales), i18n.template(texts))
+    path = i18n.catalogue_path("ru", locales)
+    i18n.write_if_changed(path, i18n.merge(old, texts, "ru"))
+    written = path.read_text(encoding="utf-8")
+    assert '#, fuzzy' in written and '#| msgid "Bye, {name}"' in written and '#~ msgctxt "demo.gone"' in written
+    assert any("obsolete (#~); delete it" in line for line in i18n.problems(texts, locales, ["ru"]))
+    monkeypatch.setattr(test_translations, "ROOT", tmp_path)
+    # only the fuzzy mark removed: the old English stays behind, and so does the obsolete entry
+    path.write_text(written.replace("#, fuzzy, ", "#, "), encoding="utf-8")
+    with pytest.raises(AssertionError, match="old English left on current entries"):
+        test_translations.test_no_entry_keeps_an_old_english_text_once_it_is_current(path)
+    assert [line for line in i18n.problems(texts, locales, ["ru"]) if "obsolete (#~)" in line]
+    # the guide's steps: the mark with its #| lines removed, the obsolete entry deleted
+    path.write_text("\n".join(line for line in written.replace("#, fuzzy, ", "#, ").splitlines()
+                              if not line.startswith(("#|", "#~"))) + "\n", encoding="utf-8")
+    test_translations.test_no_entry_keeps_an_old_english_text_once_it_is_current(path)
+    assert i18n.problems(texts, locales, ["ru"]) == []
+
+
+def test_words_md_names_the_placeholders_the_glossary_check_reads_as_one_word():
+    """docs/words.md: the check reads each named `{placeholder}` as `¤` (PLACEHOLDER in tests/test_glossary.py). It
+    once said each `{placeholder}`, though `{0}`, `{}` and the builder's `{{lang}}` are not read so. The examples it
+    gives are read as `¤`."""
+    import test_glossary
+    m = re.search(r"The check reads each named `\{placeholder\}` \(([^)]*)\) as the single character `¤`",
+                  flat("docs", "words.md"))
+    examples = re.findall(r"`([^`]+)`", m.group(1)) if m else []
+    assert examples and all(test_glossary.PLACEHOLDER.fullmatch(e) for e in examples), examples
+    assert [test_glossary.PLACEHOLDER.sub("¤", s) for s in ("{0}", "{}", "{{lang}}")] == ["{0}", "{}", "{¤}"]
+
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     """§0.5 says nothing of Binder in the notebooks; site/course_book.py appends LAUNCH_NOTE to the site's §0.5 only
     when _config.yml names the repository. README.md once said, without that condition, that §0.5 explains the menu."""
