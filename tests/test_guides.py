@@ -508,12 +508,21 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
 
 
 def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
-    """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
-    does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
+    """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, every module of grading/specs/ whose name
+    does not start with `_` is one (it once said every module, though _common is skipped), and the registry lists
+    their exercises in module-name order, importing a module when one of its ids is asked for (it once said the
+    modules were "loaded in name order", though a lookup by id imports only the module that declares it)."""
     from grading import registry
     text = flat("docs", "exercises.md")
     assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
-            "loaded in name order") in text
+            "a spec module. The registry (`grading/registry.py`) lists their exercises in module-name order; it "
+            "imports a module when one of its exercises is asked for by id, and every module when the whole list "
+            "is.") in text
+    modules = [ex.module for ex in registry.Registry().values()]
+    assert modules == sorted(modules)
+    lookup = registry.Registry()
+    some_id, its_module = next(iter(lookup.index().items()))
+    assert lookup[some_id].module == its_module and lookup._all is None and list(lookup._by_module) == [its_module]
     names = [p.stem for p in (ROOT / "grading" / "specs").glob("*.py") if p.stem != "__init__"]
     assert any(n.startswith("_") for n in names)
     assert registry._spec_modules("grading.specs") == [f"grading.specs.{n}" for n in sorted(names)
