@@ -261,9 +261,10 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Outside the project folder it writes only the download caches of npm and pip in "
-                  r"your home folder and temporary files in the system's temporary folder\. Inside the project folder "
-                  r"it writes only what `\.gitignore` keeps out of git: (.*?) `make book` writes", text)
+    m = re.search(r"Apart from those Debian packages, outside the project folder it writes only the download caches "
+                  r"of npm and pip in your home folder and temporary files in the system's temporary folder\. "
+                  r"Inside the project folder it writes only what `\.gitignore` keeps out of git: (.*?) `make book` "
+                  r"writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
     named = re.findall(r"`([^`]+/)`", m.group(1))
     patterns = [line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
@@ -507,12 +508,21 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
 
 
 def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
-    """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, and every module of grading/specs/ whose name
-    does not start with `_` is loaded, in name order (it once said every module, though _common is skipped)."""
+    """docs/exercises.md: a spec module defines NOTEBOOK and EXERCISES, every module of grading/specs/ whose name
+    does not start with `_` is one (it once said every module, though _common is skipped), and the registry lists
+    their exercises in module-name order, importing a module when one of its ids is asked for (it once said the
+    modules were "loaded in name order", though a lookup by id imports only the module that declares it)."""
     from grading import registry
     text = flat("docs", "exercises.md")
     assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
-            "loaded in name order") in text
+            "a spec module. The registry (`grading/registry.py`) lists their exercises in module-name order; it "
+            "imports a module when one of its exercises is asked for by id, and every module when the whole list "
+            "is.") in text
+    modules = [ex.module for ex in registry.Registry().values()]
+    assert modules == sorted(modules)
+    lookup = registry.Registry()
+    some_id, its_module = next(iter(lookup.index().items()))
+    assert lookup[some_id].module == its_module and lookup._all is None and list(lookup._by_module) == [its_module]
     names = [p.stem for p in (ROOT / "grading" / "specs").glob("*.py") if p.stem != "__init__"]
     assert any(n.startswith("_") for n in names)
     assert registry._spec_modules("grading.specs") == [f"grading.specs.{n}" for n in sorted(names)
@@ -779,8 +789,8 @@ def test_the_page_weight_bounds_the_guides_give_are_the_builds():
     HEAVIEST_LIMIT), not a measurement that goes stale (site/README.md once said "now the median is about 230 KB")."""
     from tools import build_site
     readme = flat("site", "README.md")
-    assert f"to {build_site.MEDIAN_GOAL // 1000} KB for the median page" in readme
-    assert f"to {build_site.HEAVIEST_LIMIT // 1000_000} MB for any page" in readme
+    assert f": {build_site.MEDIAN_GOAL // 1000} KB for the median page, " in readme
+    assert f", {build_site.HEAVIEST_LIMIT // 1000_000} MB for any page" in readme
     assert "`MEDIAN_GOAL` and `HEAVIEST_LIMIT` in `tools/build_site.py`" in readme
     assert not re.search(r"\bNow\b", readme)
     maintainers = flat("docs", "maintainers.md")
