@@ -217,7 +217,8 @@ PROSE_HEADER = """\
 # cells, comments in code, figure alt texts, quiz questions.  The sources in src/{domain}/ hold the
 # English: msgctxt is the source, msgid its English, msgstr the translation (keep Markdown, LaTeX,
 # `code` and {{{{placeholders}}}} as they are; a comment's lines stay within the code's 76 columns).
-# Edit only msgstr (and remove a "fuzzy" mark once the translation says what the new English says);
+# Edit the msgstr; once it says what the new English says, remove the "fuzzy" mark with the old
+# English (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
 # tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
 #"""
 SIMILAR = 0.6                         # how alike an edited English must be to its old one to keep the translation
