@@ -64,8 +64,8 @@ SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, node
 WORDS = texts("site.book.words", {
     "figure": "Figure {n}",
     "exercises_end": "Exercises for this section: ",
-    "solutions": "Solutions: ",
-    "exercises": "Exercises: ",
+    "solutions": "solutions: ",
+    "exercises": "exercises: ",
     "practises": "Sections practised here: ",
     "sep": "; ",
     "list_sep": ", ",
@@ -84,7 +84,7 @@ LAUNCH = texts("site.book.launch", {
               "minutes, and nothing you change there is kept: download a notebook you want to keep. The menu "
               "next to the rocket leads to the repository itself.",
     "local": "The launch menu's other entry opens the notebook in a JupyterLab of your own: start it with "
-             "`jupyter lab` at the root of a copy of the repository (it serves {url}).",
+             "`.venv/bin/jupyter lab` at the root of a copy of the repository (it serves {url}).",
 })
 
 

@@ -184,7 +184,7 @@ SOURCE = texts("site.source", {
     "repository": "Repository",
     "notebook": "Notebook: {path}",
     "source": "Source: {path}",
-    "source_tooltip": "The notebooks are generated from this file: change the course there",
+    "source_tooltip": "The file this page's notebooks are made from: changes to the course are made here",
 })
 
 

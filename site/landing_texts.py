@@ -12,7 +12,7 @@ TEXTS = texts("site.landing", {
              "allowed to read: the causal mask applied before softmax, splitting the model width into heads and "
              "merging them back through the output projection W_O, learned absolute positions and their backward "
              "pass, and the KV cache with its position offset. Every number on the pages is computed by the code "
-             "next to it and checked by the tests.",
+             "next to it, and checks in that code raise an error if a claim of the text does not hold.",
     "who_heading": "Who it is for",
     "who": "Readers who know NumPy indexing and broadcasting, softmax and a local backward pass, and want to see "
            "causality, heads and positions checked by code they can run.",
@@ -30,9 +30,9 @@ TEXTS = texts("site.landing", {
                     "how to run them.",
     "run_where": "In a copy of the course's repository, from its root:",
     "run_open": "then open <code>{notebook}</code> in JupyterLab.",
-    "binder": 'To install nothing, <a href="{binder_url}">open the repository on Binder</a> instead (the first start '
-              "takes a few minutes); the launch menu (the rocket) at the top of each notebook page opens that "
-              "page's notebook there.",
+    "binder": 'To run the notebooks without installing anything, <a href="{binder_url}">open the repository on '
+              'Binder</a> instead (the first start takes a few minutes); the launch menu (the rocket) at the top of '
+              "each notebook page opens that page's notebook there.",
 })
 
 

@@ -33,14 +33,14 @@ HARNESS = {
            r"\ba test checks\b", r"\bevery machine\b",
            r"\bany reasonable machine\b", r"\bfrom machine to machine\b", r"\banother libm\b",
            r"\bspread over \w+ cells\b", r"\b(?:is|are) not compared\b", r"\basserts nothing\b",
-           r"\bthis cell's output\b", r"\bignore-output\b"],
+           r"\bthis cell's output\b", r"\bignore-output\b", r"\bchecked by the tests\b", r"\bthe tests check\b"],
     "zh": [r"tests?/", r"test_\w+\.py", r"make (?:bench|test|mutants)", r"bench/", r"nbval", r"有测试检查",
            r"测试会(?:检查|比较)", r"每台机器", r"任何机器", r"因机器而异", r"不参与比对", r"不作比对",
-           r"分在\S{1,3}个单元格", r"单元格的输出不"],
+           r"分在\S{1,3}个单元格", r"单元格的输出不", r"由测试\S{0,6}(?:核对|检查)"],
     "ru": [r"tests?/", r"test_\w+\.py", r"make (?:bench|test|mutants)", r"bench/", r"nbval",
            r"на (?:каждой|любой|всякой) машине", r"на всех машинах", r"от машины к машине",
            r"не сравнива", r"разнесен\w* по \w+ ячейк", r"(?:это|тест) провер\w+ тест",
-           r"\(это проверяет тест\)"],
+           r"\(это проверяет тест\)", r"\bтесты(?:\s+\w+){0,2}\s+провер\w+"],
 }
 RULES = {lang: re.compile("|".join(patterns), re.IGNORECASE) for lang, patterns in HARNESS.items()}
 # what only a notebook's prose can mean: its cells, and which of their outputs nbval compares
@@ -84,11 +84,14 @@ def test_the_check_finds_what_it_looks_for():
                "(`tests/test_plain_python.py` checks this)",
                "The values are printed rounded to 12 significant digits, which every machine prints alike.",
                "Because each run costs eight times as much, the five runs below are spread over three cells.",
-               "timings differ from machine to machine, so this cell's output is not compared"],
+               "timings differ from machine to machine, so this cell's output is not compared",
+               "Every number on the pages is computed by the code next to it and checked by the tests."],
         "zh": ["既不导入 NumPy，也不导入 `lib` 的其他部分（有测试检查这一点）", "在任何机器上都一样",
-               "用时因机器而异，所以这个单元格的输出不参与比对", "下面五次训练分在三个单元格里"],
+               "用时因机器而异，所以这个单元格的输出不参与比对", "下面五次训练分在三个单元格里",
+               "页面上的每个数字都由旁边的代码算出，并由测试逐一核对。"],
         "ru": ["и так они выглядят на любой машине", "поэтому пять запусков ниже разнесены по трём ячейкам",
-               "`make bench` сравнивает по скорости PyTorch"],
+               "`make bench` сравнивает по скорости PyTorch",
+               "Каждое число на страницах вычисляет код, стоящий рядом, а тесты его проверяют."],
     }
     for lang, sentences in caught.items():
         for sentence in sentences:

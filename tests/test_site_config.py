@@ -487,3 +487,22 @@ def test_tex_reads_as_text_in_search_snippets():
     # environments, line breaks and alignment leave no TeX behind (a snippet read "beginsplit")
     assert static_math.tex_to_text(r"\begin{cases} 1, & j \le i, \\[2ex] 0, & j > i. \end{cases}") == "1, j ≤ i, 0, j > i."
     assert static_math.tex_to_text(r"\lvert V\rvert") == "|V|"
+
+
+def test_a_list_of_sections_that_is_no_range_is_joined_as_the_language_lists():
+    """Exercise sets that skip a section (ex01, ex03) are written §1, §3; in Chinese with 、 (the site's list
+    separator, site.book.words.list_sep), never an ASCII comma; a run of them stays a range (§1～§3)."""
+    names = ["ex01_a", "ex03_c"]
+    zh = build_site._section_range(names, build_site.WORDS["range_dash"]["zh"], build_site.LIST_SEP["zh"])
+    assert zh == "1、§3"
+    assert build_site._section_range(names, build_site.WORDS["range_dash"]["en"], build_site.LIST_SEP["en"]) == "1, §3"
+    assert build_site._section_range(["ex01_a", "ex02_b", "ex03_c"], build_site.WORDS["range_dash"]["zh"],
+                                     build_site.LIST_SEP["zh"]) == "1～§3"
+    # and so on the landing page
+    langs = build_site.site_languages(BASE)
+    roots = {s["code"]: "chapters/00_start" for s in langs}
+    docs = {s["code"]: ["chapters/00_start", "chapters/01_a", "chapters/03_c", "exercises/ex01_a", "exercises/ex03_c"]
+            for s in langs}
+    page = build_site.landing_page(langs, roots, {s["code"]: s["title"] for s in langs}, docs)
+    assert "§1、§3" in page.split('id="intro-zh"', 1)[1].split("</section>", 1)[0]
+    assert "§1, §3" in page.split('id="intro-en"', 1)[1].split("</section>", 1)[0]

@@ -15,10 +15,12 @@ The browser, the site build and its server are tests/test_site.py's fixtures.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tools import quizzes
-from tools.quizzes import LANGUAGES, UI
+from tools.quizzes import LANGUAGES, LIST_SEP, UI
 
 from test_site import base_url, site_dir  # noqa: E402,F401
 from test_site_interactive import in_chromium  # noqa: E402 (the browser: conftest.chromium, one per worker)
@@ -37,6 +39,12 @@ def _choice(q, text):
         "(spans, shown) => spans.findIndex(s => s.textContent.trim() === shown)", shown)
     assert index >= 0, f"no choice reads {shown!r}"
     return q.locator(".quiz-choice").nth(index)
+
+
+def _chinese_punctuation(text):
+    """What a Chinese line the script puts together must not hold: an ASCII space after 。 or ：, an ASCII
+    comma between numbers, ASCII brackets (the separators and brackets are the catalogue's)."""
+    return re.findall(r"[。：] |\d, ?\d|[()]", text)
 
 
 def _number_text(value, lang):
@@ -71,6 +79,8 @@ def test_every_question_answers_at_once(open_page, lang, page_name):
                 assert "is-wrong" in feedback.get_attribute("class")
                 text = feedback.inner_text()
                 assert text.startswith(UI["wrong"][lang]) and wrong_why in text
+                # the verdict and its detail are joined as the language writes them (no space after 。)
+                assert text == UI["feedback"][lang].format(verdict=UI["wrong"][lang], detail=wrong_why), text
                 right = _choice(q, question.right[lang])
                 right.focus()
                 page.keyboard.press("Enter")
@@ -92,6 +102,19 @@ def test_every_question_answers_at_once(open_page, lang, page_name):
                 q.locator(".quiz-check").click()
                 assert "is-right" in feedback.get_attribute("class"), (section.number, k, question.answer)
             else:
+                # checked as shown (never already in order): the steps not yet in place, listed as the
+                # language lists them
+                q.locator(".quiz-check").click()
+                assert "is-wrong" in feedback.get_attribute("class")
+                misplaced = q.locator(".quiz-steps > li").evaluate_all(
+                    "items => items.map((li, i) => li.getAttribute('data-step') === String(i) ? 0 : i + 1)"
+                    ".filter(n => n)")
+                assert len(misplaced) >= 2
+                steps = LIST_SEP[lang].join(str(n) for n in misplaced)
+                assert feedback.inner_text() == UI["feedback"][lang].format(
+                    verdict=UI["wrong"][lang], detail=UI["order_wrong"][lang].format(steps=steps))
+                if lang == "zh":
+                    assert not _chinese_punctuation(feedback.inner_text()), feedback.inner_text()
                 # put the steps in order with the move-up buttons, by keyboard
                 for target, step in enumerate(question.steps):
                     shown = step[lang].replace("`", "")
@@ -105,8 +128,10 @@ def test_every_question_answers_at_once(open_page, lang, page_name):
                 assert "is-right" in feedback.get_attribute("class")
                 assert feedback.inner_text().startswith(UI["order_right"][lang])
         total = len(section.questions)
-        assert quiz.locator(".quiz-progress").inner_text() == \
-            "(" + UI["progress"][lang].format(n=total, m=total) + ")"
+        shown = quiz.locator(".quiz-progress").inner_text()
+        assert shown == UI["progress"][lang].format(n=total, m=total)
+        if lang == "zh":
+            assert not _chinese_punctuation(shown), shown
 
 
 @in_chromium
@@ -128,7 +153,7 @@ def test_progress_is_kept_per_language_and_nothing_else(open_page):
     page.goto(page.url.replace("/en/", "/zh/"), wait_until="load")
     page.wait_for_selector("aside.quiz.is-live")
     assert page.locator(f"#quiz-{first.anchor[4:]} .quiz-progress").inner_text() == \
-        "(" + UI["progress"]["zh"].format(n=0, m=len(first.questions)) + ")"
+        UI["progress"]["zh"].format(n=0, m=len(first.questions))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

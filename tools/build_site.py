@@ -80,7 +80,7 @@ sys.modules.setdefault("rfc3987_syntax", None)
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:            # course_i18n, and the site's extensions that import it
     sys.path.insert(0, str(ROOT))
-from course_i18n.catalogue import texts  # noqa: E402
+from course_i18n.catalogue import text, texts  # noqa: E402
 from grading.version import package_version  # noqa: E402
 
 SITE_SRC = ROOT / "site"
@@ -131,15 +131,17 @@ WORDS = texts("site.build", {
     # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5, CONTRIBUTING.md)
     "range_dash": "–",
 })
+# between the numbers of a list of sections, §1, §3 (the site's list separator, site/course_book.py)
+LIST_SEP = text("site.book.words.list_sep", ", ")
 # The words of site/static/course.js, handed to it as JSON in its script tag's data-course-texts
 # (a script holds no text of its own: CONTRIBUTING.md, "Translating").
 SCRIPT_WORDS = texts("site.script", {
     # the button that closes the chapter list or the page's contents on a narrow screen
     "close": "Close",
     # the line under (or above) a figure, table, output or formula wider than the column
-    "scroll_hint": "⇆ Wider than the screen: scroll sideways to see all of it",
+    "scroll_hint": "⇆ Too wide for the page: scroll sideways to see all of it",
     # the tooltip of the bar beside an `assert` in a code cell
-    "check_title": "A check: it stops with an error if a claim of the text no longer holds",
+    "check_title": "A check: running it raises an error if a claim of the text no longer holds",
 })
 
 
@@ -907,14 +909,15 @@ def build_one(lang: str, fresh: bool = False) -> int:
     return int(result or 0)
 
 
-def _section_range(names: list[str], dash: str = "–") -> str:
-    """``1–§5`` (to follow a "§") for exercise notebooks ex01..ex05: their number is the section they follow."""
+def _section_range(names: list[str], dash: str = "–", sep: str = ", ") -> str:
+    """``1–§5`` (to follow a "§") for exercise notebooks ex01..ex05: their number is the section they follow;
+    ``1, §3`` for a list that is not a range, ``sep`` (site.book.words.list_sep) between its numbers."""
     numbers = sorted({int(m.group(1)) for n in names if (m := re.match(r"\D*(\d+)", n))})
     if not numbers:
         return ""
     if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 1:
         return f"{numbers[0]}{dash}§{numbers[-1]}"
-    return ", §".join(str(n) for n in numbers)
+    return f"{sep}§".join(str(n) for n in numbers)
 
 
 def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict | None = None,
@@ -947,7 +950,8 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
             "exercises": f"{code}/{exercises[0]}.html" if exercises else "",
             "solutions": f"{code}/{solutions[0]}.html" if solutions else "",
             "sections": max(numbers) if numbers else 0,
-            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], WORDS["range_dash"][code]),
+            "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], WORDS["range_dash"][code],
+                                                LIST_SEP[code]),
         })
         kind, _, name = roots[code].partition("/")
         items[-1]["texts"] = landing_texts(code, {**items[-1], "binder_url": binder_url,

@@ -80,20 +80,26 @@ UI = texts("site.quiz", {
     "answer": "Answer",
     "right": "✓ Right.",
     "wrong": "✗ Not quite.",
+    # a verdict (right, wrong, not_a_number) and what follows it (Chinese: no space after 。)
+    "feedback": "{verdict} {detail}",
     "check": "Check",
     "your_answer": "Your answer",
-    "up": "Move up",
-    "down": "Move down",
+    # the move buttons' labels for a screen reader ({step}: the step's text)
+    "up": "Move up: {step}",
+    "down": "Move down: {step}",
     "not_a_number": "Please type a number.",
     "try_number": "Work it out again, or open “Answer”.",
-    "order_wrong": "Steps not yet in place:",
+    # {steps}: their numbers, joined with site.book.words.list_sep
+    "order_wrong": "Steps not yet in place: {steps}",
     "order_right": "✓ Right order.",
-    "progress": "{n} of {m} answered right",
+    # after the heading, brackets included
+    "progress": "({n} of {m} answered right)",
     "right_order": "The right order:",
-    "choice": "Choice",
 })
 # between an answer and why it is right (Chinese: 。 and no space)
 ANSWER_STOP = text("site.quiz_answer_stop", ". ")
+# between the numbers of the steps not yet in place (the site's list separator, site/course_book.py)
+LIST_SEP = text("site.book.words.list_sep", ", ")
 
 
 class QuizError(ValueError):
@@ -649,6 +655,7 @@ def render(page: str, sec: Section, lang: str, pages: dict | None = None) -> str
     ``pages`` ({"1": "01_allowed_set"}) turns §N.M into links (the page is in chapters/)."""
     ui = {k: v[lang] for k, v in UI.items()}
     ui["decimal"] = language(lang).decimal                      # how quiz.js reads a typed number
+    ui["list_sep"] = LIST_SEP[lang]
 
     def inline(text):
         return _inline(text, pages)

@@ -41,7 +41,7 @@ CODE_CLASSES = {"cell_input", "cell_output"}      # a notebook's code cells and 
 # The words of site/static/course-search.js, in English; the index carries them in its language ("texts").
 WORDS = texts("site.search", {
     # above the results ({n}: how many sections were found)
-    "found": "{n} sections found.",
+    "found": "Sections found: {n}.",
 })
 
 

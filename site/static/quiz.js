@@ -24,12 +24,24 @@
     if (text) node.textContent = text;
     return node;
   }
-  function say(q, ok, lead, detail) {
+  // a text of data-ui with its {fields} filled in; a field's value may be a node
+  function fill(template, fields) {
+    var out = document.createDocumentFragment();
+    template.split(/(\{\w+\})/).forEach(function (part) {
+      var name = /^\{(\w+)\}$/.exec(part), value = name ? fields[name[1]] : part;
+      if (value === undefined || value === "") return;
+      out.appendChild(typeof value === "object" ? value : document.createTextNode(String(value)));
+    });
+    return out;
+  }
+  function format(template, fields) { return fill(template, fields).textContent; }
+  // the verdict in bold, then the detail, with what the language writes between them (ui.feedback)
+  function say(q, ui, ok, lead, detail) {
     var box = q.querySelector(".quiz-feedback");
     box.className = "quiz-feedback " + (ok ? "is-right" : "is-wrong");
     box.textContent = "";
-    box.appendChild(el("strong", "", lead));
-    if (detail) box.appendChild(document.createTextNode(" " + detail));
+    var verdict = el("strong", "", lead);
+    box.appendChild(detail ? fill(ui.feedback, {verdict: verdict, detail: detail}) : verdict);
   }
   // decimal: the page language's decimal sign (data-ui); a comma is then either that sign (0,333)
   // or, on a page that writes a point, the thousands of 1,048,576
@@ -62,7 +74,7 @@
           b.parentNode.classList.remove("is-right", "is-wrong");
         });
         li.classList.add(right ? "is-right" : "is-wrong");
-        say(q, right, right ? ui.right : ui.wrong, li.getAttribute("data-why"));
+        say(q, ui, right, right ? ui.right : ui.wrong, li.getAttribute("data-why"));
         done(right);
       });
     });
@@ -94,12 +106,12 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var value = parseNumber(input.value, ui.decimal);
-      if (isNaN(value)) { say(q, false, ui.not_a_number, ""); return; }
+      if (isNaN(value)) { say(q, ui, false, ui.not_a_number, ""); return; }
       var right = Math.abs(value - answer) <= tolerance + 1e-12 * Math.abs(answer);
       var hint = "";
       for (var key in hints) if (Math.abs(parseFloat(key) - value) <= 1e-12 * Math.abs(value) + tolerance) hint = hints[key];
       var why = q.querySelector(".quiz-answer > p");
-      say(q, right, right ? ui.right : ui.wrong,
+      say(q, ui, right, right ? ui.right : ui.wrong,
           right ? (why ? why.textContent : "") : (hint || ui.try_number));
       input.setAttribute("aria-invalid", String(!right));
       done(right);
@@ -123,7 +135,7 @@
       [["quiz-up", "↑", ui.up], ["quiz-down", "↓", ui.down]].forEach(function (spec) {
         var b = el("button", spec[0], spec[1]);
         b.type = "button";
-        b.setAttribute("aria-label", spec[2] + ": " + text.textContent);
+        b.setAttribute("aria-label", format(spec[2], {step: text.textContent}));
         b.addEventListener("click", function () {
           var up = spec[0] === "quiz-up";
           var other = up ? li.previousElementSibling : li.nextElementSibling;
@@ -151,7 +163,8 @@
         if (!ok) wrong.push(i + 1);
       });
       var right = wrong.length === 0;
-      say(q, right, right ? ui.order_right : ui.wrong, right ? "" : ui.order_wrong + " " + wrong.join(", "));
+      say(q, ui, right, right ? ui.order_right : ui.wrong,
+          right ? "" : format(ui.order_wrong, {steps: wrong.join(ui.list_sep)}));
       done(right);
     });
   }
@@ -167,7 +180,7 @@
         q.classList.toggle("was-right", ok);
         if (ok) n++;
       });
-      progress.textContent = "(" + ui.progress.replace("{n}", n).replace("{m}", questions.length) + ")";
+      progress.textContent = format(ui.progress, {n: n, m: questions.length});
     }
     Array.prototype.forEach.call(questions, function (q) {
       var done = function (right) { save(q.getAttribute("data-qid"), right); showProgress(); };
