@@ -73,8 +73,9 @@ SOURCES = (
 HEADER = """\
 # Interface texts of the course "Causality, Multiple Heads and Position": exercise titles and
 # test labels, check()'s and the grader's messages.  English is the source language: msgctxt is
-# a text's key, msgid its English as the code writes it, msgstr the translation.  Edit only
-# msgstr (and remove a "fuzzy" mark once the translation says what the new English says);
+# a text's key, msgid its English as the code writes it, msgstr the translation.  Edit the
+# msgstr; once it says what the new English says, remove the "fuzzy" mark with the old English
+# (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
 # tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
 #"""
 ISSUES = "the course's issue tracker"
