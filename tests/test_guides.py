@@ -1176,7 +1176,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
     assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert "remove each fuzzy mark with the old English under it and delete the obsolete entries (`#~`)" in loop
+    assert ("remove each `fuzzy` mark together with the old English under it (the `#| msgid` lines) and delete the"
+            " obsolete entries (`#~`)") in loop
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
     old.add("Gone", "Ушло", context="demo.gone")
@@ -1347,3 +1348,14 @@ def test_the_bench_command_installs_the_torch_ci_installs():
     ci_extras = re.search(r"^CI_EXTRAS := (.+)$", makefile, re.M).group(1).strip()
     assert f"`make bench TEST_EXTRAS={ci_extras}`" in flat("docs", "maintainers.md")
     assert re.search(r"^bench: dev$", makefile, re.M) and "$(PIP) install $(TEST_EXTRAS)" in makefile
+
+
+def test_the_quick_loop_runs_the_section_in_every_language():
+    """Each language's notebooks run under a numerical configuration of their own (tools/numeric_configs.py, the
+    root conftest.py), so a number can print right in en and wrong in zh or ru. CONTRIBUTING.md's "A quick loop"
+    once ran chapters/en/ only: its pytest command's notebook pattern now matches the section in every language."""
+    from course_i18n import LANGUAGES
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
+    [pattern] = re.findall(r"^\.venv/bin/python -m pytest (chapters/\S+\.ipynb) ", loop, re.M)
+    assert sorted(p.parent.name for p in ROOT.glob(pattern)) == sorted(LANGUAGES), pattern
