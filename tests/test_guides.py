@@ -185,8 +185,8 @@ def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     profile = "/usr/share/apparmor/extra-profiles/bwrap-userns-restrict"
     assert "`apparmor-profiles`" in section and f"sudo install -m 0644 {profile} /etc/apparmor.d/\n" in section
     assert "sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict\n" in section and "aa-status" in section
-    assert "tests run on Debian, where neither is needed; neither way was tried on Ubuntu here" in " ".join(
-        section.split())
+    assert ("tests run on Debian, where neither is needed; neither way has been tried on Ubuntu by this project"
+            in " ".join(section.split()))
     assert not re.search(r"\b2[5-9]\.(04|10)\b", section), "a release said to ship the profile"
 
 
@@ -353,7 +353,7 @@ def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md
 
     from grading.batch import sandbox
     text = flat("docs", "instructors.md")
-    assert re.search(r"However, when a kernel that was started fresh \(rather than forked warm\) crashes, the results "
+    assert re.search(r"When a kernel that was started fresh \(rather than forked warm\) crashes, however, the results "
                      r"it wrote before the crash can be lost; the report's `grader\.isolation\.kernels` says which",
                      text), "docs/instructors.md no longer says where the report tells fresh from warm kernels"
     source = inspect.getsource(sandbox.Sandbox)
@@ -1058,8 +1058,8 @@ def test_exercises_md_says_which_references_the_notebooks_do_not_show():
     multi_head_causal); it once said `answer=` was for lib references only."""
     import test_references
     text = flat("docs", "exercises.md")
-    assert ("This is so for every `lib` reference, and for heads-3, whose reference (`multi_head_causal`) no notebook "
-            "shows (`LIBRARY_ONLY` in `tests/test_references.py`).") in text
+    assert ("This is the case for every `lib` reference, and for heads-3, whose reference (`multi_head_causal`) "
+            "no notebook shows (`LIBRARY_ONLY` in `tests/test_references.py`).") in text
     specs = " ".join(flat("grading", "specs", path.name) for path in (ROOT / "grading" / "specs").glob("ex*.py"))
     pairs = re.findall(r"reference=([\w.\"]+), (answer=)?", specs)
     assert len(pairs) > 20 and all(answer for ref, answer in pairs if not ref.startswith('"'))
@@ -1359,3 +1359,47 @@ def test_the_quick_loop_runs_the_section_in_every_language():
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     [pattern] = re.findall(r"^\.venv/bin/python -m pytest (chapters/\S+\.ipynb) ", loop, re.M)
     assert sorted(p.parent.name for p in ROOT.glob(pattern)) == sorted(LANGUAGES), pattern
+
+
+def test_site_readme_names_the_tests_that_keep_heading_ids_across_languages():
+    """site/README.md names the test that compares the heading ids of the three languages, which reads the built
+    HTML (no browser), and the browser test of the switcher keeping the section (it once said "the browser tests"
+    compare the ids)."""
+    text = flat("site", "README.md")
+    assert ("`tests/test_site.py` checks that every page has the same heading ids in every language, from the built "
+            "HTML (`test_section_anchors_are_the_same_in_every_language`), and, in the browser, that the switcher "
+            "keeps the reader's section (`test_switcher_keeps_the_section`).") in text
+    tree = ast.parse((ROOT / "tests" / "test_site.py").read_text(encoding="utf-8"))
+    arguments = {node.name: {a.arg for a in node.args.args} for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert "browser" not in arguments["test_section_anchors_are_the_same_in_every_language"]
+    assert "browser" in arguments["test_switcher_keeps_the_section"]
+
+
+def test_site_readme_says_where_accessibility_and_page_weight_are_checked():
+    """docs/maintainers.md sends a reader to site/README.md's "Tests" for which file checks the site's accessibility
+    and page weight; that section names them, with the file that checks both (it once named neither)."""
+    assert 'site/README.md, "Tests", says which file checks what' in flat("docs", "maintainers.md")
+    tests = flat("site", "README.md").split("## Tests", 1)[1]
+    assert "* Every page in the browser (accessibility included) and page weight: `tests/test_site.py`." in tests
+    site_tests = (ROOT / "tests" / "test_site.py").read_text(encoding="utf-8")
+    assert "def test_page_weight(" in site_tests and "violations = _axe(page" in site_tests
+
+
+def test_the_release_steps_say_which_date_citation_cff_carries():
+    """docs/maintainers.md's release steps say that CITATION.cff's `date-released` is the date of the new changelog
+    heading, which is what tests/test_release.py compares it with (the steps once left the date to be guessed)."""
+    text = flat("docs", "maintainers.md")
+    assert "`version` and `date-released` (the date of that new heading) in `CITATION.cff`" in text
+    assert ("its `date-released` is the date of CHANGELOG.md's newest `## [X.Y.Z] - YYYY-MM-DD` heading" in text)
+    release = (ROOT / "tests" / "test_release.py").read_text(encoding="utf-8")
+    assert "version, date, _ = releases()[0]" in release and 'str(CITATION["date-released"]) == date' in release
+
+
+def test_exercises_md_says_where_case_and_kind_are_described():
+    """docs/exercises.md's `exercise(...)` example uses `Case` and `Kind`; the guide points to the docstrings that
+    describe their fields (it once named neither module), and `setup`, which the example does not show, is one."""
+    from grading import registry, values
+    text = flat("docs", "exercises.md")
+    assert "The docstrings of `Case` in `grading/values.py` and of `Kind` in `grading/registry.py`" in text
+    assert values.Case.__doc__ and registry.Kind.__doc__ and "setup" in values.Case.__dataclass_fields__
+    assert "a `Case` may also carry `setup`, code run before the call" in text
