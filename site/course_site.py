@@ -184,7 +184,7 @@ SOURCE = texts("site.source", {
     "repository": "Repository",
     "notebook": "Notebook: {path}",
     "source": "Source: {path}",
-    "source_tooltip": "The file this page's notebooks are made from: changes to the course are made here",
+    "source_tooltip": "The Python file in the repository that this page's notebook is generated from, in every language",
 })
 
 

@@ -506,3 +506,43 @@ def test_a_list_of_sections_that_is_no_range_is_joined_as_the_language_lists():
     page = build_site.landing_page(langs, roots, {s["code"]: s["title"] for s in langs}, docs)
     assert "§1、§3" in page.split('id="intro-zh"', 1)[1].split("</section>", 1)[0]
     assert "§1, §3" in page.split('id="intro-en"', 1)[1].split("</section>", 1)[0]
+
+
+FULL_WIDTH_STOPS = "。，、；：！？）」』"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_launch_note_shows_its_sentence_as_the_language_writes_it(lang):
+    """§0.5's note on Binder (course_book.insert_launch_note): the bold opening and the rest are the catalogue's
+    sentence, nothing added between them, so the language decides whether a space follows the bold phrase. The
+    Chinese once had a half-width space after 。 (the translation copied the English space after "**...**")."""
+    from types import SimpleNamespace
+
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    import course_book
+    doctree = new_document("00_start")
+    section = nodes.section(ids=[course_book.LAUNCH_NOTE[1]])
+    doctree += section
+    config = SimpleNamespace(course_lang=lang, course_launch={
+        "repo_url": "https://github.com/o/r", "binderhub_url": "https://mybinder.org",
+        "local_jupyterlab_url": "http://localhost:8888/lab/tree"})
+    course_book.insert_launch_note(SimpleNamespace(config=config), doctree, course_book.LAUNCH_NOTE[0])
+    shown = [p for p in section.findall(nodes.paragraph) if "course-launch-note" in p["classes"]]
+    binder = course_book.LAUNCH["binder"][lang]
+    assert shown[0].astext() == binder.replace("**", "").replace("`", "")
+    bold = shown[0].next_node(nodes.strong).astext()
+    assert binder.startswith(f"**{bold}**")
+    assert "/lab)" in shown[1].astext() or "/lab）" in shown[1].astext()
+    if lang == "zh":
+        assert not re.search(f"[{FULL_WIDTH_STOPS}] ", shown[0].astext()), shown[0].astext()
+
+
+def test_no_chinese_interface_text_puts_a_half_width_space_after_full_width_punctuation():
+    """The site's and the checks' Chinese sentences (course.po) never put an ASCII space after 。，、；：！？ or a
+    closing full-width bracket: the mark carries its own spacing (site.book.launch.binder once had one)."""
+    from course_i18n.catalogue import catalogue
+    bad = {key: sentence for (key, _), sentence in catalogue("zh").items()
+           if re.search(f"[{FULL_WIDTH_STOPS}] ", sentence.replace("**", ""))}     # **bold** is markup, not text
+    assert not bad, bad
