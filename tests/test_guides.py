@@ -1176,8 +1176,11 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
     assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert ("remove each `fuzzy` mark together with the old English under it (the `#| msgid` lines) and delete the"
-            " obsolete entries (`#~`)") in loop
+    assert ("remove each `fuzzy` mark together with the old English under it (the `#| msgid` lines) and delete each"
+            " obsolete entry (`#~`)") in loop
+    # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright)
+    keep = "delete it once nothing in it is worth keeping"
+    assert keep in steps and "obsolete entry (`#~`) once nothing in it is worth keeping" in loop
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
     old.add("Gone", "Ушло", context="demo.gone")
@@ -1201,15 +1204,20 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
 
 
 def test_words_md_names_the_placeholders_the_glossary_check_reads_as_one_word():
-    """docs/words.md: the check reads each named `{placeholder}` as `¤` (PLACEHOLDER in tests/test_glossary.py). It
-    once said each `{placeholder}`, though `{0}`, `{}` and the builder's `{{lang}}` are not read so. The examples it
-    gives are read as `¤`."""
+    """docs/words.md: the check replaces each named `{placeholder}` with `¤` (PLACEHOLDER in tests/test_glossary.py).
+    It once said each `{placeholder}`, though `{0}`, `{}` and the builder's `{{lang}}` are not read so. The examples
+    it gives are read as `¤`, its example sentence reads as it says, and the ru `seed` row it names does name `¤`."""
     import test_glossary
-    m = re.search(r"The check reads each named `\{placeholder\}` \(([^)]*)\) as the single character `¤`",
-                  flat("docs", "words.md"))
+    text = flat("docs", "words.md")
+    m = re.search(r"The check replaces each named `\{placeholder\}` \(([^)]*)\) with the single character `¤`", text)
     examples = re.findall(r"`([^`]+)`", m.group(1)) if m else []
     assert examples and all(test_glossary.PLACEHOLDER.fullmatch(e) for e in examples), examples
     assert [test_glossary.PLACEHOLDER.sub("¤", s) for s in ("{0}", "{}", "{{lang}}")] == ["{0}", "{}", "{¤}"]
+    said = re.search(r'\("([^"]+)" reads as "([^"]+)"\); a pattern may name `¤` \(the ru `seed` row does\)', text)
+    assert said and test_glossary.PLACEHOLDER.sub("¤", said.group(1)) == said.group(2), said
+    rows = [line for line in (ROOT / "docs" / "words.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ru |") and r"\bseed\b" in line]
+    assert rows and all("¤" in row for row in rows), rows
 
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     """§0.5 says nothing of Binder in the notebooks; site/course_book.py appends LAUNCH_NOTE to the site's §0.5 only
@@ -1403,3 +1411,29 @@ def test_exercises_md_says_where_case_and_kind_are_described():
     assert "The docstrings of `Case` in `grading/values.py` and of `Kind` in `grading/registry.py`" in text
     assert values.Case.__doc__ and registry.Kind.__doc__ and "setup" in values.Case.__dataclass_fields__
     assert "a `Case` may also carry `setup`, code run before the call" in text
+
+
+def test_the_sandbox_command_runs_the_tests_the_guide_names():
+    """CONTRIBUTING.md's bullet on the grader's sandbox names the tests a change must pass and the command that runs
+    them as root. The command once ended in a literal `…` (pasted, pytest found no file `…`): it now names the same
+    files as the sentence before it, each of them a test file of the repository."""
+    text = flat("CONTRIBUTING.md")
+    start = text.index("* **The grader's sandbox**")
+    bullet = text[start:text.index("* **", start + 4)]
+    named = re.search(r"A change must pass ((?:`tests/\S+\.py`(?:, | and )?)+)\. Run them as root", bullet)
+    [command] = re.findall(r"`sudo \.venv/bin/python -m pytest ([^`]+) -q`", bullet)
+    files = re.findall(r"`(tests/\S+\.py)`", named.group(1)) if named else []
+    assert len(files) == 3 and command.split() == files, (files, command)
+    assert all((ROOT / f).is_file() for f in files), files
+
+
+def test_the_windows_commands_are_the_readmes_commands():
+    """README.md spells out, for Windows, the commands of its block that runs the notebooks (it once asked the
+    reader to split the `&&` line and rewrite the paths): the same commands, with `py` for `python3` and
+    `.venv\\Scripts\\` for `.venv/bin/`."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"```bash\n(python3 -m venv .*?)```", text, re.S)
+    unix = [part.strip() for line in block.splitlines() for part in line.split("#")[0].split("&&") if part.strip()]
+    windows = " ".join(text[text.index("On Windows,"):].split("\n\n")[0].split())
+    said = re.findall(r"`([^`]+)`", windows)
+    assert said == [c.replace("python3", "py", 1).replace(".venv/bin/", ".venv\\Scripts\\") for c in unix], said
