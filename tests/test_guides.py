@@ -185,7 +185,7 @@ def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     profile = "/usr/share/apparmor/extra-profiles/bwrap-userns-restrict"
     assert "`apparmor-profiles`" in section and f"sudo install -m 0644 {profile} /etc/apparmor.d/\n" in section
     assert "sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict\n" in section and "aa-status" in section
-    assert ("tests run on Debian, where neither is needed; neither way has been tried on Ubuntu by this project"
+    assert ("tests run on Debian, where neither is needed, and neither has been tried on Ubuntu"
             in " ".join(section.split()))
     assert not re.search(r"\b2[5-9]\.(04|10)\b", section), "a release said to ship the profile"
 
@@ -330,6 +330,25 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     digits = re.search(r"the tests' fingerprint: (\d+) hexadecimal digits", text).group(1)
     fingerprint = pipeline.course_version(exercises, SimpleNamespace(exercises=exercises.EXERCISES))
     assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
+
+
+def test_a_regrade_refuses_when_the_fingerprint_matches_neither_as_instructors_md_says(monkeypatch):
+    """docs/instructors.md says a regrade refuses changed tests only when the report's fingerprint matches neither the
+    whole course's nor that of the exercises the report graded (it once read as if a change to either were enough):
+    pipeline._regrade_check, each fingerprint stood in for, goes on when either matches and refuses when none does."""
+    from grading.batch import pipeline
+    text = flat("docs", "instructors.md")
+    assert re.search(r"when the fingerprint the report records matches neither that of the whole course nor that of "
+                     r"the exercises the report graded", text), "the regrade's refusal is no longer described"
+    from types import SimpleNamespace
+    course = SimpleNamespace(secret=None)           # the whole course; "part": the report's exercises
+    monkeypatch.setattr(pipeline, "Course", lambda registry, secret, ids: ("part", tuple(ids)))
+    monkeypatch.setattr(pipeline, "course_version", lambda registry, c: "whole" if c is course else c[0])
+    report = lambda version: {"grader": {"course": {"version": version}, "exercises": [{"id": "mask-1"}]}}  # noqa: E731
+    for matching in ("whole", "part"):
+        pipeline._regrade_check(report(matching), course, None)
+    with pytest.raises(pipeline.UsageError):
+        pipeline._regrade_check(report("neither"), course, None)
 
 
 def test_the_files_the_fingerprint_hashes_are_where_instructors_md_points():
