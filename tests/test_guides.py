@@ -185,7 +185,7 @@ def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     profile = "/usr/share/apparmor/extra-profiles/bwrap-userns-restrict"
     assert "`apparmor-profiles`" in section and f"sudo install -m 0644 {profile} /etc/apparmor.d/\n" in section
     assert "sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict\n" in section and "aa-status" in section
-    assert ("tests run on Debian, where neither is needed; neither way has been tried on Ubuntu by this project"
+    assert ("tests run on Debian, where neither is needed, and neither has been tried on Ubuntu"
             in " ".join(section.split()))
     assert not re.search(r"\b2[5-9]\.(04|10)\b", section), "a release said to ship the profile"
 
@@ -261,8 +261,10 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those Debian packages, outside the project folder it writes only the download caches "
-                  r"of npm and pip in your home folder and temporary files in the system's temporary folder\. "
+    m = re.search(r"Apart from those Debian packages, outside the project folder it writes only temporary files in "
+                  r"the system's temporary folder and, in your home folder, the download caches of npm and pip, plus, "
+                  r"under `make test`, what any notebook kernel writes there: IPython's `~/\.ipython/` and "
+                  r"matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\. "
                   r"Inside the project folder it writes only what `\.gitignore` keeps out of git: (.*?) `make book` "
                   r"writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
@@ -271,6 +273,25 @@ def test_what_the_build_writes_is_what_git_ignores():
                 if line.strip() and not line.startswith("#")]
     assert {".venv/", "_build/", "build/", ".hypothesis/"} <= set(named)
     assert not [n for n in named if not any(fnmatch.fnmatch(n.rstrip("/"), p) for p in patterns)], named
+
+
+def test_the_suites_kernels_write_in_the_home_folder_as_maintainers_md_says():
+    """docs/maintainers.md says that under `make test` the notebook kernels write IPython's and matplotlib's folders in
+    the home folder (it once said the home folder got only pip's and npm's caches): nbval's kernels
+    (conftest.py, tools/kernels.py) start with a copy of the test run's environment (tools/numeric_configs.py) and
+    move neither folder, while the grader's kernels are given their own (grading/batch/sandbox.py). If the suite
+    ever gives its kernels folders of their own, the sentence is to say so."""
+    said = flat("docs", "maintainers.md")
+    assert "under `make test`, what any notebook kernel writes there: IPython's `~/.ipython/`" in said
+    variables = ("HOME", "IPYTHONDIR", "MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
+    for part in (("conftest.py",), ("tests", "conftest.py"), ("tools", "kernels.py"), ("tools", "numeric_configs.py")):
+        code = (ROOT.joinpath(*part)).read_text(encoding="utf-8")
+        assert not [v for v in variables if re.search(rf"[\"']{v}[\"']", code)], part
+    assert "nbval.kernel.KernelManager = ConfiguredKernelManager" in (ROOT / "conftest.py").read_text(encoding="utf-8")
+    assert "env = dict(os.environ if base is None else base)" in (ROOT / "tools" / "numeric_configs.py").read_text(
+        encoding="utf-8")
+    sandbox = (ROOT / "grading" / "batch" / "sandbox.py").read_text(encoding="utf-8")
+    assert all(f'"{v}"' in sandbox for v in ("HOME", "IPYTHONDIR", "MPLCONFIGDIR")), "the control: the grader's own"
 
 
 def test_the_numeric_configurations_the_guides_name_exist():
@@ -309,6 +330,25 @@ def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
     digits = re.search(r"the tests' fingerprint: (\d+) hexadecimal digits", text).group(1)
     fingerprint = pipeline.course_version(exercises, SimpleNamespace(exercises=exercises.EXERCISES))
     assert re.fullmatch(f"[0-9a-f]{{{digits}}}", fingerprint), fingerprint
+
+
+def test_a_regrade_refuses_when_the_fingerprint_matches_neither_as_instructors_md_says(monkeypatch):
+    """docs/instructors.md says a regrade refuses changed tests only when the report's fingerprint matches neither the
+    whole course's nor that of the exercises the report graded (it once read as if a change to either were enough):
+    pipeline._regrade_check, each fingerprint stood in for, goes on when either matches and refuses when none does."""
+    from grading.batch import pipeline
+    text = flat("docs", "instructors.md")
+    assert re.search(r"when the fingerprint the report records matches neither that of the whole course nor that of "
+                     r"the exercises the report graded", text), "the regrade's refusal is no longer described"
+    from types import SimpleNamespace
+    course = SimpleNamespace(secret=None)           # the whole course; "part": the report's exercises
+    monkeypatch.setattr(pipeline, "Course", lambda registry, secret, ids: ("part", tuple(ids)))
+    monkeypatch.setattr(pipeline, "course_version", lambda registry, c: "whole" if c is course else c[0])
+    report = lambda version: {"grader": {"course": {"version": version}, "exercises": [{"id": "mask-1"}]}}  # noqa: E731
+    for matching in ("whole", "part"):
+        pipeline._regrade_check(report(matching), course, None)
+    with pytest.raises(pipeline.UsageError):
+        pipeline._regrade_check(report("neither"), course, None)
 
 
 def test_the_files_the_fingerprint_hashes_are_where_instructors_md_points():
@@ -1239,7 +1279,24 @@ def test_the_guides_that_give_the_python_requirement_name_python3_venv():
     start = flat("README.md").split("## Start here", 1)[1].split("## ", 1)[0]
     assert start.count("`python3-venv`") >= 2, start
     quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
-    assert "package `python3-venv`" in quick and "sudo apt install bubblewrap python3-venv" in quick
+    assert "package `python3-venv`" in quick and "sudo apt install bubblewrap make python3-venv" in quick
+
+
+def test_the_quick_start_names_what_its_commands_run_with_and_where():
+    """docs/instructors.md's quick start lists what running its commands needs and installs it in one apt line: every
+    program its commands start with (`make`, which a minimal Debian does not have, was once left out), and it says
+    they run at the root of a clone, where the Makefile and the grader's package are."""
+    quick = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8").split("**Quick start.**", 1)[1]
+    prose, block = quick.split("```bash\n", 1)
+    block = block.split("```", 1)[0]
+    prose = " ".join(prose.split())
+    programs = {line.split()[1] if line.startswith("sudo ") else line.split()[0] for line in block.splitlines()
+                if line.strip()}
+    assert "make" in programs and "venv:" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    [apt] = [line.split("#")[0].split()[3:] for line in block.splitlines() if line.startswith("sudo apt install ")]
+    assert "make" in apt and "bubblewrap" in apt and "* `make`," in prose, (apt, prose)
+    assert "In a clone of the course's repository" in prose and "at the clone's root" in prose
+    assert (ROOT / "Makefile").is_file() and (ROOT / "grading" / "__main__.py").is_file()
 
 
 def test_the_ambiguous_flag_is_explained_with_the_duplicates_rule():
