@@ -1403,3 +1403,31 @@ def test_exercises_md_says_where_case_and_kind_are_described():
     assert "The docstrings of `Case` in `grading/values.py` and of `Kind` in `grading/registry.py`" in text
     assert values.Case.__doc__ and registry.Kind.__doc__ and "setup" in values.Case.__dataclass_fields__
     assert "a `Case` may also carry `setup`, code run before the call" in text
+
+
+def test_the_hint_is_written_as_the_diagnosis_prints_it():
+    """docs/exercises.md: a mistake's section is a field of its own, which `explain_mistake`'s TEMPLATE prints after
+    "See §"; the hint is written as clauses, as the docstring of `sentences()` shows, with no final full stop and no
+    section (the guide once said the hint names its section and that tests/test_mistakes.py checks it does: a hint
+    written so would print the section twice). tests/test_mistakes.py checks what the guide says it does."""
+    from grading import diagnoses
+    text = flat("docs", "exercises.md")
+    assert "a field of its own" in text and "with no full stop at the end and no section" in text
+    assert ("`what happened: why; the fix`, as the docstring of `sentences()` in `grading/diagnoses.py` shows" in text
+            and "``what happened: why; the fix``" in diagnoses.sentences.__doc__)
+    assert 'after "What this suggests:" and adds "See §" and the section\'s number (its `TEMPLATE`)' in text
+    assert diagnoses.TEMPLATE["en"] == "What this suggests: {text}. See §{section}."
+    assert all("{text}" in t and "§{section}" in t for t in diagnoses.TEMPLATE.values())
+    mistakes = [m for ms in diagnoses.MISTAKES.values() for m in ms] + list(diagnoses.GENERIC.values())
+    assert not [(m.id, lang) for m in mistakes for lang, hint in m.text.items()
+                if "§" in hint or hint.rstrip().endswith((".", "。"))]
+    said = diagnoses.explain_mistake(mistakes[0], "en")
+    assert said.count(f"§{mistakes[0].section}") == 1 and ".." not in said
+    assert ("`tests/test_mistakes.py` checks that every mistake has a hint in every language and a section number, "
+            "and that the diagnosis names that section") in text
+    tree = ast.parse((ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8"))
+    [check] = [node for node in tree.body if isinstance(node, ast.FunctionDef)
+               and node.name == "test_texts_are_in_three_languages_and_name_a_section"]
+    body = ast.unparse(check)
+    assert "set(m.text) == set(LANGUAGES)" in body and "m.section.replace('.', '').isdigit()" in body
+    assert "f'§{m.section}' in diagnoses.explain_mistake(m, lang)" in body
