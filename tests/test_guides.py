@@ -1431,3 +1431,39 @@ def test_the_hint_is_written_as_the_diagnosis_prints_it():
     body = ast.unparse(check)
     assert "set(m.text) == set(LANGUAGES)" in body and "m.section.replace('.', '').isdigit()" in body
     assert "f'§{m.section}' in diagnoses.explain_mistake(m, lang)" in body
+
+
+def test_the_language_line_is_described_as_the_builder_writes_it():
+    """docs/exercises.md: the setup cell starts with `COURSE_LANGUAGE = "{{lang}}"` and the builder writes the
+    notebook's language in place of `{{lang}}` (the guide once left the reader to think the notebook keeps the
+    placeholder): the line grading/notebook_setup.py writes, the placeholder tools/nbsource.py replaces, and the
+    first code cell of every built exercise notebook."""
+    import json
+
+    from grading import notebook_setup
+    from tools import nbsource
+    text = flat("docs", "exercises.md")
+    assert ('The cell starts with `COURSE_LANGUAGE = "{{lang}}"`, where the builder writes the notebook\'s language '
+            '(`"zh"`, `"en"` or `"ru"`) in place of `{{lang}}`') in text
+    assert notebook_setup.LANGUAGE_LINE.startswith('COURSE_LANGUAGE = "{{lang}}"')
+    assert nbsource.LANG_PLACEHOLDER == "{{lang}}"
+    for lang in ("zh", "en", "ru"):
+        for path in sorted((ROOT / "exercises" / lang).glob("ex[0-9][0-9]_*.ipynb")):
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            first = "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
+            assert first.startswith(f'COURSE_LANGUAGE = "{lang}"'), path
+
+
+def test_the_registry_finds_an_exercises_module_as_the_guide_says():
+    """docs/exercises.md: the registry finds the module of an id by reading the spec sources for
+    `exercise(id="…"`, so a call gives `id` first as a string literal; an id written otherwise is found only by
+    importing every module. Every declared exercise is written so, and the pattern misses an id written later."""
+    from grading import registry
+    text = flat("docs", "exercises.md")
+    assert ("It finds the module of an id by reading the sources for `exercise(id=\"…\"`, so each `exercise(...)` "
+            "call gives `id` first, as a string literal; an id written otherwise is found only by importing every "
+            "module.") in text
+    assert registry._DECLARED_ID.findall('exercise(\n    id="mask-4", points=2,') == ["mask-4"]
+    assert not registry._DECLARED_ID.findall('exercise(points=2, id="mask-4",')
+    lookup = registry.Registry()
+    assert set(lookup.index()) == set(registry.Registry().keys())
