@@ -1311,7 +1311,14 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
     for script, name in found:
         assert script == "course-search.js" and f"`site/static/{script}`" in steps
         assert f"`{name}`" in steps and f"`{name}`" in readme, name
-    assert "`tools/build_site.py` gives `course.js` its words (`site.script.*` in `course.po`)" in readme
+    assert ("`tools/build_site.py` gives `course.js` its words (`site.script.*`, translated in "
+            "`course_i18n/locales/<lang>/LC_MESSAGES/course.po`)") in readme
+    # that catalogue (the guide names its path once: `site/locale/` holds other catalogues) has the script's words
+    from tools import build_site
+    for catalogue in (ROOT / "course_i18n" / "locales").glob("*/LC_MESSAGES/course.po"):
+        held = catalogue.read_text(encoding="utf-8")
+        assert all(f'msgctxt "{word.key}"' in held for word in build_site.SCRIPT_WORDS.values()), catalogue
+    assert len(list((ROOT / "course_i18n" / "locales").glob("*/LC_MESSAGES/course.po"))) >= 2
     assert "the search index carries the words of `course-search.js` (`site.search.*`)" in readme
 
 
@@ -1440,6 +1447,7 @@ def test_the_language_line_is_described_as_the_builder_writes_it():
     first code cell of every built exercise notebook."""
     import json
 
+    from course_i18n import LANGUAGES
     from grading import notebook_setup
     from tools import nbsource
     text = flat("docs", "exercises.md")
@@ -1447,7 +1455,7 @@ def test_the_language_line_is_described_as_the_builder_writes_it():
             '(`"zh"`, `"en"` or `"ru"`) in place of `{{lang}}`') in text
     assert notebook_setup.LANGUAGE_LINE.startswith('COURSE_LANGUAGE = "{{lang}}"')
     assert nbsource.LANG_PLACEHOLDER == "{{lang}}"
-    for lang in ("zh", "en", "ru"):
+    for lang in LANGUAGES:
         for path in sorted((ROOT / "exercises" / lang).glob("ex[0-9][0-9]_*.ipynb")):
             cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
             first = "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
@@ -1467,3 +1475,17 @@ def test_the_registry_finds_an_exercises_module_as_the_guide_says():
     assert not registry._DECLARED_ID.findall('exercise(points=2, id="mask-4",')
     lookup = registry.Registry()
     assert set(lookup.index()) == set(registry.Registry().keys())
+
+
+def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tools_do():
+    """site/README.md: the PDF books are `causality-heads-position-<lang>.pdf` (the name build_site and build_pdf
+    give them), and `python -m tools.quizzes --run` runs the witnesses and the `defined_in` checks (`verify`, which
+    main runs; the guide once named only the witnesses)."""
+    import inspect
+
+    from tools import build_pdf, build_site, quizzes
+    readme = flat("site", "README.md")
+    assert "The books, `causality-heads-position-<lang>.pdf`, land in `_build/pdf/`" in readme
+    assert build_site.book_pdf_name("ru") == build_pdf.pdf_name("ru") == "causality-heads-position-ru.pdf"
+    assert "(`--run` also runs the witnesses and checks every `defined_in`)" in readme
+    assert "q.defined_in" in inspect.getsource(quizzes.verify) and "verify(" in inspect.getsource(quizzes.main)
