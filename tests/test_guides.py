@@ -1376,7 +1376,14 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
     for script, name in found:
         assert script == "course-search.js" and f"`site/static/{script}`" in steps
         assert f"`{name}`" in steps and f"`{name}`" in readme, name
-    assert "`tools/build_site.py` gives `course.js` its words (`site.script.*` in `course.po`)" in readme
+    assert ("`tools/build_site.py` gives `course.js` its words (`site.script.*`, translated in "
+            "`course_i18n/locales/<lang>/LC_MESSAGES/course.po`)") in readme
+    # that catalogue (the guide names its path once: `site/locale/` holds other catalogues) has the script's words
+    from tools import build_site
+    for catalogue in (ROOT / "course_i18n" / "locales").glob("*/LC_MESSAGES/course.po"):
+        held = catalogue.read_text(encoding="utf-8")
+        assert all(f'msgctxt "{word.key}"' in held for word in build_site.SCRIPT_WORDS.values()), catalogue
+    assert len(list((ROOT / "course_i18n" / "locales").glob("*/LC_MESSAGES/course.po"))) >= 2
     assert "the search index carries the words of `course-search.js` (`site.search.*`)" in readme
 
 
@@ -1494,3 +1501,82 @@ def test_the_windows_commands_are_the_readmes_commands():
     windows = " ".join(text[text.index("On Windows,"):].split("\n\n")[0].split())
     said = re.findall(r"`([^`]+)`", windows)
     assert said == [c.replace("python3", "py", 1).replace(".venv/bin/", ".venv\\Scripts\\") for c in unix], said
+
+
+def test_the_hint_is_written_as_the_diagnosis_prints_it():
+    """docs/exercises.md: a mistake's section is a field of its own, which `explain_mistake`'s TEMPLATE prints after
+    "See §"; the hint is written as clauses, as the docstring of `sentences()` shows, with no final full stop and no
+    section (the guide once said the hint names its section and that tests/test_mistakes.py checks it does: a hint
+    written so would print the section twice). tests/test_mistakes.py checks what the guide says it does."""
+    from grading import diagnoses
+    text = flat("docs", "exercises.md")
+    assert "a field of its own" in text and "with no full stop at the end and no section" in text
+    assert ("`what happened: why; the fix`, as the docstring of `sentences()` in `grading/diagnoses.py` shows" in text
+            and "``what happened: why; the fix``" in diagnoses.sentences.__doc__)
+    assert 'after "What this suggests:" and adds "See §" and the section\'s number (its `TEMPLATE`)' in text
+    assert diagnoses.TEMPLATE["en"] == "What this suggests: {text}. See §{section}."
+    assert all("{text}" in t and "§{section}" in t for t in diagnoses.TEMPLATE.values())
+    mistakes = [m for ms in diagnoses.MISTAKES.values() for m in ms] + list(diagnoses.GENERIC.values())
+    assert not [(m.id, lang) for m in mistakes for lang, hint in m.text.items()
+                if "§" in hint or hint.rstrip().endswith((".", "。"))]
+    said = diagnoses.explain_mistake(mistakes[0], "en")
+    assert said.count(f"§{mistakes[0].section}") == 1 and ".." not in said
+    assert ("`tests/test_mistakes.py` checks that every mistake has a hint in every language and a section number, "
+            "and that the diagnosis names that section") in text
+    tree = ast.parse((ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8"))
+    [check] = [node for node in tree.body if isinstance(node, ast.FunctionDef)
+               and node.name == "test_texts_are_in_three_languages_and_name_a_section"]
+    body = ast.unparse(check)
+    assert "set(m.text) == set(LANGUAGES)" in body and "m.section.replace('.', '').isdigit()" in body
+    assert "f'§{m.section}' in diagnoses.explain_mistake(m, lang)" in body
+
+
+def test_the_language_line_is_described_as_the_builder_writes_it():
+    """docs/exercises.md: the setup cell starts with `COURSE_LANGUAGE = "{{lang}}"` and the builder writes the
+    notebook's language in place of `{{lang}}` (the guide once left the reader to think the notebook keeps the
+    placeholder): the line grading/notebook_setup.py writes, the placeholder tools/nbsource.py replaces, and the
+    first code cell of every built exercise notebook."""
+    import json
+
+    from course_i18n import LANGUAGES
+    from grading import notebook_setup
+    from tools import nbsource
+    text = flat("docs", "exercises.md")
+    assert ('The cell starts with `COURSE_LANGUAGE = "{{lang}}"`, where the builder writes the notebook\'s language '
+            '(`"zh"`, `"en"` or `"ru"`) in place of `{{lang}}`') in text
+    assert notebook_setup.LANGUAGE_LINE.startswith('COURSE_LANGUAGE = "{{lang}}"')
+    assert nbsource.LANG_PLACEHOLDER == "{{lang}}"
+    for lang in LANGUAGES:
+        for path in sorted((ROOT / "exercises" / lang).glob("ex[0-9][0-9]_*.ipynb")):
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            first = "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
+            assert first.startswith(f'COURSE_LANGUAGE = "{lang}"'), path
+
+
+def test_the_registry_finds_an_exercises_module_as_the_guide_says():
+    """docs/exercises.md: the registry finds the module of an id by reading the spec sources for
+    `exercise(id="…"`, so a call gives `id` first as a string literal; an id written otherwise is found only by
+    importing every module. Every declared exercise is written so, and the pattern misses an id written later."""
+    from grading import registry
+    text = flat("docs", "exercises.md")
+    assert ("It finds the module of an id by reading the sources for `exercise(id=\"…\"`, so each `exercise(...)` "
+            "call gives `id` first, as a string literal; an id written otherwise is found only by importing every "
+            "module.") in text
+    assert registry._DECLARED_ID.findall('exercise(\n    id="mask-4", points=2,') == ["mask-4"]
+    assert not registry._DECLARED_ID.findall('exercise(points=2, id="mask-4",')
+    lookup = registry.Registry()
+    assert set(lookup.index()) == set(registry.Registry().keys())
+
+
+def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tools_do():
+    """site/README.md: the PDF books are `causality-heads-position-<lang>.pdf` (the name build_site and build_pdf
+    give them), and `python -m tools.quizzes --run` runs the witnesses and the `defined_in` checks (`verify`, which
+    main runs; the guide once named only the witnesses)."""
+    import inspect
+
+    from tools import build_pdf, build_site, quizzes
+    readme = flat("site", "README.md")
+    assert "The books, `causality-heads-position-<lang>.pdf`, land in `_build/pdf/`" in readme
+    assert build_site.book_pdf_name("ru") == build_pdf.pdf_name("ru") == "causality-heads-position-ru.pdf"
+    assert "(`--run` also runs the witnesses and checks every `defined_in`)" in readme
+    assert "q.defined_in" in inspect.getsource(quizzes.verify) and "verify(" in inspect.getsource(quizzes.main)
