@@ -448,6 +448,9 @@ def test_every_notebook_page_offers_the_course_wheel_in_its_download_menu():
     button = page["header_buttons"][0]["buttons"][-1]
     assert button["url"] == f"../../_static/{course_wheel()}" and button["text"] == ".whl"
     assert "%pip" in button["tooltip"] and "курса" in button["tooltip"]
+    # the tooltip says the package is needed only outside a copy of the repository or Binder: Binder installs it
+    assert "Binder" in course_site.WHEEL_TOOLTIP.english and "Binder" in button["tooltip"]
+    assert "-e ." in (ROOT / "binder" / "requirements.txt").read_text(encoding="utf8").splitlines()
     chapter = context()
     course_site.add_wheel_download(App, "chapters/02_heads", "page.html", chapter, None)
     assert [b["text"] for b in chapter["header_buttons"][0]["buttons"]] == [".ipynb", ".whl"]
