@@ -69,7 +69,7 @@ WORDS = texts("site.book.words", {
     "practises": "Sections practised here: ",
     "sep": "; ",
     "list_sep": ", ",
-    "panel": "Panel {n} of {total} of the same figure; its description is with panel 1",
+    "panel": "Panel {n} of {total} of this figure; the description is on panel 1",
     # on paper only (the print stylesheet): the answers of the chapter's questions, at its end
     "answers": "Answers to the questions",
 })

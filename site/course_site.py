@@ -185,7 +185,16 @@ SOURCE = texts("site.source", {
     "notebook": "Notebook: {path}",
     "source": "Source: {path}",
     "source_tooltip": "The Python file in the repository that this page's notebook is generated from, in every language",
+    # an exercise page's source is its solved file in src/solutions/ (source_path): say it shows the answers
+    "source_tooltip_exercise": "The solved Python file in the repository that this page's notebook is generated "
+                               "from, in every language (it shows the answers)",
 })
+
+
+def source_tooltip(pagename: str) -> str:
+    """The name of the Source entry's tooltip: an exercise page's own, which says the file holds the
+    solutions (source_path sends it to src/solutions/), else the general one."""
+    return "source_tooltip_exercise" if pagename.partition("/")[0] == "exercises" else "source_tooltip"
 
 
 def add_source_buttons(app, pagename, templatename, context, doctree):
@@ -206,7 +215,7 @@ def add_source_buttons(app, pagename, templatename, context, doctree):
         else:
             buttons.append({"type": "link", "text": SOURCE[link["name"]][lang].format(path=link["path"]),
                             "url": link["url"], "icon": "fas fa-code" if link["name"] == "source" else "fas fa-book",
-                            "tooltip": SOURCE["source_tooltip"][lang] if link["name"] == "source"
+                            "tooltip": SOURCE[source_tooltip(pagename)][lang] if link["name"] == "source"
                             else SOURCE["tooltip"][lang], "label": f"source-{link['name']}-button"})
     if len(buttons) == 1:
         buttons[0]["text"] = ""                   # one button: the icon alone, as the theme shows it
@@ -221,8 +230,8 @@ def add_source_buttons(app, pagename, templatename, context, doctree):
 
 
 WHEEL_TOOLTIP = text("site.download.wheel_tooltip",
-                     "The course's package: install it with %pip install when you run this notebook outside the "
-                     "course's environment")
+                     "The course's package: install it with %pip install when you run this notebook outside a "
+                     "copy of the course's repository or Binder")
 
 
 def add_wheel_download(app, pagename, templatename, context, doctree):

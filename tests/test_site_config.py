@@ -133,6 +133,40 @@ def test_source_links_name_the_notebook_and_the_file_it_is_generated_from():
         assert (ROOT / course_site.source_path(pagename)).is_file(), pagename
 
 
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_exercise_pages_source_entry_says_the_file_holds_the_solutions(lang):
+    """On an exercise page the source menu's Source entry opens src/solutions/exNN_*.py (source_path), the solved
+    file: its tooltip is the catalogue's own entry for exercise pages, which says so; a chapter's and a solutions
+    page's Source entry keep the general tooltip."""
+    from course_i18n.catalogue import catalogue
+
+    class App:
+        class config:
+            course_lang = lang
+            course_launch = {"repo_url": "https://github.com/example/course", "branch": "main", "source_buttons": True}
+
+        class env:
+            metadata = {}
+
+    def source_entry(pagename):
+        context = {"page_source_suffix": ".ipynb"}
+        course_site.add_source_buttons(App, pagename, "page.html", context, None)
+        [group] = context["header_buttons"]
+        [entry] = [b for b in group["buttons"] if b["label"] == "source-source-button"]
+        return entry
+
+    exercise = source_entry("exercises/ex02_heads")
+    assert exercise["url"].endswith("/src/solutions/ex02_heads.py")
+    assert exercise["tooltip"] == course_site.SOURCE["source_tooltip_exercise"][lang]
+    if lang != SOURCE_LANGUAGE:     # the text is the catalogue's translation, not the English
+        assert exercise["tooltip"] == catalogue(lang)[("site.source.source_tooltip_exercise",
+                                                       course_site.SOURCE["source_tooltip_exercise"].english)]
+    assert {"en": "answers", "zh": "答案", "ru": "ответы"}[lang] in exercise["tooltip"]
+    for pagename in ("chapters/02_heads", "solutions/ex02_heads"):
+        entry = source_entry(pagename)
+        assert entry["tooltip"] == course_site.SOURCE["source_tooltip"][lang] != exercise["tooltip"], pagename
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_footer_names_the_version_and_both_licences_in_the_page_language(lang):
     from grading.version import package_version
@@ -414,6 +448,9 @@ def test_every_notebook_page_offers_the_course_wheel_in_its_download_menu():
     button = page["header_buttons"][0]["buttons"][-1]
     assert button["url"] == f"../../_static/{course_wheel()}" and button["text"] == ".whl"
     assert "%pip" in button["tooltip"] and "курса" in button["tooltip"]
+    # the tooltip says the package is needed only outside a copy of the repository or Binder: Binder installs it
+    assert "Binder" in course_site.WHEEL_TOOLTIP.english and "Binder" in button["tooltip"]
+    assert "-e ." in (ROOT / "binder" / "requirements.txt").read_text(encoding="utf8").splitlines()
     chapter = context()
     course_site.add_wheel_download(App, "chapters/02_heads", "page.html", chapter, None)
     assert [b["text"] for b in chapter["header_buttons"][0]["buttons"]] == [".ipynb", ".whl"]
