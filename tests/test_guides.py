@@ -1268,8 +1268,27 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert ("the site's §0.5 then ends with a paragraph on that menu. A site built without the address has neither the"
-            " menu nor the paragraph" in readme)
+    assert ("and the text of the site's §0.5 ends with a note on that menu, just before the section's questions. A site"
+            " built without the address has neither the menu nor the note" in readme)
+    # the note ends the prose of §0.5, then come its questions (it once said the note ends §0.5)
+    order = [line.strip().split("(")[0] for line in book.splitlines() if line.strip().startswith(("insert_launch_note(",
+                                                                                                  "insert_quizzes("))]
+    assert order == ["insert_launch_note", "insert_quizzes"], order
+    assert 'section("read and run"' in (ROOT / "src" / "quizzes" / "00_start.py").read_text(encoding="utf-8")
+
+
+def test_adding_a_language_names_the_keys_of_its_site_config_block():
+    """CONTRIBUTING.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once said
+    only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says (tests/test_languages.py)."""
+    import yaml
+    text = flat("CONTRIBUTING.md")
+    step = text[text.index("4. its block under `languages:` in `_config.yml`"):text.index("5. its caption")]
+    named = set(re.findall(r"`(\w+)`", step)) - {"languages", "ru"}
+    block = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["languages"]["ru"]
+    assert named == set(block), (named, set(block))
+    assert "copy the `ru:` block" in step
+    languages_test = (ROOT / "tests" / "test_languages.py").read_text(encoding="utf-8")
+    assert 'spec["label"] == language(code).name' in languages_test and "sphinx_language" in languages_test
 
 
 def test_the_guides_that_give_the_python_requirement_name_python3_venv():

@@ -141,7 +141,7 @@ SCRIPT_WORDS = texts("site.script", {
     # the line under (or above) a figure, table, output or formula wider than the column
     "scroll_hint": "⇆ Too wide for the page: scroll sideways to see all of it",
     # the tooltip of the bar beside an `assert` in a code cell
-    "check_title": "A check: running it raises an error if a claim of the text does not hold",
+    "check_title": "A check: running it raises an error if what the text claims does not hold for the code above it",
 })
 
 
