@@ -1599,3 +1599,25 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
     assert build_site.book_pdf_name("ru") == build_pdf.pdf_name("ru") == "causality-heads-position-ru.pdf"
     assert "(`--run` also runs the witnesses and checks every `defined_in`)" in readme
     assert "q.defined_in" in inspect.getsource(quizzes.verify) and "verify(" in inspect.getsource(quizzes.main)
+
+
+def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
+    """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
+    npm and nodejs, which it says serve all three targets and are all that `make book` needs, are exactly the packages
+    `book` needs there."""
+    needs = {}
+    for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            package, _, needed_by, _ = (cell.strip() for cell in line.split("|"))
+            needs[package] = set(needed_by.split())
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
+    said = {}
+    for packages, targets in bullets:
+        if targets == "all three targets; they are all that `make book` needs":
+            targets = {"book", "test", "pdf"}
+            assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
+        else:
+            targets = set(re.findall(r"`make (\w+)`", targets))
+        said.update({package: targets for package in packages.split(" and ")})
+    assert said == needs, (said, needs)
