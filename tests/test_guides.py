@@ -203,7 +203,7 @@ def test_the_success_line_counts_the_public_tests():
 
 
 def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
-    """CONTRIBUTING.md's example of a timing that load cannot flip (§5.8) gives the cell's own number of runs
+    """CONTRIBUTING.md's example of a timing comparison that no load can reverse (§5.8) gives the cell's own number of runs
     and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
     text = flat("CONTRIBUTING.md")
     m = re.search(r"\(§5\.8: the fastest of (\d+) runs, BLAS pinned to one thread, the cache at least (\d+) times "
@@ -1216,7 +1216,7 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
     assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert ("remove each `fuzzy` mark together with the old English under it (the `#| msgid` lines) and delete each"
+    assert ("Remove each `fuzzy` mark together with the old English under it (the `#| msgid` lines), and delete each"
             " obsolete entry (`#~`)") in loop
     # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright)
     keep = "delete it once nothing in it is worth keeping"
