@@ -767,10 +767,14 @@ def test_student_lang_auto_is_described_as_one_language_per_submission():
     start = text.index("`--student-lang` forces one language on every student's rows and pages")
     said = " ".join(text[start:text.find("\n\n", start)].split())          # that paragraph
     assert "most of their notebooks" in said and not re.search(r"\bown\b", said), said
-    # the tie rule of the --help, in both places the guide gives the rule
+    # the tie rule of the --help, where the guide gives the rule; a student's page points there for it (the guide
+    # once stated the rule twice)
     assert "on a tie that of the notebook changed last" in option.help
     assert "(on a tie, the language of the notebook changed last)" in said
-    assert "most of the student's notebooks (on a tie, that of the notebook changed last)" in flat("docs", "instructors.md")
+    assert flat("docs", "instructors.md").count("notebook changed last") == 1
+    assert re.search(r"It is written in the student's language \(see \[The class at a glance\]"
+                     r"\(#the-class-at-a-glance\) for how it is chosen\)", flat("docs", "instructors.md"))
+    assert text.index("## The class at a glance") < start
 
 
 def test_the_quiz_example_is_one_the_build_accepts(tmp_path):
