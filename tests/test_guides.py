@@ -88,13 +88,15 @@ def test_the_outside_sets_of_the_corpus_are_counted():
     the slugs of the development sets written blind that are counted among the project's own answers."""
     from mistakes import entries
     text = flat("docs", "maintainers.md")
-    m = re.search(r"the project's own answers \(([^)]*)\) and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
+    m = re.search(r"the project's own answers and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
     assert m, "docs/maintainers.md no longer counts the outside sets"
+    own = re.search(r"The project's own answers include (\w+) development sets written blind \(slugs ([^)]*)\)", text)
+    assert own, "docs/maintainers.md no longer names the development sets written blind"
     dev = {re.match(r"(dev\d+)-", e.slug).group(1) for e in entries() if re.match(r"dev\d+-", e.slug)}
-    assert dev and set(re.findall(r"`(dev\d+)-`", m.group(1))) == dev
+    assert dev and set(re.findall(r"`(dev\d+)-`", own.group(2))) == dev and NUMBERS[own.group(1)] == len(dev)
     sets = {re.match(r"(heldout\d*)-", e.slug).group(1) for e in entries() if e.heldout}
-    assert NUMBERS[m.group(2)] == len(sets)
-    assert set(re.findall(r"`(heldout\d*)-`", m.group(3))) == sets
+    assert NUMBERS[m.group(1)] == len(sets)
+    assert set(re.findall(r"`(heldout\d*)-`", m.group(2))) == sets
 
 
 def test_the_rubric_is_described_as_it_prints():
@@ -261,10 +263,10 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those Debian packages, outside the project folder it writes only temporary files in "
-                  r"the system's temporary folder and, in your home folder, the download caches of npm and pip, plus, "
-                  r"under `make test`, what any notebook kernel writes there: IPython's `~/\.ipython/` and "
-                  r"matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\. "
+    m = re.search(r"Apart from those Debian packages, it writes only three kinds of file outside the project folder: "
+                  r"temporary files in the system's temporary folder; the download caches of npm and pip in your home "
+                  r"folder; and, under `make test`, what any notebook kernel writes to your home folder \(IPython's "
+                  r"`~/\.ipython/`, and matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\)\. "
                   r"Inside the project folder it writes only what `\.gitignore` keeps out of git: (.*?) `make book` "
                   r"writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
@@ -282,7 +284,7 @@ def test_the_suites_kernels_write_in_the_home_folder_as_maintainers_md_says():
     move neither folder, while the grader's kernels are given their own (grading/batch/sandbox.py). If the suite
     ever gives its kernels folders of their own, the sentence is to say so."""
     said = flat("docs", "maintainers.md")
-    assert "under `make test`, what any notebook kernel writes there: IPython's `~/.ipython/`" in said
+    assert "under `make test`, what any notebook kernel writes to your home folder (IPython's `~/.ipython/`" in said
     variables = ("HOME", "IPYTHONDIR", "MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
     for part in (("conftest.py",), ("tests", "conftest.py"), ("tools", "kernels.py"), ("tools", "numeric_configs.py")):
         code = (ROOT.joinpath(*part)).read_text(encoding="utf-8")
