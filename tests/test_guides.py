@@ -597,6 +597,34 @@ def test_the_graders_time_breakdown_says_its_parts_overlap():
     assert "--jobs 1" not in passage or "both workers" not in passage
 
 
+def test_what_benchmark_history_md_says_of_the_corpus_batch_and_of_chapter_7_holds():
+    """docs/benchmark-history.md says what a clash is as `_clash` in tests/test_mistakes_batch.py decides it (the page
+    once used "clashing entries" three times without saying), in which file `cases_and_expected` is, and cites the
+    subsection "Five seeds" under the section of §7 that holds it (it once quoted the title alone)."""
+    from types import SimpleNamespace
+
+    from grading.exercises import EXERCISES
+    from test_mistakes import cases_and_expected
+    from test_mistakes_batch import _clash
+    text = flat("docs", "benchmark-history.md")
+    assert ("Two entries *clash* when one of them also defines the function of the other's exercise: in one "
+            "notebook, the later cell would replace the other's answer (`_clash` in `tests/test_mistakes_batch.py`)"
+            in text)
+    mask, heads = (SimpleNamespace(exercise=e.id, code=f"def {e.function}(x):\n    return x\n")
+                   for e in list(EXERCISES.values())[:2])
+    assert not _clash(mask, heads)
+    both = SimpleNamespace(exercise=mask.exercise, code=mask.code + heads.code)
+    assert _clash(both, heads) and _clash(heads, both)
+    assert "`cases_and_expected` (also in `tests/test_mistakes.py`)" in text
+    assert cases_and_expected.__module__ == "test_mistakes"
+    m = re.search(r"\(§(\d+)\.(\d+), \"([^\"]+)\"\)", text)
+    assert m, "docs/benchmark-history.md no longer cites a subsection of §7"
+    chapter = next((ROOT / "src" / "chapters").glob(f"{int(m.group(1)):02d}_*.py")).read_text(encoding="utf-8")
+    sections = re.split(r"^## ", chapter, flags=re.M)
+    [section] = [s for s in sections if s.startswith(f"{m.group(1)}.{m.group(2)} ")]
+    assert f"\n### {m.group(3)}\n" in section, m.group(0)
+
+
 def test_chinese_queries_are_cut_where_site_readme_says():
     """site/README.md: the browser cuts a Chinese query with a word list the build makes with jieba (it once said the
     queries were cut with jieba, which the browser never runs); the function it names makes that list."""
