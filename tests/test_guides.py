@@ -485,8 +485,8 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
     source = inspect.getsource(build_site.site_assets_digest)
     files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
     text = flat("site", "README.md")
-    m = re.search(r"So `tools/build_site\.py` passes Sphinx a digest of (.*?), computed by `site_assets_digest`, as the "
-                  r"config value `course_assets_version`", text)
+    m = re.search(r"So `tools/build_site\.py` passes Sphinx the config value `course_assets_version`: a digest "
+                  r"\(`site_assets_digest`\) of (.*?);", text)
     assert m and '"course_assets_version"] = site_assets_digest(' in inspect.getsource(build_site)
     assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
 
