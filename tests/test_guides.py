@@ -88,13 +88,15 @@ def test_the_outside_sets_of_the_corpus_are_counted():
     the slugs of the development sets written blind that are counted among the project's own answers."""
     from mistakes import entries
     text = flat("docs", "maintainers.md")
-    m = re.search(r"the project's own answers \(([^)]*)\) and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
+    m = re.search(r"the project's own answers and (\w+) \*outside\* sets \(slugs ([^)]*)\)", text)
     assert m, "docs/maintainers.md no longer counts the outside sets"
+    own = re.search(r"The project's own answers include (\w+) development sets written blind \(slugs ([^)]*)\)", text)
+    assert own, "docs/maintainers.md no longer names the development sets written blind"
     dev = {re.match(r"(dev\d+)-", e.slug).group(1) for e in entries() if re.match(r"dev\d+-", e.slug)}
-    assert dev and set(re.findall(r"`(dev\d+)-`", m.group(1))) == dev
+    assert dev and set(re.findall(r"`(dev\d+)-`", own.group(2))) == dev and NUMBERS[own.group(1)] == len(dev)
     sets = {re.match(r"(heldout\d*)-", e.slug).group(1) for e in entries() if e.heldout}
-    assert NUMBERS[m.group(2)] == len(sets)
-    assert set(re.findall(r"`(heldout\d*)-`", m.group(3))) == sets
+    assert NUMBERS[m.group(1)] == len(sets)
+    assert set(re.findall(r"`(heldout\d*)-`", m.group(2))) == sets
 
 
 def test_the_rubric_is_described_as_it_prints():
@@ -261,10 +263,10 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those Debian packages, outside the project folder it writes only temporary files in "
-                  r"the system's temporary folder and, in your home folder, the download caches of npm and pip, plus, "
-                  r"under `make test`, what any notebook kernel writes there: IPython's `~/\.ipython/` and "
-                  r"matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\. "
+    m = re.search(r"Apart from those Debian packages, it writes only three kinds of file outside the project folder: "
+                  r"temporary files in the system's temporary folder; the download caches of npm and pip in your home "
+                  r"folder; and, under `make test`, what any notebook kernel writes to your home folder \(IPython's "
+                  r"`~/\.ipython/`, and matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\)\. "
                   r"Inside the project folder it writes only what `\.gitignore` keeps out of git: (.*?) `make book` "
                   r"writes", text)
     assert m, "docs/maintainers.md no longer says what the build writes"
@@ -282,7 +284,7 @@ def test_the_suites_kernels_write_in_the_home_folder_as_maintainers_md_says():
     move neither folder, while the grader's kernels are given their own (grading/batch/sandbox.py). If the suite
     ever gives its kernels folders of their own, the sentence is to say so."""
     said = flat("docs", "maintainers.md")
-    assert "under `make test`, what any notebook kernel writes there: IPython's `~/.ipython/`" in said
+    assert "under `make test`, what any notebook kernel writes to your home folder (IPython's `~/.ipython/`" in said
     variables = ("HOME", "IPYTHONDIR", "MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
     for part in (("conftest.py",), ("tests", "conftest.py"), ("tools", "kernels.py"), ("tools", "numeric_configs.py")):
         code = (ROOT.joinpath(*part)).read_text(encoding="utf-8")
@@ -483,8 +485,8 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
     source = inspect.getsource(build_site.site_assets_digest)
     files = set(re.findall(r'SITE_SRC / "([\w.]+\.\w+)"', source))
     text = flat("site", "README.md")
-    m = re.search(r"So `tools/build_site\.py` passes Sphinx a digest of (.*?), computed by `site_assets_digest`, as the "
-                  r"config value `course_assets_version`", text)
+    m = re.search(r"So `tools/build_site\.py` passes Sphinx the config value `course_assets_version`: a digest "
+                  r"\(`site_assets_digest`\) of (.*?);", text)
     assert m and '"course_assets_version"] = site_assets_digest(' in inspect.getsource(build_site)
     assert m and files and files <= set(re.findall(r"`([^`]+)`", m.group(1))), (files, m and m.group(1))
 
@@ -593,6 +595,34 @@ def test_the_graders_time_breakdown_says_its_parts_overlap():
     assert len(parts) == 5, parts
     assert sum(parts) <= total or "the parts overlap" in passage.lower(), (sum(parts), total)
     assert "--jobs 1" not in passage or "both workers" not in passage
+
+
+def test_what_benchmark_history_md_says_of_the_corpus_batch_and_of_chapter_7_holds():
+    """docs/benchmark-history.md says what a clash is as `_clash` in tests/test_mistakes_batch.py decides it (the page
+    once used "clashing entries" three times without saying), in which file `cases_and_expected` is, and cites the
+    subsection "Five seeds" under the section of §7 that holds it (it once quoted the title alone)."""
+    from types import SimpleNamespace
+
+    from grading.exercises import EXERCISES
+    from test_mistakes import cases_and_expected
+    from test_mistakes_batch import _clash
+    text = flat("docs", "benchmark-history.md")
+    assert ("Two entries *clash* when one of them also defines the function of the other's exercise: in one "
+            "notebook, the later cell would replace the other's answer (`_clash` in `tests/test_mistakes_batch.py`)"
+            in text)
+    mask, heads = (SimpleNamespace(exercise=e.id, code=f"def {e.function}(x):\n    return x\n")
+                   for e in list(EXERCISES.values())[:2])
+    assert not _clash(mask, heads)
+    both = SimpleNamespace(exercise=mask.exercise, code=mask.code + heads.code)
+    assert _clash(both, heads) and _clash(heads, both)
+    assert "`cases_and_expected` (also in `tests/test_mistakes.py`)" in text
+    assert cases_and_expected.__module__ == "test_mistakes"
+    m = re.search(r"\(§(\d+)\.(\d+), \"([^\"]+)\"\)", text)
+    assert m, "docs/benchmark-history.md no longer cites a subsection of §7"
+    chapter = next((ROOT / "src" / "chapters").glob(f"{int(m.group(1)):02d}_*.py")).read_text(encoding="utf-8")
+    sections = re.split(r"^## ", chapter, flags=re.M)
+    [section] = [s for s in sections if s.startswith(f"{m.group(1)}.{m.group(2)} ")]
+    assert f"\n### {m.group(3)}\n" in section, m.group(0)
 
 
 def test_chinese_queries_are_cut_where_site_readme_says():
@@ -726,6 +756,10 @@ def test_a_command_the_guides_give_names_the_interpreter():
     for guide in GUIDES:
         text = flat(guide)
         bare += [f"{guide}: {m.group(0)}" for m in re.finditer(r"\b[Rr]un `tools/[\w/]+\.py[^`]*`", text)]
+        # a script with its options in one code span is a command too (docs/exercises.md once gave
+        # `tools/expected.py --check`); CONTRIBUTING.md still names `tools/i18n.py check` so, twice
+        if guide != "CONTRIBUTING.md":
+            bare += [f"{guide}: {m.group(0)}" for m in re.finditer(r"`tools/[\w/]+\.py [^`]*`", text)]
     assert not bare, bare
 
 
@@ -767,10 +801,14 @@ def test_student_lang_auto_is_described_as_one_language_per_submission():
     start = text.index("`--student-lang` forces one language on every student's rows and pages")
     said = " ".join(text[start:text.find("\n\n", start)].split())          # that paragraph
     assert "most of their notebooks" in said and not re.search(r"\bown\b", said), said
-    # the tie rule of the --help, in both places the guide gives the rule
+    # the tie rule of the --help, where the guide gives the rule; a student's page points there for it (the guide
+    # once stated the rule twice)
     assert "on a tie that of the notebook changed last" in option.help
     assert "(on a tie, the language of the notebook changed last)" in said
-    assert "most of the student's notebooks (on a tie, that of the notebook changed last)" in flat("docs", "instructors.md")
+    assert flat("docs", "instructors.md").count("notebook changed last") == 1
+    assert re.search(r"It is written in the student's language \(see \[The class at a glance\]"
+                     r"\(#the-class-at-a-glance\) for how it is chosen\)", flat("docs", "instructors.md"))
+    assert text.index("## The class at a glance") < start
 
 
 def test_the_quiz_example_is_one_the_build_accepts(tmp_path):
@@ -1368,7 +1406,7 @@ def test_a_missing_interface_translation_is_not_said_to_stop_the_build():
     text = flat("docs", "exercises.md")
     assert "the build stops at any text without a translation" not in text
     assert ("the build stops at prose without a translation; an interface text missing from `course.po` shows in "
-            "English, and `tools/i18n.py check` fails on it" in text)
+            "English, and `.venv/bin/python tools/i18n.py check` fails on it" in text)
 
 
 def script_language_data():
