@@ -83,8 +83,8 @@ LAUNCH = texts("site.book.launch", {
               "from the course's repository and runs JupyterLab in your browser. The first start takes a few "
               "minutes, and nothing you change there is kept: download a notebook you want to keep. The menu "
               "next to the rocket leads to the repository itself.",
-    "local": "The launch menu's other entry opens the notebook in a JupyterLab of your own: start it with "
-             "`.venv/bin/jupyter lab` at the root of a copy of the repository (it serves {url}).",
+    "local": "The launch menu's other entry opens the notebook in your own JupyterLab: start it with "
+             "`.venv/bin/jupyter lab` at the root of a copy of the repository (it runs at {url}).",
 })
 
 

@@ -186,8 +186,8 @@ SOURCE = texts("site.source", {
     "source": "Source: {path}",
     "source_tooltip": "The Python file in the repository that this page's notebook is generated from, in every language",
     # an exercise page's source is its solved file in src/solutions/ (source_path): say it shows the answers
-    "source_tooltip_exercise": "The solved Python file in the repository that this page's notebook is generated "
-                               "from, in every language (it shows the answers)",
+    "source_tooltip_exercise": "The Python file in the repository that this page's notebook is generated from, "
+                               "in every language; it holds the solutions, so it shows the answers",
 })
 
 

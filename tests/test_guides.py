@@ -1315,6 +1315,34 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert 'section("read and run"' in (ROOT / "src" / "quizzes" / "00_start.py").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("lang", ("en", "zh", "ru"))
+def test_the_launch_note_gives_the_address_jupyterlab_runs_at(lang):
+    """The launch note's second paragraph says JupyterLab, started with `.venv/bin/jupyter lab`, runs at {url}: the
+    address course_book fills in is _config.yml's local_jupyterlab_url cut back to the server's /lab page, the one
+    the menu's "JupyterLab (local)" entry opens files under (it once said only "it serves {url}")."""
+    import yaml
+    from docutils import nodes
+    sys.path.insert(0, str(ROOT / "site"))
+    import course_book
+    local = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["launch_buttons"]["local_jupyterlab_url"]
+
+    class App:
+        class config:
+            course_lang = lang
+            course_launch = {"repo_url": "https://github.com/example/course", "binderhub_url": "https://mybinder.org",
+                             "local_jupyterlab_url": local}
+
+    doctree = nodes.document(None, None)
+    section = nodes.section(ids=[course_book.LAUNCH_NOTE[1]])
+    doctree += section
+    course_book.insert_launch_note(App, doctree, course_book.LAUNCH_NOTE[0])
+    note = [p.astext() for p in section.findall(nodes.paragraph)]
+    assert len(note) == 2, note
+    address = local.rstrip("/").rsplit("/lab/tree", 1)[0] + "/lab"
+    assert local.startswith(address) and address.endswith("/lab") and address in note[1], (address, note[1])
+    assert ".venv/bin/jupyter lab" in note[1]
+
+
 def test_adding_a_language_names_the_keys_of_its_site_config_block():
     """CONTRIBUTING.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once said
     only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says (tests/test_languages.py)."""
