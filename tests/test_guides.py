@@ -15,8 +15,6 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(1, str(ROOT))
-from course_i18n import LANGUAGES as COURSE_LANGUAGES  # noqa: E402
 
 GUIDES = ("README.md", "CONTRIBUTING.md", "docs/exercises.md", "docs/instructors.md", "docs/maintainers.md",
           "docs/benchmark-history.md", "docs/words.md", "site/README.md")
@@ -1314,34 +1312,6 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
                                                                                                   "insert_quizzes("))]
     assert order == ["insert_launch_note", "insert_quizzes"], order
     assert 'section("read and run"' in (ROOT / "src" / "quizzes" / "00_start.py").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize("lang", COURSE_LANGUAGES)
-def test_the_launch_note_gives_the_address_jupyterlab_runs_at(lang):
-    """The launch note's second paragraph says JupyterLab, started with `.venv/bin/jupyter lab`, runs at {url}: the
-    address course_book fills in is _config.yml's local_jupyterlab_url cut back to the server's /lab page, the one
-    the menu's "JupyterLab (local)" entry opens files under (it once said only "it serves {url}")."""
-    import yaml
-    from docutils import nodes
-    sys.path.insert(0, str(ROOT / "site"))
-    import course_book
-    local = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["launch_buttons"]["local_jupyterlab_url"]
-
-    class App:
-        class config:
-            course_lang = lang
-            course_launch = {"repo_url": "https://github.com/example/course", "binderhub_url": "https://mybinder.org",
-                             "local_jupyterlab_url": local}
-
-    doctree = nodes.document(None, None)
-    section = nodes.section(ids=[course_book.LAUNCH_NOTE[1]])
-    doctree += section
-    course_book.insert_launch_note(App, doctree, course_book.LAUNCH_NOTE[0])
-    note = [p.astext() for p in section.findall(nodes.paragraph)]
-    assert len(note) == 2, note
-    address = local.rstrip("/").rsplit("/lab/tree", 1)[0] + "/lab"
-    assert local.startswith(address) and address.endswith("/lab") and address in note[1], (address, note[1])
-    assert ".venv/bin/jupyter lab" in note[1]
 
 
 def test_adding_a_language_names_the_keys_of_its_site_config_block():

@@ -133,7 +133,6 @@ def test_source_links_name_the_notebook_and_the_file_it_is_generated_from():
         assert (ROOT / course_site.source_path(pagename)).is_file(), pagename
 
 
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_exercise_pages_source_entry_says_the_file_holds_the_solutions(lang):
     """On an exercise page the source menu's Source entry opens src/solutions/exNN_*.py (source_path), the solved
@@ -530,11 +529,11 @@ def test_a_list_of_sections_that_is_no_range_is_joined_as_the_language_lists():
     """Exercise sets that skip a section (ex01, ex03) are written §1, §3; in Chinese with 、 (the site's list
     separator, site.book.words.list_sep), never an ASCII comma; a run of them stays a range (§1～§3)."""
     names = ["ex01_a", "ex03_c"]
-    zh = build_site._section_range(names, build_site.WORDS["range_dash"]["zh"], build_site.LIST_SEP["zh"])
-    assert zh == "1、§3"
-    assert build_site._section_range(names, build_site.WORDS["range_dash"]["en"], build_site.LIST_SEP["en"]) == "1, §3"
-    assert build_site._section_range(["ex01_a", "ex02_b", "ex03_c"], build_site.WORDS["range_dash"]["zh"],
-                                     build_site.LIST_SEP["zh"]) == "1～§3"
+    import course_book
+    dash, sep = build_site.WORDS["range_dash"], course_book.WORDS["list_sep"]
+    assert build_site._section_range(names, dash["zh"], sep["zh"]) == "1、§3"
+    assert build_site._section_range(names, dash["en"], sep["en"]) == "1, §3"
+    assert build_site._section_range(["ex01_a", "ex02_b", "ex03_c"], dash["zh"], sep["zh"]) == "1～§3"
     # and so on the landing page
     langs = build_site.site_languages(BASE)
     roots = {s["code"]: "chapters/00_start" for s in langs}
@@ -552,26 +551,34 @@ FULL_WIDTH_STOPS = "。，、；：！？）」』"
 def test_the_launch_note_shows_its_sentence_as_the_language_writes_it(lang):
     """§0.5's note on Binder (course_book.insert_launch_note): the bold opening and the rest are the catalogue's
     sentence, nothing added between them, so the language decides whether a space follows the bold phrase. The
-    Chinese once had a half-width space after 。 (the translation copied the English space after "**...**")."""
+    Chinese once had a half-width space after 。 (the translation copied the English space after "**...**").
+    Its second paragraph says JupyterLab, started with `.venv/bin/jupyter lab`, runs at the address the menu's
+    "JupyterLab (local)" entry opens files under: _config.yml's local_jupyterlab_url cut back to /lab (it once
+    said only "it serves {url}")."""
     from types import SimpleNamespace
 
+    import yaml
     from docutils import nodes
     from docutils.utils import new_document
 
     import course_book
+    local = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["launch_buttons"]["local_jupyterlab_url"]
     doctree = new_document("00_start")
     section = nodes.section(ids=[course_book.LAUNCH_NOTE[1]])
     doctree += section
     config = SimpleNamespace(course_lang=lang, course_launch={
-        "repo_url": "https://github.com/o/r", "binderhub_url": "https://mybinder.org",
-        "local_jupyterlab_url": "http://localhost:8888/lab/tree"})
+        "repo_url": "https://github.com/o/r", "binderhub_url": "https://mybinder.org", "local_jupyterlab_url": local})
     course_book.insert_launch_note(SimpleNamespace(config=config), doctree, course_book.LAUNCH_NOTE[0])
     shown = [p for p in section.findall(nodes.paragraph) if "course-launch-note" in p["classes"]]
+    assert len(shown) == 2, [p.astext() for p in shown]
     binder = course_book.LAUNCH["binder"][lang]
     assert shown[0].astext() == binder.replace("**", "").replace("`", "")
     bold = shown[0].next_node(nodes.strong).astext()
     assert binder.startswith(f"**{bold}**")
     assert "/lab)" in shown[1].astext() or "/lab）" in shown[1].astext()
+    address = local.rstrip("/").rsplit("/lab/tree", 1)[0] + "/lab"
+    assert local.startswith(address) and address.endswith("/lab") and address in shown[1].astext(), address
+    assert ".venv/bin/jupyter lab" in shown[1].astext()
     if lang == "zh":
         assert not re.search(f"[{FULL_WIDTH_STOPS}] ", shown[0].astext()), shown[0].astext()
 

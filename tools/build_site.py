@@ -80,7 +80,7 @@ sys.modules.setdefault("rfc3987_syntax", None)
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:            # course_i18n, and the site's extensions that import it
     sys.path.insert(0, str(ROOT))
-from course_i18n.catalogue import text, texts  # noqa: E402
+from course_i18n.catalogue import texts  # noqa: E402
 from grading.version import package_version  # noqa: E402
 
 SITE_SRC = ROOT / "site"
@@ -131,8 +131,6 @@ WORDS = texts("site.build", {
     # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5, CONTRIBUTING.md)
     "range_dash": "–",
 })
-# between the numbers of a list of sections, §1, §3 (the site's list separator, site/course_book.py)
-LIST_SEP = text("site.book.words.list_sep", ", ")
 # The words of site/static/course.js, handed to it as JSON in its script tag's data-course-texts
 # (a script holds no text of its own: CONTRIBUTING.md, "Translating").
 SCRIPT_WORDS = texts("site.script", {
@@ -930,6 +928,7 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
         sys.path.insert(0, str(SITE_SRC))
     from landing_texts import landing_texts
     import course_site
+    from course_book import WORDS as BOOK_WORDS             # list_sep: between the numbers of §1, §3
     docs = docs or {}
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(SITE_SRC)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
@@ -951,7 +950,7 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
             "solutions": f"{code}/{solutions[0]}.html" if solutions else "",
             "sections": max(numbers) if numbers else 0,
             "exercise_sections": _section_range([e.split("/", 1)[1] for e in exercises], WORDS["range_dash"][code],
-                                                LIST_SEP[code]),
+                                                BOOK_WORDS["list_sep"][code]),
         })
         kind, _, name = roots[code].partition("/")
         items[-1]["texts"] = landing_texts(code, {**items[-1], "binder_url": binder_url,

@@ -98,7 +98,8 @@ UI = texts("site.quiz", {
 })
 # between an answer and why it is right (Chinese: 。 and no space)
 ANSWER_STOP = text("site.quiz_answer_stop", ". ")
-# between the numbers of the steps not yet in place (the site's list separator, site/course_book.py)
+# between the numbers of the steps not yet in place: the site's list separator, course_book.WORDS["list_sep"],
+# restated because this module runs without site/ and Sphinx (text() refuses a second English for one key)
 LIST_SEP = text("site.book.words.list_sep", ", ")
 
 
