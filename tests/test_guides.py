@@ -1136,7 +1136,8 @@ def test_exercises_md_says_which_references_the_notebooks_do_not_show():
     import test_references
     text = flat("docs", "exercises.md")
     assert ("This is the case for every `lib` reference, and for heads-3, whose reference (`multi_head_causal`) "
-            "no notebook shows (`LIBRARY_ONLY` in `tests/test_references.py`).") in text
+            "no notebook shows (`LIBRARY_ONLY` in `tests/test_references.py`; a new reference that no notebook shows "
+            "goes into that set).") in text
     specs = " ".join(flat("grading", "specs", path.name) for path in (ROOT / "grading" / "specs").glob("ex*.py"))
     pairs = re.findall(r"reference=([\w.\"]+), (answer=)?", specs)
     assert len(pairs) > 20 and all(answer for ref, answer in pairs if not ref.startswith('"'))
@@ -1440,7 +1441,7 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
         held = catalogue.read_text(encoding="utf-8")
         assert all(f'msgctxt "{word.key}"' in held for word in build_site.SCRIPT_WORDS.values()), catalogue
     assert len(list((ROOT / "course_i18n" / "locales").glob("*/LC_MESSAGES/course.po"))) >= 2
-    assert "the search index carries the words of `course-search.js` (`site.search.*`)" in readme
+    assert "the search index carries all the words of `course-search.js` (`site.search.*`" in readme
 
 
 def test_adding_an_exercise_names_every_total_and_the_expected_values():
@@ -1658,3 +1659,27 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
             targets = set(re.findall(r"`make (\w+)`", targets))
         said.update({package: targets for package in packages.split(" and ")})
     assert said == needs, (said, needs)
+
+
+def test_the_exercise_guide_puts_a_new_answer_where_the_solutions_take_it_from():
+    """docs/exercises.md, step 6: a solution source shows an answer as `code(reference_cell(...))`, as every
+    src/solutions/*.py does (it once said to write the answer between `# BEGIN SOLUTION` markers there, which
+    tests/test_references.py refuses: the markers are in grading/references.py)."""
+    text = flat("docs", "exercises.md")
+    assert 'its answer as `code(reference_cell("row_sums"))`' in text
+    sources = sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
+    assert sources and all("BEGIN SOLUTION" not in p.read_text(encoding="utf-8") for p in sources)
+    assert all("reference_cell(" in p.read_text(encoding="utf-8") for p in sources)
+    assert "# BEGIN SOLUTION" in (ROOT / "grading" / "references.py").read_text(encoding="utf-8")
+
+
+def test_the_search_script_has_no_words_of_its_own_as_site_readme_says():
+    """site/README.md: course-search.js shows only the index's words (site.search.*); it once took its heading and
+    its no-match sentence, which spoke of categories, from Sphinx's catalogue through `_()`."""
+    from tools import search_index
+    script = (ROOT / "site" / "static" / "course-search.js").read_text(encoding="utf-8")
+    code = re.sub(r"//[^\n]*", "", script)
+    assert not re.search(r"(?<![\w.$])_\(|\btr\(", code), "course-search.js calls Sphinx's _()"
+    assert "it uses none of Sphinx's own" in flat("site", "README.md")
+    for name in search_index.WORDS:
+        assert f"texts.{name}" in code, name

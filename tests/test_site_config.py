@@ -78,7 +78,8 @@ def test_derived_config(lang):
 
 @pytest.mark.parametrize("lang", sorted(EXPECTED))
 def test_the_search_index_carries_the_search_pages_words(lang, tmp_path):
-    """course-search.js gets its words from the index, in the index's language, from the catalogues."""
+    """course-search.js gets its words from the index, in the index's language, from the catalogues (all
+    of them: Sphinx's own "Search Results" and no-match sentence, which spoke of categories, are not used)."""
     from tools import search_index
     (tmp_path / "empty.html").write_text("<html><body><article class='bd-article'></article></body></html>",
                                          encoding="utf8")
@@ -86,9 +87,9 @@ def test_the_search_index_carries_the_search_pages_words(lang, tmp_path):
     terms.write_text("[]\n", encoding="utf8")
     index = search_index.build(tmp_path, lang, [], terms)
     assert index["texts"] == {name: text[lang] for name, text in search_index.WORDS.items()}
-    assert "{n}" in index["texts"]["found"]
+    assert set(index["texts"]) == {"heading", "found", "none"} and "{n}" in index["texts"]["found"]
     if lang != SOURCE_LANGUAGE:
-        assert index["texts"]["found"] != search_index.WORDS["found"].english
+        assert all(index["texts"][name] != text.english for name, text in search_index.WORDS.items())
 
 
 def test_launch_buttons_follow_the_repository_url():

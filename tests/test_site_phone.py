@@ -152,7 +152,8 @@ def test_the_five_seeds_read_as_a_grid_on_a_phone(open_page, lang):
 @in_chromium
 def test_the_scripts_say_their_words_in_the_page_language(open_page, lang):
     """The words of course.js (the close button, the line under what scrolls sideways, the title of a
-    check's bar) and of course-search.js (how many sections were found) are the catalogue's, in the
+    check's bar) and of course-search.js (the results' heading, how many sections were found, the sentence
+    when none is) are the catalogue's, in the
     page's language: the build hands them to the scripts, which hold none of their own."""
     page = open_page(lang, "02_heads", viewport=PHONE, is_mobile=True, has_touch=True)
     page.wait_for_load_state("load")
@@ -173,6 +174,11 @@ def test_the_scripts_say_their_words_in_the_page_language(open_page, lang):
     summary = page.locator(".search-summary").inner_text()
     found = re.search(r"\d+", summary)
     assert found and summary == SEARCH_WORDS["found"][lang].replace("{n}", found.group()), summary
+    assert page.locator("#search-results h2").inner_text() == SEARCH_WORDS["heading"][lang]
+    page.goto(page.url.replace("q=softmax", "q=qzxwvj"), wait_until="load")
+    page.wait_for_selector(".search-summary")
+    assert page.locator(".search-summary").inner_text() == SEARCH_WORDS["none"][lang]
+    assert page.locator("#search-results li").count() == 0
 
 
 @in_chromium

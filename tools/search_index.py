@@ -40,8 +40,12 @@ BLOCK_TAGS = {"p", "div", "li", "tr", "td", "th", "pre", "h1", "h2", "h3", "h4",
 CODE_CLASSES = {"cell_input", "cell_output"}      # a notebook's code cells and their outputs
 # The words of site/static/course-search.js, in English; the index carries them in its language ("texts").
 WORDS = texts("site.search", {
+    # the heading of the results, on the search page
+    "heading": "Search results",
     # above the results ({n}: how many sections were found)
     "found": "Sections found: {n}.",
+    # in place of the results when no section matches (the search has no categories to choose)
+    "none": "No section matches this search. Check the spelling, or try other words.",
 })
 
 

@@ -2,7 +2,8 @@
 // Index: tools/search_index.py (one entry per section: page, anchor, heading, prose, code, the
 // terms site/search-terms.yml gives the section that teaches them, in zh and ru also the section's
 // English terms and the glossary's English for what its heading says; the groups of
-// site/search-synonyms.yml; and this script's words in the page's language, texts.found, from the
+// site/search-synonyms.yml; and this script's words in the page's language (texts: the heading, the
+// count found, the sentence for no match), from the
 // catalogues of course_i18n).
 // A query is cut into words: English and Russian by their stem (Sphinx's stemmer, so маской finds
 // маска and is highlighted; a stem under 4 letters is the word as typed; a Russian -овать verb by
@@ -49,7 +50,6 @@
   var WORD = /[\p{L}\p{N}_]+/gu;
   var LETTER = "[\\p{L}\\p{N}]";       // a word's letters; "_" joins words (causal_future: causal, future)
   var HAN = /\p{Script=Han}/u;
-  var tr = typeof _ === "function" ? _ : function (s) { return s; };
 
   function escapeRegExp(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
@@ -730,7 +730,8 @@
     if (!out) return;
     out.textContent = "";
     var heading = document.createElement("h2");
-    heading.textContent = tr("Search Results");
+    var texts = (index && index.texts) || {};
+    heading.textContent = texts.heading || "";
     out.appendChild(heading);
     var status = document.createElement("p");
     status.className = "search-summary";
@@ -739,11 +740,12 @@
     var result = search(query);
     var hits = result.hits || [];
     if (!hits.length) {
-      status.textContent = tr("Your search did not match any documents. Please make sure that all words are spelled correctly and that you've selected enough categories.");
+      status.textContent = texts.none || "";
       return;
     }
-    // (the results are sections, not pages: Sphinx's own sentence would say "page(s)")
-    status.textContent = ((index && index.texts || {}).found || "").replace("{n}", hits.length);
+    // (the results are sections, not pages: Sphinx's own sentences would say "page(s)" and speak of
+    // categories this search does not have)
+    status.textContent = (texts.found || "").replace("{n}", hits.length);
     var list = document.createElement("ul");
     list.className = "search";
     hits.slice(0, 60).forEach(function (hit) {
