@@ -1306,7 +1306,7 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert ("and the text of the site's §0.5 ends with a note on that menu, just before the section's questions. A site"
+    assert ("and the site's §0.5 ends with a note on that menu, just before its questions. A site"
             " built without the address has neither the menu nor the note" in readme)
     # the note ends the prose of §0.5, then come its questions (it once said the note ends §0.5)
     order = [line.strip().split("(")[0] for line in book.splitlines() if line.strip().startswith(("insert_launch_note(",
@@ -1641,8 +1641,8 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
 
 def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
-    npm and nodejs, which it says serve all three targets and are all that `make book` needs, are exactly the packages
-    `book` needs there."""
+    npm and nodejs, which it says serve all three targets and are the only packages `make book` needs, are exactly the
+    packages `book` needs there."""
     needs = {}
     for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
@@ -1652,7 +1652,7 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
     said = {}
     for packages, targets in bullets:
-        if targets == "all three targets; they are all that `make book` needs":
+        if targets == "all three targets, and the only packages `make book` needs":
             targets = {"book", "test", "pdf"}
             assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
         else:
