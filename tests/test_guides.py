@@ -205,8 +205,8 @@ def test_the_success_line_counts_the_public_tests():
 
 
 def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
-    """CONTRIBUTING.md's example of a timing comparison that no load can reverse (§5.8) gives the cell's own number of runs
-    and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
+    """CONTRIBUTING.md's example of a timing comparison whose margin load does not reverse (§5.8) gives the cell's own
+    number of runs and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
     text = flat("CONTRIBUTING.md")
     m = re.search(r"\(§5\.8: the fastest of (\d+) runs, BLAS pinned to one thread, the cache at least (\d+) times "
                   r"faster at the longest prefix\)", text)
