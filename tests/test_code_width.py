@@ -8,8 +8,9 @@ the line above (CONTRIBUTING, "Rules for code cells").
 
 The reference answers are written in grading/references.py and copied into the solved
 notebooks, and with the answer cut out into the exercise notebooks (tools/nbsource.py,
-reference_cell); that file has lines longer than 76 characters, so those cells are
-checked apart, as a known failure, until it is wrapped.
+reference_cell).  Those cells are found by their source and checked in a test of their
+own, which holds them to the same 76 characters: a long line there is wrapped in
+grading/references.py (whose lines outside the answers the notebooks show may be longer).
 """
 
 import pathlib

@@ -3,13 +3,15 @@
 The table of docs/words.md, "Words we do not use", lists (language, pattern, use instead). The
 prose checked is what a reader sees in that language: the Markdown cells and
 translated comments of every source in src/ and every text of the quiz questions;
-the ``{"zh": ..., "en": ..., "ru": ...}`` catalogues of the modules in
-MESSAGE_MODULES (feedback and grader messages, the interactive figures' and the
-diagrams' labels); the interface texts (their English in course_i18n's ``course.pot``,
-their translations in each ``course.po``: exercise titles, test labels, the site's
-texts, ...), the site's translated theme strings and the captions of _toc.yml. The figures' ``alt="…"`` texts
-are not read. Inline code, math, URLs and HTML tags are not prose, nor are section
-numbers (§2.3), heading numbers and version numbers.
+the texts the modules in MESSAGE_MODULES hold (feedback and grader messages, the
+interactive figures' and the diagrams' labels), each a ``{lang: sentence}`` that
+course_i18n.catalogue's ``text``/``texts`` built, found among a module's names up
+to three levels into its dicts, lists and tuples; the interface texts (their
+English in course_i18n's ``course.pot``, their translations in each
+``course.po``: exercise titles, test labels, the site's texts, ...), the site's
+translated theme strings and the captions of _toc.yml. The figures' ``alt="…"``
+texts are not read. Inline code, math, URLs and HTML tags are not prose, nor are
+section numbers (§2.3), heading numbers and version numbers.
 """
 
 import importlib
