@@ -187,7 +187,7 @@ def test_the_quick_start_warns_of_ubuntus_user_namespaces_before_its_commands():
     profile = "/usr/share/apparmor/extra-profiles/bwrap-userns-restrict"
     assert "`apparmor-profiles`" in section and f"sudo install -m 0644 {profile} /etc/apparmor.d/\n" in section
     assert "sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict\n" in section and "aa-status" in section
-    assert ("tests run on Debian, where neither is needed, and neither has been tried on Ubuntu"
+    assert ("tests run on Debian, where neither way is needed; neither has been tried on Ubuntu"
             in " ".join(section.split()))
     assert not re.search(r"\b2[5-9]\.(04|10)\b", section), "a release said to ship the profile"
 
@@ -395,7 +395,7 @@ def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md
 
     from grading.batch import sandbox
     text = flat("docs", "instructors.md")
-    assert re.search(r"When a kernel that was started fresh \(rather than forked warm\) crashes, however, the results "
+    assert re.search(r"But when a kernel that was started fresh \(rather than forked warm\) crashes, the results "
                      r"it wrote before the crash can be lost; the report's `grader\.isolation\.kernels` says which",
                      text), "docs/instructors.md no longer says where the report tells fresh from warm kernels"
     source = inspect.getsource(sandbox.Sandbox)
@@ -1683,3 +1683,22 @@ def test_the_search_script_has_no_words_of_its_own_as_site_readme_says():
     assert "it uses none of Sphinx's own" in flat("site", "README.md")
     for name in search_index.WORDS:
         assert f"texts.{name}" in code, name
+
+
+def test_the_gradebooks_name_a_student_by_the_path_under_the_batch_folder_as_the_pages_do():
+    """docs/instructors.md: every gradebook names a student by the submission's path under the batch's folder, as the
+    pages do (`alice`, `group-2/bob`): the gradebooks and the pages take the name from the same display_names."""
+    import inspect
+
+    from grading.batch import report
+    text = flat("docs", "instructors.md")
+    assert ("Every gradebook names a student by the submission's path under the batch's folder, as the pages do"
+            in text)
+    assert "A page names its submission by its path under the batch's folder (`alice`, `group-2/bob`)" in text
+    summary = [{"submission": "/home/me/batch/alice"}, {"submission": "/home/me/batch/group-2/bob"}]
+    assert list(report.display_names({"summary": summary}).values()) == ["alice", "group-2/bob"]
+    for gradebook in (report.to_wide_csv, report.to_canvas_csv, report.to_moodle_csv):
+        assert "display_names(report)" in inspect.getsource(gradebook), gradebook.__name__
+    assert "self.names = display_names(report)" in inspect.getsource(report.PageData)          # the pages
+    assert 'name = data.names[summary["submission"]]' in inspect.getsource(report.page_view)
+    assert "to_wide_csv(" in inspect.getsource(report.to_totals_csv)
