@@ -1513,7 +1513,7 @@ def test_site_readme_says_where_accessibility_and_page_weight_are_checked():
     and page weight; that section names them, with the file that checks both (it once named neither)."""
     assert 'site/README.md, "Tests", says which file checks what' in flat("docs", "maintainers.md")
     tests = flat("site", "README.md").split("## Tests", 1)[1]
-    assert "* Every page in the browser (accessibility included) and page weight: `tests/test_site.py`." in tests
+    assert "* Every page in the browser (accessibility included), and page weight: `tests/test_site.py`." in tests
     site_tests = (ROOT / "tests" / "test_site.py").read_text(encoding="utf-8")
     assert "def test_page_weight(" in site_tests and "violations = _axe(page" in site_tests
 
@@ -1706,3 +1706,22 @@ def test_the_gradebooks_name_a_student_by_the_path_under_the_batch_folder_as_the
     assert "self.names = display_names(report)" in inspect.getsource(report.PageData)          # the pages
     assert 'name = data.names[summary["submission"]]' in inspect.getsource(report.page_view)
     assert "to_wide_csv(" in inspect.getsource(report.to_totals_csv)
+
+
+def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
+    """docs/exercises.md: a new set's own files are `src/solutions/exNN_name.py` and `tests/mistakes/exNN.py` (every
+    other file its steps name is shared), and the solution source is the only source of two notebooks in each
+    language; every set of grading/specs/ has both files and both notebooks in every language."""
+    from course_i18n import LANGUAGES
+    text = flat("docs", "exercises.md")
+    assert ("Then, step by step (for a new set, create the two files named after it below, "
+            "`src/solutions/exNN_name.py` and `tests/mistakes/exNN.py`):") in text
+    assert "is the only source of two notebooks in each language: `solutions/<lang>/exNN_name.ipynb`" in text
+    sets = sorted(p.stem for p in (ROOT / "grading" / "specs").glob("ex[0-9][0-9]_*.py"))
+    assert sets
+    for name in sets:
+        assert (ROOT / "src" / "solutions" / f"{name}.py").exists(), name
+        assert (ROOT / "tests" / "mistakes" / f"{name[:4]}.py").exists(), name
+        for lang in LANGUAGES:
+            assert all((ROOT / kind / lang / f"{name}.ipynb").exists() for kind in ("solutions", "exercises")), name
+    assert "pkgutil.iter_modules(__path__)" in (ROOT / "tests" / "mistakes" / "__init__.py").read_text(encoding="utf-8")
