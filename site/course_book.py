@@ -82,7 +82,9 @@ LAUNCH = texts("site.book.launch", {
               "page) opens that notebook on Binder, in the same language: mybinder.org builds the environment "
               "from the course's repository and runs JupyterLab in your browser. The first start takes a few "
               "minutes, and nothing you change there is kept: download a notebook you want to keep. The menu "
-              "next to the rocket leads to the repository itself.",
+              "next to the rocket leads to the repository itself: its home page, the page's notebook file and "
+              "the Python file that notebook is generated from (on an exercise's page, the file that holds its "
+              "solutions).",
     "local": "The launch menu's other entry opens the notebook in your own JupyterLab: start it with "
              "`.venv/bin/jupyter lab` at the root of a copy of the repository (it runs at {url}).",
 })

@@ -184,10 +184,11 @@ SOURCE = texts("site.source", {
     "repository": "Repository",
     "notebook": "Notebook: {path}",
     "source": "Source: {path}",
-    "source_tooltip": "The Python file in the repository that this page's notebook is generated from, in every language",
+    "source_tooltip": "The Python file in the repository from which this page's notebook is generated in every "
+                      "language",
     # an exercise page's source is its solved file in src/solutions/ (source_path): say it shows the answers
-    "source_tooltip_exercise": "The Python file in the repository that this page's notebook is generated from, "
-                               "in every language; it holds the solutions, so it shows the answers",
+    "source_tooltip_exercise": "The Python file in the repository from which this page's notebook is generated in "
+                               "every language; it holds the solutions, so opening it shows the answers",
 })
 
 

@@ -1319,6 +1319,45 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert 'section("read and run"' in (ROOT / "src" / "quizzes" / "00_start.py").read_text(encoding="utf-8")
 
 
+def test_the_launch_note_names_what_the_menu_next_to_the_rocket_holds():
+    """§0.5's note on Binder (site.book.launch.binder) says the menu next to the rocket holds the repository's home
+    page, the page's notebook file and the Python file that notebook is generated from, on an exercise's page the
+    file with its solutions. That is what add_source_buttons puts right after the launch menu on every notebook
+    page of a GitHub or GitLab repository: chapters, exercises and solutions alike (the note once said only that
+    the menu "leads to the repository itself")."""
+    sys.path.insert(0, str(ROOT / "site"))
+    import course_book
+    import course_site
+    note = course_book.LAUNCH["binder"].english
+    assert ("The menu next to the rocket leads to the repository itself: its home page, the page's notebook file and "
+            "the Python file that notebook is generated from (on an exercise's page, the file that holds its "
+            "solutions)." in note)
+    for repo_url in ("https://github.com/o/r", "https://gitlab.com/o/r"):
+        for pagename in ("chapters/02_heads", "exercises/ex02_heads", "solutions/ex02_heads"):
+            class App:
+                class config:
+                    course_lang = "en"
+                    course_launch = {"repo_url": repo_url, "binderhub_url": "https://mybinder.org"}
+
+                class env:
+                    metadata = {}
+
+            context = {"page_source_suffix": ".ipynb"}
+            course_site.add_launch_buttons(App, pagename, "page.html", context, None)
+            course_site.add_source_buttons(App, pagename, "page.html", context, None)
+            labels = [b["label"] for b in context["header_buttons"]]
+            assert labels == ["launch-buttons", "source-buttons"], labels      # the menu next to the rocket
+            entries = context["header_buttons"][1]["buttons"]
+            assert [b["label"] for b in entries] == ["source-repository-button", "source-notebook-button",
+                                                     "source-source-button"], (repo_url, pagename)
+            assert entries[0]["url"] == repo_url
+            assert entries[1]["url"].endswith(course_site.repo_path(pagename, "en"))
+            source = course_site.source_path(pagename)
+            assert entries[2]["url"].endswith(source) and (ROOT / source).is_file()
+            # an exercise's notebook is generated from its solved file
+            assert source.startswith("src/solutions/") == pagename.startswith(("exercises/", "solutions/"))
+
+
 def test_adding_a_language_names_the_keys_of_its_site_config_block():
     """CONTRIBUTING.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once said
     only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says (tests/test_languages.py)."""
