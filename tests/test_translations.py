@@ -367,3 +367,26 @@ def test_a_fourth_language_is_one_list_entry_and_its_catalogues(tmp_path):
     assert _src_files() == before
     assert sorted(p.name for p in (tmp_path / "src-locales" / "xx" / "LC_MESSAGES").iterdir()) == [
         "chapters.po", "quizzes.po", "solutions.po"]
+
+
+def test_extract_and_update_on_a_clean_checkout_write_nothing():
+    """`tools/i18n.py extract` and `update` rewrite a catalogue only when its entries change: every committed
+    template and catalogue is, dates aside, what they would write, and ends with one line break (babel's
+    text ends with a blank line, which editing trims: each run used to rewrite every prose catalogue, and a
+    translator had to revert the files whose only change was that line and the date)."""
+    from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+    targets = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+    texts = i18n.extracted()
+    wanted = {i18n.template_path(): i18n.template(texts)}
+    for lang in targets:
+        path = i18n.catalogue_path(lang)
+        wanted[path] = i18n.merge(i18n.read(path, lang), texts, lang)
+    for domain, entries in i18n.extracted_prose().items():
+        wanted[prose.template_path(domain)] = i18n.prose_template(domain, entries)
+        for lang in targets:
+            path = prose.catalogue_path(lang, domain)
+            wanted[path] = i18n.merge_prose(i18n.read(path, lang), domain, entries, lang)
+    for path, catalogue in wanted.items():
+        text = pathlib.Path(path).read_text(encoding="utf-8")
+        assert text.endswith("\n") and not text.endswith("\n\n"), f"{path}: not one line break at the end"
+        assert i18n._stable(text) == i18n._stable(i18n.render(catalogue)), f"{path}: update would rewrite it"

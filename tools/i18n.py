@@ -120,13 +120,17 @@ def read(path, lang=None):
 
 
 def render(catalogue):
+    """The catalogue as the file holds it: babel's text, ending with one line break (babel ends it with a
+    blank line, which editors and the translation tools trim: each write then changed the file)."""
     out = io.BytesIO()
     write_po(out, catalogue, width=0, no_location=True, include_previous=True)
-    return out.getvalue().decode("utf-8")
+    return out.getvalue().decode("utf-8").rstrip("\n") + "\n"
 
 
 def _stable(text):
-    return [line for line in text.splitlines() if not line.startswith(UNSTABLE_HEADER)]
+    """The lines of a catalogue's text that say something: the header's dates and the blank lines at
+    the end aside."""
+    return [line for line in text.rstrip("\n").splitlines() if not line.startswith(UNSTABLE_HEADER)]
 
 
 def write_if_changed(path, catalogue):
