@@ -110,6 +110,11 @@ def test_every_question_answers_at_once(open_page, lang, page_name):
                     "items => items.map((li, i) => li.getAttribute('data-step') === String(i) ? 0 : i + 1)"
                     ".filter(n => n)")
                 assert len(misplaced) >= 2
+                # the places the feedback names are on the screen, beside the steps (a flex item loses
+                # the list's own numbers)
+                places = q.locator(".quiz-steps > li > .quiz-place")
+                assert places.all_inner_texts() == [f"{i + 1}." for i in range(len(question.steps))]
+                assert all(places.nth(i).is_visible() for i in range(places.count()))
                 steps = LIST_SEP[lang].join(str(n) for n in misplaced)
                 assert feedback.inner_text() == UI["feedback"][lang].format(
                     verdict=UI["wrong"][lang], detail=UI["order_wrong"][lang].format(steps=steps))
@@ -124,6 +129,7 @@ def test_every_question_answers_at_once(open_page, lang, page_name):
                     while item.evaluate("li => Array.prototype.indexOf.call(li.parentNode.children, li)") > target:
                         item.query_selector(".quiz-up").focus()
                         page.keyboard.press("Enter")
+                assert places.all_inner_texts() == [f"{i + 1}." for i in range(len(question.steps))]
                 q.locator(".quiz-check").click()
                 assert "is-right" in feedback.get_attribute("class")
                 assert feedback.inner_text().startswith(UI["order_right"][lang])

@@ -123,6 +123,8 @@
     function refresh() {
       var items = list.children;
       for (var i = 0; i < items.length; i++) {
+        // the place, shown: a flex item loses the list's own numbers, and the feedback names places
+        items[i].querySelector(".quiz-place").textContent = (i + 1) + ".";
         items[i].querySelector(".quiz-up").disabled = i === 0;
         items[i].querySelector(".quiz-down").disabled = i === items.length - 1;
       }
@@ -130,6 +132,9 @@
     Array.prototype.forEach.call(list.children, function (li) {
       var text = el("span", "quiz-text");
       while (li.firstChild) text.appendChild(li.firstChild);
+      var place = el("span", "quiz-place");
+      place.setAttribute("aria-hidden", "true");        // a screen reader has the list's own numbers
+      li.appendChild(place);
       li.appendChild(text);
       var tools = el("span", "quiz-move");
       [["quiz-up", "↑", ui.up], ["quiz-down", "↓", ui.down]].forEach(function (spec) {
