@@ -63,6 +63,16 @@ def test_each_language_shows_its_own_comments():
         assert "{{lang}}" not in out[lang]
 
 
+def test_a_trailing_comments_translation_over_two_lines_is_refused():
+    """Its second line would stand in the code, uncommented (the cell would not parse): the build stops and
+    says which comment, in which language, instead (CONTRIBUTING, "Translated comments")."""
+    texts = [CELL_TRANSLATIONS[c.english]["ru"] for c in translated_comments(CELL)]
+    texts[1] = "первая строка\nвторая строка"
+    with pytest.raises(ProseError, match=r"code cell 4, line 3: the ru text of the trailing comment 'one' has 2 "
+                                         r"lines; a trailing comment's translation is one line"):
+        localize_code(CELL, "ru", texts, where="code cell 4")
+
+
 @pytest.mark.parametrize("bad, message", [
     ("#zh 甲\n#en a\nx = 1", "written in English only, tagged #en"),
     ("x = 1  #en a #ru а", "written in English only, tagged #en"),

@@ -23,7 +23,8 @@ A comment in code that the reader should read in their language is tagged ``#en`
 
 A run of consecutive full-line ``#en`` comments at one indentation is one text (its lines
 joined by newlines in the catalogue); the zh notebook shows its translation there as
-``# ...`` lines, however many it has, and the trailing comment as ``# 中文``.  A comment
+``# ...`` lines, however many it has, and the trailing comment as ``# 中文``, on one line (a
+translation of it with a line break is refused).  A comment
 that is not tagged stays as it is in every language, so it must be language-neutral (a
 shape such as ``# (B, H, T, d)``); ``tests/test_language_parity.py`` checks this.
 
@@ -237,6 +238,10 @@ def localize_code(text, lang, translations=None, where="code cell"):
         if comment.full_line:
             shown[comment.rows[0]] = [f"{start}# {line}".rstrip() for line in translated.split("\n")]
             shown.update({row: [] for row in comment.rows[1:]})
+        elif "\n" in translated:            # its second line would stand in the code, uncommented
+            raise ProseError(f"{where}, line {comment.rows[0] + 1}: the {lang} text of the trailing comment "
+                             f"{comment.english!r} has {translated.count(chr(10)) + 1} lines; a trailing "
+                             f"comment's translation is one line (shorten it, or make the comment full lines)")
         else:
             shown[comment.rows[0]] = [f"{start}# {translated}".rstrip()]
     out = [new for row, line in enumerate(lines) for new in shown.get(row, [line])]
