@@ -536,7 +536,7 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
                       for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
     for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
         text = flat(guide)
-        said = re.findall(r"no other module raises, except `lib/(\w+\.py)`", text, re.I)
+        said = re.findall(r"no other module raises except `lib/(\w+\.py)`", text, re.I)
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
 
 
@@ -958,7 +958,7 @@ def test_the_glossary_names_examples_as_the_course_does():
     """The sections call a worked example "Example N" (§2.5, §3.4); the glossary's English column says so, and
     "Worked example" is left to the exercises' cells that use the learner's functions."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    assert "| Example N (a worked example in a section) | 例 N | Пример N |" in text
+    assert "| Example N (a worked example in a section) | 例 N | Пример N (в начале предложения; " in text
     assert "| Worked example N" not in text
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
@@ -1311,7 +1311,7 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert ("and the site's §0.5 ends with a note on that menu, just before its questions. A site"
+    assert ("and §0.5 of the site ends, just before its questions, with a note on that menu. A site"
             " built without the address has neither the menu nor the note" in readme)
     # the note ends the prose of §0.5, then come its questions (it once said the note ends §0.5)
     order = [line.strip().split("(")[0] for line in book.splitlines() if line.strip().startswith(("insert_launch_note(",
@@ -1765,3 +1765,38 @@ def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
         for lang in LANGUAGES:
             assert all((ROOT / kind / lang / f"{name}.ipynb").exists() for kind in ("solutions", "exercises")), name
     assert "pkgutil.iter_modules(__path__)" in (ROOT / "tests" / "mistakes" / "__init__.py").read_text(encoding="utf-8")
+
+
+def test_the_sandbox_tests_are_said_to_need_bubblewrap_as_they_do():
+    """CONTRIBUTING.md's bullet on the grader's sandbox says its tests need bubblewrap as well as root, and that
+    `make test` installs it (without `bwrap` they only skip): tools/system-packages.txt gives bubblewrap to the `test`
+    target, the Makefile's `test` installs that target's packages, and the sandbox tests need `bwrap`."""
+    text = flat("CONTRIBUTING.md")
+    start = text.index("* **The grader's sandbox**")
+    bullet = text[start:text.index("* **", start + 4)]
+    assert "Run them as root, with bubblewrap installed (`make test` installs it; see `tools/system-packages.txt`)" \
+        in bullet
+    rows = [[cell.strip() for cell in line.split("|")] for line in
+            (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    [row] = [row for row in rows if row[0] == "bubblewrap"]
+    assert row[1] == "command bwrap" and "test" in row[2].split(), row
+    assert re.search(r"^test: system-packages-test\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert 'need("bwrap"' in (ROOT / "tests" / "test_grading_sandbox.py").read_text(encoding="utf-8")
+
+
+def test_the_quiz_questions_are_said_to_appear_only_on_the_website():
+    """CONTRIBUTING.md's loop for a quiz says where to see its questions: only on the website, built by `make book`
+    and served by `make serve`. The site's build inserts them (site/course_book.py's `insert_quizzes`, which a
+    transform of the site's pages calls); no notebook holds them (a quiz's first question is in no chapter notebook)."""
+    text = flat("CONTRIBUTING.md")
+    assert "The questions appear only on the website: `make book`, then `make serve`." in text
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^book:.*\n(?:\t.*\n)*?\t\$\(PY\) tools/build_site\.py\n", makefile, re.M)
+    assert re.search(r"^serve:.*\n(?:\t.*\n)*?\t\$\(PY\) tools/build_site\.py --serve\n", makefile, re.M)
+    book = (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
+    assert "def insert_quizzes(" in book and re.search(r"\n        insert_quizzes\(app, doctree, docname\)\n", book)
+    source = (ROOT / "src" / "quizzes" / "02_heads.py").read_text(encoding="utf-8")
+    first = re.search(r'T\("([^"{]{20,})', source).group(1)
+    notebook = (ROOT / "chapters" / "en" / "02_heads.ipynb").read_text(encoding="utf-8")
+    assert first[:40] not in notebook, first
