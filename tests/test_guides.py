@@ -396,7 +396,8 @@ def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md
 
     from grading.batch import sandbox
     text = flat("docs", "instructors.md")
-    assert re.search(r"But when a kernel that was started fresh \(rather than forked warm\) crashes, the results "
+    assert re.search(r"But when a kernel that was started fresh \(rather than forked from an already running Python\) "
+                     r"crashes, the results "
                      r"it wrote before the crash can be lost; the report's `grader\.isolation\.kernels` says which",
                      text), "docs/instructors.md no longer says where the report tells fresh from warm kernels"
     source = inspect.getsource(sandbox.Sandbox)
@@ -744,8 +745,8 @@ def test_what_a_hidden_failure_may_name_is_the_same_in_both_guides():
     assert "float64" in PLAIN_DTYPES
     for guide in ("instructors.md", "maintainers.md"):
         text = flat("docs", guide)
-        assert re.search(r"an exception's class,? (?:only )?when Python, NumPy or IPython defines it", text), guide
-        assert re.search(r"a dtype,? (?:only )?when it is a plain one", text), guide
+        assert re.search(r"an exception's class,? \(?(?:only )?when Python, NumPy or IPython defines it", text), guide
+        assert re.search(r"a dtype,? \(?(?:only )?when it is a plain one", text), guide
 
 
 def test_a_command_the_guides_give_names_the_interpreter():
@@ -1800,3 +1801,41 @@ def test_the_quiz_questions_are_said_to_appear_only_on_the_website():
     first = re.search(r'T\("([^"{]{20,})', source).group(1)
     notebook = (ROOT / "chapters" / "en" / "02_heads.ipynb").read_text(encoding="utf-8")
     assert first[:40] not in notebook, first
+
+
+def test_how_a_notebook_is_matched_to_its_exercise_set_is_said_as_identify_does_it():
+    """docs/instructors.md says how the grader tells which exercise set a notebook is, which decides whether a renamed
+    LMS download is graded: `identify` in grading/batch/notebooks.py tries the metadata, the file name (the set's
+    name alone or inside a longer one, the `exNN` number) and the functions the notebook defines, in that order, each
+    only when it points to one set; a notebook it cannot place gets an error row naming the course's notebooks."""
+    import inspect
+
+    from grading import exercises, messages
+    from grading.batch import notebooks
+    from grading.batch import runner
+    text = flat("docs", "instructors.md")
+    assert ("The grader tells which exercise set a notebook is by, in this order, its metadata, its file name (the "
+            "set's name, alone or inside a longer name such as `smithjohn_12345_67890_ex01_allowed_set.ipynb`, or its "
+            "`exNN` number), and the functions it defines (the set that has the most of them). A step counts only when "
+            "it points to one set, so a renamed download is still graded. A notebook that no step places gets an error "
+            "row that names the course's notebooks.") in text
+    sets = {}
+    for ex in exercises.EXERCISES.values():
+        sets.setdefault(ex.notebook, set()).add(ex.function)
+
+    def placed(name, defined=(), **metadata):
+        info = notebooks.NotebookInfo(name)
+        info.defined, info.metadata = set(defined), metadata
+        return notebooks.identify(info, sets), info.how
+
+    two = sorted(sets["ex02_heads"])
+    assert placed("ex03_positions.ipynb", exercise_notebook="ex02_heads") == ("ex02_heads", "metadata")
+    assert placed("smithjohn_12345_67890_ex01_allowed_set.ipynb", two) == ("ex01_allowed_set", "file name")
+    assert placed("smithjohn_ex05.ipynb", two)[0] == "ex05_cache"
+    assert placed("homework.ipynb", two) == ("ex02_heads", "functions it defines")
+    assert placed("homework.ipynb", two[:1] + sorted(sets["ex01_allowed_set"])[:2])[0] == "ex01_allowed_set"
+    assert placed("ex01_allowed_set_and_ex02_heads.ipynb", [])[0] is None          # two sets: the name decides nothing
+    assert placed("homework.ipynb", ["fib"])[0] is None
+    assert all("{known}" in said for said in messages.MESSAGES["unknown_notebook"].values())
+    assert 'messages.text("unknown_notebook", lang, known=", ".join(course.by_notebook))' in inspect.getsource(
+        runner.plan_submission)
