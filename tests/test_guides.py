@@ -263,7 +263,7 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those Debian packages, it writes only three kinds of file outside the project folder: "
+    m = re.search(r"Apart from those Debian packages, it writes only three kinds of files outside the project folder: "
                   r"\* temporary files, in the system's temporary folder; \* the download caches of npm and pip, in your "
                   r"home folder; \* under `make test`, what any notebook kernel writes to your home folder \(IPython's "
                   r"`~/\.ipython/`, and matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\)\. "
@@ -1839,3 +1839,16 @@ def test_how_a_notebook_is_matched_to_its_exercise_set_is_said_as_identify_does_
     assert all("{known}" in said for said in messages.MESSAGES["unknown_notebook"].values())
     assert 'messages.text("unknown_notebook", lang, known=", ".join(course.by_notebook))' in inspect.getsource(
         runner.plan_submission)
+
+
+def test_run_autograder_points_at_the_section_that_says_the_grader_refuses_without_a_sandbox():
+    """tools/gradescope/run_autograder says that outside Gradescope's container the grader refuses to grade without a
+    sandbox, and points at the section of docs/instructors.md that says so (it once pointed at "Safety: what a
+    submission cannot do", which does not): the heading exists, and its section holds that rule."""
+    script = (ROOT / "tools" / "gradescope" / "run_autograder").read_text(encoding="utf-8")
+    [heading] = re.findall(r'elsewhere it refuses to: docs/instructors\.md, "([^"]+)"', script)
+    guide = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    sections = re.split(r"^(#{2,3} .*)$", guide, flags=re.M)
+    [body] = [sections[i + 1] for i in range(1, len(sections), 2) if sections[i].lstrip("#").strip() == heading]
+    body = " ".join(body.replace("**", "").split())
+    assert "Students' notebooks are graded only inside a sandbox. When no sandbox works, the grader stops" in body
