@@ -19,11 +19,12 @@ TEXTS = texts("site.landing", {
     "start_heading": "Where to start",
     "start": 'Begin with <a href="{start}">§0, “Start here”</a>, then read §1–§{sections} in order.',
     "exercises_heading": "Exercises",
-    "exercises": 'The <a href="{exercises}">exercise notebooks</a> go with §{exercise_sections}. Each exercise ends '
-                 "with a one-line check that tells you at once what is right and what is wrong.",
+    "exercises": 'The <a href="{exercises}">exercise notebooks</a> go with §{exercise_sections}. Each exercise is '
+                 "followed by a one-line check that tells you at once what is right and what is wrong.",
     "exercises_and_solutions": 'The <a href="{exercises}">exercise notebooks</a> go with §{exercise_sections}. Each '
-                               "exercise ends with a one-line check that tells you at once what is right and what "
-                               'is wrong. The <a href="{solutions}">solutions</a> work every exercise out in full.',
+                               "exercise is followed by a one-line check that tells you at once what is right and "
+                               'what is wrong. The <a href="{solutions}">solutions</a> work every exercise out in '
+                               "full.",
     "run_heading": "Run the notebooks yourself",
     "run_download": "The download menu of every notebook page offers the notebook and the course's package "
                     '(<code>.whl</code>), the code the notebooks import; <a href="{start}#sec-0-5">§0.5</a> says '

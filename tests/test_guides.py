@@ -1852,3 +1852,30 @@ def test_run_autograder_points_at_the_section_that_says_the_grader_refuses_witho
     [body] = [sections[i + 1] for i in range(1, len(sections), 2) if sections[i].lstrip("#").strip() == heading]
     body = " ".join(body.replace("**", "").split())
     assert "Students' notebooks are graded only inside a sandbox. When no sandbox works, the grader stops" in body
+
+
+def test_each_exercise_is_followed_by_a_one_line_check_as_the_landing_page_says():
+    """The landing page (site/landing_texts.py, site.landing.exercises and .exercises_and_solutions): each exercise
+    is followed by a one-line check. It once said the exercise "ends with" it, but cells such as an `assert …
+    needs_exercise(...)` come after the check. In every language's exercise notebooks, each exercise of the registry
+    has its `check("id", function)` in a code cell of one line, right after the code cell that defines the
+    function."""
+    import json
+    from course_i18n import LANGUAGES
+    from grading.exercises import EXERCISES
+    sys.path.insert(0, str(ROOT / "site"))
+    from landing_texts import TEXTS
+    for key in ("exercises", "exercises_and_solutions"):
+        assert "Each exercise is followed by a one-line check that tells you" in TEXTS[key]["en"], key
+    for lang in LANGUAGES:
+        found = []
+        for path in sorted((ROOT / "exercises" / lang).glob("ex*.ipynb")):
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            code = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+            for before, cell in zip(code, code[1:]):
+                m = re.fullmatch(r'check\("([\w-]+)", (\w+)\)', cell)
+                if m:
+                    found.append(m.group(1))
+                    assert m.group(2) == EXERCISES[m.group(1)].function, (path, cell)
+                    assert re.search(rf"^def {m.group(2)}\(", before, re.M), (path, cell)
+        assert sorted(found) == sorted(EXERCISES), lang
