@@ -229,6 +229,25 @@ def test_the_selectors_the_exercise_guide_shows_are_used_in_the_diagnoses():
     assert not [s for s in selectors if f"'{s}'" not in diagnoses], selectors
 
 
+def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
+    """docs/exercises.md gives one `@=` example throughout: step 7's `MISTAKES` entry, which "Declaring a mistake"
+    explains as "that product alone, not a longer one that contains it" (the two once used different operators).
+    It is cost-1's entry in tests/test_exercises.py, and on cost-1's answer `@=` finds one mutant where `@` with the
+    same text finds longer products too."""
+    import test_exercises
+    from grading import bugs
+    from grading.registry import EXERCISES
+    text = flat("docs", "exercises.md")
+    step7 = re.search(r'or `@=` and its exact code: `"([a-z-]+@=[^"`]+)"`', text)
+    assert step7, "docs/exercises.md, step 7, no longer shows an `@=` selector"
+    selector = step7.group(1)
+    assert f"`{selector}` is that product alone, not a longer one that contains it" in text
+    exercise_id = next(k for k, v in test_exercises.MISTAKES.items() if v == selector)
+    answer = EXERCISES[exercise_id].answer
+    assert len(bugs.find(answer, selector)) == 1
+    assert len(bugs.find(answer, selector.replace("@=", "@", 1))) > 1
+
+
 def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
     """CONTRIBUTING.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
     source passes to `T` (the example once named a catalogue entry that no source had)."""
@@ -1450,7 +1469,7 @@ def test_a_missing_interface_translation_is_not_said_to_stop_the_build():
     assert "a translation missing or fuzzy there stops the build" in " ".join(build.split())
     text = flat("docs", "exercises.md")
     assert "the build stops at any text without a translation" not in text
-    assert ("the build stops at prose without a translation; an interface text missing from `course.po` shows in "
+    assert ("The build stops at prose without a translation; an interface text missing from `course.po` shows in "
             "English, and `.venv/bin/python tools/i18n.py check` fails on it" in text)
 
 
@@ -1644,7 +1663,8 @@ def test_the_language_line_is_described_as_the_builder_writes_it():
     from grading import notebook_setup
     from tools import nbsource
     text = flat("docs", "exercises.md")
-    assert ('The cell starts with `COURSE_LANGUAGE = "{{lang}}"`, where the builder writes the notebook\'s language '
+    assert ('The second call makes the notebook\'s first code cell, which starts with `COURSE_LANGUAGE = "{{lang}}"`, '
+            'where the builder writes the notebook\'s language '
             '(`"zh"`, `"en"` or `"ru"`) in place of `{{lang}}`') in text
     assert notebook_setup.LANGUAGE_LINE.startswith('COURSE_LANGUAGE = "{{lang}}"')
     assert nbsource.LANG_PLACEHOLDER == "{{lang}}"
