@@ -1745,7 +1745,7 @@ def test_the_search_script_has_no_words_of_its_own_as_site_readme_says():
     script = (ROOT / "site" / "static" / "course-search.js").read_text(encoding="utf-8")
     code = re.sub(r"//[^\n]*", "", script)
     assert not re.search(r"(?<![\w.$])_\(|\btr\(", code), "course-search.js calls Sphinx's _()"
-    assert "it uses none of Sphinx's own" in flat("site", "README.md")
+    assert "it uses none of Sphinx's words" in flat("site", "README.md")
     for name in search_index.WORDS:
         assert f"texts.{name}" in code, name
 
