@@ -89,6 +89,13 @@ PHONE_WIDTH = 360
 # (figures are drawn to fit it unshrunk; legends to stay readable on a phone).
 DESKTOP_COLUMN, PHONE_COLUMN = 720, 320
 SCRIPT_OF = {"zh": r"[\u4e00-\u9fff]", "ru": r"[А-Яа-яЁё]", "en": r"[A-Za-z]"}
+LANGUAGE_SPECS = {spec["code"]: spec for spec in build_site.site_languages(build_site.load_yaml(build_site.ROOT / "_config.yml"))}
+# the footer's date of the last update, as each language writes a date: no leading zero, zh's full stop 。,
+# ru's month in the genitive
+LAST_UPDATED = {"en": r"Last updated on [A-Z][a-z]{2} [1-9]\d?, \d{4}\.",
+                "zh": r"最后更新于 \d{4} 年 [1-9]\d? 月 [1-9]\d? 日。",
+                "ru": r"Обновлено: [1-9]\d? (января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября"
+                      r"|ноября|декабря) \d{4}\."}
 
 
 # A figure of the corpus shows its tokens (春, 风, 雨), so an English or Russian
@@ -599,6 +606,11 @@ def test_page(browser, base_url, site_dir, build_info, report, axe_script, lang,
         footer = page.inner_text(".course-footer")          # every page: the version, both licences
         assert course_site.FOOTER["version"][lang].format(version=package_version()) in footer, footer
         assert course_site.FOOTER["mit"][lang] in footer and "CC BY-SA 4.0" in footer, footer
+        # the author alone, and the date as the language writes one (the theme's "By The course authors",
+        # "Автор: Авторы курса", "作者： 课程作者", "дек. 07, 2026", "12 月 07 日." before)
+        assert page.inner_text(".component-author").strip() == LANGUAGE_SPECS[lang]["author"]
+        updated = page.inner_text(".last-updated").strip()
+        assert re.fullmatch(LAST_UPDATED[lang], updated), f"{url}: {updated!r}"
         icons = page.evaluate("""() => Array.from(document.fonts).filter(f => /Font Awesome 6/.test(f.family)
                                   && f.status === 'loaded').map(f => f.unicodeRange)""")
         assert icons and all(r != "U+0-10FFFF" for r in icons), f"{url}: icon fonts loaded: {icons}"

@@ -300,8 +300,10 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     }
     theme = sc.setdefault("html_theme_options", {})
     theme["article_header_end"] = ["lang-switcher", "article-header-buttons"]
-    # the theme's footer, with the course's version and licences in place of its empty extra footer
-    theme["footer_content_items"] = ["author.html", "copyright.html", "last-updated.html", "course-footer.html"]
+    # the theme's footer, with the course's version and licences in place of its empty extra footer, and the
+    # author named alone (course-author.html); the date of the last update is written as each language writes
+    # dates (site/locale: Sphinx's "%b %d, %Y", the en block of _config.yml)
+    theme["footer_content_items"] = ["course-author.html", "copyright.html", "last-updated.html", "course-footer.html"]
     theme["launch_buttons"] = {}
     if spec.get("search_bar_text"):
         theme["search_bar_text"] = spec["search_bar_text"]
