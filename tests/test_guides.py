@@ -1426,7 +1426,7 @@ def test_the_ambiguous_flag_is_explained_with_the_duplicates_rule():
     same = _constants("grading", "batch", "duplicates.py")["SAME_TIME"]
     assert 'out.add("ambiguous")' in (ROOT / "grading" / "batch" / "report.py").read_text(encoding="utf-8")
     text = flat("docs", "instructors.md")
-    assert (f"It also says `ambiguous` when the rule could not choose: under `newest` or `best` when the newest copies "
+    assert (f"The column also says `ambiguous` when the rule could not choose: under `newest` or `best` when the newest copies "
             f"were saved less than {same:g} s apart, and always under `ambiguous`.") in text
 
 
@@ -1745,7 +1745,7 @@ def test_the_search_script_has_no_words_of_its_own_as_site_readme_says():
     script = (ROOT / "site" / "static" / "course-search.js").read_text(encoding="utf-8")
     code = re.sub(r"//[^\n]*", "", script)
     assert not re.search(r"(?<![\w.$])_\(|\btr\(", code), "course-search.js calls Sphinx's _()"
-    assert "it uses none of Sphinx's words" in flat("site", "README.md")
+    assert "The search uses none of Sphinx's words" in flat("site", "README.md")
     for name in search_index.WORDS:
         assert f"texts.{name}" in code, name
 
@@ -1775,8 +1775,8 @@ def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
     language; every set of grading/specs/ has both files and both notebooks in every language."""
     from course_i18n import LANGUAGES
     text = flat("docs", "exercises.md")
-    assert ("Then, step by step (for a new set, create the two files named after it below, "
-            "`src/solutions/exNN_name.py` and `tests/mistakes/exNN.py`):") in text
+    assert ("Then, step by step (for a new set, also create `src/solutions/exNN_name.py` and "
+            "`tests/mistakes/exNN.py`, named after it):") in text
     assert "is the only source of two notebooks in each language: `solutions/<lang>/exNN_name.ipynb`" in text
     sets = sorted(p.stem for p in (ROOT / "grading" / "specs").glob("ex[0-9][0-9]_*.py"))
     assert sets
@@ -1834,7 +1834,7 @@ def test_how_a_notebook_is_matched_to_its_exercise_set_is_said_as_identify_does_
     from grading.batch import notebooks
     from grading.batch import runner
     text = flat("docs", "instructors.md")
-    assert ("The grader tells which exercise set a notebook is by, in this order, its metadata, its file name (the "
+    assert ("The grader identifies a notebook's exercise set from, in this order, its metadata, its file name (the "
             "set's name, alone or inside a longer name such as `smithjohn_12345_67890_ex01_allowed_set.ipynb`, or its "
             "`exNN` number), and the functions it defines (the set that has the most of them). A step counts only when "
             "it points to one set, so a renamed download is still graded. A notebook that no step places gets an error "
