@@ -6,7 +6,7 @@ md(r"""
 
 The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ at position t of sequence b is
+This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ with index t in this input of sequence b (absolute position o + t) is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 

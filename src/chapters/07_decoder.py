@@ -493,7 +493,7 @@ assert (round(p_eos_first, 2) == 0.96 and round(eos_hidden, 3) == 0.237
 md(r"""
 ### Five seeds
 
-So far every result comes from one initialisation and one order of batches. Are these runs typical? We train both models with four more seeds, five in all: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of this section (without it); the other four are trained here. On the copies of each run kept every 25 steps, we also measure the loss with the future hidden. Below, "seed 3" is short for the run started from initialisation seed 3.
+So far every result comes from one initialisation and one order of batches. Are these runs typical? We train both models with four more seeds, five in all: initialisation seeds 0 to 4, each with the next seed for the order of batches. Seed 0 is the run of §7.2 (with the mask) or of the start of §7.3 (without it); the other four are trained here. On the copies of each run kept every 25 steps, we also measure the loss with the future hidden. Below, "seed 3" is short for the run started from initialisation seed 3.
 """)
 
 code(r"""
