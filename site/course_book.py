@@ -63,10 +63,10 @@ SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, node
 
 WORDS = texts("site.book.words", {
     "figure": "Figure {n}",
-    "exercises_end": "Exercises for this section: ",
-    "solutions": "solutions: ",
-    "exercises": "exercises: ",
-    "practises": "Sections practised here: ",
+    "exercises_end": "This section is practised in ",
+    "solutions": "worked out in ",
+    "exercises": "the exercises are in ",
+    "practises": "This page practises ",
     "sep": "; ",
     "list_sep": ", ",
     "panel": "Panel {n} of {total} of this figure; the description is on panel 1",

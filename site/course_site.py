@@ -11,7 +11,8 @@ It adds what the theme does not do for a site built three times from one source:
   (``chapters/<lang>/NN.ipynb``), which the theme cannot compute because each
   build sees ``chapters/NN.ipynb``; all of them only when ``_config.yml`` names
   the repository;
-* the course's wheel next to the ``.ipynb`` in every notebook page's download menu;
+* the course's wheel next to the ``.ipynb`` in every notebook page's download menu, and the
+  ``.ipynb`` entry's tooltip naming it this page's notebook;
 * the footer's version and licences, in the page's language;
 * the project's own message catalogs for zh_CN and ru, which take precedence
   over the theme's and Sphinx's (they fix and complete them: add_catalogs);
@@ -155,17 +156,22 @@ def is_notebook(app, pagename, context) -> bool:
     return "kernelspec" in app.env.metadata.get(pagename, {}) or ".ipynb" in (context.get("page_source_suffix") or "")
 
 
+# one phrase, not the theme's "Launch on" + " Binder": zh and ru put the name inside the phrase
+LAUNCH_TOOLTIP = text("site.launch.binder_tooltip", "Launch on Binder")
+
+
 def add_launch_buttons(app, pagename, templatename, context, doctree):
     # Runs after the theme has built its header buttons (priority 501).
     links = launch_links(app.config.course_launch, pagename, app.config.course_lang) \
         if is_notebook(app, pagename, context) else []
     if not links:
         return
+    lang = app.config.course_lang
     buttons = []
     for link in links:
         if link["name"] == "binder":
             buttons.append({"type": "link", "text": "Binder", "url": link["url"],
-                            "tooltip": booktheme("Launch on") + " Binder",
+                            "tooltip": LAUNCH_TOOLTIP[lang],
                             "icon": "_static/images/logo_binder.svg"})
         else:
             buttons.append({"type": "link", "text": booktheme("JupyterLab (local)"), "url": link["url"],
@@ -235,19 +241,30 @@ WHEEL_TOOLTIP = text("site.download.wheel_tooltip",
                      "copy of the course's repository or Binder")
 
 
+# the theme calls the .ipynb entry "Download source file", but the site's Source is the Python file in src/
+NOTEBOOK_TOOLTIP = text("site.download.notebook_tooltip", "This page's notebook (.ipynb), to run in your own Jupyter")
+
+
 def add_wheel_download(app, pagename, templatename, context, doctree):
-    """Every notebook page: the course's wheel in the download menu, next to the .ipynb, since every
-    notebook imports the course's code (an exercise's first cell names the one %pip line; §0.5 says it
-    for the chapters)."""
-    wheel = app.config.course_wheel
-    if not wheel or not is_notebook(app, pagename, context):
+    """Every notebook page: the .ipynb entry of the download menu named as this page's notebook (the
+    theme's tooltip calls it the source file, a name the source menu gives the Python file in src/),
+    and the course's wheel next to it, since every notebook imports the course's code (an exercise's
+    first cell names the one %pip line; §0.5 says it for the chapters)."""
+    if not is_notebook(app, pagename, context):
         return
     group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
     if group is None:
         return
+    lang = app.config.course_lang
+    for button in group.get("buttons", []):
+        if button.get("label") == "download-source-button":
+            button["tooltip"] = NOTEBOOK_TOOLTIP[lang]
+    wheel = app.config.course_wheel
+    if not wheel:
+        return
     group.setdefault("buttons", []).append({
         "type": "link", "text": ".whl", "url": context["pathto"](f"_static/{wheel}", 1),
-        "tooltip": WHEEL_TOOLTIP[app.config.course_lang],
+        "tooltip": WHEEL_TOOLTIP[lang],
         "icon": "fas fa-download", "label": "download-wheel-button"})
 
 

@@ -459,6 +459,50 @@ def test_every_notebook_page_offers_the_course_wheel_in_its_download_menu():
     assert [b["text"] for b in search["header_buttons"][0]["buttons"]] == [".ipynb"]
 
 
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_download_menus_ipynb_entry_is_called_this_pages_notebook(lang):
+    """The theme's tooltip of the .ipynb entry is "Download source file", but the source menu's Source is
+    the Python file in src/ (on an exercise page, the solved one): on every notebook page the entry's
+    tooltip is the course's site.download.notebook_tooltip, in the page's language, wheel or no wheel."""
+    from course_i18n.catalogue import catalogue
+    import sphinx_book_theme.header_buttons as theme_buttons
+
+    theme_source = Path(theme_buttons.__file__).read_text(encoding="utf8")
+    assert '"label": "download-source-button"' in theme_source       # the entry the course renames
+
+    class App:
+        class config:
+            course_lang = lang
+            course_wheel = ""
+
+        class env:
+            metadata = {}
+
+    def context(suffix=".ipynb"):
+        return {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [
+                    {"text": suffix, "tooltip": "Download source file", "label": "download-source-button"},
+                    {"text": ".pdf", "tooltip": "Print to PDF", "label": "download-pdf-button"}]}],
+                "pathto": lambda name, resource=0: "../../" + name, "page_source_suffix": suffix}
+
+    tooltip = course_site.NOTEBOOK_TOOLTIP[lang]
+    if lang != SOURCE_LANGUAGE:     # the text is the catalogue's translation, not the English
+        assert tooltip == catalogue(lang)[("site.download.notebook_tooltip", course_site.NOTEBOOK_TOOLTIP.english)]
+    assert {"en": "notebook", "zh": "笔记本", "ru": "Блокнот"}[lang] in tooltip and ".ipynb" in tooltip
+    for pagename in ("exercises/ex01_allowed_set", "chapters/02_heads", "solutions/ex02_heads"):
+        for wheel in ("", "course-1.0-py3-none-any.whl"):
+            App.config.course_wheel = wheel
+            page = context()
+            course_site.add_wheel_download(App, pagename, "page.html", page, None)
+            buttons = {b["label"]: b for b in page["header_buttons"][0]["buttons"]}
+            assert buttons["download-source-button"]["tooltip"] == tooltip, (pagename, wheel)
+            assert buttons["download-pdf-button"]["tooltip"] == "Print to PDF"
+            assert ("download-wheel-button" in buttons) == bool(wheel)
+    search = context(suffix=".md")                  # not a notebook page: the theme's tooltip stays
+    course_site.add_wheel_download(App, "search", "page.html", search, None)
+    assert search["header_buttons"][0]["buttons"][0]["tooltip"] == "Download source file"
+
+
 # --------------------------------------------------------------------------- formulas typeset at build time
 
 from tools import static_math  # noqa: E402
