@@ -1340,7 +1340,7 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert ("and §0.5 of the site ends, just before its questions, with a note on that menu. A site"
+    assert ("and a note on the site, at the end of §0.5's prose, explains the menu. A site"
             " built without the address has neither the menu nor the note" in readme)
     # the note ends the prose of §0.5, then come its questions (it once said the note ends §0.5)
     order = [line.strip().split("(")[0] for line in book.splitlines() if line.strip().startswith(("insert_launch_note(",
@@ -1646,6 +1646,21 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
         f"https://x.org/en/chapters/{sections.CHAPTER_PAGES['3']}.html#sec-3-4"
 
 
+def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gives_them():
+    """README.md's "Licence" puts the code of the notebooks' code cells under MIT and the comments written there for
+    the reader under CC BY-SA, as LICENSE does (it once put "the code cells of the notebooks" under MIT whole, while
+    LICENSE, section 2, puts their comments for the reader under CC BY-SA)."""
+    readme = flat("README.md").split("## Licence", 1)[1]
+    mit, _, share_alike = readme.partition("The text of the course")
+    assert "the code of the notebooks' code cells" in mit and "comment" not in mit
+    assert share_alike.startswith(", including the comments written for the reader in the code cells, and the "
+                                  "figures themselves") and "CC BY-SA 4.0" in share_alike
+    licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
+    cc = licence[licence.index("2. The text and the figures: Creative Commons"):licence.index("MIT License Copyright")]
+    assert "the comments written for the reader in their code cells" in cc
+    assert "the code cells of the notebooks in chapters/, exercises/ and solutions/" in licence[:licence.index(cc)]
+
+
 def test_the_windows_commands_are_the_readmes_commands():
     """README.md spells out, for Windows, the commands of its block that runs the notebooks (it once asked the
     reader to split the `&&` line and rewrite the paths): the same commands, with `py` for `python3` and
@@ -1740,7 +1755,7 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
 
 def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
-    npm and nodejs, which it says serve all three targets and are the only packages `make book` needs, are exactly the
+    npm and nodejs, which it says serve all three targets and are all that `make book` needs, are exactly the
     packages `book` needs there."""
     needs = {}
     for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
@@ -1751,11 +1766,10 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
     said = {}
     for packages, targets in bullets:
-        if targets == "all three targets, and the only packages `make book` needs":
-            targets = {"book", "test", "pdf"}
+        targets, only = re.subn(r"; `make book` needs nothing else$", "", " ".join(targets.split()))
+        if only:
             assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
-        else:
-            targets = set(re.findall(r"`make (\w+)`", targets))
+        targets = set(re.findall(r"`make (\w+)`", targets))
         said.update({package: targets for package in packages.split(" and ")})
     assert said == needs, (said, needs)
 
