@@ -328,12 +328,21 @@ def test_the_numeric_configurations_the_guides_name_exist():
 
 
 def test_the_code_width_is_the_tests():
-    """Every width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH."""
+    """The width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH. The guide gives it once, in
+    "Rules for code cells", with what a line counts (it once gave it again for translated comments, which now point
+    to that rule): no other "at most N characters" of a code line or comment is left to drift."""
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
-    said = re.findall(r"the code before it, is at most (\d+) characters|a code line is at most (\d+) characters",
-                      text)
-    assert len(said) >= 2 and {int(a or b) for a, b in said} == {int(width.group(1))}, said
+    rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
+    said = re.findall(r"a code line is at most (\d+) characters \(`tests/test_code_width\.py`\), counted as the "
+                      r"notebook shows it: with its indentation and, for a translated comment, the `# ` and its "
+                      r"translation \(and the code before a trailing comment\)", rules)
+    assert said == [width.group(1)], said
+    assert text.count(f"{width.group(1)} characters") == 1
+    comments = text[text.index("### Translated comments"):text.index("### Rules for code cells")]
+    assert 'A translated comment counts towards the width of its line: see the last rule of "Rules for code cells"' \
+        in comments
+    assert "at most" in rules.rsplit("* ", 1)[1]
 
 
 def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
@@ -1279,11 +1288,11 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
     assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert ("Remove each `fuzzy` mark together with the old English under it (the `#| msgid` lines), and delete each"
-            " obsolete entry (`#~`)") in loop
-    # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright)
+    assert 'Translate the new and fuzzy entries, and clear the marks `update` left, as "Translating" says.' in loop
+    # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright, then
+    # repeated the rule): "Translating" gives it, and the loop only points to it, so the two cannot differ
     keep = "delete it once nothing in it is worth keeping"
-    assert keep in steps and "obsolete entry (`#~`) once nothing in it is worth keeping" in loop
+    assert keep in steps and not re.search(r"#\||#~|worth keeping", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
     old.add("Gone", "Ушло", context="demo.gone")
@@ -1331,7 +1340,7 @@ def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
     readme = flat("README.md")
     assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert ("and §0.5 of the site ends, just before its questions, with a note on that menu. A site"
+    assert ("and a note on the site, at the end of §0.5's prose, explains the menu. A site"
             " built without the address has neither the menu nor the note" in readme)
     # the note ends the prose of §0.5, then come its questions (it once said the note ends §0.5)
     order = [line.strip().split("(")[0] for line in book.splitlines() if line.strip().startswith(("insert_launch_note(",
@@ -1612,6 +1621,46 @@ def test_the_sandbox_command_runs_the_tests_the_guide_names():
     assert all((ROOT / f).is_file() for f in files), files
 
 
+def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
+    """CONTRIBUTING.md's list for a new section names the entry of `CHAPTER_PAGES` in grading/sections.py (it once
+    left it out, and a reader who followed the list met a failing tests/test_sections.py): the form it shows,
+    `"N": "NN_name"` with the number without a leading zero, is the form of every entry, the entries follow the
+    section notebooks of _toc.yml, and tests/test_sections.py checks that the two agree."""
+    import yaml
+    from grading import sections
+    text = flat("CONTRIBUTING.md")
+    said = re.search(r'an entry `"N": "NN_name"` in `CHAPTER_PAGES` of `grading/sections\.py`, with the section\'s '
+                     r'number without a leading zero \(`"(\d+)": "(\d\d)_name"`\), in the order of `_toc\.yml` '
+                     r'\(`tests/test_sections\.py` checks that the two agree\): it is how a §N in feedback finds its '
+                     r'page', text)
+    assert said and said.group(1) == str(int(said.group(2))), "CONTRIBUTING.md no longer names CHAPTER_PAGES"
+    assert sections.CHAPTER_PAGES and all(re.fullmatch(r"\d\d_\w+", page) and number == str(int(page[:2]))
+                                          for number, page in sections.CHAPTER_PAGES.items())
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    listed = [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]
+                              if re.fullmatch(r"chapters/\d\d_\w+", c["file"])]
+    assert [f"chapters/{page}" for page in sections.CHAPTER_PAGES.values()] == listed
+    assert "sections.CHAPTER_PAGES" in (ROOT / "tests" / "test_sections.py").read_text(encoding="utf-8")
+    # what the entry is for: a §N in feedback links to the page CHAPTER_PAGES gives
+    assert sections.section_href(3, 4, "en", base="https://x.org") == \
+        f"https://x.org/en/chapters/{sections.CHAPTER_PAGES['3']}.html#sec-3-4"
+
+
+def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gives_them():
+    """README.md's "Licence" puts the code of the notebooks' code cells under MIT and the comments written there for
+    the reader under CC BY-SA, as LICENSE does (it once put "the code cells of the notebooks" under MIT whole, while
+    LICENSE, section 2, puts their comments for the reader under CC BY-SA)."""
+    readme = flat("README.md").split("## Licence", 1)[1]
+    mit, _, share_alike = readme.partition("The text of the course")
+    assert "the code of the notebooks' code cells" in mit and "comment" not in mit
+    assert share_alike.startswith(", including the comments written for the reader in the code cells, and the "
+                                  "figures themselves") and "CC BY-SA 4.0" in share_alike
+    licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
+    cc = licence[licence.index("2. The text and the figures: Creative Commons"):licence.index("MIT License Copyright")]
+    assert "the comments written for the reader in their code cells" in cc
+    assert "the code cells of the notebooks in chapters/, exercises/ and solutions/" in licence[:licence.index(cc)]
+
+
 def test_the_windows_commands_are_the_readmes_commands():
     """README.md spells out, for Windows, the commands of its block that runs the notebooks (it once asked the
     reader to split the `&&` line and rewrite the paths): the same commands, with `py` for `python3` and
@@ -1706,7 +1755,7 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
 
 def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
-    npm and nodejs, which it says serve all three targets and are the only packages `make book` needs, are exactly the
+    npm and nodejs, which it says serve all three targets and are all that `make book` needs, are exactly the
     packages `book` needs there."""
     needs = {}
     for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
@@ -1717,11 +1766,10 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
     said = {}
     for packages, targets in bullets:
-        if targets == "all three targets, and the only packages `make book` needs":
-            targets = {"book", "test", "pdf"}
+        targets, only = re.subn(r"; `make book` needs nothing else$", "", " ".join(targets.split()))
+        if only:
             assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
-        else:
-            targets = set(re.findall(r"`make (\w+)`", targets))
+        targets = set(re.findall(r"`make (\w+)`", targets))
         said.update({package: targets for package in packages.split(" and ")})
     assert said == needs, (said, needs)
 
