@@ -13,7 +13,7 @@ survives a rewrite of the prose:
 * **Exercises are one click away.**  Each chapter §N ends with a link to its
   exercise page; each exercise page starts with the sections it practises (the
   § references of its text, else §N) and a link to its solutions; each
-  solution page links back to the exercises and the sections.
+  solution page names the same sections and links back to the exercises.
 * **Figures are numbered and captioned** in the page's language ("Figure 1.2"),
   with the first sentence of the figure's alt text as the caption.
 * **A figure of several panels** (``figures.plots.PanelFigure``: its notebook
@@ -225,6 +225,14 @@ def _sections_list(app, docname, numbers, chapters):
     return items
 
 
+def _section_refs_of(app, docname) -> set[str]:
+    """The §N(.M) that :func:`link_section_references` found in another page, read (serially, in name
+    order: exercises/ before solutions/) before this one; a change to that page re-reads this one."""
+    app.env.note_dependency(str(app.env.doc2path(docname)))
+    return {ref.astext().lstrip("§") for ref in app.env.get_doctree(docname).findall(nodes.reference)
+            if "course-sec-ref" in ref.get("classes", ())}
+
+
 def add_exercise_links(app, doctree, docname, found) -> None:
     chapters, by_number = _pages(app)
     kind, _, stem = docname.partition("/")
@@ -245,6 +253,9 @@ def add_exercise_links(app, doctree, docname, found) -> None:
             para += [nodes.Text(_word(app, "sep") + _word(app, "solutions")), _doc_link(docname, family["solutions"])]
         top += para
         return
+    if kind == "solutions" and "exercises" in family:
+        # the sections its exercise page lists: the same tasks (the explanations cite more of §N)
+        found = _section_refs_of(app, family["exercises"])
     # the section itself, and the subsections its text refers to
     practised = {number} | {n for n in found if "." in n and n.split(".")[0] == number}
     para = nodes.paragraph("", "", nodes.Text(_word(app, "practises")),

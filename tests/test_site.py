@@ -988,6 +988,23 @@ def test_section_anchors_are_the_same_in_every_language(site_dir, pagename):
         assert seen == first, f"{pagename}: {lang} has sections {seen}, expected {first}"
 
 
+def test_an_exercise_page_and_its_solutions_name_the_same_sections(site_dir):
+    """Both pages of an exercise set start with the sections it practises, the same list: the solutions page
+    once listed every section its explanations cite (§2, §2.1, §2.2, §2.4, §2.5, §2.6 against §2, §2.5, §2.6)."""
+    def practised(path):
+        found = re.search(r'<p class="course-nav">(.*?)</p>', path.read_text(encoding="utf8"), re.S)
+        assert found, f"{path}: no list of the sections practised"
+        return re.findall(r'class="[^"]*course-sec-ref[^"]*"[^>]*>(§[\d.]+)<', found.group(1))
+    checked = 0
+    for lang in LANGS:
+        for exercises in sorted((site_dir / lang / "exercises").glob("ex*.html")):
+            solutions = site_dir / lang / "solutions" / exercises.name
+            lists = practised(exercises), practised(solutions)
+            assert lists[0] and lists[0] == lists[1], f"{lang}/{exercises.stem}: {lists[0]} and {lists[1]}"
+            checked += 1
+    assert checked >= 7 * len(LANGS), checked
+
+
 def test_switcher_keeps_the_section(browser, base_url, site_dir):
     page_name = next(p[2] for p in NOTEBOOK_PAGES if len(_section_ids(
         (site_dir / p[0] / f"{p[2]}.html").read_text(encoding="utf8"))) >= 4)
