@@ -470,8 +470,43 @@ def test_the_limits_the_guides_quote_are_the_codes():
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     instructors = flat("docs", "instructors.md")
-    explained = re.search(r"For each exercise it explains the first (\w+) failed tests", instructors)
+    explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
+                          instructors)
     assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
+    assert NUMBERS[explained.group(2)] == MAX_FEEDBACK - 1
+
+
+def test_the_failed_tests_a_page_explains_are_those_instructors_md_names():
+    """docs/instructors.md: a page explains up to MAX_FEEDBACK failed tests of an exercise, at most MAX_FEEDBACK - 1
+    of them public, so that a failed hidden test is always among them, and says how many more failed (it once said
+    "the first three failed tests", which five failed public tests and a failed hidden one contradict). The
+    runner's own selection lines are run on made-up outcomes."""
+    import inspect
+    import textwrap
+    from grading.batch import runner
+    text = flat("docs", "instructors.md")
+    assert ("explains up to three failed tests, at most two of them public, so that a failed hidden test is always "
+            "among them, and says how many more failed") in text
+    source = inspect.getsource(runner.NotebookRun)
+    lines = re.search(r"^( *)shown = \[o for o in failures .*\n(?:\1.*\n){2}", source, re.M)
+    assert lines, "the runner no longer chooses the failures a page explains as instructors.md says"
+
+    def explained(public, hidden):
+        failures = [runner.Outcome(("public", i), False, False, "wrong_value", {}) for i in range(public)]
+        failures += [runner.Outcome(("hidden", i), True, False, "wrong_value", {}) for i in range(hidden)]
+        scope = {"failures": failures, "MAX_FEEDBACK": runner.MAX_FEEDBACK}
+        exec(textwrap.dedent(lines.group(0)), scope)
+        return sorted(scope["public_shown"] + scope["hidden_shown"], key=failures.index)
+
+    most = runner.MAX_FEEDBACK
+    for public, hidden in itertools.product(range(most + 3), range(most + 3)):
+        shown = explained(public, hidden)
+        assert len(shown) <= most                                             # up to three
+        assert sum(not o.hidden for o in shown) == min(public, most - 1)      # at most two of them public
+        assert not hidden or any(o.hidden for o in shown)                     # a failed hidden test among them
+        assert len(shown) == min(public, most - 1) + min(hidden, most - min(public, most - 1))
+    # five failed public tests and two hidden: two public ones and the first hidden one, not the first three
+    assert [o.case for o in explained(5, 2)] == [("public", 0), ("public", 1), ("hidden", 0)]
 
 
 def test_the_learner_extra_is_listed_as_pyproject_has_it():
