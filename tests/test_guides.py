@@ -282,7 +282,7 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those Debian packages, it writes only three kinds of files outside the project folder: "
+    m = re.search(r"Apart from installing those Debian packages, it writes only three kinds of files outside the project folder: "
                   r"\* temporary files, in the system's temporary folder; \* the download caches of npm and pip, in your "
                   r"home folder; \* under `make test`, what any notebook kernel writes to your home folder \(IPython's "
                   r"`~/\.ipython/`, and matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\)\. "
@@ -1585,6 +1585,17 @@ def test_the_bench_command_installs_the_torch_ci_installs():
     ci_extras = re.search(r"^CI_EXTRAS := (.+)$", makefile, re.M).group(1).strip()
     assert f"`make bench TEST_EXTRAS={ci_extras}`" in flat("docs", "maintainers.md")
     assert re.search(r"^bench: dev$", makefile, re.M) and "$(PIP) install $(TEST_EXTRAS)" in makefile
+
+
+def test_without_torch_the_attention_bench_prints_nan_as_maintainers_md_says():
+    """docs/maintainers.md: without torch, bench/attention_cache.py prints `nan` in torch's columns (it once said the
+    script "leaves out" torch's figures): the script says so when torch is missing, and its rows fill torch's figure
+    with NaN when there is none."""
+    assert "Without torch, the script prints `nan` in torch's columns." in flat("docs", "maintainers.md")
+    source = (ROOT / "bench" / "attention_cache.py").read_text(encoding="utf-8")
+    assert re.search(r"except ImportError:\n\s+torch = None\n\s+print\(\"torch is not installed: its column is nan",
+                     source)
+    assert 'm.get("torch", float("nan"))' in source
 
 
 def test_the_quick_loop_runs_the_section_in_every_language():
