@@ -1812,7 +1812,7 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
     said = {}
     for packages, targets in bullets:
-        targets, only = re.subn(r"; `make book` needs nothing else$", "", " ".join(targets.split()))
+        targets, only = re.subn(r"; the only Debian packages `make book` needs$", "", " ".join(targets.split()))
         if only:
             assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
         targets = set(re.findall(r"`make (\w+)`", targets))
@@ -1993,3 +1993,19 @@ def test_each_exercise_is_followed_by_a_one_line_check_as_the_landing_page_says(
                     assert m.group(2) == EXERCISES[m.group(1)].function, (path, cell)
                     assert re.search(rf"^def {m.group(2)}\(", before, re.M), (path, cell)
         assert sorted(found) == sorted(EXERCISES), lang
+
+
+def test_the_wheel_is_offered_where_the_readme_and_the_builder_say():
+    """README.md and tools/build_notebooks.py's course_package say the site offers the course's wheel in the
+    download menu of every notebook page (the docstring once said every exercise page): site/course_site.py's
+    add_wheel_download leaves out only the pages that are not notebooks."""
+    assert "The download menu of every notebook page offers that package (`.whl`)" in flat("README.md")
+    builder = ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8"))
+    [package] = [f for f in builder.body if isinstance(f, ast.FunctionDef) and f.name == "course_package"]
+    assert "in every notebook page's download menu" in " ".join(ast.get_docstring(package).split())
+    site = ast.parse((ROOT / "site" / "course_site.py").read_text(encoding="utf-8"))
+    [add] = [f for f in site.body if isinstance(f, ast.FunctionDef) and f.name == "add_wheel_download"]
+    skips = [ast.unparse(node.test) for node in ast.walk(add) if isinstance(node, ast.If)
+             and any(isinstance(n, ast.Return) for n in node.body)]
+    assert skips[0] == "not is_notebook(app, pagename, context)", skips
+    assert not any("exercise" in skip for skip in skips), skips
