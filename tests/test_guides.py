@@ -282,7 +282,7 @@ def test_what_the_build_writes_is_what_git_ignores():
     elsewhere is said just before (it once said "only inside the project folder", the caches later)."""
     import fnmatch
     text = flat("docs", "maintainers.md")
-    m = re.search(r"Apart from those Debian packages, it writes only three kinds of files outside the project folder: "
+    m = re.search(r"Apart from installing those Debian packages, it writes only three kinds of files outside the project folder: "
                   r"\* temporary files, in the system's temporary folder; \* the download caches of npm and pip, in your "
                   r"home folder; \* under `make test`, what any notebook kernel writes to your home folder \(IPython's "
                   r"`~/\.ipython/`, and matplotlib's `~/\.config/matplotlib/` and `~/\.cache/matplotlib/`\)\. "
@@ -470,8 +470,43 @@ def test_the_limits_the_guides_quote_are_the_codes():
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     instructors = flat("docs", "instructors.md")
-    explained = re.search(r"For each exercise it explains the first (\w+) failed tests", instructors)
+    explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
+                          instructors)
     assert explained and NUMBERS[explained.group(1)] == MAX_FEEDBACK
+    assert NUMBERS[explained.group(2)] == MAX_FEEDBACK - 1
+
+
+def test_the_failed_tests_a_page_explains_are_those_instructors_md_names():
+    """docs/instructors.md: a page explains up to MAX_FEEDBACK failed tests of an exercise, at most MAX_FEEDBACK - 1
+    of them public, so that a failed hidden test is always among them, and says how many more failed (it once said
+    "the first three failed tests", which five failed public tests and a failed hidden one contradict). The
+    runner's own selection lines are run on made-up outcomes."""
+    import inspect
+    import textwrap
+    from grading.batch import runner
+    text = flat("docs", "instructors.md")
+    assert ("explains up to three failed tests, at most two of them public, so that a failed hidden test is always "
+            "among them, and says how many more failed") in text
+    source = inspect.getsource(runner.NotebookRun)
+    lines = re.search(r"^( *)shown = \[o for o in failures .*\n(?:\1.*\n){2}", source, re.M)
+    assert lines, "the runner no longer chooses the failures a page explains as instructors.md says"
+
+    def explained(public, hidden):
+        failures = [runner.Outcome(("public", i), False, False, "wrong_value", {}) for i in range(public)]
+        failures += [runner.Outcome(("hidden", i), True, False, "wrong_value", {}) for i in range(hidden)]
+        scope = {"failures": failures, "MAX_FEEDBACK": runner.MAX_FEEDBACK}
+        exec(textwrap.dedent(lines.group(0)), scope)
+        return sorted(scope["public_shown"] + scope["hidden_shown"], key=failures.index)
+
+    most = runner.MAX_FEEDBACK
+    for public, hidden in itertools.product(range(most + 3), range(most + 3)):
+        shown = explained(public, hidden)
+        assert len(shown) <= most                                             # up to three
+        assert sum(not o.hidden for o in shown) == min(public, most - 1)      # at most two of them public
+        assert not hidden or any(o.hidden for o in shown)                     # a failed hidden test among them
+        assert len(shown) == min(public, most - 1) + min(hidden, most - min(public, most - 1))
+    # five failed public tests and two hidden: two public ones and the first hidden one, not the first three
+    assert [o.case for o in explained(5, 2)] == [("public", 0), ("public", 1), ("hidden", 0)]
 
 
 def test_the_learner_extra_is_listed_as_pyproject_has_it():
@@ -1552,6 +1587,17 @@ def test_the_bench_command_installs_the_torch_ci_installs():
     assert re.search(r"^bench: dev$", makefile, re.M) and "$(PIP) install $(TEST_EXTRAS)" in makefile
 
 
+def test_without_torch_the_attention_bench_prints_nan_as_maintainers_md_says():
+    """docs/maintainers.md: without torch, bench/attention_cache.py prints `nan` in torch's columns (it once said the
+    script "leaves out" torch's figures): the script says so when torch is missing, and its rows fill torch's figure
+    with NaN when there is none."""
+    assert "Without torch, the script prints `nan` in torch's columns." in flat("docs", "maintainers.md")
+    source = (ROOT / "bench" / "attention_cache.py").read_text(encoding="utf-8")
+    assert re.search(r"except ImportError:\n\s+torch = None\n\s+print\(\"torch is not installed: its column is nan",
+                     source)
+    assert 'm.get("torch", float("nan"))' in source
+
+
 def test_the_quick_loop_runs_the_section_in_every_language():
     """Each language's notebooks run under a numerical configuration of their own (tools/numeric_configs.py, the
     root conftest.py), so a number can print right in en and wrong in zh or ru. CONTRIBUTING.md's "A quick loop"
@@ -1766,7 +1812,7 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
     said = {}
     for packages, targets in bullets:
-        targets, only = re.subn(r"; `make book` needs nothing else$", "", " ".join(targets.split()))
+        targets, only = re.subn(r"; the only Debian packages `make book` needs$", "", " ".join(targets.split()))
         if only:
             assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
         targets = set(re.findall(r"`make (\w+)`", targets))
@@ -1947,3 +1993,19 @@ def test_each_exercise_is_followed_by_a_one_line_check_as_the_landing_page_says(
                     assert m.group(2) == EXERCISES[m.group(1)].function, (path, cell)
                     assert re.search(rf"^def {m.group(2)}\(", before, re.M), (path, cell)
         assert sorted(found) == sorted(EXERCISES), lang
+
+
+def test_the_wheel_is_offered_where_the_readme_and_the_builder_say():
+    """README.md and tools/build_notebooks.py's course_package say the site offers the course's wheel in the
+    download menu of every notebook page (the docstring once said every exercise page): site/course_site.py's
+    add_wheel_download leaves out only the pages that are not notebooks."""
+    assert "The download menu of every notebook page offers that package (`.whl`)" in flat("README.md")
+    builder = ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8"))
+    [package] = [f for f in builder.body if isinstance(f, ast.FunctionDef) and f.name == "course_package"]
+    assert "in every notebook page's download menu" in " ".join(ast.get_docstring(package).split())
+    site = ast.parse((ROOT / "site" / "course_site.py").read_text(encoding="utf-8"))
+    [add] = [f for f in site.body if isinstance(f, ast.FunctionDef) and f.name == "add_wheel_download"]
+    skips = [ast.unparse(node.test) for node in ast.walk(add) if isinstance(node, ast.If)
+             and any(isinstance(n, ast.Return) for n in node.body)]
+    assert skips[0] == "not is_notebook(app, pagename, context)", skips
+    assert not any("exercise" in skip for skip in skips), skips

@@ -51,7 +51,7 @@ def course_package(config_path=ROOT / "_config.yml"):
     """What ``%pip install`` installs the course's code from, with the ``learner`` extra: the
     repository (``causality-heads-position[learner] @ git+URL@branch``) when _config.yml names one,
     else the course's wheel next to the notebook (``./<wheel>[learner]``), which the site offers
-    in every exercise page's download menu (see course_wheel and site/course_site.py)."""
+    in every notebook page's download menu (see course_wheel and site/course_site.py)."""
     import yaml
     repository = (yaml.safe_load(pathlib.Path(config_path).read_text(encoding="utf-8")) or {}).get("repository") or {}
     url = str(repository.get("url") or "").strip().rstrip("/")

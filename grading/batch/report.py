@@ -553,7 +553,8 @@ def page_view(report, summary, data=None):
                  for f in r.get("feedback", []) if f.get("test")]
         # what the row says besides its tests (the reference it relied on, "not done yet"), in a sentence
         said = " ".join(f["text"] for f in r.get("feedback", []) if not f.get("test") and not f.get("diagnosis"))
-        # the runner explains the first MAX_FEEDBACK failed tests; the page says how many more failed
+        # the runner explains up to MAX_FEEDBACK failed tests, at most MAX_FEEDBACK - 1 public ones (so a failed hidden
+        # test is always among them); the page says how many more failed
         more = r["cases_total"] - r["cases_passed"] - len(items) if items else 0
         graded.append({"exercise": r["exercise"], "function": r["function"], "status": r["status"],
                        "status_word": _status(r["status"], lang, row=r),
