@@ -125,6 +125,11 @@ def test_the_diagnosis_floor_is_the_tests():
     maintainers = flat("docs", "maintainers.md")
     assert f"at least `RATE` (now {percent}%) of the project's own entries" in exercises
     assert f"At least {percent}% of the project's own answers" in maintainers
+    # every entry fails check() and loses its points with the grader (the guide once named only check())
+    assert "requires that every entry of the corpus fails `check()` and loses its points with the grader" in exercises
+    source = (ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8")
+    caught = source.split("def test_entry_is_caught_by_check_and_by_the_grader(", 1)[1].split("\ndef ", 1)[0]
+    assert 'result["where"] is not None' in caught and "assert not kept" in caught
 
 
 def test_the_install_note_is_quoted_as_the_notebooks_show_it():
@@ -1994,8 +1999,8 @@ def test_make_book_installs_debian_packages_only_as_root_or_with_sudo_as_site_re
     sys.path.insert(0, str(ROOT / "tools"))
     import system_packages
     text = flat("site", "README.md")
-    assert ("`make book` installs any Debian package the build needs that the machine lacks, as root or with sudo "
-            "(otherwise it stops and says how;") in text
+    assert ("`make book` installs any Debian package the build needs that the machine lacks, as root or with sudo; "
+            "where it cannot, it stops and says how") in text
     assert "book: system-packages-book" in (ROOT / "Makefile").read_text(encoding="utf-8")
     package = system_packages.read()[0]
     monkeypatch.delenv("SYSTEM_PACKAGES", raising=False)
