@@ -125,6 +125,11 @@ def test_the_diagnosis_floor_is_the_tests():
     maintainers = flat("docs", "maintainers.md")
     assert f"at least `RATE` (now {percent}%) of the project's own entries" in exercises
     assert f"At least {percent}% of the project's own answers" in maintainers
+    # every entry fails check() and loses its points with the grader (the guide once named only check())
+    assert "requires that every entry of the corpus fails `check()` and loses its points with the grader" in exercises
+    source = (ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8")
+    caught = source.split("def test_entry_is_caught_by_check_and_by_the_grader(", 1)[1].split("\ndef ", 1)[0]
+    assert 'result["where"] is not None' in caught and "assert not kept" in caught
 
 
 def test_the_install_note_is_quoted_as_the_notebooks_show_it():
@@ -1559,6 +1564,10 @@ def test_adding_an_exercise_names_every_total_and_the_expected_values():
     text = flat("docs", "exercises.md")
     step9 = re.search(r"9\. \*\*The rubric\.\*\*(.*?)(?=A new way to cheat)", text, re.S).group(1)
     assert "#points-the-rubric" in step9 and "](instructors.md)" in step9 and "for the whole course" in step9
+    # what step 9 quotes of instructors.md is there (it once quoted "N for the whole course", which is not)
+    step9 = " ".join(step9.split())
+    assert 'the number before "for the whole course" in the gradebook columns\' `total (max N)`' in step9
+    assert re.search(r"`total \(max N\)` \(N: [^()]*, \d+ for the whole course\)", flat("docs", "instructors.md"))
     # which test checks which total (it once said test_guides.py checked both)
     assert "`tests/test_exercises.py` checks the first, `tests/test_guides.py` the second" in " ".join(step9.split())
     assert "def test_points_agree_with_the_rubric_and_the_headings" in (ROOT / "tests" / "test_exercises.py").read_text(
@@ -1729,7 +1738,9 @@ def test_the_hint_is_written_as_the_diagnosis_prints_it():
     assert "a field of its own" in text and "with no full stop at the end and no section" in text
     assert ("`what happened: why; the fix`, as the docstring of `sentences()` in `grading/diagnoses.py` shows" in text
             and "``what happened: why; the fix``" in diagnoses.sentences.__doc__)
-    assert 'after "What this suggests:" and adds "See §" and the section\'s number (its `TEMPLATE`)' in text
+    assert ('after "What this suggests:" and adds "See §" and the section\'s number (`TEMPLATE` in the same module)'
+            in text)
+    assert "def explain_mistake(" in (ROOT / "grading" / "diagnoses.py").read_text(encoding="utf-8")  # same module
     assert diagnoses.TEMPLATE["en"] == "What this suggests: {text}. See §{section}."
     assert all("{text}" in t and "§{section}" in t for t in diagnoses.TEMPLATE.values())
     mistakes = [m for ms in diagnoses.MISTAKES.values() for m in ms] + list(diagnoses.GENERIC.values())
@@ -1870,7 +1881,8 @@ def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
     from course_i18n import LANGUAGES
     text = flat("docs", "exercises.md")
     assert ("Then, step by step (for a new set, also create `src/solutions/exNN_name.py` and "
-            "`tests/mistakes/exNN.py`, named after it):") in text
+            "`tests/mistakes/exNN.py`, with the spec module's NN and name):") in text
+    assert "add `grading/specs/exNN_name.py`" in text                       # the spec module it means
     assert "is the only source of two notebooks in each language: `solutions/<lang>/exNN_name.ipynb`" in text
     sets = sorted(p.stem for p in (ROOT / "grading" / "specs").glob("ex[0-9][0-9]_*.py"))
     assert sets
@@ -2009,3 +2021,56 @@ def test_the_wheel_is_offered_where_the_readme_and_the_builder_say():
              and any(isinstance(n, ast.Return) for n in node.body)]
     assert skips[0] == "not is_notebook(app, pagename, context)", skips
     assert not any("exercise" in skip for skip in skips), skips
+
+
+def test_the_exercise_guide_gives_the_heading_points_that_test_exercises_reads():
+    """docs/exercises.md, "Points: the rubric", gives the form of the points at the end of an exercise's heading in
+    each language (only tests/test_exercises.py's HEADING_POINTS once held the zh and ru forms, so a translator who
+    wrote "(2 очка)" failed a test no guide explained): every form it gives is one HEADING_POINTS accepts for its
+    language, and every solution notebook's exercise heading ends with one of them."""
+    import json
+    from course_i18n import LANGUAGES
+    from test_exercises import HEADING_POINTS
+    text = flat("docs", "exercises.md")
+    m = re.search(r"The heading ends with the points in the form that test reads: (.*?), as the number asks\.", text)
+    assert m, "docs/exercises.md no longer gives the heading's points in each language"
+    said = m.group(1)
+    zh, ru = said.split("; in zh ")[1].split("; in ru ")
+    forms = {"en": re.findall(r"`(?:## id: title )?(\([^`]*\))`", said.split("; in zh ")[0]),
+             "zh": re.findall(r"`([^`]*)`", zh), "ru": re.findall(r"`([^`]*)`", ru)}
+    assert forms["en"] == ["(N points)", "(1 point)"] and forms["zh"] == ["（N 分）"], forms
+    assert forms["ru"] == ["(N балл)", "(N балла)", "(N баллов)"], forms
+    assert set(forms) == set(LANGUAGES) == set(HEADING_POINTS)
+    for lang, shown in forms.items():
+        for form in shown:
+            assert re.fullmatch(HEADING_POINTS[lang], form.replace("N", "2")), (lang, form)
+        patterns = [re.escape(form).replace("N", r"\d+") for form in shown]
+        for path in sorted((ROOT / "solutions" / lang).glob("ex[0-9][0-9]_*.ipynb")):
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            headings = [line for c in cells if c["cell_type"] == "markdown"
+                        for line in "".join(c["source"]).splitlines() if re.match(r"## [a-z]+-\d+", line)]
+            assert headings, path
+            for heading in headings:
+                assert any(re.search(p + "$", heading) for p in patterns), (path, heading)
+
+
+def test_make_book_installs_debian_packages_only_as_root_or_with_sudo_as_site_readme_says(monkeypatch, capsys):
+    """site/README.md: `make book` installs a missing Debian package as root or with sudo, and otherwise stops and
+    says how (it once said only that it installs them). tools/system_packages.py, without root or sudo, runs no
+    apt-get and stops with one line that gives the command."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import system_packages
+    text = flat("site", "README.md")
+    assert ("`make book` installs any Debian package the build needs that the machine lacks, as root or with sudo; "
+            "where it cannot, it stops and says how") in text
+    assert "book: system-packages-book" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    package = system_packages.read()[0]
+    monkeypatch.delenv("SYSTEM_PACKAGES", raising=False)
+    monkeypatch.setattr(system_packages, "missing", lambda target=None, path=None: [package])
+    monkeypatch.setattr(system_packages.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(system_packages.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(system_packages, "_can_sudo", lambda: False)
+    monkeypatch.setattr(system_packages.subprocess, "run", lambda *a, **k: pytest.fail(f"ran {a}"))
+    assert system_packages.ensure("book") == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"run `sudo apt-get install -y {package.name}`" in err[0], err
