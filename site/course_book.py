@@ -64,7 +64,7 @@ SKIP_INSIDE = (nodes.title, nodes.literal, nodes.literal_block, nodes.math, node
 WORDS = texts("site.book.words", {
     "figure": "Figure {n}",
     "exercises_end": "This section is practised in ",
-    "solutions": "worked out in ",
+    "solutions": "the solutions are in ",
     "exercises": "the exercises are in ",
     "practises": "This page practises ",
     "sep": "; ",

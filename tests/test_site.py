@@ -91,11 +91,11 @@ DESKTOP_COLUMN, PHONE_COLUMN = 720, 320
 SCRIPT_OF = {"zh": r"[\u4e00-\u9fff]", "ru": r"[А-Яа-яЁё]", "en": r"[A-Za-z]"}
 LANGUAGE_SPECS = {spec["code"]: spec for spec in build_site.site_languages(build_site.load_yaml(build_site.ROOT / "_config.yml"))}
 # the footer's date of the last update, as each language writes a date: no leading zero, zh's full stop 。,
-# ru's month in the genitive
+# ru's month in the genitive and the year's «г.» (after a no-break space), one full stop
 LAST_UPDATED = {"en": r"Last updated on [A-Z][a-z]{2} [1-9]\d?, \d{4}\.",
                 "zh": r"最后更新于 \d{4} 年 [1-9]\d? 月 [1-9]\d? 日。",
-                "ru": r"Обновлено: [1-9]\d? (января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября"
-                      r"|ноября|декабря) \d{4}\."}
+                "ru": r"Обновлено [1-9]\d? (января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября"
+                      r"|ноября|декабря) \d{4}\u00a0г\."}
 
 
 # A figure of the corpus shows its tokens (春, 风, 雨), so an English or Russian

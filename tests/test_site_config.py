@@ -271,6 +271,23 @@ def test_every_translation_catalog_compiles(tmp_path):
     assert ru.gettext("Launch on") == "Запустить в"
 
 
+def test_footer_date_line_is_written_as_each_language_writes_a_date(tmp_path):
+    # the theme's footer line, as Sphinx makes it: html_last_updated_fmt "" takes the catalogue's "%b %d, %Y",
+    # and the date goes into "Last updated on %(last_updated)s." (ru: "… 2026 г.", one full stop, not two)
+    import datetime
+    import gettext
+    from sphinx.util.i18n import format_date
+    from test_site import LAST_UPDATED
+    day = datetime.datetime(2026, 12, 7)
+    want = {"zh": "最后更新于 2026 年 12 月 7 日。", "ru": "Обновлено 7 декабря 2026\u00a0г."}
+    for lang in (lang for lang in LANGUAGE_TABLE if lang.code != SOURCE_LANGUAGE):
+        build_site.compile_catalogs(lang.locale, tmp_path)
+        t = gettext.translation("sphinx", str(tmp_path), [lang.locale])
+        date = format_date(t.gettext("%b %d, %Y"), date=day, language=lang.locale)
+        line = t.gettext("Last updated on %(last_updated)s.") % {"last_updated": date}
+        assert line == want[lang.code] and re.fullmatch(LAST_UPDATED[lang.code], line), line
+
+
 def test_landing_page_links_every_language():
     langs = build_site.site_languages(BASE)
     roots = {s["code"]: "chapters/00_start" for s in langs}
