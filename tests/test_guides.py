@@ -2074,3 +2074,39 @@ def test_make_book_installs_debian_packages_only_as_root_or_with_sudo_as_site_re
     assert system_packages.ensure("book") == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"run `sudo apt-get install -y {package.name}`" in err[0], err
+
+
+def test_the_layout_writes_only_the_catalogues_that_exist():
+    """CONTRIBUTING.md's layout names the catalogues `locales/{zh,ru}/…` (it once wrote `<lang>`, which suggests an
+    English catalogue): the languages in the braces are every language of course_i18n but the source, English, and
+    each folder of catalogues holds exactly those."""
+    from course_i18n import LANGUAGES
+    text = flat("CONTRIBUTING.md")
+    layout = text[text.index("## Layout"):text.index("## A quick loop")]
+    named = re.findall(r"`(?:src/)?locales/\{([^}]*)\}/LC_MESSAGES/", layout)
+    translated = sorted(set(LANGUAGES) - {"en"})
+    assert len(named) == 2 and all(sorted(n.split(",")) == translated for n in named), named
+    assert "(English is the source)" in layout and "<lang>/LC_MESSAGES" not in layout
+    for folder in (ROOT / "course_i18n" / "locales", ROOT / "src" / "locales"):
+        assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == translated, folder
+
+
+def test_the_builders_placeholders_are_the_ones_one_source_names():
+    """CONTRIBUTING.md's "One source, three languages" says which `{{name}}` placeholders the builder fills and in
+    which cells (the rule once sat in the bullet about messages): `{{course_package}}` and `{{course_wheel}}` are
+    filled in Markdown and code (fill_placeholders, applied to both kinds), `{{lang}}` in code (localize_code)."""
+    from tools import build_notebooks, nbsource
+    text = flat("CONTRIBUTING.md")
+    part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
+    assert ("A `{{name}}` placeholder, with two braces, is filled by the notebook builder, in notebooks only: "
+            "`{{course_package}}` and `{{course_wheel}}` in Markdown and code, `{{lang}}` in code.") in part
+    assert "`{{name}}`" not in text[text.index("## Where a change goes"):text.index("## One source")].replace(
+        "the builder's `{{name}}` kind is another: see \"One source, three languages\"", "")
+    assert (build_notebooks.PACKAGE_PLACEHOLDER, build_notebooks.WHEEL_PLACEHOLDER) == (
+        "{{course_package}}", "{{course_wheel}}")
+    filled = build_notebooks.fill_placeholders("{{course_package}} {{course_wheel}}")
+    assert "{{" not in filled and build_notebooks.course_wheel() in filled
+    source = (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
+    assert "new_markdown_cell(fill_placeholders(" in source and "new_code_cell(fill_placeholders(" in source
+    assert nbsource.LANG_PLACEHOLDER == "{{lang}}"
+    assert nbsource.localize_code('x = "{{lang}}"', "ru", []) == 'x = "ru"'
