@@ -1702,12 +1702,12 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
 
 
 def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gives_them():
-    """README.md's "Licence" puts the code of the notebooks' code cells under MIT and the comments written there for
+    """README.md's "Licence" puts the code in the notebooks under MIT and the comments written there for
     the reader under CC BY-SA, as LICENSE does (it once put "the code cells of the notebooks" under MIT whole, while
     LICENSE, section 2, puts their comments for the reader under CC BY-SA)."""
     readme = flat("README.md").split("## Licence", 1)[1]
     mit, _, share_alike = readme.partition("The text of the course")
-    assert "the code of the notebooks' code cells" in mit and "comment" not in mit
+    assert "the code in the notebooks." in mit and "comment" not in mit
     assert share_alike.startswith(", including the comments written for the reader in the code cells, and the "
                                   "figures themselves") and "CC BY-SA 4.0" in share_alike
     licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
@@ -2110,3 +2110,18 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     assert "new_markdown_cell(fill_placeholders(" in source and "new_code_cell(fill_placeholders(" in source
     assert nbsource.LANG_PLACEHOLDER == "{{lang}}"
     assert nbsource.localize_code('x = "{{lang}}"', "ru", []) == 'x = "ru"'
+
+
+def test_words_md_gives_alt_texts_only_to_the_diagrams():
+    """docs/words.md: the glossary check reads the words of the interactive figures (captions, legends, labels) and
+    of the diagrams, alt texts included; only the diagrams have alt texts (it once spoke of the interactive figures'
+    alt texts, which do not exist)."""
+    from figures import interactive
+    from tools import diagrams
+    text = flat("docs", "words.md")
+    assert ("the words of the interactive figures (`figures/interactive.py`: captions, legends, labels) and of the "
+            "diagrams (`tools/diagrams.py`, alt texts included)") in text
+    assert "those of the diagrams (above) are." in text and "alt texts of the interactive" not in text
+    assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
+    kinds = {key.rsplit("_", 1)[-1] for key in interactive.TEXTS}
+    assert {"caption", "legend"} <= kinds, kinds
