@@ -19,7 +19,7 @@ The course has nine sections, §0–§8, and each section is one notebook (one `
 * matrix indexing, slicing and broadcasting in NumPy;
 * softmax and its numerically stable form (subtract each row's maximum first);
 * the local backward pass: given the upstream gradient, compute the gradient of one operation with respect to its inputs and parameters;
-* the basic ideas of the cross-entropy loss and of gradient descent (used in §7).
+* the basic ideas of the cross-entropy loss and of gradient descent (used in §7 and §8).
 
 Attention itself is not a prerequisite: §0.2 recaps the part we need in a few lines and one small example.
 """)
