@@ -795,8 +795,10 @@ def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
     assert course_book.CARD_COLUMNS == 3
     for guide in ("site/README.md", "CONTRIBUTING.md"):
         text = flat(guide)
-        for said in re.finditer(r"(?:three|3) (?:columns or more|or more columns)", text):
-            near = text[max(0, said.start() - 400):said.end() + 400]
+        said = list(re.finditer(r"(?:three|3) (?:columns or more|or more columns)", text))
+        assert said, f"{guide} no longer says which tables read as cards on a phone"   # (a shortening once dropped it)
+        for one in said:
+            near = text[max(0, one.start() - 400):one.end() + 400]
             assert "merged cells" in near and "short numbers" in near, (guide, near)
 
 
@@ -1446,7 +1448,7 @@ def test_the_guides_that_give_the_python_requirement_name_python3_venv():
     """The Makefile makes .venv with `python -m venv`, which Debian's and Ubuntu's own Python cannot do without the
     package python3-venv; README.md's "Start here" and docs/instructors.md's quick start say so."""
     assert "$(PYTHON) -m venv $(VENV)" in (ROOT / "Makefile").read_text(encoding="utf-8")
-    start = flat("README.md").split("## Start here", 1)[1].split("## ", 1)[0]
+    start = flat("README.md").split("## Start here", 1)[1].split("## The course", 1)[0]
     assert start.count("`python3-venv`") >= 2, start
     quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
     assert "package `python3-venv`" in quick and "sudo apt install bubblewrap make python3-venv" in quick
@@ -1670,7 +1672,7 @@ def test_the_sandbox_command_runs_the_tests_the_guide_names():
     start = text.index("* **The grader's sandbox**")
     bullet = text[start:text.index("* **", start + 4)]
     named = re.search(r"A change must pass ((?:`tests/\S+\.py`(?:, | and )?)+)\. Run them as root", bullet)
-    [command] = re.findall(r"`sudo \.venv/bin/python -m pytest ([^`]+) -q`", bullet)
+    [command] = re.findall(r"sudo \.venv/bin/python -m pytest ((?:tests/\S+\.py ?)+) -q", bullet)
     files = re.findall(r"`(tests/\S+\.py)`", named.group(1)) if named else []
     assert len(files) == 3 and command.split() == files, (files, command)
     assert all((ROOT / f).is_file() for f in files), files
@@ -1912,12 +1914,17 @@ def test_the_sandbox_tests_are_said_to_need_bubblewrap_as_they_do():
     assert 'need("bwrap"' in (ROOT / "tests" / "test_grading_sandbox.py").read_text(encoding="utf-8")
 
 
-def test_the_quiz_questions_are_said_to_appear_only_on_the_website():
-    """CONTRIBUTING.md's loop for a quiz says where to see its questions: only on the website, built by `make book`
-    and served by `make serve`. The site's build inserts them (site/course_book.py's `insert_quizzes`, which a
-    transform of the site's pages calls); no notebook holds them (a quiz's first question is in no chapter notebook)."""
+def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_the_notebooks():
+    """CONTRIBUTING.md's loop for a quiz says where its questions are: not in the notebooks; the site's build inserts
+    them (site/course_book.py's `insert_quizzes`, which a transform of the site's pages calls), and the PDF books,
+    printed from the site, print them with their answers at the end of each section (`print_answers`; it once said
+    "only on the website"); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert "The questions appear only on the website: `make book`, then `make serve`." in text
+    assert ("The questions are not in the notebooks: the site inserts them, and the PDF books print them with their "
+            "answers at the end of each section. To see them, run `make book`, then `make serve`.") in text
+    assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
+    assert "each chapter with questions ends with their" in " ".join(
+        (ROOT / "tests" / "test_pdf.py").read_text(encoding="utf-8").split())
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^book:.*\n(?:\t.*\n)*?\t\$\(PY\) tools/build_site\.py\n", makefile, re.M)
     assert re.search(r"^serve:.*\n(?:\t.*\n)*?\t\$\(PY\) tools/build_site\.py --serve\n", makefile, re.M)
