@@ -237,8 +237,8 @@ def add_source_buttons(app, pagename, templatename, context, doctree):
 
 
 WHEEL_TOOLTIP = text("site.download.wheel_tooltip",
-                     "The course's package: install it with %pip install when you run this notebook neither on "
-                     "Binder nor in a copy of the course's repository")
+                     "The course's package: install it with %pip install unless you run this notebook on Binder "
+                     "or in a copy of the course's repository")
 
 
 # the theme calls the .ipynb entry "Download source file", but the site's Source is the Python file in src/
