@@ -369,24 +369,41 @@ def test_a_fourth_language_is_one_list_entry_and_its_catalogues(tmp_path):
         "chapters.po", "quizzes.po", "solutions.po"]
 
 
+CLEAN_EXTRACT = r'''
+import pathlib
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+from tools import i18n, prose
+targets = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+texts = i18n.extracted()
+wanted = {i18n.template_path(): i18n.template(texts)}
+for lang in targets:
+    path = i18n.catalogue_path(lang)
+    wanted[path] = i18n.merge(i18n.read(path, lang), texts, lang)
+for domain, entries in i18n.extracted_prose().items():
+    wanted[prose.template_path(domain)] = i18n.prose_template(domain, entries)
+    for lang in targets:
+        path = prose.catalogue_path(lang, domain)
+        wanted[path] = i18n.merge_prose(i18n.read(path, lang), domain, entries, lang)
+for path, catalogue in wanted.items():
+    text = pathlib.Path(path).read_text(encoding="utf-8")
+    if not text.endswith("\n") or text.endswith("\n\n"):
+        print(f"{path}: not one line break at the end")
+    elif i18n._stable(text) != i18n._stable(i18n.render(catalogue)):
+        print(f"{path}: update would rewrite it")
+print(f"checked {len(wanted)}")
+'''
+
+
 def test_extract_and_update_on_a_clean_checkout_write_nothing():
     """`tools/i18n.py extract` and `update` rewrite a catalogue only when its entries change: every committed
     template and catalogue is, dates aside, what they would write, and ends with one line break (babel's
     text ends with a blank line, which editing trims: each run used to rewrite every prose catalogue, and a
-    translator had to revert the files whose only change was that line and the date)."""
-    from course_i18n import LANGUAGES, SOURCE_LANGUAGE
-    targets = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
-    texts = i18n.extracted()
-    wanted = {i18n.template_path(): i18n.template(texts)}
-    for lang in targets:
-        path = i18n.catalogue_path(lang)
-        wanted[path] = i18n.merge(i18n.read(path, lang), texts, lang)
-    for domain, entries in i18n.extracted_prose().items():
-        wanted[prose.template_path(domain)] = i18n.prose_template(domain, entries)
-        for lang in targets:
-            path = prose.catalogue_path(lang, domain)
-            wanted[path] = i18n.merge_prose(i18n.read(path, lang), domain, entries, lang)
-    for path, catalogue in wanted.items():
-        text = pathlib.Path(path).read_text(encoding="utf-8")
-        assert text.endswith("\n") and not text.endswith("\n\n"), f"{path}: not one line break at the end"
-        assert i18n._stable(text) == i18n._stable(i18n.render(catalogue)), f"{path}: update would rewrite it"
+    translator had to revert the files whose only change was that line and the date).  In a fresh process, as
+    the tool runs: in pytest's, a test that made texts of its own (test_exercises' made-up exercises) would
+    add them to what extract finds."""
+    run = subprocess.run([sys.executable, "-c", CLEAN_EXTRACT], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "site")])})
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.splitlines()
+    assert lines and lines[-1].startswith("checked ") and int(lines[-1].split()[1]) >= 10, run.stdout
+    assert lines[:-1] == [], "\n".join(lines[:-1])
