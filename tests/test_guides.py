@@ -2135,3 +2135,17 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
     assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
     kinds = {key.rsplit("_", 1)[-1] for key in interactive.TEXTS}
     assert {"caption", "legend"} <= kinds, kinds
+
+
+def test_the_about_rule_and_the_binder_default_are_the_codes():
+    """CONTRIBUTING.md's rule for "about" is tests/test_number_style.py's limit (it once said "3 or 4 significant
+    digits", which made §3.4's "about 0.047" wrong); README.md's default Binder address is _config.yml's."""
+    import yaml
+    style = (ROOT / "tests" / "test_number_style.py").read_text(encoding="utf-8")
+    most = int(re.search(r"^MOST_DIGITS_AFTER_ABOUT = (\d+)", style, re.M).group(1))
+    said = re.search(r'"about" goes with at most (\d+) significant digits', flat("CONTRIBUTING.md"))
+    assert said and int(said.group(1)) == most
+    assert f"goes with at most {most} significant digits" in " ".join(style.split()).lower()
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = config["launch_buttons"]["binderhub_url"]
+    assert f"`_config.yml` sets it to `{url}`" in flat("README.md")

@@ -4,7 +4,7 @@ The prose checked is the Markdown of every chapter, exercise and solution notebo
 language (code spans, maths, fenced code and URLs are not prose: a printed number keeps its
 language-neutral form there).
 
-* **"About" goes with 3 or 4 significant digits.**  "About 0.047053077502" is a
+* **"About" goes with at most 4 significant digits** ("about 0.047").  "About 0.047053077502" is a
   contradiction: a rounded word wants a rounded number, and the full digits belong in the
   printed output.  The same for 约 / 大约 and «около», «примерно», «приблизительно».
 * **Large integers are grouped.**  English and Chinese group digits by three with commas
