@@ -2149,3 +2149,24 @@ def test_the_about_rule_and_the_binder_default_are_the_codes():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["launch_buttons"]["binderhub_url"]
     assert f"`_config.yml` sets it to `{url}`" in flat("README.md")
+
+
+def test_the_map_of_the_course_has_a_row_for_every_section():
+    """CONTRIBUTING.md's list for a new section names §0.3's map of the course (read55 found it left out, and no
+    test held the map): the map in src/chapters/00_start.py has one row per section notebook of _toc.yml, in
+    order, each with its notebook, and names the exercise set of every section that has one."""
+    import yaml
+    assert "a row in §0.3's map of the course (the table in `src/chapters/00_start.py`" in flat("CONTRIBUTING.md")
+    source = (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8")
+    table = source.split("## 0.3 Map of the course", 1)[1].split('""")', 1)[0]
+    rows = re.findall(r"^\| §(\d+) \| `(\d\d_\w+)` \|.*\| (`ex\d\d_\w+`|—) \|$", table, re.M)
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    chapters = [toc["root"].split("/")[-1]] + [entry["file"].split("/")[-1] for part in toc["parts"]
+                                               for entry in part.get("chapters", [])
+                                               if entry["file"].split("/")[0] == "chapters"
+                                               and re.match(r"\d\d_", entry["file"].split("/")[-1])]
+    assert [name for _, name, _ in rows] == chapters, (rows, chapters)
+    assert all(int(number) == int(name[:2]) for number, name, _ in rows)
+    sets = {p.stem[2:4]: p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py")}
+    for number, name, exercises in rows:
+        assert exercises == (f"`{sets[name[:2]]}`" if name[:2] in sets else "—"), (name, exercises)
