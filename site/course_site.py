@@ -149,6 +149,7 @@ def add_switcher(app, pagename, templatename, context, doctree):
     # Runs before the theme drops templates that render empty (priority 500).
     context["course_switcher"] = switcher(app, pagename)
     context["course_switcher_label"] = app.config.course_switcher_label
+    context["course_switcher_current"] = app.config.course_switcher_current
     context["course_lang"] = app.config.course_lang
 
 
@@ -544,6 +545,7 @@ def setup(app):
     app.add_config_value("course_book_pdf", "", "html")
     app.add_config_value("course_version", "", "html")
     app.add_config_value("course_switcher_label", "Language", "html")
+    app.add_config_value("course_switcher_current", "Language: {language}", "html")
     app.add_config_value("course_locale_dir", "", "env")
     app.add_config_value("course_nb_output_folder", "", "env")
     app.add_config_value("course_assets_version", "", "html")   # digest of translations and static files

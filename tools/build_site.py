@@ -125,6 +125,8 @@ EXECUTED_KINDS = ("chapters", "solutions")   # committed with outputs; errors th
 # The site's own words, in English; the catalogues of course_i18n translate them.
 WORDS = texts("site.build", {
     "switcher_label": "Language",
+    # the phone's language button, naming the language shown ({language}: its own name, e.g. Русский)
+    "switcher_current": "Language: {language}",
     # myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
     "show_code": "Show code",
     "hide_code": "Hide code",
@@ -315,6 +317,7 @@ def derive_config(base: dict, lang: str, docs: dict, roots: dict, stage: Path) -
     sc["course_docs"] = {k: sorted(v) for k, v in docs.items()}
     sc["course_roots"] = dict(roots)
     sc["course_switcher_label"] = WORDS["switcher_label"][lang]
+    sc["course_switcher_current"] = WORDS["switcher_current"][lang]
     sc["nb_code_prompt_show"], sc["nb_code_prompt_hide"] = WORDS["show_code"][lang], WORDS["hide_code"][lang]
     sc["course_locale_dir"] = str(stage / "locale")
     sc["course_assets_version"] = site_assets_digest(spec["sphinx_language"])
