@@ -1326,12 +1326,17 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     `tools/i18n.py update` writes: the fuzzy mark with the old English under it (`#| msgid`), and an obsolete entry
     (`#~`). It once said "edit only `msgstr`" and "remove a `fuzzy` mark", and a translator who did just that left
     `tools/i18n.py check` failing on the obsolete entry and tests/test_translations.py on the `#|` lines. Here
-    `update` writes both marks, and the guide's steps, done in a text editor, leave nothing for either check."""
+    `update` writes both marks, and the guide's steps, done in a text editor, leave nothing for either check once
+    `update` has laid the file out again, as the guide says to do after saving a catalogue (a PO editor wraps its
+    lines, and a text editor may leave a blank line at the end: tests/test_translations.py failed on such a file
+    that `check` passed)."""
     import test_translations
     from tools import i18n
     text = flat("CONTRIBUTING.md")
     steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
     assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
+    assert ("After saving a catalogue, in a PO editor such as Poedit or in a text editor, run `.venv/bin/python "
+            "tools/i18n.py update`.") in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert 'Translate the new and fuzzy entries, and clear the marks `update` left, as "Translating" says.' in loop
     # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright, then
@@ -1357,6 +1362,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     path.write_text("\n".join(line for line in written.replace("#, fuzzy, ", "#, ").splitlines()
                               if not line.startswith(("#|", "#~"))) + "\n", encoding="utf-8")
     test_translations.test_no_entry_keeps_an_old_english_text_once_it_is_current(path)
+    assert [line.rsplit("; ", 1)[1] for line in i18n.problems(texts, locales, ["ru"])] == ["run tools/i18n.py update"]
+    i18n.write_if_changed(path, i18n.merge(i18n.read(path, "ru"), texts, "ru"))            # what `update` does
     assert i18n.problems(texts, locales, ["ru"]) == []
 
 
