@@ -16,8 +16,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/exercises.md", "docs/instructors.md", "docs/maintainers.md",
-          "docs/benchmark-history.md", "docs/words.md", "site/README.md")
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/glossary.md", "docs/exercises.md", "docs/instructors.md",
+          "docs/maintainers.md", "docs/benchmark-history.md", "docs/words.md", "site/README.md")
 
 
 def top_folders():
@@ -783,7 +783,7 @@ def test_the_bugs_make_mutants_is_said_to_insert_are_mutants():
 
 
 def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
-    """site/README.md and CONTRIBUTING.md say which prose tables of CARD_COLUMNS columns or more read as cards on a
+    """site/README.md and docs/glossary.md say which prose tables of CARD_COLUMNS columns or more read as cards on a
     phone, and both name the two kinds `course_book.table_cards` leaves as tables: a grid of short numbers and a table
     with merged cells (site/README.md once named neither)."""
     sys.path.insert(0, str(ROOT / "site"))
@@ -796,7 +796,7 @@ def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
     assert course_book.table_cards(prose) != prose and "course-cards" in course_book.table_cards(prose)
     assert course_book.table_cards(grid) == grid and course_book.table_cards(merged) == merged
     assert course_book.CARD_COLUMNS == 3
-    for guide in ("site/README.md", "CONTRIBUTING.md"):
+    for guide in ("site/README.md", "docs/glossary.md"):
         text = flat(guide)
         said = list(re.finditer(r"(?:three|3) (?:columns or more|or more columns)", text))
         assert said, f"{guide} no longer says which tables read as cards on a phone"   # (a shortening once dropped it)
@@ -1030,9 +1030,11 @@ def test_the_generic_code_cell_example_carries_no_timing_tag():
 
 def test_the_glossary_names_examples_as_the_course_does():
     """The sections call a worked example "Example N" (§2.5, §3.4); the glossary's English column says so, and
-    "Worked example" is left to the exercises' cells that use the learner's functions."""
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    assert "| Example N (a worked example in a section) | 例 N | Пример N (в начале предложения; " in text
+    "Worked example" is left to the exercises' cells that use the learner's functions. The English column also
+    says how Russian writes it in mid-sentence (the note once stood in the Russian column, in Russian)."""
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert ("| Example N (a worked example in a section; in Russian «пример N» in mid-sentence) | 例 N | Пример N |"
+            in text)
     assert "| Worked example N" not in text
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
@@ -2145,12 +2147,12 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
 
 
 def test_the_about_rule_and_the_binder_default_are_the_codes():
-    """CONTRIBUTING.md's rule for "about" is tests/test_number_style.py's limit (it once said "3 or 4 significant
+    """docs/glossary.md's rule for "about" is tests/test_number_style.py's limit (it once said "3 or 4 significant
     digits", which made §3.4's "about 0.047" wrong); README.md's default Binder address is _config.yml's."""
     import yaml
     style = (ROOT / "tests" / "test_number_style.py").read_text(encoding="utf-8")
     most = int(re.search(r"^MOST_DIGITS_AFTER_ABOUT = (\d+)", style, re.M).group(1))
-    said = re.search(r'"about" goes with at most (\d+) significant digits', flat("CONTRIBUTING.md"))
+    said = re.search(r'"about" goes with at most (\d+) significant digits', flat("docs", "glossary.md"))
     assert said and int(said.group(1)) == most
     assert f"goes with at most {most} significant digits" in " ".join(style.split()).lower()
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -2177,3 +2179,37 @@ def test_the_map_of_the_course_has_a_row_for_every_section():
     sets = {p.stem[2:4]: p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py")}
     for number, name, exercises in rows:
         assert exercises == (f"`{sets[name[:2]]}`" if name[:2] in sets else "—"), (name, exercises)
+
+
+def _terms(cell):
+    """The terms of one cell of a glossary table: its alternatives (a / b, a, b), without what is in parentheses,
+    code font or maths, nor a single-letter symbol (W_O, E, P)."""
+    cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
+    cell = re.sub(r"(?<!\w)[A-Z](?:_\w+)?(?!\w)", " ", cell)
+    return {" ".join(p.split()) for p in re.split(r"[/，,；;]| / ", cell) if p.strip(" .")}
+
+
+def test_the_appendix_glossary_uses_the_glossarys_terms():
+    """docs/glossary.md says that a term learners meet also goes into the appendix's glossary in the same words: in
+    each language, every term of the appendix's table, as each language's appendix notebook shows it (the columns in
+    its own order), is a term of docs/glossary.md. Nothing held the two together before."""
+    import json
+    from course_i18n import LANGUAGES
+    from tools import search_index
+    assert ("A term that learners meet also goes into the appendix's glossary, the last table of "
+            "`src/chapters/appendix.py`, in the same words.") in flat("docs", "glossary.md")
+    header, rows = search_index.glossary_rows()
+    for lang in LANGUAGES:
+        cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
+        text = "".join(cells[-1]["source"])
+        assert "\n## " in "\n" + text and text.count("\n| ") > 20, f"the appendix's last cell is not its glossary: {lang}"
+        table = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
+                 if line.startswith("|")]
+        shown = table[0]                             # each page puts its own language's column first
+        assert sorted(shown) == sorted(header), (lang, shown)
+        table = [cells for cells in table[1:] if not set(cells[0]) <= set("-: ")]
+        for column, name in enumerate(header):
+            ours = set().union(*(_terms(cells[column]) for cells in rows))
+            theirs = set().union(*(_terms(cells[shown.index(name)]) for cells in table))
+            assert theirs <= ours, f"{lang} notebook, column {name}: not in docs/glossary.md: {sorted(theirs - ours)}"
+
