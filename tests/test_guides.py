@@ -16,8 +16,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/glossary.md", "docs/exercises.md", "docs/instructors.md",
-          "docs/maintainers.md", "docs/benchmark-history.md", "docs/words.md", "site/README.md")
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/translating.md", "docs/glossary.md", "docs/exercises.md",
+          "docs/instructors.md", "docs/maintainers.md", "docs/benchmark-history.md", "docs/words.md", "site/README.md")
 
 
 def top_folders():
@@ -39,6 +39,12 @@ TOP = top_folders()
 # code-font words that look like paths and are not: a catalogue's msgctxt (the source a prose text comes from)
 NOT_PATHS = {"chapters/02_heads"}
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def adding_a_language():
+    """docs/translating.md's section "Adding a language", its line breaks and runs of spaces made one space."""
+    text = flat("docs", "translating.md")
+    return text[text.index("## Adding a language"):]
 
 
 def placeholders_as_globs(path):
@@ -254,16 +260,16 @@ def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
 
 
 def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
-    """CONTRIBUTING.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
+    """docs/translating.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
     source passes to `T` (the example once named a catalogue entry that no source had)."""
     import inspect
 
     from tools import prose, quizzes
-    text = flat("CONTRIBUTING.md")
+    text = flat("docs", "translating.md")
     m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt`\. '
                   r'No quiz needs one today; `T\("…", sense="([^"]+)"\)` in `src/(\w+)/(\w+)\.py` '
                   r'would get the context `\2/\3: \1`', text)
-    assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
+    assert m, "docs/translating.md no longer shows a quiz text's sense"
     sense, folder, name = m.groups()
     source = ROOT / "src" / folder / f"{name}.py"
     assert source.exists() and prose.context(source, sense) == f"{folder}/{name}: {sense}"
@@ -335,7 +341,8 @@ def test_the_numeric_configurations_the_guides_name_exist():
 def test_the_code_width_is_the_tests():
     """The width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH. The guide gives it once, in
     "Rules for code cells", with what a line counts (it once gave it again for translated comments, which now point
-    to that rule): no other "at most N characters" of a code line or comment is left to drift."""
+    to that rule): no other "at most N characters" of a code line or comment is left to drift. docs/translating.md
+    gives it to the translator of a comment (read56 A2 L11), and so does the header of each prose catalogue."""
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
     rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
@@ -348,6 +355,13 @@ def test_the_code_width_is_the_tests():
     assert 'A translated comment counts towards the width of its line: see the last rule of "Rules for code cells"' \
         in comments
     assert "at most" in rules.rsplit("* ", 1)[1]
+    # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
+    translating = flat("docs", "translating.md")
+    said = re.findall(r"each line as the notebook shows it \(`# `, the translation and any code before it\) stays "
+                      r"within (\d+) characters", translating)
+    assert said == [width.group(1)] and translating.count(" characters") == 1, said
+    from tools import i18n
+    assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
 
 
 def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
@@ -565,8 +579,8 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
 
 
 def test_adding_a_language_names_every_field_of_a_language():
-    """CONTRIBUTING.md's first step of "Adding a language" names every field of `course_i18n.Language` (it once left
-    out the decimal separator, the digit grouping and the plural rule, which a new language may need)."""
+    """docs/translating.md's first step of "Adding a language" names every field of `course_i18n.Language` (it once
+    left out the decimal separator, the digit grouping and the plural rule, which a new language may need)."""
     import dataclasses
 
     from course_i18n import Language
@@ -574,8 +588,8 @@ def test_adding_a_language_names_every_field_of_a_language():
              "decimal": "decimal separator", "group": "digit grouping", "plural": "plural rule"}
     fields = [f.name for f in dataclasses.fields(Language)]
     assert set(fields) <= set(words), f"a new field of Language: {set(fields) - set(words)}; name it in step 1"
-    text = flat("CONTRIBUTING.md")
-    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ", text).group(1)
+    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ",
+                     adding_a_language()).group(1)
     assert not [f for f in fields if words[f] not in step], step
 
 
@@ -973,9 +987,8 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
 def test_adding_a_language_lists_the_sidebar_captions():
     """A language missing from a caption of _toc.yml fails test_glossary and leaves the sidebar in English, so the
     list of what adding a language takes names _toc.yml."""
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    steps = text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1]
-    assert "`_toc.yml`" in steps and "`_config.yml`" in steps
+    steps = adding_a_language()
+    assert "5. its caption for each part of the sidebar in `_toc.yml`" in steps and "`_config.yml`" in steps
 
 
 def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
@@ -1298,35 +1311,34 @@ def test_instructors_md_says_how_its_tested_examples_are_run():
 
 
 def test_adding_a_language_names_the_inputs_of_section_8_and_claims_no_complete_list():
-    """§8 trains on a verse file per language and its source lists the languages itself, so CONTRIBUTING.md's steps
-    for a new language name both; the tables the tests keep per language are not listed one by one (two readings
-    found such a list incomplete), the guide says to run the whole suite instead."""
+    """§8 trains on a verse file per language and its source lists the languages itself, so docs/translating.md's
+    steps for a new language name both; the tables the tests keep per language are not listed one by one (two
+    readings found such a list incomplete), the guide says to run the whole suite instead."""
     from course_i18n import LANGUAGES
     source = (ROOT / "src" / "chapters" / "08_real_text.py").read_text(encoding="utf-8")
     assert '"zh en ru".split()' in source and 'f"verse_{lang}.txt"' in source
     assert all((ROOT / "lib" / "corpus" / f"verse_{lang}.txt").exists() for lang in LANGUAGES)
-    text = flat("CONTRIBUTING.md")
-    part = text[text.index("**Adding a language**"):text.index("### Translations that cannot drift")]
+    part = adding_a_language()
     assert "`lib/corpus/verse_<xx>.txt`" in part and "`src/chapters/08_real_text.py`" in part
     assert "run the whole suite" in part
     assert not re.search(r"takes (six|seven|\w+) steps|no change to any source", part), part
 
 
 def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
-    """CONTRIBUTING.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike, and a builder
-    names the first SHOWN_PROBLEMS missing entries (it once said "naming each one", and "fuzzy" without a bound)."""
-    text = flat("CONTRIBUTING.md")
+    """docs/translating.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike;
+    CONTRIBUTING.md: a builder names the first SHOWN_PROBLEMS missing entries (it once said "naming each one", and
+    "fuzzy" without a bound)."""
     similar = _constants("tools", "i18n.py")["SIMILAR"]
     shown = _constants("tools", "prose.py")["SHOWN_PROBLEMS"]
-    assert f"at least {round(similar * 100)}% alike (`SIMILAR` in `tools/i18n.py`)" in text
-    assert f"(the first {shown}, then how many more)" in text
+    assert f"at least {round(similar * 100)}% alike (`SIMILAR` in `tools/i18n.py`)" in flat("docs", "translating.md")
+    assert f"(the first {shown}, then how many more)" in flat("CONTRIBUTING.md")
 
 
 
 def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, monkeypatch):
-    """CONTRIBUTING.md's "Translating" (and step 2 of "A quick loop", which points to it) says to remove the marks
-    `tools/i18n.py update` writes: the fuzzy mark with the old English under it (`#| msgid`), and an obsolete entry
-    (`#~`). It once said "edit only `msgstr`" and "remove a `fuzzy` mark", and a translator who did just that left
+    """docs/translating.md's "Editing an entry" (and step 2 of CONTRIBUTING.md's loop, which points to it) says to
+    remove the marks `tools/i18n.py update` writes: the fuzzy mark with the old English under it (`#| msgid`), and an
+    obsolete entry (`#~`). It once said "edit only `msgstr`" and "remove a `fuzzy` mark", and a translator who did just that left
     `tools/i18n.py check` failing on the obsolete entry and tests/test_translations.py on the `#|` lines. Here
     `update` writes both marks, and the guide's steps, done in a text editor, leave nothing for either check once
     `update` has laid the file out again, as the guide says to do after saving a catalogue (a PO editor wraps its
@@ -1334,15 +1346,17 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     that `check` passed)."""
     import test_translations
     from tools import i18n
-    text = flat("CONTRIBUTING.md")
-    steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
-    assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
+    text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
+    steps = guide[guide.index("## Editing an entry"):guide.index("## How update keeps a translation")]
+    assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
+           'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
     assert ("After saving a catalogue, in a PO editor such as Poedit or in a text editor, run `.venv/bin/python "
             "tools/i18n.py update`.") in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert 'Translate the new and fuzzy entries, and clear the marks `update` left, as "Translating" says.' in loop
-    # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright, then
-    # repeated the rule): "Translating" gives it, and the loop only points to it, so the two cannot differ
+    assert ('Translate the new and fuzzy entries, and remove the marks `update` left on them, as '
+            '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says.') in loop
+    # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
+    # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     keep = "delete it once nothing in it is worth keeping"
     assert keep in steps and not re.search(r"#\||#~|worth keeping", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
@@ -1443,10 +1457,11 @@ def test_the_launch_note_names_what_the_menu_next_to_the_rocket_holds():
 
 
 def test_adding_a_language_names_the_keys_of_its_site_config_block():
-    """CONTRIBUTING.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once said
-    only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says (tests/test_languages.py)."""
+    """docs/translating.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once
+    said only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says
+    (tests/test_languages.py)."""
     import yaml
-    text = flat("CONTRIBUTING.md")
+    text = adding_a_language()
     step = text[text.index("4. its block under `languages:` in `_config.yml`"):text.index("5. its caption")]
     named = set(re.findall(r"`(\w+)`", step)) - {"languages", "ru"}
     block = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["languages"]["ru"]
@@ -1554,8 +1569,7 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
     from test_languages import SCRIPT_LANGUAGE_DATA
     found = set(script_language_data())
     assert found >= SCRIPT_LANGUAGE_DATA and {name for _, name in found} >= {"QUESTION", "ASKS_CHECK", "WHY"}
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    steps = " ".join(text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1].split())
+    steps = adding_a_language()
     readme = flat("site", "README.md")
     for script, name in found:
         assert script == "course-search.js" and f"`site/static/{script}`" in steps
@@ -2213,3 +2227,48 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
             theirs = set().union(*(_terms(cells[shown.index(name)]) for cells in table))
             assert theirs <= ours, f"{lang} notebook, column {name}: not in docs/glossary.md: {sorted(theirs - ours)}"
 
+
+def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
+    """docs/translating.md says which forms tests/test_languages.py catches (it once said "a module that lists the
+    languages again", though §8's source lists them as `"zh en ru".split()` and passes: read56 A2 C4). A tuple, a
+    list or a set of all the codes, a pattern that alternates between them and a locale that is not its code are
+    caught; §8's form is not, and §8's source holds it."""
+    from course_i18n import LANGUAGES, language
+    from test_languages import second_lists
+    text = adding_a_language()
+    assert ("a module that writes the language codes out again, as a tuple, list or set of all of them or as a "
+            "pattern that alternates between them, or that names a Sphinx locale that differs from its code "
+            f"(`{language('zh').locale}`)") in text
+    assert ('It sees only those forms. §8\'s code cell writes the list as `"zh en ru".split()`, which it does not '
+            "catch: step 8 is there for that list.") in text
+    quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
+    sample = tmp_path / "sample.py"
+    sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
+                      f"E = \"{language('zh').locale}\"\nF = \"{' '.join(LANGUAGES)}\".split()\n", encoding="utf-8")
+    assert [line for line, _ in second_lists(sample)] == [1, 2, 3, 4, 5]
+    section_8 = ROOT / "src" / "chapters" / "08_real_text.py"
+    assert '"zh en ru".split()' in section_8.read_text(encoding="utf-8") and not list(second_lists(section_8))
+
+
+def test_the_interactive_figures_words_are_in_the_outputs_translating_md_names():
+    """docs/translating.md: the words of the interactive figures are written, in every language, into the saved
+    outputs of §1 and §2, which a change to one of them must rebuild without --prose-only (read56 A1 C2: the guide
+    said a changed interface text had nothing to rebuild). Every language's notebooks of §1 and §2 carry every
+    language's words of the figures in their outputs, and no other notebook does."""
+    import json
+    from course_i18n import LANGUAGES
+    from figures import interactive
+    text = flat("docs", "translating.md")
+    assert ("**The words of the interactive figures** (the keys `figures.interactive.*` of `course.po`) are written, "
+            "in every language, into the saved outputs of §1 and §2.") in text
+    assert ".venv/bin/python tools/build_notebooks.py src/chapters/01_allowed_set.py src/chapters/02_heads.py" in text
+    note = interactive.TEXTS["static_note"]
+    for lang in LANGUAGES:
+        holding = set()
+        for path in sorted((ROOT / "chapters" / lang).glob("*.ipynb")) + sorted((ROOT / "solutions" / lang).glob("*")):
+            outputs = json.dumps([c.get("outputs", []) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]],
+                                 ensure_ascii=False)
+            if any(note[other] in outputs for other in LANGUAGES):
+                assert all(note[other] in outputs for other in LANGUAGES), path
+                holding.add(path.stem)
+        assert holding == {"01_allowed_set", "02_heads"}, (lang, holding)

@@ -134,7 +134,7 @@ WORDS = texts("site.build", {
     "range_dash": "–",
 })
 # The words of site/static/course.js, handed to it as JSON in its script tag's data-course-texts
-# (a script holds no text of its own: CONTRIBUTING.md, "Translating").
+# (a script holds no text of its own: CONTRIBUTING.md, "Where a change goes").
 SCRIPT_WORDS = texts("site.script", {
     # the button that closes the chapter list or the page's contents on a narrow screen
     "close": "Close",

@@ -79,7 +79,7 @@ HEADER = """\
 # a text's key, msgid its English as the code writes it, msgstr the translation.  Edit the
 # msgstr; once it says what the new English says, remove the "fuzzy" mark with the old English
 # (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
-# tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
+# tools/i18n.py extract / update / check; after editing a catalogue, run update. See docs/translating.md.
 #"""
 ISSUES = "the course's issue tracker"
 UNSTABLE_HEADER = ('"POT-Creation-Date:', '"PO-Revision-Date:')
@@ -264,7 +264,7 @@ PROSE_HEADER = """\
 # `code` and {{{{placeholders}}}} as they are; a comment's lines stay within the code's 76 columns).
 # Edit the msgstr; once it says what the new English says, remove the "fuzzy" mark with the old
 # English (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
-# tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
+# tools/i18n.py extract / update / check; after editing a catalogue, run update. See docs/translating.md.
 #"""
 SIMILAR = 0.6                         # how alike an edited English must be to its old one to keep the translation
 _BUILDER_PLACEHOLDER = re.compile(r"\{\{\w+\}\}")
