@@ -1,9 +1,9 @@
 """The course's languages, listed once, and its interface texts in gettext catalogues.
 
 Every module that needs the list of languages imports it from here (the notebooks, the
-site, the grader, the figures, the tests, the benchmarks): adding a language is one entry
-in :data:`LANGUAGE_TABLE` and one catalogue ``course_i18n/locales/<code>/LC_MESSAGES/course.po``
-(CONTRIBUTING, "Translating").  This package imports nothing outside the standard library,
+site, the grader, the figures, the tests, the benchmarks): adding a language starts with one
+entry in :data:`LANGUAGE_TABLE` and its catalogues, ``course_i18n/locales/<code>/LC_MESSAGES/course.po``
+among them (docs/translating.md, "Adding a language", lists the other steps).  This package imports nothing outside the standard library,
 so the learner's ``check()`` can use it from the wheel.
 
 English is the source language of interface texts: the Python code keeps each text in

@@ -177,6 +177,20 @@ def test_scoring_words_are_told_apart():
                                        "哪些位置计入损失；`0 … T−1` 是代码", "markdown")])
 
 
+def test_a_logit_is_not_called_a_score_in_russian():
+    """«оценка» is the attention score q·k/√d alone; the ru label of §7's diagram once called the logits «оценка
+    каждого токена словаря» (read56 A2 C3). The row of docs/words.md catches that, and the scores of attention,
+    and a logit's own sentences pass."""
+    found = violations([("demo", "ru", "логиты: оценка каждого токена словаря как следующего, в каждой позиции",
+                         "message")])
+    assert len(found) == 1 and "'логиты: оценк'" in found[0], found
+    assert not violations([("demo", "ru", "Чему равна оценка запроса i для ключа j? Вычислить оценку каждого ключа: "
+                                          "q · k / √d. Логиты — ненормализованные логарифмы вероятностей. "
+                                          "Наибольший логит больше второго.", "markdown"),
+                           ("demo", "ru", "логиты: в каждой позиции по числу на каждый токен словаря; чем число "
+                                          "больше, тем вероятнее, что этот токен следующий", "message")])
+
+
 def test_no_forbidden_words_in_the_sidebar():
     """The captions of _toc.yml head the sidebar of every page (the zh caption once said 本章各节)."""
     import yaml

@@ -16,8 +16,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-GUIDES = ("README.md", "CONTRIBUTING.md", "docs/exercises.md", "docs/instructors.md", "docs/maintainers.md",
-          "docs/benchmark-history.md", "docs/words.md", "site/README.md")
+GUIDES = ("README.md", "CONTRIBUTING.md", "docs/translating.md", "docs/glossary.md", "docs/exercises.md",
+          "docs/instructors.md", "docs/maintainers.md", "docs/benchmark-history.md", "docs/words.md", "site/README.md")
 
 
 def top_folders():
@@ -39,6 +39,12 @@ TOP = top_folders()
 # code-font words that look like paths and are not: a catalogue's msgctxt (the source a prose text comes from)
 NOT_PATHS = {"chapters/02_heads"}
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def adding_a_language():
+    """docs/translating.md's section "Adding a language", its line breaks and runs of spaces made one space."""
+    text = flat("docs", "translating.md")
+    return text[text.index("## Adding a language"):]
 
 
 def placeholders_as_globs(path):
@@ -213,8 +219,8 @@ def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
     """CONTRIBUTING.md's example of a timing comparison whose margin load does not reverse (§5.8) gives the cell's own
     number of runs and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
     text = flat("CONTRIBUTING.md")
-    m = re.search(r"\(§5\.8: the fastest of (\d+) runs, BLAS pinned to one thread, the cache at least (\d+) times "
-                  r"faster at the longest prefix\)", text)
+    m = re.search(r"§5\.8 keeps the fastest of (\d+) runs, pins BLAS to one thread and asks for the cache to be at "
+                  r"least (\d+) times faster at the longest prefix\.", text)
     assert m, "CONTRIBUTING.md no longer describes §5.8's timing"
     source = (ROOT / "src" / "chapters" / "05_cache.py").read_text(encoding="utf-8")
     assert f"def best_seconds(run, prepare, repeats={m.group(1)}):" in source
@@ -254,16 +260,16 @@ def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
 
 
 def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
-    """CONTRIBUTING.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
+    """docs/translating.md's example of a `sense` is the `msgctxt` tools/prose.py makes of it, with the keyword a quiz
     source passes to `T` (the example once named a catalogue entry that no source had)."""
     import inspect
 
     from tools import prose, quizzes
-    text = flat("CONTRIBUTING.md")
+    text = flat("docs", "translating.md")
     m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt`\. '
                   r'No quiz needs one today; `T\("…", sense="([^"]+)"\)` in `src/(\w+)/(\w+)\.py` '
                   r'would get the context `\2/\3: \1`', text)
-    assert m, "CONTRIBUTING.md no longer shows a quiz text's sense"
+    assert m, "docs/translating.md no longer shows a quiz text's sense"
     sense, folder, name = m.groups()
     source = ROOT / "src" / folder / f"{name}.py"
     assert source.exists() and prose.context(source, sense) == f"{folder}/{name}: {sense}"
@@ -335,7 +341,8 @@ def test_the_numeric_configurations_the_guides_name_exist():
 def test_the_code_width_is_the_tests():
     """The width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH. The guide gives it once, in
     "Rules for code cells", with what a line counts (it once gave it again for translated comments, which now point
-    to that rule): no other "at most N characters" of a code line or comment is left to drift."""
+    to that rule): no other "at most N characters" of a code line or comment is left to drift. docs/translating.md
+    gives it to the translator of a comment (read56 A2 L11), and so does the header of each prose catalogue."""
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
     rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
@@ -348,6 +355,13 @@ def test_the_code_width_is_the_tests():
     assert 'A translated comment counts towards the width of its line: see the last rule of "Rules for code cells"' \
         in comments
     assert "at most" in rules.rsplit("* ", 1)[1]
+    # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
+    translating = flat("docs", "translating.md")
+    said = re.findall(r"each line as the notebook shows it \(its indentation, `# `, the translation and any code "
+                      r"before it\) stays within (\d+) characters", translating)
+    assert said == [width.group(1)] and translating.count(" characters") == 1, said
+    from tools import i18n
+    assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
 
 
 def test_the_version_line_and_the_fingerprint_are_as_the_grader_writes_them():
@@ -466,17 +480,23 @@ def test_instructors_md_says_the_seccomp_filter_goes_with_the_sandbox():
 
 
 def test_the_limits_the_guides_quote_are_the_codes():
-    """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, and docs/instructors.md's count of failed
-    tests a student's page explains is the grader's MAX_FEEDBACK, per exercise as the runner counts them (it once
-    read as per page)."""
+    """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, given once, and docs/instructors.md's count
+    of failed tests a student's page explains is the grader's MAX_FEEDBACK, per exercise as the runner counts them
+    (it once read as per page). The step that adds a function to lib says lib has next to no room left and points
+    to the limit (read52 found the step silent on it; read56 found the number given twice): lib is within 2% of
+    its limit, and the sentences are to change when it is not."""
     from grading.batch.runner import MAX_FEEDBACK
     most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
     contributing = flat("CONTRIBUTING.md")
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
-    # the step that adds a function to lib gives the same limit (read52 found the step silent on it)
-    step = re.search(r"`lib` may hold at most ([\d,]+) lines \(`tests/test_lib_size\.py`", contributing)
-    assert step and int(step.group(1).replace(",", "")) == int(most.group(1))
+    assert contributing.count(f"{int(most.group(1)):,}") == 1
+    start = contributing.index("* **A function a section teaches**")
+    step = contributing[start:contributing.index("* **An exercise.**", start)]
+    assert '`lib` has next to no room left: see "Changing lib" for its size limit before you add lines.' in step
+    assert "and it has next to no room left (`wc -l lib/*.py` counts the lines as the test does)" in contributing
+    lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
+    assert lines >= 0.98 * int(most.group(1)), f"lib has {lines} lines: CONTRIBUTING.md says it has next to no room"
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
                           instructors)
@@ -565,8 +585,8 @@ def test_the_site_digest_is_described_with_every_file_it_reads():
 
 
 def test_adding_a_language_names_every_field_of_a_language():
-    """CONTRIBUTING.md's first step of "Adding a language" names every field of `course_i18n.Language` (it once left
-    out the decimal separator, the digit grouping and the plural rule, which a new language may need)."""
+    """docs/translating.md's first step of "Adding a language" names every field of `course_i18n.Language` (it once
+    left out the decimal separator, the digit grouping and the plural rule, which a new language may need)."""
     import dataclasses
 
     from course_i18n import Language
@@ -574,8 +594,8 @@ def test_adding_a_language_names_every_field_of_a_language():
              "decimal": "decimal separator", "group": "digit grouping", "plural": "plural rule"}
     fields = [f.name for f in dataclasses.fields(Language)]
     assert set(fields) <= set(words), f"a new field of Language: {set(fields) - set(words)}; name it in step 1"
-    text = flat("CONTRIBUTING.md")
-    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ", text).group(1)
+    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ",
+                     adding_a_language()).group(1)
     assert not [f for f in fields if words[f] not in step], step
 
 
@@ -608,18 +628,28 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
                       for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
     for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
         text = flat(guide)
-        said = re.findall(r"no other module raises except `lib/(\w+\.py)`", text, re.I)
+        said = re.findall(r"no other module (?:of lib )?raises(?: an exception,)? except `lib/(\w+\.py)`", text, re.I)
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
 
 
 def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_out():
     """README.md's row of the appendix names the modules of lib the appendix does not list, as whole modules: those
     the assertion in src/chapters/appendix.py adds to MODULES (the row once said only the argument checks of
-    lib.validate were left out, though `checked` and `float_dtype` are left out with them)."""
+    lib.validate were left out, though `checked` and `float_dtype` are left out with them). CONTRIBUTING.md's layout
+    names them too (read56 A1 C4: it said the appendix listed every public function and class of lib), and step 6
+    of a new function names the modules of `ON_DEMAND` as the appendix has them."""
     code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")
     left_out = set(re.findall(r'"(\w+)"', re.search(r"== \{\*MODULES, ([^}]*)\}", code).group(1)))
     row = re.search(r"^\| – \| `appendix` \|(.*)$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M).group(1)
     assert set(re.findall(r"except those of `lib\.(\w+)`", row)) == left_out, (row, left_out)
+    contributing = flat("CONTRIBUTING.md")
+    said = re.search(r"lists the public functions and classes of every module of `lib` but "
+                     r"((?:`lib\.\w+`(?:, | and )?)+)", contributing)
+    assert said and set(re.findall(r"`lib\.(\w+)`", said.group(1))) == left_out, said
+    on_demand = re.findall(r'"(\w+)"', re.search(r"^ON_DEMAND = \[([^\]]*)\]", code, re.M).group(1))
+    named = re.search(r"`ON_DEMAND` in `src/chapters/appendix\.py`, the modules the appendix imports on demand "
+                      r"\(([^)]*)\)", contributing)
+    assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand, named
 
 
 def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
@@ -783,7 +813,7 @@ def test_the_bugs_make_mutants_is_said_to_insert_are_mutants():
 
 
 def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
-    """site/README.md and CONTRIBUTING.md say which prose tables of CARD_COLUMNS columns or more read as cards on a
+    """site/README.md and docs/glossary.md say which prose tables of CARD_COLUMNS columns or more read as cards on a
     phone, and both name the two kinds `course_book.table_cards` leaves as tables: a grid of short numbers and a table
     with merged cells (site/README.md once named neither)."""
     sys.path.insert(0, str(ROOT / "site"))
@@ -796,7 +826,7 @@ def test_the_tables_that_stay_tables_on_a_phone_are_named_with_the_code():
     assert course_book.table_cards(prose) != prose and "course-cards" in course_book.table_cards(prose)
     assert course_book.table_cards(grid) == grid and course_book.table_cards(merged) == merged
     assert course_book.CARD_COLUMNS == 3
-    for guide in ("site/README.md", "CONTRIBUTING.md"):
+    for guide in ("site/README.md", "docs/glossary.md"):
         text = flat(guide)
         said = list(re.finditer(r"(?:three|3) (?:columns or more|or more columns)", text))
         assert said, f"{guide} no longer says which tables read as cards on a phone"   # (a shortening once dropped it)
@@ -973,9 +1003,8 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
 def test_adding_a_language_lists_the_sidebar_captions():
     """A language missing from a caption of _toc.yml fails test_glossary and leaves the sidebar in English, so the
     list of what adding a language takes names _toc.yml."""
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    steps = text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1]
-    assert "`_toc.yml`" in steps and "`_config.yml`" in steps
+    steps = adding_a_language()
+    assert "5. its caption for each part of the sidebar in `_toc.yml`" in steps and "`_config.yml`" in steps
 
 
 def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
@@ -1030,9 +1059,11 @@ def test_the_generic_code_cell_example_carries_no_timing_tag():
 
 def test_the_glossary_names_examples_as_the_course_does():
     """The sections call a worked example "Example N" (§2.5, §3.4); the glossary's English column says so, and
-    "Worked example" is left to the exercises' cells that use the learner's functions."""
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    assert "| Example N (a worked example in a section) | 例 N | Пример N (в начале предложения; " in text
+    "Worked example" is left to the exercises' cells that use the learner's functions. The English column also
+    says how Russian writes it in mid-sentence (the note once stood in the Russian column, in Russian)."""
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert ("| Example N (a worked example in a section; in Russian «пример N» in mid-sentence) | 例 N | Пример N |"
+            in text)
     assert "| Worked example N" not in text
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
@@ -1296,46 +1327,52 @@ def test_instructors_md_says_how_its_tested_examples_are_run():
 
 
 def test_adding_a_language_names_the_inputs_of_section_8_and_claims_no_complete_list():
-    """§8 trains on a verse file per language and its source lists the languages itself, so CONTRIBUTING.md's steps
-    for a new language name both; the tables the tests keep per language are not listed one by one (two readings
-    found such a list incomplete), the guide says to run the whole suite instead."""
+    """§8 trains on a verse file per language and its source lists the languages itself, so docs/translating.md's
+    steps for a new language name both; the tables the tests keep per language are not listed one by one (two
+    readings found such a list incomplete), the guide says to run the whole suite instead."""
     from course_i18n import LANGUAGES
     source = (ROOT / "src" / "chapters" / "08_real_text.py").read_text(encoding="utf-8")
     assert '"zh en ru".split()' in source and 'f"verse_{lang}.txt"' in source
     assert all((ROOT / "lib" / "corpus" / f"verse_{lang}.txt").exists() for lang in LANGUAGES)
-    text = flat("CONTRIBUTING.md")
-    part = text[text.index("**Adding a language**"):text.index("### Translations that cannot drift")]
+    part = adding_a_language()
     assert "`lib/corpus/verse_<xx>.txt`" in part and "`src/chapters/08_real_text.py`" in part
     assert "run the whole suite" in part
     assert not re.search(r"takes (six|seven|\w+) steps|no change to any source", part), part
 
 
 def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
-    """CONTRIBUTING.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike, and a builder
-    names the first SHOWN_PROBLEMS missing entries (it once said "naming each one", and "fuzzy" without a bound)."""
-    text = flat("CONTRIBUTING.md")
+    """docs/translating.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike;
+    CONTRIBUTING.md: a builder names the first SHOWN_PROBLEMS missing entries (it once said "naming each one", and
+    "fuzzy" without a bound)."""
     similar = _constants("tools", "i18n.py")["SIMILAR"]
     shown = _constants("tools", "prose.py")["SHOWN_PROBLEMS"]
-    assert f"at least {round(similar * 100)}% alike (`SIMILAR` in `tools/i18n.py`)" in text
-    assert f"(the first {shown}, then how many more)" in text
+    assert f"at least {round(similar * 100)}% alike (`SIMILAR` in `tools/i18n.py`)" in flat("docs", "translating.md")
+    assert f"(the first {shown}, then how many more)" in flat("CONTRIBUTING.md")
 
 
 
 def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, monkeypatch):
-    """CONTRIBUTING.md's "Translating" (and step 2 of "A quick loop", which points to it) says to remove the marks
-    `tools/i18n.py update` writes: the fuzzy mark with the old English under it (`#| msgid`), and an obsolete entry
-    (`#~`). It once said "edit only `msgstr`" and "remove a `fuzzy` mark", and a translator who did just that left
+    """docs/translating.md's "Editing an entry" (and step 2 of CONTRIBUTING.md's loop, which points to it) says to
+    remove the marks `tools/i18n.py update` writes: the fuzzy mark with the old English under it (`#| msgid`), and an
+    obsolete entry (`#~`). It once said "edit only `msgstr`" and "remove a `fuzzy` mark", and a translator who did just that left
     `tools/i18n.py check` failing on the obsolete entry and tests/test_translations.py on the `#|` lines. Here
-    `update` writes both marks, and the guide's steps, done in a text editor, leave nothing for either check."""
+    `update` writes both marks, and the guide's steps, done in a text editor, leave nothing for either check once
+    `update` has laid the file out again, as the guide says to do after saving a catalogue (a PO editor wraps its
+    lines, and a text editor may leave a blank line at the end: tests/test_translations.py failed on such a file
+    that `check` passed)."""
     import test_translations
     from tools import i18n
-    text = flat("CONTRIBUTING.md")
-    steps = text[text.index("## Translating"):text.index("There are two sets of catalogues")]
-    assert 'remove it together with the `#| msgid "…"` lines under it' in steps and "obsolete entry (`#~`" in steps
+    text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
+    steps = guide[guide.index("## Editing an entry"):guide.index("## How update keeps a translation")]
+    assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
+           'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
+    assert ("After saving a catalogue, in a PO editor such as Poedit or in a text editor, run `.venv/bin/python "
+            "tools/i18n.py update`.") in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert 'Translate the new and fuzzy entries, and clear the marks `update` left, as "Translating" says.' in loop
-    # the loop and "Translating" give one rule for an obsolete entry (the loop once said to delete it outright, then
-    # repeated the rule): "Translating" gives it, and the loop only points to it, so the two cannot differ
+    assert ('Translate the new and fuzzy entries, and remove the marks `update` left on them, as '
+            '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says.') in loop
+    # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
+    # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     keep = "delete it once nothing in it is worth keeping"
     assert keep in steps and not re.search(r"#\||#~|worth keeping", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
@@ -1357,6 +1394,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     path.write_text("\n".join(line for line in written.replace("#, fuzzy, ", "#, ").splitlines()
                               if not line.startswith(("#|", "#~"))) + "\n", encoding="utf-8")
     test_translations.test_no_entry_keeps_an_old_english_text_once_it_is_current(path)
+    assert [line.rsplit("; ", 1)[1] for line in i18n.problems(texts, locales, ["ru"])] == ["run tools/i18n.py update"]
+    i18n.write_if_changed(path, i18n.merge(i18n.read(path, "ru"), texts, "ru"))            # what `update` does
     assert i18n.problems(texts, locales, ["ru"]) == []
 
 
@@ -1434,10 +1473,11 @@ def test_the_launch_note_names_what_the_menu_next_to_the_rocket_holds():
 
 
 def test_adding_a_language_names_the_keys_of_its_site_config_block():
-    """CONTRIBUTING.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once said
-    only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says (tests/test_languages.py)."""
+    """docs/translating.md, "Adding a language", step 4 names the keys of a language's block in _config.yml (it once
+    said only "its site settings"); label and sphinx_language must be what LANGUAGE_TABLE says
+    (tests/test_languages.py)."""
     import yaml
-    text = flat("CONTRIBUTING.md")
+    text = adding_a_language()
     step = text[text.index("4. its block under `languages:` in `_config.yml`"):text.index("5. its caption")]
     named = set(re.findall(r"`(\w+)`", step)) - {"languages", "ru"}
     block = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["languages"]["ru"]
@@ -1545,8 +1585,7 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
     from test_languages import SCRIPT_LANGUAGE_DATA
     found = set(script_language_data())
     assert found >= SCRIPT_LANGUAGE_DATA and {name for _, name in found} >= {"QUESTION", "ASKS_CHECK", "WHY"}
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    steps = " ".join(text.split("**Adding a language**", 1)[1].split("\n\n", 2)[1].split())
+    steps = adding_a_language()
     readme = flat("site", "README.md")
     for script, name in found:
         assert script == "course-search.js" and f"`site/static/{script}`" in steps
@@ -1704,6 +1743,13 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     # what the entry is for: a §N in feedback links to the page CHAPTER_PAGES gives
     assert sections.section_href(3, 4, "en", base="https://x.org") == \
         f"https://x.org/en/chapters/{sections.CHAPTER_PAGES['3']}.html#sec-3-4"
+    # the browser test of the figures' text sizes lists the sections by hand: the list names it (read56 A1 L18), and
+    # here a section missing from that list fails without a browser
+    assert "its name in `CHAPTERS` of `tests/test_site_figure_sizes.py`" in text
+    tree = ast.parse((ROOT / "tests" / "test_site_figure_sizes.py").read_text(encoding="utf-8"))
+    [chapters] = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                  and [getattr(t, "id", None) for t in node.targets] == ["CHAPTERS"]]
+    assert list(chapters) == list(sections.CHAPTER_PAGES.values()), chapters
 
 
 def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gives_them():
@@ -2138,12 +2184,12 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
 
 
 def test_the_about_rule_and_the_binder_default_are_the_codes():
-    """CONTRIBUTING.md's rule for "about" is tests/test_number_style.py's limit (it once said "3 or 4 significant
+    """docs/glossary.md's rule for "about" is tests/test_number_style.py's limit (it once said "3 or 4 significant
     digits", which made §3.4's "about 0.047" wrong); README.md's default Binder address is _config.yml's."""
     import yaml
     style = (ROOT / "tests" / "test_number_style.py").read_text(encoding="utf-8")
     most = int(re.search(r"^MOST_DIGITS_AFTER_ABOUT = (\d+)", style, re.M).group(1))
-    said = re.search(r'"about" goes with at most (\d+) significant digits', flat("CONTRIBUTING.md"))
+    said = re.search(r'"about" goes with at most (\d+) significant digits', flat("docs", "glossary.md"))
     assert said and int(said.group(1)) == most
     assert f"goes with at most {most} significant digits" in " ".join(style.split()).lower()
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -2170,3 +2216,103 @@ def test_the_map_of_the_course_has_a_row_for_every_section():
     sets = {p.stem[2:4]: p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py")}
     for number, name, exercises in rows:
         assert exercises == (f"`{sets[name[:2]]}`" if name[:2] in sets else "—"), (name, exercises)
+
+
+def _terms(cell):
+    """The terms of one cell of a glossary table: its alternatives (a / b, a, b), without what is in parentheses,
+    code font or maths, nor a single-letter symbol (W_O, E, P)."""
+    cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
+    cell = re.sub(r"(?<!\w)[A-Z](?:_\w+)?(?!\w)", " ", cell)
+    return {" ".join(p.split()) for p in re.split(r"[/，,；;]| / ", cell) if p.strip(" .")}
+
+
+def test_the_appendix_glossary_uses_the_glossarys_terms():
+    """docs/glossary.md says that a term learners meet also goes into the appendix's glossary in the same words: in
+    each language, every term of the appendix's table, as each language's appendix notebook shows it (the columns in
+    its own order), is a term of docs/glossary.md. Nothing held the two together before."""
+    import json
+    from course_i18n import LANGUAGES
+    from tools import search_index
+    assert ("A term that learners meet also goes into the appendix's glossary, the last table of "
+            "`src/chapters/appendix.py`, in the same words.") in flat("docs", "glossary.md")
+    header, rows = search_index.glossary_rows()
+    for lang in LANGUAGES:
+        cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
+        text = "".join(cells[-1]["source"])
+        assert "\n## " in "\n" + text and text.count("\n| ") > 20, f"the appendix's last cell is not its glossary: {lang}"
+        table = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
+                 if line.startswith("|")]
+        shown = table[0]                             # each page puts its own language's column first
+        assert sorted(shown) == sorted(header), (lang, shown)
+        table = [cells for cells in table[1:] if not set(cells[0]) <= set("-: ")]
+        for column, name in enumerate(header):
+            ours = set().union(*(_terms(cells[column]) for cells in rows))
+            theirs = set().union(*(_terms(cells[shown.index(name)]) for cells in table))
+            assert theirs <= ours, f"{lang} notebook, column {name}: not in docs/glossary.md: {sorted(theirs - ours)}"
+
+
+def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
+    """docs/translating.md says which forms tests/test_languages.py catches (it once said "a module that lists the
+    languages again", though §8's source lists them as `"zh en ru".split()` and passes: read56 A2 C4). A tuple, a
+    list or a set of all the codes, a pattern that alternates between them and a locale that is not its code are
+    caught; §8's form is not, and §8's source holds it."""
+    from course_i18n import LANGUAGES, language
+    from test_languages import second_lists
+    text = adding_a_language()
+    assert ("a module that writes the language codes out again, as a tuple, list or set of all of them or as a "
+            "pattern that alternates between them, or that names a Sphinx locale that differs from its code "
+            f"(`{language('zh').locale}`)") in text
+    assert ('It sees only those forms. §8\'s code cell writes the list as `"zh en ru".split()`, which it does not '
+            "catch: step 8 is there for that list.") in text
+    quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
+    sample = tmp_path / "sample.py"
+    sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
+                      f"E = \"{language('zh').locale}\"\nF = \"{' '.join(LANGUAGES)}\".split()\n", encoding="utf-8")
+    assert [line for line, _ in second_lists(sample)] == [1, 2, 3, 4, 5]
+    section_8 = ROOT / "src" / "chapters" / "08_real_text.py"
+    assert '"zh en ru".split()' in section_8.read_text(encoding="utf-8") and not list(second_lists(section_8))
+
+
+def test_the_interactive_figures_words_are_in_the_outputs_translating_md_names():
+    """docs/translating.md: the words of the interactive figures are written, in every language, into the saved
+    outputs of §1 and §2, which a change to one of them must rebuild without --prose-only (read56 A1 C2: the guide
+    said a changed interface text had nothing to rebuild). Every language's notebooks of §1 and §2 carry every
+    language's words of the figures in their outputs, and no other notebook does."""
+    import json
+    from course_i18n import LANGUAGES
+    from figures import interactive
+    text = flat("docs", "translating.md")
+    assert ("**The words of the interactive figures** (the keys `figures.interactive.*` of `course.po`) are written, "
+            "in every language, into the saved outputs of §1 and §2.") in text
+    assert ".venv/bin/python tools/build_notebooks.py src/chapters/01_allowed_set.py src/chapters/02_heads.py" in text
+    note = interactive.TEXTS["static_note"]
+    for lang in LANGUAGES:
+        holding = set()
+        for path in sorted((ROOT / "chapters" / lang).glob("*.ipynb")) + sorted((ROOT / "solutions" / lang).glob("*")):
+            outputs = json.dumps([c.get("outputs", []) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]],
+                                 ensure_ascii=False)
+            if any(note[other] in outputs for other in LANGUAGES):
+                assert all(note[other] in outputs for other in LANGUAGES), path
+                holding.add(path.stem)
+        assert holding == {"01_allowed_set", "02_heads"}, (lang, holding)
+
+
+def test_the_mutant_commands_contributing_gives_are_the_tools():
+    """CONTRIBUTING.md runs one mutant with `tools/mutants.py --only NAME` (it once sent the reader to `make mutants`,
+    which runs them all for minutes: read56 A1 L11) and shows a real line of `MUTANTS`, which is one of the file's;
+    `--every` is the tool's option too."""
+    from tools import mutants
+    text = flat("CONTRIBUTING.md")
+    assert "9. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
+    assert "(`make mutants` runs all of them, which takes minutes.)" in text
+    assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
+    source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
+    assert 'parser.add_argument("--only"' in source and 'parser.add_argument("--every"' in source
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^mutants: dev\n\t\$\(PY\) tools/mutants\.py\n", makefile, re.M)
+    shown = re.search(r'`m\("([\w-]+)", f"\{A\}\.(\w+)", "([^"]+)"\)`, where `A = "([\w.]+)"`', text)
+    assert shown, "CONTRIBUTING.md no longer shows a line of MUTANTS"
+    name, function, selector, module = shown.groups()
+    assert f'm("{name}", f"{{A}}.{function}", "{selector}")' in source and mutants.A == module
+    assert any(m.name == name and m.target == f"{module}.{function}" and m.selector == selector
+               for m in mutants.MUTANTS)

@@ -78,7 +78,7 @@ def test_no_module_writes_a_translation_table():
 
 
 # The one table by language a script of the site may hold: language data, not a text a reader sees
-# (the question words course-search.js leaves out of a query; CONTRIBUTING.md, "Translating").
+# (the question words course-search.js leaves out of a query; docs/translating.md, "Adding a language").
 SCRIPT_LANGUAGE_DATA = {("course-search.js", "QUESTION")}
 
 

@@ -1,4 +1,4 @@
-"""Numbers in the prose follow their language's conventions (CONTRIBUTING.md, the bullet "Numbers in the prose").
+"""Numbers in the prose follow their language's conventions (docs/glossary.md, the bullet "Numbers in the prose").
 
 The prose checked is the Markdown of every chapter, exercise and solution notebook in every
 language (code spans, maths, fenced code and URLs are not prose: a printed number keeps its

@@ -1,6 +1,6 @@
 """Translations cannot drift: a cell whose text changed in one language but not
 in the others is named until a translator confirms the three agree again
-(tools/translations.py; CONTRIBUTING.md, "Translations that cannot drift")."""
+(tools/translations.py; docs/translating.md, "Translations that cannot drift")."""
 
 import os
 import pathlib
@@ -223,6 +223,75 @@ def test_a_quiz_question_changed_in_one_language_is_named(tmp_path, monkeypatch)
     assert "question 1 ('order 1'): ru changed" in "\n".join(translations.describe(quiz, stale))
 
 
+def _saved_by_a_po_editor(path, lang=None):
+    """``path`` saved as a PO editor saves it (Poedit, msgcat): long lines wrapped at 79 columns, its
+    own header."""
+    from babel.messages.pofile import write_po
+    catalogue = i18n.read(path, lang)
+    catalogue.last_translator = "A Translator <translator@example.org>"
+    with open(path, "wb") as handle:
+        write_po(handle, catalogue, width=79)
+
+
+def test_a_catalogue_a_po_editor_saved_fails_check_until_update_writes_it(tmp_path):
+    """A PO editor wraps long lines and rewrites the header; test_extract_and_update_on_a_clean_checkout_write_nothing
+    fails on such a file (update would rewrite it), so `tools/i18n.py check` fails too and says to run update, which
+    writes the file back in the layout both expect (it once passed a file the test failed on)."""
+    long = "a text long enough to be wrapped by a PO editor, which breaks every line at 79 columns: " * 2
+    texts = {"demo.long": long, "demo.short": "Short"}
+    locales = _demo(tmp_path, texts, {"demo.long": (long, "перевод, " * 20), "demo.short": ("Short", "Коротко")})
+    path = i18n.catalogue_path("ru", locales)
+    written = path.read_text(encoding="utf-8")
+    assert i18n.problems(texts, locales, ["ru"]) == []
+    _saved_by_a_po_editor(path, "ru")
+    assert path.read_text(encoding="utf-8") != written and max(map(len, path.read_text().splitlines())) <= 80
+    assert i18n.problems(texts, locales, ["ru"]) == [
+        f"{prose.shown(path)}: not laid out as tools/i18n.py writes it (wrapped lines, another header or a blank "
+        f"line at the end, as editors leave them); run tools/i18n.py update"]
+    pot = {m.context: m.id for m in i18n.read(i18n.template_path(locales)) if m.id}      # what update does
+    assert i18n.write_if_changed(path, i18n.merge(i18n.read(path, "ru"), pot, "ru"))
+    assert i18n._stable(path.read_text(encoding="utf-8")) == i18n._stable(written)
+    assert i18n.problems(texts, locales, ["ru"]) == []
+    _saved_by_a_po_editor(i18n.template_path(locales))
+    assert i18n.problems(texts, locales, ["ru"])[0].endswith("; run tools/i18n.py extract")
+    # the prose catalogues alike
+    entries = [("chapters/01_a", long)]
+    i18n.write_if_changed(prose.template_path("chapters", locales), i18n.prose_template("chapters", entries))
+    catalogue = i18n._prose_catalogue("chapters", "ru")
+    catalogue.add(long, "перевод, " * 20, context="chapters/01_a")
+    path = prose.catalogue_path("ru", "chapters", locales)
+    i18n.write_if_changed(path, catalogue)
+    assert i18n.prose_problems({"chapters": entries}, locales, ["ru"]) == []
+    _saved_by_a_po_editor(path, "ru")
+    assert [line.rsplit("; ", 1)[1] for line in i18n.prose_problems({"chapters": entries}, locales, ["ru"])] == [
+        "run tools/i18n.py update"]
+    i18n.write_if_changed(path, i18n.merge_prose(i18n.read(path, "ru"), "chapters", entries, "ru"))
+    assert i18n.prose_problems({"chapters": entries}, locales, ["ru"]) == []
+
+
+def test_update_keeps_the_old_english_of_a_fuzzy_entry_where_it_wrote_it(tmp_path, monkeypatch):
+    """update writes the old English under the fuzzy mark (`#| msgid`); Babel reads that line as a translator's
+    comment, so a second update once wrote it back as `# | msgid`, before the flags (i18n.read puts it back).
+    Once the mark is removed, check names the `#|` lines left behind, as
+    test_no_entry_keeps_an_old_english_text_once_it_is_current does."""
+    texts = {"demo.farewell": "Goodbye, {name}"}
+    locales = _demo(tmp_path, texts, {"demo.farewell": ("Bye, {name}", "Пока, {name}")})
+    path = i18n.catalogue_path("ru", locales)
+    written = path.read_text(encoding="utf-8")
+    assert '#, fuzzy, python-brace-format\n#| msgid "Bye, {name}"\nmsgctxt "demo.farewell"' in written
+    assert not i18n.write_if_changed(path, i18n.merge(i18n.read(path, "ru"), texts, "ru"))
+    assert i18n.read(path, "ru").get("Goodbye, {name}", context="demo.farewell").previous_id == ["Bye, {name}"]
+    assert [line.split(": ", 1)[1] for line in i18n.problems(texts, locales, ["ru"])] == [
+        "fuzzy (the English changed since it was translated): revise it, then remove the fuzzy mark"]
+    path.write_text(written.replace("#, fuzzy, ", "#, "), encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    found = i18n.problems(texts, locales, ["ru"])
+    assert len(found) == 1 and found[0].endswith(
+        "the old English (#| lines) is left on an entry that is no longer fuzzy; delete those lines"), found
+    with pytest.raises(AssertionError, match="old English left on current entries"):
+        test_no_entry_keeps_an_old_english_text_once_it_is_current(path)
+
+
 # ---- the prose catalogues (src/locales/, tools/prose.py): update and check ---------------------------
 
 def test_an_edited_paragraph_keeps_its_translation_marked_fuzzy(tmp_path):
@@ -289,6 +358,7 @@ for path in paths:
             message.string = "[xx] " + message.id     # a translation that keeps every {placeholder}
     with open(path, "wb") as handle:
         write_po(handle, catalogue, width=0, no_location=True)
+i18n.main(["update"])                             # after editing, as docs/translating.md says: the project's layout
 print("catalogues started")
 '''
 

@@ -130,11 +130,11 @@ WORDS = texts("site.build", {
     # myst-nb's toggle of a cell tagged hide-input (the first cell of every exercise notebook)
     "show_code": "Show code",
     "hide_code": "Hide code",
-    # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5, CONTRIBUTING.md)
+    # between the ends of a range of sections, §1–§5 (Chinese writes §1～§5: a range takes ～, docs/glossary.md)
     "range_dash": "–",
 })
 # The words of site/static/course.js, handed to it as JSON in its script tag's data-course-texts
-# (a script holds no text of its own: CONTRIBUTING.md, "Translating").
+# (a script holds no text of its own: CONTRIBUTING.md, "Where a change goes").
 SCRIPT_WORDS = texts("site.script", {
     # the button that closes the chapter list or the page's contents on a narrow screen
     "close": "Close",

@@ -321,7 +321,7 @@ WORDS = {
         "attn": "causal multi-head attention (§1, §2): the only step in which row t reads other rows, j ≤ t",
         "mlp": "two layers with GELU between them, each row on its own",
         "ln_f": "a last layer normalisation",
-        "head": "logits: a score for every token of the vocabulary as the next one, at every position",
+        "head": "logits: at every position, one number per token of the vocabulary; the larger it is, the likelier that token comes next",
     }),
     "cone": texts("tools.diagrams.words.cone", {
         "title": "Row i = 2 of layer 1 and every row it can depend on",

@@ -29,7 +29,10 @@ changed text by similarity instead, which loses a translation when the English i
 rewritten and can borrow another key's.)  A key the code no longer uses becomes obsolete
 (``#~``).  ``check`` fails on a template that is not what the code says, and in every
 catalogue on a missing, empty, fuzzy or obsolete entry, an entry translating other English,
-and a translation whose ``{placeholders}`` differ from the English's.
+a translation whose ``{placeholders}`` differ from the English's, and old English (``#|``) left
+on an entry that is no longer fuzzy.  In both sets it also fails on a file that is not what
+``extract`` or ``update`` would write (:func:`relaid`), such as one a PO editor saved with its
+lines wrapped and a header of its own, until ``update`` writes it again.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import re
 import sys
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import denormalize, read_po, write_po
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -76,7 +79,7 @@ HEADER = """\
 # a text's key, msgid its English as the code writes it, msgstr the translation.  Edit the
 # msgstr; once it says what the new English says, remove the "fuzzy" mark with the old English
 # (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
-# tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
+# tools/i18n.py extract / update / check; after editing a catalogue, run update. See docs/translating.md.
 #"""
 ISSUES = "the course's issue tracker"
 UNSTABLE_HEADER = ('"POT-Creation-Date:', '"PO-Revision-Date:')
@@ -115,8 +118,17 @@ def template(texts):
 
 
 def read(path, lang=None):
+    """The catalogue at ``path``.  Babel reads the old English that ``update`` writes under a fuzzy mark
+    (``#| msgid "…"``) as a translator's comment, and would write it back as one (``# | msgid "…"``, before
+    the flags): it goes back to ``previous_id``, so that reading a catalogue and writing it changes nothing."""
     with open(path, "rb") as handle:
-        return read_po(handle, locale=lang, domain=DOMAIN)
+        catalogue = read_po(handle, locale=lang, domain=DOMAIN)
+    for message in catalogue:
+        previous = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
+        if previous and previous[0].startswith("msgid "):
+            message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+            message.previous_id = [denormalize("\n".join([previous[0][len("msgid "):], *previous[1:]]))]
+    return catalogue
 
 
 def render(catalogue):
@@ -133,11 +145,34 @@ def _stable(text):
     return [line for line in text.rstrip("\n").splitlines() if not line.startswith(UNSTABLE_HEADER)]
 
 
+def _as_written(text, rendered):
+    """True if a file's ``text`` holds what :func:`render` gave, ``rendered``, as the tools write it: the
+    same, dates aside, with one line break at the end."""
+    return text.endswith("\n") and not text.endswith("\n\n") and _stable(text) == _stable(rendered)
+
+
+def relaid(path, catalogue, command):
+    """A line for ``check`` if the file at ``path`` is not what ``command`` writes for ``catalogue``
+    (:func:`_as_written`); None if it is.  A PO editor (Poedit, msgcat) wraps long lines at 79 columns and
+    rewrites the header, and a text editor may leave a blank line at the end; tests/test_translations.py
+    fails on such a file."""
+    if _as_written(pathlib.Path(path).read_text(encoding="utf-8"), render(catalogue)):
+        return None
+    return (f"{prose.shown(path)}: not laid out as tools/i18n.py writes it (wrapped lines, another header or a "
+            f"blank line at the end, as editors leave them); run tools/i18n.py {command}")
+
+
+def _old_english_left(message):
+    """True if an entry that is no longer fuzzy still carries the English it had before (``#|`` lines)."""
+    left = message.previous_id or [c for c in message.user_comments if c.startswith("|")]
+    return bool(left) and not message.fuzzy
+
+
 def write_if_changed(path, catalogue):
-    """Write ``catalogue`` unless the file already says the same (dates aside); True if written."""
+    """Write ``catalogue`` unless the file already holds it as written (:func:`_as_written`); True if written."""
     path = pathlib.Path(path)
     text = render(catalogue)
-    if path.exists() and _stable(path.read_text(encoding="utf-8")) == _stable(text):
+    if path.exists() and _as_written(path.read_text(encoding="utf-8"), text):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -183,6 +218,7 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
     if not path.exists():
         return [f"{prose.shown(path)}: missing; run tools/i18n.py extract"]
     pot = {m.context: m.id for m in read(path) if m.id}
+    found += filter(None, [relaid(path, template(pot), "extract")])
     if pot != texts:
         changed = sorted(set(pot.items()) ^ set(texts.items()))
         found.append(f"{prose.shown(path)}: not what the code says ({', '.join(k for k, _ in changed[:5])}"
@@ -192,6 +228,7 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
         if catalogue is None:
             continue
         path, seen = catalogue_path(lang, locales), set()
+        found += filter(None, [relaid(path, merge(catalogue, pot, lang), "update")])
         for message in _entries_of(catalogue):
             key, where = message.context, f"{prose.shown(path)} [{message.context}]"
             seen.add(key)
@@ -204,6 +241,9 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
             elif message.fuzzy:
                 found.append(f"{where}: fuzzy (the English changed since it was translated): revise it, "
                              f"then remove the fuzzy mark")
+            elif _old_english_left(message):
+                found.append(f"{where}: the old English (#| lines) is left on an entry that is no longer fuzzy; "
+                             f"delete those lines")
             elif placeholders(message.id) != placeholders(message.string):
                 found.append(f"{where}: placeholders {placeholders(message.string)} differ from the English's "
                              f"{placeholders(message.id)}")
@@ -224,7 +264,7 @@ PROSE_HEADER = """\
 # `code` and {{{{placeholders}}}} as they are; a comment's lines stay within the code's 76 columns).
 # Edit the msgstr; once it says what the new English says, remove the "fuzzy" mark with the old
 # English (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
-# tools/i18n.py extract / update / check, CONTRIBUTING.md "Translating".
+# tools/i18n.py extract / update / check; after editing a catalogue, run update. See docs/translating.md.
 #"""
 SIMILAR = 0.6                         # how alike an edited English must be to its old one to keep the translation
 _BUILDER_PLACEHOLDER = re.compile(r"\{\{\w+\}\}")
@@ -299,6 +339,7 @@ def prose_problems(extracted, locales=None, languages=None):
             found.append(f"{prose.shown(path)}: missing; run tools/i18n.py extract")
             continue
         template = [(m.context, m.id) for m in read(path) if m.id]
+        found += filter(None, [relaid(path, prose_template(domain, template), "extract")])
         if template != entries:
             changed = sorted(set(template) ^ set(entries))
             found.append(f"{prose.shown(path)}: not what src/{domain}/ says "
@@ -310,6 +351,7 @@ def prose_problems(extracted, locales=None, languages=None):
             if catalogue is None:
                 continue
             path, seen = prose.catalogue_path(lang, domain, locales), set()
+            found += filter(None, [relaid(path, merge_prose(catalogue, domain, template, lang), "update")])
             for message in _entries_of(catalogue):
                 where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"
                 seen.add((message.context, message.id))
@@ -320,6 +362,9 @@ def prose_problems(extracted, locales=None, languages=None):
                 elif message.fuzzy:
                     found.append(f"{where}: fuzzy (the English changed since it was translated): revise it, "
                                  f"then remove the fuzzy mark")
+                elif _old_english_left(message):
+                    found.append(f"{where}: the old English (#| lines) is left on an entry that is no longer "
+                                 f"fuzzy; delete those lines")
                 elif sorted(_BUILDER_PLACEHOLDER.findall(message.id)) != sorted(_BUILDER_PLACEHOLDER.findall(message.string)):
                     found.append(f"{where}: the placeholders {sorted(set(_BUILDER_PLACEHOLDER.findall(message.id)))} "
                                  f"must stay as they are in the translation")
@@ -357,7 +402,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("extract", help="write the templates (.pot) from the code's and src/'s English texts")
     sub.add_parser("update", help="merge the templates into every language's catalogues")
-    sub.add_parser("check", help="exit 1 on a missing, fuzzy, obsolete or mismatched entry")
+    sub.add_parser("check", help="exit 1 on a missing, fuzzy, obsolete or mismatched entry, or on a "
+                                    "catalogue not laid out as update writes it")
     init = sub.add_parser("init", help="start the catalogues of a language added to course_i18n")
     init.add_argument("lang")
     args = parser.parse_args(argv)

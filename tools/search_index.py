@@ -12,7 +12,7 @@ whose heading holds the query above one whose text does, and a text that holds
 it often above one that mentions it once, and starts each snippet at the match.
 
 For Chinese, ``words`` is the vocabulary the query is cut with: the words jieba
-finds in the site's Chinese text, with the course glossary (CONTRIBUTING.md)
+finds in the site's Chinese text, with the course glossary (docs/glossary.md)
 added to jieba's dictionary first, so that 因果掩码 and 注意力权重 stay whole.
 A query part that is not a word is looked up as it is (a substring), so single
 characters are found too.
@@ -186,22 +186,31 @@ def defined_in(path: Path = TERMS_FILE) -> dict[str, str]:
             if isinstance(e, dict) and "defined_in" in e}
 
 
-def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md", chars: bool = False) -> list[str]:
-    """The course glossary's terms in one language (the table under "## Glossary"); with ``chars``,
-    its Chinese terms of one character instead (头, 键, 值: words, though the cutting vocabulary
-    holds words of two characters or more)."""
-    text = contributing.read_text(encoding="utf-8")
-    part = text.split("## Glossary", 1)[1].split("\n### ", 1)[0]
+GLOSSARY = ROOT / "docs" / "glossary.md"
+
+
+def glossary_rows(glossary: Path = GLOSSARY) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of the course glossary's tables: every table under "## Glossary", up to the
+    next section of the page; each column is headed by its language's own name, the same in every table."""
+    part = glossary.read_text(encoding="utf-8").split("\n## Glossary\n", 1)[1].split("\n## ", 1)[0]
     rows = [[c.strip() for c in line.strip().strip("|").split("|")]
             for line in part.splitlines() if line.startswith("|")]
-    header = rows[0]                          # each column is headed by its language's own name
+    header = rows[0]
+    rows = [cells for cells in rows if cells != header and not set(cells[0]) <= set("-: ")]
+    if not rows or any(len(cells) != len(header) for cells in rows):
+        raise ValueError(f"the glossary in {glossary.name} is not a set of tables of {len(header)} columns")
+    return header, rows
+
+
+def glossary_terms(lang: str, glossary: Path = GLOSSARY, chars: bool = False) -> list[str]:
+    """The course glossary's terms in one language; with ``chars``, its Chinese terms of one character
+    instead (头, 键, 值: words, though the cutting vocabulary holds words of two characters or more)."""
+    header, rows = glossary_rows(glossary)
     if language(lang).name not in header:
-        raise ValueError(f"the glossary in {contributing.name} has no column {language(lang).name!r}")
+        raise ValueError(f"the glossary in {glossary.name} has no column {language(lang).name!r}")
     column = header.index(language(lang).name)
     terms = set()
-    for cells in rows[1:]:
-        if len(cells) != len(header) or set(cells[0]) <= set("-: "):
-            continue
+    for cells in rows:
         cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）", " ", cells[column])
         for piece in re.split(r"[/，,；;]| / ", cell):
             piece = piece.strip(" .")
@@ -216,23 +225,17 @@ def glossary_terms(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md", cha
     return sorted(terms)
 
 
-def glossary_pairs(lang: str, contributing: Path = ROOT / "CONTRIBUTING.md") -> list[tuple[str, str]]:
+def glossary_pairs(lang: str, glossary: Path = GLOSSARY) -> list[tuple[str, str]]:
     """(English term, the term in ``lang``) of the course glossary, alternatives paired in order
     (query / key / value: 查询 / 键 / 值); a row whose parts do not pair up gives its first parts."""
-    text = contributing.read_text(encoding="utf-8")
-    part = text.split("## Glossary", 1)[1].split("\n### ", 1)[0]
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-            for line in part.splitlines() if line.startswith("|")]
-    header = rows[0]
+    header, rows = glossary_rows(glossary)
     en, local = header.index(language("en").name), header.index(language(lang).name)
 
     def pieces(cell):
         cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
         return [p.strip(" .") for p in re.split(r"[/，,；;]| / ", cell) if p.strip(" .")]
     pairs = []
-    for cells in rows[1:]:
-        if len(cells) != len(header) or set(cells[0]) <= set("-: "):
-            continue
+    for cells in rows:
         a, b = pieces(cells[en]), pieces(cells[local])
         if len(a) != len(b):
             a, b = a[:1], b[:1]

@@ -99,7 +99,7 @@ def write_lock(source, records):
     path = lock_path(source)
     path.parent.mkdir(parents=True, exist_ok=True)
     head = {"source": str(pathlib.Path(source).resolve().relative_to(ROOT)),
-            "note": "written by tools/translations.py confirm; see CONTRIBUTING.md"}
+            "note": "written by tools/translations.py confirm; see docs/translating.md"}
     # one record per line, so a diff shows which cells were confirmed
     lines = [json.dumps(r, ensure_ascii=False) for r in records]
     text = json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "confirmed": [\n  '
