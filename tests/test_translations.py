@@ -292,6 +292,27 @@ def test_update_keeps_the_old_english_of_a_fuzzy_entry_where_it_wrote_it(tmp_pat
         test_no_entry_keeps_an_old_english_text_once_it_is_current(path)
 
 
+
+def test_a_fuzzy_entry_of_several_lines_keeps_its_old_english_through_updates(tmp_path):
+    """The old English of a text of several lines (every Markdown cell) is written by Babel as quoted pieces
+    on one `#|` line; i18n.read once joined those pieces as if they were lines, so check said to run update,
+    and each update garbled the old English further (read57 A1 C8). It reads back as written, and update
+    leaves the file as it is."""
+    old = 'A line with "quotes", a \\ backslash\nand a tab\t.\n\nA second paragraph.'
+    new = 'A line with "quotes", a \\ backslash\nand a tab\t.\n\nA second paragraph, changed.'
+    texts = {"demo.paragraph": new}
+    locales = _demo(tmp_path, texts, {"demo.paragraph": (old, "Строка.\n\nВторой абзац.")})
+    path = i18n.catalogue_path("ru", locales)
+    written = path.read_text(encoding="utf-8")
+    assert '#| msgid "" "A line with \\"quotes\\", a \\\\ backslash\\n"' in written
+    message = i18n.read(path, "ru").get(new, context="demo.paragraph")
+    assert message.fuzzy and message.previous_id == [old]
+    for _ in range(2):                                      # update twice: nothing to write
+        assert not i18n.write_if_changed(path, i18n.merge(i18n.read(path, "ru"), texts, "ru"))
+    assert path.read_text(encoding="utf-8") == written
+    assert [line.split(": ", 1)[1] for line in i18n.problems(texts, locales, ["ru"])] == [
+        "fuzzy (the English changed since it was translated): revise it, then remove the fuzzy mark"]
+
 # ---- the prose catalogues (src/locales/, tools/prose.py): update and check ---------------------------
 
 def test_an_edited_paragraph_keeps_its_translation_marked_fuzzy(tmp_path):

@@ -46,7 +46,7 @@ import re
 import sys
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import denormalize, read_po, write_po
+from babel.messages.pofile import read_po, unescape, write_po
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -117,6 +117,9 @@ def template(texts):
     return catalogue
 
 
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')      # one quoted piece of a PO string, escapes included
+
+
 def read(path, lang=None):
     """The catalogue at ``path``.  Babel reads the old English that ``update`` writes under a fuzzy mark
     (``#| msgid "…"``) as a translator's comment, and would write it back as one (``# | msgid "…"``, before
@@ -127,7 +130,10 @@ def read(path, lang=None):
         previous = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
         if previous and previous[0].startswith("msgid "):
             message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
-            message.previous_id = [denormalize("\n".join([previous[0][len("msgid "):], *previous[1:]]))]
+            # Babel writes a text of several lines as quoted pieces on one line (`#| msgid "" "a\n" "b"`),
+            # another tool one piece per line: either way the text is the pieces, unescaped and joined
+            pieces = _QUOTED.findall(" ".join([previous[0][len("msgid "):], *previous[1:]]))
+            message.previous_id = ["".join(unescape(piece) for piece in pieces)]
     return catalogue
 
 
