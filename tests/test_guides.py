@@ -1882,6 +1882,24 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     assert said == needs, (said, needs)
 
 
+def test_a_test_skips_for_what_is_missing_only_through_conftest():
+    """README.md: under `make test SYSTEM_PACKAGES=skip` a test that needs a missing package is skipped, its message
+    naming the tool and its Debian package, and under CI=true it fails instead. That holds while every test skips
+    through tests/conftest.py's unavailable() (need() for a tool of tools/system-packages.txt, require_or_skip() for
+    a module): the MathJax tests of tests/test_site_config.py once called pytest.skip themselves, and so skipped
+    under CI=true too. The one skip left outside conftest.py is tests/test_mistakes.py's, which waits for another
+    test of the same process and lacks nothing."""
+    assert ("every test that needs a missing package is skipped, and its skip message names the missing tool and "
+            "its Debian package" in flat("README.md"))
+    direct = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
+                           path.read_text(encoding="utf-8"))
+        if found and path.name != "conftest.py":
+            direct[path.relative_to(ROOT).as_posix()] = len(found)
+    assert direct == {"tests/test_mistakes.py": 1}, direct
+
+
 def test_the_exercise_guide_puts_a_new_answer_where_the_solutions_take_it_from():
     """docs/exercises.md, step 6: a solution source shows an answer as `code(reference_cell(...))`, as every
     src/solutions/*.py does (it once said to write the answer between `# BEGIN SOLUTION` markers there, which
