@@ -1417,15 +1417,17 @@ def test_words_md_names_the_placeholders_the_glossary_check_reads_as_one_word():
 
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     """§0.5 says nothing of Binder in the notebooks; site/course_book.py appends LAUNCH_NOTE to the site's §0.5 only
-    when _config.yml names the repository. README.md once said, without that condition, that §0.5 explains the menu."""
+    when _config.yml names the repository and a BinderHub. README.md once said, without that condition, that §0.5
+    explains the menu; docs/maintainers.md says it now, with the condition (README leaves the note to it)."""
     book = (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
     assert 'LAUNCH_NOTE = ("chapters/00_start", "sec-0-5")' in book
     assert 'not (launch.get("repo_url") and launch.get("binderhub_url"))' in book
     assert "binder" not in (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8").lower()
-    readme = flat("README.md")
-    assert "When `_config.yml` gives the repository's public address in `repository.url`" in readme
-    assert ("and a note on the site, at the end of §0.5's prose, explains the menu. A site"
-            " built without the address has neither the menu nor the note" in readme)
+    binder = flat("docs", "maintainers.md").split("## Binder and launch buttons", 1)[1].split(" ## ", 1)[0]
+    assert ("gives the menu a *Binder* entry, which opens the page's notebook in the page's language; with that"
+            " entry, a note at the end of §0.5's prose explains the menu. An empty `binderhub_url` drops the entry"
+            " and the note. A site built with `url` empty has neither the menu nor the note" in binder)
+    assert "§0.5's prose" not in flat("README.md")
     # the note ends the prose of §0.5, then come its questions (it once said the note ends §0.5)
     order = [line.strip().split("(")[0] for line in book.splitlines() if line.strip().startswith(("insert_launch_note(",
                                                                                                   "insert_quizzes("))]
@@ -1755,15 +1757,18 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
 def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gives_them():
     """README.md's "Licence" puts the code in the notebooks under MIT and the comments written there for
     the reader under CC BY-SA, as LICENSE does (it once put "the code cells of the notebooks" under MIT whole, while
-    LICENSE, section 2, puts their comments for the reader under CC BY-SA)."""
+    LICENSE, section 2, puts their comments for the reader under CC BY-SA). The documentation it names beside the
+    text is the documentation LICENSE puts under CC BY-SA (site/README.md, under site/, is code's: MIT)."""
     readme = flat("README.md").split("## Licence", 1)[1]
     mit, _, share_alike = readme.partition("The text of the course")
     assert "the code in the notebooks." in mit and "comment" not in mit
-    assert share_alike.startswith(", including the comments written for the reader in the code cells, and the "
-                                  "figures themselves") and "CC BY-SA 4.0" in share_alike
+    assert share_alike.startswith(" and its documentation (this file, CONTRIBUTING.md, CHANGELOG.md and docs/) are "
+                                  "under [CC BY-SA 4.0](LICENSE-CC-BY-SA-4.0). So are the comments written for the "
+                                  "reader in the code cells, and the figures themselves"), share_alike
     licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
     cc = licence[licence.index("2. The text and the figures: Creative Commons"):licence.index("MIT License Copyright")]
     assert "the comments written for the reader in their code cells" in cc
+    assert "the documentation: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/." in cc
     assert "the code cells of the notebooks in chapters/, exercises/ and solutions/" in licence[:licence.index(cc)]
 
 
@@ -1863,8 +1868,8 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
 
 def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
-    npm and nodejs, which it says serve all three targets and are all that `make book` needs, are exactly the
-    packages `book` needs there."""
+    npm and nodejs, which it says serve all three targets and are the only packages of the list that `make book`
+    needs, are exactly the packages `book` needs there."""
     needs = {}
     for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
@@ -1872,14 +1877,34 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
             needs[package] = set(needed_by.split())
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
-    said = {}
+    said, onlies = {}, 0
     for packages, targets in bullets:
-        targets, only = re.subn(r"; the only Debian packages `make book` needs$", "", " ".join(targets.split()))
+        targets, only = re.subn(r"; the only packages of this list that `make book` needs$", "",
+                                " ".join(targets.split()))
         if only:
             assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
+        onlies += only
         targets = set(re.findall(r"`make (\w+)`", targets))
         said.update({package: targets for package in packages.split(" and ")})
-    assert said == needs, (said, needs)
+    assert said == needs and onlies == 1, (said, needs, onlies)
+
+
+def test_a_test_skips_for_what_is_missing_only_through_conftest():
+    """README.md: under `make test SYSTEM_PACKAGES=skip` a test that needs a missing package is skipped, its message
+    naming the tool and its Debian package, and under CI=true it fails instead. That holds while every test skips
+    through tests/conftest.py's unavailable() (need() for a tool of tools/system-packages.txt, require_or_skip() for
+    a module): the MathJax tests of tests/test_site_config.py once called pytest.skip themselves, and so skipped
+    under CI=true too. The one skip left outside conftest.py is tests/test_mistakes.py's, which waits for another
+    test of the same process and lacks nothing."""
+    assert ("every test that needs a missing package is skipped, and its skip message names the missing tool and "
+            "its Debian package" in flat("README.md"))
+    direct = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
+                           path.read_text(encoding="utf-8"))
+        if found and path.name != "conftest.py":
+            direct[path.relative_to(ROOT).as_posix()] = len(found)
+    assert direct == {"tests/test_mistakes.py": 1}, direct
 
 
 def test_the_exercise_guide_puts_a_new_answer_where_the_solutions_take_it_from():
@@ -2185,7 +2210,8 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
 
 def test_the_about_rule_and_the_binder_default_are_the_codes():
     """docs/glossary.md's rule for "about" is tests/test_number_style.py's limit (it once said "3 or 4 significant
-    digits", which made §3.4's "about 0.047" wrong); README.md's default Binder address is _config.yml's."""
+    digits", which made §3.4's "about 0.047" wrong); docs/maintainers.md's default Binder address is _config.yml's
+    (README.md gave it until it left the launch menu's settings to maintainers.md)."""
     import yaml
     style = (ROOT / "tests" / "test_number_style.py").read_text(encoding="utf-8")
     most = int(re.search(r"^MOST_DIGITS_AFTER_ABOUT = (\d+)", style, re.M).group(1))
@@ -2194,7 +2220,8 @@ def test_the_about_rule_and_the_binder_default_are_the_codes():
     assert f"goes with at most {most} significant digits" in " ".join(style.split()).lower()
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["launch_buttons"]["binderhub_url"]
-    assert f"`_config.yml` sets it to `{url}`" in flat("README.md")
+    assert f"`launch_buttons:` in `_config.yml` sets the launch entries. Its `binderhub_url`, `{url}`, gives" in \
+        flat("docs", "maintainers.md")
 
 
 def test_the_map_of_the_course_has_a_row_for_every_section():

@@ -38,9 +38,10 @@ scratch), once per test run: the other files and xdist workers that ask for it
 reuse that build. Set COURSE_SITE_NO_BUILD=1 to test an existing _build/site as is.
 
 Needs Debian's chromium (on the PATH, or $CHROMIUM) and fonts-noto-cjk, the
-Python package playwright, and npm (the pinned MathJax and axe-core, fetched
-once): `make test` installs them (tools/system-packages.txt). Without them the
-tests skip naming what is missing, except when CI=true, where they fail.
+Python package playwright, npm (the pinned MathJax and axe-core, fetched once)
+and Node.js (the build typesets the formulas with that MathJax): `make test`
+installs them (tools/system-packages.txt). Without them the tests skip naming
+what is missing, except when CI=true, where they fail.
 
 At the end the session prints the page weight (first visit and language
 switch, raw and gzip) and load times, and writes them to _build/site-report.json.
@@ -150,8 +151,9 @@ def _prose(source: str) -> str:
 # --------------------------------------------------------------------------- fixtures
 
 def _build(*args):
-    if build_site.vendor_needs_npm():
+    if build_site.vendor_needs_npm() or build_site.vendor_needs_npm("build_packages"):
         need("npm", "the site build fetches its pinned MathJax and widget manager with npm")
+    need("node", "the site build typesets the formulas with the pinned MathJax in Node.js")
     # build_site.py takes a lock, so concurrent builds (pytest-xdist workers) queue up.
     try:
         proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), *args], cwd=ROOT,

@@ -523,6 +523,7 @@ def test_the_download_menus_ipynb_entry_is_called_this_pages_notebook(lang):
 # --------------------------------------------------------------------------- formulas typeset at build time
 
 from tools import static_math  # noqa: E402
+from conftest import need, unavailable  # noqa: E402
 
 PAGE = """<html><head><title>t</title></head><body>
 <nav><span class="math notranslate nohighlight">\\(W_O\\)</span></nav>
@@ -545,10 +546,16 @@ def test_static_math_finds_what_mathjax_would_typeset():
 
 
 def _mathjax_es5():
+    """The pinned MathJax that the build runs in Node.js, fetched with npm. A missing tool skips the test with
+    the tool's name and its Debian package, or fails it under CI=true (need() and unavailable(), tests/conftest.py)."""
+    what = "typesetting the formulas with the pinned MathJax"
+    if build_site.vendor_needs_npm("build_packages"):
+        need("npm", what)
+    need("node", what)
     try:
         build_site.fetch_vendor(quiet=True, group="build_packages")
     except SystemExit as exc:
-        pytest.skip(f"MathJax could not be fetched ({exc})")
+        unavailable(f"MathJax could not be fetched ({exc}): {what}")
     return build_site.BUILD_VENDOR / "mathjax"
 
 
