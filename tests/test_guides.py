@@ -2300,6 +2300,183 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     assert '"zh en ru".split()' in section_8.read_text(encoding="utf-8") and not list(second_lists(section_8))
 
 
+def test_translating_md_describes_every_test_of_test_languages():
+    """docs/translating.md says what each test of tests/test_languages.py fails on (read57 T C4: it gave three forms of
+    the modules and left out _config.yml's blocks, the folders of site/locale and the sources of src/); the tests of
+    the checks themselves need no words."""
+    import test_languages
+    text = adding_a_language()
+    part = text[text.index("`tests/test_languages.py` makes sure"):]
+    described = {
+        "test_no_module_lists_the_languages_again": "a module that writes the language codes out again",
+        "test_no_module_writes_a_translation_table": "a module outside `tests/`, or a script of the site, that writes "
+                                                     "a text in several languages",
+        "test_no_script_of_the_site_writes_a_translation_table": "or a script of the site, that writes a text in "
+                                                                 "several languages (the search's question words of "
+                                                                 "step 6 aside)",
+        "test_the_prose_of_src_is_english_with_its_translations_in_catalogues":
+            "a source in `src/` that gives `T()` more than one text, or tags a comment with a language other than "
+            "English",
+        "test_the_site_config_names_the_same_languages":
+            "blocks under `languages:` in `_config.yml` that are not step 1's languages in its order, or whose "
+            "`label` or `sphinx_language` differs from step 1",
+        "test_every_locale_folder_of_the_site_belongs_to_a_language":
+            "a folder of `site/locale/` that belongs to no language, or a language other than English without one",
+        "test_an_unknown_language_is_refused_naming_the_known_ones":
+            "`course_i18n.check_language` refuses a code the course lacks",
+        "test_the_script_check_sees_a_table": None,
+        "test_the_check_sees_a_second_list": None,
+    }
+    assert {name for name in dir(test_languages) if name.startswith("test_")} == set(described)
+    assert not [words for words in described.values() if words and words not in part]
+    assert "step 1's list" in text[text.index("4. its block under `languages:`"):text.index("5. its caption")]
+
+
+def test_what_check_names_is_every_problem_the_tool_reports():
+    """docs/translating.md, "What check names", covers every message of `tools/i18n.py check` (read57 T C2: it left
+    out a missing or stale template, a re-laid template and an entry translating other English), and says that
+    check looks only at the catalogues (C1: it once said check named everything a translator still had to do, though
+    it passed a changed translation that tools/translations.py status named). A message added to the tool fails
+    here until the guide says it."""
+    import inspect
+
+    from tools import i18n
+    text = flat("docs", "translating.md")
+    part = text[text.index("### What check names"):text.index("### What check does not see")]
+    assert "`check` looks only at the catalogues and their templates." in part
+    guide = {                           # the start of each message, after the file and entry it names -> the guide's words
+        "missing; run tools/i18n.py extract": "a template that is missing",
+        "not what the code says": "no longer holds the English of the code or of `src/`",
+        "not what src/": "no longer holds the English of the code or of `src/`",
+        "not laid out as tools/i18n.py writes it": "laid out differently from what `extract` writes",
+        "missing; run tools/i18n.py init": "a catalogue that is missing",
+        "not translated": "an entry that is untranslated",
+        "fuzzy (the English changed": "untranslated, fuzzy or obsolete",
+        "obsolete (#~)": "untranslated, fuzzy or obsolete",
+        "the old English (#| lines) is left": "no longer fuzzy but still carrying its `#|` lines",
+        "missing; run tools/i18n.py update": "an entry that is missing",
+        "no such text in": "whose English the code or `src/` no longer writes (run `update`)",
+        "translates other English than the code's": "whose English the code or `src/` no longer writes",
+        "placeholders": "a translation whose placeholders differ from the English's",
+        "the placeholders": "the notebook builder's `{{name}}` in the three prose catalogues",
+    }
+    source = "".join(inspect.getsource(f) for f in (i18n.problems, i18n.prose_problems, i18n._existing, i18n.relaid))
+    messages = re.findall(r'f"\{[^"]*?[}\]]: ([^"{]+)', source)
+    assert len(messages) == source.count("found.append(") + source.count("return [f") + source.count("return (f")
+    unsaid = [m for m in messages if not any(m.startswith(start) for start in guide)]
+    assert not unsaid, f"messages of check that docs/translating.md does not list: {unsaid}"
+    assert not [words for words in guide.values() if words not in part], part
+    assert "laid out differently from what `update` writes" in part
+    # the {fields} it compares: course.po's, and of the prose catalogues those str.format fills
+    assert i18n.FORMATTED == ("quizzes",) and "`{name}` in `course.po` and `quizzes.po`" in part
+
+
+def test_the_tests_translating_md_says_quote_a_translation_do():
+    """docs/translating.md names tests that quote a translation word for word, so that a translator who changes one
+    expects the test to fail (read57 T C3: the guide said no committed file held an interface text, and a changed
+    rubric title failed tests/test_grading_exports.py). Each named test holds a string that is a translation of
+    course.po, or holds a piece of one (a message filled with its values); a test that quotes none holds neither."""
+    import ast
+
+    from course_i18n.catalogue import DOMAIN, LOCALES_DIR, read_po
+    from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+    text = flat("docs", "translating.md")
+    m = re.search(r"A few tests quote a translation word for word: (.*?)\. Such a test fails once you change the "
+                  r"translation it quotes: change the text it expects in the same commit", text)
+    assert m, "docs/translating.md no longer names the tests that quote a translation"
+    named = re.findall(r"`(tests/test_\w+\.py)`", m.group(1))
+    whole, pieces = set(), set()
+    for lang in LANGUAGES:
+        if lang != SOURCE_LANGUAGE:
+            for entry in read_po(LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"):
+                if entry["msgid"] and re.search(r"[^\x00-\x7f]", entry["msgstr"]):
+                    whole.add(entry["msgstr"])
+                    pieces |= {p for p in re.split(r"\{[^{}]*\}", entry["msgstr"]) if len(p) >= 10}
+
+    def quoted(path):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings and (len(node.value) >= 4 and node.value in whole
+                                                    or any(piece in node.value for piece in pieces))]
+    assert len(named) >= 3 and all(quoted(ROOT / path) for path in named), named
+    assert not quoted(ROOT / "tests" / "test_code_width.py")
+    assert "FAILURES = {" in (ROOT / "tests" / "test_exercises.py").read_text(encoding="utf-8")
+
+
+def test_the_install_note_has_one_entry_per_exercise_source():
+    """docs/translating.md: the note on installing the course stands in every exercise notebook, so solutions.po
+    holds it once per exercise source, and its translations are alike (read57 T L10)."""
+    from grading.notebook_setup import INSTALL_NOTE
+    from tools import i18n, prose
+    assert ("`solutions.po` has it once per exercise source: translate them alike") in flat("docs", "translating.md")
+    sources = [f"solutions/{path.stem}" for path in i18n.prose_sources("solutions")]
+    entries = [m for m in i18n.read(prose.template_path("solutions")) if m.id and m.id.strip() == INSTALL_NOTE.strip()]
+    assert [m.context for m in entries] == sources and len(sources) > 1
+    for lang in prose.translated_languages():
+        catalogue = i18n.read(prose.catalogue_path(lang, "solutions"), lang)
+        assert len({catalogue.get(m.id, context=m.context).string for m in entries}) == 1, lang
+
+
+def test_a_new_languages_search_words_are_what_step_9_names(monkeypatch):
+    """docs/translating.md, "Adding a language", step 9: the site's search index of a language reads its terms in
+    site/search-terms.yml, its column of docs/glossary.md's tables (headed by its own name) and its groups in
+    site/search-synonyms.yml, and stops without any of them (read57 T L16: the steps named none of the last two)."""
+    import inspect
+
+    from course_i18n import Language, language
+    from tools import build_site, search_index
+    text = adding_a_language()
+    step = text[text.index("9. the words of its search"):text.index("10. ")]
+    assert re.findall(r"`(site/[\w-]+\.yml)`", step) == ["site/search-terms.yml", "site/search-synonyms.yml"]
+    assert "its column in the tables of [glossary.md](glossary.md) (headed by its own name)" in step
+    new = Language("xx", "Xx", "xx", "xx")
+    monkeypatch.setattr(search_index, "language", lambda code: new if code == "xx" else language(code))
+    for read in (search_index.search_terms, search_index.synonyms, search_index.glossary_pairs,
+                 search_index.glossary_terms):
+        with pytest.raises(ValueError):
+            read("xx")
+    built = inspect.getsource(search_index.build)
+    assert all(call in built for call in ("search_terms(lang,", "glossary_pairs(lang)", "synonyms(lang)"))
+    assert "search_index.build(" in inspect.getsource(build_site.publish)
+
+
+def test_a_plural_category_the_course_does_not_list_gets_the_other_form(monkeypatch):
+    """docs/translating.md, "Adding a language", step 1: a plural rule with a category beyond one, few, many and other
+    needs it in PLURAL_CATEGORIES, or `plural` makes no entry for it and a number of that category gets the "other"
+    form (read57 T L17)."""
+    import course_i18n
+    from course_i18n import catalogue
+    step = re.search(r"1\. one entry in `LANGUAGE_TABLE`.*?; 2\. ", adding_a_language()).group(0)
+    assert ("add any category it uses beyond `one`, `few`, `many` and `other` (such as `two`) to "
+            "`PLURAL_CATEGORIES`, or a number of that category gets the `other` form") in step
+    assert catalogue.PLURAL_CATEGORIES == ("one", "few", "many", "other")
+    monkeypatch.setattr(catalogue, "_written", dict(catalogue._written))     # the made-up texts stay in this test
+    monkeypatch.setitem(course_i18n.PLURAL_RULES, "east-slavic",
+                        (("one", "two", "other"), lambda n: "one" if n == 1 else "two" if n == 2 else "other"))
+    points = catalogue.plural("tests.guides.points", "n", "{n} point", "{n} points")
+    assert sorted(points.forms) == ["one", "other"] and course_i18n.plural_category("ru", 2) == "two"
+    assert points.form("ru", {"n": 2}) == points.forms["other"]["ru"]
+    monkeypatch.setattr(catalogue, "PLURAL_CATEGORIES", ("one", "two", "few", "many", "other"))
+    assert sorted(catalogue.plural("tests.guides.marks", "n", "{n} mark", "{n} marks").forms) == ["one", "other", "two"]
+
+
+def test_the_commands_translating_md_gives_are_the_tools():
+    """Every `.venv/bin/python tools/….py` command of docs/translating.md names a script that exists, and each
+    subcommand and option it gives is one the script defines (`diagrams.py --check`, `translations.py confirm
+    --cell`, ...)."""
+    text = (ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
+    commands = re.findall(r"\.venv/bin/python (tools/\w+\.py)((?: [\w./<>-]+)*)", text)
+    assert len(commands) > 10
+    unknown = []
+    for script, args in commands:
+        source = (ROOT / script).read_text(encoding="utf-8")
+        words = args.split()
+        given = [w for w in words if w.startswith("--")] + [w for w in words[:1] if re.fullmatch(r"[a-z]+", w)]
+        unknown += [f"{script} {w}" for w in given if f'"{w}"' not in source]
+    assert not unknown, unknown
+
+
 def test_the_interactive_figures_words_are_in_the_outputs_translating_md_names():
     """docs/translating.md: the words of the interactive figures are written, in every language, into the saved
     outputs of §1 and §2, which a change to one of them must rebuild without --prose-only (read56 A1 C2: the guide

@@ -355,6 +355,36 @@ def test_the_prose_check_names_a_lost_builder_placeholder(tmp_path):
         "not what src/solutions/ says (solutions/ex01_a); run tools/i18n.py extract, then update")
 
 
+def test_the_prose_check_names_a_quiz_field_lost_or_renamed(tmp_path, monkeypatch):
+    """A quiz text's `{field}` is filled by str.format (tools/quizzes.py), which ignores a field the translation
+    dropped: a Russian «растут во много раз» for "grow {ratio}-fold" passed check and the quiz's loader, and the page
+    would have shown no number (read57 T L9). check names a field dropped or renamed in quizzes.po, as it does in course.po; in
+    chapters.po, whose braces are LaTeX's (Russian writes 0,5 as `0{,}5`), it does not compare them."""
+    from tools import quizzes
+    english = "The tables grow {ratio}-fold."
+    source = _source_in(tmp_path, monkeypatch, "src/quizzes/02_heads.py", "", {})
+    locales, entries = tmp_path / "src" / "locales", [("quizzes/02_heads", english)]
+    i18n.write_if_changed(prose.template_path("quizzes", locales), i18n.prose_template("quizzes", entries))
+    found, filled = [], []
+    for russian in ("Таблицы растут в {ratio} раз.", "Таблицы растут во много раз.", "Таблицы растут в {раз} раз."):
+        write_translations(locales, source, {english: {"zh": "表增长到 {ratio} 倍。", "ru": russian}})
+        found.append([line.split(": ", 1)[1] for line in i18n.prose_problems({"quizzes": entries}, locales, ["ru"])])
+        try:
+            filled.append(quizzes._text_maker(prose.Translations(source), source)(english, ratio=16)["ru"])
+        except quizzes.QuizError:
+            filled.append("refused")
+    assert found == [[], ["placeholders [] differ from the English's ['ratio']"],
+                     ["placeholders ['раз'] differ from the English's ['ratio']"]], found
+    # what the loader does without the check: the renamed field stops it, the dropped one goes through unseen
+    assert filled == ["Таблицы растут в 16 раз.", "Таблицы растут во много раз.", "refused"], filled
+    chapter, formula = [("chapters/02_heads", "$x_{t} = 0.5$")], "$x_{t} = 0{,}5$"
+    i18n.write_if_changed(prose.template_path("chapters", locales), i18n.prose_template("chapters", chapter))
+    catalogue = i18n._prose_catalogue("chapters", "ru")
+    catalogue.add(chapter[0][1], formula, context=chapter[0][0])
+    i18n.write_if_changed(prose.catalogue_path("ru", "chapters", locales), catalogue)
+    assert i18n.prose_problems({"chapters": chapter}, locales, ["ru"]) == []
+
+
 # ---- a fourth language: one entry in course_i18n's list and `tools/i18n.py init`, no source edited --------
 
 FOURTH_LANGUAGE = r'''

@@ -13,8 +13,9 @@ Two sets of catalogues, one format:
   source writes, ``msgstr`` the translation.  ``update`` keeps a translation whose English is
   unchanged; one whose English was edited is found by similarity among the entries of the same
   source that no longer match (as gettext's msgmerge does), kept and marked ``#, fuzzy`` with the
-  previous English beside it.  ``check`` fails on a missing, empty, fuzzy or obsolete entry and on
-  a translation that drops a ``{{placeholder}}`` of the builder (``{{lang}}``, ``{{course_package}}``).
+  previous English beside it.  ``check`` fails on a missing, empty, fuzzy or obsolete entry, on
+  a translation that drops a ``{{placeholder}}`` of the builder (``{{lang}}``, ``{{course_package}}``),
+  and in the quiz catalogue on one whose ``{fields}`` differ from the English's (:data:`FORMATTED`).
 
 Interface texts are every learner- or instructor-facing sentence that is not chapter prose
 (exercise titles and test labels, check()'s and the grader's messages, ...).  The code
@@ -274,6 +275,10 @@ PROSE_HEADER = """\
 #"""
 SIMILAR = 0.6                         # how alike an edited English must be to its old one to keep the translation
 _BUILDER_PLACEHOLDER = re.compile(r"\{\{\w+\}\}")
+# The prose catalogues whose texts str.format fills: a quiz's T("… grow {ratio}-fold.", ratio=…) (tools/quizzes.py).
+# str.format ignores a field the translation dropped, so check compares their {fields} as it does course.po's; the
+# other prose catalogues hold Markdown, whose braces are LaTeX's ($0{,}5$ in Russian) and differ between languages.
+FORMATTED = ("quizzes",)
 
 
 def prose_sources(domain=None):
@@ -374,6 +379,9 @@ def prose_problems(extracted, locales=None, languages=None):
                 elif sorted(_BUILDER_PLACEHOLDER.findall(message.id)) != sorted(_BUILDER_PLACEHOLDER.findall(message.string)):
                     found.append(f"{where}: the placeholders {sorted(set(_BUILDER_PLACEHOLDER.findall(message.id)))} "
                                  f"must stay as they are in the translation")
+                elif domain in FORMATTED and placeholders(message.id) != placeholders(message.string):
+                    found.append(f"{where}: placeholders {placeholders(message.string)} differ from the English's "
+                                 f"{placeholders(message.id)}")
             for context, english in entries:
                 if (context, english) not in seen:
                     found.append(f"{prose.shown(path)} [{context}] {prose.preview(english)!r}: missing; run tools/i18n.py update")
