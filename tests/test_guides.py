@@ -482,21 +482,24 @@ def test_instructors_md_says_the_seccomp_filter_goes_with_the_sandbox():
 def test_the_limits_the_guides_quote_are_the_codes():
     """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, given once, and docs/instructors.md's count
     of failed tests a student's page explains is the grader's MAX_FEEDBACK, per exercise as the runner counts them
-    (it once read as per page). The step that adds a function to lib says lib has next to no room left and points
-    to the limit (read52 found the step silent on it; read56 found the number given twice): lib is within 2% of
-    its limit, and the sentences are to change when it is not."""
+    (it once read as per page). The step that adds a function to lib points to the rules of "Changing lib", the
+    size limit among them (read52 found the step silent on it; read56 found the number given twice), and `wc -l`
+    counts the lines as the test does. The guide says nothing of how much room lib has left (read57 A1 C4, A2 C5:
+    "next to no room" was said of a lib with none), so no test holds lib near its limit."""
     from grading.batch.runner import MAX_FEEDBACK
-    most = re.search(r"^MOST_LINES = (\d+)", (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8"), re.M)
+    test = (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8")
+    most = re.search(r"^MOST_LINES = (\d+)", test, re.M)
     contributing = flat("CONTRIBUTING.md")
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     assert contributing.count(f"{int(most.group(1)):,}") == 1
-    start = contributing.index("* **A function a section teaches**")
-    step = contributing[start:contributing.index("* **An exercise.**", start)]
-    assert '`lib` has next to no room left: see "Changing lib" for its size limit before you add lines.' in step
-    assert "and it has next to no room left (`wc -l lib/*.py` counts the lines as the test does)" in contributing
-    lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
-    assert lines >= 0.98 * int(most.group(1)), f"lib has {lines} lines: CONTRIBUTING.md says it has next to no room"
+    start = contributing.index("### A function a section teaches")
+    step = contributing[start:contributing.index("### An exercise", start)]
+    assert ('by the rules of "Changing lib": its docstring, its argument check in `lib/validate.py`, the size '
+            'limit.') in step
+    assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
+    assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
+    assert "no room" not in contributing
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
                           instructors)
@@ -628,7 +631,8 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
                       for node in ast.walk(ast.parse(path.read_text("utf-8"))))}
     for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
         text = flat(guide)
-        said = re.findall(r"no other module (?:of lib )?raises(?: an exception,)? except `lib/(\w+\.py)`", text, re.I)
+        said = re.findall(r"no other module (?:of `?lib`? )?raises(?: an exception,)? except `lib/(\w+\.py)`", text,
+                          re.I)
         assert len(said) == 1 and raising == {"validate.py", *said}, (guide, said, raising)
 
 
@@ -636,20 +640,35 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
     """README.md's row of the appendix names the modules of lib the appendix does not list, as whole modules: those
     the assertion in src/chapters/appendix.py adds to MODULES (the row once said only the argument checks of
     lib.validate were left out, though `checked` and `float_dtype` are left out with them). CONTRIBUTING.md's layout
-    names them too (read56 A1 C4: it said the appendix listed every public function and class of lib), and step 6
-    of a new function names the modules of `ON_DEMAND` as the appendix has them."""
+    names them too (read56 A1 C4: it said the appendix listed every public function and class of lib), and step 4
+    of a new function names the modules of `ON_DEMAND` as the appendix has them. That step gives the two ways a new
+    module goes (read57 A1 C5: it said a module could be added to `lib.__all__` alone, and called ON_DEMAND what the
+    appendix imports on demand): lib/__init__.py imports exactly the modules of `lib.__all__`, so `import lib` loads
+    them and no other, and the comment under that import names the others, those of ON_DEMAND and lib.validate."""
+    import importlib
+    import lib
     code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")
     left_out = set(re.findall(r'"(\w+)"', re.search(r"== \{\*MODULES, ([^}]*)\}", code).group(1)))
     row = re.search(r"^\| – \| `appendix` \|(.*)$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M).group(1)
     assert set(re.findall(r"except those of `lib\.(\w+)`", row)) == left_out, (row, left_out)
     contributing = flat("CONTRIBUTING.md")
-    said = re.search(r"lists the public functions and classes of every module of `lib` but "
+    said = re.search(r"lists the public functions and classes of every module of `lib` except "
                      r"((?:`lib\.\w+`(?:, | and )?)+)", contributing)
     assert said and set(re.findall(r"`lib\.(\w+)`", said.group(1))) == left_out, said
     on_demand = re.findall(r'"(\w+)"', re.search(r"^ON_DEMAND = \[([^\]]*)\]", code, re.M).group(1))
-    named = re.search(r"`ON_DEMAND` in `src/chapters/appendix\.py`, the modules the appendix imports on demand "
-                      r"\(([^)]*)\)", contributing)
-    assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand, named
+    named = re.search(r"A new module of `lib` is either imported in `lib/__init__\.py` and named in `lib\.__all__`, so "
+                      r"that `import lib` loads it, or, like ((?:`\w+`(?:, | and )?)+), imported by name "
+                      r"\(`from lib import (\w+)`\) and named in `ON_DEMAND` in `src/chapters/appendix\.py` and in the "
+                      r"comment under the import in `lib/__init__\.py`\.", contributing)
+    assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand and named.group(2) in on_demand, named
+    init = (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
+    imported = re.search(r"^from \. import ([\w, ]+)\n\n?((?:#.*\n)+)__all__", init, re.M)
+    assert imported and imported.group(1).split(", ") == lib.__all__, "lib/__init__.py imports other than lib.__all__"
+    comment = " ".join(line.lstrip("# ") for line in imported.group(2).splitlines())
+    assert set(re.findall(r"\blib\.(\w+)", comment.split("On demand:")[1].split("Not in lib:")[0])) == \
+        {*on_demand, "validate"}, comment
+    for name in on_demand:                  # not loaded by `import lib`, yet importable by name
+        assert importlib.import_module(f"lib.{name}") and name not in lib.__all__
 
 
 def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
@@ -1153,8 +1172,9 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert "The docstring of `tools/numeric_configs.py` explains this" in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
-    assert "Without root, the root-mode tests skip, and under `CI=true` they fail; the docstring of " \
-           "`tests/test_grading_sandbox.py` explains this" in contributing
+    assert "Without root, the root-mode tests skip, and under `CI=true` (which `.ci/run` sets) they fail; the " \
+           "docstring of `tests/test_grading_sandbox.py` explains this" in contributing
+    assert re.search(r"^export CI=true$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
     assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
 
@@ -1369,7 +1389,7 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     assert ("After saving a catalogue, in a PO editor such as Poedit or in a text editor, run `.venv/bin/python "
             "tools/i18n.py update`.") in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert ('Translate the new and fuzzy entries, and remove the marks `update` left on them, as '
+    assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
             '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says.') in loop
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
@@ -1709,12 +1729,12 @@ def test_exercises_md_says_where_case_and_kind_are_described():
 
 
 def test_the_sandbox_command_runs_the_tests_the_guide_names():
-    """CONTRIBUTING.md's bullet on the grader's sandbox names the tests a change must pass and the command that runs
+    """CONTRIBUTING.md's part on the grader's sandbox names the tests a change must pass and the command that runs
     them as root. The command once ended in a literal `…` (pasted, pytest found no file `…`): it now names the same
     files as the sentence before it, each of them a test file of the repository."""
     text = flat("CONTRIBUTING.md")
-    start = text.index("* **The grader's sandbox**")
-    bullet = text[start:text.index("* **", start + 4)]
+    start = text.index("### The grader's sandbox")
+    bullet = text[start:text.index("### ", start + 4)]
     named = re.search(r"A change must pass ((?:`tests/\S+\.py`(?:, | and )?)+)\. Run them as root", bullet)
     [command] = re.findall(r"sudo \.venv/bin/python -m pytest ((?:tests/\S+\.py ?)+) -q", bullet)
     files = re.findall(r"`(tests/\S+\.py)`", named.group(1)) if named else []
@@ -1726,14 +1746,15 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     """CONTRIBUTING.md's list for a new section names the entry of `CHAPTER_PAGES` in grading/sections.py (it once
     left it out, and a reader who followed the list met a failing tests/test_sections.py): the form it shows,
     `"N": "NN_name"` with the number without a leading zero, is the form of every entry, the entries follow the
-    section notebooks of _toc.yml, and tests/test_sections.py checks that the two agree."""
+    section notebooks of _toc.yml, and tests/test_sections.py checks that the two agree. Since read57 (A1 L13, A2
+    L13) the list gives what the entry is for first, then how to write it, and ends with the new section's
+    translations and notebooks, the steps of the loop "When the English changes"."""
     import yaml
     from grading import sections
     text = flat("CONTRIBUTING.md")
-    said = re.search(r'an entry `"N": "NN_name"` in `CHAPTER_PAGES` of `grading/sections\.py`, with the section\'s '
-                     r'number without a leading zero \(`"(\d+)": "(\d\d)_name"`\), in the order of `_toc\.yml` '
-                     r'\(`tests/test_sections\.py` checks that the two agree\): it is how a §N in feedback finds its '
-                     r'page', text)
+    said = re.search(r'an entry `"N": "NN_name"` in `CHAPTER_PAGES` of `grading/sections\.py`: it is how a §N in '
+                     r'feedback finds its page\. Write N without a leading zero \(`"(\d+)": "(\d\d)_name"`\) and keep '
+                     r'the order of `_toc\.yml` \(`tests/test_sections\.py` checks that the two agree\);', text)
     assert said and said.group(1) == str(int(said.group(2))), "CONTRIBUTING.md no longer names CHAPTER_PAGES"
     assert sections.CHAPTER_PAGES and all(re.fullmatch(r"\d\d_\w+", page) and number == str(int(page[:2]))
                                           for number, page in sections.CHAPTER_PAGES.items())
@@ -1752,6 +1773,12 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     [chapters] = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
                   and [getattr(t, "id", None) for t in node.targets] == ["CHAPTERS"]]
     assert list(chapters) == list(sections.CHAPTER_PAGES.values()), chapters
+    start = text.index("### A new section")
+    needs = text[start:text.index("### ", start + 4)]
+    assert '* its translations and notebooks: steps 1–4 of "When the English changes";' in needs
+    loop = text[text.index("### When the English changes"):text.index("### Before you send a change")]
+    assert re.search(r"1\. .*tools/i18n\.py extract.* 2\. .* 3\. Rebuild .* 4\. .*translations\.py confirm", loop)
+    assert " 5. " not in loop
 
 
 def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gives_them():
@@ -1971,12 +1998,12 @@ def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
 
 
 def test_the_sandbox_tests_are_said_to_need_bubblewrap_as_they_do():
-    """CONTRIBUTING.md's bullet on the grader's sandbox says its tests need bubblewrap as well as root, and that
+    """CONTRIBUTING.md's part on the grader's sandbox says its tests need bubblewrap as well as root, and that
     `make test` installs it (without `bwrap` they only skip): tools/system-packages.txt gives bubblewrap to the `test`
     target, the Makefile's `test` installs that target's packages, and the sandbox tests need `bwrap`."""
     text = flat("CONTRIBUTING.md")
-    start = text.index("* **The grader's sandbox**")
-    bullet = text[start:text.index("* **", start + 4)]
+    start = text.index("### The grader's sandbox")
+    bullet = text[start:text.index("### ", start + 4)]
     assert "Run them as root, with bubblewrap installed (`make test` installs it; see `tools/system-packages.txt`)" \
         in bullet
     rows = [[cell.strip() for cell in line.split("|")] for line in
@@ -1991,12 +2018,16 @@ def test_the_sandbox_tests_are_said_to_need_bubblewrap_as_they_do():
 def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_the_notebooks():
     """CONTRIBUTING.md's loop for a quiz says where its questions are: not in the notebooks; the site's build inserts
     them (site/course_book.py's `insert_quizzes`, which a transform of the site's pages calls), and the PDF books,
-    printed from the site, print them with their answers at the end of each section (`print_answers`; it once said
-    "only on the website"); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
+    printed from the site, print them in place without their controls, with their answers at the end of each
+    section (`print_answers`; it once said "only on the website", then read as if the questions moved to the end:
+    read57 A1 L7); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert ("The questions are not in the notebooks: the site inserts them, and the PDF books print them with their "
-            "answers at the end of each section. To see them, run `make book`, then `make serve`.") in text
+    assert ("The questions are not in the notebooks: the site inserts them, and the PDF books print them in place, "
+            "without their controls, with their answers at the end of each section. To see them, run `make book`, "
+            "then `make serve`.") in text
     assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
+    assert "the questions in their sections, without their controls, and the answers here" in " ".join(
+        (ROOT / "site" / "course_book.py").read_text(encoding="utf-8").split())
     assert "each chapter with questions ends with their" in " ".join(
         (ROOT / "tests" / "test_pdf.py").read_text(encoding="utf-8").split())
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
@@ -2180,7 +2211,9 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     text = flat("CONTRIBUTING.md")
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
     assert ("A `{{name}}` placeholder, with two braces, is filled by the notebook builder, in notebooks only: "
-            "`{{course_package}}` and `{{course_wheel}}` in Markdown and code, `{{lang}}` in code.") in part
+            "`{{course_package}}` and `{{course_wheel}}` in Markdown and code, `{{lang}}`, the notebook's language "
+            "code, in code.") in part
+    assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
     assert "`{{name}}`" not in text[text.index("## Where a change goes"):text.index("## One source")].replace(
         "the builder's `{{name}}` kind is another: see \"One source, three languages\"", "")
     assert (build_notebooks.PACKAGE_PLACEHOLDER, build_notebooks.WHEEL_PLACEHOLDER) == (
@@ -2504,10 +2537,15 @@ def test_the_interactive_figures_words_are_in_the_outputs_translating_md_names()
 def test_the_mutant_commands_contributing_gives_are_the_tools():
     """CONTRIBUTING.md runs one mutant with `tools/mutants.py --only NAME` (it once sent the reader to `make mutants`,
     which runs them all for minutes: read56 A1 L11) and shows a real line of `MUTANTS`, which is one of the file's;
-    `--every` is the tool's option too."""
+    `--every` is the tool's option too. How a line of MUTANTS reads is said once, in "Changing lib", which the
+    steps for a new function point to and which does not point back (read57 A1 L11, A2 L10: the two parts sent the
+    reader to each other)."""
     from tools import mutants
     text = flat("CONTRIBUTING.md")
-    assert "9. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
+    assert "7. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
+    changing = text[text.index("## Changing lib"):]
+    assert "Where a change goes" not in changing and "A line of `MUTANTS` in `tools/mutants.py` names" in changing
+    assert text.count("`m(\"") == 1 and '("Changing lib" says how a line of it reads)' in text
     assert "(`make mutants` runs all of them, which takes minutes.)" in text
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
     source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
@@ -2520,3 +2558,299 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     assert f'm("{name}", f"{{A}}.{function}", "{selector}")' in source and mutants.A == module
     assert any(m.name == name and m.target == f"{module}.{function}" and m.selector == selector
                for m in mutants.MUTANTS)
+
+
+def test_a_mutant_run_restores_the_lib_file_it_rewrites(tmp_path, monkeypatch):
+    """CONTRIBUTING.md, step 7 of a new function (read57 A2 L11: the guide never said that tools/mutants.py edits lib
+    in place): the mutant stands in the function's file while its tests run, and the file is restored when they
+    end, on Ctrl-C, or, after a crash, by the next run, which restores before anything else."""
+    import inspect
+    from tools import mutants
+    assert ("Leave `lib` alone meanwhile: the mutant stands in the function's file until its tests end; the file is "
+            "restored then, or on Ctrl-C, or after a crash by the next run.") in flat("CONTRIBUTING.md")
+    original, mutated = "def f():\n    return 1\n", "def f():\n    return 2\n"
+    path = tmp_path / "lib" / "demo.py"
+    path.parent.mkdir()
+    path.write_text(original, encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    monkeypatch.setattr(mutants, "BACKUP", tmp_path / "_build" / "mutants")
+    monkeypatch.setattr(mutants, "mutated_text", lambda mutant: (path, mutated))
+    seen = []
+
+    def tests(timeout, tests=None):
+        seen.append(path.read_text(encoding="utf-8"))
+        return "tests/test_demo.py::test_f", 0.0
+
+    monkeypatch.setattr(mutants, "run_tests", tests)
+    mutant = mutants.m("demo", "lib.demo.f", "whatever")
+    assert mutants.run_mutant(mutant, 10)[0] == "tests/test_demo.py::test_f"
+    assert seen == [mutated] and path.read_text(encoding="utf-8") == original
+
+    def interrupted(timeout, tests=None):
+        seen.append(path.read_text(encoding="utf-8"))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mutants, "run_tests", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        mutants.run_mutant(mutant, 10)
+    assert seen[-1] == mutated and path.read_text(encoding="utf-8") == original
+    assert not list(mutants.BACKUP.rglob("*.py"))
+    # a crash leaves the mutated file and its backup; the next run restores the file first
+    backup = mutants.BACKUP / "lib" / "demo.py"
+    backup.write_text(original, encoding="utf-8")
+    path.write_text(mutated, encoding="utf-8")
+    mutants.restore_leftovers()
+    assert path.read_text(encoding="utf-8") == original and not backup.exists()
+    main = inspect.getsource(mutants.main)
+    assert -1 < main.index("restore_leftovers()") < main.index("run_tests(args.timeout)")
+
+
+def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
+    """CONTRIBUTING.md's opening and docs/glossary.md say how code names what the prose calls a section and a
+    subsection (read57 A2 C1: they said code's *chapter* and prose's *section* meant the same, and left out that code
+    calls §N.M a *section*): grading/sections.py links §N.M as section_href(chapter=N, section=M), and a quiz's
+    section() names the §N.M the questions stand at the end of."""
+    import inspect
+    from grading import sections
+    from tools import quizzes
+    assert ("Code and file names call a section a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a subsection a "
+            "*section* (`section_href(chapter, section)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
+    assert ("Names in code keep the word: there a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a "
+            "subsection a *section* (`section_href(chapter, section)`).") in flat("docs", "glossary.md")
+    assert list(inspect.signature(sections.section_href).parameters)[:2] == ["chapter", "section"]
+    assert sections.section_href(2, 3, "en", base="https://x.org").endswith("#sec-2-3")
+    assert [s.questions[0].section for s in quizzes.load_all()["chapters/02_heads"]][0].startswith("2.")
+
+
+def test_the_quiz_witnesses_are_said_to_run_where_a_question_has_one():
+    """CONTRIBUTING.md's quiz loop: test_quiz_witnesses.py runs a question's witness "if it has one" (read57 A1 C1,
+    A2 C3: it said each question had one, though some are about a definition and some have none), and
+    tools/quizzes.py's "Witnesses" gives the other ways."""
+    from tools import quizzes
+    text = flat("CONTRIBUTING.md")
+    assert ("`test_quiz_witnesses.py` runs each question's *witness*, if it has one: a few lines of code beside it "
+            "that check its answer (`tools/quizzes.py`, \"Witnesses\", gives the other ways).") in text
+    assert "**Witnesses.**" in quizzes.__doc__
+    questions = [q for sections in quizzes.load_all().values() for s in sections for q in s.questions]
+    witnessed = [q for q in questions if q.witness is not None]
+    assert 0 < len(witnessed) < len(questions)
+    assert all(q.witness is not None or q.defined_in or q.unwitnessed for q in questions)
+
+
+def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path):
+    """CONTRIBUTING.md's loop, step 1 (read57 A1 C2): `update` marks fuzzy a translation whose English changed, but
+    a paragraph of prose rewritten too far to be matched starts untranslated and its old translation becomes
+    obsolete, which `check` fails on; an interface text, matched by its key, stays fuzzy however far it changed."""
+    from tools import i18n
+    text = flat("CONTRIBUTING.md")
+    assert ("`update` marks *fuzzy* (gettext's flag for \"check this translation again\") each translation whose "
+            "English changed. A paragraph of prose rewritten too far to be matched starts untranslated instead, and "
+            "its old translation becomes *obsolete*") in text
+    old = i18n._prose_catalogue("chapters", "ru")
+    old.add("The mask keeps every key at or before the query.", "Маска оставляет ключи до запроса.",
+            context="chapters/01_a")
+    old.add("Heads split the width.", "Головы делят ширину.", context="chapters/01_a")
+    entries = [("chapters/01_a", "The mask keeps every key at or before its query."),
+               ("chapters/01_a", "Positions are added to the token vectors before anything else happens.")]
+    new = i18n.merge_prose(old, "chapters", entries, "ru")
+    edited, rewritten = (new.get(english, context=context) for context, english in entries)
+    assert edited.fuzzy and edited.string == "Маска оставляет ключи до запроса."
+    assert not rewritten.string and not rewritten.fuzzy
+    assert [m.id for m in new.obsolete.values()] == ["Heads split the width."]
+    interface = i18n._new_catalogue("ru")
+    interface.add("Heads split the width.", "Головы делят ширину.", context="demo.text")
+    merged = i18n.merge(interface, {"demo.text": "Something else entirely, and much longer than before."}, "ru")
+    assert merged.get("Something else entirely, and much longer than before.", context="demo.text").fuzzy
+
+
+def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkeypatch):
+    """CONTRIBUTING.md, "One source, three languages" (read57 A1 C7, A2 C4: it said the builder stopped before it
+    wrote anything): the builder takes its sources one at a time, so the sources before the failing one are
+    written; within a source, the prose is loaded, in every language, before any notebook is written."""
+    from tools import build_notebooks
+    from tools.prose import ProseError
+    assert ("The builder takes one source at a time. At a source with a translation missing or marked fuzzy, it "
+            "stops before it writes any notebook of that source (those before it are written), and names the "
+            "source, the English and the language of each such text") in flat("CONTRIBUTING.md")
+    built = []
+
+    def build(path, run=True, prose_only=False):
+        built.append(path)
+        if path == "b.py":
+            raise ProseError("b.py: no ru translation")
+
+    monkeypatch.setattr(build_notebooks, "build", build)
+    with pytest.raises(SystemExit, match="b.py: no ru translation"):
+        build_notebooks.main(["a.py", "b.py", "c.py"])
+    assert built == ["a.py", "b.py"]
+    monkeypatch.undo()
+
+    def load(path):
+        raise ProseError("no ru translation")
+
+    monkeypatch.setattr(build_notebooks, "load", load)
+    monkeypatch.setattr(build_notebooks, "write_atomically", lambda *args: pytest.fail("a notebook was written"))
+    with pytest.raises(ProseError):
+        build_notebooks.build(ROOT / "src" / "chapters" / "02_heads.py")
+
+
+def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
+    """CONTRIBUTING.md's loop, step 3 (read57 A1 C3, A2 C2: read inside "with --prose-only", it sent the words of a
+    figure or a diagram to the same rebuild): it names what rebuilds them, as docs/translating.md does, and points
+    there. The command it names for the diagrams is translating.md's."""
+    text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
+    assert ("The words of an interactive figure need §1 and §2 rebuilt without `--prose-only`, and those of a diagram "
+            "need `.venv/bin/python tools/diagrams.py` ([docs/translating.md, \"What to rebuild after "
+            "translating\"](docs/translating.md#what-to-rebuild-after-translating)).") in text
+    part = guide[guide.index("## What to rebuild after translating"):guide.index("## Translations that cannot drift")]
+    assert "rebuild those two sections without `--prose-only`" in part and "saved outputs of §1 and §2" in part
+    assert ".venv/bin/python tools/diagrams.py ```" in part
+
+
+def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
+    """CONTRIBUTING.md's loop, step 4 (read57 A1 L9: it never said what N was): `tools/translations.py status` lists
+    the stale cells with their numbers, and in a quiz N is the question, counted from 0."""
+    from tools import translations
+    text = flat("CONTRIBUTING.md")
+    assert ("`.venv/bin/python tools/translations.py status` lists the stale cells and their numbers (in a quiz, N is "
+            "the question, from 0).") in text
+    doc = " ".join(translations.__doc__.split())
+    assert "In a quiz source, ``--cell N`` is question N (counted from 0" in doc
+    source = (ROOT / "tools" / "translations.py").read_text(encoding="utf-8")
+    assert 'sub.add_parser("status"' in source and "{'question' if is_quiz(source) else 'cell'} {index}" in source
+
+
+def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_them(monkeypatch, capsys):
+    """CONTRIBUTING.md (read57 A1 L5, L10, A2 L5, L9): `make dev` installs the Python packages and no Debian ones;
+    `make test` installs those it needs, as root or with sudo, stops without either, and goes on without them under
+    SYSTEM_PACKAGES=skip, where the tests that need them skip."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import system_packages
+    text = flat("CONTRIBUTING.md")
+    assert "It creates `.venv` and installs the Python packages; unlike `make test`, it installs no Debian packages." \
+        in text
+    assert ("It first installs any Debian packages the tests need and the machine lacks, which takes root or sudo. "
+            "Without either, it stops and says what to run; `make test SYSTEM_PACKAGES=skip` goes on without them, "
+            "and the tests that need them skip.") in text
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^dev: \$\(VENV\)/\.installed-dev$", makefile, re.M)
+    assert not re.search(r"^\$\(VENV\)/\.installed(?:-dev)?:.*system-packages", makefile, re.M)
+    assert re.search(r"^test: system-packages-test\b", makefile, re.M)
+    package = system_packages.read()[0]
+    monkeypatch.setattr(system_packages, "missing", lambda target=None, path=None: [package])
+    monkeypatch.setattr(system_packages.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(system_packages.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(system_packages, "_can_sudo", lambda: False)
+    monkeypatch.setattr(system_packages.subprocess, "run", lambda *a, **k: pytest.fail(f"ran {a}"))
+    monkeypatch.delenv("SYSTEM_PACKAGES", raising=False)
+    assert system_packages.ensure("test") == 1
+    assert "`make test SYSTEM_PACKAGES=skip` to go on without them" in capsys.readouterr().err
+    monkeypatch.setenv("SYSTEM_PACKAGES", "skip")
+    assert system_packages.ensure("test") == 0
+    assert "the tests that need them skip" in capsys.readouterr().err
+
+
+def test_the_prose_tests_of_the_quick_loop_read_every_language():
+    """CONTRIBUTING.md's quick loop names the tests to run after a prose change (read57 A2 L7: it named none of the
+    tests that fail on prose): each is a test file of the suite that reads the notebooks or their sources in every
+    language (it names LANGUAGES), and none is already in the loop's first command."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    loop = text[text.index("## A quick loop"):text.index("### When the English changes")]
+    assert "After a prose change, also run the tests that read the prose in every language:" in " ".join(loop.split())
+    [command] = re.findall(r"^\.venv/bin/python -m pytest ((?:tests/\S+\.py )+)-q$", loop, re.M)
+    files = command.split()
+    first = re.search(r"^\.venv/bin/python -m pytest chapters/.*$", loop, re.M).group(0)
+    assert len(files) >= 5 and not [f for f in files if f in first], files
+    for name in files:
+        source = (ROOT / name).read_text(encoding="utf-8")
+        assert "LANGUAGES" in source and re.search(r"chapters|src", source), name
+
+
+def test_the_grader_speed_command_prints_the_seconds_per_submission():
+    """CONTRIBUTING.md's sandbox part compares the seconds per submission of `bench/grading_speed.py --count 20`
+    before and after a change (read57 A2 L15: it sent the reader to `make bench`, which runs four benchmarks)."""
+    assert ("compare the seconds per submission that `.venv/bin/python bench/grading_speed.py --count 20` prints "
+            "before and after it.") in flat("CONTRIBUTING.md")
+    source = (ROOT / "bench" / "grading_speed.py").read_text(encoding="utf-8")
+    assert 'parser.add_argument("--count"' in source and "the seconds per submission" in " ".join(source.split())
+
+
+def _lib_functions():
+    """(module, qualified name, FunctionDef) of every function and method of lib but lib/validate.py."""
+    for path in sorted((ROOT / "lib").glob("*.py")):
+        if path.name == "validate.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            defs = [(node.name, node)] if isinstance(node, ast.FunctionDef) else \
+                [(f"{node.name}.{f.name}", f) for f in node.body if isinstance(f, ast.FunctionDef)] \
+                if isinstance(node, ast.ClassDef) else []
+            for name, function in defs:
+                yield path.stem, name, function
+
+
+def _first_statement(function):
+    body = function.body[1:] if ast.get_docstring(function) else function.body
+    return body[0] if body else None
+
+
+def test_the_checks_of_lib_are_called_as_changing_lib_says():
+    """CONTRIBUTING.md, "Changing lib" (read57 A2 C7: it said a checked function called only the bodies of other
+    checked functions, `f.plain`, though two call a checked function itself). A function names its check with
+    @checked, except those whose check returns other values than their arguments (lib.decoder.train, and
+    lib.checks.chapter_model, whose dtype check returns the dtype), which call it on their first line. The direct
+    calls of a checked function from a checked one are those that check a value no check has seen: forward_with's
+    batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
+    and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
+    text = flat("CONTRIBUTING.md")
+    assert ("A function names its check with `@checked(validate.its_check)`; a method, or a function whose check "
+            "returns other values than its arguments (`lib.decoder.train`), calls its check on its first line.") in text
+    assert ("On checked values it calls another checked function's body (`f.plain`); it calls the checked function "
+            "itself only for a value no check has seen, as `lib.checks.forward_with` does with what its layer "
+            "`before` returns.") in text
+    functions = list(_lib_functions())
+    decorated = {name for _, name, f in functions
+                 if any(isinstance(d, ast.Call) and getattr(d.func, "id", None) == "checked" for d in f.decorator_list)}
+    first_line = {}
+    for module, name, function in functions:
+        first = _first_statement(function)
+        calls = [c for c in ast.walk(first) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                 and getattr(c.func.value, "id", None) == "validate"] if first is not None else []
+        if calls and "." not in name and name not in decorated:
+            first_line[f"{module}.{name}"] = calls[0].func.attr
+    assert first_line == {"checks.chapter_model": "float_dtype", "decoder.train": "train"}, first_line
+    validate = {f.name: f for f in ast.parse((ROOT / "lib" / "validate.py").read_text(encoding="utf-8")).body
+                if isinstance(f, ast.FunctionDef)}
+    for check in first_line.values():       # the check returns something else than its arguments, in order
+        returns = [r.value for r in ast.walk(validate[check]) if isinstance(r, ast.Return)]
+        assert not any(isinstance(r, ast.Tuple) and [getattr(e, "id", None) for e in r.elts]
+                       == [a.arg for a in validate[check].args.args] for r in returns), check
+    direct, plain = set(), 0
+    for module, name, function in functions:
+        if name in decorated or f"{module}.{name}" in first_line or "." in name:
+            for call in ast.walk(function):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in decorated:
+                    direct.add((f"{module}.{name}", call.func.id))
+                plain += isinstance(call, ast.Call) and getattr(call.func, "attr", None) == "plain"
+    assert direct == {("checks.forward_with", "multi_head_attention"), ("decoder.train", "collate"),
+                      ("model.AttentionModel.embed", "embed")}, direct
+    assert plain >= 20, plain
+
+
+def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
+    """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
+    subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
+    assert "A docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a subsection)" in \
+        flat("CONTRIBUTING.md")
+    starts = [ast.get_docstring(f) or "" for _, _, f in _lib_functions()]
+    assert sum(s.startswith("§2. ") for s in starts) >= 2 and sum(s.startswith("§5.9. ") for s in starts) >= 2
+    assert sum(bool(re.match(r"§\d+\. ", s)) for s in starts) > sum(bool(re.match(r"§\d+\.\d+\. ", s)) for s in starts)
+
+
+def test_contributing_sends_an_editor_of_a_guide_to_this_test():
+    """CONTRIBUTING.md says that this file checks the guides' sentences against the code (read57 A1 L19, A2 L18: an
+    editor who reworded a guide met failing tests unwarned): every guide of docs/ is one it reads."""
+    assert ("After editing a guide, run `tests/test_guides.py`: it checks many of the guides' sentences against the "
+            "code, some word for word.") in flat("CONTRIBUTING.md")
+    assert {"README.md", "CONTRIBUTING.md", "site/README.md"} | {
+        f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= set(GUIDES)

@@ -1,4 +1,4 @@
-"""No test harness in the learner's prose (CONTRIBUTING.md, "Rules for code cells").
+"""No test harness in the learner's prose (docs/glossary.md, "Rules the tests check").
 
 The Markdown and the translated comments of every chapter, exercise and solution notebook,
 and every quiz, in every language, talk to the learner about the ideas, never about the
