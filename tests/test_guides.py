@@ -2704,7 +2704,7 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
             "translating\"](docs/translating.md#what-to-rebuild-after-translating)).") in text
     part = guide[guide.index("## What to rebuild after translating"):guide.index("## Translations that cannot drift")]
     assert "rebuild those two sections without `--prose-only`" in part and "saved outputs of §1 and §2" in part
-    assert ".venv/bin/python tools/diagrams.py ```" in part
+    assert "draw them again with `.venv/bin/python tools/diagrams.py`;" in part
 
 
 def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
