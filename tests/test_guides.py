@@ -1059,14 +1059,20 @@ def test_the_generic_code_cell_example_carries_no_timing_tag():
 
 def test_the_glossary_names_examples_as_the_course_does():
     """The sections call a worked example "Example N" (§2.5, §3.4); the glossary's English column says so, and
-    "Worked example" is left to the exercises' cells that use the learner's functions. The English column also
-    says how Russian writes it in mid-sentence (the note once stood in the Russian column, in Russian)."""
+    "Worked example" is left to the exercises' cells that use the learner's functions. The Russian writing rules say
+    how Russian writes it in a heading and in mid-sentence (the note once stood in the Russian column, in Russian,
+    then in the English column, where read57 G L4 found a Russian rule out of place), and the Russian texts do so."""
     text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
-    assert ("| Example N (a worked example in a section; in Russian «пример N» in mid-sentence) | 例 N | Пример N |"
-            in text)
+    assert "| Example N (a worked example in a section) | 例 N | Пример N |" in text
     assert "| Worked example N" not in text
+    russian = flat("docs", "glossary.md").split("### Russian", 1)[1].split("###", 1)[0]
+    assert ("* A worked example is «Пример N» in a heading (`## 2.5 Пример 1: …`) and «пример N» in mid-sentence "
+            "(пример 1 из §2.5).") in russian
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
+    ru = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
+    quizzes = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "quizzes.po").read_text(encoding="utf-8")
+    assert "## 2.5 Пример 1:" in ru and "пример 1 из §2.5" in quizzes
 
 
 def test_when_kernels_start_fresh_is_said_as_the_sandbox_decides_it():
@@ -2227,14 +2233,16 @@ def _terms(cell):
 
 
 def test_the_appendix_glossary_uses_the_glossarys_terms():
-    """docs/glossary.md says that a term learners meet also goes into the appendix's glossary in the same words: in
-    each language, every term of the appendix's table, as each language's appendix notebook shows it (the columns in
-    its own order), is a term of docs/glossary.md. Nothing held the two together before."""
+    """docs/glossary.md says that the appendix's glossary shows a selection of its terms in the same words (it once
+    said that every term learners meet goes there, which held for none of masked softmax, token id, prompt and
+    more: read57 G C1): in each language, every term of the appendix's table, as each language's appendix
+    notebook shows it (the columns in its own order), is a term of docs/glossary.md, and the appendix has fewer."""
     import json
     from course_i18n import LANGUAGES
     from tools import search_index
-    assert ("A term that learners meet also goes into the appendix's glossary, the last table of "
-            "`src/chapters/appendix.py`, in the same words.") in flat("docs", "glossary.md")
+    assert ("Learners see a selection of these terms in the appendix's glossary, the last table of "
+            "`src/chapters/appendix.py`. `tests/test_guides.py` checks that every term of that table is a term of "
+            "this page, in the same words.") in flat("docs", "glossary.md")
     header, rows = search_index.glossary_rows()
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -2245,6 +2253,7 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
         shown = table[0]                             # each page puts its own language's column first
         assert sorted(shown) == sorted(header), (lang, shown)
         table = [cells for cells in table[1:] if not set(cells[0]) <= set("-: ")]
+        assert len(table) < len(rows), f"{lang}: the appendix is said to show a selection of the glossary"
         for column, name in enumerate(header):
             ours = set().union(*(_terms(cells[column]) for cells in rows))
             theirs = set().union(*(_terms(cells[shown.index(name)]) for cells in table))
