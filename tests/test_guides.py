@@ -1421,6 +1421,20 @@ def test_words_md_names_the_placeholders_the_glossary_check_reads_as_one_word():
             if line.startswith("| ru |") and r"\bseed\b" in line]
     assert rows and all("¤" in row for row in rows), rows
 
+def test_words_md_names_the_tools_whose_versions_are_not_prose():
+    """docs/words.md names every tool whose version number the glossary check blanks (NAMED_TOOLS in
+    tests/test_glossary.py) and says what becomes of another's; it once said "a few named tools" (read57 G L14)."""
+    import test_glossary
+    text = flat("docs", "words.md")
+    m = re.search(r"the version numbers of (.*?) \(Python 3\.12\) are not prose", text)
+    assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
+    said = re.search(r'in Russian, "Matplotlib (\d\.\d)" is reported as a decimal point\. Write it in code font, or '
+                     r"add the tool to `NAMED_TOOLS` in the test", text)
+    assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
+    found = test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "markdown")])
+    assert len(found) == 1 and "decimal comma" in found[0], found
+
+
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     """§0.5 says nothing of Binder in the notebooks; site/course_book.py appends LAUNCH_NOTE to the site's §0.5 only
     when _config.yml names the repository. README.md once said, without that condition, that §0.5 explains the menu."""
@@ -2177,13 +2191,20 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
 def test_words_md_gives_alt_texts_only_to_the_diagrams():
     """docs/words.md: the glossary check reads the words of the interactive figures (captions, legends, labels) and
     of the diagrams, alt texts included; only the diagrams have alt texts (it once spoke of the interactive figures'
-    alt texts, which do not exist)."""
+    alt texts, which do not exist). The notebooks' figures' alt texts are read too, as Markdown (read57 G L13:
+    they were not, though the site captions a figure with one)."""
+    import test_glossary
     from figures import interactive
     from tools import diagrams
     text = flat("docs", "words.md")
     assert ("the words of the interactive figures (`figures/interactive.py`: captions, legends, labels) and of the "
             "diagrams (`tools/diagrams.py`, alt texts included)") in text
-    assert "those of the diagrams (above) are." in text and "alt texts of the interactive" not in text
+    assert "alt texts of the interactive" not in text
+    assert ("the Markdown cells, translated comments and figures' alt texts (`alt=\"…\"`) of every source in "
+            "`src/chapters/` and `src/solutions/`") in text
+    assert "so an alt text is checked as Markdown is." in text and "alt" in test_glossary.MARKDOWN
+    assert "`[Markdown]` is checked only in Markdown (Markdown cells, alt texts and quiz texts)" in text
+    assert next(test_glossary.alt_texts(), None)
     assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
     kinds = {key.rsplit("_", 1)[-1] for key in interactive.TEXTS}
     assert {"caption", "legend"} <= kinds, kinds
