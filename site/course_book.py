@@ -451,7 +451,7 @@ SHORT_NUMBER = re.compile(r"[−-]?\d[\d.,]{0,2}")
 
 def _grid_of_numbers(table: str) -> bool:
     """A table whose cells, after each row's label, are all numbers of at most 3 characters
-    (§7's five seeds: docs/glossary.md, "A results table in Markdown is asserted") is read across
+    (§7's five seeds: docs/glossary.md, "§7's tables of seeds are asserted") is read across
     its columns, and its columns are narrow: it stays a grid on a phone, where it fits a 360 px
     column (as cards, each of its values would take a line of its own)."""
     body = re.search(r"<tbody>(.*?)</tbody>", table, re.S)

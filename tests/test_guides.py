@@ -1078,14 +1078,20 @@ def test_the_generic_code_cell_example_carries_no_timing_tag():
 
 def test_the_glossary_names_examples_as_the_course_does():
     """The sections call a worked example "Example N" (§2.5, §3.4); the glossary's English column says so, and
-    "Worked example" is left to the exercises' cells that use the learner's functions. The English column also
-    says how Russian writes it in mid-sentence (the note once stood in the Russian column, in Russian)."""
+    "Worked example" is left to the exercises' cells that use the learner's functions. The Russian writing rules say
+    how Russian writes it in a heading and in mid-sentence (the note once stood in the Russian column, in Russian,
+    then in the English column, where read57 G L4 found a Russian rule out of place), and the Russian texts do so."""
     text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
-    assert ("| Example N (a worked example in a section; in Russian «пример N» in mid-sentence) | 例 N | Пример N |"
-            in text)
+    assert "| Example N (a worked example in a section) | 例 N | Пример N |" in text
     assert "| Worked example N" not in text
+    russian = flat("docs", "glossary.md").split("### Russian", 1)[1].split("###", 1)[0]
+    assert ("* A worked example is «Пример N» in a heading (`## 2.5 Пример 1: …`) and «пример N» in mid-sentence "
+            "(пример 1 из §2.5).") in russian
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
+    ru = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
+    quizzes = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "quizzes.po").read_text(encoding="utf-8")
+    assert "## 2.5 Пример 1:" in ru and "пример 1 из §2.5" in quizzes
 
 
 def test_when_kernels_start_fresh_is_said_as_the_sandbox_decides_it():
@@ -1434,6 +1440,20 @@ def test_words_md_names_the_placeholders_the_glossary_check_reads_as_one_word():
     rows = [line for line in (ROOT / "docs" / "words.md").read_text(encoding="utf-8").splitlines()
             if line.startswith("| ru |") and r"\bseed\b" in line]
     assert rows and all("¤" in row for row in rows), rows
+
+def test_words_md_names_the_tools_whose_versions_are_not_prose():
+    """docs/words.md names every tool whose version number the glossary check blanks (NAMED_TOOLS in
+    tests/test_glossary.py) and says what becomes of another's; it once said "a few named tools" (read57 G L14)."""
+    import test_glossary
+    text = flat("docs", "words.md")
+    m = re.search(r"the version numbers of (.*?) \(Python 3\.12\) are not prose", text)
+    assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
+    said = re.search(r'in Russian, "Matplotlib (\d\.\d)" is reported as a decimal point\. Write it in code font, or '
+                     r"add the tool to `NAMED_TOOLS` in the test", text)
+    assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
+    found = test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "markdown")])
+    assert len(found) == 1 and "decimal comma" in found[0], found
+
 
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
     """§0.5 says nothing of Binder in the notebooks; site/course_book.py appends LAUNCH_NOTE to the site's §0.5 only
@@ -2229,13 +2249,20 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
 def test_words_md_gives_alt_texts_only_to_the_diagrams():
     """docs/words.md: the glossary check reads the words of the interactive figures (captions, legends, labels) and
     of the diagrams, alt texts included; only the diagrams have alt texts (it once spoke of the interactive figures'
-    alt texts, which do not exist)."""
+    alt texts, which do not exist). The notebooks' figures' alt texts are read too, as Markdown (read57 G L13:
+    they were not, though the site captions a figure with one)."""
+    import test_glossary
     from figures import interactive
     from tools import diagrams
     text = flat("docs", "words.md")
     assert ("the words of the interactive figures (`figures/interactive.py`: captions, legends, labels) and of the "
             "diagrams (`tools/diagrams.py`, alt texts included)") in text
-    assert "those of the diagrams (above) are." in text and "alt texts of the interactive" not in text
+    assert "alt texts of the interactive" not in text
+    assert ("the Markdown cells, translated comments and figures' alt texts (`alt=\"…\"`) of every source in "
+            "`src/chapters/` and `src/solutions/`") in text
+    assert "so an alt text is checked as Markdown is." in text and "alt" in test_glossary.MARKDOWN
+    assert "`[Markdown]` is checked only in Markdown (Markdown cells, alt texts and quiz texts)" in text
+    assert next(test_glossary.alt_texts(), None)
     assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
     kinds = {key.rsplit("_", 1)[-1] for key in interactive.TEXTS}
     assert {"caption", "legend"} <= kinds, kinds
@@ -2287,14 +2314,16 @@ def _terms(cell):
 
 
 def test_the_appendix_glossary_uses_the_glossarys_terms():
-    """docs/glossary.md says that a term learners meet also goes into the appendix's glossary in the same words: in
-    each language, every term of the appendix's table, as each language's appendix notebook shows it (the columns in
-    its own order), is a term of docs/glossary.md. Nothing held the two together before."""
+    """docs/glossary.md says that the appendix's glossary shows a selection of its terms in the same words (it once
+    said that every term learners meet goes there, which held for none of masked softmax, token id, prompt and
+    more: read57 G C1): in each language, every term of the appendix's table, as each language's appendix
+    notebook shows it (the columns in its own order), is a term of docs/glossary.md, and the appendix has fewer."""
     import json
     from course_i18n import LANGUAGES
     from tools import search_index
-    assert ("A term that learners meet also goes into the appendix's glossary, the last table of "
-            "`src/chapters/appendix.py`, in the same words.") in flat("docs", "glossary.md")
+    assert ("Learners see a selection of these terms in the appendix's glossary, the last table of "
+            "`src/chapters/appendix.py`. `tests/test_guides.py` checks that every term of that table is a term of "
+            "this page, in the same words.") in flat("docs", "glossary.md")
     header, rows = search_index.glossary_rows()
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -2305,6 +2334,7 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
         shown = table[0]                             # each page puts its own language's column first
         assert sorted(shown) == sorted(header), (lang, shown)
         table = [cells for cells in table[1:] if not set(cells[0]) <= set("-: ")]
+        assert len(table) < len(rows), f"{lang}: the appendix is said to show a selection of the glossary"
         for column, name in enumerate(header):
             ours = set().union(*(_terms(cells[column]) for cells in rows))
             theirs = set().union(*(_terms(cells[shown.index(name)]) for cells in table))

@@ -23,7 +23,8 @@ language-neutral form there).
 The same rules hold in every Russian catalogue a reader sees outside the notebooks' Markdown
 (``test_catalogues_follow_the_language``): every msgstr of course.po (check() messages,
 diagnoses, grader and site texts), of quizzes.po and of the site's theme strings.  Translated
-code comments (chapters.po, solutions.po) are code and keep plain spaces.
+code comments (chapters.po, solutions.po) are code and keep plain spaces.  The Russian examples of
+docs/glossary.md's bullet follow them too (``test_the_glossarys_russian_examples_follow_the_rules``).
 """
 
 import re
@@ -129,6 +130,30 @@ def test_the_check_finds_what_it_looks_for():
     assert not number_problems("en", "`0.047053077502` and $10^{-12}$ are not prose")
     assert number_problems("ru", "нормализованные значения около ±7.9") and number_problems("ru", "веса +0.25 и -0.25")
     assert not number_problems("ru", "около ±7,9; веса +0,25 и −0,25; tol=0.005, eps=0.5; `0.25`")
+
+
+def glossary_examples():
+    """The Russian examples of docs/glossary.md's bullet "Numbers in the prose": in each of its points, every
+    parenthesis after the word "Russian" (the examples before it are English and Chinese)."""
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    bullet = text.split("* **Numbers in the prose**", 1)[1].split("\n* ", 1)[0]
+    points = [re.sub(r"[ \n]+", " ", point) for point in bullet.split("\n  * ")[1:]]     # str.split would eat U+202F
+    return [example for point in points if "Russian" in point
+            for example in re.findall(r"\(([^()]*)\)", point.split("Russian", 1)[1])]
+
+
+def test_the_glossarys_russian_examples_follow_the_rules():
+    """docs/glossary.md once typed its Russian examples with plain spaces, which this test rejects (read57 G C4).
+    Each example passes, and each that has a no-break space fails once it is made a plain one, so the examples
+    show what the rule asks for."""
+    examples = glossary_examples()
+    assert len(examples) >= 4 and "1\u202f048\u202f576" in examples, examples
+    for example in examples:
+        assert not number_problems("ru", example), (example, number_problems("ru", example))
+    spaced = [e for e in examples if any(c in e for c in NO_BREAK)]
+    assert len(spaced) >= 4, spaced
+    for example in spaced:
+        assert number_problems("ru", re.sub(f"[{NO_BREAK}]", " ", example)), example
 
 
 CELLS = [(where, lang, text) for where, lang, text, kind in source_texts()
