@@ -33,7 +33,7 @@ import time
 
 import pytest
 
-from conftest import slowdown, unavailable
+from conftest import need, slowdown, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -93,6 +93,7 @@ def fake_apt(folder, log, knows=True):
 @pytest.fixture(scope="module")
 def clone():
     """A clone of HEAD in a folder any user can enter (the unprivileged run needs that)."""
+    need("git", "the fresh clone is made with git")
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     if head.returncode != 0:
         unavailable(f"not a git checkout: {head.stderr.strip()}")

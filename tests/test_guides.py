@@ -1663,9 +1663,15 @@ def test_adding_an_exercise_names_every_total_and_the_expected_values():
 
 def test_the_readme_says_whether_the_course_has_a_public_site():
     """README's "Start here" says the course has no public website while `course_site_url` in _config.yml is
-    empty; a published address makes that sentence false, and this test says so."""
+    empty, and that its repository has no public address while `repository.url` is empty; a published address
+    makes the sentence false, and this test says so."""
     import yaml
-    address = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("course_site_url") or ""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    repository = (config.get("repository") or {}).get("url") or ""
+    assert ("and its repository no public address" in flat("README.md")) == (not repository.strip()), (
+        "README.md's \"Start here\" must say whether the repository has a public address: _config.yml's "
+        f"repository.url is {repository!r}")
+    address = config.get("course_site_url") or ""
     said = "It has no public website yet" in flat("README.md")
     assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
                                           f"course_site_url {address!r}: say where the site is" if said else
@@ -1937,14 +1943,18 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
-    """README.md: under `make test SYSTEM_PACKAGES=skip` a test that needs a missing package is skipped, its message
-    naming the tool and its Debian package, and under CI=true it fails instead. That holds while every test skips
+    """docs/maintainers.md (README.md until read58 R L10 sent the details there): under `make test
+    SYSTEM_PACKAGES=skip` a test that needs a missing package is skipped, its message naming the tool and its Debian
+    package, and under CI=true it fails instead; README.md says that the tests that need a missing package skip.
+    That holds while every test skips
     through tests/conftest.py's unavailable() (need() for a tool of tools/system-packages.txt, require_or_skip() for
     a module): the MathJax tests of tests/test_site_config.py once called pytest.skip themselves, and so skipped
     under CI=true too. The one skip left outside conftest.py is tests/test_mistakes.py's, which waits for another
     test of the same process and lacks nothing."""
-    assert ("every test that needs a missing package is skipped, and its skip message names the missing tool and "
-            "its Debian package" in flat("README.md"))
+    assert ("`make test SYSTEM_PACKAGES=skip` goes on without them: every test that needs a missing package is "
+            "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
+            "fails instead" in flat("docs", "maintainers.md"))
+    assert "`make test SYSTEM_PACKAGES=skip` goes on without them and skips the tests that need them." in flat("README.md")
     direct = {}
     for path in sorted((ROOT / "tests").rglob("*.py")):
         found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
