@@ -13,6 +13,7 @@ import time
 import uuid
 
 import pytest
+import yaml
 from hypothesis import settings
 
 from lib.checks import chapter_model as lib_chapter_model
@@ -32,6 +33,15 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 # tools/mutants.py runs the lib tests with --hypothesis-profile=mutants: the same examples every run.
 settings.register_profile("mutants", derandomize=True, database=None)
+
+
+def toc_pages():
+    """Every page of _toc.yml as (folder, name), the root first: ("chapters", "00_start"), …,
+    ("solutions", "ex07_decoder").  The tests that need to know which notebooks exist compare
+    with it rather than with a count, so a new section changes no test."""
+    toc = yaml.safe_load((pathlib.Path(__file__).resolve().parent.parent / "_toc.yml").read_text(encoding="utf-8"))
+    return [tuple(page.split("/")) for page in [toc["root"]] + [c["file"] for part in toc["parts"]
+                                                                for c in part["chapters"]]]
 
 
 @pytest.fixture

@@ -485,7 +485,8 @@ def test_the_limits_the_guides_quote_are_the_codes():
     (it once read as per page). The step that adds a function to lib points to the rules of "Changing lib", the
     size limit among them (read52 found the step silent on it; read56 found the number given twice), and `wc -l`
     counts the lines as the test does. The guide says nothing of how much room lib has left (read57 A1 C4, A2 C5:
-    "next to no room" was said of a lib with none), so no test holds lib near its limit."""
+    "next to no room" was said of a lib with none), so no test holds lib near its limit; the step's first words
+    tell the reader to count the lines before writing, since lib may have none to spare (read58 A1 L18, A2 L14)."""
     from grading.batch.runner import MAX_FEEDBACK
     test = (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8")
     most = re.search(r"^MOST_LINES = (\d+)", test, re.M)
@@ -497,9 +498,10 @@ def test_the_limits_the_guides_quote_are_the_codes():
     step = contributing[start:contributing.index("### An exercise", start)]
     assert ('by the rules of "Changing lib": its docstring, its argument check in `lib/validate.py`, the size '
             'limit.') in step
+    assert step.split("1. ", 1)[1].startswith("Check `wc -l lib/*.py` first: `lib` may have no room left.")
     assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
-    assert "no room" not in contributing
+    assert "no room" not in contributing.replace("`lib` may have no room left.", "", 1)
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
                           instructors)
@@ -1396,7 +1398,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
             "tools/i18n.py update`.") in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
-            '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says.') in loop
+            '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says, and run `update` '
+            'again after saving.') in loop
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     keep = "delete it once nothing in it is worth keeping"
@@ -1774,7 +1777,9 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     `"N": "NN_name"` with the number without a leading zero, is the form of every entry, the entries follow the
     section notebooks of _toc.yml, and tests/test_sections.py checks that the two agree. Since read57 (A1 L13, A2
     L13) the list gives what the entry is for first, then how to write it, and ends with the new section's
-    translations and notebooks, the steps of the loop "When the English changes"."""
+    translations and notebooks, the steps of the loop "When the English changes", built without --prose-only
+    (read58 A2 C3: the builder refuses it for a notebook that does not exist yet). No test counts the sections
+    (read58 A2 C2: three did), so the list names none."""
     import yaml
     from grading import sections
     text = flat("CONTRIBUTING.md")
@@ -1801,7 +1806,11 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     assert list(chapters) == list(sections.CHAPTER_PAGES.values()), chapters
     start = text.index("### A new section")
     needs = text[start:text.index("### ", start + 4)]
-    assert '* its translations and notebooks: steps 1–4 of "When the English changes";' in needs
+    assert ('* its translations and notebooks: steps 1–4 of "When the English changes", but built without '
+            '`--prose-only`, which needs outputs to keep;') in needs
+    import inspect
+    from tools import build_notebooks
+    assert "does not exist yet" in inspect.getsource(build_notebooks.reuse_outputs)
     loop = text[text.index("### When the English changes"):text.index("### Before you send a change")]
     assert re.search(r"1\. .*tools/i18n\.py extract.* 2\. .* 3\. Rebuild .* 4\. .*translations\.py confirm", loop)
     assert " 5. " not in loop
@@ -2585,7 +2594,9 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     assert "7. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
     changing = text[text.index("## Changing lib"):]
     assert "Where a change goes" not in changing and "A line of `MUTANTS` in `tools/mutants.py` names" in changing
-    assert text.count("`m(\"") == 1 and '("Changing lib" says how a line of it reads)' in text
+    assert text.count("`m(\"") == 1
+    assert '("Changing lib" says what a mutant is and how a line of `MUTANTS` reads)' in text
+    assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("## Changing lib")  # defined once
     assert "(`make mutants` runs all of them, which takes minutes.)" in text
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
     source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
@@ -2654,10 +2665,14 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     from grading import sections
     from tools import quizzes
     assert ("Code and file names call a section a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a subsection a "
-            "*section* (`section_href(chapter, section)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
+            "*section* (`section_href(chapter, section, lang)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
     assert ("Names in code keep the word: there a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a "
-            "subsection a *section* (`section_href(chapter, section)`).") in flat("docs", "glossary.md")
-    assert list(inspect.signature(sections.section_href).parameters)[:2] == ["chapter", "section"]
+            "subsection a *section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
+    # the call as written is a valid one (read58 A1 C2: `lang` is required, and the guides left it out)
+    parameters = list(inspect.signature(sections.section_href).parameters.values())
+    assert [p.name for p in parameters[:3]] == ["chapter", "section", "lang"]
+    assert all(p.default is inspect.Parameter.empty for p in parameters[:3])
+    assert all(p.default is not inspect.Parameter.empty for p in parameters[3:])
     assert sections.section_href(2, 3, "en", base="https://x.org").endswith("#sec-2-3")
     assert [s.questions[0].section for s in quizzes.load_all()["chapters/02_heads"]][0].startswith("2.")
 
@@ -2668,7 +2683,7 @@ def test_the_quiz_witnesses_are_said_to_run_where_a_question_has_one():
     tools/quizzes.py's "Witnesses" gives the other ways."""
     from tools import quizzes
     text = flat("CONTRIBUTING.md")
-    assert ("`test_quiz_witnesses.py` runs each question's *witness*, if it has one: a few lines of code beside it "
+    assert ("`tests/test_quiz_witnesses.py` runs each question's *witness*, if it has one: a few lines of code beside it "
             "that check its answer (`tools/quizzes.py`, \"Witnesses\", gives the other ways).") in text
     assert "**Witnesses.**" in quizzes.__doc__
     questions = [q for sections in quizzes.load_all().values() for s in sections for q in s.questions]
@@ -2706,12 +2721,15 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
 def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkeypatch):
     """CONTRIBUTING.md, "One source, three languages" (read57 A1 C7, A2 C4: it said the builder stopped before it
     wrote anything): the builder takes its sources one at a time, so the sources before the failing one are
-    written; within a source, the prose is loaded, in every language, before any notebook is written."""
+    written; within a source, the prose is loaded, in every language, before any notebook is written. It takes any
+    number of sources (read58 A1 L14, A2 L15: "takes one source at a time" read as "accepts one")."""
     from tools import build_notebooks
     from tools.prose import ProseError
-    assert ("The builder takes one source at a time. At a source with a translation missing or marked fuzzy, it "
-            "stops before it writes any notebook of that source (those before it are written), and names the "
-            "source, the English and the language of each such text") in flat("CONTRIBUTING.md")
+    assert ("`.venv/bin/python tools/build_notebooks.py SOURCE …` rebuilds the notebooks of each source it is given, "
+            "in every language, one source after another (`--prose-only` keeps the committed outputs). At a source "
+            "with a translation missing or marked fuzzy, it stops before it writes any notebook of that source (those "
+            "before it are written), and names the source, the English and the language of each such text"
+            ) in flat("CONTRIBUTING.md")
     built = []
 
     def build(path, run=True, prose_only=False):
@@ -2894,3 +2912,39 @@ def test_contributing_sends_an_editor_of_a_guide_to_this_test():
             "code, some word for word.") in flat("CONTRIBUTING.md")
     assert {"README.md", "CONTRIBUTING.md", "site/README.md"} | {
         f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= set(GUIDES)
+
+
+def test_what_the_parity_test_compares_is_what_contributing_says():
+    """CONTRIBUTING.md on the parity test (read58 A2 C1, C5: it said the test named every untagged comment written in
+    words, and that it checked the outputs of the three languages alike, though it compares an image by its type
+    only): an untagged comment is named when it has two words of three or more Latin letters, or two Chinese or
+    Cyrillic characters in a row, and a single word passes; an image's bytes are not compared."""
+    import nbformat
+    import test_language_parity
+    from tools.nbsource import untranslated_prose_comments
+    text = flat("CONTRIBUTING.md")
+    assert ("The parity test names an untagged comment of two words of three or more Latin letters, or of two Chinese "
+            "or Cyrillic characters in a row; tag a shorter one, such as `# logits`, yourself.") in text
+    assert "(the *parity test*) checks this on the committed notebooks, comparing images by their type only." in text
+    named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
+             for c in ("# logits", "# scaled by d", "# the scores", "# 春", "# 春风", "# я", "# ок")}
+    assert named == {"# logits": False, "# scaled by d": False, "# the scores": True, "# 春": False, "# 春风": True,
+                     "# я": False, "# ок": True}, named
+    image = nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("display_data", {"image/png": "AAAA"})])
+    other = nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("display_data", {"image/png": "BBBB"})])
+    assert test_language_parity.comparable_outputs(image) == test_language_parity.comparable_outputs(other)
+
+
+def test_contributing_names_the_release_checks_a_change_can_fail():
+    """CONTRIBUTING.md's "Before you send a change" (read58 A1 L17, L19): the counts CHANGELOG.md's newest entry
+    states, which tests/test_release.py checks against the code (exercises and points, wrong answers, quiz questions,
+    the last section), and LICENSE, which must name every top-level file or folder git tracks."""
+    text = flat("CONTRIBUTING.md")
+    assert ("Say what changed under `## [Unreleased]` in `CHANGELOG.md`, and update any count stated there "
+            "(exercises, points, wrong answers, quiz questions, sections) that your change alters: "
+            "`tests/test_release.py` checks them.") in text
+    assert "A new top-level file or folder must be named in `LICENSE` (`tests/test_release.py`)." in text
+    release = (ROOT / "tests" / "test_release.py").read_text(encoding="utf-8")
+    for claim in (r'r"(\d+) exercises in (\d+) notebooks, (\d+) points"',
+                  r'r"a corpus of (\d+) realistic wrong answers"', r'r"(\d+) in all"', r'r"§0–§(\d+)"', 'f"LICENSE does not say which licence covers {unnamed}"'):
+        assert claim in release, claim

@@ -15,6 +15,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from conftest import toc_pages  # noqa: E402
 from tools.nbsource import LANGUAGES, load  # noqa: E402
 
 SOURCES = sorted((ROOT / "src" / "chapters").glob("*.py")) + sorted((ROOT / "src" / "solutions").glob("*.py"))
@@ -41,7 +42,9 @@ CELLS = [pytest.param(where, text, id=where) for path in SOURCES for where, text
 
 
 def test_every_source_has_markdown():
-    assert len(SOURCES) == 17 and len(CELLS) > 300  # 10 chapter pages (§0–§8 and the appendix), 7 solutions
+    """The sources are those of the chapter and solution pages of _toc.yml (an exercise page shares its solution's)."""
+    assert SOURCES == [ROOT / "src" / folder / f"{name}.py" for folder, name in sorted(toc_pages())
+                       if folder != "exercises"] and len(CELLS) > 300
 
 
 @pytest.mark.parametrize("where, text", CELLS)

@@ -64,7 +64,8 @@ for token, row in zip(tokens, np.round(weights, 3)):
 print(np.round(y, 3))
 assert np.allclose(weights.sum(axis=1), 1)
 #en 风 and 雨 find 春; 春 finds the weather after it
-assert (weights[2:, 1] > 0.9).all() and weights[1, 2:].min() > 0.48
+assert (np.round(weights[2:, 1], 3) == 0.914).all()
+assert np.round(weights[1], 3).tolist() == [0.015, 0.015, 0.485, 0.485]
 assert round(float(weights[1, 2:].sum()), 2) == 0.97
 assert np.allclose(y[1], weights[1, 1:])
 assert (X.shape[1], q.shape[1]) == (4, 3)                  # D, d
