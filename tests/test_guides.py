@@ -2270,7 +2270,8 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
     assert "alt texts of the interactive" not in text
     assert ("the Markdown cells, translated comments and figures' alt texts (`alt=\"…\"`) of every source in "
             "`src/chapters/` and `src/solutions/`") in text
-    assert "so an alt text is checked as Markdown is." in text and "alt" in test_glossary.MARKDOWN
+    assert ("(the site captions a figure with the first sentence of its alt text, so an alt text is checked as "
+            "Markdown is)") in text and "alt" in test_glossary.MARKDOWN
     assert "`[Markdown]` is checked only in Markdown (Markdown cells, alt texts and quiz texts)" in text
     assert next(test_glossary.alt_texts(), None)
     assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
