@@ -2279,7 +2279,8 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
     assert "alt texts of the interactive" not in text
     assert ("the Markdown cells, translated comments and figures' alt texts (`alt=\"…\"`) of every source in "
             "`src/chapters/` and `src/solutions/`") in text
-    assert "so an alt text is checked as Markdown is." in text and "alt" in test_glossary.MARKDOWN
+    assert ("(the site captions a figure with the first sentence of its alt text, so an alt text is checked as "
+            "Markdown is)") in text and "alt" in test_glossary.MARKDOWN
     assert "`[Markdown]` is checked only in Markdown (Markdown cells, alt texts and quiz texts)" in text
     assert next(test_glossary.alt_texts(), None)
     assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
@@ -2335,14 +2336,20 @@ def _terms(cell):
 def test_the_appendix_glossary_uses_the_glossarys_terms():
     """docs/glossary.md says that the appendix's glossary shows a selection of its terms in the same words (it once
     said that every term learners meet goes there, which held for none of masked softmax, token id, prompt and
-    more: read57 G C1): in each language, every term of the appendix's table, as each language's appendix
-    notebook shows it (the columns in its own order), is a term of docs/glossary.md, and the appendix has fewer."""
+    more: read57 G C1), and that the test reads the built notebooks (it once named only the source, read58 G C4,
+    so a new row seemed checked before it was translated and rebuilt): in each language, every term of the
+    appendix's table, as each language's appendix notebook shows it (the columns in its own order), is a term of
+    docs/glossary.md, and the appendix has fewer."""
     import json
     from course_i18n import LANGUAGES
     from tools import search_index
+    text = flat("docs", "glossary.md")
     assert ("Learners see a selection of these terms in the appendix's glossary, the last table of "
-            "`src/chapters/appendix.py`. `tests/test_guides.py` checks that every term of that table is a term of "
-            "this page, in the same words.") in flat("docs", "glossary.md")
+            "`src/chapters/appendix.py`. `tests/test_guides.py` reads that table in the built appendix notebooks "
+            "(`chapters/<lang>/appendix.ipynb`) and checks that every term of it is a term of this page, in the same "
+            "words.") in text
+    assert ("`.venv/bin/python tools/build_notebooks.py src/chapters/appendix.py --prose-only`. Until then the test "
+            "reads the old table.") in text
     header, rows = search_index.glossary_rows()
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -2358,6 +2365,52 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
             ours = set().union(*(_terms(cells[column]) for cells in rows))
             theirs = set().union(*(_terms(cells[shown.index(name)]) for cells in table))
             assert theirs <= ours, f"{lang} notebook, column {name}: not in docs/glossary.md: {sorted(theirs - ours)}"
+
+
+def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
+    """docs/glossary.md says how the tools read a cell (read58 G C1-C3: it named `/` and `,` only, and rows broke what
+    it said): tools/search_index.py splits a cell at `/ , ; ， ；` and drops what is in parentheses or code font. So in
+    every row the three cells give as many terms, in the same order; no term is empty, nor one character but a
+    Chinese word (头, 键); code font stands only inside parentheses; and glossary_pairs pairs every term of a Chinese
+    and Russian cell with the English one (a comma inside «параметры, заданные вручную» once made two terms of it,
+    and "free / decided target" paired "free" alone with 自由目标)."""
+    from tools import search_index
+    text = flat("docs", "glossary.md")
+    assert ("They split it at every `/`, `,` and `;` (in Chinese also `，` and `；`), so a cell may give alternatives "
+            "(head, multi-head attention), but a term never holds one of these marks") in text
+    assert "They drop what is in parentheses or in code font, so neither is ever part of a term" in text
+    assert "Write each alternative whole (training mode / evaluation mode, not training / evaluation mode)" in text
+    header, rows = search_index.glossary_rows()
+    # what the page says is what the tools do, on a row made for it
+    sample = tmp_path / "glossary.md"
+    sample.write_text("# G\n\n## Glossary\n\n| " + " | ".join(header) + " |\n| --- | --- | --- |\n"
+                      "| " + " | ".join({"English": "one (a) / two, three; four `x`", "中文": "甲乙（注）/ 丙丁，戊己；庚辛",
+                                          "Русский": "раз (a) / два, три; четыре"}[name] for name in header) + " |\n",
+                      encoding="utf-8")
+    assert search_index.glossary_terms("zh", sample) == ["丙丁", "庚辛", "戊己", "甲乙"]
+    assert search_index.glossary_pairs("ru", sample) == [("one", "раз"), ("two", "два"), ("three", "три"),
+                                                         ("four", "четыре")]
+
+    def pieces(cell):
+        cell = re.sub(r"\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
+        assert "`" not in cell, f"code font outside parentheses, cut out of a term: {cell!r}"
+        return [" ".join(p.split()).strip(" .") for p in re.split(r"[/，,；;]| / ", cell)]
+    wanted = {lang: [] for lang in ("zh", "ru")}
+    en = header.index("English")
+    for cells in rows:
+        split = [pieces(cell) for cell in cells]
+        assert len({len(terms) for terms in split}) == 1, f"the cells do not give as many terms: {cells}"
+        for name, terms in zip(header, split):
+            assert all(terms), f"an empty term in {cells}"
+            short = [t for t in terms if len(t) < 2 and not (name == "中文" and "\u3400" <= t <= "\u9fff")]
+            assert not short, f"a term of one character in {cells}: {short}"
+        for lang, name in (("zh", "中文"), ("ru", "Русский")):
+            local = split[header.index(name)]
+            wanted[lang] += [(x, y.replace(" ", "") if lang == "zh" else y) for x, y in zip(split[en], local)
+                             if len(x) > 1 and len(y) > 1]
+    for lang, pairs in wanted.items():
+        got = [(" ".join(x.split()), " ".join(y.split())) for x, y in search_index.glossary_pairs(lang)]
+        assert got == pairs, (lang, [p for p in pairs if p not in got], [p for p in got if p not in pairs])
 
 
 def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):

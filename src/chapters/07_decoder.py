@@ -233,7 +233,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 continuations are right, although none of these lines is in the corpus: the model has never seen any of these words as a whole word before a bar. Some of the two-letter words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`).
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus: the model has never seen any of these words as a whole word before a bar. Some of the two-letter words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`).
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)

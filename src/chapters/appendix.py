@@ -64,7 +64,7 @@ The text uses the terms of this table in all three languages.
 | score | 分数 | оценка (score) |
 | attention weights | 注意力权重 | веса внимания |
 | head, multi-head attention | 头，多头注意力 | голова, многоголовое внимание |
-| split / merge heads | 拆分 / 合并头 | разбиение / склейка голов |
+| split into heads / merge heads | 拆分头 / 合并头 | разбиение на головы / склейка голов |
 | output projection $W_O$ | 输出投影 $W_O$ | выходная проекция $W_O$ |
 | bias | 偏置 | свободный член (bias) |
 | subspace | 子空间 | подпространство |
@@ -90,15 +90,15 @@ The text uses the terms of this table in all three languages.
 | negative control | 阴性对照 | отрицательный контроль |
 | leak (of future information) | （未来信息）泄漏 | утечка (информации из будущего) |
 | evidence | 证据 | свидетельство |
-| hand-chosen parameters | 手工设定的参数 | параметры, заданные вручную |
+| hand-chosen parameters | 手工设定的参数 | заданные вручную параметры |
 | residual connection / residual stream | 残差连接 / 残差流 | остаточная связь / остаточный поток |
 | pre-LN (layer normalisation before each sublayer) | 前置层归一化（pre-LN，每个子层之前做层归一化） | предварительная нормализация слоя (pre-LN, перед каждым подслоем) |
 | output layer $W_\text{head}$ | 输出层 $W_\text{head}$ | выходной слой $W_\text{head}$ |
 | weight tying | 权重共享 | связывание весов |
 | central differences | 中心差分 | центральные разности |
 | teacher forcing | 教师强制（teacher forcing） | подача верных предыдущих токенов (teacher forcing) |
-| free / decided target | 自由目标 / 由过去决定的目标 | свободная целевая метка / метка, которую определяет прошлое |
-| causal bound $\mathcal L^*$ (the lowest loss of a causal model) | 因果模型的下界 $\mathcal L^*$（因果模型能达到的最低损失） | граница для причинных моделей $\mathcal L^*$ (наименьшие потери причинной модели) |
+| free target / decided target | 自由目标 / 由过去决定的目标 | свободная целевая метка / определяемая прошлым метка |
+| causal bound $\mathcal L^*$ (the lowest loss of a causal model) | 因果模型的下界 $\mathcal L^*$（因果模型能达到的最低损失） | нижняя граница для причинных моделей $\mathcal L^*$ (наименьшие потери причинной модели) |
 | rule level (of the §7 corpus) | 规则水平（§7 语料） | уровень правила (для корпуса §7) |
 | cheating (reading the answer) | 作弊（读到答案） | списывание (чтение ответа) |
 | reachability matrix (of the gradient) | （梯度的）可达矩阵 | матрица достижимости (для градиента) |
