@@ -1391,7 +1391,7 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     import test_translations
     from tools import i18n
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
-    steps = guide[guide.index("## Editing an entry"):guide.index("## How update keeps a translation")]
+    steps = guide[guide.index("## Editing an entry"):guide.index("## Words after a number, and numbers")]
     assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
            'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
     assert ("After saving a catalogue, in a PO editor such as Poedit or in a text editor, run `.venv/bin/python "
@@ -2424,15 +2424,19 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     assert ("a module that writes the language codes out again, as a tuple, list or set of all of them or as a "
             "pattern that alternates between them, or that names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in text
-    assert ('It sees only those forms. §8\'s code cell writes the list as `"zh en ru".split()`, which it does not '
-            "catch: step 8 is there for that list.") in text
+    assert ('It sees only those forms. Two code cells of §8 write the list as `"zh en ru".split()` (the cell that '
+            "reads the verse files and the one that asserts the results), which it does not catch: step 8 is there "
+            "for them.") in text
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
                       f"E = \"{language('zh').locale}\"\nF = \"{' '.join(LANGUAGES)}\".split()\n", encoding="utf-8")
     assert [line for line, _ in second_lists(sample)] == [1, 2, 3, 4, 5]
+    from tools.nbsource import load
     section_8 = ROOT / "src" / "chapters" / "08_real_text.py"
-    assert '"zh en ru".split()' in section_8.read_text(encoding="utf-8") and not list(second_lists(section_8))
+    cells = [c.text["en"] for c in load(section_8) if c.kind == "code" and '"zh en ru".split()' in c.text["en"]]
+    assert len(cells) == 2 and 'f"verse_{lang}.txt"' in cells[0] and "assert " in cells[1], cells
+    assert not list(second_lists(section_8))
 
 
 def test_translating_md_describes_every_test_of_test_languages():
@@ -2478,7 +2482,9 @@ def test_what_check_names_is_every_problem_the_tool_reports():
     from tools import i18n
     text = flat("docs", "translating.md")
     part = text[text.index("### What check names"):text.index("### What check does not see")]
-    assert "`check` looks only at the catalogues and their templates." in part
+    assert ("`check` compares the catalogues and their templates with the English that the code and `src/` write "
+            "now. It does not read what steps 3 and 4 of the loop write: the notebooks of the other languages, the "
+            "SVGs and `src/translations/`.") in part
     guide = {                           # the start of each message, after the file and entry it names -> the guide's words
         "missing; run tools/i18n.py extract": "a template that is missing",
         "not what the code says": "no longer holds the English of the code or of `src/`",
@@ -2504,6 +2510,33 @@ def test_what_check_names_is_every_problem_the_tool_reports():
     assert "laid out differently from what `update` writes" in part
     # the {fields} it compares: course.po's, and of the prose catalogues those str.format fills
     assert i18n.FORMATTED == ("quizzes",) and "`{name}` in `course.po` and `quizzes.po`" in part
+
+
+def test_check_reads_none_of_the_files_translating_md_says_it_does_not(monkeypatch, capsys):
+    """docs/translating.md, "What check names": `tools/i18n.py check` reads the catalogues and their templates and the
+    English of the code and src/, and none of what a translator rebuilds or confirms: no SVG, no record of
+    src/translations/, no notebook of a language other than English (read58 T C1: the guide once said check looked
+    only at the catalogues, and its own list compared them with the code; a quiz source reads §7's English notebook
+    to learn its own English)."""
+    import builtins
+    import io
+
+    from course_i18n import SOURCE_LANGUAGE
+    from tools import i18n
+    opened, real = [], io.open
+
+    def recording(file, *args, **kwargs):
+        opened.append(pathlib.Path(file).resolve())
+        return real(file, *args, **kwargs)
+    monkeypatch.setattr(io, "open", recording)
+    monkeypatch.setattr(builtins, "open", recording)
+    i18n.main(["check"])
+    capsys.readouterr()
+    assert {path.suffix for path in opened} >= {".po", ".pot", ".py"}
+    translations = ROOT / "src" / "translations"
+    read = [path for path in opened if path.suffix == ".svg" or path.is_relative_to(translations)
+            or path.suffix == ".ipynb" and path.parent.name != SOURCE_LANGUAGE]
+    assert not read, read
 
 
 def test_the_tests_translating_md_says_quote_a_translation_do():
@@ -3001,3 +3034,97 @@ def test_contributing_names_the_release_checks_a_change_can_fail():
     for claim in (r'r"(\d+) exercises in (\d+) notebooks, (\d+) points"',
                   r'r"a corpus of (\d+) realistic wrong answers"', r'r"(\d+) in all"', r'r"§0–§(\d+)"', 'f"LICENSE does not say which licence covers {unnamed}"'):
         assert claim in release, claim
+
+
+def test_the_translators_guide_takes_the_python_from_contributing():
+    """docs/translating.md's set-up names no Python version of its own: it points to CONTRIBUTING.md's "A quick loop",
+    which names one (read58 T L2)."""
+    guide, text = flat("docs", "translating.md"), flat("CONTRIBUTING.md")
+    assert ('**Set up once** with `make dev`, on the Python that [CONTRIBUTING.md, "A quick '
+            'loop"](../CONTRIBUTING.md#a-quick-loop) names.') in guide
+    loop = text[text.index("## A quick loop"):]
+    assert re.match(r"## A quick loop Set up once with `make dev` \(Python \d\.\d+ or newer\)", loop)
+    assert not re.search(r"Python \d", guide)
+
+
+def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_the_translations():
+    """docs/translating.md, "Your loop", step 5 runs every test that "What check does not see" names, and nbval on the
+    rebuilt notebooks, and calls them a subset before `make test` (read58 T C2, C3: it said its six tests checked
+    "the rest of your work", and let through stale quiz texts, diagrams, the rules of glossary.md and the words of
+    an interactive figure, which only nbval sees)."""
+    text = flat("docs", "translating.md")
+    step = text[text.index("5. Test the notebooks you rebuilt"):text.index("6. Commit the catalogues")]
+    command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
+    run = re.findall(r"tests/test_\w+\.py", command)
+    part = text[text.index("### What check does not see"):text.index("A few tests quote a translation")]
+    said = re.findall(r"`(tests/test_\w+\.py)`", part)
+    assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 13, (run, said)
+    assert {"tests/test_quizzes.py", "tests/test_diagrams.py", "tests/test_notation.py",
+            "tests/test_cross_references.py", "tests/test_seed_tables.py", "tests/test_math_notation.py",
+            "tests/test_harness_talk.py"} <= set(run)
+    assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
+    assert "These are a subset of the suite" in step and "run `make test`: it runs the whole suite" in step
+    assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
+    """docs/translating.md shows one catalogue entry, as the Russian course.po has it (read58 T L6), and says where
+    to read cell N of a source in every language: the notebooks' cell ids end with the source's number of the cell,
+    also in a solved notebook that leaves cells out (read58 T L3)."""
+    import inspect
+    import json
+
+    from course_i18n import LANGUAGES
+    from tools import build_notebooks
+    guide = (ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
+    part = guide[guide.index("## The two sets of catalogues"):guide.index("## The commands")]
+    entry = re.search(r"```\n(.*?)```", part, re.S).group(1)
+    assert "\nmsgctxt " in entry and entry in (ROOT / "course_i18n" / "locales" / "ru" / "LC_MESSAGES" / "course.po"
+                                              ).read_text(encoding="utf-8"), entry
+    text = flat("docs", "translating.md")
+    assert ("Cell 7 of `src/chapters/02_heads.py` is the cell whose id is `02-heads-07` in "
+            "`chapters/{zh,en,ru}/02_heads.ipynb`; an exercise source's cells are in `solutions/{zh,en,ru}/`.") in text
+    assert "new[\"id\"] = f\"{stem.replace('_', '-')}-{i:02d}\"" in inspect.getsource(build_notebooks.make_notebook)
+    for lang in LANGUAGES:
+        cells = json.loads((ROOT / "chapters" / lang / "02_heads.ipynb").read_text(encoding="utf-8"))["cells"]
+        assert cells[7]["id"] == "02-heads-07"
+
+
+def test_an_exercise_title_stands_in_course_po_and_in_its_heading():
+    """docs/translating.md: an exercise's title is an interface text, `grading.exercise.<id>.title`, and the heading
+    of the exercise in its solved source says it again in the page's words (read58 T L17); no test ties the two,
+    since even their English differs ("Fixing the split", "fix the split")."""
+    from grading.exercises import EXERCISES
+    from tools import i18n
+    assert ("An exercise's title stands twice: in `course.po` (`grading.exercise.<id>.title`, the name the grader "
+            "gives it) and, in the page's own words, in the exercise's heading in `solutions.po`.") \
+        in flat("docs", "translating.md")
+    keys = {m.context for m in i18n.read(i18n.template_path()) if m.id}
+    solved = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "src" / "solutions").glob("ex*.py"))
+    for exercise_id in EXERCISES:
+        assert f"grading.exercise.{exercise_id}.title" in keys
+        assert re.search(rf"^## {re.escape(exercise_id)}: ", solved, re.M), exercise_id
+
+
+def test_git_ignores_the_mo_files_a_po_editor_saves():
+    """docs/translating.md: git ignores the `.mo` file Poedit may save beside a catalogue, and the tools read only
+    the `.po` (the site's build compiles its own .mo files into _build; read58 T L18)."""
+    import inspect
+
+    from tools import build_site
+    assert "Git ignores the `.mo` file that Poedit may save beside the catalogue" in flat("docs", "translating.md")
+    assert "*.mo" in (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    assert '.glob("*.po")' in inspect.getsource(build_site.compile_catalogs)
+
+
+def test_step_7_of_adding_a_language_names_every_numerical_configuration_table():
+    """docs/translating.md, "Adding a language", step 7 names each table of tools/numeric_configs.py keyed by
+    language (read58 T C8: it named one configuration, and the module keeps one table for x86-64 and one for other
+    processors)."""
+    from course_i18n import LANGUAGES
+    from tools import numeric_configs
+    text = adding_a_language()
+    step = text[text.index("7. its numerical configurations"):text.index("8. the inputs of §8")]
+    tables = [name for name, value in vars(numeric_configs).items()
+              if isinstance(value, dict) and set(value) == set(LANGUAGES)]
+    assert len(tables) == 2 and all(f"`{name}`" in step for name in tables), (tables, step)

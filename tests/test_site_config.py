@@ -302,6 +302,24 @@ def test_landing_page_links_every_language():
     assert page.count('<p class="intro-footer">') == len(langs)
 
 
+def test_the_site_templates_take_their_words_from_the_catalogues():
+    """The landing page's list of languages is labelled with the word "Language" of course.po in every language of
+    the page (it was written out in the template as "Language / 语言 / Язык", which a new language would have had to
+    find); no template of the site writes a word outside the Latin alphabet, except in a Jinja comment."""
+    langs = build_site.site_languages(BASE)
+    page = build_site.landing_page(langs, {s["code"]: "chapters/00_start" for s in langs},
+                                   {s["code"]: s["title"] for s in langs})
+    label = " / ".join(build_site.WORDS["switcher_label"][s["code"]] for s in langs)
+    assert f'<nav class="choose" aria-label="{label}">' in page
+    assert all(build_site.WORDS["switcher_label"][code] in label for code in LANGUAGES)
+    found = []
+    for path in sorted((ROOT / "site").glob("*.html")) + sorted((ROOT / "site" / "templates").rglob("*.html")):
+        text = re.sub(r"\{#.*?#\}", "", path.read_text(encoding="utf-8"), flags=re.S)
+        found += [f"{path.relative_to(ROOT)}: {c}" for c in sorted(set(text)) if c.isalpha() and not c.isascii()]
+    assert not found, "write the word in English in the code (course_i18n.catalogue.text) and pass it in:\n" + \
+        "\n".join(found)
+
+
 def test_landing_page_says_where_to_start_and_mentions_binder_only_with_a_repository():
     langs = build_site.site_languages(BASE)
     roots = {s["code"]: "chapters/00_start" for s in langs}

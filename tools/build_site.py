@@ -962,9 +962,11 @@ def landing_page(langs: list[dict], roots: dict, title_by_lang: dict, docs: dict
                                                   "notebook": f"{kind}/{code}/{name}.ipynb"})
         items[-1]["footer"] = course_site.footer({"repo_url": repo_url, "branch": branch}, package_version(), code)
     targets = json.dumps({i["code"]: i["start"] for i in items})
+    # the word "Language" in each language of the page, joined with " / "
+    switcher_label = " / ".join(WORDS["switcher_label"][i["code"]] for i in items)
     return env.get_template("landing.html").render(
         languages=items, targets=Markup(targets), favicon="_static/favicon.svg",
-        binder_url=binder_url, repo_url=repo_url)
+        binder_url=binder_url, repo_url=repo_url, switcher_label=switcher_label)
 
 
 MEDIAN_GOAL = 500 * 1000           # bytes, gzip, first visit: the median page may weigh no more (tests/test_site.py)
