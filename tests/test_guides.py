@@ -3089,7 +3089,13 @@ def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
                                               ).read_text(encoding="utf-8"), entry
     text = flat("docs", "translating.md")
     assert ("Cell 7 of `src/chapters/02_heads.py` is the cell whose id is `02-heads-07` in "
-            "`chapters/{zh,en,ru}/02_heads.ipynb`; an exercise source's cells are in `solutions/{zh,en,ru}/`.") in text
+            "`chapters/{zh,en,ru}/02_heads.ipynb`; an exercise source's cells are in `solutions/{zh,en,ru}/`, except "
+            "the set's title and introduction (tagged `exercise`), which only `exercises/{zh,en,ru}/` holds.") in text
+    from tools import nbsource                  # read59 T C1: those cells are in the exercise notebooks alone
+    tagged = {kind: sum(nbsource.EXERCISE_TAG in c["metadata"].get("tags", []) for c in json.loads(
+        (ROOT / kind / "en" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))["cells"])
+        for kind in ("exercises", "solutions")}
+    assert nbsource.EXERCISE_TAG == "exercise" and tagged["exercises"] > 0 == tagged["solutions"], tagged
     assert "new[\"id\"] = f\"{stem.replace('_', '-')}-{i:02d}\"" in inspect.getsource(build_notebooks.make_notebook)
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "02_heads.ipynb").read_text(encoding="utf-8"))["cells"]
