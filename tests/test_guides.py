@@ -2947,8 +2947,12 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`; a method, or a function whose check "
-            "returns other values than its arguments (`lib.decoder.train`), calls its check on its first line.") in text
+    assert ("A function names its check with `@checked(validate.its_check)`; a function whose check returns other "
+            "values than its arguments (`lib.decoder.train`) calls its check on its first line, and a method calls "
+            "`validate` before it computes with a value (`Decoder.backward` checks `d_logits` against the shape its "
+            "`saved` record implies).") in text       # read59 A C3: not every method checks on its first line
+    assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
+        (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
     assert ("On checked values it calls another checked function's body (`f.plain`); it calls the checked function "
             "itself only for a value no check has seen, as `lib.checks.forward_with` does with what its layer "
             "`before` returns.") in text
@@ -2984,8 +2988,10 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
-    assert "A docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a subsection)" in \
-        flat("CONTRIBUTING.md")
+    assert ("A docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a subsection; the appendix "
+            "names the few exceptions)") in flat("CONTRIBUTING.md")
+    assert "The exceptions, whose docstrings name no section, are" in (ROOT / "src" / "chapters" / "appendix.py").read_text(
+        encoding="utf-8")                                   # read59 A C4: the guide stated the rule without them
     starts = [ast.get_docstring(f) or "" for _, _, f in _lib_functions()]
     assert sum(s.startswith("§2. ") for s in starts) >= 2 and sum(s.startswith("§5.9. ") for s in starts) >= 2
     assert sum(bool(re.match(r"§\d+\. ", s)) for s in starts) > sum(bool(re.match(r"§\d+\.\d+\. ", s)) for s in starts)
@@ -3083,7 +3089,13 @@ def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
                                               ).read_text(encoding="utf-8"), entry
     text = flat("docs", "translating.md")
     assert ("Cell 7 of `src/chapters/02_heads.py` is the cell whose id is `02-heads-07` in "
-            "`chapters/{zh,en,ru}/02_heads.ipynb`; an exercise source's cells are in `solutions/{zh,en,ru}/`.") in text
+            "`chapters/{zh,en,ru}/02_heads.ipynb`; an exercise source's cells are in `solutions/{zh,en,ru}/`, except "
+            "the set's title and introduction (tagged `exercise`), which only `exercises/{zh,en,ru}/` holds.") in text
+    from tools import nbsource                  # read59 T C1: those cells are in the exercise notebooks alone
+    tagged = {kind: sum(nbsource.EXERCISE_TAG in c["metadata"].get("tags", []) for c in json.loads(
+        (ROOT / kind / "en" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))["cells"])
+        for kind in ("exercises", "solutions")}
+    assert nbsource.EXERCISE_TAG == "exercise" and tagged["exercises"] > 0 == tagged["solutions"], tagged
     assert "new[\"id\"] = f\"{stem.replace('_', '-')}-{i:02d}\"" in inspect.getsource(build_notebooks.make_notebook)
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "02_heads.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -3128,3 +3140,21 @@ def test_step_7_of_adding_a_language_names_every_numerical_configuration_table()
     tables = [name for name, value in vars(numeric_configs).items()
               if isinstance(value, dict) and set(value) == set(LANGUAGES)]
     assert len(tables) == 2 and all(f"`{name}`" in step for name in tables), (tables, step)
+
+
+
+def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
+    """CONTRIBUTING.md, "Changing lib" (read59 A C2: it said every public function checks its arguments): the
+    public functions of lib.layers and lib.decoder that take arguments and have no check of their own are the
+    backward functions but masked_softmax_backward, and parameter_shapes; the others call validate."""
+    import inspect
+    from lib import decoder, layers
+    text = flat("CONTRIBUTING.md")
+    assert ("The backward functions of `lib/layers.py` but `masked_softmax_backward` take a gradient and the record "
+            "their forward returned, and check nothing; nor does `lib.decoder.parameter_shapes`.") in text
+    unchecked = {f"{m.__name__}.{name}" for m in (layers, decoder) for name, f in vars(m).items()
+                 if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")
+                 and inspect.signature(f).parameters                   # mirror_language() takes nothing
+                 and not hasattr(f, "plain") and "validate." not in inspect.getsource(f)}
+    backward = {f"lib.layers.{name}" for name in vars(layers) if name.endswith("_backward")}
+    assert unchecked == (backward - {"lib.layers.masked_softmax_backward"}) | {"lib.decoder.parameter_shapes"}, unchecked

@@ -77,6 +77,22 @@ def test_a_change_in_one_language_names_that_language(tmp_path, monkeypatch):
     assert len(translations.read_lock(source)) == 3            # confirming the file drops old records
 
 
+
+def test_records_made_before_a_language_was_added_name_that_language(tmp_path, monkeypatch):
+    """A new language (docs/translating.md, "Adding a language"): the records of src/translations/ hold no
+    fingerprint for it, so each cell is stale with that language named as changed, and confirm clears it cell by
+    cell (read59 T C4: status and confirm failed with KeyError)."""
+    source = _source_in(tmp_path, monkeypatch, "src/chapters/99_demo.py", 'md("one")\nmd("two")\n', ONE_TWO)
+    translations.confirm(source)
+    three = translations.units
+    monkeypatch.setattr(translations, "LANGUAGES", [*translations.LANGUAGES, "xx"])
+    monkeypatch.setattr(translations, "units", lambda s: [(i, {**texts, "xx": f"xx {i}"}) for i, texts in three(s)])
+    assert [(i, c) for i, _, c in translations.stale_cells(source)] == [(0, ["xx"]), (1, ["xx"])]
+    translations.confirm(source, [0])
+    assert [(i, c) for i, _, c in translations.stale_cells(source)] == [(1, ["xx"])]
+    translations.confirm(source)
+    assert translations.stale_cells(source) == []
+
 def test_a_text_not_yet_in_the_catalogues_is_named_and_cannot_be_confirmed(tmp_path, monkeypatch):
     source = _source_in(tmp_path, monkeypatch, "src/chapters/99_demo.py", 'md("one")\nmd("three")\n', ONE_TWO)
     stale = translations.stale_cells(source)

@@ -8,7 +8,8 @@
 Each mutant is one realistic bug from the catalogue of bug operators
 (grading/bugs.py, the same catalogue the diagnoses and the corpus of wrong
 answers draw on): an operator applied at one place of one lib function,
-named by a selector (``"strict-for-loose@key_position > query_position"``).
+named by a selector (``"loose-for-strict@key_position > query_position"``: that comparison
+made loose, `>` into `>=`).
 Nothing here writes wrong code.  One at a time, the function's mutated source
 is written over the function in its file, the lib tests alone run (LIB_TESTS:
 no notebooks, no grading or site tests, stopping at the first failure), and

@@ -122,7 +122,9 @@ def record(texts):
 def stale_cells(source):
     """[(cell index, preview, changed languages or None for a cell never confirmed)]; a text whose
     translations are not all in the catalogues gives ("missing", [those languages]) instead."""
-    confirmed = [{lang: r[lang] for lang in LANGUAGES} for r in read_lock(source)]
+    # a record written before a language was added has no fingerprint for it: that language is then the one
+    # that changed (docs/translating.md, "Adding a language")
+    confirmed = [{lang: r.get(lang) for lang in LANGUAGES} for r in read_lock(source)]
     stale = []
     for index, texts in units(source):
         missing = [lang for lang in LANGUAGES if texts[lang] is None]
@@ -186,7 +188,7 @@ def confirm(source, cells=None):
         records = new                       # the whole file: exactly the current cells
     else:
         records = read_lock(source)
-        keys = {tuple(r[l] for l in LANGUAGES) for r in records}
+        keys = {tuple(r.get(l) for l in LANGUAGES) for r in records}
         records += [r for r in new if tuple(r[l] for l in LANGUAGES) not in keys]
     write_lock(source, records)
     return len(new)

@@ -97,7 +97,7 @@ The text uses the terms of this table in all three languages.
 | weight tying | 权重共享 | связывание весов |
 | central differences | 中心差分 | центральные разности |
 | teacher forcing | 教师强制（teacher forcing） | подача верных предыдущих токенов (teacher forcing) |
-| free target / decided target | 自由目标 / 由过去决定的目标 | свободная целевая метка / определяемая прошлым метка |
+| free target / decided target | 自由目标 / 由过去决定的目标 | свободная метка / определяемая прошлым метка |
 | causal bound $\mathcal L^*$ (the lowest loss of a causal model) | 因果模型的下界 $\mathcal L^*$（因果模型能达到的最低损失） | нижняя граница для причинных моделей $\mathcal L^*$ (наименьшие потери причинной модели) |
 | rule level (of the §7 corpus) | 规则水平（§7 语料） | уровень правила (для корпуса §7) |
 | cheating (reading the answer) | 作弊（读到答案） | списывание (чтение ответа) |
