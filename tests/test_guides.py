@@ -1536,7 +1536,7 @@ def test_the_guides_that_give_the_python_requirement_name_python3_venv():
     """The Makefile makes .venv with `python -m venv`, which Debian's and Ubuntu's own Python cannot do without the
     package python3-venv; README.md's "Start here" and docs/instructors.md's quick start say so."""
     assert "$(PYTHON) -m venv $(VENV)" in (ROOT / "Makefile").read_text(encoding="utf-8")
-    start = flat("README.md").split("## Start here", 1)[1].split("## The course", 1)[0]
+    start = flat("README.md").split("## Start here", 1)[1].split(" ## ", 1)[0]
     assert start.count("`python3-venv`") >= 2, start
     quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
     assert "package `python3-venv`" in quick and "sudo apt install bubblewrap make python3-venv" in quick
@@ -1930,8 +1930,8 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
 
 def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
-    npm and nodejs, which it says serve all three targets and are the only packages of the list that `make book`
-    needs, are exactly the packages `book` needs there."""
+    npm and nodejs, which it says serve all three targets and are all that `make book` needs (said once, before the
+    list), are exactly the packages `book` needs there."""
     needs = {}
     for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
@@ -1939,16 +1939,13 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
             needs[package] = set(needed_by.split())
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
-    said, onlies = {}, 0
+    said = {}
     for packages, targets in bullets:
-        targets, only = re.subn(r"; the only packages of this list that `make book` needs$", "",
-                                " ".join(targets.split()))
-        if only:
-            assert {p for p, n in needs.items() if "book" in n} == set(packages.split(" and ")), packages
-        onlies += only
         targets = set(re.findall(r"`make (\w+)`", targets))
         said.update({package: targets for package in packages.split(" and ")})
-    assert said == needs and onlies == 1, (said, needs, onlies)
+    onlies = re.findall(r"`make book` needs only ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
+    assert len(onlies) == 1 and set(onlies[0]) == {p for p, n in needs.items() if "book" in n}, onlies
+    assert said == needs, (said, needs)
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
