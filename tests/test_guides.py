@@ -599,7 +599,7 @@ def test_adding_a_language_names_every_field_of_a_language():
              "decimal": "decimal separator", "group": "digit grouping", "plural": "plural rule"}
     fields = [f.name for f in dataclasses.fields(Language)]
     assert set(fields) <= set(words), f"a new field of Language: {set(fields) - set(words)}; name it in step 1"
-    step = re.search(r"1\. one entry in `LANGUAGE_TABLE` \(`course_i18n/__init__\.py`\): (.*?); 2\. ",
+    step = re.search(r"1\. Add the language to `LANGUAGE_TABLE` in `course_i18n/__init__\.py`: (.*?) 2\. ",
                      adding_a_language()).group(1)
     assert not [f for f in fields if words[f] not in step], step
 
@@ -1025,7 +1025,7 @@ def test_adding_a_language_lists_the_sidebar_captions():
     """A language missing from a caption of _toc.yml fails test_glossary and leaves the sidebar in English, so the
     list of what adding a language takes names _toc.yml."""
     steps = adding_a_language()
-    assert "5. its caption for each part of the sidebar in `_toc.yml`" in steps and "`_config.yml`" in steps
+    assert "5. Add its caption for each part of the sidebar in `_toc.yml`" in steps and "`_config.yml`" in steps
 
 
 def test_the_scroll_hint_is_quoted_as_the_page_shows_it():
@@ -1394,8 +1394,7 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     steps = guide[guide.index("## Editing an entry"):guide.index("## Words after a number, and numbers")]
     assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
            'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
-    assert ("After saving a catalogue, in a PO editor such as Poedit or in a text editor, run `.venv/bin/python "
-            "tools/i18n.py update`.") in steps
+    assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`." in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
             '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says, and run `update` '
@@ -1523,7 +1522,7 @@ def test_adding_a_language_names_the_keys_of_its_site_config_block():
     (tests/test_languages.py)."""
     import yaml
     text = adding_a_language()
-    step = text[text.index("4. its block under `languages:` in `_config.yml`"):text.index("5. its caption")]
+    step = text[text.index("4. Add its block under `languages:` in `_config.yml`"):text.index("5. Add its caption")]
     named = set(re.findall(r"`(\w+)`", step)) - {"languages", "ru"}
     block = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["languages"]["ru"]
     assert named == set(block), (named, set(block))
@@ -2465,7 +2464,7 @@ def test_translating_md_describes_every_test_of_test_languages():
     }
     assert {name for name in dir(test_languages) if name.startswith("test_")} == set(described)
     assert not [words for words in described.values() if words and words not in part]
-    assert "step 1's list" in text[text.index("4. its block under `languages:`"):text.index("5. its caption")]
+    assert "step 1's list" in text[text.index("4. Add its block under `languages:`"):text.index("5. Add its caption")]
 
 
 def test_what_check_names_is_every_problem_the_tool_reports():
@@ -2480,8 +2479,8 @@ def test_what_check_names_is_every_problem_the_tool_reports():
     text = flat("docs", "translating.md")
     part = text[text.index("### What check names"):text.index("### What check does not see")]
     assert ("`check` compares the catalogues and their templates with the English that the code and `src/` write "
-            "now. It does not read what steps 3 and 4 of the loop write: the notebooks of the other languages, the "
-            "SVGs and `src/translations/`.") in part
+            "now. It does not read what steps 3 and 4 of the loop write: the Chinese and Russian notebooks, the SVGs "
+            "and `src/translations/`.") in part
     guide = {                           # the start of each message, after the file and entry it names -> the guide's words
         "missing; run tools/i18n.py extract": "a template that is missing",
         "not what the code says": "no longer holds the English of the code or of `src/`",
@@ -2592,7 +2591,7 @@ def test_a_new_languages_search_words_are_what_step_9_names(monkeypatch):
     from course_i18n import Language, language
     from tools import build_site, search_index
     text = adding_a_language()
-    step = text[text.index("9. the words of its search"):text.index("10. ")]
+    step = text[text.index("9. Add the words of its search"):text.index("10. ")]
     assert re.findall(r"`(site/[\w-]+\.yml)`", step) == ["site/search-terms.yml", "site/search-synonyms.yml"]
     assert "its column in the tables of [glossary.md](glossary.md) (headed by its own name)" in step
     new = Language("xx", "Xx", "xx", "xx")
@@ -2612,9 +2611,9 @@ def test_a_plural_category_the_course_does_not_list_gets_the_other_form(monkeypa
     form (read57 T L17)."""
     import course_i18n
     from course_i18n import catalogue
-    step = re.search(r"1\. one entry in `LANGUAGE_TABLE`.*?; 2\. ", adding_a_language()).group(0)
-    assert ("add any category it uses beyond `one`, `few`, `many` and `other` (such as `two`) to "
-            "`PLURAL_CATEGORIES`, or a number of that category gets the `other` form") in step
+    step = re.search(r"1\. Add the language to `LANGUAGE_TABLE`.*? 2\. ", adding_a_language()).group(0)
+    assert ("If the rule uses a category beyond `one`, `few`, `many` and `other` (such as `two`), add that category "
+            "to `PLURAL_CATEGORIES`, or a number of that category gets the `other` form") in step
     assert catalogue.PLURAL_CATEGORIES == ("one", "few", "many", "other")
     monkeypatch.setattr(catalogue, "_written", dict(catalogue._written))     # the made-up texts stay in this test
     monkeypatch.setitem(course_i18n.PLURAL_RULES, "east-slavic",
@@ -2845,7 +2844,7 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
             "translating\"](docs/translating.md#what-to-rebuild-after-translating)).") in text
     part = guide[guide.index("## What to rebuild after translating"):guide.index("## Translations that cannot drift")]
     assert "rebuild those two sections without `--prose-only`" in part and "saved outputs of §1 and §2" in part
-    assert "draw them again with `.venv/bin/python tools/diagrams.py`;" in part
+    assert "Draw them again with `.venv/bin/python tools/diagrams.py`." in part
 
 
 def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
@@ -3133,7 +3132,7 @@ def test_step_7_of_adding_a_language_names_every_numerical_configuration_table()
     from course_i18n import LANGUAGES
     from tools import numeric_configs
     text = adding_a_language()
-    step = text[text.index("7. its numerical configurations"):text.index("8. the inputs of §8")]
+    step = text[text.index("7. Add its numerical configurations"):text.index("8. Give §8 its inputs")]
     tables = [name for name, value in vars(numeric_configs).items()
               if isinstance(value, dict) and set(value) == set(LANGUAGES)]
     assert len(tables) == 2 and all(f"`{name}`" in step for name in tables), (tables, step)
