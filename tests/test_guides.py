@@ -2062,7 +2062,7 @@ def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_t
     section (`print_answers`; it once said "only on the website", then read as if the questions moved to the end:
     read57 A1 L7); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert ("The questions are in no notebook. The site inserts them, and the PDF books print them in the same "
+    assert ("The questions are in no notebook. The site inserts them; the PDF books print them in the same "
             "places, without their controls, and gather their answers at the end of each section. To see them, run "
             "`make book`, then `make serve`.") in text
     assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
@@ -2751,7 +2751,7 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     import inspect
     from grading import sections
     from tools import quizzes
-    assert ("The code says *chapter* for a section (`chapters/`, `CHAPTER_PAGES`) and *section* for a subsection "
+    assert ("Code and file names say *chapter* for a section (`chapters/`, `CHAPTER_PAGES`) and *section* for a subsection "
             "(`section_href(chapter, section, lang)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
     assert ("Names in code keep the word: there a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a "
             "subsection a *section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
@@ -3155,7 +3155,7 @@ def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     import inspect
     from lib import decoder, layers
     text = flat("CONTRIBUTING.md")
-    assert ("These check nothing: the backward functions of `lib/layers.py` except `masked_softmax_backward`, "
+    assert ("Some check nothing: the backward functions of `lib/layers.py` except `masked_softmax_backward`, "
             "which take a gradient and the record their forward returned, and `lib.decoder.parameter_shapes`.") in text
     unchecked = {f"{m.__name__}.{name}" for m in (layers, decoder) for name, f in vars(m).items()
                  if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")
