@@ -658,10 +658,11 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
                      r"((?:`lib\.\w+`(?:, | and )?)+)", contributing)
     assert said and set(re.findall(r"`lib\.(\w+)`", said.group(1))) == left_out, said
     on_demand = re.findall(r'"(\w+)"', re.search(r"^ON_DEMAND = \[([^\]]*)\]", code, re.M).group(1))
-    named = re.search(r"A new module of `lib` is either imported in `lib/__init__\.py` and named in `lib\.__all__`, so "
-                      r"that `import lib` loads it, or, like ((?:`\w+`(?:, | and )?)+), imported by name "
-                      r"\(`from lib import (\w+)`\) and named in `ON_DEMAND` in `src/chapters/appendix\.py` and in the "
-                      r"comment under the import in `lib/__init__\.py`\.", contributing)
+    named = re.search(r"A new module of `lib` is either loaded by `import lib` or imported on demand\. In the first "
+                      r"case, import it in `lib/__init__\.py` and add it to `lib\.__all__`\. In the second, as with "
+                      r"((?:`\w+`(?:, | and )?)+) \(`from lib import (\w+)`\), add it to `ON_DEMAND` in "
+                      r"`src/chapters/appendix\.py` and to the comment under the import in `lib/__init__\.py`\.",
+                      contributing)
     assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand and named.group(2) in on_demand, named
     init = (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
     imported = re.search(r"^from \. import ([\w, ]+)\n\n?((?:#.*\n)+)__all__", init, re.M)
@@ -1180,7 +1181,7 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert "The docstring of `tools/numeric_configs.py` explains this" in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
-    assert "Without root, the root-mode tests skip, and under `CI=true` (which `.ci/run` sets) they fail; the " \
+    assert "Without root, the root-mode tests skip; under `CI=true`, which `.ci/run` sets, they fail. The " \
            "docstring of `tests/test_grading_sandbox.py` explains this" in contributing
     assert re.search(r"^export CI=true$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
@@ -1806,7 +1807,7 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     start = text.index("### A new section")
     needs = text[start:text.index("### ", start + 4)]
     assert ('* its translations and notebooks: steps 1–4 of "When the English changes", but built without '
-            '`--prose-only`, which needs outputs to keep;') in needs
+            '`--prose-only` (a new notebook has no outputs to keep);') in needs
     import inspect
     from tools import build_notebooks
     assert "does not exist yet" in inspect.getsource(build_notebooks.reuse_outputs)
@@ -2057,9 +2058,9 @@ def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_t
     section (`print_answers`; it once said "only on the website", then read as if the questions moved to the end:
     read57 A1 L7); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert ("The questions are not in the notebooks: the site inserts them, and the PDF books print them in place, "
-            "without their controls, with their answers at the end of each section. To see them, run `make book`, "
-            "then `make serve`.") in text
+    assert ("The questions are in no notebook. The site inserts them; the PDF books print them in the same "
+            "places, without their controls, and gather their answers at the end of each section. To see them, run "
+            "`make book`, then `make serve`.") in text
     assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
     assert "the questions in their sections, without their controls, and the answers here" in " ".join(
         (ROOT / "site" / "course_book.py").read_text(encoding="utf-8").split())
@@ -2245,9 +2246,9 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     from tools import build_notebooks, nbsource
     text = flat("CONTRIBUTING.md")
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
-    assert ("A `{{name}}` placeholder, with two braces, is filled by the notebook builder, in notebooks only: "
-            "`{{course_package}}` and `{{course_wheel}}` in Markdown and code, `{{lang}}`, the notebook's language "
-            "code, in code.") in part
+    assert ("The notebook builder fills three placeholders, written with two braces. In Markdown and code: "
+            "`{{course_package}}`, what `%pip install` installs the course's code from, and `{{course_wheel}}`, the "
+            "file name of its wheel. In code: `{{lang}}`, the notebook's language code.") in part
     assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
     assert "`{{name}}`" not in text[text.index("## Where a change goes"):text.index("## One source")].replace(
         "the builder's `{{name}}` kind is another: see \"One source, three languages\"", "")
@@ -2699,8 +2700,8 @@ def test_a_mutant_run_restores_the_lib_file_it_rewrites(tmp_path, monkeypatch):
     end, on Ctrl-C, or, after a crash, by the next run, which restores before anything else."""
     import inspect
     from tools import mutants
-    assert ("Leave `lib` alone meanwhile: the mutant stands in the function's file until its tests end; the file is "
-            "restored then, or on Ctrl-C, or after a crash by the next run.") in flat("CONTRIBUTING.md")
+    assert ("Leave `lib` alone meanwhile: the run writes the mutant into the function's file and restores the file "
+            "when the tests end or on Ctrl-C; after a crash, the next run restores it first.") in flat("CONTRIBUTING.md")
     original, mutated = "def f():\n    return 1\n", "def f():\n    return 2\n"
     path = tmp_path / "lib" / "demo.py"
     path.parent.mkdir()
@@ -2746,8 +2747,8 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     import inspect
     from grading import sections
     from tools import quizzes
-    assert ("Code and file names call a section a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a subsection a "
-            "*section* (`section_href(chapter, section, lang)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
+    assert ("Code and file names say *chapter* for a section (`chapters/`, `CHAPTER_PAGES`) and *section* for a subsection "
+            "(`section_href(chapter, section, lang)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
     assert ("Names in code keep the word: there a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a "
             "subsection a *section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
     # the call as written is a valid one (read58 A1 C2: `lang` is required, and the guides left it out)
@@ -2761,12 +2762,14 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
 
 def test_the_quiz_witnesses_are_said_to_run_where_a_question_has_one():
     """CONTRIBUTING.md's quiz loop: test_quiz_witnesses.py runs a question's witness "if it has one" (read57 A1 C1,
-    A2 C3: it said each question had one, though some are about a definition and some have none), and
-    tools/quizzes.py's "Witnesses" gives the other ways."""
+    A2 C3: it said each question had one, though some are about a definition and some have none). It says what a
+    question without one does instead, as tools/quizzes.py's "Witnesses" does (read59 A L8: "the other ways" named
+    none): it names the section that defines its term, or says why no code can check it."""
     from tools import quizzes
     text = flat("CONTRIBUTING.md")
-    assert ("`tests/test_quiz_witnesses.py` runs each question's *witness*, if it has one: a few lines of code beside it "
-            "that check its answer (`tools/quizzes.py`, \"Witnesses\", gives the other ways).") in text
+    assert ("`tests/test_quiz_witnesses.py` runs each question's *witness*: a few lines of code beside it that check "
+            "its answer. A question without one names the section that defines its term, or says why no code can "
+            "check it (`tools/quizzes.py`, \"Witnesses\").") in text
     assert "**Witnesses.**" in quizzes.__doc__
     questions = [q for sections in quizzes.load_all().values() for s in sections for q in s.questions]
     witnessed = [q for q in questions if q.witness is not None]
@@ -2809,8 +2812,8 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools.prose import ProseError
     assert ("`.venv/bin/python tools/build_notebooks.py SOURCE …` rebuilds the notebooks of each source it is given, "
             "in every language, one source after another (`--prose-only` keeps the committed outputs). At a source "
-            "with a translation missing or marked fuzzy, it stops before it writes any notebook of that source (those "
-            "before it are written), and names the source, the English and the language of each such text"
+            "with a translation missing or marked fuzzy, it stops before it writes any notebook of that source; those "
+            "before it are written. It names the source, and the English and the language of each such text"
             ) in flat("CONTRIBUTING.md")
     built = []
 
@@ -2852,8 +2855,8 @@ def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
     the stale cells with their numbers, and in a quiz N is the question, counted from 0."""
     from tools import translations
     text = flat("CONTRIBUTING.md")
-    assert ("`.venv/bin/python tools/translations.py status` lists the stale cells and their numbers (in a quiz, N is "
-            "the question, from 0).") in text
+    assert ("`.venv/bin/python tools/translations.py status` lists the *stale* cells, changed since their languages "
+            "were last confirmed together, and their numbers (in a quiz, N is the question, from 0).") in text
     doc = " ".join(translations.__doc__.split())
     assert "In a quiz source, ``--cell N`` is question N (counted from 0" in doc
     source = (ROOT / "tools" / "translations.py").read_text(encoding="utf-8")
@@ -2863,7 +2866,7 @@ def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
 def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_them(monkeypatch, capsys):
     """CONTRIBUTING.md (read57 A1 L5, L10, A2 L5, L9): `make dev` installs the Python packages and no Debian ones;
     `make test` installs those it needs, as root or with sudo, stops without either, and goes on without them under
-    SYSTEM_PACKAGES=skip, where the tests that need them skip."""
+    SYSTEM_PACKAGES=skip, where the tests that need them skip, or fail under CI=true (read59 A L12)."""
     sys.path.insert(0, str(ROOT / "tools"))
     import system_packages
     text = flat("CONTRIBUTING.md")
@@ -2871,7 +2874,8 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
         in text
     assert ("It first installs any Debian packages the tests need and the machine lacks, which takes root or sudo. "
             "Without either, it stops and says what to run; `make test SYSTEM_PACKAGES=skip` goes on without them, "
-            "and the tests that need them skip.") in text
+            "and the tests that need them skip (under `CI=true`, they fail).") in text
+    assert "skip, naming the tool, except under ``CI=true``, where they fail" in " ".join(system_packages.__doc__.split())
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^dev: \$\(VENV\)/\.installed-dev$", makefile, re.M)
     assert not re.search(r"^\$\(VENV\)/\.installed(?:-dev)?:.*system-packages", makefile, re.M)
@@ -2943,10 +2947,10 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`; a function whose check returns other "
-            "values than its arguments (`lib.decoder.train`) calls its check on its first line, and a method calls "
-            "`validate` before it computes with a value (`Decoder.backward` checks `d_logits` against the shape its "
-            "`saved` record implies).") in text       # read59 A C3: not every method checks on its first line
+    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check returns other "
+            "values than its arguments (`lib.decoder.train`) calls its check on its first line instead. A method calls "
+            "`validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape its "
+            "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
     assert ("On checked values it calls another checked function's body (`f.plain`); it calls the checked function "
@@ -3011,8 +3015,9 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     import test_language_parity
     from tools.nbsource import untranslated_prose_comments
     text = flat("CONTRIBUTING.md")
-    assert ("The parity test names an untagged comment of two words of three or more Latin letters, or of two Chinese "
-            "or Cyrillic characters in a row; tag a shorter one, such as `# logits`, yourself.") in text
+    assert ("The parity test flags an untagged comment with two or more words of at least three Latin letters, or "
+            "with two Chinese or Cyrillic characters in a row. It misses a single word, such as `# logits`: tag that "
+            "yourself.") in text
     assert "(the *parity test*) checks this on the committed notebooks, comparing images by their type only." in text
     named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
              for c in ("# logits", "# scaled by d", "# the scores", "# 春", "# 春风", "# я", "# ок")}
@@ -3146,8 +3151,8 @@ def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     import inspect
     from lib import decoder, layers
     text = flat("CONTRIBUTING.md")
-    assert ("The backward functions of `lib/layers.py` but `masked_softmax_backward` take a gradient and the record "
-            "their forward returned, and check nothing; nor does `lib.decoder.parameter_shapes`.") in text
+    assert ("Some check nothing: the backward functions of `lib/layers.py` except `masked_softmax_backward`, "
+            "which take a gradient and the record their forward returned, and `lib.decoder.parameter_shapes`.") in text
     unchecked = {f"{m.__name__}.{name}" for m in (layers, decoder) for name, f in vars(m).items()
                  if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")
                  and inspect.signature(f).parameters                   # mirror_language() takes nothing
