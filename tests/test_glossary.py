@@ -303,3 +303,27 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
             ("zh", "检验也可能“误报”", "markdown"), ("ru", "меняет логиты; сдвиг t на 5 позиций", "markdown"),
             ("ru", "теряет [0,5; 0], а [1, 0] и [0, 1] — коды; в коде `[0.5, 0]`", "markdown")]
     assert violations([("fine", lang, text, kind) for lang, text, kind in fine]) == []
+
+
+def test_an_interactive_figure_its_widget_and_its_controls_have_a_term_each():
+    """read59 G C2: the glossary gave 交互图 for "widget", words.md sent 小部件 to 控件 (the controls), and zh §0.5
+    called the live widgets 控件 while its quiz called them 交互图. Three ideas, three terms: the glossary's rows
+    say so, and §0.5, its quiz and the note under the figures' controls use them."""
+    from babel.messages.pofile import read_po
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    for row in ("| interactive figure (§1.9's experiment, §2.6's cost table) | 交互图 | интерактивный рисунок |",
+                "| widget (an interactive figure live in Jupyter, drawn by ipywidgets) | 交互控件 | виджет |",
+                "| controls (a widget's sliders and buttons) | 控件 | элементы управления |"):
+        assert row in glossary, row
+    terms = {"zh": ("两张交互图", "交互控件", "控件"), "ru": ("два интерактивных рисунка", "виджет", "Элементы управления")}
+    for lang, (figures, widget, controls) in terms.items():
+        said = {}
+        for path in (ROOT / "src" / "locales" / lang / "LC_MESSAGES").glob("*.po"):
+            with open(path, "rb") as handle:
+                said.update({m.id: m.string for m in read_po(handle) if isinstance(m.id, str)})
+        section = next(s for e, s in said.items() if "In Jupyter the same cells produce live widgets." in e)
+        assert figures in section and widget in section, (lang, section)
+        assert widget in said["The website runs no code; in Jupyter the same cells are live widgets."], lang
+        with open(ROOT / "course_i18n" / "locales" / lang / "LC_MESSAGES" / "course.po", "rb") as handle:
+            note = next(m.string for m in read_po(handle) if m.context == "figures.interactive.static_note")
+        assert note.startswith(controls) and "交互控件" not in note, (lang, note)
