@@ -288,7 +288,9 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
               ("quiz", "ru", "Как в главе записываются линейные отображения?", "markdown"),
               # read57 G: a false alarm, the logits that change, a vector whose decimal commas mix with its commas
               ("§4", "zh", "检验也可能“假报警”", "markdown"), ("quiz", "ru", "то же изменение сдвигает логиты", "markdown"),
-              ("§3", "ru", "теряет [0,5, 0]", "markdown"), ("§3", "ru", "получают [1, −0,5]", "markdown")]
+              ("§3", "ru", "теряет [0,5, 0]", "markdown"), ("§3", "ru", "получают [1, −0,5]", "markdown"),
+              # read59 G C6: a batch is «батч», while a Python package stays «пакет», in code font or not
+              ("§1", "ru", "в пакете 4 последовательности", "markdown")]
     found = violations(caught)
     assert len(found) == len(caught), "\n".join(found)
     fine = [("zh", "没有单独的 PAD 编号；代码里写 `id`", "markdown"), ("zh", "散射累加（scatter-add）", "markdown"),
@@ -301,7 +303,8 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
             ("ru", "Главное — у каждой строки своя длина; см. оглавление", "markdown"),
             ("en", "The rest of the course does not depend on them", "markdown"), ("zh", "本课程共九节，本节讲掩码", "markdown"),
             ("zh", "检验也可能“误报”", "markdown"), ("ru", "меняет логиты; сдвиг t на 5 позиций", "markdown"),
-            ("ru", "теряет [0,5; 0], а [1, 0] и [0, 1] — коды; в коде `[0.5, 0]`", "markdown")]
+            ("ru", "теряет [0,5; 0], а [1, 0] и [0, 1] — коды; в коде `[0.5, 0]`", "markdown"),
+            ("ru", "функция в пакете `lib`; из пакета grading; в пакете <code>figures</code>", "markdown")]
     assert violations([("fine", lang, text, kind) for lang, text, kind in fine]) == []
 
 
