@@ -288,7 +288,9 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
               ("quiz", "ru", "Как в главе записываются линейные отображения?", "markdown"),
               # read57 G: a false alarm, the logits that change, a vector whose decimal commas mix with its commas
               ("§4", "zh", "检验也可能“假报警”", "markdown"), ("quiz", "ru", "то же изменение сдвигает логиты", "markdown"),
-              ("§3", "ru", "теряет [0,5, 0]", "markdown"), ("§3", "ru", "получают [1, −0,5]", "markdown")]
+              ("§3", "ru", "теряет [0,5, 0]", "markdown"), ("§3", "ru", "получают [1, −0,5]", "markdown"),
+              # read59 G C6: a batch is «батч», while a Python package stays «пакет», in code font or not
+              ("§1", "ru", "в пакете 4 последовательности", "markdown")]
     found = violations(caught)
     assert len(found) == len(caught), "\n".join(found)
     fine = [("zh", "没有单独的 PAD 编号；代码里写 `id`", "markdown"), ("zh", "散射累加（scatter-add）", "markdown"),
@@ -301,5 +303,30 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
             ("ru", "Главное — у каждой строки своя длина; см. оглавление", "markdown"),
             ("en", "The rest of the course does not depend on them", "markdown"), ("zh", "本课程共九节，本节讲掩码", "markdown"),
             ("zh", "检验也可能“误报”", "markdown"), ("ru", "меняет логиты; сдвиг t на 5 позиций", "markdown"),
-            ("ru", "теряет [0,5; 0], а [1, 0] и [0, 1] — коды; в коде `[0.5, 0]`", "markdown")]
+            ("ru", "теряет [0,5; 0], а [1, 0] и [0, 1] — коды; в коде `[0.5, 0]`", "markdown"),
+            ("ru", "функция в пакете `lib`; из пакета grading; в пакете <code>figures</code>", "markdown")]
     assert violations([("fine", lang, text, kind) for lang, text, kind in fine]) == []
+
+
+def test_an_interactive_figure_its_widget_and_its_controls_have_a_term_each():
+    """read59 G C2: the glossary gave 交互图 for "widget", words.md sent 小部件 to 控件 (the controls), and zh §0.5
+    called the live widgets 控件 while its quiz called them 交互图. Three ideas, three terms: the glossary's rows
+    say so, and §0.5, its quiz and the note under the figures' controls use them."""
+    from babel.messages.pofile import read_po
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    for row in ("| interactive figure (§1.9's experiment, §2.6's cost table) | 交互图 | интерактивный рисунок |",
+                "| widget (an interactive figure live in Jupyter, drawn by ipywidgets) | 交互控件 | виджет |",
+                "| controls (a widget's sliders and buttons) | 控件 | элементы управления |"):
+        assert row in glossary, row
+    terms = {"zh": ("两张交互图", "交互控件", "控件"), "ru": ("два интерактивных рисунка", "виджет", "Элементы управления")}
+    for lang, (figures, widget, controls) in terms.items():
+        said = {}
+        for path in (ROOT / "src" / "locales" / lang / "LC_MESSAGES").glob("*.po"):
+            with open(path, "rb") as handle:
+                said.update({m.id: m.string for m in read_po(handle) if isinstance(m.id, str)})
+        section = next(s for e, s in said.items() if "In Jupyter the same cells produce live widgets." in e)
+        assert figures in section and widget in section, (lang, section)
+        assert widget in said["The website runs no code; in Jupyter the same cells are live widgets."], lang
+        with open(ROOT / "course_i18n" / "locales" / lang / "LC_MESSAGES" / "course.po", "rb") as handle:
+            note = next(m.string for m in read_po(handle) if m.context == "figures.interactive.static_note")
+        assert note.startswith(controls) and "交互控件" not in note, (lang, note)
