@@ -1,7 +1,7 @@
 """The chapter's figures: presentation, not teaching.
 
 * :mod:`figures.plots` — the matplotlib figures of the chapter notebooks;
-* :mod:`figures.interactive` — the figures with controls (§1.9, §2.5), live in
+* :mod:`figures.interactive` — the figures with controls (§1.9, §2.6), live in
   Jupyter and on the static website.
 
 The numbers they show come from :mod:`lib`; this package only lays them out.

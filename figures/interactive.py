@@ -1,4 +1,4 @@
-"""Figures with controls (§1.9, §2.5): live in Jupyter, and live on the static website.
+"""Figures with controls (§1.9, §2.6): live in Jupyter, and live on the static website.
 
 Presentation only, like :mod:`figures.plots`: the numbers come from ``lib.attention``
 (§1) and ``lib.costs`` (§2); this module lays them out.  A figure is a few
@@ -300,7 +300,7 @@ HEAD_COST_ROWS = [
 
 
 def head_cost_table(H, D, T, start):
-    """§2.5. The costs of :func:`lib.costs.head_costs` for every choice of H, D and T.
+    """§2.6. The costs of :func:`lib.costs.head_costs` for every choice of H, D and T.
 
     H, D, T: the options offered (every H must divide every D); start: the
     (H, D, T) shown first.  Batch 1, float32.

@@ -171,7 +171,7 @@ md(r"""
 
 **On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells produce live widgets.
 
-**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
+**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the plots and the two interactive figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
 
 ```bash
 python3 -m venv .venv
@@ -186,7 +186,7 @@ The package itself brings NumPy; `[learner]` adds the rest of what the notebooks
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` except the argument checks of `lib.validate`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The plots and the interactive figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` except the argument checks of `lib.validate`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
 """)
 
 md(r"""
