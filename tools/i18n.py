@@ -218,6 +218,19 @@ def _entries_of(catalogue):
     return (message for message in catalogue if message.id)         # the header has no msgid
 
 
+def _unfinished(message):
+    """What a translator has still to do to one entry whose English is the code's, or None: the same
+    words for the interface and the prose catalogues."""
+    forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+    if not all(form and form.strip() for form in forms):     # a plural needs every form
+        return "not translated"
+    if message.fuzzy:
+        return "fuzzy (the English changed since it was translated): revise it, then remove the fuzzy mark"
+    if _old_english_left(message):
+        return "the old English (#| lines) is left on an entry that is no longer fuzzy; delete those lines"
+    return None
+
+
 def problems(texts, locales=LOCALES_DIR, languages=None):
     """Everything a translator (or ``extract``/``update``) still has to do, one line each."""
     found = []
@@ -243,14 +256,8 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
                 found.append(f"{where}: no such text in the code any more; run tools/i18n.py update")
             elif message.id != texts[key]:
                 found.append(f"{where}: translates other English than the code's; run tools/i18n.py update")
-            elif not message.string:
-                found.append(f"{where}: not translated")
-            elif message.fuzzy:
-                found.append(f"{where}: fuzzy (the English changed since it was translated): revise it, "
-                             f"then remove the fuzzy mark")
-            elif _old_english_left(message):
-                found.append(f"{where}: the old English (#| lines) is left on an entry that is no longer fuzzy; "
-                             f"delete those lines")
+            elif _unfinished(message):
+                found.append(f"{where}: {_unfinished(message)}")
             elif placeholders(message.id) != placeholders(message.string):
                 found.append(f"{where}: placeholders {placeholders(message.string)} differ from the English's "
                              f"{placeholders(message.id)}")
@@ -368,14 +375,8 @@ def prose_problems(extracted, locales=None, languages=None):
                 seen.add((message.context, message.id))
                 if (message.context, message.id) not in wanted:
                     found.append(f"{where}: no such text in src/ any more; run tools/i18n.py update")
-                elif not message.string.strip():
-                    found.append(f"{where}: not translated")
-                elif message.fuzzy:
-                    found.append(f"{where}: fuzzy (the English changed since it was translated): revise it, "
-                                 f"then remove the fuzzy mark")
-                elif _old_english_left(message):
-                    found.append(f"{where}: the old English (#| lines) is left on an entry that is no longer "
-                                 f"fuzzy; delete those lines")
+                elif _unfinished(message):
+                    found.append(f"{where}: {_unfinished(message)}")
                 elif sorted(_BUILDER_PLACEHOLDER.findall(message.id)) != sorted(_BUILDER_PLACEHOLDER.findall(message.string)):
                     found.append(f"{where}: the placeholders {sorted(set(_BUILDER_PLACEHOLDER.findall(message.id)))} "
                                  f"must stay as they are in the translation")
