@@ -1534,9 +1534,9 @@ def test_adding_a_language_names_the_keys_of_its_site_config_block():
 
 def test_the_guides_that_give_the_python_requirement_name_python3_venv():
     """The Makefile makes .venv with `python -m venv`, which Debian's and Ubuntu's own Python cannot do without the
-    package python3-venv; README.md's "Start here" and docs/instructors.md's quick start say so."""
+    package python3-venv; README.md's "Running the course" and docs/instructors.md's quick start say so."""
     assert "$(PYTHON) -m venv $(VENV)" in (ROOT / "Makefile").read_text(encoding="utf-8")
-    start = flat("README.md").split("## Start here", 1)[1].split(" ## ", 1)[0]
+    start = flat("README.md").split("## Running the course", 1)[1].split(" ## ", 1)[0]
     assert start.count("`python3-venv`") >= 2, start
     quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
     assert "package `python3-venv`" in quick and "sudo apt install bubblewrap make python3-venv" in quick
@@ -1665,17 +1665,18 @@ def test_adding_an_exercise_names_every_total_and_the_expected_values():
 
 
 def test_the_readme_says_whether_the_course_has_a_public_site():
-    """README's "Start here" says the course has no public website while `course_site_url` in _config.yml is
-    empty, and that its repository has no public address while `repository.url` is empty; a published address
-    makes the sentence false, and this test says so."""
+    """README's opening says the course has no public website while `course_site_url` in _config.yml is
+    empty, and that its repository has no public address while `repository.url` is empty (both were once said
+    only halfway down, under "Start here"); a published address makes the sentence false, and this test says so."""
     import yaml
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repository = (config.get("repository") or {}).get("url") or ""
-    assert ("and its repository no public address" in flat("README.md")) == (not repository.strip()), (
-        "README.md's \"Start here\" must say whether the repository has a public address: _config.yml's "
+    opening = flat("README.md").split(" ## ", 1)[0]
+    assert ("and the repository has no public address" in opening) == (not repository.strip()), (
+        "README.md's opening must say whether the repository has a public address: _config.yml's "
         f"repository.url is {repository!r}")
     address = config.get("course_site_url") or ""
-    said = "It has no public website yet" in flat("README.md")
+    said = "There is no public website yet" in opening
     assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
                                           f"course_site_url {address!r}: say where the site is" if said else
                                           "README.md must say the course has no public website while "

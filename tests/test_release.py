@@ -166,3 +166,37 @@ def test_make_help_lists_every_target():
     said = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     listed = set(re.findall(r"^make (\w+)", said, re.M))
     assert set(phony) - {"help"} <= listed, sorted(set(phony) - {"help"} - listed)
+
+
+def test_the_files_license_excepts_exist_and_state_their_terms():
+    """LICENSE, section 3, names the files under terms of their own (read60 R C4: it once put every file under lib/
+    under MIT, the public-domain verse of §8 included, and named none of the templates the site adapts from its
+    themes). Each file it names exists, and its terms are stated where a reader of the file finds them: in its
+    header, or in the README of its folder, which names it. A template adapted from a theme says so in its
+    header and is named there, and LICENSE holds the text of the BSD 3-Clause License with each holder's notice."""
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    section = text.split("\n3. ", 1)[1].split("\nA file or a part of a notebook", 1)[0]
+    terms = ("public domain", "CC BY 4.0", "BSD 3-Clause License")
+    named = {}
+    for item in section.split("\n   * ")[1:]:
+        item = " ".join(item.split())
+        [term] = [t for t in terms if t in item]
+        for path in re.findall(r"(?<![\w/.:-])([\w.-]+(?:/[\w.-]+)+\.\w+)", item):
+            if not path.endswith("README.md"):
+                named[path] = term
+    assert {f"lib/corpus/{p.name}" for p in (ROOT / "lib" / "corpus").glob("verse_*.txt")} <= set(named), named
+    for path, term in named.items():
+        assert (ROOT / path).is_file(), f"LICENSE names {path}, which does not exist"
+        header = "\n".join((ROOT / path).read_text(encoding="utf-8").splitlines()[:3])
+        readme = ROOT / path.rsplit("/", 1)[0] / "README.md"
+        readme = " ".join(readme.read_text(encoding="utf-8").split()) if readme.is_file() else ""
+        assert term in header or (term in readme and path.rsplit("/", 1)[1] in readme), (
+            f"{path}: neither its header nor its folder's README says it is under {term}, as LICENSE does")
+    adapted = {p.relative_to(ROOT).as_posix() for p in (ROOT / "site" / "templates").rglob("*.html")
+               if "Adapted from" in p.read_text(encoding="utf-8").split("\n", 1)[0]}
+    assert adapted and {p for p, t in named.items() if t == "BSD 3-Clause License"} == adapted, adapted
+    bsd = text[text.index("BSD 3-Clause License (the templates"):]
+    assert "Redistribution and use in source and binary forms" in bsd
+    for path in adapted:
+        holder = re.search(r"Copyright \(c\) \d{4}, [^:]+", (ROOT / path).read_text(encoding="utf-8")).group(0)
+        assert holder in bsd, (path, holder)
