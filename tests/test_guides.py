@@ -266,7 +266,7 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
 
     from tools import prose, quizzes
     text = flat("docs", "translating.md")
-    m = re.search(r'`T\("…", sense="…"\)`[,:] a few words that follow the source in its `msgctxt`\. '
+    m = re.search(r'sense, `T\("…", sense="…"\)`: a few words that its `msgctxt` adds after the source\. '
                   r'No quiz needs one today; `T\("…", sense="([^"]+)"\)` in `src/(\w+)/(\w+)\.py` '
                   r'would get the context `\2/\3: \1`', text)
     assert m, "docs/translating.md no longer shows a quiz text's sense"
@@ -1392,10 +1392,10 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     import test_translations
     from tools import i18n
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
-    steps = guide[guide.index("## Editing an entry"):guide.index("## Words after a number, and numbers")]
+    steps = guide[guide.index("## Editing an entry"):guide.index("## Plural forms")]
     assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
            'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
-    assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`." in steps
+    assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`:" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
             '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says, and run `update` '
@@ -2419,12 +2419,11 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     from course_i18n import LANGUAGES, language
     from test_languages import second_lists
     text = adding_a_language()
-    assert ("a module that writes the language codes out again, as a tuple, list or set of all of them or as a "
-            "pattern that alternates between them, or that names a Sphinx locale that differs from its code "
+    assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
+            "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in text
-    assert ('It sees only those forms. Two code cells of §8 write the list as `"zh en ru".split()` (the cell that '
-            "reads the verse files and the one that asserts the results), which it does not catch: step 8 is there "
-            "for them.") in text
+    assert ('It misses the list that two code cells of §8 write as `"zh en ru".split()`: step 8 is there for '
+            "them.") in text
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
@@ -2443,7 +2442,7 @@ def test_translating_md_describes_every_test_of_test_languages():
     the checks themselves need no words."""
     import test_languages
     text = adding_a_language()
-    part = text[text.index("`tests/test_languages.py` makes sure"):]
+    part = text[text.index("### What tests/test_languages.py catches"):]
     described = {
         "test_no_module_lists_the_languages_again": "a module that writes the language codes out again",
         "test_no_module_writes_a_translation_table": "a module outside `tests/`, or a script of the site, that writes "
@@ -2466,7 +2465,7 @@ def test_translating_md_describes_every_test_of_test_languages():
     }
     assert {name for name in dir(test_languages) if name.startswith("test_")} == set(described)
     assert not [words for words in described.values() if words and words not in part]
-    assert "step 1's list" in text[text.index("4. Add its block under `languages:`"):text.index("5. Add its caption")]
+    assert "in step 1's order" in text[text.index("4. Add its block under `languages:`"):text.index("5. Add its caption")]
 
 
 def test_what_check_names_is_every_problem_the_tool_reports():
@@ -2576,7 +2575,7 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
 
 
 def test_the_install_note_has_one_entry_per_exercise_source():
-    """docs/translating.md: the note on installing the course stands in every exercise notebook, so solutions.po
+    """docs/translating.md: the note on installing the course appears in every exercise notebook, so solutions.po
     holds it once per exercise source, and its translations are alike (read57 T L10)."""
     from grading.notebook_setup import INSTALL_NOTE
     from tools import i18n, prose
@@ -2851,7 +2850,7 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     assert ("The words of an interactive figure need §1 and §2 rebuilt without `--prose-only`, and those of a diagram "
             "need `.venv/bin/python tools/diagrams.py` ([docs/translating.md, \"What to rebuild after "
             "translating\"](docs/translating.md#what-to-rebuild-after-translating)).") in text
-    part = guide[guide.index("## What to rebuild after translating"):guide.index("## Translations that cannot drift")]
+    part = guide[guide.index("## What to rebuild after translating"):guide.index("## Confirming the translations")]
     assert "rebuild those two sections without `--prose-only`" in part and "saved outputs of §1 and §2" in part
     assert "Draw them again with `.venv/bin/python tools/diagrams.py`." in part
 
@@ -3053,8 +3052,8 @@ def test_the_translators_guide_takes_the_python_from_contributing():
     """docs/translating.md's set-up names no Python version of its own: it points to CONTRIBUTING.md's "A quick loop",
     which names one (read58 T L2)."""
     guide, text = flat("docs", "translating.md"), flat("CONTRIBUTING.md")
-    assert ('**Set up once** with `make dev`, on the Python that [CONTRIBUTING.md, "A quick '
-            'loop"](../CONTRIBUTING.md#a-quick-loop) names.') in guide
+    assert ('**Set up once** with `make dev`, using the Python version that [CONTRIBUTING.md, "A quick '
+            'loop"](../CONTRIBUTING.md#a-quick-loop) requires.') in guide
     loop = text[text.index("## A quick loop"):]
     assert re.match(r"## A quick loop Set up once with `make dev` \(Python \d\.\d+ or newer\)", loop)
     assert not re.search(r"Python \d", guide)
@@ -3066,7 +3065,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     "the rest of your work", and let through stale quiz texts, diagrams, the rules of glossary.md and the words of
     an interactive figure, which only nbval sees)."""
     text = flat("docs", "translating.md")
-    step = text[text.index("5. Test the notebooks you rebuilt"):text.index("6. Commit the catalogues")]
+    step = text[text.index("5. While you work, test the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
     command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
     run = re.findall(r"tests/test_\w+\.py", command)
     part = text[text.index("### What check does not see"):text.index("A few tests quote a translation")]
@@ -3115,7 +3114,7 @@ def test_an_exercise_title_stands_in_course_po_and_in_its_heading():
     since even their English differs ("Fixing the split", "fix the split")."""
     from grading.exercises import EXERCISES
     from tools import i18n
-    assert ("An exercise's title stands twice: in `course.po` (`grading.exercise.<id>.title`, the name the grader "
+    assert ("An exercise's title appears twice: in `course.po` (`grading.exercise.<id>.title`, the name the grader "
             "gives it) and, in the page's own words, in the exercise's heading in `solutions.po`.") \
         in flat("docs", "translating.md")
     keys = {m.context for m in i18n.read(i18n.template_path()) if m.id}

@@ -19,6 +19,10 @@ language-neutral form there).
 * **The decimal comma in Russian** (0,33, ±7,9).  In the notebooks' Markdown test_glossary.py's
   table checks it; here it is checked in the catalogues' messages, where an argument written
   as code (``tol=0.005``, ``eps=0.5``) keeps its point.
+* **Russian maths writes the decimal comma too**, as ``{,}`` ($0{,}5$: a bare comma is
+  punctuation to LaTeX, which puts a space after it), and none with a point.  Each decimal of
+  a text's English maths is in its Russian maths with ``{,}``, and the Russian has no other
+  (``557{,}056`` groups digits in English; Russian groups them in maths with ``\\,``).
 
 The same rules hold in every Russian catalogue a reader sees outside the notebooks' Markdown
 (``test_catalogues_follow_the_language``): every msgstr of course.po (check() messages,
@@ -240,3 +244,62 @@ def test_catalogues_follow_the_language(lang):
     found = [f"{where}: {problem}" for where, text in catalogue_texts(lang)
              for problem in number_problems(lang, text)]
     assert not found, f"{lang} messages that break the conventions (msgstr named by msgctxt):\n" + "\n".join(found)
+
+
+# Maths ($…$, $$…$$) is not prose, so number_problems skips it; its decimals are checked here, text by text against
+# the English (docs/translating.md, "Editing an entry").
+MATHS = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+
+
+def maths_numbers(text, sign):
+    """Every number of ``text``'s maths that has ``sign`` between two digits (``0.5``, ``0{,}5``)."""
+    number = re.compile(r"\d+" + re.escape(sign) + r"\d+")
+    return [m.group(0) for span in MATHS.findall(text) for m in number.finditer(span)]
+
+
+def russian_maths_problems(english, russian):
+    """What in the Russian maths of a text breaks the decimal comma, given the same text's English."""
+    found = [f"{n!r}: a decimal point in Russian maths; write {n.replace('.', '{,}')}"
+             for n in maths_numbers(russian, ".")]
+    want = sorted(n.replace(".", "{,}") for n in maths_numbers(english, "."))
+    have = sorted(maths_numbers(russian, "{,}"))
+    if want != have:
+        found.append(f"the English maths' decimals, written with {{,}}, are {want}; the Russian maths has {have}")
+    return found
+
+
+def test_the_maths_check_finds_what_it_looks_for():
+    """Negative control: a point, a missing or a changed decimal and a grouping comma are named; the fixed forms
+    pass, and prose outside the maths is left to test_numbers_follow_the_language."""
+    assert russian_maths_problems(r"$x \approx 0.5$", r"$x \approx 0.5$")
+    assert russian_maths_problems(r"$x \approx 0.5$", r"$x \approx 0,5$")
+    assert russian_maths_problems(r"$x \approx 0.5$", r"$x \approx 0{,}25$")
+    assert russian_maths_problems(r"$557{,}056$ scores", r"$557{,}056$ оценок")
+    assert not russian_maths_problems(r"$x \approx 0.5$", r"$x \approx 0{,}5$")
+    assert not russian_maths_problems(r"$557{,}056$ scores", r"$557\,056$ оценок")
+    assert not russian_maths_problems(r"$$\ln 10 \approx 2.3026$$ and 0.7", r"$$\ln 10 \approx 2{,}3026$$ и 0,7")
+
+
+def _texts_by_place():
+    """{where: {lang: its Markdown}} of every Markdown cell and quiz question (a question's texts joined)."""
+    texts = {}
+    for where, lang, text, kind in source_texts():
+        if kind == "markdown":
+            texts.setdefault(where, {}).setdefault(lang, []).append(text)
+    return {where: {lang: "\n".join(parts) for lang, parts in langs.items()} for where, langs in texts.items()}
+
+
+MARKDOWN = _texts_by_place()
+
+
+def test_the_maths_was_read():
+    decimals = [n for texts in MARKDOWN.values() for n in maths_numbers(texts["en"], ".")]
+    assert len(decimals) >= 19 and "0.106507" in decimals, decimals
+    assert any(where.startswith("src/solutions/") and maths_numbers(texts["ru"], "{,}")
+               for where, texts in MARKDOWN.items())
+
+
+def test_russian_maths_writes_the_decimal_comma():
+    found = [f"{where}: {problem}" for where, texts in MARKDOWN.items()
+             for problem in russian_maths_problems(texts["en"], texts["ru"])]
+    assert not found, "Russian maths that breaks the decimal comma:\n" + "\n".join(found)

@@ -1,6 +1,6 @@
 """Translations cannot drift: a cell whose text changed in one language but not
 in the others is named until a translator confirms the three agree again
-(tools/translations.py; docs/translating.md, "Translations that cannot drift")."""
+(tools/translations.py; docs/translating.md, "Confirming the translations")."""
 
 import os
 import pathlib

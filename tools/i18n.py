@@ -274,8 +274,9 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
 PROSE_HEADER = """\
 # Prose of the notebooks of the course "Causality, Multiple Heads and Position" ({domain}): Markdown
 # cells, comments in code, figure alt texts, quiz questions.  The sources in src/{domain}/ hold the
-# English: msgctxt is the source, msgid its English, msgstr the translation (keep Markdown, LaTeX,
-# `code` and {{{{placeholders}}}} as they are; a comment's lines stay within the code's 76 columns).
+# English: msgctxt is the source, msgid its English, msgstr the translation (keep Markdown, `code`,
+# LaTeX commands and {{{{placeholders}}}}, but write a number in maths as your language does, $0{{,}}5$
+# in Russian; a comment's lines stay within the code's 76 columns).
 # Edit the msgstr; once it says what the new English says, remove the "fuzzy" mark with the old
 # English (#| lines) under it; delete an obsolete entry (#~) once nothing in it is worth keeping.
 # tools/i18n.py extract / update / check; after editing a catalogue, run update. See docs/translating.md.
