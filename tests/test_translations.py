@@ -63,7 +63,7 @@ def test_a_change_in_one_language_names_that_language(tmp_path, monkeypatch):
     # Chinese, the authoritative language, changed alone in its catalogue
     write_translations(tmp_path / "src" / "locales", source, {"one!": ONE_TWO["one"], "two": {"zh": "乙!", "ru": "два"}})
     assert translations.stale_cells(source) == [(0, "one!", ["en"]), (1, "two", ["zh"])]
-    assert "zh changed since the three were last confirmed together; en/ru may be stale" in "\n".join(
+    assert "zh changed since the languages were last confirmed together; en/ru may be stale" in "\n".join(
         translations.describe(source, translations.stale_cells(source)))
     # inserting a cell in front does not make the others stale (records match by content)
     source.write_text('md("new")\nmd("one!")\nmd("two")\n', encoding="utf-8")

@@ -152,7 +152,7 @@ def describe(source, stale):
                    f"run .venv/bin/python tools/i18n.py extract, then update, and translate it")
         else:
             others = [l for l in LANGUAGES if l not in changed]
-            why = (f"{'/'.join(changed)} changed since the three were last confirmed together; "
+            why = (f"{'/'.join(changed)} changed since the languages were last confirmed together; "
                    f"{'/'.join(others)} may be stale")
         lines.append(f"{rel} {'question' if is_quiz(source) else 'cell'} {index} ({preview!r}): {why}")
     if lines:
