@@ -352,8 +352,8 @@ def test_the_code_width_is_the_tests():
     assert said == [width.group(1)], said
     assert text.count(f"{width.group(1)} characters") == 1
     comments = text[text.index("### Translated comments"):text.index("### Rules for code cells")]
-    assert 'A translated comment counts towards the width of its line: see the last rule of "Rules for code cells"' \
-        in comments
+    assert ("A translated comment counts towards the width of its line: see the last rule of [Rules for code "
+            "cells](#rules-for-code-cells)") in comments
     assert "at most" in rules.rsplit("* ", 1)[1]
     # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
     translating = flat("docs", "translating.md")
@@ -484,9 +484,10 @@ def test_the_limits_the_guides_quote_are_the_codes():
     of failed tests a student's page explains is the grader's MAX_FEEDBACK, per exercise as the runner counts them
     (it once read as per page). The step that adds a function to lib points to the rules of "Changing lib", the
     size limit among them (read52 found the step silent on it; read56 found the number given twice), and `wc -l`
-    counts the lines as the test does. The guide says nothing of how much room lib has left (read57 A1 C4, A2 C5:
-    "next to no room" was said of a lib with none), so no test holds lib near its limit; the step's first words
-    tell the reader to count the lines before writing, since lib may have none to spare (read58 A1 L18, A2 L14)."""
+    counts the lines as the test does. The step says that lib is at that limit today, so that the reader makes
+    room first (read57 A1 C4, A2 C5: "next to no room" was said of a lib with none; read58 A1 L18, A2 L14 and read60
+    A L14, A2 L15: "may have no room left" understated a lib with none): lib's line count, as `wc -l lib/*.py`
+    gives it, is the limit, and this test fails, asking for the sentence to change, the day it is not."""
     from grading.batch.runner import MAX_FEEDBACK
     test = (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8")
     most = re.search(r"^MOST_LINES = (\d+)", test, re.M)
@@ -496,12 +497,17 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert contributing.count(f"{int(most.group(1)):,}") == 1
     start = contributing.index("### A function a section teaches")
     step = contributing[start:contributing.index("### An exercise", start)]
-    assert ('by the rules of "Changing lib": its docstring, its argument check in `lib/validate.py`, the size '
-            'limit.') in step
-    assert step.split("1. ", 1)[1].startswith("Check `wc -l lib/*.py` first: `lib` may have no room left.")
+    assert ('by the rules of [Changing lib](#changing-lib): its docstring, its argument check in `lib/validate.py`, '
+            'the size limit.') in step
+    today = "`lib` is at that limit today (`wc -l lib/*.py`), so make room first."
+    assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
+    assert contributing.count("today") == 1 and "no room" not in contributing
     assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
-    assert "no room" not in contributing.replace("`lib` may have no room left.", "", 1)
+    lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
+    assert lines == int(most.group(1)), (
+        f"lib has {lines} lines, not its limit of {most.group(1)}: CONTRIBUTING.md's step 1 of \"A function a section "
+        f"teaches\" says {today!r}; say how much room there is now (and change this test with it)")
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
                           instructors)
@@ -1178,7 +1184,8 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     [slowdown] = [node for node in ast.parse((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")).body
                   if isinstance(node, ast.FunctionDef) and node.name == "slowdown"]
     assert "Measured, not guessed" in ast.get_docstring(slowdown)
-    assert "The docstring of `tools/numeric_configs.py` explains this" in contributing
+    assert ("A notebook fails if its kernel reports another; `tools/numeric_configs.py` lists them, and its "
+            "docstring explains the check.") in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
     assert "Without root, the root-mode tests skip; under `CI=true`, which `.ci/run` sets, they fail. The " \
@@ -1807,12 +1814,12 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     assert list(chapters) == list(sections.CHAPTER_PAGES.values()), chapters
     start = text.index("### A new section")
     needs = text[start:text.index("### ", start + 4)]
-    assert ('* its translations and notebooks: steps 1–4 of "When the English changes", but built without '
-            '`--prose-only` (a new notebook has no outputs to keep);') in needs
+    assert ('* its translations and notebooks: steps 1–4 of [When the English changes](#when-the-english-changes), '
+            'but built without `--prose-only` (a new notebook has no outputs to keep);') in needs
     import inspect
     from tools import build_notebooks
     assert "does not exist yet" in inspect.getsource(build_notebooks.reuse_outputs)
-    loop = text[text.index("### When the English changes"):text.index("### Before you send a change")]
+    loop = text[text.index("### When the English changes"):text.index("## Before you send a change")]
     assert re.search(r"1\. .*tools/i18n\.py extract.* 2\. .* 3\. Rebuild .* 4\. .*translations\.py confirm", loop)
     assert " 5. " not in loop
 
@@ -2059,9 +2066,8 @@ def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_t
     section (`print_answers`; it once said "only on the website", then read as if the questions moved to the end:
     read57 A1 L7); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert ("The questions are in no notebook. The site inserts them; the PDF books print them in the same "
-            "places, without their controls, and gather their answers at the end of each section. To see them, run "
-            "`make book`, then `make serve`.") in text
+    assert ("No notebook holds the questions: the site inserts them, and the PDF books print them in place and "
+            "their answers at the end of each section. To see them, run `make book`, then `make serve`.") in text
     assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
     assert "the questions in their sections, without their controls, and the answers here" in " ".join(
         (ROOT / "site" / "course_book.py").read_text(encoding="utf-8").split())
@@ -2679,11 +2685,11 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     reader to each other)."""
     from tools import mutants
     text = flat("CONTRIBUTING.md")
-    assert "7. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
+    assert "6. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
     changing = text[text.index("## Changing lib"):]
     assert "Where a change goes" not in changing and "A line of `MUTANTS` in `tools/mutants.py` names" in changing
     assert text.count("`m(\"") == 1
-    assert '("Changing lib" says what a mutant is and how a line of `MUTANTS` reads)' in text
+    assert "([Changing lib](#changing-lib) says what a mutant is and how a line of `MUTANTS` reads)" in text
     assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("## Changing lib")  # defined once
     assert "(`make mutants` runs all of them, which takes minutes.)" in text
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
@@ -2789,7 +2795,7 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
     from tools import i18n
     text = flat("CONTRIBUTING.md")
     assert ("`update` marks *fuzzy* (gettext's flag for \"check this translation again\") each translation whose "
-            "English changed. A paragraph of prose rewritten too far to be matched starts untranslated instead, and "
+            "English changed. A paragraph of prose rewritten too far to be matched starts untranslated, and "
             "its old translation becomes *obsolete*") in text
     old = i18n._prose_catalogue("chapters", "ru")
     old.add("The mask keeps every key at or before the query.", "Маска оставляет ключи до запроса.",
@@ -2815,11 +2821,14 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     number of sources (read58 A1 L14, A2 L15: "takes one source at a time" read as "accepts one")."""
     from tools import build_notebooks
     from tools.prose import ProseError
-    assert ("`.venv/bin/python tools/build_notebooks.py SOURCE …` rebuilds the notebooks of each source it is given, "
-            "in every language, one source after another (`--prose-only` keeps the committed outputs). At a source "
-            "with a translation missing or marked fuzzy, it stops before it writes any notebook of that source; those "
-            "before it are written. It names the source, and the English and the language of each such text"
-            ) in flat("CONTRIBUTING.md")
+    text = flat("CONTRIBUTING.md")
+    assert ("`.venv/bin/python tools/build_notebooks.py SOURCE …` builds the sources it is given one after another. "
+            "At the first with a translation missing or marked fuzzy, it stops before writing any of its notebooks; "
+            "those of the sources before it are written. It names the source, and the English and the language of "
+            "each such text") in text
+    # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
+    assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
+        "### When the English changes")
     built = []
 
     def build(path, run=True, prose_only=False):
@@ -2860,8 +2869,9 @@ def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
     the stale cells with their numbers, and in a quiz N is the question, counted from 0."""
     from tools import translations
     text = flat("CONTRIBUTING.md")
-    assert ("`.venv/bin/python tools/translations.py status` lists the *stale* cells, changed since their languages "
-            "were last confirmed together, and their numbers (in a quiz, N is the question, from 0).") in text
+    assert ("`.venv/bin/python tools/translations.py status` lists each *stale* cell, one changed since its three "
+            "languages were last confirmed together, with its number N. In a quiz, N numbers the questions, from 0."
+            ) in text
     doc = " ".join(translations.__doc__.split())
     assert "In a quiz source, ``--cell N`` is question N (counted from 0" in doc
     source = (ROOT / "tools" / "translations.py").read_text(encoding="utf-8")
@@ -2877,9 +2887,9 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     text = flat("CONTRIBUTING.md")
     assert "It creates `.venv` and installs the Python packages; unlike `make test`, it installs no Debian packages." \
         in text
-    assert ("It first installs any Debian packages the tests need and the machine lacks, which takes root or sudo. "
-            "Without either, it stops and says what to run; `make test SYSTEM_PACKAGES=skip` goes on without them, "
-            "and the tests that need them skip (under `CI=true`, they fail).") in text
+    assert ("It first installs the Debian packages the tests need and the machine lacks, which takes root or sudo; "
+            "`make test SYSTEM_PACKAGES=skip` goes on without them, and the tests that need them skip (under "
+            "`CI=true`, they fail).") in text
     assert "skip, naming the tool, except under ``CI=true``, where they fail" in " ".join(system_packages.__doc__.split())
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^dev: \$\(VENV\)/\.installed-dev$", makefile, re.M)
@@ -3005,8 +3015,8 @@ def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings(
 def test_contributing_sends_an_editor_of_a_guide_to_this_test():
     """CONTRIBUTING.md says that this file checks the guides' sentences against the code (read57 A1 L19, A2 L18: an
     editor who reworded a guide met failing tests unwarned): every guide of docs/ is one it reads."""
-    assert ("After editing a guide, run `tests/test_guides.py`: it checks many of the guides' sentences against the "
-            "code, some word for word.") in flat("CONTRIBUTING.md")
+    assert ("After editing a guide, run `.venv/bin/python -m pytest tests/test_guides.py -q`: it checks many of the "
+            "guides' sentences against the code, some word for word.") in flat("CONTRIBUTING.md")
     assert {"README.md", "CONTRIBUTING.md", "site/README.md"} | {
         f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= set(GUIDES)
 
@@ -3156,7 +3166,7 @@ def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     import inspect
     from lib import decoder, layers
     text = flat("CONTRIBUTING.md")
-    assert ("Some check nothing: the backward functions of `lib/layers.py` except `masked_softmax_backward`, "
+    assert ("Some check nothing: the backward functions of `lib/layers.py` (but not `masked_softmax_backward`), "
             "which take a gradient and the record their forward returned, and `lib.decoder.parameter_shapes`.") in text
     unchecked = {f"{m.__name__}.{name}" for m in (layers, decoder) for name, f in vars(m).items()
                  if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")
@@ -3164,3 +3174,63 @@ def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
                  and not hasattr(f, "plain") and "validate." not in inspect.getsource(f)}
     backward = {f"lib.layers.{name}" for name in vars(layers) if name.endswith("_backward")}
     assert unchecked == (backward - {"lib.layers.masked_softmax_backward"}) | {"lib.decoder.parameter_shapes"}, unchecked
+
+
+def test_the_example_key_of_a_new_interface_text_is_no_key_of_the_catalogue():
+    """CONTRIBUTING.md's step for a new interface text gives an example of a new key (read60 A C1, A2 L17: it gave
+    `grading.messages.passed`, a key `grading/messages.py` already uses, and `text()` refuses a key used for two
+    English texts): the example is shaped as `text()` requires and is no key of course.pot."""
+    from course_i18n import catalogue
+    said = re.search(r"under a new dotted key such as `([^`]+)`", flat("CONTRIBUTING.md"))
+    assert said, "CONTRIBUTING.md no longer gives an example of a new key"
+    key = said.group(1)
+    pot = (ROOT / "course_i18n" / "locales" / "course.pot").read_text(encoding="utf-8")
+    keys = set(re.findall(r'^msgctxt "([^"]+)"$', pot, re.M))
+    assert catalogue.KEY.match(key) and key.rsplit(".", 1)[0] in {k.rsplit(".", 1)[0] for k in keys}, key
+    assert key not in keys, f"{key} is already a key of course.pot: give an example no text uses"
+
+
+def test_every_count_of_the_sections_is_the_courses():
+    """CONTRIBUTING.md's list for a new section says that this test names each place that gives the number of
+    sections (read60 A L16, A2: the list left out §0's opening, the guide's own "§0–§8" and docs/maintainers.md's
+    layout): every "§0–§N" of the guides, §0's "The course has nine sections, §0–§8" and the notebooks
+    `00_start` … `NN_name` of docs/maintainers.md's layout end at the last section source. CHANGELOG.md's newest
+    entry is tests/test_release.py's."""
+    assert ("§0's opening, this guide's Terms and docs/maintainers.md also give the number of sections: "
+            "`tests/test_guides.py` names each one left stale.") in flat("CONTRIBUTING.md")
+    sources = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
+    last = int(sources[-1].name[:2])
+    stale = [f"{guide}: {m.group(0)}" for guide in GUIDES
+             for m in re.finditer(r"§0–§(\d+)", flat(guide)) if int(m.group(1)) != last]
+    assert "§0–§" in flat("CONTRIBUTING.md")
+    opening = re.search(r"The course has (\w+) sections, §0–§(\d+)", flat("src", "chapters", "00_start.py"))
+    assert opening, "§0 no longer says how many sections the course has"
+    words = dict(NUMBERS, nine=9, ten=10, eleven=11, twelve=12)
+    if (words.get(opening.group(1)), int(opening.group(2))) != (last + 1, last):
+        stale.append(f"src/chapters/00_start.py: {opening.group(0)}")
+    layout = re.search(r"`00_start` … `(\d\d)_\w+`", flat("docs", "maintainers.md"))
+    assert layout, "docs/maintainers.md's layout no longer names the section notebooks"
+    if layout.group(0) != f"`00_start` … `{sources[-1].stem}`":
+        stale.append(f"docs/maintainers.md: {layout.group(0)}")
+    assert not stale, f"the last section is {sources[-1].stem}; these give another: {stale}"
+
+
+def test_only_the_cells_of_section_8_that_print_the_pages_own_verse_carry_the_page_text_tag():
+    """CONTRIBUTING.md on the tag `page-text` (read60 A2 C1: it said every cell of §8 that prints the verse or a
+    number measured on it carries the tag, though §8.1's cells, which print what they measure on all three texts,
+    do not): a cell that prints a line for each of zh, en and ru, and the same in every language, is untagged, and
+    cells that print the page's own verse carry the tag."""
+    import nbformat
+    import test_language_parity
+    assert ("A cell that prints only what it measures on all three texts prints the same in every language: the tag "
+            "is refused there, and in any other notebook.") in flat("CONTRIBUTING.md")
+    tag = test_language_parity.PAGE_TEXT_TAG
+    [(kind, name)] = test_language_parity.PAGE_TEXT_NOTEBOOKS
+    notebooks = [[c for c in nbformat.read(ROOT / kind / lang / name, as_version=4).cells if c.cell_type == "code"]
+                 for lang in ("zh", "en", "ru")]
+    printed = lambda cell: "".join(o.get("text", "") for o in cell.get("outputs", [])  # noqa: E731
+                                   if o.get("output_type") == "stream")
+    alike = [cells[1] for cells in zip(*notebooks) if len({printed(c) for c in cells}) == 1
+             and {"zh", "en", "ru"} <= {line.split(" ", 1)[0] for line in printed(cells[1]).splitlines()}]
+    assert alike and not [c.id for c in alike if tag in c.metadata.get("tags", [])]
+    assert [c for c in notebooks[1] if tag in c.metadata.get("tags", [])]
