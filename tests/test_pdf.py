@@ -7,7 +7,7 @@ language, a run on an unchanged site none. Each book is then read with poppler's
 ``pdftotext`` and ``pdffonts`` and with pypdf, and checked:
 
 * **every heading**: the title and every section heading of every page of the language
-  (§0–§7, the exercises, the solutions) is in the text, in the order of the site, each on
+  (the sections, the appendix, the exercises, the solutions) is in the text, in the order of the site, each on
   the page its contents entry names; every numbered figure caption is there;
 * **no glyph missing**: no U+FFFD, every font embedded, and as many Chinese characters and
   Cyrillic letters as the pages' own text holds (a font that silently drops CJK, as in

@@ -11,7 +11,7 @@ while no book has been built, so a site without books has no dead link).
 
 How a book is made
 * **The site's own pages.** For every page of the language, in the order of the table of
-  contents (§0–§8 and the appendix, the exercises, the solutions), the ``<article>`` of the assembled page
+  contents (the sections and the appendix, the exercises, the solutions), the ``<article>`` of the assembled page
   (formulas typeset, figures numbered and captioned) goes into one HTML document, each
   page on a new sheet, with its ids prefixed by the page (``chapters-02_heads--sec-2-3``)
   and every link to another page of the book turned into a link inside the document; a
