@@ -1458,9 +1458,10 @@ def test_words_md_names_the_tools_whose_versions_are_not_prose():
     text = flat("docs", "words.md")
     m = re.search(r'the check blanks out what is not prose: .*? the version numbers of (.*?) \("Python 3\.12"\)\.', text)
     assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
-    said = re.search(r'in Russian, "Matplotlib (\d\.\d)" is reported as a decimal point\. Write it in code font, or '
-                     r"add the tool to `NAMED_TOOLS` in the test", text)
+    said = re.search(r'in Russian, the row `\\d\\.\\d` reports "Matplotlib (\d\.\d)" as a decimal point\. Write it in '
+                     r"code font, or add the tool to `NAMED_TOOLS` in the test", text)
     assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
+    assert [row for row in test_glossary.RULES if row[0] == "ru" and row[1].pattern == r"\d\.\d"], "the row it names"
     found = test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "markdown")])
     assert len(found) == 1 and "decimal comma" in found[0], found
 
