@@ -1458,9 +1458,10 @@ def test_words_md_names_the_tools_whose_versions_are_not_prose():
     text = flat("docs", "words.md")
     m = re.search(r'the check blanks out what is not prose: .*? the version numbers of (.*?) \("Python 3\.12"\)\.', text)
     assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
-    said = re.search(r'in Russian, "Matplotlib (\d\.\d)" is reported as a decimal point\. Write it in code font, or '
-                     r"add the tool to `NAMED_TOOLS` in the test", text)
+    said = re.search(r'in Russian, the row `\\d\\.\\d` reports "Matplotlib (\d\.\d)" as a decimal point\. Write it in '
+                     r"code font, or add the tool to `NAMED_TOOLS` in the test", text)
     assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
+    assert [row for row in test_glossary.RULES if row[0] == "ru" and row[1].pattern == r"\d\.\d"], "the row it names"
     found = test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "markdown")])
     assert len(found) == 1 and "decimal comma" in found[0], found
 
@@ -2373,23 +2374,26 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
 
 def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     """docs/glossary.md says how the tools read a cell (read58 G C1-C3: it named `/` and `,` only, and rows broke what
-    it said): tools/search_index.py splits a cell at `/ , ; ， ；` and drops what is in parentheses or code font. So in
+    it said): tools/search_index.py splits a cell at `/ , ; ， ；` and drops what is in parentheses, code font or
+    maths (read60 G L4: the page left out the maths, which glossary_terms then kept). So in
     every row the three cells give as many terms, in the same order; no term is empty, nor one character but a
     Chinese word (头, 键); code font stands only inside parentheses; and glossary_pairs pairs every term of a Chinese
     and Russian cell with the English one (a comma inside «параметры, заданные вручную» once made two terms of it,
     and "free / decided target" paired "free" alone with 自由目标)."""
     from tools import search_index
     text = flat("docs", "glossary.md")
-    assert ("They split it at every `/`, `,` and `;` (in Chinese also `，` and `；`), so a cell may give alternatives "
-            "(head, multi-head attention), but a term never holds one of these marks") in text
-    assert "They drop what is in parentheses or in code font, so neither is ever part of a term" in text
-    assert "Write each alternative whole (training mode / evaluation mode, not training / evaluation mode)" in text
+    assert ("Two tools read each table cell as a list of terms: the site's search (`tools/search_index.py`) and "
+            "`tests/test_guides.py`. They split it at every `/`, `,` and `;` (in Chinese also `，` and `；`), so a cell "
+            "may hold several terms (query / key / value), but a term never holds one of these marks") in text
+    assert ("They drop what is in parentheses, in code font or in maths ($…$), so none is ever part of a term"
+            in text)
+    assert "Write each term whole (training mode / evaluation mode, not training / evaluation mode)" in text
     header, rows = search_index.glossary_rows()
     # what the page says is what the tools do, on a row made for it
     sample = tmp_path / "glossary.md"
     sample.write_text("# G\n\n## Glossary\n\n| " + " | ".join(header) + " |\n| --- | --- | --- |\n"
-                      "| " + " | ".join({"English": "one (a) / two, three; four `x`", "中文": "甲乙（注）/ 丙丁，戊己；庚辛",
-                                          "Русский": "раз (a) / два, три; четыре"}[name] for name in header) + " |\n",
+                      "| " + " | ".join({"English": "one (a) / two, three; four `x` $y$", "中文": "甲乙（注）$x$ / 丙丁，戊己；庚辛",
+                                          "Русский": "раз (a) $x$ / два, три; четыре"}[name] for name in header) + " |\n",
                       encoding="utf-8")
     assert search_index.glossary_terms("zh", sample) == ["丙丁", "庚辛", "戊己", "甲乙"]
     assert search_index.glossary_pairs("ru", sample) == [("one", "раз"), ("two", "два"), ("three", "три"),

@@ -211,7 +211,7 @@ def glossary_terms(lang: str, glossary: Path = GLOSSARY, chars: bool = False) ->
     column = header.index(language(lang).name)
     terms = set()
     for cells in rows:
-        cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）", " ", cells[column])
+        cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cells[column])
         for piece in re.split(r"[/，,；;]| / ", cell):
             piece = piece.strip(" .")
             if lang == "zh":
