@@ -202,6 +202,13 @@ def glossary_rows(glossary: Path = GLOSSARY) -> tuple[list[str], list[list[str]]
     return header, rows
 
 
+def _terms_of(cell: str) -> list[str]:
+    """The terms of one table cell of the glossary: code, maths and glosses in parentheses left out,
+    cut at slashes, commas and semicolons (query / key / value)."""
+    cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
+    return [piece.strip(" .") for piece in re.split(r"[/，,；;]| / ", cell) if piece.strip(" .")]
+
+
 def glossary_terms(lang: str, glossary: Path = GLOSSARY, chars: bool = False) -> list[str]:
     """The course glossary's terms in one language; with ``chars``, its Chinese terms of one character
     instead (头, 键, 值: words, though the cutting vocabulary holds words of two characters or more)."""
@@ -211,9 +218,7 @@ def glossary_terms(lang: str, glossary: Path = GLOSSARY, chars: bool = False) ->
     column = header.index(language(lang).name)
     terms = set()
     for cells in rows:
-        cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cells[column])
-        for piece in re.split(r"[/，,；;]| / ", cell):
-            piece = piece.strip(" .")
+        for piece in _terms_of(cells[column]):
             if lang == "zh":
                 piece = piece.replace(" ", "")
                 wanted = (len(piece) == 1 and "\u3400" <= piece <= "\u9fff" if chars else
@@ -230,13 +235,9 @@ def glossary_pairs(lang: str, glossary: Path = GLOSSARY) -> list[tuple[str, str]
     (query / key / value: 查询 / 键 / 值); a row whose parts do not pair up gives its first parts."""
     header, rows = glossary_rows(glossary)
     en, local = header.index(language("en").name), header.index(language(lang).name)
-
-    def pieces(cell):
-        cell = re.sub(r"`[^`]*`|\([^)]*\)|（[^）]*）|\$[^$]*\$", " ", cell)
-        return [p.strip(" .") for p in re.split(r"[/，,；;]| / ", cell) if p.strip(" .")]
     pairs = []
     for cells in rows:
-        a, b = pieces(cells[en]), pieces(cells[local])
+        a, b = _terms_of(cells[en]), _terms_of(cells[local])
         if len(a) != len(b):
             a, b = a[:1], b[:1]
         pairs += [(x, y.replace(" ", "") if lang == "zh" else y) for x, y in zip(a, b) if len(x) > 1 and len(y) > 1]
