@@ -3240,3 +3240,25 @@ def test_only_the_cells_of_section_8_that_print_the_pages_own_verse_carry_the_pa
              and set(LANGUAGES) <= {line.split(" ", 1)[0] for line in printed(cells[english]).splitlines()}]
     assert alike and not [c.id for c in alike if tag in c.metadata.get("tags", [])]
     assert [c for c in notebooks[english] if tag in c.metadata.get("tags", [])]
+
+
+def test_the_readme_says_which_outputs_the_suite_leaves_out():
+    """README.md (read61 R C1, C2): the exercises are shown without outputs, and the test suite compares the
+    outputs of the sections and worked solutions, all but those of timing cells. Every cell the comparison leaves
+    out (`nbval-ignore-output`) times something, and every exercise notebook is committed without outputs."""
+    import nbformat
+    text = flat("README.md")
+    assert "The sections and worked solutions show their outputs; the exercises are left for you to run." in text
+    assert ("Only timings, which change from run to run, are left out of that comparison.") in text
+    ignored = []
+    for kind in ("chapters", "solutions"):
+        for path in sorted((ROOT / kind / "en").glob("*.ipynb")):
+            for cell in nbformat.read(path, as_version=4).cells:
+                if "nbval-ignore-output" in cell.metadata.get("tags", []):
+                    ignored.append((path.name, cell.source))
+    assert ignored, "no cell is left out of the comparison: the README's sentence says otherwise"
+    untimed = [name for name, source in ignored if not re.search(r"perf_counter|\bseconds\b|_seconds\b", source)]
+    assert not untimed, f"cells left out of the comparison that time nothing: {untimed}"
+    for path in sorted((ROOT / "exercises").glob("*/*.ipynb")):
+        outputs = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code" and c.outputs]
+        assert not outputs, f"{path.relative_to(ROOT)} is committed with outputs"
