@@ -210,3 +210,20 @@ def test_make_book_builds_the_site_and_make_test_collects_the_suite(clone):
                         "the tests that need them skip"], collect.stderr[-2000:]
     assert re.search(r"^\d+ tests collected", collect.stdout, re.M), collect.stdout[-3000:]
     assert "error" not in collect.stdout.lower().split("tests collected")[-1], collect.stdout[-3000:]
+
+def test_one_test_file_runs_as_the_readme_shows(clone):
+    """README.md: `make test PYTEST_ARGS=tests/test_errors.py` runs one test file, as written, with the machine's
+    own PATH (its system packages present; after the test above, the clone's .venv exists, else make makes it):
+    the tests it runs are that file's alone, and they pass."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"`(make test PYTEST_ARGS=(tests/test_\w+\.py))` runs one test file", readme)
+    assert command, "README.md no longer shows how to run one test file"
+    absent = system_packages.missing("test")
+    if absent:
+        unavailable(f"the system packages {', '.join(p.name for p in absent)} are missing, so make test stops first")
+    proc = run(command.group(1).split(), clone, newcomer_env(os.environ["PATH"], pathlib.Path.home()), timeout=900)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    passed = re.search(r"^=+ (\d+) passed", proc.stdout, re.M)
+    assert passed and int(passed.group(1)) > 0, proc.stdout[-3000:]
+    items = re.search(r"^\d+ workers \[(\d+) items?\]", proc.stdout, re.M)       # pytest-xdist's count
+    assert items and items.group(1) == passed.group(1), f"not only {command.group(2)} ran:\n{proc.stdout[-3000:]}"
