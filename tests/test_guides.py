@@ -217,11 +217,14 @@ def test_the_success_line_counts_the_public_tests():
 
 def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
     """CONTRIBUTING.md's example of a timing comparison whose margin load does not reverse (§5.8) gives the cell's own
-    number of runs and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×)."""
+    number of runs and the margin it asserts (it once said "more than 1.5×" of a cell that asserts 10×). The rule
+    is where the guide first names BLAS, and says what it is (read61 A2 L21, L23: it was defined only later)."""
     text = flat("CONTRIBUTING.md")
-    m = re.search(r"§5\.8 keeps the fastest of (\d+) runs, pins BLAS to one thread and asks for the cache to be at "
-                  r"least (\d+) times faster at the longest prefix\.", text)
+    m = re.search(r"§5\.8 keeps the fastest of (\d+) runs, pins BLAS \(the library that does NumPy's matrix "
+                  r"products\) to one thread and asks for the cache to be at least (\d+) times faster at the longest "
+                  r"prefix\.", text)
     assert m, "CONTRIBUTING.md no longer describes §5.8's timing"
+    assert text.index("BLAS") == text.index("pins BLAS (") + len("pins ")
     source = (ROOT / "src" / "chapters" / "05_cache.py").read_text(encoding="utf-8")
     assert f"def best_seconds(run, prepare, repeats={m.group(1)}):" in source
     assert 'threadpool_limits(limits=1, user_api="blas")' in source
@@ -499,10 +502,12 @@ def test_the_limits_the_guides_quote_are_the_codes():
     step = contributing[start:contributing.index("### An exercise", start)]
     assert ('by the rules of [Changing lib](#changing-lib): its docstring, its argument check in `lib/validate.py`, '
             'the size limit.') in step
-    today = "`lib` is at that limit today (`wc -l lib/*.py`), so make room first."
+    today = "`lib` is at that limit today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
     assert contributing.count("today") == 1 and "no room" not in contributing
+    # how to count the lines is said once, with the limit (read61 A L20, A2 L11: it was said in both places)
     assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
+    assert contributing.count("wc -l") == 1
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
     assert lines == int(most.group(1)), (
@@ -1165,6 +1170,14 @@ def test_the_notebook_time_target_is_the_benchmarks():
     assert f"target = TARGETS.get(path.stem, {m.group(1)})" in bench
     targets = re.search(r"^TARGETS = (\{[^}]*\})", bench, re.M).group(1)
     assert {stem[:2] for stem, seconds in ast.literal_eval(targets).items() if seconds > int(m.group(1))} == {"07", "08"}
+    # the target a new section is likeliest to meet first: all the section notebooks of a language together
+    # (read61 A L16: the guide did not give it); the script prints it and fails on nothing
+    together = re.search(r"All the section notebooks of one language together have a target of (\d+) s\. No test "
+                         r"enforces these targets: the script \(one of `make bench`\) only prints the times\.", text)
+    assert together and f"PER_LANGUAGE_TARGET = {together.group(1)} " in bench, together
+    assert "A benchmark, not a test: it prints and never fails." in bench
+    assert re.search(r"^bench:.*\n(?:\t.*\n)*?\t\$\(PY\) bench/notebook_times\.py\n",
+                     (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
 
 
 def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
@@ -1188,8 +1201,11 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
             "docstring explains the check.") in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
-    assert "Without root, the root-mode tests skip; under `CI=true`, which `.ci/run` sets, they fail. The " \
+    assert "Without root, the root-mode tests skip; under `CI=true` they fail. The " \
            "docstring of `tests/test_grading_sandbox.py` explains this" in contributing
+    # what CI=true is, said where the guide first names it (read61 A2 L23: it was said only in the sandbox part)
+    first = contributing.index("`CI=true`")
+    assert contributing[first:].startswith("`CI=true`, which the CI script `.ci/run` sets,"), contributing[first:first + 80]
     assert re.search(r"^export CI=true$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
     assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
@@ -1377,13 +1393,13 @@ def test_adding_a_language_names_the_inputs_of_section_8_and_claims_no_complete_
 
 
 def test_the_translation_tools_numbers_are_the_ones_contributing_gives():
-    """docs/translating.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike;
-    CONTRIBUTING.md: a builder names the first SHOWN_PROBLEMS missing entries (it once said "naming each one", and
-    "fuzzy" without a bound)."""
+    """docs/translating.md: an edited paragraph keeps its translation (fuzzy) when at least SIMILAR alike (it once
+    said "fuzzy" without a bound). CONTRIBUTING.md no longer says how many missing entries a builder names (read61 A2
+    L19: the error message shows it), so it gives no number for it that could go stale."""
     similar = _constants("tools", "i18n.py")["SIMILAR"]
     shown = _constants("tools", "prose.py")["SHOWN_PROBLEMS"]
     assert f"at least {round(similar * 100)}% alike (`SIMILAR` in `tools/i18n.py`)" in flat("docs", "translating.md")
-    assert f"(the first {shown}, then how many more)" in flat("CONTRIBUTING.md")
+    assert f"the first {shown}" not in flat("CONTRIBUTING.md")
 
 
 
@@ -2067,8 +2083,9 @@ def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_t
     section (`print_answers`; it once said "only on the website", then read as if the questions moved to the end:
     read57 A1 L7); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert ("No notebook holds the questions: the site inserts them, and the PDF books print them in place and "
-            "their answers at the end of each section. To see them, run `make book`, then `make serve`.") in text
+    assert ("No notebook holds the questions. The site inserts them at the end of their subsections; each PDF book "
+            "prints them there and gathers their answers at the end of the section. To see them, run `make book`, "
+            "then `make serve`.") in text                # read61 A L3, A2 L6: "in place and their answers" misread
     assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
     assert "the questions in their sections, without their controls, and the answers here" in " ".join(
         (ROOT / "site" / "course_book.py").read_text(encoding="utf-8").split())
@@ -2256,10 +2273,10 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
     assert ("The notebook builder fills three placeholders, written with two braces. In Markdown and code: "
             "`{{course_package}}`, what `%pip install` installs the course's code from, and `{{course_wheel}}`, the "
-            "file name of its wheel. In code: `{{lang}}`, the notebook's language code.") in part
+            "file name of its wheel (`make wheel`). In code: `{{lang}}`, the notebook's language code.") in part
     assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
-    assert "`{{name}}`" not in text[text.index("## Where a change goes"):text.index("## One source")].replace(
-        "the builder's `{{name}}` kind is another: see \"One source, three languages\"", "")
+    assert "`{{name}}`" not in text.replace(part, "")
+    assert re.search(r"^wheel:", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
     assert (build_notebooks.PACKAGE_PLACEHOLDER, build_notebooks.WHEEL_PLACEHOLDER) == (
         "{{course_package}}", "{{course_wheel}}")
     filled = build_notebooks.fill_placeholders("{{course_package}} {{course_wheel}}")
@@ -2689,12 +2706,16 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     reader to each other)."""
     from tools import mutants
     text = flat("CONTRIBUTING.md")
-    assert "6. Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." in text
     changing = text[text.index("## Changing lib"):]
-    assert "Where a change goes" not in changing and "A line of `MUTANTS` in `tools/mutants.py` names" in changing
-    assert text.count("`m(\"") == 1
-    assert "([Changing lib](#changing-lib) says what a mutant is and how a line of `MUTANTS` reads)" in text
-    assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("## Changing lib")  # defined once
+    mutants_part = changing[changing.index("### Mutants"):]
+    # what a mutant is and how to run one is said once, in "Changing lib", "Mutants" (read61 A2 L11: step 6 of a
+    # new function gave the command and sent the reader to the end of the guide for the rest)
+    assert "Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." \
+        in mutants_part
+    assert "Where a change goes" not in changing and "A line of `MUTANTS` in `tools/mutants.py` names" in mutants_part
+    assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
+    assert "5. Add a mutant of it and check that a test catches it ([Mutants](#mutants))." in text
+    assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("### Mutants")  # defined once
     assert "(`make mutants` runs all of them, which takes minutes.)" in text
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
     source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
@@ -2826,10 +2847,8 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools import build_notebooks
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
-    assert ("`.venv/bin/python tools/build_notebooks.py SOURCE …` builds the sources it is given one after another. "
-            "At the first with a translation missing or marked fuzzy, it stops before writing any of its notebooks; "
-            "those of the sources before it are written. It names the source, and the English and the language of "
-            "each such text") in text
+    assert ("Given several sources, the builder stops at the first one with a missing or fuzzy translation, writes "
+            "none of its notebooks and names the texts; the sources before it are already built.") in text
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
     assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
         "### When the English changes")
@@ -2860,12 +2879,16 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     figure or a diagram to the same rebuild): it names what rebuilds them, as docs/translating.md does, and points
     there. The command it names for the diagrams is translating.md's."""
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
-    assert ("The words of an interactive figure need §1 and §2 rebuilt without `--prose-only`, and those of a diagram "
-            "need `.venv/bin/python tools/diagrams.py` ([docs/translating.md, \"What to rebuild after "
-            "translating\"](docs/translating.md#what-to-rebuild-after-translating)).") in text
+    assert ("3. Rebuild what shows the texts you changed ([docs/translating.md, \"What to rebuild after "
+            "translating\"](docs/translating.md#what-to-rebuild-after-translating)):") in text
+    assert "* the words of an interactive figure: §1 and §2, without `--prose-only`;" in text
+    # a diagram's alt text is in its section's Markdown too (read61 A L22, A2 L9: the step left that out)
+    assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`; if its alt text changed, change it in "
+            "the section's Markdown too and rebuild the section with `--prose-only`.") in text
     part = guide[guide.index("## What to rebuild after translating"):guide.index("## Confirming the translations")]
     assert "rebuild those two sections without `--prose-only`" in part and "saved outputs of §1 and §2" in part
     assert "Draw them again with `.venv/bin/python tools/diagrams.py`." in part
+    assert "alt text also appears in its section's Markdown" in part and "with `--prose-only`" in part
 
 
 def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
@@ -2891,14 +2914,22 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     text = flat("CONTRIBUTING.md")
     assert "It creates `.venv` and installs the Python packages; unlike `make test`, it installs no Debian packages." \
         in text
-    assert ("It first installs the Debian packages the tests need and the machine lacks, which takes root or sudo; "
-            "`make test SYSTEM_PACKAGES=skip` goes on without them, and the tests that need them skip (under "
-            "`CI=true`, they fail).") in text
+    # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
+    # too; A2 L11: the packages were described twice)
+    assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
+            "(`tools/system-packages.txt`), which takes root or sudo. `make test SYSTEM_PACKAGES=skip` goes on without "
+            "them, and the tests that need them skip; under `CI=true`, which the CI script `.ci/run` sets, they "
+            "fail.") in text
+    assert text.count("Debian packages") == 2, text.count("Debian packages")
+    targets = {target for p in system_packages.read() for target in p.targets}
+    assert targets == {"book", "test", "pdf"}, targets
     assert "skip, naming the tool, except under ``CI=true``, where they fail" in " ".join(system_packages.__doc__.split())
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^dev: \$\(VENV\)/\.installed-dev$", makefile, re.M)
     assert not re.search(r"^\$\(VENV\)/\.installed(?:-dev)?:.*system-packages", makefile, re.M)
     assert re.search(r"^test: system-packages-test\b", makefile, re.M)
+    assert re.search(r"^book: system-packages-book\b", makefile, re.M)
+    assert re.search(r"^pdf: system-packages-pdf\b", makefile, re.M)
     package = system_packages.read()[0]
     monkeypatch.setattr(system_packages, "missing", lambda target=None, path=None: [package])
     monkeypatch.setattr(system_packages.shutil, "which", lambda name: "/usr/bin/" + name)
@@ -2913,21 +2944,44 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     assert "the tests that need them skip" in capsys.readouterr().err
 
 
-def test_the_prose_tests_of_the_quick_loop_read_every_language():
+def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose():
     """CONTRIBUTING.md's quick loop names the tests to run after a prose change (read57 A2 L7: it named none of the
-    tests that fail on prose): each is a test file of the suite that reads the notebooks or their sources in every
-    language (it names LANGUAGES), and none is already in the loop's first command."""
+    tests that fail on prose; read61 A C1: it left out four that do, tests/test_quizzes.py, test_quiz_witnesses.py,
+    test_sections.py and test_code_sections.py, which read the headings, the defined terms and the §N.M the code
+    cites). The list is derived, not kept by hand: every test file that reads the section sources or notebooks is
+    named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("## A quick loop"):text.index("### When the English changes")]
-    assert "After a prose change, also run the tests that read the prose in every language:" in " ".join(loop.split())
-    [command] = re.findall(r"^\.venv/bin/python -m pytest ((?:tests/\S+\.py )+)-q$", loop, re.M)
-    files = command.split()
+    assert "After a prose change, also run the tests that read the prose:" in " ".join(loop.split())
+    commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
+    [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
+    files = prose_command.split()[4:]
     first = re.search(r"^\.venv/bin/python -m pytest chapters/.*$", loop, re.M).group(0)
-    assert len(files) >= 5 and not [f for f in files if f in first], files
+    assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
+    assert not [f for f in files if f in first], files
+    named = set(files) | set(re.findall(r"tests/test_\w+\.py", first))     # the two commands every prose change runs
+    reads = re.compile(r'"src" / "chapters"|"chapters" / lang|ROOT / "chapters"|/ "chapters" /|chapters/\*|'
+                       r'quizzes\.load_all|load_all\(\)|chapter_headings|from test_glossary import|def source_texts')
+    readers = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py")
+               if reads.search(p.read_text(encoding="utf-8"))}
+    not_named = {   # read the sections, but are not for the loop, and why
+        "tests/test_guides.py": "the guides' sentences: run after editing a guide",
+        "tests/test_release.py": "counts the sections for CHANGELOG.md: in \"Before you send a change\"",
+        "tests/test_nbsource.py": "the source format, on made-up sources",
+        "tests/test_numeric_configs.py": "the notebooks' numerical configuration, not their text",
+        "tests/test_torch_alignment.py": "runs §5's code against torch, not its prose",
+        "tests/test_search_terms.py": "the search terms, against the built site",
+        "tests/test_site_config.py": "the site's configuration",
+        "tests/test_site_launch.py": "the built site in a browser",
+        "tests/test_site_quiz.py": "the built site in a browser",
+        "tests/test_fresh_clone.py": "builds everything from a fresh clone",
+    }
+    assert readers - named == set(not_named), (
+        f"tests that read the sections and that neither the quick loop nor this list names: "
+        f"{sorted(readers - named - set(not_named))}; named here but not readers, or now in the loop: "
+        f"{sorted(set(not_named) - (readers - named))}")
     for name in files:
-        source = (ROOT / name).read_text(encoding="utf-8")
-        assert "LANGUAGES" in source and re.search(r"chapters|src", source), name
-
+        assert name in readers, f"{name} is named after a prose change, yet reads no section"
 
 def test_the_grader_speed_command_prints_the_seconds_per_submission():
     """CONTRIBUTING.md's sandbox part compares the seconds per submission of `bench/grading_speed.py --count 20`
@@ -3053,7 +3107,7 @@ def test_contributing_names_the_release_checks_a_change_can_fail():
     the last section), and LICENSE, which must name every top-level file or folder git tracks."""
     text = flat("CONTRIBUTING.md")
     assert ("Say what changed under `## [Unreleased]` in `CHANGELOG.md`, and update any count stated there "
-            "(exercises, points, wrong answers, quiz questions, sections) that your change alters: "
+            "(exercises, exercise notebooks, points, wrong answers, quiz questions, sections) that your change alters: "
             "`tests/test_release.py` checks them.") in text
     assert "A new top-level file or folder must be named in `LICENSE` (`tests/test_release.py`)." in text
     release = (ROOT / "tests" / "test_release.py").read_text(encoding="utf-8")
@@ -3165,20 +3219,43 @@ def test_step_7_of_adding_a_language_names_every_numerical_configuration_table()
 
 def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     """CONTRIBUTING.md, "Changing lib" (read59 A C2: it said every public function checks its arguments): the
-    public functions of lib.layers and lib.decoder that take arguments and have no check of their own are the
-    backward functions but masked_softmax_backward, and parameter_shapes; the others call validate."""
+    public functions of lib that take arguments and have no check of their own are the backward functions but
+    masked_softmax_backward, parameter_shapes and cache_error (read61 A C3: the test read only lib.layers and
+    lib.decoder, and the guide left cache_error out); now every module is read but lib.validate, the checks
+    themselves, and lib.plain_python, which checks its own arguments. A `model` argument is not checked: every
+    public function that takes one fails on a wrong object with an AttributeError (read61 A C3: the guide promised a
+    TypeError)."""
+    import importlib
     import inspect
-    from lib import decoder, layers
     text = flat("CONTRIBUTING.md")
-    assert ("Some check nothing: the backward functions of `lib/layers.py` (but not `masked_softmax_backward`), "
-            "which take a gradient and the record their forward returned, and `lib.decoder.parameter_shapes`.") in text
-    unchecked = {f"{m.__name__}.{name}" for m in (layers, decoder) for name, f in vars(m).items()
-                 if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")
-                 and inspect.signature(f).parameters                   # mirror_language() takes nothing
+    assert ("A `model` argument is not checked: a wrong object fails with an `AttributeError` when the function first "
+            "uses it.") in text
+    assert ("Some functions check nothing: the backward functions of `lib/layers.py` (but not "
+            "`masked_softmax_backward`), which take a gradient and the `saved` record of the matching `*_forward`; "
+            "`lib.decoder.parameter_shapes`; and `lib.checks.cache_error`, which passes its arguments to checked "
+            "functions.") in text
+    modules = [importlib.import_module(f"lib.{p.stem}") for p in sorted((ROOT / "lib").glob("*.py"))
+               if p.stem not in ("__init__", "validate", "plain_python")]
+    public = [(m, name, f) for m in modules for name, f in vars(m).items()
+              if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")]
+    unchecked = {f"{m.__name__}.{name}" for m, name, f in public
+                 if inspect.signature(f).parameters                   # mirror_language() takes nothing
                  and not hasattr(f, "plain") and "validate." not in inspect.getsource(f)}
+    from lib import checks, decoder, layers
     backward = {f"lib.layers.{name}" for name in vars(layers) if name.endswith("_backward")}
-    assert unchecked == (backward - {"lib.layers.masked_softmax_backward"}) | {"lib.decoder.parameter_shapes"}, unchecked
-
+    assert unchecked == (backward - {"lib.layers.masked_softmax_backward"}) | {
+        "lib.decoder.parameter_shapes", "lib.checks.cache_error"}, unchecked
+    # cache_error's arguments go on to checked functions
+    source = inspect.getsource(checks.cache_error)
+    assert "incremental_forward(model, ids)" in source and hasattr(checks.incremental_forward, "plain")
+    calls = {"lib.checks.forward_with": lambda: checks.forward_with("x", [1]),
+             "lib.checks.incremental_forward": lambda: checks.incremental_forward("x", [1]),
+             "lib.checks.cache_error": lambda: checks.cache_error("x", [1]),
+             "lib.decoder.train": lambda: decoder.train("x", ["ab"], None, steps=1, batch_size=1, lr=0.1)}
+    assert {f"{m.__name__}.{name}" for m, name, f in public if "model" in inspect.signature(f).parameters} == set(calls)
+    for name, call in calls.items():
+        with pytest.raises(AttributeError):
+            call()
 
 def test_the_example_key_of_a_new_interface_text_is_no_key_of_the_catalogue():
     """CONTRIBUTING.md's step for a new interface text gives an example of a new key (read60 A C1, A2 L17: it gave
@@ -3198,10 +3275,12 @@ def test_every_count_of_the_sections_is_the_courses():
     """CONTRIBUTING.md's list for a new section says that this test names each place that gives the number of
     sections (read60 A L16, A2: the list left out §0's opening, the guide's own "§0–§8" and docs/maintainers.md's
     layout): every "§0–§N" of the guides, §0's "The course has nine sections, §0–§8" and the notebooks
-    `00_start` … `NN_name` of docs/maintainers.md's layout end at the last section source. CHANGELOG.md's newest
-    entry is tests/test_release.py's."""
-    assert ("§0's opening, this guide's Terms and docs/maintainers.md also give the number of sections: "
-            "`tests/test_guides.py` names each one left stale.") in flat("CONTRIBUTING.md")
+    `00_start` … `NN_name` of docs/maintainers.md's layout end at the last section source, and README.md's "After
+    each of §1–§N, work through its exercise notebook; §M has none." names the sections with an exercise set and
+    those without (read61 A2 C2: no test read it, and the guide did not name it). CHANGELOG.md's newest entry is
+    tests/test_release.py's."""
+    assert ("§0's opening, this guide's Terms, docs/maintainers.md's layout and README.md's \"The course\" also name "
+            "the last section: update them. `tests/test_guides.py` names any left out of date.") in flat("CONTRIBUTING.md")
     sources = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     last = int(sources[-1].name[:2])
     stale = [f"{guide}: {m.group(0)}" for guide in GUIDES
@@ -3216,7 +3295,51 @@ def test_every_count_of_the_sections_is_the_courses():
     assert layout, "docs/maintainers.md's layout no longer names the section notebooks"
     if layout.group(0) != f"`00_start` … `{sources[-1].stem}`":
         stale.append(f"docs/maintainers.md: {layout.group(0)}")
+    course = flat("README.md").split("## The course", 1)[1]
+    said = re.search(r"After each of §1–§(\d+), work through its exercise notebook(?:; ((?:§\d+(?:, | and )?)+) "
+                     r"(?:has|have) none)?\.", course)
+    assert said, "README.md's \"The course\" no longer says which sections have an exercise notebook"
+    with_set = sorted(int(p.name[2:4]) for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
+    without = [n for n in range(1, last + 1) if n not in with_set]
+    said_without = [int(n) for n in re.findall(r"§(\d+)", said.group(2) or "")]
+    if with_set != list(range(1, int(said.group(1)) + 1)) or said_without != without:
+        stale.append(f"README.md: {said.group(0)}")
     assert not stale, f"the last section is {sources[-1].stem}; these give another: {stale}"
+
+
+def test_a_number_of_a_seed_table_is_asserted_in_the_cell_before_it():
+    """CONTRIBUTING.md's rule that every number the prose states is asserted in the cell that prints it (read61 A
+    C2: §7's seed tables are Markdown, and their numbers are asserted in the code cell before them, which
+    tests/test_seed_tables.py compares with the tables): the guide says so, and the code cell before the tables holds
+    the asserts of their rows."""
+    text = flat("CONTRIBUTING.md")
+    assert ("A number shown only in a Markdown table (§7's seed tables) is asserted in the code cell before the table; "
+            "`tests/test_seed_tables.py` checks that the two agree.") in text
+    assert "the code cell before the tables asserts every row" in flat("tests", "test_seed_tables.py")
+    source = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    cells = [(node.func.id, node.args[0].value) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
+             and getattr(node.func, "id", None) in ("md", "code") and node.args
+             and isinstance(node.args[0], ast.Constant)]
+    tables = [i for i, (kind, body) in enumerate(cells) if kind == "md" and "| seed | 0 | 1 |" in body]
+    assert tables and all(cells[i - 1][0] == "code" and "assert shown(" in cells[i - 1][1] for i in tables[:1])
+
+
+def test_only_sections_and_exercise_sets_are_written_as_md_and_code_calls():
+    """CONTRIBUTING.md, "One source, three languages" (read61 A2 C1: it said every source in src/ called md() and
+    code()): section and exercise sources do; a quiz source calls neither, and src/translations/ holds JSON."""
+    text = flat("CONTRIBUTING.md")
+    assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls, "
+            "in reading order:") in text
+    assert ("A quiz source (`src/quizzes/`) has a format of its own, described in the docstring of "
+            "`tools/quizzes.py`. The files in `src/translations/` are JSON records, not sources.") in text
+    called = lambda path: {node.func.id for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))  # noqa: E731
+                           if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    for folder in ("chapters", "solutions"):
+        assert all({"md", "code"} <= called(p) for p in (ROOT / "src" / folder).glob("*.py")), folder
+    quizzes = sorted((ROOT / "src" / "quizzes").glob("*.py"))
+    assert quizzes and not any({"md", "code"} & called(p) for p in quizzes)
+    records = [p for p in (ROOT / "src" / "translations").rglob("*") if p.is_file()]
+    assert records and all(p.suffix == ".json" for p in records)
 
 
 def test_only_the_cells_of_section_8_that_print_the_pages_own_verse_carry_the_page_text_tag():
@@ -3226,8 +3349,8 @@ def test_only_the_cells_of_section_8_that_print_the_pages_own_verse_carry_the_pa
     cells that print the page's own verse carry the tag."""
     import nbformat
     import test_language_parity
-    assert ("A cell that prints only what it measures on all three texts prints the same in every language: the tag "
-            "is refused there, and in any other notebook.") in flat("CONTRIBUTING.md")
+    assert ("The parity test refuses the tag on a cell that prints the same in every language, such as one that "
+            "prints what it measures on all three texts, and in any other notebook.") in flat("CONTRIBUTING.md")
     tag = test_language_parity.PAGE_TEXT_TAG
     [(kind, name)] = test_language_parity.PAGE_TEXT_NOTEBOOKS
     from course_i18n import LANGUAGES
