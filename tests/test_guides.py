@@ -360,8 +360,8 @@ def test_the_code_width_is_the_tests():
     assert "at most" in rules.rsplit("* ", 1)[1]
     # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
     translating = flat("docs", "translating.md")
-    said = re.findall(r"each line as the notebook shows it \(its indentation, `# `, the translation and any code "
-                      r"before it\) stays within (\d+) characters", translating)
+    said = re.findall(r"keep each line as the notebook shows it \(its indentation, `# `, the translation and any "
+                      r"code before it\) within (\d+) characters", translating)
     assert said == [width.group(1)] and translating.count(" characters") == 1, said
     from tools import i18n
     assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
@@ -2442,20 +2442,40 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     """docs/translating.md says which forms tests/test_languages.py catches (it once said "a module that lists the
     languages again", though §8's source lists them as `"zh en ru".split()` and passes: read56 A2 C4). A tuple, a
     list or a set of all the codes, a pattern that alternates between them and a locale that is not its code are
-    caught; §8's form is not, and §8's source holds it."""
+    caught; §8's form is not, and §8's source holds it. A list, a pattern, a table or arguments that lack a language
+    pass (read61 T C1: the guide said "a text in several languages", and a table written before a new language was
+    added holds several but not every one)."""
     from course_i18n import LANGUAGES, language
     from test_languages import second_lists
     text = adding_a_language()
     assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
             "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in text
-    assert ('It misses the list that two code cells of §8 write as `"zh en ru".split()`: step 8 is there for '
-            "them.") in text
+    assert ("A list, pattern, table or set of arguments counts only if it holds every language: one written before "
+            '`xx` was added passes unseen, as do the lists two code cells of §8 write as `"zh en ru".split()` '
+            "(step 8).") in text
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
                       f"E = \"{language('zh').locale}\"\nF = \"{' '.join(LANGUAGES)}\".split()\n", encoding="utf-8")
     assert [line for line, _ in second_lists(sample)] == [1, 2, 3, 4, 5]
+    # read61 T C1: each form counts only with every language in it, so one written before a language was added
+    # (here, every code but the last) passes unseen, in a module and in a script of the site alike
+    from test_languages import script_tables, translation_tables
+
+    def forms(codes):
+        table, named = ", ".join(f'"{c}": "{c}"' for c in codes), ", ".join(f"{c}={c!r}" for c in codes)
+        return (f"A = ({', '.join(repr(c) for c in codes)},)\nD = r\"#({'|'.join(codes)}) \"\nW = {{{table}}}\n"
+                f"md({named})\ndef words({', '.join(codes)}):\n    pass\n")
+    older, every = tmp_path / "older.py", tmp_path / "every.py"
+    older.write_text(forms(LANGUAGES[:-1]), encoding="utf-8")
+    every.write_text(forms(LANGUAGES), encoding="utf-8")
+    assert not list(second_lists(older)) and not list(translation_tables(older))
+    assert [line for line, _ in second_lists(every)] == [1, 2]
+    assert sorted(line for line, _ in translation_tables(every)) == [3, 4, 5]
+    script = tmp_path / "older.js"
+    script.write_text("var CLOSE = {" + ", ".join(f'{c}: "{c}"' for c in LANGUAGES[:-1]) + "};\n", encoding="utf-8")
+    assert not list(script_tables(script))
     from tools.nbsource import load
     section_8 = ROOT / "src" / "chapters" / "08_real_text.py"
     cells = [c.text["en"] for c in load(section_8) if c.kind == "code" and '"zh en ru".split()' in c.text["en"]]
@@ -2472,11 +2492,10 @@ def test_translating_md_describes_every_test_of_test_languages():
     part = text[text.index("### What tests/test_languages.py catches"):]
     described = {
         "test_no_module_lists_the_languages_again": "a module that writes the language codes out again",
-        "test_no_module_writes_a_translation_table": "a module outside `tests/`, or a script of the site, that writes "
-                                                     "a text in several languages",
-        "test_no_script_of_the_site_writes_a_translation_table": "or a script of the site, that writes a text in "
-                                                                 "several languages (the search's question words of "
-                                                                 "step 6 aside)",
+        "test_no_module_writes_a_translation_table": "a module outside `tests/` that writes a text in every language, "
+                                                     "as a table or as arguments named by language",
+        "test_no_script_of_the_site_writes_a_translation_table": "or a script of the site that holds such a table (the "
+                                                                 "search's question words of step 6 aside)",
         "test_the_prose_of_src_is_english_with_its_translations_in_catalogues":
             "a source in `src/` that gives `T()` more than one text, or tags a comment with a language other than "
             "English",
@@ -2496,7 +2515,7 @@ def test_translating_md_describes_every_test_of_test_languages():
 
 
 def test_what_check_names_is_every_problem_the_tool_reports():
-    """docs/translating.md, "What check names", covers every message of `tools/i18n.py check` (read57 T C2: it left
+    """docs/translating.md, "What `check` reports" (once "What check names"), covers every message of `tools/i18n.py check` (read57 T C2: it left
     out a missing or stale template, a re-laid template and an entry translating other English), and says that
     check looks only at the catalogues (C1: it once said check named everything a translator still had to do, though
     it passed a changed translation that tools/translations.py status named). A message added to the tool fails
@@ -2505,7 +2524,7 @@ def test_what_check_names_is_every_problem_the_tool_reports():
 
     from tools import i18n
     text = flat("docs", "translating.md")
-    part = text[text.index("### What check names"):text.index("### What check does not see")]
+    part = text[text.index("### What `check` reports"):text.index("### What `check` does not see")]
     assert ("`check` compares the catalogues and their templates with the English that the code and `src/` write "
             "now. It does not read what steps 3 and 4 of the loop write: the Chinese and Russian notebooks, the SVGs "
             "and `src/translations/`.") in part
@@ -2539,10 +2558,15 @@ def test_what_check_names_is_every_problem_the_tool_reports():
     assert "laid out differently from what `update` writes" in part
     # the {fields} it compares: course.po's, and of the prose catalogues those str.format fills
     assert i18n.FORMATTED == ("quizzes",) and "`{name}` in `course.po` and `quizzes.po`" in part
+    # the loop's step 2 names both sets by the line `check` prints for each (read61 T L4: "both sets" came before
+    # the section that introduces them)
+    assert 'until `check` prints "all translated" for both the interface and the prose catalogues' in text
+    main = inspect.getsource(i18n.main)
+    assert '"interface catalogues: all translated"' in main and '"prose catalogues: all translated"' in main
 
 
 def test_check_reads_none_of_the_files_translating_md_says_it_does_not(monkeypatch, capsys):
-    """docs/translating.md, "What check names": `tools/i18n.py check` reads the catalogues and their templates and the
+    """docs/translating.md, "What `check` reports": `tools/i18n.py check` reads the catalogues and their templates and the
     English of the code and src/, and none of what a translator rebuilds or confirms: no SVG, no record of
     src/translations/, no notebook of a language other than English (read58 T C1: the guide once said check looked
     only at the catalogues, and its own list compared them with the code; a quiz source reads §7's English notebook
@@ -2578,8 +2602,8 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
     from course_i18n.catalogue import DOMAIN, LOCALES_DIR, read_po
     from course_i18n import LANGUAGES, SOURCE_LANGUAGE
     text = flat("docs", "translating.md")
-    m = re.search(r"A few tests quote a translation word for word: (.*?)\. Such a test fails once you change the "
-                  r"translation it quotes: change the text it expects in the same commit", text)
+    m = re.search(r"Some tests quote a translation word for word, among them (.*?)\. Such a test fails once you "
+                  r"change the translation it quotes: change its expected text in the same commit", text)
     assert m, "docs/translating.md no longer names the tests that quote a translation"
     named = re.findall(r"`(tests/test_\w+\.py)`", m.group(1))
     whole, pieces = set(), set()
@@ -3128,22 +3152,22 @@ def test_the_translators_guide_takes_the_python_from_contributing():
 
 
 def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_the_translations():
-    """docs/translating.md, "Your loop", step 5 runs every test that "What check does not see" names, and nbval on the
+    """docs/translating.md, "Your loop", step 5 runs every test that "What `check` does not see" names, and nbval on the
     rebuilt notebooks, and calls them a subset before `make test` (read58 T C2, C3: it said its six tests checked
     "the rest of your work", and let through stale quiz texts, diagrams, the rules of glossary.md and the words of
     an interactive figure, which only nbval sees)."""
     text = flat("docs", "translating.md")
-    step = text[text.index("5. While you work, test the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
+    step = text[text.index("5. Test the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
     command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
     run = re.findall(r"tests/test_\w+\.py", command)
-    part = text[text.index("### What check does not see"):text.index("A few tests quote a translation")]
+    part = text[text.index("### What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
     assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 13, (run, said)
     assert {"tests/test_quizzes.py", "tests/test_diagrams.py", "tests/test_notation.py",
             "tests/test_cross_references.py", "tests/test_seed_tables.py", "tests/test_math_notation.py",
             "tests/test_harness_talk.py"} <= set(run)
     assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
-    assert "These are a subset of the suite" in step and "run `make test`: it runs the whole suite" in step
+    assert "Step 6 runs the rest of the suite" in step and "run `make test`: it runs the whole suite" in step
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
@@ -3214,6 +3238,124 @@ def test_step_7_of_adding_a_language_names_every_numerical_configuration_table()
     tables = [name for name, value in vars(numeric_configs).items()
               if isinstance(value, dict) and set(value) == set(LANGUAGES)]
     assert len(tables) == 2 and all(f"`{name}`" in step for name in tables), (tables, step)
+
+
+def test_step_8_of_adding_a_language_names_the_licence_and_the_result_of_each_text():
+    """docs/translating.md, "Adding a language", step 8 (read61 T C3: it left out both): a new verse file must be named
+    in section 3 of LICENSE, which tests/test_release.py checks for every lib/corpus/verse_*.txt, and §8.2 states each
+    text's result in one sentence, which a new language joins: that sentence gives one result per language, as many
+    as the results the source asserts."""
+    import inspect
+
+    import test_release
+    from course_i18n import LANGUAGES
+    text = adding_a_language()
+    step = text[text.index("8. Give §8 its inputs"):text.index("9. Add the words of its search")]
+    assert ("a verse file `lib/corpus/verse_<xx>.txt` in the public domain, with its source in `lib/corpus/README.md` "
+            "and its name in section 3 of `LICENSE` (`tests/test_release.py`)") in step
+    assert "the language in the list, the asserted results and §8.2's sentence giving each text's result" in step
+    check = inspect.getsource(test_release.test_the_files_license_excepts_exist_and_state_their_terms)
+    assert 'glob("verse_*.txt")' in check and 'split("\\n3. ", 1)' in check, check
+    licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
+    assert all(f"lib/corpus/verse_{lang}.txt" in licence for lang in LANGUAGES)
+    source = (ROOT / "src" / "chapters" / "08_real_text.py").read_text(encoding="utf-8")
+    section = source[source.index("## 8.2 "):source.index("## 8.3 ")]
+    asserted = re.search(r'assert below == dict\(zip\("zh en ru"\.split\(\), \(([\d, ]+)\)\)\)\[PAGE\]', section)
+    sentence = re.search(r"The unmasked model does so ([^.]*)\.", section)
+    assert asserted and sentence, "§8.2 no longer asserts and states each text's result"
+    results = re.findall(r"\bat (?:all )?\w+(?: seeds)? on the \w+ (?:text|one)\b", sentence.group(1))
+    assert len(results) == len(asserted.group(1).split(",")) == len(LANGUAGES), results
+
+
+def test_step_10_of_adding_a_language_names_the_appendix_glossary_and_its_test():
+    """docs/translating.md, "Adding a language", step 10 (read61 T C2: no step named it): the column step 9 adds to
+    docs/glossary.md's tables goes into the appendix's glossary too, whose header names the same columns; the test
+    that compares them reads the built appendix notebooks, so it fails until step 11 builds them again."""
+    import inspect
+
+    from tools import search_index
+    text = adding_a_language()
+    step = text[text.index("10. Add that column to the appendix's glossary"):text.index("11. Build its notebooks")]
+    assert ("the last table of `src/chapters/appendix.py`, and to its translations in `chapters.po`: until step 11 "
+            "rebuilds the appendix, `tests/test_guides.py` fails (`test_the_appendix_glossary_uses_the_glossarys_terms`)"
+            ) in step
+    assert "`.venv/bin/python tools/build_notebooks.py` (every source, in every language)" in text
+    header, _ = search_index.glossary_rows()
+    source = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")
+    tables = re.findall(r"^\| (.*?) \|\n\| -", source, re.M)                 # the header row of each table
+    assert tables and sorted(c.strip() for c in tables[-1].split("|")) == sorted(header), (tables, header)
+    test = inspect.getsource(test_the_appendix_glossary_uses_the_glossarys_terms)
+    assert '"chapters" / lang / "appendix.ipynb"' in test and "assert sorted(shown) == sorted(header)" in test
+
+
+def test_update_makes_a_changed_text_fuzzy_and_only_a_dropped_one_obsolete():
+    """docs/translating.md, "How update keeps a translation" (read61 T C4: it said a translation whose English the code
+    no longer writes becomes obsolete, though an interface text whose English changed keeps its translation, fuzzy,
+    under its key). In course.po a changed English is fuzzy and only a dropped key's translation is obsolete; in a
+    prose catalogue a text edited within SIMILAR inherits the old translation, fuzzy, and one rewritten further starts
+    untranslated while the translation nothing inherited becomes obsolete. An untranslated entry is not kept."""
+    from tools import i18n
+    text = flat("docs", "translating.md")
+    part = text[text.index("### How update keeps a translation"):text.index("### What `check` reports")]
+    assert ("A translation becomes *obsolete* when no entry takes it over: the code dropped its key (interface texts), "
+            "or no new text inherited it (prose). `update` keeps it at the end of the file, in lines that start with "
+            "`#~`.") in part and "a text rewritten further starts untranslated" in part
+    old = i18n._new_catalogue("ru")
+    old.add("Bye, {name}", "Пока, {name}", context="demo.changed")
+    old.add("Gone", "Ушло", context="demo.gone")
+    old.add("Never translated", "", context="demo.empty")
+    new = i18n.merge(old, {"demo.changed": "Goodbye, {name}"}, "ru")
+    changed = new.get("Goodbye, {name}", context="demo.changed")
+    assert changed.fuzzy and changed.string == "Пока, {name}" and list(changed.previous_id) == ["Bye, {name}"]
+    assert [(m.id, m.context) for m in new.obsolete.values()] == [("Gone", "demo.gone")]
+    source, edited = "chapters/99_demo", "The mask hides every later position from the query."
+    rewritten = "A paragraph that the author wrote again from its first word."
+    prose_old = i18n._prose_catalogue("chapters", "ru")
+    prose_old.add(edited, "Маска скрывает от запроса все более поздние позиции.", context=source)
+    prose_old.add(rewritten, "Абзац, который автор написал заново.", context=source)
+    entries = [(source, "The mask hides each later position from the query."),
+               (source, "Quite another text, in words of its own.")]
+    new = i18n.merge_prose(prose_old, "chapters", entries, "ru")
+    kept = new.get(entries[0][1], context=source)
+    assert kept.fuzzy and kept.string.startswith("Маска") and list(kept.previous_id) == [edited]
+    assert not new.get(entries[1][1], context=source).string
+    assert [m.id for m in new.obsolete.values()] == [rewritten]
+
+
+def test_the_diagnoses_are_counted_and_placed_as_translating_md_says():
+    """docs/translating.md names the diagnoses among the interface texts and says what they are (read61 T L9: the
+    word came unexplained, though they are two fifths of course.po): about 500 entries under grading.diagnosis.*,
+    each mistake's sentence, which check() and the grader add after the failed tests, and its few words for the
+    instructor's reports."""
+    import inspect
+
+    from grading import exercises
+    from grading.batch import report, runner
+    from tools import i18n
+    assert ("(among them the diagnoses, `grading.diagnosis.*`, about 500 entries that explain a known mistake after "
+            "the failed tests or name it for the instructor)") in flat("docs", "translating.md")
+    keys = [m.context for m in i18n.read(i18n.template_path()) if m.id and m.context.startswith("grading.diagnosis.")]
+    assert round(len(keys), -2) == 500 and {key.rsplit(".", 1)[1] for key in keys} == {"text", "short"}, len(keys)
+    assert "diagnoses.explain_mistake(" in inspect.getsource(exercises)
+    assert "diagnoses.explain_mistake(" in inspect.getsource(runner)
+    assert "diagnoses.short_name(" in inspect.getsource(report)
+
+
+def test_the_status_lines_translating_md_quotes_are_the_tools():
+    """docs/translating.md quotes what `tools/translations.py status` prints for a new language ("Adding a language",
+    step 12) and relies on what it prints for a cell in which one language alone changed, which a translator who
+    does not read Chinese may confirm ("Which language decides", read61 T L10): the lines are the tool's."""
+    from tools import translations
+    text = flat("docs", "translating.md")
+    assert ("every cell and quiz question (`no xx translation in the catalogues`, then `xx changed since the languages "
+            "were last confirmed together`)") in text
+    assert ("If you do not read Chinese, confirm only cells in which `status` says your language alone changed: their "
+            "English and Chinese are as last confirmed together.") in text
+    source = ROOT / "src" / "chapters" / "02_heads.py"
+    lines = translations.describe(source, [(0, "a", ("missing", ["xx"])), (1, "b", ["xx"]), (2, "c", ["ru"])])
+    assert "no xx translation in the catalogues" in lines[0]
+    assert "xx changed since the languages were last confirmed together" in lines[1]
+    assert "ru changed since the languages were last confirmed together; zh/en may be stale" in lines[2]
 
 
 
