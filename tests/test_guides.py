@@ -2389,6 +2389,24 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
             assert theirs <= ours, f"{lang} notebook, column {name}: not in docs/glossary.md: {sorted(theirs - ours)}"
 
 
+def test_renaming_a_term_rebuilds_what_contributing_md_says():
+    """docs/glossary.md's step for changing a term once said "rebuild with `--prose-only`", which keeps the saved
+    outputs of an interactive figure and never redraws a diagram, though many terms are diagram words (残差流,
+    KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
+    without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
+    text = flat("docs", "glossary.md")
+    step = text[text.index("1. Write its row in the table of its topic."):text.index("2. If the term is in")]
+    assert ("Then rebuild and confirm as steps 3 and 4 of CONTRIBUTING.md's [\"When the English changes\"]"
+            "(../CONTRIBUTING.md#when-the-english-changes) say (steps 1 and 2 first if the English changed; step 3 "
+            "covers the figures and diagrams `--prose-only` leaves as they were).") in step
+    assert "rebuild with `--prose-only`" not in text
+    contributing = flat("CONTRIBUTING.md")
+    loop = contributing[contributing.index("### When the English changes"):contributing.index("## Before you send")]
+    three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
+    assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
+    assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
+
+
 def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     """docs/glossary.md says how the tools read a cell (read58 G C1-C3: it named `/` and `,` only, and rows broke what
     it said): tools/search_index.py splits a cell at `/ , ; ， ；` and drops what is in parentheses, code font or
