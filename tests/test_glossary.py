@@ -364,3 +364,14 @@ def test_every_term_of_the_glossary_is_the_courses_word():
     missing = [f"{names[name]} {term!r} in {cells}" for cells in rows for name, cell in zip(header, cells)
                for term in search_index._terms_of(cell) if not _occurs(term, names[name]).search(texts[names[name]])]
     assert not missing, "glossary terms the course does not write:\n" + "\n".join(missing)
+
+
+def test_chinese_is_spaced_from_latin_letters_and_digits():
+    """docs/glossary.md's Chinese rule, which every zh text followed though no page stated it and nothing checked it
+    (read61 G L7), is a row of docs/words.md: a Latin letter or a digit glued to Chinese is caught, on either side, and
+    code and maths next to Chinese are not prose."""
+    assert "* A space separates Chinese from a Latin letter or a digit: KV 缓存, 第 5 行." in \
+        (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    found = violations([("demo", "zh", "学习率0.01，KV缓存", "markdown")])
+    assert len(found) == 2 and "'率0'" in found[0] and "'V缓'" in found[1], found
+    assert not violations([("demo", "zh", "学习率 0.01，KV 缓存，第 5 行，`x`的值，第$t$行", "markdown")])
