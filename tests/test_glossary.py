@@ -330,3 +330,48 @@ def test_an_interactive_figure_its_widget_and_its_controls_have_a_term_each():
         with open(ROOT / "course_i18n" / "locales" / lang / "LC_MESSAGES" / "course.po", "rb") as handle:
             note = next(m.string for m in read_po(handle) if m.context == "figures.interactive.static_note")
         assert note.startswith(controls) and "交互控件" not in note, (lang, note)
+
+
+def _occurs(term, lang):
+    """A pattern for a glossary term as a text may write it: each word by its stem in English and Russian (targets,
+    маской), a one-letter symbol as any symbol or number (练习 N: 练习 1; position table P: $P$)."""
+    words = []
+    for word in term.lower().replace("ё", "е").split():
+        if re.fullmatch(r"[a-z](?:_\w+)?", word):
+            words.append(r"(?:\$?[a-z](?:_\w+)?\$?|\d+)")
+        else:
+            words.append(re.escape(word if lang == "zh" else word[:max(4, len(word) - 2)]) + ("" if lang == "zh" else r"\w*"))
+    return re.compile(r"(?<!\w)" * (lang != "zh") + (r"\s*" if lang == "zh" else r"\s+").join(words))
+
+
+def test_every_term_of_the_glossary_is_the_courses_word():
+    """Every term of docs/glossary.md's tables occurs, as written there, in the texts of its language that this module
+    reads: two rows once gave terms the course never wrote ("learning-rate warm-up" and 学习率预热, where the text said
+    "a warm-up of the learning rate" and 学习率先预热; 单元格输出, where it said 单元格的输出: read61 G C3). A text is
+    read without code font (a cell writes 只用 reshape 的拆分) and also without its parentheses, which the page says a
+    text adds only where a sentence needs them (在每个位置内部（按特征）归一化)."""
+    from tools import search_index
+    header, rows = search_index.glossary_rows()
+    names = {language(lang).name: lang for lang in LANGUAGES}
+    texts = {lang: [] for lang in LANGUAGES}
+    for _, lang, text, _ in itertools.chain(source_texts(), alt_texts(), message_texts()):
+        text = " ".join(text.replace("`", "").lower().replace("ё", "е").split())
+        texts[lang] += [text, re.sub(r" ?[（(][^（）()]*[）)]", "", text)]
+    texts = {lang: "\n".join(found) for lang, found in texts.items()}
+    for lang, old in (("en", "learning-rate warm-up"), ("zh", "学习率预热"), ("zh", "单元格输出")):   # the rows' old words
+        assert not _occurs(old, lang).search(texts[lang]), old
+    assert _occurs("练习 N 参考解答", "zh").search(texts["zh"]) and _occurs("нормализация слоя", "ru").search(texts["ru"])
+    missing = [f"{names[name]} {term!r} in {cells}" for cells in rows for name, cell in zip(header, cells)
+               for term in search_index._terms_of(cell) if not _occurs(term, names[name]).search(texts[names[name]])]
+    assert not missing, "glossary terms the course does not write:\n" + "\n".join(missing)
+
+
+def test_chinese_is_spaced_from_latin_letters_and_digits():
+    """docs/glossary.md's Chinese rule, which every zh text followed though no page stated it and nothing checked it
+    (read61 G L7), is a row of docs/words.md: a Latin letter or a digit glued to Chinese is caught, on either side, and
+    code and maths next to Chinese are not prose."""
+    assert "* A space separates Chinese from a Latin letter or a digit: KV 缓存, 第 5 行." in \
+        (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    found = violations([("demo", "zh", "学习率0.01，KV缓存", "markdown")])
+    assert len(found) == 2 and "'率0'" in found[0] and "'V缓'" in found[1], found
+    assert not violations([("demo", "zh", "学习率 0.01，KV 缓存，第 5 行，`x`的值，第$t$行", "markdown")])

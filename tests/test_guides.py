@@ -917,7 +917,7 @@ def test_the_texts_the_glossary_test_reads_are_the_ones_words_md_lists():
     the labels of the interactive figures and the diagrams)."""
     from test_glossary import MESSAGE_MODULES
     text = flat("docs", "words.md")
-    listed = text[text.index("tests/test_glossary.py"):text.index("How a row is read")]
+    listed = text[text.index("The test reads:"):text.index("Before it matches")]
     for module in MESSAGE_MODULES:
         assert f"`{module.replace('.', '/')}.py`" in listed, module
 
@@ -2389,21 +2389,42 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
             assert theirs <= ours, f"{lang} notebook, column {name}: not in docs/glossary.md: {sorted(theirs - ours)}"
 
 
+def test_renaming_a_term_rebuilds_what_contributing_md_says():
+    """docs/glossary.md's step for changing a term once said "rebuild with `--prose-only`", which keeps the saved
+    outputs of an interactive figure and never redraws a diagram, though many terms are diagram words (残差流,
+    KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
+    without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
+    text = flat("docs", "glossary.md")
+    step = text[text.index("1. Write its row in the table of its topic."):text.index("2. If the term is in")]
+    assert ("Then rebuild and confirm as steps 3 and 4 of CONTRIBUTING.md's [\"When the English changes\"]"
+            "(../CONTRIBUTING.md#when-the-english-changes) say (steps 1 and 2 first if the English changed; step 3 "
+            "covers the figures and diagrams `--prose-only` leaves as they were).") in step
+    assert "rebuild with `--prose-only`" not in text
+    contributing = flat("CONTRIBUTING.md")
+    loop = contributing[contributing.index("### When the English changes"):contributing.index("## Before you send")]
+    three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
+    assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
+    assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
+
+
 def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     """docs/glossary.md says how the tools read a cell (read58 G C1-C3: it named `/` and `,` only, and rows broke what
     it said): tools/search_index.py splits a cell at `/ , ; ， ；` and drops what is in parentheses, code font or
     maths (read60 G L4: the page left out the maths, which glossary_terms then kept). So in
     every row the three cells give as many terms, in the same order; no term is empty, nor one character but a
     Chinese word (头, 键); code font stands only inside parentheses; and glossary_pairs pairs every term of a Chinese
-    and Russian cell with the English one (a comma inside «параметры, заданные вручную» once made two terms of it,
-    and "free / decided target" paired "free" alone with 自由目标)."""
+    and Russian cell with the English one, the Chinese as the text writes it, without a one-letter symbol (位置表 P
+    once went in as 位置表P: read61 G C1). A comma inside «параметры, заданные вручную» once made two terms of it,
+    and "free / decided target" paired "free" alone with 自由目标."""
     from tools import search_index
     text = flat("docs", "glossary.md")
     assert ("Two tools read each table cell as a list of terms: the site's search (`tools/search_index.py`) and "
             "`tests/test_guides.py`. They split it at every `/`, `,` and `;` (in Chinese also `，` and `；`), so a cell "
             "may hold several terms (query / key / value), but a term never holds one of these marks") in text
-    assert ("They drop what is in parentheses, in code font or in maths ($…$), so none is ever part of a term"
-            in text)
+    assert ("They drop what is in parentheses, in code font or in maths ($…$), so what these hold is never part of a "
+            "term") in text
+    assert ("`tests/test_guides.py` also requires the three cells of a row to give as many terms, none of one character "
+            "but a Chinese word (头), and code font only inside parentheses.") in text       # read61 G L3: these were unsaid
     assert "Write each term whole (training mode / evaluation mode, not training / evaluation mode)" in text
     header, rows = search_index.glossary_rows()
     # what the page says is what the tools do, on a row made for it
@@ -2431,8 +2452,11 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
             assert not short, f"a term of one character in {cells}: {short}"
         for lang, name in (("zh", "中文"), ("ru", "Русский")):
             local = split[header.index(name)]
-            wanted[lang] += [(x, y.replace(" ", "") if lang == "zh" else y) for x, y in zip(split[en], local)
-                             if len(x) > 1 and len(y) > 1]
+            if lang == "zh":     # as the text writes it: a space only next to Latin (KV 缓存), no symbol (位置表 P),
+                local = ["" if re.search(r"[\u3400-\u9fff] [A-Z] [\u3400-\u9fff]", y) else   # which cuts 练习 N 参考解答
+                         re.sub(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])", "",
+                                re.sub(r" ?(?<!\w)[A-Z](?:_\w+)?(?!\w)", "", y)) for y in local]
+            wanted[lang] += [(x, y) for x, y in zip(split[en], local) if len(x) > 1 and len(y) > 1]
     for lang, pairs in wanted.items():
         got = [(" ".join(x.split()), " ".join(y.split())) for x, y in search_index.glossary_pairs(lang)]
         assert got == pairs, (lang, [p for p in pairs if p not in got], [p for p in got if p not in pairs])

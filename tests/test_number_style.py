@@ -280,6 +280,18 @@ def test_the_maths_check_finds_what_it_looks_for():
     assert not russian_maths_problems(r"$$\ln 10 \approx 2.3026$$ and 0.7", r"$$\ln 10 \approx 2{,}3026$$ и 0,7")
 
 
+def test_the_guides_say_that_russian_maths_writes_the_decimal_comma():
+    """docs/glossary.md's Russian rules once gave the decimal comma of the prose alone, and the `\\d\\.\\d` row of
+    docs/words.md said that maths is not prose, as if $0.5$ were fine there (read61 G L8). Both give `$0{,}5$`, the
+    form this module asks for."""
+    glossary = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    assert "* Decimals take a comma: 0,330238, and in maths `{,}`: `$0{,}5$`." in glossary
+    [row] = [line for line in (ROOT / "docs" / "words.md").read_text(encoding="utf-8").splitlines()
+             if line.startswith("| ru | `\\d\\.\\d` |")]
+    assert "`$0{,}5$` in maths (tests/test_number_style.py)" in row and "maths are not prose" not in row, row
+    assert not russian_maths_problems("$0.5$", "$0{,}5$") and russian_maths_problems("$0.5$", "$0.5$")
+
+
 def _texts_by_place():
     """{where: {lang: its Markdown}} of every Markdown cell and quiz question (a question's texts joined)."""
     texts = {}

@@ -266,7 +266,23 @@ def test_the_chinese_vocabulary_holds_dictionary_words_only():
     words = search_index.chinese_words(["每个位置只看自己的前缀", "位置表的梯度"], ["位置表"])
     assert {"自己", "前缀", "位置表", "梯度"} <= set(words)
     assert "看自己" not in words and "只看" not in words
-    assert search_index.glossary_terms("zh", chars=True) == ["值", "头", "节", "键"]   # 头 is a word
+    assert search_index.glossary_terms("zh", chars=True) == ["例", "值", "头", "节", "键"]   # 头 is a word
+
+
+def test_no_chinese_glossary_term_glues_latin_to_chinese():
+    """docs/glossary.md says that the search leaves a one-letter symbol out of a Chinese term: 词元嵌入表 E once
+    went into jieba's dictionary as 词元嵌入表E, which the text, spacing the symbol off, never writes, and jieba
+    cut 词元嵌入表 E 的梯度 into 词元 / 嵌入 / 表 (read61 G C1). No Chinese term of the search, for jieba or paired
+    with an English one, holds a Latin letter or a digit next to a Chinese character."""
+    glued = re.compile(r"[\u3400-\u9fff][A-Za-z0-9_]|[A-Za-z0-9_][\u3400-\u9fff]")
+    terms = search_index.glossary_terms("zh") + [zh for _, zh in search_index.glossary_pairs("zh")]
+    assert not [t for t in terms if glued.search(t)]
+    assert {"词元嵌入表", "位置表", "输出投影", "练习", "参考解答"} <= set(search_index.glossary_terms("zh"))
+    pairs = dict(search_index.glossary_pairs("zh"))
+    assert pairs["token embedding table E"] == "词元嵌入表" and pairs["KV cache"] == "KV 缓存"
+    assert "词元嵌入表" in search_index.chinese_words(["词元嵌入表 E 的梯度"], search_index.glossary_terms("zh"))
+    text = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    assert "a one-letter symbol cuts it: 词元嵌入表 E is kept as 词元嵌入表" in text
 
 
 def test_the_index_groups_subsections_and_knows_english(site_dir):  # noqa: F811

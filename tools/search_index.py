@@ -209,6 +209,15 @@ def _terms_of(cell: str) -> list[str]:
     return [piece.strip(" .") for piece in re.split(r"[/，,；;]| / ", cell) if piece.strip(" .")]
 
 
+def _chinese(term: str) -> list[str]:
+    """A Chinese term as the text writes it: a space only between Chinese and Latin (KV 缓存; none where
+    a gloss in parentheses was left out), and cut where a one-letter symbol stands, which the text
+    always spaces off: 词元嵌入表 E is 词元嵌入表, and 练习 N 参考解答 is 练习 and 参考解答."""
+    parts = re.split(r"(?<!\w)[A-Z](?:_\w+)?(?!\w)", term)
+    return [re.sub(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])", "", " ".join(part.split()))
+            for part in parts if part.strip()]
+
+
 def glossary_terms(lang: str, glossary: Path = GLOSSARY, chars: bool = False) -> list[str]:
     """The course glossary's terms in one language; with ``chars``, its Chinese terms of one character
     instead (头, 键, 值: words, though the cutting vocabulary holds words of two characters or more)."""
@@ -219,13 +228,10 @@ def glossary_terms(lang: str, glossary: Path = GLOSSARY, chars: bool = False) ->
     terms = set()
     for cells in rows:
         for piece in _terms_of(cells[column]):
-            if lang == "zh":
-                piece = piece.replace(" ", "")
-                wanted = (len(piece) == 1 and "\u3400" <= piece <= "\u9fff" if chars else
-                          1 < len(piece) <= 12 and not re.search(r"[A-Za-z]{2,}", piece))
-            else:
-                wanted = len(piece) > 1
-            if wanted:
+            if lang == "zh":      # Chinese words only: 掩码 softmax and KV 缓存 are left to jieba
+                terms |= {word for word in _chinese(piece) if re.fullmatch(r"[\u3400-\u9fff]+", word)
+                          and (len(word) == 1 if chars else 1 < len(word) <= 12)}
+            elif len(piece) > 1:
                 terms.add(piece)
     return sorted(terms)
 
@@ -240,7 +246,9 @@ def glossary_pairs(lang: str, glossary: Path = GLOSSARY) -> list[tuple[str, str]
         a, b = _terms_of(cells[en]), _terms_of(cells[local])
         if len(a) != len(b):
             a, b = a[:1], b[:1]
-        pairs += [(x, y.replace(" ", "") if lang == "zh" else y) for x, y in zip(a, b) if len(x) > 1 and len(y) > 1]
+        if lang == "zh":        # a term a symbol cuts in two (练习 N 参考解答) pairs with nothing
+            b = [words[0] if len(words) == 1 else "" for words in map(_chinese, b)]
+        pairs += [(x, y) for x, y in zip(a, b) if len(x) > 1 and len(y) > 1]
     return pairs
 
 
