@@ -1,0 +1,97 @@
+"""Every number with three or more decimals that a section's prose states is one its code computes.
+
+A sentence that quotes a measured value ("the error at the last position is 2.016") is a claim like an
+assert: when the code changes, the words must follow. For each section (src/chapters/NN_*.py, English;
+the other languages give the same numbers, tests/test_number_style.py), every such number in its
+Markdown must match, at the precision the prose gives it, a number its code asserts or its saved
+outputs print, or one of a section the same paragraph cites (§8 quotes §7's bound). A match allows
+half a unit in the last place of each side, since the prose and the assert may round to different
+places (2.016 against an assert of 2.0155).
+"""
+
+import pathlib
+import re
+
+import nbformat
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SECTIONS = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
+PROSE_NUMBER = re.compile(r"(?<![\w.,])(\d+\.\d{3,})(?!\d|\.\d)")
+ANY_NUMBER = re.compile(r"(?<![\w.])(\d+\.\d+)(?:e-?\d+)?")
+# numbers the prose gives that no cell computes, and why
+CONSTANTS = {
+    "0.707": "1/√2, the arithmetic of §2.3's scale argument",
+    "0.044715": "GELU's constant in its tanh form (§7.1), as GPT-2 writes it",
+}
+
+
+def _cells(path):
+    text = path.read_text(encoding="utf-8")
+    return (re.findall(r'\bmd\(r?"""(.*?)"""', text, re.S), "\n".join(re.findall(r'\bcode\(r?"""(.*?)"""', text, re.S)))
+
+
+def _printed(number):
+    """What the section's saved English notebook prints."""
+    notebook = next((ROOT / "chapters" / "en").glob(f"{number:02d}_*.ipynb"))
+    out = []
+    for cell in nbformat.read(notebook, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            out.append(output.get("text", ""))
+            out.append(output.get("data", {}).get("text/plain", ""))
+    return "\n".join(o if isinstance(o, str) else "".join(o) for o in out)
+
+
+def _computed(number):
+    _, code = _cells(SECTIONS_BY_NUMBER[number])
+    return [m.group(0) for m in ANY_NUMBER.finditer(code + "\n" + _printed(number))]
+
+
+SECTIONS_BY_NUMBER = {int(p.name[:2]): p for p in SECTIONS}
+
+
+def _matches(stated, candidates):
+    places = len(stated.split(".")[1])
+    for candidate in candidates:
+        mantissa = candidate.split("e")[0]
+        other = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        if abs(float(stated) - float(candidate)) <= 0.5 * 10 ** -places + 0.5 * 10 ** -other + 1e-12:
+            return True
+    return False
+
+
+def _unmatched(path):
+    number = int(path.name[:2])
+    paragraphs, _ = _cells(path)
+    own = _computed(number)
+    found = []
+    for paragraph in paragraphs:
+        cited = {int(n) for n in re.findall(r"§(\d+)", paragraph)} & set(SECTIONS_BY_NUMBER) - {number}
+        for m in PROSE_NUMBER.finditer(paragraph):
+            stated = m.group(1)
+            if stated in CONSTANTS or _matches(stated, own):
+                continue
+            if any(_matches(stated, _computed(n)) for n in cited):
+                continue
+            found.append(stated)
+    return found
+
+
+@pytest.mark.parametrize("path", SECTIONS, ids=[p.stem for p in SECTIONS])
+def test_every_number_the_prose_states_is_computed(path):
+    unmatched = _unmatched(path)
+    assert not unmatched, (f"{path.relative_to(ROOT)}: the prose states {unmatched}, which no cell of the section "
+                           "(or of a section the paragraph cites) asserts or prints at that precision")
+
+
+def test_the_check_reads_numbers_and_catches_a_stale_one():
+    """The numbers are found (§7 states many), and one changed in the last place is caught."""
+    paragraphs, _ = _cells(SECTIONS_BY_NUMBER[7])
+    stated = [m.group(1) for p in paragraphs for m in PROSE_NUMBER.finditer(p)]
+    assert len(stated) >= 10 and "2.016" in stated, stated
+    own = _computed(7)
+    assert _matches("2.016", own) and not _matches("2.018", own)
+    assert _matches("0.7160", own) and not _matches("9.8765", own)
+    assert not _matches("0.6969", _computed(8)) and _matches("0.6969", own)      # §8 quotes it from §7
+    for constant in CONSTANTS:
+        assert any(constant in p for path in SECTIONS for p in _cells(path)[0]), f"{constant}: no longer stated"
