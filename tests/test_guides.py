@@ -1985,7 +1985,8 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     assert ("`make test SYSTEM_PACKAGES=skip` goes on without them: every test that needs a missing package is "
             "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
             "fails instead" in flat("docs", "maintainers.md"))
-    assert "`make test SYSTEM_PACKAGES=skip` goes on without them and skips the tests that need them." in flat("README.md")
+    assert ("`make test SYSTEM_PACKAGES=skip` goes on without them and skips the tests that need them (under "
+            "`CI=true` those tests fail instead).") in flat("README.md")
     direct = {}
     for path in sorted((ROOT / "tests").rglob("*.py")):
         found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
