@@ -169,17 +169,11 @@ LAYOUT = """() => {
 }"""
 
 
-# Chromium in a thread of its own (tests/chromium_thread.py): skipped without it,
-# failing under CI=true; the built site and its server are tests/test_site.py's.
+# Chromium in a thread of its own: tests/conftest.py's session fixture `chromium`, skipped without it,
+# failing under CI=true; the built site and its server are tests/test_site.py's. Both fixtures are
+# session-scoped, so they start in the order the tests name them: Chromium first, and without it the
+# tests skip before the site is built (a build no test would use takes minutes).
 from test_site import base_url, site_dir  # noqa: E402,F401
-import chromium_thread  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    instance = chromium_thread.start()
-    yield instance
-    instance.close()
 
 
 @pytest.mark.parametrize("name, lang", CASES, ids=IDS)
@@ -227,3 +221,15 @@ def _check_page(browser, base_url, chapter, lang):
             assert shown["background"] in ("rgba(0, 0, 0, 0)", "transparent") and shown["filter"] == "none", shown
     finally:
         context.close()
+
+
+def test_chromium_is_looked_for_before_the_site_is_built():
+    """CONTRIBUTING.md and docs/translating.md: only with Chromium installed does this file build the whole site
+    (read62 A C1, T C1: the site was built first, then the tests skipped for want of Chromium)."""
+    import subprocess
+    plan = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:randomly", "-q", "-n", "0", "--setup-plan",
+                           f"{__file__}::test_on_the_site_at_phone_width_and_in_dark_mode"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    order = re.findall(r"SETUP\s+S (\w+)", plan.stdout)
+    assert "chromium" in order and "site_dir" in order, plan.stdout[-2000:] + plan.stderr[-2000:]
+    assert order.index("chromium") < order.index("site_dir"), order
