@@ -2396,10 +2396,10 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("1. Write its row in the table of its topic."):text.index("2. If the term is in")]
-    assert ("Then rebuild and confirm as steps 3 and 4 of CONTRIBUTING.md's [\"When the English changes\"]"
-            "(../CONTRIBUTING.md#when-the-english-changes) say (steps 1 and 2 first if the English changed; step 3 "
-            "covers the figures and diagrams `--prose-only` leaves as they were).") in step
+    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add the word it replaces")]
+    assert ("4. Translate, rebuild and confirm as CONTRIBUTING.md's [\"When the English changes\"]"
+            "(../CONTRIBUTING.md#when-the-english-changes) says: steps 1 and 2 if the English changed, then steps 3 "
+            "and 4 (step 3 covers the figures and diagrams `--prose-only` leaves as they were).") in step
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
     loop = contributing[contributing.index("### When the English changes"):contributing.index("## Before you send")]
@@ -2417,16 +2417,24 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     and Russian cell with the English one, the Chinese as the text writes it, without a one-letter symbol (位置表 P
     once went in as 位置表P: read61 G C1). A comma inside «параметры, заданные вручную» once made two terms of it,
     and "free / decided target" paired "free" alone with 自由目标."""
+    import inspect
+
+    import test_glossary
     from tools import search_index
     text = flat("docs", "glossary.md")
-    assert ("Two tools read each table cell as a list of terms: the site's search (`tools/search_index.py`) and "
-            "`tests/test_guides.py`. They split it at every `/`, `,` and `;` (in Chinese also `，` and `；`), so a cell "
-            "may hold several terms (query / key / value), but a term never holds one of these marks") in text
-    assert ("They drop what is in parentheses, in code font or in maths ($…$), so what these hold is never part of a "
-            "term") in text
-    assert ("`tests/test_guides.py` also requires the three cells of a row to give as many terms, none of one character "
-            "but a Chinese word (头), and code font only inside parentheses.") in text       # read61 G L3: these were unsaid
-    assert "Write each term whole (training mode / evaluation mode, not training / evaluation mode)" in text
+    # read62 G L4: it said "two tools", though tests/test_glossary.py reads every cell too, with the search's reader
+    assert ("Three programs read each table cell as a list of terms: the site's search (`tools/search_index.py`), "
+            "`tests/test_glossary.py`, which uses the search's reader, and `tests/test_guides.py`.") in text
+    assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
+    rules = text[text.index("In a cell: * "):text.index("The search pairs")]      # read62 G L2: once a 60-word sentence
+    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else: "
+            "write «заданные вручную параметры», not «параметры, заданные вручную»;") in rules
+    assert "* write each term whole (training mode / evaluation mode, not training / evaluation mode);" in rules
+    assert "* put a gloss in parentheses or maths ($…$): the programs drop both;" in rules
+    assert ("* use code font only inside parentheses: write 只用 reshape 的拆分 where the prose writes "
+            "只用 `reshape` 的拆分;") in rules                       # (search_index drops code font as well)
+    assert ("* give each of a row's three cells as many terms; * write no one-character term, except a Chinese word "
+            "such as 头. `tests/test_guides.py` checks the last three rules.") in rules   # read61 G L3: once unsaid
     header, rows = search_index.glossary_rows()
     # what the page says is what the tools do, on a row made for it
     sample = tmp_path / "glossary.md"

@@ -89,7 +89,7 @@ md(r"""
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
-| §7 | `07_decoder` | the components assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than the loss of a uniform guess ($\ln 10$) | `ex07_decoder` |
+| §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than the loss of a uniform guess ($\ln 10$) | `ex07_decoder` |
 | §8 | `08_real_text` | the same decoder trained on verse in the language of the page: the lowest loss a causal model can reach now measures only memorisation, not the language, and the unmasked model's low training loss is worthless once it has to write | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
