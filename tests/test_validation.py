@@ -1,9 +1,11 @@
 """One rule for every public function (lib/validate.py): the same bad input gets the same kind of error.
 
-Each table below lists every public function that takes a given kind of
-argument; the same bad values go through all of them, and the same exception
-type must come back (a TypeError for a wrong kind, a ValueError for a wrong
-value), or, for integer arrays, the same answer: they count as float64.
+Each table below lists the public functions that take a given kind of argument
+and check it by the same rule; the same bad values go through all of them, and
+the same exception type must come back (a TypeError for a wrong kind, a
+ValueError for a wrong value), or, for integer arrays, the same answer: they
+count as float64. checks.kv_cache_bytes counts memory and takes every count from
+0 up, n_heads too, so it is in the table of sizes, not of numbers of heads.
 """
 
 import numpy as np
