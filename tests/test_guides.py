@@ -3241,6 +3241,54 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
+def test_step_6_of_the_translators_loop_links_where_system_packages_skip_is_explained():
+    """docs/translating.md, "Your loop", step 6 names `make test SYSTEM_PACKAGES=skip` and links the section of
+    CONTRIBUTING.md that says what it does (read62 T C4: it linked "Before you send a change", which never names it)."""
+    text = flat("docs", "translating.md")
+    step = text[text.index("6. Before you send, run `make test`"):text.index("7. Commit the catalogues")]
+    m = re.search(r"`make test SYSTEM_PACKAGES=skip`[^(]*\(\[CONTRIBUTING\.md, \"[^\"]+\"\]\(\.\./CONTRIBUTING\.md#([\w-]+)\)\)",
+                  step)
+    assert m, step
+    section, level = [], None
+    for line in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"(#{1,6}) ", line)
+        if heading and level is not None and len(heading.group(1)) <= level:
+            break
+        if heading and m.group(1) in heading_anchors(line):
+            level = len(heading.group(1))
+        if level is not None:
+            section.append(line)
+    assert section and "SYSTEM_PACKAGES=skip" in " ".join(section), m.group(1)
+
+
+def test_the_translators_guide_says_test_glossary_holds_every_term_of_glossary_md():
+    """docs/translating.md, "What `check` does not see": tests/test_glossary.py fails not only on a word words.md rules
+    out but also when a term of glossary.md no longer occurs in its language's texts, so a translator who rewords a
+    term in a catalogue edits glossary.md too (read62 T C3: the guide named only the first)."""
+    import inspect
+
+    import test_glossary
+    assert ("`tests/test_glossary.py`: no word that [words.md](words.md) rules out appears, and every term of "
+            "[glossary.md](glossary.md) does (reword a term in both places).") in flat("docs", "translating.md")
+    test = inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
+    assert "search_index.glossary_rows()" in test and 'glossary terms the course does not write' in test
+    assert "message_texts()" in test and "source_texts()" in test      # the catalogues' texts, prose and interface
+
+
+def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
+    """docs/translating.md, "Your loop", step 1 (read62 T L18: it did not say how to find, in a catalogue thousands of
+    lines long, the entry `check` names): `check` names an entry by its catalogue and its `[msgctxt]`, and a prose
+    entry also by its first English words."""
+    from tools import i18n
+    assert ("It names each entry left to translate by its catalogue, its `[msgctxt]` and a prose text's first "
+            "English words: search the catalogue for them.") in flat("docs", "translating.md")
+    source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
+    assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
+    assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
+    assert source.count('found.append(f"{where}: {_unfinished(message)}")') == 2
+    assert i18n.prose.preview("The mask hides\nevery later key.") == "The mask hides"
+
+
 def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
     """docs/translating.md shows one catalogue entry, as the Russian course.po has it (read58 T L6), and says where
     to read cell N of a source in every language: the notebooks' cell ids end with the source's number of the cell,
