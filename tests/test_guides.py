@@ -3407,14 +3407,14 @@ def test_step_10_of_adding_a_language_names_the_appendix_glossary_and_its_test()
 
 
 def test_update_makes_a_changed_text_fuzzy_and_only_a_dropped_one_obsolete():
-    """docs/translating.md, "How update keeps a translation" (read61 T C4: it said a translation whose English the code
+    """docs/translating.md, "How `update` keeps a translation" (read61 T C4: it said a translation whose English the code
     no longer writes becomes obsolete, though an interface text whose English changed keeps its translation, fuzzy,
     under its key). In course.po a changed English is fuzzy and only a dropped key's translation is obsolete; in a
     prose catalogue a text edited within SIMILAR inherits the old translation, fuzzy, and one rewritten further starts
     untranslated while the translation nothing inherited becomes obsolete. An untranslated entry is not kept."""
     from tools import i18n
     text = flat("docs", "translating.md")
-    part = text[text.index("### How update keeps a translation"):text.index("### What `check` reports")]
+    part = text[text.index("### How `update` keeps a translation"):text.index("### What `check` reports")]
     assert ("A translation becomes *obsolete* when no entry takes it over: the code dropped its key (interface texts), "
             "or no new text inherited it (prose). `update` keeps it at the end of the file, in lines that start with "
             "`#~`.") in part and "a text rewritten further starts untranslated" in part
