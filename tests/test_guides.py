@@ -3032,10 +3032,9 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
     assert not [f for f in files if f in first], files
     named = set(files) | set(re.findall(r"tests/test_\w+\.py", first))     # the two commands every prose change runs
-    reads = re.compile(r'"src" / "chapters"|"chapters" / lang|ROOT / "chapters"|/ "chapters" /|chapters/\*|'
-                       r'quizzes\.load_all|load_all\(\)|chapter_headings|from test_glossary import|def source_texts')
-    readers = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py")
-               if reads.search(p.read_text(encoding="utf-8"))}
+    readers = _test_files(re.compile(r'"src" / "chapters"|"chapters" / lang|ROOT / "chapters"|/ "chapters" /|'
+                                     r'chapters/\*|quizzes\.load_all|load_all\(\)|chapter_headings|'
+                                     r'from test_glossary import|def source_texts'))
     not_named = {   # read the sections, but are not for the loop, and why
         "tests/test_guides.py": "the guides' sentences: run after editing a guide",
         "tests/test_release.py": "counts the sections for CHANGELOG.md: in \"Before you send a change\"",
@@ -3048,12 +3047,23 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
         "tests/test_site_quiz.py": "the built site in a browser",
         "tests/test_fresh_clone.py": "builds everything from a fresh clone",
     }
-    assert readers - named == set(not_named), (
-        f"tests that read the sections and that neither the quick loop nor this list names: "
-        f"{sorted(readers - named - set(not_named))}; named here but not readers, or now in the loop: "
-        f"{sorted(set(not_named) - (readers - named))}")
+    _named_or_excused(readers, named, not_named, "the sections", "the quick loop")
     for name in files:
         assert name in readers, f"{name} is named after a prose change, yet reads no section"
+
+
+def _test_files(reads):
+    """The test files of tests/ whose source matches the pattern `reads`, as "tests/test_….py"."""
+    return {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if reads.search(p.read_text(encoding="utf-8"))}
+
+
+def _named_or_excused(readers, named, not_named, what, where):
+    """Each test file of `readers` is `named` by a guide's command or, with the reason it is not, in `not_named`, and
+    `not_named` holds no other file: a new test that reads `what` fails here until `where` or the list names it."""
+    assert readers - named == set(not_named), (
+        f"tests that read {what} and that neither {where} nor this list names: "
+        f"{sorted(readers - named - set(not_named))}; named here but not readers, or now in {where}: "
+        f"{sorted(set(not_named) - (readers - named))}")
 
 def test_the_grader_speed_command_prints_the_seconds_per_submission():
     """CONTRIBUTING.md's sandbox part compares the seconds per submission of `bench/grading_speed.py --count 20`
@@ -3221,20 +3231,103 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     """docs/translating.md, "Your loop", step 5 runs every test that "What `check` does not see" names, and nbval on the
     rebuilt notebooks, and calls them a subset before `make test` (read58 T C2, C3: it said its six tests checked
     "the rest of your work", and let through stale quiz texts, diagrams, the rules of glossary.md and the words of
-    an interactive figure, which only nbval sees)."""
+    an interactive figure, which only nbval sees). The list is derived, not kept by hand (read62 T C2: it left out
+    test_i18n_plurals.py, test_hint_readability.py and test_sections.py, which fail on a translation that `check`
+    passes; deriving it found two more, test_quiz_witnesses.py and test_site_config.py): every test file that reads a
+    text in Chinese or Russian (the catalogues, the notebooks built from them, or the interface texts in every
+    language: found as one that names the catalogues, the list of languages, "zh" or "ru") is named in step 5, or below
+    with the reason it is not."""
     text = flat("docs", "translating.md")
     step = text[text.index("5. Test the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
     command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
     run = re.findall(r"tests/test_\w+\.py", command)
     part = text[text.index("### What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
-    assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 13, (run, said)
+    assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 18, (run, said)
+    readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
+    not_named = {   # read a translation, but are not for step 5, and why
+        "tests/test_guides.py": "the guides' sentences: run after editing a guide",
+        "tests/test_languages.py": "that the code lists the languages once (\"Adding a language\")",
+        "tests/test_nbsource.py": "the source format, on made-up catalogues",
+        "tests/test_references.py": "the reference answers' code in each language's solutions, not their text",
+        "tests/test_numeric_configs.py": "each language's numerical configuration, not its text",
+        "tests/test_torch_alignment.py": "§5's code in each language, run against torch",
+        "tests/test_grading_units.py": "the grader's pieces, on made-up notebooks",
+        "tests/test_measure_feedback.py": "the measuring tool, on made-up answers",
+        "tests/test_grading_exports.py": "quotes the rubric's title: named among the tests that quote a translation",
+        "tests/test_exercises_evidence.py": "quotes a message of check(): found by searching tests/ for the old words",
+        "tests/test_grading.py": "grades every notebook, for minutes (step 6); quotes a message of the grader",
+        "tests/test_grading_class.py": "grades a class, for minutes (step 6)",
+        "tests/test_hidden_secrecy.py": "grades hostile notebooks in the sandbox (step 6)",
+        "tests/test_mistakes.py": "runs the corpus of wrong answers, for minutes (step 6)",
+        "tests/test_mistakes_batch.py": "grades the corpus of wrong answers, for minutes (step 6)",
+        "tests/test_learner_outside.py": "installs the course in a fresh Python (step 6)",
+        "tests/test_fresh_clone.py": "builds everything from a fresh clone",
+        "tests/test_pdf.py": "builds the PDF",
+        "tests/test_search_terms.py": "site/search-terms.yml (\"Texts outside the course's catalogues\") and the built site",
+        "tests/test_site.py": "the built site in a browser (step 6)",
+        "tests/test_site_figure_sizes.py": "the built site in a browser (step 6)",
+        "tests/test_site_interactive.py": "the built site in a browser (step 6)",
+        "tests/test_site_phone.py": "the built site in a browser (step 6)",
+        "tests/test_site_quiz.py": "the built site in a browser (step 6)",
+        "tests/test_grading_pages_phone.py": "the grader's pages in a browser, on made-up results",
+    }
+    _named_or_excused(readers, set(run), not_named, "a translation", "step 5")
+    assert not set(run) - readers, f"{sorted(set(run) - readers)}: in step 5, yet read no translation"
     assert {"tests/test_quizzes.py", "tests/test_diagrams.py", "tests/test_notation.py",
             "tests/test_cross_references.py", "tests/test_seed_tables.py", "tests/test_math_notation.py",
             "tests/test_harness_talk.py"} <= set(run)
     assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
     assert "Step 6 runs the rest of the suite" in step and "run `make test`: it runs the whole suite" in step
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_step_6_of_the_translators_loop_links_where_system_packages_skip_is_explained():
+    """docs/translating.md, "Your loop", step 6 names `make test SYSTEM_PACKAGES=skip` and links the section of
+    CONTRIBUTING.md that says what it does (read62 T C4: it linked "Before you send a change", which never names it)."""
+    text = flat("docs", "translating.md")
+    step = text[text.index("6. Before you send, run `make test`"):text.index("7. Commit the catalogues")]
+    m = re.search(r"`make test SYSTEM_PACKAGES=skip`[^(]*\(\[CONTRIBUTING\.md, \"[^\"]+\"\]\(\.\./CONTRIBUTING\.md#([\w-]+)\)\)",
+                  step)
+    assert m, step
+    section, level = [], None
+    for line in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"(#{1,6}) ", line)
+        if heading and level is not None and len(heading.group(1)) <= level:
+            break
+        if heading and m.group(1) in heading_anchors(line):
+            level = len(heading.group(1))
+        if level is not None:
+            section.append(line)
+    assert section and "SYSTEM_PACKAGES=skip" in " ".join(section), m.group(1)
+
+
+def test_the_translators_guide_says_test_glossary_holds_every_term_of_glossary_md():
+    """docs/translating.md, "What `check` does not see": tests/test_glossary.py fails not only on a word words.md rules
+    out but also when a term of glossary.md no longer occurs in its language's texts, so a translator who rewords a
+    term in a catalogue edits glossary.md too (read62 T C3: the guide named only the first)."""
+    import inspect
+
+    import test_glossary
+    assert ("`tests/test_glossary.py`: no word that [words.md](words.md) rules out appears, and every term of "
+            "[glossary.md](glossary.md) does (reword a term in both places).") in flat("docs", "translating.md")
+    test = inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
+    assert "search_index.glossary_rows()" in test and 'glossary terms the course does not write' in test
+    assert "message_texts()" in test and "source_texts()" in test      # the catalogues' texts, prose and interface
+
+
+def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
+    """docs/translating.md, "Your loop", step 1 (read62 T L18: it did not say how to find, in a catalogue thousands of
+    lines long, the entry `check` names): `check` names an entry by its catalogue and its `[msgctxt]`, and a prose
+    entry also by its first English words."""
+    from tools import i18n
+    assert ("It names each entry left to translate by its catalogue, its `[msgctxt]` and a prose text's first "
+            "English words: search the catalogue for them.") in flat("docs", "translating.md")
+    source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
+    assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
+    assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
+    assert source.count('found.append(f"{where}: {_unfinished(message)}")') == 2
+    assert i18n.prose.preview("The mask hides\nevery later key.") == "The mask hides"
 
 
 def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
@@ -3355,14 +3448,14 @@ def test_step_10_of_adding_a_language_names_the_appendix_glossary_and_its_test()
 
 
 def test_update_makes_a_changed_text_fuzzy_and_only_a_dropped_one_obsolete():
-    """docs/translating.md, "How update keeps a translation" (read61 T C4: it said a translation whose English the code
+    """docs/translating.md, "How `update` keeps a translation" (read61 T C4: it said a translation whose English the code
     no longer writes becomes obsolete, though an interface text whose English changed keeps its translation, fuzzy,
     under its key). In course.po a changed English is fuzzy and only a dropped key's translation is obsolete; in a
     prose catalogue a text edited within SIMILAR inherits the old translation, fuzzy, and one rewritten further starts
     untranslated while the translation nothing inherited becomes obsolete. An untranslated entry is not kept."""
     from tools import i18n
     text = flat("docs", "translating.md")
-    part = text[text.index("### How update keeps a translation"):text.index("### What `check` reports")]
+    part = text[text.index("### How `update` keeps a translation"):text.index("### What `check` reports")]
     assert ("A translation becomes *obsolete* when no entry takes it over: the code dropped its key (interface texts), "
             "or no new text inherited it (prose). `update` keeps it at the end of the file, in lines that start with "
             "`#~`.") in part and "a text rewritten further starts untranslated" in part
