@@ -2597,7 +2597,7 @@ def test_what_check_names_is_every_problem_the_tool_reports():
     # an entry's unfinished translation: both functions append what tools.i18n._unfinished returns
     unfinished = inspect.getsource(i18n._unfinished)
     messages += re.findall(r'return "([^"]+)"', unfinished)
-    delegated = source.count("{_unfinished(message)}")
+    delegated = source.count('found.append(f"{where}: {unfinished}")')
     assert delegated == 2 and len(messages) == (source.count("found.append(") - delegated + source.count("return [f")
                                                 + source.count("return (f") + unfinished.count('return "'))
     unsaid = [m for m in messages if not any(m.startswith(start) for start in guide)]
@@ -3326,7 +3326,7 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
-    assert source.count('found.append(f"{where}: {_unfinished(message)}")') == 2
+    assert source.count('unfinished := _unfinished(message)') == source.count('found.append(f"{where}: {unfinished}")') == 2
     assert i18n.prose.preview("The mask hides\nevery later key.") == "The mask hides"
 
 

@@ -256,8 +256,8 @@ def problems(texts, locales=LOCALES_DIR, languages=None):
                 found.append(f"{where}: no such text in the code any more; run tools/i18n.py update")
             elif message.id != texts[key]:
                 found.append(f"{where}: translates other English than the code's; run tools/i18n.py update")
-            elif _unfinished(message):
-                found.append(f"{where}: {_unfinished(message)}")
+            elif unfinished := _unfinished(message):
+                found.append(f"{where}: {unfinished}")
             elif placeholders(message.id) != placeholders(message.string):
                 found.append(f"{where}: placeholders {placeholders(message.string)} differ from the English's "
                              f"{placeholders(message.id)}")
@@ -376,8 +376,8 @@ def prose_problems(extracted, locales=None, languages=None):
                 seen.add((message.context, message.id))
                 if (message.context, message.id) not in wanted:
                     found.append(f"{where}: no such text in src/ any more; run tools/i18n.py update")
-                elif _unfinished(message):
-                    found.append(f"{where}: {_unfinished(message)}")
+                elif unfinished := _unfinished(message):
+                    found.append(f"{where}: {unfinished}")
                 elif sorted(_BUILDER_PLACEHOLDER.findall(message.id)) != sorted(_BUILDER_PLACEHOLDER.findall(message.string)):
                     found.append(f"{where}: the placeholders {sorted(set(_BUILDER_PLACEHOLDER.findall(message.id)))} "
                                  f"must stay as they are in the translation")
