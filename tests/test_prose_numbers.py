@@ -9,11 +9,14 @@ half a unit in the last place of each side, since the prose and the assert may r
 places (2.016 against an assert of 2.0155).
 """
 
+import functools
 import pathlib
 import re
 
 import nbformat
 import pytest
+
+from tools import nbsource
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SECTIONS = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
@@ -26,9 +29,13 @@ CONSTANTS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def _cells(path):
-    text = path.read_text(encoding="utf-8")
-    return (re.findall(r'\bmd\(r?"""(.*?)"""', text, re.S), "\n".join(re.findall(r'\bcode\(r?"""(.*?)"""', text, re.S)))
+    """(the English Markdown cells, the code) of a section, as tools/nbsource.py reads the source (a cell taken
+    from grading/references.py with reference_cell included)."""
+    cells = nbsource.load(path, strict=False)
+    return ([c.text["en"] for c in cells if c.kind == "markdown"],
+            "\n".join(c.text["en"] for c in cells if c.kind == "code"))
 
 
 def _printed(number):
