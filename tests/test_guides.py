@@ -1573,10 +1573,16 @@ def test_adding_a_language_names_the_keys_of_its_site_config_block():
 
 def test_the_guides_that_give_the_python_requirement_name_python3_venv():
     """The Makefile makes .venv with `python -m venv`, which Debian's and Ubuntu's own Python cannot do without the
-    package python3-venv; README.md's "Running the course" and docs/instructors.md's quick start say so."""
+    package python3-venv; README.md's "Running the course" and docs/instructors.md's quick start say so. The README
+    says it once, before its two subsections (running the notebooks, building the site), which both make .venv; it
+    once said it in each, and a sentence there that gives the Python requirement must still name the package."""
     assert "$(PYTHON) -m venv $(VENV)" in (ROOT / "Makefile").read_text(encoding="utf-8")
     start = flat("README.md").split("## Running the course", 1)[1].split(" ## ", 1)[0]
-    assert start.count("`python3-venv`") >= 2, start
+    shared = start.split(" ### ", 1)[0]
+    assert "Python 3.11 or newer (on Debian or Ubuntu, also the package `python3-venv`)" in shared, shared
+    assert "### Run the notebooks" in start and "### Build the site and run the tests" in start, start
+    said = [sentence for sentence in re.split(r"(?<=\.) ", start) if "Python 3.11" in sentence]
+    assert said and all("`python3-venv`" in sentence for sentence in said), said
     quick = flat("docs", "instructors.md").split("**Quick start.**", 1)[1][:1500]
     assert "package `python3-venv`" in quick and "sudo apt install bubblewrap make python3-venv" in quick
 
@@ -1711,7 +1717,7 @@ def test_the_readme_says_whether_the_course_has_a_public_site():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repository = (config.get("repository") or {}).get("url") or ""
     opening = flat("README.md").split(" ## ", 1)[0]
-    assert ("and the repository has no public address" in opening) == (not repository.strip()), (
+    assert ("and the repository is not hosted publicly" in opening) == (not repository.strip()), (
         "README.md's opening must say whether the repository has a public address: _config.yml's "
         f"repository.url is {repository!r}")
     address = config.get("course_site_url") or ""
@@ -2200,7 +2206,8 @@ def test_the_wheel_is_offered_where_the_readme_and_the_builder_say():
     """README.md and tools/build_notebooks.py's course_package say the site offers the course's wheel in the
     download menu of every notebook page (the docstring once said every exercise page): site/course_site.py's
     add_wheel_download leaves out only the pages that are not notebooks."""
-    assert "The download menu of every notebook page offers that package (`.whl`)" in flat("README.md")
+    assert "the download menu of every notebook page offers the notebook and the course's package (`.whl`)" in flat(
+        "README.md")
     builder = ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8"))
     [package] = [f for f in builder.body if isinstance(f, ast.FunctionDef) and f.name == "course_package"]
     assert "in every notebook page's download menu" in " ".join(ast.get_docstring(package).split())
