@@ -1431,8 +1431,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     from tools import i18n
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
     steps = guide[guide.index("## Editing an entry"):guide.index("## Plural forms")]
-    assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
-           'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
+    assert 'remove `fuzzy` from the `#,` line, together with the `#| msgid "…"` lines under it, but keep any other ' \
+           "flag there, such as `python-brace-format`" in steps and "an obsolete entry (`#~`)" in steps
     assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`:" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
