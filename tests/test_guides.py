@@ -360,8 +360,8 @@ def test_the_code_width_is_the_tests():
     assert "at most" in rules.rsplit("* ", 1)[1]
     # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
     translating = flat("docs", "translating.md")
-    said = re.findall(r"keep each line as the notebook shows it \(its indentation, `# `, the translation and any "
-                      r"code before it\) within (\d+) characters", translating)
+    said = re.findall(r"Each line of a translated comment must fit in (\d+) characters as the notebook shows it: "
+                      r"with its indentation, the `# `, your translation and any code before it\.", translating)
     assert said == [width.group(1)] and translating.count(" characters") == 1, said
     from tools import i18n
     assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
@@ -1431,8 +1431,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     from tools import i18n
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
     steps = guide[guide.index("## Editing an entry"):guide.index("## Plural forms")]
-    assert "remove `fuzzy` from the `#,` line (keep any other flag there, such as `python-brace-format`), together " \
-           'with the `#| msgid "…"` lines under it' in steps and "an obsolete entry (`#~`)" in steps
+    assert 'remove `fuzzy` from the `#,` line, together with the `#| msgid "…"` lines under it, but keep any other ' \
+           "flag there, such as `python-brace-format`" in steps and "an obsolete entry (`#~`)" in steps
     assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`:" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
@@ -2506,9 +2506,9 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
             "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in text
-    assert ("A list, pattern, table or set of arguments counts only if it holds every language: one written before "
-            '`xx` was added passes unseen, as do the lists two code cells of §8 write as `"zh en ru".split()` '
-            "(step 8).") in text
+    assert ("A list, pattern, table or set of arguments counts only if it holds every language, so one written "
+            'before `xx` was added passes unseen. So do the two lists `"zh en ru".split()` in §8\'s code: step 8 adds '
+            "`xx` to them.") in text
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
@@ -2579,10 +2579,13 @@ def test_what_check_names_is_every_problem_the_tool_reports():
 
     from tools import i18n
     text = flat("docs", "translating.md")
-    part = text[text.index("### What `check` reports"):text.index("### What `check` does not see")]
+    part = text[text.index("## What `check` reports"):text.index("## What `check` does not see")]
     assert ("`check` compares the catalogues and their templates with the English that the code and `src/` write "
-            "now. It does not read what steps 3 and 4 of the loop write: the Chinese and Russian notebooks, the SVGs "
-            "and `src/translations/`.") in part
+            "now.") in part
+    unseen = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
+    assert ("`check` does not read what you rebuild or confirm: the Chinese and Russian notebooks, the SVGs and "
+            "`src/translations/`. Of a translation, it checks only that it is there and keeps the placeholders.") \
+        in unseen
     guide = {                           # the start of each message, after the file and entry it names -> the guide's words
         "missing; run tools/i18n.py extract": "a template that is missing",
         "not what the code says": "no longer holds the English of the code or of `src/`",
@@ -2621,7 +2624,7 @@ def test_what_check_names_is_every_problem_the_tool_reports():
 
 
 def test_check_reads_none_of_the_files_translating_md_says_it_does_not(monkeypatch, capsys):
-    """docs/translating.md, "What `check` reports": `tools/i18n.py check` reads the catalogues and their templates and the
+    """docs/translating.md, "What `check` does not see": `tools/i18n.py check` reads the catalogues and their templates and the
     English of the code and src/, and none of what a translator rebuilds or confirms: no SVG, no record of
     src/translations/, no notebook of a language other than English (read58 T C1: the guide once said check looked
     only at the catalogues, and its own list compared them with the code; a quiz source reads §7's English notebook
@@ -3248,7 +3251,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     step = text[text.index("5. Test the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
     command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
     run = re.findall(r"tests/test_\w+\.py", command)
-    part = text[text.index("### What `check` does not see"):text.index("Some tests quote a translation")]
+    part = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
     assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 18, (run, said)
     readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
@@ -3328,7 +3331,7 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     lines long, the entry `check` names): `check` names an entry by its catalogue and its `[msgctxt]`, and a prose
     entry also by its first English words."""
     from tools import i18n
-    assert ("It names each entry left to translate by its catalogue, its `[msgctxt]` and a prose text's first "
+    assert ("`check` names each entry left to translate by its catalogue, its `[msgctxt]` and a prose text's first "
             "English words: search the catalogue for them.") in flat("docs", "translating.md")
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
@@ -3347,7 +3350,7 @@ def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
     from course_i18n import LANGUAGES
     from tools import build_notebooks
     guide = (ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
-    part = guide[guide.index("## The two sets of catalogues"):guide.index("## The commands")]
+    part = guide[guide.index("## The two sets of catalogues"):guide.index("## Your loop")]
     entry = re.search(r"```\n(.*?)```", part, re.S).group(1)
     assert "\nmsgctxt " in entry and entry in (ROOT / "course_i18n" / "locales" / "ru" / "LC_MESSAGES" / "course.po"
                                               ).read_text(encoding="utf-8"), entry
@@ -3462,7 +3465,7 @@ def test_update_makes_a_changed_text_fuzzy_and_only_a_dropped_one_obsolete():
     untranslated while the translation nothing inherited becomes obsolete. An untranslated entry is not kept."""
     from tools import i18n
     text = flat("docs", "translating.md")
-    part = text[text.index("### How `update` keeps a translation"):text.index("### What `check` reports")]
+    part = text[text.index("## How `update` keeps a translation"):text.index("## What `check` reports")]
     assert ("A translation becomes *obsolete* when no entry takes it over: the code dropped its key (interface texts), "
             "or no new text inherited it (prose). `update` keeps it at the end of the file, in lines that start with "
             "`#~`.") in part and "a text rewritten further starts untranslated" in part
@@ -3498,8 +3501,8 @@ def test_the_diagnoses_are_counted_and_placed_as_translating_md_says():
     from grading import exercises
     from grading.batch import report, runner
     from tools import i18n
-    assert ("(among them the diagnoses, `grading.diagnosis.*`, about 500 entries that explain a known mistake after "
-            "the failed tests or name it for the instructor)") in flat("docs", "translating.md")
+    assert ("About 500 entries are *diagnoses* (`grading.diagnosis.*`). A diagnosis explains a known mistake after "
+            "the failed tests (`.text`), or names it for the instructor (`.short`).") in flat("docs", "translating.md")
     keys = [m.context for m in i18n.read(i18n.template_path()) if m.id and m.context.startswith("grading.diagnosis.")]
     assert round(len(keys), -2) == 500 and {key.rsplit(".", 1)[1] for key in keys} == {"text", "short"}, len(keys)
     assert "diagnoses.explain_mistake(" in inspect.getsource(exercises)
