@@ -384,8 +384,8 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     «составные части»; it passed because the check above matches a stem, and «компоне» also finds a vector's
     «компонента» (read62 G C1). docs/glossary.md says so, the stems do match, and the row is the course's word."""
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
-    assert ("English and Russian words by their stems: it cannot tell two senses apart («компонент» of the model "
-            "would pass on a vector's «компонента»).") in page
+    assert ("It matches English and Russian words by their stems, so it cannot tell two senses apart: «компонент» "
+            "of the model would pass on a vector's «компонента».") in page
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
     assert "| part (of the model: mask, heads, positions, cache) | 部件 | составная часть |" in page
 

@@ -2419,10 +2419,10 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add the word it replaces")]
+    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add the word the new term replaces")]
     assert ("4. Translate, rebuild and confirm as CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes) says: steps 1 and 2 if the English changed, then steps 3 "
-            "and 4 (step 3 covers the figures and diagrams `--prose-only` leaves as they were).") in step
+            "and 4. Step 3 also covers the figures and diagrams that `--prose-only` leaves as they were.") in step
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
     loop = contributing[contributing.index("### When the English changes"):contributing.index("## Before you send")]
